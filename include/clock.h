@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IORIG_CLOCK_H
+#define IORIG_CLOCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+/*
+ * Monotonic clock. Hot paths read raw ticks with clock_ticks() and convert
+ * differences with clock_delta_ns(). Ticks are the CPU's invariant TSC when
+ * the kernel says it is constant and non-stop (calibrated once against
+ * CLOCK_MONOTONIC), else CLOCK_MONOTONIC nanoseconds themselves.
+ * The calibration is computed once by clock_init() and then only read.
+ */
+struct clock {
+	bool tsc;
+	uint64_t mult;		/* ns per tick << 32 */
+};
+
+int clock_init(struct clock *c, bool allow_tsc);
+
+static inline uint64_t clock_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint64_t clock_ticks(const struct clock *c)
+{
+#if defined(__x86_64__)
+	if (c->tsc) {
+		uint32_t lo, hi;
+
+		__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+		return ((uint64_t)hi << 32) | lo;
+	}
+#endif
+	(void)c;
+	return clock_mono_ns();
+}
+
+static inline uint64_t clock_delta_ns(const struct clock *c, uint64_t from,
+				      uint64_t to)
+{
+	uint64_t d = to > from ? to - from : 0;
+
+	if (!c->tsc)
+		return d;
+	return (uint64_t)(((unsigned __int128)d * c->mult) >> 32);
+}
+
+/* The inverse of clock_delta_ns, for deadlines in ticks. */
+static inline uint64_t clock_ns_to_ticks(const struct clock *c, uint64_t ns)
+{
+	if (!c->tsc)
+		return ns;
+	return (uint64_t)(((unsigned __int128)ns << 32) / c->mult);
+}
+
+#endif

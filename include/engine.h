@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IORIG_ENGINE_H
+#define IORIG_ENGINE_H
+
+#include <stdint.h>
+
+struct job;
+struct clock;
+
+/*
+ * One I/O request. The worker owns the request array; an engine only moves
+ * requests between the worker and the kernel.
+ * Timestamps are clock ticks (clock.h). The worker stamps t_queue before
+ * queue() and t_done when it observes a completion unless the engine has
+ * already set t_done (an engine that can stamp a completion closer to the
+ * moment it happened does so). t_submit is set by the engine (or by the
+ * worker for engines without a separate submit step) just before the
+ * request is handed to the kernel; 0 means "not recorded" (sync engines).
+ */
+struct io_req {
+	uint64_t offset;	/* within fd */
+	uint32_t len;
+	uint8_t ddir;		/* enum ddir */
+	uint8_t file;		/* index into the worker's files */
+	int fd;
+	void *buf;
+	int64_t res;		/* bytes moved (res < len: short) or -errno */
+	uint64_t t_queue;
+	uint64_t t_submit;
+	uint64_t t_done;
+	uint32_t idx;		/* position in the worker's request array */
+	void *engine_priv;
+};
+
+enum engine_queue_ret {
+	ENGINE_DONE = 0,	/* completed inline; res and t_done are set */
+	ENGINE_QUEUED = 1,	/* accepted; will be handed over by commit() */
+	ENGINE_BUSY = 2,	/* no room: commit, reap, then retry */
+};
+
+enum engine_flags {
+	ENGINE_SYNC = 1u << 0,	/* every queue() returns DONE */
+	ENGINE_NOIO = 1u << 1,	/* moves no data: no files are needed */
+};
+
+struct engine_ctx {
+	const struct job *job;
+	unsigned iodepth;
+	const struct clock *clk;
+	void *priv;		/* the engine's own state */
+};
+
+/*
+ * The engine contract (shared/DESIGN.md):
+ * init:   allocate per-worker state for up to iodepth requests; -errno.
+ * queue:  take one request: DONE, QUEUED or BUSY; -errno on a fatal error.
+ * commit: hand every queued request to the kernel; returns how many were
+ *         submitted or -errno. May be NULL for ENGINE_SYNC engines.
+ * reap:   wait for at least min completions, store up to max in out[];
+ *         returns the count or -errno. May be NULL for ENGINE_SYNC.
+ * exit:   free what init made.
+ */
+struct engine_ops {
+	const char *name;
+	const char *alias;
+	const char *help;
+	unsigned flags;
+	int (*init)(struct engine_ctx *ctx);
+	int (*queue)(struct engine_ctx *ctx, struct io_req *req);
+	int (*commit)(struct engine_ctx *ctx);
+	int (*reap)(struct engine_ctx *ctx, unsigned min, struct io_req **out,
+		    unsigned max);
+	void (*exit)(struct engine_ctx *ctx);
+};
+
+/* NULL when unknown. */
+const struct engine_ops *engine_find(const char *name);
+/* For --help and the man-page test: NULL-terminated. */
+const struct engine_ops *const *engine_list(void);
+
+#endif

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IORIG_ERR_H
+#define IORIG_ERR_H
+
+#include <stddef.h>
+
+/*
+ * An error record filled by parsers and planners. Only main.c prints it.
+ * file is "<command line>" for argv, "<stdin>" for "-", else the path.
+ * line is 0 when not applicable. option is "" when not applicable.
+ * msg says what was wrong and what was expected.
+ */
+/* The file name of options given on the command line; line = argv index. */
+#define ERR_CMDLINE "<command line>"
+
+struct err_rec {
+	char file[256];
+	int line;
+	char option[64];
+	char msg[1024];
+};
+
+void err_set(struct err_rec *e, const char *file, int line,
+	     const char *option, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* "file:line: option 'opt': msg" (parts omitted when empty). */
+int err_format(const struct err_rec *e, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IORIG_GEN_H
+#define IORIG_GEN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/*
+ * Offset/length/direction generator. All state is in struct gen; next() is
+ * the hot path: no allocation, no syscalls, O(1).
+ *
+ * The job's region is [0, region) in a virtual address space; the worker
+ * maps it onto files. Offsets are multiples of `align` (the gcd of the
+ * bs_min in use: the minimum when one divides the other). Sequential modes
+ * walk the region; random modes visit blocks in a seeded pseudo-random
+ * order. With the random map (norandommap=0) every block of size bs_min[dir]
+ * is visited exactly once per pass when the block size is fixed, with no
+ * memory per block (a keyed bijection on the block numbers). With
+ * norandommap=1, or block sizes that vary, blocks are drawn independently
+ * (repeats).
+ * A pass ends after `region` bytes have been generated; gen_next then
+ * returns the start of a new pass (the worker counts loops).
+ */
+
+/* xoshiro256** seeded by splitmix64: fast, good quality. */
+struct gen_rng {
+	uint64_t s[4];
+};
+
+void gen_rng_seed(struct gen_rng *r, uint64_t seed);
+static inline uint64_t gen_rng_next(struct gen_rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t x = s[1] * 5;
+	uint64_t res = ((x << 7) | (x >> 57)) * 9;
+	uint64_t t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = (s[3] << 45) | (s[3] >> 19);
+	return res;
+}
+
+/* Uniform in [0, n), n > 0 (Lemire's multiply-shift, unbiased). */
+uint64_t gen_rng_below(struct gen_rng *r, uint64_t n);
+
+struct gen_params {
+	uint64_t region;		/* bytes, > 0 */
+	uint64_t bs_min[2], bs_max[2];	/* per direction, > 0 */
+	bool random;
+	bool mixed;			/* rw / randrw */
+	int only_dir;			/* when !mixed: DDIR_READ or DDIR_WRITE */
+	double rwmixread;		/* percent reads when mixed */
+	bool norandommap;
+	uint64_t seed;
+};
+
+struct gen {
+	struct gen_params p;
+	struct gen_rng rng;
+	uint64_t pos;		/* sequential cursor */
+	uint64_t done;		/* bytes generated in this pass */
+	uint64_t nblocks;	/* region / align for random */
+	uint64_t align;
+	uint64_t perm_ctr;	/* random map: next index to permute */
+	uint64_t perm_mask;	/* next power of two - 1 >= nblocks - 1 */
+	unsigned perm_bits;
+	uint64_t perm_keys[4];
+	uint64_t mix_threshold;	/* (rng value >> 1) below this: read */
+	uint64_t len_steps[2];	/* len = bs_min[d] + k * align, k < len_steps */
+	uint64_t fit[2];	/* aligned offsets where a bs_min[d] I/O fits */
+	bool use_map;		/* random order from the keyed bijection */
+	uint64_t pass;		/* completed passes */
+};
+
+struct gen_io {
+	uint64_t offset;
+	uint32_t len;
+	uint8_t ddir;
+	bool new_pass;		/* first I/O of a pass other than the first */
+};
+
+/* Returns 0 or -EINVAL (region smaller than the minimum block size). */
+int gen_init(struct gen *g, const struct gen_params *p);
+void gen_next(struct gen *g, struct gen_io *io);
+
+#endif

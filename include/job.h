@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IORIG_JOB_H
+#define IORIG_JOB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum ddir { DDIR_READ = 0, DDIR_WRITE = 1, DDIR_NR = 2 };
+
+enum rw_mode {
+	RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_RANDRW,
+};
+
+enum fadvise_hint {
+	FADV_NONE,		/* fadvise_hint=0 */
+	FADV_AUTO,		/* 1: sequential or random by workload */
+	FADV_SEQUENTIAL, FADV_RANDOM, FADV_NOREUSE, FADV_DONTNEED,
+	FADV_WILLNEED,
+};
+
+enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
+
+#define JOB_MAX_PERCENTILES	32
+#define JOB_NAME_MAX		128
+
+/*
+ * One job as the option table fills it. Every field that an option sets is
+ * named after the option. Strings are owned by the job (strdup'd) and freed
+ * by job_free(). The option table (options.c) is the only writer of option
+ * fields; plan.c fills the derived fields at the bottom.
+ */
+struct job {
+	char *name;
+	char *description;
+	char *filename;		/* ':'-separated list, NULL: generated */
+	char *directory;
+	uint64_t size;		/* bytes; 0: take from target */
+	double size_pct;	/* size given as a percentage, else 0 */
+	uint64_t offset;
+	double offset_pct;
+	uint64_t io_size;	/* 0: same as size */
+	uint64_t nrfiles;
+	int rw;			/* enum rw_mode */
+	double rwmixread;	/* percent of I/Os that read, mixed modes */
+	uint64_t bs_min[DDIR_NR];
+	uint64_t bs_max[DDIR_NR];
+	char *ioengine;
+	uint64_t iodepth;
+	uint64_t numjobs;
+	bool thread;
+	uint64_t runtime_ns;	/* 0: no limit */
+	bool time_based;
+	uint64_t ramp_time_ns;
+	uint64_t startdelay_ns;
+	uint64_t loops;
+	uint64_t number_ios;	/* 0: no limit */
+	bool direct;
+	int sync;		/* enum sync_mode */
+	uint64_t fsync;		/* fsync every N writes; 0 never */
+	uint64_t fdatasync;
+	bool end_fsync;
+	bool invalidate;
+	int fadvise_hint;	/* enum fadvise_hint */
+	bool randrepeat;
+	uint64_t randseed;
+	bool norandommap;
+	bool unlink;
+	bool stonewall;
+	bool new_group;
+	bool group_reporting;
+	double percentile_list[JOB_MAX_PERCENTILES];
+	unsigned npercentiles;
+	bool clat_percentiles;
+	bool lat_percentiles;
+	bool slat_percentiles;
+	uint64_t kb_base;
+
+	/* Derived by plan.c. */
+	unsigned clone;		/* 0..numjobs-1 */
+	unsigned group;		/* reporting group id */
+	unsigned wait_group;	/* jobs start after all of lower wait_group */
+	const struct engine_ops *engine;
+	char *section_file;	/* where the job's section was defined */
+	int section_line;
+};
+
+#endif

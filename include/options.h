@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IORIG_OPTIONS_H
+#define IORIG_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "err.h"
+#include "job.h"
+
+/*
+ * THE option table. Every job option is declared once here; --help,
+ * --cmdhelp, --parse-only, the JSON report and the man-page test read it.
+ */
+enum opt_type {
+	OPT_STR,		/* char * */
+	OPT_BOOL,		/* bool; a bare name means 1 */
+	OPT_UINT,		/* uint64_t within [min, max] */
+	OPT_SIZE,		/* uint64_t bytes */
+	OPT_SIZE_PCT,		/* uint64_t bytes or double percent (aux) */
+	OPT_TIME,		/* uint64_t ns; bare numbers in `unit_ns` */
+	OPT_PCT,		/* double 0..100 */
+	OPT_ENUM,		/* int, from `choices` */
+	OPT_BS,			/* per-direction size or range: bs_min/bs_max */
+	OPT_PLIST,		/* percentile_list */
+	OPT_SPECIAL,		/* parsed by `set` */
+};
+
+struct opt_choice {
+	const char *name;
+	int value;
+	const char *help;
+};
+
+struct opt_def;
+typedef int (*opt_set_fn)(struct job *j, const struct opt_def *o,
+			  const char *val, char *why, size_t whylen);
+
+struct opt_def {
+	const char *name;
+	const char *alias;	/* fio's other spelling, or NULL */
+	enum opt_type type;
+	size_t off;		/* offsetof(struct job, field) */
+	size_t aux;		/* OPT_SIZE_PCT: offset of the percent field */
+	const char *def;	/* default as text; NULL: empty/unset */
+	uint64_t min, max;	/* OPT_UINT bounds */
+	uint64_t unit_ns;	/* OPT_TIME default unit */
+	const struct opt_choice *choices;	/* OPT_ENUM, NULL-name ended */
+	opt_set_fn set;		/* OPT_SPECIAL, or NULL */
+	unsigned flags;		/* OPT_F_* */
+	const char *help;	/* one line */
+	const char *category;
+};
+
+enum opt_flags {
+	/* Stored inverted: buffered = !direct, rwmixwrite = 100 - rwmixread */
+	OPT_F_INVERT = 1u << 0,
+};
+
+/* The table, terminated by an entry with name == NULL. */
+extern const struct opt_def options_table[];
+
+/* Find by name or alias; NULL when unknown. */
+const struct opt_def *options_find(const char *name);
+
+/* Nearest option name for a typo, or NULL when nothing is close. */
+const char *options_suggest(const char *name);
+
+/*
+ * True when `name` is an option fio has and iorig does not (yet); the
+ * error then says so instead of "unknown option".
+ */
+bool options_is_fio_only(const char *name);
+
+/* Reset j to every option's default. Returns 0 or -errno. */
+int options_defaults(struct job *j);
+
+/*
+ * Set one option from text. value NULL means the bare name (booleans: 1).
+ * On error fills e (file, line, option, message naming the bad value and
+ * what was expected) and returns -EINVAL.
+ */
+int options_set(struct job *j, const char *name, const char *value,
+		const char *file, int line, struct err_rec *e);
+
+/* The option's effective value in j as text ("" when unset). */
+void options_format(const struct job *j, const struct opt_def *o,
+		    char *buf, size_t len);
+
+/* Deep copy (strings duplicated). Returns 0 or -ENOMEM. */
+int job_copy(struct job *dst, const struct job *src);
+void job_free(struct job *j);
+
+/* --help, --cmdhelp, --cmdhelp=NAME. Return 0, or -ENOENT for an unknown
+ * name (with the suggestion printed by the caller). */
+void options_print_help(FILE *f);
+int options_print_cmdhelp(FILE *f, const char *name);
+/* --parse-only: every option of j with its effective value. */
+void options_print_job(FILE *f, const struct job *j);
+
+#endif

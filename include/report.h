@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IORIG_REPORT_H
+#define IORIG_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "plan.h"
+#include "stats.h"
+
+/* What a run produced, handed to a report writer. */
+struct run_result {
+	const struct plan *plan;
+	struct job_stats *stats;	/* one per plan->jobs[i] */
+	bool *ran;			/* job i started (false: never ran) */
+	struct cpu_usage proc_cpu;	/* RUSAGE_SELF over the run */
+	uint64_t wall_ns;		/* whole run */
+	time_t start_time;		/* wall clock at start */
+	int signo;			/* SIGINT/SIGTERM that stopped it, or 0 */
+	const char *version;
+	unsigned ncpus;
+	char kernel[128];		/* uname -r */
+	char hostname[128];
+};
+
+/*
+ * A reported unit: one clone, or (group_reporting) all the clones of the
+ * jobs of a group merged. report_units fills up to max units and returns
+ * how many; each unit's stats are merged copies.
+ */
+struct report_unit {
+	const struct job *job;		/* the first job of the unit */
+	struct job_stats stats;
+	unsigned njobs;
+};
+
+int report_units(const struct run_result *r, struct report_unit **units);
+/* Per reporting group: all its jobs merged. */
+int report_groups(const struct run_result *r, struct job_stats **groups);
+
+int report_text(FILE *f, const struct run_result *r);
+int report_json(FILE *f, const struct run_result *r);
+
+#endif

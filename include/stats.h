@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IORIG_STATS_H
+#define IORIG_STATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hist.h"
+#include "job.h"
+
+/* Figures of one direction (read or write) of one job clone or group. */
+struct dir_stats {
+	uint64_t ios;		/* completed I/Os, errors included */
+	uint64_t bytes;		/* bytes actually moved */
+	uint64_t errors;	/* I/Os that returned -errno */
+	uint64_t short_ios;	/* I/Os that moved less than asked */
+	int first_errno;	/* 0: none */
+	uint64_t first_err_offset;
+	struct hist slat;	/* empty for engines without a submit step */
+	struct hist clat;
+	struct hist lat;
+};
+
+struct cpu_usage {
+	uint64_t utime_ns;
+	uint64_t stime_ns;
+	uint64_t vcsw;		/* voluntary context switches */
+	uint64_t ivcsw;		/* involuntary */
+	uint64_t minflt;
+	uint64_t majflt;
+};
+
+/*
+ * A job clone's result, or the sum of several (group_reporting, groups).
+ * runtime_ns is the measured phase (after ramp_time) of the clone; merged
+ * results keep the longest runtime, as the clones ran side by side.
+ */
+struct job_stats {
+	struct dir_stats dir[DDIR_NR];
+	struct cpu_usage cpu;	/* the job's own threads */
+	uint64_t runtime_ns;
+	uint64_t loops_done;
+	unsigned nclones;	/* how many clones were merged in */
+	int err;		/* first fatal error of the job (-errno), 0 */
+	char err_msg[256];	/* what failed, for the report */
+	bool interrupted;	/* stopped by SIGINT/SIGTERM */
+};
+
+void stats_init(struct job_stats *s);
+void stats_merge(struct job_stats *dst, const struct job_stats *src);
+/* The calling thread's usage (RUSAGE_THREAD) and the process' (SELF). */
+void stats_cpu_thread(struct cpu_usage *c);
+void stats_cpu_process(struct cpu_usage *c);
+/* a - b, field by field. */
+void stats_cpu_sub(struct cpu_usage *out, const struct cpu_usage *a,
+		   const struct cpu_usage *b);
+
+/* Derived figures; 0 where a denominator is 0. */
+double stats_iops(const struct dir_stats *d, uint64_t runtime_ns);
+double stats_bw(const struct dir_stats *d, uint64_t runtime_ns); /* B/s */
+/* CPU microseconds (user + system) per completed I/O over both dirs. */
+double stats_cpu_us_per_io(const struct job_stats *s);
+
+#endif

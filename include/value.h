@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IORIG_VALUE_H
+#define IORIG_VALUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Value parsers. Pure functions: no globals, no printing, no allocation.
+ * Each returns 0 on success or -EINVAL / -ERANGE, and on failure writes into
+ * why[0..whylen) a phrase saying what was expected, e.g.
+ * "expected a size such as 4096, 4k, 1.5m or 2GiB".
+ * Leading and trailing blanks are ignored; an empty string is an error.
+ *
+ * Numbers may be arithmetic expressions: + - * / and parentheses over
+ * numbers that each may carry the option's unit suffix, e.g. "24000/2*1m",
+ * "(2*3)k", "2*4k". The result must be a whole, non-negative number of the
+ * base unit (bytes, nanoseconds); "1.5m" is fine, "1.3" bytes is not.
+ * Overflow of 64 bits is -ERANGE.
+ */
+
+/* Sizes in bytes. Suffixes, case-insensitive: none or b = bytes;
+ * k m g t p and kb mb gb tb pb = kb_base powers (kb_base is 1024 or 1000);
+ * kib mib gib tib pib = always 1024 powers. "0x" hex integers are accepted. */
+int value_size(const char *s, unsigned kb_base, uint64_t *out,
+	       char *why, size_t whylen);
+
+/* Times in ns. Suffixes: ns us ms s m h d (case-insensitive, "usec", "msec",
+ * "sec", "min" also accepted). A bare number is in default_unit_ns. */
+int value_time(const char *s, uint64_t default_unit_ns, uint64_t *ns,
+	       char *why, size_t whylen);
+
+/* Unsigned integer (no units; arithmetic allowed) within [min, max]. */
+int value_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out,
+	       char *why, size_t whylen);
+
+/* 0/1 yes/no true/false on/off (case-insensitive). */
+int value_bool(const char *s, bool *out, char *why, size_t whylen);
+
+/* Percentage 0..100: "50", "50%", "12.5%". Stored as a double. */
+int value_pct(const char *s, double *out, char *why, size_t whylen);
+
+/* Size range "4k-64k" or "4k:64k"; a single size gives lo == hi.
+ * lo <= hi, both > 0. ':' is tried first; '-' splits outside parentheses. */
+int value_size_range(const char *s, unsigned kb_base, uint64_t *lo,
+		     uint64_t *hi, char *why, size_t whylen);
+
+/*
+ * Split a per-direction list "a,b" (read,write). A single item applies to
+ * both. Empty items are errors. Writes NUL-terminated copies into
+ * parts[0..1] (each partlen bytes). Returns the number of items (1 or 2) or
+ * -EINVAL with why.
+ */
+int value_split_rw(const char *s, char parts[2][128], char *why,
+		   size_t whylen);
+
+/* Double in [min, max] (no units), e.g. a percentile 99.99. */
+int value_double(const char *s, double min, double max, double *out,
+		 char *why, size_t whylen);
+
+/* Format bytes for humans: "4096" -> "4KiB", "1536" -> "1.50KiB". */
+void value_fmt_bytes(uint64_t bytes, char *buf, size_t len);
+/* Format ns for humans: "1.23ms", "850ns". */
+void value_fmt_ns(double ns, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: MIT
+/*
+ * argv -> command options + the same raw sections a job file gives.
+ * Every job option is a --long option: "--name=X" starts a job, options
+ * before the first --name are global. Positional arguments are job files;
+ * "-" reads stdin.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "options.h"
+
+#define CLI_FILE ERR_CMDLINE
+
+const struct cli_opt cli_options[] = {
+	{ "output-format", 0, CLI_ARG_REQUIRED, "text|json",
+	  "Report format on stdout (or --output); default text" },
+	{ "output", 'o', CLI_ARG_REQUIRED, "FILE",
+	  "Write the report to FILE instead of stdout" },
+	{ "parse-only", 0, CLI_ARG_NONE, NULL,
+	  "Print every job with every option's effective value; run nothing" },
+	{ "section", 0, CLI_ARG_REQUIRED, "NAME",
+	  "Run only the job section NAME (repeatable)" },
+	{ "cmdhelp", 0, CLI_ARG_OPTIONAL, "OPTION",
+	  "List the job options, or describe one" },
+	{ "help", 'h', CLI_ARG_NONE, NULL, "Show this help" },
+	{ "version", 'V', CLI_ARG_NONE, NULL, "Show the version" },
+	{ NULL, 0, CLI_ARG_NONE, NULL, NULL },
+};
+
+static const struct cli_opt *cli_find(const char *name, size_t len)
+{
+	const struct cli_opt *o;
+
+	for (o = cli_options; o->name; o++)
+		if (strlen(o->name) == len && !strncmp(o->name, name, len))
+			return o;
+	return NULL;
+}
+
+static const struct cli_opt *cli_find_short(char c)
+{
+	const struct cli_opt *o;
+
+	for (o = cli_options; o->name; o++)
+		if (o->shortname && o->shortname == c)
+			return o;
+	return NULL;
+}
+
+static int push(const char ***list, size_t *n, const char *s)
+{
+	const char **l = realloc(*list, (*n + 2) * sizeof(*l));
+
+	if (!l)
+		return -ENOMEM;
+	l[(*n)++] = s;
+	l[*n] = NULL;
+	*list = l;
+	return 0;
+}
+
+static int act(struct cli *c, const struct cli_opt *o, const char *val,
+	       size_t *nsec, struct err_rec *e)
+{
+	const char *n = o->name;
+
+	if (o->arg == CLI_ARG_REQUIRED && (!val || !*val)) {
+		err_set(e, CLI_FILE, 0, n, "needs a value: --%s=%s", n,
+			o->argname);
+		return -EINVAL;
+	}
+	if (o->arg == CLI_ARG_NONE && val) {
+		err_set(e, CLI_FILE, 0, n, "takes no value");
+		return -EINVAL;
+	}
+	if (!strcmp(n, "output-format")) {
+		if (!strcmp(val, "text")) {
+			c->format = OUT_TEXT;
+		} else if (!strcmp(val, "json")) {
+			c->format = OUT_JSON;
+		} else {
+			err_set(e, CLI_FILE, 0, n, "'%s' is not a format; "
+				"expected text or json", val);
+			return -EINVAL;
+		}
+	} else if (!strcmp(n, "output")) {
+		c->output = val;
+	} else if (!strcmp(n, "parse-only")) {
+		c->parse_only = true;
+	} else if (!strcmp(n, "section")) {
+		return push(&c->sections, nsec, val);
+	} else if (!strcmp(n, "cmdhelp")) {
+		c->cmdhelp = true;
+		c->cmdhelp_opt = val;
+	} else if (!strcmp(n, "help")) {
+		c->help = true;
+	} else if (!strcmp(n, "version")) {
+		c->version = true;
+	}
+	return 0;
+}
+
+/* A job option on the command line: check its name now, its value later. */
+static int check_job_opt(const char *name, size_t len, struct err_rec *e)
+{
+	char buf[64];
+	const char *hint;
+
+	if (len >= sizeof(buf))
+		len = sizeof(buf) - 1;
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	if (options_find(buf))
+		return 0;
+	if (options_is_fio_only(buf)) {
+		err_set(e, CLI_FILE, 0, buf, "fio has this option but iorig "
+			"does not support it yet");
+		return -EINVAL;
+	}
+	hint = options_suggest(buf);
+	err_set(e, CLI_FILE, 0, buf, "unknown option%s%s%s", hint ?
+		"; did you mean --" : "; see iorig --help", hint ? hint : "",
+		hint ? "?" : "");
+	return -EINVAL;
+}
+
+static int parse_long(struct cli *c, int i, size_t *nsec, struct err_rec *e)
+{
+	const char *arg = c->argv[i] + 2, *eq = strchr(arg, '=');
+	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+	const struct cli_opt *o = cli_find(arg, len);
+
+	if (o)
+		return act(c, o, eq ? eq + 1 : NULL, nsec, e);
+	if (check_job_opt(arg, len, e))
+		return -EINVAL;
+	if (len == 4 && !strncmp(arg, "name", 4) && !c->first_name)
+		c->first_name = i;
+	return 0;
+}
+
+int cli_parse(struct cli *c, int argc, char **argv, struct err_rec *e)
+{
+	const struct cli_opt *o;
+	size_t nsec = 0, nfiles = 0;
+	int i, ret = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->argc = argc;
+	c->argv = argv;
+	for (i = 1; i < argc && !ret; i++) {
+		const char *a = argv[i];
+
+		if (!strncmp(a, "--", 2) && a[2]) {
+			ret = parse_long(c, i, &nsec, e);
+		} else if (a[0] == '-' && a[1] && !a[2] &&
+			   (o = cli_find_short(a[1]))) {
+			const char *val = NULL;
+
+			if (o->arg == CLI_ARG_REQUIRED && i + 1 < argc)
+				val = argv[++i];
+			ret = act(c, o, val, &nsec, e);
+		} else if (a[0] == '-' && a[1]) {
+			err_set(e, CLI_FILE, 0, a, "unknown option; job options "
+				"are written --name=value, see iorig --help");
+			ret = -EINVAL;
+		} else {
+			ret = push(&c->jobfiles, &nfiles, a);
+		}
+	}
+	/* Errors above name the argument they were found in. */
+	if (ret && !e->line)
+		e->line = i - 1;
+	if (!ret && !c->jobfiles)
+		ret = push(&c->jobfiles, &nfiles, NULL);
+	if (ret == -ENOMEM)
+		err_set(e, CLI_FILE, 0, "", "out of memory");
+	return ret;
+}
+
+static int emit_opt(struct raw_doc *doc, size_t si, const char *arg, int pos,
+		    struct err_rec *e)
+{
+	const char *eq = strchr(arg, '=');
+	char name[64], val[JOBFILE_MAX_LINE], why[256];
+	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+	int ret;
+
+	if (len >= sizeof(name))
+		len = sizeof(name) - 1;
+	memcpy(name, arg, len);
+	name[len] = '\0';
+	if (eq) {
+		ret = jobfile_expand(eq + 1, val, sizeof(val), why,
+				     sizeof(why));
+		if (ret) {
+			err_set(e, CLI_FILE, pos, name, "%s", why);
+			return ret;
+		}
+	}
+	ret = raw_section_add(doc, &doc->secs[si], name, eq ? val : NULL,
+			      CLI_FILE, pos);
+	if (ret)
+		err_set(e, CLI_FILE, pos, name, "too many options");
+	return ret;
+}
+
+int cli_emit(const struct cli *c, struct raw_doc *doc, bool globals,
+	     struct err_rec *e)
+{
+	int i, end = c->first_name ? c->first_name : c->argc;
+	int start = globals ? 1 : end;
+	size_t si = (size_t)-1;
+	int ret;
+
+	if (!globals)
+		end = c->argc;
+	for (i = start; i < end; i++) {
+		const char *a = c->argv[i] + 2;
+		const struct cli_opt *o;
+
+		if (strncmp(c->argv[i], "--", 2) || !a[0]) {
+			if (c->argv[i][0] == '-' && c->argv[i][1] &&
+			    (o = cli_find_short(c->argv[i][1])) &&
+			    o->arg == CLI_ARG_REQUIRED)
+				i++;
+			continue;
+		}
+		if (cli_find(a, strchr(a, '=') ? (size_t)(strchr(a, '=') - a)
+				       : strlen(a)))
+			continue;
+		if (!strncmp(a, "name=", 5) || !strcmp(a, "name")) {
+			if (!a[4] || !a[5]) {
+				err_set(e, CLI_FILE, i, "name", "needs a value: "
+					"--name=JOBNAME");
+				return -EINVAL;
+			}
+			if (!raw_doc_add_section(doc, a + 5, CLI_FILE, i))
+				goto nomem;
+			si = doc->nsecs - 1;
+			continue;
+		}
+		if (si == (size_t)-1) {
+			if (!raw_doc_add_section(doc, "global", CLI_FILE, i))
+				goto nomem;
+			si = doc->nsecs - 1;
+		}
+		ret = emit_opt(doc, si, a, i, e);
+		if (ret)
+			return ret;
+	}
+	return 0;
+nomem:
+	err_set(e, CLI_FILE, 0, "", "out of memory or too many jobs");
+	return -ENOMEM;
+}
+
+void cli_free(struct cli *c)
+{
+	free(c->sections);
+	free(c->jobfiles);
+	c->sections = NULL;
+	c->jobfiles = NULL;
+}
+
+void cli_print_help(FILE *f)
+{
+	const struct cli_opt *o;
+	char buf[64];
+
+	fprintf(f, "Usage: iorig [options] [jobfile...]\n\n"
+		"Runs the jobs of the job files (\"-\" reads stdin) and of the "
+		"command line\n(--name=NAME starts a job; job options before "
+		"the first --name are global).\n\nOptions:\n");
+	for (o = cli_options; o->name; o++) {
+		snprintf(buf, sizeof(buf), "%s%c%s--%s%s%s%s",
+			 o->shortname ? "-" : "", o->shortname ? o->shortname
+			 : ' ', o->shortname ? ", " : "  ", o->name,
+			 o->arg == CLI_ARG_OPTIONAL ? "[=" :
+			 o->arg == CLI_ARG_REQUIRED ? "=" : "",
+			 o->argname ? o->argname : "",
+			 o->arg == CLI_ARG_OPTIONAL ? "]" : "");
+		fprintf(f, "  %-28s %s\n", o->shortname ? buf : buf + 1,
+			o->help);
+	}
+	options_print_help(f);
+	fprintf(f, "\nExit codes: 0 success, 1 I/O or runtime error, 2 usage "
+		"or job-file error\n(nothing run), 130/143 interrupted by "
+		"SIGINT/SIGTERM.\n");
+}

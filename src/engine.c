@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+#include <string.h>
+
+#include "engine.h"
+
+extern const struct engine_ops engine_sync;
+extern const struct engine_ops engine_null;
+
+static const struct engine_ops *const engines[] = {
+	&engine_sync,
+	&engine_null,
+	NULL,
+};
+
+const struct engine_ops *engine_find(const char *name)
+{
+	const struct engine_ops *const *e;
+
+	for (e = engines; *e; e++)
+		if (!strcmp((*e)->name, name) ||
+		    ((*e)->alias && !strcmp((*e)->alias, name)))
+			return *e;
+	return NULL;
+}
+
+const struct engine_ops *const *engine_list(void)
+{
+	return engines;
+}

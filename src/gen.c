@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Offset/length/direction generator.
+ *
+ * Rules, all fixed at gen_init() so that gen_next() only adds, compares,
+ * multiplies and draws random numbers:
+ *
+ * - align is the gcd of the bs_min of the directions in use (for the usual
+ *   power-of-two sizes: the smallest bs_min). Every offset is a multiple of
+ *   align, and so is every length when bs_min[d] is.
+ * - A length for direction d is bs_min[d] + k * align, k drawn uniformly from
+ *   [0, len_steps[d]), so lengths stay within [bs_min[d], bs_max[d]] and never
+ *   exceed the region (bs_max is clipped to it). A fixed bs has len_steps 1
+ *   and draws nothing.
+ * - Sequential: one cursor shared by both directions. An I/O that would
+ *   cross the end of the region starts a new pass at 0 instead, so every I/O
+ *   has its full length.
+ * - Random with the map (norandommap=0, one fixed bs for all directions in
+ *   use): block i of the pass is perm(i), where perm is a keyed bijection on
+ *   [0, 2^perm_bits) restricted to [0, nblocks) by cycle walking. The keys
+ *   come from the seed and the pass number, so passes differ but repeat
+ *   across runs with the same seed.
+ * - Random otherwise: offsets uniform over the aligned positions where the
+ *   chosen length fits; a pass ends once `region` bytes were generated.
+ * - Mixed: read when (rng >> 1) < mix_threshold = rwmixread% of 2^63, so
+ *   0 never reads and 100 always does.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "gen.h"
+#include "job.h"
+
+#define gen_unlikely(x)	__builtin_expect(!!(x), 0)
+
+#define SPLITMIX_GAMMA	0x9e3779b97f4a7c15ull
+#define PERM_SALT	0x6a09e667f3bcc909ull	/* keys apart from the rng */
+
+/* splitmix64 (Steele, Lea, Flood; public domain reference by Vigna). */
+static uint64_t splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += SPLITMIX_GAMMA);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/*
+ * splitmix64 is a bijection of its counter, so the four words are distinct
+ * and at most one is zero: the xoshiro state is never all zero.
+ */
+void gen_rng_seed(struct gen_rng *r, uint64_t seed)
+{
+	uint64_t x = seed;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&x);
+}
+
+/*
+ * Lemire, "Fast Random Integer Generation in an Interval" (2019): the high
+ * word of x * n is uniform in [0, n) once the low word is rejected when it
+ * falls below 2^64 mod n. The division runs only when lo < n, which has
+ * probability n / 2^64.
+ */
+static inline uint64_t rng_below(struct gen_rng *r, uint64_t n)
+{
+	unsigned __int128 m = (unsigned __int128)gen_rng_next(r) * n;
+	uint64_t lo = (uint64_t)m;
+
+	if (gen_unlikely(lo < n)) {
+		uint64_t t = -n % n;
+
+		while (lo < t) {
+			m = (unsigned __int128)gen_rng_next(r) * n;
+			lo = (uint64_t)m;
+		}
+	}
+	return (uint64_t)(m >> 64);
+}
+
+uint64_t gen_rng_below(struct gen_rng *r, uint64_t n)
+{
+	return rng_below(r, n);
+}
+
+/* New keys for pass g->pass; each pass uses its own run of the counter. */
+static void perm_rekey(struct gen *g)
+{
+	uint64_t x = (g->p.seed ^ PERM_SALT) + g->pass * 4 * SPLITMIX_GAMMA;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		g->perm_keys[i] = splitmix64(&x);
+	g->perm_keys[1] |= 1;		/* multipliers must be odd */
+	g->perm_keys[3] |= 1;
+}
+
+/*
+ * A bijection on [0, 2^perm_bits): every step is invertible modulo 2^bits
+ * (xor or add a constant, multiply by an odd constant, x ^= x >> s with
+ * s >= 1). Multiplies carry differences upwards, the shifts fold them back
+ * down; two shift widths keep power-of-two strides from lining up. Fewer
+ * rounds left visible structure between blocks i and i + 2^j in chi-square
+ * tests of (perm(i), perm(i + lag)) pairs; this many did not.
+ */
+static inline uint64_t perm_once(const struct gen *g, uint64_t x)
+{
+	const uint64_t *k = g->perm_keys;
+	uint64_t m = g->perm_mask;
+	unsigned h = (g->perm_bits + 1) / 2, h2 = g->perm_bits / 3 + 1;
+
+	x ^= k[0] & m;
+	x ^= x >> h;
+	x = (x * k[1]) & m;
+	x ^= x >> h2;
+	x = ((x + k[2]) * k[3]) & m;
+	x ^= x >> h;
+	x = (x * 0xd1342543de82ef95ull) & m;
+	x ^= x >> h2;
+	x = (x * k[1]) & m;
+	x ^= x >> h;
+	return x;
+}
+
+/*
+ * Cycle walking: follow perm from i until it lands in [0, nblocks). This is
+ * a bijection on [0, nblocks); since 2^perm_bits < 2 * nblocks, a pass
+ * costs fewer than two perm_once() calls per block on average.
+ */
+static inline uint64_t perm_index(const struct gen *g, uint64_t i)
+{
+	do
+		i = perm_once(g, i);
+	while (i >= g->nblocks);
+	return i;
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static int check_params(const struct gen_params *p, unsigned *first,
+			unsigned *last)
+{
+	unsigned d;
+
+	if (p->mixed) {
+		/* The negated form also rejects NaN. */
+		if (!(p->rwmixread >= 0.0 && p->rwmixread <= 100.0))
+			return -EINVAL;
+		*first = DDIR_READ;
+		*last = DDIR_WRITE;
+	} else if (p->only_dir == DDIR_READ || p->only_dir == DDIR_WRITE) {
+		*first = *last = (unsigned)p->only_dir;
+	} else {
+		return -EINVAL;
+	}
+	for (d = *first; d <= *last; d++) {
+		if (!p->bs_min[d] || p->bs_max[d] < p->bs_min[d] ||
+		    p->bs_max[d] > UINT32_MAX || p->region < p->bs_min[d])
+			return -EINVAL;
+	}
+	return 0;
+}
+
+int gen_init(struct gen *g, const struct gen_params *p)
+{
+	unsigned d, first, last;
+	uint64_t align = 0;
+	bool fixed = true;
+	int ret;
+
+	ret = check_params(p, &first, &last);
+	if (ret)
+		return ret;
+
+	memset(g, 0, sizeof(*g));
+	g->p = *p;
+	gen_rng_seed(&g->rng, p->seed);
+	for (d = first; d <= last; d++) {
+		align = gcd64(align, p->bs_min[d]);
+		if (p->bs_max[d] != p->bs_min[d] ||
+		    p->bs_min[d] != p->bs_min[first])
+			fixed = false;
+	}
+	g->align = align;
+	g->nblocks = p->region / align;
+	for (d = first; d <= last; d++) {
+		uint64_t max = p->bs_max[d] < p->region ? p->bs_max[d] :
+							  p->region;
+
+		g->len_steps[d] = (max - p->bs_min[d]) / align + 1;
+		g->fit[d] = (p->region - p->bs_min[d]) / align + 1;
+	}
+	if (p->mixed)
+		g->mix_threshold = (uint64_t)(p->rwmixread / 100.0 * 0x1p63);
+
+	g->use_map = p->random && !p->norandommap && fixed;
+	if (g->use_map) {
+		uint64_t top = g->nblocks - 1;
+
+		if (top)
+			g->perm_bits = 64 - (unsigned)__builtin_clzll(top);
+		g->perm_mask = g->perm_bits ? ~0ull >> (64 - g->perm_bits) : 0;
+		perm_rekey(g);
+	}
+	return 0;
+}
+
+/* Out of line: runs once per pass. */
+static __attribute__((noinline)) void gen_new_pass(struct gen *g)
+{
+	g->pass++;
+	g->pos = 0;
+	g->done = 0;
+	g->perm_ctr = 0;
+	if (g->use_map)
+		perm_rekey(g);
+}
+
+static inline uint64_t next_len(struct gen *g, unsigned d, uint64_t *k)
+{
+	uint64_t len = g->p.bs_min[d];
+
+	*k = 0;
+	if (g->len_steps[d] > 1) {
+		*k = rng_below(&g->rng, g->len_steps[d]);
+		len += *k * g->align;
+	}
+	return len;
+}
+
+static inline void next_seq(struct gen *g, unsigned d, struct gen_io *io)
+{
+	uint64_t k, len = next_len(g, d, &k);
+
+	/* pos <= region always; this form cannot overflow. */
+	if (gen_unlikely(len > g->p.region - g->pos)) {
+		gen_new_pass(g);
+		io->new_pass = true;
+	}
+	io->offset = g->pos;
+	io->len = (uint32_t)len;
+	g->pos += len;
+	g->done += len;
+}
+
+static inline void next_map(struct gen *g, struct gen_io *io)
+{
+	if (gen_unlikely(g->perm_ctr == g->nblocks)) {
+		gen_new_pass(g);
+		io->new_pass = true;
+	}
+	io->offset = perm_index(g, g->perm_ctr++) * g->align;
+	io->len = (uint32_t)g->align;
+	g->done += g->align;
+}
+
+/* fit[d] - k positions remain for a length of bs_min[d] + k * align. */
+static inline void next_any(struct gen *g, unsigned d, struct gen_io *io)
+{
+	uint64_t k, len;
+
+	if (gen_unlikely(g->done >= g->p.region)) {
+		gen_new_pass(g);
+		io->new_pass = true;
+	}
+	len = next_len(g, d, &k);
+	io->offset = rng_below(&g->rng, g->fit[d] - k) * g->align;
+	io->len = (uint32_t)len;
+	g->done += len;
+}
+
+void gen_next(struct gen *g, struct gen_io *io)
+{
+	unsigned d = (unsigned)g->p.only_dir;
+
+	if (g->p.mixed)
+		d = (gen_rng_next(&g->rng) >> 1) < g->mix_threshold ?
+			DDIR_READ : DDIR_WRITE;
+	io->ddir = (uint8_t)d;
+	io->new_pass = false;
+	if (!g->p.random)
+		next_seq(g, d, io);
+	else if (g->use_map)
+		next_map(g, io);
+	else
+		next_any(g, d, io);
+}

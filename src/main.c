@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Dispatch only: parse, plan, run, report, exit code. The only place that
+ * prints a fatal error and calls exit().
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "jobfile.h"
+#include "options.h"
+#include "plan.h"
+#include "report.h"
+#include "run.h"
+
+#ifndef IORIG_VERSION
+#define IORIG_VERSION "0.0.0"
+#endif
+
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_RUNTIME = 1,
+	EXIT_USAGE = 2,
+};
+
+/* The one piece of state a signal handler may touch. */
+static atomic_int stop_signal;
+
+static void on_signal(int sig)
+{
+	atomic_store(&stop_signal, sig);
+}
+
+static int fail(const struct err_rec *e)
+{
+	char buf[2048];
+
+	err_format(e, buf, sizeof(buf));
+	fprintf(stderr, "iorig: %s\n", buf);
+	return EXIT_USAGE;
+}
+
+static int build_doc(const struct cli *c, struct raw_doc *doc,
+		     struct err_rec *e)
+{
+	const char **f;
+	int ret;
+
+	ret = cli_emit(c, doc, true, e);
+	for (f = c->jobfiles; !ret && *f; f++)
+		ret = jobfile_parse_file(doc, *f, e);
+	if (!ret)
+		ret = cli_emit(c, doc, false, e);
+	return ret;
+}
+
+static void print_plan(const struct plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->njobs; i++) {
+		if (p->jobs[i].clone)
+			continue;
+		printf("[%s]\n", p->jobs[i].name);
+		options_print_job(stdout, &p->jobs[i]);
+	}
+}
+
+static int info_only(const struct cli *c)
+{
+	if (c->help) {
+		cli_print_help(stdout);
+		return EXIT_OK;
+	}
+	if (c->version) {
+		printf("iorig %s\n", IORIG_VERSION);
+		return EXIT_OK;
+	}
+	if (options_print_cmdhelp(stdout, c->cmdhelp_opt)) {
+		const char *hint = options_suggest(c->cmdhelp_opt);
+
+		fprintf(stderr, "iorig: --cmdhelp: unknown option '%s'%s%s%s\n",
+			c->cmdhelp_opt, hint ? "; did you mean '" : "",
+			hint ? hint : "", hint ? "'?" : "");
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static int exit_code(const struct run_result *r)
+{
+	size_t i;
+	int sig = atomic_load(&stop_signal);
+
+	if (sig)
+		return 128 + sig;
+	for (i = 0; i < r->plan->njobs; i++)
+		if (r->stats[i].err || r->stats[i].dir[0].errors ||
+		    r->stats[i].dir[1].errors)
+			return EXIT_RUNTIME;
+	return EXIT_OK;
+}
+
+static int report(const struct cli *c, struct run_result *r, FILE *out)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < r->plan->njobs; i++)
+		if (r->stats[i].err)
+			fprintf(stderr, "iorig: job '%s': %s\n",
+				r->plan->jobs[i].name, r->stats[i].err_msg);
+	r->signo = atomic_load(&stop_signal);
+	r->version = IORIG_VERSION;
+	ret = c->format == OUT_JSON ? report_json(out, r) :
+	      report_text(out, r);
+	if (fflush(out) || ret) {
+		fprintf(stderr, "iorig: writing the report: %s\n",
+			strerror(ret ? -ret : errno));
+		return EXIT_RUNTIME;
+	}
+	return exit_code(r);
+}
+
+int main(int argc, char **argv)
+{
+	struct raw_doc doc = { 0 };
+	struct plan p = { 0 };
+	struct plan_filter filter = { 0 };
+	struct run_result r = { 0 };
+	struct err_rec e = { 0 };
+	struct cli c;
+	FILE *out = stdout;
+	int code;
+
+	if (cli_parse(&c, argc, argv, &e)) {
+		code = fail(&e);
+		goto out;
+	}
+	if (c.help || c.version || c.cmdhelp) {
+		code = info_only(&c);
+		goto out;
+	}
+	filter.sections = c.sections;
+	if (build_doc(&c, &doc, &e) || plan_build(&p, &doc, &filter, &e)) {
+		code = fail(&e);
+		goto out;
+	}
+	if (c.parse_only) {
+		print_plan(&p);
+		code = EXIT_OK;
+		goto out;
+	}
+	if (c.output && !(out = fopen(c.output, "w"))) {
+		err_set(&e, c.output, 0, "output", "cannot open: %s",
+			strerror(errno));
+		code = fail(&e);
+		out = stdout;
+		goto out;
+	}
+	install_signals();
+	if (run_plan(&p, &stop_signal, &r, &e)) {
+		code = fail(&e);
+		goto out;
+	}
+	code = report(&c, &r, out);
+out:
+	if (out != stdout)
+		fclose(out);
+	run_result_free(&r);
+	plan_free(&p);
+	raw_doc_free(&doc);
+	cli_free(&c);
+	exit(code);
+}

@@ -1,0 +1,787 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The option table: every job option is declared here once. Parsing,
+ * defaults, --parse-only, --help, --cmdhelp, the JSON report's "options"
+ * object and the man-page test all read this table.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "engine.h"
+#include "options.h"
+#include "value.h"
+
+#define NS_S	1000000000ull
+#define F(field) offsetof(struct job, field)
+
+static const struct opt_choice rw_choices[] = {
+	{ "read", RW_READ, "sequential reads" },
+	{ "write", RW_WRITE, "sequential writes" },
+	{ "randread", RW_RANDREAD, "random reads" },
+	{ "randwrite", RW_RANDWRITE, "random writes" },
+	{ "rw", RW_RW, "sequential mixed reads and writes" },
+	{ "readwrite", RW_RW, "same as rw" },
+	{ "randrw", RW_RANDRW, "random mixed reads and writes" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt_choice sync_choices[] = {
+	{ "none", SYNC_NONE, "no O_SYNC or O_DSYNC" },
+	{ "0", SYNC_NONE, "same as none" },
+	{ "sync", SYNC_SYNC, "open with O_SYNC" },
+	{ "1", SYNC_SYNC, "same as sync" },
+	{ "dsync", SYNC_DSYNC, "open with O_DSYNC" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt_choice fadvise_choices[] = {
+	{ "0", FADV_NONE, "no posix_fadvise" },
+	{ "1", FADV_AUTO, "sequential or random, following rw" },
+	{ "sequential", FADV_SEQUENTIAL, "POSIX_FADV_SEQUENTIAL" },
+	{ "random", FADV_RANDOM, "POSIX_FADV_RANDOM" },
+	{ "noreuse", FADV_NOREUSE, "POSIX_FADV_NOREUSE" },
+	{ "dontneed", FADV_DONTNEED, "POSIX_FADV_DONTNEED" },
+	{ "willneed", FADV_WILLNEED, "POSIX_FADV_WILLNEED" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt_choice kb_base_choices[] = {
+	{ "1024", 1024, "k, m, KB, MB... are powers of 1024" },
+	{ "1000", 1000, "k, m, KB, MB... are powers of 1000 (KiB stays 1024)" },
+	{ NULL, 0, NULL },
+};
+
+static int set_ioengine(struct job *j, const struct opt_def *o,
+			const char *val, char *why, size_t whylen);
+
+#define DEFAULT_PERCENTILES \
+	"1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99"
+
+const struct opt_def options_table[] = {
+	/* Job description */
+	{ .name = "name", .type = OPT_STR, .off = F(name),
+	  .category = "description",
+	  .help = "Job name; starts a new job on the command line" },
+	{ .name = "description", .type = OPT_STR, .off = F(description),
+	  .category = "description", .help = "Free text shown in reports" },
+	/* Target */
+	{ .name = "filename", .type = OPT_STR, .off = F(filename),
+	  .category = "target",
+	  .help = "File(s) or block device(s), ':'-separated; default "
+		  "NAME.CLONE.FILE in directory" },
+	{ .name = "directory", .type = OPT_STR, .off = F(directory),
+	  .category = "target",
+	  .help = "Directory for generated file names" },
+	{ .name = "size", .type = OPT_SIZE_PCT, .off = F(size),
+	  .aux = F(size_pct), .category = "target",
+	  .help = "Region of the job in bytes, or a percentage of the "
+		  "target's size; default: the target's size" },
+	{ .name = "offset", .type = OPT_SIZE_PCT, .off = F(offset),
+	  .aux = F(offset_pct), .def = "0", .category = "target",
+	  .help = "Start of the region in each file, bytes or percentage" },
+	{ .name = "io_size", .alias = "io_limit", .type = OPT_SIZE,
+	  .off = F(io_size), .def = "0", .category = "target",
+	  .help = "Bytes to transfer per loop; 0: the region's size" },
+	{ .name = "nrfiles", .alias = "nr_files", .type = OPT_UINT,
+	  .off = F(nrfiles), .def = "1", .min = 1, .max = 4096,
+	  .category = "target",
+	  .help = "Number of files the region is split over" },
+	/* Workload */
+	{ .name = "rw", .alias = "readwrite", .type = OPT_ENUM, .off = F(rw),
+	  .def = "read", .choices = rw_choices, .category = "workload",
+	  .help = "I/O pattern" },
+	{ .name = "rwmixread", .type = OPT_PCT, .off = F(rwmixread),
+	  .def = "50", .category = "workload",
+	  .help = "Percent of mixed I/Os that read" },
+	{ .name = "rwmixwrite", .type = OPT_PCT, .off = F(rwmixread),
+	  .flags = OPT_F_INVERT, .def = "50", .category = "workload",
+	  .help = "Percent of mixed I/Os that write (100 - rwmixread)" },
+	{ .name = "bs", .alias = "blocksize", .type = OPT_BS, .off = 0,
+	  .def = "4k", .category = "workload",
+	  .help = "Block size: SIZE, a range LO-HI, or READ,WRITE" },
+	{ .name = "bsrange", .alias = "blocksize_range", .type = OPT_BS,
+	  .off = 0, .def = "4k", .category = "workload",
+	  .help = "Block size range LO-HI (or READ,WRITE ranges); same "
+		  "setting as bs" },
+	{ .name = "ioengine", .type = OPT_SPECIAL, .off = F(ioengine),
+	  .def = "sync", .set = set_ioengine, .category = "engine",
+	  .help = "How I/O is issued; see ENGINES" },
+	{ .name = "iodepth", .type = OPT_UINT, .off = F(iodepth), .def = "1",
+	  .min = 1, .max = 65536, .category = "engine",
+	  .help = "I/Os kept in flight (synchronous engines: 1)" },
+	{ .name = "numjobs", .type = OPT_UINT, .off = F(numjobs), .def = "1",
+	  .min = 1, .max = 4096, .category = "engine",
+	  .help = "Clones of this job, each its own thread" },
+	{ .name = "thread", .type = OPT_BOOL, .off = F(thread), .def = "0",
+	  .category = "engine",
+	  .help = "Accepted for fio compatibility: jobs are always threads" },
+	/* Time and stop conditions */
+	{ .name = "runtime", .alias = "timeout", .type = OPT_TIME,
+	  .off = F(runtime_ns), .def = "0", .unit_ns = NS_S,
+	  .category = "time",
+	  .help = "Stop after this long (default unit s); 0: no limit" },
+	{ .name = "time_based", .type = OPT_BOOL, .off = F(time_based),
+	  .def = "0", .category = "time",
+	  .help = "Repeat the workload until runtime has passed" },
+	{ .name = "ramp_time", .type = OPT_TIME, .off = F(ramp_time_ns),
+	  .def = "0", .unit_ns = NS_S, .category = "time",
+	  .help = "Run this long before measuring (default unit s)" },
+	{ .name = "startdelay", .type = OPT_TIME, .off = F(startdelay_ns),
+	  .def = "0", .unit_ns = NS_S, .category = "time",
+	  .help = "Wait this long before starting (default unit s)" },
+	{ .name = "loops", .type = OPT_UINT, .off = F(loops), .def = "1",
+	  .min = 1, .max = UINT32_MAX, .category = "time",
+	  .help = "Repeat the workload this many times" },
+	{ .name = "number_ios", .type = OPT_UINT, .off = F(number_ios),
+	  .def = "0", .min = 0, .max = UINT64_MAX, .category = "time",
+	  .help = "Stop after this many I/Os; 0: no limit" },
+	/* Caching and durability */
+	{ .name = "direct", .type = OPT_BOOL, .off = F(direct), .def = "0",
+	  .category = "cache", .help = "Open with O_DIRECT" },
+	{ .name = "buffered", .type = OPT_BOOL, .off = F(direct),
+	  .flags = OPT_F_INVERT, .def = "1", .category = "cache",
+	  .help = "Use the page cache (the opposite of direct)" },
+	{ .name = "sync", .type = OPT_ENUM, .off = F(sync), .def = "none",
+	  .choices = sync_choices, .category = "cache",
+	  .help = "Open for synchronous writes" },
+	{ .name = "fsync", .type = OPT_UINT, .off = F(fsync), .def = "0",
+	  .min = 0, .max = UINT64_MAX, .category = "cache",
+	  .help = "fsync after every N writes; 0: never" },
+	{ .name = "fdatasync", .type = OPT_UINT, .off = F(fdatasync),
+	  .def = "0", .min = 0, .max = UINT64_MAX, .category = "cache",
+	  .help = "fdatasync after every N writes; 0: never" },
+	{ .name = "end_fsync", .type = OPT_BOOL, .off = F(end_fsync),
+	  .def = "0", .category = "cache",
+	  .help = "fsync the files when the job's writes are done" },
+	{ .name = "invalidate", .type = OPT_BOOL, .off = F(invalidate),
+	  .def = "1", .category = "cache",
+	  .help = "Drop the region's page cache before the job" },
+	{ .name = "fadvise_hint", .type = OPT_ENUM, .off = F(fadvise_hint),
+	  .def = "1", .choices = fadvise_choices, .category = "cache",
+	  .help = "posix_fadvise advice over the region when opened" },
+	/* Randomness */
+	{ .name = "randrepeat", .type = OPT_BOOL, .off = F(randrepeat),
+	  .def = "1", .category = "random",
+	  .help = "Same random sequence on every run (seeded by randseed)" },
+	{ .name = "randseed", .type = OPT_UINT, .off = F(randseed),
+	  .def = "137", .min = 0, .max = UINT64_MAX, .category = "random",
+	  .help = "Seed of the random sequence when randrepeat=1" },
+	{ .name = "norandommap", .type = OPT_BOOL, .off = F(norandommap),
+	  .def = "0", .category = "random",
+	  .help = "Draw random blocks independently (repeats allowed)" },
+	/* Files after the job */
+	{ .name = "unlink", .type = OPT_BOOL, .off = F(unlink), .def = "0",
+	  .category = "target",
+	  .help = "Delete the files iorig created, after the job" },
+	/* Ordering and reporting */
+	{ .name = "stonewall", .alias = "wait_for_previous", .type = OPT_BOOL,
+	  .off = F(stonewall), .def = "0", .category = "order",
+	  .help = "Start after all earlier jobs have finished" },
+	{ .name = "new_group", .type = OPT_BOOL, .off = F(new_group),
+	  .def = "0", .category = "order",
+	  .help = "Start a new reporting group" },
+	{ .name = "group_reporting", .type = OPT_BOOL,
+	  .off = F(group_reporting), .def = "0", .category = "report",
+	  .help = "Report all jobs of the group as one" },
+	{ .name = "percentile_list", .type = OPT_PLIST, .off = 0,
+	  .def = DEFAULT_PERCENTILES, .category = "report",
+	  .help = "Percentiles to report, ':'-separated" },
+	{ .name = "clat_percentiles", .type = OPT_BOOL,
+	  .off = F(clat_percentiles), .def = "1", .category = "report",
+	  .help = "Report completion latency percentiles" },
+	{ .name = "lat_percentiles", .type = OPT_BOOL,
+	  .off = F(lat_percentiles), .def = "0", .category = "report",
+	  .help = "Report total latency percentiles" },
+	{ .name = "slat_percentiles", .type = OPT_BOOL,
+	  .off = F(slat_percentiles), .def = "0", .category = "report",
+	  .help = "Report submission latency percentiles" },
+	{ .name = "kb_base", .type = OPT_ENUM, .off = F(kb_base),
+	  .def = "1024", .choices = kb_base_choices, .category = "units",
+	  .help = "Base of k/m/g and KB/MB/GB in sizes" },
+	{ .name = NULL },
+};
+
+/*
+ * Options fio has that iorig does not (yet). Naming one is an error that
+ * says so, never a silent no-op.
+ */
+static const char *const fio_only[] = {
+	"allow_file_create", "allow_mounted_write", "atomic", "blockalign",
+	"bs_is_seq_rand", "bs_unaligned", "bssplit", "buffer_compress_chunk",
+	"buffer_compress_percentage", "buffer_pattern", "bwavgtime", "cgroup",
+	"clocksource", "continue_on_error", "cpumask", "cpus_allowed",
+	"cpus_allowed_policy", "create_fsync", "create_on_open",
+	"create_only", "create_serialize", "ddir_seq_add", "ddir_seq_nr",
+	"dedupe_percentage", "disable_bw_measurement", "disable_clat",
+	"disable_lat", "disable_slat", "disk_util", "do_verify",
+	"error_dump", "exec_postrun", "exec_prerun", "exitall",
+	"exitall_on_error", "fallocate", "file_append", "file_service_type",
+	"filename_format", "filesize", "fill_device", "fill_fs",
+	"fixedbufs", "flow", "fsync_on_close", "gid", "gtod_reduce",
+	"hipri", "hugepage-size", "ignore_error", "io_submit_mode",
+	"iodepth_batch", "iodepth_batch_complete",
+	"iodepth_batch_complete_max", "iodepth_batch_complete_min",
+	"iodepth_batch_submit", "iodepth_low", "iomem", "iomem_align",
+	"ioscheduler", "iopsavgtime", "latency_percentile", "latency_target",
+	"latency_window", "lockfile", "lockmem", "log_avg_msec",
+	"log_hist_msec", "max_latency", "mem", "mem_align", "nice",
+	"numa_cpu_nodes", "numa_mem_policy", "offset_align",
+	"offset_increment", "openfiles", "overwrite", "percentage_random",
+	"per_job_logs", "pool_threads", "pre_read", "prio", "prioclass",
+	"random_distribution", "random_generator", "rate", "rate_iops",
+	"rate_iops_min", "rate_min", "rate_process", "read_iolog",
+	"refill_buffers", "registerfiles", "replay_no_stall",
+	"scramble_buffers", "serialize_overlap", "significant_figures",
+	"sqthread_poll", "sqthread_poll_cpu", "steadystate", "ss_dur",
+	"ss_ramp", "sync_file_range", "thinktime", "thinktime_blocks",
+	"thinktime_spin", "trim_backlog", "trim_percentage", "uid",
+	"unified_rw_reporting", "unique_filename", "userspace_reap",
+	"verify", "verify_async", "verify_backlog", "verify_fatal",
+	"verify_interval", "verify_offset", "verify_only", "verify_pattern",
+	"wait_for", "write_bw_log", "write_hist_log", "write_iolog",
+	"write_iops_log", "write_lat_log", "zero_buffers", "zonemode",
+	"zonerange", "zonesize", "zoneskip",
+};
+
+const struct opt_def *options_find(const char *name)
+{
+	const struct opt_def *o;
+
+	for (o = options_table; o->name; o++)
+		if (!strcmp(o->name, name) ||
+		    (o->alias && !strcmp(o->alias, name)))
+			return o;
+	return NULL;
+}
+
+bool options_is_fio_only(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(fio_only) / sizeof(fio_only[0]); i++)
+		if (!strcmp(fio_only[i], name))
+			return true;
+	return false;
+}
+
+/* Levenshtein distance, capped: names are short. */
+static unsigned edit_distance(const char *a, const char *b)
+{
+	unsigned row[64], i, j, la = strlen(a), lb = strlen(b);
+
+	if (la >= 63 || lb >= 63)
+		return 99;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		unsigned prev = row[0], cur;
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			cur = row[j];
+			row[j] = prev + (a[i - 1] != b[j - 1]);
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			if (cur + 1 < row[j])
+				row[j] = cur + 1;
+			prev = cur;
+		}
+	}
+	return row[lb];
+}
+
+const char *options_suggest(const char *name)
+{
+	const struct opt_def *o;
+	const char *best = NULL;
+	unsigned d, bestd = strlen(name) > 4 ? 3 : 2;
+
+	for (o = options_table; o->name; o++) {
+		d = edit_distance(name, o->name);
+		if (o->alias && edit_distance(name, o->alias) < d)
+			d = edit_distance(name, o->alias);
+		if (d < bestd) {
+			bestd = d;
+			best = o->name;
+		}
+	}
+	return best;
+}
+
+static void *field(struct job *j, size_t off)
+{
+	return (char *)j + off;
+}
+
+static const void *cfield(const struct job *j, size_t off)
+{
+	return (const char *)j + off;
+}
+
+static int set_ioengine(struct job *j, const struct opt_def *o,
+			const char *val, char *why, size_t whylen)
+{
+	const struct engine_ops *const *e;
+	const struct engine_ops *eng = engine_find(val);
+	size_t n = 0;
+	char *copy;
+
+	if (eng) {
+		copy = strdup(eng->name);
+		if (!copy)
+			return -ENOMEM;
+		free(j->ioengine);
+		j->ioengine = copy;
+		return 0;
+	}
+	n += snprintf(why, whylen, "unknown engine '%s'; expected one of:",
+		      val);
+	for (e = engine_list(); *e && n < whylen; e++)
+		n += snprintf(why + n, whylen - n, " %s", (*e)->name);
+	return -EINVAL;
+}
+
+static int set_choice(int *dst, const struct opt_def *o, const char *val,
+		      char *why, size_t whylen)
+{
+	const struct opt_choice *c;
+	size_t n;
+
+	for (c = o->choices; c->name; c++) {
+		if (!strcasecmp(c->name, val)) {
+			*dst = c->value;
+			return 0;
+		}
+	}
+	n = snprintf(why, whylen, "'%s' is not valid; expected one of:", val);
+	for (c = o->choices; c->name && n < whylen; c++)
+		n += snprintf(why + n, whylen - n, " %s", c->name);
+	return -EINVAL;
+}
+
+static int set_bs(struct job *j, const char *val, char *why, size_t whylen)
+{
+	char parts[2][128];
+	uint64_t lo[2], hi[2];
+	int n, i, ret;
+
+	n = value_split_rw(val, parts, why, whylen);
+	if (n < 0)
+		return n;
+	for (i = 0; i < n; i++) {
+		ret = value_size_range(parts[i], (unsigned)j->kb_base, &lo[i],
+				       &hi[i], why, whylen);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < DDIR_NR; i++) {
+		j->bs_min[i] = lo[n == 2 ? i : 0];
+		j->bs_max[i] = hi[n == 2 ? i : 0];
+	}
+	return 0;
+}
+
+static int set_plist(struct job *j, const char *val, char *why,
+		     size_t whylen)
+{
+	double v[JOB_MAX_PERCENTILES];
+	char buf[64];
+	const char *p = val, *end;
+	unsigned n = 0;
+	size_t len;
+	int ret;
+
+	for (;;) {
+		end = strchr(p, ':');
+		len = end ? (size_t)(end - p) : strlen(p);
+		if (n == JOB_MAX_PERCENTILES) {
+			snprintf(why, whylen, "at most %d percentiles",
+				 JOB_MAX_PERCENTILES);
+			return -EINVAL;
+		}
+		if (len == 0 || len >= sizeof(buf)) {
+			snprintf(why, whylen, "'%s': expected percentiles "
+				 "such as 50:99:99.9", val);
+			return -EINVAL;
+		}
+		memcpy(buf, p, len);
+		buf[len] = '\0';
+		ret = value_double(buf, 0, 100, &v[n], why, whylen);
+		if (ret)
+			return ret;
+		if (v[n] <= 0) {
+			snprintf(why, whylen, "percentile '%s' must be above 0",
+				 buf);
+			return -EINVAL;
+		}
+		n++;
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	memcpy(j->percentile_list, v, n * sizeof(v[0]));
+	j->npercentiles = n;
+	return 0;
+}
+
+static int set_str(char **dst, const char *val)
+{
+	char *copy = strdup(val);
+
+	if (!copy)
+		return -ENOMEM;
+	free(*dst);
+	*dst = copy;
+	return 0;
+}
+
+/* Parse val into j for option o; why says what was expected. */
+static int opt_parse(struct job *j, const struct opt_def *o, const char *val,
+		     char *why, size_t whylen)
+{
+	void *dst = field(j, o->off);
+	unsigned kb = (unsigned)j->kb_base;
+	uint64_t u;
+	double d;
+	bool b;
+	int ret = 0;
+
+	switch (o->type) {
+	case OPT_STR:
+		if (!*val) {
+			snprintf(why, whylen, "expected a non-empty value");
+			return -EINVAL;
+		}
+		return set_str(dst, val);
+	case OPT_BOOL:
+		ret = value_bool(val, &b, why, whylen);
+		if (!ret)
+			*(bool *)dst = (o->flags & OPT_F_INVERT) ? !b : b;
+		return ret;
+	case OPT_UINT:
+		ret = value_uint(val, o->min, o->max, &u, why, whylen);
+		if (!ret)
+			*(uint64_t *)dst = u;
+		return ret;
+	case OPT_SIZE:
+		ret = value_size(val, kb, &u, why, whylen);
+		if (!ret)
+			*(uint64_t *)dst = u;
+		return ret;
+	case OPT_SIZE_PCT:
+		if (strchr(val, '%')) {
+			ret = value_pct(val, &d, why, whylen);
+			if (!ret && d <= 0 && o->off == F(size)) {
+				snprintf(why, whylen, "size must be above 0%%");
+				ret = -EINVAL;
+			}
+			if (!ret) {
+				*(double *)field(j, o->aux) = d;
+				*(uint64_t *)dst = 0;
+			}
+			return ret;
+		}
+		ret = value_size(val, kb, &u, why, whylen);
+		if (!ret) {
+			*(uint64_t *)dst = u;
+			*(double *)field(j, o->aux) = 0;
+		}
+		return ret;
+	case OPT_TIME:
+		ret = value_time(val, o->unit_ns, &u, why, whylen);
+		if (!ret)
+			*(uint64_t *)dst = u;
+		return ret;
+	case OPT_PCT:
+		ret = value_pct(val, &d, why, whylen);
+		if (!ret)
+			*(double *)dst = (o->flags & OPT_F_INVERT) ? 100 - d : d;
+		return ret;
+	case OPT_ENUM:
+		return set_choice(dst, o, val, why, whylen);
+	case OPT_BS:
+		return set_bs(j, val, why, whylen);
+	case OPT_PLIST:
+		return set_plist(j, val, why, whylen);
+	case OPT_SPECIAL:
+		return o->set(j, o, val, why, whylen);
+	}
+	return -EINVAL;
+}
+
+int options_set(struct job *j, const char *name, const char *value,
+		const char *file, int line, struct err_rec *e)
+{
+	const struct opt_def *o = options_find(name);
+	const char *hint;
+	char why[512];
+	int ret;
+
+	if (!o) {
+		if (options_is_fio_only(name)) {
+			err_set(e, file, line, name, "fio has this option but "
+				"iorig does not support it yet");
+			return -EINVAL;
+		}
+		hint = options_suggest(name);
+		if (hint)
+			err_set(e, file, line, name, "unknown option; did "
+				"you mean '%s'?", hint);
+		else
+			err_set(e, file, line, name, "unknown option; see "
+				"iorig --cmdhelp for the list");
+		return -EINVAL;
+	}
+	if (!value) {
+		if (o->type != OPT_BOOL) {
+			err_set(e, file, line, o->name, "needs a value "
+				"(%s=...)", o->name);
+			return -EINVAL;
+		}
+		value = "1";
+	}
+	why[0] = '\0';
+	ret = opt_parse(j, o, value, why, sizeof(why));
+	if (ret == -ENOMEM) {
+		err_set(e, file, line, o->name, "out of memory");
+		return ret;
+	}
+	if (ret) {
+		err_set(e, file, line, o->name, "%s", why[0] ? why :
+			"invalid value");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int options_defaults(struct job *j)
+{
+	const struct opt_def *o;
+	struct err_rec e;
+	int ret;
+
+	memset(j, 0, sizeof(*j));
+	j->kb_base = 1024;
+	for (o = options_table; o->name; o++) {
+		if (!o->def || (o->flags & OPT_F_INVERT))
+			continue;
+		ret = options_set(j, o->name, o->def, "<defaults>", 0, &e);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static void fmt_time(uint64_t ns, char *buf, size_t len)
+{
+	static const struct { uint64_t div; const char *unit; } u[] = {
+		{ 86400 * NS_S, "d" }, { 3600 * NS_S, "h" },
+		{ 60 * NS_S, "m" }, { NS_S, "s" }, { 1000000, "ms" },
+		{ 1000, "us" }, { 1, "ns" },
+	};
+	size_t i;
+
+	if (!ns) {
+		snprintf(buf, len, "0");
+		return;
+	}
+	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++)
+		if (ns % u[i].div == 0)
+			break;
+	snprintf(buf, len, "%" PRIu64 "%s", ns / u[i].div, u[i].unit);
+}
+
+static void fmt_choice(const struct opt_def *o, int v, char *buf,
+		       size_t len)
+{
+	const struct opt_choice *c;
+
+	for (c = o->choices; c->name; c++) {
+		if (c->value == v) {
+			snprintf(buf, len, "%s", c->name);
+			return;
+		}
+	}
+	snprintf(buf, len, "%d", v);
+}
+
+static size_t fmt_range(uint64_t lo, uint64_t hi, char *buf, size_t len)
+{
+	if (lo == hi)
+		return snprintf(buf, len, "%" PRIu64, lo);
+	return snprintf(buf, len, "%" PRIu64 "-%" PRIu64, lo, hi);
+}
+
+void options_format(const struct job *j, const struct opt_def *o,
+		    char *buf, size_t len)
+{
+	const void *src = cfield(j, o->off);
+	size_t n;
+	unsigned i;
+
+	buf[0] = '\0';
+	switch (o->type) {
+	case OPT_STR:
+	case OPT_SPECIAL:
+		snprintf(buf, len, "%s", *(char *const *)src ?
+			 *(char *const *)src : "");
+		break;
+	case OPT_BOOL:
+		snprintf(buf, len, "%d", (o->flags & OPT_F_INVERT) ?
+			 !*(const bool *)src : *(const bool *)src);
+		break;
+	case OPT_UINT:
+	case OPT_SIZE:
+		snprintf(buf, len, "%" PRIu64, *(const uint64_t *)src);
+		break;
+	case OPT_SIZE_PCT:
+		if (*(const double *)cfield(j, o->aux) > 0)
+			snprintf(buf, len, "%g%%",
+				 *(const double *)cfield(j, o->aux));
+		else if (*(const uint64_t *)src || o->def)
+			snprintf(buf, len, "%" PRIu64,
+				 *(const uint64_t *)src);
+		break;
+	case OPT_TIME:
+		fmt_time(*(const uint64_t *)src, buf, len);
+		break;
+	case OPT_PCT:
+		snprintf(buf, len, "%g", (o->flags & OPT_F_INVERT) ?
+			 100 - *(const double *)src : *(const double *)src);
+		break;
+	case OPT_ENUM:
+		fmt_choice(o, *(const int *)src, buf, len);
+		break;
+	case OPT_BS:
+		n = fmt_range(j->bs_min[0], j->bs_max[0], buf, len);
+		if (n < len && (j->bs_min[0] != j->bs_min[1] ||
+				j->bs_max[0] != j->bs_max[1])) {
+			buf[n++] = ',';
+			fmt_range(j->bs_min[1], j->bs_max[1], buf + n,
+				  len - n);
+		}
+		break;
+	case OPT_PLIST:
+		for (i = 0, n = 0; i < j->npercentiles && n < len; i++)
+			n += snprintf(buf + n, len - n, "%s%g", i ? ":" : "",
+				      j->percentile_list[i]);
+		break;
+	}
+}
+
+int job_copy(struct job *dst, const struct job *src)
+{
+	const struct opt_def *o;
+	char **s;
+
+	*dst = *src;
+	dst->section_file = NULL;
+	for (o = options_table; o->name; o++)
+		if (o->type == OPT_STR || o->type == OPT_SPECIAL)
+			*(char **)field(dst, o->off) = NULL;
+	/* Every string of dst is now NULL or its own: job_free is safe. */
+	for (o = options_table; o->name; o++) {
+		if (o->type != OPT_STR && o->type != OPT_SPECIAL)
+			continue;
+		s = field(dst, o->off);
+		if (*(char *const *)cfield(src, o->off) &&
+		    !(*s = strdup(*(char *const *)cfield(src, o->off))))
+			goto err;
+	}
+	if (src->section_file &&
+	    !(dst->section_file = strdup(src->section_file)))
+		goto err;
+	return 0;
+err:
+	job_free(dst);
+	return -ENOMEM;
+}
+
+void job_free(struct job *j)
+{
+	const struct opt_def *o;
+	char **s;
+
+	for (o = options_table; o->name; o++) {
+		if (o->type != OPT_STR && o->type != OPT_SPECIAL)
+			continue;
+		s = field(j, o->off);
+		free(*s);
+		*s = NULL;
+	}
+	free(j->section_file);
+	j->section_file = NULL;
+}
+
+static const char *type_name(const struct opt_def *o)
+{
+	static const char *const names[] = {
+		[OPT_STR] = "text", [OPT_BOOL] = "bool", [OPT_UINT] = "int",
+		[OPT_SIZE] = "size", [OPT_SIZE_PCT] = "size|pct",
+		[OPT_TIME] = "time", [OPT_PCT] = "pct", [OPT_ENUM] = "choice",
+		[OPT_BS] = "size[-size][,...]", [OPT_PLIST] = "list",
+		[OPT_SPECIAL] = "text",
+	};
+
+	if (o->choices)
+		return "choice";
+	return names[o->type];
+}
+
+void options_print_help(FILE *f)
+{
+	const struct opt_def *o;
+
+	fprintf(f, "\nJob options (in job files as name=value, on the "
+		"command line as --name=value):\n");
+	for (o = options_table; o->name; o++)
+		fprintf(f, "  --%-18s %s\n", o->name, o->help);
+}
+
+int options_print_cmdhelp(FILE *f, const char *name)
+{
+	const struct opt_def *o;
+	const struct opt_choice *c;
+
+	if (!name) {
+		for (o = options_table; o->name; o++)
+			fprintf(f, "%-20s %s\n", o->name, o->help);
+		return 0;
+	}
+	o = options_find(name);
+	if (!o)
+		return -ENOENT;
+	fprintf(f, "%s\n", o->name);
+	if (o->alias)
+		fprintf(f, "  alias:    %s\n", o->alias);
+	fprintf(f, "  type:     %s\n", type_name(o));
+	fprintf(f, "  default:  %s\n", o->def ? o->def : "(none)");
+	if (o->type == OPT_UINT)
+		fprintf(f, "  range:    %" PRIu64 " to %" PRIu64 "\n", o->min,
+			o->max);
+	if (o->type == OPT_TIME)
+		fprintf(f, "  unit:     %s when none is given\n",
+			o->unit_ns == NS_S ? "s" : "ns");
+	fprintf(f, "  category: %s\n", o->category);
+	fprintf(f, "  %s\n", o->help);
+	if (o->choices) {
+		fprintf(f, "  values:\n");
+		for (c = o->choices; c->name; c++)
+			fprintf(f, "    %-12s %s\n", c->name, c->help);
+	}
+	return 0;
+}
+
+void options_print_job(FILE *f, const struct job *j)
+{
+	const struct opt_def *o;
+	char buf[1024];
+
+	for (o = options_table; o->name; o++) {
+		options_format(j, o, buf, sizeof(buf));
+		fprintf(f, "  %s=%s\n", o->name, buf);
+	}
+}

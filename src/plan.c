@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Raw sections -> validated job clones. A job's options are, in order, those
+ * of every [global] section before it and then its own; later wins. kb_base
+ * is looked up first among all of them so that every size of the job is
+ * read with the same base.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "options.h"
+#include "plan.h"
+
+#define PLAN_MAX_JOBS	4096
+
+/* Apply opts[0..n) with kb_base first; the first failure fills e. */
+static int apply_opts(struct job *j, const struct raw_opt *const *opts,
+		      size_t n, struct err_rec *e)
+{
+	size_t i, kb = n;
+	int ret;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(opts[i]->name, "kb_base"))
+			kb = i;
+	if (kb < n) {
+		ret = options_set(j, opts[kb]->name, opts[kb]->value,
+				  opts[kb]->file, opts[kb]->line, e);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < n; i++) {
+		if (i == kb)
+			continue;
+		ret = options_set(j, opts[i]->name, opts[i]->value,
+				  opts[i]->file, opts[i]->line, e);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static bool selected(const struct plan_filter *f, const char *name)
+{
+	const char **s;
+
+	if (!f || !f->sections)
+		return true;
+	for (s = f->sections; *s; s++)
+		if (!strcmp(*s, name))
+			return true;
+	return false;
+}
+
+/* Cross-option checks that need the whole job. */
+static int check_job(const struct job *j, struct err_rec *e)
+{
+	const char *file = j->section_file;
+	int line = j->section_line;
+	int d;
+
+	for (d = 0; d < DDIR_NR; d++) {
+		if (j->bs_max[d] > (1u << 30)) {
+			err_set(e, file, line, "bs", "%" PRIu64 " is larger "
+				"than the largest block size, 1GiB",
+				j->bs_max[d]);
+			return -EINVAL;
+		}
+	}
+	if (j->time_based && !j->runtime_ns) {
+		err_set(e, file, line, "time_based", "needs runtime= (how "
+			"long to keep going)");
+		return -EINVAL;
+	}
+	if (j->filename && j->nrfiles != 1) {
+		err_set(e, file, line, "nrfiles", "cannot be combined with "
+			"filename=; list the files in filename= separated "
+			"by ':'");
+		return -EINVAL;
+	}
+	if (j->io_size && j->io_size < (j->bs_min[0] < j->bs_min[1] ?
+					j->bs_min[0] : j->bs_min[1])) {
+		err_set(e, file, line, "io_size", "%" PRIu64 " is smaller "
+			"than the block size", j->io_size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int add_clones(struct plan *p, const struct job *proto,
+		      struct err_rec *e)
+{
+	struct job *jobs;
+	size_t need = p->njobs + proto->numjobs, i;
+
+	if (need > PLAN_MAX_JOBS) {
+		err_set(e, proto->section_file, proto->section_line,
+			"numjobs", "the run would have %zu jobs; at most %d "
+			"are allowed", need, PLAN_MAX_JOBS);
+		return -EINVAL;
+	}
+	jobs = realloc(p->jobs, need * sizeof(*jobs));
+	if (!jobs)
+		return -ENOMEM;
+	p->jobs = jobs;
+	for (i = 0; i < proto->numjobs; i++) {
+		if (job_copy(&p->jobs[p->njobs], proto))
+			return -ENOMEM;
+		p->jobs[p->njobs].clone = (unsigned)i;
+		p->njobs++;
+	}
+	return 0;
+}
+
+/* Groups: stonewall waits for all earlier jobs and starts a new reporting
+ * group; new_group only starts a new reporting group. */
+static void assign_group(struct plan *p, struct job *j, size_t before)
+{
+	if (before && (j->stonewall || j->new_group))
+		p->ngroups++;
+	if (before && j->stonewall)
+		p->nwait_groups++;
+	if (!before) {
+		p->ngroups = 1;
+		p->nwait_groups = 1;
+	}
+	j->group = p->ngroups - 1;
+	j->wait_group = p->nwait_groups - 1;
+}
+
+static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
+		     const struct raw_opt **opts, struct err_rec *e)
+{
+	const struct raw_section *sec = &doc->secs[si];
+	struct job j;
+	size_t n = 0, k, o;
+	int ret;
+
+	for (k = 0; k <= si; k++) {
+		if (k < si && !doc->secs[k].is_global)
+			continue;
+		for (o = 0; o < doc->secs[k].nopts; o++)
+			opts[n++] = &doc->secs[k].opts[o];
+	}
+	ret = options_defaults(&j);
+	if (ret)
+		goto out;
+	j.section_file = strdup(sec->file);
+	j.section_line = sec->line;
+	j.name = strdup(sec->name);
+	if (!j.section_file || !j.name) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = apply_opts(&j, opts, n, e);
+	if (!ret)
+		ret = check_job(&j, e);
+	if (ret)
+		goto out;
+	j.engine = engine_find(j.ioengine);
+	assign_group(p, &j, p->njobs);
+	ret = add_clones(p, &j, e);
+out:
+	if (ret == -ENOMEM)
+		err_set(e, sec->file, sec->line, "", "out of memory");
+	job_free(&j);
+	return ret;
+}
+
+int plan_build(struct plan *p, const struct raw_doc *doc,
+	       const struct plan_filter *f, struct err_rec *e)
+{
+	const struct raw_opt **opts;
+	size_t si, total = 0;
+	int ret = 0;
+
+	memset(p, 0, sizeof(*p));
+	for (si = 0; si < doc->nsecs; si++)
+		total += doc->secs[si].nopts;
+	opts = calloc(total + 1, sizeof(*opts));
+	if (!opts)
+		return -ENOMEM;
+	for (si = 0; si < doc->nsecs && !ret; si++) {
+		if (doc->secs[si].is_global ||
+		    !selected(f, doc->secs[si].name))
+			continue;
+		ret = build_job(p, doc, si, opts, e);
+	}
+	free(opts);
+	if (!ret && !p->njobs) {
+		err_set(e, "", 0, "", f && f->sections ? "no job matches "
+			"--section" : "no jobs: give a job file or --name=NAME "
+			"with options");
+		ret = -EINVAL;
+	}
+	if (ret)
+		plan_free(p);
+	return ret;
+}
+
+void plan_free(struct plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->njobs; i++)
+		job_free(&p->jobs[i]);
+	free(p->jobs);
+	memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Aggregation shared by the report writers.
+ *
+ * Contract of both functions below: only the stats of jobs that ran are
+ * merged (a job that never started may hold nothing meaningful), and the
+ * merged stats' nclones is the number of jobs that ran and were merged in,
+ * so a writer tells "not run" by nclones == 0. A run_result with no stats
+ * array counts as nothing having run; with no ran array, as all having run.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "report.h"
+
+static bool job_ran(const struct run_result *r, size_t i)
+{
+	if (!r->stats)
+		return false;
+	return r->ran ? r->ran[i] : true;
+}
+
+static size_t plan_njobs(const struct run_result *r)
+{
+	return r->plan ? r->plan->njobs : 0;
+}
+
+static void acc_init(struct job_stats *s)
+{
+	stats_init(s);
+	s->nclones = 0;
+}
+
+/* Merge job i into s when it ran; keeps s->nclones as the count of runs. */
+static void acc_add(struct job_stats *s, const struct run_result *r,
+		    size_t i)
+{
+	unsigned n = s->nclones;
+
+	if (!job_ran(r, i))
+		return;
+	stats_merge(s, &r->stats[i]);
+	s->nclones = n + 1;
+}
+
+/*
+ * unit_of[i] is the unit job i belongs to. A group_reporting job joins the
+ * unit of the first group_reporting job of the same reporting group; any
+ * other job (or one with a group id outside the plan) is a unit of its own.
+ * Returns the number of units, or -ENOMEM.
+ */
+static int assign_units(const struct plan *p, size_t *unit_of)
+{
+	size_t *head = NULL;
+	size_t i, n = 0;
+	unsigned g;
+
+	if (p->ngroups) {
+		head = malloc(p->ngroups * sizeof(*head));
+		if (!head)
+			return -ENOMEM;
+		for (g = 0; g < p->ngroups; g++)
+			head[g] = SIZE_MAX;
+	}
+	for (i = 0; i < p->njobs; i++) {
+		const struct job *j = &p->jobs[i];
+
+		if (!j->group_reporting || j->group >= p->ngroups) {
+			unit_of[i] = n++;
+			continue;
+		}
+		if (head[j->group] == SIZE_MAX)
+			head[j->group] = n++;
+		unit_of[i] = head[j->group];
+	}
+	free(head);
+	return (int)n;
+}
+
+int report_units(const struct run_result *r, struct report_unit **units)
+{
+	size_t njobs = plan_njobs(r);
+	struct report_unit *u;
+	size_t *unit_of;
+	size_t i;
+	int n;
+
+	*units = NULL;
+	if (!njobs)
+		return 0;
+	unit_of = malloc(njobs * sizeof(*unit_of));
+	if (!unit_of)
+		return -ENOMEM;
+	n = assign_units(r->plan, unit_of);
+	if (n < 0)
+		goto out;
+	u = malloc((size_t)n * sizeof(*u));
+	if (!u) {
+		n = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < (size_t)n; i++) {
+		u[i].job = NULL;
+		u[i].njobs = 0;
+		acc_init(&u[i].stats);
+	}
+	for (i = 0; i < njobs; i++) {
+		struct report_unit *x = &u[unit_of[i]];
+
+		if (!x->job)
+			x->job = &r->plan->jobs[i];
+		x->njobs++;
+		acc_add(&x->stats, r, i);
+	}
+	*units = u;
+out:
+	free(unit_of);
+	return n;
+}
+
+int report_groups(const struct run_result *r, struct job_stats **groups)
+{
+	unsigned ng = r->plan ? r->plan->ngroups : 0;
+	size_t njobs = plan_njobs(r);
+	struct job_stats *g;
+	size_t i;
+
+	*groups = NULL;
+	if (!ng)
+		return 0;
+	g = malloc(ng * sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	for (i = 0; i < ng; i++)
+		acc_init(&g[i]);
+	for (i = 0; i < njobs; i++) {
+		unsigned id = r->plan->jobs[i].group;
+
+		if (id < ng)
+			acc_add(&g[id], r, i);
+	}
+	*groups = g;
+	return (int)ng;
+}

@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The JSON report: one document, schema_version 1. Field names carry their
+ * unit (_ns, _bytes); counts are integers, rates and means are reals.
+ *
+ * Latency objects ("slat_ns", "clat_ns", "lat_ns") are
+ *   {"count", "min", "max", "mean", "stddev", "overflow",
+ *    "percentiles": {"50": ns, "99.9": ns, ...},
+ *    "buckets": [[low, high, count], ...]}
+ * Percentile keys are the shortest "%g"-style text that reads back as the
+ * same number. Percentiles follow the job's clat_percentiles,
+ * lat_percentiles and slat_percentiles like the text report does ({} when
+ * off); the buckets are always there, so nothing is lost. Buckets list only
+ * non-empty ones; their counts plus "overflow" (samples beyond the last
+ * bucket, which still count in min/max/mean) add up to "count".
+ *
+ * "jobs" has one object per reported unit (see report_units): "clone" is
+ * null for a group_reporting unit. "groups" has one per reporting group
+ * with "njobs_ran" and the same result members as a job (percentile
+ * options of the group's first job). "error" is null or {"errno" (positive),
+ * "message"}.
+ *
+ * The writer reads only what the run_result holds, so an interrupted or
+ * failed run still gives a complete, valid document.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+#include <math.h>
+
+#include "options.h"
+#include "report.h"
+
+#define JSON_SCHEMA_VERSION	1
+
+static const char *const dir_key[DDIR_NR] = { "read", "write" };
+
+/* Records whether any allocation failed, so building never branches. */
+struct jctx {
+	int failed;
+};
+
+static void put(struct jctx *c, json_t *obj, const char *key, json_t *v)
+{
+	if (!v || json_object_set_new(obj, key, v))
+		c->failed = 1;
+}
+
+static void push(struct jctx *c, json_t *arr, json_t *v)
+{
+	if (!v || json_array_append_new(arr, v))
+		c->failed = 1;
+}
+
+/* json_int_t is signed 64-bit: clamp instead of wrapping negative. */
+static json_t *j_u64(uint64_t v)
+{
+	return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v);
+}
+
+static json_t *j_real(double v)
+{
+	return json_real(isfinite(v) ? v : 0.0);
+}
+
+/*
+ * JSON strings must be UTF-8; names and paths need not be. Bytes of an
+ * invalid string that are not ASCII become '?'.
+ */
+static json_t *j_str(const char *s)
+{
+	json_t *v;
+	char *t;
+	size_t i;
+
+	if (!s)
+		s = "";
+	v = json_string(s);
+	if (v)
+		return v;
+	t = strdup(s);
+	if (!t)
+		return NULL;
+	for (i = 0; t[i]; i++)
+		if ((unsigned char)t[i] >= 0x80)
+			t[i] = '?';
+	v = json_string(t);
+	free(t);
+	return v;
+}
+
+/* Shortest text (at least 6 significant digits) that reads back as p. */
+static void pct_key(double p, char *buf, size_t len)
+{
+	int prec;
+
+	for (prec = 6; prec < 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, p);
+		if (strtod(buf, NULL) == p)
+			return;
+	}
+	snprintf(buf, len, "%.17g", p);
+}
+
+static json_t *j_percentiles(struct jctx *c, const struct hist *h,
+			     const struct job *j, bool on)
+{
+	json_t *o = json_object();
+	char key[40];
+	unsigned i;
+
+	if (!o || !on || !h->count)
+		return o;
+	for (i = 0; i < j->npercentiles && i < JOB_MAX_PERCENTILES; i++) {
+		double p = j->percentile_list[i];
+
+		pct_key(p, key, sizeof(key));
+		put(c, o, key, j_u64(hist_percentile(h, p)));
+	}
+	return o;
+}
+
+static json_t *j_bucket(struct jctx *c, const struct hist *h, unsigned i)
+{
+	json_t *t = json_array();
+
+	if (!t)
+		return NULL;
+	push(c, t, j_u64(hist_bucket_low(i)));
+	push(c, t, j_u64(hist_bucket_high(i)));
+	push(c, t, j_u64(h->b[i]));
+	return t;
+}
+
+static json_t *j_buckets(struct jctx *c, const struct hist *h)
+{
+	json_t *a = json_array();
+	unsigned i;
+
+	if (!a || !h->count)
+		return a;
+	for (i = 0; i < HIST_NBUCKETS; i++)
+		if (h->b[i])
+			push(c, a, j_bucket(c, h, i));
+	return a;
+}
+
+static json_t *j_hist(struct jctx *c, const struct hist *h,
+		      const struct job *j, bool pct)
+{
+	json_t *o = json_object();
+	bool empty = !h->count;
+
+	if (!o)
+		return NULL;
+	put(c, o, "count", j_u64(h->count));
+	put(c, o, "min", j_u64(empty ? 0 : h->min));
+	put(c, o, "max", j_u64(empty ? 0 : h->max));
+	put(c, o, "mean", j_real(empty ? 0.0 : hist_mean(h)));
+	put(c, o, "stddev", j_real(empty ? 0.0 : hist_stddev(h)));
+	put(c, o, "overflow", j_u64(h->overflow));
+	put(c, o, "percentiles", j_percentiles(c, h, j, pct));
+	put(c, o, "buckets", j_buckets(c, h));
+	return o;
+}
+
+static json_t *j_first_error(struct jctx *c, const struct dir_stats *d)
+{
+	json_t *o;
+
+	if (!d->first_errno)
+		return json_null();
+	o = json_object();
+	if (!o)
+		return NULL;
+	put(c, o, "errno", json_integer(d->first_errno));
+	put(c, o, "offset", j_u64(d->first_err_offset));
+	return o;
+}
+
+/* j: whose percentile options apply; NULL for none. */
+static json_t *j_dir(struct jctx *c, const struct dir_stats *d,
+		     uint64_t runtime_ns, const struct job *j)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	put(c, o, "io_bytes", j_u64(d->bytes));
+	put(c, o, "ios", j_u64(d->ios));
+	put(c, o, "runtime_ns", j_u64(runtime_ns));
+	put(c, o, "iops", j_real(stats_iops(d, runtime_ns)));
+	put(c, o, "bw_bytes", j_real(stats_bw(d, runtime_ns)));
+	put(c, o, "errors", j_u64(d->errors));
+	put(c, o, "short_ios", j_u64(d->short_ios));
+	put(c, o, "first_error", j_first_error(c, d));
+	put(c, o, "slat_ns", j_hist(c, &d->slat, j, j && j->slat_percentiles));
+	put(c, o, "clat_ns", j_hist(c, &d->clat, j, j && j->clat_percentiles));
+	put(c, o, "lat_ns", j_hist(c, &d->lat, j, j && j->lat_percentiles));
+	return o;
+}
+
+static json_t *j_cpu(struct jctx *c, const struct cpu_usage *u)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	put(c, o, "user_ns", j_u64(u->utime_ns));
+	put(c, o, "sys_ns", j_u64(u->stime_ns));
+	put(c, o, "ctx_voluntary", j_u64(u->vcsw));
+	put(c, o, "ctx_involuntary", j_u64(u->ivcsw));
+	put(c, o, "minflt", j_u64(u->minflt));
+	put(c, o, "majflt", j_u64(u->majflt));
+	return o;
+}
+
+/* errno is positive, as errno(3) has it; message says what failed. */
+static json_t *j_error(struct jctx *c, const struct job_stats *s)
+{
+	int e = s->err < 0 ? -s->err : s->err;
+	char msg[512];
+	json_t *o;
+
+	if (!e)
+		return json_null();
+	snprintf(msg, sizeof(msg), "%s%s%s", s->err_msg,
+		 s->err_msg[0] ? ": " : "", strerror(e));
+	o = json_object();
+	if (!o)
+		return NULL;
+	put(c, o, "errno", json_integer(e));
+	put(c, o, "message", j_str(msg));
+	return o;
+}
+
+static json_t *j_options(struct jctx *c, const struct job *j)
+{
+	json_t *o = json_object();
+	const struct opt_def *d;
+	char buf[4096];
+
+	if (!o)
+		return NULL;
+	for (d = options_table; d->name; d++) {
+		buf[0] = '\0';
+		options_format(j, d, buf, sizeof(buf));
+		put(c, o, d->name, j_str(buf));
+	}
+	return o;
+}
+
+/* Members common to a job unit and a group. */
+static void put_result(struct jctx *c, json_t *o, const struct job_stats *s,
+		       const struct job *j)
+{
+	json_t *cpu = j_cpu(c, &s->cpu);
+	int d;
+
+	put(c, o, "error", j_error(c, s));
+	put(c, o, "interrupted", json_boolean(s->interrupted));
+	put(c, o, "runtime_ns", j_u64(s->runtime_ns));
+	put(c, o, "loops", j_u64(s->loops_done));
+	if (cpu)
+		put(c, cpu, "us_per_io", j_real(stats_cpu_us_per_io(s)));
+	put(c, o, "cpu", cpu);
+	for (d = 0; d < DDIR_NR; d++)
+		put(c, o, dir_key[d], j_dir(c, &s->dir[d], s->runtime_ns, j));
+}
+
+static json_t *j_unit(struct jctx *c, const struct report_unit *u)
+{
+	const struct job *j = u->job;
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	put(c, o, "name", j_str(j->name));
+	put(c, o, "clone", j->group_reporting ? json_null() :
+	    json_integer(j->clone));
+	put(c, o, "group", json_integer(j->group));
+	put(c, o, "njobs", json_integer(u->njobs));
+	put(c, o, "ran", json_boolean(u->stats.nclones > 0));
+	put(c, o, "options", j_options(c, j));
+	put_result(c, o, &u->stats, j);
+	return o;
+}
+
+static json_t *j_group(struct jctx *c, const struct run_result *r,
+		       unsigned id, const struct job_stats *g)
+{
+	const struct job *first = NULL;
+	json_t *o = json_object();
+	unsigned njobs = 0;
+	size_t i;
+
+	if (!o)
+		return NULL;
+	for (i = 0; i < r->plan->njobs; i++) {
+		if (r->plan->jobs[i].group != id)
+			continue;
+		if (!first)
+			first = &r->plan->jobs[i];
+		njobs++;
+	}
+	put(c, o, "group", json_integer(id));
+	put(c, o, "njobs", json_integer(njobs));
+	put(c, o, "njobs_ran", json_integer(g->nclones));
+	put_result(c, o, g, first);
+	return o;
+}
+
+static json_t *j_host(struct jctx *c, const struct run_result *r)
+{
+	json_t *o = json_object();
+	char buf[sizeof(r->hostname)];
+
+	if (!o)
+		return NULL;
+	snprintf(buf, sizeof(buf), "%.*s", (int)sizeof(r->hostname) - 1,
+		 r->hostname);
+	put(c, o, "hostname", j_str(buf));
+	snprintf(buf, sizeof(buf), "%.*s", (int)sizeof(r->kernel) - 1,
+		 r->kernel);
+	put(c, o, "kernel", j_str(buf));
+	put(c, o, "ncpus", json_integer(r->ncpus));
+	return o;
+}
+
+static json_t *j_signal(int signo)
+{
+	const char *a;
+	char buf[32];
+
+	if (!signo)
+		return json_null();
+	a = sigabbrev_np(signo);
+	if (a)
+		snprintf(buf, sizeof(buf), "SIG%s", a);
+	else
+		snprintf(buf, sizeof(buf), "%d", signo);
+	return json_string(buf);
+}
+
+static void put_header(struct jctx *c, json_t *root,
+		       const struct run_result *r)
+{
+	char iso[64] = "";
+	struct tm tm;
+
+	if (gmtime_r(&r->start_time, &tm))
+		strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	put(c, root, "schema_version", json_integer(JSON_SCHEMA_VERSION));
+	put(c, root, "iorig_version", j_str(r->version ? r->version : ""));
+	put(c, root, "timestamp", json_integer((json_int_t)r->start_time));
+	put(c, root, "time", json_string(iso));
+	put(c, root, "host", j_host(c, r));
+	put(c, root, "interrupted", json_boolean(r->signo != 0));
+	put(c, root, "signal", j_signal(r->signo));
+	put(c, root, "wall_ns", j_u64(r->wall_ns));
+	put(c, root, "cpu", j_cpu(c, &r->proc_cpu));
+}
+
+static json_t *j_root(struct jctx *c, const struct run_result *r,
+		      const struct report_unit *u, int nu,
+		      const struct job_stats *g, int ng)
+{
+	json_t *root = json_object();
+	json_t *jobs = json_array();
+	json_t *groups = json_array();
+	int i;
+
+	if (!root || !jobs || !groups) {
+		json_decref(jobs);
+		json_decref(groups);
+		json_decref(root);
+		return NULL;
+	}
+	put_header(c, root, r);
+	for (i = 0; i < nu; i++)
+		push(c, jobs, j_unit(c, &u[i]));
+	for (i = 0; i < ng; i++)
+		push(c, groups, j_group(c, r, (unsigned)i, &g[i]));
+	put(c, root, "jobs", jobs);
+	put(c, root, "groups", groups);
+	return root;
+}
+
+int report_json(FILE *f, const struct run_result *r)
+{
+	struct report_unit *u = NULL;
+	struct job_stats *g = NULL;
+	struct jctx c = { 0 };
+	json_t *root = NULL;
+	int nu, ng, ret = 0;
+
+	nu = report_units(r, &u);
+	if (nu < 0)
+		return nu;
+	ng = report_groups(r, &g);
+	if (ng < 0) {
+		ret = ng;
+		goto out;
+	}
+	root = j_root(&c, r, u, nu, g, ng);
+	if (!root || c.failed) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) ||
+	    fputc('\n', f) == EOF || fflush(f) || ferror(f))
+		ret = -EIO;
+out:
+	json_decref(root);
+	free(g);
+	free(u);
+	return ret;
+}

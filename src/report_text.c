@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The human report on stdout. Per reported unit:
+ *
+ *   NAME: clone C, group G, runtime 1.00s, 2 loops
+ *     read   1.00k IOPS  3.91 MiB/s (4.10 MB/s)  3.91MiB (4096000 B), 1000 ios
+ *                samples      min      avg      max   stddev
+ *       clat        1000   1.00us 500.50us   1.00ms 288.67us
+ *       clat percentiles
+ *         p50     500.74us  p90     899.07us  p99     989.18us  p99.9 ...
+ *       errors 1, short 1; first: EIO at offset 4096 (Input/output error)
+ *     cpu    user 0.002s  sys 0.003s  ctx 0 vol / 0 invol  4.95us cpu/io
+ *
+ * A merged unit says "N jobs merged" instead of the clone. Directions with
+ * no I/O, empty histograms and zero error counts are left out. Then one
+ * summary per reporting group, the process-wide CPU and notes on a signal
+ * or failed jobs. Every figure comes from the stats as given; nothing here
+ * assumes the run was complete.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "value.h"
+
+static const char *const dir_name[DDIR_NR] = { "read", "write" };
+
+/* Percentiles shown per line of the table. */
+#define PCT_PER_LINE	4
+
+struct scale {
+	double base;
+	const char *unit[5];
+};
+
+static const struct scale scale_count = { 1000, { "", "k", "M", "G", "T" } };
+static const struct scale scale_bin = {
+	1024, { "B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s" }
+};
+static const struct scale scale_dec = {
+	1000, { "B/s", "kB/s", "MB/s", "GB/s", "TB/s" }
+};
+
+/* Three significant figures and the largest unit that keeps it >= 1. */
+static void fmt_scaled(double v, const struct scale *s, const char *sep,
+		       char *buf, size_t len)
+{
+	unsigned u = 0;
+
+	while (v >= 999.5 && u < 4) {
+		v /= s->base;
+		u++;
+	}
+	if (v == 0.0)
+		snprintf(buf, len, "0%s%s", sep, s->unit[u]);
+	else if (v < 9.995)
+		snprintf(buf, len, "%.2f%s%s", v, sep, s->unit[u]);
+	else if (v < 99.95)
+		snprintf(buf, len, "%.1f%s%s", v, sep, s->unit[u]);
+	else
+		snprintf(buf, len, "%.0f%s%s", v, sep, s->unit[u]);
+}
+
+static void fmt_secs(uint64_t ns, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.3fs", (double)ns / 1e9);
+}
+
+static const char *sig_name(int signo, char *buf, size_t len)
+{
+	const char *a = sigabbrev_np(signo);
+
+	if (a)
+		snprintf(buf, len, "SIG%s", a);
+	else
+		snprintf(buf, len, "signal %d", signo);
+	return buf;
+}
+
+static bool dir_active(const struct dir_stats *d)
+{
+	return d->ios || d->bytes || d->errors;
+}
+
+static void print_rate_line(FILE *f, const char *label,
+			    const struct dir_stats *d, uint64_t runtime_ns)
+{
+	char iops[32], bin[32], dec[32], human[32];
+
+	fmt_scaled(stats_iops(d, runtime_ns), &scale_count, "", iops,
+		   sizeof(iops));
+	fmt_scaled(stats_bw(d, runtime_ns), &scale_bin, " ", bin, sizeof(bin));
+	fmt_scaled(stats_bw(d, runtime_ns), &scale_dec, " ", dec, sizeof(dec));
+	value_fmt_bytes(d->bytes, human, sizeof(human));
+	fprintf(f, "%-6s %s IOPS  %s (%s)  %s (%" PRIu64 " B), %" PRIu64
+		" ios\n", label, iops, bin, dec, human, d->bytes, d->ios);
+}
+
+static void print_lat_row(FILE *f, const char *name, const struct hist *h)
+{
+	char mn[32], av[32], mx[32], sd[32];
+
+	value_fmt_ns((double)h->min, mn, sizeof(mn));
+	value_fmt_ns(hist_mean(h), av, sizeof(av));
+	value_fmt_ns((double)h->max, mx, sizeof(mx));
+	value_fmt_ns(hist_stddev(h), sd, sizeof(sd));
+	fprintf(f, "    %-6s %9" PRIu64 " %8s %8s %8s %8s\n", name, h->count,
+		mn, av, mx, sd);
+}
+
+static void print_pct_table(FILE *f, const char *name, const struct hist *h,
+			    const struct job *j)
+{
+	char label[32], val[32];
+	unsigned i;
+
+	fprintf(f, "    %s percentiles\n", name);
+	for (i = 0; i < j->npercentiles && i < JOB_MAX_PERCENTILES; i++) {
+		double p = j->percentile_list[i];
+
+		snprintf(label, sizeof(label), "p%g", p);
+		value_fmt_ns((double)hist_percentile(h, p), val, sizeof(val));
+		fprintf(f, "%s%-7s%9s", i % PCT_PER_LINE ? "  " : "      ",
+			label, val);
+		if (i % PCT_PER_LINE == PCT_PER_LINE - 1)
+			fputc('\n', f);
+	}
+	if (i % PCT_PER_LINE)
+		fputc('\n', f);
+}
+
+static void print_latencies(FILE *f, const struct dir_stats *d,
+			    const struct job *j)
+{
+	const struct {
+		const char *name;
+		const struct hist *h;
+		bool pct;
+	} lat[] = {
+		{ "slat", &d->slat, j->slat_percentiles },
+		{ "clat", &d->clat, j->clat_percentiles },
+		{ "lat", &d->lat, j->lat_percentiles },
+	};
+	bool any = false;
+	size_t i;
+
+	for (i = 0; i < sizeof(lat) / sizeof(lat[0]); i++)
+		any = any || lat[i].h->count;
+	if (!any)
+		return;
+	fprintf(f, "    %-6s %9s %8s %8s %8s %8s\n", "", "samples", "min",
+		"avg", "max", "stddev");
+	for (i = 0; i < sizeof(lat) / sizeof(lat[0]); i++)
+		if (lat[i].h->count)
+			print_lat_row(f, lat[i].name, lat[i].h);
+	for (i = 0; i < sizeof(lat) / sizeof(lat[0]); i++)
+		if (lat[i].h->count && lat[i].pct && j->npercentiles)
+			print_pct_table(f, lat[i].name, lat[i].h, j);
+}
+
+static void print_errors(FILE *f, const struct dir_stats *d)
+{
+	const char *name;
+
+	if (!d->errors && !d->short_ios)
+		return;
+	fprintf(f, "    errors %" PRIu64 ", short %" PRIu64, d->errors,
+		d->short_ios);
+	if (d->first_errno) {
+		name = strerrorname_np(d->first_errno);
+		fprintf(f, "; first: %s at offset %" PRIu64 " (%s)",
+			name ? name : "?", d->first_err_offset,
+			strerror(d->first_errno));
+	}
+	fputc('\n', f);
+}
+
+static void print_cpu(FILE *f, const char *label, const struct cpu_usage *c)
+{
+	char us[32], sy[32];
+
+	fmt_secs(c->utime_ns, us, sizeof(us));
+	fmt_secs(c->stime_ns, sy, sizeof(sy));
+	fprintf(f, "%-6s user %s  sys %s  ctx %" PRIu64 " vol / %" PRIu64
+		" invol", label, us, sy, c->vcsw, c->ivcsw);
+}
+
+static void print_failure(FILE *f, const char *indent,
+			  const struct job_stats *s)
+{
+	int e = s->err < 0 ? -s->err : s->err;
+
+	fprintf(f, "%s%s%s%s\n", indent, s->err_msg,
+		s->err_msg[0] ? ": " : "", strerror(e));
+}
+
+static void print_header(FILE *f, const struct report_unit *u)
+{
+	const struct job *j = u->job;
+	const struct job_stats *s = &u->stats;
+	char rt[32];
+
+	fprintf(f, "%s: ", j->name ? j->name : "(unnamed)");
+	if (j->group_reporting)
+		fprintf(f, "%u job%s merged, ", u->njobs,
+			u->njobs == 1 ? "" : "s");
+	else
+		fprintf(f, "clone %u, ", j->clone);
+	fprintf(f, "group %u", j->group);
+	if (!s->nclones) {
+		fputs(": not run\n", f);
+		return;
+	}
+	if (s->nclones < u->njobs)
+		fprintf(f, ", %u of %u ran", s->nclones, u->njobs);
+	value_fmt_ns((double)s->runtime_ns, rt, sizeof(rt));
+	fprintf(f, ", runtime %s, %" PRIu64 " loop%s%s\n", rt, s->loops_done,
+		s->loops_done == 1 ? "" : "s",
+		s->interrupted ? ", interrupted" : "");
+}
+
+static void print_unit(FILE *f, const struct report_unit *u)
+{
+	const struct job_stats *s = &u->stats;
+	char per_io[32];
+	bool any = false;
+	int d;
+
+	print_header(f, u);
+	if (!s->nclones)
+		return;
+	if (s->err)
+		print_failure(f, "  failed: ", s);
+	for (d = 0; d < DDIR_NR; d++) {
+		const struct dir_stats *ds = &s->dir[d];
+
+		if (!dir_active(ds))
+			continue;
+		any = true;
+		fputs("  ", f);
+		print_rate_line(f, dir_name[d], ds, s->runtime_ns);
+		print_latencies(f, ds, u->job);
+		print_errors(f, ds);
+	}
+	if (!any)
+		fputs("  no I/O\n", f);
+	fputs("  ", f);
+	print_cpu(f, "cpu", &s->cpu);
+	value_fmt_ns(stats_cpu_us_per_io(s) * 1000.0, per_io, sizeof(per_io));
+	fprintf(f, "  %s cpu/io\n", per_io);
+}
+
+static void print_group(FILE *f, const struct run_result *r, unsigned id,
+			const struct job_stats *g)
+{
+	unsigned njobs = 0;
+	char rt[32];
+	size_t i;
+	int d;
+
+	for (i = 0; i < r->plan->njobs; i++)
+		njobs += r->plan->jobs[i].group == id;
+	fprintf(f, "group %u: %u job%s", id, njobs, njobs == 1 ? "" : "s");
+	if (!g->nclones) {
+		fputs(", not run\n", f);
+		return;
+	}
+	value_fmt_ns((double)g->runtime_ns, rt, sizeof(rt));
+	fprintf(f, ", %u ran, runtime %s\n", g->nclones, rt);
+	for (d = 0; d < DDIR_NR; d++) {
+		if (!dir_active(&g->dir[d]))
+			continue;
+		fputs("  ", f);
+		print_rate_line(f, dir_name[d], &g->dir[d], g->runtime_ns);
+	}
+}
+
+static void print_footer(FILE *f, const struct run_result *r,
+			 const struct report_unit *u, int nunits)
+{
+	char wall[32], sig[32];
+	int i;
+
+	print_cpu(f, "process", &r->proc_cpu);
+	value_fmt_ns((double)r->wall_ns, wall, sizeof(wall));
+	fprintf(f, "\n        wall %s  faults %" PRIu64 " minor / %" PRIu64
+		" major\n", wall, r->proc_cpu.minflt, r->proc_cpu.majflt);
+	if (r->signo)
+		fprintf(f, "interrupted by %s: figures cover the run until "
+			"then\n", sig_name(r->signo, sig, sizeof(sig)));
+	for (i = 0; i < nunits; i++) {
+		if (!u[i].stats.err)
+			continue;
+		fprintf(f, "failed: %s (group %u): ",
+			u[i].job->name ? u[i].job->name : "(unnamed)",
+			u[i].job->group);
+		print_failure(f, "", &u[i].stats);
+	}
+}
+
+int report_text(FILE *f, const struct run_result *r)
+{
+	struct report_unit *u = NULL;
+	struct job_stats *g = NULL;
+	int nu, ng, i, ret = 0;
+
+	nu = report_units(r, &u);
+	if (nu < 0)
+		return nu;
+	ng = report_groups(r, &g);
+	if (ng < 0) {
+		ret = ng;
+		goto out;
+	}
+	for (i = 0; i < nu; i++) {
+		print_unit(f, &u[i]);
+		fputc('\n', f);
+	}
+	for (i = 0; i < ng; i++)
+		print_group(f, r, (unsigned)i, &g[i]);
+	if (ng)
+		fputc('\n', f);
+	print_footer(f, r, u, nu);
+	if (fflush(f) || ferror(f))
+		ret = -EIO;
+out:
+	free(g);
+	free(u);
+	return ret;
+}

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: MIT
+/* The option table: consistency, round trips, special options. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "options.h"
+
+static void test_table_consistent(void **state)
+{
+	const struct opt_def *o, *p;
+
+	(void)state;
+	for (o = options_table; o->name; o++) {
+		assert_non_null(o->help);
+		assert_non_null(o->category);
+		assert_false(options_is_fio_only(o->name));
+		if (o->type == OPT_ENUM)
+			assert_non_null(o->choices);
+		if (o->type == OPT_SPECIAL)
+			assert_non_null(o->set);
+		for (p = o + 1; p->name; p++) {
+			assert_string_not_equal(o->name, p->name);
+			if (o->alias)
+				assert_string_not_equal(o->alias, p->name);
+			if (p->alias)
+				assert_string_not_equal(o->name, p->alias);
+		}
+		assert_ptr_equal(options_find(o->name), o);
+		if (o->alias)
+			assert_ptr_equal(options_find(o->alias), o);
+	}
+}
+
+/* format(j) -> set -> format again gives the same text for every option. */
+static void test_round_trip(void **state)
+{
+	const struct opt_def *o;
+	struct job j;
+	struct err_rec e;
+	char a[1024], b[1024];
+
+	(void)state;
+	assert_int_equal(options_defaults(&j), 0);
+	assert_int_equal(options_set(&j, "name", "rt", "t", 1, &e), 0);
+	assert_int_equal(options_set(&j, "filename", "x:y", "t", 1, &e), 0);
+	assert_int_equal(options_set(&j, "size", "1.5m", "t", 1, &e), 0);
+	assert_int_equal(options_set(&j, "runtime", "90s", "t", 1, &e), 0);
+	assert_int_equal(options_set(&j, "bs", "4k-8k,64k", "t", 1, &e), 0);
+	for (o = options_table; o->name; o++) {
+		options_format(&j, o, a, sizeof(a));
+		if (!a[0])
+			continue;
+		assert_int_equal(options_set(&j, o->name, a, "t", 1, &e), 0);
+		options_format(&j, o, b, sizeof(b));
+		assert_string_equal(a, b);
+	}
+	job_free(&j);
+}
+
+struct set_case {
+	const char *name, *value;
+	const char *check;	/* option to format afterwards */
+	const char *expect;	/* its text, or NULL: must fail */
+};
+
+static const struct set_case set_cases[] = {
+	{ "size", "1.5m", "size", "1572864" },
+	{ "size", "50%", "size", "50%" },
+	{ "size", "1.3", "size", NULL },
+	{ "size", "0%", "size", NULL },
+	{ "runtime", "1x", "runtime", NULL },
+	{ "runtime", "90", "runtime", "90s" },
+	{ "runtime", "1500ms", "runtime", "1500ms" },
+	{ "bs", "abc,4k", "bs", NULL },
+	{ "bs", "4k,64k", "bs", "4096,65536" },
+	{ "bs", "4k-64k", "bs", "4096-65536" },
+	{ "bs", "4k:64k", "bs", "4096-65536" },
+	{ "bs", "64k-4k", "bs", NULL },
+	{ "blocksize", "8k", "bs", "8192" },
+	{ "bsrange", "512-4k", "bs", "512-4096" },
+	{ "iodepth", "0:4", "iodepth", NULL },
+	{ "iodepth", "0", "iodepth", NULL },
+	{ "iodepth", "32", "iodepth", "32" },
+	{ "rwmixwrite", "30", "rwmixread", "70" },
+	{ "rwmixread", "101", "rwmixread", NULL },
+	{ "buffered", "0", "direct", "1" },
+	{ "direct", "yes", "buffered", "0" },
+	{ "rw", "randrw", "rw", "randrw" },
+	{ "readwrite", "readwrite", "rw", "rw" },
+	{ "rw", "trim", "rw", NULL },
+	{ "sync", "dsync", "sync", "dsync" },
+	{ "sync", "1", "sync", "sync" },
+	{ "fadvise_hint", "random", "fadvise_hint", "random" },
+	{ "fadvise_hint", "maybe", "fadvise_hint", NULL },
+	{ "percentile_list", "50:99.9", "percentile_list", "50:99.9" },
+	{ "percentile_list", "50::99", "percentile_list", NULL },
+	{ "percentile_list", "0", "percentile_list", NULL },
+	{ "percentile_list", "100.5", "percentile_list", NULL },
+	{ "ioengine", "psync", "ioengine", "sync" },
+	{ "ioengine", "nosuch", "ioengine", NULL },
+	{ "kb_base", "1000", "kb_base", "1000" },
+	{ "kb_base", "999", "kb_base", NULL },
+	{ "numjobs", "100000", "numjobs", NULL },
+	{ "name", "", "name", NULL },
+	{ "timeout", "2m", "runtime", "2m" },
+};
+
+static void test_set_cases(void **state)
+{
+	struct err_rec e;
+	struct job j;
+	char buf[256];
+	size_t i;
+	int ret;
+
+	(void)state;
+	for (i = 0; i < sizeof(set_cases) / sizeof(set_cases[0]); i++) {
+		const struct set_case *c = &set_cases[i];
+
+		assert_int_equal(options_defaults(&j), 0);
+		memset(&e, 0, sizeof(e));
+		ret = options_set(&j, c->name, c->value, "f.job", 7, &e);
+		if (!c->expect) {
+			if (ret == 0)
+				fail_msg("%s=%s was accepted", c->name,
+					 c->value);
+			assert_string_equal(e.file, "f.job");
+			assert_int_equal(e.line, 7);
+			assert_true(e.msg[0] != '\0');
+		} else {
+			if (ret)
+				fail_msg("%s=%s: %s", c->name, c->value,
+					 e.msg);
+			options_format(&j, options_find(c->check), buf,
+				       sizeof(buf));
+			assert_string_equal(buf, c->expect);
+		}
+		job_free(&j);
+	}
+}
+
+static void test_kb_base_applies(void **state)
+{
+	struct err_rec e;
+	struct job j;
+
+	(void)state;
+	assert_int_equal(options_defaults(&j), 0);
+	assert_int_equal(options_set(&j, "kb_base", "1000", "t", 1, &e), 0);
+	assert_int_equal(options_set(&j, "size", "1k", "t", 1, &e), 0);
+	assert_int_equal(j.size, 1000);
+	assert_int_equal(options_set(&j, "size", "1KiB", "t", 1, &e), 0);
+	assert_int_equal(j.size, 1024);
+	job_free(&j);
+}
+
+static void test_unknown_and_fio_only(void **state)
+{
+	struct err_rec e;
+	struct job j;
+
+	(void)state;
+	assert_int_equal(options_defaults(&j), 0);
+	assert_int_equal(options_set(&j, "blocksze", "4k", "f", 3, &e),
+			 -EINVAL);
+	assert_non_null(strstr(e.msg, "'bs'"));
+	assert_string_equal(e.option, "blocksze");
+	assert_int_equal(options_set(&j, "verify", "crc32c", "f", 4, &e),
+			 -EINVAL);
+	assert_non_null(strstr(e.msg, "fio has this option"));
+	assert_int_equal(options_set(&j, "zzzzzzzz", "1", "f", 5, &e),
+			 -EINVAL);
+	assert_non_null(strstr(e.msg, "unknown option"));
+	/* Bare names are booleans only. */
+	assert_int_equal(options_set(&j, "time_based", NULL, "f", 6, &e), 0);
+	assert_true(j.time_based);
+	assert_int_equal(options_set(&j, "size", NULL, "f", 6, &e), -EINVAL);
+	assert_string_equal(options_suggest("runtim"), "runtime");
+	assert_null(options_suggest("qqqqqqqqqqqq"));
+	job_free(&j);
+}
+
+static void test_copy_is_deep(void **state)
+{
+	struct err_rec e;
+	struct job a, b;
+
+	(void)state;
+	assert_int_equal(options_defaults(&a), 0);
+	assert_int_equal(options_set(&a, "filename", "f1", "t", 1, &e), 0);
+	assert_int_equal(job_copy(&b, &a), 0);
+	assert_ptr_not_equal(a.filename, b.filename);
+	assert_string_equal(a.filename, b.filename);
+	job_free(&a);
+	assert_string_equal(b.filename, "f1");
+	job_free(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table_consistent),
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_set_cases),
+		cmocka_unit_test(test_kb_base_applies),
+		cmocka_unit_test(test_unknown_and_fio_only),
+		cmocka_unit_test(test_copy_is_deep),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -24,6 +24,10 @@ void err_set(struct err_rec *e, const char *file, int line,
 	     const char *option, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
+/* Fill a parser's "what was expected" buffer; why may be NULL or 0 long. */
+void err_why(char *why, size_t whylen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* "file:line: option 'opt': msg" (parts omitted when empty). */
 int err_format(const struct err_rec *e, char *buf, size_t len);
 

@@ -40,6 +40,17 @@ int report_units(const struct run_result *r, struct report_unit **units);
 /* Per reporting group: all its jobs merged. */
 int report_groups(const struct run_result *r, struct job_stats **groups);
 
+/* Both of the above, as every report writer needs them. */
+struct report_set {
+	struct report_unit *units;
+	int nunits;
+	struct job_stats *groups;
+	int ngroups;
+};
+
+int report_collect(const struct run_result *r, struct report_set *s);
+void report_set_free(struct report_set *s);
+
 int report_text(FILE *f, const struct run_result *r);
 int report_json(FILE *f, const struct run_result *r);
 

@@ -36,3 +36,14 @@ int err_format(const struct err_rec *e, char *buf, size_t len)
 		n += snprintf(buf + n, len - n, "%s", e->msg);
 	return n < len ? (int)n : (int)len - 1;
 }
+
+void err_why(char *why, size_t whylen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!why || !whylen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why, whylen, fmt, ap);
+	va_end(ap);
+}

@@ -106,6 +106,7 @@ static void perm_rekey(struct gen *g)
  * down; two shift widths keep power-of-two strides from lining up. Fewer
  * rounds left visible structure between blocks i and i + 2^j in chi-square
  * tests of (perm(i), perm(i + lag)) pairs; this many did not.
+ * perm_bits 0 (one block) makes h 0, which is fine: the domain is {0}.
  */
 static inline uint64_t perm_once(const struct gen *g, uint64_t x)
 {

@@ -236,19 +236,6 @@ static int is_word_char(int c)
 	       (c >= '0' && c <= '9') || c == '_';
 }
 
-static void why_set(char *why, size_t whylen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void why_set(char *why, size_t whylen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!why || !whylen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why, whylen, fmt, ap);
-	va_end(ap);
-}
 
 /* *pp points at "${"; on success it is left after the '}'. */
 static int expand_env(struct xout *o, const char **pp, char *why,
@@ -260,7 +247,7 @@ static int expand_env(struct xout *o, const char **pp, char *why,
 	size_t n, i;
 
 	if (!end) {
-		why_set(why, whylen,
+		err_why(why, whylen,
 			"'${' without a closing '}'; expected ${NAME}");
 		return -EINVAL;
 	}
@@ -270,7 +257,7 @@ static int expand_env(struct xout *o, const char **pp, char *why,
 			break;
 	if (!n || i < n || (name[0] >= '0' && name[0] <= '9') ||
 	    n >= sizeof(key)) {
-		why_set(why, whylen,
+		err_why(why, whylen,
 			"bad variable name '${%.*s}'; expected ${NAME} with NAME made of letters, digits and '_'",
 			(int)(n > 64 ? 64 : n), name);
 		return -EINVAL;
@@ -279,7 +266,7 @@ static int expand_env(struct xout *o, const char **pp, char *why,
 	key[n] = '\0';
 	val = getenv(key);
 	if (!val) {
-		why_set(why, whylen, "environment variable %s is not set",
+		err_why(why, whylen, "environment variable %s is not set",
 			key);
 		return -EINVAL;
 	}
@@ -300,7 +287,7 @@ static int expand_var(struct xout *o, const char **pp, char *why,
 	for (n = 0; is_word_char((unsigned char)name[n]); n++)
 		;
 	if (!n) {
-		why_set(why, whylen, "'$' without a variable name; %s",
+		err_why(why, whylen, "'$' without a variable name; %s",
 			VAR_EXPECTED);
 		return -EINVAL;
 	}
@@ -309,13 +296,13 @@ static int expand_var(struct xout *o, const char **pp, char *why,
 		    !memcmp(jf_vars[i].name, name, n))
 			break;
 	if (i == sizeof(jf_vars) / sizeof(jf_vars[0])) {
-		why_set(why, whylen, "unknown variable $%.*s; %s",
+		err_why(why, whylen, "unknown variable $%.*s; %s",
 			(int)(n > 64 ? 64 : n), name, VAR_EXPECTED);
 		return -EINVAL;
 	}
 	v = jf_vars[i].get();
 	if (v <= 0) {
-		why_set(why, whylen, "cannot determine $%s on this system",
+		err_why(why, whylen, "cannot determine $%s on this system",
 			jf_vars[i].name);
 		return -EINVAL;
 	}
@@ -358,7 +345,7 @@ int jobfile_expand(const char *in, char *out, size_t outlen, char *why,
 	return 0;
 
 err_big:
-	why_set(why, whylen,
+	err_why(why, whylen,
 		"value is longer than %zu bytes after expansion",
 		outlen ? outlen - 1 : 0);
 	return -E2BIG;

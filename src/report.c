@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "report.h"
 
@@ -141,4 +142,27 @@ int report_groups(const struct run_result *r, struct job_stats **groups)
 	}
 	*groups = g;
 	return (int)ng;
+}
+
+int report_collect(const struct run_result *r, struct report_set *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->nunits = report_units(r, &s->units);
+	if (s->nunits < 0)
+		return s->nunits;
+	s->ngroups = report_groups(r, &s->groups);
+	if (s->ngroups < 0) {
+		int ret = s->ngroups;
+
+		report_set_free(s);
+		return ret;
+	}
+	return 0;
+}
+
+void report_set_free(struct report_set *s)
+{
+	free(s->units);
+	free(s->groups);
+	memset(s, 0, sizeof(*s));
 }

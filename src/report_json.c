@@ -390,21 +390,15 @@ static json_t *j_root(struct jctx *c, const struct run_result *r,
 
 int report_json(FILE *f, const struct run_result *r)
 {
-	struct report_unit *u = NULL;
-	struct job_stats *g = NULL;
+	struct report_set rs;
 	struct jctx c = { 0 };
 	json_t *root = NULL;
-	int nu, ng, ret = 0;
+	int ret;
 
-	nu = report_units(r, &u);
-	if (nu < 0)
-		return nu;
-	ng = report_groups(r, &g);
-	if (ng < 0) {
-		ret = ng;
-		goto out;
-	}
-	root = j_root(&c, r, u, nu, g, ng);
+	ret = report_collect(r, &rs);
+	if (ret)
+		return ret;
+	root = j_root(&c, r, rs.units, rs.nunits, rs.groups, rs.ngroups);
 	if (!root || c.failed) {
 		ret = -ENOMEM;
 		goto out;
@@ -414,7 +408,6 @@ int report_json(FILE *f, const struct run_result *r)
 		ret = -EIO;
 out:
 	json_decref(root);
-	free(g);
-	free(u);
+	report_set_free(&rs);
 	return ret;
 }

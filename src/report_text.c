@@ -302,31 +302,23 @@ static void print_footer(FILE *f, const struct run_result *r,
 
 int report_text(FILE *f, const struct run_result *r)
 {
-	struct report_unit *u = NULL;
-	struct job_stats *g = NULL;
-	int nu, ng, i, ret = 0;
+	struct report_set rs;
+	int i, ret;
 
-	nu = report_units(r, &u);
-	if (nu < 0)
-		return nu;
-	ng = report_groups(r, &g);
-	if (ng < 0) {
-		ret = ng;
-		goto out;
-	}
-	for (i = 0; i < nu; i++) {
-		print_unit(f, &u[i]);
+	ret = report_collect(r, &rs);
+	if (ret)
+		return ret;
+	for (i = 0; i < rs.nunits; i++) {
+		print_unit(f, &rs.units[i]);
 		fputc('\n', f);
 	}
-	for (i = 0; i < ng; i++)
-		print_group(f, r, (unsigned)i, &g[i]);
-	if (ng)
+	for (i = 0; i < rs.ngroups; i++)
+		print_group(f, r, (unsigned)i, &rs.groups[i]);
+	if (rs.ngroups)
 		fputc('\n', f);
-	print_footer(f, r, u, nu);
+	print_footer(f, r, rs.units, rs.nunits);
 	if (fflush(f) || ferror(f))
 		ret = -EIO;
-out:
-	free(g);
-	free(u);
+	report_set_free(&rs);
 	return ret;
 }

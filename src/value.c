@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "err.h"
 #include "value.h"
 
 __extension__ typedef __int128 i128;
@@ -161,17 +162,6 @@ static void trim(const char *s, const char **b, const char **e)
 		(*e)--;
 }
 
-__attribute__((format(printf, 3, 4)))
-static void why_set(char *why, size_t whylen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!why || !whylen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why, whylen, fmt, ap);
-	va_end(ap);
-}
 
 /*
  * Exact rational n/d. Invariants: d > 0, gcd(|n|, d) == 1, and n, d are
@@ -564,9 +554,9 @@ static int fail_quote(char *why, size_t whylen, const char *b, const char *e,
 	size_t len = (size_t)(e - b);
 
 	if (!len)
-		why_set(why, whylen, "empty value; %s", expected);
+		err_why(why, whylen, "empty value; %s", expected);
 	else
-		why_set(why, whylen, "'%.*s%s' %s; %s",
+		err_why(why, whylen, "'%.*s%s' %s; %s",
 			(int)(len > QUOTE_MAX ? QUOTE_MAX : len), b,
 			len > QUOTE_MAX ? "..." : "", detail, expected);
 	return err;
@@ -604,7 +594,7 @@ int value_size(const char *s, unsigned kb_base, uint64_t *out,
 	struct calc c;
 
 	if (!units) {
-		why_set(why, whylen, "kb_base %u is not 1000 or 1024",
+		err_why(why, whylen, "kb_base %u is not 1000 or 1024",
 			kb_base);
 		return -EINVAL;
 	}
@@ -758,7 +748,7 @@ int value_size_range(const char *s, unsigned kb_base, uint64_t *lo,
 	int ret;
 
 	if (!units) {
-		why_set(why, whylen, "kb_base %u is not 1000 or 1024",
+		err_why(why, whylen, "kb_base %u is not 1000 or 1024",
 			kb_base);
 		return -EINVAL;
 	}

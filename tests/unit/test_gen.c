@@ -1,0 +1,601 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests for gen.c: sequential walk and passes, the random map's
+ * exactly-once coverage, independent random draws, bs ranges, rwmix ratios,
+ * the bounded rng, determinism and parameter checks.
+ *
+ * No timing assertions here. For scale: sequential gen_next with a fixed bs
+ * is a few predictable branches, a compare and a few adds (about 2.3 ns per
+ * call, measured out of tree on a 2-vCPU AMD EPYC); random with the map is
+ * one or two rounds of four multiplies plus a data-dependent loop exit,
+ * 4 to 22 ns depending on how far nblocks is below a power of two.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gen.h"
+#include "job.h"
+
+#define KB	1024ull
+
+static struct gen_params params_fixed(uint64_t region, uint64_t bs,
+				      bool random, int dir)
+{
+	struct gen_params p = {
+		.region = region,
+		.bs_min = { bs, bs },
+		.bs_max = { bs, bs },
+		.random = random,
+		.only_dir = dir,
+		.seed = 0x1234,
+	};
+
+	return p;
+}
+
+static void init_ok(struct gen *g, const struct gen_params *p)
+{
+	assert_int_equal(gen_init(g, p), 0);
+}
+
+/* Offsets, lengths and direction of one I/O against the generator's rules. */
+static void check_io(const struct gen *g, const struct gen_io *io)
+{
+	const struct gen_params *p = &g->p;
+
+	assert_true(io->ddir == DDIR_READ || io->ddir == DDIR_WRITE);
+	if (!p->mixed)
+		assert_int_equal(io->ddir, p->only_dir);
+	assert_true(io->len >= p->bs_min[io->ddir]);
+	assert_true(io->len <= p->bs_max[io->ddir]);
+	assert_int_equal((io->len - p->bs_min[io->ddir]) % g->align, 0);
+	assert_int_equal(io->offset % g->align, 0);
+	assert_true(io->offset < p->region);
+	assert_true(io->len <= p->region - io->offset);
+}
+
+/* ---- sequential ---- */
+
+static void test_seq_order_and_wrap(void **state)
+{
+	/* 10 whole blocks and a 1k tail that is never touched. */
+	struct gen_params p = params_fixed(10 * 4 * KB + KB, 4 * KB, false,
+					   DDIR_WRITE);
+	struct gen g;
+	struct gen_io io;
+	int i;
+
+	init_ok(&g, &p);
+	assert_int_equal(g.align, 4 * KB);
+	for (i = 0; i < 35; i++) {
+		gen_next(&g, &io);
+		check_io(&g, &io);
+		assert_int_equal(io.offset, (uint64_t)(i % 10) * 4 * KB);
+		assert_int_equal(io.len, 4 * KB);
+		assert_int_equal(io.ddir, DDIR_WRITE);
+		assert_int_equal(io.new_pass, i > 0 && i % 10 == 0);
+		assert_int_equal(g.pass, (uint64_t)(i / 10));
+	}
+}
+
+static void test_seq_exact_fit(void **state)
+{
+	/* region == bs: every I/O is a whole pass at offset 0. */
+	struct gen_params p = params_fixed(8 * KB, 8 * KB, false, DDIR_READ);
+	struct gen g;
+	struct gen_io io;
+	int i;
+
+	init_ok(&g, &p);
+	for (i = 0; i < 5; i++) {
+		gen_next(&g, &io);
+		assert_int_equal(io.offset, 0);
+		assert_int_equal(io.len, 8 * KB);
+		assert_int_equal(io.new_pass, i > 0);
+	}
+	assert_int_equal(g.pass, 4);
+}
+
+/* Contiguous within a pass; a pass ends only when the next I/O won't fit. */
+static void test_seq_bsrange(void **state)
+{
+	struct gen_params p = {
+		.region = 1000 * KB,
+		.bs_min = { 4 * KB, 8 * KB },
+		.bs_max = { 64 * KB, 16 * KB },
+		.mixed = true,
+		.rwmixread = 50,
+		.seed = 7,
+	};
+	struct gen g;
+	struct gen_io io;
+	uint64_t next = 0;
+	unsigned seen[17] = { 0 };
+	int i, passes = 0;
+
+	init_ok(&g, &p);
+	assert_int_equal(g.align, 4 * KB);
+	for (i = 0; i < 100000; i++) {
+		gen_next(&g, &io);
+		check_io(&g, &io);
+		if (io.new_pass) {
+			assert_true(next + io.len > p.region);
+			assert_int_equal(io.offset, 0);
+			passes++;
+		} else {
+			assert_int_equal(io.offset, next);
+		}
+		next = io.offset + io.len;
+		seen[io.len / (4 * KB)]++;
+	}
+	assert_int_equal(g.pass, passes);
+	assert_true(passes > 100);
+	/* Reads take every 4k multiple in [4k, 64k], writes 8k, 12k, 16k. */
+	for (i = 1; i <= 16; i++)
+		assert_true(seen[i] > 0);
+}
+
+/* Read 4k and write 6k: align is the 2k gcd, so offsets like 10k are fine. */
+static void test_seq_gcd_align(void **state)
+{
+	struct gen_params p = {
+		.region = 100 * KB,
+		.bs_min = { 4 * KB, 6 * KB },
+		.bs_max = { 4 * KB, 6 * KB },
+		.mixed = true,
+		.rwmixread = 50,
+		.seed = 3,
+	};
+	struct gen g;
+	struct gen_io io;
+	int i;
+
+	init_ok(&g, &p);
+	assert_int_equal(g.align, 2 * KB);
+	assert_false(g.use_map);
+	for (i = 0; i < 10000; i++) {
+		gen_next(&g, &io);
+		check_io(&g, &io);
+		assert_int_equal(io.len, io.ddir ? 6 * KB : 4 * KB);
+	}
+}
+
+/* ---- random with the map ---- */
+
+static bool bit_test_set(uint64_t *map, uint64_t i)
+{
+	uint64_t w = i / 64, b = 1ull << (i % 64);
+	bool was = map[w] & b;
+
+	map[w] |= b;
+	return was;
+}
+
+/*
+ * Three passes over nblocks blocks (plus a tail smaller than a block): each
+ * pass hits every block exactly once, new_pass marks exactly the pass starts,
+ * and for larger sizes the passes come in different orders.
+ */
+static void check_map_coverage(uint64_t nblocks, bool mixed)
+{
+	const uint64_t bs = 512;
+	struct gen_params p = params_fixed(nblocks * bs + bs / 2, bs, true,
+					   DDIR_READ);
+	size_t words = (nblocks + 63) / 64;
+	uint64_t *map = calloc(words, sizeof(*map));
+	uint32_t *first = calloc(nblocks, sizeof(*first));
+	uint64_t i, same = 0;
+	struct gen g;
+	struct gen_io io;
+	int pass;
+
+	assert_non_null(map);
+	assert_non_null(first);
+	p.mixed = mixed;
+	p.rwmixread = 40;
+	init_ok(&g, &p);
+	assert_true(g.use_map);
+	assert_int_equal(g.nblocks, nblocks);
+	for (pass = 0; pass < 3; pass++) {
+		memset(map, 0, words * sizeof(*map));
+		for (i = 0; i < nblocks; i++) {
+			gen_next(&g, &io);
+			check_io(&g, &io);
+			assert_int_equal(io.len, bs);
+			assert_int_equal(io.new_pass, pass > 0 && i == 0);
+			assert_int_equal(g.pass, pass);
+			assert_false(bit_test_set(map, io.offset / bs));
+			if (pass == 0)
+				first[i] = (uint32_t)(io.offset / bs);
+			else if (pass == 1 && first[i] == io.offset / bs)
+				same++;
+		}
+		for (i = 0; i < nblocks; i++)
+			assert_true(map[i / 64] & (1ull << (i % 64)));
+	}
+	/* A new order per pass: few blocks keep their slot (1 expected). */
+	if (nblocks >= 1000)
+		assert_true(same < 10);
+	free(first);
+	free(map);
+}
+
+static void test_map_coverage(void **state)
+{
+	static const uint64_t sizes[] = {
+		1, 2, 3, 7, 64, 1000, 65537, 1 << 20,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		check_map_coverage(sizes[i], false);
+		check_map_coverage(sizes[i], true);
+	}
+}
+
+/* The order is scattered: not the identity, no long ascending runs. */
+static void test_map_scattered(void **state)
+{
+	const uint64_t n = 100000;
+	struct gen_params p = params_fixed(n * 4 * KB, 4 * KB, true,
+					   DDIR_READ);
+	struct gen g;
+	struct gen_io io;
+	uint64_t i, prev = 0, fixed = 0, adjacent = 0;
+	double dist = 0;
+
+	init_ok(&g, &p);
+	for (i = 0; i < n; i++) {
+		uint64_t b;
+
+		gen_next(&g, &io);
+		b = io.offset / (4 * KB);
+		fixed += b == i;
+		if (i) {
+			adjacent += b == prev + 1;
+			dist += b > prev ? b - prev : prev - b;
+		}
+		prev = b;
+	}
+	assert_true(fixed < 10);
+	assert_true(adjacent < 10);
+	/* Mean distance of two uniform blocks is n / 3. */
+	dist /= (double)(n - 1) * (double)n;
+	assert_true(fabs(dist - 1.0 / 3) < 0.01);
+}
+
+/* Different bs per direction or a bs range turn the map off. */
+static void test_map_only_fixed_bs(void **state)
+{
+	struct gen_params p = params_fixed(1 << 20, 4 * KB, true, DDIR_READ);
+	struct gen g;
+
+	init_ok(&g, &p);
+	assert_true(g.use_map);
+	p.norandommap = true;
+	init_ok(&g, &p);
+	assert_false(g.use_map);
+	p.norandommap = false;
+	p.bs_max[DDIR_READ] = 8 * KB;
+	init_ok(&g, &p);
+	assert_false(g.use_map);
+	p.bs_max[DDIR_READ] = 4 * KB;
+	p.bs_min[DDIR_WRITE] = p.bs_max[DDIR_WRITE] = 8 * KB;
+	init_ok(&g, &p);
+	assert_true(g.use_map);		/* writes are not in use */
+	p.mixed = true;
+	p.rwmixread = 50;
+	init_ok(&g, &p);
+	assert_false(g.use_map);
+}
+
+/* ---- random without the map ---- */
+
+static void test_norandommap(void **state)
+{
+	/* 7 aligned slots where a 4k I/O fits (tail of 3k unused). */
+	struct gen_params p = params_fixed(7 * 4 * KB + 3 * KB, 4 * KB, true,
+					   DDIR_WRITE);
+	unsigned hits[7] = { 0 };
+	uint64_t done = 0;
+	struct gen g;
+	struct gen_io io;
+	int i, passes = 0;
+
+	p.norandommap = true;
+	init_ok(&g, &p);
+	for (i = 0; i < 70000; i++) {
+		gen_next(&g, &io);
+		check_io(&g, &io);
+		if (io.new_pass) {
+			assert_true(done >= p.region);
+			done = 0;
+			passes++;
+		}
+		done += io.len;
+		hits[io.offset / (4 * KB)]++;
+	}
+	/* A pass is 8 I/Os: 8 * 4k is the first total >= 31k. */
+	assert_int_equal(passes, 70000 / 8 - (70000 % 8 == 0));
+	assert_int_equal(g.pass, passes);
+	for (i = 0; i < 7; i++)
+		assert_true(hits[i] > 9000 && hits[i] < 11000);
+
+	/* A whole number of blocks: a pass is exactly region / bs I/Os. */
+	p.region = 8 * 4 * KB;
+	init_ok(&g, &p);
+	for (i = 0; i < 100; i++) {
+		gen_next(&g, &io);
+		check_io(&g, &io);
+		assert_int_equal(io.new_pass, i > 0 && i % 8 == 0);
+	}
+}
+
+static void test_random_bsrange(void **state)
+{
+	/* bs_max beyond the region is clipped to it. */
+	struct gen_params p = {
+		.region = 40 * KB,
+		.bs_min = { 8 * KB, 12 * KB },
+		.bs_max = { 1024 * KB, 20 * KB },
+		.random = true,
+		.mixed = true,
+		.rwmixread = 50,
+		.seed = 99,
+	};
+	unsigned lens[11] = { 0 }, ends = 0;
+	struct gen g;
+	struct gen_io io;
+	int i;
+
+	init_ok(&g, &p);
+	assert_int_equal(g.align, 4 * KB);
+	assert_false(g.use_map);
+	for (i = 0; i < 200000; i++) {
+		gen_next(&g, &io);
+		check_io(&g, &io);
+		lens[io.len / (4 * KB)]++;
+		ends += io.offset + io.len == p.region;
+	}
+	/* Reads 8k..40k and writes 12k..20k in 4k steps: all of 8k..40k. */
+	for (i = 2; i <= 10; i++)
+		assert_true(lens[i] > 0);
+	assert_true(ends > 0);
+}
+
+/* ---- rwmix ---- */
+
+static uint64_t count_reads(double pct, uint64_t n, bool random)
+{
+	struct gen_params p = params_fixed(1 << 30, 4 * KB, random, DDIR_READ);
+	struct gen g;
+	struct gen_io io;
+	uint64_t i, reads = 0;
+
+	p.mixed = true;
+	p.rwmixread = pct;
+	init_ok(&g, &p);
+	for (i = 0; i < n; i++) {
+		gen_next(&g, &io);
+		reads += io.ddir == DDIR_READ;
+	}
+	return reads;
+}
+
+static void test_rwmix(void **state)
+{
+	const uint64_t n = 1000000;
+	uint64_t r;
+
+	/* sd = sqrt(n * 0.3 * 0.7) ~ 458; allow about 6.5 sd. */
+	r = count_reads(30, n, false);
+	assert_true(r > 297000 && r < 303000);
+	r = count_reads(70, n, true);
+	assert_true(r > 697000 && r < 703000);
+	assert_int_equal(count_reads(0, n, false), 0);
+	assert_int_equal(count_reads(100, n, true), n);
+}
+
+/* ---- rng ---- */
+
+static void test_rng_below_uniform(void **state)
+{
+	const int n = 10, draws = 1000000;
+	unsigned counts[10] = { 0 };
+	struct gen_rng r;
+	double chi2 = 0, e = (double)draws / n;
+	int i;
+
+	gen_rng_seed(&r, 5);
+	for (i = 0; i < draws; i++) {
+		uint64_t v = gen_rng_below(&r, n);
+
+		assert_true(v < (uint64_t)n);
+		counts[v]++;
+	}
+	for (i = 0; i < n; i++)
+		chi2 += (counts[i] - e) * (counts[i] - e) / e;
+	/* 9 degrees of freedom: P(chi2 > 33.7) = 1e-4. */
+	assert_true(chi2 < 33.7);
+}
+
+/*
+ * n = 3 * 2^62: a plain x % n would return values below 2^62 twice as
+ * often, so P(v < n / 2) would be 0.625 instead of 0.5.
+ */
+static void test_rng_below_unbiased(void **state)
+{
+	const uint64_t n = 3ull << 62;
+	struct gen_rng r;
+	int i, low = 0, draws = 200000;
+
+	gen_rng_seed(&r, 11);
+	for (i = 0; i < draws; i++) {
+		uint64_t v = gen_rng_below(&r, n);
+
+		assert_true(v < n);
+		low += v < n / 2;
+	}
+	/* sd ~ 224 */
+	assert_true(abs(low - draws / 2) < 1500);
+	for (i = 0; i < 1000; i++) {
+		assert_int_equal(gen_rng_below(&r, 1), 0);
+		assert_true(gen_rng_below(&r, UINT64_MAX) < UINT64_MAX);
+	}
+}
+
+static void test_rng_seed(void **state)
+{
+	struct gen_rng a, b, c;
+	int i, same = 0;
+
+	gen_rng_seed(&a, 0);
+	gen_rng_seed(&b, 0);
+	gen_rng_seed(&c, 1);
+	assert_true(a.s[0] | a.s[1] | a.s[2] | a.s[3]);
+	for (i = 0; i < 1000; i++) {
+		uint64_t x = gen_rng_next(&a);
+
+		assert_int_equal(x, gen_rng_next(&b));
+		same += x == gen_rng_next(&c);
+	}
+	assert_int_equal(same, 0);
+}
+
+/* ---- determinism ---- */
+
+static bool same_sequence(const struct gen_params *p1,
+			  const struct gen_params *p2, int n)
+{
+	struct gen a, b;
+	struct gen_io x, y;
+	bool same = true;
+	int i;
+
+	init_ok(&a, p1);
+	init_ok(&b, p2);
+	for (i = 0; i < n; i++) {
+		gen_next(&a, &x);
+		gen_next(&b, &y);
+		if (x.offset != y.offset || x.len != y.len ||
+		    x.ddir != y.ddir || x.new_pass != y.new_pass)
+			same = false;
+	}
+	return same;
+}
+
+static void test_determinism(void **state)
+{
+	struct gen_params p = {
+		.region = 4096 * KB,
+		.bs_min = { 4 * KB, 4 * KB },
+		.bs_max = { 4 * KB, 4 * KB },
+		.random = true,
+		.mixed = true,
+		.rwmixread = 60,
+		.seed = 42,
+	};
+	struct gen_params q;
+	int mode;
+
+	/* map, norandommap, bs range, sequential mixed */
+	for (mode = 0; mode < 4; mode++) {
+		p.norandommap = mode == 1;
+		p.bs_max[DDIR_READ] = mode == 2 ? 32 * KB : 4 * KB;
+		p.random = mode != 3;
+		q = p;
+		assert_true(same_sequence(&p, &q, 5000));
+		q.seed = 43;
+		assert_false(same_sequence(&p, &q, 5000));
+	}
+}
+
+/* ---- parameter checks ---- */
+
+static void test_init_rejects(void **state)
+{
+	struct gen_params ok = params_fixed(64 * KB, 4 * KB, true, DDIR_READ);
+	struct gen_params p;
+	struct gen g;
+
+	init_ok(&g, &ok);
+
+	p = ok;
+	p.region = 0;
+	assert_int_equal(gen_init(&g, &p), -EINVAL);
+	p = ok;
+	p.region = 4 * KB - 1;
+	assert_int_equal(gen_init(&g, &p), -EINVAL);
+	p = ok;
+	p.bs_min[DDIR_READ] = 0;
+	assert_int_equal(gen_init(&g, &p), -EINVAL);
+	p = ok;
+	p.bs_max[DDIR_READ] = 2 * KB;
+	assert_int_equal(gen_init(&g, &p), -EINVAL);
+	p = ok;
+	p.region = 1ull << 40;
+	p.bs_max[DDIR_READ] = 1ull << 32;
+	assert_int_equal(gen_init(&g, &p), -EINVAL);
+	p = ok;
+	p.only_dir = 2;
+	assert_int_equal(gen_init(&g, &p), -EINVAL);
+	p = ok;
+	p.only_dir = -1;
+	assert_int_equal(gen_init(&g, &p), -EINVAL);
+
+	/* Mixed: both directions count, and rwmixread must be a percent. */
+	p = ok;
+	p.mixed = true;
+	p.rwmixread = 50;
+	p.bs_min[DDIR_WRITE] = p.bs_max[DDIR_WRITE] = 128 * KB;
+	assert_int_equal(gen_init(&g, &p), -EINVAL);
+	p.bs_min[DDIR_WRITE] = 0;
+	assert_int_equal(gen_init(&g, &p), -EINVAL);
+	p.bs_min[DDIR_WRITE] = p.bs_max[DDIR_WRITE] = 8 * KB;
+	init_ok(&g, &p);
+	p.rwmixread = 100.5;
+	assert_int_equal(gen_init(&g, &p), -EINVAL);
+	p.rwmixread = -1;
+	assert_int_equal(gen_init(&g, &p), -EINVAL);
+	p.rwmixread = NAN;
+	assert_int_equal(gen_init(&g, &p), -EINVAL);
+
+	/* Not mixed: the unused direction's sizes are not looked at. */
+	p = ok;
+	p.bs_min[DDIR_WRITE] = 0;
+	p.bs_max[DDIR_WRITE] = 0;
+	init_ok(&g, &p);
+	p.bs_min[DDIR_WRITE] = p.bs_max[DDIR_WRITE] = 1 << 30;
+	init_ok(&g, &p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_seq_order_and_wrap),
+		cmocka_unit_test(test_seq_exact_fit),
+		cmocka_unit_test(test_seq_bsrange),
+		cmocka_unit_test(test_seq_gcd_align),
+		cmocka_unit_test(test_map_coverage),
+		cmocka_unit_test(test_map_scattered),
+		cmocka_unit_test(test_map_only_fixed_bs),
+		cmocka_unit_test(test_norandommap),
+		cmocka_unit_test(test_random_bsrange),
+		cmocka_unit_test(test_rwmix),
+		cmocka_unit_test(test_rng_below_uniform),
+		cmocka_unit_test(test_rng_below_unbiased),
+		cmocka_unit_test(test_rng_seed),
+		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_init_rejects),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

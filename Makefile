@@ -7,7 +7,9 @@ CC ?= cc
 PKG_CONFIG ?= pkg-config
 
 # Debian packages the build and the tests need.
-DEB_DEPS := pkg-config libjansson-dev libcmocka-dev liburing-dev libaio-dev
+# python3 reads JSON in the CLI tests and the bench.
+DEB_DEPS := pkg-config libjansson-dev libcmocka-dev liburing-dev libaio-dev \
+	python3
 
 OPT ?= -O2
 CFLAGS ?= $(OPT) -g

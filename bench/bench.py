@@ -1,0 +1,299 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Helpers for bench/run.sh: measure a command, pull figures out of the
+JSON either tool wrote, and summarise rounds into medians and ratios.
+
+  bench.py measure OUT.time -- CMD [ARGS...]
+      Run CMD, wait for it with wait4() and write the child's whole
+      resource usage (all its threads and every descendant it reaped) as
+      JSON to OUT.time. Exits with CMD's status.
+
+  bench.py extract TOOL OUT.json OUT.time
+      TOOL is iorig or fio. Print one JSON object of figures (see FIELDS).
+
+  bench.py summary SCENARIO DIR ROUNDS METRIC...
+      METRIC is key:label:op:target with op one of ge, le, info. Read
+      DIR/r<N>.<tool>.vals, print the per-round block to stdout and append
+      one TSV row per metric to DIR/../summary.tsv.
+
+  bench.py show R.vals
+      Print some figures of one run, for progress lines.
+
+  bench.py table SUMMARY.tsv
+      Print the final table.
+"""
+
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import time
+
+def die(msg):
+	sys.stderr.write("bench.py: %s\n" % msg)
+	sys.exit(2)
+
+
+def cmd_measure(argv):
+	if len(argv) < 3 or argv[1] != "--":
+		die("usage: measure OUT.time -- CMD...")
+	out, cmd = argv[0], argv[2:]
+	t0 = time.monotonic()
+	try:
+		pid = subprocess.Popen(cmd).pid
+	except OSError as e:
+		die("cannot run %s: %s" % (cmd[0], e))
+	# ^C reaches the child through the process group; let it report and
+	# exit, and still record its usage.
+	signal.signal(signal.SIGINT, signal.SIG_IGN)
+	while True:
+		try:
+			_, status, ru = os.wait4(pid, 0)
+			break
+		except InterruptedError:
+			continue
+	wall = time.monotonic() - t0
+	rc = os.waitstatus_to_exitcode(status)
+	with open(out, "w") as f:
+		json.dump({"rc": rc, "wall_s": wall, "utime_s": ru.ru_utime,
+			   "stime_s": ru.ru_stime, "maxrss_kb": ru.ru_maxrss,
+			   "nvcsw": ru.ru_nvcsw, "nivcsw": ru.ru_nivcsw}, f)
+		f.write("\n")
+	sys.exit(rc if rc >= 0 else 128 - rc)
+
+
+def load_json(path):
+	"""A tool's JSON output; tolerate text before the first '{'."""
+	with open(path, errors="replace") as f:
+		text = f.read()
+	start = text.find("{")
+	if start < 0:
+		raise ValueError("no JSON object in %s" % path)
+	obj, _ = json.JSONDecoder().raw_decode(text[start:])
+	return obj
+
+
+def num(d, *path):
+	for k in path:
+		if not isinstance(d, dict) or k not in d:
+			return None
+		d = d[k]
+	return d if isinstance(d, (int, float)) else None
+
+
+def first(*vals):
+	for v in vals:
+		if v is not None:
+			return v
+	return None
+
+
+def job_figures(tool, job):
+	"""Per job: read/write IOPS and I/O counts, self-reported CPU seconds."""
+	r = {}
+	for ddir in ("read", "write"):
+		r[ddir + "_iops"] = num(job, ddir, "iops") or 0.0
+		if tool == "fio":
+			r[ddir + "_ios"] = num(job, ddir, "total_ios") or 0
+		else:
+			r[ddir + "_ios"] = first(num(job, ddir, "ios"),
+						 num(job, ddir, "total_ios")) or 0
+	if tool == "fio":
+		# usr_cpu/sys_cpu: percent of the job's runtime (ms).
+		rt = num(job, "job_runtime")
+		usr, sys_ = num(job, "usr_cpu"), num(job, "sys_cpu")
+		if rt is not None and usr is not None:
+			r["self_usr_s"] = usr / 100.0 * rt / 1000.0
+			r["self_sys_s"] = (sys_ or 0) / 100.0 * rt / 1000.0
+		r["read_clat_mean"] = num(job, "read", "clat_ns", "mean")
+	else:
+		u = first(num(job, "cpu", "user_ns"), num(job, "cpu", "utime_ns"))
+		s = first(num(job, "cpu", "sys_ns"), num(job, "cpu", "stime_ns"))
+		if u is not None:
+			r["self_usr_s"] = u / 1e9
+			r["self_sys_s"] = (s or 0) / 1e9
+		r["read_clat_mean"] = num(job, "read", "clat_ns", "mean")
+	return r
+
+
+def extract(tool, jpath, tpath):
+	with open(tpath) as f:
+		t = json.load(f)
+	out = {"wall_s": t["wall_s"], "ext_usr_s": t["utime_s"],
+	       "ext_sys_s": t["stime_s"]}
+	# CPU time over wall time: below 100% for a CPU-bound run pinned to
+	# one CPU means something else had that CPU for a while.
+	if t["wall_s"] > 0:
+		out["cpu_busy_pct"] = 100.0 * (t["utime_s"] + t["stime_s"]) \
+			/ t["wall_s"]
+	if t["rc"] != 0:
+		out["error"] = "%s exited with status %d" % (tool, t["rc"])
+		return out
+	doc = load_json(jpath)
+	jobs = doc.get("jobs") or []
+	if not jobs:
+		out["error"] = "no jobs in %s" % jpath
+		return out
+	figs = [job_figures(tool, j) for j in jobs]
+	# Jobs ran side by side: IOPS and I/O counts add up.
+	out["read_iops"] = sum(f["read_iops"] for f in figs)
+	out["write_iops"] = sum(f["write_iops"] for f in figs)
+	out["iops"] = out["read_iops"] + out["write_iops"]
+	ios = sum(f["read_ios"] + f["write_ios"] for f in figs)
+	out["ios"] = ios
+	if ios > 0:
+		out["ext_usr_ns_per_io"] = t["utime_s"] * 1e9 / ios
+		out["ext_sys_ns_per_io"] = t["stime_s"] * 1e9 / ios
+		out["ext_cpu_ns_per_io"] = (t["utime_s"] + t["stime_s"]) * 1e9 / ios
+		if all("self_usr_s" in f for f in figs):
+			out["self_usr_ns_per_io"] = \
+				sum(f["self_usr_s"] for f in figs) * 1e9 / ios
+			out["self_sys_ns_per_io"] = \
+				sum(f["self_sys_s"] for f in figs) * 1e9 / ios
+	if len(figs) == 1 and figs[0]["read_clat_mean"] is not None:
+		out["read_clat_mean_ns"] = figs[0]["read_clat_mean"]
+	return out
+
+
+def cmd_extract(argv):
+	if len(argv) != 3 or argv[0] not in ("iorig", "fio"):
+		die("usage: extract iorig|fio OUT.json OUT.time")
+	try:
+		out = extract(*argv)
+	except (OSError, ValueError, KeyError) as e:
+		out = {"error": str(e)}
+	json.dump(out, sys.stdout)
+	sys.stdout.write("\n")
+
+
+def human(v, key):
+	if v is None:
+		return "n/a"
+	if key.endswith("iops"):
+		for div, suf in ((1e6, "M"), (1e3, "k")):
+			if abs(v) >= div:
+				return "%.2f%s" % (v / div, suf)
+		return "%.0f" % v
+	if key.endswith("_pct"):
+		return "%.0f%%" % v
+	if key.endswith("_ns") or "_ns_" in key:
+		return "%.1f ns" % v
+	if key.endswith("_s"):
+		return "%.2f s" % v
+	return "%.4g" % v
+
+
+def load_vals(path):
+	try:
+		with open(path) as f:
+			return json.load(f)
+	except (OSError, ValueError):
+		return {"error": "missing " + os.path.basename(path)}
+
+
+def median(xs):
+	return statistics.median(xs) if xs else None
+
+
+def verdict(op, target, ratio):
+	if op == "info":
+		return "-"
+	if ratio is None:
+		return "ERROR"
+	ok = ratio >= target if op == "ge" else ratio <= target
+	return "PASS" if ok else "MISS"
+
+
+def cmd_summary(argv):
+	if len(argv) < 4:
+		die("usage: summary SCENARIO DIR ROUNDS METRIC...")
+	scn, d, rounds = argv[0], argv[1], int(argv[2])
+	metrics = [m.split(":") for m in argv[3:]]
+	vals = {tool: [load_vals(os.path.join(d, "r%d.%s.vals" % (i, tool)))
+		       for i in range(1, rounds + 1)]
+		for tool in ("iorig", "fio")}
+	print("   per round, iorig/fio=ratio:")
+	errors = []
+	for tool in ("iorig", "fio"):
+		for i, v in enumerate(vals[tool], 1):
+			if "error" in v:
+				errors.append("round %d %s: %s" % (i, tool, v["error"]))
+	for e in errors:
+		print("   error: " + e)
+	rows = []
+	for key, label, op, target in metrics:
+		target = float(target) if op != "info" else None
+		iv = [v.get(key) for v in vals["iorig"]]
+		fv = [v.get(key) for v in vals["fio"]]
+		ratios = [a / b if a is not None and b else None
+			  for a, b in zip(iv, fv)]
+		print("   %-30s" % label + "  ".join(
+			"%s/%s=%s" % (human(a, key), human(b, key),
+				      "%.2f" % r if r is not None else "n/a")
+			for a, b, r in zip(iv, fv, ratios)))
+		im = median([x for x in iv if x is not None])
+		fm = median([x for x in fv if x is not None])
+		rm = median([x for x in ratios if x is not None])
+		tgt = "-" if op == "info" else \
+			("%s%.2f" % (">=" if op == "ge" else "<=", target))
+		rows.append([scn, label, human(im, key), human(fm, key),
+			     "%.2f" % rm if rm is not None else "n/a",
+			     " ".join("%.2f" % r if r is not None else "n/a"
+				      for r in ratios),
+			     tgt, verdict(op, target, rm)])
+	with open(os.path.join(d, "..", "summary.tsv"), "a") as f:
+		for r in rows:
+			f.write("\t".join(r) + "\n")
+	# Non-zero when a target could not be judged for lack of numbers.
+	sys.exit(1 if any(r[-1] == "ERROR" for r in rows) else 0)
+
+
+def cmd_show(argv):
+	"""One figure of a .vals file, human-readable, for progress lines."""
+	v = load_vals(argv[0])
+	if "error" in v:
+		print("error: " + v["error"])
+	else:
+		print("%s IOPS, user %s/IO, sys %s/IO, %.2f s wall, "
+		      "%s CPU busy" % (
+			human(v.get("iops"), "iops"),
+			human(v.get("ext_usr_ns_per_io"), "_ns"),
+			human(v.get("ext_sys_ns_per_io"), "_ns"), v["wall_s"],
+			human(v.get("cpu_busy_pct"), "_pct")))
+
+
+def cmd_table(argv):
+	head = ["scenario", "metric", "iorig med", "fio med", "med ratio",
+		"ratio per round", "target", "result"]
+	rows = []
+	try:
+		with open(argv[0]) as f:
+			rows = [l.rstrip("\n").split("\t") for l in f if l.strip()]
+	except OSError:
+		pass
+	if not rows:
+		print("(no results)")
+		return
+	w = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
+	line = lambda r: "  ".join(c.ljust(w[i]) for i, c in enumerate(r)).rstrip()
+	print(line(head))
+	print(line(["-" * x for x in w]))
+	for r in rows:
+		print(line(r))
+
+
+def main():
+	if len(sys.argv) < 2:
+		die("usage: bench.py measure|extract|summary|table ...")
+	cmds = {"measure": cmd_measure, "extract": cmd_extract,
+		"summary": cmd_summary, "show": cmd_show,
+		"table": cmd_table}
+	if sys.argv[1] not in cmds:
+		die("unknown command " + sys.argv[1])
+	cmds[sys.argv[1]](sys.argv[2:])
+
+
+if __name__ == "__main__":
+	main()

@@ -14,11 +14,11 @@ DEB_DEPS := pkg-config libjansson-dev libcmocka-dev liburing-dev libaio-dev \
 OPT ?= -O2
 CFLAGS ?= $(OPT) -g
 WARN := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
-PKGS := jansson
+PKGS := jansson liburing
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 ALL_CFLAGS = -std=gnu11 $(WARN) -D_GNU_SOURCE -Iinclude $(PKG_CFLAGS) $(CFLAGS)
-LIBS = $(PKG_LIBS) -lpthread -lm
+LIBS = $(PKG_LIBS) -laio -lpthread -lm
 CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 

@@ -6,6 +6,8 @@
 
 struct job;
 struct clock;
+struct cpu_usage;
+struct target;
 
 /*
  * One I/O request. The worker owns the request array; an engine only moves
@@ -47,6 +49,9 @@ struct engine_ctx {
 	const struct job *job;
 	unsigned iodepth;
 	const struct clock *clk;
+	const struct target *tgt;	/* open files: fds for registration */
+	void *bufs;		/* all request buffers, one block */
+	size_t buf_stride;	/* bytes from one request's buffer to the next */
 	void *priv;		/* the engine's own state */
 };
 
@@ -59,6 +64,14 @@ struct engine_ctx {
  * reap:   wait for at least min completions, store up to max in out[];
  *         returns the count or -errno. May be NULL for ENGINE_SYNC.
  * exit:   free what init made.
+ * cpu:    optional: add the CPU time used since init by threads the engine
+ *         owns (a thread pool) to *c. The worker calls it at the start and
+ *         the end of the measured phase and charges the difference to the
+ *         job, so the job's CPU covers every thread that worked for it.
+ *
+ * Timestamps: commit() sets t_submit of each request just before the
+ * system call that hands it to the kernel; reap() sets t_done of each
+ * completion as it is observed (or on the thread that observed it).
  */
 struct engine_ops {
 	const char *name;
@@ -71,6 +84,7 @@ struct engine_ops {
 	int (*reap)(struct engine_ctx *ctx, unsigned min, struct io_req **out,
 		    unsigned max);
 	void (*exit)(struct engine_ctx *ctx);
+	void (*cpu)(struct engine_ctx *ctx, struct cpu_usage *c);
 };
 
 /* NULL when unknown. */

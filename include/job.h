@@ -75,6 +75,17 @@ struct job {
 	bool slat_percentiles;
 	uint64_t kb_base;
 
+	/* Queued engines (libaio, io_uring, pthread). */
+	uint64_t iodepth_batch_submit;	/* 0: everything ready at once */
+	uint64_t iodepth_batch_complete_min;	/* reap waits for this many */
+	uint64_t iodepth_batch_complete_max;	/* 0: iodepth */
+	bool fixedbufs;			/* io_uring registered buffers */
+	bool registerfiles;		/* io_uring registered files */
+	bool sqthread_poll;		/* io_uring SQPOLL */
+	uint64_t sqthread_poll_cpu;	/* UINT64_MAX: not pinned */
+	bool hipri;			/* io_uring IOPOLL */
+	uint64_t pool_threads;		/* pthread engine; 0: iodepth */
+
 	/* Derived by plan.c. */
 	unsigned clone;		/* 0..numjobs-1 */
 	unsigned group;		/* reporting group id */

@@ -51,6 +51,8 @@ void stats_merge(struct job_stats *dst, const struct job_stats *src);
 /* The calling thread's usage (RUSAGE_THREAD) and the process' (SELF). */
 void stats_cpu_thread(struct cpu_usage *c);
 void stats_cpu_process(struct cpu_usage *c);
+/* dst += add, field by field. */
+void stats_cpu_add(struct cpu_usage *dst, const struct cpu_usage *add);
 /* a - b, field by field. */
 void stats_cpu_sub(struct cpu_usage *out, const struct cpu_usage *a,
 		   const struct cpu_usage *b);

@@ -38,7 +38,7 @@ static void dir_merge(struct dir_stats *dst, const struct dir_stats *src)
 	hist_merge(&dst->lat, &src->lat);
 }
 
-static void cpu_add(struct cpu_usage *dst, const struct cpu_usage *src)
+void stats_cpu_add(struct cpu_usage *dst, const struct cpu_usage *src)
 {
 	dst->utime_ns += src->utime_ns;
 	dst->stime_ns += src->stime_ns;
@@ -59,7 +59,7 @@ void stats_merge(struct job_stats *dst, const struct job_stats *src)
 
 	for (d = 0; d < DDIR_NR; d++)
 		dir_merge(&dst->dir[d], &src->dir[d]);
-	cpu_add(&dst->cpu, &src->cpu);
+	stats_cpu_add(&dst->cpu, &src->cpu);
 	if (src->runtime_ns > dst->runtime_ns)
 		dst->runtime_ns = src->runtime_ns;
 	dst->loops_done += src->loops_done;

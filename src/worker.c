@@ -41,7 +41,10 @@ struct wstate {
 	uint64_t deadline;	/* ticks; UINT64_MAX: none */
 	uint64_t ramp_end;	/* ticks; 0 once ramping is over */
 	uint64_t writes_since_sync;
-	struct cpu_usage cpu0;
+	struct cpu_usage cpu0;		/* the job thread at measure start */
+	struct cpu_usage eng_cpu0;	/* the engine's threads, likewise */
+	unsigned batch_submit;		/* commit when this many are queued */
+	unsigned reap_min, reap_max;
 	bool stopping;
 };
 
@@ -92,6 +95,8 @@ static int alloc_reqs(struct wstate *s)
 		s->free_reqs[i] = &s->reqs[i];
 	}
 	s->nfree = s->depth;
+	s->ctx.bufs = s->bufs;
+	s->ctx.buf_stride = stride;
 	return 0;
 }
 
@@ -152,6 +157,9 @@ static void measure_start(struct wstate *s)
 		s->t0 + clock_ns_to_ticks(s->w->clk, j->runtime_ns) :
 		UINT64_MAX;
 	stats_cpu_thread(&s->cpu0);
+	memset(&s->eng_cpu0, 0, sizeof(s->eng_cpu0));
+	if (s->eng->cpu)
+		s->eng->cpu(&s->ctx, &s->eng_cpu0);
 }
 
 static bool should_stop(struct wstate *s)
@@ -250,7 +258,8 @@ static void issue(struct wstate *s)
 			complete(s, req);
 		} else if (r == ENGINE_QUEUED) {
 			s->inflight++;
-			s->queued++;
+			if (++s->queued >= s->batch_submit)
+				break;
 		} else {
 			s->free_reqs[s->nfree++] = req;
 			job_fail(s, r, "engine %s: %s", s->eng->name,
@@ -275,7 +284,9 @@ static void commit_reap(struct wstate *s)
 	}
 	if (!s->inflight)
 		return;
-	r = s->eng->reap(&s->ctx, 1, s->reaped, s->inflight);
+	r = s->eng->reap(&s->ctx, s->reap_min < s->inflight ? s->reap_min :
+			 s->inflight, s->reaped, s->reap_max < s->inflight ?
+			 s->reap_max : s->inflight);
 	if (r < 0) {
 		job_fail(s, r, "engine %s: reap: %s", s->eng->name,
 			 strerror(-r));
@@ -318,12 +329,17 @@ static void finish(struct wstate *s)
 {
 	const struct job *j = s->j;
 	const struct target *t = s->w->tgt;
-	struct cpu_usage cpu1;
+	struct cpu_usage cpu1, eng1 = { 0 }, eng_used;
 	unsigned i, d;
 
 	s->st->runtime_ns = clock_delta_ns(s->w->clk, s->t0, s->now);
 	stats_cpu_thread(&cpu1);
 	stats_cpu_sub(&s->st->cpu, &cpu1, &s->cpu0);
+	if (s->eng->cpu) {
+		s->eng->cpu(&s->ctx, &eng1);
+		stats_cpu_sub(&eng_used, &eng1, &s->eng_cpu0);
+		stats_cpu_add(&s->st->cpu, &eng_used);
+	}
 	for (d = 0; d < DDIR_NR; d++)
 		if (!s->st->dir[d].lat.count && s->st->dir[d].clat.count)
 			s->st->dir[d].lat = s->st->dir[d].clat;
@@ -361,6 +377,13 @@ void *worker_main(void *arg)
 	s.ctx.job = j;
 	s.ctx.iodepth = s.depth;
 	s.ctx.clk = w->clk;
+	s.ctx.tgt = w->tgt;
+	s.batch_submit = j->iodepth_batch_submit ?
+			 (unsigned)j->iodepth_batch_submit : s.depth;
+	s.reap_min = j->iodepth_batch_complete_min ?
+		     (unsigned)j->iodepth_batch_complete_min : 1;
+	s.reap_max = j->iodepth_batch_complete_max ?
+		     (unsigned)j->iodepth_batch_complete_max : s.depth;
 	sleep_ns(j->startdelay_ns, w->stop);
 	ret = alloc_reqs(&s);
 	if (!ret)

@@ -24,6 +24,15 @@ CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
+# `make V=1` shows the full commands.
+ifeq ($(V),1)
+Q :=
+QUIET = @:
+else
+Q := @
+QUIET = @echo
+endif
+
 SRCS := $(wildcard src/*.c src/engines/*.c)
 OBJS := $(SRCS:.c=.o)
 LIBOBJS := $(filter-out src/main.o,$(OBJS))
@@ -51,16 +60,20 @@ deps:
 	fi
 
 src/%.o: src/%.c $(wildcard include/*.h)
-	$(CC) $(ALL_CFLAGS) -DIORIG_VERSION='"$(VERSION)"' -c -o $@ $<
+	$(QUIET) "  CC      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -DIORIG_VERSION='"$(VERSION)"' -c -o $@ $<
 
 libiorig.a: $(LIBOBJS)
-	rm -f $@ && ar rcs $@ $^
+	$(QUIET) "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
 
 iorig: src/main.o libiorig.a
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(LDFLAGS)
+	$(QUIET) "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(LDFLAGS)
 
 tests/unit/test_%: tests/unit/test_%.c libiorig.a $(wildcard include/*.h)
-	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -o $@ $< libiorig.a $(CMOCKA_LIBS) $(LIBS)
+	$(QUIET) "  CC      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -o $@ $< libiorig.a $(CMOCKA_LIBS) $(LIBS)
 
 run: deps
 	@$(MAKE) --no-print-directory iorig

@@ -7,7 +7,7 @@
 #include "err.h"
 #include "jobfile.h"
 
-enum out_format { OUT_TEXT, OUT_JSON };
+enum out_format { OUT_TEXT, OUT_JSON, OUT_TABLE };
 
 enum cli_arg { CLI_ARG_NONE, CLI_ARG_REQUIRED, CLI_ARG_OPTIONAL };
 

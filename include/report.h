@@ -16,6 +16,8 @@ struct run_result {
 	struct job_stats *stats;	/* one per plan->jobs[i] */
 	bool *ran;			/* job i started (false: never ran) */
 	struct cpu_usage proc_cpu;	/* RUSAGE_SELF over the run */
+	struct phase_cpu *phases;	/* one per wait group (job->wait_group) */
+	unsigned nphases;
 	uint64_t wall_ns;		/* whole run */
 	time_t start_time;		/* wall clock at start */
 	int signo;			/* SIGINT/SIGTERM that stopped it, or 0 */
@@ -51,7 +53,31 @@ struct report_set {
 int report_collect(const struct run_result *r, struct report_set *s);
 void report_set_free(struct report_set *s);
 
+/*
+ * One unit's headline figures, as the table shows them and the JSON
+ * "summary" carries them. CPU columns are process-wide (RUSAGE_SELF) over
+ * the unit's phase, so they include io_uring's kernel-side threads and the
+ * pthread pool; us_per_io divides them by every I/O of the phase.
+ */
+struct report_row {
+	uint64_t ios;
+	uint64_t bytes;
+	uint64_t runtime_ns;
+	uint64_t utime_ns;
+	uint64_t stime_ns;
+	double cpu_pct;		/* (utime + stime) / phase wall time */
+	double us_per_io;
+	double lat_mean_ns;	/* both directions */
+	uint64_t lat_p99_ns;
+	double iops;
+	double bw_bytes;	/* per second */
+};
+
+void report_row(const struct run_result *r, const struct report_unit *u,
+		struct report_row *row);
+
 int report_text(FILE *f, const struct run_result *r);
+int report_table(FILE *f, const struct run_result *r);
 int report_json(FILE *f, const struct run_result *r);
 
 #endif

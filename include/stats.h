@@ -31,6 +31,36 @@ struct cpu_usage {
 };
 
 /*
+ * The whole machine's CPU time from /proc/stat, in ns, summed over CPUs:
+ * catches interrupt and softirq work done on other CPUs for our I/O.
+ */
+struct sys_cpu {
+	uint64_t user;		/* user + nice */
+	uint64_t system;
+	uint64_t irq;
+	uint64_t softirq;
+	uint64_t idle;		/* idle + iowait */
+	uint64_t steal;
+};
+
+/*
+ * CPU of one phase (one wait group: the jobs that ran side by side), from
+ * the three sources: the process (RUSAGE_SELF: every thread, io_uring's
+ * io-wq and SQPOLL threads included) and the whole system.
+ */
+struct phase_cpu {
+	struct cpu_usage proc;
+	struct sys_cpu sys;
+	uint64_t wall_ns;
+	uint64_t ios;		/* I/Os of all jobs of the phase */
+};
+
+/* Returns 0, or -errno when /proc/stat cannot be read. */
+int stats_sys_cpu(struct sys_cpu *c);
+void stats_sys_cpu_sub(struct sys_cpu *out, const struct sys_cpu *a,
+		       const struct sys_cpu *b);
+
+/*
  * A job clone's result, or the sum of several (group_reporting, groups).
  * runtime_ns is the measured phase (after ramp_time) of the clone; merged
  * results keep the longest runtime, as the clones ran side by side.

@@ -120,6 +120,11 @@ static int report(const struct cli *c, struct run_result *r, FILE *out)
 {
 	size_t i;
 	int ret;
+	static int (*const writers[])(FILE *, const struct run_result *) = {
+		[OUT_TEXT] = report_text,
+		[OUT_JSON] = report_json,
+		[OUT_TABLE] = report_table,
+	};
 
 	for (i = 0; i < r->plan->njobs; i++)
 		if (r->stats[i].err)
@@ -127,8 +132,7 @@ static int report(const struct cli *c, struct run_result *r, FILE *out)
 				r->plan->jobs[i].name, r->stats[i].err_msg);
 	r->signo = atomic_load(&stop_signal);
 	r->version = IORIG_VERSION;
-	ret = c->format == OUT_JSON ? report_json(out, r) :
-	      report_text(out, r);
+	ret = writers[c->format](out, r);
 	if (fflush(out) || ret) {
 		fprintf(stderr, "iorig: writing the report: %s\n",
 			strerror(ret ? -ret : errno));

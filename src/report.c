@@ -166,3 +166,44 @@ void report_set_free(struct report_set *s)
 	free(s->groups);
 	memset(s, 0, sizeof(*s));
 }
+
+void report_row(const struct run_result *r, const struct report_unit *u,
+		struct report_row *row)
+{
+	const struct job_stats *st = &u->stats;
+	const struct phase_cpu *ph = NULL;
+	struct hist *lat;
+	double wall;
+
+	memset(row, 0, sizeof(*row));
+	row->ios = st->dir[0].ios + st->dir[1].ios;
+	row->bytes = st->dir[0].bytes + st->dir[1].bytes;
+	row->runtime_ns = st->runtime_ns;
+	if (r->phases && u->job->wait_group < r->nphases)
+		ph = &r->phases[u->job->wait_group];
+	if (ph) {
+		row->utime_ns = ph->proc.utime_ns;
+		row->stime_ns = ph->proc.stime_ns;
+		wall = (double)ph->wall_ns;
+		if (wall > 0)
+			row->cpu_pct = (double)(row->utime_ns + row->stime_ns) /
+				       wall * 100;
+		if (ph->ios)
+			row->us_per_io = (double)(row->utime_ns +
+						  row->stime_ns) / 1000 /
+					 (double)ph->ios;
+	}
+	if (st->runtime_ns) {
+		row->iops = (double)row->ios * 1e9 / (double)st->runtime_ns;
+		row->bw_bytes = (double)row->bytes * 1e9 /
+				(double)st->runtime_ns;
+	}
+	lat = malloc(sizeof(*lat));
+	if (!lat)
+		return;
+	*lat = st->dir[0].lat;
+	hist_merge(lat, &st->dir[1].lat);
+	row->lat_mean_ns = hist_mean(lat);
+	row->lat_p99_ns = hist_percentile(lat, 99);
+	free(lat);
+}

@@ -270,7 +270,68 @@ static void put_result(struct jctx *c, json_t *o, const struct job_stats *s,
 		put(c, o, dir_key[d], j_dir(c, &s->dir[d], s->runtime_ns, j));
 }
 
-static json_t *j_unit(struct jctx *c, const struct report_unit *u)
+static json_t *j_sys_cpu(struct jctx *c, const struct sys_cpu *s)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	put(c, o, "user_ns", j_u64(s->user));
+	put(c, o, "sys_ns", j_u64(s->system));
+	put(c, o, "irq_ns", j_u64(s->irq));
+	put(c, o, "softirq_ns", j_u64(s->softirq));
+	put(c, o, "idle_ns", j_u64(s->idle));
+	put(c, o, "steal_ns", j_u64(s->steal));
+	return o;
+}
+
+/* The phase this unit ran in: process and whole-system CPU around it. */
+static json_t *j_phase(struct jctx *c, const struct run_result *r,
+		       const struct job *j)
+{
+	const struct phase_cpu *ph;
+	json_t *o;
+
+	if (!r->phases || j->wait_group >= r->nphases)
+		return json_null();
+	ph = &r->phases[j->wait_group];
+	o = json_object();
+	if (!o)
+		return NULL;
+	put(c, o, "phase", json_integer(j->wait_group));
+	put(c, o, "wall_ns", j_u64(ph->wall_ns));
+	put(c, o, "ios", j_u64(ph->ios));
+	put(c, o, "process", j_cpu(c, &ph->proc));
+	put(c, o, "system", j_sys_cpu(c, &ph->sys));
+	return o;
+}
+
+/* The table's row: the same figures, the same definitions. */
+static json_t *j_summary(struct jctx *c, const struct run_result *r,
+			 const struct report_unit *u)
+{
+	struct report_row row;
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	report_row(r, u, &row);
+	put(c, o, "reqs", j_u64(row.ios));
+	put(c, o, "io_bytes", j_u64(row.bytes));
+	put(c, o, "runtime_ns", j_u64(row.runtime_ns));
+	put(c, o, "utime_ns", j_u64(row.utime_ns));
+	put(c, o, "stime_ns", j_u64(row.stime_ns));
+	put(c, o, "cpu_pct", j_real(row.cpu_pct));
+	put(c, o, "us_per_io", j_real(row.us_per_io));
+	put(c, o, "lat_mean_ns", j_real(row.lat_mean_ns));
+	put(c, o, "lat_p99_ns", j_u64(row.lat_p99_ns));
+	put(c, o, "iops", j_real(row.iops));
+	put(c, o, "bw_bytes", j_real(row.bw_bytes));
+	return o;
+}
+
+static json_t *j_unit(struct jctx *c, const struct run_result *r,
+		      const struct report_unit *u)
 {
 	const struct job *j = u->job;
 	json_t *o = json_object();
@@ -285,6 +346,8 @@ static json_t *j_unit(struct jctx *c, const struct report_unit *u)
 	put(c, o, "ran", json_boolean(u->stats.nclones > 0));
 	put(c, o, "options", j_options(c, j));
 	put_result(c, o, &u->stats, j);
+	put(c, o, "phase_cpu", j_phase(c, r, j));
+	put(c, o, "summary", j_summary(c, r, u));
 	return o;
 }
 
@@ -380,7 +443,7 @@ static json_t *j_root(struct jctx *c, const struct run_result *r,
 	}
 	put_header(c, root, r);
 	for (i = 0; i < nu; i++)
-		push(c, jobs, j_unit(c, &u[i]));
+		push(c, jobs, j_unit(c, r, &u[i]));
 	for (i = 0; i < ng; i++)
 		push(c, groups, j_group(c, r, (unsigned)i, &g[i]));
 	put(c, root, "jobs", jobs);

@@ -112,6 +112,32 @@ static void run_group(const struct plan *p, unsigned wg, struct target *tg,
 	}
 }
 
+/* Run wait group wg, measuring the process and the system around it. */
+static void run_phase(const struct plan *p, unsigned wg, struct target *tg,
+		      struct worker *w, const struct clock *clk,
+		      const atomic_int *stop, struct run_result *r)
+{
+	struct phase_cpu *ph = &r->phases[wg];
+	struct cpu_usage c0, c1;
+	struct sys_cpu s0, s1;
+	uint64_t t0;
+	size_t i;
+
+	stats_cpu_process(&c0);
+	stats_sys_cpu(&s0);
+	t0 = clock_mono_ns();
+	run_group(p, wg, tg, w, clk, stop, r);
+	ph->wall_ns = clock_mono_ns() - t0;
+	stats_cpu_process(&c1);
+	stats_sys_cpu(&s1);
+	stats_cpu_sub(&ph->proc, &c1, &c0);
+	stats_sys_cpu_sub(&ph->sys, &s1, &s0);
+	for (i = 0; i < p->njobs; i++)
+		if (p->jobs[i].wait_group == wg)
+			ph->ios += r->stats[i].dir[0].ios +
+				   r->stats[i].dir[1].ios;
+}
+
 int run_plan(const struct plan *p, const atomic_int *stop,
 	     struct run_result *r, struct err_rec *e)
 {
@@ -130,9 +156,11 @@ int run_plan(const struct plan *p, const atomic_int *stop,
 	host_info(r);
 	r->stats = calloc(p->njobs, sizeof(*r->stats));
 	r->ran = calloc(p->njobs, sizeof(*r->ran));
+	r->phases = calloc(p->nwait_groups, sizeof(*r->phases));
+	r->nphases = p->nwait_groups;
 	tg = calloc(p->njobs, sizeof(*tg));
 	w = calloc(p->njobs, sizeof(*w));
-	if (!r->stats || !r->ran || !tg || !w) {
+	if (!r->stats || !r->ran || !r->phases || !tg || !w) {
 		err_set(e, "", 0, "", "out of memory");
 		ret = -ENOMEM;
 		goto out;
@@ -146,7 +174,7 @@ int run_plan(const struct plan *p, const atomic_int *stop,
 	stats_cpu_process(&c0);
 	t0 = clock_mono_ns();
 	for (wg = 0; wg < p->nwait_groups && !atomic_load(stop); wg++)
-		run_group(p, wg, tg, w, &clk, stop, r);
+		run_phase(p, wg, tg, w, &clk, stop, r);
 	r->wall_ns = clock_mono_ns() - t0;
 	stats_cpu_process(&c1);
 	stats_cpu_sub(&r->proc_cpu, &c1, &c0);
@@ -162,6 +190,8 @@ void run_result_free(struct run_result *r)
 {
 	free(r->stats);
 	free(r->ran);
+	free(r->phases);
 	r->stats = NULL;
 	r->ran = NULL;
+	r->phases = NULL;
 }

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/time.h>
+#include <unistd.h>
 
 #include "stats.h"
 
@@ -150,4 +153,41 @@ double stats_cpu_us_per_io(const struct job_stats *s)
 		return 0.0;
 	return (double)(s->cpu.utime_ns + s->cpu.stime_ns) / 1000.0 /
 	       (double)ios;
+}
+
+int stats_sys_cpu(struct sys_cpu *c)
+{
+	unsigned long long v[8] = { 0 };
+	long hz = sysconf(_SC_CLK_TCK);
+	uint64_t ns = hz > 0 ? 1000000000ull / (uint64_t)hz : 10000000ull;
+	FILE *f = fopen("/proc/stat", "r");
+	int n;
+
+	memset(c, 0, sizeof(*c));
+	if (!f)
+		return -errno;
+	/* cpu user nice system idle iowait irq softirq steal */
+	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
+		   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+	fclose(f);
+	if (n < 7)
+		return -EIO;
+	c->user = (v[0] + v[1]) * ns;
+	c->system = v[2] * ns;
+	c->idle = (v[3] + v[4]) * ns;
+	c->irq = v[5] * ns;
+	c->softirq = v[6] * ns;
+	c->steal = v[7] * ns;
+	return 0;
+}
+
+void stats_sys_cpu_sub(struct sys_cpu *out, const struct sys_cpu *a,
+		       const struct sys_cpu *b)
+{
+	out->user = sub0(a->user, b->user);
+	out->system = sub0(a->system, b->system);
+	out->irq = sub0(a->irq, b->irq);
+	out->softirq = sub0(a->softirq, b->softirq);
+	out->idle = sub0(a->idle, b->idle);
+	out->steal = sub0(a->steal, b->steal);
 }

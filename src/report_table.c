@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+/*
+ * --output-format=table: one row per reported unit (a job, a clone or a
+ * sweep point), the figures side by side for comparing engines. CPU columns
+ * are the process's over the row's phase (see struct report_row).
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "engine.h"
+#include "report.h"
+#include "value.h"
+
+static void fmt_bs(const struct job *j, char *buf, size_t len)
+{
+	int d = (j->rw == RW_WRITE || j->rw == RW_RANDWRITE) ? DDIR_WRITE :
+		DDIR_READ;
+	char lo[32], hi[32];
+
+	value_fmt_bytes(j->bs_min[d], lo, sizeof(lo));
+	if (j->bs_min[d] == j->bs_max[d]) {
+		snprintf(buf, len, "%s", lo);
+		return;
+	}
+	value_fmt_bytes(j->bs_max[d], hi, sizeof(hi));
+	snprintf(buf, len, "%s-%s", lo, hi);
+}
+
+static void print_row(FILE *f, const struct run_result *r,
+		      const struct report_unit *u)
+{
+	const struct job *j = u->job;
+	struct report_row row;
+	char bs[80];
+
+	report_row(r, u, &row);
+	fmt_bs(j, bs, sizeof(bs));
+	fprintf(f, "%-24s %-8s %10llu %8s %5llu %7.2f %7.2f %7.2f %6.1f "
+		"%7.2f %9.1f %9.1f %10.0f %9.2f\n",
+		j->name, j->engine ? j->engine->name : j->ioengine,
+		(unsigned long long)row.ios, bs,
+		(unsigned long long)j->iodepth,
+		(double)row.runtime_ns / 1e9, (double)row.utime_ns / 1e9,
+		(double)row.stime_ns / 1e9, row.cpu_pct, row.us_per_io,
+		row.lat_mean_ns / 1e3, (double)row.lat_p99_ns / 1e3, row.iops,
+		row.bw_bytes / 1e6);
+}
+
+int report_table(FILE *f, const struct run_result *r)
+{
+	struct report_set rs;
+	int i, ret;
+
+	ret = report_collect(r, &rs);
+	if (ret)
+		return ret;
+	fprintf(f, "# cpu, utime, stime, us/op: the whole process over the "
+		"row's phase (RUSAGE_SELF)\n");
+	fprintf(f, "%-24s %-8s %10s %8s %5s %7s %7s %7s %6s %7s %9s %9s "
+		"%10s %9s\n", "job", "engine", "reqs", "bs", "depth",
+		"rtime", "utime", "stime", "cpu%", "us/op", "lat(us)",
+		"p99(us)", "op/s", "MB/s");
+	for (i = 0; i < rs.nunits; i++)
+		if (rs.units[i].stats.nclones)
+			print_row(f, r, &rs.units[i]);
+	if (r->signo)
+		fprintf(f, "# interrupted: figures cover the run until then\n");
+	if (fflush(f) || ferror(f))
+		ret = -EIO;
+	report_set_free(&rs);
+	return ret;
+}

@@ -85,12 +85,14 @@ struct job {
 	uint64_t sqthread_poll_cpu;	/* UINT64_MAX: not pinned */
 	bool hipri;			/* io_uring IOPOLL */
 	uint64_t pool_threads;		/* pthread engine; 0: iodepth */
+	char *sweep;		/* "OPT:v1,v2" lines joined by ';' */
 
 	/* Derived by plan.c. */
 	unsigned clone;		/* 0..numjobs-1 */
 	unsigned group;		/* reporting group id */
 	unsigned wait_group;	/* jobs start after all of lower wait_group */
 	const struct engine_ops *engine;
+	char *sweep_point;	/* "bs=4k ioengine=libaio", or NULL */
 	char *section_file;	/* where the job's section was defined */
 	int section_line;
 };

@@ -5,10 +5,12 @@
 
 extern const struct engine_ops engine_sync;
 extern const struct engine_ops engine_null;
+extern const struct engine_ops engine_libaio;
 
 static const struct engine_ops *const engines[] = {
 	&engine_sync,
 	&engine_null,
+	&engine_libaio,
 	NULL,
 };
 

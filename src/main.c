@@ -65,7 +65,9 @@ static void print_plan(const struct plan *p)
 	for (i = 0; i < p->njobs; i++) {
 		if (p->jobs[i].clone)
 			continue;
-		printf("[%s]\n", p->jobs[i].name);
+		printf("[%s]%s%s\n", p->jobs[i].name,
+		       p->jobs[i].sweep_point ? "  ; sweep point: " : "",
+		       p->jobs[i].sweep_point ? p->jobs[i].sweep_point : "");
 		options_print_job(stdout, &p->jobs[i]);
 	}
 }

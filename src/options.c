@@ -56,6 +56,8 @@ static const struct opt_choice kb_base_choices[] = {
 
 static int set_ioengine(struct job *j, const struct opt_def *o,
 			const char *val, char *why, size_t whylen);
+static int set_sweep(struct job *j, const struct opt_def *o,
+		     const char *val, char *why, size_t whylen);
 
 #define DEFAULT_PERCENTILES \
 	"1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99"
@@ -201,6 +203,10 @@ const struct opt_def options_table[] = {
 	{ .name = "kb_base", .type = OPT_ENUM, .off = F(kb_base),
 	  .def = "1024", .choices = kb_base_choices, .category = "units",
 	  .help = "Base of k/m/g and KB/MB/GB in sizes" },
+	{ .name = "sweep", .type = OPT_SPECIAL, .off = F(sweep),
+	  .set = set_sweep, .category = "sweep",
+	  .help = "OPTION:v1,v2,...: run the job once per value, each point "
+		  "stonewalled; repeat for a cartesian product" },
 	{ .name = NULL },
 };
 
@@ -342,6 +348,46 @@ static int set_ioengine(struct job *j, const struct opt_def *o,
 	for (e = engine_list(); *e && n < whylen; e++)
 		n += snprintf(why + n, whylen - n, " %s", (*e)->name);
 	return -EINVAL;
+}
+
+/* Check "OPT:v1,v2[;OPT2:...]" and append it to the job's sweeps. */
+static int set_sweep(struct job *j, const struct opt_def *o,
+		     const char *val, char *why, size_t whylen)
+{
+	const char *p = val, *colon, *end;
+	char name[64], *joined;
+	const struct opt_def *target;
+	size_t len;
+
+	for (;;) {
+		end = strchr(p, ';');
+		end = end ? end : p + strlen(p);
+		colon = memchr(p, ':', (size_t)(end - p));
+		len = colon ? (size_t)(colon - p) : 0;
+		if (!colon || !len || len >= sizeof(name) || colon + 1 == end ||
+		    colon[1] == ',' || end[-1] == ',' || strstr(p, ",,")) {
+			snprintf(why, whylen, "'%s': expected OPTION:value1,"
+				 "value2,... such as bs:4k,64k", val);
+			return -EINVAL;
+		}
+		memcpy(name, p, len);
+		name[len] = '\0';
+		target = options_find(name);
+		if (!target || target == o || !strcmp(name, "name")) {
+			snprintf(why, whylen, "'%s' is not an option that can "
+				 "be swept", name);
+			return -EINVAL;
+		}
+		if (!*end)
+			break;
+		p = end + 1;
+	}
+	if (asprintf(&joined, "%s%s%s", j->sweep ? j->sweep : "",
+		     j->sweep ? ";" : "", val) < 0)
+		return -ENOMEM;
+	free(j->sweep);
+	j->sweep = joined;
+	return 0;
 }
 
 static int set_choice(int *dst, const struct opt_def *o, const char *val,
@@ -679,6 +725,7 @@ int job_copy(struct job *dst, const struct job *src)
 
 	*dst = *src;
 	dst->section_file = NULL;
+	dst->sweep_point = NULL;
 	for (o = options_table; o->name; o++)
 		if (o->type == OPT_STR || o->type == OPT_SPECIAL)
 			*(char **)field(dst, o->off) = NULL;
@@ -693,6 +740,9 @@ int job_copy(struct job *dst, const struct job *src)
 	}
 	if (src->section_file &&
 	    !(dst->section_file = strdup(src->section_file)))
+		goto err;
+	if (src->sweep_point &&
+	    !(dst->sweep_point = strdup(src->sweep_point)))
 		goto err;
 	return 0;
 err:
@@ -714,6 +764,8 @@ void job_free(struct job *j)
 	}
 	free(j->section_file);
 	j->section_file = NULL;
+	free(j->sweep_point);
+	j->sweep_point = NULL;
 }
 
 static const char *type_name(const struct opt_def *o)

@@ -131,6 +131,123 @@ static void assign_group(struct plan *p, struct job *j, size_t before)
 	j->wait_group = p->nwait_groups - 1;
 }
 
+/* One dimension of a sweep: "OPT:v1,v2,..." split in place. */
+struct sweep_dim {
+	char *name;
+	char *vals[PLAN_MAX_JOBS];
+	size_t nvals;
+};
+
+#define PLAN_MAX_SWEEP_DIMS	8
+
+static int sweep_split(char *spec, struct sweep_dim *dims, size_t *ndims,
+		       const struct job *j, struct err_rec *e)
+{
+	char *dim, *val, *save1 = NULL, *save2 = NULL;
+	struct sweep_dim *d;
+
+	*ndims = 0;
+	for (dim = strtok_r(spec, ";", &save1); dim;
+	     dim = strtok_r(NULL, ";", &save1)) {
+		if (*ndims == PLAN_MAX_SWEEP_DIMS) {
+			err_set(e, j->section_file, j->section_line, "sweep",
+				"at most %d sweeps in a job",
+				PLAN_MAX_SWEEP_DIMS);
+			return -EINVAL;
+		}
+		d = &dims[(*ndims)++];
+		d->name = dim;
+		d->nvals = 0;
+		val = strchr(dim, ':');
+		*val++ = '\0';
+		for (val = strtok_r(val, ",", &save2); val;
+		     val = strtok_r(NULL, ",", &save2)) {
+			if (d->nvals == PLAN_MAX_JOBS) {
+				err_set(e, j->section_file, j->section_line,
+					"sweep", "too many values for %s",
+					d->name);
+				return -EINVAL;
+			}
+			d->vals[d->nvals++] = val;
+		}
+	}
+	return 0;
+}
+
+/* Point idx[] of the sweep: a stonewalled copy of proto with its values. */
+static int sweep_point(struct plan *p, const struct job *proto,
+		       const struct sweep_dim *dims, size_t ndims,
+		       const size_t *idx, struct err_rec *e)
+{
+	struct job pt;
+	char label[512];
+	size_t k, n = 0;
+	int ret;
+
+	ret = job_copy(&pt, proto);
+	if (ret)
+		return ret;
+	free(pt.sweep);
+	pt.sweep = NULL;
+	label[0] = '\0';
+	for (k = 0; k < ndims && !ret; k++) {
+		ret = options_set(&pt, dims[k].name, dims[k].vals[idx[k]],
+				  proto->section_file, proto->section_line, e);
+		if (n < sizeof(label))
+			n += snprintf(label + n, sizeof(label) - n, "%s%s=%s",
+				      k ? " " : "", dims[k].name,
+				      dims[k].vals[idx[k]]);
+	}
+	if (!ret && !(pt.sweep_point = strdup(label)))
+		ret = -ENOMEM;
+	if (!ret)
+		ret = check_job(&pt, e);
+	if (!ret) {
+		pt.stonewall = true;
+		pt.engine = engine_find(pt.ioengine);
+		assign_group(p, &pt, p->njobs);
+		ret = add_clones(p, &pt, e);
+	}
+	job_free(&pt);
+	return ret;
+}
+
+/* Expand j's sweeps: the cartesian product, last dimension fastest. */
+static int add_sweep(struct plan *p, const struct job *j, struct err_rec *e)
+{
+	struct sweep_dim *dims;
+	size_t ndims, idx[PLAN_MAX_SWEEP_DIMS] = { 0 }, k, points = 1;
+	char *spec = strdup(j->sweep);
+	int ret = -ENOMEM;
+
+	dims = calloc(PLAN_MAX_SWEEP_DIMS, sizeof(*dims));
+	if (!spec || !dims)
+		goto out;
+	ret = sweep_split(spec, dims, &ndims, j, e);
+	for (k = 0; !ret && k < ndims; k++) {
+		points *= dims[k].nvals;
+		if (points > PLAN_MAX_JOBS) {
+			err_set(e, j->section_file, j->section_line, "sweep",
+				"more than %d points", PLAN_MAX_JOBS);
+			ret = -EINVAL;
+		}
+	}
+	while (!ret) {
+		ret = sweep_point(p, j, dims, ndims, idx, e);
+		for (k = ndims; k-- > 0;) {
+			if (++idx[k] < dims[k].nvals)
+				break;
+			idx[k] = 0;
+		}
+		if (k == (size_t)-1)
+			break;
+	}
+out:
+	free(dims);
+	free(spec);
+	return ret;
+}
+
 static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 		     const struct raw_opt **opts, struct err_rec *e)
 {
@@ -161,6 +278,10 @@ static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 	if (ret)
 		goto out;
 	j.engine = engine_find(j.ioengine);
+	if (j.sweep) {
+		ret = add_sweep(p, &j, e);
+		goto out;
+	}
 	assign_group(p, &j, p->njobs);
 	ret = add_clones(p, &j, e);
 out:

@@ -339,6 +339,8 @@ static json_t *j_unit(struct jctx *c, const struct run_result *r,
 	if (!o)
 		return NULL;
 	put(c, o, "name", j_str(j->name));
+	put(c, o, "sweep_point", j->sweep_point ? j_str(j->sweep_point) :
+	    json_null());
 	put(c, o, "clone", j->group_reporting ? json_null() :
 	    json_integer(j->clone));
 	put(c, o, "group", json_integer(j->group));

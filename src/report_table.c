@@ -26,18 +26,27 @@ static void fmt_bs(const struct job *j, char *buf, size_t len)
 	snprintf(buf, len, "%s-%s", lo, hi);
 }
 
+/* "name" or "name[sweep point]" */
+static int row_name(const struct job *j, char *buf, size_t len)
+{
+	if (j->sweep_point)
+		return snprintf(buf, len, "%s[%s]", j->name, j->sweep_point);
+	return snprintf(buf, len, "%s", j->name);
+}
+
 static void print_row(FILE *f, const struct run_result *r,
-		      const struct report_unit *u)
+		      const struct report_unit *u, int width)
 {
 	const struct job *j = u->job;
 	struct report_row row;
-	char bs[80];
+	char bs[80], name[256];
 
 	report_row(r, u, &row);
 	fmt_bs(j, bs, sizeof(bs));
-	fprintf(f, "%-24s %-8s %10llu %8s %5llu %7.2f %7.2f %7.2f %6.1f "
+	row_name(j, name, sizeof(name));
+	fprintf(f, "%-*s %-8s %10llu %8s %5llu %7.2f %7.2f %7.2f %6.1f "
 		"%7.2f %9.1f %9.1f %10.0f %9.2f\n",
-		j->name, j->engine ? j->engine->name : j->ioengine,
+		width, name, j->engine ? j->engine->name : j->ioengine,
 		(unsigned long long)row.ios, bs,
 		(unsigned long long)j->iodepth,
 		(double)row.runtime_ns / 1e9, (double)row.utime_ns / 1e9,
@@ -49,20 +58,27 @@ static void print_row(FILE *f, const struct run_result *r,
 int report_table(FILE *f, const struct run_result *r)
 {
 	struct report_set rs;
-	int i, ret;
+	char name[256];
+	int i, ret, width = 3;
 
 	ret = report_collect(r, &rs);
 	if (ret)
 		return ret;
 	fprintf(f, "# cpu, utime, stime, us/op: the whole process over the "
 		"row's phase (RUSAGE_SELF)\n");
-	fprintf(f, "%-24s %-8s %10s %8s %5s %7s %7s %7s %6s %7s %9s %9s "
-		"%10s %9s\n", "job", "engine", "reqs", "bs", "depth",
+	for (i = 0; i < rs.nunits; i++) {
+		int n = row_name(rs.units[i].job, name, sizeof(name));
+
+		if (n > width)
+			width = n < (int)sizeof(name) ? n : (int)sizeof(name);
+	}
+	fprintf(f, "%-*s %-8s %10s %8s %5s %7s %7s %7s %6s %7s %9s %9s "
+		"%10s %9s\n", width, "job", "engine", "reqs", "bs", "depth",
 		"rtime", "utime", "stime", "cpu%", "us/op", "lat(us)",
 		"p99(us)", "op/s", "MB/s");
 	for (i = 0; i < rs.nunits; i++)
 		if (rs.units[i].stats.nclones)
-			print_row(f, r, &rs.units[i]);
+			print_row(f, r, &rs.units[i], width);
 	if (r->signo)
 		fprintf(f, "# interrupted: figures cover the run until then\n");
 	if (fflush(f) || ferror(f))

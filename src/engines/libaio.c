@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libaio: Linux native AIO (io_setup/io_submit/io_getevents).
+ *
+ * One AIO context per worker, sized to iodepth. Every request slot owns one
+ * iocb (iocbs[req->idx]), so the hot path never allocates. queue() prepares
+ * the slot's iocb and appends it to the pending batch; commit() hands the
+ * whole batch over with io_submit; reap() collects completions with
+ * io_getevents.
+ *
+ * Timestamps (the man page quotes this):
+ *   t_submit: one clock read immediately before each io_submit call, given
+ *             to every request in that call. A request the kernel did not
+ *             take (partial submit, EAGAIN) is stamped again before the
+ *             next attempt, so slat ends at the call that accepted it.
+ *   t_done:   one clock read as soon as io_getevents returns, given to
+ *             every event of that call: they were all observed at that
+ *             moment, and the kernel keeps no per-event completion time.
+ *
+ * Bookkeeping: the worker counts a request as in flight as soon as queue()
+ * returns QUEUED, but only in_kernel of them have really been accepted by
+ * io_submit. reap() never asks io_getevents for more than in_kernel
+ * events (it would sleep forever) and first tries to submit what is still
+ * pending, because after a commit that the kernel refused with EAGAIN the
+ * worker calls only reap() until it has room to queue more.
+ *
+ * Errors: io_submit rejects the first iocb it cannot take with -errno
+ * (bad fd, bad offset, bad buffer). Per-I/O status travels in the request,
+ * so that request is completed with res = -errno and handed back by the
+ * next reap(); the rest of the batch is submitted. This keeps the offset
+ * and file of the failing I/O in the report and lets the worker drain
+ * normally. EAGAIN is not a per-I/O error: see aio_flush() and aio_reap().
+ *
+ * Buffered I/O (direct=0) works, but io_submit then does the transfer
+ * itself before returning, so there is no queue depth to speak of.
+ */
+#include <errno.h>
+#include <libaio.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "clock.h"
+#include "engine.h"
+#include "job.h"
+
+/* How long reap() waits out EAGAIN when nothing is in the kernel. */
+#define AIO_EAGAIN_SLEEP_NS	1000000L	/* 1 ms per try */
+#define AIO_EAGAIN_TRIES	1000		/* then fail the batch */
+
+struct aio_state {
+	io_context_t ioctx;
+	struct iocb *iocbs;		/* one per request slot, by idx */
+	struct iocb **pending;		/* queued, not accepted: FIFO */
+	struct io_req **failed;		/* refused by io_submit, for reap */
+	struct io_event *events;
+	unsigned depth;
+	unsigned npending;
+	unsigned nfailed;
+	unsigned in_kernel;		/* submitted, not yet reaped */
+	bool blocked;			/* EAGAIN, and nothing reaped since */
+};
+
+static int aio_init(struct engine_ctx *ctx)
+{
+	struct aio_state *st;
+	unsigned depth = ctx->iodepth ? ctx->iodepth : 1;
+	int r = -ENOMEM;
+
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	st->depth = depth;
+	st->iocbs = calloc(depth, sizeof(*st->iocbs));
+	st->pending = calloc(depth, sizeof(*st->pending));
+	st->failed = calloc(depth, sizeof(*st->failed));
+	st->events = calloc(depth, sizeof(*st->events));
+	if (!st->iocbs || !st->pending || !st->failed || !st->events)
+		goto err_free;
+	/*
+	 * libaio returns -errno. EAGAIN here means the system-wide limit
+	 * fs.aio-max-nr would be exceeded (see /proc/sys/fs/aio-nr);
+	 * ENOSYS, a kernel built without AIO.
+	 */
+	r = io_setup((int)depth, &st->ioctx);
+	if (r < 0)
+		goto err_free;
+	ctx->priv = st;
+	return 0;
+
+err_free:
+	free(st->events);
+	free(st->failed);
+	free(st->pending);
+	free(st->iocbs);
+	free(st);
+	return r;
+}
+
+static int aio_queue(struct engine_ctx *ctx, struct io_req *req)
+{
+	struct aio_state *st = ctx->priv;
+	struct iocb *cb;
+
+	if (st->npending + st->in_kernel + st->nfailed >= st->depth)
+		return ENGINE_BUSY;
+	if (req->idx >= st->depth)
+		return -EINVAL;
+	cb = &st->iocbs[req->idx];
+	if (req->ddir == DDIR_READ)
+		io_prep_pread(cb, req->fd, req->buf, req->len,
+			      (long long)req->offset);
+	else
+		io_prep_pwrite(cb, req->fd, req->buf, req->len,
+			       (long long)req->offset);
+	cb->data = req;
+	st->pending[st->npending++] = cb;
+	return ENGINE_QUEUED;
+}
+
+/* Drop the first n pending iocbs (accepted or refused), keeping order. */
+static void aio_pending_drop(struct aio_state *st, unsigned n)
+{
+	unsigned i;
+
+	st->npending -= n;
+	for (i = 0; i < st->npending; i++)
+		st->pending[i] = st->pending[i + n];
+}
+
+/* The kernel will not take this request: complete it with res = err. */
+static void aio_refuse(struct aio_state *st, const struct clock *clk,
+		       struct io_req *req, int err)
+{
+	req->res = err;
+	req->t_done = clock_ticks(clk);
+	st->failed[st->nfailed++] = req;
+}
+
+/*
+ * Submit everything pending. A partial submit is retried with the rest at
+ * once; a refused iocb is completed with its error and skipped. Stops on
+ * EAGAIN, leaving the rest pending and st->blocked set: completions must
+ * free kernel resources first, so spinning here would only burn CPU.
+ * Returns how many the kernel accepted.
+ */
+static int aio_flush(struct aio_state *st, const struct clock *clk)
+{
+	int submitted = 0, r;
+	uint64_t now;
+	unsigned i;
+
+	while (st->npending) {
+		now = clock_ticks(clk);
+		for (i = 0; i < st->npending; i++)
+			((struct io_req *)st->pending[i]->data)->t_submit = now;
+		r = io_submit(st->ioctx, (long)st->npending, st->pending);
+		if (r > 0) {
+			aio_pending_drop(st, (unsigned)r);
+			st->in_kernel += (unsigned)r;
+			submitted += r;
+			st->blocked = false;
+		} else if (r == 0 || r == -EAGAIN) {
+			st->blocked = true;
+			break;
+		} else if (r != -EINTR) {
+			aio_refuse(st, clk, st->pending[0]->data, r);
+			aio_pending_drop(st, 1);
+		}
+	}
+	return submitted;
+}
+
+/*
+ * Returns how many were submitted; never fails (see the top comment for
+ * refused requests). 0 after EAGAIN: the requests stay pending and the
+ * worker's reap() that follows waits for completions and submits them.
+ */
+static int aio_commit(struct engine_ctx *ctx)
+{
+	return aio_flush(ctx->priv, ctx->clk);
+}
+
+/*
+ * EAGAIN with nothing of ours in the kernel: no completion will free
+ * anything, so wait for the system (another process's AIO, memory) in
+ * short sleeps. If it never clears, complete the pending requests with
+ * -EAGAIN so that the worker reports them and drains instead of hanging.
+ */
+static void aio_wait_submit(struct aio_state *st, const struct clock *clk)
+{
+	struct timespec ts = { 0, AIO_EAGAIN_SLEEP_NS };
+	unsigned tries;
+
+	for (tries = 0; st->npending && !st->in_kernel; tries++) {
+		if (tries == AIO_EAGAIN_TRIES) {
+			while (st->npending) {
+				aio_refuse(st, clk, st->pending[0]->data,
+					   -EAGAIN);
+				aio_pending_drop(st, 1);
+			}
+			break;
+		}
+		nanosleep(&ts, NULL);
+		aio_flush(st, clk);
+	}
+}
+
+/*
+ * Refused requests come first (they are already complete), then
+ * io_getevents for the rest of min, capped at what the kernel holds.
+ * Returns fewer than min only when the kernel holds fewer than min.
+ */
+static int aio_reap(struct engine_ctx *ctx, unsigned min,
+		    struct io_req **out, unsigned max)
+{
+	struct aio_state *st = ctx->priv;
+	unsigned n = 0, want_min, want_max, i;
+	uint64_t now;
+	int r;
+
+	if (st->npending && (!st->blocked || !st->in_kernel))
+		aio_flush(st, ctx->clk);
+	if (st->npending && !st->in_kernel)
+		aio_wait_submit(st, ctx->clk);
+	while (st->nfailed && n < max)
+		out[n++] = st->failed[--st->nfailed];
+	if ((n && n >= min) || n == max || !st->in_kernel)
+		return (int)n;
+	want_min = min > n ? min - n : 0;
+	if (want_min > st->in_kernel)
+		want_min = st->in_kernel;
+	want_max = max - n;
+	if (want_max > st->in_kernel)
+		want_max = st->in_kernel;
+	do
+		r = io_getevents(st->ioctx, (long)want_min, (long)want_max,
+				 st->events, NULL);
+	while (r == -EINTR);
+	if (r < 0)
+		return n ? (int)n : r;	/* the error comes back next time */
+	now = clock_ticks(ctx->clk);
+	for (i = 0; i < (unsigned)r; i++) {
+		struct io_req *req = st->events[i].data;
+
+		/* res is the kernel's long: bytes, or -errno */
+		req->res = (long)st->events[i].res;
+		req->t_done = now;
+		out[n++] = req;
+	}
+	st->in_kernel -= (unsigned)r;
+	if (r)
+		st->blocked = false;
+	return (int)n;
+}
+
+/*
+ * io_destroy waits for I/O still in the kernel (a worker that gave up on
+ * a failed job), so the request buffers the worker frees after exit() are
+ * no longer the target of any transfer.
+ */
+static void aio_exit(struct engine_ctx *ctx)
+{
+	struct aio_state *st = ctx->priv;
+
+	io_destroy(st->ioctx);
+	free(st->events);
+	free(st->failed);
+	free(st->pending);
+	free(st->iocbs);
+	free(st);
+	ctx->priv = NULL;
+}
+
+const struct engine_ops engine_libaio = {
+	.name = "libaio",
+	.alias = "kaio",
+	.help = "Linux native AIO (io_submit/io_getevents); needs direct=1 "
+		"to be asynchronous",
+	.flags = 0,
+	.init = aio_init,
+	.queue = aio_queue,
+	.commit = aio_commit,
+	.reap = aio_reap,
+	.exit = aio_exit,
+};

@@ -56,6 +56,8 @@ struct opt_def {
 enum opt_flags {
 	/* Stored inverted: buffered = !direct, rwmixwrite = 100 - rwmixread */
 	OPT_F_INVERT = 1u << 0,
+	/* OPT_UINT: the word "none" stores UINT64_MAX (unset) */
+	OPT_F_NONE = 1u << 1,
 };
 
 /* The table, terminated by an entry with name == NULL. */

@@ -19,6 +19,8 @@ struct plan {
 	size_t njobs;
 	unsigned ngroups;
 	unsigned nwait_groups;
+	char **warnings;	/* things the run does that the user may not */
+	size_t nwarnings;	/* expect; main prints them to stderr */
 };
 
 struct plan_filter {

@@ -167,6 +167,8 @@ int main(int argc, char **argv)
 		code = fail(&e);
 		goto out;
 	}
+	for (size_t i = 0; i < p.nwarnings; i++)
+		fprintf(stderr, "iorig: warning: %s\n", p.warnings[i]);
 	if (c.parse_only) {
 		print_plan(&p);
 		code = EXIT_OK;

@@ -114,6 +114,43 @@ const struct opt_def options_table[] = {
 	{ .name = "iodepth", .type = OPT_UINT, .off = F(iodepth), .def = "1",
 	  .min = 1, .max = 65536, .category = "engine",
 	  .help = "I/Os kept in flight (synchronous engines: 1)" },
+	{ .name = "iodepth_batch_submit", .alias = "iodepth_batch",
+	  .type = OPT_UINT, .off = F(iodepth_batch_submit), .def = "0",
+	  .min = 0, .max = 65536, .category = "engine",
+	  .help = "Hand I/Os to the kernel in batches of this many; 0: "
+		  "all that are ready at once" },
+	{ .name = "iodepth_batch_complete_min",
+	  .alias = "iodepth_batch_complete", .type = OPT_UINT,
+	  .off = F(iodepth_batch_complete_min), .def = "1", .min = 1,
+	  .max = 65536, .category = "engine",
+	  .help = "Wait for at least this many completions at a time" },
+	{ .name = "iodepth_batch_complete_max", .type = OPT_UINT,
+	  .off = F(iodepth_batch_complete_max), .def = "0", .min = 0,
+	  .max = 65536, .category = "engine",
+	  .help = "Collect at most this many completions at a time; 0: "
+		  "iodepth" },
+	{ .name = "fixedbufs", .type = OPT_BOOL, .off = F(fixedbufs),
+	  .def = "0", .category = "engine",
+	  .help = "io_uring: register the I/O buffers with the kernel" },
+	{ .name = "registerfiles", .type = OPT_BOOL, .off = F(registerfiles),
+	  .def = "0", .category = "engine",
+	  .help = "io_uring: register the files with the kernel" },
+	{ .name = "sqthread_poll", .type = OPT_BOOL, .off = F(sqthread_poll),
+	  .def = "0", .category = "engine",
+	  .help = "io_uring: a kernel thread polls the submission queue" },
+	{ .name = "sqthread_poll_cpu", .type = OPT_UINT,
+	  .off = F(sqthread_poll_cpu), .def = "none", .min = 0,
+	  .flags = OPT_F_NONE,
+	  .max = 65535, .category = "engine",
+	  .help = "io_uring: pin the SQPOLL thread to this CPU; none: not "
+		  "pinned" },
+	{ .name = "hipri", .type = OPT_BOOL, .off = F(hipri), .def = "0",
+	  .category = "engine",
+	  .help = "io_uring: poll for completions (IOPOLL; needs direct=1 "
+		  "and poll queues)" },
+	{ .name = "pool_threads", .type = OPT_UINT, .off = F(pool_threads),
+	  .def = "0", .min = 0, .max = 4096, .category = "engine",
+	  .help = "pthread engine: threads in the pool; 0: iodepth" },
 	{ .name = "numjobs", .type = OPT_UINT, .off = F(numjobs), .def = "1",
 	  .min = 1, .max = 4096, .category = "engine",
 	  .help = "Clones of this job, each its own thread" },
@@ -226,22 +263,20 @@ static const char *const fio_only[] = {
 	"error_dump", "exec_postrun", "exec_prerun", "exitall",
 	"exitall_on_error", "fallocate", "file_append", "file_service_type",
 	"filename_format", "filesize", "fill_device", "fill_fs",
-	"fixedbufs", "flow", "fsync_on_close", "gid", "gtod_reduce",
-	"hipri", "hugepage-size", "ignore_error", "io_submit_mode",
-	"iodepth_batch", "iodepth_batch_complete",
-	"iodepth_batch_complete_max", "iodepth_batch_complete_min",
-	"iodepth_batch_submit", "iodepth_low", "iomem", "iomem_align",
+	"flow", "fsync_on_close", "gid", "gtod_reduce",
+	"hugepage-size", "ignore_error", "io_submit_mode",
+	"iodepth_low", "iomem", "iomem_align",
 	"ioscheduler", "iopsavgtime", "latency_percentile", "latency_target",
 	"latency_window", "lockfile", "lockmem", "log_avg_msec",
 	"log_hist_msec", "max_latency", "mem", "mem_align", "nice",
 	"numa_cpu_nodes", "numa_mem_policy", "offset_align",
 	"offset_increment", "openfiles", "overwrite", "percentage_random",
-	"per_job_logs", "pool_threads", "pre_read", "prio", "prioclass",
+	"per_job_logs", "pre_read", "prio", "prioclass",
 	"random_distribution", "random_generator", "rate", "rate_iops",
 	"rate_iops_min", "rate_min", "rate_process", "read_iolog",
-	"refill_buffers", "registerfiles", "replay_no_stall",
+	"refill_buffers", "replay_no_stall",
 	"scramble_buffers", "serialize_overlap", "significant_figures",
-	"sqthread_poll", "sqthread_poll_cpu", "steadystate", "ss_dur",
+	"steadystate", "ss_dur",
 	"ss_ramp", "sync_file_range", "thinktime", "thinktime_blocks",
 	"thinktime_spin", "trim_backlog", "trim_percentage", "uid",
 	"unified_rw_reporting", "unique_filename", "userspace_reap",
@@ -508,6 +543,10 @@ static int opt_parse(struct job *j, const struct opt_def *o, const char *val,
 			*(bool *)dst = (o->flags & OPT_F_INVERT) ? !b : b;
 		return ret;
 	case OPT_UINT:
+		if ((o->flags & OPT_F_NONE) && !strcasecmp(val, "none")) {
+			*(uint64_t *)dst = UINT64_MAX;
+			return 0;
+		}
 		ret = value_uint(val, o->min, o->max, &u, why, whylen);
 		if (!ret)
 			*(uint64_t *)dst = u;
@@ -681,7 +720,11 @@ void options_format(const struct job *j, const struct opt_def *o,
 		break;
 	case OPT_UINT:
 	case OPT_SIZE:
-		snprintf(buf, len, "%" PRIu64, *(const uint64_t *)src);
+		if ((o->flags & OPT_F_NONE) &&
+		    *(const uint64_t *)src == UINT64_MAX)
+			snprintf(buf, len, "none");
+		else
+			snprintf(buf, len, "%" PRIu64, *(const uint64_t *)src);
 		break;
 	case OPT_SIZE_PCT:
 		if (*(const double *)cfield(j, o->aux) > 0)

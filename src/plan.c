@@ -7,8 +7,11 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "engine.h"
 #include "options.h"
@@ -90,6 +93,81 @@ static int check_job(const struct job *j, struct err_rec *e)
 	return 0;
 }
 
+/* Add a warning once; failing to allocate one is not worth failing for. */
+static void plan_warn(struct plan *p, const struct job *j, const char *fmt,
+		      ...) __attribute__((format(printf, 3, 4)));
+
+static void plan_warn(struct plan *p, const struct job *j, const char *fmt,
+		      ...)
+{
+	char msg[512], text[2048], *full, **w;
+	struct err_rec e;
+	va_list ap;
+	size_t i;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	err_set(&e, j->section_file, j->section_line, "", "job '%s': %s",
+		j->name, msg);
+	err_format(&e, text, sizeof(text));
+	full = strdup(text);
+	if (!full)
+		return;
+	for (i = 0; i < p->nwarnings; i++) {
+		if (!strcmp(p->warnings[i], full)) {
+			free(full);
+			return;
+		}
+	}
+	w = realloc(p->warnings, (p->nwarnings + 1) * sizeof(*w));
+	if (!w) {
+		free(full);
+		return;
+	}
+	p->warnings = w;
+	p->warnings[p->nwarnings++] = full;
+}
+
+/* Kernel version as major * 1000 + minor; 0 when unknown. */
+static unsigned kernel_version(void)
+{
+	struct utsname u;
+	unsigned major = 0, minor = 0;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+		return 0;
+	return major * 1000 + minor;
+}
+
+/* Settings that run, but not the way a user may think. */
+static void warn_job(struct plan *p, const struct job *j)
+{
+	const char *eng = j->engine ? j->engine->name : "";
+	bool uring = !strcmp(eng, "io_uring");
+	unsigned kv;
+
+	if (!strcmp(eng, "libaio") && !j->direct)
+		plan_warn(p, j, "libaio without direct=1 blocks in io_submit: "
+			  "the I/O is synchronous and iodepth has no effect");
+	if (j->engine && (j->engine->flags & ENGINE_SYNC) && j->iodepth > 1)
+		plan_warn(p, j, "iodepth=%" PRIu64 " has no effect with the "
+			  "%s engine: it does one I/O at a time", j->iodepth,
+			  eng);
+	if (!uring && (j->fixedbufs || j->registerfiles || j->sqthread_poll ||
+		       j->hipri))
+		plan_warn(p, j, "fixedbufs, registerfiles, sqthread_poll and "
+			  "hipri apply to the io_uring engine only");
+	if (strcmp(eng, "pthread") && j->pool_threads)
+		plan_warn(p, j, "pool_threads applies to the pthread engine "
+			  "only");
+	kv = kernel_version();
+	if (j->fadvise_hint == FADV_NOREUSE && kv && kv < 6003)
+		plan_warn(p, j, "POSIX_FADV_NOREUSE does nothing before "
+			  "Linux 6.3; this kernel is %u.%u", kv / 1000,
+			  kv % 1000);
+}
+
 static int add_clones(struct plan *p, const struct job *proto,
 		      struct err_rec *e)
 {
@@ -102,6 +180,7 @@ static int add_clones(struct plan *p, const struct job *proto,
 			"are allowed", need, PLAN_MAX_JOBS);
 		return -EINVAL;
 	}
+	warn_job(p, proto);
 	jobs = realloc(p->jobs, need * sizeof(*jobs));
 	if (!jobs)
 		return -ENOMEM;
@@ -329,5 +408,8 @@ void plan_free(struct plan *p)
 	for (i = 0; i < p->njobs; i++)
 		job_free(&p->jobs[i]);
 	free(p->jobs);
+	for (i = 0; i < p->nwarnings; i++)
+		free(p->warnings[i]);
+	free(p->warnings);
 	memset(p, 0, sizeof(*p));
 }

@@ -389,6 +389,11 @@ static void apply_fadvise(const struct target *t, const struct target_file *tf,
 	};
 	int h = j->fadvise_hint;
 
+	if (j->invalidate && tf->is_bdev && ioctl(tf->fd, BLKFLSBUF, 0) < 0)
+		fprintf(stderr, "iorig: warning: %s: BLKFLSBUF failed (%s); "
+			"dropping the region's page cache with "
+			"POSIX_FADV_DONTNEED instead\n", tf->path,
+			strerror(errno));
 	if (j->invalidate)
 		posix_fadvise(tf->fd, (off_t)tf->offset,
 			      (off_t)t->file_region, POSIX_FADV_DONTNEED);

@@ -39,13 +39,105 @@ expect_empty() {
 	[ ! -s "$T/$1" ] || die "expected empty std$1"
 }
 
+# The system Python when there is one: a version manager's shim (pyenv)
+# costs a tenth of a second per call.
+if [ -z "${PY:-}" ]; then
+	if [ -x /usr/bin/python3 ]; then PY=/usr/bin/python3; else PY=python3; fi
+fi
+command -v "$PY" >/dev/null || { echo "python3 is needed by the CLI tests"; exit 1; }
+
 # json EXPR: evaluates a Python expression on the JSON document in $T/out
 # (bound to d) and prints the result.
 json() {
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$T/out" "$1"
+	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$T/out" "$1"
 }
 
 skip() {
 	echo "SKIP: $*"
 	exit 77
+}
+
+# ---- added helpers ----
+
+# jsonf FILE EXPR: like json, on FILE.
+jsonf() {
+	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+# json_is EXPR VALUE: the Python expression EXPR on the JSON document in
+# $T/out (bound to d) prints VALUE; stdout must be one JSON document.
+json_is() {
+	_got=$(json "$1" 2>&1) || die "stdout is not one JSON document: $_got"
+	[ "$_got" = "$2" ] || die "expected $1 == $2, got $_got"
+}
+
+# expect_json EXPR [WHY]: the Python expression EXPR (d = stdout's JSON) holds.
+expect_json() {
+	_got=$(json "bool($1)" 2>&1) || die "stdout is not one JSON document: $_got"
+	[ "$_got" = True ] || die "expected $1${2:+ ($2)}"
+}
+
+# The job options of the option table, one a line, read from the source
+# (not from iorig, so a listing that drops one is caught).
+table_job_options() {
+	sed -n '/options_table\[\] = {/,/^};/p' "$top/src/options.c" |
+		sed -n 's/.*\.name = "\([^"]*\)".*/\1/p'
+}
+
+# The command options (--help, --output...), from src/cli.c.
+table_cmd_options() {
+	sed -n '/cli_options\[\] = {/,/^};/p' "$top/src/cli.c" |
+		sed -n 's/^[[:space:]]*{ "\([^"]*\)".*/\1/p'
+}
+
+# mkrand FILE BYTES: FILE with BYTES of random data.
+mkrand() {
+	head -c "$2" /dev/urandom >"$1" || die "cannot make $1"
+}
+
+# sum_range FILE OFFSET LENGTH: checksum of those bytes of FILE.
+sum_range() {
+	dd if="$1" bs=65536 iflag=skip_bytes,count_bytes skip="$2" \
+		count="$3" 2>/dev/null | cksum
+}
+
+# fsize FILE: size in bytes.
+fsize() {
+	stat -c %s "$1"
+}
+
+# Milliseconds since the epoch.
+now_ms() {
+	date +%s%3N
+}
+
+# wait_gone PID SECONDS: waits for PID (a child) to exit; kills it and
+# fails the test if it is still there after SECONDS. Sets $rc.
+wait_gone() {
+	_n=$(($2 * 20))
+	while kill -0 "$1" 2>/dev/null && [ "$_n" -gt 0 ]; do
+		sleep 0.05
+		_n=$((_n - 1))
+	done
+	if kill -0 "$1" 2>/dev/null; then
+		kill -9 "$1" 2>/dev/null
+		wait "$1"
+		die "pid $1 still running after $2 s"
+	fi
+	wait "$1"
+	rc=$?
+}
+
+# have_odirect DIR: DIR's file system takes O_DIRECT I/O.
+have_odirect() {
+	dd if=/dev/zero of="$1/.odirect-probe" bs=4096 count=1 oflag=direct \
+		>/dev/null 2>&1
+	_r=$?
+	rm -f "$1/.odirect-probe"
+	return $_r
+}
+
+# expect_dir_empty DIR: nothing was created in DIR.
+expect_dir_empty() {
+	[ -z "$(ls -A "$1")" ] || die "expected nothing created in $1, found: $(ls -A "$1")"
 }

@@ -39,7 +39,7 @@ LIBOBJS := $(filter-out src/main.o,$(OBJS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:.c=)
 
-.PHONY: all deps run test unit cli-test bench install clean
+.PHONY: all deps run test bench install clean
 
 all: iorig
 
@@ -78,12 +78,6 @@ tests/unit/test_%: tests/unit/test_%.c libiorig.a $(wildcard include/*.h)
 run: deps
 	@$(MAKE) --no-print-directory iorig
 	./iorig jobs/quick.job
-
-unit: $(UNIT_BINS)
-	@sh tests/run-unit.sh $(UNIT_BINS)
-
-cli-test: iorig
-	@sh tests/run-cli.sh
 
 test: deps
 	@$(MAKE) --no-print-directory iorig $(UNIT_BINS)

@@ -16,6 +16,8 @@
  * Returns 0 when everything ran; -EINVAL with e when the targets failed
  * validation (nothing ran); r is filled in either case.
  */
+/* Only the validation part of run_plan: nothing is created or written. */
+int run_check(const struct plan *p, struct err_rec *e);
 int run_plan(const struct plan *p, const atomic_int *stop,
 	     struct run_result *r, struct err_rec *e);
 void run_result_free(struct run_result *r);

@@ -93,6 +93,15 @@ static int info_only(const struct cli *c)
 	return EXIT_OK;
 }
 
+/* What went to stdout must have arrived: a full disk is an error. */
+static int stdout_checked(int code)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return code;
+	fprintf(stderr, "iorig: writing to stdout: %s\n", strerror(errno));
+	return EXIT_RUNTIME;
+}
+
 static void install_signals(void)
 {
 	struct sigaction sa;
@@ -159,7 +168,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (c.help || c.version || c.cmdhelp) {
-		code = info_only(&c);
+		code = stdout_checked(info_only(&c));
 		goto out;
 	}
 	filter.sections = c.sections;
@@ -171,7 +180,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "iorig: warning: %s\n", p.warnings[i]);
 	if (c.parse_only) {
 		print_plan(&p);
-		code = EXIT_OK;
+		code = stdout_checked(EXIT_OK);
+		goto out;
+	}
+	/* Targets are checked before --output is created or truncated. */
+	if (run_check(&p, &e)) {
+		code = fail(&e);
 		goto out;
 	}
 	if (c.output && !(out = fopen(c.output, "w"))) {

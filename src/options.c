@@ -68,7 +68,8 @@ const struct opt_def options_table[] = {
 	  .category = "description",
 	  .help = "Job name; starts a new job on the command line" },
 	{ .name = "description", .type = OPT_STR, .off = F(description),
-	  .category = "description", .help = "Free text shown in reports" },
+	  .category = "description",
+	  .help = "Free text, kept in the JSON report's options" },
 	/* Target */
 	{ .name = "filename", .type = OPT_STR, .off = F(filename),
 	  .category = "target",
@@ -833,7 +834,7 @@ void options_print_help(FILE *f)
 	fprintf(f, "\nJob options (in job files as name=value, on the "
 		"command line as --name=value):\n");
 	for (o = options_table; o->name; o++)
-		fprintf(f, "  --%-18s %s\n", o->name, o->help);
+		fprintf(f, "  --%-26s %s\n", o->name, o->help);
 }
 
 int options_print_cmdhelp(FILE *f, const char *name)
@@ -843,7 +844,7 @@ int options_print_cmdhelp(FILE *f, const char *name)
 
 	if (!name) {
 		for (o = options_table; o->name; o++)
-			fprintf(f, "%-20s %s\n", o->name, o->help);
+			fprintf(f, "%-28s %s\n", o->name, o->help);
 		return 0;
 	}
 	o = options_find(name);

@@ -36,7 +36,7 @@ static int apply_opts(struct job *j, const struct raw_opt *const *opts,
 			return ret;
 	}
 	for (i = 0; i < n; i++) {
-		if (i == kb)
+		if (!strcmp(opts[i]->name, "kb_base"))
 			continue;
 		ret = options_set(j, opts[i]->name, opts[i]->value,
 				  opts[i]->file, opts[i]->line, e);
@@ -327,6 +327,22 @@ out:
 	return ret;
 }
 
+/* A cross-option error names the line that set the option, when one did. */
+static void blame_option(const struct raw_opt *const *opts, size_t n,
+			 struct err_rec *e)
+{
+	const struct opt_def *o = options_find(e->option);
+	size_t i = n;
+
+	while (o && i-- > 0) {
+		if (options_find(opts[i]->name) == o) {
+			snprintf(e->file, sizeof(e->file), "%s", opts[i]->file);
+			e->line = opts[i]->line;
+			return;
+		}
+	}
+}
+
 static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 		     const struct raw_opt **opts, struct err_rec *e)
 {
@@ -352,8 +368,11 @@ static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 		goto out;
 	}
 	ret = apply_opts(&j, opts, n, e);
-	if (!ret)
+	if (!ret) {
 		ret = check_job(&j, e);
+		if (ret)
+			blame_option(opts, n, e);
+	}
 	if (ret)
 		goto out;
 	j.engine = engine_find(j.ioengine);

@@ -38,8 +38,15 @@ static void acc_add(struct job_stats *s, const struct run_result *r,
 {
 	unsigned n = s->nclones;
 
-	if (!job_ran(r, i))
+	if (!job_ran(r, i)) {
+		/* Its figures mean nothing, but why it did not run does. */
+		if (r->stats && r->stats[i].err && !s->err) {
+			s->err = r->stats[i].err;
+			memcpy(s->err_msg, r->stats[i].err_msg,
+			       sizeof(s->err_msg));
+		}
 		return;
+	}
 	stats_merge(s, &r->stats[i]);
 	s->nclones = n + 1;
 }

@@ -108,7 +108,7 @@ static void run_group(const struct plan *p, unsigned wg, struct target *tg,
 		if (w[i].started)
 			pthread_join(w[i].thread, NULL);
 		if (needs_files(&p->jobs[i]))
-			target_close(&tg[i], p->jobs[i].unlink);
+			target_close(&tg[i], false);
 	}
 }
 
@@ -136,6 +136,23 @@ static void run_phase(const struct plan *p, unsigned wg, struct target *tg,
 		if (p->jobs[i].wait_group == wg)
 			ph->ios += r->stats[i].dir[0].ios +
 				   r->stats[i].dir[1].ios;
+}
+
+int run_check(const struct plan *p, struct err_rec *e)
+{
+	struct target *tg = calloc(p->njobs, sizeof(*tg));
+	size_t i;
+	int ret;
+
+	if (!tg) {
+		err_set(e, "", 0, "", "out of memory");
+		return -ENOMEM;
+	}
+	ret = plan_targets(p, tg, e);
+	for (i = 0; i < p->njobs; i++)
+		target_free(&tg[i]);
+	free(tg);
+	return ret;
 }
 
 int run_plan(const struct plan *p, const atomic_int *stop,
@@ -176,6 +193,10 @@ int run_plan(const struct plan *p, const atomic_int *stop,
 	for (wg = 0; wg < p->nwait_groups && !atomic_load(stop); wg++)
 		run_phase(p, wg, tg, w, &clk, stop, r);
 	r->wall_ns = clock_mono_ns() - t0;
+	/* Only now: a later phase may read what an earlier one wrote. */
+	for (i = 0; i < p->njobs; i++)
+		if (p->jobs[i].unlink && needs_files(&p->jobs[i]))
+			target_close(&tg[i], true);
 	stats_cpu_process(&c1);
 	stats_cpu_sub(&r->proc_cpu, &c1, &c0);
 out:

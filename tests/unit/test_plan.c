@@ -116,9 +116,9 @@ static const struct bad_case bad[] = {
 	{ "[a]\nbs=abc,4k\n", 2, "bs" },
 	{ "[a]\niodepth=0:4\n", 2, "iodepth" },
 	{ "[global]\nverify=md5\n[a]\n", 2, "verify" },
-	{ "[a]\ntime_based\n", 1, "time_based" },
-	{ "[a]\nbs=2g\n", 1, "bs" },
-	{ "[a]\nfilename=x\nnrfiles=2\n", 1, "nrfiles" },
+	{ "[a]\ntime_based\n", 2, "time_based" },
+	{ "[a]\nbs=2g\n", 2, "bs" },
+	{ "[a]\nfilename=x\nnrfiles=2\n", 3, "nrfiles" },
 	{ "[a]\nnumjobs=4000\n[b]\nnumjobs=200\n", 3, "numjobs" },
 	{ "[global]\nsize=1m\n", 0, "" },
 };

@@ -237,14 +237,29 @@ static int is_word_char(int c)
 }
 
 
-/* *pp points at "${"; on success it is left after the '}'. */
+/*
+ * *pp points at "${"; on success it is left after the '}'. ${NAME} must be
+ * set; ${NAME:-TEXT} gives TEXT (taken literally) when NAME is unset or
+ * empty, so a job file can have a default target.
+ */
 static int expand_env(struct xout *o, const char **pp, char *why,
 		      size_t whylen)
 {
 	const char *name = *pp + 2, *end = strchr(name, '}');
+	const char *def = NULL, *def_end = NULL;
 	char key[256];
 	const char *val;
 	size_t n, i;
+
+	if (end) {
+		const char *sep = memmem(name, (size_t)(end - name), ":-", 2);
+
+		if (sep) {
+			def = sep + 2;
+			def_end = end;
+			end = sep;
+		}
+	}
 
 	if (!end) {
 		err_why(why, whylen,
@@ -265,9 +280,15 @@ static int expand_env(struct xout *o, const char **pp, char *why,
 	memcpy(key, name, n);
 	key[n] = '\0';
 	val = getenv(key);
+	if (def) {
+		*pp = def_end + 1;
+		if (!val || !*val)
+			return xput(o, def, (size_t)(def_end - def));
+		return xput(o, val, strlen(val));
+	}
 	if (!val) {
-		err_why(why, whylen, "environment variable %s is not set",
-			key);
+		err_why(why, whylen, "environment variable %s is not set "
+			"(${%s:-DEFAULT} gives a default)", key, key);
 		return -EINVAL;
 	}
 	*pp = end + 1;

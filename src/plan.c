@@ -145,6 +145,8 @@ static void warn_job(struct plan *p, const struct job *j)
 {
 	const char *eng = j->engine ? j->engine->name : "";
 	bool uring = !strcmp(eng, "io_uring");
+	/* Engine options set for the other points of an engine sweep. */
+	bool swept = j->sweep_point && strstr(j->sweep_point, "ioengine=");
 	unsigned kv;
 
 	if (!strcmp(eng, "libaio") && !j->direct)
@@ -154,11 +156,11 @@ static void warn_job(struct plan *p, const struct job *j)
 		plan_warn(p, j, "iodepth=%" PRIu64 " has no effect with the "
 			  "%s engine: it does one I/O at a time", j->iodepth,
 			  eng);
-	if (!uring && (j->fixedbufs || j->registerfiles || j->sqthread_poll ||
-		       j->hipri))
+	if (!uring && !swept && (j->fixedbufs || j->registerfiles ||
+				 j->sqthread_poll || j->hipri))
 		plan_warn(p, j, "fixedbufs, registerfiles, sqthread_poll and "
 			  "hipri apply to the io_uring engine only");
-	if (strcmp(eng, "pthread") && j->pool_threads)
+	if (strcmp(eng, "pthread") && !swept && j->pool_threads)
 		plan_warn(p, j, "pool_threads applies to the pthread engine "
 			  "only");
 	kv = kernel_version();

@@ -656,7 +656,23 @@ static void test_env(void **state)
 	assert_int_equal(parse_str(f, "[a]\nx=1\ndir = ${IORIG_TEST_UNSET}\n"),
 			 -EINVAL);
 	check_err(&f->e, "job.fio", 3, "dir",
-		  "environment variable IORIG_TEST_UNSET is not set");
+		  "environment variable IORIG_TEST_UNSET is not set "
+		  "(${IORIG_TEST_UNSET:-DEFAULT} gives a default)");
+	raw_doc_free(&f->doc);
+
+	/* ${NAME:-TEXT}: TEXT, literally, when NAME is unset or empty. */
+	setenv("IORIG_TEST_EMPTY", "", 1);
+	assert_int_equal(parse_str(f,
+		"[a]\n"
+		"f1=${IORIG_TEST_UNSET:-scratch.dat}\n"
+		"f2=${IORIG_TEST_A:-unused}\n"
+		"f3=${IORIG_TEST_EMPTY:-e $x}\n"
+		"f4=${IORIG_TEST_UNSET:-}\n"), 0);
+	check_opt(&f->doc.secs[0], 0, "f1", "scratch.dat", 2);
+	check_opt(&f->doc.secs[0], 1, "f2", "/mnt/x", 3);
+	check_opt(&f->doc.secs[0], 2, "f3", "e $x", 4);
+	check_opt(&f->doc.secs[0], 3, "f4", "", 5);
+	unsetenv("IORIG_TEST_EMPTY");
 	unsetenv("IORIG_TEST_A");
 	unsetenv("IORIG_TEST_B");
 }
@@ -820,7 +836,7 @@ static void test_err_format(void **state)
 			 -EINVAL);
 	err_format(&f->e, buf, sizeof(buf));
 	assert_string_equal(buf,
-		"job.fio:2: option 'size': environment variable IORIG_TEST_UNSET is not set");
+		"job.fio:2: option 'size': environment variable IORIG_TEST_UNSET is not set (${IORIG_TEST_UNSET:-DEFAULT} gives a default)");
 }
 
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)

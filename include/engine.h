@@ -69,6 +69,13 @@ struct engine_ctx {
  *         the end of the measured phase and charges the difference to the
  *         job, so the job's CPU covers every thread that worked for it.
  *
+ * hint:   optional: for an error init() returned, what to check (a
+ *         sysctl, a limit), or NULL; appended to the report's message.
+ *
+ * Requests that commit() could not hand over (EAGAIN) stay with the engine:
+ * the worker counts them in flight and the next reap() must submit them.
+ * A request the kernel refused completes through reap() with res = -errno.
+ *
  * Timestamps: commit() sets t_submit of each request just before the
  * system call that hands it to the kernel; reap() sets t_done of each
  * completion as it is observed (or on the thread that observed it).
@@ -85,6 +92,7 @@ struct engine_ops {
 		    unsigned max);
 	void (*exit)(struct engine_ctx *ctx);
 	void (*cpu)(struct engine_ctx *ctx, struct cpu_usage *c);
+	const char *(*hint)(int err);
 };
 
 /* NULL when unknown. */

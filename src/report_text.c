@@ -192,8 +192,9 @@ static void print_failure(FILE *f, const char *indent,
 {
 	int e = s->err < 0 ? -s->err : s->err;
 
-	fprintf(f, "%s%s%s%s\n", indent, s->err_msg,
-		s->err_msg[0] ? ": " : "", strerror(e));
+	/* err_msg is the whole story when there is one. */
+	fprintf(f, "%s%s\n", indent, s->err_msg[0] ? s->err_msg :
+		strerror(e));
 }
 
 static void print_header(FILE *f, const struct report_unit *u)

@@ -43,6 +43,7 @@ struct wstate {
 	uint64_t writes_since_sync;
 	struct cpu_usage cpu0;		/* the job thread at measure start */
 	struct cpu_usage eng_cpu0;	/* the engine's threads, likewise */
+	bool engine_failed;		/* its I/Os cannot be drained */
 	unsigned batch_submit;		/* commit when this many are queued */
 	unsigned reap_min, reap_max;
 	bool stopping;
@@ -262,20 +263,33 @@ static void issue(struct wstate *s)
 				break;
 		} else {
 			s->free_reqs[s->nfree++] = req;
+			s->engine_failed = true;
 			job_fail(s, r, "engine %s: %s", s->eng->name,
 				 strerror(-r));
 		}
 	}
 }
 
-/* Hand queued requests over and collect completions. */
+static unsigned min_u(unsigned a, unsigned b)
+{
+	return a < b ? a : b;
+}
+
+/*
+ * Hand queued requests over and collect completions. Wait for completions
+ * only when the queue is full (or the job is ending); while there is room
+ * for more, only collect what is already done, so that small submit
+ * batches still keep iodepth I/Os in flight.
+ */
 static void commit_reap(struct wstate *s)
 {
+	unsigned min;
 	int r, i;
 
 	if (s->queued) {
 		r = s->eng->commit(&s->ctx);
 		if (r < 0) {
+			s->engine_failed = true;
 			job_fail(s, r, "engine %s: submit: %s", s->eng->name,
 				 strerror(-r));
 			return;
@@ -284,10 +298,12 @@ static void commit_reap(struct wstate *s)
 	}
 	if (!s->inflight)
 		return;
-	r = s->eng->reap(&s->ctx, s->reap_min < s->inflight ? s->reap_min :
-			 s->inflight, s->reaped, s->reap_max < s->inflight ?
-			 s->reap_max : s->inflight);
+	min = s->inflight < s->depth && !s->stopping ? 0 :
+	      min_u(s->reap_min, s->inflight);
+	r = s->eng->reap(&s->ctx, min, s->reaped,
+			 min_u(s->reap_max, s->inflight));
 	if (r < 0) {
+		s->engine_failed = true;
 		job_fail(s, r, "engine %s: reap: %s", s->eng->name,
 			 strerror(-r));
 		return;
@@ -305,8 +321,7 @@ static void run_loop(struct wstate *s)
 			break;
 		commit_reap(s);
 		/* A failed engine cannot be drained: give its I/Os up. */
-		if (s->st->err && s->queued + s->inflight && s->stopping &&
-		    (s->st->err == -EIO || s->st->err == -EINVAL))
+		if (s->engine_failed)
 			break;
 	}
 }
@@ -384,6 +399,8 @@ void *worker_main(void *arg)
 		     (unsigned)j->iodepth_batch_complete_min : 1;
 	s.reap_max = j->iodepth_batch_complete_max ?
 		     (unsigned)j->iodepth_batch_complete_max : s.depth;
+	if (s.reap_max < s.reap_min)
+		s.reap_max = s.reap_min;
 	sleep_ns(j->startdelay_ns, w->stop);
 	ret = alloc_reqs(&s);
 	if (!ret)
@@ -393,7 +410,10 @@ void *worker_main(void *arg)
 	if (ret) {
 		s.st->err = ret;
 		snprintf(s.st->err_msg, sizeof(s.st->err_msg), "setting up "
-			 "engine %s: %s", s.eng->name, strerror(-ret));
+			 "engine %s: %s%s%s", s.eng->name, strerror(-ret),
+			 s.eng->hint && s.eng->hint(ret) ? "; " : "",
+			 s.eng->hint && s.eng->hint(ret) ? s.eng->hint(ret) :
+			 "");
 		goto out;
 	}
 	s.per_loop = j->io_size ? j->io_size : w->tgt->region;

@@ -208,8 +208,9 @@ static void aio_wait_submit(struct aio_state *st, const struct clock *clk)
 
 /*
  * Refused requests come first (they are already complete), then
- * io_getevents for the rest of min, capped at what the kernel holds.
- * Returns fewer than min only when the kernel holds fewer than min.
+ * io_getevents for the rest of min, capped at what the kernel holds and
+ * at max. Returns fewer than min only when the kernel holds fewer than
+ * min or when max < min.
  */
 static int aio_reap(struct engine_ctx *ctx, unsigned min,
 		    struct io_req **out, unsigned max)
@@ -227,12 +228,13 @@ static int aio_reap(struct engine_ctx *ctx, unsigned min,
 		out[n++] = st->failed[--st->nfailed];
 	if ((n && n >= min) || n == max || !st->in_kernel)
 		return (int)n;
-	want_min = min > n ? min - n : 0;
-	if (want_min > st->in_kernel)
-		want_min = st->in_kernel;
 	want_max = max - n;
 	if (want_max > st->in_kernel)
 		want_max = st->in_kernel;
+	/* io_getevents refuses min_nr > nr: max wins over min */
+	want_min = min > n ? min - n : 0;
+	if (want_min > want_max)
+		want_min = want_max;
 	do
 		r = io_getevents(st->ioctx, (long)want_min, (long)want_max,
 				 st->events, NULL);
@@ -272,6 +274,17 @@ static void aio_exit(struct engine_ctx *ctx)
 	ctx->priv = NULL;
 }
 
+static const char *aio_hint(int err)
+{
+	if (err == -EAGAIN)
+		return "the system-wide AIO limit is used up: compare "
+		       "/proc/sys/fs/aio-nr with /proc/sys/fs/aio-max-nr "
+		       "and raise it with sysctl fs.aio-max-nr=N";
+	if (err == -ENOSYS)
+		return "this kernel was built without AIO (CONFIG_AIO)";
+	return NULL;
+}
+
 const struct engine_ops engine_libaio = {
 	.name = "libaio",
 	.alias = "kaio",
@@ -283,4 +296,5 @@ const struct engine_ops engine_libaio = {
 	.commit = aio_commit,
 	.reap = aio_reap,
 	.exit = aio_exit,
+	.hint = aio_hint,
 };

@@ -23,7 +23,7 @@ struct io_req {
 	uint64_t offset;	/* within fd */
 	uint32_t len;
 	uint8_t ddir;		/* enum ddir */
-	uint8_t file;		/* index into the worker's files */
+	uint16_t file;		/* index into the worker's files */
 	int fd;
 	void *buf;
 	int64_t res;		/* bytes moved (res < len: short) or -errno */
@@ -59,8 +59,10 @@ struct engine_ctx {
  * The engine contract (shared/DESIGN.md):
  * init:   allocate per-worker state for up to iodepth requests; -errno.
  * queue:  take one request: DONE, QUEUED or BUSY; -errno on a fatal error.
- * commit: hand every queued request to the kernel; returns how many were
- *         submitted or -errno. May be NULL for ENGINE_SYNC engines.
+ * commit: hand every queued request to the kernel, or leave it to the next
+ *         reap() when that can submit and wait in one system call;
+ *         returns how many were submitted or -errno. May be NULL for
+ *         ENGINE_SYNC engines.
  * reap:   wait for at least min completions, store up to max in out[];
  *         returns the count or -errno. May be NULL for ENGINE_SYNC.
  * exit:   free what init made.
@@ -76,7 +78,11 @@ struct engine_ctx {
  * the worker counts them in flight and the next reap() must submit them.
  * A request the kernel refused completes through reap() with res = -errno.
  *
- * Timestamps: commit() sets t_submit of each request just before the
+ * Engines must not return from exit() while the kernel or their own
+ * threads may still touch a request's buffer: the worker frees them next.
+ *
+ * Timestamps: commit() (or, for a thread pool, the thread that makes the
+ * system call) sets t_submit of each request just before the
  * system call that hands it to the kernel; reap() sets t_done of each
  * completion as it is observed (or on the thread that observed it).
  */

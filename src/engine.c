@@ -5,12 +5,16 @@
 
 extern const struct engine_ops engine_sync;
 extern const struct engine_ops engine_null;
+extern const struct engine_ops engine_uring;
 extern const struct engine_ops engine_libaio;
+extern const struct engine_ops engine_pthread;
 
 static const struct engine_ops *const engines[] = {
 	&engine_sync,
 	&engine_null,
+	&engine_uring,
 	&engine_libaio,
+	&engine_pthread,
 	NULL,
 };
 

@@ -78,6 +78,10 @@ static int check_job(const struct job *j, struct err_rec *e)
 			"long to keep going)");
 		return -EINVAL;
 	}
+	if (j->hipri && !j->direct) {
+		err_set(e, file, line, "hipri", "polled I/O needs direct=1");
+		return -EINVAL;
+	}
 	if (j->filename && j->nrfiles != 1) {
 		err_set(e, file, line, "nrfiles", "cannot be combined with "
 			"filename=; list the files in filename= separated "

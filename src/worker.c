@@ -135,7 +135,7 @@ static void prep(struct wstate *s, struct io_req *req)
 
 		tf += fi;
 		off -= fi * t->file_region;
-		req->file = (uint8_t)fi;
+		req->file = (uint16_t)fi;
 	}
 	req->offset = off + tf->offset;
 	req->fd = tf->fd;
@@ -199,7 +199,9 @@ static void complete(struct wstate *s, struct io_req *req)
 
 	if (!req->t_done)
 		req->t_done = clock_ticks(clk);
-	s->now = req->t_done;
+	/* Pool threads may complete out of order: time only moves on. */
+	if (req->t_done > s->now)
+		s->now = req->t_done;
 	d->ios++;
 	if (req->res >= 0) {
 		d->bytes += (uint64_t)req->res;

@@ -1,0 +1,607 @@
+// SPDX-License-Identifier: MIT
+/*
+ * io_uring: requests go into the submission ring, completions come back
+ * through the completion ring, through liburing's public API.
+ *
+ * System calls. The worker always follows commit() with reap() (it only
+ * skips reap when nothing is in flight, and queued requests are in flight),
+ * so without SQPOLL commit() hands nothing over by itself: it marks the
+ * batch and reap() submits it and waits for its completions in ONE
+ * io_uring_enter (io_uring_submit_and_wait). QD1 thus costs one system
+ * call per I/O, and a deep queue one per commit+reap round. Should queue()
+ * be called again after commit() without a reap in between, the marked
+ * batch is submitted first, so commit()'s promise holds for any caller.
+ * reap() enters the kernel only when it has something to submit or fewer
+ * than min completions are ready.
+ * With SQPOLL, commit() publishes the batch to the kernel's polling thread
+ * at once (a system call only when that thread sleeps) and reap() waits.
+ *
+ * Timestamps. t_submit: just before the io_uring_enter that submits the
+ * request (SQPOLL: before the ring tail is published). A request the kernel
+ * did not take (short submit) is stamped again when it is submitted.
+ * t_done: once per batch of completions, right after they are read from
+ * the completion ring; they were all observed at that instant, and a clock
+ * read per completion would only add the time spent in this loop.
+ *
+ * Invariants: outstanding = requests queued and not yet reaped;
+ * pend[0..npend) = those still in the submission ring, not yet consumed by
+ * the kernel, in ring order (the kernel consumes from the head). reap()
+ * never waits for more than outstanding - npend completions, so it never
+ * waits on a request the kernel has not seen.
+ *
+ * -EAGAIN/-EBUSY (kernel short of memory) and -EINTR (a signal) from the
+ * submitting call are not errors: the requests stay pending and are
+ * submitted again by the next reap(); commit() and reap() return 0 for them.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <liburing.h>
+
+#include "clock.h"
+#include "engine.h"
+#include "job.h"
+#include "target.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+/* Largest registered buffer the kernel takes. */
+#define URING_MAX_REG_BUF	(1ul << 30)
+
+/*
+ * Not yet in a header: the ring flags in effect, for the report. Valid
+ * between init() and exit().
+ */
+const char *uring_describe(const struct engine_ctx *ctx);
+
+struct uring {
+	struct io_uring ring;
+	const struct clock *clk;
+	struct io_req **pend;		/* in the SQ ring, not yet consumed */
+	struct io_uring_cqe **cqes;	/* peek buffer */
+	unsigned depth;
+	unsigned npend;
+	unsigned outstanding;		/* queued, not yet reaped */
+	unsigned reqs_per_buf;		/* fixedbufs: requests per buffer */
+	bool committed;			/* pend was committed, not submitted */
+	bool sqpoll;
+	bool defer;			/* DEFER_TASKRUN in effect */
+	bool fixed_bufs;
+	bool fixed_files;
+	char desc[160];
+};
+
+static const struct {
+	unsigned flag;
+	const char *name;
+} uring_flag_names[] = {
+	{ IORING_SETUP_IOPOLL, "IOPOLL" },
+	{ IORING_SETUP_SQPOLL, "SQPOLL" },
+	{ IORING_SETUP_SQ_AFF, "SQ_AFF" },
+	{ IORING_SETUP_SINGLE_ISSUER, "SINGLE_ISSUER" },
+	{ IORING_SETUP_DEFER_TASKRUN, "DEFER_TASKRUN" },
+	{ IORING_SETUP_COOP_TASKRUN, "COOP_TASKRUN" },
+};
+
+/*
+ * Task-running flags, best first; each -EINVAL moves one step down.
+ * DEFER_TASKRUN needs SINGLE_ISSUER and the creating thread to submit (the
+ * worker thread both creates the ring and submits).
+ */
+static const unsigned uring_ladder[] = {
+	IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
+		IORING_SETUP_COOP_TASKRUN,
+	IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN,
+	IORING_SETUP_COOP_TASKRUN,
+	0,
+};
+
+static void uring_describe_flags(struct uring *u, unsigned flags, bool reg_fd)
+{
+	size_t n = 0, i;
+	bool any = false;
+
+	n += (size_t)snprintf(u->desc, sizeof(u->desc), "flags:");
+	for (i = 0; i < ARRAY_SIZE(uring_flag_names); i++) {
+		if (!(flags & uring_flag_names[i].flag) || n >= sizeof(u->desc))
+			continue;
+		n += (size_t)snprintf(u->desc + n, sizeof(u->desc) - n, " %s",
+				      uring_flag_names[i].name);
+		any = true;
+	}
+	if (n < sizeof(u->desc))
+		snprintf(u->desc + n, sizeof(u->desc) - n, "%s%s%s%s",
+			 any ? "" : " none", u->fixed_bufs ? ", fixedbufs" : "",
+			 u->fixed_files ? ", registerfiles" : "",
+			 reg_fd ? ", registered ring fd" : "");
+}
+
+/* Create the ring with the best flags this kernel takes. */
+static int uring_setup(struct uring *u, const struct job *j, unsigned *flags)
+{
+	struct io_uring_params p;
+	unsigned base = IORING_SETUP_CLAMP, allowed = ~0u, try = 0, prev = ~0u;
+	size_t i;
+	int r = -EINVAL;
+
+	if (j->hipri)
+		base |= IORING_SETUP_IOPOLL;
+	if (j->sqthread_poll) {
+		/* The task-running flags are about IPIs: not with SQPOLL. */
+		base |= IORING_SETUP_SQPOLL;
+		allowed = IORING_SETUP_SINGLE_ISSUER;
+		if (j->sqthread_poll_cpu != UINT64_MAX) {
+			if (j->sqthread_poll_cpu >= UINT32_MAX)
+				return -EINVAL;
+			base |= IORING_SETUP_SQ_AFF;
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(uring_ladder); i++) {
+		try = uring_ladder[i] & allowed;
+		if (try == prev)
+			continue;
+		prev = try;
+		memset(&p, 0, sizeof(p));
+		p.flags = base | try;
+		if (base & IORING_SETUP_SQ_AFF)
+			p.sq_thread_cpu = (uint32_t)j->sqthread_poll_cpu;
+		/*
+		 * The kernel rounds entries up to a power of two (CLAMP: at
+		 * most its maximum, for iodepth > 32768); the CQ ring is
+		 * twice that, so it holds every request in flight.
+		 */
+		r = io_uring_queue_init_params(u->depth, &u->ring, &p);
+		if (r != -EINVAL)
+			break;
+	}
+	*flags = base | try;
+	return r;
+}
+
+/*
+ * fixedbufs: the request buffers are one block; register it as few
+ * buffers of at most 1 GiB, each covering reqs_per_buf whole requests.
+ */
+static int uring_register_bufs(struct uring *u, const struct engine_ctx *ctx)
+{
+	size_t stride = ctx->buf_stride, per, nbufs, i, first;
+	struct iovec *iov;
+	int r;
+
+	if (!stride || stride > URING_MAX_REG_BUF)
+		return -EINVAL;
+	per = URING_MAX_REG_BUF / stride;
+	if (per > u->depth)
+		per = u->depth;
+	nbufs = (u->depth + per - 1) / per;
+	iov = calloc(nbufs, sizeof(*iov));
+	if (!iov)
+		return -ENOMEM;
+	for (i = 0; i < nbufs; i++) {
+		first = i * per;
+		iov[i].iov_base = (char *)ctx->bufs + first * stride;
+		iov[i].iov_len = (first + per > u->depth ? u->depth - first :
+				  per) * stride;
+	}
+	r = io_uring_register_buffers(&u->ring, iov, (unsigned)nbufs);
+	free(iov);
+	if (r)
+		return r;
+	u->reqs_per_buf = (unsigned)per;
+	u->fixed_bufs = true;
+	return 0;
+}
+
+/* registerfiles: request file i is registered file i. */
+static int uring_register_files(struct uring *u, const struct target *t)
+{
+	unsigned i;
+	int *fds, r;
+
+	/* io_req.file is 8 bits wide. */
+	if (!t || !t->nfiles || t->nfiles > UINT16_MAX + 1u)
+		return -EINVAL;
+	fds = calloc(t->nfiles, sizeof(*fds));
+	if (!fds)
+		return -ENOMEM;
+	for (i = 0; i < t->nfiles; i++)
+		fds[i] = t->files[i].fd;
+	r = io_uring_register_files(&u->ring, fds, t->nfiles);
+	free(fds);
+	if (r)
+		return r;
+	u->fixed_files = true;
+	return 0;
+}
+
+/* First integer in the file, or -1. */
+static long read_long(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	long v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/*
+ * hipri: the block layer fails polled I/O to a queue without poll queues
+ * (EOPNOTSUPP); say so before any I/O. Only a sysfs "0" refuses: stacked
+ * or virtual devices without the attribute are left to the kernel.
+ */
+static int uring_check_poll(const struct target *t)
+{
+	char path[96];
+	struct stat st;
+	unsigned i;
+	dev_t dev;
+
+	for (i = 0; t && i < t->nfiles; i++) {
+		if (fstat(t->files[i].fd, &st))
+			continue;
+		dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
+		snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/"
+			 "io_poll", major(dev), minor(dev));
+		if (access(path, R_OK))	/* a partition: its disk's queue */
+			snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/../"
+				 "queue/io_poll", major(dev), minor(dev));
+		if (read_long(path) == 0)
+			return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static void uring_free(struct uring *u)
+{
+	free(u->cqes);
+	free(u->pend);
+	free(u);
+}
+
+static int uring_init(struct engine_ctx *ctx)
+{
+	const struct job *j = ctx->job;
+	struct uring *u;
+	unsigned flags;
+	bool reg_fd;
+	int r;
+
+	/* IOPOLL completes only O_DIRECT I/O: every request would fail. */
+	if (j->hipri && !j->direct)
+		return -EINVAL;
+	if (!ctx->iodepth)
+		return -EINVAL;
+	if (j->hipri) {
+		r = uring_check_poll(ctx->tgt);
+		if (r)
+			return r;
+	}
+	u = calloc(1, sizeof(*u));
+	if (!u)
+		return -ENOMEM;
+	u->depth = ctx->iodepth;
+	u->clk = ctx->clk;
+	u->pend = calloc(u->depth, sizeof(*u->pend));
+	u->cqes = calloc(u->depth, sizeof(*u->cqes));
+	if (!u->pend || !u->cqes) {
+		r = -ENOMEM;
+		goto err_free;
+	}
+	r = uring_setup(u, j, &flags);
+	if (r)
+		goto err_free;
+	u->sqpoll = flags & IORING_SETUP_SQPOLL;
+	u->defer = flags & IORING_SETUP_DEFER_TASKRUN;
+	if (j->fixedbufs) {
+		r = uring_register_bufs(u, ctx);
+		if (r)
+			goto err_exit;
+	}
+	if (j->registerfiles) {
+		r = uring_register_files(u, ctx->tgt);
+		if (r)
+			goto err_exit;
+	}
+	/* Optional (5.18+): spares the kernel an fd lookup per call. */
+	reg_fd = io_uring_register_ring_fd(&u->ring) == 1;
+	uring_describe_flags(u, flags, reg_fd);
+	ctx->priv = u;
+	return 0;
+
+err_exit:
+	io_uring_queue_exit(&u->ring);
+err_free:
+	uring_free(u);
+	return r;
+}
+
+/*
+ * Submit everything pending and, when wait > 0, wait until that many
+ * completions are ready (getevents: collect finished ones without
+ * waiting), in one system call. Returns how many requests
+ * the kernel took, 0 when it took none for a transient reason, or -errno.
+ * The kernel waits only when it took every pending request.
+ */
+static int uring_submit(struct uring *u, unsigned wait, bool getevents)
+{
+	uint64_t t = clock_ticks(u->clk);
+	unsigned i, n;
+	int r;
+
+	for (i = 0; i < u->npend; i++)
+		u->pend[i]->t_submit = t;
+	u->committed = false;
+	r = getevents ? io_uring_submit_and_get_events(&u->ring) :
+	    io_uring_submit_and_wait(&u->ring, wait);
+	if (r < 0)
+		return r == -EAGAIN || r == -EBUSY || r == -EINTR ? 0 : r;
+	/* SQPOLL: published is handed over, the kernel thread takes it. */
+	n = u->sqpoll || (unsigned)r >= u->npend ? u->npend : (unsigned)r;
+	u->npend -= n;
+	if (u->npend)
+		memmove(u->pend, u->pend + n, u->npend * sizeof(*u->pend));
+	return (int)n;
+}
+
+static int uring_queue(struct engine_ctx *ctx, struct io_req *req)
+{
+	struct uring *u = ctx->priv;
+	struct io_uring_sqe *sqe;
+	int fd = u->fixed_files ? req->file : req->fd;
+	int r;
+
+	if (u->committed) {
+		r = uring_submit(u, 0, false);
+		if (r < 0)
+			return r;
+	}
+	if (u->outstanding >= u->depth)
+		return ENGINE_BUSY;
+	sqe = io_uring_get_sqe(&u->ring);
+	if (!sqe)
+		return ENGINE_BUSY;
+	if (u->fixed_bufs) {
+		int bi = (int)(req->idx / u->reqs_per_buf);
+
+		if (req->ddir == DDIR_READ)
+			io_uring_prep_read_fixed(sqe, fd, req->buf, req->len,
+						 req->offset, bi);
+		else
+			io_uring_prep_write_fixed(sqe, fd, req->buf, req->len,
+						  req->offset, bi);
+	} else if (req->ddir == DDIR_READ) {
+		io_uring_prep_read(sqe, fd, req->buf, req->len, req->offset);
+	} else {
+		io_uring_prep_write(sqe, fd, req->buf, req->len, req->offset);
+	}
+	if (u->fixed_files)
+		sqe->flags |= IOSQE_FIXED_FILE;
+	io_uring_sqe_set_data(sqe, req);
+	u->pend[u->npend++] = req;
+	u->outstanding++;
+	return ENGINE_QUEUED;
+}
+
+/* See the top of the file: without SQPOLL, reap() does the submitting. */
+static int uring_commit(struct engine_ctx *ctx)
+{
+	struct uring *u = ctx->priv;
+
+	if (!u->npend)
+		return 0;
+	if (u->sqpoll)
+		return uring_submit(u, 0, false);
+	u->committed = true;
+	return (int)u->npend;
+}
+
+/*
+ * Submit what is pending and make min completions ready, entering the
+ * kernel once when possible. Fewer may be ready on return after a signal
+ * or a short submit; never waits beyond what the kernel holds. min = 0
+ * waits for nothing but still collects what has completed: with
+ * DEFER_TASKRUN completions reach the ring only when we enter the kernel.
+ */
+static int uring_wait(struct uring *u, unsigned min)
+{
+	struct io_uring_cqe *cqe;
+	unsigned held, ready = io_uring_cq_ready(&u->ring);
+	int r;
+
+	if (u->npend) {
+		r = uring_submit(u, ready >= min ? 0 : min,
+				 !min && !ready && u->defer);
+		if (r < 0 || !u->npend)
+			return r < 0 ? r : 0;
+		ready = io_uring_cq_ready(&u->ring);
+	} else if (!min && !ready && u->defer && u->outstanding) {
+		r = io_uring_get_events(&u->ring);
+		return r < 0 && r != -EINTR && r != -EAGAIN ? r : 0;
+	}
+	held = u->outstanding - u->npend;
+	if (min > held)
+		min = held;
+	if (ready >= min)
+		return 0;
+	r = io_uring_wait_cqe_nr(&u->ring, &cqe, min);
+	return r < 0 && r != -EINTR && r != -EAGAIN ? r : 0;
+}
+
+/* Move up to max ready completions to out[]. */
+static unsigned uring_harvest(struct uring *u, struct io_req **out,
+			      unsigned max)
+{
+	struct io_req *req;
+	unsigned n, i;
+	uint64_t t;
+
+	n = io_uring_peek_batch_cqe(&u->ring, u->cqes,
+				    max < u->depth ? max : u->depth);
+	if (!n)
+		return 0;
+	t = clock_ticks(u->clk);
+	for (i = 0; i < n; i++) {
+		req = io_uring_cqe_get_data(u->cqes[i]);
+		req->res = u->cqes[i]->res;
+		req->t_done = t;
+		out[i] = req;
+	}
+	io_uring_cq_advance(&u->ring, n);
+	u->outstanding -= n;
+	return n;
+}
+
+static int uring_reap(struct engine_ctx *ctx, unsigned min,
+		      struct io_req **out, unsigned max)
+{
+	struct uring *u = ctx->priv;
+	int r;
+
+	r = uring_wait(u, min);
+	if (r < 0)
+		return r;
+	return (int)uring_harvest(u, out, max);
+}
+
+/*
+ * The worker frees the buffers after exit(): wait for every request the
+ * kernel holds so that none lands in freed memory. Pending ones were never
+ * seen by the kernel and are dropped with the ring.
+ */
+static void uring_drain(struct uring *u)
+{
+	struct io_uring_cqe *cqe;
+	unsigned held = u->outstanding - u->npend, n;
+	int r;
+
+	while (held) {
+		r = io_uring_wait_cqe(&u->ring, &cqe);
+		if (r == -EINTR || r == -EAGAIN)
+			continue;
+		if (r < 0)
+			break;
+		n = io_uring_peek_batch_cqe(&u->ring, u->cqes, u->depth);
+		io_uring_cq_advance(&u->ring, n);
+		held -= n < held ? n : held;
+	}
+}
+
+static void uring_exit(struct engine_ctx *ctx)
+{
+	struct uring *u = ctx->priv;
+
+	if (!u)
+		return;
+	uring_drain(u);
+	if (u->fixed_files)
+		io_uring_unregister_files(&u->ring);
+	if (u->fixed_bufs)
+		io_uring_unregister_buffers(&u->ring);
+	io_uring_queue_exit(&u->ring);
+	uring_free(u);
+	ctx->priv = NULL;
+}
+
+const char *uring_describe(const struct engine_ctx *ctx)
+{
+	const struct uring *u = ctx->priv;
+
+	return u ? u->desc : "";
+}
+
+/* "Seccomp:" mode of this process: 0 none, 1 strict, 2 filter; -1 unknown */
+static int seccomp_mode(void)
+{
+	char line[128];
+	FILE *f = fopen("/proc/self/status", "re");
+	int mode = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Seccomp: %d", &mode) == 1)
+			break;
+	fclose(f);
+	return mode;
+}
+
+#define SECCOMP_HINT \
+	"this process runs under a seccomp filter (Seccomp: 2 in " \
+	"/proc/self/status) and container runtimes' default profiles " \
+	"block io_uring: allow io_uring_setup, io_uring_enter and " \
+	"io_uring_register"
+
+static const char *hint_denied(void)
+{
+	switch (read_long("/proc/sys/kernel/io_uring_disabled")) {
+	case 2:
+		return "io_uring is disabled on this system: "
+		       "kernel.io_uring_disabled = 2 (sysctl "
+		       "kernel.io_uring_disabled=0 allows it)";
+	case 1:
+		return "io_uring is restricted: kernel.io_uring_disabled = 1 "
+		       "allows only CAP_SYS_ADMIN and the group in "
+		       "kernel.io_uring_group";
+	}
+	if (seccomp_mode() == 2)
+		return SECCOMP_HINT;
+	return "io_uring_setup(2) was refused: check sysctl "
+	       "kernel.io_uring_disabled, seccomp (/proc/self/status) and "
+	       "the LSM policy (SELinux/AppArmor audit log)";
+}
+
+/*
+ * What to check when init() failed with err. Reads /proc to tell the
+ * causes of EPERM/ENOSYS apart, so only for error paths.
+ */
+static const char *uring_hint(int err)
+{
+	switch (-err) {
+	case ENOSYS:
+		if (seccomp_mode() == 2)
+			return SECCOMP_HINT;
+		return "io_uring_setup(2) is not implemented: the kernel is "
+		       "built without CONFIG_IO_URING or is older than 5.1";
+	case EPERM:
+	case EACCES:
+		return hint_denied();
+	case ENOMEM:
+		return "io_uring rings and fixedbufs buffers are locked "
+		       "memory: without CAP_IPC_LOCK they count against the "
+		       "locked-memory limit (ulimit -l); raise it or set "
+		       "fixedbufs=0";
+	case EOPNOTSUPP:
+		return "hipri (IOPOLL) needs a device with poll queues "
+		       "(/sys/block/<dev>/queue/io_poll is 0; NVMe: "
+		       "nvme.poll_queues=N)";
+	case EINVAL:
+		return "settings refused: hipri needs direct=1, "
+		       "sqthread_poll_cpu an online CPU, registerfiles at "
+		       "most 256 files";
+	default:
+		return NULL;
+	}
+}
+
+const struct engine_ops engine_uring = {
+	.name = "io_uring",
+	.alias = "uring",
+	.help = "Linux io_uring via liburing: batched submit and reap, "
+		"fixedbufs, registerfiles, sqthread_poll, hipri",
+	.init = uring_init,
+	.queue = uring_queue,
+	.commit = uring_commit,
+	.reap = uring_reap,
+	.exit = uring_exit,
+	.hint = uring_hint,
+};

@@ -7,17 +7,26 @@ CC ?= cc
 PKG_CONFIG ?= pkg-config
 
 # Debian packages the build and the tests need.
-# python3 reads JSON in the CLI tests and the bench.
+# python3 reads JSON in the CLI tests and the bench; libblkid-dev probes
+# block devices for data before a job writes to them; e2fsprogs (mkfs.ext4)
+# and fdisk (sfdisk) make the file systems and partition tables that the
+# guard tests expect to be refused. libxxhash-dev gives verify=xxh3.
+# libfuse3-dev and fuse3 (fusermount3) build and mount tests/faultfs, the
+# fault-injecting file system of the error tests.
 DEB_DEPS := pkg-config libjansson-dev libcmocka-dev liburing-dev libaio-dev \
-	python3
+	python3 libblkid-dev e2fsprogs fdisk libxxhash-dev libfuse3-dev fuse3
+# `make fuzz` and `make test SAN=...` also need clang and its runtime
+# (libFuzzer, the sanitizers); llvm gives llvm-symbolizer for stack traces.
+FUZZ_DEPS := clang libclang-rt-dev llvm
 
 OPT ?= -O2
 CFLAGS ?= $(OPT) -g
 WARN := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
-PKGS := jansson liburing
+PKGS := jansson liburing blkid libxxhash
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
-ALL_CFLAGS = -std=gnu11 $(WARN) -D_GNU_SOURCE -Iinclude $(PKG_CFLAGS) $(CFLAGS)
+ALL_CFLAGS = -std=gnu11 $(WARN) -D_GNU_SOURCE -Iinclude $(PKG_CFLAGS) $(CFLAGS) \
+	$(SAN_CFLAGS)
 LIBS = $(PKG_LIBS) -laio -lpthread -lm
 CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
@@ -33,15 +42,58 @@ Q := @
 QUIET = @echo
 endif
 
+# Sanitizer builds: `make test SAN=1` (AddressSanitizer + UBSan) or
+# `make test SAN=thread` build everything under build/san-$(SAN)/ (B, the
+# output prefix; empty for the plain build), so a plain `make` never links
+# a sanitizer object. SAN=fuzz is the libFuzzer build of `make fuzz`.
+ifeq ($(SAN),)
+B :=
+else ifeq ($(SAN),thread)
+B := build/san-thread/
+SAN_CFLAGS := -fsanitize=thread -fno-omit-frame-pointer
+else ifeq ($(SAN),fuzz)
+B := build/fuzz/
+SAN_CFLAGS := -fsanitize=fuzzer-no-link,address,undefined \
+	-fno-sanitize-recover=all -fno-omit-frame-pointer
+else ifeq ($(SAN),1)
+B := build/san-1/
+SAN_CFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+else
+$(error SAN=$(SAN): expected SAN=1 (ASan + UBSan) or SAN=thread)
+endif
+# Sanitizer builds use clang (SAN_CC): GCC 12's UBSan ignores log_path
+# next to ASan. The suite runs under tests/sanitize.sh, which makes every
+# report fatal and fails the run if any process wrote one. IORIG_SAN tells
+# the CLI tests (one that cannot run under a sanitizer skips, saying why).
+SAN_CC ?= clang
+ifneq ($(SAN),)
+CC = $(SAN_CC)
+DEB_DEPS += $(FUZZ_DEPS)
+SAN_RUN = IORIG=$(CURDIR)/$(B)iorig IORIG_SAN=$(SAN) \
+	sh tests/sanitize.sh $(B)san-reports
+endif
+
 SRCS := $(wildcard src/*.c src/engines/*.c)
-OBJS := $(SRCS:.c=.o)
-LIBOBJS := $(filter-out src/main.o,$(OBJS))
+OBJS := $(addprefix $(B),$(SRCS:.c=.o))
+LIBOBJS := $(filter-out $(B)src/main.o,$(OBJS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
-UNIT_BINS := $(UNIT_SRCS:.c=)
+UNIT_BINS := $(addprefix $(B),$(UNIT_SRCS:.c=))
+# Small programs the CLI tests run (tests/helpers/NAME.c): never sanitized.
+HELPERS := $(patsubst %.c,%,$(wildcard tests/helpers/*.c))
+# Fuzz targets: tests/fuzz/fuzz_NAME.c. make test replays each seed corpus
+# tests/fuzz/corpus/NAME/ through replay_NAME (no libFuzzer needed).
+FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+REPLAY_BINS := $(addprefix $(B)tests/fuzz/replay_,$(FUZZ_TARGETS))
+FUZZ_SECONDS ?= 60
+# The fault-injecting FUSE file system of the CLI tests: a test helper, so
+# never built with a sanitizer; left out (its tests skip) without libfuse3.
+FAULTFS := $(if $(shell $(PKG_CONFIG) --exists fuse3 && echo y),tests/faultfs/faultfs)
+FUZZ_RUNS ?=
 
-.PHONY: all deps run test bench install clean
+.PHONY: all deps run test bench install clean fuzz fuzz-run
 
-all: iorig
+all: $(B)iorig
 
 deps:
 	@missing=""; for p in $(DEB_DEPS); do \
@@ -59,29 +111,76 @@ deps:
 		fi; \
 	fi
 
-src/%.o: src/%.c $(wildcard include/*.h)
+$(B)src/%.o: src/%.c $(wildcard include/*.h)
 	$(QUIET) "  CC      $@"
+	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -DIORIG_VERSION='"$(VERSION)"' -c -o $@ $<
 
-libiorig.a: $(LIBOBJS)
+$(B)libiorig.a: $(LIBOBJS)
 	$(QUIET) "  AR      $@"
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-iorig: src/main.o libiorig.a
+$(B)iorig: $(B)src/main.o $(B)libiorig.a
 	$(QUIET) "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(LDFLAGS)
 
-tests/unit/test_%: tests/unit/test_%.c libiorig.a $(wildcard include/*.h)
+$(B)tests/unit/test_%: tests/unit/test_%.c $(B)libiorig.a $(wildcard include/*.h)
 	$(QUIET) "  CC      $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -o $@ $< libiorig.a $(CMOCKA_LIBS) $(LIBS)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -o $@ $< $(B)libiorig.a $(CMOCKA_LIBS) $(LIBS)
+
+FUZZ_HDRS := $(wildcard tests/fuzz/*.h include/*.h)
+
+$(B)tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(B)libiorig.a $(FUZZ_HDRS)
+	$(QUIET) "  CC      $@"
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -DFUZZ_CORPUS='"$(CURDIR)/tests/fuzz/corpus/$*"' \
+		-o $@ $< tests/fuzz/replay.c $(B)libiorig.a $(LIBS)
+
+# libFuzzer binaries: only in the SAN=fuzz build (clang).
+$(B)tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(B)libiorig.a $(FUZZ_HDRS)
+	$(QUIET) "  CC      $@"
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(B)libiorig.a $(LIBS)
 
 run: deps
 	@$(MAKE) --no-print-directory iorig
 	./iorig jobs/quick.job
 
+tests/helpers/%: tests/helpers/%.c
+	$(QUIET) "  CC      $@"
+	$(Q)$(CC) -std=gnu11 $(WARN) -D_GNU_SOURCE $(OPT) -g -o $@ $<
+
+tests/faultfs/faultfs: tests/faultfs/faultfs.c
+	$(QUIET) "  CC      $@"
+	$(Q)$(CC) -std=gnu11 $(WARN) -D_GNU_SOURCE $(OPT) -g \
+		$(shell $(PKG_CONFIG) --cflags fuse3) -o $@ $< \
+		$(shell $(PKG_CONFIG) --libs fuse3)
+
 test: deps
-	@$(MAKE) --no-print-directory iorig $(UNIT_BINS)
-	@sh tests/run-all.sh $(UNIT_BINS)
+	@$(MAKE) --no-print-directory $(B)iorig $(UNIT_BINS) $(REPLAY_BINS) \
+		$(FAULTFS) $(HELPERS)
+	@$(SAN_RUN) sh tests/run-all.sh $(UNIT_BINS) $(REPLAY_BINS)
+
+# `make fuzz`: each target under libFuzzer + ASan + UBSan for FUZZ_SECONDS
+# (or FUZZ_RUNS inputs), from its seed corpus; new inputs are kept in
+# build/fuzz/corpus/NAME/, a crash in build/fuzz/crash-NAME-*. Then the
+# executions of each. FUZZ_FLAGS passes more libFuzzer flags.
+fuzz:
+	@$(MAKE) --no-print-directory SAN=fuzz deps
+	@$(MAKE) --no-print-directory SAN=fuzz fuzz-run
+
+fuzz-run: $(addprefix $(B)tests/fuzz/fuzz_,$(FUZZ_TARGETS))
+	@fail=0; for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(B)corpus/$$t; log=$(B)fuzz-$$t.log; \
+		echo "fuzz_$$t: $(if $(FUZZ_RUNS),$(FUZZ_RUNS) runs,$(FUZZ_SECONDS) s)..."; \
+		$(B)tests/fuzz/fuzz_$$t $(B)corpus/$$t tests/fuzz/corpus/$$t \
+			$(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_SECONDS)) \
+			-timeout=10 -print_final_stats=1 \
+			-artifact_prefix=$(B)crash-$$t- $(FUZZ_FLAGS) >$$log 2>&1 || \
+			{ fail=1; tail -n 60 $$log; }; \
+		echo "fuzz_$$t: $$(sed -n 's/^stat::number_of_executed_units: *//p' $$log) executions, $$(sed -n 's/^stat::peak_rss_mb: *//p' $$log) MB peak RSS (log: $$log)"; \
+	done; exit $$fail
 
 bench: deps iorig
 	@sh bench/run.sh
@@ -91,4 +190,6 @@ install: iorig
 	install -D -m 644 man/iorig.1 $(DESTDIR)$(PREFIX)/share/man/man1/iorig.1
 
 clean:
-	rm -f iorig libiorig.a $(OBJS) $(UNIT_BINS)
+	rm -f iorig libiorig.a $(OBJS) $(UNIT_BINS) $(REPLAY_BINS)
+	rm -f tests/faultfs/faultfs $(HELPERS)
+	rm -rf build

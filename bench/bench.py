@@ -12,9 +12,11 @@ JSON either tool wrote, and summarise rounds into medians and ratios.
       TOOL is iorig or fio. Print one JSON object of figures (see FIELDS).
 
   bench.py summary SCENARIO DIR ROUNDS METRIC...
-      METRIC is key:label:op:target with op one of ge, le, info. Read
-      DIR/r<N>.<tool>.vals, print the per-round block to stdout and append
-      one TSV row per metric to DIR/../summary.tsv.
+      METRIC is key:label:op:target[:A/B] with op one of ge, le, within,
+      info; A and B name two sides of the scenario (default iorig/fio) and
+      the ratio is A/B of the same round. within: |ratio - 1| <= target.
+      Read DIR/r<N>.<side>.vals, print the per-round block to stdout and
+      append one TSV row per metric to DIR/../summary.tsv.
 
   bench.py show R.vals
       Print some figures of one run, for progress lines.
@@ -108,6 +110,8 @@ def job_figures(tool, job):
 			r["self_usr_s"] = usr / 100.0 * rt / 1000.0
 			r["self_sys_s"] = (sys_ or 0) / 100.0 * rt / 1000.0
 		r["read_clat_mean"] = num(job, "read", "clat_ns", "mean")
+		r["read_clat_p50"] = num(job, "read", "clat_ns", "percentile",
+					 "50.000000")
 	else:
 		u = first(num(job, "cpu", "user_ns"), num(job, "cpu", "utime_ns"))
 		s = first(num(job, "cpu", "sys_ns"), num(job, "cpu", "stime_ns"))
@@ -115,6 +119,8 @@ def job_figures(tool, job):
 			r["self_usr_s"] = u / 1e9
 			r["self_sys_s"] = (s or 0) / 1e9
 		r["read_clat_mean"] = num(job, "read", "clat_ns", "mean")
+		r["read_clat_p50"] = num(job, "read", "clat_ns", "percentiles",
+					 "50")
 	return r
 
 
@@ -152,8 +158,11 @@ def extract(tool, jpath, tpath):
 				sum(f["self_usr_s"] for f in figs) * 1e9 / ios
 			out["self_sys_ns_per_io"] = \
 				sum(f["self_sys_s"] for f in figs) * 1e9 / ios
+	# Latencies of several jobs do not add up: single-job runs only.
 	if len(figs) == 1 and figs[0]["read_clat_mean"] is not None:
 		out["read_clat_mean_ns"] = figs[0]["read_clat_mean"]
+	if len(figs) == 1 and figs[0]["read_clat_p50"] is not None:
+		out["read_clat_p50_ns"] = figs[0]["read_clat_p50"]
 	return out
 
 
@@ -179,6 +188,10 @@ def human(v, key):
 	if key.endswith("_pct"):
 		return "%.0f%%" % v
 	if key.endswith("_ns") or "_ns_" in key:
+		if abs(v) >= 1e6:
+			return "%.2f ms" % (v / 1e6)
+		if abs(v) >= 1e4:
+			return "%.1f us" % (v / 1e3)
 		return "%.1f ns" % v
 	if key.endswith("_s"):
 		return "%.2f s" % v
@@ -202,47 +215,74 @@ def verdict(op, target, ratio):
 		return "-"
 	if ratio is None:
 		return "ERROR"
-	ok = ratio >= target if op == "ge" else ratio <= target
+	if op == "ge":
+		ok = ratio >= target
+	elif op == "le":
+		ok = ratio <= target
+	else:
+		ok = abs(ratio - 1.0) <= target + 1e-9
 	return "PASS" if ok else "MISS"
+
+
+def target_text(op, target):
+	if op == "info":
+		return "-"
+	if op == "within":
+		return "%.2f..%.2f" % (1.0 - target, 1.0 + target)
+	return "%s%.2f" % (">=" if op == "ge" else "<=", target)
+
+
+def parse_metric(m):
+	f = m.split(":")
+	if len(f) not in (4, 5) or f[2] not in ("ge", "le", "within", "info"):
+		die("bad metric %r (key:label:ge|le|within|info:target[:A/B])"
+		    % m)
+	pair = (f[4] if len(f) == 5 else "iorig/fio").split("/")
+	if len(pair) != 2 or not all(pair):
+		die("bad side pair in metric %r" % m)
+	return f[0], f[1], f[2], float(f[3]), pair[0], pair[1]
 
 
 def cmd_summary(argv):
 	if len(argv) < 4:
 		die("usage: summary SCENARIO DIR ROUNDS METRIC...")
 	scn, d, rounds = argv[0], argv[1], int(argv[2])
-	metrics = [m.split(":") for m in argv[3:]]
-	vals = {tool: [load_vals(os.path.join(d, "r%d.%s.vals" % (i, tool)))
+	metrics = [parse_metric(m) for m in argv[3:]]
+	sides = []
+	for m in metrics:
+		for side in m[4:]:
+			if side not in sides:
+				sides.append(side)
+	vals = {side: [load_vals(os.path.join(d, "r%d.%s.vals" % (i, side)))
 		       for i in range(1, rounds + 1)]
-		for tool in ("iorig", "fio")}
-	print("   per round, iorig/fio=ratio:")
+		for side in sides}
+	print("   per round, A/B=ratio:")
 	errors = []
-	for tool in ("iorig", "fio"):
-		for i, v in enumerate(vals[tool], 1):
+	for side in sides:
+		for i, v in enumerate(vals[side], 1):
 			if "error" in v:
-				errors.append("round %d %s: %s" % (i, tool, v["error"]))
+				errors.append("round %d %s: %s" % (i, side, v["error"]))
 	for e in errors:
 		print("   error: " + e)
 	rows = []
-	for key, label, op, target in metrics:
-		target = float(target) if op != "info" else None
-		iv = [v.get(key) for v in vals["iorig"]]
-		fv = [v.get(key) for v in vals["fio"]]
-		ratios = [a / b if a is not None and b else None
-			  for a, b in zip(iv, fv)]
-		print("   %-30s" % label + "  ".join(
-			"%s/%s=%s" % (human(a, key), human(b, key),
+	for key, label, op, target, a, b in metrics:
+		iv = [v.get(key) for v in vals[a]]
+		fv = [v.get(key) for v in vals[b]]
+		ratios = [x / y if x is not None and y else None
+			  for x, y in zip(iv, fv)]
+		print("   %-42s " % ("%s %s/%s" % (label, a, b)) + "  ".join(
+			"%s/%s=%s" % (human(x, key), human(y, key),
 				      "%.2f" % r if r is not None else "n/a")
-			for a, b, r in zip(iv, fv, ratios)))
+			for x, y, r in zip(iv, fv, ratios)))
 		im = median([x for x in iv if x is not None])
 		fm = median([x for x in fv if x is not None])
 		rm = median([x for x in ratios if x is not None])
-		tgt = "-" if op == "info" else \
-			("%s%.2f" % (">=" if op == "ge" else "<=", target))
-		rows.append([scn, label, human(im, key), human(fm, key),
+		rows.append([scn, label, "%s/%s" % (a, b), human(im, key),
+			     human(fm, key),
 			     "%.2f" % rm if rm is not None else "n/a",
 			     " ".join("%.2f" % r if r is not None else "n/a"
 				      for r in ratios),
-			     tgt, verdict(op, target, rm)])
+			     target_text(op, target), verdict(op, target, rm)])
 	with open(os.path.join(d, "..", "summary.tsv"), "a") as f:
 		for r in rows:
 			f.write("\t".join(r) + "\n")
@@ -265,12 +305,14 @@ def cmd_show(argv):
 
 
 def cmd_table(argv):
-	head = ["scenario", "metric", "iorig med", "fio med", "med ratio",
+	head = ["scenario", "metric", "A/B", "A med", "B med", "med ratio",
 		"ratio per round", "target", "result"]
 	rows = []
 	try:
 		with open(argv[0]) as f:
 			rows = [l.rstrip("\n").split("\t") for l in f if l.strip()]
+		rows = [(r + [""] * len(head))[:len(head) - 1] + [r[-1]]
+			for r in rows]
 	except OSError:
 		pass
 	if not rows:

@@ -14,6 +14,9 @@
 #   BENCH_FIO=PATH        fio binary (default: fio)
 #   BENCH_ZRAM_SIZE=SIZE  zram disk size when we set it up (default 1G)
 #   BENCH_ZRAM_REUSE=1    read an already configured /dev/zram0 as it is
+#   BENCH_DISK=PATH       disk scenarios: block device or existing file to
+#                         read (default: the device holding /, or failing
+#                         that its largest file); never written
 #
 # Exit status: 0 when every scenario ran or was skipped (missed targets are
 # not failures), 1 when a run gave no figures, 2 on bad usage, 77 when a
@@ -34,33 +37,65 @@ ROOT=$(cd "$BENCH_DIR/.." && pwd)
 HELPER="$BENCH_DIR/bench.py"
 
 # ---------------------------------------------------------------------------
-# Scenarios. Each name N has a function scenario_N that sets IORIG_ARGS and
-# FIO_ARGS and calls run_rounds; it returns 0 when it ran, $SKIP (after calling
-# skip REASON) when it cannot run here, anything else on error. Add new ones
-# (libaio, io_uring, pthread, ...) here and below.
-SCENARIOS=(null sync)
+# Scenarios. Each name N has a function scenario_N that declares the sides
+# it compares with add_side and calls run_rounds; it returns 0 when it ran,
+# $SKIP (after calling skip REASON) when it cannot run here, anything else
+# on error. A side is one tool with one set of arguments; the usual pair is
+# "iorig" against "fio" on the same job, and a metric may compare any two
+# sides (key:label:op:target:A/B, default iorig/fio).
+SCENARIOS=(null sync io_uring libaio pthread io_uring_tuned
+	disk_libaio disk_io_uring disk_sync disk_pthread)
 SKIP=3
+
+# iorig's batching, as extra sides of the queue-depth scenarios. iorig's
+# default (iodepth_batch_submit=0, complete_max=0) hands the kernel every
+# ready I/O at once and reaps every completion there is; fio's default
+# submits each I/O as soon as it is ready and reaps one at a time.
+S1=(--iodepth_batch_submit=1)
+S1C1=(--iodepth_batch_submit=1 --iodepth_batch_complete_max=1)
+
+# Rows comparing the batching variants of side A (default: iorig) with
+# fio and with A itself: batch_rows [A] [with_cpu]
+batch_rows() {
+	local a=${1:-iorig} cpu=${2:-1} v
+	for v in "$a-s1" "$a-s1c1"; do
+		printf '%s\n' "read_iops:read IOPS:info:0:$v/fio"
+		if [ "$cpu" = 1 ]; then
+			printf '%s\n' \
+				"ext_usr_ns_per_io:user CPU/IO (external):info:0:$v/fio" \
+				"ext_sys_ns_per_io:sys CPU/IO (external):info:0:$v/fio"
+		else
+			printf '%s\n' \
+				"read_clat_p50_ns:read clat p50:info:0:$v/fio"
+		fi
+		printf '%s\n' "read_iops:read IOPS:info:0:$v/$a"
+	done
+}
 
 scenario_null() {
 	local common=(--name=null --ioengine=null --rw=read --bs=4k --size=1t
 		--time_based --runtime="$RUNTIME" --output-format=json)
 
-	IORIG_ARGS=("${common[@]}")
-	FIO_ARGS=("${common[@]}")
+	add_side iorig iorig "${common[@]}"
+	add_side fio fio "${common[@]}"
 	run_rounds null \
 		"read_iops:read IOPS:ge:3.0" \
 		"ext_cpu_ns_per_io:CPU/IO usr+sys (external):info:0" \
 		"cpu_busy_pct:CPU busy (usr+sys)/wall:info:0"
 }
 
-scenario_sync() {
-	zram_acquire || return "$SKIP"
-	local common=(--name=sync --rw=randread --bs=4k --direct=1
+# zram_job NAME: the arguments every zram scenario shares, in COMMON.
+zram_job() {
+	COMMON=(--name="$1" --rw=randread --bs=4k --direct=1
 		--filename="$ZRAM_DEV" --size="$ZRAM_BYTES"
 		--time_based --runtime="$RUNTIME" --output-format=json)
+}
 
-	IORIG_ARGS=("${common[@]}" --ioengine=sync)
-	FIO_ARGS=("${common[@]}" --ioengine=psync)
+scenario_sync() {
+	zram_acquire || return "$SKIP"
+	zram_job sync
+	add_side iorig iorig "${COMMON[@]}" --ioengine=sync
+	add_side fio fio "${COMMON[@]}" --ioengine=psync
 	run_rounds sync \
 		"read_iops:read IOPS:ge:1.0" \
 		"ext_usr_ns_per_io:user CPU/IO (external):le:0.5" \
@@ -69,6 +104,129 @@ scenario_sync() {
 		"self_sys_ns_per_io:sys CPU/IO (self-reported):info:0" \
 		"read_clat_mean_ns:read clat mean:info:0" \
 		"cpu_busy_pct:CPU busy (usr+sys)/wall:info:0"
+}
+
+# zram_qd32 SCENARIO IORIG_ENGINE FIO_ENGINE IOPS_OP IOPS_TARGET USR_OP
+# USR_TARGET: QD32 4 KiB random reads from zram, default options on both
+# sides, plus iorig's batching variants for information.
+zram_qd32() {
+	local scn=$1 ie=$2 fe=$3 rows
+	zram_acquire || return "$SKIP"
+	zram_job "$scn"
+	add_side iorig iorig "${COMMON[@]}" --ioengine="$ie" --iodepth=32
+	add_side fio fio "${COMMON[@]}" --ioengine="$fe" --iodepth=32
+	add_side iorig-s1 iorig "${COMMON[@]}" --ioengine="$ie" --iodepth=32 \
+		"${S1[@]}"
+	add_side iorig-s1c1 iorig "${COMMON[@]}" --ioengine="$ie" \
+		--iodepth=32 "${S1C1[@]}"
+	mapfile -t rows < <(batch_rows iorig 1)
+	run_rounds "$scn" \
+		"read_iops:read IOPS:$4:$5" \
+		"ext_usr_ns_per_io:user CPU/IO (external):$6:$7" \
+		"ext_sys_ns_per_io:sys CPU/IO (external):info:0" \
+		"read_clat_mean_ns:read clat mean:info:0" \
+		"cpu_busy_pct:CPU busy (usr+sys)/wall:info:0" \
+		"${rows[@]}"
+}
+
+scenario_io_uring() { zram_qd32 io_uring io_uring io_uring ge 1.25 le 0.5; }
+scenario_libaio() { zram_qd32 libaio libaio libaio ge 1.4 le 0.5; }
+# fio has no thread-pool engine; posixaio (glibc's thread-pool POSIX AIO)
+# is the nearest. Information only.
+scenario_pthread() { zram_qd32 pthread pthread posixaio info 0 info 0; }
+
+# The best each tool can do on zram at QD32. iorig: io_uring with
+# registered buffers and files. fio: the best of the candidates measured
+# once on this machine (bench/README.md, "io_uring_tuned"): registered
+# buffers and files, submitting in batches of 8 and waiting for 8
+# completions at a time.
+FIO_TUNED=(--fixedbufs --registerfiles --iodepth_batch_submit=8
+	--iodepth_batch_complete_min=8 --iodepth_batch_complete_max=8)
+scenario_io_uring_tuned() {
+	local tuned=(--ioengine=io_uring --iodepth=32 --fixedbufs=1
+		--registerfiles=1)
+	zram_acquire || return "$SKIP"
+	zram_job io_uring_tuned
+	add_side iorig iorig "${COMMON[@]}" "${tuned[@]}"
+	add_side fio fio "${COMMON[@]}" --ioengine=io_uring --iodepth=32 \
+		"${FIO_TUNED[@]}"
+	add_side iorig-s1 iorig "${COMMON[@]}" "${tuned[@]}" "${S1[@]}"
+	run_rounds io_uring_tuned \
+		"read_iops:read IOPS:ge:0.95" \
+		"ext_usr_ns_per_io:user CPU/IO (external):info:0" \
+		"ext_sys_ns_per_io:sys CPU/IO (external):info:0" \
+		"cpu_busy_pct:CPU busy (usr+sys)/wall:info:0" \
+		"read_iops:read IOPS:info:0:iorig-s1/fio" \
+		"read_iops:read IOPS:info:0:iorig-s1/iorig"
+}
+
+# disk_job NAME: the arguments every disk scenario shares, in COMMON; fio
+# also gets --readonly (iorig opens read-only for reads).
+disk_job() {
+	COMMON=(--name="$1" --rw=randread --bs=4k --direct=1
+		--filename="$DISK_TARGET" --size="$DISK_BYTES"
+		--time_based --runtime="$RUNTIME" --output-format=json)
+}
+
+# disk_qd32 SCENARIO ENGINE: QD32 4 KiB random O_DIRECT reads from the
+# machine's disk, the same engine on both sides, default options, plus
+# iorig's batching variants for information.
+disk_qd32() {
+	local scn=$1 e=$2 rows
+	disk_acquire || return "$SKIP"
+	disk_job "$scn"
+	add_side iorig iorig "${COMMON[@]}" --ioengine="$e" --iodepth=32
+	add_side fio fio "${COMMON[@]}" --readonly --ioengine="$e" \
+		--iodepth=32
+	add_side iorig-s1 iorig "${COMMON[@]}" --ioengine="$e" --iodepth=32 \
+		"${S1[@]}"
+	add_side iorig-s1c1 iorig "${COMMON[@]}" --ioengine="$e" \
+		--iodepth=32 "${S1C1[@]}"
+	mapfile -t rows < <(batch_rows iorig 0)
+	run_rounds "$scn" \
+		"read_iops:read IOPS:within:0.03" \
+		"read_clat_p50_ns:read clat p50:within:0.05" \
+		"read_clat_mean_ns:read clat mean:info:0" \
+		"ext_cpu_ns_per_io:CPU/IO usr+sys (external):info:0" \
+		"cpu_busy_pct:CPU busy (usr+sys)/wall:info:0" \
+		"${rows[@]}"
+}
+
+scenario_disk_libaio() { disk_qd32 disk_libaio libaio; }
+scenario_disk_io_uring() { disk_qd32 disk_io_uring io_uring; }
+
+scenario_disk_sync() {
+	disk_acquire || return "$SKIP"
+	disk_job disk_sync
+	add_side iorig iorig "${COMMON[@]}" --ioengine=sync
+	add_side fio fio "${COMMON[@]}" --readonly --ioengine=psync
+	run_rounds disk_sync \
+		"read_iops:read IOPS:within:0.03" \
+		"read_clat_p50_ns:read clat p50:within:0.05" \
+		"read_clat_mean_ns:read clat mean:info:0" \
+		"ext_usr_ns_per_io:user CPU/IO (external):info:0" \
+		"cpu_busy_pct:CPU busy (usr+sys)/wall:info:0"
+}
+
+# iorig against iorig: the thread pool against kernel AIO at QD32 on the
+# disk, both with default options; the same with submit batches of one
+# for information.
+scenario_disk_pthread() {
+	disk_acquire || return "$SKIP"
+	disk_job disk_pthread
+	add_side pthread iorig "${COMMON[@]}" --ioengine=pthread --iodepth=32
+	add_side libaio iorig "${COMMON[@]}" --ioengine=libaio --iodepth=32
+	add_side pthread-s1 iorig "${COMMON[@]}" --ioengine=pthread \
+		--iodepth=32 "${S1[@]}"
+	add_side libaio-s1 iorig "${COMMON[@]}" --ioengine=libaio \
+		--iodepth=32 "${S1[@]}"
+	run_rounds disk_pthread \
+		"read_iops:read IOPS:ge:0.90:pthread/libaio" \
+		"read_clat_p50_ns:read clat p50:info:0:pthread/libaio" \
+		"ext_cpu_ns_per_io:CPU/IO usr+sys (external):info:0:pthread/libaio" \
+		"read_iops:read IOPS:info:0:pthread-s1/libaio-s1" \
+		"read_iops:read IOPS:info:0:pthread-s1/pthread" \
+		"read_iops:read IOPS:info:0:libaio-s1/libaio"
 }
 
 # ---------------------------------------------------------------------------
@@ -83,42 +241,94 @@ skip() {
 }
 note() { printf 'bench: %s\n' "$*" >&2; }
 
-# run_one SCENARIO ROUND TOOL: one measured run; figures in r<ROUND>.<TOOL>.vals
-run_one() {
-	local scn=$1 round=$2 tool=$3 bin args base
-	base="$OUT/$scn/r$round.$tool"
-	if [ "$tool" = iorig ]; then
-		bin=$IORIG
-		args=("${IORIG_ARGS[@]}")
+# Sides of the current scenario: SIDES[i] names side i (used in file names
+# and metrics), SIDE_TOOL[i] is iorig or fio, and the array SIDE_ARGS_<i>
+# holds its arguments.
+SIDES=()
+SIDE_TOOL=()
+
+# add_side NAME TOOL ARG...: one more side in the current scenario.
+add_side() {
+	local name=$1 tool=$2 i=${#SIDES[@]}
+	shift 2
+	case $tool in
+	iorig | fio) ;;
+	*)
+		note "add_side $name: tool must be iorig or fio, not '$tool'"
+		return 1
+		;;
+	esac
+	SIDES+=("$name")
+	SIDE_TOOL+=("$tool")
+	declare -ga "SIDE_ARGS_$i"
+	local -n _side_args="SIDE_ARGS_$i"
+	_side_args=("$@")
+}
+
+reset_sides() {
+	local i
+	for ((i = 0; i < ${#SIDES[@]}; i++)); do
+		unset "SIDE_ARGS_$i"
+	done
+	SIDES=()
+	SIDE_TOOL=()
+}
+
+side_bin() {
+	if [ "${SIDE_TOOL[$1]}" = iorig ]; then
+		printf '%s' "$IORIG"
 	else
-		bin=$FIO
-		args=("${FIO_ARGS[@]}")
+		printf '%s' "$FIO"
 	fi
-	printf '%s\n' "${PIN[*]} $bin ${args[*]}" >"$base.cmd"
+}
+
+# side_cmdline I: side I's command line, for the log and the .cmd file.
+side_cmdline() {
+	local -n _cl_args="SIDE_ARGS_$1"
+	printf '%s' "${PIN[*]} $(side_bin "$1") ${_cl_args[*]}"
+}
+
+# run_one SCENARIO ROUND I: one measured run of side I; figures in
+# r<ROUND>.<side>.vals
+run_one() {
+	local scn=$1 round=$2 i=$3 bin base
+	local -n _args="SIDE_ARGS_$i"
+	base="$OUT/$scn/r$round.${SIDES[i]}"
+	bin=$(side_bin "$i")
+	side_cmdline "$i" >"$base.cmd"
+	echo >>"$base.cmd"
 	python3 "$HELPER" measure "$base.time" -- "${PIN[@]}" "$bin" \
-		"${args[@]}" >"$base.json" 2>"$base.err"
-	python3 "$HELPER" extract "$tool" "$base.json" "$base.time" \
-		>"$base.vals"
-	note "[$scn] round $round/$ROUNDS $tool:" \
+		"${_args[@]}" >"$base.json" 2>"$base.err"
+	python3 "$HELPER" extract "${SIDE_TOOL[i]}" "$base.json" \
+		"$base.time" >"$base.vals"
+	note "[$scn] round $round/$ROUNDS ${SIDES[i]}:" \
 		"$(python3 "$HELPER" show "$base.vals")"
 }
 
-# run_rounds SCENARIO METRIC...: alternate the tools, then summarise. Odd
-# rounds run iorig first, even rounds fio first, so slow drift in the
-# machine's load does not favour one tool.
+# run_rounds SCENARIO METRIC...: run every side once per round, then
+# summarise. Odd rounds run the sides in the order they were added, even
+# rounds in reverse, so slow drift in the machine's load does not favour
+# one side.
 run_rounds() {
-	local scn=$1 r
+	local scn=$1 r i n=${#SIDES[@]}
 	shift
+	if [ "$n" -lt 2 ]; then
+		note "[$scn] needs at least two sides (add_side)"
+		return 1
+	fi
 	mkdir -p "$OUT/$scn" || return 1
-	say "   iorig: ${PIN[*]} $IORIG ${IORIG_ARGS[*]}"
-	say "   fio:   ${PIN[*]} $FIO ${FIO_ARGS[*]}"
+	for ((i = 0; i < n; i++)); do
+		printf '   %-11s %s\n' "${SIDES[i]}:" "$(side_cmdline "$i")"
+	done
 	for ((r = 1; r <= ROUNDS; r++)); do
 		if ((r % 2)); then
-			run_one "$scn" "$r" iorig
-			run_one "$scn" "$r" fio
+			for ((i = 0; i < n; i++)); do
+				run_one "$scn" "$r" "$i"
+			done
 		else
-			run_one "$scn" "$r" fio
-			run_one "$scn" "$r" iorig
+			for ((i = n - 1; i >= 0; i--)); do
+				run_one "$scn" "$r" "$i"
+			done
 		fi
 	done
 	python3 "$HELPER" summary "$scn" "$OUT/$scn" "$ROUNDS" "$@"
@@ -201,6 +411,115 @@ zram_release() {
 	return 1
 }
 
+# ---------------------------------------------------------------------------
+# The machine's disk, for the device-bound scenarios: 4 KiB random O_DIRECT
+# reads, never writes. BENCH_DISK names a block device or an existing file
+# (read only, never written); by default the block device holding /. When
+# that cannot be opened (a sandbox may forbid opening the raw device even
+# to root) we fall back to the largest readable regular file of at least
+# 256 MiB on the same file system: O_DIRECT reads of it still go to the
+# same device, through the file system's block mapping, for both tools.
+
+DISK_TARGET=
+DISK_BYTES=
+DISK_FAILED=
+
+# direct_readable PATH: PATH can be opened and read with O_DIRECT.
+direct_readable() {
+	dd if="$1" of=/dev/null bs=4096 count=1 iflag=direct status=none \
+		2>/dev/null
+}
+
+# root_disk: the block device holding / on stdout.
+root_disk() {
+	local src mm name
+	src=$(findmnt -n -o SOURCE / 2>/dev/null)
+	if [ -b "$src" ]; then
+		printf '%s' "$src"
+		return 0
+	fi
+	# /dev/root and the like: go by the device number.
+	mm=$(findmnt -n -o MAJ:MIN / 2>/dev/null) || return 1
+	name=$(sed -n 's/^DEVNAME=//p' "/sys/dev/block/${mm// /}/uevent" \
+		2>/dev/null)
+	[ -n "$name" ] && [ -b "/dev/$name" ] || return 1
+	printf '/dev/%s' "$name"
+}
+
+# disk_describe DEV: size, model and driver of a block device, for the log.
+disk_describe() {
+	local name=${1##*/} sys drv
+	sys=/sys/class/block/$name
+	drv=$(readlink "$sys/device/driver" 2>/dev/null)
+	[ -n "$drv" ] || drv=$(readlink "$sys/../device/driver" 2>/dev/null)
+	printf '%s, %s, driver %s, scheduler %s' "$1" \
+		"$(lsblk -dno SIZE "$1" 2>/dev/null | tr -d ' ')" \
+		"${drv##*/}" \
+		"$(cat "$sys/queue/scheduler" "$sys/../queue/scheduler" \
+			2>/dev/null | sed -n '1s/.*\[\(.*\)\].*/\1/p')"
+}
+
+disk_acquire() {
+	local dev mnt f bytes
+
+	[ -n "$DISK_TARGET" ] && return 0
+	if [ -n "$DISK_FAILED" ]; then
+		skip "$DISK_FAILED"
+		return 1
+	fi
+	if [ -n "${BENCH_DISK:-}" ]; then
+		f=$BENCH_DISK
+		if [ -b "$f" ]; then
+			bytes=$(blockdev --getsize64 "$f" 2>/dev/null)
+		elif [ -f "$f" ]; then
+			bytes=$(stat -c %s "$f")
+		else
+			DISK_FAILED="BENCH_DISK=$f is neither a block device nor a file"
+		fi
+		if [ -z "$DISK_FAILED" ] && ! direct_readable "$f"; then
+			DISK_FAILED="cannot read BENCH_DISK=$f with O_DIRECT"
+		fi
+	elif ! dev=$(root_disk); then
+		DISK_FAILED="no block device holds / (findmnt)"
+	elif direct_readable "$dev"; then
+		f=$dev
+		bytes=$(blockdev --getsize64 "$dev" 2>/dev/null)
+		say "   disk: $(disk_describe "$dev"), read only"
+	else
+		mnt=$(findmnt -n -o TARGET "$dev" 2>/dev/null | head -n 1)
+		say "   disk: $(disk_describe "$dev") holds / but cannot be" \
+			"opened here ($(dd if="$dev" of=/dev/null bs=4096 \
+			count=1 iflag=direct 2>&1 | sed -n '1s/.*: //p'))"
+		f=$(find "${mnt:-/}" -xdev -type f -size +256M -readable \
+			! -path '*:*' -printf '%s\t%p\n' 2>/dev/null |
+			sort -n | tail -n 1 | cut -f 2-)
+		if [ -z "$f" ]; then
+			DISK_FAILED="$dev cannot be opened and no file of 256 MiB or more on ${mnt:-/} to read instead"
+		elif ! direct_readable "$f"; then
+			DISK_FAILED="$dev cannot be opened and $f cannot be read with O_DIRECT"
+		else
+			bytes=$(stat -c %s "$f")
+			say "   reading instead the largest file on ${mnt:-/}" \
+				"(read only, never written): $f"
+		fi
+	fi
+	if [ -z "$DISK_FAILED" ] && [ -n "$bytes" ]; then
+		# Whole 4 KiB blocks, so every random read is a full one.
+		DISK_BYTES=$((bytes / 4096 * 4096))
+		[ "$DISK_BYTES" -gt 0 ] ||
+			DISK_FAILED="$f is smaller than 4 KiB"
+	elif [ -z "$DISK_FAILED" ]; then
+		DISK_FAILED="cannot tell the size of $f"
+	fi
+	if [ -n "$DISK_FAILED" ]; then
+		skip "$DISK_FAILED"
+		return 1
+	fi
+	DISK_TARGET=$f
+	say "   disk target: $DISK_TARGET, $DISK_BYTES bytes"
+	return 0
+}
+
 cleanup() {
 	zram_release
 }
@@ -235,6 +554,14 @@ ensure_fio() {
 	fi
 }
 
+# binary_id PATH: sha256 prefix and mtime, to tell whether the binary was
+# rebuilt while the bench ran (a shared working tree).
+binary_id() {
+	printf 'sha256 %s, built %s' \
+		"$(sha256sum "$1" 2>/dev/null | cut -c1-12)" \
+		"$(date -r "$1" '+%F %T' 2>/dev/null)"
+}
+
 print_machine() {
 	local cpu fiov iorigv
 	cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
@@ -248,7 +575,8 @@ print_machine() {
 		"— a shared, noisy machine: read the medians"
 	say "  fio:     ${fiov:-unknown} ($FIO)"
 	[ "${fiov:-}" = fio-3.33 ] || say "           (expected fio-3.33; numbers may differ)"
-	say "  iorig:   $iorigv ($IORIG)"
+	IORIG_ID=$(binary_id "$IORIG")
+	say "  iorig:   $iorigv ($IORIG, $IORIG_ID)"
 	say "  rounds:  $ROUNDS x ${RUNTIME}s per tool per scenario, alternating," \
 		"pinned with: ${PIN[*]:-(no pinning)}"
 	say "  logs:    $OUT"
@@ -325,10 +653,11 @@ main() {
 		say ""
 		say "== $s"
 		SKIP_REASON="not run here"
+		reset_sides
 		"scenario_$s"
 		rc=$?
 		if [ $rc = $SKIP ]; then
-			printf '%s\t%s\t\t\t\t\t\tSKIP\n' "$s" "$SKIP_REASON" \
+			printf '%s\t%s\t\t\t\t\t\t\tSKIP\n' "$s" "$SKIP_REASON" \
 				>>"$OUT/summary.tsv"
 		elif [ $rc != 0 ]; then
 			failed=1
@@ -336,7 +665,7 @@ main() {
 	done
 
 	say ""
-	say "== summary (medians of $ROUNDS rounds; ratio = iorig/fio of the same" \
+	say "== summary (medians of $ROUNDS rounds; ratio = A/B of the same" \
 		"round; med ratio = median of those)"
 	python3 "$HELPER" table "$OUT/summary.tsv"
 	say ""
@@ -348,9 +677,20 @@ main() {
 	say "Self-reported CPU is each tool's own figure (fio: usr_cpu/sys_cpu" \
 		"x job runtime; iorig: cpu.user_ns/sys_ns)."
 	say "CPU busy = (user+sys)/wall of the whole process; well under 100%" \
-		"for these CPU-bound pinned runs means another process had the CPU."
+		"for a CPU-bound pinned run (null, zram) means another process had" \
+		"the CPU; disk runs wait for the device and are not CPU-bound."
+	say "A/B names the two sides compared: iorig and fio run the same job" \
+		"with default options; iorig-s1 adds --iodepth_batch_submit=1," \
+		"iorig-s1c1 also --iodepth_batch_complete_max=1 (fio's defaults);" \
+		"disk_pthread compares iorig engines with each other."
 	say "Shared, noisy machine: trust medians and the ratio spread, not a" \
 		"single run. Logs and JSON: $OUT"
+	if [ "$(binary_id "$IORIG")" != "$IORIG_ID" ]; then
+		say "WARNING: $IORIG changed during the run (now" \
+			"$(binary_id "$IORIG"); was $IORIG_ID): later scenarios" \
+			"measured another build. Copy the binary and point" \
+			"BENCH_IORIG at the copy."
+	fi
 	[ $failed = 0 ] || note "some runs produced no figures; see $OUT/*/*.err"
 	exit $failed
 }

@@ -103,6 +103,11 @@ struct engine_ops {
 
 /* NULL when unknown. */
 const struct engine_ops *engine_find(const char *name);
+/* "Seccomp:" mode of this process: 0 none, 1 strict, 2 filter; -1
+ * unknown. For engines' hints: a filter is a common reason a system call
+ * is refused. */
+int engine_seccomp_mode(void);
+
 /* For --help and the man-page test: NULL-terminated. */
 const struct engine_ops *const *engine_list(void);
 

@@ -20,6 +20,21 @@ enum fadvise_hint {
 
 enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
 
+/*
+ * continue_on_error: the failures a job counts and goes on after, as bits.
+ * A read or write error is the -errno result of one I/O (res < 0), keyed by
+ * its direction (1 << DDIR_*). Engine failures, fsync failures and
+ * setup errors always end the job.
+ */
+enum coe_mask {
+	COE_NONE = 0,
+	COE_READ = 1 << DDIR_READ,
+	COE_WRITE = 1 << DDIR_WRITE,
+	COE_IO = COE_READ | COE_WRITE,
+	COE_VERIFY = 1 << 2,	/* verification mismatches */
+	COE_ALL = COE_IO | COE_VERIFY,
+};
+
 #define JOB_MAX_PERCENTILES	32
 #define JOB_NAME_MAX		128
 
@@ -59,12 +74,15 @@ struct job {
 	uint64_t fsync;		/* fsync every N writes; 0 never */
 	uint64_t fdatasync;
 	bool end_fsync;
+	int continue_on_error;	/* enum coe_mask */
 	bool invalidate;
 	int fadvise_hint;	/* enum fadvise_hint */
 	bool randrepeat;
 	uint64_t randseed;
 	bool norandommap;
 	bool unlink;
+	bool allow_destructive;	/* write over data found on a device */
+	bool layout;		/* fill a read job's holes first */
 	bool stonewall;
 	bool new_group;
 	bool group_reporting;
@@ -86,6 +104,14 @@ struct job {
 	bool hipri;			/* io_uring IOPOLL */
 	uint64_t pool_threads;		/* pthread engine; 0: iodepth */
 	char *sweep;		/* "OPT:v1,v2" lines joined by ';' */
+
+	/* Verification (verify.h). */
+	int verify;			/* enum verify_kind */
+	char *verify_pattern;		/* as given; verify.c parses it */
+	bool do_verify;			/* check the region after writing */
+	bool verify_only;		/* write nothing: check */
+	bool verify_fatal;		/* stop at the first mismatch */
+	uint64_t verify_backlog;	/* check every N writes; 0 never */
 
 	/* Derived by plan.c. */
 	unsigned clone;		/* 0..numjobs-1 */

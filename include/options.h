@@ -39,7 +39,8 @@ typedef int (*opt_set_fn)(struct job *j, const struct opt_def *o,
 
 struct opt_def {
 	const char *name;
-	const char *alias;	/* fio's other spelling, or NULL */
+	const char *alias;	/* fio's other spelling, or the command
+				 * line's (allow-destructive), or NULL */
 	enum opt_type type;
 	size_t off;		/* offsetof(struct job, field) */
 	size_t aux;		/* OPT_SIZE_PCT: offset of the percent field */

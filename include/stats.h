@@ -7,6 +7,7 @@
 
 #include "hist.h"
 #include "job.h"
+#include "verify.h"
 
 /* Figures of one direction (read or write) of one job clone or group. */
 struct dir_stats {
@@ -14,8 +15,11 @@ struct dir_stats {
 	uint64_t bytes;		/* bytes actually moved */
 	uint64_t errors;	/* I/Os that returned -errno */
 	uint64_t short_ios;	/* I/Os that moved less than asked */
-	int first_errno;	/* 0: none */
-	uint64_t first_err_offset;
+	/* The first failed I/O of this direction: */
+	int first_errno;	/* positive; 0: none */
+	uint64_t first_err_offset;	/* within first_err_file */
+	const char *first_err_engine;	/* engine name (static), or NULL */
+	char first_err_file[256];	/* path, truncated; "" unknown */
 	struct hist slat;	/* empty for engines without a submit step */
 	struct hist clat;
 	struct hist lat;
@@ -74,6 +78,14 @@ struct job_stats {
 	int err;		/* first fatal error of the job (-errno), 0 */
 	char err_msg[256];	/* what failed, for the report */
 	bool interrupted;	/* stopped by SIGINT/SIGTERM */
+	/*
+	 * Still blocked in an I/O when the stop grace period after a signal
+	 * ran out: the figures are those of the moment it was given up (the
+	 * I/Os then in flight are not counted) and its own CPU is not known.
+	 */
+	bool abandoned;
+	/* Verification reads and what they found; kind NONE: none. */
+	struct verify_stats verify;
 };
 
 void stats_init(struct job_stats *s);

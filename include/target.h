@@ -13,8 +13,11 @@
  * The files or block devices of one job clone. target_plan() only looks
  * (stat, open read-only, ioctl): it resolves names, sizes and the job's
  * region and checks O_DIRECT alignment, so that every job of a run is
- * validated before anything is created or written. target_open() then
- * creates, extends and lays out files and opens them for the job.
+ * validated before anything is created or written; for a job that writes
+ * to a block device it also runs the guards (guard.h). target_open() then
+ * creates, extends and lays out files (for a job that reads, also filling
+ * the holes and unwritten extents of its region unless layout=0) and
+ * opens them for the job.
  */
 struct target_file {
 	char *path;
@@ -26,6 +29,7 @@ struct target_file {
 	uint64_t offset;	/* region start in this file */
 	uint32_t dio_align;	/* offset/length alignment for O_DIRECT */
 	uint32_t dio_mem_align;
+	char *guard_note;	/* data that allow_destructive overwrites */
 };
 
 struct target {

@@ -9,9 +9,17 @@
 #include "stats.h"
 #include "target.h"
 
+/* worker.state: see worker_abandon(). */
+enum worker_state {
+	WORKER_RUNNING = 0,	/* between calls that may block */
+	WORKER_IN_CALL,		/* in an engine call or fsync */
+	WORKER_ABANDONED,	/* given up on: touches nothing shared again */
+};
+
 /*
  * One job clone's thread: keeps iodepth I/Os in flight through the engine
  * until a stop condition, stamping and accounting every request.
+ * Zero-initialize before starting the thread.
  */
 struct worker {
 	const struct job *job;
@@ -21,9 +29,25 @@ struct worker {
 	struct job_stats *stats;	/* results go here */
 	pthread_t thread;
 	bool started;
+	bool abandoned;			/* worker_abandon() succeeded */
+	atomic_int state;		/* enum worker_state */
+	void *priv;			/* the thread's own state */
 };
 
 /* The thread body; returns NULL. Errors land in w->stats->err. */
 void *worker_main(void *arg);
+
+/*
+ * For the thread that started w, once *stop is set and w has not ended
+ * within the grace period: an I/O that the device or file system does not
+ * answer must not hold the report back. Returns true when w is blocked in
+ * an engine call or fsync and has been given up on: from then on it
+ * touches neither w->stats nor the target (its stats are completed as of
+ * now and marked interrupted and abandoned); detach it, and free neither
+ * w nor the clock, nor close its target: the process is to exit.
+ * Returns false when w is between such calls (it will see *stop soon:
+ * try again).
+ */
+bool worker_abandon(struct worker *w);
 
 #endif

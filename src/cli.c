@@ -291,6 +291,6 @@ void cli_print_help(FILE *f)
 	}
 	options_print_help(f);
 	fprintf(f, "\nExit codes: 0 success, 1 I/O or runtime error, 2 usage "
-		"or job-file error\n(nothing run), 130/143 interrupted by "
-		"SIGINT/SIGTERM.\n");
+		"or job-file error\n(nothing run), 4 verification found "
+		"mismatches, 130/143 interrupted by\nSIGINT/SIGTERM.\n");
 }

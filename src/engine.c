@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <stdio.h>
 #include <string.h>
 
 #include "engine.h"
@@ -32,4 +33,19 @@ const struct engine_ops *engine_find(const char *name)
 const struct engine_ops *const *engine_list(void)
 {
 	return engines;
+}
+
+int engine_seccomp_mode(void)
+{
+	char line[128];
+	FILE *f = fopen("/proc/self/status", "re");
+	int mode = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Seccomp: %d", &mode) == 1)
+			break;
+	fclose(f);
+	return mode;
 }

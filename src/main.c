@@ -4,6 +4,7 @@
  * prints a fatal error and calls exit().
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@ enum exit_code {
 	EXIT_OK = 0,
 	EXIT_RUNTIME = 1,
 	EXIT_USAGE = 2,
+	EXIT_VERIFY = 4,	/* verification found mismatches */
 };
 
 /* The one piece of state a signal handler may touch. */
@@ -113,18 +115,22 @@ static void install_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+/* Precedence: a signal, then 1, then 4 (usage errors never get here). */
 static int exit_code(const struct run_result *r)
 {
 	size_t i;
-	int sig = atomic_load(&stop_signal);
+	int sig = atomic_load(&stop_signal), code = EXIT_OK;
 
 	if (sig)
 		return 128 + sig;
-	for (i = 0; i < r->plan->njobs; i++)
+	for (i = 0; i < r->plan->njobs; i++) {
 		if (r->stats[i].err || r->stats[i].dir[0].errors ||
 		    r->stats[i].dir[1].errors)
 			return EXIT_RUNTIME;
-	return EXIT_OK;
+		if (r->stats[i].verify.mismatches)
+			code = EXIT_VERIFY;
+	}
+	return code;
 }
 
 static int report(const struct cli *c, struct run_result *r, FILE *out)
@@ -137,10 +143,26 @@ static int report(const struct cli *c, struct run_result *r, FILE *out)
 		[OUT_TABLE] = report_table,
 	};
 
-	for (i = 0; i < r->plan->njobs; i++)
+	for (i = 0; i < r->plan->njobs; i++) {
+		const struct dir_stats *d = r->stats[i].dir;
+
 		if (r->stats[i].err)
 			fprintf(stderr, "iorig: job '%s': %s\n",
 				r->plan->jobs[i].name, r->stats[i].err_msg);
+		else if (d[DDIR_READ].errors || d[DDIR_WRITE].errors)
+			/* Went on after them (continue_on_error): exit 1. */
+			fprintf(stderr, "iorig: job '%s': continued after %"
+				PRIu64 " read and %" PRIu64 " write errors "
+				"(continue_on_error)\n",
+				r->plan->jobs[i].name, d[DDIR_READ].errors,
+				d[DDIR_WRITE].errors);
+		if (r->stats[i].verify.mismatches)
+			fprintf(stderr, "iorig: job '%s': %" PRIu64 " of %"
+				PRIu64 " blocks did not verify\n",
+				r->plan->jobs[i].name,
+				r->stats[i].verify.mismatches,
+				r->stats[i].verify.blocks_checked);
+	}
 	r->signo = atomic_load(&stop_signal);
 	r->version = IORIG_VERSION;
 	ret = writers[c->format](out, r);

@@ -13,6 +13,7 @@
 #include "engine.h"
 #include "options.h"
 #include "value.h"
+#include "verify.h"
 
 #define NS_S	1000000000ull
 #define F(field) offsetof(struct job, field)
@@ -54,10 +55,34 @@ static const struct opt_choice kb_base_choices[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct opt_choice coe_choices[] = {
+	{ "none", COE_NONE, "stop at the first error" },
+	{ "0", COE_NONE, "same as none" },
+	{ "read", COE_READ, "count read errors and go on" },
+	{ "write", COE_WRITE, "count write errors and go on" },
+	{ "io", COE_IO, "count read and write errors and go on" },
+	{ "verify", COE_VERIFY, "count verification mismatches and go on" },
+	{ "all", COE_ALL, "io and verify" },
+	{ "1", COE_ALL, "same as all" },
+	{ NULL, 0, NULL },
+};
+
 static int set_ioengine(struct job *j, const struct opt_def *o,
 			const char *val, char *why, size_t whylen);
 static int set_sweep(struct job *j, const struct opt_def *o,
 		     const char *val, char *why, size_t whylen);
+static int set_verify_pattern(struct job *j, const struct opt_def *o,
+			      const char *val, char *why, size_t whylen);
+
+static const struct opt_choice verify_choices[] = {
+	{ "none", VERIFY_NONE, "write plain data, check nothing" },
+	{ "xxh3", VERIFY_XXH3, "header, generated data, XXH3 64-bit checksum" },
+	{ "crc32c", VERIFY_CRC32C, "header, generated data, CRC-32C "
+	  "checksum" },
+	{ "pattern", VERIFY_PATTERN, "header, verify_pattern as the data, "
+	  "CRC-32C checksum" },
+	{ NULL, 0, NULL },
+};
 
 #define DEFAULT_PERCENTILES \
 	"1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99"
@@ -202,6 +227,12 @@ const struct opt_def options_table[] = {
 	{ .name = "fadvise_hint", .type = OPT_ENUM, .off = F(fadvise_hint),
 	  .def = "1", .choices = fadvise_choices, .category = "cache",
 	  .help = "posix_fadvise advice over the region when opened" },
+	/* Errors */
+	{ .name = "continue_on_error", .type = OPT_ENUM,
+	  .off = F(continue_on_error), .def = "none", .choices = coe_choices,
+	  .category = "errors",
+	  .help = "Failed I/Os to count and go on after instead of stopping "
+		  "the job; errors still give exit status 1" },
 	/* Randomness */
 	{ .name = "randrepeat", .type = OPT_BOOL, .off = F(randrepeat),
 	  .def = "1", .category = "random",
@@ -216,6 +247,17 @@ const struct opt_def options_table[] = {
 	{ .name = "unlink", .type = OPT_BOOL, .off = F(unlink), .def = "0",
 	  .category = "target",
 	  .help = "Delete the files iorig created, after the job" },
+	{ .name = "allow_destructive", .alias = "allow-destructive",
+	  .type = OPT_BOOL, .off = F(allow_destructive), .def = "0",
+	  .category = "target",
+	  .help = "Let a job write to a block device that holds a file "
+		  "system, RAID member or partition table (never to one "
+		  "that is mounted or in use)" },
+	{ .name = "layout", .type = OPT_BOOL, .off = F(layout), .def = "1",
+	  .category = "target",
+	  .help = "Before a job reads a file, write real data into the holes "
+		  "and unwritten extents of its region; 0: leave them, with "
+		  "a warning" },
 	/* Ordering and reporting */
 	{ .name = "stonewall", .alias = "wait_for_previous", .type = OPT_BOOL,
 	  .off = F(stonewall), .def = "0", .category = "order",
@@ -245,6 +287,33 @@ const struct opt_def options_table[] = {
 	  .set = set_sweep, .category = "sweep",
 	  .help = "OPTION:v1,v2,...: run the job once per value, each point "
 		  "stonewalled; repeat for a cartesian product" },
+	/* Verification */
+	{ .name = "verify", .type = OPT_ENUM, .off = F(verify), .def = "none",
+	  .choices = verify_choices, .category = "verify",
+	  .help = "Stamp every written block with a header and a checksum, "
+		  "and check blocks read back" },
+	{ .name = "verify_pattern", .type = OPT_SPECIAL,
+	  .off = F(verify_pattern), .set = set_verify_pattern,
+	  .category = "verify",
+	  .help = "verify=pattern: the data after each header, 0xHEX or a "
+		  "quoted string, repeated" },
+	{ .name = "do_verify", .type = OPT_BOOL, .off = F(do_verify),
+	  .def = "1", .category = "verify",
+	  .help = "After the writes, read the blocks written back and check "
+		  "them" },
+	{ .name = "verify_only", .type = OPT_BOOL, .off = F(verify_only),
+	  .def = "0", .category = "verify",
+	  .help = "Write nothing: read the region and check what an earlier "
+		  "run wrote" },
+	{ .name = "verify_fatal", .type = OPT_BOOL, .off = F(verify_fatal),
+	  .def = "0", .category = "verify",
+	  .help = "Stop checking at the first mismatch (default: check "
+		  "everything)" },
+	{ .name = "verify_backlog", .type = OPT_UINT,
+	  .off = F(verify_backlog), .def = "0", .min = 0,
+	  .max = VERIFY_BACKLOG_MAX, .category = "verify",
+	  .help = "Also check while writing: after every N writes, read "
+		  "those N blocks back; 0: never" },
 	{ .name = NULL },
 };
 
@@ -256,11 +325,11 @@ static const char *const fio_only[] = {
 	"allow_file_create", "allow_mounted_write", "atomic", "blockalign",
 	"bs_is_seq_rand", "bs_unaligned", "bssplit", "buffer_compress_chunk",
 	"buffer_compress_percentage", "buffer_pattern", "bwavgtime", "cgroup",
-	"clocksource", "continue_on_error", "cpumask", "cpus_allowed",
+	"clocksource", "cpumask", "cpus_allowed",
 	"cpus_allowed_policy", "create_fsync", "create_on_open",
 	"create_only", "create_serialize", "ddir_seq_add", "ddir_seq_nr",
 	"dedupe_percentage", "disable_bw_measurement", "disable_clat",
-	"disable_lat", "disable_slat", "disk_util", "do_verify",
+	"disable_lat", "disable_slat", "disk_util",
 	"error_dump", "exec_postrun", "exec_prerun", "exitall",
 	"exitall_on_error", "fallocate", "file_append", "file_service_type",
 	"filename_format", "filesize", "fill_device", "fill_fs",
@@ -281,8 +350,7 @@ static const char *const fio_only[] = {
 	"ss_ramp", "sync_file_range", "thinktime", "thinktime_blocks",
 	"thinktime_spin", "trim_backlog", "trim_percentage", "uid",
 	"unified_rw_reporting", "unique_filename", "userspace_reap",
-	"verify", "verify_async", "verify_backlog", "verify_fatal",
-	"verify_interval", "verify_offset", "verify_only", "verify_pattern",
+	"verify_async", "verify_interval", "verify_offset",
 	"wait_for", "write_bw_log", "write_hist_log", "write_iolog",
 	"write_iops_log", "write_lat_log", "zero_buffers", "zonemode",
 	"zonerange", "zonesize", "zoneskip",
@@ -384,6 +452,25 @@ static int set_ioengine(struct job *j, const struct opt_def *o,
 	for (e = engine_list(); *e && n < whylen; e++)
 		n += snprintf(why + n, whylen - n, " %s", (*e)->name);
 	return -EINVAL;
+}
+
+/* Checked here, kept as given: verify.c makes the bytes of it. */
+static int set_verify_pattern(struct job *j, const struct opt_def *o,
+			      const char *val, char *why, size_t whylen)
+{
+	uint8_t bytes[VERIFY_PATTERN_MAX];
+	char *copy;
+	int n;
+
+	n = verify_pattern_parse(val, bytes, why, whylen);
+	if (n < 0)
+		return n;
+	copy = strdup(val);
+	if (!copy)
+		return -ENOMEM;
+	free(j->verify_pattern);
+	j->verify_pattern = copy;
+	return 0;
 }
 
 /* Check "OPT:v1,v2[;OPT2:...]" and append it to the job's sweeps. */

@@ -46,6 +46,9 @@ static void acc_add(struct job_stats *s, const struct run_result *r,
 			memcpy(s->err_msg, r->stats[i].err_msg,
 			       sizeof(s->err_msg));
 		}
+		/* Stopped while its files were being laid out. */
+		if (r->stats && r->stats[i].interrupted)
+			s->interrupted = true;
 		return;
 	}
 	stats_merge(s, &r->stats[i]);

@@ -18,12 +18,16 @@
  * null for a group_reporting unit. "groups" has one per reporting group
  * with "njobs_ran" and the same result members as a job (percentile
  * options of the group's first job). "error" is null or {"errno" (positive),
- * "message"}.
+ * "message"}. A direction's "first_error" is null or the first failed I/O:
+ * {"errno", "message", "offset", "file", "engine"}. "verify" is null or
+ * what verification read and found (j_verify); 64-bit seeds and run ids
+ * are hex text, as JSON integers cannot hold them.
  *
  * The writer reads only what the run_result holds, so an interrupted or
  * failed run still gives a complete, valid document.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -176,7 +180,12 @@ static json_t *j_first_error(struct jctx *c, const struct dir_stats *d)
 	if (!o)
 		return NULL;
 	put(c, o, "errno", json_integer(d->first_errno));
+	put(c, o, "message", j_str(strerror(d->first_errno)));
 	put(c, o, "offset", j_u64(d->first_err_offset));
+	put(c, o, "file", d->first_err_file[0] ? j_str(d->first_err_file) :
+	    json_null());
+	put(c, o, "engine", d->first_err_engine ?
+	    j_str(d->first_err_engine) : json_null());
 	return o;
 }
 
@@ -226,8 +235,12 @@ static json_t *j_error(struct jctx *c, const struct job_stats *s)
 
 	if (!e)
 		return json_null();
-	snprintf(msg, sizeof(msg), "%s%s%s", s->err_msg,
-		 s->err_msg[0] ? ": " : "", strerror(e));
+	/* err_msg may already end with the reason: not twice. */
+	if (s->err_msg[0] && strstr(s->err_msg, strerror(e)))
+		snprintf(msg, sizeof(msg), "%s", s->err_msg);
+	else
+		snprintf(msg, sizeof(msg), "%s%s%s", s->err_msg,
+			 s->err_msg[0] ? ": " : "", strerror(e));
 	o = json_object();
 	if (!o)
 		return NULL;
@@ -252,6 +265,87 @@ static json_t *j_options(struct jctx *c, const struct job *j)
 	return o;
 }
 
+/* 64-bit hashes and random ids do not fit a JSON integer: hex text. */
+static json_t *j_hex(uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%#" PRIx64, v);
+	return json_string(buf);
+}
+
+/* The fields of a verify header; found ones carry what only a read has. */
+static json_t *j_vhdr(struct jctx *c, const struct verify_hdr *h,
+		      bool gen_known, bool found)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	put(c, o, "offset", j_u64(h->offset));
+	put(c, o, "length", j_u64(h->len));
+	put(c, o, "seed", j_hex(h->seed));
+	put(c, o, "generation", gen_known ? j_u64(h->generation) :
+	    json_null());
+	put(c, o, "run_id", gen_known ? j_hex(h->run_id) : json_null());
+	if (found) {
+		put(c, o, "kind", j_str(verify_kind_name(h->kind)));
+		put(c, o, "write_time_ns", j_u64(h->time_ns));
+		put(c, o, "checksum", j_hex(h->csum));
+	}
+	return o;
+}
+
+static json_t *j_mismatch(struct jctx *c, const struct verify_mismatch *m)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	put(c, o, "file", j_str(m->file));
+	put(c, o, "offset", j_u64(m->offset));
+	put(c, o, "class", j_str(verify_class_name(m->cls)));
+	put(c, o, "detail", j_str(m->detail));
+	put(c, o, "expected", j_vhdr(c, &m->expected, m->exp_gen, false));
+	put(c, o, "found", m->found_hdr ? j_vhdr(c, &m->found, true, true) :
+	    json_null());
+	return o;
+}
+
+/* null when the job did not verify. */
+static json_t *j_verify(struct jctx *c, const struct verify_stats *v)
+{
+	json_t *o, *by, *first;
+	unsigned i;
+	int k;
+
+	if (!v->kind)
+		return json_null();
+	o = json_object();
+	by = json_object();
+	first = json_array();
+	if (!o || !by || !first) {
+		json_decref(o);
+		json_decref(by);
+		json_decref(first);
+		return NULL;
+	}
+	put(c, o, "kind", j_str(verify_kind_name(v->kind)));
+	put(c, o, "blocks_checked", j_u64(v->blocks_checked));
+	put(c, o, "io_bytes", j_u64(v->bytes));
+	put(c, o, "runtime_ns", j_u64(v->runtime_ns));
+	put(c, o, "read_errors", j_u64(v->read_errors));
+	put(c, o, "mismatches", j_u64(v->mismatches));
+	put(c, o, "stopped", json_boolean(v->stopped));
+	for (k = 0; k < VC_NR; k++)
+		put(c, by, verify_class_name(k), j_u64(v->by_class[k]));
+	put(c, o, "by_class", by);
+	for (i = 0; i < v->nfirst; i++)
+		push(c, first, j_mismatch(c, &v->first[i]));
+	put(c, o, "first", first);
+	return o;
+}
+
 /* Members common to a job unit and a group. */
 static void put_result(struct jctx *c, json_t *o, const struct job_stats *s,
 		       const struct job *j)
@@ -261,6 +355,7 @@ static void put_result(struct jctx *c, json_t *o, const struct job_stats *s,
 
 	put(c, o, "error", j_error(c, s));
 	put(c, o, "interrupted", json_boolean(s->interrupted));
+	put(c, o, "abandoned", json_boolean(s->abandoned));
 	put(c, o, "runtime_ns", j_u64(s->runtime_ns));
 	put(c, o, "loops", j_u64(s->loops_done));
 	if (cpu)
@@ -268,6 +363,7 @@ static void put_result(struct jctx *c, json_t *o, const struct job_stats *s,
 	put(c, o, "cpu", cpu);
 	for (d = 0; d < DDIR_NR; d++)
 		put(c, o, dir_key[d], j_dir(c, &s->dir[d], s->runtime_ns, j));
+	put(c, o, "verify", j_verify(c, &s->verify));
 }
 
 static json_t *j_sys_cpu(struct jctx *c, const struct sys_cpu *s)

@@ -8,19 +8,23 @@
  *       clat        1000   1.00us 500.50us   1.00ms 288.67us
  *       clat percentiles
  *         p50     500.74us  p90     899.07us  p99     989.18us  p99.9 ...
- *       errors 1, short 1; first: EIO at offset 4096 (Input/output error)
+ *       errors 1, short 1; first: EIO at offset 4096 of f.0 (Input/output
+ *         error), engine sync
  *     cpu    user 0.002s  sys 0.003s  ctx 0 vol / 0 invol  4.95us cpu/io
  *
- * A merged unit says "N jobs merged" instead of the clone. Directions with
- * no I/O, empty histograms and zero error counts are left out. Then one
- * summary per reporting group, the process-wide CPU and notes on a signal
- * or failed jobs. Every figure comes from the stats as given; nothing here
+ * A job with verify= has a verify block before its cpu line (see
+ * print_verify). A merged unit says "N jobs merged" instead of the clone.
+ * Directions with no I/O, empty histograms and zero error counts are left
+ * out. Then one summary per reporting group, the process-wide CPU and
+ * notes on a signal, failed jobs and jobs whose verification found
+ * mismatches. Every figure comes from the stats as given; nothing here
  * assumes the run was complete.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "report.h"
 #include "value.h"
@@ -170,9 +174,12 @@ static void print_errors(FILE *f, const struct dir_stats *d)
 		d->short_ios);
 	if (d->first_errno) {
 		name = strerrorname_np(d->first_errno);
-		fprintf(f, "; first: %s at offset %" PRIu64 " (%s)",
+		fprintf(f, "; first: %s at offset %" PRIu64 "%s%s (%s)",
 			name ? name : "?", d->first_err_offset,
+			d->first_err_file[0] ? " of " : "", d->first_err_file,
 			strerror(d->first_errno));
+		if (d->first_err_engine)
+			fprintf(f, ", engine %s", d->first_err_engine);
 	}
 	fputc('\n', f);
 }
@@ -222,6 +229,79 @@ static void print_header(FILE *f, const struct report_unit *u)
 		s->interrupted ? ", interrupted" : "");
 }
 
+/* A verify header's fields; found: with its write time. */
+static void print_vhdr(FILE *f, const char *label, const struct verify_hdr *h,
+		       bool gen_known, bool found)
+{
+	char when[64] = "?";
+	time_t secs = (time_t)(h->time_ns / 1000000000ull);
+	struct tm tm;
+
+	fprintf(f, "      %-9s offset %" PRIu64 ", length %" PRIu32 ", seed %#"
+		PRIx64, label, h->offset, h->len, h->seed);
+	if (gen_known)
+		fprintf(f, ", generation %" PRIu64 ", run %#" PRIx64,
+			h->generation, h->run_id);
+	if (found && gmtime_r(&secs, &tm)) {
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
+		fprintf(f, ", written %s.%09" PRIu64 "Z", when,
+			h->time_ns % (uint64_t)1000000000);
+	}
+	fputc('\n', f);
+}
+
+static void print_mismatch(FILE *f, const struct verify_mismatch *m)
+{
+	fprintf(f, "    %s at offset %" PRIu64 " of %s: %s\n",
+		verify_class_name(m->cls), m->offset, m->file, m->detail);
+	print_vhdr(f, "expected:", &m->expected, m->exp_gen, false);
+	if (m->found_hdr)
+		print_vhdr(f, "found:", &m->found, true, true);
+	else
+		fprintf(f, "      %-9s no header\n", "found:");
+}
+
+/*
+ *   verify xxh3: 256 blocks (1MiB) checked in 1.20ms, 2 mismatches
+ *     stale 1, zeroed 1
+ *     stale at offset 8192 of f.dat: ...
+ *       expected: offset 8192, length 4096, seed 0x..., generation ...
+ *       found:    offset 8192, ..., written 2025-01-31T12:00:00.000000000Z
+ */
+static void print_verify(FILE *f, const struct verify_stats *v)
+{
+	char human[32], rt[32];
+	const char *sep = "    ";
+	unsigned i;
+	int c;
+
+	if (!v->kind)
+		return;
+	value_fmt_bytes(v->bytes, human, sizeof(human));
+	value_fmt_ns((double)v->runtime_ns, rt, sizeof(rt));
+	fprintf(f, "  verify %s: %" PRIu64 " block%s (%s) checked in %s, %"
+		PRIu64 " mismatch%s%s\n", verify_kind_name(v->kind),
+		v->blocks_checked, v->blocks_checked == 1 ? "" : "s", human,
+		rt, v->mismatches, v->mismatches == 1 ? "" : "es",
+		v->stopped ? "; stopped at the first (verify_fatal)" : "");
+	if (v->read_errors)
+		fprintf(f, "    read errors %" PRIu64 "\n", v->read_errors);
+	for (c = 0; c < VC_NR; c++) {
+		if (!v->by_class[c])
+			continue;
+		fprintf(f, "%s%s %" PRIu64, sep, verify_class_name(c),
+			v->by_class[c]);
+		sep = ", ";
+	}
+	if (v->mismatches)
+		fputc('\n', f);
+	for (i = 0; i < v->nfirst; i++)
+		print_mismatch(f, &v->first[i]);
+	if (v->mismatches > v->nfirst)
+		fprintf(f, "    and %" PRIu64 " more\n",
+			v->mismatches - v->nfirst);
+}
+
 static void print_unit(FILE *f, const struct report_unit *u)
 {
 	const struct job_stats *s = &u->stats;
@@ -234,6 +314,10 @@ static void print_unit(FILE *f, const struct report_unit *u)
 		return;
 	if (s->err)
 		print_failure(f, "  failed: ", s);
+	if (s->abandoned)
+		fputs("  abandoned: an I/O was still blocked when the stop "
+		      "grace period ran out; I/Os in flight then are not "
+		      "counted\n", f);
 	for (d = 0; d < DDIR_NR; d++) {
 		const struct dir_stats *ds = &s->dir[d];
 
@@ -247,6 +331,7 @@ static void print_unit(FILE *f, const struct report_unit *u)
 	}
 	if (!any)
 		fputs("  no I/O\n", f);
+	print_verify(f, &s->verify);
 	fputs("  ", f);
 	print_cpu(f, "cpu", &s->cpu);
 	value_fmt_ns(stats_cpu_us_per_io(s) * 1000.0, per_io, sizeof(per_io));
@@ -299,6 +384,13 @@ static void print_footer(FILE *f, const struct run_result *r,
 			u[i].job->group);
 		print_failure(f, "", &u[i].stats);
 	}
+	for (i = 0; i < nunits; i++)
+		if (u[i].stats.verify.mismatches)
+			fprintf(f, "verification: %s (group %u): %" PRIu64
+				" of %" PRIu64 " blocks did not verify\n",
+				u[i].job->name ? u[i].job->name : "(unnamed)",
+				u[i].job->group, u[i].stats.verify.mismatches,
+				u[i].stats.verify.blocks_checked);
 }
 
 int report_text(FILE *f, const struct run_result *r)

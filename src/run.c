@@ -4,14 +4,28 @@
  * created or written; then the wait groups run one after the other.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "engine.h"
 #include "run.h"
+#include "value.h"
 #include "worker.h"
+
+/*
+ * After a signal, how long the workers get to collect their I/Os in flight
+ * before one still blocked in an I/O is given up on (worker_abandon), and
+ * how often the main thread looks: the run stops within about a second
+ * whatever the device does.
+ */
+#define STOP_GRACE_NS	500000000ull
+#define JOIN_POLL_NS	50000000ull
 
 static bool needs_files(const struct job *j)
 {
@@ -26,9 +40,13 @@ static int plan_targets(const struct plan *p, struct target *tg,
 
 	for (i = 0; i < p->njobs; i++) {
 		if (!needs_files(&p->jobs[i])) {
-			/* The null engine still needs a region to walk. */
-			uint64_t region = p->jobs[i].size ? p->jobs[i].size :
-					  (1ull << 40);
+			/* The null engine still needs a region to walk, in
+			 * whole blocks as target_plan makes it for files. */
+			const struct job *j = &p->jobs[i];
+			uint64_t bs = j->bs_min[0] < j->bs_min[1] ?
+				      j->bs_min[0] : j->bs_min[1];
+			uint64_t region = (j->size ? j->size : 1ull << 40) /
+					  bs * bs;
 			tg[i].region = region;
 			tg[i].file_region = region;
 			tg[i].files = calloc(1, sizeof(*tg[i].files));
@@ -68,31 +86,89 @@ static void host_info(struct run_result *r)
 	r->ncpus = n > 0 ? (unsigned)n : 1;
 }
 
+/*
+ * Workers run with SIGINT and SIGTERM blocked, so that the main thread,
+ * never blocked in an I/O, takes them and the stop flag is set at once: a
+ * thread blocked in the kernel runs a handler only when its I/O returns.
+ */
+static int start_worker(struct worker *w)
+{
+	sigset_t sigs, old;
+	int r;
+
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &sigs, &old);
+	r = pthread_create(&w->thread, NULL, worker_main, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return -r;
+}
+
+/*
+ * Join w. Once *stop is set, a worker that has not ended STOP_GRACE_NS
+ * after the stop was first seen here (*stop_ns; 0: not yet) is abandoned
+ * as soon as it is blocked in an I/O; returns false then.
+ * pthread_timedjoin_np (CLOCK_REALTIME: a clock step only changes one
+ * poll) rather than pthread_clockjoin_np, which ThreadSanitizer does not
+ * know as a join.
+ */
+static bool join_worker(struct worker *w, const atomic_int *stop,
+			uint64_t *stop_ns)
+{
+	struct timespec ts;
+	uint64_t now, t;
+
+	for (;;) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		t = (uint64_t)ts.tv_nsec + JOIN_POLL_NS;
+		ts.tv_sec += (time_t)(t / 1000000000ull);
+		ts.tv_nsec = (long)(t % 1000000000ull);
+		if (!pthread_timedjoin_np(w->thread, NULL, &ts))
+			return true;
+		if (!atomic_load(stop))
+			continue;
+		now = clock_mono_ns();
+		if (!*stop_ns)
+			*stop_ns = now;
+		if (now - *stop_ns >= STOP_GRACE_NS && worker_abandon(w)) {
+			pthread_detach(w->thread);
+			return false;
+		}
+	}
+}
+
 /* Open every target of wait group wg, start its workers, wait for them. */
 static void run_group(const struct plan *p, unsigned wg, struct target *tg,
 		      struct worker *w, const struct clock *clk,
 		      const atomic_int *stop, struct run_result *r)
 {
+	uint64_t stop_ns = 0;
 	struct err_rec e;
 	size_t i;
+	int ret;
 
 	for (i = 0; i < p->njobs; i++) {
 		const struct job *j = &p->jobs[i];
 
 		if (j->wait_group != wg || atomic_load(stop))
 			continue;
-		if (needs_files(j) && target_open(&tg[i], j, stop, &e)) {
-			r->stats[i].err = -EIO;
+		ret = needs_files(j) ? target_open(&tg[i], j, stop, &e) : 0;
+		if (ret) {
+			r->stats[i].interrupted = atomic_load(stop) != 0;
+			/* Stopped laying out: not run, not failed. */
+			if (ret == -EINTR && r->stats[i].interrupted)
+				continue;
+			r->stats[i].err = ret;
 			err_format(&e, r->stats[i].err_msg,
 				   sizeof(r->stats[i].err_msg));
-			r->stats[i].interrupted = atomic_load(stop) != 0;
 			continue;
 		}
 		w[i] = (struct worker){
 			.job = j, .tgt = &tg[i], .clk = clk, .stop = stop,
 			.stats = &r->stats[i],
 		};
-		if (pthread_create(&w[i].thread, NULL, worker_main, &w[i])) {
+		if (start_worker(&w[i])) {
 			r->stats[i].err = -EAGAIN;
 			snprintf(r->stats[i].err_msg,
 				 sizeof(r->stats[i].err_msg),
@@ -105,8 +181,8 @@ static void run_group(const struct plan *p, unsigned wg, struct target *tg,
 	for (i = 0; i < p->njobs; i++) {
 		if (p->jobs[i].wait_group != wg)
 			continue;
-		if (w[i].started)
-			pthread_join(w[i].thread, NULL);
+		if (w[i].started && !join_worker(&w[i], stop, &stop_ns))
+			continue;	/* abandoned: it may use the fds */
 		if (needs_files(&p->jobs[i]))
 			target_close(&tg[i], false);
 	}
@@ -138,6 +214,77 @@ static void run_phase(const struct plan *p, unsigned wg, struct target *tg,
 				   r->stats[i].dir[1].ios;
 }
 
+/* MemAvailable from /proc/meminfo, in bytes; 0 when unknown. */
+static uint64_t mem_available(void)
+{
+	char line[128];
+	uint64_t kib = 0;
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %" SCNu64 " kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib * 1024;
+}
+
+/*
+ * Why buffered reads of a region that fits in memory would be served by
+ * the page cache rather than the device, or NULL: the cache is not dropped
+ * before the job, or the job reads blocks more than once.
+ */
+static const char *cache_reason(const struct job *j, const struct target *t,
+				char *buf, size_t len)
+{
+	bool random = j->rw == RW_RANDREAD || j->rw == RW_RANDRW;
+
+	if (j->time_based)
+		return "time_based=1 reads it again until runtime is over";
+	if (j->loops > 1) {
+		snprintf(buf, len, "loops=%" PRIu64 " reads it again after the "
+			 "first pass", j->loops);
+		return buf;
+	}
+	if (j->io_size > t->region)
+		return "io_size is larger than the region (blocks are read "
+		       "again)";
+	if (random && j->norandommap)
+		return "norandommap=1 reads some blocks more than once";
+	if (!j->invalidate && j->fadvise_hint != FADV_DONTNEED)
+		return "invalidate=0 keeps what the cache already holds";
+	return NULL;
+}
+
+/* Warn when a buffered read job would measure the page cache. */
+static void warn_page_cache(const struct plan *p, const struct target *tg)
+{
+	uint64_t avail = mem_available();
+	char region[32], mem[32], buf[96];
+	const char *why;
+	size_t i;
+
+	for (i = 0; i < p->njobs; i++) {
+		const struct job *j = &p->jobs[i];
+
+		if (j->clone || j->direct || !needs_files(j) ||
+		    j->rw == RW_WRITE || j->rw == RW_RANDWRITE ||
+		    tg[i].region >= avail)
+			continue;
+		why = cache_reason(j, &tg[i], buf, sizeof(buf));
+		if (!why)
+			continue;
+		value_fmt_bytes(tg[i].region, region, sizeof(region));
+		value_fmt_bytes(avail, mem, sizeof(mem));
+		fprintf(stderr, "iorig: warning: job '%s': buffered reads "
+			"(direct=0) of a %s region, less than the %s of "
+			"available memory: %s, so the figures measure the "
+			"page cache, not the device; use direct=1 or a region "
+			"larger than memory\n", j->name, region, mem, why);
+	}
+}
+
 int run_check(const struct plan *p, struct err_rec *e)
 {
 	struct target *tg = calloc(p->njobs, sizeof(*tg));
@@ -160,8 +307,9 @@ int run_plan(const struct plan *p, const atomic_int *stop,
 {
 	struct target *tg;
 	struct worker *w;
-	struct clock clk;
+	struct clock *clk;
 	struct cpu_usage c0, c1;
+	bool abandoned = false;
 	uint64_t t0;
 	unsigned wg;
 	size_t i;
@@ -177,7 +325,8 @@ int run_plan(const struct plan *p, const atomic_int *stop,
 	r->nphases = p->nwait_groups;
 	tg = calloc(p->njobs, sizeof(*tg));
 	w = calloc(p->njobs, sizeof(*w));
-	if (!r->stats || !r->ran || !r->phases || !tg || !w) {
+	clk = malloc(sizeof(*clk));
+	if (!r->stats || !r->ran || !r->phases || !tg || !w || !clk) {
 		err_set(e, "", 0, "", "out of memory");
 		ret = -ENOMEM;
 		goto out;
@@ -187,23 +336,31 @@ int run_plan(const struct plan *p, const atomic_int *stop,
 	ret = plan_targets(p, tg, e);
 	if (ret)
 		goto out;
-	clock_init(&clk, true);
+	warn_page_cache(p, tg);
+	clock_init(clk, true);
 	stats_cpu_process(&c0);
 	t0 = clock_mono_ns();
 	for (wg = 0; wg < p->nwait_groups && !atomic_load(stop); wg++)
-		run_phase(p, wg, tg, w, &clk, stop, r);
+		run_phase(p, wg, tg, w, clk, stop, r);
 	r->wall_ns = clock_mono_ns() - t0;
 	/* Only now: a later phase may read what an earlier one wrote. */
-	for (i = 0; i < p->njobs; i++)
-		if (p->jobs[i].unlink && needs_files(&p->jobs[i]))
+	for (i = 0; i < p->njobs; i++) {
+		abandoned = abandoned || w[i].abandoned;
+		if (p->jobs[i].unlink && needs_files(&p->jobs[i]) &&
+		    !w[i].abandoned)
 			target_close(&tg[i], true);
+	}
 	stats_cpu_process(&c1);
 	stats_cpu_sub(&r->proc_cpu, &c1, &c0);
 out:
 	for (i = 0; tg && i < p->njobs; i++)
 		target_free(&tg[i]);
 	free(tg);
-	free(w);
+	/* An abandoned worker (and its engine) still read these. */
+	if (!abandoned) {
+		free(w);
+		free(clk);
+	}
 	return ret;
 }
 

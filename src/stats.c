@@ -35,6 +35,9 @@ static void dir_merge(struct dir_stats *dst, const struct dir_stats *src)
 	if (!dst->first_errno && src->first_errno) {
 		dst->first_errno = src->first_errno;
 		dst->first_err_offset = src->first_err_offset;
+		dst->first_err_engine = src->first_err_engine;
+		memcpy(dst->first_err_file, src->first_err_file,
+		       sizeof(dst->first_err_file));
 	}
 	hist_merge(&dst->slat, &src->slat);
 	hist_merge(&dst->clat, &src->clat);
@@ -73,6 +76,8 @@ void stats_merge(struct job_stats *dst, const struct job_stats *src)
 		dst->err_msg[sizeof(dst->err_msg) - 1] = '\0';
 	}
 	dst->interrupted = dst->interrupted || src->interrupted;
+	dst->abandoned = dst->abandoned || src->abandoned;
+	verify_stats_merge(&dst->verify, &src->verify);
 }
 
 static uint64_t tv_ns(const struct timeval *tv)

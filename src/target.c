@@ -5,11 +5,16 @@
  *   data up to the end of the job's region;
  * - a block device region must lie inside the device;
  * - nothing is written outside [offset, offset + size) of a file, except
- *   the layout that extends a file up to the end of that region.
+ *   the layout that extends a file up to the end of that region;
+ * - the layout writes only where a file holds no data: past its end, and
+ *   (for a job that reads) into holes and unwritten extents of the region;
+ * - a job that writes to a block device is refused when the device is in
+ *   use, or holds data and allow_destructive is not set (guard.c).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,9 +25,13 @@
 #include <unistd.h>
 
 #include "gen.h"
+#include "guard.h"
 #include "target.h"
+#include "value.h"
 
 #define LAYOUT_CHUNK	(1u << 20)
+/* Layout write-behind: bytes written but not yet waited for, at most. */
+#define LAYOUT_BEHIND	(8ull * LAYOUT_CHUNK)
 
 unsigned target_buf_align(void)
 {
@@ -31,9 +40,21 @@ unsigned target_buf_align(void)
 	return ps > 0 ? (unsigned)ps : 4096;
 }
 
+/* verify_only=1 writes nothing, whatever rw says. */
 static bool job_writes(const struct job *j)
 {
-	return j->rw != RW_READ && j->rw != RW_RANDREAD;
+	return !j->verify_only && j->rw != RW_READ && j->rw != RW_RANDREAD;
+}
+
+static bool job_reads(const struct job *j)
+{
+	return j->rw != RW_WRITE && j->rw != RW_RANDWRITE;
+}
+
+/* Clones of a job with a filename= list share its files: one warning. */
+static bool warns_for_files(const struct job *j)
+{
+	return !j->filename || j->clone == 0;
 }
 
 /* Logical block size of the device holding st_dev, from sysfs; 0: unknown */
@@ -302,6 +323,43 @@ static int check_dio(const struct target *t, const struct job *j,
 	return 0;
 }
 
+/*
+ * A job that writes to a device: refused when the device is in use, or holds
+ * data and allow_destructive is not set; what it will overwrite is kept for
+ * the warning target_open prints.
+ */
+static int guard_bdev(struct target_file *tf, const struct job *j,
+		      struct err_rec *e)
+{
+	char what[768];
+	int r = guard_check_bdev(tf->path, what, sizeof(what));
+
+	if (r == GUARD_CLEAR)
+		return 0;
+	if (r == GUARD_DATA && j->allow_destructive) {
+		tf->guard_note = strdup(what);
+		if (tf->guard_note)
+			return 0;
+		err_set(e, tf->path, 0, "filename", "out of memory");
+		return -ENOMEM;
+	}
+	if (r == GUARD_BUSY)
+		err_set(e, tf->path, 0, "filename", "the device is in use: %s; "
+			"a job that writes to it is refused, even with "
+			"allow_destructive=1 (jobs that only read may use it)",
+			what);
+	else if (r == GUARD_DATA)
+		err_set(e, tf->path, 0, "filename", "the device holds data: "
+			"%s; a job that writes to it would destroy that. Set "
+			"allow_destructive=1 (or --allow-destructive) to "
+			"overwrite it", what);
+	else
+		err_set(e, tf->path, 0, "filename", "cannot check whether the "
+			"device is in use or holds data (%s: %s), so a job "
+			"that writes to it is refused", what, strerror(-r));
+	return r > 0 ? -EBUSY : r;
+}
+
 int target_plan(struct target *t, const struct job *j, struct err_rec *e)
 {
 	unsigned i;
@@ -322,6 +380,9 @@ int target_plan(struct target *t, const struct job *j, struct err_rec *e)
 	ret = plan_region(t, j, e);
 	if (!ret && j->direct)
 		ret = check_dio(t, j, e);
+	for (i = 0; !ret && i < t->nfiles; i++)
+		if (t->files[i].is_bdev && job_writes(j))
+			ret = guard_bdev(&t->files[i], j, e);
 	if (ret)
 		goto err;
 	return 0;
@@ -330,37 +391,186 @@ err:
 	return ret;
 }
 
-/* Write pseudo-random data over [from, to) of fd: real, non-sparse data. */
-static int layout(int fd, uint64_t from, uint64_t to, const atomic_int *stop)
-{
+/* Fills ranges of a file with real, pseudo-random data. */
+struct layout_ctx {
+	uint64_t *buf;			/* LAYOUT_CHUNK bytes */
 	struct gen_rng rng;
-	uint64_t *buf, n, i;
-	ssize_t w;
-	int ret = 0;
+	const atomic_int *stop;
+};
 
-	buf = malloc(LAYOUT_CHUNK);
-	if (!buf)
-		return -ENOMEM;
-	gen_rng_seed(&rng, from ^ 0x6c61796f7574ull);
+/* Called for each range of a file, in order; non-zero stops the walk. */
+typedef int (*span_fn)(int fd, uint64_t from, uint64_t to, void *arg);
+
+/*
+ * Write fresh data over [from, to): nothing for dedupe or compression.
+ * A stop is seen per chunk, and each chunk's writeback starts once it is
+ * written and is waited for LAYOUT_BEHIND later: dirty data cannot pile
+ * up, so neither a chunk nor the closing fsync holds a signal back for
+ * long (sync_file_range is advice here: the fsync reports errors).
+ */
+static int layout_span(int fd, uint64_t from, uint64_t to, void *arg)
+{
+	struct layout_ctx *lc = arg;
+	uint64_t n, i, start = from;
+	ssize_t w;
+
 	while (from < to) {
-		if (stop && atomic_load(stop)) {
-			ret = -EINTR;
-			break;
-		}
+		if (lc->stop && atomic_load(lc->stop))
+			return -EINTR;
 		n = to - from < LAYOUT_CHUNK ? to - from : LAYOUT_CHUNK;
-		/* Fresh data per chunk: nothing for dedupe or compression. */
 		for (i = 0; i < (n + 7) / 8; i++)
-			buf[i] = gen_rng_next(&rng);
-		w = pwrite(fd, buf, n, (off_t)from);
-		if (w <= 0) {
-			ret = w < 0 ? -errno : -EIO;
-			break;
-		}
+			lc->buf[i] = gen_rng_next(&lc->rng);
+		w = pwrite(fd, lc->buf, n, (off_t)from);
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		sync_file_range(fd, (off_t)from, w, SYNC_FILE_RANGE_WRITE);
+		if (from - start >= LAYOUT_BEHIND)
+			sync_file_range(fd, (off_t)(from - LAYOUT_BEHIND), w,
+					SYNC_FILE_RANGE_WAIT_BEFORE |
+					SYNC_FILE_RANGE_WRITE |
+					SYNC_FILE_RANGE_WAIT_AFTER);
 		from += (uint64_t)w;
 	}
+	return 0;
+}
+
+static int count_span(int fd, uint64_t from, uint64_t to, void *arg)
+{
+	*(uint64_t *)arg += to - from;
+	return 0;
+}
+
+static int span(span_fn fn, int fd, uint64_t from, uint64_t to, void *arg)
+{
+	return from < to ? fn(fd, from, to, arg) : 0;
+}
+
+#define FIEMAP_BATCH	128
+
+/*
+ * fn over the holes (gaps between extents) and unwritten extents of
+ * [from, to), from FIEMAP. Delayed-allocation and other extents hold data.
+ * Returns 1 when the file system has no FIEMAP (nothing was called).
+ */
+static int fiemap_spans(int fd, uint64_t from, uint64_t to, span_fn fn,
+			void *arg)
+{
+	struct fiemap *fm;
+	uint64_t pos = from, s, end;
+	bool first = true, last = false;
+	unsigned i;
+	int ret = 0;
+
+	fm = malloc(sizeof(*fm) + FIEMAP_BATCH * sizeof(fm->fm_extents[0]));
+	if (!fm)
+		return -ENOMEM;
+	while (!ret && !last && pos < to) {
+		memset(fm, 0, sizeof(*fm));
+		fm->fm_start = pos;
+		fm->fm_length = to - pos;
+		/* Sync first: dirty pages over a hole are data. */
+		fm->fm_flags = FIEMAP_FLAG_SYNC;
+		fm->fm_extent_count = FIEMAP_BATCH;
+		if (ioctl(fd, FS_IOC_FIEMAP, fm) < 0) {
+			ret = first ? 1 : -errno;
+			break;
+		}
+		first = false;
+		last = fm->fm_mapped_extents == 0;
+		for (i = 0; !ret && i < fm->fm_mapped_extents; i++) {
+			const struct fiemap_extent *x = &fm->fm_extents[i];
+
+			s = x->fe_logical;
+			end = s + x->fe_length;
+			ret = span(fn, fd, pos, s < to ? s : to, arg);
+			if (!ret && (x->fe_flags & FIEMAP_EXTENT_UNWRITTEN))
+				ret = span(fn, fd, s > pos ? s : pos,
+					   end < to ? end : to, arg);
+			pos = end > pos ? end : pos;
+			last = x->fe_flags & FIEMAP_EXTENT_LAST;
+		}
+	}
+	if (!ret)
+		ret = span(fn, fd, pos, to, arg);
+	free(fm);
+	return ret;
+}
+
+/* The same from SEEK_HOLE/SEEK_DATA (tmpfs): holes only. */
+static int seek_spans(int fd, uint64_t from, uint64_t to, span_fn fn,
+		      void *arg)
+{
+	uint64_t pos = from, end;
+	off_t h, d;
+	int ret = 0;
+
+	while (!ret && pos < to) {
+		h = lseek(fd, (off_t)pos, SEEK_HOLE);
+		if (h < 0)
+			return errno == ENXIO || errno == EINVAL ? 0 : -errno;
+		if ((uint64_t)h >= to)
+			break;
+		d = lseek(fd, h, SEEK_DATA);
+		if (d < 0 && errno != ENXIO)
+			return -errno;
+		end = d < 0 || (uint64_t)d > to ? to : (uint64_t)d;
+		ret = span(fn, fd, (uint64_t)h, end, arg);
+		pos = end;
+	}
+	return ret;
+}
+
+/* fn over every range of [from, to) of fd that holds no written data. */
+static int unwritten_spans(int fd, uint64_t from, uint64_t to, span_fn fn,
+			   void *arg)
+{
+	int ret = fiemap_spans(fd, from, to, fn, arg);
+
+	return ret == 1 ? seek_spans(fd, from, to, fn, arg) : ret;
+}
+
+/* Bytes of [from, to) of a file that hold no written data. */
+static int count_unwritten(const char *path, uint64_t from, uint64_t to,
+			   uint64_t *bytes)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+
+	*bytes = 0;
+	if (fd < 0)
+		return -errno;
+	ret = unwritten_spans(fd, from, to, count_span, bytes);
+	close(fd);
+	return ret;
+}
+
+/*
+ * Real data everywhere in [off, end) of fd that has none: past the end of
+ * the file and, with fill, in the holes and unwritten extents before it.
+ * Written data is never overwritten. Then fsync.
+ */
+static int layout(int fd, uint64_t off, uint64_t end, bool fill,
+		  const atomic_int *stop)
+{
+	struct layout_ctx lc = { .stop = stop };
+	struct stat st;
+	uint64_t size;
+	int ret = 0;
+
+	if (fstat(fd, &st))
+		return -errno;
+	size = (uint64_t)st.st_size;
+	lc.buf = malloc(LAYOUT_CHUNK);
+	if (!lc.buf)
+		return -ENOMEM;
+	gen_rng_seed(&lc.rng, off ^ 0x6c61796f7574ull);
+	if (fill && size > off)
+		ret = unwritten_spans(fd, off, size < end ? size : end,
+				      layout_span, &lc);
+	if (!ret && size < end)
+		ret = layout_span(fd, size > off ? size : off, end, &lc);
 	if (!ret && fsync(fd))
 		ret = -errno;
-	free(buf);
+	free(lc.buf);
 	return ret;
 }
 
@@ -406,18 +616,63 @@ static void apply_fadvise(const struct target *t, const struct target_file *tf,
 		      advice[h]);
 }
 
-/* Create (O_EXCL) or open a regular file and extend it to the region. */
+/*
+ * Holes and unwritten extents in [offset, end) of an existing file, which
+ * a job that reads would read without reaching the device. With layout=0
+ * they are only warned about (and 0 is returned).
+ */
+static int region_holes(const struct target_file *tf, uint64_t size,
+			uint64_t end, const struct job *j, uint64_t *holes,
+			struct err_rec *e)
+{
+	char amount[32];
+	int ret;
+
+	*holes = 0;
+	if (!job_reads(j) || size <= tf->offset)
+		return 0;
+	ret = count_unwritten(tf->path, tf->offset, size < end ? size : end,
+			      holes);
+	if (ret) {
+		err_set(e, tf->path, 0, "layout", "cannot map the file's "
+			"extents (FIEMAP, SEEK_HOLE): %s", strerror(-ret));
+		return ret;
+	}
+	if (*holes && !j->layout) {
+		value_fmt_bytes(*holes, amount, sizeof(amount));
+		if (warns_for_files(j))
+			fprintf(stderr, "iorig: warning: job '%s': %s: reads "
+				"of %s of holes/unwritten extents never reach "
+				"the device (layout=0)\n", j->name, tf->path,
+				amount);
+		*holes = 0;
+	}
+	return 0;
+}
+
+/*
+ * Create (O_EXCL) or open a regular file and extend it to the end of the
+ * region; for a job that reads, fill the region's holes first (layout=1).
+ */
 static int open_regular(struct target_file *tf, const struct target *t,
 			const struct job *j, const atomic_int *stop,
 			struct err_rec *e)
 {
-	uint64_t end = tf->offset + t->file_region, size;
+	uint64_t end = tf->offset + t->file_region, size = 0, holes;
 	struct stat st;
+	bool removed;
 	int fd, ret;
 
-	/* Long enough already: nothing to write, so a read job needs no
-	 * write access to it. */
-	if (stat(tf->path, &st) == 0 && (uint64_t)st.st_size >= end)
+	/* Checking what is there: nothing is created, extended or filled. */
+	if (j->verify_only)
+		return 0;
+	if (stat(tf->path, &st) == 0)
+		size = (uint64_t)st.st_size;
+	ret = region_holes(tf, size, end, j, &holes, e);
+	if (ret)
+		return ret;
+	/* Nothing to write, so a read job needs no write access. */
+	if (size >= end && !holes)
 		return 0;
 	fd = open(tf->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd >= 0) {
@@ -427,19 +682,22 @@ static int open_regular(struct target_file *tf, const struct target *t,
 	}
 	if (fd < 0) {
 		ret = -errno;
-		err_set(e, tf->path, 0, "filename", "cannot open: %s",
-			strerror(errno));
+		err_set(e, tf->path, 0, "filename", "cannot open%s: %s",
+			holes ? " to fill the holes of the region (layout=0 "
+			"reads them as they are)" : "", strerror(errno));
 		return ret;
 	}
-	size = fstat(fd, &st) == 0 ? (uint64_t)st.st_size : 0;
-	ret = 0;
-	if (size < end)
-		ret = layout(fd, size > tf->offset ? size : tf->offset, end,
-			     stop);
+	ret = layout(fd, tf->offset, end, holes != 0, stop);
 	close(fd);
+	/* A half-made file of ours would only hold the space. */
+	removed = ret && ret != -EINTR && tf->created && !unlink(tf->path);
+	if (removed)
+		tf->created = false;
 	if (ret) {
-		err_set(e, tf->path, 0, "size", "laying out %" PRIu64
-			" bytes failed: %s", end - size, strerror(-ret));
+		err_set(e, tf->path, 0, "size", "laying out [%" PRIu64 ", %"
+			PRIu64 ") with real data failed: %s%s", tf->offset, end,
+			strerror(-ret),
+			removed ? " (the new file was removed)" : "");
 		return ret;
 	}
 	return 0;
@@ -459,6 +717,10 @@ int target_open(struct target *t, const struct job *j, const atomic_int *stop,
 			if (ret)
 				goto err;
 		}
+		if (tf->guard_note && warns_for_files(j))
+			fprintf(stderr, "iorig: warning: overwriting %s: %s "
+				"(allow_destructive=1)\n", tf->path,
+				tf->guard_note);
 		tf->fd = open(tf->path, open_flags(j, job_writes(j)));
 		if (tf->fd < 0) {
 			ret = -errno;
@@ -494,8 +756,10 @@ void target_free(struct target *t)
 {
 	unsigned i;
 
-	for (i = 0; i < t->nfiles; i++)
+	for (i = 0; i < t->nfiles; i++) {
 		free(t->files[i].path);
+		free(t->files[i].guard_note);
+	}
 	free(t->files);
 	t->files = NULL;
 	t->nfiles = 0;

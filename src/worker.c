@@ -9,6 +9,7 @@
  * engine's and the clock.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 
 #include "engine.h"
 #include "gen.h"
+#include "verify.h"
 #include "worker.h"
 
 struct wstate {
@@ -44,9 +46,18 @@ struct wstate {
 	struct cpu_usage cpu0;		/* the job thread at measure start */
 	struct cpu_usage eng_cpu0;	/* the engine's threads, likewise */
 	bool engine_failed;		/* its I/Os cannot be drained */
+	bool guarded;		/* calls may block: see call_enter */
+	bool abandoned;		/* worker_abandon() gave up on us */
+	bool finished;		/* finish() is done: stats final */
 	unsigned batch_submit;		/* commit when this many are queued */
 	unsigned reap_min, reap_max;
 	bool stopping;
+	/* verify= (verify.h); all unused when vfy is NULL */
+	struct verify_ctx *vfy;
+	struct verify_blk *vblk;	/* per request: what a read checks */
+	struct gen_io vheld;		/* a write waiting at the barrier */
+	bool vheld_ok;
+	bool vhold;			/* writes wait until none in flight */
 };
 
 static bool is_random(int rw)
@@ -68,6 +79,34 @@ static void job_fail(struct wstate *s, int err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(s->st->err_msg, sizeof(s->st->err_msg), fmt, ap);
 	va_end(ap);
+}
+
+/*
+ * The stop hand-off with worker_abandon(). Every call that may block on a
+ * device (engine calls, fsync) runs between call_enter() and call_leave():
+ * the stats are consistent on entry (release), and the thread that started
+ * us may then mark us ABANDONED. call_leave() returns false when it did:
+ * from there on we return at once, touching no stats and no target.
+ * Engines that do no I/O never block and skip the two atomic operations.
+ */
+static void call_enter(struct wstate *s)
+{
+	if (s->guarded)
+		atomic_store_explicit(&s->w->state, WORKER_IN_CALL,
+				      memory_order_release);
+}
+
+static bool call_leave(struct wstate *s)
+{
+	int st = WORKER_IN_CALL;
+
+	if (!s->guarded || atomic_compare_exchange_strong_explicit(
+			&s->w->state, &st, WORKER_RUNNING,
+			memory_order_acq_rel, memory_order_acquire))
+		return true;
+	s->abandoned = true;
+	s->stopping = true;
+	return false;
 }
 
 static int alloc_reqs(struct wstate *s)
@@ -121,14 +160,22 @@ static int init_gen(struct wstate *s)
 	return gen_init(&s->gen, &gp);
 }
 
-static void prep(struct wstate *s, struct io_req *req)
+static bool verify_next_io(struct wstate *s, struct gen_io *io);
+
+/* Returns false when verification holds the write back (s->vhold). */
+static bool prep(struct wstate *s, struct io_req *req)
 {
 	const struct target *t = s->w->tgt;
 	const struct target_file *tf = t->files;
 	struct gen_io io;
 	uint64_t off;
 
-	gen_next(&s->gen, &io);
+	if (s->vfy) {
+		if (verify_next_io(s, &io))
+			return false;
+	} else {
+		gen_next(&s->gen, &io);
+	}
 	off = io.offset;
 	if (t->nfiles > 1) {
 		uint64_t fi = off / t->file_region;
@@ -143,6 +190,9 @@ static void prep(struct wstate *s, struct io_req *req)
 	req->ddir = io.ddir;
 	req->t_submit = 0;
 	req->t_done = 0;
+	if (s->vfy && io.ddir == DDIR_WRITE)
+		verify_stamp(s->vfy, req->buf, io.offset / s->vfy->bs);
+	return true;
 }
 
 /* Stats restart here: the end of ramp_time, or the start. */
@@ -159,8 +209,12 @@ static void measure_start(struct wstate *s)
 		UINT64_MAX;
 	stats_cpu_thread(&s->cpu0);
 	memset(&s->eng_cpu0, 0, sizeof(s->eng_cpu0));
-	if (s->eng->cpu)
+	if (s->eng->cpu) {
+		/* A pool thread stuck in an I/O answers late. */
+		call_enter(s);
 		s->eng->cpu(&s->ctx, &s->eng_cpu0);
+		call_leave(s);
+	}
 }
 
 static bool should_stop(struct wstate *s)
@@ -174,6 +228,8 @@ static bool should_stop(struct wstate *s)
 			return false;
 		s->ramp_end = 0;
 		measure_start(s);
+		if (s->abandoned)
+			return true;
 	}
 	return s->issued_bytes >= s->limit_bytes ||
 	       s->issued_ios >= s->limit_ios || s->now >= s->deadline;
@@ -184,11 +240,40 @@ static void sync_file(struct wstate *s, int fd)
 	const struct job *j = s->j;
 	int r;
 
+	call_enter(s);
 	r = j->fsync && s->writes_since_sync >= j->fsync ? fsync(fd) :
 	    fdatasync(fd);
+	if (!call_leave(s))
+		return;
 	s->writes_since_sync = 0;
 	if (r)
 		job_fail(s, -errno, "fsync: %s", strerror(errno));
+}
+
+/*
+ * A failed I/O: counted in its direction, the first one recorded; the job
+ * goes on when continue_on_error covers the direction, else it stops (the
+ * I/Os in flight are still collected and counted).
+ */
+static void io_error(struct wstate *s, struct dir_stats *d,
+		     const struct io_req *req)
+{
+	const char *path = s->w->tgt->files[req->file].path;
+	int err = (int)-req->res;
+
+	if (!d->errors++) {
+		d->first_errno = err;
+		d->first_err_offset = req->offset;
+		d->first_err_engine = s->eng->name;
+		snprintf(d->first_err_file, sizeof(d->first_err_file), "%s",
+			 path);
+	}
+	if (s->j->continue_on_error & (1 << req->ddir))
+		return;
+	job_fail(s, -err, "%s of %" PRIu32 " bytes at offset %" PRIu64
+		 " of %s (engine %s): %s", req->ddir == DDIR_READ ? "read" :
+		 "write", req->len, req->offset, path, s->eng->name,
+		 strerror(err));
 }
 
 static void complete(struct wstate *s, struct io_req *req)
@@ -207,14 +292,7 @@ static void complete(struct wstate *s, struct io_req *req)
 		d->bytes += (uint64_t)req->res;
 		d->short_ios += (uint64_t)req->res < req->len;
 	} else {
-		if (!d->errors++) {
-			d->first_errno = (int)-req->res;
-			d->first_err_offset = req->offset;
-		}
-		job_fail(s, (int)req->res, "%s at offset %" PRIu64 " of %s: "
-			 "%s", req->ddir == DDIR_READ ? "read" : "write",
-			 req->offset, s->w->tgt->files[req->file].path,
-			 strerror((int)-req->res));
+		io_error(s, d, req);
 	}
 	lat = clock_delta_ns(clk, req->t_queue, req->t_done);
 	if (req->t_submit) {
@@ -234,20 +312,298 @@ static void complete(struct wstate *s, struct io_req *req)
 	s->free_reqs[s->nfree++] = req;
 }
 
+/*
+ * Verification (verify.h). prep() fills every write. A write waits at a
+ * barrier (vhold) until no I/O is in flight when it begins a new pass over
+ * the region, so that two writes of one block are never in flight together
+ * and the blocks of the last pass are known exactly, and when
+ * verify_backlog writes are due to be checked. Verification reads go
+ * through the engine at the job's iodepth while nothing else is in flight;
+ * they are checked as they complete and counted in the job's verify
+ * figures, never in its read figures.
+ */
+
+/* The next write: the one held at the barrier, or a new one. */
+static bool verify_next_io(struct wstate *s, struct gen_io *io)
+{
+	struct verify_ctx *v = s->vfy;
+
+	if (s->vheld_ok) {
+		*io = s->vheld;
+		s->vheld_ok = false;
+	} else {
+		gen_next(&s->gen, io);
+		if ((io->new_pass && (s->inflight || s->queued ||
+				      v->ring_len)) ||
+		    (v->backlog && v->ring_len >= v->backlog)) {
+			s->vheld = *io;
+			s->vheld_ok = true;
+			s->vhold = true;
+			return true;
+		}
+	}
+	if (io->new_pass)
+		verify_new_pass(v);
+	return false;
+}
+
+/* Blocks to read and check: a list, or a scan of the region. */
+struct vsource {
+	const struct verify_blk *list;	/* NULL: a scan */
+	uint64_t n;			/* blocks in list */
+	uint64_t next;			/* list index, or next block */
+	bool all;			/* scan every block, not the written */
+};
+
+static bool vsource_peek(const struct wstate *s, struct vsource *src,
+			 struct verify_blk *b)
+{
+	if (src->list) {
+		if (src->next >= src->n)
+			return false;
+		*b = src->list[src->next];
+		return true;
+	}
+	if (src->all) {
+		b->vblock = src->next;
+		b->generation = 0;
+		return src->next < s->vfy->nblocks;
+	}
+	if (!verify_next_written(s->vfy, src->next, b))
+		return false;
+	src->next = b->vblock;
+	return true;
+}
+
+static bool vreads_stop(struct wstate *s)
+{
+	if (atomic_load_explicit(s->w->stop, memory_order_relaxed)) {
+		s->st->interrupted = true;
+		return true;
+	}
+	return s->vfy->halt || s->st->err || s->engine_failed || s->abandoned;
+}
+
+static void vread_done(struct wstate *s, struct io_req *req)
+{
+	struct verify_ctx *v = s->vfy;
+
+	if (req->res < 0 || (uint64_t)req->res < req->len) {
+		v->stats.read_errors++;
+		job_fail(s, req->res < 0 ? (int)req->res : -EIO,
+			 "verification read of %" PRIu32 " bytes at offset %"
+			 PRIu64 " of %s: %s", req->len, req->offset,
+			 s->w->tgt->files[req->file].path, req->res < 0 ?
+			 strerror((int)-req->res) : "short read");
+	} else if (!v->halt) {
+		/* verify_fatal: the reads still in flight are not checked */
+		verify_check(v, req->buf, &s->vblk[req->idx]);
+	}
+	s->free_reqs[s->nfree++] = req;
+}
+
+static void vreads_issue(struct wstate *s, struct vsource *src)
+{
+	const struct target *t = s->w->tgt;
+	struct verify_blk b;
+	struct io_req *req;
+	unsigned fi;
+	int r;
+
+	while (s->nfree && !vreads_stop(s) && vsource_peek(s, src, &b)) {
+		req = s->free_reqs[--s->nfree];
+		verify_where(s->vfy, b.vblock, &fi, &req->offset);
+		req->file = (uint16_t)fi;
+		req->fd = t->files[fi].fd;
+		req->len = s->vfy->bs;
+		req->ddir = DDIR_READ;
+		req->t_submit = 0;
+		req->t_done = 0;
+		req->t_queue = clock_ticks(s->w->clk);
+		s->vblk[req->idx] = b;
+		call_enter(s);
+		r = s->eng->queue(&s->ctx, req);
+		if (!call_leave(s))
+			return;
+		if (r != ENGINE_DONE && r != ENGINE_QUEUED) {
+			s->free_reqs[s->nfree++] = req;
+			if (r != ENGINE_BUSY)
+				s->engine_failed = true;
+			if (r != ENGINE_BUSY || (!s->inflight && !s->queued))
+				job_fail(s, r == ENGINE_BUSY ? -EIO : r,
+					 "engine %s: %s", s->eng->name,
+					 r == ENGINE_BUSY ? "busy with no I/O "
+					 "in flight" : strerror(-r));
+			return;
+		}
+		src->next++;
+		if (r == ENGINE_DONE) {
+			vread_done(s, req);
+		} else {
+			s->inflight++;
+			if (++s->queued >= s->batch_submit)
+				return;
+		}
+	}
+}
+
+static void vreads_collect(struct wstate *s)
+{
+	unsigned min, max;
+	int r, i;
+
+	if (s->queued) {
+		call_enter(s);
+		r = s->eng->commit(&s->ctx);
+		if (!call_leave(s))
+			return;
+		if (r < 0) {
+			s->engine_failed = true;
+			job_fail(s, r, "engine %s: submit: %s", s->eng->name,
+				 strerror(-r));
+			return;
+		}
+		s->queued = 0;
+	}
+	if (!s->inflight)
+		return;
+	min = s->reap_min < s->inflight ? s->reap_min : s->inflight;
+	max = s->reap_max < s->inflight ? s->reap_max : s->inflight;
+	call_enter(s);
+	r = s->eng->reap(&s->ctx, min, s->reaped, max);
+	if (!call_leave(s))
+		return;
+	if (r < 0) {
+		s->engine_failed = true;
+		job_fail(s, r, "engine %s: reap: %s", s->eng->name,
+			 strerror(-r));
+		return;
+	}
+	for (i = 0; i < r; i++)
+		vread_done(s, s->reaped[i]);
+	s->inflight -= (unsigned)r;
+}
+
+/*
+ * Read and check src's blocks. Starts and (unless the engine failed)
+ * returns with nothing in flight.
+ */
+static void verify_reads(struct wstate *s, struct vsource *src)
+{
+	uint64_t t0 = clock_ticks(s->w->clk);
+
+	for (;;) {
+		vreads_issue(s, src);
+		if (s->abandoned || s->engine_failed ||
+		    (!s->inflight && !s->queued))
+			break;
+		vreads_collect(s);
+	}
+	s->vfy->stats.runtime_ns += clock_delta_ns(s->w->clk, t0,
+						   clock_ticks(s->w->clk));
+}
+
+static void verify_backlog_check(struct wstate *s)
+{
+	struct vsource src = { .list = s->vfy->ring, .n = s->vfy->ring_len };
+
+	verify_reads(s, &src);
+	s->vfy->ring_len = 0;
+	if (s->vfy->halt)
+		s->stopping = true;
+}
+
+/* issue(): true while the held write must still wait. */
+static bool verify_barrier(struct wstate *s)
+{
+	if (s->inflight || s->queued)
+		return true;
+	s->vhold = false;
+	if (s->vfy->ring_len)
+		verify_backlog_check(s);
+	return s->stopping;
+}
+
+/*
+ * Buffered writes go to the device and out of the page cache first, so
+ * that the verification reads come from the device.
+ */
+static void verify_drop_cache(struct wstate *s)
+{
+	const struct target *t = s->w->tgt;
+	unsigned i;
+	int r;
+
+	if (s->j->direct || !s->j->invalidate)
+		return;
+	for (i = 0; i < t->nfiles; i++) {
+		call_enter(s);
+		r = fdatasync(t->files[i].fd) ? -errno : 0;
+		if (!call_leave(s))
+			return;
+		if (r) {
+			job_fail(s, r, "fdatasync of %s before verification: "
+				 "%s", t->files[i].path, strerror(-r));
+			return;
+		}
+		posix_fadvise(t->files[i].fd, (off_t)t->files[i].offset,
+			      (off_t)t->file_region, POSIX_FADV_DONTNEED);
+	}
+}
+
+/*
+ * After the measured phase: the rest of the backlog, then every block the
+ * job wrote (do_verify), or the whole region (verify_only).
+ */
+static void verify_phase(struct wstate *s)
+{
+	const struct job *j = s->j;
+	struct vsource src = { .all = j->verify_only };
+
+	if (!s->st->err && !atomic_load(s->w->stop)) {
+		if (s->vfy->ring_len)
+			verify_backlog_check(s);
+		if (!j->verify_only && j->do_verify)
+			verify_drop_cache(s);
+		if (j->verify_only || j->do_verify)
+			verify_reads(s, &src);
+		if (j->verify_only)
+			verify_end(s->vfy);
+	}
+	if (!s->abandoned)
+		s->st->verify = s->vfy->stats;
+}
+
+static int verify_setup(struct wstate *s)
+{
+	s->vblk = calloc(s->depth, sizeof(*s->vblk));
+	if (!s->vblk)
+		return -ENOMEM;
+	return verify_init(&s->vfy, s->j, s->w->tgt);
+}
+
 static void issue(struct wstate *s)
 {
 	struct io_req *req;
 	int r;
 
 	while (s->inflight < s->depth && !s->stopping) {
+		if (s->vhold && verify_barrier(s))
+			break;
 		if (should_stop(s)) {
 			s->stopping = true;
 			break;
 		}
 		req = s->free_reqs[--s->nfree];
-		prep(s, req);
+		if (!prep(s, req)) {
+			s->free_reqs[s->nfree++] = req;
+			continue;
+		}
 		req->t_queue = clock_ticks(s->w->clk);
+		call_enter(s);
 		r = s->eng->queue(&s->ctx, req);
+		if (!call_leave(s))
+			return;
 		if (r == ENGINE_BUSY) {
 			s->free_reqs[s->nfree++] = req;
 			if (!s->inflight && !s->queued)
@@ -288,8 +644,13 @@ static void commit_reap(struct wstate *s)
 	unsigned min;
 	int r, i;
 
+	if (s->abandoned)
+		return;
 	if (s->queued) {
+		call_enter(s);
 		r = s->eng->commit(&s->ctx);
+		if (!call_leave(s))
+			return;
 		if (r < 0) {
 			s->engine_failed = true;
 			job_fail(s, r, "engine %s: submit: %s", s->eng->name,
@@ -300,17 +661,21 @@ static void commit_reap(struct wstate *s)
 	}
 	if (!s->inflight)
 		return;
-	min = s->inflight < s->depth && !s->stopping ? 0 :
+	min = s->inflight < s->depth && !s->stopping && !s->vhold ? 0 :
 	      min_u(s->reap_min, s->inflight);
+	call_enter(s);
 	r = s->eng->reap(&s->ctx, min, s->reaped,
 			 min_u(s->reap_max, s->inflight));
+	if (!call_leave(s))
+		return;
 	if (r < 0) {
 		s->engine_failed = true;
 		job_fail(s, r, "engine %s: reap: %s", s->eng->name,
 			 strerror(-r));
 		return;
 	}
-	for (i = 0; i < r; i++)
+	/* complete() may fsync, and be abandoned there */
+	for (i = 0; i < r && !s->abandoned; i++)
 		complete(s, s->reaped[i]);
 	s->inflight -= (unsigned)r;
 }
@@ -319,11 +684,12 @@ static void run_loop(struct wstate *s)
 {
 	for (;;) {
 		issue(s);
-		if (!s->inflight && !s->queued && s->stopping)
+		if (s->abandoned ||
+		    (!s->inflight && !s->queued && s->stopping))
 			break;
 		commit_reap(s);
 		/* A failed engine cannot be drained: give its I/Os up. */
-		if (s->engine_failed)
+		if (s->engine_failed || s->abandoned)
 			break;
 	}
 }
@@ -342,38 +708,88 @@ static void sleep_ns(uint64_t ns, const atomic_int *stop)
 	}
 }
 
+/*
+ * What is derived from the counters when the job ends at tick end; also
+ * run by worker_abandon() on the other thread, so it reads only what the
+ * worker wrote before its last call_enter().
+ */
+static void finish_figures(const struct wstate *s, uint64_t end)
+{
+	struct job_stats *st = s->st;
+	unsigned d;
+
+	st->runtime_ns = clock_delta_ns(s->w->clk, s->t0, end);
+	for (d = 0; d < DDIR_NR; d++)
+		if (!st->dir[d].lat.count && st->dir[d].clat.count)
+			st->dir[d].lat = st->dir[d].clat;
+	if (s->per_loop)
+		st->loops_done = (st->dir[0].bytes + st->dir[1].bytes) /
+				 s->per_loop;
+}
+
 static void finish(struct wstate *s)
 {
 	const struct job *j = s->j;
 	const struct target *t = s->w->tgt;
 	struct cpu_usage cpu1, eng1 = { 0 }, eng_used;
-	unsigned i, d;
+	unsigned i;
+	int r;
 
-	s->st->runtime_ns = clock_delta_ns(s->w->clk, s->t0, s->now);
 	stats_cpu_thread(&cpu1);
 	stats_cpu_sub(&s->st->cpu, &cpu1, &s->cpu0);
 	if (s->eng->cpu) {
+		call_enter(s);
 		s->eng->cpu(&s->ctx, &eng1);
+		if (!call_leave(s))
+			return;
 		stats_cpu_sub(&eng_used, &eng1, &s->eng_cpu0);
 		stats_cpu_add(&s->st->cpu, &eng_used);
 	}
-	for (d = 0; d < DDIR_NR; d++)
-		if (!s->st->dir[d].lat.count && s->st->dir[d].clat.count)
-			s->st->dir[d].lat = s->st->dir[d].clat;
-	if (s->per_loop)
-		s->st->loops_done = (s->st->dir[0].bytes +
-				     s->st->dir[1].bytes) / s->per_loop;
-	if (j->end_fsync && s->st->dir[DDIR_WRITE].ios && !s->st->err)
-		for (i = 0; i < t->nfiles; i++)
-			if (fsync(t->files[i].fd))
+	finish_figures(s, s->now);
+	if (j->end_fsync && s->st->dir[DDIR_WRITE].ios && !s->st->err) {
+		for (i = 0; i < t->nfiles; i++) {
+			call_enter(s);
+			r = fsync(t->files[i].fd);
+			if (!call_leave(s))
+				return;
+			if (r)
 				job_fail(s, -errno, "end_fsync of %s: %s",
 					 t->files[i].path, strerror(errno));
+		}
+	}
+	s->finished = true;
+}
+
+bool worker_abandon(struct worker *w)
+{
+	int st = WORKER_IN_CALL;
+	const struct wstate *s;
+
+	if (!atomic_compare_exchange_strong_explicit(&w->state, &st,
+			WORKER_ABANDONED, memory_order_acq_rel,
+			memory_order_acquire))
+		return false;
+	/* Stats and wstate are as the worker left them at call_enter(). */
+	s = w->priv;
+	if (!s->finished) {
+		finish_figures(s, clock_ticks(w->clk));
+		w->stats->interrupted = true;
+		w->stats->abandoned = true;
+	}
+	w->abandoned = true;
+	return true;
 }
 
 static void wstate_free(struct wstate *s)
 {
-	if (s->eng && s->ctx.priv && s->eng->exit)
+	/* exit() waits for I/O still in the kernel: it may block too. */
+	if (s->eng && s->ctx.priv && s->eng->exit) {
+		call_enter(s);
 		s->eng->exit(&s->ctx);
+		call_leave(s);
+	}
+	verify_exit(s->vfy);
+	free(s->vblk);
 	free(s->bufs);
 	free(s->reaped);
 	free(s->free_reqs);
@@ -391,6 +807,8 @@ void *worker_main(void *arg)
 	};
 	int ret;
 
+	w->priv = &s;
+	s.guarded = !(j->engine->flags & ENGINE_NOIO);
 	s.ctx.job = j;
 	s.ctx.iodepth = s.depth;
 	s.ctx.clk = w->clk;
@@ -416,7 +834,18 @@ void *worker_main(void *arg)
 			 s.eng->hint && s.eng->hint(ret) ? "; " : "",
 			 s.eng->hint && s.eng->hint(ret) ? s.eng->hint(ret) :
 			 "");
+		s.finished = true;
 		goto out;
+	}
+	if (j->verify) {
+		ret = verify_setup(&s);
+		if (ret) {
+			s.st->err = ret;
+			snprintf(s.st->err_msg, sizeof(s.st->err_msg),
+				 "setting up verification: %s", strerror(-ret));
+			s.finished = true;
+			goto out;
+		}
 	}
 	s.per_loop = j->io_size ? j->io_size : w->tgt->region;
 	s.limit_bytes = j->time_based ? UINT64_MAX : s.per_loop * j->loops;
@@ -428,8 +857,15 @@ void *worker_main(void *arg)
 	measure_start(&s);
 	if (j->ramp_time_ns)
 		s.ramp_end = s.now + clock_ns_to_ticks(w->clk, j->ramp_time_ns);
-	run_loop(&s);
-	finish(&s);
+	if (!j->verify_only)
+		run_loop(&s);
+	if (!s.abandoned)
+		finish(&s);
+	if (!s.abandoned && s.vfy)
+		verify_phase(&s);
+	/* Given up on: the kernel may still own the buffers; we are exiting */
+	if (s.abandoned)
+		return NULL;
 out:
 	wstate_free(&s);
 	return NULL;

@@ -276,6 +276,10 @@ static void aio_exit(struct engine_ctx *ctx)
 
 static const char *aio_hint(int err)
 {
+	if ((err == -ENOSYS || err == -EPERM) && engine_seccomp_mode() == 2)
+		return "this process runs under a seccomp filter (Seccomp: 2 "
+		       "in /proc/self/status) that refuses io_setup: allow "
+		       "io_setup, io_submit, io_getevents and io_destroy";
 	if (err == -EAGAIN)
 		return "the system-wide AIO limit is used up: compare "
 		       "/proc/sys/fs/aio-nr with /proc/sys/fs/aio-max-nr "

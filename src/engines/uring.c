@@ -204,7 +204,7 @@ static int uring_register_files(struct uring *u, const struct target *t)
 	unsigned i;
 	int *fds, r;
 
-	/* io_req.file is 8 bits wide. */
+	/* io_req.file is 16 bits wide. */
 	if (!t || !t->nfiles || t->nfiles > UINT16_MAX + 1u)
 		return -EINVAL;
 	fds = calloc(t->nfiles, sizeof(*fds));
@@ -368,6 +368,11 @@ static int uring_queue(struct engine_ctx *ctx, struct io_req *req)
 	if (u->outstanding >= u->depth)
 		return ENGINE_BUSY;
 	sqe = io_uring_get_sqe(&u->ring);
+	/* SQPOLL: the kernel thread may post completions before it frees
+	 * their submission slots; wait for a slot rather than report BUSY
+	 * with nothing in flight. */
+	if (!sqe && u->sqpoll && io_uring_sqring_wait(&u->ring) >= 0)
+		sqe = io_uring_get_sqe(&u->ring);
 	if (!sqe)
 		return ENGINE_BUSY;
 	if (u->fixed_bufs) {
@@ -519,22 +524,6 @@ const char *uring_describe(const struct engine_ctx *ctx)
 	return u ? u->desc : "";
 }
 
-/* "Seccomp:" mode of this process: 0 none, 1 strict, 2 filter; -1 unknown */
-static int seccomp_mode(void)
-{
-	char line[128];
-	FILE *f = fopen("/proc/self/status", "re");
-	int mode = -1;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Seccomp: %d", &mode) == 1)
-			break;
-	fclose(f);
-	return mode;
-}
-
 #define SECCOMP_HINT \
 	"this process runs under a seccomp filter (Seccomp: 2 in " \
 	"/proc/self/status) and container runtimes' default profiles " \
@@ -553,7 +542,7 @@ static const char *hint_denied(void)
 		       "allows only CAP_SYS_ADMIN and the group in "
 		       "kernel.io_uring_group";
 	}
-	if (seccomp_mode() == 2)
+	if (engine_seccomp_mode() == 2)
 		return SECCOMP_HINT;
 	return "io_uring_setup(2) was refused: check sysctl "
 	       "kernel.io_uring_disabled, seccomp (/proc/self/status) and "
@@ -568,7 +557,7 @@ static const char *uring_hint(int err)
 {
 	switch (-err) {
 	case ENOSYS:
-		if (seccomp_mode() == 2)
+		if (engine_seccomp_mode() == 2)
 			return SECCOMP_HINT;
 		return "io_uring_setup(2) is not implemented: the kernel is "
 		       "built without CONFIG_IO_URING or is older than 5.1";

@@ -9,6 +9,10 @@ command -v losetup >/dev/null 2>&1 || skip "needs losetup (util-linux)"
 
 MiB=1048576
 mkrand disk.img $((16 * MiB))
+# Random data, but no chance of a false file system or RAID signature that
+# the write guards would refuse (see 40-guard.sh): they live at the ends.
+dd if=/dev/zero of=disk.img bs=64k count=16 conv=notrunc 2>/dev/null
+dd if=/dev/zero of=disk.img bs=64k seek=240 count=16 conv=notrunc 2>/dev/null
 cp disk.img disk.orig
 dev=$(losetup -f --show disk.img 2>"$T/err") ||
 	skip "losetup cannot attach a loop device here: $(cat "$T/err")"

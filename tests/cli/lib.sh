@@ -141,3 +141,76 @@ have_odirect() {
 expect_dir_empty() {
 	[ -z "$(ls -A "$1")" ] || die "expected nothing created in $1, found: $(ls -A "$1")"
 }
+
+# ---- file systems that fail: a small tmpfs, tests/faultfs ----
+
+FAULTFS=${FAULTFS:-$top/tests/faultfs/faultfs}
+_mounts=""
+_fusepids=""
+
+# Undone at exit, before $T is removed: lazily, so that a file system still
+# busy with a stuck request lets go too.
+_undo_mounts() {
+	for _m in $_mounts; do
+		fusermount3 -u -z "$_m" 2>/dev/null || umount -l "$_m" 2>/dev/null
+	done
+	for _p in $_fusepids; do
+		kill "$_p" 2>/dev/null
+		wait "$_p" 2>/dev/null
+	done
+}
+
+_track_mount() {
+	_mounts="$_mounts $1"
+	trap '_undo_mounts; cd /; rm -rf "$T"' EXIT
+}
+
+# tmpfs_mount DIR SIZE: a tmpfs of SIZE bytes (k/m suffixes) on DIR, made
+# here; skips the test unless it can be mounted (root).
+tmpfs_mount() {
+	[ "$(id -u)" = 0 ] || skip "mounting a tmpfs needs root"
+	mkdir -p "$1" || die "cannot make $1"
+	mount -t tmpfs -o "size=$2" tmpfs "$1" 2>"$T/mount.err" ||
+		skip "cannot mount a tmpfs: $(cat "$T/mount.err")"
+	_track_mount "$1"
+}
+
+# faultfs_mount DIR ARGS...: tests/faultfs (its fault options in ARGS) on
+# DIR, made here, until exit; the file is DIR/data. Skips the test when
+# faultfs was not built, there is no FUSE, or mounting fails.
+faultfs_mount() {
+	_dir=$1
+	shift
+	[ -x "$FAULTFS" ] || skip "no $FAULTFS (needs libfuse3-dev)"
+	[ -c /dev/fuse ] || skip "no /dev/fuse"
+	command -v fusermount3 >/dev/null || skip "no fusermount3 (fuse3)"
+	mkdir -p "$_dir" || die "cannot make $_dir"
+	"$FAULTFS" -f "$_dir" "$@" 2>>"$T/faultfs.err" &
+	_pid=$!
+	_fusepids="$_fusepids $_pid"
+	_track_mount "$_dir"
+	_n=100
+	while [ ! -f "$_dir/data" ]; do
+		kill -0 "$_pid" 2>/dev/null ||
+			skip "cannot mount faultfs: $(tail -n 1 "$T/faultfs.err")"
+		_n=$((_n - 1))
+		[ "$_n" -gt 0 ] || skip "faultfs not mounted after 5 s"
+		sleep 0.05
+	done
+}
+
+# wait_json FILE MS: FILE holds one whole JSON document within MS ms.
+wait_json() {
+	"$PY" - "$1" "$2" <<'PYEOF' || die "no whole JSON document in $1 within $2 ms"
+import json, sys, time
+end = time.monotonic() + int(sys.argv[2]) / 1000
+while True:
+    try:
+        json.load(open(sys.argv[1]))
+        sys.exit(0)
+    except Exception:
+        if time.monotonic() > end:
+            sys.exit(1)
+        time.sleep(0.01)
+PYEOF
+}

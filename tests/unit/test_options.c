@@ -91,6 +91,10 @@ static const struct set_case set_cases[] = {
 	{ "rwmixread", "101", "rwmixread", NULL },
 	{ "buffered", "0", "direct", "1" },
 	{ "direct", "yes", "buffered", "0" },
+	{ "continue_on_error", "io", "continue_on_error", "io" },
+	{ "continue_on_error", "1", "continue_on_error", "all" },
+	{ "continue_on_error", "0", "continue_on_error", "none" },
+	{ "continue_on_error", "reads", "continue_on_error", NULL },
 	{ "rw", "randrw", "rw", "randrw" },
 	{ "readwrite", "readwrite", "rw", "rw" },
 	{ "rw", "trim", "rw", NULL },
@@ -171,7 +175,7 @@ static void test_unknown_and_fio_only(void **state)
 			 -EINVAL);
 	assert_non_null(strstr(e.msg, "'bs'"));
 	assert_string_equal(e.option, "blocksze");
-	assert_int_equal(options_set(&j, "verify", "crc32c", "f", 4, &e),
+	assert_int_equal(options_set(&j, "verify_async", "2", "f", 4, &e),
 			 -EINVAL);
 	assert_non_null(strstr(e.msg, "fio has this option"));
 	assert_int_equal(options_set(&j, "zzzzzzzz", "1", "f", 5, &e),

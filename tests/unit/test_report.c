@@ -128,6 +128,8 @@ static int setup(void **state)
 	w->short_ios = 1;
 	w->first_errno = EIO;
 	w->first_err_offset = UINT64_MAX;	/* clamped in JSON */
+	w->first_err_engine = "libaio";
+	snprintf(w->first_err_file, sizeof(w->first_err_file), "w.dat");
 	s[2].runtime_ns = 1000000000;
 	s[2].loops_done = 2;
 	s[2].cpu.utime_ns = 2000000;
@@ -533,6 +535,11 @@ static void test_json_job(void **state)
 	e = get(wr, "first_error");
 	assert_int_equal(get_int(e, "errno"), EIO);
 	assert_int_equal(get_int(e, "offset"), INT64_MAX);
+	assert_string_equal(json_string_value(get(e, "file")), "w.dat");
+	assert_string_equal(json_string_value(get(e, "engine")), "libaio");
+	assert_string_equal(json_string_value(get(e, "message")),
+			    strerror(EIO));
+	assert_true(json_is_false(get(j, "abandoned")));
 	assert_int_equal(check_hist(get(wr, "slat_ns"),
 				    &s->dir[DDIR_WRITE].slat), 0);
 	assert_int_equal(get_int(get(wr, "slat_ns"), "count"), 10);
@@ -658,7 +665,8 @@ static void test_text(void **state)
 	assert_contains(t, "500.50us");		/* clat mean */
 	assert_contains(t, "slat");		/* the writes have slat */
 	assert_contains(t, "errors 1, short 1; first: EIO at offset "
-			"18446744073709551615");
+			"18446744073709551615 of w.dat (");
+	assert_contains(t, "), engine libaio\n");
 	assert_contains(t, strerror(EIO));
 	assert_contains(t, "end_fsync failed");
 	assert_contains(t, "4.95us cpu/io");	/* 5ms / 1010 ios */

@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IORIG_VERIFY_H
+#define IORIG_VERIFY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Data verification: what a written block holds, and what a block read
+ * back is when it is not what was written.
+ *
+ * The unit is the job's (fixed) write block size, bs. Every block starts
+ * with a 64-byte header (struct verify_hdr, host byte order). For
+ * verify=xxh3 and crc32c the rest of the block is a function of (seed,
+ * offset, generation): 8-byte word i of the block (i >= 8, counted from
+ * the block's start) is
+ *
+ *	rng(i - 8) ^ ((generation + i) * VERIFY_GEN_MUL)
+ *
+ * where rng(k) is output k (from 0) of xoshiro256** (gen.h) seeded with
+ * seed ^ (offset * VERIFY_OFF_MUL). Any word of a block therefore tells
+ * which generation it belongs to, and a whole 512-byte sector can be
+ * checked against it: that is how a torn block (sectors of different
+ * writes) is told from bit rot (a sector no write produced). With
+ * verify=pattern the rest of the block is the pattern, repeated from the
+ * block's first byte (the header covers the first 64); all generations
+ * then hold the same data, so a tear is only seen where a sector is zero.
+ *
+ * The checksum covers the whole block except the checksum field itself:
+ * xxh3 (XXH3 64-bit of the payload, seeded with XXH3 of the first 56
+ * header bytes) for verify=xxh3; CRC-32C (Castagnoli; SSE 4.2 when the
+ * CPU has it) over the same bytes for crc32c and pattern.
+ *
+ * Generations: a writing job's generation is its start time
+ * (CLOCK_REALTIME, ns) plus the number of its pass over the region, so
+ * generations grow from pass to pass and from run to run.
+ */
+
+enum verify_kind {
+	VERIFY_NONE = 0,
+	VERIFY_XXH3,
+	VERIFY_CRC32C,
+	VERIFY_PATTERN,
+};
+
+#define VERIFY_MAGIC		0x3142566769726f69ull	/* "iorigVB1" */
+#define VERIFY_HDR_SIZE		64
+#define VERIFY_SECTOR		512	/* where a tear can be */
+#define VERIFY_GEN_MUL		0x9e3779b97f4a7c15ull	/* odd */
+#define VERIFY_OFF_MUL		0xd1b54a32d192ed03ull
+#define VERIFY_PATTERN_MAX	512	/* bytes */
+#define VERIFY_FIRST_MAX	10	/* mismatches reported in detail */
+#define VERIFY_RUNS_MAX		64	/* runs verify_only tells apart */
+#define VERIFY_RUN_BLOCKS	16	/* blocks remembered per such run */
+#define VERIFY_BACKLOG_MAX	1048576
+
+struct verify_hdr {
+	uint64_t magic;		/* VERIFY_MAGIC */
+	uint64_t offset;	/* of the block in its file, bytes */
+	uint32_t len;		/* block length, bytes */
+	uint16_t kind;		/* enum verify_kind that wrote it */
+	uint16_t version;	/* 1 */
+	uint64_t seed;		/* the job's data seed for this file */
+	uint64_t generation;	/* writing run's start ns + pass */
+	uint64_t time_ns;	/* CLOCK_REALTIME when the block was filled */
+	uint64_t run_id;	/* random, per writing job run */
+	uint64_t csum;		/* of the block, this field excluded */
+};
+
+_Static_assert(sizeof(struct verify_hdr) == VERIFY_HDR_SIZE,
+	       "the header is 64 bytes");
+
+/* Mismatch classes, in the order reports list them. */
+enum verify_class {
+	VC_BAD_CHECKSUM,	/* a sector no write produced, or a damaged
+				 * header over intact data: bit rot */
+	VC_MISDIRECTED,		/* intact, of another offset or file */
+	VC_STALE,		/* an intact block of an older generation */
+	VC_ZEROED,		/* all bytes zero */
+	VC_TORN,		/* sectors of different writes (or zeros) */
+	VC_FOREIGN,		/* no data of this job: never written with
+				 * verification, another bs or kind, or newer
+				 * than what the run wrote there */
+	VC_NR,
+	VC_OK = VC_NR,
+};
+
+const char *verify_class_name(int cls);
+const char *verify_kind_name(int kind);
+
+/* CRC-32C, table-driven or with the SSE 4.2 instruction. */
+struct verify_crc {
+	bool hw;
+	uint32_t table[8][256];	/* slicing by 8 */
+};
+
+/* allow_hw false forces the table (for tests). */
+void verify_crc_init(struct verify_crc *c, bool allow_hw);
+/* Plain CRC-32C of buf (initial ~0, final ~0). */
+uint32_t verify_crc32c(const struct verify_crc *c, const void *buf,
+		       size_t len);
+
+/* How blocks are filled and checked: the job's verify settings. */
+struct verify_fmt {
+	int kind;		/* enum verify_kind, not NONE */
+	uint8_t pattern[VERIFY_PATTERN_MAX];
+	size_t plen;		/* VERIFY_PATTERN: > 0 */
+	struct verify_crc crc;
+};
+
+/*
+ * "0x..." (hex digits, an even number of them) or a string in double or
+ * single quotes: its bytes, into out (at most VERIFY_PATTERN_MAX). Returns
+ * the length, or -EINVAL with why saying what was expected.
+ */
+int verify_pattern_parse(const char *text, uint8_t *out, char *why,
+			 size_t whylen);
+
+/* The data seed of one file of one job clone. */
+uint64_t verify_file_seed(uint64_t randseed, unsigned clone, unsigned file);
+
+/* The checksum of a block as its header should carry it. */
+uint64_t verify_csum(const struct verify_fmt *f, const void *buf,
+		     uint32_t len);
+
+/*
+ * Fill buf (len bytes, a multiple of VERIFY_SECTOR) as block `offset` of
+ * generation h->generation: the header from h (magic, len, kind, version
+ * and csum are set here), the data, the checksum.
+ */
+void verify_fill(const struct verify_fmt *f, void *buf, uint32_t len,
+		 const struct verify_hdr *h);
+
+/* What one block read back holds, sector by sector (not the good path). */
+struct verify_sectors {
+	uint32_t n;		/* sectors */
+	uint32_t valid, zero, bad;
+	unsigned ngens;		/* generations of valid sectors */
+	uint64_t gens[2];	/* the first two of them */
+	uint32_t first_bad;
+	unsigned nruns;		/* runs of equal sectors */
+	uint8_t cur_state;	/* of the last run */
+	uint64_t cur_gen;
+	struct {
+		uint32_t first, last;
+		uint8_t state;	/* VS_* */
+		uint64_t gen;
+	} run[4];		/* the first runs */
+};
+
+enum { VS_VALID, VS_ZERO, VS_BAD };
+
+struct verify_result {
+	bool has_hdr;		/* the magic is there: hdr as read */
+	struct verify_hdr hdr;
+	struct verify_sectors sec;
+	char detail[160];	/* why, for the report; "" for VC_OK */
+};
+
+/*
+ * What the block in buf (8-byte aligned) is, as block `offset` of the file
+ * with data seed
+ * `seed`: VC_OK (intact; res->hdr.generation tells which write) or a
+ * mismatch class. Stale is not decided here: the caller compares the
+ * generation with the one it expects. Pure; no allocation.
+ */
+int verify_classify(const struct verify_fmt *f, const void *buf,
+		    uint32_t len, uint64_t offset, uint64_t seed,
+		    struct verify_result *res);
+
+/* One mismatch, as reported. */
+struct verify_mismatch {
+	char file[160];		/* path, truncated */
+	uint64_t offset;	/* of the block in its file */
+	uint64_t seq;		/* order of the report */
+	uint8_t cls;		/* enum verify_class */
+	bool found_hdr;		/* found: the header as read */
+	bool exp_gen;		/* expected generation and run are known */
+	struct verify_hdr expected;	/* offset, len, seed, [gen, run] */
+	struct verify_hdr found;
+	char detail[160];
+};
+
+/* The verification figures of a job (merged: added up). */
+struct verify_stats {
+	int kind;		/* enum verify_kind; NONE: the job did not */
+	uint64_t blocks_checked;
+	uint64_t bytes;		/* read by verification */
+	uint64_t runtime_ns;	/* time spent in verification reads */
+	uint64_t read_errors;
+	uint64_t mismatches;
+	uint64_t by_class[VC_NR];
+	bool stopped;		/* verify_fatal stopped at a mismatch */
+	unsigned nfirst;
+	struct verify_mismatch first[VERIFY_FIRST_MAX];
+};
+
+void verify_stats_merge(struct verify_stats *dst,
+			const struct verify_stats *src);
+
+/*
+ * A job's verification state while it runs (one per job clone). The block
+ * numbers (vblock) are those of the job's region as the worker sees it:
+ * block b is bytes [b * bs, (b + 1) * bs) of the region, in file
+ * b * bs / file_region (target.h).
+ */
+struct verify_blk {
+	uint64_t vblock;
+	uint64_t generation;	/* expected; 0: not known (verify_only) */
+};
+
+struct verify_run;
+
+struct target;
+
+struct verify_ctx {
+	struct verify_fmt fmt;
+	const struct target *tgt;	/* files, region */
+	uint32_t bs;
+	uint64_t nblocks;
+	uint64_t randseed;
+	unsigned clone;
+	uint64_t run_id;
+	uint64_t gen0;		/* this run's first generation */
+	uint64_t pass;		/* passes begun - 1 */
+	bool fatal;		/* verify_fatal */
+	bool halt;		/* a mismatch under verify_fatal */
+	uint64_t *written;	/* bitmap: block written in this pass */
+	struct verify_blk *ring;	/* verify_backlog: writes to check */
+	uint32_t ring_len, backlog;
+	struct verify_run *runs;	/* verify_only: the runs seen */
+	unsigned nruns;
+	uint64_t nfound;	/* mismatches found so far (report order) */
+	struct verify_stats stats;
+};
+
+struct job;
+
+/*
+ * For job clone j (verify set) on target t, which must outlive the
+ * context. Returns 0 or -errno (-EINVAL: bad verify_pattern, -ENOMEM).
+ */
+int verify_init(struct verify_ctx **out, const struct job *j,
+		const struct target *t);
+void verify_exit(struct verify_ctx *v);
+
+/* The file and offset in it of block vblock. */
+void verify_where(const struct verify_ctx *v, uint64_t vblock,
+		  unsigned *file, uint64_t *offset);
+
+/* Fill buf as the next write of block vblock (stamps time and pass). */
+void verify_stamp(struct verify_ctx *v, void *buf, uint64_t vblock);
+/* The writer begins another pass over the region. */
+void verify_new_pass(struct verify_ctx *v);
+
+/*
+ * The block the write+verify pass checks after `from` (its expected
+ * generation in *b); false when none is left. Blocks the run did not
+ * write are skipped.
+ */
+bool verify_next_written(const struct verify_ctx *v, uint64_t from,
+			 struct verify_blk *b);
+
+/*
+ * Check the block read for b: counts it and records a mismatch. Returns
+ * the class (VC_OK when it is what was expected).
+ */
+int verify_check(struct verify_ctx *v, const void *buf,
+		 const struct verify_blk *b);
+
+/* verify_only: blocks of older runs are stale; call once at the end. */
+void verify_end(struct verify_ctx *v);
+
+/*
+ * The cross-option checks of a job that verifies (or sets a verify
+ * option): 0, or -EINVAL with *option naming the option to blame and why
+ * saying what is wrong.
+ */
+int verify_job_check(const struct job *j, const char **option, char *why,
+		     size_t whylen);
+
+#endif

@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Block device guards: is anything using, or stored on, a device that a job
+ * is about to write? See guard.h. Devices are compared by number
+ * (major:minor), never by name, so /dev/mapper/x, /dev/disk/by-id/... and
+ * /dev/dm-0 are one device. Nothing here writes or keeps anything open.
+ */
+#include <blkid.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "guard.h"
+
+/* The device and each of its partitions. */
+struct guard_dev {
+	dev_t dev;
+	bool part;
+	char name[NAME_MAX + 1];	/* sysfs name: sda, sda1, loop0p1 */
+};
+
+struct guard_set {
+	struct guard_dev *devs;
+	size_t n;
+};
+
+typedef int (*guard_fn)(const char *path, const struct guard_set *s,
+			char *what, size_t len);
+
+static int set_add(struct guard_set *s, dev_t dev, bool part,
+		   const char *name)
+{
+	struct guard_dev *d = realloc(s->devs, (s->n + 1) * sizeof(*d));
+
+	if (!d)
+		return -ENOMEM;
+	s->devs = d;
+	d += s->n++;
+	d->dev = dev;
+	d->part = part;
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	return 0;
+}
+
+static const struct guard_dev *set_find(const struct guard_set *s, dev_t dev)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->devs[i].dev == dev)
+			return &s->devs[i];
+	return NULL;
+}
+
+/* "it" or "its partition sda1", the subject of a finding. */
+static const char *subject(const struct guard_dev *d, char *buf, size_t len)
+{
+	if (!d->part)
+		return "it";
+	snprintf(buf, len, "its partition %s", d->name);
+	return buf;
+}
+
+/* The dev_t that a path names when it is a block device, else 0. */
+static dev_t path_rdev(const char *path)
+{
+	struct stat st;
+
+	if (path[0] != '/' || stat(path, &st) || !S_ISBLK(st.st_mode))
+		return 0;
+	return st.st_rdev;
+}
+
+/* "MAJ:MIN" from a sysfs dev file. */
+static int read_devno(const char *path, dev_t *dev)
+{
+	unsigned maj, min;
+	FILE *f = fopen(path, "re");
+	int n;
+
+	if (!f)
+		return -errno;
+	n = fscanf(f, "%u:%u", &maj, &min);
+	fclose(f);
+	if (n != 2)
+		return -EINVAL;
+	*dev = makedev(maj, min);
+	return 0;
+}
+
+/* The device itself and every partition that sysfs lists under it. */
+static int set_build(struct guard_set *s, dev_t dev, char *what, size_t len)
+{
+	char dir[64], path[PATH_MAX], *real, *base;
+	struct dirent *de;
+	dev_t pdev = 0;
+	DIR *d;
+	int ret;
+
+	snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u", major(dev),
+		 minor(dev));
+	real = realpath(dir, NULL);
+	d = real ? opendir(dir) : NULL;
+	if (!d) {
+		ret = -errno;
+		snprintf(what, len, "reading %s", dir);
+		free(real);
+		return ret;
+	}
+	base = strrchr(real, '/');
+	ret = set_add(s, dev, false, base ? base + 1 : real);
+	free(real);
+	while (!ret && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/partition", dir,
+			 de->d_name);
+		if (access(path, F_OK))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/dev", dir, de->d_name);
+		if (!read_devno(path, &pdev))
+			ret = set_add(s, pdev, true, de->d_name);
+	}
+	closedir(d);
+	return ret;
+}
+
+/*
+ * Mounted, directly or through a partition. The source is compared too:
+ * a btrfs mount shows an anonymous major:minor, not its device's.
+ */
+static int check_mounts(const char *path, const struct guard_set *s,
+			char *what, size_t len)
+{
+	char *line = NULL, *f[16], *tok, *save, buf[NAME_MAX + 32];
+	const struct guard_dev *d = NULL;
+	FILE *fp = fopen("/proc/self/mountinfo", "re");
+	unsigned maj, min, n, i;
+	size_t cap = 0;
+
+	if (!fp) {
+		snprintf(what, len, "reading /proc/self/mountinfo");
+		return -errno;
+	}
+	while (!d && getline(&line, &cap, fp) > 0) {
+		n = 0;
+		for (tok = strtok_r(line, " \n", &save); tok && n < 16;
+		     tok = strtok_r(NULL, " \n", &save))
+			f[n++] = tok;
+		/* id parent maj:min root mountpoint opts [tags] - type src */
+		for (i = 5; i + 2 < n && strcmp(f[i], "-"); i++)
+			;
+		if (i + 2 >= n || sscanf(f[2], "%u:%u", &maj, &min) != 2)
+			continue;
+		d = set_find(s, makedev(maj, min));
+		if (!d && path_rdev(f[i + 2]))
+			d = set_find(s, path_rdev(f[i + 2]));
+		if (d)
+			snprintf(what, len, "%s is mounted on %s (%s)",
+				 subject(d, buf, sizeof(buf)), f[4], f[i + 1]);
+	}
+	free(line);
+	fclose(fp);
+	return d ? GUARD_BUSY : 0;
+}
+
+/* An active swap area; a kernel without swap has no /proc/swaps. */
+static int check_swaps(const char *path, const struct guard_set *s,
+		       char *what, size_t len)
+{
+	char *line = NULL, *save, *name, buf[NAME_MAX + 32];
+	const struct guard_dev *d = NULL;
+	FILE *fp = fopen("/proc/swaps", "re");
+	size_t cap = 0;
+
+	if (!fp && errno == ENOENT)
+		return 0;
+	if (!fp) {
+		snprintf(what, len, "reading /proc/swaps");
+		return -errno;
+	}
+	while (!d && getline(&line, &cap, fp) > 0) {
+		name = strtok_r(line, " \t\n", &save);
+		if (name && path_rdev(name))
+			d = set_find(s, path_rdev(name));
+		if (d)
+			snprintf(what, len, "%s is an active swap area (%s)",
+				 subject(d, buf, sizeof(buf)), name);
+	}
+	free(line);
+	fclose(fp);
+	return d ? GUARD_BUSY : 0;
+}
+
+/* Held by a stacked device: device-mapper (LVM, crypt, multipath), md. */
+static int check_holders(const char *path, const struct guard_set *s,
+			 char *what, size_t len)
+{
+	char dir[96], dmname[128] = "", file[NAME_MAX + 64];
+	char buf[NAME_MAX + 32];
+	struct dirent *de;
+	bool held = false;
+	size_t i;
+	FILE *fp;
+	DIR *d;
+
+	for (i = 0; i < s->n && !held; i++) {
+		snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u/holders",
+			 major(s->devs[i].dev), minor(s->devs[i].dev));
+		d = opendir(dir);
+		if (!d)
+			continue;
+		while ((de = readdir(d)) && de->d_name[0] == '.')
+			;
+		held = de != NULL;
+		if (held) {
+			snprintf(file, sizeof(file), "/sys/class/block/%s/dm/"
+				 "name", de->d_name);
+			fp = fopen(file, "re");
+			if (fp && fscanf(fp, "%127s", dmname) != 1)
+				dmname[0] = '\0';
+			if (fp)
+				fclose(fp);
+			snprintf(what, len, "%s is held by %s%s%s%s (a "
+				 "device-mapper, LVM or md device built on it)",
+				 subject(&s->devs[i], buf, sizeof(buf)),
+				 de->d_name, dmname[0] ? " (" : "", dmname,
+				 dmname[0] ? ")" : "");
+		}
+		closedir(d);
+	}
+	return held ? GUARD_BUSY : 0;
+}
+
+/*
+ * An exclusive open fails with EBUSY while the kernel or another program
+ * has claimed the device (a mount, md, dm, mkfs...): what the other checks
+ * may have missed. Other failures are left to the probe that follows.
+ */
+static int check_excl(const char *path, const struct guard_set *s,
+		      char *what, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	if (errno != EBUSY)
+		return 0;
+	snprintf(what, len, "it is claimed by the kernel or another program "
+		 "(an exclusive open, O_EXCL, fails with EBUSY)");
+	return GUARD_BUSY;
+}
+
+/* Append ", phrase" to what, unless it is there already. */
+static void what_add(char *what, size_t len, const char *fmt, ...)
+{
+	char phrase[256];
+	size_t n = strlen(what);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(phrase, sizeof(phrase), fmt, ap);
+	va_end(ap);
+	if (strstr(what, phrase))
+		return;
+	snprintf(what + n, len - n, "%s%s", n ? ", " : "", phrase);
+}
+
+/* What libblkid's superblock USAGE values mean, in words. */
+static const struct {
+	const char *usage;
+	const char *fmt;
+} usage_words[] = {
+	{ "filesystem", "%s filesystem" },
+	{ "raid", "%s signature (a RAID or volume-manager member)" },
+	{ "crypto", "%s signature (an encrypted volume)" },
+	{ NULL, "%s signature" },
+};
+
+static void what_add_superblock(blkid_probe pr, const char *type, char *what,
+				size_t len)
+{
+	const char *usage = "", *label = NULL;
+	char phrase[192];
+	size_t i;
+
+	blkid_probe_lookup_value(pr, "USAGE", &usage, NULL);
+	blkid_probe_lookup_value(pr, "LABEL", &label, NULL);
+	for (i = 0; usage_words[i].usage; i++)
+		if (!strcmp(usage_words[i].usage, usage))
+			break;
+	snprintf(phrase, sizeof(phrase), usage_words[i].fmt, type);
+	what_add(what, len, "%s%s%s%s", phrase, label ? " labelled '" : "",
+		 label ? label : "", label ? "'" : "");
+}
+
+/* File systems, RAID members, swap, partition tables: every signature. */
+static int probe_signatures(const char *path, const struct guard_set *s,
+			    char *what, size_t len)
+{
+	const char *type;
+	blkid_probe pr;
+	int r;
+
+	errno = 0;
+	pr = blkid_new_probe_from_filename(path);
+	if (!pr) {
+		r = errno ? -errno : -EIO;
+		snprintf(what, len, "probing it for signatures (libblkid)");
+		return r;
+	}
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE |
+					  BLKID_SUBLKS_USAGE |
+					  BLKID_SUBLKS_LABEL);
+	blkid_probe_enable_partitions(pr, 1);
+	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
+	/* Each call returns the next signature; the partition chain runs
+	 * after the superblock one, whose TYPE may still be set. */
+	while ((r = blkid_do_probe(pr)) == 0) {
+		if (!blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL))
+			what_add(what, len, "%s partition table", type);
+		else if (!blkid_probe_lookup_value(pr, "TYPE", &type, NULL))
+			what_add_superblock(pr, type, what, len);
+	}
+	blkid_free_probe(pr);
+	if (r < 0) {
+		snprintf(what, len, "probing it for signatures (libblkid)");
+		return -EIO;
+	}
+	return what[0] ? GUARD_DATA : GUARD_CLEAR;
+}
+
+int guard_check_bdev(const char *path, char *what, size_t len)
+{
+	/* Most telling first: "mounted on /home" beats "ext4 filesystem". */
+	static const guard_fn checks[] = {
+		check_mounts, check_swaps, check_holders, check_excl,
+		probe_signatures,
+	};
+	struct guard_set s = { 0 };
+	struct stat st;
+	size_t i;
+	int ret;
+
+	what[0] = '\0';
+	if (stat(path, &st)) {
+		snprintf(what, len, "stat");
+		return -errno;
+	}
+	if (!S_ISBLK(st.st_mode))
+		return -ENOTBLK;
+	ret = set_build(&s, st.st_rdev, what, len);
+	for (i = 0; !ret && i < sizeof(checks) / sizeof(checks[0]); i++)
+		ret = checks[i](path, &s, what, len);
+	free(s.devs);
+	return ret;
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IORIG_FUZZ_PLAN_CHECK_H
+#define IORIG_FUZZ_PLAN_CHECK_H
+
+/*
+ * What every built plan promises, checked after each successful
+ * plan_build, and the --parse-only listing printed into memory so the
+ * formatters run on every job the fuzzer manages to build.
+ */
+#include "fuzz.h"
+#include "options.h"
+#include "plan.h"
+
+#define FUZZ_MAX_JOBS	4096	/* the planner's limit on a run */
+
+static inline void fuzz_plan_check(const struct plan *p)
+{
+	struct fuzz_sink sink;
+	size_t i;
+	int d;
+
+	FUZZ_CHECK(p->njobs > 0 && p->njobs <= FUZZ_MAX_JOBS);
+	FUZZ_CHECK(p->ngroups >= 1 && p->nwait_groups >= 1);
+	if (fuzz_sink_open(&sink))
+		return;
+	for (i = 0; i < p->njobs; i++) {
+		const struct job *j = &p->jobs[i];
+
+		FUZZ_CHECK(j->name && j->engine && j->section_file);
+		FUZZ_CHECK(j->numjobs >= 1 && j->numjobs <= FUZZ_MAX_JOBS);
+		FUZZ_CHECK(j->clone < j->numjobs);
+		FUZZ_CHECK(j->group < p->ngroups);
+		FUZZ_CHECK(j->wait_group < p->nwait_groups);
+		for (d = 0; d < DDIR_NR; d++)
+			FUZZ_CHECK(j->bs_min[d] > 0 &&
+				   j->bs_min[d] <= j->bs_max[d]);
+		if (!j->clone)
+			options_print_job(sink.f, j);
+	}
+	for (i = 0; i < p->nwarnings; i++)
+		FUZZ_CHECK(p->warnings[i] && p->warnings[i][0]);
+	fuzz_sink_close(&sink);
+}
+
+/* A failure must say what went wrong: the message is what the user sees. */
+static inline void fuzz_err_check(const struct err_rec *e)
+{
+	char buf[2048];
+
+	FUZZ_CHECK(e->msg[0]);
+	FUZZ_CHECK(err_format(e, buf, sizeof(buf)) < (int)sizeof(buf));
+	FUZZ_CHECK(buf[0]);
+}
+
+#endif

@@ -3,8 +3,8 @@
  * Aggregation shared by the report writers.
  *
  * Contract of both functions below: only the stats of jobs that ran are
- * merged (a job that never started may hold nothing meaningful but err and
- * err_msg: why it could not start, or 0 when it was skipped), and the
+ * merged (a job that never started may hold nothing meaningful but err,
+ * err_msg and interrupted: why it could not start), and the
  * merged stats' nclones is the number of jobs that ran and were merged in,
  * so a writer tells "not run" by nclones == 0. A run_result with no stats
  * array counts as nothing having run; with no ran array, as all having run.

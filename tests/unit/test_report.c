@@ -98,9 +98,11 @@ static int setup(void **state)
 	for (i = 0; i < 3; i++)
 		stats_init(&s[i]);
 	/* Not run: whatever is there must not leak into any report, but for
-	 * err/err_msg, which say why it did not run (0: it was skipped). */
+	 * err/err_msg (why it did not run; 0: it was skipped) and
+	 * interrupted (stopped while its files were laid out). */
 	memset(&s[3], 0xab, sizeof(s[3]));
 	s[3].err = 0;
+	s[3].interrupted = false;
 
 	add_reads(&s[0], 100, 1000);	/* 1us .. 100us */
 	s[0].runtime_ns = 2000000000;

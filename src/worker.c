@@ -51,6 +51,9 @@ struct wstate {
 	bool finished;		/* finish() is done: stats final */
 	unsigned batch_submit;		/* commit when this many are queued */
 	unsigned reap_min, reap_max;
+	bool adaptive;			/* batching left to the worker */
+	bool trickle;			/* device-bound: one at a time */
+	uint64_t wait_avg_ns;		/* moving average of reap waits */
 	bool stopping;
 	/* verify= (verify.h); all unused when vfy is NULL */
 	struct verify_ctx *vfy;
@@ -617,7 +620,7 @@ static void issue(struct wstate *s)
 			complete(s, req);
 		} else if (r == ENGINE_QUEUED) {
 			s->inflight++;
-			if (++s->queued >= s->batch_submit)
+			if (++s->queued >= (s->trickle ? 1 : s->batch_submit))
 				break;
 		} else {
 			s->free_reqs[s->nfree++] = req;
@@ -634,6 +637,23 @@ static unsigned min_u(unsigned a, unsigned b)
 }
 
 /*
+ * Default batching adapts to what limits the job. When the CPU does (the
+ * device completes as fast as iorig submits), handing over everything
+ * that is ready in one call saves system calls. When the device does
+ * (waits for a completion take long), a device that completes a batch
+ * together drains its queue between batches; one request at a time, as
+ * soon as a slot frees, keeps it busy. A moving average of the time reap
+ * waited tells the two apart.
+ */
+#define TRICKLE_WAIT_NS	10000
+
+static void adapt(struct wstate *s, uint64_t waited_ns)
+{
+	s->wait_avg_ns = s->wait_avg_ns - s->wait_avg_ns / 8 + waited_ns / 8;
+	s->trickle = s->wait_avg_ns > TRICKLE_WAIT_NS;
+}
+
+/*
  * Hand queued requests over and collect completions. Wait for completions
  * only when the queue is full (or the job is ending); while there is room
  * for more, only collect what is already done, so that small submit
@@ -641,6 +661,7 @@ static unsigned min_u(unsigned a, unsigned b)
  */
 static void commit_reap(struct wstate *s)
 {
+	uint64_t t0 = 0;
 	unsigned min;
 	int r, i;
 
@@ -663,11 +684,16 @@ static void commit_reap(struct wstate *s)
 		return;
 	min = s->inflight < s->depth && !s->stopping && !s->vhold ? 0 :
 	      min_u(s->reap_min, s->inflight);
+	if (s->adaptive && min)
+		t0 = clock_ticks(s->w->clk);
 	call_enter(s);
 	r = s->eng->reap(&s->ctx, min, s->reaped,
-			 min_u(s->reap_max, s->inflight));
+			 min_u(s->trickle ? 1 : s->reap_max, s->inflight));
 	if (!call_leave(s))
 		return;
+	if (s->adaptive && min)
+		adapt(s, clock_delta_ns(s->w->clk, t0,
+					clock_ticks(s->w->clk)));
 	if (r < 0) {
 		s->engine_failed = true;
 		job_fail(s, r, "engine %s: reap: %s", s->eng->name,
@@ -821,6 +847,8 @@ void *worker_main(void *arg)
 		     (unsigned)j->iodepth_batch_complete_max : s.depth;
 	if (s.reap_max < s.reap_min)
 		s.reap_max = s.reap_min;
+	s.adaptive = !j->iodepth_batch_submit &&
+		     !j->iodepth_batch_complete_max && s.depth > 1;
 	sleep_ns(j->startdelay_ns, w->stop);
 	ret = alloc_reqs(&s);
 	if (!ret)

@@ -91,12 +91,11 @@ static const struct {
 
 /*
  * Task-running flags, best first; each -EINVAL moves one step down.
- * DEFER_TASKRUN needs SINGLE_ISSUER and the creating thread to submit (the
- * worker thread both creates the ring and submits).
+ * DEFER_TASKRUN is left out: with requests that go through io-wq (zram,
+ * buffered files) it cost about 20% of the IOPS here (153k with it, 189k
+ * without: 4k random reads at QD32 on zram, kernel 6.18).
  */
 static const unsigned uring_ladder[] = {
-	IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
-		IORING_SETUP_COOP_TASKRUN,
 	IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN,
 	IORING_SETUP_COOP_TASKRUN,
 	0,

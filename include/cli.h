@@ -3,6 +3,7 @@
 #define IORIG_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "err.h"
 #include "jobfile.h"

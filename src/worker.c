@@ -450,38 +450,62 @@ static void vreads_issue(struct wstate *s, struct vsource *src)
 	}
 }
 
-static void vreads_collect(struct wstate *s)
+static unsigned min_u(unsigned a, unsigned b)
 {
-	unsigned min, max;
-	int r, i;
+	return a < b ? a : b;
+}
 
-	if (s->queued) {
-		call_enter(s);
-		r = s->eng->commit(&s->ctx);
-		if (!call_leave(s))
-			return;
-		if (r < 0) {
-			s->engine_failed = true;
-			job_fail(s, r, "engine %s: submit: %s", s->eng->name,
-				 strerror(-r));
-			return;
-		}
-		s->queued = 0;
+/* Hand the queued requests over; false when the engine failed (the job
+ * fails with it) or the worker was given up on. */
+static bool eng_commit(struct wstate *s)
+{
+	int r;
+
+	if (!s->queued)
+		return true;
+	call_enter(s);
+	r = s->eng->commit(&s->ctx);
+	if (!call_leave(s))
+		return false;
+	if (r < 0) {
+		s->engine_failed = true;
+		job_fail(s, r, "engine %s: submit: %s", s->eng->name,
+			 strerror(-r));
+		return false;
 	}
-	if (!s->inflight)
-		return;
-	min = s->reap_min < s->inflight ? s->reap_min : s->inflight;
-	max = s->reap_max < s->inflight ? s->reap_max : s->inflight;
+	s->queued = 0;
+	return true;
+}
+
+/* Collect min..max completions into s->reaped: their count, or -1 when
+ * the engine failed or the worker was given up on. */
+static int eng_reap(struct wstate *s, unsigned min, unsigned max)
+{
+	int r;
+
 	call_enter(s);
 	r = s->eng->reap(&s->ctx, min, s->reaped, max);
 	if (!call_leave(s))
-		return;
+		return -1;
 	if (r < 0) {
 		s->engine_failed = true;
 		job_fail(s, r, "engine %s: reap: %s", s->eng->name,
 			 strerror(-r));
-		return;
+		return -1;
 	}
+	return r;
+}
+
+static void vreads_collect(struct wstate *s)
+{
+	int r, i;
+
+	if (!eng_commit(s) || !s->inflight)
+		return;
+	r = eng_reap(s, min_u(s->reap_min, s->inflight),
+		     min_u(s->reap_max, s->inflight));
+	if (r < 0)
+		return;
 	for (i = 0; i < r; i++)
 		vread_done(s, s->reaped[i]);
 	s->inflight -= (unsigned)r;
@@ -631,11 +655,6 @@ static void issue(struct wstate *s)
 	}
 }
 
-static unsigned min_u(unsigned a, unsigned b)
-{
-	return a < b ? a : b;
-}
-
 /*
  * Default batching adapts to what limits the job. When the CPU does (the
  * device completes as fast as iorig submits), handing over everything
@@ -665,41 +684,19 @@ static void commit_reap(struct wstate *s)
 	unsigned min;
 	int r, i;
 
-	if (s->abandoned)
-		return;
-	if (s->queued) {
-		call_enter(s);
-		r = s->eng->commit(&s->ctx);
-		if (!call_leave(s))
-			return;
-		if (r < 0) {
-			s->engine_failed = true;
-			job_fail(s, r, "engine %s: submit: %s", s->eng->name,
-				 strerror(-r));
-			return;
-		}
-		s->queued = 0;
-	}
-	if (!s->inflight)
+	if (s->abandoned || !eng_commit(s) || !s->inflight)
 		return;
 	min = s->inflight < s->depth && !s->stopping && !s->vhold ? 0 :
 	      min_u(s->reap_min, s->inflight);
 	if (s->adaptive && min)
 		t0 = clock_ticks(s->w->clk);
-	call_enter(s);
-	r = s->eng->reap(&s->ctx, min, s->reaped,
-			 min_u(s->trickle ? 1 : s->reap_max, s->inflight));
-	if (!call_leave(s))
+	r = eng_reap(s, min, min_u(s->trickle ? 1 : s->reap_max,
+				   s->inflight));
+	if (r < 0)
 		return;
 	if (s->adaptive && min)
 		adapt(s, clock_delta_ns(s->w->clk, t0,
 					clock_ticks(s->w->clk)));
-	if (r < 0) {
-		s->engine_failed = true;
-		job_fail(s, r, "engine %s: reap: %s", s->eng->name,
-			 strerror(-r));
-		return;
-	}
 	/* complete() may fsync, and be abandoned there */
 	for (i = 0; i < r && !s->abandoned; i++)
 		complete(s, s->reaped[i]);

@@ -574,8 +574,8 @@ static const char *uring_hint(int err)
 		       "nvme.poll_queues=N)";
 	case EINVAL:
 		return "settings refused: hipri needs direct=1, "
-		       "sqthread_poll_cpu an online CPU, registerfiles at "
-		       "most 256 files";
+		       "sqthread_poll_cpu an online CPU, registerfiles no "
+		       "more files than the open-file limit (ulimit -n)";
 	default:
 		return NULL;
 	}

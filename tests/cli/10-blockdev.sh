@@ -4,22 +4,9 @@
 # usage error.
 . "$(dirname "$0")/lib.sh"
 
-[ "$(id -u)" -eq 0 ] || skip "needs root for losetup"
-command -v losetup >/dev/null 2>&1 || skip "needs losetup (util-linux)"
-
 MiB=1048576
-mkrand disk.img $((16 * MiB))
-# Random data, but no chance of a false file system or RAID signature that
-# the write guards would refuse (see 40-guard.sh): they live at the ends.
-dd if=/dev/zero of=disk.img bs=64k count=16 conv=notrunc 2>/dev/null
-dd if=/dev/zero of=disk.img bs=64k seek=240 count=16 conv=notrunc 2>/dev/null
+loop_disk disk.img 16
 cp disk.img disk.orig
-dev=$(losetup -f --show disk.img 2>"$T/err") ||
-	skip "losetup cannot attach a loop device here: $(cat "$T/err")"
-[ -b "$dev" ] || skip "losetup gave '$dev', not a block device"
-# Detach on any exit, then let lib.sh remove $T.
-trap 'losetup -d "$dev" 2>/dev/null; cd /; rm -rf "$T"' EXIT
-trap 'exit 1' INT TERM HUP
 
 expect_same() {
 	[ "$(sum_range "$1" "$3" "$4")" = "$(sum_range "$2" "$3" "$4")" ] ||

@@ -7,21 +7,8 @@
 # one of the eight slot buffers.
 . "$(dirname "$0")/lib.sh"
 
-[ "$(id -u)" -eq 0 ] || skip "needs root for losetup"
-command -v losetup >/dev/null 2>&1 || skip "needs losetup (util-linux)"
-
 MiB=1048576
-mkrand disk.img $((8 * MiB))
-# No chance of a false file system or RAID signature that write guards
-# would refuse: those live at the ends.
-dd if=/dev/zero of=disk.img bs=64k count=16 conv=notrunc 2>/dev/null
-dd if=/dev/zero of=disk.img bs=64k seek=112 count=16 conv=notrunc 2>/dev/null
-dev=$(losetup -f --show disk.img 2>"$T/err") ||
-	skip "losetup cannot attach a loop device here: $(cat "$T/err")"
-[ -b "$dev" ] || skip "losetup gave '$dev', not a block device"
-# Detach on any exit, then let lib.sh remove $T.
-trap 'losetup -d "$dev" 2>/dev/null; cd /; rm -rf "$T"' EXIT
-trap 'exit 1' INT TERM HUP
+loop_disk disk.img 8
 
 run --name=x --ioengine=no-such-engine --size=1m
 engines=$(sed -n 's/.*expected one of: //p' "$T/err")

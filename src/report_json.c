@@ -265,12 +265,15 @@ static json_t *j_options(struct jctx *c, const struct job *j)
 	return o;
 }
 
-/* 64-bit hashes and random ids do not fit a JSON integer: hex text. */
+/*
+ * 64-bit hashes and random ids do not fit a JSON integer: hex text, always
+ * with its "0x" ("%#x" would print 0 as "0").
+ */
 static json_t *j_hex(uint64_t v)
 {
 	char buf[24];
 
-	snprintf(buf, sizeof(buf), "%#" PRIx64, v);
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
 	return json_string(buf);
 }
 

@@ -615,6 +615,64 @@ static void test_json_overflow_and_flags(void **state)
 	json_decref(root);
 }
 
+/*
+ * A mismatch: 64-bit fields are hex text with "0x", zero included; an
+ * unknown expected generation and a missing found header are null.
+ */
+static void test_json_verify_hex(void **state)
+{
+	struct fixture *fx = *state;
+	struct verify_stats *v = &fx->stats[2].verify;
+	struct verify_mismatch *m = &v->first[0];
+	json_t *root, *jv, *jm, *x;
+
+	v->kind = VERIFY_XXH3;
+	v->blocks_checked = 4;
+	v->mismatches = 2;
+	v->by_class[VC_STALE] = 1;
+	v->by_class[VC_ZEROED] = 1;
+	v->nfirst = 2;
+	snprintf(m->file, sizeof(m->file), "v.dat");
+	m->offset = 4096;
+	m->cls = VC_STALE;
+	m->exp_gen = true;
+	m->expected.offset = 4096;
+	m->expected.len = 4096;
+	m->expected.seed = 0;
+	m->expected.generation = 7;
+	m->expected.run_id = 0xabcdef0123456789ull;
+	m->found_hdr = true;
+	m->found = m->expected;
+	m->found.kind = VERIFY_XXH3;
+	m->found.generation = 6;
+	m->found.csum = 0;
+	m[1] = m[0];
+	m[1].cls = VC_ZEROED;
+	m[1].found_hdr = false;
+	m[1].exp_gen = false;
+
+	root = render_json(&fx->r);
+	jv = get(find_job(root, "single", 0), "verify");
+	assert_string_equal(json_string_value(get(jv, "kind")), "xxh3");
+	assert_int_equal(json_array_size(get(jv, "first")), 2);
+	jm = json_array_get(get(jv, "first"), 0);
+	assert_string_equal(json_string_value(get(jm, "class")), "stale");
+	x = get(jm, "expected");
+	assert_string_equal(json_string_value(get(x, "seed")), "0x0");
+	assert_string_equal(json_string_value(get(x, "run_id")),
+			    "0xabcdef0123456789");
+	assert_int_equal(get_int(x, "generation"), 7);
+	assert_null(json_object_get(x, "checksum"));
+	x = get(jm, "found");
+	assert_string_equal(json_string_value(get(x, "checksum")), "0x0");
+	assert_int_equal(get_int(x, "generation"), 6);
+	jm = json_array_get(get(jv, "first"), 1);
+	assert_true(json_is_null(get(jm, "found")));
+	assert_true(json_is_null(get(get(jm, "expected"), "generation")));
+	assert_true(json_is_null(get(get(jm, "expected"), "run_id")));
+	json_decref(root);
+}
+
 /* Interrupted before anything ran: still one complete document. */
 static void test_json_interrupted(void **state)
 {
@@ -716,6 +774,7 @@ int main(void)
 		T(test_json_job),
 		T(test_json_merged),
 		T(test_json_overflow_and_flags),
+		T(test_json_verify_hex),
 		T(test_json_interrupted),
 		T(test_text),
 		T(test_write_error),

@@ -190,6 +190,8 @@ bench: deps iorig
 install: iorig
 	install -D -m 755 iorig $(DESTDIR)$(PREFIX)/bin/iorig
 	install -D -m 644 man/iorig.1 $(DESTDIR)$(PREFIX)/share/man/man1/iorig.1
+	install -D -m 644 -t $(DESTDIR)$(PREFIX)/share/doc/iorig \
+		doc/iorig-json.md doc/iorig-json.schema.json
 
 clean:
 	rm -f iorig libiorig.a $(OBJS) $(UNIT_BINS) $(REPLAY_BINS)

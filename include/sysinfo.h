@@ -111,4 +111,32 @@ void sysinfo_diskstat_sub(struct sysinfo_diskstat *out,
 			  const struct sysinfo_diskstat *b,
 			  const struct sysinfo_diskstat *a);
 
+/*
+ * disk_util: the devices under the targets, each watched from when the
+ * first job using it in a phase has its files ready to the end of the
+ * phase, the counters' changes added up over the phases.
+ */
+struct sysinfo_disk_use {
+	struct sysinfo_diskstat sum;	/* changes over the watched time */
+	struct sysinfo_diskstat start;	/* counters when this watch began */
+	uint64_t start_ns;		/* 0: not watched right now */
+	uint64_t wall_ns;		/* watched time, summed */
+};
+
+struct sysinfo_disks {
+	struct sysinfo_disk_use *d;
+	unsigned n;
+};
+
+/*
+ * Start watching device `name` at now_ns unless it is watched already.
+ * Returns 0, or -ENOENT (not in ROOT/proc/diskstats), -ENOMEM.
+ */
+int sysinfo_disks_watch(struct sysinfo_disks *s, const char *root,
+			const char *name, uint64_t now_ns);
+/* End every watch at now_ns, adding what changed to the sums. */
+void sysinfo_disks_stop(struct sysinfo_disks *s, const char *root,
+			uint64_t now_ns);
+void sysinfo_disks_free(struct sysinfo_disks *s);
+
 #endif

@@ -545,3 +545,76 @@ void sysinfo_diskstat_sub(struct sysinfo_diskstat *out,
 	r.time_in_queue = sub0(b->time_in_queue, a->time_in_queue);
 	*out = r;
 }
+
+static void diskstat_add(struct sysinfo_diskstat *dst,
+			 const struct sysinfo_diskstat *d)
+{
+	dst->rd_ios += d->rd_ios;
+	dst->rd_merges += d->rd_merges;
+	dst->rd_ticks += d->rd_ticks;
+	dst->wr_ios += d->wr_ios;
+	dst->wr_merges += d->wr_merges;
+	dst->wr_ticks += d->wr_ticks;
+	dst->io_ticks += d->io_ticks;
+	dst->time_in_queue += d->time_in_queue;
+}
+
+int sysinfo_disks_watch(struct sysinfo_disks *s, const char *root,
+			const char *name, uint64_t now_ns)
+{
+	struct sysinfo_disk_use *u, *grown;
+	struct sysinfo_diskstat now;
+	unsigned i;
+	int ret;
+
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->d[i].sum.name, name))
+			break;
+	if (i < s->n && s->d[i].start_ns)
+		return 0;
+	ret = sysinfo_diskstat(root, name, &now);
+	if (ret)
+		return ret;
+	if (i == s->n) {
+		grown = realloc(s->d, (s->n + 1) * sizeof(*s->d));
+		if (!grown)
+			return -ENOMEM;
+		s->d = grown;
+		memset(&s->d[s->n], 0, sizeof(s->d[s->n]));
+		copy_str(s->d[s->n].sum.name, sizeof(s->d[s->n].sum.name),
+			 name);
+		s->n++;
+	}
+	u = &s->d[i];
+	u->start = now;
+	u->start_ns = now_ns ? now_ns : 1;
+	return 0;
+}
+
+void sysinfo_disks_stop(struct sysinfo_disks *s, const char *root,
+			uint64_t now_ns)
+{
+	struct sysinfo_diskstat now, delta;
+	struct sysinfo_disk_use *u;
+	unsigned i;
+
+	for (i = 0; i < s->n; i++) {
+		u = &s->d[i];
+		if (!u->start_ns)
+			continue;
+		if (!sysinfo_diskstat(root, u->sum.name, &now)) {
+			sysinfo_diskstat_sub(&delta, &now, &u->start);
+			diskstat_add(&u->sum, &delta);
+			u->wall_ns += now_ns > u->start_ns ?
+				      now_ns - u->start_ns : 0;
+		}
+		u->start_ns = 0;
+	}
+}
+
+void sysinfo_disks_free(struct sysinfo_disks *s)
+{
+	free(s->d);
+	s->d = NULL;
+	s->n = 0;
+}

@@ -395,6 +395,46 @@ static void test_diskstat(void **state)
 	assert_int_equal(d.wr_ios, 0);
 }
 
+/* Two phases: a device watched in both adds up; one watched in one. */
+static void test_disks(void **state)
+{
+	struct tree *t = *state;
+	struct sysinfo_disks s = { 0 };
+
+	assert_int_equal(sysinfo_disks_watch(&s, t->root, "sda", 1000), 0);
+	assert_int_equal(sysinfo_disks_watch(&s, t->root, "nope", 1000),
+			 -ENOENT);
+	put_file(t->root, "proc/diskstats",
+		 "8 0 sda 150 2 800 50 200 3 1600 70 0 90 120\n"
+		 "259 0 nvme0n1 1 2 3 4 5 6 7 8 9 10 11\n");
+	/* Watched already: the start stays. */
+	assert_int_equal(sysinfo_disks_watch(&s, t->root, "sda", 1500), 0);
+	sysinfo_disks_stop(&s, t->root, 3000);
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.d[0].sum.rd_ios, 50);
+	assert_int_equal(s.d[0].wall_ns, 2000);
+
+	assert_int_equal(sysinfo_disks_watch(&s, t->root, "nvme0n1", 4000),
+			 0);
+	assert_int_equal(sysinfo_disks_watch(&s, t->root, "sda", 4000), 0);
+	put_file(t->root, "proc/diskstats",
+		 "8 0 sda 160 2 800 50 200 3 1600 70 0 190 120\n"
+		 "259 0 nvme0n1 1 2 3 4 9 6 7 8 9 10 11\n");
+	sysinfo_disks_stop(&s, t->root, 5000);
+	/* Not watched: stopping again changes nothing. */
+	sysinfo_disks_stop(&s, t->root, 9000);
+	assert_int_equal(s.n, 2);
+	assert_string_equal(s.d[0].sum.name, "sda");
+	assert_int_equal(s.d[0].sum.rd_ios, 60);
+	assert_int_equal(s.d[0].sum.io_ticks, 100);
+	assert_int_equal(s.d[0].wall_ns, 3000);
+	assert_string_equal(s.d[1].sum.name, "nvme0n1");
+	assert_int_equal(s.d[1].sum.wr_ios, 4);
+	assert_int_equal(s.d[1].wall_ns, 1000);
+	sysinfo_disks_free(&s);
+	assert_int_equal(s.n, 0);
+}
+
 #define T(fn)	cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -410,6 +450,7 @@ int main(void)
 		T(test_host),
 		T(test_target_file),
 		T(test_diskstat),
+		T(test_disks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

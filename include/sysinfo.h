@@ -28,7 +28,7 @@ struct sysinfo_host {
 
 /* The whole disk under a target (a partition's parent disk). */
 struct sysinfo_device {
-	char name[32];			/* kernel name: "vda", "nvme0n1" */
+	char name[32];			/* kernel's: "vda", "nvme0n1" */
 	char model[SYSINFO_TEXT];	/* "" unknown or none (dm, loop) */
 	char firmware[SYSINFO_TEXT];
 	uint32_t logical_block_size;	/* bytes; 0 unknown */
@@ -48,7 +48,7 @@ struct sysinfo_target {
 	enum sysinfo_kind kind;
 	char fs_type[32];		/* files only; "" unknown */
 	bool has_device;		/* dev is known */
-	dev_t devno;			/* st_dev (file) or st_rdev (block) */
+	dev_t devno;			/* st_dev (file), st_rdev (block) */
 	struct sysinfo_device dev;
 };
 
@@ -118,7 +118,7 @@ void sysinfo_diskstat_sub(struct sysinfo_diskstat *out,
  */
 struct sysinfo_disk_use {
 	struct sysinfo_diskstat sum;	/* changes over the watched time */
-	struct sysinfo_diskstat start;	/* counters when this watch began */
+	struct sysinfo_diskstat start;	/* when the watch began */
 	uint64_t start_ns;		/* 0: not watched right now */
 	uint64_t wall_ns;		/* watched time, summed */
 };

@@ -114,7 +114,8 @@ static json_t *f_lat(struct fctx *c, const struct hist *h,
 	p = json_object();
 	for (i = 0; p && i < j->npercentiles && i < JOB_MAX_PERCENTILES; i++) {
 		snprintf(key, sizeof(key), "%f", j->percentile_list[i]);
-		put(c, p, key, f_u64(hist_percentile(h, j->percentile_list[i])));
+		put(c, p, key,
+		    f_u64(hist_percentile(h, j->percentile_list[i])));
 	}
 	put(c, o, "percentile", p);
 	return o;

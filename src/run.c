@@ -104,14 +104,16 @@ static void describe_targets(struct run_result *r, size_t i,
 	rt->n = n;
 	for (f = 0; f < n && files; f++) {
 		struct run_target *x = &rt->t[f];
+		const char *name = x->info.dev.name;
 
 		x->path = strdup(t->files[f].path);
 		if (sysinfo_target_fd("", t->files[f].fd, prev, &x->info))
 			continue;
 		prev = &x->info;
+		/* Watching again is a no-op, but costs a read. */
 		if (x->info.has_device &&
-		    (!f || strcmp(x->info.dev.name, rt->t[f - 1].info.dev.name)))
-			sysinfo_disks_watch(&r->disks, "", x->info.dev.name,
+		    (!f || strcmp(name, rt->t[f - 1].info.dev.name)))
+			sysinfo_disks_watch(&r->disks, "", name,
 					    clock_mono_ns());
 	}
 }

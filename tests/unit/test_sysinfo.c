@@ -142,7 +142,8 @@ static int setup(void **state)
 		 "/dev/my\\040src rw\n"
 		 "41 27 259:0 / /data rw - xfs /dev/nvme0n1 rw\n");
 	put_file(r, "proc/diskstats",
-		 "   8       0 sda 100 2 800 50 200 3 1600 70 0 90 120 0 0 0 0\n"
+		 "   8       0 sda 100 2 800 50 200 3 1600 70 0 90 120 0 0 0 "
+		 "0\n"
 		 "   8       1 sda1 10 0 80 5 20 0 160 7 0 9 12\n"
 		 " 259       0 nvme0n1 1 2 3 4 5 6 7 8 9 10 11\n"
 		 "   7       0 loop0 1 2\n");

@@ -8,7 +8,7 @@
 #include "err.h"
 #include "jobfile.h"
 
-enum out_format { OUT_TEXT, OUT_JSON, OUT_TABLE };
+enum out_format { OUT_TEXT, OUT_JSON, OUT_TABLE, OUT_FIO_JSON };
 
 enum cli_arg { CLI_ARG_NONE, CLI_ARG_REQUIRED, CLI_ARG_OPTIONAL };
 

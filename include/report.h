@@ -7,8 +7,21 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "jobfile.h"
 #include "plan.h"
 #include "stats.h"
+#include "sysinfo.h"
+
+/* One target of a job as the run found it; path NULL for the null engine. */
+struct run_target {
+	char *path;
+	struct sysinfo_target info;
+};
+
+struct run_targets {
+	struct run_target *t;	/* NULL when the job never opened them */
+	unsigned n;
+};
 
 /* What a run produced, handed to a report writer. */
 struct run_result {
@@ -25,6 +38,11 @@ struct run_result {
 	unsigned ncpus;
 	char kernel[128];		/* uname -r */
 	char hostname[128];
+	char cpu_model[128];		/* "" unknown */
+	uint64_t memory_bytes;		/* 0 unknown */
+	struct run_targets *targets;	/* one per plan->jobs[i], or NULL */
+	struct sysinfo_disks disks;	/* devices under the targets */
+	const struct raw_doc *doc;	/* the options as given, or NULL */
 };
 
 /*
@@ -79,5 +97,10 @@ void report_row(const struct run_result *r, const struct report_unit *u,
 int report_text(FILE *f, const struct run_result *r);
 int report_table(FILE *f, const struct run_result *r);
 int report_json(FILE *f, const struct run_result *r);
+int report_fio(FILE *f, const struct run_result *r);
+
+/* The targets of u's first job, or NULL when not known. */
+const struct run_targets *report_targets(const struct run_result *r,
+					 const struct report_unit *u);
 
 #endif

@@ -16,7 +16,7 @@
 #define CLI_FILE ERR_CMDLINE
 
 const struct cli_opt cli_options[] = {
-	{ "output-format", 0, CLI_ARG_REQUIRED, "text|json|table",
+	{ "output-format", 0, CLI_ARG_REQUIRED, "text|json|fio-json|table",
 	  "Report format on stdout (or --output); default text" },
 	{ "output", 'o', CLI_ARG_REQUIRED, "FILE",
 	  "Write the report to FILE instead of stdout" },
@@ -84,9 +84,11 @@ static int act(struct cli *c, const struct cli_opt *o, const char *val,
 			c->format = OUT_JSON;
 		} else if (!strcmp(val, "table")) {
 			c->format = OUT_TABLE;
+		} else if (!strcmp(val, "fio-json")) {
+			c->format = OUT_FIO_JSON;
 		} else {
 			err_set(e, CLI_FILE, 0, n, "'%s' is not a format; "
-				"expected text, json or table", val);
+				"expected text, json, fio-json or table", val);
 			return -EINVAL;
 		}
 	} else if (!strcmp(n, "output")) {

@@ -141,6 +141,7 @@ static int report(const struct cli *c, struct run_result *r, FILE *out)
 		[OUT_TEXT] = report_text,
 		[OUT_JSON] = report_json,
 		[OUT_TABLE] = report_table,
+		[OUT_FIO_JSON] = report_fio,
 	};
 
 	for (i = 0; i < r->plan->njobs; i++) {
@@ -222,6 +223,7 @@ int main(int argc, char **argv)
 		code = fail(&e);
 		goto out;
 	}
+	r.doc = &doc;
 	code = report(&c, &r, out);
 out:
 	if (out != stdout)

@@ -218,3 +218,14 @@ void report_row(const struct run_result *r, const struct report_unit *u,
 	row->lat_p99_ns = hist_percentile(lat, 99);
 	free(lat);
 }
+
+const struct run_targets *report_targets(const struct run_result *r,
+					 const struct report_unit *u)
+{
+	size_t i;
+
+	if (!r->targets || !r->plan || !u->job || u->job < r->plan->jobs)
+		return NULL;
+	i = (size_t)(u->job - r->plan->jobs);
+	return i < r->plan->njobs ? &r->targets[i] : NULL;
+}

@@ -429,6 +429,67 @@ static json_t *j_summary(struct jctx *c, const struct run_result *r,
 	return o;
 }
 
+/* Unknown text or numbers are null, never a made-up value. */
+static json_t *j_text_or_null(const char *s)
+{
+	return s[0] ? j_str(s) : json_null();
+}
+
+static json_t *j_device(struct jctx *c, const struct sysinfo_target *t)
+{
+	const struct sysinfo_device *d = &t->dev;
+	json_t *o;
+
+	if (!t->has_device)
+		return json_null();
+	o = json_object();
+	if (!o)
+		return NULL;
+	put(c, o, "name", j_text_or_null(d->name));
+	put(c, o, "model", j_text_or_null(d->model));
+	put(c, o, "firmware", j_text_or_null(d->firmware));
+	put(c, o, "logical_block_size", d->logical_block_size ?
+	    json_integer(d->logical_block_size) : json_null());
+	put(c, o, "physical_block_size", d->physical_block_size ?
+	    json_integer(d->physical_block_size) : json_null());
+	put(c, o, "rotational", d->rotational < 0 ? json_null() :
+	    json_boolean(d->rotational));
+	put(c, o, "scheduler", j_text_or_null(d->scheduler));
+	put(c, o, "write_cache", j_text_or_null(d->write_cache));
+	return o;
+}
+
+static const char *const target_kind[] = {
+	[SYSINFO_NONE] = "none",
+	[SYSINFO_FILE] = "file",
+	[SYSINFO_BLOCK] = "block",
+};
+
+/* What the unit's first job ran on; [] when its targets were not opened. */
+static json_t *j_targets(struct jctx *c, const struct run_result *r,
+			 const struct report_unit *u)
+{
+	const struct run_targets *rt = report_targets(r, u);
+	json_t *a = json_array(), *o;
+	unsigned i;
+
+	for (i = 0; a && rt && i < rt->n; i++) {
+		const struct run_target *t = &rt->t[i];
+
+		o = json_object();
+		if (!o) {
+			c->failed = 1;
+			break;
+		}
+		put(c, o, "path", t->path ? j_str(t->path) : json_null());
+		put(c, o, "kind", json_string(target_kind[t->info.kind]));
+		put(c, o, "fs_type", j_text_or_null(t->info.fs_type));
+		put(c, o, "device", j_device(c, &t->info));
+		push(c, a, o);
+	}
+	return a;
+}
+
 static json_t *j_unit(struct jctx *c, const struct run_result *r,
 		      const struct report_unit *u)
 {
@@ -446,6 +507,7 @@ static json_t *j_unit(struct jctx *c, const struct run_result *r,
 	put(c, o, "njobs", json_integer(u->njobs));
 	put(c, o, "ran", json_boolean(u->stats.nclones > 0));
 	put(c, o, "options", j_options(c, j));
+	put(c, o, "targets", j_targets(c, r, u));
 	put_result(c, o, &u->stats, j);
 	put(c, o, "phase_cpu", j_phase(c, r, j));
 	put(c, o, "summary", j_summary(c, r, u));
@@ -490,6 +552,11 @@ static json_t *j_host(struct jctx *c, const struct run_result *r)
 		 r->kernel);
 	put(c, o, "kernel", j_str(buf));
 	put(c, o, "ncpus", json_integer(r->ncpus));
+	snprintf(buf, sizeof(buf), "%.*s", (int)sizeof(r->cpu_model) - 1,
+		 r->cpu_model);
+	put(c, o, "cpu_model", buf[0] ? j_str(buf) : json_null());
+	put(c, o, "memory_bytes", r->memory_bytes ? j_u64(r->memory_bytes) :
+	    json_null());
 	return o;
 }
 

@@ -302,7 +302,80 @@ static void print_verify(FILE *f, const struct verify_stats *v)
 			v->mismatches - v->nfirst);
 }
 
-static void print_unit(FILE *f, const struct report_unit *u)
+/*
+ *   host vm: kernel 6.1.0, AMD EPYC 7B13, 8 CPUs, 31.3GiB memory
+ * Unknown parts are left out.
+ */
+static void print_host(FILE *f, const struct run_result *r)
+{
+	char mem[32];
+
+	fprintf(f, "host %.*s: kernel %.*s", (int)sizeof(r->hostname),
+		r->hostname[0] ? r->hostname : "?", (int)sizeof(r->kernel),
+		r->kernel[0] ? r->kernel : "?");
+	if (r->cpu_model[0])
+		fprintf(f, ", %.*s", (int)sizeof(r->cpu_model), r->cpu_model);
+	fprintf(f, ", %u CPU%s", r->ncpus, r->ncpus == 1 ? "" : "s");
+	if (r->memory_bytes) {
+		value_fmt_bytes(r->memory_bytes, mem, sizeof(mem));
+		fprintf(f, ", %s memory", mem);
+	}
+	fputs("\n\n", f);
+}
+
+/*
+ *   target f.dat (+1 more): file on ext4, device sda (ST4000NM0035,
+ *     firmware TN04): 512/4096 B sectors, rotational, bfq, write back
+ * on one line: the unit's first target; unknown parts are left out.
+ */
+static void print_device(FILE *f, const struct sysinfo_device *d)
+{
+	fprintf(f, "device %s", d->name);
+	if (d->model[0] || d->firmware[0])
+		fprintf(f, " (%s%s%s)", d->model, d->model[0] &&
+			d->firmware[0] ? ", firmware " : d->firmware[0] ?
+			"firmware " : "", d->firmware);
+	fputs(":", f);
+	if (d->logical_block_size)
+		fprintf(f, " %" PRIu32 "/%" PRIu32 " B sectors,",
+			d->logical_block_size, d->physical_block_size);
+	if (d->rotational >= 0)
+		fprintf(f, " %s,", d->rotational ? "rotational" :
+			"non-rotational");
+	if (d->scheduler[0])
+		fprintf(f, " scheduler %s,", d->scheduler);
+	if (d->write_cache[0])
+		fprintf(f, " %s cache", d->write_cache);
+}
+
+static void print_target(FILE *f, const struct run_targets *rt)
+{
+	const struct run_target *t;
+
+	if (!rt || !rt->n)
+		return;
+	t = &rt->t[0];
+	if (t->info.kind == SYSINFO_NONE) {
+		fputs("  target: none (null engine)\n", f);
+		return;
+	}
+	fprintf(f, "  target %s", t->path ? t->path : "?");
+	if (rt->n > 1)
+		fprintf(f, " (+%u more)", rt->n - 1);
+	if (t->info.kind == SYSINFO_BLOCK)
+		fputs(": block device, ", f);
+	else
+		fprintf(f, ": file on %s, ", t->info.fs_type[0] ?
+			t->info.fs_type : "an unknown file system");
+	if (t->info.has_device)
+		print_device(f, &t->info.dev);
+	else
+		fputs("no block device known", f);
+	fputc('\n', f);
+}
+
+static void print_unit(FILE *f, const struct run_result *r,
+		       const struct report_unit *u)
 {
 	const struct job_stats *s = &u->stats;
 	char per_io[32];
@@ -312,6 +385,7 @@ static void print_unit(FILE *f, const struct report_unit *u)
 	print_header(f, u);
 	if (!s->nclones)
 		return;
+	print_target(f, report_targets(r, u));
 	if (s->err)
 		print_failure(f, "  failed: ", s);
 	if (s->abandoned)
@@ -401,8 +475,9 @@ int report_text(FILE *f, const struct run_result *r)
 	ret = report_collect(r, &rs);
 	if (ret)
 		return ret;
+	print_host(f, r);
 	for (i = 0; i < rs.nunits; i++) {
-		print_unit(f, &rs.units[i]);
+		print_unit(f, r, &rs.units[i]);
 		fputc('\n', f);
 	}
 	for (i = 0; i < rs.ngroups; i++)

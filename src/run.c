@@ -9,12 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "engine.h"
 #include "run.h"
+#include "sysinfo.h"
 #include "value.h"
 #include "worker.h"
 
@@ -76,14 +76,46 @@ static int plan_targets(const struct plan *p, struct target *tg,
 
 static void host_info(struct run_result *r)
 {
-	struct utsname u;
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	struct sysinfo_host h;
 
-	if (uname(&u) == 0) {
-		snprintf(r->kernel, sizeof(r->kernel), "%s", u.release);
-		snprintf(r->hostname, sizeof(r->hostname), "%s", u.nodename);
+	sysinfo_host("", &h);
+	memcpy(r->kernel, h.kernel, sizeof(r->kernel));
+	memcpy(r->hostname, h.hostname, sizeof(r->hostname));
+	memcpy(r->cpu_model, h.cpu_model, sizeof(r->cpu_model));
+	r->ncpus = h.ncpus;
+	r->memory_bytes = h.memory_bytes;
+}
+
+/*
+ * Describe job i's targets once they are open (files exist then), and
+ * start watching their devices' /proc/diskstats. Out of memory only
+ * leaves them undescribed.
+ */
+static void describe_targets(struct run_result *r, size_t i,
+			     const struct target *t, bool files)
+{
+	struct run_targets *rt = &r->targets[i];
+	const struct sysinfo_target *prev = NULL;
+	unsigned f, n = files ? t->nfiles : 1;
+
+	rt->t = calloc(n, sizeof(*rt->t));
+	if (!rt->t)
+		return;
+	rt->n = n;
+	for (f = 0; f < n && files; f++) {
+		struct run_target *x = &rt->t[f];
+		const char *name = x->info.dev.name;
+
+		x->path = strdup(t->files[f].path);
+		if (sysinfo_target_fd("", t->files[f].fd, prev, &x->info))
+			continue;
+		prev = &x->info;
+		/* Watching again is a no-op, but costs a read. */
+		if (x->info.has_device &&
+		    (!f || strcmp(name, rt->t[f - 1].info.dev.name)))
+			sysinfo_disks_watch(&r->disks, "", name,
+					    clock_mono_ns());
 	}
-	r->ncpus = n > 0 ? (unsigned)n : 1;
 }
 
 /*
@@ -164,6 +196,7 @@ static void run_group(const struct plan *p, unsigned wg, struct target *tg,
 				   sizeof(r->stats[i].err_msg));
 			continue;
 		}
+		describe_targets(r, i, &tg[i], needs_files(j));
 		w[i] = (struct worker){
 			.job = j, .tgt = &tg[i], .clk = clk, .stop = stop,
 			.stats = &r->stats[i],
@@ -186,6 +219,7 @@ static void run_group(const struct plan *p, unsigned wg, struct target *tg,
 		if (needs_files(&p->jobs[i]))
 			target_close(&tg[i], false);
 	}
+	sysinfo_disks_stop(&r->disks, "", clock_mono_ns());
 }
 
 /* Run wait group wg, measuring the process and the system around it. */
@@ -323,10 +357,12 @@ int run_plan(const struct plan *p, const atomic_int *stop,
 	r->ran = calloc(p->njobs, sizeof(*r->ran));
 	r->phases = calloc(p->nwait_groups, sizeof(*r->phases));
 	r->nphases = p->nwait_groups;
+	r->targets = calloc(p->njobs, sizeof(*r->targets));
 	tg = calloc(p->njobs, sizeof(*tg));
 	w = calloc(p->njobs, sizeof(*w));
 	clk = malloc(sizeof(*clk));
-	if (!r->stats || !r->ran || !r->phases || !tg || !w || !clk) {
+	if (!r->stats || !r->ran || !r->phases || !r->targets || !tg || !w ||
+	    !clk) {
 		err_set(e, "", 0, "", "out of memory");
 		ret = -ENOMEM;
 		goto out;
@@ -366,6 +402,16 @@ out:
 
 void run_result_free(struct run_result *r)
 {
+	size_t i, j;
+
+	for (i = 0; r->targets && r->plan && i < r->plan->njobs; i++) {
+		for (j = 0; j < r->targets[i].n; j++)
+			free(r->targets[i].t[j].path);
+		free(r->targets[i].t);
+	}
+	free(r->targets);
+	r->targets = NULL;
+	sysinfo_disks_free(&r->disks);
 	free(r->stats);
 	free(r->ran);
 	free(r->phases);

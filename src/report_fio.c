@@ -1,0 +1,569 @@
+// SPDX-License-Identifier: MIT
+/*
+ * --output-format=fio-json: the layout fio 3.x writes with
+ * --output-format=json, for the figures both tools have, so that scripts
+ * and plotting tools written for fio read iorig's results unchanged.
+ * Written from fio's documented output and observed layout; no fio code.
+ *
+ * Units follow fio, not iorig: "bw" and "bw_min".. are KiB/s, "runtime"
+ * and "job_runtime" ms, "elapsed" s, the *_ns latency objects ns,
+ * "usr_cpu"/"sys_cpu" and the latency_* and iodepth_* maps percent.
+ * Figures iorig does not measure are 0 (bandwidth and IOPS samples, queue
+ * depth distributions, trim, sync, dropped I/Os), as fio itself writes
+ * them when it has no samples; the man page lists them.
+ *
+ * One "jobs" member per reported unit (report_units), as fio gives one
+ * per group with group_reporting and one per clone without; "job options"
+ * are the options as given in the job's own section (and, for a sweep
+ * point, its values), "global options" those of the [global] sections.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "options.h"
+#include "report.h"
+
+/* Records whether any allocation failed, so building never branches. */
+struct fctx {
+	int failed;
+};
+
+static void put(struct fctx *c, json_t *obj, const char *key, json_t *v)
+{
+	if (!v || json_object_set_new(obj, key, v))
+		c->failed = 1;
+}
+
+static void push(struct fctx *c, json_t *arr, json_t *v)
+{
+	if (!v || json_array_append_new(arr, v))
+		c->failed = 1;
+}
+
+static json_t *f_u64(uint64_t v)
+{
+	return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v);
+}
+
+static json_t *f_real(double v)
+{
+	return json_real(isfinite(v) ? v : 0.0);
+}
+
+/* JSON strings must be UTF-8: other bytes above ASCII become '?'. */
+static json_t *f_str(const char *s)
+{
+	json_t *v;
+	char *t;
+	size_t i;
+
+	v = json_string(s ? s : "");
+	if (v || !s)
+		return v;
+	t = strdup(s);
+	if (!t)
+		return NULL;
+	for (i = 0; t[i]; i++)
+		if ((unsigned char)t[i] >= 0x80)
+			t[i] = '?';
+	v = json_string(t);
+	free(t);
+	return v;
+}
+
+/* ns -> whole ms, or a per-second rate from a count; 0 when no time. */
+static uint64_t ms_of(uint64_t ns)
+{
+	return ns / 1000000;
+}
+
+static double per_sec(uint64_t n, uint64_t ns)
+{
+	return ns ? (double)n * 1e9 / (double)ns : 0.0;
+}
+
+/* ---- latency objects ---- */
+
+/*
+ * {"min", "max", "mean", "stddev", "N"} and, when the job asks for its
+ * percentiles and there are samples, "percentile" keyed as fio keys it:
+ * the percentile with six decimals ("99.900000"). h NULL: no samples.
+ */
+static json_t *f_lat(struct fctx *c, const struct hist *h,
+		     const struct job *j, bool pct)
+{
+	json_t *o = json_object(), *p;
+	bool empty = !h || !h->count;
+	char key[48];
+	unsigned i;
+
+	if (!o)
+		return NULL;
+	put(c, o, "min", f_u64(empty ? 0 : h->min));
+	put(c, o, "max", f_u64(empty ? 0 : h->max));
+	put(c, o, "mean", f_real(empty ? 0.0 : hist_mean(h)));
+	put(c, o, "stddev", f_real(empty ? 0.0 : hist_stddev(h)));
+	put(c, o, "N", f_u64(empty ? 0 : h->count));
+	if (empty || !pct || !j || !j->npercentiles)
+		return o;
+	p = json_object();
+	for (i = 0; p && i < j->npercentiles && i < JOB_MAX_PERCENTILES; i++) {
+		snprintf(key, sizeof(key), "%f", j->percentile_list[i]);
+		put(c, p, key,
+		    f_u64(hist_percentile(h, j->percentile_list[i])));
+	}
+	put(c, o, "percentile", p);
+	return o;
+}
+
+/* Bandwidth and IOPS sample statistics: iorig takes no samples. */
+static const struct {
+	const char *key;
+	bool real;
+} sample_keys[] = {
+	{ "bw_min", false }, { "bw_max", false }, { "bw_agg", true },
+	{ "bw_mean", true }, { "bw_dev", true }, { "bw_samples", false },
+	{ "iops_min", false }, { "iops_max", false }, { "iops_mean", true },
+	{ "iops_stddev", true }, { "iops_samples", false },
+};
+
+static void put_samples(struct fctx *c, json_t *o)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(sample_keys) / sizeof(sample_keys[0]); i++)
+		put(c, o, sample_keys[i].key, sample_keys[i].real ?
+		    json_real(0.0) : json_integer(0));
+}
+
+/*
+ * One direction. runtime_ns is the unit's; a direction without I/O has
+ * runtime 0, as in fio. d NULL: a direction iorig never does (trim).
+ */
+static json_t *f_dir(struct fctx *c, const struct dir_stats *d,
+		     uint64_t runtime_ns, const struct job *j)
+{
+	static const struct dir_stats none;
+	json_t *o = json_object();
+	uint64_t rt, bw;
+
+	if (!o)
+		return NULL;
+	if (!d)
+		d = &none;
+	rt = d->ios ? runtime_ns : 0;
+	bw = (uint64_t)llround(per_sec(d->bytes, rt));
+	put(c, o, "io_bytes", f_u64(d->bytes));
+	put(c, o, "io_kbytes", f_u64(d->bytes / 1024));
+	put(c, o, "bw_bytes", f_u64(bw));
+	put(c, o, "bw", f_u64(bw / 1024));
+	put(c, o, "iops", f_real(per_sec(d->ios, rt)));
+	put(c, o, "runtime", f_u64(ms_of(rt)));
+	put(c, o, "total_ios", f_u64(d->ios));
+	put(c, o, "short_ios", f_u64(d->short_ios));
+	put(c, o, "drop_ios", json_integer(0));
+	put(c, o, "slat_ns", f_lat(c, &d->slat, j, j && j->slat_percentiles));
+	put(c, o, "clat_ns", f_lat(c, &d->clat, j, j && j->clat_percentiles));
+	put(c, o, "lat_ns", f_lat(c, &d->lat, j, j && j->lat_percentiles));
+	put_samples(c, o);
+	return o;
+}
+
+/* fsync and fdatasync calls are not timed: fio's shape, zeros. */
+static json_t *f_sync(struct fctx *c)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	put(c, o, "total_ios", json_integer(0));
+	put(c, o, "lat_ns", f_lat(c, NULL, NULL, false));
+	return o;
+}
+
+/* ---- latency distribution: fio's buckets ---- */
+
+/*
+ * fio's latency_ns, latency_us and latency_ms maps: the share of I/Os
+ * (completion latency, both directions) below each upper edge and at or
+ * above the one before; the last, ">=2000" ms, is open.
+ */
+#define LAT_EDGES	31
+static const uint64_t lat_edge_ns[LAT_EDGES] = {
+	2, 4, 10, 20, 50, 100, 250, 500, 750, 1000,
+	2000, 4000, 10000, 20000, 50000, 100000, 250000, 500000, 750000,
+	1000000,
+	2000000, 4000000, 10000000, 20000000, 50000000, 100000000,
+	250000000, 500000000, 750000000, 1000000000, 2000000000,
+};
+
+static const struct {
+	const char *key;
+	unsigned first, n;	/* slots of lat_edge_ns (n: + the open one) */
+	uint64_t div;
+} lat_maps[] = {
+	{ "latency_ns", 0, 10, 1 },
+	{ "latency_us", 10, 10, 1000 },
+	{ "latency_ms", 20, 12, 1000000 },
+};
+
+static unsigned lat_slot(uint64_t v)
+{
+	unsigned i;
+
+	for (i = 0; i < LAT_EDGES; i++)
+		if (v < lat_edge_ns[i])
+			return i;
+	return LAT_EDGES;
+}
+
+/*
+ * Bucket counts of h into slots[LAT_EDGES + 1]. A histogram bucket that
+ * straddles an edge (only from 512 ns up, where buckets are at most 0.8%
+ * wide) counts on the side of its midpoint.
+ */
+static void lat_slots(const struct hist *h, uint64_t *slots)
+{
+	uint64_t lo, mid;
+	unsigned i;
+
+	for (i = 0; i < HIST_NBUCKETS; i++) {
+		if (!h->b[i])
+			continue;
+		lo = hist_bucket_low(i);
+		mid = lo + (hist_bucket_high(i) - lo) / 2;
+		slots[lat_slot(mid)] += h->b[i];
+	}
+	slots[LAT_EDGES] += h->overflow;
+}
+
+/* A share that is not 0 shows as at least 0.01, as fio shows it. */
+static double share(uint64_t n, uint64_t total)
+{
+	double p;
+
+	if (!n || !total)
+		return 0.0;
+	p = 100.0 * (double)n / (double)total;
+	return p < 0.01 ? 0.01 : p;
+}
+
+static void put_lat_maps(struct fctx *c, json_t *o, const struct job_stats *s)
+{
+	uint64_t slots[LAT_EDGES + 1] = { 0 }, total = 0;
+	char key[24];
+	unsigned m, k, slot;
+	json_t *map;
+	int d;
+
+	for (d = 0; d < DDIR_NR; d++) {
+		lat_slots(&s->dir[d].clat, slots);
+		total += s->dir[d].clat.count;
+	}
+	for (m = 0; m < sizeof(lat_maps) / sizeof(lat_maps[0]); m++) {
+		map = json_object();
+		for (k = 0; map && k < lat_maps[m].n; k++) {
+			slot = lat_maps[m].first + k;
+			if (slot < LAT_EDGES)
+				snprintf(key, sizeof(key), "%llu",
+					 (unsigned long long)
+					 (lat_edge_ns[slot] / lat_maps[m].div));
+			else
+				snprintf(key, sizeof(key), ">=%llu",
+					 (unsigned long long)
+					 (lat_edge_ns[LAT_EDGES - 1] /
+					  lat_maps[m].div));
+			put(c, map, key, f_real(share(slots[slot], total)));
+		}
+		put(c, o, lat_maps[m].key, map);
+	}
+}
+
+/* fio's queue depth maps; iorig does not sample queue depths: zeros. */
+static json_t *f_depth_map(struct fctx *c, const char *const *keys)
+{
+	json_t *o = json_object();
+
+	for (; o && *keys; keys++)
+		put(c, o, *keys, json_real(0.0));
+	return o;
+}
+
+static const char *const depth_level_keys[] = {
+	"1", "2", "4", "8", "16", "32", ">=64", NULL,
+};
+
+static const char *const depth_batch_keys[] = {
+	"0", "4", "8", "16", "32", "64", ">=64", NULL,
+};
+
+/* ---- options as given ---- */
+
+/* Set key from a raw option, under the option's main name. */
+static void put_raw_opt(struct fctx *c, json_t *o, const char *name,
+			const char *value)
+{
+	const struct opt_def *d = options_find(name);
+
+	put(c, o, d ? d->name : name, f_str(value ? value : ""));
+}
+
+static json_t *f_section_opts(struct fctx *c, json_t *o,
+			      const struct raw_section *sec)
+{
+	size_t i;
+
+	for (i = 0; o && i < sec->nopts; i++)
+		put_raw_opt(c, o, sec->opts[i].name, sec->opts[i].value);
+	return o;
+}
+
+/* The [global] sections' options, later ones winning. */
+static json_t *f_global_opts(struct fctx *c, const struct raw_doc *doc)
+{
+	json_t *o = json_object();
+	size_t i;
+
+	for (i = 0; o && doc && i < doc->nsecs; i++)
+		if (doc->secs[i].is_global)
+			f_section_opts(c, o, &doc->secs[i]);
+	return o;
+}
+
+/* "bs=4k iodepth=8" over o; "sweep" itself goes, as fio has no such. */
+static void put_sweep_point(struct fctx *c, json_t *o, const char *point)
+{
+	char *copy = strdup(point), *save = NULL, *tok, *eq;
+
+	if (!copy) {
+		c->failed = 1;
+		return;
+	}
+	json_object_del(o, "sweep");
+	for (tok = strtok_r(copy, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		eq = strchr(tok, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		put_raw_opt(c, o, tok, eq + 1);
+	}
+	free(copy);
+}
+
+/*
+ * The options of j's own section as given. A job of the command line
+ * also has its --name, as fio gives it.
+ */
+static json_t *f_job_opts(struct fctx *c, const struct run_result *r,
+			  const struct job *j)
+{
+	const struct raw_section *sec = NULL;
+	json_t *o = json_object();
+	size_t i;
+
+	for (i = 0; o && r->doc && i < r->doc->nsecs; i++) {
+		const struct raw_section *s = &r->doc->secs[i];
+
+		if (!s->is_global && s->line == j->section_line &&
+		    j->section_file && !strcmp(s->file, j->section_file)) {
+			sec = s;
+			break;
+		}
+	}
+	if (!o || !sec)
+		return o;
+	if (!strcmp(sec->file, ERR_CMDLINE))
+		put(c, o, "name", f_str(sec->name));
+	f_section_opts(c, o, sec);
+	if (j->sweep_point)
+		put_sweep_point(c, o, j->sweep_point);
+	return o;
+}
+
+/* ---- jobs ---- */
+
+/* Whether plan job j is merged into unit u (see report.c). */
+static bool in_unit(const struct report_unit *u, const struct job *j)
+{
+	return j == u->job || (u->job->group_reporting &&
+			       j->group_reporting &&
+			       j->group == u->job->group);
+}
+
+/* fio's job_runtime: the runtimes of the unit's jobs that ran, summed. */
+static uint64_t unit_runtime_ns(const struct run_result *r,
+				const struct report_unit *u)
+{
+	uint64_t sum = 0;
+	size_t i;
+
+	for (i = 0; r->stats && i < r->plan->njobs; i++)
+		if ((!r->ran || r->ran[i]) && in_unit(u, &r->plan->jobs[i]))
+			sum += r->stats[i].runtime_ns;
+	return sum;
+}
+
+/* Positive errno of what ended the job, else of its first failed I/O. */
+static int unit_errno(const struct job_stats *s)
+{
+	int d;
+
+	if (s->err)
+		return s->err < 0 ? -s->err : s->err;
+	for (d = 0; d < DDIR_NR; d++)
+		if (s->dir[d].first_errno)
+			return s->dir[d].first_errno;
+	return 0;
+}
+
+static void put_cpu(struct fctx *c, json_t *o, const struct run_result *r,
+		    const struct report_unit *u)
+{
+	const struct cpu_usage *cpu = &u->stats.cpu;
+	uint64_t rt = u->stats.nclones ? unit_runtime_ns(r, u) : 0;
+
+	put(c, o, "job_runtime", f_u64(ms_of(rt)));
+	put(c, o, "usr_cpu", f_real(rt ? 100.0 * (double)cpu->utime_ns /
+				   (double)rt : 0.0));
+	put(c, o, "sys_cpu", f_real(rt ? 100.0 * (double)cpu->stime_ns /
+				   (double)rt : 0.0));
+	put(c, o, "ctx", f_u64(cpu->vcsw + cpu->ivcsw));
+	put(c, o, "majf", f_u64(cpu->majflt));
+	put(c, o, "minf", f_u64(cpu->minflt));
+}
+
+/* Whole seconds of the unit's phase, rounded up; 0 when it never ran. */
+static uint64_t unit_elapsed_s(const struct run_result *r,
+			       const struct report_unit *u)
+{
+	uint64_t ns;
+
+	if (!u->stats.nclones || !r->phases ||
+	    u->job->wait_group >= r->nphases)
+		return 0;
+	ns = r->phases[u->job->wait_group].wall_ns;
+	return (ns + 999999999) / 1000000000;
+}
+
+static json_t *f_job(struct fctx *c, const struct run_result *r,
+		     const struct report_unit *u)
+{
+	const struct job_stats *s = &u->stats;
+	const struct job *j = u->job;
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	put(c, o, "jobname", f_str(j->name));
+	put(c, o, "groupid", json_integer(j->group));
+	put(c, o, "error", json_integer(unit_errno(s)));
+	put(c, o, "eta", json_integer(0));
+	put(c, o, "elapsed", f_u64(unit_elapsed_s(r, u)));
+	put(c, o, "job options", f_job_opts(c, r, j));
+	put(c, o, "read", f_dir(c, &s->dir[DDIR_READ], s->runtime_ns, j));
+	put(c, o, "write", f_dir(c, &s->dir[DDIR_WRITE], s->runtime_ns, j));
+	put(c, o, "trim", f_dir(c, NULL, 0, j));
+	put(c, o, "sync", f_sync(c));
+	put_cpu(c, o, r, u);
+	put(c, o, "iodepth_level", f_depth_map(c, depth_level_keys));
+	put(c, o, "iodepth_submit", f_depth_map(c, depth_batch_keys));
+	put(c, o, "iodepth_complete", f_depth_map(c, depth_batch_keys));
+	put_lat_maps(c, o, s);
+	put(c, o, "latency_depth", f_u64(j->iodepth));
+	put(c, o, "latency_target", json_integer(0));
+	put(c, o, "latency_percentile", json_real(100.0));
+	put(c, o, "latency_window", json_integer(0));
+	return o;
+}
+
+/* ---- disk_util ---- */
+
+static json_t *f_disk(struct fctx *c, const struct sysinfo_disk_use *u)
+{
+	const struct sysinfo_diskstat *d = &u->sum;
+	uint64_t wall_ms = ms_of(u->wall_ns);
+	json_t *o = json_object();
+	double util = 0.0;
+
+	if (!o)
+		return NULL;
+	if (wall_ms)
+		util = fmin(100.0, 100.0 * (double)d->io_ticks /
+				   (double)wall_ms);
+	put(c, o, "name", f_str(d->name));
+	put(c, o, "read_ios", f_u64(d->rd_ios));
+	put(c, o, "write_ios", f_u64(d->wr_ios));
+	put(c, o, "read_merges", f_u64(d->rd_merges));
+	put(c, o, "write_merges", f_u64(d->wr_merges));
+	put(c, o, "read_ticks", f_u64(d->rd_ticks));
+	put(c, o, "write_ticks", f_u64(d->wr_ticks));
+	put(c, o, "in_queue", f_u64(d->time_in_queue));
+	put(c, o, "util", f_real(util));
+	return o;
+}
+
+/* ---- the document ---- */
+
+static void put_header(struct fctx *c, json_t *root,
+		       const struct run_result *r)
+{
+	char ver[64], when[64] = "";
+	struct tm tm;
+
+	snprintf(ver, sizeof(ver), "iorig-%s", r->version ? r->version : "");
+	/* ctime(3)'s layout, local time, without its newline. */
+	if (localtime_r(&r->start_time, &tm))
+		strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", &tm);
+	put(c, root, "fio version", f_str(ver));
+	put(c, root, "timestamp", json_integer((json_int_t)r->start_time));
+	put(c, root, "timestamp_ms", json_integer((json_int_t)r->start_time *
+						  1000));
+	put(c, root, "time", f_str(when));
+	put(c, root, "global options", f_global_opts(c, r->doc));
+}
+
+int report_fio(FILE *f, const struct run_result *r)
+{
+	struct report_unit *units = NULL;
+	struct fctx c = { 0 };
+	json_t *root, *jobs, *disks;
+	int i, n, ret = 0;
+	unsigned k;
+
+	n = report_units(r, &units);
+	if (n < 0)
+		return n;
+	root = json_object();
+	jobs = json_array();
+	disks = json_array();
+	if (!root || !jobs || !disks) {
+		json_decref(jobs);
+		json_decref(disks);
+		ret = -ENOMEM;
+		goto out;
+	}
+	put_header(&c, root, r);
+	for (i = 0; i < n; i++)
+		push(&c, jobs, f_job(&c, r, &units[i]));
+	put(&c, root, "jobs", jobs);
+	for (k = 0; k < r->disks.n; k++)
+		push(&c, disks, f_disk(&c, &r->disks.d[k]));
+	put(&c, root, "disk_util", disks);
+	if (c.failed) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) ||
+	    fputc('\n', f) == EOF || fflush(f) || ferror(f))
+		ret = -EIO;
+out:
+	json_decref(root);
+	free(units);
+	return ret;
+}

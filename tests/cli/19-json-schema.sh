@@ -525,6 +525,16 @@ unseen_ok = {
     ".jobs[].phase_cpu": "null only without phase figures (unit tests)",
     ".jobs[].read.first_error.file": "the worker always knows the file",
     ".jobs[].read.first_error.engine": "the worker always knows the engine",
+    ".host.cpu_model": "every machine here names its CPU",
+    ".host.memory_bytes": "every machine here has /proc/meminfo",
+    ".jobs[].targets[].device.name": "sysfs names every disk it has",
+    ".jobs[].targets[].device.model": "virtio, loop and zram have no model",
+    ".jobs[].targets[].device.firmware": "nor a firmware revision",
+    ".jobs[].targets[].device.logical_block_size": "always in sysfs",
+    ".jobs[].targets[].device.physical_block_size": "always in sysfs",
+    ".jobs[].targets[].device.rotational": "always in sysfs",
+    ".jobs[].targets[].device.scheduler": "always in sysfs",
+    ".jobs[].targets[].device.write_cache": "always in sysfs",
 }
 if faultfs != "1":
     unseen_ok[".jobs[].read.first_error"] = "no faultfs here"

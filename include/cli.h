@@ -7,6 +7,7 @@
 
 #include "err.h"
 #include "jobfile.h"
+#include "progress.h"
 
 enum out_format { OUT_TEXT, OUT_JSON, OUT_TABLE, OUT_FIO_JSON };
 
@@ -28,6 +29,8 @@ struct cli {
 	char **argv;
 	enum out_format format;
 	const char *output;		/* NULL: stdout */
+	const char *stream;		/* --stream=FILE, or NULL */
+	enum progress_mode progress;	/* --progress (default auto) */
 	bool parse_only;
 	bool help;
 	bool version;

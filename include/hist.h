@@ -2,6 +2,7 @@
 #ifndef IORIG_HIST_H
 #define IORIG_HIST_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /*
@@ -71,5 +72,48 @@ double hist_stddev(const struct hist *h);	/* population stddev */
  * [min, max]. Overflow samples are represented by max. 0 when empty.
  */
 uint64_t hist_percentile(const struct hist *h, double p);
+
+/*
+ * A histogram stored compactly: its non-empty buckets as (index gap,
+ * count) pairs of LEB128 varints in enc, indexes ascending, the gap being
+ * the distance from the previous index minus one. Exact: decoding gives
+ * back every bucket count; with count, overflow, min and max it answers
+ * percentiles exactly as the full histogram does. sum and sumsq are not
+ * kept. An empty one has nbuckets 0 and enc NULL.
+ */
+struct hist_sparse {
+	uint64_t count;		/* samples, overflow included */
+	uint64_t overflow;
+	uint64_t min;		/* UINT64_MAX when empty */
+	uint64_t max;
+	uint32_t nbuckets;	/* non-empty buckets */
+	uint32_t len;		/* bytes of enc */
+	uint8_t *enc;
+};
+
+/* A walk over the buckets of a hist_sparse. */
+struct hist_sparse_iter {
+	const struct hist_sparse *s;
+	uint32_t pos;		/* byte offset in enc */
+	uint32_t left;		/* buckets not yet returned */
+	int64_t idx;		/* index of the last one, -1 before the first */
+};
+
+void hist_sparse_init(struct hist_sparse *s);
+/* s (initialized, its old buckets freed) = h. 0 or -ENOMEM. */
+int hist_sparse_from(struct hist_sparse *s, const struct hist *h);
+/* dst (initialized, its old buckets freed) = a + b. 0 or -ENOMEM. */
+int hist_sparse_merge(struct hist_sparse *dst, const struct hist_sparse *a,
+		      const struct hist_sparse *b);
+void hist_sparse_free(struct hist_sparse *s);
+void hist_sparse_iter_init(struct hist_sparse_iter *it,
+			   const struct hist_sparse *s);
+/* The next non-empty bucket: false after the last. */
+bool hist_sparse_next(struct hist_sparse_iter *it, unsigned *idx,
+		      uint64_t *count);
+/* Adds s's samples to h (counts, overflow, min, max; not sum, sumsq). */
+void hist_sparse_add_to(struct hist *h, const struct hist_sparse *s);
+/* As hist_percentile() on the full histogram. */
+uint64_t hist_sparse_percentile(const struct hist_sparse *s, double p);
 
 #endif

@@ -69,6 +69,7 @@ struct job {
 	uint64_t startdelay_ns;
 	uint64_t loops;
 	uint64_t number_ios;	/* 0: no limit */
+	uint64_t interval_ns;	/* interval= samples; 0: off */
 	bool direct;
 	int sync;		/* enum sync_mode */
 	uint64_t fsync;		/* fsync every N writes; 0 never */

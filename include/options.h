@@ -59,6 +59,8 @@ enum opt_flags {
 	OPT_F_INVERT = 1u << 0,
 	/* OPT_UINT: the word "none" stores UINT64_MAX (unset) */
 	OPT_F_NONE = 1u << 1,
+	/* OPT_TIME with max set: 0 (off) is allowed below min */
+	OPT_F_ZERO_OFF = 1u << 2,
 };
 
 /* The table, terminated by an entry with name == NULL. */

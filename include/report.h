@@ -48,7 +48,8 @@ struct run_result {
 /*
  * A reported unit: one clone, or (group_reporting) all the clones of the
  * jobs of a group merged. report_units fills up to max units and returns
- * how many; each unit's stats are merged copies.
+ * how many; each unit's stats are merged copies, whose intervals are
+ * references of their own (report_set_free drops them).
  */
 struct report_unit {
 	const struct job *job;		/* the first job of the unit */

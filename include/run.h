@@ -20,6 +20,32 @@
 int run_check(const struct plan *p, struct err_rec *e);
 int run_plan(const struct plan *p, const atomic_int *stop,
 	     struct run_result *r, struct err_rec *e);
+
+struct stream;
+struct progress;
+
+/*
+ * Live views of a run (NULL members: off), fed by the main thread while
+ * the jobs run, about every 50 ms: --stream gets the interval samples
+ * the workers published, --progress a status about once a second,
+ * cleared at the end of each wait group.
+ */
+struct run_watch {
+	struct stream *stream;
+	struct progress *progress;
+};
+
+/*
+ * Whether path names a file or device that one of p's jobs reads or
+ * writes, now or once created: 1, 0, or -errno with e (the targets
+ * failed validation).
+ */
+int run_uses_path(const struct plan *p, const char *path, struct err_rec *e);
+
+/* run_plan with live views; watch may be NULL. */
+int run_plan_watched(const struct plan *p, const atomic_int *stop,
+		     const struct run_watch *watch, struct run_result *r,
+		     struct err_rec *e);
 void run_result_free(struct run_result *r);
 
 #endif

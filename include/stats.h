@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "hist.h"
+#include "interval.h"
 #include "job.h"
 #include "verify.h"
 
@@ -86,6 +87,12 @@ struct job_stats {
 	bool abandoned;
 	/* Verification reads and what they found; kind NONE: none. */
 	struct verify_stats verify;
+	/*
+	 * interval=: the samples, or NULL. Counted references
+	 * (ival_series_put); stats_merge leaves dst's alone, report.c
+	 * merges them.
+	 */
+	struct ival_series *intervals;
 };
 
 void stats_init(struct job_stats *s);

@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 
 #include "clock.h"
+#include "interval.h"
 #include "stats.h"
 #include "target.h"
 
@@ -14,6 +15,24 @@ enum worker_state {
 	WORKER_RUNNING = 0,	/* between calls that may block */
 	WORKER_IN_CALL,		/* in an engine call or fsync */
 	WORKER_ABANDONED,	/* given up on: touches nothing shared again */
+};
+
+/*
+ * What a running worker shows the main thread (--progress): stored with
+ * relaxed atomic stores, at most once per reap batch and only when
+ * worker.live_on; all 0 until then.
+ */
+struct worker_live {
+	_Atomic uint64_t ios[DDIR_NR];	/* since the start, ramp included */
+	_Atomic uint64_t bytes[DDIR_NR];
+	_Atomic uint64_t issued_bytes;	/* in the measured phase (or ramp) */
+	_Atomic uint64_t issued_ios;
+	_Atomic uint64_t limit_bytes;	/* UINT64_MAX: none */
+	_Atomic uint64_t limit_ios;
+	_Atomic uint64_t t0_ns;		/* clock_mono_ns() when the ramp or
+					 * the measured phase began; 0: not yet */
+	atomic_bool ramping;
+	atomic_bool done;		/* the thread is ending */
 };
 
 /*
@@ -32,6 +51,10 @@ struct worker {
 	bool abandoned;			/* worker_abandon() succeeded */
 	atomic_int state;		/* enum worker_state */
 	void *priv;			/* the thread's own state */
+	/* interval=: where the samples go (made by the caller), or NULL */
+	struct ival_series *series;
+	bool live_on;			/* fill live */
+	struct worker_live live;
 };
 
 /* The thread body; returns NULL. Errors land in w->stats->err. */
@@ -43,7 +66,8 @@ void *worker_main(void *arg);
  * answer must not hold the report back. Returns true when w is blocked in
  * an engine call or fsync and has been given up on: from then on it
  * touches neither w->stats nor the target (its stats are completed as of
- * now and marked interrupted and abandoned); detach it, and free neither
+ * now and marked interrupted and abandoned, its last interval closed as
+ * of now in w->series); detach it, and free neither
  * w nor the clock, nor close its target: the process is to exit.
  * Returns false when w is between such calls (it will see *stop soon:
  * try again).

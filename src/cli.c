@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "options.h"
+#include "progress.h"
 
 #define CLI_FILE ERR_CMDLINE
 
@@ -24,6 +25,10 @@ const struct cli_opt cli_options[] = {
 	  "Print every job with every option's effective value; run nothing" },
 	{ "section", 0, CLI_ARG_REQUIRED, "NAME",
 	  "Run only the job section NAME (repeatable)" },
+	{ "stream", 0, CLI_ARG_REQUIRED, "FILE",
+	  "Write the interval= samples to FILE as JSON lines while running" },
+	{ "progress", 0, CLI_ARG_REQUIRED, "auto|always|never",
+	  "Status line on stderr while running; auto: when it is a terminal" },
 	{ "cmdhelp", 0, CLI_ARG_OPTIONAL, "OPTION",
 	  "List the job options, or describe one" },
 	{ "help", 'h', CLI_ARG_NONE, NULL, "Show this help" },
@@ -95,6 +100,14 @@ static int act(struct cli *c, const struct cli_opt *o, const char *val,
 		c->output = val;
 	} else if (!strcmp(n, "parse-only")) {
 		c->parse_only = true;
+	} else if (!strcmp(n, "stream")) {
+		c->stream = val;
+	} else if (!strcmp(n, "progress")) {
+		if (progress_mode_parse(val, &c->progress)) {
+			err_set(e, CLI_FILE, 0, n, "'%s' is not valid; "
+				"expected auto, always or never", val);
+			return -EINVAL;
+		}
 	} else if (!strcmp(n, "section")) {
 		return push(&c->sections, nsec, val);
 	} else if (!strcmp(n, "cmdhelp")) {

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hist.h"
@@ -116,6 +118,19 @@ static uint64_t hist_rank(uint64_t n, double p)
 	return (uint64_t)x;
 }
 
+/* Bucket i's midpoint, clamped to [min, max] (see below). */
+static uint64_t bucket_value(unsigned i, uint64_t min, uint64_t max)
+{
+	uint64_t lo = hist_bucket_low(i);
+	uint64_t mid = lo + (hist_bucket_high(i) - lo) / 2;
+
+	if (mid < min)
+		return min;
+	if (mid > max)
+		return max;
+	return mid;
+}
+
 /*
  * The midpoint floor((low + high) / 2) is less than 1/(2 * HIST_SUB) away,
  * relatively, from any value in the bucket; clamping to [min, max] can
@@ -124,7 +139,7 @@ static uint64_t hist_rank(uint64_t n, double p)
  */
 uint64_t hist_percentile(const struct hist *h, double p)
 {
-	uint64_t rank, seen = 0, lo, mid;
+	uint64_t rank, seen = 0;
 	unsigned i;
 
 	if (!h->count)
@@ -138,13 +153,210 @@ uint64_t hist_percentile(const struct hist *h, double p)
 		seen += h->b[i];
 		if (seen < rank)
 			continue;
-		lo = hist_bucket_low(i);
-		mid = lo + (hist_bucket_high(i) - lo) / 2;
-		if (mid < h->min)
-			return h->min;
-		if (mid > h->max)
-			return h->max;
-		return mid;
+		return bucket_value(i, h->min, h->max);
 	}
 	return h->max;		/* rank lies among the overflow samples */
+}
+
+/* Sparse histograms: see hist.h for the encoding. */
+
+void hist_sparse_init(struct hist_sparse *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->min = UINT64_MAX;
+}
+
+void hist_sparse_free(struct hist_sparse *s)
+{
+	free(s->enc);
+	hist_sparse_init(s);
+}
+
+/* Appends v at buf + *pos (buf NULL: only counts the bytes). */
+static void put_varint(uint8_t *buf, uint32_t *pos, uint64_t v)
+{
+	do {
+		if (buf)
+			buf[*pos] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		(*pos)++;
+		v >>= 7;
+	} while (v);
+}
+
+static uint64_t get_varint(const uint8_t *buf, uint32_t *pos)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+	uint8_t b;
+
+	do {
+		b = buf[(*pos)++];
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+	} while (b & 0x80);
+	return v;
+}
+
+/* Writes the pairs (buf NULL: counts); returns the bytes. */
+static uint32_t encode_full(uint8_t *buf, const struct hist *h)
+{
+	uint32_t pos = 0;
+	int64_t prev = -1;
+	unsigned i;
+
+	for (i = 0; i < HIST_NBUCKETS; i++) {
+		if (!h->b[i])
+			continue;
+		put_varint(buf, &pos, (uint64_t)((int64_t)i - prev - 1));
+		put_varint(buf, &pos, h->b[i]);
+		prev = i;
+	}
+	return pos;
+}
+
+int hist_sparse_from(struct hist_sparse *s, const struct hist *h)
+{
+	uint32_t len = encode_full(NULL, h), n = 0;
+	uint8_t *enc = NULL;
+	unsigned i;
+
+	if (len && !(enc = malloc(len)))
+		return -ENOMEM;
+	if (len)
+		encode_full(enc, h);
+	for (i = 0; i < HIST_NBUCKETS; i++)
+		n += h->b[i] != 0;
+	free(s->enc);
+	s->count = h->count;
+	s->overflow = h->overflow;
+	s->min = h->min;
+	s->max = h->max;
+	s->nbuckets = n;
+	s->len = len;
+	s->enc = enc;
+	return 0;
+}
+
+void hist_sparse_iter_init(struct hist_sparse_iter *it,
+			   const struct hist_sparse *s)
+{
+	it->s = s;
+	it->pos = 0;
+	it->left = s->nbuckets;
+	it->idx = -1;
+}
+
+bool hist_sparse_next(struct hist_sparse_iter *it, unsigned *idx,
+		      uint64_t *count)
+{
+	if (!it->left)
+		return false;
+	it->left--;
+	it->idx += (int64_t)get_varint(it->s->enc, &it->pos) + 1;
+	*idx = (unsigned)it->idx;
+	*count = get_varint(it->s->enc, &it->pos);
+	return true;
+}
+
+/* Writes a + b's pairs (buf NULL: counts); returns the bytes, *n the
+ * buckets. */
+static uint32_t encode_merge(uint8_t *buf, const struct hist_sparse *a,
+			     const struct hist_sparse *b, uint32_t *n)
+{
+	struct hist_sparse_iter ia, ib;
+	unsigned xa = 0, xb = 0, x;
+	uint64_t ca = 0, cb = 0, c;
+	bool ha, hb;
+	uint32_t pos = 0;
+	int64_t prev = -1;
+
+	hist_sparse_iter_init(&ia, a);
+	hist_sparse_iter_init(&ib, b);
+	ha = hist_sparse_next(&ia, &xa, &ca);
+	hb = hist_sparse_next(&ib, &xb, &cb);
+	*n = 0;
+	while (ha || hb) {
+		if (ha && (!hb || xa <= xb)) {
+			x = xa;
+			c = ca;
+			if (hb && xb == xa) {
+				c += cb;
+				hb = hist_sparse_next(&ib, &xb, &cb);
+			}
+			ha = hist_sparse_next(&ia, &xa, &ca);
+		} else {
+			x = xb;
+			c = cb;
+			hb = hist_sparse_next(&ib, &xb, &cb);
+		}
+		put_varint(buf, &pos, (uint64_t)((int64_t)x - prev - 1));
+		put_varint(buf, &pos, c);
+		prev = x;
+		(*n)++;
+	}
+	return pos;
+}
+
+int hist_sparse_merge(struct hist_sparse *dst, const struct hist_sparse *a,
+		      const struct hist_sparse *b)
+{
+	uint32_t n, len = encode_merge(NULL, a, b, &n);
+	uint8_t *enc = NULL;
+
+	if (len && !(enc = malloc(len)))
+		return -ENOMEM;
+	if (len)
+		encode_merge(enc, a, b, &n);
+	/* dst may be a or b: read them all before writing dst */
+	dst->count = a->count + b->count;
+	dst->overflow = a->overflow + b->overflow;
+	dst->min = a->min < b->min ? a->min : b->min;
+	dst->max = a->max > b->max ? a->max : b->max;
+	free(dst->enc);
+	dst->nbuckets = n;
+	dst->len = len;
+	dst->enc = enc;
+	return 0;
+}
+
+void hist_sparse_add_to(struct hist *h, const struct hist_sparse *s)
+{
+	struct hist_sparse_iter it;
+	unsigned i;
+	uint64_t c;
+
+	h->count += s->count;
+	h->overflow += s->overflow;
+	if (s->min < h->min)
+		h->min = s->min;
+	if (s->max > h->max)
+		h->max = s->max;
+	hist_sparse_iter_init(&it, s);
+	while (hist_sparse_next(&it, &i, &c))
+		if (i < HIST_NBUCKETS)
+			h->b[i] += c;
+}
+
+uint64_t hist_sparse_percentile(const struct hist_sparse *s, double p)
+{
+	struct hist_sparse_iter it;
+	uint64_t rank, seen = 0, c;
+	unsigned i;
+
+	if (!s->count)
+		return 0;
+	rank = hist_rank(s->count, p);
+	if (rank == s->count)
+		return s->max;
+	if (rank == 1)
+		return s->min;
+	hist_sparse_iter_init(&it, s);
+	while (hist_sparse_next(&it, &i, &c)) {
+		seen += c;
+		if (seen < rank)
+			continue;
+		return bucket_value(i, s->min, s->max);
+	}
+	return s->max;
 }

@@ -10,13 +10,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "clock.h"
 #include "jobfile.h"
 #include "options.h"
 #include "plan.h"
+#include "progress.h"
 #include "report.h"
 #include "run.h"
+#include "stream.h"
 
 #ifndef IORIG_VERSION
 #define IORIG_VERSION "0.0.0"
@@ -175,6 +179,97 @@ static int report(const struct cli *c, struct run_result *r, FILE *out)
 	return exit_code(r);
 }
 
+/*
+ * --output and --stream, before either is created or truncated: never a
+ * file a job uses, never the same file; --stream needs a job with
+ * interval=. 0, or -EINVAL with e.
+ */
+static int check_outputs(const struct cli *c, const struct plan *p,
+			 struct err_rec *e)
+{
+	const char *files[] = { c->output, c->stream };
+	const char *names[] = { "output", "stream" };
+	size_t i;
+	int r;
+
+	for (i = 0; i < 2; i++) {
+		if (!files[i])
+			continue;
+		r = run_uses_path(p, files[i], e);
+		if (r < 0)
+			return r;
+		if (r) {
+			err_set(e, files[i], 0, names[i], "is a file one of "
+				"the jobs reads or writes; give another file");
+			return -EINVAL;
+		}
+	}
+	if (c->stream && c->output && !strcmp(c->stream, c->output)) {
+		err_set(e, c->stream, 0, "stream", "is also --output; give "
+			"another file");
+		return -EINVAL;
+	}
+	for (i = 0; c->stream && i < p->njobs; i++)
+		if (p->jobs[i].interval_ns)
+			return 0;
+	if (c->stream) {
+		err_set(e, c->stream, 0, "stream", "no job sets interval=, "
+			"so there are no samples to stream; add interval=1s "
+			"(for example) to the jobs to follow");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Opens --stream (truncating it); 0, or -errno with e. */
+static int open_stream(const struct cli *c, const struct plan *p,
+		       struct stream **s, struct err_rec *e)
+{
+	FILE *f;
+
+	*s = NULL;
+	if (!c->stream)
+		return 0;
+	f = fopen(c->stream, "w");
+	if (!f) {
+		err_set(e, c->stream, 0, "stream", "cannot open: %s",
+			strerror(errno));
+		return -errno;
+	}
+	*s = stream_new(f, p);
+	if (!*s) {
+		fclose(f);
+		err_set(e, c->stream, 0, "stream", "out of memory");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* --progress: on stderr, as --progress and the terminal say. */
+static struct progress *open_progress(const struct cli *c,
+				      struct progress *pr)
+{
+	bool tty = isatty(STDERR_FILENO);
+	const char *term = getenv("TERM");
+
+	if (!progress_wanted(c->progress, tty, term))
+		return NULL;
+	progress_init(pr, stderr, tty, term, clock_mono_ns());
+	return pr;
+}
+
+/* The stream's last words: a write that failed is a runtime error. */
+static int close_stream(const struct cli *c, struct stream *s, int code)
+{
+	int ret = stream_close(s);
+
+	if (!ret)
+		return code;
+	fprintf(stderr, "iorig: writing the stream %s: %s\n", c->stream,
+		strerror(-ret));
+	return code == EXIT_OK || code == EXIT_VERIFY ? EXIT_RUNTIME : code;
+}
+
 int main(int argc, char **argv)
 {
 	struct raw_doc doc = { 0 };
@@ -184,6 +279,8 @@ int main(int argc, char **argv)
 	struct err_rec e = { 0 };
 	struct cli c;
 	FILE *out = stdout;
+	struct progress prog;
+	struct run_watch watch = { 0 };
 	int code;
 
 	if (cli_parse(&c, argc, argv, &e)) {
@@ -207,7 +304,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	/* Targets are checked before --output is created or truncated. */
-	if (run_check(&p, &e)) {
+	if (run_check(&p, &e) || check_outputs(&c, &p, &e) ||
+	    open_stream(&c, &p, &watch.stream, &e)) {
 		code = fail(&e);
 		goto out;
 	}
@@ -219,13 +317,16 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	install_signals();
-	if (run_plan(&p, &stop_signal, &r, &e)) {
+	watch.progress = open_progress(&c, &prog);
+	if (run_plan_watched(&p, &stop_signal, &watch, &r, &e)) {
 		code = fail(&e);
 		goto out;
 	}
 	r.doc = &doc;
-	code = report(&c, &r, out);
+	code = close_stream(&c, watch.stream, report(&c, &r, out));
+	watch.stream = NULL;
 out:
+	stream_close(watch.stream);
 	if (out != stdout)
 		fclose(out);
 	run_result_free(&r);

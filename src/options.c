@@ -280,6 +280,12 @@ const struct opt_def options_table[] = {
 	{ .name = "slat_percentiles", .type = OPT_BOOL,
 	  .off = F(slat_percentiles), .def = "0", .category = "report",
 	  .help = "Report submission latency percentiles" },
+	{ .name = "interval", .type = OPT_TIME, .off = F(interval_ns),
+	  .def = "0", .unit_ns = NS_S, .min = 10000000, .max = 86400 * NS_S,
+	  .flags = OPT_F_ZERO_OFF, .category = "report",
+	  .help = "Also record IOPS, bandwidth and latency for each "
+		  "interval of this length (10ms to 1d, default unit s); "
+		  "0: off" },
 	{ .name = "kb_base", .type = OPT_ENUM, .off = F(kb_base),
 	  .def = "1024", .choices = kb_base_choices, .category = "units",
 	  .help = "Base of k/m/g and KB/MB/GB in sizes" },
@@ -607,6 +613,25 @@ static int set_str(char **dst, const char *val)
 	return 0;
 }
 
+static void fmt_time(uint64_t ns, char *buf, size_t len);
+
+/* OPT_TIME bounds, when the option has them (max set). */
+static int time_in_range(const struct opt_def *o, uint64_t ns, char *why,
+			 size_t whylen)
+{
+	char v[32], lo[32], hi[32];
+	bool off = o->flags & OPT_F_ZERO_OFF;
+
+	if ((ns >= o->min && ns <= o->max) || (off && !ns))
+		return 0;
+	fmt_time(ns, v, sizeof(v));
+	fmt_time(o->min, lo, sizeof(lo));
+	fmt_time(o->max, hi, sizeof(hi));
+	snprintf(why, whylen, "%s is out of range; expected %s%s to %s",
+		 v, off ? "0 (off) or a time from " : "", lo, hi);
+	return -ERANGE;
+}
+
 /* Parse val into j for option o; why says what was expected. */
 static int opt_parse(struct job *j, const struct opt_def *o, const char *val,
 		     char *why, size_t whylen)
@@ -665,6 +690,8 @@ static int opt_parse(struct job *j, const struct opt_def *o, const char *val,
 		return ret;
 	case OPT_TIME:
 		ret = value_time(val, o->unit_ns, &u, why, whylen);
+		if (!ret && o->max)
+			ret = time_in_range(o, u, why, whylen);
 		if (!ret)
 			*(uint64_t *)dst = u;
 		return ret;
@@ -928,6 +955,7 @@ int options_print_cmdhelp(FILE *f, const char *name)
 {
 	const struct opt_def *o;
 	const struct opt_choice *c;
+	char lo[32], hi[32];
 
 	if (!name) {
 		for (o = options_table; o->name; o++)
@@ -948,6 +976,13 @@ int options_print_cmdhelp(FILE *f, const char *name)
 	if (o->type == OPT_TIME)
 		fprintf(f, "  unit:     %s when none is given\n",
 			o->unit_ns == NS_S ? "s" : "ns");
+	if (o->type == OPT_TIME && o->max) {
+		fmt_time(o->min, lo, sizeof(lo));
+		fmt_time(o->max, hi, sizeof(hi));
+		fprintf(f, "  range:    %s%s to %s\n",
+			(o->flags & OPT_F_ZERO_OFF) ? "0 (off), or " : "",
+			lo, hi);
+	}
 	fprintf(f, "  category: %s\n", o->category);
 	fprintf(f, "  %s\n", o->help);
 	if (o->choices) {

@@ -33,9 +33,37 @@ static void acc_init(struct job_stats *s)
 	s->nclones = 0;
 }
 
-/* Merge job i into s when it ran; keeps s->nclones as the count of runs. */
-static void acc_add(struct job_stats *s, const struct run_result *r,
-		    size_t i)
+/*
+ * The merged samples of the jobs merged so far (n of them) and src's:
+ * merged by index when both have the same interval, else none (NULL).
+ * Returns 0 or -ENOMEM.
+ */
+static int acc_intervals(struct job_stats *s, unsigned n,
+			 struct ival_series *src)
+{
+	struct ival_series *m;
+
+	if (!n) {
+		s->intervals = ival_series_get(src);
+		return 0;
+	}
+	if (!s->intervals)
+		return 0;
+	if (!src || src->interval_ns != s->intervals->interval_ns) {
+		ival_series_put(s->intervals);
+		s->intervals = NULL;
+		return 0;
+	}
+	m = ival_series_merge(s->intervals, src);
+	ival_series_put(s->intervals);
+	s->intervals = m;
+	return m ? 0 : -ENOMEM;
+}
+
+/* Merge job i into s when it ran; keeps s->nclones as the count of runs.
+ * Returns 0 or -ENOMEM. */
+static int acc_add(struct job_stats *s, const struct run_result *r,
+		   size_t i)
 {
 	unsigned n = s->nclones;
 
@@ -49,10 +77,11 @@ static void acc_add(struct job_stats *s, const struct run_result *r,
 		/* Stopped while its files were being laid out. */
 		if (r->stats && r->stats[i].interrupted)
 			s->interrupted = true;
-		return;
+		return 0;
 	}
 	stats_merge(s, &r->stats[i]);
 	s->nclones = n + 1;
+	return acc_intervals(s, n, r->stats[i].intervals);
 }
 
 /*
@@ -95,7 +124,7 @@ int report_units(const struct run_result *r, struct report_unit **units)
 	struct report_unit *u;
 	size_t *unit_of;
 	size_t i;
-	int n;
+	int n, ret = 0;
 
 	*units = NULL;
 	if (!njobs)
@@ -116,13 +145,20 @@ int report_units(const struct run_result *r, struct report_unit **units)
 		u[i].njobs = 0;
 		acc_init(&u[i].stats);
 	}
-	for (i = 0; i < njobs; i++) {
+	for (i = 0; i < njobs && !ret; i++) {
 		struct report_unit *x = &u[unit_of[i]];
 
 		if (!x->job)
 			x->job = &r->plan->jobs[i];
 		x->njobs++;
-		acc_add(&x->stats, r, i);
+		ret = acc_add(&x->stats, r, i);
+	}
+	if (ret) {
+		for (i = 0; i < (size_t)n; i++)
+			ival_series_put(u[i].stats.intervals);
+		free(u);
+		n = ret;
+		goto out;
 	}
 	*units = u;
 out:
@@ -136,6 +172,7 @@ int report_groups(const struct run_result *r, struct job_stats **groups)
 	size_t njobs = plan_njobs(r);
 	struct job_stats *g;
 	size_t i;
+	int ret = 0;
 
 	*groups = NULL;
 	if (!ng)
@@ -145,11 +182,17 @@ int report_groups(const struct run_result *r, struct job_stats **groups)
 		return -ENOMEM;
 	for (i = 0; i < ng; i++)
 		acc_init(&g[i]);
-	for (i = 0; i < njobs; i++) {
+	for (i = 0; i < njobs && !ret; i++) {
 		unsigned id = r->plan->jobs[i].group;
 
 		if (id < ng)
-			acc_add(&g[id], r, i);
+			ret = acc_add(&g[id], r, i);
+	}
+	if (ret) {
+		for (i = 0; i < ng; i++)
+			ival_series_put(g[i].intervals);
+		free(g);
+		return ret;
 	}
 	*groups = g;
 	return (int)ng;
@@ -173,6 +216,12 @@ int report_collect(const struct run_result *r, struct report_set *s)
 
 void report_set_free(struct report_set *s)
 {
+	int i;
+
+	for (i = 0; s->units && i < s->nunits; i++)
+		ival_series_put(s->units[i].stats.intervals);
+	for (i = 0; s->groups && i < s->ngroups; i++)
+		ival_series_put(s->groups[i].intervals);
 	free(s->units);
 	free(s->groups);
 	memset(s, 0, sizeof(*s));

@@ -36,6 +36,7 @@
 
 #include "options.h"
 #include "report.h"
+#include "stream.h"
 
 #define JSON_SCHEMA_VERSION	1
 
@@ -405,6 +406,33 @@ static json_t *j_phase(struct jctx *c, const struct run_result *r,
 	return o;
 }
 
+/*
+ * interval=: the samples, as the --stream lines have them (without job,
+ * clone, sweep_point and index); null when there are none to give: the
+ * option is off or the merged jobs' intervals differ. A job with
+ * interval= that never ran has [] (empty_ok).
+ */
+static json_t *j_intervals(struct jctx *c, const struct ival_series *s,
+			   bool empty_ok)
+{
+	struct ival_iter it = IVAL_ITER_INIT;
+	const struct ival_sample *smp;
+	json_t *a, *o;
+
+	if (!s)
+		return empty_ok ? json_array() : json_null();
+	a = json_array();
+	if (!a)
+		return NULL;
+	while ((smp = ival_iter_next(&it, s))) {
+		o = json_object();
+		if (o && stream_put_sample(o, smp))
+			c->failed = 1;
+		push(c, a, o);
+	}
+	return a;
+}
+
 /* The table's row: the same figures, the same definitions. */
 static json_t *j_summary(struct jctx *c, const struct run_result *r,
 			 const struct report_unit *u)
@@ -511,6 +539,9 @@ static json_t *j_unit(struct jctx *c, const struct run_result *r,
 	put_result(c, o, &u->stats, j);
 	put(c, o, "phase_cpu", j_phase(c, r, j));
 	put(c, o, "summary", j_summary(c, r, u));
+	put(c, o, "interval_ns", j_u64(j->interval_ns));
+	put(c, o, "intervals", j_intervals(c, u->stats.intervals,
+					   j->interval_ns && !u->stats.nclones));
 	return o;
 }
 
@@ -535,6 +566,9 @@ static json_t *j_group(struct jctx *c, const struct run_result *r,
 	put(c, o, "njobs", json_integer(njobs));
 	put(c, o, "njobs_ran", json_integer(g->nclones));
 	put_result(c, o, g, first);
+	put(c, o, "interval_ns", j_u64(g->intervals ?
+				       g->intervals->interval_ns : 0));
+	put(c, o, "intervals", j_intervals(c, g->intervals, false));
 	return o;
 }
 

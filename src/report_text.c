@@ -374,6 +374,64 @@ static void print_target(FILE *f, const struct run_targets *rt)
 	fputc('\n', f);
 }
 
+/* Whether the unit's table shows direction d: the job does it. */
+static bool interval_dir(const struct report_unit *u, int d)
+{
+	int rw = u->job->rw;
+	bool mixed = rw == RW_RW || rw == RW_RANDRW;
+
+	if (dir_active(&u->stats.dir[d]) || mixed)
+		return true;
+	return (rw == RW_WRITE || rw == RW_RANDWRITE) == (d == DDIR_WRITE);
+}
+
+/*
+ *   intervals of 1s (time: the end of each, from the start of measuring)
+ *          time  read IOPS     MB/s      p50      p99      max
+ *        1.000s      13.2k     54.2  73.47us 125.18us   2.38ms
+ */
+static void print_intervals(FILE *f, const struct report_unit *u)
+{
+	struct ival_iter it = IVAL_ITER_INIT;
+	const struct ival_sample *smp;
+	const struct ival_series *s = u->stats.intervals;
+	char buf[5][32];
+	int d;
+
+	if (!s || !ival_series_count(s))
+		return;
+	value_fmt_ns((double)s->interval_ns, buf[0], sizeof(buf[0]));
+	fprintf(f, "  intervals of %s (time: the end of each, from the start "
+		"of measuring)\n    %9s", buf[0], "time");
+	for (d = 0; d < DDIR_NR; d++)
+		if (interval_dir(u, d))
+			fprintf(f, "  %5s IOPS %8s %8s %8s %8s", dir_name[d],
+				"MB/s", "p50", "p99", "max");
+	fputc('\n', f);
+	while ((smp = ival_iter_next(&it, s))) {
+		fprintf(f, "    %8.3fs", (double)smp->end_ns / 1e9);
+		for (d = 0; d < DDIR_NR; d++) {
+			const struct hist_sparse *h = &smp->dir[d].lat;
+
+			if (!interval_dir(u, d))
+				continue;
+			fmt_scaled(ival_iops(smp, d), &scale_count, "",
+				   buf[0], sizeof(buf[0]));
+			snprintf(buf[1], sizeof(buf[1]), "%.1f",
+				 ival_bw(smp, d) / 1e6);
+			value_fmt_ns((double)hist_sparse_percentile(h, 50),
+				     buf[2], sizeof(buf[2]));
+			value_fmt_ns((double)hist_sparse_percentile(h, 99),
+				     buf[3], sizeof(buf[3]));
+			value_fmt_ns(h->count ? (double)h->max : 0, buf[4],
+				     sizeof(buf[4]));
+			fprintf(f, "  %10s %8s %8s %8s %8s", buf[0], buf[1],
+				buf[2], buf[3], buf[4]);
+		}
+		fputc('\n', f);
+	}
+}
+
 static void print_unit(FILE *f, const struct run_result *r,
 		       const struct report_unit *u)
 {
@@ -410,6 +468,7 @@ static void print_unit(FILE *f, const struct run_result *r,
 	print_cpu(f, "cpu", &s->cpu);
 	value_fmt_ns(stats_cpu_us_per_io(s) * 1000.0, per_io, sizeof(per_io));
 	fprintf(f, "  %s cpu/io\n", per_io);
+	print_intervals(f, u);
 }
 
 static void print_group(FILE *f, const struct run_result *r, unsigned id,

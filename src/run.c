@@ -9,12 +9,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "engine.h"
+#include "progress.h"
 #include "run.h"
 #include "sysinfo.h"
+#include "stream.h"
 #include "value.h"
 #include "worker.h"
 
@@ -137,6 +140,142 @@ static int start_worker(struct worker *w)
 	return -r;
 }
 
+/* What the live views (struct run_watch) need while the jobs run. */
+struct run_live {
+	const struct run_watch *watch;	/* NULL: none */
+	const struct plan *p;
+	struct worker *w;
+	uint64_t t0_ns;			/* the run began */
+	unsigned wg;			/* the wait group running */
+};
+
+static uint64_t sub0(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+/* How long a job that has not begun yet will take; UNKNOWN unless it is
+ * time_based. */
+static uint64_t job_span(const struct job *j)
+{
+	return j->time_based ? j->startdelay_ns + j->ramp_time_ns +
+			       j->runtime_ns : PROGRESS_UNKNOWN;
+}
+
+/* The part of a limit done, 0 without a limit. */
+static double part_done(const _Atomic uint64_t *done,
+			const _Atomic uint64_t *limit)
+{
+	uint64_t l = atomic_load_explicit(limit, memory_order_relaxed);
+
+	if (!l || l == UINT64_MAX)
+		return 0;
+	return (double)atomic_load_explicit(done, memory_order_relaxed) /
+	       (double)l;
+}
+
+/*
+ * What is left of a running job: exact for time_based jobs, estimated
+ * for the others from the part of their size (or number_ios) done in the
+ * time they took, never beyond their runtime.
+ */
+static uint64_t job_left(const struct job *j, const struct worker_live *l,
+			 uint64_t now)
+{
+	uint64_t t0 = atomic_load_explicit(&l->t0_ns, memory_order_relaxed);
+	uint64_t since = sub0(now, t0), rt = PROGRESS_UNKNOWN, est;
+	double frac, f;
+
+	if (!t0)
+		return job_span(j);
+	if (atomic_load_explicit(&l->ramping, memory_order_relaxed))
+		return j->time_based ? sub0(j->ramp_time_ns, since) +
+				       j->runtime_ns : PROGRESS_UNKNOWN;
+	if (j->runtime_ns)
+		rt = sub0(j->runtime_ns, since);
+	if (j->time_based)
+		return rt;
+	frac = part_done(&l->issued_bytes, &l->limit_bytes);
+	f = part_done(&l->issued_ios, &l->limit_ios);
+	frac = f > frac ? f : frac;
+	if (frac <= 0 || !since)
+		return rt;
+	est = frac >= 1 ? 0 : (uint64_t)((double)since * (1 - frac) / frac);
+	return est < rt ? est : rt;
+}
+
+/* The time left in the running wait group and the ones after it. */
+static uint64_t run_left(const struct run_live *lv, uint64_t now)
+{
+	const struct plan *p = lv->p;
+	uint64_t left = 0, g, x;
+	unsigned wg;
+	size_t i;
+
+	for (wg = lv->wg; wg < p->nwait_groups; wg++) {
+		g = 0;
+		for (i = 0; i < p->njobs; i++) {
+			if (p->jobs[i].wait_group != wg)
+				continue;
+			if (wg == lv->wg && !lv->w[i].started)
+				continue;
+			x = wg > lv->wg ? job_span(&p->jobs[i]) :
+			    atomic_load(&lv->w[i].live.done) ? 0 :
+			    job_left(&p->jobs[i], &lv->w[i].live, now);
+			if (x == PROGRESS_UNKNOWN)
+				return PROGRESS_UNKNOWN;
+			g = x > g ? x : g;
+		}
+		left += g;
+	}
+	return left;
+}
+
+static void live_progress(const struct run_live *lv, struct progress *pr)
+{
+	struct progress_snap sn = { .now_ns = clock_mono_ns() };
+	const struct worker *w;
+	size_t i;
+	int d;
+
+	if (!progress_due(pr, sn.now_ns))
+		return;
+	sn.elapsed_ns = sub0(sn.now_ns, lv->t0_ns);
+	sn.remaining_ns = run_left(lv, sn.now_ns);
+	for (i = 0; i < lv->p->njobs; i++) {
+		w = &lv->w[i];
+		if (!w->started)
+			continue;
+		sn.running += !w->abandoned && !atomic_load(&w->live.done);
+		for (d = 0; d < DDIR_NR; d++) {
+			sn.ios[d] += atomic_load_explicit(&w->live.ios[d],
+							  memory_order_relaxed);
+			sn.bytes[d] += atomic_load_explicit(&w->live.bytes[d],
+							memory_order_relaxed);
+		}
+	}
+	progress_show(pr, &sn);
+}
+
+/*
+ * About every JOIN_POLL_NS while a wait group runs, and once when it has
+ * ended (end): the samples published since, the status line when due
+ * (taken off the screen at the end).
+ */
+static void live_tick(const struct run_live *lv, bool end)
+{
+	size_t i;
+
+	if (!lv->watch)
+		return;
+	for (i = 0; lv->watch->stream && i < lv->p->njobs; i++)
+		stream_poll(lv->watch->stream, i, lv->w[i].series);
+	if (lv->watch->progress && end)
+		progress_clear(lv->watch->progress);
+	else if (lv->watch->progress)
+		live_progress(lv, lv->watch->progress);
+}
+
 /*
  * Join w. Once *stop is set, a worker that has not ended STOP_GRACE_NS
  * after the stop was first seen here (*stop_ns; 0: not yet) is abandoned
@@ -146,7 +285,7 @@ static int start_worker(struct worker *w)
  * know as a join.
  */
 static bool join_worker(struct worker *w, const atomic_int *stop,
-			uint64_t *stop_ns)
+			uint64_t *stop_ns, const struct run_live *lv)
 {
 	struct timespec ts;
 	uint64_t now, t;
@@ -158,6 +297,7 @@ static bool join_worker(struct worker *w, const atomic_int *stop,
 		ts.tv_nsec = (long)(t % 1000000000ull);
 		if (!pthread_timedjoin_np(w->thread, NULL, &ts))
 			return true;
+		live_tick(lv, false);
 		if (!atomic_load(stop))
 			continue;
 		now = clock_mono_ns();
@@ -173,10 +313,12 @@ static bool join_worker(struct worker *w, const atomic_int *stop,
 /* Open every target of wait group wg, start its workers, wait for them. */
 static void run_group(const struct plan *p, unsigned wg, struct target *tg,
 		      struct worker *w, const struct clock *clk,
-		      const atomic_int *stop, struct run_result *r)
+		      const atomic_int *stop, struct run_result *r,
+		      struct run_live *lv)
 {
 	uint64_t stop_ns = 0;
 	struct err_rec e;
+	bool ended;
 	size_t i;
 	int ret;
 
@@ -200,7 +342,17 @@ static void run_group(const struct plan *p, unsigned wg, struct target *tg,
 		w[i] = (struct worker){
 			.job = j, .tgt = &tg[i], .clk = clk, .stop = stop,
 			.stats = &r->stats[i],
+			.live_on = lv->watch && lv->watch->progress,
 		};
+		/* The worker's until it ends (it resets r->stats[i]) */
+		if (j->interval_ns &&
+		    !(w[i].series = ival_series_new(j->interval_ns))) {
+			r->stats[i].err = -ENOMEM;
+			snprintf(r->stats[i].err_msg,
+				 sizeof(r->stats[i].err_msg),
+				 "interval samples: out of memory");
+			continue;
+		}
 		if (start_worker(&w[i])) {
 			r->stats[i].err = -EAGAIN;
 			snprintf(r->stats[i].err_msg,
@@ -214,18 +366,24 @@ static void run_group(const struct plan *p, unsigned wg, struct target *tg,
 	for (i = 0; i < p->njobs; i++) {
 		if (p->jobs[i].wait_group != wg)
 			continue;
-		if (w[i].started && !join_worker(&w[i], stop, &stop_ns))
+		ended = !w[i].started || join_worker(&w[i], stop, &stop_ns,
+						     lv);
+		/* Ended or given up on: the samples are the results' now. */
+		r->stats[i].intervals = w[i].series;
+		if (!ended)
 			continue;	/* abandoned: it may use the fds */
 		if (needs_files(&p->jobs[i]))
 			target_close(&tg[i], false);
 	}
 	sysinfo_disks_stop(&r->disks, "", clock_mono_ns());
+	live_tick(lv, true);
 }
 
 /* Run wait group wg, measuring the process and the system around it. */
 static void run_phase(const struct plan *p, unsigned wg, struct target *tg,
 		      struct worker *w, const struct clock *clk,
-		      const atomic_int *stop, struct run_result *r)
+		      const atomic_int *stop, struct run_result *r,
+		      struct run_live *lv)
 {
 	struct phase_cpu *ph = &r->phases[wg];
 	struct cpu_usage c0, c1;
@@ -236,7 +394,8 @@ static void run_phase(const struct plan *p, unsigned wg, struct target *tg,
 	stats_cpu_process(&c0);
 	stats_sys_cpu(&s0);
 	t0 = clock_mono_ns();
-	run_group(p, wg, tg, w, clk, stop, r);
+	lv->wg = wg;
+	run_group(p, wg, tg, w, clk, stop, r, lv);
 	ph->wall_ns = clock_mono_ns() - t0;
 	stats_cpu_process(&c1);
 	stats_sys_cpu(&s1);
@@ -339,6 +498,82 @@ int run_check(const struct plan *p, struct err_rec *e)
 int run_plan(const struct plan *p, const atomic_int *stop,
 	     struct run_result *r, struct err_rec *e)
 {
+	return run_plan_watched(p, stop, NULL, r, e);
+}
+
+/* "/abs/dir/name" for path, its directory resolved; NULL when that
+ * directory does not exist. Free it. */
+static char *canonical(const char *path)
+{
+	char *dup = strdup(path), *slash, *dir, *out = NULL;
+	const char *base;
+
+	if (!dup)
+		return NULL;
+	slash = strrchr(dup, '/');
+	if (slash == dup) {
+		dir = realpath("/", NULL);
+		base = dup + 1;
+	} else if (slash) {
+		*slash = '\0';
+		dir = realpath(dup, NULL);
+		base = slash + 1;
+	} else {
+		dir = realpath(".", NULL);
+		base = dup;
+	}
+	if (dir && asprintf(&out, "%s/%s", strcmp(dir, "/") ? dir : "",
+			    base) < 0)
+		out = NULL;
+	free(dir);
+	free(dup);
+	return out;
+}
+
+/* The same file: the same inode when both exist, else the same name. */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	char *ca, *cb;
+	bool same;
+
+	if (!stat(a, &sa) && !stat(b, &sb))
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	ca = canonical(a);
+	cb = canonical(b);
+	same = ca && cb && !strcmp(ca, cb);
+	free(ca);
+	free(cb);
+	return same;
+}
+
+int run_uses_path(const struct plan *p, const char *path, struct err_rec *e)
+{
+	struct target *tg = calloc(p->njobs, sizeof(*tg));
+	size_t i;
+	unsigned f;
+	int ret;
+
+	if (!tg) {
+		err_set(e, "", 0, "", "out of memory");
+		return -ENOMEM;
+	}
+	ret = plan_targets(p, tg, e);
+	for (i = 0; !ret && i < p->njobs; i++)
+		for (f = 0; needs_files(&p->jobs[i]) && f < tg[i].nfiles; f++)
+			if (same_file(path, tg[i].files[f].path))
+				ret = 1;
+	for (i = 0; i < p->njobs; i++)
+		target_free(&tg[i]);
+	free(tg);
+	return ret;
+}
+
+int run_plan_watched(const struct plan *p, const atomic_int *stop,
+		     const struct run_watch *watch, struct run_result *r,
+		     struct err_rec *e)
+{
+	struct run_live lv = { .watch = watch, .p = p };
 	struct target *tg;
 	struct worker *w;
 	struct clock *clk;
@@ -376,8 +611,10 @@ int run_plan(const struct plan *p, const atomic_int *stop,
 	clock_init(clk, true);
 	stats_cpu_process(&c0);
 	t0 = clock_mono_ns();
+	lv.w = w;
+	lv.t0_ns = t0;
 	for (wg = 0; wg < p->nwait_groups && !atomic_load(stop); wg++)
-		run_phase(p, wg, tg, w, clk, stop, r);
+		run_phase(p, wg, tg, w, clk, stop, r, &lv);
 	r->wall_ns = clock_mono_ns() - t0;
 	/* Only now: a later phase may read what an earlier one wrote. */
 	for (i = 0; i < p->njobs; i++) {
@@ -412,6 +649,8 @@ void run_result_free(struct run_result *r)
 	free(r->targets);
 	r->targets = NULL;
 	sysinfo_disks_free(&r->disks);
+	for (i = 0; r->stats && r->plan && i < r->plan->njobs; i++)
+		ival_series_put(r->stats[i].intervals);
 	free(r->stats);
 	free(r->ran);
 	free(r->phases);

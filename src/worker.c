@@ -61,6 +61,13 @@ struct wstate {
 	struct gen_io vheld;		/* a write waiting at the barrier */
 	bool vheld_ok;
 	bool vhold;			/* writes wait until none in flight */
+	/* interval= (interval.h); irec NULL when off */
+	struct ival_rec *irec;
+	uint64_t iv_next;	/* ticks: the running interval's end;
+				 * UINT64_MAX: none (off, ramping, over) */
+	bool iv_over;		/* the last interval is closed, or failed */
+	/* --progress: totals of the phases before the last measure_start */
+	uint64_t live_ios[DDIR_NR], live_bytes[DDIR_NR];
 };
 
 static bool is_random(int rw)
@@ -198,13 +205,120 @@ static bool prep(struct wstate *s, struct io_req *req)
 	return true;
 }
 
+/* Published once per phase: measuring or ramping starts. */
+static void live_phase(struct wstate *s)
+{
+	struct worker_live *l = &s->w->live;
+	unsigned d;
+
+	if (!s->w->live_on)
+		return;
+	for (d = 0; d < DDIR_NR; d++) {
+		s->live_ios[d] += s->st->dir[d].ios;
+		s->live_bytes[d] += s->st->dir[d].bytes;
+	}
+	atomic_store_explicit(&l->t0_ns, clock_mono_ns(),
+			      memory_order_relaxed);
+	atomic_store_explicit(&l->ramping, s->ramp_end != 0,
+			      memory_order_relaxed);
+}
+
+/* The running totals, once per reap batch. */
+static void live_publish(struct wstate *s)
+{
+	struct worker_live *l = &s->w->live;
+	unsigned d;
+
+	if (!s->w->live_on)
+		return;
+	for (d = 0; d < DDIR_NR; d++) {
+		atomic_store_explicit(&l->ios[d], s->live_ios[d] +
+				      s->st->dir[d].ios, memory_order_relaxed);
+		atomic_store_explicit(&l->bytes[d], s->live_bytes[d] +
+				      s->st->dir[d].bytes,
+				      memory_order_relaxed);
+	}
+	atomic_store_explicit(&l->issued_bytes, s->issued_bytes,
+			      memory_order_relaxed);
+	atomic_store_explicit(&l->issued_ios, s->issued_ios,
+			      memory_order_relaxed);
+}
+
+/*
+ * interval=: close the running interval at end_ns (from t0) with the
+ * totals as they are. Out of memory fails the job, and no more intervals
+ * are recorded.
+ */
+static int interval_close(struct wstate *s, uint64_t end_ns)
+{
+	uint64_t ios[DDIR_NR], bytes[DDIR_NR];
+	unsigned d;
+	int r;
+
+	for (d = 0; d < DDIR_NR; d++) {
+		ios[d] = s->st->dir[d].ios;
+		bytes[d] = s->st->dir[d].bytes;
+	}
+	r = ival_rec_close(s->irec, end_ns, ios, bytes);
+	if (r) {
+		s->iv_next = UINT64_MAX;
+		s->iv_over = true;
+		job_fail(s, r, "recording interval samples: %s", strerror(-r));
+		return r;
+	}
+	s->iv_next = s->t0 + clock_ns_to_ticks(s->w->clk,
+					       ival_rec_boundary(s->irec));
+	return 0;
+}
+
+/* Close every interval that ended by tick now (once per boundary). */
+static void interval_roll(struct wstate *s, uint64_t now)
+{
+	while (now >= s->iv_next)
+		if (interval_close(s, ival_rec_boundary(s->irec)))
+			return;
+}
+
+/*
+ * The job ends at tick end: the last interval, partial, closes there.
+ * Stopped while ramping, the figures (never reset) count from the start,
+ * and so do the intervals.
+ */
+static void interval_end(struct wstate *s, uint64_t end)
+{
+	uint64_t end_ns, start;
+
+	if (!s->irec || s->iv_over)
+		return;
+	if (s->ramp_end)
+		s->iv_next = s->t0 + clock_ns_to_ticks(s->w->clk,
+					ival_rec_boundary(s->irec));
+	interval_roll(s, end);
+	if (s->iv_over)
+		return;
+	end_ns = clock_delta_ns(s->w->clk, s->t0, end);
+	start = ival_rec_boundary(s->irec) - s->irec->series->interval_ns;
+	if (end_ns > start || s->irec->lat[0].count ||
+	    s->irec->lat[1].count)
+		interval_close(s, end_ns);
+	s->iv_next = UINT64_MAX;
+	s->iv_over = true;
+}
+
 /* Stats restart here: the end of ramp_time, or the start. */
 static void measure_start(struct wstate *s)
 {
 	const struct job *j = s->j;
 
+	live_phase(s);
 	stats_init(s->st);
 	s->t0 = s->now;
+	if (s->irec) {
+		ival_rec_reset(s->irec);
+		s->iv_next = s->ramp_end ? UINT64_MAX : s->t0 +
+			clock_ns_to_ticks(s->w->clk,
+					  ival_rec_boundary(s->irec));
+	}
 	s->issued_bytes = 0;
 	s->issued_ios = 0;
 	s->deadline = j->runtime_ns ?
@@ -290,6 +404,9 @@ static void complete(struct wstate *s, struct io_req *req)
 	/* Pool threads may complete out of order: time only moves on. */
 	if (req->t_done > s->now)
 		s->now = req->t_done;
+	/* Intervals that ended before this completion close without it. */
+	if (s->now >= s->iv_next)
+		interval_roll(s, s->now);
 	d->ios++;
 	if (req->res >= 0) {
 		d->bytes += (uint64_t)req->res;
@@ -298,6 +415,8 @@ static void complete(struct wstate *s, struct io_req *req)
 		io_error(s, d, req);
 	}
 	lat = clock_delta_ns(clk, req->t_queue, req->t_done);
+	if (s->irec)
+		ival_rec_add(s->irec, req->ddir, lat);
 	if (req->t_submit) {
 		hist_add(&d->slat, clock_delta_ns(clk, req->t_queue,
 						  req->t_submit));
@@ -642,6 +761,7 @@ static void issue(struct wstate *s)
 		s->issued_ios++;
 		if (r == ENGINE_DONE) {
 			complete(s, req);
+			live_publish(s);
 		} else if (r == ENGINE_QUEUED) {
 			s->inflight++;
 			if (++s->queued >= (s->trickle ? 1 : s->batch_submit))
@@ -701,6 +821,8 @@ static void commit_reap(struct wstate *s)
 	for (i = 0; i < r && !s->abandoned; i++)
 		complete(s, s->reaped[i]);
 	s->inflight -= (unsigned)r;
+	if (!s->abandoned)
+		live_publish(s);
 }
 
 static void run_loop(struct wstate *s)
@@ -769,6 +891,7 @@ static void finish(struct wstate *s)
 		stats_cpu_add(&s->st->cpu, &eng_used);
 	}
 	finish_figures(s, s->now);
+	interval_end(s, s->now);
 	if (j->end_fsync && s->st->dir[DDIR_WRITE].ios && !s->st->err) {
 		for (i = 0; i < t->nfiles; i++) {
 			call_enter(s);
@@ -786,7 +909,8 @@ static void finish(struct wstate *s)
 bool worker_abandon(struct worker *w)
 {
 	int st = WORKER_IN_CALL;
-	const struct wstate *s;
+	struct wstate *s;
+	uint64_t now;
 
 	if (!atomic_compare_exchange_strong_explicit(&w->state, &st,
 			WORKER_ABANDONED, memory_order_acq_rel,
@@ -795,7 +919,9 @@ bool worker_abandon(struct worker *w)
 	/* Stats and wstate are as the worker left them at call_enter(). */
 	s = w->priv;
 	if (!s->finished) {
-		finish_figures(s, clock_ticks(w->clk));
+		now = clock_ticks(w->clk);
+		finish_figures(s, now);
+		interval_end(s, now);
 		w->stats->interrupted = true;
 		w->stats->abandoned = true;
 	}
@@ -812,6 +938,7 @@ static void wstate_free(struct wstate *s)
 		call_leave(s);
 	}
 	verify_exit(s->vfy);
+	free(s->irec);
 	free(s->vblk);
 	free(s->bufs);
 	free(s->reaped);
@@ -827,6 +954,7 @@ void *worker_main(void *arg)
 		.w = w, .j = j, .eng = j->engine, .st = w->stats,
 		.depth = (j->engine->flags & ENGINE_SYNC) ? 1 :
 			 (unsigned)j->iodepth,
+		.iv_next = UINT64_MAX,
 	};
 	int ret;
 
@@ -848,6 +976,10 @@ void *worker_main(void *arg)
 		     !j->iodepth_batch_complete_max && s.depth > 1;
 	sleep_ns(j->startdelay_ns, w->stop);
 	ret = alloc_reqs(&s);
+	if (!ret && w->series && !(s.irec = malloc(sizeof(*s.irec))))
+		ret = -ENOMEM;
+	else if (s.irec)
+		s.irec->series = w->series;
 	if (!ret)
 		ret = init_gen(&s);
 	if (!ret && s.eng->init)
@@ -878,10 +1010,17 @@ void *worker_main(void *arg)
 	    j->loops)
 		s.limit_bytes = UINT64_MAX;
 	s.limit_ios = j->number_ios ? j->number_ios : UINT64_MAX;
+	if (w->live_on) {
+		atomic_store_explicit(&w->live.limit_bytes, s.limit_bytes,
+				      memory_order_relaxed);
+		atomic_store_explicit(&w->live.limit_ios, s.limit_ios,
+				      memory_order_relaxed);
+	}
 	s.now = clock_ticks(w->clk);
-	measure_start(&s);
+	/* Before measure_start: it tells ramping from measuring by it. */
 	if (j->ramp_time_ns)
 		s.ramp_end = s.now + clock_ns_to_ticks(w->clk, j->ramp_time_ns);
+	measure_start(&s);
 	if (!j->verify_only)
 		run_loop(&s);
 	if (!s.abandoned)
@@ -893,5 +1032,6 @@ void *worker_main(void *arg)
 		return NULL;
 out:
 	wstate_free(&s);
+	atomic_store_explicit(&w->live.done, true, memory_order_release);
 	return NULL;
 }

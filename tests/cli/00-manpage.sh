@@ -166,7 +166,8 @@ done <"$T/engines"
 py=${PY:-python3}
 if command -v "$py" >/dev/null 2>&1; then
 	run --output-format=json --name=m --ioengine=null --size=64k \
-		--rw=randrw --lat_percentiles=1 --slat_percentiles=1
+		--rw=randrw --lat_percentiles=1 --slat_percentiles=1 \
+		--interval=1s
 	expect_rc 0
 	"$py" - "$T/out" >"$T/jsonkeys" <<'EOF' || die "bad JSON report"
 import json, sys

@@ -504,6 +504,127 @@ static void test_empty(void **state)
 #define ACCURACY(i) \
 	cmocka_unit_test_prestate(test_accuracy, (void *)&dists[i])
 
+/* Sparse histograms (hist_sparse_*): exact, and answer as the full one. */
+
+static const double sparse_pcts[] = {
+	0.001, 1, 10, 50, 90, 99, 99.9, 99.99, 100,
+};
+
+/* s holds exactly h's buckets, counts, overflow, min and max. */
+static void assert_sparse_is(const struct hist_sparse *s, const struct hist *h)
+{
+	struct hist *back = hist_new();
+	unsigned i, nb = 0;
+
+	for (i = 0; i < HIST_NBUCKETS; i++)
+		nb += h->b[i] != 0;
+	assert_int_equal(s->nbuckets, nb);
+	assert_int_equal(s->count, h->count);
+	assert_int_equal(s->overflow, h->overflow);
+	assert_int_equal(s->min, h->min);
+	assert_int_equal(s->max, h->max);
+	hist_sparse_add_to(back, s);
+	assert_memory_equal(back->b, h->b, sizeof(h->b));
+	for (i = 0; i < sizeof(sparse_pcts) / sizeof(sparse_pcts[0]); i++)
+		assert_int_equal(hist_sparse_percentile(s, sparse_pcts[i]),
+				 hist_percentile(h, sparse_pcts[i]));
+	test_free(back);
+}
+
+static void test_sparse_roundtrip(void **state)
+{
+	struct hist_sparse s;
+	struct hist *h;
+	struct rng r;
+	size_t d;
+	unsigned i;
+
+	hist_sparse_init(&s);
+	for (d = 0; d < sizeof(dists) / sizeof(dists[0]); d++) {
+		h = hist_new();
+		r.s = dists[d].seed;
+		for (i = 0; i < 50000; i++)
+			hist_add(h, dists[d].gen(&r) + (i % 997 ? 0 : TOP));
+		assert_int_equal(hist_sparse_from(&s, h), 0);
+		assert_sparse_is(&s, h);
+		/* Far fewer bytes than the full histogram. */
+		assert_true(s.len < sizeof(h->b) / 4);
+		test_free(h);
+	}
+	hist_sparse_free(&s);
+	assert_null(s.enc);
+}
+
+/* Counts that take every varint length, first and last buckets. */
+static void test_sparse_big_counts(void **state)
+{
+	struct hist *h = hist_new();
+	struct hist_sparse s;
+	unsigned i;
+
+	for (i = 0; i < HIST_NBUCKETS; i += 37)
+		h->b[i] = (uint64_t)1 << (i % 64);
+	h->b[HIST_NBUCKETS - 1] = UINT64_MAX;
+	h->b[0] = 1;
+	for (i = 0, h->count = 0; i < HIST_NBUCKETS; i++)
+		h->count += h->b[i];	/* wraps; only compared, not used */
+	h->min = 0;
+	h->max = hist_bucket_high(HIST_NBUCKETS - 1);
+	hist_sparse_init(&s);
+	assert_int_equal(hist_sparse_from(&s, h), 0);
+	{
+		struct hist *back = hist_new();
+
+		hist_sparse_add_to(back, &s);
+		assert_memory_equal(back->b, h->b, sizeof(h->b));
+		test_free(back);
+	}
+	hist_sparse_free(&s);
+	test_free(h);
+}
+
+static void test_sparse_merge(void **state)
+{
+	struct hist *a = hist_new(), *b = hist_new(), *all = hist_new();
+	struct hist *none = hist_new();
+	struct hist_sparse sa, sb, sm, se;
+	struct rng r = { 77 };
+	uint64_t v;
+	unsigned i;
+
+	for (i = 0; i < 100000; i++) {
+		v = i % 3 ? gen_bimodal(&r) : gen_small(&r);
+		if (i % 5000 == 0)
+			v += TOP;
+		hist_add(i % 7 < 3 ? a : b, v);
+		hist_add(all, v);
+	}
+	hist_sparse_init(&sa);
+	hist_sparse_init(&sb);
+	hist_sparse_init(&sm);
+	hist_sparse_init(&se);
+	assert_int_equal(hist_sparse_from(&sa, a), 0);
+	assert_int_equal(hist_sparse_from(&sb, b), 0);
+	assert_int_equal(hist_sparse_merge(&sm, &sa, &sb), 0);
+	assert_sparse_is(&sm, all);
+	/* With an empty one: a copy. */
+	assert_int_equal(hist_sparse_merge(&sm, &sa, &se), 0);
+	assert_sparse_is(&sm, a);
+	assert_int_equal(hist_sparse_merge(&sm, &se, &se), 0);
+	assert_sparse_is(&sm, none);
+	assert_null(sm.enc);
+	/* Into one of its inputs. */
+	assert_int_equal(hist_sparse_merge(&sa, &sa, &sb), 0);
+	assert_sparse_is(&sa, all);
+	hist_sparse_free(&sa);
+	hist_sparse_free(&sb);
+	hist_sparse_free(&sm);
+	test_free(none);
+	test_free(all);
+	test_free(b);
+	test_free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -515,6 +636,9 @@ int main(void)
 		cmocka_unit_test(test_overflow),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_sparse_roundtrip),
+		cmocka_unit_test(test_sparse_big_counts),
+		cmocka_unit_test(test_sparse_merge),
 		ACCURACY(0), ACCURACY(1), ACCURACY(2), ACCURACY(3),
 		ACCURACY(4), ACCURACY(5), ACCURACY(6),
 	};

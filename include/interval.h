@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IORIG_INTERVAL_H
+#define IORIG_INTERVAL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hist.h"
+#include "job.h"
+
+/*
+ * interval=: a job's figures per interval of its measured phase.
+ *
+ * Interval k of a clone covers [k * interval, (k + 1) * interval) ns from
+ * the clone's t0 (the end of ramp_time); the last one ends at the end of
+ * the measured phase (its real length). A completion belongs to the
+ * interval in which it was observed, where the job's totals count it, so
+ * the intervals' ios and bytes add up exactly to the totals.
+ *
+ * A series is written by one thread (the worker, or the thread that gave
+ * up on it) and read by others while it grows: samples live in chunks
+ * that never move, and `published` (release/acquire) says how many are
+ * complete; a complete sample is never written again.
+ */
+
+/* One direction of one interval. */
+struct ival_dir {
+	uint64_t ios;
+	uint64_t bytes;
+	struct hist_sparse lat;	/* lat (queued -> completion observed) */
+};
+
+struct ival_sample {
+	uint64_t start_ns;	/* from the clone's t0 */
+	uint64_t end_ns;
+	struct ival_dir dir[DDIR_NR];
+};
+
+#define IVAL_CHUNK	64
+
+struct ival_chunk {
+	struct ival_sample s[IVAL_CHUNK];
+	struct ival_chunk *next;
+};
+
+struct ival_series {
+	uint64_t interval_ns;
+	unsigned refs;		/* ival_series_get/put: one thread only */
+	struct ival_chunk *head, *tail;
+	size_t n;		/* slots handed out (writer only) */
+	atomic_size_t published;	/* complete samples */
+};
+
+/* A reader's place in a series: start zeroed (IVAL_ITER_INIT). */
+struct ival_iter {
+	const struct ival_chunk *c;
+	size_t pos;		/* within c */
+	size_t index;		/* of the next sample */
+};
+
+#define IVAL_ITER_INIT	{ NULL, 0, 0 }
+
+/* A new, empty series with one reference; NULL when out of memory. */
+struct ival_series *ival_series_new(uint64_t interval_ns);
+struct ival_series *ival_series_get(struct ival_series *s);
+/* Drops a reference; the last one frees everything. NULL is fine. */
+void ival_series_put(struct ival_series *s);
+
+/* Writer: the next sample's slot, zeroed; NULL when out of memory. */
+struct ival_sample *ival_series_next(struct ival_series *s);
+/* Writer: the slot of the last ival_series_next() is complete. */
+void ival_series_publish(struct ival_series *s);
+
+/* Readers: complete samples. */
+size_t ival_series_count(const struct ival_series *s);
+/* The next complete sample after it, or NULL. */
+const struct ival_sample *ival_iter_next(struct ival_iter *it,
+					 const struct ival_series *s);
+
+/*
+ * Merge two series of clones that ran side by side: sample k of the
+ * result is sample k of both (counts and histograms added, the earliest
+ * start, the latest end), or of the one that has it. Both must have the
+ * same interval. Returns a new series (one reference) or NULL when out
+ * of memory.
+ */
+struct ival_series *ival_series_merge(const struct ival_series *a,
+				      const struct ival_series *b);
+
+/* Per direction: rates over the sample's length, 0 when it has none. */
+double ival_iops(const struct ival_sample *s, int ddir);
+double ival_bw(const struct ival_sample *s, int ddir);
+
+/*
+ * The recorder a worker keeps: the running interval's lat histograms and
+ * the job's totals at its start. ~75 KB: allocate it.
+ */
+struct ival_rec {
+	struct ival_series *series;
+	uint64_t index;		/* of the running interval */
+	uint64_t base_ios[DDIR_NR];
+	uint64_t base_bytes[DDIR_NR];
+	struct hist lat[DDIR_NR];
+};
+
+/* Start over at interval 0 with the totals at 0 (measuring begins). */
+void ival_rec_reset(struct ival_rec *r);
+
+/* Hot path: one completion's latency. */
+static inline void ival_rec_add(struct ival_rec *r, int ddir, uint64_t lat)
+{
+	hist_add(&r->lat[ddir], lat);
+}
+
+/*
+ * Close the running interval at end_ns with the job's totals now
+ * (ios[d], bytes[d]), publish it and start the next. Returns 0 or
+ * -ENOMEM (nothing published).
+ */
+int ival_rec_close(struct ival_rec *r, uint64_t end_ns,
+		   const uint64_t ios[DDIR_NR], const uint64_t bytes[DDIR_NR]);
+
+/* The end of the running interval, ns from t0. */
+static inline uint64_t ival_rec_boundary(const struct ival_rec *r)
+{
+	return (r->index + 1) * r->series->interval_ns;
+}
+
+#endif

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+/*
+ * --progress: the status line (see progress.h). The main thread builds a
+ * snapshot from what the workers publish (run.c); this file only decides
+ * whether to show it, formats it and puts it on stderr.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "progress.h"
+
+static const struct {
+	const char *name;
+	enum progress_mode mode;
+} progress_modes[] = {
+	{ "auto", PROGRESS_AUTO },
+	{ "always", PROGRESS_ALWAYS },
+	{ "never", PROGRESS_NEVER },
+};
+
+int progress_mode_parse(const char *s, enum progress_mode *m)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(progress_modes) / sizeof(progress_modes[0]);
+	     i++) {
+		if (s && !strcmp(s, progress_modes[i].name)) {
+			*m = progress_modes[i].mode;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static bool term_ok(const char *term)
+{
+	return term && *term && strcmp(term, "dumb");
+}
+
+bool progress_wanted(enum progress_mode m, bool tty, const char *term)
+{
+	if (m == PROGRESS_ALWAYS)
+		return true;
+	return m == PROGRESS_AUTO && tty && term_ok(term);
+}
+
+void progress_init(struct progress *p, FILE *f, bool tty, const char *term,
+		   uint64_t now_ns)
+{
+	memset(p, 0, sizeof(*p));
+	p->f = f;
+	p->in_place = tty;
+	p->ansi = tty && term_ok(term);
+	p->prev.now_ns = now_ns;
+	p->next_ns = now_ns + PROGRESS_PERIOD_NS;
+}
+
+bool progress_due(const struct progress *p, uint64_t now_ns)
+{
+	return now_ns >= p->next_ns;
+}
+
+/* m:ss, or h:mm:ss from an hour on. */
+static void fmt_clock(uint64_t ns, char *buf, size_t len)
+{
+	uint64_t s = ns / 1000000000ull;
+
+	if (ns == PROGRESS_UNKNOWN)
+		snprintf(buf, len, "?");
+	else if (s >= 3600)
+		snprintf(buf, len, "%" PRIu64 ":%02" PRIu64 ":%02" PRIu64,
+			 s / 3600, s / 60 % 60, s % 60);
+	else
+		snprintf(buf, len, "%" PRIu64 ":%02" PRIu64, s / 60, s % 60);
+}
+
+/* Three significant figures and the largest unit that keeps it >= 1:
+ * 999, 1.20k, 12.3k, 120k; 512B, 1.50KiB, 469MiB. */
+static void fmt_scaled(double v, double base, const char *const unit[5],
+		       char *buf, size_t len)
+{
+	unsigned u = 0;
+
+	while (v >= 999.5 && u < 4) {
+		v /= base;
+		u++;
+	}
+	if (v < 9.995 && u)
+		snprintf(buf, len, "%.2f%s", v, unit[u]);
+	else if (v < 99.95 && u)
+		snprintf(buf, len, "%.1f%s", v, unit[u]);
+	else
+		snprintf(buf, len, "%.0f%s", v, unit[u]);
+}
+
+static const char *const count_units[5] = { "", "k", "M", "G", "T" };
+static const char *const bin_units[5] = { "B", "KiB", "MiB", "GiB", "TiB" };
+
+static uint64_t sub0(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+size_t progress_format(char *buf, size_t len,
+		       const struct progress_snap *cur,
+		       const struct progress_snap *prev)
+{
+	static const char dir_tag[DDIR_NR] = { 'r', 'w' };
+	double secs = (double)sub0(cur->now_ns, prev->now_ns) / 1e9;
+	char el[32], total[32], iops[32], bw[32];
+	size_t n;
+	int d;
+
+	/* Lines come about a second apart: the nearest second. */
+	fmt_clock(cur->elapsed_ns + 500000000ull, el, sizeof(el));
+	/* The total rounded up: a 2.5 s run is not over at 0:02. */
+	fmt_clock(cur->remaining_ns == PROGRESS_UNKNOWN ? PROGRESS_UNKNOWN :
+		  cur->elapsed_ns + cur->remaining_ns + 999999999ull, total,
+		  sizeof(total));
+	n = (size_t)snprintf(buf, len, "[%s/%s] %u job%s", el, total,
+			     cur->running, cur->running == 1 ? "" : "s");
+	for (d = 0; d < DDIR_NR && n < len; d++) {
+		uint64_t ios = sub0(cur->ios[d], prev->ios[d]);
+		uint64_t bytes = sub0(cur->bytes[d], prev->bytes[d]);
+
+		if (!ios || secs <= 0) {
+			n += (size_t)snprintf(buf + n, len - n, "  %c 0",
+					      dir_tag[d]);
+			continue;
+		}
+		fmt_scaled((double)ios / secs, 1000, count_units, iops,
+			   sizeof(iops));
+		fmt_scaled((double)bytes / secs, 1024, bin_units, bw,
+			   sizeof(bw));
+		n += (size_t)snprintf(buf + n, len - n, "  %c %s IOPS %s/s",
+				      dir_tag[d], iops, bw);
+	}
+	return n < len ? n : len - 1;
+}
+
+void progress_show(struct progress *p, const struct progress_snap *s)
+{
+	char line[160];
+	size_t n = progress_format(line, sizeof(line), s, &p->prev);
+
+	if (p->in_place) {
+		/* Without ESC [ K, blanks cover what the last line left. */
+		fprintf(p->f, "\r%s%s%*s", line, p->ansi ? "\033[K" : "",
+			!p->ansi && p->shown > n ? (int)(p->shown - n) : 0,
+			"");
+		p->shown = n;
+	} else {
+		fprintf(p->f, "%s\n", line);
+	}
+	fflush(p->f);
+	p->prev = *s;
+	p->next_ns = s->now_ns + PROGRESS_PERIOD_NS;
+}
+
+void progress_clear(struct progress *p)
+{
+	if (!p->in_place || !p->shown)
+		return;
+	if (p->ansi)
+		fputs("\r\033[K", p->f);
+	else
+		fprintf(p->f, "\r%*s\r", (int)p->shown, "");
+	fflush(p->f);
+	p->shown = 0;
+}

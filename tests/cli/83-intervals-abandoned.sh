@@ -1,0 +1,29 @@
+#!/bin/sh
+# interval= and --stream when a job is given up on after SIGINT (an I/O
+# stuck in tests/faultfs): the last interval is closed as of then, the
+# intervals still add up to the figures reported, and the stream has
+# every one of them.
+. "$(dirname "$0")/lib.sh"
+
+faultfs_mount "$T/i" --intr --size=1m --delay=65536:2500
+report_ms=1200
+[ -z "${IORIG_SAN:-}" ] || report_ms=3000
+
+"$IORIG" --name=stuck --filename=i/data --bs=4k --interval=100ms \
+	--stream=s.jsonl --output-format=json >"$T/out" 2>"$T/err" &
+pid=$!
+sleep 0.5
+kill -0 $pid 2>/dev/null || { wait $pid; rc=$?; die "iorig ended (exit $rc) before SIGINT"; }
+kill -INT $pid
+wait_json "$T/out" $report_ms
+wait_gone $pid 5
+expect_rc 130
+json_is "d['jobs'][0]['abandoned']" True
+json_is "d['jobs'][0]['read']['ios']" 16
+iv="d['jobs'][0]['intervals']"
+json_is "sum(i['read']['ios'] for i in $iv)" 16
+json_is "sum(i['read']['bytes'] for i in $iv)" 65536
+json_is "$iv[-1]['end_ns'] == d['jobs'][0]['runtime_ns']" True
+expect_json "len($iv) >= 5" "intervals up to the signal and the grace"
+json_is "[json.loads(l)['index'] for l in open('s.jsonl')] == list(range(len($iv)))" True
+exit 0

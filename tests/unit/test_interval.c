@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: MIT
+/*
+ * interval.c: the recorder's samples add up to the totals, series grow
+ * across chunks while read, and merging clones' series by index is exact.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "interval.h"
+
+#define MS	1000000ull
+
+static struct ival_rec *rec_new(uint64_t interval_ns)
+{
+	struct ival_rec *r = test_malloc(sizeof(*r));
+
+	r->series = ival_series_new(interval_ns);
+	assert_non_null(r->series);
+	ival_rec_reset(r);
+	return r;
+}
+
+static void rec_free(struct ival_rec *r)
+{
+	ival_series_put(r->series);
+	test_free(r);
+}
+
+/*
+ * A made-up job: n completions, the k-th at time k * step ns, read when
+ * k % 3 else write, 4096 bytes and latency 1000 + k ns. Closes intervals
+ * the way the worker does (before counting a completion past the
+ * boundary) and the last one at the last completion.
+ */
+static void run_job(struct ival_rec *r, unsigned n, uint64_t step,
+		    uint64_t ios[DDIR_NR], uint64_t bytes[DDIR_NR])
+{
+	uint64_t now = 0;
+	unsigned k;
+	int d;
+
+	memset(ios, 0, DDIR_NR * sizeof(*ios));
+	memset(bytes, 0, DDIR_NR * sizeof(*bytes));
+	for (k = 1; k <= n; k++) {
+		now = k * step;
+		while (now >= ival_rec_boundary(r))
+			assert_int_equal(ival_rec_close(r, ival_rec_boundary(r),
+							ios, bytes), 0);
+		d = k % 3 ? DDIR_READ : DDIR_WRITE;
+		ios[d]++;
+		bytes[d] += 4096;
+		ival_rec_add(r, d, 1000 + k);
+	}
+	assert_int_equal(ival_rec_close(r, now, ios, bytes), 0);
+}
+
+static void test_sums(void **state)
+{
+	struct ival_rec *r = rec_new(10 * MS);
+	struct ival_iter it = IVAL_ITER_INIT;
+	const struct ival_sample *s;
+	uint64_t ios[DDIR_NR], bytes[DDIR_NR], sum_ios[DDIR_NR] = { 0 };
+	uint64_t sum_bytes[DDIR_NR] = { 0 }, lat[DDIR_NR] = { 0 }, prev = 0;
+	size_t n = 0;
+	int d;
+
+	/* 1 ms apart for 1.234 s: 123 whole intervals and a partial one */
+	run_job(r, 1234, MS, ios, bytes);
+	assert_int_equal(ival_series_count(r->series), 124);
+	while ((s = ival_iter_next(&it, r->series))) {
+		assert_int_equal(s->start_ns, n * 10 * MS);
+		assert_int_equal(s->start_ns, prev);
+		assert_true(s->end_ns > s->start_ns);
+		prev = s->end_ns;
+		for (d = 0; d < DDIR_NR; d++) {
+			sum_ios[d] += s->dir[d].ios;
+			sum_bytes[d] += s->dir[d].bytes;
+			lat[d] += s->dir[d].lat.count;
+			assert_int_equal(s->dir[d].lat.count, s->dir[d].ios);
+		}
+		n++;
+	}
+	assert_int_equal(n, 124);
+	assert_int_equal(prev, 1234 * MS);
+	for (d = 0; d < DDIR_NR; d++) {
+		assert_int_equal(sum_ios[d], ios[d]);
+		assert_int_equal(sum_bytes[d], bytes[d]);
+		assert_int_equal(lat[d], ios[d]);
+	}
+	/* The boundary belongs to the next interval: k = 10 is in #1. */
+	it = (struct ival_iter)IVAL_ITER_INIT;
+	s = ival_iter_next(&it, r->series);
+	assert_int_equal(s->dir[DDIR_READ].ios + s->dir[DDIR_WRITE].ios, 9);
+	assert_int_equal(s->dir[DDIR_READ].lat.max, 1008);
+	assert_true(ival_iops(s, DDIR_READ) == 6 * 1e9 / (10 * MS));
+	rec_free(r);
+}
+
+/* No completion for a while: the intervals in between are there, empty. */
+static void test_gap(void **state)
+{
+	struct ival_rec *r = rec_new(10 * MS);
+	struct ival_iter it = IVAL_ITER_INIT;
+	const struct ival_sample *s;
+	uint64_t ios[DDIR_NR], bytes[DDIR_NR];
+	size_t n = 0;
+
+	run_job(r, 3, 45 * MS, ios, bytes);	/* at 45, 90, 135 ms */
+	assert_int_equal(ival_series_count(r->series), 14);
+	while ((s = ival_iter_next(&it, r->series))) {
+		uint64_t all = s->dir[0].ios + s->dir[1].ios;
+
+		assert_int_equal(all, n == 4 || n == 9 || n == 13 ? 1 : 0);
+		if (!all)
+			assert_int_equal(hist_sparse_percentile(&s->dir[0].lat,
+								99), 0);
+		n++;
+	}
+	rec_free(r);
+}
+
+/* A reader sees only published samples, across chunk boundaries. */
+static void test_publish(void **state)
+{
+	struct ival_series *s = ival_series_new(MS);
+	struct ival_iter it = IVAL_ITER_INIT;
+	struct ival_sample *w;
+	const struct ival_sample *got;
+	size_t i, read = 0;
+
+	for (i = 0; i < 3 * IVAL_CHUNK + 5; i++) {
+		w = ival_series_next(s);
+		assert_non_null(w);
+		w->start_ns = i;
+		/* Not yet published: invisible. */
+		assert_int_equal(ival_series_count(s), i);
+		if (i % 7 == 0)
+			while ((got = ival_iter_next(&it, s)))
+				assert_int_equal(got->start_ns, read++);
+		ival_series_publish(s);
+	}
+	while ((got = ival_iter_next(&it, s)))
+		assert_int_equal(got->start_ns, read++);
+	assert_int_equal(read, 3 * IVAL_CHUNK + 5);
+	assert_null(ival_iter_next(&it, s));
+	ival_series_put(s);
+}
+
+/* Two clones side by side, one longer: merged by index, exactly. */
+static void test_merge(void **state)
+{
+	struct ival_rec *a = rec_new(10 * MS), *b = rec_new(10 * MS);
+	struct ival_iter ia = IVAL_ITER_INIT, ib = IVAL_ITER_INIT;
+	struct ival_iter im = IVAL_ITER_INIT;
+	const struct ival_sample *sa, *sb, *sm;
+	struct ival_series *m, *m2;
+	uint64_t ios[DDIR_NR], bytes[DDIR_NR], tot[DDIR_NR] = { 0 };
+	struct hist *h = malloc(sizeof(*h));
+	int d;
+
+	run_job(a, 500, MS, ios, bytes);		/* 0.5 s */
+	for (d = 0; d < DDIR_NR; d++)
+		tot[d] += ios[d];
+	run_job(b, 900, 777777, ios, bytes);		/* 0.7 s */
+	for (d = 0; d < DDIR_NR; d++)
+		tot[d] += ios[d];
+	m = ival_series_merge(a->series, b->series);
+	assert_non_null(m);
+	assert_int_equal(ival_series_count(m),
+			 ival_series_count(b->series));
+	assert_non_null(h);
+	while ((sm = ival_iter_next(&im, m))) {
+		sa = ival_iter_next(&ia, a->series);
+		sb = ival_iter_next(&ib, b->series);
+		assert_non_null(sb);
+		hist_init(h);
+		for (d = 0; d < DDIR_NR; d++) {
+			assert_int_equal(sm->dir[d].ios, sb->dir[d].ios +
+					 (sa ? sa->dir[d].ios : 0));
+			tot[d] -= sm->dir[d].ios;
+		}
+		/* The percentiles of the merge are those of all samples. */
+		hist_sparse_add_to(h, &sb->dir[0].lat);
+		if (sa)
+			hist_sparse_add_to(h, &sa->dir[0].lat);
+		assert_int_equal(hist_sparse_percentile(&sm->dir[0].lat, 99),
+				 hist_percentile(h, 99));
+		assert_int_equal(hist_sparse_percentile(&sm->dir[0].lat, 50),
+				 hist_percentile(h, 50));
+		assert_int_equal(sm->start_ns, sb->start_ns);
+		assert_int_equal(sm->end_ns, sa && sa->end_ns > sb->end_ns ?
+				 sa->end_ns : sb->end_ns);
+	}
+	for (d = 0; d < DDIR_NR; d++)
+		assert_int_equal(tot[d], 0);
+	/* References: a merged series outlives its inputs. */
+	m2 = ival_series_get(m);
+	ival_series_put(m);
+	rec_free(a);
+	rec_free(b);
+	assert_int_equal(ival_series_count(m2), 70);
+	ival_series_put(m2);
+	free(h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sums),
+		cmocka_unit_test(test_gap),
+		cmocka_unit_test(test_publish),
+		cmocka_unit_test(test_merge),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -183,6 +183,16 @@ keep fails-to-start 1
 json_is "[j['ran'] for j in d['jobs']]" "[False, True]"
 expect_json "d['jobs'][0]['error']['errno'] > 0"
 
+# interval=: per clone, merged by group_reporting, and in groups[].
+run $J --name=ivals --ioengine=null --size=1g --time_based --runtime=250ms \
+	--interval=100ms --rw=randrw --numjobs=2
+keep intervals 0
+expect_json "len(d['jobs'][0]['intervals']) >= 2"
+run $J --name=ivals --ioengine=null --size=1g --time_based --runtime=250ms \
+	--interval=100ms --numjobs=2 --group_reporting=1
+keep intervals-merged 0
+expect_json "d['groups'][0]['intervals'] is not None"
+
 # Signals: a later stonewall group never starts; clones merged.
 stop INT $J --name=spin --ioengine=null --time_based --runtime=30 \
 	--name=later --ioengine=null --stonewall
@@ -421,6 +431,19 @@ def result_rel(u, where, pct_job):
             fail(where + ": verify.first has %d of %d"
                  % (len(v["first"]), v["mismatches"]))
 
+def interval_rel(u, where):
+    if u["intervals"] is None:
+        return
+    for dname, tot in (("read", "ios"), ("write", "ios")):
+        if sum(i[dname]["ios"] for i in u["intervals"]) != u[dname]["ios"]:
+            fail(where + ": %s interval ios do not add up" % dname)
+        if sum(i[dname]["bytes"] for i in u["intervals"]) != \
+           u[dname]["io_bytes"]:
+            fail(where + ": %s interval bytes do not add up" % dname)
+    for i in u["intervals"]:
+        if i["start_ns"] > i["end_ns"]:
+            fail(where + ": an interval ends before it starts")
+
 def report_rel(d, name):
     if d["interrupted"] != (d["signal"] is not None):
         fail(name + ": interrupted and signal disagree")
@@ -436,6 +459,7 @@ def report_rel(d, name):
         if not 0 <= j["group"] < len(d["groups"]):
             fail(w + ": no such group")
         result_rel(j, w, j)
+        interval_rel(j, w)
         s, r, wr = j["summary"], j["read"], j["write"]
         if (s["reqs"], s["io_bytes"], s["runtime_ns"]) != (
                 r["ios"] + wr["ios"], r["io_bytes"] + wr["io_bytes"],
@@ -470,6 +494,7 @@ def report_rel(d, name):
             if sum(j[dname]["ios"] for j in units) != g[dname]["ios"]:
                 fail(w + ": %s.ios is not its units'" % dname)
         result_rel(g, w, units[0])
+        interval_rel(g, w)
 
 # Which types each nullable key was seen with.
 def walk_types(x, path, seen):

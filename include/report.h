@@ -31,14 +31,23 @@ struct run_result {
  * A reported unit: one clone, or (group_reporting) all the clones of the
  * jobs of a group merged. report_units fills up to max units and returns
  * how many; each unit's stats are merged copies.
+ * The runs of a repeated job (repeat=N) are one unit: its stats are those
+ * of the runs together (counts and histograms add up, runtimes add up as
+ * the runs went one after the other) and nruns is N.
  */
 struct report_unit {
 	const struct job *job;		/* the first job of the unit */
 	struct job_stats stats;
-	unsigned njobs;
+	unsigned njobs;			/* plan jobs: clones times runs */
+	unsigned nruns;			/* runs folded in; 0 counts as 1 */
 };
 
 int report_units(const struct run_result *r, struct report_unit **units);
+/*
+ * The unit of every job of plan p, as report_units numbers them, into
+ * unit_of[0..p->njobs). Returns the number of units, or -ENOMEM.
+ */
+int report_unit_of(const struct plan *p, size_t *unit_of);
 /* Per reporting group: all its jobs merged. */
 int report_groups(const struct run_result *r, struct job_stats **groups);
 
@@ -48,16 +57,26 @@ struct report_set {
 	int nunits;
 	struct job_stats *groups;
 	int ngroups;
+	size_t *unit_of;		/* per plan job, see report_unit_of */
 };
 
 int report_collect(const struct run_result *r, struct report_set *s);
 void report_set_free(struct report_set *s);
 
 /*
+ * Run `run` (0..nruns-1) of unit `unit` of s, on its own: the jobs of that
+ * run merged into out (nruns 1). out->stats.nclones is 0 when none of
+ * them ran.
+ */
+void report_unit_run(const struct run_result *r, const struct report_set *s,
+		     int unit, unsigned run, struct report_unit *out);
+
+/*
  * One unit's headline figures, as the table shows them and the JSON
  * "summary" carries them. CPU columns are process-wide (RUSAGE_SELF) over
  * the unit's phase, so they include io_uring's kernel-side threads and the
- * pthread pool; us_per_io divides them by every I/O of the phase.
+ * pthread pool; us_per_io divides them by every I/O of the phase. A
+ * repeated unit's phases are those of all its runs, added up.
  */
 struct report_row {
 	uint64_t ios;

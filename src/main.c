@@ -65,7 +65,7 @@ static void print_plan(const struct plan *p)
 	size_t i;
 
 	for (i = 0; i < p->njobs; i++) {
-		if (p->jobs[i].clone)
+		if (p->jobs[i].clone || p->jobs[i].repeat_idx)
 			continue;
 		printf("[%s]%s%s\n", p->jobs[i].name,
 		       p->jobs[i].sweep_point ? "  ; sweep point: " : "",

@@ -287,6 +287,11 @@ const struct opt_def options_table[] = {
 	  .set = set_sweep, .category = "sweep",
 	  .help = "OPTION:v1,v2,...: run the job once per value, each point "
 		  "stonewalled; repeat for a cartesian product" },
+	/* Repeats */
+	{ .name = "repeat", .type = OPT_UINT, .off = F(repeat), .def = "1",
+	  .min = 1, .max = 4096, .category = "checks",
+	  .help = "Run the job this many times, one after the other; the "
+		  "report gives mean, stddev, cv, min and max" },
 	/* Verification */
 	{ .name = "verify", .type = OPT_ENUM, .off = F(verify), .def = "none",
 	  .choices = verify_choices, .category = "verify",

@@ -286,6 +286,27 @@ static int sweep_split(char *spec, struct sweep_dim *dims, size_t *ndims,
 	return 0;
 }
 
+/*
+ * repeat=N: N copies of j one after the other, each with its clones. The
+ * runs of a repeated job and the job after them run alone (stonewalled),
+ * so that every run measures the same thing.
+ */
+static int add_runs(struct plan *p, struct job *j, struct err_rec *e)
+{
+	uint64_t r;
+	int ret = 0;
+
+	if (j->repeat > 1 || (p->njobs && p->jobs[p->njobs - 1].repeat > 1))
+		j->stonewall = true;
+	for (r = 0; r < j->repeat && !ret; r++) {
+		j->repeat_idx = (unsigned)r;
+		assign_group(p, j, p->njobs);
+		ret = add_clones(p, j, e);
+	}
+	j->repeat_idx = 0;
+	return ret;
+}
+
 /* Point idx[] of the sweep: a stonewalled copy of proto with its values. */
 static int sweep_point(struct plan *p, const struct job *proto,
 		       const struct sweep_dim *dims, size_t ndims,
@@ -317,8 +338,7 @@ static int sweep_point(struct plan *p, const struct job *proto,
 	if (!ret) {
 		pt.stonewall = true;
 		pt.engine = engine_find(pt.ioengine);
-		assign_group(p, &pt, p->njobs);
-		ret = add_clones(p, &pt, e);
+		ret = add_runs(p, &pt, e);
 	}
 	job_free(&pt);
 	return ret;
@@ -413,8 +433,7 @@ static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 		ret = add_sweep(p, &j, e);
 		goto out;
 	}
-	assign_group(p, &j, p->njobs);
-	ret = add_clones(p, &j, e);
+	ret = add_runs(p, &j, e);
 out:
 	if (ret == -ENOMEM)
 		err_set(e, sec->file, sec->line, "", "out of memory");

@@ -104,6 +104,7 @@ struct job {
 	bool hipri;			/* io_uring IOPOLL */
 	uint64_t pool_threads;		/* pthread engine; 0: iodepth */
 	char *sweep;		/* "OPT:v1,v2" lines joined by ';' */
+	char *check;		/* check= expressions joined by ';' (check.h) */
 	uint64_t repeat;	/* runs of the job, one after the other */
 
 	/* Verification (verify.h). */
@@ -130,6 +131,10 @@ struct job {
 	 * run r's wait group is run 0's plus r.
 	 */
 	unsigned repeat_idx;
+	/* Where each check= of `check` was set, in order: "FILE:LINE" lines
+	 * joined by '\n', each starting with 'g' (a global section) or 'j'
+	 * (the job's own section). */
+	char *check_src;
 };
 
 #endif

@@ -10,6 +10,8 @@
 #include "plan.h"
 #include "stats.h"
 
+struct check_report;
+
 /* What a run produced, handed to a report writer. */
 struct run_result {
 	const struct plan *plan;
@@ -25,6 +27,8 @@ struct run_result {
 	unsigned ncpus;
 	char kernel[128];		/* uname -r */
 	char hostname[128];
+	/* Checks, repeats and baseline figures (check.h); NULL: none. */
+	const struct check_report *checks;
 };
 
 /*

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "baseline.h"
+#include "check.h"
 #include "cli.h"
 #include "jobfile.h"
 #include "options.h"
@@ -26,6 +28,7 @@ enum exit_code {
 	EXIT_OK = 0,
 	EXIT_RUNTIME = 1,
 	EXIT_USAGE = 2,
+	EXIT_CHECK = 3,		/* a --check or check= failed */
 	EXIT_VERIFY = 4,	/* verification found mismatches */
 };
 
@@ -115,7 +118,52 @@ static void install_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-/* Precedence: a signal, then 1, then 4 (usage errors never get here). */
+/* The baseline and the checks: usage errors, found before anything runs. */
+static int plan_checks(const struct cli *c, const struct plan *p,
+		       struct baseline *bl, struct check_set *cs,
+		       struct err_rec *e)
+{
+	struct check_arg *args;
+	size_t i;
+	int ret;
+
+	if (c->baseline && baseline_load(bl, c->baseline, e))
+		return -EINVAL;
+	args = calloc(c->nchecks + 1, sizeof(*args));
+	if (!args) {
+		err_set(e, "", 0, "check", "out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < c->nchecks; i++) {
+		args[i].expr = c->checks[i];
+		args[i].argi = cli_arg_index(c, c->checks[i]);
+	}
+	ret = check_build(cs, p, args, c->nchecks, c->baseline ? bl : NULL,
+			  e);
+	free(args);
+	return ret;
+}
+
+/* Failed checks on stderr too: CI logs show them whatever the format. */
+static void note_checks(const struct check_report *cr)
+{
+	char label[300], src[300];
+	size_t i;
+
+	for (i = 0; i < cr->nresults; i++) {
+		const struct check_result *x = &cr->results[i];
+
+		if (x->status != CHECK_FAIL)
+			continue;
+		check_unit_label(x->job, label, sizeof(label));
+		check_source(x->def, src, sizeof(src));
+		fprintf(stderr, "iorig: check failed: job '%s': %s (%s)\n",
+			label, x->def->text, src);
+	}
+}
+
+/* Precedence: a signal, then 1, then 4, then 3 (usage errors never get
+ * here). */
 static int exit_code(const struct run_result *r)
 {
 	size_t i;
@@ -130,6 +178,8 @@ static int exit_code(const struct run_result *r)
 		if (r->stats[i].verify.mismatches)
 			code = EXIT_VERIFY;
 	}
+	if (code == EXIT_OK && r->checks && r->checks->nfail)
+		code = EXIT_CHECK;
 	return code;
 }
 
@@ -163,6 +213,8 @@ static int report(const struct cli *c, struct run_result *r, FILE *out)
 				r->stats[i].verify.mismatches,
 				r->stats[i].verify.blocks_checked);
 	}
+	if (r->checks)
+		note_checks(r->checks);
 	r->signo = atomic_load(&stop_signal);
 	r->version = IORIG_VERSION;
 	ret = writers[c->format](out, r);
@@ -181,6 +233,9 @@ int main(int argc, char **argv)
 	struct plan_filter filter = { 0 };
 	struct run_result r = { 0 };
 	struct err_rec e = { 0 };
+	struct baseline bl = { 0 };
+	struct check_set cs = { 0 };
+	struct check_report cr = { 0 };
 	struct cli c;
 	FILE *out = stdout;
 	int code;
@@ -194,7 +249,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	filter.sections = c.sections;
-	if (build_doc(&c, &doc, &e) || plan_build(&p, &doc, &filter, &e)) {
+	if (build_doc(&c, &doc, &e) || plan_build(&p, &doc, &filter, &e) ||
+	    plan_checks(&c, &p, &bl, &cs, &e)) {
 		code = fail(&e);
 		goto out;
 	}
@@ -222,11 +278,21 @@ int main(int argc, char **argv)
 		code = fail(&e);
 		goto out;
 	}
+	if (check_eval(&cs, &r, &cr))
+		fprintf(stderr, "iorig: evaluating the checks: %s\n",
+			strerror(ENOMEM));
+	else
+		r.checks = &cr;
 	code = report(&c, &r, out);
+	if (!r.checks && code < 128)
+		code = EXIT_RUNTIME;
 out:
 	if (out != stdout)
 		fclose(out);
 	run_result_free(&r);
+	check_report_free(&cr);
+	check_set_free(&cs);
+	baseline_free(&bl);
 	plan_free(&p);
 	raw_doc_free(&doc);
 	cli_free(&c);

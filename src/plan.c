@@ -396,6 +396,36 @@ static void blame_option(const struct raw_opt *const *opts, size_t n,
 	}
 }
 
+/*
+ * Where each check= of j came from (job.check_src), for the reports and
+ * for check.c, which treats a job's own checks and inherited ones apart.
+ */
+static int note_checks(struct job *j, const struct raw_opt *const *opts,
+		       size_t n, const struct raw_section *sec)
+{
+	const struct opt_def *check = options_find("check");
+	char *src = NULL, *more;
+	size_t i;
+	bool own;
+
+	for (i = 0; i < n; i++) {
+		if (options_find(opts[i]->name) != check)
+			continue;
+		own = opts[i] >= sec->opts && opts[i] < sec->opts + sec->nopts;
+		if (asprintf(&more, "%s%s%c%s:%d", src ? src : "",
+			     src ? "\n" : "", own ? 'j' : 'g', opts[i]->file,
+			     opts[i]->line) < 0) {
+			free(src);
+			return -ENOMEM;
+		}
+		free(src);
+		src = more;
+	}
+	free(j->check_src);
+	j->check_src = src;
+	return 0;
+}
+
 static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 		     const struct raw_opt **opts, struct err_rec *e)
 {
@@ -421,6 +451,8 @@ static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 		goto out;
 	}
 	ret = apply_opts(&j, opts, n, e);
+	if (!ret)
+		ret = note_checks(&j, opts, n, sec);
 	if (!ret) {
 		ret = check_job(&j, e);
 		if (ret)

@@ -14,7 +14,8 @@
  * Checks: "[JOB:]LHS OP RHS", compared after the run against the figures
  * of each reported unit; any failure gives exit status 3.
  *
- *	LHS := metric | FUNC "(" metric ")"	FUNC: mean stddev cv min max
+ *	LHS := metric | FUNC "(" metric ")"
+ *	FUNC := "mean" | "stddev" | "cv" | "min" | "max"
  *	OP  := ">=" | "<=" | ">" | "<" | "==" | "!="
  *	RHS := threshold | "baseline" | F "*baseline" | "baseline*" F
  *
@@ -42,7 +43,7 @@ struct check_expr {
 	struct metric m;
 	int op;				/* enum check_op */
 	int unit;			/* enum metric_unit of both sides */
-	bool baseline;			/* threshold = factor * baseline */
+	bool baseline;			/* threshold: factor * baseline */
 	double factor;
 	double threshold;		/* when !baseline */
 	unsigned body;			/* offset of the text after the
@@ -134,9 +135,9 @@ struct check_result {
 /* One headline figure of a unit (metric_headlines). */
 struct check_fig {
 	struct metric m;
-	double value;			/* the unit's: the mean of its runs */
+	double value;			/* the mean of the unit's runs */
 	struct metric_spread spread;	/* over the runs that ran */
-	double *values;			/* spread.n of them, in run order */
+	double *values;			/* spread.n, in run order */
 	bool has_base;			/* the baseline has the figure */
 	double base;
 	bool has_change;		/* base is not 0 */

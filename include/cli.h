@@ -36,7 +36,7 @@ struct cli {
 	const char **sections;		/* NULL-terminated, or NULL */
 	const char **jobfiles;		/* NULL-terminated */
 	int first_name;			/* argv index of the first --name */
-	const char **checks;		/* --check values, NULL-terminated */
+	const char **checks;		/* --check values, NULL-ended */
 	size_t nchecks;
 	const char *baseline;		/* --baseline FILE, or NULL */
 };

@@ -42,8 +42,8 @@ struct run_result {
 struct report_unit {
 	const struct job *job;		/* the first job of the unit */
 	struct job_stats stats;
-	unsigned njobs;			/* plan jobs: clones times runs */
-	unsigned nruns;			/* runs folded in; 0 counts as 1 */
+	unsigned njobs;			/* plan jobs: clones x runs */
+	unsigned nruns;			/* runs folded in; 0 means 1 */
 };
 
 int report_units(const struct run_result *r, struct report_unit **units);

@@ -102,7 +102,8 @@ static const char *find_op(const char *b, const char *e, int *op,
 			continue;
 		for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
 			n = strlen(ops[i].text);
-			if ((size_t)(e - p) >= n && !strncmp(p, ops[i].text, n)) {
+			if ((size_t)(e - p) >= n &&
+			    !strncmp(p, ops[i].text, n)) {
 				*op = ops[i].op;
 				*oplen = n;
 				return p;
@@ -576,6 +577,13 @@ static int plan_job_checks(struct builder *b, int unit)
 	return 0;
 }
 
+/* The same check= line, read for jobs of different kb_base. */
+static bool same_line(const struct check_def *a, const struct check_def *b)
+{
+	return a->origin == b->origin && a->line == b->line &&
+	       !strcmp(a->file, b->file) && !strcmp(a->text, b->text);
+}
+
 /* A check that names a job must apply to one. */
 static int check_scopes(struct builder *b)
 {
@@ -586,7 +594,8 @@ static int check_scopes(struct builder *b)
 		if (!cs->defs[i].x.scope[0])
 			continue;
 		for (k = 0; k < cs->nitems; k++)
-			if (cs->items[k].def == i)
+			if (same_line(&cs->defs[cs->items[k].def],
+				      &cs->defs[i]))
 				break;
 		if (k == cs->nitems)
 			return def_error(b, &cs->defs[i], "no job called "
@@ -886,7 +895,8 @@ const struct check_unit *check_unit_of(const struct check_report *cr,
 const char *check_status_name(int status)
 {
 	static const char *const names[] = {
-		[CHECK_PASS] = "PASS", [CHECK_FAIL] = "FAIL", [CHECK_NA] = "n/a",
+		[CHECK_PASS] = "PASS", [CHECK_FAIL] = "FAIL",
+		[CHECK_NA] = "n/a",
 	};
 
 	return status >= 0 && status <= CHECK_NA ? names[status] : "?";

@@ -395,8 +395,8 @@ static void print_footer(FILE *f, const struct run_result *r,
 }
 
 /*
- *   repeats: 3 runs             mean     stddev         cv        min        max
- *     read.iops             12.20k    123.45      1.01%     12.05k     12.34k
+ *   repeats: 3 runs             mean     stddev         cv        min  ...
+ *     read.iops             12.20k    123.45      1.01%     12.05k  ...
  */
 static void print_repeats(FILE *f, const struct check_unit *cu)
 {

@@ -346,7 +346,8 @@ static const struct build_bad build_errors[] = {
 	  "job 'a' does no reads" },
 	{ "[a]\n" NULLJOB "rw=randrw\nrwmixread=100\n"
 	  "check=write.iops>=1\n", NULL, 6, "does no writes" },
-	{ "[a]\nsize=1m\nfilename=v.dat\nrw=write\nverify=crc32c\nverify_only=1\n"
+	{ "[a]\nsize=1m\nfilename=v.dat\nrw=write\nverify=crc32c\n"
+	  "verify_only=1\n"
 	  "check=write.iops>=1\n", NULL, 7, "verify_only" },
 	/* A scoped --check likewise. */
 	{ "[a]\n" NULLJOB "rw=read\n", "a:write.bw>=1", 1,
@@ -549,7 +550,7 @@ static void test_eval_repeats(void **state)
 		"read.iops>=150",		/* mean 200: pass */
 		"min(read.iops)>=150",		/* 100: fail */
 		"max(read.iops)==300",		/* pass */
-		"cv(read.iops)<=50%",		/* stddev 100 / 200: pass */
+		"cv(read.iops)<=50%",		/* 100 / 200: pass */
 		"stddev(read.iops)>100",	/* 100: fail */
 		"mean(read.ios)==200",		/* pass */
 		"write.iops>=1",		/* n/a */

@@ -421,8 +421,9 @@ static int add_item(struct builder *b, size_t def, int unit, bool na)
 	struct check_item *it;
 	size_t i;
 
-	for (i = 0; i < cs->nitems; i++)
-		if (cs->items[i].def == def && cs->items[i].unit == unit)
+	/* Items come unit by unit: this unit's are the last ones. */
+	for (i = cs->nitems; i-- > 0 && cs->items[i].unit == unit;)
+		if (cs->items[i].def == def)
 			return 0;
 	if (cs->nitems == b->capitems) {
 		size_t cap = b->capitems ? 2 * b->capitems : 16;
@@ -795,32 +796,31 @@ static void unit_result(const struct check_set *cs, struct unit_eval *ue,
 		      CHECK_PASS : CHECK_FAIL;
 }
 
+/* Unit ue->u, whose checks are items [first, end) (items are by unit). */
 static int eval_unit(const struct check_set *cs, struct unit_eval *ue,
-		     struct report_unit *tmp, struct check_report *out)
+		     size_t first, size_t end, struct report_unit *tmp,
+		     struct check_report *out)
 {
-	size_t i, n = 0;
+	size_t i;
 	unsigned k;
 	int ret = -ENOMEM;
 
-	for (i = 0; i < cs->nitems; i++)
-		n += cs->items[i].unit == ue->u;
 	ue->nruns = ue->rs->units[ue->u].nruns ? ue->rs->units[ue->u].nruns
 					       : 1;
 	ue->nh = metric_headlines(unit_dirs(ue->r, ue->rs, ue->u), ue->ms);
-	ue->all = calloc(ue->nh + n, sizeof(*ue->all));
-	ue->vals = calloc((ue->nh + n) * ue->nruns, sizeof(*ue->vals));
+	ue->all = calloc(ue->nh + end - first, sizeof(*ue->all));
+	ue->vals = calloc((ue->nh + end - first) * ue->nruns,
+			  sizeof(*ue->vals));
 	if (!ue->all || !ue->vals)
 		goto out;
 	memcpy(ue->all, ue->ms, ue->nh * sizeof(*ue->all));
 	ue->nm = ue->nh;
-	for (i = 0; i < cs->nitems; i++)
-		if (cs->items[i].unit == ue->u)
-			ue->all[ue->nm++] = cs->defs[cs->items[i].def].x.m;
+	for (i = first; i < end; i++)
+		ue->all[ue->nm++] = cs->defs[cs->items[i].def].x.m;
 	unit_values(ue, tmp);
 	ret = unit_figs(ue, cs->baseline, &out->units[ue->u]);
-	for (i = 0, k = ue->nh; i < cs->nitems; i++)
-		if (cs->items[i].unit == ue->u)
-			unit_result(cs, ue, i, k++, &out->results[i]);
+	for (i = first, k = ue->nh; i < end; i++)
+		unit_result(cs, ue, i, k++, &out->results[i]);
 out:
 	free(ue->all);
 	free(ue->vals);
@@ -833,7 +833,7 @@ int check_eval(const struct check_set *cs, const struct run_result *r,
 	struct report_unit *tmp = NULL;
 	struct report_set rs;
 	struct unit_eval ue;
-	size_t i;
+	size_t i, first, end;
 	int u, ret;
 
 	memset(out, 0, sizeof(*out));
@@ -850,12 +850,14 @@ int check_eval(const struct check_set *cs, const struct run_result *r,
 	out->nunits = rs.nunits;
 	out->nresults = cs->nitems;
 	ret = 0;
-	for (u = 0; !ret && u < rs.nunits; u++) {
+	for (u = 0, end = 0; !ret && u < rs.nunits; u++) {
 		memset(&ue, 0, sizeof(ue));
 		ue.r = r;
 		ue.rs = &rs;
 		ue.u = u;
-		ret = eval_unit(cs, &ue, tmp, out);
+		for (first = end; end < cs->nitems && cs->items[end].unit == u;)
+			end++;
+		ret = eval_unit(cs, &ue, first, end, tmp, out);
 	}
 	for (i = 0; i < out->nresults; i++) {
 		out->npass += out->results[i].status == CHECK_PASS;

@@ -127,6 +127,8 @@ struct check_result {
 	int status;			/* enum check_status */
 	const char *reason;		/* CHECK_NA: why (static text) */
 	double value;			/* measured (not CHECK_NA) */
+	bool has_threshold;		/* false: a baseline check that is
+					 * n/a, so no baseline figure */
 	double threshold;
 	bool has_base;
 	double base;			/* the baseline's figure */

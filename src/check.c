@@ -779,9 +779,11 @@ static void unit_result(const struct check_set *cs, struct unit_eval *ue,
 	res->def = d;
 	res->unit = it->unit;
 	res->job = ue->rs->units[it->unit].job;
+	/* A baseline check that is n/a by direction has no baseline. */
+	res->has_base = d->x.baseline && !it->na;
+	res->has_threshold = !d->x.baseline || res->has_base;
 	res->threshold = d->x.baseline ? d->x.factor * it->base :
 			 d->x.threshold;
-	res->has_base = d->x.baseline;
 	res->base = it->base;
 	if (it->na || !ue->nran) {
 		res->status = CHECK_NA;

@@ -525,7 +525,8 @@ static json_t *j_check(struct jctx *c, const struct check_result *x)
 	put(c, o, "op", j_str(check_op_text(d->x.op)));
 	put(c, o, "value", x->status == CHECK_NA ? json_null() :
 	    j_real(x->value));
-	put(c, o, "threshold", j_real(x->threshold));
+	put(c, o, "threshold", x->has_threshold ? j_real(x->threshold) :
+	    json_null());
 	put(c, o, "baseline", x->has_base ? j_real(x->base) : json_null());
 	put(c, o, "pass", x->status == CHECK_NA ? json_null() :
 	    json_boolean(x->status == CHECK_PASS));

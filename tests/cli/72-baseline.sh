@@ -65,13 +65,20 @@ run --name=a $NULLJOB --rw=randrw --baseline=base.json \
 expect_rc 3
 json_is "[c['pass'] for c in d['checks']]" "[True, True, True, False]"
 json_is "d['checks'][0]['baseline'] == json.load(open('base.json'))['jobs'][0]['read']['iops']" True
-json_is "d['checks'][0]['threshold'] == d['checks'][0]['baseline'] * 0.000001" True
+json_is "abs(d['checks'][0]['threshold'] - d['checks'][0]['baseline'] * 1e-6) <= 1e-9 * d['checks'][0]['threshold']" True
 json_is "d['checks'][1]['baseline'] == json.load(open('base.json'))['jobs'][0]['read']['clat_ns']['percentiles']['42']" True
 json_is "d['checks'][2]['baseline'] == json.load(open('base.json'))['jobs'][0]['write']['clat_ns']['percentiles']['99']" True
 run --name=a $NULLJOB --rw=randrw --baseline=base.json \
 	--check='read.iops>=1000000*baseline'
 expect_rc 3
 expect_in out '^  FAIL  a: read.iops>=1000000\*baseline  .*, threshold .* \(1e\+06 x baseline .*\)  \(command line\)$'
+
+# A comparison that does not apply has no threshold and no baseline.
+run --name=a $NULLJOB --rw=randread --baseline=base.json \
+	--check='write.iops>=0.5*baseline' --output-format=json
+expect_rc 0
+json_is "[(c['threshold'], c['baseline'], c['pass']) for c in d['checks']]" \
+	"[(None, None, None)]"
 
 # A repeated baseline: the mean of its runs.
 run --name=a $NULLJOB --rw=randread --repeat=3 --output-format=json \

@@ -99,6 +99,14 @@ struct report_row {
 void report_row(const struct run_result *r, const struct report_unit *u,
 		struct report_row *row);
 
+/*
+ * The phase (wait group) u ran in, into ph; for a repeated unit, the
+ * phases of all its runs added up. Returns how many phases that is: 0
+ * when r has no phase figures.
+ */
+unsigned report_unit_phase(const struct run_result *r,
+			   const struct report_unit *u, struct phase_cpu *ph);
+
 int report_text(FILE *f, const struct run_result *r);
 int report_table(FILE *f, const struct run_result *r);
 int report_json(FILE *f, const struct run_result *r);

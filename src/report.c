@@ -265,12 +265,37 @@ void report_unit_run(const struct run_result *r, const struct report_set *s,
 		out->job = s->units[unit].job;
 }
 
+unsigned report_unit_phase(const struct run_result *r,
+			   const struct report_unit *u, struct phase_cpu *ph)
+{
+	unsigned k, wg, nruns = u->nruns ? u->nruns : 1;
+	const struct sys_cpu *s;
+
+	memset(ph, 0, sizeof(*ph));
+	/* A repeated unit's runs are the wait groups after its first. */
+	for (k = 0; r->phases && k < nruns; k++) {
+		wg = u->job->wait_group + k;
+		if (wg >= r->nphases)
+			break;
+		stats_cpu_add(&ph->proc, &r->phases[wg].proc);
+		s = &r->phases[wg].sys;
+		ph->sys.user += s->user;
+		ph->sys.system += s->system;
+		ph->sys.irq += s->irq;
+		ph->sys.softirq += s->softirq;
+		ph->sys.idle += s->idle;
+		ph->sys.steal += s->steal;
+		ph->wall_ns += r->phases[wg].wall_ns;
+		ph->ios += r->phases[wg].ios;
+	}
+	return k;
+}
+
 void report_row(const struct run_result *r, const struct report_unit *u,
 		struct report_row *row)
 {
 	const struct job_stats *st = &u->stats;
-	unsigned k, wg, nruns = u->nruns ? u->nruns : 1;
-	struct phase_cpu ph = { 0 };
+	struct phase_cpu ph;
 	struct hist *lat;
 	double wall;
 
@@ -278,16 +303,7 @@ void report_row(const struct run_result *r, const struct report_unit *u,
 	row->ios = st->dir[0].ios + st->dir[1].ios;
 	row->bytes = st->dir[0].bytes + st->dir[1].bytes;
 	row->runtime_ns = st->runtime_ns;
-	/* A repeated unit's runs are the wait groups after its first. */
-	for (k = 0; r->phases && k < nruns; k++) {
-		wg = u->job->wait_group + k;
-		if (wg >= r->nphases)
-			break;
-		stats_cpu_add(&ph.proc, &r->phases[wg].proc);
-		ph.wall_ns += r->phases[wg].wall_ns;
-		ph.ios += r->phases[wg].ios;
-	}
-	if (k) {
+	if (report_unit_phase(r, u, &ph)) {
 		row->utime_ns = ph.proc.utime_ns;
 		row->stime_ns = ph.proc.stime_ns;
 		wall = (double)ph.wall_ns;

@@ -382,24 +382,24 @@ static json_t *j_sys_cpu(struct jctx *c, const struct sys_cpu *s)
 	return o;
 }
 
-/* The phase this unit ran in: process and whole-system CPU around it. */
+/* The phase this unit ran in: process and whole-system CPU around it
+ * (a repeated unit's: those of all its runs, added up). */
 static json_t *j_phase(struct jctx *c, const struct run_result *r,
-		       const struct job *j)
+		       const struct report_unit *u)
 {
-	const struct phase_cpu *ph;
+	struct phase_cpu ph;
 	json_t *o;
 
-	if (!r->phases || j->wait_group >= r->nphases)
+	if (!report_unit_phase(r, u, &ph))
 		return json_null();
-	ph = &r->phases[j->wait_group];
 	o = json_object();
 	if (!o)
 		return NULL;
-	put(c, o, "phase", json_integer(j->wait_group));
-	put(c, o, "wall_ns", j_u64(ph->wall_ns));
-	put(c, o, "ios", j_u64(ph->ios));
-	put(c, o, "process", j_cpu(c, &ph->proc));
-	put(c, o, "system", j_sys_cpu(c, &ph->sys));
+	put(c, o, "phase", json_integer(u->job->wait_group));
+	put(c, o, "wall_ns", j_u64(ph.wall_ns));
+	put(c, o, "ios", j_u64(ph.ios));
+	put(c, o, "process", j_cpu(c, &ph.proc));
+	put(c, o, "system", j_sys_cpu(c, &ph.sys));
 	return o;
 }
 
@@ -581,7 +581,7 @@ static json_t *j_unit(struct jctx *c, const struct run_result *r,
 	put(c, o, "ran", json_boolean(u->stats.nclones > 0));
 	put(c, o, "options", j_options(c, j));
 	put_result(c, o, &u->stats, j);
-	put(c, o, "phase_cpu", j_phase(c, r, j));
+	put(c, o, "phase_cpu", j_phase(c, r, u));
 	put(c, o, "summary", j_summary(c, r, u));
 	put(c, o, "repeats", j_repeats(c, check_unit_of(r->checks, j)));
 	put(c, o, "baseline", j_unit_baseline(c, check_unit_of(r->checks,

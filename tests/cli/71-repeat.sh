@@ -19,6 +19,9 @@ json_is "[g['group'] for g in d['groups']]" "[0, 1, 2]"
 json_is "d['jobs'][0]['read']['ios'] + d['jobs'][0]['write']['ios']" 768
 json_is "d['jobs'][0]['read']['ios'] == sum(g['read']['ios'] for g in d['groups'])" True
 json_is "d['jobs'][0]['runtime_ns'] == sum(g['runtime_ns'] for g in d['groups'])" True
+# Its phase figures cover every run, like its summary.
+json_is "d['jobs'][0]['phase_cpu']['ios'] == d['jobs'][0]['summary']['reqs'] == 768" True
+json_is "d['jobs'][0]['summary']['utime_ns'] == d['jobs'][0]['phase_cpu']['process']['user_ns']" True
 json_is "sorted(d['jobs'][0]['repeats']['figures'])" \
 	"['cpu.us_per_io', 'read.bw', 'read.iops', 'read.lat.mean', 'read.lat.p99', 'write.bw', 'write.iops', 'write.lat.mean', 'write.lat.p99']"
 "$PY" - "$T/out" <<'EOF' || die "the repeats statistics do not add up"

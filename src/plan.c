@@ -293,9 +293,15 @@ static int sweep_split(char *spec, struct sweep_dim *dims, size_t *ndims,
  */
 static int add_runs(struct plan *p, struct job *j, struct err_rec *e)
 {
-	uint64_t r;
+	uint64_t r, need = p->njobs + j->repeat * j->numjobs;
 	int ret = 0;
 
+	if (j->repeat > 1 && need > PLAN_MAX_JOBS) {
+		err_set(e, j->section_file, j->section_line, "repeat", "the "
+			"run would have %" PRIu64 " jobs (runs times numjobs); "
+			"at most %d are allowed", need, PLAN_MAX_JOBS);
+		return -EINVAL;
+	}
 	if (j->repeat > 1 || (p->njobs && p->jobs[p->njobs - 1].repeat > 1))
 		j->stonewall = true;
 	for (r = 0; r < j->repeat && !ret; r++) {

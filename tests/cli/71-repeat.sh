@@ -128,6 +128,11 @@ for v in 0 4097 x -1 1.5; do
 	[ ! -e n.dat ] || die "n.dat was created"
 done
 
+run --name=n --filename=n.dat --size=1m --numjobs=2 --repeat=2049
+expect_rc 2
+expect_in err "option 'repeat': the run would have 4098 jobs \(runs times numjobs\); at most 4096"
+[ ! -e n.dat ] || die "n.dat was created"
+
 # The manual describes every key of the repeats object.
 run --name=r $NULLJOB --rw=randrw --repeat=2 --output-format=json
 "$PY" - "$T/out" "$top/man/iorig.1" <<'EOF' || die "keys missing from the manual"

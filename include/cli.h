@@ -39,6 +39,9 @@ struct cli {
 	const char **sections;		/* NULL-terminated, or NULL */
 	const char **jobfiles;		/* NULL-terminated */
 	int first_name;			/* argv index of the first --name */
+	const char **checks;		/* --check values, NULL-ended */
+	size_t nchecks;
+	const char *baseline;		/* --baseline FILE, or NULL */
 };
 
 /*
@@ -54,6 +57,8 @@ int cli_emit(const struct cli *c, struct raw_doc *doc, bool globals,
 	     struct err_rec *e);
 
 void cli_free(struct cli *c);
+/* The argv index of the argument that p points into, or 0. */
+int cli_arg_index(const struct cli *c, const char *p);
 void cli_print_help(FILE *f);
 
 #endif

@@ -105,6 +105,8 @@ struct job {
 	bool hipri;			/* io_uring IOPOLL */
 	uint64_t pool_threads;		/* pthread engine; 0: iodepth */
 	char *sweep;		/* "OPT:v1,v2" lines joined by ';' */
+	char *check;		/* check= expressions joined by ';' (check.h) */
+	uint64_t repeat;	/* runs of the job, one after the other */
 
 	/* Verification (verify.h). */
 	int verify;			/* enum verify_kind */
@@ -122,6 +124,18 @@ struct job {
 	char *sweep_point;	/* "bs=4k ioengine=libaio", or NULL */
 	char *section_file;	/* where the job's section was defined */
 	int section_line;
+	/*
+	 * repeat=N makes N copies of the job (each with its clones), one
+	 * after the other and each stonewalled; copy r is run repeat_idx r.
+	 * The plan lays the runs out back to back, so the job at plan index
+	 * i with repeat_idx r > 0 repeats the one at i - r * numjobs, and
+	 * run r's wait group is run 0's plus r.
+	 */
+	unsigned repeat_idx;
+	/* Where each check= of `check` was set, in order: "FILE:LINE" lines
+	 * joined by '\n', each starting with 'g' (a global section) or 'j'
+	 * (the job's own section). */
+	char *check_src;
 };
 
 #endif

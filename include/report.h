@@ -23,6 +23,8 @@ struct run_targets {
 	unsigned n;
 };
 
+struct check_report;
+
 /* What a run produced, handed to a report writer. */
 struct run_result {
 	const struct plan *plan;
@@ -43,6 +45,8 @@ struct run_result {
 	struct run_targets *targets;	/* one per plan->jobs[i], or NULL */
 	struct sysinfo_disks disks;	/* devices under the targets */
 	const struct raw_doc *doc;	/* the options as given, or NULL */
+	/* Checks, repeats and baseline figures (check.h); NULL: none. */
+	const struct check_report *checks;
 };
 
 /*
@@ -50,14 +54,23 @@ struct run_result {
  * jobs of a group merged. report_units fills up to max units and returns
  * how many; each unit's stats are merged copies, whose intervals are
  * references of their own (report_set_free drops them).
+ * The runs of a repeated job (repeat=N) are one unit: its stats are those
+ * of the runs together (counts and histograms add up, runtimes add up as
+ * the runs went one after the other) and nruns is N.
  */
 struct report_unit {
 	const struct job *job;		/* the first job of the unit */
 	struct job_stats stats;
-	unsigned njobs;
+	unsigned njobs;			/* plan jobs: clones x runs */
+	unsigned nruns;			/* runs folded in; 0 means 1 */
 };
 
 int report_units(const struct run_result *r, struct report_unit **units);
+/*
+ * The unit of every job of plan p, as report_units numbers them, into
+ * unit_of[0..p->njobs). Returns the number of units, or -ENOMEM.
+ */
+int report_unit_of(const struct plan *p, size_t *unit_of);
 /* Per reporting group: all its jobs merged. */
 int report_groups(const struct run_result *r, struct job_stats **groups);
 
@@ -67,16 +80,26 @@ struct report_set {
 	int nunits;
 	struct job_stats *groups;
 	int ngroups;
+	size_t *unit_of;		/* per plan job, see report_unit_of */
 };
 
 int report_collect(const struct run_result *r, struct report_set *s);
 void report_set_free(struct report_set *s);
 
 /*
+ * Run `run` (0..nruns-1) of unit `unit` of s, on its own: the jobs of that
+ * run merged into out (nruns 1). out->stats.nclones is 0 when none of
+ * them ran.
+ */
+void report_unit_run(const struct run_result *r, const struct report_set *s,
+		     int unit, unsigned run, struct report_unit *out);
+
+/*
  * One unit's headline figures, as the table shows them and the JSON
  * "summary" carries them. CPU columns are process-wide (RUSAGE_SELF) over
  * the unit's phase, so they include io_uring's kernel-side threads and the
- * pthread pool; us_per_io divides them by every I/O of the phase.
+ * pthread pool; us_per_io divides them by every I/O of the phase. A
+ * repeated unit's phases are those of all its runs, added up.
  */
 struct report_row {
 	uint64_t ios;
@@ -94,6 +117,14 @@ struct report_row {
 
 void report_row(const struct run_result *r, const struct report_unit *u,
 		struct report_row *row);
+
+/*
+ * The phase (wait group) u ran in, into ph; for a repeated unit, the
+ * phases of all its runs added up. Returns how many phases that is: 0
+ * when r has no phase figures.
+ */
+unsigned report_unit_phase(const struct run_result *r,
+			   const struct report_unit *u, struct phase_cpu *ph);
 
 int report_text(FILE *f, const struct run_result *r);
 int report_table(FILE *f, const struct run_result *r);

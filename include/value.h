@@ -59,6 +59,13 @@ int value_split_rw(const char *s, char parts[2][128], char *why,
 int value_double(const char *s, double min, double max, double *out,
 		 char *why, size_t whylen);
 
+/*
+ * A count or a rate (I/Os, I/Os per second): a non-negative number,
+ * fractions allowed, with an optional decimal suffix k (10^3), m (10^6),
+ * g (10^9) or t (10^12), case-insensitive: "50000", "40k", "1.5m", "0.5".
+ */
+int value_count(const char *s, double *out, char *why, size_t whylen);
+
 /* Format bytes for humans: "4096" -> "4KiB", "1536" -> "1.50KiB". */
 void value_fmt_bytes(uint64_t bytes, char *buf, size_t len);
 /* Format ns for humans: "1.23ms", "850ns". */

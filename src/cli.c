@@ -29,6 +29,11 @@ const struct cli_opt cli_options[] = {
 	  "Write the interval= samples to FILE as JSON lines while running" },
 	{ "progress", 0, CLI_ARG_REQUIRED, "auto|always|never",
 	  "Status line on stderr while running; auto: when it is a terminal" },
+	{ "check", 0, CLI_ARG_REQUIRED, "EXPR",
+	  "Check a figure after the run, e.g. read.iops>=50k or "
+	  "seqread:read.clat.p99<=2ms; a failure exits 3 (repeatable)" },
+	{ "baseline", 0, CLI_ARG_REQUIRED, "FILE",
+	  "Compare with an earlier --output-format=json result" },
 	{ "cmdhelp", 0, CLI_ARG_OPTIONAL, "OPTION",
 	  "List the job options, or describe one" },
 	{ "help", 'h', CLI_ARG_NONE, NULL, "Show this help" },
@@ -110,6 +115,10 @@ static int act(struct cli *c, const struct cli_opt *o, const char *val,
 		}
 	} else if (!strcmp(n, "section")) {
 		return push(&c->sections, nsec, val);
+	} else if (!strcmp(n, "check")) {
+		return push(&c->checks, &c->nchecks, val);
+	} else if (!strcmp(n, "baseline")) {
+		c->baseline = val;
 	} else if (!strcmp(n, "cmdhelp")) {
 		c->cmdhelp = true;
 		c->cmdhelp_opt = val;
@@ -280,8 +289,20 @@ void cli_free(struct cli *c)
 {
 	free(c->sections);
 	free(c->jobfiles);
+	free(c->checks);
 	c->sections = NULL;
 	c->jobfiles = NULL;
+	c->checks = NULL;
+}
+
+int cli_arg_index(const struct cli *c, const char *p)
+{
+	int i;
+
+	for (i = 1; p && i < c->argc; i++)
+		if (p >= c->argv[i] && p <= c->argv[i] + strlen(c->argv[i]))
+			return i;
+	return 0;
 }
 
 void cli_print_help(FILE *f)
@@ -306,6 +327,7 @@ void cli_print_help(FILE *f)
 	}
 	options_print_help(f);
 	fprintf(f, "\nExit codes: 0 success, 1 I/O or runtime error, 2 usage "
-		"or job-file error\n(nothing run), 4 verification found "
-		"mismatches, 130/143 interrupted by\nSIGINT/SIGTERM.\n");
+		"or job-file error\n(nothing run), 3 a --check or check= "
+		"failed, 4 verification found\nmismatches, 130/143 "
+		"interrupted by SIGINT/SIGTERM.\n");
 }

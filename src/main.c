@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "baseline.h"
+#include "check.h"
 #include "cli.h"
 #include "clock.h"
 #include "jobfile.h"
@@ -30,6 +32,7 @@ enum exit_code {
 	EXIT_OK = 0,
 	EXIT_RUNTIME = 1,
 	EXIT_USAGE = 2,
+	EXIT_CHECK = 3,		/* a --check or check= failed */
 	EXIT_VERIFY = 4,	/* verification found mismatches */
 };
 
@@ -69,7 +72,7 @@ static void print_plan(const struct plan *p)
 	size_t i;
 
 	for (i = 0; i < p->njobs; i++) {
-		if (p->jobs[i].clone)
+		if (p->jobs[i].clone || p->jobs[i].repeat_idx)
 			continue;
 		printf("[%s]%s%s\n", p->jobs[i].name,
 		       p->jobs[i].sweep_point ? "  ; sweep point: " : "",
@@ -119,7 +122,52 @@ static void install_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-/* Precedence: a signal, then 1, then 4 (usage errors never get here). */
+/* The baseline and the checks: usage errors, found before anything runs. */
+static int plan_checks(const struct cli *c, const struct plan *p,
+		       struct baseline *bl, struct check_set *cs,
+		       struct err_rec *e)
+{
+	struct check_arg *args;
+	size_t i;
+	int ret;
+
+	if (c->baseline && baseline_load(bl, c->baseline, e))
+		return -EINVAL;
+	args = calloc(c->nchecks + 1, sizeof(*args));
+	if (!args) {
+		err_set(e, "", 0, "check", "out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < c->nchecks; i++) {
+		args[i].expr = c->checks[i];
+		args[i].argi = cli_arg_index(c, c->checks[i]);
+	}
+	ret = check_build(cs, p, args, c->nchecks, c->baseline ? bl : NULL,
+			  e);
+	free(args);
+	return ret;
+}
+
+/* Failed checks on stderr too: CI logs show them whatever the format. */
+static void note_checks(const struct check_report *cr)
+{
+	char label[300], src[300];
+	size_t i;
+
+	for (i = 0; i < cr->nresults; i++) {
+		const struct check_result *x = &cr->results[i];
+
+		if (x->status != CHECK_FAIL)
+			continue;
+		check_unit_label(x->job, label, sizeof(label));
+		check_source(x->def, src, sizeof(src));
+		fprintf(stderr, "iorig: check failed: job '%s': %s (%s)\n",
+			label, x->def->text, src);
+	}
+}
+
+/* Precedence: a signal, then 1, then 4, then 3 (usage errors never get
+ * here). */
 static int exit_code(const struct run_result *r)
 {
 	size_t i;
@@ -134,6 +182,8 @@ static int exit_code(const struct run_result *r)
 		if (r->stats[i].verify.mismatches)
 			code = EXIT_VERIFY;
 	}
+	if (code == EXIT_OK && r->checks && r->checks->nfail)
+		code = EXIT_CHECK;
 	return code;
 }
 
@@ -168,6 +218,8 @@ static int report(const struct cli *c, struct run_result *r, FILE *out)
 				r->stats[i].verify.mismatches,
 				r->stats[i].verify.blocks_checked);
 	}
+	if (r->checks)
+		note_checks(r->checks);
 	r->signo = atomic_load(&stop_signal);
 	r->version = IORIG_VERSION;
 	ret = writers[c->format](out, r);
@@ -267,7 +319,8 @@ static int close_stream(const struct cli *c, struct stream *s, int code)
 		return code;
 	fprintf(stderr, "iorig: writing the stream %s: %s\n", c->stream,
 		strerror(-ret));
-	return code == EXIT_OK || code == EXIT_VERIFY ? EXIT_RUNTIME : code;
+	return code == EXIT_OK || code == EXIT_CHECK ||
+	       code == EXIT_VERIFY ? EXIT_RUNTIME : code;
 }
 
 int main(int argc, char **argv)
@@ -277,6 +330,9 @@ int main(int argc, char **argv)
 	struct plan_filter filter = { 0 };
 	struct run_result r = { 0 };
 	struct err_rec e = { 0 };
+	struct baseline bl = { 0 };
+	struct check_set cs = { 0 };
+	struct check_report cr = { 0 };
 	struct cli c;
 	FILE *out = stdout;
 	struct progress prog;
@@ -292,7 +348,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	filter.sections = c.sections;
-	if (build_doc(&c, &doc, &e) || plan_build(&p, &doc, &filter, &e)) {
+	if (build_doc(&c, &doc, &e) || plan_build(&p, &doc, &filter, &e) ||
+	    plan_checks(&c, &p, &bl, &cs, &e)) {
 		code = fail(&e);
 		goto out;
 	}
@@ -323,13 +380,23 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	r.doc = &doc;
+	if (check_eval(&cs, &r, &cr))
+		fprintf(stderr, "iorig: evaluating the checks: %s\n",
+			strerror(ENOMEM));
+	else
+		r.checks = &cr;
 	code = close_stream(&c, watch.stream, report(&c, &r, out));
 	watch.stream = NULL;
+	if (!r.checks && code < 128)
+		code = EXIT_RUNTIME;
 out:
 	stream_close(watch.stream);
 	if (out != stdout)
 		fclose(out);
 	run_result_free(&r);
+	check_report_free(&cr);
+	check_set_free(&cs);
+	baseline_free(&bl);
 	plan_free(&p);
 	raw_doc_free(&doc);
 	cli_free(&c);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "check.h"
 #include "engine.h"
 #include "options.h"
 #include "value.h"
@@ -73,6 +74,8 @@ static int set_sweep(struct job *j, const struct opt_def *o,
 		     const char *val, char *why, size_t whylen);
 static int set_verify_pattern(struct job *j, const struct opt_def *o,
 			      const char *val, char *why, size_t whylen);
+static int set_check(struct job *j, const struct opt_def *o,
+		     const char *val, char *why, size_t whylen);
 
 static const struct opt_choice verify_choices[] = {
 	{ "none", VERIFY_NONE, "write plain data, check nothing" },
@@ -293,6 +296,15 @@ const struct opt_def options_table[] = {
 	  .set = set_sweep, .category = "sweep",
 	  .help = "OPTION:v1,v2,...: run the job once per value, each point "
 		  "stonewalled; repeat for a cartesian product" },
+	/* Checks and repeats (check.h) */
+	{ .name = "check", .type = OPT_SPECIAL, .off = F(check),
+	  .set = set_check, .category = "checks",
+	  .help = "EXPR such as read.iops>=50k or read.clat.p99<=2ms: checked "
+		  "after the run, a failure gives exit status 3; repeatable" },
+	{ .name = "repeat", .type = OPT_UINT, .off = F(repeat), .def = "1",
+	  .min = 1, .max = 4096, .category = "checks",
+	  .help = "Run the job this many times, one after the other; the "
+		  "report gives mean, stddev, cv, min and max" },
 	/* Verification */
 	{ .name = "verify", .type = OPT_ENUM, .off = F(verify), .def = "none",
 	  .choices = verify_choices, .category = "verify",
@@ -476,6 +488,30 @@ static int set_verify_pattern(struct job *j, const struct opt_def *o,
 		return -ENOMEM;
 	free(j->verify_pattern);
 	j->verify_pattern = copy;
+	return 0;
+}
+
+/* Check one expression (check.c) and append it to the job's checks. */
+static int set_check(struct job *j, const struct opt_def *o,
+		     const char *val, char *why, size_t whylen)
+{
+	struct check_expr x;
+	char *joined;
+	int ret;
+
+	if (strchr(val, ';')) {
+		snprintf(why, whylen, "'%s': one check per check= line; ';' "
+			 "is not part of a check", val);
+		return -EINVAL;
+	}
+	ret = check_parse(val, (unsigned)j->kb_base, &x, why, whylen);
+	if (ret)
+		return ret;
+	if (asprintf(&joined, "%s%s%s", j->check ? j->check : "",
+		     j->check ? ";" : "", val) < 0)
+		return -ENOMEM;
+	free(j->check);
+	j->check = joined;
 	return 0;
 }
 
@@ -884,6 +920,7 @@ int job_copy(struct job *dst, const struct job *src)
 	*dst = *src;
 	dst->section_file = NULL;
 	dst->sweep_point = NULL;
+	dst->check_src = NULL;
 	for (o = options_table; o->name; o++)
 		if (o->type == OPT_STR || o->type == OPT_SPECIAL)
 			*(char **)field(dst, o->off) = NULL;
@@ -901,6 +938,8 @@ int job_copy(struct job *dst, const struct job *src)
 		goto err;
 	if (src->sweep_point &&
 	    !(dst->sweep_point = strdup(src->sweep_point)))
+		goto err;
+	if (src->check_src && !(dst->check_src = strdup(src->check_src)))
 		goto err;
 	return 0;
 err:
@@ -924,6 +963,8 @@ void job_free(struct job *j)
 	j->section_file = NULL;
 	free(j->sweep_point);
 	j->sweep_point = NULL;
+	free(j->check_src);
+	j->check_src = NULL;
 }
 
 static const char *type_name(const struct opt_def *o)

@@ -286,6 +286,40 @@ static int sweep_split(char *spec, struct sweep_dim *dims, size_t *ndims,
 	return 0;
 }
 
+/*
+ * repeat=N: N copies of j one after the other, each with its clones. The
+ * runs of a repeated job and the job after them run alone (stonewalled),
+ * so that every run measures the same thing; the runs share one reporting
+ * group.
+ */
+static int add_runs(struct plan *p, struct job *j, struct err_rec *e)
+{
+	uint64_t r, need = p->njobs + j->repeat * j->numjobs;
+	int ret = 0;
+
+	if (j->repeat > 1 && need > PLAN_MAX_JOBS) {
+		err_set(e, j->section_file, j->section_line, "repeat", "the "
+			"run would have %" PRIu64 " jobs (runs times numjobs); "
+			"at most %d are allowed", need, PLAN_MAX_JOBS);
+		return -EINVAL;
+	}
+	if (j->repeat > 1 || (p->njobs && p->jobs[p->njobs - 1].repeat > 1))
+		j->stonewall = true;
+	for (r = 0; r < j->repeat && !ret; r++) {
+		j->repeat_idx = (unsigned)r;
+		if (!r) {
+			assign_group(p, j, p->njobs);
+		} else {
+			/* A later run waits for the one before; it is
+			 * reported with it, as one unit of one group. */
+			j->wait_group = p->nwait_groups++;
+		}
+		ret = add_clones(p, j, e);
+	}
+	j->repeat_idx = 0;
+	return ret;
+}
+
 /* Point idx[] of the sweep: a stonewalled copy of proto with its values. */
 static int sweep_point(struct plan *p, const struct job *proto,
 		       const struct sweep_dim *dims, size_t ndims,
@@ -317,8 +351,7 @@ static int sweep_point(struct plan *p, const struct job *proto,
 	if (!ret) {
 		pt.stonewall = true;
 		pt.engine = engine_find(pt.ioengine);
-		assign_group(p, &pt, p->njobs);
-		ret = add_clones(p, &pt, e);
+		ret = add_runs(p, &pt, e);
 	}
 	job_free(&pt);
 	return ret;
@@ -376,6 +409,36 @@ static void blame_option(const struct raw_opt *const *opts, size_t n,
 	}
 }
 
+/*
+ * Where each check= of j came from (job.check_src), for the reports and
+ * for check.c, which treats a job's own checks and inherited ones apart.
+ */
+static int note_checks(struct job *j, const struct raw_opt *const *opts,
+		       size_t n, const struct raw_section *sec)
+{
+	const struct opt_def *check = options_find("check");
+	char *src = NULL, *more;
+	size_t i;
+	bool own;
+
+	for (i = 0; i < n; i++) {
+		if (options_find(opts[i]->name) != check)
+			continue;
+		own = opts[i] >= sec->opts && opts[i] < sec->opts + sec->nopts;
+		if (asprintf(&more, "%s%s%c%s:%d", src ? src : "",
+			     src ? "\n" : "", own ? 'j' : 'g', opts[i]->file,
+			     opts[i]->line) < 0) {
+			free(src);
+			return -ENOMEM;
+		}
+		free(src);
+		src = more;
+	}
+	free(j->check_src);
+	j->check_src = src;
+	return 0;
+}
+
 static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 		     const struct raw_opt **opts, struct err_rec *e)
 {
@@ -401,6 +464,8 @@ static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 		goto out;
 	}
 	ret = apply_opts(&j, opts, n, e);
+	if (!ret)
+		ret = note_checks(&j, opts, n, sec);
 	if (!ret) {
 		ret = check_job(&j, e);
 		if (ret)
@@ -413,8 +478,7 @@ static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 		ret = add_sweep(p, &j, e);
 		goto out;
 	}
-	assign_group(p, &j, p->njobs);
-	ret = add_clones(p, &j, e);
+	ret = add_runs(p, &j, e);
 out:
 	if (ret == -ENOMEM)
 		err_set(e, sec->file, sec->line, "", "out of memory");

@@ -105,7 +105,13 @@ static int assign_units(const struct plan *p, size_t *unit_of)
 	}
 	for (i = 0; i < p->njobs; i++) {
 		const struct job *j = &p->jobs[i];
+		size_t back = (size_t)j->repeat_idx * j->numjobs;
 
+		/* A repetition joins the unit of the run it repeats. */
+		if (back && back <= i) {
+			unit_of[i] = unit_of[i - back];
+			continue;
+		}
 		if (!j->group_reporting || j->group >= p->ngroups) {
 			unit_of[i] = n++;
 			continue;
@@ -116,6 +122,48 @@ static int assign_units(const struct plan *p, size_t *unit_of)
 	}
 	free(head);
 	return (int)n;
+}
+
+int report_unit_of(const struct plan *p, size_t *unit_of)
+{
+	return assign_units(p, unit_of);
+}
+
+/*
+ * The runs of a repeated unit went one after the other: its runtime is the
+ * sum of theirs, each the longest of its jobs' (stats_merge kept the
+ * longest of all). The plan holds a unit's jobs in the order of its runs.
+ */
+static int runs_runtime(const struct run_result *r, const size_t *unit_of,
+			struct report_unit *u, int n)
+{
+	struct {
+		unsigned run;
+		uint64_t cur, sum;
+	} *acc = calloc((size_t)n, sizeof(*acc));
+	size_t i, x;
+
+	if (!acc)
+		return -ENOMEM;
+	for (i = 0; i < plan_njobs(r); i++) {
+		const struct job *j = &r->plan->jobs[i];
+
+		x = unit_of[i];
+		if (u[x].nruns < 2 || !job_ran(r, i))
+			continue;
+		if (j->repeat_idx != acc[x].run) {
+			acc[x].sum += acc[x].cur;
+			acc[x].cur = 0;
+			acc[x].run = j->repeat_idx;
+		}
+		if (r->stats[i].runtime_ns > acc[x].cur)
+			acc[x].cur = r->stats[i].runtime_ns;
+	}
+	for (x = 0; x < (size_t)n; x++)
+		if (u[x].nruns > 1)
+			u[x].stats.runtime_ns = acc[x].sum + acc[x].cur;
+	free(acc);
+	return 0;
 }
 
 int report_units(const struct run_result *r, struct report_unit **units)
@@ -143,13 +191,17 @@ int report_units(const struct run_result *r, struct report_unit **units)
 	for (i = 0; i < (size_t)n; i++) {
 		u[i].job = NULL;
 		u[i].njobs = 0;
+		u[i].nruns = 1;
 		acc_init(&u[i].stats);
 	}
 	for (i = 0; i < njobs && !ret; i++) {
 		struct report_unit *x = &u[unit_of[i]];
 
-		if (!x->job)
+		if (!x->job) {
 			x->job = &r->plan->jobs[i];
+			if (x->job->repeat > 1)
+				x->nruns = (unsigned)x->job->repeat;
+		}
 		x->njobs++;
 		ret = acc_add(&x->stats, r, i);
 	}
@@ -158,6 +210,11 @@ int report_units(const struct run_result *r, struct report_unit **units)
 			ival_series_put(u[i].stats.intervals);
 		free(u);
 		n = ret;
+		goto out;
+	}
+	if (runs_runtime(r, unit_of, u, n)) {
+		free(u);
+		n = -ENOMEM;
 		goto out;
 	}
 	*units = u;
@@ -204,6 +261,13 @@ int report_collect(const struct run_result *r, struct report_set *s)
 	s->nunits = report_units(r, &s->units);
 	if (s->nunits < 0)
 		return s->nunits;
+	if (plan_njobs(r)) {
+		s->unit_of = malloc(plan_njobs(r) * sizeof(*s->unit_of));
+		if (!s->unit_of || report_unit_of(r->plan, s->unit_of) < 0) {
+			report_set_free(s);
+			return -ENOMEM;
+		}
+	}
 	s->ngroups = report_groups(r, &s->groups);
 	if (s->ngroups < 0) {
 		int ret = s->ngroups;
@@ -224,14 +288,63 @@ void report_set_free(struct report_set *s)
 		ival_series_put(s->groups[i].intervals);
 	free(s->units);
 	free(s->groups);
+	free(s->unit_of);
 	memset(s, 0, sizeof(*s));
+}
+
+void report_unit_run(const struct run_result *r, const struct report_set *s,
+		     int unit, unsigned run, struct report_unit *out)
+{
+	size_t i;
+
+	out->job = NULL;
+	out->njobs = 0;
+	out->nruns = 1;
+	acc_init(&out->stats);
+	for (i = 0; s->unit_of && i < plan_njobs(r); i++) {
+		if (s->unit_of[i] != (size_t)unit ||
+		    r->plan->jobs[i].repeat_idx != run)
+			continue;
+		if (!out->job)
+			out->job = &r->plan->jobs[i];
+		out->njobs++;
+		acc_add(&out->stats, r, i);
+	}
+	if (!out->job)
+		out->job = s->units[unit].job;
+}
+
+unsigned report_unit_phase(const struct run_result *r,
+			   const struct report_unit *u, struct phase_cpu *ph)
+{
+	unsigned k, wg, nruns = u->nruns ? u->nruns : 1;
+	const struct sys_cpu *s;
+
+	memset(ph, 0, sizeof(*ph));
+	/* A repeated unit's runs are the wait groups after its first. */
+	for (k = 0; r->phases && k < nruns; k++) {
+		wg = u->job->wait_group + k;
+		if (wg >= r->nphases)
+			break;
+		stats_cpu_add(&ph->proc, &r->phases[wg].proc);
+		s = &r->phases[wg].sys;
+		ph->sys.user += s->user;
+		ph->sys.system += s->system;
+		ph->sys.irq += s->irq;
+		ph->sys.softirq += s->softirq;
+		ph->sys.idle += s->idle;
+		ph->sys.steal += s->steal;
+		ph->wall_ns += r->phases[wg].wall_ns;
+		ph->ios += r->phases[wg].ios;
+	}
+	return k;
 }
 
 void report_row(const struct run_result *r, const struct report_unit *u,
 		struct report_row *row)
 {
 	const struct job_stats *st = &u->stats;
-	const struct phase_cpu *ph = NULL;
+	struct phase_cpu ph;
 	struct hist *lat;
 	double wall;
 
@@ -239,19 +352,17 @@ void report_row(const struct run_result *r, const struct report_unit *u,
 	row->ios = st->dir[0].ios + st->dir[1].ios;
 	row->bytes = st->dir[0].bytes + st->dir[1].bytes;
 	row->runtime_ns = st->runtime_ns;
-	if (r->phases && u->job->wait_group < r->nphases)
-		ph = &r->phases[u->job->wait_group];
-	if (ph) {
-		row->utime_ns = ph->proc.utime_ns;
-		row->stime_ns = ph->proc.stime_ns;
-		wall = (double)ph->wall_ns;
+	if (report_unit_phase(r, u, &ph)) {
+		row->utime_ns = ph.proc.utime_ns;
+		row->stime_ns = ph.proc.stime_ns;
+		wall = (double)ph.wall_ns;
 		if (wall > 0)
 			row->cpu_pct = (double)(row->utime_ns + row->stime_ns) /
 				       wall * 100;
-		if (ph->ios)
+		if (ph.ios)
 			row->us_per_io = (double)(row->utime_ns +
 						  row->stime_ns) / 1000 /
-					 (double)ph->ios;
+					 (double)ph.ios;
 	}
 	if (st->runtime_ns) {
 		row->iops = (double)row->ios * 1e9 / (double)st->runtime_ns;

@@ -34,6 +34,7 @@
 #include <jansson.h>
 #include <math.h>
 
+#include "check.h"
 #include "options.h"
 #include "report.h"
 #include "stream.h"
@@ -385,24 +386,24 @@ static json_t *j_sys_cpu(struct jctx *c, const struct sys_cpu *s)
 	return o;
 }
 
-/* The phase this unit ran in: process and whole-system CPU around it. */
+/* The phase this unit ran in: process and whole-system CPU around it
+ * (a repeated unit's: those of all its runs, added up). */
 static json_t *j_phase(struct jctx *c, const struct run_result *r,
-		       const struct job *j)
+		       const struct report_unit *u)
 {
-	const struct phase_cpu *ph;
+	struct phase_cpu ph;
 	json_t *o;
 
-	if (!r->phases || j->wait_group >= r->nphases)
+	if (!report_unit_phase(r, u, &ph))
 		return json_null();
-	ph = &r->phases[j->wait_group];
 	o = json_object();
 	if (!o)
 		return NULL;
-	put(c, o, "phase", json_integer(j->wait_group));
-	put(c, o, "wall_ns", j_u64(ph->wall_ns));
-	put(c, o, "ios", j_u64(ph->ios));
-	put(c, o, "process", j_cpu(c, &ph->proc));
-	put(c, o, "system", j_sys_cpu(c, &ph->sys));
+	put(c, o, "phase", json_integer(u->job->wait_group));
+	put(c, o, "wall_ns", j_u64(ph.wall_ns));
+	put(c, o, "ios", j_u64(ph.ios));
+	put(c, o, "process", j_cpu(c, &ph.proc));
+	put(c, o, "system", j_sys_cpu(c, &ph.sys));
 	return o;
 }
 
@@ -518,6 +519,142 @@ static json_t *j_targets(struct jctx *c, const struct run_result *r,
 	return a;
 }
 
+/* jobs[].repeats: null, or the spread of the headline figures over the
+ * runs of a repeated job. */
+static json_t *j_repeats(struct jctx *c, const struct check_unit *cu)
+{
+	json_t *o, *figs, *fo, *vals;
+	unsigned k, i;
+
+	if (!cu || !cu->repeated)
+		return json_null();
+	o = json_object();
+	figs = json_object();
+	if (!o || !figs) {
+		json_decref(o);
+		json_decref(figs);
+		return NULL;
+	}
+	put(c, o, "n", json_integer(cu->nfigs ? cu->figs[0].spread.n : 0));
+	for (k = 0; k < cu->nfigs; k++) {
+		const struct check_fig *g = &cu->figs[k];
+
+		fo = json_object();
+		vals = json_array();
+		if (!fo || !vals) {
+			json_decref(fo);
+			json_decref(vals);
+			c->failed = 1;
+			break;
+		}
+		put(c, fo, "mean", j_real(g->spread.mean));
+		put(c, fo, "stddev", j_real(g->spread.stddev));
+		put(c, fo, "cv_pct", j_real(g->spread.cv_pct));
+		put(c, fo, "min", j_real(g->spread.min));
+		put(c, fo, "max", j_real(g->spread.max));
+		for (i = 0; g->values && i < g->spread.n; i++)
+			push(c, vals, j_real(g->values[i]));
+		put(c, fo, "values", vals);
+		put(c, figs, g->m.name, fo);
+	}
+	put(c, o, "figures", figs);
+	return o;
+}
+
+/* jobs[].baseline: null, or each headline figure against the baseline's. */
+static json_t *j_unit_baseline(struct jctx *c, const struct check_unit *cu)
+{
+	json_t *o, *figs, *fo;
+	unsigned k;
+
+	if (!cu || !cu->in_baseline)
+		return json_null();
+	o = json_object();
+	figs = json_object();
+	if (!o || !figs) {
+		json_decref(o);
+		json_decref(figs);
+		return NULL;
+	}
+	for (k = 0; k < cu->nfigs; k++) {
+		const struct check_fig *g = &cu->figs[k];
+
+		if (!g->has_base)
+			continue;
+		fo = json_object();
+		if (!fo) {
+			c->failed = 1;
+			break;
+		}
+		put(c, fo, "value", j_real(g->value));
+		put(c, fo, "baseline", j_real(g->base));
+		put(c, fo, "change_pct", g->has_change ?
+		    j_real(g->change_pct) : json_null());
+		put(c, figs, g->m.name, fo);
+	}
+	put(c, o, "figures", figs);
+	return o;
+}
+
+static json_t *j_check(struct jctx *c, const struct check_result *x)
+{
+	const struct check_def *d = x->def;
+	const char *fn = check_func_name(d->x.func);
+	json_t *o = json_object();
+	char src[300];
+
+	if (!o)
+		return NULL;
+	check_source(d, src, sizeof(src));
+	put(c, o, "expr", j_str(d->text));
+	put(c, o, "job", j_str(x->job->name));
+	put(c, o, "sweep_point", x->job->sweep_point ?
+	    j_str(x->job->sweep_point) : json_null());
+	put(c, o, "clone", x->job->group_reporting ? json_null() :
+	    json_integer(x->job->clone));
+	put(c, o, "metric", j_str(d->x.m.name));
+	put(c, o, "function", fn ? j_str(fn) : json_null());
+	put(c, o, "op", j_str(check_op_text(d->x.op)));
+	put(c, o, "value", x->status == CHECK_NA ? json_null() :
+	    j_real(x->value));
+	put(c, o, "threshold", x->has_threshold ? j_real(x->threshold) :
+	    json_null());
+	put(c, o, "baseline", x->has_base ? j_real(x->base) : json_null());
+	put(c, o, "pass", x->status == CHECK_NA ? json_null() :
+	    json_boolean(x->status == CHECK_PASS));
+	put(c, o, "reason", x->status == CHECK_NA ? j_str(x->reason) :
+	    json_null());
+	put(c, o, "source", j_str(src));
+	return o;
+}
+
+static json_t *j_checks(struct jctx *c, const struct check_report *cr)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && cr && i < cr->nresults; i++)
+		push(c, a, j_check(c, &cr->results[i]));
+	return a;
+}
+
+/* The top-level "baseline": which file the comparisons are with. */
+static json_t *j_baseline(struct jctx *c, const struct check_report *cr)
+{
+	const struct baseline *b = cr ? cr->baseline : NULL;
+	json_t *o;
+
+	if (!b)
+		return json_null();
+	o = json_object();
+	if (!o)
+		return NULL;
+	put(c, o, "file", j_str(b->path));
+	put(c, o, "iorig_version", j_str(b->version));
+	put(c, o, "time", j_str(b->time));
+	return o;
+}
+
 static json_t *j_unit(struct jctx *c, const struct run_result *r,
 		      const struct report_unit *u)
 {
@@ -537,11 +674,14 @@ static json_t *j_unit(struct jctx *c, const struct run_result *r,
 	put(c, o, "options", j_options(c, j));
 	put(c, o, "targets", j_targets(c, r, u));
 	put_result(c, o, &u->stats, j);
-	put(c, o, "phase_cpu", j_phase(c, r, j));
+	put(c, o, "phase_cpu", j_phase(c, r, u));
 	put(c, o, "summary", j_summary(c, r, u));
 	put(c, o, "interval_ns", j_u64(j->interval_ns));
 	put(c, o, "intervals", j_intervals(c, u->stats.intervals,
 					   j->interval_ns && !u->stats.nclones));
+	put(c, o, "repeats", j_repeats(c, check_unit_of(r->checks, j)));
+	put(c, o, "baseline", j_unit_baseline(c, check_unit_of(r->checks,
+								 j)));
 	return o;
 }
 
@@ -650,6 +790,8 @@ static json_t *j_root(struct jctx *c, const struct run_result *r,
 		push(c, groups, j_group(c, r, (unsigned)i, &g[i]));
 	put(c, root, "jobs", jobs);
 	put(c, root, "groups", groups);
+	put(c, root, "checks", j_checks(c, r->checks));
+	put(c, root, "baseline", j_baseline(c, r->checks));
 	return root;
 }
 

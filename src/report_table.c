@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "check.h"
 #include "engine.h"
 #include "report.h"
 #include "value.h"
@@ -55,6 +56,19 @@ static void print_row(FILE *f, const struct run_result *r,
 		row.bw_bytes / 1e6);
 }
 
+/* After the rows, as comment lines: "# check PASS seqread: ...". */
+static void print_checks(FILE *f, const struct check_report *cr)
+{
+	char line[1024];
+	size_t i;
+
+	for (i = 0; cr && i < cr->nresults; i++) {
+		check_result_text(&cr->results[i], line, sizeof(line));
+		fprintf(f, "# check %s %s\n",
+			check_status_name(cr->results[i].status), line);
+	}
+}
+
 int report_table(FILE *f, const struct run_result *r)
 {
 	struct report_set rs;
@@ -81,6 +95,7 @@ int report_table(FILE *f, const struct run_result *r)
 			print_row(f, r, &rs.units[i], width);
 	if (r->signo)
 		fprintf(f, "# interrupted: figures cover the run until then\n");
+	print_checks(f, r->checks);
 	if (fflush(f) || ferror(f))
 		ret = -EIO;
 	report_set_free(&rs);

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "check.h"
 #include "report.h"
 #include "value.h"
 
@@ -526,6 +527,94 @@ static void print_footer(FILE *f, const struct run_result *r,
 				u[i].stats.verify.blocks_checked);
 }
 
+/*
+ *   repeats: 3 runs             mean     stddev         cv        min  ...
+ *     read.iops             12.20k    123.45      1.01%     12.05k  ...
+ */
+static void print_repeats(FILE *f, const struct check_unit *cu)
+{
+	const char *const head[] = { "mean", "stddev", "cv", "min", "max" };
+	char v[5][48];
+	unsigned k;
+	int u;
+
+	if (!cu->repeated || !cu->nfigs || !cu->figs[0].spread.n)
+		return;
+	snprintf(v[0], sizeof(v[0]), "repeats: %u run%s", cu->figs[0].spread.n,
+		 cu->figs[0].spread.n == 1 ? "" : "s");
+	fprintf(f, "  %-21s", v[0]);
+	for (k = 0; k < 5; k++)
+		fprintf(f, " %10s", head[k]);
+	fputc('\n', f);
+	for (k = 0; k < cu->nfigs; k++) {
+		const struct check_fig *g = &cu->figs[k];
+
+		u = metric_unit(&g->m);
+		metric_format(u, g->spread.mean, v[0], sizeof(v[0]));
+		metric_format(u, g->spread.stddev, v[1], sizeof(v[1]));
+		metric_format(MU_PCT, g->spread.cv_pct, v[2], sizeof(v[2]));
+		metric_format(u, g->spread.min, v[3], sizeof(v[3]));
+		metric_format(u, g->spread.max, v[4], sizeof(v[4]));
+		fprintf(f, "    %-17s %10s %10s %10s %10s %10s\n", g->m.name,
+			v[0], v[1], v[2], v[3], v[4]);
+	}
+}
+
+/*
+ *   baseline                   value   baseline     change
+ *     read.iops             12.20k     11.90k     +2.52%
+ */
+static void print_baseline(FILE *f, const struct check_unit *cu)
+{
+	char v[48], b[48], c[48];
+	unsigned k;
+	int u;
+
+	if (!cu->in_baseline)
+		return;
+	fprintf(f, "  %-21s %10s %10s %10s\n", "baseline", "value",
+		"baseline", "change");
+	for (k = 0; k < cu->nfigs; k++) {
+		const struct check_fig *g = &cu->figs[k];
+
+		if (!g->has_base)
+			continue;
+		u = metric_unit(&g->m);
+		metric_format(u, g->value, v, sizeof(v));
+		metric_format(u, g->base, b, sizeof(b));
+		if (g->has_change)
+			snprintf(c, sizeof(c), "%+.2f%%", g->change_pct);
+		else
+			snprintf(c, sizeof(c), "-");
+		fprintf(f, "    %-17s %10s %10s %10s\n", g->m.name, v, b, c);
+	}
+}
+
+static void print_unit_extras(FILE *f, const struct check_unit *cu)
+{
+	if (!cu)
+		return;
+	print_repeats(f, cu);
+	print_baseline(f, cu);
+}
+
+/* checks: 2 passed, 1 failed, 0 n/a; then one line per check. */
+static void print_checks(FILE *f, const struct check_report *cr)
+{
+	char line[1024];
+	size_t i;
+
+	if (!cr || !cr->nresults)
+		return;
+	fprintf(f, "\nchecks: %u passed, %u failed, %u n/a\n", cr->npass,
+		cr->nfail, cr->nna);
+	for (i = 0; i < cr->nresults; i++) {
+		check_result_text(&cr->results[i], line, sizeof(line));
+		fprintf(f, "  %-4s  %s\n",
+			check_status_name(cr->results[i].status), line);
+	}
+}
+
 int report_text(FILE *f, const struct run_result *r)
 {
 	struct report_set rs;
@@ -537,6 +626,7 @@ int report_text(FILE *f, const struct run_result *r)
 	print_host(f, r);
 	for (i = 0; i < rs.nunits; i++) {
 		print_unit(f, r, &rs.units[i]);
+		print_unit_extras(f, check_unit_of(r->checks, rs.units[i].job));
 		fputc('\n', f);
 	}
 	for (i = 0; i < rs.ngroups; i++)
@@ -544,6 +634,7 @@ int report_text(FILE *f, const struct run_result *r)
 	if (rs.ngroups)
 		fputc('\n', f);
 	print_footer(f, r, rs.units, rs.nunits);
+	print_checks(f, r->checks);
 	if (fflush(f) || ferror(f))
 		ret = -EIO;
 	report_set_free(&rs);

@@ -50,6 +50,8 @@ __extension__ typedef unsigned __int128 u128;
 #define BOOL_EXPECTED	"expected 0/1, yes/no, true/false or on/off"
 #define PCT_EXPECTED \
 	"expected a percentage from 0 to 100, such as 50 or 12.5%"
+#define COUNT_EXPECTED \
+	"expected a number such as 50000, 40k or 1.5m (k m g t: powers of 1000)"
 #define RW_EXPECTED \
 	"expected one value, or two separated by a comma such as 4k,64k"
 
@@ -92,6 +94,13 @@ static const struct unit time_units[] = {
 	{ "m", NS_MIN }, { "min", NS_MIN },
 	{ "h", NS_H },
 	{ "d", NS_D },
+	{ NULL, 0 }
+};
+
+/* Decimal multiples of counts and rates: "40k" I/Os per second. */
+static const struct unit count_units[] = {
+	{ "k", 1000ULL }, { "m", 1000000ULL }, { "g", 1000000000ULL },
+	{ "t", 1000000000000ULL },
 	{ NULL, 0 }
 };
 
@@ -836,6 +845,24 @@ int value_double(const char *s, double min, double max, double *out,
 	snprintf(expected, sizeof(expected), "expected a number from %g to %g",
 		 min, max);
 	return fail_calc(why, whylen, &c, expected);
+}
+
+int value_count(const char *s, double *out, char *why, size_t whylen)
+{
+	const char *b, *e;
+	struct calc c;
+	struct rat r;
+
+	trim(s, &b, &e);
+	calc_init(&c, b, e, count_units);
+	if (calc_run(&c, &r)) {
+		if (r.n >= 0) {
+			*out = (double)((long double)r.n / (long double)r.d);
+			return 0;
+		}
+		calc_fail(&c, -EINVAL, "is negative");
+	}
+	return fail_calc(why, whylen, &c, COUNT_EXPECTED);
 }
 
 void value_fmt_bytes(uint64_t bytes, char *buf, size_t len)

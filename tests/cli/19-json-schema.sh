@@ -193,6 +193,23 @@ run $J --name=ivals --ioengine=null --size=1g --time_based --runtime=250ms \
 keep intervals-merged 0
 expect_json "d['groups'][0]['intervals'] is not None"
 
+# Checks, repeats and a baseline: passing, failing (exit 3) and n/a
+# checks; over a sweep and a group_reporting unit; against a report kept
+# above.
+run $J --name=rep --ioengine=null --size=1m --repeat=3 \
+	--check='read.iops>=1' --check='cv(read.iops)<=1000%' \
+	--check='write.iops>=1'
+keep checks-repeat 0
+json_is "[c['pass'] for c in d['checks']]" "[True, True, None]"
+cp "$T/out" "$T/base.json"
+run $J --name=rep --ioengine=null --size=1m --repeat=2 \
+	--baseline="$T/base.json" --check='rep:read.iops>=1000000*baseline' \
+	--name=sw --ioengine=null --size=1m --sweep=bs:4k,8k --numjobs=2 \
+	--group_reporting=1 --check='sw:read.lat.max>=0'
+keep checks-baseline-fails 3
+expect_json "d['baseline'] is not None and d['jobs'][0]['baseline'] is not None"
+expect_json "d['checks'][0]['pass'] is False"
+
 # Signals: a later stonewall group never starts; clones merged.
 stop INT $J --name=spin --ioengine=null --time_based --runtime=30 \
 	--name=later --ioengine=null --stonewall
@@ -550,6 +567,9 @@ unseen_ok = {
     ".jobs[].phase_cpu": "null only without phase figures (unit tests)",
     ".jobs[].read.first_error.file": "the worker always knows the file",
     ".jobs[].read.first_error.engine": "the worker always knows the engine",
+    ".jobs[].baseline.figures.change_pct":
+        "a baseline figure of 0 (a run without CPU time) is rare",
+    ".checks[].threshold": "null only for a baseline check that is n/a",
     ".host.cpu_model": "every machine here names its CPU",
     ".host.memory_bytes": "every machine here has /proc/meminfo",
     ".jobs[].targets[].device.name": "sysfs names every disk it has",

@@ -66,6 +66,7 @@ static int plan_cli(const struct cli *c, struct err_rec *e)
 		ret = plan_build(&p, &doc, &filter, e);
 	if (!ret) {
 		fuzz_plan_check(&p);
+		fuzz_checks_check(&p, c->checks, c->nchecks);
 		plan_free(&p);
 	}
 	raw_doc_free(&doc);

@@ -59,6 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_err_check(&e);
 	} else {
 		fuzz_plan_check(&p);
+		fuzz_checks_check(&p, NULL, 0);
 		plan_free(&p);
 	}
 	raw_doc_free(&doc);

@@ -86,6 +86,10 @@ static void numbers(const char *s)
 		FUZZ_CHECK(d >= 0 && d <= 100);
 	ret = value_double(s, -1e300, 1e300, &d, why, WHY_LEN);
 	check_ret(ret, why);
+	ret = value_count(s, &d, why, WHY_LEN);
+	check_ret(ret, why);
+	if (!ret)
+		FUZZ_CHECK(d >= 0);
 }
 
 static void split(const char *s)

@@ -7,6 +7,9 @@
  * plan_build, and the --parse-only listing printed into memory so the
  * formatters run on every job the fuzzer manages to build.
  */
+#include <errno.h>
+
+#include "check.h"
 #include "fuzz.h"
 #include "options.h"
 #include "plan.h"
@@ -50,6 +53,35 @@ static inline void fuzz_err_check(const struct err_rec *e)
 	FUZZ_CHECK(e->msg[0]);
 	FUZZ_CHECK(err_format(e, buf, sizeof(buf)) < (int)sizeof(buf));
 	FUZZ_CHECK(buf[0]);
+}
+
+/*
+ * The checks of a built plan, its check= options and the --check
+ * expressions exprs[0..n): matched to units, or refused saying why.
+ */
+static inline void fuzz_checks_check(const struct plan *p,
+				     const char *const *exprs, size_t n)
+{
+	struct check_arg args[64];
+	struct check_set cs;
+	struct err_rec e = { 0 };
+	size_t i;
+	int ret;
+
+	if (n > sizeof(args) / sizeof(args[0]))
+		n = sizeof(args) / sizeof(args[0]);
+	for (i = 0; i < n; i++) {
+		args[i].expr = exprs[i];
+		args[i].argi = (int)i + 1;
+	}
+	ret = check_build(&cs, p, args, n, NULL, &e);
+	FUZZ_CHECK(ret == 0 || ret == -EINVAL || ret == -ENOMEM);
+	if (ret == -EINVAL)
+		fuzz_err_check(&e);
+	for (i = 0; !ret && i < cs.nitems; i++)
+		FUZZ_CHECK(cs.items[i].def < cs.ndefs &&
+			   cs.items[i].unit >= 0);
+	check_set_free(&cs);
 }
 
 #endif

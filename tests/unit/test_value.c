@@ -803,6 +803,67 @@ static void test_double(void **state)
 			    "from 0 to 100");
 }
 
+/* ---- value_count ---- */
+
+struct count_case {
+	const char *in;
+	double want;
+	int err;
+};
+
+static const struct count_case count_cases[] = {
+	{ "50000", 50000, 0 },
+	{ "0", 0, 0 },
+	{ "0.5", 0.5, 0 },
+	{ "40k", 40000, 0 },
+	{ "40K", 40000, 0 },
+	{ "1.5m", 1500000, 0 },
+	{ "2g", 2e9, 0 },
+	{ "1t", 1e12, 0 },
+	{ " 12.5k ", 12500, 0 },
+	{ "10k/4", 2500, 0 },
+	{ "(1+1)k", 2000, 0 },
+	{ "", 0, -EINVAL },
+	{ "k", 0, -EINVAL },
+	{ "-1", 0, -EINVAL },
+	{ "1x", 0, -EINVAL },
+	{ "1kb", 0, -EINVAL },
+	{ "1KiB", 0, -EINVAL },
+	{ "1e3", 0, -EINVAL },
+	{ "5%", 0, -EINVAL },
+	{ "1/0", 0, -EINVAL },
+	{ "1,5", 0, -EINVAL },
+};
+
+static void test_count(void **state)
+{
+	char why[256];
+	double v;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(count_cases); i++) {
+		const struct count_case *c = &count_cases[i];
+
+		v = -12345;
+		why[0] = '\0';
+		ret = value_count(c->in, &v, why, sizeof(why));
+		CHECK(ret == c->err, "'%s': ret %d, want %d (why '%s')",
+		      c->in, ret, c->err, why);
+		if (!c->err) {
+			CHECK(near(v, c->want), "'%s': got %.17g, want %.17g",
+			      c->in, v, c->want);
+			continue;
+		}
+		CHECK(v == -12345, "'%s': output written on failure", c->in);
+		check_why(c->in, why);
+	}
+	assert_int_equal(value_count("1x", &v, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "'1x' has unknown unit 'x'; expected a "
+			    "number such as 50000, 40k or 1.5m (k m g t: "
+			    "powers of 1000)");
+}
+
 /* ---- value_size_range ---- */
 
 struct range_case {
@@ -1172,6 +1233,7 @@ int main(void)
 		cmocka_unit_test(test_bool),
 		cmocka_unit_test(test_pct),
 		cmocka_unit_test(test_double),
+		cmocka_unit_test(test_count),
 		cmocka_unit_test(test_range_good),
 		cmocka_unit_test(test_range_bad),
 		cmocka_unit_test(test_range_why),

@@ -1,0 +1,936 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Checks (include/check.h): parsed and matched to the reported units when
+ * the plan is made, so that every mistake is a usage error before anything
+ * runs; evaluated after the run together with the repeats statistics and
+ * the baseline comparisons.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "options.h"
+#include "report.h"
+#include "value.h"
+
+#define CHECK_EXPECTED \
+	"expected [JOB:]METRIC OP VALUE such as read.iops>=50k, " \
+	"read.clat.p99<=2ms or errors==0"
+/* Longest expression quoted in a message. */
+#define QUOTE_MAX	80
+
+static const struct {
+	const char *text;
+	int op;
+} ops[] = {
+	/* Two-character operators first. */
+	{ ">=", CHECK_GE }, { "<=", CHECK_LE }, { "==", CHECK_EQ },
+	{ "!=", CHECK_NE }, { ">", CHECK_GT }, { "<", CHECK_LT },
+};
+
+static const char *const func_names[] = {
+	[CHECK_F_NONE] = NULL, [CHECK_F_MEAN] = "mean",
+	[CHECK_F_STDDEV] = "stddev", [CHECK_F_CV] = "cv",
+	[CHECK_F_MIN] = "min", [CHECK_F_MAX] = "max",
+};
+
+static const char *const dir_nouns[DDIR_NR] = { "reads", "writes" };
+
+const char *check_op_text(int op)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (ops[i].op == op)
+			return ops[i].text;
+	return "?";
+}
+
+const char *check_func_name(int func)
+{
+	if (func < 0 || func > CHECK_F_MAX)
+		return NULL;
+	return func_names[func];
+}
+
+static bool blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* [*b, *e) without leading and trailing blanks. */
+static void trim(const char **b, const char **e)
+{
+	while (*b < *e && blank(**b))
+		(*b)++;
+	while (*e > *b && blank((*e)[-1]))
+		(*e)--;
+}
+
+/* Fails with "'TEXT': DETAIL" in why; returns -EINVAL. */
+__attribute__((format(printf, 4, 5)))
+static int bad(const char *text, char *why, size_t whylen, const char *fmt,
+	       ...)
+{
+	char detail[768];
+	size_t len = strlen(text);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	va_end(ap);
+	snprintf(why, whylen, "'%.*s%s': %s", (int)(len > QUOTE_MAX ?
+		 QUOTE_MAX : len), text, len > QUOTE_MAX ? "..." : "",
+		 detail);
+	return -EINVAL;
+}
+
+/* The first comparison operator in [b, e): its position and kind. */
+static const char *find_op(const char *b, const char *e, int *op,
+			   size_t *oplen)
+{
+	const char *p;
+	size_t i, n;
+
+	for (p = b; p < e; p++) {
+		if (!strchr("<>=!", *p))
+			continue;
+		for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+			n = strlen(ops[i].text);
+			if ((size_t)(e - p) >= n &&
+			    !strncmp(p, ops[i].text, n)) {
+				*op = ops[i].op;
+				*oplen = n;
+				return p;
+			}
+		}
+		return p;	/* a lone '=' or '!' */
+	}
+	return NULL;
+}
+
+/* LHS: "metric" or "func(metric)", after the scope. */
+static int parse_lhs(const char *text, const char *b, const char *e,
+		     struct check_expr *x, char *why, size_t whylen)
+{
+	const char *open = memchr(b, '(', (size_t)(e - b)), *fb, *fe;
+	char mwhy[512];
+	int f;
+
+	x->func = CHECK_F_NONE;
+	if (open) {
+		fb = b;
+		fe = open;
+		trim(&fb, &fe);
+		if (e[-1] != ')' || memchr(open + 1, '(', (size_t)(e - open -
+								  1)))
+			return bad(text, why, whylen, "expected FUNCTION("
+				   "METRIC) such as cv(read.iops)");
+		for (f = CHECK_F_MEAN; f <= CHECK_F_MAX; f++)
+			if ((size_t)(fe - fb) == strlen(func_names[f]) &&
+			    !strncmp(fb, func_names[f], (size_t)(fe - fb)))
+				break;
+		if (f > CHECK_F_MAX)
+			return bad(text, why, whylen, "unknown function "
+				   "'%.*s'; expected mean, stddev, cv, min or "
+				   "max", (int)(fe - fb > 32 ? 32 : fe - fb),
+				   fb);
+		x->func = f;
+		b = open + 1;
+		e--;
+		trim(&b, &e);
+	}
+	if (b == e)
+		return bad(text, why, whylen, "no metric; %s", CHECK_EXPECTED);
+	if (metric_parse(b, (size_t)(e - b), &x->m, mwhy, sizeof(mwhy)))
+		return bad(text, why, whylen, "%s", mwhy);
+	x->unit = x->func == CHECK_F_CV ? MU_PCT : metric_unit(&x->m);
+	return 0;
+}
+
+/* RHS "baseline", "F*baseline" or "baseline*F"; false when not one. */
+static bool baseline_rhs(const char *b, const char *e, char *factor,
+			 size_t len)
+{
+	static const char word[] = "baseline";
+	const size_t n = sizeof(word) - 1;
+	const char *fb = b, *fe = e;
+
+	if ((size_t)(e - b) >= n && !strncmp(e - n, word, n)) {
+		fe = e - n;
+		trim(&fb, &fe);
+		if (fe > fb && fe[-1] == '*')
+			fe--;
+		else if (fe != fb)
+			return false;
+	} else if ((size_t)(e - b) >= n && !strncmp(b, word, n)) {
+		fb = b + n;
+		trim(&fb, &fe);
+		if (fb == fe || *fb != '*')
+			return false;
+		fb++;
+	} else {
+		return false;
+	}
+	trim(&fb, &fe);
+	snprintf(factor, len, "%.*s", (int)(fe - fb), fb);
+	return true;
+}
+
+static int parse_rhs(const char *text, const char *b, const char *e,
+		     unsigned kb_base, struct check_expr *x, char *why,
+		     size_t whylen)
+{
+	char buf[256], factor[128], twhy[512];
+
+	if (b == e)
+		return bad(text, why, whylen, "no value after '%s'; %s",
+			   check_op_text(x->op), CHECK_EXPECTED);
+	if ((size_t)(e - b) >= sizeof(buf))
+		return bad(text, why, whylen, "the value is too long");
+	if (memmem(b, (size_t)(e - b), "baseline", 8)) {
+		if (!baseline_rhs(b, e, factor, sizeof(factor)))
+			return bad(text, why, whylen, "expected baseline, "
+				   "F*baseline or baseline*F such as "
+				   "0.95*baseline");
+		x->baseline = true;
+		x->factor = 1;
+		if (factor[0] && value_double(factor, 0, 1e9, &x->factor,
+					      twhy, sizeof(twhy)))
+			return bad(text, why, whylen, "the factor: %s", twhy);
+		if (x->func != CHECK_F_NONE && x->func != CHECK_F_MEAN)
+			return bad(text, why, whylen, "baseline compares a "
+				   "plain metric or mean(), not %s()",
+				   func_names[x->func]);
+		return 0;
+	}
+	memcpy(buf, b, (size_t)(e - b));
+	buf[e - b] = '\0';
+	if (metric_threshold(x->unit, buf, kb_base, &x->threshold, twhy,
+			     sizeof(twhy)))
+		return bad(text, why, whylen, "the value for %s%s%s%s: %s",
+			   x->func ? func_names[x->func] : "",
+			   x->func ? "(" : "", x->m.name, x->func ? ")" : "",
+			   twhy);
+	return 0;
+}
+
+int check_parse(const char *text, unsigned kb_base, struct check_expr *x,
+		char *why, size_t whylen)
+{
+	const char *b = text, *e = text + strlen(text), *op, *colon, *p;
+	size_t oplen = 0;
+
+	memset(x, 0, sizeof(*x));
+	x->op = -1;
+	trim(&b, &e);
+	if (b == e)
+		return bad(text, why, whylen, "empty check; %s",
+			   CHECK_EXPECTED);
+	op = find_op(b, e, &x->op, &oplen);
+	if (!op)
+		return bad(text, why, whylen, "no comparison; %s",
+			   CHECK_EXPECTED);
+	if (x->op < 0)
+		return bad(text, why, whylen, "'%c' is not a comparison; "
+			   "expected >=, <=, >, <, == or !=", *op);
+	/* The scope: up to the last ':' before the operator. */
+	colon = NULL;
+	for (p = b; p < op; p++)
+		if (*p == ':')
+			colon = p;
+	if (colon) {
+		const char *sb = b, *se = colon;
+
+		trim(&sb, &se);
+		if (sb == se || (size_t)(se - sb) >= sizeof(x->scope))
+			return bad(text, why, whylen, "expected JOB: before "
+				   "the metric, a job's name");
+		memcpy(x->scope, sb, (size_t)(se - sb));
+		x->scope[se - sb] = '\0';
+		b = colon + 1;
+		while (blank(*b))
+			b++;
+		x->body = (unsigned)(b - text);
+	}
+	p = op;
+	trim(&b, &p);
+	if (parse_lhs(text, b, p, x, why, whylen))
+		return -EINVAL;
+	b = op + oplen;
+	trim(&b, &e);
+	return parse_rhs(text, b, e, kb_base, x, why, whylen);
+}
+
+void check_source(const struct check_def *d, char *buf, size_t len)
+{
+	if (d->origin == CHECK_CMDLINE)
+		snprintf(buf, len, "command line");
+	else
+		snprintf(buf, len, "%s:%d", d->file, d->line);
+}
+
+void check_unit_label(const struct job *j, char *buf, size_t len)
+{
+	size_t n;
+
+	n = (size_t)snprintf(buf, len, "%s%s%s%s", j->name,
+			     j->sweep_point ? "[" : "",
+			     j->sweep_point ? j->sweep_point : "",
+			     j->sweep_point ? "]" : "");
+	if (n < len && !j->group_reporting && j->numjobs > 1)
+		snprintf(buf + n, len - n, " clone %u", j->clone);
+}
+
+/* The directions a job does I/O in, as bits 1 << DDIR_*. */
+static unsigned job_dirs(const struct job *j)
+{
+	if (j->verify_only)
+		return 0;	/* it only reads to verify */
+	switch (j->rw) {
+	case RW_READ:
+	case RW_RANDREAD:
+		return 1u << DDIR_READ;
+	case RW_WRITE:
+	case RW_RANDWRITE:
+		return 1u << DDIR_WRITE;
+	}
+	return (j->rwmixread > 0 ? 1u << DDIR_READ : 0) |
+	       (j->rwmixread < 100 ? 1u << DDIR_WRITE : 0);
+}
+
+/* ---- check_build ---- */
+
+/* The units of the plan: each one's first job and directions. */
+struct units {
+	size_t *unit_of;
+	int n;
+	size_t *first;
+	unsigned *dirs;
+};
+
+static void units_free(struct units *u)
+{
+	free(u->unit_of);
+	free(u->first);
+	free(u->dirs);
+}
+
+static int units_make(struct units *u, const struct plan *p)
+{
+	size_t i;
+
+	memset(u, 0, sizeof(*u));
+	u->unit_of = calloc(p->njobs + 1, sizeof(*u->unit_of));
+	if (!u->unit_of)
+		return -ENOMEM;
+	u->n = report_unit_of(p, u->unit_of);
+	if (u->n < 0)
+		return u->n;
+	u->first = calloc((size_t)u->n + 1, sizeof(*u->first));
+	u->dirs = calloc((size_t)u->n + 1, sizeof(*u->dirs));
+	if (!u->first || !u->dirs)
+		return -ENOMEM;
+	for (i = p->njobs; i-- > 0;) {
+		u->first[u->unit_of[i]] = i;
+		u->dirs[u->unit_of[i]] |= job_dirs(&p->jobs[i]);
+	}
+	return 0;
+}
+
+struct builder {
+	struct check_set *cs;
+	const struct plan *p;
+	struct units u;
+	size_t capdefs, capitems;
+	struct err_rec *e;
+};
+
+static int def_error(struct builder *b, const struct check_def *d,
+		     const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int def_error(struct builder *b, const struct check_def *d,
+		     const char *fmt, ...)
+{
+	char msg[900];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	err_set(b->e, d->file, d->line, "check", "'%.*s%s': %s", QUOTE_MAX,
+		d->text, strlen(d->text) > QUOTE_MAX ? "..." : "", msg);
+	return -EINVAL;
+}
+
+/* Add a check given at file:line; its index in *idx. Parse errors fill
+ * b->e. An equal one (same place, text and kb_base) is reused. */
+static int add_def(struct builder *b, const char *text, int origin,
+		   const char *file, int line, unsigned kb_base, size_t *idx)
+{
+	struct check_set *cs = b->cs;
+	struct check_def *d;
+	char why[1024];
+	size_t i;
+
+	for (i = 0; i < cs->ndefs; i++) {
+		d = &cs->defs[i];
+		if (d->origin == origin && d->line == line &&
+		    d->kb_base == kb_base && !strcmp(d->file, file) &&
+		    !strcmp(d->text, text)) {
+			*idx = i;
+			return 0;
+		}
+	}
+	if (cs->ndefs == b->capdefs) {
+		size_t cap = b->capdefs ? 2 * b->capdefs : 8;
+
+		d = realloc(cs->defs, cap * sizeof(*d));
+		if (!d)
+			return -ENOMEM;
+		cs->defs = d;
+		b->capdefs = cap;
+	}
+	d = &cs->defs[cs->ndefs];
+	memset(d, 0, sizeof(*d));
+	d->text = strdup(text);
+	if (!d->text)
+		return -ENOMEM;
+	cs->ndefs++;
+	d->origin = origin;
+	snprintf(d->file, sizeof(d->file), "%s", file);
+	d->line = line;
+	d->kb_base = kb_base;
+	*idx = cs->ndefs - 1;
+	if (check_parse(text, kb_base, &d->x, why, sizeof(why))) {
+		err_set(b->e, file, line, "check", "%s", why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int add_item(struct builder *b, size_t def, int unit, bool na)
+{
+	struct check_set *cs = b->cs;
+	struct check_item *it;
+	size_t i;
+
+	/* Items come unit by unit: this unit's are the last ones. */
+	for (i = cs->nitems; i-- > 0 && cs->items[i].unit == unit;)
+		if (cs->items[i].def == def)
+			return 0;
+	if (cs->nitems == b->capitems) {
+		size_t cap = b->capitems ? 2 * b->capitems : 16;
+
+		it = realloc(cs->items, cap * sizeof(*it));
+		if (!it)
+			return -ENOMEM;
+		cs->items = it;
+		b->capitems = cap;
+	}
+	it = &cs->items[cs->nitems++];
+	memset(it, 0, sizeof(*it));
+	it->def = def;
+	it->unit = unit;
+	it->na = na;
+	return 0;
+}
+
+/*
+ * Check def d on unit: the direction it needs (a scoped check on a unit
+ * without it is an error, an unscoped one is n/a) and the baseline.
+ */
+static int plan_item(struct builder *b, size_t def, int unit, bool scoped)
+{
+	const struct check_def *d = &b->cs->defs[def];
+	const struct job *j = &b->p->jobs[b->u.first[unit]];
+	const struct baseline_job *bj;
+	char label[300];
+	double base = 0;
+	bool na = false;
+	int ret;
+
+	check_unit_label(j, label, sizeof(label));
+	if (d->x.m.dir >= 0 && !(b->u.dirs[unit] & (1u << d->x.m.dir))) {
+		if (scoped)
+			return def_error(b, d, "job '%s' does no %s%s", label,
+					 dir_nouns[d->x.m.dir],
+					 j->verify_only ? " (verify_only)" :
+					 "; see its rw=");
+		na = true;
+	}
+	if (d->x.baseline && !na) {
+		if (!b->cs->baseline)
+			return def_error(b, d, "compares with the baseline, "
+					 "but no --baseline=FILE was given");
+		bj = baseline_find(b->cs->baseline, j);
+		if (!bj)
+			return def_error(b, d, "the baseline %s has no result "
+					 "for job '%s'",
+					 b->cs->baseline->path, label);
+		ret = baseline_value(bj, &d->x.m, &base);
+		if (ret == -ENOMEM)
+			return ret;
+		if (ret)
+			return def_error(b, d, "the baseline %s has no %s for "
+					 "job '%s'", b->cs->baseline->path,
+					 d->x.m.name, label);
+	}
+	ret = add_item(b, def, unit, na);
+	if (!ret && d->x.baseline)
+		b->cs->items[b->cs->nitems - 1].base = base;
+	return ret;
+}
+
+/* A --check: every unit, or those of the job it names. */
+static int plan_cmdline(struct builder *b, size_t def, int unit)
+{
+	const struct check_def *d = &b->cs->defs[def];
+	const struct job *j = &b->p->jobs[b->u.first[unit]];
+
+	if (d->x.scope[0] && strcmp(d->x.scope, j->name))
+		return 0;
+	return plan_item(b, def, unit, d->x.scope[0] != 0);
+}
+
+/* "gFILE:LINE" (or 'j'): the origin and place of a job's check k. */
+static void job_check_src(const struct job *j, size_t k, int *origin,
+			  char *file, size_t len, int *line)
+{
+	const char *s = j->check_src, *end, *colon;
+
+	for (; s && k; k--) {
+		s = strchr(s, '\n');
+		s = s ? s + 1 : NULL;
+	}
+	end = s ? strchr(s, '\n') : NULL;
+	end = end ? end : (s ? s + strlen(s) : NULL);
+	colon = NULL;
+	for (const char *p = s; p && p < end; p++)
+		if (*p == ':')
+			colon = p;
+	if (!s || !colon || colon - s < 1) {
+		/* Set by a sweep point: the job's own. */
+		*origin = CHECK_SECTION;
+		snprintf(file, len, "%s", j->section_file ? j->section_file :
+			 "");
+		*line = j->section_line;
+		return;
+	}
+	*origin = s[0] == 'g' ? CHECK_GLOBAL : CHECK_SECTION;
+	snprintf(file, len, "%.*s", (int)(colon - s - 1), s + 1);
+	*line = atoi(colon + 1);
+}
+
+/* A check= of job j (of unit): its own section's check is scoped to it; a
+ * global one applies to j unless it names another job. */
+static int plan_file_check(struct builder *b, size_t def, int unit,
+			   const struct job *j)
+{
+	const struct check_def *d = &b->cs->defs[def];
+
+	if (d->x.scope[0] && strcmp(d->x.scope, j->name)) {
+		if (d->origin == CHECK_SECTION)
+			return def_error(b, d, "a check in the section of job "
+					 "'%s' cannot name job '%s'", j->name,
+					 d->x.scope);
+		return 0;
+	}
+	return plan_item(b, def, unit, d->origin == CHECK_SECTION ||
+			 d->x.scope[0]);
+}
+
+/* The check= lines of the jobs of unit. */
+static int plan_job_checks(struct builder *b, int unit)
+{
+	const struct plan *p = b->p;
+	char text[1024], file[256];
+	const char *s, *end;
+	size_t i, k, def;
+	int origin, line, ret;
+
+	for (i = b->u.first[unit]; i < p->njobs; i++) {
+		const struct job *j = &p->jobs[i];
+
+		if (b->u.unit_of[i] != (size_t)unit || !j->check)
+			continue;
+		for (s = j->check, k = 0; *s; k++) {
+			end = strchr(s, ';');
+			end = end ? end : s + strlen(s);
+			snprintf(text, sizeof(text), "%.*s", (int)(end - s), s);
+			s = *end ? end + 1 : end;
+			job_check_src(j, k, &origin, file, sizeof(file), &line);
+			ret = add_def(b, text, origin, file, line,
+				      (unsigned)j->kb_base, &def);
+			if (ret)
+				return ret;
+			ret = plan_file_check(b, def, unit, j);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/* The same check= line, read for jobs of different kb_base. */
+static bool same_line(const struct check_def *a, const struct check_def *b)
+{
+	return a->origin == b->origin && a->line == b->line &&
+	       !strcmp(a->file, b->file) && !strcmp(a->text, b->text);
+}
+
+/* A check that names a job must apply to one. */
+static int check_scopes(struct builder *b)
+{
+	const struct check_set *cs = b->cs;
+	size_t i, k;
+
+	for (i = 0; i < cs->ndefs; i++) {
+		if (!cs->defs[i].x.scope[0])
+			continue;
+		for (k = 0; k < cs->nitems; k++)
+			if (same_line(&cs->defs[cs->items[k].def],
+				      &cs->defs[i]))
+				break;
+		if (k == cs->nitems)
+			return def_error(b, &cs->defs[i], "no job called "
+					 "'%s'%s", cs->defs[i].x.scope,
+					 cs->defs[i].origin == CHECK_GLOBAL ?
+					 " follows this global section" :
+					 " runs");
+	}
+	return 0;
+}
+
+int check_build(struct check_set *cs, const struct plan *p,
+		const struct check_arg *args, size_t nargs,
+		const struct baseline *bl, struct err_rec *e)
+{
+	struct builder b = { .cs = cs, .p = p, .e = e };
+	size_t i, def, ncli;
+	int u, ret;
+
+	memset(cs, 0, sizeof(*cs));
+	cs->baseline = bl;
+	ret = units_make(&b.u, p);
+	for (i = 0; !ret && i < nargs; i++)
+		ret = add_def(&b, args[i].expr, CHECK_CMDLINE, ERR_CMDLINE,
+			      args[i].argi, 1024, &def);
+	ncli = cs->ndefs;
+	/* By unit: its job file's checks, then the command line's. */
+	for (u = 0; !ret && u < b.u.n; u++) {
+		ret = plan_job_checks(&b, u);
+		for (i = 0; !ret && i < ncli; i++)
+			ret = plan_cmdline(&b, i, u);
+	}
+	if (!ret)
+		ret = check_scopes(&b);
+	if (ret == -ENOMEM)
+		err_set(e, "", 0, "check", "out of memory");
+	units_free(&b.u);
+	return ret;
+}
+
+void check_set_free(struct check_set *cs)
+{
+	size_t i;
+
+	for (i = 0; i < cs->ndefs; i++)
+		free(cs->defs[i].text);
+	free(cs->defs);
+	free(cs->items);
+	memset(cs, 0, sizeof(*cs));
+}
+
+/* ---- check_eval ---- */
+
+static bool compare(double v, int op, double t)
+{
+	switch (op) {
+	case CHECK_GE:
+		return v >= t;
+	case CHECK_LE:
+		return v <= t;
+	case CHECK_GT:
+		return v > t;
+	case CHECK_LT:
+		return v < t;
+	case CHECK_EQ:
+		return v == t;
+	default:
+		return v != t;
+	}
+}
+
+static double spread_value(const struct metric_spread *s, int func)
+{
+	switch (func) {
+	case CHECK_F_STDDEV:
+		return s->stddev;
+	case CHECK_F_CV:
+		return s->cv_pct;
+	case CHECK_F_MIN:
+		return s->min;
+	case CHECK_F_MAX:
+		return s->max;
+	default:
+		return s->mean;
+	}
+}
+
+/* What one unit's evaluation works on. */
+struct unit_eval {
+	const struct run_result *r;
+	const struct report_set *rs;
+	int u;
+	unsigned nruns;
+	struct metric ms[METRIC_HEADLINE_MAX];	/* then the checks' */
+	struct metric *all;	/* nm metrics */
+	unsigned nm, nh;
+	double *vals;		/* vals[k * nruns + run] */
+	unsigned nran;		/* runs that ran */
+};
+
+/* The value of every metric in every run of the unit that ran. */
+static void unit_values(struct unit_eval *ue, struct report_unit *tmp)
+{
+	const struct report_unit *x = &ue->rs->units[ue->u], *one;
+	struct report_row row;
+	unsigned run, k;
+
+	ue->nran = 0;
+	for (run = 0; run < ue->nruns; run++) {
+		one = x;
+		if (ue->nruns > 1) {
+			report_unit_run(ue->r, ue->rs, ue->u, run, tmp);
+			one = tmp;
+		}
+		if (!one->stats.nclones)
+			continue;
+		report_row(ue->r, one, &row);
+		for (k = 0; k < ue->nm; k++)
+			ue->vals[k * ue->nruns + ue->nran] =
+				metric_value(&ue->all[k], &one->stats, &row);
+		ue->nran++;
+	}
+}
+
+static unsigned unit_dirs(const struct run_result *r,
+			  const struct report_set *rs, int u)
+{
+	unsigned dirs = 0;
+	size_t i;
+
+	for (i = 0; rs->unit_of && i < r->plan->njobs; i++)
+		if (rs->unit_of[i] == (size_t)u)
+			dirs |= job_dirs(&r->plan->jobs[i]);
+	return dirs;
+}
+
+static int unit_figs(struct unit_eval *ue, const struct baseline *bl,
+		     struct check_unit *cu)
+{
+	const struct baseline_job *bj = NULL;
+	struct check_fig *f;
+	unsigned k;
+
+	cu->job = ue->rs->units[ue->u].job;
+	cu->repeated = ue->nruns > 1;
+	cu->nfigs = ue->nh;
+	if (bl && ue->nran)
+		bj = baseline_find(bl, ue->rs->units[ue->u].job);
+	cu->in_baseline = bj != NULL;
+	for (k = 0; k < ue->nh; k++) {
+		f = &cu->figs[k];
+		f->m = ue->all[k];
+		metric_spread(&ue->vals[k * ue->nruns], ue->nran, &f->spread);
+		f->value = f->spread.mean;
+		if (cu->repeated && ue->nran) {
+			f->values = malloc(ue->nran * sizeof(*f->values));
+			if (!f->values)
+				return -ENOMEM;
+			memcpy(f->values, &ue->vals[k * ue->nruns],
+			       ue->nran * sizeof(*f->values));
+		}
+		if (bj && !baseline_value(bj, &f->m, &f->base)) {
+			f->has_base = true;
+			f->has_change = f->base != 0;
+			if (f->has_change)
+				f->change_pct = (f->value - f->base) /
+						fabs(f->base) * 100;
+		}
+	}
+	return 0;
+}
+
+static void unit_result(const struct check_set *cs, struct unit_eval *ue,
+			size_t item, unsigned k, struct check_result *res)
+{
+	const struct check_item *it = &cs->items[item];
+	const struct check_def *d = &cs->defs[it->def];
+	struct metric_spread s;
+
+	res->def = d;
+	res->unit = it->unit;
+	res->job = ue->rs->units[it->unit].job;
+	/* A baseline check that is n/a by direction has no baseline. */
+	res->has_base = d->x.baseline && !it->na;
+	res->has_threshold = !d->x.baseline || res->has_base;
+	res->threshold = d->x.baseline ? d->x.factor * it->base :
+			 d->x.threshold;
+	res->base = it->base;
+	if (it->na || !ue->nran) {
+		res->status = CHECK_NA;
+		res->reason = it->na ? (d->x.m.dir == DDIR_READ ?
+			      "the job does no reads" :
+			      "the job does no writes") : "not run";
+		return;
+	}
+	metric_spread(&ue->vals[k * ue->nruns], ue->nran, &s);
+	res->value = spread_value(&s, d->x.func);
+	res->status = compare(res->value, d->x.op, res->threshold) ?
+		      CHECK_PASS : CHECK_FAIL;
+}
+
+/* Unit ue->u, whose checks are items [first, end) (items are by unit). */
+static int eval_unit(const struct check_set *cs, struct unit_eval *ue,
+		     size_t first, size_t end, struct report_unit *tmp,
+		     struct check_report *out)
+{
+	size_t i;
+	unsigned k;
+	int ret = -ENOMEM;
+
+	ue->nruns = ue->rs->units[ue->u].nruns ? ue->rs->units[ue->u].nruns
+					       : 1;
+	ue->nh = metric_headlines(unit_dirs(ue->r, ue->rs, ue->u), ue->ms);
+	ue->all = calloc(ue->nh + end - first, sizeof(*ue->all));
+	ue->vals = calloc((ue->nh + end - first) * ue->nruns,
+			  sizeof(*ue->vals));
+	if (!ue->all || !ue->vals)
+		goto out;
+	memcpy(ue->all, ue->ms, ue->nh * sizeof(*ue->all));
+	ue->nm = ue->nh;
+	for (i = first; i < end; i++)
+		ue->all[ue->nm++] = cs->defs[cs->items[i].def].x.m;
+	unit_values(ue, tmp);
+	ret = unit_figs(ue, cs->baseline, &out->units[ue->u]);
+	for (i = first, k = ue->nh; i < end; i++)
+		unit_result(cs, ue, i, k++, &out->results[i]);
+out:
+	free(ue->all);
+	free(ue->vals);
+	return ret;
+}
+
+int check_eval(const struct check_set *cs, const struct run_result *r,
+	       struct check_report *out)
+{
+	struct report_unit *tmp = NULL;
+	struct report_set rs;
+	struct unit_eval ue;
+	size_t i, first, end;
+	int u, ret;
+
+	memset(out, 0, sizeof(*out));
+	out->baseline = cs->baseline;
+	ret = report_collect(r, &rs);
+	if (ret)
+		return ret;
+	ret = -ENOMEM;
+	out->units = calloc((size_t)rs.nunits + 1, sizeof(*out->units));
+	out->results = calloc(cs->nitems + 1, sizeof(*out->results));
+	tmp = malloc(sizeof(*tmp));
+	if (!out->units || !out->results || !tmp)
+		goto out;
+	out->nunits = rs.nunits;
+	out->nresults = cs->nitems;
+	ret = 0;
+	for (u = 0, end = 0; !ret && u < rs.nunits; u++) {
+		memset(&ue, 0, sizeof(ue));
+		ue.r = r;
+		ue.rs = &rs;
+		ue.u = u;
+		for (first = end; end < cs->nitems && cs->items[end].unit == u;)
+			end++;
+		ret = eval_unit(cs, &ue, first, end, tmp, out);
+	}
+	for (i = 0; i < out->nresults; i++) {
+		out->npass += out->results[i].status == CHECK_PASS;
+		out->nfail += out->results[i].status == CHECK_FAIL;
+		out->nna += out->results[i].status == CHECK_NA;
+	}
+out:
+	free(tmp);
+	report_set_free(&rs);
+	return ret;
+}
+
+void check_report_free(struct check_report *cr)
+{
+	int u;
+	unsigned k;
+
+	for (u = 0; cr->units && u < cr->nunits; u++)
+		for (k = 0; k < cr->units[u].nfigs; k++)
+			free(cr->units[u].figs[k].values);
+	free(cr->units);
+	free(cr->results);
+	memset(cr, 0, sizeof(*cr));
+}
+
+const struct check_unit *check_unit_of(const struct check_report *cr,
+				       const struct job *j)
+{
+	int u;
+
+	for (u = 0; cr && u < cr->nunits; u++)
+		if (cr->units[u].job == j)
+			return &cr->units[u];
+	return NULL;
+}
+
+const char *check_status_name(int status)
+{
+	static const char *const names[] = {
+		[CHECK_PASS] = "PASS", [CHECK_FAIL] = "FAIL",
+		[CHECK_NA] = "n/a",
+	};
+
+	return status >= 0 && status <= CHECK_NA ? names[status] : "?";
+}
+
+void check_result_text(const struct check_result *x, char *buf, size_t len)
+{
+	const struct check_def *d = x->def;
+	char label[300], src[300], v[48], t[48], b[48], f[48];
+	size_t n;
+
+	check_unit_label(x->job, label, sizeof(label));
+	check_source(d, src, sizeof(src));
+	n = (size_t)snprintf(buf, len, "%s: %s  ", label, d->text +
+			     d->x.body);
+	if (n >= len)
+		return;
+	if (x->status == CHECK_NA) {
+		snprintf(buf + n, len - n, "%s  (%s)", x->reason, src);
+		return;
+	}
+	metric_format(d->x.unit, x->value, v, sizeof(v));
+	metric_format(d->x.unit, x->threshold, t, sizeof(t));
+	if (!x->has_base) {
+		snprintf(buf + n, len - n, "%s, threshold %s  (%s)", v, t,
+			 src);
+		return;
+	}
+	metric_format(d->x.unit, x->base, b, sizeof(b));
+	snprintf(f, sizeof(f), "%g", d->x.factor);
+	snprintf(buf + n, len - n, "%s, threshold %s (%s x baseline %s)  "
+		 "(%s)", v, t, f, b, src);
+}

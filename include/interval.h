@@ -89,6 +89,16 @@ const struct ival_sample *ival_iter_next(struct ival_iter *it,
 struct ival_series *ival_series_merge(const struct ival_series *a,
 				      const struct ival_series *b);
 
+/*
+ * Runs that went one after the other: a's samples (a may be NULL), then
+ * b's, each b sample offset_ns later (b's times counted from the start of
+ * its own run). Returns a new series (one reference) or NULL when out of
+ * memory.
+ */
+struct ival_series *ival_series_append(const struct ival_series *a,
+				       const struct ival_series *b,
+				       uint64_t offset_ns);
+
 /* Per direction: rates over the sample's length, 0 when it has none. */
 double ival_iops(const struct ival_sample *s, int ddir);
 double ival_bw(const struct ival_sample *s, int ddir);

@@ -175,6 +175,44 @@ err:
 	return NULL;
 }
 
+/* Copies every sample of s to the end of m, later by shift ns. */
+static int series_copy(struct ival_series *m, const struct ival_series *s,
+		       uint64_t shift)
+{
+	struct ival_iter it = IVAL_ITER_INIT;
+	const struct ival_sample *src;
+	struct ival_sample *dst;
+	int ret;
+
+	while ((src = ival_iter_next(&it, s))) {
+		dst = ival_series_next(m);
+		if (!dst)
+			return -ENOMEM;
+		ret = sample_copy(dst, src);
+		dst->start_ns += shift;
+		dst->end_ns += shift;
+		ival_series_publish(m);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+struct ival_series *ival_series_append(const struct ival_series *a,
+				       const struct ival_series *b,
+				       uint64_t offset_ns)
+{
+	struct ival_series *m = ival_series_new(b->interval_ns);
+
+	if (!m)
+		return NULL;
+	if ((a && series_copy(m, a, 0)) || series_copy(m, b, offset_ns)) {
+		ival_series_put(m);
+		return NULL;
+	}
+	return m;
+}
+
 double ival_iops(const struct ival_sample *s, int ddir)
 {
 	uint64_t len = s->end_ns - s->start_ns;

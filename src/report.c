@@ -132,38 +132,117 @@ int report_unit_of(const struct plan *p, size_t *unit_of)
 /*
  * The runs of a repeated unit went one after the other: its runtime is the
  * sum of theirs, each the longest of its jobs' (stats_merge kept the
- * longest of all). The plan holds a unit's jobs in the order of its runs.
+ * longest of all), and its intervals are each run's (its clones merged by
+ * index) one after the other, each run's shifted by the runtimes of the
+ * runs before it. The plan holds a unit's jobs in the order of its runs.
  */
-static int runs_runtime(const struct run_result *r, const size_t *unit_of,
-			struct report_unit *u, int n)
+struct run_acc {
+	unsigned run;
+	uint64_t cur, sum;		/* runtime of this run, of those before */
+	struct ival_series *run_iv;	/* this run's clones merged */
+	struct ival_series *all_iv;	/* the runs before, one after another */
+	int err;
+};
+
+/* The current run of a is over: its runtime and intervals join the sum. */
+static void run_acc_flush(struct run_acc *a)
 {
-	struct {
-		unsigned run;
-		uint64_t cur, sum;
-	} *acc = calloc((size_t)n, sizeof(*acc));
+	struct ival_series *m;
+
+	if (a->run_iv) {
+		m = ival_series_append(a->all_iv, a->run_iv, a->sum);
+		ival_series_put(a->all_iv);
+		ival_series_put(a->run_iv);
+		a->all_iv = m;
+		a->run_iv = NULL;
+		a->err = a->err ? a->err : m ? 0 : -ENOMEM;
+	}
+	a->sum += a->cur;
+	a->cur = 0;
+}
+
+static void run_acc_add(struct run_acc *a, const struct job_stats *s)
+{
+	struct ival_series *m;
+
+	if (s->runtime_ns > a->cur)
+		a->cur = s->runtime_ns;
+	if (!s->intervals || a->err)
+		return;
+	m = a->run_iv ? ival_series_merge(a->run_iv, s->intervals) :
+	    ival_series_get(s->intervals);
+	ival_series_put(a->run_iv);
+	a->run_iv = m;
+	a->err = m ? 0 : -ENOMEM;
+}
+
+/*
+ * Folds the runs of repeated jobs: st[x] (x < n) is a unit or a group, map
+ * gives each job's x (NULL: its reporting group); only those x with
+ * repeated[x] are touched. Returns 0 or -ENOMEM.
+ */
+static int runs_fold(const struct run_result *r, const size_t *map,
+		     struct job_stats *const *st, const bool *repeated,
+		     size_t n)
+{
+	struct run_acc *acc = calloc(n, sizeof(*acc));
 	size_t i, x;
+	int ret = 0;
 
 	if (!acc)
 		return -ENOMEM;
 	for (i = 0; i < plan_njobs(r); i++) {
 		const struct job *j = &r->plan->jobs[i];
 
-		x = unit_of[i];
-		if (u[x].nruns < 2 || !job_ran(r, i))
+		x = map ? map[i] : j->group;
+		if (x >= n || !repeated[x] || !job_ran(r, i))
 			continue;
 		if (j->repeat_idx != acc[x].run) {
-			acc[x].sum += acc[x].cur;
-			acc[x].cur = 0;
+			run_acc_flush(&acc[x]);
 			acc[x].run = j->repeat_idx;
 		}
-		if (r->stats[i].runtime_ns > acc[x].cur)
-			acc[x].cur = r->stats[i].runtime_ns;
+		run_acc_add(&acc[x], &r->stats[i]);
 	}
-	for (x = 0; x < (size_t)n; x++)
-		if (u[x].nruns > 1)
-			u[x].stats.runtime_ns = acc[x].sum + acc[x].cur;
+	for (x = 0; x < n; x++) {
+		if (!repeated[x])
+			continue;
+		run_acc_flush(&acc[x]);
+		st[x]->runtime_ns = acc[x].sum;
+		/* Merged by index before (NULL: off or intervals differ). */
+		if (st[x]->intervals) {
+			ival_series_put(st[x]->intervals);
+			st[x]->intervals = acc[x].all_iv;
+		} else {
+			ival_series_put(acc[x].all_iv);
+		}
+		ret = ret ? ret : acc[x].err;
+	}
 	free(acc);
-	return 0;
+	return ret;
+}
+
+/* runs_fold over n units or groups, from their stats array. */
+static int runs_fold_all(const struct run_result *r, const size_t *map,
+			 struct job_stats *st0, size_t stride, size_t n)
+{
+	struct job_stats **st = malloc(n * sizeof(*st));
+	bool *rep = calloc(n, sizeof(*rep));
+	size_t i, x;
+	int ret = -ENOMEM;
+
+	if (st && rep) {
+		for (x = 0; x < n; x++)
+			st[x] = (struct job_stats *)((char *)st0 + x * stride);
+		for (i = 0; i < plan_njobs(r); i++) {
+			x = map ? map[i] : r->plan->jobs[i].group;
+			if (x < n && r->plan->jobs[i].repeat > 1)
+				rep[x] = true;
+		}
+		ret = runs_fold(r, map, st, rep, n);
+	}
+	free(st);
+	free(rep);
+	return ret;
 }
 
 int report_units(const struct run_result *r, struct report_unit **units)
@@ -212,7 +291,9 @@ int report_units(const struct run_result *r, struct report_unit **units)
 		n = ret;
 		goto out;
 	}
-	if (runs_runtime(r, unit_of, u, n)) {
+	if (runs_fold_all(r, unit_of, &u[0].stats, sizeof(*u), (size_t)n)) {
+		for (i = 0; i < (size_t)n; i++)
+			ival_series_put(u[i].stats.intervals);
 		free(u);
 		n = -ENOMEM;
 		goto out;
@@ -245,6 +326,8 @@ int report_groups(const struct run_result *r, struct job_stats **groups)
 		if (id < ng)
 			ret = acc_add(&g[id], r, i);
 	}
+	if (!ret)
+		ret = runs_fold_all(r, NULL, g, sizeof(*g), ng);
 	if (ret) {
 		for (i = 0; i < ng; i++)
 			ival_series_put(g[i].intervals);

@@ -153,4 +153,28 @@ if missing:
     print('not under OUTPUT:', missing)
     sys.exit(1)
 EOF
+
+# interval=: the runs' intervals follow each other (each run's shifted by
+# the runtimes before it), adding up to the totals.
+run --name=iv --ioengine=null --size=1g --time_based --runtime=250ms \
+	--interval=100ms --repeat=2 --numjobs=2 --group_reporting \
+	--output-format=json
+expect_rc 0
+"$PY" - "$T/out" <<'EOF' || die "the intervals of a repeated job"
+import json, sys
+d = json.load(open(sys.argv[1]))
+u = d['jobs'][0]
+iv = u['intervals']
+assert len(iv) >= 6, len(iv)
+assert sum(i['read']['ios'] for i in iv) == u['read']['ios']
+assert sum(i['read']['bytes'] for i in iv) == u['read']['io_bytes']
+for a, b in zip(iv, iv[1:]):
+    assert a['end_ns'] <= b['start_ns'], (a, b)
+assert iv[-1]['end_ns'] <= u['runtime_ns'], (iv[-1], u['runtime_ns'])
+assert iv[-1]['end_ns'] >= 0.9 * u['runtime_ns'], (iv[-1], u['runtime_ns'])
+# The group (the runs of the job alone) says the same.
+g = d['groups'][0]
+assert (g['runtime_ns'], g['read']['iops']) == (u['runtime_ns'], u['read']['iops'])
+assert g['intervals'] == iv
+EOF
 exit 0

@@ -43,6 +43,9 @@ enum engine_queue_ret {
 enum engine_flags {
 	ENGINE_SYNC = 1u << 0,	/* every queue() returns DONE */
 	ENGINE_NOIO = 1u << 1,	/* moves no data: no files are needed */
+	/* t_done is set where the I/O completes (a pool thread), not when
+	 * reap() finds it: reaping later does not lengthen clat. */
+	ENGINE_STAMPS_DONE = 1u << 2,
 };
 
 struct engine_ctx {

@@ -26,6 +26,7 @@ for src in "$@"; do
 		-e 's/^[[:space:]]*(startdelay)[[:space:]]*=.*/\1=0/' \
 		-e 's/^[[:space:]]*(size|io_size|io_limit)[[:space:]]*=[^%]*$/\1=4m/' \
 		-e 's/^[[:space:]]*(loops)[[:space:]]*=.*/\1=1/' \
+		-e 's/^[[:space:]]*(repeat)[[:space:]]*=.*/\1=2/' \
 		"$src" >"$f"
 	if [ $odirect = 0 ]; then
 		sed -i -E 's/^[[:space:]]*direct[[:space:]]*=.*/direct=0/' "$f"
@@ -49,6 +50,16 @@ for src in "$@"; do
 		"$(basename "$src"): every job ran without error"
 	expect_json "sum(j[x]['ios'] for j in d['jobs'] for x in ('read', 'write')) > 0" \
 		"$(basename "$src"): some I/O"
+	# Presets with checks and repeats: the checks ran, none failed; every
+	# job ran its (shortened) number of runs.
+	if grep -Eq '^[[:space:]]*check[[:space:]]*=' "$f"; then
+		expect_json "len(d['checks']) > 0 and all(c['pass'] is not False for c in d['checks'])" \
+			"$(basename "$src"): its checks ran and passed"
+	fi
+	if grep -Eq '^[[:space:]]*repeat[[:space:]]*=' "$f"; then
+		expect_json "all(j['repeats'] and j['repeats']['n'] == 2 for j in d['jobs'])" \
+			"$(basename "$src"): every job ran twice"
+	fi
 	# unlink=1 leaves no file behind.
 	if grep -Eq '^[[:space:]]*unlink[[:space:]]*=[[:space:]]*1' "$f"; then
 		[ -z "$(ls -A "run.$n")" ] ||

@@ -70,5 +70,11 @@ int value_count(const char *s, double *out, char *why, size_t whylen);
 void value_fmt_bytes(uint64_t bytes, char *buf, size_t len);
 /* Format ns for humans: "1.23ms", "850ns". */
 void value_fmt_ns(double ns, char *buf, size_t len);
+/*
+ * The shortest text with at least 6 significant digits that reads back
+ * (strtod) as v: "99.9", "33.3333333333", "1e-05". Percentile keys of
+ * the JSON report and metric names are written this way.
+ */
+void value_fmt_shortest(double v, char *buf, size_t len);
 
 #endif

@@ -67,20 +67,6 @@ static bool word_eq(const char *p, size_t len, const char *name)
 	return strlen(name) == len && !strncmp(p, name, len);
 }
 
-/* Shortest text (at least 6 significant digits) that reads back as p,
- * as the JSON report writes percentile keys. */
-static void pct_text(double p, char *buf, size_t len)
-{
-	int prec;
-
-	for (prec = 6; prec < 17; prec++) {
-		snprintf(buf, len, "%.*g", prec, p);
-		if (strtod(buf, NULL) == p)
-			return;
-	}
-	snprintf(buf, len, "%.17g", p);
-}
-
 /* "min", "max", "mean", "stddev" or "pN" after "DIR.HIST.". */
 static int parse_stat(const char *p, size_t len, struct metric *m)
 {
@@ -152,7 +138,7 @@ static void metric_set_name(struct metric *m)
 		return;
 	}
 	if (m->stat == MS_PCT)
-		pct_text(m->pct, pct, sizeof(pct));
+		value_fmt_shortest(m->pct, pct, sizeof(pct));
 	snprintf(m->name, sizeof(m->name), "%s.%s.%s%s", dir_names[m->dir],
 		 hist_names[m->hist], m->stat == MS_PCT ? "p" :
 		 stat_names[m->stat], m->stat == MS_PCT ? pct : "");

@@ -26,55 +26,8 @@
 #include <jansson.h>
 
 #include "options.h"
+#include "jsonw.h"
 #include "report.h"
-
-/* Records whether any allocation failed, so building never branches. */
-struct fctx {
-	int failed;
-};
-
-static void put(struct fctx *c, json_t *obj, const char *key, json_t *v)
-{
-	if (!v || json_object_set_new(obj, key, v))
-		c->failed = 1;
-}
-
-static void push(struct fctx *c, json_t *arr, json_t *v)
-{
-	if (!v || json_array_append_new(arr, v))
-		c->failed = 1;
-}
-
-static json_t *f_u64(uint64_t v)
-{
-	return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v);
-}
-
-static json_t *f_real(double v)
-{
-	return json_real(isfinite(v) ? v : 0.0);
-}
-
-/* JSON strings must be UTF-8: other bytes above ASCII become '?'. */
-static json_t *f_str(const char *s)
-{
-	json_t *v;
-	char *t;
-	size_t i;
-
-	v = json_string(s ? s : "");
-	if (v || !s)
-		return v;
-	t = strdup(s);
-	if (!t)
-		return NULL;
-	for (i = 0; t[i]; i++)
-		if ((unsigned char)t[i] >= 0x80)
-			t[i] = '?';
-	v = json_string(t);
-	free(t);
-	return v;
-}
 
 /* ns -> whole ms, or a per-second rate from a count; 0 when no time. */
 static uint64_t ms_of(uint64_t ns)
@@ -94,7 +47,7 @@ static double per_sec(uint64_t n, uint64_t ns)
  * percentiles and there are samples, "percentile" keyed as fio keys it:
  * the percentile with six decimals ("99.900000"). h NULL: no samples.
  */
-static json_t *f_lat(struct fctx *c, const struct hist *h,
+static json_t *f_lat(struct jw *c, const struct hist *h,
 		     const struct job *j, bool pct)
 {
 	json_t *o = json_object(), *p;
@@ -104,20 +57,20 @@ static json_t *f_lat(struct fctx *c, const struct hist *h,
 
 	if (!o)
 		return NULL;
-	put(c, o, "min", f_u64(empty ? 0 : h->min));
-	put(c, o, "max", f_u64(empty ? 0 : h->max));
-	put(c, o, "mean", f_real(empty ? 0.0 : hist_mean(h)));
-	put(c, o, "stddev", f_real(empty ? 0.0 : hist_stddev(h)));
-	put(c, o, "N", f_u64(empty ? 0 : h->count));
+	jw_put(c, o, "min", jw_u64(empty ? 0 : h->min));
+	jw_put(c, o, "max", jw_u64(empty ? 0 : h->max));
+	jw_put(c, o, "mean", jw_real(empty ? 0.0 : hist_mean(h)));
+	jw_put(c, o, "stddev", jw_real(empty ? 0.0 : hist_stddev(h)));
+	jw_put(c, o, "N", jw_u64(empty ? 0 : h->count));
 	if (empty || !pct || !j || !j->npercentiles)
 		return o;
 	p = json_object();
 	for (i = 0; p && i < j->npercentiles && i < JOB_MAX_PERCENTILES; i++) {
 		snprintf(key, sizeof(key), "%f", j->percentile_list[i]);
-		put(c, p, key,
-		    f_u64(hist_percentile(h, j->percentile_list[i])));
+		jw_put(c, p, key,
+		    jw_u64(hist_percentile(h, j->percentile_list[i])));
 	}
-	put(c, o, "percentile", p);
+	jw_put(c, o, "percentile", p);
 	return o;
 }
 
@@ -132,12 +85,12 @@ static const struct {
 	{ "iops_stddev", true }, { "iops_samples", false },
 };
 
-static void put_samples(struct fctx *c, json_t *o)
+static void put_samples(struct jw *c, json_t *o)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(sample_keys) / sizeof(sample_keys[0]); i++)
-		put(c, o, sample_keys[i].key, sample_keys[i].real ?
+		jw_put(c, o, sample_keys[i].key, sample_keys[i].real ?
 		    json_real(0.0) : json_integer(0));
 }
 
@@ -145,7 +98,7 @@ static void put_samples(struct fctx *c, json_t *o)
  * One direction. runtime_ns is the unit's; a direction without I/O has
  * runtime 0, as in fio. d NULL: a direction iorig never does (trim).
  */
-static json_t *f_dir(struct fctx *c, const struct dir_stats *d,
+static json_t *f_dir(struct jw *c, const struct dir_stats *d,
 		     uint64_t runtime_ns, const struct job *j)
 {
 	static const struct dir_stats none;
@@ -158,31 +111,33 @@ static json_t *f_dir(struct fctx *c, const struct dir_stats *d,
 		d = &none;
 	rt = d->ios ? runtime_ns : 0;
 	bw = (uint64_t)llround(per_sec(d->bytes, rt));
-	put(c, o, "io_bytes", f_u64(d->bytes));
-	put(c, o, "io_kbytes", f_u64(d->bytes / 1024));
-	put(c, o, "bw_bytes", f_u64(bw));
-	put(c, o, "bw", f_u64(bw / 1024));
-	put(c, o, "iops", f_real(per_sec(d->ios, rt)));
-	put(c, o, "runtime", f_u64(ms_of(rt)));
-	put(c, o, "total_ios", f_u64(d->ios));
-	put(c, o, "short_ios", f_u64(d->short_ios));
-	put(c, o, "drop_ios", json_integer(0));
-	put(c, o, "slat_ns", f_lat(c, &d->slat, j, j && j->slat_percentiles));
-	put(c, o, "clat_ns", f_lat(c, &d->clat, j, j && j->clat_percentiles));
-	put(c, o, "lat_ns", f_lat(c, &d->lat, j, j && j->lat_percentiles));
+	jw_put(c, o, "io_bytes", jw_u64(d->bytes));
+	jw_put(c, o, "io_kbytes", jw_u64(d->bytes / 1024));
+	jw_put(c, o, "bw_bytes", jw_u64(bw));
+	jw_put(c, o, "bw", jw_u64(bw / 1024));
+	jw_put(c, o, "iops", jw_real(per_sec(d->ios, rt)));
+	jw_put(c, o, "runtime", jw_u64(ms_of(rt)));
+	jw_put(c, o, "total_ios", jw_u64(d->ios));
+	jw_put(c, o, "short_ios", jw_u64(d->short_ios));
+	jw_put(c, o, "drop_ios", json_integer(0));
+	jw_put(c, o, "slat_ns", f_lat(c, &d->slat, j,
+	       j && j->slat_percentiles));
+	jw_put(c, o, "clat_ns", f_lat(c, &d->clat, j,
+	       j && j->clat_percentiles));
+	jw_put(c, o, "lat_ns", f_lat(c, &d->lat, j, j && j->lat_percentiles));
 	put_samples(c, o);
 	return o;
 }
 
 /* fsync and fdatasync calls are not timed: fio's shape, zeros. */
-static json_t *f_sync(struct fctx *c)
+static json_t *f_sync(struct jw *c)
 {
 	json_t *o = json_object();
 
 	if (!o)
 		return NULL;
-	put(c, o, "total_ios", json_integer(0));
-	put(c, o, "lat_ns", f_lat(c, NULL, NULL, false));
+	jw_put(c, o, "total_ios", json_integer(0));
+	jw_put(c, o, "lat_ns", f_lat(c, NULL, NULL, false));
 	return o;
 }
 
@@ -253,7 +208,7 @@ static double share(uint64_t n, uint64_t total)
 	return p < 0.01 ? 0.01 : p;
 }
 
-static void put_lat_maps(struct fctx *c, json_t *o, const struct job_stats *s)
+static void put_lat_maps(struct jw *c, json_t *o, const struct job_stats *s)
 {
 	uint64_t slots[LAT_EDGES + 1] = { 0 }, total = 0;
 	char key[24];
@@ -278,19 +233,19 @@ static void put_lat_maps(struct fctx *c, json_t *o, const struct job_stats *s)
 					 (unsigned long long)
 					 (lat_edge_ns[LAT_EDGES - 1] /
 					  lat_maps[m].div));
-			put(c, map, key, f_real(share(slots[slot], total)));
+			jw_put(c, map, key, jw_real(share(slots[slot], total)));
 		}
-		put(c, o, lat_maps[m].key, map);
+		jw_put(c, o, lat_maps[m].key, map);
 	}
 }
 
 /* fio's queue depth maps; iorig does not sample queue depths: zeros. */
-static json_t *f_depth_map(struct fctx *c, const char *const *keys)
+static json_t *f_depth_map(struct jw *c, const char *const *keys)
 {
 	json_t *o = json_object();
 
 	for (; o && *keys; keys++)
-		put(c, o, *keys, json_real(0.0));
+		jw_put(c, o, *keys, json_real(0.0));
 	return o;
 }
 
@@ -305,15 +260,15 @@ static const char *const depth_batch_keys[] = {
 /* ---- options as given ---- */
 
 /* Set key from a raw option, under the option's main name. */
-static void put_raw_opt(struct fctx *c, json_t *o, const char *name,
+static void put_raw_opt(struct jw *c, json_t *o, const char *name,
 			const char *value)
 {
 	const struct opt_def *d = options_find(name);
 
-	put(c, o, d ? d->name : name, f_str(value ? value : ""));
+	jw_put(c, o, d ? d->name : name, jw_str(value ? value : ""));
 }
 
-static json_t *f_section_opts(struct fctx *c, json_t *o,
+static json_t *f_section_opts(struct jw *c, json_t *o,
 			      const struct raw_section *sec)
 {
 	size_t i;
@@ -324,7 +279,7 @@ static json_t *f_section_opts(struct fctx *c, json_t *o,
 }
 
 /* The [global] sections' options, later ones winning. */
-static json_t *f_global_opts(struct fctx *c, const struct raw_doc *doc)
+static json_t *f_global_opts(struct jw *c, const struct raw_doc *doc)
 {
 	json_t *o = json_object();
 	size_t i;
@@ -336,7 +291,7 @@ static json_t *f_global_opts(struct fctx *c, const struct raw_doc *doc)
 }
 
 /* "bs=4k iodepth=8" over o; "sweep" itself goes, as fio has no such. */
-static void put_sweep_point(struct fctx *c, json_t *o, const char *point)
+static void put_sweep_point(struct jw *c, json_t *o, const char *point)
 {
 	char *copy = strdup(point), *save = NULL, *tok, *eq;
 
@@ -360,7 +315,7 @@ static void put_sweep_point(struct fctx *c, json_t *o, const char *point)
  * The options of j's own section as given. A job of the command line
  * also has its --name, as fio gives it.
  */
-static json_t *f_job_opts(struct fctx *c, const struct run_result *r,
+static json_t *f_job_opts(struct jw *c, const struct run_result *r,
 			  const struct job *j)
 {
 	const struct raw_section *sec = NULL;
@@ -379,7 +334,7 @@ static json_t *f_job_opts(struct fctx *c, const struct run_result *r,
 	if (!o || !sec)
 		return o;
 	if (!strcmp(sec->file, ERR_CMDLINE))
-		put(c, o, "name", f_str(sec->name));
+		jw_put(c, o, "name", jw_str(sec->name));
 	f_section_opts(c, o, sec);
 	if (j->sweep_point)
 		put_sweep_point(c, o, j->sweep_point);
@@ -422,20 +377,20 @@ static int unit_errno(const struct job_stats *s)
 	return 0;
 }
 
-static void put_cpu(struct fctx *c, json_t *o, const struct run_result *r,
+static void put_cpu(struct jw *c, json_t *o, const struct run_result *r,
 		    const struct report_unit *u)
 {
 	const struct cpu_usage *cpu = &u->stats.cpu;
 	uint64_t rt = u->stats.nclones ? unit_runtime_ns(r, u) : 0;
 
-	put(c, o, "job_runtime", f_u64(ms_of(rt)));
-	put(c, o, "usr_cpu", f_real(rt ? 100.0 * (double)cpu->utime_ns /
+	jw_put(c, o, "job_runtime", jw_u64(ms_of(rt)));
+	jw_put(c, o, "usr_cpu", jw_real(rt ? 100.0 * (double)cpu->utime_ns /
 				   (double)rt : 0.0));
-	put(c, o, "sys_cpu", f_real(rt ? 100.0 * (double)cpu->stime_ns /
+	jw_put(c, o, "sys_cpu", jw_real(rt ? 100.0 * (double)cpu->stime_ns /
 				   (double)rt : 0.0));
-	put(c, o, "ctx", f_u64(cpu->vcsw + cpu->ivcsw));
-	put(c, o, "majf", f_u64(cpu->majflt));
-	put(c, o, "minf", f_u64(cpu->minflt));
+	jw_put(c, o, "ctx", jw_u64(cpu->vcsw + cpu->ivcsw));
+	jw_put(c, o, "majf", jw_u64(cpu->majflt));
+	jw_put(c, o, "minf", jw_u64(cpu->minflt));
 }
 
 /* Whole seconds of the unit's phase, rounded up; 0 when it never ran. */
@@ -451,7 +406,7 @@ static uint64_t unit_elapsed_s(const struct run_result *r,
 	return (ns + 999999999) / 1000000000;
 }
 
-static json_t *f_job(struct fctx *c, const struct run_result *r,
+static json_t *f_job(struct jw *c, const struct run_result *r,
 		     const struct report_unit *u)
 {
 	const struct job_stats *s = &u->stats;
@@ -460,31 +415,31 @@ static json_t *f_job(struct fctx *c, const struct run_result *r,
 
 	if (!o)
 		return NULL;
-	put(c, o, "jobname", f_str(j->name));
-	put(c, o, "groupid", json_integer(j->group));
-	put(c, o, "error", json_integer(unit_errno(s)));
-	put(c, o, "eta", json_integer(0));
-	put(c, o, "elapsed", f_u64(unit_elapsed_s(r, u)));
-	put(c, o, "job options", f_job_opts(c, r, j));
-	put(c, o, "read", f_dir(c, &s->dir[DDIR_READ], s->runtime_ns, j));
-	put(c, o, "write", f_dir(c, &s->dir[DDIR_WRITE], s->runtime_ns, j));
-	put(c, o, "trim", f_dir(c, NULL, 0, j));
-	put(c, o, "sync", f_sync(c));
+	jw_put(c, o, "jobname", jw_str(j->name));
+	jw_put(c, o, "groupid", json_integer(j->group));
+	jw_put(c, o, "error", json_integer(unit_errno(s)));
+	jw_put(c, o, "eta", json_integer(0));
+	jw_put(c, o, "elapsed", jw_u64(unit_elapsed_s(r, u)));
+	jw_put(c, o, "job options", f_job_opts(c, r, j));
+	jw_put(c, o, "read", f_dir(c, &s->dir[DDIR_READ], s->runtime_ns, j));
+	jw_put(c, o, "write", f_dir(c, &s->dir[DDIR_WRITE], s->runtime_ns, j));
+	jw_put(c, o, "trim", f_dir(c, NULL, 0, j));
+	jw_put(c, o, "sync", f_sync(c));
 	put_cpu(c, o, r, u);
-	put(c, o, "iodepth_level", f_depth_map(c, depth_level_keys));
-	put(c, o, "iodepth_submit", f_depth_map(c, depth_batch_keys));
-	put(c, o, "iodepth_complete", f_depth_map(c, depth_batch_keys));
+	jw_put(c, o, "iodepth_level", f_depth_map(c, depth_level_keys));
+	jw_put(c, o, "iodepth_submit", f_depth_map(c, depth_batch_keys));
+	jw_put(c, o, "iodepth_complete", f_depth_map(c, depth_batch_keys));
 	put_lat_maps(c, o, s);
-	put(c, o, "latency_depth", f_u64(j->iodepth));
-	put(c, o, "latency_target", json_integer(0));
-	put(c, o, "latency_percentile", json_real(100.0));
-	put(c, o, "latency_window", json_integer(0));
+	jw_put(c, o, "latency_depth", jw_u64(j->iodepth));
+	jw_put(c, o, "latency_target", json_integer(0));
+	jw_put(c, o, "latency_percentile", json_real(100.0));
+	jw_put(c, o, "latency_window", json_integer(0));
 	return o;
 }
 
 /* ---- disk_util ---- */
 
-static json_t *f_disk(struct fctx *c, const struct sysinfo_disk_use *u)
+static json_t *f_disk(struct jw *c, const struct sysinfo_disk_use *u)
 {
 	const struct sysinfo_diskstat *d = &u->sum;
 	uint64_t wall_ms = ms_of(u->wall_ns);
@@ -496,21 +451,21 @@ static json_t *f_disk(struct fctx *c, const struct sysinfo_disk_use *u)
 	if (wall_ms)
 		util = fmin(100.0, 100.0 * (double)d->io_ticks /
 				   (double)wall_ms);
-	put(c, o, "name", f_str(d->name));
-	put(c, o, "read_ios", f_u64(d->rd_ios));
-	put(c, o, "write_ios", f_u64(d->wr_ios));
-	put(c, o, "read_merges", f_u64(d->rd_merges));
-	put(c, o, "write_merges", f_u64(d->wr_merges));
-	put(c, o, "read_ticks", f_u64(d->rd_ticks));
-	put(c, o, "write_ticks", f_u64(d->wr_ticks));
-	put(c, o, "in_queue", f_u64(d->time_in_queue));
-	put(c, o, "util", f_real(util));
+	jw_put(c, o, "name", jw_str(d->name));
+	jw_put(c, o, "read_ios", jw_u64(d->rd_ios));
+	jw_put(c, o, "write_ios", jw_u64(d->wr_ios));
+	jw_put(c, o, "read_merges", jw_u64(d->rd_merges));
+	jw_put(c, o, "write_merges", jw_u64(d->wr_merges));
+	jw_put(c, o, "read_ticks", jw_u64(d->rd_ticks));
+	jw_put(c, o, "write_ticks", jw_u64(d->wr_ticks));
+	jw_put(c, o, "in_queue", jw_u64(d->time_in_queue));
+	jw_put(c, o, "util", jw_real(util));
 	return o;
 }
 
 /* ---- the document ---- */
 
-static void put_header(struct fctx *c, json_t *root,
+static void put_header(struct jw *c, json_t *root,
 		       const struct run_result *r)
 {
 	char ver[64], when[64] = "";
@@ -520,18 +475,18 @@ static void put_header(struct fctx *c, json_t *root,
 	/* ctime(3)'s layout, local time, without its newline. */
 	if (localtime_r(&r->start_time, &tm))
 		strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", &tm);
-	put(c, root, "fio version", f_str(ver));
-	put(c, root, "timestamp", json_integer((json_int_t)r->start_time));
-	put(c, root, "timestamp_ms", json_integer((json_int_t)r->start_time *
+	jw_put(c, root, "fio version", jw_str(ver));
+	jw_put(c, root, "timestamp", json_integer((json_int_t)r->start_time));
+	jw_put(c, root, "timestamp_ms", json_integer((json_int_t)r->start_time *
 						  1000));
-	put(c, root, "time", f_str(when));
-	put(c, root, "global options", f_global_opts(c, r->doc));
+	jw_put(c, root, "time", jw_str(when));
+	jw_put(c, root, "global options", f_global_opts(c, r->doc));
 }
 
 int report_fio(FILE *f, const struct run_result *r)
 {
 	struct report_unit *units = NULL;
-	struct fctx c = { 0 };
+	struct jw c = { 0 };
 	json_t *root, *jobs, *disks;
 	int i, n, ret = 0;
 	unsigned k;
@@ -550,11 +505,11 @@ int report_fio(FILE *f, const struct run_result *r)
 	}
 	put_header(&c, root, r);
 	for (i = 0; i < n; i++)
-		push(&c, jobs, f_job(&c, r, &units[i]));
-	put(&c, root, "jobs", jobs);
+		jw_push(&c, jobs, f_job(&c, r, &units[i]));
+	jw_put(&c, root, "jobs", jobs);
 	for (k = 0; k < r->disks.n; k++)
-		push(&c, disks, f_disk(&c, &r->disks.d[k]));
-	put(&c, root, "disk_util", disks);
+		jw_push(&c, disks, f_disk(&c, &r->disks.d[k]));
+	jw_put(&c, root, "disk_util", disks);
 	if (c.failed) {
 		ret = -ENOMEM;
 		goto out;

@@ -35,82 +35,17 @@
 #include <math.h>
 
 #include "check.h"
+#include "jsonw.h"
 #include "options.h"
 #include "report.h"
 #include "stream.h"
+#include "value.h"
 
 #define JSON_SCHEMA_VERSION	1
 
 static const char *const dir_key[DDIR_NR] = { "read", "write" };
 
-/* Records whether any allocation failed, so building never branches. */
-struct jctx {
-	int failed;
-};
-
-static void put(struct jctx *c, json_t *obj, const char *key, json_t *v)
-{
-	if (!v || json_object_set_new(obj, key, v))
-		c->failed = 1;
-}
-
-static void push(struct jctx *c, json_t *arr, json_t *v)
-{
-	if (!v || json_array_append_new(arr, v))
-		c->failed = 1;
-}
-
-/* json_int_t is signed 64-bit: clamp instead of wrapping negative. */
-static json_t *j_u64(uint64_t v)
-{
-	return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v);
-}
-
-static json_t *j_real(double v)
-{
-	return json_real(isfinite(v) ? v : 0.0);
-}
-
-/*
- * JSON strings must be UTF-8; names and paths need not be. Bytes of an
- * invalid string that are not ASCII become '?'.
- */
-static json_t *j_str(const char *s)
-{
-	json_t *v;
-	char *t;
-	size_t i;
-
-	if (!s)
-		s = "";
-	v = json_string(s);
-	if (v)
-		return v;
-	t = strdup(s);
-	if (!t)
-		return NULL;
-	for (i = 0; t[i]; i++)
-		if ((unsigned char)t[i] >= 0x80)
-			t[i] = '?';
-	v = json_string(t);
-	free(t);
-	return v;
-}
-
-/* Shortest text (at least 6 significant digits) that reads back as p. */
-static void pct_key(double p, char *buf, size_t len)
-{
-	int prec;
-
-	for (prec = 6; prec < 17; prec++) {
-		snprintf(buf, len, "%.*g", prec, p);
-		if (strtod(buf, NULL) == p)
-			return;
-	}
-	snprintf(buf, len, "%.17g", p);
-}
-
-static json_t *j_percentiles(struct jctx *c, const struct hist *h,
+static json_t *j_percentiles(struct jw *c, const struct hist *h,
 			     const struct job *j, bool on)
 {
 	json_t *o = json_object();
@@ -122,25 +57,25 @@ static json_t *j_percentiles(struct jctx *c, const struct hist *h,
 	for (i = 0; i < j->npercentiles && i < JOB_MAX_PERCENTILES; i++) {
 		double p = j->percentile_list[i];
 
-		pct_key(p, key, sizeof(key));
-		put(c, o, key, j_u64(hist_percentile(h, p)));
+		value_fmt_shortest(p, key, sizeof(key));
+		jw_put(c, o, key, jw_u64(hist_percentile(h, p)));
 	}
 	return o;
 }
 
-static json_t *j_bucket(struct jctx *c, const struct hist *h, unsigned i)
+static json_t *j_bucket(struct jw *c, const struct hist *h, unsigned i)
 {
 	json_t *t = json_array();
 
 	if (!t)
 		return NULL;
-	push(c, t, j_u64(hist_bucket_low(i)));
-	push(c, t, j_u64(hist_bucket_high(i)));
-	push(c, t, j_u64(h->b[i]));
+	jw_push(c, t, jw_u64(hist_bucket_low(i)));
+	jw_push(c, t, jw_u64(hist_bucket_high(i)));
+	jw_push(c, t, jw_u64(h->b[i]));
 	return t;
 }
 
-static json_t *j_buckets(struct jctx *c, const struct hist *h)
+static json_t *j_buckets(struct jw *c, const struct hist *h)
 {
 	json_t *a = json_array();
 	unsigned i;
@@ -149,11 +84,11 @@ static json_t *j_buckets(struct jctx *c, const struct hist *h)
 		return a;
 	for (i = 0; i < HIST_NBUCKETS; i++)
 		if (h->b[i])
-			push(c, a, j_bucket(c, h, i));
+			jw_push(c, a, j_bucket(c, h, i));
 	return a;
 }
 
-static json_t *j_hist(struct jctx *c, const struct hist *h,
+static json_t *j_hist(struct jw *c, const struct hist *h,
 		      const struct job *j, bool pct)
 {
 	json_t *o = json_object();
@@ -161,18 +96,18 @@ static json_t *j_hist(struct jctx *c, const struct hist *h,
 
 	if (!o)
 		return NULL;
-	put(c, o, "count", j_u64(h->count));
-	put(c, o, "min", j_u64(empty ? 0 : h->min));
-	put(c, o, "max", j_u64(empty ? 0 : h->max));
-	put(c, o, "mean", j_real(empty ? 0.0 : hist_mean(h)));
-	put(c, o, "stddev", j_real(empty ? 0.0 : hist_stddev(h)));
-	put(c, o, "overflow", j_u64(h->overflow));
-	put(c, o, "percentiles", j_percentiles(c, h, j, pct));
-	put(c, o, "buckets", j_buckets(c, h));
+	jw_put(c, o, "count", jw_u64(h->count));
+	jw_put(c, o, "min", jw_u64(empty ? 0 : h->min));
+	jw_put(c, o, "max", jw_u64(empty ? 0 : h->max));
+	jw_put(c, o, "mean", jw_real(empty ? 0.0 : hist_mean(h)));
+	jw_put(c, o, "stddev", jw_real(empty ? 0.0 : hist_stddev(h)));
+	jw_put(c, o, "overflow", jw_u64(h->overflow));
+	jw_put(c, o, "percentiles", j_percentiles(c, h, j, pct));
+	jw_put(c, o, "buckets", j_buckets(c, h));
 	return o;
 }
 
-static json_t *j_first_error(struct jctx *c, const struct dir_stats *d)
+static json_t *j_first_error(struct jw *c, const struct dir_stats *d)
 {
 	json_t *o;
 
@@ -181,55 +116,57 @@ static json_t *j_first_error(struct jctx *c, const struct dir_stats *d)
 	o = json_object();
 	if (!o)
 		return NULL;
-	put(c, o, "errno", json_integer(d->first_errno));
-	put(c, o, "message", j_str(strerror(d->first_errno)));
-	put(c, o, "offset", j_u64(d->first_err_offset));
-	put(c, o, "file", d->first_err_file[0] ? j_str(d->first_err_file) :
+	jw_put(c, o, "errno", json_integer(d->first_errno));
+	jw_put(c, o, "message", jw_str(strerror(d->first_errno)));
+	jw_put(c, o, "offset", jw_u64(d->first_err_offset));
+	jw_put(c, o, "file", d->first_err_file[0] ? jw_str(d->first_err_file) :
 	    json_null());
-	put(c, o, "engine", d->first_err_engine ?
-	    j_str(d->first_err_engine) : json_null());
+	jw_put(c, o, "engine", d->first_err_engine ?
+	    jw_str(d->first_err_engine) : json_null());
 	return o;
 }
 
 /* j: whose percentile options apply; NULL for none. */
-static json_t *j_dir(struct jctx *c, const struct dir_stats *d,
+static json_t *j_dir(struct jw *c, const struct dir_stats *d,
 		     uint64_t runtime_ns, const struct job *j)
 {
 	json_t *o = json_object();
 
 	if (!o)
 		return NULL;
-	put(c, o, "io_bytes", j_u64(d->bytes));
-	put(c, o, "ios", j_u64(d->ios));
-	put(c, o, "runtime_ns", j_u64(runtime_ns));
-	put(c, o, "iops", j_real(stats_iops(d, runtime_ns)));
-	put(c, o, "bw_bytes", j_real(stats_bw(d, runtime_ns)));
-	put(c, o, "errors", j_u64(d->errors));
-	put(c, o, "short_ios", j_u64(d->short_ios));
-	put(c, o, "first_error", j_first_error(c, d));
-	put(c, o, "slat_ns", j_hist(c, &d->slat, j, j && j->slat_percentiles));
-	put(c, o, "clat_ns", j_hist(c, &d->clat, j, j && j->clat_percentiles));
-	put(c, o, "lat_ns", j_hist(c, &d->lat, j, j && j->lat_percentiles));
+	jw_put(c, o, "io_bytes", jw_u64(d->bytes));
+	jw_put(c, o, "ios", jw_u64(d->ios));
+	jw_put(c, o, "runtime_ns", jw_u64(runtime_ns));
+	jw_put(c, o, "iops", jw_real(stats_iops(d, runtime_ns)));
+	jw_put(c, o, "bw_bytes", jw_real(stats_bw(d, runtime_ns)));
+	jw_put(c, o, "errors", jw_u64(d->errors));
+	jw_put(c, o, "short_ios", jw_u64(d->short_ios));
+	jw_put(c, o, "first_error", j_first_error(c, d));
+	jw_put(c, o, "slat_ns", j_hist(c, &d->slat, j,
+	       j && j->slat_percentiles));
+	jw_put(c, o, "clat_ns", j_hist(c, &d->clat, j,
+	       j && j->clat_percentiles));
+	jw_put(c, o, "lat_ns", j_hist(c, &d->lat, j, j && j->lat_percentiles));
 	return o;
 }
 
-static json_t *j_cpu(struct jctx *c, const struct cpu_usage *u)
+static json_t *j_cpu(struct jw *c, const struct cpu_usage *u)
 {
 	json_t *o = json_object();
 
 	if (!o)
 		return NULL;
-	put(c, o, "user_ns", j_u64(u->utime_ns));
-	put(c, o, "sys_ns", j_u64(u->stime_ns));
-	put(c, o, "ctx_voluntary", j_u64(u->vcsw));
-	put(c, o, "ctx_involuntary", j_u64(u->ivcsw));
-	put(c, o, "minflt", j_u64(u->minflt));
-	put(c, o, "majflt", j_u64(u->majflt));
+	jw_put(c, o, "user_ns", jw_u64(u->utime_ns));
+	jw_put(c, o, "sys_ns", jw_u64(u->stime_ns));
+	jw_put(c, o, "ctx_voluntary", jw_u64(u->vcsw));
+	jw_put(c, o, "ctx_involuntary", jw_u64(u->ivcsw));
+	jw_put(c, o, "minflt", jw_u64(u->minflt));
+	jw_put(c, o, "majflt", jw_u64(u->majflt));
 	return o;
 }
 
 /* errno is positive, as errno(3) has it; message says what failed. */
-static json_t *j_error(struct jctx *c, const struct job_stats *s)
+static json_t *j_error(struct jw *c, const struct job_stats *s)
 {
 	int e = s->err < 0 ? -s->err : s->err;
 	char msg[512];
@@ -246,12 +183,12 @@ static json_t *j_error(struct jctx *c, const struct job_stats *s)
 	o = json_object();
 	if (!o)
 		return NULL;
-	put(c, o, "errno", json_integer(e));
-	put(c, o, "message", j_str(msg));
+	jw_put(c, o, "errno", json_integer(e));
+	jw_put(c, o, "message", jw_str(msg));
 	return o;
 }
 
-static json_t *j_options(struct jctx *c, const struct job *j)
+static json_t *j_options(struct jw *c, const struct job *j)
 {
 	json_t *o = json_object();
 	const struct opt_def *d;
@@ -262,7 +199,7 @@ static json_t *j_options(struct jctx *c, const struct job *j)
 	for (d = options_table; d->name; d++) {
 		buf[0] = '\0';
 		options_format(j, d, buf, sizeof(buf));
-		put(c, o, d->name, j_str(buf));
+		jw_put(c, o, d->name, jw_str(buf));
 	}
 	return o;
 }
@@ -280,45 +217,45 @@ static json_t *j_hex(uint64_t v)
 }
 
 /* The fields of a verify header; found ones carry what only a read has. */
-static json_t *j_vhdr(struct jctx *c, const struct verify_hdr *h,
+static json_t *j_vhdr(struct jw *c, const struct verify_hdr *h,
 		      bool gen_known, bool found)
 {
 	json_t *o = json_object();
 
 	if (!o)
 		return NULL;
-	put(c, o, "offset", j_u64(h->offset));
-	put(c, o, "length", j_u64(h->len));
-	put(c, o, "seed", j_hex(h->seed));
-	put(c, o, "generation", gen_known ? j_u64(h->generation) :
+	jw_put(c, o, "offset", jw_u64(h->offset));
+	jw_put(c, o, "length", jw_u64(h->len));
+	jw_put(c, o, "seed", j_hex(h->seed));
+	jw_put(c, o, "generation", gen_known ? jw_u64(h->generation) :
 	    json_null());
-	put(c, o, "run_id", gen_known ? j_hex(h->run_id) : json_null());
+	jw_put(c, o, "run_id", gen_known ? j_hex(h->run_id) : json_null());
 	if (found) {
-		put(c, o, "kind", j_str(verify_kind_name(h->kind)));
-		put(c, o, "write_time_ns", j_u64(h->time_ns));
-		put(c, o, "checksum", j_hex(h->csum));
+		jw_put(c, o, "kind", jw_str(verify_kind_name(h->kind)));
+		jw_put(c, o, "write_time_ns", jw_u64(h->time_ns));
+		jw_put(c, o, "checksum", j_hex(h->csum));
 	}
 	return o;
 }
 
-static json_t *j_mismatch(struct jctx *c, const struct verify_mismatch *m)
+static json_t *j_mismatch(struct jw *c, const struct verify_mismatch *m)
 {
 	json_t *o = json_object();
 
 	if (!o)
 		return NULL;
-	put(c, o, "file", j_str(m->file));
-	put(c, o, "offset", j_u64(m->offset));
-	put(c, o, "class", j_str(verify_class_name(m->cls)));
-	put(c, o, "detail", j_str(m->detail));
-	put(c, o, "expected", j_vhdr(c, &m->expected, m->exp_gen, false));
-	put(c, o, "found", m->found_hdr ? j_vhdr(c, &m->found, true, true) :
+	jw_put(c, o, "file", jw_str(m->file));
+	jw_put(c, o, "offset", jw_u64(m->offset));
+	jw_put(c, o, "class", jw_str(verify_class_name(m->cls)));
+	jw_put(c, o, "detail", jw_str(m->detail));
+	jw_put(c, o, "expected", j_vhdr(c, &m->expected, m->exp_gen, false));
+	jw_put(c, o, "found", m->found_hdr ? j_vhdr(c, &m->found, true, true) :
 	    json_null());
 	return o;
 }
 
 /* null when the job did not verify. */
-static json_t *j_verify(struct jctx *c, const struct verify_stats *v)
+static json_t *j_verify(struct jw *c, const struct verify_stats *v)
 {
 	json_t *o, *by, *first;
 	unsigned i;
@@ -335,60 +272,61 @@ static json_t *j_verify(struct jctx *c, const struct verify_stats *v)
 		json_decref(first);
 		return NULL;
 	}
-	put(c, o, "kind", j_str(verify_kind_name(v->kind)));
-	put(c, o, "blocks_checked", j_u64(v->blocks_checked));
-	put(c, o, "io_bytes", j_u64(v->bytes));
-	put(c, o, "runtime_ns", j_u64(v->runtime_ns));
-	put(c, o, "read_errors", j_u64(v->read_errors));
-	put(c, o, "mismatches", j_u64(v->mismatches));
-	put(c, o, "stopped", json_boolean(v->stopped));
+	jw_put(c, o, "kind", jw_str(verify_kind_name(v->kind)));
+	jw_put(c, o, "blocks_checked", jw_u64(v->blocks_checked));
+	jw_put(c, o, "io_bytes", jw_u64(v->bytes));
+	jw_put(c, o, "runtime_ns", jw_u64(v->runtime_ns));
+	jw_put(c, o, "read_errors", jw_u64(v->read_errors));
+	jw_put(c, o, "mismatches", jw_u64(v->mismatches));
+	jw_put(c, o, "stopped", json_boolean(v->stopped));
 	for (k = 0; k < VC_NR; k++)
-		put(c, by, verify_class_name(k), j_u64(v->by_class[k]));
-	put(c, o, "by_class", by);
+		jw_put(c, by, verify_class_name(k), jw_u64(v->by_class[k]));
+	jw_put(c, o, "by_class", by);
 	for (i = 0; i < v->nfirst; i++)
-		push(c, first, j_mismatch(c, &v->first[i]));
-	put(c, o, "first", first);
+		jw_push(c, first, j_mismatch(c, &v->first[i]));
+	jw_put(c, o, "first", first);
 	return o;
 }
 
 /* Members common to a job unit and a group. */
-static void put_result(struct jctx *c, json_t *o, const struct job_stats *s,
+static void put_result(struct jw *c, json_t *o, const struct job_stats *s,
 		       const struct job *j)
 {
 	json_t *cpu = j_cpu(c, &s->cpu);
 	int d;
 
-	put(c, o, "error", j_error(c, s));
-	put(c, o, "interrupted", json_boolean(s->interrupted));
-	put(c, o, "abandoned", json_boolean(s->abandoned));
-	put(c, o, "runtime_ns", j_u64(s->runtime_ns));
-	put(c, o, "loops", j_u64(s->loops_done));
+	jw_put(c, o, "error", j_error(c, s));
+	jw_put(c, o, "interrupted", json_boolean(s->interrupted));
+	jw_put(c, o, "abandoned", json_boolean(s->abandoned));
+	jw_put(c, o, "runtime_ns", jw_u64(s->runtime_ns));
+	jw_put(c, o, "loops", jw_u64(s->loops_done));
 	if (cpu)
-		put(c, cpu, "us_per_io", j_real(stats_cpu_us_per_io(s)));
-	put(c, o, "cpu", cpu);
+		jw_put(c, cpu, "us_per_io", jw_real(stats_cpu_us_per_io(s)));
+	jw_put(c, o, "cpu", cpu);
 	for (d = 0; d < DDIR_NR; d++)
-		put(c, o, dir_key[d], j_dir(c, &s->dir[d], s->runtime_ns, j));
-	put(c, o, "verify", j_verify(c, &s->verify));
+		jw_put(c, o, dir_key[d],
+		       j_dir(c, &s->dir[d], s->runtime_ns, j));
+	jw_put(c, o, "verify", j_verify(c, &s->verify));
 }
 
-static json_t *j_sys_cpu(struct jctx *c, const struct sys_cpu *s)
+static json_t *j_sys_cpu(struct jw *c, const struct sys_cpu *s)
 {
 	json_t *o = json_object();
 
 	if (!o)
 		return NULL;
-	put(c, o, "user_ns", j_u64(s->user));
-	put(c, o, "sys_ns", j_u64(s->system));
-	put(c, o, "irq_ns", j_u64(s->irq));
-	put(c, o, "softirq_ns", j_u64(s->softirq));
-	put(c, o, "idle_ns", j_u64(s->idle));
-	put(c, o, "steal_ns", j_u64(s->steal));
+	jw_put(c, o, "user_ns", jw_u64(s->user));
+	jw_put(c, o, "sys_ns", jw_u64(s->system));
+	jw_put(c, o, "irq_ns", jw_u64(s->irq));
+	jw_put(c, o, "softirq_ns", jw_u64(s->softirq));
+	jw_put(c, o, "idle_ns", jw_u64(s->idle));
+	jw_put(c, o, "steal_ns", jw_u64(s->steal));
 	return o;
 }
 
 /* The phase this unit ran in: process and whole-system CPU around it
  * (a repeated unit's: those of all its runs, added up). */
-static json_t *j_phase(struct jctx *c, const struct run_result *r,
+static json_t *j_phase(struct jw *c, const struct run_result *r,
 		       const struct report_unit *u)
 {
 	struct phase_cpu ph;
@@ -399,11 +337,11 @@ static json_t *j_phase(struct jctx *c, const struct run_result *r,
 	o = json_object();
 	if (!o)
 		return NULL;
-	put(c, o, "phase", json_integer(u->job->wait_group));
-	put(c, o, "wall_ns", j_u64(ph.wall_ns));
-	put(c, o, "ios", j_u64(ph.ios));
-	put(c, o, "process", j_cpu(c, &ph.proc));
-	put(c, o, "system", j_sys_cpu(c, &ph.sys));
+	jw_put(c, o, "phase", json_integer(u->job->wait_group));
+	jw_put(c, o, "wall_ns", jw_u64(ph.wall_ns));
+	jw_put(c, o, "ios", jw_u64(ph.ios));
+	jw_put(c, o, "process", j_cpu(c, &ph.proc));
+	jw_put(c, o, "system", j_sys_cpu(c, &ph.sys));
 	return o;
 }
 
@@ -413,7 +351,7 @@ static json_t *j_phase(struct jctx *c, const struct run_result *r,
  * option is off or the merged jobs' intervals differ. A job with
  * interval= that never ran has [] (empty_ok).
  */
-static json_t *j_intervals(struct jctx *c, const struct ival_series *s,
+static json_t *j_intervals(struct jw *c, const struct ival_series *s,
 			   bool empty_ok)
 {
 	struct ival_iter it = IVAL_ITER_INIT;
@@ -429,13 +367,13 @@ static json_t *j_intervals(struct jctx *c, const struct ival_series *s,
 		o = json_object();
 		if (o && stream_put_sample(o, smp))
 			c->failed = 1;
-		push(c, a, o);
+		jw_push(c, a, o);
 	}
 	return a;
 }
 
 /* The table's row: the same figures, the same definitions. */
-static json_t *j_summary(struct jctx *c, const struct run_result *r,
+static json_t *j_summary(struct jw *c, const struct run_result *r,
 			 const struct report_unit *u)
 {
 	struct report_row row;
@@ -444,27 +382,27 @@ static json_t *j_summary(struct jctx *c, const struct run_result *r,
 	if (!o)
 		return NULL;
 	report_row(r, u, &row);
-	put(c, o, "reqs", j_u64(row.ios));
-	put(c, o, "io_bytes", j_u64(row.bytes));
-	put(c, o, "runtime_ns", j_u64(row.runtime_ns));
-	put(c, o, "utime_ns", j_u64(row.utime_ns));
-	put(c, o, "stime_ns", j_u64(row.stime_ns));
-	put(c, o, "cpu_pct", j_real(row.cpu_pct));
-	put(c, o, "us_per_io", j_real(row.us_per_io));
-	put(c, o, "lat_mean_ns", j_real(row.lat_mean_ns));
-	put(c, o, "lat_p99_ns", j_u64(row.lat_p99_ns));
-	put(c, o, "iops", j_real(row.iops));
-	put(c, o, "bw_bytes", j_real(row.bw_bytes));
+	jw_put(c, o, "reqs", jw_u64(row.ios));
+	jw_put(c, o, "io_bytes", jw_u64(row.bytes));
+	jw_put(c, o, "runtime_ns", jw_u64(row.runtime_ns));
+	jw_put(c, o, "utime_ns", jw_u64(row.utime_ns));
+	jw_put(c, o, "stime_ns", jw_u64(row.stime_ns));
+	jw_put(c, o, "cpu_pct", jw_real(row.cpu_pct));
+	jw_put(c, o, "us_per_io", jw_real(row.us_per_io));
+	jw_put(c, o, "lat_mean_ns", jw_real(row.lat_mean_ns));
+	jw_put(c, o, "lat_p99_ns", jw_u64(row.lat_p99_ns));
+	jw_put(c, o, "iops", jw_real(row.iops));
+	jw_put(c, o, "bw_bytes", jw_real(row.bw_bytes));
 	return o;
 }
 
 /* Unknown text or numbers are null, never a made-up value. */
 static json_t *j_text_or_null(const char *s)
 {
-	return s[0] ? j_str(s) : json_null();
+	return s[0] ? jw_str(s) : json_null();
 }
 
-static json_t *j_device(struct jctx *c, const struct sysinfo_target *t)
+static json_t *j_device(struct jw *c, const struct sysinfo_target *t)
 {
 	const struct sysinfo_device *d = &t->dev;
 	json_t *o;
@@ -474,17 +412,17 @@ static json_t *j_device(struct jctx *c, const struct sysinfo_target *t)
 	o = json_object();
 	if (!o)
 		return NULL;
-	put(c, o, "name", j_text_or_null(d->name));
-	put(c, o, "model", j_text_or_null(d->model));
-	put(c, o, "firmware", j_text_or_null(d->firmware));
-	put(c, o, "logical_block_size", d->logical_block_size ?
+	jw_put(c, o, "name", j_text_or_null(d->name));
+	jw_put(c, o, "model", j_text_or_null(d->model));
+	jw_put(c, o, "firmware", j_text_or_null(d->firmware));
+	jw_put(c, o, "logical_block_size", d->logical_block_size ?
 	    json_integer(d->logical_block_size) : json_null());
-	put(c, o, "physical_block_size", d->physical_block_size ?
+	jw_put(c, o, "physical_block_size", d->physical_block_size ?
 	    json_integer(d->physical_block_size) : json_null());
-	put(c, o, "rotational", d->rotational < 0 ? json_null() :
+	jw_put(c, o, "rotational", d->rotational < 0 ? json_null() :
 	    json_boolean(d->rotational));
-	put(c, o, "scheduler", j_text_or_null(d->scheduler));
-	put(c, o, "write_cache", j_text_or_null(d->write_cache));
+	jw_put(c, o, "scheduler", j_text_or_null(d->scheduler));
+	jw_put(c, o, "write_cache", j_text_or_null(d->write_cache));
 	return o;
 }
 
@@ -495,7 +433,7 @@ static const char *const target_kind[] = {
 };
 
 /* What the unit's first job ran on; [] when its targets were not opened. */
-static json_t *j_targets(struct jctx *c, const struct run_result *r,
+static json_t *j_targets(struct jw *c, const struct run_result *r,
 			 const struct report_unit *u)
 {
 	const struct run_targets *rt = report_targets(r, u);
@@ -510,18 +448,18 @@ static json_t *j_targets(struct jctx *c, const struct run_result *r,
 			c->failed = 1;
 			break;
 		}
-		put(c, o, "path", t->path ? j_str(t->path) : json_null());
-		put(c, o, "kind", json_string(target_kind[t->info.kind]));
-		put(c, o, "fs_type", j_text_or_null(t->info.fs_type));
-		put(c, o, "device", j_device(c, &t->info));
-		push(c, a, o);
+		jw_put(c, o, "path", t->path ? jw_str(t->path) : json_null());
+		jw_put(c, o, "kind", json_string(target_kind[t->info.kind]));
+		jw_put(c, o, "fs_type", j_text_or_null(t->info.fs_type));
+		jw_put(c, o, "device", j_device(c, &t->info));
+		jw_push(c, a, o);
 	}
 	return a;
 }
 
 /* jobs[].repeats: null, or the spread of the headline figures over the
  * runs of a repeated job. */
-static json_t *j_repeats(struct jctx *c, const struct check_unit *cu)
+static json_t *j_repeats(struct jw *c, const struct check_unit *cu)
 {
 	json_t *o, *figs, *fo, *vals;
 	unsigned k, i;
@@ -535,7 +473,7 @@ static json_t *j_repeats(struct jctx *c, const struct check_unit *cu)
 		json_decref(figs);
 		return NULL;
 	}
-	put(c, o, "n", json_integer(cu->nfigs ? cu->figs[0].spread.n : 0));
+	jw_put(c, o, "n", json_integer(cu->nfigs ? cu->figs[0].spread.n : 0));
 	for (k = 0; k < cu->nfigs; k++) {
 		const struct check_fig *g = &cu->figs[k];
 
@@ -547,22 +485,22 @@ static json_t *j_repeats(struct jctx *c, const struct check_unit *cu)
 			c->failed = 1;
 			break;
 		}
-		put(c, fo, "mean", j_real(g->spread.mean));
-		put(c, fo, "stddev", j_real(g->spread.stddev));
-		put(c, fo, "cv_pct", j_real(g->spread.cv_pct));
-		put(c, fo, "min", j_real(g->spread.min));
-		put(c, fo, "max", j_real(g->spread.max));
+		jw_put(c, fo, "mean", jw_real(g->spread.mean));
+		jw_put(c, fo, "stddev", jw_real(g->spread.stddev));
+		jw_put(c, fo, "cv_pct", jw_real(g->spread.cv_pct));
+		jw_put(c, fo, "min", jw_real(g->spread.min));
+		jw_put(c, fo, "max", jw_real(g->spread.max));
 		for (i = 0; g->values && i < g->spread.n; i++)
-			push(c, vals, j_real(g->values[i]));
-		put(c, fo, "values", vals);
-		put(c, figs, g->m.name, fo);
+			jw_push(c, vals, jw_real(g->values[i]));
+		jw_put(c, fo, "values", vals);
+		jw_put(c, figs, g->m.name, fo);
 	}
-	put(c, o, "figures", figs);
+	jw_put(c, o, "figures", figs);
 	return o;
 }
 
 /* jobs[].baseline: null, or each headline figure against the baseline's. */
-static json_t *j_unit_baseline(struct jctx *c, const struct check_unit *cu)
+static json_t *j_unit_baseline(struct jw *c, const struct check_unit *cu)
 {
 	json_t *o, *figs, *fo;
 	unsigned k;
@@ -586,17 +524,17 @@ static json_t *j_unit_baseline(struct jctx *c, const struct check_unit *cu)
 			c->failed = 1;
 			break;
 		}
-		put(c, fo, "value", j_real(g->value));
-		put(c, fo, "baseline", j_real(g->base));
-		put(c, fo, "change_pct", g->has_change ?
-		    j_real(g->change_pct) : json_null());
-		put(c, figs, g->m.name, fo);
+		jw_put(c, fo, "value", jw_real(g->value));
+		jw_put(c, fo, "baseline", jw_real(g->base));
+		jw_put(c, fo, "change_pct", g->has_change ?
+		    jw_real(g->change_pct) : json_null());
+		jw_put(c, figs, g->m.name, fo);
 	}
-	put(c, o, "figures", figs);
+	jw_put(c, o, "figures", figs);
 	return o;
 }
 
-static json_t *j_check(struct jctx *c, const struct check_result *x)
+static json_t *j_check(struct jw *c, const struct check_result *x)
 {
 	const struct check_def *d = x->def;
 	const char *fn = check_func_name(d->x.func);
@@ -606,40 +544,40 @@ static json_t *j_check(struct jctx *c, const struct check_result *x)
 	if (!o)
 		return NULL;
 	check_source(d, src, sizeof(src));
-	put(c, o, "expr", j_str(d->text));
-	put(c, o, "job", j_str(x->job->name));
-	put(c, o, "sweep_point", x->job->sweep_point ?
-	    j_str(x->job->sweep_point) : json_null());
-	put(c, o, "clone", x->job->group_reporting ? json_null() :
+	jw_put(c, o, "expr", jw_str(d->text));
+	jw_put(c, o, "job", jw_str(x->job->name));
+	jw_put(c, o, "sweep_point", x->job->sweep_point ?
+	    jw_str(x->job->sweep_point) : json_null());
+	jw_put(c, o, "clone", x->job->group_reporting ? json_null() :
 	    json_integer(x->job->clone));
-	put(c, o, "metric", j_str(d->x.m.name));
-	put(c, o, "function", fn ? j_str(fn) : json_null());
-	put(c, o, "op", j_str(check_op_text(d->x.op)));
-	put(c, o, "value", x->status == CHECK_NA ? json_null() :
-	    j_real(x->value));
-	put(c, o, "threshold", x->has_threshold ? j_real(x->threshold) :
+	jw_put(c, o, "metric", jw_str(d->x.m.name));
+	jw_put(c, o, "function", fn ? jw_str(fn) : json_null());
+	jw_put(c, o, "op", jw_str(check_op_text(d->x.op)));
+	jw_put(c, o, "value", x->status == CHECK_NA ? json_null() :
+	    jw_real(x->value));
+	jw_put(c, o, "threshold", x->has_threshold ? jw_real(x->threshold) :
 	    json_null());
-	put(c, o, "baseline", x->has_base ? j_real(x->base) : json_null());
-	put(c, o, "pass", x->status == CHECK_NA ? json_null() :
+	jw_put(c, o, "baseline", x->has_base ? jw_real(x->base) : json_null());
+	jw_put(c, o, "pass", x->status == CHECK_NA ? json_null() :
 	    json_boolean(x->status == CHECK_PASS));
-	put(c, o, "reason", x->status == CHECK_NA ? j_str(x->reason) :
+	jw_put(c, o, "reason", x->status == CHECK_NA ? jw_str(x->reason) :
 	    json_null());
-	put(c, o, "source", j_str(src));
+	jw_put(c, o, "source", jw_str(src));
 	return o;
 }
 
-static json_t *j_checks(struct jctx *c, const struct check_report *cr)
+static json_t *j_checks(struct jw *c, const struct check_report *cr)
 {
 	json_t *a = json_array();
 	size_t i;
 
 	for (i = 0; a && cr && i < cr->nresults; i++)
-		push(c, a, j_check(c, &cr->results[i]));
+		jw_push(c, a, j_check(c, &cr->results[i]));
 	return a;
 }
 
 /* The top-level "baseline": which file the comparisons are with. */
-static json_t *j_baseline(struct jctx *c, const struct check_report *cr)
+static json_t *j_baseline(struct jw *c, const struct check_report *cr)
 {
 	const struct baseline *b = cr ? cr->baseline : NULL;
 	json_t *o;
@@ -649,13 +587,13 @@ static json_t *j_baseline(struct jctx *c, const struct check_report *cr)
 	o = json_object();
 	if (!o)
 		return NULL;
-	put(c, o, "file", j_str(b->path));
-	put(c, o, "iorig_version", j_str(b->version));
-	put(c, o, "time", j_str(b->time));
+	jw_put(c, o, "file", jw_str(b->path));
+	jw_put(c, o, "iorig_version", jw_str(b->version));
+	jw_put(c, o, "time", jw_str(b->time));
 	return o;
 }
 
-static json_t *j_unit(struct jctx *c, const struct run_result *r,
+static json_t *j_unit(struct jw *c, const struct run_result *r,
 		      const struct report_unit *u)
 {
 	const struct job *j = u->job;
@@ -663,29 +601,29 @@ static json_t *j_unit(struct jctx *c, const struct run_result *r,
 
 	if (!o)
 		return NULL;
-	put(c, o, "name", j_str(j->name));
-	put(c, o, "sweep_point", j->sweep_point ? j_str(j->sweep_point) :
+	jw_put(c, o, "name", jw_str(j->name));
+	jw_put(c, o, "sweep_point", j->sweep_point ? jw_str(j->sweep_point) :
 	    json_null());
-	put(c, o, "clone", j->group_reporting ? json_null() :
+	jw_put(c, o, "clone", j->group_reporting ? json_null() :
 	    json_integer(j->clone));
-	put(c, o, "group", json_integer(j->group));
-	put(c, o, "njobs", json_integer(u->njobs));
-	put(c, o, "ran", json_boolean(u->stats.nclones > 0));
-	put(c, o, "options", j_options(c, j));
-	put(c, o, "targets", j_targets(c, r, u));
+	jw_put(c, o, "group", json_integer(j->group));
+	jw_put(c, o, "njobs", json_integer(u->njobs));
+	jw_put(c, o, "ran", json_boolean(u->stats.nclones > 0));
+	jw_put(c, o, "options", j_options(c, j));
+	jw_put(c, o, "targets", j_targets(c, r, u));
 	put_result(c, o, &u->stats, j);
-	put(c, o, "phase_cpu", j_phase(c, r, u));
-	put(c, o, "summary", j_summary(c, r, u));
-	put(c, o, "interval_ns", j_u64(j->interval_ns));
-	put(c, o, "intervals", j_intervals(c, u->stats.intervals,
-					   j->interval_ns && !u->stats.nclones));
-	put(c, o, "repeats", j_repeats(c, check_unit_of(r->checks, j)));
-	put(c, o, "baseline", j_unit_baseline(c, check_unit_of(r->checks,
+	jw_put(c, o, "phase_cpu", j_phase(c, r, u));
+	jw_put(c, o, "summary", j_summary(c, r, u));
+	jw_put(c, o, "interval_ns", jw_u64(j->interval_ns));
+	jw_put(c, o, "intervals", j_intervals(c, u->stats.intervals,
+		j->interval_ns && !u->stats.nclones));
+	jw_put(c, o, "repeats", j_repeats(c, check_unit_of(r->checks, j)));
+	jw_put(c, o, "baseline", j_unit_baseline(c, check_unit_of(r->checks,
 								 j)));
 	return o;
 }
 
-static json_t *j_group(struct jctx *c, const struct run_result *r,
+static json_t *j_group(struct jw *c, const struct run_result *r,
 		       unsigned id, const struct job_stats *g)
 {
 	const struct job *first = NULL;
@@ -702,17 +640,17 @@ static json_t *j_group(struct jctx *c, const struct run_result *r,
 			first = &r->plan->jobs[i];
 		njobs++;
 	}
-	put(c, o, "group", json_integer(id));
-	put(c, o, "njobs", json_integer(njobs));
-	put(c, o, "njobs_ran", json_integer(g->nclones));
+	jw_put(c, o, "group", json_integer(id));
+	jw_put(c, o, "njobs", json_integer(njobs));
+	jw_put(c, o, "njobs_ran", json_integer(g->nclones));
 	put_result(c, o, g, first);
-	put(c, o, "interval_ns", j_u64(g->intervals ?
+	jw_put(c, o, "interval_ns", jw_u64(g->intervals ?
 				       g->intervals->interval_ns : 0));
-	put(c, o, "intervals", j_intervals(c, g->intervals, false));
+	jw_put(c, o, "intervals", j_intervals(c, g->intervals, false));
 	return o;
 }
 
-static json_t *j_host(struct jctx *c, const struct run_result *r)
+static json_t *j_host(struct jw *c, const struct run_result *r)
 {
 	json_t *o = json_object();
 	char buf[sizeof(r->hostname)];
@@ -721,15 +659,15 @@ static json_t *j_host(struct jctx *c, const struct run_result *r)
 		return NULL;
 	snprintf(buf, sizeof(buf), "%.*s", (int)sizeof(r->hostname) - 1,
 		 r->hostname);
-	put(c, o, "hostname", j_str(buf));
+	jw_put(c, o, "hostname", jw_str(buf));
 	snprintf(buf, sizeof(buf), "%.*s", (int)sizeof(r->kernel) - 1,
 		 r->kernel);
-	put(c, o, "kernel", j_str(buf));
-	put(c, o, "ncpus", json_integer(r->ncpus));
+	jw_put(c, o, "kernel", jw_str(buf));
+	jw_put(c, o, "ncpus", json_integer(r->ncpus));
 	snprintf(buf, sizeof(buf), "%.*s", (int)sizeof(r->cpu_model) - 1,
 		 r->cpu_model);
-	put(c, o, "cpu_model", buf[0] ? j_str(buf) : json_null());
-	put(c, o, "memory_bytes", r->memory_bytes ? j_u64(r->memory_bytes) :
+	jw_put(c, o, "cpu_model", buf[0] ? jw_str(buf) : json_null());
+	jw_put(c, o, "memory_bytes", r->memory_bytes ? jw_u64(r->memory_bytes) :
 	    json_null());
 	return o;
 }
@@ -749,7 +687,7 @@ static json_t *j_signal(int signo)
 	return json_string(buf);
 }
 
-static void put_header(struct jctx *c, json_t *root,
+static void put_header(struct jw *c, json_t *root,
 		       const struct run_result *r)
 {
 	char iso[64] = "";
@@ -757,18 +695,18 @@ static void put_header(struct jctx *c, json_t *root,
 
 	if (gmtime_r(&r->start_time, &tm))
 		strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	put(c, root, "schema_version", json_integer(JSON_SCHEMA_VERSION));
-	put(c, root, "iorig_version", j_str(r->version ? r->version : ""));
-	put(c, root, "timestamp", json_integer((json_int_t)r->start_time));
-	put(c, root, "time", json_string(iso));
-	put(c, root, "host", j_host(c, r));
-	put(c, root, "interrupted", json_boolean(r->signo != 0));
-	put(c, root, "signal", j_signal(r->signo));
-	put(c, root, "wall_ns", j_u64(r->wall_ns));
-	put(c, root, "cpu", j_cpu(c, &r->proc_cpu));
+	jw_put(c, root, "schema_version", json_integer(JSON_SCHEMA_VERSION));
+	jw_put(c, root, "iorig_version", jw_str(r->version ? r->version : ""));
+	jw_put(c, root, "timestamp", json_integer((json_int_t)r->start_time));
+	jw_put(c, root, "time", json_string(iso));
+	jw_put(c, root, "host", j_host(c, r));
+	jw_put(c, root, "interrupted", json_boolean(r->signo != 0));
+	jw_put(c, root, "signal", j_signal(r->signo));
+	jw_put(c, root, "wall_ns", jw_u64(r->wall_ns));
+	jw_put(c, root, "cpu", j_cpu(c, &r->proc_cpu));
 }
 
-static json_t *j_root(struct jctx *c, const struct run_result *r,
+static json_t *j_root(struct jw *c, const struct run_result *r,
 		      const struct report_unit *u, int nu,
 		      const struct job_stats *g, int ng)
 {
@@ -785,20 +723,20 @@ static json_t *j_root(struct jctx *c, const struct run_result *r,
 	}
 	put_header(c, root, r);
 	for (i = 0; i < nu; i++)
-		push(c, jobs, j_unit(c, r, &u[i]));
+		jw_push(c, jobs, j_unit(c, r, &u[i]));
 	for (i = 0; i < ng; i++)
-		push(c, groups, j_group(c, r, (unsigned)i, &g[i]));
-	put(c, root, "jobs", jobs);
-	put(c, root, "groups", groups);
-	put(c, root, "checks", j_checks(c, r->checks));
-	put(c, root, "baseline", j_baseline(c, r->checks));
+		jw_push(c, groups, j_group(c, r, (unsigned)i, &g[i]));
+	jw_put(c, root, "jobs", jobs);
+	jw_put(c, root, "groups", groups);
+	jw_put(c, root, "checks", j_checks(c, r->checks));
+	jw_put(c, root, "baseline", j_baseline(c, r->checks));
 	return root;
 }
 
 int report_json(FILE *f, const struct run_result *r)
 {
 	struct report_set rs;
-	struct jctx c = { 0 };
+	struct jw c = { 0 };
 	json_t *root = NULL;
 	int ret;
 

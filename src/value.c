@@ -27,6 +27,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "err.h"
@@ -928,4 +929,16 @@ void value_fmt_ns(double ns, char *buf, size_t len)
 			break;
 	snprintf(buf, len, "%s%.*f%s", sign, steps[i].prec, ns / steps[i].div,
 		 steps[i].name);
+}
+
+void value_fmt_shortest(double v, char *buf, size_t len)
+{
+	int prec;
+
+	for (prec = 6; prec < 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+	snprintf(buf, len, "%.17g", v);
 }

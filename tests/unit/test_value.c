@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -1197,6 +1198,31 @@ static void test_fmt_ns(void **state)
 	value_fmt_ns(1234, NULL, 0);
 }
 
+/* The shortest text that reads back exactly, with 6 digits at least. */
+static void test_fmt_shortest(void **state)
+{
+	static const struct {
+		double in;
+		const char *want;
+	} cases[] = {
+		{ 50, "50" }, { 99.9, "99.9" }, { 99.99, "99.99" },
+		{ 0.00001, "1e-05" }, { 100, "100" },
+		{ 100.0 / 3, "33.333333333333336" },
+		{ 33.333333333, "33.333333333" },
+		{ 1234567.5, "1234567.5" },
+	};
+	char buf[40];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		value_fmt_shortest(cases[i].in, buf, sizeof(buf));
+		CHECK(!strcmp(buf, cases[i].want), "%.17g: got '%s', want '%s'",
+		      cases[i].in, buf, cases[i].want);
+		CHECK(strtod(buf, NULL) == cases[i].in, "%s does not read back",
+		      buf);
+	}
+}
+
 /* Formatting and parsing agree on exact binary sizes. */
 static void test_fmt_bytes_round_trip(void **state)
 {
@@ -1242,6 +1268,7 @@ int main(void)
 		cmocka_unit_test(test_split_then_size),
 		cmocka_unit_test(test_fmt_bytes),
 		cmocka_unit_test(test_fmt_ns),
+		cmocka_unit_test(test_fmt_shortest),
 		cmocka_unit_test(test_fmt_bytes_round_trip),
 	};
 

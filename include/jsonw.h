@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IORIG_JSONW_H
+#define IORIG_JSONW_H
+
+#include <stdint.h>
+
+#include <jansson.h>
+
+/*
+ * Building a JSON document with jansson without a branch per allocation:
+ * every writer (the report, fio's layout, the --stream lines) records in
+ * one flag whether anything failed and checks it once at the end.
+ */
+struct jw {
+	int failed;
+};
+
+/* obj[key] = v (v is taken); a NULL v or a failure sets c->failed. */
+void jw_put(struct jw *c, json_t *obj, const char *key, json_t *v);
+/* arr += v, the same way. */
+void jw_push(struct jw *c, json_t *arr, json_t *v);
+
+/* An unsigned count: json_int_t is signed, so clamped to INT64_MAX. */
+json_t *jw_u64(uint64_t v);
+/* A real; NaN and infinities (never meant) become 0.0. */
+json_t *jw_real(double v);
+/*
+ * A string; NULL is "". JSON strings must be UTF-8 and names and paths
+ * need not be: the bytes above ASCII of an invalid one become '?'.
+ */
+json_t *jw_str(const char *s);
+
+#endif

@@ -17,6 +17,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "baseline.h"
 #include "check.h"
 #include "jobfile.h"
@@ -25,21 +27,10 @@
 #include "report.h"
 #include "run.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-#define CHECK(cond, ...)						\
-	do {								\
-		if (!(cond)) {						\
-			print_error(__VA_ARGS__);			\
-			print_error("\n");				\
-			fail();						\
-		}							\
-	} while (0)
-
 /* The JSON report keeps 12 significant digits of reals. */
 static bool near(double a, double b)
 {
-	return fabs(a - b) <= 1e-10 * (fabs(b) > 1 ? fabs(b) : 1);
+	return near_tol(a, b, 1e-10);
 }
 
 static char *tmp_path(void)

@@ -16,26 +16,17 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "check.h"
 #include "jobfile.h"
 #include "plan.h"
 #include "report.h"
 #include "run.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-#define CHECK(cond, ...)						\
-	do {								\
-		if (!(cond)) {						\
-			print_error(__VA_ARGS__);			\
-			print_error("\n");				\
-			fail();						\
-		}							\
-	} while (0)
-
 static bool near(double a, double b)
 {
-	return fabs(a - b) <= 1e-9 * (fabs(b) > 1 ? fabs(b) : 1);
+	return near_tol(a, b, 1e-9);
 }
 
 /* ---- check_parse ---- */

@@ -54,6 +54,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "clock.h"
 #include "engine.h"
 #include "job.h"
@@ -1107,7 +1109,6 @@ static const struct variant v_pthread[] = {
 	{ .label = "pool_threads=3", .pool_threads = 3 },
 };
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static const struct variant *variants(const struct engine_ops *o, size_t *n)
 {

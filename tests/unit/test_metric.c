@@ -11,23 +11,14 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "metric.h"
 #include "report.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-#define CHECK(cond, ...)						\
-	do {								\
-		if (!(cond)) {						\
-			print_error(__VA_ARGS__);			\
-			print_error("\n");				\
-			fail();						\
-		}							\
-	} while (0)
-
 static bool near(double a, double b)
 {
-	return fabs(a - b) <= 1e-9 * (fabs(b) > 1 ? fabs(b) : 1);
+	return near_tol(a, b, 1e-9);
 }
 
 struct name_case {

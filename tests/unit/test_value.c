@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "value.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -38,14 +40,6 @@
 #define SENTINEL	0x5eed5eed5eed5eedULL
 
 /* Like assert_true, but names the table case that failed. */
-#define CHECK(cond, ...)						\
-	do {								\
-		if (!(cond)) {						\
-			print_error(__VA_ARGS__);			\
-			print_error("\n");				\
-			fail();						\
-		}							\
-	} while (0)
 
 /* A failure message must be non-empty, mention "expected", and quote the
  * (trimmed) input when it is short enough to quote whole. */
@@ -71,7 +65,7 @@ static void check_why(const char *in, const char *why)
 
 static bool near(double a, double b)
 {
-	return fabs(a - b) <= 1e-9 * (fabs(b) > 1 ? fabs(b) : 1);
+	return near_tol(a, b, 1e-9);
 }
 
 /* ---- value_size ---- */

@@ -3,6 +3,7 @@
 #define IORIG_JSONW_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
@@ -29,5 +30,9 @@ json_t *jw_real(double v);
  * need not be: the bytes above ASCII of an invalid one become '?'.
  */
 json_t *jw_str(const char *s);
+
+/* The document as every writer prints it: indented, reals to 12 digits,
+ * a final newline, flushed. Returns 0 or -EIO. */
+int jw_dump(FILE *f, const json_t *root);
 
 #endif

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* JSON building helpers shared by the writers (jsonw.h). */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,4 +49,12 @@ json_t *jw_str(const char *s)
 	v = json_string(t);
 	free(t);
 	return v;
+}
+
+int jw_dump(FILE *f, const json_t *root)
+{
+	if (json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) ||
+	    fputc('\n', f) == EOF || fflush(f) || ferror(f))
+		return -EIO;
+	return 0;
 }

@@ -748,9 +748,7 @@ int report_json(FILE *f, const struct run_result *r)
 		ret = -ENOMEM;
 		goto out;
 	}
-	if (json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) ||
-	    fputc('\n', f) == EOF || fflush(f) || ferror(f))
-		ret = -EIO;
+	ret = jw_dump(f, root);
 out:
 	json_decref(root);
 	report_set_free(&rs);

@@ -162,14 +162,22 @@ while read -r e; do
 done <"$T/engines"
 
 # Every field of a JSON report (the options object holds the job options,
-# checked above; percentile keys are numbers).
+# checked above; percentile keys are numbers), the metric names that key
+# the figures of repeats and baselines included.
 py=${PY:-python3}
 if command -v "$py" >/dev/null 2>&1; then
 	run --output-format=json --name=m --ioengine=null --size=64k \
 		--rw=randrw --lat_percentiles=1 --slat_percentiles=1 \
 		--interval=1s
 	expect_rc 0
-	"$py" - "$T/out" >"$T/jsonkeys" <<'EOF' || die "bad JSON report"
+	cp "$T/out" "$T/report1.json"
+	# The keys of checks, repeats and a baseline.
+	run --output-format=json --name=m --ioengine=null --size=64k \
+		--rw=randrw --repeat=2 --baseline="$T/report1.json" \
+		--check='errors==0' --check='m:read.iops>=0.5*baseline'
+	expect_rc 0
+	"$py" - "$T/report1.json" "$T/out" >"$T/jsonkeys" <<'EOF' ||
+		die "bad JSON report"
 import json, sys
 keys = set()
 def walk(x, parent):
@@ -182,7 +190,8 @@ def walk(x, parent):
     elif isinstance(x, list):
         for v in x:
             walk(v, parent)
-walk(json.load(open(sys.argv[1])), "")
+for path in sys.argv[1:]:
+    walk(json.load(open(path)), "")
 print("\n".join(sorted(keys)))
 EOF
 	while read -r k; do

@@ -135,24 +135,6 @@ expect_rc 2
 expect_in err "option 'repeat': the run would have 4098 jobs \(runs times numjobs\); at most 4096"
 [ ! -e n.dat ] || die "n.dat was created"
 
-# The manual describes every key of the repeats object.
-run --name=r $NULLJOB --rw=randrw --repeat=2 --output-format=json
-"$PY" - "$T/out" "$top/man/iorig.1" <<'EOF' || die "keys missing from the manual"
-import json, re, sys
-d = json.load(open(sys.argv[1]))
-man = open(sys.argv[2]).read()
-out = man[man.index('\n.SH OUTPUT'):]
-out = out[:out.index('\n.SH ', 1)]
-words = {w.rstrip('.') for w in re.split(r'[^A-Za-z0-9_.-]+',
-         out.replace('\\-', '-'))}
-rep = d['jobs'][0]['repeats']
-keys = ['repeats'] + list(rep) + list(rep['figures'])
-keys += [k for f in rep['figures'].values() for k in f]
-missing = sorted(set(k for k in keys if k not in words))
-if missing:
-    print('not under OUTPUT:', missing)
-    sys.exit(1)
-EOF
 
 # interval=: the runs' intervals follow each other (each run's shifted by
 # the runtimes before it), adding up to the totals.

@@ -154,18 +154,33 @@ static int check_job_opt(const char *name, size_t len, struct err_rec *e)
 	return -EINVAL;
 }
 
-static int parse_long(struct cli *c, int i, size_t *nsec, struct err_rec *e)
+/*
+ * A command option that needs a value takes it after '=' or, as getopt
+ * would, from the next argument ("--check EXPR") unless that is another
+ * --option. Job options are always written --name=value.
+ */
+static bool value_is_next(const struct cli *c, const struct cli_opt *o,
+			  const char *arg, int i)
 {
-	const char *arg = c->argv[i] + 2, *eq = strchr(arg, '=');
+	return o->arg == CLI_ARG_REQUIRED && !strchr(arg, '=') &&
+	       i + 1 < c->argc && strncmp(c->argv[i + 1], "--", 2);
+}
+
+/* *i moves past a value that was the next argument. */
+static int parse_long(struct cli *c, int *i, size_t *nsec, struct err_rec *e)
+{
+	const char *arg = c->argv[*i] + 2, *eq = strchr(arg, '=');
 	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
 	const struct cli_opt *o = cli_find(arg, len);
 
+	if (o && value_is_next(c, o, arg, *i))
+		return act(c, o, c->argv[++*i], nsec, e);
 	if (o)
 		return act(c, o, eq ? eq + 1 : NULL, nsec, e);
 	if (check_job_opt(arg, len, e))
 		return -EINVAL;
 	if (len == 4 && !strncmp(arg, "name", 4) && !c->first_name)
-		c->first_name = i;
+		c->first_name = *i;
 	return 0;
 }
 
@@ -182,7 +197,7 @@ int cli_parse(struct cli *c, int argc, char **argv, struct err_rec *e)
 		const char *a = argv[i];
 
 		if (!strncmp(a, "--", 2) && a[2]) {
-			ret = parse_long(c, i, &nsec, e);
+			ret = parse_long(c, &i, &nsec, e);
 		} else if (a[0] == '-' && a[1] && !a[2] &&
 			   (o = cli_find_short(a[1]))) {
 			const char *val = NULL;
@@ -256,9 +271,14 @@ int cli_emit(const struct cli *c, struct raw_doc *doc, bool globals,
 				i++;
 			continue;
 		}
-		if (cli_find(a, strchr(a, '=') ? (size_t)(strchr(a, '=') - a)
-				       : strlen(a)))
+		o = cli_find(a, strchr(a, '=') ? (size_t)(strchr(a, '=') - a)
+				       : strlen(a));
+		if (o) {
+			/* Its value was the next argument (parse_long). */
+			if (value_is_next(c, o, a, i))
+				i++;
 			continue;
+		}
 		if (!strncmp(a, "name=", 5) || !strcmp(a, "name")) {
 			if (!a[4] || !a[5]) {
 				err_set(e, CLI_FILE, i, "name", "needs a value: "

@@ -210,6 +210,19 @@ usage --name=ok --filename=ok.dat --size=1m --rw=write \
 expect_in err "option 'filename'"
 expect_in err "directory 'nodir' does not exist"
 
+# A command option's value may be the next argument; not a job option's.
+run --output-format json --check 'errors==0' --name=sp --ioengine=null \
+	--size=64k --output sp.json
+expect_rc 0
+expect_empty out
+"$PY" -c "import json,sys; d=json.load(open('sp.json')); sys.exit(d['checks'][0]['expr'] != 'errors==0')" ||
+	die "--output FILE and --check EXPR were not taken as values"
+rm -f sp.json
+usage --name=a --ioengine=null --size=64k --output-format
+expect_in err "option 'output-format': needs a value"
+usage --name=a --ioengine=null --size 64k
+expect_in err "64k"
+
 # A value that is fine, to show the errors above are about the values.
 run --parse-only --name=a --size=1.5m
 expect_rc 0

@@ -89,7 +89,7 @@ void report_set_free(struct report_set *s);
 /*
  * Run `run` (0..nruns-1) of unit `unit` of s, on its own: the jobs of that
  * run merged into out (nruns 1). out->stats.nclones is 0 when none of
- * them ran.
+ * them ran. out->stats.intervals is NULL: nothing to free.
  */
 void report_unit_run(const struct run_result *r, const struct report_set *s,
 		     int unit, unsigned run, struct report_unit *out);

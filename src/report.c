@@ -395,6 +395,9 @@ void report_unit_run(const struct run_result *r, const struct report_set *s,
 	}
 	if (!out->job)
 		out->job = s->units[unit].job;
+	/* One run's figures are read, its intervals never: no reference. */
+	ival_series_put(out->stats.intervals);
+	out->stats.intervals = NULL;
 }
 
 unsigned report_unit_phase(const struct run_result *r,

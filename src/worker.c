@@ -246,6 +246,20 @@ static void live_publish(struct wstate *s)
 }
 
 /*
+ * interval=: the tick at which the running interval ends. A boundary at
+ * or after the deadline is not one: what completes while the job drains
+ * its last I/Os belongs to the last interval, which interval_end closes
+ * (else a time_based job would end with a sliver of an interval).
+ */
+static void interval_arm(struct wstate *s)
+{
+	uint64_t next = s->t0 + clock_ns_to_ticks(s->w->clk,
+						  ival_rec_boundary(s->irec));
+
+	s->iv_next = next >= s->deadline ? UINT64_MAX : next;
+}
+
+/*
  * interval=: close the running interval at end_ns (from t0) with the
  * totals as they are. Out of memory fails the job, and no more intervals
  * are recorded.
@@ -267,8 +281,7 @@ static int interval_close(struct wstate *s, uint64_t end_ns)
 		job_fail(s, r, "recording interval samples: %s", strerror(-r));
 		return r;
 	}
-	s->iv_next = s->t0 + clock_ns_to_ticks(s->w->clk,
-					       ival_rec_boundary(s->irec));
+	interval_arm(s);
 	return 0;
 }
 
@@ -292,8 +305,7 @@ static void interval_end(struct wstate *s, uint64_t end)
 	if (!s->irec || s->iv_over)
 		return;
 	if (s->ramp_end)
-		s->iv_next = s->t0 + clock_ns_to_ticks(s->w->clk,
-					ival_rec_boundary(s->irec));
+		interval_arm(s);
 	interval_roll(s, end);
 	if (s->iv_over)
 		return;
@@ -314,17 +326,18 @@ static void measure_start(struct wstate *s)
 	live_phase(s);
 	stats_init(s->st);
 	s->t0 = s->now;
-	if (s->irec) {
-		ival_rec_reset(s->irec);
-		s->iv_next = s->ramp_end ? UINT64_MAX : s->t0 +
-			clock_ns_to_ticks(s->w->clk,
-					  ival_rec_boundary(s->irec));
-	}
 	s->issued_bytes = 0;
 	s->issued_ios = 0;
 	s->deadline = j->runtime_ns ?
 		s->t0 + clock_ns_to_ticks(s->w->clk, j->runtime_ns) :
 		UINT64_MAX;
+	if (s->irec) {
+		ival_rec_reset(s->irec);
+		if (s->ramp_end)
+			s->iv_next = UINT64_MAX;
+		else
+			interval_arm(s);
+	}
 	stats_cpu_thread(&s->cpu0);
 	memset(&s->eng_cpu0, 0, sizeof(s->eng_cpu0));
 	if (s->eng->cpu) {

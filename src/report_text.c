@@ -528,8 +528,8 @@ static void print_footer(FILE *f, const struct run_result *r,
 }
 
 /*
- *   repeats: 3 runs             mean     stddev         cv        min  ...
- *     read.iops             12.20k    123.45      1.01%     12.05k  ...
+ *   repeats: 3 runs               mean       stddev           cv  ...
+ *     read.iops               12.20k       123.45        1.01%  ...
  */
 static void print_repeats(FILE *f, const struct check_unit *cu)
 {
@@ -544,7 +544,7 @@ static void print_repeats(FILE *f, const struct check_unit *cu)
 		 cu->figs[0].spread.n == 1 ? "" : "s");
 	fprintf(f, "  %-21s", v[0]);
 	for (k = 0; k < 5; k++)
-		fprintf(f, " %10s", head[k]);
+		fprintf(f, " %12s", head[k]);
 	fputc('\n', f);
 	for (k = 0; k < cu->nfigs; k++) {
 		const struct check_fig *g = &cu->figs[k];
@@ -555,14 +555,14 @@ static void print_repeats(FILE *f, const struct check_unit *cu)
 		metric_format(MU_PCT, g->spread.cv_pct, v[2], sizeof(v[2]));
 		metric_format(u, g->spread.min, v[3], sizeof(v[3]));
 		metric_format(u, g->spread.max, v[4], sizeof(v[4]));
-		fprintf(f, "    %-17s %10s %10s %10s %10s %10s\n", g->m.name,
+		fprintf(f, "    %-17s %12s %12s %12s %12s %12s\n", g->m.name,
 			v[0], v[1], v[2], v[3], v[4]);
 	}
 }
 
 /*
- *   baseline                   value   baseline     change
- *     read.iops             12.20k     11.90k     +2.52%
+ *   baseline                     value     baseline       change
+ *     read.iops               12.20k       11.90k       +2.52%
  */
 static void print_baseline(FILE *f, const struct check_unit *cu)
 {
@@ -572,7 +572,7 @@ static void print_baseline(FILE *f, const struct check_unit *cu)
 
 	if (!cu->in_baseline)
 		return;
-	fprintf(f, "  %-21s %10s %10s %10s\n", "baseline", "value",
+	fprintf(f, "  %-21s %12s %12s %12s\n", "baseline", "value",
 		"baseline", "change");
 	for (k = 0; k < cu->nfigs; k++) {
 		const struct check_fig *g = &cu->figs[k];
@@ -586,7 +586,7 @@ static void print_baseline(FILE *f, const struct check_unit *cu)
 			snprintf(c, sizeof(c), "%+.2f%%", g->change_pct);
 		else
 			snprintf(c, sizeof(c), "-");
-		fprintf(f, "    %-17s %10s %10s %10s\n", g->m.name, v, b, c);
+		fprintf(f, "    %-17s %12s %12s %12s\n", g->m.name, v, b, c);
 	}
 }
 

@@ -23,6 +23,8 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "unit_json.h"
+
 #include "options.h"
 #include "report.h"
 
@@ -174,70 +176,6 @@ static int teardown(void **state)
 }
 
 /* Runs a writer into memory; the returned text is NUL-terminated. */
-static char *render(int (*fn)(FILE *, const struct run_result *),
-		    const struct run_result *r)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	assert_non_null(f);
-	assert_int_equal(fn(f, r), 0);
-	assert_int_equal(fclose(f), 0);
-	assert_non_null(buf);
-	return buf;
-}
-
-static json_t *render_json(const struct run_result *r)
-{
-	char *buf = render(report_json, r);
-	json_error_t err;
-	json_t *root;
-	size_t len = strlen(buf);
-
-	assert_true(len > 0);
-	assert_int_equal(buf[len - 1], '\n');
-	root = json_loads(buf, JSON_REJECT_DUPLICATES, &err);
-	if (!root)
-		fail_msg("bad JSON at line %d: %s\n%s", err.line, err.text,
-			 buf);
-	free(buf);
-	assert_true(json_is_object(root));
-	return root;
-}
-
-static json_t *get(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-
-	if (!v)
-		fail_msg("missing key \"%s\"", key);
-	return v;
-}
-
-static json_int_t get_int(json_t *o, const char *key)
-{
-	json_t *v = get(o, key);
-
-	if (!json_is_integer(v))
-		fail_msg("\"%s\" is not an integer", key);
-	return json_integer_value(v);
-}
-
-static double get_num(json_t *o, const char *key)
-{
-	json_t *v = get(o, key);
-
-	if (!json_is_number(v))
-		fail_msg("\"%s\" is not a number", key);
-	return json_number_value(v);
-}
-
-static void assert_near(double a, double b)
-{
-	if (fabs(a - b) > 1e-9 * fmax(1.0, fabs(b)))
-		fail_msg("%.17g != %.17g", a, b);
-}
 
 /* The unit whose name and clone (-1: merged) match. */
 static json_t *find_job(json_t *root, const char *name, int clone)
@@ -443,7 +381,7 @@ static void test_groups(void **state)
 static void test_json_top(void **state)
 {
 	struct fixture *fx = *state;
-	json_t *root = render_json(&fx->r), *host, *cpu, *v;
+	json_t *root = render_json_with(report_json, &fx->r), *host, *cpu, *v;
 	const struct opt_def *o;
 
 	assert_int_equal(get_int(root, "schema_version"), 1);
@@ -485,7 +423,7 @@ static void test_json_job(void **state)
 {
 	struct fixture *fx = *state;
 	const struct job_stats *s = &fx->stats[2];
-	json_t *root = render_json(&fx->r), *j, *rd, *wr, *cpu, *e, *pct;
+	json_t *root = render_json_with(report_json, &fx->r), *j, *rd, *wr, *cpu, *e, *pct;
 
 	j = find_job(root, "single", 0);
 	assert_int_equal(get_int(j, "group"), 1);
@@ -552,7 +490,7 @@ static void test_json_job(void **state)
 static void test_json_merged(void **state)
 {
 	struct fixture *fx = *state;
-	json_t *root = render_json(&fx->r), *j, *rd, *clat, *g;
+	json_t *root = render_json_with(report_json, &fx->r), *j, *rd, *clat, *g;
 
 	j = find_job(root, "grouped", -1);
 	assert_int_equal(get_int(j, "njobs"), 2);
@@ -605,7 +543,7 @@ static void test_json_overflow_and_flags(void **state)
 	hist_add(h, 1ull << 50);	/* beyond the last bucket */
 	fx->jobs[2].clat_percentiles = false;
 	fx->jobs[2].lat_percentiles = true;
-	root = render_json(&fx->r);
+	root = render_json_with(report_json, &fx->r);
 	c = get(get(find_job(root, "single", 0), "read"), "clat_ns");
 	assert_int_equal(get_int(c, "overflow"), 1);
 	assert_int_equal(get_int(c, "max"), 1ll << 50);
@@ -651,7 +589,7 @@ static void test_json_verify_hex(void **state)
 	m[1].found_hdr = false;
 	m[1].exp_gen = false;
 
-	root = render_json(&fx->r);
+	root = render_json_with(report_json, &fx->r);
 	jv = get(find_job(root, "single", 0), "verify");
 	assert_string_equal(json_string_value(get(jv, "kind")), "xxh3");
 	assert_int_equal(json_array_size(get(jv, "first")), 2);
@@ -683,7 +621,7 @@ static void test_json_interrupted(void **state)
 	memset(fx->ran, 0, sizeof(fx->ran));
 	fx->r.signo = SIGINT;
 	fx->r.version = NULL;
-	root = render_json(&fx->r);
+	root = render_json_with(report_json, &fx->r);
 	assert_true(json_is_true(get(root, "interrupted")));
 	assert_string_equal(json_string_value(get(root, "signal")), "SIGINT");
 	assert_int_equal(json_array_size(get(root, "jobs")), 3);
@@ -696,7 +634,7 @@ static void test_json_interrupted(void **state)
 	/* No stats at all (the run never got that far). */
 	fx->r.stats = NULL;
 	fx->r.ran = NULL;
-	root = render_json(&fx->r);
+	root = render_json_with(report_json, &fx->r);
 	assert_int_equal(get_int(get(json_array_get(get(root, "groups"), 0),
 				    "read"), "ios"), 0);
 	json_decref(root);

@@ -21,6 +21,8 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "unit_json.h"
+
 #include "jobfile.h"
 #include "options.h"
 #include "report.h"
@@ -177,68 +179,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static json_t *render(const struct run_result *r)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	json_error_t err;
-	json_t *root;
-
-	assert_non_null(f);
-	assert_int_equal(report_fio(f, r), 0);
-	assert_int_equal(fclose(f), 0);
-	assert_true(len > 0 && buf[len - 1] == '\n');
-	root = json_loads(buf, JSON_REJECT_DUPLICATES, &err);
-	if (!root)
-		fail_msg("bad JSON at line %d: %s\n%s", err.line, err.text,
-			 buf);
-	free(buf);
-	return root;
-}
-
-static json_t *get(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-
-	if (!v)
-		fail_msg("missing key \"%s\"", key);
-	return v;
-}
-
-static json_int_t get_int(json_t *o, const char *key)
-{
-	json_t *v = get(o, key);
-
-	if (!json_is_integer(v))
-		fail_msg("\"%s\" is not an integer", key);
-	return json_integer_value(v);
-}
-
-static double get_real(json_t *o, const char *key)
-{
-	json_t *v = get(o, key);
-
-	if (!json_is_real(v))
-		fail_msg("\"%s\" is not a real", key);
-	return json_real_value(v);
-}
-
-static const char *get_str(json_t *o, const char *key)
-{
-	json_t *v = get(o, key);
-
-	if (!json_is_string(v))
-		fail_msg("\"%s\" is not a string", key);
-	return json_string_value(v);
-}
-
-static void assert_near(double a, double b)
-{
-	if (fabs(a - b) > 1e-9 * fmax(1.0, fabs(b)))
-		fail_msg("%.17g != %.17g", a, b);
-}
-
 /* o holds exactly the string members of want (NULL-ended pairs). */
 static void assert_strings(json_t *o, const char *const *want)
 {
@@ -252,7 +192,7 @@ static void assert_strings(json_t *o, const char *const *want)
 static void test_top(void **state)
 {
 	struct fixture *fx = *state;
-	json_t *root = render(&fx->r);
+	json_t *root = render_json_with(report_fio, &fx->r);
 	static const char *const globals[] = {
 		"ioengine", "libaio", "size", "1m", NULL,
 	};
@@ -270,7 +210,7 @@ static void test_top(void **state)
 static void test_merged_job(void **state)
 {
 	struct fixture *fx = *state;
-	json_t *root = render(&fx->r);
+	json_t *root = render_json_with(report_fio, &fx->r);
 	json_t *j = json_array_get(get(root, "jobs"), 0), *rd, *clat, *pct;
 	static const char *const opts[] = {
 		"rw", "randread", "bs", "4k", "group_reporting", "", NULL,
@@ -340,7 +280,7 @@ static void test_merged_job(void **state)
 static void test_latency_maps(void **state)
 {
 	struct fixture *fx = *state;
-	json_t *root = render(&fx->r), *jobs = get(root, "jobs"), *m;
+	json_t *root = render_json_with(report_fio, &fx->r), *jobs = get(root, "jobs"), *m;
 	const char *key;
 	json_t *v;
 	double sum = 0;
@@ -378,7 +318,7 @@ static void test_latency_maps(void **state)
 static void test_failed_sweep_point(void **state)
 {
 	struct fixture *fx = *state;
-	json_t *root = render(&fx->r);
+	json_t *root = render_json_with(report_fio, &fx->r);
 	json_t *j = json_array_get(get(root, "jobs"), 1), *wr, *lat, *o;
 	static const char *const opts[] = {
 		"rw", "write", "bs", "64k", NULL,
@@ -422,7 +362,7 @@ static void test_failed_sweep_point(void **state)
 static void test_disk_util(void **state)
 {
 	struct fixture *fx = *state;
-	json_t *root = render(&fx->r), *d = get(root, "disk_util"), *x;
+	json_t *root = render_json_with(report_fio, &fx->r), *d = get(root, "disk_util"), *x;
 
 	assert_int_equal(json_array_size(d), 2);
 	x = json_array_get(d, 0);
@@ -453,14 +393,14 @@ static void test_cmdline_and_no_doc(void **state)
 	free(fx->jobs[2].section_file);
 	fx->jobs[2].section_file = strdup(ERR_CMDLINE);
 	fx->jobs[2].section_line = 3;
-	root = render(&fx->r);
+	root = render_json_with(report_fio, &fx->r);
 	o = get(json_array_get(get(root, "jobs"), 1), "job options");
 	assert_strings(o, opts);
 	json_decref(root);
 
 	fx->r.doc = NULL;
 	fx->r.disks.n = 0;
-	root = render(&fx->r);
+	root = render_json_with(report_fio, &fx->r);
 	assert_int_equal(json_object_size(get(root, "global options")), 0);
 	o = get(json_array_get(get(root, "jobs"), 0), "job options");
 	assert_int_equal(json_object_size(o), 0);
@@ -478,7 +418,7 @@ static void test_not_run(void **state)
 	fx->stats[2].err = -ENOENT;
 	fx->stats[2].interrupted = false;
 	fx->ran[2] = false;
-	root = render(&fx->r);
+	root = render_json_with(report_fio, &fx->r);
 	j = json_array_get(get(root, "jobs"), 1);
 	assert_int_equal(get_int(j, "error"), ENOENT);
 	assert_int_equal(get_int(j, "elapsed"), 0);

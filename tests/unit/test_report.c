@@ -423,7 +423,8 @@ static void test_json_job(void **state)
 {
 	struct fixture *fx = *state;
 	const struct job_stats *s = &fx->stats[2];
-	json_t *root = render_json_with(report_json, &fx->r), *j, *rd, *wr, *cpu, *e, *pct;
+	json_t *root = render_json_with(report_json, &fx->r),
+	       *j, *rd, *wr, *cpu, *e, *pct;
 
 	j = find_job(root, "single", 0);
 	assert_int_equal(get_int(j, "group"), 1);
@@ -490,7 +491,8 @@ static void test_json_job(void **state)
 static void test_json_merged(void **state)
 {
 	struct fixture *fx = *state;
-	json_t *root = render_json_with(report_json, &fx->r), *j, *rd, *clat, *g;
+	json_t *root = render_json_with(report_json, &fx->r),
+	       *j, *rd, *clat, *g;
 
 	j = find_job(root, "grouped", -1);
 	assert_int_equal(get_int(j, "njobs"), 2);

@@ -280,7 +280,8 @@ static void test_merged_job(void **state)
 static void test_latency_maps(void **state)
 {
 	struct fixture *fx = *state;
-	json_t *root = render_json_with(report_fio, &fx->r), *jobs = get(root, "jobs"), *m;
+	json_t *root = render_json_with(report_fio, &fx->r),
+	       *jobs = get(root, "jobs"), *m;
 	const char *key;
 	json_t *v;
 	double sum = 0;
@@ -362,7 +363,8 @@ static void test_failed_sweep_point(void **state)
 static void test_disk_util(void **state)
 {
 	struct fixture *fx = *state;
-	json_t *root = render_json_with(report_fio, &fx->r), *d = get(root, "disk_util"), *x;
+	json_t *root = render_json_with(report_fio, &fx->r),
+	       *d = get(root, "disk_util"), *x;
 
 	assert_int_equal(json_array_size(d), 2);
 	x = json_array_get(d, 0);

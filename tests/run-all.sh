@@ -21,7 +21,8 @@ run_one() {
 	    echo "SKIP $name: $(grep -i 'skip' "$out" | tail -n 1)" ;;
 	*) fail=$((fail + 1)); echo "FAIL $name (exit $rc)"
 	   # What failed first (the tail may be a long report), then the end.
-	   grep -m 5 '^FAILED' "$out" | sed 's/^/    ! /'
+	   grep -m 8 -E '^FAILED|^AssertionError|^[A-Za-z]+Error: ' "$out" |
+		sed 's/^/    ! /'
 	   sed 's/^/    | /' "$out" | tail -n 40 ;;
 	esac
 }

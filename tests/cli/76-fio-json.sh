@@ -124,7 +124,8 @@ expect_rc 0
 fio_check "$T/out" '
 j = check_job(d["jobs"][0])
 x = j["read"]
-assert 300 <= x["runtime"] <= 400, x["runtime"]
+# ms, not s or us; a loaded machine may hold the last I/O back a while.
+assert 300 <= x["runtime"] < 5000, x["runtime"]
 secs = x["runtime"] / 1000
 near(x["iops"] * secs, x["total_ios"], x["iops"] / 1000 + 1)
 near(x["bw_bytes"] * secs, x["io_bytes"], x["bw_bytes"] / 1000 + 4096)

@@ -3,6 +3,8 @@
 #define IORIG_RUN_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
 
 #include "err.h"
 #include "plan.h"
@@ -16,8 +18,14 @@
  * Returns 0 when everything ran; -EINVAL with e when the targets failed
  * validation (nothing ran); r is filled in either case.
  */
-/* Only the validation part of run_plan: nothing is created or written. */
-int run_check(const struct plan *p, struct err_rec *e);
+/*
+ * Only the validation part of run_plan: nothing is created or written.
+ * Also says, for each of the npaths paths (NULL ones: no), whether it
+ * names a file or device one of p's jobs reads or writes, now or once
+ * created (used[k]). Returns 0 or -errno with e.
+ */
+int run_check(const struct plan *p, const char *const *paths, bool *used,
+	      size_t npaths, struct err_rec *e);
 int run_plan(const struct plan *p, const atomic_int *stop,
 	     struct run_result *r, struct err_rec *e);
 
@@ -34,13 +42,6 @@ struct run_watch {
 	struct stream *stream;
 	struct progress *progress;
 };
-
-/*
- * Whether path names a file or device that one of p's jobs reads or
- * writes, now or once created: 1, 0, or -errno with e (the targets
- * failed validation).
- */
-int run_uses_path(const struct plan *p, const char *path, struct err_rec *e);
 
 /* run_plan with live views; watch may be NULL. */
 int run_plan_watched(const struct plan *p, const atomic_int *stop,

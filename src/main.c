@@ -234,23 +234,23 @@ static int report(const struct cli *c, struct run_result *r, FILE *out)
 /*
  * --output and --stream, before either is created or truncated: never a
  * file a job uses, never the same file; --stream needs a job with
- * interval=. 0, or -EINVAL with e.
+ * interval=. The targets are validated on the way (run_check). 0, or
+ * -errno with e.
  */
 static int check_outputs(const struct cli *c, const struct plan *p,
 			 struct err_rec *e)
 {
 	const char *files[] = { c->output, c->stream };
 	const char *names[] = { "output", "stream" };
+	bool used[2];
 	size_t i;
 	int r;
 
+	r = run_check(p, files, used, 2, e);
+	if (r)
+		return r;
 	for (i = 0; i < 2; i++) {
-		if (!files[i])
-			continue;
-		r = run_uses_path(p, files[i], e);
-		if (r < 0)
-			return r;
-		if (r) {
+		if (used[i]) {
 			err_set(e, files[i], 0, names[i], "is a file one of "
 				"the jobs reads or writes; give another file");
 			return -EINVAL;
@@ -361,7 +361,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	/* Targets are checked before --output is created or truncated. */
-	if (run_check(&p, &e) || check_outputs(&c, &p, &e) ||
+	if (check_outputs(&c, &p, &e) ||
 	    open_stream(&c, &p, &watch.stream, &e)) {
 		code = fail(&e);
 		goto out;

@@ -478,22 +478,6 @@ static void warn_page_cache(const struct plan *p, const struct target *tg)
 	}
 }
 
-int run_check(const struct plan *p, struct err_rec *e)
-{
-	struct target *tg = calloc(p->njobs, sizeof(*tg));
-	size_t i;
-	int ret;
-
-	if (!tg) {
-		err_set(e, "", 0, "", "out of memory");
-		return -ENOMEM;
-	}
-	ret = plan_targets(p, tg, e);
-	for (i = 0; i < p->njobs; i++)
-		target_free(&tg[i]);
-	free(tg);
-	return ret;
-}
 
 int run_plan(const struct plan *p, const atomic_int *stop,
 	     struct run_result *r, struct err_rec *e)
@@ -547,10 +531,11 @@ static bool same_file(const char *a, const char *b)
 	return same;
 }
 
-int run_uses_path(const struct plan *p, const char *path, struct err_rec *e)
+int run_check(const struct plan *p, const char *const *paths, bool *used,
+	      size_t npaths, struct err_rec *e)
 {
 	struct target *tg = calloc(p->njobs, sizeof(*tg));
-	size_t i;
+	size_t i, k;
 	unsigned f;
 	int ret;
 
@@ -559,10 +544,14 @@ int run_uses_path(const struct plan *p, const char *path, struct err_rec *e)
 		return -ENOMEM;
 	}
 	ret = plan_targets(p, tg, e);
+	for (k = 0; k < npaths; k++)
+		used[k] = false;
 	for (i = 0; !ret && i < p->njobs; i++)
 		for (f = 0; needs_files(&p->jobs[i]) && f < tg[i].nfiles; f++)
-			if (same_file(path, tg[i].files[f].path))
-				ret = 1;
+			for (k = 0; k < npaths; k++)
+				used[k] = used[k] || (paths[k] &&
+					  same_file(paths[k],
+						    tg[i].files[f].path));
 	for (i = 0; i < p->njobs; i++)
 		target_free(&tg[i]);
 	free(tg);

@@ -138,18 +138,6 @@ run --name=ref --filename=ref.dat --size=32k --bs=32k --rw=write
 expect_rc 0
 [ "$(fsize ref.dat)" -eq $((32 * KiB)) ] || die "ref.dat: $(fsize ref.dat) bytes"
 
-# blocks_from FILE SLOTS: every 4 KiB block of FILE is one of the first
-# SLOTS blocks of ref.dat; prints how many blocks are not.
-blocks_from() {
-	"$PY" -c '
-import sys
-ref = open("ref.dat", "rb").read()
-slots = {ref[i * 4096:(i + 1) * 4096] for i in range(int(sys.argv[2]))}
-b = open(sys.argv[1], "rb").read()
-print(sum(1 for i in range(0, len(b), 4096) if b[i:i + 4096] not in slots))
-' "$1" "$2"
-}
-
 # write_file ENGINE MODE DEPTH DIRECT FILE: a 1 MiB write job
 write_file() {
 	rm -f "$5"

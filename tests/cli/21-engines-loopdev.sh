@@ -72,18 +72,6 @@ region() {
 		count=32 2>/dev/null || die "cannot read $dev"
 }
 
-# blocks_from FILE SLOTS: how many 4 KiB blocks of FILE are not one of the
-# first SLOTS blocks of ref.dat.
-blocks_from() {
-	"$PY" -c '
-import sys
-ref = open("ref.dat", "rb").read()
-slots = {ref[i * 4096:(i + 1) * 4096] for i in range(int(sys.argv[2]))}
-b = open(sys.argv[1], "rb").read()
-print(sum(1 for i in range(0, len(b), 4096) if b[i:i + 4096] not in slots))
-' "$1" "$2"
-}
-
 for e in $engines; do
 	case " null $skipped " in *" $e "*) continue ;; esac
 	for m in write randwrite; do

@@ -235,3 +235,16 @@ while True:
         time.sleep(0.01)
 PYEOF
 }
+
+# blocks_from FILE SLOTS: prints how many 4 KiB blocks of FILE are not one
+# of the first SLOTS blocks of ref.dat (the buffers a write job hands out,
+# as one write of the sync engine laid them down in the engine tests).
+blocks_from() {
+	"$PY" -c '
+import sys
+ref = open("ref.dat", "rb").read()
+slots = {ref[i * 4096:(i + 1) * 4096] for i in range(int(sys.argv[2]))}
+b = open(sys.argv[1], "rb").read()
+print(sum(1 for i in range(0, len(b), 4096) if b[i:i + 4096] not in slots))
+' "$1" "$2"
+}

@@ -171,9 +171,12 @@ int check_eval(const struct check_set *cs, const struct run_result *r,
 	       struct check_report *out);
 void check_report_free(struct check_report *cr);
 
-/* The entry of the unit whose first job is j, or NULL (cr may be NULL). */
-const struct check_unit *check_unit_of(const struct check_report *cr,
-				       const struct job *j);
+/*
+ * The entry of unit i, in the order report_collect() gives the units
+ * (check_eval() follows it), or NULL (cr may be NULL).
+ */
+const struct check_unit *check_unit_at(const struct check_report *cr,
+				       int i);
 
 /*
  * A result as the text and table reports print it, without the status:

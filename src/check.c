@@ -885,15 +885,10 @@ void check_report_free(struct check_report *cr)
 	memset(cr, 0, sizeof(*cr));
 }
 
-const struct check_unit *check_unit_of(const struct check_report *cr,
-				       const struct job *j)
+const struct check_unit *check_unit_at(const struct check_report *cr,
+				       int i)
 {
-	int u;
-
-	for (u = 0; cr && u < cr->nunits; u++)
-		if (cr->units[u].job == j)
-			return &cr->units[u];
-	return NULL;
+	return cr && i >= 0 && i < cr->nunits ? &cr->units[i] : NULL;
 }
 
 const char *check_status_name(int status)

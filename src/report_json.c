@@ -593,9 +593,11 @@ static json_t *j_baseline(struct jw *c, const struct check_report *cr)
 	return o;
 }
 
+/* Unit u, the i-th of the report. */
 static json_t *j_unit(struct jw *c, const struct run_result *r,
-		      const struct report_unit *u)
+		      const struct report_unit *u, int i)
 {
+	const struct check_unit *cu = check_unit_at(r->checks, i);
 	const struct job *j = u->job;
 	json_t *o = json_object();
 
@@ -617,9 +619,8 @@ static json_t *j_unit(struct jw *c, const struct run_result *r,
 	jw_put(c, o, "interval_ns", jw_u64(j->interval_ns));
 	jw_put(c, o, "intervals", j_intervals(c, u->stats.intervals,
 		j->interval_ns && !u->stats.nclones));
-	jw_put(c, o, "repeats", j_repeats(c, check_unit_of(r->checks, j)));
-	jw_put(c, o, "baseline", j_unit_baseline(c, check_unit_of(r->checks,
-								 j)));
+	jw_put(c, o, "repeats", j_repeats(c, cu));
+	jw_put(c, o, "baseline", j_unit_baseline(c, cu));
 	return o;
 }
 
@@ -723,7 +724,7 @@ static json_t *j_root(struct jw *c, const struct run_result *r,
 	}
 	put_header(c, root, r);
 	for (i = 0; i < nu; i++)
-		jw_push(c, jobs, j_unit(c, r, &u[i]));
+		jw_push(c, jobs, j_unit(c, r, &u[i], i));
 	for (i = 0; i < ng; i++)
 		jw_push(c, groups, j_group(c, r, (unsigned)i, &g[i]));
 	jw_put(c, root, "jobs", jobs);

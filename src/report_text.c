@@ -626,7 +626,7 @@ int report_text(FILE *f, const struct run_result *r)
 	print_host(f, r);
 	for (i = 0; i < rs.nunits; i++) {
 		print_unit(f, r, &rs.units[i]);
-		print_unit_extras(f, check_unit_of(r->checks, rs.units[i].job));
+		print_unit_extras(f, check_unit_at(r->checks, i));
 		fputc('\n', f);
 	}
 	for (i = 0; i < rs.ngroups; i++)

@@ -307,7 +307,8 @@ static void test_repeats_mean(void **state)
 	setup_report(&fx, "[r]\nioengine=null\nsize=1m\nrw=read\n"
 		     "repeat=3\n");
 	assert_int_equal(report_collect(&fx.r, &rs), 0);
-	cu = check_unit_of(&fx.cr, rs.units[0].job);
+	cu = check_unit_at(&fx.cr, 0);
+	assert_ptr_equal(cu->job, rs.units[0].job);
 	assert_non_null(cu);
 	assert_true(cu->repeated);
 	bj = baseline_find(&fx.b, rs.units[0].job);

@@ -577,8 +577,11 @@ static void test_eval_repeats(void **state)
 	assert_int_equal(cr.nna, 1);
 	/* The repeats figures: one per run, in run order. */
 	assert_int_equal(cr.nunits, 1);
-	cu = check_unit_of(&cr, &fx.p.jobs[0]);
+	cu = check_unit_at(&cr, 0);
 	assert_ptr_equal(cu, &cr.units[0]);
+	assert_null(check_unit_at(&cr, 1));
+	assert_null(check_unit_at(&cr, -1));
+	assert_null(check_unit_at(NULL, 0));
 	assert_true(cu->repeated);
 	assert_false(cu->in_baseline);
 	assert_int_equal(cu->nfigs, 5);

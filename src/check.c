@@ -689,9 +689,9 @@ struct unit_eval {
 	const struct run_result *r;
 	const struct report_set *rs;
 	int u;
+	unsigned dirs;		/* the unit's directions, 1 << DDIR_* */
 	unsigned nruns;
-	struct metric ms[METRIC_HEADLINE_MAX];	/* then the checks' */
-	struct metric *all;	/* nm metrics */
+	struct metric *all;	/* nm metrics: nh headlines, the checks' */
 	unsigned nm, nh;
 	double *vals;		/* vals[k * nruns + run] */
 	unsigned nran;		/* runs that ran */
@@ -719,18 +719,6 @@ static void unit_values(struct unit_eval *ue, struct report_unit *tmp)
 				metric_value(&ue->all[k], &one->stats, &row);
 		ue->nran++;
 	}
-}
-
-static unsigned unit_dirs(const struct run_result *r,
-			  const struct report_set *rs, int u)
-{
-	unsigned dirs = 0;
-	size_t i;
-
-	for (i = 0; rs->unit_of && i < r->plan->njobs; i++)
-		if (rs->unit_of[i] == (size_t)u)
-			dirs |= job_dirs(&r->plan->jobs[i]);
-	return dirs;
 }
 
 static int unit_figs(struct unit_eval *ue, const struct baseline *bl,
@@ -809,13 +797,16 @@ static int eval_unit(const struct check_set *cs, struct unit_eval *ue,
 
 	ue->nruns = ue->rs->units[ue->u].nruns ? ue->rs->units[ue->u].nruns
 					       : 1;
-	ue->nh = metric_headlines(unit_dirs(ue->r, ue->rs, ue->u), ue->ms);
-	ue->all = calloc(ue->nh + end - first, sizeof(*ue->all));
+	ue->all = calloc(METRIC_HEADLINE_MAX + end - first, sizeof(*ue->all));
+	if (!ue->all)
+		goto out;
+	/* Headline figures are shown only in repeats and baseline blocks. */
+	ue->nh = ue->nruns > 1 || cs->baseline ?
+		 metric_headlines(ue->dirs, ue->all) : 0;
 	ue->vals = calloc((ue->nh + end - first) * ue->nruns,
 			  sizeof(*ue->vals));
-	if (!ue->all || !ue->vals)
+	if (!ue->vals)
 		goto out;
-	memcpy(ue->all, ue->ms, ue->nh * sizeof(*ue->all));
 	ue->nm = ue->nh;
 	for (i = first; i < end; i++)
 		ue->all[ue->nm++] = cs->defs[cs->items[i].def].x.m;
@@ -835,6 +826,7 @@ int check_eval(const struct check_set *cs, const struct run_result *r,
 	struct report_unit *tmp = NULL;
 	struct report_set rs;
 	struct unit_eval ue;
+	unsigned *dirs = NULL;
 	size_t i, first, end;
 	int u, ret;
 
@@ -847,8 +839,11 @@ int check_eval(const struct check_set *cs, const struct run_result *r,
 	out->units = calloc((size_t)rs.nunits + 1, sizeof(*out->units));
 	out->results = calloc(cs->nitems + 1, sizeof(*out->results));
 	tmp = malloc(sizeof(*tmp));
-	if (!out->units || !out->results || !tmp)
+	dirs = calloc((size_t)rs.nunits + 1, sizeof(*dirs));
+	if (!out->units || !out->results || !tmp || !dirs)
 		goto out;
+	for (i = 0; rs.unit_of && i < r->plan->njobs; i++)
+		dirs[rs.unit_of[i]] |= job_dirs(&r->plan->jobs[i]);
 	out->nunits = rs.nunits;
 	out->nresults = cs->nitems;
 	ret = 0;
@@ -857,6 +852,7 @@ int check_eval(const struct check_set *cs, const struct run_result *r,
 		ue.r = r;
 		ue.rs = &rs;
 		ue.u = u;
+		ue.dirs = dirs[u];
 		for (first = end; end < cs->nitems && cs->items[end].unit == u;)
 			end++;
 		ret = eval_unit(cs, &ue, first, end, tmp, out);
@@ -868,6 +864,7 @@ int check_eval(const struct check_set *cs, const struct run_result *r,
 	}
 out:
 	free(tmp);
+	free(dirs);
 	report_set_free(&rs);
 	return ret;
 }

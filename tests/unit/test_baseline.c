@@ -308,8 +308,8 @@ static void test_repeats_mean(void **state)
 		     "repeat=3\n");
 	assert_int_equal(report_collect(&fx.r, &rs), 0);
 	cu = check_unit_at(&fx.cr, 0);
-	assert_ptr_equal(cu->job, rs.units[0].job);
 	assert_non_null(cu);
+	assert_ptr_equal(cu->job, rs.units[0].job);
 	assert_true(cu->repeated);
 	bj = baseline_find(&fx.b, rs.units[0].job);
 	assert_non_null(bj);

@@ -34,38 +34,13 @@ static void acc_init(struct job_stats *s)
 }
 
 /*
- * The merged samples of the jobs merged so far (n of them) and src's:
- * merged by index when both have the same interval, else none (NULL).
- * Returns 0 or -ENOMEM.
+ * Merge job i's figures into s when it ran; keeps s->nclones as the count
+ * of those merged. Intervals are runs_fold's.
  */
-static int acc_intervals(struct job_stats *s, unsigned n,
-			 struct ival_series *src)
+static void acc_add(struct job_stats *s, const struct run_result *r,
+		    size_t i)
 {
-	struct ival_series *m;
-
-	if (!n) {
-		s->intervals = ival_series_get(src);
-		return 0;
-	}
-	if (!s->intervals)
-		return 0;
-	if (!src || src->interval_ns != s->intervals->interval_ns) {
-		ival_series_put(s->intervals);
-		s->intervals = NULL;
-		return 0;
-	}
-	m = ival_series_merge(s->intervals, src);
-	ival_series_put(s->intervals);
-	s->intervals = m;
-	return m ? 0 : -ENOMEM;
-}
-
-/* Merge job i into s when it ran; keeps s->nclones as the count of runs.
- * Returns 0 or -ENOMEM. */
-static int acc_add(struct job_stats *s, const struct run_result *r,
-		   size_t i)
-{
-	unsigned n = s->nclones;
+	unsigned n;
 
 	if (!job_ran(r, i)) {
 		/* Its figures mean nothing, but why it did not run does. */
@@ -77,11 +52,11 @@ static int acc_add(struct job_stats *s, const struct run_result *r,
 		/* Stopped while its files were being laid out. */
 		if (r->stats && r->stats[i].interrupted)
 			s->interrupted = true;
-		return 0;
+		return;
 	}
+	n = s->nclones;		/* stats_merge adds src's in */
 	stats_merge(s, &r->stats[i]);
 	s->nclones = n + 1;
-	return acc_intervals(s, n, r->stats[i].intervals);
 }
 
 /*
@@ -130,17 +105,20 @@ int report_unit_of(const struct plan *p, size_t *unit_of)
 }
 
 /*
- * The runs of a repeated unit went one after the other: its runtime is the
- * sum of theirs, each the longest of its jobs' (stats_merge kept the
- * longest of all), and its intervals are each run's (its clones merged by
- * index) one after the other, each run's shifted by the runtimes of the
- * runs before it. The plan holds a unit's jobs in the order of its runs.
+ * The runs of a unit or group went one after the other (a job without
+ * repeat= is one run): a repeated one's runtime is the sum of theirs,
+ * each the longest of its jobs' (stats_merge kept the longest of all).
+ * Its intervals are each run's (the run's jobs merged by index: they ran
+ * side by side) one after the other, each run's shifted by the runtimes
+ * of the runs before it; none when a job that ran has none or another
+ * interval. The plan holds a unit's jobs in the order of its runs.
  */
 struct run_acc {
 	unsigned run;
 	uint64_t cur, sum;		/* runtime of this run, of those before */
-	struct ival_series *run_iv;	/* this run's clones merged */
+	struct ival_series *run_iv;	/* this run's jobs merged */
 	struct ival_series *all_iv;	/* the runs before, one after another */
+	bool no_iv;			/* no intervals for it */
 	int err;
 };
 
@@ -149,25 +127,31 @@ static void run_acc_flush(struct run_acc *a)
 {
 	struct ival_series *m;
 
-	if (a->run_iv) {
+	if (a->run_iv && !a->all_iv && !a->sum) {
+		a->all_iv = a->run_iv;		/* the first: no copy */
+	} else if (a->run_iv) {
 		m = ival_series_append(a->all_iv, a->run_iv, a->sum);
 		ival_series_put(a->all_iv);
 		ival_series_put(a->run_iv);
 		a->all_iv = m;
-		a->run_iv = NULL;
 		a->err = a->err ? a->err : m ? 0 : -ENOMEM;
 	}
+	a->run_iv = NULL;
 	a->sum += a->cur;
 	a->cur = 0;
 }
 
 static void run_acc_add(struct run_acc *a, const struct job_stats *s)
 {
+	const struct ival_series *iv = s->intervals;
+	const struct ival_series *any = a->run_iv ? a->run_iv : a->all_iv;
 	struct ival_series *m;
 
 	if (s->runtime_ns > a->cur)
 		a->cur = s->runtime_ns;
-	if (!s->intervals || a->err)
+	if (!iv || (any && any->interval_ns != iv->interval_ns))
+		a->no_iv = true;
+	if (a->no_iv || a->err)
 		return;
 	m = a->run_iv ? ival_series_merge(a->run_iv, s->intervals) :
 	    ival_series_get(s->intervals);
@@ -177,9 +161,9 @@ static void run_acc_add(struct run_acc *a, const struct job_stats *s)
 }
 
 /*
- * Folds the runs of repeated jobs: st[x] (x < n) is a unit or a group, map
- * gives each job's x (NULL: its reporting group); only those x with
- * repeated[x] are touched. Returns 0 or -ENOMEM.
+ * Folds the runs of st[x] (x < n), each a unit or a group; map gives each
+ * job's x (NULL: its reporting group). Sets every st[x]'s intervals, and
+ * the runtime of those with repeated[x]. Returns 0 or -ENOMEM.
  */
 static int runs_fold(const struct run_result *r, const size_t *map,
 		     struct job_stats *const *st, const bool *repeated,
@@ -195,7 +179,7 @@ static int runs_fold(const struct run_result *r, const size_t *map,
 		const struct job *j = &r->plan->jobs[i];
 
 		x = map ? map[i] : j->group;
-		if (x >= n || !repeated[x] || !job_ran(r, i))
+		if (x >= n || !job_ran(r, i))
 			continue;
 		if (j->repeat_idx != acc[x].run) {
 			run_acc_flush(&acc[x]);
@@ -204,17 +188,14 @@ static int runs_fold(const struct run_result *r, const size_t *map,
 		run_acc_add(&acc[x], &r->stats[i]);
 	}
 	for (x = 0; x < n; x++) {
-		if (!repeated[x])
-			continue;
 		run_acc_flush(&acc[x]);
-		st[x]->runtime_ns = acc[x].sum;
-		/* Merged by index before (NULL: off or intervals differ). */
-		if (st[x]->intervals) {
-			ival_series_put(st[x]->intervals);
-			st[x]->intervals = acc[x].all_iv;
-		} else {
+		if (repeated[x])
+			st[x]->runtime_ns = acc[x].sum;
+		if (acc[x].no_iv) {
 			ival_series_put(acc[x].all_iv);
+			acc[x].all_iv = NULL;
 		}
+		st[x]->intervals = acc[x].all_iv;
 		ret = ret ? ret : acc[x].err;
 	}
 	free(acc);
@@ -251,7 +232,7 @@ int report_units(const struct run_result *r, struct report_unit **units)
 	struct report_unit *u;
 	size_t *unit_of;
 	size_t i;
-	int n, ret = 0;
+	int n;
 
 	*units = NULL;
 	if (!njobs)
@@ -273,7 +254,7 @@ int report_units(const struct run_result *r, struct report_unit **units)
 		u[i].nruns = 1;
 		acc_init(&u[i].stats);
 	}
-	for (i = 0; i < njobs && !ret; i++) {
+	for (i = 0; i < njobs; i++) {
 		struct report_unit *x = &u[unit_of[i]];
 
 		if (!x->job) {
@@ -282,14 +263,7 @@ int report_units(const struct run_result *r, struct report_unit **units)
 				x->nruns = (unsigned)x->job->repeat;
 		}
 		x->njobs++;
-		ret = acc_add(&x->stats, r, i);
-	}
-	if (ret) {
-		for (i = 0; i < (size_t)n; i++)
-			ival_series_put(u[i].stats.intervals);
-		free(u);
-		n = ret;
-		goto out;
+		acc_add(&x->stats, r, i);
 	}
 	if (runs_fold_all(r, unit_of, &u[0].stats, sizeof(*u), (size_t)n)) {
 		for (i = 0; i < (size_t)n; i++)
@@ -310,7 +284,7 @@ int report_groups(const struct run_result *r, struct job_stats **groups)
 	size_t njobs = plan_njobs(r);
 	struct job_stats *g;
 	size_t i;
-	int ret = 0;
+	int ret;
 
 	*groups = NULL;
 	if (!ng)
@@ -320,14 +294,13 @@ int report_groups(const struct run_result *r, struct job_stats **groups)
 		return -ENOMEM;
 	for (i = 0; i < ng; i++)
 		acc_init(&g[i]);
-	for (i = 0; i < njobs && !ret; i++) {
+	for (i = 0; i < njobs; i++) {
 		unsigned id = r->plan->jobs[i].group;
 
 		if (id < ng)
-			ret = acc_add(&g[id], r, i);
+			acc_add(&g[id], r, i);
 	}
-	if (!ret)
-		ret = runs_fold_all(r, NULL, g, sizeof(*g), ng);
+	ret = runs_fold_all(r, NULL, g, sizeof(*g), ng);
 	if (ret) {
 		for (i = 0; i < ng; i++)
 			ival_series_put(g[i].intervals);
@@ -395,9 +368,6 @@ void report_unit_run(const struct run_result *r, const struct report_set *s,
 	}
 	if (!out->job)
 		out->job = s->units[unit].job;
-	/* One run's figures are read, its intervals never: no reference. */
-	ival_series_put(out->stats.intervals);
-	out->stats.intervals = NULL;
 }
 
 unsigned report_unit_phase(const struct run_result *r,

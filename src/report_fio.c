@@ -29,15 +29,10 @@
 #include "jsonw.h"
 #include "report.h"
 
-/* ns -> whole ms, or a per-second rate from a count; 0 when no time. */
+/* ns -> whole ms. */
 static uint64_t ms_of(uint64_t ns)
 {
 	return ns / 1000000;
-}
-
-static double per_sec(uint64_t n, uint64_t ns)
-{
-	return ns ? (double)n * 1e9 / (double)ns : 0.0;
 }
 
 /* ---- latency objects ---- */
@@ -110,12 +105,12 @@ static json_t *f_dir(struct jw *c, const struct dir_stats *d,
 	if (!d)
 		d = &none;
 	rt = d->ios ? runtime_ns : 0;
-	bw = (uint64_t)llround(per_sec(d->bytes, rt));
+	bw = (uint64_t)llround(stats_bw(d, rt));
 	jw_put(c, o, "io_bytes", jw_u64(d->bytes));
 	jw_put(c, o, "io_kbytes", jw_u64(d->bytes / 1024));
 	jw_put(c, o, "bw_bytes", jw_u64(bw));
 	jw_put(c, o, "bw", jw_u64(bw / 1024));
-	jw_put(c, o, "iops", jw_real(per_sec(d->ios, rt)));
+	jw_put(c, o, "iops", jw_real(stats_iops(d, rt)));
 	jw_put(c, o, "runtime", jw_u64(ms_of(rt)));
 	jw_put(c, o, "total_ios", jw_u64(d->ios));
 	jw_put(c, o, "short_ios", jw_u64(d->short_ios));
@@ -343,27 +338,6 @@ static json_t *f_job_opts(struct jw *c, const struct run_result *r,
 
 /* ---- jobs ---- */
 
-/* Whether plan job j is merged into unit u (see report.c). */
-static bool in_unit(const struct report_unit *u, const struct job *j)
-{
-	return j == u->job || (u->job->group_reporting &&
-			       j->group_reporting &&
-			       j->group == u->job->group);
-}
-
-/* fio's job_runtime: the runtimes of the unit's jobs that ran, summed. */
-static uint64_t unit_runtime_ns(const struct run_result *r,
-				const struct report_unit *u)
-{
-	uint64_t sum = 0;
-	size_t i;
-
-	for (i = 0; r->stats && i < r->plan->njobs; i++)
-		if ((!r->ran || r->ran[i]) && in_unit(u, &r->plan->jobs[i]))
-			sum += r->stats[i].runtime_ns;
-	return sum;
-}
-
 /* Positive errno of what ended the job, else of its first failed I/O. */
 static int unit_errno(const struct job_stats *s)
 {
@@ -377,11 +351,14 @@ static int unit_errno(const struct job_stats *s)
 	return 0;
 }
 
-static void put_cpu(struct jw *c, json_t *o, const struct run_result *r,
-		    const struct report_unit *u)
+/*
+ * fio's job_runtime is rt, the runtimes of the unit's jobs that ran (all
+ * its clones and runs) summed; its CPU figures are per cent of that.
+ */
+static void put_cpu(struct jw *c, json_t *o, const struct report_unit *u,
+		    uint64_t rt)
 {
 	const struct cpu_usage *cpu = &u->stats.cpu;
-	uint64_t rt = u->stats.nclones ? unit_runtime_ns(r, u) : 0;
 
 	jw_put(c, o, "job_runtime", jw_u64(ms_of(rt)));
 	jw_put(c, o, "usr_cpu", jw_real(rt ? 100.0 * (double)cpu->utime_ns /
@@ -393,21 +370,23 @@ static void put_cpu(struct jw *c, json_t *o, const struct run_result *r,
 	jw_put(c, o, "minf", jw_u64(cpu->minflt));
 }
 
-/* Whole seconds of the unit's phase, rounded up; 0 when it never ran. */
+/*
+ * Whole seconds of the unit's phase (of all its runs' phases), rounded
+ * up; 0 when it never ran.
+ */
 static uint64_t unit_elapsed_s(const struct run_result *r,
 			       const struct report_unit *u)
 {
-	uint64_t ns;
+	struct phase_cpu ph;
 
-	if (!u->stats.nclones || !r->phases ||
-	    u->job->wait_group >= r->nphases)
+	if (!u->stats.nclones || !report_unit_phase(r, u, &ph))
 		return 0;
-	ns = r->phases[u->job->wait_group].wall_ns;
-	return (ns + 999999999) / 1000000000;
+	return (ph.wall_ns + 999999999) / 1000000000;
 }
 
+/* Unit u, whose jobs' runtimes add up to rt_ns. */
 static json_t *f_job(struct jw *c, const struct run_result *r,
-		     const struct report_unit *u)
+		     const struct report_unit *u, uint64_t rt_ns)
 {
 	const struct job_stats *s = &u->stats;
 	const struct job *j = u->job;
@@ -425,7 +404,7 @@ static json_t *f_job(struct jw *c, const struct run_result *r,
 	jw_put(c, o, "write", f_dir(c, &s->dir[DDIR_WRITE], s->runtime_ns, j));
 	jw_put(c, o, "trim", f_dir(c, NULL, 0, j));
 	jw_put(c, o, "sync", f_sync(c));
-	put_cpu(c, o, r, u);
+	put_cpu(c, o, u, u->stats.nclones ? rt_ns : 0);
 	jw_put(c, o, "iodepth_level", f_depth_map(c, depth_level_keys));
 	jw_put(c, o, "iodepth_submit", f_depth_map(c, depth_batch_keys));
 	jw_put(c, o, "iodepth_complete", f_depth_map(c, depth_batch_keys));
@@ -485,27 +464,33 @@ static void put_header(struct jw *c, json_t *root,
 
 int report_fio(FILE *f, const struct run_result *r)
 {
-	struct report_unit *units = NULL;
+	struct report_set rs;
 	struct jw c = { 0 };
 	json_t *root, *jobs, *disks;
-	int i, n, ret = 0;
+	uint64_t *rt;
+	size_t i;
 	unsigned k;
+	int ret;
 
-	n = report_units(r, &units);
-	if (n < 0)
-		return n;
+	ret = report_collect(r, &rs);
+	if (ret)
+		return ret;
 	root = json_object();
 	jobs = json_array();
 	disks = json_array();
-	if (!root || !jobs || !disks) {
+	rt = calloc((size_t)rs.nunits + 1, sizeof(*rt));
+	if (!root || !jobs || !disks || !rt) {
 		json_decref(jobs);
 		json_decref(disks);
 		ret = -ENOMEM;
 		goto out;
 	}
 	put_header(&c, root, r);
-	for (i = 0; i < n; i++)
-		jw_push(&c, jobs, f_job(&c, r, &units[i]));
+	for (i = 0; rs.unit_of && i < r->plan->njobs; i++)
+		if (r->stats && (!r->ran || r->ran[i]))
+			rt[rs.unit_of[i]] += r->stats[i].runtime_ns;
+	for (i = 0; i < (size_t)rs.nunits; i++)
+		jw_push(&c, jobs, f_job(&c, r, &rs.units[i], rt[i]));
 	jw_put(&c, root, "jobs", jobs);
 	for (k = 0; k < r->disks.n; k++)
 		jw_push(&c, disks, f_disk(&c, &r->disks.d[k]));
@@ -517,6 +502,7 @@ int report_fio(FILE *f, const struct run_result *r)
 	ret = jw_dump(f, root);
 out:
 	json_decref(root);
-	free(units);
+	free(rt);
+	report_set_free(&rs);
 	return ret;
 }

@@ -116,6 +116,20 @@ print("mix: read", j["read"]["iops"], "IOPS, p99 clat",
       j["read"]["clat_ns"]["percentile"]["99.000000"], "ns")
 ' "$T/iorig.json"
 
+# repeat=2: job_runtime and the CPU shares cover both runs (a single
+# thread's CPU is at most its runtime), elapsed both phases.
+run --output-format=fio-json --name=rep --ioengine=null --size=1g \
+	--time_based --runtime=300ms --repeat=2
+expect_rc 0
+fio_check "$T/out" '
+j = check_job(d["jobs"][0])
+x = j["read"]
+assert x["runtime"] >= 600, x["runtime"]
+assert abs(j["job_runtime"] - x["runtime"]) <= 1, (j["job_runtime"], x)
+assert j["usr_cpu"] + j["sys_cpu"] <= 101, (j["usr_cpu"], j["sys_cpu"])
+assert j["elapsed"] >= 1
+'
+
 # Long enough for the ms runtime to mean something: iops and bw against
 # io_bytes and runtime; default percentile list, lat percentiles off.
 run --output-format=fio-json --name=tb --ioengine=null --size=1m \

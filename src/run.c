@@ -91,14 +91,18 @@ static void host_info(struct run_result *r)
 
 /*
  * Describe job i's targets once they are open (files exist then), and
- * start watching their devices' /proc/diskstats. Out of memory only
- * leaves them undescribed.
+ * start watching their devices' /proc/diskstats. A target on the device
+ * of the one before (this job's, or the last of job i - 1, described just
+ * before it when it was opened: clones, runs, sweep points) takes its
+ * description. Out of memory only leaves them undescribed.
  */
 static void describe_targets(struct run_result *r, size_t i,
 			     const struct target *t, bool files)
 {
 	struct run_targets *rt = &r->targets[i];
-	const struct sysinfo_target *prev = NULL;
+	const struct run_targets *before = i ? &r->targets[i - 1] : NULL;
+	const struct sysinfo_target *prev = before && before->n ?
+		&before->t[before->n - 1].info : NULL;
 	unsigned f, n = files ? t->nfiles : 1;
 
 	rt->t = calloc(n, sizeof(*rt->t));
@@ -113,9 +117,7 @@ static void describe_targets(struct run_result *r, size_t i,
 		if (sysinfo_target_fd("", t->files[f].fd, prev, &x->info))
 			continue;
 		prev = &x->info;
-		/* Watching again is a no-op, but costs a read. */
-		if (x->info.has_device &&
-		    (!f || strcmp(name, rt->t[f - 1].info.dev.name)))
+		if (x->info.has_device)	/* a watched device stays as it is */
 			sysinfo_disks_watch(&r->disks, "", name,
 					    clock_mono_ns());
 	}

@@ -467,20 +467,17 @@ int sysinfo_target_fd(const char *root, int fd,
 	t->dev.rotational = -1;
 	if (fstat(fd, &st))
 		return -errno;
-	if (S_ISBLK(st.st_mode)) {
-		t->kind = SYSINFO_BLOCK;
-		t->devno = st.st_rdev;
-		t->has_device = !sysinfo_device(root, major(st.st_rdev),
-						minor(st.st_rdev), &t->dev);
-		return 0;
-	}
-	t->kind = SYSINFO_FILE;
-	t->devno = st.st_dev;
-	if (prev && prev->kind == SYSINFO_FILE && prev->devno == st.st_dev) {
+	t->kind = S_ISBLK(st.st_mode) ? SYSINFO_BLOCK : SYSINFO_FILE;
+	t->devno = t->kind == SYSINFO_BLOCK ? st.st_rdev : st.st_dev;
+	if (prev && prev->kind == t->kind && prev->devno == t->devno) {
 		*t = *prev;
 		return 0;
 	}
-	file_device(root, fd, t);
+	if (t->kind == SYSINFO_BLOCK)
+		t->has_device = !sysinfo_device(root, major(st.st_rdev),
+						minor(st.st_rdev), &t->dev);
+	else
+		file_device(root, fd, t);
 	return 0;
 }
 

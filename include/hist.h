@@ -102,6 +102,13 @@ struct hist_sparse_iter {
 void hist_sparse_init(struct hist_sparse *s);
 /* s (initialized, its old buckets freed) = h. 0 or -ENOMEM. */
 int hist_sparse_from(struct hist_sparse *s, const struct hist *h);
+/*
+ * s (initialized, its old buckets freed) = h - base: the samples h got
+ * since it was base (an earlier copy of it), bucket by bucket; min and
+ * max are h's, which only the caller can narrow. 0 or -ENOMEM.
+ */
+int hist_sparse_delta(struct hist_sparse *s, const struct hist *h,
+		      const struct hist *base);
 /* dst (initialized, its old buckets freed) = a + b. 0 or -ENOMEM. */
 int hist_sparse_merge(struct hist_sparse *dst, const struct hist_sparse *a,
 		      const struct hist_sparse *b);

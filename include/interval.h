@@ -104,33 +104,45 @@ double ival_iops(const struct ival_sample *s, int ddir);
 double ival_bw(const struct ival_sample *s, int ddir);
 
 /*
- * The recorder a worker keeps: the running interval's lat histograms and
- * the job's totals at its start. ~75 KB: allocate it.
+ * The recorder a worker keeps: the job's totals and latency histograms as
+ * they were when the running interval started (an interval's histogram is
+ * the job's minus that copy, taken once per interval), and the running
+ * interval's least and largest latency. ~75 KB: allocate it.
  */
 struct ival_rec {
 	struct ival_series *series;
 	uint64_t index;		/* of the running interval */
 	uint64_t base_ios[DDIR_NR];
 	uint64_t base_bytes[DDIR_NR];
-	struct hist lat[DDIR_NR];
+	struct hist base_lat[DDIR_NR];
+	uint64_t min[DDIR_NR];	/* UINT64_MAX: none yet */
+	uint64_t max[DDIR_NR];
 };
 
 /* Start over at interval 0 with the totals at 0 (measuring begins). */
 void ival_rec_reset(struct ival_rec *r);
 
-/* Hot path: one completion's latency. */
+/*
+ * Hot path: one completion's latency, which the caller also adds to the
+ * job's histogram that it hands to ival_rec_close.
+ */
 static inline void ival_rec_add(struct ival_rec *r, int ddir, uint64_t lat)
 {
-	hist_add(&r->lat[ddir], lat);
+	if (lat < r->min[ddir])
+		r->min[ddir] = lat;
+	if (lat > r->max[ddir])
+		r->max[ddir] = lat;
 }
 
 /*
  * Close the running interval at end_ns with the job's totals now
- * (ios[d], bytes[d]), publish it and start the next. Returns 0 or
- * -ENOMEM (nothing published).
+ * (ios[d], bytes[d]) and its latency histograms (lat[d]: every latency
+ * ival_rec_add was given, since ival_rec_reset), publish it and start the
+ * next. Returns 0 or -ENOMEM (nothing published).
  */
 int ival_rec_close(struct ival_rec *r, uint64_t end_ns,
-		   const uint64_t ios[DDIR_NR], const uint64_t bytes[DDIR_NR]);
+		   const uint64_t ios[DDIR_NR], const uint64_t bytes[DDIR_NR],
+		   const struct hist *const lat[DDIR_NR]);
 
 /* The end of the running interval, ns from t0. */
 static inline uint64_t ival_rec_boundary(const struct ival_rec *r)

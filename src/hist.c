@@ -198,44 +198,55 @@ static uint64_t get_varint(const uint8_t *buf, uint32_t *pos)
 	return v;
 }
 
-/* Writes the pairs (buf NULL: counts); returns the bytes. */
-static uint32_t encode_full(uint8_t *buf, const struct hist *h)
+/*
+ * Writes the pairs of h - base, bucket by bucket (base NULL: of h; buf
+ * NULL: counts); returns the bytes, and the non-empty buckets in *n.
+ */
+static uint32_t encode_delta(uint8_t *buf, const struct hist *h,
+			     const struct hist *base, uint32_t *n)
 {
 	uint32_t pos = 0;
 	int64_t prev = -1;
+	uint64_t c;
 	unsigned i;
 
+	*n = 0;
 	for (i = 0; i < HIST_NBUCKETS; i++) {
-		if (!h->b[i])
+		c = h->b[i] - (base ? base->b[i] : 0);
+		if (!c)
 			continue;
 		put_varint(buf, &pos, (uint64_t)((int64_t)i - prev - 1));
-		put_varint(buf, &pos, h->b[i]);
+		put_varint(buf, &pos, c);
 		prev = i;
+		(*n)++;
 	}
 	return pos;
 }
 
-int hist_sparse_from(struct hist_sparse *s, const struct hist *h)
+int hist_sparse_delta(struct hist_sparse *s, const struct hist *h,
+		      const struct hist *base)
 {
-	uint32_t len = encode_full(NULL, h), n = 0;
+	uint32_t n, len = encode_delta(NULL, h, base, &n);
 	uint8_t *enc = NULL;
-	unsigned i;
 
 	if (len && !(enc = malloc(len)))
 		return -ENOMEM;
 	if (len)
-		encode_full(enc, h);
-	for (i = 0; i < HIST_NBUCKETS; i++)
-		n += h->b[i] != 0;
+		encode_delta(enc, h, base, &n);
 	free(s->enc);
-	s->count = h->count;
-	s->overflow = h->overflow;
+	s->count = h->count - (base ? base->count : 0);
+	s->overflow = h->overflow - (base ? base->overflow : 0);
 	s->min = h->min;
 	s->max = h->max;
 	s->nbuckets = n;
 	s->len = len;
 	s->enc = enc;
 	return 0;
+}
+
+int hist_sparse_from(struct hist_sparse *s, const struct hist *h)
+{
+	return hist_sparse_delta(s, h, NULL);
 }
 
 void hist_sparse_iter_init(struct hist_sparse_iter *it,

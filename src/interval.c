@@ -227,6 +227,12 @@ double ival_bw(const struct ival_sample *s, int ddir)
 	return len ? (double)s->dir[ddir].bytes * 1e9 / (double)len : 0.0;
 }
 
+static void rec_start(struct ival_rec *r, int d)
+{
+	r->min[d] = UINT64_MAX;
+	r->max[d] = 0;
+}
+
 void ival_rec_reset(struct ival_rec *r)
 {
 	int d;
@@ -235,15 +241,18 @@ void ival_rec_reset(struct ival_rec *r)
 	for (d = 0; d < DDIR_NR; d++) {
 		r->base_ios[d] = 0;
 		r->base_bytes[d] = 0;
-		hist_init(&r->lat[d]);
+		hist_init(&r->base_lat[d]);
+		rec_start(r, d);
 	}
 }
 
 int ival_rec_close(struct ival_rec *r, uint64_t end_ns,
-		   const uint64_t ios[DDIR_NR], const uint64_t bytes[DDIR_NR])
+		   const uint64_t ios[DDIR_NR], const uint64_t bytes[DDIR_NR],
+		   const struct hist *const lat[DDIR_NR])
 {
 	uint64_t start = r->index * r->series->interval_ns;
 	struct ival_sample *smp = ival_series_next(r->series);
+	struct hist_sparse *h;
 	int d;
 
 	if (!smp)
@@ -251,9 +260,13 @@ int ival_rec_close(struct ival_rec *r, uint64_t end_ns,
 	smp->start_ns = start;
 	smp->end_ns = end_ns > start ? end_ns : start;
 	for (d = 0; d < DDIR_NR; d++) {
-		if (r->lat[d].count &&
-		    hist_sparse_from(&smp->dir[d].lat, &r->lat[d]))
-			goto nomem;
+		h = &smp->dir[d].lat;
+		if (lat[d]->count != r->base_lat[d].count) {
+			if (hist_sparse_delta(h, lat[d], &r->base_lat[d]))
+				goto nomem;
+			h->min = r->min[d];
+			h->max = r->max[d];
+		}
 		smp->dir[d].ios = ios[d] - r->base_ios[d];
 		smp->dir[d].bytes = bytes[d] - r->base_bytes[d];
 	}
@@ -261,8 +274,10 @@ int ival_rec_close(struct ival_rec *r, uint64_t end_ns,
 	for (d = 0; d < DDIR_NR; d++) {
 		r->base_ios[d] = ios[d];
 		r->base_bytes[d] = bytes[d];
-		if (r->lat[d].count)
-			hist_init(&r->lat[d]);
+		if (lat[d]->count != r->base_lat[d].count) {
+			r->base_lat[d] = *lat[d];
+			rec_start(r, d);
+		}
 	}
 	r->index++;
 	return 0;

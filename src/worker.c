@@ -267,14 +267,19 @@ static void interval_arm(struct wstate *s)
 static int interval_close(struct wstate *s, uint64_t end_ns)
 {
 	uint64_t ios[DDIR_NR], bytes[DDIR_NR];
+	const struct hist *lat[DDIR_NR];
 	unsigned d;
 	int r;
 
 	for (d = 0; d < DDIR_NR; d++) {
-		ios[d] = s->st->dir[d].ios;
-		bytes[d] = s->st->dir[d].bytes;
+		const struct dir_stats *x = &s->st->dir[d];
+
+		ios[d] = x->ios;
+		bytes[d] = x->bytes;
+		/* Where complete() put lat: finish_figures' rule. */
+		lat[d] = x->lat.count ? &x->lat : &x->clat;
 	}
-	r = ival_rec_close(s->irec, end_ns, ios, bytes);
+	r = ival_rec_close(s->irec, end_ns, ios, bytes, lat);
 	if (r) {
 		s->iv_next = UINT64_MAX;
 		s->iv_over = true;
@@ -311,8 +316,10 @@ static void interval_end(struct wstate *s, uint64_t end)
 		return;
 	end_ns = clock_delta_ns(s->w->clk, s->t0, end);
 	start = ival_rec_boundary(s->irec) - s->irec->series->interval_ns;
-	if (end_ns > start || s->irec->lat[0].count ||
-	    s->irec->lat[1].count)
+	/* The last interval, when it has a length or completions. */
+	if (end_ns > start ||
+	    s->st->dir[DDIR_READ].ios != s->irec->base_ios[DDIR_READ] ||
+	    s->st->dir[DDIR_WRITE].ios != s->irec->base_ios[DDIR_WRITE])
 		interval_close(s, end_ns);
 	s->iv_next = UINT64_MAX;
 	s->iv_over = true;

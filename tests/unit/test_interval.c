@@ -41,23 +41,29 @@ static void rec_free(struct ival_rec *r)
 static void run_job(struct ival_rec *r, unsigned n, uint64_t step,
 		    uint64_t ios[DDIR_NR], uint64_t bytes[DDIR_NR])
 {
+	struct hist *h = test_malloc(DDIR_NR * sizeof(*h));
+	const struct hist *const lat[DDIR_NR] = { &h[0], &h[1] };
 	uint64_t now = 0;
 	unsigned k;
 	int d;
 
 	memset(ios, 0, DDIR_NR * sizeof(*ios));
 	memset(bytes, 0, DDIR_NR * sizeof(*bytes));
+	for (d = 0; d < DDIR_NR; d++)
+		hist_init(&h[d]);
 	for (k = 1; k <= n; k++) {
 		now = k * step;
 		while (now >= ival_rec_boundary(r))
 			assert_int_equal(ival_rec_close(r, ival_rec_boundary(r),
-							ios, bytes), 0);
+							ios, bytes, lat), 0);
 		d = k % 3 ? DDIR_READ : DDIR_WRITE;
 		ios[d]++;
 		bytes[d] += 4096;
+		hist_add(&h[d], 1000 + k);	/* the job's histogram */
 		ival_rec_add(r, d, 1000 + k);
 	}
-	assert_int_equal(ival_rec_close(r, now, ios, bytes), 0);
+	assert_int_equal(ival_rec_close(r, now, ios, bytes, lat), 0);
+	test_free(h);
 }
 
 static void test_sums(void **state)

@@ -71,6 +71,14 @@ void value_fmt_bytes(uint64_t bytes, char *buf, size_t len);
 /* Format ns for humans: "1.23ms", "850ns". */
 void value_fmt_ns(double ns, char *buf, size_t len);
 /*
+ * v with three significant figures in the largest of unit[0..4] (each
+ * base times the one before) that keeps it at least 1, sep between number
+ * and unit: "999", "1.20k", "12.3k", "120k", "469 MiB/s". 0 is "0"; with
+ * whole, so is every value in unit[0] ("5", not "5.40").
+ */
+void value_fmt_sig3(double v, double base, const char *const unit[5],
+		    const char *sep, bool whole, char *buf, size_t len);
+/*
  * The shortest text with at least 6 significant digits that reads back
  * (strtod) as v: "99.9", "33.3333333333", "1e-05". Percentile keys of
  * the JSON report and metric names are written this way.

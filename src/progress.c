@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "progress.h"
+#include "value.h"
 
 static const struct {
 	const char *name;
@@ -75,25 +76,6 @@ static void fmt_clock(uint64_t ns, char *buf, size_t len)
 		snprintf(buf, len, "%" PRIu64 ":%02" PRIu64, s / 60, s % 60);
 }
 
-/* Three significant figures and the largest unit that keeps it >= 1:
- * 999, 1.20k, 12.3k, 120k; 512B, 1.50KiB, 469MiB. */
-static void fmt_scaled(double v, double base, const char *const unit[5],
-		       char *buf, size_t len)
-{
-	unsigned u = 0;
-
-	while (v >= 999.5 && u < 4) {
-		v /= base;
-		u++;
-	}
-	if (v < 9.995 && u)
-		snprintf(buf, len, "%.2f%s", v, unit[u]);
-	else if (v < 99.95 && u)
-		snprintf(buf, len, "%.1f%s", v, unit[u]);
-	else
-		snprintf(buf, len, "%.0f%s", v, unit[u]);
-}
-
 static const char *const count_units[5] = { "", "k", "M", "G", "T" };
 static const char *const bin_units[5] = { "B", "KiB", "MiB", "GiB", "TiB" };
 
@@ -129,10 +111,10 @@ size_t progress_format(char *buf, size_t len,
 					      dir_tag[d]);
 			continue;
 		}
-		fmt_scaled((double)ios / secs, 1000, count_units, iops,
-			   sizeof(iops));
-		fmt_scaled((double)bytes / secs, 1024, bin_units, bw,
-			   sizeof(bw));
+		value_fmt_sig3((double)ios / secs, 1000, count_units, "",
+			       true, iops, sizeof(iops));
+		value_fmt_sig3((double)bytes / secs, 1024, bin_units, "",
+			       true, bw, sizeof(bw));
 		n += (size_t)snprintf(buf + n, len - n, "  %c %s IOPS %s/s",
 				      dir_tag[d], iops, bw);
 	}

@@ -48,24 +48,10 @@ static const struct scale scale_dec = {
 	1000, { "B/s", "kB/s", "MB/s", "GB/s", "TB/s" }
 };
 
-/* Three significant figures and the largest unit that keeps it >= 1. */
 static void fmt_scaled(double v, const struct scale *s, const char *sep,
 		       char *buf, size_t len)
 {
-	unsigned u = 0;
-
-	while (v >= 999.5 && u < 4) {
-		v /= s->base;
-		u++;
-	}
-	if (v == 0.0)
-		snprintf(buf, len, "0%s%s", sep, s->unit[u]);
-	else if (v < 9.995)
-		snprintf(buf, len, "%.2f%s%s", v, sep, s->unit[u]);
-	else if (v < 99.95)
-		snprintf(buf, len, "%.1f%s%s", v, sep, s->unit[u]);
-	else
-		snprintf(buf, len, "%.0f%s%s", v, sep, s->unit[u]);
+	value_fmt_sig3(v, s->base, s->unit, sep, false, buf, len);
 }
 
 static void fmt_secs(uint64_t ns, char *buf, size_t len)

@@ -942,3 +942,22 @@ void value_fmt_shortest(double v, char *buf, size_t len)
 	}
 	snprintf(buf, len, "%.17g", v);
 }
+
+void value_fmt_sig3(double v, double base, const char *const unit[5],
+		    const char *sep, bool whole, char *buf, size_t len)
+{
+	unsigned u = 0;
+
+	while (v >= 999.5 && u < 4) {
+		v /= base;
+		u++;
+	}
+	if (v == 0.0 || (whole && !u))
+		snprintf(buf, len, "%.0f%s%s", v, sep, unit[u]);
+	else if (v < 9.995)
+		snprintf(buf, len, "%.2f%s%s", v, sep, unit[u]);
+	else if (v < 99.95)
+		snprintf(buf, len, "%.1f%s%s", v, sep, unit[u]);
+	else
+		snprintf(buf, len, "%.0f%s%s", v, sep, unit[u]);
+}

@@ -1217,6 +1217,34 @@ static void test_fmt_shortest(void **state)
 	}
 }
 
+/* Three significant figures in the largest unit that keeps v >= 1. */
+static void test_fmt_sig3(void **state)
+{
+	static const char *const units[5] = { "", "k", "M", "G", "T" };
+	static const struct {
+		double in;
+		bool whole;
+		const char *want;
+	} cases[] = {
+		{ 0, false, "0" }, { 0, true, "0" }, { 5.4, false, "5.40" },
+		{ 5.4, true, "5" }, { 999, false, "999" },
+		{ 999.5, false, "1.00k" },
+		{ 1200, true, "1.20k" }, { 12345, false, "12.3k" },
+		{ 120000, false, "120k" }, { 2.5e15, false, "2500T" },
+	};
+	char buf[32];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		value_fmt_sig3(cases[i].in, 1000, units, "", cases[i].whole,
+			       buf, sizeof(buf));
+		CHECK(!strcmp(buf, cases[i].want), "%g: got '%s', want '%s'",
+		      cases[i].in, buf, cases[i].want);
+	}
+	value_fmt_sig3(1536 * 1024, 1024, units, " ", false, buf, sizeof(buf));
+	assert_string_equal(buf, "1.50 M");
+}
+
 /* Formatting and parsing agree on exact binary sizes. */
 static void test_fmt_bytes_round_trip(void **state)
 {
@@ -1263,6 +1291,7 @@ int main(void)
 		cmocka_unit_test(test_fmt_bytes),
 		cmocka_unit_test(test_fmt_ns),
 		cmocka_unit_test(test_fmt_shortest),
+		cmocka_unit_test(test_fmt_sig3),
 		cmocka_unit_test(test_fmt_bytes_round_trip),
 	};
 

@@ -60,6 +60,15 @@ struct phase_cpu {
 	uint64_t ios;		/* I/Os of all jobs of the phase */
 };
 
+/*
+ * a - b of a counter read twice, saturating at 0: counters never go
+ * back, but a swapped pair must not turn into 2^64.
+ */
+static inline uint64_t stats_sub0(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
 /* Returns 0, or -errno when /proc/stat cannot be read. */
 int stats_sys_cpu(struct sys_cpu *c);
 void stats_sys_cpu_sub(struct sys_cpu *out, const struct sys_cpu *a,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "progress.h"
+#include "stats.h"
 #include "value.h"
 
 static const struct {
@@ -79,17 +80,12 @@ static void fmt_clock(uint64_t ns, char *buf, size_t len)
 static const char *const count_units[5] = { "", "k", "M", "G", "T" };
 static const char *const bin_units[5] = { "B", "KiB", "MiB", "GiB", "TiB" };
 
-static uint64_t sub0(uint64_t a, uint64_t b)
-{
-	return a > b ? a - b : 0;
-}
-
 size_t progress_format(char *buf, size_t len,
 		       const struct progress_snap *cur,
 		       const struct progress_snap *prev)
 {
 	static const char dir_tag[DDIR_NR] = { 'r', 'w' };
-	double secs = (double)sub0(cur->now_ns, prev->now_ns) / 1e9;
+	double secs = (double)stats_sub0(cur->now_ns, prev->now_ns) / 1e9;
 	char el[32], total[32], iops[32], bw[32];
 	size_t n;
 	int d;
@@ -103,8 +99,8 @@ size_t progress_format(char *buf, size_t len,
 	n = (size_t)snprintf(buf, len, "[%s/%s] %u job%s", el, total,
 			     cur->running, cur->running == 1 ? "" : "s");
 	for (d = 0; d < DDIR_NR && n < len; d++) {
-		uint64_t ios = sub0(cur->ios[d], prev->ios[d]);
-		uint64_t bytes = sub0(cur->bytes[d], prev->bytes[d]);
+		uint64_t ios = stats_sub0(cur->ios[d], prev->ios[d]);
+		uint64_t bytes = stats_sub0(cur->bytes[d], prev->bytes[d]);
 
 		if (!ios || secs <= 0) {
 			n += (size_t)snprintf(buf + n, len - n, "  %c 0",

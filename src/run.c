@@ -151,11 +151,6 @@ struct run_live {
 	unsigned wg;			/* the wait group running */
 };
 
-static uint64_t sub0(uint64_t a, uint64_t b)
-{
-	return a > b ? a - b : 0;
-}
-
 /* How long a job that has not begun yet will take; UNKNOWN unless it is
  * time_based. */
 static uint64_t job_span(const struct job *j)
@@ -185,16 +180,16 @@ static uint64_t job_left(const struct job *j, const struct worker_live *l,
 			 uint64_t now)
 {
 	uint64_t t0 = atomic_load_explicit(&l->t0_ns, memory_order_relaxed);
-	uint64_t since = sub0(now, t0), rt = PROGRESS_UNKNOWN, est;
+	uint64_t since = stats_sub0(now, t0), rt = PROGRESS_UNKNOWN, est;
 	double frac, f;
 
 	if (!t0)
 		return job_span(j);
 	if (atomic_load_explicit(&l->ramping, memory_order_relaxed))
-		return j->time_based ? sub0(j->ramp_time_ns, since) +
+		return j->time_based ? stats_sub0(j->ramp_time_ns, since) +
 				       j->runtime_ns : PROGRESS_UNKNOWN;
 	if (j->runtime_ns)
-		rt = sub0(j->runtime_ns, since);
+		rt = stats_sub0(j->runtime_ns, since);
 	if (j->time_based)
 		return rt;
 	frac = part_done(&l->issued_bytes, &l->limit_bytes);
@@ -242,7 +237,7 @@ static void live_progress(const struct run_live *lv, struct progress *pr)
 
 	if (!progress_due(pr, sn.now_ns))
 		return;
-	sn.elapsed_ns = sub0(sn.now_ns, lv->t0_ns);
+	sn.elapsed_ns = stats_sub0(sn.now_ns, lv->t0_ns);
 	sn.remaining_ns = run_left(lv, sn.now_ns);
 	for (i = 0; i < lv->p->njobs; i++) {
 		w = &lv->w[i];

@@ -112,24 +112,17 @@ void stats_cpu_process(struct cpu_usage *c)
 	cpu_get(c, RUSAGE_SELF);
 }
 
-/* Saturates at 0: usage never goes backwards, but a swapped pair must not
- * turn into 2^64 seconds. */
-static uint64_t sub0(uint64_t a, uint64_t b)
-{
-	return a > b ? a - b : 0;
-}
-
 void stats_cpu_sub(struct cpu_usage *out, const struct cpu_usage *a,
 		   const struct cpu_usage *b)
 {
 	struct cpu_usage r;
 
-	r.utime_ns = sub0(a->utime_ns, b->utime_ns);
-	r.stime_ns = sub0(a->stime_ns, b->stime_ns);
-	r.vcsw = sub0(a->vcsw, b->vcsw);
-	r.ivcsw = sub0(a->ivcsw, b->ivcsw);
-	r.minflt = sub0(a->minflt, b->minflt);
-	r.majflt = sub0(a->majflt, b->majflt);
+	r.utime_ns = stats_sub0(a->utime_ns, b->utime_ns);
+	r.stime_ns = stats_sub0(a->stime_ns, b->stime_ns);
+	r.vcsw = stats_sub0(a->vcsw, b->vcsw);
+	r.ivcsw = stats_sub0(a->ivcsw, b->ivcsw);
+	r.minflt = stats_sub0(a->minflt, b->minflt);
+	r.majflt = stats_sub0(a->majflt, b->majflt);
 	*out = r;
 }
 
@@ -189,10 +182,10 @@ int stats_sys_cpu(struct sys_cpu *c)
 void stats_sys_cpu_sub(struct sys_cpu *out, const struct sys_cpu *a,
 		       const struct sys_cpu *b)
 {
-	out->user = sub0(a->user, b->user);
-	out->system = sub0(a->system, b->system);
-	out->irq = sub0(a->irq, b->irq);
-	out->softirq = sub0(a->softirq, b->softirq);
-	out->idle = sub0(a->idle, b->idle);
-	out->steal = sub0(a->steal, b->steal);
+	out->user = stats_sub0(a->user, b->user);
+	out->system = stats_sub0(a->system, b->system);
+	out->irq = stats_sub0(a->irq, b->irq);
+	out->softirq = stats_sub0(a->softirq, b->softirq);
+	out->idle = stats_sub0(a->idle, b->idle);
+	out->steal = stats_sub0(a->steal, b->steal);
 }

@@ -17,6 +17,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "stats.h"
 #include "sysinfo.h"
 
 /* root + rel, or -ENAMETOOLONG. */
@@ -520,11 +521,6 @@ int sysinfo_diskstat(const char *root, const char *name,
 	return ret;
 }
 
-static uint64_t sub0(uint64_t b, uint64_t a)
-{
-	return b > a ? b - a : 0;
-}
-
 void sysinfo_diskstat_sub(struct sysinfo_diskstat *out,
 			  const struct sysinfo_diskstat *b,
 			  const struct sysinfo_diskstat *a)
@@ -532,14 +528,14 @@ void sysinfo_diskstat_sub(struct sysinfo_diskstat *out,
 	struct sysinfo_diskstat r;
 
 	memcpy(r.name, b->name, sizeof(r.name));
-	r.rd_ios = sub0(b->rd_ios, a->rd_ios);
-	r.rd_merges = sub0(b->rd_merges, a->rd_merges);
-	r.rd_ticks = sub0(b->rd_ticks, a->rd_ticks);
-	r.wr_ios = sub0(b->wr_ios, a->wr_ios);
-	r.wr_merges = sub0(b->wr_merges, a->wr_merges);
-	r.wr_ticks = sub0(b->wr_ticks, a->wr_ticks);
-	r.io_ticks = sub0(b->io_ticks, a->io_ticks);
-	r.time_in_queue = sub0(b->time_in_queue, a->time_in_queue);
+	r.rd_ios = stats_sub0(b->rd_ios, a->rd_ios);
+	r.rd_merges = stats_sub0(b->rd_merges, a->rd_merges);
+	r.rd_ticks = stats_sub0(b->rd_ticks, a->rd_ticks);
+	r.wr_ios = stats_sub0(b->wr_ios, a->wr_ios);
+	r.wr_merges = stats_sub0(b->wr_merges, a->wr_merges);
+	r.wr_ticks = stats_sub0(b->wr_ticks, a->wr_ticks);
+	r.io_ticks = stats_sub0(b->io_ticks, a->io_ticks);
+	r.time_in_queue = stats_sub0(b->time_in_queue, a->time_in_queue);
 	*out = r;
 }
 

@@ -47,6 +47,9 @@ struct run_result {
 	const struct raw_doc *doc;	/* the options as given, or NULL */
 	/* Checks, repeats and baseline figures (check.h); NULL: none. */
 	const struct check_report *checks;
+	/* The report set collected once after the run (report_collect), or
+	 * NULL: each writer collects its own. */
+	const struct report_set *set;
 };
 
 /*
@@ -81,8 +84,14 @@ struct report_set {
 	struct job_stats *groups;
 	int ngroups;
 	size_t *unit_of;		/* per plan job, see report_unit_of */
+	bool borrowed;			/* r->set's: not ours to free */
 };
 
+/*
+ * The units and groups of r, merged; r->set's when the caller collected
+ * them once for the checks and the report writer (then borrowed: s is a
+ * copy that report_set_free only forgets).
+ */
 int report_collect(const struct run_result *r, struct report_set *s);
 void report_set_free(struct report_set *s);
 

@@ -333,6 +333,7 @@ int main(int argc, char **argv)
 	struct baseline bl = { 0 };
 	struct check_set cs = { 0 };
 	struct check_report cr = { 0 };
+	struct report_set rs = { 0 };
 	struct cli c;
 	FILE *out = stdout;
 	struct progress prog;
@@ -380,6 +381,9 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	r.doc = &doc;
+	/* Once, for the checks and the writer (each falls back alone). */
+	if (!report_collect(&r, &rs))
+		r.set = &rs;
 	if (check_eval(&cs, &r, &cr))
 		fprintf(stderr, "iorig: evaluating the checks: %s\n",
 			strerror(ENOMEM));
@@ -393,6 +397,8 @@ out:
 	stream_close(watch.stream);
 	if (out != stdout)
 		fclose(out);
+	r.set = NULL;
+	report_set_free(&rs);
 	run_result_free(&r);
 	check_report_free(&cr);
 	check_set_free(&cs);

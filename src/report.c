@@ -226,7 +226,12 @@ static int runs_fold_all(const struct run_result *r, const size_t *map,
 	return ret;
 }
 
-int report_units(const struct run_result *r, struct report_unit **units)
+/*
+ * report_units, and the unit of each plan job in *map (NULL: not wanted;
+ * else the caller frees it).
+ */
+static int units_build(const struct run_result *r, struct report_unit **units,
+		       size_t **map)
 {
 	size_t njobs = plan_njobs(r);
 	struct report_unit *u;
@@ -235,6 +240,8 @@ int report_units(const struct run_result *r, struct report_unit **units)
 	int n;
 
 	*units = NULL;
+	if (map)
+		*map = NULL;
 	if (!njobs)
 		return 0;
 	unit_of = malloc(njobs * sizeof(*unit_of));
@@ -273,9 +280,18 @@ int report_units(const struct run_result *r, struct report_unit **units)
 		goto out;
 	}
 	*units = u;
+	if (map) {
+		*map = unit_of;
+		unit_of = NULL;
+	}
 out:
 	free(unit_of);
 	return n;
+}
+
+int report_units(const struct run_result *r, struct report_unit **units)
+{
+	return units_build(r, units, NULL);
 }
 
 int report_groups(const struct run_result *r, struct job_stats **groups)
@@ -313,17 +329,15 @@ int report_groups(const struct run_result *r, struct job_stats **groups)
 
 int report_collect(const struct run_result *r, struct report_set *s)
 {
+	if (r->set) {
+		*s = *r->set;
+		s->borrowed = true;
+		return 0;
+	}
 	memset(s, 0, sizeof(*s));
-	s->nunits = report_units(r, &s->units);
+	s->nunits = units_build(r, &s->units, &s->unit_of);
 	if (s->nunits < 0)
 		return s->nunits;
-	if (plan_njobs(r)) {
-		s->unit_of = malloc(plan_njobs(r) * sizeof(*s->unit_of));
-		if (!s->unit_of || report_unit_of(r->plan, s->unit_of) < 0) {
-			report_set_free(s);
-			return -ENOMEM;
-		}
-	}
 	s->ngroups = report_groups(r, &s->groups);
 	if (s->ngroups < 0) {
 		int ret = s->ngroups;
@@ -338,6 +352,10 @@ void report_set_free(struct report_set *s)
 {
 	int i;
 
+	if (s->borrowed) {
+		memset(s, 0, sizeof(*s));
+		return;
+	}
 	for (i = 0; s->units && i < s->nunits; i++)
 		ival_series_put(s->units[i].stats.intervals);
 	for (i = 0; s->groups && i < s->ngroups; i++)

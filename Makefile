@@ -90,7 +90,9 @@ REPLAY_BINS := $(addprefix $(B)tests/fuzz/replay_,$(FUZZ_TARGETS))
 FUZZ_SECONDS ?= 60
 # The fault-injecting FUSE file system of the CLI tests: a test helper, so
 # never built with a sanitizer; left out (its tests skip) without libfuse3.
-FAULTFS := $(if $(shell $(PKG_CONFIG) --exists fuse3 && echo y),tests/faultfs/faultfs)
+# Expanded when the test recipe runs, after `deps` has installed libfuse3,
+# so the first `make test` on a fresh machine does not skip the fault tests.
+FAULTFS = $(if $(shell $(PKG_CONFIG) --exists fuse3 && echo y),tests/faultfs/faultfs)
 FUZZ_RUNS ?=
 
 .PHONY: all deps run test bench install clean fuzz fuzz-run

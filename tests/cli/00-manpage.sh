@@ -176,8 +176,8 @@ if command -v "$py" >/dev/null 2>&1; then
 		--rw=randrw --repeat=2 --baseline="$T/report1.json" \
 		--check='errors==0' --check='m:read.iops>=0.5*baseline'
 	expect_rc 0
-	"$py" - "$T/report1.json" "$T/out" >"$T/jsonkeys" <<'EOF' ||
-		die "bad JSON report"
+	# The here-document starts on the next line, so die goes here.
+	"$py" - "$T/report1.json" "$T/out" >"$T/jsonkeys" <<'EOF' || die "bad JSON report"
 import json, sys
 keys = set()
 def walk(x, parent):
@@ -194,6 +194,8 @@ for path in sys.argv[1:]:
     walk(json.load(open(path)), "")
 print("\n".join(sorted(keys)))
 EOF
+	n=$(wc -l <"$T/jsonkeys")
+	[ "$n" -ge 50 ] || die "only $n JSON fields read from the reports"
 	while read -r k; do
 		has words OUTPUT "$k" ||
 			miss "JSON field '$k': not described under OUTPUT"

@@ -7,6 +7,7 @@
 #include "err.h"
 #include "job.h"
 #include "jobfile.h"
+#include "warn.h"
 
 /*
  * The resolved run: every job clone with its options validated, in start
@@ -19,8 +20,9 @@ struct plan {
 	size_t njobs;
 	unsigned ngroups;
 	unsigned nwait_groups;
-	char **warnings;	/* things the run does that the user may not */
-	size_t nwarnings;	/* expect; main prints them to stderr */
+	/* Settings that run, but not the way the user may think; main
+	 * prints them, the run result carries them into the report. */
+	struct warn_list warnings;
 };
 
 struct plan_filter {

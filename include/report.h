@@ -11,6 +11,7 @@
 #include "plan.h"
 #include "stats.h"
 #include "sysinfo.h"
+#include "warn.h"
 
 /* One target of a job as the run found it; path NULL for the null engine. */
 struct run_target {
@@ -50,6 +51,8 @@ struct run_result {
 	/* The report set collected once after the run (report_collect), or
 	 * NULL: each writer collects its own. */
 	const struct report_set *set;
+	/* Every warning of the run, the plan's first (warn.h). */
+	struct warn_list warnings;
 };
 
 /*

@@ -5,9 +5,11 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "err.h"
 #include "job.h"
+#include "warn.h"
 
 /*
  * The files or block devices of one job clone. target_plan() only looks
@@ -30,6 +32,13 @@ struct target_file {
 	uint32_t dio_align;	/* offset/length alignment for O_DIRECT */
 	uint32_t dio_mem_align;
 	char *guard_note;	/* data that allow_destructive overwrites */
+	/* Layout of an existing file: it was extended from orig_size, and
+	 * target_undo may put it back; made_dev/made_ino: the inode this
+	 * run extended or created, the only one target_undo touches. */
+	bool extended;
+	uint64_t orig_size;
+	dev_t made_dev;
+	ino_t made_ino;
 };
 
 struct target {
@@ -37,12 +46,39 @@ struct target {
 	unsigned nfiles;
 	uint64_t file_region;	/* region bytes in each file */
 	uint64_t region;	/* nfiles * file_region */
+	struct warn_list *warn;	/* target_open's warnings; NULL: stderr */
 };
 
 int target_plan(struct target *t, const struct job *j, struct err_rec *e);
 /* Returns 0 or -errno with e filled; may be interrupted via *stop. */
 int target_open(struct target *t, const struct job *j,
 		const atomic_int *stop, struct err_rec *e);
+/*
+ * After a failed or interrupted run: the files of t this run extended go
+ * back to the length they had (the one case where a file is shortened),
+ * and those it created are removed; only the inodes it made, and each
+ * once. Said on t->warn.
+ */
+void target_undo(struct target *t, const struct job *j);
+
+/*
+ * Free space, before anything is created: target_space_add every job's
+ * planned targets, then target_space_check compares, per file system, the
+ * bytes layout will write (new files, extensions, holes a read job fills)
+ * with what statvfs says is available. 0, or -ENOSPC with e. A file
+ * system whose free space is not known is said on w (NULL: not said).
+ */
+struct target_space {
+	struct space_file *f;
+	size_t n;
+};
+
+int target_space_add(struct target_space *s, const struct target *t,
+		     const struct job *j, struct err_rec *e);
+int target_space_check(const struct target_space *s, struct warn_list *w,
+		       struct err_rec *e);
+void target_space_free(struct target_space *s);
+
 /* Close; delete files this run created when unlink is set. */
 void target_close(struct target *t, bool unlink_created);
 void target_free(struct target *t);

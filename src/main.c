@@ -354,8 +354,7 @@ int main(int argc, char **argv)
 		code = fail(&e);
 		goto out;
 	}
-	for (size_t i = 0; i < p.nwarnings; i++)
-		fprintf(stderr, "iorig: warning: %s\n", p.warnings[i]);
+	warn_print(&p.warnings, stderr);
 	if (c.parse_only) {
 		print_plan(&p);
 		code = stdout_checked(EXIT_OK);

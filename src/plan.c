@@ -109,17 +109,17 @@ static int check_job(const struct job *j, struct err_rec *e)
 	return check_verify(j, e);
 }
 
-/* Add a warning once; failing to allocate one is not worth failing for. */
-static void plan_warn(struct plan *p, const struct job *j, const char *fmt,
-		      ...) __attribute__((format(printf, 3, 4)));
+/* Add a warning once, "FILE:LINE: job 'NAME': ..." as errors say it. */
+static void plan_warn(struct plan *p, const struct job *j, const char *code,
+		      const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
-static void plan_warn(struct plan *p, const struct job *j, const char *fmt,
-		      ...)
+static void plan_warn(struct plan *p, const struct job *j, const char *code,
+		      const char *fmt, ...)
 {
-	char msg[512], text[2048], *full, **w;
+	char msg[512], text[2048];
 	struct err_rec e;
 	va_list ap;
-	size_t i;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
@@ -127,22 +127,7 @@ static void plan_warn(struct plan *p, const struct job *j, const char *fmt,
 	err_set(&e, j->section_file, j->section_line, "", "job '%s': %s",
 		j->name, msg);
 	err_format(&e, text, sizeof(text));
-	full = strdup(text);
-	if (!full)
-		return;
-	for (i = 0; i < p->nwarnings; i++) {
-		if (!strcmp(p->warnings[i], full)) {
-			free(full);
-			return;
-		}
-	}
-	w = realloc(p->warnings, (p->nwarnings + 1) * sizeof(*w));
-	if (!w) {
-		free(full);
-		return;
-	}
-	p->warnings = w;
-	p->warnings[p->nwarnings++] = full;
+	warn_add(&p->warnings, code, j->name, "%s", text);
 }
 
 /* Kernel version as major * 1000 + minor; 0 when unknown. */
@@ -166,24 +151,26 @@ static void warn_job(struct plan *p, const struct job *j)
 	unsigned kv;
 
 	if (!strcmp(eng, "libaio") && !j->direct)
-		plan_warn(p, j, "libaio without direct=1 blocks in io_submit: "
-			  "the I/O is synchronous and iodepth has no effect");
+		plan_warn(p, j, "libaio_buffered", "libaio without direct=1 "
+			  "blocks in io_submit: the I/O is synchronous and "
+			  "iodepth has no effect");
 	if (j->engine && (j->engine->flags & ENGINE_SYNC) && j->iodepth > 1)
-		plan_warn(p, j, "iodepth=%" PRIu64 " has no effect with the "
-			  "%s engine: it does one I/O at a time", j->iodepth,
-			  eng);
+		plan_warn(p, j, "iodepth_ignored", "iodepth=%" PRIu64 " has "
+			  "no effect with the %s engine: it does one I/O at a "
+			  "time", j->iodepth, eng);
 	if (!uring && !swept && (j->fixedbufs || j->registerfiles ||
 				 j->sqthread_poll || j->hipri))
-		plan_warn(p, j, "fixedbufs, registerfiles, sqthread_poll and "
-			  "hipri apply to the io_uring engine only");
+		plan_warn(p, j, "io_uring_only", "fixedbufs, registerfiles, "
+			  "sqthread_poll and hipri apply to the io_uring "
+			  "engine only");
 	if (strcmp(eng, "pthread") && !swept && j->pool_threads)
-		plan_warn(p, j, "pool_threads applies to the pthread engine "
-			  "only");
+		plan_warn(p, j, "pthread_only", "pool_threads applies to the "
+			  "pthread engine only");
 	kv = kernel_version();
 	if (j->fadvise_hint == FADV_NOREUSE && kv && kv < 6003)
-		plan_warn(p, j, "POSIX_FADV_NOREUSE does nothing before "
-			  "Linux 6.3; this kernel is %u.%u", kv / 1000,
-			  kv % 1000);
+		plan_warn(p, j, "fadvise_noreuse", "POSIX_FADV_NOREUSE does "
+			  "nothing before Linux 6.3; this kernel is %u.%u",
+			  kv / 1000, kv % 1000);
 }
 
 /* Capacity of p->jobs for n jobs: doubling, so that a run of many small
@@ -494,6 +481,7 @@ int plan_build(struct plan *p, const struct raw_doc *doc,
 	int ret = 0;
 
 	memset(p, 0, sizeof(*p));
+	warn_init(&p->warnings, NULL);
 	for (si = 0; si < doc->nsecs; si++)
 		total += doc->secs[si].nopts;
 	opts = calloc(total + 1, sizeof(*opts));
@@ -524,8 +512,6 @@ void plan_free(struct plan *p)
 	for (i = 0; i < p->njobs; i++)
 		job_free(&p->jobs[i]);
 	free(p->jobs);
-	for (i = 0; i < p->nwarnings; i++)
-		free(p->warnings[i]);
-	free(p->warnings);
+	warn_exit(&p->warnings);
 	memset(p, 0, sizeof(*p));
 }

@@ -707,6 +707,23 @@ static void put_header(struct jw *c, json_t *root,
 	jw_put(c, root, "cpu", j_cpu(c, &r->proc_cpu));
 }
 
+/* Every warning of the run: {code, job, message}. */
+static json_t *j_warnings(struct jw *c, const struct warn_list *w)
+{
+	json_t *a = json_array(), *o;
+	size_t i;
+
+	for (i = 0; a && i < w->n; i++) {
+		o = json_object();
+		jw_put(c, o, "code", jw_str(w->v[i].code));
+		jw_put(c, o, "job", w->v[i].job ? jw_str(w->v[i].job) :
+		       json_null());
+		jw_put(c, o, "message", jw_str(w->v[i].msg));
+		jw_push(c, a, o);
+	}
+	return a;
+}
+
 static json_t *j_root(struct jw *c, const struct run_result *r,
 		      const struct report_unit *u, int nu,
 		      const struct job_stats *g, int ng)
@@ -731,6 +748,7 @@ static json_t *j_root(struct jw *c, const struct run_result *r,
 	jw_put(c, root, "groups", groups);
 	jw_put(c, root, "checks", j_checks(c, r->checks));
 	jw_put(c, root, "baseline", j_baseline(c, r->checks));
+	jw_put(c, root, "warnings", j_warnings(c, &r->warnings));
 	return root;
 }
 

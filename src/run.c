@@ -35,13 +35,30 @@ static bool needs_files(const struct job *j)
 	return !(j->engine->flags & ENGINE_NOIO);
 }
 
-static int plan_targets(const struct plan *p, struct target *tg,
-			struct err_rec *e)
+/* "job 'NAME': " before e's message. */
+static void err_job(struct err_rec *e, const struct job *j)
 {
-	size_t i;
-	int ret;
+	char pre[160];
+	size_t n = (size_t)snprintf(pre, sizeof(pre), "job '%s': ", j->name);
 
-	for (i = 0; i < p->njobs; i++) {
+	n = n < sizeof(pre) ? n : sizeof(pre) - 1;
+	memmove(e->msg + n, e->msg, sizeof(e->msg) - n - 1);
+	memcpy(e->msg, pre, n);
+	e->msg[sizeof(e->msg) - 1] = '\0';
+}
+
+/*
+ * Every job's targets, checked; then the free space their layout needs,
+ * per file system over the whole run (w: its warnings, or NULL).
+ */
+static int plan_targets(const struct plan *p, struct target *tg,
+			struct warn_list *w, struct err_rec *e)
+{
+	struct target_space space = { 0 };
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < p->njobs; i++) {
 		if (!needs_files(&p->jobs[i])) {
 			/* The null engine still needs a region to walk, in
 			 * whole blocks as target_plan makes it for files. */
@@ -55,26 +72,22 @@ static int plan_targets(const struct plan *p, struct target *tg,
 			tg[i].files = calloc(1, sizeof(*tg[i].files));
 			if (!tg[i].files || !(tg[i].files->path =
 					      strdup("(null engine)")))
-				return -ENOMEM;
-			tg[i].files->fd = -1;
-			tg[i].nfiles = 1;
+				ret = -ENOMEM;
+			else
+				tg[i].files->fd = -1;
+			tg[i].nfiles = tg[i].files ? 1 : 0;
 			continue;
 		}
 		ret = target_plan(&tg[i], &p->jobs[i], e);
-		if (ret) {
-			char pre[160];
-			size_t n = (size_t)snprintf(pre, sizeof(pre),
-						    "job '%s': ",
-						    p->jobs[i].name);
-
-			n = n < sizeof(pre) ? n : sizeof(pre) - 1;
-			memmove(e->msg + n, e->msg, sizeof(e->msg) - n - 1);
-			memcpy(e->msg, pre, n);
-			e->msg[sizeof(e->msg) - 1] = '\0';
-			return ret;
-		}
+		if (!ret)
+			ret = target_space_add(&space, &tg[i], &p->jobs[i], e);
+		if (ret)
+			err_job(e, &p->jobs[i]);
 	}
-	return 0;
+	if (!ret)
+		ret = target_space_check(&space, w, e);
+	target_space_free(&space);
+	return ret;
 }
 
 static void host_info(struct run_result *r)
@@ -324,6 +337,7 @@ static void run_group(const struct plan *p, unsigned wg, struct target *tg,
 
 		if (j->wait_group != wg || atomic_load(stop))
 			continue;
+		tg[i].warn = &r->warnings;
 		ret = needs_files(j) ? target_open(&tg[i], j, stop, &e) : 0;
 		if (ret) {
 			r->stats[i].interrupted = atomic_load(stop) != 0;
@@ -448,7 +462,8 @@ static const char *cache_reason(const struct job *j, const struct target *t,
 }
 
 /* Warn when a buffered read job would measure the page cache. */
-static void warn_page_cache(const struct plan *p, const struct target *tg)
+static void warn_page_cache(const struct plan *p, const struct target *tg,
+			    struct warn_list *wl)
 {
 	uint64_t avail = mem_available();
 	char region[32], mem[32], buf[96];
@@ -467,14 +482,30 @@ static void warn_page_cache(const struct plan *p, const struct target *tg)
 			continue;
 		value_fmt_bytes(tg[i].region, region, sizeof(region));
 		value_fmt_bytes(avail, mem, sizeof(mem));
-		fprintf(stderr, "iorig: warning: job '%s': buffered reads "
-			"(direct=0) of a %s region, less than the %s of "
-			"available memory: %s, so the figures measure the "
-			"page cache, not the device; use direct=1 or a region "
-			"larger than memory\n", j->name, region, mem, why);
+		warn_add(wl, "page_cache", j->name, "job '%s': buffered "
+			 "reads (direct=0) of a %s region, less than the %s "
+			 "of available memory: %s, so the figures measure the "
+			 "page cache, not the device; use direct=1 or a "
+			 "region larger than memory", j->name, region, mem,
+			 why);
 	}
 }
 
+
+/* Stopped, or a job failed: its error is set (not I/O errors it went on
+ * after). */
+static bool run_failed(const struct plan *p, const struct run_result *r,
+		       const atomic_int *stop)
+{
+	size_t i;
+
+	if (atomic_load(stop))
+		return true;
+	for (i = 0; i < p->njobs; i++)
+		if (r->stats[i].err)
+			return true;
+	return false;
+}
 
 int run_plan(const struct plan *p, const atomic_int *stop,
 	     struct run_result *r, struct err_rec *e)
@@ -540,7 +571,7 @@ int run_check(const struct plan *p, const char *const *paths, bool *used,
 		err_set(e, "", 0, "", "out of memory");
 		return -ENOMEM;
 	}
-	ret = plan_targets(p, tg, e);
+	ret = plan_targets(p, tg, NULL, e);
 	for (k = 0; k < npaths; k++)
 		used[k] = false;
 	for (i = 0; !ret && i < p->njobs; i++)
@@ -564,13 +595,15 @@ int run_plan_watched(const struct plan *p, const atomic_int *stop,
 	struct worker *w;
 	struct clock *clk;
 	struct cpu_usage c0, c1;
-	bool abandoned = false;
+	bool abandoned = false, failed;
 	uint64_t t0;
 	unsigned wg;
 	size_t i;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
+	warn_init(&r->warnings, stderr);
+	warn_copy(&r->warnings, &p->warnings);
 	r->plan = p;
 	r->start_time = time(NULL);
 	host_info(r);
@@ -590,10 +623,10 @@ int run_plan_watched(const struct plan *p, const atomic_int *stop,
 	}
 	for (i = 0; i < p->njobs; i++)
 		stats_init(&r->stats[i]);
-	ret = plan_targets(p, tg, e);
+	ret = plan_targets(p, tg, &r->warnings, e);
 	if (ret)
 		goto out;
-	warn_page_cache(p, tg);
+	warn_page_cache(p, tg, &r->warnings);
 	clock_init(clk, true);
 	stats_cpu_process(&c0);
 	t0 = clock_mono_ns();
@@ -602,6 +635,16 @@ int run_plan_watched(const struct plan *p, const atomic_int *stop,
 	for (wg = 0; wg < p->nwait_groups && !atomic_load(stop); wg++)
 		run_phase(p, wg, tg, w, clk, stop, r, &lv);
 	r->wall_ns = clock_mono_ns() - t0;
+	/*
+	 * A run that failed or was stopped puts back the lengths of the
+	 * files it extended and removes those it created; the last job
+	 * first, so that a file two jobs extended ends at the length the
+	 * first one found. An abandoned worker may still use its files.
+	 */
+	failed = run_failed(p, r, stop);
+	for (i = p->njobs; failed && i-- > 0;)
+		if (needs_files(&p->jobs[i]) && !w[i].abandoned)
+			target_undo(&tg[i], &p->jobs[i]);
 	/* Only now: a later phase may read what an earlier one wrote. */
 	for (i = 0; i < p->njobs; i++) {
 		abandoned = abandoned || w[i].abandoned;
@@ -643,4 +686,5 @@ void run_result_free(struct run_result *r)
 	r->stats = NULL;
 	r->ran = NULL;
 	r->phases = NULL;
+	warn_exit(&r->warnings);
 }

@@ -16,11 +16,13 @@
 #include <inttypes.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -55,6 +57,27 @@ static bool job_reads(const struct job *j)
 static bool warns_for_files(const struct job *j)
 {
 	return !j->filename || j->clone == 0;
+}
+
+/* A warning of target_open: on t->warn, else straight to stderr. */
+static void twarn(const struct target *t, const char *code,
+		  const struct job *j, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void twarn(const struct target *t, const char *code,
+		  const struct job *j, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (t->warn) {
+		warn_vadd(t->warn, code, j->name, fmt, ap);
+	} else {
+		fputs("iorig: warning: ", stderr);
+		vfprintf(stderr, fmt, ap);
+		fputc('\n', stderr);
+	}
+	va_end(ap);
 }
 
 /* Logical block size of the device holding st_dev, from sysfs; 0: unknown */
@@ -600,10 +623,10 @@ static void apply_fadvise(const struct target *t, const struct target_file *tf,
 	int h = j->fadvise_hint;
 
 	if (j->invalidate && tf->is_bdev && ioctl(tf->fd, BLKFLSBUF, 0) < 0)
-		fprintf(stderr, "iorig: warning: %s: BLKFLSBUF failed (%s); "
-			"dropping the region's page cache with "
-			"POSIX_FADV_DONTNEED instead\n", tf->path,
-			strerror(errno));
+		twarn(t, "blkflsbuf_failed", j, "%s: BLKFLSBUF failed (%s); "
+		      "dropping the region's page cache with "
+		      "POSIX_FADV_DONTNEED instead", tf->path,
+		      strerror(errno));
 	if (j->invalidate)
 		posix_fadvise(tf->fd, (off_t)tf->offset,
 			      (off_t)t->file_region, POSIX_FADV_DONTNEED);
@@ -621,7 +644,8 @@ static void apply_fadvise(const struct target *t, const struct target_file *tf,
  * a job that reads would read without reaching the device. With layout=0
  * they are only warned about (and 0 is returned).
  */
-static int region_holes(const struct target_file *tf, uint64_t size,
+static int region_holes(const struct target *t, const struct target_file *tf,
+			uint64_t size,
 			uint64_t end, const struct job *j, uint64_t *holes,
 			struct err_rec *e)
 {
@@ -641,18 +665,100 @@ static int region_holes(const struct target_file *tf, uint64_t size,
 	if (*holes && !j->layout) {
 		value_fmt_bytes(*holes, amount, sizeof(amount));
 		if (warns_for_files(j))
-			fprintf(stderr, "iorig: warning: job '%s': %s: reads "
-				"of %s of holes/unwritten extents never reach "
-				"the device (layout=0)\n", j->name, tf->path,
-				amount);
+			twarn(t, "holes_not_filled", j, "job '%s': %s: reads "
+			      "of %s of holes/unwritten extents never reach "
+			      "the device (layout=0)", j->name, tf->path,
+			      amount);
 		*holes = 0;
 	}
 	return 0;
 }
 
 /*
+ * Puts back one file of this run's layout: removed when this run created
+ * it, else cut back to the length it had when this run extended it. Only
+ * the inode this run made or extended; never shorter than that length.
+ * Returns what it did: 1 removed, 2 put back, 0 nothing.
+ */
+static int undo_file(struct target_file *tf)
+{
+	struct stat st;
+	int fd, did = 0;
+
+	if (tf->created) {
+		tf->created = false;
+		if (!lstat(tf->path, &st) && S_ISREG(st.st_mode) &&
+		    st.st_dev == tf->made_dev && st.st_ino == tf->made_ino &&
+		    !unlink(tf->path))
+			did = 1;
+	} else if (tf->extended) {
+		tf->extended = false;
+		fd = open(tf->path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			return 0;
+		if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
+		    st.st_dev == tf->made_dev && st.st_ino == tf->made_ino &&
+		    (uint64_t)st.st_size > tf->orig_size &&
+		    !ftruncate(fd, (off_t)tf->orig_size))
+			did = 2;
+		close(fd);
+	}
+	return did;
+}
+
+void target_undo(struct target *t, const struct job *j)
+{
+	unsigned i;
+	int did;
+
+	for (i = 0; i < t->nfiles; i++) {
+		struct target_file *tf = &t->files[i];
+
+		if (tf->is_bdev)
+			continue;
+		did = undo_file(tf);
+		if (did == 1)
+			twarn(t, "layout_undone", j, "job '%s': %s: removed "
+			      "(this run created it and did not complete)",
+			      j->name, tf->path);
+		else if (did == 2)
+			twarn(t, "layout_undone", j, "job '%s': %s: put back "
+			      "to its length of %" PRIu64 " bytes (this run "
+			      "extended it and did not complete)", j->name,
+			      tf->path, tf->orig_size);
+	}
+}
+
+/* What layout did to an existing file, on stderr and in the report. */
+static void say_layout(const struct target *t, const struct target_file *tf,
+		       const struct job *j, uint64_t size, uint64_t end,
+		       uint64_t holes)
+{
+	char a[32], b[32];
+
+	if (!tf->exists || !warns_for_files(j))
+		return;
+	if (size < end) {
+		value_fmt_bytes(end - size, a, sizeof(a));
+		twarn(t, "layout_extended", j, "job '%s': %s: extended from "
+		      "%" PRIu64 " to %" PRIu64 " bytes (%s of random data "
+		      "written past its end)", j->name, tf->path, size, end,
+		      a);
+	}
+	if (holes) {
+		value_fmt_bytes(holes, b, sizeof(b));
+		twarn(t, "holes_filled", j, "job '%s': %s: %" PRIu64 " bytes "
+		      "(%s) of holes/unwritten extents in [%" PRIu64 ", %"
+		      PRIu64 ") filled with random data so that reads reach "
+		      "the device (layout=0 leaves them)", j->name, tf->path,
+		      holes, b, tf->offset, end < size ? end : size);
+	}
+}
+
+/*
  * Create (O_EXCL) or open a regular file and extend it to the end of the
  * region; for a job that reads, fill the region's holes first (layout=1).
+ * What it created or extended is recorded for target_undo.
  */
 static int open_regular(struct target_file *tf, const struct target *t,
 			const struct job *j, const atomic_int *stop,
@@ -660,7 +766,6 @@ static int open_regular(struct target_file *tf, const struct target *t,
 {
 	uint64_t end = tf->offset + t->file_region, size = 0, holes;
 	struct stat st;
-	bool removed;
 	int fd, ret;
 
 	/* Checking what is there: nothing is created, extended or filled. */
@@ -668,7 +773,7 @@ static int open_regular(struct target_file *tf, const struct target *t,
 		return 0;
 	if (stat(tf->path, &st) == 0)
 		size = (uint64_t)st.st_size;
-	ret = region_holes(tf, size, end, j, &holes, e);
+	ret = region_holes(t, tf, size, end, j, &holes, e);
 	if (ret)
 		return ret;
 	/* Nothing to write, so a read job needs no write access. */
@@ -677,6 +782,7 @@ static int open_regular(struct target_file *tf, const struct target *t,
 	fd = open(tf->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd >= 0) {
 		tf->created = true;
+		size = 0;
 	} else if (errno == EEXIST) {
 		fd = open(tf->path, O_RDWR | O_CLOEXEC);
 	}
@@ -687,20 +793,27 @@ static int open_regular(struct target_file *tf, const struct target *t,
 			"reads them as they are)" : "", strerror(errno));
 		return ret;
 	}
+	if (fstat(fd, &st) == 0) {
+		tf->made_dev = st.st_dev;
+		tf->made_ino = st.st_ino;
+		size = (uint64_t)st.st_size;
+		if (!tf->created && size < end) {
+			tf->extended = true;
+			tf->orig_size = size;
+		}
+	}
 	ret = layout(fd, tf->offset, end, holes != 0, stop);
 	close(fd);
-	/* A half-made file of ours would only hold the space. */
-	removed = ret && ret != -EINTR && tf->created && !unlink(tf->path);
-	if (removed)
-		tf->created = false;
-	if (ret) {
-		err_set(e, tf->path, 0, "size", "laying out [%" PRIu64 ", %"
-			PRIu64 ") with real data failed: %s%s", tf->offset, end,
-			strerror(-ret),
-			removed ? " (the new file was removed)" : "");
-		return ret;
+	if (!ret) {
+		say_layout(t, tf, j, size, end, holes);
+		return 0;
 	}
-	return 0;
+	/* target_open's caller undoes it: a half-made file would only
+	 * hold the space. */
+	err_set(e, tf->path, 0, "size", "laying out [%" PRIu64 ", %" PRIu64
+		") with real data failed: %s", tf->offset, end,
+		strerror(-ret));
+	return ret;
 }
 
 int target_open(struct target *t, const struct job *j, const atomic_int *stop,
@@ -718,9 +831,9 @@ int target_open(struct target *t, const struct job *j, const atomic_int *stop,
 				goto err;
 		}
 		if (tf->guard_note && warns_for_files(j))
-			fprintf(stderr, "iorig: warning: overwriting %s: %s "
-				"(allow_destructive=1)\n", tf->path,
-				tf->guard_note);
+			twarn(t, "overwrite_device", j, "overwriting %s: %s "
+			      "(allow_destructive=1)", tf->path,
+			      tf->guard_note);
 		tf->fd = open(tf->path, open_flags(j, job_writes(j)));
 		if (tf->fd < 0) {
 			ret = -errno;
@@ -734,6 +847,7 @@ int target_open(struct target *t, const struct job *j, const atomic_int *stop,
 	return 0;
 err:
 	target_close(t, false);
+	target_undo(t, j);
 	return ret;
 }
 
@@ -763,4 +877,219 @@ void target_free(struct target *t)
 	free(t->files);
 	t->files = NULL;
 	t->nfiles = 0;
+}
+
+/* One file layout writes to, for target_space_check. */
+struct space_file {
+	dev_t fs;		/* the file system it is on */
+	dev_t dev;		/* an existing file's inode; 0, 0: a new one */
+	ino_t ino;
+	const char *path;	/* the job's (the target outlives the check) */
+	const char *job;
+	uint64_t need;		/* bytes layout writes there, most of any job */
+	uint64_t avail;		/* statvfs: f_bavail * f_frsize */
+	bool unknown;		/* statvfs cannot tell (proc, sysfs) */
+};
+
+/* The directory a new file of path goes in; free it. */
+static char *dir_of(const char *path)
+{
+	char *dir = strdup(path), *slash;
+
+	if (!dir)
+		return NULL;
+	slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	else
+		strcpy(dir, ".");
+	return dir;
+}
+
+/*
+ * dir is /dev or below it on the same file system (devtmpfs; not one
+ * mounted below it, such as /dev/shm): a regular file made there is a
+ * block device name that was mistyped or is missing.
+ */
+static bool in_dev(const char *dir)
+{
+	char *real = realpath(dir, NULL);
+	struct stat sd, sdev;
+	bool r;
+
+	if (!real)
+		return false;
+	r = (!strcmp(real, "/dev") || !strncmp(real, "/dev/", 5)) &&
+	    !stat(real, &sd) && !stat("/dev", &sdev) &&
+	    sd.st_dev == sdev.st_dev;
+	free(real);
+	return r;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* What layout will write for one file of job j into *sf; -errno with e. */
+static int space_of(const struct target *t, const struct target_file *tf,
+		    const struct job *j, struct space_file *sf,
+		    struct err_rec *e)
+{
+	uint64_t end = add_sat(tf->offset, t->file_region), holes = 0, size;
+	struct statvfs vfs;
+	struct stat st;
+	const char *at = tf->path;
+	char *dir = NULL;
+	int ret = 0;
+
+	memset(sf, 0, sizeof(*sf));
+	sf->path = tf->path;
+	sf->job = j->name;
+	if (!stat(tf->path, &st)) {
+		size = (uint64_t)st.st_size;
+		sf->fs = st.st_dev;
+		sf->dev = st.st_dev;
+		sf->ino = st.st_ino;
+		sf->need = end > size ? end - size : 0;
+		if (job_reads(j) && j->layout && size > tf->offset &&
+		    !count_unwritten(tf->path, tf->offset,
+				     size < end ? size : end, &holes))
+			sf->need = add_sat(sf->need, holes);
+	} else {
+		dir = dir_of(tf->path);
+		if (!dir)
+			return -ENOMEM;
+		if (in_dev(dir)) {
+			err_set(e, tf->path, 0, "filename", "does not exist, "
+				"and iorig makes no regular file in /dev: is "
+				"the device missing or its name mistyped? Give "
+				"an existing block device, or a file outside "
+				"/dev");
+			ret = -ENODEV;
+			goto out;
+		}
+		if (stat(dir, &st))
+			goto out;	/* target_plan said so already */
+		at = dir;
+		sf->fs = st.st_dev;
+		sf->need = end;
+	}
+	if (!sf->need || j->verify_only)
+		sf->need = 0;
+	else if (!statvfs(at, &vfs) && vfs.f_blocks)
+		sf->avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	else
+		sf->unknown = true;	/* proc, sysfs: layout finds out */
+out:
+	free(dir);
+	return ret;
+}
+
+int target_space_add(struct target_space *s, const struct target *t,
+		     const struct job *j, struct err_rec *e)
+{
+	struct space_file sf, *v;
+	unsigned i;
+	size_t k;
+	int ret;
+
+	for (i = 0; i < t->nfiles; i++) {
+		if (t->files[i].is_bdev)
+			continue;
+		ret = space_of(t, &t->files[i], j, &sf, e);
+		if (ret)
+			return ret;
+		if (!sf.need)
+			continue;
+		/* The same file for several jobs: laid out once. */
+		for (k = 0; k < s->n; k++) {
+			v = &s->f[k];
+			if (v->fs == sf.fs && (sf.ino ?
+			    v->dev == sf.dev && v->ino == sf.ino :
+			    !v->ino && !strcmp(v->path, sf.path)))
+				break;
+		}
+		if (k < s->n) {
+			if (sf.need > s->f[k].need)
+				s->f[k] = sf;
+			continue;
+		}
+		v = realloc(s->f, (s->n + 1) * sizeof(*v));
+		if (!v) {
+			err_set(e, sf.path, 0, "size", "out of memory");
+			return -ENOMEM;
+		}
+		s->f = v;
+		s->f[s->n++] = sf;
+	}
+	return 0;
+}
+
+/* Where the file system fs is mounted, from /proc/self/mountinfo. */
+static void mount_of(dev_t fs, char *buf, size_t len)
+{
+	unsigned maj, mnr;
+	char line[4096], mnt[4096];
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	snprintf(buf, len, "device %u:%u", major(fs), minor(fs));
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*u %*u %u:%u %*s %4095s", &maj, &mnr,
+			   mnt) == 3 && maj == major(fs) && mnr == minor(fs))
+			snprintf(buf, len, "%.400s (device %u:%u)", mnt, maj,
+				 mnr);
+	fclose(f);
+}
+
+int target_space_check(const struct target_space *s, struct warn_list *w,
+		       struct err_rec *e)
+{
+	char where[512], need[32], avail[32];
+	uint64_t sum;
+	size_t k, m;
+
+	for (k = 0; k < s->n; k++) {
+		for (m = 0; m < k && s->f[m].fs != s->f[k].fs; m++)
+			;
+		if (m < k)
+			continue;	/* this file system was summed */
+		if (s->f[k].unknown) {
+			mount_of(s->f[k].fs, where, sizeof(where));
+			if (w)
+				warn_add(w, "space_unknown", NULL, "the free "
+					 "space of the file system at %s is "
+					 "not known (statvfs gives no blocks), "
+					 "so the layout of %s and any other "
+					 "file there is not checked against it",
+					 where, s->f[k].path);
+			continue;
+		}
+		for (sum = 0, m = k; m < s->n; m++)
+			if (s->f[m].fs == s->f[k].fs)
+				sum = add_sat(sum, s->f[m].need);
+		if (sum <= s->f[k].avail)
+			continue;
+		mount_of(s->f[k].fs, where, sizeof(where));
+		value_fmt_bytes(sum, need, sizeof(need));
+		value_fmt_bytes(s->f[k].avail, avail, sizeof(avail));
+		err_set(e, s->f[k].path, 0, "size", "job '%s': not enough "
+			"free space on the file system at %s: laying out the "
+			"files of this run there (new files, extensions, "
+			"holes a read job fills) needs %" PRIu64 " bytes "
+			"(%s), and %" PRIu64 " bytes (%s) are available; "
+			"free some space or give a smaller size=",
+			s->f[k].job, where, sum, need, s->f[k].avail, avail);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+void target_space_free(struct target_space *s)
+{
+	free(s->f);
+	s->f = NULL;
+	s->n = 0;
 }

@@ -1,8 +1,10 @@
 #!/bin/sh
 # A full file system, for real: a 1 MiB tmpfs (root only).
-# - Laying out a file bigger than the space fails with ENOSPC: the job does
-#   not run, the report and stderr say why, exit 1, and the half-made file
-#   is removed. With nrfiles, the file that does not fit is named.
+# - A file bigger than the free space is refused at plan time (exit 2,
+#   49-layout-undo.sh has the details). When a first group takes the space
+#   the check saw, laying out a later job's file fails with ENOSPC: the job
+#   does not run, the report and stderr say why, exit 1, and the half-made
+#   file is removed. With nrfiles, the file that does not fit is named.
 # - A write job on a sparse file (nothing to lay out) gets ENOSPC per I/O
 #   once the space is used up, with every engine: counted as a write error
 #   with its offset, file and engine; the job stops, the I/Os in flight are
@@ -13,26 +15,44 @@
 
 tmpfs_mount "$T/m" 1m
 
-# The layout runs out of space.
+# Too big for the space: refused before anything is written.
 run --name=big --filename=m/f --size=4m --rw=write --output-format=json
-expect_rc 1
-expect_in err "job 'big'.*laying out.*No space left on device"
-json_is "d['jobs'][0]['ran']" False
-json_is "d['jobs'][0]['error']['errno']" 28
-expect_json "'m/f' in d['jobs'][0]['error']['message']"
-[ ! -e m/f ] || die "the half laid out m/f was left behind"
+expect_rc 2
+expect_in err "job 'big'.*not enough free space"
+[ ! -e m/f ] || die "m/f was created"
 
-run --name=big --filename=m/f --size=4m --rw=write
-expect_rc 1
-expect_in out 'failed: .*No space left on device'
-
-# Four files of 512 KiB: two fit, the third does not.
-run --name=many --directory=m --nrfiles=4 --size=2m --rw=write \
+# The layout runs out of space: a first group writes 768 KiB of a sparse
+# file, then 512 KiB are laid out.
+truncate -s 768k m/fill || die "truncate"
+run --name=fill --filename=m/fill --rw=write --bs=64k \
+	--name=big --stonewall --filename=m/f --size=512k --rw=write \
 	--output-format=json
 expect_rc 1
-expect_json "'many.0.2' in d['jobs'][0]['error']['message']" \
+expect_in err "job 'big'.*laying out.*No space left on device"
+json_is "d['jobs'][1]['ran']" False
+json_is "d['jobs'][1]['error']['errno']" 28
+expect_json "'m/f' in d['jobs'][1]['error']['message']"
+[ ! -e m/f ] || die "the half laid out m/f was left behind"
+rm -f m/fill
+
+truncate -s 768k m/fill || die "truncate"
+run --name=fill --filename=m/fill --rw=write --bs=64k \
+	--name=big --stonewall --filename=m/f --size=512k --rw=write
+expect_rc 1
+expect_in out 'failed: .*No space left on device'
+rm -f m/*
+
+# Four files of 256 KiB after 512 KiB were written: two fit, the third
+# does not.
+truncate -s 512k m/fill || die "truncate"
+run --name=fill --filename=m/fill --rw=write --bs=64k \
+	--name=many --stonewall --directory=m --nrfiles=4 --size=1m \
+	--rw=write --output-format=json
+expect_rc 1
+expect_json "'many.0.2' in d['jobs'][1]['error']['message']" \
 	"the file that did not fit is named"
-json_is "d['jobs'][0]['error']['errno']" 28
+json_is "d['jobs'][1]['error']['errno']" 28
+[ ! -e m/many.0.0 ] || die "the failed run left the files it created"
 rm -f m/*
 
 # ENOSPC from the I/O itself: 4 MiB of sparse file on 1 MiB of space.

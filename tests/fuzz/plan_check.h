@@ -40,8 +40,10 @@ static inline void fuzz_plan_check(const struct plan *p)
 		if (!j->clone)
 			options_print_job(sink.f, j);
 	}
-	for (i = 0; i < p->nwarnings; i++)
-		FUZZ_CHECK(p->warnings[i] && p->warnings[i][0]);
+	for (i = 0; i < p->warnings.n; i++)
+		FUZZ_CHECK(p->warnings.v[i].msg && p->warnings.v[i].msg[0] &&
+			   p->warnings.v[i].code && p->warnings.v[i].code[0] &&
+			   p->warnings.v[i].job);
 	fuzz_sink_close(&sink);
 }
 

@@ -172,11 +172,35 @@ static int probe_file(struct target_file *tf, struct err_rec *e)
 	return 0;
 }
 
+/*
+ * The next name of a filename= list at *cur, NULL after the last: names
+ * are separated by ':', and "\:" is a ':' inside a name (as in
+ * /dev/disk/by-path names). Unescapes in place; empty names are skipped.
+ */
+static char *name_next(char **cur)
+{
+	char *p = *cur, *name, *out;
+
+	while (*p == ':')
+		p++;
+	if (!*p)
+		return NULL;
+	name = out = p;
+	for (; *p && *p != ':'; p++) {
+		if (p[0] == '\\' && p[1] == ':')
+			p++;
+		*out++ = *p;
+	}
+	*cur = *p ? p + 1 : p;
+	*out = '\0';
+	return name;
+}
+
 /* Fill names: the filename list, else NAME.CLONE.N in directory. */
 static int plan_names(struct target *t, const struct job *j)
 {
 	const char *dir = j->directory;
-	char *list = NULL, *tok, *save = NULL;
+	char *list = NULL, *tok = NULL, *cur = NULL;
 	unsigned n, i = 0;
 	int ret = -ENOMEM;
 
@@ -184,15 +208,16 @@ static int plan_names(struct target *t, const struct job *j)
 		list = strdup(j->filename);
 		if (!list)
 			return -ENOMEM;
-		for (n = 1, tok = list; *tok; tok++)
-			n += *tok == ':';
+		for (n = 1, cur = list; *cur; cur++)
+			n += *cur == ':';
+		cur = list;
+		tok = name_next(&cur);
 	} else {
 		n = (unsigned)j->nrfiles;
 	}
 	t->files = calloc(n, sizeof(*t->files));
 	if (!t->files)
 		goto out;
-	tok = list ? strtok_r(list, ":", &save) : NULL;
 	for (i = 0; i < n; i++) {
 		struct target_file *tf = &t->files[i];
 		int r;
@@ -212,7 +237,7 @@ static int plan_names(struct target *t, const struct job *j)
 			goto out;
 		}
 		if (list)
-			tok = strtok_r(NULL, ":", &save);
+			tok = name_next(&cur);
 	}
 	t->nfiles = i;
 	ret = 0;
@@ -435,7 +460,8 @@ int target_plan(struct target *t, const struct job *j, struct err_rec *e)
 	ret = plan_names(t, j);
 	if (ret == -EINVAL)
 		err_set(e, j->section_file, j->section_line, "filename",
-			"expected one or more names separated by ':'");
+			"expected one or more names separated by ':' (write "
+			"\\: for a ':' inside a name)");
 	if (ret)
 		goto err;
 	for (i = 0; i < t->nfiles; i++) {

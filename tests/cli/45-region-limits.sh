@@ -3,6 +3,7 @@
 # file offset) and regions beyond 2^64 bytes are plan-time errors (exit 2)
 # that name the option, and nothing is created or written. A file region
 # smaller than the block size in use is refused the same way.
+# And names: in filename=, "\:" is a ':' inside a name (by-path names).
 . "$(dirname "$0")/lib.sh"
 
 # unchanged FILE COPY: FILE still has COPY's bytes and size.
@@ -58,6 +59,34 @@ expect_rc 2
 expect_in err "option 'size'"
 expect_in err "smaller than the write block size \(4096\)"
 [ ! -e s1.dat ] && [ ! -e s2.dat ] || die "a target file was created"
+
+# "\:" in filename= is a ':' in the name: on the command line, an existing
+# file with a by-path-like name is read, and one is made next to it.
+mkrand 'pci-0000:00:1f.2-ata-1' 262144
+cp 'pci-0000:00:1f.2-ata-1' by-path.orig
+run --name=c --output-format=json --rw=read --bs=4k --size=256k \
+	--filename='pci-0000\:00\:1f.2-ata-1'
+expect_rc 0
+json_is "d['jobs'][0]['read']['io_bytes']" 262144
+unchanged 'pci-0000:00:1f.2-ata-1' by-path.orig
+[ "$(ls | grep -c '^pci-')" -eq 1 ] || die "files made: $(ls)"
+
+# In a job file, two names, the first with a ':': both files and only
+# those are made, the region split between them.
+cat >colon.job <<'EOF'
+[c]
+filename=x\:y.dat:z.dat
+rw=write
+bs=4k
+size=128k
+EOF
+run colon.job
+expect_rc 0
+[ "$(fsize x:y.dat)" -eq 65536 ] || die "x:y.dat is not 64 KiB"
+[ "$(fsize z.dat)" -eq 65536 ] || die "z.dat is not 64 KiB"
+for f in 'x\' 'x' 'y.dat' 'x\:y.dat'; do
+	[ ! -e "$f" ] || die "made '$f'"
+done
 
 # nfiles * the region of each file beyond 2^64 bytes: five sparse files
 # of 2^62 bytes on a tmpfs (ext4 and most file systems cannot hold them).

@@ -169,10 +169,17 @@ test: deps
 # `make fuzz`: each target under libFuzzer + ASan + UBSan for FUZZ_SECONDS
 # (or FUZZ_RUNS inputs), from its seed corpus; new inputs are kept in
 # build/fuzz/corpus/NAME/, a crash in build/fuzz/crash-NAME-*. Then the
-# executions of each. FUZZ_FLAGS passes more libFuzzer flags.
+# executions of each. FUZZ_FLAGS passes more libFuzzer flags. Then the
+# region property test (tests/cli/44) with PROP_CASES random jobs, from
+# PROP_SEED (a new seed each time unless given).
+PROP_CASES ?= 2000
 fuzz:
 	@$(MAKE) --no-print-directory SAN=fuzz deps
 	@$(MAKE) --no-print-directory SAN=fuzz fuzz-run
+	@$(MAKE) --no-print-directory iorig
+	IORIG=$(CURDIR)/iorig IORIG_PROP_CASES=$(PROP_CASES) \
+		IORIG_PROP_SEED=$${PROP_SEED:-$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')} \
+		sh tests/cli/44-region-property.sh
 
 fuzz-run: $(addprefix $(B)tests/fuzz/fuzz_,$(FUZZ_TARGETS))
 	@fail=0; for t in $(FUZZ_TARGETS); do \

@@ -9,15 +9,19 @@
  * Offset/length/direction generator. All state is in struct gen; next() is
  * the hot path: no allocation, no syscalls, O(1).
  *
- * The job's region is [0, region) in a virtual address space; the worker
- * maps it onto files. Offsets are multiples of `align` (the gcd of the
- * bs_min in use: the minimum when one divides the other). Sequential modes
- * walk the region; random modes visit blocks in a seeded pseudo-random
- * order. With the random map (norandommap=0) every block of size bs_min[dir]
- * is visited exactly once per pass when the block size is fixed, with no
- * memory per block (a keyed bijection on the block numbers). With
- * norandommap=1, or block sizes that vary, blocks are drawn independently
- * (repeats).
+ * The job's region is [0, region) in a virtual address space made of
+ * `nfiles` file regions of region / nfiles bytes each, file i at
+ * [i * file_region, (i + 1) * file_region). Every I/O lies inside one file
+ * region: none crosses from one file into the next or past the end of the
+ * last, whatever the block sizes and whether or not file_region is a
+ * multiple of them. Offsets inside a file are multiples of `align` (the gcd
+ * of the bs_min in use: the minimum when one divides the other). Sequential
+ * modes walk the files in order; random modes visit blocks in a seeded
+ * pseudo-random order. With the random map (norandommap=0) every block of
+ * size bs_min[dir] that fits in a file is visited exactly once per pass when
+ * the block size is fixed, with no memory per block (a keyed bijection on
+ * the block numbers). With norandommap=1, or block sizes that vary, blocks
+ * are drawn independently (repeats).
  * A pass ends after `region` bytes have been generated; gen_next then
  * returns the start of a new pass (the worker counts loops).
  */
@@ -48,7 +52,8 @@ static inline uint64_t gen_rng_next(struct gen_rng *r)
 uint64_t gen_rng_below(struct gen_rng *r, uint64_t n);
 
 struct gen_params {
-	uint64_t region;		/* bytes, > 0 */
+	uint64_t region;		/* bytes, > 0, a multiple of nfiles */
+	unsigned nfiles;		/* file regions in it; 0 means 1 */
 	uint64_t bs_min[2], bs_max[2];	/* per direction, > 0 */
 	bool random;
 	bool mixed;			/* rw / randrw */
@@ -61,9 +66,13 @@ struct gen_params {
 struct gen {
 	struct gen_params p;
 	struct gen_rng rng;
-	uint64_t pos;		/* sequential cursor */
+	uint64_t file_region;	/* region / nfiles */
+	uint64_t fblocks;	/* random map: whole blocks in one file */
+	uint64_t fblocks_inv;	/* UINT64_MAX / fblocks, for block -> file */
+	uint64_t pos;		/* sequential cursor in file `file` */
+	uint32_t file;		/* sequential cursor's file */
 	uint64_t done;		/* bytes generated in this pass */
-	uint64_t nblocks;	/* region / align for random */
+	uint64_t nblocks;	/* random map: nfiles * fblocks */
 	uint64_t align;
 	uint64_t perm_ctr;	/* random map: next index to permute */
 	uint64_t perm_mask;	/* next power of two - 1 >= nblocks - 1 */
@@ -71,19 +80,26 @@ struct gen {
 	uint64_t perm_keys[4];
 	uint64_t mix_threshold;	/* (rng value >> 1) below this: read */
 	uint64_t len_steps[2];	/* len = bs_min[d] + k * align, k < len_steps */
-	uint64_t fit[2];	/* aligned offsets where a bs_min[d] I/O fits */
+	uint64_t fit[2];	/* aligned offsets in a file where a bs_min[d]
+				 * I/O fits */
 	bool use_map;		/* random order from the keyed bijection */
 	uint64_t pass;		/* completed passes */
 };
 
 struct gen_io {
-	uint64_t offset;
-	uint32_t len;
+	uint64_t offset;	/* virtual: file * file_region + foff */
+	uint64_t foff;		/* offset inside the file's region */
+	uint32_t file;		/* index of the file region */
+	uint32_t len;		/* foff + len <= file_region */
 	uint8_t ddir;
 	bool new_pass;		/* first I/O of a pass other than the first */
 };
 
-/* Returns 0 or -EINVAL (region smaller than the minimum block size). */
+/*
+ * Returns 0, or -EINVAL: a file region smaller than the minimum block size
+ * in use, a region that is not nfiles equal file regions, or other bad
+ * parameters.
+ */
 int gen_init(struct gen *g, const struct gen_params *p);
 void gen_next(struct gen *g, struct gen_io *io);
 

@@ -5,23 +5,30 @@
  * Rules, all fixed at gen_init() so that gen_next() only adds, compares,
  * multiplies and draws random numbers:
  *
+ * - The region is nfiles file regions of file_region bytes, back to back.
+ *   Every I/O is placed inside one of them by construction: its file is
+ *   chosen first, then an offset where the whole length fits in that file.
+ *   Nothing assumes that file_region is a multiple of any block size.
  * - align is the gcd of the bs_min of the directions in use (for the usual
- *   power-of-two sizes: the smallest bs_min). Every offset is a multiple of
- *   align, and so is every length when bs_min[d] is.
+ *   power-of-two sizes: the smallest bs_min). Every offset inside a file is
+ *   a multiple of align, and so is every length when bs_min[d] is.
  * - A length for direction d is bs_min[d] + k * align, k drawn uniformly from
  *   [0, len_steps[d]), so lengths stay within [bs_min[d], bs_max[d]] and never
- *   exceed the region (bs_max is clipped to it). A fixed bs has len_steps 1
- *   and draws nothing.
- * - Sequential: one cursor shared by both directions. An I/O that would
- *   cross the end of the region starts a new pass at 0 instead, so every I/O
- *   has its full length.
+ *   exceed a file region (bs_max is clipped to it). A fixed bs has
+ *   len_steps 1 and draws nothing.
+ * - Sequential: one cursor (file, pos) shared by both directions. An I/O
+ *   that would cross the end of its file starts at the next file instead,
+ *   and after the last file a new pass starts at file 0, so every I/O has
+ *   its full length.
  * - Random with the map (norandommap=0, one fixed bs for all directions in
  *   use): block i of the pass is perm(i), where perm is a keyed bijection on
- *   [0, 2^perm_bits) restricted to [0, nblocks) by cycle walking. The keys
- *   come from the seed and the pass number, so passes differ but repeat
- *   across runs with the same seed.
- * - Random otherwise: offsets uniform over the aligned positions where the
- *   chosen length fits; a pass ends once `region` bytes were generated.
+ *   [0, 2^perm_bits) restricted to [0, nblocks) by cycle walking; block b is
+ *   block b mod fblocks of file b / fblocks (the quotient by a precomputed
+ *   reciprocal, no division). The keys come from the seed and the pass
+ *   number, so passes differ but repeat across runs with the same seed.
+ * - Random otherwise: a file uniformly (no draw for one file), then an offset
+ *   uniform over the aligned positions of that file where the chosen length
+ *   fits; a pass ends once `region` bytes were generated.
  * - Mixed: read when (rng >> 1) < mix_threshold = rwmixread% of 2^63, so
  *   0 never reads and 100 always does.
  */
@@ -154,7 +161,8 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
 static int check_params(const struct gen_params *p, unsigned *first,
 			unsigned *last)
 {
-	unsigned d;
+	unsigned d, nfiles = p->nfiles ? p->nfiles : 1;
+	uint64_t fregion;
 
 	if (p->mixed) {
 		/* The negated form also rejects NaN. */
@@ -167,9 +175,12 @@ static int check_params(const struct gen_params *p, unsigned *first,
 	} else {
 		return -EINVAL;
 	}
+	if (p->region % nfiles)
+		return -EINVAL;
+	fregion = p->region / nfiles;
 	for (d = *first; d <= *last; d++) {
 		if (!p->bs_min[d] || p->bs_max[d] < p->bs_min[d] ||
-		    p->bs_max[d] > UINT32_MAX || p->region < p->bs_min[d])
+		    p->bs_max[d] > UINT32_MAX || fregion < p->bs_min[d])
 			return -EINVAL;
 	}
 	return 0;
@@ -188,6 +199,9 @@ int gen_init(struct gen *g, const struct gen_params *p)
 
 	memset(g, 0, sizeof(*g));
 	g->p = *p;
+	if (!g->p.nfiles)
+		g->p.nfiles = 1;
+	g->file_region = p->region / g->p.nfiles;
 	gen_rng_seed(&g->rng, p->seed);
 	for (d = first; d <= last; d++) {
 		align = gcd64(align, p->bs_min[d]);
@@ -196,20 +210,24 @@ int gen_init(struct gen *g, const struct gen_params *p)
 			fixed = false;
 	}
 	g->align = align;
-	g->nblocks = p->region / align;
 	for (d = first; d <= last; d++) {
-		uint64_t max = p->bs_max[d] < p->region ? p->bs_max[d] :
-							  p->region;
+		uint64_t fr = g->file_region;
+		uint64_t max = p->bs_max[d] < fr ? p->bs_max[d] : fr;
 
 		g->len_steps[d] = (max - p->bs_min[d]) / align + 1;
-		g->fit[d] = (p->region - p->bs_min[d]) / align + 1;
+		g->fit[d] = (fr - p->bs_min[d]) / align + 1;
 	}
 	if (p->mixed)
 		g->mix_threshold = (uint64_t)(p->rwmixread / 100.0 * 0x1p63);
 
 	g->use_map = p->random && !p->norandommap && fixed;
 	if (g->use_map) {
-		uint64_t top = g->nblocks - 1;
+		uint64_t top;
+
+		g->fblocks = g->file_region / align;
+		g->fblocks_inv = UINT64_MAX / g->fblocks;
+		g->nblocks = g->fblocks * g->p.nfiles;
+		top = g->nblocks - 1;
 
 		if (top)
 			g->perm_bits = 64 - (unsigned)__builtin_clzll(top);
@@ -224,6 +242,7 @@ static __attribute__((noinline)) void gen_new_pass(struct gen *g)
 {
 	g->pass++;
 	g->pos = 0;
+	g->file = 0;
 	g->done = 0;
 	g->perm_ctr = 0;
 	if (g->use_map)
@@ -242,44 +261,81 @@ static inline uint64_t next_len(struct gen *g, unsigned d, uint64_t *k)
 	return len;
 }
 
+static inline void io_place(const struct gen *g, struct gen_io *io,
+			    uint32_t file, uint64_t foff, uint64_t len)
+{
+	io->file = file;
+	io->foff = foff;
+	io->offset = file * g->file_region + foff;
+	io->len = (uint32_t)len;
+}
+
 static inline void next_seq(struct gen *g, unsigned d, struct gen_io *io)
 {
 	uint64_t k, len = next_len(g, d, &k);
 
-	/* pos <= region always; this form cannot overflow. */
-	if (gen_unlikely(len > g->p.region - g->pos)) {
-		gen_new_pass(g);
-		io->new_pass = true;
+	/* pos <= file_region always; this form cannot overflow. */
+	if (gen_unlikely(len > g->file_region - g->pos)) {
+		g->pos = 0;
+		if (++g->file == g->p.nfiles) {
+			gen_new_pass(g);
+			io->new_pass = true;
+		}
 	}
-	io->offset = g->pos;
-	io->len = (uint32_t)len;
+	io_place(g, io, g->file, g->pos, len);
 	g->pos += len;
 	g->done += len;
 }
 
+/*
+ * q = b / fblocks from the reciprocal inv = floor((2^64 - 1) / fblocks):
+ * 2^64 - fblocks <= inv * fblocks < 2^64, so b * inv lies in
+ * (b / fblocks - 1, b / fblocks] times 2^64 and its high word is the
+ * quotient or one below it.
+ */
+static inline void map_split(const struct gen *g, uint64_t b, uint32_t *file,
+			     uint64_t *blk)
+{
+	uint64_t q = (uint64_t)(((unsigned __int128)b * g->fblocks_inv) >> 64);
+	uint64_t r = b - q * g->fblocks;
+
+	if (r >= g->fblocks) {
+		q++;
+		r -= g->fblocks;
+	}
+	*file = (uint32_t)q;
+	*blk = r;
+}
+
 static inline void next_map(struct gen *g, struct gen_io *io)
 {
+	uint64_t blk;
+	uint32_t file;
+
 	if (gen_unlikely(g->perm_ctr == g->nblocks)) {
 		gen_new_pass(g);
 		io->new_pass = true;
 	}
-	io->offset = perm_index(g, g->perm_ctr++) * g->align;
-	io->len = (uint32_t)g->align;
+	map_split(g, perm_index(g, g->perm_ctr++), &file, &blk);
+	io_place(g, io, file, blk * g->align, g->align);
 	g->done += g->align;
 }
 
 /* fit[d] - k positions remain for a length of bs_min[d] + k * align. */
 static inline void next_any(struct gen *g, unsigned d, struct gen_io *io)
 {
-	uint64_t k, len;
+	uint64_t k, len, foff;
+	uint32_t file = 0;
 
 	if (gen_unlikely(g->done >= g->p.region)) {
 		gen_new_pass(g);
 		io->new_pass = true;
 	}
 	len = next_len(g, d, &k);
-	io->offset = rng_below(&g->rng, g->fit[d] - k) * g->align;
-	io->len = (uint32_t)len;
+	if (g->p.nfiles > 1)
+		file = (uint32_t)rng_below(&g->rng, g->p.nfiles);
+	foff = rng_below(&g->rng, g->fit[d] - k) * g->align;
+	io_place(g, io, file, foff, len);
 	g->done += len;
 }
 

@@ -101,8 +101,8 @@ const struct opt_def options_table[] = {
 	/* Target */
 	{ .name = "filename", .type = OPT_STR, .off = F(filename),
 	  .category = "target",
-	  .help = "File(s) or block device(s), ':'-separated; default "
-		  "NAME.CLONE.FILE in directory" },
+	  .help = "File(s) or block device(s), ':'-separated (\\: is a "
+		  "':' in a name); default NAME.CLONE.FILE in directory" },
 	{ .name = "directory", .type = OPT_STR, .off = F(directory),
 	  .category = "target",
 	  .help = "Directory for generated file names" },

@@ -30,6 +30,7 @@
 #include "guard.h"
 #include "target.h"
 #include "value.h"
+#include "verify.h"
 
 #define LAYOUT_CHUNK	(1u << 20)
 /* Layout write-behind: bytes written but not yet waited for, at most. */
@@ -194,11 +195,35 @@ static int probe_file(struct target_file *tf, struct err_rec *e)
 	return 0;
 }
 
+/*
+ * The next name of a filename= list at *cur, NULL after the last: names
+ * are separated by ':', and "\:" is a ':' inside a name (as in
+ * /dev/disk/by-path names). Unescapes in place; empty names are skipped.
+ */
+static char *name_next(char **cur)
+{
+	char *p = *cur, *name, *out;
+
+	while (*p == ':')
+		p++;
+	if (!*p)
+		return NULL;
+	name = out = p;
+	for (; *p && *p != ':'; p++) {
+		if (p[0] == '\\' && p[1] == ':')
+			p++;
+		*out++ = *p;
+	}
+	*cur = *p ? p + 1 : p;
+	*out = '\0';
+	return name;
+}
+
 /* Fill names: the filename list, else NAME.CLONE.N in directory. */
 static int plan_names(struct target *t, const struct job *j)
 {
 	const char *dir = j->directory;
-	char *list = NULL, *tok, *save = NULL;
+	char *list = NULL, *tok = NULL, *cur = NULL;
 	unsigned n, i = 0;
 	int ret = -ENOMEM;
 
@@ -206,15 +231,16 @@ static int plan_names(struct target *t, const struct job *j)
 		list = strdup(j->filename);
 		if (!list)
 			return -ENOMEM;
-		for (n = 1, tok = list; *tok; tok++)
-			n += *tok == ':';
+		for (n = 1, cur = list; *cur; cur++)
+			n += *cur == ':';
+		cur = list;
+		tok = name_next(&cur);
 	} else {
 		n = (unsigned)j->nrfiles;
 	}
 	t->files = calloc(n, sizeof(*t->files));
 	if (!t->files)
 		goto out;
-	tok = list ? strtok_r(list, ":", &save) : NULL;
 	for (i = 0; i < n; i++) {
 		struct target_file *tf = &t->files[i];
 		int r;
@@ -234,7 +260,7 @@ static int plan_names(struct target *t, const struct job *j)
 			goto out;
 		}
 		if (list)
-			tok = strtok_r(NULL, ":", &save);
+			tok = name_next(&cur);
 	}
 	t->nfiles = i;
 	ret = 0;
@@ -245,67 +271,132 @@ out:
 	return ret;
 }
 
-static uint64_t bs_largest(const struct job *j)
-{
-	return j->bs_max[0] > j->bs_max[1] ? j->bs_max[0] : j->bs_max[1];
-}
-
 static uint64_t bs_smallest(const struct job *j)
 {
 	return j->bs_min[0] < j->bs_min[1] ? j->bs_min[0] : j->bs_min[1];
 }
 
-/* Region start and length in each file. */
+/* The largest offset a file may have: off_t is signed 64-bit. */
+#define TARGET_OFF_MAX	((uint64_t)INT64_MAX)
+
+/*
+ * Region lengths are whole multiples of this: the smallest block size, or
+ * for a job that verifies, its one write block size (blocks are numbered
+ * across the files: verify_where).
+ */
+static uint64_t region_unit(const struct job *j)
+{
+	if (j->verify != VERIFY_NONE)
+		return j->bs_min[DDIR_WRITE];
+	return bs_smallest(j);
+}
+
+/* Region start in one file; 0, or -EINVAL with e filled. */
+static int plan_offset(struct target_file *tf, const struct job *j,
+		       struct err_rec *e)
+{
+	uint64_t align = bs_smallest(j), off;
+
+	if (j->offset_pct > 0) {
+		off = (uint64_t)((long double)tf->cur_size * j->offset_pct /
+				 100);
+		tf->offset = off / align * align;
+	} else {
+		tf->offset = j->offset;
+	}
+	if (tf->offset > TARGET_OFF_MAX) {
+		err_set(e, tf->path, 0, "offset", "%" PRIu64 " is beyond the "
+			"largest file offset, 2^63 - 1 (%" PRIu64 "); expected "
+			"an offset inside the target", tf->offset,
+			TARGET_OFF_MAX);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Region length wanted in one file; 0, or -EINVAL with e filled. */
+static int plan_avail(const struct target *t, const struct target_file *tf,
+		      const struct job *j, uint64_t *availp, struct err_rec *e)
+{
+	uint64_t avail = tf->cur_size > tf->offset ?
+			 tf->cur_size - tf->offset : 0;
+
+	if (j->size_pct > 0)
+		avail = (uint64_t)((long double)tf->cur_size * j->size_pct /
+				   100);
+	else if (j->size)
+		avail = j->size / t->nfiles;
+	if (!avail) {
+		err_set(e, tf->path, 0, "size", "%s; give size= to say how "
+			"much of it the job uses", tf->exists ? "the file is "
+			"empty or shorter than offset" : "the file does not "
+			"exist yet");
+		return -EINVAL;
+	}
+	/* tf->offset <= TARGET_OFF_MAX: the subtraction cannot wrap. */
+	if (avail > TARGET_OFF_MAX - tf->offset) {
+		err_set(e, tf->path, 0, "size", "offset %" PRIu64 " + size %"
+			PRIu64 " ends beyond the largest file offset, 2^63 - 1 "
+			"(%" PRIu64 "); expected offset + size of each file "
+			"at most that", tf->offset, avail, TARGET_OFF_MAX);
+		return -EINVAL;
+	}
+	if (tf->is_bdev && (tf->offset > tf->cur_size ||
+			    avail > tf->cur_size - tf->offset)) {
+		err_set(e, tf->path, 0, "size", "region [%" PRIu64 ", %"
+			PRIu64 ") extends past the end of the device (%" PRIu64
+			" bytes)", tf->offset, tf->offset + avail,
+			tf->cur_size);
+		return -EINVAL;
+	}
+	*availp = avail;
+	return 0;
+}
+
+/*
+ * Region start and length in each file. Every sum and product is checked:
+ * offset + length of a file stays within off_t, and nfiles * length within
+ * 64 bits, or the job is refused here, before anything is created.
+ */
 static int plan_region(struct target *t, const struct job *j,
 		       struct err_rec *e)
 {
-	uint64_t align = bs_smallest(j), off, len = UINT64_MAX, avail;
-	unsigned i;
+	static const char *const dname[] = { "read", "write" };
+	uint64_t unit = region_unit(j), len = UINT64_MAX, avail;
+	unsigned i, d;
+	int ret;
 
 	for (i = 0; i < t->nfiles; i++) {
-		struct target_file *tf = &t->files[i];
-
-		if (j->offset_pct > 0) {
-			off = (uint64_t)((long double)tf->cur_size *
-					 j->offset_pct / 100);
-			tf->offset = off / align * align;
-		} else {
-			tf->offset = j->offset;
-		}
-		avail = tf->cur_size > tf->offset ?
-			tf->cur_size - tf->offset : 0;
-		if (j->size_pct > 0)
-			avail = (uint64_t)((long double)tf->cur_size *
-					   j->size_pct / 100);
-		else if (j->size)
-			avail = j->size / t->nfiles;
-		if (!avail) {
-			err_set(e, tf->path, 0, "size", "%s; give size= "
-				"to say how much of it the job uses",
-				tf->exists ? "the file is empty or shorter "
-				"than offset" : "the file does not exist yet");
-			return -EINVAL;
-		}
-		if (tf->is_bdev && (tf->offset > tf->cur_size ||
-				    avail > tf->cur_size - tf->offset)) {
-			err_set(e, tf->path, 0, "size", "region [%" PRIu64
-				", %" PRIu64 ") extends past the end of the "
-				"device (%" PRIu64 " bytes)", tf->offset,
-				tf->offset + avail, tf->cur_size);
-			return -EINVAL;
-		}
+		ret = plan_offset(&t->files[i], j, e);
+		if (!ret)
+			ret = plan_avail(t, &t->files[i], j, &avail, e);
+		if (ret)
+			return ret;
 		if (avail < len)
 			len = avail;
 	}
-	len = len / align * align;
-	if (len < bs_largest(j)) {
+	len = len / unit * unit;
+	for (d = 0; d < DDIR_NR; d++) {
+		/* The directions the generator draws (worker.c init_gen). */
+		bool used = d == DDIR_READ ? job_reads(j) :
+			    j->rw != RW_READ && j->rw != RW_RANDREAD;
+
+		if (!used || len >= j->bs_min[d])
+			continue;
 		err_set(e, t->files[0].path, 0, "size", "the region of each "
-			"file (%" PRIu64 " bytes) is smaller than the block "
-			"size (%" PRIu64 ")", len, bs_largest(j));
+			"file (%" PRIu64 " bytes) is smaller than the %s block "
+			"size (%" PRIu64 "); expected a region of at least one "
+			"block in each of the %u file%s", len, dname[d],
+			j->bs_min[d], t->nfiles, t->nfiles == 1 ? "" : "s");
+		return -EINVAL;
+	}
+	if (__builtin_mul_overflow(len, (uint64_t)t->nfiles, &t->region)) {
+		err_set(e, t->files[0].path, 0, "size", "%u files of %" PRIu64
+			" bytes each make a region larger than 2^64 bytes; "
+			"expected a smaller size=", t->nfiles, len);
 		return -EINVAL;
 	}
 	t->file_region = len;
-	t->region = len * t->nfiles;
 	return 0;
 }
 
@@ -392,7 +483,8 @@ int target_plan(struct target *t, const struct job *j, struct err_rec *e)
 	ret = plan_names(t, j);
 	if (ret == -EINVAL)
 		err_set(e, j->section_file, j->section_line, "filename",
-			"expected one or more names separated by ':'");
+			"expected one or more names separated by ':' (write "
+			"\\: for a ':' inside a name)");
 	if (ret)
 		goto err;
 	for (i = 0; i < t->nfiles; i++) {

@@ -156,6 +156,7 @@ static int init_gen(struct wstate *s)
 	const struct job *j = s->j;
 	struct gen_params gp = {
 		.region = s->w->tgt->region,
+		.nfiles = s->w->tgt->nfiles,
 		.random = is_random(j->rw),
 		.mixed = j->rw == RW_RW || j->rw == RW_RANDRW,
 		.only_dir = (j->rw == RW_WRITE || j->rw == RW_RANDWRITE) ?
@@ -177,9 +178,8 @@ static bool verify_next_io(struct wstate *s, struct gen_io *io);
 static bool prep(struct wstate *s, struct io_req *req)
 {
 	const struct target *t = s->w->tgt;
-	const struct target_file *tf = t->files;
+	const struct target_file *tf;
 	struct gen_io io;
-	uint64_t off;
 
 	if (s->vfy) {
 		if (verify_next_io(s, &io))
@@ -187,15 +187,17 @@ static bool prep(struct wstate *s, struct io_req *req)
 	} else {
 		gen_next(&s->gen, &io);
 	}
-	off = io.offset;
-	if (t->nfiles > 1) {
-		uint64_t fi = off / t->file_region;
-
-		tf += fi;
-		off -= fi * t->file_region;
-		req->file = (uint16_t)fi;
-	}
-	req->offset = off + tf->offset;
+	/*
+	 * The generator's contract (gen.h): the I/O lies inside the region
+	 * of its file. Broken, it would write over data outside the region:
+	 * stop before the I/O is issued. Three compares, never taken.
+	 */
+	if (io.file >= t->nfiles || io.foff > t->file_region ||
+	    io.len > t->file_region - io.foff)
+		abort();
+	tf = &t->files[io.file];
+	req->file = (uint16_t)io.file;
+	req->offset = tf->offset + io.foff;
 	req->fd = tf->fd;
 	req->len = io.len;
 	req->ddir = io.ddir;

@@ -2,7 +2,8 @@
 /*
  * Unit tests for gen.c: sequential walk and passes, the random map's
  * exactly-once coverage, independent random draws, bs ranges, rwmix ratios,
- * the bounded rng, determinism and parameter checks.
+ * the bounded rng, determinism and parameter checks; and with several file
+ * regions, that no I/O ever leaves the file region it lands in.
  *
  * No timing assertions here. For scale: sequential gen_next with a fixed bs
  * is a few predictable branches, a compare and a few adds (about 2.3 ns per
@@ -57,9 +58,14 @@ static void check_io(const struct gen *g, const struct gen_io *io)
 	assert_true(io->len >= p->bs_min[io->ddir]);
 	assert_true(io->len <= p->bs_max[io->ddir]);
 	assert_int_equal((io->len - p->bs_min[io->ddir]) % g->align, 0);
-	assert_int_equal(io->offset % g->align, 0);
+	assert_int_equal(io->foff % g->align, 0);
 	assert_true(io->offset < p->region);
 	assert_true(io->len <= p->region - io->offset);
+	/* Inside one file region: the worker writes foff of file `file`. */
+	assert_true(io->file < (p->nfiles ? p->nfiles : 1));
+	assert_true(io->foff < g->file_region);
+	assert_true(io->len <= g->file_region - io->foff);
+	assert_int_equal(io->offset, io->file * g->file_region + io->foff);
 }
 
 /* ---- sequential ---- */
@@ -518,6 +524,220 @@ static void test_determinism(void **state)
 	}
 }
 
+/* ---- several file regions ---- */
+
+/* splitmix64 for the test's own choices, apart from the generator's. */
+static uint64_t t_rand(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static uint64_t t_between(uint64_t *x, uint64_t lo, uint64_t hi)
+{
+	return lo + t_rand(x) % (hi - lo + 1);
+}
+
+/*
+ * A random parameter set: 1 to 9 files, a file region that is mostly not a
+ * multiple of the block sizes (and sometimes only just above bs_min),
+ * fixed sizes, ranges and per-direction sizes in multiples of 512, every
+ * mode. bs_max may exceed the file region: lengths are clipped to it.
+ */
+static struct gen_params random_params(uint64_t *x)
+{
+	static const uint64_t unit[] = { 512, 1024, 4096, 1536, 6144 };
+	struct gen_params p = { .seed = t_rand(x) };
+	uint64_t u = unit[t_rand(x) % 5], fr, lo = UINT64_MAX;
+	unsigned d, kind = (unsigned)(t_rand(x) % 4);
+
+	for (d = 0; d < 2; d++) {
+		p.bs_min[d] = u * t_between(x, 1, 8);
+		p.bs_max[d] = p.bs_min[d];
+		if (kind == 1)			/* ranges, bs=4k-64k */
+			p.bs_max[d] = p.bs_min[d] + u * t_between(x, 0, 30);
+		if (kind == 2 && d)		/* bs=4k,64k */
+			p.bs_min[d] = p.bs_max[d] = p.bs_min[0] *
+						    t_between(x, 2, 16);
+		if (kind == 3)			/* one fixed bs */
+			p.bs_min[d] = p.bs_max[d] = p.bs_min[0];
+		if (p.bs_min[d] < lo)
+			lo = p.bs_min[d];
+	}
+	p.random = t_rand(x) % 2;
+	p.norandommap = t_rand(x) % 3 == 0;
+	p.mixed = t_rand(x) % 3 == 0;
+	p.rwmixread = (double)(t_rand(x) % 101);
+	p.only_dir = (int)(t_rand(x) % 2);
+	p.nfiles = (unsigned)t_between(x, 1, 9);
+	/* At least the largest bs_min in use, plus an odd tail. */
+	fr = (p.bs_min[0] > p.bs_min[1] ? p.bs_min[0] : p.bs_min[1]) +
+	     (t_rand(x) % 2 ? 0 : 512 * t_between(x, 0, 300)) +
+	     t_between(x, 0, lo - 1);
+	p.region = fr * p.nfiles;
+	return p;
+}
+
+/*
+ * Millions of I/Os over thousands of parameter sets: every one lies in one
+ * file region (check_io), sequential I/Os of a pass never go back within a
+ * file, and passes restart at file 0.
+ */
+static void test_files_never_cross(void **state)
+{
+	uint64_t x = 0x5eed, n = 0;
+	int set, i;
+
+	for (set = 0; set < 3000; set++) {
+		struct gen_params p = random_params(&x);
+		struct gen g;
+		struct gen_io io;
+		uint64_t next = 0;
+
+		init_ok(&g, &p);
+		for (i = 0; i < 1000; i++, n++) {
+			gen_next(&g, &io);
+			check_io(&g, &io);
+			if (p.random)
+				continue;
+			if (io.new_pass)
+				assert_int_equal(io.offset, 0);
+			else
+				assert_true(io.offset >= next);
+			next = io.offset + io.len;
+		}
+	}
+	assert_true(n >= 3000000);
+}
+
+/*
+ * Sequential over 3 files of 10.5 blocks: each file's 10 whole blocks in
+ * order, never its half-block tail, then the next file; after the last, a
+ * new pass at file 0.
+ */
+static void test_seq_files(void **state)
+{
+	const uint64_t bs = 4 * KB, fr = 10 * bs + bs / 2;
+	struct gen_params p = params_fixed(3 * fr, bs, false, DDIR_WRITE);
+	struct gen g;
+	struct gen_io io;
+	int i;
+
+	p.nfiles = 3;
+	init_ok(&g, &p);
+	for (i = 0; i < 95; i++) {
+		gen_next(&g, &io);
+		check_io(&g, &io);
+		assert_int_equal(io.file, (i / 10) % 3);
+		assert_int_equal(io.foff, (uint64_t)(i % 10) * bs);
+		assert_int_equal(io.new_pass, i > 0 && i % 30 == 0);
+	}
+}
+
+/*
+ * The map with several files, file regions not a multiple of bs, and
+ * fblocks from 1 up (the reciprocal split of a block number at its
+ * extremes): every whole block of every file once per pass, none else.
+ */
+static void check_map_files(unsigned nfiles, uint64_t fblocks, uint64_t tail)
+{
+	const uint64_t bs = 512;
+	uint64_t fr = fblocks * bs + tail, nb = nfiles * fblocks, i;
+	struct gen_params p = params_fixed(nfiles * fr, bs, true, DDIR_READ);
+	uint64_t *seen = calloc((nb + 63) / 64, sizeof(*seen));
+	struct gen g;
+	struct gen_io io;
+	int pass;
+
+	assert_non_null(seen);
+	p.nfiles = nfiles;
+	p.seed = nfiles * 1000 + fblocks;
+	init_ok(&g, &p);
+	assert_true(g.use_map);
+	assert_int_equal(g.nblocks, nb);
+	for (pass = 0; pass < 2; pass++) {
+		memset(seen, 0, (nb + 63) / 64 * sizeof(*seen));
+		for (i = 0; i < nb; i++) {
+			gen_next(&g, &io);
+			check_io(&g, &io);
+			assert_int_equal(io.new_pass, pass > 0 && i == 0);
+			assert_int_equal(io.foff % bs, 0);
+			assert_false(bit_test_set(seen, io.file * fblocks +
+						  io.foff / bs));
+		}
+	}
+	free(seen);
+}
+
+static void test_map_files(void **state)
+{
+	static const struct {
+		unsigned nfiles;
+		uint64_t fblocks, tail;
+	} c[] = {
+		{ 2, 1, 0 }, { 7, 1, 511 }, { 3, 2, 100 }, { 5, 3, 0 },
+		{ 4, 1000, 511 }, { 9, 4097, 1 }, { 2, 65536, 0 },
+		{ 3, 99991, 256 }, { 4096, 3, 7 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		check_map_files(c[i].nfiles, c[i].fblocks, c[i].tail);
+}
+
+/* Huge file regions: block numbers near 2^52 still split exactly. */
+static void test_map_files_huge(void **state)
+{
+	const uint64_t bs = 512, fr = (1ull << 50) + 3 * bs + 17;
+	struct gen_params p = params_fixed(12 * fr, bs, true, DDIR_WRITE);
+	struct gen g;
+	struct gen_io io;
+	unsigned hits[12] = { 0 };
+	int i;
+
+	p.nfiles = 12;
+	init_ok(&g, &p);
+	for (i = 0; i < 200000; i++) {
+		gen_next(&g, &io);
+		check_io(&g, &io);
+		hits[io.file]++;
+	}
+	for (i = 0; i < 12; i++)
+		assert_true(hits[i] > 200000 / 12 * 8 / 10);
+}
+
+/* Without the map, each file is chosen about equally often. */
+static void test_any_files_uniform(void **state)
+{
+	struct gen_params p = {
+		.region = 5 * (100 * KB + 512),
+		.nfiles = 5,
+		.bs_min = { 4 * KB, 4 * KB },
+		.bs_max = { 64 * KB, 64 * KB },
+		.random = true,
+		.only_dir = DDIR_WRITE,
+		.seed = 11,
+	};
+	struct gen g;
+	struct gen_io io;
+	unsigned hits[5] = { 0 }, ends = 0;
+	int i;
+
+	init_ok(&g, &p);
+	for (i = 0; i < 100000; i++) {
+		gen_next(&g, &io);
+		check_io(&g, &io);
+		hits[io.file]++;
+		ends += io.foff + io.len > 100 * KB - 64 * KB;
+	}
+	for (i = 0; i < 5; i++)
+		assert_true(hits[i] > 19000 && hits[i] < 21000);
+	assert_true(ends > 0);
+}
+
 /* ---- parameter checks ---- */
 
 static void test_init_rejects(void **state)
@@ -544,6 +764,15 @@ static void test_init_rejects(void **state)
 	p.region = 1ull << 40;
 	p.bs_max[DDIR_READ] = 1ull << 32;
 	assert_int_equal(gen_init(&g, &p), -EINVAL);
+	/* Each file region must hold a block; the region splits evenly. */
+	p = ok;
+	p.nfiles = 17;
+	p.region = 17 * (4 * KB - 512);
+	assert_int_equal(gen_init(&g, &p), -EINVAL);
+	p.region = 17 * 4 * KB + 1;
+	assert_int_equal(gen_init(&g, &p), -EINVAL);
+	p.region = 17 * 4 * KB;
+	init_ok(&g, &p);
 	p = ok;
 	p.only_dir = 2;
 	assert_int_equal(gen_init(&g, &p), -EINVAL);
@@ -594,6 +823,11 @@ int main(void)
 		cmocka_unit_test(test_rng_below_unbiased),
 		cmocka_unit_test(test_rng_seed),
 		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_files_never_cross),
+		cmocka_unit_test(test_seq_files),
+		cmocka_unit_test(test_map_files),
+		cmocka_unit_test(test_map_files_huge),
+		cmocka_unit_test(test_any_files_uniform),
 		cmocka_unit_test(test_init_rejects),
 	};
 

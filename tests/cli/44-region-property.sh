@@ -1,0 +1,174 @@
+#!/bin/sh
+# Property: whatever the mix of files (filename=a:b:c, nrfiles>1), offsets,
+# sizes, block sizes (fixed, bs=LO-HI, bs=R,W, bsrange=), modes (with and
+# without the random map, with verify=), engines and direct=0/1, a job never touches a byte outside [offset, offset +
+# size / nfiles) of each of its files. Every file is bigger than the region
+# and filled with known data first; afterwards every byte before and after
+# each region is compared with what was there (and the file's size too);
+# a job that only reads changes no byte at all, and one that only writes
+# changes some byte inside a region (so a run that did nothing fails).
+# With root, one file of some cases is a loop device.
+#
+# IORIG_PROP_CASES cases (150 by default, make fuzz runs more) from the
+# seed IORIG_PROP_SEED (fixed by default): a failure prints the case and
+# the seed that gives it back.
+. "$(dirname "$0")/lib.sh"
+
+CASES=${IORIG_PROP_CASES:-150}
+SEED=${IORIG_PROP_SEED:-44}
+
+# Engines and O_DIRECT that work here; the test covers what it can.
+engines=""
+for e in sync libaio io_uring pthread; do
+	run --name=p --filename=probe.dat --size=64k --rw=write \
+		--ioengine=$e
+	[ "$rc" -eq 0 ] && engines="$engines $e"
+done
+rm -f probe.dat
+[ -n "$engines" ] || die "no engine runs here"
+direct=0
+have_odirect . && direct=1
+
+# A loop device when root (its bytes outside the region are checked like a
+# file's), else none: the cases with a device are then left out.
+dev=""
+if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null 2>&1; then
+	head -c 4194304 /dev/urandom >disk.img
+	if dev=$(losetup -f --show disk.img 2>/dev/null) && [ -b "$dev" ]; then
+		trap 'losetup -d "$dev" 2>/dev/null; cd /; rm -rf "$T"' EXIT
+		trap 'exit 1' INT TERM HUP
+	else
+		dev=""
+	fi
+fi
+[ -n "$dev" ] || echo "note: no loop device (needs root and losetup);" \
+	"block device cases left out"
+
+"$PY" - "$IORIG" "$CASES" "$SEED" "$direct" "$dev" $engines <<'EOF'
+import os, random, subprocess, sys
+
+iorig, cases, seed, can_direct, dev = sys.argv[1:6]
+engines = sys.argv[6:]
+cases, seed, can_direct = int(cases), int(seed), can_direct == "1"
+KB = 1024
+FSIZE = 1024 * KB               # every file: bigger than any region
+rng = random.Random(seed)
+
+
+def fill(path, n):
+    data = rng.randbytes(n)
+    with open(path, "r+b" if path.startswith("/dev/") else "wb") as f:
+        f.write(data)
+    return data
+
+
+def bs_spec(unit):
+    """A block size option and the largest bs_min of both directions."""
+    def size():
+        return unit * rng.choice([1, 1, 2, 3, 4, 8, 16])
+    kind = rng.randrange(5)
+    a, b = sorted((size(), size()))
+    c, d = sorted((size(), size()))
+    if kind == 0:
+        return "--bs=%d" % a, a
+    if kind == 1:
+        return "--bs=%d-%d" % (a, b), a
+    if kind == 2:
+        return "--bs=%d,%d" % (a, c), max(a, c)
+    if kind == 3:
+        return "--bsrange=%d-%d" % (a, b), a
+    return "--bs=%d-%d,%d-%d" % (a, b, c, d), max(a, c)
+
+
+def one(case):
+    direct = can_direct and rng.random() < 0.4
+    unit = 4096 if direct else rng.choice([512, 512, 1024, 4096])
+    bsopt, bsmin = bs_spec(unit)
+    rw = rng.choice(["read", "write", "randread", "randwrite", "rw",
+                     "randrw", "randwrite", "randrw"])
+    eng = rng.choice(engines)
+    nfiles = rng.randint(1, 4)
+    use_nrfiles = nfiles > 1 and rng.random() < 0.3
+    use_dev = bool(dev) and not use_nrfiles and rng.random() < 0.25
+    if use_nrfiles:
+        names = ["j.0.%d" % i for i in range(nfiles)]
+    else:
+        names = ["c%d-f%d.dat" % (case, i) for i in range(nfiles)]
+        if use_dev:
+            names[rng.randrange(nfiles)] = dev
+    # The offset: in 4k for direct, anywhere (even odd) otherwise; at most
+    # 256k, and the region of a file at most 400k: it ends well inside.
+    if direct:
+        off = 4096 * rng.randint(0, 64)
+    else:
+        off = rng.choice([0, unit * rng.randint(0, 256 * KB // unit),
+                          rng.randint(0, 256 * KB)])
+    # Per file, rarely a bs multiple; iorig rounds it down to a multiple
+    # of the smallest bs, so 2 * bsmin keeps a block of each direction.
+    per = rng.randint(2 * bsmin, 400 * KB)
+    if direct:
+        per = per // 512 * 512
+    size = per * nfiles
+    per = size // nfiles                   # as the manual splits size=
+    opts = ["--name=j", "--rw=" + rw, bsopt, "--ioengine=" + eng,
+            "--offset=%d" % off, "--size=%d" % size,
+            "--direct=%d" % direct, "--iodepth=%d" % rng.choice([1, 4, 16]),
+            "--loops=%d" % rng.choice([1, 2]), "--randseed=%d" % case,
+            "--allow-destructive"]
+    if use_nrfiles:
+        opts += ["--nrfiles=%d" % nfiles, "--directory=."]
+    else:
+        opts += ["--filename=" + ":".join(names)]
+    if rw in ("write", "randwrite") and rng.random() < 0.2:
+        # Verification numbers blocks across the files: one write size.
+        opts[2] = "--bs=%d" % bsmin
+        opts.append("--verify=" + rng.choice(["crc32c", "xxh3"]))
+    elif rw.startswith("rand") and rng.random() < 0.3:
+        opts.append("--norandommap=1")
+    if rw in ("rw", "randrw"):
+        opts.append("--rwmixread=%d" % rng.choice([0, 30, 50, 90, 100]))
+    before = {n: fill(n, FSIZE) for n in dict.fromkeys(names)}
+    r = subprocess.run([iorig] + opts, capture_output=True, text=True)
+    what = "case %d (IORIG_PROP_SEED=%d): iorig %s" % (case, seed,
+                                                       " ".join(opts))
+    if r.returncode != 0:
+        sys.exit("FAILED: exit %d, expected 0: %s\n%s" %
+                 (r.returncode, what, r.stderr[-2000:]))
+    end = off + per
+    # A mixed job over a small region may draw no write at all.
+    reads_only = rw in ("read", "randread") or "--rwmixread=100" in opts
+    writes = rw in ("write", "randwrite")
+    wrote = False
+    for n, old in before.items():
+        with open(n, "rb") as f:
+            new = f.read(FSIZE + 1)
+        if not n.startswith("/dev/") and len(new) != FSIZE:
+            sys.exit("FAILED: %s is %d bytes, was %d: %s" %
+                     (n, len(new), FSIZE, what))
+        new = new[:FSIZE]               # a device goes on
+        for lo, hi in ((0, off), (end, FSIZE)):
+            if new[lo:hi] != old[lo:hi]:
+                at = next(i for i in range(lo, hi) if new[i] != old[i])
+                sys.exit("FAILED: %s changed at byte %d, outside its "
+                         "region [%d, %d): %s" % (n, at, off, end, what))
+        if new[off:end] != old[off:end]:
+            if reads_only:
+                at = next(i for i in range(off, end) if new[i] != old[i])
+                sys.exit("FAILED: a job that only reads changed %s at "
+                         "byte %d: %s" % (n, at, what))
+            wrote = True
+    if writes and not wrote:
+        sys.exit("FAILED: a job that writes changed nothing: %s" % what)
+    for n in names:
+        if not n.startswith("/dev/") and os.path.exists(n):
+            os.unlink(n)
+
+
+for case in range(cases):
+    one(case)
+print("%d cases, seed %d, engines:%s, direct %s, device %s" %
+      (cases, seed, " ".join([""] + engines), "yes" if can_direct else "no",
+       dev or "none"))
+EOF
+[ $? -eq 0 ] || exit 1
+exit 0

@@ -219,6 +219,9 @@ static char *name_next(char **cur)
 	return name;
 }
 
+/* An I/O request names its file in 16 bits (io_req.file). */
+#define TARGET_FILES_MAX	65535u
+
 /* Fill names: the filename list, else NAME.CLONE.N in directory. */
 static int plan_names(struct target *t, const struct job *j)
 {
@@ -265,7 +268,7 @@ static int plan_names(struct target *t, const struct job *j)
 	t->nfiles = i;
 	ret = 0;
 out:
-	if (!ret && t->nfiles == 0)
+	if (!ret && (t->nfiles == 0 || t->nfiles > TARGET_FILES_MAX))
 		ret = -EINVAL;
 	free(list);
 	return ret;
@@ -483,8 +486,8 @@ int target_plan(struct target *t, const struct job *j, struct err_rec *e)
 	ret = plan_names(t, j);
 	if (ret == -EINVAL)
 		err_set(e, j->section_file, j->section_line, "filename",
-			"expected one or more names separated by ':' (write "
-			"\\: for a ':' inside a name)");
+			"expected one to %u names separated by ':' (write "
+			"\\: for a ':' inside a name)", TARGET_FILES_MAX);
 	if (ret)
 		goto err;
 	for (i = 0; i < t->nfiles; i++) {

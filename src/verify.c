@@ -667,10 +667,13 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 		v->backlog = (uint32_t)j->verify_backlog;
 		v->ring = calloc(v->backlog, sizeof(*v->ring));
 	}
+	if (v->written || v->ring)
+		v->failed = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
 	if (j->verify_only)
 		v->runs = calloc(VERIFY_RUNS_MAX, sizeof(*v->runs));
 	if ((!j->verify_only && j->do_verify && !v->written) ||
-	    (v->backlog && !v->ring) || (j->verify_only && !v->runs)) {
+	    (v->backlog && !v->ring) || (j->verify_only && !v->runs) ||
+	    ((v->written || v->ring) && !v->failed)) {
 		verify_exit(v);
 		return -ENOMEM;
 	}
@@ -683,6 +686,7 @@ void verify_exit(struct verify_ctx *v)
 	if (!v)
 		return;
 	free(v->written);
+	free(v->failed);
 	free(v->ring);
 	free(v->runs);
 	free(v);
@@ -723,6 +727,24 @@ void verify_stamp(struct verify_ctx *v, void *buf, uint64_t vblock)
 	}
 }
 
+void verify_write_done(struct verify_ctx *v, uint64_t vblock, bool ok)
+{
+	uint64_t bit = 1ull << (vblock % 64);
+
+	if (!v->failed || vblock >= v->nblocks)
+		return;
+	if (ok)
+		v->failed[vblock / 64] &= ~bit;
+	else
+		v->failed[vblock / 64] |= bit;
+}
+
+bool verify_write_failed(const struct verify_ctx *v, uint64_t vblock)
+{
+	return v->failed && vblock < v->nblocks &&
+	       (v->failed[vblock / 64] >> (vblock % 64) & 1);
+}
+
 void verify_new_pass(struct verify_ctx *v)
 {
 	v->pass++;
@@ -737,17 +759,16 @@ bool verify_next_written(const struct verify_ctx *v, uint64_t from,
 	uint64_t vb = from, w;
 
 	while (vb < v->nblocks) {
-		w = v->written[vb / 64] >> (vb % 64);
+		/* Passes before the last one covered every block. */
+		w = v->pass ? ~0ull : v->written[vb / 64];
+		/* A failed write says nothing about the device. */
+		w = (w & ~v->failed[vb / 64]) >> (vb % 64);
 		if (w & 1) {
-			b->generation = v->gen0 + v->pass;
+			b->generation = v->gen0 + v->pass -
+					!(v->written[vb / 64] >> (vb % 64) & 1);
 			break;
 		}
-		if (v->pass) {
-			/* Passes before the last one covered every block. */
-			b->generation = v->gen0 + v->pass - 1;
-			break;
-		}
-		/* Not written by this run: skip to its next written block. */
+		/* Not to check: skip to the next block that is. */
 		vb = w ? vb + (uint64_t)__builtin_ctzll(w) : (vb | 63) + 1;
 	}
 	b->vblock = vb;
@@ -919,8 +940,15 @@ void verify_end(struct verify_ctx *v)
 {
 	const struct verify_run *newest = NULL;
 	struct verify_mismatch *m;
+	uint64_t k;
 	unsigned i;
 
+	if (v->failed) {
+		v->stats.write_failed = 0;
+		for (k = 0; k < (v->nblocks + 63) / 64; k++)
+			v->stats.write_failed +=
+				(uint64_t)__builtin_popcountll(v->failed[k]);
+	}
 	if (!v->runs)
 		return;
 	for (i = 0; i < v->nruns; i++)
@@ -961,6 +989,7 @@ void verify_stats_merge(struct verify_stats *dst,
 	if (src->runtime_ns > dst->runtime_ns)
 		dst->runtime_ns = src->runtime_ns;
 	dst->read_errors += src->read_errors;
+	dst->write_failed += src->write_failed;
 	dst->mismatches += src->mismatches;
 	for (i = 0; i < VC_NR; i++)
 		dst->by_class[i] += src->by_class[i];
@@ -968,3 +997,4 @@ void verify_stats_merge(struct verify_stats *dst,
 	for (i = 0; i < src->nfirst && dst->nfirst < VERIFY_FIRST_MAX; i++)
 		dst->first[dst->nfirst++] = src->first[i];
 }
+

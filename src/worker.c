@@ -172,6 +172,9 @@ static int init_gen(struct wstate *s)
 }
 
 static bool verify_next_io(struct wstate *s, struct gen_io *io);
+static void verify_prep_write(struct wstate *s, struct io_req *req,
+			      uint64_t vblock);
+static void verify_write_end(struct wstate *s, const struct io_req *req);
 
 /* Returns false when verification holds the write back (s->vhold). */
 static bool prep(struct wstate *s, struct io_req *req)
@@ -202,7 +205,7 @@ static bool prep(struct wstate *s, struct io_req *req)
 	req->t_submit = 0;
 	req->t_done = 0;
 	if (s->vfy && io.ddir == DDIR_WRITE)
-		verify_stamp(s->vfy, req->buf, io.offset / s->vfy->bs);
+		verify_prep_write(s, req, io.offset / s->vfy->bs);
 	return true;
 }
 
@@ -448,6 +451,8 @@ static void complete(struct wstate *s, struct io_req *req)
 		/* No submit step: clat = lat, kept once and copied at the end */
 		hist_add(&d->clat, lat);
 	}
+	if (s->vfy && req->ddir == DDIR_WRITE)
+		verify_write_end(s, req);
 	if (req->ddir == DDIR_WRITE && (s->j->fsync || s->j->fdatasync) &&
 	    ++s->writes_since_sync >= (s->j->fsync ? s->j->fsync :
 				       s->j->fdatasync))
@@ -490,6 +495,21 @@ static bool verify_next_io(struct wstate *s, struct gen_io *io)
 	return false;
 }
 
+/* Fill the write req of block vblock; its completion tells which block. */
+static void verify_prep_write(struct wstate *s, struct io_req *req,
+			      uint64_t vblock)
+{
+	verify_stamp(s->vfy, req->buf, vblock);
+	s->vblk[req->idx].vblock = vblock;
+}
+
+/* A block whose write failed or came up short is not checked (verify.h). */
+static void verify_write_end(struct wstate *s, const struct io_req *req)
+{
+	verify_write_done(s->vfy, s->vblk[req->idx].vblock,
+			  req->res == (int64_t)req->len);
+}
+
 /* Blocks to read and check: a list, or a scan of the region. */
 struct vsource {
 	const struct verify_blk *list;	/* NULL: a scan */
@@ -502,6 +522,9 @@ static bool vsource_peek(const struct wstate *s, struct vsource *src,
 			 struct verify_blk *b)
 {
 	if (src->list) {
+		while (src->next < src->n &&
+		       verify_write_failed(s->vfy, src->list[src->next].vblock))
+			src->next++;
 		if (src->next >= src->n)
 			return false;
 		*b = src->list[src->next];
@@ -737,6 +760,9 @@ static void verify_phase(struct wstate *s)
 		if (j->verify_only)
 			verify_end(s->vfy);
 	}
+	/* Failed writes are counted even when nothing was checked. */
+	if (!j->verify_only)
+		verify_end(s->vfy);
 	if (!s->abandoned)
 		s->st->verify = s->vfy->stats;
 }

@@ -241,6 +241,7 @@ struct verify_ctx {
 };
 
 struct job;
+struct err_rec;
 
 /*
  * For job clone j (verify set) on target t, which must outlive the
@@ -250,6 +251,18 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 		const struct target *t);
 void verify_exit(struct verify_ctx *v);
 
+/*
+ * Advisory OFD locks (fcntl F_OFD_SETLK) on the region of every file of t,
+ * open: a write lock for a job that writes, a read lock for verify_only.
+ * They last until the file is closed, and tell another process that locks
+ * (another iorig verifying, or any program taking byte-range locks) that
+ * the bytes are being written and checked. Returns 0; -EAGAIN when another
+ * process holds a lock in the way, with why naming the file, the bytes
+ * and the holder; another -errno when locking fails. A file system that
+ * has no locks (ENOLCK, EOPNOTSUPP, EINVAL) is not refused.
+ */
+int verify_lock(const struct target *t, bool writes, char *why,
+		size_t whylen);
 
 /* The file and offset in it of block vblock. */
 void verify_where(const struct verify_ctx *v, uint64_t vblock,
@@ -297,5 +310,18 @@ void verify_end(struct verify_ctx *v);
  */
 int verify_job_check(const struct job *j, const char **option, char *why,
 		     size_t whylen);
+
+/*
+ * Plan time, after every target is planned (tg[i] for jobs[i]): refuse a
+ * run in which a job writes bytes of a file that a job verifying them
+ * (one that writes with verify=, or verify_only=1) uses while both can run
+ * (the same wait group): its checks would fail on the other's data. Two
+ * clones of one job, two jobs, and two files of one job are compared; a
+ * file is the same by device and inode, or, before it exists, by its
+ * resolved path. 0, -EINVAL with e naming both jobs, the file and the
+ * bytes, or -ENOMEM.
+ */
+int verify_plan_overlaps(const struct job *jobs, const struct target *tg,
+			 size_t njobs, struct err_rec *e);
 
 #endif

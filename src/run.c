@@ -19,6 +19,7 @@
 #include "sysinfo.h"
 #include "stream.h"
 #include "value.h"
+#include "verify.h"
 #include "worker.h"
 
 /*
@@ -74,7 +75,7 @@ static int plan_targets(const struct plan *p, struct target *tg,
 			return ret;
 		}
 	}
-	return 0;
+	return verify_plan_overlaps(p->jobs, tg, p->njobs, e);
 }
 
 static void host_info(struct run_result *r)

@@ -767,12 +767,27 @@ static void verify_phase(struct wstate *s)
 		s->st->verify = s->vfy->stats;
 }
 
+/*
+ * The verification state, and locks on the region (verify_lock) so that
+ * another process writing it is found out. 0, or -errno with the job
+ * failed.
+ */
 static int verify_setup(struct wstate *s)
 {
+	const struct job *j = s->j;
+	char why[sizeof(s->st->err_msg)];
+	int r;
+
 	s->vblk = calloc(s->depth, sizeof(*s->vblk));
-	if (!s->vblk)
-		return -ENOMEM;
-	return verify_init(&s->vfy, s->j, s->w->tgt);
+	r = s->vblk ? verify_init(&s->vfy, j, s->w->tgt) : -ENOMEM;
+	if (r) {
+		job_fail(s, r, "setting up verification: %s", strerror(-r));
+		return r;
+	}
+	r = verify_lock(s->w->tgt, !j->verify_only, why, sizeof(why));
+	if (r)
+		job_fail(s, r, "%s", why);
+	return r;
 }
 
 /*
@@ -1086,9 +1101,6 @@ void *worker_main(void *arg)
 	if (j->verify) {
 		ret = verify_setup(&s);
 		if (ret) {
-			s.st->err = ret;
-			snprintf(s.st->err_msg, sizeof(s.st->err_msg),
-				 "setting up verification: %s", strerror(-ret));
 			s.finished = true;
 			goto out;
 		}

@@ -85,11 +85,12 @@ rm -f v.*
 
 # hold SPEC...: a process that holds POSIX locks (which conflict with OFD
 # locks) on f.dat, "ex:START:LEN" or "sh:START:LEN", until hold.stop
-# exists; its pid is in $holder once it holds them.
+# exists (or the test is gone); its pid is in $holder once it holds them.
 hold() {
 	rm -f hold.ok hold.stop
 	"$PY" - f.dat "$@" <<'EOF' &
 import fcntl, os, sys, time
+parent = os.getppid()
 fd = os.open(sys.argv[1], os.O_RDWR)
 for spec in sys.argv[2:]:
     kind, start, length = spec.split(":")
@@ -97,7 +98,8 @@ for spec in sys.argv[2:]:
                 int(length), int(start))
 open("hold.ok", "w").close()
 end = time.monotonic() + 60
-while not os.path.exists("hold.stop") and time.monotonic() < end:
+while (not os.path.exists("hold.stop") and os.getppid() == parent and
+       time.monotonic() < end):
     time.sleep(0.02)
 EOF
 	holder=$!
@@ -142,7 +144,9 @@ run --name=v --filename=f.dat --size=1m $V --verify_only=1
 expect_rc 0
 unhold
 
-# Two iorig processes: the second one fails while the first runs.
+# Two iorig processes: the second one fails while the first runs (and is
+# stopped whatever happens).
+trap 'kill -INT "$first" 2>/dev/null; cd /; rm -rf "$T"' EXIT
 "$IORIG" --name=first --filename=f.dat --size=1m --rw=randwrite $V \
 	--time_based --runtime=60 >first.out 2>first.err &
 first=$!
@@ -163,6 +167,7 @@ run --name=second --filename=f.dat --size=1m --rw=randwrite $V
 rc2=$rc
 kill -INT "$first"
 wait_gone "$first" 20
+trap 'cd /; rm -rf "$T"' EXIT
 [ "$rc" -eq 130 ] || die "the first iorig exited $rc, not 130"
 rc=$rc2
 expect_rc 1

@@ -189,6 +189,8 @@ struct verify_stats {
 	uint64_t bytes;		/* read by verification */
 	uint64_t runtime_ns;	/* time spent in verification reads */
 	uint64_t read_errors;
+	uint64_t write_failed;	/* blocks not checked: the run's last
+				 * write of them failed or was short */
 	uint64_t mismatches;
 	uint64_t by_class[VC_NR];
 	bool stopped;		/* verify_fatal stopped at a mismatch */
@@ -227,6 +229,9 @@ struct verify_ctx {
 	bool fatal;		/* verify_fatal */
 	bool halt;		/* a mismatch under verify_fatal */
 	uint64_t *written;	/* bitmap: block written in this pass */
+	uint64_t *failed;	/* bitmap: the last write of the block in
+				 * this run failed or was short; with
+				 * written or ring */
 	struct verify_blk *ring;	/* verify_backlog: writes to check */
 	uint32_t ring_len, backlog;
 	struct verify_run *runs;	/* verify_only: the runs seen */
@@ -236,6 +241,7 @@ struct verify_ctx {
 };
 
 struct job;
+struct err_rec;
 
 /*
  * For job clone j (verify set) on target t, which must outlive the
@@ -245,19 +251,41 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 		const struct target *t);
 void verify_exit(struct verify_ctx *v);
 
+/*
+ * Advisory OFD locks (fcntl F_OFD_SETLK) on the region of every file of t,
+ * open: a write lock for a job that writes, a read lock for verify_only.
+ * They last until the file is closed, and tell another process that locks
+ * (another iorig verifying, or any program taking byte-range locks) that
+ * the bytes are being written and checked. Returns 0; -EAGAIN when another
+ * process holds a lock in the way, with why naming the file, the bytes
+ * and the holder; another -errno when locking fails. A file system that
+ * has no locks (ENOLCK, EOPNOTSUPP, EINVAL) is not refused.
+ */
+int verify_lock(const struct target *t, bool writes, char *why,
+		size_t whylen);
+
 /* The file and offset in it of block vblock. */
 void verify_where(const struct verify_ctx *v, uint64_t vblock,
 		  unsigned *file, uint64_t *offset);
 
 /* Fill buf as the next write of block vblock (stamps time and pass). */
 void verify_stamp(struct verify_ctx *v, void *buf, uint64_t vblock);
+/*
+ * A write of block vblock completed: ok when all of it was written. A
+ * block whose last write in this run failed (ENOSPC, EIO) or was short is
+ * not checked and not a mismatch: what it holds says nothing about the
+ * device. It is counted in stats.write_failed.
+ */
+void verify_write_done(struct verify_ctx *v, uint64_t vblock, bool ok);
+/* The last write of block vblock failed or was short. */
+bool verify_write_failed(const struct verify_ctx *v, uint64_t vblock);
 /* The writer begins another pass over the region. */
 void verify_new_pass(struct verify_ctx *v);
 
 /*
  * The block the write+verify pass checks after `from` (its expected
  * generation in *b); false when none is left. Blocks the run did not
- * write are skipped.
+ * write, and blocks whose last write failed, are skipped.
  */
 bool verify_next_written(const struct verify_ctx *v, uint64_t from,
 			 struct verify_blk *b);
@@ -269,7 +297,10 @@ bool verify_next_written(const struct verify_ctx *v, uint64_t from,
 int verify_check(struct verify_ctx *v, const void *buf,
 		 const struct verify_blk *b);
 
-/* verify_only: blocks of older runs are stale; call once at the end. */
+/*
+ * Call once at the end: counts stats.write_failed; for verify_only, the
+ * blocks of older runs are stale.
+ */
 void verify_end(struct verify_ctx *v);
 
 /*
@@ -279,5 +310,18 @@ void verify_end(struct verify_ctx *v);
  */
 int verify_job_check(const struct job *j, const char **option, char *why,
 		     size_t whylen);
+
+/*
+ * Plan time, after every target is planned (tg[i] for jobs[i]): refuse a
+ * run in which a job writes bytes of a file that a job verifying them
+ * (one that writes with verify=, or verify_only=1) uses while both can run
+ * (the same wait group): its checks would fail on the other's data. Two
+ * clones of one job, two jobs, and two files of one job are compared; a
+ * file is the same by device and inode, or, before it exists, by its
+ * resolved path. 0, -EINVAL with e naming both jobs, the file and the
+ * bytes, or -ENOMEM.
+ */
+int verify_plan_overlaps(const struct job *jobs, const struct target *tg,
+			 size_t njobs, struct err_rec *e);
 
 #endif

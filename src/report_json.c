@@ -277,6 +277,7 @@ static json_t *j_verify(struct jw *c, const struct verify_stats *v)
 	jw_put(c, o, "io_bytes", jw_u64(v->bytes));
 	jw_put(c, o, "runtime_ns", jw_u64(v->runtime_ns));
 	jw_put(c, o, "read_errors", jw_u64(v->read_errors));
+	jw_put(c, o, "write_failed", jw_u64(v->write_failed));
 	jw_put(c, o, "mismatches", jw_u64(v->mismatches));
 	jw_put(c, o, "stopped", json_boolean(v->stopped));
 	for (k = 0; k < VC_NR; k++)

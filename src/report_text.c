@@ -273,6 +273,11 @@ static void print_verify(FILE *f, const struct verify_stats *v)
 		v->stopped ? "; stopped at the first (verify_fatal)" : "");
 	if (v->read_errors)
 		fprintf(f, "    read errors %" PRIu64 "\n", v->read_errors);
+	if (v->write_failed)
+		fprintf(f, "    write failed %" PRIu64 " block%s: not checked "
+			"(the run's last write of %s failed or was short)\n",
+			v->write_failed, v->write_failed == 1 ? "" : "s",
+			v->write_failed == 1 ? "it" : "them");
 	for (c = 0; c < VC_NR; c++) {
 		if (!v->by_class[c])
 			continue;

@@ -19,6 +19,7 @@
 #include "sysinfo.h"
 #include "stream.h"
 #include "value.h"
+#include "verify.h"
 #include "worker.h"
 
 /*
@@ -87,6 +88,8 @@ static int plan_targets(const struct plan *p, struct target *tg,
 	if (!ret)
 		ret = target_space_check(&space, w, e);
 	target_space_free(&space);
+	if (!ret)
+		ret = verify_plan_overlaps(p->jobs, tg, p->njobs, e);
 	return ret;
 }
 

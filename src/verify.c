@@ -12,11 +12,13 @@
  * (sectors of different writes) without any memory of what was written.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,6 +28,7 @@
 #endif
 
 #include "engine.h"
+#include "err.h"
 #include "gen.h"
 #include "job.h"
 #include "target.h"
@@ -667,10 +670,13 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 		v->backlog = (uint32_t)j->verify_backlog;
 		v->ring = calloc(v->backlog, sizeof(*v->ring));
 	}
+	if (v->written || v->ring)
+		v->failed = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
 	if (j->verify_only)
 		v->runs = calloc(VERIFY_RUNS_MAX, sizeof(*v->runs));
 	if ((!j->verify_only && j->do_verify && !v->written) ||
-	    (v->backlog && !v->ring) || (j->verify_only && !v->runs)) {
+	    (v->backlog && !v->ring) || (j->verify_only && !v->runs) ||
+	    ((v->written || v->ring) && !v->failed)) {
 		verify_exit(v);
 		return -ENOMEM;
 	}
@@ -683,9 +689,56 @@ void verify_exit(struct verify_ctx *v)
 	if (!v)
 		return;
 	free(v->written);
+	free(v->failed);
 	free(v->ring);
 	free(v->runs);
 	free(v);
+}
+
+int verify_lock(const struct target *t, bool writes, char *why,
+		size_t whylen)
+{
+	struct flock fl;
+	char holder[32];
+	unsigned i;
+	int err;
+
+	for (i = 0; i < t->nfiles; i++) {
+		const struct target_file *tf = &t->files[i];
+
+		memset(&fl, 0, sizeof(fl));
+		fl.l_type = writes ? F_WRLCK : F_RDLCK;
+		fl.l_whence = SEEK_SET;
+		fl.l_start = (off_t)tf->offset;
+		fl.l_len = (off_t)t->file_region;
+		if (!fcntl(tf->fd, F_OFD_SETLK, &fl))
+			continue;
+		err = errno;
+		if (err == ENOLCK || err == EOPNOTSUPP || err == EINVAL)
+			continue;
+		if (err != EAGAIN && err != EACCES) {
+			snprintf(why, whylen, "locking bytes %" PRIu64 "-%"
+				 PRIu64 " of %s (fcntl F_OFD_SETLK): %s",
+				 tf->offset, tf->offset + t->file_region - 1,
+				 tf->path, strerror(err));
+			return -err;
+		}
+		holder[0] = '\0';
+		if (!fcntl(tf->fd, F_OFD_GETLK, &fl) && fl.l_type != F_UNLCK &&
+		    fl.l_pid > 0)
+			snprintf(holder, sizeof(holder), " (pid %ld)",
+				 (long)fl.l_pid);
+		snprintf(why, whylen, "another process%s holds a lock on "
+			 "bytes of %s that this job %s (%" PRIu64 "-%" PRIu64
+			 "): another iorig run, or another program, is %s "
+			 "them, and this job's checks could not be trusted; "
+			 "run the two one after the other, or on other bytes",
+			 holder, tf->path, writes ? "writes and verifies" :
+			 "checks", tf->offset, tf->offset + t->file_region - 1,
+			 fl.l_type == F_RDLCK ? "checking" : "writing");
+		return -EAGAIN;
+	}
+	return 0;
 }
 
 void verify_where(const struct verify_ctx *v, uint64_t vblock,
@@ -723,6 +776,24 @@ void verify_stamp(struct verify_ctx *v, void *buf, uint64_t vblock)
 	}
 }
 
+void verify_write_done(struct verify_ctx *v, uint64_t vblock, bool ok)
+{
+	uint64_t bit = 1ull << (vblock % 64);
+
+	if (!v->failed || vblock >= v->nblocks)
+		return;
+	if (ok)
+		v->failed[vblock / 64] &= ~bit;
+	else
+		v->failed[vblock / 64] |= bit;
+}
+
+bool verify_write_failed(const struct verify_ctx *v, uint64_t vblock)
+{
+	return v->failed && vblock < v->nblocks &&
+	       (v->failed[vblock / 64] >> (vblock % 64) & 1);
+}
+
 void verify_new_pass(struct verify_ctx *v)
 {
 	v->pass++;
@@ -737,17 +808,16 @@ bool verify_next_written(const struct verify_ctx *v, uint64_t from,
 	uint64_t vb = from, w;
 
 	while (vb < v->nblocks) {
-		w = v->written[vb / 64] >> (vb % 64);
+		/* Passes before the last one covered every block. */
+		w = v->pass ? ~0ull : v->written[vb / 64];
+		/* A failed write says nothing about the device. */
+		w = (w & ~v->failed[vb / 64]) >> (vb % 64);
 		if (w & 1) {
-			b->generation = v->gen0 + v->pass;
+			b->generation = v->gen0 + v->pass -
+					!(v->written[vb / 64] >> (vb % 64) & 1);
 			break;
 		}
-		if (v->pass) {
-			/* Passes before the last one covered every block. */
-			b->generation = v->gen0 + v->pass - 1;
-			break;
-		}
-		/* Not written by this run: skip to its next written block. */
+		/* Not to check: skip to the next block that is. */
 		vb = w ? vb + (uint64_t)__builtin_ctzll(w) : (vb | 63) + 1;
 	}
 	b->vblock = vb;
@@ -919,8 +989,15 @@ void verify_end(struct verify_ctx *v)
 {
 	const struct verify_run *newest = NULL;
 	struct verify_mismatch *m;
+	uint64_t k;
 	unsigned i;
 
+	if (v->failed) {
+		v->stats.write_failed = 0;
+		for (k = 0; k < (v->nblocks + 63) / 64; k++)
+			v->stats.write_failed +=
+				(uint64_t)__builtin_popcountll(v->failed[k]);
+	}
 	if (!v->runs)
 		return;
 	for (i = 0; i < v->nruns; i++)
@@ -961,10 +1038,217 @@ void verify_stats_merge(struct verify_stats *dst,
 	if (src->runtime_ns > dst->runtime_ns)
 		dst->runtime_ns = src->runtime_ns;
 	dst->read_errors += src->read_errors;
+	dst->write_failed += src->write_failed;
 	dst->mismatches += src->mismatches;
 	for (i = 0; i < VC_NR; i++)
 		dst->by_class[i] += src->by_class[i];
 	dst->stopped = dst->stopped || src->stopped;
 	for (i = 0; i < src->nfirst && dst->nfirst < VERIFY_FIRST_MAX; i++)
 		dst->first[dst->nfirst++] = src->first[i];
+}
+
+/* ---- Plan time: regions that verifying jobs share ---- */
+
+/* One file of one job's region, for verify_plan_overlaps. */
+struct vspan {
+	unsigned wg;		/* wait group: who runs at the same time */
+	bool bdev;
+	bool exists;
+	dev_t dev;		/* st_rdev of a device, else st_dev */
+	ino_t ino;
+	char *name;		/* resolved path, for a file not there yet */
+	uint64_t start, end;	/* bytes [start, end) */
+	size_t job;
+	unsigned file;
+	bool writes, verifies;
+};
+
+/* "/abs/dir/base" for a path whose file does not exist yet; NULL if the
+ * directory does not resolve either. */
+static char *resolved_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir, *out = NULL;
+
+	if (slash == path)
+		dir = strdup("");
+	else if (slash)
+		dir = strndup(path, (size_t)(slash - path));
+	else
+		dir = strdup(".");
+	if (dir && *dir) {
+		char *real = realpath(dir, NULL);
+
+		free(dir);
+		dir = real;
+	}
+	if (dir && asprintf(&out, "%s/%s", strcmp(dir, "/") ? dir : "",
+			    slash ? slash + 1 : path) < 0)
+		out = NULL;
+	free(dir);
+	return out;
+}
+
+static int vspan_key(struct vspan *v, const char *path)
+{
+	struct stat st;
+
+	if (!stat(path, &st)) {
+		v->exists = true;
+		v->bdev = S_ISBLK(st.st_mode);
+		v->dev = v->bdev ? st.st_rdev : st.st_dev;
+		v->ino = v->bdev ? 0 : st.st_ino;
+		return 0;
+	}
+	v->name = resolved_name(path);
+	return v->name ? 0 : -ENOMEM;
+}
+
+static int vspan_cmp_file(const struct vspan *a, const struct vspan *b)
+{
+	if (a->exists != b->exists)
+		return a->exists ? -1 : 1;
+	if (!a->exists)
+		return strcmp(a->name, b->name);
+	if (a->bdev != b->bdev)
+		return a->bdev ? -1 : 1;
+	if (a->dev != b->dev)
+		return a->dev < b->dev ? -1 : 1;
+	if (a->ino != b->ino)
+		return a->ino < b->ino ? -1 : 1;
+	return 0;
+}
+
+static int vspan_cmp(const void *pa, const void *pb)
+{
+	const struct vspan *a = pa, *b = pb;
+	int c;
+
+	if (a->wg != b->wg)
+		return a->wg < b->wg ? -1 : 1;
+	c = vspan_cmp_file(a, b);
+	if (c)
+		return c;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return a->job < b->job ? -1 : a->job > b->job;
+}
+
+static bool plan_writes(const struct job *j)
+{
+	return !j->verify_only && j->rw != RW_READ && j->rw != RW_RANDREAD;
+}
+
+/* "job 'x'", "job 'x' clone 2", "job 'x' file 1". */
+static void span_who(const struct job *jobs, const struct target *tg,
+		     const struct vspan *v, char *buf, size_t len)
+{
+	const struct job *j = &jobs[v->job];
+	int n = snprintf(buf, len, "job '%s'", j->name);
+
+	if (n > 0 && (size_t)n < len && j->numjobs > 1)
+		n += snprintf(buf + n, len - (size_t)n, " clone %u", j->clone);
+	if (n > 0 && (size_t)n < len && tg[v->job].nfiles > 1)
+		snprintf(buf + n, len - (size_t)n, " (its file %u)", v->file);
+}
+
+static int span_clash(const struct job *jobs, const struct target *tg,
+		      const struct vspan *w, const struct vspan *v,
+		      struct err_rec *e)
+{
+	const struct job *vj = &jobs[v->job];
+	const struct target_file *tf = &tg[w->job].files[w->file];
+	uint64_t from = w->start > v->start ? w->start : v->start;
+	uint64_t to = w->end < v->end ? w->end : v->end;
+	char who_w[320], who_v[320];
+
+	span_who(jobs, tg, w, who_w, sizeof(who_w));
+	span_who(jobs, tg, v, who_v, sizeof(who_v));
+	err_set(e, vj->section_file, vj->section_line, "verify", "%s writes "
+		"bytes %" PRIu64 "-%" PRIu64 " of %s while %s %s them (the "
+		"same stonewall group): the checks would fail on the other "
+		"job's data. Give each job its own file or byte range "
+		"(filename=, offset=, size=), or put stonewall=1 between them",
+		who_w, from, to - 1, tf->path, who_v,
+		vj->verify_only ? "checks" : "writes and verifies");
+	return -EINVAL;
+}
+
+/*
+ * Spans sorted by start: a span overlaps an earlier one when it starts
+ * before the largest end so far, so one pass keeps the earlier verifying
+ * span and the earlier writing span that reach furthest.
+ */
+static int spans_scan(const struct job *jobs, const struct target *tg,
+		      const struct vspan *s, size_t n, struct err_rec *e)
+{
+	const struct vspan *ver = NULL, *wr = NULL;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (i && (s[i].wg != s[i - 1].wg ||
+			  vspan_cmp_file(&s[i], &s[i - 1])))
+			ver = wr = NULL;
+		if (s[i].writes && ver && ver->end > s[i].start)
+			return span_clash(jobs, tg, &s[i], ver, e);
+		if (s[i].verifies && wr && wr->end > s[i].start)
+			return span_clash(jobs, tg, wr, &s[i], e);
+		if (s[i].verifies && (!ver || s[i].end > ver->end))
+			ver = &s[i];
+		if (s[i].writes && (!wr || s[i].end > wr->end))
+			wr = &s[i];
+	}
+	return 0;
+}
+
+int verify_plan_overlaps(const struct job *jobs, const struct target *tg,
+			 size_t njobs, struct err_rec *e)
+{
+	struct vspan *s = NULL;
+	size_t i, n = 0, cap = 0;
+	bool any = false;
+	unsigned f;
+	int ret = 0;
+
+	for (i = 0; i < njobs; i++) {
+		any = any || jobs[i].verify;
+		if (!(jobs[i].engine->flags & ENGINE_NOIO))
+			cap += tg[i].nfiles;
+	}
+	if (!any || !cap)
+		return 0;
+	s = calloc(cap, sizeof(*s));
+	if (!s) {
+		err_set(e, "", 0, "", "out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < njobs && !ret; i++) {
+		const struct job *j = &jobs[i];
+
+		if ((j->engine->flags & ENGINE_NOIO) ||
+		    (!j->verify && !plan_writes(j)))
+			continue;
+		for (f = 0; f < tg[i].nfiles && !ret; f++, n++) {
+			s[n].wg = j->wait_group;
+			s[n].start = tg[i].files[f].offset;
+			s[n].end = s[n].start + tg[i].file_region;
+			if (s[n].end < s[n].start)
+				s[n].end = UINT64_MAX;
+			s[n].job = i;
+			s[n].file = f;
+			s[n].writes = plan_writes(j);
+			s[n].verifies = j->verify != VERIFY_NONE;
+			ret = vspan_key(&s[n], tg[i].files[f].path);
+		}
+	}
+	if (ret)
+		err_set(e, "", 0, "", "out of memory");
+	if (!ret) {
+		qsort(s, n, sizeof(*s), vspan_cmp);
+		ret = spans_scan(jobs, tg, s, n, e);
+	}
+	for (i = 0; i < n; i++)
+		free(s[i].name);
+	free(s);
+	return ret;
 }

@@ -173,6 +173,9 @@ static int init_gen(struct wstate *s)
 }
 
 static bool verify_next_io(struct wstate *s, struct gen_io *io);
+static void verify_prep_write(struct wstate *s, struct io_req *req,
+			      uint64_t vblock);
+static void verify_write_end(struct wstate *s, const struct io_req *req);
 
 /* Returns false when verification holds the write back (s->vhold). */
 static bool prep(struct wstate *s, struct io_req *req)
@@ -204,7 +207,7 @@ static bool prep(struct wstate *s, struct io_req *req)
 	req->t_submit = 0;
 	req->t_done = 0;
 	if (s->vfy && io.ddir == DDIR_WRITE)
-		verify_stamp(s->vfy, req->buf, io.offset / s->vfy->bs);
+		verify_prep_write(s, req, io.offset / s->vfy->bs);
 	return true;
 }
 
@@ -450,6 +453,8 @@ static void complete(struct wstate *s, struct io_req *req)
 		/* No submit step: clat = lat, kept once and copied at the end */
 		hist_add(&d->clat, lat);
 	}
+	if (s->vfy && req->ddir == DDIR_WRITE)
+		verify_write_end(s, req);
 	if (req->ddir == DDIR_WRITE && (s->j->fsync || s->j->fdatasync) &&
 	    ++s->writes_since_sync >= (s->j->fsync ? s->j->fsync :
 				       s->j->fdatasync))
@@ -492,6 +497,21 @@ static bool verify_next_io(struct wstate *s, struct gen_io *io)
 	return false;
 }
 
+/* Fill the write req of block vblock; its completion tells which block. */
+static void verify_prep_write(struct wstate *s, struct io_req *req,
+			      uint64_t vblock)
+{
+	verify_stamp(s->vfy, req->buf, vblock);
+	s->vblk[req->idx].vblock = vblock;
+}
+
+/* A block whose write failed or came up short is not checked (verify.h). */
+static void verify_write_end(struct wstate *s, const struct io_req *req)
+{
+	verify_write_done(s->vfy, s->vblk[req->idx].vblock,
+			  req->res == (int64_t)req->len);
+}
+
 /* Blocks to read and check: a list, or a scan of the region. */
 struct vsource {
 	const struct verify_blk *list;	/* NULL: a scan */
@@ -504,6 +524,9 @@ static bool vsource_peek(const struct wstate *s, struct vsource *src,
 			 struct verify_blk *b)
 {
 	if (src->list) {
+		while (src->next < src->n &&
+		       verify_write_failed(s->vfy, src->list[src->next].vblock))
+			src->next++;
 		if (src->next >= src->n)
 			return false;
 		*b = src->list[src->next];
@@ -739,16 +762,34 @@ static void verify_phase(struct wstate *s)
 		if (j->verify_only)
 			verify_end(s->vfy);
 	}
+	/* Failed writes are counted even when nothing was checked. */
+	if (!j->verify_only)
+		verify_end(s->vfy);
 	if (!s->abandoned)
 		s->st->verify = s->vfy->stats;
 }
 
+/*
+ * The verification state, and locks on the region (verify_lock) so that
+ * another process writing it is found out. 0, or -errno with the job
+ * failed.
+ */
 static int verify_setup(struct wstate *s)
 {
+	const struct job *j = s->j;
+	char why[sizeof(s->st->err_msg)];
+	int r;
+
 	s->vblk = calloc(s->depth, sizeof(*s->vblk));
-	if (!s->vblk)
-		return -ENOMEM;
-	return verify_init(&s->vfy, s->j, s->w->tgt);
+	r = s->vblk ? verify_init(&s->vfy, j, s->w->tgt) : -ENOMEM;
+	if (r) {
+		job_fail(s, r, "setting up verification: %s", strerror(-r));
+		return r;
+	}
+	r = verify_lock(s->w->tgt, !j->verify_only, why, sizeof(why));
+	if (r)
+		job_fail(s, r, "%s", why);
+	return r;
 }
 
 /*
@@ -1062,9 +1103,6 @@ void *worker_main(void *arg)
 	if (j->verify) {
 		ret = verify_setup(&s);
 		if (ret) {
-			s.st->err = ret;
-			snprintf(s.st->err_msg, sizeof(s.st->err_msg),
-				 "setting up verification: %s", strerror(-ret));
 			s.finished = true;
 			goto out;
 		}

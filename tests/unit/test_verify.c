@@ -500,6 +500,60 @@ static void test_fatal_and_backlog_ring(void **state)
 	fixture_exit(&x);
 }
 
+/*
+ * A block whose last write failed or came up short is not checked: the
+ * scan and the backlog skip it, and verify_end counts it. A later good
+ * write of it makes it a block to check again.
+ */
+static void test_failed_writes(void **state)
+{
+	struct fixture x;
+	struct verify_blk b;
+	uint64_t g0;
+
+	(void)state;
+	fixture_init(&x, 130, false, 0);
+	g0 = x.v->gen0;
+	/* Pass 0: blocks 0-2 and 127-129; 1, 2, 128 fail, 129 is short. */
+	verify_stamp(x.v, x.buf, 0);
+	verify_write_done(x.v, 0, true);
+	verify_stamp(x.v, x.buf, 1);
+	verify_write_done(x.v, 1, false);
+	verify_stamp(x.v, x.buf, 2);
+	verify_write_done(x.v, 2, false);
+	verify_stamp(x.v, x.buf, 127);
+	verify_write_done(x.v, 127, true);
+	verify_stamp(x.v, x.buf, 128);
+	verify_write_done(x.v, 128, false);
+	verify_stamp(x.v, x.buf, 129);
+	verify_write_done(x.v, 129, false);
+	assert_true(verify_write_failed(x.v, 1));
+	assert_false(verify_write_failed(x.v, 0));
+	assert_false(verify_write_failed(x.v, 130));
+	assert_true(verify_next_written(x.v, 0, &b));
+	assert_int_equal(b.vblock, 0);
+	assert_true(verify_next_written(x.v, 1, &b));
+	assert_int_equal(b.vblock, 127);
+	assert_false(verify_next_written(x.v, 128, &b));
+	/* Pass 1 writes block 1 again, and it lands; block 2 fails again. */
+	verify_new_pass(x.v);
+	verify_stamp(x.v, x.buf, 1);
+	verify_write_done(x.v, 1, true);
+	assert_false(verify_write_failed(x.v, 1));
+	assert_true(verify_next_written(x.v, 1, &b));
+	assert_int_equal(b.vblock, 1);
+	assert_int_equal(b.generation, g0 + 1);
+	/* Block 2 still holds no write of this run that landed. */
+	assert_true(verify_next_written(x.v, 2, &b));
+	assert_int_equal(b.vblock, 3);
+	assert_int_equal(b.generation, g0);
+	assert_false(verify_next_written(x.v, 128, &b));
+	verify_end(x.v);
+	assert_int_equal(x.v->stats.write_failed, 3);
+	assert_int_equal(x.v->stats.mismatches, 0);
+	fixture_exit(&x);
+}
+
 /* verify_only: the newest run's blocks are good, older runs' stale. */
 static void test_verify_only_stale(void **state)
 {
@@ -709,6 +763,7 @@ int main(void)
 		cmocka_unit_test(test_foreign),
 		cmocka_unit_test(test_expected_generation),
 		cmocka_unit_test(test_fatal_and_backlog_ring),
+		cmocka_unit_test(test_failed_writes),
 		cmocka_unit_test(test_verify_only_stale),
 		cmocka_unit_test(test_verify_only_many_runs),
 		cmocka_unit_test(test_stats_merge),

@@ -210,6 +210,11 @@ static void print_header(FILE *f, const struct report_unit *u)
 	}
 	if (s->nclones < u->njobs)
 		fprintf(f, ", %u of %u ran", s->nclones, u->njobs);
+	if (!s->nmeasured) {
+		fprintf(f, ", not measured: stopped during ramp_time%s\n",
+			s->interrupted ? ", interrupted" : "");
+		return;
+	}
 	value_fmt_ns((double)s->runtime_ns, rt, sizeof(rt));
 	fprintf(f, ", runtime %s, %" PRIu64 " loop%s%s\n", rt, s->loops_done,
 		s->loops_done == 1 ? "" : "s",
@@ -437,6 +442,11 @@ static void print_unit(FILE *f, const struct run_result *r,
 		fputs("  abandoned: an I/O was still blocked when the stop "
 		      "grace period ran out; I/Os in flight then are not "
 		      "counted\n", f);
+	if (!s->nmeasured) {
+		for (d = 0; d < DDIR_NR; d++)
+			print_errors(f, &s->dir[d]);
+		return;
+	}
 	for (d = 0; d < DDIR_NR; d++) {
 		const struct dir_stats *ds = &s->dir[d];
 
@@ -471,6 +481,11 @@ static void print_group(FILE *f, const struct run_result *r, unsigned id,
 	fprintf(f, "group %u: %u job%s", id, njobs, njobs == 1 ? "" : "s");
 	if (!g->nclones) {
 		fputs(", not run\n", f);
+		return;
+	}
+	if (!g->nmeasured) {
+		fprintf(f, ", %u ran, not measured: stopped during "
+			"ramp_time\n", g->nclones);
 		return;
 	}
 	value_fmt_ns((double)g->runtime_ns, rt, sizeof(rt));

@@ -300,17 +300,14 @@ static void interval_roll(struct wstate *s, uint64_t now)
 
 /*
  * The job ends at tick end: the last interval, partial, closes there.
- * Stopped while ramping, the figures (never reset) count from the start,
- * and so do the intervals.
+ * Stopped while ramping, nothing was measured: no intervals.
  */
 static void interval_end(struct wstate *s, uint64_t end)
 {
 	uint64_t end_ns, start;
 
-	if (!s->irec || s->iv_over)
+	if (!s->irec || s->iv_over || s->ramp_end)
 		return;
-	if (s->ramp_end)
-		interval_arm(s);
 	interval_roll(s, end);
 	if (s->iv_over)
 		return;
@@ -332,6 +329,7 @@ static void measure_start(struct wstate *s)
 
 	live_phase(s);
 	stats_init(s->st);
+	s->st->nmeasured = !s->ramp_end;
 	s->t0 = s->now;
 	s->issued_bytes = 0;
 	s->issued_ios = 0;
@@ -917,6 +915,35 @@ static void sleep_ns(uint64_t ns, const atomic_int *stop)
 }
 
 /*
+ * Stopped (signal, error) while still ramping: nothing was measured, and
+ * the warm-up's figures must not pass for a measurement. Only why it
+ * stopped and its failed I/Os stay.
+ */
+static void ramp_discard(struct job_stats *st)
+{
+	struct dir_stats dir[DDIR_NR];
+	struct job_stats keep = *st;
+	unsigned d;
+
+	memcpy(dir, st->dir, sizeof(dir));
+	stats_init(st);
+	st->nmeasured = 0;
+	st->err = keep.err;
+	memcpy(st->err_msg, keep.err_msg, sizeof(st->err_msg));
+	st->interrupted = keep.interrupted;
+	st->abandoned = keep.abandoned;
+	st->intervals = keep.intervals;
+	for (d = 0; d < DDIR_NR; d++) {
+		st->dir[d].errors = dir[d].errors;
+		st->dir[d].first_errno = dir[d].first_errno;
+		st->dir[d].first_err_offset = dir[d].first_err_offset;
+		st->dir[d].first_err_engine = dir[d].first_err_engine;
+		memcpy(st->dir[d].first_err_file, dir[d].first_err_file,
+		       sizeof(dir[d].first_err_file));
+	}
+}
+
+/*
  * What is derived from the counters when the job ends at tick end; also
  * run by worker_abandon() on the other thread, so it reads only what the
  * worker wrote before its last call_enter().
@@ -926,6 +953,10 @@ static void finish_figures(const struct wstate *s, uint64_t end)
 	struct job_stats *st = s->st;
 	unsigned d;
 
+	if (s->ramp_end) {
+		ramp_discard(st);
+		return;
+	}
 	st->runtime_ns = clock_delta_ns(s->w->clk, s->t0, end);
 	for (d = 0; d < DDIR_NR; d++)
 		if (!st->dir[d].lat.count && st->dir[d].clat.count)

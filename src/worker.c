@@ -426,13 +426,19 @@ static void complete(struct wstate *s, struct io_req *req)
 	/* Intervals that ended before this completion close without it. */
 	if (s->now >= s->iv_next)
 		interval_roll(s, s->now);
-	d->ios++;
-	if (req->res >= 0) {
-		d->bytes += (uint64_t)req->res;
-		d->short_ios += (uint64_t)req->res < req->len;
-	} else {
+	/*
+	 * A failed I/O moved nothing: it counts in errors only, never in
+	 * ios, bytes, the rates or the latencies (as in fio). A short one
+	 * counts with the bytes it moved.
+	 */
+	if (req->res < 0) {
 		io_error(s, d, req);
+		s->free_reqs[s->nfree++] = req;
+		return;
 	}
+	d->ios++;
+	d->bytes += (uint64_t)req->res;
+	d->short_ios += (uint64_t)req->res < req->len;
 	lat = clock_delta_ns(clk, req->t_queue, req->t_done);
 	if (s->irec)
 		ival_rec_add(s->irec, req->ddir, lat);

@@ -392,9 +392,11 @@ static void print_intervals(FILE *f, const struct report_unit *u)
 
 	if (!s || !ival_series_count(s))
 		return;
-	value_fmt_ns((double)s->interval_ns, buf[0], sizeof(buf[0]));
-	fprintf(f, "  intervals of %s (time: the end of each, from the start "
-		"of measuring)\n    %9s", buf[0], "time");
+	value_fmt_ns((double)s->interval_ns * (double)(1ull << s->fold),
+		     buf[0], sizeof(buf[0]));
+	fprintf(f, "  intervals of %s%s (time: the end of each, from the "
+		"start of measuring)\n    %9s", buf[0], s->fold ?
+		", a long run's folded; --stream has every one" : "", "time");
 	for (d = 0; d < DDIR_NR; d++)
 		if (interval_dir(u, d))
 			fprintf(f, "  %5s IOPS %8s %8s %8s %8s", dir_name[d],

@@ -343,7 +343,9 @@ static void run_group(const struct plan *p, unsigned wg, struct target *tg,
 		};
 		/* The worker's until it ends (it resets r->stats[i]) */
 		if (j->interval_ns &&
-		    !(w[i].series = ival_series_new(j->interval_ns))) {
+		    !(w[i].series = ival_series_new(j->interval_ns,
+						    lv->watch &&
+						    lv->watch->stream))) {
 			r->stats[i].err = -ENOMEM;
 			snprintf(r->stats[i].err_msg,
 				 sizeof(r->stats[i].err_msg),

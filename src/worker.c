@@ -1038,7 +1038,7 @@ static void wstate_free(struct wstate *s)
 		call_leave(s);
 	}
 	verify_exit(s->vfy);
-	free(s->irec);
+	ival_rec_free(s->irec);
 	free(s->vblk);
 	free(s->bufs);
 	free(s->reaped);
@@ -1076,10 +1076,8 @@ void *worker_main(void *arg)
 		     !j->iodepth_batch_complete_max && s.depth > 1;
 	sleep_ns(j->startdelay_ns, w->stop);
 	ret = alloc_reqs(&s);
-	if (!ret && w->series && !(s.irec = malloc(sizeof(*s.irec))))
+	if (!ret && w->series && !(s.irec = ival_rec_new(w->series)))
 		ret = -ENOMEM;
-	else if (s.irec)
-		s.irec->series = w->series;
 	if (!ret)
 		ret = init_gen(&s);
 	if (!ret && s.eng->init)

@@ -128,14 +128,28 @@ static int alloc_reqs(struct wstate *s)
 	size_t align = target_buf_align(), stride, i;
 	struct gen_rng rng;
 	uint64_t *p;
+	int r;
 
 	stride = (bs + align - 1) / align * align;
 	s->reqs = calloc(s->depth, sizeof(*s->reqs));
 	s->free_reqs = calloc(s->depth, sizeof(*s->free_reqs));
 	s->reaped = calloc(s->depth, sizeof(*s->reaped));
-	if (!s->reqs || !s->free_reqs || !s->reaped ||
-	    posix_memalign(&s->bufs, align, stride * s->depth))
+	if (!s->reqs || !s->free_reqs || !s->reaped) {
+		job_fail(s, -ENOMEM, "cannot allocate %zu bytes of request "
+			 "slots (iodepth %u): %s", s->depth *
+			 (sizeof(*s->reqs) + 2 * sizeof(*s->free_reqs)),
+			 s->depth, strerror(ENOMEM));
 		return -ENOMEM;
+	}
+	r = posix_memalign(&s->bufs, align, stride * s->depth);
+	if (r) {
+		s->bufs = NULL;
+		job_fail(s, -r, "cannot allocate %zu bytes of I/O buffers "
+			 "(iodepth %u x bs %zu, aligned to %zu): %s",
+			 stride * s->depth, s->depth, stride, align,
+			 strerror(r));
+		return -r;
+	}
 	/* Incompressible data for writes; reads overwrite it. */
 	gen_rng_seed(&rng, j->randseed ^ 0x62756673ull);
 	for (p = s->bufs, i = 0; i < stride * s->depth / 8; i++)
@@ -1076,19 +1090,24 @@ void *worker_main(void *arg)
 		     !j->iodepth_batch_complete_max && s.depth > 1;
 	sleep_ns(j->startdelay_ns, w->stop);
 	ret = alloc_reqs(&s);
-	if (!ret && w->series && !(s.irec = ival_rec_new(w->series)))
+	if (!ret && w->series && !(s.irec = ival_rec_new(w->series))) {
 		ret = -ENOMEM;
+		job_fail(&s, ret, "cannot allocate %zu bytes for interval "
+			 "samples: %s", sizeof(*s.irec), strerror(-ret));
+	}
 	if (!ret)
 		ret = init_gen(&s);
 	if (!ret && s.eng->init)
 		ret = s.eng->init(&s.ctx);
-	if (ret) {
+	if (ret && !s.st->err) {
 		s.st->err = ret;
 		snprintf(s.st->err_msg, sizeof(s.st->err_msg), "setting up "
 			 "engine %s: %s%s%s", s.eng->name, strerror(-ret),
 			 s.eng->hint && s.eng->hint(ret) ? "; " : "",
 			 s.eng->hint && s.eng->hint(ret) ? s.eng->hint(ret) :
 			 "");
+	}
+	if (ret) {
 		s.finished = true;
 		goto out;
 	}
@@ -1097,7 +1116,9 @@ void *worker_main(void *arg)
 		if (ret) {
 			s.st->err = ret;
 			snprintf(s.st->err_msg, sizeof(s.st->err_msg),
-				 "setting up verification: %s", strerror(-ret));
+				 "setting up verification of a region of %"
+				 PRIu64 " bytes (its block map): %s",
+				 w->tgt->region, strerror(-ret));
 			s.finished = true;
 			goto out;
 		}

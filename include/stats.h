@@ -85,6 +85,13 @@ struct job_stats {
 	uint64_t runtime_ns;
 	uint64_t loops_done;
 	unsigned nclones;	/* how many clones were merged in */
+	/*
+	 * How many of them reached their measured phase: a clone stopped
+	 * during ramp_time measured nothing, and its figures are discarded
+	 * (all 0; its errors stay). 0 with nclones > 0: nothing measured,
+	 * the report shows no rates and the checks are n/a.
+	 */
+	unsigned nmeasured;
 	int err;		/* first fatal error of the job (-errno), 0 */
 	char err_msg[256];	/* what failed, for the report */
 	bool interrupted;	/* stopped by SIGINT/SIGTERM */

@@ -27,7 +27,7 @@ struct stream;
 struct stream *stream_new(FILE *f, const struct plan *p);
 
 /* Write the samples of job i that series published since the last call. */
-void stream_poll(struct stream *s, size_t i, const struct ival_series *series);
+void stream_poll(struct stream *s, size_t i, struct ival_series *series);
 
 /* Close f and free s: 0, or -errno of the first failed write. */
 int stream_close(struct stream *s);

@@ -694,7 +694,8 @@ struct unit_eval {
 	struct metric *all;	/* nm metrics: nh headlines, the checks' */
 	unsigned nm, nh;
 	double *vals;		/* vals[k * nruns + run] */
-	unsigned nran;		/* runs that ran */
+	unsigned nran;		/* runs that ran and measured something */
+	unsigned nramp;		/* runs stopped during ramp_time */
 };
 
 /* The value of every metric in every run of the unit that ran. */
@@ -705,6 +706,7 @@ static void unit_values(struct unit_eval *ue, struct report_unit *tmp)
 	unsigned run, k;
 
 	ue->nran = 0;
+	ue->nramp = 0;
 	for (run = 0; run < ue->nruns; run++) {
 		one = x;
 		if (ue->nruns > 1) {
@@ -713,6 +715,10 @@ static void unit_values(struct unit_eval *ue, struct report_unit *tmp)
 		}
 		if (!one->stats.nclones)
 			continue;
+		if (!one->stats.nmeasured) {
+			ue->nramp++;
+			continue;
+		}
 		report_row(ue->r, one, &row);
 		for (k = 0; k < ue->nm; k++)
 			ue->vals[k * ue->nruns + ue->nran] =
@@ -777,7 +783,9 @@ static void unit_result(const struct check_set *cs, struct unit_eval *ue,
 		res->status = CHECK_NA;
 		res->reason = it->na ? (d->x.m.dir == DDIR_READ ?
 			      "the job does no reads" :
-			      "the job does no writes") : "not run";
+			      "the job does no writes") : ue->nramp ?
+			      "nothing measured: stopped during ramp_time" :
+			      "not run";
 		return;
 	}
 	metric_spread(&ue->vals[k * ue->nruns], ue->nran, &s);

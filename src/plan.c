@@ -12,10 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "engine.h"
 #include "options.h"
 #include "plan.h"
+#include "value.h"
 #include "verify.h"
 
 #define PLAN_MAX_JOBS	4096
@@ -70,6 +72,46 @@ static int check_verify(const struct job *j, struct err_rec *e)
 	return -EINVAL;
 }
 
+/*
+ * The I/O buffers a job's clones allocate when they start (alloc_reqs in
+ * worker.c): iodepth (1 for a synchronous engine) times the largest
+ * block size rounded up to a page, for each of numjobs clones. A total
+ * beyond half of the machine's memory, or beyond what can be addressed,
+ * cannot be what was meant: refused here, before anything runs.
+ */
+static int check_buffers(const struct job *j, struct err_rec *e)
+{
+	const struct engine_ops *eng = engine_find(j->ioengine);
+	uint64_t bs = j->bs_max[0] > j->bs_max[1] ? j->bs_max[0] :
+		      j->bs_max[1];
+	uint64_t depth = eng && (eng->flags & ENGINE_SYNC) ? 1 : j->iodepth;
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+	uint64_t page = psz > 0 ? (uint64_t)psz : 4096, half, per, total;
+	char h_bs[32], h_total[32], h_half[32];
+	bool over;
+
+	half = pages > 0 ? (uint64_t)pages * page / 2 : UINT64_MAX;
+	bs = (bs + page - 1) / page * page;
+	over = __builtin_mul_overflow(depth, bs, &per) ||
+	       __builtin_mul_overflow(per, j->numjobs, &total) ||
+	       per > SIZE_MAX / 2;
+	if (!over && total <= half)
+		return 0;
+	value_fmt_bytes(bs, h_bs, sizeof(h_bs));
+	value_fmt_bytes(half, h_half, sizeof(h_half));
+	if (over)
+		snprintf(h_total, sizeof(h_total), "more than can be "
+			 "addressed");
+	else
+		value_fmt_bytes(total, h_total, sizeof(h_total));
+	err_set(e, j->section_file, j->section_line, "iodepth", "I/O "
+		"buffers of iodepth=%" PRIu64 " x bs=%s x numjobs=%" PRIu64
+		" = %s are more than half of this machine's memory (%s); "
+		"expected a smaller iodepth, bs or numjobs", depth, h_bs,
+		j->numjobs, h_total, h_half);
+	return -EINVAL;
+}
+
 /* Cross-option checks that need the whole job. */
 static int check_job(const struct job *j, struct err_rec *e)
 {
@@ -85,6 +127,8 @@ static int check_job(const struct job *j, struct err_rec *e)
 			return -EINVAL;
 		}
 	}
+	if (check_buffers(j, e))
+		return -EINVAL;
 	if (j->time_based && !j->runtime_ns) {
 		err_set(e, file, line, "time_based", "needs runtime= (how "
 			"long to keep going)");

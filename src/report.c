@@ -31,6 +31,7 @@ static void acc_init(struct job_stats *s)
 {
 	stats_init(s);
 	s->nclones = 0;
+	s->nmeasured = 0;
 }
 
 /*
@@ -57,6 +58,8 @@ static void acc_add(struct job_stats *s, const struct run_result *r,
 	n = s->nclones;		/* stats_merge adds src's in */
 	stats_merge(s, &r->stats[i]);
 	s->nclones = n + 1;
+	s->nmeasured -= r->stats[i].nmeasured;
+	s->nmeasured += r->stats[i].nmeasured != 0;
 }
 
 /*

@@ -127,8 +127,9 @@ static json_t *j_first_error(struct jw *c, const struct dir_stats *d)
 }
 
 /* j: whose percentile options apply; NULL for none. */
+/* measured false: stopped during ramp_time, so no rates (null). */
 static json_t *j_dir(struct jw *c, const struct dir_stats *d,
-		     uint64_t runtime_ns, const struct job *j)
+		     uint64_t runtime_ns, const struct job *j, bool measured)
 {
 	json_t *o = json_object();
 
@@ -137,8 +138,10 @@ static json_t *j_dir(struct jw *c, const struct dir_stats *d,
 	jw_put(c, o, "io_bytes", jw_u64(d->bytes));
 	jw_put(c, o, "ios", jw_u64(d->ios));
 	jw_put(c, o, "runtime_ns", jw_u64(runtime_ns));
-	jw_put(c, o, "iops", jw_real(stats_iops(d, runtime_ns)));
-	jw_put(c, o, "bw_bytes", jw_real(stats_bw(d, runtime_ns)));
+	jw_put(c, o, "iops", measured ? jw_real(stats_iops(d, runtime_ns)) :
+	       json_null());
+	jw_put(c, o, "bw_bytes", measured ? jw_real(stats_bw(d, runtime_ns)) :
+	       json_null());
 	jw_put(c, o, "errors", jw_u64(d->errors));
 	jw_put(c, o, "short_ios", jw_u64(d->short_ios));
 	jw_put(c, o, "first_error", j_first_error(c, d));
@@ -298,6 +301,7 @@ static void put_result(struct jw *c, json_t *o, const struct job_stats *s,
 
 	jw_put(c, o, "error", j_error(c, s));
 	jw_put(c, o, "interrupted", json_boolean(s->interrupted));
+	jw_put(c, o, "measured", json_boolean(s->nmeasured || !s->nclones));
 	jw_put(c, o, "abandoned", json_boolean(s->abandoned));
 	jw_put(c, o, "runtime_ns", jw_u64(s->runtime_ns));
 	jw_put(c, o, "loops", jw_u64(s->loops_done));
@@ -306,7 +310,8 @@ static void put_result(struct jw *c, json_t *o, const struct job_stats *s,
 	jw_put(c, o, "cpu", cpu);
 	for (d = 0; d < DDIR_NR; d++)
 		jw_put(c, o, dir_key[d],
-		       j_dir(c, &s->dir[d], s->runtime_ns, j));
+		       j_dir(c, &s->dir[d], s->runtime_ns, j,
+			     s->nmeasured || !s->nclones));
 	jw_put(c, o, "verify", j_verify(c, &s->verify));
 }
 
@@ -378,8 +383,12 @@ static json_t *j_summary(struct jw *c, const struct run_result *r,
 			 const struct report_unit *u)
 {
 	struct report_row row;
-	json_t *o = json_object();
+	json_t *o;
 
+	/* Stopped during ramp_time: no figures to sum up. */
+	if (u->stats.nclones && !u->stats.nmeasured)
+		return json_null();
+	o = json_object();
 	if (!o)
 		return NULL;
 	report_row(r, u, &row);

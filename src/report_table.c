@@ -91,8 +91,12 @@ int report_table(FILE *f, const struct run_result *r)
 		"rtime", "utime", "stime", "cpu%", "us/op", "lat(us)",
 		"p99(us)", "op/s", "MB/s");
 	for (i = 0; i < rs.nunits; i++)
-		if (rs.units[i].stats.nclones)
+		if (rs.units[i].stats.nmeasured)
 			print_row(f, r, &rs.units[i], width);
+		else if (rs.units[i].stats.nclones &&
+			 row_name(rs.units[i].job, name, sizeof(name)) >= 0)
+			fprintf(f, "# %s: not measured: stopped during "
+				"ramp_time\n", name);
 	if (r->signo)
 		fprintf(f, "# interrupted: figures cover the run until then\n");
 	print_checks(f, r->checks);

@@ -210,6 +210,11 @@ static void print_header(FILE *f, const struct report_unit *u)
 	}
 	if (s->nclones < u->njobs)
 		fprintf(f, ", %u of %u ran", s->nclones, u->njobs);
+	if (!s->nmeasured) {
+		fprintf(f, ", not measured: stopped during ramp_time%s\n",
+			s->interrupted ? ", interrupted" : "");
+		return;
+	}
 	value_fmt_ns((double)s->runtime_ns, rt, sizeof(rt));
 	fprintf(f, ", runtime %s, %" PRIu64 " loop%s%s\n", rt, s->loops_done,
 		s->loops_done == 1 ? "" : "s",
@@ -392,9 +397,11 @@ static void print_intervals(FILE *f, const struct report_unit *u)
 
 	if (!s || !ival_series_count(s))
 		return;
-	value_fmt_ns((double)s->interval_ns, buf[0], sizeof(buf[0]));
-	fprintf(f, "  intervals of %s (time: the end of each, from the start "
-		"of measuring)\n    %9s", buf[0], "time");
+	value_fmt_ns((double)s->interval_ns * (double)(1ull << s->fold),
+		     buf[0], sizeof(buf[0]));
+	fprintf(f, "  intervals of %s%s (time: the end of each, from the "
+		"start of measuring)\n    %9s", buf[0], s->fold ?
+		", a long run's folded; --stream has every one" : "", "time");
 	for (d = 0; d < DDIR_NR; d++)
 		if (interval_dir(u, d))
 			fprintf(f, "  %5s IOPS %8s %8s %8s %8s", dir_name[d],
@@ -442,6 +449,11 @@ static void print_unit(FILE *f, const struct run_result *r,
 		fputs("  abandoned: an I/O was still blocked when the stop "
 		      "grace period ran out; I/Os in flight then are not "
 		      "counted\n", f);
+	if (!s->nmeasured) {
+		for (d = 0; d < DDIR_NR; d++)
+			print_errors(f, &s->dir[d]);
+		return;
+	}
 	for (d = 0; d < DDIR_NR; d++) {
 		const struct dir_stats *ds = &s->dir[d];
 
@@ -476,6 +488,11 @@ static void print_group(FILE *f, const struct run_result *r, unsigned id,
 	fprintf(f, "group %u: %u job%s", id, njobs, njobs == 1 ? "" : "s");
 	if (!g->nclones) {
 		fputs(", not run\n", f);
+		return;
+	}
+	if (!g->nmeasured) {
+		fprintf(f, ", %u ran, not measured: stopped during "
+			"ramp_time\n", g->nclones);
 		return;
 	}
 	value_fmt_ns((double)g->runtime_ns, rt, sizeof(rt));

@@ -144,6 +144,19 @@ static void describe_targets(struct run_result *r, size_t i,
  * never blocked in an I/O, takes them and the stop flag is set at once: a
  * thread blocked in the kernel runs a handler only when its I/O returns.
  */
+/* What a new thread's stack takes (RLIMIT_STACK, or glibc's default). */
+static size_t thread_stack_size(void)
+{
+	pthread_attr_t a;
+	size_t sz = 0;
+
+	if (!pthread_getattr_default_np(&a)) {
+		pthread_attr_getstacksize(&a, &sz);
+		pthread_attr_destroy(&a);
+	}
+	return sz;
+}
+
 static int start_worker(struct worker *w)
 {
 	sigset_t sigs, old;
@@ -360,18 +373,22 @@ static void run_group(const struct plan *p, unsigned wg, struct target *tg,
 		};
 		/* The worker's until it ends (it resets r->stats[i]) */
 		if (j->interval_ns &&
-		    !(w[i].series = ival_series_new(j->interval_ns))) {
+		    !(w[i].series = ival_series_new(j->interval_ns,
+						    lv->watch &&
+						    lv->watch->stream))) {
 			r->stats[i].err = -ENOMEM;
 			snprintf(r->stats[i].err_msg,
 				 sizeof(r->stats[i].err_msg),
 				 "interval samples: out of memory");
 			continue;
 		}
-		if (start_worker(&w[i])) {
-			r->stats[i].err = -EAGAIN;
+		ret = start_worker(&w[i]);
+		if (ret) {
+			r->stats[i].err = ret;
 			snprintf(r->stats[i].err_msg,
 				 sizeof(r->stats[i].err_msg),
-				 "cannot start a thread");
+				 "cannot start a thread (stack of %zu bytes): %s",
+				 thread_stack_size(), strerror(-ret));
 			continue;
 		}
 		w[i].started = true;

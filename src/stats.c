@@ -24,6 +24,7 @@ void stats_init(struct job_stats *s)
 		hist_init(&s->dir[d].lat);
 	}
 	s->nclones = 1;
+	s->nmeasured = 1;
 }
 
 static void dir_merge(struct dir_stats *dst, const struct dir_stats *src)
@@ -70,6 +71,7 @@ void stats_merge(struct job_stats *dst, const struct job_stats *src)
 		dst->runtime_ns = src->runtime_ns;
 	dst->loops_done += src->loops_done;
 	dst->nclones += src->nclones;
+	dst->nmeasured += src->nmeasured;
 	if (!dst->err && src->err) {
 		dst->err = src->err;
 		memcpy(dst->err_msg, src->err_msg, sizeof(dst->err_msg));

@@ -88,20 +88,22 @@ static int write_line(struct stream *s, const struct job *j, size_t index,
 	return ret;
 }
 
-void stream_poll(struct stream *s, size_t i, const struct ival_series *series)
+/* After a write error the samples are still taken, to be freed. */
+void stream_poll(struct stream *s, size_t i, struct ival_series *series)
 {
 	const struct ival_sample *smp;
 	size_t index;
 
 	if (!s || !series || i >= s->plan->njobs)
 		return;
-	while (!s->err) {
+	for (;;) {
 		index = s->at[i].index;
-		smp = ival_iter_next(&s->at[i], series);
+		smp = ival_stream_next(&s->at[i], series);
 		if (!smp)
 			return;
 		errno = 0;
-		s->err = write_line(s, &s->plan->jobs[i], index, smp);
+		if (!s->err)
+			s->err = write_line(s, &s->plan->jobs[i], index, smp);
 	}
 }
 

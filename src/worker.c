@@ -128,14 +128,28 @@ static int alloc_reqs(struct wstate *s)
 	size_t align = target_buf_align(), stride, i;
 	struct gen_rng rng;
 	uint64_t *p;
+	int r;
 
 	stride = (bs + align - 1) / align * align;
 	s->reqs = calloc(s->depth, sizeof(*s->reqs));
 	s->free_reqs = calloc(s->depth, sizeof(*s->free_reqs));
 	s->reaped = calloc(s->depth, sizeof(*s->reaped));
-	if (!s->reqs || !s->free_reqs || !s->reaped ||
-	    posix_memalign(&s->bufs, align, stride * s->depth))
+	if (!s->reqs || !s->free_reqs || !s->reaped) {
+		job_fail(s, -ENOMEM, "cannot allocate %zu bytes of request "
+			 "slots (iodepth %u): %s", s->depth *
+			 (sizeof(*s->reqs) + 2 * sizeof(*s->free_reqs)),
+			 s->depth, strerror(ENOMEM));
 		return -ENOMEM;
+	}
+	r = posix_memalign(&s->bufs, align, stride * s->depth);
+	if (r) {
+		s->bufs = NULL;
+		job_fail(s, -r, "cannot allocate %zu bytes of I/O buffers "
+			 "(iodepth %u x bs %zu, aligned to %zu): %s",
+			 stride * s->depth, s->depth, stride, align,
+			 strerror(r));
+		return -r;
+	}
 	/* Incompressible data for writes; reads overwrite it. */
 	gen_rng_seed(&rng, j->randseed ^ 0x62756673ull);
 	for (p = s->bufs, i = 0; i < stride * s->depth / 8; i++)
@@ -305,17 +319,14 @@ static void interval_roll(struct wstate *s, uint64_t now)
 
 /*
  * The job ends at tick end: the last interval, partial, closes there.
- * Stopped while ramping, the figures (never reset) count from the start,
- * and so do the intervals.
+ * Stopped while ramping, nothing was measured: no intervals.
  */
 static void interval_end(struct wstate *s, uint64_t end)
 {
 	uint64_t end_ns, start;
 
-	if (!s->irec || s->iv_over)
+	if (!s->irec || s->iv_over || s->ramp_end)
 		return;
-	if (s->ramp_end)
-		interval_arm(s);
 	interval_roll(s, end);
 	if (s->iv_over)
 		return;
@@ -337,6 +348,7 @@ static void measure_start(struct wstate *s)
 
 	live_phase(s);
 	stats_init(s->st);
+	s->st->nmeasured = !s->ramp_end;
 	s->t0 = s->now;
 	s->issued_bytes = 0;
 	s->issued_ios = 0;
@@ -433,13 +445,22 @@ static void complete(struct wstate *s, struct io_req *req)
 	/* Intervals that ended before this completion close without it. */
 	if (s->now >= s->iv_next)
 		interval_roll(s, s->now);
-	d->ios++;
-	if (req->res >= 0) {
-		d->bytes += (uint64_t)req->res;
-		d->short_ios += (uint64_t)req->res < req->len;
-	} else {
+	/* Whether each block's write landed, failed or not (verify.h). */
+	if (s->vfy && req->ddir == DDIR_WRITE)
+		verify_write_end(s, req);
+	/*
+	 * A failed I/O moved nothing: it counts in errors only, never in
+	 * ios, bytes, the rates or the latencies (as in fio). A short one
+	 * counts with the bytes it moved.
+	 */
+	if (req->res < 0) {
 		io_error(s, d, req);
+		s->free_reqs[s->nfree++] = req;
+		return;
 	}
+	d->ios++;
+	d->bytes += (uint64_t)req->res;
+	d->short_ios += (uint64_t)req->res < req->len;
 	lat = clock_delta_ns(clk, req->t_queue, req->t_done);
 	if (s->irec)
 		ival_rec_add(s->irec, req->ddir, lat);
@@ -453,8 +474,6 @@ static void complete(struct wstate *s, struct io_req *req)
 		/* No submit step: clat = lat, kept once and copied at the end */
 		hist_add(&d->clat, lat);
 	}
-	if (s->vfy && req->ddir == DDIR_WRITE)
-		verify_write_end(s, req);
 	if (req->ddir == DDIR_WRITE && (s->j->fsync || s->j->fdatasync) &&
 	    ++s->writes_since_sync >= (s->j->fsync ? s->j->fsync :
 				       s->j->fdatasync))
@@ -783,7 +802,9 @@ static int verify_setup(struct wstate *s)
 	s->vblk = calloc(s->depth, sizeof(*s->vblk));
 	r = s->vblk ? verify_init(&s->vfy, j, s->w->tgt) : -ENOMEM;
 	if (r) {
-		job_fail(s, r, "setting up verification: %s", strerror(-r));
+		job_fail(s, r, "setting up verification of a region of %"
+			 PRIu64 " bytes (its block map): %s",
+			 s->w->tgt->region, strerror(-r));
 		return r;
 	}
 	r = verify_lock(s->w->tgt, !j->verify_only, why, sizeof(why));
@@ -960,6 +981,35 @@ static void sleep_ns(uint64_t ns, const atomic_int *stop)
 }
 
 /*
+ * Stopped (signal, error) while still ramping: nothing was measured, and
+ * the warm-up's figures must not pass for a measurement. Only why it
+ * stopped and its failed I/Os stay.
+ */
+static void ramp_discard(struct job_stats *st)
+{
+	struct dir_stats dir[DDIR_NR];
+	struct job_stats keep = *st;
+	unsigned d;
+
+	memcpy(dir, st->dir, sizeof(dir));
+	stats_init(st);
+	st->nmeasured = 0;
+	st->err = keep.err;
+	memcpy(st->err_msg, keep.err_msg, sizeof(st->err_msg));
+	st->interrupted = keep.interrupted;
+	st->abandoned = keep.abandoned;
+	st->intervals = keep.intervals;
+	for (d = 0; d < DDIR_NR; d++) {
+		st->dir[d].errors = dir[d].errors;
+		st->dir[d].first_errno = dir[d].first_errno;
+		st->dir[d].first_err_offset = dir[d].first_err_offset;
+		st->dir[d].first_err_engine = dir[d].first_err_engine;
+		memcpy(st->dir[d].first_err_file, dir[d].first_err_file,
+		       sizeof(dir[d].first_err_file));
+	}
+}
+
+/*
  * What is derived from the counters when the job ends at tick end; also
  * run by worker_abandon() on the other thread, so it reads only what the
  * worker wrote before its last call_enter().
@@ -969,6 +1019,10 @@ static void finish_figures(const struct wstate *s, uint64_t end)
 	struct job_stats *st = s->st;
 	unsigned d;
 
+	if (s->ramp_end) {
+		ramp_discard(st);
+		return;
+	}
 	st->runtime_ns = clock_delta_ns(s->w->clk, s->t0, end);
 	for (d = 0; d < DDIR_NR; d++)
 		if (!st->dir[d].lat.count && st->dir[d].clat.count)
@@ -1044,7 +1098,7 @@ static void wstate_free(struct wstate *s)
 		call_leave(s);
 	}
 	verify_exit(s->vfy);
-	free(s->irec);
+	ival_rec_free(s->irec);
 	free(s->vblk);
 	free(s->bufs);
 	free(s->reaped);
@@ -1082,21 +1136,24 @@ void *worker_main(void *arg)
 		     !j->iodepth_batch_complete_max && s.depth > 1;
 	sleep_ns(j->startdelay_ns, w->stop);
 	ret = alloc_reqs(&s);
-	if (!ret && w->series && !(s.irec = malloc(sizeof(*s.irec))))
+	if (!ret && w->series && !(s.irec = ival_rec_new(w->series))) {
 		ret = -ENOMEM;
-	else if (s.irec)
-		s.irec->series = w->series;
+		job_fail(&s, ret, "cannot allocate %zu bytes for interval "
+			 "samples: %s", sizeof(*s.irec), strerror(-ret));
+	}
 	if (!ret)
 		ret = init_gen(&s);
 	if (!ret && s.eng->init)
 		ret = s.eng->init(&s.ctx);
-	if (ret) {
+	if (ret && !s.st->err) {
 		s.st->err = ret;
 		snprintf(s.st->err_msg, sizeof(s.st->err_msg), "setting up "
 			 "engine %s: %s%s%s", s.eng->name, strerror(-ret),
 			 s.eng->hint && s.eng->hint(ret) ? "; " : "",
 			 s.eng->hint && s.eng->hint(ret) ? s.eng->hint(ret) :
 			 "");
+	}
+	if (ret) {
 		s.finished = true;
 		goto out;
 	}

@@ -220,6 +220,11 @@ stop TERM $J --name=spin --ioengine=null --time_based --runtime=30 \
 	--numjobs=2 --group_reporting=1
 keep sigterm-merged 143
 json_is "d['signal']" SIGTERM
+# Stopped during ramp_time: nothing measured, its rates and summary null.
+stop INT $J --name=ramp --ioengine=null --time_based --runtime=30 \
+	--ramp_time=30 --check='read.iops>=1'
+keep sigint-ramp 130
+json_is "d['jobs'][0]['summary']" None
 
 # I/O errors, from tests/faultfs where it can be mounted: in a subshell,
 # so that a skip there skips only this part. Its mounts are undone when
@@ -419,6 +424,10 @@ def result_rel(u, where, pct_job):
         if d["runtime_ns"] != u["runtime_ns"]:
             fail(w + ": runtime_ns is not the unit's")
         rt = d["runtime_ns"]
+        if not u["measured"]:
+            if (d["iops"], d["bw_bytes"], d["ios"], rt) != (None, None, 0, 0):
+                fail(w + ": nothing measured, yet figures")
+            continue
         if not close(d["iops"], d["ios"] * 1e9 / rt if rt else 0):
             fail(w + ": iops != ios / runtime")
         if not close(d["bw_bytes"], d["io_bytes"] * 1e9 / rt if rt else 0):
@@ -477,6 +486,10 @@ def report_rel(d, name):
             fail(w + ": no such group")
         result_rel(j, w, j)
         interval_rel(j, w)
+        if (j["summary"] is None) != (j["ran"] and not j["measured"]):
+            fail(w + ": summary null and measured disagree")
+        if j["summary"] is None:
+            continue
         s, r, wr = j["summary"], j["read"], j["write"]
         if (s["reqs"], s["io_bytes"], s["runtime_ns"]) != (
                 r["ios"] + wr["ios"], r["io_bytes"] + wr["io_bytes"],
@@ -609,7 +622,7 @@ mutations = {
         lambda d: d["jobs"][0]["read"].update(ios=1.0),
     "a count as text": lambda d: d["host"].update(ncpus="2"),
     "a negative count": lambda d: d["jobs"][0]["read"].update(errors=-1),
-    "a null that may not be": lambda d: d["jobs"][0].update(summary=None),
+    "a null that may not be": lambda d: d["jobs"][0].update(options=None),
     "a bucket of two":
         lambda d: d["jobs"][0]["read"]["clat_ns"]["buckets"][0].pop(),
     "a non-numeric percentile key":

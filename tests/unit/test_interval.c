@@ -16,20 +16,26 @@
 
 #define MS	1000000ull
 
+static struct ival_rec *rec_new_s(uint64_t interval_ns, bool streamed)
+{
+	struct ival_series *s = ival_series_new(interval_ns, streamed);
+	struct ival_rec *r;
+
+	assert_non_null(s);
+	r = ival_rec_new(s);
+	assert_non_null(r);
+	return r;
+}
+
 static struct ival_rec *rec_new(uint64_t interval_ns)
 {
-	struct ival_rec *r = test_malloc(sizeof(*r));
-
-	r->series = ival_series_new(interval_ns);
-	assert_non_null(r->series);
-	ival_rec_reset(r);
-	return r;
+	return rec_new_s(interval_ns, false);
 }
 
 static void rec_free(struct ival_rec *r)
 {
 	ival_series_put(r->series);
-	test_free(r);
+	ival_rec_free(r);
 }
 
 /*
@@ -131,31 +137,105 @@ static void test_gap(void **state)
 	rec_free(r);
 }
 
-/* A reader sees only published samples, across chunk boundaries. */
+/*
+ * The stream's reader sees every sample, and only published ones, across
+ * chunk boundaries; the chunks it has left behind are freed as the
+ * series grows.
+ */
 static void test_publish(void **state)
 {
-	struct ival_series *s = ival_series_new(MS);
+	struct ival_series *s = ival_series_new(MS, true);
 	struct ival_iter it = IVAL_ITER_INIT;
-	struct ival_sample *w;
+	struct ival_sample w;
 	const struct ival_sample *got;
-	size_t i, read = 0;
+	size_t i, read = 0, n = 20 * IVAL_CHUNK + 5;
 
-	for (i = 0; i < 3 * IVAL_CHUNK + 5; i++) {
-		w = ival_series_next(s);
-		assert_non_null(w);
-		w->start_ns = i;
-		/* Not yet published: invisible. */
-		assert_int_equal(ival_series_count(s), i);
+	memset(&w, 0, sizeof(w));
+	hist_sparse_init(&w.dir[0].lat);
+	hist_sparse_init(&w.dir[1].lat);
+	for (i = 0; i < n; i++) {
+		w.start_ns = i * MS;
+		w.end_ns = (i + 1) * MS;
 		if (i % 7 == 0)
-			while ((got = ival_iter_next(&it, s)))
-				assert_int_equal(got->start_ns, read++);
-		ival_series_publish(s);
+			while ((got = ival_stream_next(&it, s)))
+				assert_int_equal(got->start_ns, MS * read++);
+		assert_true(read <= i);
+		assert_int_equal(ival_series_add(s, &w), 0);
+		/* What the reader is done with is freed: two chunks stay */
+		assert_true(s->n - s->head_index <= 3 * IVAL_CHUNK);
 	}
-	while ((got = ival_iter_next(&it, s)))
-		assert_int_equal(got->start_ns, read++);
-	assert_int_equal(read, 3 * IVAL_CHUNK + 5);
-	assert_null(ival_iter_next(&it, s));
+	while ((got = ival_stream_next(&it, s)))
+		assert_int_equal(got->start_ns, MS * read++);
+	assert_int_equal(read, n);
+	assert_null(ival_stream_next(&it, s));
 	ival_series_put(s);
+}
+
+/*
+ * A long run: the report keeps at most IVAL_KEEP samples, each of 2^fold
+ * intervals, back to back, and they still add up to the totals.
+ */
+static void test_fold(void **state)
+{
+	struct ival_rec *r = rec_new(MS), *b = rec_new(MS);
+	struct ival_iter it = IVAL_ITER_INIT;
+	const struct ival_sample *x;
+	struct ival_series *m, *ap;
+	uint64_t ios[DDIR_NR], bytes[DDIR_NR], tot[DDIR_NR], sum, prev = 0;
+	unsigned n = 0;
+	int d;
+
+	/* 0.1 ms apart for 0.9995 s: 1000 intervals of 1 ms (the last
+	 * one partial), folded twice */
+	run_job(r, 9995, MS / 10, ios, bytes);
+	assert_int_equal(r->series->fold, 2);
+	assert_true(ival_series_count(r->series) <= IVAL_KEEP);
+	assert_int_equal(ival_series_count(r->series), 250);
+	for (d = 0; d < DDIR_NR; d++)
+		tot[d] = ios[d];
+	while ((x = ival_iter_next(&it, r->series))) {
+		assert_int_equal(x->start_ns, prev);
+		assert_int_equal(x->end_ns - x->start_ns,
+				 n == 249 ? 3 * MS + MS / 2 : 4 * MS);
+		assert_int_equal(x->dir[0].lat.count, x->dir[0].ios);
+		prev = x->end_ns;
+		for (d = 0; d < DDIR_NR; d++)
+			tot[d] -= x->dir[d].ios;
+		n++;
+	}
+	assert_int_equal(prev, 999 * MS + MS / 2);
+	for (d = 0; d < DDIR_NR; d++)
+		assert_int_equal(tot[d], 0);
+	/* A clone that did not fold merges with it at its fold. */
+	run_job(b, 100, MS, ios, bytes);
+	assert_int_equal(b->series->fold, 0);
+	m = ival_series_merge(b->series, r->series);
+	assert_non_null(m);
+	assert_int_equal(m->fold, 2);
+	assert_int_equal(ival_series_count(m), 250);
+	it = (struct ival_iter)IVAL_ITER_INIT;
+	sum = 0;
+	while ((x = ival_iter_next(&it, m)))
+		sum += x->dir[0].ios + x->dir[1].ios;
+	assert_int_equal(sum, 9995 + 100);
+	/* Two runs one after the other fold again when too many. */
+	ap = ival_series_append(m, r->series, 999 * MS + MS / 2);
+	assert_non_null(ap);
+	assert_true(ival_series_count(ap) <= IVAL_KEEP);
+	it = (struct ival_iter)IVAL_ITER_INIT;
+	sum = 0;
+	prev = 0;
+	while ((x = ival_iter_next(&it, ap))) {
+		assert_int_equal(x->start_ns, prev);
+		prev = x->end_ns;
+		sum += x->dir[0].ios + x->dir[1].ios;
+	}
+	assert_int_equal(prev, 1999 * MS);
+	assert_int_equal(sum, 2 * 9995 + 100);
+	ival_series_put(ap);
+	ival_series_put(m);
+	rec_free(r);
+	rec_free(b);
 }
 
 /* Two clones side by side, one longer: merged by index, exactly. */
@@ -221,6 +301,7 @@ int main(void)
 		cmocka_unit_test(test_sums),
 		cmocka_unit_test(test_gap),
 		cmocka_unit_test(test_publish),
+		cmocka_unit_test(test_fold),
 		cmocka_unit_test(test_merge),
 	};
 

@@ -76,7 +76,7 @@ SAN_RUN = IORIG=$(CURDIR)/$(B)iorig IORIG_SAN=$(SAN) \
 	sh tests/sanitize.sh $(B)san-reports
 endif
 
-SRCS := $(wildcard src/*.c src/engines/*.c)
+SRCS := $(wildcard src/*.c src/engines/*.c src/report/*.c)
 OBJS := $(addprefix $(B),$(SRCS:.c=.o))
 LIBOBJS := $(filter-out $(B)src/main.o,$(OBJS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)

@@ -6,61 +6,16 @@
 #include <stddef.h>
 
 #include "baseline.h"
+#include "check_expr.h"
 #include "err.h"
-#include "metric.h"
 #include "plan.h"
 
 /*
- * Checks: "[JOB:]LHS OP RHS", compared after the run against the figures
- * of each reported unit; any failure gives exit status 3.
- *
- *	LHS := metric | FUNC "(" metric ")"
- *	FUNC := "mean" | "stddev" | "cv" | "min" | "max"
- *	OP  := ">=" | "<=" | ">" | "<" | "==" | "!="
- *	RHS := threshold | "baseline" | F "*baseline" | "baseline*" F
- *
- * metric is as in metric.h. The threshold is read with the unit of the
- * metric (metric_threshold); cv() is a percentage. The functions fold the
- * runs of a repeated job (repeat=N); a plain metric is their mean, and a
- * job without repeat has one run. "baseline" is the same metric of the
- * unit in the --baseline file (plain metrics and mean() only).
- *
- * They are parsed and matched to units when the plan is made (check_build:
- * every usage error is found before anything runs) and evaluated after
- * the run (check_eval), which also computes the repeats statistics and
- * the baseline comparisons the reports print.
+ * Checks (check_expr.h has their grammar) are matched to units when the
+ * plan is made (check_build: every usage error is found before anything
+ * runs) and evaluated after the run (check_eval), which also computes the
+ * repeats statistics and the baseline comparisons the reports print.
  */
-enum check_op { CHECK_GE, CHECK_LE, CHECK_GT, CHECK_LT, CHECK_EQ, CHECK_NE };
-
-enum check_func {
-	CHECK_F_NONE, CHECK_F_MEAN, CHECK_F_STDDEV, CHECK_F_CV, CHECK_F_MIN,
-	CHECK_F_MAX,
-};
-
-struct check_expr {
-	char scope[JOB_NAME_MAX];	/* "JOB:" prefix; "" none */
-	int func;			/* enum check_func */
-	struct metric m;
-	int op;				/* enum check_op */
-	int unit;			/* enum metric_unit of both sides */
-	bool baseline;			/* threshold: factor * baseline */
-	double factor;
-	double threshold;		/* when !baseline */
-	unsigned body;			/* offset of the text after the
-					 * scope */
-};
-
-/*
- * Parse one expression; sizes in thresholds follow kb_base. Returns 0, or
- * -EINVAL/-ERANGE with why quoting text and saying what was expected.
- * Pure: no allocation.
- */
-int check_parse(const char *text, unsigned kb_base, struct check_expr *x,
-		char *why, size_t whylen);
-
-const char *check_op_text(int op);
-/* "mean", "cv", ...; NULL for CHECK_F_NONE. */
-const char *check_func_name(int func);
 
 /* Where a check was given. */
 enum check_origin {
@@ -81,7 +36,7 @@ struct check_def {
 /* "command line" or "FILE:LINE", as the reports name a check's source. */
 void check_source(const struct check_def *d, char *buf, size_t len);
 
-/* One check on one reported unit (report_unit_of numbering). */
+/* One check on one reported unit (result_unit_of numbering). */
 struct check_item {
 	size_t def;
 	int unit;
@@ -172,7 +127,7 @@ int check_eval(const struct check_set *cs, const struct run_result *r,
 void check_report_free(struct check_report *cr);
 
 /*
- * The entry of unit i, in the order report_collect() gives the units
+ * The entry of unit i, in the order result_collect() gives the units
  * (check_eval() follows it), or NULL (cr may be NULL).
  */
 const struct check_unit *check_unit_at(const struct check_report *cr,

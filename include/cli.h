@@ -9,7 +9,7 @@
 #include "jobfile.h"
 #include "progress.h"
 
-enum out_format { OUT_TEXT, OUT_JSON, OUT_TABLE, OUT_FIO_JSON };
+struct report_format;
 
 enum cli_arg { CLI_ARG_NONE, CLI_ARG_REQUIRED, CLI_ARG_OPTIONAL };
 
@@ -27,7 +27,7 @@ extern const struct cli_opt cli_options[];	/* ends with name NULL */
 struct cli {
 	int argc;
 	char **argv;
-	enum out_format format;
+	const struct report_format *format;	/* default text */
 	const char *output;		/* NULL: stdout */
 	const char *stream;		/* --stream=FILE, or NULL */
 	enum progress_mode progress;	/* --progress (default auto) */

@@ -68,13 +68,6 @@ int metric_parse(const char *name, size_t len, struct metric *m, char *why,
 
 int metric_unit(const struct metric *m);
 
-struct job_stats;
-struct report_row;
-
-/* The metric's value for a unit with these stats and report row. */
-double metric_value(const struct metric *m, const struct job_stats *s,
-		    const struct report_row *row);
-
 /*
  * A threshold for a metric of this unit: counts and rates as value_count
  * ("40k"), bytes as value_size with kb_base, rates of bytes as a size

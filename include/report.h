@@ -2,149 +2,39 @@
 #ifndef IORIG_REPORT_H
 #define IORIG_REPORT_H
 
-#include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
-#include <time.h>
 
 #include "jobfile.h"
 #include "plan.h"
-#include "stats.h"
-#include "sysinfo.h"
-#include "warn.h"
-
-/* One target of a job as the run found it; path NULL for the null engine. */
-struct run_target {
-	char *path;
-	struct sysinfo_target info;
-};
-
-struct run_targets {
-	struct run_target *t;	/* NULL when the job never opened them */
-	unsigned n;
-};
-
-struct check_report;
-
-/* What a run produced, handed to a report writer. */
-struct run_result {
-	const struct plan *plan;
-	struct job_stats *stats;	/* one per plan->jobs[i] */
-	bool *ran;			/* job i started (false: never ran) */
-	struct cpu_usage proc_cpu;	/* RUSAGE_SELF over the run */
-	struct phase_cpu *phases;	/* one per wait group (job->wait_group) */
-	unsigned nphases;
-	uint64_t wall_ns;		/* whole run */
-	time_t start_time;		/* wall clock at start */
-	int signo;			/* SIGINT/SIGTERM that stopped it, or 0 */
-	const char *version;
-	unsigned ncpus;
-	char kernel[128];		/* uname -r */
-	char hostname[128];
-	char cpu_model[128];		/* "" unknown */
-	uint64_t memory_bytes;		/* 0 unknown */
-	struct run_targets *targets;	/* one per plan->jobs[i], or NULL */
-	struct sysinfo_disks disks;	/* devices under the targets */
-	const struct raw_doc *doc;	/* the options as given, or NULL */
-	/* Checks, repeats and baseline figures (check.h); NULL: none. */
-	const struct check_report *checks;
-	/* The report set collected once after the run (report_collect), or
-	 * NULL: each writer collects its own. */
-	const struct report_set *set;
-	/* Every warning of the run, the plan's first (warn.h). */
-	struct warn_list warnings;
-};
+#include "result.h"
 
 /*
- * A reported unit: one clone, or (group_reporting) all the clones of the
- * jobs of a group merged. report_units fills up to max units and returns
- * how many; each unit's stats are merged copies, whose intervals are
- * references of their own (report_set_free drops them).
- * The runs of a repeated job (repeat=N) are one unit: its stats are those
- * of the runs together (counts and histograms add up, runtimes add up as
- * the runs went one after the other) and nruns is N.
+ * The output formats, one file each in src/report/, listed in one table:
+ * a new format is its file and a row of report_formats (src/report/
+ * formats.c). --output-format, --help and the error for an unknown name
+ * all read the table.
  */
-struct report_unit {
-	const struct job *job;		/* the first job of the unit */
-	struct job_stats stats;
-	unsigned njobs;			/* plan jobs: clones x runs */
-	unsigned nruns;			/* runs folded in; 0 means 1 */
+struct report_format {
+	const char *name;		/* --output-format=NAME */
+	const char *help;		/* one line for --help */
+	int (*write)(FILE *f, const struct run_result *r);
 };
 
-int report_units(const struct run_result *r, struct report_unit **units);
+extern const struct report_format report_formats[];
+extern const unsigned report_nformats;
+
+/* The format called name, or NULL. */
+const struct report_format *report_format_find(const char *name);
 /*
- * The unit of every job of plan p, as report_units numbers them, into
- * unit_of[0..p->njobs). Returns the number of units, or -ENOMEM.
+ * The names in table order, sep between them and last before the last:
+ * ", " and " or " give "text, json, fio-json or table".
  */
-int report_unit_of(const struct plan *p, size_t *unit_of);
-/* Per reporting group: all its jobs merged. */
-int report_groups(const struct run_result *r, struct job_stats **groups);
-
-/* Both of the above, as every report writer needs them. */
-struct report_set {
-	struct report_unit *units;
-	int nunits;
-	struct job_stats *groups;
-	int ngroups;
-	size_t *unit_of;		/* per plan job, see report_unit_of */
-	bool borrowed;			/* r->set's: not ours to free */
-};
-
-/*
- * The units and groups of r, merged; r->set's when the caller collected
- * them once for the checks and the report writer (then borrowed: s is a
- * copy that report_set_free only forgets).
- */
-int report_collect(const struct run_result *r, struct report_set *s);
-void report_set_free(struct report_set *s);
-
-/*
- * Run `run` (0..nruns-1) of unit `unit` of s, on its own: the jobs of that
- * run merged into out (nruns 1). out->stats.nclones is 0 when none of
- * them ran. out->stats.intervals is NULL: nothing to free.
- */
-void report_unit_run(const struct run_result *r, const struct report_set *s,
-		     int unit, unsigned run, struct report_unit *out);
-
-/*
- * One unit's headline figures, as the table shows them and the JSON
- * "summary" carries them. CPU columns are process-wide (RUSAGE_SELF) over
- * the unit's phase, so they include io_uring's kernel-side threads and the
- * pthread pool; us_per_io divides them by every I/O of the phase. A
- * repeated unit's phases are those of all its runs, added up.
- */
-struct report_row {
-	uint64_t ios;
-	uint64_t bytes;
-	uint64_t runtime_ns;
-	uint64_t utime_ns;
-	uint64_t stime_ns;
-	double cpu_pct;		/* (utime + stime) / phase wall time */
-	double us_per_io;
-	double lat_mean_ns;	/* both directions */
-	uint64_t lat_p99_ns;
-	double iops;
-	double bw_bytes;	/* per second */
-};
-
-void report_row(const struct run_result *r, const struct report_unit *u,
-		struct report_row *row);
-
-/*
- * The phase (wait group) u ran in, into ph; for a repeated unit, the
- * phases of all its runs added up. Returns how many phases that is: 0
- * when r has no phase figures.
- */
-unsigned report_unit_phase(const struct run_result *r,
-			   const struct report_unit *u, struct phase_cpu *ph);
+void report_format_names(char *buf, size_t len, const char *sep,
+			 const char *last);
 
 int report_text(FILE *f, const struct run_result *r);
 int report_table(FILE *f, const struct run_result *r);
 int report_json(FILE *f, const struct run_result *r);
 int report_fio(FILE *f, const struct run_result *r);
-
-/* The targets of u's first job, or NULL when not known. */
-const struct run_targets *report_targets(const struct run_result *r,
-					 const struct report_unit *u);
 
 #endif

@@ -8,7 +8,7 @@
 
 #include "err.h"
 #include "plan.h"
-#include "report.h"
+#include "result.h"
 
 /*
  * Execute a plan: validate every job's targets before anything is written

@@ -13,11 +13,12 @@
 #include "cli.h"
 #include "options.h"
 #include "progress.h"
+#include "report.h"
 
 #define CLI_FILE ERR_CMDLINE
 
 const struct cli_opt cli_options[] = {
-	{ "output-format", 0, CLI_ARG_REQUIRED, "text|json|fio-json|table",
+	{ "output-format", 0, CLI_ARG_REQUIRED, NULL,
 	  "Report format on stdout (or --output); default text" },
 	{ "output", 'o', CLI_ARG_REQUIRED, "FILE",
 	  "Write the report to FILE instead of stdout" },
@@ -88,17 +89,13 @@ static int act(struct cli *c, const struct cli_opt *o, const char *val,
 		return -EINVAL;
 	}
 	if (!strcmp(n, "output-format")) {
-		if (!strcmp(val, "text")) {
-			c->format = OUT_TEXT;
-		} else if (!strcmp(val, "json")) {
-			c->format = OUT_JSON;
-		} else if (!strcmp(val, "table")) {
-			c->format = OUT_TABLE;
-		} else if (!strcmp(val, "fio-json")) {
-			c->format = OUT_FIO_JSON;
-		} else {
+		c->format = report_format_find(val);
+		if (!c->format) {
+			char names[128];
+
+			report_format_names(names, sizeof(names), ", ", " or ");
 			err_set(e, CLI_FILE, 0, n, "'%s' is not a format; "
-				"expected text, json, fio-json or table", val);
+				"expected %s", val, names);
 			return -EINVAL;
 		}
 	} else if (!strcmp(n, "output")) {
@@ -191,6 +188,7 @@ int cli_parse(struct cli *c, int argc, char **argv, struct err_rec *e)
 	int i, ret = 0;
 
 	memset(c, 0, sizeof(*c));
+	c->format = &report_formats[0];
 	c->argc = argc;
 	c->argv = argv;
 	for (i = 1; i < argc && !ret; i++) {
@@ -325,10 +323,20 @@ int cli_arg_index(const struct cli *c, const char *p)
 	return 0;
 }
 
+/* The value's name in --help; --output-format's comes from the table. */
+static const char *argname(const struct cli_opt *o, char *buf, size_t len)
+{
+	if (!strcmp(o->name, "output-format")) {
+		report_format_names(buf, len, "|", "|");
+		return buf;
+	}
+	return o->argname ? o->argname : "";
+}
+
 void cli_print_help(FILE *f)
 {
 	const struct cli_opt *o;
-	char buf[64];
+	char buf[64], names[48];
 
 	fprintf(f, "Usage: iorig [options] [jobfile...]\n\n"
 		"Runs the jobs of the job files (\"-\" reads stdin) and of the "
@@ -340,7 +348,7 @@ void cli_print_help(FILE *f)
 			 : ' ', o->shortname ? ", " : "  ", o->name,
 			 o->arg == CLI_ARG_OPTIONAL ? "[=" :
 			 o->arg == CLI_ARG_REQUIRED ? "=" : "",
-			 o->argname ? o->argname : "",
+			 argname(o, names, sizeof(names)),
 			 o->arg == CLI_ARG_OPTIONAL ? "]" : "");
 		fprintf(f, "  %-28s %s\n", o->shortname ? buf : buf + 1,
 			o->help);

@@ -191,12 +191,6 @@ static int report(const struct cli *c, struct run_result *r, FILE *out)
 {
 	size_t i;
 	int ret;
-	static int (*const writers[])(FILE *, const struct run_result *) = {
-		[OUT_TEXT] = report_text,
-		[OUT_JSON] = report_json,
-		[OUT_TABLE] = report_table,
-		[OUT_FIO_JSON] = report_fio,
-	};
 
 	for (i = 0; i < r->plan->njobs; i++) {
 		const struct dir_stats *d = r->stats[i].dir;
@@ -222,7 +216,7 @@ static int report(const struct cli *c, struct run_result *r, FILE *out)
 		note_checks(r->checks);
 	r->signo = atomic_load(&stop_signal);
 	r->version = IORIG_VERSION;
-	ret = writers[c->format](out, r);
+	ret = c->format->write(out, r);
 	if (fflush(out) || ret) {
 		fprintf(stderr, "iorig: writing the report: %s\n",
 			strerror(ret ? -ret : errno));
@@ -333,7 +327,7 @@ int main(int argc, char **argv)
 	struct baseline bl = { 0 };
 	struct check_set cs = { 0 };
 	struct check_report cr = { 0 };
-	struct report_set rs = { 0 };
+	struct result_set rs = { 0 };
 	struct cli c;
 	FILE *out = stdout;
 	struct progress prog;
@@ -381,7 +375,7 @@ int main(int argc, char **argv)
 	}
 	r.doc = &doc;
 	/* Once, for the checks and the writer (each falls back alone). */
-	if (!report_collect(&r, &rs))
+	if (!result_collect(&r, &rs))
 		r.set = &rs;
 	if (check_eval(&cs, &r, &cr))
 		fprintf(stderr, "iorig: evaluating the checks: %s\n",
@@ -397,7 +391,7 @@ out:
 	if (out != stdout)
 		fclose(out);
 	r.set = NULL;
-	report_set_free(&rs);
+	result_set_free(&rs);
 	run_result_free(&r);
 	check_report_free(&cr);
 	check_set_free(&cs);

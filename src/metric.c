@@ -12,7 +12,7 @@
 #include <strings.h>
 
 #include "metric.h"
-#include "report.h"
+#include "hist.h"
 #include "value.h"
 
 #define METRIC_EXPECTED \
@@ -188,62 +188,6 @@ int metric_unit(const struct metric *m)
 		if (unit_metrics[i].kind == m->kind)
 			return unit_metrics[i].unit;
 	return MU_COUNT;
-}
-
-static double hist_value(const struct metric *m, const struct dir_stats *d)
-{
-	const struct hist *const h[] = { &d->slat, &d->clat, &d->lat };
-	const struct hist *x = h[m->hist];
-
-	if (!x->count)
-		return 0;	/* as the JSON report has an empty one */
-	switch (m->stat) {
-	case MS_MIN:
-		return (double)x->min;
-	case MS_MAX:
-		return (double)x->max;
-	case MS_MEAN:
-		return hist_mean(x);
-	case MS_STDDEV:
-		return hist_stddev(x);
-	default:
-		return (double)hist_percentile(x, m->pct);
-	}
-}
-
-double metric_value(const struct metric *m, const struct job_stats *s,
-		    const struct report_row *row)
-{
-	const struct dir_stats *d = m->dir >= 0 ? &s->dir[m->dir] : NULL;
-
-	switch (m->kind) {
-	case MK_IOPS:
-		return stats_iops(d, s->runtime_ns);
-	case MK_BW:
-		return stats_bw(d, s->runtime_ns);
-	case MK_IO_BYTES:
-		return (double)d->bytes;
-	case MK_IOS:
-		return (double)d->ios;
-	case MK_DIR_ERRORS:
-		return (double)d->errors;
-	case MK_SHORT_IOS:
-		return (double)d->short_ios;
-	case MK_HIST:
-		return hist_value(m, d);
-	case MK_ERRORS:
-		return (double)(s->dir[DDIR_READ].errors +
-				s->dir[DDIR_WRITE].errors);
-	case MK_CPU_US_PER_IO:
-		return row->us_per_io;
-	case MK_CPU_PCT:
-		return row->cpu_pct;
-	case MK_RUNTIME:
-		return (double)s->runtime_ns;
-	case MK_VERIFY_MISMATCHES:
-		return (double)s->verify.mismatches;
-	}
-	return 0;
 }
 
 /* "1.5GiB/s" -> "1.5GiB" in buf; false when it does not fit. */

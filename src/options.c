@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "check.h"
+#include "check_expr.h"
 #include "engine.h"
 #include "options.h"
 #include "value.h"

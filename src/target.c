@@ -30,7 +30,6 @@
 #include "guard.h"
 #include "target.h"
 #include "value.h"
-#include "verify.h"
 
 #define LAYOUT_CHUNK	(1u << 20)
 /* Layout write-behind: bytes written but not yet waited for, at most. */
@@ -289,7 +288,7 @@ static uint64_t bs_smallest(const struct job *j)
  */
 static uint64_t region_unit(const struct job *j)
 {
-	if (j->verify != VERIFY_NONE)
+	if (j->verify)		/* not VERIFY_NONE */
 		return j->bs_min[DDIR_WRITE];
 	return bs_smallest(j);
 }

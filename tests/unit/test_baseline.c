@@ -2,7 +2,7 @@
 /*
  * baseline.c: files that are refused, matching jobs by name, sweep point
  * and clone, and figures read back from a JSON report that report_json
- * wrote from known stats: every metric equals what metric_value gives on
+ * wrote from known stats: every metric equals what result_metric gives on
  * those stats (percentiles from the buckets included).
  */
 #include <errno.h>
@@ -214,11 +214,11 @@ static const char *const metrics[] = {
 	"verify.mismatches",
 };
 
-/* Every metric of every unit reads back as metric_value computes it. */
+/* Every metric of every unit reads back as result_metric computes it. */
 static void test_round_trip(void **state)
 {
-	struct report_set rs;
-	struct report_row row;
+	struct result_set rs;
+	struct result_row row;
 	struct fixture fx;
 	struct metric m;
 	char why[256];
@@ -231,19 +231,19 @@ static void test_round_trip(void **state)
 		     "numjobs=2\n[s]\nioengine=null\nsize=1m\nrw=randrw\n"
 		     "sweep=bs:4k,8k\n[g]\nioengine=null\nsize=1m\n"
 		     "rw=randrw\nnumjobs=2\ngroup_reporting\n");
-	assert_int_equal(report_collect(&fx.r, &rs), 0);
+	assert_int_equal(result_collect(&fx.r, &rs), 0);
 	assert_int_equal(rs.nunits, 5);
 	for (u = 0; u < rs.nunits; u++) {
 		const struct baseline_job *bj;
 
 		bj = baseline_find(&fx.b, rs.units[u].job);
 		CHECK(bj, "unit %d not found", u);
-		report_row(&fx.r, &rs.units[u], &row);
+		result_row(&fx.r, &rs.units[u], &row);
 		for (k = 0; k < ARRAY_SIZE(metrics); k++) {
 			assert_int_equal(metric_parse(metrics[k],
 						      strlen(metrics[k]), &m,
 						      why, sizeof(why)), 0);
-			want = metric_value(&m, &rs.units[u].stats, &row);
+			want = result_metric(&m, &rs.units[u].stats, &row);
 			got = -1;
 			CHECK(!baseline_value(bj, &m, &got), "unit %d: no %s",
 			      u, metrics[k]);
@@ -251,7 +251,7 @@ static void test_round_trip(void **state)
 			      u, metrics[k], got, want);
 		}
 	}
-	report_set_free(&rs);
+	result_set_free(&rs);
 	teardown_report(&fx);
 }
 
@@ -295,8 +295,8 @@ static void test_find(void **state)
 static void test_repeats_mean(void **state)
 {
 	const struct check_unit *cu;
-	struct report_set rs;
-	struct report_row row;
+	struct result_set rs;
+	struct result_row row;
 	const struct baseline_job *bj;
 	struct fixture fx;
 	struct metric m;
@@ -306,7 +306,7 @@ static void test_repeats_mean(void **state)
 	(void)state;
 	setup_report(&fx, "[r]\nioengine=null\nsize=1m\nrw=read\n"
 		     "repeat=3\n");
-	assert_int_equal(report_collect(&fx.r, &rs), 0);
+	assert_int_equal(result_collect(&fx.r, &rs), 0);
 	cu = check_unit_at(&fx.cr, 0);
 	assert_non_null(cu);
 	assert_ptr_equal(cu->job, rs.units[0].job);
@@ -318,14 +318,14 @@ static void test_repeats_mean(void **state)
 	assert_int_equal(baseline_value(bj, &m, &v), 0);
 	assert_true(near(v, cu->figs[0].spread.mean));
 	/* Not the runs together: those differ in runtime. */
-	report_row(&fx.r, &rs.units[0], &row);
-	assert_false(near(v, metric_value(&m, &rs.units[0].stats, &row)));
+	result_row(&fx.r, &rs.units[0], &row);
+	assert_false(near(v, result_metric(&m, &rs.units[0].stats, &row)));
 	/* A figure the repeats do not carry: the unit's own. */
 	assert_int_equal(metric_parse("read.ios", 8, &m, why, sizeof(why)),
 			 0);
 	assert_int_equal(baseline_value(bj, &m, &v), 0);
 	assert_true(v == (double)rs.units[0].stats.dir[DDIR_READ].ios);
-	report_set_free(&rs);
+	result_set_free(&rs);
 	teardown_report(&fx);
 }
 

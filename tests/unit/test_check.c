@@ -556,7 +556,7 @@ static void test_eval_repeats(void **state)
 	struct check_report cr;
 	struct check_set cs;
 	struct fixture fx;
-	struct report_unit *u;
+	struct result_unit *u;
 	size_t i;
 
 	(void)state;
@@ -592,7 +592,7 @@ static void test_eval_repeats(void **state)
 	assert_true(near(cu->figs[0].spread.stddev, 100));
 	assert_true(near(cu->figs[0].value, 200));
 	/* The unit is the runs together: counts add up, runtimes too. */
-	assert_int_equal(report_units(&fx.r, &u), 1);
+	assert_int_equal(result_units(&fx.r, &u), 1);
 	assert_int_equal(u[0].nruns, 3);
 	assert_int_equal(u[0].njobs, 3);
 	assert_int_equal(u[0].stats.dir[DDIR_READ].ios, 600);
@@ -636,8 +636,8 @@ static void test_eval_cpu(void **state)
 	static const char *const cli[] = {
 		"a:cpu.us_per_io<=100", "b:cpu.us_per_io<=100", NULL,
 	};
-	struct report_set rs;
-	struct report_row row;
+	struct result_set rs;
+	struct result_row row;
 	struct check_report cr;
 	struct check_set cs;
 	struct fixture fx;
@@ -653,11 +653,11 @@ static void test_eval_cpu(void **state)
 	assert_true(near(cr.results[0].value, 20));	/* mean of runs */
 	assert_true(near(cr.results[1].value, 1));
 	/* The merged unit's row covers both runs' phases. */
-	assert_int_equal(report_collect(&fx.r, &rs), 0);
-	report_row(&fx.r, &rs.units[0], &row);
+	assert_int_equal(result_collect(&fx.r, &rs), 0);
+	result_row(&fx.r, &rs.units[0], &row);
 	assert_true(near(row.us_per_io, 20));
 	assert_true(near(row.cpu_pct, 20));
-	report_set_free(&rs);
+	result_set_free(&rs);
 	check_report_free(&cr);
 	check_set_free(&cs);
 	fixture_free(&fx);

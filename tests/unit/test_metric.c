@@ -199,20 +199,20 @@ static void fill_stats(struct job_stats *s)
 }
 
 static double value_of(const char *name, const struct job_stats *s,
-		       const struct report_row *row)
+		       const struct result_row *row)
 {
 	struct metric m;
 	char why[256];
 
 	assert_int_equal(metric_parse(name, strlen(name), &m, why,
 				      sizeof(why)), 0);
-	return metric_value(&m, s, row);
+	return result_metric(&m, s, row);
 }
 
 static void test_value(void **state)
 {
 	struct job_stats *s = malloc(sizeof(*s));
-	struct report_row row = { .us_per_io = 4.5, .cpu_pct = 12.5 };
+	struct result_row row = { .us_per_io = 4.5, .cpu_pct = 12.5 };
 	const struct hist *clat;
 
 	(void)state;

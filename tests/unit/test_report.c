@@ -333,10 +333,10 @@ static void test_stats_cpu(void **state)
 static void test_units(void **state)
 {
 	struct fixture *fx = *state;
-	struct report_unit *u;
+	struct result_unit *u;
 	int n;
 
-	n = report_units(&fx->r, &u);
+	n = result_units(&fx->r, &u);
 	assert_int_equal(n, 3);
 	assert_ptr_equal(u[0].job, &fx->jobs[0]);
 	assert_int_equal(u[0].njobs, 2);
@@ -355,7 +355,7 @@ static void test_units(void **state)
 	/* Without group_reporting every clone is its own unit. */
 	fx->jobs[0].group_reporting = false;
 	fx->jobs[1].group_reporting = false;
-	n = report_units(&fx->r, &u);
+	n = result_units(&fx->r, &u);
 	assert_int_equal(n, 4);
 	assert_int_equal(u[1].stats.dir[DDIR_READ].ios, 50);
 	free(u);
@@ -367,7 +367,7 @@ static void test_groups(void **state)
 	struct job_stats *g;
 	int n;
 
-	n = report_groups(&fx->r, &g);
+	n = result_groups(&fx->r, &g);
 	assert_int_equal(n, 2);
 	assert_int_equal(g[0].nclones, 2);
 	assert_int_equal(g[0].dir[DDIR_READ].ios, 150);

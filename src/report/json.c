@@ -14,7 +14,7 @@
  * non-empty ones; their counts plus "overflow" (samples beyond the last
  * bucket, which still count in min/max/mean) add up to "count".
  *
- * "jobs" has one object per reported unit (see report_units): "clone" is
+ * "jobs" has one object per reported unit (see result_units): "clone" is
  * null for a group_reporting unit. "groups" has one per reporting group
  * with "njobs_ran" and the same result members as a job (percentile
  * options of the group's first job). "error" is null or {"errno" (positive),
@@ -333,12 +333,12 @@ static json_t *j_sys_cpu(struct jw *c, const struct sys_cpu *s)
 /* The phase this unit ran in: process and whole-system CPU around it
  * (a repeated unit's: those of all its runs, added up). */
 static json_t *j_phase(struct jw *c, const struct run_result *r,
-		       const struct report_unit *u)
+		       const struct result_unit *u)
 {
 	struct phase_cpu ph;
 	json_t *o;
 
-	if (!report_unit_phase(r, u, &ph))
+	if (!result_unit_phase(r, u, &ph))
 		return json_null();
 	o = json_object();
 	if (!o)
@@ -380,9 +380,9 @@ static json_t *j_intervals(struct jw *c, const struct ival_series *s,
 
 /* The table's row: the same figures, the same definitions. */
 static json_t *j_summary(struct jw *c, const struct run_result *r,
-			 const struct report_unit *u)
+			 const struct result_unit *u)
 {
-	struct report_row row;
+	struct result_row row;
 	json_t *o;
 
 	/* Stopped during ramp_time: no figures to sum up. */
@@ -391,7 +391,7 @@ static json_t *j_summary(struct jw *c, const struct run_result *r,
 	o = json_object();
 	if (!o)
 		return NULL;
-	report_row(r, u, &row);
+	result_row(r, u, &row);
 	jw_put(c, o, "reqs", jw_u64(row.ios));
 	jw_put(c, o, "io_bytes", jw_u64(row.bytes));
 	jw_put(c, o, "runtime_ns", jw_u64(row.runtime_ns));
@@ -444,9 +444,9 @@ static const char *const target_kind[] = {
 
 /* What the unit's first job ran on; [] when its targets were not opened. */
 static json_t *j_targets(struct jw *c, const struct run_result *r,
-			 const struct report_unit *u)
+			 const struct result_unit *u)
 {
-	const struct run_targets *rt = report_targets(r, u);
+	const struct run_targets *rt = result_targets(r, u);
 	json_t *a = json_array(), *o;
 	unsigned i;
 
@@ -605,7 +605,7 @@ static json_t *j_baseline(struct jw *c, const struct check_report *cr)
 
 /* Unit u, the i-th of the report. */
 static json_t *j_unit(struct jw *c, const struct run_result *r,
-		      const struct report_unit *u, int i)
+		      const struct result_unit *u, int i)
 {
 	const struct check_unit *cu = check_unit_at(r->checks, i);
 	const struct job *j = u->job;
@@ -735,7 +735,7 @@ static json_t *j_warnings(struct jw *c, const struct warn_list *w)
 }
 
 static json_t *j_root(struct jw *c, const struct run_result *r,
-		      const struct report_unit *u, int nu,
+		      const struct result_unit *u, int nu,
 		      const struct job_stats *g, int ng)
 {
 	json_t *root = json_object();
@@ -764,12 +764,12 @@ static json_t *j_root(struct jw *c, const struct run_result *r,
 
 int report_json(FILE *f, const struct run_result *r)
 {
-	struct report_set rs;
+	struct result_set rs;
 	struct jw c = { 0 };
 	json_t *root = NULL;
 	int ret;
 
-	ret = report_collect(r, &rs);
+	ret = result_collect(r, &rs);
 	if (ret)
 		return ret;
 	root = j_root(&c, r, rs.units, rs.nunits, rs.groups, rs.ngroups);
@@ -780,6 +780,6 @@ int report_json(FILE *f, const struct run_result *r)
 	ret = jw_dump(f, root);
 out:
 	json_decref(root);
-	report_set_free(&rs);
+	result_set_free(&rs);
 	return ret;
 }

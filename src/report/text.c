@@ -191,7 +191,7 @@ static void print_failure(FILE *f, const char *indent,
 		strerror(e));
 }
 
-static void print_header(FILE *f, const struct report_unit *u)
+static void print_header(FILE *f, const struct result_unit *u)
 {
 	const struct job *j = u->job;
 	const struct job_stats *s = &u->stats;
@@ -372,7 +372,7 @@ static void print_target(FILE *f, const struct run_targets *rt)
 }
 
 /* Whether the unit's table shows direction d: the job does it. */
-static bool interval_dir(const struct report_unit *u, int d)
+static bool interval_dir(const struct result_unit *u, int d)
 {
 	int rw = u->job->rw;
 	bool mixed = rw == RW_RW || rw == RW_RANDRW;
@@ -387,7 +387,7 @@ static bool interval_dir(const struct report_unit *u, int d)
  *          time  read IOPS     MB/s      p50      p99      max
  *        1.000s      13.2k     54.2  73.47us 125.18us   2.38ms
  */
-static void print_intervals(FILE *f, const struct report_unit *u)
+static void print_intervals(FILE *f, const struct result_unit *u)
 {
 	struct ival_iter it = IVAL_ITER_INIT;
 	const struct ival_sample *smp;
@@ -432,7 +432,7 @@ static void print_intervals(FILE *f, const struct report_unit *u)
 }
 
 static void print_unit(FILE *f, const struct run_result *r,
-		       const struct report_unit *u)
+		       const struct result_unit *u)
 {
 	const struct job_stats *s = &u->stats;
 	char per_io[32];
@@ -442,7 +442,7 @@ static void print_unit(FILE *f, const struct run_result *r,
 	print_header(f, u);
 	if (!s->nclones)
 		return;
-	print_target(f, report_targets(r, u));
+	print_target(f, result_targets(r, u));
 	if (s->err)
 		print_failure(f, "  failed: ", s);
 	if (s->abandoned)
@@ -506,7 +506,7 @@ static void print_group(FILE *f, const struct run_result *r, unsigned id,
 }
 
 static void print_footer(FILE *f, const struct run_result *r,
-			 const struct report_unit *u, int nunits)
+			 const struct result_unit *u, int nunits)
 {
 	char wall[32], sig[32];
 	int i;
@@ -625,10 +625,10 @@ static void print_checks(FILE *f, const struct check_report *cr)
 
 int report_text(FILE *f, const struct run_result *r)
 {
-	struct report_set rs;
+	struct result_set rs;
 	int i, ret;
 
-	ret = report_collect(r, &rs);
+	ret = result_collect(r, &rs);
 	if (ret)
 		return ret;
 	print_host(f, r);
@@ -645,6 +645,6 @@ int report_text(FILE *f, const struct run_result *r)
 	print_checks(f, r->checks);
 	if (fflush(f) || ferror(f))
 		ret = -EIO;
-	report_set_free(&rs);
+	result_set_free(&rs);
 	return ret;
 }

@@ -2,7 +2,7 @@
 /*
  * --output-format=table: one row per reported unit (a job, a clone or a
  * sweep point), the figures side by side for comparing engines. CPU columns
- * are the process's over the row's phase (see struct report_row).
+ * are the process's over the row's phase (see struct result_row).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -36,13 +36,13 @@ static int row_name(const struct job *j, char *buf, size_t len)
 }
 
 static void print_row(FILE *f, const struct run_result *r,
-		      const struct report_unit *u, int width)
+		      const struct result_unit *u, int width)
 {
 	const struct job *j = u->job;
-	struct report_row row;
+	struct result_row row;
 	char bs[80], name[256];
 
-	report_row(r, u, &row);
+	result_row(r, u, &row);
 	fmt_bs(j, bs, sizeof(bs));
 	row_name(j, name, sizeof(name));
 	fprintf(f, "%-*s %-8s %10llu %8s %5llu %7.2f %7.2f %7.2f %6.1f "
@@ -71,11 +71,11 @@ static void print_checks(FILE *f, const struct check_report *cr)
 
 int report_table(FILE *f, const struct run_result *r)
 {
-	struct report_set rs;
+	struct result_set rs;
 	char name[256];
 	int i, ret, width = 3;
 
-	ret = report_collect(r, &rs);
+	ret = result_collect(r, &rs);
 	if (ret)
 		return ret;
 	fprintf(f, "# cpu, utime, stime, us/op: the whole process over the "
@@ -102,6 +102,6 @@ int report_table(FILE *f, const struct run_result *r)
 	print_checks(f, r->checks);
 	if (fflush(f) || ferror(f))
 		ret = -EIO;
-	report_set_free(&rs);
+	result_set_free(&rs);
 	return ret;
 }

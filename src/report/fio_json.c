@@ -12,7 +12,7 @@
  * depth distributions, trim, sync, dropped I/Os), as fio itself writes
  * them when it has no samples; the man page lists them.
  *
- * One "jobs" member per reported unit (report_units), as fio gives one
+ * One "jobs" member per reported unit (result_units), as fio gives one
  * per group with group_reporting and one per clone without; "job options"
  * are the options as given in the job's own section (and, for a sweep
  * point, its values), "global options" those of the [global] sections.
@@ -355,7 +355,7 @@ static int unit_errno(const struct job_stats *s)
  * fio's job_runtime is rt, the runtimes of the unit's jobs that ran (all
  * its clones and runs) summed; its CPU figures are per cent of that.
  */
-static void put_cpu(struct jw *c, json_t *o, const struct report_unit *u,
+static void put_cpu(struct jw *c, json_t *o, const struct result_unit *u,
 		    uint64_t rt)
 {
 	const struct cpu_usage *cpu = &u->stats.cpu;
@@ -375,18 +375,18 @@ static void put_cpu(struct jw *c, json_t *o, const struct report_unit *u,
  * up; 0 when it never ran.
  */
 static uint64_t unit_elapsed_s(const struct run_result *r,
-			       const struct report_unit *u)
+			       const struct result_unit *u)
 {
 	struct phase_cpu ph;
 
-	if (!u->stats.nclones || !report_unit_phase(r, u, &ph))
+	if (!u->stats.nclones || !result_unit_phase(r, u, &ph))
 		return 0;
 	return (ph.wall_ns + 999999999) / 1000000000;
 }
 
 /* Unit u, whose jobs' runtimes add up to rt_ns. */
 static json_t *f_job(struct jw *c, const struct run_result *r,
-		     const struct report_unit *u, uint64_t rt_ns)
+		     const struct result_unit *u, uint64_t rt_ns)
 {
 	const struct job_stats *s = &u->stats;
 	const struct job *j = u->job;
@@ -464,7 +464,7 @@ static void put_header(struct jw *c, json_t *root,
 
 int report_fio(FILE *f, const struct run_result *r)
 {
-	struct report_set rs;
+	struct result_set rs;
 	struct jw c = { 0 };
 	json_t *root, *jobs, *disks;
 	uint64_t *rt;
@@ -472,7 +472,7 @@ int report_fio(FILE *f, const struct run_result *r)
 	unsigned k;
 	int ret;
 
-	ret = report_collect(r, &rs);
+	ret = result_collect(r, &rs);
 	if (ret)
 		return ret;
 	root = json_object();
@@ -503,6 +503,6 @@ int report_fio(FILE *f, const struct run_result *r)
 out:
 	json_decref(root);
 	free(rt);
-	report_set_free(&rs);
+	result_set_free(&rs);
 	return ret;
 }

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "hist.h"
+#include "plan.h"
+#include "result.h"
 
 static bool job_ran(const struct run_result *r, size_t i)
 {
@@ -102,7 +104,7 @@ static int assign_units(const struct plan *p, size_t *unit_of)
 	return (int)n;
 }
 
-int report_unit_of(const struct plan *p, size_t *unit_of)
+int result_unit_of(const struct plan *p, size_t *unit_of)
 {
 	return assign_units(p, unit_of);
 }
@@ -230,14 +232,14 @@ static int runs_fold_all(const struct run_result *r, const size_t *map,
 }
 
 /*
- * report_units, and the unit of each plan job in *map (NULL: not wanted;
+ * result_units, and the unit of each plan job in *map (NULL: not wanted;
  * else the caller frees it).
  */
-static int units_build(const struct run_result *r, struct report_unit **units,
+static int units_build(const struct run_result *r, struct result_unit **units,
 		       size_t **map)
 {
 	size_t njobs = plan_njobs(r);
-	struct report_unit *u;
+	struct result_unit *u;
 	size_t *unit_of;
 	size_t i;
 	int n;
@@ -265,7 +267,7 @@ static int units_build(const struct run_result *r, struct report_unit **units,
 		acc_init(&u[i].stats);
 	}
 	for (i = 0; i < njobs; i++) {
-		struct report_unit *x = &u[unit_of[i]];
+		struct result_unit *x = &u[unit_of[i]];
 
 		if (!x->job) {
 			x->job = &r->plan->jobs[i];
@@ -292,12 +294,12 @@ out:
 	return n;
 }
 
-int report_units(const struct run_result *r, struct report_unit **units)
+int result_units(const struct run_result *r, struct result_unit **units)
 {
 	return units_build(r, units, NULL);
 }
 
-int report_groups(const struct run_result *r, struct job_stats **groups)
+int result_groups(const struct run_result *r, struct job_stats **groups)
 {
 	unsigned ng = r->plan ? r->plan->ngroups : 0;
 	size_t njobs = plan_njobs(r);
@@ -330,7 +332,7 @@ int report_groups(const struct run_result *r, struct job_stats **groups)
 	return (int)ng;
 }
 
-int report_collect(const struct run_result *r, struct report_set *s)
+int result_collect(const struct run_result *r, struct result_set *s)
 {
 	if (r->set) {
 		*s = *r->set;
@@ -341,17 +343,17 @@ int report_collect(const struct run_result *r, struct report_set *s)
 	s->nunits = units_build(r, &s->units, &s->unit_of);
 	if (s->nunits < 0)
 		return s->nunits;
-	s->ngroups = report_groups(r, &s->groups);
+	s->ngroups = result_groups(r, &s->groups);
 	if (s->ngroups < 0) {
 		int ret = s->ngroups;
 
-		report_set_free(s);
+		result_set_free(s);
 		return ret;
 	}
 	return 0;
 }
 
-void report_set_free(struct report_set *s)
+void result_set_free(struct result_set *s)
 {
 	int i;
 
@@ -369,8 +371,8 @@ void report_set_free(struct report_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
-void report_unit_run(const struct run_result *r, const struct report_set *s,
-		     int unit, unsigned run, struct report_unit *out)
+void result_unit_run(const struct run_result *r, const struct result_set *s,
+		     int unit, unsigned run, struct result_unit *out)
 {
 	size_t i;
 
@@ -391,8 +393,8 @@ void report_unit_run(const struct run_result *r, const struct report_set *s,
 		out->job = s->units[unit].job;
 }
 
-unsigned report_unit_phase(const struct run_result *r,
-			   const struct report_unit *u, struct phase_cpu *ph)
+unsigned result_unit_phase(const struct run_result *r,
+			   const struct result_unit *u, struct phase_cpu *ph)
 {
 	unsigned k, wg, nruns = u->nruns ? u->nruns : 1;
 	const struct sys_cpu *s;
@@ -417,8 +419,8 @@ unsigned report_unit_phase(const struct run_result *r,
 	return k;
 }
 
-void report_row(const struct run_result *r, const struct report_unit *u,
-		struct report_row *row)
+void result_row(const struct run_result *r, const struct result_unit *u,
+		struct result_row *row)
 {
 	const struct job_stats *st = &u->stats;
 	struct phase_cpu ph;
@@ -429,7 +431,7 @@ void report_row(const struct run_result *r, const struct report_unit *u,
 	row->ios = st->dir[0].ios + st->dir[1].ios;
 	row->bytes = st->dir[0].bytes + st->dir[1].bytes;
 	row->runtime_ns = st->runtime_ns;
-	if (report_unit_phase(r, u, &ph)) {
+	if (result_unit_phase(r, u, &ph)) {
 		row->utime_ns = ph.proc.utime_ns;
 		row->stime_ns = ph.proc.stime_ns;
 		wall = (double)ph.wall_ns;
@@ -456,8 +458,8 @@ void report_row(const struct run_result *r, const struct report_unit *u,
 	free(lat);
 }
 
-const struct run_targets *report_targets(const struct run_result *r,
-					 const struct report_unit *u)
+const struct run_targets *result_targets(const struct run_result *r,
+					 const struct result_unit *u)
 {
 	size_t i;
 
@@ -465,4 +467,60 @@ const struct run_targets *report_targets(const struct run_result *r,
 		return NULL;
 	i = (size_t)(u->job - r->plan->jobs);
 	return i < r->plan->njobs ? &r->targets[i] : NULL;
+}
+
+static double hist_value(const struct metric *m, const struct dir_stats *d)
+{
+	const struct hist *const h[] = { &d->slat, &d->clat, &d->lat };
+	const struct hist *x = h[m->hist];
+
+	if (!x->count)
+		return 0;	/* as the JSON report has an empty one */
+	switch (m->stat) {
+	case MS_MIN:
+		return (double)x->min;
+	case MS_MAX:
+		return (double)x->max;
+	case MS_MEAN:
+		return hist_mean(x);
+	case MS_STDDEV:
+		return hist_stddev(x);
+	default:
+		return (double)hist_percentile(x, m->pct);
+	}
+}
+
+double result_metric(const struct metric *m, const struct job_stats *s,
+		     const struct result_row *row)
+{
+	const struct dir_stats *d = m->dir >= 0 ? &s->dir[m->dir] : NULL;
+
+	switch (m->kind) {
+	case MK_IOPS:
+		return stats_iops(d, s->runtime_ns);
+	case MK_BW:
+		return stats_bw(d, s->runtime_ns);
+	case MK_IO_BYTES:
+		return (double)d->bytes;
+	case MK_IOS:
+		return (double)d->ios;
+	case MK_DIR_ERRORS:
+		return (double)d->errors;
+	case MK_SHORT_IOS:
+		return (double)d->short_ios;
+	case MK_HIST:
+		return hist_value(m, d);
+	case MK_ERRORS:
+		return (double)(s->dir[DDIR_READ].errors +
+				s->dir[DDIR_WRITE].errors);
+	case MK_CPU_US_PER_IO:
+		return row->us_per_io;
+	case MK_CPU_PCT:
+		return row->cpu_pct;
+	case MK_RUNTIME:
+		return (double)s->runtime_ns;
+	case MK_VERIFY_MISMATCHES:
+		return (double)s->verify.mismatches;
+	}
+	return 0;
 }

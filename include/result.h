@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IORIG_RESULT_H
+#define IORIG_RESULT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "metric.h"
+#include "stats.h"
+#include "sysinfo.h"
+#include "warn.h"
+
+/*
+ * The result model: what a run produced (struct run_result) and how it is
+ * folded into what every output shows: reported units (a clone, or the
+ * clones of a group_reporting group merged, or the runs of a repeated
+ * job), reporting groups, and each unit's headline row. The writers
+ * (report.h, src/report/) and the checks (check.h) read it; nothing here
+ * writes output.
+ */
+struct plan;
+struct raw_doc;
+
+/* One target of a job as the run found it; path NULL for the null engine. */
+struct run_target {
+	char *path;
+	struct sysinfo_target info;
+};
+
+struct run_targets {
+	struct run_target *t;	/* NULL when the job never opened them */
+	unsigned n;
+};
+
+struct check_report;
+
+/* What a run produced, handed to a report writer. */
+struct run_result {
+	const struct plan *plan;
+	struct job_stats *stats;	/* one per plan->jobs[i] */
+	bool *ran;			/* job i started (false: never ran) */
+	struct cpu_usage proc_cpu;	/* RUSAGE_SELF over the run */
+	struct phase_cpu *phases;	/* one per wait group (job->wait_group) */
+	unsigned nphases;
+	uint64_t wall_ns;		/* whole run */
+	time_t start_time;		/* wall clock at start */
+	int signo;			/* SIGINT/SIGTERM that stopped it, or 0 */
+	const char *version;
+	unsigned ncpus;
+	char kernel[128];		/* uname -r */
+	char hostname[128];
+	char cpu_model[128];		/* "" unknown */
+	uint64_t memory_bytes;		/* 0 unknown */
+	struct run_targets *targets;	/* one per plan->jobs[i], or NULL */
+	struct sysinfo_disks disks;	/* devices under the targets */
+	const struct raw_doc *doc;	/* the options as given, or NULL */
+	/* Checks, repeats and baseline figures (check.h); NULL: none. */
+	const struct check_report *checks;
+	/* The report set collected once after the run (result_collect), or
+	 * NULL: each writer collects its own. */
+	const struct result_set *set;
+	/* Every warning of the run, the plan's first (warn.h). */
+	struct warn_list warnings;
+};
+
+/*
+ * A reported unit: one clone, or (group_reporting) all the clones of the
+ * jobs of a group merged. result_units fills up to max units and returns
+ * how many; each unit's stats are merged copies, whose intervals are
+ * references of their own (result_set_free drops them).
+ * The runs of a repeated job (repeat=N) are one unit: its stats are those
+ * of the runs together (counts and histograms add up, runtimes add up as
+ * the runs went one after the other) and nruns is N.
+ */
+struct result_unit {
+	const struct job *job;		/* the first job of the unit */
+	struct job_stats stats;
+	unsigned njobs;			/* plan jobs: clones x runs */
+	unsigned nruns;			/* runs folded in; 0 means 1 */
+};
+
+int result_units(const struct run_result *r, struct result_unit **units);
+/*
+ * The unit of every job of plan p, as result_units numbers them, into
+ * unit_of[0..p->njobs). Returns the number of units, or -ENOMEM.
+ */
+int result_unit_of(const struct plan *p, size_t *unit_of);
+/* Per reporting group: all its jobs merged. */
+int result_groups(const struct run_result *r, struct job_stats **groups);
+
+/* Both of the above, as every report writer needs them. */
+struct result_set {
+	struct result_unit *units;
+	int nunits;
+	struct job_stats *groups;
+	int ngroups;
+	size_t *unit_of;		/* per plan job, see result_unit_of */
+	bool borrowed;			/* r->set's: not ours to free */
+};
+
+/*
+ * The units and groups of r, merged; r->set's when the caller collected
+ * them once for the checks and the report writer (then borrowed: s is a
+ * copy that result_set_free only forgets).
+ */
+int result_collect(const struct run_result *r, struct result_set *s);
+void result_set_free(struct result_set *s);
+
+/*
+ * Run `run` (0..nruns-1) of unit `unit` of s, on its own: the jobs of that
+ * run merged into out (nruns 1). out->stats.nclones is 0 when none of
+ * them ran. out->stats.intervals is NULL: nothing to free.
+ */
+void result_unit_run(const struct run_result *r, const struct result_set *s,
+		     int unit, unsigned run, struct result_unit *out);
+
+/*
+ * One unit's headline figures, as the table shows them and the JSON
+ * "summary" carries them. CPU columns are process-wide (RUSAGE_SELF) over
+ * the unit's phase, so they include io_uring's kernel-side threads and the
+ * pthread pool; us_per_io divides them by every I/O of the phase. A
+ * repeated unit's phases are those of all its runs, added up.
+ */
+struct result_row {
+	uint64_t ios;
+	uint64_t bytes;
+	uint64_t runtime_ns;
+	uint64_t utime_ns;
+	uint64_t stime_ns;
+	double cpu_pct;		/* (utime + stime) / phase wall time */
+	double us_per_io;
+	double lat_mean_ns;	/* both directions */
+	uint64_t lat_p99_ns;
+	double iops;
+	double bw_bytes;	/* per second */
+};
+
+void result_row(const struct run_result *r, const struct result_unit *u,
+		struct result_row *row);
+
+/*
+ * The phase (wait group) u ran in, into ph; for a repeated unit, the
+ * phases of all its runs added up. Returns how many phases that is: 0
+ * when r has no phase figures.
+ */
+unsigned result_unit_phase(const struct run_result *r,
+			   const struct result_unit *u, struct phase_cpu *ph);
+
+/* The targets of u's first job, or NULL when not known. */
+const struct run_targets *result_targets(const struct run_result *r,
+					 const struct result_unit *u);
+
+/* Metric m's value for a unit with these stats and headline row: what the
+ * report shows for it (metric.h names the metrics). */
+double result_metric(const struct metric *m, const struct job_stats *s,
+		     const struct result_row *row);
+
+#endif

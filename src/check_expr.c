@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The grammar of a check expression (include/check_expr.h): text to a
+ * struct check_expr, pure. Binding checks to units and evaluating them
+ * after the run is check.c's.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check_expr.h"
+#include "value.h"
+
+#define CHECK_EXPECTED \
+	"expected [JOB:]METRIC OP VALUE such as read.iops>=50k, " \
+	"read.clat.p99<=2ms or errors==0"
+
+static const struct {
+	const char *text;
+	int op;
+} ops[] = {
+	/* Two-character operators first. */
+	{ ">=", CHECK_GE }, { "<=", CHECK_LE }, { "==", CHECK_EQ },
+	{ "!=", CHECK_NE }, { ">", CHECK_GT }, { "<", CHECK_LT },
+};
+
+static const char *const func_names[] = {
+	[CHECK_F_NONE] = NULL, [CHECK_F_MEAN] = "mean",
+	[CHECK_F_STDDEV] = "stddev", [CHECK_F_CV] = "cv",
+	[CHECK_F_MIN] = "min", [CHECK_F_MAX] = "max",
+};
+
+
+const char *check_op_text(int op)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (ops[i].op == op)
+			return ops[i].text;
+	return "?";
+}
+
+const char *check_func_name(int func)
+{
+	if (func < 0 || func > CHECK_F_MAX)
+		return NULL;
+	return func_names[func];
+}
+
+static bool blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* [*b, *e) without leading and trailing blanks. */
+static void trim(const char **b, const char **e)
+{
+	while (*b < *e && blank(**b))
+		(*b)++;
+	while (*e > *b && blank((*e)[-1]))
+		(*e)--;
+}
+
+/* Fails with "'TEXT': DETAIL" in why; returns -EINVAL. */
+__attribute__((format(printf, 4, 5)))
+static int bad(const char *text, char *why, size_t whylen, const char *fmt,
+	       ...)
+{
+	char detail[768];
+	size_t len = strlen(text);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	va_end(ap);
+	snprintf(why, whylen, "'%.*s%s': %s", (int)(len > CHECK_QUOTE_MAX ?
+		 CHECK_QUOTE_MAX : len), text, len > CHECK_QUOTE_MAX ? "..." : "",
+		 detail);
+	return -EINVAL;
+}
+
+/* The first comparison operator in [b, e): its position and kind. */
+static const char *find_op(const char *b, const char *e, int *op,
+			   size_t *oplen)
+{
+	const char *p;
+	size_t i, n;
+
+	for (p = b; p < e; p++) {
+		if (!strchr("<>=!", *p))
+			continue;
+		for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+			n = strlen(ops[i].text);
+			if ((size_t)(e - p) >= n &&
+			    !strncmp(p, ops[i].text, n)) {
+				*op = ops[i].op;
+				*oplen = n;
+				return p;
+			}
+		}
+		return p;	/* a lone '=' or '!' */
+	}
+	return NULL;
+}
+
+/* LHS: "metric" or "func(metric)", after the scope. */
+static int parse_lhs(const char *text, const char *b, const char *e,
+		     struct check_expr *x, char *why, size_t whylen)
+{
+	const char *open = memchr(b, '(', (size_t)(e - b)), *fb, *fe;
+	char mwhy[512];
+	int f;
+
+	x->func = CHECK_F_NONE;
+	if (open) {
+		fb = b;
+		fe = open;
+		trim(&fb, &fe);
+		if (e[-1] != ')' || memchr(open + 1, '(', (size_t)(e - open -
+								  1)))
+			return bad(text, why, whylen, "expected FUNCTION("
+				   "METRIC) such as cv(read.iops)");
+		for (f = CHECK_F_MEAN; f <= CHECK_F_MAX; f++)
+			if ((size_t)(fe - fb) == strlen(func_names[f]) &&
+			    !strncmp(fb, func_names[f], (size_t)(fe - fb)))
+				break;
+		if (f > CHECK_F_MAX)
+			return bad(text, why, whylen, "unknown function "
+				   "'%.*s'; expected mean, stddev, cv, min or "
+				   "max", (int)(fe - fb > 32 ? 32 : fe - fb),
+				   fb);
+		x->func = f;
+		b = open + 1;
+		e--;
+		trim(&b, &e);
+	}
+	if (b == e)
+		return bad(text, why, whylen, "no metric; %s", CHECK_EXPECTED);
+	if (metric_parse(b, (size_t)(e - b), &x->m, mwhy, sizeof(mwhy)))
+		return bad(text, why, whylen, "%s", mwhy);
+	x->unit = x->func == CHECK_F_CV ? MU_PCT : metric_unit(&x->m);
+	return 0;
+}
+
+/* RHS "baseline", "F*baseline" or "baseline*F"; false when not one. */
+static bool baseline_rhs(const char *b, const char *e, char *factor,
+			 size_t len)
+{
+	static const char word[] = "baseline";
+	const size_t n = sizeof(word) - 1;
+	const char *fb = b, *fe = e;
+
+	if ((size_t)(e - b) >= n && !strncmp(e - n, word, n)) {
+		fe = e - n;
+		trim(&fb, &fe);
+		if (fe > fb && fe[-1] == '*')
+			fe--;
+		else if (fe != fb)
+			return false;
+	} else if ((size_t)(e - b) >= n && !strncmp(b, word, n)) {
+		fb = b + n;
+		trim(&fb, &fe);
+		if (fb == fe || *fb != '*')
+			return false;
+		fb++;
+	} else {
+		return false;
+	}
+	trim(&fb, &fe);
+	snprintf(factor, len, "%.*s", (int)(fe - fb), fb);
+	return true;
+}
+
+static int parse_rhs(const char *text, const char *b, const char *e,
+		     unsigned kb_base, struct check_expr *x, char *why,
+		     size_t whylen)
+{
+	char buf[256], factor[128], twhy[512];
+
+	if (b == e)
+		return bad(text, why, whylen, "no value after '%s'; %s",
+			   check_op_text(x->op), CHECK_EXPECTED);
+	if ((size_t)(e - b) >= sizeof(buf))
+		return bad(text, why, whylen, "the value is too long");
+	if (memmem(b, (size_t)(e - b), "baseline", 8)) {
+		if (!baseline_rhs(b, e, factor, sizeof(factor)))
+			return bad(text, why, whylen, "expected baseline, "
+				   "F*baseline or baseline*F such as "
+				   "0.95*baseline");
+		x->baseline = true;
+		x->factor = 1;
+		if (factor[0] && value_double(factor, 0, 1e9, &x->factor,
+					      twhy, sizeof(twhy)))
+			return bad(text, why, whylen, "the factor: %s", twhy);
+		if (x->func != CHECK_F_NONE && x->func != CHECK_F_MEAN)
+			return bad(text, why, whylen, "baseline compares a "
+				   "plain metric or mean(), not %s()",
+				   func_names[x->func]);
+		return 0;
+	}
+	memcpy(buf, b, (size_t)(e - b));
+	buf[e - b] = '\0';
+	if (metric_threshold(x->unit, buf, kb_base, &x->threshold, twhy,
+			     sizeof(twhy)))
+		return bad(text, why, whylen, "the value for %s%s%s%s: %s",
+			   x->func ? func_names[x->func] : "",
+			   x->func ? "(" : "", x->m.name, x->func ? ")" : "",
+			   twhy);
+	return 0;
+}
+
+int check_parse(const char *text, unsigned kb_base, struct check_expr *x,
+		char *why, size_t whylen)
+{
+	const char *b = text, *e = text + strlen(text), *op, *colon, *p;
+	size_t oplen = 0;
+
+	memset(x, 0, sizeof(*x));
+	x->op = -1;
+	trim(&b, &e);
+	if (b == e)
+		return bad(text, why, whylen, "empty check; %s",
+			   CHECK_EXPECTED);
+	op = find_op(b, e, &x->op, &oplen);
+	if (!op)
+		return bad(text, why, whylen, "no comparison; %s",
+			   CHECK_EXPECTED);
+	if (x->op < 0)
+		return bad(text, why, whylen, "'%c' is not a comparison; "
+			   "expected >=, <=, >, <, == or !=", *op);
+	/* The scope: up to the last ':' before the operator. */
+	colon = NULL;
+	for (p = b; p < op; p++)
+		if (*p == ':')
+			colon = p;
+	if (colon) {
+		const char *sb = b, *se = colon;
+
+		trim(&sb, &se);
+		if (sb == se || (size_t)(se - sb) >= sizeof(x->scope))
+			return bad(text, why, whylen, "expected JOB: before "
+				   "the metric, a job's name");
+		memcpy(x->scope, sb, (size_t)(se - sb));
+		x->scope[se - sb] = '\0';
+		b = colon + 1;
+		while (blank(*b))
+			b++;
+		x->body = (unsigned)(b - text);
+	}
+	p = op;
+	trim(&b, &p);
+	if (parse_lhs(text, b, p, x, why, whylen))
+		return -EINVAL;
+	b = op + oplen;
+	trim(&b, &e);
+	return parse_rhs(text, b, e, kb_base, x, why, whylen);
+}

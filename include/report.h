@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "engine.h"
 #include "jobfile.h"
 #include "plan.h"
 #include "stats.h"
@@ -21,6 +22,7 @@ struct run_target {
 struct run_targets {
 	struct run_target *t;	/* NULL when the job never opened them */
 	unsigned n;
+	struct engine_setup engine;	/* what the engine's setup got */
 };
 
 struct check_report;

@@ -71,6 +71,19 @@ run --output-format=json --name=s --filename=s.dat --size=64k
 expect_rc 0
 json_is 'd["jobs"][0]["engine_setup"]' None
 
+# An engine that could not be set up got nothing.
+NORING=$top/tests/helpers/noring
+if [ -x "$NORING" ] && "$NORING" --uring=ENOSYS true 2>/dev/null; then
+	"$NORING" --uring=ENOSYS "$IORIG" --output-format=json --name=u \
+		--filename=u.dat --size=64k --ioengine=io_uring \
+		>"$T/out" 2>"$T/err"
+	rc=$?
+	expect_rc 1
+	json_is 'd["jobs"][0]["engine_setup"]' None
+else
+	echo "note: no working tests/helpers/noring: refused setup not checked"
+fi
+
 # io_uring: what the report says against what the kernel was asked for.
 run --output-format=json --name=u --filename=u.dat --size=256k \
 	--ioengine=io_uring --iodepth=4

@@ -2,9 +2,12 @@
 #ifndef IORIG_ENGINE_H
 #define IORIG_ENGINE_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
-struct job;
+#include "ddir.h"
+
 struct clock;
 struct cpu_usage;
 struct target;
@@ -46,10 +49,40 @@ enum engine_flags {
 	/* t_done is set where the I/O completes (a pool thread), not when
 	 * reap() finds it: reaping later does not lengthen clat. */
 	ENGINE_STAMPS_DONE = 1u << 2,
+	/* Asynchronous only with direct=1: buffered, the submitting system
+	 * call (engine_ops.submit_call) does the I/O before it returns. */
+	ENGINE_ASYNC_NEEDS_DIRECT = 1u << 3,
+};
+
+/*
+ * What engines read of their job, copied in by the worker before init():
+ * engines need not know struct job. Read at init() only.
+ */
+struct engine_opts {
+	bool direct;
+	bool fixedbufs;			/* io_uring registered buffers */
+	bool registerfiles;		/* io_uring registered files */
+	bool sqthread_poll;		/* io_uring SQPOLL */
+	bool hipri;			/* io_uring IOPOLL */
+	uint64_t sqthread_poll_cpu;	/* UINT64_MAX: not pinned */
+	uint64_t pool_threads;		/* pthread engine; 0: iodepth */
+};
+
+#define ENGINE_SETUP_MAX 12
+
+/*
+ * What an engine's setup got from the kernel, for the report: names of
+ * static storage (io_uring: the ring's setup flags, such as
+ * "SINGLE_ISSUER", and "fixedbufs", "registerfiles", "registered_ring_fd").
+ */
+struct engine_setup {
+	bool known;			/* filled by a set-up engine */
+	unsigned n;
+	const char *what[ENGINE_SETUP_MAX];
 };
 
 struct engine_ctx {
-	const struct job *job;
+	struct engine_opts opts;
 	unsigned iodepth;
 	const struct clock *clk;
 	const struct target *tgt;	/* open files: fds for registration */
@@ -76,6 +109,14 @@ struct engine_ctx {
  *
  * hint:   optional: for an error init() returned, what to check (a
  *         sysctl, a limit), or NULL; appended to the report's message.
+ * setup:  optional: after a successful init(), what the setup got
+ *         (flags the kernel took), into *out; for the report.
+ *
+ * options: the job options only this engine reads, NULL-terminated (or
+ *         NULL: none). An option named after another of the list plus
+ *         "_" (sqthread_poll_cpu after sqthread_poll) is a parameter of
+ *         it. --cmdhelp=ioengine lists them; the planner warns when one
+ *         is set for another engine.
  *
  * Requests that commit() could not hand over (EAGAIN) stay with the engine:
  * the worker counts them in flight and the next reap() must submit them.
@@ -93,7 +134,9 @@ struct engine_ops {
 	const char *name;
 	const char *alias;
 	const char *help;
-	unsigned flags;
+	unsigned flags;			/* enum engine_flags */
+	const char *const *options;
+	const char *submit_call;	/* the system call that submits */
 	int (*init)(struct engine_ctx *ctx);
 	int (*queue)(struct engine_ctx *ctx, struct io_req *req);
 	int (*commit)(struct engine_ctx *ctx);
@@ -102,6 +145,7 @@ struct engine_ops {
 	void (*exit)(struct engine_ctx *ctx);
 	void (*cpu)(struct engine_ctx *ctx, struct cpu_usage *c);
 	const char *(*hint)(int err);
+	void (*setup)(const struct engine_ctx *ctx, struct engine_setup *out);
 };
 
 /* NULL when unknown. */
@@ -113,5 +157,8 @@ int engine_seccomp_mode(void);
 
 /* For --help and the man-page test: NULL-terminated. */
 const struct engine_ops *const *engine_list(void);
+
+/* --cmdhelp=ioengine: every engine, its alias, help, flags and options. */
+void engine_print_help(FILE *f);
 
 #endif

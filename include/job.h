@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum ddir { DDIR_READ = 0, DDIR_WRITE = 1, DDIR_NR = 2 };
+#include "ddir.h"
 
 enum rw_mode {
 	RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_RANDRW,

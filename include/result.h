@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "engine.h"
 #include "metric.h"
 #include "stats.h"
 #include "sysinfo.h"
@@ -31,6 +32,7 @@ struct run_target {
 struct run_targets {
 	struct run_target *t;	/* NULL when the job never opened them */
 	unsigned n;
+	struct engine_setup engine;	/* what the engine's setup got */
 };
 
 struct check_report;

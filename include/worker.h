@@ -10,6 +10,8 @@
 #include "stats.h"
 #include "target.h"
 
+struct engine_setup;
+
 /* worker.state: see worker_abandon(). */
 enum worker_state {
 	WORKER_RUNNING = 0,	/* between calls that may block */
@@ -55,6 +57,8 @@ struct worker {
 	struct ival_series *series;
 	bool live_on;			/* fill live */
 	struct worker_live live;
+	/* What the engine's setup got (engine_ops.setup), or NULL */
+	struct engine_setup *setup;
 };
 
 /* The thread body; returns NULL. Errors land in w->stats->err. */

@@ -35,6 +35,36 @@ const struct engine_ops *const *engine_list(void)
 	return engines;
 }
 
+void engine_print_help(FILE *f)
+{
+	const struct engine_ops *const *e;
+	const char *const *o;
+	size_t n;
+
+	fprintf(f, "  values:\n");
+	for (e = engines; *e; e++) {
+		fprintf(f, "    %-12s %s\n", (*e)->name, (*e)->help);
+		if ((*e)->alias)
+			fprintf(f, "    %-12s also called %s\n", "",
+				(*e)->alias);
+		if ((*e)->flags & ENGINE_SYNC)
+			fprintf(f, "    %-12s synchronous: one I/O at a time\n",
+				"");
+		if ((*e)->flags & ENGINE_ASYNC_NEEDS_DIRECT)
+			fprintf(f, "    %-12s asynchronous with direct=1 only\n",
+				"");
+		if (!(*e)->options)
+			continue;
+		n = (size_t)fprintf(f, "    %-12s options:", "");
+		for (o = (*e)->options; *o; o++) {
+			if (n + 1 + strlen(*o) > 79)	/* under "options:" */
+				n = (size_t)fprintf(f, "\n%25s", "") - 1;
+			n += (size_t)fprintf(f, " %s", *o);
+		}
+		fprintf(f, "\n");
+	}
+}
+
 int engine_seccomp_mode(void)
 {
 	char line[128];

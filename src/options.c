@@ -1031,6 +1031,8 @@ int options_print_cmdhelp(FILE *f, const char *name)
 		for (c = o->choices; c->name; c++)
 			fprintf(f, "    %-12s %s\n", c->name, c->help);
 	}
+	if (o->set == set_ioengine)
+		engine_print_help(f);
 	return 0;
 }
 

@@ -185,31 +185,98 @@ static unsigned kernel_version(void)
 	return major * 1000 + minor;
 }
 
+/* In an engine's option list, a parameter of another option of the list
+ * (sqthread_poll_cpu of sqthread_poll; see engine.h). */
+static bool engine_opt_is_param(const char *const *list, const char *name)
+{
+	size_t n;
+
+	for (; *list; list++) {
+		n = strlen(*list);
+		if (strcmp(*list, name) && !strncmp(*list, name, n) &&
+		    name[n] == '_')
+			return true;
+	}
+	return false;
+}
+
+/* Option `name` has a value other than its default in j. */
+static bool opt_is_set(const struct job *j, const char *name)
+{
+	const struct opt_def *o = options_find(name);
+	char buf[64];
+
+	if (!o)
+		return false;
+	options_format(j, o, buf, sizeof(buf));
+	return strcmp(buf, o->def ? o->def : "") != 0;
+}
+
+/*
+ * Options of another engine set for j: one warning per engine, naming
+ * its options (not their parameters), as "a, b and c apply to ...".
+ */
+static void warn_engine_options(struct plan *p, const struct job *j)
+{
+	const struct engine_ops *const *e;
+	const char *const *o, *const *list;
+	char names[256], code[48];
+	size_t n;
+	unsigned cnt, k;
+	bool set;
+
+	for (e = engine_list(); *e; e++) {
+		list = (*e)->options;
+		if (*e == j->engine || !list)
+			continue;
+		set = false;
+		cnt = 0;
+		for (o = list; *o; o++)
+			if (!engine_opt_is_param(list, *o)) {
+				cnt++;
+				set = set || opt_is_set(j, *o);
+			}
+		if (!set)
+			continue;
+		n = 0;
+		k = 0;
+		names[0] = '\0';
+		for (o = list; *o && n < sizeof(names); o++) {
+			if (engine_opt_is_param(list, *o))
+				continue;
+			k++;
+			n += (size_t)snprintf(names + n, sizeof(names) - n,
+					      "%s%s", k == 1 ? "" : k == cnt ?
+					      " and " : ", ", *o);
+		}
+		snprintf(code, sizeof(code), "%s_only", (*e)->name);
+		plan_warn(p, j, code, "%s %s to the %s engine only", names,
+			  cnt > 1 ? "apply" : "applies", (*e)->name);
+	}
+}
+
 /* Settings that run, but not the way a user may think. */
 static void warn_job(struct plan *p, const struct job *j)
 {
-	const char *eng = j->engine ? j->engine->name : "";
-	bool uring = !strcmp(eng, "io_uring");
+	const struct engine_ops *eng = j->engine;
 	/* Engine options set for the other points of an engine sweep. */
 	bool swept = j->sweep_point && strstr(j->sweep_point, "ioengine=");
+	char code[48];
 	unsigned kv;
 
-	if (!strcmp(eng, "libaio") && !j->direct)
-		plan_warn(p, j, "libaio_buffered", "libaio without direct=1 "
-			  "blocks in io_submit: the I/O is synchronous and "
-			  "iodepth has no effect");
-	if (j->engine && (j->engine->flags & ENGINE_SYNC) && j->iodepth > 1)
+	/* Codes name the engine: libaio_buffered, io_uring_only, ... */
+	if (eng && (eng->flags & ENGINE_ASYNC_NEEDS_DIRECT) && !j->direct) {
+		snprintf(code, sizeof(code), "%s_buffered", eng->name);
+		plan_warn(p, j, code, "%s without direct=1 blocks in %s: the "
+			  "I/O is synchronous and iodepth has no effect",
+			  eng->name, eng->submit_call);
+	}
+	if (eng && (eng->flags & ENGINE_SYNC) && j->iodepth > 1)
 		plan_warn(p, j, "iodepth_ignored", "iodepth=%" PRIu64 " has "
 			  "no effect with the %s engine: it does one I/O at a "
-			  "time", j->iodepth, eng);
-	if (!uring && !swept && (j->fixedbufs || j->registerfiles ||
-				 j->sqthread_poll || j->hipri))
-		plan_warn(p, j, "io_uring_only", "fixedbufs, registerfiles, "
-			  "sqthread_poll and hipri apply to the io_uring "
-			  "engine only");
-	if (strcmp(eng, "pthread") && !swept && j->pool_threads)
-		plan_warn(p, j, "pthread_only", "pool_threads applies to the "
-			  "pthread engine only");
+			  "time", j->iodepth, eng->name);
+	if (!swept)
+		warn_engine_options(p, j);
 	kv = kernel_version();
 	if (j->fadvise_hint == FADV_NOREUSE && kv && kv < 6003)
 		plan_warn(p, j, "fadvise_noreuse", "POSIX_FADV_NOREUSE does "

@@ -368,7 +368,7 @@ static void run_group(const struct plan *p, unsigned wg, struct target *tg,
 		describe_targets(r, i, &tg[i], needs_files(j));
 		w[i] = (struct worker){
 			.job = j, .tgt = &tg[i], .clk = clk, .stop = stop,
-			.stats = &r->stats[i],
+			.stats = &r->stats[i], .setup = &r->targets[i].engine,
 			.live_on = lv->watch && lv->watch->progress,
 		};
 		/* The worker's until it ends (it resets r->stats[i]) */

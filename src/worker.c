@@ -1120,7 +1120,13 @@ void *worker_main(void *arg)
 
 	w->priv = &s;
 	s.guarded = !(j->engine->flags & ENGINE_NOIO);
-	s.ctx.job = j;
+	s.ctx.opts = (struct engine_opts){
+		.direct = j->direct, .fixedbufs = j->fixedbufs,
+		.registerfiles = j->registerfiles,
+		.sqthread_poll = j->sqthread_poll, .hipri = j->hipri,
+		.sqthread_poll_cpu = j->sqthread_poll_cpu,
+		.pool_threads = j->pool_threads,
+	};
 	s.ctx.iodepth = s.depth;
 	s.ctx.clk = w->clk;
 	s.ctx.tgt = w->tgt;
@@ -1157,6 +1163,8 @@ void *worker_main(void *arg)
 		s.finished = true;
 		goto out;
 	}
+	if (w->setup && s.eng->setup)
+		s.eng->setup(&s.ctx, w->setup);
 	if (j->verify) {
 		ret = verify_setup(&s);
 		if (ret) {

@@ -42,7 +42,6 @@
 
 #include "clock.h"
 #include "engine.h"
-#include "job.h"
 
 /* How long reap() waits out EAGAIN when nothing is in the kernel. */
 #define AIO_EAGAIN_SLEEP_NS	1000000L	/* 1 ms per try */
@@ -292,9 +291,9 @@ static const char *aio_hint(int err)
 const struct engine_ops engine_libaio = {
 	.name = "libaio",
 	.alias = "kaio",
-	.help = "Linux native AIO (io_submit/io_getevents); needs direct=1 "
-		"to be asynchronous",
-	.flags = 0,
+	.help = "Linux native AIO: io_submit and io_getevents",
+	.flags = ENGINE_ASYNC_NEEDS_DIRECT,
+	.submit_call = "io_submit",
 	.init = aio_init,
 	.queue = aio_queue,
 	.commit = aio_commit,

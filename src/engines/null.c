@@ -15,7 +15,7 @@ static int null_queue(struct engine_ctx *ctx, struct io_req *req)
 
 const struct engine_ops engine_null = {
 	.name = "null",
-	.help = "no I/O: measures iorig's own overhead per request",
+	.help = "no I/O: iorig's own cost per request",
 	.flags = ENGINE_SYNC | ENGINE_NOIO,
 	.queue = null_queue,
 };

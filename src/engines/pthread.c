@@ -57,7 +57,6 @@
 
 #include "clock.h"
 #include "engine.h"
-#include "job.h"
 #include "stats.h"
 
 #define PT_CACHELINE	64
@@ -280,7 +279,7 @@ static int pt_spawn(struct pt_pool *p, unsigned n)
 static int pt_init(struct engine_ctx *ctx)
 {
 	unsigned depth = ctx->iodepth ? ctx->iodepth : 1;
-	uint64_t n = ctx->job->pool_threads ? ctx->job->pool_threads : depth;
+	uint64_t n = ctx->opts.pool_threads ? ctx->opts.pool_threads : depth;
 	uint64_t size = 1;
 	struct pt_pool *p;
 	int r;
@@ -425,8 +424,8 @@ static void pt_cpu(struct engine_ctx *ctx, struct cpu_usage *c)
 const struct engine_ops engine_pthread = {
 	.name = "pthread",
 	.flags = ENGINE_STAMPS_DONE,
-	.help = "pool of threads doing blocking pread/pwrite; "
-		"pool_threads (default iodepth) threads, iodepth in flight",
+	.options = (const char *const[]){ "pool_threads", NULL },
+	.help = "threads doing blocking pread/pwrite, iodepth in flight",
 	.init = pt_init,
 	.queue = pt_queue,
 	.commit = pt_commit,

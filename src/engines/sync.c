@@ -9,7 +9,6 @@
 
 #include "clock.h"
 #include "engine.h"
-#include "job.h"
 
 static int sync_queue(struct engine_ctx *ctx, struct io_req *req)
 {

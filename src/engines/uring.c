@@ -48,18 +48,11 @@
 
 #include "clock.h"
 #include "engine.h"
-#include "job.h"
 #include "target.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 /* Largest registered buffer the kernel takes. */
 #define URING_MAX_REG_BUF	(1ul << 30)
-
-/*
- * Not yet in a header: the ring flags in effect, for the report. Valid
- * between init() and exit().
- */
-const char *uring_describe(const struct engine_ctx *ctx);
 
 struct uring {
 	struct io_uring ring;
@@ -75,7 +68,8 @@ struct uring {
 	bool defer;			/* DEFER_TASKRUN in effect */
 	bool fixed_bufs;
 	bool fixed_files;
-	char desc[160];
+	bool reg_fd;			/* the ring fd is registered */
+	unsigned flags;			/* IORING_SETUP_* in effect */
 };
 
 static const struct {
@@ -111,28 +105,9 @@ static const unsigned uring_ladder[] = {
 	0,
 };
 
-static void uring_describe_flags(struct uring *u, unsigned flags, bool reg_fd)
-{
-	size_t n = 0, i;
-	bool any = false;
-
-	n += (size_t)snprintf(u->desc, sizeof(u->desc), "flags:");
-	for (i = 0; i < ARRAY_SIZE(uring_flag_names); i++) {
-		if (!(flags & uring_flag_names[i].flag) || n >= sizeof(u->desc))
-			continue;
-		n += (size_t)snprintf(u->desc + n, sizeof(u->desc) - n, " %s",
-				      uring_flag_names[i].name);
-		any = true;
-	}
-	if (n < sizeof(u->desc))
-		snprintf(u->desc + n, sizeof(u->desc) - n, "%s%s%s%s",
-			 any ? "" : " none", u->fixed_bufs ? ", fixedbufs" : "",
-			 u->fixed_files ? ", registerfiles" : "",
-			 reg_fd ? ", registered ring fd" : "");
-}
-
 /* Create the ring with the best flags this kernel takes. */
-static int uring_setup(struct uring *u, const struct job *j, unsigned *flags)
+static int uring_setup(struct uring *u, const struct engine_opts *j,
+		       unsigned *flags)
 {
 	struct io_uring_params p;
 	unsigned base = IORING_SETUP_CLAMP, allowed = ~0u, try = 0, prev = ~0u;
@@ -279,10 +254,9 @@ static void uring_free(struct uring *u)
 
 static int uring_init(struct engine_ctx *ctx)
 {
-	const struct job *j = ctx->job;
+	const struct engine_opts *j = &ctx->opts;
 	struct uring *u;
 	unsigned flags;
-	bool reg_fd;
 	int r;
 
 	/* IOPOLL completes only O_DIRECT I/O: every request would fail. */
@@ -322,8 +296,8 @@ static int uring_init(struct engine_ctx *ctx)
 			goto err_exit;
 	}
 	/* Optional (5.18+): spares the kernel an fd lookup per call. */
-	reg_fd = io_uring_register_ring_fd(&u->ring) == 1;
-	uring_describe_flags(u, flags, reg_fd);
+	u->reg_fd = io_uring_register_ring_fd(&u->ring) == 1;
+	u->flags = flags;
 	ctx->priv = u;
 	return 0;
 
@@ -526,11 +500,28 @@ static void uring_exit(struct engine_ctx *ctx)
 	ctx->priv = NULL;
 }
 
-const char *uring_describe(const struct engine_ctx *ctx)
+_Static_assert(ARRAY_SIZE(uring_flag_names) + 3 <= ENGINE_SETUP_MAX,
+	       "engine_setup holds every flag and registration");
+
+/* The ring flags in effect (CLAMP is not one: it only bounds entries),
+ * then what was registered. */
+static void uring_report_setup(const struct engine_ctx *ctx,
+			       struct engine_setup *out)
 {
 	const struct uring *u = ctx->priv;
+	size_t i;
 
-	return u ? u->desc : "";
+	out->n = 0;
+	out->known = u != NULL;
+	for (i = 0; u && i < ARRAY_SIZE(uring_flag_names); i++)
+		if (u->flags & uring_flag_names[i].flag)
+			out->what[out->n++] = uring_flag_names[i].name;
+	if (u && u->fixed_bufs)
+		out->what[out->n++] = "fixedbufs";
+	if (u && u->fixed_files)
+		out->what[out->n++] = "registerfiles";
+	if (u && u->reg_fd)
+		out->what[out->n++] = "registered_ring_fd";
 }
 
 #define SECCOMP_HINT \
@@ -594,12 +585,15 @@ static const char *uring_hint(int err)
 const struct engine_ops engine_uring = {
 	.name = "io_uring",
 	.alias = "uring",
-	.help = "Linux io_uring via liburing: batched submit and reap, "
-		"fixedbufs, registerfiles, sqthread_poll, hipri",
+	.help = "Linux io_uring (liburing): batched submit and reap",
+	.options = (const char *const[]){ "fixedbufs", "registerfiles",
+		"sqthread_poll", "sqthread_poll_cpu", "hipri", NULL },
+	.submit_call = "io_uring_enter",
 	.init = uring_init,
 	.queue = uring_queue,
 	.commit = uring_commit,
 	.reap = uring_reap,
 	.exit = uring_exit,
 	.hint = uring_hint,
+	.setup = uring_report_setup,
 };

@@ -467,6 +467,23 @@ static json_t *j_targets(struct jw *c, const struct run_result *r,
 	return a;
 }
 
+/* What the unit's first job's engine got at setup (engine.h), or null:
+ * an engine with nothing to say, or one that was not set up. */
+static json_t *j_engine_setup(struct jw *c, const struct run_result *r,
+			      const struct result_unit *u)
+{
+	const struct run_targets *rt = result_targets(r, u);
+	json_t *a;
+	unsigned i;
+
+	if (!rt || !rt->engine.known)
+		return json_null();
+	a = json_array();
+	for (i = 0; a && i < rt->engine.n; i++)
+		jw_push(c, a, jw_str(rt->engine.what[i]));
+	return a;
+}
+
 /* jobs[].repeats: null, or the spread of the headline figures over the
  * runs of a repeated job. */
 static json_t *j_repeats(struct jw *c, const struct check_unit *cu)
@@ -623,6 +640,7 @@ static json_t *j_unit(struct jw *c, const struct run_result *r,
 	jw_put(c, o, "ran", json_boolean(u->stats.nclones > 0));
 	jw_put(c, o, "options", j_options(c, j));
 	jw_put(c, o, "targets", j_targets(c, r, u));
+	jw_put(c, o, "engine_setup", j_engine_setup(c, r, u));
 	put_result(c, o, &u->stats, j);
 	jw_put(c, o, "phase_cpu", j_phase(c, r, u));
 	jw_put(c, o, "summary", j_summary(c, r, u));

@@ -343,7 +343,13 @@ static void h_start(struct harness *h)
 	h->tgt.nfiles = 1;
 	h->tgt.file_region = REGION;
 	h->tgt.region = REGION;
-	h->ctx.job = &h->job;
+	h->ctx.opts = (struct engine_opts){
+		.direct = h->job.direct, .fixedbufs = h->job.fixedbufs,
+		.registerfiles = h->job.registerfiles,
+		.sqthread_poll = h->job.sqthread_poll,
+		.sqthread_poll_cpu = h->job.sqthread_poll_cpu,
+		.pool_threads = h->job.pool_threads,
+	};
 	h->ctx.iodepth = h->depth;
 	h->ctx.clk = &h->clk;
 	h->ctx.tgt = &h->tgt;

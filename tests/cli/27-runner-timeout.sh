@@ -1,0 +1,79 @@
+#!/bin/sh
+# tests/run-all.sh gives each test a time limit: a test that hangs fails
+# with "timed out after N s", its process group is killed (a child that
+# ignores SIGTERM included), and the tests after it still run. The runner
+# is copied into a scratch tree with four fake tests, so the real suite
+# does not run again.
+. "$(dirname "$0")/lib.sh"
+
+command -v timeout >/dev/null 2>&1 || skip "needs timeout(1) (coreutils)"
+# Whatever happens, the hanging test and its child do not outlive this
+# test (a runner without a limit leaves them): their process group goes,
+# when it is not this test's own.
+cleanup() {
+	[ -s "$T/stray" ] || return
+	_pid=$(cat "$T/stray")
+	_pg=$(cut -d " " -f 5 "/proc/$_pid/stat" 2>/dev/null)
+	_me=$(cut -d " " -f 5 /proc/$$/stat)
+	if [ -n "$_pg" ] && [ "$_pg" != "$_me" ]; then
+		kill -KILL "-$_pg" 2>/dev/null
+	fi
+	kill -KILL "$_pid" 2>/dev/null
+}
+trap 'cleanup; cd /; rm -rf "$T"' EXIT
+trap 'exit 1' INT TERM HUP PIPE
+mkdir -p tree/tests/cli || die "cannot make the scratch tree"
+cp "$top/tests/run-all.sh" tree/tests/ || die "cannot copy run-all.sh"
+cd tree/tests/cli || die "no tree"
+printf '#!/bin/sh\nexit 0\n' >10-pass.sh
+# Leaves a child that ignores SIGTERM: timeout(1) ends the test itself
+# with SIGTERM, and only the runner's kill of the group ends the child.
+cat >20-hang.sh <<EOF
+#!/bin/sh
+(trap '' TERM; exec sleep 1000) &
+echo \$! >"$T/stray"
+echo "hanging"
+sleep 1000
+EOF
+printf '#!/bin/sh\necho "SKIP: not here"\nexit 77\n' >30-skip.sh
+printf '#!/bin/sh\necho "FAILED: on purpose"\nexit 3\n' >40-fail.sh
+cd "$T" || die "no $T"
+
+# The outer limit only keeps this test from hanging when the runner has
+# none; the runner's own is 2 s.
+start=$(date +%s)
+IORIG_TEST_TIMEOUT=2 timeout -k 5 60 sh tree/tests/run-all.sh \
+	>"$T/out" 2>"$T/err"
+rc=$?
+secs=$(( $(date +%s) - start ))
+[ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] ||
+	die "run-all.sh hung on a hanging test (stopped after ${secs}s)"
+expect_rc 1
+expect_in out '^PASS tests/cli/10-pass\.sh'
+expect_in out '^FAIL tests/cli/20-hang\.sh: timed out after 2 s$'
+expect_in out '^    \| hanging$'
+expect_in out '^SKIP tests/cli/30-skip\.sh: SKIP: not here'
+expect_in out '^FAIL tests/cli/40-fail\.sh \(exit 3\)'
+expect_in out '^1 passed, 2 failed, 1 skipped$'
+[ "$secs" -lt 30 ] || die "the hanging test took ${secs}s to stop"
+
+# The hanging test's child is gone (killed with its process group).
+[ -s "$T/stray" ] || die "the hanging test did not start"
+pid=$(cat "$T/stray")
+i=0
+while kill -0 "$pid" 2>/dev/null && [ "$i" -lt 20 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+if kill -0 "$pid" 2>/dev/null; then
+	kill -KILL "$pid"
+	die "the hanging test's child $pid outlived it"
+fi
+
+# A bad limit is refused before any test runs.
+IORIG_TEST_TIMEOUT=5m sh tree/tests/run-all.sh >"$T/out" 2>"$T/err"
+rc=$?
+expect_rc 2
+expect_in err "IORIG_TEST_TIMEOUT='5m': expected whole seconds"
+expect_not_in out 'PASS'
+echo "ok: a hung test fails alone, in ${secs}s"

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cpu.h"
 #include "hist.h"
 #include "interval.h"
 #include "job.h"
@@ -25,54 +26,6 @@ struct dir_stats {
 	struct hist clat;
 	struct hist lat;
 };
-
-struct cpu_usage {
-	uint64_t utime_ns;
-	uint64_t stime_ns;
-	uint64_t vcsw;		/* voluntary context switches */
-	uint64_t ivcsw;		/* involuntary */
-	uint64_t minflt;
-	uint64_t majflt;
-};
-
-/*
- * The whole machine's CPU time from /proc/stat, in ns, summed over CPUs:
- * catches interrupt and softirq work done on other CPUs for our I/O.
- */
-struct sys_cpu {
-	uint64_t user;		/* user + nice */
-	uint64_t system;
-	uint64_t irq;
-	uint64_t softirq;
-	uint64_t idle;		/* idle + iowait */
-	uint64_t steal;
-};
-
-/*
- * CPU of one phase (one wait group: the jobs that ran side by side), from
- * the three sources: the process (RUSAGE_SELF: every thread, io_uring's
- * io-wq and SQPOLL threads included) and the whole system.
- */
-struct phase_cpu {
-	struct cpu_usage proc;
-	struct sys_cpu sys;
-	uint64_t wall_ns;
-	uint64_t ios;		/* I/Os of all jobs of the phase */
-};
-
-/*
- * a - b of a counter read twice, saturating at 0: counters never go
- * back, but a swapped pair must not turn into 2^64.
- */
-static inline uint64_t stats_sub0(uint64_t a, uint64_t b)
-{
-	return a > b ? a - b : 0;
-}
-
-/* Returns 0, or -errno when /proc/stat cannot be read. */
-int stats_sys_cpu(struct sys_cpu *c);
-void stats_sys_cpu_sub(struct sys_cpu *out, const struct sys_cpu *a,
-		       const struct sys_cpu *b);
 
 /*
  * A job clone's result, or the sum of several (group_reporting, groups).
@@ -113,14 +66,6 @@ struct job_stats {
 
 void stats_init(struct job_stats *s);
 void stats_merge(struct job_stats *dst, const struct job_stats *src);
-/* The calling thread's usage (RUSAGE_THREAD) and the process' (SELF). */
-void stats_cpu_thread(struct cpu_usage *c);
-void stats_cpu_process(struct cpu_usage *c);
-/* dst += add, field by field. */
-void stats_cpu_add(struct cpu_usage *dst, const struct cpu_usage *add);
-/* a - b, field by field. */
-void stats_cpu_sub(struct cpu_usage *out, const struct cpu_usage *a,
-		   const struct cpu_usage *b);
 
 /* Derived figures; 0 where a denominator is 0. */
 double stats_iops(const struct dir_stats *d, uint64_t runtime_ns);

@@ -85,7 +85,7 @@ size_t progress_format(char *buf, size_t len,
 		       const struct progress_snap *prev)
 {
 	static const char dir_tag[DDIR_NR] = { 'r', 'w' };
-	double secs = (double)stats_sub0(cur->now_ns, prev->now_ns) / 1e9;
+	double secs = (double)counter_sub0(cur->now_ns, prev->now_ns) / 1e9;
 	char el[32], total[32], iops[32], bw[32];
 	size_t n;
 	int d;
@@ -99,8 +99,8 @@ size_t progress_format(char *buf, size_t len,
 	n = (size_t)snprintf(buf, len, "[%s/%s] %u job%s", el, total,
 			     cur->running, cur->running == 1 ? "" : "s");
 	for (d = 0; d < DDIR_NR && n < len; d++) {
-		uint64_t ios = stats_sub0(cur->ios[d], prev->ios[d]);
-		uint64_t bytes = stats_sub0(cur->bytes[d], prev->bytes[d]);
+		uint64_t ios = counter_sub0(cur->ios[d], prev->ios[d]);
+		uint64_t bytes = counter_sub0(cur->bytes[d], prev->bytes[d]);
 
 		if (!ios || secs <= 0) {
 			n += (size_t)snprintf(buf + n, len - n, "  %c 0",

@@ -405,7 +405,7 @@ unsigned result_unit_phase(const struct run_result *r,
 		wg = u->job->wait_group + k;
 		if (wg >= r->nphases)
 			break;
-		stats_cpu_add(&ph->proc, &r->phases[wg].proc);
+		cpu_add(&ph->proc, &r->phases[wg].proc);
 		s = &r->phases[wg].sys;
 		ph->sys.user += s->user;
 		ph->sys.system += s->system;

@@ -209,16 +209,16 @@ static uint64_t job_left(const struct job *j, const struct worker_live *l,
 			 uint64_t now)
 {
 	uint64_t t0 = atomic_load_explicit(&l->t0_ns, memory_order_relaxed);
-	uint64_t since = stats_sub0(now, t0), rt = PROGRESS_UNKNOWN, est;
+	uint64_t since = counter_sub0(now, t0), rt = PROGRESS_UNKNOWN, est;
 	double frac, f;
 
 	if (!t0)
 		return job_span(j);
 	if (atomic_load_explicit(&l->ramping, memory_order_relaxed))
-		return j->time_based ? stats_sub0(j->ramp_time_ns, since) +
+		return j->time_based ? counter_sub0(j->ramp_time_ns, since) +
 				       j->runtime_ns : PROGRESS_UNKNOWN;
 	if (j->runtime_ns)
-		rt = stats_sub0(j->runtime_ns, since);
+		rt = counter_sub0(j->runtime_ns, since);
 	if (j->time_based)
 		return rt;
 	frac = part_done(&l->issued_bytes, &l->limit_bytes);
@@ -266,7 +266,7 @@ static void live_progress(const struct run_live *lv, struct progress *pr)
 
 	if (!progress_due(pr, sn.now_ns))
 		return;
-	sn.elapsed_ns = stats_sub0(sn.now_ns, lv->t0_ns);
+	sn.elapsed_ns = counter_sub0(sn.now_ns, lv->t0_ns);
 	sn.remaining_ns = run_left(lv, sn.now_ns);
 	for (i = 0; i < lv->p->njobs; i++) {
 		w = &lv->w[i];
@@ -422,16 +422,16 @@ static void run_phase(const struct plan *p, unsigned wg, struct target *tg,
 	uint64_t t0;
 	size_t i;
 
-	stats_cpu_process(&c0);
-	stats_sys_cpu(&s0);
+	cpu_process(&c0);
+	cpu_sys(&s0);
 	t0 = clock_mono_ns();
 	lv->wg = wg;
 	run_group(p, wg, tg, w, clk, stop, r, lv);
 	ph->wall_ns = clock_mono_ns() - t0;
-	stats_cpu_process(&c1);
-	stats_sys_cpu(&s1);
-	stats_cpu_sub(&ph->proc, &c1, &c0);
-	stats_sys_cpu_sub(&ph->sys, &s1, &s0);
+	cpu_process(&c1);
+	cpu_sys(&s1);
+	cpu_sub(&ph->proc, &c1, &c0);
+	cpu_sys_sub(&ph->sys, &s1, &s0);
 	for (i = 0; i < p->njobs; i++)
 		if (p->jobs[i].wait_group == wg)
 			ph->ios += r->stats[i].dir[0].ios +
@@ -648,7 +648,7 @@ int run_plan_watched(const struct plan *p, const atomic_int *stop,
 		goto out;
 	warn_page_cache(p, tg, &r->warnings);
 	clock_init(clk, true);
-	stats_cpu_process(&c0);
+	cpu_process(&c0);
 	t0 = clock_mono_ns();
 	lv.w = w;
 	lv.t0_ns = t0;
@@ -672,8 +672,8 @@ int run_plan_watched(const struct plan *p, const atomic_int *stop,
 		    !w[i].abandoned)
 			target_close(&tg[i], true);
 	}
-	stats_cpu_process(&c1);
-	stats_cpu_sub(&r->proc_cpu, &c1, &c0);
+	cpu_process(&c1);
+	cpu_sub(&r->proc_cpu, &c1, &c0);
 out:
 	for (i = 0; tg && i < p->njobs; i++)
 		target_free(&tg[i]);

@@ -528,14 +528,14 @@ void sysinfo_diskstat_sub(struct sysinfo_diskstat *out,
 	struct sysinfo_diskstat r;
 
 	memcpy(r.name, b->name, sizeof(r.name));
-	r.rd_ios = stats_sub0(b->rd_ios, a->rd_ios);
-	r.rd_merges = stats_sub0(b->rd_merges, a->rd_merges);
-	r.rd_ticks = stats_sub0(b->rd_ticks, a->rd_ticks);
-	r.wr_ios = stats_sub0(b->wr_ios, a->wr_ios);
-	r.wr_merges = stats_sub0(b->wr_merges, a->wr_merges);
-	r.wr_ticks = stats_sub0(b->wr_ticks, a->wr_ticks);
-	r.io_ticks = stats_sub0(b->io_ticks, a->io_ticks);
-	r.time_in_queue = stats_sub0(b->time_in_queue, a->time_in_queue);
+	r.rd_ios = counter_sub0(b->rd_ios, a->rd_ios);
+	r.rd_merges = counter_sub0(b->rd_merges, a->rd_merges);
+	r.rd_ticks = counter_sub0(b->rd_ticks, a->rd_ticks);
+	r.wr_ios = counter_sub0(b->wr_ios, a->wr_ios);
+	r.wr_merges = counter_sub0(b->wr_merges, a->wr_merges);
+	r.wr_ticks = counter_sub0(b->wr_ticks, a->wr_ticks);
+	r.io_ticks = counter_sub0(b->io_ticks, a->io_ticks);
+	r.time_in_queue = counter_sub0(b->time_in_queue, a->time_in_queue);
 	*out = r;
 }
 

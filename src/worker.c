@@ -362,7 +362,7 @@ static void measure_start(struct wstate *s)
 		else
 			interval_arm(s);
 	}
-	stats_cpu_thread(&s->cpu0);
+	cpu_thread(&s->cpu0);
 	memset(&s->eng_cpu0, 0, sizeof(s->eng_cpu0));
 	if (s->eng->cpu) {
 		/* A pool thread stuck in an I/O answers late. */
@@ -1040,15 +1040,15 @@ static void finish(struct wstate *s)
 	unsigned i;
 	int r;
 
-	stats_cpu_thread(&cpu1);
-	stats_cpu_sub(&s->st->cpu, &cpu1, &s->cpu0);
+	cpu_thread(&cpu1);
+	cpu_sub(&s->st->cpu, &cpu1, &s->cpu0);
 	if (s->eng->cpu) {
 		call_enter(s);
 		s->eng->cpu(&s->ctx, &eng1);
 		if (!call_leave(s))
 			return;
-		stats_cpu_sub(&eng_used, &eng1, &s->eng_cpu0);
-		stats_cpu_add(&s->st->cpu, &eng_used);
+		cpu_sub(&eng_used, &eng1, &s->eng_cpu0);
+		cpu_add(&s->st->cpu, &eng_used);
 	}
 	finish_figures(s, s->now);
 	interval_end(s, s->now);

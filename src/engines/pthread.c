@@ -56,8 +56,8 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "cpu.h"
 #include "engine.h"
-#include "stats.h"
 
 #define PT_CACHELINE	64
 #define PT_STACK	(256 * 1024)
@@ -183,7 +183,7 @@ static void pt_snap(struct pt_thread *t, uint32_t gen)
 {
 	struct pt_pool *p = t->pool;
 
-	stats_cpu_thread(&t->snap);
+	cpu_thread(&t->snap);
 	if (atomic_fetch_add_explicit(&p->snap_acks, 1,
 				      memory_order_acq_rel) + 1 ==
 	    gen * p->nthreads)
@@ -418,7 +418,7 @@ static void pt_cpu(struct engine_ctx *ctx, struct cpu_usage *c)
 					 memory_order_acquire)) != want)
 		pt_futex_wait(&p->snap_acks, a);
 	for (i = 0; i < p->nthreads; i++)
-		stats_cpu_add(c, &p->threads[i].snap);
+		cpu_add(c, &p->threads[i].snap);
 }
 
 const struct engine_ops engine_pthread = {

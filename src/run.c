@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "path.h"
 #include "progress.h"
 #include "run.h"
 #include "sysinfo.h"
@@ -533,52 +534,6 @@ int run_plan(const struct plan *p, const atomic_int *stop,
 	return run_plan_watched(p, stop, NULL, r, e);
 }
 
-/* "/abs/dir/name" for path, its directory resolved; NULL when that
- * directory does not exist. Free it. */
-static char *canonical(const char *path)
-{
-	char *dup = strdup(path), *slash, *dir, *out = NULL;
-	const char *base;
-
-	if (!dup)
-		return NULL;
-	slash = strrchr(dup, '/');
-	if (slash == dup) {
-		dir = realpath("/", NULL);
-		base = dup + 1;
-	} else if (slash) {
-		*slash = '\0';
-		dir = realpath(dup, NULL);
-		base = slash + 1;
-	} else {
-		dir = realpath(".", NULL);
-		base = dup;
-	}
-	if (dir && asprintf(&out, "%s/%s", strcmp(dir, "/") ? dir : "",
-			    base) < 0)
-		out = NULL;
-	free(dir);
-	free(dup);
-	return out;
-}
-
-/* The same file: the same inode when both exist, else the same name. */
-static bool same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-	char *ca, *cb;
-	bool same;
-
-	if (!stat(a, &sa) && !stat(b, &sb))
-		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-	ca = canonical(a);
-	cb = canonical(b);
-	same = ca && cb && !strcmp(ca, cb);
-	free(ca);
-	free(cb);
-	return same;
-}
-
 int run_check(const struct plan *p, const char *const *paths, bool *used,
 	      size_t npaths, struct err_rec *e)
 {
@@ -598,7 +553,7 @@ int run_check(const struct plan *p, const char *const *paths, bool *used,
 		for (f = 0; needs_files(&p->jobs[i]) && f < tg[i].nfiles; f++)
 			for (k = 0; k < npaths; k++)
 				used[k] = used[k] || (paths[k] &&
-					  same_file(paths[k],
+					  path_same(paths[k],
 						    tg[i].files[f].path));
 	for (i = 0; i < p->njobs; i++)
 		target_free(&tg[i]);

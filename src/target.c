@@ -28,6 +28,7 @@
 
 #include "gen.h"
 #include "guard.h"
+#include "path.h"
 #include "target.h"
 #include "value.h"
 
@@ -985,41 +986,6 @@ struct space_file {
 	bool unknown;		/* statvfs cannot tell (proc, sysfs) */
 };
 
-/* The directory a new file of path goes in; free it. */
-static char *dir_of(const char *path)
-{
-	char *dir = strdup(path), *slash;
-
-	if (!dir)
-		return NULL;
-	slash = strrchr(dir, '/');
-	if (slash)
-		*(slash == dir ? slash + 1 : slash) = '\0';
-	else
-		strcpy(dir, ".");
-	return dir;
-}
-
-/*
- * dir is /dev or below it on the same file system (devtmpfs; not one
- * mounted below it, such as /dev/shm): a regular file made there is a
- * block device name that was mistyped or is missing.
- */
-static bool in_dev(const char *dir)
-{
-	char *real = realpath(dir, NULL);
-	struct stat sd, sdev;
-	bool r;
-
-	if (!real)
-		return false;
-	r = (!strcmp(real, "/dev") || !strncmp(real, "/dev/", 5)) &&
-	    !stat(real, &sd) && !stat("/dev", &sdev) &&
-	    sd.st_dev == sdev.st_dev;
-	free(real);
-	return r;
-}
-
 static uint64_t add_sat(uint64_t a, uint64_t b)
 {
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
@@ -1051,10 +1017,10 @@ static int space_of(const struct target *t, const struct target_file *tf,
 				     size < end ? size : end, &holes))
 			sf->need = add_sat(sf->need, holes);
 	} else {
-		dir = dir_of(tf->path);
+		dir = path_dir(tf->path);
 		if (!dir)
 			return -ENOMEM;
-		if (in_dev(dir)) {
+		if (path_in_dev(dir)) {
 			err_set(e, tf->path, 0, "filename", "does not exist, "
 				"and iorig makes no regular file in /dev: is "
 				"the device missing or its name mistyped? Give "

@@ -31,6 +31,7 @@
 #include "err.h"
 #include "gen.h"
 #include "job.h"
+#include "path.h"
 #include "target.h"
 #include "verify.h"
 
@@ -1063,32 +1064,6 @@ struct vspan {
 	bool writes, verifies;
 };
 
-/* "/abs/dir/base" for a path whose file does not exist yet; NULL if the
- * directory does not resolve either. */
-static char *resolved_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir, *out = NULL;
-
-	if (slash == path)
-		dir = strdup("");
-	else if (slash)
-		dir = strndup(path, (size_t)(slash - path));
-	else
-		dir = strdup(".");
-	if (dir && *dir) {
-		char *real = realpath(dir, NULL);
-
-		free(dir);
-		dir = real;
-	}
-	if (dir && asprintf(&out, "%s/%s", strcmp(dir, "/") ? dir : "",
-			    slash ? slash + 1 : path) < 0)
-		out = NULL;
-	free(dir);
-	return out;
-}
-
 static int vspan_key(struct vspan *v, const char *path)
 {
 	struct stat st;
@@ -1100,7 +1075,7 @@ static int vspan_key(struct vspan *v, const char *path)
 		v->ino = v->bdev ? 0 : st.st_ino;
 		return 0;
 	}
-	v->name = resolved_name(path);
+	v->name = path_resolved(path);
 	return v->name ? 0 : -ENOMEM;
 }
 

@@ -356,6 +356,6 @@ void cli_print_help(FILE *f)
 	options_print_help(f);
 	fprintf(f, "\nExit codes: 0 success, 1 I/O or runtime error, 2 usage "
 		"or job-file error\n(nothing run), 3 a --check or check= "
-		"failed, 4 verification found\nmismatches, 130/143 "
-		"interrupted by SIGINT/SIGTERM.\n");
+		"failed, 4 verification found\nmismatches, 129/130/143 "
+		"interrupted by SIGHUP/SIGINT/SIGTERM.\n");
 }

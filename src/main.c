@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "baseline.h"
@@ -18,6 +19,7 @@
 #include "clock.h"
 #include "jobfile.h"
 #include "options.h"
+#include "output.h"
 #include "plan.h"
 #include "progress.h"
 #include "report.h"
@@ -111,6 +113,12 @@ static int stdout_checked(int code)
 	return EXIT_RUNTIME;
 }
 
+/*
+ * SIGINT, SIGTERM and SIGHUP (a dropped ssh session) stop the run, which
+ * then reports. SIGPIPE and SIGXFSZ are ignored: a closed reader is a
+ * write error (EPIPE) of the report or the stream, a file size limit an
+ * I/O error (EFBIG) of the job, and neither kills the run unreported.
+ */
 static void install_signals(void)
 {
 	struct sigaction sa;
@@ -120,6 +128,25 @@ static void install_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+	sigaction(SIGXFSZ, &sa, NULL);
+}
+
+/*
+ * Descriptors 0, 1 and 2 are open before anything else is: started with
+ * one closed, the first target opened would take its number, and the
+ * report or a progress line would be written into it.
+ */
+static void std_fds_open(void)
+{
+	int fd;
+
+	while ((fd = open("/dev/null", O_RDWR)) >= 0 && fd <= STDERR_FILENO)
+		;
+	if (fd > STDERR_FILENO)
+		close(fd);
 }
 
 /* The baseline and the checks: usage errors, found before anything runs. */
@@ -171,10 +198,11 @@ static void note_checks(const struct check_report *cr)
 static int exit_code(const struct run_result *r)
 {
 	size_t i;
-	int sig = atomic_load(&stop_signal), code = EXIT_OK;
+	int code = EXIT_OK;
 
-	if (sig)
-		return 128 + sig;
+	/* r->signo: the report said this much (report()). */
+	if (r->signo)
+		return 128 + r->signo;
 	for (i = 0; i < r->plan->njobs; i++) {
 		if (r->stats[i].err || r->stats[i].dir[0].errors ||
 		    r->stats[i].dir[1].errors)
@@ -187,7 +215,8 @@ static int exit_code(const struct run_result *r)
 	return code;
 }
 
-static int report(const struct cli *c, struct run_result *r, FILE *out)
+static int report(const struct cli *c, struct run_result *r,
+		  struct output *out)
 {
 	size_t i;
 	int ret;
@@ -214,12 +243,21 @@ static int report(const struct cli *c, struct run_result *r, FILE *out)
 	}
 	if (r->checks)
 		note_checks(r->checks);
+	/* Read once: the report and the exit code say the same. */
 	r->signo = atomic_load(&stop_signal);
 	r->version = IORIG_VERSION;
-	ret = c->format->write(out, r);
-	if (fflush(out) || ret) {
-		fprintf(stderr, "iorig: writing the report: %s\n",
-			strerror(ret ? -ret : errno));
+	ret = c->format->write(out->f, r);
+	if (ret) {
+		/* The stream keeps the first write's errno; else the writer's. */
+		ret = out->err ? -out->err : ret;
+		output_discard(out);
+	} else {
+		ret = output_close(out);
+	}
+	if (ret) {
+		fprintf(stderr, "iorig: writing the report to %s: %s\n",
+			c->output ? c->output : "standard output",
+			strerror(-ret));
 		return EXIT_RUNTIME;
 	}
 	return exit_code(r);
@@ -240,6 +278,11 @@ static int check_outputs(const struct cli *c, const struct plan *p,
 	size_t i;
 	int r;
 
+	for (i = 0; i < 2; i++) {
+		r = output_check(files[i], names[i], e);
+		if (r)
+			return r;
+	}
 	r = run_check(p, files, used, 2, e);
 	if (r)
 		return r;
@@ -250,9 +293,10 @@ static int check_outputs(const struct cli *c, const struct plan *p,
 			return -EINVAL;
 		}
 	}
-	if (c->stream && c->output && !strcmp(c->stream, c->output)) {
-		err_set(e, c->stream, 0, "stream", "is also --output; give "
-			"another file");
+	if (c->stream && output_same(c->stream, c->output)) {
+		err_set(e, c->stream, 0, "stream", "is also %s; give another "
+			"file", c->output ? "--output" : "standard output, where "
+			"the report goes");
 		return -EINVAL;
 	}
 	for (i = 0; c->stream && i < p->njobs; i++)
@@ -267,27 +311,25 @@ static int check_outputs(const struct cli *c, const struct plan *p,
 	return 0;
 }
 
-/* Opens --stream (truncating it); 0, or -errno with e. */
+/* Opens --stream (in place: `tail -f` follows it); 0, or -errno with e. */
 static int open_stream(const struct cli *c, const struct plan *p,
-		       struct stream **s, struct err_rec *e)
+		       struct output *o, struct stream **s, struct err_rec *e)
 {
-	FILE *f;
+	int ret;
 
 	*s = NULL;
 	if (!c->stream)
 		return 0;
-	f = fopen(c->stream, "w");
-	if (!f) {
-		err_set(e, c->stream, 0, "stream", "cannot open: %s",
-			strerror(errno));
-		return -errno;
-	}
-	*s = stream_new(f, p);
+	ret = output_open(o, c->stream, "stream", false, e);
+	if (ret)
+		return ret;
+	*s = stream_new(o->f, p);
 	if (!*s) {
-		fclose(f);
+		output_discard(o);
 		err_set(e, c->stream, 0, "stream", "out of memory");
 		return -ENOMEM;
 	}
+	o->f = NULL;		/* the stream's now: stream_close closes it */
 	return 0;
 }
 
@@ -329,11 +371,12 @@ int main(int argc, char **argv)
 	struct check_report cr = { 0 };
 	struct result_set rs = { 0 };
 	struct cli c;
-	FILE *out = stdout;
+	struct output out = { .fd = -1 }, sout = { .fd = -1 };
 	struct progress prog;
 	struct run_watch watch = { 0 };
 	int code;
 
+	std_fds_open();
 	if (cli_parse(&c, argc, argv, &e)) {
 		code = fail(&e);
 		goto out;
@@ -354,20 +397,14 @@ int main(int argc, char **argv)
 		code = stdout_checked(EXIT_OK);
 		goto out;
 	}
-	/* Targets are checked before --output is created or truncated. */
-	if (check_outputs(&c, &p, &e) ||
-	    open_stream(&c, &p, &watch.stream, &e)) {
-		code = fail(&e);
-		goto out;
-	}
-	if (c.output && !(out = fopen(c.output, "w"))) {
-		err_set(&e, c.output, 0, "output", "cannot open: %s",
-			strerror(errno));
-		code = fail(&e);
-		out = stdout;
-		goto out;
-	}
 	install_signals();
+	/* Targets are checked before --output or --stream is created. */
+	if (check_outputs(&c, &p, &e) ||
+	    open_stream(&c, &p, &sout, &watch.stream, &e) ||
+	    output_open(&out, c.output, "output", true, &e)) {
+		code = fail(&e);
+		goto out;
+	}
 	watch.progress = open_progress(&c, &prog);
 	if (run_plan_watched(&p, &stop_signal, &watch, &r, &e)) {
 		code = fail(&e);
@@ -382,14 +419,13 @@ int main(int argc, char **argv)
 			strerror(ENOMEM));
 	else
 		r.checks = &cr;
-	code = close_stream(&c, watch.stream, report(&c, &r, out));
+	code = close_stream(&c, watch.stream, report(&c, &r, &out));
 	watch.stream = NULL;
 	if (!r.checks && code < 128)
 		code = EXIT_RUNTIME;
 out:
 	stream_close(watch.stream);
-	if (out != stdout)
-		fclose(out);
+	output_discard(&out);	/* after report(): nothing left to do */
 	r.set = NULL;
 	result_set_free(&rs);
 	run_result_free(&r);

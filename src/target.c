@@ -147,6 +147,14 @@ static int probe_file(struct target_file *tf, struct err_rec *e)
 		file_dio_align(tf->path, tf);
 		return 0;
 	}
+	if (errno == ENOENT && !lstat(tf->path, &st) && S_ISLNK(st.st_mode)) {
+		err_set(e, tf->path, 0, "filename", "a symbolic link to a "
+			"file that does not exist (dangling); expected an "
+			"existing file or device, or a path where a new file "
+			"may be created (iorig creates no file through a "
+			"symbolic link)");
+		return -ENOENT;
+	}
 	if (errno != ENOENT) {
 		err_set(e, tf->path, 0, "filename", "cannot stat: %s",
 			strerror(errno));
@@ -336,7 +344,7 @@ static int guard_bdev(struct target_file *tf, const struct job *j,
 
 	if (r == GUARD_CLEAR)
 		return 0;
-	if (r == GUARD_DATA && j->allow_destructive) {
+	if ((r == GUARD_DATA || r == GUARD_UNREAD) && j->allow_destructive) {
 		tf->guard_note = strdup(what);
 		if (tf->guard_note)
 			return 0;
@@ -353,10 +361,90 @@ static int guard_bdev(struct target_file *tf, const struct job *j,
 			"%s; a job that writes to it would destroy that. Set "
 			"allow_destructive=1 (or --allow-destructive) to "
 			"overwrite it", what);
+	else if (r == GUARD_UNREAD)
+		err_set(e, tf->path, 0, "filename", "the device is not in use, "
+			"but %s, so whether it holds data is unknown; a job "
+			"that writes to it is refused unless allow_destructive=1 "
+			"(or --allow-destructive) is set", what);
 	else
 		err_set(e, tf->path, 0, "filename", "cannot check whether the "
 			"device is in use or holds data (%s: %s), so a job "
 			"that writes to it is refused", what, strerror(-r));
+	return r > 0 ? -EBUSY : r;
+}
+
+/* The job, or its layout, writes to this file. */
+static bool writes_file(const struct target *t, const struct target_file *tf,
+			const struct job *j)
+{
+	if (j->verify_only)
+		return false;
+	return job_writes(j) || !tf->exists ||
+	       tf->cur_size < tf->offset + t->file_region;
+}
+
+/*
+ * A target that will be written must be writable now, not when its group
+ * starts after earlier groups wrote: permissions (of the effective user),
+ * a read-only file system, a read-only device; a file that a job writes
+ * must not be live either: an active swap file, a loop device's backing.
+ */
+static int check_writable(const struct target *t, struct target_file *tf,
+			  const struct job *j, struct err_rec *e)
+{
+	char what[768], *dir, *slash;
+	struct stat st;
+	int r = 0, ro = 0, fd;
+
+	if (!writes_file(t, tf, j))
+		return 0;
+	if (tf->exists && faccessat(AT_FDCWD, tf->path, W_OK, AT_EACCESS)) {
+		r = -errno;
+		err_set(e, tf->path, 0, "filename", "cannot be written: %s; "
+			"the job %s it", strerror(-r), job_writes(j) ?
+			"writes to" : "lays out (extends)");
+		return r;
+	}
+	if (tf->is_bdev) {
+		fd = open(tf->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd >= 0 && !ioctl(fd, BLKROGET, &ro) && ro)
+			r = -EROFS;
+		if (fd >= 0)
+			close(fd);
+		if (r)
+			err_set(e, tf->path, 0, "filename", "the device is "
+				"read-only; the job writes to it");
+		return r;
+	}
+	if (!tf->exists) {
+		dir = strdup(tf->path);
+		if (!dir)
+			return -ENOMEM;
+		slash = strrchr(dir, '/');
+		if (slash)
+			*(slash == dir ? slash + 1 : slash) = '\0';
+		else
+			strcpy(dir, ".");
+		if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS))
+			r = -errno;
+		if (r)
+			err_set(e, tf->path, 0, "filename", "cannot be "
+				"created: directory '%s': %s", dir,
+				strerror(-r));
+		free(dir);
+		return r;
+	}
+	if (!job_writes(j) || stat(tf->path, &st))
+		return 0;
+	r = guard_check_file(&st, what, sizeof(what));
+	if (r == GUARD_BUSY)
+		err_set(e, tf->path, 0, "filename", "the file is in use: %s; "
+			"a job that writes to it is refused, even with "
+			"allow_destructive=1", what);
+	else if (r < 0)
+		err_set(e, tf->path, 0, "filename", "cannot check whether the "
+			"file is in use (%s: %s), so a job that writes to it "
+			"is refused", what, strerror(-r));
 	return r > 0 ? -EBUSY : r;
 }
 
@@ -380,6 +468,8 @@ int target_plan(struct target *t, const struct job *j, struct err_rec *e)
 	ret = plan_region(t, j, e);
 	if (!ret && j->direct)
 		ret = check_dio(t, j, e);
+	for (i = 0; !ret && i < t->nfiles; i++)
+		ret = check_writable(t, &t->files[i], j, e);
 	for (i = 0; !ret && i < t->nfiles; i++)
 		if (t->files[i].is_bdev && job_writes(j))
 			ret = guard_bdev(&t->files[i], j, e);

@@ -42,6 +42,7 @@ struct target_file {
 	ino_t ino;
 	mode_t type;		/* S_IFREG or S_IFBLK */
 	dev_t rdev;
+	uint64_t diskseq;	/* a device's media sequence number; 0: none */
 	dev_t dir_dev;		/* the directory of a file to be created */
 	ino_t dir_ino;
 };

@@ -120,6 +120,9 @@ static int bdev_probe(struct target_file *tf, struct err_rec *e)
 	}
 	if (ioctl(fd, BLKSSZGET, &lbs) < 0 || lbs <= 0)
 		lbs = 512;
+	/* Another disk under the same number (hot-plug) has another. */
+	if (ioctl(fd, BLKGETDISKSEQ, &tf->diskseq) < 0)
+		tf->diskseq = 0;
 	close(fd);
 	tf->cur_size = bytes;
 	tf->dio_align = (uint32_t)lbs;
@@ -772,6 +775,7 @@ static int open_checked(struct target_file *tf, int flags, bool writes,
 {
 	char what[768], self[64];
 	struct stat st;
+	uint64_t seq;
 	int fd, r;
 
 	if (!tf->have_id && lstat(tf->path, &st)) {
@@ -818,6 +822,18 @@ static int open_checked(struct target_file *tf, int flags, bool writes,
 			major(S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev),
 			minor(S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev),
 			(unsigned long long)st.st_ino);
+		close(fd);
+		return -ESTALE;
+	}
+	if (S_ISBLK(st.st_mode) && tf->diskseq &&
+	    !ioctl(fd, BLKGETDISKSEQ, &seq) && seq != tf->diskseq) {
+		err_set(e, tf->path, 0, "filename", "is another disk than when "
+			"the job was checked: device %u:%u has disk sequence "
+			"number %llu, it had %llu (the disk was replaced or "
+			"the loop device re-attached); not written",
+			major(st.st_rdev), minor(st.st_rdev),
+			(unsigned long long)seq,
+			(unsigned long long)tf->diskseq);
 		close(fd);
 		return -ESTALE;
 	}

@@ -131,13 +131,67 @@ ln -s nowhere.dat dangling.dat
 unwritable "symbolic link to a file that does not exist" dangling.dat
 [ ! -e nowhere.dat ] || die "a file was created through the symlink"
 
-[ "$(id -u)" -eq 0 ] || { echo "note: not root; read-only mounts, permissions and swap not tested"; exit 0; }
+[ "$(id -u)" -eq 0 ] || { echo "note: not root; devices, read-only mounts, permissions and swap not tested"; exit 0; }
+
+la= lb= swap=
+cleanup() {
+	[ -z "$swap" ] || swapoff "$T/swap.img"
+	for _d in $la $lb; do
+		losetup -d "$_d" 2>/dev/null
+	done
+	_undo_mounts
+	cd /
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+# ---- devices: another device under the checked name ----
+if command -v losetup >/dev/null 2>&1 &&
+   head -c $((4 * MiB)) /dev/zero >a.img && cp a.img b.img &&
+   la=$(losetup -f --show a.img 2>/dev/null) &&
+   lb=$(losetup -f --show b.img 2>/dev/null); then
+	# (5) A symlink to a device, pointed at another device meanwhile.
+	ln -s "$la" dev.lnk
+	twogroups dev.lnk
+	start_run
+	ln -sfn "$lb" dev.lnk
+	wait_gone $pid 20
+	expect_rc 1
+	expect_in err "dev.lnk.*changed since the job was checked: it was a block device"
+	[ "$(cksum <b.img)" = "$(cksum <a.img)" ] || die "b.img was written"
+	rm -f first.dat
+
+	# (6) The same device number, another disk: the loop device is
+	# re-attached to b.img (a hot-plugged disk taking a freed name).
+	twogroups "$la"
+	start_run
+	losetup -d "$la" || die "cannot detach $la"
+	_n=50
+	until losetup "$la" b.img 2>/dev/null || [ "$_n" -eq 0 ]; do
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	[ "$_n" -gt 0 ] || die "cannot re-attach $la"
+	wait_gone $pid 20
+	if [ -e /sys/block/"${la#/dev/}"/diskseq ]; then
+		expect_rc 1
+		expect_in err "$la.*is another disk than when the job was checked"
+		[ "$(cksum <b.img)" = "$(cksum <a.img)" ] || die "b.img was written"
+	else
+		echo "note: no disk sequence numbers here; re-attached devices not tested"
+	fi
+	rm -f first.dat
+else
+	echo "note: no loop devices here; replaced devices not tested"
+fi
 
 # A read-only bind mount: a new file in it, an existing one.
 mkdir ro
 mkrand ro/old.dat $MiB
 mount --bind ro ro 2>/dev/null && {
 	_track_mount "$T/ro"
+	trap cleanup EXIT	# _track_mount set its own
 	mount -o remount,ro,bind ro 2>"$T/mount.err" ||
 		die "cannot remount read-only: $(cat "$T/mount.err")"
 	unwritable "cannot be created: directory 'ro': Read-only file system" ro/new.dat
@@ -178,10 +232,9 @@ if command -v mkswap >/dev/null 2>&1; then
 	head -c $((16 * MiB)) /dev/zero >swap.img && chmod 600 swap.img &&
 		mkswap swap.img >/dev/null 2>&1
 	if swapon swap.img 2>/dev/null; then
-		trap 'swapoff "$T/swap.img"; _undo_mounts; cd /; rm -rf "$T"' EXIT
+		swap=1
 		unwritable "in use: it is an active swap file" swap.img
-		swapoff swap.img
-		trap '_undo_mounts; cd /; rm -rf "$T"' EXIT
+		swapoff swap.img && swap=
 	else
 		echo "note: swapon refused here; swap files not tested"
 	fi

@@ -39,6 +39,20 @@ struct target_file {
 	uint64_t orig_size;
 	dev_t made_dev;
 	ino_t made_ino;
+	/*
+	 * What target_plan checked (stat through symlinks), or, once this
+	 * run created the file, what it created: every open compares the
+	 * opened fd with it, and unlink deletes only that inode.
+	 */
+	bool is_link;		/* the path was a symlink when planned */
+	bool have_id;		/* dev, ino, type (and rdev) are set */
+	dev_t dev;
+	ino_t ino;
+	mode_t type;		/* S_IFREG or S_IFBLK */
+	dev_t rdev;
+	uint64_t diskseq;	/* a device's media sequence number; 0: none */
+	dev_t dir_dev;		/* the directory of a file to be created */
+	ino_t dir_ino;
 };
 
 struct target {
@@ -50,9 +64,17 @@ struct target {
 };
 
 int target_plan(struct target *t, const struct job *j, struct err_rec *e);
-/* Returns 0 or -errno with e filled; may be interrupted via *stop. */
-int target_open(struct target *t, const struct job *j,
-		const atomic_int *stop, struct err_rec *e);
+/*
+ * Returns 0 or -errno with e filled; may be interrupted via *stop. Every
+ * file is opened as what target_plan checked: another file, device or
+ * symlink found at the path is an error (-ESTALE), never written; a device
+ * is checked again for use (guard_check_busy). A file that did not exist
+ * when planned is created exclusively, or is one that an earlier opened
+ * target of run[0..nrun) created in this run.
+ */
+int target_open(struct target *t, const struct target *run, size_t nrun,
+		const struct job *j, const atomic_int *stop,
+		struct err_rec *e);
 /*
  * After a failed or interrupted run: the files of t this run extended go
  * back to the length they had (the one case where a file is shortened),
@@ -79,7 +101,8 @@ int target_space_check(const struct target_space *s, struct warn_list *w,
 		       struct err_rec *e);
 void target_space_free(struct target_space *s);
 
-/* Close; delete files this run created when unlink is set. */
+/* Close; delete files this run created when unlink is set (only while the
+ * path still names the inode created; else a warning). */
 void target_close(struct target *t, bool unlink_created);
 void target_free(struct target *t);
 

@@ -10,11 +10,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/loop.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -31,7 +34,11 @@ struct guard_dev {
 struct guard_set {
 	struct guard_dev *devs;
 	size_t n;
+	unsigned depth;		/* loop devices looked through to get here */
 };
+
+/* Loop devices over loop devices: deeper than this is refused. */
+#define GUARD_DEPTH_MAX	8
 
 typedef int (*guard_fn)(const char *path, const struct guard_set *s,
 			char *what, size_t len);
@@ -262,6 +269,216 @@ static int check_excl(const char *path, const struct guard_set *s,
 	return GUARD_BUSY;
 }
 
+/* What an attached loop device reads and writes. */
+struct guard_loop {
+	const char *name;	/* loop3 */
+	const char *file;	/* its backing_file in sysfs */
+	struct stat st;		/* of that path, when it still names one */
+	bool have_st;
+	bool have_id;		/* ino, dev from LOOP_GET_STATUS64 */
+	dev_t dev;
+	ino_t ino;
+};
+
+typedef bool (*loop_match_fn)(const struct guard_loop *l, const void *arg);
+
+/* The kernel's encoding of a dev_t in loop_info64 (huge_encode_dev). */
+static dev_t loop_decode_dev(uint64_t v)
+{
+	return makedev((unsigned)((v & 0xfff00) >> 8),
+		       (unsigned)((v & 0xff) | ((v >> 12) & 0xfff00)));
+}
+
+/* The backing inode from the device itself: a renamed or deleted backing
+ * file is still found. Best effort: sysfs's path is the fallback. */
+static void loop_status(struct guard_loop *l)
+{
+	struct loop_info64 li;
+	char path[NAME_MAX + 8];
+	struct stat st;
+	int fd;
+
+	snprintf(path, sizeof(path), "/dev/%s", l->name);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return;
+	if (!fstat(fd, &st) && S_ISBLK(st.st_mode) &&
+	    !ioctl(fd, LOOP_GET_STATUS64, &li)) {
+		l->have_id = true;
+		l->dev = loop_decode_dev(li.lo_device);
+		l->ino = (ino_t)li.lo_inode;
+	}
+	close(fd);
+}
+
+/*
+ * The first attached loop device for which match() holds, its name in
+ * found; 1 when there is one, 0 when none, -errno when sysfs cannot be
+ * read. A machine without loop devices has none.
+ */
+static int loop_find(loop_match_fn match, const void *arg, char *found,
+		     size_t len)
+{
+	char path[NAME_MAX + 64], file[PATH_MAX + 16], *nl;
+	struct guard_loop l;
+	struct dirent *de;
+	int ret = 0;
+	FILE *fp;
+	DIR *d;
+
+	d = opendir("/sys/block");
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while (!ret && (de = readdir(d))) {
+		if (strncmp(de->d_name, "loop", 4))
+			continue;
+		snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file",
+			 de->d_name);
+		fp = fopen(path, "re");
+		if (!fp)
+			continue;	/* not attached */
+		if (!fgets(file, sizeof(file), fp))
+			file[0] = '\0';
+		fclose(fp);
+		nl = strchr(file, '\n');
+		if (nl)
+			*nl = '\0';
+		memset(&l, 0, sizeof(l));
+		l.name = de->d_name;
+		l.file = file;
+		l.have_st = file[0] == '/' && !stat(file, &l.st);
+		loop_status(&l);
+		if (match(&l, arg)) {
+			snprintf(found, len, "%s (over %s)", l.name, l.file);
+			ret = 1;
+		}
+	}
+	closedir(d);
+	return ret;
+}
+
+static bool loop_over_file(const struct guard_loop *l, const void *arg)
+{
+	const struct stat *st = arg;
+
+	if (l->have_id)
+		return l->dev == st->st_dev && l->ino == st->st_ino;
+	return l->have_st && l->st.st_dev == st->st_dev &&
+	       l->st.st_ino == st->st_ino;
+}
+
+static bool loop_over_set(const struct guard_loop *l, const void *arg)
+{
+	return l->have_st && S_ISBLK(l->st.st_mode) &&
+	       set_find(arg, l->st.st_rdev);
+}
+
+/*
+ * A loop device attached over the device or a partition: it reads and
+ * writes what a job would overwrite, mounted or not (loop devices leave
+ * no holders link). Devices stacked further up need no walk: the lowest
+ * one is busy already.
+ */
+static int check_loops(const char *path, const struct guard_set *s,
+		       char *what, size_t len)
+{
+	char found[PATH_MAX + NAME_MAX + 16];
+	int r = loop_find(loop_over_set, s, found, sizeof(found));
+
+	if (r < 0) {
+		snprintf(what, len, "reading /sys/block");
+		return r;
+	}
+	if (r)
+		snprintf(what, len, "it backs the attached loop device %s",
+			 found);
+	return r ? GUARD_BUSY : 0;
+}
+
+static int run_checks(const char *path, dev_t rdev, unsigned depth,
+		      bool probe, char *what, size_t len);
+static int file_swap(const struct stat *st, char *what, size_t len);
+
+struct loop_other {
+	const struct stat *st;
+	const char *self;	/* the loop device's own name, not a match */
+};
+
+static bool loop_over_file_other(const struct guard_loop *l, const void *arg)
+{
+	const struct loop_other *o = arg;
+
+	return strcmp(l->name, o->self) && loop_over_file(l, o->st);
+}
+
+/*
+ * The device is itself a loop device: what it writes to must not be live
+ * either. Over a block device: that device's in-use checks, recursively
+ * (a loop device over a mounted one). Over a file: another attached loop
+ * device on the same file, or an active swap file.
+ */
+static int check_backing(const char *path, const struct guard_set *s,
+			 char *what, size_t len)
+{
+	char sys[96], file[PATH_MAX + 16], inner[512], *nl;
+	struct loop_other o;
+	struct stat st;
+	FILE *fp;
+	int r;
+
+	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u/loop/backing_file",
+		 major(s->devs[0].dev), minor(s->devs[0].dev));
+	fp = fopen(sys, "re");
+	if (!fp)
+		return 0;
+	if (!fgets(file, sizeof(file), fp))
+		file[0] = '\0';
+	fclose(fp);
+	nl = strchr(file, '\n');
+	if (nl)
+		*nl = '\0';
+	if (file[0] != '/' || stat(file, &st))
+		return 0;	/* deleted: nothing else can reach it */
+	if (S_ISBLK(st.st_mode)) {
+		if (s->depth >= GUARD_DEPTH_MAX) {
+			snprintf(what, len, "following loop devices over "
+				 "loop devices deeper than %d",
+				 GUARD_DEPTH_MAX);
+			return -ELOOP;
+		}
+		r = run_checks(file, st.st_rdev, s->depth + 1, false, inner,
+			       sizeof(inner));
+		if (r == GUARD_BUSY)
+			snprintf(what, len, "it is a loop device over %s, "
+				 "where %s", file, inner);
+		else if (r < 0)
+			snprintf(what, len, "%s (of %s, under this loop "
+				 "device)", inner, file);
+		return r;
+	}
+	if (!S_ISREG(st.st_mode))
+		return 0;
+	o.st = &st;
+	o.self = s->devs[0].name;
+	r = loop_find(loop_over_file_other, &o, inner, sizeof(inner));
+	if (r < 0) {
+		snprintf(what, len, "reading /sys/block");
+		return r;
+	}
+	if (r) {
+		snprintf(what, len, "it is a loop device over %s, which the "
+			 "attached loop device %s uses too", file, inner);
+		return GUARD_BUSY;
+	}
+	r = file_swap(&st, inner, sizeof(inner));
+	if (r == GUARD_BUSY)
+		snprintf(what, len, "it is a loop device over %s: %s", file,
+			 inner);
+	else if (r < 0)
+		snprintf(what, len, "%s", inner);
+	return r;
+}
+
 /* Append ", phrase" to what, unless it is there already. */
 static void what_add(char *what, size_t len, const char *fmt, ...)
 {
@@ -335,24 +552,43 @@ static int probe_signatures(const char *path, const struct guard_set *s,
 			what_add_superblock(pr, type, what, len);
 	}
 	blkid_free_probe(pr);
+	/* Only reached once the busy checks passed: the device is not in
+	 * use, its first sectors just cannot be read (a failing disk). */
 	if (r < 0) {
-		snprintf(what, len, "probing it for signatures (libblkid)");
-		return -EIO;
+		snprintf(what, len, "its signatures cannot be read (libblkid "
+			 "failed to probe it: a read error?)");
+		return GUARD_UNREAD;
 	}
 	return what[0] ? GUARD_DATA : GUARD_CLEAR;
 }
 
-int guard_check_bdev(const char *path, char *what, size_t len)
+/* Most telling first: "mounted on /home" beats "ext4 filesystem". */
+static const guard_fn busy_checks[] = {
+	check_mounts, check_swaps, check_holders, check_loops,
+	check_backing, check_excl,
+};
+
+static int run_checks(const char *path, dev_t rdev, unsigned depth,
+		      bool probe, char *what, size_t len)
 {
-	/* Most telling first: "mounted on /home" beats "ext4 filesystem". */
-	static const guard_fn checks[] = {
-		check_mounts, check_swaps, check_holders, check_excl,
-		probe_signatures,
-	};
-	struct guard_set s = { 0 };
-	struct stat st;
+	struct guard_set s = { .depth = depth };
 	size_t i;
 	int ret;
+
+	what[0] = '\0';
+	ret = set_build(&s, rdev, what, len);
+	for (i = 0; !ret && i < sizeof(busy_checks) / sizeof(busy_checks[0]);
+	     i++)
+		ret = busy_checks[i](path, &s, what, len);
+	if (!ret && probe)
+		ret = probe_signatures(path, &s, what, len);
+	free(s.devs);
+	return ret;
+}
+
+int guard_check_bdev(const char *path, char *what, size_t len)
+{
+	struct stat st;
 
 	what[0] = '\0';
 	if (stat(path, &st)) {
@@ -361,9 +597,57 @@ int guard_check_bdev(const char *path, char *what, size_t len)
 	}
 	if (!S_ISBLK(st.st_mode))
 		return -ENOTBLK;
-	ret = set_build(&s, st.st_rdev, what, len);
-	for (i = 0; !ret && i < sizeof(checks) / sizeof(checks[0]); i++)
-		ret = checks[i](path, &s, what, len);
-	free(s.devs);
-	return ret;
+	return run_checks(path, st.st_rdev, 0, true, what, len);
+}
+
+int guard_check_busy(const char *path, dev_t rdev, char *what, size_t len)
+{
+	return run_checks(path, rdev, 0, false, what, len);
+}
+
+/* An active swap file, found by inode in /proc/swaps. */
+static int file_swap(const struct stat *st, char *what, size_t len)
+{
+	char *line = NULL, *save, *name;
+	FILE *fp = fopen("/proc/swaps", "re");
+	bool found = false;
+	struct stat sw;
+	size_t cap = 0;
+
+	if (!fp && errno == ENOENT)
+		return 0;
+	if (!fp) {
+		snprintf(what, len, "reading /proc/swaps");
+		return -errno;
+	}
+	while (!found && getline(&line, &cap, fp) > 0) {
+		name = strtok_r(line, " \t\n", &save);
+		found = name && name[0] == '/' && !stat(name, &sw) &&
+			S_ISREG(sw.st_mode) && sw.st_dev == st->st_dev &&
+			sw.st_ino == st->st_ino;
+		if (found)
+			snprintf(what, len, "it is an active swap file (%s)",
+				 name);
+	}
+	free(line);
+	fclose(fp);
+	return found ? GUARD_BUSY : 0;
+}
+
+int guard_check_file(const struct stat *st, char *what, size_t len)
+{
+	char found[PATH_MAX + NAME_MAX + 16];
+	int r;
+
+	what[0] = '\0';
+	r = file_swap(st, what, len);
+	if (r)
+		return r;
+	r = loop_find(loop_over_file, st, found, sizeof(found));
+	if (r < 0)
+		snprintf(what, len, "reading /sys/block");
+	else if (r)
+		snprintf(what, len, "it is the backing file of the attached "
+			 "loop device %s", found);
+	return r < 0 ? r : r ? GUARD_BUSY : 0;
 }

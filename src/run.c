@@ -355,7 +355,8 @@ static void run_group(const struct plan *p, unsigned wg, struct target *tg,
 		if (j->wait_group != wg || atomic_load(stop))
 			continue;
 		tg[i].warn = &r->warnings;
-		ret = needs_files(j) ? target_open(&tg[i], j, stop, &e) : 0;
+		ret = needs_files(j) ?
+		      target_open(&tg[i], tg, p->njobs, j, stop, &e) : 0;
 		if (ret) {
 			r->stats[i].interrupted = atomic_load(stop) != 0;
 			/* Stopped laying out: not run, not failed. */

@@ -144,6 +144,9 @@ static int bdev_probe(struct target_file *tf, struct err_rec *e)
 	}
 	if (ioctl(fd, BLKSSZGET, &lbs) < 0 || lbs <= 0)
 		lbs = 512;
+	/* Another disk under the same number (hot-plug) has another. */
+	if (ioctl(fd, BLKGETDISKSEQ, &tf->diskseq) < 0)
+		tf->diskseq = 0;
 	close(fd);
 	tf->cur_size = bytes;
 	tf->dio_align = (uint32_t)lbs;
@@ -151,13 +154,25 @@ static int bdev_probe(struct target_file *tf, struct err_rec *e)
 	return 0;
 }
 
+/* What the path names now, for the opens to compare with. */
+static void id_set(struct target_file *tf, const struct stat *st)
+{
+	tf->have_id = true;
+	tf->dev = st->st_dev;
+	tf->ino = st->st_ino;
+	tf->type = st->st_mode & S_IFMT;
+	tf->rdev = S_ISBLK(st->st_mode) ? st->st_rdev : 0;
+}
+
 static int probe_file(struct target_file *tf, struct err_rec *e)
 {
 	struct stat st;
 	char *dir, *slash;
 
+	tf->is_link = lstat(tf->path, &st) == 0 && S_ISLNK(st.st_mode);
 	if (stat(tf->path, &st) == 0) {
 		tf->exists = true;
+		id_set(tf, &st);
 		if (S_ISBLK(st.st_mode)) {
 			tf->is_bdev = true;
 			return bdev_probe(tf, e);
@@ -170,6 +185,14 @@ static int probe_file(struct target_file *tf, struct err_rec *e)
 		tf->cur_size = (uint64_t)st.st_size;
 		file_dio_align(tf->path, tf);
 		return 0;
+	}
+	if (errno == ENOENT && tf->is_link) {
+		err_set(e, tf->path, 0, "filename", "a symbolic link to a "
+			"file that does not exist (dangling); expected an "
+			"existing file or device, or a path where a new file "
+			"may be created (iorig creates no file through a "
+			"symbolic link)");
+		return -ENOENT;
 	}
 	if (errno != ENOENT) {
 		err_set(e, tf->path, 0, "filename", "cannot stat: %s",
@@ -190,6 +213,8 @@ static int probe_file(struct target_file *tf, struct err_rec *e)
 		free(dir);
 		return -ENOENT;
 	}
+	tf->dir_dev = st.st_dev;
+	tf->dir_ino = st.st_ino;
 	file_dio_align(dir, tf);
 	free(dir);
 	return 0;
@@ -453,7 +478,7 @@ static int guard_bdev(struct target_file *tf, const struct job *j,
 
 	if (r == GUARD_CLEAR)
 		return 0;
-	if (r == GUARD_DATA && j->allow_destructive) {
+	if ((r == GUARD_DATA || r == GUARD_UNREAD) && j->allow_destructive) {
 		tf->guard_note = strdup(what);
 		if (tf->guard_note)
 			return 0;
@@ -470,10 +495,90 @@ static int guard_bdev(struct target_file *tf, const struct job *j,
 			"%s; a job that writes to it would destroy that. Set "
 			"allow_destructive=1 (or --allow-destructive) to "
 			"overwrite it", what);
+	else if (r == GUARD_UNREAD)
+		err_set(e, tf->path, 0, "filename", "the device is not in use, "
+			"but %s, so whether it holds data is unknown; a job "
+			"that writes to it is refused unless allow_destructive=1 "
+			"(or --allow-destructive) is set", what);
 	else
 		err_set(e, tf->path, 0, "filename", "cannot check whether the "
 			"device is in use or holds data (%s: %s), so a job "
 			"that writes to it is refused", what, strerror(-r));
+	return r > 0 ? -EBUSY : r;
+}
+
+/* The job, or its layout, writes to this file. */
+static bool writes_file(const struct target *t, const struct target_file *tf,
+			const struct job *j)
+{
+	if (j->verify_only)
+		return false;
+	return job_writes(j) || !tf->exists ||
+	       tf->cur_size < tf->offset + t->file_region;
+}
+
+/*
+ * A target that will be written must be writable now, not when its group
+ * starts after earlier groups wrote: permissions (of the effective user),
+ * a read-only file system, a read-only device; a file that a job writes
+ * must not be live either: an active swap file, a loop device's backing.
+ */
+static int check_writable(const struct target *t, struct target_file *tf,
+			  const struct job *j, struct err_rec *e)
+{
+	char what[768], *dir, *slash;
+	struct stat st;
+	int r = 0, ro = 0, fd;
+
+	if (!writes_file(t, tf, j))
+		return 0;
+	if (tf->exists && faccessat(AT_FDCWD, tf->path, W_OK, AT_EACCESS)) {
+		r = -errno;
+		err_set(e, tf->path, 0, "filename", "cannot be written: %s; "
+			"the job %s it", strerror(-r), job_writes(j) ?
+			"writes to" : "lays out (extends)");
+		return r;
+	}
+	if (tf->is_bdev) {
+		fd = open(tf->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd >= 0 && !ioctl(fd, BLKROGET, &ro) && ro)
+			r = -EROFS;
+		if (fd >= 0)
+			close(fd);
+		if (r)
+			err_set(e, tf->path, 0, "filename", "the device is "
+				"read-only; the job writes to it");
+		return r;
+	}
+	if (!tf->exists) {
+		dir = strdup(tf->path);
+		if (!dir)
+			return -ENOMEM;
+		slash = strrchr(dir, '/');
+		if (slash)
+			*(slash == dir ? slash + 1 : slash) = '\0';
+		else
+			strcpy(dir, ".");
+		if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS))
+			r = -errno;
+		if (r)
+			err_set(e, tf->path, 0, "filename", "cannot be "
+				"created: directory '%s': %s", dir,
+				strerror(-r));
+		free(dir);
+		return r;
+	}
+	if (!job_writes(j) || stat(tf->path, &st))
+		return 0;
+	r = guard_check_file(&st, what, sizeof(what));
+	if (r == GUARD_BUSY)
+		err_set(e, tf->path, 0, "filename", "the file is in use: %s; "
+			"a job that writes to it is refused, even with "
+			"allow_destructive=1", what);
+	else if (r < 0)
+		err_set(e, tf->path, 0, "filename", "cannot check whether the "
+			"file is in use (%s: %s), so a job that writes to it "
+			"is refused", what, strerror(-r));
 	return r > 0 ? -EBUSY : r;
 }
 
@@ -498,6 +603,8 @@ int target_plan(struct target *t, const struct job *j, struct err_rec *e)
 	ret = plan_region(t, j, e);
 	if (!ret && j->direct)
 		ret = check_dio(t, j, e);
+	for (i = 0; !ret && i < t->nfiles; i++)
+		ret = check_writable(t, &t->files[i], j, e);
 	for (i = 0; !ret && i < t->nfiles; i++)
 		if (t->files[i].is_bdev && job_writes(j))
 			ret = guard_bdev(&t->files[i], j, e);
@@ -769,6 +876,156 @@ static int region_holes(const struct target *t, const struct target_file *tf,
 	return 0;
 }
 
+static const char *type_name(mode_t type)
+{
+	return type == S_IFREG ? "a regular file" : type == S_IFBLK ?
+	       "a block device" : type == S_IFLNK ? "a symbolic link" :
+	       type == S_IFDIR ? "a directory" : "another kind of file";
+}
+
+/*
+ * Open the path as what was checked: not through a symlink that was not
+ * there, and fstat must show the same file (device and inode) or device
+ * (device number); a device that a job writes must still not be in use.
+ * Returns the fd, or -errno with e filled (-ESTALE: it changed).
+ */
+static int open_checked(struct target_file *tf, int flags, bool writes,
+			struct err_rec *e)
+{
+	char what[768], self[64];
+	struct stat st;
+	uint64_t seq;
+	int fd, r;
+
+	if (!tf->have_id && lstat(tf->path, &st)) {
+		r = -errno;
+		err_set(e, tf->path, 0, "filename", "cannot open: %s",
+			strerror(-r));
+		return r;
+	}
+	if (!tf->have_id) {
+		err_set(e, tf->path, 0, "filename", "did not exist when the "
+			"job was checked and does now (made by something else "
+			"than this run); not opened");
+		return -ESTALE;
+	}
+	fd = open(tf->path, flags | (tf->is_link ? 0 : O_NOFOLLOW));
+	if (fd < 0 && errno == ELOOP && !tf->is_link) {
+		err_set(e, tf->path, 0, "filename", "was replaced by a symbolic "
+			"link since the job was checked; not opened");
+		return -ESTALE;
+	}
+	if (fd < 0) {
+		r = -errno;
+		err_set(e, tf->path, 0, "filename", "cannot open%s: %s",
+			flags & O_DIRECT ? " with O_DIRECT" : "", strerror(-r));
+		return r;
+	}
+	if (fstat(fd, &st)) {
+		r = -errno;
+		close(fd);
+		err_set(e, tf->path, 0, "filename", "fstat: %s", strerror(-r));
+		return r;
+	}
+	if ((st.st_mode & S_IFMT) != tf->type ||
+	    (S_ISBLK(st.st_mode) ? st.st_rdev != tf->rdev :
+	     st.st_dev != tf->dev || st.st_ino != tf->ino)) {
+		err_set(e, tf->path, 0, "filename", "changed since the job was "
+			"checked: it was %s (device %u:%u, inode %llu), it is "
+			"%s (device %u:%u, inode %llu); not written",
+			type_name(tf->type),
+			major(S_ISBLK(tf->type) ? tf->rdev : tf->dev),
+			minor(S_ISBLK(tf->type) ? tf->rdev : tf->dev),
+			(unsigned long long)tf->ino,
+			type_name(st.st_mode & S_IFMT),
+			major(S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev),
+			minor(S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev),
+			(unsigned long long)st.st_ino);
+		close(fd);
+		return -ESTALE;
+	}
+	if (S_ISBLK(st.st_mode) && tf->diskseq &&
+	    !ioctl(fd, BLKGETDISKSEQ, &seq) && seq != tf->diskseq) {
+		err_set(e, tf->path, 0, "filename", "is another disk than when "
+			"the job was checked: device %u:%u has disk sequence "
+			"number %llu, it had %llu (the disk was replaced or "
+			"the loop device re-attached); not written",
+			major(st.st_rdev), minor(st.st_rdev),
+			(unsigned long long)seq,
+			(unsigned long long)tf->diskseq);
+		close(fd);
+		return -ESTALE;
+	}
+	if (!writes)
+		return fd;
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	r = S_ISBLK(st.st_mode) ?
+	    guard_check_busy(self, st.st_rdev, what, sizeof(what)) :
+	    guard_check_file(&st, what, sizeof(what));
+	if (r == GUARD_CLEAR)
+		return fd;
+	close(fd);
+	if (r > 0)
+		err_set(e, tf->path, 0, "filename", "is in use now (it was not "
+			"when the job was checked): %s; not written", what);
+	else
+		err_set(e, tf->path, 0, "filename", "cannot check again "
+			"whether it is in use (%s: %s); not written", what,
+			strerror(-r));
+	return r > 0 ? -EBUSY : r;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
+/*
+ * A file that did not exist when planned may be one that a target opened
+ * before in this run created (a clone's, or an earlier group's): the same
+ * name in the same directory. It is then expected to be that inode.
+ */
+static void adopt(struct target_file *tf, const struct target *run,
+		  size_t nrun)
+{
+	const struct target_file *o;
+	size_t i;
+	unsigned f;
+
+	for (i = 0; !tf->have_id && i < nrun; i++) {
+		for (f = 0; f < run[i].nfiles; f++) {
+			o = &run[i].files[f];
+			if (o == tf || !o->created || !o->have_id ||
+			    o->dir_dev != tf->dir_dev ||
+			    o->dir_ino != tf->dir_ino ||
+			    strcmp(base_name(o->path), base_name(tf->path)))
+				continue;
+			tf->have_id = true;
+			tf->dev = o->dev;
+			tf->ino = o->ino;
+			tf->type = o->type;
+			break;
+		}
+	}
+}
+
+/* Delete the file this run created, only while the path still names it. */
+static int unlink_own(const struct target_file *tf)
+{
+	struct stat st;
+
+	if (lstat(tf->path, &st) || !S_ISREG(st.st_mode) ||
+	    st.st_dev != tf->dev || st.st_ino != tf->ino) {
+		fprintf(stderr, "iorig: warning: %s: not deleted (unlink=1): "
+			"the path no longer names the file this run created\n",
+			tf->path);
+		return -ESTALE;
+	}
+	return unlink(tf->path) ? -errno : 0;
+}
+
 /*
  * Puts back one file of this run's layout: removed when this run created
  * it, else cut back to the length it had when this run extended it. Only
@@ -874,12 +1131,17 @@ static int open_regular(struct target_file *tf, const struct target *t,
 	/* Nothing to write, so a read job needs no write access. */
 	if (size >= end && !holes)
 		return 0;
+	/* O_EXCL follows no symlink; what exists must be what was checked. */
 	fd = open(tf->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd >= 0) {
 		tf->created = true;
 		size = 0;
+		if (!fstat(fd, &st))
+			id_set(tf, &st);
 	} else if (errno == EEXIST) {
-		fd = open(tf->path, O_RDWR | O_CLOEXEC);
+		fd = open_checked(tf, O_RDWR | O_CLOEXEC, false, e);
+		if (fd < 0)
+			return fd;
 	}
 	if (fd < 0) {
 		ret = -errno;
@@ -911,7 +1173,8 @@ static int open_regular(struct target_file *tf, const struct target *t,
 	return ret;
 }
 
-int target_open(struct target *t, const struct job *j, const atomic_int *stop,
+int target_open(struct target *t, const struct target *run, size_t nrun,
+		const struct job *j, const atomic_int *stop,
 		struct err_rec *e)
 {
 	unsigned i;
@@ -920,6 +1183,8 @@ int target_open(struct target *t, const struct job *j, const atomic_int *stop,
 	for (i = 0; i < t->nfiles; i++) {
 		struct target_file *tf = &t->files[i];
 
+		if (!tf->exists)
+			adopt(tf, run, nrun);
 		if (!tf->is_bdev) {
 			ret = open_regular(tf, t, j, stop, e);
 			if (ret)
@@ -929,12 +1194,11 @@ int target_open(struct target *t, const struct job *j, const atomic_int *stop,
 			twarn(t, "overwrite_device", j, "overwriting %s: %s "
 			      "(allow_destructive=1)", tf->path,
 			      tf->guard_note);
-		tf->fd = open(tf->path, open_flags(j, job_writes(j)));
+		tf->fd = open_checked(tf, open_flags(j, job_writes(j)),
+				      job_writes(j), e);
 		if (tf->fd < 0) {
-			ret = -errno;
-			err_set(e, tf->path, 0, "filename", "cannot open%s: %s",
-				j->direct ? " with O_DIRECT" : "",
-				strerror(errno));
+			ret = tf->fd;
+			tf->fd = -1;
 			goto err;
 		}
 		apply_fadvise(t, tf, j);
@@ -957,7 +1221,7 @@ void target_close(struct target *t, bool unlink_created)
 			close(tf->fd);
 		tf->fd = -1;
 		if (unlink_created && tf->created && !tf->is_bdev)
-			unlink(tf->path);
+			unlink_own(tf);
 	}
 }
 

@@ -36,6 +36,9 @@ if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null 2>&1; then
 		expect_rc 2
 		[ "$(cksum <"$dev")" = "$before" ] ||
 			die "the block device was written"
+		# Detached now: a later mount's trap would forget it.
+		losetup -d "$dev"
+		trap 'cd /; rm -rf "$T"' EXIT
 	fi
 else
 	echo "note: not root or no losetup: block devices not tried"

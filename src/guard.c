@@ -180,14 +180,19 @@ static int check_mounts(const char *path, const struct guard_set *s,
 	return d ? GUARD_BUSY : 0;
 }
 
-/* An active swap area; a kernel without swap has no /proc/swaps. */
-static int check_swaps(const char *path, const struct guard_set *s,
-		       char *what, size_t len)
+/*
+ * The first name in /proc/swaps that match(name, arg) takes, into found
+ * (len bytes): 1, or 0 for none (a kernel without swap has no
+ * /proc/swaps), or -errno with what.
+ */
+static int swaps_find(bool (*match)(const char *name, const void *arg),
+		      const void *arg, char *found, size_t flen, char *what,
+		      size_t len)
 {
-	char *line = NULL, *save, *name, buf[NAME_MAX + 32];
-	const struct guard_dev *d = NULL;
+	char *line = NULL, *save, *name;
 	FILE *fp = fopen("/proc/swaps", "re");
 	size_t cap = 0;
+	int r = 0;
 
 	if (!fp && errno == ENOENT)
 		return 0;
@@ -195,17 +200,37 @@ static int check_swaps(const char *path, const struct guard_set *s,
 		snprintf(what, len, "reading /proc/swaps");
 		return -errno;
 	}
-	while (!d && getline(&line, &cap, fp) > 0) {
+	while (!r && getline(&line, &cap, fp) > 0) {
 		name = strtok_r(line, " \t\n", &save);
-		if (name && path_rdev(name))
-			d = set_find(s, path_rdev(name));
-		if (d)
-			snprintf(what, len, "%s is an active swap area (%s)",
-				 subject(d, buf, sizeof(buf)), name);
+		if (name && match(name, arg)) {
+			snprintf(found, flen, "%s", name);
+			r = 1;
+		}
 	}
 	free(line);
 	fclose(fp);
-	return d ? GUARD_BUSY : 0;
+	return r;
+}
+
+static bool swap_in_set(const char *name, const void *arg)
+{
+	return path_rdev(name) && set_find(arg, path_rdev(name));
+}
+
+/* An active swap area on the device or one of its partitions. */
+static int check_swaps(const char *path, const struct guard_set *s,
+		       char *what, size_t len)
+{
+	char name[PATH_MAX], buf[NAME_MAX + 32];
+	int r = swaps_find(swap_in_set, s, name, sizeof(name), what, len);
+
+	if (r <= 0)
+		return r;
+	if (snprintf(what, len, "%s is an active swap area (%s)",
+		     subject(set_find(s, path_rdev(name)), buf, sizeof(buf)),
+		     name) < 0)
+		what[0] = '\0';
+	return GUARD_BUSY;
 }
 
 /* Held by a stacked device: device-mapper (LVM, crypt, multipath), md. */
@@ -606,32 +631,26 @@ int guard_check_busy(const char *path, dev_t rdev, char *what, size_t len)
 }
 
 /* An active swap file, found by inode in /proc/swaps. */
+static bool swap_is_file(const char *name, const void *arg)
+{
+	const struct stat *st = arg;
+	struct stat sw;
+
+	return name[0] == '/' && !stat(name, &sw) && S_ISREG(sw.st_mode) &&
+	       sw.st_dev == st->st_dev && sw.st_ino == st->st_ino;
+}
+
 static int file_swap(const struct stat *st, char *what, size_t len)
 {
-	char *line = NULL, *save, *name;
-	FILE *fp = fopen("/proc/swaps", "re");
-	bool found = false;
-	struct stat sw;
-	size_t cap = 0;
+	char name[PATH_MAX];
+	int r = swaps_find(swap_is_file, st, name, sizeof(name), what, len);
 
-	if (!fp && errno == ENOENT)
-		return 0;
-	if (!fp) {
-		snprintf(what, len, "reading /proc/swaps");
-		return -errno;
-	}
-	while (!found && getline(&line, &cap, fp) > 0) {
-		name = strtok_r(line, " \t\n", &save);
-		found = name && name[0] == '/' && !stat(name, &sw) &&
-			S_ISREG(sw.st_mode) && sw.st_dev == st->st_dev &&
-			sw.st_ino == st->st_ino;
-		if (found)
-			snprintf(what, len, "it is an active swap file (%s)",
-				 name);
-	}
-	free(line);
-	fclose(fp);
-	return found ? GUARD_BUSY : 0;
+	if (r <= 0)
+		return r;
+	/* A name too long for what is cut, which says enough. */
+	if (snprintf(what, len, "it is an active swap file (%s)", name) < 0)
+		what[0] = '\0';
+	return GUARD_BUSY;
 }
 
 int guard_check_file(const struct stat *st, char *what, size_t len)

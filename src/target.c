@@ -167,7 +167,7 @@ static void id_set(struct target_file *tf, const struct stat *st)
 static int probe_file(struct target_file *tf, struct err_rec *e)
 {
 	struct stat st;
-	char *dir, *slash;
+	char *dir;
 
 	tf->is_link = lstat(tf->path, &st) == 0 && S_ISLNK(st.st_mode);
 	if (stat(tf->path, &st) == 0) {
@@ -199,14 +199,9 @@ static int probe_file(struct target_file *tf, struct err_rec *e)
 			strerror(errno));
 		return -errno;
 	}
-	dir = strdup(tf->path);
+	dir = path_dir(tf->path);
 	if (!dir)
 		return -ENOMEM;
-	slash = strrchr(dir, '/');
-	if (slash)
-		*(slash == dir ? slash + 1 : slash) = '\0';
-	else
-		strcpy(dir, ".");
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
 		err_set(e, tf->path, 0, "filename", "cannot create: "
 			"directory '%s' does not exist", dir);
@@ -526,7 +521,7 @@ static bool writes_file(const struct target *t, const struct target_file *tf,
 static int check_writable(const struct target *t, struct target_file *tf,
 			  const struct job *j, struct err_rec *e)
 {
-	char what[768], *dir, *slash;
+	char what[768], *dir;
 	struct stat st;
 	int r = 0, ro = 0, fd;
 
@@ -551,14 +546,9 @@ static int check_writable(const struct target *t, struct target_file *tf,
 		return r;
 	}
 	if (!tf->exists) {
-		dir = strdup(tf->path);
+		dir = path_dir(tf->path);
 		if (!dir)
 			return -ENOMEM;
-		slash = strrchr(dir, '/');
-		if (slash)
-			*(slash == dir ? slash + 1 : slash) = '\0';
-		else
-			strcpy(dir, ".");
 		if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS))
 			r = -errno;
 		if (r)

@@ -296,9 +296,16 @@ static inline void next_seq(struct gen *g, unsigned d, struct gen_io *io)
 static inline void map_split(const struct gen *g, uint64_t b, uint32_t *file,
 			     uint64_t *blk)
 {
-	uint64_t q = (uint64_t)(((unsigned __int128)b * g->fblocks_inv) >> 64);
-	uint64_t r = b - q * g->fblocks;
+	uint64_t q, r;
 
+	/* One file, the usual case: no multiply. */
+	if (g->p.nfiles <= 1) {
+		*file = 0;
+		*blk = b;
+		return;
+	}
+	q = (uint64_t)(((unsigned __int128)b * g->fblocks_inv) >> 64);
+	r = b - q * g->fblocks;
 	if (r >= g->fblocks) {
 		q++;
 		r -= g->fblocks;

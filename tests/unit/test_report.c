@@ -319,12 +319,12 @@ static void test_stats_cpu(void **state)
 	b.utime_ns = 2000;
 	a.vcsw = 3;
 	b.vcsw = 9;
-	stats_cpu_sub(&d, &a, &b);
+	cpu_sub(&d, &a, &b);
 	assert_int_equal(d.utime_ns, 3000);
 	assert_int_equal(d.vcsw, 0);	/* saturates, never wraps */
 
-	stats_cpu_thread(&a);
-	stats_cpu_process(&b);
+	cpu_thread(&a);
+	cpu_process(&b);
 	/* The process has used at least what this thread has. */
 	assert_true(b.utime_ns + b.stime_ns >= a.utime_ns + a.stime_ns);
 	assert_true(b.minflt > 0);

@@ -76,7 +76,8 @@ SAN_RUN = IORIG=$(CURDIR)/$(B)iorig IORIG_SAN=$(SAN) \
 	sh tests/sanitize.sh $(B)san-reports
 endif
 
-SRCS := $(wildcard src/*.c src/engines/*.c src/report/*.c)
+SRCS := $(wildcard src/*.c src/engines/*.c src/report/*.c src/worker/*.c \
+	src/verify/*.c)
 OBJS := $(addprefix $(B),$(SRCS:.c=.o))
 LIBOBJS := $(filter-out $(B)src/main.o,$(OBJS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -115,7 +116,7 @@ deps:
 		fi; \
 	fi
 
-$(B)src/%.o: src/%.c $(wildcard include/*.h)
+$(B)src/%.o: src/%.c $(wildcard include/*.h src/*/*.h)
 	$(QUIET) "  CC      $@"
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -DIORIG_VERSION='"$(VERSION)"' -c -o $@ $<

@@ -110,7 +110,7 @@ struct job {
 
 	/* Verification (verify.h). */
 	int verify;			/* enum verify_kind */
-	char *verify_pattern;		/* as given; verify.c parses it */
+	char *verify_pattern;		/* as given; verify parses it */
 	bool do_verify;			/* check the region after writing */
 	bool verify_only;		/* write nothing: check */
 	bool verify_fatal;		/* stop at the first mismatch */

@@ -58,7 +58,7 @@ struct job_stats {
 	struct verify_stats verify;
 	/*
 	 * interval=: the samples, or NULL. Counted references
-	 * (ival_series_put); stats_merge leaves dst's alone, report.c
+	 * (ival_series_put); stats_merge leaves dst's alone, result.c
 	 * merges them.
 	 */
 	struct ival_series *intervals;

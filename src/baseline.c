@@ -13,7 +13,7 @@
 #include "baseline.h"
 #include "hist.h"
 
-/* The schema_version values of report_json.c that this reader knows. */
+/* The schema_version values of report/json.c that this reader knows. */
 #define BASELINE_SCHEMA_MIN	1
 #define BASELINE_SCHEMA_MAX	1
 

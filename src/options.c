@@ -472,7 +472,7 @@ static int set_ioengine(struct job *j, const struct opt_def *o,
 	return -EINVAL;
 }
 
-/* Checked here, kept as given: verify.c makes the bytes of it. */
+/* Checked here, kept as given: verify/block.c makes the bytes of it. */
 static int set_verify_pattern(struct job *j, const struct opt_def *o,
 			      const char *val, char *why, size_t whylen)
 {

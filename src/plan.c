@@ -74,7 +74,7 @@ static int check_verify(const struct job *j, struct err_rec *e)
 
 /*
  * The I/O buffers a job's clones allocate when they start (alloc_reqs in
- * worker.c): iodepth (1 for a synchronous engine) times the largest
+ * worker/worker.c): iodepth (1 for a synchronous engine) times the largest
  * block size rounded up to a page, for each of numjobs clones. A total
  * beyond half of the machine's memory, or beyond what can be addressed,
  * cannot be what was meant: refused here, before anything runs.

@@ -400,7 +400,7 @@ static int plan_region(struct target *t, const struct job *j,
 	}
 	len = len / unit * unit;
 	for (d = 0; d < DDIR_NR; d++) {
-		/* The directions the generator draws (worker.c init_gen). */
+		/* The directions the generator draws (init_gen). */
 		bool used = d == DDIR_READ ? job_reads(j) :
 			    j->rw != RW_READ && j->rw != RW_RANDREAD;
 

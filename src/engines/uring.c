@@ -95,7 +95,7 @@ static const struct {
  * Measured on zram, 4k random reads, QD32, one CPU, kernel 6.18: waiting
  * for 8 at a time made 215k IOPS without it, 288k with it; waiting for 1
  * at a time, it cost 20% (the worker now waits for half the queue when
- * the CPU is the limit, see worker.c).
+ * the CPU is the limit, see worker/worker.c).
  */
 static const unsigned uring_ladder[] = {
 	IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |

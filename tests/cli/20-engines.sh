@@ -3,7 +3,7 @@
 # I/Os, split between reads and writes as the mode says, with no error;
 # the same job gives the same split whatever the engine. Then the data:
 # the write buffers are filled from randseed, one buffer per request slot
-# (worker.c, alloc_reqs), so what a write job leaves in the file is known:
+# (worker/worker.c, alloc_reqs), so what a write job leaves in the file is known:
 # at iodepth=1 every block is slot 0's buffer and any engine's file is byte
 # for byte the sync engine's; at iodepth=8 every block is one of the eight
 # slot buffers, and none is left as it was laid out.

@@ -1,9 +1,12 @@
 #!/bin/sh
 # No module depends on itself through others: read from the #include "..."
 # lines of include/*.h and src/**/*.c, the module graph has no cycle.
-# A module is include/NAME.h with src/NAME.c; src/engines/*.c belong to
-# engine, src/report/*.c to report (or to their own header's module, as
-# jsonw.c). A cycle is printed with the include that closes each edge.
+# A module is include/NAME.h with src/NAME.c, or with the folder src/NAME/
+# (src/engines/ is engine's). A file in a folder that includes its own
+# header (src/report/jsonw.c) is that header's module; one that includes
+# another folder's private header ("../worker/wstate.h") is that folder's
+# module: it runs inside it. A cycle is printed with the include that
+# closes each edge.
 # IORIG_SRC=DIR checks another tree (to test this test).
 . "$(dirname "$0")/lib.sh"
 src=${IORIG_SRC:-$top}
@@ -19,15 +22,20 @@ if len(hdrs) < 10:
 def module(path):
     rel = os.path.relpath(path, top)
     base = os.path.splitext(os.path.basename(rel))[0]
-    if rel.startswith("src/engines/"):
-        return "engine"
-    if rel.startswith("src/report/") and base not in hdrs:
-        return "report"
-    return base
+    parts = rel.split("/")
+    if parts[0] != "src" or len(parts) == 2:
+        return base
+    text = open(path).read()
+    other = re.search(r'^#include "\.\./([^/"]+)/', text, re.M)
+    if other:
+        return other.group(1)
+    if base in hdrs and re.search(r'^#include "%s\.h"' % base, text, re.M):
+        return base
+    return "engine" if parts[1] == "engines" else parts[1]
 
 edges = {}
 files = glob.glob(top + "/include/*.h") + \
-    glob.glob(top + "/src/**/*.c", recursive=True)
+    glob.glob(top + "/src/**/*.[ch]", recursive=True)
 for f in files:
     m = module(f)
     for inc in re.findall(r'^#include "([^"/]+)\.h"', open(f).read(), re.M):

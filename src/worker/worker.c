@@ -9,77 +9,21 @@
  * engine's and the clock.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "engine.h"
-#include "gen.h"
-#include "verify.h"
-#include "worker.h"
-
-struct wstate {
-	struct worker *w;
-	const struct job *j;
-	const struct engine_ops *eng;
-	struct engine_ctx ctx;
-	struct job_stats *st;
-	struct io_req *reqs;
-	struct io_req **free_reqs;
-	struct io_req **reaped;
-	void *bufs;
-	unsigned depth, nfree, inflight, queued;
-	struct gen gen;
-	uint64_t limit_bytes, issued_bytes;	/* per measured phase */
-	uint64_t limit_ios, issued_ios;
-	uint64_t per_loop;
-	uint64_t now;		/* ticks at the last completion */
-	uint64_t t0;		/* ticks at the start of the measured phase */
-	uint64_t deadline;	/* ticks; UINT64_MAX: none */
-	uint64_t ramp_end;	/* ticks; 0 once ramping is over */
-	uint64_t writes_since_sync;
-	struct cpu_usage cpu0;		/* the job thread at measure start */
-	struct cpu_usage eng_cpu0;	/* the engine's threads, likewise */
-	bool engine_failed;		/* its I/Os cannot be drained */
-	bool guarded;		/* calls may block: see call_enter */
-	bool abandoned;		/* worker_abandon() gave up on us */
-	bool finished;		/* finish() is done: stats final */
-	unsigned batch_submit;		/* commit when this many are queued */
-	unsigned reap_min, reap_max;
-	bool adaptive;			/* batching left to the worker */
-	bool trickle;			/* device-bound: one at a time */
-	uint64_t wait_avg_ns;		/* batch waits: per completion */
-	unsigned waits_trickled;	/* count to TRICKLE_PROBE */
-	bool stopping;
-	/* verify= (verify.h); all unused when vfy is NULL */
-	struct verify_ctx *vfy;
-	struct verify_blk *vblk;	/* per request: what a read checks */
-	struct gen_io vheld;		/* a write waiting at the barrier */
-	bool vheld_ok;
-	bool vhold;			/* writes wait until none in flight */
-	/* interval= (interval.h); irec NULL when off */
-	struct ival_rec *irec;
-	uint64_t iv_next;	/* ticks: the running interval's end;
-				 * UINT64_MAX: none (off, ramping, over) */
-	bool iv_over;		/* the last interval is closed, or failed */
-	/* --progress: totals of the phases before the last measure_start */
-	uint64_t live_ios[DDIR_NR], live_bytes[DDIR_NR];
-};
+#include "wstate.h"
 
 static bool is_random(int rw)
 {
 	return rw == RW_RANDREAD || rw == RW_RANDWRITE || rw == RW_RANDRW;
 }
 
-static void job_fail(struct wstate *s, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void job_fail(struct wstate *s, int err, const char *fmt, ...)
+void job_fail(struct wstate *s, int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -90,34 +34,6 @@ static void job_fail(struct wstate *s, int err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(s->st->err_msg, sizeof(s->st->err_msg), fmt, ap);
 	va_end(ap);
-}
-
-/*
- * The stop hand-off with worker_abandon(). Every call that may block on a
- * device (engine calls, fsync) runs between call_enter() and call_leave():
- * the stats are consistent on entry (release), and the thread that started
- * us may then mark us ABANDONED. call_leave() returns false when it did:
- * from there on we return at once, touching no stats and no target.
- * Engines that do no I/O never block and skip the two atomic operations.
- */
-static void call_enter(struct wstate *s)
-{
-	if (s->guarded)
-		atomic_store_explicit(&s->w->state, WORKER_IN_CALL,
-				      memory_order_release);
-}
-
-static bool call_leave(struct wstate *s)
-{
-	int st = WORKER_IN_CALL;
-
-	if (!s->guarded || atomic_compare_exchange_strong_explicit(
-			&s->w->state, &st, WORKER_RUNNING,
-			memory_order_acq_rel, memory_order_acquire))
-		return true;
-	s->abandoned = true;
-	s->stopping = true;
-	return false;
 }
 
 static int alloc_reqs(struct wstate *s)
@@ -186,11 +102,6 @@ static int init_gen(struct wstate *s)
 	return gen_init(&s->gen, &gp);
 }
 
-static bool verify_next_io(struct wstate *s, struct gen_io *io);
-static void verify_prep_write(struct wstate *s, struct io_req *req,
-			      uint64_t vblock);
-static void verify_write_end(struct wstate *s, const struct io_req *req);
-
 /* Returns false when verification holds the write back (s->vhold). */
 static bool prep(struct wstate *s, struct io_req *req)
 {
@@ -223,122 +134,6 @@ static bool prep(struct wstate *s, struct io_req *req)
 	if (s->vfy && io.ddir == DDIR_WRITE)
 		verify_prep_write(s, req, io.offset / s->vfy->bs);
 	return true;
-}
-
-/* Published once per phase: measuring or ramping starts. */
-static void live_phase(struct wstate *s)
-{
-	struct worker_live *l = &s->w->live;
-	unsigned d;
-
-	if (!s->w->live_on)
-		return;
-	for (d = 0; d < DDIR_NR; d++) {
-		s->live_ios[d] += s->st->dir[d].ios;
-		s->live_bytes[d] += s->st->dir[d].bytes;
-	}
-	atomic_store_explicit(&l->t0_ns, clock_mono_ns(),
-			      memory_order_relaxed);
-	atomic_store_explicit(&l->ramping, s->ramp_end != 0,
-			      memory_order_relaxed);
-}
-
-/* The running totals, once per reap batch. */
-static void live_publish(struct wstate *s)
-{
-	struct worker_live *l = &s->w->live;
-	unsigned d;
-
-	if (!s->w->live_on)
-		return;
-	for (d = 0; d < DDIR_NR; d++) {
-		atomic_store_explicit(&l->ios[d], s->live_ios[d] +
-				      s->st->dir[d].ios, memory_order_relaxed);
-		atomic_store_explicit(&l->bytes[d], s->live_bytes[d] +
-				      s->st->dir[d].bytes,
-				      memory_order_relaxed);
-	}
-	atomic_store_explicit(&l->issued_bytes, s->issued_bytes,
-			      memory_order_relaxed);
-	atomic_store_explicit(&l->issued_ios, s->issued_ios,
-			      memory_order_relaxed);
-}
-
-/*
- * interval=: the tick at which the running interval ends. A boundary at
- * or after the deadline is not one: what completes while the job drains
- * its last I/Os belongs to the last interval, which interval_end closes
- * (else a time_based job would end with a sliver of an interval).
- */
-static void interval_arm(struct wstate *s)
-{
-	uint64_t next = s->t0 + clock_ns_to_ticks(s->w->clk,
-						  ival_rec_boundary(s->irec));
-
-	s->iv_next = next >= s->deadline ? UINT64_MAX : next;
-}
-
-/*
- * interval=: close the running interval at end_ns (from t0) with the
- * totals as they are. Out of memory fails the job, and no more intervals
- * are recorded.
- */
-static int interval_close(struct wstate *s, uint64_t end_ns)
-{
-	uint64_t ios[DDIR_NR], bytes[DDIR_NR];
-	const struct hist *lat[DDIR_NR];
-	unsigned d;
-	int r;
-
-	for (d = 0; d < DDIR_NR; d++) {
-		const struct dir_stats *x = &s->st->dir[d];
-
-		ios[d] = x->ios;
-		bytes[d] = x->bytes;
-		/* Where complete() put lat: finish_figures' rule. */
-		lat[d] = x->lat.count ? &x->lat : &x->clat;
-	}
-	r = ival_rec_close(s->irec, end_ns, ios, bytes, lat);
-	if (r) {
-		s->iv_next = UINT64_MAX;
-		s->iv_over = true;
-		job_fail(s, r, "recording interval samples: %s", strerror(-r));
-		return r;
-	}
-	interval_arm(s);
-	return 0;
-}
-
-/* Close every interval that ended by tick now (once per boundary). */
-static void interval_roll(struct wstate *s, uint64_t now)
-{
-	while (now >= s->iv_next)
-		if (interval_close(s, ival_rec_boundary(s->irec)))
-			return;
-}
-
-/*
- * The job ends at tick end: the last interval, partial, closes there.
- * Stopped while ramping, nothing was measured: no intervals.
- */
-static void interval_end(struct wstate *s, uint64_t end)
-{
-	uint64_t end_ns, start;
-
-	if (!s->irec || s->iv_over || s->ramp_end)
-		return;
-	interval_roll(s, end);
-	if (s->iv_over)
-		return;
-	end_ns = clock_delta_ns(s->w->clk, s->t0, end);
-	start = ival_rec_boundary(s->irec) - s->irec->series->interval_ns;
-	/* The last interval, when it has a length or completions. */
-	if (end_ns > start ||
-	    s->st->dir[DDIR_READ].ios != s->irec->base_ios[DDIR_READ] ||
-	    s->st->dir[DDIR_WRITE].ios != s->irec->base_ios[DDIR_WRITE])
-		interval_close(s, end_ns);
-	s->iv_next = UINT64_MAX;
-	s->iv_over = true;
 }
 
 /* Stats restart here: the end of ramp_time, or the start. */
@@ -481,167 +276,9 @@ static void complete(struct wstate *s, struct io_req *req)
 	s->free_reqs[s->nfree++] = req;
 }
 
-/*
- * Verification (verify.h). prep() fills every write. A write waits at a
- * barrier (vhold) until no I/O is in flight when it begins a new pass over
- * the region, so that two writes of one block are never in flight together
- * and the blocks of the last pass are known exactly, and when
- * verify_backlog writes are due to be checked. Verification reads go
- * through the engine at the job's iodepth while nothing else is in flight;
- * they are checked as they complete and counted in the job's verify
- * figures, never in its read figures.
- */
-
-/* The next write: the one held at the barrier, or a new one. */
-static bool verify_next_io(struct wstate *s, struct gen_io *io)
-{
-	struct verify_ctx *v = s->vfy;
-
-	if (s->vheld_ok) {
-		*io = s->vheld;
-		s->vheld_ok = false;
-	} else {
-		gen_next(&s->gen, io);
-		if ((io->new_pass && (s->inflight || s->queued ||
-				      v->ring_len)) ||
-		    (v->backlog && v->ring_len >= v->backlog)) {
-			s->vheld = *io;
-			s->vheld_ok = true;
-			s->vhold = true;
-			return true;
-		}
-	}
-	if (io->new_pass)
-		verify_new_pass(v);
-	return false;
-}
-
-/* Fill the write req of block vblock; its completion tells which block. */
-static void verify_prep_write(struct wstate *s, struct io_req *req,
-			      uint64_t vblock)
-{
-	verify_stamp(s->vfy, req->buf, vblock);
-	s->vblk[req->idx].vblock = vblock;
-}
-
-/* A block whose write failed or came up short is not checked (verify.h). */
-static void verify_write_end(struct wstate *s, const struct io_req *req)
-{
-	verify_write_done(s->vfy, s->vblk[req->idx].vblock,
-			  req->res == (int64_t)req->len);
-}
-
-/* Blocks to read and check: a list, or a scan of the region. */
-struct vsource {
-	const struct verify_blk *list;	/* NULL: a scan */
-	uint64_t n;			/* blocks in list */
-	uint64_t next;			/* list index, or next block */
-	bool all;			/* scan every block, not the written */
-};
-
-static bool vsource_peek(const struct wstate *s, struct vsource *src,
-			 struct verify_blk *b)
-{
-	if (src->list) {
-		while (src->next < src->n &&
-		       verify_write_failed(s->vfy, src->list[src->next].vblock))
-			src->next++;
-		if (src->next >= src->n)
-			return false;
-		*b = src->list[src->next];
-		return true;
-	}
-	if (src->all) {
-		b->vblock = src->next;
-		b->generation = 0;
-		return src->next < s->vfy->nblocks;
-	}
-	if (!verify_next_written(s->vfy, src->next, b))
-		return false;
-	src->next = b->vblock;
-	return true;
-}
-
-static bool vreads_stop(struct wstate *s)
-{
-	if (atomic_load_explicit(s->w->stop, memory_order_relaxed)) {
-		s->st->interrupted = true;
-		return true;
-	}
-	return s->vfy->halt || s->st->err || s->engine_failed || s->abandoned;
-}
-
-static void vread_done(struct wstate *s, struct io_req *req)
-{
-	struct verify_ctx *v = s->vfy;
-
-	if (req->res < 0 || (uint64_t)req->res < req->len) {
-		v->stats.read_errors++;
-		job_fail(s, req->res < 0 ? (int)req->res : -EIO,
-			 "verification read of %" PRIu32 " bytes at offset %"
-			 PRIu64 " of %s: %s", req->len, req->offset,
-			 s->w->tgt->files[req->file].path, req->res < 0 ?
-			 strerror((int)-req->res) : "short read");
-	} else if (!v->halt) {
-		/* verify_fatal: the reads still in flight are not checked */
-		verify_check(v, req->buf, &s->vblk[req->idx]);
-	}
-	s->free_reqs[s->nfree++] = req;
-}
-
-static void vreads_issue(struct wstate *s, struct vsource *src)
-{
-	const struct target *t = s->w->tgt;
-	struct verify_blk b;
-	struct io_req *req;
-	unsigned fi;
-	int r;
-
-	while (s->nfree && !vreads_stop(s) && vsource_peek(s, src, &b)) {
-		req = s->free_reqs[--s->nfree];
-		verify_where(s->vfy, b.vblock, &fi, &req->offset);
-		req->file = (uint16_t)fi;
-		req->fd = t->files[fi].fd;
-		req->len = s->vfy->bs;
-		req->ddir = DDIR_READ;
-		req->t_submit = 0;
-		req->t_done = 0;
-		req->t_queue = clock_ticks(s->w->clk);
-		s->vblk[req->idx] = b;
-		call_enter(s);
-		r = s->eng->queue(&s->ctx, req);
-		if (!call_leave(s))
-			return;
-		if (r != ENGINE_DONE && r != ENGINE_QUEUED) {
-			s->free_reqs[s->nfree++] = req;
-			if (r != ENGINE_BUSY)
-				s->engine_failed = true;
-			if (r != ENGINE_BUSY || (!s->inflight && !s->queued))
-				job_fail(s, r == ENGINE_BUSY ? -EIO : r,
-					 "engine %s: %s", s->eng->name,
-					 r == ENGINE_BUSY ? "busy with no I/O "
-					 "in flight" : strerror(-r));
-			return;
-		}
-		src->next++;
-		if (r == ENGINE_DONE) {
-			vread_done(s, req);
-		} else {
-			s->inflight++;
-			if (++s->queued >= s->batch_submit)
-				return;
-		}
-	}
-}
-
-static unsigned min_u(unsigned a, unsigned b)
-{
-	return a < b ? a : b;
-}
-
 /* Hand the queued requests over; false when the engine failed (the job
  * fails with it) or the worker was given up on. */
-static bool eng_commit(struct wstate *s)
+bool eng_commit(struct wstate *s)
 {
 	int r;
 
@@ -663,7 +300,7 @@ static bool eng_commit(struct wstate *s)
 
 /* Collect min..max completions into s->reaped: their count, or -1 when
  * the engine failed or the worker was given up on. */
-static int eng_reap(struct wstate *s, unsigned min, unsigned max)
+int eng_reap(struct wstate *s, unsigned min, unsigned max)
 {
 	int r;
 
@@ -677,139 +314,6 @@ static int eng_reap(struct wstate *s, unsigned min, unsigned max)
 			 strerror(-r));
 		return -1;
 	}
-	return r;
-}
-
-static void vreads_collect(struct wstate *s)
-{
-	int r, i;
-
-	if (!eng_commit(s) || !s->inflight)
-		return;
-	r = eng_reap(s, min_u(s->reap_min, s->inflight),
-		     min_u(s->reap_max, s->inflight));
-	if (r < 0)
-		return;
-	for (i = 0; i < r; i++)
-		vread_done(s, s->reaped[i]);
-	s->inflight -= (unsigned)r;
-}
-
-/*
- * Read and check src's blocks. Starts and (unless the engine failed)
- * returns with nothing in flight.
- */
-static void verify_reads(struct wstate *s, struct vsource *src)
-{
-	uint64_t t0 = clock_ticks(s->w->clk);
-
-	for (;;) {
-		vreads_issue(s, src);
-		if (s->abandoned || s->engine_failed ||
-		    (!s->inflight && !s->queued))
-			break;
-		vreads_collect(s);
-	}
-	s->vfy->stats.runtime_ns += clock_delta_ns(s->w->clk, t0,
-						   clock_ticks(s->w->clk));
-}
-
-static void verify_backlog_check(struct wstate *s)
-{
-	struct vsource src = { .list = s->vfy->ring, .n = s->vfy->ring_len };
-
-	verify_reads(s, &src);
-	s->vfy->ring_len = 0;
-	if (s->vfy->halt)
-		s->stopping = true;
-}
-
-/* issue(): true while the held write must still wait. */
-static bool verify_barrier(struct wstate *s)
-{
-	if (s->inflight || s->queued)
-		return true;
-	s->vhold = false;
-	if (s->vfy->ring_len)
-		verify_backlog_check(s);
-	return s->stopping;
-}
-
-/*
- * Buffered writes go to the device and out of the page cache first, so
- * that the verification reads come from the device.
- */
-static void verify_drop_cache(struct wstate *s)
-{
-	const struct target *t = s->w->tgt;
-	unsigned i;
-	int r;
-
-	if (s->j->direct || !s->j->invalidate)
-		return;
-	for (i = 0; i < t->nfiles; i++) {
-		call_enter(s);
-		r = fdatasync(t->files[i].fd) ? -errno : 0;
-		if (!call_leave(s))
-			return;
-		if (r) {
-			job_fail(s, r, "fdatasync of %s before verification: "
-				 "%s", t->files[i].path, strerror(-r));
-			return;
-		}
-		posix_fadvise(t->files[i].fd, (off_t)t->files[i].offset,
-			      (off_t)t->file_region, POSIX_FADV_DONTNEED);
-	}
-}
-
-/*
- * After the measured phase: the rest of the backlog, then every block the
- * job wrote (do_verify), or the whole region (verify_only).
- */
-static void verify_phase(struct wstate *s)
-{
-	const struct job *j = s->j;
-	struct vsource src = { .all = j->verify_only };
-
-	if (!s->st->err && !atomic_load(s->w->stop)) {
-		if (s->vfy->ring_len)
-			verify_backlog_check(s);
-		if (!j->verify_only && j->do_verify)
-			verify_drop_cache(s);
-		if (j->verify_only || j->do_verify)
-			verify_reads(s, &src);
-		if (j->verify_only)
-			verify_end(s->vfy);
-	}
-	/* Failed writes are counted even when nothing was checked. */
-	if (!j->verify_only)
-		verify_end(s->vfy);
-	if (!s->abandoned)
-		s->st->verify = s->vfy->stats;
-}
-
-/*
- * The verification state, and locks on the region (verify_lock) so that
- * another process writing it is found out. 0, or -errno with the job
- * failed.
- */
-static int verify_setup(struct wstate *s)
-{
-	const struct job *j = s->j;
-	char why[sizeof(s->st->err_msg)];
-	int r;
-
-	s->vblk = calloc(s->depth, sizeof(*s->vblk));
-	r = s->vblk ? verify_init(&s->vfy, j, s->w->tgt) : -ENOMEM;
-	if (r) {
-		job_fail(s, r, "setting up verification of a region of %"
-			 PRIu64 " bytes (its block map): %s",
-			 s->w->tgt->region, strerror(-r));
-		return r;
-	}
-	r = verify_lock(s->w->tgt, !j->verify_only, why, sizeof(why));
-	if (r)
-		job_fail(s, r, "%s", why);
 	return r;
 }
 

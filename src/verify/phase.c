@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The verification phase inside a worker: writes held at the barrier,
+ * the backlog, and the reads that check what was written, issued through
+ * the job's engine. The block format and checking are block.c's and
+ * state.c's; the plan-time checks plan.c's.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../worker/wstate.h"
+
+/*
+ * Verification (verify.h). prep() fills every write. A write waits at a
+ * barrier (vhold) until no I/O is in flight when it begins a new pass over
+ * the region, so that two writes of one block are never in flight together
+ * and the blocks of the last pass are known exactly, and when
+ * verify_backlog writes are due to be checked. Verification reads go
+ * through the engine at the job's iodepth while nothing else is in flight;
+ * they are checked as they complete and counted in the job's verify
+ * figures, never in its read figures.
+ */
+
+/* The next write: the one held at the barrier, or a new one. */
+bool verify_next_io(struct wstate *s, struct gen_io *io)
+{
+	struct verify_ctx *v = s->vfy;
+
+	if (s->vheld_ok) {
+		*io = s->vheld;
+		s->vheld_ok = false;
+	} else {
+		gen_next(&s->gen, io);
+		if ((io->new_pass && (s->inflight || s->queued ||
+				      v->ring_len)) ||
+		    (v->backlog && v->ring_len >= v->backlog)) {
+			s->vheld = *io;
+			s->vheld_ok = true;
+			s->vhold = true;
+			return true;
+		}
+	}
+	if (io->new_pass)
+		verify_new_pass(v);
+	return false;
+}
+
+/* Fill the write req of block vblock; its completion tells which block. */
+void verify_prep_write(struct wstate *s, struct io_req *req,
+		       uint64_t vblock)
+{
+	verify_stamp(s->vfy, req->buf, vblock);
+	s->vblk[req->idx].vblock = vblock;
+}
+
+/* A block whose write failed or came up short is not checked (verify.h). */
+void verify_write_end(struct wstate *s, const struct io_req *req)
+{
+	verify_write_done(s->vfy, s->vblk[req->idx].vblock,
+			  req->res == (int64_t)req->len);
+}
+
+/* Blocks to read and check: a list, or a scan of the region. */
+struct vsource {
+	const struct verify_blk *list;	/* NULL: a scan */
+	uint64_t n;			/* blocks in list */
+	uint64_t next;			/* list index, or next block */
+	bool all;			/* scan every block, not the written */
+};
+
+static bool vsource_peek(const struct wstate *s, struct vsource *src,
+			 struct verify_blk *b)
+{
+	if (src->list) {
+		while (src->next < src->n &&
+		       verify_write_failed(s->vfy, src->list[src->next].vblock))
+			src->next++;
+		if (src->next >= src->n)
+			return false;
+		*b = src->list[src->next];
+		return true;
+	}
+	if (src->all) {
+		b->vblock = src->next;
+		b->generation = 0;
+		return src->next < s->vfy->nblocks;
+	}
+	if (!verify_next_written(s->vfy, src->next, b))
+		return false;
+	src->next = b->vblock;
+	return true;
+}
+
+static bool vreads_stop(struct wstate *s)
+{
+	if (atomic_load_explicit(s->w->stop, memory_order_relaxed)) {
+		s->st->interrupted = true;
+		return true;
+	}
+	return s->vfy->halt || s->st->err || s->engine_failed || s->abandoned;
+}
+
+static void vread_done(struct wstate *s, struct io_req *req)
+{
+	struct verify_ctx *v = s->vfy;
+
+	if (req->res < 0 || (uint64_t)req->res < req->len) {
+		v->stats.read_errors++;
+		job_fail(s, req->res < 0 ? (int)req->res : -EIO,
+			 "verification read of %" PRIu32 " bytes at offset %"
+			 PRIu64 " of %s: %s", req->len, req->offset,
+			 s->w->tgt->files[req->file].path, req->res < 0 ?
+			 strerror((int)-req->res) : "short read");
+	} else if (!v->halt) {
+		/* verify_fatal: the reads still in flight are not checked */
+		verify_check(v, req->buf, &s->vblk[req->idx]);
+	}
+	s->free_reqs[s->nfree++] = req;
+}
+
+static void vreads_issue(struct wstate *s, struct vsource *src)
+{
+	const struct target *t = s->w->tgt;
+	struct verify_blk b;
+	struct io_req *req;
+	unsigned fi;
+	int r;
+
+	while (s->nfree && !vreads_stop(s) && vsource_peek(s, src, &b)) {
+		req = s->free_reqs[--s->nfree];
+		verify_where(s->vfy, b.vblock, &fi, &req->offset);
+		req->file = (uint16_t)fi;
+		req->fd = t->files[fi].fd;
+		req->len = s->vfy->bs;
+		req->ddir = DDIR_READ;
+		req->t_submit = 0;
+		req->t_done = 0;
+		req->t_queue = clock_ticks(s->w->clk);
+		s->vblk[req->idx] = b;
+		call_enter(s);
+		r = s->eng->queue(&s->ctx, req);
+		if (!call_leave(s))
+			return;
+		if (r != ENGINE_DONE && r != ENGINE_QUEUED) {
+			s->free_reqs[s->nfree++] = req;
+			if (r != ENGINE_BUSY)
+				s->engine_failed = true;
+			if (r != ENGINE_BUSY || (!s->inflight && !s->queued))
+				job_fail(s, r == ENGINE_BUSY ? -EIO : r,
+					 "engine %s: %s", s->eng->name,
+					 r == ENGINE_BUSY ? "busy with no I/O "
+					 "in flight" : strerror(-r));
+			return;
+		}
+		src->next++;
+		if (r == ENGINE_DONE) {
+			vread_done(s, req);
+		} else {
+			s->inflight++;
+			if (++s->queued >= s->batch_submit)
+				return;
+		}
+	}
+}
+
+static void vreads_collect(struct wstate *s)
+{
+	int r, i;
+
+	if (!eng_commit(s) || !s->inflight)
+		return;
+	r = eng_reap(s, min_u(s->reap_min, s->inflight),
+		     min_u(s->reap_max, s->inflight));
+	if (r < 0)
+		return;
+	for (i = 0; i < r; i++)
+		vread_done(s, s->reaped[i]);
+	s->inflight -= (unsigned)r;
+}
+
+/*
+ * Read and check src's blocks. Starts and (unless the engine failed)
+ * returns with nothing in flight.
+ */
+static void verify_reads(struct wstate *s, struct vsource *src)
+{
+	uint64_t t0 = clock_ticks(s->w->clk);
+
+	for (;;) {
+		vreads_issue(s, src);
+		if (s->abandoned || s->engine_failed ||
+		    (!s->inflight && !s->queued))
+			break;
+		vreads_collect(s);
+	}
+	s->vfy->stats.runtime_ns += clock_delta_ns(s->w->clk, t0,
+						   clock_ticks(s->w->clk));
+}
+
+void verify_backlog_check(struct wstate *s)
+{
+	struct vsource src = { .list = s->vfy->ring, .n = s->vfy->ring_len };
+
+	verify_reads(s, &src);
+	s->vfy->ring_len = 0;
+	if (s->vfy->halt)
+		s->stopping = true;
+}
+
+/* issue(): true while the held write must still wait. */
+bool verify_barrier(struct wstate *s)
+{
+	if (s->inflight || s->queued)
+		return true;
+	s->vhold = false;
+	if (s->vfy->ring_len)
+		verify_backlog_check(s);
+	return s->stopping;
+}
+
+/*
+ * Buffered writes go to the device and out of the page cache first, so
+ * that the verification reads come from the device.
+ */
+static void verify_drop_cache(struct wstate *s)
+{
+	const struct target *t = s->w->tgt;
+	unsigned i;
+	int r;
+
+	if (s->j->direct || !s->j->invalidate)
+		return;
+	for (i = 0; i < t->nfiles; i++) {
+		call_enter(s);
+		r = fdatasync(t->files[i].fd) ? -errno : 0;
+		if (!call_leave(s))
+			return;
+		if (r) {
+			job_fail(s, r, "fdatasync of %s before verification: "
+				 "%s", t->files[i].path, strerror(-r));
+			return;
+		}
+		posix_fadvise(t->files[i].fd, (off_t)t->files[i].offset,
+			      (off_t)t->file_region, POSIX_FADV_DONTNEED);
+	}
+}
+
+/*
+ * After the measured phase: the rest of the backlog, then every block the
+ * job wrote (do_verify), or the whole region (verify_only).
+ */
+void verify_phase(struct wstate *s)
+{
+	const struct job *j = s->j;
+	struct vsource src = { .all = j->verify_only };
+
+	if (!s->st->err && !atomic_load(s->w->stop)) {
+		if (s->vfy->ring_len)
+			verify_backlog_check(s);
+		if (!j->verify_only && j->do_verify)
+			verify_drop_cache(s);
+		if (j->verify_only || j->do_verify)
+			verify_reads(s, &src);
+		if (j->verify_only)
+			verify_end(s->vfy);
+	}
+	/* Failed writes are counted even when nothing was checked. */
+	if (!j->verify_only)
+		verify_end(s->vfy);
+	if (!s->abandoned)
+		s->st->verify = s->vfy->stats;
+}
+
+/*
+ * The verification state, and locks on the region (verify_lock) so that
+ * another process writing it is found out. 0, or -errno with the job
+ * failed.
+ */
+int verify_setup(struct wstate *s)
+{
+	const struct job *j = s->j;
+	char why[sizeof(s->st->err_msg)];
+	int r;
+
+	s->vblk = calloc(s->depth, sizeof(*s->vblk));
+	r = s->vblk ? verify_init(&s->vfy, j, s->w->tgt) : -ENOMEM;
+	if (r) {
+		job_fail(s, r, "setting up verification of a region of %"
+			 PRIu64 " bytes (its block map): %s",
+			 s->w->tgt->region, strerror(-r));
+		return r;
+	}
+	r = verify_lock(s->w->tgt, !j->verify_only, why, sizeof(why));
+	if (r)
+		job_fail(s, r, "%s", why);
+	return r;
+}

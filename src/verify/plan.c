@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Verification at plan time: the options of a verifying job checked
+ * together, and regions that two jobs of one run would write while one of
+ * them verifies.
+ */#include <errno.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "engine.h"
+#include "path.h"
+#include "target.h"
+#include "verify.h"
+
+/* ---- Cross-option checks ---- */
+
+int verify_job_check(const struct job *j, const char **option, char *why,
+		     size_t whylen)
+{
+	const struct engine_ops *eng = j->ioengine ?
+				       engine_find(j->ioengine) : NULL;
+	uint64_t bs = j->bs_min[DDIR_WRITE];
+
+	*option = "verify";
+	if (j->verify == VERIFY_NONE) {
+		if (j->verify_only)
+			*option = "verify_only";
+		else if (j->verify_backlog)
+			*option = "verify_backlog";
+		else if (j->verify_pattern)
+			*option = "verify_pattern";
+		else
+			return 0;
+		snprintf(why, whylen, "needs verify= (xxh3, crc32c or "
+			 "pattern)");
+		return -EINVAL;
+	}
+	if (eng && (eng->flags & ENGINE_NOIO)) {
+		snprintf(why, whylen, "the %s engine moves no data: there is "
+			 "nothing to verify", eng->name);
+		return -EINVAL;
+	}
+	if ((j->verify == VERIFY_PATTERN) != (j->verify_pattern != NULL)) {
+		if (j->verify_pattern)
+			*option = "verify_pattern";
+		snprintf(why, whylen, "%s", j->verify_pattern ?
+			 "applies to verify=pattern only" :
+			 "verify=pattern needs verify_pattern=");
+		return -EINVAL;
+	}
+	*option = "bs";
+	if (bs != j->bs_max[DDIR_WRITE] || bs % VERIFY_SECTOR) {
+		snprintf(why, whylen, "verification needs one write block "
+			 "size that is a multiple of %d (the block is the "
+			 "unit checked)", VERIFY_SECTOR);
+		return -EINVAL;
+	}
+	if (j->verify_only) {
+		*option = "verify_backlog";
+		if (!j->verify_backlog)
+			return 0;
+		snprintf(why, whylen, "applies to jobs that write; "
+			 "verify_only=1 writes nothing");
+		return -EINVAL;
+	}
+	*option = "rw";
+	if (j->rw != RW_WRITE && j->rw != RW_RANDWRITE) {
+		snprintf(why, whylen, "verification checks what the job "
+			 "writes: rw=write or randwrite (verify_only=1 checks "
+			 "what an earlier run wrote)");
+		return -EINVAL;
+	}
+	*option = "norandommap";
+	if (j->rw == RW_RANDWRITE && j->norandommap) {
+		snprintf(why, whylen, "verification needs every block "
+			 "written once per pass, which norandommap=1 does "
+			 "not give");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- Plan time: regions that verifying jobs share ---- */
+
+/* One file of one job's region, for verify_plan_overlaps. */
+struct vspan {
+	unsigned wg;		/* wait group: who runs at the same time */
+	bool bdev;
+	bool exists;
+	dev_t dev;		/* st_rdev of a device, else st_dev */
+	ino_t ino;
+	char *name;		/* resolved path, for a file not there yet */
+	uint64_t start, end;	/* bytes [start, end) */
+	size_t job;
+	unsigned file;
+	bool writes, verifies;
+};
+
+static int vspan_key(struct vspan *v, const char *path)
+{
+	struct stat st;
+
+	if (!stat(path, &st)) {
+		v->exists = true;
+		v->bdev = S_ISBLK(st.st_mode);
+		v->dev = v->bdev ? st.st_rdev : st.st_dev;
+		v->ino = v->bdev ? 0 : st.st_ino;
+		return 0;
+	}
+	v->name = path_resolved(path);
+	return v->name ? 0 : -ENOMEM;
+}
+
+static int vspan_cmp_file(const struct vspan *a, const struct vspan *b)
+{
+	if (a->exists != b->exists)
+		return a->exists ? -1 : 1;
+	if (!a->exists)
+		return strcmp(a->name, b->name);
+	if (a->bdev != b->bdev)
+		return a->bdev ? -1 : 1;
+	if (a->dev != b->dev)
+		return a->dev < b->dev ? -1 : 1;
+	if (a->ino != b->ino)
+		return a->ino < b->ino ? -1 : 1;
+	return 0;
+}
+
+static int vspan_cmp(const void *pa, const void *pb)
+{
+	const struct vspan *a = pa, *b = pb;
+	int c;
+
+	if (a->wg != b->wg)
+		return a->wg < b->wg ? -1 : 1;
+	c = vspan_cmp_file(a, b);
+	if (c)
+		return c;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return a->job < b->job ? -1 : a->job > b->job;
+}
+
+static bool plan_writes(const struct job *j)
+{
+	return !j->verify_only && j->rw != RW_READ && j->rw != RW_RANDREAD;
+}
+
+/* "job 'x'", "job 'x' clone 2", "job 'x' file 1". */
+static void span_who(const struct job *jobs, const struct target *tg,
+		     const struct vspan *v, char *buf, size_t len)
+{
+	const struct job *j = &jobs[v->job];
+	int n = snprintf(buf, len, "job '%s'", j->name);
+
+	if (n > 0 && (size_t)n < len && j->numjobs > 1)
+		n += snprintf(buf + n, len - (size_t)n, " clone %u", j->clone);
+	if (n > 0 && (size_t)n < len && tg[v->job].nfiles > 1)
+		snprintf(buf + n, len - (size_t)n, " (its file %u)", v->file);
+}
+
+static int span_clash(const struct job *jobs, const struct target *tg,
+		      const struct vspan *w, const struct vspan *v,
+		      struct err_rec *e)
+{
+	const struct job *vj = &jobs[v->job];
+	const struct target_file *tf = &tg[w->job].files[w->file];
+	uint64_t from = w->start > v->start ? w->start : v->start;
+	uint64_t to = w->end < v->end ? w->end : v->end;
+	char who_w[320], who_v[320];
+
+	span_who(jobs, tg, w, who_w, sizeof(who_w));
+	span_who(jobs, tg, v, who_v, sizeof(who_v));
+	err_set(e, vj->section_file, vj->section_line, "verify", "%s writes "
+		"bytes %" PRIu64 "-%" PRIu64 " of %s while %s %s them (the "
+		"same stonewall group): the checks would fail on the other "
+		"job's data. Give each job its own file or byte range "
+		"(filename=, offset=, size=), or put stonewall=1 between them",
+		who_w, from, to - 1, tf->path, who_v,
+		vj->verify_only ? "checks" : "writes and verifies");
+	return -EINVAL;
+}
+
+/*
+ * Spans sorted by start: a span overlaps an earlier one when it starts
+ * before the largest end so far, so one pass keeps the earlier verifying
+ * span and the earlier writing span that reach furthest.
+ */
+static int spans_scan(const struct job *jobs, const struct target *tg,
+		      const struct vspan *s, size_t n, struct err_rec *e)
+{
+	const struct vspan *ver = NULL, *wr = NULL;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (i && (s[i].wg != s[i - 1].wg ||
+			  vspan_cmp_file(&s[i], &s[i - 1])))
+			ver = wr = NULL;
+		if (s[i].writes && ver && ver->end > s[i].start)
+			return span_clash(jobs, tg, &s[i], ver, e);
+		if (s[i].verifies && wr && wr->end > s[i].start)
+			return span_clash(jobs, tg, wr, &s[i], e);
+		if (s[i].verifies && (!ver || s[i].end > ver->end))
+			ver = &s[i];
+		if (s[i].writes && (!wr || s[i].end > wr->end))
+			wr = &s[i];
+	}
+	return 0;
+}
+
+int verify_plan_overlaps(const struct job *jobs, const struct target *tg,
+			 size_t njobs, struct err_rec *e)
+{
+	struct vspan *s = NULL;
+	size_t i, n = 0, cap = 0;
+	bool any = false;
+	unsigned f;
+	int ret = 0;
+
+	for (i = 0; i < njobs; i++) {
+		any = any || jobs[i].verify;
+		if (!(jobs[i].engine->flags & ENGINE_NOIO))
+			cap += tg[i].nfiles;
+	}
+	if (!any || !cap)
+		return 0;
+	s = calloc(cap, sizeof(*s));
+	if (!s) {
+		err_set(e, "", 0, "", "out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < njobs && !ret; i++) {
+		const struct job *j = &jobs[i];
+
+		if ((j->engine->flags & ENGINE_NOIO) ||
+		    (!j->verify && !plan_writes(j)))
+			continue;
+		for (f = 0; f < tg[i].nfiles && !ret; f++, n++) {
+			s[n].wg = j->wait_group;
+			s[n].start = tg[i].files[f].offset;
+			s[n].end = s[n].start + tg[i].file_region;
+			if (s[n].end < s[n].start)
+				s[n].end = UINT64_MAX;
+			s[n].job = i;
+			s[n].file = f;
+			s[n].writes = plan_writes(j);
+			s[n].verifies = j->verify != VERIFY_NONE;
+			ret = vspan_key(&s[n], tg[i].files[f].path);
+		}
+	}
+	if (ret)
+		err_set(e, "", 0, "", "out of memory");
+	if (!ret) {
+		qsort(s, n, sizeof(*s), vspan_cmp);
+		ret = spans_scan(jobs, tg, s, n, e);
+	}
+	for (i = 0; i < n; i++)
+		free(s[i].name);
+	free(s);
+	return ret;
+}

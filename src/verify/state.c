@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A job's verification state at run time: which blocks were written (and
+ * which writes failed), the block map, the region locks, checking a block
+ * read back, and the mismatches found, classified by block.c.
+ */#include <errno.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "target.h"
+#include "verify.h"
+#include "verify_int.h"
+
+/* A verify_only run's view of one earlier writing run. */
+struct verify_run {
+	uint64_t run_id;
+	uint64_t gen_min, gen_max;
+	uint64_t blocks;
+	unsigned nblk;
+	struct {
+		uint64_t vblock;
+		struct verify_hdr hdr;
+	} blk[VERIFY_RUN_BLOCKS];
+};
+
+/* ---- A job's verification state ---- */
+
+static uint64_t realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int verify_init(struct verify_ctx **out, const struct job *j,
+		const struct target *t)
+{
+	struct verify_ctx *v = calloc(1, sizeof(*v));
+	char why[256];
+	int n;
+
+	*out = NULL;
+	if (!v)
+		return -ENOMEM;
+	v->fmt.kind = j->verify;
+	if (j->verify == VERIFY_PATTERN) {
+		n = verify_pattern_parse(j->verify_pattern ? j->verify_pattern :
+					 "", v->fmt.pattern, why, sizeof(why));
+		if (n <= 0) {
+			free(v);
+			return -EINVAL;
+		}
+		v->fmt.plen = (size_t)n;
+	}
+	verify_crc_init(&v->fmt.crc, true);
+	v->tgt = t;
+	v->bs = (uint32_t)j->bs_min[DDIR_WRITE];
+	v->nblocks = t->region / v->bs;
+	v->randseed = j->randseed;
+	v->clone = j->clone;
+	v->fatal = j->verify_fatal;
+	if (getrandom(&v->run_id, sizeof(v->run_id), GRND_NONBLOCK) !=
+	    sizeof(v->run_id))
+		v->run_id = verify_mix64(realtime_ns() ^ ((uint64_t)getpid() << 32));
+	v->gen0 = realtime_ns();
+	v->stats.kind = j->verify;
+	if (!j->verify_only && j->do_verify)
+		v->written = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
+	if (!j->verify_only && j->verify_backlog) {
+		v->backlog = (uint32_t)j->verify_backlog;
+		v->ring = calloc(v->backlog, sizeof(*v->ring));
+	}
+	if (v->written || v->ring)
+		v->failed = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
+	if (j->verify_only)
+		v->runs = calloc(VERIFY_RUNS_MAX, sizeof(*v->runs));
+	if ((!j->verify_only && j->do_verify && !v->written) ||
+	    (v->backlog && !v->ring) || (j->verify_only && !v->runs) ||
+	    ((v->written || v->ring) && !v->failed)) {
+		verify_exit(v);
+		return -ENOMEM;
+	}
+	*out = v;
+	return 0;
+}
+
+void verify_exit(struct verify_ctx *v)
+{
+	if (!v)
+		return;
+	free(v->written);
+	free(v->failed);
+	free(v->ring);
+	free(v->runs);
+	free(v);
+}
+
+int verify_lock(const struct target *t, bool writes, char *why,
+		size_t whylen)
+{
+	struct flock fl;
+	char holder[32];
+	unsigned i;
+	int err;
+
+	for (i = 0; i < t->nfiles; i++) {
+		const struct target_file *tf = &t->files[i];
+
+		memset(&fl, 0, sizeof(fl));
+		fl.l_type = writes ? F_WRLCK : F_RDLCK;
+		fl.l_whence = SEEK_SET;
+		fl.l_start = (off_t)tf->offset;
+		fl.l_len = (off_t)t->file_region;
+		if (!fcntl(tf->fd, F_OFD_SETLK, &fl))
+			continue;
+		err = errno;
+		if (err == ENOLCK || err == EOPNOTSUPP || err == EINVAL)
+			continue;
+		if (err != EAGAIN && err != EACCES) {
+			snprintf(why, whylen, "locking bytes %" PRIu64 "-%"
+				 PRIu64 " of %s (fcntl F_OFD_SETLK): %s",
+				 tf->offset, tf->offset + t->file_region - 1,
+				 tf->path, strerror(err));
+			return -err;
+		}
+		holder[0] = '\0';
+		if (!fcntl(tf->fd, F_OFD_GETLK, &fl) && fl.l_type != F_UNLCK &&
+		    fl.l_pid > 0)
+			snprintf(holder, sizeof(holder), " (pid %ld)",
+				 (long)fl.l_pid);
+		snprintf(why, whylen, "another process%s holds a lock on "
+			 "bytes of %s that this job %s (%" PRIu64 "-%" PRIu64
+			 "): another iorig run, or another program, is %s "
+			 "them, and this job's checks could not be trusted; "
+			 "run the two one after the other, or on other bytes",
+			 holder, tf->path, writes ? "writes and verifies" :
+			 "checks", tf->offset, tf->offset + t->file_region - 1,
+			 fl.l_type == F_RDLCK ? "checking" : "writing");
+		return -EAGAIN;
+	}
+	return 0;
+}
+
+void verify_where(const struct verify_ctx *v, uint64_t vblock,
+		  unsigned *file, uint64_t *offset)
+{
+	const struct target *t = v->tgt;
+	uint64_t off = vblock * v->bs, fi = 0;
+
+	/* As the worker maps the offsets it generates. */
+	if (t->nfiles > 1) {
+		fi = off / t->file_region;
+		off -= fi * t->file_region;
+	}
+	*file = (unsigned)fi;
+	*offset = off + t->files[fi].offset;
+}
+
+void verify_stamp(struct verify_ctx *v, void *buf, uint64_t vblock)
+{
+	struct verify_hdr h = { 0 };
+	unsigned fi;
+
+	verify_where(v, vblock, &fi, &h.offset);
+	h.seed = verify_file_seed(v->randseed, v->clone, fi);
+	h.generation = v->gen0 + v->pass;
+	h.time_ns = realtime_ns();
+	h.run_id = v->run_id;
+	verify_fill(&v->fmt, buf, v->bs, &h);
+	if (v->written)
+		v->written[vblock / 64] |= 1ull << (vblock % 64);
+	if (v->ring && v->ring_len < v->backlog) {
+		v->ring[v->ring_len].vblock = vblock;
+		v->ring[v->ring_len].generation = h.generation;
+		v->ring_len++;
+	}
+}
+
+void verify_write_done(struct verify_ctx *v, uint64_t vblock, bool ok)
+{
+	uint64_t bit = 1ull << (vblock % 64);
+
+	if (!v->failed || vblock >= v->nblocks)
+		return;
+	if (ok)
+		v->failed[vblock / 64] &= ~bit;
+	else
+		v->failed[vblock / 64] |= bit;
+}
+
+bool verify_write_failed(const struct verify_ctx *v, uint64_t vblock)
+{
+	return v->failed && vblock < v->nblocks &&
+	       (v->failed[vblock / 64] >> (vblock % 64) & 1);
+}
+
+void verify_new_pass(struct verify_ctx *v)
+{
+	v->pass++;
+	if (v->written)
+		memset(v->written, 0, (v->nblocks + 63) / 64 *
+		       sizeof(uint64_t));
+}
+
+bool verify_next_written(const struct verify_ctx *v, uint64_t from,
+			 struct verify_blk *b)
+{
+	uint64_t vb = from, w;
+
+	while (vb < v->nblocks) {
+		/* Passes before the last one covered every block. */
+		w = v->pass ? ~0ull : v->written[vb / 64];
+		/* A failed write says nothing about the device. */
+		w = (w & ~v->failed[vb / 64]) >> (vb % 64);
+		if (w & 1) {
+			b->generation = v->gen0 + v->pass -
+					!(v->written[vb / 64] >> (vb % 64) & 1);
+			break;
+		}
+		/* Not to check: skip to the next block that is. */
+		vb = w ? vb + (uint64_t)__builtin_ctzll(w) : (vb | 63) + 1;
+	}
+	b->vblock = vb;
+	return vb < v->nblocks;
+}
+
+/* Room in the report for a mismatch of order seq; NULL when it is late. */
+static struct verify_mismatch *report_slot(struct verify_stats *st,
+					   uint64_t seq)
+{
+	unsigned i = st->nfirst;
+
+	while (i > 0 && st->first[i - 1].seq > seq)
+		i--;
+	if (i == VERIFY_FIRST_MAX)
+		return NULL;
+	if (st->nfirst == VERIFY_FIRST_MAX)
+		st->nfirst--;
+	memmove(&st->first[i + 1], &st->first[i],
+		(st->nfirst - i) * sizeof(st->first[0]));
+	st->nfirst++;
+	memset(&st->first[i], 0, sizeof(st->first[i]));
+	st->first[i].seq = seq;
+	return &st->first[i];
+}
+
+/*
+ * Count a mismatch of block b and keep it for the report when it is among
+ * the first: in region order for verify_only (whose stale blocks are only
+ * known at the end), else in the order found.
+ */
+static void note_mismatch(struct verify_ctx *v, int cls, uint64_t vblock,
+			  uint64_t exp_gen, const struct verify_result *res)
+{
+	struct verify_mismatch *m;
+	unsigned fi;
+
+	v->stats.mismatches++;
+	v->stats.by_class[cls]++;
+	/* verify_only knows stale blocks only at the end. */
+	if (v->fatal && (cls != VC_STALE || !v->runs)) {
+		v->halt = true;
+		v->stats.stopped = true;
+	}
+	m = report_slot(&v->stats, v->runs ? vblock : v->nfound);
+	v->nfound++;
+	if (!m)
+		return;
+	verify_where(v, vblock, &fi, &m->offset);
+	snprintf(m->file, sizeof(m->file), "%s", v->tgt->files[fi].path);
+	m->cls = (uint8_t)cls;
+	m->found_hdr = res->has_hdr;
+	if (res->has_hdr)
+		m->found = res->hdr;
+	m->expected.magic = VERIFY_MAGIC;
+	m->expected.offset = m->offset;
+	m->expected.len = v->bs;
+	m->expected.kind = (uint16_t)v->fmt.kind;
+	m->expected.version = 1;
+	m->expected.seed = verify_file_seed(v->randseed, v->clone, fi);
+	if (exp_gen) {
+		m->exp_gen = true;
+		m->expected.generation = exp_gen;
+		m->expected.run_id = v->run_id;
+	}
+	snprintf(m->detail, sizeof(m->detail), "%s", res->detail);
+}
+
+static void run_remember(struct verify_run *r, uint64_t vblock,
+			 const struct verify_hdr *h)
+{
+	if (h->generation < r->gen_min)
+		r->gen_min = h->generation;
+	if (h->generation > r->gen_max)
+		r->gen_max = h->generation;
+	r->blocks++;
+	if (r->nblk < VERIFY_RUN_BLOCKS) {
+		r->blk[r->nblk].vblock = vblock;
+		r->blk[r->nblk].hdr = *h;
+		r->nblk++;
+	}
+}
+
+/* Every block of run r is stale: count them, report the first. */
+static void run_stale(struct verify_ctx *v, const struct verify_run *r)
+{
+	struct verify_result res = { .has_hdr = true };
+	unsigned i;
+
+	for (i = 0; i < r->nblk; i++) {
+		res.hdr = r->blk[i].hdr;
+		note_mismatch(v, VC_STALE, r->blk[i].vblock, 0, &res);
+	}
+	/* note_mismatch counted the remembered ones. */
+	v->stats.mismatches += r->blocks - r->nblk;
+	v->stats.by_class[VC_STALE] += r->blocks - r->nblk;
+}
+
+/*
+ * verify_only: an intact block of run h->run_id. With more runs than the
+ * table holds, the run with the oldest newest generation cannot be the
+ * newest run: its blocks are stale now.
+ */
+static void run_note(struct verify_ctx *v, uint64_t vblock,
+		     const struct verify_hdr *h)
+{
+	struct verify_run *r, *oldest = NULL;
+	struct verify_result res = { .has_hdr = true, .hdr = *h };
+	unsigned i;
+
+	for (i = 0; i < v->nruns; i++) {
+		r = &v->runs[i];
+		if (r->run_id == h->run_id) {
+			run_remember(r, vblock, h);
+			return;
+		}
+		if (!oldest || r->gen_max < oldest->gen_max)
+			oldest = r;
+	}
+	if (v->nruns == VERIFY_RUNS_MAX) {
+		if (h->generation < oldest->gen_max) {
+			note_mismatch(v, VC_STALE, vblock, 0, &res);
+			return;
+		}
+		run_stale(v, oldest);
+		r = oldest;
+	} else {
+		r = &v->runs[v->nruns++];
+	}
+	memset(r, 0, sizeof(*r));
+	r->run_id = h->run_id;
+	r->gen_min = UINT64_MAX;
+	run_remember(r, vblock, h);
+}
+
+int verify_check(struct verify_ctx *v, const void *buf,
+		 const struct verify_blk *b)
+{
+	struct verify_result res;
+	uint64_t off, seed;
+	unsigned fi;
+	int cls;
+
+	verify_where(v, b->vblock, &fi, &off);
+	seed = verify_file_seed(v->randseed, v->clone, fi);
+	v->stats.blocks_checked++;
+	v->stats.bytes += v->bs;
+	cls = verify_classify(&v->fmt, buf, v->bs, off, seed, &res);
+	if (cls == VC_OK && !b->generation) {
+		run_note(v, b->vblock, &res.hdr);
+		return VC_OK;
+	}
+	if (cls == VC_OK) {
+		if (res.hdr.generation == b->generation &&
+		    res.hdr.run_id == v->run_id)
+			return VC_OK;
+		cls = res.hdr.generation < b->generation ? VC_STALE :
+		      VC_FOREIGN;
+		snprintf(res.detail, sizeof(res.detail), "%s", cls == VC_STALE ?
+			 "an intact block of an older write: the write "
+			 "expected here was lost" : "an intact block newer "
+			 "than what this run wrote here");
+	}
+	note_mismatch(v, cls, b->vblock, b->generation, &res);
+	return cls;
+}
+
+void verify_end(struct verify_ctx *v)
+{
+	const struct verify_run *newest = NULL;
+	struct verify_mismatch *m;
+	uint64_t k;
+	unsigned i;
+
+	if (v->failed) {
+		v->stats.write_failed = 0;
+		for (k = 0; k < (v->nblocks + 63) / 64; k++)
+			v->stats.write_failed +=
+				(uint64_t)__builtin_popcountll(v->failed[k]);
+	}
+	if (!v->runs)
+		return;
+	for (i = 0; i < v->nruns; i++)
+		if (!newest || v->runs[i].gen_max > newest->gen_max)
+			newest = &v->runs[i];
+	for (i = 0; i < v->nruns; i++)
+		if (&v->runs[i] != newest)
+			run_stale(v, &v->runs[i]);
+	if (!newest)
+		return;
+	for (i = 0; i < v->stats.nfirst; i++) {
+		m = &v->stats.first[i];
+		if (m->exp_gen)
+			continue;
+		m->exp_gen = true;
+		m->expected.generation = newest->gen_max;
+		m->expected.run_id = newest->run_id;
+		if (m->cls == VC_STALE)
+			snprintf(m->detail, sizeof(m->detail), "an intact "
+				 "block of an earlier run: the newest run "
+				 "(generations %" PRIu64 "-%" PRIu64 ") did "
+				 "not write it, or its write was lost",
+				 newest->gen_min, newest->gen_max);
+	}
+}
+
+void verify_stats_merge(struct verify_stats *dst,
+			const struct verify_stats *src)
+{
+	unsigned i;
+
+	if (!src->kind)
+		return;
+	if (!dst->kind)
+		dst->kind = src->kind;
+	dst->blocks_checked += src->blocks_checked;
+	dst->bytes += src->bytes;
+	if (src->runtime_ns > dst->runtime_ns)
+		dst->runtime_ns = src->runtime_ns;
+	dst->read_errors += src->read_errors;
+	dst->write_failed += src->write_failed;
+	dst->mismatches += src->mismatches;
+	for (i = 0; i < VC_NR; i++)
+		dst->by_class[i] += src->by_class[i];
+	dst->stopped = dst->stopped || src->stopped;
+	for (i = 0; i < src->nfirst && dst->nfirst < VERIFY_FIRST_MAX; i++)
+		dst->first[dst->nfirst++] = src->first[i];
+}

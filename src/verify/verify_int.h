@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IORIG_VERIFY_INT_H
+#define IORIG_VERIFY_INT_H
+
+#include <stdint.h>
+
+/* What the files of src/verify/ share and nothing else needs. */
+
+/* splitmix64's finalizer: seeds and keys from counters. */
+static inline uint64_t verify_mix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+#endif

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IORIG_WSTATE_H
+#define IORIG_WSTATE_H
+
+/*
+ * A worker's private state, shared by the files of src/worker/ (the I/O
+ * loop, what it publishes) and the verification phase (src/verify/
+ * phase.c) that runs inside it. Nothing outside those includes it.
+ * What the hot path calls across files is static inline here.
+ */
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "gen.h"
+#include "verify.h"
+#include "worker.h"
+
+struct wstate {
+	struct worker *w;
+	const struct job *j;
+	const struct engine_ops *eng;
+	struct engine_ctx ctx;
+	struct job_stats *st;
+	struct io_req *reqs;
+	struct io_req **free_reqs;
+	struct io_req **reaped;
+	void *bufs;
+	unsigned depth, nfree, inflight, queued;
+	struct gen gen;
+	uint64_t limit_bytes, issued_bytes;	/* per measured phase */
+	uint64_t limit_ios, issued_ios;
+	uint64_t per_loop;
+	uint64_t now;		/* ticks at the last completion */
+	uint64_t t0;		/* ticks at the start of the measured phase */
+	uint64_t deadline;	/* ticks; UINT64_MAX: none */
+	uint64_t ramp_end;	/* ticks; 0 once ramping is over */
+	uint64_t writes_since_sync;
+	struct cpu_usage cpu0;		/* the job thread at measure start */
+	struct cpu_usage eng_cpu0;	/* the engine's threads, likewise */
+	bool engine_failed;		/* its I/Os cannot be drained */
+	bool guarded;		/* calls may block: see call_enter */
+	bool abandoned;		/* worker_abandon() gave up on us */
+	bool finished;		/* finish() is done: stats final */
+	unsigned batch_submit;		/* commit when this many are queued */
+	unsigned reap_min, reap_max;
+	bool adaptive;			/* batching left to the worker */
+	bool trickle;			/* device-bound: one at a time */
+	uint64_t wait_avg_ns;		/* batch waits: per completion */
+	unsigned waits_trickled;	/* count to TRICKLE_PROBE */
+	bool stopping;
+	/* verify= (verify.h); all unused when vfy is NULL */
+	struct verify_ctx *vfy;
+	struct verify_blk *vblk;	/* per request: what a read checks */
+	struct gen_io vheld;		/* a write waiting at the barrier */
+	bool vheld_ok;
+	bool vhold;			/* writes wait until none in flight */
+	/* interval= (interval.h); irec NULL when off */
+	struct ival_rec *irec;
+	uint64_t iv_next;	/* ticks: the running interval's end;
+				 * UINT64_MAX: none (off, ramping, over) */
+	bool iv_over;		/* the last interval is closed, or failed */
+	/* --progress: totals of the phases before the last measure_start */
+	uint64_t live_ios[DDIR_NR], live_bytes[DDIR_NR];
+};
+
+/* Fail the job with err (-errno) and a message; the first failure wins. */
+void job_fail(struct wstate *s, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * The stop hand-off with worker_abandon(). Every call that may block on a
+ * device (engine calls, fsync) runs between call_enter() and call_leave():
+ * the stats are consistent on entry (release), and the thread that started
+ * us may then mark us ABANDONED. call_leave() returns false when it did:
+ * from there on we return at once, touching no stats and no target.
+ * Engines that do no I/O never block and skip the two atomic operations.
+ */
+static inline void call_enter(struct wstate *s)
+{
+	if (s->guarded)
+		atomic_store_explicit(&s->w->state, WORKER_IN_CALL,
+				      memory_order_release);
+}
+
+static inline bool call_leave(struct wstate *s)
+{
+	int st = WORKER_IN_CALL;
+
+	if (!s->guarded || atomic_compare_exchange_strong_explicit(
+			&s->w->state, &st, WORKER_RUNNING,
+			memory_order_acq_rel, memory_order_acquire))
+		return true;
+	s->abandoned = true;
+	s->stopping = true;
+	return false;
+}
+
+static inline unsigned min_u(unsigned a, unsigned b)
+{
+	return a < b ? a : b;
+}
+
+/* Hand the queued requests over; false when the engine failed (the job
+ * fails with it) or the worker was given up on. */
+bool eng_commit(struct wstate *s);
+/* Collect min..max completions into s->reaped: their count, or -1 when
+ * the engine failed or the worker was given up on. */
+int eng_reap(struct wstate *s, unsigned min, unsigned max);
+
+/* What a running worker publishes (live.c): --progress totals, interval=
+ * boundaries. */
+/* The running totals, once per reap batch. */
+static inline void live_publish(struct wstate *s)
+{
+	struct worker_live *l = &s->w->live;
+	unsigned d;
+
+	if (!s->w->live_on)
+		return;
+	for (d = 0; d < DDIR_NR; d++) {
+		atomic_store_explicit(&l->ios[d], s->live_ios[d] +
+				      s->st->dir[d].ios, memory_order_relaxed);
+		atomic_store_explicit(&l->bytes[d], s->live_bytes[d] +
+				      s->st->dir[d].bytes,
+				      memory_order_relaxed);
+	}
+	atomic_store_explicit(&l->issued_bytes, s->issued_bytes,
+			      memory_order_relaxed);
+	atomic_store_explicit(&l->issued_ios, s->issued_ios,
+			      memory_order_relaxed);
+}
+
+void live_phase(struct wstate *s);
+void interval_arm(struct wstate *s);
+int interval_close(struct wstate *s, uint64_t end_ns);
+void interval_roll(struct wstate *s, uint64_t now);
+void interval_end(struct wstate *s, uint64_t end);
+
+/* The verification phase inside a worker (src/verify/phase.c). */
+bool verify_next_io(struct wstate *s, struct gen_io *io);
+void verify_prep_write(struct wstate *s, struct io_req *req,
+		       uint64_t vblock);
+void verify_write_end(struct wstate *s, const struct io_req *req);
+bool verify_barrier(struct wstate *s);
+void verify_backlog_check(struct wstate *s);
+void verify_phase(struct wstate *s);
+int verify_setup(struct wstate *s);
+
+#endif

@@ -76,6 +76,8 @@ SAN_RUN = IORIG=$(CURDIR)/$(B)iorig IORIG_SAN=$(SAN) \
 	sh tests/sanitize.sh $(B)san-reports
 endif
 
+# Every file's base name is unique across the folders: libiorig.a keys its
+# members by it (src/verify/rules.c, not a second plan.o).
 SRCS := $(wildcard src/*.c src/engines/*.c src/report/*.c src/worker/*.c \
 	src/verify/*.c)
 OBJS := $(addprefix $(B),$(SRCS:.c=.o))

@@ -3,7 +3,7 @@
  * The verification phase inside a worker: writes held at the barrier,
  * the backlog, and the reads that check what was written, issued through
  * the job's engine. The block format and checking are block.c's and
- * state.c's; the plan-time checks plan.c's.
+ * state.c's; the plan-time checks rules.c's.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -33,12 +33,10 @@ struct target_file {
 	uint32_t dio_mem_align;
 	char *guard_note;	/* data that allow_destructive overwrites */
 	/* Layout of an existing file: it was extended from orig_size, and
-	 * target_undo may put it back; made_dev/made_ino: the inode this
-	 * run extended or created, the only one target_undo touches. */
+	 * target_undo may put it back; it touches only the inode dev/ino
+	 * below (the one checked, or the one this run created). */
 	bool extended;
 	uint64_t orig_size;
-	dev_t made_dev;
-	ino_t made_ino;
 	/*
 	 * What target_plan checked (stat through symlinks), or, once this
 	 * run created the file, what it created: every open compares the

@@ -1001,13 +1001,19 @@ static void adopt(struct target_file *tf, const struct target *run,
 	}
 }
 
+/* st is the regular file that was checked, or that this run created. */
+static bool is_own(const struct target_file *tf, const struct stat *st)
+{
+	return S_ISREG(st->st_mode) && st->st_dev == tf->dev &&
+	       st->st_ino == tf->ino;
+}
+
 /* Delete the file this run created, only while the path still names it. */
 static int unlink_own(const struct target_file *tf)
 {
 	struct stat st;
 
-	if (lstat(tf->path, &st) || !S_ISREG(st.st_mode) ||
-	    st.st_dev != tf->dev || st.st_ino != tf->ino) {
+	if (lstat(tf->path, &st) || !is_own(tf, &st)) {
 		fprintf(stderr, "iorig: warning: %s: not deleted (unlink=1): "
 			"the path no longer names the file this run created\n",
 			tf->path);
@@ -1029,8 +1035,7 @@ static int undo_file(struct target_file *tf)
 
 	if (tf->created) {
 		tf->created = false;
-		if (!lstat(tf->path, &st) && S_ISREG(st.st_mode) &&
-		    st.st_dev == tf->made_dev && st.st_ino == tf->made_ino &&
+		if (!lstat(tf->path, &st) && is_own(tf, &st) &&
 		    !unlink(tf->path))
 			did = 1;
 	} else if (tf->extended) {
@@ -1038,8 +1043,7 @@ static int undo_file(struct target_file *tf)
 		fd = open(tf->path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
 			return 0;
-		if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
-		    st.st_dev == tf->made_dev && st.st_ino == tf->made_ino &&
+		if (!fstat(fd, &st) && is_own(tf, &st) &&
 		    (uint64_t)st.st_size > tf->orig_size &&
 		    !ftruncate(fd, (off_t)tf->orig_size))
 			did = 2;
@@ -1140,9 +1144,8 @@ static int open_regular(struct target_file *tf, const struct target *t,
 			"reads them as they are)" : "", strerror(errno));
 		return ret;
 	}
+	/* fd is tf->dev/ino: created and recorded (id_set), or checked. */
 	if (fstat(fd, &st) == 0) {
-		tf->made_dev = st.st_dev;
-		tf->made_ino = st.st_ino;
 		size = (uint64_t)st.st_size;
 		if (!tf->created && size < end) {
 			tf->extended = true;

@@ -87,6 +87,24 @@ static dev_t path_rdev(const char *path)
 	return st.st_rdev;
 }
 
+/* The first line of a sysfs file, without its newline; false when the
+ * file is not there (a loop device with nothing attached). */
+static bool read_line(const char *path, char *buf, size_t len)
+{
+	FILE *fp = fopen(path, "re");
+	char *nl;
+
+	if (!fp)
+		return false;
+	if (!fgets(buf, (int)len, fp))
+		buf[0] = '\0';
+	fclose(fp);
+	nl = strchr(buf, '\n');
+	if (nl)
+		*nl = '\0';
+	return true;
+}
+
 /* "MAJ:MIN" from a sysfs dev file. */
 static int read_devno(const char *path, dev_t *dev)
 {
@@ -344,11 +362,10 @@ static void loop_status(struct guard_loop *l)
 static int loop_find(loop_match_fn match, const void *arg, char *found,
 		     size_t len)
 {
-	char path[NAME_MAX + 64], file[PATH_MAX + 16], *nl;
+	char path[NAME_MAX + 64], file[PATH_MAX + 16];
 	struct guard_loop l;
 	struct dirent *de;
 	int ret = 0;
-	FILE *fp;
 	DIR *d;
 
 	d = opendir("/sys/block");
@@ -359,15 +376,8 @@ static int loop_find(loop_match_fn match, const void *arg, char *found,
 			continue;
 		snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file",
 			 de->d_name);
-		fp = fopen(path, "re");
-		if (!fp)
+		if (!read_line(path, file, sizeof(file)))
 			continue;	/* not attached */
-		if (!fgets(file, sizeof(file), fp))
-			file[0] = '\0';
-		fclose(fp);
-		nl = strchr(file, '\n');
-		if (nl)
-			*nl = '\0';
 		memset(&l, 0, sizeof(l));
 		l.name = de->d_name;
 		l.file = file;
@@ -445,23 +455,15 @@ static bool loop_over_file_other(const struct guard_loop *l, const void *arg)
 static int check_backing(const char *path, const struct guard_set *s,
 			 char *what, size_t len)
 {
-	char sys[96], file[PATH_MAX + 16], inner[512], *nl;
+	char sys[96], file[PATH_MAX + 16], inner[512];
 	struct loop_other o;
 	struct stat st;
-	FILE *fp;
 	int r;
 
 	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u/loop/backing_file",
 		 major(s->devs[0].dev), minor(s->devs[0].dev));
-	fp = fopen(sys, "re");
-	if (!fp)
+	if (!read_line(sys, file, sizeof(file)))
 		return 0;
-	if (!fgets(file, sizeof(file), fp))
-		file[0] = '\0';
-	fclose(fp);
-	nl = strchr(file, '\n');
-	if (nl)
-		*nl = '\0';
 	if (file[0] != '/' || stat(file, &st))
 		return 0;	/* deleted: nothing else can reach it */
 	if (S_ISBLK(st.st_mode)) {

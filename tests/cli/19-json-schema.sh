@@ -156,8 +156,7 @@ VJOB="$VJOB --verify=xxh3"
 run $J $VJOB
 expect_rc 0
 dd if=/dev/zero of=vd.dat bs=4096 seek=3 count=1 conv=notrunc 2>/dev/null
-printf 'X' | dd of=vd.dat bs=1 seek=$((7 * 4096 + 1000)) conv=notrunc \
-	2>/dev/null
+flipbyte vd.dat $((7 * 4096 + 1000))
 # shellcheck disable=SC2086
 run $J $VJOB --verify_only=1
 keep verify-damaged 4

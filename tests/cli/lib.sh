@@ -95,6 +95,16 @@ mkrand() {
 	head -c "$2" /dev/urandom >"$1" || die "cannot make $1"
 }
 
+# flipbyte FILE OFFSET: invert every bit of the byte at OFFSET, so the byte
+# surely changes (writing a fixed byte leaves it alone 1 time in 256).
+flipbyte() {
+	python3 -c 'import sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(int(sys.argv[2])); b = f.read(1)
+    f.seek(int(sys.argv[2])); f.write(bytes([b[0] ^ 0xff]))' "$1" "$2" ||
+		die "cannot flip byte $2 of $1"
+}
+
 # loop_disk FILE MIB: FILE gets MIB MiB of random data whose first and last
 # MiB are zero (so no false file-system or RAID signature trips the write
 # guards: those live at the ends), attached to a loop device whose name is

@@ -60,8 +60,9 @@ enum engine_flags {
  */
 struct engine_opts {
 	bool direct;
-	bool fixedbufs;			/* io_uring registered buffers */
-	bool registerfiles;		/* io_uring registered files */
+	/* io_uring registered buffers, files: 0, 1, -1 when possible */
+	signed char fixedbufs;
+	signed char registerfiles;
 	bool sqthread_poll;		/* io_uring SQPOLL */
 	bool hipri;			/* io_uring IOPOLL */
 	uint64_t sqthread_poll_cpu;	/* UINT64_MAX: not pinned */

@@ -98,8 +98,9 @@ struct job {
 	uint64_t iodepth_batch_submit;	/* 0: everything ready at once */
 	uint64_t iodepth_batch_complete_min;	/* reap waits for this many */
 	uint64_t iodepth_batch_complete_max;	/* 0: iodepth */
-	bool fixedbufs;			/* io_uring registered buffers */
-	bool registerfiles;		/* io_uring registered files */
+	/* io_uring registered buffers and files: 0, 1, -1 when possible */
+	signed char fixedbufs;
+	signed char registerfiles;
 	bool sqthread_poll;		/* io_uring SQPOLL */
 	uint64_t sqthread_poll_cpu;	/* UINT64_MAX: not pinned */
 	bool hipri;			/* io_uring IOPOLL */

@@ -61,6 +61,9 @@ enum opt_flags {
 	OPT_F_NONE = 1u << 1,
 	/* OPT_TIME with max set: 0 (off) is allowed below min */
 	OPT_F_ZERO_OFF = 1u << 2,
+	/* OPT_BOOL: also the word "auto"; the field is a signed char,
+	 * 0, 1, or -1 for auto (the component decides what it can do) */
+	OPT_F_AUTO = 1u << 3,
 };
 
 /* The table, terminated by an entry with name == NULL. */

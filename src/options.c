@@ -159,11 +159,13 @@ const struct opt_def options_table[] = {
 	  .help = "Collect at most this many completions at a time; 0: "
 		  "iodepth" },
 	{ .name = "fixedbufs", .type = OPT_BOOL, .off = F(fixedbufs),
-	  .def = "0", .category = "engine",
-	  .help = "io_uring: register the I/O buffers with the kernel" },
+	  .def = "auto", .flags = OPT_F_AUTO, .category = "engine",
+	  .help = "io_uring: register the I/O buffers with the kernel; "
+		  "auto: when it can" },
 	{ .name = "registerfiles", .type = OPT_BOOL, .off = F(registerfiles),
-	  .def = "0", .category = "engine",
-	  .help = "io_uring: register the files with the kernel" },
+	  .def = "auto", .flags = OPT_F_AUTO, .category = "engine",
+	  .help = "io_uring: register the files with the kernel; auto: "
+		  "when it can" },
 	{ .name = "sqthread_poll", .type = OPT_BOOL, .off = F(sqthread_poll),
 	  .def = "0", .category = "engine",
 	  .help = "io_uring: a kernel thread polls the submission queue" },
@@ -687,6 +689,16 @@ static int opt_parse(struct job *j, const struct opt_def *o, const char *val,
 		}
 		return set_str(dst, val);
 	case OPT_BOOL:
+		if (o->flags & OPT_F_AUTO) {
+			if (!strcasecmp(val, "auto")) {
+				*(signed char *)dst = -1;
+				return 0;
+			}
+			ret = value_bool(val, &b, why, whylen);
+			if (!ret)
+				*(signed char *)dst = b;
+			return ret;
+		}
 		ret = value_bool(val, &b, why, whylen);
 		if (!ret)
 			*(bool *)dst = (o->flags & OPT_F_INVERT) ? !b : b;
@@ -866,6 +878,14 @@ void options_format(const struct job *j, const struct opt_def *o,
 			 *(char *const *)src : "");
 		break;
 	case OPT_BOOL:
+		if (o->flags & OPT_F_AUTO) {
+			if (*(const signed char *)src < 0)
+				snprintf(buf, len, "auto");
+			else
+				snprintf(buf, len, "%d",
+					 *(const signed char *)src);
+			break;
+		}
 		snprintf(buf, len, "%d", (o->flags & OPT_F_INVERT) ?
 			 !*(const bool *)src : *(const bool *)src);
 		break;
@@ -979,6 +999,8 @@ static const char *type_name(const struct opt_def *o)
 
 	if (o->choices)
 		return "choice";
+	if (o->flags & OPT_F_AUTO)
+		return "bool|auto";
 	return names[o->type];
 }
 

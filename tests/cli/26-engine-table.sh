@@ -135,7 +135,10 @@ print(" ".join(out))
 EOF
 }
 
-for opts in "" "--fixedbufs=1" "--registerfiles=1 --fixedbufs=1"; do
+# fixedbufs and registerfiles default to auto: used when the kernel takes
+# them (as root here it does); 0 turns them off.
+for opts in "" "--fixedbufs=0 --registerfiles=0" "--fixedbufs=1" \
+	"--registerfiles=1 --fixedbufs=0"; do
 	# shellcheck disable=SC2086
 	ustrace $opts
 	want=$(granted)
@@ -144,9 +147,40 @@ for opts in "" "--fixedbufs=1" "--registerfiles=1 --fixedbufs=1"; do
 	[ "$got" = "$want" ] ||
 		die "io_uring $opts: engine_setup '$got', the kernel granted '$want'"
 	case " $opts " in
-	*fixedbufs=1*) echo "$got" | grep -qw fixedbufs ||
-		die "fixedbufs=1 but engine_setup lacks it" ;;
-	*) echo "$got" | grep -qw fixedbufs && die "fixedbufs not asked" ;;
+	*fixedbufs=0*) echo "$got" | grep -qw fixedbufs &&
+		die "fixedbufs=0 but engine_setup has it" ;;
+	*) echo "$got" | grep -qw fixedbufs ||
+		die "fixedbufs ${opts:-by default} but engine_setup lacks it" ;;
+	esac
+	case " $opts " in
+	*registerfiles=0*) echo "$got" | grep -qw registerfiles &&
+		die "registerfiles=0 but engine_setup has it" ;;
+	*) echo "$got" | grep -qw registerfiles ||
+		die "registerfiles ${opts:-by default} but engine_setup lacks it"
+		;;
 	esac
 done
+
+# Without CAP_IPC_LOCK, a 64 KiB locked-memory limit refuses 4 MiB of
+# registered buffers: by default the job runs without them; asked for,
+# the job fails and says so.
+if command -v setpriv >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+	lowlock() {
+		(ulimit -l 64 && exec setpriv --inh-caps=-ipc_lock \
+			--bounding-set=-ipc_lock "$IORIG" --output-format=json \
+			--name=u --filename=u.dat --size=4m --bs=1m \
+			--ioengine=io_uring --iodepth=4 "$@") >"$T/out" 2>"$T/err"
+		rc=$?
+	}
+	lowlock
+	expect_rc 0
+	got=$(json '" ".join(d["jobs"][0]["engine_setup"])')
+	echo "$got" | grep -qw fixedbufs &&
+		die "fixedbufs granted beyond a 64 KiB memlock limit: $got"
+	lowlock --fixedbufs=1
+	expect_rc 1
+	expect_in err "fixedbufs"
+else
+	echo "note: no setpriv or not root: the memlock fallback is not tried"
+fi
 echo "ok: engine table, warnings and engine_setup ($got)"

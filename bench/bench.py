@@ -9,7 +9,8 @@ JSON either tool wrote, and summarise rounds into medians and ratios.
       JSON to OUT.time. Exits with CMD's status.
 
   bench.py extract TOOL OUT.json OUT.time
-      TOOL is iorig or fio. Print one JSON object of figures (see FIELDS).
+      TOOL is iorig, fio or tio (fio's t/io_uring, whose text output is
+      OUT.json here). Print one JSON object of figures (see FIELDS).
 
   bench.py summary SCENARIO DIR ROUNDS METRIC...
       METRIC is key:label:op:target[:A/B] with op one of ge, le, within,
@@ -27,6 +28,7 @@ JSON either tool wrote, and summarise rounds into medians and ratios.
 
 import json
 import os
+import re
 import signal
 import statistics
 import subprocess
@@ -166,11 +168,49 @@ def extract(tool, jpath, tpath):
 	return out
 
 
+def extract_tio(opath, tpath):
+	"""fio's t/io_uring prints IOPS=...K once a second: their mean over
+	the run (its own 'Maximum IOPS' is the best second, which would
+	flatter it), times the wall time for an I/O count."""
+	with open(tpath) as f:
+		t = json.load(f)
+	out = {"wall_s": t["wall_s"], "ext_usr_s": t["utime_s"],
+	       "ext_sys_s": t["stime_s"]}
+	if t["wall_s"] > 0:
+		out["cpu_busy_pct"] = 100.0 * (t["utime_s"] + t["stime_s"]) \
+			/ t["wall_s"]
+	if t["rc"] != 0:
+		out["error"] = "t/io_uring exited with status %d" % t["rc"]
+		return out
+	mult = {"": 1.0, "K": 1e3, "M": 1e6}
+	secs = []
+	with open(opath, errors="replace") as f:
+		for line in f:
+			m = re.match(r"IOPS=([0-9.]+)([KM]?),", line)
+			if m:
+				secs.append(float(m.group(1)) * mult[m.group(2)])
+	if not secs:
+		out["error"] = "no IOPS= lines in %s" % opath
+		return out
+	out["read_iops"] = out["iops"] = statistics.mean(secs)
+	out["write_iops"] = 0.0
+	ios = out["iops"] * t["wall_s"]
+	out["ios"] = ios
+	if ios > 0:
+		out["ext_usr_ns_per_io"] = t["utime_s"] * 1e9 / ios
+		out["ext_sys_ns_per_io"] = t["stime_s"] * 1e9 / ios
+		out["ext_cpu_ns_per_io"] = (t["utime_s"] + t["stime_s"]) * 1e9 / ios
+	return out
+
+
 def cmd_extract(argv):
-	if len(argv) != 3 or argv[0] not in ("iorig", "fio"):
-		die("usage: extract iorig|fio OUT.json OUT.time")
+	if len(argv) != 3 or argv[0] not in ("iorig", "fio", "tio"):
+		die("usage: extract iorig|fio|tio OUT.json OUT.time")
 	try:
-		out = extract(*argv)
+		if argv[0] == "tio":
+			out = extract_tio(argv[1], argv[2])
+		else:
+			out = extract(*argv)
 	except (OSError, ValueError, KeyError) as e:
 		out = {"error": str(e)}
 	json.dump(out, sys.stdout)

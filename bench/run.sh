@@ -8,10 +8,12 @@
 #   BENCH_ROUNDS=N        rounds per scenario (default 5)
 #   BENCH_RUNTIME=S       seconds per run (default 5)
 #   BENCH_ONLY=a,b        scenarios to run (default: all)
-#   BENCH_CPU=N           CPU both tools are pinned to (default 1, or 0)
+#   BENCH_CPU=N           CPU both tools are pinned to (default 1, or 0);
+#                         none: not pinned
 #   BENCH_OUT=DIR         where run logs go (default: a new /tmp dir)
 #   BENCH_IORIG=PATH      iorig binary (default: ./iorig at the repo root)
 #   BENCH_FIO=PATH        fio binary (default: fio)
+#   BENCH_T_IO_URING=PATH fio's t/io_uring, built by you (peak_*, scale_*)
 #   BENCH_ZRAM_SIZE=SIZE  zram disk size when we set it up (default 1G)
 #   BENCH_ZRAM_REUSE=1    read an already configured /dev/zram0 as it is
 #   BENCH_DISK=PATH       disk scenarios: block device or existing file to
@@ -44,6 +46,7 @@ HELPER="$BENCH_DIR/bench.py"
 # "iorig" against "fio" on the same job, and a metric may compare any two
 # sides (key:label:op:target:A/B, default iorig/fio).
 SCENARIOS=(null sync io_uring libaio pthread io_uring_tuned
+	peak_io_uring peak_libaio scale_io_uring scale_null
 	disk_libaio disk_io_uring disk_sync disk_pthread)
 SKIP=3
 
@@ -82,6 +85,71 @@ scenario_null() {
 		"read_iops:read IOPS:ge:3.0" \
 		"ext_cpu_ns_per_io:CPU/IO usr+sys (external):info:0" \
 		"cpu_busy_pct:CPU busy (usr+sys)/wall:info:0"
+}
+
+# The kernel's own limit: fio's t/io_uring (no statistics, registered
+# buffers and files, batched submit and reap), which the user builds from
+# fio's source and names with BENCH_T_IO_URING (we do not build or ship
+# it: it is GPL). iorig runs with its defaults. TIO_ARGS are the batch
+# settings that gave t/io_uring its best on this machine (bench/README.md).
+TIO_ARGS=(-d32 -s32 -c32 -p0 -R1 -O1)
+
+# tio_acquire: BENCH_T_IO_URING is runnable, else skip.
+tio_acquire() {
+	if [ -z "$TIO" ]; then
+		skip "BENCH_T_IO_URING is not set (build fio's t/io_uring" \
+			"yourself and name it)"
+		return 1
+	fi
+	[ -x "$TIO" ] || { skip "BENCH_T_IO_URING=$TIO is not executable"; return 1; }
+	return 0
+}
+
+# peak ENGINE TIO_FLAG: QD32 4 KiB random reads from zram, iorig's
+# defaults against t/io_uring (TIO_FLAG -a1: its legacy aio mode).
+peak() {
+	local scn=$1 e=$2
+	shift 2
+	tio_acquire || return "$SKIP"
+	zram_acquire || return "$SKIP"
+	zram_job "$scn"
+	add_side iorig iorig "${COMMON[@]}" --ioengine="$e" --iodepth=32
+	add_side tio tio "${TIO_ARGS[@]}" "$@" -r"$RUNTIME" "$ZRAM_DEV"
+	run_rounds "$scn" \
+		"read_iops:read IOPS:ge:0.95:iorig/tio" \
+		"ext_cpu_ns_per_io:CPU/IO usr+sys (external):info:0:iorig/tio" \
+		"cpu_busy_pct:CPU busy (usr+sys)/wall:info:0:iorig/tio"
+}
+scenario_peak_io_uring() { peak peak_io_uring io_uring; }
+scenario_peak_libaio() { peak peak_libaio libaio -a1; }
+
+# numjobs=N against N t/io_uring threads and against one job: the scaling
+# of each (run unpinned: BENCH_CPU=none).
+scenario_scale_io_uring() {
+	local n=$(nproc)
+	tio_acquire || return "$SKIP"
+	zram_acquire || return "$SKIP"
+	zram_job scale_io_uring
+	add_side iorig-n iorig "${COMMON[@]}" --ioengine=io_uring \
+		--iodepth=32 --numjobs="$n" --group_reporting=1
+	add_side iorig iorig "${COMMON[@]}" --ioengine=io_uring --iodepth=32
+	add_side tio-n tio "${TIO_ARGS[@]}" -n"$n" -r"$RUNTIME" "$ZRAM_DEV"
+	add_side tio tio "${TIO_ARGS[@]}" -r"$RUNTIME" "$ZRAM_DEV"
+	run_rounds scale_io_uring \
+		"read_iops:read IOPS, $n jobs:info:0:iorig-n/tio-n" \
+		"read_iops:iorig scaling ($n jobs / 1):info:0:iorig-n/iorig" \
+		"read_iops:t/io_uring scaling ($n threads / 1):info:0:tio-n/tio"
+}
+
+# The null engine: numjobs=N against one job (the ratio's target is N).
+scenario_scale_null() {
+	local n=$(nproc)
+	local common=(--name=null --ioengine=null --rw=read --bs=4k --size=1t
+		--time_based --runtime="$RUNTIME" --output-format=json)
+	add_side iorig-n iorig "${common[@]}" --numjobs="$n" --group_reporting=1
+	add_side iorig iorig "${common[@]}"
+	run_rounds scale_null \
+		"read_iops:read IOPS, $n jobs / 1 job (ideal $n):info:0:iorig-n/iorig"
 }
 
 # zram_job NAME: the arguments every zram scenario shares, in COMMON.
@@ -252,9 +320,9 @@ add_side() {
 	local name=$1 tool=$2 i=${#SIDES[@]}
 	shift 2
 	case $tool in
-	iorig | fio) ;;
+	iorig | fio | tio) ;;
 	*)
-		note "add_side $name: tool must be iorig or fio, not '$tool'"
+		note "add_side $name: tool must be iorig, fio or tio, not '$tool'"
 		return 1
 		;;
 	esac
@@ -275,11 +343,11 @@ reset_sides() {
 }
 
 side_bin() {
-	if [ "${SIDE_TOOL[$1]}" = iorig ]; then
-		printf '%s' "$IORIG"
-	else
-		printf '%s' "$FIO"
-	fi
+	case ${SIDE_TOOL[$1]} in
+	iorig) printf '%s' "$IORIG" ;;
+	tio) printf '%s' "$TIO" ;;
+	*) printf '%s' "$FIO" ;;
+	esac
 }
 
 # side_cmdline I: side I's command line, for the log and the .cmd file.
@@ -598,6 +666,7 @@ main() {
 	ZRAM_SIZE=${BENCH_ZRAM_SIZE:-1G}
 	IORIG=${BENCH_IORIG:-$ROOT/iorig}
 	FIO=${BENCH_FIO:-fio}
+	TIO=${BENCH_T_IO_URING:-}
 	need_positive BENCH_ROUNDS "$ROUNDS"
 	need_positive BENCH_RUNTIME "$RUNTIME"
 
@@ -625,8 +694,10 @@ main() {
 	fi
 
 	CPU=${BENCH_CPU:-1}
-	[ "$(nproc)" -gt "$CPU" ] || CPU=0
-	if command -v taskset >/dev/null 2>&1; then
+	[ "$CPU" = none ] || [ "$(nproc)" -gt "$CPU" ] || CPU=0
+	if [ "$CPU" = none ]; then
+		PIN=()
+	elif command -v taskset >/dev/null 2>&1; then
 		PIN=(taskset -c "$CPU")
 	else
 		PIN=()

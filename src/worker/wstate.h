@@ -47,6 +47,7 @@ struct wstate {
 	unsigned reap_min, reap_max;
 	bool adaptive;			/* batching left to the worker */
 	bool trickle;			/* device-bound: one at a time */
+	bool one_cpu;			/* may run on one CPU only */
 	uint64_t wait_avg_ns;		/* batch waits: per completion */
 	unsigned waits_trickled;	/* count to TRICKLE_PROBE */
 	bool stopping;

@@ -20,6 +20,9 @@ enum fadvise_hint {
 
 enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
 
+/* thinktime_blocks_type: what thinktime_blocks counts. */
+enum think_type { THINK_COMPLETE, THINK_ISSUE };
+
 /*
  * continue_on_error: the failures a job counts and goes on after, as bits.
  * A read or write error is the -errno result of one I/O (res < 0), keyed by
@@ -70,11 +73,17 @@ struct job {
 	uint64_t loops;
 	uint64_t number_ios;	/* 0: no limit */
 	uint64_t interval_ns;	/* interval= samples; 0: off */
+	uint64_t thinktime_ns;	/* stall between I/Os; 0: off */
+	uint64_t thinktime_spin_ns;	/* of it, busy on the CPU */
+	uint64_t thinktime_blocks;	/* I/Os between stalls; 0 acts as 1 */
+	int thinktime_blocks_type;	/* enum think_type */
+	uint64_t thinktime_iotime_ns;	/* also after this much I/O time */
 	bool direct;
 	int sync;		/* enum sync_mode */
 	uint64_t fsync;		/* fsync every N writes; 0 never */
 	uint64_t fdatasync;
 	bool end_fsync;
+	bool fsync_on_close;	/* fsync each file before closing it */
 	int continue_on_error;	/* enum coe_mask */
 	bool invalidate;
 	int fadvise_hint;	/* enum fadvise_hint */

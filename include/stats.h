@@ -35,8 +35,15 @@ struct dir_stats {
 struct job_stats {
 	struct dir_stats dir[DDIR_NR];
 	struct cpu_usage cpu;	/* the job's own threads */
-	uint64_t runtime_ns;
+	uint64_t runtime_ns;	/* think and end sync time included */
 	uint64_t loops_done;
+	/*
+	 * fsync=N and fdatasync=N calls: their latencies (fio's "sync");
+	 * the fsyncs of end_fsync and fsync_on_close are not in it.
+	 */
+	struct hist sync;
+	uint64_t think_ns;	/* thinktime= stalls; merged: summed */
+	uint64_t end_sync_ns;	/* end_fsync/fsync_on_close; summed */
 	unsigned nclones;	/* how many clones were merged in */
 	/*
 	 * How many of them reached their measured phase: a clone stopped

@@ -68,6 +68,12 @@ static const struct opt_choice coe_choices[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct opt_choice think_type_choices[] = {
+	{ "complete", THINK_COMPLETE, "count completed I/Os" },
+	{ "issue", THINK_ISSUE, "count issued I/Os" },
+	{ NULL, 0, NULL },
+};
+
 static int set_ioengine(struct job *j, const struct opt_def *o,
 			const char *val, char *why, size_t whylen);
 static int set_sweep(struct job *j, const struct opt_def *o,
@@ -208,6 +214,29 @@ const struct opt_def options_table[] = {
 	{ .name = "number_ios", .type = OPT_UINT, .off = F(number_ios),
 	  .def = "0", .min = 0, .max = UINT64_MAX, .category = "time",
 	  .help = "Stop after this many I/Os; 0: no limit" },
+	/* Think time (fio's meaning; counted in the runtime) */
+	{ .name = "thinktime", .type = OPT_TIME, .off = F(thinktime_ns),
+	  .def = "0", .unit_ns = 1000, .category = "time",
+	  .help = "Stall this long after thinktime_blocks I/Os, once those "
+		  "in flight are done (default unit us); 0: never" },
+	{ .name = "thinktime_spin", .type = OPT_TIME,
+	  .off = F(thinktime_spin_ns), .def = "0", .unit_ns = 1000,
+	  .category = "time",
+	  .help = "Of each thinktime, spend this much busy on the CPU "
+		  "first, then sleep the rest (default unit us)" },
+	{ .name = "thinktime_blocks", .type = OPT_UINT,
+	  .off = F(thinktime_blocks), .def = "1", .min = 0,
+	  .max = UINT64_MAX, .category = "time",
+	  .help = "I/Os between two thinktimes (0 acts as 1)" },
+	{ .name = "thinktime_blocks_type", .type = OPT_ENUM,
+	  .off = F(thinktime_blocks_type), .def = "complete",
+	  .choices = think_type_choices, .category = "time",
+	  .help = "Whether thinktime_blocks counts completed or issued I/Os" },
+	{ .name = "thinktime_iotime", .type = OPT_TIME,
+	  .off = F(thinktime_iotime_ns), .def = "0", .unit_ns = NS_S,
+	  .category = "time",
+	  .help = "Also think after this much time doing I/O since the last "
+		  "thinktime (default unit s); 0: off" },
 	/* Caching and durability */
 	{ .name = "direct", .type = OPT_BOOL, .off = F(direct), .def = "0",
 	  .category = "cache", .help = "Open with O_DIRECT" },
@@ -226,6 +255,10 @@ const struct opt_def options_table[] = {
 	{ .name = "end_fsync", .type = OPT_BOOL, .off = F(end_fsync),
 	  .def = "0", .category = "cache",
 	  .help = "fsync the files when the job's writes are done" },
+	{ .name = "fsync_on_close", .type = OPT_BOOL,
+	  .off = F(fsync_on_close), .def = "0", .category = "cache",
+	  .help = "fsync each file before it is closed, inside the runtime "
+		  "(a job that writes)" },
 	{ .name = "invalidate", .type = OPT_BOOL, .off = F(invalidate),
 	  .def = "1", .category = "cache",
 	  .help = "Drop the region's page cache before the job" },
@@ -353,7 +386,7 @@ static const char *const fio_only[] = {
 	"error_dump", "exec_postrun", "exec_prerun", "exitall",
 	"exitall_on_error", "fallocate", "file_append", "file_service_type",
 	"filename_format", "filesize", "fill_device", "fill_fs",
-	"flow", "fsync_on_close", "gid", "gtod_reduce",
+	"flow", "gid", "gtod_reduce",
 	"hugepage-size", "ignore_error", "io_submit_mode",
 	"iodepth_low", "iomem", "iomem_align",
 	"ioscheduler", "iopsavgtime", "latency_percentile", "latency_target",
@@ -367,8 +400,7 @@ static const char *const fio_only[] = {
 	"refill_buffers", "replay_no_stall",
 	"scramble_buffers", "serialize_overlap", "significant_figures",
 	"steadystate", "ss_dur",
-	"ss_ramp", "sync_file_range", "thinktime", "thinktime_blocks",
-	"thinktime_spin", "trim_backlog", "trim_percentage", "uid",
+	"ss_ramp", "sync_file_range", "trim_backlog", "trim_percentage", "uid",
 	"unified_rw_reporting", "unique_filename", "userspace_reap",
 	"verify_async", "verify_interval", "verify_offset",
 	"wait_for", "write_bw_log", "write_hist_log", "write_iolog",
@@ -1038,7 +1070,8 @@ int options_print_cmdhelp(FILE *f, const char *name)
 			o->max);
 	if (o->type == OPT_TIME)
 		fprintf(f, "  unit:     %s when none is given\n",
-			o->unit_ns == NS_S ? "s" : "ns");
+			o->unit_ns == NS_S ? "s" : o->unit_ns == 1000 ? "us" :
+			"ns");
 	if (o->type == OPT_TIME && o->max) {
 		fmt_time(o->min, lo, sizeof(lo));
 		fmt_time(o->max, hi, sizeof(hi));

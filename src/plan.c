@@ -255,6 +255,31 @@ static void warn_engine_options(struct plan *p, const struct job *j)
 	}
 }
 
+/* thinktime_* without thinktime, or more spinning than thinking. */
+static void warn_think(struct plan *p, const struct job *j)
+{
+	static const char *const opts[] = {
+		"thinktime_spin", "thinktime_blocks", "thinktime_blocks_type",
+		"thinktime_iotime", NULL,
+	};
+	const char *const *o;
+	char spin[32], think[32];
+
+	if (j->thinktime_ns && j->thinktime_spin_ns > j->thinktime_ns) {
+		value_fmt_ns((double)j->thinktime_spin_ns, spin, sizeof(spin));
+		value_fmt_ns((double)j->thinktime_ns, think, sizeof(think));
+		plan_warn(p, j, "thinktime_spin_clamped", "thinktime_spin=%s "
+			  "is more than thinktime=%s: each stall spins for "
+			  "%s and does not sleep", spin, think, think);
+	}
+	for (o = opts; !j->thinktime_ns && *o; o++)
+		if (opt_is_set(j, *o)) {
+			plan_warn(p, j, "thinktime_unset", "%s has no effect "
+				  "without thinktime", *o);
+			return;
+		}
+}
+
 /* Settings that run, but not the way a user may think. */
 static void warn_job(struct plan *p, const struct job *j)
 {
@@ -277,6 +302,7 @@ static void warn_job(struct plan *p, const struct job *j)
 			  "time", j->iodepth, eng->name);
 	if (!swept)
 		warn_engine_options(p, j);
+	warn_think(p, j);
 	kv = kernel_version();
 	if (j->fadvise_hint == FADV_NOREUSE && kv && kv < 6003)
 		plan_warn(p, j, "fadvise_noreuse", "POSIX_FADV_NOREUSE does "

@@ -23,6 +23,7 @@ void stats_init(struct job_stats *s)
 		hist_init(&s->dir[d].clat);
 		hist_init(&s->dir[d].lat);
 	}
+	hist_init(&s->sync);
 	s->nclones = 1;
 	s->nmeasured = 1;
 }
@@ -46,9 +47,9 @@ static void dir_merge(struct dir_stats *dst, const struct dir_stats *src)
 }
 
 /*
- * Counters (loops_done included) and CPU add; runtime is the longest, as
- * merged clones ran side by side; the first error that dst lacks is taken
- * from src.
+ * Counters (loops_done, think and end sync time included), CPU and the
+ * sync latencies add; runtime is the longest, as merged clones ran side
+ * by side; the first error that dst lacks is taken from src.
  */
 void stats_merge(struct job_stats *dst, const struct job_stats *src)
 {
@@ -57,6 +58,9 @@ void stats_merge(struct job_stats *dst, const struct job_stats *src)
 	for (d = 0; d < DDIR_NR; d++)
 		dir_merge(&dst->dir[d], &src->dir[d]);
 	cpu_add(&dst->cpu, &src->cpu);
+	hist_merge(&dst->sync, &src->sync);
+	dst->think_ns += src->think_ns;
+	dst->end_sync_ns += src->end_sync_ns;
 	if (src->runtime_ns > dst->runtime_ns)
 		dst->runtime_ns = src->runtime_ns;
 	dst->loops_done += src->loops_done;

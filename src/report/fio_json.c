@@ -9,7 +9,7 @@
  * and "job_runtime" ms, "elapsed" s, the *_ns latency objects ns,
  * "usr_cpu"/"sys_cpu" and the latency_* and iodepth_* maps percent.
  * Figures iorig does not measure are 0 (bandwidth and IOPS samples, queue
- * depth distributions, trim, sync, dropped I/Os), as fio itself writes
+ * depth distributions, trim, dropped I/Os), as fio itself writes
  * them when it has no samples; the man page lists them.
  *
  * One "jobs" member per reported unit (result_units), as fio gives one
@@ -124,15 +124,19 @@ static json_t *f_dir(struct jw *c, const struct dir_stats *d,
 	return o;
 }
 
-/* fsync and fdatasync calls are not timed: fio's shape, zeros. */
-static json_t *f_sync(struct jw *c)
+/*
+ * fsync=N and fdatasync=N calls, as fio's "sync": their count and
+ * latencies, percentiles when clat's or lat's are asked for.
+ */
+static json_t *f_sync(struct jw *c, const struct hist *h, const struct job *j)
 {
 	json_t *o = json_object();
 
 	if (!o)
 		return NULL;
-	jw_put(c, o, "total_ios", json_integer(0));
-	jw_put(c, o, "lat_ns", f_lat(c, NULL, NULL, false));
+	jw_put(c, o, "total_ios", jw_u64(h->count));
+	jw_put(c, o, "lat_ns", f_lat(c, h, j, j && (j->clat_percentiles ||
+						   j->lat_percentiles)));
 	return o;
 }
 
@@ -403,7 +407,7 @@ static json_t *f_job(struct jw *c, const struct run_result *r,
 	jw_put(c, o, "read", f_dir(c, &s->dir[DDIR_READ], s->runtime_ns, j));
 	jw_put(c, o, "write", f_dir(c, &s->dir[DDIR_WRITE], s->runtime_ns, j));
 	jw_put(c, o, "trim", f_dir(c, NULL, 0, j));
-	jw_put(c, o, "sync", f_sync(c));
+	jw_put(c, o, "sync", f_sync(c, &s->sync, j));
 	put_cpu(c, o, u, u->stats.nclones ? rt_ns : 0);
 	jw_put(c, o, "iodepth_level", f_depth_map(c, depth_level_keys));
 	jw_put(c, o, "iodepth_submit", f_depth_map(c, depth_batch_keys));

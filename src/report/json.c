@@ -153,6 +153,20 @@ static json_t *j_dir(struct jw *c, const struct dir_stats *d,
 	return o;
 }
 
+/* fsync=N, fdatasync=N calls: {"ios", "lat_ns"}, percentiles as clat's. */
+static json_t *j_sync(struct jw *c, const struct hist *h,
+		      const struct job *j)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	jw_put(c, o, "ios", jw_u64(h->count));
+	jw_put(c, o, "lat_ns", j_hist(c, h, j, j && (j->clat_percentiles ||
+						    j->lat_percentiles)));
+	return o;
+}
+
 static json_t *j_cpu(struct jw *c, const struct cpu_usage *u)
 {
 	json_t *o = json_object();
@@ -304,7 +318,10 @@ static void put_result(struct jw *c, json_t *o, const struct job_stats *s,
 	jw_put(c, o, "measured", json_boolean(s->nmeasured || !s->nclones));
 	jw_put(c, o, "abandoned", json_boolean(s->abandoned));
 	jw_put(c, o, "runtime_ns", jw_u64(s->runtime_ns));
+	jw_put(c, o, "think_ns", jw_u64(s->think_ns));
+	jw_put(c, o, "end_sync_ns", jw_u64(s->end_sync_ns));
 	jw_put(c, o, "loops", jw_u64(s->loops_done));
+	jw_put(c, o, "sync", j_sync(c, &s->sync, j));
 	if (cpu)
 		jw_put(c, cpu, "us_per_io", jw_real(stats_cpu_us_per_io(s)));
 	jw_put(c, o, "cpu", cpu);

@@ -12,7 +12,9 @@
  *         error), engine sync
  *     cpu    user 0.002s  sys 0.003s  ctx 0 vol / 0 invol  4.95us cpu/io
  *
- * A job with verify= has a verify block before its cpu line (see
+ * Then fsync=N/fdatasync=N calls and the time of the runtime spent
+ * thinking or in the final fsyncs, when there are (print_sync_think). A
+ * job with verify= has a verify block before its cpu line (see
  * print_verify). A merged unit says "N jobs merged" instead of the clone.
  * Directions with no I/O, empty histograms and zero error counts are left
  * out. Then one summary per reporting group, the process-wide CPU and
@@ -101,6 +103,12 @@ static void print_lat_row(FILE *f, const char *name, const struct hist *h)
 		mn, av, mx, sd);
 }
 
+static void print_lat_head(FILE *f)
+{
+	fprintf(f, "    %-6s %9s %8s %8s %8s %8s\n", "", "samples", "min",
+		"avg", "max", "stddev");
+}
+
 static void print_pct_table(FILE *f, const char *name, const struct hist *h,
 			    const struct job *j)
 {
@@ -141,14 +149,39 @@ static void print_latencies(FILE *f, const struct dir_stats *d,
 		any = any || lat[i].h->count;
 	if (!any)
 		return;
-	fprintf(f, "    %-6s %9s %8s %8s %8s %8s\n", "", "samples", "min",
-		"avg", "max", "stddev");
+	print_lat_head(f);
 	for (i = 0; i < sizeof(lat) / sizeof(lat[0]); i++)
 		if (lat[i].h->count)
 			print_lat_row(f, lat[i].name, lat[i].h);
 	for (i = 0; i < sizeof(lat) / sizeof(lat[0]); i++)
 		if (lat[i].h->count && lat[i].pct && j->npercentiles)
 			print_pct_table(f, lat[i].name, lat[i].h, j);
+}
+
+/*
+ * fsync=N/fdatasync=N calls and their latencies; then the time of the
+ * runtime that was thinking (thinktime=) or the final fsyncs (end_fsync,
+ * fsync_on_close).
+ */
+static void print_sync_think(FILE *f, const struct job_stats *s,
+			     const struct job *j)
+{
+	char think[32], end[32];
+
+	if (s->sync.count) {
+		fprintf(f, "  sync   %" PRIu64 " fsync/fdatasync calls\n",
+			s->sync.count);
+		print_lat_head(f);
+		print_lat_row(f, "lat", &s->sync);
+		if ((j->clat_percentiles || j->lat_percentiles) &&
+		    j->npercentiles)
+			print_pct_table(f, "lat", &s->sync, j);
+	}
+	if (!s->think_ns && !s->end_sync_ns)
+		return;
+	fmt_secs(s->think_ns, think, sizeof(think));
+	fmt_secs(s->end_sync_ns, end, sizeof(end));
+	fprintf(f, "  of the runtime: think %s, end fsync %s\n", think, end);
 }
 
 static void print_errors(FILE *f, const struct dir_stats *d)
@@ -467,6 +500,7 @@ static void print_unit(FILE *f, const struct run_result *r,
 	}
 	if (!any)
 		fputs("  no I/O\n", f);
+	print_sync_think(f, s, u->job);
 	print_verify(f, &s->verify);
 	fputs("  ", f);
 	print_cpu(f, "cpu", &s->cpu);

@@ -186,19 +186,43 @@ static bool should_stop(struct wstate *s)
 	       s->issued_ios >= s->limit_ios || s->now >= s->deadline;
 }
 
+/*
+ * fsync (full) or fdatasync of fd, timed: its latency goes into *h (NULL:
+ * nowhere), its time is returned (0 when abandoned), and s->now moves
+ * past it, so that the runtime counts it. 0 or -errno in *err.
+ */
+static uint64_t timed_sync(struct wstate *s, int fd, bool full,
+			   struct hist *h, int *err)
+{
+	uint64_t t0, t1;
+	int r;
+
+	t0 = clock_ticks(s->w->clk);
+	call_enter(s);
+	r = full ? fsync(fd) : fdatasync(fd);
+	*err = r ? -errno : 0;
+	if (!call_leave(s))
+		return 0;
+	t1 = clock_ticks(s->w->clk);
+	if (t1 > s->now)
+		s->now = t1;
+	if (h)
+		hist_add(h, clock_delta_ns(s->w->clk, t0, t1));
+	return clock_delta_ns(s->w->clk, t0, t1);
+}
+
 static void sync_file(struct wstate *s, int fd)
 {
 	const struct job *j = s->j;
 	int r;
 
-	call_enter(s);
-	r = j->fsync && s->writes_since_sync >= j->fsync ? fsync(fd) :
-	    fdatasync(fd);
-	if (!call_leave(s))
+	timed_sync(s, fd, j->fsync && s->writes_since_sync >= j->fsync,
+		   &s->st->sync, &r);
+	if (s->abandoned)
 		return;
 	s->writes_since_sync = 0;
 	if (r)
-		job_fail(s, -errno, "fsync: %s", strerror(errno));
+		job_fail(s, r, "fsync: %s", strerror(-r));
 }
 
 /*
@@ -333,7 +357,7 @@ static void issue(struct wstate *s)
 	struct io_req *req;
 	int r;
 
-	while (s->inflight < s->depth && !s->stopping) {
+	while (s->inflight < s->depth && !s->stopping && !s->think_due) {
 		if (s->vhold && verify_barrier(s))
 			break;
 		if (should_stop(s)) {
@@ -364,15 +388,17 @@ static void issue(struct wstate *s)
 			live_publish(s);
 		} else if (r == ENGINE_QUEUED) {
 			s->inflight++;
-			if (++s->queued >= (one_at_a_time(s) ? 1 :
-					    s->batch_submit))
-				break;
+			s->queued++;
 		} else {
 			s->free_reqs[s->nfree++] = req;
 			s->engine_failed = true;
 			job_fail(s, r, "engine %s: %s", s->eng->name,
 				 strerror(-r));
 		}
+		if (s->think_on)
+			think_check(s, 1);
+		if (s->queued >= (one_at_a_time(s) ? 1 : s->batch_submit))
+			break;
 	}
 }
 
@@ -443,7 +469,8 @@ static void commit_reap(struct wstate *s)
 
 	if (s->abandoned || !eng_commit(s) || !s->inflight)
 		return;
-	if (s->inflight >= s->depth || s->stopping || s->vhold)
+	if (s->inflight >= s->depth || s->stopping || s->vhold ||
+	    s->think_due)
 		min = wait_batch(s, &batch);
 	max = one_at_a_time(s) && !batch ? 1 : s->reap_max;
 	if (batch)
@@ -469,10 +496,16 @@ static void run_loop(struct wstate *s)
 		if (s->abandoned ||
 		    (!s->inflight && !s->queued && s->stopping))
 			break;
+		if (s->think_due && !s->inflight && !s->queued) {
+			think_run(s);
+			continue;
+		}
 		commit_reap(s);
 		/* A failed engine cannot be drained: give its I/Os up. */
 		if (s->engine_failed || s->abandoned)
 			break;
+		if (s->think_on && !s->think_due)
+			think_check(s, 0);
 	}
 }
 
@@ -559,6 +592,23 @@ static void finish(struct wstate *s)
 	unsigned i;
 	int r;
 
+	/*
+	 * As in fio, the files of a job that writes are fsynced before its
+	 * runtime ends: durable throughput, buffered or direct, compares.
+	 */
+	if ((j->end_fsync || j->fsync_on_close) && j->rw != RW_READ &&
+	    j->rw != RW_RANDREAD && !j->verify_only && !s->st->err) {
+		for (i = 0; i < t->nfiles && !s->st->err; i++) {
+			s->st->end_sync_ns += timed_sync(s, t->files[i].fd,
+							 true, NULL, &r);
+			if (s->abandoned)
+				return;
+			if (r)
+				job_fail(s, r, "%s of %s: %s", j->end_fsync ?
+					 "end_fsync" : "fsync_on_close",
+					 t->files[i].path, strerror(-r));
+		}
+	}
 	cpu_thread(&cpu1);
 	cpu_sub(&s->st->cpu, &cpu1, &s->cpu0);
 	if (s->eng->cpu) {
@@ -571,17 +621,6 @@ static void finish(struct wstate *s)
 	}
 	finish_figures(s, s->now);
 	interval_end(s, s->now);
-	if (j->end_fsync && s->st->dir[DDIR_WRITE].ios && !s->st->err) {
-		for (i = 0; i < t->nfiles; i++) {
-			call_enter(s);
-			r = fsync(t->files[i].fd);
-			if (!call_leave(s))
-				return;
-			if (r)
-				job_fail(s, -errno, "end_fsync of %s: %s",
-					 t->files[i].path, strerror(errno));
-		}
-	}
 	s->finished = true;
 }
 
@@ -657,8 +696,10 @@ void *worker_main(void *arg)
 		     (unsigned)j->iodepth_batch_complete_max : s.depth;
 	if (s.reap_max < s.reap_min)
 		s.reap_max = s.reap_min;
+	/* A thinking job reaps what is done, as fio does (think.c). */
 	s.adaptive = !j->iodepth_batch_submit &&
-		     !j->iodepth_batch_complete_max && s.depth > 1;
+		     !j->iodepth_batch_complete_max && s.depth > 1 &&
+		     !j->thinktime_ns;
 	s.one_cpu = on_one_cpu();
 	sleep_ns(j->startdelay_ns, w->stop);
 	ret = alloc_reqs(&s);
@@ -705,6 +746,7 @@ void *worker_main(void *arg)
 				      memory_order_relaxed);
 	}
 	s.now = clock_ticks(w->clk);
+	think_init(&s);
 	/* Before measure_start: it tells ramping from measuring by it. */
 	if (j->ramp_time_ns)
 		s.ramp_end = s.now + clock_ns_to_ticks(w->clk, j->ramp_time_ns);

@@ -62,6 +62,18 @@ struct wstate {
 	uint64_t iv_next;	/* ticks: the running interval's end;
 				 * UINT64_MAX: none (off, ramping, over) */
 	bool iv_over;		/* the last interval is closed, or failed */
+	/* thinktime= (think.c); all unused when think_on is false */
+	bool think_on;
+	bool think_due;		/* stall once nothing is in flight */
+	struct {
+		bool by_issue;		/* thinktime_blocks_type=issue */
+		uint64_t blocks;	/* 0: only thinktime_iotime */
+		uint64_t iotime;	/* ticks; 0: off */
+		uint64_t issued;	/* I/Os issued since the job started */
+		uint64_t last;		/* the count at the last stall */
+		uint64_t at;		/* the count when the due one was due */
+		uint64_t last_end;	/* ticks: the end of the last stall */
+	} think;
 	/* --progress: totals of the phases before the last measure_start */
 	uint64_t live_ios[DDIR_NR], live_bytes[DDIR_NR];
 };
@@ -138,6 +150,14 @@ void interval_arm(struct wstate *s);
 int interval_close(struct wstate *s, uint64_t end_ns);
 void interval_roll(struct wstate *s, uint64_t now);
 void interval_end(struct wstate *s, uint64_t end);
+
+/* thinktime= (think.c). */
+void think_init(struct wstate *s);
+/* After an I/O was issued (issued 1) or completions were collected (0):
+ * sets think_due when a stall is due. */
+void think_check(struct wstate *s, unsigned issued);
+/* The stall itself, with nothing in flight; moves s->now past it. */
+void think_run(struct wstate *s);
 
 /* The verification phase inside a worker (src/verify/phase.c). */
 bool verify_next_io(struct wstate *s, struct gen_io *io);

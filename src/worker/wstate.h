@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "engine.h"
 #include "gen.h"
@@ -61,6 +62,10 @@ struct wstate {
 	uint64_t iv_next;	/* ticks: the running interval's end;
 				 * UINT64_MAX: none (off, ramping, over) */
 	bool iv_over;		/* the last interval is closed, or failed */
+	FILE *trace;		/* IORIG_IO_TRACE; NULL: off */
+	/* default batching: end of the last I/O queued in this batch */
+	uint64_t batch_end;
+	uint16_t batch_file;
 	/* --progress: totals of the phases before the last measure_start */
 	uint64_t live_ios[DDIR_NR], live_bytes[DDIR_NR];
 };

@@ -302,6 +302,8 @@ static void complete(struct wstate *s, struct io_req *req)
 		slat = clock_delta_ns(clk, req->t_queue, req->t_submit);
 		clat = clock_delta_ns(clk, req->t_submit, req->t_done);
 		lat = slat + clat;
+		/* the engine saw it done as the submitting call returned */
+		d->submit_done += req->t_done == req->t_submit;
 		hist_add(&d->slat, slat);
 		hist_add(&d->clat, clat);
 		hist_add(&d->lat, lat);

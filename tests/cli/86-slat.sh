@@ -64,6 +64,9 @@ def agree(key, vals):
         fail(f"{key} min/max/mean {h['min']}/{h['max']}/{h['mean']} != "
              f"trace {min(vals)}/{max(vals)}/{mean}")
 submit = [row for row in rows if row[1]]
+done_in_call = sum(1 for row in submit if row[1] == row[2])
+if r["submit_done_ios"] != done_in_call:
+    fail(f"submit_done_ios {r['submit_done_ios']}, trace {done_in_call}")
 agree("slat_ns", [row[3] for row in submit])
 agree("clat_ns", [row[4] for row in rows])
 agree("lat_ns", [row[5] for row in rows])
@@ -152,6 +155,7 @@ fi
 expect_rc 0
 json_is "d['jobs'][0]['read']['ios']" 400
 json_is "d['jobs'][0]['read']['clat_ns']['max']" 0
+json_is "d['jobs'][0]['read']['submit_done_ios']" 400
 expect_json "d['jobs'][0]['read']['slat_ns']['min'] > 0" \
 	"slat covers io_submit, which did the read"
 expect_json "d['jobs'][0]['read']['slat_ns']['mean'] == d['jobs'][0]['read']['lat_ns']['mean']"

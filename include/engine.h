@@ -18,9 +18,11 @@ struct target;
  * Timestamps are clock ticks (clock.h). The worker stamps t_queue before
  * queue() and t_done when it observes a completion unless the engine has
  * already set t_done (an engine that can stamp a completion closer to the
- * moment it happened does so). t_submit is set by the engine (or by the
- * worker for engines without a separate submit step) just before the
- * request is handed to the kernel; 0 means "not recorded" (sync engines).
+ * moment it happened does so). t_submit is set by the engine as soon as
+ * the system call that handed the request to the kernel returns (a thread
+ * pool: just before its blocking call); 0 means "not recorded" (sync
+ * engines). The worker counts slat = t_submit - t_queue, clat = t_done -
+ * t_submit and lat = slat + clat.
  */
 struct io_req {
 	uint64_t offset;	/* within fd */
@@ -126,10 +128,13 @@ struct engine_ctx {
  * Engines must not return from exit() while the kernel or their own
  * threads may still touch a request's buffer: the worker frees them next.
  *
- * Timestamps: commit() (or, for a thread pool, the thread that makes the
- * system call) sets t_submit of each request just before the
- * system call that hands it to the kernel; reap() sets t_done of each
- * completion as it is observed (or on the thread that observed it).
+ * Timestamps: commit() (or whichever call submits) sets t_submit of each
+ * request as soon as the system call that hands it to the kernel returns
+ * (a thread pool: its thread, just before the blocking call); t_done is
+ * the first moment the completion is seen: a completion already there
+ * when the submitting call returns gets the same reading (clat 0), others
+ * are stamped by reap() as they are observed (or on the thread that
+ * observed it). prep resets t_done to 0, so an engine stamps only once.
  */
 struct engine_ops {
 	const char *name;

@@ -34,6 +34,7 @@ static void dir_merge(struct dir_stats *dst, const struct dir_stats *src)
 	dst->bytes += src->bytes;
 	dst->errors += src->errors;
 	dst->short_ios += src->short_ios;
+	dst->submit_done += src->submit_done;
 	if (!dst->first_errno && src->first_errno) {
 		dst->first_errno = src->first_errno;
 		dst->first_err_offset = src->first_err_offset;

@@ -9,13 +9,19 @@
  * io_getevents.
  *
  * Timestamps (the man page quotes this):
- *   t_submit: one clock read immediately before each io_submit call, given
- *             to every request in that call. A request the kernel did not
- *             take (partial submit, EAGAIN) is stamped again before the
- *             next attempt, so slat ends at the call that accepted it.
- *   t_done:   one clock read as soon as io_getevents returns, given to
- *             every event of that call: they were all observed at that
- *             moment, and the kernel keeps no per-event completion time.
+ *   t_submit: one clock read as soon as io_submit returns, given to every
+ *             request that call accepted: slat covers the call. A request
+ *             the kernel did not take (partial submit, EAGAIN) is stamped
+ *             when the call that accepts it returns.
+ *   t_done:   the first moment iorig can know the I/O completed. The
+ *             completion ring is in our memory (the one libaio's own
+ *             user-space reaping reads); right after io_submit returns,
+ *             every event already in it, which includes the requests of
+ *             this batch that completed inside the call (zram, buffered
+ *             I/O), gets the same clock read as t_submit: clat 0, not the
+ *             time until the next io_getevents. Every other event gets
+ *             one clock read taken as soon as io_getevents returns it.
+ *             The kernel keeps no per-event completion time.
  *
  * Bookkeeping: the worker counts a request as in flight as soon as queue()
  * returns QUEUED, but only in_kernel of them have really been accepted by
@@ -43,6 +49,17 @@
 #include "clock.h"
 #include "engine.h"
 
+/*
+ * The AIO completion ring as the kernel maps it at the context's address
+ * (fs/aio.c; the layout is ABI: libaio reads it too). Only read, and only
+ * when magic and incompat_features say it is this layout.
+ */
+struct aio_uring_hdr {
+	unsigned id, nr, head, tail, magic, compat, incompat, hdr_len;
+	struct io_event events[];
+};
+#define AIO_RING_MAGIC_V1	0xa10a10a1u
+
 /* How long reap() waits out EAGAIN when nothing is in the kernel. */
 #define AIO_EAGAIN_SLEEP_NS	1000000L	/* 1 ms per try */
 #define AIO_EAGAIN_TRIES	1000		/* then fail the batch */
@@ -58,6 +75,8 @@ struct aio_state {
 	unsigned nfailed;
 	unsigned in_kernel;		/* submitted, not yet reaped */
 	bool blocked;			/* EAGAIN, and nothing reaped since */
+	bool ring_ok;			/* the ring can be peeked */
+	unsigned seen;			/* events in the ring stamped done */
 };
 
 static int aio_init(struct engine_ctx *ctx)
@@ -84,6 +103,12 @@ static int aio_init(struct engine_ctx *ctx)
 	r = io_setup((int)depth, &st->ioctx);
 	if (r < 0)
 		goto err_free;
+	{
+		const struct aio_uring_hdr *h = (const void *)st->ioctx;
+
+		st->ring_ok = h->magic == AIO_RING_MAGIC_V1 && !h->incompat &&
+			      h->hdr_len == sizeof(*h);
+	}
 	ctx->priv = st;
 	return 0;
 
@@ -137,6 +162,33 @@ static void aio_refuse(struct aio_state *st, const struct clock *clk,
 }
 
 /*
+ * Stamp t_done = now on the events that reached the ring since the last
+ * look: they are done, and now is the first time we see them. The kernel
+ * fills an event before it moves tail (release), io_getevents hands them
+ * out from head in ring order, so the first seen ones are the stamped.
+ */
+static void aio_peek(struct aio_state *st, uint64_t now)
+{
+	const struct aio_uring_hdr *h = (const void *)st->ioctx;
+	unsigned head, tail, n;
+
+	if (!st->ring_ok)
+		return;
+	tail = __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE);
+	head = __atomic_load_n(&h->head, __ATOMIC_RELAXED);
+	if (head >= h->nr || tail >= h->nr)
+		return;
+	n = tail >= head ? tail - head : tail + h->nr - head;
+	for (; st->seen < n; st->seen++) {
+		struct io_req *req = (void *)(uintptr_t)
+			h->events[(head + st->seen) % h->nr].data;
+
+		if (!req->t_done)
+			req->t_done = now;
+	}
+}
+
+/*
  * Submit everything pending. A partial submit is retried with the rest at
  * once; a refused iocb is completed with its error and skipped. Stops on
  * EAGAIN, leaving the rest pending and st->blocked set: completions must
@@ -150,11 +202,13 @@ static int aio_flush(struct aio_state *st, const struct clock *clk)
 	unsigned i;
 
 	while (st->npending) {
-		now = clock_ticks(clk);
-		for (i = 0; i < st->npending; i++)
-			((struct io_req *)st->pending[i]->data)->t_submit = now;
 		r = io_submit(st->ioctx, (long)st->npending, st->pending);
 		if (r > 0) {
+			now = clock_ticks(clk);
+			for (i = 0; i < (unsigned)r; i++)
+				((struct io_req *)st->pending[i]->data)
+					->t_submit = now;
+			aio_peek(st, now);
 			aio_pending_drop(st, (unsigned)r);
 			st->in_kernel += (unsigned)r;
 			submitted += r;
@@ -241,12 +295,15 @@ static int aio_reap(struct engine_ctx *ctx, unsigned min,
 	if (r < 0)
 		return n ? (int)n : r;	/* the error comes back next time */
 	now = clock_ticks(ctx->clk);
+	/* the first seen of them were stamped by aio_peek() */
+	st->seen -= (unsigned)r < st->seen ? (unsigned)r : st->seen;
 	for (i = 0; i < (unsigned)r; i++) {
 		struct io_req *req = st->events[i].data;
 
 		/* res is the kernel's long: bytes, or -errno */
 		req->res = (long)st->events[i].res;
-		req->t_done = now;
+		if (!req->t_done)
+			req->t_done = now;
 		out[n++] = req;
 	}
 	st->in_kernel -= (unsigned)r;

@@ -6,23 +6,34 @@
  * System calls. The worker always follows commit() with reap() (it only
  * skips reap when nothing is in flight, and queued requests are in flight),
  * so without SQPOLL commit() hands nothing over by itself: it marks the
- * batch and reap() submits it and waits for its completions in ONE
- * io_uring_enter (io_uring_submit_and_wait). QD1 thus costs one system
- * call per I/O, and a deep queue one per commit+reap round. Should queue()
- * be called again after commit() without a reap in between, the marked
- * batch is submitted first, so commit()'s promise holds for any caller.
- * reap() enters the kernel only when it has something to submit or fewer
- * than min completions are ready (with DEFER_TASKRUN also to collect when
- * none are: completions reach the ring only when this thread enters).
- * With SQPOLL, commit() publishes the batch to the kernel's polling thread
- * at once (a system call only when that thread sleeps) and reap() waits.
+ * batch and reap() submits it. The submitting io_uring_enter never waits
+ * (it only collects what is done: IORING_ENTER_GETEVENTS with min 0), so
+ * that its return is the end of the submission, which slat must cover;
+ * when fewer than min completions are then ready, a second io_uring_enter
+ * waits for them. A call that submitted and waited at once could not tell
+ * the two apart. QD1 thus costs one system call per I/O that completes
+ * inside the submitting call (zram) and two otherwise, as in fio; a deep
+ * queue one or two per commit+reap round. Should queue() be called again
+ * after commit() without a reap in between, the marked batch is submitted
+ * first, so commit()'s promise holds for any caller. reap() enters the
+ * kernel to wait only when fewer than min completions are ready, and
+ * with DEFER_TASKRUN also to collect when none are (completions reach
+ * the ring only when this thread enters). With SQPOLL, commit()
+ * publishes the batch to the kernel's polling thread at once (a system
+ * call only when that thread sleeps) and reap() waits.
  *
- * Timestamps. t_submit: just before the io_uring_enter that submits the
- * request (SQPOLL: before the ring tail is published). A request the kernel
- * did not take (short submit) is stamped again when it is submitted.
- * t_done: once per batch of completions, right after they are read from
- * the completion ring; they were all observed at that instant, and a clock
- * read per completion would only add the time spent in this loop.
+ * Timestamps. t_submit: one clock read as soon as the io_uring_enter that
+ * submits the request returns (SQPOLL: after the ring tail is published
+ * and the polling thread woken if it slept), for every request it took.
+ * A request the kernel did not take (short submit) is stamped when the
+ * call that takes it returns. t_done: the first moment iorig sees the
+ * completion. Completions already in the completion ring when the
+ * submitting call returns (the ones of this batch done inside the call
+ * among them) get that same clock read: clat 0, where fio's clat would
+ * be the time until it looks at the ring. Others get one clock read per
+ * batch, right after they are read from the ring; they were all observed
+ * at that instant, and a clock read per completion would only add the
+ * time spent in this loop.
  *
  * Invariants: outstanding = requests queued and not yet reaped;
  * pend[0..npend) = those still in the submission ring, not yet consumed by
@@ -62,6 +73,7 @@ struct uring {
 	unsigned depth;
 	unsigned npend;
 	unsigned outstanding;		/* queued, not yet reaped */
+	unsigned seen;			/* CQEs at the head stamped done */
 	unsigned reqs_per_buf;		/* fixedbufs: requests per buffer */
 	bool committed;			/* pend was committed, not submitted */
 	bool sqpoll;
@@ -316,27 +328,48 @@ err_free:
 }
 
 /*
- * Submit everything pending and, when wait > 0, wait until that many
- * completions are ready (getevents: collect finished ones without
- * waiting), in one system call. Returns how many requests
- * the kernel took, 0 when it took none for a transient reason, or -errno.
- * The kernel waits only when it took every pending request.
+ * Stamp t_done = t on the completions that reached the ring since the
+ * last look: t is the first moment we see them. They stay in the ring;
+ * harvest() takes them from the head, in this order.
  */
-static int uring_submit(struct uring *u, unsigned wait, bool getevents)
+static void uring_peek(struct uring *u, uint64_t t)
 {
-	uint64_t t = clock_ticks(u->clk);
+	struct io_uring_cqe *cqe;
+	unsigned head, i = 0;
+
+	io_uring_for_each_cqe(&u->ring, head, cqe) {
+		if (i++ >= u->seen) {
+			struct io_req *req = io_uring_cqe_get_data(cqe);
+
+			if (!req->t_done)
+				req->t_done = t;
+		}
+	}
+	u->seen = i;
+}
+
+/*
+ * Submit everything pending without waiting, collecting what is done
+ * (see the top of the file). Returns how many requests the kernel took,
+ * 0 when it took none for a transient reason, or -errno.
+ */
+static int uring_submit(struct uring *u)
+{
 	unsigned i, n;
+	uint64_t t;
 	int r;
 
-	for (i = 0; i < u->npend; i++)
-		u->pend[i]->t_submit = t;
 	u->committed = false;
-	r = getevents ? io_uring_submit_and_get_events(&u->ring) :
-	    io_uring_submit_and_wait(&u->ring, wait);
+	r = u->sqpoll ? io_uring_submit(&u->ring) :
+	    io_uring_submit_and_get_events(&u->ring);
 	if (r < 0)
 		return r == -EAGAIN || r == -EBUSY || r == -EINTR ? 0 : r;
+	t = clock_ticks(u->clk);
 	/* SQPOLL: published is handed over, the kernel thread takes it. */
 	n = u->sqpoll || (unsigned)r >= u->npend ? u->npend : (unsigned)r;
+	for (i = 0; i < n; i++)
+		u->pend[i]->t_submit = t;
+	uring_peek(u, t);
 	u->npend -= n;
 	if (u->npend)
 		memmove(u->pend, u->pend + n, u->npend * sizeof(*u->pend));
@@ -351,7 +384,7 @@ static int uring_queue(struct engine_ctx *ctx, struct io_req *req)
 	int r;
 
 	if (u->committed) {
-		r = uring_submit(u, 0, false);
+		r = uring_submit(u);
 		if (r < 0)
 			return r;
 	}
@@ -395,14 +428,14 @@ static int uring_commit(struct engine_ctx *ctx)
 	if (!u->npend)
 		return 0;
 	if (u->sqpoll)
-		return uring_submit(u, 0, false);
+		return uring_submit(u);
 	u->committed = true;
 	return (int)u->npend;
 }
 
 /*
- * Submit what is pending and make min completions ready, entering the
- * kernel once when possible. Fewer may be ready on return after a signal
+ * Submit what is pending (a call that does not wait), then make min
+ * completions ready (a second call, only when fewer are). Fewer may be ready on return after a signal
  * or a short submit; never waits beyond what the kernel holds. min = 0
  * waits for nothing but still collects what has completed: with
  * DEFER_TASKRUN completions reach the ring only when we enter the kernel.
@@ -414,10 +447,9 @@ static int uring_wait(struct uring *u, unsigned min)
 	int r;
 
 	if (u->npend) {
-		r = uring_submit(u, ready >= min ? 0 : min,
-				 !min && !ready && u->defer);
-		if (r < 0 || !u->npend)
-			return r < 0 ? r : 0;
+		r = uring_submit(u);
+		if (r < 0)
+			return r;
 		ready = io_uring_cq_ready(&u->ring);
 	} else if (!min && !ready && u->defer && u->outstanding) {
 		r = io_uring_get_events(&u->ring);
@@ -444,13 +476,16 @@ static unsigned uring_harvest(struct uring *u, struct io_req **out,
 				    max < u->depth ? max : u->depth);
 	if (!n)
 		return 0;
-	t = clock_ticks(u->clk);
+	/* the first seen of them were stamped by uring_peek() */
+	t = n > u->seen ? clock_ticks(u->clk) : 0;
 	for (i = 0; i < n; i++) {
 		req = io_uring_cqe_get_data(u->cqes[i]);
 		req->res = u->cqes[i]->res;
-		req->t_done = t;
+		if (!req->t_done)
+			req->t_done = t;
 		out[i] = req;
 	}
+	u->seen -= n < u->seen ? n : u->seen;
 	io_uring_cq_advance(&u->ring, n);
 	u->outstanding -= n;
 	return n;

@@ -12,6 +12,11 @@
  * depth distributions, trim, dropped I/Os), as fio itself writes
  * them when it has no samples; the man page lists them.
  *
+ * slat_ns, clat_ns and lat_ns are the worker's histograms unchanged: their
+ * stamps (man page, TIMESTAMPS) already have fio's meaning, the submitting
+ * system call in slat. The one difference: an I/O done inside that call
+ * has clat 0 here, fio's time-to-look (0.1-2 us) there.
+ *
  * One "jobs" member per reported unit (result_units), as fio gives one
  * per group with group_reporting and one per clone without; "job options"
  * are the options as given in the job's own section (and, for a sweep

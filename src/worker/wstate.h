@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "engine.h"
 #include "gen.h"
@@ -74,6 +75,10 @@ struct wstate {
 		uint64_t at;		/* the count when the due one was due */
 		uint64_t last_end;	/* ticks: the end of the last stall */
 	} think;
+	FILE *trace;		/* IORIG_IO_TRACE; NULL: off */
+	/* default batching: end of the last I/O queued in this batch */
+	uint64_t batch_end;
+	uint16_t batch_file;
 	/* --progress: totals of the phases before the last measure_start */
 	uint64_t live_ios[DDIR_NR], live_bytes[DDIR_NR];
 };

@@ -103,4 +103,39 @@ struct gen_io {
 int gen_init(struct gen *g, const struct gen_params *p);
 void gen_next(struct gen *g, struct gen_io *io);
 
+/*
+ * The bytes of writes. Every write's buffer is filled from one random block
+ * (pool, as long as the largest write) xor a fresh 64-bit key: each 8-byte
+ * word differs from the pool's by the key. Two writes share a 512-byte
+ * sector only if their keys are equal (1 in 2^64 per pair), so no two
+ * written blocks are alike (block-level deduplication finds nothing), each
+ * block is random (per-page compression, zram, finds nothing), and no run
+ * of 2 or more bytes repeats from one block to another unless two keys
+ * agree in those byte lanes, so compressors that look across blocks
+ * (gzip, zstd, btrfs and ZFS records) find nothing either. Reads into the
+ * same buffers do not matter: the next write refills it from the pool.
+ * The cost is one pass over the buffer (load, xor, store), no system call.
+ */
+typedef void (*gen_data_xor_fn)(void *dst, const uint64_t *pool, size_t len,
+				uint64_t key);
+
+struct gen_data {
+	struct gen_rng keys;
+	uint64_t *pool;
+	size_t len;		/* bytes in pool */
+	gen_data_xor_fn xor;	/* gen_data_xor, or its copy for this CPU */
+};
+
+/* pool_seed: the pool's bytes; key_seed: the keys. -ENOMEM or 0. */
+int gen_data_init(struct gen_data *d, size_t len, uint64_t pool_seed,
+		  uint64_t key_seed);
+void gen_data_free(struct gen_data *d);
+/* dst[0..len) = pool xor key, len <= d->len; dst and pool do not overlap. */
+void gen_data_xor(void *dst, const uint64_t *pool, size_t len, uint64_t key);
+
+static inline void gen_data_fill(struct gen_data *d, void *dst, size_t len)
+{
+	d->xor(dst, d->pool, len, gen_rng_next(&d->keys));
+}
+
 #endif

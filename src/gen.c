@@ -34,6 +34,7 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gen.h"
@@ -361,4 +362,96 @@ void gen_next(struct gen *g, struct gen_io *io)
 		next_map(g, io);
 	else
 		next_any(g, d, io);
+}
+
+/* ---- The bytes of writes (gen.h) ---- */
+
+static gen_data_xor_fn pick_xor(void);
+
+int gen_data_init(struct gen_data *d, size_t len, uint64_t pool_seed,
+		  uint64_t key_seed)
+{
+	struct gen_rng r;
+	size_t i, words = (len + 7) / 8;
+	void *p;
+
+	memset(d, 0, sizeof(*d));
+	if (posix_memalign(&p, 64, words ? words * 8 : 8))
+		return -ENOMEM;
+	d->pool = p;
+	d->len = len;
+	gen_rng_seed(&r, pool_seed);
+	for (i = 0; i < words; i++)
+		d->pool[i] = gen_rng_next(&r);
+	gen_rng_seed(&d->keys, key_seed);
+	d->xor = pick_xor();
+	return 0;
+}
+
+void gen_data_free(struct gen_data *d)
+{
+	free(d->pool);
+	d->pool = NULL;
+}
+
+/*
+ * 64 bytes (a cache line) per step, in vectors of 16 or 32 bytes: the
+ * generic vector type lowers to SSE2 on any x86-64 and NEON on arm64; on a
+ * CPU with AVX2 (checked once, at gen_data_init) a copy built for it moves
+ * 32 bytes per instruction, which halves the cost on this path. Unaligned
+ * loads and stores through memcpy cost nothing on aligned data. The tail
+ * (a length that is not a multiple of 64) goes a byte at a time, xor the
+ * key's byte for that position, so the result is that of a word-wise xor.
+ */
+#define GEN_DATA_XOR_BODY(vt)						\
+	const unsigned char *s = (const unsigned char *)pool;		\
+	unsigned char *o = dst;						\
+	vt k, v;							\
+	size_t i = 0, n;						\
+									\
+	for (n = 0; n < sizeof(vt) / 8; n++)				\
+		k[n] = key;						\
+	for (; i + 64 <= len; i += 64) {				\
+		for (n = 0; n < 64; n += sizeof(vt)) {			\
+			memcpy(&v, s + i + n, sizeof(vt));		\
+			v ^= k;						\
+			memcpy(o + i + n, &v, sizeof(vt));		\
+		}							\
+	}								\
+	for (; i < len; i++)						\
+		o[i] = s[i] ^ (unsigned char)(key >> (8 * (i & 7)))
+
+typedef uint64_t gen_v2 __attribute__((vector_size(16)));
+
+static void data_xor_v2(void *dst, const uint64_t *pool, size_t len,
+			uint64_t key)
+{
+	GEN_DATA_XOR_BODY(gen_v2);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+typedef uint64_t gen_v4 __attribute__((vector_size(32)));
+
+__attribute__((target("avx2")))
+static void data_xor_v4(void *dst, const uint64_t *pool, size_t len,
+			uint64_t key)
+{
+	GEN_DATA_XOR_BODY(gen_v4);
+}
+
+static gen_data_xor_fn pick_xor(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx2") ? data_xor_v4 : data_xor_v2;
+}
+#else
+static gen_data_xor_fn pick_xor(void)
+{
+	return data_xor_v2;
+}
+#endif
+
+void gen_data_xor(void *dst, const uint64_t *pool, size_t len, uint64_t key)
+{
+	data_xor_v2(dst, pool, len, key);
 }

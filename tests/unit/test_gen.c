@@ -377,6 +377,58 @@ static void test_random_bsrange(void **state)
 	assert_true(ends > 0);
 }
 
+/* ---- the bytes of writes ---- */
+
+/*
+ * gen_data_fill (whichever copy the CPU gets) and gen_data_xor give pool
+ * xor the key in every 8-byte word, for lengths with and without a tail
+ * past the last 64 bytes, and never write past len; two fills differ in
+ * every word (distinct keys), and the pool is random (no two words alike).
+ */
+static void test_data_fill(void **state)
+{
+	static const size_t lens[] = { 4096, 65536, 1, 7, 64, 100, 4097 };
+	struct gen_data d;
+	uint64_t *a, *b, k, k2;
+	size_t n, i, w;
+
+	assert_int_equal(gen_data_init(&d, 65536 + 64, 1, 2), 0);
+	a = calloc(65536 / 8 + 16, 8);
+	b = calloc(65536 / 8 + 16, 8);
+	assert_non_null(a);
+	assert_non_null(b);
+	for (i = 1; i < (65536 + 64) / 8; i++)
+		assert_true(d.pool[i] != d.pool[i - 1]);
+	for (n = 0; n < sizeof(lens) / sizeof(lens[0]); n++) {
+		memset(a, 0xa5, 65536 + 128);
+		gen_data_fill(&d, a, lens[n]);
+		k = a[0] ^ d.pool[0];
+		for (w = 0; w < lens[n] / 8; w++)
+			assert_true((a[w] ^ d.pool[w]) == k);
+		for (i = w * 8; i < lens[n]; i++)
+			assert_int_equal(((unsigned char *)a)[i] ^
+					 ((unsigned char *)d.pool)[i],
+					 (unsigned char)(k >> (8 * (i & 7))));
+		for (i = lens[n]; i < lens[n] + 64; i++)
+			assert_int_equal(((unsigned char *)a)[i], 0xa5);
+		/* The generic copy gives the same bytes for the same key. */
+		memset(b, 0xa5, 65536 + 128);
+		gen_data_xor(b, d.pool, lens[n], k);
+		assert_memory_equal(a, b, lens[n] + 64);
+		if (lens[n] >= 8) {
+			gen_data_fill(&d, b, lens[n]);
+			k2 = b[0] ^ d.pool[0];
+			assert_true(k2 != k);
+			for (w = 0; w < lens[n] / 8; w++)
+				assert_true(a[w] != b[w]);
+		}
+	}
+	gen_data_free(&d);
+	assert_null(d.pool);
+	free(a);
+	free(b);
+}
+
 /* ---- rwmix ---- */
 
 static uint64_t count_reads(double pct, uint64_t n, bool random)
@@ -829,6 +881,7 @@ int main(void)
 		cmocka_unit_test(test_map_files_huge),
 		cmocka_unit_test(test_any_files_uniform),
 		cmocka_unit_test(test_init_rejects),
+		cmocka_unit_test(test_data_fill),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

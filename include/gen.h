@@ -15,7 +15,9 @@
  * region: none crosses from one file into the next or past the end of the
  * last, whatever the block sizes and whether or not file_region is a
  * multiple of them. Offsets inside a file are multiples of `align` (the gcd
- * of the bs_min in use: the minimum when one divides the other). Sequential
+ * of the bs_min in use: the minimum when one divides the other). Lengths in
+ * a range [min, max] are multiples of min, or max, drawn as fio draws them
+ * (gen.c). Sequential
  * modes walk the files in order; random modes visit blocks in a seeded
  * pseudo-random order. With the random map (norandommap=0) every block of
  * size bs_min[dir] that fits in a file is visited exactly once per pass when
@@ -79,9 +81,14 @@ struct gen {
 	unsigned perm_bits;
 	uint64_t perm_keys[4];
 	uint64_t mix_threshold;	/* (rng value >> 1) below this: read */
-	uint64_t len_steps[2];	/* len = bs_min[d] + k * align, k < len_steps */
+	/* Lengths (gen.c): (j + 1) * bs_min[d] for j < len_mults[d], else
+	 * len_max[d] (bs_max clipped to a file region). */
+	uint64_t len_max[2], len_mults[2];
+	uint64_t len_inv[2];	/* UINT64_MAX / bs_min[d] */
+	uint64_t len_step[2];	/* bs_min[d] / align */
 	uint64_t fit[2];	/* aligned offsets in a file where a bs_min[d]
 				 * I/O fits */
+	uint64_t fit_max[2];	/* likewise for len_max[d] */
 	bool use_map;		/* random order from the keyed bijection */
 	uint64_t pass;		/* completed passes */
 };

@@ -15,7 +15,9 @@
  * region: none crosses from one file into the next or past the end of the
  * last, whatever the block sizes and whether or not file_region is a
  * multiple of them. Offsets inside a file are multiples of `align` (the gcd
- * of the bs_min in use: the minimum when one divides the other). Sequential
+ * of the bs_min in use: the minimum when one divides the other). Lengths in
+ * a range [min, max] are multiples of min, or max, drawn as fio draws them
+ * (gen.c). Sequential
  * modes walk the files in order; random modes visit blocks in a seeded
  * pseudo-random order. With the random map (norandommap=0) every block of
  * size bs_min[dir] that fits in a file is visited exactly once per pass when
@@ -79,9 +81,14 @@ struct gen {
 	unsigned perm_bits;
 	uint64_t perm_keys[4];
 	uint64_t mix_threshold;	/* (rng value >> 1) below this: read */
-	uint64_t len_steps[2];	/* len = bs_min[d] + k * align, k < len_steps */
+	/* Lengths (gen.c): (j + 1) * bs_min[d] for j < len_mults[d], else
+	 * len_max[d] (bs_max clipped to a file region). */
+	uint64_t len_max[2], len_mults[2];
+	uint64_t len_inv[2];	/* UINT64_MAX / bs_min[d] */
+	uint64_t len_step[2];	/* bs_min[d] / align */
 	uint64_t fit[2];	/* aligned offsets in a file where a bs_min[d]
 				 * I/O fits */
+	uint64_t fit_max[2];	/* likewise for len_max[d] */
 	bool use_map;		/* random order from the keyed bijection */
 	uint64_t pass;		/* completed passes */
 };
@@ -102,5 +109,40 @@ struct gen_io {
  */
 int gen_init(struct gen *g, const struct gen_params *p);
 void gen_next(struct gen *g, struct gen_io *io);
+
+/*
+ * The bytes of writes. Every write's buffer is filled from one random block
+ * (pool, as long as the largest write) xor a fresh 64-bit key: each 8-byte
+ * word differs from the pool's by the key. Two writes share a 512-byte
+ * sector only if their keys are equal (1 in 2^64 per pair), so no two
+ * written blocks are alike (block-level deduplication finds nothing), each
+ * block is random (per-page compression, zram, finds nothing), and no run
+ * of 2 or more bytes repeats from one block to another unless two keys
+ * agree in those byte lanes, so compressors that look across blocks
+ * (gzip, zstd, btrfs and ZFS records) find nothing either. Reads into the
+ * same buffers do not matter: the next write refills it from the pool.
+ * The cost is one pass over the buffer (load, xor, store), no system call.
+ */
+typedef void (*gen_data_xor_fn)(void *dst, const uint64_t *pool, size_t len,
+				uint64_t key);
+
+struct gen_data {
+	struct gen_rng keys;
+	uint64_t *pool;
+	size_t len;		/* bytes in pool */
+	gen_data_xor_fn xor;	/* gen_data_xor, or its copy for this CPU */
+};
+
+/* pool_seed: the pool's bytes; key_seed: the keys. -ENOMEM or 0. */
+int gen_data_init(struct gen_data *d, size_t len, uint64_t pool_seed,
+		  uint64_t key_seed);
+void gen_data_free(struct gen_data *d);
+/* dst[0..len) = pool xor key, len <= d->len; dst and pool do not overlap. */
+void gen_data_xor(void *dst, const uint64_t *pool, size_t len, uint64_t key);
+
+static inline void gen_data_fill(struct gen_data *d, void *dst, size_t len)
+{
+	d->xor(dst, d->pool, len, gen_rng_next(&d->keys));
+}
 
 #endif

@@ -42,17 +42,22 @@ int value_bool(const char *s, bool *out, char *why, size_t whylen);
 int value_pct(const char *s, double *out, char *why, size_t whylen);
 
 /* Size range "4k-64k" or "4k:64k"; a single size gives lo == hi.
- * lo <= hi, both > 0. ':' is tried first; '-' splits outside parentheses. */
+ * Both > 0; ends in either order (fio's meaning: 64k-4k is 4k-64k).
+ * ':' is tried first; '-' splits outside parentheses. */
 int value_size_range(const char *s, unsigned kb_base, uint64_t *lo,
 		     uint64_t *hi, char *why, size_t whylen);
 
+/* s has the split point of a range (value_size_range's rule). */
+bool value_is_range(const char *s);
+
 /*
  * Split a per-direction list "a,b" (read,write). A single item applies to
- * both. Empty items are errors. Writes NUL-terminated copies into
- * parts[0..1] (each partlen bytes). Returns the number of items (1 or 2) or
- * -EINVAL with why.
+ * both. Empty items are errors. With dash, a list with no comma splits
+ * where a range would (':' or '-'), as fio reads bs: "4k-64k" is "4k,64k".
+ * Writes NUL-terminated copies into parts[0..1]. Returns the number of
+ * items (1 or 2) or -EINVAL with why.
  */
-int value_split_rw(const char *s, char parts[2][128], char *why,
+int value_split_rw(const char *s, bool dash, char parts[2][128], char *why,
 		   size_t whylen);
 
 /* Double in [min, max] (no units), e.g. a percentile 99.99. */

@@ -138,11 +138,12 @@ const struct opt_def options_table[] = {
 	  .help = "Percent of mixed I/Os that write (100 - rwmixread)" },
 	{ .name = "bs", .alias = "blocksize", .type = OPT_BS, .off = 0,
 	  .def = "4k", .category = "workload",
-	  .help = "Block size: SIZE, a range LO-HI, or READ,WRITE" },
+	  .help = "Block size: SIZE, or READ,WRITE (READ-WRITE as fio "
+		  "reads it; ranges: bsrange)" },
 	{ .name = "bsrange", .alias = "blocksize_range", .type = OPT_BS,
 	  .off = 0, .def = "4k", .category = "workload",
-	  .help = "Block size range LO-HI (or READ,WRITE ranges); same "
-		  "setting as bs" },
+	  .help = "Block size range LO-HI (or READ,WRITE ranges), sizes "
+		  "drawn as fio does; same setting as bs" },
 	{ .name = "ioengine", .type = OPT_SPECIAL, .off = F(ioengine),
 	  .def = "sync", .set = set_ioengine, .category = "engine",
 	  .help = "How I/O is issued; see ENGINES" },
@@ -607,16 +608,32 @@ static int set_choice(int *dst, const struct opt_def *o, const char *val,
 	return -EINVAL;
 }
 
-static int set_bs(struct job *j, const char *val, char *why, size_t whylen)
+/*
+ * fio's two readings. bs: one size per direction, read,write, where with
+ * no comma ':' or '-' separates too (bs=4k-64k reads 4k, writes 64k).
+ * bsrange: a range per direction, split by commas only. A range inside a
+ * comma list of bs is what fio misreads silently (bs=4k-8k,16k drops 8k):
+ * refused.
+ */
+static int set_bs(struct job *j, const struct opt_def *o, const char *val,
+		  char *why, size_t whylen)
 {
+	bool range = !strcmp(o->name, "bsrange");
 	char parts[2][128];
 	uint64_t lo[2], hi[2];
 	int n, i, ret;
 
-	n = value_split_rw(val, parts, why, whylen);
+	n = value_split_rw(val, !range, parts, why, whylen);
 	if (n < 0)
 		return n;
 	for (i = 0; i < n; i++) {
+		if (!range && value_is_range(parts[i])) {
+			snprintf(why, whylen, "'%s' is a range: bs takes one "
+				 "size per direction (bs=4k-64k means 4k "
+				 "reads, 64k writes); expected bsrange=%s for "
+				 "a range of sizes", parts[i], val);
+			return -EINVAL;
+		}
 		ret = value_size_range(parts[i], (unsigned)j->kb_base, &lo[i],
 				       &hi[i], why, whylen);
 		if (ret)
@@ -783,7 +800,7 @@ static int opt_parse(struct job *j, const struct opt_def *o, const char *val,
 	case OPT_ENUM:
 		return set_choice(dst, o, val, why, whylen);
 	case OPT_BS:
-		return set_bs(j, val, why, whylen);
+		return set_bs(j, o, val, why, whylen);
 	case OPT_PLIST:
 		return set_plist(j, val, why, whylen);
 	case OPT_SPECIAL:
@@ -948,6 +965,13 @@ void options_format(const struct job *j, const struct opt_def *o,
 		fmt_choice(o, *(const int *)src, buf, len);
 		break;
 	case OPT_BS:
+		/* bs has no range form (fio's meaning): bsrange shows it. */
+		if (strcmp(o->name, "bsrange") &&
+		    (j->bs_min[0] != j->bs_max[0] ||
+		     j->bs_min[1] != j->bs_max[1])) {
+			buf[0] = '\0';
+			break;
+		}
 		n = fmt_range(j->bs_min[0], j->bs_max[0], buf, len);
 		if (n < len && (j->bs_min[0] != j->bs_min[1] ||
 				j->bs_max[0] != j->bs_max[1])) {

@@ -781,16 +781,21 @@ int value_size_range(const char *s, unsigned kb_base, uint64_t *lo,
 	ret = range_end(sep + 1, e, units, &h, why, whylen);
 	if (ret)
 		return ret;
-	if (l > h)
-		return fail_quote(why, whylen, b, e, -EINVAL,
-				  "has its low end above its high end",
-				  RANGE_EXPECTED);
-	*lo = l;
-	*hi = h;
+	/* fio's meaning: the ends in either order. */
+	*lo = l < h ? l : h;
+	*hi = l < h ? h : l;
 	return 0;
 }
 
-int value_split_rw(const char *s, char parts[2][128], char *why,
+bool value_is_range(const char *s)
+{
+	const char *b, *e;
+
+	trim(s, &b, &e);
+	return range_split(b, e) != NULL;
+}
+
+int value_split_rw(const char *s, bool dash, char parts[2][128], char *why,
 		   size_t whylen)
 {
 	const char *b, *e, *item[2], *item_end[2], *comma;
@@ -800,6 +805,14 @@ int value_split_rw(const char *s, char parts[2][128], char *why,
 	if (b == e)
 		return fail_quote(why, whylen, b, e, -EINVAL, "", RW_EXPECTED);
 	comma = memchr(b, ',', (size_t)(e - b));
+	/* fio: with no comma, bs=4k-64k or 4k:64k is read,write too. */
+	if (!comma && dash) {
+		comma = range_split(b, e);
+		if (comma && range_split(comma + 1, e))
+			return fail_quote(why, whylen, b, e, -EINVAL,
+					  "has more than two items",
+					  RW_EXPECTED);
+	}
 	if (comma && memchr(comma + 1, ',', (size_t)(e - comma - 1)))
 		return fail_quote(why, whylen, b, e, -EINVAL,
 				  "has more than two items", RW_EXPECTED);

@@ -43,8 +43,6 @@ static int alloc_reqs(struct wstate *s)
 	uint64_t bs = j->bs_max[0] > j->bs_max[1] ? j->bs_max[0] :
 		      j->bs_max[1];
 	size_t align = target_buf_align(), stride, i;
-	struct gen_rng rng;
-	uint64_t *p;
 	int r;
 
 	stride = (bs + align - 1) / align * align;
@@ -67,10 +65,6 @@ static int alloc_reqs(struct wstate *s)
 			 strerror(r));
 		return -r;
 	}
-	/* Incompressible data for writes; reads overwrite it. */
-	gen_rng_seed(&rng, j->randseed ^ 0x62756673ull);
-	for (p = s->bufs, i = 0; i < stride * s->depth / 8; i++)
-		p[i] = gen_rng_next(&rng);
 	for (i = 0; i < s->depth; i++) {
 		s->reqs[i].idx = (uint32_t)i;
 		s->reqs[i].buf = (char *)s->bufs + i * stride;
@@ -79,6 +73,15 @@ static int alloc_reqs(struct wstate *s)
 	s->nfree = s->depth;
 	s->ctx.bufs = s->bufs;
 	s->ctx.buf_stride = stride;
+	/* Each write's bytes (gen.h); verify= writes its own. */
+	if (j->rw != RW_READ && j->rw != RW_RANDREAD && !j->verify &&
+	    gen_data_init(&s->wdata, bs, j->randseed ^ 0x706f6f6cull,
+			  clock_mono_ns() ^ ((uint64_t)getpid() << 20) ^
+			  j->randseed ^ ((uint64_t)j->clone << 40))) {
+		job_fail(s, -ENOMEM, "cannot allocate %" PRIu64 " bytes for "
+			 "the data of writes: %s", bs, strerror(ENOMEM));
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -132,8 +135,12 @@ static bool prep(struct wstate *s, struct io_req *req)
 	req->ddir = io.ddir;
 	req->t_submit = 0;
 	req->t_done = 0;
-	if (s->vfy && io.ddir == DDIR_WRITE)
-		verify_prep_write(s, req, io.offset / s->vfy->bs);
+	if (io.ddir == DDIR_WRITE) {
+		if (s->vfy)
+			verify_prep_write(s, req, io.offset / s->vfy->bs);
+		else
+			gen_data_fill(&s->wdata, req->buf, io.len);
+	}
 	return true;
 }
 
@@ -726,6 +733,7 @@ static void wstate_free(struct wstate *s)
 	ival_rec_free(s->irec);
 	free(s->vblk);
 	free(s->bufs);
+	gen_data_free(&s->wdata);
 	free(s->reaped);
 	free(s->free_reqs);
 	free(s->reqs);

@@ -30,6 +30,7 @@ struct wstate {
 	void *bufs;
 	unsigned depth, nfree, inflight, queued;
 	struct gen gen;
+	struct gen_data wdata;	/* the bytes of writes; unused with verify= */
 	uint64_t limit_bytes, issued_bytes;	/* per measured phase */
 	uint64_t limit_ios, issued_ios;
 	uint64_t per_loop;

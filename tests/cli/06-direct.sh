@@ -19,7 +19,7 @@ run --name=d --filename=d.dat --size=1m --bs=4k,1000 --direct=1 --rw=write
 expect_rc 2
 expect_in err "option 'bs'"
 expect_in err 'write block size 1000'
-run --name=d --filename=d.dat --size=1m --bs=4k-6000 --direct=1
+run --name=d --filename=d.dat --size=1m --bsrange=4k-6000 --direct=1
 expect_rc 2
 expect_in err "option 'bs'"
 expect_in err '4096-6000 is not a multiple'

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Property: whatever the mix of files (filename=a:b:c, nrfiles>1), offsets,
-# sizes, block sizes (fixed, bs=LO-HI, bs=R,W, bsrange=), modes (with and
+# sizes, block sizes (fixed, bs=R-W, bs=R,W, bsrange=), modes (with and
 # without the random map, with verify=), engines and direct=0/1, a job never touches a byte outside [offset, offset +
 # size / nfiles) of each of its files. Every file is bigger than the region
 # and filled with known data first; afterwards every byte before and after
@@ -72,12 +72,12 @@ def bs_spec(unit):
     if kind == 0:
         return "--bs=%d" % a, a
     if kind == 1:
-        return "--bs=%d-%d" % (a, b), a
+        return "--bs=%d-%d" % (a, c), max(a, c)   # fio: read-write
     if kind == 2:
         return "--bs=%d,%d" % (a, c), max(a, c)
     if kind == 3:
         return "--bsrange=%d-%d" % (a, b), a
-    return "--bs=%d-%d,%d-%d" % (a, b, c, d), max(a, c)
+    return "--bsrange=%d-%d,%d-%d" % (a, b, c, d), max(a, c)
 
 
 def one(case):

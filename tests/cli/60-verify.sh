@@ -184,7 +184,7 @@ expect_in err "option 'verify_pattern'"
 usage --name=v --filename=v.dat --size=1m --verify_only=1
 expect_in err "option 'verify_only': needs verify="
 usage --name=v --filename=v.dat --size=1m --verify=xxh3 --rw=write \
-	--bs=4k-8k
+	--bsrange=4k-8k
 expect_in err "option 'bs': verification needs one write block size"
 usage --name=v --filename=v.dat --size=1m --verify=xxh3 --rw=write \
 	--bs=1000

@@ -246,15 +246,23 @@ while True:
 PYEOF
 }
 
-# blocks_from FILE SLOTS: prints how many 4 KiB blocks of FILE are not one
-# of the first SLOTS blocks of ref.dat (the buffers a write job hands out,
-# as one write of the sync engine laid them down in the engine tests).
+# blocks_from FILE: prints how many 4 KiB blocks of FILE are not a whole
+# write's data, or repeat another block. A write's bytes are one random
+# block xor a 64-bit key drawn for that write (gen.h, gen_data): so the xor
+# of any two written blocks is one 8-byte word repeated 512 times, and each
+# block is distinct. The first block of ref.dat (a write job's file) is
+# the reference; a block left unwritten (zeros, or what was there), torn
+# between two writes or shifted fails the first test.
 blocks_from() {
 	"$PY" -c '
 import sys
-ref = open("ref.dat", "rb").read()
-slots = {ref[i * 4096:(i + 1) * 4096] for i in range(int(sys.argv[2]))}
+ref = int.from_bytes(open("ref.dat", "rb").read(4096), "little")
 b = open(sys.argv[1], "rb").read()
-print(sum(1 for i in range(0, len(b), 4096) if b[i:i + 4096] not in slots))
-' "$1" "$2"
+blocks = [b[i:i + 4096] for i in range(0, len(b), 4096)]
+bad = 0
+for blk in blocks:
+    x = (int.from_bytes(blk, "little") ^ ref).to_bytes(4096, "little")
+    bad += x != x[:8] * 512
+print(bad + len(blocks) - len(set(blocks)))
+' "$1"
 }

@@ -98,15 +98,19 @@ static void split(const char *s)
 	char parts[2][128];
 	int n, i;
 
-	n = value_split_rw(s, parts, why, WHY_LEN);
-	FUZZ_CHECK(n == 1 || n == 2 || n == -EINVAL);
-	if (n < 0) {
-		check_ret(n, why);
-		return;
+	int dash;
+
+	for (dash = 0; dash < 2; dash++) {
+		n = value_split_rw(s, dash, parts, why, WHY_LEN);
+		FUZZ_CHECK(n == 1 || n == 2 || n == -EINVAL);
+		if (n < 0) {
+			check_ret(n, why);
+			continue;
+		}
+		for (i = 0; i < 2; i++)
+			FUZZ_CHECK(memchr(parts[i], '\0', sizeof(parts[i])) &&
+				   parts[i][0]);
 	}
-	for (i = 0; i < 2; i++)
-		FUZZ_CHECK(memchr(parts[i], '\0', sizeof(parts[i])) &&
-			   parts[i][0]);
 }
 
 static void formats(const uint8_t *data, size_t size)

@@ -57,8 +57,12 @@ static void check_io(const struct gen *g, const struct gen_io *io)
 		assert_int_equal(io->ddir, p->only_dir);
 	assert_true(io->len >= p->bs_min[io->ddir]);
 	assert_true(io->len <= p->bs_max[io->ddir]);
-	assert_int_equal((io->len - p->bs_min[io->ddir]) % g->align, 0);
-	assert_int_equal(io->foff % g->align, 0);
+	/* A multiple of bs_min, or the range's top (clipped to a file). */
+	assert_true(io->len % p->bs_min[io->ddir] == 0 ||
+		    io->len == g->len_max[io->ddir]);
+	/* Sequential offsets are sums of lengths, the top of a range too. */
+	if (p->random)
+		assert_int_equal(io->foff % g->align, 0);
 	assert_true(io->offset < p->region);
 	assert_true(io->len <= p->region - io->offset);
 	/* Inside one file region: the worker writes foff of file `file`. */
@@ -371,10 +375,114 @@ static void test_random_bsrange(void **state)
 		lens[io.len / (4 * KB)]++;
 		ends += io.offset + io.len == p.region;
 	}
-	/* Reads 8k..40k and writes 12k..20k in 4k steps: all of 8k..40k. */
+	/* Reads 8k..40k in steps of 8k; writes 12k, or 20k (the top). */
 	for (i = 2; i <= 10; i++)
-		assert_true(lens[i] > 0);
+		assert_true((lens[i] > 0) == (i % 2 == 0 || i == 3 || i == 5));
 	assert_true(ends > 0);
+}
+
+/* ---- the bytes of writes ---- */
+
+/*
+ * gen_data_fill (whichever copy the CPU gets) and gen_data_xor give pool
+ * xor the key in every 8-byte word, for lengths with and without a tail
+ * past the last 64 bytes, and never write past len; two fills differ in
+ * every word (distinct keys), and the pool is random (no two words alike).
+ */
+static void test_data_fill(void **state)
+{
+	static const size_t lens[] = { 4096, 65536, 1, 7, 64, 100, 4097 };
+	struct gen_data d;
+	uint64_t *a, *b, k, k2;
+	size_t n, i, w;
+
+	assert_int_equal(gen_data_init(&d, 65536 + 64, 1, 2), 0);
+	a = calloc(65536 / 8 + 16, 8);
+	b = calloc(65536 / 8 + 16, 8);
+	assert_non_null(a);
+	assert_non_null(b);
+	for (i = 1; i < (65536 + 64) / 8; i++)
+		assert_true(d.pool[i] != d.pool[i - 1]);
+	for (n = 0; n < sizeof(lens) / sizeof(lens[0]); n++) {
+		memset(a, 0xa5, 65536 + 128);
+		gen_data_fill(&d, a, lens[n]);
+		k = a[0] ^ d.pool[0];
+		for (w = 0; w < lens[n] / 8; w++)
+			assert_true((a[w] ^ d.pool[w]) == k);
+		for (i = w * 8; i < lens[n]; i++)
+			assert_int_equal(((unsigned char *)a)[i] ^
+					 ((unsigned char *)d.pool)[i],
+					 (unsigned char)(k >> (8 * (i & 7))));
+		for (i = lens[n]; i < lens[n] + 64; i++)
+			assert_int_equal(((unsigned char *)a)[i], 0xa5);
+		/* The generic copy gives the same bytes for the same key. */
+		memset(b, 0xa5, 65536 + 128);
+		gen_data_xor(b, d.pool, lens[n], k);
+		assert_memory_equal(a, b, lens[n] + 64);
+		if (lens[n] >= 8) {
+			gen_data_fill(&d, b, lens[n]);
+			k2 = b[0] ^ d.pool[0];
+			assert_true(k2 != k);
+			for (w = 0; w < lens[n] / 8; w++)
+				assert_true(a[w] != b[w]);
+		}
+	}
+	gen_data_free(&d);
+	assert_null(d.pool);
+	free(a);
+	free(b);
+}
+
+/*
+ * fio's distribution of lengths in a range (io_u.c, get_next_buflen):
+ * min + x, x uniform in [0, max), rounded down to a multiple of min,
+ * max when above it. Chi-square of 400000 draws against it, sequential and
+ * random, for ranges where max is and is not a multiple of min.
+ */
+static void check_len_dist(uint64_t min, uint64_t max, bool random)
+{
+	struct gen_params p = params_fixed(1 << 30, min, random, DDIR_WRITE);
+	double expect[80] = { 0 }, chi = 0;
+	unsigned long seen[80] = { 0 };
+	unsigned n = 400000, i, cells = 0;
+	struct gen g;
+	struct gen_io io;
+	uint64_t m;
+
+	p.bs_max[DDIR_WRITE] = max;
+	init_ok(&g, &p);
+	for (m = 1; m * min <= max; m++)
+		expect[m] = (double)min / max;
+	expect[m] = (double)(max % min) / max;	/* the top, when not m*min */
+	for (i = 0; i < n; i++) {
+		gen_next(&g, &io);
+		check_io(&g, &io);
+		m = io.len % min ? max / min + 1 : io.len / min;
+		assert_true(m < 80);
+		if (m == max / min + 1)
+			assert_int_equal(io.len, max);
+		seen[m]++;
+	}
+	for (m = 0; m < 80; m++) {
+		if (expect[m] == 0) {
+			assert_int_equal(seen[m], 0);
+			continue;
+		}
+		chi += (seen[m] - n * expect[m]) * (seen[m] - n * expect[m]) /
+		       (n * expect[m]);
+		cells++;
+	}
+	/* 99.99th percentile of chi-square with up to 64 degrees: ~115. */
+	assert_true(chi < (cells <= 4 ? 25.0 : 115.0));
+}
+
+static void test_len_distribution(void **state)
+{
+	check_len_dist(4 * KB, 64 * KB, false);	/* 16 sizes, 1/16 each */
+	check_len_dist(4 * KB, 64 * KB, true);
+	check_len_dist(4 * KB, 10 * KB, true);	/* 40%, 40%, 10k 20% */
+	check_len_dist(3 * KB, 8 * KB, false);	/* 3/8, 3/8, 8k 2/8 */
+	check_len_dist(512, 32 * KB, true);	/* 64 sizes */
 }
 
 /* ---- rwmix ---- */
@@ -829,6 +937,8 @@ int main(void)
 		cmocka_unit_test(test_map_files_huge),
 		cmocka_unit_test(test_any_files_uniform),
 		cmocka_unit_test(test_init_rejects),
+		cmocka_unit_test(test_data_fill),
+		cmocka_unit_test(test_len_distribution),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

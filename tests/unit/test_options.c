@@ -51,7 +51,8 @@ static void test_round_trip(void **state)
 	assert_int_equal(options_set(&j, "filename", "x:y", "t", 1, &e), 0);
 	assert_int_equal(options_set(&j, "size", "1.5m", "t", 1, &e), 0);
 	assert_int_equal(options_set(&j, "runtime", "90s", "t", 1, &e), 0);
-	assert_int_equal(options_set(&j, "bs", "4k-8k,64k", "t", 1, &e), 0);
+	assert_int_equal(options_set(&j, "bsrange", "4k-8k,64k", "t", 1, &e),
+			 0);
 	for (o = options_table; o->name; o++) {
 		options_format(&j, o, a, sizeof(a));
 		if (!a[0])
@@ -88,11 +89,15 @@ static const struct set_case set_cases[] = {
 	{ "interval", "1x", "interval", NULL },
 	{ "bs", "abc,4k", "bs", NULL },
 	{ "bs", "4k,64k", "bs", "4096,65536" },
-	{ "bs", "4k-64k", "bs", "4096-65536" },
-	{ "bs", "4k:64k", "bs", "4096-65536" },
-	{ "bs", "64k-4k", "bs", NULL },
+	/* fio's meaning: read-write, not a range; bsrange has ranges. */
+	{ "bs", "4k-64k", "bs", "4096,65536" },
+	{ "bs", "4k:64k", "bs", "4096,65536" },
+	{ "bs", "64k-4k", "bs", "65536,4096" },
+	{ "bs", "4k-8k,64k", "bs", NULL },
+	{ "bsrange", "4k-64k", "bsrange", "4096-65536" },
+	{ "bsrange", "64k-4k", "bsrange", "4096-65536" },
 	{ "blocksize", "8k", "bs", "8192" },
-	{ "bsrange", "512-4k", "bs", "512-4096" },
+	{ "bsrange", "512-4k", "bsrange", "512-4096" },
 	{ "iodepth", "0:4", "iodepth", NULL },
 	{ "iodepth", "0", "iodepth", NULL },
 	{ "iodepth", "32", "iodepth", "32" },

@@ -13,10 +13,11 @@ PKG_CONFIG ?= pkg-config
 # guard tests expect to be refused. libxxhash-dev gives verify=xxh3.
 # libfuse3-dev and fuse3 (fusermount3) build and mount tests/faultfs, the
 # fault-injecting file system of the error tests. python3-jsonschema
-# validates the JSON reports against doc/iorig-json.schema.json.
+# validates the JSON reports against doc/iorig-json.schema.json. fio is
+# the outside truth some tests compare with (the same job on both tools).
 DEB_DEPS := pkg-config libjansson-dev libcmocka-dev liburing-dev libaio-dev \
 	python3 libblkid-dev e2fsprogs fdisk libxxhash-dev libfuse3-dev fuse3 \
-	python3-jsonschema
+	python3-jsonschema fio
 # `make fuzz` and `make test SAN=...` also need clang and its runtime
 # (libFuzzer, the sanitizers); llvm gives llvm-symbolizer for stack traces.
 FUZZ_DEPS := clang libclang-rt-dev llvm

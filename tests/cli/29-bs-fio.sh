@@ -8,7 +8,6 @@
 . "$(dirname "$0")/lib.sh"
 
 FIO=${FIO:-fio}
-[ -x /work/fio-src/fio ] && FIO=${FIO_BIN:-/work/fio-src/fio}
 command -v "$FIO" >/dev/null 2>&1 || skip "no fio to compare with"
 
 head -c 67108864 /dev/zero >f.dat

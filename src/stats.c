@@ -45,10 +45,34 @@ static void dir_merge(struct dir_stats *dst, const struct dir_stats *src)
 	hist_merge(&dst->lat, &src->lat);
 }
 
+void stats_window_merge(uint64_t *start_ns, uint64_t *runtime_ns,
+			unsigned *phase, const struct job_stats *src)
+{
+	uint64_t start, end;
+
+	if (!src->runtime_ns)
+		return;		/* measured nothing: no window */
+	if (!*runtime_ns || !*start_ns || !src->start_ns || !*phase ||
+	    *phase != src->phase) {
+		if (src->runtime_ns > *runtime_ns) {
+			*start_ns = src->start_ns;
+			*runtime_ns = src->runtime_ns;
+			*phase = src->phase;
+		}
+		return;
+	}
+	start = src->start_ns < *start_ns ? src->start_ns : *start_ns;
+	end = *start_ns + *runtime_ns;
+	if (src->start_ns + src->runtime_ns > end)
+		end = src->start_ns + src->runtime_ns;
+	*start_ns = start;
+	*runtime_ns = end - start;
+}
+
 /*
- * Counters (loops_done included) and CPU add; runtime is the longest, as
- * merged clones ran side by side; the first error that dst lacks is taken
- * from src.
+ * Counters (loops_done included) and CPU add; the runtime is the union of
+ * the windows of clones that ran side by side (stats_window_merge); the
+ * first error that dst lacks is taken from src.
  */
 void stats_merge(struct job_stats *dst, const struct job_stats *src)
 {
@@ -57,8 +81,7 @@ void stats_merge(struct job_stats *dst, const struct job_stats *src)
 	for (d = 0; d < DDIR_NR; d++)
 		dir_merge(&dst->dir[d], &src->dir[d]);
 	cpu_add(&dst->cpu, &src->cpu);
-	if (src->runtime_ns > dst->runtime_ns)
-		dst->runtime_ns = src->runtime_ns;
+	stats_window_merge(&dst->start_ns, &dst->runtime_ns, &dst->phase, src);
 	dst->loops_done += src->loops_done;
 	dst->nclones += src->nclones;
 	dst->nmeasured += src->nmeasured;

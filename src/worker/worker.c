@@ -157,6 +157,7 @@ static void measure_start(struct wstate *s)
 		else
 			interval_arm(s);
 	}
+	worker_window_mark(s->w, false);
 	cpu_thread(&s->cpu0);
 	memset(&s->eng_cpu0, 0, sizeof(s->eng_cpu0));
 	if (s->eng->cpu) {
@@ -544,6 +545,7 @@ static void finish(struct wstate *s)
 	unsigned i;
 	int r;
 
+	worker_window_mark(s->w, true);
 	cpu_thread(&cpu1);
 	cpu_sub(&s->st->cpu, &cpu1, &s->cpu0);
 	if (s->eng->cpu) {
@@ -644,7 +646,6 @@ void *worker_main(void *arg)
 		s.reap_max = s.reap_min;
 	s.adaptive = !j->iodepth_batch_submit &&
 		     !j->iodepth_batch_complete_max && s.depth > 1;
-	sleep_ns(j->startdelay_ns, w->stop);
 	ret = alloc_reqs(&s);
 	if (!ret && w->series && !(s.irec = ival_rec_new(w->series))) {
 		ret = -ENOMEM;
@@ -688,6 +689,9 @@ void *worker_main(void *arg)
 		atomic_store_explicit(&w->live.limit_ios, s.limit_ios,
 				      memory_order_relaxed);
 	}
+	/* Set up like the others of the group: start with them. */
+	worker_gate_pass(w);
+	sleep_ns(j->startdelay_ns, w->stop);
 	s.now = clock_ticks(w->clk);
 	/* Before measure_start: it tells ramping from measuring by it. */
 	if (j->ramp_time_ns)
@@ -703,6 +707,7 @@ void *worker_main(void *arg)
 	if (s.abandoned)
 		return NULL;
 out:
+	worker_gate_pass(w);	/* setup failed: the others need not wait */
 	wstate_free(&s);
 	atomic_store_explicit(&w->live.done, true, memory_order_release);
 	return NULL;

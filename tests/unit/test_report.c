@@ -309,6 +309,45 @@ static void test_stats_merge(void **state)
 	free(m);
 }
 
+/*
+ * Clones of one phase: the union of their windows (a staggered clone
+ * lengthens the group's time); of different phases, the longest; a
+ * window not known: the longest.
+ */
+static void test_stats_window(void **state)
+{
+	struct job_stats a = { .runtime_ns = 100, .start_ns = 1000,
+			       .phase = 1 };
+	struct job_stats b = { .runtime_ns = 100, .start_ns = 1050,
+			       .phase = 1 };
+	struct job_stats c = { .runtime_ns = 120, .start_ns = 5000,
+			       .phase = 2 };
+	struct job_stats d = { .runtime_ns = 130 };
+	uint64_t st = 0, rt = 0;
+	unsigned ph = 0;
+
+	(void)state;
+	stats_window_merge(&st, &rt, &ph, &a);
+	assert_int_equal(rt, 100);
+	stats_window_merge(&st, &rt, &ph, &b);
+	assert_int_equal(st, 1000);
+	assert_int_equal(rt, 150);
+	stats_window_merge(&st, &rt, &ph, &c);
+	assert_int_equal(rt, 150);	/* another phase: the longest */
+	assert_int_equal(ph, 1);
+	stats_window_merge(&st, &rt, &ph, &d);
+	assert_int_equal(rt, 150);
+	d.runtime_ns = 200;
+	stats_window_merge(&st, &rt, &ph, &d);
+	assert_int_equal(rt, 200);
+	/* Nothing measured: no window. */
+	st = 0, rt = 0, ph = 0;
+	a.runtime_ns = 0;
+	stats_window_merge(&st, &rt, &ph, &a);
+	assert_int_equal(rt, 0);
+	assert_int_equal(st, 0);
+}
+
 static void test_stats_cpu(void **state)
 {
 	struct cpu_usage a, b, d;
@@ -707,6 +746,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_stats_derived),
 		T(test_stats_merge),
+		T(test_stats_window),
 		T(test_stats_cpu),
 		T(test_units),
 		T(test_groups),

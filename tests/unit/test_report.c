@@ -367,6 +367,29 @@ static void test_stats_cpu(void **state)
 	/* The process has used at least what this thread has. */
 	assert_true(b.utime_ns + b.stime_ns >= a.utime_ns + a.stime_ns);
 	assert_true(b.minflt > 0);
+
+	/*
+	 * With run times, the total is their change, split in the ratio of
+	 * the tick-sampled times; no tick in between: all system time.
+	 */
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	b.run_ns = 1000000;
+	a.run_ns = 1000000 + 3000000;
+	a.utime_ns = 4000000;		/* one 4 ms tick, in user mode */
+	cpu_sub(&d, &a, &b);
+	assert_int_equal(d.utime_ns, 3000000);
+	assert_int_equal(d.stime_ns, 0);
+	a.utime_ns = 0;
+	cpu_sub(&d, &a, &b);
+	assert_int_equal(d.utime_ns + d.stime_ns, 3000000);
+	assert_int_equal(d.stime_ns, 3000000);
+	a.utime_ns = 2;
+	a.stime_ns = 6;
+	cpu_sub(&d, &a, &b);
+	assert_int_equal(d.utime_ns, 750000);
+	assert_int_equal(d.stime_ns, 2250000);
+	assert_int_equal(d.run_ns, 0);
 }
 
 static void test_units(void **state)

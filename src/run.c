@@ -454,6 +454,64 @@ static void group_window(const struct plan *p, unsigned wg,
 }
 
 /*
+ * A buffered job that writes and never syncs (fsync, fdatasync,
+ * end_fsync, sync=, verification): its writes may end in the page cache.
+ */
+static bool writes_unsynced(const struct job *j)
+{
+	return !j->direct && needs_files(j) && j->rw != RW_READ &&
+	       j->rw != RW_RANDREAD && !j->fsync && !j->fdatasync &&
+	       !j->end_fsync && j->sync == SYNC_NONE && !j->verify;
+}
+
+/* The sectors job i's device (its first target's) has written; false when
+ * not known. */
+static bool dev_written(const struct run_result *r, size_t i, uint64_t *sec)
+{
+	const struct run_targets *rt = &r->targets[i];
+	struct sysinfo_diskstat ds;
+
+	if (!rt->t || !rt->n || !rt->t[0].info.has_device ||
+	    sysinfo_diskstat("", rt->t[0].info.dev.name, &ds))
+		return false;
+	*sec = ds.wr_sectors;
+	return true;
+}
+
+/*
+ * After the group: a buffered job whose writes did not reach its device
+ * (less than half of what it wrote) measured the page cache. w0[i]: the
+ * device's sectors written when the group started, UINT64_MAX unknown.
+ */
+static void warn_unwritten(const struct plan *p, unsigned wg,
+			   struct run_result *r, const uint64_t *w0)
+{
+	char wrote[32], dev[32];
+	uint64_t sec, bytes;
+	size_t i;
+
+	for (i = 0; i < p->njobs; i++) {
+		const struct job *j = &p->jobs[i];
+
+		bytes = r->stats[i].dir[DDIR_WRITE].bytes;
+		if (j->wait_group != wg || !r->ran[i] || w0[i] == UINT64_MAX ||
+		    bytes < 1048576 || !dev_written(r, i, &sec) ||
+		    counter_sub0(sec, w0[i]) * 512 >= bytes / 2)
+			continue;
+		value_fmt_bytes(bytes, wrote, sizeof(wrote));
+		value_fmt_bytes(counter_sub0(sec, w0[i]) * 512, dev,
+				sizeof(dev));
+		warn_add(&r->warnings, "buffered_writes_cached", j->name,
+			 "job '%s': %s of buffered writes (direct=0), but its "
+			 "device %s wrote %s while the job ran: the rest is "
+			 "still in the page cache, so the figures measure "
+			 "memory, not the device; use direct=1, end_fsync=1 "
+			 "or fsync", j->name, wrote,
+			 r->targets[i].t[0].info.dev.name, dev);
+	}
+}
+
+/*
  * Run wait group wg: open its targets, start its workers together, wait
  * for them; the phase's CPU figures over the measured window.
  */
@@ -465,7 +523,7 @@ static void run_phase(const struct plan *p, unsigned wg, struct target *tg,
 	struct phase_cpu *ph = &r->phases[wg];
 	struct worker_window gw = { 0 };
 	struct worker_gate gate;
-	uint64_t stop_ns = 0;
+	uint64_t stop_ns = 0, *w0;
 	unsigned n;
 	bool ended;
 	size_t i;
@@ -473,6 +531,12 @@ static void run_phase(const struct plan *p, unsigned wg, struct target *tg,
 	lv->wg = wg;
 	worker_gate_init(&gate);
 	n = start_group(p, wg, tg, w, clk, stop, r, lv, &gate);
+	w0 = malloc(p->njobs * sizeof(*w0));	/* none: no warning */
+	for (i = 0; w0 && i < p->njobs; i++)
+		if (p->jobs[i].wait_group != wg || !w[i].started ||
+		    !writes_unsynced(&p->jobs[i]) ||
+		    !dev_written(r, i, &w0[i]))
+			w0[i] = UINT64_MAX;
 	worker_gate_open(&gate, n, stop, JOIN_POLL_NS);
 	gw.start_ns = clock_mono_ns();
 	cpu_process(&gw.proc0);
@@ -499,6 +563,9 @@ static void run_phase(const struct plan *p, unsigned wg, struct target *tg,
 	sysinfo_disks_stop(&r->disks, "", clock_mono_ns());
 	live_tick(lv, true);
 	group_window(p, wg, w, &gw, ph);
+	if (w0)
+		warn_unwritten(p, wg, r, w0);
+	free(w0);
 	for (i = 0; i < p->njobs; i++)
 		if (p->jobs[i].wait_group == wg)
 			ph->ios += r->stats[i].dir[0].ios +
@@ -523,19 +590,27 @@ static uint64_t mem_available(void)
 
 /*
  * Why buffered reads of a region that fits in memory would be served by
- * the page cache rather than the device, or NULL: the cache is not dropped
- * before the job, or the job reads blocks more than once.
+ * the page cache rather than the device, or NULL: the cache is kept
+ * (invalidate=0) or filled ahead (fadvise_hint=willneed), or the job reads
+ * blocks more than once within a pass. Each pass (loops, time_based)
+ * drops the cache again when invalidate=1, as fio does.
  */
 static const char *cache_reason(const struct job *j, const struct target *t,
 				char *buf, size_t len)
 {
 	bool random = j->rw == RW_RANDREAD || j->rw == RW_RANDRW;
+	bool keep = !j->invalidate && j->fadvise_hint != FADV_DONTNEED;
 
-	if (j->time_based)
-		return "time_based=1 reads it again until runtime is over";
-	if (j->loops > 1) {
+	if (j->fadvise_hint == FADV_WILLNEED)
+		return "fadvise_hint=willneed reads it into the cache before "
+		       "each pass";
+	if (keep && j->time_based)
+		return "time_based=1 reads it again until runtime is over "
+		       "and invalidate=0 keeps it cached";
+	if (keep && j->loops > 1) {
 		snprintf(buf, len, "loops=%" PRIu64 " reads it again after the "
-			 "first pass", j->loops);
+			 "first pass and invalidate=0 keeps it cached",
+			 j->loops);
 		return buf;
 	}
 	if (j->io_size > t->region)
@@ -543,7 +618,7 @@ static const char *cache_reason(const struct job *j, const struct target *t,
 		       "again)";
 	if (random && j->norandommap)
 		return "norandommap=1 reads some blocks more than once";
-	if (!j->invalidate && j->fadvise_hint != FADV_DONTNEED)
+	if (keep)
 		return "invalidate=0 keeps what the cache already holds";
 	return NULL;
 }

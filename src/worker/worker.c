@@ -147,6 +147,9 @@ static void measure_start(struct wstate *s)
 	s->t0 = s->now;
 	s->issued_bytes = 0;
 	s->issued_ios = 0;
+	/* Buffered: each pass drops the cache again (fio reopens per loop) */
+	s->next_pass = !j->direct && s->guarded && s->per_loop ?
+		       s->per_loop : UINT64_MAX;
 	s->deadline = j->runtime_ns ?
 		s->t0 + clock_ns_to_ticks(s->w->clk, j->runtime_ns) :
 		UINT64_MAX;
@@ -328,6 +331,16 @@ static bool one_at_a_time(const struct wstate *s)
 	return s->trickle && !(s->eng->flags & ENGINE_STAMPS_DONE);
 }
 
+/* A new pass over the region: invalidate and fadvise_hint again. */
+static void new_pass(struct wstate *s)
+{
+	s->next_pass = s->next_pass > UINT64_MAX - s->per_loop ? UINT64_MAX :
+		       s->next_pass + s->per_loop;
+	call_enter(s);
+	target_new_pass(s->w->tgt, s->j);
+	call_leave(s);
+}
+
 static void issue(struct wstate *s)
 {
 	struct io_req *req;
@@ -339,6 +352,11 @@ static void issue(struct wstate *s)
 		if (should_stop(s)) {
 			s->stopping = true;
 			break;
+		}
+		if (s->issued_bytes >= s->next_pass) {
+			new_pass(s);
+			if (s->abandoned)
+				return;
 		}
 		req = s->free_reqs[--s->nfree];
 		if (!prep(s, req)) {

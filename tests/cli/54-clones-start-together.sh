@@ -13,7 +13,8 @@ loop_disk disk.img 192
 mkfs.ext4 -q -F "$dev" 2>"$T/err" || skip "mkfs.ext4 failed: $(cat "$T/err")"
 mkdir mnt
 mount "$dev" mnt 2>"$T/err" || skip "cannot mount ext4: $(cat "$T/err")"
-trap 'umount mnt 2>/dev/null; losetup -d "$dev" 2>/dev/null; cd /; rm -rf "$T"' EXIT
+_mounts="$T/mnt"
+trap '_undo_mounts; losetup -d "$dev" 2>/dev/null; cd /; rm -rf "$T"' EXIT
 have_odirect mnt || skip "no O_DIRECT on ext4 over a loop device"
 name=$(basename "$dev")
 

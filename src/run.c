@@ -480,9 +480,14 @@ static bool dev_written(const struct run_result *r, size_t i, uint64_t *sec)
 
 /*
  * After the group: a buffered job whose writes did not reach its device
- * (less than half of what it wrote) measured the page cache. w0[i]: the
- * device's sectors written when the group started, UINT64_MAX unknown.
+ * (less than half of what it wrote) measured the page cache. Below
+ * UNWRITTEN_MIN bytes it is not judged: a quick job's few MiB are
+ * written back later as a matter of course, and its figures are mostly
+ * its start. w0[i]: the device's sectors written when the group started,
+ * UINT64_MAX unknown.
  */
+#define UNWRITTEN_MIN	(8ull << 20)
+
 static void warn_unwritten(const struct plan *p, unsigned wg,
 			   struct run_result *r, const uint64_t *w0)
 {
@@ -495,7 +500,7 @@ static void warn_unwritten(const struct plan *p, unsigned wg,
 
 		bytes = r->stats[i].dir[DDIR_WRITE].bytes;
 		if (j->wait_group != wg || !r->ran[i] || w0[i] == UINT64_MAX ||
-		    bytes < 1048576 || !dev_written(r, i, &sec) ||
+		    bytes < UNWRITTEN_MIN || !dev_written(r, i, &sec) ||
 		    counter_sub0(sec, w0[i]) * 512 >= bytes / 2)
 			continue;
 		value_fmt_bytes(bytes, wrote, sizeof(wrote));

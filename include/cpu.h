@@ -12,6 +12,14 @@
 struct cpu_usage {
 	uint64_t utime_ns;
 	uint64_t stime_ns;
+	/*
+	 * A thread's time on a CPU from its schedstat, in ns (exact, where
+	 * user and system time are tick-sampled); 0: not read (the process,
+	 * or no schedstat). Only cpu_sub reads it; its result has 0 here and
+	 * utime_ns + stime_ns as the total. cpu_add adds it up (a sum of
+	 * threads' snapshots: the pthread pool's).
+	 */
+	uint64_t run_ns;
 	uint64_t vcsw;		/* voluntary context switches */
 	uint64_t ivcsw;		/* involuntary */
 	uint64_t minflt;
@@ -43,7 +51,13 @@ struct phase_cpu {
 	uint64_t ios;		/* I/Os of all jobs of the phase */
 };
 
-/* The calling thread's usage (RUSAGE_THREAD) and the process' (SELF). */
+/*
+ * The calling thread's usage (RUSAGE_THREAD, and its run time from
+ * /proc/thread-self/schedstat where the kernel has it) and the process'
+ * (RUSAGE_SELF, whose total Linux derives from the scheduler's run time
+ * too). The user/system split of both is sampled at clock ticks (HZ):
+ * over a few ticks it is noise, while the total is exact.
+ */
 void cpu_thread(struct cpu_usage *c);
 void cpu_process(struct cpu_usage *c);
 /* dst += add, field by field. */

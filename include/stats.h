@@ -30,13 +30,19 @@ struct dir_stats {
 
 /*
  * A job clone's result, or the sum of several (group_reporting, groups).
- * runtime_ns is the measured phase (after ramp_time) of the clone; merged
- * results keep the longest runtime, as the clones ran side by side.
+ * runtime_ns is the measured phase (after ramp_time) of the clone, which
+ * began at start_ns (clock_mono_ns). Merged results of clones that ran in
+ * the same phase (wait group) span the union of their windows, from the
+ * earliest start to the latest end: their rates are over the time the
+ * group took. Across phases (a reporting group split by stonewall) the
+ * longest window is kept, as fio does.
  */
 struct job_stats {
 	struct dir_stats dir[DDIR_NR];
 	struct cpu_usage cpu;	/* the job's own threads */
 	uint64_t runtime_ns;	/* think and end sync time included */
+	uint64_t start_ns;	/* 0: not known (then merged as the longest) */
+	unsigned phase;		/* its wait group + 1; 0: not known */
 	uint64_t loops_done;
 	/*
 	 * fsync=N and fdatasync=N calls: their latencies (fio's "sync");
@@ -74,6 +80,12 @@ struct job_stats {
 
 void stats_init(struct job_stats *s);
 void stats_merge(struct job_stats *dst, const struct job_stats *src);
+/*
+ * The window (*start_ns, *runtime_ns, *phase) joined with src's, as
+ * stats_merge joins them: the union in one phase, else the longest.
+ */
+void stats_window_merge(uint64_t *start_ns, uint64_t *runtime_ns,
+			unsigned *phase, const struct job_stats *src);
 
 /* Derived figures; 0 where a denominator is 0. */
 double stats_iops(const struct dir_stats *d, uint64_t runtime_ns);

@@ -95,6 +95,7 @@ struct sysinfo_diskstat {
 	char name[32];
 	uint64_t rd_ios, rd_merges, rd_ticks;	/* ticks in ms */
 	uint64_t wr_ios, wr_merges, wr_ticks;
+	uint64_t rd_sectors, wr_sectors;	/* of 512 bytes */
 	uint64_t io_ticks;			/* ms the device was busy */
 	uint64_t time_in_queue;			/* weighted ms */
 };

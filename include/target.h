@@ -102,6 +102,12 @@ void target_space_free(struct target_space *s);
 /* Close; delete files this run created when unlink is set (only while the
  * path still names the inode created; else a warning). */
 void target_close(struct target *t, bool unlink_created);
+/*
+ * A new pass over the region (loops, time_based, io_size), from the job's
+ * thread: invalidate and fadvise_hint again, as at open (fio reopens its
+ * files for every loop). No warning; errors are ignored.
+ */
+void target_new_pass(const struct target *t, const struct job *j);
 void target_free(struct target *t);
 
 /* Memory alignment every I/O buffer satisfies (page size). */

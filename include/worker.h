@@ -11,6 +11,48 @@
 #include "target.h"
 
 struct engine_setup;
+struct worker;
+
+/*
+ * The start gate of one wait group (src/worker/gate.c): every worker of
+ * the group sets up, then waits at it; the thread that started them opens
+ * it once all have arrived, so that their measured phases start together.
+ */
+struct worker_gate {
+	pthread_mutex_t lock;
+	pthread_cond_t cv;		/* CLOCK_MONOTONIC */
+	unsigned arrived;
+	bool open;
+};
+
+void worker_gate_init(struct worker_gate *g);
+void worker_gate_destroy(struct worker_gate *g);
+/*
+ * The starting thread: waits until n workers have arrived, or *stop is
+ * set (looked at every poll_ns), then opens the gate.
+ */
+void worker_gate_open(struct worker_gate *g, unsigned n,
+		      const atomic_int *stop, uint64_t poll_ns);
+/*
+ * The worker: arrives at w->gate and waits until it opens; a worker whose
+ * setup failed arrives too. Once per worker; nothing without a gate.
+ */
+void worker_gate_pass(struct worker *w);
+
+/*
+ * A worker's measured phase (after ramp_time, before the verification
+ * phase), as its thread marked it: clock_mono_ns() and the process' and
+ * the machine's CPU counters at its start and at its end. start_ns or
+ * end_ns 0: not reached.
+ */
+struct worker_window {
+	uint64_t start_ns, end_ns;
+	struct cpu_usage proc0, proc1;
+	struct sys_cpu sys0, sys1;
+};
+
+/* Mark the start (end false) or the end of the measured phase. */
+void worker_window_mark(struct worker *w, bool end);
 
 /* worker.state: see worker_abandon(). */
 enum worker_state {
@@ -59,6 +101,9 @@ struct worker {
 	struct worker_live live;
 	/* What the engine's setup got (engine_ops.setup), or NULL */
 	struct engine_setup *setup;
+	struct worker_gate *gate;	/* NULL: start at once */
+	bool gate_passed;		/* the thread's own */
+	struct worker_window win;	/* written by the thread */
 };
 
 /* The thread body; returns NULL. Errors land in w->stats->err. */

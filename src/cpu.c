@@ -12,6 +12,7 @@ void cpu_add(struct cpu_usage *dst, const struct cpu_usage *src)
 {
 	dst->utime_ns += src->utime_ns;
 	dst->stime_ns += src->stime_ns;
+	dst->run_ns += src->run_ns;	/* snapshots of threads: their sum */
 	dst->vcsw += src->vcsw;
 	dst->ivcsw += src->ivcsw;
 	dst->minflt += src->minflt;
@@ -40,9 +41,27 @@ static void cpu_get(struct cpu_usage *c, int who)
 	c->majflt = (uint64_t)ru.ru_majflt;
 }
 
+/*
+ * The calling thread's time on a CPU (the first field of its schedstat:
+ * the scheduler's own count, in ns), or 0 when the kernel has none.
+ */
+static uint64_t thread_run_ns(void)
+{
+	unsigned long long ns = 0;
+	FILE *f = fopen("/proc/thread-self/schedstat", "re");
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu", &ns) != 1)
+		ns = 0;
+	fclose(f);
+	return ns;
+}
+
 void cpu_thread(struct cpu_usage *c)
 {
 	cpu_get(c, RUSAGE_THREAD);
+	c->run_ns = thread_run_ns();
 }
 
 void cpu_process(struct cpu_usage *c)
@@ -57,6 +76,20 @@ void cpu_sub(struct cpu_usage *out, const struct cpu_usage *a,
 
 	r.utime_ns = counter_sub0(a->utime_ns, b->utime_ns);
 	r.stime_ns = counter_sub0(a->stime_ns, b->stime_ns);
+	r.run_ns = 0;
+	/*
+	 * Both read the scheduler's run time: the total is its change, split
+	 * in the ratio of the tick-sampled times (all system time when no
+	 * tick fell in between).
+	 */
+	if (a->run_ns && b->run_ns) {
+		uint64_t run = counter_sub0(a->run_ns, b->run_ns);
+		uint64_t tot = r.utime_ns + r.stime_ns;
+
+		r.utime_ns = tot ? (uint64_t)((unsigned __int128)run *
+					       r.utime_ns / tot) : 0;
+		r.stime_ns = run - r.utime_ns;
+	}
 	r.vcsw = counter_sub0(a->vcsw, b->vcsw);
 	r.ivcsw = counter_sub0(a->ivcsw, b->ivcsw);
 	r.minflt = counter_sub0(a->minflt, b->minflt);

@@ -112,7 +112,7 @@ int result_unit_of(const struct plan *p, size_t *unit_of)
 /*
  * The runs of a unit or group went one after the other (a job without
  * repeat= is one run): a repeated one's runtime is the sum of theirs,
- * each the longest of its jobs' (stats_merge kept the longest of all).
+ * each the union of its jobs' windows (stats_window_merge).
  * Its intervals are each run's (the run's jobs merged by index: they ran
  * side by side) one after the other, each run's shifted by the runtimes
  * of the runs before it; none when a job that ran has none or another
@@ -121,6 +121,8 @@ int result_unit_of(const struct plan *p, size_t *unit_of)
 struct run_acc {
 	unsigned run;
 	uint64_t cur, sum;		/* runtime of this run, of those before */
+	uint64_t cur_start;		/* this run's window (stats.h) */
+	unsigned cur_phase;
 	struct ival_series *run_iv;	/* this run's jobs merged */
 	struct ival_series *all_iv;	/* the runs before, one after another */
 	bool no_iv;			/* no intervals for it */
@@ -144,6 +146,8 @@ static void run_acc_flush(struct run_acc *a)
 	a->run_iv = NULL;
 	a->sum += a->cur;
 	a->cur = 0;
+	a->cur_start = 0;
+	a->cur_phase = 0;
 }
 
 static void run_acc_add(struct run_acc *a, const struct job_stats *s)
@@ -152,8 +156,7 @@ static void run_acc_add(struct run_acc *a, const struct job_stats *s)
 	const struct ival_series *any = a->run_iv ? a->run_iv : a->all_iv;
 	struct ival_series *m;
 
-	if (s->runtime_ns > a->cur)
-		a->cur = s->runtime_ns;
+	stats_window_merge(&a->cur_start, &a->cur, &a->cur_phase, s);
 	if (!iv || (any && any->interval_ns != iv->interval_ns))
 		a->no_iv = true;
 	if (a->no_iv || a->err)

@@ -337,15 +337,20 @@ static bool join_worker(struct worker *w, const atomic_int *stop,
 	}
 }
 
-/* Open every target of wait group wg, start its workers, wait for them. */
-static void run_group(const struct plan *p, unsigned wg, struct target *tg,
-		      struct worker *w, const struct clock *clk,
-		      const atomic_int *stop, struct run_result *r,
-		      struct run_live *lv)
+/*
+ * Open (and lay out) every target of wait group wg, then start its
+ * workers; they set up and wait at the gate, which opens once all have:
+ * no clone runs while another one's file is still being laid out.
+ * Returns how many workers started.
+ */
+static unsigned start_group(const struct plan *p, unsigned wg,
+			    struct target *tg, struct worker *w,
+			    const struct clock *clk, const atomic_int *stop,
+			    struct run_result *r, struct run_live *lv,
+			    struct worker_gate *gate)
 {
-	uint64_t stop_ns = 0;
 	struct err_rec e;
-	bool ended;
+	unsigned n = 0;
 	size_t i;
 	int ret;
 
@@ -372,6 +377,7 @@ static void run_group(const struct plan *p, unsigned wg, struct target *tg,
 			.job = j, .tgt = &tg[i], .clk = clk, .stop = stop,
 			.stats = &r->stats[i], .setup = &r->targets[i].engine,
 			.live_on = lv->watch && lv->watch->progress,
+			.gate = gate,
 		};
 		/* The worker's until it ends (it resets r->stats[i]) */
 		if (j->interval_ns &&
@@ -384,6 +390,13 @@ static void run_group(const struct plan *p, unsigned wg, struct target *tg,
 				 "interval samples: out of memory");
 			continue;
 		}
+		/* Opened: started below, once every file of the group is. */
+		w[i].started = true;
+	}
+	for (i = 0; i < p->njobs; i++) {
+		if (p->jobs[i].wait_group != wg || !w[i].started)
+			continue;
+		w[i].started = false;
 		ret = start_worker(&w[i]);
 		if (ret) {
 			r->stats[i].err = ret;
@@ -395,7 +408,144 @@ static void run_group(const struct plan *p, unsigned wg, struct target *tg,
 		}
 		w[i].started = true;
 		r->ran[i] = true;
+		n++;
 	}
+	return n;
+}
+
+/*
+ * The group's measured window into ph: from the earliest start of a
+ * measured phase to the latest end, with the process' and the machine's
+ * CPU over it (worker_window). A worker that ended without marking its end
+ * (given up on) ends the window at *end; none that measured: the window
+ * is from the gate's opening (*start) to *end.
+ */
+static void group_window(const struct plan *p, unsigned wg,
+			 const struct worker *w, const struct worker_window *gw,
+			 struct phase_cpu *ph)
+{
+	struct worker_window x = { 0 };
+	size_t i;
+
+	for (i = 0; i < p->njobs; i++) {
+		const struct worker_window *y = &w[i].win;
+
+		if (p->jobs[i].wait_group != wg || !w[i].started ||
+		    !y->start_ns)
+			continue;
+		if (!x.start_ns || y->start_ns < x.start_ns) {
+			x.start_ns = y->start_ns;
+			x.proc0 = y->proc0;
+			x.sys0 = y->sys0;
+		}
+		if (!y->end_ns)
+			y = gw;		/* still blocked: up to the end */
+		if (y->end_ns > x.end_ns) {
+			x.end_ns = y->end_ns;
+			x.proc1 = y->proc1;
+			x.sys1 = y->sys1;
+		}
+	}
+	if (!x.start_ns)
+		x = *gw;
+	ph->wall_ns = counter_sub0(x.end_ns, x.start_ns);
+	cpu_sub(&ph->proc, &x.proc1, &x.proc0);
+	cpu_sys_sub(&ph->sys, &x.sys1, &x.sys0);
+}
+
+/*
+ * A buffered job that writes and never syncs (fsync, fdatasync,
+ * end_fsync, sync=, verification): its writes may end in the page cache.
+ */
+static bool writes_unsynced(const struct job *j)
+{
+	return !j->direct && needs_files(j) && j->rw != RW_READ &&
+	       j->rw != RW_RANDREAD && !j->fsync && !j->fdatasync &&
+	       !j->end_fsync && j->sync == SYNC_NONE && !j->verify;
+}
+
+/* The sectors job i's device (its first target's) has written; false when
+ * not known. */
+static bool dev_written(const struct run_result *r, size_t i, uint64_t *sec)
+{
+	const struct run_targets *rt = &r->targets[i];
+	struct sysinfo_diskstat ds;
+
+	if (!rt->t || !rt->n || !rt->t[0].info.has_device ||
+	    sysinfo_diskstat("", rt->t[0].info.dev.name, &ds))
+		return false;
+	*sec = ds.wr_sectors;
+	return true;
+}
+
+/*
+ * After the group: a buffered job whose writes did not reach its device
+ * (less than half of what it wrote) measured the page cache. Below
+ * UNWRITTEN_MIN bytes it is not judged: a quick job's few MiB are
+ * written back later as a matter of course, and its figures are mostly
+ * its start. w0[i]: the device's sectors written when the group started,
+ * UINT64_MAX unknown.
+ */
+#define UNWRITTEN_MIN	(8ull << 20)
+
+static void warn_unwritten(const struct plan *p, unsigned wg,
+			   struct run_result *r, const uint64_t *w0)
+{
+	char wrote[32], dev[32];
+	uint64_t sec, bytes;
+	size_t i;
+
+	for (i = 0; i < p->njobs; i++) {
+		const struct job *j = &p->jobs[i];
+
+		bytes = r->stats[i].dir[DDIR_WRITE].bytes;
+		if (j->wait_group != wg || !r->ran[i] || w0[i] == UINT64_MAX ||
+		    bytes < UNWRITTEN_MIN || !dev_written(r, i, &sec) ||
+		    counter_sub0(sec, w0[i]) * 512 >= bytes / 2)
+			continue;
+		value_fmt_bytes(bytes, wrote, sizeof(wrote));
+		value_fmt_bytes(counter_sub0(sec, w0[i]) * 512, dev,
+				sizeof(dev));
+		warn_add(&r->warnings, "buffered_writes_cached", j->name,
+			 "job '%s': %s of buffered writes (direct=0), but its "
+			 "device %s wrote %s while the job ran: the rest is "
+			 "still in the page cache, so the figures measure "
+			 "memory, not the device; use direct=1, end_fsync=1 "
+			 "or fsync", j->name, wrote,
+			 r->targets[i].t[0].info.dev.name, dev);
+	}
+}
+
+/*
+ * Run wait group wg: open its targets, start its workers together, wait
+ * for them; the phase's CPU figures over the measured window.
+ */
+static void run_phase(const struct plan *p, unsigned wg, struct target *tg,
+		      struct worker *w, const struct clock *clk,
+		      const atomic_int *stop, struct run_result *r,
+		      struct run_live *lv)
+{
+	struct phase_cpu *ph = &r->phases[wg];
+	struct worker_window gw = { 0 };
+	struct worker_gate gate;
+	uint64_t stop_ns = 0, *w0;
+	unsigned n;
+	bool ended;
+	size_t i;
+
+	lv->wg = wg;
+	worker_gate_init(&gate);
+	n = start_group(p, wg, tg, w, clk, stop, r, lv, &gate);
+	w0 = malloc(p->njobs * sizeof(*w0));	/* none: no warning */
+	for (i = 0; w0 && i < p->njobs; i++)
+		if (p->jobs[i].wait_group != wg || !w[i].started ||
+		    !writes_unsynced(&p->jobs[i]) ||
+		    !dev_written(r, i, &w0[i]))
+			w0[i] = UINT64_MAX;
+	worker_gate_open(&gate, n, stop, JOIN_POLL_NS);
+	gw.start_ns = clock_mono_ns();
+	cpu_process(&gw.proc0);
+	cpu_sys(&gw.sys0);
 	for (i = 0; i < p->njobs; i++) {
 		if (p->jobs[i].wait_group != wg)
 			continue;
@@ -403,37 +553,24 @@ static void run_group(const struct plan *p, unsigned wg, struct target *tg,
 						     lv);
 		/* Ended or given up on: the samples are the results' now. */
 		r->stats[i].intervals = w[i].series;
+		r->stats[i].start_ns = w[i].win.start_ns;
+		r->stats[i].phase = wg + 1;
 		if (!ended)
 			continue;	/* abandoned: it may use the fds */
 		if (needs_files(&p->jobs[i]))
 			target_close(&tg[i], false);
 	}
+	cpu_process(&gw.proc1);
+	cpu_sys(&gw.sys1);
+	gw.end_ns = clock_mono_ns();
+	/* Every worker passed it (an abandoned one is blocked after it). */
+	worker_gate_destroy(&gate);
 	sysinfo_disks_stop(&r->disks, "", clock_mono_ns());
 	live_tick(lv, true);
-}
-
-/* Run wait group wg, measuring the process and the system around it. */
-static void run_phase(const struct plan *p, unsigned wg, struct target *tg,
-		      struct worker *w, const struct clock *clk,
-		      const atomic_int *stop, struct run_result *r,
-		      struct run_live *lv)
-{
-	struct phase_cpu *ph = &r->phases[wg];
-	struct cpu_usage c0, c1;
-	struct sys_cpu s0, s1;
-	uint64_t t0;
-	size_t i;
-
-	cpu_process(&c0);
-	cpu_sys(&s0);
-	t0 = clock_mono_ns();
-	lv->wg = wg;
-	run_group(p, wg, tg, w, clk, stop, r, lv);
-	ph->wall_ns = clock_mono_ns() - t0;
-	cpu_process(&c1);
-	cpu_sys(&s1);
-	cpu_sub(&ph->proc, &c1, &c0);
-	cpu_sys_sub(&ph->sys, &s1, &s0);
+	group_window(p, wg, w, &gw, ph);
+	if (w0)
+		warn_unwritten(p, wg, r, w0);
+	free(w0);
 	for (i = 0; i < p->njobs; i++)
 		if (p->jobs[i].wait_group == wg)
 			ph->ios += r->stats[i].dir[0].ios +
@@ -458,19 +595,27 @@ static uint64_t mem_available(void)
 
 /*
  * Why buffered reads of a region that fits in memory would be served by
- * the page cache rather than the device, or NULL: the cache is not dropped
- * before the job, or the job reads blocks more than once.
+ * the page cache rather than the device, or NULL: the cache is kept
+ * (invalidate=0) or filled ahead (fadvise_hint=willneed), or the job reads
+ * blocks more than once within a pass. Each pass (loops, time_based)
+ * drops the cache again when invalidate=1, as fio does.
  */
 static const char *cache_reason(const struct job *j, const struct target *t,
 				char *buf, size_t len)
 {
 	bool random = j->rw == RW_RANDREAD || j->rw == RW_RANDRW;
+	bool keep = !j->invalidate && j->fadvise_hint != FADV_DONTNEED;
 
-	if (j->time_based)
-		return "time_based=1 reads it again until runtime is over";
-	if (j->loops > 1) {
+	if (j->fadvise_hint == FADV_WILLNEED)
+		return "fadvise_hint=willneed reads it into the cache before "
+		       "each pass";
+	if (keep && j->time_based)
+		return "time_based=1 reads it again until runtime is over "
+		       "and invalidate=0 keeps it cached";
+	if (keep && j->loops > 1) {
 		snprintf(buf, len, "loops=%" PRIu64 " reads it again after the "
-			 "first pass", j->loops);
+			 "first pass and invalidate=0 keeps it cached",
+			 j->loops);
 		return buf;
 	}
 	if (j->io_size > t->region)
@@ -478,7 +623,7 @@ static const char *cache_reason(const struct job *j, const struct target *t,
 		       "again)";
 	if (random && j->norandommap)
 		return "norandommap=1 reads some blocks more than once";
-	if (!j->invalidate && j->fadvise_hint != FADV_DONTNEED)
+	if (keep)
 		return "invalidate=0 keeps what the cache already holds";
 	return NULL;
 }

@@ -47,10 +47,35 @@ static void dir_merge(struct dir_stats *dst, const struct dir_stats *src)
 	hist_merge(&dst->lat, &src->lat);
 }
 
+void stats_window_merge(uint64_t *start_ns, uint64_t *runtime_ns,
+			unsigned *phase, const struct job_stats *src)
+{
+	uint64_t start, end;
+
+	if (!src->runtime_ns)
+		return;		/* measured nothing: no window */
+	if (!*runtime_ns || !*start_ns || !src->start_ns || !*phase ||
+	    *phase != src->phase) {
+		if (src->runtime_ns > *runtime_ns) {
+			*start_ns = src->start_ns;
+			*runtime_ns = src->runtime_ns;
+			*phase = src->phase;
+		}
+		return;
+	}
+	start = src->start_ns < *start_ns ? src->start_ns : *start_ns;
+	end = *start_ns + *runtime_ns;
+	if (src->start_ns + src->runtime_ns > end)
+		end = src->start_ns + src->runtime_ns;
+	*start_ns = start;
+	*runtime_ns = end - start;
+}
+
 /*
  * Counters (loops_done, think and end sync time included), CPU and the
- * sync latencies add; runtime is the longest, as merged clones ran side
- * by side; the first error that dst lacks is taken from src.
+ * sync latencies add; the runtime is the union of the windows of clones
+ * that ran side by side (stats_window_merge); the first error that dst
+ * lacks is taken from src.
  */
 void stats_merge(struct job_stats *dst, const struct job_stats *src)
 {
@@ -62,8 +87,7 @@ void stats_merge(struct job_stats *dst, const struct job_stats *src)
 	hist_merge(&dst->sync, &src->sync);
 	dst->think_ns += src->think_ns;
 	dst->end_sync_ns += src->end_sync_ns;
-	if (src->runtime_ns > dst->runtime_ns)
-		dst->runtime_ns = src->runtime_ns;
+	stats_window_merge(&dst->start_ns, &dst->runtime_ns, &dst->phase, src);
 	dst->loops_done += src->loops_done;
 	dst->nclones += src->nclones;
 	dst->nmeasured += src->nmeasured;

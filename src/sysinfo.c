@@ -510,6 +510,8 @@ int sysinfo_diskstat(const char *root, const char *name,
 		s->rd_ios = v[0];
 		s->rd_merges = v[1];
 		s->rd_ticks = v[3];
+		s->rd_sectors = v[2];
+		s->wr_sectors = v[6];
 		s->wr_ios = v[4];
 		s->wr_merges = v[5];
 		s->wr_ticks = v[7];
@@ -534,6 +536,8 @@ void sysinfo_diskstat_sub(struct sysinfo_diskstat *out,
 	r.wr_ios = counter_sub0(b->wr_ios, a->wr_ios);
 	r.wr_merges = counter_sub0(b->wr_merges, a->wr_merges);
 	r.wr_ticks = counter_sub0(b->wr_ticks, a->wr_ticks);
+	r.rd_sectors = counter_sub0(b->rd_sectors, a->rd_sectors);
+	r.wr_sectors = counter_sub0(b->wr_sectors, a->wr_sectors);
 	r.io_ticks = counter_sub0(b->io_ticks, a->io_ticks);
 	r.time_in_queue = counter_sub0(b->time_in_queue, a->time_in_queue);
 	*out = r;

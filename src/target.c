@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -802,8 +803,32 @@ static int open_flags(const struct job *j, bool rw)
 	return fl;
 }
 
+#ifndef TMPFS_MAGIC
+#define TMPFS_MAGIC 0x01021994
+#endif
+
+/*
+ * O_DIRECT on tmpfs (which takes it since Linux 6.6) is a copy from
+ * memory: the figures are not a device's. Once per job (its first clone).
+ */
+static void warn_tmpfs_direct(const struct target *t,
+			      const struct target_file *tf,
+			      const struct job *j)
+{
+	struct statfs sf;
+
+	if (!j->direct || j->clone || tf->is_bdev ||
+	    fstatfs(tf->fd, &sf) || sf.f_type != TMPFS_MAGIC)
+		return;
+	twarn(t, "direct_tmpfs", j, "%s is on tmpfs: direct=1 I/O there is "
+	      "served from memory, so the figures measure memory copies, "
+	      "not a device", tf->path);
+}
+
+/* What invalidate and fadvise_hint do to one file; warns only when
+ * warn (at open; not again at each pass). */
 static void apply_fadvise(const struct target *t, const struct target_file *tf,
-			  const struct job *j)
+			  const struct job *j, bool warn)
 {
 	static const int advice[] = {
 		[FADV_SEQUENTIAL] = POSIX_FADV_SEQUENTIAL,
@@ -814,7 +839,8 @@ static void apply_fadvise(const struct target *t, const struct target_file *tf,
 	};
 	int h = j->fadvise_hint;
 
-	if (j->invalidate && tf->is_bdev && ioctl(tf->fd, BLKFLSBUF, 0) < 0)
+	if (j->invalidate && tf->is_bdev && ioctl(tf->fd, BLKFLSBUF, 0) < 0 &&
+	    warn)
 		twarn(t, "blkflsbuf_failed", j, "%s: BLKFLSBUF failed (%s); "
 		      "dropping the region's page cache with "
 		      "POSIX_FADV_DONTNEED instead", tf->path,
@@ -1194,13 +1220,23 @@ int target_open(struct target *t, const struct target *run, size_t nrun,
 			tf->fd = -1;
 			goto err;
 		}
-		apply_fadvise(t, tf, j);
+		apply_fadvise(t, tf, j, true);
+		warn_tmpfs_direct(t, tf, j);
 	}
 	return 0;
 err:
 	target_close(t, false);
 	target_undo(t, j);
 	return ret;
+}
+
+void target_new_pass(const struct target *t, const struct job *j)
+{
+	unsigned i;
+
+	for (i = 0; i < t->nfiles; i++)
+		if (t->files[i].fd >= 0)
+			apply_fadvise(t, &t->files[i], j, false);
 }
 
 void target_close(struct target *t, bool unlink_created)

@@ -79,7 +79,8 @@ int report_table(FILE *f, const struct run_result *r)
 	if (ret)
 		return ret;
 	fprintf(f, "# cpu, utime, stime, us/op: the whole process over the "
-		"row's phase (RUSAGE_SELF)\n");
+		"row's measured phase (RUSAGE_SELF); utime/stime split "
+		"tick-sampled, their sum exact\n");
 	for (i = 0; i < rs.nunits; i++) {
 		int n = row_name(rs.units[i].job, name, sizeof(name));
 

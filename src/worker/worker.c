@@ -155,6 +155,9 @@ static void measure_start(struct wstate *s)
 	s->t0 = s->now;
 	s->issued_bytes = 0;
 	s->issued_ios = 0;
+	/* Buffered: each pass drops the cache again (fio reopens per loop) */
+	s->next_pass = !j->direct && s->guarded && s->per_loop ?
+		       s->per_loop : UINT64_MAX;
 	s->deadline = j->runtime_ns ?
 		s->t0 + clock_ns_to_ticks(s->w->clk, j->runtime_ns) :
 		UINT64_MAX;
@@ -165,6 +168,7 @@ static void measure_start(struct wstate *s)
 		else
 			interval_arm(s);
 	}
+	worker_window_mark(s->w, false);
 	cpu_thread(&s->cpu0);
 	memset(&s->eng_cpu0, 0, sizeof(s->eng_cpu0));
 	if (s->eng->cpu) {
@@ -407,6 +411,16 @@ static bool one_at_a_time(const struct wstate *s)
 	return s->trickle && !(s->eng->flags & ENGINE_STAMPS_DONE);
 }
 
+/* A new pass over the region: invalidate and fadvise_hint again. */
+static void new_pass(struct wstate *s)
+{
+	s->next_pass = s->next_pass > UINT64_MAX - s->per_loop ? UINT64_MAX :
+		       s->next_pass + s->per_loop;
+	call_enter(s);
+	target_new_pass(s->w->tgt, s->j);
+	call_leave(s);
+}
+
 static void issue(struct wstate *s)
 {
 	struct io_req *req;
@@ -418,6 +432,11 @@ static void issue(struct wstate *s)
 		if (should_stop(s)) {
 			s->stopping = true;
 			break;
+		}
+		if (s->issued_bytes >= s->next_pass) {
+			new_pass(s);
+			if (s->abandoned)
+				return;
 		}
 		req = s->free_reqs[--s->nfree];
 		if (!prep(s, req)) {
@@ -681,6 +700,7 @@ static void finish(struct wstate *s)
 					 t->files[i].path, strerror(-r));
 		}
 	}
+	worker_window_mark(s->w, true);
 	cpu_thread(&cpu1);
 	cpu_sub(&s->st->cpu, &cpu1, &s->cpu0);
 	if (s->eng->cpu) {
@@ -776,7 +796,6 @@ void *worker_main(void *arg)
 		     !j->iodepth_batch_complete_max && s.depth > 1 &&
 		     !j->thinktime_ns;
 	s.one_cpu = on_one_cpu();
-	sleep_ns(j->startdelay_ns, w->stop);
 	trace_open(&s);
 	ret = alloc_reqs(&s);
 	if (!ret && w->series && !(s.irec = ival_rec_new(w->series))) {
@@ -821,6 +840,9 @@ void *worker_main(void *arg)
 		atomic_store_explicit(&w->live.limit_ios, s.limit_ios,
 				      memory_order_relaxed);
 	}
+	/* Set up like the others of the group: start with them. */
+	worker_gate_pass(w);
+	sleep_ns(j->startdelay_ns, w->stop);
 	s.now = clock_ticks(w->clk);
 	think_init(&s);
 	/* Before measure_start: it tells ramping from measuring by it. */
@@ -837,6 +859,7 @@ void *worker_main(void *arg)
 	if (s.abandoned)
 		return NULL;
 out:
+	worker_gate_pass(w);	/* setup failed: the others need not wait */
 	wstate_free(&s);
 	atomic_store_explicit(&w->live.done, true, memory_order_release);
 	return NULL;

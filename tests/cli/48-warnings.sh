@@ -75,7 +75,7 @@ warned holes_not_filled z "job 'z': hole0\\.dat: reads of 2MiB of holes"
 avail=$(sed -n 's/^MemAvailable: *\([0-9]*\) kB$/\1/p' /proc/meminfo)
 if [ -n "$avail" ] && [ "$avail" -gt 8192 ]; then
 	run --name=c --filename=short.dat --bs=64k --rw=read --loops=2 \
-		--output-format=json
+		--invalidate=0 --output-format=json
 	expect_rc 0
 	warned page_cache c "job 'c': buffered reads \\(direct=0\\).*page cache"
 fi

@@ -309,6 +309,45 @@ static void test_stats_merge(void **state)
 	free(m);
 }
 
+/*
+ * Clones of one phase: the union of their windows (a staggered clone
+ * lengthens the group's time); of different phases, the longest; a
+ * window not known: the longest.
+ */
+static void test_stats_window(void **state)
+{
+	struct job_stats a = { .runtime_ns = 100, .start_ns = 1000,
+			       .phase = 1 };
+	struct job_stats b = { .runtime_ns = 100, .start_ns = 1050,
+			       .phase = 1 };
+	struct job_stats c = { .runtime_ns = 120, .start_ns = 5000,
+			       .phase = 2 };
+	struct job_stats d = { .runtime_ns = 130 };
+	uint64_t st = 0, rt = 0;
+	unsigned ph = 0;
+
+	(void)state;
+	stats_window_merge(&st, &rt, &ph, &a);
+	assert_int_equal(rt, 100);
+	stats_window_merge(&st, &rt, &ph, &b);
+	assert_int_equal(st, 1000);
+	assert_int_equal(rt, 150);
+	stats_window_merge(&st, &rt, &ph, &c);
+	assert_int_equal(rt, 150);	/* another phase: the longest */
+	assert_int_equal(ph, 1);
+	stats_window_merge(&st, &rt, &ph, &d);
+	assert_int_equal(rt, 150);
+	d.runtime_ns = 200;
+	stats_window_merge(&st, &rt, &ph, &d);
+	assert_int_equal(rt, 200);
+	/* Nothing measured: no window. */
+	st = 0, rt = 0, ph = 0;
+	a.runtime_ns = 0;
+	stats_window_merge(&st, &rt, &ph, &a);
+	assert_int_equal(rt, 0);
+	assert_int_equal(st, 0);
+}
+
 static void test_stats_cpu(void **state)
 {
 	struct cpu_usage a, b, d;
@@ -328,6 +367,29 @@ static void test_stats_cpu(void **state)
 	/* The process has used at least what this thread has. */
 	assert_true(b.utime_ns + b.stime_ns >= a.utime_ns + a.stime_ns);
 	assert_true(b.minflt > 0);
+
+	/*
+	 * With run times, the total is their change, split in the ratio of
+	 * the tick-sampled times; no tick in between: all system time.
+	 */
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	b.run_ns = 1000000;
+	a.run_ns = 1000000 + 3000000;
+	a.utime_ns = 4000000;		/* one 4 ms tick, in user mode */
+	cpu_sub(&d, &a, &b);
+	assert_int_equal(d.utime_ns, 3000000);
+	assert_int_equal(d.stime_ns, 0);
+	a.utime_ns = 0;
+	cpu_sub(&d, &a, &b);
+	assert_int_equal(d.utime_ns + d.stime_ns, 3000000);
+	assert_int_equal(d.stime_ns, 3000000);
+	a.utime_ns = 2;
+	a.stime_ns = 6;
+	cpu_sub(&d, &a, &b);
+	assert_int_equal(d.utime_ns, 750000);
+	assert_int_equal(d.stime_ns, 2250000);
+	assert_int_equal(d.run_ns, 0);
 }
 
 static void test_units(void **state)
@@ -707,6 +769,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_stats_derived),
 		T(test_stats_merge),
+		T(test_stats_window),
 		T(test_stats_cpu),
 		T(test_units),
 		T(test_groups),

@@ -24,6 +24,7 @@ enum opt_type {
 	OPT_ENUM,		/* int, from `choices` */
 	OPT_BS,			/* per-direction size or range: bs_min/bs_max */
 	OPT_PLIST,		/* percentile_list */
+	OPT_RATE,		/* uint64_t[DDIR_NR]: "read[,write[,trim]]" */
 	OPT_SPECIAL,		/* parsed by `set` */
 };
 
@@ -61,6 +62,8 @@ enum opt_flags {
 	OPT_F_NONE = 1u << 1,
 	/* OPT_TIME with max set: 0 (off) is allowed below min */
 	OPT_F_ZERO_OFF = 1u << 2,
+	/* OPT_RATE: counts (I/Os per second, k = 1000), not sizes */
+	OPT_F_COUNT = 1u << 3,
 };
 
 /* The table, terminated by an entry with name == NULL. */

@@ -147,6 +147,7 @@ static void measure_start(struct wstate *s)
 	s->t0 = s->now;
 	s->issued_bytes = 0;
 	s->issued_ios = 0;
+	pace_start(s);
 	s->deadline = j->runtime_ns ?
 		s->t0 + clock_ns_to_ticks(s->w->clk, j->runtime_ns) :
 		UINT64_MAX;
@@ -269,6 +270,8 @@ static void complete(struct wstate *s, struct io_req *req)
 		/* No submit step: clat = lat, kept once and copied at the end */
 		hist_add(&d->clat, lat);
 	}
+	if (s->pace_on)
+		pace_done(s, req);
 	if (req->ddir == DDIR_WRITE && (s->j->fsync || s->j->fdatasync) &&
 	    ++s->writes_since_sync >= (s->j->fsync ? s->j->fsync :
 				       s->j->fdatasync))
@@ -343,6 +346,11 @@ static void issue(struct wstate *s)
 		if (!prep(s, req)) {
 			s->free_reqs[s->nfree++] = req;
 			continue;
+		}
+		if (s->pace_on && !pace_wait(s, req)) {
+			s->free_reqs[s->nfree++] = req;
+			s->stopping = true;
+			break;
 		}
 		req->t_queue = clock_ticks(s->w->clk);
 		call_enter(s);
@@ -428,7 +436,7 @@ static unsigned wait_batch(struct wstate *s, bool *batch)
  * for more, only collect what is already done, so that small submit
  * batches still keep iodepth I/Os in flight.
  */
-static void commit_reap(struct wstate *s)
+void commit_reap(struct wstate *s)
 {
 	uint64_t t0 = 0;
 	unsigned min = 0, max;
@@ -531,6 +539,7 @@ static void finish_figures(const struct wstate *s, uint64_t end)
 	for (d = 0; d < DDIR_NR; d++)
 		if (!st->dir[d].lat.count && st->dir[d].clat.count)
 			st->dir[d].lat = st->dir[d].clat;
+	pace_end(s, end);
 	if (s->per_loop)
 		st->loops_done = (st->dir[0].bytes + st->dir[1].bytes) /
 				 s->per_loop;

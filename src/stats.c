@@ -108,10 +108,6 @@ double stats_cpu_us_per_io(const struct job_stats *s)
 
 bool stats_rate_met(const struct dir_stats *d, uint64_t runtime_ns)
 {
-	if (!(d->rate_bps > 0))
-		return false;
-	if (d->rate_iops > 0)
-		return stats_iops(d, runtime_ns) >=
-		       STATS_RATE_MET * d->rate_iops;
-	return stats_bw(d, runtime_ns) >= STATS_RATE_MET * d->rate_bps;
+	return d->rate_bps > 0 &&
+	       (double)d->lag_ns <= STATS_RATE_LAG * (double)runtime_ns;
 }

@@ -173,7 +173,7 @@ static void print_pace(FILE *f, const struct dir_stats *d,
 	}
 	fprintf(f, ": %s; backlog %" PRIu64 " I/Os, last I/O issued %s "
 		"late\n", stats_rate_met(d, runtime_ns) ? "met" :
-		"MISSED (below 99% of the target)", d->backlog_ios, lag);
+		"MISSED (behind the schedule)", d->backlog_ios, lag);
 }
 
 static void print_errors(FILE *f, const struct dir_stats *d)

@@ -128,11 +128,11 @@ static json_t *j_first_error(struct jw *c, const struct dir_stats *d)
 }
 
 /*
- * A paced direction's rate: null when not paced. Achieved figures are
- * null when nothing was measured; "met": see stats_rate_met.
+ * A paced direction's rate: null when not paced (a job stopped while
+ * ramping has none: nothing was measured). "met": see stats_rate_met.
  */
 static json_t *j_rate(struct jw *c, const struct dir_stats *d,
-		      uint64_t runtime_ns, const struct job *j, bool measured)
+		      uint64_t runtime_ns, const struct job *j)
 {
 	json_t *o;
 
@@ -144,12 +144,9 @@ static json_t *j_rate(struct jw *c, const struct dir_stats *d,
 	jw_put(c, o, "target_bw_bytes", jw_real(d->rate_bps));
 	jw_put(c, o, "target_iops", d->rate_iops > 0 ?
 	       jw_real(d->rate_iops) : json_null());
-	jw_put(c, o, "achieved_bw_bytes", measured ?
-	       jw_real(stats_bw(d, runtime_ns)) : json_null());
-	jw_put(c, o, "achieved_iops", measured ?
-	       jw_real(stats_iops(d, runtime_ns)) : json_null());
-	jw_put(c, o, "met", json_boolean(measured &&
-					 stats_rate_met(d, runtime_ns)));
+	jw_put(c, o, "achieved_bw_bytes", jw_real(stats_bw(d, runtime_ns)));
+	jw_put(c, o, "achieved_iops", jw_real(stats_iops(d, runtime_ns)));
+	jw_put(c, o, "met", json_boolean(stats_rate_met(d, runtime_ns)));
 	jw_put(c, o, "backlog_ios", jw_u64(d->backlog_ios));
 	jw_put(c, o, "lag_ns", jw_u64(d->lag_ns));
 	jw_put(c, o, "process", jw_str(j && j->rate_process == RATE_POISSON ?
@@ -182,7 +179,7 @@ static json_t *j_dir(struct jw *c, const struct dir_stats *d,
 	       j && j->clat_percentiles));
 	jw_put(c, o, "lat_ns", j_hist(c, &d->lat, j, j && j->lat_percentiles));
 	jw_put(c, o, "sched_lat_ns", j_hist(c, &d->sched_lat, j, j != NULL));
-	jw_put(c, o, "rate", j_rate(c, d, runtime_ns, j, measured));
+	jw_put(c, o, "rate", j_rate(c, d, runtime_ns, j));
 	return o;
 }
 

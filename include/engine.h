@@ -35,6 +35,7 @@ struct io_req {
 	uint64_t t_queue;
 	uint64_t t_submit;
 	uint64_t t_done;
+	uint64_t t_due;		/* paced jobs: when it fell due; 0: not paced */
 	uint32_t idx;		/* position in the worker's request array */
 	void *engine_priv;
 };

@@ -22,6 +22,8 @@ enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
 
 /* thinktime_blocks_type: what thinktime_blocks counts. */
 enum think_type { THINK_COMPLETE, THINK_ISSUE };
+enum rate_process { RATE_LINEAR, RATE_POISSON };
+enum submit_mode { SUBMIT_INLINE, SUBMIT_OFFLOAD };
 
 /*
  * continue_on_error: the failures a job counts and goes on after, as bits.
@@ -114,6 +116,15 @@ struct job {
 	uint64_t sqthread_poll_cpu;	/* UINT64_MAX: not pinned */
 	bool hipri;			/* io_uring IOPOLL */
 	uint64_t pool_threads;		/* pthread engine; 0: iodepth */
+	/* Rate (src/worker/pace.c): per direction, 0: no limit. */
+	uint64_t rate[DDIR_NR];		/* bytes/s */
+	uint64_t rate_iops[DDIR_NR];	/* I/Os per second */
+	uint64_t rate_min[DDIR_NR];	/* bytes/s over rate_cycle, or fail */
+	uint64_t rate_iops_min[DDIR_NR];
+	int rate_process;		/* enum rate_process */
+	uint64_t rate_cycle_ns;
+	bool rate_ignore_thinktime;	/* thinking drops what fell due */
+	int io_submit_mode;		/* enum submit_mode (always inline) */
 	char *sweep;		/* "OPT:v1,v2" lines joined by ';' */
 	char *check;		/* check= expressions joined by ';' (check.h) */
 	uint64_t repeat;	/* runs of the job, one after the other */

@@ -24,6 +24,7 @@ enum opt_type {
 	OPT_ENUM,		/* int, from `choices` */
 	OPT_BS,			/* per-direction size or range: bs_min/bs_max */
 	OPT_PLIST,		/* percentile_list */
+	OPT_RATE,		/* uint64_t[DDIR_NR]: "read[,write[,trim]]" */
 	OPT_SPECIAL,		/* parsed by `set` */
 };
 
@@ -64,6 +65,8 @@ enum opt_flags {
 	/* OPT_BOOL: also the word "auto"; the field is a signed char,
 	 * 0, 1, or -1 for auto (the component decides what it can do) */
 	OPT_F_AUTO = 1u << 3,
+	/* OPT_RATE: counts (I/Os per second, k = 1000), not sizes */
+	OPT_F_COUNT = 1u << 4,
 };
 
 /* The table, terminated by an entry with name == NULL. */

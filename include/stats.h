@@ -26,6 +26,21 @@ struct dir_stats {
 	struct hist slat;	/* empty for engines without a submit step */
 	struct hist clat;
 	struct hist lat;
+	/*
+	 * Paced jobs (rate=, rate_iops=; src/worker/pace.c): sched_lat is
+	 * from the moment an I/O was due by the schedule to its completion
+	 * (empty when the direction is not paced). rate_bps is the target
+	 * (bytes/s; 0: not paced), rate_iops the target in I/Os per second
+	 * when rate_iops= set it (else 0). backlog_ios: I/Os due and not
+	 * issued when the job stopped issuing; lag_ns: how late the last
+	 * issued I/O was issued after it fell due. Clones add targets and
+	 * backlogs; the lag is the largest.
+	 */
+	struct hist sched_lat;
+	double rate_bps;
+	double rate_iops;
+	uint64_t backlog_ios;
+	uint64_t lag_ns;
 };
 
 /*
@@ -92,5 +107,14 @@ double stats_iops(const struct dir_stats *d, uint64_t runtime_ns);
 double stats_bw(const struct dir_stats *d, uint64_t runtime_ns); /* B/s */
 /* CPU microseconds (user + system) per completed I/O over both dirs. */
 double stats_cpu_us_per_io(const struct job_stats *s);
+/*
+ * A paced direction met its target when it kept to its schedule: the last
+ * I/O it issued went at most STATS_RATE_LAG of the measured runtime after
+ * it fell due (on a linear schedule, issuing at 99% of the rate or more).
+ * Achieved rates are then the target's up to the drain at the end, and,
+ * poisson, the randomness of the schedule itself. False when not paced.
+ */
+#define STATS_RATE_LAG	0.01
+bool stats_rate_met(const struct dir_stats *d, uint64_t runtime_ns);
 
 #endif

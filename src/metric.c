@@ -17,7 +17,8 @@
 
 #define METRIC_EXPECTED \
 	"expected read. or write. followed by iops, bw, io_bytes, ios, " \
-	"errors, short_ios, or slat., clat. or lat. and min, max, mean, " \
+	"errors, short_ios, or slat., clat., lat. or sched_lat. and min, " \
+	"max, mean, " \
 	"stddev or a percentile pN (p99, p99.9); or errors, cpu.us_per_io, " \
 	"cpu.pct, runtime, verify.mismatches"
 
@@ -49,7 +50,8 @@ static const struct name_kind dir_metrics[] = {
 };
 
 static const char *const dir_names[DDIR_NR] = { "read", "write" };
-static const char *const hist_names[] = { "slat", "clat", "lat" };
+static const char *const hist_names[] = { "slat", "clat", "lat",
+					    "sched_lat" };
 static const char *const stat_names[] = { "min", "max", "mean", "stddev" };
 
 /* [p, p + len) is name followed by '.'; returns what follows, or NULL. */

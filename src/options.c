@@ -74,6 +74,20 @@ static const struct opt_choice think_type_choices[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct opt_choice rate_process_choices[] = {
+	{ "linear", RATE_LINEAR, "evenly spaced: one I/O every bs/rate" },
+	{ "poisson", RATE_POISSON, "exponential gaps of mean bs/rate (a "
+	  "Poisson process)" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt_choice submit_mode_choices[] = {
+	{ "inline", SUBMIT_INLINE, "the job's thread submits and reaps" },
+	{ "offload", SUBMIT_OFFLOAD, "accepted for fio job files; iorig "
+	  "submits inline, on schedule (see the manual)" },
+	{ NULL, 0, NULL },
+};
+
 static int set_ioengine(struct job *j, const struct opt_def *o,
 			const char *val, char *why, size_t whylen);
 static int set_sweep(struct job *j, const struct opt_def *o,
@@ -239,6 +253,43 @@ const struct opt_def options_table[] = {
 	  .help = "Also think after this much time doing I/O since the last "
 		  "thinktime (default unit s); 0: off" },
 	/* Caching and durability */
+	/* Rate (src/worker/pace.c) */
+	{ .name = "rate", .type = OPT_RATE, .off = F(rate), .def = "0",
+	  .category = "rate",
+	  .help = "Issue at most this many bytes/s: read[,write[,trim]], one "
+		  "value for both, an empty item or 0: no limit; I/Os are "
+		  "issued when due, open loop" },
+	{ .name = "rate_iops", .type = OPT_RATE, .off = F(rate_iops),
+	  .def = "0", .flags = OPT_F_COUNT, .category = "rate",
+	  .help = "Issue at most this many I/Os per second per direction, "
+		  "as rate= (ignored for a direction rate= sets)" },
+	{ .name = "rate_min", .type = OPT_RATE, .off = F(rate_min),
+	  .def = "0", .category = "rate",
+	  .help = "Fail the job when a direction moves fewer bytes/s than "
+		  "this over a rate_cycle" },
+	{ .name = "rate_iops_min", .type = OPT_RATE, .off = F(rate_iops_min),
+	  .def = "0", .flags = OPT_F_COUNT, .category = "rate",
+	  .help = "Fail the job when a direction completes fewer I/Os per "
+		  "second than this over a rate_cycle" },
+	{ .name = "rate_process", .type = OPT_ENUM, .off = F(rate_process),
+	  .def = "linear", .choices = rate_process_choices,
+	  .category = "rate",
+	  .help = "When rated I/Os fall due: evenly spaced, or as a Poisson "
+		  "process" },
+	{ .name = "rate_cycle", .type = OPT_TIME, .off = F(rate_cycle_ns),
+	  .def = "1000", .unit_ns = 1000000, .min = 1000000,
+	  .max = 86400 * NS_S, .category = "rate",
+	  .help = "The window rate_min and rate_iops_min average over "
+		  "(default unit ms)" },
+	{ .name = "rate_ignore_thinktime", .type = OPT_BOOL,
+	  .off = F(rate_ignore_thinktime), .def = "0", .category = "rate",
+	  .help = "After thinking, go on at the rate instead of catching up "
+		  "with the I/Os that fell due meanwhile" },
+	{ .name = "io_submit_mode", .type = OPT_ENUM,
+	  .off = F(io_submit_mode), .def = "inline",
+	  .choices = submit_mode_choices, .category = "rate",
+	  .help = "inline, or offload (fio's submission threads; iorig "
+		  "submits inline and on schedule either way)" },
 	{ .name = "direct", .type = OPT_BOOL, .off = F(direct), .def = "0",
 	  .category = "cache", .help = "Open with O_DIRECT" },
 	{ .name = "buffered", .type = OPT_BOOL, .off = F(direct),
@@ -388,7 +439,7 @@ static const char *const fio_only[] = {
 	"exitall_on_error", "fallocate", "file_append", "file_service_type",
 	"filename_format", "filesize", "fill_device", "fill_fs",
 	"flow", "gid", "gtod_reduce",
-	"hugepage-size", "ignore_error", "io_submit_mode",
+	"hugepage-size", "ignore_error",
 	"iodepth_low", "iomem", "iomem_align",
 	"ioscheduler", "iopsavgtime", "latency_percentile", "latency_target",
 	"latency_window", "lockfile", "lockmem", "log_avg_msec",
@@ -396,8 +447,7 @@ static const char *const fio_only[] = {
 	"numa_cpu_nodes", "numa_mem_policy", "offset_align",
 	"offset_increment", "openfiles", "overwrite", "percentage_random",
 	"per_job_logs", "pre_read", "prio", "prioclass",
-	"random_distribution", "random_generator", "rate", "rate_iops",
-	"rate_iops_min", "rate_min", "rate_process", "read_iolog",
+	"random_distribution", "random_generator", "read_iolog",
 	"refill_buffers", "replay_no_stall",
 	"scramble_buffers", "serialize_overlap", "significant_figures",
 	"steadystate", "ss_dur",
@@ -646,6 +696,58 @@ static int set_bs(struct job *j, const struct opt_def *o, const char *val,
 	return 0;
 }
 
+/*
+ * rate=, rate_iops=, rate_min=, rate_iops_min=: "read[,write[,trim]]".
+ * One item applies to reads and writes; an empty item leaves its direction
+ * unlimited (0). A trim item is checked and ignored: iorig issues no trims.
+ */
+static int set_rate(uint64_t *dst, const struct opt_def *o, unsigned kb,
+		    const char *val, char *why, size_t whylen)
+{
+	uint64_t v[3] = { 0, 0, 0 };
+	const char *p = val, *comma;
+	char item[128];
+	unsigned n = 0;
+	size_t len;
+	double d;
+	int ret;
+
+	for (;; n++) {
+		comma = strchr(p, ',');
+		len = comma ? (size_t)(comma - p) : strlen(p);
+		if (n == 3 || len >= sizeof(item)) {
+			snprintf(why, whylen, "'%s': expected at most three "
+				 "values, read,write,trim", val);
+			return -EINVAL;
+		}
+		memcpy(item, p, len);
+		item[len] = '\0';
+		if (!len || strspn(item, " \t") == len) {
+			v[n] = 0;
+		} else if (o->flags & OPT_F_COUNT) {
+			ret = value_count(item, &d, why, whylen);
+			if (ret)
+				return ret;
+			if (d != (double)(uint64_t)d || d >= 1e18) {
+				snprintf(why, whylen, "'%s': expected a whole "
+					 "number of I/Os per second", item);
+				return -EINVAL;
+			}
+			v[n] = (uint64_t)d;
+		} else {
+			ret = value_size(item, kb, &v[n], why, whylen);
+			if (ret)
+				return ret;
+		}
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	dst[DDIR_READ] = v[0];
+	dst[DDIR_WRITE] = n ? v[1] : v[0];
+	return 0;
+}
+
 static int set_plist(struct job *j, const char *val, char *why,
 		     size_t whylen)
 {
@@ -803,6 +905,8 @@ static int opt_parse(struct job *j, const struct opt_def *o, const char *val,
 		return set_bs(j, o, val, why, whylen);
 	case OPT_PLIST:
 		return set_plist(j, val, why, whylen);
+	case OPT_RATE:
+		return set_rate(dst, o, kb, val, why, whylen);
 	case OPT_SPECIAL:
 		return o->set(j, o, val, why, whylen);
 	}
@@ -980,6 +1084,15 @@ void options_format(const struct job *j, const struct opt_def *o,
 				  len - n);
 		}
 		break;
+	case OPT_RATE:
+		if (((const uint64_t *)src)[0] == ((const uint64_t *)src)[1])
+			snprintf(buf, len, "%" PRIu64,
+				 ((const uint64_t *)src)[0]);
+		else
+			snprintf(buf, len, "%" PRIu64 ",%" PRIu64,
+				 ((const uint64_t *)src)[0],
+				 ((const uint64_t *)src)[1]);
+		break;
 	case OPT_PLIST:
 		for (i = 0, n = 0; i < j->npercentiles && n < len; i++)
 			n += snprintf(buf + n, len - n, "%s%g", i ? ":" : "",
@@ -1050,6 +1163,7 @@ static const char *type_name(const struct opt_def *o)
 		[OPT_SIZE] = "size", [OPT_SIZE_PCT] = "size|pct",
 		[OPT_TIME] = "time", [OPT_PCT] = "pct", [OPT_ENUM] = "choice",
 		[OPT_BS] = "size[-size][,...]", [OPT_PLIST] = "list",
+		[OPT_RATE] = "int[,int][,int]",
 		[OPT_SPECIAL] = "text",
 	};
 

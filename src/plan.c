@@ -112,6 +112,33 @@ static int check_buffers(const struct job *j, struct err_rec *e)
 	return -EINVAL;
 }
 
+/* A minimum above the cap could never be met (fio refuses it too). */
+static int check_rate(const struct job *j, struct err_rec *e)
+{
+	static const char *const dir[DDIR_NR] = { "read", "write" };
+	int d;
+
+	for (d = 0; d < DDIR_NR; d++) {
+		if (j->rate[d] && j->rate_min[d] > j->rate[d]) {
+			err_set(e, j->section_file, j->section_line,
+				"rate_min", "%s minimum %" PRIu64 " bytes/s "
+				"is above rate=%" PRIu64 "; expected at most "
+				"the rate", dir[d], j->rate_min[d],
+				j->rate[d]);
+			return -EINVAL;
+		}
+		if (j->rate_iops[d] && j->rate_iops_min[d] > j->rate_iops[d]) {
+			err_set(e, j->section_file, j->section_line,
+				"rate_iops_min", "%s minimum %" PRIu64
+				" IOPS is above rate_iops=%" PRIu64 "; "
+				"expected at most the rate", dir[d],
+				j->rate_iops_min[d], j->rate_iops[d]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* Cross-option checks that need the whole job. */
 static int check_job(const struct job *j, struct err_rec *e)
 {
@@ -128,6 +155,8 @@ static int check_job(const struct job *j, struct err_rec *e)
 		}
 	}
 	if (check_buffers(j, e))
+		return -EINVAL;
+	if (check_rate(j, e))
 		return -EINVAL;
 	if (j->time_based && !j->runtime_ns) {
 		err_set(e, file, line, "time_based", "needs runtime= (how "

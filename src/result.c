@@ -474,7 +474,8 @@ const struct run_targets *result_targets(const struct run_result *r,
 
 static double hist_value(const struct metric *m, const struct dir_stats *d)
 {
-	const struct hist *const h[] = { &d->slat, &d->clat, &d->lat };
+	const struct hist *const h[] = { &d->slat, &d->clat, &d->lat,
+					  &d->sched_lat };
 	const struct hist *x = h[m->hist];
 
 	if (!x->count)

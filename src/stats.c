@@ -22,6 +22,7 @@ void stats_init(struct job_stats *s)
 		hist_init(&s->dir[d].slat);
 		hist_init(&s->dir[d].clat);
 		hist_init(&s->dir[d].lat);
+		hist_init(&s->dir[d].sched_lat);
 	}
 	hist_init(&s->sync);
 	s->nclones = 1;
@@ -44,6 +45,12 @@ static void dir_merge(struct dir_stats *dst, const struct dir_stats *src)
 	}
 	hist_merge(&dst->slat, &src->slat);
 	hist_merge(&dst->clat, &src->clat);
+	hist_merge(&dst->sched_lat, &src->sched_lat);
+	dst->rate_bps += src->rate_bps;
+	dst->rate_iops += src->rate_iops;
+	dst->backlog_ios += src->backlog_ios;
+	if (src->lag_ns > dst->lag_ns)
+		dst->lag_ns = src->lag_ns;
 	hist_merge(&dst->lat, &src->lat);
 }
 
@@ -126,4 +133,10 @@ double stats_cpu_us_per_io(const struct job_stats *s)
 		return 0.0;
 	return (double)(s->cpu.utime_ns + s->cpu.stime_ns) / 1000.0 /
 	       (double)ios;
+}
+
+bool stats_rate_met(const struct dir_stats *d, uint64_t runtime_ns)
+{
+	return d->rate_bps > 0 &&
+	       (double)d->lag_ns <= STATS_RATE_LAG * (double)runtime_ns;
 }

@@ -3,14 +3,15 @@
  * The JSON report: one document, schema_version 1. Field names carry their
  * unit (_ns, _bytes); counts are integers, rates and means are reals.
  *
- * Latency objects ("slat_ns", "clat_ns", "lat_ns") are
+ * Latency objects ("slat_ns", "clat_ns", "lat_ns", "sched_lat_ns") are
  *   {"count", "min", "max", "mean", "stddev", "overflow",
  *    "percentiles": {"50": ns, "99.9": ns, ...},
  *    "buckets": [[low, high, count], ...]}
  * Percentile keys are the shortest "%g"-style text that reads back as the
  * same number. Percentiles follow the job's clat_percentiles,
  * lat_percentiles and slat_percentiles like the text report does ({} when
- * off); the buckets are always there, so nothing is lost. Buckets list only
+ * off; "sched_lat_ns", empty unless the direction is paced, always has
+ * them); the buckets are always there, so nothing is lost. Buckets list only
  * non-empty ones; their counts plus "overflow" (samples beyond the last
  * bucket, which still count in min/max/mean) add up to "count".
  *
@@ -126,6 +127,33 @@ static json_t *j_first_error(struct jw *c, const struct dir_stats *d)
 	return o;
 }
 
+/*
+ * A paced direction's rate: null when not paced (a job stopped while
+ * ramping has none: nothing was measured). "met": see stats_rate_met.
+ */
+static json_t *j_rate(struct jw *c, const struct dir_stats *d,
+		      uint64_t runtime_ns, const struct job *j)
+{
+	json_t *o;
+
+	if (!(d->rate_bps > 0))
+		return json_null();
+	o = json_object();
+	if (!o)
+		return NULL;
+	jw_put(c, o, "target_bw_bytes", jw_real(d->rate_bps));
+	jw_put(c, o, "target_iops", d->rate_iops > 0 ?
+	       jw_real(d->rate_iops) : json_null());
+	jw_put(c, o, "achieved_bw_bytes", jw_real(stats_bw(d, runtime_ns)));
+	jw_put(c, o, "achieved_iops", jw_real(stats_iops(d, runtime_ns)));
+	jw_put(c, o, "met", json_boolean(stats_rate_met(d, runtime_ns)));
+	jw_put(c, o, "backlog_ios", jw_u64(d->backlog_ios));
+	jw_put(c, o, "lag_ns", jw_u64(d->lag_ns));
+	jw_put(c, o, "process", jw_str(j && j->rate_process == RATE_POISSON ?
+				      "poisson" : "linear"));
+	return o;
+}
+
 /* j: whose percentile options apply; NULL for none. */
 /* measured false: stopped during ramp_time, so no rates (null). */
 static json_t *j_dir(struct jw *c, const struct dir_stats *d,
@@ -151,6 +179,8 @@ static json_t *j_dir(struct jw *c, const struct dir_stats *d,
 	jw_put(c, o, "clat_ns", j_hist(c, &d->clat, j,
 	       j && j->clat_percentiles));
 	jw_put(c, o, "lat_ns", j_hist(c, &d->lat, j, j && j->lat_percentiles));
+	jw_put(c, o, "sched_lat_ns", j_hist(c, &d->sched_lat, j, j != NULL));
+	jw_put(c, o, "rate", j_rate(c, d, runtime_ns, j));
 	return o;
 }
 

@@ -141,6 +141,7 @@ static void print_latencies(FILE *f, const struct dir_stats *d,
 		{ "slat", &d->slat, j->slat_percentiles },
 		{ "clat", &d->clat, j->clat_percentiles },
 		{ "lat", &d->lat, j->lat_percentiles },
+		{ "sched", &d->sched_lat, true },
 	};
 	bool any = false;
 	size_t i;
@@ -182,6 +183,30 @@ static void print_sync_think(FILE *f, const struct job_stats *s,
 	fmt_secs(s->think_ns, think, sizeof(think));
 	fmt_secs(s->end_sync_ns, end, sizeof(end));
 	fprintf(f, "  of the runtime: think %s, end fsync %s\n", think, end);
+}
+
+/* A paced direction: its target, what it achieved, and whether that
+ * met it (stats_rate_met). */
+static void print_pace(FILE *f, const struct dir_stats *d,
+		       uint64_t runtime_ns)
+{
+	char lag[32], tb[32], ab[32];
+
+	if (!(d->rate_bps > 0))
+		return;
+	value_fmt_ns((double)d->lag_ns, lag, sizeof(lag));
+	if (d->rate_iops > 0) {
+		fprintf(f, "    rate   target %.0f IOPS, achieved %.1f IOPS",
+			d->rate_iops, stats_iops(d, runtime_ns));
+	} else {
+		value_fmt_bytes((uint64_t)d->rate_bps, tb, sizeof(tb));
+		value_fmt_bytes((uint64_t)stats_bw(d, runtime_ns), ab,
+				sizeof(ab));
+		fprintf(f, "    rate   target %s/s, achieved %s/s", tb, ab);
+	}
+	fprintf(f, ": %s; backlog %" PRIu64 " I/Os, last I/O issued %s "
+		"late\n", stats_rate_met(d, runtime_ns) ? "met" :
+		"MISSED (behind the schedule)", d->backlog_ios, lag);
 }
 
 static void print_errors(FILE *f, const struct dir_stats *d)
@@ -495,6 +520,7 @@ static void print_unit(FILE *f, const struct run_result *r,
 		any = true;
 		fputs("  ", f);
 		print_rate_line(f, dir_name[d], ds, s->runtime_ns);
+		print_pace(f, ds, s->runtime_ns);
 		print_latencies(f, ds, u->job);
 		print_errors(f, ds);
 	}

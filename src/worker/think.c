@@ -92,6 +92,7 @@ void think_run(struct wstate *s)
 	}
 	s->st->think_ns += clock_delta_ns(clk, t0, now);
 	s->think.last_end = now;
+	pace_thought(s);	/* rate_ignore_thinktime: no catching up */
 	if (now > s->now)
 		s->now = now;
 	if (s->now >= s->iv_next)

@@ -158,6 +158,7 @@ static void measure_start(struct wstate *s)
 	/* Buffered: each pass drops the cache again (fio reopens per loop) */
 	s->next_pass = !j->direct && s->guarded && s->per_loop ?
 		       s->per_loop : UINT64_MAX;
+	pace_start(s);
 	s->deadline = j->runtime_ns ?
 		s->t0 + clock_ns_to_ticks(s->w->clk, j->runtime_ns) :
 		UINT64_MAX;
@@ -353,6 +354,8 @@ static void complete(struct wstate *s, struct io_req *req)
 		ival_rec_add(s->irec, req->ddir, lat);
 	if (__builtin_expect(s->trace != NULL, 0))
 		trace_io(s, req, slat, clat, lat);
+	if (s->pace_on)
+		pace_done(s, req);
 	if (req->ddir == DDIR_WRITE && (s->j->fsync || s->j->fdatasync) &&
 	    ++s->writes_since_sync >= (s->j->fsync ? s->j->fsync :
 				       s->j->fdatasync))
@@ -448,6 +451,11 @@ static void issue(struct wstate *s)
 		    req->offset == s->batch_end && !eng_commit(s)) {
 			s->free_reqs[s->nfree++] = req;
 			return;
+		}
+		if (s->pace_on && !pace_wait(s, req)) {
+			s->free_reqs[s->nfree++] = req;
+			s->stopping = true;
+			break;
 		}
 		req->t_queue = clock_ticks(s->w->clk);
 		call_enter(s);
@@ -551,7 +559,7 @@ static unsigned wait_batch(struct wstate *s, bool *batch)
  * for more, only collect what is already done, so that small submit
  * batches still keep iodepth I/Os in flight.
  */
-static void commit_reap(struct wstate *s)
+void commit_reap(struct wstate *s)
 {
 	uint64_t t0 = 0;
 	unsigned min = 0, max;
@@ -670,6 +678,7 @@ static void finish_figures(const struct wstate *s, uint64_t end)
 	for (d = 0; d < DDIR_NR; d++)
 		if (!st->dir[d].lat.count && st->dir[d].clat.count)
 			st->dir[d].lat = st->dir[d].clat;
+	pace_end(s, end);
 	if (s->per_loop)
 		st->loops_done = (st->dir[0].bytes + st->dir[1].bytes) /
 				 s->per_loop;

@@ -18,6 +18,33 @@
 #include "verify.h"
 #include "worker.h"
 
+/*
+ * rate=, rate_iops=, rate_min= (pace.c). Each paced direction has its own
+ * schedule: linear, the I/O after `sched` bytes falls due at base +
+ * sched / bps; poisson, `next` moves on by an exponential gap of mean
+ * len / bps after each I/O. An I/O is issued when it falls due, whatever
+ * is in flight (open loop, up to iodepth).
+ */
+struct pace_dir {
+	uint64_t bps;		/* paced bytes/s; 0: not paced */
+	uint64_t base;		/* ticks: linear schedule's start */
+	uint64_t sched;		/* linear: bytes scheduled since base */
+	uint64_t next;		/* poisson: ticks when the next I/O is due */
+	uint64_t lag;		/* ticks the last I/O was issued late */
+	uint64_t min_bps, min_iops;	/* rate_min, rate_iops_min; 0: none */
+	uint64_t cyc_bytes, cyc_ios;	/* counters at the cycle's start */
+	bool used;		/* the job does I/O in this direction */
+};
+
+struct pace {
+	struct pace_dir dir[DDIR_NR];
+	uint64_t cyc_start, cyc_end;	/* ticks: rate_min window;
+					 * cyc_end UINT64_MAX: none */
+	uint64_t last_issue;	/* ticks: the last paced I/O went */
+	struct gen_rng rng;	/* poisson gaps, seeded from the job's seed */
+	bool poisson;
+};
+
 struct wstate {
 	struct worker *w;
 	const struct job *j;
@@ -82,6 +109,9 @@ struct wstate {
 	/* default batching: end of the last I/O queued in this batch */
 	uint64_t batch_end;
 	uint16_t batch_file;
+	/* rate= (pace.c); pace_on false: none of it is used */
+	bool pace_on;
+	struct pace pace;
 	/* --progress: totals of the phases before the last measure_start */
 	uint64_t live_ios[DDIR_NR], live_bytes[DDIR_NR];
 };
@@ -129,6 +159,30 @@ bool eng_commit(struct wstate *s);
 /* Collect min..max completions into s->reaped: their count, or -1 when
  * the engine failed or the worker was given up on. */
 int eng_reap(struct wstate *s, unsigned min, unsigned max);
+
+/* Hand queued requests over, collect completions; waits only when the
+ * queue is full or the job is stopping (worker.c). */
+void commit_reap(struct wstate *s);
+
+/*
+ * Pacing (pace.c). pace_start: at the start of each measured phase; sets
+ * pace_on. pace_wait: with pace_on, before req is issued; waits (reaping
+ * what completes meanwhile) until it falls due and stamps req->t_due;
+ * false when the job stops first (req not issued). pace_done: with
+ * pace_on, for each successful completion. pace_end: the report's rate
+ * figures of the measured phase that ended at tick end.
+ */
+void pace_start(struct wstate *s);
+bool pace_wait(struct wstate *s, struct io_req *req);
+void pace_done(struct wstate *s, const struct io_req *req);
+void pace_end(const struct wstate *s, uint64_t end);
+/*
+ * The hook for thinktime: call after the job paused (thought) and is
+ * about to issue again. Unless rate_ignore_thinktime, the schedule ran on
+ * meanwhile and the I/Os that fell due are caught up with; with it, they
+ * are dropped and the schedule restarts now.
+ */
+void pace_thought(struct wstate *s);
 
 /* What a running worker publishes (live.c): --progress totals, interval=
  * boundaries. */

@@ -66,9 +66,9 @@ usage ../j/verify.job
 expect_in err "verify\.job:3: option 'verify_async'"
 expect_in err 'fio has this option but iorig does not'
 
-jobfile rate.job '[global]' 'rate=1m' '[a]' 'ioengine=null'
-usage ../j/rate.job
-expect_in err "rate\.job:2: option 'rate'"
+jobfile iomem.job '[global]' 'iomem=malloc' '[a]' 'ioengine=null'
+usage ../j/iomem.job
+expect_in err "iomem\.job:2: option 'iomem'"
 expect_in err 'fio has this option but iorig does not'
 
 unset IORIG_TEST_UNSET_VAR
@@ -162,8 +162,8 @@ usage --name=a --verify_async=2
 expect_in err "command line argument 2: option 'verify_async'"
 expect_in err 'fio has this option but iorig does not'
 
-usage --name=a --rate=1m
-expect_in err "command line argument 2: option 'rate'"
+usage --name=a --iomem=malloc
+expect_in err "command line argument 2: option 'iomem'"
 expect_in err 'fio has this option but iorig does not'
 
 usage --name=a '--size=${IORIG_TEST_UNSET_VAR}'

@@ -125,6 +125,14 @@ run $J --name=ramp --ioengine=null --time_based --runtime=200ms \
 	--ramp_time=100ms
 keep time-based-ramp 0
 
+# Paced: rate_iops sets target_iops, rate (bytes/s) leaves it null.
+run $J --name=rated --ioengine=null --time_based --runtime=100ms \
+	--rate_iops=2000
+keep rate-iops 0
+run $J --name=rated --ioengine=null --time_based --runtime=100ms \
+	--rate=8m --rate_process=poisson
+keep rate-bytes 0
+
 for e in null sync libaio io_uring pthread; do
 	run $J --name="engine-$e" --filename=e.dat --size=1m --bs=4k \
 		--rw=randrw --iodepth=4 --ioengine=$e

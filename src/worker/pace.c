@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Pacing: rate=, rate_iops=, rate_process=, rate_min=, rate_iops_min=.
+ *
+ * The schedule is open loop. Each paced direction has a timetable of when
+ * its I/Os fall due, fixed by the rate alone: linear, the I/O that follows
+ * `sched` bytes is due at base + sched / bps; poisson, the gaps between
+ * due times are exponential with mean len / bps (from a generator seeded
+ * by the job's seed). An I/O is issued as soon as it is due, whatever is
+ * in flight, as long as iodepth allows; when the device falls behind, I/Os
+ * are issued late and the timetable does not move: the next ones are
+ * already due, and the job catches up as fast as the device lets it.
+ *
+ * Two latencies follow: lat from issue to completion (as for any job),
+ * and sched_lat from due to completion, which holds the time an I/O
+ * waited for its turn: what a client of the device issuing on this
+ * timetable would see.
+ *
+ * rate_iops= paces bytes too, at rate_iops x the smallest block size of
+ * the direction (fio's meaning): with a fixed block size, exactly that
+ * many I/Os per second.
+ *
+ * Nothing here runs for a job without rate options: pace_on is false and
+ * the I/O loop's two tests of it are the whole cost.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+
+#include "wstate.h"
+
+/*
+ * While an I/O waits for its due time and others are in flight, the
+ * worker looks for completions this often (an engine's reap cannot wait
+ * with a deadline): completions found then are stamped up to this late
+ * unless the engine stamps them itself.
+ */
+#define PACE_POLL_NS	20000ull
+/* A long wait still looks at the stop flag this often. */
+#define PACE_SLEEP_MAX_NS	50000000ull
+#define NS_S	1000000000ull
+
+static uint64_t ticks_for_bytes(const struct clock *clk, uint64_t bytes,
+				uint64_t bps)
+{
+	unsigned __int128 ns = (unsigned __int128)bytes * NS_S / bps;
+
+	return clock_ns_to_ticks(clk, ns > UINT64_MAX / 2 ? UINT64_MAX / 2 :
+				 (uint64_t)ns);
+}
+
+/* When the next I/O of the direction falls due, in ticks. */
+static uint64_t next_due(const struct wstate *s, const struct pace_dir *pd)
+{
+	if (s->pace.poisson)
+		return pd->next;
+	return pd->base + ticks_for_bytes(s->w->clk, pd->sched, pd->bps);
+}
+
+/* An exponential gap of mean len / bps, in ticks. */
+static uint64_t poisson_gap(struct wstate *s, uint64_t len, uint64_t bps)
+{
+	/* 53 random bits: u in [0, 1), so 1 - u > 0 */
+	double u = (double)(gen_rng_next(&s->pace.rng) >> 11) *
+		   (1.0 / 9007199254740992.0);
+	double ns = -log1p(-u) * (double)len * 1e9 / (double)bps;
+
+	if (ns > 1e18)
+		ns = 1e18;
+	return clock_ns_to_ticks(s->w->clk, (uint64_t)ns);
+}
+
+static bool dir_used(int rw, int d)
+{
+	if (rw == RW_RW || rw == RW_RANDRW)
+		return true;
+	return (rw == RW_WRITE || rw == RW_RANDWRITE) == (d == DDIR_WRITE);
+}
+
+void pace_start(struct wstate *s)
+{
+	const struct job *j = s->j;
+	struct pace *p = &s->pace;
+	uint64_t now = s->now;
+	bool any = false;
+	unsigned d;
+
+	memset(p, 0, sizeof(*p));
+	p->poisson = j->rate_process == RATE_POISSON;
+	gen_rng_seed(&p->rng, s->gen.p.seed ^ 0x70616365ull);
+	for (d = 0; d < DDIR_NR; d++) {
+		struct pace_dir *pd = &p->dir[d];
+
+		pd->used = dir_used(j->rw, (int)d);
+		if (!pd->used)
+			continue;
+		pd->bps = j->rate[d] ? j->rate[d] :
+			  j->rate_iops[d] * j->bs_min[d];
+		pd->base = now;
+		pd->next = now;
+		pd->min_bps = j->rate_min[d];
+		pd->min_iops = j->rate_iops_min[d];
+		any = any || pd->bps || pd->min_bps || pd->min_iops;
+	}
+	s->pace_on = any;
+	p->cyc_start = now;
+	p->cyc_end = s->ramp_end || (!p->dir[0].min_bps &&
+		     !p->dir[0].min_iops && !p->dir[1].min_bps &&
+		     !p->dir[1].min_iops) ? UINT64_MAX :
+		     now + clock_ns_to_ticks(s->w->clk, j->rate_cycle_ns);
+	/* Wake-ups on time: the default slack is 50us per sleep. */
+	if (any)
+		prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+}
+
+static void sleep_for(uint64_t ns)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(ns / NS_S), .tv_nsec = (long)(ns % NS_S),
+	};
+
+	nanosleep(&ts, NULL);
+}
+
+bool pace_wait(struct wstate *s, struct io_req *req)
+{
+	const struct clock *clk = s->w->clk;
+	struct pace_dir *pd = &s->pace.dir[req->ddir];
+	uint64_t due, now, ns;
+	unsigned before;
+
+	if (!pd->bps) {
+		req->t_due = 0;
+		return true;
+	}
+	due = next_due(s, pd);
+	for (now = clock_ticks(clk); now < due; now = clock_ticks(clk)) {
+		if (atomic_load_explicit(s->w->stop, memory_order_relaxed)) {
+			s->st->interrupted = true;
+			return false;
+		}
+		if (!s->ramp_end && now >= s->deadline)
+			return false;
+		ns = clock_delta_ns(clk, now, due);
+		if (!s->ramp_end && s->deadline < due)
+			ns = clock_delta_ns(clk, now, s->deadline) + 1;
+		if (s->inflight) {
+			before = s->nfree;
+			commit_reap(s);
+			if (s->stopping || s->abandoned || s->engine_failed)
+				return false;
+			if (s->nfree != before)
+				continue;
+			if (ns > PACE_POLL_NS)
+				ns = PACE_POLL_NS;
+		}
+		sleep_for(ns < PACE_SLEEP_MAX_NS ? ns : PACE_SLEEP_MAX_NS);
+	}
+	if (s->pace.poisson)
+		pd->next += poisson_gap(s, req->len, pd->bps);
+	else
+		pd->sched += req->len;
+	pd->lag = now - due;
+	s->pace.last_issue = now;
+	req->t_due = due;
+	return true;
+}
+
+/* rate_min, rate_iops_min: what each direction did in the cycle that
+ * ended now; below the minimum fails the job, as in fio. */
+static void pace_cycle(struct wstate *s)
+{
+	const struct clock *clk = s->w->clk;
+	struct pace *p = &s->pace;
+	uint64_t ns = clock_delta_ns(clk, p->cyc_start, s->now);
+	double bps, iops;
+	unsigned d;
+
+	for (d = 0; d < DDIR_NR && ns; d++) {
+		struct pace_dir *pd = &p->dir[d];
+		const struct dir_stats *ds = &s->st->dir[d];
+
+		if (!pd->used)
+			continue;
+		bps = (double)(ds->bytes - pd->cyc_bytes) * 1e9 / (double)ns;
+		iops = (double)(ds->ios - pd->cyc_ios) * 1e9 / (double)ns;
+		if (pd->min_bps && bps < (double)pd->min_bps)
+			job_fail(s, -ECANCELED, "%s rate %.0f bytes/s over "
+				 "the last %.3fs is below rate_min %llu",
+				 d == DDIR_READ ? "read" : "write", bps,
+				 (double)ns / 1e9,
+				 (unsigned long long)pd->min_bps);
+		else if (pd->min_iops && iops < (double)pd->min_iops)
+			job_fail(s, -ECANCELED, "%s rate %.1f IOPS over the "
+				 "last %.3fs is below rate_iops_min %llu",
+				 d == DDIR_READ ? "read" : "write", iops,
+				 (double)ns / 1e9,
+				 (unsigned long long)pd->min_iops);
+		pd->cyc_bytes = ds->bytes;
+		pd->cyc_ios = ds->ios;
+	}
+	p->cyc_start = s->now;
+	p->cyc_end = s->now + clock_ns_to_ticks(clk, s->j->rate_cycle_ns);
+}
+
+void pace_done(struct wstate *s, const struct io_req *req)
+{
+	if (req->t_due)
+		hist_add(&s->st->dir[req->ddir].sched_lat,
+			 clock_delta_ns(s->w->clk, req->t_due, req->t_done));
+	if (s->now >= s->pace.cyc_end)
+		pace_cycle(s);
+}
+
+void pace_thought(struct wstate *s)
+{
+	uint64_t now;
+	unsigned d;
+
+	if (!s->pace_on || !s->j->rate_ignore_thinktime)
+		return;
+	now = clock_ticks(s->w->clk);
+	for (d = 0; d < DDIR_NR; d++) {
+		struct pace_dir *pd = &s->pace.dir[d];
+
+		if (!pd->bps || next_due(s, pd) >= now)
+			continue;
+		pd->base = now;
+		pd->sched = 0;
+		pd->next = now;
+	}
+}
+
+void pace_end(const struct wstate *s, uint64_t end)
+{
+	const struct clock *clk = s->w->clk;
+	const struct pace *p = &s->pace;
+	bool all_issued = s->issued_bytes >= s->limit_bytes ||
+			  s->issued_ios >= s->limit_ios;
+	uint64_t due, behind, len;
+	unsigned d;
+
+	(void)end;
+	if (!s->pace_on)
+		return;
+	for (d = 0; d < DDIR_NR; d++) {
+		const struct pace_dir *pd = &p->dir[d];
+		struct dir_stats *ds = &s->st->dir[d];
+
+		if (!pd->bps)
+			continue;
+		ds->rate_bps = (double)pd->bps;
+		ds->rate_iops = s->j->rate[d] ? 0 : (double)s->j->rate_iops[d];
+		ds->lag_ns = clock_delta_ns(clk, 0, pd->lag);
+		/*
+		 * Due and not issued when issuing stopped: none when the job
+		 * issued all its work; else those due up to the last issue.
+		 */
+		due = next_due(s, pd);
+		if (all_issued || !p->last_issue || due > p->last_issue)
+			continue;
+		behind = clock_delta_ns(clk, due, p->last_issue);
+		len = (s->j->bs_min[d] + s->j->bs_max[d]) / 2;
+		ds->backlog_ios = 1 + (uint64_t)((double)behind *
+				  (double)pd->bps / 1e9 / (double)len);
+	}
+}

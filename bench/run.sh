@@ -92,7 +92,9 @@ scenario_null() {
 # fio's source and names with BENCH_T_IO_URING (we do not build or ship
 # it: it is GPL). iorig runs with its defaults. TIO_ARGS are the batch
 # settings that gave t/io_uring its best on this machine (bench/README.md).
-TIO_ARGS=(-d32 -s32 -c32 -p0 -R1 -O1)
+# BENCH_TIO_BATCH=N sets its submit and complete batches (best unpinned
+# here: 4).
+TIO_ARGS=(-d32 -s"${BENCH_TIO_BATCH:-32}" -c"${BENCH_TIO_BATCH:-32}" -p0 -R1 -O1)
 
 # tio_acquire: BENCH_T_IO_URING is runnable, else skip.
 tio_acquire() {

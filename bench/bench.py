@@ -126,7 +126,9 @@ def job_figures(tool, job):
 	return r
 
 
-def extract(tool, jpath, tpath):
+def time_figures(tool, tpath):
+	"""What measure wrote: (the time file, the figures from it); the
+	figures have "error" set when the tool failed."""
 	with open(tpath) as f:
 		t = json.load(f)
 	out = {"wall_s": t["wall_s"], "ext_usr_s": t["utime_s"],
@@ -138,6 +140,12 @@ def extract(tool, jpath, tpath):
 			/ t["wall_s"]
 	if t["rc"] != 0:
 		out["error"] = "%s exited with status %d" % (tool, t["rc"])
+	return t, out
+
+
+def extract(tool, jpath, tpath):
+	t, out = time_figures(tool, tpath)
+	if "error" in out:
 		return out
 	doc = load_json(jpath)
 	jobs = doc.get("jobs") or []
@@ -172,15 +180,8 @@ def extract_tio(opath, tpath):
 	"""fio's t/io_uring prints IOPS=...K once a second: their mean over
 	the run (its own 'Maximum IOPS' is the best second, which would
 	flatter it), times the wall time for an I/O count."""
-	with open(tpath) as f:
-		t = json.load(f)
-	out = {"wall_s": t["wall_s"], "ext_usr_s": t["utime_s"],
-	       "ext_sys_s": t["stime_s"]}
-	if t["wall_s"] > 0:
-		out["cpu_busy_pct"] = 100.0 * (t["utime_s"] + t["stime_s"]) \
-			/ t["wall_s"]
-	if t["rc"] != 0:
-		out["error"] = "t/io_uring exited with status %d" % t["rc"]
+	t, out = time_figures("t/io_uring", tpath)
+	if "error" in out:
 		return out
 	mult = {"": 1.0, "K": 1e3, "M": 1e6}
 	secs = []

@@ -8,13 +8,7 @@
 # over the window from its first read to its last give the group's IOPS.
 . "$(dirname "$0")/lib.sh"
 
-command -v mkfs.ext4 >/dev/null 2>&1 || skip "needs mkfs.ext4"
-loop_disk disk.img 192
-mkfs.ext4 -q -F "$dev" 2>"$T/err" || skip "mkfs.ext4 failed: $(cat "$T/err")"
-mkdir mnt
-mount "$dev" mnt 2>"$T/err" || skip "cannot mount ext4: $(cat "$T/err")"
-_mounts="$T/mnt"
-trap '_undo_mounts; losetup -d "$dev" 2>/dev/null; cd /; rm -rf "$T"' EXIT
+ext4_loop disk.img 192
 have_odirect mnt || skip "no O_DIRECT on ext4 over a loop device"
 name=$(basename "$dev")
 

@@ -6,13 +6,7 @@
 # the device (they grow by it), and direct=1 on tmpfs (direct_tmpfs).
 . "$(dirname "$0")/lib.sh"
 
-command -v mkfs.ext4 >/dev/null 2>&1 || skip "needs mkfs.ext4"
-loop_disk disk.img 96
-mkfs.ext4 -q -F "$dev" 2>"$T/err" || skip "mkfs.ext4 failed: $(cat "$T/err")"
-mkdir mnt
-mount "$dev" mnt 2>"$T/err" || skip "cannot mount ext4: $(cat "$T/err")"
-_mounts="$T/mnt"
-trap '_undo_mounts; losetup -d "$dev" 2>/dev/null; cd /; rm -rf "$T"' EXIT
+ext4_loop disk.img 96
 name=$(basename "$dev")
 wsec() { awk '{print $7}' "/sys/block/$name/stat"; }
 W="job 'w': 32MiB of buffered writes \\(direct=0\\), but its device $name wrote"

@@ -181,6 +181,21 @@ _fusepids=""
 
 # Undone at exit, before $T is removed: lazily, so that a file system still
 # busy with a stuck request lets go too.
+# ext4_loop FILE MIB: ext4 on a loop device over FILE (see loop_disk),
+# mounted on $T/mnt; unmounted and detached on any exit. Skips (77) when
+# any step cannot be done here.
+ext4_loop() {
+	command -v mkfs.ext4 >/dev/null 2>&1 || skip "needs mkfs.ext4"
+	loop_disk "$1" "$2"
+	mkfs.ext4 -q -F "$dev" 2>"$T/err" ||
+		skip "mkfs.ext4 failed: $(cat "$T/err")"
+	mkdir "$T/mnt"
+	mount "$dev" "$T/mnt" 2>"$T/err" ||
+		skip "cannot mount ext4: $(cat "$T/err")"
+	_mounts="$T/mnt"
+	trap '_undo_mounts; losetup -d "$dev" 2>/dev/null; cd /; rm -rf "$T"' EXIT
+}
+
 _undo_mounts() {
 	for _m in $_mounts; do
 		fusermount3 -u -z "$_m" 2>/dev/null || umount -l "$_m" 2>/dev/null

@@ -180,9 +180,13 @@ static void print_sync_think(FILE *f, const struct job_stats *s,
 	}
 	if (!s->think_ns && !s->end_sync_ns)
 		return;
-	fmt_secs(s->think_ns, think, sizeof(think));
-	fmt_secs(s->end_sync_ns, end, sizeof(end));
-	fprintf(f, "  of the runtime: think %s, end fsync %s\n", think, end);
+	value_fmt_ns((double)s->think_ns, think, sizeof(think));
+	value_fmt_ns((double)s->end_sync_ns, end, sizeof(end));
+	fprintf(f, "  of the runtime:%s%s%s%s%s\n",
+		s->think_ns ? " think " : "", s->think_ns ? think : "",
+		s->think_ns && s->end_sync_ns ? "," : "",
+		s->end_sync_ns ? " end fsync " : "",
+		s->end_sync_ns ? end : "");
 }
 
 /* A paced direction: its target, what it achieved, and whether that

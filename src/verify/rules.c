@@ -35,8 +35,8 @@ int verify_job_check(const struct job *j, const char **option, char *why,
 			*option = "verify_pattern";
 		else
 			return 0;
-		snprintf(why, whylen, "needs verify= (xxh3, crc32c or "
-			 "pattern)");
+		snprintf(why, whylen, "needs verify= (a checksum such as "
+			 "xxh3, crc32c, md5, sha256, or pattern)");
 		return -EINVAL;
 	}
 	if (eng && (eng->flags & ENGINE_NOIO)) {

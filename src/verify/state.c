@@ -49,17 +49,20 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 	*out = NULL;
 	if (!v)
 		return -ENOMEM;
-	v->fmt.kind = j->verify;
+	n = verify_fmt_init(&v->fmt, j->verify, true);
+	if (n) {
+		free(v);
+		return n;
+	}
 	if (j->verify == VERIFY_PATTERN) {
 		n = verify_pattern_parse(j->verify_pattern ? j->verify_pattern :
 					 "", v->fmt.pattern, why, sizeof(why));
 		if (n <= 0) {
-			free(v);
+			verify_exit(v);
 			return -EINVAL;
 		}
 		v->fmt.plen = (size_t)n;
 	}
-	verify_crc_init(&v->fmt.crc, true);
 	v->tgt = t;
 	v->bs = (uint32_t)j->bs_min[DDIR_WRITE];
 	v->nblocks = t->region / v->bs;
@@ -99,6 +102,7 @@ void verify_exit(struct verify_ctx *v)
 	free(v->failed);
 	free(v->ring);
 	free(v->runs);
+	verify_fmt_exit(&v->fmt);
 	free(v);
 }
 

@@ -2,7 +2,14 @@
 #ifndef IORIG_VERIFY_INT_H
 #define IORIG_VERIFY_INT_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+struct verify_crc;
+
+/* CRC-32C of len bytes on from crc (no inversion): block.c. */
+uint32_t verify_crc_update(const struct verify_crc *c, uint32_t crc,
+			   const void *buf, size_t len);
 
 /* What the files of src/verify/ share and nothing else needs. */
 

@@ -277,6 +277,12 @@ struct verify_ctx {
 	unsigned nruns;
 	uint64_t nfound;	/* mismatches found so far (report order) */
 	struct verify_stats stats;
+	/* verify_dump, verify_state_save/load (src/verify/vstate.c) */
+	bool dump;		/* verify_dump */
+	unsigned ndumped;
+	uint64_t *ever;		/* verify_state_save: written in this run */
+	uint64_t *loaded;	/* verify_state_load: blocks to check */
+	char state_path[288];	/* NAME.CLONE.verify-state */
 };
 
 struct job;
@@ -302,6 +308,24 @@ void verify_exit(struct verify_ctx *v);
  */
 int verify_lock(const struct target *t, bool writes, char *why,
 		size_t whylen);
+
+/*
+ * verify_state_save: write the blocks this run wrote (and whose last
+ * write did not fail) to v->state_path. The file: one text line
+ *
+ *   iorig-verify-state 1 bs=BS blocks=N run=RUNID gen=FIRST-LAST\n
+ *
+ * then the bitmap, (N + 63) / 64 little-endian 64-bit words, bit b of
+ * word w for block 64 w + b of the job's region. 0 or -errno with why.
+ */
+int verify_state_save(struct verify_ctx *v, char *why, size_t whylen);
+/*
+ * verify_state_load: read v->state_path (a file of the same bs and number
+ * of blocks) into v->loaded. 0 or -errno with why.
+ */
+int verify_state_load(struct verify_ctx *v, char *why, size_t whylen);
+/* verify_state_load: whether block vblock is to be checked. */
+bool verify_state_has(const struct verify_ctx *v, uint64_t vblock);
 
 /* The file and offset in it of block vblock. */
 void verify_where(const struct verify_ctx *v, uint64_t vblock,

@@ -443,6 +443,18 @@ const struct opt_def options_table[] = {
 	  .max = VERIFY_BACKLOG_MAX, .category = "verify",
 	  .help = "Also check while writing: after every N writes, read "
 		  "those N blocks back; 0: never" },
+	{ .name = "verify_dump", .type = OPT_BOOL, .off = F(verify_dump),
+	  .def = "0", .category = "verify",
+	  .help = "Write each mismatching block as read, and as expected, to "
+		  "FILE.OFFSET.received and .expected in the working directory" },
+	{ .name = "verify_state_save", .type = OPT_BOOL,
+	  .off = F(verify_state_save), .def = "1", .category = "verify",
+	  .help = "A writing job saves which blocks it wrote to "
+		  "NAME.CLONE.verify-state in the working directory" },
+	{ .name = "verify_state_load", .type = OPT_BOOL,
+	  .off = F(verify_state_load), .def = "0", .category = "verify",
+	  .help = "verify_only=1: check only the blocks the state file of "
+		  "the writing run names" },
 	{ .name = NULL },
 };
 

@@ -59,6 +59,12 @@ int verify_job_check(const struct job *j, const char **option, char *why,
 			 "unit checked)", VERIFY_SECTOR);
 		return -EINVAL;
 	}
+	*option = "verify_state_load";
+	if (j->verify_state_load && !j->verify_only) {
+		snprintf(why, whylen, "applies to verify_only=1 jobs: they "
+			 "check the blocks the writing run's state file names");
+		return -EINVAL;
+	}
 	if (j->verify_only) {
 		*option = "verify_backlog";
 		if (!j->verify_backlog)

@@ -84,6 +84,18 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 		v->failed = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
 	if (j->verify_only)
 		v->runs = calloc(VERIFY_RUNS_MAX, sizeof(*v->runs));
+	v->dump = j->verify_dump;
+	verify_state_name(v, j);
+	if (!j->verify_only && j->verify_state_save) {
+		v->ever = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
+		if (!v->failed)
+			v->failed = calloc((v->nblocks + 63) / 64,
+					   sizeof(uint64_t));
+		if (!v->ever || !v->failed) {
+			verify_exit(v);
+			return -ENOMEM;
+		}
+	}
 	if ((!j->verify_only && j->do_verify && !v->written) ||
 	    (v->backlog && !v->ring) || (j->verify_only && !v->runs) ||
 	    ((v->written || v->ring) && !v->failed)) {
@@ -102,6 +114,8 @@ void verify_exit(struct verify_ctx *v)
 	free(v->failed);
 	free(v->ring);
 	free(v->runs);
+	free(v->ever);
+	free(v->loaded);
 	verify_fmt_exit(&v->fmt);
 	free(v);
 }
@@ -180,6 +194,8 @@ void verify_stamp(struct verify_ctx *v, void *buf, uint64_t vblock)
 	verify_fill(&v->fmt, buf, v->bs, &h);
 	if (v->written)
 		v->written[vblock / 64] |= 1ull << (vblock % 64);
+	if (v->ever)
+		v->ever[vblock / 64] |= 1ull << (vblock % 64);
 	if (v->ring && v->ring_len < v->backlog) {
 		v->ring[v->ring_len].vblock = vblock;
 		v->ring[v->ring_len].generation = h.generation;
@@ -393,6 +409,8 @@ int verify_check(struct verify_ctx *v, const void *buf,
 			 "than what this run wrote here");
 	}
 	note_mismatch(v, cls, b->vblock, b->generation, &res);
+	if (v->dump)
+		verify_dump_block(v, buf, b, &res);
 	return cls;
 }
 

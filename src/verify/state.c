@@ -86,7 +86,8 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 		v->runs = calloc(VERIFY_RUNS_MAX, sizeof(*v->runs));
 	v->dump = j->verify_dump;
 	verify_state_name(v, j);
-	if (!j->verify_only && j->verify_state_save) {
+	/* unlink=1 removes the data: there is nothing to check later. */
+	if (!j->verify_only && j->verify_state_save && !j->unlink) {
 		v->ever = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
 		if (!v->failed)
 			v->failed = calloc((v->nblocks + 63) / 64,

@@ -10,14 +10,16 @@ PKG_CONFIG ?= pkg-config
 # python3 reads JSON in the CLI tests and the bench; libblkid-dev probes
 # block devices for data before a job writes to them; e2fsprogs (mkfs.ext4)
 # and fdisk (sfdisk) make the file systems and partition tables that the
-# guard tests expect to be refused. libxxhash-dev gives verify=xxh3.
+# guard tests expect to be refused. libxxhash-dev gives verify=xxh3 and
+# xxhash, libssl-dev (libcrypto) md5 and sha*, zlib1g-dev crc32,
+# liblzma-dev crc64.
 # libfuse3-dev and fuse3 (fusermount3) build and mount tests/faultfs, the
 # fault-injecting file system of the error tests. python3-jsonschema
 # validates the JSON reports against doc/iorig-json.schema.json. fio is
 # the outside truth some tests compare with (the same job on both tools).
 DEB_DEPS := pkg-config libjansson-dev libcmocka-dev liburing-dev libaio-dev \
 	python3 libblkid-dev e2fsprogs fdisk libxxhash-dev libfuse3-dev fuse3 \
-	python3-jsonschema fio
+	python3-jsonschema fio libssl-dev zlib1g-dev liblzma-dev
 # `make fuzz` and `make test SAN=...` also need clang and its runtime
 # (libFuzzer, the sanitizers); llvm gives llvm-symbolizer for stack traces.
 FUZZ_DEPS := clang libclang-rt-dev llvm
@@ -25,7 +27,7 @@ FUZZ_DEPS := clang libclang-rt-dev llvm
 OPT ?= -O2
 CFLAGS ?= $(OPT) -g
 WARN := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
-PKGS := jansson liburing blkid libxxhash
+PKGS := jansson liburing blkid libxxhash libcrypto zlib liblzma
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 ALL_CFLAGS = -std=gnu11 $(WARN) -D_GNU_SOURCE -Iinclude $(PKG_CFLAGS) $(CFLAGS) \

@@ -136,6 +136,10 @@ struct job {
 	bool verify_only;		/* write nothing: check */
 	bool verify_fatal;		/* stop at the first mismatch */
 	uint64_t verify_backlog;	/* check every N writes; 0 never */
+	/* Verification extras (issue 12: src/verify/) */
+	bool verify_dump;		/* mismatching blocks to files */
+	bool verify_state_save;		/* written blocks to a state file */
+	bool verify_state_load;		/* verify_only: check those only */
 
 	/* Derived by plan.c. */
 	unsigned clone;		/* 0..numjobs-1 */

@@ -13,10 +13,10 @@
  * The unit is the job's (fixed) write block size, bs. Every block starts
  * with a 64-byte header (struct verify_hdr, host byte order). For
  * verify=xxh3 and crc32c the rest of the block is a function of (seed,
- * offset, generation): 8-byte word i of the block (i >= 8, counted from
- * the block's start) is
+ * offset, generation): 8-byte word i of the block (i >= H = 8 for these
+ * two kinds, counted from the block's start) is
  *
- *	rng(i - 8) ^ ((generation + i) * VERIFY_GEN_MUL)
+ *	rng(i - H) ^ ((generation + i) * VERIFY_GEN_MUL)
  *
  * where rng(k) is output k (from 0) of xoshiro256** (gen.h) seeded with
  * seed ^ (offset * VERIFY_OFF_MUL). Any word of a block therefore tells
@@ -27,10 +27,20 @@
  * block's first byte (the header covers the first 64); all generations
  * then hold the same data, so a tear is only seen where a sector is zero.
  *
- * The checksum covers the whole block except the checksum field itself:
- * xxh3 (XXH3 64-bit of the payload, seeded with XXH3 of the first 56
- * header bytes) for verify=xxh3; CRC-32C (Castagnoli; SSE 4.2 when the
- * CPU has it) over the same bytes for crc32c and pattern.
+ * The checksum covers the whole block except where it is kept: xxh3
+ * (XXH3 64-bit of the payload, seeded with XXH3 of the first 56 header
+ * bytes) for verify=xxh3; CRC-32C (Castagnoli; SSE 4.2 when the CPU has
+ * it) over the same bytes for crc32c and pattern; for md5, crc64, crc32,
+ * sha1, sha256, sha512, sha3-224/256/384/512 and xxhash (XXH32, seed 1)
+ * the digest of the 56 header bytes before csum followed by the data
+ * (src/verify/digest.c). verify=meta (fio's header-only check) covers the
+ * 56 header bytes only (CRC-32C): the data is not checked. A checksum of
+ * up to 8 bytes is kept in csum (host order); a wider digest has its
+ * first 8 bytes in csum and the rest right after the 64-byte header,
+ * zero-padded to 8 bytes (verify_hdr_size: 72 for md5, 80 sha1, 88 sha256,
+ * sha3-224 and sha3-256, 104 sha3-384, 120 sha512 and sha3-512), and the
+ * data then starts there: with H the header size in 8-byte words, word i
+ * (i >= H) of the block is rng(i - H) ^ ((generation + i) * MUL).
  *
  * Generations: a writing job's generation is its start time
  * (CLOCK_REALTIME, ns) plus the number of its pass over the region, so
@@ -42,10 +52,25 @@ enum verify_kind {
 	VERIFY_XXH3,
 	VERIFY_CRC32C,
 	VERIFY_PATTERN,
+	/* fio's other checksums (digest.c); values are on disk: append */
+	VERIFY_MD5,
+	VERIFY_CRC64,
+	VERIFY_CRC32,
+	VERIFY_SHA1,
+	VERIFY_SHA256,
+	VERIFY_SHA512,
+	VERIFY_SHA3_224,
+	VERIFY_SHA3_256,
+	VERIFY_SHA3_384,
+	VERIFY_SHA3_512,
+	VERIFY_XXHASH,
+	VERIFY_META,
+	VERIFY_KIND_NR,
 };
 
 #define VERIFY_MAGIC		0x3142566769726f69ull	/* "iorigVB1" */
 #define VERIFY_HDR_SIZE		64
+#define VERIFY_DIGEST_MAX	64	/* bytes: sha512 */
 #define VERIFY_SECTOR		512	/* where a tear can be */
 #define VERIFY_GEN_MUL		0x9e3779b97f4a7c15ull	/* odd */
 #define VERIFY_OFF_MUL		0xd1b54a32d192ed03ull
@@ -104,10 +129,28 @@ uint32_t verify_crc32c(const struct verify_crc *c, const void *buf,
 /* How blocks are filled and checked: the job's verify settings. */
 struct verify_fmt {
 	int kind;		/* enum verify_kind, not NONE */
+	unsigned hdr_size;	/* verify_hdr_size(kind) */
 	uint8_t pattern[VERIFY_PATTERN_MAX];
 	size_t plen;		/* VERIFY_PATTERN: > 0 */
 	struct verify_crc crc;
+	void *md_ctx;		/* libcrypto digests: EVP_MD_CTX */
+	const void *md;		/* EVP_MD */
 };
+
+/*
+ * Set f up for kind (pattern and plen are the caller's): 0, -EINVAL for
+ * no such kind, -ENOSYS when libcrypto lacks the digest (a FIPS build),
+ * -ENOMEM. verify_fmt_exit frees what it holds.
+ */
+int verify_fmt_init(struct verify_fmt *f, int kind, bool allow_hw);
+void verify_fmt_exit(struct verify_fmt *f);
+/* Bytes of the checksum of kind; bytes of its header (64 or more). */
+unsigned verify_digest_len(int kind);
+unsigned verify_hdr_size(int kind);
+/* Compute and store the block's checksum; check it. */
+void verify_csum_store(const struct verify_fmt *f, void *buf, uint32_t len);
+bool verify_csum_ok(const struct verify_fmt *f, const void *buf,
+		    uint32_t len);
 
 /*
  * "0x..." (hex digits, an even number of them) or a string in double or
@@ -119,10 +162,6 @@ int verify_pattern_parse(const char *text, uint8_t *out, char *why,
 
 /* The data seed of one file of one job clone. */
 uint64_t verify_file_seed(uint64_t randseed, unsigned clone, unsigned file);
-
-/* The checksum of a block as its header should carry it. */
-uint64_t verify_csum(const struct verify_fmt *f, const void *buf,
-		     uint32_t len);
 
 /*
  * Fill buf (len bytes, a multiple of VERIFY_SECTOR) as block `offset` of
@@ -238,6 +277,12 @@ struct verify_ctx {
 	unsigned nruns;
 	uint64_t nfound;	/* mismatches found so far (report order) */
 	struct verify_stats stats;
+	/* verify_dump, verify_state_save/load (src/verify/vstate.c) */
+	bool dump;		/* verify_dump */
+	unsigned ndumped;
+	uint64_t *ever;		/* verify_state_save: written in this run */
+	uint64_t *loaded;	/* verify_state_load: blocks to check */
+	char state_path[288];	/* NAME.CLONE.verify-state */
 };
 
 struct job;
@@ -263,6 +308,24 @@ void verify_exit(struct verify_ctx *v);
  */
 int verify_lock(const struct target *t, bool writes, char *why,
 		size_t whylen);
+
+/*
+ * verify_state_save: write the blocks this run wrote (and whose last
+ * write did not fail) to v->state_path. The file: one text line
+ *
+ *   iorig-verify-state 1 bs=BS blocks=N run=RUNID gen=FIRST-LAST\n
+ *
+ * then the bitmap, (N + 63) / 64 little-endian 64-bit words, bit b of
+ * word w for block 64 w + b of the job's region. 0 or -errno with why.
+ */
+int verify_state_save(struct verify_ctx *v, char *why, size_t whylen);
+/*
+ * verify_state_load: read v->state_path (a file of the same bs and number
+ * of blocks) into v->loaded. 0 or -errno with why.
+ */
+int verify_state_load(struct verify_ctx *v, char *why, size_t whylen);
+/* verify_state_load: whether block vblock is to be checked. */
+bool verify_state_has(const struct verify_ctx *v, uint64_t vblock);
 
 /* The file and offset in it of block vblock. */
 void verify_where(const struct verify_ctx *v, uint64_t vblock,

@@ -104,6 +104,30 @@ static const struct opt_choice verify_choices[] = {
 	  "checksum" },
 	{ "pattern", VERIFY_PATTERN, "header, verify_pattern as the data, "
 	  "CRC-32C checksum" },
+	{ "0", VERIFY_NONE, "same as none" },
+	{ "crc32c-intel", VERIFY_CRC32C, "same as crc32c (the SSE 4.2 "
+	  "instruction when the CPU has it)" },
+	{ "md5", VERIFY_MD5, "header, generated data, MD5 (libcrypto)" },
+	{ "crc64", VERIFY_CRC64, "header, generated data, CRC-64 (liblzma, "
+	  "ECMA-182)" },
+	{ "crc32", VERIFY_CRC32, "header, generated data, CRC-32 (zlib)" },
+	{ "sha1", VERIFY_SHA1, "header, generated data, SHA-1 (libcrypto)" },
+	{ "sha256", VERIFY_SHA256, "header, generated data, SHA-256 "
+	  "(libcrypto)" },
+	{ "sha512", VERIFY_SHA512, "header, generated data, SHA-512 "
+	  "(libcrypto)" },
+	{ "sha3-224", VERIFY_SHA3_224, "header, generated data, SHA3-224 "
+	  "(libcrypto)" },
+	{ "sha3-256", VERIFY_SHA3_256, "header, generated data, SHA3-256 "
+	  "(libcrypto)" },
+	{ "sha3-384", VERIFY_SHA3_384, "header, generated data, SHA3-384 "
+	  "(libcrypto)" },
+	{ "sha3-512", VERIFY_SHA3_512, "header, generated data, SHA3-512 "
+	  "(libcrypto)" },
+	{ "xxhash", VERIFY_XXHASH, "header, generated data, XXH32 seed 1 "
+	  "(libxxhash)" },
+	{ "meta", VERIFY_META, "header, generated data; only the header is "
+	  "checked (CRC-32C of it), as fio's meta" },
 	{ NULL, 0, NULL },
 };
 
@@ -419,6 +443,18 @@ const struct opt_def options_table[] = {
 	  .max = VERIFY_BACKLOG_MAX, .category = "verify",
 	  .help = "Also check while writing: after every N writes, read "
 		  "those N blocks back; 0: never" },
+	{ .name = "verify_dump", .type = OPT_BOOL, .off = F(verify_dump),
+	  .def = "0", .category = "verify",
+	  .help = "Write each mismatching block as read, and as expected, to "
+		  "FILE.OFFSET.received and .expected in the working directory" },
+	{ .name = "verify_state_save", .type = OPT_BOOL,
+	  .off = F(verify_state_save), .def = "1", .category = "verify",
+	  .help = "A writing job saves which blocks it wrote to "
+		  "NAME.CLONE.verify-state in the working directory" },
+	{ .name = "verify_state_load", .type = OPT_BOOL,
+	  .off = F(verify_state_load), .def = "0", .category = "verify",
+	  .help = "verify_only=1: check only the blocks the state file of "
+		  "the writing run names" },
 	{ .name = NULL },
 };
 

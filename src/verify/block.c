@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <xxhash.h>
 #if defined(__x86_64__)
 #include <nmmintrin.h>
 #endif
@@ -27,8 +26,6 @@
 #include "verify_int.h"
 
 #define CRC32C_POLY	0x82f63b78u	/* Castagnoli, reflected */
-#define HDR_CSUM_OFF	offsetof(struct verify_hdr, csum)
-#define HDR_WORDS	(VERIFY_HDR_SIZE / 8)
 #define SECTOR_WORDS	(VERIFY_SECTOR / 8)
 
 static const char *const class_names[VC_NR + 1] = {
@@ -46,6 +43,18 @@ static const char *const kind_names[] = {
 	[VERIFY_XXH3] = "xxh3",
 	[VERIFY_CRC32C] = "crc32c",
 	[VERIFY_PATTERN] = "pattern",
+	[VERIFY_MD5] = "md5",
+	[VERIFY_CRC64] = "crc64",
+	[VERIFY_CRC32] = "crc32",
+	[VERIFY_SHA1] = "sha1",
+	[VERIFY_SHA256] = "sha256",
+	[VERIFY_SHA512] = "sha512",
+	[VERIFY_SHA3_224] = "sha3-224",
+	[VERIFY_SHA3_256] = "sha3-256",
+	[VERIFY_SHA3_384] = "sha3-384",
+	[VERIFY_SHA3_512] = "sha3-512",
+	[VERIFY_XXHASH] = "xxhash",
+	[VERIFY_META] = "meta",
 };
 
 const char *verify_class_name(int cls)
@@ -55,7 +64,7 @@ const char *verify_class_name(int cls)
 
 const char *verify_kind_name(int kind)
 {
-	return kind >= 0 && kind <= VERIFY_PATTERN ? kind_names[kind] : "?";
+	return kind >= 0 && kind < VERIFY_KIND_NR ? kind_names[kind] : "?";
 }
 
 /* ---- CRC-32C ---- */
@@ -138,7 +147,7 @@ static uint32_t crc_hw(uint32_t crc, const uint8_t *p, size_t len)
 }
 #endif
 
-static uint32_t crc_update(const struct verify_crc *c, uint32_t crc,
+uint32_t verify_crc_update(const struct verify_crc *c, uint32_t crc,
 			   const void *buf, size_t len)
 {
 #if defined(__x86_64__)
@@ -151,7 +160,7 @@ static uint32_t crc_update(const struct verify_crc *c, uint32_t crc,
 uint32_t verify_crc32c(const struct verify_crc *c, const void *buf,
 		       size_t len)
 {
-	return ~crc_update(c, ~0u, buf, len);
+	return ~verify_crc_update(c, ~0u, buf, len);
 }
 
 /* ---- Block format ---- */
@@ -170,22 +179,6 @@ static uint64_t mul_inverse(uint64_t a)
 	for (i = 0; i < 5; i++)
 		x *= 2 - a * x;
 	return x;
-}
-
-uint64_t verify_csum(const struct verify_fmt *f, const void *buf,
-		     uint32_t len)
-{
-	const uint8_t *p = buf;
-	uint32_t crc;
-
-	if (f->kind == VERIFY_XXH3)
-		return XXH3_64bits_withSeed(p + VERIFY_HDR_SIZE,
-					    len - VERIFY_HDR_SIZE,
-					    XXH3_64bits(p, HDR_CSUM_OFF));
-	crc = crc_update(&f->crc, ~0u, p, HDR_CSUM_OFF);
-	crc = crc_update(&f->crc, crc, p + VERIFY_HDR_SIZE,
-			 len - VERIFY_HDR_SIZE);
-	return ~crc;
 }
 
 static void data_rng(struct gen_rng *r, uint64_t seed, uint64_t offset)
@@ -210,15 +203,15 @@ void verify_fill(const struct verify_fmt *f, void *buf, uint32_t len,
 		 const struct verify_hdr *in)
 {
 	struct verify_hdr *h = buf;
-	uint64_t *w = buf, i, n = len / 8, m;
+	uint64_t *w = buf, i, n = len / 8, m, hw = f->hdr_size / 8;
 	struct gen_rng r;
 
 	if (f->kind == VERIFY_PATTERN) {
 		fill_pattern(f, buf, len);
 	} else {
 		data_rng(&r, in->seed, in->offset);
-		m = (in->generation + HDR_WORDS) * VERIFY_GEN_MUL;
-		for (i = HDR_WORDS; i < n; i++) {
+		m = (in->generation + hw) * VERIFY_GEN_MUL;
+		for (i = hw; i < n; i++) {
 			w[i] = gen_rng_next(&r) ^ m;
 			m += VERIFY_GEN_MUL;
 		}
@@ -228,7 +221,7 @@ void verify_fill(const struct verify_fmt *f, void *buf, uint32_t len,
 	h->len = len;
 	h->kind = (uint16_t)f->kind;
 	h->version = 1;
-	h->csum = verify_csum(f, buf, len);
+	verify_csum_store(f, buf, len);
 }
 
 /* ---- Classification ---- */
@@ -285,10 +278,10 @@ static void sec_note(struct verify_sectors *s, uint32_t idx, int state,
  * Data kinds: the generation sector idx holds, named by its first data
  * word and confirmed by the others. r is at the sector's first data word.
  */
-static int sector_data(const uint64_t *w, uint32_t idx, struct gen_rng *r,
-		       uint64_t inv, uint64_t *gen)
+static int sector_data(const uint64_t *w, uint32_t idx, uint64_t hw,
+		       struct gen_rng *r, uint64_t inv, uint64_t *gen)
 {
-	uint64_t first = idx ? (uint64_t)idx * SECTOR_WORDS : HDR_WORDS;
+	uint64_t first = idx ? (uint64_t)idx * SECTOR_WORDS : hw;
 	uint64_t end = ((uint64_t)idx + 1) * SECTOR_WORDS, i, x, m;
 	bool ok = true;
 
@@ -308,7 +301,7 @@ static int sector_pattern(const struct verify_fmt *f, const uint8_t *p,
 	size_t k = (size_t)idx * VERIFY_SECTOR, end = k + VERIFY_SECTOR;
 
 	if (!idx)
-		k = VERIFY_HDR_SIZE;
+		k = f->hdr_size;
 	for (; k < end; k++)
 		if (p[k] != f->pattern[k % f->plen])
 			return VS_BAD;
@@ -334,7 +327,8 @@ static void sectors(const struct verify_fmt *f, const void *buf, uint32_t len,
 		if (f->kind == VERIFY_PATTERN)
 			st = sector_pattern(f, p, idx);
 		else
-			st = sector_data(buf, idx, &r, inv, &gen);
+			st = sector_data(buf, idx, f->hdr_size / 8, &r, inv,
+					 &gen);
 		if (st == VS_BAD && all_zero(sp, VERIFY_SECTOR))
 			st = VS_ZERO;
 		sec_note(s, idx, st, gen);
@@ -387,7 +381,7 @@ static void torn_detail(const struct verify_fmt *f,
 static bool pattern_intact(const struct verify_fmt *f, const uint8_t *p,
 			   uint32_t len)
 {
-	size_t k, n = f->plen, start = VERIFY_HDR_SIZE;
+	size_t k, n = f->plen, start = f->hdr_size;
 
 	for (k = start; k < start + n && k < len; k++)
 		if (p[k] != f->pattern[k % n])
@@ -403,7 +397,7 @@ static int foreign_header(const struct verify_fmt *f, uint32_t len,
 	const struct verify_hdr *h = &res->hdr;
 
 	if (h->kind != f->kind && h->kind > VERIFY_NONE &&
-	    h->kind <= VERIFY_PATTERN) {
+	    h->kind < VERIFY_KIND_NR) {
 		snprintf(res->detail, sizeof(res->detail), "written with "
 			 "verify=%s, checked as verify=%s",
 			 verify_kind_name(h->kind), verify_kind_name(f->kind));
@@ -431,7 +425,7 @@ int verify_classify(const struct verify_fmt *f, const void *buf,
 	res->detail[0] = '\0';
 	memset(s, 0, sizeof(*s));
 	if (res->has_hdr && h->len == len && h->kind == f->kind &&
-	    verify_csum(f, buf, len) == h->csum &&
+	    verify_csum_ok(f, buf, len) &&
 	    (f->kind != VERIFY_PATTERN || pattern_intact(f, buf, len))) {
 		if (h->offset != offset) {
 			snprintf(res->detail, sizeof(res->detail), "an intact "

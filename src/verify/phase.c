@@ -85,6 +85,10 @@ static bool vsource_peek(const struct wstate *s, struct vsource *src,
 		return true;
 	}
 	if (src->all) {
+		/* verify_state_load: the blocks the writing run wrote */
+		while (src->next < s->vfy->nblocks &&
+		       !verify_state_has(s->vfy, src->next))
+			src->next++;
 		b->vblock = src->next;
 		b->generation = 0;
 		return src->next < s->vfy->nblocks;
@@ -257,7 +261,13 @@ void verify_phase(struct wstate *s)
 {
 	const struct job *j = s->j;
 	struct vsource src = { .all = j->verify_only };
+	char why[sizeof(s->st->err_msg)];
+	int r;
 
+	/* What was written, before checking it (interrupted or not). */
+	r = verify_state_save(s->vfy, why, sizeof(why));
+	if (r)
+		job_fail(s, r, "%s", why);
 	if (!s->st->err && !atomic_load(s->w->stop)) {
 		if (s->vfy->ring_len)
 			verify_backlog_check(s);
@@ -295,6 +305,8 @@ int verify_setup(struct wstate *s)
 		return r;
 	}
 	r = verify_lock(s->w->tgt, !j->verify_only, why, sizeof(why));
+	if (!r && j->verify_only && j->verify_state_load)
+		r = verify_state_load(s->vfy, why, sizeof(why));
 	if (r)
 		job_fail(s, r, "%s", why);
 	return r;

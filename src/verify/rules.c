@@ -35,8 +35,8 @@ int verify_job_check(const struct job *j, const char **option, char *why,
 			*option = "verify_pattern";
 		else
 			return 0;
-		snprintf(why, whylen, "needs verify= (xxh3, crc32c or "
-			 "pattern)");
+		snprintf(why, whylen, "needs verify= (a checksum such as "
+			 "xxh3, crc32c, md5, sha256, or pattern)");
 		return -EINVAL;
 	}
 	if (eng && (eng->flags & ENGINE_NOIO)) {
@@ -57,6 +57,12 @@ int verify_job_check(const struct job *j, const char **option, char *why,
 		snprintf(why, whylen, "verification needs one write block "
 			 "size that is a multiple of %d (the block is the "
 			 "unit checked)", VERIFY_SECTOR);
+		return -EINVAL;
+	}
+	*option = "verify_state_load";
+	if (j->verify_state_load && !j->verify_only) {
+		snprintf(why, whylen, "applies to verify_only=1 jobs: they "
+			 "check the blocks the writing run's state file names");
 		return -EINVAL;
 	}
 	if (j->verify_only) {

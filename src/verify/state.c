@@ -49,17 +49,20 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 	*out = NULL;
 	if (!v)
 		return -ENOMEM;
-	v->fmt.kind = j->verify;
+	n = verify_fmt_init(&v->fmt, j->verify, true);
+	if (n) {
+		free(v);
+		return n;
+	}
 	if (j->verify == VERIFY_PATTERN) {
 		n = verify_pattern_parse(j->verify_pattern ? j->verify_pattern :
 					 "", v->fmt.pattern, why, sizeof(why));
 		if (n <= 0) {
-			free(v);
+			verify_exit(v);
 			return -EINVAL;
 		}
 		v->fmt.plen = (size_t)n;
 	}
-	verify_crc_init(&v->fmt.crc, true);
 	v->tgt = t;
 	v->bs = (uint32_t)j->bs_min[DDIR_WRITE];
 	v->nblocks = t->region / v->bs;
@@ -81,6 +84,19 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 		v->failed = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
 	if (j->verify_only)
 		v->runs = calloc(VERIFY_RUNS_MAX, sizeof(*v->runs));
+	v->dump = j->verify_dump;
+	verify_state_name(v, j);
+	/* unlink=1 removes the data: there is nothing to check later. */
+	if (!j->verify_only && j->verify_state_save && !j->unlink) {
+		v->ever = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
+		if (!v->failed)
+			v->failed = calloc((v->nblocks + 63) / 64,
+					   sizeof(uint64_t));
+		if (!v->ever || !v->failed) {
+			verify_exit(v);
+			return -ENOMEM;
+		}
+	}
 	if ((!j->verify_only && j->do_verify && !v->written) ||
 	    (v->backlog && !v->ring) || (j->verify_only && !v->runs) ||
 	    ((v->written || v->ring) && !v->failed)) {
@@ -99,6 +115,9 @@ void verify_exit(struct verify_ctx *v)
 	free(v->failed);
 	free(v->ring);
 	free(v->runs);
+	free(v->ever);
+	free(v->loaded);
+	verify_fmt_exit(&v->fmt);
 	free(v);
 }
 
@@ -176,6 +195,8 @@ void verify_stamp(struct verify_ctx *v, void *buf, uint64_t vblock)
 	verify_fill(&v->fmt, buf, v->bs, &h);
 	if (v->written)
 		v->written[vblock / 64] |= 1ull << (vblock % 64);
+	if (v->ever)
+		v->ever[vblock / 64] |= 1ull << (vblock % 64);
 	if (v->ring && v->ring_len < v->backlog) {
 		v->ring[v->ring_len].vblock = vblock;
 		v->ring[v->ring_len].generation = h.generation;
@@ -389,6 +410,8 @@ int verify_check(struct verify_ctx *v, const void *buf,
 			 "than what this run wrote here");
 	}
 	note_mismatch(v, cls, b->vblock, b->generation, &res);
+	if (v->dump)
+		verify_dump_block(v, buf, b, &res);
 	return cls;
 }
 

@@ -2,7 +2,26 @@
 #ifndef IORIG_VERIFY_INT_H
 #define IORIG_VERIFY_INT_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+struct verify_crc;
+
+struct verify_ctx;
+struct verify_blk;
+struct verify_result;
+struct job;
+
+/* vstate.c: v->state_path for job clone j. */
+void verify_state_name(struct verify_ctx *v, const struct job *j);
+/* vstate.c: verify_dump of a block that did not check out. */
+void verify_dump_block(struct verify_ctx *v, const void *buf,
+		       const struct verify_blk *b,
+		       const struct verify_result *res);
+
+/* CRC-32C of len bytes on from crc (no inversion): block.c. */
+uint32_t verify_crc_update(const struct verify_crc *c, uint32_t crc,
+			   const void *buf, size_t len);
 
 /* What the files of src/verify/ share and nothing else needs. */
 

@@ -21,9 +21,10 @@ run $JOB --do_verify=0
 expect_rc 0
 cp c.dat new.dat
 
-# corrupt WHAT...: damage c.dat, block numbers of 4 KiB.
+# corrupt WHAT...: damage $CF (c.dat) from $OF (old.dat), block numbers
+# of 4 KiB.
 corrupt() {
-	"$PY" - c.dat old.dat "$@" <<'EOF' || die "cannot damage c.dat"
+	"$PY" - "${CF:-c.dat}" "${OF:-old.dat}" "$@" <<'EOF' || die "cannot damage ${CF:-c.dat}"
 import os, sys
 bs = 4096
 path, old = sys.argv[1], open(sys.argv[2], "rb").read()
@@ -150,4 +151,40 @@ expect_rc 0
 run $JOB --verify_only=1
 expect_rc 0
 expect_empty err
+
+# Every other checksum classifies the same damage the same way. meta
+# checks the header only, as fio's: a flipped data bit and a block whose
+# second half is older go unseen, and a block whose first half (the
+# header) is older is stale.
+CF=k.dat OF=kold.dat
+ALL="{'bad_checksum': 1, 'misdirected': 1, 'stale': 1, 'zeroed': 1, 'torn': 2, 'foreign': 1}"
+ALLF="[(10, 'bad_checksum'), (20, 'misdirected'), (40, 'stale'), (50, 'zeroed'), (60, 'torn'), (70, 'torn'), (80, 'foreign')]"
+for k in crc32c md5 crc64 crc32 sha1 sha256 sha512 sha3-224 sha3-256 \
+		sha3-384 sha3-512 xxhash meta; do
+	KJOB="--name=k --filename=k.dat --size=2m --bs=4k --rw=randwrite --verify=$k"
+	run $KJOB --do_verify=0
+	expect_rc 0
+	cp k.dat kold.dat
+	run $KJOB
+	expect_rc 0
+	corrupt flip:10 copy:20 old:40 zero:50 tornlate:60 tornearly:70 random:80
+	run $KJOB --verify_only=1 --output-format=json
+	if [ $k = meta ]; then
+		expect_rc 4
+		json_is "$V['by_class']" "{'bad_checksum': 0, 'misdirected': 1, 'stale': 2, 'zeroed': 1, 'torn': 0, 'foreign': 1}"
+		json_is "[(m['offset'] // $BS, m['class']) for m in $V['first']]" \
+			"[(20, 'misdirected'), (40, 'stale'), (50, 'zeroed'), (70, 'stale'), (80, 'foreign')]"
+	else
+		expect_rc 4
+		json_is "$V['by_class']" "$ALL"
+		json_is "[(m['offset'] // $BS, m['class']) for m in $V['first']]" "$ALLF"
+	fi
+	json_is "$V['kind']" "$k"
+	json_is "$V['first'][1]['found']['kind']" "$k"
+	# Checked as another kind, every intact block is foreign.
+	run $KJOB --verify_only=1 --verify=$([ $k = md5 ] && echo sha1 || echo md5) \
+		--output-format=json
+	expect_rc 4
+	expect_json "$V['by_class']['foreign'] >= 505"
+done
 exit 0

@@ -115,7 +115,7 @@ static const struct bad_case bad[] = {
 	{ "[a]\n\nruntime=1x\n", 3, "runtime" },
 	{ "[a]\nbs=abc,4k\n", 2, "bs" },
 	{ "[a]\niodepth=0:4\n", 2, "iodepth" },
-	{ "[global]\nverify=md5\n[a]\n", 2, "verify" },
+	{ "[global]\nverify=crc7\n[a]\n", 2, "verify" },
 	{ "[a]\ntime_based\n", 2, "time_based" },
 	{ "[a]\nbs=2g\n", 2, "bs" },
 	{ "[a]\nfilename=x\nnrfiles=2\n", 3, "nrfiles" },

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What verification leaves in files: the verify state of a writing run
+ * (verify_state_save), read back by a verify_only run (verify_state_load)
+ * so that it checks only the blocks that run wrote; and the blocks that
+ * did not check out, as read and as expected (verify_dump).
+ */
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "job.h"
+#include "target.h"
+#include "verify.h"
+#include "verify_int.h"
+
+#define STATE_MAGIC	"iorig-verify-state 1"
+#define DUMP_MAX	VERIFY_FIRST_MAX	/* blocks dumped per job clone */
+
+void verify_state_name(struct verify_ctx *v, const struct job *j)
+{
+	char *p;
+
+	snprintf(v->state_path, sizeof(v->state_path), "%s.%u.verify-state",
+		 j->name ? j->name : "job", j->clone);
+	/* A job name is not a path: its '/' would name a directory. */
+	for (p = v->state_path; *p; p++)
+		if (*p == '/')
+			*p = '_';
+}
+
+/* All of len bytes to fd: 0 or -errno. */
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int verify_state_save(struct verify_ctx *v, char *why, size_t whylen)
+{
+	uint64_t i, nw = (v->nblocks + 63) / 64, *words;
+	char line[160];
+	int fd, r, n;
+
+	if (!v->ever)
+		return 0;
+	words = malloc((nw ? nw : 1) * sizeof(*words));
+	if (!words) {
+		snprintf(why, whylen, "saving the verify state: out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < nw; i++)
+		words[i] = htole64(v->ever[i] & ~v->failed[i]);
+	n = snprintf(line, sizeof(line), STATE_MAGIC " bs=%" PRIu32
+		     " blocks=%" PRIu64 " run=%#" PRIx64 " gen=%" PRIu64 "-%"
+		     PRIu64 "\n", v->bs, v->nblocks, v->run_id, v->gen0,
+		     v->gen0 + v->pass);
+	fd = open(v->state_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		  0644);
+	r = fd < 0 ? -errno : write_all(fd, line, (size_t)n);
+	if (!r)
+		r = write_all(fd, words, nw * sizeof(*words));
+	if (fd >= 0 && close(fd) && !r)
+		r = -errno;
+	free(words);
+	if (r)
+		snprintf(why, whylen, "saving the verify state to %s: %s "
+			 "(verify_state_save=0 does without it)", v->state_path,
+			 strerror(-r));
+	return r;
+}
+
+int verify_state_load(struct verify_ctx *v, char *why, size_t whylen)
+{
+	uint64_t blocks = 0, nw = (v->nblocks + 63) / 64, i;
+	char line[160], *nl;
+	uint32_t bs = 0;
+	ssize_t got;
+	int fd, r = 0;
+
+	fd = open(v->state_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		r = -errno;
+		snprintf(why, whylen, "verify_state_load: cannot open %s (the "
+			 "writing job's verify_state_save file): %s",
+			 v->state_path, strerror(-r));
+		return r;
+	}
+	got = pread(fd, line, sizeof(line) - 1, 0);
+	line[got > 0 ? got : 0] = '\0';
+	nl = strchr(line, '\n');
+	if (!nl || strncmp(line, STATE_MAGIC " ", strlen(STATE_MAGIC) + 1) ||
+	    sscanf(line + strlen(STATE_MAGIC), " bs=%" SCNu32 " blocks=%"
+		   SCNu64, &bs, &blocks) != 2) {
+		snprintf(why, whylen, "verify_state_load: %s is not an iorig "
+			 "verify state file", v->state_path);
+		r = -EINVAL;
+	} else if (bs != v->bs || blocks != v->nblocks) {
+		snprintf(why, whylen, "verify_state_load: %s was saved by a "
+			 "job of %" PRIu64 " blocks of %" PRIu32 " bytes; this "
+			 "job has %" PRIu64 " of %" PRIu32, v->state_path,
+			 blocks, bs, v->nblocks, v->bs);
+		r = -EINVAL;
+	}
+	v->loaded = r ? NULL : calloc(nw ? nw : 1, sizeof(uint64_t));
+	if (!r && !v->loaded) {
+		snprintf(why, whylen, "verify_state_load: out of memory");
+		r = -ENOMEM;
+	}
+	if (!r) {
+		got = pread(fd, v->loaded, nw * sizeof(uint64_t),
+			    nl + 1 - line);
+		if (got != (ssize_t)(nw * sizeof(uint64_t))) {
+			snprintf(why, whylen, "verify_state_load: %s is "
+				 "short: its block map is cut off",
+				 v->state_path);
+			r = -EINVAL;
+		}
+		for (i = 0; i < nw; i++)
+			v->loaded[i] = le64toh(v->loaded[i]);
+	}
+	close(fd);
+	return r;
+}
+
+bool verify_state_has(const struct verify_ctx *v, uint64_t vblock)
+{
+	return !v->loaded || (v->loaded[vblock / 64] >> (vblock % 64) & 1);
+}
+
+static void dump_file(const char *file, uint64_t off, const char *type,
+		      const void *buf, uint32_t len)
+{
+	const char *base = strrchr(file, '/');
+	char name[512];
+	int fd;
+
+	snprintf(name, sizeof(name), "%s.%" PRIu64 ".%s", base ? base + 1 :
+		 file, off, type);
+	fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	/* Best effort, as fio's: the mismatch is reported either way. */
+	(void)write_all(fd, buf, len);
+	close(fd);
+}
+
+/*
+ * FILE.OFFSET.received: the block as read; FILE.OFFSET.expected: the
+ * block the expected write made, with the write time of the header found
+ * (0 without one), which no checker can know. In a verify_only run the
+ * generation expected is that of the header found.
+ */
+void verify_dump_block(struct verify_ctx *v, const void *buf,
+		       const struct verify_blk *b,
+		       const struct verify_result *res)
+{
+	struct verify_hdr h = { 0 };
+	unsigned fi;
+	void *exp;
+
+	if (v->ndumped >= DUMP_MAX)
+		return;
+	v->ndumped++;
+	verify_where(v, b->vblock, &fi, &h.offset);
+	dump_file(v->tgt->files[fi].path, h.offset, "received", buf, v->bs);
+	if (posix_memalign(&exp, 8, v->bs))
+		return;
+	h.seed = verify_file_seed(v->randseed, v->clone, fi);
+	h.generation = b->generation ? b->generation :
+		       res->has_hdr ? res->hdr.generation : 0;
+	h.run_id = b->generation || !res->has_hdr ? v->run_id :
+		   res->hdr.run_id;
+	h.time_ns = res->has_hdr ? res->hdr.time_ns : 0;
+	verify_fill(&v->fmt, exp, v->bs, &h);
+	dump_file(v->tgt->files[fi].path, h.offset, "expected", exp, v->bs);
+	free(exp);
+}

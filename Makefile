@@ -17,7 +17,7 @@ PKG_CONFIG ?= pkg-config
 # the outside truth some tests compare with (the same job on both tools).
 DEB_DEPS := pkg-config libjansson-dev libcmocka-dev liburing-dev libaio-dev \
 	python3 libblkid-dev e2fsprogs fdisk libxxhash-dev libfuse3-dev fuse3 \
-	python3-jsonschema fio
+	python3-jsonschema fio gnuplot-nox
 # `make fuzz` and `make test SAN=...` also need clang and its runtime
 # (libFuzzer, the sanitizers); llvm gives llvm-symbolizer for stack traces.
 FUZZ_DEPS := clang libclang-rt-dev llvm

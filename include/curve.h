@@ -27,7 +27,7 @@ struct curve_point {
 	double target_iops;	/* pct of the probe's achieved IOPS */
 	double iops;		/* achieved, both directions */
 	uint64_t lat_ns[3];	/* lat (issue to completion) p50, p99, p99.9 */
-	uint64_t sched_ns[2];	/* sched_lat (due to completion) p50, p99 */
+	uint64_t sched_ns[3];	/* sched_lat (due to completion), the same */
 };
 
 struct curve {

@@ -100,7 +100,7 @@ static int fill_point(const struct run_result *r, size_t probe, unsigned k,
 {
 	struct job_stats *s = point_stats(r, probe, k);
 	struct hist *h = malloc(sizeof(*h));
-	static const double lp[3] = { 50, 99, 99.9 }, sp[2] = { 50, 99 };
+	static const double q3[3] = { 50, 99, 99.9 };
 	unsigned q;
 	int d;
 
@@ -122,10 +122,10 @@ static int fill_point(const struct run_result *r, size_t probe, unsigned k,
 	}
 	both_dirs(s, offsetof(struct dir_stats, lat), h);
 	for (q = 0; q < 3 && h->count; q++)
-		pt->lat_ns[q] = hist_percentile(h, lp[q]);
+		pt->lat_ns[q] = hist_percentile(h, q3[q]);
 	both_dirs(s, offsetof(struct dir_stats, sched_lat), h);
-	for (q = 0; q < 2 && h->count; q++)
-		pt->sched_ns[q] = hist_percentile(h, sp[q]);
+	for (q = 0; q < 3 && h->count; q++)
+		pt->sched_ns[q] = hist_percentile(h, q3[q]);
 	free(h);
 	free(s);
 	return 0;

@@ -801,40 +801,34 @@ static json_t *j_warnings(struct jw *c, const struct warn_list *w)
 	return a;
 }
 
-/* Percentiles p[0..n) of a curve point as {"50": ns, ...}; null: none. */
-static json_t *j_curve_pcts(struct jw *c, const uint64_t *v,
-			    const char *const *key, unsigned n)
+/* p50, p99, p99.9 of a curve point as {"50": ns, ...} (0: no sample). */
+static json_t *j_curve_pcts(struct jw *c, const uint64_t *v)
 {
-	json_t *o;
-	unsigned i;
+	json_t *o = json_object();
 
-	if (!v[0])
-		return json_null();
-	o = json_object();
-	for (i = 0; o && i < n; i++)
-		jw_put(c, o, key[i], jw_u64(v[i]));
+	jw_put(c, o, "50", jw_u64(v[0]));
+	jw_put(c, o, "99", jw_u64(v[1]));
+	jw_put(c, o, "99.9", jw_u64(v[2]));
 	return o;
 }
 
-/* A curve's point; the probe (i 0) has no target, rate or sched_lat. */
+/* A curve's point; the probe has no target, met or sched_lat. */
 static json_t *j_curve_point(struct jw *c, const struct curve_point *pt,
 			     bool probe)
 {
-	static const char *const key[] = { "50", "99", "99.9" };
 	json_t *o = json_object();
 
-	if (!o)
-		return NULL;
-	jw_put(c, o, "target_pct", probe ? json_null() : jw_real(pt->pct));
-	jw_put(c, o, "target_iops", probe ? json_null() :
-	       jw_real(pt->target_iops));
+	if (!probe) {
+		jw_put(c, o, "target_pct", jw_real(pt->pct));
+		jw_put(c, o, "target_iops", jw_real(pt->target_iops));
+	}
 	jw_put(c, o, "ran", json_boolean(pt->ran));
-	jw_put(c, o, "achieved_iops", pt->ran ? jw_real(pt->iops) :
-	       json_null());
-	jw_put(c, o, "met", probe || !pt->ran ? json_null() :
-	       json_boolean(pt->met));
-	jw_put(c, o, "lat_ns", j_curve_pcts(c, pt->lat_ns, key, 3));
-	jw_put(c, o, "sched_lat_ns", j_curve_pcts(c, pt->sched_ns, key, 2));
+	jw_put(c, o, "achieved_iops", jw_real(pt->iops));
+	if (!probe)
+		jw_put(c, o, "met", json_boolean(pt->met));
+	jw_put(c, o, "lat_ns", j_curve_pcts(c, pt->lat_ns));
+	if (!probe)
+		jw_put(c, o, "sched_lat_ns", j_curve_pcts(c, pt->sched_ns));
 	return o;
 }
 

@@ -30,6 +30,7 @@ struct cli {
 	const struct report_format *format;	/* default text */
 	const char *output;		/* NULL: stdout */
 	const char *stream;		/* --stream=FILE, or NULL */
+	const char *chart;		/* --chart=FILE.svg, or NULL */
 	enum progress_mode progress;	/* --progress (default auto) */
 	bool parse_only;
 	bool help;

@@ -42,6 +42,8 @@ enum coe_mask {
 
 #define JOB_MAX_PERCENTILES	32
 #define JOB_NAME_MAX		128
+#define RATE_CURVE_MAX		32
+#define RATE_CURVE_DEFAULT	"10,50,70,80,90,100"
 
 /*
  * One job as the option table fills it. Every field that an option sets is
@@ -125,6 +127,11 @@ struct job {
 	uint64_t rate_cycle_ns;
 	bool rate_ignore_thinktime;	/* thinking drops what fell due */
 	int io_submit_mode;		/* enum submit_mode (always inline) */
+	/* rate_curve= (src/curve.c): percents of the probe's IOPS, as
+	 * "10,50,90" (NULL: no curve); how long the probe runs (0: as
+	 * runtime). */
+	char *rate_curve;
+	uint64_t rate_curve_probe_ns;
 	char *sweep;		/* "OPT:v1,v2" lines joined by ';' */
 	char *check;		/* check= expressions joined by ';' (check.h) */
 	uint64_t repeat;	/* runs of the job, one after the other */
@@ -147,6 +154,16 @@ struct job {
 	unsigned wait_group;	/* jobs start after all of lower wait_group */
 	const struct engine_ops *engine;
 	char *sweep_point;	/* "bs=4k ioengine=libaio", or NULL */
+	/*
+	 * rate_curve: the plan makes a probe (curve_point 1) and one job per
+	 * percent (curve_point 2, 3, ...; curve_pct), each stonewalled;
+	 * curve_probe is the plan index of the probe's first clone. The run
+	 * sets a point's rate_iops (or rate) from the probe's result before
+	 * the point starts. curve_point 0: not part of a curve.
+	 */
+	unsigned curve_point;
+	double curve_pct;
+	size_t curve_probe;
 	char *section_file;	/* where the job's section was defined */
 	int section_line;
 	/*

@@ -28,6 +28,9 @@ const struct cli_opt cli_options[] = {
 	  "Run only the job section NAME (repeatable)" },
 	{ "stream", 0, CLI_ARG_REQUIRED, "FILE",
 	  "Write the interval= samples to FILE as JSON lines while running" },
+	{ "chart", 0, CLI_ARG_REQUIRED, "FILE.svg",
+	  "Draw the rate_curve jobs' latency against IOPS (gnuplot); the "
+	  "script and data go beside it, FILE.gp and FILE.dat" },
 	{ "progress", 0, CLI_ARG_REQUIRED, "auto|always|never",
 	  "Status line on stderr while running; auto: when it is a terminal" },
 	{ "check", 0, CLI_ARG_REQUIRED, "EXPR",
@@ -104,6 +107,8 @@ static int act(struct cli *c, const struct cli_opt *o, const char *val,
 		c->parse_only = true;
 	} else if (!strcmp(n, "stream")) {
 		c->stream = val;
+	} else if (!strcmp(n, "chart")) {
+		c->chart = val;
 	} else if (!strcmp(n, "progress")) {
 		if (progress_mode_parse(val, &c->progress)) {
 			err_set(e, CLI_FILE, 0, n, "'%s' is not valid; "

@@ -17,6 +17,7 @@
 #include "check.h"
 #include "cli.h"
 #include "clock.h"
+#include "curve.h"
 #include "jobfile.h"
 #include "options.h"
 #include "output.h"
@@ -272,9 +273,9 @@ static int report(const struct cli *c, struct run_result *r,
 static int check_outputs(const struct cli *c, const struct plan *p,
 			 struct err_rec *e)
 {
-	const char *files[] = { c->output, c->stream };
-	const char *names[] = { "output", "stream" };
-	bool used[2];
+	const char *files[] = { c->output, c->stream, c->chart };
+	const char *names[] = { "output", "stream", "chart" };
+	bool used[3];
 	size_t i;
 	int r;
 
@@ -283,10 +284,12 @@ static int check_outputs(const struct cli *c, const struct plan *p,
 		if (r)
 			return r;
 	}
-	r = run_check(p, files, used, 2, e);
+	if (c->chart && (r = curve_chart_check(c->chart, e)))
+		return r;
+	r = run_check(p, files, used, 3, e);
 	if (r)
 		return r;
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 3; i++) {
 		if (used[i]) {
 			err_set(e, files[i], 0, names[i], "is a file one of "
 				"the jobs reads or writes; give another file");
@@ -299,6 +302,19 @@ static int check_outputs(const struct cli *c, const struct plan *p,
 			"the report goes");
 		return -EINVAL;
 	}
+	if (c->chart && (output_same(c->chart, c->output) ||
+			 output_same(c->chart, c->stream))) {
+		err_set(e, c->chart, 0, "chart", "is also where --output or "
+			"--stream goes; give another file");
+		return -EINVAL;
+	}
+	for (i = 0; c->chart && i < p->njobs && !p->jobs[i].curve_point; i++)
+		;
+	if (c->chart && i == p->njobs) {
+		err_set(e, c->chart, 0, "chart", "no job sets rate_curve=, so "
+			"there is no curve to draw");
+		return -EINVAL;
+	}
 	for (i = 0; c->stream && i < p->njobs; i++)
 		if (p->jobs[i].interval_ns)
 			return 0;
@@ -309,6 +325,24 @@ static int check_outputs(const struct cli *c, const struct plan *p,
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* --chart, after the run and before the report (its warnings go in). */
+static int draw_chart(const struct cli *c, struct run_result *r)
+{
+	struct curve_set cs;
+	struct err_rec e;
+	int ret = curve_collect(r, &cs);
+
+	if (ret) {
+		fprintf(stderr, "iorig: --chart: %s\n", strerror(-ret));
+		return ret;
+	}
+	ret = curve_chart(&cs, c->chart, &r->warnings, &e);
+	curve_set_free(&cs);
+	if (ret)
+		fail(&e);
+	return ret;
 }
 
 /* Opens --stream (in place: `tail -f` follows it); 0, or -errno with e. */
@@ -374,6 +408,7 @@ int main(int argc, char **argv)
 	struct output out = { .fd = -1 }, sout = { .fd = -1 };
 	struct progress prog;
 	struct run_watch watch = { 0 };
+	bool chart_failed;
 	int code;
 
 	std_fds_open();
@@ -411,6 +446,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	r.doc = &doc;
+	chart_failed = c.chart && draw_chart(&c, &r);
 	/* Once, for the checks and the writer (each falls back alone). */
 	if (!result_collect(&r, &rs))
 		r.set = &rs;
@@ -420,6 +456,9 @@ int main(int argc, char **argv)
 	else
 		r.checks = &cr;
 	code = close_stream(&c, watch.stream, report(&c, &r, &out));
+	if (chart_failed && (code == EXIT_OK || code == EXIT_CHECK ||
+			     code == EXIT_VERIFY))
+		code = EXIT_RUNTIME;
 	watch.stream = NULL;
 	if (!r.checks && code < 128)
 		code = EXIT_RUNTIME;

@@ -92,6 +92,8 @@ static int set_ioengine(struct job *j, const struct opt_def *o,
 			const char *val, char *why, size_t whylen);
 static int set_sweep(struct job *j, const struct opt_def *o,
 		     const char *val, char *why, size_t whylen);
+static int set_rate_curve(struct job *j, const struct opt_def *o,
+			  const char *val, char *why, size_t whylen);
 static int set_verify_pattern(struct job *j, const struct opt_def *o,
 			      const char *val, char *why, size_t whylen);
 static int set_check(struct job *j, const struct opt_def *o,
@@ -309,6 +311,16 @@ const struct opt_def options_table[] = {
 	  .off = F(rate_ignore_thinktime), .def = "0", .category = "rate",
 	  .help = "After thinking, go on at the rate instead of catching up "
 		  "with the I/Os that fell due meanwhile" },
+	{ .name = "rate_curve", .type = OPT_SPECIAL, .off = F(rate_curve),
+	  .set = set_rate_curve, .category = "rate",
+	  .help = "PCT,PCT,... or default (10,50,70,80,90,100): a probe "
+		  "run without a rate, then one stonewalled point per PCT "
+		  "paced at that percent of the probe's IOPS" },
+	{ .name = "rate_curve_probe", .type = OPT_TIME,
+	  .off = F(rate_curve_probe_ns), .def = "0", .unit_ns = NS_S,
+	  .max = 86400 * NS_S, .category = "rate",
+	  .help = "rate_curve: how long the probe runs (default unit s); "
+		  "0: as runtime" },
 	{ .name = "io_submit_mode", .type = OPT_ENUM,
 	  .off = F(io_submit_mode), .def = "inline",
 	  .choices = submit_mode_choices, .category = "rate",
@@ -747,6 +759,45 @@ static int set_sweep(struct job *j, const struct opt_def *o,
 		return -ENOMEM;
 	free(j->sweep);
 	j->sweep = joined;
+	return 0;
+}
+
+/*
+ * rate_curve=: "default" or percents of the probe's IOPS, each in
+ * (0, 1000]; stored as the list ("10,50,70,80,90,100" for default).
+ */
+static int set_rate_curve(struct job *j, const struct opt_def *o,
+			  const char *val, char *why, size_t whylen)
+{
+	const char *p = val;
+	char *end, *copy;
+	double v;
+	unsigned n = 0;
+
+	(void)o;
+	if (!strcmp(val, "default"))
+		val = p = RATE_CURVE_DEFAULT;
+	for (;;) {
+		errno = 0;
+		v = strtod(p, &end);
+		if (end == p || errno || !(v > 0 && v <= 1000) ||
+		    (*end && *end != ',') || ++n > RATE_CURVE_MAX ||
+		    *p == ' ' || *p == '+') {
+			snprintf(why, whylen, "'%s': expected default or up to "
+				 "%d percents (above 0, at most 1000) separated "
+				 "by ',', such as 10,50,90,100", val,
+				 RATE_CURVE_MAX);
+			return -EINVAL;
+		}
+		if (!*end)
+			break;
+		p = end + 1;
+	}
+	copy = strdup(val);
+	if (!copy)
+		return -ENOMEM;
+	free(j->rate_curve);
+	j->rate_curve = copy;
 	return 0;
 }
 

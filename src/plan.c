@@ -473,6 +473,79 @@ static int add_runs(struct plan *p, struct job *j, struct err_rec *e)
 	return ret;
 }
 
+/* A copy of j, stonewalled, labelled "[SWEEP ]curve=WHAT", as point k. */
+static int curve_copy(struct job *pt, const struct job *j, unsigned k,
+		      size_t probe, const char *what)
+{
+	int ret = job_copy(pt, j);
+
+	if (ret)
+		return ret;
+	free(pt->sweep_point);
+	pt->sweep_point = NULL;
+	if (asprintf(&pt->sweep_point, "%s%scurve=%s", j->sweep_point ?
+		     j->sweep_point : "", j->sweep_point ? " " : "",
+		     what) < 0) {
+		pt->sweep_point = NULL;
+		job_free(pt);
+		return -ENOMEM;
+	}
+	pt->stonewall = true;
+	pt->curve_point = k;
+	pt->curve_probe = probe;
+	return 0;
+}
+
+/*
+ * rate_curve: a probe run without a rate (for rate_curve_probe when set),
+ * then one run per percent, each stonewalled; the run sets the points'
+ * rates from the probe (src/curve.c). Without rate_curve: the job's runs.
+ */
+static int add_curve(struct plan *p, struct job *j, struct err_rec *e)
+{
+	const char *bad = j->repeat > 1 ? "repeat" :
+			  j->rate[0] || j->rate[1] ? "rate" :
+			  j->rate_iops[0] || j->rate_iops[1] ? "rate_iops" :
+			  NULL;
+	size_t probe = p->njobs;
+	char *list, *pct, *save = NULL, what[64];
+	unsigned k = 1;
+	struct job pt;
+	int ret;
+
+	if (!j->rate_curve)
+		return add_runs(p, j, e);
+	if (bad) {
+		err_set(e, j->section_file, j->section_line, "rate_curve",
+			"cannot be combined with %s=: the curve sets the rate "
+			"of each point itself%s", bad, j->repeat > 1 ? ", and "
+			"its points are its runs" : "");
+		return -EINVAL;
+	}
+	ret = curve_copy(&pt, j, k, probe, "probe");
+	if (ret)
+		return ret;
+	if (j->rate_curve_probe_ns)
+		pt.runtime_ns = j->rate_curve_probe_ns;
+	ret = add_runs(p, &pt, e);
+	job_free(&pt);
+	list = strdup(j->rate_curve);
+	if (!list)
+		return -ENOMEM;
+	for (pct = strtok_r(list, ",", &save); pct && !ret;
+	     pct = strtok_r(NULL, ",", &save)) {
+		snprintf(what, sizeof(what), "%s%%", pct);
+		ret = curve_copy(&pt, j, ++k, probe, what);
+		if (ret)
+			break;
+		pt.curve_pct = strtod(pct, NULL);
+		ret = add_runs(p, &pt, e);
+		job_free(&pt);
+	}
+	free(list);
+	return ret;
+}
+
 /* Point idx[] of the sweep: a stonewalled copy of proto with its values. */
 static int sweep_point(struct plan *p, const struct job *proto,
 		       const struct sweep_dim *dims, size_t ndims,
@@ -504,7 +577,7 @@ static int sweep_point(struct plan *p, const struct job *proto,
 	if (!ret) {
 		pt.stonewall = true;
 		pt.engine = engine_find(pt.ioengine);
-		ret = add_runs(p, &pt, e);
+		ret = add_curve(p, &pt, e);
 	}
 	job_free(&pt);
 	return ret;
@@ -631,7 +704,7 @@ static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 		ret = add_sweep(p, &j, e);
 		goto out;
 	}
-	ret = add_runs(p, &j, e);
+	ret = add_curve(p, &j, e);
 out:
 	if (ret == -ENOMEM)
 		err_set(e, sec->file, sec->line, "", "out of memory");

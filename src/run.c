@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "curve.h"
 #include "engine.h"
 #include "path.h"
 #include "progress.h"
@@ -360,6 +361,13 @@ static unsigned start_group(const struct plan *p, unsigned wg,
 		if (j->wait_group != wg || atomic_load(stop))
 			continue;
 		tg[i].warn = &r->warnings;
+		/* A curve's point: its rate from the probe, run before. */
+		if (j->curve_point > 1 &&
+		    (ret = curve_set_rate(p, i, r, r->stats[i].err_msg,
+					  sizeof(r->stats[i].err_msg)))) {
+			r->stats[i].err = ret;
+			continue;
+		}
 		ret = needs_files(j) ?
 		      target_open(&tg[i], tg, p->njobs, j, stop, &e) : 0;
 		if (ret) {

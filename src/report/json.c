@@ -36,6 +36,7 @@
 #include <math.h>
 
 #include "check.h"
+#include "curve.h"
 #include "jsonw.h"
 #include "options.h"
 #include "report.h"
@@ -800,6 +801,67 @@ static json_t *j_warnings(struct jw *c, const struct warn_list *w)
 	return a;
 }
 
+/* p50, p99, p99.9 of a curve point as {"50": ns, ...} (0: no sample). */
+static json_t *j_curve_pcts(struct jw *c, const uint64_t *v)
+{
+	json_t *o = json_object();
+
+	jw_put(c, o, "50", jw_u64(v[0]));
+	jw_put(c, o, "99", jw_u64(v[1]));
+	jw_put(c, o, "99.9", jw_u64(v[2]));
+	return o;
+}
+
+/* A curve's point; the probe has no target, met or sched_lat. */
+static json_t *j_curve_point(struct jw *c, const struct curve_point *pt,
+			     bool probe)
+{
+	json_t *o = json_object();
+
+	if (!probe) {
+		jw_put(c, o, "target_pct", jw_real(pt->pct));
+		jw_put(c, o, "target_iops", jw_real(pt->target_iops));
+	}
+	jw_put(c, o, "ran", json_boolean(pt->ran));
+	jw_put(c, o, "achieved_iops", jw_real(pt->iops));
+	if (!probe)
+		jw_put(c, o, "met", json_boolean(pt->met));
+	jw_put(c, o, "lat_ns", j_curve_pcts(c, pt->lat_ns));
+	if (!probe)
+		jw_put(c, o, "sched_lat_ns", j_curve_pcts(c, pt->sched_ns));
+	return o;
+}
+
+/* rate_curve jobs: [{name, label, probe, points: [...]}]. */
+static json_t *j_curves(struct jw *c, const struct run_result *r)
+{
+	struct curve_set cs;
+	json_t *a, *o, *pts;
+	char label[300];
+	size_t k;
+	unsigned i;
+
+	if (curve_collect(r, &cs))
+		return NULL;
+	a = json_array();
+	for (k = 0; a && k < cs.n; k++) {
+		const struct curve *cv = &cs.c[k];
+
+		o = json_object();
+		pts = json_array();
+		curve_label(cv, label, sizeof(label));
+		jw_put(c, o, "name", jw_str(cv->job->name));
+		jw_put(c, o, "label", jw_str(label));
+		jw_put(c, o, "probe", j_curve_point(c, &cv->pt[0], true));
+		for (i = 1; pts && i < cv->npoints; i++)
+			jw_push(c, pts, j_curve_point(c, &cv->pt[i], false));
+		jw_put(c, o, "points", pts);
+		jw_push(c, a, o);
+	}
+	curve_set_free(&cs);
+	return a;
+}
+
 static json_t *j_root(struct jw *c, const struct run_result *r,
 		      const struct result_unit *u, int nu,
 		      const struct job_stats *g, int ng)
@@ -822,6 +884,7 @@ static json_t *j_root(struct jw *c, const struct run_result *r,
 		jw_push(c, groups, j_group(c, r, (unsigned)i, &g[i]));
 	jw_put(c, root, "jobs", jobs);
 	jw_put(c, root, "groups", groups);
+	jw_put(c, root, "curves", j_curves(c, r));
 	jw_put(c, root, "checks", j_checks(c, r->checks));
 	jw_put(c, root, "baseline", j_baseline(c, r->checks));
 	jw_put(c, root, "warnings", j_warnings(c, &r->warnings));

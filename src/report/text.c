@@ -29,6 +29,7 @@
 #include <time.h>
 
 #include "check.h"
+#include "curve.h"
 #include "report.h"
 #include "value.h"
 
@@ -689,6 +690,7 @@ static void print_checks(FILE *f, const struct check_report *cr)
 
 int report_text(FILE *f, const struct run_result *r)
 {
+	struct curve_set cs;
 	struct result_set rs;
 	int i, ret;
 
@@ -705,6 +707,12 @@ int report_text(FILE *f, const struct run_result *r)
 		print_group(f, r, (unsigned)i, &rs.groups[i]);
 	if (rs.ngroups)
 		fputc('\n', f);
+	if (!curve_collect(r, &cs)) {
+		curve_print(f, &cs);
+		curve_set_free(&cs);
+	} else {
+		ret = -ENOMEM;
+	}
 	print_footer(f, r, rs.units, rs.nunits);
 	print_checks(f, r->checks);
 	if (fflush(f) || ferror(f))

@@ -133,6 +133,11 @@ run $J --name=rated --ioengine=null --time_based --runtime=100ms \
 	--rate=8m --rate_process=poisson
 keep rate-bytes 0
 
+# A curve: its probe's target, met and sched_lat null, its points' not.
+run $J --name=curve --ioengine=null --time_based --runtime=100ms \
+	--rate_curve=10,50 --rate_curve_probe=100ms
+keep rate-curve 0
+
 for e in null sync libaio io_uring pthread; do
 	run $J --name="engine-$e" --filename=e.dat --size=1m --bs=4k \
 		--rw=randrw --iodepth=4 --ioengine=$e

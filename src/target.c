@@ -1196,9 +1196,13 @@ static void say_layout(const struct target *t, const struct target_file *tf,
 {
 	char a[32], b[32];
 
-	if (!tf->exists || !warns_for_files(j))
+	/* Holes are said even in a file this run made: an earlier job's
+	 * fallocate left them, and reads of them would reach nothing. */
+	if (!warns_for_files(j))
 		return;
-	if (size < end && !job_reads(j) && !j->overwrite) {
+	if (!tf->exists || size >= end) {
+		/* nothing was extended that was there before */
+	} else if (!job_reads(j) && !j->overwrite) {
 		static const char *const how[] = {
 			[FALLOC_NATIVE] = "native", [FALLOC_POSIX] = "posix",
 			[FALLOC_KEEP] = "keep", [FALLOC_TRUNCATE] = "truncate",
@@ -1210,7 +1214,7 @@ static void say_layout(const struct target *t, const struct target_file *tf,
 			      PRIu64 " bytes, with fallocate=%s (no data "
 			      "written)", j->name, tf->path, size, end,
 			      how[j->fallocate]);
-	} else if (size < end) {
+	} else {
 		value_fmt_bytes(end - size, a, sizeof(a));
 		twarn(t, "layout_extended", j, "job '%s': %s: extended from "
 		      "%" PRIu64 " to %" PRIu64 " bytes (%s of random data "

@@ -83,9 +83,6 @@ const char *options_suggest(const char *name);
  * error then says so instead of "unknown option".
  */
 bool options_is_fio_only(const char *name);
-/* Length of the filename_format word ($jobname, $jobnum, $filenum,
- * $clientuid; any case) that s starts with, else 0. */
-size_t options_fname_word(const char *s);
 
 /* Reset j to every option's default. Returns 0 or -errno. */
 int options_defaults(struct job *j);

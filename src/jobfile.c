@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "jobfile.h"
-#include "options.h"
+#include "path.h"
 
 #define STDIN_NAME	"<stdin>"
 #define INCLUDE_WORD	"include"
@@ -321,7 +321,7 @@ static int expand_var(struct xout *o, const char **pp, bool keep,
 	for (n = 0; is_word_char((unsigned char)name[n]); n++)
 		;
 	/* filename_format's words stay for it to fill (target.c). */
-	if (options_fname_word(*pp) == n + 1 ||
+	if (path_fmt_word(*pp) == n + 1 ||
 	    (keep && n && !is_jf_var(name, n))) {
 		*pp = name + n;
 		return xput(o, name - 1, n + 1);

@@ -13,6 +13,7 @@
 #include "check_expr.h"
 #include "engine.h"
 #include "options.h"
+#include "path.h"
 #include "value.h"
 #include "verify.h"
 
@@ -729,30 +730,13 @@ static int set_filesize(struct job *j, const struct opt_def *o,
 	return 0;
 }
 
-/* The $ words of filename_format (target.c expands them). */
-static const char *const fname_words[] = {
-	"$jobname", "$jobnum", "$filenum", "$clientuid",
-};
-
-size_t options_fname_word(const char *s)
-{
-	size_t i, n;
-
-	for (i = 0; i < sizeof(fname_words) / sizeof(fname_words[0]); i++) {
-		n = strlen(fname_words[i]);
-		if (!strncasecmp(s, fname_words[i], n))
-			return n;
-	}
-	return 0;
-}
-
 static int set_filename_format(struct job *j, const struct opt_def *o,
 			       const char *val, char *why, size_t whylen)
 {
 	const char *p;
 
 	for (p = strchr(val, '$'); p; p = strchr(p + 1, '$')) {
-		if (options_fname_word(p))
+		if (path_fmt_word(p))
 			continue;
 		snprintf(why, whylen, "'%s': unknown word at '%.32s'; "
 			 "expected $jobname, $jobnum, $filenum or $clientuid "

@@ -30,7 +30,6 @@
 
 #include "gen.h"
 #include "guard.h"
-#include "options.h"
 #include "path.h"
 #include "target.h"
 #include "value.h"
@@ -272,7 +271,7 @@ static int format_name(char **out, const char *dir, const struct job *j,
 	if (dir)
 		fprintf(m, "%s/", dir);
 	while (*f) {
-		n = *f == '$' ? options_fname_word(f) : 0;
+		n = *f == '$' ? path_fmt_word(f) : 0;
 		if (!n) {
 			fputc(*f++, m);
 			continue;

@@ -2,6 +2,7 @@
 #ifndef IORIG_ERR_H
 #define IORIG_ERR_H
 
+#include <limits.h>
 #include <stddef.h>
 
 /*
@@ -13,11 +14,16 @@
 /* The file name of options given on the command line; line = argv index. */
 #define ERR_CMDLINE "<command line>"
 
+/* Room for whole paths: a message may name two (file paths are never
+ * cut). ERR_TEXT_MAX holds err_format's text of any record. */
+#define ERR_MSG_MAX	(2 * PATH_MAX + 1024)
+#define ERR_TEXT_MAX	(PATH_MAX + ERR_MSG_MAX + 128)
+
 struct err_rec {
-	char file[256];
+	char file[PATH_MAX];
 	int line;
 	char option[64];
-	char msg[1024];
+	char msg[ERR_MSG_MAX];
 };
 
 void err_set(struct err_rec *e, const char *file, int line,

@@ -24,6 +24,9 @@ enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
 enum think_type { THINK_COMPLETE, THINK_ISSUE };
 enum rate_process { RATE_LINEAR, RATE_POISSON };
 enum submit_mode { SUBMIT_INLINE, SUBMIT_OFFLOAD };
+/* fallocate=: how a job that only writes makes room (src/target.c). */
+enum falloc_mode { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP,
+		   FALLOC_TRUNCATE };
 
 /*
  * continue_on_error: the failures a job counts and goes on after, as bits.
@@ -148,6 +151,17 @@ struct job {
 	bool verify_state_save;		/* written blocks to a state file */
 	bool verify_state_load;		/* verify_only: check those only */
 
+	/* File layout (issue 12, layout family; src/target.c, src/gen.c). */
+	char *filesize;			/* as given; parsed below */
+	uint64_t filesize_min, filesize_max;	/* 0: size= decides */
+	int fallocate;			/* enum falloc_mode */
+	bool overwrite;			/* lay out with data before writing */
+	char *filename_format;		/* $jobname $jobnum $filenum ... */
+	bool create_serialize;
+	bool create_on_open;
+	bool create_only;		/* lay out, then no I/O */
+	bool allow_file_create;
+
 	/* Derived by plan.c. */
 	unsigned clone;		/* 0..numjobs-1 */
 	unsigned group;		/* reporting group id */
@@ -179,5 +193,17 @@ struct job {
 	 * (the job's own section). */
 	char *check_src;
 };
+
+/* Bytes of I/O per loop of a job whose region is `region` bytes:
+ * io_size, else (fio's meaning) size= when filesize= sets the files' size
+ * and size= is smaller than all of them, else the region. */
+static inline uint64_t job_per_loop(const struct job *j, uint64_t region)
+{
+	if (j->io_size)
+		return j->io_size;
+	if (j->filesize_min && j->size && j->size < region)
+		return j->size;
+	return region;
+}
 
 #endif

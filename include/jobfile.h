@@ -68,6 +68,10 @@ int jobfile_parse_string(struct raw_doc *doc, const char *name,
  */
 int jobfile_expand(const char *in, char *out, size_t outlen, char *why,
 		   size_t whylen);
+/* The same for the value of option: filename_format keeps the $words
+ * that are not variables, for its own check to name. */
+int jobfile_expand_opt(const char *option, const char *in, char *out,
+		       size_t outlen, char *why, size_t whylen);
 
 /*
  * Helpers for building a raw_doc (the command line uses these too).

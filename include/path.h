@@ -26,4 +26,8 @@ bool path_same(const char *a, const char *b);
  */
 bool path_in_dev(const char *dir);
 
+/* Length of the filename_format word ($jobname, $jobnum, $filenum,
+ * $clientuid; any case) that s starts with, else 0. */
+size_t path_fmt_word(const char *s);
+
 #endif

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "cpu.h"
+#include "err.h"
 #include "hist.h"
 #include "interval.h"
 #include "job.h"
@@ -75,7 +76,7 @@ struct job_stats {
 	 */
 	unsigned nmeasured;
 	int err;		/* first fatal error of the job (-errno), 0 */
-	char err_msg[256];	/* what failed, for the report */
+	char err_msg[ERR_TEXT_MAX];	/* what failed, for the report */
 	bool interrupted;	/* stopped by SIGINT/SIGTERM */
 	/*
 	 * Still blocked in an I/O when the stop grace period after a signal

@@ -239,8 +239,8 @@ static int emit_opt(struct raw_doc *doc, size_t si, const char *arg, int pos,
 	memcpy(name, arg, len);
 	name[len] = '\0';
 	if (eq) {
-		ret = jobfile_expand(eq + 1, val, sizeof(val), why,
-				     sizeof(why));
+		ret = jobfile_expand_opt(name, eq + 1, val, sizeof(val), why,
+					 sizeof(why));
 		if (ret) {
 			err_set(e, CLI_FILE, pos, name, "%s", why);
 			return ret;

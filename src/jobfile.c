@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "jobfile.h"
+#include "path.h"
 
 #define STDIN_NAME	"<stdin>"
 #define INCLUDE_WORD	"include"
@@ -230,6 +232,17 @@ static const struct {
 	{ "mb_memory",	var_mb_memory },
 };
 
+static bool is_jf_var(const char *name, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(jf_vars) / sizeof(jf_vars[0]); i++)
+		if (strlen(jf_vars[i].name) == n &&
+		    !memcmp(jf_vars[i].name, name, n))
+			return true;
+	return false;
+}
+
 static int is_word_char(int c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
@@ -297,8 +310,8 @@ static int expand_env(struct xout *o, const char **pp, char *why,
 
 /* *pp points at '$' not followed by '{'; on success it is left after
  * the variable name. */
-static int expand_var(struct xout *o, const char **pp, char *why,
-		      size_t whylen)
+static int expand_var(struct xout *o, const char **pp, bool keep,
+		      char *why, size_t whylen)
 {
 	const char *name = *pp + 1;
 	char num[32];
@@ -307,6 +320,12 @@ static int expand_var(struct xout *o, const char **pp, char *why,
 
 	for (n = 0; is_word_char((unsigned char)name[n]); n++)
 		;
+	/* filename_format's words stay for it to fill (target.c). */
+	if (path_fmt_word(*pp) == n + 1 ||
+	    (keep && n && !is_jf_var(name, n))) {
+		*pp = name + n;
+		return xput(o, name - 1, n + 1);
+	}
 	if (!n) {
 		err_why(why, whylen, "'$' without a variable name; %s",
 			VAR_EXPECTED);
@@ -334,10 +353,11 @@ static int expand_var(struct xout *o, const char **pp, char *why,
 
 /*
  * One pass, left to right: substituted text is not expanded again, so an
- * environment value may contain '$'.
+ * environment value may contain '$'. keep: a $word that is not one of
+ * jf_vars stays as it is, for the option to judge (filename_format).
  */
-int jobfile_expand(const char *in, char *out, size_t outlen, char *why,
-		   size_t whylen)
+static int expand(const char *in, char *out, size_t outlen, bool keep,
+		  char *why, size_t whylen)
 {
 	struct xout o = { .buf = out, .len = 0, .cap = outlen };
 	const char *p = in, *q;
@@ -356,7 +376,7 @@ int jobfile_expand(const char *in, char *out, size_t outlen, char *why,
 		} else if (p[1] == '{') {
 			ret = expand_env(&o, &p, why, whylen);
 		} else {
-			ret = expand_var(&o, &p, why, whylen);
+			ret = expand_var(&o, &p, keep, why, whylen);
 		}
 		if (ret == -E2BIG)
 			goto err_big;
@@ -370,6 +390,19 @@ err_big:
 		"value is longer than %zu bytes after expansion",
 		outlen ? outlen - 1 : 0);
 	return -E2BIG;
+}
+
+int jobfile_expand(const char *in, char *out, size_t outlen, char *why,
+		   size_t whylen)
+{
+	return expand(in, out, outlen, false, why, whylen);
+}
+
+int jobfile_expand_opt(const char *option, const char *in, char *out,
+		       size_t outlen, char *why, size_t whylen)
+{
+	return expand(in, out, outlen, !strcmp(option, "filename_format"),
+		      why, whylen);
 }
 
 /* ---- line level ---- */
@@ -538,8 +571,8 @@ static int jf_option(struct jf_ctx *c, struct jf_src *s, char *p)
 		return -EINVAL;
 	}
 	if (value) {
-		ret = jobfile_expand(value, c->xbuf, sizeof(c->xbuf), why,
-				     sizeof(why));
+		ret = jobfile_expand_opt(name, value, c->xbuf,
+					 sizeof(c->xbuf), why, sizeof(why));
 		if (ret) {
 			err_set(c->e, s->name, s->line, name, "%s", why);
 			return -EINVAL;

@@ -49,7 +49,7 @@ static void on_signal(int sig)
 
 static int fail(const struct err_rec *e)
 {
-	char buf[2048];
+	char buf[ERR_TEXT_MAX];
 
 	err_format(e, buf, sizeof(buf));
 	fprintf(stderr, "iorig: %s\n", buf);

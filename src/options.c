@@ -13,6 +13,7 @@
 #include "check_expr.h"
 #include "engine.h"
 #include "options.h"
+#include "path.h"
 #include "value.h"
 #include "verify.h"
 
@@ -98,6 +99,27 @@ static int set_verify_pattern(struct job *j, const struct opt_def *o,
 			      const char *val, char *why, size_t whylen);
 static int set_check(struct job *j, const struct opt_def *o,
 		     const char *val, char *why, size_t whylen);
+
+static int set_filesize(struct job *j, const struct opt_def *o,
+			const char *val, char *why, size_t whylen);
+static int set_filename_format(struct job *j, const struct opt_def *o,
+			       const char *val, char *why, size_t whylen);
+
+static int set_str(char **dst, const char *val);
+static void *field(struct job *j, size_t off);
+
+static const struct opt_choice falloc_choices[] = {
+	{ "none", FALLOC_NONE, "no preallocation: writes allocate" },
+	{ "0", FALLOC_NONE, "same as none" },
+	{ "native", FALLOC_NATIVE, "fallocate(2), nothing when the file "
+	  "system cannot" },
+	{ "posix", FALLOC_POSIX, "posix_fallocate(3)" },
+	{ "1", FALLOC_POSIX, "same as posix" },
+	{ "keep", FALLOC_KEEP, "fallocate(2) with FALLOC_FL_KEEP_SIZE" },
+	{ "truncate", FALLOC_TRUNCATE, "ftruncate(2) up to the end of the "
+	  "region (a sparse file; never shortens)" },
+	{ NULL, 0, NULL },
+};
 
 static const struct opt_choice verify_choices[] = {
 	{ "none", VERIFY_NONE, "write plain data, check nothing" },
@@ -384,6 +406,39 @@ const struct opt_def options_table[] = {
 	  .help = "Before a job reads a file, write real data into the holes "
 		  "and unwritten extents of its region; 0: leave them, with "
 		  "a warning" },
+	/* File layout (issue 12, layout family; src/target.c) */
+	{ .name = "filesize", .type = OPT_SPECIAL, .off = F(filesize),
+	  .set = set_filesize, .category = "target",
+	  .help = "Size of each file; size= then only sets how much I/O "
+		  "(the default of io_size)" },
+	{ .name = "filename_format", .type = OPT_SPECIAL,
+	  .off = F(filename_format), .set = set_filename_format,
+	  .category = "target",
+	  .help = "Generated file names (default $jobname.$jobnum.$filenum): "
+		  "$jobname, $jobnum (the clone), $filenum, $clientuid "
+		  "(empty: iorig has no client/server mode)" },
+	{ .name = "fallocate", .type = OPT_ENUM, .off = F(fallocate),
+	  .def = "native", .choices = falloc_choices, .category = "target",
+	  .help = "How a job that only writes (overwrite=0) makes room in "
+		  "a new file or past the end of a file: no data written" },
+	{ .name = "overwrite", .type = OPT_BOOL, .off = F(overwrite),
+	  .def = "0", .category = "target",
+	  .help = "A job that writes lays its files out with real data "
+		  "first, so that its writes overwrite written blocks" },
+	{ .name = "allow_file_create", .type = OPT_BOOL,
+	  .off = F(allow_file_create), .def = "1", .category = "target",
+	  .help = "0: a file that does not exist is an error, not created" },
+	{ .name = "create_only", .type = OPT_BOOL, .off = F(create_only),
+	  .def = "0", .category = "target",
+	  .help = "Create and lay out the files, then do no I/O" },
+	{ .name = "create_serialize", .type = OPT_BOOL,
+	  .off = F(create_serialize), .def = "1", .category = "target",
+	  .help = "Accepted for fio job files: iorig always creates files "
+		  "one job after the other" },
+	{ .name = "create_on_open", .type = OPT_BOOL,
+	  .off = F(create_on_open), .def = "0", .category = "target",
+	  .help = "Accepted for fio job files: iorig creates files when the "
+		  "job opens them, before its I/O starts, either way" },
 	/* Ordering and reporting */
 	{ .name = "stonewall", .alias = "wait_for_previous", .type = OPT_BOOL,
 	  .off = F(stonewall), .def = "0", .category = "order",
@@ -475,7 +530,6 @@ const struct opt_def options_table[] = {
  * says so, never a silent no-op.
  */
 static const char *const fio_only[] = {
-	"allow_file_create",
 	"allow_mounted_write",
 	"atomic",
 	"blockalign",
@@ -492,9 +546,6 @@ static const char *const fio_only[] = {
 	"cpus_allowed",
 	"cpus_allowed_policy",
 	"create_fsync",
-	"create_on_open",
-	"create_only",
-	"create_serialize",
 	"ddir_seq_add",
 	"ddir_seq_nr",
 	"dedupe_percentage",
@@ -508,11 +559,8 @@ static const char *const fio_only[] = {
 	"exec_prerun",
 	"exitall",
 	"exitall_on_error",
-	"fallocate",
 	"file_append",
 	"file_service_type",
-	"filename_format",
-	"filesize",
 	"fill_device",
 	"fill_fs",
 	"flow",
@@ -541,7 +589,6 @@ static const char *const fio_only[] = {
 	"offset_align",
 	"offset_increment",
 	"openfiles",
-	"overwrite",
 	"per_job_logs",
 	"percentage_random",
 	"pre_read",
@@ -696,6 +743,59 @@ static int set_verify_pattern(struct job *j, const struct opt_def *o,
 	free(j->verify_pattern);
 	j->verify_pattern = copy;
 	return 0;
+}
+
+/*
+ * filesize=SIZE: every file of the job is this big. fio also takes a range
+ * LO-HI (each file a size drawn in it); iorig's file regions are all one
+ * size, so a range is refused rather than read as something else.
+ */
+static int set_filesize(struct job *j, const struct opt_def *o,
+			const char *val, char *why, size_t whylen)
+{
+	uint64_t lo, hi;
+	char *copy;
+	int ret;
+
+	(void)o;
+	ret = value_size_range(val, (unsigned)j->kb_base, &lo, &hi, why,
+			       whylen);
+	if (ret)
+		return ret;
+	if (lo != hi) {
+		snprintf(why, whylen, "'%s': a range of file sizes is not "
+			 "supported yet (iorig gives every file of a job the "
+			 "same region); expected one size", val);
+		return -EINVAL;
+	}
+	copy = strdup(val);
+	if (!copy)
+		return -ENOMEM;
+	free(j->filesize);
+	j->filesize = copy;
+	j->filesize_min = lo;
+	j->filesize_max = hi;
+	return 0;
+}
+
+static int set_filename_format(struct job *j, const struct opt_def *o,
+			       const char *val, char *why, size_t whylen)
+{
+	const char *p;
+
+	for (p = strchr(val, '$'); p; p = strchr(p + 1, '$')) {
+		if (path_fmt_word(p))
+			continue;
+		snprintf(why, whylen, "'%s': unknown word at '%.32s'; "
+			 "expected $jobname, $jobnum, $filenum or $clientuid "
+			 "(other text is taken as it is)", val, p);
+		return -EINVAL;
+	}
+	if (!*val) {
+		snprintf(why, whylen, "expected a file name pattern");
+		return -EINVAL;
+	}
+	return set_str(field(j, o->off), val);
 }
 
 /* Check one expression (check.c) and append it to the job's checks. */

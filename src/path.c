@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "path.h"
@@ -67,4 +68,21 @@ bool path_in_dev(const char *dir)
 	    sd.st_dev == sdev.st_dev;
 	free(real);
 	return r;
+}
+
+/* The $ words of filename_format (target.c fills them). */
+static const char *const fmt_words[] = {
+	"$jobname", "$jobnum", "$filenum", "$clientuid",
+};
+
+size_t path_fmt_word(const char *s)
+{
+	size_t i, n;
+
+	for (i = 0; i < sizeof(fmt_words) / sizeof(fmt_words[0]); i++) {
+		n = strlen(fmt_words[i]);
+		if (!strncasecmp(s, fmt_words[i], n))
+			return n;
+	}
+	return 0;
 }

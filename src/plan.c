@@ -190,7 +190,7 @@ static void plan_warn(struct plan *p, const struct job *j, const char *code,
 static void plan_warn(struct plan *p, const struct job *j, const char *code,
 		      const char *fmt, ...)
 {
-	char msg[512], text[2048];
+	char msg[ERR_MSG_MAX], text[ERR_TEXT_MAX];
 	struct err_rec e;
 	va_list ap;
 

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -165,7 +166,8 @@ static void id_set(struct target_file *tf, const struct stat *st)
 	tf->rdev = S_ISBLK(st->st_mode) ? st->st_rdev : 0;
 }
 
-static int probe_file(struct target_file *tf, struct err_rec *e)
+static int probe_file(struct target_file *tf, const struct job *j,
+		      struct err_rec *e)
 {
 	struct stat st;
 	char *dir;
@@ -199,6 +201,12 @@ static int probe_file(struct target_file *tf, struct err_rec *e)
 		err_set(e, tf->path, 0, "filename", "cannot stat: %s",
 			strerror(errno));
 		return -errno;
+	}
+	if (!j->allow_file_create) {
+		err_set(e, tf->path, 0, "allow_file_create", "the file does "
+			"not exist, and allow_file_create=0 says not to create "
+			"it; expected an existing file or device");
+		return -ENOENT;
 	}
 	dir = path_dir(tf->path);
 	if (!dir)
@@ -243,7 +251,48 @@ static char *name_next(char **cur)
 /* An I/O request names its file in 16 bits (io_req.file). */
 #define TARGET_FILES_MAX	65535u
 
-/* Fill names: the filename list, else NAME.CLONE.N in directory. */
+/*
+ * A generated name: filename_format (default $jobname.$jobnum.$filenum)
+ * with its words filled, in directory. $clientuid is empty: iorig has no
+ * client/server mode. Returns asprintf's count, -1 without memory.
+ */
+static int format_name(char **out, const char *dir, const struct job *j,
+		       unsigned filenum)
+{
+	const char *f = j->filename_format ? j->filename_format :
+			"$jobname.$jobnum.$filenum";
+	char *buf = NULL;
+	size_t len = 0, n;
+	FILE *m = open_memstream(&buf, &len);
+	int r = -1;
+
+	if (!m)
+		return -1;
+	if (dir)
+		fprintf(m, "%s/", dir);
+	while (*f) {
+		n = *f == '$' ? path_fmt_word(f) : 0;
+		if (!n) {
+			fputc(*f++, m);
+			continue;
+		}
+		if (!strncasecmp(f, "$jobname", n))
+			fputs(j->name, m);
+		else if (!strncasecmp(f, "$jobnum", n))
+			fprintf(m, "%u", j->clone);
+		else if (!strncasecmp(f, "$filenum", n))
+			fprintf(m, "%u", filenum);
+		f += n;		/* $clientuid: nothing */
+	}
+	if (fclose(m) == 0 && buf) {
+		*out = buf;
+		return (int)len;
+	}
+	free(buf);
+	return r;
+}
+
+/* Fill names: the filename list, else filename_format in directory. */
 static int plan_names(struct target *t, const struct job *j)
 {
 	const char *dir = j->directory;
@@ -277,8 +326,7 @@ static int plan_names(struct target *t, const struct job *j)
 		else if (list)
 			r = asprintf(&tf->path, "%s/%s", dir, tok);
 		else
-			r = asprintf(&tf->path, "%s%s%s.%u.%u", dir ? dir : "",
-				     dir ? "/" : "", j->name, j->clone, i);
+			r = format_name(&tf->path, dir, j, i);
 		if (r < 0) {
 			tf->path = NULL;
 			goto out;
@@ -345,7 +393,9 @@ static int plan_avail(const struct target *t, const struct target_file *tf,
 	uint64_t avail = tf->cur_size > tf->offset ?
 			 tf->cur_size - tf->offset : 0;
 
-	if (j->size_pct > 0)
+	if (j->filesize_min)
+		avail = j->filesize_min;
+	else if (j->size_pct > 0)
 		avail = (uint64_t)((long double)tf->cur_size * j->size_pct /
 				   100);
 	else if (j->size)
@@ -587,7 +637,7 @@ int target_plan(struct target *t, const struct job *j, struct err_rec *e)
 	if (ret)
 		goto err;
 	for (i = 0; i < t->nfiles; i++) {
-		ret = probe_file(&t->files[i], e);
+		ret = probe_file(&t->files[i], j, e);
 		if (ret)
 			goto err;
 	}
@@ -788,6 +838,43 @@ static int layout(int fd, uint64_t off, uint64_t end, bool fill,
 		ret = -errno;
 	free(lc.buf);
 	return ret;
+}
+
+/*
+ * fallocate=, for a job that only writes (overwrite=0): room for
+ * [from, end) past the end of the file, no data written (fio's layout of
+ * a file a job writes). Unwritten extents read as zeros: a job that reads
+ * the file later fills them first (layout=1) and says so. truncate only
+ * ever extends; native does nothing where the file system cannot.
+ */
+static int prealloc(int fd, uint64_t from, uint64_t end, int mode)
+{
+	int r = 0;
+
+	if (from >= end)
+		return 0;
+	switch (mode) {
+	case FALLOC_NATIVE:
+		if (fallocate(fd, 0, (off_t)from, (off_t)(end - from)) &&
+		    errno != EOPNOTSUPP)
+			r = -errno;
+		break;
+	case FALLOC_POSIX:
+		r = -posix_fallocate(fd, (off_t)from, (off_t)(end - from));
+		break;
+	case FALLOC_KEEP:
+		if (fallocate(fd, FALLOC_FL_KEEP_SIZE, (off_t)from,
+			      (off_t)(end - from)))
+			r = -errno;
+		break;
+	case FALLOC_TRUNCATE:
+		if (ftruncate(fd, (off_t)end))
+			r = -errno;
+		break;
+	}
+	if (!r && mode != FALLOC_NONE && fsync(fd))
+		r = -errno;
+	return r;
 }
 
 static int open_flags(const struct job *j, bool rw)
@@ -1108,9 +1195,25 @@ static void say_layout(const struct target *t, const struct target_file *tf,
 {
 	char a[32], b[32];
 
-	if (!tf->exists || !warns_for_files(j))
+	/* Holes are said even in a file this run made: an earlier job's
+	 * fallocate left them, and reads of them would reach nothing. */
+	if (!warns_for_files(j))
 		return;
-	if (size < end) {
+	if (!tf->exists || size >= end) {
+		/* nothing was extended that was there before */
+	} else if (!job_reads(j) && !j->overwrite) {
+		static const char *const how[] = {
+			[FALLOC_NATIVE] = "native", [FALLOC_POSIX] = "posix",
+			[FALLOC_KEEP] = "keep", [FALLOC_TRUNCATE] = "truncate",
+		};
+
+		if (j->fallocate != FALLOC_NONE)
+			twarn(t, "layout_extended", j, "job '%s': %s: room "
+			      "made past its end, from %" PRIu64 " to %"
+			      PRIu64 " bytes, with fallocate=%s (no data "
+			      "written)", j->name, tf->path, size, end,
+			      how[j->fallocate]);
+	} else {
 		value_fmt_bytes(end - size, a, sizeof(a));
 		twarn(t, "layout_extended", j, "job '%s': %s: extended from "
 		      "%" PRIu64 " to %" PRIu64 " bytes (%s of random data "
@@ -1178,7 +1281,11 @@ static int open_regular(struct target_file *tf, const struct target *t,
 			tf->orig_size = size;
 		}
 	}
-	ret = layout(fd, tf->offset, end, holes != 0, stop);
+	if (job_reads(j) || j->overwrite)
+		ret = layout(fd, tf->offset, end, holes != 0, stop);
+	else
+		ret = prealloc(fd, size > tf->offset ? size : tf->offset, end,
+			       j->fallocate);
 	close(fd);
 	if (!ret) {
 		say_layout(t, tf, j, size, end, holes);
@@ -1186,9 +1293,14 @@ static int open_regular(struct target_file *tf, const struct target *t,
 	}
 	/* target_open's caller undoes it: a half-made file would only
 	 * hold the space. */
-	err_set(e, tf->path, 0, "size", "laying out [%" PRIu64 ", %" PRIu64
-		") with real data failed: %s", tf->offset, end,
-		strerror(-ret));
+	if (job_reads(j) || j->overwrite)
+		err_set(e, tf->path, 0, "size", "laying out [%" PRIu64 ", %"
+			PRIu64 ") with real data failed: %s", tf->offset, end,
+			strerror(-ret));
+	else
+		err_set(e, tf->path, 0, "fallocate", "making room for [%"
+			PRIu64 ", %" PRIu64 ") failed: %s", tf->offset, end,
+			strerror(-ret));
 	return ret;
 }
 
@@ -1392,7 +1504,7 @@ static void mount_of(dev_t fs, char *buf, size_t len)
 	while (fgets(line, sizeof(line), f))
 		if (sscanf(line, "%*u %*u %u:%u %*s %4095s", &maj, &mnr,
 			   mnt) == 3 && maj == major(fs) && mnr == minor(fs))
-			snprintf(buf, len, "%.400s (device %u:%u)", mnt, maj,
+			snprintf(buf, len, "%s (device %u:%u)", mnt, maj,
 				 mnr);
 	fclose(f);
 }
@@ -1400,7 +1512,7 @@ static void mount_of(dev_t fs, char *buf, size_t len)
 int target_space_check(const struct target_space *s, struct warn_list *w,
 		       struct err_rec *e)
 {
-	char where[512], need[32], avail[32];
+	char where[4200], need[32], avail[32];
 	uint64_t sum;
 	size_t k, m;
 

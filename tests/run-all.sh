@@ -69,9 +69,9 @@ run_one() {
 for t in "$@"; do
 	run_one "$t" "$top/$t"
 done
-for t in "$top"/tests/cli/[0-9]*.sh; do
-	[ -e "$t" ] || continue
-	run_one "tests/cli/$(basename "$t")" sh "$t"
+# In the order of their numbers (100 after 99, not after 10).
+for t in $(cd "$top/tests/cli" && ls [0-9]*.sh 2>/dev/null | sort -n); do
+	run_one "tests/cli/$t" sh "$top/tests/cli/$t"
 done
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

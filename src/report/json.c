@@ -218,7 +218,7 @@ static json_t *j_cpu(struct jw *c, const struct cpu_usage *u)
 static json_t *j_error(struct jw *c, const struct job_stats *s)
 {
 	int e = s->err < 0 ? -s->err : s->err;
-	char msg[512];
+	char msg[ERR_TEXT_MAX + 128];
 	json_t *o;
 
 	if (!e)

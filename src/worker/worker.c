@@ -837,7 +837,7 @@ void *worker_main(void *arg)
 			goto out;
 		}
 	}
-	s.per_loop = j->io_size ? j->io_size : w->tgt->region;
+	s.per_loop = job_per_loop(j, w->tgt->region);
 	s.limit_bytes = j->time_based ? UINT64_MAX : s.per_loop * j->loops;
 	if (!j->time_based && s.per_loop && s.limit_bytes / s.per_loop !=
 	    j->loops)
@@ -858,11 +858,12 @@ void *worker_main(void *arg)
 	if (j->ramp_time_ns)
 		s.ramp_end = s.now + clock_ns_to_ticks(w->clk, j->ramp_time_ns);
 	measure_start(&s);
-	if (!j->verify_only)
+	/* create_only: the files are laid out (target_open), no I/O. */
+	if (!j->verify_only && !j->create_only)
 		run_loop(&s);
 	if (!s.abandoned)
 		finish(&s);
-	if (!s.abandoned && s.vfy)
+	if (!s.abandoned && s.vfy && !j->create_only)
 		verify_phase(&s);
 	/* Given up on: the kernel may still own the buffers; we are exiting */
 	if (s.abandoned)

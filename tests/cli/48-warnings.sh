@@ -49,7 +49,8 @@ warned layout_extended x "job 'x': short\\.dat: extended from 1048576 to 4194304
 	die "the first MiB of short.dat changed"
 # The text report: the same stderr line.
 mkrand short2.dat $MiB
-run --name=x --filename=short2.dat --size=2m --bs=64k --rw=write
+run --name=x --filename=short2.dat --size=2m --bs=64k --rw=write \
+	--overwrite=1
 expect_rc 0
 expect_in err "^iorig: warning: job 'x': short2\\.dat: extended from 1048576 to 2097152 bytes"
 

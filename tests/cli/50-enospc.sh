@@ -22,11 +22,11 @@ expect_in err "job 'big'.*not enough free space"
 [ ! -e m/f ] || die "m/f was created"
 
 # The layout runs out of space: a first group writes 768 KiB of a sparse
-# file, then 512 KiB are laid out.
+# file, then 512 KiB are laid out (overwrite=1: with data).
 truncate -s 768k m/fill || die "truncate"
 run --name=fill --filename=m/fill --rw=write --bs=64k \
 	--name=big --stonewall --filename=m/f --size=512k --rw=write \
-	--output-format=json
+	--overwrite=1 --output-format=json
 expect_rc 1
 expect_in err "job 'big'.*laying out.*No space left on device"
 json_is "d['jobs'][1]['ran']" False
@@ -35,11 +35,15 @@ expect_json "'m/f' in d['jobs'][1]['error']['message']"
 [ ! -e m/f ] || die "the half laid out m/f was left behind"
 rm -f m/fill
 
+# The same with fallocate (overwrite=0, the default): the room cannot be
+# made, said naming fallocate, and the file is removed.
 truncate -s 768k m/fill || die "truncate"
 run --name=fill --filename=m/fill --rw=write --bs=64k \
 	--name=big --stonewall --filename=m/f --size=512k --rw=write
 expect_rc 1
 expect_in out 'failed: .*No space left on device'
+expect_in err "job 'big'.*option 'fallocate': making room.*No space left"
+[ ! -e m/f ] || die "m/f was left behind after fallocate failed"
 rm -f m/*
 
 # Four files of 256 KiB after 512 KiB were written: two fit, the third

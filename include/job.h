@@ -137,6 +137,17 @@ struct job {
 	bool verify_fatal;		/* stop at the first mismatch */
 	uint64_t verify_backlog;	/* check every N writes; 0 never */
 
+	/* Buffer contents (fill.h): the bytes of writes other than the
+	 * default (each write distinct and incompressible). */
+	bool zero_buffers;		/* zeros */
+	bool refill_buffers;		/* accepted: writes are always fresh */
+	signed char scramble_buffers;	/* -1 auto, 0, 1: stamp constant
+					 * contents per 512-byte sector */
+	char *buffer_pattern;		/* as given; fill.c parses it */
+	uint64_t buffer_compress_percentage;	/* 0: not set */
+	uint64_t buffer_compress_chunk;		/* bytes; 0: the block */
+	uint64_t dedupe_percentage;	/* writes that repeat an earlier one */
+
 	/* Derived by plan.c. */
 	unsigned clone;		/* 0..numjobs-1 */
 	unsigned group;		/* reporting group id */

@@ -12,6 +12,7 @@
 
 #include "check_expr.h"
 #include "engine.h"
+#include "fill.h"
 #include "options.h"
 #include "value.h"
 #include "verify.h"
@@ -96,6 +97,8 @@ static int set_verify_pattern(struct job *j, const struct opt_def *o,
 			      const char *val, char *why, size_t whylen);
 static int set_check(struct job *j, const struct opt_def *o,
 		     const char *val, char *why, size_t whylen);
+static int set_buffer_pattern(struct job *j, const struct opt_def *o,
+			      const char *val, char *why, size_t whylen);
 
 static const struct opt_choice verify_choices[] = {
 	{ "none", VERIFY_NONE, "write plain data, check nothing" },
@@ -392,6 +395,41 @@ const struct opt_def options_table[] = {
 	  .min = 1, .max = 4096, .category = "checks",
 	  .help = "Run the job this many times, one after the other; the "
 		  "report gives mean, stddev, cv, min and max" },
+	/* Buffer contents (fill.h) */
+	{ .name = "zero_buffers", .type = OPT_BOOL, .off = F(zero_buffers),
+	  .def = "0", .category = "buffers",
+	  .help = "Write zeros (default: every write distinct random "
+		  "bytes)" },
+	{ .name = "refill_buffers", .type = OPT_BOOL,
+	  .off = F(refill_buffers), .def = "0", .category = "buffers",
+	  .help = "Accepted for fio job files: iorig makes every write's "
+		  "bytes afresh anyway" },
+	{ .name = "scramble_buffers", .type = OPT_BOOL,
+	  .off = F(scramble_buffers), .def = "auto", .flags = OPT_F_AUTO,
+	  .category = "buffers",
+	  .help = "1: with zero_buffers or buffer_pattern, stamp each "
+		  "512-byte sector with its offset and the write's key (no "
+		  "two sectors alike); auto: as fio, not then" },
+	{ .name = "buffer_pattern", .type = OPT_SPECIAL,
+	  .off = F(buffer_pattern), .set = set_buffer_pattern,
+	  .category = "buffers",
+	  .help = "Write this pattern, repeated from each write's start: "
+		  "0xHEX, an int, \"text\", 'FILE', or several together" },
+	{ .name = "buffer_compress_percentage", .type = OPT_UINT,
+	  .off = F(buffer_compress_percentage), .def = "0", .min = 0,
+	  .max = 100, .category = "buffers",
+	  .help = "Writes that compress by about this percent: each chunk "
+		  "random, then zeros (or buffer_pattern); 0: not set" },
+	{ .name = "buffer_compress_chunk", .type = OPT_SIZE,
+	  .off = F(buffer_compress_chunk), .def = "512",
+	  .category = "buffers",
+	  .help = "Chunk of buffer_compress_percentage, random then fixed "
+		  "bytes; 0 or more than the write: the smallest write" },
+	{ .name = "dedupe_percentage", .type = OPT_UINT,
+	  .off = F(dedupe_percentage), .def = "0", .min = 0, .max = 100,
+	  .category = "buffers",
+	  .help = "Percent of writes that repeat the last distinct write's "
+		  "bytes (drawn at random per write)" },
 	/* Verification */
 	{ .name = "verify", .type = OPT_ENUM, .off = F(verify), .def = "none",
 	  .choices = verify_choices, .category = "verify",
@@ -434,9 +472,6 @@ static const char *const fio_only[] = {
 	"bs_is_seq_rand",
 	"bs_unaligned",
 	"bssplit",
-	"buffer_compress_chunk",
-	"buffer_compress_percentage",
-	"buffer_pattern",
 	"bwavgtime",
 	"cgroup",
 	"clocksource",
@@ -449,7 +484,6 @@ static const char *const fio_only[] = {
 	"create_serialize",
 	"ddir_seq_add",
 	"ddir_seq_nr",
-	"dedupe_percentage",
 	"disable_bw_measurement",
 	"disable_clat",
 	"disable_lat",
@@ -502,9 +536,7 @@ static const char *const fio_only[] = {
 	"random_distribution",
 	"random_generator",
 	"read_iolog",
-	"refill_buffers",
 	"replay_no_stall",
-	"scramble_buffers",
 	"serialize_overlap",
 	"significant_figures",
 	"ss_dur",
@@ -526,7 +558,6 @@ static const char *const fio_only[] = {
 	"write_iolog",
 	"write_iops_log",
 	"write_lat_log",
-	"zero_buffers",
 	"zonemode",
 	"zonerange",
 	"zonesize",
@@ -647,6 +678,27 @@ static int set_verify_pattern(struct job *j, const struct opt_def *o,
 		return -ENOMEM;
 	free(j->verify_pattern);
 	j->verify_pattern = copy;
+	return 0;
+}
+
+/* Checked here (a file named in it is read), kept as given: fill.c makes
+ * the bytes of it at run time. */
+static int set_buffer_pattern(struct job *j, const struct opt_def *o,
+			      const char *val, char *why, size_t whylen)
+{
+	uint8_t *bytes;
+	char *copy;
+	int n;
+
+	n = fill_pattern_parse(val, &bytes, why, whylen);
+	if (n < 0)
+		return n;
+	free(bytes);
+	copy = strdup(val);
+	if (!copy)
+		return -ENOMEM;
+	free(j->buffer_pattern);
+	j->buffer_pattern = copy;
 	return 0;
 }
 

@@ -5,19 +5,7 @@
 # fio's data for the same job does (within 1 point).
 . "$(dirname "$0")/lib.sh"
 
-# measure FILE: "comp whole dup" of FILE (tests/cli/buffers.py)
-measure() {
-	"$PY" "$top/tests/cli/buffers.py" "$1" 4096 65536 |
-		sed 's/[a-z]*=//g' || die "cannot measure $1"
-}
-
-# near A B POINTS: |A - B| <= POINTS
-near() {
-	"$PY" -c 'import sys; a, b, p = map(float, sys.argv[1:]); sys.exit(abs(a - b) > p)' "$@"
-}
-
-have_fio=0
-command -v fio >/dev/null 2>&1 && have_fio=1
+. "$top/tests/cli/buffers.sh"
 
 # case P CHUNK: write 8 MiB with iorig (and fio) and compare.
 check() {

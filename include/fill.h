@@ -22,7 +22,9 @@
  *    xor the write's key), so segments and writes stay distinct and a
  *    compressor finds nothing in them across segments or writes. With D,
  *    each write is a copy of the last distinct write with probability
- *    D% (it reuses that write's key: no memory per write), else new.
+ *    D% (it reuses that write's key: no memory per write), else new;
+ *    dedupe_mode=working_set copies one of the first distinct writes
+ *    instead, as many as dedupe_working_set_percentage of the region.
  *  - buffer_compress_percentage=100, zero_buffers, buffer_pattern alone:
  *    "constant" writes, the pattern repeated from each write's first byte
  *    (or zeros). scramble_buffers=1 (given, as fio scrambles only then)
@@ -45,8 +47,11 @@ struct fill {
 	unsigned pct;			/* MIX: buffer_compress_percentage */
 	unsigned dedupe;		/* MIX: percent of writes repeated */
 	struct gen_rng rng;		/* MIX: dedupe draws */
-	uint64_t last_key;		/* MIX: the last distinct write's */
-	bool have_last;
+	uint64_t key_base;		/* MIX: distinct write u's key is
+					 * made from key_base + u */
+	uint64_t nuniq;			/* MIX: distinct writes so far */
+	uint64_t ws;			/* MIX: dedupe_mode=working_set's
+					 * writes; 0: repeat */
 	bool scramble;			/* CONST: stamp sectors */
 	uint32_t *filled;		/* CONST: per request, constant bytes
 					 * its buffer holds */
@@ -57,12 +62,14 @@ struct fill {
 bool fill_wanted(const struct job *j);
 
 /*
- * Sets f up for job j: writes up to max_len bytes, nreq request buffers,
+ * Sets f up for job j: writes up to max_len bytes in a region of `region`
+ * bytes (dedupe_working_set_percentage is of it), nreq request buffers,
  * data the worker's gen_data (pool at least max_len). Returns 0, -ENOMEM,
  * or -EINVAL with why (buffer_pattern's file gone since the plan).
  */
 int fill_init(struct fill *f, const struct job *j, struct gen_data *data,
-	      size_t max_len, unsigned nreq, char *why, size_t whylen);
+	      size_t max_len, uint64_t region, unsigned nreq, char *why,
+	      size_t whylen);
 void fill_free(struct fill *f);
 
 /* The bytes of one write of len bytes at byte `off` of its file, into

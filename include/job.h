@@ -24,6 +24,8 @@ enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
 enum think_type { THINK_COMPLETE, THINK_ISSUE };
 enum rate_process { RATE_LINEAR, RATE_POISSON };
 enum submit_mode { SUBMIT_INLINE, SUBMIT_OFFLOAD };
+/* dedupe_mode: which earlier write a repeated one copies (fill.h). */
+enum dedupe_mode { DEDUPE_REPEAT, DEDUPE_WORKING_SET };
 
 /*
  * continue_on_error: the failures a job counts and goes on after, as bits.
@@ -147,6 +149,8 @@ struct job {
 	uint64_t buffer_compress_percentage;	/* 0: not set */
 	uint64_t buffer_compress_chunk;		/* bytes; 0: the block */
 	uint64_t dedupe_percentage;	/* writes that repeat an earlier one */
+	int dedupe_mode;		/* enum dedupe_mode */
+	uint64_t dedupe_working_set_percentage;	/* of the region */
 
 	/* Derived by plan.c. */
 	unsigned clone;		/* 0..numjobs-1 */

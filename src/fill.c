@@ -22,7 +22,8 @@ bool fill_wanted(const struct job *j)
 }
 
 int fill_init(struct fill *f, const struct job *j, struct gen_data *data,
-	      size_t max_len, unsigned nreq, char *why, size_t whylen)
+	      size_t max_len, uint64_t region, unsigned nreq, char *why,
+	      size_t whylen)
 {
 	uint8_t *pat = NULL;
 	size_t plen = 0, i;
@@ -59,6 +60,12 @@ int fill_init(struct fill *f, const struct job *j, struct gen_data *data,
 		f->pct = (unsigned)p;
 		f->rnd = f->seg * (100 - p) / 100;
 		f->dedupe = (unsigned)j->dedupe_percentage;
+		f->key_base = gen_rng_next(&data->keys);
+		if (j->dedupe_mode == DEDUPE_WORKING_SET) {
+			f->ws = region / 100 * j->dedupe_working_set_percentage /
+				wmin;
+			f->ws = f->ws ? f->ws : 1;
+		}
 		gen_rng_seed(&f->rng, j->randseed ^ 0x64656475ull ^
 			     ((uint64_t)j->clone << 32));
 		return 0;
@@ -81,6 +88,15 @@ void fill_free(struct fill *f)
 	f->filled = NULL;
 }
 
+/* Distinct write u's key: a bijection of u (splitmix64's finalizer), so
+ * distinct writes never share one and a repeat needs only u. */
+static uint64_t write_key(uint64_t u)
+{
+	u = (u ^ (u >> 30)) * 0xbf58476d1ce4e5b9ull;
+	u = (u ^ (u >> 27)) * 0x94d049bb133111ebull;
+	return u ^ (u >> 31);
+}
+
 /* Each sector: its byte offset in the file, then the write's key. */
 static void scramble(void *buf, uint64_t off, size_t len, uint64_t key)
 {
@@ -99,7 +115,7 @@ void fill_write(struct fill *f, void *buf, uint32_t idx, uint64_t off,
 		size_t len)
 {
 	unsigned char *p = buf;
-	uint64_t key;
+	uint64_t key, u;
 	size_t i;
 
 	if (f->mode == FILL_CONST) {
@@ -111,15 +127,14 @@ void fill_write(struct fill *f, void *buf, uint32_t idx, uint64_t off,
 			scramble(buf, off, len, gen_rng_next(&f->data->keys));
 		return;
 	}
-	/* One write in D% repeats the last new one, as fio's "repeat". */
-	if (f->have_last && f->dedupe &&
-	    gen_rng_below(&f->rng, 100) < f->dedupe) {
-		key = f->last_key;
-	} else {
-		key = gen_rng_next(&f->data->keys);
-		f->last_key = key;
-		f->have_last = true;
-	}
+	/* D% of writes repeat a distinct one: the last (repeat) or one of
+	 * the first ws (working_set), drawn at random as fio does. */
+	if (f->dedupe && (f->ws || f->nuniq) &&
+	    gen_rng_below(&f->rng, 100) < f->dedupe)
+		u = f->ws ? gen_rng_below(&f->rng, f->ws) : f->nuniq - 1;
+	else
+		u = f->nuniq++;
+	key = write_key(f->key_base + u);
 	f->data->xor(buf, f->data->pool, len, key);
 	if (!f->pct)
 		return;

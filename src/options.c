@@ -89,6 +89,14 @@ static const struct opt_choice submit_mode_choices[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct opt_choice dedupe_mode_choices[] = {
+	{ "repeat", DEDUPE_REPEAT, "the last distinct write" },
+	{ "working_set", DEDUPE_WORKING_SET, "one of the first distinct "
+	  "writes (dedupe_working_set_percentage of the region), drawn at "
+	  "random" },
+	{ NULL, 0, NULL },
+};
+
 static int set_ioengine(struct job *j, const struct opt_def *o,
 			const char *val, char *why, size_t whylen);
 static int set_sweep(struct job *j, const struct opt_def *o,
@@ -430,6 +438,15 @@ const struct opt_def options_table[] = {
 	  .category = "buffers",
 	  .help = "Percent of writes that repeat the last distinct write's "
 		  "bytes (drawn at random per write)" },
+	{ .name = "dedupe_mode", .type = OPT_ENUM, .off = F(dedupe_mode),
+	  .def = "repeat", .choices = dedupe_mode_choices,
+	  .category = "buffers",
+	  .help = "Which earlier write a repeated one copies" },
+	{ .name = "dedupe_working_set_percentage", .type = OPT_UINT,
+	  .off = F(dedupe_working_set_percentage), .def = "5", .min = 0,
+	  .max = 100, .category = "buffers",
+	  .help = "dedupe_mode=working_set: the first distinct writes, this "
+		  "percent of the region, are the ones repeated" },
 	/* Verification */
 	{ .name = "verify", .type = OPT_ENUM, .off = F(verify), .def = "none",
 	  .choices = verify_choices, .category = "verify",
@@ -484,6 +501,7 @@ static const char *const fio_only[] = {
 	"create_serialize",
 	"ddir_seq_add",
 	"ddir_seq_nr",
+	"dedupe_global",
 	"disable_bw_measurement",
 	"disable_clat",
 	"disable_lat",

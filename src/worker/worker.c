@@ -85,8 +85,8 @@ static int alloc_reqs(struct wstate *s)
 	if (s->wdata.pool && fill_wanted(j)) {
 		char why[256];
 
-		r = fill_init(&s->fill_st, j, &s->wdata, bs, s->depth, why,
-			      sizeof(why));
+		r = fill_init(&s->fill_st, j, &s->wdata, bs,
+			      s->w->tgt->region, s->depth, why, sizeof(why));
 		if (r) {
 			job_fail(s, r, "buffer contents: %s", r == -ENOMEM ?
 				 strerror(ENOMEM) : why);

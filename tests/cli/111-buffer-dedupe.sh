@@ -50,4 +50,30 @@ expect_rc 0
 set -- $(measure f)
 near "$3" 99.9 0.1 || die "D=100: $3% of the blocks repeat"
 
+# dedupe_mode=working_set: the repeats copy only the first distinct
+# writes, 5% of 8 MiB = 102 blocks of 4 KiB; repeat mode copies many more.
+for mode in working_set repeat; do
+	rm -f f
+	run --name=d --filename=f --rw=write --bs=4k --size=8m \
+		--ioengine=sync --dedupe_percentage=50 --dedupe_mode=$mode
+	expect_rc 0
+	set -- $(measure f)
+	near "$3" 50 2 || die "dedupe_mode=$mode: $3% of the blocks repeat"
+	n=$("$PY" - f <<'PY'
+import sys, hashlib
+d = open(sys.argv[1], 'rb').read()
+seen, rep = set(), set()
+for i in range(len(d) // 4096):
+    h = hashlib.sha1(d[i * 4096:(i + 1) * 4096]).digest()
+    (rep if h in seen else seen).add(h)
+print(len(rep))
+PY
+)
+	if [ $mode = working_set ]; then
+		[ "$n" -le 102 ] || die "working_set: $n distinct blocks repeat"
+	else
+		[ "$n" -gt 300 ] || die "repeat: only $n distinct blocks repeat"
+	fi
+done
+
 echo "ok"

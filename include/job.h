@@ -27,6 +27,8 @@ enum submit_mode { SUBMIT_INLINE, SUBMIT_OFFLOAD };
 /* fallocate=: how a job that only writes makes room (src/target.c). */
 enum falloc_mode { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP,
 		   FALLOC_TRUNCATE };
+/* dedupe_mode: which earlier write a repeated one copies (fill.h). */
+enum dedupe_mode { DEDUPE_REPEAT, DEDUPE_WORKING_SET };
 
 /*
  * continue_on_error: the failures a job counts and goes on after, as bits.
@@ -161,6 +163,19 @@ struct job {
 	bool create_on_open;
 	bool create_only;		/* lay out, then no I/O */
 	bool allow_file_create;
+
+	/* Buffer contents (fill.h): the bytes of writes other than the
+	 * default (each write distinct and incompressible). */
+	bool zero_buffers;		/* zeros */
+	bool refill_buffers;		/* accepted: writes are always fresh */
+	signed char scramble_buffers;	/* -1 auto, 0, 1: stamp constant
+					 * contents per 512-byte sector */
+	char *buffer_pattern;		/* as given; fill.c parses it */
+	uint64_t buffer_compress_percentage;	/* 0: not set */
+	uint64_t buffer_compress_chunk;		/* bytes; 0: the block */
+	uint64_t dedupe_percentage;	/* writes that repeat an earlier one */
+	int dedupe_mode;		/* enum dedupe_mode */
+	uint64_t dedupe_working_set_percentage;	/* of the region */
 
 	/* Derived by plan.c. */
 	unsigned clone;		/* 0..numjobs-1 */

@@ -12,6 +12,7 @@
 
 #include "check_expr.h"
 #include "engine.h"
+#include "fill.h"
 #include "options.h"
 #include "path.h"
 #include "value.h"
@@ -89,6 +90,14 @@ static const struct opt_choice submit_mode_choices[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct opt_choice dedupe_mode_choices[] = {
+	{ "repeat", DEDUPE_REPEAT, "the last distinct write" },
+	{ "working_set", DEDUPE_WORKING_SET, "one of the first distinct "
+	  "writes (dedupe_working_set_percentage of the region), drawn at "
+	  "random" },
+	{ NULL, 0, NULL },
+};
+
 static int set_ioengine(struct job *j, const struct opt_def *o,
 			const char *val, char *why, size_t whylen);
 static int set_sweep(struct job *j, const struct opt_def *o,
@@ -99,6 +108,8 @@ static int set_verify_pattern(struct job *j, const struct opt_def *o,
 			      const char *val, char *why, size_t whylen);
 static int set_check(struct job *j, const struct opt_def *o,
 		     const char *val, char *why, size_t whylen);
+static int set_buffer_pattern(struct job *j, const struct opt_def *o,
+			      const char *val, char *why, size_t whylen);
 
 static int set_filesize(struct job *j, const struct opt_def *o,
 			const char *val, char *why, size_t whylen);
@@ -483,6 +494,50 @@ const struct opt_def options_table[] = {
 	  .min = 1, .max = 4096, .category = "checks",
 	  .help = "Run the job this many times, one after the other; the "
 		  "report gives mean, stddev, cv, min and max" },
+	/* Buffer contents (fill.h) */
+	{ .name = "zero_buffers", .type = OPT_BOOL, .off = F(zero_buffers),
+	  .def = "0", .category = "buffers",
+	  .help = "Write zeros (default: every write distinct random "
+		  "bytes)" },
+	{ .name = "refill_buffers", .type = OPT_BOOL,
+	  .off = F(refill_buffers), .def = "0", .category = "buffers",
+	  .help = "Accepted for fio job files: iorig makes every write's "
+		  "bytes afresh anyway" },
+	{ .name = "scramble_buffers", .type = OPT_BOOL,
+	  .off = F(scramble_buffers), .def = "auto", .flags = OPT_F_AUTO,
+	  .category = "buffers",
+	  .help = "1: with zero_buffers or buffer_pattern, stamp each "
+		  "512-byte sector with its offset and the write's key (no "
+		  "two sectors alike); auto: as fio, not then" },
+	{ .name = "buffer_pattern", .type = OPT_SPECIAL,
+	  .off = F(buffer_pattern), .set = set_buffer_pattern,
+	  .category = "buffers",
+	  .help = "Write this pattern, repeated from each write's start: "
+		  "0xHEX, an int, \"text\", 'FILE', or several together" },
+	{ .name = "buffer_compress_percentage", .type = OPT_UINT,
+	  .off = F(buffer_compress_percentage), .def = "0", .min = 0,
+	  .max = 100, .category = "buffers",
+	  .help = "Writes that compress by about this percent: each chunk "
+		  "random, then zeros (or buffer_pattern); 0: not set" },
+	{ .name = "buffer_compress_chunk", .type = OPT_SIZE,
+	  .off = F(buffer_compress_chunk), .def = "512",
+	  .category = "buffers",
+	  .help = "Chunk of buffer_compress_percentage, random then fixed "
+		  "bytes; 0 or more than the write: the smallest write" },
+	{ .name = "dedupe_percentage", .type = OPT_UINT,
+	  .off = F(dedupe_percentage), .def = "0", .min = 0, .max = 100,
+	  .category = "buffers",
+	  .help = "Percent of writes that repeat the last distinct write's "
+		  "bytes (drawn at random per write)" },
+	{ .name = "dedupe_mode", .type = OPT_ENUM, .off = F(dedupe_mode),
+	  .def = "repeat", .choices = dedupe_mode_choices,
+	  .category = "buffers",
+	  .help = "Which earlier write a repeated one copies" },
+	{ .name = "dedupe_working_set_percentage", .type = OPT_UINT,
+	  .off = F(dedupe_working_set_percentage), .def = "5", .min = 0,
+	  .max = 100, .category = "buffers",
+	  .help = "dedupe_mode=working_set: the first distinct writes, this "
+		  "percent of the region, are the ones repeated" },
 	/* Verification */
 	{ .name = "verify", .type = OPT_ENUM, .off = F(verify), .def = "none",
 	  .choices = verify_choices, .category = "verify",
@@ -536,9 +591,6 @@ static const char *const fio_only[] = {
 	"bs_is_seq_rand",
 	"bs_unaligned",
 	"bssplit",
-	"buffer_compress_chunk",
-	"buffer_compress_percentage",
-	"buffer_pattern",
 	"bwavgtime",
 	"cgroup",
 	"clocksource",
@@ -548,7 +600,7 @@ static const char *const fio_only[] = {
 	"create_fsync",
 	"ddir_seq_add",
 	"ddir_seq_nr",
-	"dedupe_percentage",
+	"dedupe_global",
 	"disable_bw_measurement",
 	"disable_clat",
 	"disable_lat",
@@ -597,9 +649,7 @@ static const char *const fio_only[] = {
 	"random_distribution",
 	"random_generator",
 	"read_iolog",
-	"refill_buffers",
 	"replay_no_stall",
-	"scramble_buffers",
 	"serialize_overlap",
 	"significant_figures",
 	"ss_dur",
@@ -621,7 +671,6 @@ static const char *const fio_only[] = {
 	"write_iolog",
 	"write_iops_log",
 	"write_lat_log",
-	"zero_buffers",
 	"zonemode",
 	"zonerange",
 	"zonesize",
@@ -796,6 +845,27 @@ static int set_filename_format(struct job *j, const struct opt_def *o,
 		return -EINVAL;
 	}
 	return set_str(field(j, o->off), val);
+}
+
+/* Checked here (a file named in it is read), kept as given: fill.c makes
+ * the bytes of it at run time. */
+static int set_buffer_pattern(struct job *j, const struct opt_def *o,
+			      const char *val, char *why, size_t whylen)
+{
+	uint8_t *bytes;
+	char *copy;
+	int n;
+
+	n = fill_pattern_parse(val, &bytes, why, whylen);
+	if (n < 0)
+		return n;
+	free(bytes);
+	copy = strdup(val);
+	if (!copy)
+		return -ENOMEM;
+	free(j->buffer_pattern);
+	j->buffer_pattern = copy;
+	return 0;
 }
 
 /* Check one expression (check.c) and append it to the job's checks. */

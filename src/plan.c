@@ -309,6 +309,31 @@ static void warn_think(struct plan *p, const struct job *j)
 		}
 }
 
+/* Buffer contents (fill.h) that a job's other options set aside. */
+static void warn_fill(struct plan *p, const struct job *j)
+{
+	static const char *const opts[] = {
+		"zero_buffers", "buffer_pattern", "buffer_compress_percentage",
+		"dedupe_percentage", "scramble_buffers", NULL,
+	};
+	const char *const *o;
+
+	for (o = opts; j->verify != VERIFY_NONE && *o; o++)
+		if (opt_is_set(j, *o)) {
+			plan_warn(p, j, "buffers_verify", "%s has no effect "
+				  "with verify=%s: each verified block is "
+				  "written in iorig's own format (header, "
+				  "generated data, checksum)", *o,
+				  verify_kind_name(j->verify));
+			break;
+		}
+	if (!j->buffer_compress_percentage &&
+	    opt_is_set(j, "buffer_compress_chunk"))
+		plan_warn(p, j, "buffer_compress_chunk_unset",
+			  "buffer_compress_chunk has no effect without "
+			  "buffer_compress_percentage");
+}
+
 /* Settings that run, but not the way a user may think. */
 static void warn_job(struct plan *p, const struct job *j)
 {
@@ -332,6 +357,7 @@ static void warn_job(struct plan *p, const struct job *j)
 	if (!swept)
 		warn_engine_options(p, j);
 	warn_think(p, j);
+	warn_fill(p, j);
 	kv = kernel_version();
 	if (j->fadvise_hint == FADV_NOREUSE && kv && kv < 6003)
 		plan_warn(p, j, "fadvise_noreuse", "POSIX_FADV_NOREUSE does "

@@ -82,6 +82,18 @@ static int alloc_reqs(struct wstate *s)
 			 "the data of writes: %s", bs, strerror(ENOMEM));
 		return -ENOMEM;
 	}
+	if (s->wdata.pool && fill_wanted(j)) {
+		char why[256];
+
+		r = fill_init(&s->fill_st, j, &s->wdata, bs,
+			      s->w->tgt->region, s->depth, why, sizeof(why));
+		if (r) {
+			job_fail(s, r, "buffer contents: %s", r == -ENOMEM ?
+				 strerror(ENOMEM) : why);
+			return r;
+		}
+		s->fill = &s->fill_st;
+	}
 	return 0;
 }
 
@@ -138,8 +150,13 @@ static bool prep(struct wstate *s, struct io_req *req)
 	if (io.ddir == DDIR_WRITE) {
 		if (s->vfy)
 			verify_prep_write(s, req, io.offset / s->vfy->bs);
-		else
+		else if (!s->fill)
 			gen_data_fill(&s->wdata, req->buf, io.len);
+		else
+			fill_write(s->fill, req->buf, req->idx, req->offset,
+				   io.len);
+	} else if (s->fill) {
+		fill_read(s->fill, req->idx);
 	}
 	return true;
 }
@@ -762,6 +779,8 @@ static void wstate_free(struct wstate *s)
 	ival_rec_free(s->irec);
 	free(s->vblk);
 	free(s->bufs);
+	if (s->fill)
+		fill_free(s->fill);
 	gen_data_free(&s->wdata);
 	free(s->reaped);
 	free(s->free_reqs);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "engine.h"
+#include "fill.h"
 #include "gen.h"
 #include "verify.h"
 #include "worker.h"
@@ -58,6 +59,9 @@ struct wstate {
 	unsigned depth, nfree, inflight, queued;
 	struct gen gen;
 	struct gen_data wdata;	/* the bytes of writes; unused with verify= */
+	struct fill *fill;	/* buffer options' bytes (fill.h); NULL: the
+				 * default, wdata's */
+	struct fill fill_st;
 	uint64_t limit_bytes, issued_bytes;	/* per measured phase */
 	uint64_t limit_ios, issued_ios;
 	uint64_t per_loop;

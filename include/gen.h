@@ -77,6 +77,8 @@ struct gen_params {
 	bool seq_identical;		/* rw_sequencer=identical */
 };
 
+enum gen_mode { GEN_MODE_MAP, GEN_MODE_SEQ, GEN_MODE_ANY, GEN_MODE_EXT };
+
 /* A keyed bijection on [0, n) (gen.c). */
 struct gen_perm {
 	uint64_t keys[4];
@@ -129,6 +131,7 @@ struct gen {
 	uint64_t fit_max[2];	/* likewise for len_max[d] */
 	bool use_map;		/* random order from the keyed bijection */
 	bool ext;		/* random patterns in use: gen_ext */
+	uint8_t mode;		/* enum gen_mode: gen_next's path */
 	uint64_t pass;		/* completed passes */
 	struct gen_ext x;
 };

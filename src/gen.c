@@ -280,6 +280,8 @@ int gen_init(struct gen *g, const struct gen_params *p)
 		g->nblocks = g->fblocks * g->p.nfiles;
 		perm_init(&g->perm, g->nblocks, p->seed ^ PERM_SALT);
 	}
+	g->mode = g->ext ? GEN_MODE_EXT : !p->random ? GEN_MODE_SEQ :
+		  g->use_map ? GEN_MODE_MAP : GEN_MODE_ANY;
 	return g->ext ? ext_init(g, first, last) : 0;
 }
 
@@ -618,14 +620,15 @@ void gen_next(struct gen *g, struct gen_io *io)
 			DDIR_READ : DDIR_WRITE;
 	io->ddir = (uint8_t)d;
 	io->new_pass = false;
-	if (gen_unlikely(g->ext))
-		next_ext(g, d, io);
-	else if (!g->p.random)
-		next_seq(g, d, io);
-	else if (g->use_map)
+	/* One compare for the map, the usual random case. */
+	if (g->mode == GEN_MODE_MAP)
 		next_map(g, io);
-	else
+	else if (g->mode == GEN_MODE_SEQ)
+		next_seq(g, d, io);
+	else if (g->mode == GEN_MODE_ANY)
 		next_any(g, d, io);
+	else
+		next_ext(g, d, io);
 }
 
 /* ---- The bytes of writes (gen.h) ---- */

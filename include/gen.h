@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "dist.h"
+
 /*
  * Offset/length/direction generator. All state is in struct gen; next() is
  * the hot path: no allocation, no syscalls, O(1).
@@ -63,6 +65,46 @@ struct gen_params {
 	double rwmixread;		/* percent reads when mixed */
 	bool norandommap;
 	uint64_t seed;
+	/* Random patterns (issue 12); all zero: none, the fast paths. */
+	const struct dist_spec *dist;	/* NULL or random: uniform */
+	const struct bssplit_spec *bssplit;	/* NULL: bs_min/bs_max */
+	uint64_t ba[2];			/* random offsets' unit; 0: align */
+	double perc_seq[2];		/* percent of random I/Os that go on
+					 * sequentially instead */
+	bool lfsr;			/* the map even with norandommap */
+	int64_t seq_add;		/* rw=read:N: gap after each I/O */
+	uint64_t seq_nr;		/* rw=randread:N: random every N */
+	bool seq_identical;		/* rw_sequencer=identical */
+};
+
+enum gen_mode { GEN_MODE_MAP, GEN_MODE_SEQ, GEN_MODE_ANY, GEN_MODE_EXT };
+
+/* A keyed bijection on [0, n) (gen.c). */
+struct gen_perm {
+	uint64_t keys[4];
+	uint64_t mask;		/* next power of two - 1 >= n - 1 */
+	uint64_t n;
+	unsigned bits;
+};
+
+/* State of the random patterns, used only when gen.ext is set. */
+struct gen_ext {
+	struct dist_law law[2];
+	struct gen_perm scat[2];	/* ranks to positions */
+	uint64_t rot[2];		/* the mode's position: center */
+	uint64_t npos[2];		/* positions of a bs_min I/O */
+	uint64_t unit[2], unit_inv[2];
+	struct dist_alias bsa[2];	/* bssplit: entry of an I/O */
+	uint64_t bslen[2][BSSPLIT_MAX];
+	bool has_bss[2];
+	struct dist_alias zal[2];	/* zoned: zone of an I/O */
+	uint64_t zlo[2][DIST_ZONES_MAX], zhi[2][DIST_ZONES_MAX];
+	uint64_t seq_thr[2];		/* (rng >> 1) below: sequential */
+	uint64_t run;			/* I/Os left in a rw=randread:N run */
+	uint64_t last_foff, last_end;
+	uint32_t last_file;
+	bool fresh;			/* no I/O yet in this pass */
+	int kind;
 };
 
 struct gen {
@@ -77,9 +119,7 @@ struct gen {
 	uint64_t nblocks;	/* random map: nfiles * fblocks */
 	uint64_t align;
 	uint64_t perm_ctr;	/* random map: next index to permute */
-	uint64_t perm_mask;	/* next power of two - 1 >= nblocks - 1 */
-	unsigned perm_bits;
-	uint64_t perm_keys[4];
+	struct gen_perm perm;	/* random map: on [0, nblocks) */
 	uint64_t mix_threshold;	/* (rng value >> 1) below this: read */
 	/* Lengths (gen.c): (j + 1) * bs_min[d] for j < len_mults[d], else
 	 * len_max[d] (bs_max clipped to a file region). */
@@ -90,7 +130,10 @@ struct gen {
 				 * I/O fits */
 	uint64_t fit_max[2];	/* likewise for len_max[d] */
 	bool use_map;		/* random order from the keyed bijection */
+	bool ext;		/* random patterns in use: gen_ext */
+	uint8_t mode;		/* enum gen_mode: gen_next's path */
 	uint64_t pass;		/* completed passes */
+	struct gen_ext x;
 };
 
 struct gen_io {
@@ -105,7 +148,7 @@ struct gen_io {
 /*
  * Returns 0, or -EINVAL: a file region smaller than the minimum block size
  * in use, a region that is not nfiles equal file regions, or other bad
- * parameters.
+ * parameters; -ERANGE: zoned_abs zones beyond a file region.
  */
 int gen_init(struct gen *g, const struct gen_params *p);
 void gen_next(struct gen *g, struct gen_io *io);

@@ -29,6 +29,8 @@ enum falloc_mode { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP,
 		   FALLOC_TRUNCATE };
 /* dedupe_mode: which earlier write a repeated one copies (fill.h). */
 enum dedupe_mode { DEDUPE_REPEAT, DEDUPE_WORKING_SET };
+enum rand_gen { RANDGEN_TAUSWORTHE, RANDGEN_LFSR, RANDGEN_TAUSWORTHE64 };
+enum rw_seq { RWSEQ_SEQUENTIAL, RWSEQ_IDENTICAL };
 
 /*
  * continue_on_error: the failures a job counts and goes on after, as bits.
@@ -137,6 +139,16 @@ struct job {
 	 * runtime). */
 	char *rate_curve;
 	uint64_t rate_curve_probe_ns;
+	/* Random patterns (dist.h, gen.c; issue 12). */
+	char *random_distribution;	/* as given; dist_parse() reads it */
+	char *bssplit;			/* as given; bssplit_parse() */
+	int random_generator;		/* enum rand_gen */
+	uint64_t percentage_random[DDIR_NR];	/* percent random I/Os */
+	uint64_t blockalign[DDIR_NR];	/* random offsets' unit; 0: bs */
+	bool allrandrepeat;		/* also repeat the bytes written */
+	int rw_sequencer;		/* enum rw_seq */
+	int64_t rw_seq_add;		/* rw=read:N: gap after each I/O */
+	uint64_t rw_seq_nr;		/* rw=randread:N: random every N */
 	char *sweep;		/* "OPT:v1,v2" lines joined by ';' */
 	char *check;		/* check= expressions joined by ';' (check.h) */
 	uint64_t repeat;	/* runs of the job, one after the other */

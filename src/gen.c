@@ -99,32 +99,49 @@ uint64_t gen_rng_below(struct gen_rng *r, uint64_t n)
 	return rng_below(r, n);
 }
 
-/* New keys for pass g->pass; each pass uses its own run of the counter. */
-static void perm_rekey(struct gen *g)
+/* Keys from a seed; each `run` uses its own stretch of the counter. */
+static void perm_key(struct gen_perm *pm, uint64_t seed, uint64_t run)
 {
-	uint64_t x = (g->p.seed ^ PERM_SALT) + g->pass * 4 * SPLITMIX_GAMMA;
+	uint64_t x = seed + run * 4 * SPLITMIX_GAMMA;
 	int i;
 
 	for (i = 0; i < 4; i++)
-		g->perm_keys[i] = splitmix64(&x);
-	g->perm_keys[1] |= 1;		/* multipliers must be odd */
-	g->perm_keys[3] |= 1;
+		pm->keys[i] = splitmix64(&x);
+	pm->keys[1] |= 1;		/* multipliers must be odd */
+	pm->keys[3] |= 1;
+}
+
+/* A bijection on [0, n), n > 0, keyed from seed. */
+static void perm_init(struct gen_perm *pm, uint64_t n, uint64_t seed)
+{
+	uint64_t top = n - 1;
+
+	pm->n = n;
+	pm->bits = top ? 64 - (unsigned)__builtin_clzll(top) : 0;
+	pm->mask = pm->bits ? ~0ull >> (64 - pm->bits) : 0;
+	perm_key(pm, seed, 0);
+}
+
+/* New keys for pass g->pass. */
+static void perm_rekey(struct gen *g)
+{
+	perm_key(&g->perm, g->p.seed ^ PERM_SALT, g->pass);
 }
 
 /*
- * A bijection on [0, 2^perm_bits): every step is invertible modulo 2^bits
+ * A bijection on [0, 2^bits): every step is invertible modulo 2^bits
  * (xor or add a constant, multiply by an odd constant, x ^= x >> s with
  * s >= 1). Multiplies carry differences upwards, the shifts fold them back
  * down; two shift widths keep power-of-two strides from lining up. Fewer
  * rounds left visible structure between blocks i and i + 2^j in chi-square
  * tests of (perm(i), perm(i + lag)) pairs; this many did not.
- * perm_bits 0 (one block) makes h 0, which is fine: the domain is {0}.
+ * bits 0 (one block) makes h 0, which is fine: the domain is {0}.
  */
-static inline uint64_t perm_once(const struct gen *g, uint64_t x)
+static inline uint64_t perm_once(const struct gen_perm *pm, uint64_t x)
 {
-	const uint64_t *k = g->perm_keys;
-	uint64_t m = g->perm_mask;
-	unsigned h = (g->perm_bits + 1) / 2, h2 = g->perm_bits / 3 + 1;
+	const uint64_t *k = pm->keys;
+	uint64_t m = pm->mask;
+	unsigned h = (pm->bits + 1) / 2, h2 = pm->bits / 3 + 1;
 
 	x ^= k[0] & m;
 	x ^= x >> h;
@@ -140,15 +157,15 @@ static inline uint64_t perm_once(const struct gen *g, uint64_t x)
 }
 
 /*
- * Cycle walking: follow perm from i until it lands in [0, nblocks). This is
- * a bijection on [0, nblocks); since 2^perm_bits < 2 * nblocks, a pass
- * costs fewer than two perm_once() calls per block on average.
+ * Cycle walking: follow perm from i until it lands in [0, n). This is
+ * a bijection on [0, n); since 2^bits < 2 * n, a pass costs fewer than two
+ * perm_once() calls per block on average.
  */
-static inline uint64_t perm_index(const struct gen *g, uint64_t i)
+static inline uint64_t perm_index(const struct gen_perm *pm, uint64_t i)
 {
 	do
-		i = perm_once(g, i);
-	while (i >= g->nblocks);
+		i = perm_once(pm, i);
+	while (i >= pm->n);
 	return i;
 }
 
@@ -191,6 +208,28 @@ static int check_params(const struct gen_params *p, unsigned *first,
 	return 0;
 }
 
+/* Whether any random pattern is in use: then gen_next takes next_ext. */
+static bool gen_wants_ext(const struct gen_params *p, unsigned first,
+			  unsigned last)
+{
+	unsigned d;
+
+	if ((p->dist && p->dist->kind != DIST_RANDOM) || p->seq_add)
+		return true;
+	if (p->random && p->seq_nr > 1)
+		return true;
+	for (d = first; d <= last; d++) {
+		if (p->bssplit && p->bssplit->n[d])
+			return true;
+		if (p->random && ((p->ba[d] && p->ba[d] != p->bs_min[d]) ||
+				  p->perc_seq[d] > 0))
+			return true;
+	}
+	return false;
+}
+
+static int ext_init(struct gen *g, unsigned first, unsigned last);
+
 int gen_init(struct gen *g, const struct gen_params *p)
 {
 	unsigned d, first, last;
@@ -229,21 +268,21 @@ int gen_init(struct gen *g, const struct gen_params *p)
 	if (p->mixed)
 		g->mix_threshold = (uint64_t)(p->rwmixread / 100.0 * 0x1p63);
 
-	g->use_map = p->random && !p->norandommap && fixed;
+	g->ext = gen_wants_ext(p, first, last);
+	g->use_map = p->random && (!p->norandommap || p->lfsr) && fixed &&
+		     !(p->dist && p->dist->kind != DIST_RANDOM);
+	for (d = first; d <= last; d++)
+		if (p->random && p->ba[d] && p->ba[d] != p->bs_min[d])
+			g->use_map = false;
 	if (g->use_map) {
-		uint64_t top;
-
 		g->fblocks = g->file_region / align;
 		g->fblocks_inv = UINT64_MAX / g->fblocks;
 		g->nblocks = g->fblocks * g->p.nfiles;
-		top = g->nblocks - 1;
-
-		if (top)
-			g->perm_bits = 64 - (unsigned)__builtin_clzll(top);
-		g->perm_mask = g->perm_bits ? ~0ull >> (64 - g->perm_bits) : 0;
-		perm_rekey(g);
+		perm_init(&g->perm, g->nblocks, p->seed ^ PERM_SALT);
 	}
-	return 0;
+	g->mode = g->ext ? GEN_MODE_EXT : !p->random ? GEN_MODE_SEQ :
+		  g->use_map ? GEN_MODE_MAP : GEN_MODE_ANY;
+	return g->ext ? ext_init(g, first, last) : 0;
 }
 
 /* Out of line: runs once per pass. */
@@ -345,7 +384,7 @@ static inline void next_map(struct gen *g, struct gen_io *io)
 		gen_new_pass(g);
 		io->new_pass = true;
 	}
-	map_split(g, perm_index(g, g->perm_ctr++), &file, &blk);
+	map_split(g, perm_index(&g->perm, g->perm_ctr++), &file, &blk);
 	io_place(g, io, file, blk * g->align, g->align);
 	g->done += g->align;
 }
@@ -368,6 +407,210 @@ static inline void next_any(struct gen *g, unsigned d, struct gen_io *io)
 	g->done += len;
 }
 
+/* ---- Random patterns (gen_ext): off the default paths ---- */
+
+#define SCAT_SALT	0xbb67ae8584caa73bull	/* rank scatter keys */
+
+static int ext_init(struct gen *g, unsigned first, unsigned last)
+{
+	const struct gen_params *p = &g->p;
+	struct gen_ext *x = &g->x;
+	uint64_t fr = g->file_region;
+	double w[DIST_ZONES_MAX];
+	unsigned d, i;
+
+	x->kind = p->dist ? p->dist->kind : DIST_RANDOM;
+	x->fresh = true;
+	for (d = first; d <= last; d++) {
+		uint64_t unit = p->random && p->ba[d] ? p->ba[d] : g->align;
+
+		if (unit > fr)
+			return -EINVAL;
+		x->unit[d] = unit;
+		x->unit_inv[d] = UINT64_MAX / unit;
+		x->npos[d] = (fr - p->bs_min[d]) / unit + 1;
+		x->seq_thr[d] = (uint64_t)(p->perc_seq[d] / 100.0 * 0x1p63);
+		if (p->bssplit && p->bssplit->n[d]) {
+			const struct bssplit_entry *e = p->bssplit->e[d];
+
+			for (i = 0; i < p->bssplit->n[d]; i++) {
+				x->bslen[d][i] = e[i].bs < fr ? e[i].bs : fr;
+				w[i] = e[i].perc;
+			}
+			dist_alias_init(&x->bsa[d], w, p->bssplit->n[d]);
+			x->has_bss[d] = true;
+		}
+		if (x->kind == DIST_ZIPF || x->kind == DIST_PARETO ||
+		    x->kind == DIST_NORMAL) {
+			struct dist_law *l = &x->law[d];
+			uint64_t n = x->npos[d], c, m;
+
+			dist_law_init(l, x->kind, p->dist->param, n);
+			perm_init(&x->scat[d], n, p->seed ^ SCAT_SALT);
+			m = perm_index(&x->scat[d], dist_law_mode(l));
+			if (p->dist->center >= 0)
+				c = (uint64_t)(p->dist->center * (double)n);
+			else if (x->kind == DIST_NORMAL)
+				c = n / 2;
+			else
+				c = rng_below(&g->rng, n);
+			if (c >= n)
+				c = n - 1;
+			x->rot[d] = (c + n - m) % n;
+		}
+		if (x->kind == DIST_ZONED || x->kind == DIST_ZONED_ABS) {
+			const struct dist_zone *z = p->dist->zones[d];
+			double at = 0;
+
+			for (i = 0; i < p->dist->nzones[d]; i++) {
+				double lo = at, hi = at + z[i].size;
+
+				at = hi;
+				if (x->kind == DIST_ZONED) {
+					lo = lo * (double)fr / 100;
+					hi = hi * (double)fr / 100;
+				} else if (hi > (double)fr) {
+					return -ERANGE;
+				}
+				x->zlo[d][i] = ((uint64_t)lo + unit - 1) / unit;
+				x->zhi[d][i] = ((uint64_t)hi + unit - 1) / unit;
+				w[i] = z[i].access;
+			}
+			dist_alias_init(&x->zal[d], w, p->dist->nzones[d]);
+		}
+	}
+	return 0;
+}
+
+static double rng_u01(void *r)
+{
+	return (double)(gen_rng_next(r) >> 11) * 0x1p-53;
+}
+
+/* A position (in units) of [0, cnt) by the distribution. */
+static uint64_t ext_pos(struct gen *g, unsigned d, uint64_t cnt)
+{
+	struct gen_ext *x = &g->x;
+	uint64_t b, lo, hi;
+	unsigned z;
+
+	switch (x->kind) {
+	case DIST_ZIPF:
+	case DIST_PARETO:
+	case DIST_NORMAL:
+		b = dist_law_draw(&x->law[d], rng_u01, &g->rng);
+		b = perm_index(&x->scat[d], b) + x->rot[d];
+		if (b >= x->npos[d])
+			b -= x->npos[d];
+		return b < cnt ? b : b % cnt;
+	case DIST_ZONED:
+	case DIST_ZONED_ABS:
+		z = dist_alias_pick(&x->zal[d], gen_rng_next(&g->rng));
+		lo = x->zlo[d][z];
+		hi = x->zhi[d][z] < cnt ? x->zhi[d][z] : cnt;
+		if (lo >= hi)
+			return lo < cnt ? lo : cnt - 1;
+		return lo + rng_below(&g->rng, hi - lo);
+	}
+	return rng_below(&g->rng, cnt);
+}
+
+/* A random place for an I/O of len: the map, or the distribution. */
+static void ext_draw(struct gen *g, unsigned d, uint64_t len,
+		     uint32_t *file, uint64_t *foff)
+{
+	struct gen_ext *x = &g->x;
+	uint64_t r, blk;
+
+	if (g->use_map) {
+		if (g->perm_ctr == g->nblocks)
+			g->perm_ctr = 0;
+		map_split(g, perm_index(&g->perm, g->perm_ctr++), file, &blk);
+		*foff = blk * g->align;
+		return;
+	}
+	*file = g->p.nfiles > 1 ?
+		(uint32_t)rng_below(&g->rng, g->p.nfiles) : 0;
+	*foff = ext_pos(g, d, div_recip(g->file_region - len, x->unit[d],
+					x->unit_inv[d], &r) + 1) *
+		x->unit[d];
+}
+
+/*
+ * Sequential with rw=read:N: each I/O starts N bytes after the end of the
+ * one before (N < 0: before it); one that would leave the file region
+ * starts the next file (the first after the last) at its start, or for
+ * N < 0 at its last aligned place.
+ */
+static void ext_seq(struct gen *g, uint64_t len, uint32_t *file,
+		    uint64_t *foff)
+{
+	struct gen_ext *x = &g->x;
+	uint64_t fr = g->file_region;
+	int64_t top = (int64_t)((fr - len) / g->align * g->align), next;
+
+	if (x->fresh)
+		next = g->p.seq_add < 0 ? top : 0;
+	else
+		next = (int64_t)x->last_end + g->p.seq_add;
+	if (next < 0 || next > (int64_t)(fr - len)) {
+		if (!x->fresh && ++g->file == g->p.nfiles)
+			g->file = 0;
+		next = g->p.seq_add < 0 ? top : 0;
+	}
+	x->fresh = false;
+	*file = g->file;
+	*foff = (uint64_t)next;
+}
+
+static __attribute__((noinline)) void next_ext(struct gen *g, unsigned d,
+					       struct gen_io *io)
+{
+	struct gen_ext *x = &g->x;
+	uint64_t len, foff, fr = g->file_region, pos;
+	uint32_t file;
+
+	if (gen_unlikely(g->done >= g->p.region)) {
+		gen_new_pass(g);
+		io->new_pass = true;
+		x->run = 0;
+		x->fresh = true;
+	}
+	if (x->has_bss[d])
+		len = x->bslen[d][dist_alias_pick(&x->bsa[d],
+						  gen_rng_next(&g->rng))];
+	else
+		len = next_len(g, d, &pos);
+	if (!g->p.random) {
+		ext_seq(g, len, &file, &foff);
+	} else if (x->run && !x->fresh) {
+		x->run--;
+		file = x->last_file;
+		foff = g->p.seq_identical ? x->last_foff : x->last_end;
+		if (foff > fr - len)
+			ext_draw(g, d, len, &file, &foff);
+	} else if (x->seq_thr[d] && !x->fresh &&
+		   (gen_rng_next(&g->rng) >> 1) < x->seq_thr[d]) {
+		file = x->last_file;
+		foff = x->last_end;
+		if (foff > fr - len) {
+			foff = 0;
+			if (++file == g->p.nfiles)
+				file = 0;
+		}
+	} else {
+		ext_draw(g, d, len, &file, &foff);
+		if (g->p.seq_nr > 1)
+			x->run = g->p.seq_nr - 1;
+	}
+	x->fresh = false;
+	x->last_file = file;
+	x->last_foff = foff;
+	x->last_end = foff + len;
+	io_place(g, io, file, foff, len);
+	g->done += len;
+}
+
 void gen_next(struct gen *g, struct gen_io *io)
 {
 	unsigned d = (unsigned)g->p.only_dir;
@@ -377,12 +620,15 @@ void gen_next(struct gen *g, struct gen_io *io)
 			DDIR_READ : DDIR_WRITE;
 	io->ddir = (uint8_t)d;
 	io->new_pass = false;
-	if (!g->p.random)
-		next_seq(g, d, io);
-	else if (g->use_map)
+	/* One compare for the map, the usual random case. */
+	if (g->mode == GEN_MODE_MAP)
 		next_map(g, io);
-	else
+	else if (g->mode == GEN_MODE_SEQ)
+		next_seq(g, d, io);
+	else if (g->mode == GEN_MODE_ANY)
 		next_any(g, d, io);
+	else
+		next_ext(g, d, io);
 }
 
 /* ---- The bytes of writes (gen.h) ---- */

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "check_expr.h"
+#include "dist.h"
 #include "engine.h"
 #include "fill.h"
 #include "options.h"
@@ -98,8 +99,29 @@ static const struct opt_choice dedupe_mode_choices[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct opt_choice randgen_choices[] = {
+	{ "tausworthe", RANDGEN_TAUSWORTHE, "fio's default; iorig draws from "
+	  "xoshiro256** either way" },
+	{ "lfsr", RANDGEN_LFSR, "every block once per pass even with "
+	  "norandommap=1 (one block size)" },
+	{ "tausworthe64", RANDGEN_TAUSWORTHE64, "same as tausworthe" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt_choice rwseq_choices[] = {
+	{ "sequential", RWSEQ_SEQUENTIAL, "rw=randread:N: N-1 sequential "
+	  "I/Os after each random one" },
+	{ "identical", RWSEQ_IDENTICAL, "rw=randread:N: each random offset "
+	  "N times" },
+	{ NULL, 0, NULL },
+};
+
 static int set_ioengine(struct job *j, const struct opt_def *o,
 			const char *val, char *why, size_t whylen);
+static int set_random_distribution(struct job *j, const struct opt_def *o,
+				   const char *val, char *why, size_t whylen);
+static int set_bssplit(struct job *j, const struct opt_def *o,
+		       const char *val, char *why, size_t whylen);
 static int set_sweep(struct job *j, const struct opt_def *o,
 		     const char *val, char *why, size_t whylen);
 static int set_rate_curve(struct job *j, const struct opt_def *o,
@@ -402,6 +424,38 @@ const struct opt_def options_table[] = {
 	{ .name = "norandommap", .type = OPT_BOOL, .off = F(norandommap),
 	  .def = "0", .category = "random",
 	  .help = "Draw random blocks independently (repeats allowed)" },
+	/* Random patterns (dist.h, gen.c) */
+	{ .name = "random_distribution", .type = OPT_SPECIAL,
+	  .off = F(random_distribution), .set = set_random_distribution,
+	  .def = "random", .category = "random",
+	  .help = "Law of random offsets: random, zipf:THETA, pareto:H, "
+		  "normal:SIGMA (each [:CENTER]), zoned:A/R:..., "
+		  "zoned_abs:A/SIZE:..." },
+	{ .name = "random_generator", .type = OPT_ENUM,
+	  .off = F(random_generator), .def = "tausworthe",
+	  .choices = randgen_choices, .category = "random",
+	  .help = "fio's offset generators; lfsr: no block twice per pass "
+		  "even with norandommap=1" },
+	{ .name = "percentage_random", .type = OPT_RATE,
+	  .off = F(percentage_random), .def = "100", .flags = OPT_F_COUNT,
+	  .category = "random",
+	  .help = "Percent of a random job's I/Os at random offsets, the "
+		  "rest going on after the one before: read[,write]" },
+	{ .name = "blockalign", .alias = "ba", .type = OPT_RATE,
+	  .off = F(blockalign), .def = "0", .category = "random",
+	  .help = "Random offsets are multiples of this: read[,write]; 0: "
+		  "the block size (any other value turns the map off)" },
+	{ .name = "allrandrepeat", .type = OPT_BOOL, .off = F(allrandrepeat),
+	  .def = "0", .category = "random",
+	  .help = "Also seed the bytes written from randseed, so that runs "
+		  "write the same data" },
+	{ .name = "rw_sequencer", .type = OPT_ENUM, .off = F(rw_sequencer),
+	  .def = "sequential", .choices = rwseq_choices, .category = "random",
+	  .help = "What rw=randread:N does between random offsets" },
+	{ .name = "bssplit", .type = OPT_SPECIAL, .off = F(bssplit),
+	  .set = set_bssplit, .category = "workload",
+	  .help = "Weighted block sizes SIZE/PCT:SIZE/PCT..., per direction "
+		  "read,write; overrides bs" },
 	/* Files after the job */
 	{ .name = "unlink", .type = OPT_BOOL, .off = F(unlink), .def = "0",
 	  .category = "target",
@@ -587,10 +641,8 @@ const struct opt_def options_table[] = {
 static const char *const fio_only[] = {
 	"allow_mounted_write",
 	"atomic",
-	"blockalign",
 	"bs_is_seq_rand",
 	"bs_unaligned",
-	"bssplit",
 	"bwavgtime",
 	"cgroup",
 	"clocksource",
@@ -642,12 +694,9 @@ static const char *const fio_only[] = {
 	"offset_increment",
 	"openfiles",
 	"per_job_logs",
-	"percentage_random",
 	"pre_read",
 	"prio",
 	"prioclass",
-	"random_distribution",
-	"random_generator",
 	"read_iolog",
 	"replay_no_stall",
 	"serialize_overlap",
@@ -865,6 +914,100 @@ static int set_buffer_pattern(struct job *j, const struct opt_def *o,
 		return -ENOMEM;
 	free(j->buffer_pattern);
 	j->buffer_pattern = copy;
+	return 0;
+}
+
+static int set_choice(int *dst, const struct opt_def *o, const char *val,
+		      char *why, size_t whylen);
+
+static int set_spec_str(char **dst, const char *val)
+{
+	char *copy = strdup(val);
+
+	if (!copy)
+		return -ENOMEM;
+	free(*dst);
+	*dst = copy;
+	return 0;
+}
+
+/* Checked here, kept as given: the worker parses it again for gen. */
+static int set_random_distribution(struct job *j, const struct opt_def *o,
+				   const char *val, char *why, size_t whylen)
+{
+	struct dist_spec *d = malloc(sizeof(*d));
+	int ret;
+
+	if (!d)
+		return -ENOMEM;
+	ret = dist_parse(val, (unsigned)j->kb_base, d, why, whylen);
+	free(d);
+	return ret ? ret : set_spec_str(&j->random_distribution, val);
+}
+
+static int set_bssplit(struct job *j, const struct opt_def *o,
+		       const char *val, char *why, size_t whylen)
+{
+	struct bssplit_spec *b = malloc(sizeof(*b));
+	int ret;
+
+	if (!b)
+		return -ENOMEM;
+	ret = bssplit_parse(val, (unsigned)j->kb_base, b, why, whylen);
+	free(b);
+	return ret ? ret : set_spec_str(&j->bssplit, val);
+}
+
+/*
+ * rw=MODE[:N]. For a random mode N counts I/Os (a new random offset every
+ * N); for a sequential one it is a size, the gap after each I/O, negative
+ * to go backwards.
+ */
+static int set_rw(struct job *j, const struct opt_def *o, const char *val,
+		  char *why, size_t whylen)
+{
+	const char *colon = strchr(val, ':');
+	char mode[32];
+	uint64_t v;
+	int ret;
+
+	if (!colon) {
+		j->rw_seq_nr = 0;
+		j->rw_seq_add = 0;
+		return set_choice(field(j, o->off), o, val, why, whylen);
+	}
+	if ((size_t)(colon - val) >= sizeof(mode)) {
+		snprintf(why, whylen, "'%s' is not valid", val);
+		return -EINVAL;
+	}
+	memcpy(mode, val, (size_t)(colon - val));
+	mode[colon - val] = '\0';
+	ret = set_choice(field(j, o->off), o, mode, why, whylen);
+	if (ret)
+		return ret;
+	j->rw_seq_nr = 0;
+	j->rw_seq_add = 0;
+	if (j->rw == RW_RANDREAD || j->rw == RW_RANDWRITE ||
+	    j->rw == RW_RANDRW) {
+		ret = value_uint(colon + 1, 1, UINT32_MAX, &v, why, whylen);
+		if (ret) {
+			snprintf(why, whylen, "'%s': after a random mode, "
+				 "expected a count of I/Os, 1 or more (a new "
+				 "random offset every N I/Os)", val);
+			return ret;
+		}
+		j->rw_seq_nr = v;
+		return 0;
+	}
+	ret = value_size(colon[1] == '-' ? colon + 2 : colon + 1,
+			 (unsigned)j->kb_base, &v, why, whylen);
+	if (ret || v > (1ull << 40)) {
+		snprintf(why, whylen, "'%s': after a sequential mode, "
+			 "expected a size, the gap after each I/O (negative: "
+			 "backwards), at most 1TiB", val);
+		return -EINVAL;
+	}
+	j->rw_seq_add = colon[1] == '-' ? -(int64_t)v : (int64_t)v;
 	return 0;
 }
 
@@ -1231,6 +1374,8 @@ static int opt_parse(struct job *j, const struct opt_def *o, const char *val,
 			*(double *)dst = (o->flags & OPT_F_INVERT) ? 100 - d : d;
 		return ret;
 	case OPT_ENUM:
+		if (o->off == F(rw))
+			return set_rw(j, o, val, why, whylen);
 		return set_choice(dst, o, val, why, whylen);
 	case OPT_BS:
 		return set_bs(j, o, val, why, whylen);
@@ -1398,6 +1543,11 @@ void options_format(const struct job *j, const struct opt_def *o,
 		break;
 	case OPT_ENUM:
 		fmt_choice(o, *(const int *)src, buf, len);
+		n = strlen(buf);
+		if (o->off == F(rw) && j->rw_seq_nr)
+			snprintf(buf + n, len - n, ":%" PRIu64, j->rw_seq_nr);
+		else if (o->off == F(rw) && j->rw_seq_add)
+			snprintf(buf + n, len - n, ":%" PRId64, j->rw_seq_add);
 		break;
 	case OPT_BS:
 		/* bs has no range form (fio's meaning): bsrange shows it. */

@@ -17,6 +17,7 @@
 #include "engine.h"
 #include "options.h"
 #include "plan.h"
+#include "dist.h"
 #include "value.h"
 #include "verify.h"
 
@@ -156,6 +157,13 @@ static int check_job(const struct job *j, struct err_rec *e)
 	}
 	if (check_buffers(j, e))
 		return -EINVAL;
+	for (d = 0; d < DDIR_NR; d++) {
+		if (j->percentage_random[d] > 100) {
+			err_set(e, file, line, "percentage_random", "%" PRIu64
+				" is above 100", j->percentage_random[d]);
+			return -EINVAL;
+		}
+	}
 	if (check_rate(j, e))
 		return -EINVAL;
 	if (j->time_based && !j->runtime_ns) {
@@ -691,6 +699,43 @@ static int note_checks(struct job *j, const struct raw_opt *const *opts,
 	return 0;
 }
 
+/*
+ * bssplit= overrides bs= whichever comes first (fio's meaning): the job's
+ * bs_min and bs_max become the smallest and largest sizes of the split.
+ */
+static int apply_bssplit(struct job *j, struct err_rec *e)
+{
+	struct bssplit_spec *b;
+	char why[512];
+	unsigned d, i;
+	int ret;
+
+	if (!j->bssplit)
+		return 0;
+	b = malloc(sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	ret = bssplit_parse(j->bssplit, (unsigned)j->kb_base, b, why,
+			    sizeof(why));
+	if (ret)
+		err_set(e, j->section_file, j->section_line, "bssplit", "%s",
+			why);
+	for (d = 0; !ret && d < DDIR_NR; d++) {
+		if (!b->n[d])
+			continue;
+		j->bs_min[d] = UINT64_MAX;
+		j->bs_max[d] = 0;
+		for (i = 0; i < b->n[d]; i++) {
+			if (b->e[d][i].bs < j->bs_min[d])
+				j->bs_min[d] = b->e[d][i].bs;
+			if (b->e[d][i].bs > j->bs_max[d])
+				j->bs_max[d] = b->e[d][i].bs;
+		}
+	}
+	free(b);
+	return ret;
+}
+
 static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 		     const struct raw_opt **opts, struct err_rec *e)
 {
@@ -716,6 +761,8 @@ static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 		goto out;
 	}
 	ret = apply_opts(&j, opts, n, e);
+	if (!ret)
+		ret = apply_bssplit(&j, e);
 	if (!ret)
 		ret = note_checks(&j, opts, n, sec);
 	if (!ret) {

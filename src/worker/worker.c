@@ -76,7 +76,8 @@ static int alloc_reqs(struct wstate *s)
 	/* Each write's bytes (gen.h); verify= writes its own. */
 	if (j->rw != RW_READ && j->rw != RW_RANDREAD && !j->verify &&
 	    gen_data_init(&s->wdata, bs, j->randseed ^ 0x706f6f6cull,
-			  clock_mono_ns() ^ ((uint64_t)getpid() << 20) ^
+			  (j->allrandrepeat ? 0x616c6c72ull :
+			   clock_mono_ns() ^ ((uint64_t)getpid() << 20)) ^
 			  j->randseed ^ ((uint64_t)j->clone << 40))) {
 		job_fail(s, -ENOMEM, "cannot allocate %" PRIu64 " bytes for "
 			 "the data of writes: %s", bs, strerror(ENOMEM));
@@ -113,9 +114,63 @@ static int init_gen(struct wstate *s)
 			clock_mono_ns() ^ ((uint64_t)getpid() << 20) ^ j->clone,
 	};
 
+	struct dist_spec *dist = NULL;
+	struct bssplit_spec *bss = NULL;
+	char why[512];
+	unsigned d;
+	int ret = 0;
+
 	memcpy(gp.bs_min, j->bs_min, sizeof(gp.bs_min));
 	memcpy(gp.bs_max, j->bs_max, sizeof(gp.bs_max));
-	return gen_init(&s->gen, &gp);
+	/* Random patterns: parsed again (checked when the job was built). */
+	for (d = 0; d < DDIR_NR; d++) {
+		gp.ba[d] = j->blockalign[d];
+		gp.perc_seq[d] = 100.0 - (double)j->percentage_random[d];
+	}
+	gp.lfsr = j->random_generator == RANDGEN_LFSR;
+	gp.seq_add = j->rw_seq_add;
+	gp.seq_nr = j->rw_seq_nr;
+	gp.seq_identical = j->rw_sequencer == RWSEQ_IDENTICAL;
+	if (j->random_distribution && strcmp(j->random_distribution,
+					     "random")) {
+		dist = malloc(sizeof(*dist));
+		if (!dist || dist_parse(j->random_distribution,
+					(unsigned)j->kb_base, dist, why,
+					sizeof(why)))
+			ret = -EINVAL;
+		gp.dist = dist;
+	}
+	if (!ret && j->bssplit) {
+		bss = malloc(sizeof(*bss));
+		if (!bss || bssplit_parse(j->bssplit, (unsigned)j->kb_base,
+					  bss, why, sizeof(why)))
+			ret = -EINVAL;
+		gp.bssplit = bss;
+	}
+	if (ret)
+		job_fail(s, ret, "cannot set up the random patterns: %s",
+			 dist || bss ? why : strerror(ENOMEM));
+	if (!ret) {
+		ret = gen_init(&s->gen, &gp);
+		if (ret == -ERANGE)
+			job_fail(s, ret, "random_distribution=%s: the zones "
+				 "end beyond the file region (%" PRIu64
+				 " bytes); expected sizes that fit in it",
+				 j->random_distribution,
+				 s->w->tgt->file_region);
+		else if (ret)
+			job_fail(s, ret, "cannot lay out I/Os of %" PRIu64
+				 " bytes in file regions of %" PRIu64
+				 " bytes", j->blockalign[0] > j->blockalign[1]
+				 ? j->blockalign[0] : j->blockalign[1],
+				 s->w->tgt->file_region);
+	}
+	/* gen_init keeps what it needs: the specs go. */
+	s->gen.p.dist = NULL;
+	s->gen.p.bssplit = NULL;
+	free(dist);
+	free(bss);
+	return ret;
 }
 
 /* Returns false when verification holds the write back (s->vhold). */

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Property: whatever the mix of files (filename=a:b:c, nrfiles>1), offsets,
-# sizes, block sizes (fixed, bs=R-W, bs=R,W, bsrange=), modes (with and
-# without the random map, with verify=), engines and direct=0/1, a job never touches a byte outside [offset, offset +
+# sizes, block sizes (fixed, bs=R-W, bs=R,W, bsrange=, bssplit=), modes
+# (with and without the random map, with verify=, random_distribution=,
+# percentage_random=, blockalign=, rw=MODE:N), engines and direct=0/1, a job never touches a byte outside [offset, offset +
 # size / nfiles) of each of its files. Every file is bigger than the region
 # and filled with known data first; afterwards every byte before and after
 # each region is compared with what was there (and the file's size too);
@@ -66,7 +67,7 @@ def bs_spec(unit):
     """A block size option and the largest bs_min of both directions."""
     def size():
         return unit * rng.choice([1, 1, 2, 3, 4, 8, 16])
-    kind = rng.randrange(5)
+    kind = rng.randrange(6)
     a, b = sorted((size(), size()))
     c, d = sorted((size(), size()))
     if kind == 0:
@@ -77,7 +78,12 @@ def bs_spec(unit):
         return "--bs=%d,%d" % (a, c), max(a, c)
     if kind == 3:
         return "--bsrange=%d-%d" % (a, b), a
-    return "--bsrange=%d-%d,%d-%d" % (a, b, c, d), max(a, c)
+    if kind == 4:
+        return "--bsrange=%d-%d,%d-%d" % (a, b, c, d), max(a, c)
+    # bssplit: multiples of the smallest, per direction or for both
+    if rng.random() < 0.5:
+        return "--bssplit=%d/30:%d/:%d/20" % (a, 2 * a, 8 * a), a
+    return "--bssplit=%d/50:%d/50,%d/" % (a, 4 * a, c), max(a, c)
 
 
 def one(case):
@@ -127,6 +133,24 @@ def one(case):
         opts.append("--norandommap=1")
     if rw in ("rw", "randrw"):
         opts.append("--rwmixread=%d" % rng.choice([0, 30, 50, 90, 100]))
+    # Random patterns (issue 12): laws, alignment, rw=MODE:N.
+    if not any(o.startswith("--verify") for o in opts):
+        if rw.startswith("rand") and rng.random() < 0.5:
+            opts.append(rng.choice([
+                "--random_distribution=zipf:1.1",
+                "--random_distribution=pareto:0.3:0.9",
+                "--random_distribution=normal:5",
+                "--random_distribution=zoned:50/10:30/30:20/",
+                "--percentage_random=%d" % rng.choice([0, 60]),
+                "--ba=%d" % unit, "--random_generator=lfsr"]))
+        if rng.random() < 0.2:
+            if rw.startswith("rand"):
+                opts[1] += ":%d" % rng.randint(1, 5)
+                if rng.random() < 0.5:
+                    opts.append("--rw_sequencer=identical")
+            else:
+                opts[1] += ":%s%d" % (rng.choice(["", "-"]),
+                                      unit * rng.randint(1, 4))
     before = {n: fill(n, FSIZE) for n in dict.fromkeys(names)}
     r = subprocess.run([iorig] + opts, capture_output=True, text=True)
     what = "case %d (IORIG_PROP_SEED=%d): iorig %s" % (case, seed,

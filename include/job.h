@@ -116,6 +116,9 @@ struct job {
 	uint64_t sqthread_poll_cpu;	/* UINT64_MAX: not pinned */
 	bool hipri;			/* io_uring IOPOLL */
 	uint64_t pool_threads;		/* pthread engine; 0: iodepth */
+	/* Engines of issue 12 (pvsync2). */
+	bool nowait;			/* RWF_NOWAIT */
+	bool uncached;			/* RWF_DONTCACHE, buffered only */
 	/* Rate (src/worker/pace.c): per direction, 0: no limit. */
 	uint64_t rate[DDIR_NR];		/* bytes/s */
 	uint64_t rate_iops[DDIR_NR];	/* I/Os per second */

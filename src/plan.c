@@ -229,6 +229,17 @@ static bool engine_opt_is_param(const char *const *list, const char *name)
 	return false;
 }
 
+/* The job's own engine reads option `name` too (hipri: io_uring, pvsync2). */
+static bool engine_reads(const struct engine_ops *eng, const char *name)
+{
+	const char *const *o;
+
+	for (o = eng && eng->options ? eng->options : NULL; o && *o; o++)
+		if (!strcmp(*o, name))
+			return true;
+	return false;
+}
+
 /* Option `name` has a value other than its default in j. */
 static bool opt_is_set(const struct job *j, const char *name)
 {
@@ -263,7 +274,8 @@ static void warn_engine_options(struct plan *p, const struct job *j)
 		for (o = list; *o; o++)
 			if (!engine_opt_is_param(list, *o)) {
 				cnt++;
-				set = set || opt_is_set(j, *o);
+				set = set || (opt_is_set(j, *o) &&
+					      !engine_reads(j->engine, *o));
 			}
 		if (!set)
 			continue;

@@ -73,7 +73,7 @@ region() {
 }
 
 for e in $engines; do
-	case " null $skipped " in *" $e "*) continue ;; esac
+	case " null falloc $skipped " in *" $e "*) continue ;; esac
 	for m in write randwrite; do
 		dd if=/dev/urandom of="$dev" bs=65536 seek=32 count=32 \
 			oflag=direct 2>/dev/null || die "cannot scribble on $dev"

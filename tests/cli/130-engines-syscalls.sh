@@ -57,6 +57,23 @@ for x in randread:pread64 write:pwrite64; do
 		die "posixaio rw=${x%%:*}: $n ${x##*:} calls, sync made $ref"
 done
 
+# fio's engines of the same names make as many of these calls.
+if command -v fio >/dev/null 2>&1; then
+	for x in pvsync:randread:preadv pvsync2:write:pwritev2 \
+		posixaio:randread:pread64 falloc:randwrite:fallocate; do
+		e=${x%%:*} c=${x##*:} m=${x#*:}
+		m=${m%%:*}
+		count "$e" "$m" "$c" --iodepth=4
+		strace -f -qq -c -U calls,name -e trace="$c" -o "$T/st" fio \
+			--name=j --filename=f.dat --size=1m --bs=4k --rw="$m" \
+			--ioengine="$e" --iodepth=4 --minimal >/dev/null 2>&1 ||
+			die "fio $e rw=$m did not run"
+		f=$(awk -v c="$c" '$2 == c { print $1 }' "$T/st")
+		[ "$n" -eq "${f:-0}" ] ||
+			die "$e rw=$m: $n $c calls, fio made ${f:-0}"
+	done
+fi
+
 # mmap: no read or write system call per I/O, one mapping.
 for m in randread randwrite; do
 	count mmap $m pread64,pwrite64,preadv,pwritev

@@ -61,6 +61,10 @@ enum engine_flags {
 	/* Requests move no data between buffers and files (falloc): there
 	 * is nothing to verify. */
 	ENGINE_NODATA = 1u << 5,
+	/* Requests go through mappings of the target's regions made at
+	 * init (mmap): req->fd is not used, and a request outside the
+	 * target's regions is not possible (no short reads at the end). */
+	ENGINE_MAPPED = 1u << 6,
 };
 
 /*

@@ -48,11 +48,18 @@ static const char *falloc_hint(int err)
 	       "not block devices" : NULL;
 }
 
+/* init allocates nothing: nothing to free. */
+static void falloc_exit(struct engine_ctx *ctx)
+{
+	(void)ctx;
+}
+
 const struct engine_ops engine_falloc = {
 	.name = "falloc",
 	.help = "fallocate(2) per request; no data moves",
 	.flags = ENGINE_SYNC | ENGINE_CHANGES_FILES | ENGINE_NODATA,
 	.init = falloc_init,
 	.queue = falloc_queue,
+	.exit = falloc_exit,
 	.hint = falloc_hint,
 };

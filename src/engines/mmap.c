@@ -120,7 +120,7 @@ static int mm_queue(struct engine_ctx *ctx, struct io_req *req)
 const struct engine_ops engine_mmap = {
 	.name = "mmap",
 	.help = "memcpy to and from a shared mapping of each file",
-	.flags = ENGINE_SYNC,
+	.flags = ENGINE_SYNC | ENGINE_MAPPED,
 	.init = mm_init,
 	.queue = mm_queue,
 	.exit = mm_exit,

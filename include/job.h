@@ -145,6 +145,7 @@ struct job {
 	unsigned group;		/* reporting group id */
 	unsigned wait_group;	/* jobs start after all of lower wait_group */
 	const struct engine_ops *engine;
+	bool engine_changes_files;	/* ENGINE_CHANGES_FILES (falloc) */
 	char *sweep_point;	/* "bs=4k ioengine=libaio", or NULL */
 	char *section_file;	/* where the job's section was defined */
 	int section_line;

@@ -516,6 +516,8 @@ static int sweep_point(struct plan *p, const struct job *proto,
 	if (!ret) {
 		pt.stonewall = true;
 		pt.engine = engine_find(pt.ioengine);
+		pt.engine_changes_files = pt.engine &&
+			(pt.engine->flags & ENGINE_CHANGES_FILES);
 		ret = add_runs(p, &pt, e);
 	}
 	job_free(&pt);
@@ -639,6 +641,8 @@ static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 	if (ret)
 		goto out;
 	j.engine = engine_find(j.ioengine);
+	j.engine_changes_files = j.engine &&
+		(j.engine->flags & ENGINE_CHANGES_FILES);
 	if (j.sweep) {
 		ret = add_sweep(p, &j, e);
 		goto out;

@@ -27,7 +27,6 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "engine.h"
 #include "gen.h"
 #include "guard.h"
 #include "path.h"
@@ -48,7 +47,7 @@ unsigned target_buf_align(void)
 /* verify_only=1 writes nothing, whatever rw says. */
 static bool job_writes(const struct job *j)
 {
-	if (j->engine && (j->engine->flags & ENGINE_CHANGES_FILES))
+	if (j->engine_changes_files)
 		return true;
 	return !j->verify_only && j->rw != RW_READ && j->rw != RW_RANDREAD;
 }

@@ -55,6 +55,16 @@ enum engine_flags {
 	/* Asynchronous only with direct=1: buffered, the submitting system
 	 * call (engine_ops.submit_call) does the I/O before it returns. */
 	ENGINE_ASYNC_NEEDS_DIRECT = 1u << 3,
+	/* Every request changes its file, reads too (falloc allocates):
+	 * files are opened for writing and the write guards apply. */
+	ENGINE_CHANGES_FILES = 1u << 4,
+	/* Requests move no data between buffers and files (falloc): there
+	 * is nothing to verify. */
+	ENGINE_NODATA = 1u << 5,
+	/* Requests go through mappings of the target's regions made at
+	 * init (mmap): req->fd is not used, and a request outside the
+	 * target's regions is not possible (no short reads at the end). */
+	ENGINE_MAPPED = 1u << 6,
 };
 
 /*
@@ -70,6 +80,8 @@ struct engine_opts {
 	bool hipri;			/* io_uring IOPOLL */
 	uint64_t sqthread_poll_cpu;	/* UINT64_MAX: not pinned */
 	uint64_t pool_threads;		/* pthread engine; 0: iodepth */
+	bool nowait;			/* pvsync2: RWF_NOWAIT */
+	bool uncached;			/* pvsync2: RWF_DONTCACHE */
 };
 
 #define ENGINE_SETUP_MAX 12
@@ -161,6 +173,13 @@ const struct engine_ops *engine_find(const char *name);
  * unknown. For engines' hints: a filter is a common reason a system call
  * is refused. */
 int engine_seccomp_mode(void);
+
+/*
+ * fio engines that need software iorig does not have (Ceph, SPDK, xNVMe,
+ * fio's external .so plugins...): what each needs, for the error; NULL for
+ * any other name.
+ */
+const char *engine_needs(const char *name);
 
 /* For --help and the man-page test: NULL-terminated. */
 const struct engine_ops *const *engine_list(void);

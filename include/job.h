@@ -125,6 +125,9 @@ struct job {
 	uint64_t sqthread_poll_cpu;	/* UINT64_MAX: not pinned */
 	bool hipri;			/* io_uring IOPOLL */
 	uint64_t pool_threads;		/* pthread engine; 0: iodepth */
+	/* Engines of issue 12 (pvsync2). */
+	bool nowait;			/* RWF_NOWAIT */
+	bool uncached;			/* RWF_DONTCACHE, buffered only */
 	/* Rate (src/worker/pace.c): per direction, 0: no limit. */
 	uint64_t rate[DDIR_NR];		/* bytes/s */
 	uint64_t rate_iops[DDIR_NR];	/* I/Os per second */
@@ -194,6 +197,7 @@ struct job {
 	unsigned group;		/* reporting group id */
 	unsigned wait_group;	/* jobs start after all of lower wait_group */
 	const struct engine_ops *engine;
+	bool engine_changes_files;	/* ENGINE_CHANGES_FILES (falloc) */
 	char *sweep_point;	/* "bs=4k ioengine=libaio", or NULL */
 	/*
 	 * rate_curve: the plan makes a probe (curve_point 1) and one job per

@@ -9,6 +9,11 @@ extern const struct engine_ops engine_null;
 extern const struct engine_ops engine_uring;
 extern const struct engine_ops engine_libaio;
 extern const struct engine_ops engine_pthread;
+extern const struct engine_ops engine_pvsync;
+extern const struct engine_ops engine_pvsync2;
+extern const struct engine_ops engine_posixaio;
+extern const struct engine_ops engine_mmap;
+extern const struct engine_ops engine_falloc;
 
 static const struct engine_ops *const engines[] = {
 	&engine_sync,
@@ -16,6 +21,11 @@ static const struct engine_ops *const engines[] = {
 	&engine_uring,
 	&engine_libaio,
 	&engine_pthread,
+	&engine_pvsync,
+	&engine_pvsync2,
+	&engine_posixaio,
+	&engine_mmap,
+	&engine_falloc,
 	NULL,
 };
 
@@ -27,6 +37,56 @@ const struct engine_ops *engine_find(const char *name)
 		if (!strcmp((*e)->name, name) ||
 		    ((*e)->alias && !strcmp((*e)->alias, name)))
 			return *e;
+	return NULL;
+}
+
+static const struct {
+	const char *name;
+	const char *needs;
+} missing[] = {
+	{ "rbd", "librbd (Ceph RADOS block devices)" },
+	{ "rados", "librados (Ceph object storage)" },
+	{ "spdk", "SPDK's fio plugin (spdk_nvme)" },
+	{ "spdk_nvme", "SPDK's fio plugin (spdk_nvme)" },
+	{ "spdk_bdev", "SPDK's fio plugin (spdk_bdev)" },
+	{ "xnvme", "libxnvme (xNVMe)" },
+	{ "libblkio", "libblkio" },
+	{ "libhdfs", "libhdfs (Hadoop)" },
+	{ "gfapi", "libgfapi (GlusterFS)" },
+	{ "gfapi_async", "libgfapi (GlusterFS)" },
+	{ "nfs", "libnfs" },
+	{ "http", "libcurl and an HTTP/S3/Swift server" },
+	{ "rdma", "librdmacm and libibverbs (RDMA)" },
+	{ "dfs", "DAOS (libdfs)" },
+	{ "ime", "DDN IME's native library" },
+	{ "ime_psync", "DDN IME's native library" },
+	{ "ime_psyncv", "DDN IME's native library" },
+	{ "ime_aio", "DDN IME's native library" },
+	{ "libpmem", "PMDK's libpmem" },
+	{ "libcufile", "NVIDIA's cuFile (GPUDirect Storage)" },
+	{ "nbd", "libnbd" },
+	{ "libiscsi", "libiscsi" },
+	{ "libzbc", "libzbc" },
+	{ "external", "support for fio's external engine plugins (.so files "
+	  "built against fio)" },
+};
+
+const char *engine_needs(const char *name)
+{
+	size_t i, n;
+
+	for (i = 0; i < sizeof(missing) / sizeof(missing[0]); i++) {
+		n = strlen(missing[i].name);
+		/* external:PATH.so, and the other names exactly */
+		if (!strncmp(name, missing[i].name, n) &&
+		    (!name[n] || (name[n] == ':' &&
+				  !strcmp(missing[i].name, "external"))))
+			return missing[i].needs;
+	}
+	/* A path: fio loads it as an external engine. */
+	if (strchr(name, '/') || (strlen(name) > 3 &&
+				  !strcmp(name + strlen(name) - 3, ".so")))
+		return missing[sizeof(missing) / sizeof(missing[0]) - 1].needs;
 	return NULL;
 }
 
@@ -49,6 +109,12 @@ void engine_print_help(FILE *f)
 				(*e)->alias);
 		if ((*e)->flags & ENGINE_SYNC)
 			fprintf(f, "    %-12s synchronous: one I/O at a time\n",
+				"");
+		if ((*e)->flags & ENGINE_CHANGES_FILES)
+			fprintf(f, "    %-12s changes files even when reading\n",
+				"");
+		if ((*e)->flags & ENGINE_NODATA)
+			fprintf(f, "    %-12s moves no data: nothing to verify\n",
 				"");
 		if ((*e)->flags & ENGINE_ASYNC_NEEDS_DIRECT)
 			fprintf(f, "    %-12s asynchronous with direct=1 only\n",

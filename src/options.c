@@ -279,8 +279,16 @@ const struct opt_def options_table[] = {
 		  "pinned" },
 	{ .name = "hipri", .type = OPT_BOOL, .off = F(hipri), .def = "0",
 	  .category = "engine",
-	  .help = "io_uring: poll for completions (IOPOLL; needs direct=1 "
-		  "and poll queues)" },
+	  .help = "io_uring: poll for completions (IOPOLL); pvsync2: "
+		  "RWF_HIPRI (needs direct=1 and poll queues)" },
+	{ .name = "nowait", .type = OPT_BOOL, .off = F(nowait), .def = "0",
+	  .category = "engine",
+	  .help = "pvsync2: RWF_NOWAIT: an I/O that would block fails with "
+		  "EAGAIN instead" },
+	{ .name = "uncached", .type = OPT_BOOL, .off = F(uncached),
+	  .def = "0", .category = "engine",
+	  .help = "pvsync2: RWF_DONTCACHE: buffered I/O that drops its "
+		  "pages from the cache once done (Linux 6.14+)" },
 	{ .name = "pool_threads", .type = OPT_UINT, .off = F(pool_threads),
 	  .def = "0", .min = 0, .max = 4096, .category = "engine",
 	  .help = "pthread engine: threads in the pool; 0: iodepth" },
@@ -816,6 +824,12 @@ static int set_ioengine(struct job *j, const struct opt_def *o,
 		free(j->ioengine);
 		j->ioengine = copy;
 		return 0;
+	}
+	if (engine_needs(val)) {
+		snprintf(why, whylen, "engine '%s' needs %s, which iorig does "
+			 "not have; run this job with a fio built with it",
+			 val, engine_needs(val));
+		return -EINVAL;
 	}
 	n += snprintf(why, whylen, "unknown engine '%s'; expected one of:",
 		      val);

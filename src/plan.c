@@ -237,6 +237,17 @@ static bool engine_opt_is_param(const char *const *list, const char *name)
 	return false;
 }
 
+/* The job's own engine reads option `name` too (hipri: io_uring, pvsync2). */
+static bool engine_reads(const struct engine_ops *eng, const char *name)
+{
+	const char *const *o;
+
+	for (o = eng && eng->options ? eng->options : NULL; o && *o; o++)
+		if (!strcmp(*o, name))
+			return true;
+	return false;
+}
+
 /* Option `name` has a value other than its default in j. */
 static bool opt_is_set(const struct job *j, const char *name)
 {
@@ -271,7 +282,8 @@ static void warn_engine_options(struct plan *p, const struct job *j)
 		for (o = list; *o; o++)
 			if (!engine_opt_is_param(list, *o)) {
 				cnt++;
-				set = set || opt_is_set(j, *o);
+				set = set || (opt_is_set(j, *o) &&
+					      !engine_reads(j->engine, *o));
 			}
 		if (!set)
 			continue;
@@ -611,6 +623,8 @@ static int sweep_point(struct plan *p, const struct job *proto,
 	if (!ret) {
 		pt.stonewall = true;
 		pt.engine = engine_find(pt.ioengine);
+		pt.engine_changes_files = pt.engine &&
+			(pt.engine->flags & ENGINE_CHANGES_FILES);
 		ret = add_curve(p, &pt, e);
 	}
 	job_free(&pt);
@@ -773,6 +787,8 @@ static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 	if (ret)
 		goto out;
 	j.engine = engine_find(j.ioengine);
+	j.engine_changes_files = j.engine &&
+		(j.engine->flags & ENGINE_CHANGES_FILES);
 	if (j.sweep) {
 		ret = add_sweep(p, &j, e);
 		goto out;

@@ -48,6 +48,8 @@ unsigned target_buf_align(void)
 /* verify_only=1 writes nothing, whatever rw says. */
 static bool job_writes(const struct job *j)
 {
+	if (j->engine_changes_files)
+		return true;
 	return !j->verify_only && j->rw != RW_READ && j->rw != RW_RANDREAD;
 }
 

@@ -39,7 +39,7 @@ int verify_job_check(const struct job *j, const char **option, char *why,
 			 "xxh3, crc32c, md5, sha256, or pattern)");
 		return -EINVAL;
 	}
-	if (eng && (eng->flags & ENGINE_NOIO)) {
+	if (eng && (eng->flags & (ENGINE_NOIO | ENGINE_NODATA))) {
 		snprintf(why, whylen, "the %s engine moves no data: there is "
 			 "nothing to verify", eng->name);
 		return -EINVAL;

@@ -862,6 +862,7 @@ void *worker_main(void *arg)
 		.sqthread_poll = j->sqthread_poll, .hipri = j->hipri,
 		.sqthread_poll_cpu = j->sqthread_poll_cpu,
 		.pool_threads = j->pool_threads,
+		.nowait = j->nowait, .uncached = j->uncached,
 	};
 	s.ctx.iodepth = s.depth;
 	s.ctx.clk = w->clk;

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pvsync and pvsync2: one preadv/pwritev (pvsync) or preadv2/pwritev2
+ * (pvsync2) of a single iovec per request, completed inline, as the sync
+ * engine does with pread/pwrite. pvsync2 passes per-call flags:
+ * hipri=1 RWF_HIPRI (polled completion; direct=1 on a device with poll
+ * queues), nowait=1 RWF_NOWAIT (fail with EAGAIN instead of blocking),
+ * uncached=1 RWF_DONTCACHE (buffered I/O that drops its pages once done;
+ * Linux 6.14 and later; EOPNOTSUPP before, and ignored with direct=1,
+ * which bypasses the cache anyway).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/uio.h>
+
+#include "clock.h"
+#include "engine.h"
+
+#ifndef RWF_HIPRI
+#define RWF_HIPRI	0x00000001
+#endif
+#ifndef RWF_NOWAIT
+#define RWF_NOWAIT	0x00000008
+#endif
+#ifndef RWF_DONTCACHE
+#define RWF_DONTCACHE	0x00000080
+#endif
+
+static int pv_queue(struct engine_ctx *ctx, struct io_req *req)
+{
+	struct iovec iov = { .iov_base = req->buf, .iov_len = req->len };
+	ssize_t r;
+
+	if (req->ddir == DDIR_READ)
+		r = preadv(req->fd, &iov, 1, (off_t)req->offset);
+	else
+		r = pwritev(req->fd, &iov, 1, (off_t)req->offset);
+	req->t_done = clock_ticks(ctx->clk);
+	req->res = r < 0 ? -errno : r;
+	return ENGINE_DONE;
+}
+
+/* The RWF_* flags of every call, fixed at init. */
+static int pv2_init(struct engine_ctx *ctx)
+{
+	int *flags = malloc(sizeof(*flags));
+
+	if (!flags)
+		return -ENOMEM;
+	*flags = 0;
+
+	if (ctx->opts.hipri)
+		*flags |= RWF_HIPRI;
+	if (ctx->opts.nowait)
+		*flags |= RWF_NOWAIT;
+	if (ctx->opts.uncached && !ctx->opts.direct)
+		*flags |= RWF_DONTCACHE;
+	ctx->priv = flags;
+	return 0;
+}
+
+static int pv2_queue(struct engine_ctx *ctx, struct io_req *req)
+{
+	struct iovec iov = { .iov_base = req->buf, .iov_len = req->len };
+	int flags = *(const int *)ctx->priv;
+	ssize_t r;
+
+	if (req->ddir == DDIR_READ)
+		r = preadv2(req->fd, &iov, 1, (off_t)req->offset, flags);
+	else
+		r = pwritev2(req->fd, &iov, 1, (off_t)req->offset, flags);
+	req->t_done = clock_ticks(ctx->clk);
+	req->res = r < 0 ? -errno : r;
+	return ENGINE_DONE;
+}
+
+static void pv2_exit(struct engine_ctx *ctx)
+{
+	free(ctx->priv);
+	ctx->priv = NULL;
+}
+
+const struct engine_ops engine_pvsync = {
+	.name = "pvsync",
+	.help = "preadv/pwritev of one iovec, one request at a time",
+	.flags = ENGINE_SYNC,
+	.queue = pv_queue,
+};
+
+const struct engine_ops engine_pvsync2 = {
+	.name = "pvsync2",
+	.help = "preadv2/pwritev2 with per-call RWF_* flags",
+	.flags = ENGINE_SYNC,
+	.options = (const char *const[]){ "hipri", "nowait", "uncached",
+					  NULL },
+	.init = pv2_init,
+	.queue = pv2_queue,
+	.exit = pv2_exit,
+};

@@ -95,7 +95,13 @@ static int info_only(const struct cli *c)
 	}
 	if (options_print_cmdhelp(stdout, c->cmdhelp_opt)) {
 		const char *hint = options_suggest(c->cmdhelp_opt);
+		const char *fio = options_fio_only_msg(c->cmdhelp_opt);
 
+		if (fio) {
+			fprintf(stderr, "iorig: --cmdhelp: '%s': %s\n",
+				c->cmdhelp_opt, fio);
+			return EXIT_USAGE;
+		}
 		fprintf(stderr, "iorig: --cmdhelp: unknown option '%s'%s%s%s\n",
 			c->cmdhelp_opt, hint ? "; did you mean '" : "",
 			hint ? hint : "", hint ? "'?" : "");

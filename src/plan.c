@@ -158,19 +158,8 @@ static int check_job(const struct job *j, struct err_rec *e)
 		return -EINVAL;
 	if (check_rate(j, e))
 		return -EINVAL;
-	if (j->time_based && !j->runtime_ns) {
-		err_set(e, file, line, "time_based", "needs runtime= (how "
-			"long to keep going)");
-		return -EINVAL;
-	}
 	if (j->hipri && !j->direct) {
 		err_set(e, file, line, "hipri", "polled I/O needs direct=1");
-		return -EINVAL;
-	}
-	if (j->filename && j->nrfiles != 1) {
-		err_set(e, file, line, "nrfiles", "cannot be combined with "
-			"filename=; list the files in filename= separated "
-			"by ':'");
 		return -EINVAL;
 	}
 	if (j->io_size && j->io_size < (j->bs_min[0] < j->bs_min[1] ?
@@ -307,6 +296,42 @@ static void warn_think(struct plan *p, const struct job *j)
 				  "without thinktime", *o);
 			return;
 		}
+}
+
+/* Names in filename= (':' separates, "\:" is part of a name). */
+static unsigned filename_count(const char *s)
+{
+	unsigned n = 1;
+
+	for (; *s; s++) {
+		if (*s == '\\' && s[1])
+			s++;
+		else if (*s == ':')
+			n++;
+	}
+	return n;
+}
+
+/*
+ * fio's meaning where a job file says less than it seems to: time_based
+ * without a runtime is dropped (fio warns and runs to size), nrfiles is
+ * ignored when filename= names the files.
+ */
+static void fio_meaning(struct plan *p, struct job *j)
+{
+	unsigned n;
+
+	if (j->time_based && !j->runtime_ns) {
+		j->time_based = false;
+		plan_warn(p, j, "time_based_no_runtime", "time_based without "
+			  "runtime= is ignored, as fio ignores it: the job "
+			  "stops when its size is done");
+	}
+	n = j->filename ? filename_count(j->filename) : 0;
+	if (n && j->nrfiles != 1 && j->nrfiles != n)
+		plan_warn(p, j, "nrfiles_ignored", "nrfiles=%" PRIu64 " is "
+			  "ignored, as fio ignores it: filename= names the "
+			  "files (%u)", j->nrfiles, n);
 }
 
 /* Settings that run, but not the way a user may think. */
@@ -458,6 +483,7 @@ static int add_runs(struct plan *p, struct job *j, struct err_rec *e)
 	}
 	if (j->repeat > 1 || (p->njobs && p->jobs[p->njobs - 1].repeat > 1))
 		j->stonewall = true;
+	fio_meaning(p, j);
 	for (r = 0; r < j->repeat && !ret; r++) {
 		j->repeat_idx = (unsigned)r;
 		if (!r) {

@@ -412,10 +412,9 @@ static bool calc_unit(struct calc *c, struct rat *val)
 		return calc_fail(c, -EINVAL, "has unknown unit '%.*s'",
 				 token_len(q, c->end), q);
 	if (!u->mult)
-		return calc_fail(c, -EINVAL, "has unit '%.*s', which fio reads "
-				 "as a power of kb_base=1000, not of 1024; "
-				 "write %.*siB for powers of 1024",
-				 token_len(q, c->end), q, 1, q);
+		return calc_fail(c, -EINVAL, "has unit '%.*s', a power of 1000 "
+				 "in fio with kb_base=1000; write %ciB for "
+				 "1024", token_len(q, c->end), q, q[0]);
 	c->p = w;
 	c->saw_unit = true;
 	mult.n = (i128)u->mult;

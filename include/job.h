@@ -137,6 +137,14 @@ struct job {
 	bool verify_fatal;		/* stop at the first mismatch */
 	uint64_t verify_backlog;	/* check every N writes; 0 never */
 
+	/* fio options accepted as no-ops (compatibility policy, options.c):
+	 * they change nothing iorig measures; plan.c warns where a job
+	 * probably expects something iorig does not do. */
+	bool disk_util;			/* fio's disk statistics: none */
+	int clocksource;		/* enum clocksource: iorig's clock */
+	bool gtod_reduce;		/* iorig times every I/O anyway */
+	bool disable_lat, disable_clat, disable_slat, disable_bw;
+
 	/* Derived by plan.c. */
 	unsigned clone;		/* 0..numjobs-1 */
 	unsigned group;		/* reporting group id */

@@ -110,6 +110,14 @@ static const struct opt_choice verify_choices[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct opt_choice clocksource_choices[] = {
+	{ "clock_gettime", 0, "fio's default; iorig uses its own clock" },
+	{ "gettimeofday", 1, "accepted; iorig uses its own clock" },
+	{ "cpu", 2, "accepted; iorig uses its own clock (the TSC when it "
+	  "is invariant)" },
+	{ NULL, 0, NULL },
+};
+
 #define DEFAULT_PERCENTILES \
 	"1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99"
 
@@ -426,6 +434,39 @@ const struct opt_def options_table[] = {
 	  .max = VERIFY_BACKLOG_MAX, .category = "verify",
 	  .help = "Also check while writing: after every N writes, read "
 		  "those N blocks back; 0: never" },
+	/* fio options accepted as no-ops: they change nothing iorig
+	 * measures (the manual's DIFFERENCES FROM FIO says why each). */
+	{ .name = "disk_util", .type = OPT_BOOL, .off = F(disk_util),
+	  .def = "1", .category = "compat",
+	  .help = "Accepted for fio job files: iorig has no disk "
+		  "utilization report (the device's own counters are in the "
+		  "JSON report's machine info)" },
+	{ .name = "clocksource", .type = OPT_ENUM, .off = F(clocksource),
+	  .def = "clock_gettime", .choices = clocksource_choices,
+	  .category = "compat",
+	  .help = "Accepted for fio job files: iorig times with its own "
+		  "calibrated clock whatever this says" },
+	{ .name = "gtod_reduce", .type = OPT_BOOL, .off = F(gtod_reduce),
+	  .def = "0", .category = "compat",
+	  .help = "Accepted for fio job files, with a warning: iorig still "
+		  "times every I/O" },
+	{ .name = "disable_lat", .type = OPT_BOOL, .off = F(disable_lat),
+	  .def = "0", .category = "compat",
+	  .help = "Accepted for fio job files, with a warning: iorig still "
+		  "reports total latency" },
+	{ .name = "disable_clat", .type = OPT_BOOL, .off = F(disable_clat),
+	  .def = "0", .category = "compat",
+	  .help = "Accepted for fio job files, with a warning: iorig still "
+		  "reports completion latency" },
+	{ .name = "disable_slat", .type = OPT_BOOL, .off = F(disable_slat),
+	  .def = "0", .category = "compat",
+	  .help = "Accepted for fio job files, with a warning: iorig still "
+		  "reports submission latency" },
+	{ .name = "disable_bw_measurement", .alias = "disable_bw",
+	  .type = OPT_BOOL, .off = F(disable_bw), .def = "0",
+	  .category = "compat",
+	  .help = "Accepted for fio job files, with a warning: iorig still "
+		  "reports bandwidth" },
 	{ .name = NULL },
 };
 
@@ -461,7 +502,6 @@ static const char *const fio_only[] = {
 	"chunck_size",
 	"chunk_size",
 	"clientname",
-	"clocksource",
 	"clustername",
 	"cmd_type",
 	"comm",
@@ -488,11 +528,6 @@ static const char *const fio_only[] = {
 	"dedupe_percentage",
 	"dedupe_working_set_percentage",
 	"disable_bw",
-	"disable_bw_measurement",
-	"disable_clat",
-	"disable_lat",
-	"disable_slat",
-	"disk_util",
 	"donorname",
 	"dp_scheme",
 	"end_syncfs",
@@ -525,7 +560,6 @@ static const char *const fio_only[] = {
 	"gpu_dev_ids",
 	"grace_time",
 	"gtod_cpu",
-	"gtod_reduce",
 	"hdfs_use_direct",
 	"hdfsdirectory",
 	"hipri_percentage",

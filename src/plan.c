@@ -327,6 +327,18 @@ static void fio_meaning(struct plan *p, struct job *j)
 			  "runtime= is ignored, as fio ignores it: the job "
 			  "stops when its size is done");
 	}
+	static const char *const timing[] = {
+		"gtod_reduce", "disable_lat", "disable_clat", "disable_slat",
+		"disable_bw_measurement", NULL,
+	};
+	const char *const *t;
+
+	for (t = timing; *t; t++)
+		if (opt_is_set(j, *t))
+			plan_warn(p, j, "timing_kept", "%s=1 is accepted but "
+				  "iorig still times every I/O and reports "
+				  "it (its clock reads cost little; see the "
+				  "manual)", *t);
 	n = j->filename ? filename_count(j->filename) : 0;
 	if (n && j->nrfiles != 1 && j->nrfiles != n)
 		plan_warn(p, j, "nrfiles_ignored", "nrfiles=%" PRIu64 " is "

@@ -13,12 +13,49 @@
 /* The file name of options given on the command line; line = argv index. */
 #define ERR_CMDLINE "<command line>"
 
+struct err_list;
+
 struct err_rec {
-	char file[256];
+	char file[4096];	/* PATH_MAX: a path is never cut */
 	int line;
 	char option[64];
 	char msg[1024];
+	/* Set by the caller that wants every error of a job file (main.c);
+	 * NULL: stop at the first. err_set leaves it alone. */
+	struct err_list *list;
 };
+
+/*
+ * Errors found in one pass over the input, as a compiler reports them:
+ * up to ERR_LIST_MAX, printed in reading order. Readers that can go on
+ * after an error (the line, the option are skipped) call err_keep.
+ */
+#define ERR_LIST_MAX 20
+
+struct err_list {
+	struct err_rec *recs;	/* ERR_LIST_MAX of them, allocated by
+				 * err_list_init */
+	size_t n;
+	int full;		/* more errors than were kept */
+};
+
+/* 0, or -ENOMEM. */
+int err_list_init(struct err_list *l);
+void err_list_free(struct err_list *l);
+
+/*
+ * Keep a copy of e in e->list (a copy equal to one kept is dropped).
+ * Returns 1 when the caller may go on looking for more errors, 0 when it
+ * must stop: no list, or the list is full.
+ */
+int err_keep(struct err_rec *e);
+
+/* Errors kept in e's list so far; 0 without a list. */
+size_t err_count(const struct err_rec *e);
+
+/* Reading order: files in the order first seen, then by line; errors of
+ * the same line keep the order they were found in. */
+void err_list_sort(struct err_list *l);
 
 void err_set(struct err_rec *e, const char *file, int line,
 	     const char *option, const char *fmt, ...)

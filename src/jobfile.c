@@ -702,7 +702,9 @@ static int jf_parse_src(struct jf_ctx *c, struct jf_src *s)
 
 	while ((ret = read_line(c, s)) > 0) {
 		ret = jf_line(c, s);
-		if (ret)
+		/* Skip the line and go on when the caller collects errors
+		 * (out of memory stops). */
+		if (ret && (ret == -ENOMEM || !err_keep(c->e)))
 			return ret;
 	}
 	return ret;
@@ -723,6 +725,7 @@ int jobfile_parse_file(struct raw_doc *doc, const char *path,
 		       struct err_rec *e)
 {
 	int is_stdin = !strcmp(path, "-");
+	size_t kept = err_count(e);
 	const char *name;
 	struct jf_ctx *c;
 	struct stat st;
@@ -762,6 +765,8 @@ int jobfile_parse_file(struct raw_doc *doc, const char *path,
 		goto err_close;
 	}
 	ret = jf_parse_stream(c, fp, name, &st);
+	if (!ret && err_count(e) > kept)
+		ret = -EINVAL;	/* e: the last error found */
 err_close:
 	if (!is_stdin)
 		fclose(fp);
@@ -774,6 +779,7 @@ int jobfile_parse_string(struct raw_doc *doc, const char *name,
 			 const char *text, struct err_rec *e)
 {
 	struct jf_src src = { .text = text };
+	size_t kept = err_count(e);
 	struct jf_ctx *c;
 	int ret;
 
@@ -796,6 +802,8 @@ int jobfile_parse_string(struct raw_doc *doc, const char *name,
 	c->frames[0] = (struct jf_frame){ .name = src.name };
 	c->depth = 1;
 	ret = jf_parse_src(c, &src);
+	if (!ret && err_count(e) > kept)
+		ret = -EINVAL;
 out:
 	free(c);
 	return ret;

@@ -46,12 +46,28 @@ static void on_signal(int sig)
 	atomic_store(&stop_signal, sig);
 }
 
-static int fail(const struct err_rec *e)
+/* Every error found, in reading order (one when none was collected). */
+static int fail(struct err_rec *e)
 {
-	char buf[2048];
+	static char buf[sizeof(e->file) + 2048];
+	struct err_list *l = e->list;
+	size_t i;
 
-	err_format(e, buf, sizeof(buf));
-	fprintf(stderr, "iorig: %s\n", buf);
+	if (!err_keep(e) && (!l || !l->n)) {
+		err_format(e, buf, sizeof(buf));
+		fprintf(stderr, "iorig: %s\n", buf);
+		return EXIT_USAGE;
+	}
+	err_list_sort(l);
+	for (i = 0; i < l->n; i++) {
+		err_format(&l->recs[i], buf, sizeof(buf));
+		fprintf(stderr, "iorig: %s\n", buf);
+	}
+	if (l->full)
+		fprintf(stderr, "iorig: more errors follow; stopped after "
+			"the first %d\n", ERR_LIST_MAX);
+	else if (l->n > 1)
+		fprintf(stderr, "iorig: %zu errors; nothing was run\n", l->n);
 	return EXIT_USAGE;
 }
 
@@ -61,12 +77,19 @@ static int build_doc(const struct cli *c, struct raw_doc *doc,
 	const char **f;
 	int ret;
 
+	int bad = 0;
+
 	ret = cli_emit(c, doc, true, e);
-	for (f = c->jobfiles; !ret && *f; f++)
+	for (f = c->jobfiles; *f; f++) {
+		/* Errors collected (err_keep): read the next file too. */
+		if (ret && (ret != -EINVAL || !err_keep(e)))
+			return ret;
+		bad = ret ? ret : bad;
 		ret = jobfile_parse_file(doc, *f, e);
-	if (!ret)
+	}
+	if (!ret && !bad)
 		ret = cli_emit(c, doc, false, e);
-	return ret;
+	return ret ? ret : bad;
 }
 
 static void print_plan(const struct plan *p)
@@ -380,7 +403,8 @@ int main(int argc, char **argv)
 	struct output out = { .fd = -1 }, sout = { .fd = -1 };
 	struct progress prog;
 	struct run_watch watch = { 0 };
-	int code;
+	struct err_list errs = { 0 };
+	int code, ret;
 
 	std_fds_open();
 	if (cli_parse(&c, argc, argv, &e)) {
@@ -392,8 +416,13 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	filter.sections = c.sections;
-	if (build_doc(&c, &doc, &e) || plan_build(&p, &doc, &filter, &e) ||
-	    plan_checks(&c, &p, &bl, &cs, &e)) {
+	if (!err_list_init(&errs))
+		e.list = &errs;
+	ret = build_doc(&c, &doc, &e);
+	/* After errors that were collected, the options are still read. */
+	if (!ret || (ret == -EINVAL && err_count(&e) && !errs.full))
+		ret = plan_build(&p, &doc, &filter, &e) || ret;
+	if (ret || plan_checks(&c, &p, &bl, &cs, &e)) {
 		code = fail(&e);
 		goto out;
 	}
@@ -441,5 +470,6 @@ out:
 	plan_free(&p);
 	raw_doc_free(&doc);
 	cli_free(&c);
+	err_list_free(&errs);
 	exit(code);
 }

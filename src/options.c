@@ -1168,6 +1168,27 @@ static int time_in_range(const struct opt_def *o, uint64_t ns, char *why,
 	return -ERANGE;
 }
 
+/*
+ * fio reads a size with a fraction and a unit, 1.5m, as the digits before
+ * the point (1 byte): a silent misreading, refused with what to write.
+ */
+static int fio_fraction(const struct opt_def *o, const char *val, char *why,
+			size_t whylen)
+{
+	const char *dot = strchr(val, '.');
+	bool sizes = o->type == OPT_SIZE || o->type == OPT_BS ||
+		     (o->type == OPT_SIZE_PCT && !strchr(val, '%')) ||
+		     (o->type == OPT_RATE && !(o->flags & OPT_F_COUNT));
+
+	if (!sizes || !dot || dot[1] < '0' || dot[1] > '9' ||
+	    !strpbrk(dot, "kKmMgGtTpP"))
+		return 0;
+	snprintf(why, whylen, "'%s': fio reads a fraction with a unit as the "
+		 "whole part alone (1.5m as 1 byte); expected a whole number "
+		 "of a smaller unit, such as 1536k for 1.5m", val);
+	return -EINVAL;
+}
+
 /* Parse val into j for option o; why says what was expected. */
 static int opt_parse(struct job *j, const struct opt_def *o, const char *val,
 		     char *why, size_t whylen)
@@ -1177,8 +1198,10 @@ static int opt_parse(struct job *j, const struct opt_def *o, const char *val,
 	uint64_t u;
 	double d;
 	bool b;
-	int ret = 0;
+	int ret = fio_fraction(o, val, why, whylen);
 
+	if (ret)
+		return ret;
 	switch (o->type) {
 	case OPT_STR:
 		if (!*val) {

@@ -22,31 +22,33 @@
 
 #define PLAN_MAX_JOBS	4096
 
-/* Apply opts[0..n) with kb_base first; the first failure fills e. */
+/*
+ * Apply opts[0..n) with kb_base first. A failure fills e; when e keeps a
+ * list (err_keep), the next options are still read, so that one run
+ * reports every bad option, and the last failure is returned.
+ */
 static int apply_opts(struct job *j, const struct raw_opt *const *opts,
 		      size_t n, struct err_rec *e)
 {
 	size_t i, kb = n;
-	int ret;
+	int ret, bad = 0;
 
 	for (i = 0; i < n; i++)
 		if (!strcmp(opts[i]->name, "kb_base"))
 			kb = i;
-	if (kb < n) {
-		ret = options_set(j, opts[kb]->name, opts[kb]->value,
-				  opts[kb]->file, opts[kb]->line, e);
-		if (ret)
-			return ret;
-	}
-	for (i = 0; i < n; i++) {
-		if (!strcmp(opts[i]->name, "kb_base"))
+	for (i = 0; i <= n; i++) {
+		/* i == n: kb_base first, then everything else in order */
+		size_t k = i == 0 ? kb : i - 1;
+
+		if (k >= n || (i && k == kb))
 			continue;
-		ret = options_set(j, opts[i]->name, opts[i]->value,
-				  opts[i]->file, opts[i]->line, e);
-		if (ret)
+		ret = options_set(j, opts[k]->name, opts[k]->value,
+				  opts[k]->file, opts[k]->line, e);
+		if (ret && (ret == -ENOMEM || !err_keep(e)))
 			return ret;
+		bad = ret ? ret : bad;
 	}
-	return 0;
+	return bad;
 }
 
 static bool selected(const struct plan_filter *f, const char *name)
@@ -630,8 +632,11 @@ static int note_checks(struct job *j, const struct raw_opt *const *opts,
 	return 0;
 }
 
+/* opts_only: earlier errors left the input incomplete; read each option,
+ * but check no combination (it could be an option that was dropped). */
 static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
-		     const struct raw_opt **opts, struct err_rec *e)
+		     const struct raw_opt **opts, bool opts_only,
+		     struct err_rec *e)
 {
 	const struct raw_section *sec = &doc->secs[si];
 	struct job j;
@@ -655,6 +660,8 @@ static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 		goto out;
 	}
 	ret = apply_opts(&j, opts, n, e);
+	if (!ret && opts_only)
+		goto out;
 	if (!ret)
 		ret = note_checks(&j, opts, n, sec);
 	if (!ret) {
@@ -681,7 +688,8 @@ int plan_build(struct plan *p, const struct raw_doc *doc,
 	       const struct plan_filter *f, struct err_rec *e)
 {
 	const struct raw_opt **opts;
-	size_t si, total = 0;
+	size_t si, total = 0, before = err_count(e);
+	bool failed = false;
 	int ret = 0;
 
 	memset(p, 0, sizeof(*p));
@@ -695,9 +703,16 @@ int plan_build(struct plan *p, const struct raw_doc *doc,
 		if (doc->secs[si].is_global ||
 		    !selected(f, doc->secs[si].name))
 			continue;
-		ret = build_job(p, doc, si, opts, e);
+		ret = build_job(p, doc, si, opts, before > 0, e);
+		/* Go on to the next job when errors are collected. */
+		if (ret == -EINVAL && err_keep(e)) {
+			failed = true;
+			ret = 0;
+		}
 	}
 	free(opts);
+	if (!ret && (failed || before))
+		ret = -EINVAL;	/* e: the last error found */
 	if (!ret && !p->njobs) {
 		err_set(e, "", 0, "", f && f->sections ? "no job matches "
 			"--section" : "no jobs: give a job file or --name=NAME "

@@ -19,7 +19,7 @@ struct err_rec {
 	char file[4096];	/* PATH_MAX: a path is never cut */
 	int line;
 	char option[64];
-	char msg[1024];
+	char msg[8192];		/* room for a path or two */
 	/* Set by the caller that wants every error of a job file (main.c);
 	 * NULL: stop at the first. err_set leaves it alone. */
 	struct err_list *list;

@@ -5,6 +5,7 @@
  * costs bounded memory and ends in a clear error rather than a crash.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <limits.h>
 #include <stdio.h>
@@ -296,8 +297,9 @@ static int expand_env(struct xout *o, const char **pp, char *why,
 }
 
 /* *pp points at '$' not followed by '{'; on success it is left after
- * the variable name. */
-static int expand_var(struct xout *o, const char **pp, char *why,
+ * the variable name. keep: an unknown $name stays as written (it is the
+ * option's own, such as filename_format's $jobnum). */
+static int expand_var(struct xout *o, const char **pp, bool keep, char *why,
 		      size_t whylen)
 {
 	const char *name = *pp + 1;
@@ -316,6 +318,10 @@ static int expand_var(struct xout *o, const char **pp, char *why,
 		if (strlen(jf_vars[i].name) == n &&
 		    !memcmp(jf_vars[i].name, name, n))
 			break;
+	if (i == sizeof(jf_vars) / sizeof(jf_vars[0]) && keep) {
+		*pp = name + n;
+		return xput(o, name - 1, n + 1);
+	}
 	if (i == sizeof(jf_vars) / sizeof(jf_vars[0])) {
 		err_why(why, whylen, "unknown variable $%.*s; %s",
 			(int)(n > 64 ? 64 : n), name, VAR_EXPECTED);
@@ -336,8 +342,23 @@ static int expand_var(struct xout *o, const char **pp, char *why,
  * One pass, left to right: substituted text is not expanded again, so an
  * environment value may contain '$'.
  */
+static int expand(const char *in, char *out, size_t outlen, bool keep,
+		  char *why, size_t whylen);
+
 int jobfile_expand(const char *in, char *out, size_t outlen, char *why,
 		   size_t whylen)
+{
+	return expand(in, out, outlen, false, why, whylen);
+}
+
+/* Options whose values hold $names of their own, expanded by the option. */
+static bool keeps_vars(const char *name)
+{
+	return !strcmp(name, "filename_format");
+}
+
+static int expand(const char *in, char *out, size_t outlen, bool keep,
+		  char *why, size_t whylen)
 {
 	struct xout o = { .buf = out, .len = 0, .cap = outlen };
 	const char *p = in, *q;
@@ -356,7 +377,7 @@ int jobfile_expand(const char *in, char *out, size_t outlen, char *why,
 		} else if (p[1] == '{') {
 			ret = expand_env(&o, &p, why, whylen);
 		} else {
-			ret = expand_var(&o, &p, why, whylen);
+			ret = expand_var(&o, &p, keep, why, whylen);
 		}
 		if (ret == -E2BIG)
 			goto err_big;
@@ -538,8 +559,8 @@ static int jf_option(struct jf_ctx *c, struct jf_src *s, char *p)
 		return -EINVAL;
 	}
 	if (value) {
-		ret = jobfile_expand(value, c->xbuf, sizeof(c->xbuf), why,
-				     sizeof(why));
+		ret = expand(value, c->xbuf, sizeof(c->xbuf),
+			     keeps_vars(name), why, sizeof(why));
 		if (ret) {
 			err_set(c->e, s->name, s->line, name, "%s", why);
 			return -EINVAL;

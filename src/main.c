@@ -49,7 +49,7 @@ static void on_signal(int sig)
 /* Every error found, in reading order (one when none was collected). */
 static int fail(struct err_rec *e)
 {
-	static char buf[sizeof(e->file) + 2048];
+	static char buf[sizeof(e->file) + sizeof(e->msg) + 256];
 	struct err_list *l = e->list;
 	size_t i;
 

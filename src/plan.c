@@ -181,7 +181,7 @@ static void plan_warn(struct plan *p, const struct job *j, const char *code,
 static void plan_warn(struct plan *p, const struct job *j, const char *code,
 		      const char *fmt, ...)
 {
-	char msg[512], text[2048];
+	char msg[512], text[sizeof(((struct err_rec *)0)->file) + 1024];
 	struct err_rec e;
 	va_list ap;
 

@@ -46,7 +46,8 @@ static void on_signal(int sig)
 	atomic_store(&stop_signal, sig);
 }
 
-/* Every error found, in reading order (one when none was collected). */
+/* Every error found, file by file in line order (one when none was
+ * collected). */
 static int fail(struct err_rec *e)
 {
 	static char buf[sizeof(e->file) + sizeof(e->msg) + 256];

@@ -13,16 +13,11 @@
 /* The file name of options given on the command line; line = argv index. */
 #define ERR_CMDLINE "<command line>"
 
-struct err_list;
-
 struct err_rec {
 	char file[4096];	/* PATH_MAX: a path is never cut */
 	int line;
 	char option[64];
 	char msg[8192];		/* room for a path or two */
-	/* Set by the caller that wants every error of a job file (main.c);
-	 * NULL: stop at the first. err_set leaves it alone. */
-	struct err_list *list;
 };
 
 /*
@@ -44,13 +39,21 @@ int err_list_init(struct err_list *l);
 void err_list_free(struct err_list *l);
 
 /*
- * Keep a copy of e in e->list (a copy equal to one kept is dropped).
- * Returns 1 when the caller may go on looking for more errors, 0 when it
- * must stop: no list, or the list is full.
+ * The list errors are collected in, for the main thread's parsing only
+ * (main.c sets it before reading the input); NULL (the default): every
+ * reader stops at its first error.
  */
-int err_keep(struct err_rec *e);
+void err_collect(struct err_list *l);
 
-/* Errors kept in e's list so far; 0 without a list. */
+/*
+ * Keep a copy of e in the collecting list (a copy equal to one kept is
+ * dropped). Returns 1 when the caller may go on looking for more errors,
+ * 0 when it must stop: no list, or the list is full.
+ */
+int err_keep(const struct err_rec *e);
+
+/* Errors kept so far; 0 without a list. e is unused (the call site reads
+ * as "errors of this parse"). */
 size_t err_count(const struct err_rec *e);
 
 /* Reading order: files in the order first seen, then by line; errors of

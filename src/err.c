@@ -71,9 +71,16 @@ static int err_same(const struct err_rec *a, const struct err_rec *b)
 	       !strcmp(a->option, b->option) && !strcmp(a->msg, b->msg);
 }
 
-int err_keep(struct err_rec *e)
+static struct err_list *collecting;
+
+void err_collect(struct err_list *l)
 {
-	struct err_list *l = e->list;
+	collecting = l;
+}
+
+int err_keep(const struct err_rec *e)
+{
+	struct err_list *l = collecting;
 	size_t i;
 
 	if (!l || !l->recs)
@@ -85,15 +92,14 @@ int err_keep(struct err_rec *e)
 		l->full = 1;
 		return 0;
 	}
-	l->recs[l->n] = *e;
-	l->recs[l->n].list = NULL;
-	l->n++;
+	l->recs[l->n++] = *e;
 	return 1;
 }
 
 size_t err_count(const struct err_rec *e)
 {
-	return e->list ? e->list->n : 0;
+	(void)e;
+	return collecting ? collecting->n : 0;
 }
 
 void err_list_sort(struct err_list *l)

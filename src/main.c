@@ -46,15 +46,18 @@ static void on_signal(int sig)
 	atomic_store(&stop_signal, sig);
 }
 
+/* The errors collected while reading the input (err_collect). */
+static struct err_list errs;
+
 /* Every error found, file by file in line order (one when none was
  * collected). */
 static int fail(struct err_rec *e)
 {
 	static char buf[sizeof(e->file) + sizeof(e->msg) + 256];
-	struct err_list *l = e->list;
+	struct err_list *l = &errs;
 	size_t i;
 
-	if (!err_keep(e) && (!l || !l->n)) {
+	if (!err_keep(e) && !l->n) {
 		err_format(e, buf, sizeof(buf));
 		fprintf(stderr, "iorig: %s\n", buf);
 		return EXIT_USAGE;
@@ -404,7 +407,6 @@ int main(int argc, char **argv)
 	struct output out = { .fd = -1 }, sout = { .fd = -1 };
 	struct progress prog;
 	struct run_watch watch = { 0 };
-	struct err_list errs = { 0 };
 	int code, ret;
 
 	std_fds_open();
@@ -418,7 +420,7 @@ int main(int argc, char **argv)
 	}
 	filter.sections = c.sections;
 	if (!err_list_init(&errs))
-		e.list = &errs;
+		err_collect(&errs);
 	ret = build_doc(&c, &doc, &e);
 	/* After errors that were collected, the options are still read. */
 	if (!ret || (ret == -EINVAL && err_count(&e) && !errs.full))
@@ -471,6 +473,7 @@ out:
 	plan_free(&p);
 	raw_doc_free(&doc);
 	cli_free(&c);
+	err_collect(NULL);
 	err_list_free(&errs);
 	exit(code);
 }

@@ -711,9 +711,8 @@ int value_pct(const char *s, double *out, char *why, size_t whylen)
 	trim(s, &b, &e);
 	/* "50%%": fio reads the number and its first '%' (job files made
 	 * from printf-style templates keep the doubled one). */
-	if (e - b > 2 && e[-1] == '%' && e[-2] == '%')
-		e--;
-	num_end = e > b && e[-1] == '%' ? e - 1 : e;
+	num_end = e - b > 2 && e[-1] == '%' && e[-2] == '%' ? e - 1 : e;
+	num_end = num_end > b && num_end[-1] == '%' ? num_end - 1 : num_end;
 	calc_init(&c, b, num_end, NULL);
 	if (calc_double(&c, 0.0, 100.0, out))
 		return 0;

@@ -40,7 +40,8 @@ static int apply_opts(struct job *j, const struct raw_opt *const *opts,
 		/* i == n: kb_base first, then everything else in order */
 		size_t k = i == 0 ? kb : i - 1;
 
-		if (k >= n || (i && k == kb))
+		/* Only the last kb_base counts (set first, above). */
+		if (k >= n || (i && !strcmp(opts[k]->name, "kb_base")))
 			continue;
 		ret = options_set(j, opts[k]->name, opts[k]->value,
 				  opts[k]->file, opts[k]->line, e);

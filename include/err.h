@@ -26,6 +26,46 @@ struct err_rec {
 	char msg[ERR_MSG_MAX];
 };
 
+/*
+ * Errors found in one pass over the input, as a compiler reports them:
+ * up to ERR_LIST_MAX, printed in reading order. Readers that can go on
+ * after an error (the line, the option are skipped) call err_keep.
+ */
+#define ERR_LIST_MAX 20
+
+struct err_list {
+	struct err_rec *recs;	/* ERR_LIST_MAX of them, allocated by
+				 * err_list_init */
+	size_t n;
+	int full;		/* more errors than were kept */
+};
+
+/* 0, or -ENOMEM. */
+int err_list_init(struct err_list *l);
+void err_list_free(struct err_list *l);
+
+/*
+ * The list errors are collected in, for the main thread's parsing only
+ * (main.c sets it before reading the input); NULL (the default): every
+ * reader stops at its first error.
+ */
+void err_collect(struct err_list *l);
+
+/*
+ * Keep a copy of e in the collecting list (a copy equal to one kept is
+ * dropped). Returns 1 when the caller may go on looking for more errors,
+ * 0 when it must stop: no list, or the list is full.
+ */
+int err_keep(const struct err_rec *e);
+
+/* Errors kept so far; 0 without a list. e is unused (the call site reads
+ * as "errors of this parse"). */
+size_t err_count(const struct err_rec *e);
+
+/* Reading order: files in the order first seen, then by line; errors of
+ * the same line keep the order they were found in. */
+void err_list_sort(struct err_list *l);
+
 void err_set(struct err_rec *e, const char *file, int line,
 	     const char *option, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));

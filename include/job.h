@@ -192,6 +192,14 @@ struct job {
 	int dedupe_mode;		/* enum dedupe_mode */
 	uint64_t dedupe_working_set_percentage;	/* of the region */
 
+	/* fio options accepted as no-ops (compatibility policy, options.c):
+	 * they change nothing iorig measures; plan.c warns where a job
+	 * probably expects something iorig does not do. */
+	bool disk_util;			/* fio's disk statistics: none */
+	int clocksource;		/* enum clocksource: iorig's clock */
+	bool gtod_reduce;		/* iorig times every I/O anyway */
+	bool disable_lat, disable_clat, disable_slat, disable_bw;
+
 	/* Derived by plan.c. */
 	unsigned clone;		/* 0..numjobs-1 */
 	unsigned group;		/* reporting group id */

@@ -75,7 +75,8 @@ extern const struct opt_def options_table[];
 /* Find by name or alias; NULL when unknown. */
 const struct opt_def *options_find(const char *name);
 
-/* Nearest option name for a typo, or NULL when nothing is close. */
+/* Nearest option name for a typo, or NULL when nothing is close or name
+ * is one fio knows (never another option for a name of fio's). */
 const char *options_suggest(const char *name);
 
 /*
@@ -83,6 +84,8 @@ const char *options_suggest(const char *name);
  * error then says so instead of "unknown option".
  */
 bool options_is_fio_only(const char *name);
+/* For such a name, the error to give (it says why); NULL otherwise. */
+const char *options_fio_only_msg(const char *name);
 
 /* Reset j to every option's default. Returns 0 or -errno. */
 int options_defaults(struct job *j);

@@ -144,9 +144,9 @@ static int check_job_opt(const char *name, size_t len, struct err_rec *e)
 	buf[len] = '\0';
 	if (options_find(buf))
 		return 0;
-	if (options_is_fio_only(buf)) {
-		err_set(e, CLI_FILE, 0, buf, "fio has this option but iorig "
-			"does not support it yet");
+	hint = options_fio_only_msg(buf);
+	if (hint) {
+		err_set(e, CLI_FILE, 0, buf, "%s", hint);
 		return -EINVAL;
 	}
 	hint = options_suggest(buf);

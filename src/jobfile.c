@@ -5,6 +5,7 @@
  * costs bounded memory and ends in a clear error rather than a crash.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <limits.h>
@@ -335,6 +336,10 @@ static int expand_var(struct xout *o, const char **pp, bool keep,
 		if (strlen(jf_vars[i].name) == n &&
 		    !memcmp(jf_vars[i].name, name, n))
 			break;
+	if (i == sizeof(jf_vars) / sizeof(jf_vars[0]) && keep) {
+		*pp = name + n;
+		return xput(o, name - 1, n + 1);
+	}
 	if (i == sizeof(jf_vars) / sizeof(jf_vars[0])) {
 		err_why(why, whylen, "unknown variable $%.*s; %s",
 			(int)(n > 64 ? 64 : n), name, VAR_EXPECTED);
@@ -735,7 +740,9 @@ static int jf_parse_src(struct jf_ctx *c, struct jf_src *s)
 
 	while ((ret = read_line(c, s)) > 0) {
 		ret = jf_line(c, s);
-		if (ret)
+		/* Skip the line and go on when the caller collects errors
+		 * (out of memory stops). */
+		if (ret && (ret == -ENOMEM || !err_keep(c->e)))
 			return ret;
 	}
 	return ret;
@@ -756,6 +763,7 @@ int jobfile_parse_file(struct raw_doc *doc, const char *path,
 		       struct err_rec *e)
 {
 	int is_stdin = !strcmp(path, "-");
+	size_t kept = err_count(e);
 	const char *name;
 	struct jf_ctx *c;
 	struct stat st;
@@ -795,6 +803,8 @@ int jobfile_parse_file(struct raw_doc *doc, const char *path,
 		goto err_close;
 	}
 	ret = jf_parse_stream(c, fp, name, &st);
+	if (!ret && err_count(e) > kept)
+		ret = -EINVAL;	/* e: the last error found */
 err_close:
 	if (!is_stdin)
 		fclose(fp);
@@ -807,6 +817,7 @@ int jobfile_parse_string(struct raw_doc *doc, const char *name,
 			 const char *text, struct err_rec *e)
 {
 	struct jf_src src = { .text = text };
+	size_t kept = err_count(e);
 	struct jf_ctx *c;
 	int ret;
 
@@ -829,6 +840,8 @@ int jobfile_parse_string(struct raw_doc *doc, const char *name,
 	c->frames[0] = (struct jf_frame){ .name = src.name };
 	c->depth = 1;
 	ret = jf_parse_src(c, &src);
+	if (!ret && err_count(e) > kept)
+		ret = -EINVAL;
 out:
 	free(c);
 	return ret;

@@ -47,12 +47,32 @@ static void on_signal(int sig)
 	atomic_store(&stop_signal, sig);
 }
 
-static int fail(const struct err_rec *e)
-{
-	char buf[ERR_TEXT_MAX];
+/* The errors collected while reading the input (err_collect). */
+static struct err_list errs;
 
-	err_format(e, buf, sizeof(buf));
-	fprintf(stderr, "iorig: %s\n", buf);
+/* Every error found, file by file in line order (one when none was
+ * collected). */
+static int fail(struct err_rec *e)
+{
+	static char buf[sizeof(e->file) + sizeof(e->msg) + 256];
+	struct err_list *l = &errs;
+	size_t i;
+
+	if (!err_keep(e) && !l->n) {
+		err_format(e, buf, sizeof(buf));
+		fprintf(stderr, "iorig: %s\n", buf);
+		return EXIT_USAGE;
+	}
+	err_list_sort(l);
+	for (i = 0; i < l->n; i++) {
+		err_format(&l->recs[i], buf, sizeof(buf));
+		fprintf(stderr, "iorig: %s\n", buf);
+	}
+	if (l->full)
+		fprintf(stderr, "iorig: more errors follow; stopped after "
+			"the first %d\n", ERR_LIST_MAX);
+	else if (l->n > 1)
+		fprintf(stderr, "iorig: %zu errors; nothing was run\n", l->n);
 	return EXIT_USAGE;
 }
 
@@ -62,12 +82,19 @@ static int build_doc(const struct cli *c, struct raw_doc *doc,
 	const char **f;
 	int ret;
 
+	int bad = 0;
+
 	ret = cli_emit(c, doc, true, e);
-	for (f = c->jobfiles; !ret && *f; f++)
+	for (f = c->jobfiles; *f; f++) {
+		/* Errors collected (err_keep): read the next file too. */
+		if (ret && (ret != -EINVAL || !err_keep(e)))
+			return ret;
+		bad = ret ? ret : bad;
 		ret = jobfile_parse_file(doc, *f, e);
-	if (!ret)
+	}
+	if (!ret && !bad)
 		ret = cli_emit(c, doc, false, e);
-	return ret;
+	return ret ? ret : bad;
 }
 
 static void print_plan(const struct plan *p)
@@ -96,7 +123,13 @@ static int info_only(const struct cli *c)
 	}
 	if (options_print_cmdhelp(stdout, c->cmdhelp_opt)) {
 		const char *hint = options_suggest(c->cmdhelp_opt);
+		const char *fio = options_fio_only_msg(c->cmdhelp_opt);
 
+		if (fio) {
+			fprintf(stderr, "iorig: --cmdhelp: '%s': %s\n",
+				c->cmdhelp_opt, fio);
+			return EXIT_USAGE;
+		}
 		fprintf(stderr, "iorig: --cmdhelp: unknown option '%s'%s%s%s\n",
 			c->cmdhelp_opt, hint ? "; did you mean '" : "",
 			hint ? hint : "", hint ? "'?" : "");
@@ -409,7 +442,7 @@ int main(int argc, char **argv)
 	struct progress prog;
 	struct run_watch watch = { 0 };
 	bool chart_failed;
-	int code;
+	int code, ret;
 
 	std_fds_open();
 	if (cli_parse(&c, argc, argv, &e)) {
@@ -421,8 +454,13 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	filter.sections = c.sections;
-	if (build_doc(&c, &doc, &e) || plan_build(&p, &doc, &filter, &e) ||
-	    plan_checks(&c, &p, &bl, &cs, &e)) {
+	if (!err_list_init(&errs))
+		err_collect(&errs);
+	ret = build_doc(&c, &doc, &e);
+	/* After errors that were collected, the options are still read. */
+	if (!ret || (ret == -EINVAL && err_count(&e) && !errs.full))
+		ret = plan_build(&p, &doc, &filter, &e) || ret;
+	if (ret || plan_checks(&c, &p, &bl, &cs, &e)) {
 		code = fail(&e);
 		goto out;
 	}
@@ -474,5 +512,7 @@ out:
 	plan_free(&p);
 	raw_doc_free(&doc);
 	cli_free(&c);
+	err_collect(NULL);
+	err_list_free(&errs);
 	exit(code);
 }

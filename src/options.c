@@ -156,14 +156,14 @@ static const struct opt_choice falloc_choices[] = {
 
 static const struct opt_choice verify_choices[] = {
 	{ "none", VERIFY_NONE, "write plain data, check nothing" },
+	{ "0", VERIFY_NONE, "same as none (fio's default)" },
 	{ "xxh3", VERIFY_XXH3, "header, generated data, XXH3 64-bit checksum" },
 	{ "crc32c", VERIFY_CRC32C, "header, generated data, CRC-32C "
 	  "checksum" },
+	{ "crc32c-intel", VERIFY_CRC32C, "same as crc32c (fio's name for "
+	  "its hardware-assisted CRC-32C)" },
 	{ "pattern", VERIFY_PATTERN, "header, verify_pattern as the data, "
 	  "CRC-32C checksum" },
-	{ "0", VERIFY_NONE, "same as none" },
-	{ "crc32c-intel", VERIFY_CRC32C, "same as crc32c (the SSE 4.2 "
-	  "instruction when the CPU has it)" },
 	{ "md5", VERIFY_MD5, "header, generated data, MD5 (libcrypto)" },
 	{ "crc64", VERIFY_CRC64, "header, generated data, CRC-64 (liblzma, "
 	  "ECMA-182)" },
@@ -185,6 +185,14 @@ static const struct opt_choice verify_choices[] = {
 	  "(libxxhash)" },
 	{ "meta", VERIFY_META, "header, generated data; only the header is "
 	  "checked (CRC-32C of it), as fio's meta" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt_choice clocksource_choices[] = {
+	{ "clock_gettime", 0, "fio's default; iorig uses its own clock" },
+	{ "gettimeofday", 1, "accepted; iorig uses its own clock" },
+	{ "cpu", 2, "accepted; iorig uses its own clock (the TSC when it "
+	  "is invariant)" },
 	{ NULL, 0, NULL },
 };
 
@@ -211,7 +219,8 @@ const struct opt_def options_table[] = {
 	  .aux = F(size_pct), .category = "target",
 	  .help = "Region of the job in bytes, or a percentage of the "
 		  "target's size; default: the target's size" },
-	{ .name = "offset", .type = OPT_SIZE_PCT, .off = F(offset),
+	{ .name = "offset", .alias = "fileoffset", .type = OPT_SIZE_PCT,
+	  .off = F(offset),
 	  .aux = F(offset_pct), .def = "0", .category = "target",
 	  .help = "Start of the region in each file, bytes or percentage" },
 	{ .name = "io_size", .alias = "io_limit", .type = OPT_SIZE,
@@ -352,7 +361,8 @@ const struct opt_def options_table[] = {
 	  .def = "0", .flags = OPT_F_COUNT, .category = "rate",
 	  .help = "Issue at most this many I/Os per second per direction, "
 		  "as rate= (ignored for a direction rate= sets)" },
-	{ .name = "rate_min", .type = OPT_RATE, .off = F(rate_min),
+	{ .name = "rate_min", .alias = "ratemin", .type = OPT_RATE,
+	  .off = F(rate_min),
 	  .def = "0", .category = "rate",
 	  .help = "Fail the job when a direction moves fewer bytes/s than "
 		  "this over a rate_cycle" },
@@ -365,7 +375,8 @@ const struct opt_def options_table[] = {
 	  .category = "rate",
 	  .help = "When rated I/Os fall due: evenly spaced, or as a Poisson "
 		  "process" },
-	{ .name = "rate_cycle", .type = OPT_TIME, .off = F(rate_cycle_ns),
+	{ .name = "rate_cycle", .alias = "ratecycle", .type = OPT_TIME,
+	  .off = F(rate_cycle_ns),
 	  .def = "1000", .unit_ns = 1000000, .min = 1000000,
 	  .max = 86400 * NS_S, .category = "rate",
 	  .help = "The window rate_min and rate_iops_min average over "
@@ -423,7 +434,8 @@ const struct opt_def options_table[] = {
 	  .help = "Failed I/Os to count and go on after instead of stopping "
 		  "the job; errors still give exit status 1" },
 	/* Randomness */
-	{ .name = "randrepeat", .type = OPT_BOOL, .off = F(randrepeat),
+	{ .name = "randrepeat", .type = OPT_BOOL,
+	  .off = F(randrepeat),
 	  .def = "1", .category = "random",
 	  .help = "Same random sequence on every run (seeded by randseed)" },
 	{ .name = "randseed", .type = OPT_UINT, .off = F(randseed),
@@ -639,6 +651,39 @@ const struct opt_def options_table[] = {
 	  .off = F(verify_state_load), .def = "0", .category = "verify",
 	  .help = "verify_only=1: check only the blocks the state file of "
 		  "the writing run names" },
+	/* fio options accepted as no-ops: they change nothing iorig
+	 * measures (the manual's DIFFERENCES FROM FIO says why each). */
+	{ .name = "disk_util", .type = OPT_BOOL, .off = F(disk_util),
+	  .def = "1", .category = "compat",
+	  .help = "Accepted for fio job files: iorig has no disk "
+		  "utilization report (the device's own counters are in the "
+		  "JSON report's machine info)" },
+	{ .name = "clocksource", .type = OPT_ENUM, .off = F(clocksource),
+	  .def = "clock_gettime", .choices = clocksource_choices,
+	  .category = "compat",
+	  .help = "Accepted for fio job files: iorig times with its own "
+		  "calibrated clock whatever this says" },
+	{ .name = "gtod_reduce", .type = OPT_BOOL, .off = F(gtod_reduce),
+	  .def = "0", .category = "compat",
+	  .help = "Accepted for fio job files, with a warning: iorig still "
+		  "times every I/O" },
+	{ .name = "disable_lat", .type = OPT_BOOL, .off = F(disable_lat),
+	  .def = "0", .category = "compat",
+	  .help = "Accepted for fio job files, with a warning: iorig still "
+		  "reports total latency" },
+	{ .name = "disable_clat", .type = OPT_BOOL, .off = F(disable_clat),
+	  .def = "0", .category = "compat",
+	  .help = "Accepted for fio job files, with a warning: iorig still "
+		  "reports completion latency" },
+	{ .name = "disable_slat", .type = OPT_BOOL, .off = F(disable_slat),
+	  .def = "0", .category = "compat",
+	  .help = "Accepted for fio job files, with a warning: iorig still "
+		  "reports submission latency" },
+	{ .name = "disable_bw_measurement", .alias = "disable_bw",
+	  .type = OPT_BOOL, .off = F(disable_bw), .def = "0",
+	  .category = "compat",
+	  .help = "Accepted for fio job files, with a warning: iorig still "
+		  "reports bandwidth" },
 	{ .name = NULL },
 };
 
@@ -648,86 +693,280 @@ const struct opt_def options_table[] = {
  */
 static const char *const fio_only[] = {
 	"allow_mounted_write",
+	"apptag",
+	"apptag_mask",
+	"arguments",
 	"atomic",
+	"bindname",
+	"block_error_percentiles",
+	"blocksize_unaligned",
+	"brick",
 	"bs_is_seq_rand",
 	"bs_unaligned",
+	"busy_poll",
 	"bwavgtime",
+	"cdb_len",
 	"cgroup",
-	"clocksource",
+	"cgroup_nodelete",
+	"cgroup_weight",
+	"chunck_size",
+	"chunk_size",
+	"clientname",
+	"clustername",
+	"cmd_type",
+	"cmdprio",
+	"cmdprio_bssplit",
+	"cmdprio_class",
+	"cmdprio_hint",
+	"cmdprio_percentage",
+	"comm",
+	"conf",
+	"cont",
+	"cpuchunks",
+	"cpuload",
 	"cpumask",
+	"cpumode",
 	"cpus_allowed",
 	"cpus_allowed_policy",
 	"create_fsync",
+	"cuda_io",
+	"data_placement",
+	"dataplacement",
 	"ddir_seq_add",
 	"ddir_seq_nr",
+	"deac",
 	"dedupe_global",
-	"disable_bw_measurement",
-	"disable_clat",
-	"disable_lat",
-	"disable_slat",
-	"disk_util",
+	"donorname",
+	"dp_scheme",
+	"end_syncfs",
 	"error_dump",
 	"exec_postrun",
 	"exec_prerun",
+	"exit_on_io_done",
+	"exit_what",
 	"exitall",
 	"exitall_on_error",
+	"experimental_verify",
+	"fdp",
+	"fdp_pli",
+	"fdp_pli_select",
 	"file_append",
 	"file_service_type",
+	"filetype",
 	"fill_device",
 	"fill_fs",
 	"flow",
+	"flow_id",
+	"flow_sleep",
+	"flow_watermark",
+	"force_async",
 	"gid",
-	"gtod_reduce",
+	"gpu_dev_id",
+	"gpu_dev_ids",
+	"grace_time",
+	"gtod_cpu",
+	"hdfs_use_direct",
+	"hdfsdirectory",
+	"hipri_percentage",
+	"hostname",
+	"http_host",
+	"http_mode",
+	"http_object_mode",
+	"http_pass",
+	"http_s3_key",
+	"http_s3_keyid",
+	"http_s3_region",
+	"http_s3_security_token",
+	"http_s3_sse_customer_algorithm",
+	"http_s3_sse_customer_key",
+	"http_s3_storage_class",
+	"http_swift_auth_token",
+	"http_user",
+	"http_verbose",
+	"https",
 	"hugepage-size",
 	"ignore_error",
+	"ignore_zone_limits",
+	"initiator",
+	"inplace",
+	"interface",
 	"iodepth_low",
 	"iomem",
 	"iomem_align",
 	"iopsavgtime",
 	"ioscheduler",
+	"job_max_open_zones",
+	"job_start_clock_id",
 	"latency_percentile",
+	"latency_run",
 	"latency_target",
 	"latency_window",
+	"libaio_vectored",
+	"libblkio_driver",
+	"libblkio_force_enable_completion_eventfd",
+	"libblkio_num_entries",
+	"libblkio_path",
+	"libblkio_pre_connect_props",
+	"libblkio_pre_start_props",
+	"libblkio_queue_size",
+	"libblkio_vectored",
+	"libblkio_wait_mode",
+	"libblkio_write_zeroes_on_trim",
+	"listen",
 	"lockfile",
 	"lockmem",
+	"log_alternate_epoch",
+	"log_alternate_epoch_clock_id",
 	"log_avg_msec",
+	"log_compression",
+	"log_compression_cpus",
+	"log_entries",
+	"log_hist_coarseness",
 	"log_hist_msec",
+	"log_issue_time",
+	"log_max_value",
+	"log_offset",
+	"log_prio",
+	"log_store_compressed",
+	"log_unix_epoch",
+	"log_window_value",
 	"max_latency",
+	"max_open_zones",
+	"md_per_io_size",
 	"mem",
 	"mem_align",
+	"merge_blktrace_file",
+	"merge_blktrace_iters",
+	"merge_blktrace_scalars",
+	"mss",
+	"namenode",
+	"nfs_url",
 	"nice",
+	"no_completion_thread",
+	"nodelay",
+	"nonvectored",
+	"num_range",
 	"numa_cpu_nodes",
 	"numa_mem_policy",
+	"object_class",
 	"offset_align",
 	"offset_increment",
+	"opendir",
 	"openfiles",
 	"per_job_logs",
+	"percentage_sequential",
+	"pi_act",
+	"pi_chk",
+	"pingpong",
+	"plid_select",
+	"plids",
+	"pool",
+	"port",
 	"pre_read",
 	"prio",
 	"prioclass",
+	"priohint",
+	"profile",
+	"program",
+	"proto",
+	"protocol",
+	"ramp_size",
+	"random_sequence_stride",
+	"rbd_encryption_format",
+	"rbd_encryption_passphrase",
+	"rbdname",
+	"read_beyond_wp",
 	"read_iolog",
+	"read_iolog_chunked",
+	"read_mode",
+	"readfua",
+	"recover_zbd_write_error",
+	"replay_align",
 	"replay_no_stall",
+	"replay_redirect",
+	"replay_scale",
+	"replay_skip",
+	"replay_time_scale",
+	"rocm_io",
+	"rwmixcycle",
 	"serialize_overlap",
+	"sg_write_mode",
 	"significant_figures",
+	"single-instance",
+	"single_instance",
+	"skip_bad",
+	"softrandommap",
+	"spr_cs",
+	"spr_num_regions",
+	"spr_op",
+	"sprandom",
+	"ss",
 	"ss_dur",
+	"ss_interval",
 	"ss_ramp",
+	"stat_type",
+	"stats",
+	"std_redirect",
 	"steadystate",
+	"steadystate_check_interval",
+	"steadystate_duration",
+	"steadystate_ramp_time",
+	"stream_id",
+	"svcl",
 	"sync_file_range",
+	"thinkcycles",
+	"thp",
+	"touch_objects",
 	"trim_backlog",
+	"trim_backlog_batch",
 	"trim_percentage",
+	"trim_verify_zero",
+	"ttl",
 	"uid",
 	"unified_rw_reporting",
 	"unique_filename",
+	"unit_base",
+	"unlink_each_loop",
+	"uri",
 	"userspace_reap",
+	"verb",
 	"verify_async",
+	"verify_async_cpus",
+	"verify_backlog_batch",
+	"verify_bytchk",
+	"verify_header_seed",
 	"verify_interval",
+	"verify_mode",
 	"verify_offset",
+	"verify_pattern_interval",
+	"verify_policy",
+	"verify_write_sequence",
+	"verifysort",
+	"verifysort_nr",
+	"volume",
 	"wait_for",
+	"window_size",
+	"write_barrier",
 	"write_bw_log",
+	"write_hint",
 	"write_hist_log",
 	"write_iolog",
 	"write_iops_log",
 	"write_lat_log",
+	"write_mode",
+	"write_zone_remainder",
+	"writefua",
+	"xnvme_admin",
+	"xnvme_async",
+	"xnvme_be",
+	"xnvme_dev_nsid",
+	"xnvme_dev_subnqn",
+	"xnvme_iovec",
+	"xnvme_mem",
+	"xnvme_sync",
+	"zone_reset_frequency",
+	"zone_reset_threshold",
+	"zonecapacity",
 	"zonemode",
 	"zonerange",
 	"zonesize",
@@ -781,11 +1020,36 @@ static unsigned edit_distance(const char *a, const char *b)
 	return row[lb];
 }
 
+/* fio's per-I/O log options: log_*, write_*_log, per_job_logs. */
+static bool is_log_option(const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(name, "log_", 4) || !strcmp(name, "per_job_logs") ||
+	       (!strncmp(name, "write_", 6) && n > 10 &&
+		!strcmp(name + n - 4, "_log"));
+}
+
+const char *options_fio_only_msg(const char *name)
+{
+	if (!options_is_fio_only(name))
+		return NULL;
+	if (is_log_option(name))
+		return "fio has this option but iorig does not write fio's "
+		       "per-I/O logs yet (interval= and --stream record "
+		       "samples over time)";
+	return "fio has this option but iorig does not support it yet";
+}
+
 const char *options_suggest(const char *name)
 {
 	const struct opt_def *o;
 	const char *best = NULL;
 	unsigned d, bestd = strlen(name) > 4 ? 3 : 2;
+
+	/* A name fio knows is not a typo of another option. */
+	if (options_is_fio_only(name))
+		return NULL;
 
 	for (o = options_table; o->name; o++) {
 		d = edit_distance(name, o->name);
@@ -1309,6 +1573,27 @@ static int time_in_range(const struct opt_def *o, uint64_t ns, char *why,
 	return -ERANGE;
 }
 
+/*
+ * fio reads a size with a fraction and a unit, 1.5m, as the digits before
+ * the point (1 byte): a silent misreading, refused with what to write.
+ */
+static int fio_fraction(const struct opt_def *o, const char *val, char *why,
+			size_t whylen)
+{
+	const char *dot = strchr(val, '.');
+	bool sizes = o->type == OPT_SIZE || o->type == OPT_BS ||
+		     (o->type == OPT_SIZE_PCT && !strchr(val, '%')) ||
+		     (o->type == OPT_RATE && !(o->flags & OPT_F_COUNT));
+
+	if (!sizes || !dot || dot[1] < '0' || dot[1] > '9' ||
+	    !strpbrk(dot, "kKmMgGtTpP"))
+		return 0;
+	snprintf(why, whylen, "'%s': fio reads a fraction with a unit as the "
+		 "whole part alone (1.5m as 1 byte); expected a whole number "
+		 "of a smaller unit, such as 1536k for 1.5m", val);
+	return -EINVAL;
+}
+
 /* Parse val into j for option o; why says what was expected. */
 static int opt_parse(struct job *j, const struct opt_def *o, const char *val,
 		     char *why, size_t whylen)
@@ -1318,8 +1603,10 @@ static int opt_parse(struct job *j, const struct opt_def *o, const char *val,
 	uint64_t u;
 	double d;
 	bool b;
-	int ret = 0;
+	int ret = fio_fraction(o, val, why, whylen);
 
+	if (ret)
+		return ret;
 	switch (o->type) {
 	case OPT_STR:
 		if (!*val) {
@@ -1412,9 +1699,9 @@ int options_set(struct job *j, const char *name, const char *value,
 	int ret;
 
 	if (!o) {
-		if (options_is_fio_only(name)) {
-			err_set(e, file, line, name, "fio has this option but "
-				"iorig does not support it yet");
+		hint = options_fio_only_msg(name);
+		if (hint) {
+			err_set(e, file, line, name, "%s", hint);
 			return -EINVAL;
 		}
 		hint = options_suggest(name);

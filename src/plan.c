@@ -23,31 +23,34 @@
 
 #define PLAN_MAX_JOBS	4096
 
-/* Apply opts[0..n) with kb_base first; the first failure fills e. */
+/*
+ * Apply opts[0..n) with kb_base first. A failure fills e; when e keeps a
+ * list (err_keep), the next options are still read, so that one run
+ * reports every bad option, and the last failure is returned.
+ */
 static int apply_opts(struct job *j, const struct raw_opt *const *opts,
 		      size_t n, struct err_rec *e)
 {
 	size_t i, kb = n;
-	int ret;
+	int ret, bad = 0;
 
 	for (i = 0; i < n; i++)
 		if (!strcmp(opts[i]->name, "kb_base"))
 			kb = i;
-	if (kb < n) {
-		ret = options_set(j, opts[kb]->name, opts[kb]->value,
-				  opts[kb]->file, opts[kb]->line, e);
-		if (ret)
-			return ret;
-	}
-	for (i = 0; i < n; i++) {
-		if (!strcmp(opts[i]->name, "kb_base"))
+	for (i = 0; i <= n; i++) {
+		/* i == n: kb_base first, then everything else in order */
+		size_t k = i == 0 ? kb : i - 1;
+
+		/* Only the last kb_base counts (set first, above). */
+		if (k >= n || (i && !strcmp(opts[k]->name, "kb_base")))
 			continue;
-		ret = options_set(j, opts[i]->name, opts[i]->value,
-				  opts[i]->file, opts[i]->line, e);
-		if (ret)
+		ret = options_set(j, opts[k]->name, opts[k]->value,
+				  opts[k]->file, opts[k]->line, e);
+		if (ret && (ret == -ENOMEM || !err_keep(e)))
 			return ret;
+		bad = ret ? ret : bad;
 	}
-	return 0;
+	return bad;
 }
 
 static bool selected(const struct plan_filter *f, const char *name)
@@ -166,19 +169,8 @@ static int check_job(const struct job *j, struct err_rec *e)
 	}
 	if (check_rate(j, e))
 		return -EINVAL;
-	if (j->time_based && !j->runtime_ns) {
-		err_set(e, file, line, "time_based", "needs runtime= (how "
-			"long to keep going)");
-		return -EINVAL;
-	}
 	if (j->hipri && !j->direct) {
 		err_set(e, file, line, "hipri", "polled I/O needs direct=1");
-		return -EINVAL;
-	}
-	if (j->filename && j->nrfiles != 1) {
-		err_set(e, file, line, "nrfiles", "cannot be combined with "
-			"filename=; list the files in filename= separated "
-			"by ':'");
 		return -EINVAL;
 	}
 	if (j->io_size && j->io_size < (j->bs_min[0] < j->bs_min[1] ?
@@ -354,6 +346,54 @@ static void warn_fill(struct plan *p, const struct job *j)
 			  "buffer_compress_percentage");
 }
 
+/* Names in filename= (':' separates, "\:" is part of a name). */
+static unsigned filename_count(const char *s)
+{
+	unsigned n = 1;
+
+	for (; *s; s++) {
+		if (*s == '\\' && s[1])
+			s++;
+		else if (*s == ':')
+			n++;
+	}
+	return n;
+}
+
+/*
+ * fio's meaning where a job file says less than it seems to: time_based
+ * without a runtime is dropped (fio warns and runs to size), nrfiles is
+ * ignored when filename= names the files.
+ */
+static void fio_meaning(struct plan *p, struct job *j)
+{
+	unsigned n;
+
+	if (j->time_based && !j->runtime_ns) {
+		j->time_based = false;
+		plan_warn(p, j, "time_based_no_runtime", "time_based without "
+			  "runtime= is ignored, as fio ignores it: the job "
+			  "stops when its size is done");
+	}
+	static const char *const timing[] = {
+		"gtod_reduce", "disable_lat", "disable_clat", "disable_slat",
+		"disable_bw_measurement", NULL,
+	};
+	const char *const *t;
+
+	for (t = timing; *t; t++)
+		if (opt_is_set(j, *t))
+			plan_warn(p, j, "timing_kept", "%s=1 is accepted but "
+				  "iorig still times every I/O and reports "
+				  "it (its clock reads cost little; see the "
+				  "manual)", *t);
+	n = j->filename ? filename_count(j->filename) : 0;
+	if (n && j->nrfiles != 1 && j->nrfiles != n)
+		plan_warn(p, j, "nrfiles_ignored", "nrfiles=%" PRIu64 " is "
+			  "ignored, as fio ignores it: filename= names the "
+			  "files (%u)", j->nrfiles, n);
+}
+
 /* Settings that run, but not the way a user may think. */
 static void warn_job(struct plan *p, const struct job *j)
 {
@@ -504,6 +544,7 @@ static int add_runs(struct plan *p, struct job *j, struct err_rec *e)
 	}
 	if (j->repeat > 1 || (p->njobs && p->jobs[p->njobs - 1].repeat > 1))
 		j->stonewall = true;
+	fio_meaning(p, j);
 	for (r = 0; r < j->repeat && !ret; r++) {
 		j->repeat_idx = (unsigned)r;
 		if (!r) {
@@ -750,8 +791,11 @@ static int apply_bssplit(struct job *j, struct err_rec *e)
 	return ret;
 }
 
+/* opts_only: earlier errors left the input incomplete; read each option,
+ * but check no combination (it could be an option that was dropped). */
 static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
-		     const struct raw_opt **opts, struct err_rec *e)
+		     const struct raw_opt **opts, bool opts_only,
+		     struct err_rec *e)
 {
 	const struct raw_section *sec = &doc->secs[si];
 	struct job j;
@@ -775,6 +819,8 @@ static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 		goto out;
 	}
 	ret = apply_opts(&j, opts, n, e);
+	if (!ret && opts_only)
+		goto out;
 	if (!ret)
 		ret = apply_bssplit(&j, e);
 	if (!ret)
@@ -805,7 +851,8 @@ int plan_build(struct plan *p, const struct raw_doc *doc,
 	       const struct plan_filter *f, struct err_rec *e)
 {
 	const struct raw_opt **opts;
-	size_t si, total = 0;
+	size_t si, total = 0, before = err_count(e);
+	bool failed = false;
 	int ret = 0;
 
 	memset(p, 0, sizeof(*p));
@@ -819,9 +866,16 @@ int plan_build(struct plan *p, const struct raw_doc *doc,
 		if (doc->secs[si].is_global ||
 		    !selected(f, doc->secs[si].name))
 			continue;
-		ret = build_job(p, doc, si, opts, e);
+		ret = build_job(p, doc, si, opts, before > 0, e);
+		/* Go on to the next job when errors are collected. */
+		if (ret == -EINVAL && err_keep(e)) {
+			failed = true;
+			ret = 0;
+		}
 	}
 	free(opts);
+	if (!ret && (failed || before))
+		ret = -EINVAL;	/* e: the last error found */
 	if (!ret && !p->njobs) {
 		err_set(e, "", 0, "", f && f->sections ? "no job matches "
 			"--section" : "no jobs: give a job file or --name=NAME "

@@ -67,18 +67,27 @@ struct unit {
 #define P4(b)	(P3(b) * (b))
 #define P5(b)	(P4(b) * (b))
 
-/* k..p and kb..pb follow kb_base; kib..pib are always powers of 1024. */
-#define SIZE_UNITS(base)						\
+/*
+ * k..p and kb..pb follow kb_base; kib..pib are always powers of 1024.
+ * ki..pi (16Ki, 1Mi): fio reads them as k..p, which follow kb_base; with
+ * kb_base=1024 that is what they say, with kb_base=1000 it is a silent
+ * misreading of a binary prefix (16Ki = 16000), so there they are refused
+ * (mult 0; calc_unit says why).
+ */
+#define SIZE_UNITS(base, iec)						\
 	{ "b", 1 },							\
 	{ "k", P1(base) }, { "kb", P1(base) }, { "kib", P1(1024) },	\
 	{ "m", P2(base) }, { "mb", P2(base) }, { "mib", P2(1024) },	\
 	{ "g", P3(base) }, { "gb", P3(base) }, { "gib", P3(1024) },	\
 	{ "t", P4(base) }, { "tb", P4(base) }, { "tib", P4(1024) },	\
 	{ "p", P5(base) }, { "pb", P5(base) }, { "pib", P5(1024) },	\
+	{ "ki", (iec) * P1(1024) }, { "mi", (iec) * P2(1024) },		\
+	{ "gi", (iec) * P3(1024) }, { "ti", (iec) * P4(1024) },		\
+	{ "pi", (iec) * P5(1024) },					\
 	{ NULL, 0 }
 
-static const struct unit size_units_1024[] = { SIZE_UNITS(1024) };
-static const struct unit size_units_1000[] = { SIZE_UNITS(1000) };
+static const struct unit size_units_1024[] = { SIZE_UNITS(1024, 1) };
+static const struct unit size_units_1000[] = { SIZE_UNITS(1000, 0) };
 
 #define NS_US	1000ULL
 #define NS_MS	(1000 * NS_US)
@@ -402,6 +411,10 @@ static bool calc_unit(struct calc *c, struct rat *val)
 	if (!u->name)
 		return calc_fail(c, -EINVAL, "has unknown unit '%.*s'",
 				 token_len(q, c->end), q);
+	if (!u->mult)
+		return calc_fail(c, -EINVAL, "has unit '%.*s', a power of 1000 "
+				 "in fio with kb_base=1000; write %ciB for "
+				 "1024", token_len(q, c->end), q, q[0]);
 	c->p = w;
 	c->saw_unit = true;
 	mult.n = (i128)u->mult;
@@ -696,7 +709,10 @@ int value_pct(const char *s, double *out, char *why, size_t whylen)
 	struct calc c;
 
 	trim(s, &b, &e);
-	num_end = e > b && e[-1] == '%' ? e - 1 : e;
+	/* "50%%": fio reads the number and its first '%' (job files made
+	 * from printf-style templates keep the doubled one). */
+	num_end = e - b > 2 && e[-1] == '%' && e[-2] == '%' ? e - 1 : e;
+	num_end = num_end > b && num_end[-1] == '%' ? num_end - 1 : num_end;
 	calc_init(&c, b, num_end, NULL);
 	if (calc_double(&c, 0.0, 100.0, out))
 		return 0;

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(__x86_64__)
@@ -508,6 +509,22 @@ int verify_pattern_parse(const char *text, uint8_t *out, char *why,
 		}
 		return (int)((n - 2) / 2);
 	}
+	/* A decimal number, as fio reads one: an int, its bytes low first,
+	 * as few as hold it (0 is one zero byte). */
+	if (n && n < 12 && strspn(text + (text[0] == '-'), "0123456789") ==
+	    n - (text[0] == '-') && n > (size_t)(text[0] == '-')) {
+		long long v = strtoll(text, NULL, 10);
+		uint32_t u = (uint32_t)v;
+
+		if (v < INT32_MIN || v > INT32_MAX)
+			goto bad;
+		i = 0;
+		do {
+			out[i++] = (uint8_t)(u & 0xff);
+			u >>= 8;
+		} while (u);
+		return (int)i;
+	}
 	if (n > 2 && (text[0] == '"' || text[0] == '\'') &&
 	    text[n - 1] == text[0] && n - 2 <= VERIFY_PATTERN_MAX) {
 		memcpy(out, text + 1, n - 2);
@@ -515,7 +532,7 @@ int verify_pattern_parse(const char *text, uint8_t *out, char *why,
 	}
 bad:
 	snprintf(why, whylen, "'%s': expected 0x and an even number of hex "
-		 "digits, or a string in quotes, of 1 to %d bytes, such as "
+		 "digits, a decimal int, or a string in quotes, of 1 to %d bytes, such as "
 		 "0xdeadbeef or \"iorig\"", text, VERIFY_PATTERN_MAX);
 	return -EINVAL;
 }

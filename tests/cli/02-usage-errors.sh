@@ -93,10 +93,12 @@ usage ../j/inc.job
 expect_in err "inc\.job:3: "
 expect_in err "cannot open include file '[^']*no-such-file\.job'"
 
-jobfile tb.job '[a]' 'ioengine=null' 'time_based=1'
-usage ../j/tb.job
-expect_in err "tb\.job:[0-9]+: option 'time_based'"
-expect_in err 'needs runtime'
+# time_based without runtime: fio warns and runs to size; so does iorig
+# (tests/cli/32-fio-meaning.sh checks what runs).
+jobfile tb.job '[a]' 'ioengine=null' 'time_based=1' 'size=64k'
+run --parse-only ../j/tb.job
+expect_rc 0
+expect_in err "tb\.job:1: job 'a': time_based without runtime= is ignored"
 
 jobfile noval.job '[a]' 'ioengine=null' 'size'
 usage ../j/noval.job
@@ -174,9 +176,9 @@ usage --name=a '--iodepth=$nosuchvar'
 expect_in err "command line argument 2: option 'iodepth'"
 expect_in err 'unknown variable'
 
-usage --name=a --ioengine=null --time_based
-expect_in err "option 'time_based'"
-expect_in err 'needs runtime'
+run --parse-only --name=a --ioengine=null --time_based --size=4k
+expect_rc 0
+expect_in err "job 'a': time_based without runtime= is ignored"
 
 # Arguments are counted as given, short options and their values included.
 usage -o report.txt --name=a --size=1.3
@@ -224,7 +226,7 @@ usage --name=a --ioengine=null --size 64k
 expect_in err "64k"
 
 # A value that is fine, to show the errors above are about the values.
-run --parse-only --name=a --size=1.5m
+run --parse-only --name=a --size=1536k
 expect_rc 0
 expect_in out '^  size=1572864$'
 expect_empty err

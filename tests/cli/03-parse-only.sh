@@ -144,14 +144,14 @@ IORIG_TEST_SIZE=3m run --parse-only --name=e '--size=${IORIG_TEST_SIZE}'
 expect_rc 0
 expect_opt e size 3145728
 
-# Sizes: decimals that are whole bytes; kb_base=1000 (KiB stays 1024).
-run --parse-only --name=s --size=1.5m --offset=1k --io_size=1g
+# Sizes (a fraction with a unit is refused: fio misreads it); kb_base=1000 (KiB stays 1024).
+run --parse-only --name=s --size=1536k --offset=1k --io_size=1g
 expect_rc 0
 expect_opt s size 1572864
 expect_opt s offset 1024
 expect_opt s io_size 1073741824
 run --parse-only --kb_base=1000 --name=s --size=1k --offset=1KiB --bs=1k,2KiB \
-	--io_size=1.5m
+	--io_size=1500k
 expect_rc 0
 expect_opt s kb_base 1000
 expect_opt s size 1000

@@ -162,7 +162,7 @@ usage() {
 	expect_empty out
 }
 usage --name=v --filename=v.dat --size=1m --verify=crc7
-expect_in err "option 'verify': 'crc7' is not valid; expected one of: none xxh3 crc32c pattern 0 crc32c-intel md5"
+expect_in err "option 'verify': 'crc7' is not valid; expected one of: none 0 xxh3 crc32c crc32c-intel pattern md5"
 usage --name=v --filename=v.dat --size=1m --verify=xxh3 --rw=read
 expect_in err "option 'rw'"
 expect_in err 'verify_only=1'

@@ -49,7 +49,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(options_defaults(&j), 0);
 	assert_int_equal(options_set(&j, "name", "rt", "t", 1, &e), 0);
 	assert_int_equal(options_set(&j, "filename", "x:y", "t", 1, &e), 0);
-	assert_int_equal(options_set(&j, "size", "1.5m", "t", 1, &e), 0);
+	assert_int_equal(options_set(&j, "size", "1536k", "t", 1, &e), 0);
 	assert_int_equal(options_set(&j, "runtime", "90s", "t", 1, &e), 0);
 	assert_int_equal(options_set(&j, "bsrange", "4k-8k,64k", "t", 1, &e),
 			 0);
@@ -71,7 +71,7 @@ struct set_case {
 };
 
 static const struct set_case set_cases[] = {
-	{ "size", "1.5m", "size", "1572864" },
+	{ "size", "1536k", "size", "1572864" },
 	{ "size", "50%", "size", "50%" },
 	{ "size", "1.3", "size", NULL },
 	{ "size", "0%", "size", NULL },

@@ -116,9 +116,9 @@ static const struct bad_case bad[] = {
 	{ "[a]\nbs=abc,4k\n", 2, "bs" },
 	{ "[a]\niodepth=0:4\n", 2, "iodepth" },
 	{ "[global]\nverify=crc7\n[a]\n", 2, "verify" },
-	{ "[a]\ntime_based\n", 2, "time_based" },
+	{ "[a]\nsize=1.5m\n", 2, "size" },
 	{ "[a]\nbs=2g\n", 2, "bs" },
-	{ "[a]\nfilename=x\nnrfiles=2\n", 3, "nrfiles" },
+	{ "[a]\nbs=16Ki\nkb_base=1000\n", 2, "bs" },
 	{ "[a]\nnumjobs=4000\n[b]\nnumjobs=200\n", 3, "numjobs" },
 	{ "[global]\nsize=1m\n", 0, "" },
 };

@@ -710,7 +710,8 @@ static const struct dbl_case pct_cases[] = {
 	{ " ", 0, 100, 0, -EINVAL },
 	{ "%", 0, 100, 0, -EINVAL },
 	{ "%50", 0, 100, 0, -EINVAL },
-	{ "50%%", 0, 100, 0, -EINVAL },
+	{ "50%%", 0, 100, 50, 0 },	/* fio reads "50%%" as 50% */
+	{ "50%%%", 0, 100, 0, -EINVAL },
 	{ "abc", 0, 100, 0, -EINVAL },
 	{ "50k", 0, 100, 0, -EINVAL },
 	{ "1e2", 0, 100, 0, -EINVAL },

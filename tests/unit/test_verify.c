@@ -135,10 +135,15 @@ static void test_pattern_parse(void **state)
 		{ "\"iorig\"", 5, "iorig" },
 		{ "'a b'", 3, "a b" },
 		{ "\"0x12\"", 4, "0x12" },
+		/* decimal, as fio reads it: the int's bytes, low first */
+		{ "0", 1, "\x00" },
+		{ "12", 1, "\x0c" },
+		{ "258", 2, "\x02\x01" },
+		{ "-1", 4, "\xff\xff\xff\xff" },
 	};
 	static const char *const bad[] = {
 		"", "0x", "0xabc", "0xzz", "abc", "\"\"", "\"abc", "'abc\"",
-		"12", "0x 1",
+		"0x 1", "12a", "-", "2147483648", "99999999999",
 	};
 	uint8_t out[VERIFY_PATTERN_MAX];
 	char why[256], big[2 * VERIFY_PATTERN_MAX + 8];

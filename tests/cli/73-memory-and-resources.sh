@@ -102,9 +102,11 @@ for line in open(sys.argv[2]):
     ios[x["clone"]] += x["read"]["ios"]
 for j in d["jobs"]:
     c = j["clone"]
+    # 900 for the 9 s asked; a clone that finishes late (a loaded
+    # machine) has a longer runtime whose tail joins the last interval.
     want = -(-j["runtime_ns"] // 10000000)
-    if abs(n[c] - want) > 1 or ios[c] != j["read"]["ios"]:
-        sys.exit("clone %d: %d lines, %d ios; want %d lines, %d ios"
+    if not 899 <= n[c] <= want + 1 or ios[c] != j["read"]["ios"]:
+        sys.exit("clone %d: %d lines, %d ios; want 900 to %d lines, %d ios"
                  % (c, n[c], ios[c], want, j["read"]["ios"]))
 PYEOF
 done

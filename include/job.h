@@ -191,6 +191,15 @@ struct job {
 	uint64_t dedupe_percentage;	/* writes that repeat an earlier one */
 	int dedupe_mode;		/* enum dedupe_mode */
 	uint64_t dedupe_working_set_percentage;	/* of the region */
+	/* Log files (iolog.h); a log's prefix NULL: off, "": the name */
+	char *write_bw_log, *write_iops_log, *write_lat_log;
+	char *write_hist_log;
+	char *write_io_trace;		/* per-I/O trace file, or NULL */
+	uint64_t log_avg_msec;		/* 0: a line per I/O */
+	uint64_t log_hist_msec;		/* 0: no histogram lines */
+	int log_window_value;		/* 0 avg, 1 max, 2 both */
+	bool log_offset, log_prio;
+	bool per_job_logs;		/* 0: one shared file, appended */
 
 	/* fio options accepted as no-ops (compatibility policy, options.c):
 	 * they change nothing iorig measures; plan.c warns where a job

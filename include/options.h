@@ -67,6 +67,9 @@ enum opt_flags {
 	OPT_F_AUTO = 1u << 3,
 	/* OPT_RATE: counts (I/Os per second, k = 1000), not sizes */
 	OPT_F_COUNT = 1u << 4,
+	/* OPT_STR: a bare name (no "=value") stores "" (fio's log options:
+	 * the job's name) */
+	OPT_F_BARE = 1u << 5,
 };
 
 /* The table, terminated by an entry with name == NULL. */

@@ -53,6 +53,10 @@ bool output_same(const char *a, const char *b);
  */
 int output_open(struct output *o, const char *path, const char *option,
 		bool replace, struct err_rec *e);
+/* As output_open in place, but adds to the end of what path holds
+ * (fio's shared logs, per_job_logs=0): nothing is truncated. */
+int output_append(struct output *o, const char *path, const char *option,
+		  struct err_rec *e);
 /*
  * Flushes, and puts a temporary file in place (fsync, rename). 0, or
  * -errno: the first write error, else what failed; then the temporary

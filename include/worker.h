@@ -102,6 +102,7 @@ struct worker {
 	/* What the engine's setup got (engine_ops.setup), or NULL */
 	struct engine_setup *setup;
 	struct worker_gate *gate;	/* NULL: start at once */
+	unsigned log_index;		/* fio's job number in log names */
 	bool gate_passed;		/* the thread's own */
 	struct worker_window win;	/* written by the thread */
 };

@@ -77,6 +77,15 @@ static const struct opt_choice think_type_choices[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct opt_choice log_window_choices[] = {
+	{ "avg", 0, "the mean of each window" },
+	{ "max", 1, "the largest value of each window" },
+	{ "both", 2, "the mean, then the largest value" },
+	{ "0", 0, "avg" },
+	{ "1", 1, "max" },
+	{ NULL, 0, NULL },
+};
+
 static const struct opt_choice rate_process_choices[] = {
 	{ "linear", RATE_LINEAR, "evenly spaced: one I/O every bs/rate" },
 	{ "poisson", RATE_POISSON, "exponential gaps of mean bs/rate (a "
@@ -612,6 +621,48 @@ const struct opt_def options_table[] = {
 	  .max = 100, .category = "buffers",
 	  .help = "dedupe_mode=working_set: the first distinct writes, this "
 		  "percent of the region, are the ones repeated" },
+	/* Log files (iolog.h) */
+	{ .name = "write_bw_log", .type = OPT_STR, .off = F(write_bw_log),
+	  .flags = OPT_F_BARE, .category = "logs",
+	  .help = "Bandwidth log PREFIX_bw.N.log (fio's format; bare: the "
+		  "job's name)" },
+	{ .name = "write_iops_log", .type = OPT_STR, .off = F(write_iops_log),
+	  .flags = OPT_F_BARE, .category = "logs",
+	  .help = "IOPS log PREFIX_iops.N.log (fio's format)" },
+	{ .name = "write_lat_log", .type = OPT_STR, .off = F(write_lat_log),
+	  .flags = OPT_F_BARE, .category = "logs",
+	  .help = "Latency logs PREFIX_slat.N.log, _clat, _lat (fio's "
+		  "format, ns)" },
+	{ .name = "write_hist_log", .type = OPT_STR, .off = F(write_hist_log),
+	  .flags = OPT_F_BARE, .category = "logs",
+	  .help = "clat histogram log PREFIX_clat_hist.N.log (fio's bins; "
+		  "needs log_hist_msec)" },
+	{ .name = "log_avg_msec", .type = OPT_UINT, .off = F(log_avg_msec),
+	  .def = "0", .min = 0, .max = 86400000, .category = "logs",
+	  .help = "Average logs over windows of this many ms; 0: a line per "
+		  "I/O" },
+	{ .name = "log_hist_msec", .type = OPT_UINT, .off = F(log_hist_msec),
+	  .def = "0", .min = 0, .max = 86400000, .category = "logs",
+	  .help = "Histogram log window in ms; 0: no histogram lines" },
+	{ .name = "log_window_value", .alias = "log_max_value",
+	  .type = OPT_ENUM, .off = F(log_window_value), .def = "avg",
+	  .choices = log_window_choices, .category = "logs",
+	  .help = "What an averaged latency line holds: avg, max or both" },
+	{ .name = "log_offset", .type = OPT_BOOL, .off = F(log_offset),
+	  .def = "0", .category = "logs",
+	  .help = "Per-I/O log lines carry the I/O's offset" },
+	{ .name = "log_prio", .type = OPT_BOOL, .off = F(log_prio),
+	  .def = "0", .category = "logs",
+	  .help = "The priority field as fio's hex class/level (always "
+		  "0x0000: iorig sets no priority)" },
+	{ .name = "per_job_logs", .type = OPT_BOOL, .off = F(per_job_logs),
+	  .def = "1", .category = "logs",
+	  .help = "1: one log file per job (.N); 0: jobs of a prefix append "
+		  "to one file" },
+	{ .name = "write_io_trace", .type = OPT_STR, .off = F(write_io_trace),
+	  .category = "logs",
+	  .help = "Per-I/O trace FILE: time_us, R/W, offset, bytes, slat, "
+		  "clat, lat (ns)" },
 	/* Verification */
 	{ .name = "verify", .type = OPT_ENUM, .off = F(verify), .def = "none",
 	  .choices = verify_choices, .category = "verify",
@@ -817,19 +868,13 @@ static const char *const fio_only[] = {
 	"lockmem",
 	"log_alternate_epoch",
 	"log_alternate_epoch_clock_id",
-	"log_avg_msec",
 	"log_compression",
 	"log_compression_cpus",
 	"log_entries",
 	"log_hist_coarseness",
-	"log_hist_msec",
 	"log_issue_time",
-	"log_max_value",
-	"log_offset",
-	"log_prio",
 	"log_store_compressed",
 	"log_unix_epoch",
-	"log_window_value",
 	"max_latency",
 	"max_open_zones",
 	"md_per_io_size",
@@ -853,7 +898,6 @@ static const char *const fio_only[] = {
 	"offset_increment",
 	"opendir",
 	"openfiles",
-	"per_job_logs",
 	"percentage_sequential",
 	"pi_act",
 	"pi_chk",
@@ -947,12 +991,8 @@ static const char *const fio_only[] = {
 	"wait_for",
 	"window_size",
 	"write_barrier",
-	"write_bw_log",
 	"write_hint",
-	"write_hist_log",
 	"write_iolog",
-	"write_iops_log",
-	"write_lat_log",
 	"write_mode",
 	"write_zone_remainder",
 	"writefua",
@@ -1035,9 +1075,9 @@ const char *options_fio_only_msg(const char *name)
 	if (!options_is_fio_only(name))
 		return NULL;
 	if (is_log_option(name))
-		return "fio has this option but iorig does not write fio's "
-		       "per-I/O logs yet (interval= and --stream record "
-		       "samples over time)";
+		return "fio has this log option but iorig does not support "
+		       "it yet (iorig writes fio's bw, iops, lat and hist "
+		       "logs: see Log files in the manual)";
 	return "fio has this option but iorig does not support it yet";
 }
 
@@ -1609,7 +1649,7 @@ static int opt_parse(struct job *j, const struct opt_def *o, const char *val,
 		return ret;
 	switch (o->type) {
 	case OPT_STR:
-		if (!*val) {
+		if (!*val && !(o->flags & OPT_F_BARE)) {
 			snprintf(why, whylen, "expected a non-empty value");
 			return -EINVAL;
 		}
@@ -1713,6 +1753,8 @@ int options_set(struct job *j, const char *name, const char *value,
 				"iorig --cmdhelp for the list");
 		return -EINVAL;
 	}
+	if (!value && (o->flags & OPT_F_BARE))
+		value = "";
 	if (!value) {
 		if (o->type != OPT_BOOL) {
 			err_set(e, file, line, o->name, "needs a value "

@@ -182,7 +182,7 @@ static int open_tmp(struct output *o)
 	return 0;
 }
 
-static int open_fd(struct output *o, bool replace)
+static int open_fd(struct output *o, bool replace, bool append)
 {
 	struct stat st;
 	bool exists;
@@ -194,12 +194,14 @@ static int open_fd(struct output *o, bool replace)
 	    (!exists || S_ISREG(st.st_mode)))
 		return open_tmp(o);
 	o->fd = open(o->path, O_WRONLY | O_CREAT | O_CLOEXEC |
-		     (exists && !S_ISREG(st.st_mode) ? 0 : O_TRUNC), 0666);
+		     (append ? O_APPEND : exists && !S_ISREG(st.st_mode) ?
+		      0 : O_TRUNC), 0666);
 	return o->fd < 0 ? -errno : 0;
 }
 
-int output_open(struct output *o, const char *path, const char *option,
-		bool replace, struct err_rec *e)
+static int open_mode(struct output *o, const char *path,
+		     const char *option, bool replace, bool append,
+		     struct err_rec *e)
 {
 	struct stat st;
 	const char *why;
@@ -209,7 +211,7 @@ int output_open(struct output *o, const char *path, const char *option,
 	o->path = path;
 	o->option = option;
 	o->fd = path ? -1 : STDOUT_FILENO;
-	ret = open_fd(o, replace);
+	ret = open_fd(o, replace, append);
 	if (ret) {
 		err_set(e, path, 0, option, "cannot open%s: %s", o->tmp ?
 			" a temporary file beside it" : "", strerror(-ret));
@@ -233,6 +235,18 @@ int output_open(struct output *o, const char *path, const char *option,
 err:
 	output_discard(o);
 	return ret;
+}
+
+int output_open(struct output *o, const char *path, const char *option,
+		bool replace, struct err_rec *e)
+{
+	return open_mode(o, path, option, replace, false, e);
+}
+
+int output_append(struct output *o, const char *path, const char *option,
+		  struct err_rec *e)
+{
+	return open_mode(o, path, option, false, true, e);
 }
 
 int output_close(struct output *o)

@@ -385,7 +385,7 @@ static unsigned start_group(const struct plan *p, unsigned wg,
 			.job = j, .tgt = &tg[i], .clk = clk, .stop = stop,
 			.stats = &r->stats[i], .setup = &r->targets[i].engine,
 			.live_on = lv->watch && lv->watch->progress,
-			.gate = gate,
+			.gate = gate, .log_index = (unsigned)i + 1,
 		};
 		/* The worker's until it ends (it resets r->stats[i]) */
 		if (j->interval_ns &&

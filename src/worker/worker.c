@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "iolog.h"
 #include "wstate.h"
 
 static bool is_random(int rw)
@@ -225,6 +226,8 @@ static void measure_start(struct wstate *s)
 	stats_init(s->st);
 	s->st->nmeasured = !s->ramp_end;
 	s->t0 = s->now;
+	if (s->iolog)
+		iolog_start(s->iolog, s->t0);
 	s->issued_bytes = 0;
 	s->issued_ios = 0;
 	/* Buffered: each pass drops the cache again (fio reopens per loop) */
@@ -335,37 +338,6 @@ static void io_error(struct wstate *s, struct dir_stats *d,
 		 strerror(err));
 }
 
-/*
- * IORIG_IO_TRACE: one line per completed I/O, for tests and debugging
- * (man page, ENVIRONMENT). The clock ticks of the three stamps and the
- * three latencies in ns exactly as counted; "ramp" for I/Os of the
- * ramp_time, which the report leaves out.
- */
-static void trace_open(struct wstate *s)
-{
-	const char *path = getenv("IORIG_IO_TRACE");
-	char name[4096];
-
-	if (!path || !*path)
-		return;
-	snprintf(name, sizeof(name), "%s.%s.%u", path, s->j->name,
-		 s->j->clone);
-	s->trace = fopen(name, "we");
-	if (s->trace)
-		fprintf(s->trace, "# ddir offset len t_queue t_submit t_done "
-			"slat_ns clat_ns lat_ns phase\n");
-}
-
-static void trace_io(struct wstate *s, const struct io_req *req,
-		     uint64_t slat, uint64_t clat, uint64_t lat)
-{
-	fprintf(s->trace, "%s %" PRIu64 " %" PRIu32 " %" PRIu64 " %" PRIu64
-		" %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %s\n",
-		req->ddir == DDIR_READ ? "read" : "write", req->offset,
-		req->len, req->t_queue, req->t_submit, req->t_done, slat,
-		clat, lat, s->ramp_end ? "ramp" : "measured");
-}
-
 static void complete(struct wstate *s, struct io_req *req)
 {
 	const struct clock *clk = s->w->clk;
@@ -424,8 +396,14 @@ static void complete(struct wstate *s, struct io_req *req)
 	}
 	if (s->irec)
 		ival_rec_add(s->irec, req->ddir, lat);
-	if (__builtin_expect(s->trace != NULL, 0))
-		trace_io(s, req, slat, clat, lat);
+	if (__builtin_expect(s->iolog != NULL, 0))
+		iolog_io(s->iolog, &(struct iolog_io){
+			.offset = req->offset, .bytes = (uint64_t)req->res,
+			.slat = slat, .clat = clat, .lat = lat,
+			.t_queue = req->t_queue, .t_submit = req->t_submit,
+			.t_done = req->t_done, .ddir = req->ddir,
+			.has_slat = req->t_submit != 0,
+			.ramp = s->ramp_end != 0 });
 	if (s->pace_on)
 		pace_done(s, req);
 	if (req->ddir == DDIR_WRITE && (s->j->fsync || s->j->fdatasync) &&
@@ -794,6 +772,14 @@ static void finish(struct wstate *s)
 	}
 	finish_figures(s, s->now);
 	interval_end(s, s->now);
+	if (s->iolog) {
+		char msg[512];
+
+		r = iolog_close(s->iolog, s->now, msg, sizeof(msg));
+		s->iolog = NULL;
+		if (r)
+			job_fail(s, r, "%s", msg);
+	}
 	s->finished = true;
 }
 
@@ -829,8 +815,7 @@ static void wstate_free(struct wstate *s)
 		call_leave(s);
 	}
 	verify_exit(s->vfy);
-	if (s->trace)
-		fclose(s->trace);
+	iolog_discard(s->iolog);
 	ival_rec_free(s->irec);
 	free(s->vblk);
 	free(s->bufs);
@@ -852,6 +837,7 @@ void *worker_main(void *arg)
 			 (unsigned)j->iodepth,
 		.iv_next = UINT64_MAX,
 	};
+	char msg[512];
 	int ret;
 
 	w->priv = &s;
@@ -880,8 +866,11 @@ void *worker_main(void *arg)
 		     !j->iodepth_batch_complete_max && s.depth > 1 &&
 		     !j->thinktime_ns;
 	s.one_cpu = on_one_cpu();
-	trace_open(&s);
-	ret = alloc_reqs(&s);
+	ret = iolog_open(&s.iolog, j, w->log_index, w->clk, msg, sizeof(msg));
+	if (ret)
+		job_fail(&s, ret, "%s", msg);
+	if (!ret)
+		ret = alloc_reqs(&s);
 	if (!ret && w->series && !(s.irec = ival_rec_new(w->series))) {
 		ret = -ENOMEM;
 		job_fail(&s, ret, "cannot allocate %zu bytes for interval "

@@ -109,7 +109,7 @@ struct wstate {
 		uint64_t at;		/* the count when the due one was due */
 		uint64_t last_end;	/* ticks: the end of the last stall */
 	} think;
-	FILE *trace;		/* IORIG_IO_TRACE; NULL: off */
+	struct iolog *iolog;	/* log files (iolog.h); NULL: none */
 	/* default batching: end of the last I/O queued in this batch */
 	uint64_t batch_end;
 	uint16_t batch_file;

@@ -34,7 +34,6 @@ run --parse-only j.fio
 expect_rc 2
 expect_in err "j\.fio:2: option 'lockmem': fio has this option but iorig does not"
 expect_in err "j\.fio:3: option 'mem': fio has this option but iorig does not"
-expect_in err "j\.fio:6: option 'write_bw_log': .*per-I/O logs"
 expect_not_in err "did you mean|unknown option|ratemin|fileoffset"
 
 # fio's aliases of options iorig has mean the same.

@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fio's log files and the per-I/O traces (iolog.h).
+ *
+ * fio's line: "time_ms, value, ddir, bs[, offset], prio" (log_offset adds
+ * the offset; log_window_value=both a second value after the first). Per
+ * I/O (log_avg_msec=0) the time is the completion's, bs and offset the
+ * I/O's; averaged, one line per direction per window, at the window's
+ * end, bs and offset 0. bw is KiB/s (averaged) or bytes*10^6/lat_ns (per
+ * I/O, as fio computes it); latencies are ns.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ddir.h"
+#include "err.h"
+#include "iolog.h"
+#include "output.h"
+
+enum { L_BW, L_IOPS, L_SLAT, L_CLAT, L_LAT, L_HIST, L_TRACE, L_DEBUG,
+       L_NR };
+enum { WIN_AVG = 0, WIN_MAX = 1, WIN_BOTH = 2 };
+
+#define BUF_SIZE (1u << 20)
+
+struct lfile {
+	struct output out;
+	char *path;
+	FILE *f;		/* out.f; NULL: this log is off */
+};
+
+struct win_dir {
+	uint64_t n, bytes;
+	uint64_t sum[3], max[3];	/* slat, clat, lat */
+	uint64_t n_slat;
+	bool seen;			/* any I/O since the start */
+};
+
+struct iolog {
+	const struct clock *clk;
+	struct lfile lf[L_NR];
+	bool fio;		/* any of fio's logs */
+	uint64_t t0;
+	uint64_t avg_ms, hist_ms;
+	int window;
+	bool offset, prio_hex;
+	uint64_t win_end, win_start;	/* ms */
+	struct win_dir w[DDIR_NR];
+	uint64_t hist_end;		/* ms */
+	uint64_t *hist[DDIR_NR];
+	uint64_t hist_n[DDIR_NR], hist_bs[DDIR_NR];
+};
+
+unsigned iolog_hist_bin(uint64_t ns)
+{
+	unsigned msb, shift, idx;
+
+	if (ns < (1u << IOLOG_HIST_BITS))
+		return (unsigned)ns;
+	msb = 63 - (unsigned)__builtin_clzll(ns);
+	shift = msb - IOLOG_HIST_BITS;
+	idx = ((shift + 1) << IOLOG_HIST_BITS) +
+	      (unsigned)((ns >> shift) & ((1u << IOLOG_HIST_BITS) - 1));
+	return idx < IOLOG_HIST_NR ? idx : IOLOG_HIST_NR - 1;
+}
+
+/* Decimal digits of v at p, backwards from the end; returns the start. */
+static char *utoa_end(char *end, uint64_t v)
+{
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
+}
+
+static void put_u(FILE *f, uint64_t v, const char *sep)
+{
+	char b[24], *p = utoa_end(b + sizeof(b), v);
+
+	fwrite_unlocked(p, 1, (size_t)(b + sizeof(b) - p), f);
+	fputs_unlocked(sep, f);
+}
+
+/* fio's line: time, value[, value1], ddir, bs[, offset], prio */
+static void fio_line(const struct iolog *l, FILE *f, uint64_t ms,
+		     uint64_t v, uint64_t v1, bool two, unsigned ddir,
+		     uint64_t bs, uint64_t off)
+{
+	put_u(f, ms, ", ");
+	put_u(f, v, ", ");
+	if (two)
+		put_u(f, v1, ", ");
+	put_u(f, ddir, ", ");
+	put_u(f, bs, ", ");
+	if (l->offset)
+		put_u(f, off, ", ");
+	/* iorig sets no I/O priority: class 0, level 0 */
+	fputs_unlocked(l->prio_hex ? "0x0000\n" : "0\n", f);
+}
+
+static int open_one(struct iolog *l, unsigned k, char *path, bool append,
+		    char *msg, size_t msglen)
+{
+	struct lfile *lf = &l->lf[k];
+	struct err_rec e = { 0 };
+	int ret;
+
+	lf->path = path;
+	ret = output_check(path, "write_log", &e);
+	if (!ret)
+		ret = append ? output_append(&lf->out, path, "write_log", &e) :
+			       output_open(&lf->out, path, "write_log", true,
+					   &e);
+	if (ret) {
+		err_format(&e, msg, msglen);
+		return ret;
+	}
+	lf->f = lf->out.f;
+	if (setvbuf(lf->f, NULL, _IOFBF, BUF_SIZE)) {
+		output_discard(&lf->out);
+		lf->f = NULL;
+		snprintf(msg, msglen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* fio's name of a log: PREFIX_KIND.N.log, PREFIX_KIND.log shared. */
+static char *fio_name(const struct job *j, const char *prefix,
+		      const char *kind, unsigned jobnum)
+{
+	char *s;
+	int r;
+
+	if (!*prefix)
+		prefix = j->name;
+	if (j->per_job_logs)
+		r = asprintf(&s, "%s_%s.%u.log", prefix, kind, jobnum);
+	else
+		r = asprintf(&s, "%s_%s.log", prefix, kind);
+	return r < 0 ? NULL : s;
+}
+
+int iolog_open(struct iolog **out, const struct job *j, unsigned jobnum,
+	       const struct clock *clk, char *msg, size_t msglen)
+{
+	static const char *const kind[L_NR] = {
+		"bw", "iops", "slat", "clat", "lat", "clat_hist", NULL, NULL };
+	const char *pfx[L_NR] = {
+		j->write_bw_log, j->write_iops_log, j->write_lat_log,
+		j->write_lat_log, j->write_lat_log, j->write_hist_log, NULL,
+		NULL };
+	const char *dbg = getenv("IORIG_IO_TRACE");
+	struct iolog *l;
+	unsigned k, d;
+	char *path;
+	int ret = 0;
+
+	*out = NULL;
+	if (dbg && !*dbg)
+		dbg = NULL;
+	for (k = 0; k < L_TRACE && !pfx[k]; k++)
+		;
+	if (k == L_TRACE && !j->write_io_trace && !dbg)
+		return 0;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		goto nomem;
+	l->clk = clk;
+	l->avg_ms = j->log_avg_msec;
+	l->hist_ms = j->log_hist_msec;
+	l->window = j->log_window_value;
+	l->offset = j->log_offset;
+	l->prio_hex = j->log_prio;
+	for (k = 0; k < L_NR && !ret; k++) {
+		if (k < L_TRACE && !pfx[k])
+			continue;
+		if (k < L_TRACE)
+			path = fio_name(j, pfx[k], kind[k], jobnum);
+		else if (k == L_TRACE && j->write_io_trace)
+			path = strdup(j->write_io_trace);
+		else if (k == L_DEBUG && dbg) {
+			if (asprintf(&path, "%s.%s.%u", dbg, j->name,
+				     j->clone) < 0)
+				path = NULL;
+		} else
+			continue;
+		if (!path)
+			goto nomem;
+		ret = open_one(l, k, path, k < L_TRACE && !j->per_job_logs,
+			       msg, msglen);
+		if (!ret && k < L_TRACE)
+			l->fio = true;
+	}
+	if (ret) {
+		iolog_discard(l);
+		return ret;
+	}
+	if (l->lf[L_HIST].f && l->hist_ms)
+		for (d = 0; d < DDIR_NR; d++)
+			if (!(l->hist[d] = calloc(IOLOG_HIST_NR,
+						  sizeof(uint64_t))))
+				goto nomem;
+	if (l->lf[L_TRACE].f)
+		fputs_unlocked("# time_us dir offset bytes slat_ns clat_ns "
+			       "lat_ns\n", l->lf[L_TRACE].f);
+	if (l->lf[L_DEBUG].f)
+		fputs_unlocked("# ddir offset len t_queue t_submit t_done "
+			       "slat_ns clat_ns lat_ns phase\n",
+			       l->lf[L_DEBUG].f);
+	*out = l;
+	return 0;
+nomem:
+	snprintf(msg, msglen, "log files: out of memory");
+	iolog_discard(l);
+	return -ENOMEM;
+}
+
+void iolog_start(struct iolog *l, uint64_t t0)
+{
+	unsigned d;
+
+	l->t0 = t0;
+	l->win_start = 0;
+	l->win_end = l->avg_ms;
+	l->hist_end = l->hist_ms;
+	memset(l->w, 0, sizeof(l->w));
+	for (d = 0; d < DDIR_NR; d++) {
+		l->hist_n[d] = 0;
+		if (l->hist[d])
+			memset(l->hist[d], 0, IOLOG_HIST_NR * sizeof(uint64_t));
+	}
+}
+
+/* The averaged lines of the window that ends at ms (started win_start). */
+static void win_flush(struct iolog *l, uint64_t ms)
+{
+	uint64_t span = ms - l->win_start;
+	static const unsigned lk[3] = { L_SLAT, L_CLAT, L_LAT };
+	unsigned d, i;
+
+	for (d = 0; d < DDIR_NR && span; d++) {
+		struct win_dir *w = &l->w[d];
+
+		if (!w->seen)
+			continue;
+		if (l->lf[L_BW].f)
+			fio_line(l, l->lf[L_BW].f, ms,
+				 w->bytes * 1000 / 1024 / span,
+				 w->bytes * 1000 / 1024 / span,
+				 l->window == WIN_BOTH, d, 0, 0);
+		if (l->lf[L_IOPS].f)
+			fio_line(l, l->lf[L_IOPS].f, ms, w->n * 1000 / span,
+				 w->n * 1000 / span, l->window == WIN_BOTH, d,
+				 0, 0);
+		for (i = 0; i < 3; i++) {
+			uint64_t n = i ? w->n : w->n_slat;
+
+			if (!l->lf[lk[i]].f || !n)
+				continue;
+			fio_line(l, l->lf[lk[i]].f, ms, l->window == WIN_MAX ?
+				 w->max[i] : w->sum[i] / n, w->max[i],
+				 l->window == WIN_BOTH, d, 0, 0);
+		}
+		w->n = w->bytes = w->n_slat = 0;
+		memset(w->sum, 0, sizeof(w->sum));
+		memset(w->max, 0, sizeof(w->max));
+	}
+	l->win_start = ms;
+}
+
+static void hist_flush(struct iolog *l, uint64_t ms)
+{
+	FILE *f = l->lf[L_HIST].f;
+	unsigned d, i;
+
+	for (d = 0; d < DDIR_NR; d++) {
+		if (!l->hist_n[d])
+			continue;
+		put_u(f, ms, ", ");
+		put_u(f, d, ", ");
+		put_u(f, l->hist_bs[d], "");
+		for (i = 0; i < IOLOG_HIST_NR; i++) {
+			fputs_unlocked(", ", f);
+			put_u(f, l->hist[d][i], "");
+		}
+		fputc_unlocked('\n', f);
+		memset(l->hist[d], 0, IOLOG_HIST_NR * sizeof(uint64_t));
+		l->hist_n[d] = 0;
+	}
+}
+
+static void per_io(struct iolog *l, const struct iolog_io *io, uint64_t ms)
+{
+	static const unsigned lk[3] = { L_SLAT, L_CLAT, L_LAT };
+	const uint64_t v[3] = { io->slat, io->clat, io->lat };
+	unsigned i;
+
+	if (l->lf[L_BW].f)
+		fio_line(l, l->lf[L_BW].f, ms, io->lat ? io->bytes *
+			 1000000 / io->lat : 0, 0, false, io->ddir,
+			 io->bytes, io->offset);
+	if (l->lf[L_IOPS].f)
+		fio_line(l, l->lf[L_IOPS].f, ms, 1, 0, false, io->ddir,
+			 io->bytes, io->offset);
+	for (i = io->has_slat ? 0 : 1; i < 3; i++)
+		if (l->lf[lk[i]].f)
+			fio_line(l, l->lf[lk[i]].f, ms, v[i], 0, false,
+				 io->ddir, io->bytes, io->offset);
+}
+
+static void fio_io(struct iolog *l, const struct iolog_io *io, uint64_t ns)
+{
+	uint64_t ms = ns / 1000000;
+	struct win_dir *w = &l->w[io->ddir];
+	const uint64_t v[3] = { io->slat, io->clat, io->lat };
+	unsigned i;
+
+	if (!l->avg_ms) {
+		per_io(l, io, ms);
+	} else {
+		while (ms >= l->win_end) {
+			win_flush(l, l->win_end);
+			l->win_end += l->avg_ms;
+		}
+		w->seen = true;
+		w->n++;
+		w->bytes += io->bytes;
+		w->n_slat += io->has_slat;
+		for (i = io->has_slat ? 0 : 1; i < 3; i++) {
+			w->sum[i] += v[i];
+			if (v[i] > w->max[i])
+				w->max[i] = v[i];
+		}
+	}
+	if (l->hist[0]) {
+		while (ms >= l->hist_end) {
+			hist_flush(l, l->hist_end);
+			l->hist_end += l->hist_ms;
+		}
+		l->hist[io->ddir][iolog_hist_bin(io->clat)]++;
+		l->hist_n[io->ddir]++;
+		l->hist_bs[io->ddir] = io->bytes;
+	}
+}
+
+void iolog_io(struct iolog *l, const struct iolog_io *io)
+{
+	static const char *const dn[DDIR_NR] = { "read", "write" };
+	uint64_t ns;
+	FILE *f;
+
+	if ((f = l->lf[L_DEBUG].f))
+		fprintf(f, "%s %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+			" %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+			" %s\n", dn[io->ddir], io->offset, io->bytes,
+			io->t_queue, io->t_submit, io->t_done, io->slat,
+			io->clat, io->lat, io->ramp ? "ramp" : "measured");
+	if (io->ramp)
+		return;
+	ns = clock_delta_ns(l->clk, l->t0, io->t_done);
+	if ((f = l->lf[L_TRACE].f)) {
+		put_u(f, ns / 1000, io->ddir ? " W " : " R ");
+		put_u(f, io->offset, " ");
+		put_u(f, io->bytes, " ");
+		put_u(f, io->slat, " ");
+		put_u(f, io->clat, " ");
+		put_u(f, io->lat, "\n");
+	}
+	if (l->fio)
+		fio_io(l, io, ns);
+}
+
+static void lfile_free(struct lfile *lf)
+{
+	if (lf->f)
+		output_discard(&lf->out);
+	lf->f = NULL;
+	free(lf->path);
+	lf->path = NULL;
+}
+
+void iolog_discard(struct iolog *l)
+{
+	unsigned k;
+
+	if (!l)
+		return;
+	for (k = 0; k < L_NR; k++)
+		lfile_free(&l->lf[k]);
+	free(l->hist[0]);
+	free(l->hist[1]);
+	free(l);
+}
+
+int iolog_close(struct iolog *l, uint64_t end, char *msg, size_t msglen)
+{
+	uint64_t ms = clock_delta_ns(l->clk, l->t0, end) / 1000000;
+	unsigned k;
+	int ret = 0, r;
+
+	if (l->avg_ms && ms >= l->win_start)
+		win_flush(l, ms);
+	if (l->hist[0])
+		hist_flush(l, ms);
+	for (k = 0; k < L_NR; k++) {
+		if (!l->lf[k].f)
+			continue;
+		l->lf[k].f = NULL;
+		r = output_close(&l->lf[k].out);
+		if (r && !ret) {
+			ret = r;
+			snprintf(msg, msglen, "writing log %s: %s",
+				 l->lf[k].path, strerror(-r));
+		}
+	}
+	iolog_discard(l);
+	return ret;
+}

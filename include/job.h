@@ -24,6 +24,10 @@ enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
 enum think_type { THINK_COMPLETE, THINK_ISSUE };
 enum rate_process { RATE_LINEAR, RATE_POISSON };
 enum submit_mode { SUBMIT_INLINE, SUBMIT_OFFLOAD };
+/* Run control and reporting (runctl family). */
+enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
+enum clock_source { CLKSRC_GETTIMEOFDAY, CLKSRC_CLOCK_GETTIME, CLKSRC_CPU };
+enum unified_rw { UNIFIED_NONE, UNIFIED_MIXED, UNIFIED_BOTH };
 
 /*
  * continue_on_error: the failures a job counts and goes on after, as bits.
@@ -125,6 +129,25 @@ struct job {
 	uint64_t rate_cycle_ns;
 	bool rate_ignore_thinktime;	/* thinking drops what fell due */
 	int io_submit_mode;		/* enum submit_mode (always inline) */
+	/* CPU placement and run control (runctl family; cpuset.h,
+	 * steady.h). */
+	char *cpus_allowed;		/* CPU list as cpuset_parse reads it;
+					 * cpumask= is stored as one; NULL:
+					 * not set */
+	int cpus_allowed_policy;	/* enum cpus_policy */
+	bool exitall;			/* its end stops its wait group */
+	bool exitall_on_error;		/* its failure stops the run */
+	char *wait_for;			/* start once this job has ended */
+	uint64_t iodepth_low;		/* refill at this depth; 0: iodepth */
+	bool gtod_reduce;		/* all four disable_* below */
+	bool disable_lat, disable_clat, disable_slat, disable_bw;
+	int clocksource;		/* enum clock_source (accepted) */
+	int unified_rw_reporting;	/* enum unified_rw */
+	bool disk_util;			/* report the devices' counters */
+	char *steadystate;		/* "iops:2%" (steady.h); NULL: none */
+	uint64_t ss_dur_ns;		/* window; 0: off */
+	uint64_t ss_ramp_ns;		/* before collecting */
+	uint64_t ss_interval_ns;	/* one sample each */
 	char *sweep;		/* "OPT:v1,v2" lines joined by ';' */
 	char *check;		/* check= expressions joined by ';' (check.h) */
 	uint64_t repeat;	/* runs of the job, one after the other */

@@ -104,6 +104,14 @@ struct worker {
 	struct worker_gate *gate;	/* NULL: start at once */
 	bool gate_passed;		/* the thread's own */
 	struct worker_window win;	/* written by the thread */
+	/* Run control (src/worker/runctl.c) */
+	unsigned thread_idx;		/* its place among the run's clones,
+					 * from 0: cpus_allowed_policy=split */
+	atomic_int *halt;		/* exitall: set, the jobs of the wait
+					 * group stop; NULL: no job of the
+					 * group has exitall(_on_error) */
+	struct worker *peers;		/* wait_for: the run's workers */
+	size_t npeers;
 };
 
 /* The thread body; returns NULL. Errors land in w->stats->err. */

@@ -609,6 +609,16 @@ void sysinfo_disks_stop(struct sysinfo_disks *s, const char *root,
 	}
 }
 
+double sysinfo_disk_util(const struct sysinfo_disk_use *u)
+{
+	double ms = (double)(u->wall_ns / 1000000);
+	double busy = (double)u->sum.io_ticks;
+
+	if (!(ms > 0))
+		return 0.0;
+	return busy >= ms ? 100.0 : 100.0 * busy / ms;
+}
+
 void sysinfo_disks_free(struct sysinfo_disks *s)
 {
 	free(s->d);

@@ -639,6 +639,48 @@ out:
 	return ret;
 }
 
+/*
+ * wait_for=NAME names another job that runs before or with this one (one
+ * that --section left out runs not at all: nothing to wait for); a
+ * steady-state window holds at least one sample.
+ */
+static int check_runctl(const struct plan *p, bool filtered,
+			struct err_rec *e)
+{
+	const struct job *j, *o;
+	bool found, later;
+	size_t i, k;
+
+	for (i = 0; i < p->njobs; i++) {
+		j = &p->jobs[i];
+		if (j->ss_dur_ns && j->ss_dur_ns < j->ss_interval_ns) {
+			err_set(e, j->section_file, j->section_line, "ss_dur",
+				"the steady-state window must hold at least "
+				"one ss_interval");
+			return -EINVAL;
+		}
+		if (!j->wait_for)
+			continue;
+		found = later = false;
+		for (k = 0; k < p->njobs; k++) {
+			o = &p->jobs[k];
+			if (k == i || strcmp(o->name, j->wait_for))
+				continue;
+			found = true;
+			later = later || o->wait_group > j->wait_group;
+		}
+		if (!strcmp(j->wait_for, j->name) || (!found && !filtered) ||
+		    later) {
+			err_set(e, j->section_file, j->section_line,
+				"wait_for", "'%s': expected the name of "
+				"another job that starts before this one or "
+				"with it", j->wait_for);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int plan_build(struct plan *p, const struct raw_doc *doc,
 	       const struct plan_filter *f, struct err_rec *e)
 {
@@ -666,6 +708,8 @@ int plan_build(struct plan *p, const struct raw_doc *doc,
 			"with options");
 		ret = -EINVAL;
 	}
+	if (!ret)
+		ret = check_runctl(p, f && f->sections, e);
 	if (ret)
 		plan_free(p);
 	return ret;

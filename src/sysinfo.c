@@ -552,6 +552,8 @@ static void diskstat_add(struct sysinfo_diskstat *dst,
 	dst->wr_ios += d->wr_ios;
 	dst->wr_merges += d->wr_merges;
 	dst->wr_ticks += d->wr_ticks;
+	dst->rd_sectors += d->rd_sectors;
+	dst->wr_sectors += d->wr_sectors;
 	dst->io_ticks += d->io_ticks;
 	dst->time_in_queue += d->time_in_queue;
 }

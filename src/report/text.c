@@ -559,6 +559,9 @@ static void print_unit(FILE *f, const struct run_result *r,
 		if (!dir_active(ds))
 			continue;
 		any = true;
+		/* mixed: only the one direction, printed below */
+		if (u->job->unified_rw_reporting == UNIFIED_MIXED)
+			continue;
 		fputs("  ", f);
 		print_rate_line(f, dir_name[d], ds, s->runtime_ns);
 		print_pace(f, ds, s->runtime_ns);
@@ -583,6 +586,7 @@ static void print_unit(FILE *f, const struct run_result *r,
 static void print_group(FILE *f, const struct run_result *r, unsigned id,
 			const struct job_stats *g)
 {
+	const struct job *first;
 	unsigned njobs = 0;
 	char rt[32];
 	size_t i;
@@ -602,17 +606,18 @@ static void print_group(FILE *f, const struct run_result *r, unsigned id,
 	}
 	value_fmt_ns((double)g->runtime_ns, rt, sizeof(rt));
 	fprintf(f, ", %u ran, runtime %s\n", g->nclones, rt);
+	for (i = 0; i < r->plan->njobs; i++)
+		if (r->plan->jobs[i].group == id)
+			break;
+	first = i < r->plan->njobs ? &r->plan->jobs[i] : NULL;
 	for (d = 0; d < DDIR_NR; d++) {
-		if (!dir_active(&g->dir[d]))
+		if (!dir_active(&g->dir[d]) || (first &&
+		    first->unified_rw_reporting == UNIFIED_MIXED))
 			continue;
 		fputs("  ", f);
 		print_rate_line(f, dir_name[d], &g->dir[d], g->runtime_ns);
 	}
-	for (i = 0; i < r->plan->njobs; i++)
-		if (r->plan->jobs[i].group == id) {
-			print_mixed(f, g, &r->plan->jobs[i], false);
-			break;
-		}
+	print_mixed(f, g, first, false);
 }
 
 /* disk_util: fio's "Disk stats (read/write)". */

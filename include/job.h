@@ -31,6 +31,10 @@ enum falloc_mode { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP,
 enum dedupe_mode { DEDUPE_REPEAT, DEDUPE_WORKING_SET };
 enum rand_gen { RANDGEN_TAUSWORTHE, RANDGEN_LFSR, RANDGEN_TAUSWORTHE64 };
 enum rw_seq { RWSEQ_SEQUENTIAL, RWSEQ_IDENTICAL };
+/* Run control and reporting (runctl family). */
+enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
+enum clock_source { CLKSRC_GETTIMEOFDAY, CLKSRC_CLOCK_GETTIME, CLKSRC_CPU };
+enum unified_rw { UNIFIED_NONE, UNIFIED_MIXED, UNIFIED_BOTH };
 
 /*
  * continue_on_error: the failures a job counts and goes on after, as bits.
@@ -152,6 +156,25 @@ struct job {
 	int rw_sequencer;		/* enum rw_seq */
 	int64_t rw_seq_add;		/* rw=read:N: gap after each I/O */
 	uint64_t rw_seq_nr;		/* rw=randread:N: random every N */
+	/* CPU placement and run control (runctl family; cpuset.h,
+	 * steady.h). */
+	char *cpus_allowed;		/* CPU list as cpuset_parse reads it;
+					 * cpumask= is stored as one; NULL:
+					 * not set */
+	int cpus_allowed_policy;	/* enum cpus_policy */
+	bool exitall;			/* its end stops its wait group */
+	bool exitall_on_error;		/* its failure stops the run */
+	char *wait_for;			/* start once this job has ended */
+	uint64_t iodepth_low;		/* refill at this depth; 0: iodepth */
+	bool gtod_reduce;		/* all four disable_* below */
+	bool disable_lat, disable_clat, disable_slat, disable_bw;
+	int clocksource;		/* enum clock_source (accepted) */
+	int unified_rw_reporting;	/* enum unified_rw */
+	bool disk_util;			/* report the devices' counters */
+	char *steadystate;		/* "iops:2%" (steady.h); NULL: none */
+	uint64_t ss_dur_ns;		/* window; 0: off */
+	uint64_t ss_ramp_ns;		/* before collecting */
+	uint64_t ss_interval_ns;	/* one sample each */
 	char *sweep;		/* "OPT:v1,v2" lines joined by ';' */
 	char *check;		/* check= expressions joined by ';' (check.h) */
 	uint64_t repeat;	/* runs of the job, one after the other */
@@ -200,14 +223,6 @@ struct job {
 	int log_window_value;		/* 0 avg, 1 max, 2 both */
 	bool log_offset, log_prio;
 	bool per_job_logs;		/* 0: one shared file, appended */
-
-	/* fio options accepted as no-ops (compatibility policy, options.c):
-	 * they change nothing iorig measures; plan.c warns where a job
-	 * probably expects something iorig does not do. */
-	bool disk_util;			/* fio's disk statistics: none */
-	int clocksource;		/* enum clocksource: iorig's clock */
-	bool gtod_reduce;		/* iorig times every I/O anyway */
-	bool disable_lat, disable_clat, disable_slat, disable_bw;
 
 	/* Derived by plan.c. */
 	unsigned clone;		/* 0..numjobs-1 */

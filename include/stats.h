@@ -10,6 +10,7 @@
 #include "hist.h"
 #include "interval.h"
 #include "job.h"
+#include "steady.h"
 #include "verify.h"
 
 /* Figures of one direction (read or write) of one job clone or group. */
@@ -92,9 +93,22 @@ struct job_stats {
 	 * merges them.
 	 */
 	struct ival_series *intervals;
+	/* The CPUs the clone's thread was allowed (sched_getaffinity, after
+	 * cpus_allowed=), as a list; "" when not known. */
+	char cpus[64];
+	/*
+	 * steadystate (steady.h): the clone's window and verdict, or NULL.
+	 * Owned by the run's per-clone stats (run_result_free frees it);
+	 * a merge borrows the first clone's.
+	 */
+	struct steady_rec *steady;
 };
 
 void stats_init(struct job_stats *s);
+/* dst += src: counters, histograms, first error. */
+void stats_dir_merge(struct dir_stats *dst, const struct dir_stats *src);
+/* unified_rw_reporting: reads and writes of s as one direction. */
+void stats_mixed(struct dir_stats *out, const struct job_stats *s);
 void stats_merge(struct job_stats *dst, const struct job_stats *src);
 /*
  * The window (*start_ns, *runtime_ns, *phase) joined with src's, as

@@ -139,5 +139,8 @@ int sysinfo_disks_watch(struct sysinfo_disks *s, const char *root,
 void sysinfo_disks_stop(struct sysinfo_disks *s, const char *root,
 			uint64_t now_ns);
 void sysinfo_disks_free(struct sysinfo_disks *s);
+/* The percentage of the watched time the device was busy (io_ticks),
+ * at most 100, as fio's disk_util gives it; 0 when not watched. */
+double sysinfo_disk_util(const struct sysinfo_disk_use *u);
 
 #endif

@@ -105,6 +105,14 @@ struct worker {
 	unsigned log_index;		/* fio's job number in log names */
 	bool gate_passed;		/* the thread's own */
 	struct worker_window win;	/* written by the thread */
+	/* Run control (src/worker/runctl.c) */
+	unsigned thread_idx;		/* its place among the run's clones,
+					 * from 0: cpus_allowed_policy=split */
+	atomic_int *halt;		/* exitall: set, the jobs of the wait
+					 * group stop; NULL: no job of the
+					 * group has exitall(_on_error) */
+	struct worker *peers;		/* wait_for: the run's workers */
+	size_t npeers;
 };
 
 /* The thread body; returns NULL. Errors land in w->stats->err. */

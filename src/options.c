@@ -12,10 +12,12 @@
 
 #include "check_expr.h"
 #include "dist.h"
+#include "cpuset.h"
 #include "engine.h"
 #include "fill.h"
 #include "options.h"
 #include "path.h"
+#include "steady.h"
 #include "value.h"
 #include "verify.h"
 
@@ -92,6 +94,41 @@ static const struct opt_choice rate_process_choices[] = {
 	  "Poisson process)" },
 	{ NULL, 0, NULL },
 };
+
+static const struct opt_choice cpus_policy_choices[] = {
+	{ "shared", CPUS_SHARED, "every clone may run on all of the CPUs" },
+	{ "split", CPUS_SPLIT, "each clone gets one CPU of the set, in turn" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt_choice clocksource_choices[] = {
+	{ "gettimeofday", CLKSRC_GETTIMEOFDAY, "accepted; iorig keeps its "
+	  "own clock (see the manual)" },
+	{ "clock_gettime", CLKSRC_CLOCK_GETTIME, "accepted; iorig keeps its "
+	  "own clock" },
+	{ "cpu", CLKSRC_CPU, "accepted; iorig keeps its own clock" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt_choice unified_choices[] = {
+	{ "none", UNIFIED_NONE, "reads and writes reported apart" },
+	{ "0", UNIFIED_NONE, "same as none" },
+	{ "mixed", UNIFIED_MIXED, "reads and writes reported as one "
+	  "direction, mixed" },
+	{ "1", UNIFIED_MIXED, "same as mixed" },
+	{ "both", UNIFIED_BOTH, "apart, and mixed too" },
+	{ "2", UNIFIED_BOTH, "same as both" },
+	{ NULL, 0, NULL },
+};
+
+static int set_str(char **dst, const char *val);
+
+static int set_cpus_allowed(struct job *j, const struct opt_def *o,
+			    const char *val, char *why, size_t whylen);
+static int set_cpumask(struct job *j, const struct opt_def *o,
+		       const char *val, char *why, size_t whylen);
+static int set_steadystate(struct job *j, const struct opt_def *o,
+			   const char *val, char *why, size_t whylen);
 
 static const struct opt_choice submit_mode_choices[] = {
 	{ "inline", SUBMIT_INLINE, "the job's thread submits and reaps" },
@@ -194,14 +231,6 @@ static const struct opt_choice verify_choices[] = {
 	  "(libxxhash)" },
 	{ "meta", VERIFY_META, "header, generated data; only the header is "
 	  "checked (CRC-32C of it), as fio's meta" },
-	{ NULL, 0, NULL },
-};
-
-static const struct opt_choice clocksource_choices[] = {
-	{ "clock_gettime", 0, "fio's default; iorig uses its own clock" },
-	{ "gettimeofday", 1, "accepted; iorig uses its own clock" },
-	{ "cpu", 2, "accepted; iorig uses its own clock (the TSC when it "
-	  "is invariant)" },
 	{ NULL, 0, NULL },
 };
 
@@ -533,6 +562,84 @@ const struct opt_def options_table[] = {
 	  .off = F(create_on_open), .def = "0", .category = "target",
 	  .help = "Accepted for fio job files: iorig creates files when the "
 		  "job opens them, before its I/O starts, either way" },
+	/* CPU placement and run control (cpuset.h, steady.h) */
+	{ .name = "cpus_allowed", .type = OPT_SPECIAL, .off = F(cpus_allowed),
+	  .set = set_cpus_allowed, .category = "cpu",
+	  .help = "CPUs the job's clones may run on: a list such as 0-3,6" },
+	{ .name = "cpumask", .type = OPT_SPECIAL, .off = F(cpus_allowed),
+	  .set = set_cpumask, .category = "cpu",
+	  .help = "CPUs as a mask, bit N for CPU N (0x3: CPUs 0 and 1); "
+		  "same setting as cpus_allowed" },
+	{ .name = "cpus_allowed_policy", .type = OPT_ENUM,
+	  .off = F(cpus_allowed_policy), .def = "shared",
+	  .choices = cpus_policy_choices, .category = "cpu",
+	  .help = "shared: each clone may use all of the CPUs; split: one "
+		  "CPU each, in turn" },
+	{ .name = "exitall", .type = OPT_BOOL, .off = F(exitall), .def = "0",
+	  .category = "order",
+	  .help = "When this job ends, stop the other jobs running with it" },
+	{ .name = "exitall_on_error", .type = OPT_BOOL,
+	  .off = F(exitall_on_error), .def = "0", .category = "order",
+	  .help = "When this job fails, stop every job, and start no more" },
+	{ .name = "wait_for", .type = OPT_STR, .off = F(wait_for),
+	  .category = "order",
+	  .help = "Start once the job of this name (all its clones) has "
+		  "ended" },
+	{ .name = "iodepth_low", .type = OPT_UINT, .off = F(iodepth_low),
+	  .def = "0", .min = 0, .max = 65536, .category = "engine",
+	  .help = "Once iodepth I/Os are in flight, issue again only when "
+		  "they drop to this many; 0: iodepth (refill at once)" },
+	{ .name = "gtod_reduce", .type = OPT_BOOL, .off = F(gtod_reduce),
+	  .def = "0", .category = "report",
+	  .help = "Report no latencies and no bandwidth samples (all four "
+		  "disable_* options)" },
+	{ .name = "disable_lat", .type = OPT_BOOL, .off = F(disable_lat),
+	  .def = "0", .category = "report",
+	  .help = "Report no total latency (lat)" },
+	{ .name = "disable_clat", .type = OPT_BOOL, .off = F(disable_clat),
+	  .def = "0", .category = "report",
+	  .help = "Report no completion latency (clat) nor its percentiles" },
+	{ .name = "disable_slat", .type = OPT_BOOL, .off = F(disable_slat),
+	  .def = "0", .category = "report",
+	  .help = "Report no submission latency (slat)" },
+	{ .name = "disable_bw_measurement", .alias = "disable_bw",
+	  .type = OPT_BOOL, .off = F(disable_bw), .def = "0",
+	  .category = "report",
+	  .help = "Report no bandwidth and IOPS samples (interval= figures)" },
+	{ .name = "clocksource", .type = OPT_ENUM, .off = F(clocksource),
+	  .def = "clock_gettime", .choices = clocksource_choices,
+	  .category = "time",
+	  .help = "Accepted for fio job files: iorig times with the TSC "
+		  "when it is invariant, else clock_gettime" },
+	{ .name = "unified_rw_reporting", .type = OPT_ENUM,
+	  .off = F(unified_rw_reporting), .def = "none",
+	  .choices = unified_choices, .category = "report",
+	  .help = "Report reads and writes apart, as one (mixed), or both" },
+	{ .name = "disk_util", .type = OPT_BOOL, .off = F(disk_util),
+	  .def = "1", .category = "report",
+	  .help = "Report the devices' own counters over the run "
+		  "(/proc/diskstats): I/Os, merges, ticks, utilization" },
+	{ .name = "steadystate", .alias = "ss", .type = OPT_SPECIAL,
+	  .off = F(steadystate), .def = "iops_slope:0.01%",
+	  .set = set_steadystate, .category = "steadystate",
+	  .help = "KIND:LIMIT[%]: stop the job once steady (iops, bw, lat: "
+		  "every sample within LIMIT of the mean; *_slope: the "
+		  "slope below LIMIT) over ss_dur" },
+	{ .name = "ss_dur", .alias = "steadystate_duration", .type = OPT_TIME,
+	  .off = F(ss_dur_ns), .def = "0", .unit_ns = NS_S,
+	  .category = "steadystate",
+	  .help = "The window steadystate judges (default unit s); 0: no "
+		  "steady-state detection" },
+	{ .name = "ss_ramp", .alias = "steadystate_ramp_time",
+	  .type = OPT_TIME, .off = F(ss_ramp_ns), .def = "0", .unit_ns = NS_S,
+	  .category = "steadystate",
+	  .help = "Run this long before collecting steady-state samples "
+		  "(default unit s)" },
+	{ .name = "ss_interval", .alias = "steadystate_check_interval",
+	  .type = OPT_TIME, .off = F(ss_interval_ns), .def = "1",
+	  .unit_ns = NS_S, .min = 10000000, .max = 86400 * NS_S,
+	  .category = "steadystate",
+	  .help = "One steady-state sample per this long (default unit s)" },
 	/* Ordering and reporting */
 	{ .name = "stonewall", .alias = "wait_for_previous", .type = OPT_BOOL,
 	  .off = F(stonewall), .def = "0", .category = "order",
@@ -702,39 +809,6 @@ const struct opt_def options_table[] = {
 	  .off = F(verify_state_load), .def = "0", .category = "verify",
 	  .help = "verify_only=1: check only the blocks the state file of "
 		  "the writing run names" },
-	/* fio options accepted as no-ops: they change nothing iorig
-	 * measures (the manual's DIFFERENCES FROM FIO says why each). */
-	{ .name = "disk_util", .type = OPT_BOOL, .off = F(disk_util),
-	  .def = "1", .category = "compat",
-	  .help = "Accepted for fio job files: iorig has no disk "
-		  "utilization report (the device's own counters are in the "
-		  "JSON report's machine info)" },
-	{ .name = "clocksource", .type = OPT_ENUM, .off = F(clocksource),
-	  .def = "clock_gettime", .choices = clocksource_choices,
-	  .category = "compat",
-	  .help = "Accepted for fio job files: iorig times with its own "
-		  "calibrated clock whatever this says" },
-	{ .name = "gtod_reduce", .type = OPT_BOOL, .off = F(gtod_reduce),
-	  .def = "0", .category = "compat",
-	  .help = "Accepted for fio job files, with a warning: iorig still "
-		  "times every I/O" },
-	{ .name = "disable_lat", .type = OPT_BOOL, .off = F(disable_lat),
-	  .def = "0", .category = "compat",
-	  .help = "Accepted for fio job files, with a warning: iorig still "
-		  "reports total latency" },
-	{ .name = "disable_clat", .type = OPT_BOOL, .off = F(disable_clat),
-	  .def = "0", .category = "compat",
-	  .help = "Accepted for fio job files, with a warning: iorig still "
-		  "reports completion latency" },
-	{ .name = "disable_slat", .type = OPT_BOOL, .off = F(disable_slat),
-	  .def = "0", .category = "compat",
-	  .help = "Accepted for fio job files, with a warning: iorig still "
-		  "reports submission latency" },
-	{ .name = "disable_bw_measurement", .alias = "disable_bw",
-	  .type = OPT_BOOL, .off = F(disable_bw), .def = "0",
-	  .category = "compat",
-	  .help = "Accepted for fio job files, with a warning: iorig still "
-		  "reports bandwidth" },
 	{ .name = NULL },
 };
 
@@ -775,10 +849,7 @@ static const char *const fio_only[] = {
 	"cont",
 	"cpuchunks",
 	"cpuload",
-	"cpumask",
 	"cpumode",
-	"cpus_allowed",
-	"cpus_allowed_policy",
 	"create_fsync",
 	"cuda_io",
 	"data_placement",
@@ -795,8 +866,6 @@ static const char *const fio_only[] = {
 	"exec_prerun",
 	"exit_on_io_done",
 	"exit_what",
-	"exitall",
-	"exitall_on_error",
 	"experimental_verify",
 	"fdp",
 	"fdp_pli",
@@ -841,7 +910,6 @@ static const char *const fio_only[] = {
 	"initiator",
 	"inplace",
 	"interface",
-	"iodepth_low",
 	"iomem",
 	"iomem_align",
 	"iopsavgtime",
@@ -944,17 +1012,9 @@ static const char *const fio_only[] = {
 	"spr_num_regions",
 	"spr_op",
 	"sprandom",
-	"ss",
-	"ss_dur",
-	"ss_interval",
-	"ss_ramp",
 	"stat_type",
 	"stats",
 	"std_redirect",
-	"steadystate",
-	"steadystate_check_interval",
-	"steadystate_duration",
-	"steadystate_ramp_time",
 	"stream_id",
 	"svcl",
 	"sync_file_range",
@@ -967,7 +1027,6 @@ static const char *const fio_only[] = {
 	"trim_verify_zero",
 	"ttl",
 	"uid",
-	"unified_rw_reporting",
 	"unique_filename",
 	"unit_base",
 	"unlink_each_loop",
@@ -988,7 +1047,6 @@ static const char *const fio_only[] = {
 	"verifysort",
 	"verifysort_nr",
 	"volume",
-	"wait_for",
 	"window_size",
 	"write_barrier",
 	"write_hint",
@@ -1075,9 +1133,9 @@ const char *options_fio_only_msg(const char *name)
 	if (!options_is_fio_only(name))
 		return NULL;
 	if (is_log_option(name))
-		return "fio has this log option but iorig does not support "
-		       "it yet (iorig writes fio's bw, iops, lat and hist "
-		       "logs: see Log files in the manual)";
+		return "fio has this option but iorig does not support it "
+		       "yet (of fio's logs, iorig writes the bw, iops, lat "
+		       "and hist logs: see Log files in the manual)";
 	return "fio has this option but iorig does not support it yet";
 }
 
@@ -1351,6 +1409,34 @@ static int set_check(struct job *j, const struct opt_def *o,
 	free(j->check);
 	j->check = joined;
 	return 0;
+}
+
+static int set_cpus_allowed(struct job *j, const struct opt_def *o,
+			    const char *val, char *why, size_t whylen)
+{
+	cpu_set_t set;
+	int ret = cpuset_parse(val, &set, why, whylen);
+
+	return ret ? ret : set_str(field(j, o->off), val);
+}
+
+/* Stored as the CPU list it means: cpus_allowed's field. */
+static int set_cpumask(struct job *j, const struct opt_def *o,
+		       const char *val, char *why, size_t whylen)
+{
+	char list[256];
+	int ret = cpuset_mask_to_list(val, list, sizeof(list), why, whylen);
+
+	return ret ? ret : set_str(field(j, o->off), list);
+}
+
+static int set_steadystate(struct job *j, const struct opt_def *o,
+			   const char *val, char *why, size_t whylen)
+{
+	struct steady_crit c;
+	int ret = steady_parse(val, &c, why, whylen);
+
+	return ret ? ret : set_str(field(j, o->off), val);
 }
 
 /* Check "OPT:v1,v2[;OPT2:...]" and append it to the job's sweeps. */
@@ -1942,6 +2028,9 @@ int job_copy(struct job *dst, const struct job *src)
 		if (o->type != OPT_STR && o->type != OPT_SPECIAL)
 			continue;
 		s = field(dst, o->off);
+		/* Two options may share a field (cpumask, cpus_allowed) */
+		if (*s)
+			continue;
 		if (*(char *const *)cfield(src, o->off) &&
 		    !(*s = strdup(*(char *const *)cfield(src, o->off))))
 			goto err;

@@ -375,18 +375,6 @@ static void fio_meaning(struct plan *p, struct job *j)
 			  "runtime= is ignored, as fio ignores it: the job "
 			  "stops when its size is done");
 	}
-	static const char *const timing[] = {
-		"gtod_reduce", "disable_lat", "disable_clat", "disable_slat",
-		"disable_bw_measurement", NULL,
-	};
-	const char *const *t;
-
-	for (t = timing; *t; t++)
-		if (opt_is_set(j, *t))
-			plan_warn(p, j, "timing_kept", "%s=1 is accepted but "
-				  "iorig still times every I/O and reports "
-				  "it (its clock reads cost little; see the "
-				  "manual)", *t);
 	n = j->filename ? filename_count(j->filename) : 0;
 	if (n && j->nrfiles != 1 && j->nrfiles != n)
 		plan_warn(p, j, "nrfiles_ignored", "nrfiles=%" PRIu64 " is "
@@ -847,6 +835,48 @@ out:
 	return ret;
 }
 
+/*
+ * wait_for=NAME names another job that runs before or with this one (one
+ * that --section left out runs not at all: nothing to wait for); a
+ * steady-state window holds at least one sample.
+ */
+static int check_runctl(const struct plan *p, bool filtered,
+			struct err_rec *e)
+{
+	const struct job *j, *o;
+	bool found, later;
+	size_t i, k;
+
+	for (i = 0; i < p->njobs; i++) {
+		j = &p->jobs[i];
+		if (j->ss_dur_ns && j->ss_dur_ns < j->ss_interval_ns) {
+			err_set(e, j->section_file, j->section_line, "ss_dur",
+				"the steady-state window must hold at least "
+				"one ss_interval");
+			return -EINVAL;
+		}
+		if (!j->wait_for)
+			continue;
+		found = later = false;
+		for (k = 0; k < p->njobs; k++) {
+			o = &p->jobs[k];
+			if (k == i || strcmp(o->name, j->wait_for))
+				continue;
+			found = true;
+			later = later || o->wait_group > j->wait_group;
+		}
+		if (!strcmp(j->wait_for, j->name) || (!found && !filtered) ||
+		    later) {
+			err_set(e, j->section_file, j->section_line,
+				"wait_for", "'%s': expected the name of "
+				"another job that starts before this one or "
+				"with it", j->wait_for);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int plan_build(struct plan *p, const struct raw_doc *doc,
 	       const struct plan_filter *f, struct err_rec *e)
 {
@@ -882,6 +912,8 @@ int plan_build(struct plan *p, const struct raw_doc *doc,
 			"with options");
 		ret = -EINVAL;
 	}
+	if (!ret)
+		ret = check_runctl(p, f && f->sections, e);
 	if (ret)
 		plan_free(p);
 	return ret;

@@ -115,7 +115,7 @@ static void host_info(struct run_result *r)
  * description. Out of memory only leaves them undescribed.
  */
 static void describe_targets(struct run_result *r, size_t i,
-			     const struct target *t, bool files)
+			     const struct target *t, bool files, bool watch)
 {
 	struct run_targets *rt = &r->targets[i];
 	const struct run_targets *before = i ? &r->targets[i - 1] : NULL;
@@ -135,7 +135,7 @@ static void describe_targets(struct run_result *r, size_t i,
 		if (sysinfo_target_fd("", t->files[f].fd, prev, &x->info))
 			continue;
 		prev = &x->info;
-		if (x->info.has_device)	/* a watched device stays as it is */
+		if (x->info.has_device && watch) /* watched: stays as it is */
 			sysinfo_disks_watch(&r->disks, "", name,
 					    clock_mono_ns());
 	}
@@ -348,7 +348,7 @@ static unsigned start_group(const struct plan *p, unsigned wg,
 			    struct target *tg, struct worker *w,
 			    const struct clock *clk, const atomic_int *stop,
 			    struct run_result *r, struct run_live *lv,
-			    struct worker_gate *gate)
+			    struct worker_gate *gate, atomic_int *halt)
 {
 	struct err_rec e;
 	unsigned n = 0;
@@ -380,12 +380,14 @@ static unsigned start_group(const struct plan *p, unsigned wg,
 				   sizeof(r->stats[i].err_msg));
 			continue;
 		}
-		describe_targets(r, i, &tg[i], needs_files(j));
+		describe_targets(r, i, &tg[i], needs_files(j), j->disk_util);
 		w[i] = (struct worker){
 			.job = j, .tgt = &tg[i], .clk = clk, .stop = stop,
 			.stats = &r->stats[i], .setup = &r->targets[i].engine,
 			.live_on = lv->watch && lv->watch->progress,
 			.gate = gate, .log_index = (unsigned)i + 1,
+			.thread_idx = (unsigned)i,
+			.halt = halt, .peers = w, .npeers = p->njobs,
 		};
 		/* The worker's until it ends (it resets r->stats[i]) */
 		if (j->interval_ns &&
@@ -537,13 +539,20 @@ static void run_phase(const struct plan *p, unsigned wg, struct target *tg,
 	struct worker_window gw = { 0 };
 	struct worker_gate gate;
 	uint64_t stop_ns = 0, *w0;
+	atomic_int halt = 0;
+	bool ended, exitall = false;
 	unsigned n;
-	bool ended;
 	size_t i;
 
 	lv->wg = wg;
 	worker_gate_init(&gate);
-	n = start_group(p, wg, tg, w, clk, stop, r, lv, &gate);
+	/* exitall, exitall_on_error: the group's workers watch one flag */
+	for (i = 0; i < p->njobs; i++)
+		exitall = exitall || (p->jobs[i].wait_group == wg &&
+				      (p->jobs[i].exitall ||
+				       p->jobs[i].exitall_on_error));
+	n = start_group(p, wg, tg, w, clk, stop, r, lv, &gate,
+			exitall ? &halt : NULL);
 	w0 = malloc(p->njobs * sizeof(*w0));	/* none: no warning */
 	for (i = 0; w0 && i < p->njobs; i++)
 		if (p->jobs[i].wait_group != wg || !w[i].started ||
@@ -579,10 +588,25 @@ static void run_phase(const struct plan *p, unsigned wg, struct target *tg,
 	if (w0)
 		warn_unwritten(p, wg, r, w0);
 	free(w0);
+	/* The workers of the group are joined (or given up on, and touch
+	 * nothing shared again): halt's life ends here. */
 	for (i = 0; i < p->njobs; i++)
 		if (p->jobs[i].wait_group == wg)
 			ph->ios += r->stats[i].dir[0].ios +
 				   r->stats[i].dir[1].ios;
+}
+
+/* A job of wait group wg with exitall_on_error failed: run no more. */
+static bool exit_on_error(const struct plan *p, unsigned wg,
+			  const struct run_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < p->njobs; i++)
+		if (p->jobs[i].wait_group == wg &&
+		    p->jobs[i].exitall_on_error && r->stats[i].err)
+			return true;
+	return false;
 }
 
 /* MemAvailable from /proc/meminfo, in bytes; 0 when unknown. */
@@ -761,8 +785,11 @@ int run_plan_watched(const struct plan *p, const atomic_int *stop,
 	t0 = clock_mono_ns();
 	lv.w = w;
 	lv.t0_ns = t0;
-	for (wg = 0; wg < p->nwait_groups && !atomic_load(stop); wg++)
+	for (wg = 0; wg < p->nwait_groups && !atomic_load(stop); wg++) {
 		run_phase(p, wg, tg, w, clk, stop, r, &lv);
+		if (exit_on_error(p, wg, r))
+			break;
+	}
 	r->wall_ns = clock_mono_ns() - t0;
 	/*
 	 * A run that failed or was stopped puts back the lengths of the
@@ -807,8 +834,10 @@ void run_result_free(struct run_result *r)
 	free(r->targets);
 	r->targets = NULL;
 	sysinfo_disks_free(&r->disks);
-	for (i = 0; r->stats && r->plan && i < r->plan->njobs; i++)
+	for (i = 0; r->stats && r->plan && i < r->plan->njobs; i++) {
 		ival_series_put(r->stats[i].intervals);
+		steady_free(r->stats[i].steady);
+	}
 	free(r->stats);
 	free(r->ran);
 	free(r->phases);

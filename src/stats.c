@@ -13,6 +13,19 @@
  * worker that only calls stats_init() reports nclones == 1. Aggregators
  * that start from an empty accumulator reset nclones to 0 themselves.
  */
+void stats_mixed(struct dir_stats *out, const struct job_stats *s)
+{
+	unsigned d;
+
+	memset(out, 0, sizeof(*out));
+	hist_init(&out->slat);
+	hist_init(&out->clat);
+	hist_init(&out->lat);
+	hist_init(&out->sched_lat);
+	for (d = 0; d < DDIR_NR; d++)
+		stats_dir_merge(out, &s->dir[d]);
+}
+
 void stats_init(struct job_stats *s)
 {
 	int d;
@@ -29,7 +42,7 @@ void stats_init(struct job_stats *s)
 	s->nmeasured = 1;
 }
 
-static void dir_merge(struct dir_stats *dst, const struct dir_stats *src)
+void stats_dir_merge(struct dir_stats *dst, const struct dir_stats *src)
 {
 	dst->ios += src->ios;
 	dst->bytes += src->bytes;
@@ -89,7 +102,7 @@ void stats_merge(struct job_stats *dst, const struct job_stats *src)
 	int d;
 
 	for (d = 0; d < DDIR_NR; d++)
-		dir_merge(&dst->dir[d], &src->dir[d]);
+		stats_dir_merge(&dst->dir[d], &src->dir[d]);
 	cpu_add(&dst->cpu, &src->cpu);
 	hist_merge(&dst->sync, &src->sync);
 	dst->think_ns += src->think_ns;
@@ -106,6 +119,10 @@ void stats_merge(struct job_stats *dst, const struct job_stats *src)
 	dst->interrupted = dst->interrupted || src->interrupted;
 	dst->abandoned = dst->abandoned || src->abandoned;
 	verify_stats_merge(&dst->verify, &src->verify);
+	if (!dst->steady)
+		dst->steady = src->steady;
+	if (!dst->cpus[0])
+		memcpy(dst->cpus, src->cpus, sizeof(dst->cpus));
 }
 
 double stats_iops(const struct dir_stats *d, uint64_t runtime_ns)

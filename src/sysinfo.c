@@ -552,6 +552,8 @@ static void diskstat_add(struct sysinfo_diskstat *dst,
 	dst->wr_ios += d->wr_ios;
 	dst->wr_merges += d->wr_merges;
 	dst->wr_ticks += d->wr_ticks;
+	dst->rd_sectors += d->rd_sectors;
+	dst->wr_sectors += d->wr_sectors;
 	dst->io_ticks += d->io_ticks;
 	dst->time_in_queue += d->time_in_queue;
 }
@@ -607,6 +609,16 @@ void sysinfo_disks_stop(struct sysinfo_disks *s, const char *root,
 		}
 		u->start_ns = 0;
 	}
+}
+
+double sysinfo_disk_util(const struct sysinfo_disk_use *u)
+{
+	double ms = (double)(u->wall_ns / 1000000);
+	double busy = (double)u->sum.io_ticks;
+
+	if (!(ms > 0))
+		return 0.0;
+	return busy >= ms ? 100.0 : 100.0 * busy / ms;
 }
 
 void sysinfo_disks_free(struct sysinfo_disks *s)

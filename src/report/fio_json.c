@@ -393,6 +393,73 @@ static uint64_t unit_elapsed_s(const struct run_result *r,
 	return (ph.wall_ns + 999999999) / 1000000000;
 }
 
+/*
+ * read, write, trim; with unified_rw_reporting=mixed one "mixed" instead,
+ * with both, "mixed" after them, as fio gives them.
+ */
+static void put_dirs(struct jw *c, json_t *o, const struct job_stats *s,
+		     const struct job *j)
+{
+	struct dir_stats mixed;
+
+	if (j->unified_rw_reporting != UNIFIED_MIXED) {
+		jw_put(c, o, "read", f_dir(c, &s->dir[DDIR_READ],
+					   s->runtime_ns, j));
+		jw_put(c, o, "write", f_dir(c, &s->dir[DDIR_WRITE],
+					    s->runtime_ns, j));
+		jw_put(c, o, "trim", f_dir(c, NULL, 0, j));
+	}
+	if (j->unified_rw_reporting == UNIFIED_NONE)
+		return;
+	stats_mixed(&mixed, s);
+	jw_put(c, o, "mixed", f_dir(c, &mixed, s->runtime_ns, j));
+}
+
+/*
+ * fio's "steadystate": the criterion as text, the window's duration in
+ * seconds, whether attained, the last criterion value, the samples
+ * (oldest first; bw in bytes/s as fio's) and their means.
+ */
+static json_t *f_steady(struct jw *c, const struct steady_rec *r)
+{
+	json_t *o = json_object(), *data = json_object();
+	json_t *iops = json_array(), *bw = json_array();
+	char buf[64];
+	unsigned k;
+
+	if (!o || !data || !iops || !bw) {
+		json_decref(o);
+		json_decref(data);
+		json_decref(iops);
+		json_decref(bw);
+		return NULL;
+	}
+	snprintf(buf, sizeof(buf), "%s:%f%s", steady_kind_name(r->crit.kind),
+		 r->crit.limit, r->crit.pct ? "%" : "");
+	jw_put(c, o, "ss", jw_str(buf));
+	jw_put(c, o, "duration", jw_u64(r->dur_ns / 1000000000));
+	jw_put(c, o, "attained", json_integer(r->attained));
+	snprintf(buf, sizeof(buf), "%f%s", r->criterion,
+		 r->crit.pct ? "%" : "");
+	jw_put(c, o, "criterion", jw_str(buf));
+	jw_put(c, o, "max_deviation", jw_real(r->deviation));
+	jw_put(c, o, "slope", jw_real(r->slope));
+	for (k = 0; k < r->count; k++) {
+		jw_push(c, bw, jw_u64((uint64_t)llround(
+			r->bw[steady_at(r, k)])));
+		jw_push(c, iops, jw_u64((uint64_t)llround(
+			r->iops[steady_at(r, k)])));
+	}
+	jw_put(c, data, "bw_mean", jw_u64((uint64_t)llround(
+		steady_mean(r, r->bw))));
+	jw_put(c, data, "iops_mean", jw_u64((uint64_t)llround(
+		steady_mean(r, r->iops))));
+	jw_put(c, data, "iops", iops);
+	jw_put(c, data, "bw", bw);
+	jw_put(c, o, "data", data);
+	return o;
+}
+
 /* Unit u, whose jobs' runtimes add up to rt_ns. */
 static json_t *f_job(struct jw *c, const struct run_result *r,
 		     const struct result_unit *u, uint64_t rt_ns)
@@ -409,9 +476,7 @@ static json_t *f_job(struct jw *c, const struct run_result *r,
 	jw_put(c, o, "eta", json_integer(0));
 	jw_put(c, o, "elapsed", jw_u64(unit_elapsed_s(r, u)));
 	jw_put(c, o, "job options", f_job_opts(c, r, j));
-	jw_put(c, o, "read", f_dir(c, &s->dir[DDIR_READ], s->runtime_ns, j));
-	jw_put(c, o, "write", f_dir(c, &s->dir[DDIR_WRITE], s->runtime_ns, j));
-	jw_put(c, o, "trim", f_dir(c, NULL, 0, j));
+	put_dirs(c, o, s, j);
 	jw_put(c, o, "sync", f_sync(c, &s->sync, j));
 	put_cpu(c, o, u, u->stats.nclones ? rt_ns : 0);
 	jw_put(c, o, "iodepth_level", f_depth_map(c, depth_level_keys));
@@ -422,6 +487,8 @@ static json_t *f_job(struct jw *c, const struct run_result *r,
 	jw_put(c, o, "latency_target", json_integer(0));
 	jw_put(c, o, "latency_percentile", json_real(100.0));
 	jw_put(c, o, "latency_window", json_integer(0));
+	if (s->steady)
+		jw_put(c, o, "steadystate", f_steady(c, s->steady));
 	return o;
 }
 
@@ -430,15 +497,11 @@ static json_t *f_job(struct jw *c, const struct run_result *r,
 static json_t *f_disk(struct jw *c, const struct sysinfo_disk_use *u)
 {
 	const struct sysinfo_diskstat *d = &u->sum;
-	uint64_t wall_ms = ms_of(u->wall_ns);
 	json_t *o = json_object();
-	double util = 0.0;
+	double util = sysinfo_disk_util(u);
 
 	if (!o)
 		return NULL;
-	if (wall_ms)
-		util = fmin(100.0, 100.0 * (double)d->io_ticks /
-				   (double)wall_ms);
 	jw_put(c, o, "name", jw_str(d->name));
 	jw_put(c, o, "read_ios", jw_u64(d->rd_ios));
 	jw_put(c, o, "write_ios", jw_u64(d->wr_ios));

@@ -338,6 +338,91 @@ static json_t *j_verify(struct jw *c, const struct verify_stats *v)
 	return o;
 }
 
+/* unified_rw_reporting: reads and writes as one direction, else null. */
+static json_t *j_mixed(struct jw *c, const struct job_stats *s,
+		       const struct job *j)
+{
+	struct dir_stats m;
+
+	if (!j || j->unified_rw_reporting == UNIFIED_NONE)
+		return json_null();
+	stats_mixed(&m, s);
+	return j_dir(c, &m, s->runtime_ns, j, s->nmeasured || !s->nclones);
+}
+
+static json_t *j_series(struct jw *c, const struct steady_rec *r,
+			const double *y)
+{
+	json_t *a = json_array();
+	unsigned k;
+
+	for (k = 0; a && k < r->count; k++)
+		jw_push(c, a, jw_real(y[steady_at(r, k)]));
+	return a;
+}
+
+/* steadystate: the criterion, the verdict, the window's samples. */
+static json_t *j_steady(struct jw *c, const struct steady_rec *r)
+{
+	json_t *o;
+
+	if (!r)
+		return json_null();
+	o = json_object();
+	if (!o)
+		return NULL;
+	jw_put(c, o, "criterion", jw_str(steady_kind_name(r->crit.kind)));
+	jw_put(c, o, "limit", jw_real(r->crit.limit));
+	jw_put(c, o, "limit_pct", json_boolean(r->crit.pct));
+	jw_put(c, o, "duration_ns", jw_u64(r->dur_ns));
+	jw_put(c, o, "interval_ns", jw_u64(r->interval_ns));
+	jw_put(c, o, "attained", json_boolean(r->attained));
+	jw_put(c, o, "attained_ns", r->attained ? jw_u64(r->at_ns) :
+	       json_null());
+	jw_put(c, o, "value", r->judged ? jw_real(r->criterion) :
+	       json_null());
+	jw_put(c, o, "slope", r->judged ? jw_real(r->slope) : json_null());
+	jw_put(c, o, "max_deviation", r->judged ? jw_real(r->deviation) :
+	       json_null());
+	jw_put(c, o, "iops_mean", jw_real(steady_mean(r, r->iops)));
+	jw_put(c, o, "bw_mean_bytes", jw_real(steady_mean(r, r->bw)));
+	jw_put(c, o, "lat_mean_ns", jw_real(steady_mean(r, r->lat)));
+	jw_put(c, o, "iops", j_series(c, r, r->iops));
+	jw_put(c, o, "bw_bytes", j_series(c, r, r->bw));
+	jw_put(c, o, "lat_ns", j_series(c, r, r->lat));
+	return o;
+}
+
+/* disk_util: each watched device's counters over the run. */
+static json_t *j_disks(struct jw *c, const struct sysinfo_disks *s)
+{
+	json_t *a = json_array(), *o;
+	unsigned i;
+
+	for (i = 0; a && i < s->n; i++) {
+		const struct sysinfo_diskstat *d = &s->d[i].sum;
+
+		o = json_object();
+		if (!o)
+			continue;
+		jw_put(c, o, "name", jw_str(d->name));
+		jw_put(c, o, "read_ios", jw_u64(d->rd_ios));
+		jw_put(c, o, "write_ios", jw_u64(d->wr_ios));
+		jw_put(c, o, "read_merges", jw_u64(d->rd_merges));
+		jw_put(c, o, "write_merges", jw_u64(d->wr_merges));
+		jw_put(c, o, "read_sectors", jw_u64(d->rd_sectors));
+		jw_put(c, o, "write_sectors", jw_u64(d->wr_sectors));
+		jw_put(c, o, "read_ticks_ms", jw_u64(d->rd_ticks));
+		jw_put(c, o, "write_ticks_ms", jw_u64(d->wr_ticks));
+		jw_put(c, o, "io_ticks_ms", jw_u64(d->io_ticks));
+		jw_put(c, o, "in_queue_ms", jw_u64(d->time_in_queue));
+		jw_put(c, o, "watched_ns", jw_u64(s->d[i].wall_ns));
+		jw_put(c, o, "util_pct", jw_real(sysinfo_disk_util(&s->d[i])));
+		jw_push(c, a, o);
+	}
+	return a;
+}
+
 /* Members common to a job unit and a group. */
 static void put_result(struct jw *c, json_t *o, const struct job_stats *s,
 		       const struct job *j)
@@ -361,6 +446,7 @@ static void put_result(struct jw *c, json_t *o, const struct job_stats *s,
 		jw_put(c, o, dir_key[d],
 		       j_dir(c, &s->dir[d], s->runtime_ns, j,
 			     s->nmeasured || !s->nclones));
+	jw_put(c, o, "mixed", j_mixed(c, s, j));
 	jw_put(c, o, "verify", j_verify(c, &s->verify));
 }
 
@@ -690,7 +776,10 @@ static json_t *j_unit(struct jw *c, const struct run_result *r,
 	jw_put(c, o, "options", j_options(c, j));
 	jw_put(c, o, "targets", j_targets(c, r, u));
 	jw_put(c, o, "engine_setup", j_engine_setup(c, r, u));
+	jw_put(c, o, "cpus", u->stats.cpus[0] ? jw_str(u->stats.cpus) :
+	       json_null());
 	put_result(c, o, &u->stats, j);
+	jw_put(c, o, "steadystate", j_steady(c, u->stats.steady));
 	jw_put(c, o, "phase_cpu", j_phase(c, r, u));
 	jw_put(c, o, "summary", j_summary(c, r, u));
 	jw_put(c, o, "interval_ns", jw_u64(j->interval_ns));
@@ -885,6 +974,7 @@ static json_t *j_root(struct jw *c, const struct run_result *r,
 	jw_put(c, root, "jobs", jobs);
 	jw_put(c, root, "groups", groups);
 	jw_put(c, root, "curves", j_curves(c, r));
+	jw_put(c, root, "disk_util", j_disks(c, &r->disks));
 	jw_put(c, root, "checks", j_checks(c, r->checks));
 	jw_put(c, root, "baseline", j_baseline(c, r->checks));
 	jw_put(c, root, "warnings", j_warnings(c, &r->warnings));

@@ -494,6 +494,47 @@ static void print_intervals(FILE *f, const struct result_unit *u)
 	}
 }
 
+/* unified_rw_reporting: reads and writes as one "mixed" line. */
+static void print_mixed(FILE *f, const struct job_stats *s,
+			const struct job *j, bool lat)
+{
+	struct dir_stats m;
+
+	if (!j || j->unified_rw_reporting == UNIFIED_NONE)
+		return;
+	stats_mixed(&m, s);
+	fputs("  ", f);
+	print_rate_line(f, "mixed", &m, s->runtime_ns);
+	if (lat)
+		print_latencies(f, &m, j);
+}
+
+/*
+ * steadystate: whether attained, when, the criterion's last value and
+ * the window's means, as fio's "steadystate" line says them.
+ */
+static void print_steady(FILE *f, const struct steady_rec *r)
+{
+	char bw[32], at[32] = "";
+
+	if (!r)
+		return;
+	fmt_scaled(steady_mean(r, r->bw), &scale_bin, " ", bw, sizeof(bw));
+	if (r->attained)
+		fmt_secs(r->at_ns, at, sizeof(at));
+	fprintf(f, "  steadystate %s:%g%s: attained=%s%s%s, bw=%s, "
+		"iops=%.1f, ", steady_kind_name(r->crit.kind), r->crit.limit,
+		r->crit.pct ? "%" : "", r->attained ? "yes" : "no",
+		r->attained ? " at " : "", at, bw, steady_mean(r, r->iops));
+	if (r->judged)
+		fprintf(f, "%s=%.3f%s\n", steady_is_slope(r->crit.kind) ?
+			"slope" : "mean dev", r->criterion,
+			r->crit.pct ? "%" : "");
+	else
+		fprintf(f, "window not filled (%u of %u samples)\n",
+			r->count, r->n);
+}
+
 static void print_unit(FILE *f, const struct run_result *r,
 		       const struct result_unit *u)
 {
@@ -523,6 +564,9 @@ static void print_unit(FILE *f, const struct run_result *r,
 		if (!dir_active(ds))
 			continue;
 		any = true;
+		/* mixed: only the one direction, printed below */
+		if (u->job->unified_rw_reporting == UNIFIED_MIXED)
+			continue;
 		fputs("  ", f);
 		print_rate_line(f, dir_name[d], ds, s->runtime_ns);
 		print_pace(f, ds, s->runtime_ns);
@@ -531,18 +575,23 @@ static void print_unit(FILE *f, const struct run_result *r,
 	}
 	if (!any)
 		fputs("  no I/O\n", f);
+	print_mixed(f, s, u->job, true);
 	print_sync_think(f, s, u->job);
 	print_verify(f, &s->verify);
 	fputs("  ", f);
 	print_cpu(f, "cpu", &s->cpu);
 	value_fmt_ns(stats_cpu_us_per_io(s) * 1000.0, per_io, sizeof(per_io));
 	fprintf(f, "  %s cpu/io\n", per_io);
+	if (s->cpus[0])
+		fprintf(f, "  cpus allowed %s\n", s->cpus);
+	print_steady(f, s->steady);
 	print_intervals(f, u);
 }
 
 static void print_group(FILE *f, const struct run_result *r, unsigned id,
 			const struct job_stats *g)
 {
+	const struct job *first;
 	unsigned njobs = 0;
 	char rt[32];
 	size_t i;
@@ -562,12 +611,40 @@ static void print_group(FILE *f, const struct run_result *r, unsigned id,
 	}
 	value_fmt_ns((double)g->runtime_ns, rt, sizeof(rt));
 	fprintf(f, ", %u ran, runtime %s\n", g->nclones, rt);
+	for (i = 0; i < r->plan->njobs; i++)
+		if (r->plan->jobs[i].group == id)
+			break;
+	first = i < r->plan->njobs ? &r->plan->jobs[i] : NULL;
 	for (d = 0; d < DDIR_NR; d++) {
-		if (!dir_active(&g->dir[d]))
+		if (!dir_active(&g->dir[d]) || (first &&
+		    first->unified_rw_reporting == UNIFIED_MIXED))
 			continue;
 		fputs("  ", f);
 		print_rate_line(f, dir_name[d], &g->dir[d], g->runtime_ns);
 	}
+	print_mixed(f, g, first, false);
+}
+
+/* disk_util: fio's "Disk stats (read/write)". */
+static void print_disks(FILE *f, const struct sysinfo_disks *s)
+{
+	unsigned i;
+
+	if (!s->n)
+		return;
+	fputs("Disk stats (read/write):\n", f);
+	for (i = 0; i < s->n; i++) {
+		const struct sysinfo_diskstat *d = &s->d[i].sum;
+
+		fprintf(f, "  %s: ios=%" PRIu64 "/%" PRIu64 ", merge=%" PRIu64
+			"/%" PRIu64 ", sectors=%" PRIu64 "/%" PRIu64
+			", ticks=%" PRIu64 "/%" PRIu64 ", in_queue=%" PRIu64
+			", util=%.2f%%\n", d->name, d->rd_ios, d->wr_ios,
+			d->rd_merges, d->wr_merges, d->rd_sectors,
+			d->wr_sectors, d->rd_ticks, d->wr_ticks,
+			d->time_in_queue, sysinfo_disk_util(&s->d[i]));
+	}
+	fputc('\n', f);
 }
 
 static void print_footer(FILE *f, const struct run_result *r,
@@ -713,6 +790,7 @@ int report_text(FILE *f, const struct run_result *r)
 	} else {
 		ret = -ENOMEM;
 	}
+	print_disks(f, &r->disks);
 	print_footer(f, r, rs.units, rs.nunits);
 	print_checks(f, r->checks);
 	if (fflush(f) || ferror(f))

@@ -234,6 +234,8 @@ static void measure_start(struct wstate *s)
 	s->next_pass = !j->direct && s->guarded && s->per_loop ?
 		       s->per_loop : UINT64_MAX;
 	pace_start(s);
+	if (s->ctl_on)
+		ctl_arm(s);
 	s->deadline = j->runtime_ns ?
 		s->t0 + clock_ns_to_ticks(s->w->clk, j->runtime_ns) :
 		UINT64_MAX;
@@ -269,6 +271,8 @@ static bool should_stop(struct wstate *s)
 		if (s->abandoned)
 			return true;
 	}
+	if (s->ctl_on && ctl_stop(s))
+		return true;
 	return s->issued_bytes >= s->limit_bytes ||
 	       s->issued_ios >= s->limit_ios || s->now >= s->deadline;
 }
@@ -479,7 +483,8 @@ static void issue(struct wstate *s)
 	struct io_req *req;
 	int r;
 
-	while (s->inflight < s->depth && !s->stopping && !s->think_due) {
+	while (s->inflight < s->depth && !s->stopping && !s->think_due &&
+	       !s->drain) {
 		if (s->vhold && verify_barrier(s))
 			break;
 		if (should_stop(s)) {
@@ -529,6 +534,9 @@ static void issue(struct wstate *s)
 			s->batch_file = req->file;
 			s->inflight++;
 			s->queued++;
+			/* iodepth_low: full, wait down to it before refilling */
+			if (s->low && s->inflight >= s->depth)
+				s->drain = true;
 		} else {
 			s->free_reqs[s->nfree++] = req;
 			s->engine_failed = true;
@@ -619,8 +627,10 @@ void commit_reap(struct wstate *s)
 	if (s->abandoned || !eng_commit(s) || !s->inflight)
 		return;
 	if (s->inflight >= s->depth || s->stopping || s->vhold ||
-	    s->think_due)
+	    s->think_due || s->drain)
 		min = wait_batch(s, &batch);
+	if (s->drain && min < s->inflight - s->low)
+		min = s->inflight - s->low;
 	max = one_at_a_time(s) && !batch ? 1 : s->reap_max;
 	if (batch)
 		t0 = clock_ticks(s->w->clk);
@@ -634,6 +644,8 @@ void commit_reap(struct wstate *s)
 	for (i = 0; i < r && !s->abandoned; i++)
 		complete(s, s->reaped[i]);
 	s->inflight -= (unsigned)r;
+	if (s->drain && s->inflight <= s->low)
+		s->drain = false;
 	if (!s->abandoned)
 		live_publish(s);
 }
@@ -722,12 +734,14 @@ static void finish_figures(const struct wstate *s, uint64_t end)
 
 	if (s->ramp_end) {
 		ramp_discard(st);
+		ctl_figures(s);
 		return;
 	}
 	st->runtime_ns = clock_delta_ns(s->w->clk, s->t0, end);
 	for (d = 0; d < DDIR_NR; d++)
 		if (!st->dir[d].lat.count && st->dir[d].clat.count)
 			st->dir[d].lat = st->dir[d].clat;
+	ctl_figures(s);
 	pace_end(s, end);
 	if (s->per_loop)
 		st->loops_done = (st->dir[0].bytes + st->dir[1].bytes) /
@@ -865,6 +879,8 @@ void *worker_main(void *arg)
 	s.adaptive = !j->iodepth_batch_submit &&
 		     !j->iodepth_batch_complete_max && s.depth > 1 &&
 		     !j->thinktime_ns;
+	/* Pinned first: the batching depends on the CPUs allowed */
+	ret = ctl_setup(&s);
 	s.one_cpu = on_one_cpu();
 	ret = iolog_open(&s.iolog, j, w->log_index, w->clk, msg, sizeof(msg));
 	if (ret)
@@ -916,6 +932,12 @@ void *worker_main(void *arg)
 	/* Set up like the others of the group: start with them. */
 	worker_gate_pass(w);
 	sleep_ns(j->startdelay_ns, w->stop);
+	if (!ctl_wait(&s)) {
+		/* Stopped before its turn: ran nothing */
+		s.st->interrupted = atomic_load(w->stop) != 0;
+		s.finished = true;
+		goto out;
+	}
 	s.now = clock_ticks(w->clk);
 	think_init(&s);
 	/* Before measure_start: it tells ramping from measuring by it. */
@@ -934,6 +956,7 @@ void *worker_main(void *arg)
 		return NULL;
 out:
 	worker_gate_pass(w);	/* setup failed: the others need not wait */
+	ctl_end(&s);
 	wstate_free(&s);
 	atomic_store_explicit(&w->live.done, true, memory_order_release);
 	return NULL;

@@ -116,6 +116,16 @@ struct wstate {
 	/* rate= (pace.c); pace_on false: none of it is used */
 	bool pace_on;
 	struct pace pace;
+	/* Run control (runctl.c); ctl_on false: none of it is used */
+	bool ctl_on;			/* halt or steady-state to look at */
+	unsigned low;			/* iodepth_low; 0: refill at once */
+	bool drain;			/* full: wait down to `low` */
+	char cpus[64];			/* the CPUs allowed, a list */
+	struct steady_rec *ss;		/* steadystate; NULL: off */
+	uint64_t ss_next;		/* ticks: the next sample; UINT64_MAX */
+	uint64_t ss_prev_t, ss_prev_ios, ss_prev_bytes;
+	uint64_t ss_prev_lat_n, ss_prev_lat_sum;
+	bool ss_based;			/* ss_prev_* hold a baseline */
 	/* --progress: totals of the phases before the last measure_start */
 	uint64_t live_ios[DDIR_NR], live_bytes[DDIR_NR];
 };
@@ -216,6 +226,22 @@ void interval_arm(struct wstate *s);
 int interval_close(struct wstate *s, uint64_t end_ns);
 void interval_roll(struct wstate *s, uint64_t now);
 void interval_end(struct wstate *s, uint64_t end);
+
+/*
+ * Run control (runctl.c). ctl_setup: before the gate, pins the thread
+ * (cpus_allowed) and allocates the steady-state window; -errno with the
+ * job failed. ctl_wait: after the gate, waits for wait_for's job; false
+ * when stopped meanwhile. ctl_arm: at each measure_start. ctl_stop: with
+ * ctl_on, from should_stop: true when exitall halted the group or steady
+ * state was attained. ctl_end: the job ends (exitall, the report's
+ * shape: disable_*, the CPUs, the steady-state record).
+ */
+int ctl_setup(struct wstate *s);
+bool ctl_wait(struct wstate *s);
+void ctl_arm(struct wstate *s);
+bool ctl_stop(struct wstate *s);
+void ctl_figures(const struct wstate *s);
+void ctl_end(struct wstate *s);
 
 /* thinktime= (think.c). */
 void think_init(struct wstate *s);

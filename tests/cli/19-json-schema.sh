@@ -195,6 +195,18 @@ keep fails-to-start 1
 json_is "[j['ran'] for j in d['jobs']]" "[False, True]"
 expect_json "d['jobs'][0]['error']['errno'] > 0"
 
+# steadystate (attained, and a window that never filled) and
+# unified_rw_reporting's mixed direction.
+run $J --name=ss --ioengine=null --size=1g --time_based --runtime=600ms \
+	--rate_iops=1000 --ss=iops:50% --ss_dur=200ms --ss_interval=100ms \
+	--rw=randrw --unified_rw_reporting=both
+keep steadystate-mixed 0
+json_is "d['jobs'][0]['steadystate']['attained']" True
+run $J --name=ss --ioengine=null --size=1g --time_based --runtime=200ms \
+	--ss=iops:0 --ss_dur=1s --unified_rw_reporting=mixed
+keep steadystate-unfilled 0
+json_is "d['jobs'][0]['steadystate']['value']" None
+
 # interval=: per clone, merged by group_reporting, and in groups[].
 run $J --name=ivals --ioengine=null --size=1g --time_based --runtime=250ms \
 	--interval=100ms --rw=randrw --numjobs=2

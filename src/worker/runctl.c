@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Run control inside a worker: the CPUs its thread may use
+ * (cpus_allowed=, cpumask=, cpus_allowed_policy=), wait_for=, exitall=,
+ * steadystate= sampling, and the report's shape under gtod_reduce= and
+ * disable_*=. Nothing here runs per I/O: should_stop() calls ctl_stop()
+ * only when ctl_on, and ctl_stop looks at the clock it already has.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <string.h>
+#include <time.h>
+
+#include "cpuset.h"
+#include "wstate.h"
+
+#define WAIT_POLL_NS	1000000
+
+static int pin(struct wstate *s)
+{
+	const struct job *j = s->j;
+	cpu_set_t set;
+	int ret;
+
+	if (j->cpus_allowed) {
+		if (cpuset_for_clone(j->cpus_allowed,
+				     j->cpus_allowed_policy == CPUS_SPLIT,
+				     s->w->thread_idx, &set)) {
+			job_fail(s, -EINVAL, "cpus_allowed=%s: not a CPU list",
+				 j->cpus_allowed);
+			return -EINVAL;
+		}
+		ret = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+		if (ret) {
+			cpuset_format(&set, s->cpus, sizeof(s->cpus));
+			job_fail(s, -ret, "cannot run on CPUs %s "
+				 "(cpus_allowed): %s", s->cpus, strerror(ret));
+			return -ret;
+		}
+	}
+	/* What the kernel allows now: a cpuset may narrow it further. */
+	if (!sched_getaffinity(0, sizeof(set), &set))
+		cpuset_format(&set, s->cpus, sizeof(s->cpus));
+	return 0;
+}
+
+int ctl_setup(struct wstate *s)
+{
+	const struct job *j = s->j;
+	struct steady_crit c;
+	int ret = pin(s);
+
+	if (ret)
+		return ret;
+	if (j->iodepth_low && j->iodepth_low < s->depth)
+		s->low = (unsigned)j->iodepth_low;
+	s->ss_next = UINT64_MAX;
+	if (j->ss_dur_ns && j->steadystate &&
+	    !steady_parse(j->steadystate, &c, NULL, 0)) {
+		s->ss = steady_new(&c, j->ss_dur_ns, j->ss_interval_ns);
+		if (!s->ss) {
+			job_fail(s, -ENOMEM, "steadystate: out of memory");
+			return -ENOMEM;
+		}
+	}
+	s->ctl_on = s->ss || s->w->halt;
+	return 0;
+}
+
+static bool halted(const struct wstate *s)
+{
+	return s->w->halt && atomic_load_explicit(s->w->halt,
+						  memory_order_relaxed);
+}
+
+/* Every started clone of wait_for's job in our wait group has ended. */
+static bool others_done(const struct wstate *s)
+{
+	const struct job *me = s->j;
+	size_t k;
+
+	for (k = 0; k < s->w->npeers; k++) {
+		const struct worker *o = &s->w->peers[k];
+
+		if (o == s->w || !o->started || !o->job ||
+		    o->job->wait_group != me->wait_group ||
+		    strcmp(o->job->name, me->wait_for))
+			continue;
+		if (!atomic_load_explicit(&o->live.done, memory_order_acquire))
+			return false;
+	}
+	return true;
+}
+
+bool ctl_wait(struct wstate *s)
+{
+	struct timespec ts = { 0, WAIT_POLL_NS };
+
+	if (!s->j->wait_for || !s->w->peers)
+		return true;
+	while (!others_done(s)) {
+		if (atomic_load(s->w->stop) || halted(s))
+			return false;
+		nanosleep(&ts, NULL);
+	}
+	return true;
+}
+
+void ctl_arm(struct wstate *s)
+{
+	const struct job *j = s->j;
+
+	if (!s->ss)
+		return;
+	/* Samples are of the measured phase: none while ramping. */
+	s->ss_based = false;
+	s->ss_next = s->ramp_end ? UINT64_MAX :
+		     s->t0 + clock_ns_to_ticks(s->w->clk, j->ss_ramp_ns);
+}
+
+/* One steady-state sample at s->now; true when steady. */
+static bool ss_sample(struct wstate *s)
+{
+	const struct job_stats *st = s->st;
+	uint64_t ios = 0, bytes = 0, n = 0, sum = 0, dt;
+	double lat_n;
+	unsigned d;
+	bool steady = false;
+
+	for (d = 0; d < DDIR_NR; d++) {
+		ios += st->dir[d].ios;
+		bytes += st->dir[d].bytes;
+		n += st->dir[d].clat.count;
+		sum += st->dir[d].clat.sum;
+	}
+	dt = clock_delta_ns(s->w->clk, s->ss_prev_t, s->now);
+	if (s->ss_based && dt) {
+		lat_n = (double)(n - s->ss_prev_lat_n);
+		steady = steady_add(s->ss,
+			(double)(ios - s->ss_prev_ios) * 1e9 / (double)dt,
+			(double)(bytes - s->ss_prev_bytes) * 1e9 / (double)dt,
+			lat_n ? (double)(sum - s->ss_prev_lat_sum) / lat_n : 0);
+	}
+	s->ss_based = true;
+	s->ss_prev_t = s->now;
+	s->ss_prev_ios = ios;
+	s->ss_prev_bytes = bytes;
+	s->ss_prev_lat_n = n;
+	s->ss_prev_lat_sum = sum;
+	s->ss_next += clock_ns_to_ticks(s->w->clk, s->j->ss_interval_ns);
+	if (s->ss_next <= s->now)	/* a long stall: start from now */
+		s->ss_next = s->now + clock_ns_to_ticks(s->w->clk,
+						s->j->ss_interval_ns);
+	if (steady) {
+		s->ss->attained = true;
+		s->ss->at_ns = clock_delta_ns(s->w->clk, s->t0, s->now);
+		s->ss_next = UINT64_MAX;
+	}
+	return steady;
+}
+
+bool ctl_stop(struct wstate *s)
+{
+	if (s->now >= s->ss_next && ss_sample(s))
+		return true;
+	return halted(s);
+}
+
+/* The report in fio's shape: what fio would not have measured is not
+ * given (iorig measured it anyway: its clock is cheap). */
+void ctl_figures(const struct wstate *s)
+{
+	const struct job *j = s->j;
+	struct job_stats *st = s->st;
+	unsigned d;
+
+	memcpy(st->cpus, s->cpus, sizeof(st->cpus));
+	st->steady = s->ss;	/* the stats own it from here on */
+	for (d = 0; d < DDIR_NR; d++) {
+		if (j->gtod_reduce || j->disable_lat)
+			hist_init(&st->dir[d].lat);
+		if (j->gtod_reduce || j->disable_clat)
+			hist_init(&st->dir[d].clat);
+		if (j->gtod_reduce || j->disable_slat)
+			hist_init(&st->dir[d].slat);
+	}
+}
+
+void ctl_end(struct wstate *s)
+{
+	const struct job *j = s->j;
+
+	if (s->w->halt && (j->exitall || (j->exitall_on_error &&
+					  s->st->err)))
+		atomic_store(s->w->halt, 1);
+	if (s->st->steady != s->ss)	/* not handed over: setup failed */
+		steady_free(s->ss);
+	s->ss = NULL;
+}

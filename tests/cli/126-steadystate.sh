@@ -1,0 +1,81 @@
+#!/bin/sh
+# steadystate=, ss_dur=, ss_ramp= with fio's meaning: a job at a constant
+# rate (rate_iops on the null engine) is steady as soon as its window of
+# ss_dur is full, and stops then, long before its runtime. Outside truth:
+# the wall clock around the run, and fio on the same job file (attained,
+# and its runtime within a second of iorig's). A criterion that cannot be
+# met (a limit of 0) runs the full runtime and says not attained; ss_ramp
+# delays the window. The text report says it; bad criteria are refused.
+. "$(dirname "$0")/lib.sh"
+
+cat >ss.fio <<'EOF2'
+[ss]
+ioengine=null
+size=1g
+time_based
+runtime=20
+rate_iops=2000
+ss=iops:5%
+ss_dur=2
+EOF2
+t0=$(now_ms)
+run --output-format=fio-json ss.fio
+t1=$(now_ms)
+expect_rc 0
+[ $((t1 - t0)) -lt 5000 ] || die "steady job ran $((t1 - t0)) ms of 20 s"
+j="d['jobs'][0]"
+json_is "$j['steadystate']['attained']" 1
+json_is "$j['steadystate']['ss']" "iops:5.000000%"
+json_is "$j['steadystate']['duration']" 2
+json_is "len($j['steadystate']['data']['iops'])" 2
+expect_json "abs($j['steadystate']['data']['iops_mean'] - 2000) < 100"
+expect_json "abs($j['steadystate']['data']['bw_mean'] - 2000 * 4096) < 400000"
+expect_json "float($j['steadystate']['criterion'].rstrip('%')) < 5"
+rt=$(json "$j['job_runtime']")
+if command -v fio >/dev/null 2>&1; then
+	fio --output-format=json ss.fio >fio.json 2>/dev/null || die "fio failed"
+	ft=$(jsonf fio.json "d['jobs'][0]['job_runtime']")
+	[ "$(jsonf fio.json "d['jobs'][0]['steadystate']['attained']")" = 1 ] ||
+		die "fio did not attain steady state"
+	[ $((rt - ft)) -lt 1000 ] && [ $((ft - rt)) -lt 1000 ] ||
+		die "runtime: iorig $rt ms, fio $ft ms"
+fi
+
+# iorig's JSON: when, the samples, the value against the limit; quicker
+# with four samples of 250 ms (ss_interval, newer fio's option).
+sed 's/^ss_dur=2$/ss_dur=1\nss_interval=250ms/' ss.fio >ss2.fio
+run --output-format=json ss2.fio
+expect_rc 0
+s="d['jobs'][0]['steadystate']"
+json_is "($s['criterion'], $s['limit'], $s['limit_pct'], $s['attained'])" \
+	"('iops', 5.0, True, True)"
+expect_json "$s['attained_ns'] >= 1e9" "attained once the window (4 x 250 ms) was full"
+expect_json "$s['attained_ns'] <= d['jobs'][0]['runtime_ns']"
+expect_json "0 <= $s['value'] < 5"
+expect_json "len($s['iops']) == len($s['bw_bytes']) == 4"
+# The text report.
+run ss2.fio
+expect_rc 0
+expect_in out '^  steadystate iops:5%: attained=yes at [0-9.]+s, bw=.*, mean dev=[0-9.]+%$'
+
+# Never steady (limit 0): the full runtime, not attained; ss_ramp holds
+# the window back (a 600 ms ramp, then 250 ms samples: 2 in 1.1 s).
+run --name=n --ioengine=null --size=1g --time_based --runtime=1100ms \
+	--rate_iops=1000 --ss=iops_slope:0 --ss_dur=1 --ss_interval=250ms \
+	--ss_ramp=600ms --output-format=json
+expect_rc 0
+s="d['jobs'][0]['steadystate']"
+expect_json "d['jobs'][0]['runtime_ns'] >= 1.1e9" "ran its runtime"
+json_is "($s['attained'], $s['attained_ns'])" "(False, None)"
+json_is "len($s['iops'])" 2
+# Without ss_dur there is no detection (fio's default), and no section.
+run --name=n --ioengine=null --size=1m --ss=bw:1% --output-format=json
+expect_rc 0
+json_is "d['jobs'][0]['steadystate']" None
+
+for bad in ss=iops ss=speed:1 ss=iops:x ss=bw:-1 "ss_dur=500ms"; do
+	run --name=x --ioengine=null --size=1m "--$bad" --parse-only
+	expect_rc 2
+	expect_in err "option '(ss|steadystate|ss_dur)'"
+	expect_empty out
+done

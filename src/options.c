@@ -956,6 +956,11 @@ static int set_file_service_type(struct job *j, const struct opt_def *o,
 		free(d);
 		if (ret)
 			return ret;
+		if (k[i].kind == GEN_FST_ZIPF && param == 1.0) {
+			snprintf(why, whylen, "'%s': zipf's theta must not be "
+				 "1 (as fio)", val);
+			return -EINVAL;
+		}
 	}
 	copy = strdup(val);
 	if (!copy)

@@ -83,6 +83,7 @@ struct gen_params {
 	uint64_t fst_nr;		/* I/Os on a file before switching */
 	double fst_param;		/* zipf theta, pareto h, normal sigma */
 	double fst_center;		/* 0..1, or -1: the default */
+	uint32_t openfiles;		/* files in service at once; 0: all */
 };
 
 /*
@@ -95,6 +96,10 @@ struct gen_params {
  * file drawn for every I/O from the law over nfiles * 1024 ranks (1024
  * ranks a file, as fio draws), a finished file starting over; a pass ends
  * once region bytes were generated.
+ * openfiles (uniform kinds): at most that many files in service at once, as
+ * fio keeps at most openfiles open: a file enters service when it is first
+ * picked while there is room, and leaves it when it is finished; picks skip
+ * (roundrobin) or redraw (random) files that cannot enter.
  */
 enum gen_fst { GEN_FST_NONE, GEN_FST_RR, GEN_FST_SEQ, GEN_FST_RANDOM,
 	       GEN_FST_ZIPF, GEN_FST_PARETO, GEN_FST_NORMAL };
@@ -138,6 +143,8 @@ struct gen_fst_state {
 				 * (random map) done in this pass */
 	uint32_t *live;		/* files not finished, nlive of them */
 	uint32_t *where;	/* index of a file in live */
+	uint8_t *inserv;	/* file in service (openfiles) */
+	uint32_t nserv;		/* files in service */
 	uint32_t nlive;
 	uint32_t file;		/* the file being serviced */
 	uint64_t left;		/* I/Os still due on it */

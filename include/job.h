@@ -184,6 +184,7 @@ struct job {
 	int file_service;
 	uint64_t file_service_nr;
 	double file_service_param, file_service_center;
+	uint64_t openfiles;		/* files in service at once; 0: all */
 
 	/* Buffer contents (fill.h): the bytes of writes other than the
 	 * default (each write distinct and incompressible). */

@@ -437,11 +437,14 @@ static int fst_init(struct gen *g)
 
 	if (kind < GEN_FST_RR || kind > GEN_FST_NORMAL)
 		return -EINVAL;
-	f->cur = calloc(n, sizeof(*f->cur) + 2 * sizeof(*f->live));
+	f->cur = calloc(n, sizeof(*f->cur) + 2 * sizeof(*f->live) + 1);
 	if (!f->cur)
 		return -ENOMEM;
 	f->live = (uint32_t *)(f->cur + n);
 	f->where = f->live + n;
+	f->inserv = (uint8_t *)(f->where + n);
+	if (!g->p.openfiles || g->p.openfiles > n || kind >= GEN_FST_ZIPF)
+		g->p.openfiles = n;
 	f->sub = g->mode;
 	g->mode = GEN_MODE_FST;
 	if (!g->p.fst_nr)
@@ -482,8 +485,10 @@ static void fst_reset(struct gen *g)
 	for (i = 0; i < n; i++) {
 		f->cur[i] = 0;
 		f->live[i] = f->where[i] = i;
+		f->inserv[i] = 0;
 	}
 	f->nlive = n;
+	f->nserv = 0;
 	f->file = n - 1;
 	f->left = 0;
 	if (f->sub == GEN_MODE_MAP)
@@ -499,8 +504,26 @@ static void fst_done(struct gen *g, uint32_t i)
 	f->live[at] = last;
 	f->where[last] = at;
 	f->where[i] = UINT32_MAX;
+	if (f->inserv[i]) {
+		f->inserv[i] = 0;
+		f->nserv--;
+	}
 	if (i == f->file)
 		f->left = 0;
+}
+
+/* Whether live file i may be serviced now; it enters service if so. */
+static inline bool fst_enter(struct gen *g, uint32_t i)
+{
+	struct gen_fst_state *f = &g->f;
+
+	if (f->inserv[i])
+		return true;
+	if (f->nserv >= g->p.openfiles)
+		return false;
+	f->inserv[i] = 1;
+	f->nserv++;
+	return true;
 }
 
 static uint32_t fst_pick(struct gen *g)
@@ -520,12 +543,15 @@ static uint32_t fst_pick(struct gen *g)
 		return f->file;
 	}
 	if (g->p.fst == GEN_FST_RANDOM) {
-		i = f->live[rng_below(&g->rng, f->nlive)];
+		/* A file in service is always live: this ends. */
+		do
+			i = f->live[rng_below(&g->rng, f->nlive)];
+		while (!fst_enter(g, i));
 	} else {
 		i = f->file;
 		do
 			i = i + 1 == n ? 0 : i + 1;
-		while (f->where[i] == UINT32_MAX);
+		while (f->where[i] == UINT32_MAX || !fst_enter(g, i));
 	}
 	f->file = i;
 	/* sequential: until the file is finished (fst_done clears left) */

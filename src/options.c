@@ -516,6 +516,11 @@ const struct opt_def options_table[] = {
 		  "uniformly), zipf[:THETA[:CENTER]], pareto[:H[:CENTER]], "
 		  "normal[:SIGMA[:CENTER]] (gauss: the same): a file drawn "
 		  "for every I/O" },
+	{ .name = "openfiles", .alias = "open_files", .type = OPT_UINT,
+	  .off = F(openfiles), .min = 1, .max = 4096, .category = "target",
+	  .help = "At most this many of a job's files in service at once "
+		  "(default: all): the next enters when one is finished, as "
+		  "fio's open files; iorig keeps every file open" },
 	{ .name = "create_serialize", .type = OPT_BOOL,
 	  .off = F(create_serialize), .def = "1", .category = "target",
 	  .help = "Accepted for fio job files: iorig always creates files "
@@ -711,7 +716,6 @@ static const char *const fio_only[] = {
 	"numa_mem_policy",
 	"offset_align",
 	"offset_increment",
-	"openfiles",
 	"per_job_logs",
 	"pre_read",
 	"prio",

@@ -135,6 +135,7 @@ static int init_gen(struct wstate *s)
 	gp.fst_nr = j->file_service_nr;
 	gp.fst_param = j->file_service_param;
 	gp.fst_center = j->file_service_center;
+	gp.openfiles = (uint32_t)j->openfiles;
 	if (j->random_distribution && strcmp(j->random_distribution,
 					     "random")) {
 		dist = malloc(sizeof(*dist));

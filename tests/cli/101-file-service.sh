@@ -121,6 +121,30 @@ if [ $have_fio = 1 ]; then
 	done
 fi
 
+# ---- openfiles: at most N files in service at once (fio's open files) ----
+want="0:0 1:0 0:1 1:1 0:2 1:2 0:3 1:3 2:0 3:0 2:1 3:1 2:2 3:2 2:3 3:3 "
+got=$(seq_iorig --nrfiles=4 --size=64k --rw=read --openfiles=2 |
+	tr ' ' '\n' | grep . | tail -n 16 | tr '\n' ' ')
+[ "$got" = "$want" ] || die "openfiles=2 roundrobin: $got"
+if [ $have_fio = 1 ]; then
+	fs=$(seq_fio --nrfiles=4 --size=64k --rw=read --openfiles=2)
+	[ "$fs" = "$want" ] || die "openfiles=2: fio read $fs"
+fi
+# random kinds: the spans from a file's first to last I/O overlap at most
+# N at a time.
+for fst in random random:3 roundrobin:2; do
+	got=$(seq_iorig --nrfiles=6 --size=192k --rw=randread --openfiles=2 \
+		--randseed=4 --file_service_type=$fst | tr ' ' '\n' | grep . |
+		tail -n 48)
+	echo "$got" | awk -F: '{ if (!($1 in first)) first[$1] = NR
+		last[$1] = NR; n++ }
+		END { if (n != 48 || length(first) != 6) exit 1
+		for (i = 1; i <= n; i++) { c = 0
+			for (f in first) if (first[f] <= i && i <= last[f]) c++
+			if (c > 2) exit 1 } }' ||
+		die "openfiles=2 $fst: $(echo $got)"
+done
+
 # ---- errors: named, exit 2, nothing run ----
 for bad in roundrobin:0 roundrobin:x sequentail zipf:1 normal:-1; do
 	run --name=x --filename=d/z --size=1m --file_service_type=$bad

@@ -141,6 +141,8 @@ def one(case):
         if not any(o.startswith("--verify") for o in opts):
             kinds += ["zipf:1.2", "pareto:0.3:0.5", "normal:20"]
         opts.append("--file_service_type=" + rng.choice(kinds))
+        if rng.random() < 0.3:
+            opts.append("--openfiles=%d" % rng.randint(1, nfiles))
     # Random patterns (issue 12): laws, alignment, rw=MODE:N.
     if not any(o.startswith("--verify") for o in opts):
         if rw.startswith("rand") and rng.random() < 0.5:

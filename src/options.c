@@ -517,9 +517,10 @@ const struct opt_def options_table[] = {
 		  "normal[:SIGMA[:CENTER]] (gauss: the same): a file drawn "
 		  "for every I/O" },
 	{ .name = "openfiles", .alias = "open_files", .type = OPT_UINT,
-	  .off = F(openfiles), .min = 1, .max = 4096, .category = "target",
+	  .off = F(openfiles), .def = "0", .min = 0, .max = 4096,
+	  .category = "target",
 	  .help = "At most this many of a job's files in service at once "
-		  "(default: all): the next enters when one is finished, as "
+		  "(0, the default: all): the next enters when one is finished, as "
 		  "fio's open files; iorig keeps every file open" },
 	{ .name = "create_serialize", .type = OPT_BOOL,
 	  .off = F(create_serialize), .def = "1", .category = "target",

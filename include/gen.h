@@ -75,9 +75,39 @@ struct gen_params {
 	int64_t seq_add;		/* rw=read:N: gap after each I/O */
 	uint64_t seq_nr;		/* rw=randread:N: random every N */
 	bool seq_identical;		/* rw_sequencer=identical */
+	/* file_service_type (issue 12): how the next I/O's file is chosen
+	 * when nfiles > 1 (enum gen_fst). GEN_FST_NONE: the fast paths of
+	 * one cursor (sequential walks the files in order, random draws
+	 * over all of them); unit tests and one file use it. */
+	int fst;
+	uint64_t fst_nr;		/* I/Os on a file before switching */
+	double fst_param;		/* zipf theta, pareto h, normal sigma */
+	double fst_center;		/* 0..1, or -1: the default */
+	uint32_t openfiles;		/* files in service at once; 0: all */
 };
 
-enum gen_mode { GEN_MODE_MAP, GEN_MODE_SEQ, GEN_MODE_ANY, GEN_MODE_EXT };
+/*
+ * fio's file_service_type. Every file has its own cursor (sequential) or
+ * its own random map. RR: fst_nr I/Os on a file, then the next file not
+ * finished; SEQ: a file until it is finished, then the next; RANDOM: fst_nr
+ * I/Os on a file, then a file drawn uniformly among those not finished.
+ * A pass ends when every file is finished (all its bytes or blocks; with
+ * norandommap, once region bytes were generated). ZIPF, PARETO, NORMAL: a
+ * file drawn for every I/O from the law over nfiles * 1024 ranks (1024
+ * ranks a file, as fio draws), a finished file starting over; a pass ends
+ * once region bytes were generated.
+ * openfiles (uniform kinds): at most that many files in service at once, as
+ * fio keeps at most openfiles open: a file enters service when it is first
+ * picked while there is room, and leaves it when it is finished; picks skip
+ * (roundrobin) or redraw (random) files that cannot enter.
+ */
+enum gen_fst { GEN_FST_NONE, GEN_FST_RR, GEN_FST_SEQ, GEN_FST_RANDOM,
+	       GEN_FST_ZIPF, GEN_FST_PARETO, GEN_FST_NORMAL };
+#define GEN_FST_SHIFT	10
+
+
+enum gen_mode { GEN_MODE_MAP, GEN_MODE_SEQ, GEN_MODE_ANY, GEN_MODE_EXT,
+		GEN_MODE_FST };
 
 /* A keyed bijection on [0, n) (gen.c). */
 struct gen_perm {
@@ -107,6 +137,24 @@ struct gen_ext {
 	int kind;
 };
 
+/* State of file_service_type (gen.mode GEN_MODE_FST, gen.c). */
+struct gen_fst_state {
+	uint64_t *cur;		/* per file: bytes (sequential) or blocks
+				 * (random map) done in this pass */
+	uint32_t *live;		/* files not finished, nlive of them */
+	uint32_t *where;	/* index of a file in live */
+	uint8_t *inserv;	/* file in service (openfiles) */
+	uint32_t nserv;		/* files in service */
+	uint32_t nlive;
+	uint32_t file;		/* the file being serviced */
+	uint64_t left;		/* I/Os still due on it */
+	uint8_t sub;		/* GEN_MODE_SEQ, _MAP or _ANY inside a file */
+	bool skew;		/* zipf, pareto, normal */
+	struct gen_perm fperm;	/* random map: blocks of a file */
+	struct dist_law law;	/* skew: ranks */
+	uint64_t rot;		/* skew: rank rotation */
+};
+
 struct gen {
 	struct gen_params p;
 	struct gen_rng rng;
@@ -134,6 +182,7 @@ struct gen {
 	uint8_t mode;		/* enum gen_mode: gen_next's path */
 	uint64_t pass;		/* completed passes */
 	struct gen_ext x;
+	struct gen_fst_state f;
 };
 
 struct gen_io {
@@ -152,6 +201,8 @@ struct gen_io {
  */
 int gen_init(struct gen *g, const struct gen_params *p);
 void gen_next(struct gen *g, struct gen_io *io);
+/* Frees what gen_init allocated (file_service_type over many files). */
+void gen_free(struct gen *g);
 
 /*
  * The bytes of writes. Every write's buffer is filled from one random block

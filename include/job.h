@@ -201,6 +201,13 @@ struct job {
 	bool create_on_open;
 	bool create_only;		/* lay out, then no I/O */
 	bool allow_file_create;
+	/* file_service_type (layout family 2; src/gen.c): as given, and
+	 * parsed: enum gen_fst, I/Os per turn, law parameter and center. */
+	char *file_service_type;
+	int file_service;
+	uint64_t file_service_nr;
+	double file_service_param, file_service_center;
+	uint64_t openfiles;		/* files in service at once; 0: all */
 
 	/* Buffer contents (fill.h): the bytes of writes other than the
 	 * default (each write distinct and incompressible). */

@@ -229,6 +229,7 @@ static bool gen_wants_ext(const struct gen_params *p, unsigned first,
 }
 
 static int ext_init(struct gen *g, unsigned first, unsigned last);
+static int fst_init(struct gen *g);
 
 int gen_init(struct gen *g, const struct gen_params *p)
 {
@@ -282,8 +283,19 @@ int gen_init(struct gen *g, const struct gen_params *p)
 	}
 	g->mode = g->ext ? GEN_MODE_EXT : !p->random ? GEN_MODE_SEQ :
 		  g->use_map ? GEN_MODE_MAP : GEN_MODE_ANY;
-	return g->ext ? ext_init(g, first, last) : 0;
+	if (g->ext)
+		return ext_init(g, first, last);
+	return p->fst != GEN_FST_NONE && g->p.nfiles > 1 ? fst_init(g) : 0;
 }
+
+void gen_free(struct gen *g)
+{
+	free(g->f.cur);
+	g->f.cur = NULL;
+	g->f.live = g->f.where = NULL;
+}
+
+static void fst_reset(struct gen *g);
 
 /* Out of line: runs once per pass. */
 static __attribute__((noinline)) void gen_new_pass(struct gen *g)
@@ -295,6 +307,8 @@ static __attribute__((noinline)) void gen_new_pass(struct gen *g)
 	g->perm_ctr = 0;
 	if (g->use_map)
 		perm_rekey(g);
+	if (g->mode == GEN_MODE_FST)
+		fst_reset(g);
 }
 
 /*
@@ -404,6 +418,191 @@ static inline void next_any(struct gen *g, unsigned d, struct gen_io *io)
 		file = (uint32_t)rng_below(&g->rng, g->p.nfiles);
 	foff = rng_below(&g->rng, pos) * g->align;
 	io_place(g, io, file, foff, len);
+	g->done += len;
+}
+
+/* ---- file_service_type over several files (gen.h) ---- */
+
+#define FST_SALT	0x3c6ef372fe94f82bull	/* per-file map keys */
+#define FST_ROT		0x9e3779b97f4a7c15ull	/* per-file map rotation */
+
+static double rng_u01(void *r);
+
+static int fst_init(struct gen *g)
+{
+	struct gen_fst_state *f = &g->f;
+	unsigned n = g->p.nfiles;
+	uint64_t ranks = (uint64_t)n << GEN_FST_SHIFT;
+	int kind = g->p.fst;
+
+	if (kind < GEN_FST_RR || kind > GEN_FST_NORMAL)
+		return -EINVAL;
+	f->cur = calloc(n, sizeof(*f->cur) + 2 * sizeof(*f->live) + 1);
+	if (!f->cur)
+		return -ENOMEM;
+	f->live = (uint32_t *)(f->cur + n);
+	f->where = f->live + n;
+	f->inserv = (uint8_t *)(f->where + n);
+	if (!g->p.openfiles || g->p.openfiles > n || kind >= GEN_FST_ZIPF)
+		g->p.openfiles = n;
+	f->sub = g->mode;
+	g->mode = GEN_MODE_FST;
+	if (!g->p.fst_nr)
+		g->p.fst_nr = 1;
+	if (f->sub == GEN_MODE_MAP)
+		perm_init(&f->fperm, g->fblocks, g->p.seed ^ FST_SALT);
+	f->skew = kind >= GEN_FST_ZIPF;
+	if (f->skew) {
+		static const int law[] = { DIST_ZIPF, DIST_PARETO,
+					   DIST_NORMAL };
+		uint64_t c, m;
+
+		dist_law_init(&f->law, law[kind - GEN_FST_ZIPF],
+			      g->p.fst_param, ranks);
+		m = dist_law_mode(&f->law);
+		/* fio: the hottest file at center * nfiles; by default a
+		 * random one for zipf and pareto, the middle for normal. */
+		if (g->p.fst_center >= 0)
+			c = (uint64_t)(g->p.fst_center * (double)ranks);
+		else if (kind == GEN_FST_NORMAL)
+			c = m;
+		else
+			c = rng_below(&g->rng, ranks);
+		if (c >= ranks)
+			c = ranks - 1;
+		f->rot = (c + ranks - m) % ranks;
+	}
+	fst_reset(g);
+	return 0;
+}
+
+/* A new pass: every file unfinished, cursors at 0, file 0 first. */
+static void fst_reset(struct gen *g)
+{
+	struct gen_fst_state *f = &g->f;
+	uint32_t i, n = g->p.nfiles;
+
+	for (i = 0; i < n; i++) {
+		f->cur[i] = 0;
+		f->live[i] = f->where[i] = i;
+		f->inserv[i] = 0;
+	}
+	f->nlive = n;
+	f->nserv = 0;
+	f->file = n - 1;
+	f->left = 0;
+	if (f->sub == GEN_MODE_MAP)
+		perm_key(&f->fperm, g->p.seed ^ FST_SALT, g->pass);
+}
+
+/* File i is finished for this pass. */
+static void fst_done(struct gen *g, uint32_t i)
+{
+	struct gen_fst_state *f = &g->f;
+	uint32_t at = f->where[i], last = f->live[--f->nlive];
+
+	f->live[at] = last;
+	f->where[last] = at;
+	f->where[i] = UINT32_MAX;
+	if (f->inserv[i]) {
+		f->inserv[i] = 0;
+		f->nserv--;
+	}
+	if (i == f->file)
+		f->left = 0;
+}
+
+/* Whether live file i may be serviced now; it enters service if so. */
+static inline bool fst_enter(struct gen *g, uint32_t i)
+{
+	struct gen_fst_state *f = &g->f;
+
+	if (f->inserv[i])
+		return true;
+	if (f->nserv >= g->p.openfiles)
+		return false;
+	f->inserv[i] = 1;
+	f->nserv++;
+	return true;
+}
+
+static uint32_t fst_pick(struct gen *g)
+{
+	struct gen_fst_state *f = &g->f;
+	uint32_t i, n = g->p.nfiles;
+	uint64_t r;
+
+	if (f->skew) {
+		r = dist_law_draw(&f->law, rng_u01, &g->rng) + f->rot;
+		if (r >= (uint64_t)n << GEN_FST_SHIFT)
+			r -= (uint64_t)n << GEN_FST_SHIFT;
+		return (uint32_t)(r >> GEN_FST_SHIFT);
+	}
+	if (f->left && f->where[f->file] != UINT32_MAX) {
+		f->left--;
+		return f->file;
+	}
+	if (g->p.fst == GEN_FST_RANDOM) {
+		/* A file in service is always live: this ends. */
+		do
+			i = f->live[rng_below(&g->rng, f->nlive)];
+		while (!fst_enter(g, i));
+	} else {
+		i = f->file;
+		do
+			i = i + 1 == n ? 0 : i + 1;
+		while (f->where[i] == UINT32_MAX || !fst_enter(g, i));
+	}
+	f->file = i;
+	/* sequential: until the file is finished (fst_done clears left) */
+	f->left = g->p.fst == GEN_FST_SEQ ? UINT64_MAX : g->p.fst_nr - 1;
+	return i;
+}
+
+static __attribute__((noinline)) void next_fst(struct gen *g, unsigned d,
+					       struct gen_io *io)
+{
+	struct gen_fst_state *f = &g->f;
+	uint64_t pos = 0, len = g->align, foff, fr = g->file_region, blk;
+	uint32_t i;
+
+	/* Skewed picks and norandommap never finish a file: bytes count. */
+	if ((f->skew || f->sub == GEN_MODE_ANY) && g->done >= g->p.region) {
+		gen_new_pass(g);
+		io->new_pass = true;
+	}
+	if (f->sub != GEN_MODE_MAP)
+		len = next_len(g, d, &pos);
+	for (;;) {
+		if (!f->nlive) {
+			gen_new_pass(g);
+			io->new_pass = true;
+		}
+		i = fst_pick(g);
+		if (f->sub == GEN_MODE_ANY) {
+			foff = rng_below(&g->rng, pos) * g->align;
+			break;
+		}
+		if (f->sub == GEN_MODE_SEQ) {
+			if (len <= fr - f->cur[i]) {
+				foff = f->cur[i];
+				f->cur[i] += len;
+				break;
+			}
+		} else if (f->cur[i] < g->fblocks) {
+			blk = perm_index(&f->fperm, f->cur[i]++) +
+			      (i * FST_ROT) % g->fblocks;
+			if (blk >= g->fblocks)
+				blk -= g->fblocks;
+			foff = blk * g->align;
+			break;
+		}
+		if (f->skew)
+			f->cur[i] = 0;	/* starts over */
+		else
+			fst_done(g, i);
+	}
+	io_place(g, io, i, foff, len);
 	g->done += len;
 }
 
@@ -627,6 +826,8 @@ void gen_next(struct gen *g, struct gen_io *io)
 		next_seq(g, d, io);
 	else if (g->mode == GEN_MODE_ANY)
 		next_any(g, d, io);
+	else if (g->mode == GEN_MODE_FST)
+		next_fst(g, d, io);
 	else
 		next_ext(g, d, io);
 }

@@ -15,6 +15,7 @@
 #include "cpuset.h"
 #include "engine.h"
 #include "fill.h"
+#include "gen.h"
 #include "options.h"
 #include "path.h"
 #include "steady.h"
@@ -183,6 +184,8 @@ static int set_filesize(struct job *j, const struct opt_def *o,
 			const char *val, char *why, size_t whylen);
 static int set_filename_format(struct job *j, const struct opt_def *o,
 			       const char *val, char *why, size_t whylen);
+static int set_file_service_type(struct job *j, const struct opt_def *o,
+				 const char *val, char *why, size_t whylen);
 
 static int set_str(char **dst, const char *val);
 static void *field(struct job *j, size_t off);
@@ -554,6 +557,21 @@ const struct opt_def options_table[] = {
 	{ .name = "create_only", .type = OPT_BOOL, .off = F(create_only),
 	  .def = "0", .category = "target",
 	  .help = "Create and lay out the files, then do no I/O" },
+	{ .name = "file_service_type", .type = OPT_SPECIAL,
+	  .off = F(file_service_type), .set = set_file_service_type,
+	  .def = "roundrobin", .category = "target",
+	  .help = "Which file of a job the next I/O goes to: roundrobin[:N] "
+		  "(N I/Os a file in turn), sequential (each file to its "
+		  "end, then the next), random[:N] (N I/Os on a file drawn "
+		  "uniformly), zipf[:THETA[:CENTER]], pareto[:H[:CENTER]], "
+		  "normal[:SIGMA[:CENTER]] (gauss: the same): a file drawn "
+		  "for every I/O" },
+	{ .name = "openfiles", .alias = "open_files", .type = OPT_UINT,
+	  .off = F(openfiles), .def = "0", .min = 0, .max = 4096,
+	  .category = "target",
+	  .help = "At most this many of a job's files in service at once "
+		  "(0, the default: all): the next enters when one is finished, as "
+		  "fio's open files; iorig keeps every file open" },
 	{ .name = "create_serialize", .type = OPT_BOOL,
 	  .off = F(create_serialize), .def = "1", .category = "target",
 	  .help = "Accepted for fio job files: iorig always creates files "
@@ -871,7 +889,6 @@ static const char *const fio_only[] = {
 	"fdp_pli",
 	"fdp_pli_select",
 	"file_append",
-	"file_service_type",
 	"filetype",
 	"fill_device",
 	"fill_fs",
@@ -965,7 +982,6 @@ static const char *const fio_only[] = {
 	"offset_align",
 	"offset_increment",
 	"opendir",
-	"openfiles",
 	"percentage_sequential",
 	"pi_act",
 	"pi_chk",
@@ -1249,6 +1265,79 @@ static int set_filesize(struct job *j, const struct opt_def *o,
 	j->filesize = copy;
 	j->filesize_min = lo;
 	j->filesize_max = hi;
+	return 0;
+}
+
+/* fio's file_service_type; gen.h says what each kind does. */
+static int set_file_service_type(struct job *j, const struct opt_def *o,
+				 const char *val, char *why, size_t whylen)
+{
+	static const struct { const char *name; int kind; } k[] = {
+		{ "roundrobin", GEN_FST_RR }, { "sequential", GEN_FST_SEQ },
+		{ "random", GEN_FST_RANDOM }, { "zipf", GEN_FST_ZIPF },
+		{ "pareto", GEN_FST_PARETO }, { "normal", GEN_FST_NORMAL },
+		{ "gauss", GEN_FST_NORMAL },
+	};
+	const char *colon = strchr(val, ':');
+	size_t i, nlen = colon ? (size_t)(colon - val) : strlen(val);
+	uint64_t nr = 1;
+	double param = 0, center = -1;
+	struct dist_spec *d;
+	char *end, *copy;
+	int ret;
+
+	(void)o;
+	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+		if (strlen(k[i].name) == nlen && !strncmp(k[i].name, val, nlen))
+			break;
+	if (i == sizeof(k) / sizeof(k[0])) {
+		snprintf(why, whylen, "'%s': expected roundrobin[:N], "
+			 "sequential, random[:N], zipf[:THETA[:CENTER]], "
+			 "pareto[:H[:CENTER]] or normal[:SIGMA[:CENTER]]", val);
+		return -EINVAL;
+	}
+	if (k[i].kind <= GEN_FST_RANDOM && colon) {
+		errno = 0;
+		nr = strtoull(colon + 1, &end, 10);
+		if (errno || end == colon + 1 || *end || !nr ||
+		    nr > UINT32_MAX || colon[1] == '-') {
+			snprintf(why, whylen, "'%s': expected a whole number "
+				 "of I/Os from 1 after '%.*s:'", val,
+				 (int)nlen, val);
+			return -EINVAL;
+		}
+	} else if (k[i].kind > GEN_FST_RANDOM) {
+		/* The law's parameters are random_distribution's. */
+		char spec[128];
+
+		snprintf(spec, sizeof(spec), "%s%s",
+			 k[i].kind == GEN_FST_ZIPF ? "zipf" :
+			 k[i].kind == GEN_FST_PARETO ? "pareto" : "normal",
+			 colon ? colon : "");
+		d = malloc(sizeof(*d));
+		if (!d)
+			return -ENOMEM;
+		ret = dist_parse(spec, (unsigned)j->kb_base, d, why, whylen);
+		param = d->param;
+		center = d->center;
+		free(d);
+		if (ret)
+			return ret;
+		if (k[i].kind == GEN_FST_ZIPF && param == 1.0) {
+			snprintf(why, whylen, "'%s': zipf's theta must not be "
+				 "1 (as fio)", val);
+			return -EINVAL;
+		}
+	}
+	copy = strdup(val);
+	if (!copy)
+		return -ENOMEM;
+	free(j->file_service_type);
+	j->file_service_type = copy;
+	j->file_service = k[i].kind;
+	j->file_service_nr = nr;
+	j->file_service_param = param;
+	j->file_service_center = center;
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "engine.h"
+#include "gen.h"
 #include "path.h"
 #include "target.h"
 #include "verify.h"
@@ -85,6 +86,16 @@ int verify_job_check(const struct job *j, const char **option, char *why,
 		snprintf(why, whylen, "verification needs every block "
 			 "written once per pass, which norandommap=1 does "
 			 "not give");
+		return -EINVAL;
+	}
+	*option = "file_service_type";
+	if (j->file_service >= GEN_FST_ZIPF &&
+	    (j->nrfiles > 1 || (j->filename && strchr(j->filename, ':')))) {
+		snprintf(why, whylen, "verification needs every block "
+			 "written once per pass; '%s' draws a file for every "
+			 "I/O and starts a file over when it is finished, so "
+			 "blocks are written again (expected roundrobin, "
+			 "sequential or random)", j->file_service_type);
 		return -EINVAL;
 	}
 	return 0;

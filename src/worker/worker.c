@@ -132,6 +132,11 @@ static int init_gen(struct wstate *s)
 	gp.seq_add = j->rw_seq_add;
 	gp.seq_nr = j->rw_seq_nr;
 	gp.seq_identical = j->rw_sequencer == RWSEQ_IDENTICAL;
+	gp.fst = j->file_service;
+	gp.fst_nr = j->file_service_nr;
+	gp.fst_param = j->file_service_param;
+	gp.fst_center = j->file_service_center;
+	gp.openfiles = (uint32_t)j->openfiles;
 	if (j->random_distribution && strcmp(j->random_distribution,
 					     "random")) {
 		dist = malloc(sizeof(*dist));
@@ -836,6 +841,7 @@ static void wstate_free(struct wstate *s)
 	if (s->fill)
 		fill_free(s->fill);
 	gen_data_free(&s->wdata);
+	gen_free(&s->gen);
 	free(s->reaped);
 	free(s->free_reqs);
 	free(s->reqs);

@@ -133,6 +133,16 @@ def one(case):
         opts.append("--norandommap=1")
     if rw in ("rw", "randrw"):
         opts.append("--rwmixread=%d" % rng.choice([0, 30, 50, 90, 100]))
+    # Which file each I/O goes to (issue 12, layout family 2).
+    if nfiles > 1 and rng.random() < 0.5:
+        kinds = ["roundrobin", "roundrobin:3", "sequential", "random",
+                 "random:2"]
+        # The skewed kinds rewrite blocks in a pass: not with verify=.
+        if not any(o.startswith("--verify") for o in opts):
+            kinds += ["zipf:1.2", "pareto:0.3:0.5", "normal:20"]
+        opts.append("--file_service_type=" + rng.choice(kinds))
+        if rng.random() < 0.3:
+            opts.append("--openfiles=%d" % rng.randint(1, nfiles))
     # Random patterns (issue 12): laws, alignment, rw=MODE:N.
     if not any(o.startswith("--verify") for o in opts):
         if rw.startswith("rand") and rng.random() < 0.5:

@@ -914,9 +914,95 @@ static void test_init_rejects(void **state)
 	init_ok(&g, &p);
 }
 
+/* ---- file_service_type (several files) ---- */
+
+/*
+ * Each uniform kind, sequential and random with the map: one pass visits
+ * every block of every file once (each file its own cursor or map), in the
+ * kind's order of files; then a new pass.
+ */
+static void test_fst_pass(void **state)
+{
+	static const int kinds[] = { GEN_FST_RR, GEN_FST_SEQ, GEN_FST_RANDOM };
+	enum { NF = 5, FB = 8 };
+	unsigned k, r, i, seen[NF][FB];
+	struct gen_io io;
+	struct gen g;
+
+	(void)state;
+	for (k = 0; k < 3; k++) {
+		for (r = 0; r < 2; r++) {
+			struct gen_params p = params_fixed(NF * FB * 4 * KB,
+							   4 * KB, r,
+							   DDIR_READ);
+
+			p.nfiles = NF;
+			p.fst = kinds[k];
+			p.fst_nr = 2;
+			init_ok(&g, &p);
+			memset(seen, 0, sizeof(seen));
+			for (i = 0; i < NF * FB; i++) {
+				gen_next(&g, &io);
+				check_io(&g, &io);
+				assert_false(io.new_pass);
+				seen[io.file][io.foff / (4 * KB)]++;
+				if (kinds[k] == GEN_FST_RR)
+					assert_int_equal(io.file,
+							 (i / 2) % NF);
+				if (kinds[k] == GEN_FST_SEQ)
+					assert_int_equal(io.file, i / FB);
+				if (!r)
+					assert_int_equal(io.foff,
+						(kinds[k] == GEN_FST_SEQ ?
+						 i % FB : kinds[k] == GEN_FST_RR
+						 ? i / (2 * NF) * 2 + i % 2 :
+						 io.foff / (4 * KB)) * 4 * KB);
+			}
+			for (i = 0; i < NF * FB; i++)
+				assert_int_equal(seen[i / FB][i % FB], 1);
+			gen_next(&g, &io);
+			assert_true(io.new_pass);
+			gen_free(&g);
+		}
+	}
+}
+
+/* bsrange over files of odd sizes: every I/O inside its file, all kinds. */
+static void test_fst_regions(void **state)
+{
+	struct gen_params p = {
+		.region = 3 * 37 * KB, .nfiles = 3,
+		.bs_min = { 4 * KB, 4 * KB }, .bs_max = { 16 * KB, 16 * KB },
+		.mixed = true, .rwmixread = 50, .seed = 9, .fst_center = -1,
+	};
+	struct gen_io io;
+	struct gen g;
+	int k;
+	unsigned i, r;
+
+	(void)state;
+	for (k = GEN_FST_RR; k <= GEN_FST_NORMAL; k++) {
+		for (r = 0; r < 2; r++) {
+			p.fst = k;
+			p.fst_nr = 3;
+			p.fst_param = k == GEN_FST_ZIPF ? 1.2 :
+				      k == GEN_FST_PARETO ? 0.3 : 10;
+			p.random = r;
+			init_ok(&g, &p);
+			for (i = 0; i < 5000; i++) {
+				gen_next(&g, &io);
+				check_io(&g, &io);
+			}
+			gen_free(&g);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fst_pass),
+		cmocka_unit_test(test_fst_regions),
 		cmocka_unit_test(test_seq_order_and_wrap),
 		cmocka_unit_test(test_seq_exact_fit),
 		cmocka_unit_test(test_seq_bsrange),

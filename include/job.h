@@ -31,6 +31,8 @@ enum falloc_mode { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP,
 enum dedupe_mode { DEDUPE_REPEAT, DEDUPE_WORKING_SET };
 enum rand_gen { RANDGEN_TAUSWORTHE, RANDGEN_LFSR, RANDGEN_TAUSWORTHE64 };
 enum rw_seq { RWSEQ_SEQUENTIAL, RWSEQ_IDENTICAL };
+/* zonemode=: ZONE_UNSET when not given. */
+enum zone_mode { ZONE_UNSET, ZONE_NONE, ZONE_STRIDED, ZONE_ZBD };
 
 /*
  * continue_on_error: the failures a job counts and goes on after, as bits.
@@ -152,6 +154,12 @@ struct job {
 	int rw_sequencer;		/* enum rw_seq */
 	int64_t rw_seq_add;		/* rw=read:N: gap after each I/O */
 	uint64_t rw_seq_nr;		/* rw=randread:N: random every N */
+	/* Zones (issue 12, zones family; gen.c): zonemode=strided. */
+	char *zonemode;			/* as given; NULL: not set */
+	int zone_mode;			/* enum zone_mode, from zonemode */
+	uint64_t zonesize;		/* bytes per zone; 0: no zones */
+	uint64_t zonerange;		/* a zone's extent; 0: zonesize */
+	uint64_t zoneskip;		/* gap after a zone */
 	char *sweep;		/* "OPT:v1,v2" lines joined by ';' */
 	char *check;		/* check= expressions joined by ';' (check.h) */
 	uint64_t repeat;	/* runs of the job, one after the other */

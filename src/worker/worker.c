@@ -131,6 +131,9 @@ static int init_gen(struct wstate *s)
 	gp.seq_add = j->rw_seq_add;
 	gp.seq_nr = j->rw_seq_nr;
 	gp.seq_identical = j->rw_sequencer == RWSEQ_IDENTICAL;
+	gp.zone_size = j->zonesize;
+	gp.zone_range = j->zonerange;
+	gp.zone_skip = j->zoneskip;
 	if (j->random_distribution && strcmp(j->random_distribution,
 					     "random")) {
 		dist = malloc(sizeof(*dist));

@@ -442,6 +442,9 @@ static void warn_job(struct plan *p, const struct job *j)
 		warn_engine_options(p, j);
 	warn_think(p, j);
 	warn_fill(p, j);
+	if (!j->zonesize && (j->zonerange || j->zoneskip))
+		plan_warn(p, j, "zones_unset", "%s has no effect without "
+			  "zonesize", j->zonerange ? "zonerange" : "zoneskip");
 	kv = kernel_version();
 	if (j->fadvise_hint == FADV_NOREUSE && kv && kv < 6003)
 		plan_warn(p, j, "fadvise_noreuse", "POSIX_FADV_NOREUSE does "

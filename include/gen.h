@@ -28,6 +28,10 @@
  * are drawn independently (repeats).
  * A pass ends after `region` bytes have been generated; gen_next then
  * returns the start of a new pass (the worker counts loops).
+ * With zones (zonemode=strided, one file): I/Os stay in the zone
+ * [zbase, zbase + zone_range) until zone_size bytes were done there, then
+ * the next zone starts zone_range + zone_skip further on, and the first
+ * again once that is past the file region's end (gen.c).
  */
 
 /* xoshiro256** seeded by splitmix64: fast, good quality. */
@@ -84,6 +88,10 @@ struct gen_params {
 	double fst_param;		/* zipf theta, pareto h, normal sigma */
 	double fst_center;		/* 0..1, or -1: the default */
 	uint32_t openfiles;		/* files in service at once; 0: all */
+	/* zonemode=strided (issue 12); zone_size 0: off. One file only. */
+	uint64_t zone_size;		/* bytes in a zone before the next */
+	uint64_t zone_range;		/* a zone's extent; 0: zone_size */
+	uint64_t zone_skip;		/* gap between zones */
 };
 
 /*
@@ -133,8 +141,16 @@ struct gen_ext {
 	uint64_t run;			/* I/Os left in a rw=randread:N run */
 	uint64_t last_foff, last_end;
 	uint32_t last_file;
-	bool fresh;			/* no I/O yet in this pass */
+	bool fresh;			/* no I/O yet in this pass or zone */
 	int kind;
+	/* Where I/Os go in the file: [zbase, zbase + span); without zones
+	 * the whole file region. */
+	uint64_t zbase, span;
+	uint64_t zrange;		/* zone_range clipped to the file */
+	uint64_t zdone;			/* bytes done in this zone */
+	uint64_t zvisit;		/* zones entered: keys of zperm */
+	struct gen_perm zperm;		/* random map of the zone */
+	uint64_t zctr;			/* next index of zperm */
 };
 
 /* State of file_service_type (gen.mode GEN_MODE_FST, gen.c). */

@@ -35,6 +35,8 @@ enum rw_seq { RWSEQ_SEQUENTIAL, RWSEQ_IDENTICAL };
 enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
 enum clock_source { CLKSRC_GETTIMEOFDAY, CLKSRC_CLOCK_GETTIME, CLKSRC_CPU };
 enum unified_rw { UNIFIED_NONE, UNIFIED_MIXED, UNIFIED_BOTH };
+/* zonemode=: ZONE_UNSET when not given. */
+enum zone_mode { ZONE_UNSET, ZONE_NONE, ZONE_STRIDED, ZONE_ZBD };
 
 /*
  * continue_on_error: the failures a job counts and goes on after, as bits.
@@ -175,6 +177,12 @@ struct job {
 	uint64_t ss_dur_ns;		/* window; 0: off */
 	uint64_t ss_ramp_ns;		/* before collecting */
 	uint64_t ss_interval_ns;	/* one sample each */
+	/* Zones (issue 12, zones family; gen.c): zonemode=strided. */
+	char *zonemode;			/* as given; NULL: not set */
+	int zone_mode;			/* enum zone_mode, from zonemode */
+	uint64_t zonesize;		/* bytes per zone; 0: no zones */
+	uint64_t zonerange;		/* a zone's extent; 0: zonesize */
+	uint64_t zoneskip;		/* gap after a zone */
 	char *sweep;		/* "OPT:v1,v2" lines joined by ';' */
 	char *check;		/* check= expressions joined by ';' (check.h) */
 	uint64_t repeat;	/* runs of the job, one after the other */

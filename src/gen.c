@@ -35,6 +35,17 @@
  *   fits; a pass ends once `region` bytes were generated.
  * - Mixed: read when (rng >> 1) < mix_threshold = rwmixread% of 2^63, so
  *   0 never reads and 100 always does.
+ * - Zones (zonemode=strided, fio's meaning; on the random patterns' path):
+ *   before each I/O, once zone_size bytes were done in the zone, the next
+ *   zone starts zone_range + zone_skip after it, or at 0 when that is at or
+ *   past the end of the file region. The zone is zone_range bytes clipped
+ *   to the file region; one too short for the I/O gives way to zone 0.
+ *   Sequential I/O starts at the zone's start and wraps inside the zone
+ *   (zone_size > zone_range goes over it again); random offsets are
+ *   drawn in the zone, with the map a bijection on the zone's blocks
+ *   rekeyed after each full walk of the zone and in each new zone.
+ *   Each pass starts in zone 0. The laws of random_distribution are set
+ *   up over one zone_range.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -197,7 +208,7 @@ static int check_params(const struct gen_params *p, unsigned *first,
 	} else {
 		return -EINVAL;
 	}
-	if (p->region % nfiles)
+	if (p->region % nfiles || (p->zone_size && nfiles > 1))
 		return -EINVAL;
 	fregion = p->region / nfiles;
 	for (d = *first; d <= *last; d++) {
@@ -216,7 +227,7 @@ static bool gen_wants_ext(const struct gen_params *p, unsigned first,
 
 	if ((p->dist && p->dist->kind != DIST_RANDOM) || p->seq_add)
 		return true;
-	if (p->random && p->seq_nr > 1)
+	if ((p->random && p->seq_nr > 1) || p->zone_size)
 		return true;
 	for (d = first; d <= last; d++) {
 		if (p->bssplit && p->bssplit->n[d])
@@ -610,6 +621,45 @@ static __attribute__((noinline)) void next_fst(struct gen *g, unsigned d,
 
 #define SCAT_SALT	0xbb67ae8584caa73bull	/* rank scatter keys */
 
+#define ZONE_SALT	0x3c6ef372fe94f82bull	/* zone map keys */
+
+/* The zone at x->zbase (clipped to the file region) becomes current. */
+static void zone_enter(struct gen *g, uint64_t zbase)
+{
+	struct gen_ext *x = &g->x;
+	uint64_t left = g->file_region - zbase;
+
+	x->zbase = zbase;
+	x->span = x->zrange < left ? x->zrange : left;
+	x->zdone = 0;
+	x->fresh = true;
+	if (g->use_map) {
+		perm_init(&x->zperm, x->span / g->align, g->p.seed ^ ZONE_SALT);
+		perm_key(&x->zperm, g->p.seed ^ ZONE_SALT, x->zvisit++);
+		x->zctr = 0;
+	}
+}
+
+/*
+ * Before an I/O of len: the next zone once zone_size bytes were done in
+ * this one; zone 0 after the last, or when this one is too short for len.
+ */
+static void zone_step(struct gen *g, uint64_t len)
+{
+	struct gen_ext *x = &g->x;
+	uint64_t next;
+
+	if (x->zdone >= g->p.zone_size) {
+		if (__builtin_add_overflow(x->zbase, x->zrange, &next) ||
+		    __builtin_add_overflow(next, g->p.zone_skip, &next) ||
+		    next >= g->file_region)
+			next = 0;
+		zone_enter(g, next);
+	}
+	if (x->span < len)
+		zone_enter(g, 0);
+}
+
 static int ext_init(struct gen *g, unsigned first, unsigned last)
 {
 	const struct gen_params *p = &g->p;
@@ -620,6 +670,17 @@ static int ext_init(struct gen *g, unsigned first, unsigned last)
 
 	x->kind = p->dist ? p->dist->kind : DIST_RANDOM;
 	x->fresh = true;
+	if (p->zone_size) {
+		/* The laws and lengths are those of one zone. */
+		x->zrange = p->zone_range ? p->zone_range : p->zone_size;
+		if (x->zrange < fr)
+			fr = x->zrange;
+		x->zrange = fr;
+		for (d = first; d <= last; d++)
+			if (g->len_max[d] > fr)
+				return -EINVAL;
+	}
+	x->span = fr;
 	for (d = first; d <= last; d++) {
 		uint64_t unit = p->random && p->ba[d] ? p->ba[d] : g->align;
 
@@ -633,6 +694,8 @@ static int ext_init(struct gen *g, unsigned first, unsigned last)
 			const struct bssplit_entry *e = p->bssplit->e[d];
 
 			for (i = 0; i < p->bssplit->n[d]; i++) {
+				if (p->zone_size && e[i].bs > fr)
+					return -EINVAL;
 				x->bslen[d][i] = e[i].bs < fr ? e[i].bs : fr;
 				w[i] = e[i].perc;
 			}
@@ -678,6 +741,8 @@ static int ext_init(struct gen *g, unsigned first, unsigned last)
 			dist_alias_init(&x->zal[d], w, p->dist->nzones[d]);
 		}
 	}
+	if (p->zone_size)
+		zone_enter(g, 0);
 	return 0;
 }
 
@@ -721,6 +786,16 @@ static void ext_draw(struct gen *g, unsigned d, uint64_t len,
 	struct gen_ext *x = &g->x;
 	uint64_t r, blk;
 
+	if (g->use_map && g->p.zone_size) {
+		if (x->zctr == x->zperm.n) {
+			perm_key(&x->zperm, g->p.seed ^ ZONE_SALT,
+				 x->zvisit++);
+			x->zctr = 0;
+		}
+		*file = 0;
+		*foff = perm_index(&x->zperm, x->zctr++) * g->align;
+		return;
+	}
 	if (g->use_map) {
 		if (g->perm_ctr == g->nblocks)
 			g->perm_ctr = 0;
@@ -730,7 +805,7 @@ static void ext_draw(struct gen *g, unsigned d, uint64_t len,
 	}
 	*file = g->p.nfiles > 1 ?
 		(uint32_t)rng_below(&g->rng, g->p.nfiles) : 0;
-	*foff = ext_pos(g, d, div_recip(g->file_region - len, x->unit[d],
+	*foff = ext_pos(g, d, div_recip(x->span - len, x->unit[d],
 					x->unit_inv[d], &r) + 1) *
 		x->unit[d];
 }
@@ -745,7 +820,7 @@ static void ext_seq(struct gen *g, uint64_t len, uint32_t *file,
 		    uint64_t *foff)
 {
 	struct gen_ext *x = &g->x;
-	uint64_t fr = g->file_region;
+	uint64_t fr = x->span;
 	int64_t top = (int64_t)((fr - len) / g->align * g->align), next;
 
 	if (x->fresh)
@@ -766,7 +841,7 @@ static __attribute__((noinline)) void next_ext(struct gen *g, unsigned d,
 					       struct gen_io *io)
 {
 	struct gen_ext *x = &g->x;
-	uint64_t len, foff, fr = g->file_region, pos;
+	uint64_t len, foff, fr, pos;
 	uint32_t file;
 
 	if (gen_unlikely(g->done >= g->p.region)) {
@@ -774,12 +849,17 @@ static __attribute__((noinline)) void next_ext(struct gen *g, unsigned d,
 		io->new_pass = true;
 		x->run = 0;
 		x->fresh = true;
+		if (g->p.zone_size)
+			zone_enter(g, 0);
 	}
 	if (x->has_bss[d])
 		len = x->bslen[d][dist_alias_pick(&x->bsa[d],
 						  gen_rng_next(&g->rng))];
 	else
 		len = next_len(g, d, &pos);
+	if (g->p.zone_size)
+		zone_step(g, len);
+	fr = x->span;
 	if (!g->p.random) {
 		ext_seq(g, len, &file, &foff);
 	} else if (x->run && !x->fresh) {
@@ -806,7 +886,8 @@ static __attribute__((noinline)) void next_ext(struct gen *g, unsigned d,
 	x->last_file = file;
 	x->last_foff = foff;
 	x->last_end = foff + len;
-	io_place(g, io, file, foff, len);
+	io_place(g, io, file, x->zbase + foff, len);
+	x->zdone += len;
 	g->done += len;
 }
 

@@ -163,7 +163,18 @@ static const struct opt_choice rwseq_choices[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct opt_choice zonemode_choices[] = {
+	{ "none", ZONE_NONE, "no zones (zonesize is then refused, as fio "
+	  "does)" },
+	{ "strided", ZONE_STRIDED, "zonesize bytes in a zone of zonerange "
+	  "bytes, then the next zone zoneskip bytes further on" },
+	{ "zbd", ZONE_ZBD, "zoned block devices: refused (none here)" },
+	{ NULL, 0, NULL },
+};
+
 static int set_ioengine(struct job *j, const struct opt_def *o,
+			const char *val, char *why, size_t whylen);
+static int set_zonemode(struct job *j, const struct opt_def *o,
 			const char *val, char *why, size_t whylen);
 static int set_random_distribution(struct job *j, const struct opt_def *o,
 				   const char *val, char *why, size_t whylen);
@@ -517,6 +528,21 @@ const struct opt_def options_table[] = {
 	  .set = set_bssplit, .category = "workload",
 	  .help = "Weighted block sizes SIZE/PCT:SIZE/PCT..., per direction "
 		  "read,write; overrides bs" },
+	/* Zones (zonemode=strided; gen.c) */
+	{ .name = "zonemode", .type = OPT_SPECIAL, .off = F(zonemode),
+	  .set = set_zonemode, .choices = zonemode_choices,
+	  .category = "workload",
+	  .help = "none, strided or zbd (refused); unset: strided when "
+		  "zonesize is given (fio's older form)" },
+	{ .name = "zonesize", .type = OPT_SIZE, .off = F(zonesize),
+	  .def = "0", .category = "workload",
+	  .help = "Bytes of I/O in a zone before the next one; 0: no zones" },
+	{ .name = "zonerange", .type = OPT_SIZE, .off = F(zonerange),
+	  .def = "0", .category = "workload",
+	  .help = "Extent of a zone, where its I/Os go; 0: zonesize" },
+	{ .name = "zoneskip", .type = OPT_SIZE, .off = F(zoneskip),
+	  .def = "0", .category = "workload",
+	  .help = "Bytes between the end of a zone and the next one" },
 	/* Files after the job */
 	{ .name = "unlink", .type = OPT_BOOL, .off = F(unlink), .def = "0",
 	  .category = "target",
@@ -1081,10 +1107,6 @@ static const char *const fio_only[] = {
 	"zone_reset_frequency",
 	"zone_reset_threshold",
 	"zonecapacity",
-	"zonemode",
-	"zonerange",
-	"zonesize",
-	"zoneskip",
 };
 
 const struct opt_def *options_find(const char *name)
@@ -1394,6 +1416,21 @@ static int set_spec_str(char **dst, const char *val)
 	free(*dst);
 	*dst = copy;
 	return 0;
+}
+
+/* Kept as given (NULL: not set, which zonesize's older form needs). */
+static int set_zonemode(struct job *j, const struct opt_def *o,
+			const char *val, char *why, size_t whylen)
+{
+	const struct opt_choice *c = o->choices;
+	int v, ret = set_choice(&v, o, val, why, whylen);
+
+	if (ret)
+		return ret;
+	while (c->value != v)
+		c++;
+	j->zone_mode = v;
+	return set_spec_str(&j->zonemode, c->name);
 }
 
 /* Checked here, kept as given: the worker parses it again for gen. */

@@ -143,6 +143,70 @@ static int check_rate(const struct job *j, struct err_rec *e)
 	return 0;
 }
 
+/* Names in filename= (':' separates them, "\\:" is one inside a name). */
+static unsigned filename_count(const char *f)
+{
+	unsigned n = 1;
+
+	for (; f && *f; f++) {
+		if (*f == '\\' && f[1])
+			f++;
+		else if (*f == ':')
+			n++;
+	}
+	return n;
+}
+
+/*
+ * zonemode: strided when asked or when zonesize comes alone (fio's older
+ * form); what fio refuses is refused, and so are zones fio would drop
+ * without a word (several files) or could not fit an I/O in.
+ */
+static int check_zones(const struct job *j, struct err_rec *e)
+{
+	const char *file = j->section_file;
+	int line = j->section_line;
+	uint64_t bs = j->bs_max[0] > j->bs_max[1] ? j->bs_max[0] :
+		      j->bs_max[1];
+	uint64_t range = j->zonerange ? j->zonerange : j->zonesize;
+
+	if (j->zone_mode == ZONE_ZBD) {
+		err_set(e, file, line, "zonemode", "zbd needs a zoned block "
+			"device (host-managed SMR or NVMe ZNS: "
+			"/sys/block/DEV/queue/zoned other than none) and "
+			"zone management iorig does not have; expected none "
+			"or strided");
+		return -EINVAL;
+	}
+	if (j->zone_mode == ZONE_NONE && j->zonesize) {
+		err_set(e, file, line, "zonesize", "zonemode=none has no "
+			"zones; expected zonemode=strided, or no zonesize");
+		return -EINVAL;
+	}
+	if (j->zone_mode == ZONE_STRIDED && !j->zonesize) {
+		err_set(e, file, line, "zonemode", "strided needs zonesize= "
+			"(the bytes of I/O in each zone)");
+		return -EINVAL;
+	}
+	if (!j->zonesize)
+		return 0;
+	if (j->nrfiles > 1 || filename_count(j->filename) > 1) {
+		err_set(e, file, line, "zonesize", "zones need one file per "
+			"job (fio drops them without a word when a job has "
+			"several); expected nrfiles=1 and one name in "
+			"filename=");
+		return -EINVAL;
+	}
+	if (range < bs) {
+		err_set(e, file, line, j->zonerange ? "zonerange" :
+			"zonesize", "a zone of %" PRIu64 " bytes cannot hold "
+			"an I/O of %" PRIu64 "; expected at least the "
+			"largest block size", range, bs);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Cross-option checks that need the whole job. */
 static int check_job(const struct job *j, struct err_rec *e)
 {
@@ -167,7 +231,7 @@ static int check_job(const struct job *j, struct err_rec *e)
 			return -EINVAL;
 		}
 	}
-	if (check_rate(j, e))
+	if (check_rate(j, e) || check_zones(j, e))
 		return -EINVAL;
 	if (j->hipri && !j->direct) {
 		err_set(e, file, line, "hipri", "polled I/O needs direct=1");
@@ -346,20 +410,6 @@ static void warn_fill(struct plan *p, const struct job *j)
 			  "buffer_compress_percentage");
 }
 
-/* Names in filename= (':' separates, "\:" is part of a name). */
-static unsigned filename_count(const char *s)
-{
-	unsigned n = 1;
-
-	for (; *s; s++) {
-		if (*s == '\\' && s[1])
-			s++;
-		else if (*s == ':')
-			n++;
-	}
-	return n;
-}
-
 /*
  * fio's meaning where a job file says less than it seems to: time_based
  * without a runtime is dropped (fio warns and runs to size), nrfiles is
@@ -406,6 +456,9 @@ static void warn_job(struct plan *p, const struct job *j)
 		warn_engine_options(p, j);
 	warn_think(p, j);
 	warn_fill(p, j);
+	if (!j->zonesize && (j->zonerange || j->zoneskip))
+		plan_warn(p, j, "zones_unset", "%s has no effect without "
+			  "zonesize", j->zonerange ? "zonerange" : "zoneskip");
 	kv = kernel_version();
 	if (j->fadvise_hint == FADV_NOREUSE && kv && kv < 6003)
 		plan_warn(p, j, "fadvise_noreuse", "POSIX_FADV_NOREUSE does "

@@ -137,6 +137,9 @@ static int init_gen(struct wstate *s)
 	gp.fst_param = j->file_service_param;
 	gp.fst_center = j->file_service_center;
 	gp.openfiles = (uint32_t)j->openfiles;
+	gp.zone_size = j->zonesize;
+	gp.zone_range = j->zonerange;
+	gp.zone_skip = j->zoneskip;
 	if (j->random_distribution && strcmp(j->random_distribution,
 					     "random")) {
 		dist = malloc(sizeof(*dist));

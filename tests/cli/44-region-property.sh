@@ -2,7 +2,8 @@
 # Property: whatever the mix of files (filename=a:b:c, nrfiles>1), offsets,
 # sizes, block sizes (fixed, bs=R-W, bs=R,W, bsrange=, bssplit=), modes
 # (with and without the random map, with verify=, random_distribution=,
-# percentage_random=, blockalign=, rw=MODE:N), engines and direct=0/1, a job never touches a byte outside [offset, offset +
+# percentage_random=, blockalign=, rw=MODE:N, zonemode=strided zones),
+# engines and direct=0/1, a job never touches a byte outside [offset, offset +
 # size / nfiles) of each of its files. Every file is bigger than the region
 # and filled with known data first; afterwards every byte before and after
 # each region is compared with what was there (and the file's size too);
@@ -161,6 +162,18 @@ def one(case):
             else:
                 opts[1] += ":%s%d" % (rng.choice(["", "-"]),
                                       unit * rng.randint(1, 4))
+    # Zones (zonemode=strided): one file; a zone holds the largest block
+    # (16 units for ranges, 128 for bssplit) and may pass the region's end.
+    if nfiles == 1 and not any(o.startswith("--verify") for o in opts) \
+            and rng.random() < 0.3:
+        zr = unit * rng.choice([128, 200, 256, 512])
+        zs = rng.choice([zr // 2, zr, 3 * zr])
+        if rng.random() < 0.3:
+            opts += ["--zonesize=%d" % max(zs, zr)]     # fio's older form
+        else:
+            opts += ["--zonemode=strided", "--zonesize=%d" % zs,
+                     "--zonerange=%d" % zr,
+                     "--zoneskip=%d" % rng.choice([0, unit, zr, 3 * zr])]
     before = {n: fill(n, FSIZE) for n in dict.fromkeys(names)}
     r = subprocess.run([iorig] + opts, capture_output=True, text=True)
     what = "case %d (IORIG_PROP_SEED=%d): iorig %s" % (case, seed,

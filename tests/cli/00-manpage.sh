@@ -174,7 +174,7 @@ if command -v "$py" >/dev/null 2>&1; then
 	# The keys of checks, repeats and a baseline.
 	run --output-format=json --name=m --ioengine=null --size=64k \
 		--rw=randrw --repeat=2 --baseline="$T/report1.json" \
-		--check='errors==0' --check='m:read.iops>=0.5*baseline'
+		--check='errors==0' --check='m:read.ios>=0.5*baseline'
 	expect_rc 0
 	# The here-document starts on the next line, so die goes here.
 	"$py" - "$T/report1.json" "$T/out" >"$T/jsonkeys" <<'EOF' || die "bad JSON report"

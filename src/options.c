@@ -540,6 +540,18 @@ const struct opt_def options_table[] = {
 	  .help = "Also record IOPS, bandwidth and latency for each "
 		  "interval of this length (10ms to 1d, default unit s); "
 		  "0: off" },
+	{ .name = "bwavgtime", .alias = "bw_avg_time", .type = OPT_TIME,
+	  .off = F(bw_avg_ns), .def = "500", .unit_ns = NS_S / 1000,
+	  .min = NS_S / 1000, .max = 86400 * NS_S, .category = "report",
+	  .help = "Take a bandwidth sample every this long (1ms to 1d, "
+		  "default unit ms): min, max, mean, stddev of the samples "
+		  "in the report" },
+	{ .name = "iopsavgtime", .alias = "iops_avg_time", .type = OPT_TIME,
+	  .off = F(iops_avg_ns), .def = "500", .unit_ns = NS_S / 1000,
+	  .min = NS_S / 1000, .max = 86400 * NS_S, .category = "report",
+	  .help = "Take an IOPS sample every this long (1ms to 1d, default "
+		  "unit ms): min, max, mean, stddev of the samples in the "
+		  "report" },
 	{ .name = "kb_base", .type = OPT_ENUM, .off = F(kb_base),
 	  .def = "1024", .choices = kb_base_choices, .category = "units",
 	  .help = "Base of k/m/g and KB/MB/GB in sizes" },
@@ -651,7 +663,6 @@ static const char *const fio_only[] = {
 	"atomic",
 	"bs_is_seq_rand",
 	"bs_unaligned",
-	"bwavgtime",
 	"cgroup",
 	"clocksource",
 	"cpumask",
@@ -683,7 +694,6 @@ static const char *const fio_only[] = {
 	"iodepth_low",
 	"iomem",
 	"iomem_align",
-	"iopsavgtime",
 	"ioscheduler",
 	"latency_percentile",
 	"latency_target",

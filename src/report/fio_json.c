@@ -8,9 +8,9 @@
  * Units follow fio, not iorig: "bw" and "bw_min".. are KiB/s, "runtime"
  * and "job_runtime" ms, "elapsed" s, the *_ns latency objects ns,
  * "usr_cpu"/"sys_cpu" and the latency_* and iodepth_* maps percent.
- * Figures iorig does not measure are 0 (bandwidth and IOPS samples, queue
- * depth distributions, trim, dropped I/Os), as fio itself writes
- * them when it has no samples; the man page lists them.
+ * Figures iorig does not measure are 0 (trim, dropped I/Os), as fio
+ * itself writes them; the man page lists them. Bandwidth and IOPS samples
+ * and the queue depth maps are measured (stats.h).
  *
  * slat_ns, clat_ns and lat_ns are the worker's histograms unchanged: their
  * stamps (man page, TIMESTAMPS) already have fio's meaning, the submitting
@@ -74,24 +74,28 @@ static json_t *f_lat(struct jw *c, const struct hist *h,
 	return o;
 }
 
-/* Bandwidth and IOPS sample statistics: iorig takes no samples. */
-static const struct {
-	const char *key;
-	bool real;
-} sample_keys[] = {
-	{ "bw_min", false }, { "bw_max", false }, { "bw_agg", true },
-	{ "bw_mean", true }, { "bw_dev", true }, { "bw_samples", false },
-	{ "iops_min", false }, { "iops_max", false }, { "iops_mean", true },
-	{ "iops_stddev", true }, { "iops_samples", false },
-};
-
-static void put_samples(struct jw *c, json_t *o)
+/*
+ * The bw_avg_time / iops_avg_time samples as fio gives them: bandwidth in
+ * KiB/s (min and max whole), IOPS per second; bw_agg is the samples' mean
+ * as a per cent of the unit's bandwidth over its runtime (bw_bps).
+ */
+static void put_samples(struct jw *c, json_t *o, const struct dir_stats *d,
+			double bw_bps)
 {
-	size_t i;
+	const struct smp_stat *b = &d->bw_smp, *i = &d->iops_smp;
 
-	for (i = 0; i < sizeof(sample_keys) / sizeof(sample_keys[0]); i++)
-		jw_put(c, o, sample_keys[i].key, sample_keys[i].real ?
-		    json_real(0.0) : json_integer(0));
+	jw_put(c, o, "bw_min", jw_u64((uint64_t)(b->min / 1024.0)));
+	jw_put(c, o, "bw_max", jw_u64((uint64_t)(b->max / 1024.0)));
+	jw_put(c, o, "bw_agg", jw_real(b->n && bw_bps > 0 ?
+				       100.0 * b->mean / bw_bps : 0.0));
+	jw_put(c, o, "bw_mean", jw_real(b->mean / 1024.0));
+	jw_put(c, o, "bw_dev", jw_real(smp_stddev(b) / 1024.0));
+	jw_put(c, o, "bw_samples", jw_u64(b->n));
+	jw_put(c, o, "iops_min", jw_u64((uint64_t)i->min));
+	jw_put(c, o, "iops_max", jw_u64((uint64_t)i->max));
+	jw_put(c, o, "iops_mean", jw_real(i->mean));
+	jw_put(c, o, "iops_stddev", jw_real(smp_stddev(i)));
+	jw_put(c, o, "iops_samples", jw_u64(i->n));
 }
 
 /*
@@ -125,7 +129,7 @@ static json_t *f_dir(struct jw *c, const struct dir_stats *d,
 	jw_put(c, o, "clat_ns", f_lat(c, &d->clat, j,
 	       j && j->clat_percentiles));
 	jw_put(c, o, "lat_ns", f_lat(c, &d->lat, j, j && j->lat_percentiles));
-	put_samples(c, o);
+	put_samples(c, o, d, stats_bw(d, rt));
 	return o;
 }
 
@@ -243,13 +247,22 @@ static void put_lat_maps(struct jw *c, json_t *o, const struct job_stats *s)
 	}
 }
 
-/* fio's queue depth maps; iorig does not sample queue depths: zeros. */
-static json_t *f_depth_map(struct jw *c, const char *const *keys)
+/*
+ * fio's queue depth maps: per cent of counts[] (DEPTH_NB buckets, stats.h)
+ * under fio's keys; level counts I/Os, submit and complete calls.
+ */
+static json_t *f_depth_map(struct jw *c, const char *const *keys,
+			   const uint64_t *counts)
 {
 	json_t *o = json_object();
+	uint64_t total = 0;
+	unsigned i;
 
-	for (; o && *keys; keys++)
-		jw_put(c, o, *keys, json_real(0.0));
+	for (i = 0; i < DEPTH_NB; i++)
+		total += counts[i];
+	for (i = 0; o && keys[i]; i++)
+		jw_put(c, o, keys[i], jw_real(total ? 100.0 *
+			(double)counts[i] / (double)total : 0.0));
 	return o;
 }
 
@@ -399,6 +412,7 @@ static json_t *f_job(struct jw *c, const struct run_result *r,
 {
 	const struct job_stats *s = &u->stats;
 	const struct job *j = u->job;
+	uint64_t sub[DEPTH_NB], cmp[DEPTH_NB];
 	json_t *o = json_object();
 
 	if (!o)
@@ -414,9 +428,12 @@ static json_t *f_job(struct jw *c, const struct run_result *r,
 	jw_put(c, o, "trim", f_dir(c, NULL, 0, j));
 	jw_put(c, o, "sync", f_sync(c, &s->sync, j));
 	put_cpu(c, o, u, u->stats.nclones ? rt_ns : 0);
-	jw_put(c, o, "iodepth_level", f_depth_map(c, depth_level_keys));
-	jw_put(c, o, "iodepth_submit", f_depth_map(c, depth_batch_keys));
-	jw_put(c, o, "iodepth_complete", f_depth_map(c, depth_batch_keys));
+	stats_depth_fold(&s->depth, sub, cmp);
+	jw_put(c, o, "iodepth_level", f_depth_map(c, depth_level_keys,
+						  s->depth.level));
+	jw_put(c, o, "iodepth_submit", f_depth_map(c, depth_batch_keys, sub));
+	jw_put(c, o, "iodepth_complete", f_depth_map(c, depth_batch_keys,
+						     cmp));
 	put_lat_maps(c, o, s);
 	jw_put(c, o, "latency_depth", jw_u64(j->iodepth));
 	jw_put(c, o, "latency_target", json_integer(0));

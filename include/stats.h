@@ -65,6 +65,10 @@ static inline unsigned depth_batch_idx(unsigned n)
 	return b < DEPTH_NB - 1 ? b : DEPTH_NB - 1;
 }
 
+/* The buckets' names, fio's keys: "1".."32", ">=64"; "0".."64", ">=64". */
+extern const char *const depth_level_keys[DEPTH_NB + 1];
+extern const char *const depth_batch_keys[DEPTH_NB + 1];
+
 /* d's submit and complete counts with inline_ios folded in. */
 void stats_depth_fold(const struct depth_dist *d, uint64_t *submit,
 		      uint64_t *complete);

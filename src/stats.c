@@ -98,6 +98,14 @@ double smp_stddev(const struct smp_stat *s)
 	return sqrt(smp_var(s));
 }
 
+const char *const depth_level_keys[DEPTH_NB + 1] = {
+	"1", "2", "4", "8", "16", "32", ">=64", NULL,
+};
+
+const char *const depth_batch_keys[DEPTH_NB + 1] = {
+	"0", "4", "8", "16", "32", "64", ">=64", NULL,
+};
+
 void stats_depth_fold(const struct depth_dist *d, uint64_t *submit,
 		      uint64_t *complete)
 {

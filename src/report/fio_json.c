@@ -260,19 +260,15 @@ static json_t *f_depth_map(struct jw *c, const char *const *keys,
 
 	for (i = 0; i < DEPTH_NB; i++)
 		total += counts[i];
-	for (i = 0; o && keys[i]; i++)
-		jw_put(c, o, keys[i], jw_real(total ? 100.0 *
-			(double)counts[i] / (double)total : 0.0));
+	for (i = 0; o && keys[i]; i++) {
+		double p = total ? 100.0 * (double)counts[i] / (double)total :
+			   0.0;
+
+		/* a share that is not 0 shows as at least 0.1, as in fio */
+		jw_put(c, o, keys[i], jw_real(counts[i] && p < 0.1 ? 0.1 : p));
+	}
 	return o;
 }
-
-static const char *const depth_level_keys[] = {
-	"1", "2", "4", "8", "16", "32", ">=64", NULL,
-};
-
-static const char *const depth_batch_keys[] = {
-	"0", "4", "8", "16", "32", "64", ">=64", NULL,
-};
 
 /* ---- options as given ---- */
 

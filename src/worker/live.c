@@ -142,6 +142,7 @@ static void sample(struct wstate *s, uint64_t now, bool bw)
 	uint64_t *base = bw ? s->bw_base : s->iops_base;
 	uint64_t *last = bw ? &s->bw_last : &s->iops_last;
 	uint64_t ns = clock_delta_ns(s->w->clk, *last, now), v, delta;
+	uint64_t *next, period;
 	unsigned d;
 
 	for (d = 0; d < DDIR_NR && ns; d++) {
@@ -156,10 +157,13 @@ static void sample(struct wstate *s, uint64_t now, bool bw)
 		base[d] = v;
 	}
 	*last = now;
-	if (bw)
-		s->bw_next = now + s->bw_period;
-	else
-		s->iops_next = now + s->iops_period;
+	/* Periods stay on the grid from t0 (as fio, late samples do not
+	 * delay the next); more than a period late, the grid moves. */
+	next = bw ? &s->bw_next : &s->iops_next;
+	period = bw ? s->bw_period : s->iops_period;
+	*next += period;
+	if (*next <= now)
+		*next = now + period;
 }
 
 void ticks_roll(struct wstate *s, uint64_t now)

@@ -27,7 +27,12 @@ extern const struct cli_opt cli_options[];	/* ends with name NULL */
 struct cli {
 	int argc;
 	char **argv;
-	const struct report_format *format;	/* default text */
+	/*
+	 * --output-format=A,B..., --minimal: bit i is report_formats[i];
+	 * the reports are written in the table's order. Default text.
+	 */
+	unsigned formats;
+	unsigned terse_version;		/* --terse-version; 0: fio's 3 */
 	const char *output;		/* NULL: stdout */
 	const char *stream;		/* --stream=FILE, or NULL */
 	const char *chart;		/* --chart=FILE.svg, or NULL */

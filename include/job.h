@@ -90,6 +90,7 @@ struct job {
 	uint64_t loops;
 	uint64_t number_ios;	/* 0: no limit */
 	uint64_t interval_ns;	/* interval= samples; 0: off */
+	uint64_t bw_avg_ns, iops_avg_ns;	/* rate sample periods */
 	uint64_t thinktime_ns;	/* stall between I/Os; 0: off */
 	uint64_t thinktime_spin_ns;	/* of it, busy on the CPU */
 	uint64_t thinktime_blocks;	/* I/Os between stalls; 0 acts as 1 */

@@ -36,5 +36,7 @@ int report_text(FILE *f, const struct run_result *r);
 int report_table(FILE *f, const struct run_result *r);
 int report_json(FILE *f, const struct run_result *r);
 int report_fio(FILE *f, const struct run_result *r);
+int report_fio_plus(FILE *f, const struct run_result *r);	/* json+ */
+int report_terse(FILE *f, const struct run_result *r);
 
 #endif

@@ -49,6 +49,7 @@ struct run_result {
 	time_t start_time;		/* wall clock at start */
 	int signo;			/* SIGINT/SIGTERM that stopped it, or 0 */
 	const char *version;
+	unsigned terse_version;		/* --terse-version (2..5; default 3) */
 	unsigned ncpus;
 	char kernel[128];		/* uname -r */
 	char hostname[128];

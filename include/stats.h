@@ -13,6 +13,67 @@
 #include "steady.h"
 #include "verify.h"
 
+/*
+ * Rate samples (fio's bw and IOPS statistics): one value per period of
+ * bw_avg_time / iops_avg_time in which the direction completed I/O, the
+ * rate over the time the period actually took (completions close it, so
+ * it may run a little long). Welford's running mean; m2 the sum of
+ * squared deviations. Merged clones add up as fio's group_reporting adds
+ * them: min, max and mean summed (the group's rate), variances summed.
+ */
+struct smp_stat {
+	uint64_t n;
+	double min, max, mean, m2;
+};
+
+void smp_add(struct smp_stat *s, double v);
+void smp_merge(struct smp_stat *dst, const struct smp_stat *src);
+double smp_stddev(const struct smp_stat *s);	/* sample (n - 1); 0 */
+
+/*
+ * Queue depth distributions, fio's iodepth_level, iodepth_submit and
+ * iodepth_complete. level[i]: I/Os handed over while the queue (these
+ * included) held [2^i, 2^(i+1)) I/Os, the last bucket 64 and more;
+ * submit[i] / complete[i]: calls that handed over / collected 0, 1-4,
+ * 5-8, 9-16, 17-32, 33-64, more than 64 I/Os. inline_ios: I/Os the
+ * engine completed inside the queueing call, each one submit and one
+ * complete of 1 (folded in by stats_depth_fold, off the hot path).
+ */
+#define DEPTH_NB	7
+struct depth_dist {
+	uint64_t level[DEPTH_NB];
+	uint64_t submit[DEPTH_NB];
+	uint64_t complete[DEPTH_NB];
+	uint64_t inline_ios;
+};
+
+/* Bucket of a queue depth n >= 1: 1, 2-3, 4-7, .. 32-63, 64+. */
+static inline unsigned depth_level_idx(unsigned n)
+{
+	unsigned b = n ? 31u - (unsigned)__builtin_clz(n) : 0;
+
+	return b < DEPTH_NB - 1 ? b : DEPTH_NB - 1;
+}
+
+/* Bucket of a batch of n: 0, 1-4, 5-8, 9-16, 17-32, 33-64, 65+. */
+static inline unsigned depth_batch_idx(unsigned n)
+{
+	unsigned b;
+
+	if (n <= 4)
+		return n ? 1 : 0;
+	b = 31u - (unsigned)__builtin_clz(n - 1);	/* 2.. */
+	return b < DEPTH_NB - 1 ? b : DEPTH_NB - 1;
+}
+
+/* The buckets' names, fio's keys: "1".."32", ">=64"; "0".."64", ">=64". */
+extern const char *const depth_level_keys[DEPTH_NB + 1];
+extern const char *const depth_batch_keys[DEPTH_NB + 1];
+
+/* d's submit and complete counts with inline_ios folded in. */
+void stats_depth_fold(const struct depth_dist *d, uint64_t *submit,
+		      uint64_t *complete);
+
 /* Figures of one direction (read or write) of one job clone or group. */
 struct dir_stats {
 	uint64_t ios;		/* completed I/Os, errors included */
@@ -43,6 +104,8 @@ struct dir_stats {
 	double rate_iops;
 	uint64_t backlog_ios;
 	uint64_t lag_ns;
+	/* bw_avg_time / iops_avg_time samples: B/s and I/Os per s */
+	struct smp_stat bw_smp, iops_smp;
 };
 
 /*
@@ -66,6 +129,7 @@ struct job_stats {
 	 * the fsyncs of end_fsync and fsync_on_close are not in it.
 	 */
 	struct hist sync;
+	struct depth_dist depth;	/* queue depths; merged: summed */
 	uint64_t think_ns;	/* thinktime= stalls; merged: summed */
 	uint64_t end_sync_ns;	/* end_fsync/fsync_on_close; summed */
 	unsigned nclones;	/* how many clones were merged in */

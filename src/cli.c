@@ -19,7 +19,12 @@
 
 const struct cli_opt cli_options[] = {
 	{ "output-format", 0, CLI_ARG_REQUIRED, NULL,
-	  "Report format on stdout (or --output); default text" },
+	  "Report format on stdout (or --output); default text; several "
+	  "comma-separated (json,text) are written one after the other" },
+	{ "minimal", 0, CLI_ARG_NONE, NULL,
+	  "The same as --output-format=terse" },
+	{ "terse-version", 0, CLI_ARG_REQUIRED, "2|3|4|5",
+	  "Version of fio's terse layout; default 3" },
 	{ "output", 'o', CLI_ARG_REQUIRED, "FILE",
 	  "Write the report to FILE instead of stdout" },
 	{ "parse-only", 0, CLI_ARG_NONE, NULL,
@@ -77,6 +82,40 @@ static int push(const char ***list, size_t *n, const char *s)
 	return 0;
 }
 
+/* --output-format=NAME[,NAME...]: the set replaces an earlier one. */
+static int set_formats(struct cli *c, const char *val, struct err_rec *e)
+{
+	const struct report_format *fmt;
+	unsigned set = 0;
+	const char *p = val, *end;
+	char name[32], names[128];
+	size_t len;
+
+	for (;;) {
+		end = strchr(p, ',');
+		len = end ? (size_t)(end - p) : strlen(p);
+		fmt = NULL;
+		if (len && len < sizeof(name)) {
+			memcpy(name, p, len);
+			name[len] = '\0';
+			fmt = report_format_find(name);
+		}
+		if (!fmt) {
+			report_format_names(names, sizeof(names), ", ", " or ");
+			err_set(e, CLI_FILE, 0, "output-format", "'%.*s' is "
+				"not a format; expected %s (several: "
+				"comma-separated)", (int)len, p, names);
+			return -EINVAL;
+		}
+		set |= 1u << (fmt - report_formats);
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	c->formats = set;
+	return 0;
+}
+
 static int act(struct cli *c, const struct cli_opt *o, const char *val,
 	       size_t *nsec, struct err_rec *e)
 {
@@ -92,15 +131,17 @@ static int act(struct cli *c, const struct cli_opt *o, const char *val,
 		return -EINVAL;
 	}
 	if (!strcmp(n, "output-format")) {
-		c->format = report_format_find(val);
-		if (!c->format) {
-			char names[128];
-
-			report_format_names(names, sizeof(names), ", ", " or ");
-			err_set(e, CLI_FILE, 0, n, "'%s' is not a format; "
-				"expected %s", val, names);
+		return set_formats(c, val, e);
+	} else if (!strcmp(n, "minimal")) {
+		c->formats = 1u << (report_format_find("terse") -
+				    report_formats);
+	} else if (!strcmp(n, "terse-version")) {
+		if (strlen(val) != 1 || val[0] < '2' || val[0] > '5') {
+			err_set(e, CLI_FILE, 0, n, "'%s' is not a terse "
+				"version; expected 2, 3, 4 or 5", val);
 			return -EINVAL;
 		}
+		c->terse_version = (unsigned)(val[0] - '0');
 	} else if (!strcmp(n, "output")) {
 		c->output = val;
 	} else if (!strcmp(n, "parse-only")) {
@@ -193,7 +234,7 @@ int cli_parse(struct cli *c, int argc, char **argv, struct err_rec *e)
 	int i, ret = 0;
 
 	memset(c, 0, sizeof(*c));
-	c->format = &report_formats[0];
+	c->formats = 1u << (report_format_find("text") - report_formats);
 	c->argc = argc;
 	c->argv = argv;
 	for (i = 1; i < argc && !ret; i++) {
@@ -341,7 +382,7 @@ static const char *argname(const struct cli_opt *o, char *buf, size_t len)
 void cli_print_help(FILE *f)
 {
 	const struct cli_opt *o;
-	char buf[64], names[48];
+	char buf[80], names[64];
 
 	fprintf(f, "Usage: iorig [options] [jobfile...]\n\n"
 		"Runs the jobs of the job files (\"-\" reads stdin) and of the "

@@ -280,7 +280,10 @@ static int report(const struct cli *c, struct run_result *r,
 	/* Read once: the report and the exit code say the same. */
 	r->signo = atomic_load(&stop_signal);
 	r->version = IORIG_VERSION;
-	ret = c->format->write(out->f, r);
+	r->terse_version = c->terse_version;
+	for (i = 0, ret = 0; i < report_nformats && !ret; i++)
+		if (c->formats & (1u << i))
+			ret = report_formats[i].write(out->f, r);
 	if (ret) {
 		/* The stream keeps the first write's errno; else the writer's. */
 		ret = out->err ? -out->err : ret;

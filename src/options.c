@@ -712,6 +712,18 @@ const struct opt_def options_table[] = {
 	  .help = "Also record IOPS, bandwidth and latency for each "
 		  "interval of this length (10ms to 1d, default unit s); "
 		  "0: off" },
+	{ .name = "bwavgtime", .alias = "bw_avg_time", .type = OPT_TIME,
+	  .off = F(bw_avg_ns), .def = "500", .unit_ns = NS_S / 1000,
+	  .min = NS_S / 1000, .max = 86400 * NS_S, .category = "report",
+	  .help = "Take a bandwidth sample every this long (1ms to 1d, "
+		  "default unit ms): min, max, mean, stddev of the samples "
+		  "in the report" },
+	{ .name = "iopsavgtime", .alias = "iops_avg_time", .type = OPT_TIME,
+	  .off = F(iops_avg_ns), .def = "500", .unit_ns = NS_S / 1000,
+	  .min = NS_S / 1000, .max = 86400 * NS_S, .category = "report",
+	  .help = "Take an IOPS sample every this long (1ms to 1d, default "
+		  "unit ms): min, max, mean, stddev of the samples in the "
+		  "report" },
 	{ .name = "kb_base", .type = OPT_ENUM, .off = F(kb_base),
 	  .def = "1024", .choices = kb_base_choices, .category = "units",
 	  .help = "Base of k/m/g and KB/MB/GB in sizes" },
@@ -873,7 +885,6 @@ static const char *const fio_only[] = {
 	"bs_is_seq_rand",
 	"bs_unaligned",
 	"busy_poll",
-	"bwavgtime",
 	"cdb_len",
 	"cgroup",
 	"cgroup_nodelete",
@@ -955,7 +966,6 @@ static const char *const fio_only[] = {
 	"interface",
 	"iomem",
 	"iomem_align",
-	"iopsavgtime",
 	"ioscheduler",
 	"job_max_open_zones",
 	"job_start_clock_id",

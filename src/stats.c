@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -65,6 +66,70 @@ void stats_dir_merge(struct dir_stats *dst, const struct dir_stats *src)
 	if (src->lag_ns > dst->lag_ns)
 		dst->lag_ns = src->lag_ns;
 	hist_merge(&dst->lat, &src->lat);
+	smp_merge(&dst->bw_smp, &src->bw_smp);
+	smp_merge(&dst->iops_smp, &src->iops_smp);
+}
+
+void smp_add(struct smp_stat *s, double v)
+{
+	double delta = v - s->mean;
+
+	if (!s->n || v < s->min)
+		s->min = v;
+	if (!s->n || v > s->max)
+		s->max = v;
+	s->n++;
+	s->mean += delta / (double)s->n;
+	s->m2 += delta * (v - s->mean);
+}
+
+static double smp_var(const struct smp_stat *s)
+{
+	return s->n > 1 ? s->m2 / (double)(s->n - 1) : 0.0;
+}
+
+void smp_merge(struct smp_stat *dst, const struct smp_stat *src)
+{
+	double var;
+
+	if (!src->n)
+		return;
+	if (!dst->n) {
+		*dst = *src;
+		return;
+	}
+	var = smp_var(dst) + smp_var(src);
+	dst->min += src->min;
+	dst->max += src->max;
+	dst->mean += src->mean;
+	dst->n += src->n;
+	dst->m2 = var * (double)(dst->n - 1);
+}
+
+double smp_stddev(const struct smp_stat *s)
+{
+	return sqrt(smp_var(s));
+}
+
+const char *const depth_level_keys[DEPTH_NB + 1] = {
+	"1", "2", "4", "8", "16", "32", ">=64", NULL,
+};
+
+const char *const depth_batch_keys[DEPTH_NB + 1] = {
+	"0", "4", "8", "16", "32", "64", ">=64", NULL,
+};
+
+void stats_depth_fold(const struct depth_dist *d, uint64_t *submit,
+		      uint64_t *complete)
+{
+	unsigned i;
+
+	for (i = 0; i < DEPTH_NB; i++) {
+		submit[i] = d->submit[i];
+		complete[i] = d->complete[i];
+	}
+	submit[1] += d->inline_ios;
+	complete[1] += d->inline_ios;
 }
 
 void stats_window_merge(uint64_t *start_ns, uint64_t *runtime_ns,
@@ -105,6 +170,12 @@ void stats_merge(struct job_stats *dst, const struct job_stats *src)
 		stats_dir_merge(&dst->dir[d], &src->dir[d]);
 	cpu_add(&dst->cpu, &src->cpu);
 	hist_merge(&dst->sync, &src->sync);
+	for (d = 0; d < DEPTH_NB; d++) {
+		dst->depth.level[d] += src->depth.level[d];
+		dst->depth.submit[d] += src->depth.submit[d];
+		dst->depth.complete[d] += src->depth.complete[d];
+	}
+	dst->depth.inline_ios += src->depth.inline_ios;
 	dst->think_ns += src->think_ns;
 	dst->end_sync_ns += src->end_sync_ns;
 	stats_window_merge(&dst->start_ns, &dst->runtime_ns, &dst->phase, src);

@@ -8,9 +8,9 @@
  * Units follow fio, not iorig: "bw" and "bw_min".. are KiB/s, "runtime"
  * and "job_runtime" ms, "elapsed" s, the *_ns latency objects ns,
  * "usr_cpu"/"sys_cpu" and the latency_* and iodepth_* maps percent.
- * Figures iorig does not measure are 0 (bandwidth and IOPS samples, queue
- * depth distributions, trim, dropped I/Os), as fio itself writes
- * them when it has no samples; the man page lists them.
+ * Figures iorig does not measure are 0 (trim, dropped I/Os), as fio
+ * itself writes them; the man page lists them. Bandwidth and IOPS samples
+ * and the queue depth maps are measured (stats.h).
  *
  * slat_ns, clat_ns and lat_ns are the worker's histograms unchanged: their
  * stamps (man page, TIMESTAMPS) already have fio's meaning, the submitting
@@ -23,6 +23,7 @@
  * point, its values), "global options" those of the [global] sections.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,7 @@
 #include "options.h"
 #include "jsonw.h"
 #include "report.h"
+#include "fio_int.h"
 
 /* ns -> whole ms. */
 static uint64_t ms_of(uint64_t ns)
@@ -47,8 +49,38 @@ static uint64_t ms_of(uint64_t ns)
  * percentiles and there are samples, "percentile" keyed as fio keys it:
  * the percentile with six decimals ("99.900000"). h NULL: no samples.
  */
+/*
+ * json+: "bins", the histogram's buckets that hold I/Os, keyed by the
+ * bucket's middle in ns as a string (fio keys them by its bucket's value),
+ * so that the counts add up to N; the overflow bucket under h->max.
+ */
+static json_t *f_bins(struct jw *c, const struct hist *h)
+{
+	json_t *o = json_object();
+	uint64_t lo, v, n;
+	char key[24];
+	unsigned i;
+
+	for (i = 0; o && i <= HIST_NBUCKETS; i++) {
+		if (i < HIST_NBUCKETS) {
+			n = h->b[i];
+			lo = hist_bucket_low(i);
+			v = lo + (hist_bucket_high(i) - lo) / 2;
+		} else {
+			n = h->overflow;
+			v = h->max;
+		}
+		if (!n)
+			continue;
+		snprintf(key, sizeof(key), "%" PRIu64, v);
+		n += json_integer_value(json_object_get(o, key));
+		jw_put(c, o, key, jw_u64(n));
+	}
+	return o;
+}
+
 static json_t *f_lat(struct jw *c, const struct hist *h,
-		     const struct job *j, bool pct)
+		     const struct job *j, bool pct, bool bins)
 {
 	json_t *o = json_object(), *p;
 	bool empty = !h || !h->count;
@@ -71,27 +103,33 @@ static json_t *f_lat(struct jw *c, const struct hist *h,
 		    jw_u64(hist_percentile(h, j->percentile_list[i])));
 	}
 	jw_put(c, o, "percentile", p);
+	if (bins)
+		jw_put(c, o, "bins", f_bins(c, h));
 	return o;
 }
 
-/* Bandwidth and IOPS sample statistics: iorig takes no samples. */
-static const struct {
-	const char *key;
-	bool real;
-} sample_keys[] = {
-	{ "bw_min", false }, { "bw_max", false }, { "bw_agg", true },
-	{ "bw_mean", true }, { "bw_dev", true }, { "bw_samples", false },
-	{ "iops_min", false }, { "iops_max", false }, { "iops_mean", true },
-	{ "iops_stddev", true }, { "iops_samples", false },
-};
-
-static void put_samples(struct jw *c, json_t *o)
+/*
+ * The bw_avg_time / iops_avg_time samples as fio gives them: bandwidth in
+ * KiB/s (min and max whole), IOPS per second; bw_agg is the samples' mean
+ * as a per cent of the unit's bandwidth over its runtime (bw_bps).
+ */
+static void put_samples(struct jw *c, json_t *o, const struct dir_stats *d,
+			double bw_bps)
 {
-	size_t i;
+	const struct smp_stat *b = &d->bw_smp, *i = &d->iops_smp;
 
-	for (i = 0; i < sizeof(sample_keys) / sizeof(sample_keys[0]); i++)
-		jw_put(c, o, sample_keys[i].key, sample_keys[i].real ?
-		    json_real(0.0) : json_integer(0));
+	jw_put(c, o, "bw_min", jw_u64((uint64_t)(b->min / 1024.0)));
+	jw_put(c, o, "bw_max", jw_u64((uint64_t)(b->max / 1024.0)));
+	jw_put(c, o, "bw_agg", jw_real(b->n && bw_bps > 0 ?
+				       100.0 * b->mean / bw_bps : 0.0));
+	jw_put(c, o, "bw_mean", jw_real(b->mean / 1024.0));
+	jw_put(c, o, "bw_dev", jw_real(smp_stddev(b) / 1024.0));
+	jw_put(c, o, "bw_samples", jw_u64(b->n));
+	jw_put(c, o, "iops_min", jw_u64((uint64_t)i->min));
+	jw_put(c, o, "iops_max", jw_u64((uint64_t)i->max));
+	jw_put(c, o, "iops_mean", jw_real(i->mean));
+	jw_put(c, o, "iops_stddev", jw_real(smp_stddev(i)));
+	jw_put(c, o, "iops_samples", jw_u64(i->n));
 }
 
 /*
@@ -99,7 +137,7 @@ static void put_samples(struct jw *c, json_t *o)
  * runtime 0, as in fio. d NULL: a direction iorig never does (trim).
  */
 static json_t *f_dir(struct jw *c, const struct dir_stats *d,
-		     uint64_t runtime_ns, const struct job *j)
+		     uint64_t runtime_ns, const struct job *j, bool plus)
 {
 	static const struct dir_stats none;
 	json_t *o = json_object();
@@ -121,11 +159,12 @@ static json_t *f_dir(struct jw *c, const struct dir_stats *d,
 	jw_put(c, o, "short_ios", jw_u64(d->short_ios));
 	jw_put(c, o, "drop_ios", json_integer(0));
 	jw_put(c, o, "slat_ns", f_lat(c, &d->slat, j,
-	       j && j->slat_percentiles));
+	       j && j->slat_percentiles, plus));
 	jw_put(c, o, "clat_ns", f_lat(c, &d->clat, j,
-	       j && j->clat_percentiles));
-	jw_put(c, o, "lat_ns", f_lat(c, &d->lat, j, j && j->lat_percentiles));
-	put_samples(c, o);
+	       j && j->clat_percentiles, plus));
+	jw_put(c, o, "lat_ns", f_lat(c, &d->lat, j, j && j->lat_percentiles,
+				     plus));
+	put_samples(c, o, d, stats_bw(d, rt));
 	return o;
 }
 
@@ -133,7 +172,8 @@ static json_t *f_dir(struct jw *c, const struct dir_stats *d,
  * fsync=N and fdatasync=N calls, as fio's "sync": their count and
  * latencies, percentiles when clat's or lat's are asked for.
  */
-static json_t *f_sync(struct jw *c, const struct hist *h, const struct job *j)
+static json_t *f_sync(struct jw *c, const struct hist *h, const struct job *j,
+		      bool plus)
 {
 	json_t *o = json_object();
 
@@ -141,29 +181,15 @@ static json_t *f_sync(struct jw *c, const struct hist *h, const struct job *j)
 		return NULL;
 	jw_put(c, o, "total_ios", jw_u64(h->count));
 	jw_put(c, o, "lat_ns", f_lat(c, h, j, j && (j->clat_percentiles ||
-						   j->lat_percentiles)));
+						   j->lat_percentiles), plus));
 	return o;
 }
 
-/* ---- latency distribution: fio's buckets ---- */
-
-/*
- * fio's latency_ns, latency_us and latency_ms maps: the share of I/Os
- * (completion latency, both directions) below each upper edge and at or
- * above the one before; the last, ">=2000" ms, is open.
- */
-#define LAT_EDGES	31
-static const uint64_t lat_edge_ns[LAT_EDGES] = {
-	2, 4, 10, 20, 50, 100, 250, 500, 750, 1000,
-	2000, 4000, 10000, 20000, 50000, 100000, 250000, 500000, 750000,
-	1000000,
-	2000000, 4000000, 10000000, 20000000, 50000000, 100000000,
-	250000000, 500000000, 750000000, 1000000000, 2000000000,
-};
+/* ---- latency distribution: fio's latency_ns, _us, _ms maps ---- */
 
 static const struct {
 	const char *key;
-	unsigned first, n;	/* slots of lat_edge_ns (n: + the open one) */
+	unsigned first, n;	/* slots of fio_lat_edge_ns (n: + the open one) */
 	uint64_t div;
 } lat_maps[] = {
 	{ "latency_ns", 0, 10, 1 },
@@ -171,95 +197,50 @@ static const struct {
 	{ "latency_ms", 20, 12, 1000000 },
 };
 
-static unsigned lat_slot(uint64_t v)
-{
-	unsigned i;
-
-	for (i = 0; i < LAT_EDGES; i++)
-		if (v < lat_edge_ns[i])
-			return i;
-	return LAT_EDGES;
-}
-
-/*
- * Bucket counts of h into slots[LAT_EDGES + 1]. A histogram bucket that
- * straddles an edge (only from 512 ns up, where buckets are at most 0.8%
- * wide) counts on the side of its midpoint.
- */
-static void lat_slots(const struct hist *h, uint64_t *slots)
-{
-	uint64_t lo, mid;
-	unsigned i;
-
-	for (i = 0; i < HIST_NBUCKETS; i++) {
-		if (!h->b[i])
-			continue;
-		lo = hist_bucket_low(i);
-		mid = lo + (hist_bucket_high(i) - lo) / 2;
-		slots[lat_slot(mid)] += h->b[i];
-	}
-	slots[LAT_EDGES] += h->overflow;
-}
-
-/* A share that is not 0 shows as at least 0.01, as fio shows it. */
-static double share(uint64_t n, uint64_t total)
-{
-	double p;
-
-	if (!n || !total)
-		return 0.0;
-	p = 100.0 * (double)n / (double)total;
-	return p < 0.01 ? 0.01 : p;
-}
-
 static void put_lat_maps(struct jw *c, json_t *o, const struct job_stats *s)
 {
-	uint64_t slots[LAT_EDGES + 1] = { 0 }, total = 0;
+	double shares[FIO_LAT_SLOTS];
 	char key[24];
 	unsigned m, k, slot;
 	json_t *map;
-	int d;
 
-	for (d = 0; d < DDIR_NR; d++) {
-		lat_slots(&s->dir[d].clat, slots);
-		total += s->dir[d].clat.count;
-	}
+	fio_lat_shares(s, shares, 0.01);
 	for (m = 0; m < sizeof(lat_maps) / sizeof(lat_maps[0]); m++) {
 		map = json_object();
 		for (k = 0; map && k < lat_maps[m].n; k++) {
 			slot = lat_maps[m].first + k;
-			if (slot < LAT_EDGES)
+			if (slot < FIO_LAT_EDGES)
 				snprintf(key, sizeof(key), "%llu",
 					 (unsigned long long)
-					 (lat_edge_ns[slot] / lat_maps[m].div));
+					 (fio_lat_edge_ns[slot] /
+					  lat_maps[m].div));
 			else
 				snprintf(key, sizeof(key), ">=%llu",
 					 (unsigned long long)
-					 (lat_edge_ns[LAT_EDGES - 1] /
+					 (fio_lat_edge_ns[FIO_LAT_EDGES - 1] /
 					  lat_maps[m].div));
-			jw_put(c, map, key, jw_real(share(slots[slot], total)));
+			jw_put(c, map, key, jw_real(shares[slot]));
 		}
 		jw_put(c, o, lat_maps[m].key, map);
 	}
 }
 
-/* fio's queue depth maps; iorig does not sample queue depths: zeros. */
-static json_t *f_depth_map(struct jw *c, const char *const *keys)
+/*
+ * fio's queue depth maps: per cent of counts[] (DEPTH_NB buckets, stats.h)
+ * under fio's keys; level counts I/Os, submit and complete calls.
+ */
+static json_t *f_depth_map(struct jw *c, const char *const *keys,
+			   const uint64_t *counts)
 {
+	double p[DEPTH_NB];
 	json_t *o = json_object();
+	unsigned i;
 
-	for (; o && *keys; keys++)
-		jw_put(c, o, *keys, json_real(0.0));
+	fio_depth_shares(counts, p);
+	for (i = 0; o && keys[i]; i++)
+		jw_put(c, o, keys[i], jw_real(p[i]));
 	return o;
 }
-
-static const char *const depth_level_keys[] = {
-	"1", "2", "4", "8", "16", "32", ">=64", NULL,
-};
-
-static const char *const depth_batch_keys[] = {
-	"0", "4", "8", "16", "32", "64", ">=64", NULL,
-};
 
 /* ---- options as given ---- */
 
@@ -347,19 +328,6 @@ static json_t *f_job_opts(struct jw *c, const struct run_result *r,
 
 /* ---- jobs ---- */
 
-/* Positive errno of what ended the job, else of its first failed I/O. */
-static int unit_errno(const struct job_stats *s)
-{
-	int d;
-
-	if (s->err)
-		return s->err < 0 ? -s->err : s->err;
-	for (d = 0; d < DDIR_NR; d++)
-		if (s->dir[d].first_errno)
-			return s->dir[d].first_errno;
-	return 0;
-}
-
 /*
  * fio's job_runtime is rt, the runtimes of the unit's jobs that ran (all
  * its clones and runs) summed; its CPU figures are per cent of that.
@@ -398,21 +366,21 @@ static uint64_t unit_elapsed_s(const struct run_result *r,
  * with both, "mixed" after them, as fio gives them.
  */
 static void put_dirs(struct jw *c, json_t *o, const struct job_stats *s,
-		     const struct job *j)
+		     const struct job *j, bool plus)
 {
 	struct dir_stats mixed;
 
 	if (j->unified_rw_reporting != UNIFIED_MIXED) {
 		jw_put(c, o, "read", f_dir(c, &s->dir[DDIR_READ],
-					   s->runtime_ns, j));
+					   s->runtime_ns, j, plus));
 		jw_put(c, o, "write", f_dir(c, &s->dir[DDIR_WRITE],
-					    s->runtime_ns, j));
-		jw_put(c, o, "trim", f_dir(c, NULL, 0, j));
+					    s->runtime_ns, j, plus));
+		jw_put(c, o, "trim", f_dir(c, NULL, 0, j, plus));
 	}
 	if (j->unified_rw_reporting == UNIFIED_NONE)
 		return;
 	stats_mixed(&mixed, s);
-	jw_put(c, o, "mixed", f_dir(c, &mixed, s->runtime_ns, j));
+	jw_put(c, o, "mixed", f_dir(c, &mixed, s->runtime_ns, j, plus));
 }
 
 /*
@@ -462,26 +430,30 @@ static json_t *f_steady(struct jw *c, const struct steady_rec *r)
 
 /* Unit u, whose jobs' runtimes add up to rt_ns. */
 static json_t *f_job(struct jw *c, const struct run_result *r,
-		     const struct result_unit *u, uint64_t rt_ns)
+		     const struct result_unit *u, uint64_t rt_ns, bool plus)
 {
 	const struct job_stats *s = &u->stats;
 	const struct job *j = u->job;
+	uint64_t sub[DEPTH_NB], cmp[DEPTH_NB];
 	json_t *o = json_object();
 
 	if (!o)
 		return NULL;
 	jw_put(c, o, "jobname", jw_str(j->name));
 	jw_put(c, o, "groupid", json_integer(j->group));
-	jw_put(c, o, "error", json_integer(unit_errno(s)));
+	jw_put(c, o, "error", json_integer(fio_unit_errno(s)));
 	jw_put(c, o, "eta", json_integer(0));
 	jw_put(c, o, "elapsed", jw_u64(unit_elapsed_s(r, u)));
 	jw_put(c, o, "job options", f_job_opts(c, r, j));
-	put_dirs(c, o, s, j);
-	jw_put(c, o, "sync", f_sync(c, &s->sync, j));
+	put_dirs(c, o, s, j, plus);
+	jw_put(c, o, "sync", f_sync(c, &s->sync, j, plus));
 	put_cpu(c, o, u, u->stats.nclones ? rt_ns : 0);
-	jw_put(c, o, "iodepth_level", f_depth_map(c, depth_level_keys));
-	jw_put(c, o, "iodepth_submit", f_depth_map(c, depth_batch_keys));
-	jw_put(c, o, "iodepth_complete", f_depth_map(c, depth_batch_keys));
+	stats_depth_fold(&s->depth, sub, cmp);
+	jw_put(c, o, "iodepth_level", f_depth_map(c, depth_level_keys,
+						  s->depth.level));
+	jw_put(c, o, "iodepth_submit", f_depth_map(c, depth_batch_keys, sub));
+	jw_put(c, o, "iodepth_complete", f_depth_map(c, depth_batch_keys,
+						     cmp));
 	put_lat_maps(c, o, s);
 	jw_put(c, o, "latency_depth", jw_u64(j->iodepth));
 	jw_put(c, o, "latency_target", json_integer(0));
@@ -534,7 +506,8 @@ static void put_header(struct jw *c, json_t *root,
 	jw_put(c, root, "global options", f_global_opts(c, r->doc));
 }
 
-int report_fio(FILE *f, const struct run_result *r)
+/* plus: json+, the histograms' bins with their percentiles. */
+static int fio_write(FILE *f, const struct run_result *r, bool plus)
 {
 	struct result_set rs;
 	struct jw c = { 0 };
@@ -550,7 +523,7 @@ int report_fio(FILE *f, const struct run_result *r)
 	root = json_object();
 	jobs = json_array();
 	disks = json_array();
-	rt = calloc((size_t)rs.nunits + 1, sizeof(*rt));
+	rt = fio_unit_runtimes(r, &rs);
 	if (!root || !jobs || !disks || !rt) {
 		json_decref(jobs);
 		json_decref(disks);
@@ -558,11 +531,8 @@ int report_fio(FILE *f, const struct run_result *r)
 		goto out;
 	}
 	put_header(&c, root, r);
-	for (i = 0; rs.unit_of && i < r->plan->njobs; i++)
-		if (r->stats && (!r->ran || r->ran[i]))
-			rt[rs.unit_of[i]] += r->stats[i].runtime_ns;
 	for (i = 0; i < (size_t)rs.nunits; i++)
-		jw_push(&c, jobs, f_job(&c, r, &rs.units[i], rt[i]));
+		jw_push(&c, jobs, f_job(&c, r, &rs.units[i], rt[i], plus));
 	jw_put(&c, root, "jobs", jobs);
 	for (k = 0; k < r->disks.n; k++)
 		jw_push(&c, disks, f_disk(&c, &r->disks.d[k]));
@@ -577,4 +547,14 @@ out:
 	free(rt);
 	result_set_free(&rs);
 	return ret;
+}
+
+int report_fio(FILE *f, const struct run_result *r)
+{
+	return fio_write(f, r, false);
+}
+
+int report_fio_plus(FILE *f, const struct run_result *r)
+{
+	return fio_write(f, r, true);
 }

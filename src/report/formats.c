@@ -17,6 +17,10 @@ const struct report_format report_formats[] = {
 	  report_fio },
 	{ "table", "one line per job, for sweeps and comparisons",
 	  report_table },
+	{ "json+", "fio-json with the latency histograms' bins (fio's json+)",
+	  report_fio_plus },
+	{ "terse", "fio's semicolon-separated line per job (--terse-version)",
+	  report_terse },
 };
 
 const unsigned report_nformats = sizeof(report_formats) /

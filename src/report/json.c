@@ -155,6 +155,49 @@ static json_t *j_rate(struct jw *c, const struct dir_stats *d,
 	return o;
 }
 
+/*
+ * Rate samples (stats.h): their count, min, max, mean, stddev, in B/s or
+ * I/Os per s.
+ */
+static json_t *j_samples(struct jw *c, const struct smp_stat *m)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	jw_put(c, o, "count", jw_u64(m->n));
+	jw_put(c, o, "min", jw_real(m->n ? m->min : 0.0));
+	jw_put(c, o, "max", jw_real(m->n ? m->max : 0.0));
+	jw_put(c, o, "mean", jw_real(m->mean));
+	jw_put(c, o, "stddev", jw_real(smp_stddev(m)));
+	return o;
+}
+
+/* Queue depth counts (stats.h), one per bucket. */
+static json_t *j_depth_map(struct jw *c, const uint64_t *counts)
+{
+	json_t *o = json_array();
+	unsigned i;
+
+	for (i = 0; o && i < DEPTH_NB; i++)
+		jw_push(c, o, jw_u64(counts[i]));
+	return o;
+}
+
+static json_t *j_depth(struct jw *c, const struct depth_dist *dd)
+{
+	uint64_t sub[DEPTH_NB], cmp[DEPTH_NB];
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	stats_depth_fold(dd, sub, cmp);
+	jw_put(c, o, "level", j_depth_map(c, dd->level));
+	jw_put(c, o, "submit", j_depth_map(c, sub));
+	jw_put(c, o, "complete", j_depth_map(c, cmp));
+	return o;
+}
+
 /* j: whose percentile options apply; NULL for none. */
 /* measured false: stopped during ramp_time, so no rates (null). */
 static json_t *j_dir(struct jw *c, const struct dir_stats *d,
@@ -182,6 +225,8 @@ static json_t *j_dir(struct jw *c, const struct dir_stats *d,
 	jw_put(c, o, "lat_ns", j_hist(c, &d->lat, j, j && j->lat_percentiles));
 	jw_put(c, o, "sched_lat_ns", j_hist(c, &d->sched_lat, j, j != NULL));
 	jw_put(c, o, "rate", j_rate(c, d, runtime_ns, j));
+	jw_put(c, o, "bw_samples", j_samples(c, &d->bw_smp));
+	jw_put(c, o, "iops_samples", j_samples(c, &d->iops_smp));
 	return o;
 }
 
@@ -447,6 +492,7 @@ static void put_result(struct jw *c, json_t *o, const struct job_stats *s,
 		       j_dir(c, &s->dir[d], s->runtime_ns, j,
 			     s->nmeasured || !s->nclones));
 	jw_put(c, o, "mixed", j_mixed(c, s, j));
+	jw_put(c, o, "iodepth", j_depth(c, &s->depth));
 	jw_put(c, o, "verify", j_verify(c, &s->verify));
 }
 

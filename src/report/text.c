@@ -92,6 +92,63 @@ static void print_rate_line(FILE *f, const char *label,
 		" ios\n", label, iops, bin, dec, human, d->bytes, d->ios);
 }
 
+/*
+ * The bw_avg_time / iops_avg_time samples (stats.h), fio's "bw" and "iops"
+ * lines: min, max, mean, stddev and how many; nothing without samples.
+ */
+static void print_samples(FILE *f, const struct dir_stats *d)
+{
+	const struct smp_stat *m[2] = { &d->bw_smp, &d->iops_smp };
+	const struct scale *sc[2] = { &scale_bin, &scale_count };
+	const char *label[2] = { "bw", "iops" }, *sep[2] = { " ", "" };
+	char v[4][32];
+	unsigned k;
+
+	for (k = 0; k < 2; k++) {
+		if (!m[k]->n)
+			continue;
+		fmt_scaled(m[k]->min, sc[k], sep[k], v[0], sizeof(v[0]));
+		fmt_scaled(m[k]->max, sc[k], sep[k], v[1], sizeof(v[1]));
+		fmt_scaled(m[k]->mean, sc[k], sep[k], v[2], sizeof(v[2]));
+		fmt_scaled(smp_stddev(m[k]), sc[k], sep[k], v[3], sizeof(v[3]));
+		fprintf(f, "    %-6s min %s, max %s, mean %s, stddev %s, "
+			"%" PRIu64 " sample%s\n", label[k], v[0], v[1], v[2],
+			v[3], m[k]->n, m[k]->n == 1 ? "" : "s");
+	}
+}
+
+/* One queue depth distribution as fio prints it: KEY=share% ... */
+static void print_depth_row(FILE *f, const char *label,
+			    const char *const *keys, const uint64_t *n)
+{
+	uint64_t total = 0;
+	unsigned i;
+
+	for (i = 0; i < DEPTH_NB; i++)
+		total += n[i];
+	fprintf(f, "  %-9s", label);
+	for (i = 0; i < DEPTH_NB; i++)
+		fprintf(f, "%s%s=%.1f%%", i ? ", " : " ", keys[i],
+			total ? 100.0 * (double)n[i] / (double)total : 0.0);
+	fputc('\n', f);
+}
+
+/* iodepth level, submit and complete (stats.h); nothing without I/O. */
+static void print_depths(FILE *f, const struct depth_dist *dd)
+{
+	uint64_t sub[DEPTH_NB], cmp[DEPTH_NB], total = 0;
+	unsigned i;
+
+	for (i = 0; i < DEPTH_NB; i++)
+		total += dd->level[i];
+	if (!total)
+		return;
+	stats_depth_fold(dd, sub, cmp);
+	print_depth_row(f, "iodepth", depth_level_keys, dd->level);
+	print_depth_row(f, " submit", depth_batch_keys, sub);
+	print_depth_row(f, " complete", depth_batch_keys, cmp);
+}
+
 static void print_lat_row(FILE *f, const char *name, const struct hist *h)
 {
 	char mn[32], av[32], mx[32], sd[32];
@@ -570,12 +627,14 @@ static void print_unit(FILE *f, const struct run_result *r,
 		fputs("  ", f);
 		print_rate_line(f, dir_name[d], ds, s->runtime_ns);
 		print_pace(f, ds, s->runtime_ns);
+		print_samples(f, ds);
 		print_latencies(f, ds, u->job);
 		print_errors(f, ds);
 	}
 	if (!any)
 		fputs("  no I/O\n", f);
 	print_mixed(f, s, u->job, true);
+	print_depths(f, &s->depth);
 	print_sync_think(f, s, u->job);
 	print_verify(f, &s->verify);
 	fputs("  ", f);

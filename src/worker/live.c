@@ -3,7 +3,7 @@
  * What a running worker publishes while it runs: the phase and running
  * totals that --progress reads (live_publish is inline in wstate.h: once
  * per reap batch), and the interval= boundaries, closed as completions
- * pass them.
+ * pass them; the bw_avg_time / iops_avg_time rate samples likewise.
  */
 #include <string.h>
 
@@ -102,4 +102,77 @@ void interval_end(struct wstate *s, uint64_t end)
 		interval_close(s, end_ns);
 	s->iv_next = UINT64_MAX;
 	s->iv_over = true;
+}
+
+void ticks_rearm(struct wstate *s)
+{
+	uint64_t t = s->iv_next;
+
+	if (s->bw_next < t)
+		t = s->bw_next;
+	if (s->iops_next < t)
+		t = s->iops_next;
+	s->tick_next = t;
+}
+
+void samples_start(struct wstate *s)
+{
+	unsigned d;
+
+	for (d = 0; d < DDIR_NR; d++)
+		s->bw_base[d] = s->iops_base[d] = 0;	/* stats were reset */
+	s->bw_last = s->iops_last = s->t0;
+	s->bw_period = clock_ns_to_ticks(s->w->clk, s->j->bw_avg_ns);
+	s->iops_period = clock_ns_to_ticks(s->w->clk, s->j->iops_avg_ns);
+	if (!s->bw_period)
+		s->bw_period = 1;
+	if (!s->iops_period)
+		s->iops_period = 1;
+	s->bw_next = s->ramp_end ? UINT64_MAX : s->t0 + s->bw_period;
+	s->iops_next = s->ramp_end ? UINT64_MAX : s->t0 + s->iops_period;
+	ticks_rearm(s);
+}
+
+/*
+ * One sample per direction that completed I/O since the last one (as fio,
+ * none for a period without), its rate over the time the period took.
+ */
+static void sample(struct wstate *s, uint64_t now, bool bw)
+{
+	uint64_t *base = bw ? s->bw_base : s->iops_base;
+	uint64_t *last = bw ? &s->bw_last : &s->iops_last;
+	uint64_t ns = clock_delta_ns(s->w->clk, *last, now), v, delta;
+	uint64_t *next, period;
+	unsigned d;
+
+	for (d = 0; d < DDIR_NR && ns; d++) {
+		struct dir_stats *x = &s->st->dir[d];
+
+		v = bw ? x->bytes : x->ios;
+		delta = v - base[d];
+		if (!delta)
+			continue;
+		smp_add(bw ? &x->bw_smp : &x->iops_smp,
+			(double)delta * 1e9 / (double)ns);
+		base[d] = v;
+	}
+	*last = now;
+	/* Periods stay on the grid from t0 (as fio, late samples do not
+	 * delay the next); more than a period late, the grid moves. */
+	next = bw ? &s->bw_next : &s->iops_next;
+	period = bw ? s->bw_period : s->iops_period;
+	*next += period;
+	if (*next <= now)
+		*next = now + period;
+}
+
+void ticks_roll(struct wstate *s, uint64_t now)
+{
+	if (now >= s->iv_next)
+		interval_roll(s, now);
+	if (now >= s->bw_next)
+		sample(s, now, true);
+	if (now >= s->iops_next)
+		sample(s, now, false);
+	ticks_rearm(s);
 }

@@ -95,6 +95,6 @@ void think_run(struct wstate *s)
 	pace_thought(s);	/* rate_ignore_thinktime: no catching up */
 	if (now > s->now)
 		s->now = now;
-	if (s->now >= s->iv_next)
-		interval_roll(s, s->now);
+	if (s->now >= s->tick_next)
+		ticks_roll(s, s->now);
 }

@@ -254,6 +254,7 @@ static void measure_start(struct wstate *s)
 		else
 			interval_arm(s);
 	}
+	samples_start(s);
 	worker_window_mark(s->w, false);
 	cpu_thread(&s->cpu0);
 	memset(&s->eng_cpu0, 0, sizeof(s->eng_cpu0));
@@ -361,9 +362,10 @@ static void complete(struct wstate *s, struct io_req *req)
 	/* Pool threads may complete out of order: time only moves on. */
 	if (req->t_done > s->now)
 		s->now = req->t_done;
-	/* Intervals that ended before this completion close without it. */
-	if (s->now >= s->iv_next)
-		interval_roll(s, s->now);
+	/* Intervals and sample periods that ended before this completion
+	 * close without it. */
+	if (s->now >= s->tick_next)
+		ticks_roll(s, s->now);
 	/* Whether each block's write landed, failed or not (verify.h). */
 	if (s->vfy && req->ddir == DDIR_WRITE)
 		verify_write_end(s, req);
@@ -443,6 +445,9 @@ bool eng_commit(struct wstate *s)
 			 strerror(-r));
 		return false;
 	}
+	/* Queue depth with these in it, and this call's batch (stats.h) */
+	s->st->depth.level[depth_level_idx(s->inflight)] += s->queued;
+	s->st->depth.submit[depth_batch_idx(s->queued)]++;
 	s->queued = 0;
 	return true;
 }
@@ -463,6 +468,8 @@ int eng_reap(struct wstate *s, unsigned min, unsigned max)
 			 strerror(-r));
 		return -1;
 	}
+	if (r)
+		s->st->depth.complete[depth_batch_idx((unsigned)r)]++;
 	return r;
 }
 
@@ -535,6 +542,8 @@ static void issue(struct wstate *s)
 		s->issued_bytes += req->len;
 		s->issued_ios++;
 		if (r == ENGINE_DONE) {
+			s->st->depth.level[depth_level_idx(s->inflight + 1)]++;
+			s->st->depth.inline_ios++;
 			complete(s, req);
 			live_publish(s);
 		} else if (r == ENGINE_QUEUED) {
@@ -859,6 +868,9 @@ void *worker_main(void *arg)
 		.depth = (j->engine->flags & ENGINE_SYNC) ? 1 :
 			 (unsigned)j->iodepth,
 		.iv_next = UINT64_MAX,
+		.tick_next = UINT64_MAX,
+		.bw_next = UINT64_MAX,
+		.iops_next = UINT64_MAX,
 	};
 	char msg[512];
 	int ret;

@@ -97,6 +97,16 @@ struct wstate {
 	uint64_t iv_next;	/* ticks: the running interval's end;
 				 * UINT64_MAX: none (off, ramping, over) */
 	bool iv_over;		/* the last interval is closed, or failed */
+	/*
+	 * bw_avg_time / iops_avg_time samples: the tick the running period
+	 * ends (UINT64_MAX while ramping), when it began, the counters then.
+	 * tick_next is the earliest of iv_next, bw_next and iops_next: the
+	 * one compare per completion (ticks_roll does the rest).
+	 */
+	uint64_t tick_next;
+	uint64_t bw_next, bw_last, bw_period;
+	uint64_t iops_next, iops_last, iops_period;
+	uint64_t bw_base[DDIR_NR], iops_base[DDIR_NR];
 	/* thinktime= (think.c); all unused when think_on is false */
 	bool think_on;
 	bool think_due;		/* stall once nothing is in flight */
@@ -226,6 +236,12 @@ void interval_arm(struct wstate *s);
 int interval_close(struct wstate *s, uint64_t end_ns);
 void interval_roll(struct wstate *s, uint64_t now);
 void interval_end(struct wstate *s, uint64_t end);
+/* Rate samples: start their periods at the measured phase's start (or
+ * none while ramping); ticks_roll: what falls due by tick now (intervals,
+ * samples); ticks_rearm: tick_next again after iv_next changed. */
+void samples_start(struct wstate *s);
+void ticks_roll(struct wstate *s, uint64_t now);
+void ticks_rearm(struct wstate *s);
 
 /*
  * Run control (runctl.c). ctl_setup: before the gate, pins the thread

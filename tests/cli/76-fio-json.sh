@@ -213,7 +213,7 @@ run --output-format=fio-jsn --name=x --ioengine=null --size=4k
 expect_rc 2
 expect_empty out
 expect_in err "output-format"
-expect_in err "expected text, json, fio-json or table"
+expect_in err "expected text, json, fio-json, table, json\+ or terse"
 run --output-format= --name=x --ioengine=null --size=4k
 expect_rc 2
 expect_empty out

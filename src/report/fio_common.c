@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What fio's layouts share (fio_int.h): the latency and depth
+ * distributions as fio buckets them, a unit's errno and job runtime.
+ */
+#include <stdlib.h>
+
+#include "plan.h"
+
+#include "fio_int.h"
+
+const uint64_t fio_lat_edge_ns[FIO_LAT_EDGES] = {
+	2, 4, 10, 20, 50, 100, 250, 500, 750, 1000,
+	2000, 4000, 10000, 20000, 50000, 100000, 250000, 500000, 750000,
+	1000000,
+	2000000, 4000000, 10000000, 20000000, 50000000, 100000000,
+	250000000, 500000000, 750000000, 1000000000, 2000000000,
+};
+
+static unsigned lat_slot(uint64_t v)
+{
+	unsigned i;
+
+	for (i = 0; i < FIO_LAT_EDGES; i++)
+		if (v < fio_lat_edge_ns[i])
+			return i;
+	return FIO_LAT_EDGES;
+}
+
+/*
+ * Bucket counts of h into slots. A histogram bucket that straddles an
+ * edge (only from 512 ns up, where buckets are at most 0.8% wide) counts
+ * on the side of its midpoint.
+ */
+static void lat_slots(const struct hist *h, uint64_t *slots)
+{
+	uint64_t lo, mid;
+	unsigned i;
+
+	for (i = 0; i < HIST_NBUCKETS; i++) {
+		if (!h->b[i])
+			continue;
+		lo = hist_bucket_low(i);
+		mid = lo + (hist_bucket_high(i) - lo) / 2;
+		slots[lat_slot(mid)] += h->b[i];
+	}
+	slots[FIO_LAT_EDGES] += h->overflow;
+}
+
+static double share(uint64_t n, uint64_t total, double floor)
+{
+	double p;
+
+	if (!n || !total)
+		return 0.0;
+	p = 100.0 * (double)n / (double)total;
+	return p < floor ? floor : p;
+}
+
+void fio_lat_shares(const struct job_stats *s, double *shares, double floor)
+{
+	uint64_t slots[FIO_LAT_SLOTS] = { 0 }, total = 0;
+	unsigned i;
+	int d;
+
+	for (d = 0; d < DDIR_NR; d++) {
+		lat_slots(&s->dir[d].clat, slots);
+		total += s->dir[d].clat.count;
+	}
+	for (i = 0; i < FIO_LAT_SLOTS; i++)
+		shares[i] = share(slots[i], total, floor);
+}
+
+void fio_depth_shares(const uint64_t *counts, double *shares)
+{
+	uint64_t total = 0;
+	unsigned i;
+
+	for (i = 0; i < DEPTH_NB; i++)
+		total += counts[i];
+	for (i = 0; i < DEPTH_NB; i++)
+		shares[i] = share(counts[i], total, 0.1);
+}
+
+int fio_unit_errno(const struct job_stats *s)
+{
+	int d;
+
+	if (s->err)
+		return s->err < 0 ? -s->err : s->err;
+	for (d = 0; d < DDIR_NR; d++)
+		if (s->dir[d].first_errno)
+			return s->dir[d].first_errno;
+	return 0;
+}
+
+uint64_t *fio_unit_runtimes(const struct run_result *r,
+			    const struct result_set *rs)
+{
+	uint64_t *rt = calloc((size_t)rs->nunits + 1, sizeof(*rt));
+	size_t i;
+
+	for (i = 0; rt && rs->unit_of && i < r->plan->njobs; i++)
+		if (r->stats && (!r->ran || r->ran[i]))
+			rt[rs->unit_of[i]] += r->stats[i].runtime_ns;
+	return rt;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IORIG_FIO_INT_H
+#define IORIG_FIO_INT_H
+
+/*
+ * What fio's layouts share (src/report/fio_json.c: json and json+;
+ * src/report/terse.c: terse): fio's latency buckets, its depth shares,
+ * the figures of a unit as fio counts them.
+ */
+#include <stdint.h>
+
+#include "result.h"
+#include "stats.h"
+
+/*
+ * fio's latency buckets: slot i holds completion latencies below
+ * fio_lat_edge_ns[i] and at or above the edge before; the last slot,
+ * FIO_LAT_EDGES, is 2 s and more. 0-9: fio's ns map, 10-19: us, 20-31: ms.
+ */
+#define FIO_LAT_EDGES	31
+#define FIO_LAT_SLOTS	(FIO_LAT_EDGES + 1)
+extern const uint64_t fio_lat_edge_ns[FIO_LAT_EDGES];
+
+/*
+ * The share (per cent) of the unit's I/Os, both directions, in each slot;
+ * a share that is not 0 shows as at least floor (fio: 0.01).
+ */
+void fio_lat_shares(const struct job_stats *s, double *shares, double floor);
+
+/* Per cent of each of DEPTH_NB counts; not 0 shows as at least 0.1. */
+void fio_depth_shares(const uint64_t *counts, double *shares);
+
+/* Positive errno of what ended the job, else of its first failed I/O. */
+int fio_unit_errno(const struct job_stats *s);
+
+/*
+ * Per unit of rs, the runtimes of its jobs that ran added (fio's
+ * job_runtime, which its CPU shares are of); calloc'ed, NULL: no memory.
+ */
+uint64_t *fio_unit_runtimes(const struct run_result *r,
+			    const struct result_set *rs);
+
+#endif

@@ -1,0 +1,85 @@
+#!/bin/sh
+# bw_avg_time / iops_avg_time samples (fio's bw_min..iops_samples), read
+# the way PerfKitBenchmarker and kbench read fio's JSON
+# (jobs[0].read.iops_mean, bw_mean, bw_dev...). The outside truths: a job
+# paced by rate_iops= has every sample at that rate, a run of T seconds
+# has T / period samples, and fio 3.x on the same job gives as many.
+. "$(dirname "$0")/lib.sh"
+
+# A paced job: 2000 IOPS of 4 KiB for 1.5 s, IOPS sampled every 250 ms
+# and bandwidth every 500 ms (default).
+set -- --name=paced --ioengine=null --size=1g --rw=randread --bs=4k \
+	--rate_iops=2000 --time_based --runtime=1500ms --iops_avg_time=250
+run --output-format=fio-json "$@"
+expect_rc 0
+cp "$T/out" "$T/fio.json"
+"$PY" - "$T/fio.json" <<'PYEOF' || die "samples of the paced job"
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+r = j["read"]
+for k in ("bw_min", "bw_max", "bw_samples", "iops_min", "iops_max",
+          "iops_samples"):
+    assert isinstance(r[k], int), (k, r[k])
+for k in ("bw_mean", "bw_dev", "bw_agg", "iops_mean", "iops_stddev"):
+    assert isinstance(r[k], float), (k, r[k])
+# 1.5 s / 250 ms and 1.5 s / 500 ms
+assert r["iops_samples"] == 6, r["iops_samples"]
+assert r["bw_samples"] == 3, r["bw_samples"]
+# every sample at the paced rate: 2000 IOPS, 8000 KiB/s (min and max
+# are whole, as fio's, so the mean may pass max by less than 1)
+assert 1800 <= r["iops_min"] <= r["iops_mean"] < r["iops_max"] + 1 <= 2201, r
+assert 7200 <= r["bw_min"] <= r["bw_mean"] < r["bw_max"] + 1 <= 8801, r
+assert r["iops_stddev"] < 200 and r["bw_dev"] < 800, r
+# PerfKitBenchmarker's reading: iops_mean against the overall iops
+assert abs(r["iops_mean"] - r["iops"]) <= 0.1 * r["iops"], r
+assert 90 <= r["bw_agg"] <= 110, r["bw_agg"]
+assert r["bw_samples"] == 3 and j["write"]["bw_samples"] == 0
+assert j["write"]["bw_mean"] == 0.0 and j["write"]["iops_min"] == 0
+PYEOF
+
+# iorig's own JSON has the same samples, in B/s; the text shows them.
+run --output-format=json "$@"
+expect_rc 0
+"$PY" - "$T/out" <<'PYEOF' || die "iorig JSON samples"
+import json, sys
+u = json.load(open(sys.argv[1]))["jobs"][0]["read"]
+b, i = u["bw_samples"], u["iops_samples"]
+assert b["count"] == 3 and i["count"] == 6, (b, i)
+assert b["min"] <= b["mean"] <= b["max"] and b["stddev"] >= 0, b
+assert abs(b["mean"] - 2000 * 4096) < 0.1 * 2000 * 4096, b
+assert abs(i["mean"] - 2000) < 200, i
+PYEOF
+run "$@"
+expect_rc 0
+expect_in out '^    bw     min .*, 3 samples$'
+expect_in out '^    iops   min .*, 6 samples$'
+
+# A period of 0 has no meaning: refused, naming the option.
+run --name=x --ioengine=null --size=1m --bw_avg_time=0
+expect_rc 2
+expect_in err "bwavgtime"
+
+# fio on the same job (a file read at its own pace): the same keys, and
+# as many samples or a little fewer: fio 3.33 takes none for the period
+# that ends with the job, and its samples drift late (1 s at 200 ms: 3).
+command -v fio >/dev/null 2>&1 || { echo "note: no fio, fio comparison skipped"; exit 0; }
+dd if=/dev/zero of="$T/f" bs=1M count=16 2>/dev/null
+set -- --name=cmp --filename="$T/f" --size=16m --rw=randread --bs=4k \
+	--ioengine=psync --time_based --runtime=1 --bwavgtime=200 \
+	--iopsavgtime=250
+fio "$@" --output-format=json >"$T/real.json" 2>/dev/null ||
+	die "fio failed"
+run --output-format=fio-json "$@"
+expect_rc 0
+"$PY" - "$T/real.json" "$T/out" <<'PYEOF' || die "sample counts against fio"
+import json, sys
+f = json.load(open(sys.argv[1]))["jobs"][0]["read"]
+i = json.load(open(sys.argv[2]))["jobs"][0]["read"]
+for k in ("bw_samples", "iops_samples"):
+    assert f[k] <= i[k] <= f[k] + 2, (k, f[k], i[k])
+assert i["bw_samples"] == 5 and i["iops_samples"] == 4, i
+assert i["iops_min"] <= i["iops_mean"] < i["iops_max"] + 1, i
+assert set(k for k in f if k.startswith(("bw", "iops"))) == \
+       set(k for k in i if k.startswith(("bw", "iops")))
+PYEOF
+echo ok

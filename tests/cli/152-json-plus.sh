@@ -48,8 +48,10 @@ expect_rc 0
 expect_not_in out '"bins"'
 
 # fio's own reader
-tool=${FIO_SRC:-/work/fio-src}/tools/fio_jsonplus_clat2csv
-if [ -f "$tool" ]; then
+# (Debian's fio package installs it; FIO_SRC names a fio source tree)
+tool=$(command -v fio_jsonplus_clat2csv 2>/dev/null)
+[ -n "${FIO_SRC:-}" ] && tool=$FIO_SRC/tools/fio_jsonplus_clat2csv
+if [ -n "$tool" ] && [ -f "$tool" ]; then
 	"$PY" "$tool" "$T/plus.json" "$T/csv" >"$T/tool.out" 2>&1 ||
 		{ cat "$T/tool.out"; die "fio_jsonplus_clat2csv failed"; }
 	"$PY" "$tool" --validate "$T/plus.json" "$T/csv" >"$T/tool.out" 2>&1 ||

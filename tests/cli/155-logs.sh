@@ -7,9 +7,10 @@
 # here.
 . "$(dirname "$0")/lib.sh"
 
-FIO_SRC=/work/fio-src
+# FIO_SRC: a fio source tree whose fio and tools to use (else Debian's)
+FIO_SRC=${FIO_SRC:-}
 FIO=
-for f in "$FIO_SRC/fio" "$(command -v fio 2>/dev/null)"; do
+for f in "${FIO_SRC:+$FIO_SRC/fio}" "$(command -v fio 2>/dev/null)"; do
 	[ -n "$f" ] && [ -x "$f" ] && { FIO=$f; break; }
 done
 
@@ -93,6 +94,16 @@ if [ -f "$FIO_SRC/tools/fiologparser.py" ]; then
 	parser=$FIO_SRC/tools/fiologparser.py
 elif [ -f /usr/share/doc/fio/fiologparser.py.gz ]; then
 	gzip -dc /usr/share/doc/fio/fiologparser.py.gz >flp.py && parser=flp.py
+	# Debian's copy (fio 3.33) predates the priority field fio itself
+	# writes: use it only if it reads fio's own log of the same kind.
+	if [ -n "$FIO" ] && "$FIO" --name=f --filename=ff.dat --size=1m \
+		--rw=randread --number_ios=20 --write_lat_log=F \
+		>/dev/null 2>&1 &&
+	   ! "$PY" flp.py -f F_clat.1.log >/dev/null 2>&1; then
+		echo "note: this fiologparser.py cannot read fio's own logs" \
+			"either (it expects 4 fields): not run"
+		parser=
+	fi
 fi
 if [ -n "$parser" ]; then
 	"$PY" "$parser" -f L_clat.1.log >p.txt 2>&1 || { cat p.txt; die "fiologparser failed"; }

@@ -639,6 +639,19 @@ const struct opt_def options_table[] = {
 	  .off = F(verify_state_load), .def = "0", .category = "verify",
 	  .help = "verify_only=1: check only the blocks the state file of "
 		  "the writing run names" },
+	{ .name = "verify_interval", .type = OPT_SIZE,
+	  .off = F(verify_interval), .def = "0", .category = "verify",
+	  .help = "A header and checksum every N bytes of a block (a "
+		  "multiple of 512 dividing every block size); 0: one per "
+		  "block" },
+	{ .name = "verify_offset", .type = OPT_SIZE,
+	  .off = F(verify_offset), .def = "0", .category = "verify",
+	  .help = "Swap the header with the bytes at this offset of each "
+		  "interval before writing (swapped back to check)" },
+	{ .name = "serialize_overlap", .type = OPT_BOOL,
+	  .off = F(serialize_overlap), .def = "0", .category = "verify",
+	  .help = "Never have two I/Os of the job in flight that overlap: "
+		  "the later waits" },
 	{ .name = NULL },
 };
 
@@ -707,7 +720,6 @@ static const char *const fio_only[] = {
 	"prioclass",
 	"read_iolog",
 	"replay_no_stall",
-	"serialize_overlap",
 	"significant_figures",
 	"ss_dur",
 	"ss_ramp",
@@ -720,8 +732,6 @@ static const char *const fio_only[] = {
 	"unique_filename",
 	"userspace_reap",
 	"verify_async",
-	"verify_interval",
-	"verify_offset",
 	"wait_for",
 	"write_bw_log",
 	"write_hist_log",

@@ -49,7 +49,13 @@ static int alloc_reqs(struct wstate *s)
 	s->reqs = calloc(s->depth, sizeof(*s->reqs));
 	s->free_reqs = calloc(s->depth, sizeof(*s->free_reqs));
 	s->reaped = calloc(s->depth, sizeof(*s->reaped));
-	if (!s->reqs || !s->free_reqs || !s->reaped) {
+	/* Mixed rw or block size ranges with verify= need it (verify.h). */
+	s->serial = j->serialize_overlap ||
+		    (j->verify && verify_needs_passmap(j));
+	if (s->serial)
+		s->busy = calloc(s->depth, sizeof(*s->busy));
+	if (!s->reqs || !s->free_reqs || !s->reaped ||
+	    (s->serial && !s->busy)) {
 		job_fail(s, -ENOMEM, "cannot allocate %zu bytes of request "
 			 "slots (iodepth %u): %s", s->depth *
 			 (sizeof(*s->reqs) + 2 * sizeof(*s->free_reqs)),
@@ -173,14 +179,50 @@ static int init_gen(struct wstate *s)
 	return ret;
 }
 
-/* Returns false when verification holds the write back (s->vhold). */
+/*
+ * serialize_overlap: whether bytes [off, off + len) of file overlap an I/O
+ * in flight. A walk over the request slots: iodepth compares per I/O,
+ * only when the option is on.
+ */
+static bool serial_overlaps(const struct wstate *s, unsigned file,
+			    uint64_t off, uint64_t len)
+{
+	const struct io_req *r;
+	unsigned i;
+
+	for (i = 0; i < s->depth; i++) {
+		r = &s->reqs[i];
+		if (s->busy[i] && r->file == file && r->offset < off + len &&
+		    off < r->offset + r->len)
+			return true;
+	}
+	return false;
+}
+
+/* The held I/O still overlaps one in flight. */
+static bool serial_blocked(const struct wstate *s)
+{
+	const struct gen_io *io = &s->sheld;
+
+	return serial_overlaps(s, io->file,
+			       s->w->tgt->files[io->file].offset + io->foff,
+			       io->len);
+}
+
+/*
+ * Returns false when verification holds the write back (s->vhold), or
+ * serialize_overlap holds the I/O (s->sheld).
+ */
 static bool prep(struct wstate *s, struct io_req *req)
 {
 	const struct target *t = s->w->tgt;
 	const struct target_file *tf;
 	struct gen_io io;
 
-	if (s->vfy) {
+	if (s->sheld_ok) {
+		io = s->sheld;
+		s->sheld_ok = false;
+	} else if (s->vfy) {
 		if (verify_next_io(s, &io))
 			return false;
 	} else {
@@ -195,6 +237,13 @@ static bool prep(struct wstate *s, struct io_req *req)
 	    io.len > t->file_region - io.foff)
 		abort();
 	tf = &t->files[io.file];
+	/* Before the buffer is filled: verify= stamps it as issued. */
+	if (s->serial && serial_overlaps(s, io.file, tf->offset + io.foff,
+					 io.len)) {
+		s->sheld = io;
+		s->sheld_ok = true;
+		return false;
+	}
 	req->file = (uint16_t)io.file;
 	req->offset = tf->offset + io.foff;
 	req->fd = tf->fd;
@@ -213,6 +262,8 @@ static bool prep(struct wstate *s, struct io_req *req)
 	} else if (s->fill) {
 		fill_read(s->fill, req->idx);
 	}
+	if (s->vmixed && io.ddir == DDIR_READ)
+		verify_prep_read(s, req, io.offset / s->vfy->bs);
 	return true;
 }
 
@@ -381,8 +432,12 @@ static void complete(struct wstate *s, struct io_req *req)
 	if (s->now >= s->iv_next)
 		interval_roll(s, s->now);
 	/* Whether each block's write landed, failed or not (verify.h). */
+	if (s->serial)
+		s->busy[req->idx] = false;
 	if (s->vfy && req->ddir == DDIR_WRITE)
 		verify_write_end(s, req);
+	else if (s->vmixed && req->ddir == DDIR_READ)
+		verify_read_end(s, req);
 	/*
 	 * A failed I/O moved nothing: it counts in errors only, never in
 	 * ios, bytes, the rates or the latencies (as in fio). A short one
@@ -504,6 +559,8 @@ static void issue(struct wstate *s)
 	while (s->inflight < s->depth && !s->stopping && !s->think_due) {
 		if (s->vhold && verify_barrier(s))
 			break;
+		if (s->sheld_ok && serial_blocked(s))
+			break;
 		if (should_stop(s)) {
 			s->stopping = true;
 			break;
@@ -547,6 +604,8 @@ static void issue(struct wstate *s)
 			complete(s, req);
 			live_publish(s);
 		} else if (r == ENGINE_QUEUED) {
+			if (s->serial)
+				s->busy[req->idx] = true;
 			s->batch_end = req->offset + req->len;
 			s->batch_file = req->file;
 			s->inflight++;
@@ -833,6 +892,7 @@ static void wstate_free(struct wstate *s)
 		fclose(s->trace);
 	ival_rec_free(s->irec);
 	free(s->vblk);
+	free(s->busy);
 	free(s->bufs);
 	if (s->fill)
 		fill_free(s->fill);
@@ -911,6 +971,8 @@ void *worker_main(void *arg)
 			s.finished = true;
 			goto out;
 		}
+		s.vmixed = s.vfy->wpass && !j->verify_only &&
+			   (j->rw == RW_RW || j->rw == RW_RANDRW);
 	}
 	s.per_loop = job_per_loop(j, w->tgt->region);
 	s.limit_bytes = j->time_based ? UINT64_MAX : s.per_loop * j->loops;

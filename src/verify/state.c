@@ -481,8 +481,11 @@ static int check_unit(struct verify_ctx *v, void *buf,
 			 "than what this run wrote here");
 	}
 	note_mismatch(v, cls, b->vblock, b->generation, &res);
-	if (v->dump)
+	if (v->dump) {
+		/* Both dumps as on the device: swapped (verify_offset). */
+		verify_swap(&v->fmt, buf, v->bs, false);
 		verify_dump_block(v, buf, b, &res);
+	}
 	return cls;
 }
 

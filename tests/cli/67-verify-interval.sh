@@ -83,6 +83,18 @@ expect_rc 4
 json_is "d['jobs'][0]['verify']['mismatches']" 2
 json_is "sorted(m['offset'] for m in d['jobs'][0]['verify']['first'])" \
 	"[10240, 18432]"
+# verify_dump: each damaged interval as on the device (swapped), and as it
+# should be: one byte apart.
+run $JOB --rw=write --verify_only=1 --verify_dump=1
+expect_rc 4
+"$PY" - <<'EOF' || die "the dumps are not the intervals as read and as written"
+d = open("o.dat", "rb").read()
+for o in (10240, 18432):
+    r = open("o.dat.%d.received" % o, "rb").read()
+    e = open("o.dat.%d.expected" % o, "rb").read()
+    assert r == d[o:o + 2048], o
+    assert sum(a != b for a, b in zip(r, e)) == 1 and len(e) == 2048, o
+EOF
 # Checked without the offset, no interval has a header where expected.
 run --name=o --filename=o.dat --size=128k --bs=8k --verify_interval=2k \
 	--verify=md5 --rw=write --verify_only=1 --output-format=json

@@ -10,7 +10,8 @@
  * Data verification: what a written block holds, and what a block read
  * back is when it is not what was written.
  *
- * The unit is the job's (fixed) write block size, bs. Every block starts
+ * The unit (a "block" below) is the job's write block size, bs, or the
+ * verify_interval unit (see below). Every block starts
  * with a 64-byte header (struct verify_hdr, host byte order). For
  * verify=xxh3 and crc32c the rest of the block is a function of (seed,
  * offset, generation): 8-byte word i of the block (i >= H = 8 for these

@@ -54,6 +54,7 @@ static int alloc_reqs(struct wstate *s)
 		    (j->verify && verify_needs_passmap(j));
 	if (s->serial)
 		s->busy = calloc(s->depth, sizeof(*s->busy));
+	s->slow = s->serial;
 	if (!s->reqs || !s->free_reqs || !s->reaped ||
 	    (s->serial && !s->busy)) {
 		job_fail(s, -ENOMEM, "cannot allocate %zu bytes of request "
@@ -210,20 +211,49 @@ static bool serial_blocked(const struct wstate *s)
 }
 
 /*
- * Returns false when verification holds the write back (s->vhold), or
- * serialize_overlap holds the I/O (s->sheld).
+ * The next I/O of a job that verifies or serializes (s->slow): false when
+ * verification holds the write back (s->vhold) or serialize_overlap holds
+ * the I/O (s->sheld). A mixed job's read is noted for checking.
  */
+static __attribute__((noinline)) bool prep_slow(struct wstate *s,
+						struct io_req *req,
+						struct gen_io *io)
+{
+	const struct target *t = s->w->tgt;
+
+	if (s->sheld_ok) {
+		*io = s->sheld;
+		s->sheld_ok = false;
+	} else if (s->vfy) {
+		if (verify_next_io(s, io))
+			return false;
+	} else {
+		gen_next(&s->gen, io);
+	}
+	/* Before the buffer is filled: verify= stamps it as issued. */
+	if (s->serial && io->file < t->nfiles &&
+	    serial_overlaps(s, io->file, t->files[io->file].offset + io->foff,
+			    io->len)) {
+		s->sheld = *io;
+		s->sheld_ok = true;
+		return false;
+	}
+	if (s->vmixed && io->ddir == DDIR_READ) {
+		req->len = io->len;
+		verify_prep_read(s, req, io->offset / s->vfy->bs);
+	}
+	return true;
+}
+
+/* Returns false when prep_slow holds the I/O back. */
 static bool prep(struct wstate *s, struct io_req *req)
 {
 	const struct target *t = s->w->tgt;
 	const struct target_file *tf;
 	struct gen_io io;
 
-	if (s->sheld_ok) {
-		io = s->sheld;
-		s->sheld_ok = false;
-	} else if (s->vfy) {
-		if (verify_next_io(s, &io))
+	if (s->slow) {
+		if (!prep_slow(s, req, &io))
 			return false;
 	} else {
 		gen_next(&s->gen, &io);
@@ -237,13 +267,6 @@ static bool prep(struct wstate *s, struct io_req *req)
 	    io.len > t->file_region - io.foff)
 		abort();
 	tf = &t->files[io.file];
-	/* Before the buffer is filled: verify= stamps it as issued. */
-	if (s->serial && serial_overlaps(s, io.file, tf->offset + io.foff,
-					 io.len)) {
-		s->sheld = io;
-		s->sheld_ok = true;
-		return false;
-	}
 	req->file = (uint16_t)io.file;
 	req->offset = tf->offset + io.foff;
 	req->fd = tf->fd;
@@ -262,8 +285,6 @@ static bool prep(struct wstate *s, struct io_req *req)
 	} else if (s->fill) {
 		fill_read(s->fill, req->idx);
 	}
-	if (s->vmixed && io.ddir == DDIR_READ)
-		verify_prep_read(s, req, io.offset / s->vfy->bs);
 	return true;
 }
 
@@ -417,6 +438,19 @@ static void trace_io(struct wstate *s, const struct io_req *req,
 		clat, lat, s->ramp_end ? "ramp" : "measured");
 }
 
+/* A job that verifies or serializes: what its completions tell. */
+static __attribute__((noinline)) void complete_slow(struct wstate *s,
+						    struct io_req *req)
+{
+	if (s->serial)
+		s->busy[req->idx] = false;
+	/* Whether each block's write landed, failed or not (verify.h). */
+	if (s->vfy && req->ddir == DDIR_WRITE)
+		verify_write_end(s, req);
+	else if (s->vmixed && req->ddir == DDIR_READ)
+		verify_read_end(s, req);
+}
+
 static void complete(struct wstate *s, struct io_req *req)
 {
 	const struct clock *clk = s->w->clk;
@@ -431,13 +465,8 @@ static void complete(struct wstate *s, struct io_req *req)
 	/* Intervals that ended before this completion close without it. */
 	if (s->now >= s->iv_next)
 		interval_roll(s, s->now);
-	/* Whether each block's write landed, failed or not (verify.h). */
-	if (s->serial)
-		s->busy[req->idx] = false;
-	if (s->vfy && req->ddir == DDIR_WRITE)
-		verify_write_end(s, req);
-	else if (s->vmixed && req->ddir == DDIR_READ)
-		verify_read_end(s, req);
+	if (s->slow)
+		complete_slow(s, req);
 	/*
 	 * A failed I/O moved nothing: it counts in errors only, never in
 	 * ios, bytes, the rates or the latencies (as in fio). A short one
@@ -557,9 +586,9 @@ static void issue(struct wstate *s)
 	int r;
 
 	while (s->inflight < s->depth && !s->stopping && !s->think_due) {
-		if (s->vhold && verify_barrier(s))
-			break;
-		if (s->sheld_ok && serial_blocked(s))
+		if ((s->vhold | s->sheld_ok) &&
+		    ((s->vhold && verify_barrier(s)) ||
+		     (s->sheld_ok && serial_blocked(s))))
 			break;
 		if (should_stop(s)) {
 			s->stopping = true;
@@ -973,6 +1002,7 @@ void *worker_main(void *arg)
 		}
 		s.vmixed = s.vfy->wpass && !j->verify_only &&
 			   (j->rw == RW_RW || j->rw == RW_RANDRW);
+		s.slow = true;
 	}
 	s.per_loop = job_per_loop(j, w->tgt->region);
 	s.limit_bytes = j->time_based ? UINT64_MAX : s.per_loop * j->loops;

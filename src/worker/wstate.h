@@ -98,6 +98,7 @@ struct wstate {
 	struct gen_io sheld;		/* waits for an overlapping one */
 	bool sheld_ok;
 	bool vmixed;			/* verify=, mixed rw: reads check */
+	bool slow;		/* verify= or serial: prep_slow, complete_slow */
 	/* interval= (interval.h); irec NULL when off */
 	struct ival_rec *irec;
 	uint64_t iv_next;	/* ticks: the running interval's end;

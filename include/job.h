@@ -199,6 +199,9 @@ struct job {
 	bool verify_dump;		/* mismatching blocks to files */
 	bool verify_state_save;		/* written blocks to a state file */
 	bool verify_state_load;		/* verify_only: check those only */
+	uint64_t verify_interval;	/* bytes per header; 0: the block */
+	uint64_t verify_offset;		/* header swapped to this offset */
+	bool serialize_overlap;		/* no two overlapping I/Os in flight */
 
 	/* File layout (issue 12, layout family; src/target.c, src/gen.c). */
 	char *filesize;			/* as given; parsed below */

@@ -10,7 +10,8 @@
  * Data verification: what a written block holds, and what a block read
  * back is when it is not what was written.
  *
- * The unit is the job's (fixed) write block size, bs. Every block starts
+ * The unit (a "block" below) is the job's write block size, bs, or the
+ * verify_interval unit (see below). Every block starts
  * with a 64-byte header (struct verify_hdr, host byte order). For
  * verify=xxh3 and crc32c the rest of the block is a function of (seed,
  * offset, generation): 8-byte word i of the block (i >= H = 8 for these
@@ -41,6 +42,15 @@
  * sha3-224 and sha3-256, 104 sha3-384, 120 sha512 and sha3-512), and the
  * data then starts there: with H the header size in 8-byte words, word i
  * (i >= H) of the block is rng(i - H) ^ ((generation + i) * MUL).
+ *
+ * verify_interval and block size ranges: the unit checked is then the
+ * interval (with a range of block sizes and no interval, the greatest
+ * common divisor of the write sizes, as fio takes its interval): a write
+ * of several units holds one header and checksum per unit, each a block
+ * of the unit's length at its own offset. verify_offset=N: after filling,
+ * the hdr_size bytes at 0 and at N of each unit are swapped byte by byte
+ * (0 with N, 1 with N+1, ...), and swapped back, in reverse order, before
+ * the unit is checked.
  *
  * Generations: a writing job's generation is its start time
  * (CLOCK_REALTIME, ns) plus the number of its pass over the region, so
@@ -133,6 +143,8 @@ struct verify_fmt {
 	uint8_t pattern[VERIFY_PATTERN_MAX];
 	size_t plen;		/* VERIFY_PATTERN: > 0 */
 	struct verify_crc crc;
+	uint32_t voff;		/* verify_offset: 0, or where the header
+				 * is swapped to (voff + hdr_size <= len) */
 	void *md_ctx;		/* libcrypto digests: EVP_MD_CTX */
 	const void *md;		/* EVP_MD */
 };
@@ -170,6 +182,10 @@ uint64_t verify_file_seed(uint64_t randseed, unsigned clone, unsigned file);
  */
 void verify_fill(const struct verify_fmt *f, void *buf, uint32_t len,
 		 const struct verify_hdr *h);
+
+/* verify_offset: swap the header into place (undo: the other way). */
+void verify_swap(const struct verify_fmt *f, void *buf, uint32_t len,
+		 bool undo);
 
 /* What one block read back holds, sector by sector (not the good path). */
 struct verify_sectors {
@@ -248,8 +264,12 @@ void verify_stats_merge(struct verify_stats *dst,
  */
 struct verify_blk {
 	uint64_t vblock;
-	uint64_t generation;	/* expected; 0: not known (verify_only) */
+	uint64_t generation;	/* expected; 0: not known (verify_only);
+				 * VERIFY_GEN_LOOKUP: each unit's own */
+	uint32_t n;		/* units from vblock; 0 counts as 1 */
 };
+
+#define VERIFY_GEN_LOOKUP	UINT64_MAX
 
 struct verify_run;
 
@@ -258,7 +278,8 @@ struct target;
 struct verify_ctx {
 	struct verify_fmt fmt;
 	const struct target *tgt;	/* files, region */
-	uint32_t bs;
+	uint32_t bs;		/* the unit checked (verify_unit) */
+	uint32_t maxio;		/* bytes: the largest read of the phase */
 	uint64_t nblocks;
 	uint64_t randseed;
 	unsigned clone;
@@ -268,6 +289,10 @@ struct verify_ctx {
 	bool fatal;		/* verify_fatal */
 	bool halt;		/* a mismatch under verify_fatal */
 	uint64_t *written;	/* bitmap: block written in this pass */
+	uint32_t *wpass;	/* mixed rw or a range of write sizes, where
+				 * a pass need not write every block: per
+				 * block, 1 + the pass of its last write,
+				 * 0 never written (then no written map) */
 	uint64_t *failed;	/* bitmap: the last write of the block in
 				 * this run failed or was short; with
 				 * written or ring */
@@ -333,6 +358,9 @@ void verify_where(const struct verify_ctx *v, uint64_t vblock,
 
 /* Fill buf as the next write of block vblock (stamps time and pass). */
 void verify_stamp(struct verify_ctx *v, void *buf, uint64_t vblock);
+/* The same for a write of n units from vblock (one backlog entry). */
+void verify_stamp_io(struct verify_ctx *v, void *buf, uint64_t vblock,
+		     uint32_t n);
 /*
  * A write of block vblock completed: ok when all of it was written. A
  * block whose last write in this run failed (ENOSPC, EIO) or was short is
@@ -354,10 +382,14 @@ bool verify_next_written(const struct verify_ctx *v, uint64_t from,
 			 struct verify_blk *b);
 
 /*
- * Check the block read for b: counts it and records a mismatch. Returns
- * the class (VC_OK when it is what was expected).
+ * Check the blocks read for b (b->n units of v->bs bytes in buf; with
+ * verify_offset they are swapped back in buf): counts them and records
+ * each mismatch. Returns VC_OK when all are what was expected, else the
+ * class of the last that is not. Units never written in this run, or
+ * whose last write failed, are skipped when b->generation is
+ * VERIFY_GEN_LOOKUP.
  */
-int verify_check(struct verify_ctx *v, const void *buf,
+int verify_check(struct verify_ctx *v, void *buf,
 		 const struct verify_blk *b);
 
 /*
@@ -373,6 +405,17 @@ void verify_end(struct verify_ctx *v);
  */
 int verify_job_check(const struct job *j, const char **option, char *why,
 		     size_t whylen);
+/*
+ * The unit a job checks: verify_interval (clamped to the smallest write
+ * size, or the greatest common divisor of the write sizes when it does not
+ * divide them all, as fio does), by default the write block size or, for
+ * a range of sizes, their greatest common divisor. Read sizes count too
+ * for mixed rw (reads are checked), and so does blockalign.
+ */
+uint64_t verify_unit(const struct job *j);
+/* Whether blocks may be written in any order or not at all in a pass
+ * (mixed rw, a range of write sizes): then a per-block pass map. */
+bool verify_needs_passmap(const struct job *j);
 
 /*
  * Plan time, after every target is planned (tg[i] for jobs[i]): refuse a

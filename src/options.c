@@ -865,6 +865,19 @@ const struct opt_def options_table[] = {
 	  .off = F(verify_state_load), .def = "0", .category = "verify",
 	  .help = "verify_only=1: check only the blocks the state file of "
 		  "the writing run names" },
+	{ .name = "verify_interval", .type = OPT_SIZE,
+	  .off = F(verify_interval), .def = "0", .category = "verify",
+	  .help = "A header and checksum every N bytes of a block (a "
+		  "multiple of 512 dividing every block size); 0: one per "
+		  "block" },
+	{ .name = "verify_offset", .type = OPT_SIZE,
+	  .off = F(verify_offset), .def = "0", .category = "verify",
+	  .help = "Swap the header with the bytes at this offset of each "
+		  "interval before writing (swapped back to check)" },
+	{ .name = "serialize_overlap", .type = OPT_BOOL,
+	  .off = F(serialize_overlap), .def = "0", .category = "verify",
+	  .help = "Never have two I/Os of the job in flight that overlap: "
+		  "the later waits" },
 	{ .name = NULL },
 };
 
@@ -1053,7 +1066,6 @@ static const char *const fio_only[] = {
 	"replay_time_scale",
 	"rocm_io",
 	"rwmixcycle",
-	"serialize_overlap",
 	"sg_write_mode",
 	"significant_figures",
 	"single-instance",
@@ -1090,9 +1102,7 @@ static const char *const fio_only[] = {
 	"verify_backlog_batch",
 	"verify_bytchk",
 	"verify_header_seed",
-	"verify_interval",
 	"verify_mode",
-	"verify_offset",
 	"verify_pattern_interval",
 	"verify_policy",
 	"verify_write_sequence",

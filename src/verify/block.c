@@ -223,6 +223,25 @@ void verify_fill(const struct verify_fmt *f, void *buf, uint32_t len,
 	h->kind = (uint16_t)f->kind;
 	h->version = 1;
 	verify_csum_store(f, buf, len);
+	if (f->voff)
+		verify_swap(f, buf, len, false);
+}
+
+void verify_swap(const struct verify_fmt *f, void *buf, uint32_t len,
+		 bool undo)
+{
+	uint8_t *p = buf, t;
+	uint32_t n = f->hdr_size, i, k;
+
+	if (!f->voff || f->voff + n > len)
+		return;
+	/* Byte by byte: a permutation even where the two ranges overlap. */
+	for (k = 0; k < n; k++) {
+		i = undo ? n - 1 - k : k;
+		t = p[i];
+		p[i] = p[f->voff + i];
+		p[f->voff + i] = t;
+	}
 }
 
 /* ---- Classification ---- */

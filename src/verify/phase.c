@@ -53,15 +53,44 @@ bool verify_next_io(struct wstate *s, struct gen_io *io)
 void verify_prep_write(struct wstate *s, struct io_req *req,
 		       uint64_t vblock)
 {
-	verify_stamp(s->vfy, req->buf, vblock);
-	s->vblk[req->idx].vblock = vblock;
+	struct verify_blk *b = &s->vblk[req->idx];
+
+	b->vblock = vblock;
+	b->n = req->len / s->vfy->bs;
+	verify_stamp_io(s->vfy, req->buf, vblock, b->n);
 }
 
 /* A block whose write failed or came up short is not checked (verify.h). */
 void verify_write_end(struct wstate *s, const struct io_req *req)
 {
-	verify_write_done(s->vfy, s->vblk[req->idx].vblock,
-			  req->res == (int64_t)req->len);
+	const struct verify_blk *b = &s->vblk[req->idx];
+	uint32_t k;
+
+	for (k = 0; k < b->n; k++)
+		verify_write_done(s->vfy, b->vblock + k,
+				  req->res == (int64_t)req->len);
+}
+
+/*
+ * Mixed rw: a read of the measured phase checks the blocks it covers that
+ * this run wrote (serialization keeps writes of them out of flight).
+ */
+void verify_prep_read(struct wstate *s, struct io_req *req, uint64_t vblock)
+{
+	struct verify_blk *b = &s->vblk[req->idx];
+
+	b->vblock = vblock;
+	b->generation = VERIFY_GEN_LOOKUP;
+	b->n = req->len / s->vfy->bs;
+}
+
+void verify_read_end(struct wstate *s, struct io_req *req)
+{
+	if (req->res != (int64_t)req->len || s->vfy->halt)
+		return;
+	verify_check(s->vfy, req->buf, &s->vblk[req->idx]);
+	if (s->vfy->halt)
+		s->stopping = true;
 }
 
 /* Blocks to read and check: a list, or a scan of the region. */
@@ -69,8 +98,50 @@ struct vsource {
 	const struct verify_blk *list;	/* NULL: a scan */
 	uint64_t n;			/* blocks in list */
 	uint64_t next;			/* list index, or next block */
+	uint64_t adv;			/* next moves on by this once issued */
 	bool all;			/* scan every block, not the written */
 };
+
+/* Whether a scan checks block vb, and as which generation. */
+static bool vsource_has(const struct wstate *s, const struct vsource *src,
+			uint64_t vb, uint64_t *gen)
+{
+	struct verify_blk b;
+
+	if (src->all) {
+		*gen = 0;
+		return vb < s->vfy->nblocks && verify_state_has(s->vfy, vb);
+	}
+	if (!verify_next_written(s->vfy, vb, &b) || b.vblock != vb)
+		return false;
+	*gen = b.generation;
+	return true;
+}
+
+/*
+ * A scan reads runs of blocks to check in one I/O, up to the largest
+ * block size of the job and inside one file, each block of the run
+ * expected of the same generation.
+ */
+static void vsource_extend(const struct wstate *s, const struct vsource *src,
+			   struct verify_blk *b)
+{
+	const struct verify_ctx *v = s->vfy;
+	uint64_t gen, off0, off;
+	unsigned f0, f;
+
+	verify_where(v, b->vblock, &f0, &off0);
+	while ((uint64_t)(b->n + 1) * v->bs <= v->maxio) {
+		uint64_t vb = b->vblock + b->n;
+
+		if (!vsource_has(s, src, vb, &gen) || gen != b->generation)
+			break;
+		verify_where(v, vb, &f, &off);
+		if (f != f0)
+			break;
+		b->n++;
+	}
+}
 
 static bool vsource_peek(const struct wstate *s, struct vsource *src,
 			 struct verify_blk *b)
@@ -82,6 +153,9 @@ static bool vsource_peek(const struct wstate *s, struct vsource *src,
 		if (src->next >= src->n)
 			return false;
 		*b = src->list[src->next];
+		if (!b->n)
+			b->n = 1;
+		src->adv = 1;
 		return true;
 	}
 	if (src->all) {
@@ -91,11 +165,16 @@ static bool vsource_peek(const struct wstate *s, struct vsource *src,
 			src->next++;
 		b->vblock = src->next;
 		b->generation = 0;
-		return src->next < s->vfy->nblocks;
+		b->n = 1;
+		if (src->next >= s->vfy->nblocks)
+			return false;
+	} else {
+		if (!verify_next_written(s->vfy, src->next, b))
+			return false;
+		src->next = b->vblock;
 	}
-	if (!verify_next_written(s->vfy, src->next, b))
-		return false;
-	src->next = b->vblock;
+	vsource_extend(s, src, b);
+	src->adv = b->n;
 	return true;
 }
 
@@ -139,7 +218,7 @@ static void vreads_issue(struct wstate *s, struct vsource *src)
 		verify_where(s->vfy, b.vblock, &fi, &req->offset);
 		req->file = (uint16_t)fi;
 		req->fd = t->files[fi].fd;
-		req->len = s->vfy->bs;
+		req->len = b.n * s->vfy->bs;
 		req->ddir = DDIR_READ;
 		req->t_submit = 0;
 		req->t_done = 0;
@@ -160,7 +239,7 @@ static void vreads_issue(struct wstate *s, struct vsource *src)
 					 "in flight" : strerror(-r));
 			return;
 		}
-		src->next++;
+		src->next += src->adv;
 		if (r == ENGINE_DONE) {
 			vread_done(s, req);
 		} else {

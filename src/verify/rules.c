@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "dist.h"
 #include "engine.h"
 #include "gen.h"
 #include "path.h"
@@ -19,12 +20,65 @@
 
 /* ---- Cross-option checks ---- */
 
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static bool mixed_rw(const struct job *j)
+{
+	return !j->verify_only && (j->rw == RW_RW || j->rw == RW_RANDRW);
+}
+
+bool verify_needs_passmap(const struct job *j)
+{
+	return !j->verify_only && (mixed_rw(j) || j->bssplit ||
+				   j->norandommap ||
+				   j->bs_min[DDIR_WRITE] !=
+				   j->bs_max[DDIR_WRITE]);
+}
+
+uint64_t verify_unit(const struct job *j)
+{
+	struct bssplit_spec bss;
+	char why[128];
+	uint64_t u = 0, iv;
+	unsigned d, i;
+
+	for (d = DDIR_READ; d <= DDIR_WRITE; d++) {
+		if (d == DDIR_READ && !mixed_rw(j))
+			continue;
+		u = gcd_u64(u, j->bs_min[d]);
+		u = gcd_u64(u, j->bs_max[d]);
+		if (j->blockalign[d])
+			u = gcd_u64(u, j->blockalign[d]);
+	}
+	if (j->bssplit && !bssplit_parse(j->bssplit, (unsigned)j->kb_base,
+					 &bss, why, sizeof(why)))
+		for (d = DDIR_READ; d <= DDIR_WRITE; d++)
+			for (i = 0; i < bss.n[d]; i++)
+				if (d == DDIR_WRITE || mixed_rw(j))
+					u = gcd_u64(u, bss.e[d][i].bs);
+	iv = j->verify_interval;
+	if (iv > j->bs_min[DDIR_WRITE])
+		iv = j->bs_min[DDIR_WRITE];
+	if (iv && u % iv == 0)
+		u = iv;
+	return u;
+}
+
 int verify_job_check(const struct job *j, const char **option, char *why,
 		     size_t whylen)
 {
 	const struct engine_ops *eng = j->ioengine ?
 				       engine_find(j->ioengine) : NULL;
-	uint64_t bs = j->bs_min[DDIR_WRITE];
+	uint64_t unit;
 
 	*option = "verify";
 	if (j->verify == VERIFY_NONE) {
@@ -53,11 +107,22 @@ int verify_job_check(const struct job *j, const char **option, char *why,
 			 "verify=pattern needs verify_pattern=");
 		return -EINVAL;
 	}
-	*option = "bs";
-	if (bs != j->bs_max[DDIR_WRITE] || bs % VERIFY_SECTOR) {
-		snprintf(why, whylen, "verification needs one write block "
-			 "size that is a multiple of %d (the block is the "
-			 "unit checked)", VERIFY_SECTOR);
+	unit = verify_unit(j);
+	*option = j->verify_interval ? "verify_interval" : "bs";
+	if (!unit || unit % VERIFY_SECTOR || unit > UINT32_MAX) {
+		snprintf(why, whylen, "the unit checked (the interval, or the "
+			 "greatest common divisor of the block sizes%s, here "
+			 "%" PRIu64 " bytes) must be a multiple of %d bytes",
+			 mixed_rw(j) ? " read and written" : " written", unit,
+			 VERIFY_SECTOR);
+		return -EINVAL;
+	}
+	*option = "verify_offset";
+	if (j->verify_offset + verify_hdr_size(j->verify) > unit) {
+		snprintf(why, whylen, "%" PRIu64 ": the %u-byte header must "
+			 "fit in the unit checked (%" PRIu64 " bytes) after "
+			 "this offset", j->verify_offset,
+			 verify_hdr_size(j->verify), unit);
 		return -EINVAL;
 	}
 	*option = "verify_state_load";
@@ -75,17 +140,10 @@ int verify_job_check(const struct job *j, const char **option, char *why,
 		return -EINVAL;
 	}
 	*option = "rw";
-	if (j->rw != RW_WRITE && j->rw != RW_RANDWRITE) {
+	if (j->rw == RW_READ || j->rw == RW_RANDREAD) {
 		snprintf(why, whylen, "verification checks what the job "
-			 "writes: rw=write or randwrite (verify_only=1 checks "
-			 "what an earlier run wrote)");
-		return -EINVAL;
-	}
-	*option = "norandommap";
-	if (j->rw == RW_RANDWRITE && j->norandommap) {
-		snprintf(why, whylen, "verification needs every block "
-			 "written once per pass, which norandommap=1 does "
-			 "not give");
+			 "writes: rw=write, randwrite, rw or randrw "
+			 "(verify_only=1 checks what an earlier run wrote)");
 		return -EINVAL;
 	}
 	*option = "file_service_type";

@@ -64,7 +64,13 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 		v->fmt.plen = (size_t)n;
 	}
 	v->tgt = t;
-	v->bs = (uint32_t)j->bs_min[DDIR_WRITE];
+	v->bs = (uint32_t)verify_unit(j);
+	v->maxio = (uint32_t)(j->bs_max[DDIR_WRITE] > j->bs_max[DDIR_READ] ?
+			      j->bs_max[DDIR_WRITE] : j->bs_max[DDIR_READ]);
+	v->maxio -= v->maxio % v->bs;
+	if (v->maxio < v->bs)
+		v->maxio = v->bs;
+	v->fmt.voff = (uint32_t)j->verify_offset;
 	v->nblocks = t->region / v->bs;
 	v->randseed = j->randseed;
 	v->clone = j->clone;
@@ -74,13 +80,16 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 		v->run_id = verify_mix64(realtime_ns() ^ ((uint64_t)getpid() << 32));
 	v->gen0 = realtime_ns();
 	v->stats.kind = j->verify;
-	if (!j->verify_only && j->do_verify)
+	if (verify_needs_passmap(j))
+		v->wpass = calloc(v->nblocks ? v->nblocks : 1,
+				  sizeof(*v->wpass));
+	else if (!j->verify_only && j->do_verify)
 		v->written = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
 	if (!j->verify_only && j->verify_backlog) {
 		v->backlog = (uint32_t)j->verify_backlog;
 		v->ring = calloc(v->backlog, sizeof(*v->ring));
 	}
-	if (v->written || v->ring)
+	if (v->written || v->ring || v->wpass)
 		v->failed = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
 	if (j->verify_only)
 		v->runs = calloc(VERIFY_RUNS_MAX, sizeof(*v->runs));
@@ -97,9 +106,10 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 			return -ENOMEM;
 		}
 	}
-	if ((!j->verify_only && j->do_verify && !v->written) ||
+	if ((!j->verify_only && j->do_verify && !v->written && !v->wpass) ||
+	    (verify_needs_passmap(j) && !v->wpass) ||
 	    (v->backlog && !v->ring) || (j->verify_only && !v->runs) ||
-	    ((v->written || v->ring) && !v->failed)) {
+	    ((v->written || v->ring || v->wpass) && !v->failed)) {
 		verify_exit(v);
 		return -ENOMEM;
 	}
@@ -112,6 +122,7 @@ void verify_exit(struct verify_ctx *v)
 	if (!v)
 		return;
 	free(v->written);
+	free(v->wpass);
 	free(v->failed);
 	free(v->ring);
 	free(v->runs);
@@ -182,26 +193,42 @@ void verify_where(const struct verify_ctx *v, uint64_t vblock,
 	*offset = off + t->files[fi].offset;
 }
 
-void verify_stamp(struct verify_ctx *v, void *buf, uint64_t vblock)
+void verify_stamp_io(struct verify_ctx *v, void *buf, uint64_t vblock,
+		     uint32_t n)
 {
 	struct verify_hdr h = { 0 };
+	uint64_t vb, bit;
+	uint32_t k;
 	unsigned fi;
 
-	verify_where(v, vblock, &fi, &h.offset);
-	h.seed = verify_file_seed(v->randseed, v->clone, fi);
 	h.generation = v->gen0 + v->pass;
 	h.time_ns = realtime_ns();
 	h.run_id = v->run_id;
-	verify_fill(&v->fmt, buf, v->bs, &h);
-	if (v->written)
-		v->written[vblock / 64] |= 1ull << (vblock % 64);
-	if (v->ever)
-		v->ever[vblock / 64] |= 1ull << (vblock % 64);
+	for (k = 0; k < n; k++) {
+		vb = vblock + k;
+		bit = 1ull << (vb % 64);
+		verify_where(v, vb, &fi, &h.offset);
+		h.seed = verify_file_seed(v->randseed, v->clone, fi);
+		verify_fill(&v->fmt, (uint8_t *)buf + (size_t)k * v->bs, v->bs,
+			    &h);
+		if (v->written)
+			v->written[vb / 64] |= bit;
+		if (v->wpass)
+			v->wpass[vb] = (uint32_t)(v->pass + 1);
+		if (v->ever)
+			v->ever[vb / 64] |= bit;
+	}
 	if (v->ring && v->ring_len < v->backlog) {
 		v->ring[v->ring_len].vblock = vblock;
 		v->ring[v->ring_len].generation = h.generation;
+		v->ring[v->ring_len].n = n;
 		v->ring_len++;
 	}
+}
+
+void verify_stamp(struct verify_ctx *v, void *buf, uint64_t vblock)
+{
+	verify_stamp_io(v, buf, vblock, 1);
 }
 
 void verify_write_done(struct verify_ctx *v, uint64_t vblock, bool ok)
@@ -235,7 +262,14 @@ bool verify_next_written(const struct verify_ctx *v, uint64_t from,
 {
 	uint64_t vb = from, w;
 
-	while (vb < v->nblocks) {
+	while (v->wpass && vb < v->nblocks) {
+		if (v->wpass[vb] && !(v->failed[vb / 64] >> (vb % 64) & 1)) {
+			b->generation = v->gen0 + v->wpass[vb] - 1;
+			break;
+		}
+		vb++;
+	}
+	while (!v->wpass && vb < v->nblocks) {
 		/* Passes before the last one covered every block. */
 		w = v->pass ? ~0ull : v->written[vb / 64];
 		/* A failed write says nothing about the device. */
@@ -249,6 +283,7 @@ bool verify_next_written(const struct verify_ctx *v, uint64_t from,
 		vb = w ? vb + (uint64_t)__builtin_ctzll(w) : (vb | 63) + 1;
 	}
 	b->vblock = vb;
+	b->n = 1;
 	return vb < v->nblocks;
 }
 
@@ -381,14 +416,50 @@ static void run_note(struct verify_ctx *v, uint64_t vblock,
 	run_remember(r, vblock, h);
 }
 
-int verify_check(struct verify_ctx *v, const void *buf,
+/* The expected generation of unit vb; 0 (skip) when b names none. */
+static uint64_t unit_gen(const struct verify_ctx *v,
+			 const struct verify_blk *b, uint64_t vb)
+{
+	if (b->generation != VERIFY_GEN_LOOKUP)
+		return b->generation;
+	if (vb >= v->nblocks || !v->wpass || !v->wpass[vb] ||
+	    verify_write_failed(v, vb))
+		return 0;
+	return v->gen0 + v->wpass[vb] - 1;
+}
+
+static int check_unit(struct verify_ctx *v, void *buf,
+		      const struct verify_blk *b);
+
+int verify_check(struct verify_ctx *v, void *buf,
 		 const struct verify_blk *b)
+{
+	struct verify_blk u = *b;
+	uint32_t k, n = b->n ? b->n : 1;
+	int cls, worst = VC_OK;
+
+	for (k = 0; k < n && !v->halt; k++) {
+		u.vblock = b->vblock + k;
+		u.generation = unit_gen(v, b, u.vblock);
+		u.n = 1;
+		if (b->generation == VERIFY_GEN_LOOKUP && !u.generation)
+			continue;
+		cls = check_unit(v, (uint8_t *)buf + (size_t)k * v->bs, &u);
+		if (cls != VC_OK)
+			worst = cls;
+	}
+	return worst;
+}
+
+static int check_unit(struct verify_ctx *v, void *buf,
+		      const struct verify_blk *b)
 {
 	struct verify_result res;
 	uint64_t off, seed;
 	unsigned fi;
 	int cls;
 
+	verify_swap(&v->fmt, buf, v->bs, true);
 	verify_where(v, b->vblock, &fi, &off);
 	seed = verify_file_seed(v->randseed, v->clone, fi);
 	v->stats.blocks_checked++;
@@ -410,8 +481,11 @@ int verify_check(struct verify_ctx *v, const void *buf,
 			 "than what this run wrote here");
 	}
 	note_mismatch(v, cls, b->vblock, b->generation, &res);
-	if (v->dump)
+	if (v->dump) {
+		/* Both dumps as on the device: swapped (verify_offset). */
+		verify_swap(&v->fmt, buf, v->bs, false);
 		verify_dump_block(v, buf, b, &res);
+	}
 	return cls;
 }
 

@@ -50,7 +50,14 @@ static int alloc_reqs(struct wstate *s)
 	s->reqs = calloc(s->depth, sizeof(*s->reqs));
 	s->free_reqs = calloc(s->depth, sizeof(*s->free_reqs));
 	s->reaped = calloc(s->depth, sizeof(*s->reaped));
-	if (!s->reqs || !s->free_reqs || !s->reaped) {
+	/* Mixed rw or block size ranges with verify= need it (verify.h). */
+	s->serial = j->serialize_overlap ||
+		    (j->verify && verify_needs_passmap(j));
+	if (s->serial)
+		s->busy = calloc(s->depth, sizeof(*s->busy));
+	s->slow = s->serial;
+	if (!s->reqs || !s->free_reqs || !s->reaped ||
+	    (s->serial && !s->busy)) {
 		job_fail(s, -ENOMEM, "cannot allocate %zu bytes of request "
 			 "slots (iodepth %u): %s", s->depth *
 			 (sizeof(*s->reqs) + 2 * sizeof(*s->free_reqs)),
@@ -182,15 +189,80 @@ static int init_gen(struct wstate *s)
 	return ret;
 }
 
-/* Returns false when verification holds the write back (s->vhold). */
+/*
+ * serialize_overlap: whether bytes [off, off + len) of file overlap an I/O
+ * in flight. A walk over the request slots: iodepth compares per I/O,
+ * only when the option is on.
+ */
+static bool serial_overlaps(const struct wstate *s, unsigned file,
+			    uint64_t off, uint64_t len)
+{
+	const struct io_req *r;
+	unsigned i;
+
+	for (i = 0; i < s->depth; i++) {
+		r = &s->reqs[i];
+		if (s->busy[i] && r->file == file && r->offset < off + len &&
+		    off < r->offset + r->len)
+			return true;
+	}
+	return false;
+}
+
+/* The held I/O still overlaps one in flight. */
+static bool serial_blocked(const struct wstate *s)
+{
+	const struct gen_io *io = &s->sheld;
+
+	return serial_overlaps(s, io->file,
+			       s->w->tgt->files[io->file].offset + io->foff,
+			       io->len);
+}
+
+/*
+ * The next I/O of a job that verifies or serializes (s->slow): false when
+ * verification holds the write back (s->vhold) or serialize_overlap holds
+ * the I/O (s->sheld). A mixed job's read is noted for checking.
+ */
+static __attribute__((noinline)) bool prep_slow(struct wstate *s,
+						struct io_req *req,
+						struct gen_io *io)
+{
+	const struct target *t = s->w->tgt;
+
+	if (s->sheld_ok) {
+		*io = s->sheld;
+		s->sheld_ok = false;
+	} else if (s->vfy) {
+		if (verify_next_io(s, io))
+			return false;
+	} else {
+		gen_next(&s->gen, io);
+	}
+	/* Before the buffer is filled: verify= stamps it as issued. */
+	if (s->serial && io->file < t->nfiles &&
+	    serial_overlaps(s, io->file, t->files[io->file].offset + io->foff,
+			    io->len)) {
+		s->sheld = *io;
+		s->sheld_ok = true;
+		return false;
+	}
+	if (s->vmixed && io->ddir == DDIR_READ) {
+		req->len = io->len;
+		verify_prep_read(s, req, io->offset / s->vfy->bs);
+	}
+	return true;
+}
+
+/* Returns false when prep_slow holds the I/O back. */
 static bool prep(struct wstate *s, struct io_req *req)
 {
 	const struct target *t = s->w->tgt;
 	const struct target_file *tf;
 	struct gen_io io;
 
-	if (s->vfy) {
-		if (verify_next_io(s, &io))
+	if (s->slow) {
+		if (!prep_slow(s, req, &io))
 			return false;
 	} else {
 		gen_next(&s->gen, &io);
@@ -351,6 +423,19 @@ static void io_error(struct wstate *s, struct dir_stats *d,
 		 strerror(err));
 }
 
+/* A job that verifies or serializes: what its completions tell. */
+static __attribute__((noinline)) void complete_slow(struct wstate *s,
+						    struct io_req *req)
+{
+	if (s->serial)
+		s->busy[req->idx] = false;
+	/* Whether each block's write landed, failed or not (verify.h). */
+	if (s->vfy && req->ddir == DDIR_WRITE)
+		verify_write_end(s, req);
+	else if (s->vmixed && req->ddir == DDIR_READ)
+		verify_read_end(s, req);
+}
+
 static void complete(struct wstate *s, struct io_req *req)
 {
 	const struct clock *clk = s->w->clk;
@@ -366,9 +451,8 @@ static void complete(struct wstate *s, struct io_req *req)
 	 * close without it. */
 	if (s->now >= s->tick_next)
 		ticks_roll(s, s->now);
-	/* Whether each block's write landed, failed or not (verify.h). */
-	if (s->vfy && req->ddir == DDIR_WRITE)
-		verify_write_end(s, req);
+	if (s->slow)
+		complete_slow(s, req);
 	/*
 	 * A failed I/O moved nothing: it counts in errors only, never in
 	 * ios, bytes, the rates or the latencies (as in fio). A short one
@@ -500,7 +584,9 @@ static void issue(struct wstate *s)
 
 	while (s->inflight < s->depth && !s->stopping && !s->think_due &&
 	       !s->drain) {
-		if (s->vhold && verify_barrier(s))
+		if ((s->vhold | s->sheld_ok) &&
+		    ((s->vhold && verify_barrier(s)) ||
+		     (s->sheld_ok && serial_blocked(s))))
 			break;
 		if (should_stop(s)) {
 			s->stopping = true;
@@ -547,6 +633,8 @@ static void issue(struct wstate *s)
 			complete(s, req);
 			live_publish(s);
 		} else if (r == ENGINE_QUEUED) {
+			if (s->serial)
+				s->busy[req->idx] = true;
 			s->batch_end = req->offset + req->len;
 			s->batch_file = req->file;
 			s->inflight++;
@@ -849,6 +937,7 @@ static void wstate_free(struct wstate *s)
 	iolog_discard(s->iolog);
 	ival_rec_free(s->irec);
 	free(s->vblk);
+	free(s->busy);
 	free(s->bufs);
 	if (s->fill)
 		fill_free(s->fill);
@@ -937,6 +1026,9 @@ void *worker_main(void *arg)
 			s.finished = true;
 			goto out;
 		}
+		s.vmixed = s.vfy->wpass && !j->verify_only &&
+			   (j->rw == RW_RW || j->rw == RW_RANDRW);
+		s.slow = true;
 	}
 	s.per_loop = job_per_loop(j, w->tgt->region);
 	s.limit_bytes = j->time_based ? UINT64_MAX : s.per_loop * j->loops;

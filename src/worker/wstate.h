@@ -92,6 +92,13 @@ struct wstate {
 	struct gen_io vheld;		/* a write waiting at the barrier */
 	bool vheld_ok;
 	bool vhold;			/* writes wait until none in flight */
+	/* serialize_overlap (worker.c); all unused when serial is false */
+	bool serial;
+	bool *busy;			/* per request: in flight */
+	struct gen_io sheld;		/* waits for an overlapping one */
+	bool sheld_ok;
+	bool vmixed;			/* verify=, mixed rw: reads check */
+	bool slow;		/* verify= or serial: prep_slow, complete_slow */
 	/* interval= (interval.h); irec NULL when off */
 	struct ival_rec *irec;
 	uint64_t iv_next;	/* ticks: the running interval's end;
@@ -271,6 +278,8 @@ void think_run(struct wstate *s);
 bool verify_next_io(struct wstate *s, struct gen_io *io);
 void verify_prep_write(struct wstate *s, struct io_req *req,
 		       uint64_t vblock);
+void verify_prep_read(struct wstate *s, struct io_req *req, uint64_t vblock);
+void verify_read_end(struct wstate *s, struct io_req *req);
 void verify_write_end(struct wstate *s, const struct io_req *req);
 bool verify_barrier(struct wstate *s);
 void verify_backlog_check(struct wstate *s);

@@ -166,8 +166,6 @@ expect_in err "option 'verify': 'crc7' is not valid; expected one of: none 0 xxh
 usage --name=v --filename=v.dat --size=1m --verify=xxh3 --rw=read
 expect_in err "option 'rw'"
 expect_in err 'verify_only=1'
-usage --name=v --filename=v.dat --size=1m --verify=xxh3 --rw=randrw
-expect_in err "option 'rw'"
 usage --name=v --size=1m --verify=xxh3 --rw=write --ioengine=null
 expect_in err "option 'verify': the null engine moves no data"
 usage --name=v --filename=v.dat --size=1m --verify=pattern --rw=write
@@ -184,14 +182,11 @@ expect_in err "option 'verify_pattern'"
 usage --name=v --filename=v.dat --size=1m --verify_only=1
 expect_in err "option 'verify_only': needs verify="
 usage --name=v --filename=v.dat --size=1m --verify=xxh3 --rw=write \
-	--bsrange=4k-8k
-expect_in err "option 'bs': verification needs one write block size"
+	--bsrange=1k-1500
+expect_in err "option 'bs': the unit checked .*here 4 bytes. must be a multiple of 512"
 usage --name=v --filename=v.dat --size=1m --verify=xxh3 --rw=write \
 	--bs=1000
 expect_in err "option 'bs'"
-usage --name=v --filename=v.dat --size=1m --verify=xxh3 --rw=randwrite \
-	--norandommap=1
-expect_in err "option 'norandommap'"
 usage --name=v --filename=v.dat --size=1m --verify=xxh3 --verify_only=1 \
 	--verify_backlog=8
 expect_in err "option 'verify_backlog'"

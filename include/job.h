@@ -109,6 +109,9 @@ struct job {
 	uint64_t randseed;
 	bool norandommap;
 	bool unlink;
+	/* issue 12, file metadata: delete (only) the files this run created
+	 * between loops; each loop makes them again */
+	bool unlink_each_loop;
 	bool allow_destructive;	/* write over data found on a device */
 	bool layout;		/* fill a read job's holes first */
 	bool stonewall;

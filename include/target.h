@@ -108,6 +108,15 @@ void target_close(struct target *t, bool unlink_created);
  * files for every loop). No warning; errors are ignored.
  */
 void target_new_pass(const struct target *t, const struct job *j);
+/*
+ * unlink_each_loop, between loops, from the job's thread with no I/O in
+ * flight: each file this run created is deleted (only while its path
+ * names that inode; else said and left) and made again as target_open
+ * makes it, on the same fd number. Files that were there before the run
+ * are never deleted. 0 or -errno with e.
+ */
+int target_recreate(struct target *t, const struct job *j,
+		    const atomic_int *stop, struct err_rec *e);
 void target_free(struct target *t);
 
 /* Memory alignment every I/O buffer satisfies (page size). */

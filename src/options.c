@@ -547,6 +547,10 @@ const struct opt_def options_table[] = {
 	{ .name = "unlink", .type = OPT_BOOL, .off = F(unlink), .def = "0",
 	  .category = "target",
 	  .help = "Delete the files iorig created, after the job" },
+	{ .name = "unlink_each_loop", .type = OPT_BOOL,
+	  .off = F(unlink_each_loop), .def = "0", .category = "target",
+	  .help = "Delete the files iorig created before each loop after "
+		  "the first, and make them again" },
 	{ .name = "allow_destructive", .alias = "allow-destructive",
 	  .type = OPT_BOOL, .off = F(allow_destructive), .def = "0",
 	  .category = "target",
@@ -1093,7 +1097,6 @@ static const char *const fio_only[] = {
 	"uid",
 	"unique_filename",
 	"unit_base",
-	"unlink_each_loop",
 	"uri",
 	"userspace_reap",
 	"verb",

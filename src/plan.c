@@ -116,6 +116,33 @@ static int check_buffers(const struct job *j, struct err_rec *e)
 	return -EINVAL;
 }
 
+/*
+ * unlink_each_loop makes the files again between loops on the same fd:
+ * an engine holding maps of the old files (mmap) or io_uring files
+ * registered at start would go on with the deleted ones.
+ */
+static int check_unlink_loop(const struct job *j, struct err_rec *e)
+{
+	const struct engine_ops *eng = engine_find(j->ioengine);
+
+	if (!j->unlink_each_loop || j->time_based)
+		return 0;
+	if (eng && (eng->flags & ENGINE_MAPPED)) {
+		err_set(e, j->section_file, j->section_line,
+			"unlink_each_loop", "ioengine=%s maps the files once; "
+			"expected an engine that reads and writes the fd",
+			j->ioengine);
+		return -EINVAL;
+	}
+	if (j->registerfiles > 0) {
+		err_set(e, j->section_file, j->section_line,
+			"unlink_each_loop", "registerfiles=1 registers the "
+			"files once; expected registerfiles=0");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* A minimum above the cap could never be met (fio refuses it too). */
 static int check_rate(const struct job *j, struct err_rec *e)
 {
@@ -231,7 +258,8 @@ static int check_job(const struct job *j, struct err_rec *e)
 			return -EINVAL;
 		}
 	}
-	if (check_rate(j, e) || check_zones(j, e))
+	if (check_rate(j, e) || check_zones(j, e) ||
+	    check_unlink_loop(j, e))
 		return -EINVAL;
 	if (j->hipri && !j->direct) {
 		err_set(e, file, line, "hipri", "polled I/O needs direct=1");

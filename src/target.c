@@ -1124,14 +1124,14 @@ static bool is_own(const struct target_file *tf, const struct stat *st)
 }
 
 /* Delete the file this run created, only while the path still names it. */
-static int unlink_own(const struct target_file *tf)
+static int unlink_own(const struct target_file *tf, const char *opt)
 {
 	struct stat st;
 
 	if (lstat(tf->path, &st) || !is_own(tf, &st)) {
-		fprintf(stderr, "iorig: warning: %s: not deleted (unlink=1): "
+		fprintf(stderr, "iorig: warning: %s: not deleted (%s=1): "
 			"the path no longer names the file this run created\n",
-			tf->path);
+			tf->path, opt);
 		return -ESTALE;
 	}
 	return unlink(tf->path) ? -errno : 0;
@@ -1336,12 +1336,63 @@ int target_open(struct target *t, const struct target *run, size_t nrun,
 		}
 		apply_fadvise(t, tf, j, true);
 		warn_tmpfs_direct(t, tf, j);
+		if (j->unlink_each_loop && !tf->created && !tf->is_bdev &&
+		    j->loops > 1 && !j->time_based)
+			twarn(t, "unlink_each_loop_kept", j, "job '%s': %s: "
+			      "not deleted between loops (unlink_each_loop=1 "
+			      "deletes only files this run created)", j->name,
+			      tf->path);
 	}
 	return 0;
 err:
 	target_close(t, false);
 	target_undo(t, j);
 	return ret;
+}
+
+int target_recreate(struct target *t, const struct job *j,
+		    const atomic_int *stop, struct err_rec *e)
+{
+	struct stat st;
+	unsigned i;
+	int fd, ret;
+
+	for (i = 0; i < t->nfiles; i++) {
+		struct target_file *tf = &t->files[i];
+
+		if (!tf->created || tf->is_bdev || tf->fd < 0)
+			continue;
+		ret = unlink_own(tf, "unlink_each_loop");
+		if (ret == -ESTALE)
+			continue;	/* said; the file is left alone */
+		if (ret) {
+			err_set(e, tf->path, 0, "unlink_each_loop",
+				"cannot delete: %s", strerror(-ret));
+			return ret;
+		}
+		tf->created = false;
+		ret = open_regular(tf, t, j, stop, e);
+		if (ret)
+			return ret;
+		fd = open_checked(tf, open_flags(j, job_writes(j)),
+				  job_writes(j), e);
+		if (fd < 0)
+			return fd;
+		/* Same fd number: engines that hold it go on with the new
+		 * file. */
+		if (dup3(fd, tf->fd, O_CLOEXEC) < 0) {
+			ret = -errno;
+			close(fd);
+			err_set(e, tf->path, 0, "unlink_each_loop",
+				"cannot reopen: %s", strerror(-ret));
+			return ret;
+		}
+		close(fd);
+		if (!fstat(tf->fd, &st))
+			id_set(tf, &st);
+		apply_fadvise(t, tf, j, true);
+	}
+	return 0;
 }
 
 void target_new_pass(const struct target *t, const struct job *j)
@@ -1364,7 +1415,7 @@ void target_close(struct target *t, bool unlink_created)
 			close(tf->fd);
 		tf->fd = -1;
 		if (unlink_created && tf->created && !tf->is_bdev)
-			unlink_own(tf);
+			unlink_own(tf, "unlink");
 	}
 }
 

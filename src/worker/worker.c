@@ -297,6 +297,13 @@ static bool prep(struct wstate *s, struct io_req *req)
 	return true;
 }
 
+/* unlink_each_loop acts between loops (fio: not within a time_based
+ * run, which is one loop). */
+static bool recreates(const struct job *j)
+{
+	return j->unlink_each_loop && !j->time_based;
+}
+
 /* Stats restart here: the end of ramp_time, or the start. */
 static void measure_start(struct wstate *s)
 {
@@ -310,9 +317,10 @@ static void measure_start(struct wstate *s)
 		iolog_start(s->iolog, s->t0);
 	s->issued_bytes = 0;
 	s->issued_ios = 0;
-	/* Buffered: each pass drops the cache again (fio reopens per loop) */
-	s->next_pass = !j->direct && s->guarded && s->per_loop ?
-		       s->per_loop : UINT64_MAX;
+	/* Buffered: each pass drops the cache again (fio reopens per loop);
+	 * unlink_each_loop makes the files again between loops */
+	s->next_pass = ((!j->direct && s->guarded) || recreates(j)) &&
+		       s->per_loop ? s->per_loop : UINT64_MAX;
 	pace_start(s);
 	if (s->ctl_on)
 		ctl_arm(s);
@@ -573,7 +581,16 @@ static void new_pass(struct wstate *s)
 	s->next_pass = s->next_pass > UINT64_MAX - s->per_loop ? UINT64_MAX :
 		       s->next_pass + s->per_loop;
 	call_enter(s);
-	target_new_pass(s->w->tgt, s->j);
+	if (recreates(s->j)) {
+		struct err_rec e = { 0 };
+		int r = target_recreate(s->w->tgt, s->j, s->w->stop, &e);
+
+		if (r)
+			job_fail(s, r, "%s: %s", e.file,
+				 e.msg);
+	} else {
+		target_new_pass(s->w->tgt, s->j);
+	}
 	call_leave(s);
 }
 
@@ -593,6 +610,10 @@ static void issue(struct wstate *s)
 			break;
 		}
 		if (s->issued_bytes >= s->next_pass) {
+			/* the old files' I/Os complete before they go */
+			s->pass_wait = recreates(s->j) && s->inflight;
+			if (s->pass_wait)
+				break;
 			new_pass(s);
 			if (s->abandoned)
 				return;
@@ -736,6 +757,8 @@ void commit_reap(struct wstate *s)
 		min = wait_batch(s, &batch);
 	if (s->drain && min < s->inflight - s->low)
 		min = s->inflight - s->low;
+	if (s->pass_wait)
+		min = s->inflight;
 	max = one_at_a_time(s) && !batch ? 1 : s->reap_max;
 	if (batch)
 		t0 = clock_ticks(s->w->clk);
@@ -968,7 +991,9 @@ void *worker_main(void *arg)
 	s.guarded = !(j->engine->flags & ENGINE_NOIO);
 	s.ctx.opts = (struct engine_opts){
 		.direct = j->direct, .fixedbufs = j->fixedbufs,
-		.registerfiles = j->registerfiles,
+		/* the files unlink_each_loop makes again are not the
+		 * registered ones */
+		.registerfiles = recreates(j) ? 0 : j->registerfiles,
 		.sqthread_poll = j->sqthread_poll, .hipri = j->hipri,
 		.sqthread_poll_cpu = j->sqthread_poll_cpu,
 		.pool_threads = j->pool_threads,

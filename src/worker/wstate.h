@@ -137,6 +137,8 @@ struct wstate {
 	bool ctl_on;			/* halt or steady-state to look at */
 	unsigned low;			/* iodepth_low; 0: refill at once */
 	bool drain;			/* full: wait down to `low` */
+	bool pass_wait;			/* unlink_each_loop: empty the queue
+					 * before the next loop */
 	char cpus[64];			/* the CPUs allowed, a list */
 	struct steady_rec *ss;		/* steadystate; NULL: off */
 	uint64_t ss_next;		/* ticks: the next sample; UINT64_MAX */

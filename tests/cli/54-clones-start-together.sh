@@ -32,9 +32,10 @@ r0 = s[0][1]
 # the job's reads, not the few of metadata that creating files makes
 first = next(x for x in s if x[1] > r0 + 256)
 last = next(x for x in s if x[1] == s[-1][1])
-# sectors written after the first read (ext4's own metadata aside: the
-# layout would write 64 MiB there if clones started one by one)
-late = s[-1][2] - first[2]
+# sectors written between the first read and the last (ext4's own
+# metadata aside: the layout would write 64 MiB there if clones started
+# one by one); after the last read, unlink=1 and ext4's journal write
+late = last[2] - first[2]
 print(p.returncode, s[-1][1] - r0, (last[0] - first[0]) / 1e9, late)
 PYEOF
 read -r rc reads window late <samples

@@ -16,6 +16,9 @@
 #   BENCH_T_IO_URING=PATH fio's t/io_uring, built by you (peak_*, scale_*)
 #   BENCH_ZRAM_SIZE=SIZE  zram disk size when we set it up (default 1G)
 #   BENCH_ZRAM_REUSE=1    read an already configured /dev/zram0 as it is
+#   BENCH_REAL_JOBS=a,b   real_jobs: job files of jobs/real to run, by base
+#                         name (default: all)
+#   BENCH_REAL_SIZE=SIZE  real_jobs: size= of non-percentage jobs (64m)
 #   BENCH_DISK=PATH       disk scenarios: block device or existing file to
 #                         read (default: the device holding /, or failing
 #                         that its largest file); never written
@@ -47,7 +50,7 @@ HELPER="$BENCH_DIR/bench.py"
 # sides (key:label:op:target:A/B, default iorig/fio).
 SCENARIOS=(null sync io_uring libaio pthread io_uring_tuned
 	peak_io_uring peak_libaio scale_io_uring scale_null
-	disk_libaio disk_io_uring disk_sync disk_pthread)
+	disk_libaio disk_io_uring disk_sync disk_pthread real_jobs)
 SKIP=3
 
 # iorig's batching, as extra sides of the queue-depth scenarios. iorig's
@@ -297,6 +300,61 @@ scenario_disk_pthread() {
 		"read_iops:read IOPS:info:0:pthread-s1/libaio-s1" \
 		"read_iops:read IOPS:info:0:pthread-s1/pthread" \
 		"read_iops:read IOPS:info:0:libaio-s1/libaio"
+}
+
+# The realistic job files of jobs/real, each run as written apart from a
+# short copy (jobs/real/shorten.sh): runtime BENCH_RUNTIME, no ramp, size
+# BENCH_REAL_SIZE (percentages stay), raw devices pointed at a loop device
+# over a file in $OUT, directories and other file names at $OUT/scratch.
+# One row per file: total IOPS (read + write of every job) iorig/fio.
+REAL_LOOP=
+real_loop_acquire() {
+	[ -n "$REAL_LOOP" ] && return 0
+	if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null 2>&1; then
+		skip "real_jobs needs root and losetup for its loop device"
+		return 1
+	fi
+	truncate -s 256m "$OUT/real-disk.img" || return 1
+	REAL_LOOP=$(losetup -f --show "$OUT/real-disk.img") || {
+		skip "losetup cannot attach a loop device"
+		return 1
+	}
+	# Written once, so reads of either tool find data, not holes.
+	dd if=/dev/urandom of="$REAL_LOOP" bs=1M count=256 oflag=direct \
+		status=none
+	mkdir -p "$OUT/scratch" "$OUT/real"
+}
+real_loop_release() {
+	[ -n "$REAL_LOOP" ] && losetup -d "$REAL_LOOP"
+	REAL_LOOP=
+	rm -f "$OUT/real-disk.img"
+	rm -rf "$OUT/scratch"
+}
+
+scenario_real_jobs() {
+	local src="$ROOT/jobs/real" f b want=",${BENCH_REAL_JOBS:-},"
+	local size=${BENCH_REAL_SIZE:-64m} failed=0
+	real_loop_acquire || return "$SKIP"
+	for f in "$src"/*.inc; do
+		[ -e "$f" ] || continue
+		sh "$src/shorten.sh" "$f" "$OUT/real/${f##*/}" "$REAL_LOOP" \
+			"$OUT/scratch" "${RUNTIME}s" "$size" 16m || return 1
+	done
+	for f in "$src"/*.fio; do
+		b=$(basename "$f" .fio)
+		[ "$want" = ",," ] || [[ $want == *",$b,"* ]] || continue
+		sh "$src/shorten.sh" "$f" "$OUT/real/$b.fio" "$REAL_LOOP" \
+			"$OUT/scratch" "${RUNTIME}s" "$size" 16m || return 1
+		say ""
+		say "-- real_jobs: $b.fio"
+		reset_sides
+		add_side iorig iorig --output-format=json "$OUT/real/$b.fio"
+		add_side fio fio --output-format=json "$OUT/real/$b.fio"
+		# Each tool lays out its own files: clear them between files.
+		run_rounds "real.$b" "iops:total IOPS:within:0.10" || failed=1
+		rm -rf "$OUT/scratch"/*
+	done
+	return $failed
 }
 
 # ---------------------------------------------------------------------------
@@ -592,6 +650,7 @@ disk_acquire() {
 
 cleanup() {
 	zram_release
+	real_loop_release
 }
 
 # ---------------------------------------------------------------------------

@@ -17,7 +17,7 @@
 #define BASELINE_SCHEMA_MIN	1
 #define BASELINE_SCHEMA_MAX	1
 
-static const char *const dir_key[DDIR_NR] = { "read", "write" };
+static const char *const dir_key[DDIR_NR] = DDIR_NAMES;
 static const char *const hist_key[] = { "slat_ns", "clat_ns", "lat_ns",
 					   "sched_lat_ns" };
 static const char *const stat_key[] = { "min", "max", "mean", "stddev" };

@@ -30,6 +30,11 @@ static const struct opt_choice rw_choices[] = {
 	{ "rw", RW_RW, "sequential mixed reads and writes" },
 	{ "readwrite", RW_RW, "same as rw" },
 	{ "randrw", RW_RANDRW, "random mixed reads and writes" },
+	{ "trim", RW_TRIM, "sequential trims (discard, hole punching)" },
+	{ "randtrim", RW_RANDTRIM, "random trims" },
+	{ "trimwrite", RW_TRIMWRITE, "sequential trims, each followed by a "
+	  "write of its blocks" },
+	{ "randtrimwrite", RW_RANDTRIMWRITE, "trimwrite at random offsets" },
 	{ NULL, 0, NULL },
 };
 
@@ -1001,8 +1006,7 @@ static int set_rw(struct job *j, const struct opt_def *o, const char *val,
 		return ret;
 	j->rw_seq_nr = 0;
 	j->rw_seq_add = 0;
-	if (j->rw == RW_RANDREAD || j->rw == RW_RANDWRITE ||
-	    j->rw == RW_RANDRW) {
+	if (rw_random(j->rw)) {
 		ret = value_uint(colon + 1, 1, UINT32_MAX, &v, why, whylen);
 		if (ret) {
 			snprintf(why, whylen, "'%s': after a random mode, "
@@ -1177,17 +1181,19 @@ static int set_bs(struct job *j, const struct opt_def *o, const char *val,
 		if (ret)
 			return ret;
 	}
+	/* Trims take the writes' size, as in fio (bs=8k,32k: 32k trims). */
 	for (i = 0; i < DDIR_NR; i++) {
-		j->bs_min[i] = lo[n == 2 ? i : 0];
-		j->bs_max[i] = hi[n == 2 ? i : 0];
+		j->bs_min[i] = lo[n == 2 && i ? 1 : 0];
+		j->bs_max[i] = hi[n == 2 && i ? 1 : 0];
 	}
 	return 0;
 }
 
 /*
  * rate=, rate_iops=, rate_min=, rate_iops_min=: "read[,write[,trim]]".
- * One item applies to reads and writes; an empty item leaves its direction
- * unlimited (0). A trim item is checked and ignored: iorig issues no trims.
+ * One item applies to every direction; without a trim item, trims take the
+ * write item (fio's meaning); an empty item leaves its direction unlimited
+ * (0).
  */
 static int set_rate(uint64_t *dst, const struct opt_def *o, unsigned kb,
 		    const char *val, char *why, size_t whylen)
@@ -1233,6 +1239,7 @@ static int set_rate(uint64_t *dst, const struct opt_def *o, unsigned kb,
 	}
 	dst[DDIR_READ] = v[0];
 	dst[DDIR_WRITE] = n ? v[1] : v[0];
+	dst[DDIR_TRIM] = n == 2 ? v[2] : dst[DDIR_WRITE];
 	return 0;
 }
 
@@ -1579,15 +1586,18 @@ void options_format(const struct job *j, const struct opt_def *o,
 				  len - n);
 		}
 		break;
-	case OPT_RATE:
-		if (((const uint64_t *)src)[0] == ((const uint64_t *)src)[1])
-			snprintf(buf, len, "%" PRIu64,
-				 ((const uint64_t *)src)[0]);
+	case OPT_RATE: {
+		const uint64_t *v = src;
+
+		if (v[DDIR_TRIM] != v[DDIR_WRITE])
+			snprintf(buf, len, "%" PRIu64 ",%" PRIu64 ",%" PRIu64,
+				 v[0], v[1], v[2]);
+		else if (v[0] == v[1])
+			snprintf(buf, len, "%" PRIu64, v[0]);
 		else
-			snprintf(buf, len, "%" PRIu64 ",%" PRIu64,
-				 ((const uint64_t *)src)[0],
-				 ((const uint64_t *)src)[1]);
+			snprintf(buf, len, "%" PRIu64 ",%" PRIu64, v[0], v[1]);
 		break;
+	}
 	case OPT_PLIST:
 		for (i = 0, n = 0; i < j->npercentiles && n < len; i++)
 			n += snprintf(buf + n, len - n, "%s%g", i ? ":" : "",

@@ -84,7 +84,7 @@ size_t progress_format(char *buf, size_t len,
 		       const struct progress_snap *cur,
 		       const struct progress_snap *prev)
 {
-	static const char dir_tag[DDIR_NR] = { 'r', 'w' };
+	static const char dir_tag[DDIR_NR] = { 'r', 'w', 't' };
 	double secs = (double)counter_sub0(cur->now_ns, prev->now_ns) / 1e9;
 	char el[32], total[32], iops[32], bw[32];
 	size_t n;

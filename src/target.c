@@ -50,12 +50,14 @@ static bool job_writes(const struct job *j)
 {
 	if (j->engine_changes_files)
 		return true;
-	return !j->verify_only && j->rw != RW_READ && j->rw != RW_RANDREAD;
+	return !j->verify_only && rw_changes_data(j->rw);
 }
 
+/* Reads or trims: wants data in its region, as a trim of a hole discards
+ * nothing (its files are laid out as a reader's). */
 static bool job_reads(const struct job *j)
 {
-	return j->rw != RW_WRITE && j->rw != RW_RANDWRITE;
+	return rw_dirs(j->rw) & ((1u << DDIR_READ) | (1u << DDIR_TRIM));
 }
 
 /* Clones of a job with a filename= list share its files: one warning. */
@@ -347,7 +349,13 @@ out:
 
 static uint64_t bs_smallest(const struct job *j)
 {
-	return j->bs_min[0] < j->bs_min[1] ? j->bs_min[0] : j->bs_min[1];
+	uint64_t m = j->bs_min[0];
+	unsigned d;
+
+	for (d = 1; d < DDIR_NR; d++)
+		if (j->bs_min[d] < m)
+			m = j->bs_min[d];
+	return m;
 }
 
 /* The largest offset a file may have: off_t is signed 64-bit. */
@@ -437,7 +445,7 @@ static int plan_avail(const struct target *t, const struct target_file *tf,
 static int plan_region(struct target *t, const struct job *j,
 		       struct err_rec *e)
 {
-	static const char *const dname[] = { "read", "write" };
+	static const char *const dname[DDIR_NR] = DDIR_NAMES;
 	uint64_t unit = region_unit(j), len = UINT64_MAX, avail;
 	unsigned i, d;
 	int ret;
@@ -454,8 +462,7 @@ static int plan_region(struct target *t, const struct job *j,
 	len = len / unit * unit;
 	for (d = 0; d < DDIR_NR; d++) {
 		/* The directions the generator draws (init_gen). */
-		bool used = d == DDIR_READ ? job_reads(j) :
-			    j->rw != RW_READ && j->rw != RW_RANDREAD;
+		bool used = rw_dirs(j->rw) >> d & 1;
 
 		if (!used || len >= j->bs_min[d])
 			continue;
@@ -479,7 +486,7 @@ static int plan_region(struct target *t, const struct job *j,
 static int check_dio(const struct target *t, const struct job *j,
 		     struct err_rec *e)
 {
-	static const char *const dname[] = { "read", "write" };
+	static const char *const dname[DDIR_NR] = DDIR_NAMES;
 	unsigned i, d;
 
 	for (i = 0; i < t->nfiles; i++) {
@@ -940,8 +947,7 @@ static void apply_fadvise(const struct target *t, const struct target_file *tf,
 	if (h == FADV_NONE)
 		return;
 	if (h == FADV_AUTO)
-		h = (j->rw == RW_RANDREAD || j->rw == RW_RANDWRITE ||
-		     j->rw == RW_RANDRW) ? FADV_RANDOM : FADV_SEQUENTIAL;
+		h = rw_random(j->rw) ? FADV_RANDOM : FADV_SEQUENTIAL;
 	posix_fadvise(tf->fd, (off_t)tf->offset, (off_t)t->file_region,
 		      advice[h]);
 }

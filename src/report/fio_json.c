@@ -96,7 +96,7 @@ static void put_samples(struct jw *c, json_t *o)
 
 /*
  * One direction. runtime_ns is the unit's; a direction without I/O has
- * runtime 0, as in fio. d NULL: a direction iorig never does (trim).
+ * runtime 0, as in fio. d NULL: a direction without figures.
  */
 static json_t *f_dir(struct jw *c, const struct dir_stats *d,
 		     uint64_t runtime_ns, const struct job *j)
@@ -411,7 +411,7 @@ static json_t *f_job(struct jw *c, const struct run_result *r,
 	jw_put(c, o, "job options", f_job_opts(c, r, j));
 	jw_put(c, o, "read", f_dir(c, &s->dir[DDIR_READ], s->runtime_ns, j));
 	jw_put(c, o, "write", f_dir(c, &s->dir[DDIR_WRITE], s->runtime_ns, j));
-	jw_put(c, o, "trim", f_dir(c, NULL, 0, j));
+	jw_put(c, o, "trim", f_dir(c, &s->dir[DDIR_TRIM], s->runtime_ns, j));
 	jw_put(c, o, "sync", f_sync(c, &s->sync, j));
 	put_cpu(c, o, u, u->stats.nclones ? rt_ns : 0);
 	jw_put(c, o, "iodepth_level", f_depth_map(c, depth_level_keys));

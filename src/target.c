@@ -521,6 +521,43 @@ static int check_dio(const struct target *t, const struct job *j,
 }
 
 /*
+ * Trims on a device discard whole logical blocks (BLKDISCARD refuses
+ * anything else): the region's start, the trim sizes and rw=trim:N's gap
+ * must be multiples of the device's logical block size.
+ */
+static int check_trim_align(const struct target_file *tf,
+			    const struct job *j, struct err_rec *e)
+{
+	uint64_t a = tf->dio_align;
+	int64_t gap = j->rw_seq_add < 0 ? -j->rw_seq_add : j->rw_seq_add;
+
+	if (!(rw_dirs(j->rw) & (1u << DDIR_TRIM)) || !a)
+		return 0;
+	if (tf->offset % a) {
+		err_set(e, tf->path, 0, "offset", "%" PRIu64 " is not a "
+			"multiple of %" PRIu64 ", the logical block size of "
+			"this device, which trims discard whole", tf->offset,
+			a);
+		return -EINVAL;
+	}
+	if (j->bs_min[DDIR_TRIM] % a || j->bs_max[DDIR_TRIM] % a) {
+		err_set(e, tf->path, 0, "bs", "trim block size %" PRIu64 "%s "
+			"is not a multiple of %" PRIu64 ", the logical block "
+			"size of this device, which trims discard whole",
+			j->bs_min[DDIR_TRIM], j->bs_min[DDIR_TRIM] !=
+			j->bs_max[DDIR_TRIM] ? " (or its range's end)" : "", a);
+		return -EINVAL;
+	}
+	if ((uint64_t)gap % a) {
+		err_set(e, tf->path, 0, "rw", "the gap of %" PRId64 " bytes "
+			"between trims is not a multiple of %" PRIu64 ", the "
+			"logical block size of this device", j->rw_seq_add, a);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
  * A job that writes to a device: refused when the device is in use, or holds
  * data and allow_destructive is not set; what it will overwrite is kept for
  * the warning target_open prints.
@@ -658,6 +695,9 @@ int target_plan(struct target *t, const struct job *j, struct err_rec *e)
 	for (i = 0; !ret && i < t->nfiles; i++)
 		if (t->files[i].is_bdev && job_writes(j))
 			ret = guard_bdev(&t->files[i], j, e);
+	for (i = 0; !ret && i < t->nfiles; i++)
+		if (t->files[i].is_bdev)
+			ret = check_trim_align(&t->files[i], j, e);
 	if (ret)
 		goto err;
 	return 0;

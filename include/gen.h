@@ -58,7 +58,8 @@ uint64_t gen_rng_below(struct gen_rng *r, uint64_t n);
 struct gen_params {
 	uint64_t region;		/* bytes, > 0, a multiple of nfiles */
 	unsigned nfiles;		/* file regions in it; 0 means 1 */
-	uint64_t bs_min[DDIR_NR], bs_max[DDIR_NR];	/* per direction, > 0 */
+	/* per direction, > 0 */
+	uint64_t bs_min[DDIR_NR], bs_max[DDIR_NR];
 	bool random;
 	bool mixed;			/* rw / randrw */
 	int only_dir;			/* when !mixed: the direction */
@@ -71,9 +72,9 @@ struct gen_params {
 	/* Random patterns (issue 12); all zero: none, the fast paths. */
 	const struct dist_spec *dist;	/* NULL or random: uniform */
 	const struct bssplit_spec *bssplit;	/* NULL: bs_min/bs_max */
-	uint64_t ba[DDIR_NR];			/* random offsets' unit; 0: align */
-	double perc_seq[DDIR_NR];		/* percent of random I/Os that go on
-					 * sequentially instead */
+	uint64_t ba[DDIR_NR];		/* random offsets' unit; 0: align */
+	/* percent of random I/Os that go on sequentially instead */
+	double perc_seq[DDIR_NR];
 	bool lfsr;			/* the map even with norandommap */
 	int64_t seq_add;		/* rw=read:N: gap after each I/O */
 	uint64_t seq_nr;		/* rw=randread:N: random every N */
@@ -102,7 +103,7 @@ struct gen_ext {
 	bool has_bss[DDIR_NR];
 	struct dist_alias zal[DDIR_NR];	/* zoned: zone of an I/O */
 	uint64_t zlo[DDIR_NR][DIST_ZONES_MAX], zhi[DDIR_NR][DIST_ZONES_MAX];
-	uint64_t seq_thr[DDIR_NR];		/* (rng >> 1) below: sequential */
+	uint64_t seq_thr[DDIR_NR];	/* (rng >> 1) below: sequential */
 	uint64_t run;			/* I/Os left in a rw=randread:N run */
 	uint64_t last_foff, last_end;
 	uint32_t last_file;

@@ -234,8 +234,8 @@ static int report(const struct cli *c, struct run_result *r,
 				"(continue_on_error)\n",
 				r->plan->jobs[i].name, d[DDIR_READ].errors,
 				d[DDIR_WRITE].errors + d[DDIR_TRIM].errors,
-				d[DDIR_TRIM].errors ? ", trims counted as writes" :
-				"");
+				d[DDIR_TRIM].errors ?
+				", trims counted as writes" : "");
 		if (r->stats[i].verify.mismatches)
 			fprintf(stderr, "iorig: job '%s': %" PRIu64 " of %"
 				PRIu64 " blocks did not verify\n",

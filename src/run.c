@@ -468,7 +468,8 @@ static void group_window(const struct plan *p, unsigned wg,
 static bool writes_unsynced(const struct job *j)
 {
 	return !j->direct && needs_files(j) &&
-	       rw_dirs(j->rw) & (1u << DDIR_WRITE) && !j->fsync && !j->fdatasync &&
+	       rw_dirs(j->rw) & (1u << DDIR_WRITE) && !j->fsync &&
+	       !j->fdatasync &&
 	       !j->end_fsync && j->sync == SYNC_NONE && !j->verify;
 }
 

@@ -1272,9 +1272,11 @@ static void say_layout(const struct target *t, const struct target_file *tf,
 		value_fmt_bytes(holes, b, sizeof(b));
 		twarn(t, "holes_filled", j, "job '%s': %s: %" PRIu64 " bytes "
 		      "(%s) of holes/unwritten extents in [%" PRIu64 ", %"
-		      PRIu64 ") filled with random data so that reads reach "
-		      "the device (layout=0 leaves them)", j->name, tf->path,
-		      holes, b, tf->offset, end < size ? end : size);
+		      PRIu64 ") filled with random data so that %s "
+		      "(layout=0 leaves them)", j->name, tf->path,
+		      holes, b, tf->offset, end < size ? end : size,
+		      rw_dirs(j->rw) & (1u << DDIR_READ) ?
+		      "reads reach the device" : "trims have data to discard");
 	}
 }
 

@@ -331,7 +331,8 @@ static void io_error(struct wstate *s, struct dir_stats *d,
 				       COE_WRITE))
 		return;
 	job_fail(s, -err, "%s of %" PRIu32 " bytes at offset %" PRIu64
-		 " of %s (engine %s): %s", ddir_str(req->ddir), req->len, req->offset, path, s->eng->name,
+		 " of %s (engine %s): %s", ddir_str(req->ddir), req->len,
+		 req->offset, path, s->eng->name,
 		 strerror(err));
 }
 

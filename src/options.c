@@ -1161,8 +1161,8 @@ static int set_bs(struct job *j, const struct opt_def *o, const char *val,
 		  char *why, size_t whylen)
 {
 	bool range = !strcmp(o->name, "bsrange");
-	char parts[2][128];
-	uint64_t lo[2], hi[2];
+	char parts[3][128];
+	uint64_t lo[3], hi[3];
 	int n, i, ret;
 
 	n = value_split_rw(val, !range, parts, why, whylen);
@@ -1181,10 +1181,11 @@ static int set_bs(struct job *j, const struct opt_def *o, const char *val,
 		if (ret)
 			return ret;
 	}
-	/* Trims take the writes' size, as in fio (bs=8k,32k: 32k trims). */
+	/* A direction not given takes the last one given, as in fio
+	 * (bs=8k,32k: 32k trims). */
 	for (i = 0; i < DDIR_NR; i++) {
-		j->bs_min[i] = lo[n == 2 && i ? 1 : 0];
-		j->bs_max[i] = hi[n == 2 && i ? 1 : 0];
+		j->bs_min[i] = lo[i < n ? i : n - 1];
+		j->bs_max[i] = hi[i < n ? i : n - 1];
 	}
 	return 0;
 }
@@ -1518,7 +1519,7 @@ void options_format(const struct job *j, const struct opt_def *o,
 {
 	const void *src = cfield(j, o->off);
 	size_t n;
-	unsigned i;
+	unsigned i, last;
 
 	buf[0] = '\0';
 	switch (o->type) {
@@ -1574,16 +1575,22 @@ void options_format(const struct job *j, const struct opt_def *o,
 		/* bs has no range form (fio's meaning): bsrange shows it. */
 		if (strcmp(o->name, "bsrange") &&
 		    (j->bs_min[0] != j->bs_max[0] ||
-		     j->bs_min[1] != j->bs_max[1])) {
+		     j->bs_min[1] != j->bs_max[1] ||
+		     j->bs_min[2] != j->bs_max[2])) {
 			buf[0] = '\0';
 			break;
 		}
 		n = fmt_range(j->bs_min[0], j->bs_max[0], buf, len);
-		if (n < len && (j->bs_min[0] != j->bs_min[1] ||
-				j->bs_max[0] != j->bs_max[1])) {
+		/* As many items as differ from the last: "4k", "4k,64k",
+		 * "4k,64k,8k". */
+		for (last = DDIR_NR - 1; last > 0; last--)
+			if (j->bs_min[last] != j->bs_min[last - 1] ||
+			    j->bs_max[last] != j->bs_max[last - 1])
+				break;
+		for (i = 1; i <= last && n + 1 < len; i++) {
 			buf[n++] = ',';
-			fmt_range(j->bs_min[1], j->bs_max[1], buf + n,
-				  len - n);
+			n += fmt_range(j->bs_min[i], j->bs_max[i], buf + n,
+				       len - n);
 		}
 		break;
 	case OPT_RATE: {

@@ -238,12 +238,12 @@ const struct opt_def options_table[] = {
 	  .help = "Percent of mixed I/Os that write (100 - rwmixread)" },
 	{ .name = "bs", .alias = "blocksize", .type = OPT_BS, .off = 0,
 	  .def = "4k", .category = "workload",
-	  .help = "Block size: SIZE, or READ,WRITE (READ-WRITE as fio "
-		  "reads it; ranges: bsrange)" },
+	  .help = "Block size: SIZE, or READ,WRITE[,TRIM] (READ-WRITE as "
+		  "fio reads it; ranges: bsrange)" },
 	{ .name = "bsrange", .alias = "blocksize_range", .type = OPT_BS,
 	  .off = 0, .def = "4k", .category = "workload",
-	  .help = "Block size range LO-HI (or READ,WRITE ranges), sizes "
-		  "drawn as fio does; same setting as bs" },
+	  .help = "Block size range LO-HI (or READ,WRITE[,TRIM] ranges), "
+		  "sizes drawn as fio does; same setting as bs" },
 	{ .name = "ioengine", .type = OPT_SPECIAL, .off = F(ioengine),
 	  .def = "sync", .set = set_ioengine, .category = "engine",
 	  .help = "How I/O is issued; see ENGINES" },
@@ -453,10 +453,11 @@ const struct opt_def options_table[] = {
 	  .off = F(percentage_random), .def = "100", .flags = OPT_F_COUNT,
 	  .category = "random",
 	  .help = "Percent of a random job's I/Os at random offsets, the "
-		  "rest going on after the one before: read[,write]" },
+		  "rest going on after the one before: read[,write[,trim]]" },
 	{ .name = "blockalign", .alias = "ba", .type = OPT_RATE,
 	  .off = F(blockalign), .def = "0", .category = "random",
-	  .help = "Random offsets are multiples of this: read[,write]; 0: "
+	  .help = "Random offsets are multiples of this: "
+		  "read[,write[,trim]]; 0: "
 		  "the block size (any other value turns the map off)" },
 	{ .name = "allrandrepeat", .type = OPT_BOOL, .off = F(allrandrepeat),
 	  .def = "0", .category = "random",
@@ -468,7 +469,7 @@ const struct opt_def options_table[] = {
 	{ .name = "bssplit", .type = OPT_SPECIAL, .off = F(bssplit),
 	  .set = set_bssplit, .category = "workload",
 	  .help = "Weighted block sizes SIZE/PCT:SIZE/PCT..., per direction "
-		  "read,write; overrides bs" },
+		  "read,write,trim; overrides bs" },
 	/* Files after the job */
 	{ .name = "unlink", .type = OPT_BOOL, .off = F(unlink), .def = "0",
 	  .category = "target",
@@ -1151,8 +1152,9 @@ static int set_choice(int *dst, const struct opt_def *o, const char *val,
 }
 
 /*
- * fio's two readings. bs: one size per direction, read,write, where with
- * no comma ':' or '-' separates too (bs=4k-64k reads 4k, writes 64k).
+ * fio's two readings. bs: one size per direction, read,write,trim, where
+ * with no comma ':' or '-' separates too (bs=4k-64k reads 4k, writes
+ * 64k).
  * bsrange: a range per direction, split by commas only. A range inside a
  * comma list of bs is what fio misreads silently (bs=4k-8k,16k drops 8k):
  * refused.

@@ -5,7 +5,8 @@
 # (/sys/block/loopN/stat fields 12-15: discards completed, merged, sectors,
 # ticks), the backing file gets holes there (SEEK_HOLE/SEEK_DATA) and
 # fewer allocated blocks, and bytes outside the regions keep their
-# checksums. fio on the same job discards as many sectors in as many I/Os.
+# checksums. fio on the same job discards as many sectors in as many I/Os,
+# and iorig's fio-json has fio's trim io_bytes and total_ios.
 # trimwrite discards and then writes each block (fio's counts: number_ios
 # trims and as many writes). A device with a file system on it is refused
 # to a trim job without allow_destructive, as to a writer.
@@ -77,6 +78,16 @@ if command -v fio >/dev/null 2>&1; then
 	[ "$(jsonf fio.json "d['jobs'][0]['trim']['io_bytes']")" = $((2 * M)) ] ||
 		die "fio's trim io_bytes differ"
 	[ "$(hole_at $((12 * M)) $((2 * M)))" = 1 ] || die "fio left data"
+	# iorig's fio-json has the trims where fio has them.
+	run --name=t --filename="$dev" --rw=randtrim --bs=64k --direct=1 \
+		--offset=12m --size=2m --output-format=fio-json
+	expect_rc 0
+	for k in io_bytes total_ios; do
+		[ "$(json "d['jobs'][0]['trim']['$k']")" = \
+		  "$(jsonf fio.json "d['jobs'][0]['trim']['$k']")" ] ||
+			die "fio-json trim.$k differs from fio's"
+	done
+	json_is "d['jobs'][0]['write']['total_ios']" 0
 else
 	echo "no fio: the comparison is skipped"
 fi

@@ -41,6 +41,11 @@ static int alloc_reqs(struct wstate *s)
 	size_t align = target_buf_align(), stride, i;
 	int r;
 
+	/* trimwrite writes each trim's blocks: as long as the trims. */
+	if (rw_dirs(j->rw) == ((1u << DDIR_WRITE) | (1u << DDIR_TRIM)) &&
+	    j->bs_max[DDIR_TRIM] > bs)
+		bs = j->bs_max[DDIR_TRIM];
+
 	stride = (bs + align - 1) / align * align;
 	s->reqs = calloc(s->depth, sizeof(*s->reqs));
 	s->free_reqs = calloc(s->depth, sizeof(*s->free_reqs));

@@ -89,6 +89,18 @@ expect_rc 0
 [ "$(grep -v '^#' "$T/bs.b.0" | awk '{print $3}' | sort -u)" = 16384 ] ||
 	die "bs=4k,8k,16k did not trim 16k blocks"
 
+# trimwrite writes with the trims' length, longer than bs's write size
+# here: the write buffers are as long (a sanitizer build would see an
+# overflow), and every trimmed byte is written again.
+mkrand e.dat $((M))
+IORIG_IO_TRACE=$T/tw2 run --name=t --filename=e.dat --rw=randtrimwrite \
+	--bs=4k,4k,64k --size=512k --iodepth=4 --ioengine=libaio
+expect_rc 0
+[ "$(grep -v '^#' "$T/tw2.t.0" | awk '{print $1 ":" $3}' | sort -u |
+     tr '\n' ' ')" = "trim:65536 write:65536 " ] ||
+	die "randtrimwrite lengths: $(cat "$T/tw2.t.0")"
+[ "$(holes e.dat)" = none ] || die "randtrimwrite left holes $(holes e.dat)"
+
 # rate_iops=,,N paces trims: 11 trims at 200/s take 50 ms at least.
 run --name=r --filename=d.dat --rw=randtrim --bs=4k --size=64k \
 	--number_ios=11 --rate_iops=,,200 --output-format=json

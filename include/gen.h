@@ -62,19 +62,23 @@ uint64_t gen_rng_below(struct gen_rng *r, uint64_t n);
 struct gen_params {
 	uint64_t region;		/* bytes, > 0, a multiple of nfiles */
 	unsigned nfiles;		/* file regions in it; 0 means 1 */
-	uint64_t bs_min[2], bs_max[2];	/* per direction, > 0 */
+	/* per direction, > 0 */
+	uint64_t bs_min[DDIR_NR], bs_max[DDIR_NR];
 	bool random;
 	bool mixed;			/* rw / randrw */
-	int only_dir;			/* when !mixed: DDIR_READ or DDIR_WRITE */
+	int only_dir;			/* when !mixed: the direction */
+	/* trimwrite, randtrimwrite (only_dir DDIR_TRIM): each trim is
+	 * followed by a write of the same blocks (fio's meaning). */
+	bool trimwrite;
 	double rwmixread;		/* percent reads when mixed */
 	bool norandommap;
 	uint64_t seed;
 	/* Random patterns (issue 12); all zero: none, the fast paths. */
 	const struct dist_spec *dist;	/* NULL or random: uniform */
 	const struct bssplit_spec *bssplit;	/* NULL: bs_min/bs_max */
-	uint64_t ba[2];			/* random offsets' unit; 0: align */
-	double perc_seq[2];		/* percent of random I/Os that go on
-					 * sequentially instead */
+	uint64_t ba[DDIR_NR];		/* random offsets' unit; 0: align */
+	/* percent of random I/Os that go on sequentially instead */
+	double perc_seq[DDIR_NR];
 	bool lfsr;			/* the map even with norandommap */
 	int64_t seq_add;		/* rw=read:N: gap after each I/O */
 	uint64_t seq_nr;		/* rw=randread:N: random every N */
@@ -127,17 +131,17 @@ struct gen_perm {
 
 /* State of the random patterns, used only when gen.ext is set. */
 struct gen_ext {
-	struct dist_law law[2];
-	struct gen_perm scat[2];	/* ranks to positions */
-	uint64_t rot[2];		/* the mode's position: center */
-	uint64_t npos[2];		/* positions of a bs_min I/O */
-	uint64_t unit[2], unit_inv[2];
-	struct dist_alias bsa[2];	/* bssplit: entry of an I/O */
-	uint64_t bslen[2][BSSPLIT_MAX];
-	bool has_bss[2];
-	struct dist_alias zal[2];	/* zoned: zone of an I/O */
-	uint64_t zlo[2][DIST_ZONES_MAX], zhi[2][DIST_ZONES_MAX];
-	uint64_t seq_thr[2];		/* (rng >> 1) below: sequential */
+	struct dist_law law[DDIR_NR];
+	struct gen_perm scat[DDIR_NR];	/* ranks to positions */
+	uint64_t rot[DDIR_NR];		/* the mode's position: center */
+	uint64_t npos[DDIR_NR];		/* positions of a bs_min I/O */
+	uint64_t unit[DDIR_NR], unit_inv[DDIR_NR];
+	struct dist_alias bsa[DDIR_NR];	/* bssplit: entry of an I/O */
+	uint64_t bslen[DDIR_NR][BSSPLIT_MAX];
+	bool has_bss[DDIR_NR];
+	struct dist_alias zal[DDIR_NR];	/* zoned: zone of an I/O */
+	uint64_t zlo[DDIR_NR][DIST_ZONES_MAX], zhi[DDIR_NR][DIST_ZONES_MAX];
+	uint64_t seq_thr[DDIR_NR];	/* (rng >> 1) below: sequential */
 	uint64_t run;			/* I/Os left in a rw=randread:N run */
 	uint64_t last_foff, last_end;
 	uint32_t last_file;
@@ -187,18 +191,24 @@ struct gen {
 	uint64_t mix_threshold;	/* (rng value >> 1) below this: read */
 	/* Lengths (gen.c): (j + 1) * bs_min[d] for j < len_mults[d], else
 	 * len_max[d] (bs_max clipped to a file region). */
-	uint64_t len_max[2], len_mults[2];
-	uint64_t len_inv[2];	/* UINT64_MAX / bs_min[d] */
-	uint64_t len_step[2];	/* bs_min[d] / align */
-	uint64_t fit[2];	/* aligned offsets in a file where a bs_min[d]
+	uint64_t len_max[DDIR_NR], len_mults[DDIR_NR];
+	uint64_t len_inv[DDIR_NR];	/* UINT64_MAX / bs_min[d] */
+	uint64_t len_step[DDIR_NR];	/* bs_min[d] / align */
+	uint64_t fit[DDIR_NR];	/* aligned offsets in a file where a bs_min[d]
 				 * I/O fits */
-	uint64_t fit_max[2];	/* likewise for len_max[d] */
+	uint64_t fit_max[DDIR_NR];	/* likewise for len_max[d] */
 	bool use_map;		/* random order from the keyed bijection */
 	bool ext;		/* random patterns in use: gen_ext */
 	uint8_t mode;		/* enum gen_mode: gen_next's path */
 	uint64_t pass;		/* completed passes */
 	struct gen_ext x;
 	struct gen_fst_state f;
+	/* trimwrite: the trim whose write comes next (tw_write set). */
+	bool tw_write;
+	struct gen_io_saved {
+		uint64_t offset, foff;
+		uint32_t file, len;
+	} tw;
 };
 
 struct gen_io {

@@ -9,7 +9,54 @@
 
 enum rw_mode {
 	RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_RANDRW,
+	/* Trims (issue 12): a trim discards its blocks (BLKDISCARD on a
+	 * device, a punched hole in a file); trimwrite trims a block, then
+	 * writes it. */
+	RW_TRIM, RW_RANDTRIM, RW_TRIMWRITE, RW_RANDTRIMWRITE,
 };
+
+/* The directions rw= does I/O in, as bits 1 << DDIR_* (rwmixread aside). */
+static inline unsigned rw_dirs(int rw)
+{
+	static const unsigned char dirs[] = {
+		[RW_READ] = 1, [RW_RANDREAD] = 1,
+		[RW_WRITE] = 2, [RW_RANDWRITE] = 2,
+		[RW_RW] = 3, [RW_RANDRW] = 3,
+		[RW_TRIM] = 4, [RW_RANDTRIM] = 4,
+		[RW_TRIMWRITE] = 6, [RW_RANDTRIMWRITE] = 6,
+	};
+
+	return dirs[rw];
+}
+
+static inline bool rw_random(int rw)
+{
+	return rw == RW_RANDREAD || rw == RW_RANDWRITE || rw == RW_RANDRW ||
+	       rw == RW_RANDTRIM || rw == RW_RANDTRIMWRITE;
+}
+
+/* Only reads: nothing on the target changes. */
+static inline bool rw_reads_only(int rw)
+{
+	return rw == RW_READ || rw == RW_RANDREAD;
+}
+
+/* Writes or trims: the target's data changes (every guard applies). */
+static inline bool rw_changes_data(int rw)
+{
+	return !rw_reads_only(rw);
+}
+
+/* Writes and nothing else. */
+static inline bool rw_writes_only(int rw)
+{
+	return rw == RW_WRITE || rw == RW_RANDWRITE;
+}
+
+static inline bool rw_mixed(int rw)
+{
+	return rw == RW_RW || rw == RW_RANDRW;
+}
 
 enum fadvise_hint {
 	FADV_NONE,		/* fadvise_hint=0 */
@@ -41,7 +88,8 @@ enum zone_mode { ZONE_UNSET, ZONE_NONE, ZONE_STRIDED, ZONE_ZBD };
 /*
  * continue_on_error: the failures a job counts and goes on after, as bits.
  * A read or write error is the -errno result of one I/O (res < 0), keyed by
- * its direction (1 << DDIR_*). Engine failures, fsync failures and
+ * its direction (1 << DDIR_*; a trim's error is a write error, as in
+ * fio). Engine failures, fsync failures and
  * setup errors always end the job.
  */
 enum coe_mask {

@@ -88,7 +88,7 @@ void metric_format(int unit, double v, char *buf, size_t len);
  * bw, lat.mean and lat.p99, then cpu.us_per_io. Fills out (room for
  * METRIC_HEADLINE_MAX) and returns how many.
  */
-#define METRIC_HEADLINE_MAX	9
+#define METRIC_HEADLINE_MAX	(4 * DDIR_NR + 1)
 unsigned metric_headlines(unsigned dirs, struct metric *out);
 
 /* Mean, sample standard deviation (n - 1; 0 when n < 2), coefficient of

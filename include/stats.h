@@ -184,8 +184,12 @@ void stats_window_merge(uint64_t *start_ns, uint64_t *runtime_ns,
 /* Derived figures; 0 where a denominator is 0. */
 double stats_iops(const struct dir_stats *d, uint64_t runtime_ns);
 double stats_bw(const struct dir_stats *d, uint64_t runtime_ns); /* B/s */
-/* CPU microseconds (user + system) per completed I/O over both dirs. */
+/* CPU microseconds (user + system) per completed I/O over all dirs. */
 double stats_cpu_us_per_io(const struct job_stats *s);
+/* Sums over every direction. */
+uint64_t stats_ios(const struct job_stats *s);
+uint64_t stats_bytes(const struct job_stats *s);
+uint64_t stats_errors(const struct job_stats *s);
 /*
  * A paced direction met its target when it kept to its schedule: the last
  * I/O it issued went at most STATS_RATE_LAG of the measured runtime after

@@ -51,13 +51,14 @@ int value_size_range(const char *s, unsigned kb_base, uint64_t *lo,
 bool value_is_range(const char *s);
 
 /*
- * Split a per-direction list "a,b" (read,write). A single item applies to
- * both. Empty items are errors. With dash, a list with no comma splits
- * where a range would (':' or '-'), as fio reads bs: "4k-64k" is "4k,64k".
- * Writes NUL-terminated copies into parts[0..1]. Returns the number of
- * items (1 or 2) or -EINVAL with why.
+ * Split a per-direction list "a,b,c" (read,write,trim). A direction not
+ * given takes the last item given (fio: "8k,32k" trims 32k). Empty items
+ * are errors. With dash, a list with no comma splits where a range would
+ * (':' or '-'), as fio reads bs: "4k-64k" is "4k,64k". Writes
+ * NUL-terminated copies into parts[0..2]. Returns the number of items
+ * (1 to 3) or -EINVAL with why.
  */
-int value_split_rw(const char *s, bool dash, char parts[2][128], char *why,
+int value_split_rw(const char *s, bool dash, char parts[3][128], char *why,
 		   size_t whylen);
 
 /* Double in [min, max] (no units), e.g. a percentile 99.99. */

@@ -17,7 +17,7 @@
 #define BASELINE_SCHEMA_MIN	1
 #define BASELINE_SCHEMA_MAX	1
 
-static const char *const dir_key[DDIR_NR] = { "read", "write" };
+static const char *const dir_key[DDIR_NR] = DDIR_NAMES;
 static const char *const hist_key[] = { "slat_ns", "clat_ns", "lat_ns",
 					   "sched_lat_ns" };
 static const char *const stat_key[] = { "min", "max", "mean", "stddev" };
@@ -228,7 +228,7 @@ static int unit_figure(const json_t *job, const struct metric *m,
 		       double *out)
 {
 	const json_t *v;
-	double r, w;
+	double r, w, t = 0;
 
 	switch (m->kind) {
 	case MK_ERRORS:
@@ -237,7 +237,11 @@ static int unit_figure(const json_t *job, const struct metric *m,
 		    number(json_object_get(json_object_get(job, "write"),
 					   "errors"), &w))
 			return -ENOENT;
-		*out = r + w;
+		/* A report from before trims has none. */
+		v = json_object_get(job, "trim");
+		if (v && number(json_object_get(v, "errors"), &t))
+			return -ENOENT;
+		*out = r + w + t;
 		return 0;
 	case MK_CPU_US_PER_IO:
 		return number(json_object_get(json_object_get(job, "summary"),

@@ -17,7 +17,9 @@
 #include "result.h"
 #include "value.h"
 
-static const char *const dir_nouns[DDIR_NR] = { "reads", "writes" };
+static const char *const dir_nouns[DDIR_NR] = {
+	"reads", "writes", "trims"
+};
 
 void check_source(const struct check_def *d, char *buf, size_t len)
 {
@@ -44,14 +46,8 @@ static unsigned job_dirs(const struct job *j)
 {
 	if (j->verify_only)
 		return 0;	/* it only reads to verify */
-	switch (j->rw) {
-	case RW_READ:
-	case RW_RANDREAD:
-		return 1u << DDIR_READ;
-	case RW_WRITE:
-	case RW_RANDWRITE:
-		return 1u << DDIR_WRITE;
-	}
+	if (!rw_mixed(j->rw))
+		return rw_dirs(j->rw);
 	return (j->rwmixread > 0 ? 1u << DDIR_READ : 0) |
 	       (j->rwmixread < 100 ? 1u << DDIR_WRITE : 0);
 }

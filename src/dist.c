@@ -244,11 +244,13 @@ int dist_parse(const char *s, unsigned kb, struct dist_spec *d, char *why,
 		if (n < 0)
 			return n;
 		for (dir = 0; dir < DDIR_NR; dir++) {
-			if (n == 1 && dir) {
-				d->nzones[dir] = d->nzones[0];
-				memcpy(d->zones[dir], d->zones[0],
+			/* A direction not given takes the last one given
+			 * (trims the writes'). */
+			if (dir >= (unsigned)n) {
+				d->nzones[dir] = d->nzones[n - 1];
+				memcpy(d->zones[dir], d->zones[n - 1],
 				       sizeof(d->zones[0]));
-				break;
+				continue;
 			}
 			ret = parse_zones(items[dir], d->kind == DIST_ZONED_ABS,
 					  kb, d->zones[dir], &d->nzones[dir],
@@ -351,9 +353,11 @@ int bssplit_parse(const char *s, unsigned kb, struct bssplit_spec *b,
 		if (dir < DDIR_NR)
 			b->n[dir] = n;
 	}
-	if (nd == 1) {
-		b->n[DDIR_WRITE] = b->n[DDIR_READ];
-		memcpy(b->e[DDIR_WRITE], b->e[DDIR_READ], sizeof(b->e[0]));
+	/* A direction not given takes the last one given (trims: the
+	 * writes' split). */
+	for (dir = (unsigned)nd; dir < DDIR_NR; dir++) {
+		b->n[dir] = b->n[nd - 1];
+		memcpy(b->e[dir], b->e[nd - 1], sizeof(b->e[0]));
 	}
 	return 0;
 }

@@ -203,7 +203,9 @@ static int check_params(const struct gen_params *p, unsigned *first,
 			return -EINVAL;
 		*first = DDIR_READ;
 		*last = DDIR_WRITE;
-	} else if (p->only_dir == DDIR_READ || p->only_dir == DDIR_WRITE) {
+	} else if (p->only_dir >= DDIR_READ && p->only_dir < DDIR_NR) {
+		if (p->trimwrite && p->only_dir != DDIR_TRIM)
+			return -EINVAL;
 		*first = *last = (unsigned)p->only_dir;
 	} else {
 		return -EINVAL;
@@ -891,10 +893,16 @@ static __attribute__((noinline)) void next_ext(struct gen *g, unsigned d,
 	g->done += len;
 }
 
+static void next_trimwrite(struct gen *g, struct gen_io *io);
+
 void gen_next(struct gen *g, struct gen_io *io)
 {
 	unsigned d = (unsigned)g->p.only_dir;
 
+	if (gen_unlikely(g->p.trimwrite)) {
+		next_trimwrite(g, io);
+		return;
+	}
 	if (g->p.mixed)
 		d = (gen_rng_next(&g->rng) >> 1) < g->mix_threshold ?
 			DDIR_READ : DDIR_WRITE;
@@ -911,6 +919,34 @@ void gen_next(struct gen *g, struct gen_io *io)
 		next_fst(g, d, io);
 	else
 		next_ext(g, d, io);
+}
+
+/*
+ * trimwrite: the trims follow the pattern as rw=trim (randtrim) would, and
+ * after each comes a write of the same offset and length, which does not
+ * advance the pattern: a pass trims the region once and writes it once.
+ */
+static __attribute__((noinline)) void next_trimwrite(struct gen *g,
+						     struct gen_io *io)
+{
+	if (g->tw_write) {
+		g->tw_write = false;
+		io->offset = g->tw.offset;
+		io->foff = g->tw.foff;
+		io->file = g->tw.file;
+		io->len = g->tw.len;
+		io->ddir = DDIR_WRITE;
+		io->new_pass = false;
+		return;
+	}
+	g->p.trimwrite = false;
+	gen_next(g, io);
+	g->p.trimwrite = true;
+	g->tw_write = true;
+	g->tw.offset = io->offset;
+	g->tw.foff = io->foff;
+	g->tw.file = io->file;
+	g->tw.len = io->len;
 }
 
 /* ---- The bytes of writes (gen.h) ---- */

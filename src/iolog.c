@@ -350,7 +350,7 @@ static void fio_io(struct iolog *l, const struct iolog_io *io, uint64_t ns)
 
 void iolog_io(struct iolog *l, const struct iolog_io *io)
 {
-	static const char *const dn[DDIR_NR] = { "read", "write" };
+	static const char *const dn[DDIR_NR] = DDIR_NAMES;
 	uint64_t ns;
 	FILE *f;
 

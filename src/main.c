@@ -238,8 +238,7 @@ static int exit_code(const struct run_result *r)
 	if (r->signo)
 		return 128 + r->signo;
 	for (i = 0; i < r->plan->njobs; i++) {
-		if (r->stats[i].err || r->stats[i].dir[0].errors ||
-		    r->stats[i].dir[1].errors)
+		if (r->stats[i].err || stats_errors(&r->stats[i]))
 			return EXIT_RUNTIME;
 		if (r->stats[i].verify.mismatches)
 			code = EXIT_VERIFY;
@@ -261,13 +260,15 @@ static int report(const struct cli *c, struct run_result *r,
 		if (r->stats[i].err)
 			fprintf(stderr, "iorig: job '%s': %s\n",
 				r->plan->jobs[i].name, r->stats[i].err_msg);
-		else if (d[DDIR_READ].errors || d[DDIR_WRITE].errors)
+		else if (stats_errors(&r->stats[i]))
 			/* Went on after them (continue_on_error): exit 1. */
 			fprintf(stderr, "iorig: job '%s': continued after %"
-				PRIu64 " read and %" PRIu64 " write errors "
+				PRIu64 " read and %" PRIu64 " write errors%s "
 				"(continue_on_error)\n",
 				r->plan->jobs[i].name, d[DDIR_READ].errors,
-				d[DDIR_WRITE].errors);
+				d[DDIR_WRITE].errors + d[DDIR_TRIM].errors,
+				d[DDIR_TRIM].errors ?
+				", trims counted as writes" : "");
 		if (r->stats[i].verify.mismatches)
 			fprintf(stderr, "iorig: job '%s': %" PRIu64 " of %"
 				PRIu64 " blocks did not verify\n",

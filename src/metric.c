@@ -49,7 +49,7 @@ static const struct name_kind dir_metrics[] = {
 	{ NULL, 0, 0 },
 };
 
-static const char *const dir_names[DDIR_NR] = { "read", "write" };
+static const char *const dir_names[DDIR_NR] = DDIR_NAMES;
 static const char *const hist_names[] = { "slat", "clat", "lat",
 					    "sched_lat" };
 static const char *const stat_names[] = { "min", "max", "mean", "stddev" };

@@ -33,6 +33,11 @@ static const struct opt_choice rw_choices[] = {
 	{ "rw", RW_RW, "sequential mixed reads and writes" },
 	{ "readwrite", RW_RW, "same as rw" },
 	{ "randrw", RW_RANDRW, "random mixed reads and writes" },
+	{ "trim", RW_TRIM, "sequential trims (discard, hole punching)" },
+	{ "randtrim", RW_RANDTRIM, "random trims" },
+	{ "trimwrite", RW_TRIMWRITE, "sequential trims, each followed by a "
+	  "write of its blocks" },
+	{ "randtrimwrite", RW_RANDTRIMWRITE, "trimwrite at random offsets" },
 	{ NULL, 0, NULL },
 };
 
@@ -294,12 +299,12 @@ const struct opt_def options_table[] = {
 	  .help = "Percent of mixed I/Os that write (100 - rwmixread)" },
 	{ .name = "bs", .alias = "blocksize", .type = OPT_BS, .off = 0,
 	  .def = "4k", .category = "workload",
-	  .help = "Block size: SIZE, or READ,WRITE (READ-WRITE as fio "
-		  "reads it; ranges: bsrange)" },
+	  .help = "Block size: SIZE, or READ,WRITE[,TRIM] (READ-WRITE as "
+		  "fio reads it; ranges: bsrange)" },
 	{ .name = "bsrange", .alias = "blocksize_range", .type = OPT_BS,
 	  .off = 0, .def = "4k", .category = "workload",
-	  .help = "Block size range LO-HI (or READ,WRITE ranges), sizes "
-		  "drawn as fio does; same setting as bs" },
+	  .help = "Block size range LO-HI (or READ,WRITE[,TRIM] ranges), "
+		  "sizes drawn as fio does; same setting as bs" },
 	{ .name = "ioengine", .type = OPT_SPECIAL, .off = F(ioengine),
 	  .def = "sync", .set = set_ioengine, .category = "engine",
 	  .help = "How I/O is issued; see ENGINES" },
@@ -512,10 +517,11 @@ const struct opt_def options_table[] = {
 	  .off = F(percentage_random), .def = "100", .flags = OPT_F_COUNT,
 	  .category = "random",
 	  .help = "Percent of a random job's I/Os at random offsets, the "
-		  "rest going on after the one before: read[,write]" },
+		  "rest going on after the one before: read[,write[,trim]]" },
 	{ .name = "blockalign", .alias = "ba", .type = OPT_RATE,
 	  .off = F(blockalign), .def = "0", .category = "random",
-	  .help = "Random offsets are multiples of this: read[,write]; 0: "
+	  .help = "Random offsets are multiples of this: "
+		  "read[,write[,trim]]; 0: "
 		  "the block size (any other value turns the map off)" },
 	{ .name = "allrandrepeat", .type = OPT_BOOL, .off = F(allrandrepeat),
 	  .def = "0", .category = "random",
@@ -527,7 +533,7 @@ const struct opt_def options_table[] = {
 	{ .name = "bssplit", .type = OPT_SPECIAL, .off = F(bssplit),
 	  .set = set_bssplit, .category = "workload",
 	  .help = "Weighted block sizes SIZE/PCT:SIZE/PCT..., per direction "
-		  "read,write; overrides bs" },
+		  "read,write,trim; overrides bs" },
 	/* Zones (zonemode=strided; gen.c) */
 	{ .name = "zonemode", .type = OPT_SPECIAL, .off = F(zonemode),
 	  .set = set_zonemode, .choices = zonemode_choices,
@@ -1512,8 +1518,7 @@ static int set_rw(struct job *j, const struct opt_def *o, const char *val,
 		return ret;
 	j->rw_seq_nr = 0;
 	j->rw_seq_add = 0;
-	if (j->rw == RW_RANDREAD || j->rw == RW_RANDWRITE ||
-	    j->rw == RW_RANDRW) {
+	if (rw_random(j->rw)) {
 		ret = value_uint(colon + 1, 1, UINT32_MAX, &v, why, whylen);
 		if (ret) {
 			snprintf(why, whylen, "'%s': after a random mode, "
@@ -1686,8 +1691,9 @@ static int set_choice(int *dst, const struct opt_def *o, const char *val,
 }
 
 /*
- * fio's two readings. bs: one size per direction, read,write, where with
- * no comma ':' or '-' separates too (bs=4k-64k reads 4k, writes 64k).
+ * fio's two readings. bs: one size per direction, read,write,trim, where
+ * with no comma ':' or '-' separates too (bs=4k-64k reads 4k, writes
+ * 64k).
  * bsrange: a range per direction, split by commas only. A range inside a
  * comma list of bs is what fio misreads silently (bs=4k-8k,16k drops 8k):
  * refused.
@@ -1696,8 +1702,8 @@ static int set_bs(struct job *j, const struct opt_def *o, const char *val,
 		  char *why, size_t whylen)
 {
 	bool range = !strcmp(o->name, "bsrange");
-	char parts[2][128];
-	uint64_t lo[2], hi[2];
+	char parts[3][128];
+	uint64_t lo[3], hi[3];
 	int n, i, ret;
 
 	n = value_split_rw(val, !range, parts, why, whylen);
@@ -1716,17 +1722,20 @@ static int set_bs(struct job *j, const struct opt_def *o, const char *val,
 		if (ret)
 			return ret;
 	}
+	/* A direction not given takes the last one given, as in fio
+	 * (bs=8k,32k: 32k trims). */
 	for (i = 0; i < DDIR_NR; i++) {
-		j->bs_min[i] = lo[n == 2 ? i : 0];
-		j->bs_max[i] = hi[n == 2 ? i : 0];
+		j->bs_min[i] = lo[i < n ? i : n - 1];
+		j->bs_max[i] = hi[i < n ? i : n - 1];
 	}
 	return 0;
 }
 
 /*
  * rate=, rate_iops=, rate_min=, rate_iops_min=: "read[,write[,trim]]".
- * One item applies to reads and writes; an empty item leaves its direction
- * unlimited (0). A trim item is checked and ignored: iorig issues no trims.
+ * One item applies to every direction; without a trim item, trims take the
+ * write item (fio's meaning); an empty item leaves its direction unlimited
+ * (0).
  */
 static int set_rate(uint64_t *dst, const struct opt_def *o, unsigned kb,
 		    const char *val, char *why, size_t whylen)
@@ -1772,6 +1781,7 @@ static int set_rate(uint64_t *dst, const struct opt_def *o, unsigned kb,
 	}
 	dst[DDIR_READ] = v[0];
 	dst[DDIR_WRITE] = n ? v[1] : v[0];
+	dst[DDIR_TRIM] = n == 2 ? v[2] : dst[DDIR_WRITE];
 	return 0;
 }
 
@@ -2075,7 +2085,7 @@ void options_format(const struct job *j, const struct opt_def *o,
 {
 	const void *src = cfield(j, o->off);
 	size_t n;
-	unsigned i;
+	unsigned i, last;
 
 	buf[0] = '\0';
 	switch (o->type) {
@@ -2131,27 +2141,36 @@ void options_format(const struct job *j, const struct opt_def *o,
 		/* bs has no range form (fio's meaning): bsrange shows it. */
 		if (strcmp(o->name, "bsrange") &&
 		    (j->bs_min[0] != j->bs_max[0] ||
-		     j->bs_min[1] != j->bs_max[1])) {
+		     j->bs_min[1] != j->bs_max[1] ||
+		     j->bs_min[2] != j->bs_max[2])) {
 			buf[0] = '\0';
 			break;
 		}
 		n = fmt_range(j->bs_min[0], j->bs_max[0], buf, len);
-		if (n < len && (j->bs_min[0] != j->bs_min[1] ||
-				j->bs_max[0] != j->bs_max[1])) {
+		/* As many items as differ from the last: "4k", "4k,64k",
+		 * "4k,64k,8k". */
+		for (last = DDIR_NR - 1; last > 0; last--)
+			if (j->bs_min[last] != j->bs_min[last - 1] ||
+			    j->bs_max[last] != j->bs_max[last - 1])
+				break;
+		for (i = 1; i <= last && n + 1 < len; i++) {
 			buf[n++] = ',';
-			fmt_range(j->bs_min[1], j->bs_max[1], buf + n,
-				  len - n);
+			n += fmt_range(j->bs_min[i], j->bs_max[i], buf + n,
+				       len - n);
 		}
 		break;
-	case OPT_RATE:
-		if (((const uint64_t *)src)[0] == ((const uint64_t *)src)[1])
-			snprintf(buf, len, "%" PRIu64,
-				 ((const uint64_t *)src)[0]);
+	case OPT_RATE: {
+		const uint64_t *v = src;
+
+		if (v[DDIR_TRIM] != v[DDIR_WRITE])
+			snprintf(buf, len, "%" PRIu64 ",%" PRIu64 ",%" PRIu64,
+				 v[0], v[1], v[2]);
+		else if (v[0] == v[1])
+			snprintf(buf, len, "%" PRIu64, v[0]);
 		else
-			snprintf(buf, len, "%" PRIu64 ",%" PRIu64,
-				 ((const uint64_t *)src)[0],
-				 ((const uint64_t *)src)[1]);
+			snprintf(buf, len, "%" PRIu64 ",%" PRIu64, v[0], v[1]);
 		break;
+	}
 	case OPT_PLIST:
 		for (i = 0, n = 0; i < j->npercentiles && n < len; i++)
 			n += snprintf(buf + n, len - n, "%s%g", i ? ":" : "",

@@ -146,7 +146,7 @@ static int check_unlink_loop(const struct job *j, struct err_rec *e)
 /* A minimum above the cap could never be met (fio refuses it too). */
 static int check_rate(const struct job *j, struct err_rec *e)
 {
-	static const char *const dir[DDIR_NR] = { "read", "write" };
+	static const char *const dir[DDIR_NR] = DDIR_NAMES;
 	int d;
 
 	for (d = 0; d < DDIR_NR; d++) {

@@ -84,7 +84,7 @@ size_t progress_format(char *buf, size_t len,
 		       const struct progress_snap *cur,
 		       const struct progress_snap *prev)
 {
-	static const char dir_tag[DDIR_NR] = { 'r', 'w' };
+	static const char dir_tag[DDIR_NR] = { 'r', 'w', 't' };
 	double secs = (double)counter_sub0(cur->now_ns, prev->now_ns) / 1e9;
 	char el[32], total[32], iops[32], bw[32];
 	size_t n;
@@ -102,6 +102,9 @@ size_t progress_format(char *buf, size_t len,
 		uint64_t ios = counter_sub0(cur->ios[d], prev->ios[d]);
 		uint64_t bytes = counter_sub0(cur->bytes[d], prev->bytes[d]);
 
+		/* Trims only once a job has trimmed. */
+		if (d == DDIR_TRIM && !cur->ios[d])
+			continue;
 		if (!ios || secs <= 0) {
 			n += (size_t)snprintf(buf + n, len - n, "  %c 0",
 					      dir_tag[d]);

@@ -431,8 +431,8 @@ void result_row(const struct run_result *r, const struct result_unit *u,
 	double wall;
 
 	memset(row, 0, sizeof(*row));
-	row->ios = st->dir[0].ios + st->dir[1].ios;
-	row->bytes = st->dir[0].bytes + st->dir[1].bytes;
+	row->ios = stats_ios(st);
+	row->bytes = stats_bytes(st);
 	row->runtime_ns = st->runtime_ns;
 	if (result_unit_phase(r, u, &ph)) {
 		row->utime_ns = ph.proc.utime_ns;
@@ -455,7 +455,8 @@ void result_row(const struct run_result *r, const struct result_unit *u,
 	if (!lat)
 		return;
 	*lat = st->dir[0].lat;
-	hist_merge(lat, &st->dir[1].lat);
+	hist_merge(lat, &st->dir[DDIR_WRITE].lat);
+	hist_merge(lat, &st->dir[DDIR_TRIM].lat);
 	row->lat_mean_ns = hist_mean(lat);
 	row->lat_p99_ns = hist_percentile(lat, 99);
 	free(lat);
@@ -515,8 +516,7 @@ double result_metric(const struct metric *m, const struct job_stats *s,
 	case MK_HIST:
 		return hist_value(m, d);
 	case MK_ERRORS:
-		return (double)(s->dir[DDIR_READ].errors +
-				s->dir[DDIR_WRITE].errors);
+		return (double)stats_errors(s);
 	case MK_CPU_US_PER_IO:
 		return row->us_per_io;
 	case MK_CPU_PCT:

@@ -469,8 +469,9 @@ static void group_window(const struct plan *p, unsigned wg,
  */
 static bool writes_unsynced(const struct job *j)
 {
-	return !j->direct && needs_files(j) && j->rw != RW_READ &&
-	       j->rw != RW_RANDREAD && !j->fsync && !j->fdatasync &&
+	return !j->direct && needs_files(j) &&
+	       rw_dirs(j->rw) & (1u << DDIR_WRITE) && !j->fsync &&
+	       !j->fdatasync &&
 	       !j->end_fsync && j->sync == SYNC_NONE && !j->verify;
 }
 
@@ -592,8 +593,7 @@ static void run_phase(const struct plan *p, unsigned wg, struct target *tg,
 	 * nothing shared again): halt's life ends here. */
 	for (i = 0; i < p->njobs; i++)
 		if (p->jobs[i].wait_group == wg)
-			ph->ios += r->stats[i].dir[0].ios +
-				   r->stats[i].dir[1].ios;
+			ph->ios += stats_ios(&r->stats[i]);
 }
 
 /* A job of wait group wg with exitall_on_error failed: run no more. */
@@ -635,7 +635,7 @@ static uint64_t mem_available(void)
 static const char *cache_reason(const struct job *j, const struct target *t,
 				char *buf, size_t len)
 {
-	bool random = j->rw == RW_RANDREAD || j->rw == RW_RANDRW;
+	bool random = rw_random(j->rw);
 	bool keep = !j->invalidate && j->fadvise_hint != FADV_DONTNEED;
 
 	if (j->fadvise_hint == FADV_WILLNEED)
@@ -673,7 +673,7 @@ static void warn_page_cache(const struct plan *p, const struct target *tg,
 		const struct job *j = &p->jobs[i];
 
 		if (j->clone || j->direct || !needs_files(j) ||
-		    j->rw == RW_WRITE || j->rw == RW_RANDWRITE ||
+		    !(rw_dirs(j->rw) & (1u << DDIR_READ)) ||
 		    tg[i].region >= avail)
 			continue;
 		why = cache_reason(j, &tg[i], buf, sizeof(buf));

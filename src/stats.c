@@ -210,13 +210,40 @@ double stats_bw(const struct dir_stats *d, uint64_t runtime_ns)
 	return (double)d->bytes * 1e9 / (double)runtime_ns;
 }
 
-double stats_cpu_us_per_io(const struct job_stats *s)
+uint64_t stats_ios(const struct job_stats *s)
 {
-	uint64_t ios = 0;
+	uint64_t n = 0;
 	int d;
 
 	for (d = 0; d < DDIR_NR; d++)
-		ios += s->dir[d].ios;
+		n += s->dir[d].ios;
+	return n;
+}
+
+uint64_t stats_bytes(const struct job_stats *s)
+{
+	uint64_t n = 0;
+	int d;
+
+	for (d = 0; d < DDIR_NR; d++)
+		n += s->dir[d].bytes;
+	return n;
+}
+
+uint64_t stats_errors(const struct job_stats *s)
+{
+	uint64_t n = 0;
+	int d;
+
+	for (d = 0; d < DDIR_NR; d++)
+		n += s->dir[d].errors;
+	return n;
+}
+
+double stats_cpu_us_per_io(const struct job_stats *s)
+{
+	uint64_t ios = stats_ios(s);
+
 	if (!ios)
 		return 0.0;
 	return (double)(s->cpu.utime_ns + s->cpu.stime_ns) / 1000.0 /

@@ -18,7 +18,7 @@ struct stream {
 	int err;		/* first failed write, -errno */
 };
 
-static const char *const dir_key[DDIR_NR] = { "read", "write" };
+static const char *const dir_key[DDIR_NR] = DDIR_NAMES;
 
 struct stream *stream_new(FILE *f, const struct plan *p)
 {

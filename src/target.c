@@ -50,12 +50,14 @@ static bool job_writes(const struct job *j)
 {
 	if (j->engine_changes_files)
 		return true;
-	return !j->verify_only && j->rw != RW_READ && j->rw != RW_RANDREAD;
+	return !j->verify_only && rw_changes_data(j->rw);
 }
 
+/* Reads or trims: wants data in its region, as a trim of a hole discards
+ * nothing (its files are laid out as a reader's). */
 static bool job_reads(const struct job *j)
 {
-	return j->rw != RW_WRITE && j->rw != RW_RANDWRITE;
+	return rw_dirs(j->rw) & ((1u << DDIR_READ) | (1u << DDIR_TRIM));
 }
 
 /* Clones of a job with a filename= list share its files: one warning. */
@@ -347,7 +349,13 @@ out:
 
 static uint64_t bs_smallest(const struct job *j)
 {
-	return j->bs_min[0] < j->bs_min[1] ? j->bs_min[0] : j->bs_min[1];
+	uint64_t m = j->bs_min[0];
+	unsigned d;
+
+	for (d = 1; d < DDIR_NR; d++)
+		if (j->bs_min[d] < m)
+			m = j->bs_min[d];
+	return m;
 }
 
 /* The largest offset a file may have: off_t is signed 64-bit. */
@@ -437,7 +445,7 @@ static int plan_avail(const struct target *t, const struct target_file *tf,
 static int plan_region(struct target *t, const struct job *j,
 		       struct err_rec *e)
 {
-	static const char *const dname[] = { "read", "write" };
+	static const char *const dname[DDIR_NR] = DDIR_NAMES;
 	uint64_t unit = region_unit(j), len = UINT64_MAX, avail;
 	unsigned i, d;
 	int ret;
@@ -454,8 +462,7 @@ static int plan_region(struct target *t, const struct job *j,
 	len = len / unit * unit;
 	for (d = 0; d < DDIR_NR; d++) {
 		/* The directions the generator draws (init_gen). */
-		bool used = d == DDIR_READ ? job_reads(j) :
-			    j->rw != RW_READ && j->rw != RW_RANDREAD;
+		bool used = rw_dirs(j->rw) >> d & 1;
 
 		if (!used || len >= j->bs_min[d])
 			continue;
@@ -479,7 +486,7 @@ static int plan_region(struct target *t, const struct job *j,
 static int check_dio(const struct target *t, const struct job *j,
 		     struct err_rec *e)
 {
-	static const char *const dname[] = { "read", "write" };
+	static const char *const dname[DDIR_NR] = DDIR_NAMES;
 	unsigned i, d;
 
 	for (i = 0; i < t->nfiles; i++) {
@@ -509,6 +516,43 @@ static int check_dio(const struct target *t, const struct job *j,
 				tf->dio_mem_align);
 			return -EINVAL;
 		}
+	}
+	return 0;
+}
+
+/*
+ * Trims on a device discard whole logical blocks (BLKDISCARD refuses
+ * anything else): the region's start, the trim sizes and rw=trim:N's gap
+ * must be multiples of the device's logical block size.
+ */
+static int check_trim_align(const struct target_file *tf,
+			    const struct job *j, struct err_rec *e)
+{
+	uint64_t a = tf->dio_align;
+	int64_t gap = j->rw_seq_add < 0 ? -j->rw_seq_add : j->rw_seq_add;
+
+	if (!(rw_dirs(j->rw) & (1u << DDIR_TRIM)) || !a)
+		return 0;
+	if (tf->offset % a) {
+		err_set(e, tf->path, 0, "offset", "%" PRIu64 " is not a "
+			"multiple of %" PRIu64 ", the logical block size of "
+			"this device, which trims discard whole", tf->offset,
+			a);
+		return -EINVAL;
+	}
+	if (j->bs_min[DDIR_TRIM] % a || j->bs_max[DDIR_TRIM] % a) {
+		err_set(e, tf->path, 0, "bs", "trim block size %" PRIu64 "%s "
+			"is not a multiple of %" PRIu64 ", the logical block "
+			"size of this device, which trims discard whole",
+			j->bs_min[DDIR_TRIM], j->bs_min[DDIR_TRIM] !=
+			j->bs_max[DDIR_TRIM] ? " (or its range's end)" : "", a);
+		return -EINVAL;
+	}
+	if ((uint64_t)gap % a) {
+		err_set(e, tf->path, 0, "rw", "the gap of %" PRId64 " bytes "
+			"between trims is not a multiple of %" PRIu64 ", the "
+			"logical block size of this device", j->rw_seq_add, a);
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -651,6 +695,9 @@ int target_plan(struct target *t, const struct job *j, struct err_rec *e)
 	for (i = 0; !ret && i < t->nfiles; i++)
 		if (t->files[i].is_bdev && job_writes(j))
 			ret = guard_bdev(&t->files[i], j, e);
+	for (i = 0; !ret && i < t->nfiles; i++)
+		if (t->files[i].is_bdev)
+			ret = check_trim_align(&t->files[i], j, e);
 	if (ret)
 		goto err;
 	return 0;
@@ -940,8 +987,7 @@ static void apply_fadvise(const struct target *t, const struct target_file *tf,
 	if (h == FADV_NONE)
 		return;
 	if (h == FADV_AUTO)
-		h = (j->rw == RW_RANDREAD || j->rw == RW_RANDWRITE ||
-		     j->rw == RW_RANDRW) ? FADV_RANDOM : FADV_SEQUENTIAL;
+		h = rw_random(j->rw) ? FADV_RANDOM : FADV_SEQUENTIAL;
 	posix_fadvise(tf->fd, (off_t)tf->offset, (off_t)t->file_region,
 		      advice[h]);
 }
@@ -1226,9 +1272,11 @@ static void say_layout(const struct target *t, const struct target_file *tf,
 		value_fmt_bytes(holes, b, sizeof(b));
 		twarn(t, "holes_filled", j, "job '%s': %s: %" PRIu64 " bytes "
 		      "(%s) of holes/unwritten extents in [%" PRIu64 ", %"
-		      PRIu64 ") filled with random data so that reads reach "
-		      "the device (layout=0 leaves them)", j->name, tf->path,
-		      holes, b, tf->offset, end < size ? end : size);
+		      PRIu64 ") filled with random data so that %s "
+		      "(layout=0 leaves them)", j->name, tf->path,
+		      holes, b, tf->offset, end < size ? end : size,
+		      rw_dirs(j->rw) & (1u << DDIR_READ) ?
+		      "reads reach the device" : "trims have data to discard");
 	}
 }
 

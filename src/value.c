@@ -54,7 +54,8 @@ __extension__ typedef unsigned __int128 u128;
 #define COUNT_EXPECTED \
 	"expected a number such as 50000, 40k or 1.5m (k m g t: powers of 1000)"
 #define RW_EXPECTED \
-	"expected one value, or two separated by a comma such as 4k,64k"
+	"expected one value, or up to three separated by commas (read,write," \
+	"trim) such as 4k,64k"
 
 struct unit {
 	const char *name;	/* lower case */
@@ -811,10 +812,10 @@ bool value_is_range(const char *s)
 	return range_split(b, e) != NULL;
 }
 
-int value_split_rw(const char *s, bool dash, char parts[2][128], char *why,
+int value_split_rw(const char *s, bool dash, char parts[3][128], char *why,
 		   size_t whylen)
 {
-	const char *b, *e, *item[2], *item_end[2], *comma;
+	const char *b, *e, *item[3], *item_end[3], *comma, *comma2 = NULL;
 	int n, i;
 
 	trim(s, &b, &e);
@@ -829,14 +830,18 @@ int value_split_rw(const char *s, bool dash, char parts[2][128], char *why,
 					  "has more than two items",
 					  RW_EXPECTED);
 	}
-	if (comma && memchr(comma + 1, ',', (size_t)(e - comma - 1)))
+	if (comma && *comma == ',')
+		comma2 = memchr(comma + 1, ',', (size_t)(e - comma - 1));
+	if (comma2 && memchr(comma2 + 1, ',', (size_t)(e - comma2 - 1)))
 		return fail_quote(why, whylen, b, e, -EINVAL,
-				  "has more than two items", RW_EXPECTED);
-	n = comma ? 2 : 1;
+				  "has more than three items", RW_EXPECTED);
+	n = comma2 ? 3 : comma ? 2 : 1;
 	item[0] = b;
 	item_end[0] = comma ? comma : e;
 	item[1] = comma ? comma + 1 : b;
-	item_end[1] = e;
+	item_end[1] = comma2 ? comma2 : e;
+	item[2] = comma2 ? comma2 + 1 : b;
+	item_end[2] = e;
 	for (i = 0; i < n; i++) {
 		while (item[i] < item_end[i] && is_blank(*item[i]))
 			item[i]++;
@@ -850,9 +855,9 @@ int value_split_rw(const char *s, bool dash, char parts[2][128], char *why,
 					  "has an item over 127 characters",
 					  RW_EXPECTED);
 	}
-	/* A single item fills both parts: it applies to reads and writes. */
-	for (i = 0; i < 2; i++) {
-		int k = n == 2 ? i : 0;
+	/* A direction not given takes the last item given. */
+	for (i = 0; i < 3; i++) {
+		int k = i < n ? i : n - 1;
 		size_t len = (size_t)(item_end[k] - item[k]);
 
 		memcpy(parts[i], item[k], len);

@@ -21,6 +21,8 @@ static int falloc_queue(struct engine_ctx *ctx, struct io_req *req)
 	static const int mode[DDIR_NR] = {
 		[DDIR_READ] = FALLOC_FL_KEEP_SIZE,
 		[DDIR_WRITE] = 0,
+		/* The worker does trims itself (trim.h): the same call. */
+		[DDIR_TRIM] = FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
 	};
 	int r;
 

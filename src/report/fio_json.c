@@ -134,7 +134,7 @@ static void put_samples(struct jw *c, json_t *o, const struct dir_stats *d,
 
 /*
  * One direction. runtime_ns is the unit's; a direction without I/O has
- * runtime 0, as in fio. d NULL: a direction iorig never does (trim).
+ * runtime 0, as in fio. d NULL: a direction without figures.
  */
 static json_t *f_dir(struct jw *c, const struct dir_stats *d,
 		     uint64_t runtime_ns, const struct job *j, bool plus)
@@ -375,7 +375,8 @@ static void put_dirs(struct jw *c, json_t *o, const struct job_stats *s,
 					   s->runtime_ns, j, plus));
 		jw_put(c, o, "write", f_dir(c, &s->dir[DDIR_WRITE],
 					    s->runtime_ns, j, plus));
-		jw_put(c, o, "trim", f_dir(c, NULL, 0, j, plus));
+		jw_put(c, o, "trim", f_dir(c, &s->dir[DDIR_TRIM],
+					   s->runtime_ns, j, plus));
 	}
 	if (j->unified_rw_reporting == UNIFIED_NONE)
 		return;

@@ -45,7 +45,7 @@
 
 #define JSON_SCHEMA_VERSION	1
 
-static const char *const dir_key[DDIR_NR] = { "read", "write" };
+static const char *const dir_key[DDIR_NR] = DDIR_NAMES;
 
 static json_t *j_percentiles(struct jw *c, const struct hist *h,
 			     const struct job *j, bool on)

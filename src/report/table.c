@@ -14,8 +14,8 @@
 
 static void fmt_bs(const struct job *j, char *buf, size_t len)
 {
-	int d = (j->rw == RW_WRITE || j->rw == RW_RANDWRITE) ? DDIR_WRITE :
-		DDIR_READ;
+	/* The first direction the job does. */
+	int d = __builtin_ctz(rw_dirs(j->rw));
 	char lo[32], hi[32];
 
 	value_fmt_bytes(j->bs_min[d], lo, sizeof(lo));

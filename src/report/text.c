@@ -33,7 +33,7 @@
 #include "report.h"
 #include "value.h"
 
-static const char *const dir_name[DDIR_NR] = { "read", "write" };
+static const char *const dir_name[DDIR_NR] = DDIR_NAMES;
 
 /* Percentiles shown per line of the table. */
 #define PCT_PER_LINE	4
@@ -494,12 +494,7 @@ static void print_target(FILE *f, const struct run_targets *rt)
 /* Whether the unit's table shows direction d: the job does it. */
 static bool interval_dir(const struct result_unit *u, int d)
 {
-	int rw = u->job->rw;
-	bool mixed = rw == RW_RW || rw == RW_RANDRW;
-
-	if (dir_active(&u->stats.dir[d]) || mixed)
-		return true;
-	return (rw == RW_WRITE || rw == RW_RANDWRITE) == (d == DDIR_WRITE);
+	return dir_active(&u->stats.dir[d]) || rw_dirs(u->job->rw) >> d & 1;
 }
 
 /*

@@ -222,7 +222,8 @@ static int vspan_cmp(const void *pa, const void *pb)
 
 static bool plan_writes(const struct job *j)
 {
-	return !j->verify_only && j->rw != RW_READ && j->rw != RW_RANDREAD;
+	/* Trims change the data too. */
+	return !j->verify_only && rw_changes_data(j->rw);
 }
 
 /* "job 'x'", "job 'x' clone 2", "job 'x' file 1". */

@@ -98,7 +98,8 @@ void interval_end(struct wstate *s, uint64_t end)
 	/* The last interval, when it has a length or completions. */
 	if (end_ns > start ||
 	    s->st->dir[DDIR_READ].ios != s->irec->base_ios[DDIR_READ] ||
-	    s->st->dir[DDIR_WRITE].ios != s->irec->base_ios[DDIR_WRITE])
+	    s->st->dir[DDIR_WRITE].ios != s->irec->base_ios[DDIR_WRITE] ||
+	    s->st->dir[DDIR_TRIM].ios != s->irec->base_ios[DDIR_TRIM])
 		interval_close(s, end_ns);
 	s->iv_next = UINT64_MAX;
 	s->iv_over = true;

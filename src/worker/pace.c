@@ -75,9 +75,7 @@ static uint64_t poisson_gap(struct wstate *s, uint64_t len, uint64_t bps)
 
 static bool dir_used(int rw, int d)
 {
-	if (rw == RW_RW || rw == RW_RANDRW)
-		return true;
-	return (rw == RW_WRITE || rw == RW_RANDWRITE) == (d == DDIR_WRITE);
+	return rw_dirs(rw) >> d & 1;
 }
 
 void pace_start(struct wstate *s)
@@ -85,7 +83,7 @@ void pace_start(struct wstate *s)
 	const struct job *j = s->j;
 	struct pace *p = &s->pace;
 	uint64_t now = s->now;
-	bool any = false;
+	bool any = false, mins;
 	unsigned d;
 
 	memset(p, 0, sizeof(*p));
@@ -107,9 +105,9 @@ void pace_start(struct wstate *s)
 	}
 	s->pace_on = any;
 	p->cyc_start = now;
-	p->cyc_end = s->ramp_end || (!p->dir[0].min_bps &&
-		     !p->dir[0].min_iops && !p->dir[1].min_bps &&
-		     !p->dir[1].min_iops) ? UINT64_MAX :
+	for (d = 0, mins = false; d < DDIR_NR; d++)
+		mins = mins || p->dir[d].min_bps || p->dir[d].min_iops;
+	p->cyc_end = s->ramp_end || !mins ? UINT64_MAX :
 		     now + clock_ns_to_ticks(s->w->clk, j->rate_cycle_ns);
 	/* Wake-ups on time: the default slack is 50us per sleep. */
 	if (any)
@@ -190,13 +188,13 @@ static void pace_cycle(struct wstate *s)
 		if (pd->min_bps && bps < (double)pd->min_bps)
 			job_fail(s, -ECANCELED, "%s rate %.0f bytes/s over "
 				 "the last %.3fs is below rate_min %llu",
-				 d == DDIR_READ ? "read" : "write", bps,
+				 ddir_str(d), bps,
 				 (double)ns / 1e9,
 				 (unsigned long long)pd->min_bps);
 		else if (pd->min_iops && iops < (double)pd->min_iops)
 			job_fail(s, -ECANCELED, "%s rate %.1f IOPS over the "
 				 "last %.3fs is below rate_iops_min %llu",
-				 d == DDIR_READ ? "read" : "write", iops,
+				 ddir_str(d), iops,
 				 (double)ns / 1e9,
 				 (unsigned long long)pd->min_iops);
 		pd->cyc_bytes = ds->bytes;

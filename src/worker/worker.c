@@ -18,12 +18,8 @@
 #include <unistd.h>
 
 #include "iolog.h"
+#include "trim.h"
 #include "wstate.h"
-
-static bool is_random(int rw)
-{
-	return rw == RW_RANDREAD || rw == RW_RANDWRITE || rw == RW_RANDRW;
-}
 
 void job_fail(struct wstate *s, int err, const char *fmt, ...)
 {
@@ -45,6 +41,11 @@ static int alloc_reqs(struct wstate *s)
 		      j->bs_max[1];
 	size_t align = target_buf_align(), stride, i;
 	int r;
+
+	/* trimwrite writes each trim's blocks: as long as the trims. */
+	if (rw_dirs(j->rw) == ((1u << DDIR_WRITE) | (1u << DDIR_TRIM)) &&
+	    j->bs_max[DDIR_TRIM] > bs)
+		bs = j->bs_max[DDIR_TRIM];
 
 	stride = (bs + align - 1) / align * align;
 	s->reqs = calloc(s->depth, sizeof(*s->reqs));
@@ -82,7 +83,7 @@ static int alloc_reqs(struct wstate *s)
 	s->ctx.bufs = s->bufs;
 	s->ctx.buf_stride = stride;
 	/* Each write's bytes (gen.h); verify= writes its own. */
-	if (j->rw != RW_READ && j->rw != RW_RANDREAD && !j->verify &&
+	if (rw_dirs(j->rw) & (1u << DDIR_WRITE) && !j->verify &&
 	    gen_data_init(&s->wdata, bs, j->randseed ^ 0x706f6f6cull,
 			  (j->allrandrepeat ? 0x616c6c72ull :
 			   clock_mono_ns() ^ ((uint64_t)getpid() << 20)) ^
@@ -112,10 +113,13 @@ static int init_gen(struct wstate *s)
 	struct gen_params gp = {
 		.region = s->w->tgt->region,
 		.nfiles = s->w->tgt->nfiles,
-		.random = is_random(j->rw),
-		.mixed = j->rw == RW_RW || j->rw == RW_RANDRW,
-		.only_dir = (j->rw == RW_WRITE || j->rw == RW_RANDWRITE) ?
-			    DDIR_WRITE : DDIR_READ,
+		.random = rw_random(j->rw),
+		.mixed = rw_mixed(j->rw),
+		.only_dir = rw_dirs(j->rw) & (1u << DDIR_TRIM) ? DDIR_TRIM :
+			    rw_dirs(j->rw) & (1u << DDIR_WRITE) ? DDIR_WRITE :
+			    DDIR_READ,
+		.trimwrite = j->rw == RW_TRIMWRITE ||
+			     j->rw == RW_RANDTRIMWRITE,
 		.rwmixread = j->rwmixread,
 		.norandommap = j->norandommap,
 		.seed = j->randrepeat ? j->randseed + j->clone :
@@ -423,11 +427,13 @@ static void io_error(struct wstate *s, struct dir_stats *d,
 		snprintf(d->first_err_file, sizeof(d->first_err_file), "%s",
 			 path);
 	}
-	if (s->j->continue_on_error & (1 << req->ddir))
+	/* A trim's error is a write error (fio's continue_on_error). */
+	if (s->j->continue_on_error & (req->ddir == DDIR_READ ? COE_READ :
+				       COE_WRITE))
 		return;
 	job_fail(s, -err, "%s of %" PRIu32 " bytes at offset %" PRIu64
-		 " of %s (engine %s): %s", req->ddir == DDIR_READ ? "read" :
-		 "write", req->len, req->offset, path, s->eng->name,
+		 " of %s (engine %s): %s", ddir_str(req->ddir), req->len,
+		 req->offset, path, s->eng->name,
 		 strerror(err));
 }
 
@@ -594,6 +600,24 @@ static void new_pass(struct wstate *s)
 	call_leave(s);
 }
 
+/*
+ * A trim, done here for every engine and completed inline (fio's libaio
+ * and io_uring trim synchronously too): engines see reads and writes
+ * only. An engine that moves no data (null) trims nothing.
+ */
+static __attribute__((noinline)) int trim_req(struct wstate *s,
+					      struct io_req *req)
+{
+	int r = 0;
+
+	if (!(s->eng->flags & ENGINE_NOIO))
+		r = trim_range(req->fd, s->w->tgt->files[req->file].is_bdev,
+			       req->offset, req->len);
+	req->t_done = clock_ticks(s->w->clk);
+	req->res = r ? r : (int64_t)req->len;
+	return ENGINE_DONE;
+}
+
 static void issue(struct wstate *s)
 {
 	struct io_req *req;
@@ -636,7 +660,9 @@ static void issue(struct wstate *s)
 		}
 		req->t_queue = clock_ticks(s->w->clk);
 		call_enter(s);
-		r = s->eng->queue(&s->ctx, req);
+		/* Trims: one branch, never taken by reads and writes. */
+		r = __builtin_expect(req->ddir == DDIR_TRIM, 0) ?
+			trim_req(s, req) : s->eng->queue(&s->ctx, req);
 		if (!call_leave(s))
 			return;
 		if (r == ENGINE_BUSY) {
@@ -872,8 +898,9 @@ static void finish_figures(const struct wstate *s, uint64_t end)
 	ctl_figures(s);
 	pace_end(s, end);
 	if (s->per_loop)
-		st->loops_done = (st->dir[0].bytes + st->dir[1].bytes) /
-				 s->per_loop;
+		st->loops_done = (st->dir[DDIR_READ].bytes +
+				  st->dir[DDIR_WRITE].bytes +
+				  st->dir[DDIR_TRIM].bytes) / s->per_loop;
 }
 
 static void finish(struct wstate *s)
@@ -888,8 +915,8 @@ static void finish(struct wstate *s)
 	 * As in fio, the files of a job that writes are fsynced before its
 	 * runtime ends: durable throughput, buffered or direct, compares.
 	 */
-	if ((j->end_fsync || j->fsync_on_close) && j->rw != RW_READ &&
-	    j->rw != RW_RANDREAD && !j->verify_only && !s->st->err) {
+	if ((j->end_fsync || j->fsync_on_close) && rw_changes_data(j->rw) &&
+	    !j->verify_only && !s->st->err) {
 		for (i = 0; i < t->nfiles && !s->st->err; i++) {
 			s->st->end_sync_ns += timed_sync(s, t->files[i].fd,
 							 true, NULL, &r);
@@ -985,6 +1012,7 @@ void *worker_main(void *arg)
 		.iops_next = UINT64_MAX,
 	};
 	char msg[512];
+	uint64_t tw;
 	int ret;
 
 	w->priv = &s;
@@ -1055,12 +1083,16 @@ void *worker_main(void *arg)
 			   (j->rw == RW_RW || j->rw == RW_RANDRW);
 		s.slow = true;
 	}
-	s.per_loop = job_per_loop(j, w->tgt->region);
+	/* trimwrite: io_size (number_ios) bytes (I/Os) of trims, and as
+	 * many of writes on the same blocks (fio's meaning). */
+	tw = rw_dirs(j->rw) == ((1u << DDIR_TRIM) | (1u << DDIR_WRITE)) ?
+	     2 : 1;
+	s.per_loop = job_per_loop(j, w->tgt->region) * tw;
 	s.limit_bytes = j->time_based ? UINT64_MAX : s.per_loop * j->loops;
 	if (!j->time_based && s.per_loop && s.limit_bytes / s.per_loop !=
 	    j->loops)
 		s.limit_bytes = UINT64_MAX;
-	s.limit_ios = j->number_ios ? j->number_ios : UINT64_MAX;
+	s.limit_ios = j->number_ios ? j->number_ios * tw : UINT64_MAX;
 	if (w->live_on) {
 		atomic_store_explicit(&w->live.limit_bytes, s.limit_bytes,
 				      memory_order_relaxed);

@@ -78,6 +78,11 @@ run $J --name=randrw --filename=rw.dat --size=1m --bs=4k --rw=randrw \
 keep randrw-percentiles 0
 expect_json "'1e-05' in d['jobs'][0]['write']['clat_ns']['percentiles']"
 
+run $J --name=trimwrite --filename=tw.dat --size=1m --bs=64k \
+	--rw=randtrimwrite --interval=10ms
+keep randtrimwrite 0
+expect_json "d['jobs'][0]['trim']['io_bytes'] == 1048576"
+
 run $J --name=wsync --filename=w.dat --size=1m --bs=4k --rw=write \
 	--fsync=8 --end_fsync=1
 keep write-fsync 0
@@ -438,12 +443,12 @@ def hist_rel(h, ios, where, kind):
         fail(where + ": slat count %d, ios %d" % (n, ios))
 
 def result_rel(u, where, pct_job):
-    ios = u["read"]["ios"] + u["write"]["ios"]
+    ios = u["read"]["ios"] + u["write"]["ios"] + u["trim"]["ios"]
     c = u["cpu"]
     want = (c["user_ns"] + c["sys_ns"]) / 1000 / ios if ios else 0
     if not close(c["us_per_io"], want):
         fail(where + ": cpu.us_per_io")
-    for dname in ("read", "write"):
+    for dname in ("read", "write", "trim"):
         d, w = u[dname], where + "." + dname
         if d["runtime_ns"] != u["runtime_ns"]:
             fail(w + ": runtime_ns is not the unit's")
@@ -484,7 +489,7 @@ def result_rel(u, where, pct_job):
 def interval_rel(u, where):
     if u["intervals"] is None:
         return
-    for dname, tot in (("read", "ios"), ("write", "ios")):
+    for dname, tot in (("read", "ios"), ("write", "ios"), ("trim", "ios")):
         if sum(i[dname]["ios"] for i in u["intervals"]) != u[dname]["ios"]:
             fail(where + ": %s interval ios do not add up" % dname)
         if sum(i[dname]["bytes"] for i in u["intervals"]) != \
@@ -514,13 +519,15 @@ def report_rel(d, name):
             fail(w + ": summary null and measured disagree")
         if j["summary"] is None:
             continue
-        s, r, wr = j["summary"], j["read"], j["write"]
+        s, r, wr, tr = j["summary"], j["read"], j["write"], j["trim"]
         if (s["reqs"], s["io_bytes"], s["runtime_ns"]) != (
-                r["ios"] + wr["ios"], r["io_bytes"] + wr["io_bytes"],
+                r["ios"] + wr["ios"] + tr["ios"],
+                r["io_bytes"] + wr["io_bytes"] + tr["io_bytes"],
                 j["runtime_ns"]):
             fail(w + ": summary reqs, io_bytes or runtime_ns")
-        if not close(s["iops"], r["iops"] + wr["iops"]) or \
-           not close(s["bw_bytes"], r["bw_bytes"] + wr["bw_bytes"]):
+        if not close(s["iops"], r["iops"] + wr["iops"] + tr["iops"]) or \
+           not close(s["bw_bytes"],
+                     r["bw_bytes"] + wr["bw_bytes"] + tr["bw_bytes"]):
             fail(w + ": summary iops or bw_bytes")
         ph = j["phase_cpu"]
         if ph is not None:
@@ -544,7 +551,7 @@ def report_rel(d, name):
             fail(w + ": njobs is not its units'")
         if g["njobs_ran"] > g["njobs"]:
             fail(w + ": njobs_ran > njobs")
-        for dname in ("read", "write"):
+        for dname in ("read", "write", "trim"):
             if sum(j[dname]["ios"] for j in units) != g[dname]["ios"]:
                 fail(w + ": %s.ios is not its units'" % dname)
         result_rel(g, w, units[0])
@@ -623,7 +630,7 @@ if faultfs != "1":
 for path, types in sorted(paths.items()):
     if "null" not in types or len(types) < 2 or path.startswith(".groups"):
         continue
-    if ".write." in path:
+    if ".write." in path or ".trim." in path:
         continue    # the same object as read's
     got = seen.get(path, set())
     for want in ("null", "not null"):

@@ -1,9 +1,10 @@
 #!/bin/sh
 # Property: whatever the mix of files (filename=a:b:c, nrfiles>1), offsets,
 # sizes, block sizes (fixed, bs=R-W, bs=R,W, bsrange=, bssplit=), modes
-# (with and without the random map, with verify=, random_distribution=,
-# percentage_random=, blockalign=, rw=MODE:N, zonemode=strided zones),
-# engines and direct=0/1, a job never touches a byte outside [offset, offset +
+# (trims too; with and without the random map, with verify=,
+# random_distribution=, percentage_random=, blockalign=, rw=MODE:N,
+# zonemode=strided zones), engines and direct=0/1, a job never touches a
+# byte outside [offset, offset +
 # size / nfiles) of each of its files. Every file is bigger than the region
 # and filled with known data first; afterwards every byte before and after
 # each region is compared with what was there (and the file's size too);
@@ -92,11 +93,14 @@ def one(case):
     unit = 4096 if direct else rng.choice([512, 512, 1024, 4096])
     bsopt, bsmin = bs_spec(unit)
     rw = rng.choice(["read", "write", "randread", "randwrite", "rw",
-                     "randrw", "randwrite", "randrw"])
+                     "randrw", "randwrite", "randrw", "trim", "randtrim",
+                     "trimwrite", "randtrimwrite"])
     eng = rng.choice(engines)
     nfiles = rng.randint(1, 4)
     use_nrfiles = nfiles > 1 and rng.random() < 0.3
-    use_dev = bool(dev) and not use_nrfiles and rng.random() < 0.25
+    # Trims on a device discard whole 512-byte sectors: aligned cases.
+    use_dev = bool(dev) and not use_nrfiles and rng.random() < 0.25 and \
+        ("trim" not in rw or direct)
     if use_nrfiles:
         names = ["j.0.%d" % i for i in range(nfiles)]
     else:
@@ -184,7 +188,7 @@ def one(case):
     end = off + per
     # A mixed job over a small region may draw no write at all.
     reads_only = rw in ("read", "randread") or "--rwmixread=100" in opts
-    writes = rw in ("write", "randwrite")
+    writes = rw in ("write", "randwrite") or "trim" in rw
     wrote = False
     for n, old in before.items():
         with open(n, "rb") as f:

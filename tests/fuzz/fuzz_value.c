@@ -95,19 +95,19 @@ static void numbers(const char *s)
 static void split(const char *s)
 {
 	char why[WHY_LEN] = "";
-	char parts[2][128];
+	char parts[3][128];
 	int n, i;
 
 	int dash;
 
 	for (dash = 0; dash < 2; dash++) {
 		n = value_split_rw(s, dash, parts, why, WHY_LEN);
-		FUZZ_CHECK(n == 1 || n == 2 || n == -EINVAL);
+		FUZZ_CHECK((n >= 1 && n <= 3) || n == -EINVAL);
 		if (n < 0) {
 			check_ret(n, why);
 			continue;
 		}
-		for (i = 0; i < 2; i++)
+		for (i = 0; i < 3; i++)
 			FUZZ_CHECK(memchr(parts[i], '\0', sizeof(parts[i])) &&
 				   parts[i][0]);
 	}

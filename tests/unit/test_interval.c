@@ -48,7 +48,7 @@ static void run_job(struct ival_rec *r, unsigned n, uint64_t step,
 		    uint64_t ios[DDIR_NR], uint64_t bytes[DDIR_NR])
 {
 	struct hist *h = test_malloc(DDIR_NR * sizeof(*h));
-	const struct hist *const lat[DDIR_NR] = { &h[0], &h[1] };
+	const struct hist *const lat[DDIR_NR] = { &h[0], &h[1], &h[2] };
 	uint64_t now = 0;
 	unsigned k;
 	int d;

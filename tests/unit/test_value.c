@@ -1020,12 +1020,12 @@ static const struct split_case split_good[] = {
 
 static const char *const split_bad[] = {
 	"", " ", ",", " , ", "4k,", ",4k", "4k, ", " ,4k", "4k,,64k",
-	",,", "a,b,c", "4k,8k,", NULL,
+	",,", "a,b,c,d", "4k,8k,", "4k,8k,,", NULL,
 };
 
 static void test_split_rw(void **state)
 {
-	char parts[2][128], why[256];
+	char parts[3][128], why[256];
 	size_t i;
 	int ret;
 
@@ -1049,7 +1049,7 @@ static void test_split_rw(void **state)
 
 static void test_split_rw_lengths(void **state)
 {
-	char parts[2][128], why[256], in[300];
+	char parts[3][128], why[256], in[300];
 
 	/* 127 characters fit with the NUL; 128 do not. */
 	memset(in, 'a', 127);
@@ -1072,17 +1072,24 @@ static void test_split_rw_lengths(void **state)
 	in[128] = '\0';
 	assert_int_equal(value_split_rw(in, false, parts, why, sizeof(why)), -EINVAL);
 
+	/* read,write,trim; a direction not given takes the last. */
 	assert_int_equal(value_split_rw("a,b,c", false, parts, why, sizeof(why)),
-			 -EINVAL);
-	assert_string_equal(why, "'a,b,c' has more than two items; expected "
-			    "one value, or two separated by a comma such as "
-			    "4k,64k");
+			 3);
+	assert_string_equal(parts[2], "c");
+	assert_int_equal(value_split_rw("a,b", false, parts, why, sizeof(why)),
+			 2);
+	assert_string_equal(parts[2], "b");
+	assert_int_equal(value_split_rw("a,b,c,d", false, parts, why,
+					sizeof(why)), -EINVAL);
+	assert_string_equal(why, "'a,b,c,d' has more than three items; "
+			    "expected one value, or up to three separated by "
+			    "commas (read,write,trim) such as 4k,64k");
 }
 
 /* "bs=abc,4k": the split succeeds, then the bad part is refused. */
 static void test_split_then_size(void **state)
 {
-	char parts[2][128], why[256];
+	char parts[3][128], why[256];
 	uint64_t v = SENTINEL;
 
 	assert_int_equal(value_split_rw("abc,4k", false, parts, why, sizeof(why)), 2);

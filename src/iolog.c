@@ -386,14 +386,14 @@ static void lfile_free(struct lfile *lf)
 
 void iolog_discard(struct iolog *l)
 {
-	unsigned k;
+	unsigned k, d;
 
 	if (!l)
 		return;
 	for (k = 0; k < L_NR; k++)
 		lfile_free(&l->lf[k]);
-	free(l->hist[0]);
-	free(l->hist[1]);
+	for (d = 0; d < DDIR_NR; d++)
+		free(l->hist[d]);
 	free(l);
 }
 

@@ -91,4 +91,17 @@ void value_fmt_sig3(double v, double base, const char *const unit[5],
  */
 void value_fmt_shortest(double v, char *buf, size_t len);
 
+/* The value of one hexadecimal digit, or -1 (patterns of buffers and
+ * of verification read hex the same way). */
+static inline int value_hexdigit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 #endif

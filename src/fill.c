@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fill.h"
+#include "value.h"
 
 #define SECTOR	512
 
@@ -148,17 +149,6 @@ void fill_write(struct fill *f, void *buf, uint32_t idx, uint64_t off,
 
 /* ---- buffer_pattern= ---- */
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static bool is_hex_start(const char *s)
 {
 	return s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
@@ -251,7 +241,7 @@ static int parse_item(const char **sp, struct pbuf *pb, char *why,
 	if (is_hex_start(s)) {
 		const char *d = s + 2;
 
-		for (end = d; hexval(*end) >= 0; end++)
+		for (end = d; value_hexdigit(*end) >= 0; end++)
 			;
 		/* "0xff0x14": the last 0 starts the next item */
 		if (end - d >= 2 && end[-1] == '0' &&
@@ -260,12 +250,12 @@ static int parse_item(const char **sp, struct pbuf *pb, char *why,
 		if (end == d)
 			return -EINVAL;
 		if ((end - d) & 1) {
-			bytes[0] = (uint8_t)hexval(*d++);
+			bytes[0] = (uint8_t)value_hexdigit(*d++);
 			if ((ret = put(pb, bytes, 1)))
 				return ret;
 		}
 		for (; d < end; d += 2) {
-			bytes[0] = (uint8_t)(hexval(d[0]) << 4 | hexval(d[1]));
+			bytes[0] = (uint8_t)(value_hexdigit(d[0]) << 4 | value_hexdigit(d[1]));
 			if ((ret = put(pb, bytes, 1)))
 				return ret;
 		}

@@ -23,6 +23,7 @@
 
 #include "gen.h"
 #include "target.h"
+#include "value.h"
 #include "verify.h"
 #include "verify_int.h"
 
@@ -499,17 +500,6 @@ int verify_classify(const struct verify_fmt *f, const void *buf,
 
 /* ---- verify_pattern= ---- */
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int verify_pattern_parse(const char *text, uint8_t *out, char *why,
 			 size_t whylen)
 {
@@ -520,8 +510,8 @@ int verify_pattern_parse(const char *text, uint8_t *out, char *why,
 		if ((n - 2) % 2 || (n - 2) / 2 > VERIFY_PATTERN_MAX)
 			goto bad;
 		for (i = 2; i < n; i += 2) {
-			hi = hexval(text[i]);
-			lo = hexval(text[i + 1]);
+			hi = value_hexdigit(text[i]);
+			lo = value_hexdigit(text[i + 1]);
 			if (hi < 0 || lo < 0)
 				goto bad;
 			out[(i - 2) / 2] = (uint8_t)(hi << 4 | lo);

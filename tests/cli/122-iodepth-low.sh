@@ -53,13 +53,20 @@ strace -f -e trace=io_submit,io_getevents -o st.log "$IORIG" $job \
 set -- $(check st.log 2)
 [ "$1" -ge 3 ] && [ "$2" = 0 ] ||
 	die "iorig, iodepth_low=2: full $1 times, refilled above 2 $2 times"
-# Without it: refills as soon as there is room.
-# shellcheck disable=SC2086
-strace -f -e trace=io_submit,io_getevents -o st.log "$IORIG" $job \
-	>out 2>err || die "iorig failed"
-set -- $(check st.log 2)
-[ "$2" -ge 1 ] ||
-	die "without iodepth_low: full $1 times, never refilled above 2"
+# Without it: refills as soon as there is room. This depends on the
+# device completing one by one while iorig waits; on a loaded host the
+# loop device can complete inside io_submit (CI once saw 88% of the
+# time at depth 1), so up to three tries, and one must show it.
+seen=
+for try in 1 2 3; do
+	# shellcheck disable=SC2086
+	strace -f -e trace=io_submit,io_getevents -o st.log "$IORIG" $job \
+		>out 2>err || die "iorig failed"
+	set -- $(check st.log 2)
+	seen="$seen try $try: full $1 times, refilled above 2 $2 times;"
+	[ "$2" -ge 1 ] && break
+done
+[ "$2" -ge 1 ] || die "without iodepth_low, never refilled above 2:$seen"
 if command -v fio >/dev/null 2>&1; then
 	# shellcheck disable=SC2086
 	strace -f -e trace=io_submit,io_getevents -o fst.log fio $job \

@@ -12,9 +12,7 @@ have_odirect "$T" || skip "no O_DIRECT in $T"
 
 set -- --name=qd --filename="$T/f" --size=16m --rw=randread --bs=4k \
 	--ioengine=libaio --direct=1 --iodepth=8 --number_ios=4000
-# LeakSanitizer cannot run under ptrace (sanitizer builds): off for this run
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-	strace -f -qq -e trace=io_submit,io_getevents -o "$T/trace" \
+strace -f -qq -e trace=io_submit,io_getevents -o "$T/trace" \
 	"$IORIG" --output-format=json "$@" >"$T/out" 2>"$T/err"
 rc=$?
 expect_rc 0

@@ -110,9 +110,7 @@ expect_in err "option 'verify_offset': 2000: the 72-byte header must fit"
 command -v strace >/dev/null 2>&1 || skip "needs strace"
 JOB="--name=r --filename=r.dat --size=512k --bsrange=4k-16k --verify=md5
 	--ioengine=psync --output-format=json"
-# (LeakSanitizer cannot run under ptrace: off for this run.)
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-	strace -f -qq -e trace=pwrite64 -o st.txt "$IORIG" $JOB \
+strace -f -qq -e trace=pwrite64 -o st.txt "$IORIG" $JOB \
 	--rw=randwrite --do_verify=1 >out 2>err
 rc=$?
 expect_rc 0

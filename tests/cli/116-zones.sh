@@ -19,8 +19,11 @@ command -v strace >/dev/null 2>&1 || skip "needs strace"
 command -v fio >/dev/null 2>&1 || skip "needs fio (the outside truth)"
 head -c 1048576 /dev/urandom >f.dat
 
-"$PY" - "$IORIG" "$T" <<'PYEOF'
-import os, re, subprocess, sys
+CLI_DIR="$top/tests/cli" "$PY" - "$IORIG" "$T" <<'PYEOF'
+import os, subprocess, sys
+
+sys.path.insert(0, os.environ["CLI_DIR"])
+import iotrace  # noqa: E402
 
 iorig, tdir = sys.argv[1:3]
 F = tdir + "/f.dat"
@@ -32,19 +35,12 @@ def fail(msg):
 
 def iorig_ios(opts, n):
     """(offset, length) of the last n pread64/pwrite64 of iorig on F."""
-    cmd = ["strace", "-f", "-qq", "-s0", "-e", "trace=pread64,pwrite64",
-           "-o", tdir + "/st", iorig, "--name=j", "--filename=" + F,
-           "--ioengine=sync", "--size=1m"] + opts
-    r = subprocess.run(cmd, capture_output=True, text=True)
+    r, out = iotrace.strace_pio(
+        [iorig, "--name=j", "--filename=" + F, "--ioengine=sync",
+         "--size=1m"] + opts, tdir + "/st")
     if r.returncode:
         fail("iorig %s: exit %d\n%s" % (" ".join(opts), r.returncode,
                                           r.stderr[-1500:]))
-    out = []
-    pat = re.compile(r"p(?:read|write)64\(\d+, [^,]*, (\d+), (\d+)\)\s+= (\d+)")
-    for line in open(tdir + "/st"):
-        m = pat.search(line)
-        if m:
-            out.append((int(m.group(2)), int(m.group(1))))
     if len(out) < n:
         fail("%s: %d I/Os seen, expected %d" % (" ".join(opts), len(out), n))
     return out[-n:]
@@ -61,12 +57,7 @@ def fio_ios(opts):
     if r.returncode:
         fail("fio %s: exit %d\n%s" % (" ".join(opts), r.returncode,
                                         r.stderr[-1500:]))
-    out = []
-    for line in open(log):
-        w = line.split()
-        if len(w) == 5 and w[2] in ("read", "write"):
-            out.append((int(w[3]), int(w[4])))
-    return out
+    return iotrace.fio_iolog(log)
 
 
 def zoned(zs, zr, skip):

@@ -165,9 +165,10 @@ bool verify_csum_ok(const struct verify_fmt *f, const void *buf,
 		    uint32_t len);
 
 /*
- * "0x..." (hex digits, an even number of them) or a string in double or
- * single quotes: its bytes, into out (at most VERIFY_PATTERN_MAX). Returns
- * the length, or -EINVAL with why saying what was expected.
+ * verify_pattern= as fio reads it: the same items as buffer_pattern=
+ * (fill_pattern_parse: 0xHEX, a decimal int, "text", 'FILE', one after
+ * another), into out (at most VERIFY_PATTERN_MAX bytes). Returns the
+ * length, or -EINVAL with why saying what was expected.
  */
 int verify_pattern_parse(const char *text, uint8_t *out, char *why,
 			 size_t whylen);

@@ -21,6 +21,7 @@
 #include <nmmintrin.h>
 #endif
 
+#include "fill.h"
 #include "gen.h"
 #include "target.h"
 #include "value.h"
@@ -503,45 +504,18 @@ int verify_classify(const struct verify_fmt *f, const void *buf,
 int verify_pattern_parse(const char *text, uint8_t *out, char *why,
 			 size_t whylen)
 {
-	size_t n = strlen(text), i;
-	int hi, lo;
+	uint8_t *bytes;
+	int n = fill_pattern_parse(text, &bytes, why, whylen);
 
-	if (n > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-		if ((n - 2) % 2 || (n - 2) / 2 > VERIFY_PATTERN_MAX)
-			goto bad;
-		for (i = 2; i < n; i += 2) {
-			hi = value_hexdigit(text[i]);
-			lo = value_hexdigit(text[i + 1]);
-			if (hi < 0 || lo < 0)
-				goto bad;
-			out[(i - 2) / 2] = (uint8_t)(hi << 4 | lo);
-		}
-		return (int)((n - 2) / 2);
+	if (n < 0)
+		return n;
+	if (n > VERIFY_PATTERN_MAX) {
+		free(bytes);
+		snprintf(why, whylen, "'%s': %d bytes; a verify pattern holds "
+			 "at most %d", text, n, VERIFY_PATTERN_MAX);
+		return -EINVAL;
 	}
-	/* A decimal number, as fio reads one: an int, its bytes low first,
-	 * as few as hold it (0 is one zero byte). */
-	if (n && n < 12 && strspn(text + (text[0] == '-'), "0123456789") ==
-	    n - (text[0] == '-') && n > (size_t)(text[0] == '-')) {
-		long long v = strtoll(text, NULL, 10);
-		uint32_t u = (uint32_t)v;
-
-		if (v < INT32_MIN || v > INT32_MAX)
-			goto bad;
-		i = 0;
-		do {
-			out[i++] = (uint8_t)(u & 0xff);
-			u >>= 8;
-		} while (u);
-		return (int)i;
-	}
-	if (n > 2 && (text[0] == '"' || text[0] == '\'') &&
-	    text[n - 1] == text[0] && n - 2 <= VERIFY_PATTERN_MAX) {
-		memcpy(out, text + 1, n - 2);
-		return (int)(n - 2);
-	}
-bad:
-	snprintf(why, whylen, "'%s': expected 0x and an even number of hex "
-		 "digits, a decimal int, or a string in quotes, of 1 to %d bytes, such as "
-		 "0xdeadbeef or \"iorig\"", text, VERIFY_PATTERN_MAX);
-	return -EINVAL;
+	memcpy(out, bytes, (size_t)n);
+	free(bytes);
+	return n;
 }

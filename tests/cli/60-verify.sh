@@ -174,8 +174,15 @@ usage --name=v --filename=v.dat --size=1m --verify=xxh3 --rw=write \
 	--verify_pattern=0xff
 expect_in err "option 'verify_pattern': applies to verify=pattern only"
 usage --name=v --filename=v.dat --size=1m --verify=pattern --rw=write \
-	--verify_pattern=0xabc
-expect_in err "option 'verify_pattern': '0xabc': expected 0x"
+	--verify_pattern=0xabcg
+expect_in err "option 'verify_pattern': '0xabcg': expected items"
+# An odd count of hex digits is fio's too: the first byte has one digit.
+run --name=v --filename=v.dat --size=4k --verify=pattern --rw=write \
+	--verify_pattern=0xabc --do_verify=1
+expect_rc 0
+# (after the header, the pattern repeats from the block's byte 0)
+[ "$(od -An -tx1 -j64 -N4 v.dat | tr -d ' ')" = 0abc0abc ] ||
+	die "verify_pattern=0xabc wrote $(od -An -tx1 -j64 -N4 v.dat)"
 usage --name=v --filename=v.dat --size=1m --verify=pattern --rw=write \
 	--verify_pattern=plain
 expect_in err "option 'verify_pattern'"

@@ -133,7 +133,8 @@ static void test_pattern_parse(void **state)
 		{ "0XaB", 1, "\xab" },
 		{ "0x00ff", 2, "\x00\xff" },
 		{ "\"iorig\"", 5, "iorig" },
-		{ "'a b'", 3, "a b" },
+		{ "0xabc", 2, "\x0a\xbc" },	/* odd count, as fio */
+		{ "0x01\"ab\"2", 4, "\x01" "ab\x02" },	/* items in a row */
 		{ "\"0x12\"", 4, "0x12" },
 		/* decimal, as fio reads it: the int's bytes, low first */
 		{ "0", 1, "\x00" },
@@ -142,7 +143,7 @@ static void test_pattern_parse(void **state)
 		{ "-1", 4, "\xff\xff\xff\xff" },
 	};
 	static const char *const bad[] = {
-		"", "0x", "0xabc", "0xzz", "abc", "\"\"", "\"abc", "'abc\"",
+		"", "0x", "0xzz", "abc", "'/nonexistent/iorig'", "\"\"", "\"abc", "'abc\"",
 		"0x 1", "12a", "-", "2147483648", "99999999999",
 	};
 	uint8_t out[VERIFY_PATTERN_MAX];
@@ -159,7 +160,7 @@ static void test_pattern_parse(void **state)
 		why[0] = '\0';
 		assert_int_equal(verify_pattern_parse(bad[i], out, why,
 						      sizeof(why)), -EINVAL);
-		assert_non_null(strstr(why, "expected 0x"));
+		assert_true(why[0] != '\0');
 	}
 	/* The longest pattern, and one byte more. */
 	big[0] = '0';

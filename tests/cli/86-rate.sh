@@ -99,15 +99,21 @@ check_gaps
 # Below capacity, poisson: exponential gaps of mean 5 ms. Through libaio
 # with room in the queue, a read is issued when it falls due whatever is
 # in flight.
-throttled io_submit --rate_iops=200 --rate_process=poisson \
-	--runtime=1500ms --time_based --ioengine=libaio --iodepth=16
-expect_rc 0
-json_is "$R['rate']['process']" poisson
-json_is "$R['rate']['met']" True
-check_gaps
-[ "$n" -ge 200 ] || die "poisson: strace saw $n reads, expected about 300"
-"$PY" -c "import sys; sys.exit($ks_d > $ks_crit)" ||
-	die "poisson gaps fail the KS test: D $ks_d > $ks_crit"
+# A true exponential fails a 1% test once in a hundred runs, and a loaded
+# machine delays some calls: a second try (both failing: 1 in 10^4).
+for try in 1 2; do
+	throttled io_submit --rate_iops=200 --rate_process=poisson \
+		--runtime=1500ms --time_based --ioengine=libaio --iodepth=16
+	expect_rc 0
+	json_is "$R['rate']['process']" poisson
+	json_is "$R['rate']['met']" True
+	check_gaps
+	[ "$n" -ge 200 ] ||
+		die "poisson: strace saw $n reads, expected about 300"
+	"$PY" -c "import sys; sys.exit($ks_d > $ks_crit)" && break
+	[ "$try" = 2 ] &&
+		die "poisson gaps fail the KS test twice: D $ks_d > $ks_crit"
+done
 
 # Above capacity: 1000 a second asked of a 500 IOPS device. Twice, for
 # 0.5 s and 1 s: the wait for a turn grows with time, the service does

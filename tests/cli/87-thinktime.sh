@@ -88,14 +88,26 @@ r = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.DEVNU
 u = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
 j = json.loads(r.stdout)["jobs"][0]["cpu"]["user_ns"] / 1e9 if r.returncode == 0 else -1
 print("%.3f %.3f" % (u, j))' \
-		"$IORIG" --name=c --filename=f.dat --size=1m --bs=4k \
+		$rt "$IORIG" --name=c --filename=f.dat --size=1m --bs=4k \
 		--number_ios=3 --thinktime=150ms --output-format=json "$@"
 }
 # The spin is by the clock: on a busy machine the thread gets less CPU
 # than that, so only half of it is asked for.
-u=$(cpu --thinktime_spin=150ms)
-"$PY" -c "import sys; u, j = map(float, '$u'.split()); sys.exit(not (u >= 0.22 and j >= 0.22 and j <= u + 0.01))" ||
-	die "3 stalls spinning 150 ms each: user CPU (process, job) $u s, expected ~0.45"
+# On a machine loaded by other work even that can fail (a busy loop got
+# a third of its wall time under a load of 13): the spinning run gets a
+# real-time priority when it can (root), and up to three tries.
+rt=
+chrt -f 1 true 2>/dev/null && rt="chrt -f 1"
+seen=
+for try in 1 2 3; do
+	u=$(cpu --thinktime_spin=150ms)
+	seen="$seen $u;"
+	"$PY" -c "import sys; u, j = map(float, '$u'.split()); sys.exit(not (u >= 0.22 and j >= 0.22 and j <= u + 0.01))" &&
+		break
+	[ "$try" = 3 ] &&
+		die "3 stalls spinning 150 ms each: user CPU (process, job) of three tries:$seen expected ~0.45"
+done
+rt=
 u=$(cpu)
 "$PY" -c "import sys; u, j = map(float, '$u'.split()); sys.exit(not (u < 0.1))" ||
 	die "sleeping stalls: user CPU $u s, expected ~0"

@@ -857,7 +857,15 @@ static double cmp_value(const json_t *j, const char *dname, int metric)
 		return num(d, "iops");
 	if (metric == 1)
 		return num(d, "bw_bytes") / 1048576;
-	h = dir_hist(d, &which);
+	/* the reported p99 (lat's with lat_percentiles=1, else clat's, as
+	 * the summary's lat_p99_ns), else from the buckets */
+	h = json_object_get(d, "lat_ns");
+	if (!json_is_number(json_object_get(json_object_get(h,
+				"percentiles"), "99")))
+		h = json_object_get(d, "clat_ns");
+	if (!json_is_number(json_object_get(json_object_get(h,
+				"percentiles"), "99")))
+		h = dir_hist(d, &which);
 	v = h ? pct_us(h, "99") : -1;
 	return v;
 }

@@ -129,6 +129,16 @@ static void subtitle(const json_t *res, const json_t *j, char *buf,
 		 str(res, "time"));
 }
 
+/* s on one line of a data file or a script comment: controls and the
+ * characters of bad as '?' (nothing a line break could smuggle into a
+ * script). */
+static void put_text(FILE *f, const char *s, const char *bad)
+{
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ||
+		      (*bad && strchr(bad, *s)) ? '?' : *s, f);
+}
+
 static int oom(struct ctx *c)
 {
 	err_set(c->e, "", 0, "", "out of memory");
@@ -163,9 +173,11 @@ static int draw_begin(struct ctx *c, struct draw *d, const char *name,
 	d->gp = open_memstream(&d->gpbuf, &d->gplen);
 	if (!d->dat || !d->gp)
 		return oom(c);
-	fprintf(d->dat, "# iorig plot: %s\n", title);
-	fprintf(d->gp, "# iorig plot: %s (data %s)\nset encoding utf8\n",
-		title, d->dat_path);
+	fputs("# iorig plot: ", d->dat);
+	put_text(d->dat, title, "");
+	fputs("\n# iorig plot: ", d->gp);
+	put_text(d->gp, title, "");
+	fputs("\nset encoding utf8\n", d->gp);
 	if (!strcmp(c->fmt, "png"))
 		fputs("set terminal pngcairo size 1000,620 noenhanced "
 		      "background rgb 'white' font 'sans,10'\n", d->gp);
@@ -387,6 +399,7 @@ static int chart_lat(struct ctx *c, const json_t *res, const json_t *j,
 	struct draw d;
 	double total = 0, cum = 0, cur_bin = 0, bin_lo = 0, bin_hi = 0;
 	double bin_n = 0;
+	bool first = true;
 	size_t i, k;
 
 	h = dir_hist(dir, &which);
@@ -394,8 +407,8 @@ static int chart_lat(struct ctx *c, const json_t *res, const json_t *j,
 		return 0;
 	b = json_object_get(h, "buckets");
 	for (i = 0; i < json_array_size(b); i++)
-		total += json_number_value(json_array_get(
-			json_array_get(b, i), 2));
+		total += fmax(0, json_number_value(json_array_get(
+			json_array_get(b, i), 2)));
 	if (total <= 0)
 		return 0;
 	job_label(j, label, sizeof(label));
@@ -419,12 +432,15 @@ static int chart_lat(struct ctx *c, const json_t *res, const json_t *j,
 		double n = json_number_value(json_array_get(r, 2));
 		double bin = floor(log10(lo > 1e-3 ? lo : 1e-3) * LAT_BINS);
 
-		if (i && bin != cur_bin) {
+		if (n <= 0)
+			continue;
+		if (!first && bin != cur_bin) {
 			fprintf(d.dat, "%.3f %.3f %.0f %.6f\n", bin_lo, bin_hi,
 				bin_n, 100 * cum / total);
 			bin_n = 0;
 		}
-		if (!i || bin != cur_bin) {
+		if (first || bin != cur_bin) {
+			first = false;
 			cur_bin = bin;
 			bin_lo = pow(10, bin / LAT_BINS);
 		}
@@ -494,6 +510,7 @@ static int chart_time(struct ctx *c, const json_t *res, const json_t *j,
 		char name[700], title[700];
 		struct draw d;
 		int col = 2;
+		size_t points;
 
 		snprintf(name, sizeof(name), "%s-%s", stem, m[k].suffix);
 		snprintf(title, sizeof(title), "%s: %s over time (%s "
@@ -510,9 +527,11 @@ static int chart_time(struct ctx *c, const json_t *res, const json_t *j,
 			if (has[q])
 				fprintf(d.dat, " %s", dirs[q]);
 		fputc('\n', d.dat);
-		for (i = 0; i < json_array_size(iv); i++) {
+		for (i = 0, points = 0; i < json_array_size(iv); i++) {
 			const json_t *r = json_array_get(iv, i);
 
+			if (!json_is_object(r))
+				continue;
 			fprintf(d.dat, "%.6f", num(r, "end_ns") / 1e9);
 			for (q = 0; q < NDIRS; q++) {
 				const json_t *x = json_object_get(r, dirs[q]);
@@ -520,13 +539,19 @@ static int chart_time(struct ctx *c, const json_t *res, const json_t *j,
 				if (!has[q])
 					continue;
 				/* no I/O in the interval: no latency */
-				if (m[k].div == 1e3 && num(x, "ios") <= 0)
+				if (m[k].div == 1e3 && num(x, "ios") <= 0) {
 					fputs(" ?", d.dat);
-				else
-					fprintf(d.dat, " %.10g",
-						num(x, m[k].key) / m[k].div);
+					continue;
+				}
+				fprintf(d.dat, " %.10g",
+					num(x, m[k].key) / m[k].div);
+				points++;
 			}
 			fputc('\n', d.dat);
+		}
+		if (!points) {	/* nothing to draw (gnuplot would fail) */
+			draw_free(&d);
+			continue;
 		}
 		fputs("set yrange [0:*]\nset xrange [0:*]\nplot", d.gp);
 		for (q = 0; q < NDIRS; q++) {
@@ -682,9 +707,12 @@ static int chart_sweep(struct ctx *c, const json_t *res)
 	fprintf(d.dat, "# one block (gnuplot index) per line: bs_bytes "
 		"iops cpu_us_per_io\n");
 	for (i = 0; i < n; i++) {
-		if (!i || strcmp(pt[i].line, pt[i - 1].line))
-			fprintf(d.dat, "%s# %s\n", i ? "\n\n" : "",
-				*pt[i].line ? pt[i].line : "sweep");
+		if (!i || strcmp(pt[i].line, pt[i - 1].line)) {
+			fprintf(d.dat, "%s# ", i ? "\n\n" : "");
+			put_text(d.dat, *pt[i].line ? pt[i].line : "sweep",
+				 "");
+			fputc('\n', d.dat);
+		}
 		fprintf(d.dat, "%.0f %.10g %.10g\n", pt[i].bs, pt[i].iops,
 			pt[i].reqs > 0 ? pt[i].cpu_us / pt[i].reqs : 0);
 	}
@@ -743,7 +771,7 @@ static int result_charts(struct ctx *c, const json_t *res)
 
 		if (!json_is_true(json_object_get(j, "ran")))
 			continue;
-		job_stem(j, stem, sizeof(stem));
+		job_stem(j, stem, 151);	/* file names fit NAME_MAX */
 		for (q = 0; q < NDIRS; q++)
 			if (chart_lat(c, res, j, stem, dirs[q]))
 				return -1;
@@ -945,14 +973,16 @@ static int chart_compare(struct ctx *c, const struct cmp_in *in, size_t n,
 			}
 			fputs("# job_index \"job\"", d.dat);
 			for (r = 0; r < n; r++)
-				fprintf(d.dat, " \"%s%s\"", r < (size_t)base ?
-					"baseline " : "", in[r].label);
+			{
+				fprintf(d.dat, " \"%s", r < (size_t)base ?
+					"baseline " : "");
+				put_text(d.dat, in[r].label, "\"");
+				fputc('"', d.dat);
+			}
 			fputc('\n', d.dat);
 			for (k = 0; k < nl; k++) {
 				fprintf(d.dat, "%zu \"", k);
-				for (i = 0; labels[k][i]; i++)
-					fputc(labels[k][i] == '"' ? '\'' :
-					      labels[k][i], d.dat);
+				put_text(d.dat, labels[k], "\"");
 				fputc('"', d.dat);
 				for (r = 0; r < n; r++) {
 					double v = cmp_value(find_job(
@@ -1149,7 +1179,7 @@ int plot_main(int argc, char **argv)
 				 .keep = true, .e = e };
 
 		if (n - (baseline != NULL) > 1) {
-			name_part(prefix, sizeof(prefix) - 1, in[i].label);
+			name_part(prefix, 61, in[i].label);
 			strcat(prefix, "-");
 		}
 		if (result_charts(&c, in[i].res))

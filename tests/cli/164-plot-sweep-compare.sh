@@ -130,6 +130,29 @@ run plot
 expect_rc 2
 expect_in err 'usage: iorig plot'
 
+# Hostile but JSON: a job name and sweep point that would end a line of
+# the script (gnuplot's system command), 300 characters long, values of
+# the wrong types: drawn, no command run, file names that fit NAME_MAX.
+"$PY" - base.json <<'PYEOF' || die "cannot make evil.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+j = d['jobs'][0]
+j['name'] = "e'\nsystem 'touch PWNED'\n\"" + 'x' * 300
+j['sweep_point'] = 'a\nsystem "touch PWNED"'
+j['read']['clat_ns']['buckets'].append('junk')
+j['read']['lat_ns'] = {'count': 'x', 'buckets': {}}
+j['intervals'] = [None, 3]
+d['host'] = []
+json.dump(d, open('evil.json', 'w'))
+PYEOF
+run plot --outdir=ev evil.json base.json
+expect_rc 0
+[ ! -e PWNED ] && [ ! -e ev/PWNED ] || die "the job name ran a command"
+[ "$(grep -c 'ev/evil-e' out)" -eq 1 ] || die "expected the latency chart of evil"
+for f in ev/*; do
+	[ "${#f}" -lt 250 ] || die "file name too long: $f"
+done
+
 # No gnuplot on PATH: exit 2, saying what to install.
 PATH=/nonexistent "$IORIG" plot --outdir=np base.json >out 2>err
 rc=$?

@@ -116,17 +116,18 @@ static void subtitle(const json_t *res, const json_t *j, char *buf,
 	const json_t *dev = json_object_get(t, "device");
 	size_t nt = json_array_size(json_object_get(j, "targets"));
 	char label[512], more[32] = "", devs[96] = "";
+	const char *host;
 
 	job_label(j, label, sizeof(label));
 	if (nt > 1)
 		snprintf(more, sizeof(more), " +%zu more", nt - 1);
 	if (*str(dev, "name"))
 		snprintf(devs, sizeof(devs), " (%s)", str(dev, "name"));
-	snprintf(buf, len, "job %s, engine %s, target %s%s%s, host %s, %s",
+	host = str(json_object_get(res, "host"), "hostname");
+	snprintf(buf, len, "job %s, engine %s, target %s%s%s%s%s, %s",
 		 label, str(json_object_get(j, "options"), "ioengine"),
-		 t ? str(t, "path") : "?", devs, more,
-		 str(json_object_get(res, "host"), "hostname"),
-		 str(res, "time"));
+		 t ? str(t, "path") : "?", devs, more, *host ? ", host " : "",
+		 host, str(res, "time"));
 }
 
 /* s on one line of a data file or a script comment: controls and the
@@ -450,7 +451,8 @@ static int chart_lat(struct ctx *c, const json_t *res, const json_t *j,
 	}
 	fprintf(d.dat, "%.3f %.3f %.0f %.6f\n", bin_lo, bin_hi, bin_n,
 		100 * cum / total);
-	fputs("set logscale x\nset yrange [0:*]\nset y2range [0:100]\n"
+	fputs("set style textbox opaque noborder\n"
+	      "set logscale x\nset yrange [0:*]\nset y2range [0:100]\n"
 	      "set ytics nomirror\nset y2tics 0,10,100\n"
 	      "set y2label 'cumulative I/Os (%)'\n"
 	      "set style fill solid 0.5 noborder\n", d.gp);
@@ -461,9 +463,10 @@ static int chart_lat(struct ctx *c, const json_t *res, const json_t *j,
 			continue;
 		fprintf(d.gp, "set arrow from %.3f, graph 0 to %.3f, graph 1 "
 			"nohead dashtype 2 linecolor rgb '#c00000'\n"
-			"set label 'p%s %.1f µs' at %.3f, graph %.2f left "
-			"offset 0.5,0 textcolor rgb '#c00000'\n", v, v,
-			marks[k], v, v, 0.95 - 0.06 * k);
+			"set label 'p%s %.1f µs' at %.3f, graph %.2f %s "
+			"offset %s,0 front boxed textcolor rgb '#c00000'\n",
+			v, v, marks[k], v, v, 0.95 - 0.06 * k,
+			k ? "right" : "left", k ? "-0.5" : "0.5");
 	}
 	fputs("plot ", d.gp);
 	gnuplot_quote(d.gp, d.dat_path);
@@ -1077,6 +1080,91 @@ static void plot_fail(const struct err_rec *e)
 	fprintf(stderr, "iorig plot: %s\n", buf);
 }
 
+/* a fio latency object (clat_ns...) in iorig's shape: count,
+ * percentiles keyed as iorig keys them ("99.9"), buckets [v, v, n] from
+ * json+'s bins (fio keeps one value per bin) sorted by value. */
+static json_t *fio_hist(const json_t *f)
+{
+	json_t *h = json_object(), *pc = json_object(), *b = json_array();
+	const json_t *bins = json_object_get(f, "bins"), *v;
+	const char *k;
+	double *vals;
+	size_t n = 0, i;
+
+	json_object_foreach((json_t *)json_object_get(f, "percentile"), k, v) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "%g", strtod(k, NULL));
+		if (json_is_number(v))
+			json_object_set_new(pc, key, json_real(
+				json_number_value(v)));
+	}
+	vals = calloc(json_object_size(bins) + 1, sizeof(*vals));
+	if (vals) {
+		json_object_foreach((json_t *)bins, k, v)
+			vals[n++] = strtod(k, NULL);
+		qsort(vals, n, sizeof(*vals), dbl_cmp);
+		for (i = 0; i < n; i++) {
+			char key[64];
+
+			snprintf(key, sizeof(key), "%.0f", vals[i]);
+			json_array_append_new(b, json_pack("[f, f, f]",
+				vals[i], vals[i], num(bins, key)));
+		}
+		free(vals);
+	}
+	json_object_set_new(h, "count", json_real(num(f, "N")));
+	json_object_set_new(h, "percentiles", pc);
+	json_object_set_new(h, "buckets", b);
+	return h;
+}
+
+/*
+ * A fio JSON result (--output-format=json or json+) as an iorig one, as
+ * far as the charts read it: per job its name, engine, file, and per
+ * direction I/Os, IOPS, bandwidth and clat (buckets from json+'s bins).
+ */
+static json_t *from_fio(const json_t *f)
+{
+	const json_t *jobs = json_object_get(f, "jobs");
+	const json_t *glob = json_object_get(f, "global options");
+	json_t *r = json_pack("{s:s, s:s, s:{s:s}, s:[]}", "iorig_version",
+			      str(f, "fio version"), "time", str(f, "time"),
+			      "host", "hostname", "", "jobs");
+	size_t i, q;
+
+	if (!r)
+		return NULL;
+	for (i = 0; i < json_array_size(jobs); i++) {
+		const json_t *fj = json_array_get(jobs, i);
+		const json_t *o = json_object_get(fj, "job options");
+		const char *eng = *str(o, "ioengine") ? str(o, "ioengine") :
+			*str(glob, "ioengine") ? str(glob, "ioengine") : "psync";
+		const char *file = *str(o, "filename") ? str(o, "filename") :
+			str(glob, "filename");
+		json_t *j = json_pack("{s:s, s:n, s:i, s:i, s:b, s:{s:s}, "
+				      "s:[{s:s}]}", "name", str(fj, "jobname"),
+				      "sweep_point", "clone", 0, "njobs", 1,
+				      "ran", 1, "options", "ioengine", eng,
+				      "targets", "path", *file ? file : "?");
+
+		if (!j)
+			continue;
+		for (q = 0; q < NDIRS; q++) {
+			const json_t *fd = json_object_get(fj, dirs[q]);
+
+			json_object_set_new(j, dirs[q], json_pack(
+				"{s:f, s:f, s:f, s:o, s:{s:i}}", "ios",
+				num(fd, "total_ios"), "iops", num(fd, "iops"),
+				"bw_bytes", num(fd, "bw_bytes"), "clat_ns",
+				fio_hist(json_object_get(fd, "clat_ns")),
+				"lat_ns", "count", 0));
+		}
+		json_array_append_new(json_object_get(r, "jobs"), j);
+	}
+	return r;
+}
+
 static json_t *load_result(const char *path, struct err_rec *e)
 {
 	json_error_t je;
@@ -1087,6 +1175,16 @@ static json_t *load_result(const char *path, struct err_rec *e)
 			"%s: expected an iorig JSON result "
 			"(--output-format=json)", je.text);
 		return NULL;
+	}
+	if (json_is_string(json_object_get(r, "fio version"))) {
+		json_t *f = r;
+
+		r = from_fio(f);
+		json_decref(f);
+		if (!r) {
+			err_set(e, path, 0, "", "out of memory");
+			return NULL;
+		}
 	}
 	if (check_result(r, path, e)) {
 		json_decref(r);

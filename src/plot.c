@@ -1038,6 +1038,169 @@ out:
 	return ret;
 }
 
+/* A log file of write_bw_log, write_iops_log or write_lat_log (iorig's
+ * or fio's): its rows as data blocks per direction. */
+struct logdat {
+	const char *path;
+	const char *what, *ylabel;	/* of its kind */
+	double div;			/* value to the axis unit */
+	char *dat[NDIRS];
+	size_t len[NDIRS], rows[NDIRS];
+};
+
+static void logdat_free(struct logdat *l)
+{
+	size_t q;
+
+	for (q = 0; q < NDIRS; q++)
+		free(l->dat[q]);
+}
+
+/* Reads l->path: 0, or -1 with e (its kind or a line not understood). */
+static int log_read(struct logdat *l, struct err_rec *e)
+{
+	static const struct {
+		const char *tag, *what, *ylabel;
+		double div;
+	} kinds[] = {
+		{ "_bw.", "bandwidth", "bandwidth (KiB/s)", 1 },
+		{ "_iops.", "IOPS", "I/O operations per second", 1 },
+		{ "_slat.", "slat (submission latency)",
+		  "latency (µs, log scale)", 1e3 },
+		{ "_clat.", "clat (completion latency)",
+		  "latency (µs, log scale)", 1e3 },
+		{ "_lat.", "lat (total latency)", "latency (µs, log scale)",
+		  1e3 },
+	};
+	const char *base = strrchr(l->path, '/');
+	FILE *f, *out[NDIRS] = { NULL };
+	char *line = NULL;
+	size_t cap = 0, k, q;
+	int lineno = 0, ret = -1;
+
+	base = base ? base + 1 : l->path;
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		if (strstr(base, kinds[k].tag))
+			break;
+	if (k == sizeof(kinds) / sizeof(kinds[0]) ||
+	    strstr(base, "_clat_hist.")) {
+		err_set(e, l->path, 0, "", "not a log iorig plot draws: "
+			"expected NAME_bw.N.log, _iops, _lat, _clat or _slat "
+			"(write_bw_log=, write_iops_log=, write_lat_log=) or "
+			"an iorig JSON result");
+		return -1;
+	}
+	l->what = kinds[k].what;
+	l->ylabel = kinds[k].ylabel;
+	l->div = kinds[k].div;
+	f = fopen(l->path, "re");
+	if (!f) {
+		err_set(e, l->path, 0, "", "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	for (q = 0; q < NDIRS; q++)
+		if (!(out[q] = open_memstream(&l->dat[q], &l->len[q]))) {
+			err_set(e, l->path, 0, "", "out of memory");
+			goto out;
+		}
+	while (getline(&line, &cap, f) > 0) {
+		double v[8];
+		char *p = line, *end;
+		size_t nf = 0;
+
+		lineno++;
+		if (strspn(line, " \t\r\n") == strlen(line))
+			continue;
+		/* time, value, [max,] ddir, bs, offset[, prio (0x...)] */
+		while (nf < 8) {
+			while (*p == ' ' || *p == '\t')
+				p++;
+			if (!strncmp(p, "0x", 2))
+				break;
+			v[nf] = strtod(p, &end);
+			if (end == p)
+				break;
+			nf++;
+			p = end + strspn(end, " \t");
+			if (*p != ',')
+				break;
+			p++;
+		}
+		p += strspn(p, " \t\r\n");
+		if ((nf != 5 && nf != 6) || (*p && strncmp(p, "0x", 2)) ||
+		    !(v[nf - 3] == 0 || v[nf - 3] == 1 || v[nf - 3] == 2)) {
+			err_set(e, l->path, lineno, "", "expected 'time_ms, "
+				"value, direction (0-2), bs, offset' as "
+				"write_%s_log writes", l->div > 1 ? "lat" :
+				kinds[k].tag[1] == 'b' ? "bw" : "iops");
+			goto out;
+		}
+		q = (size_t)v[nf - 3];
+		/* latency: log axis; a window without I/O has none */
+		if (l->div > 1 && v[1] <= 0)
+			fprintf(out[q], "%.3f ?\n", v[0] / 1e3);
+		else
+			fprintf(out[q], "%.3f %.10g\n", v[0] / 1e3,
+				v[1] / l->div);
+		l->rows[q]++;
+	}
+	if (ferror(f)) {
+		err_set(e, l->path, 0, "", "cannot read: %s", strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	for (q = 0; q < NDIRS; q++)
+		if (out[q] && fclose(out[q]) && !ret) {
+			err_set(e, l->path, 0, "", "out of memory");
+			ret = -1;
+		}
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+/* LOG (its file name without .log): the log's values over time, one
+ * line per direction. */
+static int chart_log(struct ctx *c, const struct logdat *l)
+{
+	const char *base = strrchr(l->path, '/');
+	char name[300], title[400], sub[PATH_MAX + 16];
+	size_t q, blk = 0, total = 0;
+	struct draw d;
+
+	base = base ? base + 1 : l->path;
+	snprintf(name, sizeof(name), "%.*s", (int)(strlen(base) - 4), base);
+	for (q = 0; q < NDIRS; q++)
+		total += l->rows[q];
+	if (!total)
+		return 0;
+	snprintf(title, sizeof(title), "%s over time", l->what);
+	snprintf(sub, sizeof(sub), "log %s", l->path);
+	if (draw_begin(c, &d, name, title, sub,
+		       "time since the job started (s)", l->ylabel)) {
+		draw_free(&d);
+		return -1;
+	}
+	fputs("# one block (gnuplot index) per direction: time_s value\n",
+	      d.dat);
+	fputs(l->div > 1 ? "set logscale y\nset xrange [0:*]\nplot" :
+	      "set yrange [0:*]\nset xrange [0:*]\nplot", d.gp);
+	for (q = 0; q < NDIRS; q++) {
+		if (!l->rows[q])
+			continue;
+		fprintf(d.dat, "%s# %s\n", blk ? "\n\n" : "", dirs[q]);
+		fwrite(l->dat[q], 1, l->len[q], d.dat);
+		fputs(blk ? ", \\\n     " : " ", d.gp);
+		gnuplot_quote(d.gp, d.dat_path);
+		fprintf(d.gp, " index %zu using 1:2 with %s title '%s'", blk++,
+			total > 2000 ? "dots" : "linespoints linewidth 2",
+			dirs[q]);
+	}
+	fputc('\n', d.gp);
+	return draw_end(&d);
+}
+
 static void plot_usage(FILE *f)
 {
 	fputs("usage: iorig plot [--format=svg|png] [--outdir=DIR] "
@@ -1197,8 +1360,9 @@ int plot_main(int argc, char **argv)
 {
 	const char *fmt = "svg", *outdir = ".", *baseline = NULL;
 	struct cmp_in *in = NULL;
+	struct logdat *logs = NULL;
 	struct err_rec *e = calloc(1, sizeof(*e));
-	size_t n = 0, i;
+	size_t n = 0, nlogs = 0, i;
 	int a, code = 2;
 	bool opts = true;
 
@@ -1207,7 +1371,10 @@ int plot_main(int argc, char **argv)
 		return 1;
 	}
 	in = calloc(argc + 1, sizeof(*in));
-	if (!in) {
+	logs = calloc(argc + 1, sizeof(*logs));
+	if (!in || !logs) {
+		free(in);
+		free(logs);
 		fputs("iorig plot: out of memory\n", stderr);
 		free(e);
 		return 1;
@@ -1238,13 +1405,21 @@ int plot_main(int argc, char **argv)
 				"--baseline=FILE or RESULT.json files", s);
 			goto fail;
 		} else {
-			in[n++].label = s;	/* the path, for now */
+			size_t len = strlen(s);
+
+			if (len > 4 && !strcmp(s + len - 4, ".log"))
+				logs[nlogs++].path = s;
+			else
+				in[n++].label = s;	/* the path, for now */
 		}
 	}
-	if (!n) {
+	if (!n && !nlogs) {
 		plot_usage(stderr);
 		goto out;
 	}
+	for (i = 0; i < nlogs; i++)
+		if (log_read(&logs[i], e))
+			goto fail;
 	if (baseline) {
 		memmove(in + 1, in, n * sizeof(*in));
 		in[0].label = baseline;
@@ -1283,6 +1458,13 @@ int plot_main(int argc, char **argv)
 		if (result_charts(&c, in[i].res))
 			code = 1;
 	}
+	for (i = 0; i < nlogs && !code; i++) {
+		struct ctx c = { .dir = outdir, .fmt = fmt, .prefix = "",
+				 .keep = true, .e = e };
+
+		if (chart_log(&c, &logs[i]))
+			code = 1;
+	}
 	if (!code && n > 1) {
 		struct ctx c = { .dir = outdir, .fmt = fmt, .prefix = "",
 				 .keep = true, .e = e };
@@ -1305,6 +1487,9 @@ out:
 		json_decref((json_t *)in[i].res);
 		free((char *)(in[i].res ? in[i].label : NULL));
 	}
+	for (i = 0; i < nlogs; i++)
+		logdat_free(&logs[i]);
+	free(logs);
 	free(in);
 	free(e);
 	return code;

@@ -159,6 +159,19 @@ refused 'arr\.json: not an iorig JSON result'
 echo '{"iorig_version": "0.1.0", "jobs": [3]}' >odd.json
 run plot --outdir=bad odd.json
 refused 'odd\.json: jobs\[0\] is not a job'
+printf '100, 5, 0, 4096, 0\nhello\n' >g_bw.1.log
+run plot --outdir=bad g_bw.1.log
+refused "g_bw\\.1\\.log:2: expected 'time_ms, value, direction"
+printf '100, 5, 7, 4096, 0\n' >d_iops.1.log
+run plot --outdir=bad d_iops.1.log
+refused "d_iops\\.1\\.log:1: expected"
+printf '100, 0, 4096, 1, 2, 3\n' >h_clat_hist.1.log
+run plot --outdir=bad h_clat_hist.1.log
+refused 'h_clat_hist\.1\.log: not a log iorig plot draws'
+run plot --outdir=bad nolog.log
+refused 'nolog\.log: not a log iorig plot draws'
+run plot --outdir=bad missing_bw.1.log
+refused 'missing_bw\.1\.log: cannot open'
 run plot --outdir=bad --baseline=missing.json base.json
 refused 'missing\.json'
 run plot --outdir=bad --color=red base.json

@@ -12,7 +12,9 @@
  * sweep over bs= op/s and CPU us per I/O against request size, one line
  * per other sweep value (sweep); across several results (or against
  * --baseline) bars per job of IOPS, bandwidth and p99 per direction
- * (compare-DIR-METRIC), the baseline as a dashed reference.
+ * (compare-DIR-METRIC), the baseline as a dashed reference; per log file
+ * of write_bw_log= and the others its values over time (LOG). fio's JSON
+ * results are read as iorig ones (from_fio) as far as the charts go.
  */
 #include <errno.h>
 #include <limits.h>
@@ -1204,9 +1206,10 @@ static int chart_log(struct ctx *c, const struct logdat *l)
 static void plot_usage(FILE *f)
 {
 	fputs("usage: iorig plot [--format=svg|png] [--outdir=DIR] "
-	      "[--baseline=FILE] RESULT.json...\n"
-	      "Draws charts of iorig JSON results (--output-format=json) "
-	      "with gnuplot:\n"
+	      "[--baseline=FILE] RESULT.json|LOG...\n"
+	      "Draws charts of iorig (or fio) JSON results "
+	      "(--output-format=json) and logs\n(write_bw_log=, "
+	      "write_iops_log=, write_lat_log=) with gnuplot:\n"
 	      "  JOB-DIR-lat   latency histogram and CDF, p50/p99/p99.9 "
 	      "marked\n"
 	      "  JOB-iops, JOB-bw, JOB-p99   over time (results with "
@@ -1215,6 +1218,8 @@ static void plot_usage(FILE *f)
 	      "(bs= sweeps)\n"
 	      "  compare-DIR-iops|bw|p99   several results, or against "
 	      "--baseline\n"
+	      "  LOG           a log's values over time (LOG: its name "
+	      "without .log)\n"
 	      "Each chart is DIR/NAME.svg (or .png) beside NAME.dat (the "
 	      "data) and NAME.gp\n(the gnuplot script); the names are "
 	      "printed. With several results, each\nresult's charts are "

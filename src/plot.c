@@ -315,10 +315,14 @@ static int draw_end(struct draw *d)
 			"charts");
 		goto out;
 	}
+	if (st < 0) {
+		err_set(e, d->gp_path, 0, "", "gnuplot could not be run on "
+			"this script; %s was not drawn", d->pic_path);
+		goto out;
+	}
 	if (st) {
-		err_set(e, d->gp_path, 0, "", "gnuplot %s%d on this script; "
-			"%s was not drawn", st < 0 ? "could not run: " :
-			"exited with status ", st, d->pic_path);
+		err_set(e, d->gp_path, 0, "", "gnuplot exited with status %d "
+			"on this script; %s was not drawn", st, d->pic_path);
 		goto out;
 	}
 	if (c->keep) {

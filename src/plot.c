@@ -44,7 +44,46 @@ struct ctx {
 	struct plot_chart *out;	/* in process: the charts drawn */
 	int n, cap;
 	struct err_rec *e;
+	struct names *used;	/* the names drawn so far (one run) */
 };
+
+/* Names given, so that two jobs of one name do not share a file. */
+struct names {
+	char **v;
+	size_t n;
+};
+
+static void names_free(struct names *u)
+{
+	size_t i;
+
+	for (i = 0; i < u->n; i++)
+		free(u->v[i]);
+	free(u->v);
+}
+
+/* stem made unique among u's (-2, -3... added) and kept there; 0 or -1. */
+static int names_take(struct names *u, char *stem, size_t len)
+{
+	size_t i, base = strlen(stem);
+	unsigned k = 1;
+	char **v;
+
+	for (i = 0; i < u->n; i++) {
+		if (strcmp(u->v[i], stem))
+			continue;
+		snprintf(stem + base, len - base, "-%u", ++k);
+		i = (size_t)-1;		/* again from the start */
+	}
+	v = realloc(u->v, (u->n + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	u->v = v;
+	if (!(v[u->n] = strdup(stem)))
+		return -1;
+	u->n++;
+	return 0;
+}
 
 /* One chart being written. */
 struct draw {
@@ -162,7 +201,9 @@ static int draw_begin(struct ctx *c, struct draw *d, const char *name,
 	memset(d, 0, sizeof(*d));
 	d->c = c;
 	snprintf(stem, sizeof(stem), "%s", c->prefix);
-	name_part(stem, sizeof(stem), name);
+	name_part(stem, sizeof(stem) - 16, name);
+	if (c->used && names_take(c->used, stem, sizeof(stem)))
+		return oom(c);
 	d->name = strdup(stem);
 	d->title = strdup(title);
 	if (!d->name || !d->title ||
@@ -822,8 +863,10 @@ int plot_result_charts(const json_t *result, struct plot_chart **charts,
 		       struct err_rec *e)
 {
 	const char *tmp = getenv("TMPDIR");
-	struct ctx c = { .fmt = "svg", .prefix = "", .e = e };
+	struct names used = { 0 };
+	struct ctx c = { .fmt = "svg", .prefix = "", .e = e, .used = &used };
 	char dir[PATH_MAX];
+	int ret;
 
 	*charts = NULL;
 	if (check_result(result, "<result>", e))
@@ -836,12 +879,13 @@ int plot_result_charts(const json_t *result, struct plot_chart **charts,
 		return -1;
 	}
 	c.dir = dir;
-	if (result_charts(&c, result)) {
+	ret = result_charts(&c, result);
+	rmdir(dir);
+	names_free(&used);
+	if (ret) {
 		plot_charts_free(c.out, c.n);
-		rmdir(dir);
 		return -1;
 	}
-	rmdir(dir);
 	*charts = c.out;
 	return c.n;
 }
@@ -1370,6 +1414,7 @@ int plot_main(int argc, char **argv)
 	const char *fmt = "svg", *outdir = ".", *baseline = NULL;
 	struct cmp_in *in = NULL;
 	struct logdat *logs = NULL;
+	struct names used = { 0 };
 	struct err_rec *e = calloc(1, sizeof(*e));
 	size_t n = 0, nlogs = 0, i;
 	int a, code = 2;
@@ -1458,7 +1503,7 @@ int plot_main(int argc, char **argv)
 	for (i = baseline ? 1 : 0; i < n && !code; i++) {
 		char prefix[300] = "";
 		struct ctx c = { .dir = outdir, .fmt = fmt, .prefix = prefix,
-				 .keep = true, .e = e };
+				 .keep = true, .e = e, .used = &used };
 
 		if (n - (baseline != NULL) > 1) {
 			name_part(prefix, 61, in[i].label);
@@ -1469,14 +1514,14 @@ int plot_main(int argc, char **argv)
 	}
 	for (i = 0; i < nlogs && !code; i++) {
 		struct ctx c = { .dir = outdir, .fmt = fmt, .prefix = "",
-				 .keep = true, .e = e };
+				 .keep = true, .e = e, .used = &used };
 
 		if (chart_log(&c, &logs[i]))
 			code = 1;
 	}
 	if (!code && n > 1) {
 		struct ctx c = { .dir = outdir, .fmt = fmt, .prefix = "",
-				 .keep = true, .e = e };
+				 .keep = true, .e = e, .used = &used };
 
 		if (chart_compare(&c, in, n, baseline != NULL))
 			code = 1;
@@ -1498,6 +1543,7 @@ out:
 	}
 	for (i = 0; i < nlogs; i++)
 		logdat_free(&logs[i]);
+	names_free(&used);
 	free(logs);
 	free(in);
 	free(e);

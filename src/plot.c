@@ -219,7 +219,8 @@ static int draw_begin(struct ctx *c, struct draw *d, const char *name,
 		return oom(c);
 	fputs("# iorig plot: ", d->dat);
 	put_text(d->dat, title, "");
-	fputs("\n# iorig plot: ", d->gp);
+	fputs("\n", d->dat);
+	fputs("# iorig plot: ", d->gp);
 	put_text(d->gp, title, "");
 	fputs("\nset encoding utf8\n", d->gp);
 	if (!strcmp(c->fmt, "png"))
@@ -1096,14 +1097,37 @@ struct logdat {
 	double div;			/* value to the axis unit */
 	char *dat[NDIRS];
 	size_t len[NDIRS], rows[NDIRS];
+	/* a per-I/O latency log (every line has a bs): its samples */
+	bool per_io;
+	struct sample { double t_ms, v; } *raw[NDIRS];
+	size_t nraw[NDIRS], capraw[NDIRS];
 };
 
 static void logdat_free(struct logdat *l)
 {
 	size_t q;
 
-	for (q = 0; q < NDIRS; q++)
+	for (q = 0; q < NDIRS; q++) {
 		free(l->dat[q]);
+		free(l->raw[q]);
+	}
+}
+
+/* One sample of a latency log kept for its p99 over time; 0 or -1. */
+static int log_keep(struct logdat *l, size_t q, double t_ms, double v)
+{
+	if (l->nraw[q] == l->capraw[q]) {
+		size_t cap = l->capraw[q] ? 2 * l->capraw[q] : 1024;
+		struct sample *p = realloc(l->raw[q], cap * sizeof(*p));
+
+		if (!p)
+			return -1;
+		l->raw[q] = p;
+		l->capraw[q] = cap;
+	}
+	l->raw[q][l->nraw[q]].t_ms = t_ms;
+	l->raw[q][l->nraw[q]++].v = v;
+	return 0;
 }
 
 /* Reads l->path: 0, or -1 with e (its kind or a line not understood). */
@@ -1148,6 +1172,7 @@ static int log_read(struct logdat *l, struct err_rec *e)
 		err_set(e, l->path, 0, "", "cannot open: %s", strerror(errno));
 		return -1;
 	}
+	l->per_io = l->div > 1;
 	for (q = 0; q < NDIRS; q++)
 		if (!(out[q] = open_memstream(&l->dat[q], &l->len[q]))) {
 			err_set(e, l->path, 0, "", "out of memory");
@@ -1193,6 +1218,13 @@ static int log_read(struct logdat *l, struct err_rec *e)
 			fprintf(out[q], "%.3f %.10g\n", v[0] / 1e3,
 				v[1] / l->div);
 		l->rows[q]++;
+		if (l->div > 1 && v[nf - 2] > 0 && l->per_io &&
+		    log_keep(l, q, v[0], v[1])) {
+			err_set(e, l->path, 0, "", "out of memory");
+			goto out;
+		}
+		if (v[nf - 2] <= 0)
+			l->per_io = false;
 	}
 	if (ferror(f)) {
 		err_set(e, l->path, 0, "", "cannot read: %s", strerror(errno));
@@ -1251,6 +1283,85 @@ static int chart_log(struct ctx *c, const struct logdat *l)
 	return draw_end(&d);
 }
 
+static int sample_cmp(const void *a, const void *b)
+{
+	const struct sample *x = a, *y = b;
+
+	return (x->t_ms > y->t_ms) - (x->t_ms < y->t_ms);
+}
+
+/*
+ * LOG-p99: a per-I/O latency log's p99 (nearest rank: the
+ * ceil(0.99 n)-th smallest) per window, windows of 1, 2 or 5 x 10^k ms
+ * giving about 40 over the log, at each window's end.
+ */
+static int chart_log_p99(struct ctx *c, struct logdat *l)
+{
+	static const double steps[] = { 1, 2, 5 };
+	const char *base = strrchr(l->path, '/');
+	char name[300], title[400], sub[PATH_MAX + 16];
+	double end = 0, win = 1, *vals = NULL;
+	size_t q, i, k, blk = 0, most = 0;
+	struct draw d;
+
+	if (!l->per_io)
+		return 0;
+	for (q = 0; q < NDIRS; q++) {
+		qsort(l->raw[q], l->nraw[q], sizeof(*l->raw[q]), sample_cmp);
+		if (l->nraw[q])
+			end = fmax(end, l->raw[q][l->nraw[q] - 1].t_ms);
+		most = l->nraw[q] > most ? l->nraw[q] : most;
+	}
+	if (most < 100)
+		return 0;
+	for (k = 0; win * steps[k % 3] * 40 < end; k++)
+		if (k % 3 == 2)
+			win *= 10;
+	win *= steps[k % 3];
+	base = base ? base + 1 : l->path;
+	snprintf(name, sizeof(name), "%.*s-p99", (int)(strlen(base) - 4),
+		 base);
+	snprintf(title, sizeof(title), "%s: p99 over time (per %g ms "
+		 "window)", l->what, win);
+	snprintf(sub, sizeof(sub), "log %s (one line per I/O)", l->path);
+	vals = malloc((most + 1) * sizeof(*vals));
+	if (!vals)
+		return oom(c);
+	if (draw_begin(c, &d, name, title, sub,
+		       "time since the job started (s)",
+		       "p99 latency (µs, log scale)")) {
+		draw_free(&d);
+		free(vals);
+		return -1;
+	}
+	fprintf(d.dat, "# one block (gnuplot index) per direction: "
+		"window_end_s p99_us ios (windows of %g ms)\n", win);
+	fputs("set logscale y\nset xrange [0:*]\nplot", d.gp);
+	for (q = 0; q < NDIRS; q++) {
+		if (!l->nraw[q])
+			continue;
+		fprintf(d.dat, "%s# %s\n", blk ? "\n\n" : "", dirs[q]);
+		for (i = 0; i < l->nraw[q]; ) {
+			double w = floor(l->raw[q][i].t_ms / win);
+			size_t n = 0;
+
+			while (i < l->nraw[q] &&
+			       floor(l->raw[q][i].t_ms / win) == w)
+				vals[n++] = l->raw[q][i++].v;
+			qsort(vals, n, sizeof(*vals), dbl_cmp);
+			fprintf(d.dat, "%.6f %.10g %zu\n", (w + 1) * win / 1e3,
+				vals[(size_t)ceil(0.99 * n) - 1] / l->div, n);
+		}
+		fputs(blk ? ", \\\n     " : " ", d.gp);
+		gnuplot_quote(d.gp, d.dat_path);
+		fprintf(d.gp, " index %zu using 1:2 with linespoints linewidth "
+			"2 title '%s'", blk++, dirs[q]);
+	}
+	fputc('\n', d.gp);
+	free(vals);
+	return draw_end(&d);
+}
+
 static void plot_usage(FILE *f)
 {
 	fputs("usage: iorig plot [--format=svg|png] [--outdir=DIR] "
@@ -1268,6 +1379,7 @@ static void plot_usage(FILE *f)
 	      "--baseline\n"
 	      "  LOG           a log's values over time (LOG: its name "
 	      "without .log)\n"
+	      "  LOG-p99       a per-I/O latency log's p99 per window\n"
 	      "Each chart is DIR/NAME.svg (or .png) beside NAME.dat (the "
 	      "data) and NAME.gp\n(the gnuplot script); the names are "
 	      "printed. With several results, each\nresult's charts are "
@@ -1516,7 +1628,7 @@ int plot_main(int argc, char **argv)
 		struct ctx c = { .dir = outdir, .fmt = fmt, .prefix = "",
 				 .keep = true, .e = e, .used = &used };
 
-		if (chart_log(&c, &logs[i]))
+		if (chart_log(&c, &logs[i]) || chart_log_p99(&c, &logs[i]))
 			code = 1;
 	}
 	if (!code && n > 1) {

@@ -1307,9 +1307,10 @@ static int chart_log_p99(struct ctx *c, struct logdat *l)
 	if (!l->per_io)
 		return 0;
 	for (q = 0; q < NDIRS; q++) {
+		if (!l->nraw[q])
+			continue;
 		qsort(l->raw[q], l->nraw[q], sizeof(*l->raw[q]), sample_cmp);
-		if (l->nraw[q])
-			end = fmax(end, l->raw[q][l->nraw[q] - 1].t_ms);
+		end = fmax(end, l->raw[q][l->nraw[q] - 1].t_ms);
 		most = l->nraw[q] > most ? l->nraw[q] : most;
 	}
 	if (most < 100)

@@ -22,6 +22,7 @@
 #include "options.h"
 #include "output.h"
 #include "plan.h"
+#include "plot.h"
 #include "progress.h"
 #include "report.h"
 #include "run.h"
@@ -481,6 +482,8 @@ int main(int argc, char **argv)
 	int code, ret;
 
 	std_fds_open();
+	if (argc > 1 && !strcmp(argv[1], "plot"))
+		return plot_main(argc - 1, argv + 1);
 	if (cli_parse(&c, argc, argv, &e)) {
 		code = fail(&e);
 		goto out;

@@ -492,14 +492,14 @@ static json_t *f_disk(struct jw *c, const struct sysinfo_disk_use *u)
 static void put_header(struct jw *c, json_t *root,
 		       const struct run_result *r)
 {
-	char ver[64], when[64] = "";
+	char when[64] = "";
 	struct tm tm;
 
-	snprintf(ver, sizeof(ver), "iorig-%s", r->version ? r->version : "");
 	/* ctime(3)'s layout, local time, without its newline. */
 	if (localtime_r(&r->start_time, &tm))
 		strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", &tm);
-	jw_put(c, root, "fio version", jw_str(ver));
+	jw_put(c, root, "fio version", jw_str(r->fio_version ?
+							 r->fio_version : ""));
 	jw_put(c, root, "timestamp", json_integer((json_int_t)r->start_time));
 	jw_put(c, root, "timestamp_ms", json_integer((json_int_t)r->start_time *
 						  1000));

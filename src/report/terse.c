@@ -135,8 +135,8 @@ static void t_unit(FILE *f, const struct run_result *r,
 	if (ver == 2)
 		fprintf(f, "2;%s;%u;%d", j->name, j->group, fio_unit_errno(s));
 	else
-		fprintf(f, "%u;iorig-%s;%s;%u;%d", ver,
-			r->version ? r->version : "", j->name, j->group,
+		fprintf(f, "%u;%s;%s;%u;%d", ver,
+			r->fio_version ? r->fio_version : "", j->name, j->group,
 			fio_unit_errno(s));
 	t_dir(f, &s->dir[DDIR_READ], s->runtime_ns, j, ver);
 	t_dir(f, &s->dir[DDIR_WRITE], s->runtime_ns, j, ver);

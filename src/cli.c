@@ -369,6 +369,29 @@ static bool value_is_next(const struct cli *c, const struct cli_opt *o,
 	       i + 1 < c->argc && strncmp(c->argv[i + 1], "--", 2);
 }
 
+/*
+ * A job option written as fio's getopt also reads it, "--directory DIR":
+ * without '=', the next argument is its value unless it looks like an
+ * option; a flag (a bool) takes only a next "0" or "1" (fio's bools are
+ * numbers), so "--direct job.fio" still runs job.fio.
+ */
+static bool job_value_next(const struct cli *c, const char *arg, int i)
+{
+	const struct opt_def *d;
+	const char *next;
+
+	if (strchr(arg, '=') || i + 1 >= c->argc)
+		return false;
+	next = c->argv[i + 1];
+	if (next[0] == '-' && next[1])
+		return false;
+	d = options_find(arg);
+	if (!d)
+		return false;
+	return d->type != OPT_BOOL || !strcmp(next, "0") ||
+	       !strcmp(next, "1");
+}
+
 /* *i moves past a value that was the next argument. */
 static int parse_long(struct cli *c, int *i, size_t *nsec, struct err_rec *e)
 {
@@ -384,6 +407,8 @@ static int parse_long(struct cli *c, int *i, size_t *nsec, struct err_rec *e)
 		return -EINVAL;
 	if (len == 4 && !strncmp(arg, "name", 4) && !c->first_name)
 		c->first_name = *i;
+	if (job_value_next(c, arg, *i))
+		++*i;
 	return 0;
 }
 
@@ -428,27 +453,22 @@ int cli_parse(struct cli *c, int argc, char **argv, struct err_rec *e)
 	return ret;
 }
 
-static int emit_opt(struct raw_doc *doc, size_t si, const char *arg, int pos,
-		    struct err_rec *e)
+/* name=value (value NULL: a bare flag) into section si. */
+static int emit_opt(struct raw_doc *doc, size_t si, const char *name,
+		    const char *value, int pos, struct err_rec *e)
 {
-	const char *eq = strchr(arg, '=');
-	char name[64], val[JOBFILE_MAX_LINE], why[256];
-	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+	char val[JOBFILE_MAX_LINE], why[256];
 	int ret;
 
-	if (len >= sizeof(name))
-		len = sizeof(name) - 1;
-	memcpy(name, arg, len);
-	name[len] = '\0';
-	if (eq) {
-		ret = jobfile_expand_opt(name, eq + 1, val, sizeof(val), why,
+	if (value) {
+		ret = jobfile_expand_opt(name, value, val, sizeof(val), why,
 					 sizeof(why));
 		if (ret) {
 			err_set(e, CLI_FILE, pos, name, "%s", why);
 			return ret;
 		}
 	}
-	ret = raw_section_add(doc, &doc->secs[si], name, eq ? val : NULL,
+	ret = raw_section_add(doc, &doc->secs[si], name, value ? val : NULL,
 			      CLI_FILE, pos);
 	if (ret)
 		err_set(e, CLI_FILE, pos, name, "too many options");
@@ -460,8 +480,10 @@ int cli_emit(const struct cli *c, struct raw_doc *doc, bool globals,
 {
 	int i, end = c->first_name ? c->first_name : c->argc;
 	int start = globals ? 1 : end;
-	size_t si = (size_t)-1;
-	int ret;
+	size_t si = (size_t)-1, len;
+	const char *eq, *val;
+	char name[64];
+	int ret, pos;
 
 	if (!globals)
 		end = c->argc;
@@ -484,23 +506,30 @@ int cli_emit(const struct cli *c, struct raw_doc *doc, bool globals,
 				i++;
 			continue;
 		}
-		if (!strncmp(a, "name=", 5) || !strcmp(a, "name")) {
-			if (!a[4] || !a[5]) {
-				err_set(e, CLI_FILE, i, "name", "needs a value: "
-					"--name=JOBNAME");
+		eq = strchr(a, '=');
+		len = eq ? (size_t)(eq - a) : strlen(a);
+		snprintf(name, sizeof(name), "%.*s", (int)len, a);
+		val = eq ? eq + 1 : NULL;
+		pos = i;
+		if (job_value_next(c, a, i))
+			val = c->argv[++i];
+		if (!strcmp(name, "name")) {
+			if (!val || !*val) {
+				err_set(e, CLI_FILE, pos, "name", "needs a "
+					"value: --name=JOBNAME");
 				return -EINVAL;
 			}
-			if (!raw_doc_add_section(doc, a + 5, CLI_FILE, i))
+			if (!raw_doc_add_section(doc, val, CLI_FILE, pos))
 				goto nomem;
 			si = doc->nsecs - 1;
 			continue;
 		}
 		if (si == (size_t)-1) {
-			if (!raw_doc_add_section(doc, "global", CLI_FILE, i))
+			if (!raw_doc_add_section(doc, "global", CLI_FILE, pos))
 				goto nomem;
 			si = doc->nsecs - 1;
 		}
-		ret = emit_opt(doc, si, a, i, e);
+		ret = emit_opt(doc, si, name, val, pos, e);
 		if (ret)
 			return ret;
 	}

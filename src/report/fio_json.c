@@ -456,10 +456,14 @@ static json_t *f_job(struct jw *c, const struct run_result *r,
 	jw_put(c, o, "iodepth_complete", f_depth_map(c, depth_batch_keys,
 						     cmp));
 	put_lat_maps(c, o, s);
-	jw_put(c, o, "latency_depth", jw_u64(j->iodepth));
-	jw_put(c, o, "latency_target", json_integer(0));
-	jw_put(c, o, "latency_percentile", json_real(100.0));
-	jw_put(c, o, "latency_window", json_integer(0));
+	/* fio sets the depth when the I/O starts: a create_only job, which
+	 * does none, has no latency_* keys. */
+	if (!j->create_only) {
+		jw_put(c, o, "latency_depth", jw_u64(j->iodepth));
+		jw_put(c, o, "latency_target", json_integer(0));
+		jw_put(c, o, "latency_percentile", json_real(100.0));
+		jw_put(c, o, "latency_window", json_integer(0));
+	}
 	if (s->steady)
 		jw_put(c, o, "steadystate", f_steady(c, s->steady));
 	return o;
@@ -494,6 +498,7 @@ static void put_header(struct jw *c, json_t *root,
 {
 	char when[64] = "";
 	struct tm tm;
+	json_t *g;
 
 	/* ctime(3)'s layout, local time, without its newline. */
 	if (localtime_r(&r->start_time, &tm))
@@ -504,7 +509,12 @@ static void put_header(struct jw *c, json_t *root,
 	jw_put(c, root, "timestamp_ms", json_integer((json_int_t)r->start_time *
 						  1000));
 	jw_put(c, root, "time", jw_str(when));
-	jw_put(c, root, "global options", f_global_opts(c, r->doc));
+	/* fio leaves the key out when there are no global options. */
+	g = f_global_opts(c, r->doc);
+	if (g && !json_object_size(g))
+		json_decref(g);
+	else
+		jw_put(c, root, "global options", g);
 }
 
 /* plus: json+, the histograms' bins with their percentiles. */

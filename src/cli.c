@@ -109,9 +109,9 @@ const struct cli_opt cli_options[] = {
 	  "fio's built-in profiles (tiobench, act) are not part of iorig; "
 	  "write the jobs out" },
 	{ "aux-path", 0, CLI_ARG_REQUIRED, "DIR",
-	  "Refused: state files go where verify_state_save names them",
-	  "iorig does not redirect its state files; give the directory in "
-	  "the file names instead" },
+	  "Refused: state files go to the working directory",
+	  "iorig writes its state files (verify_state_save, verify_dump) in "
+	  "the working directory; run it from DIR instead" },
 	{ "idle-prof", 0, CLI_ARG_REQUIRED, "MODE",
 	  "Refused: no CPU idleness profiling",
 	  "iorig does not profile CPU idleness; the report has the CPU time "

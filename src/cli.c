@@ -577,7 +577,10 @@ void cli_print_help(FILE *f)
 	fprintf(f, "Usage: iorig [options] [jobfile...]\n\n"
 		"Runs the jobs of the job files (\"-\" reads stdin) and of the "
 		"command line\n(--name=NAME starts a job; job options before "
-		"the first --name are global).\n\nOptions:\n");
+		"the first --name are global).\nInvoked as fio (a link named "
+		"fio or fio-*), it stands in for fio: --version\nsays "
+		"fio-3.33 (iorig VERSION) and json is fio's layout (see "
+		"INVOKED AS FIO\nin the manual).\n\nOptions:\n");
 	for (o = cli_options; o->name; o++) {
 		snprintf(buf, sizeof(buf), "%s%c%s--%s%s%s%s",
 			 o->shortname ? "-" : "", o->shortname ? o->shortname

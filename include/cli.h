@@ -57,6 +57,7 @@ struct cli {
 	 */
 	bool fio_mode;
 	bool readonly;			/* --readonly: refuse writing jobs */
+	bool showcmd;			/* --showcmd: job files as commands */
 	bool warnings_fatal;		/* --warnings-fatal */
 	bool enghelp;			/* --enghelp[=ENGINE[,OPTION]] */
 	const char *enghelp_arg;	/* NULL: list the engines */
@@ -69,6 +70,8 @@ struct cli {
  * "fio-3.33 (iorig VER)". */
 const char *cli_version_tag(const struct cli *c, const char *ver, char *buf,
 			    size_t len);
+/* --showcmd: the job file in doc as one command line of prog, on f. */
+void cli_showcmd(FILE *f, const char *prog, const struct raw_doc *doc);
 /* argv[0] names fio: its base name is "fio" or begins "fio-". */
 bool cli_invoked_as_fio(const char *argv0);
 

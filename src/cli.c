@@ -84,9 +84,9 @@ const struct cli_opt cli_options[] = {
 	  "such pool)", NULL },
 	{ "max-jobs", 0, CLI_ARG_REQUIRED, "N",
 	  "Accepted and ignored, as fio 3 does", NULL },
-	{ "showcmd", 0, CLI_ARG_NONE, NULL, "Refused: not implemented",
-	  "iorig cannot turn a job file into command-line options yet; the "
-	  "job file itself works as an argument" },
+	{ "showcmd", 0, CLI_ARG_NONE, NULL,
+	  "Print each job file as the one command line that runs the same "
+	  "jobs; run nothing", NULL },
 	{ "status-interval", 0, CLI_ARG_REQUIRED, "TIME",
 	  "Refused: no full report while running",
 	  "iorig writes one report at the end; for figures while running, "
@@ -314,6 +314,8 @@ static int act(struct cli *c, const struct cli_opt *o, const char *val,
 	} else if (!strcmp(n, "enghelp")) {
 		c->enghelp = true;
 		c->enghelp_arg = val;
+	} else if (!strcmp(n, "showcmd")) {
+		c->showcmd = true;
 	} else if (!strcmp(n, "readonly")) {
 		c->readonly = true;
 	} else if (!strcmp(n, "warnings-fatal")) {
@@ -615,4 +617,62 @@ const char *cli_version_tag(const struct cli *c, const char *ver, char *buf,
 	else
 		snprintf(buf, len, "iorig-%s", ver);
 	return buf;
+}
+
+/* One argument, single-quoted for a POSIX shell when it needs to be. */
+static void put_arg(FILE *f, const char *name, const char *value)
+{
+	const char *p;
+	bool plain = true;
+	char buf[JOBFILE_MAX_LINE + 80];
+
+	snprintf(buf, sizeof(buf), "--%s%s%s", name, value ? "=" : "",
+		 value ? value : "");
+	for (p = buf; *p && plain; p++)
+		plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			       "0123456789_-./:,=+%@^", *p) != NULL;
+	if (plain) {
+		fprintf(f, " %s", buf);
+		return;
+	}
+	fputs(" '", f);
+	for (p = buf; *p; p++)
+		if (*p == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*p, f);
+	fputc('\'', f);
+}
+
+static void put_section(FILE *f, const struct raw_section *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nopts; i++)
+		put_arg(f, s->opts[i].name, s->opts[i].value);
+}
+
+void cli_showcmd(FILE *f, const char *prog, const struct raw_doc *doc)
+{
+	size_t i, j, first;
+
+	for (first = 0; first < doc->nsecs && doc->secs[first].is_global;
+	     first++)
+		;
+	fputs(prog, f);
+	for (i = 0; i < first; i++)
+		put_section(f, &doc->secs[i]);
+	for (i = first; i < doc->nsecs; i++) {
+		if (doc->secs[i].is_global)
+			continue;
+		put_arg(f, "name", doc->secs[i].name);
+		/* A [global] after the first job: on the command line,
+		 * options after --name are that job's, so each later job
+		 * repeats them before its own. */
+		for (j = first; j < i; j++)
+			if (doc->secs[j].is_global)
+				put_section(f, &doc->secs[j]);
+		put_section(f, &doc->secs[i]);
+	}
+	fputc('\n', f);
 }

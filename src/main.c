@@ -243,6 +243,30 @@ static int info_only(const struct cli *c)
 	return EXIT_OK;
 }
 
+/* --showcmd: each job file as the command line that runs the same. */
+static int show_commands(const struct cli *c, struct err_rec *e)
+{
+	const char **f;
+	int ret;
+
+	if (!c->jobfiles[0]) {
+		err_set(e, ERR_CMDLINE, 0, "showcmd", "give the job files to "
+			"turn into command lines");
+		return fail(e);
+	}
+	for (f = c->jobfiles; *f; f++) {
+		struct raw_doc doc = { 0 };
+
+		ret = jobfile_parse_file(&doc, *f, e);
+		if (!ret)
+			cli_showcmd(stdout, c->fio_mode ? "fio" : "iorig", &doc);
+		raw_doc_free(&doc);
+		if (ret)
+			return fail(e);
+	}
+	return EXIT_OK;
+}
+
 /* What went to stdout must have arrived: a full disk is an error. */
 static int stdout_checked(int code)
 {
@@ -563,6 +587,11 @@ int main(int argc, char **argv)
 	}
 	if (c.help || c.version || c.cmdhelp || c.enghelp) {
 		code = stdout_checked(info_only(&c));
+		goto out;
+	}
+	if (c.showcmd) {
+		code = show_commands(&c, &e);
+		code = code == EXIT_OK ? stdout_checked(code) : code;
 		goto out;
 	}
 	filter.sections = c.sections;

@@ -7,7 +7,8 @@
 # uncreated, --warnings-fatal runs nothing, --append-terse adds fio's
 # terse line, --output-format=normal is the text report, --eta=never
 # prints nothing on stderr, --eta-interval sets the status line's period,
-# --enghelp lists the engines --cmdhelp=ioengine lists.
+# --enghelp lists the engines --cmdhelp=ioengine lists, --showcmd's line
+# runs the jobs of its job file.
 . "$(dirname "$0")/lib.sh"
 
 mkdir -p "$T/bin"
@@ -158,5 +159,32 @@ run --enghelp=libaio
 expect_rc 0
 expect_in out '^libaio: '
 run --enghelp=nosuch
+expect_rc 2
+
+# --showcmd: the command line runs the same jobs as the file (the same
+# --parse-only listing), a [global] after a job included; for a plain
+# file, the line fio --showcmd prints.
+printf '[global]\nioengine=null\nsize=1m\n\n[a]\nrw=read\nbs=4k\n[b]\nrw=write\ndirect=1\n' >"$T/s.fio"
+printf '[global]\nioengine=null\n[a]\nrw=read\n[global]\nbs=8k\n[b b]\nfilename=%s/x y\nsize=64k\n' "$T" >"$T/s2.fio"
+for f in s.fio s2.fio; do
+	run --showcmd "$T/$f"
+	expect_rc 0
+	[ "$(wc -l <"$T/out")" -eq 1 ] || die "--showcmd $f: not one line"
+	cp "$T/out" "$T/cmd"
+	run --parse-only "$T/$f"
+	cp "$T/out" "$T/from-file"
+	eval "set -- $(sed 's/^iorig//' "$T/cmd")"
+	run --parse-only "$@"
+	cmp -s "$T/out" "$T/from-file" ||
+		die "--showcmd $f: $(cat "$T/cmd") is not the same jobs"
+done
+"$T/bin/fio" --showcmd "$T/s.fio" >"$T/out" 2>"$T/err"
+expect_in out '^fio --ioengine=null --size=1m --name=a --rw=read --bs=4k --name=b --rw=write --direct=1$'
+if command -v fio >/dev/null 2>&1; then
+	fio --showcmd "$T/s.fio" | sed 's/ *$//' >"$T/fio-cmd"
+	cmp -s "$T/out" "$T/fio-cmd" ||
+		die "--showcmd: fio says $(cat "$T/fio-cmd")"
+fi
+run --showcmd
 expect_rc 2
 exit 0

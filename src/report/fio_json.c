@@ -275,6 +275,15 @@ static json_t *f_global_opts(struct jw *c, const struct raw_doc *doc)
 	return o;
 }
 
+/* An options object, left out when empty as fio leaves it out. */
+static void put_opts(struct jw *c, json_t *o, const char *key, json_t *opts)
+{
+	if (opts && !json_object_size(opts))
+		json_decref(opts);
+	else
+		jw_put(c, o, key, opts);
+}
+
 /* "bs=4k iodepth=8" over o; "sweep" itself goes, as fio has no such. */
 static void put_sweep_point(struct jw *c, json_t *o, const char *point)
 {
@@ -445,7 +454,7 @@ static json_t *f_job(struct jw *c, const struct run_result *r,
 	jw_put(c, o, "error", json_integer(fio_unit_errno(s)));
 	jw_put(c, o, "eta", json_integer(0));
 	jw_put(c, o, "elapsed", jw_u64(unit_elapsed_s(r, u)));
-	jw_put(c, o, "job options", f_job_opts(c, r, j));
+	put_opts(c, o, "job options", f_job_opts(c, r, j));
 	put_dirs(c, o, s, j, plus);
 	jw_put(c, o, "sync", f_sync(c, &s->sync, j, plus));
 	put_cpu(c, o, u, u->stats.nclones ? rt_ns : 0);
@@ -496,25 +505,19 @@ static json_t *f_disk(struct jw *c, const struct sysinfo_disk_use *u)
 static void put_header(struct jw *c, json_t *root,
 		       const struct run_result *r)
 {
-	char when[64] = "";
+	char ver[64], when[64] = "";
 	struct tm tm;
-	json_t *g;
 
 	/* ctime(3)'s layout, local time, without its newline. */
 	if (localtime_r(&r->start_time, &tm))
 		strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", &tm);
-	jw_put(c, root, "fio version", jw_str(r->fio_version ?
-							 r->fio_version : ""));
+	jw_put(c, root, "fio version",
+	       jw_str(fio_version_tag(r, ver, sizeof(ver))));
 	jw_put(c, root, "timestamp", json_integer((json_int_t)r->start_time));
 	jw_put(c, root, "timestamp_ms", json_integer((json_int_t)r->start_time *
 						  1000));
 	jw_put(c, root, "time", jw_str(when));
-	/* fio leaves the key out when there are no global options. */
-	g = f_global_opts(c, r->doc);
-	if (g && !json_object_size(g))
-		json_decref(g);
-	else
-		jw_put(c, root, "global options", g);
+	put_opts(c, root, "global options", f_global_opts(c, r->doc));
 }
 
 /* plus: json+, the histograms' bins with their percentiles. */

@@ -102,7 +102,7 @@ FUZZ_SECONDS ?= 60
 FAULTFS = $(if $(shell $(PKG_CONFIG) --exists fuse3 && echo y),tests/faultfs/faultfs)
 FUZZ_RUNS ?=
 
-.PHONY: all deps run test bench install clean fuzz fuzz-run
+.PHONY: all deps run test bench install install-fio-link clean fuzz fuzz-run
 
 all: $(B)iorig
 
@@ -203,11 +203,28 @@ fuzz-run: $(addprefix $(B)tests/fuzz/fuzz_,$(FUZZ_TARGETS))
 bench: deps iorig
 	@sh bench/run.sh
 
+# `make install FIO_LINK=1` (or `make install-fio-link`) also makes
+# bin/fio a symlink to iorig: invoked as fio it takes fio's command line
+# and writes fio's layouts (man iorig, INVOKED AS FIO). A fio there that
+# is not already that symlink (a real fio) is left alone: refused.
 install: iorig
 	install -D -m 755 iorig $(DESTDIR)$(PREFIX)/bin/iorig
 	install -D -m 644 man/iorig.1 $(DESTDIR)$(PREFIX)/share/man/man1/iorig.1
 	install -D -m 644 -t $(DESTDIR)$(PREFIX)/share/doc/iorig \
 		doc/iorig-json.md doc/iorig-json.schema.json
+	$(if $(filter-out 0,$(FIO_LINK)),@$(MAKE) --no-print-directory install-fio-link)
+
+install-fio-link:
+	@f='$(DESTDIR)$(PREFIX)/bin/fio'; \
+	[ -e '$(DESTDIR)$(PREFIX)/bin/iorig' ] || \
+		{ echo "install-fio-link: no $(DESTDIR)$(PREFIX)/bin/iorig; run make install first" >&2; exit 1; }; \
+	if [ -L "$$f" ] && [ "$$(readlink "$$f")" = iorig ]; then \
+		echo "$$f: already the link to iorig"; \
+	elif [ -e "$$f" ] || [ -L "$$f" ]; then \
+		echo "install-fio-link: $$f exists and is not the link to iorig (a real fio?); left alone, no link made" >&2; exit 1; \
+	else \
+		ln -s iorig "$$f" && echo "$$f -> iorig"; \
+	fi
 
 clean:
 	rm -f iorig libiorig.a $(OBJS) $(UNIT_BINS) $(REPLAY_BINS)

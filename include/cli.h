@@ -3,6 +3,7 @@
 #define IORIG_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "err.h"
@@ -20,6 +21,8 @@ struct cli_opt {
 	enum cli_arg arg;
 	const char *argname;
 	const char *help;
+	/* Not NULL: a fio command option iorig refuses; why (exit 2). */
+	const char *refused;
 };
 
 extern const struct cli_opt cli_options[];	/* ends with name NULL */
@@ -48,7 +51,29 @@ struct cli {
 	const char **checks;		/* --check values, NULL-ended */
 	size_t nchecks;
 	const char *baseline;		/* --baseline FILE, or NULL */
+	/*
+	 * Invoked as fio (argv[0]'s base name "fio" or "fio-*"): json is
+	 * fio's layout, --version says fio-3.33 first (see cli_fio_version).
+	 */
+	bool fio_mode;
+	bool readonly;			/* --readonly: refuse writing jobs */
+	bool showcmd;			/* --showcmd: job files as commands */
+	bool warnings_fatal;		/* --warnings-fatal */
+	bool enghelp;			/* --enghelp[=ENGINE[,OPTION]] */
+	const char *enghelp_arg;	/* NULL: list the engines */
+	uint64_t eta_interval_ns;	/* --eta-interval; 0: the default */
+	uint64_t eta_newline_ns;	/* --eta-newline; 0: never */
 };
+
+/* The version line of --version, and the version fio's layouts carry
+ * ("fio version", terse's field 2): "iorig-VER", or as fio
+ * "fio-3.33 (iorig VER)". */
+const char *cli_version_tag(const struct cli *c, const char *ver, char *buf,
+			    size_t len);
+/* --showcmd: the job file in doc as one command line of prog, on f. */
+void cli_showcmd(FILE *f, const char *prog, const struct raw_doc *doc);
+/* argv[0] names fio: its base name is "fio" or begins "fio-". */
+bool cli_invoked_as_fio(const char *argv0);
 
 /*
  * Read argv: command options are acted on, job options are only checked

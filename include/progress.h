@@ -41,6 +41,9 @@ struct progress {
 	bool ansi;		/* clear with ESC [ K (else pad with blanks) */
 	size_t shown;		/* length of the line now on screen */
 	uint64_t next_ns;	/* when the next line is due */
+	uint64_t period_ns;	/* between lines (PROGRESS_PERIOD_NS) */
+	uint64_t newline_ns;	/* in place: keep a line this often; 0 never */
+	uint64_t next_nl_ns;	/* when the next kept line is due */
 	struct progress_snap prev;
 };
 
@@ -56,7 +59,12 @@ bool progress_wanted(enum progress_mode m, bool tty, const char *term);
 /* The run starts at now_ns; tty and term as for progress_wanted. */
 void progress_init(struct progress *p, FILE *f, bool tty, const char *term,
 		   uint64_t now_ns);
-/* A new line is due (PROGRESS_PERIOD_NS after the last). */
+/* fio's --eta-interval and --eta-newline: the time between lines (0:
+ * PROGRESS_PERIOD_NS) and, on a terminal, between lines left standing
+ * (0: only the last). */
+void progress_periods(struct progress *p, uint64_t period_ns,
+		      uint64_t newline_ns);
+/* A new line is due (the period after the last). */
 bool progress_due(const struct progress *p, uint64_t now_ns);
 void progress_show(struct progress *p, const struct progress_snap *s);
 /* Take the line off the screen (before anything else is written). */

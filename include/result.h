@@ -49,6 +49,9 @@ struct run_result {
 	time_t start_time;		/* wall clock at start */
 	int signo;			/* SIGINT/SIGTERM that stopped it, or 0 */
 	const char *version;
+	/* What fio's layouts (fio-json, json+, terse) give as fio's
+	 * version: "iorig-VER", or invoked as fio "fio-3.33 (iorig VER)". */
+	const char *fio_version;
 	unsigned terse_version;		/* --terse-version (2..5; default 3) */
 	unsigned ncpus;
 	char kernel[128];		/* uname -r */

@@ -11,43 +11,139 @@
 #include <string.h>
 
 #include "cli.h"
+#include "engine.h"
 #include "options.h"
 #include "progress.h"
 #include "report.h"
+#include "value.h"
 
 #define CLI_FILE ERR_CMDLINE
 
+#define CLI_NO_REMOTE "iorig has no fio server or client; to run jobs on " \
+	"several hosts, start iorig on each with MPI (mpirun), issue 14"
+#define CLI_SELFTEST "a self-test of fio's own code (checksums, clock, " \
+	"memcpy); iorig has none"
+
 const struct cli_opt cli_options[] = {
 	{ "output-format", 0, CLI_ARG_REQUIRED, NULL,
-	  "Report format on stdout (or --output); default text; several "
-	  "comma-separated (json,text) are written one after the other" },
+	  "Report format on stdout (or --output); default text (fio: normal); "
+	  "several "
+	  "comma-separated (json,text) are written one after the other",
+	  NULL },
 	{ "minimal", 0, CLI_ARG_NONE, NULL,
-	  "The same as --output-format=terse" },
+	  "The same as --output-format=terse", NULL },
 	{ "terse-version", 0, CLI_ARG_REQUIRED, "2|3|4|5",
-	  "Version of fio's terse layout; default 3" },
+	  "Version of fio's terse layout; default 3", NULL },
 	{ "output", 'o', CLI_ARG_REQUIRED, "FILE",
-	  "Write the report to FILE instead of stdout" },
+	  "Write the report to FILE instead of stdout", NULL },
 	{ "parse-only", 0, CLI_ARG_NONE, NULL,
-	  "Print every job with every option's effective value; run nothing" },
+	  "Print every job with every option's effective value; run nothing",
+	  NULL },
 	{ "section", 0, CLI_ARG_REQUIRED, "NAME",
-	  "Run only the job section NAME (repeatable)" },
+	  "Run only the job section NAME (repeatable)", NULL },
 	{ "stream", 0, CLI_ARG_REQUIRED, "FILE",
-	  "Write the interval= samples to FILE as JSON lines while running" },
+	  "Write the interval= samples to FILE as JSON lines while running",
+	  NULL },
 	{ "chart", 0, CLI_ARG_REQUIRED, "FILE.svg",
 	  "Draw the rate_curve jobs' latency against IOPS (gnuplot); the "
-	  "script and data go beside it, FILE.gp and FILE.dat" },
+	  "script and data go beside it, FILE.gp and FILE.dat", NULL },
 	{ "progress", 0, CLI_ARG_REQUIRED, "auto|always|never",
-	  "Status line on stderr while running; auto: when it is a terminal" },
+	  "Status line on stderr while running; auto: when it is a terminal",
+	  NULL },
 	{ "check", 0, CLI_ARG_REQUIRED, "EXPR",
 	  "Check a figure after the run, e.g. read.iops>=50k or "
-	  "seqread:read.clat.p99<=2ms; a failure exits 3 (repeatable)" },
+	  "seqread:read.clat.p99<=2ms; a failure exits 3 (repeatable)", NULL },
 	{ "baseline", 0, CLI_ARG_REQUIRED, "FILE",
-	  "Compare with an earlier --output-format=json result" },
+	  "Compare with an earlier --output-format=json result", NULL },
 	{ "cmdhelp", 0, CLI_ARG_OPTIONAL, "OPTION",
-	  "List the job options, or describe one" },
-	{ "help", 'h', CLI_ARG_NONE, NULL, "Show this help" },
-	{ "version", 'V', CLI_ARG_NONE, NULL, "Show the version" },
-	{ NULL, 0, CLI_ARG_NONE, NULL, NULL },
+	  "List the job options, or describe one", NULL },
+	{ "help", 'h', CLI_ARG_NONE, NULL, "Show this help", NULL },
+	{ "version", 'V', CLI_ARG_NONE, NULL, "Show the version (invoked as "
+	  "fio: fio-3.33 (iorig VERSION))", NULL },
+	/* fio's other command options: its meaning, or refused saying why. */
+	{ "append-terse", 0, CLI_ARG_OPTIONAL, "ANY",
+	  "Add terse to the formats (fio's old name; the value is ignored)",
+	  NULL },
+	{ "enghelp", 0, CLI_ARG_OPTIONAL, "ENGINE[,OPTION]",
+	  "List the I/O engines, or describe one (or one of its options)",
+	  NULL },
+	{ "readonly", 0, CLI_ARG_NONE, NULL,
+	  "Refuse (exit 2, nothing run) any job that writes or trims", NULL },
+	{ "eta", 0, CLI_ARG_REQUIRED, "auto|always|never",
+	  "fio's name for --progress", NULL },
+	{ "eta-interval", 0, CLI_ARG_REQUIRED, "TIME",
+	  "Update the status line every TIME (default 1s, at least 250ms; "
+	  "a bare number is seconds)", NULL },
+	{ "eta-newline", 0, CLI_ARG_REQUIRED, "TIME",
+	  "On a terminal, keep a status line every TIME instead of "
+	  "rewriting it (a bare number is seconds)", NULL },
+	{ "warnings-fatal", 0, CLI_ARG_NONE, NULL,
+	  "A warning about the jobs is an error: exit 2, nothing run", NULL },
+	{ "alloc-size", 0, CLI_ARG_REQUIRED, "KIB",
+	  "fio's shared memory pool size: accepted, no effect (iorig has no "
+	  "such pool)", NULL },
+	{ "max-jobs", 0, CLI_ARG_REQUIRED, "N",
+	  "Accepted and ignored, as fio 3 does", NULL },
+	{ "showcmd", 0, CLI_ARG_NONE, NULL,
+	  "Print each job file as the one command line that runs the same "
+	  "jobs; run nothing", NULL },
+	{ "status-interval", 0, CLI_ARG_REQUIRED, "TIME",
+	  "Refused: no full report while running",
+	  "iorig writes one report at the end; for figures while running, "
+	  "set interval= on the jobs and use --stream=FILE" },
+	{ "bandwidth-log", 0, CLI_ARG_OPTIONAL, "NAME",
+	  "Refused: no aggregate bandwidth log",
+	  "iorig does not write fio's aggregate bandwidth log; each job "
+	  "writes its own with write_bw_log=" },
+	{ "latency-log", 0, CLI_ARG_REQUIRED, "FILE",
+	  "Refused, as fio refuses it (deprecated)",
+	  "fio deprecated and refuses it too; use write_lat_log= on the jobs" },
+	{ "debug", 0, CLI_ARG_REQUIRED, "WHAT",
+	  "Refused: no debug tracing",
+	  "iorig has no debug tracing; strace -f shows its system calls" },
+	{ "inflate-log", 0, CLI_ARG_REQUIRED, "LOG",
+	  "Refused: iorig writes no compressed logs",
+	  "iorig never writes compressed logs, so there is none to inflate" },
+	{ "profile", 0, CLI_ARG_REQUIRED, "NAME",
+	  "Refused: fio's built-in profiles (tiobench, act) are not in iorig",
+	  "fio's built-in profiles (tiobench, act) are not part of iorig; "
+	  "write the jobs out" },
+	{ "aux-path", 0, CLI_ARG_REQUIRED, "DIR",
+	  "Refused: state files go to the working directory",
+	  "iorig writes its state files (verify_state_save, verify_dump) in "
+	  "the working directory; run it from DIR instead" },
+	{ "idle-prof", 0, CLI_ARG_REQUIRED, "MODE",
+	  "Refused: no CPU idleness profiling",
+	  "iorig does not profile CPU idleness; the report has the CPU time "
+	  "of the jobs" },
+	{ "trigger-file", 0, CLI_ARG_REQUIRED, "FILE",
+	  "Refused: no triggers", "iorig runs no trigger commands" },
+	{ "trigger-timeout", 0, CLI_ARG_REQUIRED, "TIME",
+	  "Refused: no triggers", "iorig runs no trigger commands" },
+	{ "trigger", 0, CLI_ARG_REQUIRED, "CMD",
+	  "Refused: no triggers", "iorig runs no trigger commands" },
+	{ "trigger-remote", 0, CLI_ARG_REQUIRED, "CMD",
+	  "Refused: no triggers", "iorig runs no trigger commands" },
+	{ "server", 0, CLI_ARG_OPTIONAL, "ARGS",
+	  "Refused: no fio server or client (see MPI)", CLI_NO_REMOTE },
+	{ "server-internal", 0, CLI_ARG_REQUIRED, "ARGS",
+	  "Refused: no fio server or client (see MPI)", CLI_NO_REMOTE },
+	{ "daemonize", 0, CLI_ARG_REQUIRED, "PIDFILE",
+	  "Refused: no fio server or client (see MPI)", CLI_NO_REMOTE },
+	{ "client", 0, CLI_ARG_REQUIRED, "HOST",
+	  "Refused: no fio server or client (see MPI)", CLI_NO_REMOTE },
+	{ "remote-config", 0, CLI_ARG_REQUIRED, "FILE",
+	  "Refused: no fio server or client (see MPI)", CLI_NO_REMOTE },
+	{ "merge-blktrace-only", 0, CLI_ARG_NONE, NULL,
+	  "Refused: iorig does not replay or merge blktraces",
+	  "iorig does not replay or merge blktraces" },
+	{ "crctest", 0, CLI_ARG_OPTIONAL, "TYPE",
+	  "Refused: fio's self-test of its own code", CLI_SELFTEST },
+	{ "cpuclock-test", 0, CLI_ARG_NONE, NULL,
+	  "Refused: fio's self-test of its own code", CLI_SELFTEST },
+	{ "memcpytest", 0, CLI_ARG_OPTIONAL, "TYPE",
+	  "Refused: fio's self-test of its own code", CLI_SELFTEST },
+	{ NULL, 0, CLI_ARG_NONE, NULL, NULL, NULL },
 };
 
 static const struct cli_opt *cli_find(const char *name, size_t len)
@@ -82,6 +178,45 @@ static int push(const char ***list, size_t *n, const char *s)
 	return 0;
 }
 
+/*
+ * fio's format names: "normal" is the text report; invoked as fio,
+ * "json" is fio's layout (iorig's own is then "iorig-json").
+ */
+static const char *format_alias(const struct cli *c, const char *name)
+{
+	if (!strcmp(name, "normal"))
+		return "text";
+	if (c->fio_mode && !strcmp(name, "json"))
+		return "fio-json";
+	if (c->fio_mode && !strcmp(name, "iorig-json"))
+		return "json";
+	return name;
+}
+
+static unsigned format_bit(const char *name)
+{
+	return 1u << (report_format_find(name) - report_formats);
+}
+
+/* --eta-interval, --eta-newline: fio's times, a bare number in seconds. */
+static int eta_time(const char *n, const char *val, uint64_t min_ns,
+		    uint64_t *out, struct err_rec *e)
+{
+	char why[128];
+
+	if (value_time(val, 1000000000ull, out, why, sizeof(why))) {
+		err_set(e, CLI_FILE, 0, n, "%s", why);
+		return -EINVAL;
+	}
+	if (*out < min_ns) {
+		err_set(e, CLI_FILE, 0, n, "'%s' is too short; expected at "
+			"least %llums", val, (unsigned long long)(min_ns /
+								1000000));
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* --output-format=NAME[,NAME...]: the set replaces an earlier one. */
 static int set_formats(struct cli *c, const char *val, struct err_rec *e)
 {
@@ -98,7 +233,7 @@ static int set_formats(struct cli *c, const char *val, struct err_rec *e)
 		if (len && len < sizeof(name)) {
 			memcpy(name, p, len);
 			name[len] = '\0';
-			fmt = report_format_find(name);
+			fmt = report_format_find(format_alias(c, name));
 		}
 		if (!fmt) {
 			report_format_names(names, sizeof(names), ", ", " or ");
@@ -120,7 +255,13 @@ static int act(struct cli *c, const struct cli_opt *o, const char *val,
 	       size_t *nsec, struct err_rec *e)
 {
 	const char *n = o->name;
+	char why[128];
+	uint64_t u;
 
+	if (o->refused) {
+		err_set(e, CLI_FILE, 0, n, "fio's --%s: %s", n, o->refused);
+		return -EINVAL;
+	}
 	if (o->arg == CLI_ARG_REQUIRED && (!val || !*val)) {
 		err_set(e, CLI_FILE, 0, n, "needs a value: --%s=%s", n,
 			o->argname);
@@ -133,8 +274,9 @@ static int act(struct cli *c, const struct cli_opt *o, const char *val,
 	if (!strcmp(n, "output-format")) {
 		return set_formats(c, val, e);
 	} else if (!strcmp(n, "minimal")) {
-		c->formats = 1u << (report_format_find("terse") -
-				    report_formats);
+		c->formats = format_bit("terse");
+	} else if (!strcmp(n, "append-terse")) {
+		c->formats |= format_bit("terse");
 	} else if (!strcmp(n, "terse-version")) {
 		if (strlen(val) != 1 || val[0] < '2' || val[0] > '5') {
 			err_set(e, CLI_FILE, 0, n, "'%s' is not a terse "
@@ -150,7 +292,7 @@ static int act(struct cli *c, const struct cli_opt *o, const char *val,
 		c->stream = val;
 	} else if (!strcmp(n, "chart")) {
 		c->chart = val;
-	} else if (!strcmp(n, "progress")) {
+	} else if (!strcmp(n, "progress") || !strcmp(n, "eta")) {
 		if (progress_mode_parse(val, &c->progress)) {
 			err_set(e, CLI_FILE, 0, n, "'%s' is not valid; "
 				"expected auto, always or never", val);
@@ -169,6 +311,26 @@ static int act(struct cli *c, const struct cli_opt *o, const char *val,
 		c->help = true;
 	} else if (!strcmp(n, "version")) {
 		c->version = true;
+	} else if (!strcmp(n, "enghelp")) {
+		c->enghelp = true;
+		c->enghelp_arg = val;
+	} else if (!strcmp(n, "showcmd")) {
+		c->showcmd = true;
+	} else if (!strcmp(n, "readonly")) {
+		c->readonly = true;
+	} else if (!strcmp(n, "warnings-fatal")) {
+		c->warnings_fatal = true;
+	} else if (!strcmp(n, "eta-interval")) {
+		return eta_time(n, val, 250000000ull, &c->eta_interval_ns, e);
+	} else if (!strcmp(n, "eta-newline")) {
+		return eta_time(n, val, 1000000ull, &c->eta_newline_ns, e);
+	} else if (!strcmp(n, "alloc-size") || !strcmp(n, "max-jobs")) {
+		/* fio's meaning has no counterpart; the value is still a
+		 * number. */
+		if (value_uint(val, 1, UINT32_MAX, &u, why, sizeof(why))) {
+			err_set(e, CLI_FILE, 0, n, "%s", why);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }
@@ -209,6 +371,29 @@ static bool value_is_next(const struct cli *c, const struct cli_opt *o,
 	       i + 1 < c->argc && strncmp(c->argv[i + 1], "--", 2);
 }
 
+/*
+ * A job option written as fio's getopt also reads it, "--directory DIR":
+ * without '=', the next argument is its value unless it looks like an
+ * option; a flag (a bool) takes only a next "0" or "1" (fio's bools are
+ * numbers), so "--direct job.fio" still runs job.fio.
+ */
+static bool job_value_next(const struct cli *c, const char *arg, int i)
+{
+	const struct opt_def *d;
+	const char *next;
+
+	if (strchr(arg, '=') || i + 1 >= c->argc)
+		return false;
+	next = c->argv[i + 1];
+	if (next[0] == '-' && next[1])
+		return false;
+	d = options_find(arg);
+	if (!d)
+		return false;
+	return d->type != OPT_BOOL || !strcmp(next, "0") ||
+	       !strcmp(next, "1");
+}
+
 /* *i moves past a value that was the next argument. */
 static int parse_long(struct cli *c, int *i, size_t *nsec, struct err_rec *e)
 {
@@ -224,6 +409,8 @@ static int parse_long(struct cli *c, int *i, size_t *nsec, struct err_rec *e)
 		return -EINVAL;
 	if (len == 4 && !strncmp(arg, "name", 4) && !c->first_name)
 		c->first_name = *i;
+	if (job_value_next(c, arg, *i))
+		++*i;
 	return 0;
 }
 
@@ -234,7 +421,8 @@ int cli_parse(struct cli *c, int argc, char **argv, struct err_rec *e)
 	int i, ret = 0;
 
 	memset(c, 0, sizeof(*c));
-	c->formats = 1u << (report_format_find("text") - report_formats);
+	c->formats = format_bit("text");
+	c->fio_mode = argc > 0 && cli_invoked_as_fio(argv[0]);
 	c->argc = argc;
 	c->argv = argv;
 	for (i = 1; i < argc && !ret; i++) {
@@ -267,27 +455,22 @@ int cli_parse(struct cli *c, int argc, char **argv, struct err_rec *e)
 	return ret;
 }
 
-static int emit_opt(struct raw_doc *doc, size_t si, const char *arg, int pos,
-		    struct err_rec *e)
+/* name=value (value NULL: a bare flag) into section si. */
+static int emit_opt(struct raw_doc *doc, size_t si, const char *name,
+		    const char *value, int pos, struct err_rec *e)
 {
-	const char *eq = strchr(arg, '=');
-	char name[64], val[JOBFILE_MAX_LINE], why[256];
-	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+	char val[JOBFILE_MAX_LINE], why[256];
 	int ret;
 
-	if (len >= sizeof(name))
-		len = sizeof(name) - 1;
-	memcpy(name, arg, len);
-	name[len] = '\0';
-	if (eq) {
-		ret = jobfile_expand_opt(name, eq + 1, val, sizeof(val), why,
+	if (value) {
+		ret = jobfile_expand_opt(name, value, val, sizeof(val), why,
 					 sizeof(why));
 		if (ret) {
 			err_set(e, CLI_FILE, pos, name, "%s", why);
 			return ret;
 		}
 	}
-	ret = raw_section_add(doc, &doc->secs[si], name, eq ? val : NULL,
+	ret = raw_section_add(doc, &doc->secs[si], name, value ? val : NULL,
 			      CLI_FILE, pos);
 	if (ret)
 		err_set(e, CLI_FILE, pos, name, "too many options");
@@ -299,8 +482,10 @@ int cli_emit(const struct cli *c, struct raw_doc *doc, bool globals,
 {
 	int i, end = c->first_name ? c->first_name : c->argc;
 	int start = globals ? 1 : end;
-	size_t si = (size_t)-1;
-	int ret;
+	size_t si = (size_t)-1, len;
+	const char *eq, *val;
+	char name[64];
+	int ret, pos;
 
 	if (!globals)
 		end = c->argc;
@@ -323,23 +508,30 @@ int cli_emit(const struct cli *c, struct raw_doc *doc, bool globals,
 				i++;
 			continue;
 		}
-		if (!strncmp(a, "name=", 5) || !strcmp(a, "name")) {
-			if (!a[4] || !a[5]) {
-				err_set(e, CLI_FILE, i, "name", "needs a value: "
-					"--name=JOBNAME");
+		eq = strchr(a, '=');
+		len = eq ? (size_t)(eq - a) : strlen(a);
+		snprintf(name, sizeof(name), "%.*s", (int)len, a);
+		val = eq ? eq + 1 : NULL;
+		pos = i;
+		if (job_value_next(c, a, i))
+			val = c->argv[++i];
+		if (!strcmp(name, "name")) {
+			if (!val || !*val) {
+				err_set(e, CLI_FILE, pos, "name", "needs a "
+					"value: --name=JOBNAME");
 				return -EINVAL;
 			}
-			if (!raw_doc_add_section(doc, a + 5, CLI_FILE, i))
+			if (!raw_doc_add_section(doc, val, CLI_FILE, pos))
 				goto nomem;
 			si = doc->nsecs - 1;
 			continue;
 		}
 		if (si == (size_t)-1) {
-			if (!raw_doc_add_section(doc, "global", CLI_FILE, i))
+			if (!raw_doc_add_section(doc, "global", CLI_FILE, pos))
 				goto nomem;
 			si = doc->nsecs - 1;
 		}
-		ret = emit_opt(doc, si, a, i, e);
+		ret = emit_opt(doc, si, name, val, pos, e);
 		if (ret)
 			return ret;
 	}
@@ -391,7 +583,10 @@ void cli_print_help(FILE *f)
 		"iorig plot --help)\n\n"
 		"Runs the jobs of the job files (\"-\" reads stdin) and of the "
 		"command line\n(--name=NAME starts a job; job options before "
-		"the first --name are global).\n\nOptions:\n");
+		"the first --name are global).\nInvoked as fio (a link named "
+		"fio or fio-*), it stands in for fio: --version\nsays "
+		"fio-3.33 (iorig VERSION) and json is fio's layout (see "
+		"INVOKED AS FIO\nin the manual).\n\nOptions:\n");
 	for (o = cli_options; o->name; o++) {
 		snprintf(buf, sizeof(buf), "%s%c%s--%s%s%s%s",
 			 o->shortname ? "-" : "", o->shortname ? o->shortname
@@ -408,4 +603,80 @@ void cli_print_help(FILE *f)
 		"or job-file error\n(nothing run), 3 a --check or check= "
 		"failed, 4 verification found\nmismatches, 129/130/143 "
 		"interrupted by SIGHUP/SIGINT/SIGTERM.\n");
+}
+
+bool cli_invoked_as_fio(const char *argv0)
+{
+	const char *b = argv0 ? strrchr(argv0, '/') : NULL;
+
+	b = b ? b + 1 : argv0;
+	return b && (!strcmp(b, "fio") || !strncmp(b, "fio-", 4));
+}
+
+const char *cli_version_tag(const struct cli *c, const char *ver, char *buf,
+			    size_t len)
+{
+	if (c && c->fio_mode)
+		snprintf(buf, len, "fio-3.33 (iorig %s)", ver);
+	else
+		snprintf(buf, len, "iorig-%s", ver);
+	return buf;
+}
+
+/* One argument, single-quoted for a POSIX shell when it needs to be. */
+static void put_arg(FILE *f, const char *name, const char *value)
+{
+	const char *p;
+	bool plain = true;
+	char buf[JOBFILE_MAX_LINE + 80];
+
+	snprintf(buf, sizeof(buf), "--%s%s%s", name, value ? "=" : "",
+		 value ? value : "");
+	for (p = buf; *p && plain; p++)
+		plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			       "0123456789_-./:,=+%@^", *p) != NULL;
+	if (plain) {
+		fprintf(f, " %s", buf);
+		return;
+	}
+	fputs(" '", f);
+	for (p = buf; *p; p++)
+		if (*p == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*p, f);
+	fputc('\'', f);
+}
+
+static void put_section(FILE *f, const struct raw_section *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nopts; i++)
+		put_arg(f, s->opts[i].name, s->opts[i].value);
+}
+
+void cli_showcmd(FILE *f, const char *prog, const struct raw_doc *doc)
+{
+	size_t i, j, first;
+
+	for (first = 0; first < doc->nsecs && doc->secs[first].is_global;
+	     first++)
+		;
+	fputs(prog, f);
+	for (i = 0; i < first; i++)
+		put_section(f, &doc->secs[i]);
+	for (i = first; i < doc->nsecs; i++) {
+		if (doc->secs[i].is_global)
+			continue;
+		put_arg(f, "name", doc->secs[i].name);
+		/* A [global] after the first job: on the command line,
+		 * options after --name are that job's, so each later job
+		 * repeats them before its own. */
+		for (j = first; j < i; j++)
+			if (doc->secs[j].is_global)
+				put_section(f, &doc->secs[j]);
+		put_section(f, &doc->secs[i]);
+	}
+	fputc('\n', f);
 }

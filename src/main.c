@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "clock.h"
 #include "curve.h"
+#include "engine.h"
 #include "jobfile.h"
 #include "options.h"
 #include "output.h"
@@ -144,6 +145,68 @@ static void print_plan(const struct plan *p)
 	}
 }
 
+/*
+ * --enghelp: fio's "Available IO engines:" list, or one engine (with
+ * ENGINE,OPTION: one of its options, as --cmdhelp describes it).
+ */
+static int engine_help(const char *arg)
+{
+	const struct engine_ops *const *l;
+	const struct engine_ops *eo;
+	char name[64];
+	const char *comma = arg ? strchr(arg, ',') : NULL;
+	size_t len = comma ? (size_t)(comma - arg) : arg ? strlen(arg) : 0;
+
+	if (!arg || !*arg) {
+		printf("Available IO engines:\n");
+		for (l = engine_list(); *l; l++)
+			printf("\t%s\n", (*l)->name);
+		return EXIT_OK;
+	}
+	snprintf(name, sizeof(name), "%.*s", (int)len, arg);
+	eo = engine_find(name);
+	if (!eo) {
+		fprintf(stderr, "iorig: --enghelp: '%s' is not an engine; "
+			"iorig --enghelp lists them\n", name);
+		return EXIT_USAGE;
+	}
+	if (comma && comma[1]) {
+		if (!options_print_cmdhelp(stdout, comma + 1))
+			return EXIT_OK;
+		fprintf(stderr, "iorig: --enghelp: '%s' is not an option\n",
+			comma + 1);
+		return EXIT_USAGE;
+	}
+	printf("%s: %s\n", eo->name, eo->help);
+	return EXIT_OK;
+}
+
+/*
+ * fio's --readonly (no job may write or trim) and --warnings-fatal (a
+ * warning about the jobs stops the run): usage errors, nothing run.
+ */
+static int fio_guards(const struct cli *c, const struct plan *p,
+		      struct err_rec *e)
+{
+	size_t i;
+
+	for (i = 0; c->readonly && i < p->njobs; i++) {
+		if (!rw_changes_data(p->jobs[i].rw))
+			continue;
+		err_set(e, ERR_CMDLINE, 0, "readonly", "job '%s' writes or "
+			"trims (its rw=), which --readonly forbids",
+			p->jobs[i].name);
+		return -EINVAL;
+	}
+	if (c->warnings_fatal && p->warnings.n) {
+		err_set(e, ERR_CMDLINE, 0, "warnings-fatal", "%zu warning%s "
+			"about the jobs (above); nothing was run",
+			p->warnings.n, p->warnings.n == 1 ? "" : "s");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int info_only(const struct cli *c)
 {
 	if (c->help) {
@@ -151,9 +214,19 @@ static int info_only(const struct cli *c)
 		return EXIT_OK;
 	}
 	if (c->version) {
-		printf("iorig %s\n", IORIG_VERSION);
+		char tag[64];
+
+		/* fio prints "fio-3.33": KDiskMark wants "fio-" first,
+		 * fio-plot "fio-3". */
+		if (c->fio_mode)
+			printf("%s\n", cli_version_tag(c, IORIG_VERSION, tag,
+							sizeof(tag)));
+		else
+			printf("iorig %s\n", IORIG_VERSION);
 		return EXIT_OK;
 	}
+	if (c->enghelp)
+		return engine_help(c->enghelp_arg);
 	if (options_print_cmdhelp(stdout, c->cmdhelp_opt)) {
 		const char *hint = options_suggest(c->cmdhelp_opt);
 		const char *fio = options_fio_only_msg(c->cmdhelp_opt);
@@ -167,6 +240,30 @@ static int info_only(const struct cli *c)
 			c->cmdhelp_opt, hint ? "; did you mean '" : "",
 			hint ? hint : "", hint ? "'?" : "");
 		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* --showcmd: each job file as the command line that runs the same. */
+static int show_commands(const struct cli *c, struct err_rec *e)
+{
+	const char **f;
+	int ret;
+
+	if (!c->jobfiles[0]) {
+		err_set(e, ERR_CMDLINE, 0, "showcmd", "give the job files to "
+			"turn into command lines");
+		return fail(e);
+	}
+	for (f = c->jobfiles; *f; f++) {
+		struct raw_doc doc = { 0 };
+
+		ret = jobfile_parse_file(&doc, *f, e);
+		if (!ret)
+			cli_showcmd(stdout, c->fio_mode ? "fio" : "iorig", &doc);
+		raw_doc_free(&doc);
+		if (ret)
+			return fail(e);
 	}
 	return EXIT_OK;
 }
@@ -284,6 +381,7 @@ static int exit_code(const struct run_result *r)
 static int report(const struct cli *c, struct run_result *r,
 		  struct output *out)
 {
+	static char fio_version[64];
 	size_t i;
 	int ret;
 
@@ -314,6 +412,8 @@ static int report(const struct cli *c, struct run_result *r,
 	/* Read once: the report and the exit code say the same. */
 	r->signo = atomic_load(&stop_signal);
 	r->version = IORIG_VERSION;
+	r->fio_version = cli_version_tag(c, IORIG_VERSION, fio_version,
+					 sizeof(fio_version));
 	r->terse_version = c->terse_version;
 	for (i = 0, ret = 0; i < report_nformats && !ret; i++)
 		if (c->formats & (1u << i))
@@ -488,8 +588,13 @@ int main(int argc, char **argv)
 		code = fail(&e);
 		goto out;
 	}
-	if (c.help || c.version || c.cmdhelp) {
+	if (c.help || c.version || c.cmdhelp || c.enghelp) {
 		code = stdout_checked(info_only(&c));
+		goto out;
+	}
+	if (c.showcmd) {
+		code = show_commands(&c, &e);
+		code = code == EXIT_OK ? stdout_checked(code) : code;
 		goto out;
 	}
 	filter.sections = c.sections;
@@ -504,6 +609,10 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	warn_print(&p.warnings, stderr);
+	if (fio_guards(&c, &p, &e)) {
+		code = fail(&e);
+		goto out;
+	}
 	if (c.parse_only) {
 		print_plan(&p);
 		code = stdout_checked(EXIT_OK);
@@ -518,6 +627,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	watch.progress = open_progress(&c, &prog);
+	if (watch.progress)
+		progress_periods(&prog, c.eta_interval_ns, c.eta_newline_ns);
 	if (run_plan_watched(&p, &stop_signal, &watch, &r, &e)) {
 		code = fail(&e);
 		goto out;

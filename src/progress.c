@@ -55,7 +55,19 @@ void progress_init(struct progress *p, FILE *f, bool tty, const char *term,
 	p->in_place = tty;
 	p->ansi = tty && term_ok(term);
 	p->prev.now_ns = now_ns;
-	p->next_ns = now_ns + PROGRESS_PERIOD_NS;
+	p->period_ns = PROGRESS_PERIOD_NS;
+	p->next_ns = now_ns + p->period_ns;
+}
+
+void progress_periods(struct progress *p, uint64_t period_ns,
+		      uint64_t newline_ns)
+{
+	if (period_ns) {
+		p->next_ns += period_ns - p->period_ns;
+		p->period_ns = period_ns;
+	}
+	p->newline_ns = newline_ns;
+	p->next_nl_ns = p->prev.now_ns + newline_ns;
 }
 
 bool progress_due(const struct progress *p, uint64_t now_ns)
@@ -125,6 +137,13 @@ void progress_show(struct progress *p, const struct progress_snap *s)
 	char line[160];
 	size_t n = progress_format(line, sizeof(line), s, &p->prev);
 
+	if (p->in_place && p->newline_ns && p->shown &&
+	    s->now_ns >= p->next_nl_ns) {
+		/* --eta-newline: the line on screen stays. */
+		fputc('\n', p->f);
+		p->shown = 0;
+		p->next_nl_ns = s->now_ns + p->newline_ns;
+	}
 	if (p->in_place) {
 		/* Without ESC [ K, blanks cover what the last line left. */
 		fprintf(p->f, "\r%s%s%*s", line, p->ansi ? "\033[K" : "",
@@ -136,7 +155,7 @@ void progress_show(struct progress *p, const struct progress_snap *s)
 	}
 	fflush(p->f);
 	p->prev = *s;
-	p->next_ns = s->now_ns + PROGRESS_PERIOD_NS;
+	p->next_ns = s->now_ns + p->period_ns;
 }
 
 void progress_clear(struct progress *p)

@@ -3,6 +3,7 @@
  * What fio's layouts share (fio_int.h): the latency and depth
  * distributions as fio buckets them, a unit's errno and job runtime.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "plan.h"
@@ -104,4 +105,13 @@ uint64_t *fio_unit_runtimes(const struct run_result *r,
 		if (r->stats && (!r->ran || r->ran[i]))
 			rt[rs->unit_of[i]] += r->stats[i].runtime_ns;
 	return rt;
+}
+
+const char *fio_version_tag(const struct run_result *r, char *buf,
+			    size_t len)
+{
+	if (r->fio_version)
+		return r->fio_version;
+	snprintf(buf, len, "iorig-%s", r->version ? r->version : "");
+	return buf;
 }

@@ -7,6 +7,7 @@
  * src/report/terse.c: terse): fio's latency buckets, its depth shares,
  * the figures of a unit as fio counts them.
  */
+#include <stddef.h>
 #include <stdint.h>
 
 #include "result.h"
@@ -29,6 +30,10 @@ void fio_lat_shares(const struct job_stats *s, double *shares, double floor);
 
 /* Per cent of each of DEPTH_NB counts; not 0 shows as at least 0.1. */
 void fio_depth_shares(const uint64_t *counts, double *shares);
+
+/* Where fio puts its version: r->fio_version, else "iorig-VERSION". */
+const char *fio_version_tag(const struct run_result *r, char *buf,
+			    size_t len);
 
 /* Positive errno of what ended the job, else of its first failed I/O. */
 int fio_unit_errno(const struct job_stats *s);

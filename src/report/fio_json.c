@@ -275,6 +275,15 @@ static json_t *f_global_opts(struct jw *c, const struct raw_doc *doc)
 	return o;
 }
 
+/* An options object, left out when empty as fio leaves it out. */
+static void put_opts(struct jw *c, json_t *o, const char *key, json_t *opts)
+{
+	if (opts && !json_object_size(opts))
+		json_decref(opts);
+	else
+		jw_put(c, o, key, opts);
+}
+
 /* "bs=4k iodepth=8" over o; "sweep" itself goes, as fio has no such. */
 static void put_sweep_point(struct jw *c, json_t *o, const char *point)
 {
@@ -445,7 +454,7 @@ static json_t *f_job(struct jw *c, const struct run_result *r,
 	jw_put(c, o, "error", json_integer(fio_unit_errno(s)));
 	jw_put(c, o, "eta", json_integer(0));
 	jw_put(c, o, "elapsed", jw_u64(unit_elapsed_s(r, u)));
-	jw_put(c, o, "job options", f_job_opts(c, r, j));
+	put_opts(c, o, "job options", f_job_opts(c, r, j));
 	put_dirs(c, o, s, j, plus);
 	jw_put(c, o, "sync", f_sync(c, &s->sync, j, plus));
 	put_cpu(c, o, u, u->stats.nclones ? rt_ns : 0);
@@ -456,10 +465,14 @@ static json_t *f_job(struct jw *c, const struct run_result *r,
 	jw_put(c, o, "iodepth_complete", f_depth_map(c, depth_batch_keys,
 						     cmp));
 	put_lat_maps(c, o, s);
-	jw_put(c, o, "latency_depth", jw_u64(j->iodepth));
-	jw_put(c, o, "latency_target", json_integer(0));
-	jw_put(c, o, "latency_percentile", json_real(100.0));
-	jw_put(c, o, "latency_window", json_integer(0));
+	/* fio sets the depth when the I/O starts: a create_only job, which
+	 * does none, has no latency_* keys. */
+	if (!j->create_only) {
+		jw_put(c, o, "latency_depth", jw_u64(j->iodepth));
+		jw_put(c, o, "latency_target", json_integer(0));
+		jw_put(c, o, "latency_percentile", json_real(100.0));
+		jw_put(c, o, "latency_window", json_integer(0));
+	}
 	if (s->steady)
 		jw_put(c, o, "steadystate", f_steady(c, s->steady));
 	return o;
@@ -495,16 +508,16 @@ static void put_header(struct jw *c, json_t *root,
 	char ver[64], when[64] = "";
 	struct tm tm;
 
-	snprintf(ver, sizeof(ver), "iorig-%s", r->version ? r->version : "");
 	/* ctime(3)'s layout, local time, without its newline. */
 	if (localtime_r(&r->start_time, &tm))
 		strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", &tm);
-	jw_put(c, root, "fio version", jw_str(ver));
+	jw_put(c, root, "fio version",
+	       jw_str(fio_version_tag(r, ver, sizeof(ver))));
 	jw_put(c, root, "timestamp", json_integer((json_int_t)r->start_time));
 	jw_put(c, root, "timestamp_ms", json_integer((json_int_t)r->start_time *
 						  1000));
 	jw_put(c, root, "time", jw_str(when));
-	jw_put(c, root, "global options", f_global_opts(c, r->doc));
+	put_opts(c, root, "global options", f_global_opts(c, r->doc));
 }
 
 /* plus: json+, the histograms' bins with their percentiles. */

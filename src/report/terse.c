@@ -128,6 +128,7 @@ static void t_unit(FILE *f, const struct run_result *r,
 	const struct job *j = u->job;
 	double lat[FIO_LAT_SLOTS], depth[DEPTH_NB];
 	const struct cpu_usage *cpu = &s->cpu;
+	char tag[64];
 	unsigned i;
 
 	if (!u->stats.nclones)
@@ -135,8 +136,8 @@ static void t_unit(FILE *f, const struct run_result *r,
 	if (ver == 2)
 		fprintf(f, "2;%s;%u;%d", j->name, j->group, fio_unit_errno(s));
 	else
-		fprintf(f, "%u;iorig-%s;%s;%u;%d", ver,
-			r->version ? r->version : "", j->name, j->group,
+		fprintf(f, "%u;%s;%s;%u;%d", ver,
+			fio_version_tag(r, tag, sizeof(tag)), j->name, j->group,
 			fio_unit_errno(s));
 	t_dir(f, &s->dir[DDIR_READ], s->runtime_ns, j, ver);
 	t_dir(f, &s->dir[DDIR_WRITE], s->runtime_ns, j, ver);

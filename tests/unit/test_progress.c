@@ -132,6 +132,41 @@ static void test_show(void **state)
 	free(text);
 }
 
+/*
+ * fio's --eta-interval (the period) and --eta-newline (on a terminal, a
+ * line left standing every so often).
+ */
+static void test_periods(void **state)
+{
+	struct progress_snap s = { .now_ns = S + S / 4, .elapsed_ns = S / 4,
+				   .remaining_ns = 0, .running = 1 };
+	struct progress p;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	progress_init(&p, f, true, "xterm", S);
+	progress_periods(&p, S / 4, S / 2);
+	assert_false(progress_due(&p, S + S / 8));
+	assert_true(progress_due(&p, S + S / 4));
+	progress_show(&p, &s);		/* 0.25 s: rewritten in place */
+	assert_true(progress_due(&p, S + S / 2));
+	s.now_ns = S + S / 2;
+	progress_show(&p, &s);		/* 0.5 s: the last one stays */
+	fflush(f);
+	assert_string_equal(text, "\r[0:00/0:01] 1 job  r 0  w 0\033[K"
+			    "\n\r[0:00/0:01] 1 job  r 0  w 0\033[K");
+	fclose(f);
+	free(text);
+
+	/* 0: the default period, no kept lines. */
+	progress_init(&p, stderr, true, "xterm", S);
+	progress_periods(&p, 0, 0);
+	assert_false(progress_due(&p, S + S / 2));
+	assert_true(progress_due(&p, 2 * S));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -139,6 +174,7 @@ int main(void)
 		cmocka_unit_test(test_wanted),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_show),
+		cmocka_unit_test(test_periods),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -49,6 +49,8 @@ struct run_result {
 	time_t start_time;		/* wall clock at start */
 	int signo;			/* SIGINT/SIGTERM that stopped it, or 0 */
 	const char *version;
+	int argc;			/* the command line, for the report */
+	char *const *argv;
 	unsigned terse_version;		/* --terse-version (2..5; default 3) */
 	unsigned ncpus;
 	char kernel[128];		/* uname -r */

@@ -16,6 +16,7 @@
 #include "baseline.h"
 #include "check.h"
 #include "cli.h"
+#include "html.h"
 #include "clock.h"
 #include "curve.h"
 #include "jobfile.h"
@@ -481,6 +482,8 @@ int main(int argc, char **argv)
 	int code, ret;
 
 	std_fds_open();
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		exit(report_main(argc - 1, argv + 1));
 	if (cli_parse(&c, argc, argv, &e)) {
 		code = fail(&e);
 		goto out;
@@ -520,6 +523,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	r.doc = &doc;
+	r.argc = argc;
+	r.argv = argv;
 	chart_failed = c.chart && draw_chart(&c, &r);
 	/* Once, for the checks and the writer (each falls back alone). */
 	if (!result_collect(&r, &rs))

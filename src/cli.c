@@ -384,7 +384,9 @@ void cli_print_help(FILE *f)
 	const struct cli_opt *o;
 	char buf[80], names[64];
 
-	fprintf(f, "Usage: iorig [options] [jobfile...]\n\n"
+	fprintf(f, "Usage: iorig [options] [jobfile...]\n"
+		"       iorig report --html [-o FILE] RESULT.json   "
+		"(the HTML page of a saved JSON result)\n\n"
 		"Runs the jobs of the job files (\"-\" reads stdin) and of the "
 		"command line\n(--name=NAME starts a job; job options before "
 		"the first --name are global).\n\nOptions:\n");

@@ -189,6 +189,38 @@ run report -o x.html r.json
 expect_rc 2
 expect_in err "--html"
 [ -e x.html ] && die "a refused report wrote x.html"
+# A result with keys missing or of other types (older, hand-edited): a
+# page all the same, escaped, never a crash. Values of r.json in turn
+# replaced by one of another type.
+"$PY" - r.json "$IORIG" <<'EOF' || die "a mangled result broke iorig report"
+import json, subprocess, sys
+d = json.load(open(sys.argv[1]))
+paths = []
+def walk(o, p):
+    if isinstance(o, dict):
+        for k in o:
+            if k != "options":
+                paths.append(p + [k]); walk(o[k], p + [k])
+    elif isinstance(o, list):
+        for i, v in enumerate(o[:3]):
+            paths.append(p + [i]); walk(v, p + [i])
+walk(d, [])
+odd = [None, "<b>x</b>", -1e308, [], {}, True, 12345678901234567890]
+step = max(1, len(paths) // 60)
+for n, p in enumerate(paths[::step]):
+    m = json.loads(json.dumps(d))
+    o = m
+    for k in p[:-1]:
+        o = o[k]
+    o[p[-1]] = odd[n % len(odd)]
+    r = subprocess.run([sys.argv[2], "report", "--html", "-"],
+                       input=json.dumps(m).encode(), capture_output=True)
+    if r.returncode not in (0, 2) or (r.returncode == 0 and
+            (b"<b>" in r.stdout or not r.stdout.endswith(b"</html>\n"))):
+        sys.exit("%s = %r: exit %d, %s" % (p, odd[n % len(odd)],
+                 r.returncode, r.stderr[-300:]))
+EOF
+
 # To standard output, from standard input.
 "$IORIG" report --html - <r.json >r3.html 2>"$T/err" || die "report from stdin failed"
 cmp -s r.html r3.html || die "report from stdin differs"

@@ -385,6 +385,10 @@ void cli_print_help(FILE *f)
 	char buf[80], names[64];
 
 	fprintf(f, "Usage: iorig [options] [jobfile...]\n"
+		"       iorig plot [--format=svg|png] [--outdir=DIR] "
+		"[--baseline=FILE] RESULT.json...\n"
+		"         (charts of JSON results drawn by gnuplot; "
+		"iorig plot --help)\n"
 		"       iorig report --html [-o FILE] RESULT.json   "
 		"(the HTML page of a saved JSON result)\n\n"
 		"Runs the jobs of the job files (\"-\" reads stdin) and of the "

@@ -8,21 +8,17 @@
  * grows; below it, sched_lat stays near lat.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "curve.h"
+#include "gnuplot.h"
 #include "output.h"
 #include "plan.h"
 #include "value.h"
-
-extern char **environ;
 
 /*
  * The clones of point k of the curve whose probe is plan job `probe`,
@@ -272,19 +268,6 @@ int curve_chart_check(const char *svg, struct err_rec *e)
 	return -EINVAL;
 }
 
-/* s in a gnuplot single-quoted string: ' doubled, controls as '?'. */
-static void gp_quote(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputs("''", f);
-		else
-			fputc((unsigned char)*s < 0x20 ? '?' : *s, f);
-	}
-	fputc('\'', f);
-}
-
 /* FILE.svg -> FILE.ext (base: FILE.svg without its ".svg"). */
 static char *beside(const char *svg, const char *ext)
 {
@@ -352,7 +335,7 @@ static int write_script(const struct curve_set *s, const char *path,
 	fputs("# iorig --chart: latency against achieved IOPS\n"
 	      "set terminal svg size 960,600 dynamic noenhanced "
 	      "background rgb 'white'\nset output ", o.f);
-	gp_quote(o.f, part);
+	gnuplot_quote(o.f, part);
 	fputs("\nset title 'latency against throughput (rate_curve)'\n"
 	      "set xlabel 'achieved IOPS'\nset ylabel 'latency (us)'\n"
 	      "set logscale y\nset grid\nset key left top\nplot", o.f);
@@ -364,10 +347,10 @@ static int write_script(const struct curve_set *s, const char *path,
 			snprintf(title, sizeof(title), "%s %s", label,
 				 series[q].what);
 			fputs(k || q ? ", \\\n     " : " ", o.f);
-			gp_quote(o.f, dat);
+			gnuplot_quote(o.f, dat);
 			fprintf(o.f, " index %zu using 3:%d with linespoints "
 				"title ", k, series[q].col);
-			gp_quote(o.f, title);
+			gnuplot_quote(o.f, title);
 		}
 	}
 	fputc('\n', o.f);
@@ -376,33 +359,6 @@ static int write_script(const struct curve_set *s, const char *path,
 		err_set(e, path, 0, "chart", "cannot write: %s",
 			strerror(-ret));
 	return ret;
-}
-
-/* gnuplot SCRIPT: its exit status, -1 when it could not be run, with
- * *missing when it is not installed. */
-static int run_gnuplot(const char *script, bool *missing)
-{
-	posix_spawn_file_actions_t fa;
-	char *argv[] = { (char *)"gnuplot", (char *)script, NULL };
-	pid_t pid;
-	int st, r;
-
-	*missing = false;
-	if (posix_spawn_file_actions_init(&fa))
-		return -1;
-	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null",
-					 O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO, STDOUT_FILENO);
-	r = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (r) {
-		*missing = r == ENOENT;
-		return -1;
-	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 int curve_chart(const struct curve_set *s, const char *svg,
@@ -422,7 +378,7 @@ int curve_chart(const struct curve_set *s, const char *svg,
 		ret = write_script(s, gp, dat, part, e);
 	if (ret)
 		goto out;
-	st = run_gnuplot(gp, &missing);
+	st = gnuplot_run(gp, &missing);
 	if (!st && !rename(part, svg))
 		goto out;
 	unlink(part);

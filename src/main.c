@@ -16,13 +16,14 @@
 #include "baseline.h"
 #include "check.h"
 #include "cli.h"
-#include "html.h"
 #include "clock.h"
 #include "curve.h"
+#include "html.h"
 #include "jobfile.h"
 #include "options.h"
 #include "output.h"
 #include "plan.h"
+#include "plot.h"
 #include "progress.h"
 #include "report.h"
 #include "run.h"
@@ -482,8 +483,10 @@ int main(int argc, char **argv)
 	int code, ret;
 
 	std_fds_open();
+	if (argc > 1 && !strcmp(argv[1], "plot"))
+		return plot_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "report"))
-		exit(report_main(argc - 1, argv + 1));
+		return report_main(argc - 1, argv + 1);
 	if (cli_parse(&c, argc, argv, &e)) {
 		code = fail(&e);
 		goto out;

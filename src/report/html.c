@@ -25,13 +25,6 @@
 #include "report.h"
 #include "value.h"
 
-/*
- * Until `iorig plot` (src/plot.c) is in the tree, its functions are weak
- * references: absent, the page says there are no charts.
- */
-#pragma weak plot_result_charts
-#pragma weak plot_charts_free
-
 static const char *const dirs[] = { "read", "write", "trim" };
 
 /* Text, escaped for element content and quoted attributes alike. */
@@ -340,11 +333,6 @@ static void charts(FILE *f, const json_t *doc)
 	int i, n;
 
 	fputs("<h2>Charts</h2>\n", f);
-	if (!plot_result_charts) {
-		fputs("<p class=\"note\">No charts: this iorig was built "
-		      "without iorig plot.</p>\n", f);
-		return;
-	}
 	n = plot_result_charts(doc, &c, &e);
 	if (n < 0) {
 		fputs("<p class=\"note\">No charts: ", f);

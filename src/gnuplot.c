@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+/* Spawning gnuplot and quoting for its scripts (include/gnuplot.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gnuplot.h"
+
+extern char **environ;
+
+void gnuplot_quote(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("''", f);
+		else
+			fputc((unsigned char)*s < 0x20 ? '?' : *s, f);
+	}
+	fputc('\'', f);
+}
+
+int gnuplot_run(const char *script, bool *missing)
+{
+	posix_spawn_file_actions_t fa;
+	char *argv[] = { (char *)"gnuplot", (char *)script, NULL };
+	pid_t pid;
+	int st, r;
+
+	*missing = false;
+	if (posix_spawn_file_actions_init(&fa))
+		return -1;
+	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null",
+					 O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO, STDOUT_FILENO);
+	r = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (r) {
+		*missing = r == ENOENT;
+		return -1;
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}

@@ -1,0 +1,124 @@
+#!/bin/sh
+# iorig plot on a short randrw job with interval=: one chart per direction's
+# latency (histogram + CDF, p50/p99/p99.9 marked) and IOPS, bandwidth, p99
+# over time. Each SVG is well-formed XML with its title and axis labels;
+# the data handed to gnuplot (NAME.dat, NAME.gp kept beside the chart) is
+# what the JSON result says, recomputed here in Python: the histogram's
+# buckets merged into 20 bins per decade, the CDF, the percentile marks
+# (reported, or the upper edge of the bucket that holds them), each
+# interval's figures. PNG: the signature and the 1000x620 size.
+. "$(dirname "$0")/lib.sh"
+
+command -v gnuplot >/dev/null 2>&1 || skip "needs gnuplot (gnuplot-nox)"
+run --name=mix --rw=randrw --bs=4k --size=4m --filename=f.dat \
+	--runtime=600ms --time_based --interval=100ms --output-format=json
+expect_rc 0
+cp out r.json
+run plot --outdir=svg r.json
+expect_rc 0
+for n in mix-read-lat mix-write-lat mix-iops mix-bw mix-p99; do
+	grep -qx "svg/$n.svg" out || die "$n.svg not named on stdout"
+	for x in svg dat gp; do
+		[ -s "svg/$n.$x" ] || die "no svg/$n.$x"
+	done
+done
+[ "$(wc -l <out)" -eq 5 ] || die "expected 5 charts"
+
+"$PY" - r.json <<'PYEOF' || die "the charts do not match the result"
+import json, math, re, sys
+import xml.etree.ElementTree as ET
+d = json.load(open(sys.argv[1]))
+j = d['jobs'][0]
+def fail(m):
+    print(m); sys.exit(1)
+def svg_text(name):
+    t = ET.parse('svg/%s.svg' % name)      # well-formed XML or raises
+    return ' '.join(x for x in t.getroot().itertext())
+def dat(name):
+    return [l.split() for l in open('svg/%s.dat' % name)
+            if l.strip() and not l.startswith('#')]
+for dn in ('read', 'write'):
+    dr = j[dn]
+    h = dr['lat_ns'] if dr['lat_ns']['count'] else dr['clat_ns']
+    which = 'lat' if h is dr['lat_ns'] else 'clat'
+    name = 'mix-%s-lat' % dn
+    txt = svg_text(name)
+    for want in ('mix: %s latency (%s' % (dn, which), 'latency (µs, log scale)',
+                 'I/Os per bucket', 'cumulative I/Os (%)', 'host ' + d['host']['hostname'],
+                 'engine sync', 'target ' + j['targets'][0]['path']):
+        if want not in txt:
+            fail('%s.svg lacks %r' % (name, want))
+    # merge the buckets independently: bin = floor(log10(low_us) * 20)
+    bins = {}
+    total = sum(b[2] for b in h['buckets'])
+    if total != h['count']:
+        fail('%s: buckets hold %d, count %d' % (dn, total, h['count']))
+    for lo, hi, n in h['buckets']:
+        k = math.floor(math.log10(max(lo / 1e3, 1e-3)) * 20)
+        bins[k] = bins.get(k, 0) + n
+    rows = dat(name)
+    got = [int(r[2]) for r in rows]
+    want = [bins[k] for k in sorted(bins)]
+    if got != want:
+        fail('%s bins %s, expected %s' % (name, got[:8], want[:8]))
+    cum = 0
+    for r, k in zip(rows, sorted(bins)):
+        cum += bins[k]
+        if abs(float(r[3]) - 100.0 * cum / total) > 1e-3:
+            fail('%s CDF %s at bin %d, expected %f' % (name, r[3], k, 100.0 * cum / total))
+        if abs(float(r[0]) - 10 ** (k / 20)) > 1e-3 * float(r[0]) + 1e-3:
+            fail('%s bin %d starts at %s' % (name, k, r[0]))
+    # percentile marks: the reported figure, else the bucket's upper edge
+    gp = open('svg/%s.gp' % name).read()
+    for p in ('50', '99', '99.9'):
+        if p in h['percentiles']:
+            v = h['percentiles'][p]
+        else:
+            c = 0
+            for lo, hi, n in h['buckets']:
+                c += n
+                if c >= float(p) / 100 * total:
+                    v = hi
+                    break
+        m = re.search(r"set label 'p%s ([0-9.]+) µs' at ([0-9.]+)," % re.escape(p), gp)
+        if not m or abs(float(m.group(2)) - v / 1e3) > 1e-3:
+            fail('%s: p%s mark %s, expected %f us' % (name, p, m and m.group(2), v / 1e3))
+        if 'p%s ' % p not in svg_text(name):
+            fail('%s.svg does not show p%s' % (name, p))
+iv = j['intervals']
+for key, name, div, lab in (('iops', 'mix-iops', 1, 'I/O operations per second'),
+                            ('bw_bytes', 'mix-bw', 1048576, 'bandwidth (MiB/s)'),
+                            ('lat_p99_ns', 'mix-p99', 1e3, 'p99 latency (µs)')):
+    txt = svg_text(name)
+    for want in (lab, 'time since the job started (s)', 'over time', 'read', 'write'):
+        if want not in txt:
+            fail('%s.svg lacks %r' % (name, want))
+    rows = dat(name)
+    if len(rows) != len(iv):
+        fail('%s: %d rows for %d intervals' % (name, len(rows), len(iv)))
+    for r, x in zip(rows, iv):
+        if abs(float(r[0]) - x['end_ns'] / 1e9) > 1e-6:
+            fail('%s: time %s, expected %f' % (name, r[0], x['end_ns'] / 1e9))
+        for col, dn in ((1, 'read'), (2, 'write')):
+            if key == 'lat_p99_ns' and x[dn]['ios'] == 0:
+                if r[col] != '?':
+                    fail('%s: a p99 without I/O' % name)
+                continue
+            w = x[dn][key] / div
+            if abs(float(r[col]) - w) > 1e-6 * max(1, w):
+                fail('%s: %s %s, expected %f' % (name, dn, r[col], w))
+PYEOF
+
+# PNG: the signature, an IHDR of 1000x620.
+run plot --format=png --outdir=png r.json
+expect_rc 0
+[ "$(wc -l <out)" -eq 5 ] || die "expected 5 PNG charts"
+"$PY" - <<'PYEOF' || die "bad PNG"
+import struct, sys
+b = open('png/mix-read-lat.png', 'rb').read(24)
+if b[:8] != b'\x89PNG\r\n\x1a\n' or b[12:16] != b'IHDR':
+    sys.exit('not a PNG')
+if struct.unpack('>II', b[16:24]) != (1000, 620):
+    sys.exit('size %r' % (struct.unpack('>II', b[16:24]),))
+PYEOF
+exit 0

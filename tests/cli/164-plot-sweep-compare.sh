@@ -1,0 +1,139 @@
+#!/bin/sh
+# iorig plot: the sweep chart of jobs/kaio-vs-pthread.job shortened (as
+# tests/cli/25: runtime 50ms, a 4 MiB file), one line per engine over the
+# ten request sizes, op/s and CPU us per I/O as the JSON rows say; the
+# comparison of two results against a --baseline (bars per job, the
+# baseline a dashed line), its data the results' figures; bad input
+# (missing file, not JSON, JSON of another kind, unknown option, bad
+# --format) and a missing gnuplot: exit 2, a message naming the file or
+# what to install, nothing drawn.
+. "$(dirname "$0")/lib.sh"
+
+command -v gnuplot >/dev/null 2>&1 || skip "needs gnuplot (gnuplot-nox)"
+sed -E -e 's/^[[:space:]]*runtime[[:space:]]*=.*/runtime=50ms/' \
+	-e 's/^[[:space:]]*size[[:space:]]*=.*/size=4m/' \
+	"$top/jobs/kaio-vs-pthread.job" >k.job
+grep -q '^runtime=50ms' k.job && grep -q '^size=4m' k.job ||
+	die "the job file has no runtime= or size= line to shorten"
+have_odirect "$T" ||
+	sed -i -E 's/^[[:space:]]*direct[[:space:]]*=.*/direct=0/' k.job
+run --output-format=json k.job
+expect_rc 0
+cp out k.json
+run --name=base --rw=randread --bs=4k --size=2m --filename=f.dat \
+	--runtime=200ms --time_based --output-format=json
+expect_rc 0
+cp out base.json
+run --name=base --rw=randread --bs=4k --size=2m --filename=f.dat \
+	--runtime=200ms --time_based --iodepth=4 --ioengine=libaio \
+	--output-format=json
+expect_rc 0
+cp out new.json
+
+run plot --outdir=o k.json
+expect_rc 0
+grep -qx 'o/sweep.svg' out || die "no sweep chart named"
+[ "$(grep -c -- '-read-lat.svg$' out)" -eq 20 ] ||
+	die "expected 20 latency charts (one per sweep point)"
+"$PY" - k.json <<'PYEOF' || die "the sweep chart does not match the result"
+import json, sys
+import xml.etree.ElementTree as ET
+d = json.load(open(sys.argv[1]))
+txt = ' '.join(ET.parse('o/sweep.svg').getroot().itertext())
+for want in ('op/s and CPU per I/O against request size', 'request size (bytes, log scale)',
+             'op/s (I/O operations per second)', 'CPU per I/O (µs, user + system)',
+             'ioengine=kaio', 'ioengine=pthread', 'job study', 'host ' + d['host']['hostname'],
+             '512', '1k', '256k'):
+    if want not in txt:
+        sys.exit('sweep.svg lacks %r' % want)
+blocks = [b for b in open('o/sweep.dat').read().split('\n\n\n')]
+if len(blocks) != 2:
+    sys.exit('%d blocks, expected 2 (kaio, pthread)' % len(blocks))
+for b, eng in zip(blocks, ('kaio', 'pthread')):
+    lines = b.strip().split('\n')
+    if lines[-11] != '# ioengine=' + eng:
+        sys.exit('block header %r' % lines[-11])
+    rows = [l.split() for l in lines[-10:]]
+    jobs = [j for j in d['jobs'] if j['sweep_point'].startswith('ioengine=%s ' % eng)]
+    jobs.sort(key=lambda j: int(j['options']['bs']))
+    if [int(r[0]) for r in rows] != [int(j['options']['bs']) for j in jobs]:
+        sys.exit('%s sizes %s' % (eng, [r[0] for r in rows]))
+    if [int(r[0]) for r in rows] != [512 << k for k in range(10)]:
+        sys.exit('%s sizes are not 512..256k' % eng)
+    for r, j in zip(rows, jobs):
+        s = j['summary']
+        if abs(float(r[1]) - s['iops']) > 1e-6 * s['iops'] or \
+           abs(float(r[2]) - s['us_per_io']) > 1e-6 * s['us_per_io']:
+            sys.exit('%s bs=%s: %s, expected %s %s' % (eng, r[0], r, s['iops'], s['us_per_io']))
+PYEOF
+
+run plot --outdir=c --baseline=base.json new.json base.json
+expect_rc 0
+for n in compare-read-iops compare-read-bw compare-read-p99 new-base-read-lat \
+	base-base-read-lat; do
+	grep -qx "c/$n.svg" out || die "$n.svg not named"
+done
+"$PY" - base.json new.json <<'PYEOF' || die "the comparison does not match the results"
+import json, sys
+import xml.etree.ElementTree as ET
+b, n = (json.load(open(f))['jobs'][0]['read'] for f in sys.argv[1:3])
+def p99(x):
+    return (x['lat_ns'] if x['lat_ns']['percentiles'] else x['clat_ns'])['percentiles']['99'] / 1e3
+for m, f in (('iops', lambda x: x['iops']), ('bw', lambda x: x['bw_bytes'] / 1048576), ('p99', None)):
+    txt = ' '.join(ET.parse('c/compare-read-%s.svg' % m).getroot().itertext())
+    for want in ('against the baseline', 'baseline base', 'new', 'job'):
+        if want not in txt:
+            sys.exit('compare-read-%s.svg lacks %r' % (m, want))
+    rows = [l for l in open('c/compare-read-%s.dat' % m) if not l.startswith('#')]
+    if len(rows) != 1:
+        sys.exit('%d rows' % len(rows))
+    v = rows[0].split()
+    if v[1] != '"base"':
+        sys.exit('job %s' % v[1])
+    for got, x in zip(v[2:], (b, n, b)):
+        if m == 'p99':
+            w = p99(x)
+        else:
+            w = f(x)
+        if abs(float(got) - w) > 1e-6 * w:
+            sys.exit('%s: %s, expected %s' % (m, got, w))
+gp = open('c/compare-read-iops.gp').read()
+if 'with vectors nohead' not in gp or 'dashtype 2' not in gp:
+    sys.exit('no dashed baseline')
+PYEOF
+
+# Refused: exit 2, the file named, nothing drawn.
+refused() {
+	expect_rc 2
+	expect_in err "$1"
+	expect_empty out
+	[ ! -e bad ] || [ -z "$(ls -A bad)" ] || die "drew on bad input"
+}
+run plot --outdir=bad missing.json
+refused 'missing\.json.*expected an iorig JSON result'
+echo 'not json' >nj.json
+run plot --outdir=bad nj.json
+refused 'nj\.json.*expected an iorig JSON result'
+echo '{"fio version": "fio-3.36", "jobs": []}' >fio.json
+run plot --outdir=bad fio.json
+refused 'fio\.json: not an iorig JSON result: expected the output of iorig --output-format=json'
+echo '{"iorig_version": "0.1.0", "jobs": [3]}' >odd.json
+run plot --outdir=bad odd.json
+refused 'odd\.json: jobs\[0\] is not a job'
+run plot --outdir=bad --baseline=missing.json base.json
+refused 'missing\.json'
+run plot --outdir=bad --color=red base.json
+refused "unknown option '--color=red'"
+run plot --outdir=bad --format=jpg base.json
+refused "option 'format': 'jpg': expected svg or png"
+run plot
+expect_rc 2
+expect_in err 'usage: iorig plot'
+
+# No gnuplot on PATH: exit 2, saying what to install.
+PATH=/nonexistent "$IORIG" plot --outdir=np base.json >out 2>err
+rc=$?
+expect_rc 2
+expect_in err 'gnuplot is not installed: install gnuplot-nox'
+[ ! -e np/base-read-lat.svg ] || die "a chart without gnuplot"
+exit 0

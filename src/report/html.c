@@ -343,13 +343,17 @@ static void charts(FILE *f, const json_t *doc)
 	if (!n)
 		fputs("<p class=\"note\">No charts for this result.</p>\n", f);
 	for (i = 0; i < n; i++) {
-		fputs("<figure>", f);
-		if (!put_svg(f, c[i].svg))
-			fputs("<p class=\"note\">(this chart is not a plain "
-			      "SVG drawing and was left out)</p>", f);
-		fputs("<figcaption>", f);
+		/* gnuplot's drawing carries the title; the caption, if not. */
+		fputs("<figure title=\"", f);
 		esc(f, c[i].title ? c[i].title : c[i].name);
-		fputs("</figcaption></figure>\n", f);
+		fputs("\">", f);
+		if (!put_svg(f, c[i].svg)) {
+			fputs("<figcaption>", f);
+			esc(f, c[i].title ? c[i].title : c[i].name);
+			fputs(": this chart is not a plain SVG drawing and was "
+			      "left out</figcaption>", f);
+		}
+		fputs("</figure>\n", f);
 	}
 	plot_charts_free(c, n);
 }
@@ -577,7 +581,7 @@ static const char css[] =
 	"td.na{background:#999;color:#fff}\n"
 	"span.pass,span.fail{padding:.1em .4em}\n"
 	".note{color:#666;font-size:.9em}\n"
-	"figure{margin:1em 0}figure svg{max-width:100%;height:auto}\n"
+	"figure{margin:1em 0}figure svg{max-width:min(100%,60em);height:auto}\n"
 	"figcaption{font-size:.9em;color:#444}\n"
 	"ul.warn li{color:#9a6700}\n"
 	"footer{margin-top:2em;font-size:.9em;color:#555}\n";

@@ -714,9 +714,16 @@ int report_main(int argc, char **argv)
 			"expected one RESULT.json (\"-\": standard input)");
 		return report_usage(stderr, 2);
 	}
+	if (path && !strcmp(path, "-"))
+		path = NULL;
+	if (strcmp(argv[optind], "-") && output_same(path, argv[optind])) {
+		fprintf(stderr, "iorig: report: %s: the page would replace "
+			"the result it is drawn from; give another -o\n",
+			argv[optind]);
+		return 2;
+	}
 	doc = load_result(argv[optind], &e);
-	if (!doc || output_open(&out, path && strcmp(path, "-") ? path : NULL,
-				"output", true, &e)) {
+	if (!doc || output_open(&out, path, "output", true, &e)) {
 		err_format(&e, text, sizeof(text));
 		fprintf(stderr, "iorig: report: %s\n", text);
 		json_decref(doc);

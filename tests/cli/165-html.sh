@@ -213,6 +213,11 @@ run report -o x.html r.json
 expect_rc 2
 expect_in err "--html"
 [ -e x.html ] && die "a refused report wrote x.html"
+cp r.json keep.json
+run report --html -o keep.json keep.json
+expect_rc 2
+expect_in err "keep\\.json: the page would replace the result"
+cmp -s r.json keep.json || die "iorig report replaced its own input"
 # A result with keys missing or of other types (older, hand-edited): a
 # page all the same, escaped, never a crash. Values of r.json in turn
 # replaced by one of another type.

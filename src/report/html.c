@@ -294,18 +294,56 @@ static void checks(FILE *f, const json_t *doc, int *npass, int *nfail)
 }
 
 /*
+ * The names an SVG defines and refers to: several drawings inline in one
+ * page would share gnuplot's ids (gpPt0, gnuplot_canvas), so each gets a
+ * prefix of its own. "id=" counts only after white space.
+ */
+static const char *const svg_refs[] = {
+	"id=\"", "id='", "href=\"#", "href='#", "url(#"
+};
+#define NSVG_REFS (sizeof(svg_refs) / sizeof(svg_refs[0]))
+
+static void put_svg_body(FILE *f, const char *p, const char *e, int chart)
+{
+	const char *from = p, *start = p;
+
+	while (p < e) {
+		size_t k, len = 0;
+
+		for (k = 0; k < NSVG_REFS; k++) {
+			len = strlen(svg_refs[k]);
+			if ((size_t)(e - p) >= len &&
+			    !memcmp(p, svg_refs[k], len) &&
+			    (k > 1 || (p > start && strchr(" \t\r\n", p[-1]))))
+				break;
+		}
+		if (k == NSVG_REFS) {
+			p++;
+			continue;
+		}
+		p += len;
+		fwrite(from, 1, (size_t)(p - from), f);
+		fprintf(f, "c%d-", chart);
+		from = p;
+	}
+	fwrite(from, 1, (size_t)(e - from), f);
+}
+
+/*
  * Writes the <svg> element of gnuplot's text, from "<svg" to the last
  * "</svg>": the XML prologue and doctype go, and so do the namespace
  * attributes of the root (HTML knows SVG's namespaces, and the page names
- * no address). An SVG with a script or a link is not written.
+ * no address); ids get the prefix "cCHART-". An SVG with a script or a
+ * link out is not written.
  */
-static bool put_svg(FILE *f, const char *svg)
+static bool put_svg(FILE *f, const char *svg, int chart)
 {
 	const char *b = svg ? strstr(svg, "<svg") : NULL, *e = b, *p, *q;
 
 	for (p = b; p && (p = strstr(p, "</svg>")); p++)
 		e = p;
-	if (!b || e == b || strstr(b, "<script") || strstr(b, "href=\"http"))
+	if (!b || e == b || strstr(b, "<script") || strstr(b, "href=\"http") ||
+	    strstr(b, "href='http"))
 		return false;
 	e += strlen("</svg>");
 	q = strchr(b, '>');
@@ -322,7 +360,7 @@ static bool put_svg(FILE *f, const char *svg)
 		fwrite(p, 1, (size_t)(x - p), f);
 		p = close + 1;
 	}
-	fwrite(p, 1, (size_t)(e - p), f);
+	put_svg_body(f, p, e, chart);
 	return true;
 }
 
@@ -347,7 +385,7 @@ static void charts(FILE *f, const json_t *doc)
 		fputs("<figure title=\"", f);
 		esc(f, c[i].title ? c[i].title : c[i].name);
 		fputs("\">", f);
-		if (!put_svg(f, c[i].svg)) {
+		if (!put_svg(f, c[i].svg, i)) {
 			fputs("<figcaption>", f);
 			esc(f, c[i].title ? c[i].title : c[i].name);
 			fputs(": this chart is not a plain SVG drawing and was "

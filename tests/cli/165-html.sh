@@ -49,8 +49,17 @@ void = {"meta", "br", "hr", "img", "input", "link", "col", "wbr"}
 class P(HTMLParser):
     def __init__(self):
         super().__init__()
-        self.stack, self.bad = [], []
+        self.stack, self.bad, self.ids, self.refs = [], [], [], set()
+    def handle_startendtag(self, tag, a):
+        self.attrs(a)
+    def attrs(self, a):
+        for k, v in a:
+            if k == "id":
+                self.ids.append(v)
+            elif k.endswith("href") and v and v.startswith("#"):
+                self.refs.add(v[1:])
     def handle_starttag(self, tag, a):
+        self.attrs(a)
         if tag not in void:
             self.stack.append(tag)
     def handle_endtag(self, tag):
@@ -63,6 +72,9 @@ p.feed(open(sys.argv[1]).read())
 p.close()
 if p.bad or p.stack:
     sys.exit("mismatched: %s; unclosed: %s" % (p.bad[:5], p.stack))
+dup = sorted({i for i in p.ids if p.ids.count(i) > 1})
+if dup or p.refs - set(p.ids):
+    sys.exit("ids twice: %s; links to no id: %s" % (dup[:5], sorted(p.refs - set(p.ids))[:5]))
 EOF
 
 # The charts: those iorig plot draws for the result, one figure each.

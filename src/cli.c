@@ -389,8 +389,9 @@ void cli_print_help(FILE *f)
 		"[--baseline=FILE] RESULT.json...\n"
 		"         (charts of JSON results drawn by gnuplot; "
 		"iorig plot --help)\n"
-		"       iorig report --html [-o FILE] RESULT.json   "
-		"(the HTML page of a saved JSON result)\n\n"
+		"       iorig report --html [-o FILE] RESULT.json\n"
+		"         (the HTML page of a saved JSON result; "
+		"iorig report --help)\n\n"
 		"Runs the jobs of the job files (\"-\" reads stdin) and of the "
 		"command line\n(--name=NAME starts a job; job options before "
 		"the first --name are global).\n\nOptions:\n");

@@ -125,7 +125,7 @@ static void td_bw(FILE *f, const json_t *o)
  * job reported them (lat_percentiles=1), else the completion latency's
  * (the default), marked so.
  */
-static void td_lat(FILE *f, const json_t *d)
+static bool td_lat(FILE *f, const json_t *d)
 {
 	static const char *const pk[] = { "50", "99", "99.9" };
 	const json_t *lat = obj(d, "lat_ns"), *pct = obj(lat, "percentiles");
@@ -149,6 +149,7 @@ static void td_lat(FILE *f, const json_t *d)
 		fprintf(f, "<td class=\"n\">%s%s</td>", buf,
 			clat ? "<sup>c</sup>" : "");
 	}
+	return clat;
 }
 
 /* Whether direction d of a result object did anything worth a row. */
@@ -159,8 +160,12 @@ static bool dir_used(const json_t *d)
 	return d && num(d, "ios", &ios) && ios > 0;
 }
 
-/* The summary rows of one result object (a job or a group). */
-static void summary_rows(FILE *f, const char *label, const json_t *o)
+/*
+ * The summary rows of one result object (a job or a group); *clat is set
+ * when a row's percentiles are the completion latency's.
+ */
+static void summary_rows(FILE *f, const char *label, const json_t *o,
+			 bool *clat)
 {
 	const char *msg = str(obj(o, "error"), "message");
 	unsigned i, rows = 0;
@@ -169,14 +174,14 @@ static void summary_rows(FILE *f, const char *label, const json_t *o)
 	for (i = 0; i < 3; i++) {
 		const json_t *d = obj(o, dirs[i]);
 
-		if (!dir_used(d) && (rows || i < 2))
+		if (!dir_used(d))
 			continue;
 		fputs("<tr>", f);
 		td(f, label);
 		td(f, dirs[i]);
 		td_num(f, d, "iops", 1);
 		td_bw(f, d);
-		td_lat(f, d);
+		*clat |= td_lat(f, d);
 		if (num(obj(o, "cpu"), "us_per_io", &us))
 			fprintf(f, "<td class=\"n\">%.2f</td>", us);
 		else
@@ -222,7 +227,7 @@ static void unit_label(const json_t *j, char *buf, size_t len)
 static void summary(FILE *f, const json_t *doc)
 {
 	const json_t *jobs = arr(doc, "jobs"), *groups = arr(doc, "groups");
-	bool shared = false;
+	bool shared = false, clat = false;
 	char label[512];
 	size_t i;
 
@@ -232,12 +237,14 @@ static void summary(FILE *f, const json_t *doc)
 		const json_t *j = json_array_get(jobs, i);
 
 		unit_label(j, label, sizeof(label));
-		summary_rows(f, label, j);
+		summary_rows(f, label, j, &clat);
 	}
-	fputs("</table>\n<p class=\"note\">Latency: the total (submission to "
-	      "completion); percentiles marked <sup>c</sup> are of the "
-	      "completion latency, as the jobs did not ask for "
-	      "lat_percentiles=1.</p>\n", f);
+	fputs("</table>\n<p class=\"note\">Latency: the total, from "
+	      "submission to completion", f);
+	if (clat)
+		fputs("; percentiles marked <sup>c</sup> are the completion "
+		      "latency's, as the job did not set lat_percentiles=1", f);
+	fputs(".</p>\n", f);
 	for (i = 0; i < json_array_size(groups); i++) {
 		double n;
 
@@ -249,8 +256,12 @@ static void summary(FILE *f, const json_t *doc)
 	fputs("<h3>Reporting groups</h3>\n", f);
 	summary_head(f, "group");
 	for (i = 0; i < json_array_size(groups); i++) {
-		snprintf(label, sizeof(label), "group %zu", i);
-		summary_rows(f, label, json_array_get(groups, i));
+		const json_t *g = json_array_get(groups, i);
+		double id = (double)i;
+
+		num(g, "group", &id);
+		snprintf(label, sizeof(label), "group %.0f", id);
+		summary_rows(f, label, g, &clat);
 	}
 	fputs("</table>\n", f);
 }
@@ -617,6 +628,7 @@ static const char css[] =
 	"td.pass,span.pass{background:#1a7f37;color:#fff;font-weight:bold}\n"
 	"td.fail,span.fail{background:#cf222e;color:#fff;font-weight:bold}\n"
 	"td.na{background:#999;color:#fff}\n"
+	"p.fail{color:#cf222e;font-weight:bold}\n"
 	"span.pass,span.fail{padding:.1em .4em}\n"
 	".note{color:#666;font-size:.9em}\n"
 	"figure{margin:1em 0}figure svg{max-width:min(100%,60em);height:auto}\n"

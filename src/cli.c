@@ -386,7 +386,7 @@ void cli_print_help(FILE *f)
 
 	fprintf(f, "Usage: iorig [options] [jobfile...]\n"
 		"       iorig plot [--format=svg|png] [--outdir=DIR] "
-		"[--baseline=FILE] RESULT.json...\n"
+		"[--baseline=FILE] RESULT.json|LOG...\n"
 		"         (charts of JSON results drawn by gnuplot; "
 		"iorig plot --help)\n"
 		"       iorig report --html [-o FILE] RESULT.json\n"

@@ -12,7 +12,9 @@
  * sweep over bs= op/s and CPU us per I/O against request size, one line
  * per other sweep value (sweep); across several results (or against
  * --baseline) bars per job of IOPS, bandwidth and p99 per direction
- * (compare-DIR-METRIC), the baseline as a dashed reference.
+ * (compare-DIR-METRIC), the baseline as a dashed reference; per log file
+ * of write_bw_log= and the others its values over time (LOG). fio's JSON
+ * results are read as iorig ones (from_fio) as far as the charts go.
  */
 #include <errno.h>
 #include <limits.h>
@@ -116,17 +118,28 @@ static void subtitle(const json_t *res, const json_t *j, char *buf,
 	const json_t *dev = json_object_get(t, "device");
 	size_t nt = json_array_size(json_object_get(j, "targets"));
 	char label[512], more[32] = "", devs[96] = "";
+	const char *host;
 
 	job_label(j, label, sizeof(label));
 	if (nt > 1)
 		snprintf(more, sizeof(more), " +%zu more", nt - 1);
 	if (*str(dev, "name"))
 		snprintf(devs, sizeof(devs), " (%s)", str(dev, "name"));
-	snprintf(buf, len, "job %s, engine %s, target %s%s%s, host %s, %s",
+	host = str(json_object_get(res, "host"), "hostname");
+	snprintf(buf, len, "job %s, engine %s, target %s%s%s%s%s, %s",
 		 label, str(json_object_get(j, "options"), "ioengine"),
-		 t ? str(t, "path") : "?", devs, more,
-		 str(json_object_get(res, "host"), "hostname"),
-		 str(res, "time"));
+		 t ? str(t, "path") : "?", devs, more, *host ? ", host " : "",
+		 host, str(res, "time"));
+}
+
+/* s on one line of a data file or a script comment: controls and the
+ * characters of bad as '?' (nothing a line break could smuggle into a
+ * script). */
+static void put_text(FILE *f, const char *s, const char *bad)
+{
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ||
+		      (*bad && strchr(bad, *s)) ? '?' : *s, f);
 }
 
 static int oom(struct ctx *c)
@@ -163,9 +176,11 @@ static int draw_begin(struct ctx *c, struct draw *d, const char *name,
 	d->gp = open_memstream(&d->gpbuf, &d->gplen);
 	if (!d->dat || !d->gp)
 		return oom(c);
-	fprintf(d->dat, "# iorig plot: %s\n", title);
-	fprintf(d->gp, "# iorig plot: %s (data %s)\nset encoding utf8\n",
-		title, d->dat_path);
+	fputs("# iorig plot: ", d->dat);
+	put_text(d->dat, title, "");
+	fputs("\n# iorig plot: ", d->gp);
+	put_text(d->gp, title, "");
+	fputs("\nset encoding utf8\n", d->gp);
 	if (!strcmp(c->fmt, "png"))
 		fputs("set terminal pngcairo size 1000,620 noenhanced "
 		      "background rgb 'white' font 'sans,10'\n", d->gp);
@@ -387,6 +402,7 @@ static int chart_lat(struct ctx *c, const json_t *res, const json_t *j,
 	struct draw d;
 	double total = 0, cum = 0, cur_bin = 0, bin_lo = 0, bin_hi = 0;
 	double bin_n = 0;
+	bool first = true;
 	size_t i, k;
 
 	h = dir_hist(dir, &which);
@@ -394,8 +410,8 @@ static int chart_lat(struct ctx *c, const json_t *res, const json_t *j,
 		return 0;
 	b = json_object_get(h, "buckets");
 	for (i = 0; i < json_array_size(b); i++)
-		total += json_number_value(json_array_get(
-			json_array_get(b, i), 2));
+		total += fmax(0, json_number_value(json_array_get(
+			json_array_get(b, i), 2)));
 	if (total <= 0)
 		return 0;
 	job_label(j, label, sizeof(label));
@@ -419,12 +435,15 @@ static int chart_lat(struct ctx *c, const json_t *res, const json_t *j,
 		double n = json_number_value(json_array_get(r, 2));
 		double bin = floor(log10(lo > 1e-3 ? lo : 1e-3) * LAT_BINS);
 
-		if (i && bin != cur_bin) {
+		if (n <= 0)
+			continue;
+		if (!first && bin != cur_bin) {
 			fprintf(d.dat, "%.3f %.3f %.0f %.6f\n", bin_lo, bin_hi,
 				bin_n, 100 * cum / total);
 			bin_n = 0;
 		}
-		if (!i || bin != cur_bin) {
+		if (first || bin != cur_bin) {
+			first = false;
 			cur_bin = bin;
 			bin_lo = pow(10, bin / LAT_BINS);
 		}
@@ -434,7 +453,8 @@ static int chart_lat(struct ctx *c, const json_t *res, const json_t *j,
 	}
 	fprintf(d.dat, "%.3f %.3f %.0f %.6f\n", bin_lo, bin_hi, bin_n,
 		100 * cum / total);
-	fputs("set logscale x\nset yrange [0:*]\nset y2range [0:100]\n"
+	fputs("set style textbox opaque noborder\n"
+	      "set logscale x\nset yrange [0:*]\nset y2range [0:100]\n"
 	      "set ytics nomirror\nset y2tics 0,10,100\n"
 	      "set y2label 'cumulative I/Os (%)'\n"
 	      "set style fill solid 0.5 noborder\n", d.gp);
@@ -445,9 +465,10 @@ static int chart_lat(struct ctx *c, const json_t *res, const json_t *j,
 			continue;
 		fprintf(d.gp, "set arrow from %.3f, graph 0 to %.3f, graph 1 "
 			"nohead dashtype 2 linecolor rgb '#c00000'\n"
-			"set label 'p%s %.1f µs' at %.3f, graph %.2f left "
-			"offset 0.5,0 textcolor rgb '#c00000'\n", v, v,
-			marks[k], v, v, 0.95 - 0.06 * k);
+			"set label 'p%s %.1f µs' at %.3f, graph %.2f %s "
+			"offset %s,0 front boxed textcolor rgb '#c00000'\n",
+			v, v, marks[k], v, v, 0.95 - 0.06 * k,
+			k ? "right" : "left", k ? "-0.5" : "0.5");
 	}
 	fputs("plot ", d.gp);
 	gnuplot_quote(d.gp, d.dat_path);
@@ -494,6 +515,7 @@ static int chart_time(struct ctx *c, const json_t *res, const json_t *j,
 		char name[700], title[700];
 		struct draw d;
 		int col = 2;
+		size_t points;
 
 		snprintf(name, sizeof(name), "%s-%s", stem, m[k].suffix);
 		snprintf(title, sizeof(title), "%s: %s over time (%s "
@@ -510,9 +532,11 @@ static int chart_time(struct ctx *c, const json_t *res, const json_t *j,
 			if (has[q])
 				fprintf(d.dat, " %s", dirs[q]);
 		fputc('\n', d.dat);
-		for (i = 0; i < json_array_size(iv); i++) {
+		for (i = 0, points = 0; i < json_array_size(iv); i++) {
 			const json_t *r = json_array_get(iv, i);
 
+			if (!json_is_object(r))
+				continue;
 			fprintf(d.dat, "%.6f", num(r, "end_ns") / 1e9);
 			for (q = 0; q < NDIRS; q++) {
 				const json_t *x = json_object_get(r, dirs[q]);
@@ -520,13 +544,19 @@ static int chart_time(struct ctx *c, const json_t *res, const json_t *j,
 				if (!has[q])
 					continue;
 				/* no I/O in the interval: no latency */
-				if (m[k].div == 1e3 && num(x, "ios") <= 0)
+				if (m[k].div == 1e3 && num(x, "ios") <= 0) {
 					fputs(" ?", d.dat);
-				else
-					fprintf(d.dat, " %.10g",
-						num(x, m[k].key) / m[k].div);
+					continue;
+				}
+				fprintf(d.dat, " %.10g",
+					num(x, m[k].key) / m[k].div);
+				points++;
 			}
 			fputc('\n', d.dat);
+		}
+		if (!points) {	/* nothing to draw (gnuplot would fail) */
+			draw_free(&d);
+			continue;
 		}
 		fputs("set yrange [0:*]\nset xrange [0:*]\nplot", d.gp);
 		for (q = 0; q < NDIRS; q++) {
@@ -682,9 +712,12 @@ static int chart_sweep(struct ctx *c, const json_t *res)
 	fprintf(d.dat, "# one block (gnuplot index) per line: bs_bytes "
 		"iops cpu_us_per_io\n");
 	for (i = 0; i < n; i++) {
-		if (!i || strcmp(pt[i].line, pt[i - 1].line))
-			fprintf(d.dat, "%s# %s\n", i ? "\n\n" : "",
-				*pt[i].line ? pt[i].line : "sweep");
+		if (!i || strcmp(pt[i].line, pt[i - 1].line)) {
+			fprintf(d.dat, "%s# ", i ? "\n\n" : "");
+			put_text(d.dat, *pt[i].line ? pt[i].line : "sweep",
+				 "");
+			fputc('\n', d.dat);
+		}
 		fprintf(d.dat, "%.0f %.10g %.10g\n", pt[i].bs, pt[i].iops,
 			pt[i].reqs > 0 ? pt[i].cpu_us / pt[i].reqs : 0);
 	}
@@ -743,7 +776,7 @@ static int result_charts(struct ctx *c, const json_t *res)
 
 		if (!json_is_true(json_object_get(j, "ran")))
 			continue;
-		job_stem(j, stem, sizeof(stem));
+		job_stem(j, stem, 151);	/* file names fit NAME_MAX */
 		for (q = 0; q < NDIRS; q++)
 			if (chart_lat(c, res, j, stem, dirs[q]))
 				return -1;
@@ -945,14 +978,16 @@ static int chart_compare(struct ctx *c, const struct cmp_in *in, size_t n,
 			}
 			fputs("# job_index \"job\"", d.dat);
 			for (r = 0; r < n; r++)
-				fprintf(d.dat, " \"%s%s\"", r < (size_t)base ?
-					"baseline " : "", in[r].label);
+			{
+				fprintf(d.dat, " \"%s", r < (size_t)base ?
+					"baseline " : "");
+				put_text(d.dat, in[r].label, "\"");
+				fputc('"', d.dat);
+			}
 			fputc('\n', d.dat);
 			for (k = 0; k < nl; k++) {
 				fprintf(d.dat, "%zu \"", k);
-				for (i = 0; labels[k][i]; i++)
-					fputc(labels[k][i] == '"' ? '\'' :
-					      labels[k][i], d.dat);
+				put_text(d.dat, labels[k], "\"");
 				fputc('"', d.dat);
 				for (r = 0; r < n; r++) {
 					double v = cmp_value(find_job(
@@ -1005,12 +1040,176 @@ out:
 	return ret;
 }
 
+/* A log file of write_bw_log, write_iops_log or write_lat_log (iorig's
+ * or fio's): its rows as data blocks per direction. */
+struct logdat {
+	const char *path;
+	const char *what, *ylabel;	/* of its kind */
+	double div;			/* value to the axis unit */
+	char *dat[NDIRS];
+	size_t len[NDIRS], rows[NDIRS];
+};
+
+static void logdat_free(struct logdat *l)
+{
+	size_t q;
+
+	for (q = 0; q < NDIRS; q++)
+		free(l->dat[q]);
+}
+
+/* Reads l->path: 0, or -1 with e (its kind or a line not understood). */
+static int log_read(struct logdat *l, struct err_rec *e)
+{
+	static const struct {
+		const char *tag, *what, *ylabel;
+		double div;
+	} kinds[] = {
+		{ "_bw.", "bandwidth", "bandwidth (KiB/s)", 1 },
+		{ "_iops.", "IOPS", "I/O operations per second", 1 },
+		{ "_slat.", "slat (submission latency)",
+		  "latency (µs, log scale)", 1e3 },
+		{ "_clat.", "clat (completion latency)",
+		  "latency (µs, log scale)", 1e3 },
+		{ "_lat.", "lat (total latency)", "latency (µs, log scale)",
+		  1e3 },
+	};
+	const char *base = strrchr(l->path, '/');
+	FILE *f, *out[NDIRS] = { NULL };
+	char *line = NULL;
+	size_t cap = 0, k, q;
+	int lineno = 0, ret = -1;
+
+	base = base ? base + 1 : l->path;
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		if (strstr(base, kinds[k].tag))
+			break;
+	if (k == sizeof(kinds) / sizeof(kinds[0]) ||
+	    strstr(base, "_clat_hist.")) {
+		err_set(e, l->path, 0, "", "not a log iorig plot draws: "
+			"expected NAME_bw.N.log, _iops, _lat, _clat or _slat "
+			"(write_bw_log=, write_iops_log=, write_lat_log=) or "
+			"an iorig JSON result");
+		return -1;
+	}
+	l->what = kinds[k].what;
+	l->ylabel = kinds[k].ylabel;
+	l->div = kinds[k].div;
+	f = fopen(l->path, "re");
+	if (!f) {
+		err_set(e, l->path, 0, "", "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	for (q = 0; q < NDIRS; q++)
+		if (!(out[q] = open_memstream(&l->dat[q], &l->len[q]))) {
+			err_set(e, l->path, 0, "", "out of memory");
+			goto out;
+		}
+	while (getline(&line, &cap, f) > 0) {
+		double v[8];
+		char *p = line, *end;
+		size_t nf = 0;
+
+		lineno++;
+		if (strspn(line, " \t\r\n") == strlen(line))
+			continue;
+		/* time, value, [max,] ddir, bs, offset[, prio (0x...)] */
+		while (nf < 8) {
+			while (*p == ' ' || *p == '\t')
+				p++;
+			if (!strncmp(p, "0x", 2))
+				break;
+			v[nf] = strtod(p, &end);
+			if (end == p)
+				break;
+			nf++;
+			p = end + strspn(end, " \t");
+			if (*p != ',')
+				break;
+			p++;
+		}
+		p += strspn(p, " \t\r\n");
+		if ((nf != 5 && nf != 6) || (*p && strncmp(p, "0x", 2)) ||
+		    !(v[nf - 3] == 0 || v[nf - 3] == 1 || v[nf - 3] == 2)) {
+			err_set(e, l->path, lineno, "", "expected 'time_ms, "
+				"value, direction (0-2), bs, offset' as "
+				"write_%s_log writes", l->div > 1 ? "lat" :
+				kinds[k].tag[1] == 'b' ? "bw" : "iops");
+			goto out;
+		}
+		q = (size_t)v[nf - 3];
+		/* latency: log axis; a window without I/O has none */
+		if (l->div > 1 && v[1] <= 0)
+			fprintf(out[q], "%.3f ?\n", v[0] / 1e3);
+		else
+			fprintf(out[q], "%.3f %.10g\n", v[0] / 1e3,
+				v[1] / l->div);
+		l->rows[q]++;
+	}
+	if (ferror(f)) {
+		err_set(e, l->path, 0, "", "cannot read: %s", strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	for (q = 0; q < NDIRS; q++)
+		if (out[q] && fclose(out[q]) && !ret) {
+			err_set(e, l->path, 0, "", "out of memory");
+			ret = -1;
+		}
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+/* LOG (its file name without .log): the log's values over time, one
+ * line per direction. */
+static int chart_log(struct ctx *c, const struct logdat *l)
+{
+	const char *base = strrchr(l->path, '/');
+	char name[300], title[400], sub[PATH_MAX + 16];
+	size_t q, blk = 0, total = 0;
+	struct draw d;
+
+	base = base ? base + 1 : l->path;
+	snprintf(name, sizeof(name), "%.*s", (int)(strlen(base) - 4), base);
+	for (q = 0; q < NDIRS; q++)
+		total += l->rows[q];
+	if (!total)
+		return 0;
+	snprintf(title, sizeof(title), "%s over time", l->what);
+	snprintf(sub, sizeof(sub), "log %s", l->path);
+	if (draw_begin(c, &d, name, title, sub,
+		       "time since the job started (s)", l->ylabel)) {
+		draw_free(&d);
+		return -1;
+	}
+	fputs("# one block (gnuplot index) per direction: time_s value\n",
+	      d.dat);
+	fputs(l->div > 1 ? "set logscale y\nset xrange [0:*]\nplot" :
+	      "set yrange [0:*]\nset xrange [0:*]\nplot", d.gp);
+	for (q = 0; q < NDIRS; q++) {
+		if (!l->rows[q])
+			continue;
+		fprintf(d.dat, "%s# %s\n", blk ? "\n\n" : "", dirs[q]);
+		fwrite(l->dat[q], 1, l->len[q], d.dat);
+		fputs(blk ? ", \\\n     " : " ", d.gp);
+		gnuplot_quote(d.gp, d.dat_path);
+		fprintf(d.gp, " index %zu using 1:2 with %s title '%s'", blk++,
+			total > 2000 ? "dots" : "linespoints linewidth 2",
+			dirs[q]);
+	}
+	fputc('\n', d.gp);
+	return draw_end(&d);
+}
+
 static void plot_usage(FILE *f)
 {
 	fputs("usage: iorig plot [--format=svg|png] [--outdir=DIR] "
-	      "[--baseline=FILE] RESULT.json...\n"
-	      "Draws charts of iorig JSON results (--output-format=json) "
-	      "with gnuplot:\n"
+	      "[--baseline=FILE] RESULT.json|LOG...\n"
+	      "Draws charts of iorig (or fio) JSON results "
+	      "(--output-format=json) and logs\n(write_bw_log=, "
+	      "write_iops_log=, write_lat_log=) with gnuplot:\n"
 	      "  JOB-DIR-lat   latency histogram and CDF, p50/p99/p99.9 "
 	      "marked\n"
 	      "  JOB-iops, JOB-bw, JOB-p99   over time (results with "
@@ -1019,6 +1218,8 @@ static void plot_usage(FILE *f)
 	      "(bs= sweeps)\n"
 	      "  compare-DIR-iops|bw|p99   several results, or against "
 	      "--baseline\n"
+	      "  LOG           a log's values over time (LOG: its name "
+	      "without .log)\n"
 	      "Each chart is DIR/NAME.svg (or .png) beside NAME.dat (the "
 	      "data) and NAME.gp\n(the gnuplot script); the names are "
 	      "printed. With several results, each\nresult's charts are "
@@ -1047,6 +1248,91 @@ static void plot_fail(const struct err_rec *e)
 	fprintf(stderr, "iorig plot: %s\n", buf);
 }
 
+/* a fio latency object (clat_ns...) in iorig's shape: count,
+ * percentiles keyed as iorig keys them ("99.9"), buckets [v, v, n] from
+ * json+'s bins (fio keeps one value per bin) sorted by value. */
+static json_t *fio_hist(const json_t *f)
+{
+	json_t *h = json_object(), *pc = json_object(), *b = json_array();
+	const json_t *bins = json_object_get(f, "bins"), *v;
+	const char *k;
+	double *vals;
+	size_t n = 0, i;
+
+	json_object_foreach((json_t *)json_object_get(f, "percentile"), k, v) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "%g", strtod(k, NULL));
+		if (json_is_number(v))
+			json_object_set_new(pc, key, json_real(
+				json_number_value(v)));
+	}
+	vals = calloc(json_object_size(bins) + 1, sizeof(*vals));
+	if (vals) {
+		json_object_foreach((json_t *)bins, k, v)
+			vals[n++] = strtod(k, NULL);
+		qsort(vals, n, sizeof(*vals), dbl_cmp);
+		for (i = 0; i < n; i++) {
+			char key[64];
+
+			snprintf(key, sizeof(key), "%.0f", vals[i]);
+			json_array_append_new(b, json_pack("[f, f, f]",
+				vals[i], vals[i], num(bins, key)));
+		}
+		free(vals);
+	}
+	json_object_set_new(h, "count", json_real(num(f, "N")));
+	json_object_set_new(h, "percentiles", pc);
+	json_object_set_new(h, "buckets", b);
+	return h;
+}
+
+/*
+ * A fio JSON result (--output-format=json or json+) as an iorig one, as
+ * far as the charts read it: per job its name, engine, file, and per
+ * direction I/Os, IOPS, bandwidth and clat (buckets from json+'s bins).
+ */
+static json_t *from_fio(const json_t *f)
+{
+	const json_t *jobs = json_object_get(f, "jobs");
+	const json_t *glob = json_object_get(f, "global options");
+	json_t *r = json_pack("{s:s, s:s, s:{s:s}, s:[]}", "iorig_version",
+			      str(f, "fio version"), "time", str(f, "time"),
+			      "host", "hostname", "", "jobs");
+	size_t i, q;
+
+	if (!r)
+		return NULL;
+	for (i = 0; i < json_array_size(jobs); i++) {
+		const json_t *fj = json_array_get(jobs, i);
+		const json_t *o = json_object_get(fj, "job options");
+		const char *eng = *str(o, "ioengine") ? str(o, "ioengine") :
+			*str(glob, "ioengine") ? str(glob, "ioengine") : "psync";
+		const char *file = *str(o, "filename") ? str(o, "filename") :
+			str(glob, "filename");
+		json_t *j = json_pack("{s:s, s:n, s:i, s:i, s:b, s:{s:s}, "
+				      "s:[{s:s}]}", "name", str(fj, "jobname"),
+				      "sweep_point", "clone", 0, "njobs", 1,
+				      "ran", 1, "options", "ioengine", eng,
+				      "targets", "path", *file ? file : "?");
+
+		if (!j)
+			continue;
+		for (q = 0; q < NDIRS; q++) {
+			const json_t *fd = json_object_get(fj, dirs[q]);
+
+			json_object_set_new(j, dirs[q], json_pack(
+				"{s:f, s:f, s:f, s:o, s:{s:i}}", "ios",
+				num(fd, "total_ios"), "iops", num(fd, "iops"),
+				"bw_bytes", num(fd, "bw_bytes"), "clat_ns",
+				fio_hist(json_object_get(fd, "clat_ns")),
+				"lat_ns", "count", 0));
+		}
+		json_array_append_new(json_object_get(r, "jobs"), j);
+	}
+	return r;
+}
+
 static json_t *load_result(const char *path, struct err_rec *e)
 {
 	json_error_t je;
@@ -1057,6 +1343,16 @@ static json_t *load_result(const char *path, struct err_rec *e)
 			"%s: expected an iorig JSON result "
 			"(--output-format=json)", je.text);
 		return NULL;
+	}
+	if (json_is_string(json_object_get(r, "fio version"))) {
+		json_t *f = r;
+
+		r = from_fio(f);
+		json_decref(f);
+		if (!r) {
+			err_set(e, path, 0, "", "out of memory");
+			return NULL;
+		}
 	}
 	if (check_result(r, path, e)) {
 		json_decref(r);
@@ -1069,8 +1365,9 @@ int plot_main(int argc, char **argv)
 {
 	const char *fmt = "svg", *outdir = ".", *baseline = NULL;
 	struct cmp_in *in = NULL;
+	struct logdat *logs = NULL;
 	struct err_rec *e = calloc(1, sizeof(*e));
-	size_t n = 0, i;
+	size_t n = 0, nlogs = 0, i;
 	int a, code = 2;
 	bool opts = true;
 
@@ -1079,7 +1376,10 @@ int plot_main(int argc, char **argv)
 		return 1;
 	}
 	in = calloc(argc + 1, sizeof(*in));
-	if (!in) {
+	logs = calloc(argc + 1, sizeof(*logs));
+	if (!in || !logs) {
+		free(in);
+		free(logs);
 		fputs("iorig plot: out of memory\n", stderr);
 		free(e);
 		return 1;
@@ -1110,13 +1410,21 @@ int plot_main(int argc, char **argv)
 				"--baseline=FILE or RESULT.json files", s);
 			goto fail;
 		} else {
-			in[n++].label = s;	/* the path, for now */
+			size_t len = strlen(s);
+
+			if (len > 4 && !strcmp(s + len - 4, ".log"))
+				logs[nlogs++].path = s;
+			else
+				in[n++].label = s;	/* the path, for now */
 		}
 	}
-	if (!n) {
+	if (!n && !nlogs) {
 		plot_usage(stderr);
 		goto out;
 	}
+	for (i = 0; i < nlogs; i++)
+		if (log_read(&logs[i], e))
+			goto fail;
 	if (baseline) {
 		memmove(in + 1, in, n * sizeof(*in));
 		in[0].label = baseline;
@@ -1149,10 +1457,17 @@ int plot_main(int argc, char **argv)
 				 .keep = true, .e = e };
 
 		if (n - (baseline != NULL) > 1) {
-			name_part(prefix, sizeof(prefix) - 1, in[i].label);
+			name_part(prefix, 61, in[i].label);
 			strcat(prefix, "-");
 		}
 		if (result_charts(&c, in[i].res))
+			code = 1;
+	}
+	for (i = 0; i < nlogs && !code; i++) {
+		struct ctx c = { .dir = outdir, .fmt = fmt, .prefix = "",
+				 .keep = true, .e = e };
+
+		if (chart_log(&c, &logs[i]))
 			code = 1;
 	}
 	if (!code && n > 1) {
@@ -1177,6 +1492,9 @@ out:
 		json_decref((json_t *)in[i].res);
 		free((char *)(in[i].res ? in[i].label : NULL));
 	}
+	for (i = 0; i < nlogs; i++)
+		logdat_free(&logs[i]);
+	free(logs);
 	free(in);
 	free(e);
 	return code;

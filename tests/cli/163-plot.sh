@@ -6,12 +6,14 @@
 # what the JSON result says, recomputed here in Python: the histogram's
 # buckets merged into 20 bins per decade, the CDF, the percentile marks
 # (reported, or the upper edge of the bucket that holds them), each
-# interval's figures. PNG: the signature and the 1000x620 size.
+# interval's figures. PNG: the signature and the 1000x620 size. The bw
+# and clat logs of the same run, drawn over time, hold the logs' values.
 . "$(dirname "$0")/lib.sh"
 
 command -v gnuplot >/dev/null 2>&1 || skip "needs gnuplot (gnuplot-nox)"
 run --name=mix --rw=randrw --bs=4k --size=4m --filename=f.dat \
-	--runtime=600ms --time_based --interval=100ms --output-format=json
+	--runtime=600ms --time_based --interval=100ms --output-format=json \
+	--write_bw_log=mix --write_lat_log=mix --log_avg_msec=100
 expect_rc 0
 cp out r.json
 run plot --outdir=svg r.json
@@ -120,5 +122,37 @@ if b[:8] != b'\x89PNG\r\n\x1a\n' or b[12:16] != b'IHDR':
     sys.exit('not a PNG')
 if struct.unpack('>II', b[16:24]) != (1000, 620):
     sys.exit('size %r' % (struct.unpack('>II', b[16:24]),))
+PYEOF
+# Logs (write_bw_log=, write_lat_log=): their values over time, one data
+# block per direction, the log's lines converted (ms to s, ns to us; a
+# latency of 0, a window without I/O, left out of the log axis).
+run plot --outdir=logs mix_bw.1.log mix_clat.1.log
+expect_rc 0
+grep -qx 'logs/mix_bw.1.svg' out && grep -qx 'logs/mix_clat.1.svg' out ||
+	die "log charts not named"
+"$PY" - <<'PYEOF' || die "the log charts do not match the logs"
+import sys
+import xml.etree.ElementTree as ET
+for log, div, lab in (('mix_bw.1', 1, 'bandwidth (KiB/s)'), ('mix_clat.1', 1e3, 'latency (µs, log scale)')):
+    want = {}
+    for l in open(log + '.log'):
+        f = [x.strip() for x in l.split(',')]
+        v = float(f[1]) / div
+        want.setdefault(int(f[2]), []).append((float(f[0]) / 1e3, v if div == 1 or v > 0 else None))
+    blocks = open('logs/%s.dat' % log).read().split('\n\n\n')
+    if len(blocks) != len(want):
+        sys.exit('%s: %d blocks for %d directions' % (log, len(blocks), len(want)))
+    for b, q in zip(blocks, sorted(want)):
+        rows = [r.split() for r in b.strip().split('\n') if not r.startswith('#')]
+        got = [(float(t), None if v == '?' else float(v)) for t, v in rows]
+        if len(got) != len(want[q]) or any(abs(a[0] - b[0]) > 1e-6 or
+                (a[1] is None) != (b[1] is None) or
+                (a[1] is not None and abs(a[1] - b[1]) > 1e-6 * max(1, b[1]))
+                for a, b in zip(got, want[q])):
+            sys.exit('%s direction %d: %s, expected %s' % (log, q, got[:3], want[q][:3]))
+    txt = ' '.join(ET.parse('logs/%s.svg' % log).getroot().itertext())
+    for w in (lab, 'over time', 'log %s.log' % log, 'read', 'write'):
+        if w not in txt:
+            sys.exit('%s.svg lacks %r' % (log, w))
 PYEOF
 exit 0

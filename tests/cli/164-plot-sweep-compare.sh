@@ -6,7 +6,8 @@
 # baseline a dashed line), its data the results' figures; bad input
 # (missing file, not JSON, JSON of another kind, unknown option, bad
 # --format) and a missing gnuplot: exit 2, a message naming the file or
-# what to install, nothing drawn.
+# what to install, nothing drawn. fio's JSON of the same job is drawn as
+# fio wrote it (its bins, percentiles, IOPS).
 . "$(dirname "$0")/lib.sh"
 
 command -v gnuplot >/dev/null 2>&1 || skip "needs gnuplot (gnuplot-nox)"
@@ -102,6 +103,41 @@ if 'with vectors nohead' not in gp or 'dashtype 2' not in gp:
     sys.exit('no dashed baseline')
 PYEOF
 
+# fio's own result (json+, with its latency bins) of the same job, beside
+# iorig's: fio's histogram, percentiles and figures are what fio wrote.
+if command -v fio >/dev/null 2>&1; then
+	fio --name=base --rw=randread --bs=4k --size=2m --filename=f.dat \
+		--runtime=200ms --time_based --output-format=json+ \
+		--output=fio.json >/dev/null 2>&1 || die "fio failed"
+	run plot --outdir=f fio.json base.json
+	expect_rc 0
+	grep -qx 'f/fio-base-read-lat.svg' out || die "no chart of fio's result"
+	grep -qx 'f/compare-read-iops.svg' out || die "no comparison with fio"
+	"$PY" - fio.json base.json <<'PYEOF' || die "fio's charts do not match fio's JSON"
+import json, math, re, sys
+f = json.load(open(sys.argv[1]))['jobs'][0]['read']
+i = json.load(open(sys.argv[2]))['jobs'][0]['read']
+rows = [l.split() for l in open('f/fio-base-read-lat.dat') if not l.startswith('#')]
+if sum(int(r[2]) for r in rows) != f['clat_ns']['N']:
+    sys.exit('fio histogram holds %d, fio says %d' % (sum(int(r[2]) for r in rows), f['clat_ns']['N']))
+bins = {}
+for v, n in f['clat_ns']['bins'].items():
+    k = math.floor(math.log10(int(v) / 1e3) * 20)
+    bins[k] = bins.get(k, 0) + n
+if [int(r[2]) for r in rows] != [bins[k] for k in sorted(bins)]:
+    sys.exit('fio bins differ')
+gp = open('f/fio-base-read-lat.gp').read()
+for p in ('50', '99', '99.9'):
+    w = f['clat_ns']['percentile']['%f' % float(p)] / 1e3
+    m = re.search(r"set label 'p%s [0-9.]+ µs' at ([0-9.]+)," % re.escape(p), gp)
+    if not m or abs(float(m.group(1)) - w) > 1e-3:
+        sys.exit('fio p%s mark %s, fio says %f' % (p, m and m.group(1), w))
+v = [l.split() for l in open('f/compare-read-iops.dat') if not l.startswith('#')][0]
+if abs(float(v[2]) - f['iops']) > 1e-6 * f['iops'] or abs(float(v[3]) - i['iops']) > 1e-6 * i['iops']:
+    sys.exit('compare iops %s, fio %s iorig %s' % (v, f['iops'], i['iops']))
+PYEOF
+fi
+
 # Refused: exit 2, the file named, nothing drawn.
 refused() {
 	expect_rc 2
@@ -114,12 +150,28 @@ refused 'missing\.json.*expected an iorig JSON result'
 echo 'not json' >nj.json
 run plot --outdir=bad nj.json
 refused 'nj\.json.*expected an iorig JSON result'
-echo '{"fio version": "fio-3.36", "jobs": []}' >fio.json
-run plot --outdir=bad fio.json
-refused 'fio\.json: not an iorig JSON result: expected the output of iorig --output-format=json'
+echo '{"version": 3, "jobs": []}' >other.json
+run plot --outdir=bad other.json
+refused 'other\.json: not an iorig JSON result: expected the output of iorig --output-format=json'
+echo '[1, 2]' >arr.json
+run plot --outdir=bad arr.json
+refused 'arr\.json: not an iorig JSON result'
 echo '{"iorig_version": "0.1.0", "jobs": [3]}' >odd.json
 run plot --outdir=bad odd.json
 refused 'odd\.json: jobs\[0\] is not a job'
+printf '100, 5, 0, 4096, 0\nhello\n' >g_bw.1.log
+run plot --outdir=bad g_bw.1.log
+refused "g_bw\\.1\\.log:2: expected 'time_ms, value, direction"
+printf '100, 5, 7, 4096, 0\n' >d_iops.1.log
+run plot --outdir=bad d_iops.1.log
+refused "d_iops\\.1\\.log:1: expected"
+printf '100, 0, 4096, 1, 2, 3\n' >h_clat_hist.1.log
+run plot --outdir=bad h_clat_hist.1.log
+refused 'h_clat_hist\.1\.log: not a log iorig plot draws'
+run plot --outdir=bad nolog.log
+refused 'nolog\.log: not a log iorig plot draws'
+run plot --outdir=bad missing_bw.1.log
+refused 'missing_bw\.1\.log: cannot open'
 run plot --outdir=bad --baseline=missing.json base.json
 refused 'missing\.json'
 run plot --outdir=bad --color=red base.json
@@ -129,6 +181,29 @@ refused "option 'format': 'jpg': expected svg or png"
 run plot
 expect_rc 2
 expect_in err 'usage: iorig plot'
+
+# Hostile but JSON: a job name and sweep point that would end a line of
+# the script (gnuplot's system command), 300 characters long, values of
+# the wrong types: drawn, no command run, file names that fit NAME_MAX.
+"$PY" - base.json <<'PYEOF' || die "cannot make evil.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+j = d['jobs'][0]
+j['name'] = "e'\nsystem 'touch PWNED'\n\"" + 'x' * 300
+j['sweep_point'] = 'a\nsystem "touch PWNED"'
+j['read']['clat_ns']['buckets'].append('junk')
+j['read']['lat_ns'] = {'count': 'x', 'buckets': {}}
+j['intervals'] = [None, 3]
+d['host'] = []
+json.dump(d, open('evil.json', 'w'))
+PYEOF
+run plot --outdir=ev evil.json base.json
+expect_rc 0
+[ ! -e PWNED ] && [ ! -e ev/PWNED ] || die "the job name ran a command"
+[ "$(grep -c 'ev/evil-e' out)" -eq 1 ] || die "expected the latency chart of evil"
+for f in ev/*; do
+	[ "${#f}" -lt 250 ] || die "file name too long: $f"
+done
 
 # No gnuplot on PATH: exit 2, saying what to install.
 PATH=/nonexistent "$IORIG" plot --outdir=np base.json >out 2>err

@@ -636,7 +636,7 @@ static const char css[] =
 	"ul.warn li{color:#9a6700}\n"
 	"footer{margin-top:2em;font-size:.9em;color:#555}\n";
 
-int html_write(FILE *f, const json_t *doc)
+int html_write(FILE *f, const json_t *doc, bool charts_on)
 {
 	const char *host = str(obj(doc, "host"), "hostname");
 	const char *time = str(doc, "time");
@@ -669,7 +669,8 @@ int html_write(FILE *f, const json_t *doc)
 		fprintf(f, "<p>Checks: <span class=\"pass\">%d PASS</span> "
 			"<span class=\"fail\">%d FAIL</span></p>\n", npass,
 			nfail);
-	charts(f, doc);
+	if (charts_on)
+		charts(f, doc);
 	machine(f, doc);
 	targets(f, doc);
 	disks(f, doc);
@@ -691,7 +692,7 @@ int report_html(FILE *f, const struct run_result *r)
 
 	if (ret)
 		return ret;
-	ret = html_write(f, doc);
+	ret = html_write(f, doc, true);
 	json_decref(doc);
 	return ret;
 }
@@ -779,7 +780,7 @@ int report_main(int argc, char **argv)
 		json_decref(doc);
 		return 2;
 	}
-	ret = html_write(out.f, doc);
+	ret = html_write(out.f, doc, true);
 	json_decref(doc);
 	if (ret) {
 		ret = out.err ? -out.err : ret;

@@ -44,7 +44,46 @@ struct ctx {
 	struct plot_chart *out;	/* in process: the charts drawn */
 	int n, cap;
 	struct err_rec *e;
+	struct names *used;	/* the names drawn so far (one run) */
 };
+
+/* Names given, so that two jobs of one name do not share a file. */
+struct names {
+	char **v;
+	size_t n;
+};
+
+static void names_free(struct names *u)
+{
+	size_t i;
+
+	for (i = 0; i < u->n; i++)
+		free(u->v[i]);
+	free(u->v);
+}
+
+/* stem made unique among u's (-2, -3... added) and kept there; 0 or -1. */
+static int names_take(struct names *u, char *stem, size_t len)
+{
+	size_t i, base = strlen(stem);
+	unsigned k = 1;
+	char **v;
+
+	for (i = 0; i < u->n; i++) {
+		if (strcmp(u->v[i], stem))
+			continue;
+		snprintf(stem + base, len - base, "-%u", ++k);
+		i = (size_t)-1;		/* again from the start */
+	}
+	v = realloc(u->v, (u->n + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	u->v = v;
+	if (!(v[u->n] = strdup(stem)))
+		return -1;
+	u->n++;
+	return 0;
+}
 
 /* One chart being written. */
 struct draw {
@@ -162,7 +201,9 @@ static int draw_begin(struct ctx *c, struct draw *d, const char *name,
 	memset(d, 0, sizeof(*d));
 	d->c = c;
 	snprintf(stem, sizeof(stem), "%s", c->prefix);
-	name_part(stem, sizeof(stem), name);
+	name_part(stem, sizeof(stem) - 16, name);
+	if (c->used && names_take(c->used, stem, sizeof(stem)))
+		return oom(c);
 	d->name = strdup(stem);
 	d->title = strdup(title);
 	if (!d->name || !d->title ||
@@ -178,7 +219,8 @@ static int draw_begin(struct ctx *c, struct draw *d, const char *name,
 		return oom(c);
 	fputs("# iorig plot: ", d->dat);
 	put_text(d->dat, title, "");
-	fputs("\n# iorig plot: ", d->gp);
+	fputs("\n", d->dat);
+	fputs("# iorig plot: ", d->gp);
 	put_text(d->gp, title, "");
 	fputs("\nset encoding utf8\n", d->gp);
 	if (!strcmp(c->fmt, "png"))
@@ -315,10 +357,14 @@ static int draw_end(struct draw *d)
 			"charts");
 		goto out;
 	}
+	if (st < 0) {
+		err_set(e, d->gp_path, 0, "", "gnuplot could not be run on "
+			"this script; %s was not drawn", d->pic_path);
+		goto out;
+	}
 	if (st) {
-		err_set(e, d->gp_path, 0, "", "gnuplot %s%d on this script; "
-			"%s was not drawn", st < 0 ? "could not run: " :
-			"exited with status ", st, d->pic_path);
+		err_set(e, d->gp_path, 0, "", "gnuplot exited with status %d "
+			"on this script; %s was not drawn", st, d->pic_path);
 		goto out;
 	}
 	if (c->keep) {
@@ -818,8 +864,10 @@ int plot_result_charts(const json_t *result, struct plot_chart **charts,
 		       struct err_rec *e)
 {
 	const char *tmp = getenv("TMPDIR");
-	struct ctx c = { .fmt = "svg", .prefix = "", .e = e };
+	struct names used = { 0 };
+	struct ctx c = { .fmt = "svg", .prefix = "", .e = e, .used = &used };
 	char dir[PATH_MAX];
+	int ret;
 
 	*charts = NULL;
 	if (check_result(result, "<result>", e))
@@ -832,12 +880,13 @@ int plot_result_charts(const json_t *result, struct plot_chart **charts,
 		return -1;
 	}
 	c.dir = dir;
-	if (result_charts(&c, result)) {
+	ret = result_charts(&c, result);
+	rmdir(dir);
+	names_free(&used);
+	if (ret) {
 		plot_charts_free(c.out, c.n);
-		rmdir(dir);
 		return -1;
 	}
-	rmdir(dir);
 	*charts = c.out;
 	return c.n;
 }
@@ -1048,14 +1097,37 @@ struct logdat {
 	double div;			/* value to the axis unit */
 	char *dat[NDIRS];
 	size_t len[NDIRS], rows[NDIRS];
+	/* a per-I/O latency log (every line has a bs): its samples */
+	bool per_io;
+	struct sample { double t_ms, v; } *raw[NDIRS];
+	size_t nraw[NDIRS], capraw[NDIRS];
 };
 
 static void logdat_free(struct logdat *l)
 {
 	size_t q;
 
-	for (q = 0; q < NDIRS; q++)
+	for (q = 0; q < NDIRS; q++) {
 		free(l->dat[q]);
+		free(l->raw[q]);
+	}
+}
+
+/* One sample of a latency log kept for its p99 over time; 0 or -1. */
+static int log_keep(struct logdat *l, size_t q, double t_ms, double v)
+{
+	if (l->nraw[q] == l->capraw[q]) {
+		size_t cap = l->capraw[q] ? 2 * l->capraw[q] : 1024;
+		struct sample *p = realloc(l->raw[q], cap * sizeof(*p));
+
+		if (!p)
+			return -1;
+		l->raw[q] = p;
+		l->capraw[q] = cap;
+	}
+	l->raw[q][l->nraw[q]].t_ms = t_ms;
+	l->raw[q][l->nraw[q]++].v = v;
+	return 0;
 }
 
 /* Reads l->path: 0, or -1 with e (its kind or a line not understood). */
@@ -1100,6 +1172,7 @@ static int log_read(struct logdat *l, struct err_rec *e)
 		err_set(e, l->path, 0, "", "cannot open: %s", strerror(errno));
 		return -1;
 	}
+	l->per_io = l->div > 1;
 	for (q = 0; q < NDIRS; q++)
 		if (!(out[q] = open_memstream(&l->dat[q], &l->len[q]))) {
 			err_set(e, l->path, 0, "", "out of memory");
@@ -1145,6 +1218,13 @@ static int log_read(struct logdat *l, struct err_rec *e)
 			fprintf(out[q], "%.3f %.10g\n", v[0] / 1e3,
 				v[1] / l->div);
 		l->rows[q]++;
+		if (l->div > 1 && v[nf - 2] > 0 && l->per_io &&
+		    log_keep(l, q, v[0], v[1])) {
+			err_set(e, l->path, 0, "", "out of memory");
+			goto out;
+		}
+		if (v[nf - 2] <= 0)
+			l->per_io = false;
 	}
 	if (ferror(f)) {
 		err_set(e, l->path, 0, "", "cannot read: %s", strerror(errno));
@@ -1203,6 +1283,86 @@ static int chart_log(struct ctx *c, const struct logdat *l)
 	return draw_end(&d);
 }
 
+static int sample_cmp(const void *a, const void *b)
+{
+	const struct sample *x = a, *y = b;
+
+	return (x->t_ms > y->t_ms) - (x->t_ms < y->t_ms);
+}
+
+/*
+ * LOG-p99: a per-I/O latency log's p99 (nearest rank: the
+ * ceil(0.99 n)-th smallest) per window, windows of 1, 2 or 5 x 10^k ms
+ * giving about 40 over the log, at each window's end.
+ */
+static int chart_log_p99(struct ctx *c, struct logdat *l)
+{
+	static const double steps[] = { 1, 2, 5 };
+	const char *base = strrchr(l->path, '/');
+	char name[300], title[400], sub[PATH_MAX + 16];
+	double end = 0, win = 1, *vals = NULL;
+	size_t q, i, k, blk = 0, most = 0;
+	struct draw d;
+
+	if (!l->per_io)
+		return 0;
+	for (q = 0; q < NDIRS; q++) {
+		if (!l->nraw[q])
+			continue;
+		qsort(l->raw[q], l->nraw[q], sizeof(*l->raw[q]), sample_cmp);
+		end = fmax(end, l->raw[q][l->nraw[q] - 1].t_ms);
+		most = l->nraw[q] > most ? l->nraw[q] : most;
+	}
+	if (most < 100)
+		return 0;
+	for (k = 0; win * steps[k % 3] * 40 < end; k++)
+		if (k % 3 == 2)
+			win *= 10;
+	win *= steps[k % 3];
+	base = base ? base + 1 : l->path;
+	snprintf(name, sizeof(name), "%.*s-p99", (int)(strlen(base) - 4),
+		 base);
+	snprintf(title, sizeof(title), "%s: p99 over time (per %g ms "
+		 "window)", l->what, win);
+	snprintf(sub, sizeof(sub), "log %s (one line per I/O)", l->path);
+	vals = malloc((most + 1) * sizeof(*vals));
+	if (!vals)
+		return oom(c);
+	if (draw_begin(c, &d, name, title, sub,
+		       "time since the job started (s)",
+		       "p99 latency (µs, log scale)")) {
+		draw_free(&d);
+		free(vals);
+		return -1;
+	}
+	fprintf(d.dat, "# one block (gnuplot index) per direction: "
+		"window_end_s p99_us ios (windows of %g ms)\n", win);
+	fputs("set logscale y\nset xrange [0:*]\nplot", d.gp);
+	for (q = 0; q < NDIRS; q++) {
+		if (!l->nraw[q])
+			continue;
+		fprintf(d.dat, "%s# %s\n", blk ? "\n\n" : "", dirs[q]);
+		for (i = 0; i < l->nraw[q]; ) {
+			double w = floor(l->raw[q][i].t_ms / win);
+			size_t n = 0;
+
+			while (i < l->nraw[q] &&
+			       floor(l->raw[q][i].t_ms / win) == w)
+				vals[n++] = l->raw[q][i++].v;
+			qsort(vals, n, sizeof(*vals), dbl_cmp);
+			fprintf(d.dat, "%.6f %.10g %zu\n", (w + 1) * win / 1e3,
+				vals[(size_t)ceil(0.99 * n) - 1] / l->div, n);
+		}
+		fputs(blk ? ", \\\n     " : " ", d.gp);
+		gnuplot_quote(d.gp, d.dat_path);
+		fprintf(d.gp, " index %zu using 1:2 with linespoints linewidth "
+			"2 title '%s'", blk++, dirs[q]);
+	}
+	fputc('\n', d.gp);
+	free(vals);
+	return draw_end(&d);
+}
+
 static void plot_usage(FILE *f)
 {
 	fputs("usage: iorig plot [--format=svg|png] [--outdir=DIR] "
@@ -1220,6 +1380,7 @@ static void plot_usage(FILE *f)
 	      "--baseline\n"
 	      "  LOG           a log's values over time (LOG: its name "
 	      "without .log)\n"
+	      "  LOG-p99       a per-I/O latency log's p99 per window\n"
 	      "Each chart is DIR/NAME.svg (or .png) beside NAME.dat (the "
 	      "data) and NAME.gp\n(the gnuplot script); the names are "
 	      "printed. With several results, each\nresult's charts are "
@@ -1366,6 +1527,7 @@ int plot_main(int argc, char **argv)
 	const char *fmt = "svg", *outdir = ".", *baseline = NULL;
 	struct cmp_in *in = NULL;
 	struct logdat *logs = NULL;
+	struct names used = { 0 };
 	struct err_rec *e = calloc(1, sizeof(*e));
 	size_t n = 0, nlogs = 0, i;
 	int a, code = 2;
@@ -1454,7 +1616,7 @@ int plot_main(int argc, char **argv)
 	for (i = baseline ? 1 : 0; i < n && !code; i++) {
 		char prefix[300] = "";
 		struct ctx c = { .dir = outdir, .fmt = fmt, .prefix = prefix,
-				 .keep = true, .e = e };
+				 .keep = true, .e = e, .used = &used };
 
 		if (n - (baseline != NULL) > 1) {
 			name_part(prefix, 61, in[i].label);
@@ -1465,14 +1627,14 @@ int plot_main(int argc, char **argv)
 	}
 	for (i = 0; i < nlogs && !code; i++) {
 		struct ctx c = { .dir = outdir, .fmt = fmt, .prefix = "",
-				 .keep = true, .e = e };
+				 .keep = true, .e = e, .used = &used };
 
-		if (chart_log(&c, &logs[i]))
+		if (chart_log(&c, &logs[i]) || chart_log_p99(&c, &logs[i]))
 			code = 1;
 	}
 	if (!code && n > 1) {
 		struct ctx c = { .dir = outdir, .fmt = fmt, .prefix = "",
-				 .keep = true, .e = e };
+				 .keep = true, .e = e, .used = &used };
 
 		if (chart_compare(&c, in, n, baseline != NULL))
 			code = 1;
@@ -1494,6 +1656,7 @@ out:
 	}
 	for (i = 0; i < nlogs; i++)
 		logdat_free(&logs[i]);
+	names_free(&used);
 	free(logs);
 	free(in);
 	free(e);

@@ -7,7 +7,8 @@
 # buckets merged into 20 bins per decade, the CDF, the percentile marks
 # (reported, or the upper edge of the bucket that holds them), each
 # interval's figures. PNG: the signature and the 1000x620 size. The bw
-# and clat logs of the same run, drawn over time, hold the logs' values.
+# and clat logs of the same run, drawn over time, hold the logs' values;
+# a per-I/O log's p99 per window is the nearest-rank p99 of its lines.
 . "$(dirname "$0")/lib.sh"
 
 command -v gnuplot >/dev/null 2>&1 || skip "needs gnuplot (gnuplot-nox)"
@@ -154,5 +155,45 @@ for log, div, lab in (('mix_bw.1', 1, 'bandwidth (KiB/s)'), ('mix_clat.1', 1e3, 
     for w in (lab, 'over time', 'log %s.log' % log, 'read', 'write'):
         if w not in txt:
             sys.exit('%s.svg lacks %r' % (log, w))
+PYEOF
+
+# A per-I/O latency log (no log_avg_msec): also its p99 per window, the
+# nearest-rank p99 of the window's lines, recomputed here.
+run --name=pio --rw=randrw --bs=4k --size=4m --filename=f.dat \
+	--runtime=300ms --time_based --write_lat_log=pio
+expect_rc 0
+run plot --outdir=logs pio_clat.1.log pio_lat.1.log
+expect_rc 0
+grep -qx 'logs/pio_clat.1-p99.svg' out || die "no p99 chart of the per-I/O log"
+"$PY" - <<'PYEOF' || die "the p99 over time does not match the log"
+import math, re, sys
+import xml.etree.ElementTree as ET
+txt = open('logs/pio_clat.1-p99.dat').read()
+win = float(re.search(r'windows of ([0-9.]+) ms', txt).group(1))
+end = max(float(l.split(',')[0]) for l in open('pio_clat.1.log'))
+if not (end / win <= 40 and end / win > 4):
+    sys.exit('window %g ms for a %g ms log' % (win, end))
+samples = {}
+for l in open('pio_clat.1.log'):
+    f = [x.strip() for x in l.split(',')]
+    samples.setdefault(int(f[2]), {}).setdefault(math.floor(float(f[0]) / win), []).append(int(f[1]))
+blocks = txt.split('\n\n\n')
+if len(blocks) != len(samples):
+    sys.exit('%d blocks for %d directions' % (len(blocks), len(samples)))
+for b, q in zip(blocks, sorted(samples)):
+    rows = [r.split() for r in b.strip().split('\n') if not r.startswith('#')]
+    ws = sorted(samples[q])
+    if len(rows) != len(ws):
+        sys.exit('direction %d: %d windows, expected %d' % (q, len(rows), len(ws)))
+    for r, w in zip(rows, ws):
+        v = sorted(samples[q][w])
+        p99 = v[math.ceil(0.99 * len(v)) - 1] / 1e3
+        if abs(float(r[0]) - (w + 1) * win / 1e3) > 1e-6 or \
+           abs(float(r[1]) - p99) > 1e-6 * p99 or int(r[2]) != len(v):
+            sys.exit('direction %d window %d: %s, expected p99 %f of %d' % (q, w, r, p99, len(v)))
+t = ' '.join(ET.parse('logs/pio_clat.1-p99.svg').getroot().itertext())
+for want in ('p99 over time', 'p99 latency (µs, log scale)', 'one line per I/O'):
+    if want not in t:
+        sys.exit('p99 chart lacks %r' % want)
 PYEOF
 exit 0

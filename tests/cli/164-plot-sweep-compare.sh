@@ -138,6 +138,18 @@ if abs(float(v[2]) - f['iops']) > 1e-6 * f['iops'] or abs(float(v[3]) - i['iops'
 PYEOF
 fi
 
+# Two jobs of one name: two charts, the second named -2.
+printf '[global]\nfilename=f.dat\nsize=2m\nrw=randread\nruntime=50ms\ntime_based\n[a]\n[a]\nbs=8k\n' >dup.job
+run --output-format=json dup.job
+expect_rc 0
+cp out dup.json
+run plot --outdir=d dup.json
+expect_rc 0
+grep -qx 'd/a-read-lat.svg' out && grep -qx 'd/a-read-lat-2.svg' out ||
+	die "two jobs of one name did not get two charts"
+grep -q "$(jsonf dup.json "d['jobs'][1]['read']['ios']") I/Os" \
+	d/a-read-lat-2.svg || die "a-read-lat-2 is not the second job's"
+
 # Refused: exit 2, the file named, nothing drawn.
 refused() {
 	expect_rc 2

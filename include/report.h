@@ -4,6 +4,8 @@
 
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "jobfile.h"
 #include "plan.h"
 #include "result.h"
@@ -34,9 +36,15 @@ void report_format_names(char *buf, size_t len, const char *sep,
 
 int report_text(FILE *f, const struct run_result *r);
 int report_table(FILE *f, const struct run_result *r);
+/*
+ * The JSON report's document (what report_json prints), for writers that
+ * build on it (html). 0 with *doc (the caller's reference), or -ENOMEM.
+ */
+int report_json_doc(const struct run_result *r, json_t **doc);
 int report_json(FILE *f, const struct run_result *r);
 int report_fio(FILE *f, const struct run_result *r);
 int report_fio_plus(FILE *f, const struct run_result *r);	/* json+ */
 int report_terse(FILE *f, const struct run_result *r);
+int report_html(FILE *f, const struct run_result *r);	/* html.c */
 
 #endif

@@ -52,6 +52,8 @@ struct run_result {
 	/* What fio's layouts (fio-json, json+, terse) give as fio's
 	 * version: "iorig-VER", or invoked as fio "fio-3.33 (iorig VER)". */
 	const char *fio_version;
+	int argc;			/* the command line, for the report */
+	char *const *argv;
 	unsigned terse_version;		/* --terse-version (2..5; default 3) */
 	unsigned ncpus;
 	char kernel[128];		/* uname -r */

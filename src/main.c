@@ -19,6 +19,7 @@
 #include "clock.h"
 #include "curve.h"
 #include "engine.h"
+#include "html.h"
 #include "jobfile.h"
 #include "options.h"
 #include "output.h"
@@ -584,6 +585,8 @@ int main(int argc, char **argv)
 	std_fds_open();
 	if (argc > 1 && !strcmp(argv[1], "plot"))
 		return plot_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return report_main(argc - 1, argv + 1);
 	if (cli_parse(&c, argc, argv, &e)) {
 		code = fail(&e);
 		goto out;
@@ -634,6 +637,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	r.doc = &doc;
+	r.argc = argc;
+	r.argv = argv;
 	chart_failed = c.chart && draw_chart(&c, &r);
 	/* Once, for the checks and the writer (each falls back alone). */
 	if (!result_collect(&r, &rs))

@@ -21,6 +21,8 @@ const struct report_format report_formats[] = {
 	  report_fio_plus },
 	{ "terse", "fio's semicolon-separated line per job (--terse-version)",
 	  report_terse },
+	{ "html", "one self-contained HTML page: summary, checks, charts, "
+	  "machine", report_html },
 };
 
 const unsigned report_nformats = sizeof(report_formats) /

@@ -900,6 +900,17 @@ static json_t *j_signal(int signo)
 	return json_string(buf);
 }
 
+/* The command line the run was started with, one string per argument. */
+static json_t *j_argv(struct jw *c, const struct run_result *r)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; a && i < r->argc; i++)
+		jw_push(c, a, jw_str(r->argv[i]));
+	return a;
+}
+
 static void put_header(struct jw *c, json_t *root,
 		       const struct run_result *r)
 {
@@ -910,6 +921,7 @@ static void put_header(struct jw *c, json_t *root,
 		strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	jw_put(c, root, "schema_version", json_integer(JSON_SCHEMA_VERSION));
 	jw_put(c, root, "iorig_version", jw_str(r->version ? r->version : ""));
+	jw_put(c, root, "command_line", j_argv(c, r));
 	jw_put(c, root, "timestamp", json_integer((json_int_t)r->start_time));
 	jw_put(c, root, "time", json_string(iso));
 	jw_put(c, root, "host", j_host(c, r));
@@ -1027,24 +1039,35 @@ static json_t *j_root(struct jw *c, const struct run_result *r,
 	return root;
 }
 
-int report_json(FILE *f, const struct run_result *r)
+int report_json_doc(const struct run_result *r, json_t **doc)
 {
 	struct result_set rs;
 	struct jw c = { 0 };
-	json_t *root = NULL;
+	json_t *root;
 	int ret;
 
+	*doc = NULL;
 	ret = result_collect(r, &rs);
 	if (ret)
 		return ret;
 	root = j_root(&c, r, rs.units, rs.nunits, rs.groups, rs.ngroups);
-	if (!root || c.failed) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	ret = jw_dump(f, root);
-out:
-	json_decref(root);
 	result_set_free(&rs);
+	if (!root || c.failed) {
+		json_decref(root);
+		return -ENOMEM;
+	}
+	*doc = root;
+	return 0;
+}
+
+int report_json(FILE *f, const struct run_result *r)
+{
+	json_t *root;
+	int ret = report_json_doc(r, &root);
+
+	if (ret)
+		return ret;
+	ret = jw_dump(f, root);
+	json_decref(root);
 	return ret;
 }

@@ -72,6 +72,7 @@ struct wstate {
 	uint64_t deadline;	/* ticks; UINT64_MAX: none */
 	uint64_t ramp_end;	/* ticks; 0 once ramping is over */
 	uint64_t writes_since_sync;
+	bool syncs;		/* fsync= or fdatasync=: writes count to it */
 	struct cpu_usage cpu0;		/* the job thread at measure start */
 	struct cpu_usage eng_cpu0;	/* the engine's threads, likewise */
 	bool engine_failed;		/* its I/Os cannot be drained */

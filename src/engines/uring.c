@@ -399,7 +399,9 @@ static int uring_queue(struct engine_ctx *ctx, struct io_req *req)
 	if (!sqe)
 		return ENGINE_BUSY;
 	if (u->fixed_bufs) {
-		int bi = (int)(req->idx / u->reqs_per_buf);
+		/* One buffer, the usual case: no division per I/O */
+		int bi = req->idx < u->reqs_per_buf ? 0 :
+			 (int)(req->idx / u->reqs_per_buf);
 
 		if (req->ddir == DDIR_READ)
 			io_uring_prep_read_fixed(sqe, fd, req->buf, req->len,
@@ -631,6 +633,7 @@ const struct engine_ops engine_uring = {
 	.options = (const char *const[]){ "fixedbufs", "registerfiles",
 		"sqthread_poll", "sqthread_poll_cpu", "hipri", NULL },
 	.submit_call = "io_uring_enter",
+	.flags = ENGINE_QUEUE_NOCALL,
 	.init = uring_init,
 	.queue = uring_queue,
 	.commit = uring_commit,

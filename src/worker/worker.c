@@ -559,6 +559,8 @@ bool eng_commit(struct wstate *s)
 		return true;
 	call_enter(s);
 	r = s->eng->commit(&s->ctx);
+	/* queue() may now submit the committed batch (engine.h) */
+	s->qguard = s->guarded;
 	if (!call_leave(s))
 		return false;
 	if (r < 0) {
@@ -582,6 +584,7 @@ int eng_reap(struct wstate *s, unsigned min, unsigned max)
 
 	call_enter(s);
 	r = s->eng->reap(&s->ctx, min, s->reaped, max);
+	s->qguard = s->qguard_base;
 	if (!call_leave(s))
 		return -1;
 	if (r < 0) {
@@ -686,11 +689,13 @@ issue_as(struct wstate *s, const bool plain)
 			break;
 		}
 		req->t_queue = clock_ticks(s->w->clk);
-		call_enter(s);
+		/* Only a queue() that may block needs the stop hand-off */
+		if (s->qguard)
+			call_enter(s);
 		/* Trims: one branch, never taken by reads and writes. */
 		r = __builtin_expect(req->ddir == DDIR_TRIM, 0) ?
 			trim_req(s, req) : s->eng->queue(&s->ctx, req);
-		if (!call_leave(s))
+		if (s->qguard && !call_leave(s))
 			return;
 		if (r == ENGINE_BUSY) {
 			s->free_reqs[s->nfree++] = req;
@@ -1066,6 +1071,11 @@ void *worker_main(void *arg)
 
 	w->priv = &s;
 	s.guarded = !(j->engine->flags & ENGINE_NOIO);
+	/* A trim is a system call (trim_req), whatever the engine */
+	s.qguard_base = s.guarded &&
+			(!(j->engine->flags & ENGINE_QUEUE_NOCALL) ||
+			 (rw_dirs(j->rw) & (1u << DDIR_TRIM)));
+	s.qguard = s.qguard_base;
 	s.ctx.opts = (struct engine_opts){
 		.direct = j->direct, .fixedbufs = j->fixedbufs,
 		/* the files unlink_each_loop makes again are not the

@@ -77,6 +77,9 @@ struct wstate {
 	struct cpu_usage eng_cpu0;	/* the engine's threads, likewise */
 	bool engine_failed;		/* its I/Os cannot be drained */
 	bool guarded;		/* calls may block: see call_enter */
+	bool qguard;		/* the next queue() may block: guard it */
+	bool qguard_base;	/* qguard after a reap (ENGINE_QUEUE_NOCALL:
+				 * false unless the job trims) */
 	bool abandoned;		/* worker_abandon() gave up on us */
 	bool finished;		/* finish() is done: stats final */
 	unsigned batch_submit;		/* commit when this many are queued */

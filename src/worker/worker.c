@@ -513,8 +513,8 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 		 * holds per I/O to the nanosecond (converted apart, ticks
 		 * could round to one more or less).
 		 */
-		slat = clock_delta_ns(clk, req->t_queue, req->t_submit);
-		clat = clock_delta_ns(clk, req->t_submit, req->t_done);
+		slat = clock_span_ns(clk, req->t_queue, req->t_submit);
+		clat = clock_span_ns(clk, req->t_submit, req->t_done);
 		lat = slat + clat;
 		/* the engine saw it done as the submitting call returned */
 		d->submit_done += req->t_done == req->t_submit;

@@ -65,11 +65,6 @@ enum engine_flags {
 	 * init (mmap): req->fd is not used, and a request outside the
 	 * target's regions is not possible (no short reads at the end). */
 	ENGINE_MAPPED = 1u << 6,
-	/* queue() only fills memory (a ring, an array): no system call,
-	 * nothing that can block, unless commit() was called since the last
-	 * reap() (io_uring then submits the committed batch first). The
-	 * worker then calls it outside the stop hand-off (call_enter). */
-	ENGINE_QUEUE_NOCALL = 1u << 7,
 };
 
 /*
@@ -110,6 +105,15 @@ struct engine_ctx {
 	void *bufs;		/* all request buffers, one block */
 	size_t buf_stride;	/* bytes from one request's buffer to the next */
 	void *priv;		/* the engine's own state */
+	/*
+	 * Set by init() when queue() only fills memory (a ring, an array):
+	 * no system call, nothing that can block, unless commit() was
+	 * called since the last reap() (io_uring then submits the committed
+	 * batch first). The worker then calls queue() outside the stop
+	 * hand-off (call_enter). libaio; io_uring without SQPOLL (with it,
+	 * queue() may wait for a submission slot).
+	 */
+	bool queue_nocall;
 };
 
 /*

@@ -110,6 +110,7 @@ static int aio_init(struct engine_ctx *ctx)
 			      h->hdr_len == sizeof(*h);
 	}
 	ctx->priv = st;
+	ctx->queue_nocall = true;
 	return 0;
 
 err_free:
@@ -349,7 +350,7 @@ const struct engine_ops engine_libaio = {
 	.name = "libaio",
 	.alias = "kaio",
 	.help = "Linux native AIO: io_submit and io_getevents",
-	.flags = ENGINE_ASYNC_NEEDS_DIRECT | ENGINE_QUEUE_NOCALL,
+	.flags = ENGINE_ASYNC_NEEDS_DIRECT,
 	.submit_call = "io_submit",
 	.init = aio_init,
 	.queue = aio_queue,

@@ -318,6 +318,7 @@ static int uring_init(struct engine_ctx *ctx)
 	u->reg_fd = io_uring_register_ring_fd(&u->ring) == 1;
 	u->flags = flags;
 	ctx->priv = u;
+	ctx->queue_nocall = !u->sqpoll;
 	return 0;
 
 err_exit:
@@ -633,7 +634,6 @@ const struct engine_ops engine_uring = {
 	.options = (const char *const[]){ "fixedbufs", "registerfiles",
 		"sqthread_poll", "sqthread_poll_cpu", "hipri", NULL },
 	.submit_call = "io_uring_enter",
-	.flags = ENGINE_QUEUE_NOCALL,
 	.init = uring_init,
 	.queue = uring_queue,
 	.commit = uring_commit,

@@ -1071,11 +1071,7 @@ void *worker_main(void *arg)
 
 	w->priv = &s;
 	s.guarded = !(j->engine->flags & ENGINE_NOIO);
-	/* A trim is a system call (trim_req), whatever the engine */
-	s.qguard_base = s.guarded &&
-			(!(j->engine->flags & ENGINE_QUEUE_NOCALL) ||
-			 (rw_dirs(j->rw) & (1u << DDIR_TRIM)));
-	s.qguard = s.qguard_base;
+	s.qguard = s.guarded;
 	s.ctx.opts = (struct engine_opts){
 		.direct = j->direct, .fixedbufs = j->fixedbufs,
 		/* the files unlink_each_loop makes again are not the
@@ -1131,6 +1127,12 @@ void *worker_main(void *arg)
 		s.finished = true;
 		goto out;
 	}
+	/* queue() outside the stop hand-off when it only fills memory
+	 * (engine.h); a trim is a system call (trim_req), whatever the
+	 * engine. */
+	s.qguard_base = s.guarded && (!s.ctx.queue_nocall ||
+				      (rw_dirs(j->rw) & (1u << DDIR_TRIM)));
+	s.qguard = s.qguard_base;
 	if (w->setup && s.eng->setup)
 		s.eng->setup(&s.ctx, w->setup);
 	if (j->verify) {

@@ -78,7 +78,7 @@ struct wstate {
 	bool engine_failed;		/* its I/Os cannot be drained */
 	bool guarded;		/* calls may block: see call_enter */
 	bool qguard;		/* the next queue() may block: guard it */
-	bool qguard_base;	/* qguard after a reap (ENGINE_QUEUE_NOCALL:
+	bool qguard_base;	/* qguard after a reap (ctx.queue_nocall:
 				 * false unless the job trims) */
 	bool abandoned;		/* worker_abandon() gave up on us */
 	bool finished;		/* finish() is done: stats final */

@@ -17,12 +17,13 @@ PKG_CONFIG ?= pkg-config
 # fault-injecting file system of the error tests. python3-jsonschema
 # validates the JSON reports against doc/iorig-json.schema.json. fio is
 # the outside truth some tests compare with (the same job on both tools).
-# gnuplot-nox draws --chart's SVG (tests/cli/89-rate-curve.sh).
+# gnuplot-nox draws --chart's SVG (tests/cli/89-rate-curve.sh); valgrind
+# counts the hot path's instructions (tests/cli/107-hot-path-cost.sh).
 # chromium renders the HTML report headless (tests/cli/165-html.sh).
 DEB_DEPS := pkg-config libjansson-dev libcmocka-dev liburing-dev libaio-dev \
 	python3 libblkid-dev e2fsprogs fdisk libxxhash-dev libfuse3-dev fuse3 \
 	python3-jsonschema fio libssl-dev zlib1g-dev liblzma-dev gnuplot-nox \
-	chromium
+	chromium valgrind
 # `make fuzz` and `make test SAN=...` also need clang and its runtime
 # (libFuzzer, the sanitizers); llvm gives llvm-symbolizer for stack traces.
 FUZZ_DEPS := clang libclang-rt-dev llvm

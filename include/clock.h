@@ -52,6 +52,15 @@ static inline uint64_t clock_delta_ns(const struct clock *c, uint64_t from,
 	return (uint64_t)(((unsigned __int128)d * c->mult) >> 32);
 }
 
+/* clock_delta_ns where to >= from is known (the caller clamped). */
+static inline uint64_t clock_span_ns(const struct clock *c, uint64_t from,
+				     uint64_t to)
+{
+	if (!c->tsc)
+		return to - from;
+	return (uint64_t)(((unsigned __int128)(to - from) * c->mult) >> 32);
+}
+
 /* The inverse of clock_delta_ns, for deadlines in ticks. */
 static inline uint64_t clock_ns_to_ticks(const struct clock *c, uint64_t ns)
 {

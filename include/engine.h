@@ -105,6 +105,15 @@ struct engine_ctx {
 	void *bufs;		/* all request buffers, one block */
 	size_t buf_stride;	/* bytes from one request's buffer to the next */
 	void *priv;		/* the engine's own state */
+	/*
+	 * Set by init() when queue() only fills memory (a ring, an array):
+	 * no system call, nothing that can block, unless commit() was
+	 * called since the last reap() (io_uring then submits the committed
+	 * batch first). The worker then calls queue() outside the stop
+	 * hand-off (call_enter). libaio; io_uring without SQPOLL (with it,
+	 * queue() may wait for a submission slot).
+	 */
+	bool queue_nocall;
 };
 
 /*

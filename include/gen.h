@@ -127,6 +127,7 @@ struct gen_perm {
 	uint64_t mask;		/* next power of two - 1 >= n - 1 */
 	uint64_t n;
 	unsigned bits;
+	unsigned h, h2;		/* perm_once's shifts, from bits */
 };
 
 /* State of the random patterns, used only when gen.ext is set. */

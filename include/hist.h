@@ -52,7 +52,7 @@ static inline void hist_add(struct hist *h, uint64_t v)
 		h->min = v;
 	if (v > h->max)
 		h->max = v;
-	if (v >> HIST_MAX_BITS)
+	if (__builtin_expect(v >> HIST_MAX_BITS, 0))
 		h->overflow++;
 	else
 		h->b[hist_index(v)]++;

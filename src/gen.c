@@ -130,6 +130,8 @@ static void perm_init(struct gen_perm *pm, uint64_t n, uint64_t seed)
 	pm->n = n;
 	pm->bits = top ? 64 - (unsigned)__builtin_clzll(top) : 0;
 	pm->mask = pm->bits ? ~0ull >> (64 - pm->bits) : 0;
+	pm->h = (pm->bits + 1) / 2;
+	pm->h2 = pm->bits / 3 + 1;
 	perm_key(pm, seed, 0);
 }
 
@@ -146,13 +148,14 @@ static void perm_rekey(struct gen *g)
  * down; two shift widths keep power-of-two strides from lining up. Fewer
  * rounds left visible structure between blocks i and i + 2^j in chi-square
  * tests of (perm(i), perm(i + lag)) pairs; this many did not.
- * bits 0 (one block) makes h 0, which is fine: the domain is {0}.
+ * bits 0 (one block) makes h 0, which is fine: the domain is {0}. The
+ * shifts h and h2 are computed once, by perm_init().
  */
 static inline uint64_t perm_once(const struct gen_perm *pm, uint64_t x)
 {
 	const uint64_t *k = pm->keys;
 	uint64_t m = pm->mask;
-	unsigned h = (pm->bits + 1) / 2, h2 = pm->bits / 3 + 1;
+	unsigned h = pm->h, h2 = pm->h2;
 
 	x ^= k[0] & m;
 	x ^= x >> h;
@@ -895,20 +898,45 @@ static __attribute__((noinline)) void next_ext(struct gen *g, unsigned d,
 
 static void next_trimwrite(struct gen *g, struct gen_io *io);
 
+/* The direction of the next I/O (trimwrite aside). */
+static inline unsigned next_dir(struct gen *g)
+{
+	if (g->p.mixed)
+		return (gen_rng_next(&g->rng) >> 1) < g->mix_threshold ?
+			DDIR_READ : DDIR_WRITE;
+	return (unsigned)g->p.only_dir;
+}
+
+static __attribute__((noinline)) void gen_next_mode(struct gen *g,
+						    struct gen_io *io);
+
+/*
+ * The random map, the usual random case, on its own: a function that
+ * also held the other modes saved six registers for them on every call.
+ */
 void gen_next(struct gen *g, struct gen_io *io)
 {
-	unsigned d = (unsigned)g->p.only_dir;
+	if (gen_unlikely(g->mode != GEN_MODE_MAP || g->p.trimwrite)) {
+		gen_next_mode(g, io);
+		return;
+	}
+	io->ddir = (uint8_t)next_dir(g);
+	io->new_pass = false;
+	next_map(g, io);
+}
+
+static __attribute__((noinline)) void gen_next_mode(struct gen *g,
+						    struct gen_io *io)
+{
+	unsigned d;
 
 	if (gen_unlikely(g->p.trimwrite)) {
 		next_trimwrite(g, io);
 		return;
 	}
-	if (g->p.mixed)
-		d = (gen_rng_next(&g->rng) >> 1) < g->mix_threshold ?
-			DDIR_READ : DDIR_WRITE;
+	d = next_dir(g);
 	io->ddir = (uint8_t)d;
 	io->new_pass = false;
-	/* One compare for the map, the usual random case. */
 	if (g->mode == GEN_MODE_MAP)
 		next_map(g, io);
 	else if (g->mode == GEN_MODE_SEQ)

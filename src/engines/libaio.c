@@ -110,6 +110,7 @@ static int aio_init(struct engine_ctx *ctx)
 			      h->hdr_len == sizeof(*h);
 	}
 	ctx->priv = st;
+	ctx->queue_nocall = true;
 	return 0;
 
 err_free:

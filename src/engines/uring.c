@@ -318,6 +318,7 @@ static int uring_init(struct engine_ctx *ctx)
 	u->reg_fd = io_uring_register_ring_fd(&u->ring) == 1;
 	u->flags = flags;
 	ctx->priv = u;
+	ctx->queue_nocall = !u->sqpoll;
 	return 0;
 
 err_exit:
@@ -399,7 +400,9 @@ static int uring_queue(struct engine_ctx *ctx, struct io_req *req)
 	if (!sqe)
 		return ENGINE_BUSY;
 	if (u->fixed_bufs) {
-		int bi = (int)(req->idx / u->reqs_per_buf);
+		/* One buffer, the usual case: no division per I/O */
+		int bi = req->idx < u->reqs_per_buf ? 0 :
+			 (int)(req->idx / u->reqs_per_buf);
 
 		if (req->ddir == DDIR_READ)
 			io_uring_prep_read_fixed(sqe, fd, req->buf, req->len,

@@ -224,6 +224,23 @@ static bool serial_blocked(const struct wstate *s)
 }
 
 /*
+ * True when every per-I/O feature is off: no verify= or serialize_overlap
+ * (slow), buffer options (fill), rate= (pace_on), thinktime=, iodepth_low,
+ * run control, ramp_time still running, interval=, logs, fsync=/
+ * fdatasync=. The I/O loop reads it once per round (an issue() call, a
+ * reap batch) and runs a copy of issue() or of the completion loop where
+ * those checks are compiled out (prep_as, issue_as, complete_as with
+ * plain true); none of them turns on within a round (measure_start, the
+ * only one that arms any, runs while ramp_end is set).
+ */
+static inline bool plain_now(const struct wstate *s)
+{
+	return !(s->slow | s->pace_on | s->think_on | s->ctl_on | s->syncs |
+		 (s->fill != NULL) | (s->low != 0) | (s->ramp_end != 0) |
+		 (s->irec != NULL) | (s->iolog != NULL));
+}
+
+/*
  * The next I/O of a job that verifies or serializes (s->slow): false when
  * verification holds the write back (s->vhold) or serialize_overlap holds
  * the I/O (s->sheld). A mixed job's read is noted for checking.
@@ -259,13 +276,14 @@ static __attribute__((noinline)) bool prep_slow(struct wstate *s,
 }
 
 /* Returns false when prep_slow holds the I/O back. */
-static bool prep(struct wstate *s, struct io_req *req)
+static inline __attribute__((always_inline)) bool
+prep_as(struct wstate *s, struct io_req *req, const bool plain)
 {
 	const struct target *t = s->w->tgt;
 	const struct target_file *tf;
 	struct gen_io io;
 
-	if (s->slow) {
+	if (!plain && s->slow) {
 		if (!prep_slow(s, req, &io))
 			return false;
 	} else {
@@ -288,14 +306,14 @@ static bool prep(struct wstate *s, struct io_req *req)
 	req->t_submit = 0;
 	req->t_done = 0;
 	if (io.ddir == DDIR_WRITE) {
-		if (s->vfy)
+		if (!plain && s->vfy)
 			verify_prep_write(s, req, io.offset / s->vfy->bs);
-		else if (!s->fill)
+		else if (plain || !s->fill)
 			gen_data_fill(&s->wdata, req->buf, io.len);
 		else
 			fill_write(s->fill, req->buf, req->idx, req->offset,
 				   io.len);
-	} else if (s->fill) {
+	} else if (!plain && s->fill) {
 		fill_read(s->fill, req->idx);
 	}
 	return true;
@@ -350,13 +368,14 @@ static void measure_start(struct wstate *s)
 	}
 }
 
-static bool should_stop(struct wstate *s)
+static inline __attribute__((always_inline)) bool
+should_stop_as(struct wstate *s, const bool plain)
 {
 	if (atomic_load_explicit(s->w->stop, memory_order_relaxed)) {
 		s->st->interrupted = true;
 		return true;
 	}
-	if (s->ramp_end) {
+	if (!plain && s->ramp_end) {
 		if (s->now < s->ramp_end)
 			return false;
 		s->ramp_end = 0;
@@ -364,7 +383,7 @@ static bool should_stop(struct wstate *s)
 		if (s->abandoned)
 			return true;
 	}
-	if (s->ctl_on && ctl_stop(s))
+	if (!plain && s->ctl_on && ctl_stop(s))
 		return true;
 	return s->issued_bytes >= s->limit_bytes ||
 	       s->issued_ios >= s->limit_ios || s->now >= s->deadline;
@@ -450,7 +469,9 @@ static __attribute__((noinline)) void complete_slow(struct wstate *s,
 		verify_read_end(s, req);
 }
 
-static void complete(struct wstate *s, struct io_req *req)
+/* A completion; plain: plain_now() held at the start of the round. */
+static inline __attribute__((always_inline)) void
+complete_as(struct wstate *s, struct io_req *req, const bool plain)
 {
 	const struct clock *clk = s->w->clk;
 	struct dir_stats *d = &s->st->dir[req->ddir];
@@ -465,7 +486,7 @@ static void complete(struct wstate *s, struct io_req *req)
 	 * close without it. */
 	if (s->now >= s->tick_next)
 		ticks_roll(s, s->now);
-	if (s->slow)
+	if (!plain && s->slow)
 		complete_slow(s, req);
 	/*
 	 * A failed I/O moved nothing: it counts in errors only, never in
@@ -492,8 +513,8 @@ static void complete(struct wstate *s, struct io_req *req)
 		 * holds per I/O to the nanosecond (converted apart, ticks
 		 * could round to one more or less).
 		 */
-		slat = clock_delta_ns(clk, req->t_queue, req->t_submit);
-		clat = clock_delta_ns(clk, req->t_submit, req->t_done);
+		slat = clock_span_ns(clk, req->t_queue, req->t_submit);
+		clat = clock_span_ns(clk, req->t_submit, req->t_done);
 		lat = slat + clat;
 		/* the engine saw it done as the submitting call returned */
 		d->submit_done += req->t_done == req->t_submit;
@@ -506,6 +527,8 @@ static void complete(struct wstate *s, struct io_req *req)
 		lat = clat = clock_delta_ns(clk, req->t_queue, req->t_done);
 		hist_add(&d->clat, lat);
 	}
+	if (plain)
+		goto done;
 	if (s->irec)
 		ival_rec_add(s->irec, req->ddir, lat);
 	if (__builtin_expect(s->iolog != NULL, 0))
@@ -518,10 +541,11 @@ static void complete(struct wstate *s, struct io_req *req)
 			.ramp = s->ramp_end != 0 });
 	if (s->pace_on)
 		pace_done(s, req);
-	if (req->ddir == DDIR_WRITE && (s->j->fsync || s->j->fdatasync) &&
+	if (req->ddir == DDIR_WRITE && s->syncs &&
 	    ++s->writes_since_sync >= (s->j->fsync ? s->j->fsync :
 				       s->j->fdatasync))
 		sync_file(s, req->fd);
+done:
 	s->free_reqs[s->nfree++] = req;
 }
 
@@ -535,6 +559,8 @@ bool eng_commit(struct wstate *s)
 		return true;
 	call_enter(s);
 	r = s->eng->commit(&s->ctx);
+	/* queue() may now submit the committed batch (engine.h) */
+	s->qguard = s->guarded;
 	if (!call_leave(s))
 		return false;
 	if (r < 0) {
@@ -558,6 +584,7 @@ int eng_reap(struct wstate *s, unsigned min, unsigned max)
 
 	call_enter(s);
 	r = s->eng->reap(&s->ctx, min, s->reaped, max);
+	s->qguard = s->qguard_base;
 	if (!call_leave(s))
 		return -1;
 	if (r < 0) {
@@ -618,18 +645,21 @@ static __attribute__((noinline)) int trim_req(struct wstate *s,
 	return ENGINE_DONE;
 }
 
-static void issue(struct wstate *s)
+/* issue(): plain as for complete_as (think_due, drain, vhold, sheld_ok
+ * and serial are only ever set with a feature on). */
+static inline __attribute__((always_inline)) void
+issue_as(struct wstate *s, const bool plain)
 {
 	struct io_req *req;
 	int r;
 
-	while (s->inflight < s->depth && !s->stopping && !s->think_due &&
-	       !s->drain) {
-		if ((s->vhold | s->sheld_ok) &&
+	while (s->inflight < s->depth && !s->stopping &&
+	       (plain || (!s->think_due && !s->drain))) {
+		if (!plain && (s->vhold | s->sheld_ok) &&
 		    ((s->vhold && verify_barrier(s)) ||
 		     (s->sheld_ok && serial_blocked(s))))
 			break;
-		if (should_stop(s)) {
+		if (should_stop_as(s, plain)) {
 			s->stopping = true;
 			break;
 		}
@@ -643,7 +673,7 @@ static void issue(struct wstate *s)
 				return;
 		}
 		req = s->free_reqs[--s->nfree];
-		if (!prep(s, req)) {
+		if (!prep_as(s, req, plain)) {
 			s->free_reqs[s->nfree++] = req;
 			continue;
 		}
@@ -653,17 +683,19 @@ static void issue(struct wstate *s)
 			s->free_reqs[s->nfree++] = req;
 			return;
 		}
-		if (s->pace_on && !pace_wait(s, req)) {
+		if (!plain && s->pace_on && !pace_wait(s, req)) {
 			s->free_reqs[s->nfree++] = req;
 			s->stopping = true;
 			break;
 		}
 		req->t_queue = clock_ticks(s->w->clk);
-		call_enter(s);
+		/* Only a queue() that may block needs the stop hand-off */
+		if (s->qguard)
+			call_enter(s);
 		/* Trims: one branch, never taken by reads and writes. */
 		r = __builtin_expect(req->ddir == DDIR_TRIM, 0) ?
 			trim_req(s, req) : s->eng->queue(&s->ctx, req);
-		if (!call_leave(s))
+		if (s->qguard && !call_leave(s))
 			return;
 		if (r == ENGINE_BUSY) {
 			s->free_reqs[s->nfree++] = req;
@@ -677,17 +709,17 @@ static void issue(struct wstate *s)
 		if (r == ENGINE_DONE) {
 			s->st->depth.level[depth_level_idx(s->inflight + 1)]++;
 			s->st->depth.inline_ios++;
-			complete(s, req);
+			complete_as(s, req, plain);
 			live_publish(s);
 		} else if (r == ENGINE_QUEUED) {
-			if (s->serial)
+			if (!plain && s->serial)
 				s->busy[req->idx] = true;
 			s->batch_end = req->offset + req->len;
 			s->batch_file = req->file;
 			s->inflight++;
 			s->queued++;
 			/* iodepth_low: full, wait down to it before refilling */
-			if (s->low && s->inflight >= s->depth)
+			if (!plain && s->low && s->inflight >= s->depth)
 				s->drain = true;
 		} else {
 			s->free_reqs[s->nfree++] = req;
@@ -695,11 +727,29 @@ static void issue(struct wstate *s)
 			job_fail(s, r, "engine %s: %s", s->eng->name,
 				 strerror(-r));
 		}
-		if (s->think_on)
+		if (!plain && s->think_on)
 			think_check(s, 1);
 		if (s->queued >= (one_at_a_time(s) ? 1 : s->batch_submit))
 			break;
 	}
+}
+
+static __attribute__((noinline)) void issue_plain(struct wstate *s)
+{
+	issue_as(s, true);
+}
+
+static __attribute__((noinline)) void issue_any(struct wstate *s)
+{
+	issue_as(s, false);
+}
+
+static void issue(struct wstate *s)
+{
+	if (plain_now(s))
+		issue_plain(s);
+	else
+		issue_any(s);
 }
 
 /*
@@ -794,9 +844,13 @@ void commit_reap(struct wstate *s)
 	if (batch)
 		adapt(s, clock_delta_ns(s->w->clk, t0,
 					clock_ticks(s->w->clk)), min);
-	/* complete() may fsync, and be abandoned there */
-	for (i = 0; i < r && !s->abandoned; i++)
-		complete(s, s->reaped[i]);
+	/* complete_as() may fsync, and be abandoned there */
+	if (plain_now(s))
+		for (i = 0; i < r; i++)
+			complete_as(s, s->reaped[i], true);
+	else
+		for (i = 0; i < r && !s->abandoned; i++)
+			complete_as(s, s->reaped[i], false);
 	s->inflight -= (unsigned)r;
 	if (s->drain && s->inflight <= s->low)
 		s->drain = false;
@@ -1017,6 +1071,7 @@ void *worker_main(void *arg)
 
 	w->priv = &s;
 	s.guarded = !(j->engine->flags & ENGINE_NOIO);
+	s.qguard = s.guarded;
 	s.ctx.opts = (struct engine_opts){
 		.direct = j->direct, .fixedbufs = j->fixedbufs,
 		/* the files unlink_each_loop makes again are not the
@@ -1045,6 +1100,7 @@ void *worker_main(void *arg)
 	/* Pinned first: the batching depends on the CPUs allowed */
 	ret = ctl_setup(&s);
 	s.one_cpu = on_one_cpu();
+	s.syncs = j->fsync || j->fdatasync;
 	ret = iolog_open(&s.iolog, j, w->log_index, w->clk, msg, sizeof(msg));
 	if (ret)
 		job_fail(&s, ret, "%s", msg);
@@ -1071,6 +1127,12 @@ void *worker_main(void *arg)
 		s.finished = true;
 		goto out;
 	}
+	/* queue() outside the stop hand-off when it only fills memory
+	 * (engine.h); a trim is a system call (trim_req), whatever the
+	 * engine. */
+	s.qguard_base = s.guarded && (!s.ctx.queue_nocall ||
+				      (rw_dirs(j->rw) & (1u << DDIR_TRIM)));
+	s.qguard = s.qguard_base;
 	if (w->setup && s.eng->setup)
 		s.eng->setup(&s.ctx, w->setup);
 	if (j->verify) {

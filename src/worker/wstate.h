@@ -72,10 +72,14 @@ struct wstate {
 	uint64_t deadline;	/* ticks; UINT64_MAX: none */
 	uint64_t ramp_end;	/* ticks; 0 once ramping is over */
 	uint64_t writes_since_sync;
+	bool syncs;		/* fsync= or fdatasync=: writes count to it */
 	struct cpu_usage cpu0;		/* the job thread at measure start */
 	struct cpu_usage eng_cpu0;	/* the engine's threads, likewise */
 	bool engine_failed;		/* its I/Os cannot be drained */
 	bool guarded;		/* calls may block: see call_enter */
+	bool qguard;		/* the next queue() may block: guard it */
+	bool qguard_base;	/* qguard after a reap (ctx.queue_nocall:
+				 * false unless the job trims) */
 	bool abandoned;		/* worker_abandon() gave up on us */
 	bool finished;		/* finish() is done: stats final */
 	unsigned batch_submit;		/* commit when this many are queued */

@@ -571,8 +571,9 @@ const struct opt_def options_table[] = {
 	/* File layout (issue 12, layout family; src/target.c) */
 	{ .name = "filesize", .type = OPT_SPECIAL, .off = F(filesize),
 	  .set = set_filesize, .category = "target",
-	  .help = "Size of each file; size= then only sets how much I/O "
-		  "(the default of io_size)" },
+	  .help = "Size of each file, or LO-HI: each file a size drawn in "
+		  "the range; size= then only sets how much I/O (the "
+		  "default of io_size)" },
 	{ .name = "filename_format", .type = OPT_SPECIAL,
 	  .off = F(filename_format), .set = set_filename_format,
 	  .category = "target",
@@ -1287,9 +1288,8 @@ static int set_verify_pattern(struct job *j, const struct opt_def *o,
 }
 
 /*
- * filesize=SIZE: every file of the job is this big. fio also takes a range
- * LO-HI (each file a size drawn in it); iorig's file regions are all one
- * size, so a range is refused rather than read as something else.
+ * filesize=SIZE: every file of the job is this big; a range LO-HI: each
+ * file a size drawn in it (target.c, filesize_draw).
  */
 static int set_filesize(struct job *j, const struct opt_def *o,
 			const char *val, char *why, size_t whylen)
@@ -1303,12 +1303,6 @@ static int set_filesize(struct job *j, const struct opt_def *o,
 			       whylen);
 	if (ret)
 		return ret;
-	if (lo != hi) {
-		snprintf(why, whylen, "'%s': a range of file sizes is not "
-			 "supported yet (iorig gives every file of a job the "
-			 "same region); expected one size", val);
-		return -EINVAL;
-	}
 	copy = strdup(val);
 	if (!copy)
 		return -ENOMEM;

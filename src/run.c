@@ -76,8 +76,10 @@ static int plan_targets(const struct plan *p, struct target *tg,
 			if (!tg[i].files || !(tg[i].files->path =
 					      strdup("(null engine)")))
 				ret = -ENOMEM;
-			else
+			else {
 				tg[i].files->fd = -1;
+				tg[i].files->len = region;
+			}
 			tg[i].nfiles = tg[i].files ? 1 : 0;
 			continue;
 		}

@@ -328,7 +328,7 @@ static void verify_drop_cache(struct wstate *s)
 			return;
 		}
 		posix_fadvise(t->files[i].fd, (off_t)t->files[i].offset,
-			      (off_t)t->file_region, POSIX_FADV_DONTNEED);
+			      (off_t)t->files[i].len, POSIX_FADV_DONTNEED);
 	}
 }
 

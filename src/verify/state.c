@@ -71,7 +71,9 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 	if (v->maxio < v->bs)
 		v->maxio = v->bs;
 	v->fmt.voff = (uint32_t)j->verify_offset;
-	v->nblocks = t->region / v->bs;
+	/* Blocks of the generator's space: a slot of file_region bytes a
+	 * file, whatever the file's own length (gen.h). */
+	v->nblocks = t->file_region * t->nfiles / v->bs;
 	v->randseed = j->randseed;
 	v->clone = j->clone;
 	v->fatal = j->verify_fatal;
@@ -147,7 +149,7 @@ int verify_lock(const struct target *t, bool writes, char *why,
 		fl.l_type = writes ? F_WRLCK : F_RDLCK;
 		fl.l_whence = SEEK_SET;
 		fl.l_start = (off_t)tf->offset;
-		fl.l_len = (off_t)t->file_region;
+		fl.l_len = (off_t)tf->len;
 		if (!fcntl(tf->fd, F_OFD_SETLK, &fl))
 			continue;
 		err = errno;
@@ -156,7 +158,7 @@ int verify_lock(const struct target *t, bool writes, char *why,
 		if (err != EAGAIN && err != EACCES) {
 			snprintf(why, whylen, "locking bytes %" PRIu64 "-%"
 				 PRIu64 " of %s (fcntl F_OFD_SETLK): %s",
-				 tf->offset, tf->offset + t->file_region - 1,
+				 tf->offset, tf->offset + tf->len - 1,
 				 tf->path, strerror(err));
 			return -err;
 		}
@@ -171,7 +173,7 @@ int verify_lock(const struct target *t, bool writes, char *why,
 			 "them, and this job's checks could not be trusted; "
 			 "run the two one after the other, or on other bytes",
 			 holder, tf->path, writes ? "writes and verifies" :
-			 "checks", tf->offset, tf->offset + t->file_region - 1,
+			 "checks", tf->offset, tf->offset + tf->len - 1,
 			 fl.l_type == F_RDLCK ? "checking" : "writing");
 		return -EAGAIN;
 	}
@@ -270,7 +272,18 @@ bool verify_next_written(const struct verify_ctx *v, uint64_t from,
 		vb++;
 	}
 	while (!v->wpass && vb < v->nblocks) {
-		/* Passes before the last one covered every block. */
+		/* Passes before the last one covered every block of each
+		 * file's region; of uneven files (filesize=LO-HI) not the
+		 * tail of a slot past its file's end: skip it. */
+		if (v->pass && v->tgt->uneven) {
+			uint64_t sb = v->tgt->file_region / v->bs;
+			uint64_t fi = vb / sb;
+
+			if (vb - fi * sb >= v->tgt->files[fi].len / v->bs) {
+				vb = (fi + 1) * sb;
+				continue;
+			}
+		}
 		w = v->pass ? ~0ull : v->written[vb / 64];
 		/* A failed write says nothing about the device. */
 		w = (w & ~v->failed[vb / 64]) >> (vb % 64);

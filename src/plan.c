@@ -235,6 +235,54 @@ static int check_zones(const struct job *j, struct err_rec *e)
 }
 
 /* Cross-option checks that need the whole job. */
+/*
+ * filecreate, filestat, filedelete (ENGINE_FILEOP): one operation a file
+ * each pass, so the block size becomes each file's size (filesize=, else
+ * size= / nrfiles), which fio counts as the bytes of the operation.
+ */
+static int plan_fileop(struct job *j, struct err_rec *e)
+{
+	const struct engine_ops *eng = engine_find(j->ioengine);
+	const char *file = j->section_file;
+	int line = j->section_line, d;
+	uint64_t fs;
+
+	if (!eng || !(eng->flags & ENGINE_FILEOP))
+		return 0;
+	if (j->filesize_min != j->filesize_max) {
+		err_set(e, file, line, "filesize", "ioengine=%s does one "
+			"operation a file; expected one filesize, not a range",
+			j->ioengine);
+		return -EINVAL;
+	}
+	fs = j->filesize_min ? j->filesize_min :
+	     j->size / (j->nrfiles ? j->nrfiles : 1);
+	if (!fs || fs > (1u << 30)) {
+		err_set(e, file, line, "filesize", "ioengine=%s needs each "
+			"file's size, from 1 byte to 1GiB (fio counts it as "
+			"the bytes of an operation): expected filesize= or "
+			"size=", j->ioengine);
+		return -EINVAL;
+	}
+	if (j->bssplit || (rw_dirs(j->rw) & (1u << DDIR_TRIM))) {
+		err_set(e, file, line, j->bssplit ? "bssplit" : "rw",
+			"ioengine=%s does one operation a file: %s has no "
+			"meaning there", j->ioengine, j->bssplit ?
+			"a split of block sizes" : "a trim");
+		return -EINVAL;
+	}
+	if ((eng->flags & ENGINE_DELETES) && (j->loops > 1 || j->time_based)) {
+		err_set(e, file, line, j->time_based ? "time_based" : "loops",
+			"ioengine=%s deletes the files in the first pass; "
+			"expected one pass (loops=1, no time_based)",
+			j->ioengine);
+		return -EINVAL;
+	}
+	for (d = 0; d < DDIR_NR; d++)
+		j->bs_min[d] = j->bs_max[d] = fs;
+	return 0;
+}
+
 static int check_job(const struct job *j, struct err_rec *e)
 {
 	const char *file = j->section_file;
@@ -729,6 +777,8 @@ static int sweep_point(struct plan *p, const struct job *proto,
 	if (!ret && !(pt.sweep_point = strdup(label)))
 		ret = -ENOMEM;
 	if (!ret)
+		ret = plan_fileop(&pt, e);
+	if (!ret)
 		ret = check_job(&pt, e);
 	if (!ret) {
 		pt.stonewall = true;
@@ -895,7 +945,9 @@ static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 	if (!ret)
 		ret = note_checks(&j, opts, n, sec);
 	if (!ret) {
-		ret = check_job(&j, e);
+		ret = plan_fileop(&j, e);
+		if (!ret)
+			ret = check_job(&j, e);
 		if (ret)
 			blame_option(opts, n, e);
 	}

@@ -370,7 +370,7 @@ static unsigned start_group(const struct plan *p, unsigned wg,
 			r->stats[i].err = ret;
 			continue;
 		}
-		ret = needs_files(j) ?
+		ret = needs_files(j) && !(j->engine->flags & ENGINE_NOLAYOUT) ?
 		      target_open(&tg[i], tg, p->njobs, j, stop, &e) : 0;
 		if (ret) {
 			r->stats[i].interrupted = atomic_load(stop) != 0;

@@ -298,6 +298,7 @@ struct verify_ctx {
 				 * written or ring */
 	struct verify_blk *ring;	/* verify_backlog: writes to check */
 	uint32_t ring_len, backlog;
+	uint32_t backlog_batch;	/* blocks of the ring read each time */
 	struct verify_run *runs;	/* verify_only: the runs seen */
 	unsigned nruns;
 	uint64_t nfound;	/* mismatches found so far (report order) */

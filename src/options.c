@@ -864,6 +864,20 @@ const struct opt_def options_table[] = {
 	  .max = VERIFY_BACKLOG_MAX, .category = "verify",
 	  .help = "Also check while writing: after every N writes, read "
 		  "those N blocks back; 0: never" },
+	{ .name = "verify_backlog_batch", .type = OPT_UINT,
+	  .off = F(verify_backlog_batch), .def = "0", .min = 0,
+	  .max = VERIFY_BACKLOG_MAX, .category = "verify",
+	  .help = "Blocks read back each time verify_backlog is due: fewer "
+		  "leaves some to the final check; 0: verify_backlog's N" },
+	{ .name = "verify_async", .type = OPT_UINT, .off = F(verify_async),
+	  .def = "0", .min = 0, .max = 1024, .category = "verify",
+	  .help = "fio's N verification threads: accepted, iorig checks "
+		  "inline in the job's thread (a warning says so)" },
+	{ .name = "verify_async_cpus", .type = OPT_SPECIAL,
+	  .off = F(verify_async_cpus), .set = set_cpus_allowed,
+	  .category = "verify",
+	  .help = "CPUs of fio's verification threads (a list such as "
+		  "0-3,6): checked, and without effect (verify_async)" },
 	{ .name = "verify_dump", .type = OPT_BOOL, .off = F(verify_dump),
 	  .def = "0", .category = "verify",
 	  .help = "Write each mismatching block as read, and as expected, to "
@@ -1107,9 +1121,6 @@ static const char *const fio_only[] = {
 	"uri",
 	"userspace_reap",
 	"verb",
-	"verify_async",
-	"verify_async_cpus",
-	"verify_backlog_batch",
 	"verify_bytchk",
 	"verify_header_seed",
 	"verify_mode",

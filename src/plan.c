@@ -532,6 +532,13 @@ static void warn_job(struct plan *p, const struct job *j)
 		warn_engine_options(p, j);
 	warn_think(p, j);
 	warn_fill(p, j);
+	if (j->verify != VERIFY_NONE &&
+	    (j->verify_async || opt_is_set(j, "verify_async_cpus")))
+		plan_warn(p, j, "verify_async_inline", "verify_async: iorig "
+			  "checks blocks in the job's own thread, not in %"
+			  PRIu64 " more (the same checks; their time is in "
+			  "the job's verify runtime, not beside it)",
+			  j->verify_async ? j->verify_async : 1);
 	if (!j->zonesize && (j->zonerange || j->zoneskip))
 		plan_warn(p, j, "zones_unset", "%s has no effect without "
 			  "zonesize", j->zonerange ? "zonerange" : "zoneskip");

@@ -284,12 +284,20 @@ static void verify_reads(struct wstate *s, struct vsource *src)
 						   clock_ticks(s->w->clk));
 }
 
+/*
+ * The backlog's writes read back: the first verify_backlog_batch of them
+ * (fio's meaning); fewer than the ring leaves the rest to the final check,
+ * more reads each once (as fio 3.33 does).
+ */
 void verify_backlog_check(struct wstate *s)
 {
-	struct vsource src = { .list = s->vfy->ring, .n = s->vfy->ring_len };
+	struct verify_ctx *v = s->vfy;
+	struct vsource src = { .list = v->ring, .n = v->ring_len };
 
+	if (v->backlog_batch && src.n > v->backlog_batch)
+		src.n = v->backlog_batch;
 	verify_reads(s, &src);
-	s->vfy->ring_len = 0;
+	v->ring_len = 0;
 	if (s->vfy->halt)
 		s->stopping = true;
 }

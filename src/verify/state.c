@@ -89,6 +89,9 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 		v->written = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
 	if (!j->verify_only && j->verify_backlog) {
 		v->backlog = (uint32_t)j->verify_backlog;
+		v->backlog_batch = j->verify_backlog_batch ?
+				   (uint32_t)j->verify_backlog_batch :
+				   v->backlog;
 		v->ring = calloc(v->backlog, sizeof(*v->ring));
 	}
 	if (v->written || v->ring || v->wpass)

@@ -250,6 +250,10 @@ struct job {
 	uint64_t verify_backlog_batch;	/* blocks checked each time; 0: N */
 	uint64_t verify_async;		/* fio's verify threads: inline here */
 	char *verify_async_cpus;	/* their CPUs (checked, reported) */
+	uint64_t trim_percentage;	/* of verified writes, trimmed after */
+	bool trim_verify_zero;		/* a trimmed block must read zeros */
+	uint64_t trim_backlog;		/* trim after every N writes; 0 never */
+	uint64_t trim_backlog_batch;	/* trims each time; 0: trim_backlog */
 	/* Verification extras (issue 12: src/verify/) */
 	bool verify_dump;		/* mismatching blocks to files */
 	bool verify_state_save;		/* written blocks to a state file */

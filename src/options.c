@@ -869,6 +869,25 @@ const struct opt_def options_table[] = {
 	  .max = VERIFY_BACKLOG_MAX, .category = "verify",
 	  .help = "Blocks read back each time verify_backlog is due: fewer "
 		  "leaves some to the final check; 0: verify_backlog's N" },
+	{ .name = "trim_percentage", .type = OPT_UINT,
+	  .off = F(trim_percentage), .def = "0", .min = 0, .max = 100,
+	  .category = "verify",
+	  .help = "With verify and trim_backlog: this percentage of the "
+		  "blocks written are trimmed afterwards, then checked to "
+		  "read as zeros" },
+	{ .name = "trim_verify_zero", .type = OPT_BOOL,
+	  .off = F(trim_verify_zero), .def = "1", .category = "verify",
+	  .help = "A trimmed block must read as zeros (0: it is not "
+		  "checked)" },
+	{ .name = "trim_backlog", .type = OPT_UINT, .off = F(trim_backlog),
+	  .def = "0", .min = 0, .max = VERIFY_BACKLOG_MAX,
+	  .category = "verify",
+	  .help = "Trim after every N blocks written (the blocks "
+		  "trim_percentage chose, oldest first); 0: never" },
+	{ .name = "trim_backlog_batch", .type = OPT_UINT,
+	  .off = F(trim_backlog_batch), .def = "0", .min = 0,
+	  .max = VERIFY_BACKLOG_MAX, .category = "verify",
+	  .help = "Trims each time trim_backlog is due; 0: trim_backlog's N" },
 	{ .name = "verify_async", .type = OPT_UINT, .off = F(verify_async),
 	  .def = "0", .min = 0, .max = 1024, .category = "verify",
 	  .help = "fio's N verification threads: accepted, iorig checks "
@@ -1110,10 +1129,6 @@ static const char *const fio_only[] = {
 	"thinkcycles",
 	"thp",
 	"touch_objects",
-	"trim_backlog",
-	"trim_backlog_batch",
-	"trim_percentage",
-	"trim_verify_zero",
 	"ttl",
 	"uid",
 	"unique_filename",

@@ -532,6 +532,15 @@ static void warn_job(struct plan *p, const struct job *j)
 		warn_engine_options(p, j);
 	warn_think(p, j);
 	warn_fill(p, j);
+	if (j->trim_percentage && (j->verify == VERIFY_NONE ||
+				   !j->trim_backlog || !j->do_verify ||
+				   j->verify_only))
+		plan_warn(p, j, "trim_unset", "trim_percentage trims only "
+			  "blocks a verifying job writes, every trim_backlog "
+			  "of them (fio's meaning): with %s, nothing is "
+			  "trimmed", j->verify == VERIFY_NONE ? "no verify" :
+			  !j->trim_backlog ? "no trim_backlog" :
+			  j->verify_only ? "verify_only" : "do_verify=0");
 	if (j->verify != VERIFY_NONE &&
 	    (j->verify_async || opt_is_set(j, "verify_async_cpus")))
 		plan_warn(p, j, "verify_async_inline", "verify_async: iorig "

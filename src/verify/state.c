@@ -94,6 +94,23 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 				   v->backlog;
 		v->ring = calloc(v->backlog, sizeof(*v->ring));
 	}
+	/* fio trims only with trim_backlog set, of the writes it checks. */
+	if (!j->verify_only && j->do_verify && j->trim_percentage &&
+	    j->trim_backlog) {
+		v->tpct = (uint32_t)j->trim_percentage;
+		v->tbacklog = (uint32_t)j->trim_backlog;
+		v->tbatch = j->trim_backlog_batch ?
+			    (uint32_t)j->trim_backlog_batch : v->tbacklog;
+		v->tzero = j->trim_verify_zero;
+		v->tcap = v->nblocks < (1u << 20) ? (uint32_t)v->nblocks :
+			  1u << 20;
+		v->trimmed = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
+		v->tring = calloc(v->tcap ? v->tcap : 1, sizeof(*v->tring));
+		if (!v->trimmed || !v->tring) {
+			verify_exit(v);
+			return -ENOMEM;
+		}
+	}
 	if (v->written || v->ring || v->wpass)
 		v->failed = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
 	if (j->verify_only)
@@ -127,6 +144,8 @@ void verify_exit(struct verify_ctx *v)
 	if (!v)
 		return;
 	free(v->written);
+	free(v->trimmed);
+	free(v->tring);
 	free(v->wpass);
 	free(v->failed);
 	free(v->ring);
@@ -222,6 +241,8 @@ void verify_stamp_io(struct verify_ctx *v, void *buf, uint64_t vblock,
 			v->wpass[vb] = (uint32_t)(v->pass + 1);
 		if (v->ever)
 			v->ever[vb / 64] |= bit;
+		if (v->trimmed)
+			v->trimmed[vb / 64] &= ~bit;
 	}
 	if (v->ring && v->ring_len < v->backlog) {
 		v->ring[v->ring_len].vblock = vblock;
@@ -236,10 +257,46 @@ void verify_stamp(struct verify_ctx *v, void *buf, uint64_t vblock)
 	verify_stamp_io(v, buf, vblock, 1);
 }
 
+/*
+ * trim_percentage of the blocks written go to the trim ring (a full ring
+ * takes no more); every trim_backlog blocks written, trim_backlog_batch
+ * trims fall due (fio's meaning).
+ */
+static void trim_note(struct verify_ctx *v, uint64_t vblock)
+{
+	uint64_t r = verify_mix64(v->randseed ^ ((uint64_t)v->clone << 48) ^
+				  v->tctr++ * 0x9e3779b97f4a7c15ull);
+
+	if (r % 100 < v->tpct && v->tlen < v->tcap)
+		v->tring[(v->thead + v->tlen++) % v->tcap] = vblock;
+	if (++v->tlogged % v->tbacklog == 0 && v->tlen)
+		v->tdue = v->tbatch;
+}
+
+bool verify_trim_next(struct verify_ctx *v, uint64_t *vblock)
+{
+	if (!v->tdue || !v->tlen) {
+		v->tdue = 0;
+		return false;
+	}
+	v->tdue--;
+	*vblock = v->tring[v->thead];
+	v->thead = (v->thead + 1) % v->tcap;
+	v->tlen--;
+	return true;
+}
+
+void verify_trim_done(struct verify_ctx *v, uint64_t vblock)
+{
+	v->trimmed[vblock / 64] |= 1ull << (vblock % 64);
+}
+
 void verify_write_done(struct verify_ctx *v, uint64_t vblock, bool ok)
 {
 	uint64_t bit = 1ull << (vblock % 64);
 
+	if (v->trimmed && ok && vblock < v->nblocks)
+		trim_note(v, vblock);
 	if (!v->failed || vblock >= v->nblocks)
 		return;
 	if (ok)
@@ -475,6 +532,27 @@ static int check_unit(struct verify_ctx *v, void *buf,
 	unsigned fi;
 	int cls;
 
+	/* Trimmed since its write: zeros (trim_verify_zero), or unchecked. */
+	if (v->trimmed && b->vblock < v->nblocks &&
+	    (v->trimmed[b->vblock / 64] >> (b->vblock % 64) & 1)) {
+		const uint8_t *p = buf;
+		uint32_t i;
+
+		if (!v->tzero)
+			return VC_OK;
+		v->stats.blocks_checked++;
+		v->stats.bytes += v->bs;
+		for (i = 0; i < v->bs && !p[i]; i++)
+			;
+		if (i == v->bs)
+			return VC_OK;
+		memset(&res, 0, sizeof(res));
+		snprintf(res.detail, sizeof(res.detail), "a trimmed block "
+			 "that does not read as zeros (byte %u is 0x%02x): "
+			 "trim_verify_zero", i, p[i]);
+		note_mismatch(v, VC_FOREIGN, b->vblock, b->generation, &res);
+		return VC_FOREIGN;
+	}
 	verify_swap(&v->fmt, buf, v->bs, true);
 	verify_where(v, b->vblock, &fi, &off);
 	seed = verify_file_seed(v->randseed, v->clone, fi);

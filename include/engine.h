@@ -92,7 +92,11 @@ struct engine_opts {
 	uint64_t pool_threads;		/* pthread engine; 0: iodepth */
 	bool nowait;			/* pvsync2: RWF_NOWAIT */
 	bool uncached;			/* pvsync2: RWF_DONTCACHE */
+	int stat_type;			/* filestat: enum engine_stat */
 };
+
+/* filestat's system call (stat_type=). */
+enum engine_stat { ENGINE_STAT, ENGINE_LSTAT, ENGINE_STATX };
 
 #define ENGINE_SETUP_MAX 12
 

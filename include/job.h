@@ -254,6 +254,7 @@ struct job {
 	bool trim_verify_zero;		/* a trimmed block must read zeros */
 	uint64_t trim_backlog;		/* trim after every N writes; 0 never */
 	uint64_t trim_backlog_batch;	/* trims each time; 0: trim_backlog */
+	int stat_type;			/* filestat: enum engine_stat */
 	/* Verification extras (issue 12: src/verify/) */
 	bool verify_dump;		/* mismatching blocks to files */
 	bool verify_state_save;		/* written blocks to a state file */

@@ -101,6 +101,13 @@ static const struct opt_choice rate_process_choices[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct opt_choice stat_type_choices[] = {
+	{ "stat", ENGINE_STAT, "stat(2)" },
+	{ "lstat", ENGINE_LSTAT, "lstat(2): a symlink itself" },
+	{ "statx", ENGINE_STATX, "statx(2), basic fields and birth time" },
+	{ NULL, 0, NULL },
+};
+
 static const struct opt_choice cpus_policy_choices[] = {
 	{ "shared", CPUS_SHARED, "every clone may run on all of the CPUs" },
 	{ "split", CPUS_SPLIT, "each clone gets one CPU of the set, in turn" },
@@ -355,6 +362,9 @@ const struct opt_def options_table[] = {
 	  .def = "0", .category = "engine",
 	  .help = "pvsync2: RWF_DONTCACHE: buffered I/O that drops its "
 		  "pages from the cache once done (Linux 6.14+)" },
+	{ .name = "stat_type", .type = OPT_ENUM, .off = F(stat_type),
+	  .def = "stat", .choices = stat_type_choices, .category = "engine",
+	  .help = "filestat: the system call of each operation" },
 	{ .name = "pool_threads", .type = OPT_UINT, .off = F(pool_threads),
 	  .def = "0", .min = 0, .max = 4096, .category = "engine",
 	  .help = "pthread engine: threads in the pool; 0: iodepth" },
@@ -1120,7 +1130,6 @@ static const char *const fio_only[] = {
 	"spr_num_regions",
 	"spr_op",
 	"sprandom",
-	"stat_type",
 	"stats",
 	"std_redirect",
 	"stream_id",

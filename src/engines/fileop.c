@@ -44,9 +44,24 @@ static int create_queue(struct engine_ctx *ctx, struct io_req *req)
 
 static int stat_queue(struct engine_ctx *ctx, struct io_req *req)
 {
+	const char *path = op_path(ctx, req);
+	struct statx sx;
 	struct stat st;
+	int r;
 
-	return op_done(ctx, req, stat(op_path(ctx, req), &st));
+	switch (ctx->opts.stat_type) {
+	case ENGINE_LSTAT:
+		r = lstat(path, &st);
+		break;
+	case ENGINE_STATX:
+		r = statx(AT_FDCWD, path, 0, STATX_BASIC_STATS | STATX_BTIME,
+			  &sx);
+		break;
+	default:
+		r = stat(path, &st);
+		break;
+	}
+	return op_done(ctx, req, r);
 }
 
 static int delete_queue(struct engine_ctx *ctx, struct io_req *req)
@@ -93,6 +108,7 @@ const struct engine_ops engine_filestat = {
 	.flags = ENGINE_SYNC | ENGINE_NODATA | ENGINE_FILEOP,
 	.init = fileop_init,
 	.queue = stat_queue,
+	.options = (const char *const[]){ "stat_type", NULL },
 	.exit = fileop_exit,
 	.hint = fileop_hint,
 };

@@ -1049,6 +1049,7 @@ void *worker_main(void *arg)
 		.sqthread_poll_cpu = j->sqthread_poll_cpu,
 		.pool_threads = j->pool_threads,
 		.nowait = j->nowait, .uncached = j->uncached,
+		.stat_type = j->stat_type,
 	};
 	s.ctx.iodepth = s.depth;
 	s.ctx.clk = w->clk;

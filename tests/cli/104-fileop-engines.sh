@@ -65,6 +65,18 @@ for l in 1 3; do
 	[ "$(ls s$l | wc -l)" -eq $N ] || die "filestat: files missing"
 done
 
+# stat_type: lstat (no symlink followed), statx; each once a file.
+for st in "lstat AT_SYMLINK_NOFOLLOW) = 0" "statx STATX_ALL, "; do
+	k=${st%% *}
+	mkdir x$k
+	strace -f -qq -e trace=stat,lstat,newfstatat,statx -o x$k.trace \
+		"$IORIG" --name=t --directory=x$k --ioengine=filestat \
+		--nrfiles=$N --filesize=4k --stat_type=$k >out 2>err ||
+		die "stat_type=$k: exit $?"
+	got=$(grep "\"x$k/t\.0\.[0-9]*\"" x$k.trace | grep -c "${st#* }" || true)
+	[ "$got" -eq $N ] || die "stat_type=$k: $got calls, expected $N"
+done
+
 # ---- filedelete: one unlink a file, the files gone
 mkdir u
 strace -f -qq -e trace=unlink,unlinkat -o u.trace "$IORIG" --name=t \

@@ -309,6 +309,7 @@ struct job {
 	unsigned wait_group;	/* jobs start after all of lower wait_group */
 	const struct engine_ops *engine;
 	bool engine_changes_files;	/* ENGINE_CHANGES_FILES (falloc) */
+	bool engine_deletes;		/* ENGINE_DELETES (filedelete) */
 	char *sweep_point;	/* "bs=4k ioengine=libaio", or NULL */
 	/*
 	 * rate_curve: the plan makes a probe (curve_point 1) and one job per

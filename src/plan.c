@@ -799,6 +799,8 @@ static int sweep_point(struct plan *p, const struct job *proto,
 	if (!ret) {
 		pt.stonewall = true;
 		pt.engine = engine_find(pt.ioengine);
+		pt.engine_deletes = pt.engine &&
+			(pt.engine->flags & ENGINE_DELETES);
 		pt.engine_changes_files = pt.engine &&
 			(pt.engine->flags & ENGINE_CHANGES_FILES);
 		ret = add_curve(p, &pt, e);
@@ -970,6 +972,7 @@ static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 	if (ret)
 		goto out;
 	j.engine = engine_find(j.ioengine);
+	j.engine_deletes = j.engine && (j.engine->flags & ENGINE_DELETES);
 	j.engine_changes_files = j.engine &&
 		(j.engine->flags & ENGINE_CHANGES_FILES);
 	if (j.sweep) {

@@ -28,7 +28,6 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "engine.h"
 #include "gen.h"
 #include "guard.h"
 #include "path.h"
@@ -748,13 +747,12 @@ int target_plan(struct target *t, const struct job *j, struct err_rec *e)
 		goto err;
 	for (i = 0; i < t->nfiles; i++) {
 		ret = probe_file(&t->files[i], j, e);
-		if (!ret && t->files[i].exists && j->engine &&
-		    (j->engine->flags & ENGINE_DELETES)) {
+		if (!ret && t->files[i].exists && j->engine_deletes) {
 			err_set(e, t->files[i].path, 0, "ioengine", "%s "
 				"deletes the job's files, and iorig deletes only "
 				"files this run creates: this one exists; "
 				"expected the name of a file that does not "
-				"exist yet", j->engine->name);
+				"exist yet", j->ioengine);
 			ret = -EEXIST;
 		}
 		if (ret)

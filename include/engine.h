@@ -65,6 +65,16 @@ enum engine_flags {
 	 * init (mmap): req->fd is not used, and a request outside the
 	 * target's regions is not possible (no short reads at the end). */
 	ENGINE_MAPPED = 1u << 6,
+	/* Each request is one operation on its file's name (filecreate,
+	 * filestat, filedelete): the planner makes bs the file's region,
+	 * so a pass is one operation a file. */
+	ENGINE_FILEOP = 1u << 7,
+	/* Targets are names only: nothing is created, laid out or opened
+	 * before the run (filecreate creates them). */
+	ENGINE_NOLAYOUT = 1u << 8,
+	/* Requests delete their files: only files this run creates may be
+	 * named (target_plan refuses one that exists). */
+	ENGINE_DELETES = 1u << 9,
 };
 
 /*
@@ -82,7 +92,11 @@ struct engine_opts {
 	uint64_t pool_threads;		/* pthread engine; 0: iodepth */
 	bool nowait;			/* pvsync2: RWF_NOWAIT */
 	bool uncached;			/* pvsync2: RWF_DONTCACHE */
+	int stat_type;			/* filestat: enum engine_stat */
 };
+
+/* filestat's system call (stat_type=). */
+enum engine_stat { ENGINE_STAT, ENGINE_LSTAT, ENGINE_STATX };
 
 #define ENGINE_SETUP_MAX 12
 

@@ -28,6 +28,13 @@
  * are drawn independently (repeats).
  * A pass ends after `region` bytes have been generated; gen_next then
  * returns the start of a new pass (the worker counts loops).
+ * Uneven files (flen): file i is the slot [i * file_region, i * file_region
+ * + flen[i]) with file_region the largest flen; lengths are clipped to the
+ * smallest file, so any fits in any file. Several files then always take
+ * the file_service_type path (roundrobin when none is given): sequential
+ * stops at each file's end, the random map skips the blocks of a slot past
+ * its file's end, norandommap draws over the file's own positions. Random
+ * patterns (the ext path) with uneven files are refused (-EOPNOTSUPP).
  * With zones (zonemode=strided, one file): I/Os stay in the zone
  * [zbase, zbase + zone_range) until zone_size bytes were done there, then
  * the next zone starts zone_range + zone_skip further on, and the first
@@ -62,6 +69,10 @@ uint64_t gen_rng_below(struct gen_rng *r, uint64_t n);
 struct gen_params {
 	uint64_t region;		/* bytes, > 0, a multiple of nfiles */
 	unsigned nfiles;		/* file regions in it; 0 means 1 */
+	/* Files of their own lengths (filesize=LO-HI): flen[i] bytes of
+	 * file i, multiples of every bs_min in use, region their sum;
+	 * NULL: region / nfiles each. See "Uneven files" below. */
+	const uint64_t *flen;
 	/* per direction, > 0 */
 	uint64_t bs_min[DDIR_NR], bs_max[DDIR_NR];
 	bool random;
@@ -170,6 +181,8 @@ struct gen_fst_state {
 	uint32_t file;		/* the file being serviced */
 	uint64_t left;		/* I/Os still due on it */
 	uint8_t sub;		/* GEN_MODE_SEQ, _MAP or _ANY inside a file */
+	uint64_t *fshort;	/* uneven files: align units file i lacks of
+				 * file_region; NULL: even */
 	bool skew;		/* zipf, pareto, normal */
 	struct gen_perm fperm;	/* random map: blocks of a file */
 	struct dist_law law;	/* skew: ranks */
@@ -179,7 +192,8 @@ struct gen_fst_state {
 struct gen {
 	struct gen_params p;
 	struct gen_rng rng;
-	uint64_t file_region;	/* region / nfiles */
+	uint64_t file_region;	/* region / nfiles; uneven: largest flen */
+	uint64_t fmin;		/* smallest file region */
 	uint64_t fblocks;	/* random map: whole blocks in one file */
 	uint64_t fblocks_inv;	/* UINT64_MAX / fblocks, for block -> file */
 	uint64_t pos;		/* sequential cursor in file `file` */

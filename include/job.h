@@ -246,6 +246,15 @@ struct job {
 	bool verify_only;		/* write nothing: check */
 	bool verify_fatal;		/* stop at the first mismatch */
 	uint64_t verify_backlog;	/* check every N writes; 0 never */
+	/* Verification, the rest of issue 12 (verify/phase.c, plan.c) */
+	uint64_t verify_backlog_batch;	/* blocks checked each time; 0: N */
+	uint64_t verify_async;		/* fio's verify threads: inline here */
+	char *verify_async_cpus;	/* their CPUs (checked, reported) */
+	uint64_t trim_percentage;	/* of verified writes, trimmed after */
+	bool trim_verify_zero;		/* a trimmed block must read zeros */
+	uint64_t trim_backlog;		/* trim after every N writes; 0 never */
+	uint64_t trim_backlog_batch;	/* trims each time; 0: trim_backlog */
+	int stat_type;			/* filestat: enum engine_stat */
 	/* Verification extras (issue 12: src/verify/) */
 	bool verify_dump;		/* mismatching blocks to files */
 	bool verify_state_save;		/* written blocks to a state file */
@@ -300,6 +309,7 @@ struct job {
 	unsigned wait_group;	/* jobs start after all of lower wait_group */
 	const struct engine_ops *engine;
 	bool engine_changes_files;	/* ENGINE_CHANGES_FILES (falloc) */
+	bool engine_deletes;		/* ENGINE_DELETES (filedelete) */
 	char *sweep_point;	/* "bs=4k ioengine=libaio", or NULL */
 	/*
 	 * rate_curve: the plan makes a probe (curve_point 1) and one job per

@@ -29,6 +29,8 @@ struct target_file {
 	bool created;		/* created by this run: unlink may delete */
 	uint64_t cur_size;	/* file or device size when planned */
 	uint64_t offset;	/* region start in this file */
+	uint64_t len;		/* region bytes in this file: file_region,
+				 * or less when filesize= is a range */
 	uint32_t dio_align;	/* offset/length alignment for O_DIRECT */
 	uint32_t dio_mem_align;
 	char *guard_note;	/* data that allow_destructive overwrites */
@@ -56,8 +58,11 @@ struct target_file {
 struct target {
 	struct target_file *files;
 	unsigned nfiles;
-	uint64_t file_region;	/* region bytes in each file */
-	uint64_t region;	/* nfiles * file_region */
+	/* Region bytes in each file; with filesize=LO-HI the largest
+	 * file's, the files' own in files[i].len (uneven set). */
+	uint64_t file_region;
+	uint64_t region;	/* bytes of a pass: the sum of files[i].len */
+	bool uneven;		/* some files[i].len < file_region */
 	struct warn_list *warn;	/* target_open's warnings; NULL: stderr */
 };
 

@@ -299,6 +299,18 @@ struct verify_ctx {
 				 * written or ring */
 	struct verify_blk *ring;	/* verify_backlog: writes to check */
 	uint32_t ring_len, backlog;
+	uint32_t backlog_batch;	/* blocks of the ring read each time */
+	/* trim_percentage, trim_backlog (phase.c, verify_trims): blocks
+	 * chosen to be trimmed, oldest first, in a ring of tcap; those
+	 * trimmed since their last write. */
+	uint64_t *trimmed;	/* bitmap; NULL: no trims */
+	uint64_t *tring;
+	uint32_t tcap, thead, tlen;
+	uint32_t tdue;		/* trims due at the next barrier */
+	uint64_t tlogged;	/* blocks written, for trim_backlog */
+	uint64_t tctr;		/* draws of trim_percentage */
+	uint32_t tpct, tbacklog, tbatch;
+	bool tzero;		/* trim_verify_zero */
 	struct verify_run *runs;	/* verify_only: the runs seen */
 	unsigned nruns;
 	uint64_t nfound;	/* mismatches found so far (report order) */
@@ -369,6 +381,10 @@ void verify_stamp_io(struct verify_ctx *v, void *buf, uint64_t vblock,
  * device. It is counted in stats.write_failed.
  */
 void verify_write_done(struct verify_ctx *v, uint64_t vblock, bool ok);
+/* trim_backlog: the next block due to be trimmed (false: none now), and
+ * that it was trimmed (it then reads as zeros until written again). */
+bool verify_trim_next(struct verify_ctx *v, uint64_t *vblock);
+void verify_trim_done(struct verify_ctx *v, uint64_t vblock);
 /* The last write of block vblock failed or was short. */
 bool verify_write_failed(const struct verify_ctx *v, uint64_t vblock);
 /* The writer begins another pass over the region. */

@@ -14,6 +14,9 @@ extern const struct engine_ops engine_pvsync2;
 extern const struct engine_ops engine_posixaio;
 extern const struct engine_ops engine_mmap;
 extern const struct engine_ops engine_falloc;
+extern const struct engine_ops engine_filecreate;
+extern const struct engine_ops engine_filestat;
+extern const struct engine_ops engine_filedelete;
 
 static const struct engine_ops *const engines[] = {
 	&engine_sync,
@@ -26,6 +29,9 @@ static const struct engine_ops *const engines[] = {
 	&engine_posixaio,
 	&engine_mmap,
 	&engine_falloc,
+	&engine_filecreate,
+	&engine_filestat,
+	&engine_filedelete,
 	NULL,
 };
 

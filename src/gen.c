@@ -213,9 +213,22 @@ static int check_params(const struct gen_params *p, unsigned *first,
 	} else {
 		return -EINVAL;
 	}
-	if (p->region % nfiles || (p->zone_size && nfiles > 1))
+	if (p->flen && nfiles > 1) {
+		uint64_t sum = 0, i;
+
+		fregion = UINT64_MAX;
+		for (i = 0; i < nfiles; i++) {
+			if (p->flen[i] < fregion)
+				fregion = p->flen[i];
+			sum += p->flen[i];
+		}
+		if (sum != p->region || p->zone_size)
+			return -EINVAL;
+	} else if (p->region % nfiles || (p->zone_size && nfiles > 1)) {
 		return -EINVAL;
-	fregion = p->region / nfiles;
+	} else {
+		fregion = p->region / nfiles;
+	}
 	for (d = *first; d <= *last; d++) {
 		if (!p->bs_min[d] || p->bs_max[d] < p->bs_min[d] ||
 		    p->bs_max[d] > UINT32_MAX || fregion < p->bs_min[d])
@@ -263,6 +276,21 @@ int gen_init(struct gen *g, const struct gen_params *p)
 	if (!g->p.nfiles)
 		g->p.nfiles = 1;
 	g->file_region = p->region / g->p.nfiles;
+	g->fmin = g->file_region;
+	g->p.flen = NULL;
+	if (p->flen && g->p.nfiles > 1) {
+		g->file_region = 0;
+		for (d = 0; d < g->p.nfiles; d++) {
+			if (p->flen[d] > g->file_region)
+				g->file_region = p->flen[d];
+			if (p->flen[d] < g->fmin)
+				g->fmin = p->flen[d];
+		}
+		if (g->fmin < g->file_region)
+			g->p.flen = p->flen;	/* fst_init copies it */
+		else
+			g->p.region = g->file_region * g->p.nfiles;
+	}
 	gen_rng_seed(&g->rng, p->seed);
 	for (d = first; d <= last; d++) {
 		align = gcd64(align, p->bs_min[d]);
@@ -273,7 +301,7 @@ int gen_init(struct gen *g, const struct gen_params *p)
 	g->align = align;
 	for (d = first; d <= last; d++) {
 		uint64_t fr = g->file_region;
-		uint64_t max = p->bs_max[d] < fr ? p->bs_max[d] : fr;
+		uint64_t max = p->bs_max[d] < g->fmin ? p->bs_max[d] : g->fmin;
 
 		g->len_max[d] = max;
 		g->len_mults[d] = max / p->bs_min[d];
@@ -300,14 +328,18 @@ int gen_init(struct gen *g, const struct gen_params *p)
 	g->mode = g->ext ? GEN_MODE_EXT : !p->random ? GEN_MODE_SEQ :
 		  g->use_map ? GEN_MODE_MAP : GEN_MODE_ANY;
 	if (g->ext)
-		return ext_init(g, first, last);
-	return p->fst != GEN_FST_NONE && g->p.nfiles > 1 ? fst_init(g) : 0;
+		return g->p.flen ? -EOPNOTSUPP : ext_init(g, first, last);
+	if (g->p.flen && g->p.fst == GEN_FST_NONE)
+		g->p.fst = GEN_FST_RR;
+	return g->p.fst != GEN_FST_NONE && g->p.nfiles > 1 ? fst_init(g) : 0;
 }
 
 void gen_free(struct gen *g)
 {
 	free(g->f.cur);
+	free(g->f.fshort);
 	g->f.cur = NULL;
+	g->f.fshort = NULL;
 	g->f.live = g->f.where = NULL;
 }
 
@@ -461,6 +493,24 @@ static int fst_init(struct gen *g)
 	f->inserv = (uint8_t *)(f->where + n);
 	if (!g->p.openfiles || g->p.openfiles > n || kind >= GEN_FST_ZIPF)
 		g->p.openfiles = n;
+	if (g->p.flen) {
+		uint32_t i;
+
+		f->fshort = malloc(n * sizeof(*f->fshort));
+		if (!f->fshort) {
+			gen_free(g);
+			return -ENOMEM;
+		}
+		for (i = 0; i < n; i++) {
+			if (g->p.flen[i] % g->align) {
+				gen_free(g);
+				return -EINVAL;
+			}
+			f->fshort[i] = (g->file_region - g->p.flen[i]) /
+				       g->align;
+		}
+		g->p.flen = NULL;	/* the caller's: not kept */
+	}
 	f->sub = g->mode;
 	g->mode = GEN_MODE_FST;
 	if (!g->p.fst_nr)
@@ -575,11 +625,35 @@ static uint32_t fst_pick(struct gen *g)
 	return i;
 }
 
+/*
+ * The random map of file i: its next block in *blk, or false once every
+ * block of the file was visited this pass. The blocks of the slot past an
+ * uneven file's end (the last sh) are skipped.
+ */
+static inline bool map_file_next(struct gen *g, uint32_t i, uint64_t sh,
+				 uint64_t *blk)
+{
+	struct gen_fst_state *f = &g->f;
+	uint64_t b;
+
+	while (f->cur[i] < g->fblocks) {
+		b = perm_index(&f->fperm, f->cur[i]++) +
+		    (i * FST_ROT) % g->fblocks;
+		if (b >= g->fblocks)
+			b -= g->fblocks;
+		if (b < g->fblocks - sh) {
+			*blk = b;
+			return true;
+		}
+	}
+	return false;
+}
+
 static __attribute__((noinline)) void next_fst(struct gen *g, unsigned d,
 					       struct gen_io *io)
 {
 	struct gen_fst_state *f = &g->f;
-	uint64_t pos = 0, len = g->align, foff, fr = g->file_region, blk;
+	uint64_t pos = 0, len = g->align, foff, fr = g->file_region, blk, sh;
 	uint32_t i;
 
 	/* Skewed picks and norandommap never finish a file: bytes count. */
@@ -595,21 +669,19 @@ static __attribute__((noinline)) void next_fst(struct gen *g, unsigned d,
 			io->new_pass = true;
 		}
 		i = fst_pick(g);
+		/* Uneven files: file i lacks `sh` align units of a slot. */
+		sh = gen_unlikely(f->fshort != NULL) ? f->fshort[i] : 0;
 		if (f->sub == GEN_MODE_ANY) {
-			foff = rng_below(&g->rng, pos) * g->align;
+			foff = rng_below(&g->rng, pos - sh) * g->align;
 			break;
 		}
 		if (f->sub == GEN_MODE_SEQ) {
-			if (len <= fr - f->cur[i]) {
+			if (len <= fr - sh * g->align - f->cur[i]) {
 				foff = f->cur[i];
 				f->cur[i] += len;
 				break;
 			}
-		} else if (f->cur[i] < g->fblocks) {
-			blk = perm_index(&f->fperm, f->cur[i]++) +
-			      (i * FST_ROT) % g->fblocks;
-			if (blk >= g->fblocks)
-				blk -= g->fblocks;
+		} else if (map_file_next(g, i, sh, &blk)) {
 			foff = blk * g->align;
 			break;
 		}

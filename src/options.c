@@ -101,6 +101,13 @@ static const struct opt_choice rate_process_choices[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct opt_choice stat_type_choices[] = {
+	{ "stat", ENGINE_STAT, "stat(2)" },
+	{ "lstat", ENGINE_LSTAT, "lstat(2): a symlink itself" },
+	{ "statx", ENGINE_STATX, "statx(2), basic fields and birth time" },
+	{ NULL, 0, NULL },
+};
+
 static const struct opt_choice cpus_policy_choices[] = {
 	{ "shared", CPUS_SHARED, "every clone may run on all of the CPUs" },
 	{ "split", CPUS_SPLIT, "each clone gets one CPU of the set, in turn" },
@@ -355,6 +362,9 @@ const struct opt_def options_table[] = {
 	  .def = "0", .category = "engine",
 	  .help = "pvsync2: RWF_DONTCACHE: buffered I/O that drops its "
 		  "pages from the cache once done (Linux 6.14+)" },
+	{ .name = "stat_type", .type = OPT_ENUM, .off = F(stat_type),
+	  .def = "stat", .choices = stat_type_choices, .category = "engine",
+	  .help = "filestat: the system call of each operation" },
 	{ .name = "pool_threads", .type = OPT_UINT, .off = F(pool_threads),
 	  .def = "0", .min = 0, .max = 4096, .category = "engine",
 	  .help = "pthread engine: threads in the pool; 0: iodepth" },
@@ -571,8 +581,9 @@ const struct opt_def options_table[] = {
 	/* File layout (issue 12, layout family; src/target.c) */
 	{ .name = "filesize", .type = OPT_SPECIAL, .off = F(filesize),
 	  .set = set_filesize, .category = "target",
-	  .help = "Size of each file; size= then only sets how much I/O "
-		  "(the default of io_size)" },
+	  .help = "Size of each file, or LO-HI: each file a size drawn in "
+		  "the range; size= then only sets how much I/O (the "
+		  "default of io_size)" },
 	{ .name = "filename_format", .type = OPT_SPECIAL,
 	  .off = F(filename_format), .set = set_filename_format,
 	  .category = "target",
@@ -863,6 +874,39 @@ const struct opt_def options_table[] = {
 	  .max = VERIFY_BACKLOG_MAX, .category = "verify",
 	  .help = "Also check while writing: after every N writes, read "
 		  "those N blocks back; 0: never" },
+	{ .name = "verify_backlog_batch", .type = OPT_UINT,
+	  .off = F(verify_backlog_batch), .def = "0", .min = 0,
+	  .max = VERIFY_BACKLOG_MAX, .category = "verify",
+	  .help = "Blocks read back each time verify_backlog is due: fewer "
+		  "leaves some to the final check; 0: verify_backlog's N" },
+	{ .name = "trim_percentage", .type = OPT_UINT,
+	  .off = F(trim_percentage), .def = "0", .min = 0, .max = 100,
+	  .category = "verify",
+	  .help = "With verify and trim_backlog: this percentage of the "
+		  "blocks written are trimmed afterwards, then checked to "
+		  "read as zeros" },
+	{ .name = "trim_verify_zero", .type = OPT_BOOL,
+	  .off = F(trim_verify_zero), .def = "1", .category = "verify",
+	  .help = "A trimmed block must read as zeros (0: it is not "
+		  "checked)" },
+	{ .name = "trim_backlog", .type = OPT_UINT, .off = F(trim_backlog),
+	  .def = "0", .min = 0, .max = VERIFY_BACKLOG_MAX,
+	  .category = "verify",
+	  .help = "Trim after every N blocks written (the blocks "
+		  "trim_percentage chose, oldest first); 0: never" },
+	{ .name = "trim_backlog_batch", .type = OPT_UINT,
+	  .off = F(trim_backlog_batch), .def = "0", .min = 0,
+	  .max = VERIFY_BACKLOG_MAX, .category = "verify",
+	  .help = "Trims each time trim_backlog is due; 0: trim_backlog's N" },
+	{ .name = "verify_async", .type = OPT_UINT, .off = F(verify_async),
+	  .def = "0", .min = 0, .max = 1024, .category = "verify",
+	  .help = "fio's N verification threads: accepted, iorig checks "
+		  "inline in the job's thread (a warning says so)" },
+	{ .name = "verify_async_cpus", .type = OPT_SPECIAL,
+	  .off = F(verify_async_cpus), .set = set_cpus_allowed,
+	  .category = "verify",
+	  .help = "CPUs of fio's verification threads (a list such as "
+		  "0-3,6): checked, and without effect (verify_async)" },
 	{ .name = "verify_dump", .type = OPT_BOOL, .off = F(verify_dump),
 	  .def = "0", .category = "verify",
 	  .help = "Write each mismatching block as read, and as expected, to "
@@ -1086,7 +1130,6 @@ static const char *const fio_only[] = {
 	"spr_num_regions",
 	"spr_op",
 	"sprandom",
-	"stat_type",
 	"stats",
 	"std_redirect",
 	"stream_id",
@@ -1095,10 +1138,6 @@ static const char *const fio_only[] = {
 	"thinkcycles",
 	"thp",
 	"touch_objects",
-	"trim_backlog",
-	"trim_backlog_batch",
-	"trim_percentage",
-	"trim_verify_zero",
 	"ttl",
 	"uid",
 	"unique_filename",
@@ -1106,9 +1145,6 @@ static const char *const fio_only[] = {
 	"uri",
 	"userspace_reap",
 	"verb",
-	"verify_async",
-	"verify_async_cpus",
-	"verify_backlog_batch",
 	"verify_bytchk",
 	"verify_header_seed",
 	"verify_mode",
@@ -1287,9 +1323,8 @@ static int set_verify_pattern(struct job *j, const struct opt_def *o,
 }
 
 /*
- * filesize=SIZE: every file of the job is this big. fio also takes a range
- * LO-HI (each file a size drawn in it); iorig's file regions are all one
- * size, so a range is refused rather than read as something else.
+ * filesize=SIZE: every file of the job is this big; a range LO-HI: each
+ * file a size drawn in it (target.c, filesize_draw).
  */
 static int set_filesize(struct job *j, const struct opt_def *o,
 			const char *val, char *why, size_t whylen)
@@ -1303,12 +1338,6 @@ static int set_filesize(struct job *j, const struct opt_def *o,
 			       whylen);
 	if (ret)
 		return ret;
-	if (lo != hi) {
-		snprintf(why, whylen, "'%s': a range of file sizes is not "
-			 "supported yet (iorig gives every file of a job the "
-			 "same region); expected one size", val);
-		return -EINVAL;
-	}
 	copy = strdup(val);
 	if (!copy)
 		return -ENOMEM;

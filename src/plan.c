@@ -235,6 +235,54 @@ static int check_zones(const struct job *j, struct err_rec *e)
 }
 
 /* Cross-option checks that need the whole job. */
+/*
+ * filecreate, filestat, filedelete (ENGINE_FILEOP): one operation a file
+ * each pass, so the block size becomes each file's size (filesize=, else
+ * size= / nrfiles), which fio counts as the bytes of the operation.
+ */
+static int plan_fileop(struct job *j, struct err_rec *e)
+{
+	const struct engine_ops *eng = engine_find(j->ioengine);
+	const char *file = j->section_file;
+	int line = j->section_line, d;
+	uint64_t fs;
+
+	if (!eng || !(eng->flags & ENGINE_FILEOP))
+		return 0;
+	if (j->filesize_min != j->filesize_max) {
+		err_set(e, file, line, "filesize", "ioengine=%s does one "
+			"operation a file; expected one filesize, not a range",
+			j->ioengine);
+		return -EINVAL;
+	}
+	fs = j->filesize_min ? j->filesize_min :
+	     j->size / (j->nrfiles ? j->nrfiles : 1);
+	if (!fs || fs > (1u << 30)) {
+		err_set(e, file, line, "filesize", "ioengine=%s needs each "
+			"file's size, from 1 byte to 1GiB (fio counts it as "
+			"the bytes of an operation): expected filesize= or "
+			"size=", j->ioengine);
+		return -EINVAL;
+	}
+	if (j->bssplit || (rw_dirs(j->rw) & (1u << DDIR_TRIM))) {
+		err_set(e, file, line, j->bssplit ? "bssplit" : "rw",
+			"ioengine=%s does one operation a file: %s has no "
+			"meaning there", j->ioengine, j->bssplit ?
+			"a split of block sizes" : "a trim");
+		return -EINVAL;
+	}
+	if ((eng->flags & ENGINE_DELETES) && (j->loops > 1 || j->time_based)) {
+		err_set(e, file, line, j->time_based ? "time_based" : "loops",
+			"ioengine=%s deletes the files in the first pass; "
+			"expected one pass (loops=1, no time_based)",
+			j->ioengine);
+		return -EINVAL;
+	}
+	for (d = 0; d < DDIR_NR; d++)
+		j->bs_min[d] = j->bs_max[d] = fs;
+	return 0;
+}
+
 static int check_job(const struct job *j, struct err_rec *e)
 {
 	const char *file = j->section_file;
@@ -484,6 +532,22 @@ static void warn_job(struct plan *p, const struct job *j)
 		warn_engine_options(p, j);
 	warn_think(p, j);
 	warn_fill(p, j);
+	if (j->trim_percentage && (j->verify == VERIFY_NONE ||
+				   !j->trim_backlog || !j->do_verify ||
+				   j->verify_only))
+		plan_warn(p, j, "trim_unset", "trim_percentage trims only "
+			  "blocks a verifying job writes, every trim_backlog "
+			  "of them (fio's meaning): with %s, nothing is "
+			  "trimmed", j->verify == VERIFY_NONE ? "no verify" :
+			  !j->trim_backlog ? "no trim_backlog" :
+			  j->verify_only ? "verify_only" : "do_verify=0");
+	if (j->verify != VERIFY_NONE &&
+	    (j->verify_async || opt_is_set(j, "verify_async_cpus")))
+		plan_warn(p, j, "verify_async_inline", "verify_async: iorig "
+			  "checks blocks in the job's own thread, not in %"
+			  PRIu64 " more (the same checks; their time is in "
+			  "the job's verify runtime, not beside it)",
+			  j->verify_async ? j->verify_async : 1);
 	if (!j->zonesize && (j->zonerange || j->zoneskip))
 		plan_warn(p, j, "zones_unset", "%s has no effect without "
 			  "zonesize", j->zonerange ? "zonerange" : "zoneskip");
@@ -729,10 +793,14 @@ static int sweep_point(struct plan *p, const struct job *proto,
 	if (!ret && !(pt.sweep_point = strdup(label)))
 		ret = -ENOMEM;
 	if (!ret)
+		ret = plan_fileop(&pt, e);
+	if (!ret)
 		ret = check_job(&pt, e);
 	if (!ret) {
 		pt.stonewall = true;
 		pt.engine = engine_find(pt.ioengine);
+		pt.engine_deletes = pt.engine &&
+			(pt.engine->flags & ENGINE_DELETES);
 		pt.engine_changes_files = pt.engine &&
 			(pt.engine->flags & ENGINE_CHANGES_FILES);
 		ret = add_curve(p, &pt, e);
@@ -895,13 +963,16 @@ static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 	if (!ret)
 		ret = note_checks(&j, opts, n, sec);
 	if (!ret) {
-		ret = check_job(&j, e);
+		ret = plan_fileop(&j, e);
+		if (!ret)
+			ret = check_job(&j, e);
 		if (ret)
 			blame_option(opts, n, e);
 	}
 	if (ret)
 		goto out;
 	j.engine = engine_find(j.ioengine);
+	j.engine_deletes = j.engine && (j.engine->flags & ENGINE_DELETES);
 	j.engine_changes_files = j.engine &&
 		(j.engine->flags & ENGINE_CHANGES_FILES);
 	if (j.sweep) {

@@ -76,8 +76,10 @@ static int plan_targets(const struct plan *p, struct target *tg,
 			if (!tg[i].files || !(tg[i].files->path =
 					      strdup("(null engine)")))
 				ret = -ENOMEM;
-			else
+			else {
 				tg[i].files->fd = -1;
+				tg[i].files->len = region;
+			}
 			tg[i].nfiles = tg[i].files ? 1 : 0;
 			continue;
 		}
@@ -368,7 +370,7 @@ static unsigned start_group(const struct plan *p, unsigned wg,
 			r->stats[i].err = ret;
 			continue;
 		}
-		ret = needs_files(j) ?
+		ret = needs_files(j) && !(j->engine->flags & ENGINE_NOLAYOUT) ?
 		      target_open(&tg[i], tg, p->njobs, j, stop, &e) : 0;
 		if (ret) {
 			r->stats[i].interrupted = atomic_load(stop) != 0;

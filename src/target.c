@@ -373,6 +373,18 @@ static uint64_t region_unit(const struct job *j)
 	return bs_smallest(j);
 }
 
+static uint64_t lcm64(uint64_t a, uint64_t b)
+{
+	uint64_t x = a, y = b, r;
+
+	while (y) {
+		r = x % y;
+		x = y;
+		y = r;
+	}
+	return a / x * b;
+}
+
 /* Region start in one file; 0, or -EINVAL with e filled. */
 static int plan_offset(struct target_file *tf, const struct job *j,
 		       struct err_rec *e)
@@ -396,6 +408,32 @@ static int plan_offset(struct target_file *tf, const struct job *j,
 	return 0;
 }
 
+/*
+ * filesize=LO-HI (fio's meaning): a file whose size is already in the range
+ * keeps it (its region: from offset to its end); any other gets a size
+ * drawn uniformly in [LO, HI], rounded down to the smallest block size. The
+ * draw is seeded by randseed and the file's name, so a run repeats its
+ * sizes and clones that share a file agree on its size.
+ */
+static uint64_t filesize_draw(const struct target_file *tf,
+			      const struct job *j)
+{
+	uint64_t lo = j->filesize_min, hi = j->filesize_max, x, unit;
+	struct gen_rng r;
+	const char *c;
+
+	if (tf->exists && !tf->is_bdev && tf->cur_size >= lo &&
+	    tf->cur_size <= hi && tf->cur_size > tf->offset)
+		return tf->cur_size - tf->offset;
+	x = j->randseed ^ 0x6a09e667f3bcc908ull;
+	for (c = tf->path; *c; c++)	/* FNV-1a */
+		x = (x ^ (unsigned char)*c) * 0x100000001b3ull;
+	gen_rng_seed(&r, x);
+	x = lo + gen_rng_below(&r, hi - lo + 1);
+	unit = bs_smallest(j);
+	return x > unit ? x / unit * unit : x;
+}
+
 /* Region length wanted in one file; 0, or -EINVAL with e filled. */
 static int plan_avail(const struct target *t, const struct target_file *tf,
 		      const struct job *j, uint64_t *availp, struct err_rec *e)
@@ -403,7 +441,9 @@ static int plan_avail(const struct target *t, const struct target_file *tf,
 	uint64_t avail = tf->cur_size > tf->offset ?
 			 tf->cur_size - tf->offset : 0;
 
-	if (j->filesize_min)
+	if (j->filesize_min != j->filesize_max)
+		avail = filesize_draw(tf, j);
+	else if (j->filesize_min)
 		avail = j->filesize_min;
 	else if (j->size_pct > 0)
 		avail = (uint64_t)((long double)tf->cur_size * j->size_pct /
@@ -450,16 +490,26 @@ static int plan_region(struct target *t, const struct job *j,
 	unsigned i, d;
 	int ret;
 
+	uint64_t big = 0;
+
+	/* Files of their own sizes: each a multiple of every block size in
+	 * use (the generator's unit divides them all). */
+	if (j->filesize_min != j->filesize_max)
+		for (d = 0; d < DDIR_NR; d++)
+			if (rw_dirs(j->rw) >> d & 1)
+				unit = lcm64(unit, j->bs_min[d]);
 	for (i = 0; i < t->nfiles; i++) {
 		ret = plan_offset(&t->files[i], j, e);
 		if (!ret)
 			ret = plan_avail(t, &t->files[i], j, &avail, e);
 		if (ret)
 			return ret;
-		if (avail < len)
-			len = avail;
+		t->files[i].len = avail / unit * unit;
+		if (t->files[i].len < len)
+			len = t->files[i].len;
+		if (t->files[i].len > big)
+			big = t->files[i].len;
 	}
-	len = len / unit * unit;
 	for (d = 0; d < DDIR_NR; d++) {
 		/* The directions the generator draws (init_gen). */
 		bool used = rw_dirs(j->rw) >> d & 1;
@@ -473,13 +523,26 @@ static int plan_region(struct target *t, const struct job *j,
 			j->bs_min[d], t->nfiles, t->nfiles == 1 ? "" : "s");
 		return -EINVAL;
 	}
-	if (__builtin_mul_overflow(len, (uint64_t)t->nfiles, &t->region)) {
-		err_set(e, t->files[0].path, 0, "size", "%u files of %" PRIu64
-			" bytes each make a region larger than 2^64 bytes; "
-			"expected a smaller size=", t->nfiles, len);
+	/* Files of their own sizes (filesize=LO-HI): each its own region,
+	 * laid out in slots of the largest (gen.h). */
+	t->uneven = j->filesize_min != j->filesize_max && big > len;
+	if (!t->uneven)
+		big = len;
+	t->region = 0;
+	for (i = 0; i < t->nfiles; i++) {
+		if (!t->uneven)
+			t->files[i].len = len;
+		if (!__builtin_add_overflow(t->region, t->files[i].len,
+					    &t->region) &&
+		    !__builtin_mul_overflow(big, (uint64_t)t->nfiles,
+					    &avail))
+			continue;
+		err_set(e, t->files[0].path, 0, "size", "%u files of up to %"
+			PRIu64 " bytes each make a region larger than 2^64 "
+			"bytes; expected a smaller size=", t->nfiles, big);
 		return -EINVAL;
 	}
-	t->file_region = len;
+	t->file_region = big;
 	return 0;
 }
 
@@ -606,7 +669,7 @@ static bool writes_file(const struct target *t, const struct target_file *tf,
 	if (j->verify_only)
 		return false;
 	return job_writes(j) || !tf->exists ||
-	       tf->cur_size < tf->offset + t->file_region;
+	       tf->cur_size < tf->offset + tf->len;
 }
 
 /*
@@ -684,6 +747,14 @@ int target_plan(struct target *t, const struct job *j, struct err_rec *e)
 		goto err;
 	for (i = 0; i < t->nfiles; i++) {
 		ret = probe_file(&t->files[i], j, e);
+		if (!ret && t->files[i].exists && j->engine_deletes) {
+			err_set(e, t->files[i].path, 0, "ioengine", "%s "
+				"deletes the job's files, and iorig deletes only "
+				"files this run creates: this one exists; "
+				"expected the name of a file that does not "
+				"exist yet", j->ioengine);
+			ret = -EEXIST;
+		}
 		if (ret)
 			goto err;
 	}
@@ -982,14 +1053,13 @@ static void apply_fadvise(const struct target *t, const struct target_file *tf,
 		      "POSIX_FADV_DONTNEED instead", tf->path,
 		      strerror(errno));
 	if (j->invalidate)
-		posix_fadvise(tf->fd, (off_t)tf->offset,
-			      (off_t)t->file_region, POSIX_FADV_DONTNEED);
+		posix_fadvise(tf->fd, (off_t)tf->offset, (off_t)tf->len,
+			      POSIX_FADV_DONTNEED);
 	if (h == FADV_NONE)
 		return;
 	if (h == FADV_AUTO)
 		h = rw_random(j->rw) ? FADV_RANDOM : FADV_SEQUENTIAL;
-	posix_fadvise(tf->fd, (off_t)tf->offset, (off_t)t->file_region,
-		      advice[h]);
+	posix_fadvise(tf->fd, (off_t)tf->offset, (off_t)tf->len, advice[h]);
 }
 
 /*
@@ -1289,7 +1359,7 @@ static int open_regular(struct target_file *tf, const struct target *t,
 			const struct job *j, const atomic_int *stop,
 			struct err_rec *e)
 {
-	uint64_t end = tf->offset + t->file_region, size = 0, holes;
+	uint64_t end = tf->offset + tf->len, size = 0, holes;
 	struct stat st;
 	int fd, ret;
 
@@ -1502,7 +1572,7 @@ static int space_of(const struct target *t, const struct target_file *tf,
 		    const struct job *j, struct space_file *sf,
 		    struct err_rec *e)
 {
-	uint64_t end = add_sat(tf->offset, t->file_region), holes = 0, size;
+	uint64_t end = add_sat(tf->offset, tf->len), holes = 0, size;
 	struct statvfs vfs;
 	struct stat st;
 	const char *at = tf->path;

@@ -75,7 +75,7 @@ static int mm_init(struct engine_ctx *ctx)
 		void *p;
 
 		m->start = tf->offset / page * page;
-		m->len = (size_t)(tf->offset + t->file_region - m->start);
+		m->len = (size_t)(tf->offset + tf->len - m->start);
 		p = mmap(NULL, m->len, PROT_READ | PROT_WRITE, MAP_SHARED,
 			 tf->fd, (off_t)m->start);
 		/* Opened read-only (a job that only reads): map it so. */

@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "../worker/wstate.h"
+#include "hist.h"
+#include "trim.h"
 
 /*
  * Verification (verify.h). prep() fills every write. A write waits at a
@@ -37,7 +39,7 @@ bool verify_next_io(struct wstate *s, struct gen_io *io)
 		gen_next(&s->gen, io);
 		if ((io->new_pass && (s->inflight || s->queued ||
 				      v->ring_len)) ||
-		    (v->backlog && v->ring_len >= v->backlog)) {
+		    (v->backlog && v->ring_len >= v->backlog) || v->tdue) {
 			s->vheld = *io;
 			s->vheld_ok = true;
 			s->vhold = true;
@@ -284,14 +286,58 @@ static void verify_reads(struct wstate *s, struct vsource *src)
 						   clock_ticks(s->w->clk));
 }
 
+/*
+ * The backlog's writes read back: the first verify_backlog_batch of them
+ * (fio's meaning); fewer than the ring leaves the rest to the final check,
+ * more reads each once (as fio 3.33 does).
+ */
 void verify_backlog_check(struct wstate *s)
 {
-	struct vsource src = { .list = s->vfy->ring, .n = s->vfy->ring_len };
+	struct verify_ctx *v = s->vfy;
+	struct vsource src = { .list = v->ring, .n = v->ring_len };
 
+	if (v->backlog_batch && src.n > v->backlog_batch)
+		src.n = v->backlog_batch;
 	verify_reads(s, &src);
-	s->vfy->ring_len = 0;
+	v->ring_len = 0;
 	if (s->vfy->halt)
 		s->stopping = true;
+}
+
+/*
+ * trim_backlog's trims, with nothing in flight: each block trim_percentage
+ * chose, oldest first, trimmed (a hole in a file, BLKDISCARD on a device)
+ * and timed like any trim of the job, in its trim figures; it then reads
+ * as zeros until written again (verify_trim_done). A trim that fails is
+ * an error of the job, as any trim's.
+ */
+static void verify_trims(struct wstate *s)
+{
+	const struct target *t = s->w->tgt;
+	struct dir_stats *d = &s->st->dir[DDIR_TRIM];
+	uint64_t vb, off, t0;
+	unsigned fi;
+	int r;
+
+	while (!vreads_stop(s) && verify_trim_next(s->vfy, &vb)) {
+		verify_where(s->vfy, vb, &fi, &off);
+		t0 = clock_ticks(s->w->clk);
+		r = s->eng->flags & ENGINE_NOIO ? 0 :
+		    trim_range(t->files[fi].fd, t->files[fi].is_bdev, off,
+			       s->vfy->bs);
+		if (r) {
+			job_fail(s, r, "trim_backlog: trim of %" PRIu32
+				 " bytes at offset %" PRIu64 " of %s: %s",
+				 s->vfy->bs, off, t->files[fi].path,
+				 strerror(-r));
+			return;
+		}
+		hist_add(&d->clat, clock_delta_ns(s->w->clk, t0,
+						  clock_ticks(s->w->clk)));
+		d->ios++;
+		d->bytes += s->vfy->bs;
+		verify_trim_done(s->vfy, vb);
+	}
 }
 
 /* issue(): true while the held write must still wait. */
@@ -300,6 +346,8 @@ bool verify_barrier(struct wstate *s)
 	if (s->inflight || s->queued)
 		return true;
 	s->vhold = false;
+	if (s->vfy->tdue)
+		verify_trims(s);
 	if (s->vfy->ring_len)
 		verify_backlog_check(s);
 	return s->stopping;
@@ -328,7 +376,7 @@ static void verify_drop_cache(struct wstate *s)
 			return;
 		}
 		posix_fadvise(t->files[i].fd, (off_t)t->files[i].offset,
-			      (off_t)t->file_region, POSIX_FADV_DONTNEED);
+			      (off_t)t->files[i].len, POSIX_FADV_DONTNEED);
 	}
 }
 

@@ -318,7 +318,7 @@ int verify_plan_overlaps(const struct job *jobs, const struct target *tg,
 		for (f = 0; f < tg[i].nfiles && !ret; f++, n++) {
 			s[n].wg = j->wait_group;
 			s[n].start = tg[i].files[f].offset;
-			s[n].end = s[n].start + tg[i].file_region;
+			s[n].end = s[n].start + tg[i].files[f].len;
 			if (s[n].end < s[n].start)
 				s[n].end = UINT64_MAX;
 			s[n].job = i;

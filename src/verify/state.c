@@ -71,7 +71,9 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 	if (v->maxio < v->bs)
 		v->maxio = v->bs;
 	v->fmt.voff = (uint32_t)j->verify_offset;
-	v->nblocks = t->region / v->bs;
+	/* Blocks of the generator's space: a slot of file_region bytes a
+	 * file, whatever the file's own length (gen.h). */
+	v->nblocks = t->file_region * t->nfiles / v->bs;
 	v->randseed = j->randseed;
 	v->clone = j->clone;
 	v->fatal = j->verify_fatal;
@@ -87,7 +89,27 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 		v->written = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
 	if (!j->verify_only && j->verify_backlog) {
 		v->backlog = (uint32_t)j->verify_backlog;
+		v->backlog_batch = j->verify_backlog_batch ?
+				   (uint32_t)j->verify_backlog_batch :
+				   v->backlog;
 		v->ring = calloc(v->backlog, sizeof(*v->ring));
+	}
+	/* fio trims only with trim_backlog set, of the writes it checks. */
+	if (!j->verify_only && j->do_verify && j->trim_percentage &&
+	    j->trim_backlog) {
+		v->tpct = (uint32_t)j->trim_percentage;
+		v->tbacklog = (uint32_t)j->trim_backlog;
+		v->tbatch = j->trim_backlog_batch ?
+			    (uint32_t)j->trim_backlog_batch : v->tbacklog;
+		v->tzero = j->trim_verify_zero;
+		v->tcap = v->nblocks < (1u << 20) ? (uint32_t)v->nblocks :
+			  1u << 20;
+		v->trimmed = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
+		v->tring = calloc(v->tcap ? v->tcap : 1, sizeof(*v->tring));
+		if (!v->trimmed || !v->tring) {
+			verify_exit(v);
+			return -ENOMEM;
+		}
 	}
 	if (v->written || v->ring || v->wpass)
 		v->failed = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
@@ -122,6 +144,8 @@ void verify_exit(struct verify_ctx *v)
 	if (!v)
 		return;
 	free(v->written);
+	free(v->trimmed);
+	free(v->tring);
 	free(v->wpass);
 	free(v->failed);
 	free(v->ring);
@@ -147,7 +171,7 @@ int verify_lock(const struct target *t, bool writes, char *why,
 		fl.l_type = writes ? F_WRLCK : F_RDLCK;
 		fl.l_whence = SEEK_SET;
 		fl.l_start = (off_t)tf->offset;
-		fl.l_len = (off_t)t->file_region;
+		fl.l_len = (off_t)tf->len;
 		if (!fcntl(tf->fd, F_OFD_SETLK, &fl))
 			continue;
 		err = errno;
@@ -156,7 +180,7 @@ int verify_lock(const struct target *t, bool writes, char *why,
 		if (err != EAGAIN && err != EACCES) {
 			snprintf(why, whylen, "locking bytes %" PRIu64 "-%"
 				 PRIu64 " of %s (fcntl F_OFD_SETLK): %s",
-				 tf->offset, tf->offset + t->file_region - 1,
+				 tf->offset, tf->offset + tf->len - 1,
 				 tf->path, strerror(err));
 			return -err;
 		}
@@ -171,7 +195,7 @@ int verify_lock(const struct target *t, bool writes, char *why,
 			 "them, and this job's checks could not be trusted; "
 			 "run the two one after the other, or on other bytes",
 			 holder, tf->path, writes ? "writes and verifies" :
-			 "checks", tf->offset, tf->offset + t->file_region - 1,
+			 "checks", tf->offset, tf->offset + tf->len - 1,
 			 fl.l_type == F_RDLCK ? "checking" : "writing");
 		return -EAGAIN;
 	}
@@ -217,6 +241,8 @@ void verify_stamp_io(struct verify_ctx *v, void *buf, uint64_t vblock,
 			v->wpass[vb] = (uint32_t)(v->pass + 1);
 		if (v->ever)
 			v->ever[vb / 64] |= bit;
+		if (v->trimmed)
+			v->trimmed[vb / 64] &= ~bit;
 	}
 	if (v->ring && v->ring_len < v->backlog) {
 		v->ring[v->ring_len].vblock = vblock;
@@ -231,10 +257,46 @@ void verify_stamp(struct verify_ctx *v, void *buf, uint64_t vblock)
 	verify_stamp_io(v, buf, vblock, 1);
 }
 
+/*
+ * trim_percentage of the blocks written go to the trim ring (a full ring
+ * takes no more); every trim_backlog blocks written, trim_backlog_batch
+ * trims fall due (fio's meaning).
+ */
+static void trim_note(struct verify_ctx *v, uint64_t vblock)
+{
+	uint64_t r = verify_mix64(v->randseed ^ ((uint64_t)v->clone << 48) ^
+				  v->tctr++ * 0x9e3779b97f4a7c15ull);
+
+	if (r % 100 < v->tpct && v->tlen < v->tcap)
+		v->tring[(v->thead + v->tlen++) % v->tcap] = vblock;
+	if (++v->tlogged % v->tbacklog == 0 && v->tlen)
+		v->tdue = v->tbatch;
+}
+
+bool verify_trim_next(struct verify_ctx *v, uint64_t *vblock)
+{
+	if (!v->tdue || !v->tlen) {
+		v->tdue = 0;
+		return false;
+	}
+	v->tdue--;
+	*vblock = v->tring[v->thead];
+	v->thead = (v->thead + 1) % v->tcap;
+	v->tlen--;
+	return true;
+}
+
+void verify_trim_done(struct verify_ctx *v, uint64_t vblock)
+{
+	v->trimmed[vblock / 64] |= 1ull << (vblock % 64);
+}
+
 void verify_write_done(struct verify_ctx *v, uint64_t vblock, bool ok)
 {
 	uint64_t bit = 1ull << (vblock % 64);
 
+	if (v->trimmed && ok && vblock < v->nblocks)
+		trim_note(v, vblock);
 	if (!v->failed || vblock >= v->nblocks)
 		return;
 	if (ok)
@@ -270,7 +332,18 @@ bool verify_next_written(const struct verify_ctx *v, uint64_t from,
 		vb++;
 	}
 	while (!v->wpass && vb < v->nblocks) {
-		/* Passes before the last one covered every block. */
+		/* Passes before the last one covered every block of each
+		 * file's region; of uneven files (filesize=LO-HI) not the
+		 * tail of a slot past its file's end: skip it. */
+		if (v->pass && v->tgt->uneven) {
+			uint64_t sb = v->tgt->file_region / v->bs;
+			uint64_t fi = vb / sb;
+
+			if (vb - fi * sb >= v->tgt->files[fi].len / v->bs) {
+				vb = (fi + 1) * sb;
+				continue;
+			}
+		}
 		w = v->pass ? ~0ull : v->written[vb / 64];
 		/* A failed write says nothing about the device. */
 		w = (w & ~v->failed[vb / 64]) >> (vb % 64);
@@ -459,6 +532,27 @@ static int check_unit(struct verify_ctx *v, void *buf,
 	unsigned fi;
 	int cls;
 
+	/* Trimmed since its write: zeros (trim_verify_zero), or unchecked. */
+	if (v->trimmed && b->vblock < v->nblocks &&
+	    (v->trimmed[b->vblock / 64] >> (b->vblock % 64) & 1)) {
+		const uint8_t *p = buf;
+		uint32_t i;
+
+		if (!v->tzero)
+			return VC_OK;
+		v->stats.blocks_checked++;
+		v->stats.bytes += v->bs;
+		for (i = 0; i < v->bs && !p[i]; i++)
+			;
+		if (i == v->bs)
+			return VC_OK;
+		memset(&res, 0, sizeof(res));
+		snprintf(res.detail, sizeof(res.detail), "a trimmed block "
+			 "that does not read as zeros (byte %u is 0x%02x): "
+			 "trim_verify_zero", i, p[i]);
+		note_mismatch(v, VC_FOREIGN, b->vblock, b->generation, &res);
+		return VC_FOREIGN;
+	}
 	verify_swap(&v->fmt, buf, v->bs, true);
 	verify_where(v, b->vblock, &fi, &off);
 	seed = verify_file_seed(v->randseed, v->clone, fi);

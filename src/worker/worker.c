@@ -128,9 +128,23 @@ static int init_gen(struct wstate *s)
 
 	struct dist_spec *dist = NULL;
 	struct bssplit_spec *bss = NULL;
+	const struct target *t = s->w->tgt;
+	uint64_t *flen = NULL;
 	char why[512];
 	unsigned d;
 	int ret = 0;
+
+	/* filesize=LO-HI: each file its own region (gen.h, uneven). */
+	if (t->uneven) {
+		flen = malloc(t->nfiles * sizeof(*flen));
+		if (!flen) {
+			job_fail(s, -ENOMEM, "%s", strerror(ENOMEM));
+			return -ENOMEM;
+		}
+		for (d = 0; d < t->nfiles; d++)
+			flen[d] = t->files[d].len;
+		gp.flen = flen;
+	}
 
 	memcpy(gp.bs_min, j->bs_min, sizeof(gp.bs_min));
 	memcpy(gp.bs_max, j->bs_max, sizeof(gp.bs_max));
@@ -172,7 +186,14 @@ static int init_gen(struct wstate *s)
 			 dist || bss ? why : strerror(ENOMEM));
 	if (!ret) {
 		ret = gen_init(&s->gen, &gp);
-		if (ret == -ERANGE)
+		if (ret == -EOPNOTSUPP)
+			job_fail(s, ret, "filesize=%s gives the files sizes of "
+				 "their own: random_distribution, bssplit, "
+				 "blockalign, percentage_random, zones and "
+				 "rw=...:N do not work with files of uneven "
+				 "sizes yet; expected one filesize",
+				 j->filesize);
+		else if (ret == -ERANGE)
 			job_fail(s, ret, "random_distribution=%s: the zones "
 				 "end beyond the file region (%" PRIu64
 				 " bytes); expected sizes that fit in it",
@@ -190,6 +211,7 @@ static int init_gen(struct wstate *s)
 	s->gen.p.bssplit = NULL;
 	free(dist);
 	free(bss);
+	free(flen);
 	return ret;
 }
 
@@ -294,10 +316,11 @@ prep_as(struct wstate *s, struct io_req *req, const bool plain)
 	 * of its file. Broken, it would write over data outside the region:
 	 * stop before the I/O is issued. Three compares, never taken.
 	 */
-	if (io.file >= t->nfiles || io.foff > t->file_region ||
-	    io.len > t->file_region - io.foff)
+	if (io.file >= t->nfiles)
 		abort();
 	tf = &t->files[io.file];
+	if (io.foff > tf->len || io.len > tf->len - io.foff)
+		abort();
 	req->file = (uint16_t)io.file;
 	req->offset = tf->offset + io.foff;
 	req->fd = tf->fd;
@@ -1081,6 +1104,7 @@ void *worker_main(void *arg)
 		.sqthread_poll_cpu = j->sqthread_poll_cpu,
 		.pool_threads = j->pool_threads,
 		.nowait = j->nowait, .uncached = j->uncached,
+		.stat_type = j->stat_type,
 	};
 	s.ctx.iodepth = s.depth;
 	s.ctx.clk = w->clk;

@@ -41,8 +41,9 @@ one() {
 
 for e in $engines; do
 	[ "$e" = null ] && continue
-	# falloc refuses devices (130-engines-syscalls.sh checks it)
-	[ "$e" = falloc ] && continue
+	# falloc refuses devices (130-engines-syscalls.sh checks it), and
+	# so do the file operation engines (104-fileop-engines.sh)
+	case $e in falloc|filecreate|filestat|filedelete) continue ;; esac
 	run --name=probe --filename="$dev" --size=64k --ioengine="$e" \
 		--direct=1 --output-format=json
 	if [ "$rc" -ne 0 ] && grep -q "setting up engine $e" "$T/err"; then
@@ -73,7 +74,8 @@ region() {
 }
 
 for e in $engines; do
-	case " null falloc $skipped " in *" $e "*) continue ;; esac
+	case " null falloc filecreate filestat filedelete $skipped " in
+	*" $e "*) continue ;; esac
 	for m in write randwrite; do
 		dd if=/dev/urandom of="$dev" bs=65536 seek=32 count=32 \
 			oflag=direct 2>/dev/null || die "cannot scribble on $dev"

@@ -5,7 +5,9 @@
 # random_distribution=, percentage_random=, blockalign=, rw=MODE:N,
 # zonemode=strided zones), engines and direct=0/1, a job never touches a
 # byte outside [offset, offset +
-# size / nfiles) of each of its files. Every file is bigger than the region
+# size / nfiles) of each of its files (with filesize=LO-HI, cases of
+# several files whose regions each have a length of their own: outside
+# [offset, offset + HI)). Every file is bigger than the region
 # and filled with known data first; afterwards every byte before and after
 # each region is compared with what was there (and the file's size too);
 # a job that only reads changes no byte at all, and one that only writes
@@ -132,6 +134,16 @@ def one(case):
             "--direct=%d" % direct, "--iodepth=%d" % rng.choice([1, 4, 16]),
             "--loops=%d" % rng.choice([1, 2]), "--randseed=%d" % case,
             "--allow-destructive"]
+    # filesize=LO-HI: each file a region of its own length, at most HI
+    # (rounded down to a block); the random patterns refuse such files.
+    frange = nfiles > 1 and rng.random() < 0.2
+    if frange:
+        lo = rng.randint(2 * bsmin, 200 * KB)
+        hi = rng.randint(lo, 400 * KB)
+        per = hi
+        opts[5] = "--filesize=%d-%d" % (lo, hi)
+        if bsopt.startswith("--bssplit"):
+            opts[2] = "--bs=%d" % bsmin
     if use_nrfiles:
         opts += ["--nrfiles=%d" % nfiles, "--directory=."]
     else:
@@ -155,7 +167,7 @@ def one(case):
         if rng.random() < 0.3:
             opts.append("--openfiles=%d" % rng.randint(1, nfiles))
     # Random patterns (issue 12): laws, alignment, rw=MODE:N.
-    if not any(o.startswith("--verify") for o in opts):
+    if not any(o.startswith("--verify") for o in opts) and not frange:
         if rw.startswith("rand") and rng.random() < 0.5:
             opts.append(rng.choice([
                 "--random_distribution=zipf:1.1",

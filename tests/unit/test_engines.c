@@ -337,6 +337,7 @@ static void h_start(struct harness *h)
 	h->tf.exists = true;
 	h->tf.cur_size = h->size;
 	h->tf.offset = 0;
+	h->tf.len = REGION;
 	h->tf.dio_align = 512;
 	h->tf.dio_mem_align = 512;
 	h->tgt.files = &h->tf;

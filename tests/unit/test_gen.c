@@ -998,9 +998,78 @@ static void test_fst_regions(void **state)
 	}
 }
 
+/*
+ * Files of their own lengths (filesize=LO-HI): with each uniform kind, a
+ * pass visits every block of every file once (sequential and the map) and
+ * nothing past a file's end; norandommap stays inside each file too; one
+ * file shorter than bs_max clips the lengths of all.
+ */
+static void test_fst_uneven(void **state)
+{
+	static const int kinds[] = { GEN_FST_NONE, GEN_FST_RR, GEN_FST_SEQ,
+				     GEN_FST_RANDOM };
+	static const uint64_t flen[] = { 8 * KB, 32 * KB, 20 * KB, 4 * KB };
+	enum { NF = 4, NB = 16 };
+	unsigned k, r, i, n, seen[NF][8];
+	struct gen_io io;
+	struct gen g;
+
+	(void)state;
+	for (k = 0; k < 4; k++) {
+		for (r = 0; r < 3; r++) {
+			struct gen_params p = params_fixed(NB * 4 * KB, 4 * KB,
+							   r > 0, DDIR_WRITE);
+
+			p.nfiles = NF;
+			p.flen = flen;
+			p.fst = kinds[k];
+			p.norandommap = r == 2;
+			init_ok(&g, &p);
+			assert_int_equal(g.file_region, 32 * KB);
+			memset(seen, 0, sizeof(seen));
+			for (i = 0; i < NB; i++) {
+				gen_next(&g, &io);
+				assert_false(io.new_pass);
+				assert_true(io.file < NF);
+				assert_int_equal(io.len, 4 * KB);
+				assert_true(io.foff + io.len <= flen[io.file]);
+				assert_int_equal(io.offset, io.file * 32 * KB +
+						 io.foff);
+				seen[io.file][io.foff / (4 * KB)]++;
+			}
+			for (i = 0; r < 2 && i < NF; i++)
+				for (n = 0; n < flen[i] / (4 * KB); n++)
+					assert_int_equal(seen[i][n], 1);
+			gen_next(&g, &io);
+			assert_true(io.new_pass);
+			gen_free(&g);
+		}
+	}
+	/* A range of lengths: clipped to the smallest file (4k). */
+	{
+		struct gen_params p = params_fixed(NB * 4 * KB, 4 * KB, 1,
+						   DDIR_WRITE);
+
+		p.nfiles = NF;
+		p.flen = flen;
+		p.bs_max[DDIR_WRITE] = 16 * KB;
+		init_ok(&g, &p);
+		assert_int_equal(g.len_max[DDIR_WRITE], 4 * KB);
+		gen_free(&g);
+		/* The random patterns refuse uneven files. */
+		p.perc_seq[DDIR_WRITE] = 50;
+		assert_int_equal(gen_init(&g, &p), -EOPNOTSUPP);
+		/* Lengths must add up to the region. */
+		p.perc_seq[DDIR_WRITE] = 0;
+		p.region += 4 * KB;
+		assert_int_equal(gen_init(&g, &p), -EINVAL);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fst_uneven),
 		cmocka_unit_test(test_fst_pass),
 		cmocka_unit_test(test_fst_regions),
 		cmocka_unit_test(test_seq_order_and_wrap),

@@ -415,6 +415,7 @@ static void fixture_init(struct fixture *x, uint64_t nblocks, bool only,
 	x->tf.path = "v.dat";
 	x->tf.fd = -1;
 	x->tf.offset = 0;
+	x->tf.len = nblocks * BS;
 	x->t.files = &x->tf;
 	x->t.nfiles = 1;
 	x->t.file_region = nblocks * BS;

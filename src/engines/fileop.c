@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+/*
+ * filecreate, filestat, filedelete: each request is one operation on the
+ * name of its file instead of a data transfer, as fio's engines of those
+ * names: open(O_CREAT | O_RDWR, 0600) then close (a file that exists is
+ * opened, never truncated), stat(2), unlink(2). The planner makes the
+ * block size the file's region (plan.c, plan_fileop), so that a pass is
+ * one operation per file; the worker times each like a synchronous I/O:
+ * t_queue before the call, t_done when it returns (close, after filecreate's
+ * open, is outside the time). No data moves: res is the request's length
+ * on success.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "engine.h"
+#include "target.h"
+
+static const char *op_path(const struct engine_ctx *ctx,
+			   const struct io_req *req)
+{
+	return ctx->tgt->files[req->file].path;
+}
+
+static int op_done(struct engine_ctx *ctx, struct io_req *req, int r)
+{
+	req->t_done = clock_ticks(ctx->clk);
+	req->res = r < 0 ? -errno : (int64_t)req->len;
+	return ENGINE_DONE;
+}
+
+static int create_queue(struct engine_ctx *ctx, struct io_req *req)
+{
+	int fd = open(op_path(ctx, req), O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+	int ret = op_done(ctx, req, fd);
+
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+static int stat_queue(struct engine_ctx *ctx, struct io_req *req)
+{
+	const char *path = op_path(ctx, req);
+	struct statx sx;
+	struct stat st;
+	int r;
+
+	switch (ctx->opts.stat_type) {
+	case ENGINE_LSTAT:
+		r = lstat(path, &st);
+		break;
+	case ENGINE_STATX:
+		r = statx(AT_FDCWD, path, 0, STATX_BASIC_STATS | STATX_BTIME,
+			  &sx);
+		break;
+	default:
+		r = stat(path, &st);
+		break;
+	}
+	return op_done(ctx, req, r);
+}
+
+static int delete_queue(struct engine_ctx *ctx, struct io_req *req)
+{
+	return op_done(ctx, req, unlink(op_path(ctx, req)));
+}
+
+/* Names of files only: a block device has no meaning here. */
+static int fileop_init(struct engine_ctx *ctx)
+{
+	unsigned i;
+
+	for (i = 0; i < ctx->tgt->nfiles; i++)
+		if (ctx->tgt->files[i].is_bdev)
+			return -EOPNOTSUPP;
+	return 0;
+}
+
+static const char *fileop_hint(int err)
+{
+	return err == -EOPNOTSUPP ? "filecreate, filestat and filedelete "
+	       "work on files only, not block devices" : NULL;
+}
+
+static void fileop_exit(struct engine_ctx *ctx)
+{
+	(void)ctx;
+}
+
+const struct engine_ops engine_filecreate = {
+	.name = "filecreate",
+	.help = "open(O_CREAT), close each file once a pass; no data",
+	.flags = ENGINE_SYNC | ENGINE_NODATA | ENGINE_FILEOP |
+		 ENGINE_NOLAYOUT,
+	.init = fileop_init,
+	.queue = create_queue,
+	.exit = fileop_exit,
+	.hint = fileop_hint,
+};
+
+const struct engine_ops engine_filestat = {
+	.name = "filestat",
+	.help = "stat(2) each file once a pass; no data moves",
+	.flags = ENGINE_SYNC | ENGINE_NODATA | ENGINE_FILEOP,
+	.init = fileop_init,
+	.queue = stat_queue,
+	.options = (const char *const[]){ "stat_type", NULL },
+	.exit = fileop_exit,
+	.hint = fileop_hint,
+};
+
+const struct engine_ops engine_filedelete = {
+	.name = "filedelete",
+	.help = "unlink(2) each file (one this run made) once; no data",
+	.flags = ENGINE_SYNC | ENGINE_NODATA | ENGINE_FILEOP |
+		 ENGINE_CHANGES_FILES | ENGINE_DELETES,
+	.init = fileop_init,
+	.queue = delete_queue,
+	.exit = fileop_exit,
+	.hint = fileop_hint,
+};

@@ -17,6 +17,7 @@
 #include "check.h"
 #include "cli.h"
 #include "clock.h"
+#include "cluster.h"
 #include "curve.h"
 #include "jobfile.h"
 #include "options.h"
@@ -481,6 +482,8 @@ int main(int argc, char **argv)
 	int code, ret;
 
 	std_fds_open();
+	if (argc > 1 && !strcmp(argv[1], "merge"))
+		return merge_main(argc - 1, argv + 1);
 	if (cli_parse(&c, argc, argv, &e)) {
 		code = fail(&e);
 		goto out;

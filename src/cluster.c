@@ -507,7 +507,7 @@ static int finish_hist(json_t *o, struct hist *h)
 
 /* Redo what is not a sum: histograms' buckets and percentiles, per-I/O
  * CPU, the summary's latency figures; drop what cannot be merged. */
-static int finish_unit(json_t *u, struct hist *h, size_t n)
+static int finish_unit(json_t *u, struct hist *h)
 {
 	json_t *cpu = json_object_get(u, "cpu"), *sum;
 	uint64_t ios = 0;
@@ -550,9 +550,13 @@ static int finish_unit(json_t *u, struct hist *h, size_t n)
 
 		json_object_set_new(sum, "us_per_io",
 				    jw_real(reqs > 0 ? t / 1000 / reqs : 0.0));
-		/* cpu_pct was summed: the members' mean */
-		json_object_set_new(sum, "cpu_pct", jw_real(
-			num_of(json_object_get(sum, "cpu_pct")) / (double)n));
+		/* As one run: CPU time over the (longest) phase's wall
+		 * time, so 100 per member kept busy. */
+		double wall = num_of(json_object_get(json_object_get(u,
+					"phase_cpu"), "wall_ns"));
+
+		json_object_set_new(sum, "cpu_pct", jw_real(wall > 0 ?
+			t / wall * 100 : 0.0));
 		json_object_set_new(sum, "lat_p99_ns",
 				    jw_u64(hist_percentile(lat, 99)));
 	}
@@ -587,6 +591,8 @@ static double unit_lat_mean(const json_t *u)
 	}
 	return m;
 }
+
+static double hist_metric(const struct metric *m, const json_t *h);
 
 /* ---- the cluster object ---- */
 
@@ -632,8 +638,7 @@ static json_t *done_obj(struct jw *c, double t_ns, double ios, double bytes)
 }
 
 /* One job's direction d over the members: per member and per host rows,
- * spread, first done and last done. NULL (and nothing put) when no member
- * did I/O in d. */
+ * spread, first done and last done (zeros when no member did I/O in d). */
 static json_t *cluster_dir(struct jw *c, const struct cluster_member *m,
 			   size_t n, size_t job, int d, const json_t *hosts)
 {
@@ -644,6 +649,9 @@ static json_t *cluster_dir(struct jw *c, const struct cluster_member *m,
 	size_t i, k, slow = 0, first = 0, last = 0;
 	const char *sl;
 	char lb[64];
+	const struct metric p99 = { .kind = MK_HIST, .dir = d,
+				    .hist = MH_CLAT, .stat = MS_PCT,
+				    .pct = 99 };
 
 	if (!iops || !bw) {
 		free(iops);
@@ -674,11 +682,6 @@ static json_t *cluster_dir(struct jw *c, const struct cluster_member *m,
 		}
 		if (m[i].start_skew_ns > win_lo)
 			win_lo = m[i].start_skew_ns;
-	}
-	if (ios_t <= 0) {
-		free(iops);
-		free(bw);
-		return NULL;
 	}
 	/* What each member had done when the first finished, its rate taken
 	 * as steady over its own run. */
@@ -712,11 +715,8 @@ static json_t *cluster_dir(struct jw *c, const struct cluster_member *m,
 		       jw_u64(u64_of(json_object_get(x, "io_bytes"))));
 		jw_put(c, r, "runtime_ns",
 		       jw_u64(u64_of(json_object_get(j, "runtime_ns"))));
-		jw_put(c, r, "clat_p99_ns", json_deep_copy(json_object_get(
-			json_object_get(json_object_get(x, "clat_ns"),
-					"percentiles"), "99")));
-		if (!json_object_get(r, "clat_p99_ns"))
-			jw_put(c, r, "clat_p99_ns", json_null());
+		jw_put(c, r, "clat_p99_ns", jw_u64((uint64_t)hist_metric(
+			&p99, json_object_get(x, "clat_ns"))));
 		jw_push(c, rows, r);
 	}
 	for (k = 0; k < json_array_size(hosts); k++) {
@@ -830,7 +830,7 @@ static json_t *cluster_obj(struct jw *c, const struct cluster_member *m,
 		for (d = 0; d < DDIR_NR; d++) {
 			json_t *v = cluster_dir(c, m, n, i, d, hosts);
 
-			jw_put(c, x, dir_key[d], v ? v : json_null());
+			jw_put(c, x, dir_key[d], v);
 		}
 		jw_push(c, jobs, x);
 	}
@@ -884,10 +884,10 @@ json_t *cluster_merge(const struct cluster_member *m, size_t n,
 					m[i].result, k));
 	}
 	json_array_foreach(json_object_get(r, "jobs"), i, u)
-		if (finish_unit(u, h, n))
+		if (finish_unit(u, h))
 			c.failed = 1;
 	json_array_foreach(json_object_get(r, "groups"), i, u)
-		if (finish_unit(u, h, n))
+		if (finish_unit(u, h))
 			c.failed = 1;
 	json_array_foreach(json_object_get(r, "jobs"), i, u)
 		if (json_is_object(json_object_get(u, "summary")))
@@ -948,6 +948,7 @@ static void text_dir(FILE *f, const json_t *merged, const json_t *cd,
 		     const char *dname)
 {
 	const json_t *x = json_object_get(merged, dname), *r;
+	const json_t *p;
 	const json_t *fd = json_object_get(cd, "first_done");
 	const json_t *ld = json_object_get(cd, "last_done");
 	const json_t *sp = json_object_get(cd, "iops_spread");
@@ -987,8 +988,7 @@ static void text_dir(FILE *f, const json_t *merged, const json_t *cd,
 	fprintf(f, "  %-24s %-16s %10s %12s %12s %10s %10s\n", "member",
 		"host", "iops", "bw/s", "ios", "runtime", "clat p99");
 	json_array_foreach(json_object_get(cd, "members"), i, r) {
-		const json_t *p = json_object_get(r, "clat_p99_ns");
-
+		p = json_object_get(r, "clat_p99_ns");
 		fprintf(f, "  %-24s %-16s %10s %12s %12" PRIu64 " %10s %10s\n",
 			json_string_value(json_object_get(r, "label")),
 			json_string_value(json_object_get(r, "host")),
@@ -999,8 +999,7 @@ static void text_dir(FILE *f, const json_t *merged, const json_t *cd,
 			u64_of(json_object_get(r, "ios")),
 			fmt(MU_NS, num_of(json_object_get(r, "runtime_ns")), c,
 			    sizeof(c)),
-			p && !json_is_null(p) ? fmt(MU_NS, num_of(p), d,
-						     sizeof(d)) : "-");
+			fmt(MU_NS, num_of(p), d, sizeof(d)));
 	}
 	fprintf(f, "  %-24s %-16s %10s %12s %12s\n", "host", "members", "iops",
 		"bw/s", "ios");
@@ -1042,7 +1041,8 @@ static int write_text(FILE *f, const json_t *cl)
 			(int64_t)json_integer_value(json_object_get(j, "group")),
 			(int64_t)json_integer_value(json_object_get(j, "clone")));
 		for (d = 0; d < DDIR_NR; d++)
-			if (json_is_object(json_object_get(j, dir_key[d])))
+			if (u64_of(json_object_get(json_object_get(mj,
+						dir_key[d]), "ios")))
 				text_dir(f, mj, json_object_get(j, dir_key[d]),
 					 dir_key[d]);
 	}

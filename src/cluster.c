@@ -432,6 +432,12 @@ static void merge_value(json_t *parent, const char *key, json_t *dst,
 			json_array_extend(dst, (json_t *)src);
 			return;
 		}
+		if (!strcmp(key, "first")) {	/* verify: the first 10 */
+			for (i = 0; i < json_array_size(src) &&
+			     json_array_size(dst) < 10; i++)
+				json_array_append(dst, json_array_get(src, i));
+			return;
+		}
 		if (json_array_size(dst) != json_array_size(src))
 			return;
 		for (i = 0; i < json_array_size(dst); i++) {
@@ -544,7 +550,10 @@ static int finish_unit(json_t *u, struct hist *h)
 			(double)ios : 0.0));
 	sum = json_object_get(u, "summary");
 	if (json_is_object(sum)) {
-		double reqs = num_of(json_object_get(sum, "reqs"));
+		const json_t *ph = json_is_object(json_object_get(u, "phase_cpu")) ?
+			json_object_get(u, "phase_cpu") : NULL;
+		double reqs = num_of(json_object_get(ph ? ph : sum,
+						     ph ? "ios" : "reqs"));
 		double t = num_of(json_object_get(sum, "utime_ns")) +
 			   num_of(json_object_get(sum, "stime_ns"));
 
@@ -1302,6 +1311,27 @@ static void check_jobs(const struct check_expr *x, const char *text,
 	}
 }
 
+/* One --check for a cluster: "rank:" then an expression, or an
+ * expression; 0 or -EINVAL with e. */
+static int cluster_check_parse(const char *s, unsigned kb,
+			       struct check_expr *x, struct err_rec *e)
+{
+	char why[256];
+
+	if (check_parse(!strncmp(s, "rank:", 5) ? s + 5 : s, kb ? kb : 1024,
+			x, why, sizeof(why))) {
+		err_set(e, ERR_CMDLINE, 0, "check", "%s", why);
+		return -EINVAL;
+	}
+	if (x->func != CHECK_F_NONE || x->baseline) {
+		err_set(e, ERR_CMDLINE, 0, "check", "'%s': cluster checks "
+			"compare a figure with a threshold (no functions over "
+			"repeats, no baseline)", s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int cluster_checks(const json_t *cluster, char *const *checks,
 		   size_t nchecks, FILE *out, struct err_rec *e)
 {
@@ -1314,7 +1344,6 @@ int cluster_checks(const json_t *cluster, char *const *checks,
 	unsigned kb = (unsigned)atoi(str_of(json_object_get(json_object_get(
 		json_array_get(jobs, 0), "options"), "kb_base"), (char[32]){ 0 },
 		32));
-	char why[256];
 	size_t i, k;
 
 	if (!nchecks)
@@ -1324,24 +1353,11 @@ int cluster_checks(const json_t *cluster, char *const *checks,
 		err_set(e, ERR_CMDLINE, 0, "check", "out of memory");
 		return -ENOMEM;
 	}
-	for (i = 0; i < nchecks; i++) {
-		const char *s = checks[i];
-		bool rank = !strncmp(s, "rank:", 5);
-
-		if (check_parse(rank ? s + 5 : s, kb ? kb : 1024, &x[i], why,
-				sizeof(why))) {
-			err_set(e, ERR_CMDLINE, 0, "check", "%s", why);
+	for (i = 0; i < nchecks; i++)
+		if (cluster_check_parse(checks[i], kb, &x[i], e)) {
 			free(x);
 			return -EINVAL;
 		}
-		if (x[i].func != CHECK_F_NONE || x[i].baseline) {
-			err_set(e, ERR_CMDLINE, 0, "check", "'%s': cluster "
-				"checks compare a figure with a threshold "
-				"(no functions over repeats, no baseline)", s);
-			free(x);
-			return -EINVAL;
-		}
-	}
 	fprintf(out, "\ncluster checks:\n");
 	for (i = 0; i < nchecks; i++) {
 		const char *s = checks[i];
@@ -1438,13 +1454,9 @@ int merge_main(int argc, char **argv)
 	/* Formats and checks are read before anything is written. */
 	for (i = 0; i < nc; i++) {
 		struct check_expr x;
-		const char *s = checks[i];
-		char why[256];
 
-		if (!strncmp(s, "rank:", 5))
-			s += 5;
-		if (check_parse(s, 1024, &x, why, sizeof(why))) {
-			fprintf(stderr, "iorig merge: --check: %s\n", why);
+		if (cluster_check_parse(checks[i], 1024, &x, e)) {
+			rc = merge_fail(e);
 			goto done;
 		}
 	}

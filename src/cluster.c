@@ -1383,8 +1383,14 @@ int cluster_checks(const json_t *cluster, char *const *checks,
 /* ---- iorig merge ---- */
 
 static const char merge_usage[] =
-	"usage: iorig merge [--output-format=text,json,fio-json] "
-	"[--output=FILE] [--check=EXPR]... RESULT.json RESULT.json...\n";
+	"usage: iorig merge [--output-format=text|json|fio-json] "
+	"[--output=FILE]\n"
+	"                   [--check=[rank:]EXPR]... RESULT.json...\n"
+	"Merges iorig --output-format=json results of the same jobs (one "
+	"per host or\nrank) into one cluster report: exact percentiles "
+	"from the merged histograms,\nrates added, per-member and per-host "
+	"rows. --check applies to the cluster\nfigures; rank:EXPR to each "
+	"member. Formats may be comma-separated.\n";
 
 static int merge_fail(const struct err_rec *e)
 {

@@ -39,6 +39,16 @@ static const char *const per_member_opts[] = {
 	"cpus_allowed", "cpumask", "sqthread_poll_cpu", NULL,
 };
 
+bool cluster_option_per_member(const char *name)
+{
+	const char *const *l;
+
+	for (l = per_member_opts; *l; l++)
+		if (!strcmp(*l, name))
+			return true;
+	return false;
+}
+
 static bool in_list(const char *const *l, const char *s)
 {
 	for (; *l; l++)
@@ -255,7 +265,7 @@ static int same_jobs(const struct cluster_member *m, size_t a, size_t b,
 		json_object_foreach((json_t *)ox, key, v) {
 			const json_t *w = json_object_get(oy, key);
 
-			if (in_list(per_member_opts, key) || json_equal(v, w))
+			if (cluster_option_per_member(key) || json_equal(v, w))
 				continue;
 			err_set(e, nb, 0, key, "job '%s' differs: %s=%s in %s, "
 				"%s=%s in %s (only targets, sizes, offsets, "
@@ -283,19 +293,10 @@ static int same_jobs(const struct cluster_member *m, size_t a, size_t b,
 
 /* ---- merging ---- */
 
-static uint64_t u64_of(const json_t *v)
-{
-	json_int_t x = json_integer_value(v);
+#define u64_of	cluster_u64
+#define num_of	cluster_num
 
-	return x > 0 ? (uint64_t)x : 0;
-}
-
-static double num_of(const json_t *v)
-{
-	return json_is_number(v) ? json_number_value(v) : 0.0;
-}
-
-static void hist_from_json(struct hist *h, const json_t *o)
+void cluster_hist_from_json(struct hist *h, const json_t *o)
 {
 	const json_t *b = json_object_get(o, "buckets"), *x;
 	size_t i;
@@ -491,7 +492,7 @@ static int finish_hist(json_t *o, struct hist *h)
 	unsigned i;
 
 	hist_init(h);
-	hist_from_json(h, o);
+	cluster_hist_from_json(h, o);
 	b = json_array();
 	for (i = 0; b && h->count && i < HIST_NBUCKETS; i++) {
 		json_t *t;
@@ -533,7 +534,7 @@ static int finish_unit(json_t *u, struct hist *h)
 			}
 		if (is_hist(json_object_get(o, "sched_lat_ns")))
 			finish_hist(json_object_get(o, "sched_lat_ns"), h);
-		hist_from_json(lat, json_object_get(o, "lat_ns"));
+		cluster_hist_from_json(lat, json_object_get(o, "lat_ns"));
 		ios += u64_of(json_object_get(o, "ios"));
 	}
 	if (json_is_object(json_object_get(u, "mixed")))
@@ -776,8 +777,9 @@ static json_t *cluster_dir(struct jw *c, const struct cluster_member *m,
 /* A member's own figures, for its rows and its rank: checks. */
 static json_t *member_jobs(struct jw *c, const json_t *r)
 {
-	static const char *const keep[] = { "name", "clone", "runtime_ns",
-		"read", "write", "trim", "summary", "verify", NULL };
+	static const char *const keep[] = { "name", "clone", "group",
+		"error", "runtime_ns", "sync", "cpu", "read", "write", "trim",
+		"iodepth", "summary", "verify", NULL };
 	json_t *a = json_array(), *x;
 	const json_t *j;
 	size_t i, k;
@@ -1058,117 +1060,6 @@ static int write_text(FILE *f, const json_t *cl)
 	return 0;
 }
 
-/* fio's client mode (fio --client ... --output-format=json): a
- * "client_stats" entry per client and job, then one "All clients" entry
- * per job; times in fio's units (runtime ms, bw KiB/s). */
-static json_t *fio_hist(struct jw *c, const json_t *h)
-{
-	json_t *o = json_object(), *p = json_object(), *v;
-	const char *k;
-	char key[32];
-
-	jw_put(c, o, "min", jw_u64(u64_of(json_object_get(h, "min"))));
-	jw_put(c, o, "max", jw_u64(u64_of(json_object_get(h, "max"))));
-	jw_put(c, o, "mean", jw_real(num_of(json_object_get(h, "mean"))));
-	jw_put(c, o, "stddev", jw_real(num_of(json_object_get(h, "stddev"))));
-	jw_put(c, o, "N", jw_u64(u64_of(json_object_get(h, "count"))));
-	json_object_foreach((json_t *)json_object_get(h, "percentiles"), k, v) {
-		snprintf(key, sizeof(key), "%f", atof(k));
-		jw_put(c, p, key, jw_u64(u64_of(v)));
-	}
-	if (json_object_size(p))
-		jw_put(c, o, "percentile", p);
-	else
-		json_decref(p);
-	return o;
-}
-
-static json_t *fio_job(struct jw *c, const json_t *j, const char *name,
-		       const char *host)
-{
-	json_t *o = json_object();
-	int d, k;
-
-	jw_put(c, o, "jobname", jw_str(name));
-	jw_put(c, o, "groupid", json_integer(json_integer_value(
-		json_object_get(j, "group"))));
-	jw_put(c, o, "error", json_integer(json_is_null(json_object_get(j,
-						"error")) ? 0 : 1));
-	jw_put(c, o, "job_runtime", jw_u64(u64_of(json_object_get(j,
-					"runtime_ns")) / 1000000));
-	for (d = 0; d < DDIR_NR; d++) {
-		const json_t *x = json_object_get(j, dir_key[d]);
-		json_t *y = json_object();
-		double bw = num_of(json_object_get(x, "bw_bytes"));
-
-		jw_put(c, y, "io_bytes", jw_u64(u64_of(json_object_get(x,
-							"io_bytes"))));
-		jw_put(c, y, "io_kbytes", jw_u64(u64_of(json_object_get(x,
-							"io_bytes")) >> 10));
-		jw_put(c, y, "bw_bytes", jw_u64((uint64_t)llround(bw)));
-		jw_put(c, y, "bw", jw_u64((uint64_t)llround(bw / 1024)));
-		jw_put(c, y, "iops", jw_real(num_of(json_object_get(x,
-							"iops"))));
-		jw_put(c, y, "runtime", jw_u64(u64_of(json_object_get(x,
-					"runtime_ns")) / 1000000));
-		jw_put(c, y, "total_ios", jw_u64(u64_of(json_object_get(x,
-							"ios"))));
-		jw_put(c, y, "short_ios", jw_u64(u64_of(json_object_get(x,
-							"short_ios"))));
-		jw_put(c, y, "drop_ios", jw_u64(0));
-		for (k = 0; k < 3; k++)
-			jw_put(c, y, hist_key[k], fio_hist(c, json_object_get(
-				x, hist_key[k])));
-		jw_put(c, o, dir_key[d], y);
-	}
-	jw_put(c, o, "hostname", jw_str(host));
-	jw_put(c, o, "port", json_integer(0));
-	return o;
-}
-
-static int write_fio(FILE *f, const json_t *cl)
-{
-	struct jw c = { 0 };
-	json_t *root = json_object(), *cs = json_array();
-	const json_t *cm = json_object_get(json_object_get(cl, "cluster"),
-					   "members"), *mem, *j;
-	const json_t *mj = json_object_get(cl, "jobs");
-	char ver[64];
-	size_t i, k;
-	int rc;
-
-	snprintf(ver, sizeof(ver), "iorig-%s", json_string_value(
-		json_object_get(cl, "iorig_version")));
-	jw_put(&c, root, "fio version", jw_str(ver));
-	jw_put(&c, root, "timestamp", json_integer(json_integer_value(
-		json_object_get(cl, "timestamp"))));
-	jw_put(&c, root, "time", json_deep_copy(json_object_get(cl, "time")));
-	jw_put(&c, root, "global options", json_array());
-	json_array_foreach(cm, i, mem)
-		json_array_foreach(json_object_get(mem, "jobs"), k, j) {
-			json_t *x = json_deep_copy(j);
-
-			/* the member's figures, with the job's group */
-			jw_put(&c, x, "group", json_deep_copy(json_object_get(
-				json_array_get(mj, k), "group")));
-			jw_put(&c, x, "error", json_deep_copy(json_object_get(
-				json_array_get(mj, k), "error")));
-			jw_push(&c, cs, fio_job(&c, x, json_string_value(
-				json_object_get(j, "name")), json_string_value(
-				json_object_get(mem, "host"))));
-			json_decref(x);
-		}
-	json_array_foreach(mj, k, j)
-		jw_push(&c, cs, fio_job(&c, j, "All clients", json_string_value(
-			json_object_get(json_object_get(cl, "host"),
-					"hostname"))));
-	jw_put(&c, root, "client_stats", cs);
-	jw_put(&c, root, "disk_util", json_array());
-	rc = c.failed ? -ENOMEM : jw_dump(f, root);
-	json_decref(root);
-	return rc;
-}
-
 int cluster_write(const json_t *cluster, const char *formats, FILE *out,
 		  struct err_rec *e)
 {
@@ -1185,7 +1076,7 @@ int cluster_write(const json_t *cluster, const char *formats, FILE *out,
 		} else if (n == 4 && !strncmp(p, "json", n)) {
 			rc = jw_dump(out, cluster);
 		} else if (n == 8 && !strncmp(p, "fio-json", n)) {
-			rc = write_fio(out, cluster);
+			rc = cluster_write_fio(out, cluster);
 		} else {
 			err_set(e, ERR_CMDLINE, 0, "output-format", "'%.*s' is "
 				"not a cluster report format (expected text, "
@@ -1226,7 +1117,7 @@ static double hist_metric(const struct metric *m, const json_t *h)
 	if (!x)
 		return NAN;
 	hist_init(x);
-	hist_from_json(x, h);
+	cluster_hist_from_json(x, h);
 	v = (double)hist_percentile(x, m->pct);
 	free(x);
 	return v;

@@ -50,7 +50,7 @@ int cluster_write(const json_t *cluster, const char *formats, FILE *out,
 
 /*
  * --check expressions evaluated on the cluster figures ("read.iops>=1M",
- * "jobname:read.clat_p99<=2ms") and, prefixed "rank:", on every member
+ * "jobname:read.clat.p99<=2ms") and, prefixed "rank:", on every member
  * ("rank:read.iops>=100k"). Prints PASS/FAIL lines to out. Returns 0 (all
  * pass), 3 (one failed), or -EINVAL with e (a bad expression: exit 2).
  */
@@ -83,6 +83,11 @@ static inline double cluster_num(const json_t *v)
 {
 	return json_is_number(v) ? json_number_value(v) : 0.0;
 }
+
+/* The checks' syntax alone, to refuse a bad one before anything runs:
+ * 0 or -EINVAL with e (exit 2). */
+int cluster_checks_parse(char *const *checks, size_t nchecks,
+			 struct err_rec *e);
 
 /* `iorig merge [--output-format=F] [--check=X]... A.json B.json...`:
  * argv[0] is "merge". Returns the exit code. */

@@ -1223,6 +1223,18 @@ static int cluster_check_parse(const char *s, unsigned kb,
 	return 0;
 }
 
+int cluster_checks_parse(char *const *checks, size_t nchecks,
+			 struct err_rec *e)
+{
+	struct check_expr x;
+	size_t i;
+
+	for (i = 0; i < nchecks; i++)
+		if (cluster_check_parse(checks[i], 1024, &x, e))
+			return -EINVAL;
+	return 0;
+}
+
 int cluster_checks(const json_t *cluster, char *const *checks,
 		   size_t nchecks, FILE *out, struct err_rec *e)
 {
@@ -1349,13 +1361,9 @@ int merge_main(int argc, char **argv)
 		goto done;
 	}
 	/* Formats and checks are read before anything is written. */
-	for (i = 0; i < nc; i++) {
-		struct check_expr x;
-
-		if (cluster_check_parse(checks[i], 1024, &x, e)) {
-			rc = merge_fail(e);
-			goto done;
-		}
+	if (cluster_checks_parse(checks, nc, e)) {
+		rc = merge_fail(e);
+		goto done;
 	}
 	cl = cluster_merge(m, n, e);
 	if (!cl) {

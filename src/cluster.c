@@ -296,6 +296,17 @@ static int same_jobs(const struct cluster_member *m, size_t a, size_t b,
 #define u64_of	cluster_u64
 #define num_of	cluster_num
 
+/* a + b for JSON integers, held at the ends of json_int_t (hostile
+ * input must not overflow). */
+static json_t *int_sum(const json_t *a, const json_t *b)
+{
+	json_int_t x = json_integer_value(a), y = json_integer_value(b), r;
+
+	if (__builtin_add_overflow(x, y, &r))
+		r = x > 0 ? INT64_MAX : INT64_MIN;
+	return json_integer(r);
+}
+
 void cluster_hist_from_json(struct hist *h, const json_t *o)
 {
 	const json_t *b = json_object_get(o, "buckets"), *x;
@@ -368,8 +379,7 @@ static void merge_stats(json_t *dst, const json_t *src)
 					json_number_value(v)))
 				json_object_set(dst, k, (json_t *)w);
 		} else if (!strcmp(k, "count") || !strcmp(k, "overflow")) {
-			json_object_set_new(dst, k, json_integer(
-				json_integer_value(v) + json_integer_value(w)));
+			json_object_set_new(dst, k, int_sum(v, w));
 		} else if (!strcmp(k, "buckets")) {
 			json_array_extend(v, (json_t *)w);
 		} else if (!strcmp(k, "percentiles") && !json_object_size(v)) {
@@ -446,9 +456,7 @@ static void merge_value(json_t *parent, const char *key, json_t *dst,
 			const json_t *s = json_array_get(src, i);
 
 			if (json_is_integer(d) && json_is_integer(s))
-				json_array_set_new(dst, i, json_integer(
-					json_integer_value(d) +
-					json_integer_value(s)));
+				json_array_set_new(dst, i, int_sum(d, s));
 			else if (json_is_object(d) && (!strcmp(key, "jobs") ||
 						       !strcmp(key, "groups")))
 				merge_value(dst, key, d, s);
@@ -472,10 +480,9 @@ static void merge_value(json_t *parent, const char *key, json_t *dst,
 		if (r == R_MAX && b <= a)
 			return;
 		if (json_is_integer(dst) && json_is_integer(src))
-			json_object_set_new(parent, key, json_integer(
-				r == R_MAX ? json_integer_value(src) :
-				json_integer_value(dst) +
-				json_integer_value(src)));
+			json_object_set_new(parent, key, r == R_MAX ?
+					    json_deep_copy(src) :
+					    int_sum(dst, src));
 		else
 			json_object_set_new(parent, key,
 					    jw_real(r == R_MAX ? b : a + b));

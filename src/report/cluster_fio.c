@@ -23,6 +23,12 @@ static const char *const dir_key[DDIR_NR] = DDIR_NAMES;
 #define U64(o, k)	cluster_u64(json_object_get(o, k))
 #define NUM(o, k)	cluster_num(json_object_get(o, k))
 
+/* A real as a count, held in [0, 2^63) (hostile input included). */
+static uint64_t whole(double v)
+{
+	return v > 0 ? v < 9.2e18 ? (uint64_t)llround(v) : INT64_MAX : 0;
+}
+
 static json_t *fio_hist(struct jw *c, const json_t *h)
 {
 	json_t *o = json_object(), *p = json_object(), *v;
@@ -53,15 +59,15 @@ static void put_samples(struct jw *c, json_t *o, const json_t *x)
 	const json_t *i = json_object_get(x, "iops_samples");
 	double bw = NUM(x, "bw_bytes");
 
-	jw_put(c, o, "bw_min", jw_u64((uint64_t)(NUM(b, "min") / 1024)));
-	jw_put(c, o, "bw_max", jw_u64((uint64_t)(NUM(b, "max") / 1024)));
+	jw_put(c, o, "bw_min", jw_u64(whole(floor(NUM(b, "min") / 1024))));
+	jw_put(c, o, "bw_max", jw_u64(whole(floor(NUM(b, "max") / 1024))));
 	jw_put(c, o, "bw_agg", jw_real(U64(b, "count") && bw > 0 ?
 				       100.0 * NUM(b, "mean") / bw : 0.0));
 	jw_put(c, o, "bw_mean", jw_real(NUM(b, "mean") / 1024));
 	jw_put(c, o, "bw_dev", jw_real(NUM(b, "stddev") / 1024));
 	jw_put(c, o, "bw_samples", jw_u64(U64(b, "count")));
-	jw_put(c, o, "iops_min", jw_u64((uint64_t)NUM(i, "min")));
-	jw_put(c, o, "iops_max", jw_u64((uint64_t)NUM(i, "max")));
+	jw_put(c, o, "iops_min", jw_u64(whole(floor(NUM(i, "min")))));
+	jw_put(c, o, "iops_max", jw_u64(whole(floor(NUM(i, "max")))));
 	jw_put(c, o, "iops_mean", jw_real(NUM(i, "mean")));
 	jw_put(c, o, "iops_stddev", jw_real(NUM(i, "stddev")));
 	jw_put(c, o, "iops_samples", jw_u64(U64(i, "count")));
@@ -75,8 +81,8 @@ static json_t *fio_dir(struct jw *c, const json_t *x)
 
 	jw_put(c, y, "io_bytes", jw_u64(U64(x, "io_bytes")));
 	jw_put(c, y, "io_kbytes", jw_u64(U64(x, "io_bytes") >> 10));
-	jw_put(c, y, "bw_bytes", jw_u64((uint64_t)llround(bw)));
-	jw_put(c, y, "bw", jw_u64((uint64_t)llround(bw) / 1024));
+	jw_put(c, y, "bw_bytes", jw_u64(whole(bw)));
+	jw_put(c, y, "bw", jw_u64(whole(bw) / 1024));
 	jw_put(c, y, "iops", jw_real(NUM(x, "iops")));
 	jw_put(c, y, "runtime", jw_u64(rt / 1000000));
 	jw_put(c, y, "total_ios", jw_u64(U64(x, "ios")));
@@ -144,7 +150,7 @@ static json_t *fio_entry(struct jw *c, const json_t *j, const json_t *u,
 	jw_put(c, s, "total_ios", jw_u64(U64(sync, "ios")));
 	jw_put(c, s, "lat_ns", fio_hist(c, json_object_get(sync, "lat_ns")));
 	jw_put(c, o, "sync", s);
-	jw_put(c, o, "job_runtime", jw_u64((uint64_t)rt / 1000000));
+	jw_put(c, o, "job_runtime", jw_u64(whole(rt) / 1000000));
 	jw_put(c, o, "usr_cpu", jw_real(rt > 0 ? 100 * NUM(cpu, "user_ns") /
 					rt : 0.0));
 	jw_put(c, o, "sys_cpu", jw_real(rt > 0 ? 100 * NUM(cpu, "sys_ns") /

@@ -139,6 +139,13 @@ v, want = float(m.group(1)) * f, float(sys.argv[2])
 sys.exit(0 if abs(v - want) <= max(0.006 * want, 1) else 1)
 PYEOF
 
+# --output=FILE: the report there, nothing on stdout; two formats.
+run merge --output=both.txt --output-format=text,json r8.json r4.json
+expect_rc 0
+expect_empty out
+grep -q '^cluster: 2 members on 1 host' both.txt || die "no text report in both.txt"
+grep -q '"nmembers": 2' both.txt || die "no JSON report in both.txt"
+
 # One member: its own figures again (percentiles as its run printed).
 run merge --output-format=json r4.json
 expect_rc 0

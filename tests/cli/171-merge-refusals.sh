@@ -91,6 +91,31 @@ refused "pair\\.json: bucket 0 is not" a.json pair.json
 refused "huge\\.json: bucket [0-9]+ is not" a.json huge.json
 refused "nobuckets\\.json: .*histogram" a.json nobuckets.json
 
+# Hostile figures that are still well formed: counts at the top of
+# JSON's integers, reals near the double's end. Merged (or refused),
+# never a crash or a wrapped sum (a sanitizer build checks the
+# arithmetic).
+"$PY" - a.json <<'PYEOF' || die "cannot make the hostile result"
+import json, sys
+d = json.load(open(sys.argv[1]))
+big = 2 ** 63 - 1
+j = d["jobs"][0]
+for k in ("ios", "io_bytes", "errors", "runtime_ns"):
+    j["read"][k] = big
+j["runtime_ns"] = big
+j["read"]["iops"] = j["read"]["bw_bytes"] = 1.7e308
+j["read"]["bw_samples"].update(count=big, min=1e300, max=1.7e308, mean=1e308, stddev=1e308)
+j["cpu"]["user_ns"] = big
+json.dump(d, open("big.json", "w"))
+PYEOF
+for f in text fio-json json; do
+	run merge --output-format=$f big.json big.json a.json
+	expect_rc 0
+done
+json_is "d['jobs'][0]['read']['ios']" 9223372036854775807
+# ios held at 2^63-1, not wrapped; the histograms still add up.
+expect_json "d['jobs'][0]['read']['clat_ns']['count'] == 3 * json.load(open('a.json'))['jobs'][0]['read']['clat_ns']['count']"
+
 # Every cut of a real result: refused, never a crash.
 size=$(wc -c <a.json)
 step=$((size / 60 + 1))

@@ -115,8 +115,10 @@ static int check_hist(const json_t *h, char *why, size_t len)
 
 		if (json_array_size(x) != 3 || lo < 0 || c < 0 ||
 		    (uint64_t)lo >> HIST_MAX_BITS ||
-		    hist_bucket_low(hist_index((uint64_t)lo)) != (uint64_t)lo ||
-		    hist_bucket_high(hist_index((uint64_t)lo)) != (uint64_t)hi) {
+		    hist_bucket_low(hist_index((uint64_t)lo)) !=
+		    (uint64_t)lo ||
+		    hist_bucket_high(hist_index((uint64_t)lo)) !=
+		    (uint64_t)hi) {
 			snprintf(why, len, "bucket %zu is not [low, high, "
 				 "count] of an iorig histogram", i);
 			return -EINVAL;
@@ -190,7 +192,8 @@ static int check_member(const json_t *r, char *why, size_t len)
 			if (!json_is_object(o) ||
 			    !json_is_integer(json_object_get(o, "ios")) ||
 			    !json_is_integer(json_object_get(o, "io_bytes")) ||
-			    !json_is_integer(json_object_get(o, "runtime_ns"))) {
+			    !json_is_integer(json_object_get(o,
+							     "runtime_ns"))) {
 				snprintf(why, len, "job '%s' lacks its %s "
 					 "figures", json_string_value(
 					 json_object_get(j, "name")),
@@ -245,7 +248,8 @@ static int same_jobs(const struct cluster_member *m, size_t a, size_t b,
 	for (i = 0; i < json_array_size(ja); i++) {
 		const json_t *x = json_array_get(ja, i);
 		const json_t *y = json_array_get(jb, i);
-		const char *name = json_string_value(json_object_get(x, "name"));
+		const char *name = json_string_value(json_object_get(x,
+								     "name"));
 		const json_t *ox = json_object_get(x, "options");
 		const json_t *oy = json_object_get(y, "options");
 		const char *key;
@@ -317,7 +321,7 @@ void cluster_hist_from_json(struct hist *h, const json_t *o)
 	json_array_foreach(b, i, x) {
 		uint64_t lo = u64_of(json_array_get(x, 0));
 
-		if (!(lo >> HIST_MAX_BITS))	/* check_hist refused those */
+		if (!(lo >> HIST_MAX_BITS))	/* check_hist refuses them */
 			h->b[hist_index(lo)] += u64_of(json_array_get(x, 2));
 	}
 	if (u64_of(json_object_get(o, "count"))) {
@@ -469,7 +473,7 @@ static void merge_value(json_t *parent, const char *key, json_t *dst,
 
 		if (r == R_OR)
 			json_object_set_new(parent, key, json_boolean(a || b));
-		else if (r != R_KEEP)	/* ran, measured, met: all of them */
+		else if (r != R_KEEP)	/* ran, measured, met: all */
 			json_object_set_new(parent, key, json_boolean(a && b));
 	} else if (json_is_number(dst) && json_is_number(src)) {
 		int r = rule_of(key);
@@ -558,20 +562,21 @@ static int finish_unit(json_t *u, struct hist *h)
 			(double)ios : 0.0));
 	sum = json_object_get(u, "summary");
 	if (json_is_object(sum)) {
-		const json_t *ph = json_is_object(json_object_get(u, "phase_cpu")) ?
-			json_object_get(u, "phase_cpu") : NULL;
-		double reqs = num_of(json_object_get(ph ? ph : sum,
-						     ph ? "ios" : "reqs"));
+		const json_t *ph = json_object_get(u, "phase_cpu");
 		double t = num_of(json_object_get(sum, "utime_ns")) +
 			   num_of(json_object_get(sum, "stime_ns"));
+		double reqs, wall;
+
+		if (!json_is_object(ph))
+			ph = NULL;
+		reqs = num_of(json_object_get(ph ? ph : sum,
+					      ph ? "ios" : "reqs"));
 
 		json_object_set_new(sum, "us_per_io",
 				    jw_real(reqs > 0 ? t / 1000 / reqs : 0.0));
 		/* As one run: CPU time over the (longest) phase's wall
 		 * time, so 100 per member kept busy. */
-		double wall = num_of(json_object_get(json_object_get(u,
-					"phase_cpu"), "wall_ns"));
-
+		wall = num_of(json_object_get(ph, "wall_ns"));
 		json_object_set_new(sum, "cpu_pct", jw_real(wall > 0 ?
 			t / wall * 100 : 0.0));
 		json_object_set_new(sum, "lat_p99_ns",
@@ -660,7 +665,8 @@ static json_t *cluster_dir(struct jw *c, const struct cluster_member *m,
 			   size_t n, size_t job, int d, const json_t *hosts)
 {
 	json_t *o, *rows, *hrows, *h;
-	double *iops = calloc(n, sizeof(double)), *bw = calloc(n, sizeof(double));
+	double *iops = calloc(n, sizeof(double));
+	double *bw = calloc(n, sizeof(double));
 	double t_first = INFINITY, t_last = 0, win_lo = 0, ios_f = 0,
 	       bytes_f = 0, ios_t = 0, bytes_t = 0;
 	size_t i, k, slow = 0, first = 0, last = 0;
@@ -722,7 +728,8 @@ static json_t *cluster_dir(struct jw *c, const struct cluster_member *m,
 		const json_t *x = json_object_get(j, dir_key[d]);
 		json_t *r = json_object();
 
-		jw_put(c, r, "label", jw_str(label_of(&m[i], i, lb, sizeof(lb))));
+		jw_put(c, r, "label",
+		       jw_str(label_of(&m[i], i, lb, sizeof(lb))));
 		jw_put(c, r, "rank", json_integer(m[i].rank));
 		jw_put(c, r, "host", jw_str(host_of(&m[i])));
 		jw_put(c, r, "iops", jw_real(iops[i]));
@@ -820,7 +827,8 @@ static json_t *cluster_obj(struct jw *c, const struct cluster_member *m,
 		const char *hn = host_of(&m[i]);
 		bool seen = false;
 
-		jw_put(c, r, "label", jw_str(label_of(&m[i], i, lb, sizeof(lb))));
+		jw_put(c, r, "label",
+		       jw_str(label_of(&m[i], i, lb, sizeof(lb))));
 		jw_put(c, r, "rank", json_integer(m[i].rank));
 		jw_put(c, r, "host", jw_str(hn));
 		jw_put(c, r, "start_skew_ns", jw_real(m[i].start_skew_ns));
@@ -842,9 +850,9 @@ static json_t *cluster_obj(struct jw *c, const struct cluster_member *m,
 	json_array_foreach(j0, i, j) {
 		json_t *x = json_object();
 
-		jw_put(c, x, "name", json_deep_copy(json_object_get(j, "name")));
-		jw_put(c, x, "clone", json_deep_copy(json_object_get(j, "clone")));
-		jw_put(c, x, "group", json_deep_copy(json_object_get(j, "group")));
+		jw_put(c, x, "name", json_copy(json_object_get(j, "name")));
+		jw_put(c, x, "clone", json_copy(json_object_get(j, "clone")));
+		jw_put(c, x, "group", json_copy(json_object_get(j, "group")));
 		for (d = 0; d < DDIR_NR; d++) {
 			json_t *v = cluster_dir(c, m, n, i, d, hosts);
 
@@ -853,7 +861,8 @@ static json_t *cluster_obj(struct jw *c, const struct cluster_member *m,
 		jw_push(c, jobs, x);
 	}
 	jw_put(c, o, "nmembers", json_integer((json_int_t)n));
-	jw_put(c, o, "nhosts", json_integer((json_int_t)json_array_size(hosts)));
+	jw_put(c, o, "nhosts",
+	       json_integer((json_int_t)json_array_size(hosts)));
 	jw_put(c, o, "start_skew_max_ns", jw_real(skew));
 	jw_put(c, o, "members", mem);
 	jw_put(c, o, "hosts", hosts);
@@ -897,7 +906,8 @@ json_t *cluster_merge(const struct cluster_member *m, size_t n,
 		void *tmp;
 
 		json_object_foreach_safe(r, tmp, k, v)
-			if (strcmp(k, "host") && json_object_get(m[i].result, k))
+			if (strcmp(k, "host") &&
+			    json_object_get(m[i].result, k))
 				merge_value(r, k, v, json_object_get(
 					m[i].result, k));
 	}
@@ -1056,8 +1066,10 @@ static int write_text(FILE *f, const json_t *cl)
 
 		fprintf(f, "\n%s (group %" PRId64 ", clone %" PRId64 ")\n",
 			json_string_value(json_object_get(j, "name")),
-			(int64_t)json_integer_value(json_object_get(j, "group")),
-			(int64_t)json_integer_value(json_object_get(j, "clone")));
+			(int64_t)json_integer_value(json_object_get(j,
+								    "group")),
+			(int64_t)json_integer_value(json_object_get(j,
+								    "clone")));
 		for (d = 0; d < DDIR_NR; d++)
 			if (u64_of(json_object_get(json_object_get(mj,
 						dir_key[d]), "ios")))
@@ -1183,7 +1195,8 @@ static void check_jobs(const struct check_expr *x, const char *text,
 	char v[48], th[48];
 
 	json_array_foreach(jobs, i, j) {
-		const char *name = json_string_value(json_object_get(j, "name"));
+		const char *name = json_string_value(json_object_get(j,
+								     "name"));
 		double val;
 		bool ok;
 
@@ -1251,9 +1264,10 @@ int cluster_checks(const json_t *cluster, char *const *checks,
 					    "members"), *r;
 	struct check_expr *x;
 	struct tally t = { 0 };
+	char kbuf[32];
 	unsigned kb = (unsigned)atoi(str_of(json_object_get(json_object_get(
-		json_array_get(jobs, 0), "options"), "kb_base"), (char[32]){ 0 },
-		32));
+		json_array_get(jobs, 0), "options"), "kb_base"), kbuf,
+		sizeof(kbuf)));
 	size_t i, k;
 
 	if (!nchecks)

@@ -225,6 +225,12 @@ static const char *str_of(const json_t *v, char *buf, size_t len)
 	return buf;
 }
 
+/* Equal values, or both missing (json_equal says no to two NULLs). */
+static bool same(const json_t *a, const json_t *b)
+{
+	return (!a && !b) || json_equal(a, b);
+}
+
 /* Members a and b ran the same jobs: names, clones, groups, and every
  * option but the per-member ones. */
 static int same_jobs(const struct cluster_member *m, size_t a, size_t b,
@@ -256,8 +262,8 @@ static int same_jobs(const struct cluster_member *m, size_t a, size_t b,
 		const json_t *v;
 
 		for (k = 0; ids[k]; k++)
-			if (!json_equal(json_object_get(x, ids[k]),
-					json_object_get(y, ids[k]))) {
+			if (!same(json_object_get(x, ids[k]),
+				  json_object_get(y, ids[k]))) {
 				err_set(e, nb, 0, "", "job %zu differs: %s is "
 					"%s in %s, %s in %s", i + 1, ids[k],
 					str_of(json_object_get(x, ids[k]), va,

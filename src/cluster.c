@@ -809,7 +809,8 @@ static json_t *member_jobs(struct jw *c, const json_t *r)
 		for (k = 0; keep[k]; k++) {
 			const json_t *v = json_object_get(j, keep[k]);
 
-			jw_put(c, x, keep[k], v ? json_deep_copy(v) :
+			/* shared, not copied: nothing changes them */
+			jw_put(c, x, keep[k], v ? json_incref((json_t *)v) :
 			       json_null());
 		}
 		jw_push(c, a, x);
@@ -1331,6 +1332,47 @@ static int merge_fail(const struct err_rec *e)
 	return 2;
 }
 
+/* A whole file parsed at once (json_load_file reads it a byte at a
+ * time); NULL with je. */
+static json_t *load(const char *path, json_error_t *je)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+	json_t *r = NULL;
+
+	if (!f) {
+		snprintf(je->text, sizeof(je->text), "%s", strerror(errno));
+		je->line = -1;		/* not read */
+		return NULL;
+	}
+	do {
+		if (len == cap) {
+			char *nb = realloc(buf, cap = cap ? 2 * cap : 65536);
+
+			if (!nb) {
+				snprintf(je->text, sizeof(je->text),
+					 "out of memory");
+				je->line = -1;
+				goto out;
+			}
+			buf = nb;
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+	} while (n);
+	if (ferror(f)) {
+		snprintf(je->text, sizeof(je->text), "%s", strerror(errno));
+		je->line = -1;
+		goto out;
+	}
+	r = json_loadb(buf, len, JSON_REJECT_DUPLICATES, je);
+out:
+	free(buf);
+	fclose(f);
+	return r;
+}
+
 int merge_main(int argc, char **argv)
 {
 	struct err_rec *e = calloc(1, sizeof(*e));
@@ -1367,8 +1409,12 @@ int merge_main(int argc, char **argv)
 		} else {
 			json_error_t je;
 
-			m[n].result = json_load_file(s, JSON_REJECT_DUPLICATES,
-						     &je);
+			m[n].result = load(s, &je);
+			if (!m[n].result && je.line < 0) {
+				fprintf(stderr, "iorig merge: %s: cannot be "
+					"read: %s\n", s, je.text);
+				goto done;
+			}
 			if (!m[n].result) {
 				fprintf(stderr, "iorig merge: %s: not a JSON "
 					"document (line %d, column %d: %s); "

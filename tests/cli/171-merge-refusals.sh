@@ -44,12 +44,14 @@ refused "a\\.json has 1 job\\(s\\), two\\.json has 2" a.json two.json
 # The first member is the reference, whichever it is.
 refused "b\\.json: option .bs.: job .a. differs: bs=8192 in bs\\.json, bs=4096 in b\\.json" bs.json b.json a.json
 
-# Not JSON, empty, a directory, missing.
+# Not JSON, empty, missing, a directory.
 echo 'read: iops=5' >text.txt
 refused "text\\.txt: not a JSON document" a.json text.txt
 : >empty.json
 refused "empty\\.json: not a JSON document" empty.json
-refused "nosuch\\.json: not a JSON document" nosuch.json
+refused "nosuch\\.json: cannot be read: No such file or directory" nosuch.json
+mkdir dir.json
+refused "dir\\.json: cannot be read: Is a directory" a.json dir.json
 # JSON that is not an iorig result.
 echo '[1, 2]' >arr.json
 refused "arr\\.json: not a JSON object" a.json arr.json

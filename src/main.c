@@ -17,6 +17,7 @@
 #include "check.h"
 #include "cli.h"
 #include "clock.h"
+#include "cluster.h"
 #include "curve.h"
 #include "engine.h"
 #include "html.h"
@@ -587,6 +588,8 @@ int main(int argc, char **argv)
 		return plot_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "report"))
 		return report_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "merge"))
+		return merge_main(argc - 1, argv + 1);
 	if (cli_parse(&c, argc, argv, &e)) {
 		code = fail(&e);
 		goto out;

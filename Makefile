@@ -18,9 +18,11 @@ PKG_CONFIG ?= pkg-config
 # validates the JSON reports against doc/iorig-json.schema.json. fio is
 # the outside truth some tests compare with (the same job on both tools).
 # gnuplot-nox draws --chart's SVG (tests/cli/89-rate-curve.sh).
+# openmpi-bin (mpirun) and libopenmpi-dev build and test iorig-mpi.
 DEB_DEPS := pkg-config libjansson-dev libcmocka-dev liburing-dev libaio-dev \
 	python3 libblkid-dev e2fsprogs fdisk libxxhash-dev libfuse3-dev fuse3 \
-	python3-jsonschema fio libssl-dev zlib1g-dev liblzma-dev gnuplot-nox
+	python3-jsonschema fio libssl-dev zlib1g-dev liblzma-dev gnuplot-nox \
+	openmpi-bin libopenmpi-dev
 # `make fuzz` and `make test SAN=...` also need clang and its runtime
 # (libFuzzer, the sanitizers); llvm gives llvm-symbolizer for stack traces.
 FUZZ_DEPS := clang libclang-rt-dev llvm
@@ -104,7 +106,7 @@ FUZZ_RUNS ?=
 
 .PHONY: all deps run test bench install clean fuzz fuzz-run
 
-all: $(B)iorig
+all: $(B)iorig $(B)iorig-mpi
 
 deps:
 	@missing=""; for p in $(DEB_DEPS); do \
@@ -169,7 +171,7 @@ tests/faultfs/faultfs: tests/faultfs/faultfs.c
 		$(shell $(PKG_CONFIG) --libs fuse3)
 
 test: deps
-	@$(MAKE) --no-print-directory $(B)iorig $(UNIT_BINS) $(REPLAY_BINS) \
+	@$(MAKE) --no-print-directory $(B)iorig $(B)iorig-mpi $(UNIT_BINS) $(REPLAY_BINS) \
 		$(FAULTFS) $(HELPERS)
 	@$(SAN_RUN) sh tests/run-all.sh $(UNIT_BINS) $(REPLAY_BINS)
 
@@ -210,6 +212,28 @@ install: iorig
 		doc/iorig-json.md doc/iorig-json.schema.json
 
 clean:
-	rm -f iorig libiorig.a $(OBJS) $(UNIT_BINS) $(REPLAY_BINS)
+	rm -f iorig iorig-mpi libiorig.a $(OBJS) $(UNIT_BINS) $(REPLAY_BINS)
+	rm -f src/mpi/*.o
 	rm -f tests/faultfs/faultfs $(HELPERS)
 	rm -rf build
+
+# iorig-mpi: iorig with MPI ranks (src/mpi/, peers.h), a separate binary so
+# that the plain iorig neither links libmpi nor pays its start-up
+# (bench/README.md). MPI_PKG: pkg-config's name of the MPI C library
+# (Debian: mpi-c for the default MPI, Open MPI or MPICH; ompi-c; mpich).
+MPI_PKG ?= mpi-c
+MPI_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(MPI_PKG) 2>/dev/null)
+MPI_LIBS = $(shell $(PKG_CONFIG) --libs $(MPI_PKG) 2>/dev/null)
+
+$(B)src/mpi/%.o: src/mpi/%.c $(wildcard include/*.h)
+	$(QUIET) "  CC      $@"
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) $(MPI_CFLAGS) -c -o $@ $<
+
+# Until src/cluster.c (the cluster merge) is in, a stand-in from tests/mpi/.
+CLUSTER_STANDIN := $(if $(wildcard src/cluster.c),,tests/mpi/cluster-standin.c)
+
+$(B)iorig-mpi: $(B)src/main.o $(B)src/mpi/mpi.o $(B)libiorig.a $(CLUSTER_STANDIN)
+	$(QUIET) "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(filter %.o %.a,$^) $(CLUSTER_STANDIN) \
+		$(LIBS) $(MPI_LIBS) $(LDFLAGS)

@@ -21,6 +21,7 @@
 #include "jobfile.h"
 #include "options.h"
 #include "output.h"
+#include "peers.h"
 #include "plan.h"
 #include "progress.h"
 #include "report.h"
@@ -218,24 +219,26 @@ static void std_fds_open(void)
 /* The baseline and the checks: usage errors, found before anything runs. */
 static int plan_checks(const struct cli *c, const struct plan *p,
 		       struct baseline *bl, struct check_set *cs,
-		       struct err_rec *e)
+		       struct peers *pe, struct err_rec *e)
 {
 	struct check_arg *args;
-	size_t i;
+	size_t i, nchecks;
 	int ret;
 
 	if (c->baseline && baseline_load(bl, c->baseline, e))
 		return -EINVAL;
-	args = calloc(c->nchecks + 1, sizeof(*args));
+	/* MPI ranks: --check judges the cluster (peers_report). */
+	nchecks = pe ? 0 : c->nchecks;
+	args = calloc(nchecks + 1, sizeof(*args));
 	if (!args) {
 		err_set(e, "", 0, "check", "out of memory");
 		return -ENOMEM;
 	}
-	for (i = 0; i < c->nchecks; i++) {
+	for (i = 0; i < nchecks; i++) {
 		args[i].expr = c->checks[i];
 		args[i].argi = cli_arg_index(c, c->checks[i]);
 	}
-	ret = check_build(cs, p, args, c->nchecks, c->baseline ? bl : NULL,
+	ret = check_build(cs, p, args, nchecks, c->baseline ? bl : NULL,
 			  e);
 	free(args);
 	return ret;
@@ -280,8 +283,47 @@ static int exit_code(const struct run_result *r)
 	return code;
 }
 
+/*
+ * MPI ranks: this rank's JSON result goes to rank 0, which writes the
+ * cluster report (the --output-format formats, the --check checks) to
+ * --output. Returns the exit code.
+ */
+static int peers_report(const struct cli *c, struct run_result *r,
+			struct output *out, struct peers *pe)
+{
+	char *json = NULL, formats[256] = "";
+	size_t len = 0, i;
+	FILE *m = open_memstream(&json, &len);
+	int code, ret = m ? report_json(m, r) : -ENOMEM;
+
+	if (m && fclose(m))
+		ret = ret ? ret : -ENOMEM;
+	for (i = 0; i < report_nformats; i++)
+		if (c->formats & (1u << i))
+			snprintf(formats + strlen(formats),
+				 sizeof(formats) - strlen(formats), "%s%s",
+				 formats[0] ? "," : "", report_formats[i].name);
+	if (ret) {
+		fprintf(stderr, "iorig: rank %d: its JSON result: %s\n",
+			pe->rank, strerror(-ret));
+		free(json);
+		return pe->finish(pe, NULL, 0, EXIT_RUNTIME, formats, NULL,
+				  NULL, 0);
+	}
+	code = pe->finish(pe, json, len, exit_code(r), formats, out->f,
+			  (char *const *)c->checks, c->nchecks);
+	free(json);
+	if (pe->rank == 0 && (ret = output_close(out))) {
+		fprintf(stderr, "iorig: writing the report to %s: %s\n",
+			c->output ? c->output : "standard output",
+			strerror(-ret));
+		return EXIT_RUNTIME;
+	}
+	return code;
+}
+
 static int report(const struct cli *c, struct run_result *r,
-		  struct output *out)
+		  struct output *out, struct peers *pe)
 {
 	size_t i;
 	int ret;
@@ -314,6 +356,8 @@ static int report(const struct cli *c, struct run_result *r,
 	r->signo = atomic_load(&stop_signal);
 	r->version = IORIG_VERSION;
 	r->terse_version = c->terse_version;
+	if (pe)
+		return peers_report(c, r, out, pe);
 	for (i = 0, ret = 0; i < report_nformats && !ret; i++)
 		if (c->formats & (1u << i))
 			ret = report_formats[i].write(out->f, r);
@@ -479,8 +523,14 @@ int main(int argc, char **argv)
 	struct run_watch watch = { 0 };
 	bool chart_failed;
 	int code, ret;
+	/* iorig-mpi: the ranks (NULL in the plain iorig) */
+	struct peers *pe = peers_mpi_init ? peers_mpi_init(&argc, &argv) :
+			   NULL;
+	char why[1400];
 
 	std_fds_open();
+	if (peers_mpi_init && !pe)
+		exit(EXIT_RUNTIME);
 	if (cli_parse(&c, argc, argv, &e)) {
 		code = fail(&e);
 		goto out;
@@ -496,7 +546,7 @@ int main(int argc, char **argv)
 	/* After errors that were collected, the options are still read. */
 	if (!ret || (ret == -EINVAL && err_count(&e) && !errs.full))
 		ret = plan_build(&p, &doc, &filter, &e) || ret;
-	if (ret || plan_checks(&c, &p, &bl, &cs, &e)) {
+	if (ret || plan_checks(&c, &p, &bl, &cs, pe, &e)) {
 		code = fail(&e);
 		goto out;
 	}
@@ -507,14 +557,23 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	install_signals();
-	/* Targets are checked before --output or --stream is created. */
+	/* Targets are checked before --output or --stream is created;
+	 * MPI ranks: the cluster report is rank 0's. */
 	if (check_outputs(&c, &p, &e) ||
 	    open_stream(&c, &p, &sout, &watch.stream, &e) ||
-	    output_open(&out, c.output, "output", true, &e)) {
+	    output_open(&out, pe && pe->rank ? NULL : c.output, "output",
+			true, &e)) {
 		code = fail(&e);
 		goto out;
 	}
 	watch.progress = open_progress(&c, &prog);
+	watch.peers = pe;
+	if (pe && pe->agree(pe, NULL, why, sizeof(why))) {
+		fprintf(stderr, "iorig: rank %d: nothing was run: %s\n",
+			pe->rank, why);
+		code = EXIT_RUNTIME;
+		goto out;
+	}
 	if (run_plan_watched(&p, &stop_signal, &watch, &r, &e)) {
 		code = fail(&e);
 		goto out;
@@ -529,7 +588,7 @@ int main(int argc, char **argv)
 			strerror(ENOMEM));
 	else
 		r.checks = &cr;
-	code = close_stream(&c, watch.stream, report(&c, &r, &out));
+	code = close_stream(&c, watch.stream, report(&c, &r, &out, pe));
 	if (chart_failed && (code == EXIT_OK || code == EXIT_CHECK ||
 			     code == EXIT_VERIFY))
 		code = EXIT_RUNTIME;
@@ -537,6 +596,10 @@ int main(int argc, char **argv)
 	if (!r.checks && code < 128)
 		code = EXIT_RUNTIME;
 out:
+	/* A rank that failed before its report: the others are told. */
+	if (pe && !pe->finished)
+		code = pe->finish(pe, NULL, 0, code ? code : EXIT_RUNTIME,
+				  "", NULL, NULL, 0);
 	stream_close(watch.stream);
 	output_discard(&out);	/* after report(): nothing left to do */
 	r.set = NULL;

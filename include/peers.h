@@ -30,12 +30,15 @@ struct peers {
 	 * This rank's result (iorig's JSON report, len bytes) and exit code
 	 * to rank 0, which writes the cluster report in formats (as
 	 * --output-format names them) to out with the checks. Returns the
-	 * process' exit code. json NULL: this rank failed before its report
-	 * (code non-zero: the others are told, if no agree failed yet).
+	 * process' exit code; quit follows.
 	 */
 	int (*finish)(struct peers *pe, const char *json, size_t len,
 		      int code, const char *formats, FILE *out,
 		      char *const *checks, size_t nchecks);
+	/* Last, once: finalizes MPI; returns code. Without finish before
+	 * it, this rank ended before its report (code non-zero: it failed,
+	 * why says how, and the others are told unless an agree failed). */
+	int (*quit)(struct peers *pe, int code, const char *why);
 	int failed;		/* an agree failed: no collective follows */
 	int finished;		/* finish was called (MPI is finalized) */
 };

@@ -82,6 +82,8 @@ static void on_signal(int sig)
 
 /* The errors collected while reading the input (err_collect). */
 static struct err_list errs;
+/* The last error fail() printed (MPI ranks tell the others). */
+static char last_err[1024];
 
 /* Every error found, file by file in line order (one when none was
  * collected). */
@@ -94,12 +96,15 @@ static int fail(struct err_rec *e)
 	if (!err_keep(e) && !l->n) {
 		err_format(e, buf, sizeof(buf));
 		fprintf(stderr, "iorig: %s\n", buf);
+		snprintf(last_err, sizeof(last_err), "%.1000s", buf);
 		return EXIT_USAGE;
 	}
 	err_list_sort(l);
 	for (i = 0; i < l->n; i++) {
 		err_format(&l->recs[i], buf, sizeof(buf));
 		fprintf(stderr, "iorig: %s\n", buf);
+		if (!i)
+			snprintf(last_err, sizeof(last_err), "%.1000s", buf);
 	}
 	if (l->full)
 		fprintf(stderr, "iorig: more errors follow; stopped after "
@@ -307,8 +312,7 @@ static int peers_report(const struct cli *c, struct run_result *r,
 		fprintf(stderr, "iorig: rank %d: its JSON result: %s\n",
 			pe->rank, strerror(-ret));
 		free(json);
-		return pe->finish(pe, NULL, 0, EXIT_RUNTIME, formats, NULL,
-				  NULL, 0);
+		return EXIT_RUNTIME;	/* main's quit tells the others */
 	}
 	code = pe->finish(pe, json, len, exit_code(r), formats, out->f,
 			  (char *const *)c->checks, c->nchecks);
@@ -596,10 +600,10 @@ int main(int argc, char **argv)
 	if (!r.checks && code < 128)
 		code = EXIT_RUNTIME;
 out:
-	/* A rank that failed before its report: the others are told. */
-	if (pe && !pe->finished)
-		code = pe->finish(pe, NULL, 0, code ? code : EXIT_RUNTIME,
-				  "", NULL, NULL, 0);
+	/* MPI ranks: the others are told if this one failed before its
+	 * report. */
+	if (pe)
+		code = pe->quit(pe, code, last_err);
 	stream_close(watch.stream);
 	output_discard(&out);	/* after report(): nothing left to do */
 	r.set = NULL;

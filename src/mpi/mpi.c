@@ -167,20 +167,13 @@ static int mpi_finish(struct peers *pe, const char *json, size_t len,
 		      int code, const char *formats, FILE *out,
 		      char *const *checks, size_t nchecks)
 {
-	char why[MSG_MAX + HOST_MAX + 64], *texts = NULL, *hosts = NULL;
+	char *texts = NULL, *hosts = NULL;
 	int n = pe->nranks, mine = (int)len, worst = code_rank(code), total, r;
 	int *lens = NULL, *displs = NULL, ccode, all;
 	unsigned ng = mp.nstart;
 	double *t = NULL, *skew = NULL, *mystart = NULL;
 
 	pe->finished = 1;
-	if (!json) {
-		/* Failed before its run (its errors are printed): stop all. */
-		if (!pe->failed && code)
-			pe->agree(pe, "failed before the run (its errors "
-				  "are above)", why, sizeof(why));
-		goto out;
-	}
 	if (pe->failed)
 		goto out;
 	MPI_Allreduce(&worst, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -232,6 +225,12 @@ static int mpi_finish(struct peers *pe, const char *json, size_t len,
 		if (ccode == 1 || ccode == 2 || (ccode == 3 && code == 0))
 			code = ccode;
 	}
+	/*
+	 * No rank exits before rank 0 has written the report: mpirun takes
+	 * a non-zero exit (a failed check, a signal) for a failed job and
+	 * kills the ranks left.
+	 */
+	MPI_Barrier(MPI_COMM_WORLD);
 out:
 	free(texts);
 	free(hosts);
@@ -242,6 +241,19 @@ out:
 	free(mystart);
 	free(mp.start);
 	mp.start = NULL;
+	return code;
+}
+
+static int mpi_quit(struct peers *pe, int code, const char *failed)
+{
+	char why[MSG_MAX + HOST_MAX + 64];
+
+	if (code && !pe->failed && !pe->finished)
+		mpi_agree(pe, failed && *failed ? failed : "failed", why,
+			  sizeof(why));
+	pe->finished = 1;
+	/* After the report is out: under a stopping mpirun this waits
+	 * for the daemon's timeouts. */
 	MPI_Finalize();
 	return code;
 }
@@ -269,6 +281,7 @@ struct peers *peers_mpi_init(int *argc, char ***argv)
 	mp.pe.agree = mpi_agree;
 	mp.pe.go = mpi_go;
 	mp.pe.finish = mpi_finish;
+	mp.pe.quit = mpi_quit;
 	snprintf(num, sizeof(num), "%d", mp.pe.rank);
 	jobfile_define("RANK", num);
 	snprintf(num, sizeof(num), "%d", mp.pe.nranks);

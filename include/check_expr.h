@@ -58,6 +58,8 @@ int check_parse(const char *text, unsigned kb_base, struct check_expr *x,
 #define CHECK_QUOTE_MAX	80
 
 const char *check_op_text(int op);
+/* v OP t. */
+bool check_compare(double v, int op, double t);
 /* "mean", "cv", ...; NULL for CHECK_F_NONE. */
 const char *check_func_name(int func);
 

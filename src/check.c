@@ -398,24 +398,6 @@ void check_set_free(struct check_set *cs)
 
 /* ---- check_eval ---- */
 
-static bool compare(double v, int op, double t)
-{
-	switch (op) {
-	case CHECK_GE:
-		return v >= t;
-	case CHECK_LE:
-		return v <= t;
-	case CHECK_GT:
-		return v > t;
-	case CHECK_LT:
-		return v < t;
-	case CHECK_EQ:
-		return v == t;
-	default:
-		return v != t;
-	}
-}
-
 static double spread_value(const struct metric_spread *s, int func)
 {
 	switch (func) {
@@ -538,7 +520,7 @@ static void unit_result(const struct check_set *cs, struct unit_eval *ue,
 	}
 	metric_spread(&ue->vals[k * ue->nruns], ue->nran, &s);
 	res->value = spread_value(&s, d->x.func);
-	res->status = compare(res->value, d->x.op, res->threshold) ?
+	res->status = check_compare(res->value, d->x.op, res->threshold) ?
 		      CHECK_PASS : CHECK_FAIL;
 }
 

@@ -257,3 +257,21 @@ int check_parse(const char *text, unsigned kb_base, struct check_expr *x,
 	trim(&b, &e);
 	return parse_rhs(text, b, e, kb_base, x, why, whylen);
 }
+
+bool check_compare(double v, int op, double t)
+{
+	switch (op) {
+	case CHECK_GE:
+		return v >= t;
+	case CHECK_LE:
+		return v <= t;
+	case CHECK_GT:
+		return v > t;
+	case CHECK_LT:
+		return v < t;
+	case CHECK_EQ:
+		return v == t;
+	default:
+		return v != t;
+	}
+}

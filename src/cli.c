@@ -384,7 +384,12 @@ void cli_print_help(FILE *f)
 	const struct cli_opt *o;
 	char buf[80], names[64];
 
-	fprintf(f, "Usage: iorig [options] [jobfile...]\n\n"
+	fprintf(f, "Usage: iorig [options] [jobfile...]\n"
+		"       iorig merge [--output-format=text|json|fio-json] "
+		"[--output=FILE]\n"
+		"                   [--check=[rank:]EXPR]... RESULT.json... "
+		"(merge JSON results\n"
+		"                   into one cluster report)\n\n"
 		"Runs the jobs of the job files (\"-\" reads stdin) and of the "
 		"command line\n(--name=NAME starts a job; job options before "
 		"the first --name are global).\n\nOptions:\n");

@@ -17,6 +17,7 @@
 #include "check.h"
 #include "cli.h"
 #include "clock.h"
+#include "cluster.h"
 #include "curve.h"
 #include "jobfile.h"
 #include "options.h"
@@ -527,13 +528,14 @@ int main(int argc, char **argv)
 	struct run_watch watch = { 0 };
 	bool chart_failed;
 	int code, ret;
-	/* iorig-mpi: the ranks (NULL in the plain iorig) */
-	struct peers *pe = peers_mpi_init ? peers_mpi_init(&argc, &argv) :
-			   NULL;
+	struct peers *pe = NULL;
 	char why[1400];
 
 	std_fds_open();
-	if (peers_mpi_init && !pe)
+	if (argc > 1 && !strcmp(argv[1], "merge"))
+		return merge_main(argc - 1, argv + 1);
+	/* iorig-mpi: the ranks (the plain iorig has none) */
+	if (peers_mpi_init && !(pe = peers_mpi_init(&argc, &argv)))
 		exit(EXIT_RUNTIME);
 	if (cli_parse(&c, argc, argv, &e)) {
 		code = fail(&e);

@@ -289,6 +289,31 @@ static int exit_code(const struct run_result *r)
 	return code;
 }
 
+/* --rank-output: this rank's JSON result in PREFIX.RANK.json. */
+static int rank_output(const struct cli *c, const struct peers *pe,
+		       const char *json, size_t len)
+{
+	struct output o = { .fd = -1 };
+	struct err_rec e;
+	char *path;
+	int ret;
+
+	if (asprintf(&path, "%s.%d.json", c->rank_output, pe->rank) < 0)
+		return -ENOMEM;
+	ret = output_open(&o, path, "rank-output", true, &e);
+	if (ret) {
+		fail(&e);
+	} else {
+		fwrite(json, 1, len, o.f);
+		ret = output_close(&o);
+		if (ret)
+			fprintf(stderr, "iorig: writing %s: %s\n", path,
+				strerror(-ret));
+	}
+	free(path);
+	return ret;
+}
+
 /*
  * MPI ranks: this rank's JSON result goes to rank 0, which writes the
  * cluster report (the --output-format formats, the --check checks) to
@@ -315,8 +340,11 @@ static int peers_report(const struct cli *c, struct run_result *r,
 		free(json);
 		return EXIT_RUNTIME;	/* main's quit tells the others */
 	}
-	code = pe->finish(pe, json, len, exit_code(r), formats, out->f,
-			  (char *const *)c->checks, c->nchecks);
+	if (c->rank_output && rank_output(c, pe, json, len))
+		ret = -EIO;	/* said; the rank's code below */
+	code = pe->finish(pe, json, len, ret ? EXIT_RUNTIME : exit_code(r),
+			  formats, out->f, (char *const *)c->checks,
+			  c->nchecks);
 	free(json);
 	if (pe->rank == 0 && (ret = output_close(out))) {
 		fprintf(stderr, "iorig: writing the report to %s: %s\n",
@@ -543,6 +571,13 @@ int main(int argc, char **argv)
 	}
 	if (c.help || c.version || c.cmdhelp) {
 		code = stdout_checked(info_only(&c));
+		goto out;
+	}
+	if (c.rank_output && !pe) {
+		err_set(&e, "", 0, "rank-output", "is for the ranks of "
+			"iorig-mpi (under mpirun); iorig writes one result "
+			"(--output)");
+		code = fail(&e);
 		goto out;
 	}
 	filter.sections = c.sections;

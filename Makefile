@@ -230,10 +230,6 @@ $(B)src/mpi/%.o: src/mpi/%.c $(wildcard include/*.h)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(MPI_CFLAGS) -c -o $@ $<
 
-# Until src/cluster.c (the cluster merge) is in, a stand-in from tests/mpi/.
-CLUSTER_STANDIN := $(if $(wildcard src/cluster.c),,tests/mpi/cluster-standin.c)
-
-$(B)iorig-mpi: $(B)src/main.o $(B)src/mpi/mpi.o $(B)libiorig.a $(CLUSTER_STANDIN)
+$(B)iorig-mpi: $(B)src/main.o $(B)src/mpi/mpi.o $(B)libiorig.a
 	$(QUIET) "  LD      $@"
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(filter %.o %.a,$^) $(CLUSTER_STANDIN) \
-		$(LIBS) $(MPI_LIBS) $(LDFLAGS)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(MPI_LIBS) $(LDFLAGS)

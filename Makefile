@@ -106,7 +106,8 @@ FUZZ_RUNS ?=
 
 .PHONY: all deps run test bench install clean fuzz fuzz-run
 
-all: $(B)iorig $(B)iorig-mpi
+# iorig-mpi too where MPI's development files are (see below).
+all: $(B)iorig $(if $(shell $(PKG_CONFIG) --exists mpi-c && echo y),$(B)iorig-mpi)
 
 deps:
 	@missing=""; for p in $(DEB_DEPS); do \
@@ -207,6 +208,8 @@ bench: deps iorig
 
 install: iorig
 	install -D -m 755 iorig $(DESTDIR)$(PREFIX)/bin/iorig
+	if [ -x iorig-mpi ]; then \
+		install -D -m 755 iorig-mpi $(DESTDIR)$(PREFIX)/bin/iorig-mpi; fi
 	install -D -m 644 man/iorig.1 $(DESTDIR)$(PREFIX)/share/man/man1/iorig.1
 	install -D -m 644 -t $(DESTDIR)$(PREFIX)/share/doc/iorig \
 		doc/iorig-json.md doc/iorig-json.schema.json

@@ -106,8 +106,11 @@ FUZZ_RUNS ?=
 
 .PHONY: all deps run test bench install clean fuzz fuzz-run
 
-# iorig-mpi too where MPI's development files are (see below).
-all: $(B)iorig $(if $(shell $(PKG_CONFIG) --exists mpi-c && echo y),$(B)iorig-mpi)
+# iorig-mpi too where MPI's development files are. MPI_PKG: pkg-config's
+# name of the MPI C library (Debian: mpi-c, the default MPI, Open MPI or
+# MPICH; ompi-c; mpich).
+MPI_PKG ?= mpi-c
+all: $(B)iorig $(if $(shell $(PKG_CONFIG) --exists $(MPI_PKG) && echo y),$(B)iorig-mpi)
 
 deps:
 	@missing=""; for p in $(DEB_DEPS); do \
@@ -222,9 +225,7 @@ clean:
 
 # iorig-mpi: iorig with MPI ranks (src/mpi/, peers.h), a separate binary so
 # that the plain iorig neither links libmpi nor pays its start-up
-# (bench/README.md). MPI_PKG: pkg-config's name of the MPI C library
-# (Debian: mpi-c for the default MPI, Open MPI or MPICH; ompi-c; mpich).
-MPI_PKG ?= mpi-c
+# (MPI RUNS in man/iorig.1). MPI_PKG (above).
 MPI_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(MPI_PKG) 2>/dev/null)
 MPI_LIBS = $(shell $(PKG_CONFIG) --libs $(MPI_PKG) 2>/dev/null)
 

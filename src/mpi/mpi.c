@@ -64,6 +64,13 @@ static void mpi_go(struct peers *pe, unsigned wg)
 	struct timespec ts;
 	double *s;
 
+	/*
+	 * Twice: the first waits for the slowest rank, which may find the
+	 * others asleep in their wait (TCP: woken by the kernel, scheduled
+	 * late); the second starts with every rank awake, so all leave it
+	 * within a message's latency.
+	 */
+	MPI_Barrier(MPI_COMM_WORLD);
 	MPI_Barrier(MPI_COMM_WORLD);
 	clock_gettime(CLOCK_REALTIME, &ts);
 	if (wg >= mp.nstart) {

@@ -222,6 +222,25 @@ static void std_fds_open(void)
 		close(fd);
 }
 
+/* MPI ranks: the --check expressions as the cluster will read them. */
+static int peers_checks_read(const struct cli *c, struct err_rec *e)
+{
+	json_t *none = json_object();
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	int ret = none && m ? cluster_checks(none, (char *const *)c->checks,
+					     c->nchecks, m, e) : -ENOMEM;
+
+	if (ret == -ENOMEM)
+		err_set(e, "", 0, "check", "out of memory");
+	if (m)
+		fclose(m);
+	free(text);
+	json_decref(none);
+	return ret < 0 ? ret : 0;
+}
+
 /* The baseline and the checks: usage errors, found before anything runs. */
 static int plan_checks(const struct cli *c, const struct plan *p,
 		       struct baseline *bl, struct check_set *cs,
@@ -233,7 +252,10 @@ static int plan_checks(const struct cli *c, const struct plan *p,
 
 	if (c->baseline && baseline_load(bl, c->baseline, e))
 		return -EINVAL;
-	/* MPI ranks: --check judges the cluster (peers_report). */
+	/* MPI ranks: --check judges the cluster (peers_report); read now,
+	 * so that a bad one is a usage error before anything runs. */
+	if (pe && (ret = peers_checks_read(c, e)))
+		return ret;
 	nchecks = pe ? 0 : c->nchecks;
 	args = calloc(nchecks + 1, sizeof(*args));
 	if (!args) {
@@ -364,6 +386,9 @@ static int report(const struct cli *c, struct run_result *r,
 	for (i = 0; i < r->plan->njobs; i++) {
 		const struct dir_stats *d = r->stats[i].dir;
 
+		/* MPI ranks: the failure of another one, told by rank 0 */
+		if (r->stats[i].err == -ECANCELED && pe && pe->rank)
+			continue;
 		if (r->stats[i].err)
 			fprintf(stderr, "iorig: job '%s': %s\n",
 				r->plan->jobs[i].name, r->stats[i].err_msg);
@@ -565,6 +590,9 @@ int main(int argc, char **argv)
 	/* iorig-mpi: the ranks (the plain iorig has none) */
 	if (peers_mpi_init && !(pe = peers_mpi_init(&argc, &argv)))
 		exit(EXIT_RUNTIME);
+	/* Rank 0 alone writes to stdout (--help, --parse-only, reports). */
+	if (pe && pe->rank && !freopen("/dev/null", "w", stdout))
+		exit(EXIT_RUNTIME);
 	if (cli_parse(&c, argc, argv, &e)) {
 		code = fail(&e);
 		goto out;
@@ -610,8 +638,8 @@ int main(int argc, char **argv)
 	watch.progress = open_progress(&c, &prog);
 	watch.peers = pe;
 	if (pe && pe->agree(pe, NULL, why, sizeof(why))) {
-		fprintf(stderr, "iorig: rank %d: nothing was run: %s\n",
-			pe->rank, why);
+		if (!pe->rank)	/* the failed rank said why */
+			fprintf(stderr, "iorig: nothing was run: %s\n", why);
 		code = EXIT_RUNTIME;
 		goto out;
 	}

@@ -29,10 +29,17 @@ mpi_run 3 job1
 [ $(($(now_ms) - t0)) -lt 30000 ] || die "took $(($(now_ms) - t0)) ms"
 [ "$rc" -ne 0 ] || die "a rank failed and the run exited 0"
 expect_in err "d1/f.*directory .*does not exist"
-expect_in err "rank 0: nothing was run: rank 1 \\($host\\) failed: .*d1/f"
-expect_in err "rank 2: nothing was run: rank 1 \\($host\\) failed"
+expect_in err "^iorig: nothing was run: rank 1 \\($host\\) failed: .*d1/f"
+[ "$(grep -c 'nothing was run' "$T/err")" = 1 ] || die "said by more than rank 0"
 expect_dir_empty d0
 expect_dir_empty d2
+expect_empty out
+
+# A bad --check is a usage error before anything runs.
+mpi_run 2 --check='read.iopz>=1' job1
+expect_rc 2
+expect_in err "option 'check'.*iopz"
+expect_dir_empty d0
 expect_empty out
 
 # 2. Rank 1's second-group file becomes immutable after the plan.

@@ -15,10 +15,13 @@
  * "struct err" is struct err_rec here.
  */
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct err_rec;
+struct hist;
 
 struct cluster_member {
 	json_t *result;		/* one iorig --output-format=json document */
@@ -47,12 +50,44 @@ int cluster_write(const json_t *cluster, const char *formats, FILE *out,
 
 /*
  * --check expressions evaluated on the cluster figures ("read.iops>=1M",
- * "jobname:read.clat_p99<=2ms") and, prefixed "rank:", on every member
+ * "jobname:read.clat.p99<=2ms") and, prefixed "rank:", on every member
  * ("rank:read.iops>=100k"). Prints PASS/FAIL lines to out. Returns 0 (all
  * pass), 3 (one failed), or -EINVAL with e (a bad expression: exit 2).
  */
 int cluster_checks(const json_t *cluster, char *const *checks,
 		   size_t nchecks, FILE *out, struct err_rec *e);
+
+/* An option each member may set for itself (its targets, sizes,
+ * offsets, seed, CPUs): the only ones that may differ between members. */
+bool cluster_option_per_member(const char *name);
+
+/* fio's client-mode JSON (fio --client, "client_stats" with an "All
+ * clients" entry per job) of a cluster result; 0 or -EIO/-ENOMEM. */
+int cluster_write_fio(FILE *out, const json_t *cluster);
+
+/* h (initialized) += the samples of an iorig JSON histogram object
+ * ({count, overflow, min, max, buckets}); buckets that are not iorig's
+ * are skipped (cluster_merge refuses them). */
+void cluster_hist_from_json(struct hist *h, const json_t *o);
+
+/* A JSON count (0 unless a positive integer), a JSON number (0.0 unless
+ * a number). */
+static inline uint64_t cluster_u64(const json_t *v)
+{
+	json_int_t x = json_integer_value(v);
+
+	return x > 0 ? (uint64_t)x : 0;
+}
+
+static inline double cluster_num(const json_t *v)
+{
+	return json_is_number(v) ? json_number_value(v) : 0.0;
+}
+
+/* The checks' syntax alone, to refuse a bad one before anything runs:
+ * 0 or -EINVAL with e (exit 2). */
+int cluster_checks_parse(char *const *checks, size_t nchecks,
+			 struct err_rec *e);
 
 /* `iorig merge [--output-format=F] [--check=X]... A.json B.json...`:
  * argv[0] is "merge". Returns the exit code. */

@@ -39,6 +39,16 @@ static const char *const per_member_opts[] = {
 	"cpus_allowed", "cpumask", "sqthread_poll_cpu", NULL,
 };
 
+bool cluster_option_per_member(const char *name)
+{
+	const char *const *l;
+
+	for (l = per_member_opts; *l; l++)
+		if (!strcmp(*l, name))
+			return true;
+	return false;
+}
+
 static bool in_list(const char *const *l, const char *s)
 {
 	for (; *l; l++)
@@ -105,8 +115,10 @@ static int check_hist(const json_t *h, char *why, size_t len)
 
 		if (json_array_size(x) != 3 || lo < 0 || c < 0 ||
 		    (uint64_t)lo >> HIST_MAX_BITS ||
-		    hist_bucket_low(hist_index((uint64_t)lo)) != (uint64_t)lo ||
-		    hist_bucket_high(hist_index((uint64_t)lo)) != (uint64_t)hi) {
+		    hist_bucket_low(hist_index((uint64_t)lo)) !=
+		    (uint64_t)lo ||
+		    hist_bucket_high(hist_index((uint64_t)lo)) !=
+		    (uint64_t)hi) {
 			snprintf(why, len, "bucket %zu is not [low, high, "
 				 "count] of an iorig histogram", i);
 			return -EINVAL;
@@ -180,7 +192,8 @@ static int check_member(const json_t *r, char *why, size_t len)
 			if (!json_is_object(o) ||
 			    !json_is_integer(json_object_get(o, "ios")) ||
 			    !json_is_integer(json_object_get(o, "io_bytes")) ||
-			    !json_is_integer(json_object_get(o, "runtime_ns"))) {
+			    !json_is_integer(json_object_get(o,
+							     "runtime_ns"))) {
 				snprintf(why, len, "job '%s' lacks its %s "
 					 "figures", json_string_value(
 					 json_object_get(j, "name")),
@@ -212,6 +225,12 @@ static const char *str_of(const json_t *v, char *buf, size_t len)
 	return buf;
 }
 
+/* Equal values, or both missing (json_equal says no to two NULLs). */
+static bool same(const json_t *a, const json_t *b)
+{
+	return (!a && !b) || json_equal(a, b);
+}
+
 /* Members a and b ran the same jobs: names, clones, groups, and every
  * option but the per-member ones. */
 static int same_jobs(const struct cluster_member *m, size_t a, size_t b,
@@ -235,15 +254,16 @@ static int same_jobs(const struct cluster_member *m, size_t a, size_t b,
 	for (i = 0; i < json_array_size(ja); i++) {
 		const json_t *x = json_array_get(ja, i);
 		const json_t *y = json_array_get(jb, i);
-		const char *name = json_string_value(json_object_get(x, "name"));
+		const char *name = json_string_value(json_object_get(x,
+								     "name"));
 		const json_t *ox = json_object_get(x, "options");
 		const json_t *oy = json_object_get(y, "options");
 		const char *key;
 		const json_t *v;
 
 		for (k = 0; ids[k]; k++)
-			if (!json_equal(json_object_get(x, ids[k]),
-					json_object_get(y, ids[k]))) {
+			if (!same(json_object_get(x, ids[k]),
+				  json_object_get(y, ids[k]))) {
 				err_set(e, nb, 0, "", "job %zu differs: %s is "
 					"%s in %s, %s in %s", i + 1, ids[k],
 					str_of(json_object_get(x, ids[k]), va,
@@ -255,7 +275,7 @@ static int same_jobs(const struct cluster_member *m, size_t a, size_t b,
 		json_object_foreach((json_t *)ox, key, v) {
 			const json_t *w = json_object_get(oy, key);
 
-			if (in_list(per_member_opts, key) || json_equal(v, w))
+			if (cluster_option_per_member(key) || json_equal(v, w))
 				continue;
 			err_set(e, nb, 0, key, "job '%s' differs: %s=%s in %s, "
 				"%s=%s in %s (only targets, sizes, offsets, "
@@ -283,19 +303,21 @@ static int same_jobs(const struct cluster_member *m, size_t a, size_t b,
 
 /* ---- merging ---- */
 
-static uint64_t u64_of(const json_t *v)
-{
-	json_int_t x = json_integer_value(v);
+#define u64_of	cluster_u64
+#define num_of	cluster_num
 
-	return x > 0 ? (uint64_t)x : 0;
+/* a + b for JSON integers, held at the ends of json_int_t (hostile
+ * input must not overflow). */
+static json_t *int_sum(const json_t *a, const json_t *b)
+{
+	json_int_t x = json_integer_value(a), y = json_integer_value(b), r;
+
+	if (__builtin_add_overflow(x, y, &r))
+		r = x > 0 ? INT64_MAX : INT64_MIN;
+	return json_integer(r);
 }
 
-static double num_of(const json_t *v)
-{
-	return json_is_number(v) ? json_number_value(v) : 0.0;
-}
-
-static void hist_from_json(struct hist *h, const json_t *o)
+void cluster_hist_from_json(struct hist *h, const json_t *o)
 {
 	const json_t *b = json_object_get(o, "buckets"), *x;
 	size_t i;
@@ -305,7 +327,7 @@ static void hist_from_json(struct hist *h, const json_t *o)
 	json_array_foreach(b, i, x) {
 		uint64_t lo = u64_of(json_array_get(x, 0));
 
-		if (!(lo >> HIST_MAX_BITS))	/* check_hist refused those */
+		if (!(lo >> HIST_MAX_BITS))	/* check_hist refuses them */
 			h->b[hist_index(lo)] += u64_of(json_array_get(x, 2));
 	}
 	if (u64_of(json_object_get(o, "count"))) {
@@ -367,8 +389,7 @@ static void merge_stats(json_t *dst, const json_t *src)
 					json_number_value(v)))
 				json_object_set(dst, k, (json_t *)w);
 		} else if (!strcmp(k, "count") || !strcmp(k, "overflow")) {
-			json_object_set_new(dst, k, json_integer(
-				json_integer_value(v) + json_integer_value(w)));
+			json_object_set_new(dst, k, int_sum(v, w));
 		} else if (!strcmp(k, "buckets")) {
 			json_array_extend(v, (json_t *)w);
 		} else if (!strcmp(k, "percentiles") && !json_object_size(v)) {
@@ -445,9 +466,7 @@ static void merge_value(json_t *parent, const char *key, json_t *dst,
 			const json_t *s = json_array_get(src, i);
 
 			if (json_is_integer(d) && json_is_integer(s))
-				json_array_set_new(dst, i, json_integer(
-					json_integer_value(d) +
-					json_integer_value(s)));
+				json_array_set_new(dst, i, int_sum(d, s));
 			else if (json_is_object(d) && (!strcmp(key, "jobs") ||
 						       !strcmp(key, "groups")))
 				merge_value(dst, key, d, s);
@@ -460,7 +479,7 @@ static void merge_value(json_t *parent, const char *key, json_t *dst,
 
 		if (r == R_OR)
 			json_object_set_new(parent, key, json_boolean(a || b));
-		else if (r != R_KEEP)	/* ran, measured, met: all of them */
+		else if (r != R_KEEP)	/* ran, measured, met: all */
 			json_object_set_new(parent, key, json_boolean(a && b));
 	} else if (json_is_number(dst) && json_is_number(src)) {
 		int r = rule_of(key);
@@ -471,10 +490,9 @@ static void merge_value(json_t *parent, const char *key, json_t *dst,
 		if (r == R_MAX && b <= a)
 			return;
 		if (json_is_integer(dst) && json_is_integer(src))
-			json_object_set_new(parent, key, json_integer(
-				r == R_MAX ? json_integer_value(src) :
-				json_integer_value(dst) +
-				json_integer_value(src)));
+			json_object_set_new(parent, key, r == R_MAX ?
+					    json_deep_copy(src) :
+					    int_sum(dst, src));
 		else
 			json_object_set_new(parent, key,
 					    jw_real(r == R_MAX ? b : a + b));
@@ -491,7 +509,7 @@ static int finish_hist(json_t *o, struct hist *h)
 	unsigned i;
 
 	hist_init(h);
-	hist_from_json(h, o);
+	cluster_hist_from_json(h, o);
 	b = json_array();
 	for (i = 0; b && h->count && i < HIST_NBUCKETS; i++) {
 		json_t *t;
@@ -533,7 +551,7 @@ static int finish_unit(json_t *u, struct hist *h)
 			}
 		if (is_hist(json_object_get(o, "sched_lat_ns")))
 			finish_hist(json_object_get(o, "sched_lat_ns"), h);
-		hist_from_json(lat, json_object_get(o, "lat_ns"));
+		cluster_hist_from_json(lat, json_object_get(o, "lat_ns"));
 		ios += u64_of(json_object_get(o, "ios"));
 	}
 	if (json_is_object(json_object_get(u, "mixed")))
@@ -550,20 +568,21 @@ static int finish_unit(json_t *u, struct hist *h)
 			(double)ios : 0.0));
 	sum = json_object_get(u, "summary");
 	if (json_is_object(sum)) {
-		const json_t *ph = json_is_object(json_object_get(u, "phase_cpu")) ?
-			json_object_get(u, "phase_cpu") : NULL;
-		double reqs = num_of(json_object_get(ph ? ph : sum,
-						     ph ? "ios" : "reqs"));
+		const json_t *ph = json_object_get(u, "phase_cpu");
 		double t = num_of(json_object_get(sum, "utime_ns")) +
 			   num_of(json_object_get(sum, "stime_ns"));
+		double reqs, wall;
+
+		if (!json_is_object(ph))
+			ph = NULL;
+		reqs = num_of(json_object_get(ph ? ph : sum,
+					      ph ? "ios" : "reqs"));
 
 		json_object_set_new(sum, "us_per_io",
 				    jw_real(reqs > 0 ? t / 1000 / reqs : 0.0));
 		/* As one run: CPU time over the (longest) phase's wall
 		 * time, so 100 per member kept busy. */
-		double wall = num_of(json_object_get(json_object_get(u,
-					"phase_cpu"), "wall_ns"));
-
+		wall = num_of(json_object_get(ph, "wall_ns"));
 		json_object_set_new(sum, "cpu_pct", jw_real(wall > 0 ?
 			t / wall * 100 : 0.0));
 		json_object_set_new(sum, "lat_p99_ns",
@@ -652,7 +671,8 @@ static json_t *cluster_dir(struct jw *c, const struct cluster_member *m,
 			   size_t n, size_t job, int d, const json_t *hosts)
 {
 	json_t *o, *rows, *hrows, *h;
-	double *iops = calloc(n, sizeof(double)), *bw = calloc(n, sizeof(double));
+	double *iops = calloc(n, sizeof(double));
+	double *bw = calloc(n, sizeof(double));
 	double t_first = INFINITY, t_last = 0, win_lo = 0, ios_f = 0,
 	       bytes_f = 0, ios_t = 0, bytes_t = 0;
 	size_t i, k, slow = 0, first = 0, last = 0;
@@ -714,7 +734,8 @@ static json_t *cluster_dir(struct jw *c, const struct cluster_member *m,
 		const json_t *x = json_object_get(j, dir_key[d]);
 		json_t *r = json_object();
 
-		jw_put(c, r, "label", jw_str(label_of(&m[i], i, lb, sizeof(lb))));
+		jw_put(c, r, "label",
+		       jw_str(label_of(&m[i], i, lb, sizeof(lb))));
 		jw_put(c, r, "rank", json_integer(m[i].rank));
 		jw_put(c, r, "host", jw_str(host_of(&m[i])));
 		jw_put(c, r, "iops", jw_real(iops[i]));
@@ -776,8 +797,9 @@ static json_t *cluster_dir(struct jw *c, const struct cluster_member *m,
 /* A member's own figures, for its rows and its rank: checks. */
 static json_t *member_jobs(struct jw *c, const json_t *r)
 {
-	static const char *const keep[] = { "name", "clone", "runtime_ns",
-		"read", "write", "trim", "summary", "verify", NULL };
+	static const char *const keep[] = { "name", "clone", "group",
+		"error", "runtime_ns", "sync", "cpu", "read", "write", "trim",
+		"iodepth", "summary", "verify", NULL };
 	json_t *a = json_array(), *x;
 	const json_t *j;
 	size_t i, k;
@@ -787,7 +809,8 @@ static json_t *member_jobs(struct jw *c, const json_t *r)
 		for (k = 0; keep[k]; k++) {
 			const json_t *v = json_object_get(j, keep[k]);
 
-			jw_put(c, x, keep[k], v ? json_deep_copy(v) :
+			/* shared, not copied: nothing changes them */
+			jw_put(c, x, keep[k], v ? json_incref((json_t *)v) :
 			       json_null());
 		}
 		jw_push(c, a, x);
@@ -811,7 +834,8 @@ static json_t *cluster_obj(struct jw *c, const struct cluster_member *m,
 		const char *hn = host_of(&m[i]);
 		bool seen = false;
 
-		jw_put(c, r, "label", jw_str(label_of(&m[i], i, lb, sizeof(lb))));
+		jw_put(c, r, "label",
+		       jw_str(label_of(&m[i], i, lb, sizeof(lb))));
 		jw_put(c, r, "rank", json_integer(m[i].rank));
 		jw_put(c, r, "host", jw_str(hn));
 		jw_put(c, r, "start_skew_ns", jw_real(m[i].start_skew_ns));
@@ -833,9 +857,9 @@ static json_t *cluster_obj(struct jw *c, const struct cluster_member *m,
 	json_array_foreach(j0, i, j) {
 		json_t *x = json_object();
 
-		jw_put(c, x, "name", json_deep_copy(json_object_get(j, "name")));
-		jw_put(c, x, "clone", json_deep_copy(json_object_get(j, "clone")));
-		jw_put(c, x, "group", json_deep_copy(json_object_get(j, "group")));
+		jw_put(c, x, "name", json_copy(json_object_get(j, "name")));
+		jw_put(c, x, "clone", json_copy(json_object_get(j, "clone")));
+		jw_put(c, x, "group", json_copy(json_object_get(j, "group")));
 		for (d = 0; d < DDIR_NR; d++) {
 			json_t *v = cluster_dir(c, m, n, i, d, hosts);
 
@@ -844,7 +868,8 @@ static json_t *cluster_obj(struct jw *c, const struct cluster_member *m,
 		jw_push(c, jobs, x);
 	}
 	jw_put(c, o, "nmembers", json_integer((json_int_t)n));
-	jw_put(c, o, "nhosts", json_integer((json_int_t)json_array_size(hosts)));
+	jw_put(c, o, "nhosts",
+	       json_integer((json_int_t)json_array_size(hosts)));
 	jw_put(c, o, "start_skew_max_ns", jw_real(skew));
 	jw_put(c, o, "members", mem);
 	jw_put(c, o, "hosts", hosts);
@@ -888,7 +913,8 @@ json_t *cluster_merge(const struct cluster_member *m, size_t n,
 		void *tmp;
 
 		json_object_foreach_safe(r, tmp, k, v)
-			if (strcmp(k, "host") && json_object_get(m[i].result, k))
+			if (strcmp(k, "host") &&
+			    json_object_get(m[i].result, k))
 				merge_value(r, k, v, json_object_get(
 					m[i].result, k));
 	}
@@ -1047,8 +1073,10 @@ static int write_text(FILE *f, const json_t *cl)
 
 		fprintf(f, "\n%s (group %" PRId64 ", clone %" PRId64 ")\n",
 			json_string_value(json_object_get(j, "name")),
-			(int64_t)json_integer_value(json_object_get(j, "group")),
-			(int64_t)json_integer_value(json_object_get(j, "clone")));
+			(int64_t)json_integer_value(json_object_get(j,
+								    "group")),
+			(int64_t)json_integer_value(json_object_get(j,
+								    "clone")));
 		for (d = 0; d < DDIR_NR; d++)
 			if (u64_of(json_object_get(json_object_get(mj,
 						dir_key[d]), "ios")))
@@ -1056,117 +1084,6 @@ static int write_text(FILE *f, const json_t *cl)
 					 dir_key[d]);
 	}
 	return 0;
-}
-
-/* fio's client mode (fio --client ... --output-format=json): a
- * "client_stats" entry per client and job, then one "All clients" entry
- * per job; times in fio's units (runtime ms, bw KiB/s). */
-static json_t *fio_hist(struct jw *c, const json_t *h)
-{
-	json_t *o = json_object(), *p = json_object(), *v;
-	const char *k;
-	char key[32];
-
-	jw_put(c, o, "min", jw_u64(u64_of(json_object_get(h, "min"))));
-	jw_put(c, o, "max", jw_u64(u64_of(json_object_get(h, "max"))));
-	jw_put(c, o, "mean", jw_real(num_of(json_object_get(h, "mean"))));
-	jw_put(c, o, "stddev", jw_real(num_of(json_object_get(h, "stddev"))));
-	jw_put(c, o, "N", jw_u64(u64_of(json_object_get(h, "count"))));
-	json_object_foreach((json_t *)json_object_get(h, "percentiles"), k, v) {
-		snprintf(key, sizeof(key), "%f", atof(k));
-		jw_put(c, p, key, jw_u64(u64_of(v)));
-	}
-	if (json_object_size(p))
-		jw_put(c, o, "percentile", p);
-	else
-		json_decref(p);
-	return o;
-}
-
-static json_t *fio_job(struct jw *c, const json_t *j, const char *name,
-		       const char *host)
-{
-	json_t *o = json_object();
-	int d, k;
-
-	jw_put(c, o, "jobname", jw_str(name));
-	jw_put(c, o, "groupid", json_integer(json_integer_value(
-		json_object_get(j, "group"))));
-	jw_put(c, o, "error", json_integer(json_is_null(json_object_get(j,
-						"error")) ? 0 : 1));
-	jw_put(c, o, "job_runtime", jw_u64(u64_of(json_object_get(j,
-					"runtime_ns")) / 1000000));
-	for (d = 0; d < DDIR_NR; d++) {
-		const json_t *x = json_object_get(j, dir_key[d]);
-		json_t *y = json_object();
-		double bw = num_of(json_object_get(x, "bw_bytes"));
-
-		jw_put(c, y, "io_bytes", jw_u64(u64_of(json_object_get(x,
-							"io_bytes"))));
-		jw_put(c, y, "io_kbytes", jw_u64(u64_of(json_object_get(x,
-							"io_bytes")) >> 10));
-		jw_put(c, y, "bw_bytes", jw_u64((uint64_t)llround(bw)));
-		jw_put(c, y, "bw", jw_u64((uint64_t)llround(bw / 1024)));
-		jw_put(c, y, "iops", jw_real(num_of(json_object_get(x,
-							"iops"))));
-		jw_put(c, y, "runtime", jw_u64(u64_of(json_object_get(x,
-					"runtime_ns")) / 1000000));
-		jw_put(c, y, "total_ios", jw_u64(u64_of(json_object_get(x,
-							"ios"))));
-		jw_put(c, y, "short_ios", jw_u64(u64_of(json_object_get(x,
-							"short_ios"))));
-		jw_put(c, y, "drop_ios", jw_u64(0));
-		for (k = 0; k < 3; k++)
-			jw_put(c, y, hist_key[k], fio_hist(c, json_object_get(
-				x, hist_key[k])));
-		jw_put(c, o, dir_key[d], y);
-	}
-	jw_put(c, o, "hostname", jw_str(host));
-	jw_put(c, o, "port", json_integer(0));
-	return o;
-}
-
-static int write_fio(FILE *f, const json_t *cl)
-{
-	struct jw c = { 0 };
-	json_t *root = json_object(), *cs = json_array();
-	const json_t *cm = json_object_get(json_object_get(cl, "cluster"),
-					   "members"), *mem, *j;
-	const json_t *mj = json_object_get(cl, "jobs");
-	char ver[64];
-	size_t i, k;
-	int rc;
-
-	snprintf(ver, sizeof(ver), "iorig-%s", json_string_value(
-		json_object_get(cl, "iorig_version")));
-	jw_put(&c, root, "fio version", jw_str(ver));
-	jw_put(&c, root, "timestamp", json_integer(json_integer_value(
-		json_object_get(cl, "timestamp"))));
-	jw_put(&c, root, "time", json_deep_copy(json_object_get(cl, "time")));
-	jw_put(&c, root, "global options", json_array());
-	json_array_foreach(cm, i, mem)
-		json_array_foreach(json_object_get(mem, "jobs"), k, j) {
-			json_t *x = json_deep_copy(j);
-
-			/* the member's figures, with the job's group */
-			jw_put(&c, x, "group", json_deep_copy(json_object_get(
-				json_array_get(mj, k), "group")));
-			jw_put(&c, x, "error", json_deep_copy(json_object_get(
-				json_array_get(mj, k), "error")));
-			jw_push(&c, cs, fio_job(&c, x, json_string_value(
-				json_object_get(j, "name")), json_string_value(
-				json_object_get(mem, "host"))));
-			json_decref(x);
-		}
-	json_array_foreach(mj, k, j)
-		jw_push(&c, cs, fio_job(&c, j, "All clients", json_string_value(
-			json_object_get(json_object_get(cl, "host"),
-					"hostname"))));
-	jw_put(&c, root, "client_stats", cs);
-	jw_put(&c, root, "disk_util", json_array());
-	rc = c.failed ? -ENOMEM : jw_dump(f, root);
-	json_decref(root);
-	return rc;
 }
 
 int cluster_write(const json_t *cluster, const char *formats, FILE *out,
@@ -1185,7 +1102,7 @@ int cluster_write(const json_t *cluster, const char *formats, FILE *out,
 		} else if (n == 4 && !strncmp(p, "json", n)) {
 			rc = jw_dump(out, cluster);
 		} else if (n == 8 && !strncmp(p, "fio-json", n)) {
-			rc = write_fio(out, cluster);
+			rc = cluster_write_fio(out, cluster);
 		} else {
 			err_set(e, ERR_CMDLINE, 0, "output-format", "'%.*s' is "
 				"not a cluster report format (expected text, "
@@ -1226,7 +1143,7 @@ static double hist_metric(const struct metric *m, const json_t *h)
 	if (!x)
 		return NAN;
 	hist_init(x);
-	hist_from_json(x, h);
+	cluster_hist_from_json(x, h);
 	v = (double)hist_percentile(x, m->pct);
 	free(x);
 	return v;
@@ -1285,7 +1202,8 @@ static void check_jobs(const struct check_expr *x, const char *text,
 	char v[48], th[48];
 
 	json_array_foreach(jobs, i, j) {
-		const char *name = json_string_value(json_object_get(j, "name"));
+		const char *name = json_string_value(json_object_get(j,
+								     "name"));
 		double val;
 		bool ok;
 
@@ -1332,6 +1250,18 @@ static int cluster_check_parse(const char *s, unsigned kb,
 	return 0;
 }
 
+int cluster_checks_parse(char *const *checks, size_t nchecks,
+			 struct err_rec *e)
+{
+	struct check_expr x;
+	size_t i;
+
+	for (i = 0; i < nchecks; i++)
+		if (cluster_check_parse(checks[i], 1024, &x, e))
+			return -EINVAL;
+	return 0;
+}
+
 int cluster_checks(const json_t *cluster, char *const *checks,
 		   size_t nchecks, FILE *out, struct err_rec *e)
 {
@@ -1341,9 +1271,10 @@ int cluster_checks(const json_t *cluster, char *const *checks,
 					    "members"), *r;
 	struct check_expr *x;
 	struct tally t = { 0 };
+	char kbuf[32];
 	unsigned kb = (unsigned)atoi(str_of(json_object_get(json_object_get(
-		json_array_get(jobs, 0), "options"), "kb_base"), (char[32]){ 0 },
-		32));
+		json_array_get(jobs, 0), "options"), "kb_base"), kbuf,
+		sizeof(kbuf)));
 	size_t i, k;
 
 	if (!nchecks)
@@ -1401,6 +1332,47 @@ static int merge_fail(const struct err_rec *e)
 	return 2;
 }
 
+/* A whole file parsed at once (json_load_file reads it a byte at a
+ * time); NULL with je. */
+static json_t *load(const char *path, json_error_t *je)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+	json_t *r = NULL;
+
+	if (!f) {
+		snprintf(je->text, sizeof(je->text), "%s", strerror(errno));
+		je->line = -1;		/* not read */
+		return NULL;
+	}
+	do {
+		if (len == cap) {
+			char *nb = realloc(buf, cap = cap ? 2 * cap : 65536);
+
+			if (!nb) {
+				snprintf(je->text, sizeof(je->text),
+					 "out of memory");
+				je->line = -1;
+				goto out;
+			}
+			buf = nb;
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+	} while (n);
+	if (ferror(f)) {
+		snprintf(je->text, sizeof(je->text), "%s", strerror(errno));
+		je->line = -1;
+		goto out;
+	}
+	r = json_loadb(buf, len, JSON_REJECT_DUPLICATES, je);
+out:
+	free(buf);
+	fclose(f);
+	return r;
+}
+
 int merge_main(int argc, char **argv)
 {
 	struct err_rec *e = calloc(1, sizeof(*e));
@@ -1437,8 +1409,12 @@ int merge_main(int argc, char **argv)
 		} else {
 			json_error_t je;
 
-			m[n].result = json_load_file(s, JSON_REJECT_DUPLICATES,
-						     &je);
+			m[n].result = load(s, &je);
+			if (!m[n].result && je.line < 0) {
+				fprintf(stderr, "iorig merge: %s: cannot be "
+					"read: %s\n", s, je.text);
+				goto done;
+			}
 			if (!m[n].result) {
 				fprintf(stderr, "iorig merge: %s: not a JSON "
 					"document (line %d, column %d: %s); "
@@ -1458,13 +1434,9 @@ int merge_main(int argc, char **argv)
 		goto done;
 	}
 	/* Formats and checks are read before anything is written. */
-	for (i = 0; i < nc; i++) {
-		struct check_expr x;
-
-		if (cluster_check_parse(checks[i], 1024, &x, e)) {
-			rc = merge_fail(e);
-			goto done;
-		}
+	if (cluster_checks_parse(checks, nc, e)) {
+		rc = merge_fail(e);
+		goto done;
 	}
 	cl = cluster_merge(m, n, e);
 	if (!cl) {

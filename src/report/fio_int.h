@@ -9,6 +9,9 @@
  */
 #include <stdint.h>
 
+#include <jansson.h>
+
+#include "jsonw.h"
 #include "result.h"
 #include "stats.h"
 
@@ -39,5 +42,13 @@ int fio_unit_errno(const struct job_stats *s);
  */
 uint64_t *fio_unit_runtimes(const struct run_result *r,
 			    const struct result_set *rs);
+
+/* fio's latency_ns, latency_us and latency_ms maps of s's completion
+ * latencies, put into o. */
+void fio_put_lat_maps(struct jw *c, json_t *o, const struct job_stats *s);
+
+/* A queue depth map: per cent of counts[] (DEPTH_NB) under keys. */
+json_t *fio_depth_map(struct jw *c, const char *const *keys,
+		      const uint64_t *counts);
 
 #endif

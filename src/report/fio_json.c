@@ -197,7 +197,7 @@ static const struct {
 	{ "latency_ms", 20, 12, 1000000 },
 };
 
-static void put_lat_maps(struct jw *c, json_t *o, const struct job_stats *s)
+void fio_put_lat_maps(struct jw *c, json_t *o, const struct job_stats *s)
 {
 	double shares[FIO_LAT_SLOTS];
 	char key[24];
@@ -229,8 +229,8 @@ static void put_lat_maps(struct jw *c, json_t *o, const struct job_stats *s)
  * fio's queue depth maps: per cent of counts[] (DEPTH_NB buckets, stats.h)
  * under fio's keys; level counts I/Os, submit and complete calls.
  */
-static json_t *f_depth_map(struct jw *c, const char *const *keys,
-			   const uint64_t *counts)
+json_t *fio_depth_map(struct jw *c, const char *const *keys,
+		      const uint64_t *counts)
 {
 	double p[DEPTH_NB];
 	json_t *o = json_object();
@@ -450,12 +450,12 @@ static json_t *f_job(struct jw *c, const struct run_result *r,
 	jw_put(c, o, "sync", f_sync(c, &s->sync, j, plus));
 	put_cpu(c, o, u, u->stats.nclones ? rt_ns : 0);
 	stats_depth_fold(&s->depth, sub, cmp);
-	jw_put(c, o, "iodepth_level", f_depth_map(c, depth_level_keys,
+	jw_put(c, o, "iodepth_level", fio_depth_map(c, depth_level_keys,
 						  s->depth.level));
-	jw_put(c, o, "iodepth_submit", f_depth_map(c, depth_batch_keys, sub));
-	jw_put(c, o, "iodepth_complete", f_depth_map(c, depth_batch_keys,
+	jw_put(c, o, "iodepth_submit", fio_depth_map(c, depth_batch_keys, sub));
+	jw_put(c, o, "iodepth_complete", fio_depth_map(c, depth_batch_keys,
 						     cmp));
-	put_lat_maps(c, o, s);
+	fio_put_lat_maps(c, o, s);
 	jw_put(c, o, "latency_depth", jw_u64(j->iodepth));
 	jw_put(c, o, "latency_target", json_integer(0));
 	jw_put(c, o, "latency_percentile", json_real(100.0));

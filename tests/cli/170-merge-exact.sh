@@ -9,6 +9,8 @@
 # figures and add up to the aggregate; last done is all I/O over the
 # longest run. A single member merges into itself (same percentiles as
 # its run printed). The merged document validates against the schema.
+# The fio-json layout has the keys of fio's own client mode (fio servers
+# on this host and a client of two, when fio is here).
 . "$(dirname "$0")/lib.sh"
 
 # Three runs of one job on targets of different sizes (per-member
@@ -137,6 +139,13 @@ v, want = float(m.group(1)) * f, float(sys.argv[2])
 sys.exit(0 if abs(v - want) <= max(0.006 * want, 1) else 1)
 PYEOF
 
+# --output=FILE: the report there, nothing on stdout; two formats.
+run merge --output=both.txt --output-format=text,json r8.json r4.json
+expect_rc 0
+expect_empty out
+grep -q '^cluster: 2 members on 1 host' both.txt || die "no text report in both.txt"
+grep -q '"nmembers": 2' both.txt || die "no JSON report in both.txt"
+
 # One member: its own figures again (percentiles as its run printed).
 run merge --output-format=json r4.json
 expect_rc 0
@@ -149,6 +158,73 @@ for d in ("read", "write"):
         if a[k] != b[k]:
             print("FAILED:", d, k, a[k] if not isinstance(a[k], dict) else "", b[k] if not isinstance(b[k], dict) else "")
             sys.exit(1)
+PYEOF
+
+# fio's client-mode layout: an entry per member and job with its
+# hostname, then "All clients" with the merged figures. Outside truth for
+# the layout: fio itself, two fio servers on this host and a client of
+# both (when fio is here); the keys must be fio's, entry for entry.
+run merge --output-format=fio-json r8.json r4.json r2.json
+expect_rc 0
+cp "$T/out" "$T/ours.json"
+FIO=""
+for f in /work/fio-src/fio "$(command -v fio 2>/dev/null)"; do
+	[ -n "$f" ] && [ -x "$f" ] && { FIO=$f; break; }
+done
+theirs=""
+if [ -n "$FIO" ]; then
+	port=$((20000 + $$ % 20000))
+	"$FIO" --server=127.0.0.1,$port >/dev/null 2>&1 &
+	s1=$!
+	"$FIO" --server=127.0.0.1,$((port + 1)) >/dev/null 2>&1 &
+	s2=$!
+	sleep 0.5
+	printf '[m]\nioengine=null\nsize=256k\nrw=randread\n' >c.fio
+	if timeout 30 "$FIO" --client=127.0.0.1,$port c.fio \
+		--client=127.0.0.1,$((port + 1)) c.fio --output-format=json \
+		>fio-client.json 2>/dev/null; then
+		theirs=fio-client.json
+	fi
+	kill "$s1" "$s2" 2>/dev/null
+	wait "$s1" "$s2" 2>/dev/null
+fi
+[ -n "$theirs" ] || echo "note: no fio client run here: the layout is checked against iorig's own figures only"
+"$PY" - ours.json merged.json "$theirs" <<'PYEOF' || die "the fio client layout"
+import json, sys
+ours, merged = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+cs = ours["client_stats"]
+bad = []
+if [c["jobname"] for c in cs] != ["m", "m", "m", "All clients"]:
+    bad.append("entries %s" % [c["jobname"] for c in cs])
+allc = cs[-1]
+mr = merged["jobs"][0]["read"]
+if allc["read"]["total_ios"] != mr["ios"] or \
+   allc["read"]["clat_ns"]["percentile"]["99.000000"] != mr["clat_ns"]["percentiles"]["99"] or \
+   allc["read"]["clat_ns"]["N"] != mr["clat_ns"]["count"]:
+    bad.append("All clients is not the merged job")
+if sum(c["read"]["total_ios"] for c in cs[:-1]) != mr["ios"]:
+    bad.append("the members' entries do not add up")
+if abs(sum(allc["latency_us"].values()) + sum(allc["latency_ns"].values()) + sum(allc["latency_ms"].values()) - 100) > 0.5:
+    bad.append("the latency maps do not add up to 100%%")
+if sys.argv[3]:
+    fio = json.load(open(sys.argv[3]))
+    if list(fio) != list(ours):
+        bad.append("top-level keys %s, fio's %s" % (list(ours), list(fio)))
+    fc = fio["client_stats"]
+    if fc[-1]["jobname"] != "All clients":
+        bad.append("fio's last entry is %s" % fc[-1]["jobname"])
+    for a, b in ((cs[0], fc[0]), (cs[-1], fc[-1])):
+        for k in (None, "read", "write"):
+            x, y = (a, b) if k is None else (a[k], b[k])
+            if set(x) != set(y):
+                bad.append("%s %s keys: ours lack %s, fio lacks %s" % (a["jobname"], k, set(y) - set(x), set(x) - set(y)))
+        if set(a["read"]["clat_ns"]) != set(b["read"]["clat_ns"]):
+            bad.append("clat_ns keys %s, fio's %s" % (set(a["read"]["clat_ns"]), set(b["read"]["clat_ns"])))
+        if set(a["latency_us"]) != set(b["latency_us"]) or set(a["iodepth_level"]) != set(b["iodepth_level"]):
+            bad.append("latency/depth map keys differ from fio's")
+for b in bad:
+    print("FAILED:", b)
+sys.exit(1 if bad else 0)
 PYEOF
 
 # The cluster document is an iorig report: it validates against the schema.

@@ -44,12 +44,14 @@ refused "a\\.json has 1 job\\(s\\), two\\.json has 2" a.json two.json
 # The first member is the reference, whichever it is.
 refused "b\\.json: option .bs.: job .a. differs: bs=8192 in bs\\.json, bs=4096 in b\\.json" bs.json b.json a.json
 
-# Not JSON, empty, a directory, missing.
+# Not JSON, empty, missing, a directory.
 echo 'read: iops=5' >text.txt
 refused "text\\.txt: not a JSON document" a.json text.txt
 : >empty.json
 refused "empty\\.json: not a JSON document" empty.json
-refused "nosuch\\.json: not a JSON document" nosuch.json
+refused "nosuch\\.json: cannot be read: No such file or directory" nosuch.json
+mkdir dir.json
+refused "dir\\.json: cannot be read: Is a directory" a.json dir.json
 # JSON that is not an iorig result.
 echo '[1, 2]' >arr.json
 refused "arr\\.json: not a JSON object" a.json arr.json
@@ -90,6 +92,31 @@ refused "neg\\.json: bucket 0 is not" a.json neg.json
 refused "pair\\.json: bucket 0 is not" a.json pair.json
 refused "huge\\.json: bucket [0-9]+ is not" a.json huge.json
 refused "nobuckets\\.json: .*histogram" a.json nobuckets.json
+
+# Hostile figures that are still well formed: counts at the top of
+# JSON's integers, reals near the double's end. Merged (or refused),
+# never a crash or a wrapped sum (a sanitizer build checks the
+# arithmetic).
+"$PY" - a.json <<'PYEOF' || die "cannot make the hostile result"
+import json, sys
+d = json.load(open(sys.argv[1]))
+big = 2 ** 63 - 1
+j = d["jobs"][0]
+for k in ("ios", "io_bytes", "errors", "runtime_ns"):
+    j["read"][k] = big
+j["runtime_ns"] = big
+j["read"]["iops"] = j["read"]["bw_bytes"] = 1.7e308
+j["read"]["bw_samples"].update(count=big, min=1e300, max=1.7e308, mean=1e308, stddev=1e308)
+j["cpu"]["user_ns"] = big
+json.dump(d, open("big.json", "w"))
+PYEOF
+for f in text fio-json json; do
+	run merge --output-format=$f big.json big.json a.json
+	expect_rc 0
+done
+json_is "d['jobs'][0]['read']['ios']" 9223372036854775807
+# ios held at 2^63-1, not wrapped; the histograms still add up.
+expect_json "d['jobs'][0]['read']['clat_ns']['count'] == 3 * json.load(open('a.json'))['jobs'][0]['read']['clat_ns']['count']"
 
 # Every cut of a real result: refused, never a crash.
 size=$(wc -c <a.json)

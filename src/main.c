@@ -222,25 +222,6 @@ static void std_fds_open(void)
 		close(fd);
 }
 
-/* MPI ranks: the --check expressions as the cluster will read them. */
-static int peers_checks_read(const struct cli *c, struct err_rec *e)
-{
-	json_t *none = json_object();
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&text, &len);
-	int ret = none && m ? cluster_checks(none, (char *const *)c->checks,
-					     c->nchecks, m, e) : -ENOMEM;
-
-	if (ret == -ENOMEM)
-		err_set(e, "", 0, "check", "out of memory");
-	if (m)
-		fclose(m);
-	free(text);
-	json_decref(none);
-	return ret < 0 ? ret : 0;
-}
-
 /* The baseline and the checks: usage errors, found before anything runs. */
 static int plan_checks(const struct cli *c, const struct plan *p,
 		       struct baseline *bl, struct check_set *cs,
@@ -254,7 +235,8 @@ static int plan_checks(const struct cli *c, const struct plan *p,
 		return -EINVAL;
 	/* MPI ranks: --check judges the cluster (peers_report); read now,
 	 * so that a bad one is a usage error before anything runs. */
-	if (pe && (ret = peers_checks_read(c, e)))
+	if (pe && (ret = cluster_checks_parse((char *const *)c->checks,
+					      c->nchecks, e)))
 		return ret;
 	nchecks = pe ? 0 : c->nchecks;
 	args = calloc(nchecks + 1, sizeof(*args));

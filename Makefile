@@ -20,10 +20,11 @@ PKG_CONFIG ?= pkg-config
 # gnuplot-nox draws --chart's SVG (tests/cli/89-rate-curve.sh); valgrind
 # counts the hot path's instructions (tests/cli/107-hot-path-cost.sh).
 # chromium renders the HTML report headless (tests/cli/165-html.sh).
+# openmpi-bin (mpirun) and libopenmpi-dev build and test iorig-mpi.
 DEB_DEPS := pkg-config libjansson-dev libcmocka-dev liburing-dev libaio-dev \
 	python3 libblkid-dev e2fsprogs fdisk libxxhash-dev libfuse3-dev fuse3 \
 	python3-jsonschema fio libssl-dev zlib1g-dev liblzma-dev gnuplot-nox \
-	chromium valgrind
+	chromium valgrind openmpi-bin libopenmpi-dev
 # `make fuzz` and `make test SAN=...` also need clang and its runtime
 # (libFuzzer, the sanitizers); llvm gives llvm-symbolizer for stack traces.
 FUZZ_DEPS := clang libclang-rt-dev llvm
@@ -107,7 +108,11 @@ FUZZ_RUNS ?=
 
 .PHONY: all deps run test bench install install-fio-link clean fuzz fuzz-run
 
-all: $(B)iorig
+# iorig-mpi too where MPI's development files are. MPI_PKG: pkg-config's
+# name of the MPI C library (Debian: mpi-c, the default MPI, Open MPI or
+# MPICH; ompi-c; mpich).
+MPI_PKG ?= mpi-c
+all: $(B)iorig $(if $(shell $(PKG_CONFIG) --exists $(MPI_PKG) && echo y),$(B)iorig-mpi)
 
 deps:
 	@missing=""; for p in $(DEB_DEPS); do \
@@ -172,7 +177,7 @@ tests/faultfs/faultfs: tests/faultfs/faultfs.c
 		$(shell $(PKG_CONFIG) --libs fuse3)
 
 test: deps
-	@$(MAKE) --no-print-directory $(B)iorig $(UNIT_BINS) $(REPLAY_BINS) \
+	@$(MAKE) --no-print-directory $(B)iorig $(B)iorig-mpi $(UNIT_BINS) $(REPLAY_BINS) \
 		$(FAULTFS) $(HELPERS)
 	@$(SAN_RUN) sh tests/run-all.sh $(UNIT_BINS) $(REPLAY_BINS)
 
@@ -212,6 +217,8 @@ bench: deps iorig
 # is not already that symlink (a real fio) is left alone: refused.
 install: iorig
 	install -D -m 755 iorig $(DESTDIR)$(PREFIX)/bin/iorig
+	if [ -x iorig-mpi ]; then \
+		install -D -m 755 iorig-mpi $(DESTDIR)$(PREFIX)/bin/iorig-mpi; fi
 	install -D -m 644 man/iorig.1 $(DESTDIR)$(PREFIX)/share/man/man1/iorig.1
 	install -D -m 644 -t $(DESTDIR)$(PREFIX)/share/doc/iorig \
 		doc/iorig-json.md doc/iorig-json.schema.json
@@ -230,6 +237,22 @@ install-fio-link:
 	fi
 
 clean:
-	rm -f iorig libiorig.a $(OBJS) $(UNIT_BINS) $(REPLAY_BINS)
+	rm -f iorig iorig-mpi libiorig.a $(OBJS) $(UNIT_BINS) $(REPLAY_BINS)
+	rm -f src/mpi/*.o
 	rm -f tests/faultfs/faultfs $(HELPERS)
 	rm -rf build
+
+# iorig-mpi: iorig with MPI ranks (src/mpi/, peers.h), a separate binary so
+# that the plain iorig neither links libmpi nor pays its start-up
+# (MPI RUNS in man/iorig.1). MPI_PKG (above).
+MPI_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(MPI_PKG) 2>/dev/null)
+MPI_LIBS = $(shell $(PKG_CONFIG) --libs $(MPI_PKG) 2>/dev/null)
+
+$(B)src/mpi/%.o: src/mpi/%.c $(wildcard include/*.h)
+	$(QUIET) "  CC      $@"
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) $(MPI_CFLAGS) -c -o $@ $<
+
+$(B)iorig-mpi: $(B)src/main.o $(B)src/mpi/mpi.o $(B)libiorig.a
+	$(QUIET) "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(MPI_LIBS) $(LDFLAGS)

@@ -39,6 +39,7 @@ struct cli {
 	const char *output;		/* NULL: stdout */
 	const char *stream;		/* --stream=FILE, or NULL */
 	const char *chart;		/* --chart=FILE.svg, or NULL */
+	const char *rank_output;	/* --rank-output=PREFIX, or NULL */
 	enum progress_mode progress;	/* --progress (default auto) */
 	bool parse_only;
 	bool help;

@@ -38,9 +38,15 @@ struct progress;
  * the workers published, --progress a status about once a second,
  * cleared at the end of each wait group.
  */
+struct peers;
+
 struct run_watch {
 	struct stream *stream;
 	struct progress *progress;
+	/* MPI ranks running the same plan (peers.h): each wait group starts
+	 * once every rank's targets are open (agree) and its workers set up
+	 * (go). NULL: alone. */
+	struct peers *peers;
 };
 
 /* run_plan with live views; watch may be NULL. */

@@ -33,6 +33,9 @@ void worker_gate_destroy(struct worker_gate *g);
  */
 void worker_gate_open(struct worker_gate *g, unsigned n,
 		      const atomic_int *stop, uint64_t poll_ns);
+/* The same wait without opening (MPI ranks meet between the two). */
+void worker_gate_wait(struct worker_gate *g, unsigned n,
+		      const atomic_int *stop, uint64_t poll_ns);
 /*
  * The worker: arrives at w->gate and waits until it opens; a worker whose
  * setup failed arrives too. Once per worker; nothing without a gate.

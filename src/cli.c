@@ -47,6 +47,9 @@ const struct cli_opt cli_options[] = {
 	{ "chart", 0, CLI_ARG_REQUIRED, "FILE.svg",
 	  "Draw the rate_curve jobs' latency against IOPS (gnuplot); the "
 	  "script and data go beside it, FILE.gp and FILE.dat", NULL },
+	{ "rank-output", 0, CLI_ARG_REQUIRED, "PREFIX",
+	  "iorig-mpi: each rank also writes its own JSON result to "
+	  "PREFIX.RANK.json (for iorig merge)", NULL },
 	{ "progress", 0, CLI_ARG_REQUIRED, "auto|always|never",
 	  "Status line on stderr while running; auto: when it is a terminal",
 	  NULL },
@@ -292,6 +295,8 @@ static int act(struct cli *c, const struct cli_opt *o, const char *val,
 		c->stream = val;
 	} else if (!strcmp(n, "chart")) {
 		c->chart = val;
+	} else if (!strcmp(n, "rank-output")) {
+		c->rank_output = val;
 	} else if (!strcmp(n, "progress") || !strcmp(n, "eta")) {
 		if (progress_mode_parse(val, &c->progress)) {
 			err_set(e, CLI_FILE, 0, n, "'%s' is not valid; "

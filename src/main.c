@@ -24,6 +24,7 @@
 #include "jobfile.h"
 #include "options.h"
 #include "output.h"
+#include "peers.h"
 #include "plan.h"
 #include "plot.h"
 #include "progress.h"
@@ -85,6 +86,8 @@ static void on_signal(int sig)
 
 /* The errors collected while reading the input (err_collect). */
 static struct err_list errs;
+/* The last error fail() printed (MPI ranks tell the others). */
+static char last_err[1024];
 
 /* Every error found, file by file in line order (one when none was
  * collected). */
@@ -97,12 +100,15 @@ static int fail(struct err_rec *e)
 	if (!err_keep(e) && !l->n) {
 		err_format(e, buf, sizeof(buf));
 		fprintf(stderr, "iorig: %s\n", buf);
+		snprintf(last_err, sizeof(last_err), "%.1000s", buf);
 		return EXIT_USAGE;
 	}
 	err_list_sort(l);
 	for (i = 0; i < l->n; i++) {
 		err_format(&l->recs[i], buf, sizeof(buf));
 		fprintf(stderr, "iorig: %s\n", buf);
+		if (!i)
+			snprintf(last_err, sizeof(last_err), "%.1000s", buf);
 	}
 	if (l->full)
 		fprintf(stderr, "iorig: more errors follow; stopped after "
@@ -318,24 +324,30 @@ static void std_fds_open(void)
 /* The baseline and the checks: usage errors, found before anything runs. */
 static int plan_checks(const struct cli *c, const struct plan *p,
 		       struct baseline *bl, struct check_set *cs,
-		       struct err_rec *e)
+		       struct peers *pe, struct err_rec *e)
 {
 	struct check_arg *args;
-	size_t i;
+	size_t i, nchecks;
 	int ret;
 
 	if (c->baseline && baseline_load(bl, c->baseline, e))
 		return -EINVAL;
-	args = calloc(c->nchecks + 1, sizeof(*args));
+	/* MPI ranks: --check judges the cluster (peers_report); read now,
+	 * so that a bad one is a usage error before anything runs. */
+	if (pe && (ret = cluster_checks_parse((char *const *)c->checks,
+					      c->nchecks, e)))
+		return ret;
+	nchecks = pe ? 0 : c->nchecks;
+	args = calloc(nchecks + 1, sizeof(*args));
 	if (!args) {
 		err_set(e, "", 0, "check", "out of memory");
 		return -ENOMEM;
 	}
-	for (i = 0; i < c->nchecks; i++) {
+	for (i = 0; i < nchecks; i++) {
 		args[i].expr = c->checks[i];
 		args[i].argi = cli_arg_index(c, c->checks[i]);
 	}
-	ret = check_build(cs, p, args, c->nchecks, c->baseline ? bl : NULL,
+	ret = check_build(cs, p, args, nchecks, c->baseline ? bl : NULL,
 			  e);
 	free(args);
 	return ret;
@@ -380,8 +392,74 @@ static int exit_code(const struct run_result *r)
 	return code;
 }
 
+/* --rank-output: this rank's JSON result in PREFIX.RANK.json. */
+static int rank_output(const struct cli *c, const struct peers *pe,
+		       const char *json, size_t len)
+{
+	struct output o = { .fd = -1 };
+	struct err_rec e;
+	char *path;
+	int ret;
+
+	if (asprintf(&path, "%s.%d.json", c->rank_output, pe->rank) < 0)
+		return -ENOMEM;
+	ret = output_open(&o, path, "rank-output", true, &e);
+	if (ret) {
+		fail(&e);
+	} else {
+		fwrite(json, 1, len, o.f);
+		ret = output_close(&o);
+		if (ret)
+			fprintf(stderr, "iorig: writing %s: %s\n", path,
+				strerror(-ret));
+	}
+	free(path);
+	return ret;
+}
+
+/*
+ * MPI ranks: this rank's JSON result goes to rank 0, which writes the
+ * cluster report (the --output-format formats, the --check checks) to
+ * --output. Returns the exit code.
+ */
+static int peers_report(const struct cli *c, struct run_result *r,
+			struct output *out, struct peers *pe)
+{
+	char *json = NULL, formats[256] = "";
+	size_t len = 0, i;
+	FILE *m = open_memstream(&json, &len);
+	int code, ret = m ? report_json(m, r) : -ENOMEM;
+
+	if (m && fclose(m))
+		ret = ret ? ret : -ENOMEM;
+	for (i = 0; i < report_nformats; i++)
+		if (c->formats & (1u << i))
+			snprintf(formats + strlen(formats),
+				 sizeof(formats) - strlen(formats), "%s%s",
+				 formats[0] ? "," : "", report_formats[i].name);
+	if (ret) {
+		fprintf(stderr, "iorig: rank %d: its JSON result: %s\n",
+			pe->rank, strerror(-ret));
+		free(json);
+		return EXIT_RUNTIME;	/* main's quit tells the others */
+	}
+	if (c->rank_output && rank_output(c, pe, json, len))
+		ret = -EIO;	/* said; the rank's code below */
+	code = pe->finish(pe, json, len, ret ? EXIT_RUNTIME : exit_code(r),
+			  formats, out->f, (char *const *)c->checks,
+			  c->nchecks);
+	free(json);
+	if (pe->rank == 0 && (ret = output_close(out))) {
+		fprintf(stderr, "iorig: writing the report to %s: %s\n",
+			c->output ? c->output : "standard output",
+			strerror(-ret));
+		return EXIT_RUNTIME;
+	}
+	return code;
+}
+
 static int report(const struct cli *c, struct run_result *r,
-		  struct output *out)
+		  struct output *out, struct peers *pe)
 {
 	static char fio_version[64];
 	size_t i;
@@ -390,6 +468,9 @@ static int report(const struct cli *c, struct run_result *r,
 	for (i = 0; i < r->plan->njobs; i++) {
 		const struct dir_stats *d = r->stats[i].dir;
 
+		/* MPI ranks: the failure of another one, told by rank 0 */
+		if (r->stats[i].err == -ECANCELED && pe && pe->rank)
+			continue;
 		if (r->stats[i].err)
 			fprintf(stderr, "iorig: job '%s': %s\n",
 				r->plan->jobs[i].name, r->stats[i].err_msg);
@@ -417,6 +498,8 @@ static int report(const struct cli *c, struct run_result *r,
 	r->fio_version = cli_version_tag(c, IORIG_VERSION, fio_version,
 					 sizeof(fio_version));
 	r->terse_version = c->terse_version;
+	if (pe)
+		return peers_report(c, r, out, pe);
 	for (i = 0, ret = 0; i < report_nformats && !ret; i++)
 		if (c->formats & (1u << i))
 			ret = report_formats[i].write(out->f, r);
@@ -582,6 +665,8 @@ int main(int argc, char **argv)
 	struct run_watch watch = { 0 };
 	bool chart_failed;
 	int code, ret;
+	struct peers *pe = NULL;
+	char why[1400];
 
 	std_fds_open();
 	if (argc > 1 && !strcmp(argv[1], "plot"))
@@ -590,12 +675,25 @@ int main(int argc, char **argv)
 		return report_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "merge"))
 		return merge_main(argc - 1, argv + 1);
+	/* iorig-mpi: the ranks (the plain iorig has none) */
+	if (peers_mpi_init && !(pe = peers_mpi_init(&argc, &argv)))
+		exit(EXIT_RUNTIME);
+	/* Rank 0 alone writes to stdout (--help, --parse-only, reports). */
+	if (pe && pe->rank && !freopen("/dev/null", "w", stdout))
+		exit(EXIT_RUNTIME);
 	if (cli_parse(&c, argc, argv, &e)) {
 		code = fail(&e);
 		goto out;
 	}
 	if (c.help || c.version || c.cmdhelp || c.enghelp) {
 		code = stdout_checked(info_only(&c));
+		goto out;
+	}
+	if (c.rank_output && !pe) {
+		err_set(&e, "", 0, "rank-output", "is for the ranks of "
+			"iorig-mpi (under mpirun); iorig writes one result "
+			"(--output)");
+		code = fail(&e);
 		goto out;
 	}
 	if (c.showcmd) {
@@ -610,7 +708,7 @@ int main(int argc, char **argv)
 	/* After errors that were collected, the options are still read. */
 	if (!ret || (ret == -EINVAL && err_count(&e) && !errs.full))
 		ret = plan_build(&p, &doc, &filter, &e) || ret;
-	if (ret || plan_checks(&c, &p, &bl, &cs, &e)) {
+	if (ret || plan_checks(&c, &p, &bl, &cs, pe, &e)) {
 		code = fail(&e);
 		goto out;
 	}
@@ -625,16 +723,25 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	install_signals();
-	/* Targets are checked before --output or --stream is created. */
+	/* Targets are checked before --output or --stream is created;
+	 * MPI ranks: the cluster report is rank 0's. */
 	if (check_outputs(&c, &p, &e) ||
 	    open_stream(&c, &p, &sout, &watch.stream, &e) ||
-	    output_open(&out, c.output, "output", true, &e)) {
+	    output_open(&out, pe && pe->rank ? NULL : c.output, "output",
+			true, &e)) {
 		code = fail(&e);
 		goto out;
 	}
 	watch.progress = open_progress(&c, &prog);
 	if (watch.progress)
 		progress_periods(&prog, c.eta_interval_ns, c.eta_newline_ns);
+	watch.peers = pe;
+	if (pe && pe->agree(pe, NULL, why, sizeof(why))) {
+		if (!pe->rank)	/* the failed rank said why */
+			fprintf(stderr, "iorig: nothing was run: %s\n", why);
+		code = EXIT_RUNTIME;
+		goto out;
+	}
 	if (run_plan_watched(&p, &stop_signal, &watch, &r, &e)) {
 		code = fail(&e);
 		goto out;
@@ -651,7 +758,7 @@ int main(int argc, char **argv)
 			strerror(ENOMEM));
 	else
 		r.checks = &cr;
-	code = close_stream(&c, watch.stream, report(&c, &r, &out));
+	code = close_stream(&c, watch.stream, report(&c, &r, &out, pe));
 	if (chart_failed && (code == EXIT_OK || code == EXIT_CHECK ||
 			     code == EXIT_VERIFY))
 		code = EXIT_RUNTIME;
@@ -659,6 +766,10 @@ int main(int argc, char **argv)
 	if (!r.checks && code < 128)
 		code = EXIT_RUNTIME;
 out:
+	/* MPI ranks: the others are told if this one failed before its
+	 * report. */
+	if (pe)
+		code = pe->quit(pe, code, last_err);
 	stream_close(watch.stream);
 	output_discard(&out);	/* after report(): nothing left to do */
 	r.set = NULL;

@@ -16,6 +16,7 @@
 #include "curve.h"
 #include "engine.h"
 #include "path.h"
+#include "peers.h"
 #include "progress.h"
 #include "run.h"
 #include "sysinfo.h"
@@ -341,6 +342,38 @@ static bool join_worker(struct worker *w, const atomic_int *stop,
 }
 
 /*
+ * MPI ranks: every rank's targets of group wg are open, or none of the
+ * group's jobs starts anywhere; a job that failed here names itself, the
+ * others the rank that failed.
+ */
+static void peers_opened(const struct plan *p, unsigned wg,
+			 struct target *tg, struct worker *w,
+			 struct run_result *r, struct peers *pe)
+{
+	char mine[1024], why[1024];
+	size_t i;
+
+	mine[0] = '\0';
+	for (i = 0; i < p->njobs && !mine[0]; i++)
+		if (p->jobs[i].wait_group == wg && r->stats[i].err)
+			snprintf(mine, sizeof(mine), "job '%.200s': %.800s",
+				 p->jobs[i].name, r->stats[i].err_msg);
+	if (pe->failed || !pe->agree(pe, mine[0] ? mine : NULL, why,
+				     sizeof(why)))
+		return;
+	for (i = 0; i < p->njobs; i++) {
+		if (p->jobs[i].wait_group != wg || !w[i].started)
+			continue;
+		w[i].started = false;
+		if (needs_files(&p->jobs[i]))
+			target_close(&tg[i], false);
+		r->stats[i].err = -ECANCELED;
+		snprintf(r->stats[i].err_msg, sizeof(r->stats[i].err_msg),
+			 "not run: %s", why);
+	}
+}
+
+/*
  * Open (and lay out) every target of wait group wg, then start its
  * workers; they set up and wait at the gate, which opens once all have:
  * no clone runs while another one's file is still being laid out.
@@ -405,6 +438,8 @@ static unsigned start_group(const struct plan *p, unsigned wg,
 		/* Opened: started below, once every file of the group is. */
 		w[i].started = true;
 	}
+	if (lv->watch && lv->watch->peers)
+		peers_opened(p, wg, tg, w, r, lv->watch->peers);
 	for (i = 0; i < p->njobs; i++) {
 		if (p->jobs[i].wait_group != wg || !w[i].started)
 			continue;
@@ -562,6 +597,10 @@ static void run_phase(const struct plan *p, unsigned wg, struct target *tg,
 		    !writes_unsynced(&p->jobs[i]) ||
 		    !dev_written(r, i, &w0[i]))
 			w0[i] = UINT64_MAX;
+	if (lv->watch && lv->watch->peers && !lv->watch->peers->failed) {
+		worker_gate_wait(&gate, n, stop, JOIN_POLL_NS);
+		lv->watch->peers->go(lv->watch->peers, wg);
+	}
 	worker_gate_open(&gate, n, stop, JOIN_POLL_NS);
 	gw.start_ns = clock_mono_ns();
 	cpu_process(&gw.proc0);
@@ -746,6 +785,8 @@ int run_plan_watched(const struct plan *p, const atomic_int *stop,
 		     struct err_rec *e)
 {
 	struct run_live lv = { .watch = watch, .p = p };
+	struct peers *pe = watch ? watch->peers : NULL;
+	char why[512];
 	struct target *tg;
 	struct worker *w;
 	struct clock *clk;
@@ -787,10 +828,19 @@ int run_plan_watched(const struct plan *p, const atomic_int *stop,
 	t0 = clock_mono_ns();
 	lv.w = w;
 	lv.t0_ns = t0;
-	for (wg = 0; wg < p->nwait_groups && !atomic_load(stop); wg++) {
+	for (wg = 0; wg < p->nwait_groups && (pe || !atomic_load(stop));
+	     wg++) {
 		run_phase(p, wg, tg, w, clk, stop, r, &lv);
-		if (exit_on_error(p, wg, r))
+		/* MPI ranks: each group's collectives, stopped or not (a
+		 * stopped rank opens nothing); a failure stops them all. */
+		if (pe && atomic_load(stop))
+			continue;
+		if (exit_on_error(p, wg, r)) {
+			if (pe && !pe->failed && wg + 1 < p->nwait_groups)
+				pe->agree(pe, "a job failed in an earlier "
+					  "wait group", why, sizeof(why));
 			break;
+		}
 	}
 	r->wall_ns = clock_mono_ns() - t0;
 	/*

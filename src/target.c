@@ -30,6 +30,7 @@
 
 #include "gen.h"
 #include "guard.h"
+#include "jobfile.h"
 #include "path.h"
 #include "target.h"
 #include "value.h"
@@ -257,8 +258,8 @@ static char *name_next(char **cur)
 
 /*
  * A generated name: filename_format (default $jobname.$jobnum.$filenum)
- * with its words filled, in directory. $clientuid is empty: iorig has no
- * client/server mode. Returns asprintf's count, -1 without memory.
+ * with its words filled, in directory. $clientuid is the MPI rank under
+ * iorig-mpi, else empty: iorig has no client/server mode. Returns asprintf's count, -1 without memory.
  */
 static int format_name(char **out, const char *dir, const struct job *j,
 		       unsigned filenum)
@@ -286,7 +287,9 @@ static int format_name(char **out, const char *dir, const struct job *j,
 			fprintf(m, "%u", j->clone);
 		else if (!strncasecmp(f, "$filenum", n))
 			fprintf(m, "%u", filenum);
-		f += n;		/* $clientuid: nothing */
+		else if (jobfile_defined("RANK"))	/* $clientuid */
+			fputs(jobfile_defined("RANK"), m);
+		f += n;		/* $clientuid alone: nothing */
 	}
 	if (fclose(m) == 0 && buf) {
 		*out = buf;

@@ -34,13 +34,13 @@ void worker_gate_destroy(struct worker_gate *g)
 	pthread_mutex_destroy(&g->lock);
 }
 
-void worker_gate_open(struct worker_gate *g, unsigned n,
-		      const atomic_int *stop, uint64_t poll_ns)
+/* Under g->lock: until n workers have arrived or *stop is set. */
+static void gate_wait_locked(struct worker_gate *g, unsigned n,
+			     const atomic_int *stop, uint64_t poll_ns)
 {
 	struct timespec ts;
 	uint64_t t;
 
-	pthread_mutex_lock(&g->lock);
 	while (g->arrived < n && !atomic_load(stop)) {
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 		t = (uint64_t)ts.tv_nsec + poll_ns;
@@ -48,6 +48,21 @@ void worker_gate_open(struct worker_gate *g, unsigned n,
 		ts.tv_nsec = (long)(t % 1000000000ull);
 		pthread_cond_timedwait(&g->cv, &g->lock, &ts);
 	}
+}
+
+void worker_gate_wait(struct worker_gate *g, unsigned n,
+		      const atomic_int *stop, uint64_t poll_ns)
+{
+	pthread_mutex_lock(&g->lock);
+	gate_wait_locked(g, n, stop, poll_ns);
+	pthread_mutex_unlock(&g->lock);
+}
+
+void worker_gate_open(struct worker_gate *g, unsigned n,
+		      const atomic_int *stop, uint64_t poll_ns)
+{
+	pthread_mutex_lock(&g->lock);
+	gate_wait_locked(g, n, stop, poll_ns);
 	g->open = true;
 	pthread_cond_broadcast(&g->cv);
 	pthread_mutex_unlock(&g->lock);

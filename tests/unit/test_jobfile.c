@@ -757,6 +757,35 @@ static void test_expand_direct(void **state)
 			 -EINVAL);
 }
 
+/* iorig-mpi's names (RANK...) win over the environment's; others do not
+ * change; a redefinition replaces; limits are refused. */
+static void test_expand_defined(void **state)
+{
+	char out[64], why[256], big[300];
+
+	setenv("RANK", "env", 1);
+	setenv("IORIG_TEST_OTHER", "o", 1);
+	assert_int_equal(jobfile_expand("f.${RANK}.${IORIG_TEST_OTHER}", out,
+					sizeof(out), why, sizeof(why)), 0);
+	assert_string_equal(out, "f.env.o");
+	assert_null(jobfile_defined("RANK"));
+	assert_int_equal(jobfile_define("RANK", "3"), 0);
+	assert_int_equal(jobfile_define("RANK", "7"), 0);
+	assert_string_equal(jobfile_defined("RANK"), "7");
+	assert_int_equal(jobfile_expand("f.${RANK}.${IORIG_TEST_OTHER}", out,
+					sizeof(out), why, sizeof(why)), 0);
+	assert_string_equal(out, "f.7.o");
+	assert_int_equal(jobfile_expand("${RANK:-x}", out, sizeof(out), why,
+					sizeof(why)), 0);
+	assert_string_equal(out, "7");
+	memset(big, 'a', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	assert_int_equal(jobfile_define("LONG", big), -E2BIG);
+	assert_int_equal(jobfile_define(big, "x"), -E2BIG);
+	unsetenv("RANK");
+	unsetenv("IORIG_TEST_OTHER");
+}
+
 static void test_expand_too_long_in_file(void **state)
 {
 	struct fixture *f = *state;
@@ -869,6 +898,7 @@ int main(void)
 		T(test_builtin_vars),
 		T(test_bad_vars),
 		T(test_expand_direct),
+		T(test_expand_defined),
 		T(test_expand_too_long_in_file),
 		T(test_raw_doc),
 		T(test_err_format),

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: MIT
+/*
+ * iorig-mpi: the ranks of an MPI run (peers.h). Only this file includes
+ * mpi.h and only iorig-mpi links it, so the plain iorig neither loads
+ * libmpi nor pays its start-up (bench/README.md has the figures).
+ *
+ * Every rank runs the whole job on its own targets (${RANK}... in the job
+ * file). The ranks meet at collectives only: before the run and at each
+ * wait group (agree: every rank's targets open, else the first failure,
+ * naming its rank and host, stops all), at each group's gate (a barrier,
+ * then each rank's CLOCK_REALTIME start: the start skew), and at the end
+ * (finish: each rank's JSON report gathered to rank 0, which merges them
+ * with the cluster module and writes the cluster report). A rank that
+ * dies mid-run is mpirun's to handle: it aborts the job, so no rank waits.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cluster.h"
+#include "err.h"
+#include "jobfile.h"
+#include "peers.h"
+
+#define HOST_MAX	256
+#define MSG_MAX		1024
+
+struct mpi_peers {
+	struct peers pe;
+	char host[HOST_MAX];
+	double *start;		/* CLOCK_REALTIME ns at each group's start */
+	unsigned nstart;
+};
+
+static struct mpi_peers mp;
+
+static int mpi_agree(struct peers *pe, const char *failed, char *why,
+		     size_t whylen)
+{
+	int in[2] = { failed ? pe->rank : INT_MAX, pe->rank }, out[2];
+	char msg[MSG_MAX + HOST_MAX];
+
+	MPI_Allreduce(in, out, 1, MPI_2INT, MPI_MINLOC, MPI_COMM_WORLD);
+	if (out[0] == INT_MAX)
+		return 0;
+	pe->failed = 1;
+	if (pe->rank == out[0])
+		snprintf(msg, sizeof(msg), "%s%c%.*s", mp.host, '\0',
+			 MSG_MAX - 1, failed);
+	MPI_Bcast(msg, sizeof(msg), MPI_CHAR, out[0], MPI_COMM_WORLD);
+	msg[HOST_MAX - 1] = msg[sizeof(msg) - 1] = '\0';
+	snprintf(why, whylen, "rank %d (%s) failed: %s", out[0], msg,
+		 msg + strlen(msg) + 1);
+	return -ECANCELED;
+}
+
+static void mpi_go(struct peers *pe, unsigned wg)
+{
+	struct timespec ts;
+	double *s;
+
+	/*
+	 * Twice: the first waits for the slowest rank, which may find the
+	 * others asleep in their wait (TCP: woken by the kernel, scheduled
+	 * late); the second starts with every rank awake, so all leave it
+	 * within a message's latency.
+	 */
+	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Barrier(MPI_COMM_WORLD);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	if (wg >= mp.nstart) {
+		s = realloc(mp.start, (wg + 1) * sizeof(*s));
+		if (!s)
+			return;
+		memset(s + mp.nstart, 0, (wg + 1 - mp.nstart) * sizeof(*s));
+		mp.start = s;
+		mp.nstart = wg + 1;
+	}
+	mp.start[wg] = (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* main's precedence: a signal, then 1, then 4, then 3. */
+static int code_rank(int c)
+{
+	return c >= 128 ? 1000 + c : c == 1 ? 3 : c == 4 ? 2 : c == 3 ? 1 :
+	       c ? 3 : 0;
+}
+
+/*
+ * Each member's start skew: its largest delay over the wait groups
+ * against the earliest rank's start of the same group (wall clocks: as
+ * exact as the hosts' clocks agree).
+ */
+static void skews(const double *t, unsigned ng, int n, double *skew)
+{
+	unsigned g;
+	double lo;
+	int r;
+
+	for (r = 0; r < n; r++)
+		skew[r] = 0;
+	for (g = 0; g < ng; g++) {
+		lo = 0;
+		for (r = 0; r < n; r++)
+			if (t[r * ng + g] > 0 && (!lo || t[r * ng + g] < lo))
+				lo = t[r * ng + g];
+		for (r = 0; r < n; r++)
+			if (t[r * ng + g] > 0 && t[r * ng + g] - lo > skew[r])
+				skew[r] = t[r * ng + g] - lo;
+	}
+}
+
+/* Rank 0: merge and write; the exit code of the cluster's figures. */
+static int cluster_report(char *texts, const int *lens, const int *displs,
+			  const char *hosts, const double *skew, int n,
+			  const char *formats, FILE *out,
+			  char *const *checks, size_t nchecks)
+{
+	struct cluster_member *m = calloc(n, sizeof(*m));
+	char (*labels)[HOST_MAX + 32] = calloc(n, sizeof(*labels));
+	struct err_rec e = { 0 };
+	char buf[sizeof(e.msg) + 512];
+	json_error_t je;
+	json_t *c = NULL;
+	int r, code = 1;
+
+	if (!m || !labels) {
+		fprintf(stderr, "iorig: the cluster report: out of memory\n");
+		goto out;
+	}
+	for (r = 0; r < n; r++) {
+		snprintf(labels[r], sizeof(labels[r]), "rank %d (%s)", r,
+			 hosts + (size_t)r * HOST_MAX);
+		m[r] = (struct cluster_member){
+			.label = labels[r], .host = hosts + (size_t)r * HOST_MAX,
+			.rank = r, .start_skew_ns = skew[r],
+			.result = json_loadb(texts + displs[r], lens[r], 0, &je),
+		};
+		if (!m[r].result) {
+			fprintf(stderr, "iorig: %s: its JSON result: %s\n",
+				labels[r], je.text);
+			goto out;
+		}
+	}
+	c = cluster_merge(m, n, &e);
+	if (c && cluster_write(c, formats, out, &e) == 0) {
+		code = nchecks ? cluster_checks(c, checks, nchecks, out, &e) : 0;
+		if (code < 0)
+			code = 2;
+		else if (fflush(out) || ferror(out))
+			code = 1;
+		if (code == 2)
+			goto fail;
+		goto out;
+	}
+fail:
+	err_format(&e, buf, sizeof(buf));
+	fprintf(stderr, "iorig: the cluster report: %s\n", buf);
+out:
+	for (r = 0; m && r < n; r++)
+		json_decref(m[r].result);
+	json_decref(c);
+	free(m);
+	free(labels);
+	return code;
+}
+
+static int mpi_finish(struct peers *pe, const char *json, size_t len,
+		      int code, const char *formats, FILE *out,
+		      char *const *checks, size_t nchecks)
+{
+	char *texts = NULL, *hosts = NULL;
+	int n = pe->nranks, mine = (int)len, worst = code_rank(code), total, r;
+	int *lens = NULL, *displs = NULL, ccode, all;
+	unsigned ng = mp.nstart;
+	double *t = NULL, *skew = NULL, *mystart = NULL;
+
+	pe->finished = 1;
+	if (pe->failed)
+		goto out;
+	MPI_Allreduce(&worst, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	MPI_Allreduce(MPI_IN_PLACE, &ng, 1, MPI_UNSIGNED, MPI_MAX,
+		      MPI_COMM_WORLD);
+	if (pe->rank == 0) {
+		lens = calloc(n, sizeof(*lens));
+		displs = calloc(n, sizeof(*displs));
+		hosts = calloc(n, HOST_MAX);
+		t = calloc((size_t)n * (ng ? ng : 1), sizeof(*t));
+		skew = calloc(n, sizeof(*skew));
+		if (!lens || !displs || !hosts || !t || !skew) {
+			fprintf(stderr, "iorig: out of memory\n");
+			MPI_Abort(MPI_COMM_WORLD, 1);
+		}
+	}
+	mystart = calloc(ng ? ng : 1, sizeof(*mystart));
+	if (!mystart) {
+		fprintf(stderr, "iorig: out of memory\n");
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	}
+	if (mp.nstart)
+		memcpy(mystart, mp.start, mp.nstart * sizeof(double));
+	MPI_Gather(mystart, (int)ng, MPI_DOUBLE, t, (int)ng, MPI_DOUBLE, 0,
+		   MPI_COMM_WORLD);
+	MPI_Gather(mp.host, HOST_MAX, MPI_CHAR, hosts, HOST_MAX, MPI_CHAR, 0,
+		   MPI_COMM_WORLD);
+	MPI_Gather(&mine, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (pe->rank == 0) {
+		for (r = 0, total = 0; r < n; r++) {
+			displs[r] = total;
+			total += lens[r];
+		}
+		texts = malloc(total ? total : 1);
+		if (!texts) {
+			fprintf(stderr, "iorig: out of memory\n");
+			MPI_Abort(MPI_COMM_WORLD, 1);
+		}
+	}
+	MPI_Gatherv(json, mine, MPI_CHAR, texts, lens, displs, MPI_CHAR, 0,
+		    MPI_COMM_WORLD);
+	if (pe->rank == 0) {
+		skews(t, ng, n, skew);
+		ccode = cluster_report(texts, lens, displs, hosts, skew, n,
+				       formats, out, checks, nchecks);
+		/* The ranks' worst, then the cluster's checks. */
+		code = all >= 1000 ? all - 1000 : all == 3 ? 1 : all == 2 ? 4 :
+		       all == 1 ? 3 : 0;
+		if (ccode == 1 || ccode == 2 || (ccode == 3 && code == 0))
+			code = ccode;
+	}
+	/*
+	 * No rank exits before rank 0 has written the report: mpirun takes
+	 * a non-zero exit (a failed check, a signal) for a failed job and
+	 * kills the ranks left.
+	 */
+	MPI_Barrier(MPI_COMM_WORLD);
+out:
+	free(texts);
+	free(hosts);
+	free(lens);
+	free(displs);
+	free(t);
+	free(skew);
+	free(mystart);
+	free(mp.start);
+	mp.start = NULL;
+	return code;
+}
+
+static int mpi_quit(struct peers *pe, int code, const char *failed)
+{
+	char why[MSG_MAX + HOST_MAX + 64];
+
+	if (code && !pe->failed && !pe->finished)
+		mpi_agree(pe, failed && *failed ? failed : "failed", why,
+			  sizeof(why));
+	pe->finished = 1;
+	/* After the report is out: under a stopping mpirun this waits
+	 * for the daemon's timeouts. */
+	MPI_Finalize();
+	return code;
+}
+
+struct peers *peers_mpi_init(int *argc, char ***argv)
+{
+	MPI_Comm local;
+	char num[32];
+	int prov;
+
+	if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &prov) !=
+	    MPI_SUCCESS) {
+		fprintf(stderr, "iorig: MPI_Init failed\n");
+		return NULL;
+	}
+	MPI_Comm_rank(MPI_COMM_WORLD, &mp.pe.rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &mp.pe.nranks);
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+			    MPI_INFO_NULL, &local);
+	MPI_Comm_rank(local, &mp.pe.local_rank);
+	MPI_Comm_free(&local);
+	if (gethostname(mp.host, sizeof(mp.host) - 1))
+		strcpy(mp.host, "?");
+	mp.pe.host = mp.host;
+	mp.pe.agree = mpi_agree;
+	mp.pe.go = mpi_go;
+	mp.pe.finish = mpi_finish;
+	mp.pe.quit = mpi_quit;
+	snprintf(num, sizeof(num), "%d", mp.pe.rank);
+	jobfile_define("RANK", num);
+	snprintf(num, sizeof(num), "%d", mp.pe.nranks);
+	jobfile_define("NRANKS", num);
+	snprintf(num, sizeof(num), "%d", mp.pe.local_rank);
+	jobfile_define("LOCAL_RANK", num);
+	jobfile_define("HOSTNAME", mp.host);
+	return &mp.pe;
+}

@@ -245,13 +245,17 @@ static json_t *f_depth_map(struct jw *c, const char *const *keys,
 
 /* ---- options as given ---- */
 
-/* Set key from a raw option, under the option's main name. */
+/*
+ * Set key from a raw option, under the option's main name. A flag given
+ * without a value ("time_based") is left out, as fio leaves it out.
+ */
 static void put_raw_opt(struct jw *c, json_t *o, const char *name,
 			const char *value)
 {
 	const struct opt_def *d = options_find(name);
 
-	jw_put(c, o, d ? d->name : name, jw_str(value ? value : ""));
+	if (value)
+		jw_put(c, o, d ? d->name : name, jw_str(value));
 }
 
 static json_t *f_section_opts(struct jw *c, json_t *o,
@@ -495,6 +499,7 @@ static void put_header(struct jw *c, json_t *root,
 		       const struct run_result *r)
 {
 	char ver[64], when[64] = "";
+	json_t *opts;
 	struct tm tm;
 
 	snprintf(ver, sizeof(ver), "iorig-%s", r->version ? r->version : "");
@@ -506,7 +511,11 @@ static void put_header(struct jw *c, json_t *root,
 	jw_put(c, root, "timestamp_ms", json_integer((json_int_t)r->start_time *
 						  1000));
 	jw_put(c, root, "time", jw_str(when));
-	jw_put(c, root, "global options", f_global_opts(c, r->doc));
+	opts = f_global_opts(c, r->doc);
+	if (opts && !json_object_size(opts))	/* none: no key, as fio */
+		json_decref(opts);
+	else
+		jw_put(c, root, "global options", opts);
 }
 
 /* plus: json+, the histograms' bins with their percentiles. */

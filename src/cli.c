@@ -200,13 +200,34 @@ static int check_job_opt(const char *name, size_t len, struct err_rec *e)
 /*
  * A command option that needs a value takes it after '=' or, as getopt
  * would, from the next argument ("--check EXPR") unless that is another
- * --option. Job options are always written --name=value.
+ * --option. So does a job option that is not a flag ("--directory DIR",
+ * "--name JOB", as fio's getopt takes them): job_value_is_next.
  */
 static bool value_is_next(const struct cli *c, const struct cli_opt *o,
 			  const char *arg, int i)
 {
 	return o->arg == CLI_ARG_REQUIRED && !strchr(arg, '=') &&
 	       i + 1 < c->argc && strncmp(c->argv[i + 1], "--", 2);
+}
+
+/*
+ * Job option arg (its name len long, no '=') takes argument i + 1 as its
+ * value: it is not a flag (OPT_BOOL: a bare name means 1) and that
+ * argument is there and is not another --option.
+ */
+static bool job_value_is_next(const struct cli *c, const char *arg,
+			      size_t len, int i)
+{
+	const struct opt_def *d;
+	char buf[64];
+
+	if (arg[len] == '=' || i + 1 >= c->argc ||
+	    !strncmp(c->argv[i + 1], "--", 2) || len >= sizeof(buf))
+		return false;
+	memcpy(buf, arg, len);
+	buf[len] = '\0';
+	d = options_find(buf);
+	return d && d->type != OPT_BOOL;
 }
 
 /* *i moves past a value that was the next argument. */
@@ -224,6 +245,8 @@ static int parse_long(struct cli *c, int *i, size_t *nsec, struct err_rec *e)
 		return -EINVAL;
 	if (len == 4 && !strncmp(arg, "name", 4) && !c->first_name)
 		c->first_name = *i;
+	if (job_value_is_next(c, arg, len, *i))
+		++*i;
 	return 0;
 }
 
@@ -267,10 +290,12 @@ int cli_parse(struct cli *c, int argc, char **argv, struct err_rec *e)
 	return ret;
 }
 
-static int emit_opt(struct raw_doc *doc, size_t si, const char *arg, int pos,
-		    struct err_rec *e)
+/* next: the value given as the next argument (job_value_is_next), or NULL */
+static int emit_opt(struct raw_doc *doc, size_t si, const char *arg,
+		    const char *next, int pos, struct err_rec *e)
 {
-	const char *eq = strchr(arg, '=');
+	const char *eq = next ? NULL : strchr(arg, '=');
+	const char *given = next ? next : eq ? eq + 1 : NULL;
 	char name[64], val[JOBFILE_MAX_LINE], why[256];
 	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
 	int ret;
@@ -279,15 +304,15 @@ static int emit_opt(struct raw_doc *doc, size_t si, const char *arg, int pos,
 		len = sizeof(name) - 1;
 	memcpy(name, arg, len);
 	name[len] = '\0';
-	if (eq) {
-		ret = jobfile_expand_opt(name, eq + 1, val, sizeof(val), why,
+	if (given) {
+		ret = jobfile_expand_opt(name, given, val, sizeof(val), why,
 					 sizeof(why));
 		if (ret) {
 			err_set(e, CLI_FILE, pos, name, "%s", why);
 			return ret;
 		}
 	}
-	ret = raw_section_add(doc, &doc->secs[si], name, eq ? val : NULL,
+	ret = raw_section_add(doc, &doc->secs[si], name, given ? val : NULL,
 			      CLI_FILE, pos);
 	if (ret)
 		err_set(e, CLI_FILE, pos, name, "too many options");
@@ -305,7 +330,7 @@ int cli_emit(const struct cli *c, struct raw_doc *doc, bool globals,
 	if (!globals)
 		end = c->argc;
 	for (i = start; i < end; i++) {
-		const char *a = c->argv[i] + 2;
+		const char *a = c->argv[i] + 2, *next;
 		const struct cli_opt *o;
 
 		if (strncmp(c->argv[i], "--", 2) || !a[0]) {
@@ -323,14 +348,20 @@ int cli_emit(const struct cli *c, struct raw_doc *doc, bool globals,
 				i++;
 			continue;
 		}
+		next = job_value_is_next(c, a, strchr(a, '=') ?
+					 (size_t)(strchr(a, '=') - a) :
+					 strlen(a), i) ? c->argv[i + 1] : NULL;
 		if (!strncmp(a, "name=", 5) || !strcmp(a, "name")) {
-			if (!a[4] || !a[5]) {
+			const char *jn = next ? next : a[4] ? a + 5 : "";
+
+			if (!*jn) {
 				err_set(e, CLI_FILE, i, "name", "needs a value: "
 					"--name=JOBNAME");
 				return -EINVAL;
 			}
-			if (!raw_doc_add_section(doc, a + 5, CLI_FILE, i))
+			if (!raw_doc_add_section(doc, jn, CLI_FILE, i))
 				goto nomem;
+			i += next != NULL;
 			si = doc->nsecs - 1;
 			continue;
 		}
@@ -339,9 +370,10 @@ int cli_emit(const struct cli *c, struct raw_doc *doc, bool globals,
 				goto nomem;
 			si = doc->nsecs - 1;
 		}
-		ret = emit_opt(doc, si, a, i, e);
+		ret = emit_opt(doc, si, a, next, i, e);
 		if (ret)
 			return ret;
+		i += next != NULL;
 	}
 	return 0;
 nomem:
@@ -387,7 +419,9 @@ void cli_print_help(FILE *f)
 	fprintf(f, "Usage: iorig [options] [jobfile...]\n\n"
 		"Runs the jobs of the job files (\"-\" reads stdin) and of the "
 		"command line\n(--name=NAME starts a job; job options before "
-		"the first --name are global).\n\nOptions:\n");
+		"the first --name are global;\na job option that is not a flag "
+		"also takes its value from the next argument,\nas fio's: "
+		"--directory DIR).\n\nOptions:\n");
 	for (o = cli_options; o->name; o++) {
 		snprintf(buf, sizeof(buf), "%s%c%s--%s%s%s%s",
 			 o->shortname ? "-" : "", o->shortname ? o->shortname

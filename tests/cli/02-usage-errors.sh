@@ -212,7 +212,9 @@ usage --name=ok --filename=ok.dat --size=1m --rw=write \
 expect_in err "option 'filename'"
 expect_in err "directory 'nodir' does not exist"
 
-# A command option's value may be the next argument; not a job option's.
+# A command option's value may be the next argument; so may a job
+# option's that is not a flag, as fio's getopt takes it (kubestr runs
+# `fio --directory DIR job.fio`); a flag's never.
 run --output-format json --check 'errors==0' --name=sp --ioengine=null \
 	--size=64k --output sp.json
 expect_rc 0
@@ -222,8 +224,13 @@ expect_empty out
 rm -f sp.json
 usage --name=a --ioengine=null --size=64k --output-format
 expect_in err "option 'output-format': needs a value"
-usage --name=a --ioengine=null --size 64k
-expect_in err "64k"
+run --parse-only --name a --ioengine null --size 64k
+expect_rc 0
+expect_in out '^\[a\]$'
+expect_in out '^  size=65536$'
+expect_in out '^  ioengine=null$'
+usage --name=a --ioengine=null --size=64k --time_based 64k
+expect_in err "64k: cannot open job file"
 
 # A value that is fine, to show the errors above are about the values.
 run --parse-only --name=a --size=1536k

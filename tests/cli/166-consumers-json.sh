@@ -153,12 +153,12 @@ for j in jobs:
 EOF
 
 # With group_reporting one unit per group, which has all of the group's
-# bandwidth: bw_agg 100, as fio gives it.
+# bandwidth: bw_agg ~100, as fio gives it.
 run --output-format=fio-json --ioengine=null --rw=read --time_based \
 	--runtime=1200ms --numjobs=2 --rate_iops=500 --size=1m \
 	--group_reporting --name=g
 expect_rc 0
-json_is "[round(j['read']['bw_agg']) for j in d['jobs']]" "[100]"
+json_is "[95 <= j['read']['bw_agg'] <= 100 for j in d['jobs']]" "[True]"
 
 # The sources themselves, where they were checked out beside the project
 # (not in CI): kubestr's Print() through its own types needs Go modules;

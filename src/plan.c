@@ -909,7 +909,8 @@ static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 	j.section_file = strdup(sec->file);
 	j.section_line = sec->line;
 	j.name = strdup(sec->name);
-	if (!j.section_file || !j.name) {
+	j.section_name = strdup(sec->name);
+	if (!j.section_file || !j.name || !j.section_name) {
 		ret = -ENOMEM;
 		goto out;
 	}

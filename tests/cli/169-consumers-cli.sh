@@ -9,7 +9,7 @@
 #   fio-plot bench_fio: write_*_log with log_avg_msec and the report's
 #       bw/iops samples, which fio takes every log_avg_msec then (fio-plot's
 #       "IOP/s sigma %" table reads iops_stddev)
-# Outside truth: the files made in DIR, the options given, the number of
+# Outside truth: the files made in DIR (as fio names them), the options given, the number of
 # log_avg_msec windows in the time asked and, where fio is installed, fio's
 # own counts for the same job.
 . "$(dirname "$0")/lib.sh"
@@ -34,7 +34,8 @@ EOF
 rc=$?
 expect_rc 0
 expect_empty err
-[ -n "$(ls dd)" ] || die "no file made in the --directory given as the next argument"
+# fio names the file after the section, [job1], not its name=read_iops.
+[ "$(ls dd)" = job1.0.0 ] || die "files made in --directory: $(ls dd)"
 "$PY" - "$T/out" <<'EOF' || die "kubestr's reading failed"
 import json, sys
 d = json.load(open(sys.argv[1]))          # stdout is one JSON document

@@ -49,13 +49,14 @@ for b in (14, 38):
 # bandwidth min, max, %, mean, stdev (42-46): the samples' mean as a
 # share of the group's bandwidth; the unit is the whole group: ~100%
 assert f[44].endswith("%") and 95 <= num(44) <= 100, f[44]
-assert num(42) <= num(45) <= num(43), f[42:47]
+# (min and max are whole KiB/s, as fio's: the mean may pass max by < 1)
+assert num(42) <= num(45) < num(43) + 1, f[42:47]
 assert 6800 <= num(45) <= 8400, num(45)          # 2 x 4000 KiB/s
 # nothing written or trimmed
 assert num(47) == 0 and num(48) == 0 and num(88) == 0, (f[47], f[88])
 # user and system cpu (129, 130) per cent; ctx, majf, minf (131-133)
 assert f[129].endswith("%") and f[130].endswith("%")
-assert 0 <= num(129) <= 100 and 0 < num(130) <= 100 and num(131) > 0
+assert 0 <= num(129) <= 100 and 0 <= num(130) <= 100 and num(131) > 0
 # io depth 134-140 and latency 141-162 shares, per cent
 depth = [num(n) for n in range(134, 141)]
 assert all(f[n].endswith("%") for n in range(134, 163))

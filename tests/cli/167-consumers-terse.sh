@@ -61,9 +61,10 @@ assert 0 <= num(129) <= 100 and 0 <= num(130) <= 100 and num(131) > 0
 depth = [num(n) for n in range(134, 141)]
 assert all(f[n].endswith("%") for n in range(134, 163))
 assert 99 <= sum(depth) <= 101, depth
-# (fio's terse has no ns buckets: I/Os done under 1 us are not in them)
+# (fio's terse has no ns buckets: I/Os done under 1 us, as those that
+# complete inside io_submit here, are not in them)
 lat = [num(n) for n in range(141, 163)]
-assert 50 <= sum(lat) <= 105, lat
+assert all(0 <= x <= 100 for x in lat) and 0 < sum(lat) <= 101, lat
 # disk utilization: the disk's name, then read ios as diskstats counts
 assert f[163] == disk, f[163:]
 assert 0 < int(f[164]) <= rios, (f[164], rios)

@@ -322,6 +322,11 @@ struct job {
 	double curve_pct;
 	size_t curve_probe;
 	char *section_file;	/* where the job's section was defined */
+	/*
+	 * The section's own [name] (--name=), which name= may change: fio
+	 * names a job's files after it ($jobname of filename_format).
+	 */
+	char *section_name;
 	int section_line;
 	/*
 	 * repeat=N makes N copies of the job (each with its clones), one

@@ -367,7 +367,8 @@ static int check_job_opt(const char *name, size_t len, struct err_rec *e)
 /*
  * A command option that needs a value takes it after '=' or, as getopt
  * would, from the next argument ("--check EXPR") unless that is another
- * --option. Job options are always written --name=value.
+ * --option. So does a job option that is not a flag ("--directory DIR",
+ * "--name JOB", as fio's getopt takes them): job_value_next.
  */
 static bool value_is_next(const struct cli *c, const struct cli_opt *o,
 			  const char *arg, int i)
@@ -596,7 +597,9 @@ void cli_print_help(FILE *f)
 		"                   into one cluster report)\n\n"
 		"Runs the jobs of the job files (\"-\" reads stdin) and of the "
 		"command line\n(--name=NAME starts a job; job options before "
-		"the first --name are global).\nInvoked as fio (a link named "
+		"the first --name are global;\na job option also takes its value "
+		"from the next argument, as fio's: --directory DIR).\n"
+		"Invoked as fio (a link named "
 		"fio or fio-*), it stands in for fio: --version\nsays "
 		"fio-3.33 (iorig VERSION) and json is fio's layout (see "
 		"INVOKED AS FIO\nin the manual).\n\nOptions:\n");

@@ -2215,6 +2215,7 @@ int job_copy(struct job *dst, const struct job *src)
 
 	*dst = *src;
 	dst->section_file = NULL;
+	dst->section_name = NULL;
 	dst->sweep_point = NULL;
 	dst->check_src = NULL;
 	for (o = options_table; o->name; o++)
@@ -2234,6 +2235,9 @@ int job_copy(struct job *dst, const struct job *src)
 	}
 	if (src->section_file &&
 	    !(dst->section_file = strdup(src->section_file)))
+		goto err;
+	if (src->section_name &&
+	    !(dst->section_name = strdup(src->section_name)))
 		goto err;
 	if (src->sweep_point &&
 	    !(dst->sweep_point = strdup(src->sweep_point)))
@@ -2260,6 +2264,8 @@ void job_free(struct job *j)
 	}
 	free(j->section_file);
 	j->section_file = NULL;
+	free(j->section_name);
+	j->section_name = NULL;
 	free(j->sweep_point);
 	j->sweep_point = NULL;
 	free(j->check_src);

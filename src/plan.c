@@ -381,15 +381,30 @@ static bool engine_reads(const struct engine_ops *eng, const char *name)
 }
 
 /* Option `name` has a value other than its default in j. */
+/*
+ * j's value of option name differs from the default's, both as
+ * options_format writes them (the default "500" of bwavgtime is "500ms").
+ */
 static bool opt_is_set(const struct job *j, const char *name)
 {
 	const struct opt_def *o = options_find(name);
-	char buf[64];
+	char buf[64], def[64];
+	struct err_rec *e;
+	struct job *d;
 
 	if (!o)
 		return false;
 	options_format(j, o, buf, sizeof(buf));
-	return strcmp(buf, o->def ? o->def : "") != 0;
+	snprintf(def, sizeof(def), "%s", o->def ? o->def : "");
+	d = calloc(1, sizeof(*d));
+	e = calloc(1, sizeof(*e));
+	if (d && e && o->def && !options_set(d, o->name, o->def, "", 0, e))
+		options_format(d, o, def, sizeof(def));
+	if (d)
+		job_free(d);
+	free(d);
+	free(e);
+	return strcmp(buf, def) != 0;
 }
 
 /*
@@ -501,6 +516,17 @@ static void fio_meaning(struct plan *p, struct job *j)
 			  "runtime= is ignored, as fio ignores it: the job "
 			  "stops when its size is done");
 	}
+	/*
+	 * A job that writes a bandwidth (IOPS) log with log_avg_msec takes
+	 * the samples of its report's bw_min.. (iops_min..) every
+	 * log_avg_msec when bwavgtime (iopsavgtime) is left at its default,
+	 * as fio does: fio-plot's and kubestr's figures are those samples.
+	 */
+	if (j->log_avg_msec && j->write_bw_log && !opt_is_set(j, "bwavgtime"))
+		j->bw_avg_ns = j->log_avg_msec * 1000000;
+	if (j->log_avg_msec && j->write_iops_log &&
+	    !opt_is_set(j, "iopsavgtime"))
+		j->iops_avg_ns = j->log_avg_msec * 1000000;
 	n = j->filename ? filename_count(j->filename) : 0;
 	if (n && j->nrfiles != 1 && j->nrfiles != n)
 		plan_warn(p, j, "nrfiles_ignored", "nrfiles=%" PRIu64 " is "
@@ -951,7 +977,8 @@ static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 	j.section_file = strdup(sec->file);
 	j.section_line = sec->line;
 	j.name = strdup(sec->name);
-	if (!j.section_file || !j.name) {
+	j.section_name = strdup(sec->name);
+	if (!j.section_file || !j.name || !j.section_name) {
 		ret = -ENOMEM;
 		goto out;
 	}

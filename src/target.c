@@ -258,8 +258,10 @@ static char *name_next(char **cur)
 
 /*
  * A generated name: filename_format (default $jobname.$jobnum.$filenum)
- * with its words filled, in directory. $clientuid is the MPI rank under
- * iorig-mpi, else empty: iorig has no client/server mode. Returns asprintf's count, -1 without memory.
+ * with its words filled, in directory; $jobname is the section's name,
+ * which a name= in it does not change (fio's naming). $clientuid is the
+ * MPI rank under iorig-mpi, else empty: iorig has no client/server mode.
+ * Returns asprintf's count, -1 without memory.
  */
 static int format_name(char **out, const char *dir, const struct job *j,
 		       unsigned filenum)
@@ -281,8 +283,8 @@ static int format_name(char **out, const char *dir, const struct job *j,
 			fputc(*f++, m);
 			continue;
 		}
-		if (!strncasecmp(f, "$jobname", n))
-			fputs(j->name, m);
+		if (!strncasecmp(f, "$jobname", n))	/* as fio: the section's */
+			fputs(j->section_name ? j->section_name : j->name, m);
 		else if (!strncasecmp(f, "$jobnum", n))
 			fprintf(m, "%u", j->clone);
 		else if (!strncasecmp(f, "$filenum", n))

@@ -115,3 +115,30 @@ const char *fio_version_tag(const struct run_result *r, char *buf,
 	snprintf(buf, len, "iorig-%s", r->version ? r->version : "");
 	return buf;
 }
+
+double fio_bw_agg(const struct smp_stat *b, double group_bps)
+{
+	double p;
+
+	if (!b->n)
+		return 0.0;
+	if (group_bps <= 1024.0)
+		return 100.0;
+	p = 100.0 * b->mean / group_bps;
+	return p > 100.0 ? 100.0 : p;
+}
+
+double fio_group_bw(const struct result_set *rs, const struct job *j,
+		    int ddir)
+{
+	const struct job_stats *g;
+	struct dir_stats mixed;
+
+	if (!j || !rs->groups || j->group >= (unsigned)rs->ngroups)
+		return 0.0;
+	g = &rs->groups[j->group];
+	if (ddir < DDIR_NR)
+		return stats_bw(&g->dir[ddir], g->runtime_ns);
+	stats_mixed(&mixed, g);
+	return stats_bw(&mixed, g->runtime_ns);
+}

@@ -56,4 +56,22 @@ void fio_put_lat_maps(struct jw *c, json_t *o, const struct job_stats *s);
 json_t *fio_depth_map(struct jw *c, const char *const *keys,
 		      const uint64_t *counts);
 
+/*
+ * fio's bw_agg (its text's "per="): the mean of b's bandwidth samples as a
+ * per cent of the aggregate bandwidth of the unit's reporting group in the
+ * same direction, group_bps (the group's bytes over its runtime, the
+ * "Run status group" figure); 100 when the group moved 1 KiB/s or less,
+ * never above 100; 0 without samples. So two equal jobs of one group
+ * without group_reporting have about 50 each.
+ */
+double fio_bw_agg(const struct smp_stat *b, double group_bps);
+
+/*
+ * The aggregate bandwidth (B/s) of job j's reporting group in direction
+ * ddir of rs's groups; ddir DDIR_NR: the directions mixed
+ * (unified_rw_reporting). 0 when the group is not in rs.
+ */
+double fio_group_bw(const struct result_set *rs, const struct job *j,
+		    int ddir);
+
 #endif

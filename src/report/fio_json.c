@@ -111,17 +111,16 @@ static json_t *f_lat(struct jw *c, const struct hist *h,
 /*
  * The bw_avg_time / iops_avg_time samples as fio gives them: bandwidth in
  * KiB/s (min and max whole), IOPS per second; bw_agg is the samples' mean
- * as a per cent of the unit's bandwidth over its runtime (bw_bps).
+ * as a per cent of the group's aggregate bandwidth group_bps (fio_bw_agg).
  */
 static void put_samples(struct jw *c, json_t *o, const struct dir_stats *d,
-			double bw_bps)
+			double group_bps)
 {
 	const struct smp_stat *b = &d->bw_smp, *i = &d->iops_smp;
 
 	jw_put(c, o, "bw_min", jw_u64((uint64_t)(b->min / 1024.0)));
 	jw_put(c, o, "bw_max", jw_u64((uint64_t)(b->max / 1024.0)));
-	jw_put(c, o, "bw_agg", jw_real(b->n && bw_bps > 0 ?
-				       100.0 * b->mean / bw_bps : 0.0));
+	jw_put(c, o, "bw_agg", jw_real(fio_bw_agg(b, group_bps)));
 	jw_put(c, o, "bw_mean", jw_real(b->mean / 1024.0));
 	jw_put(c, o, "bw_dev", jw_real(smp_stddev(b) / 1024.0));
 	jw_put(c, o, "bw_samples", jw_u64(b->n));
@@ -134,10 +133,12 @@ static void put_samples(struct jw *c, json_t *o, const struct dir_stats *d,
 
 /*
  * One direction. runtime_ns is the unit's; a direction without I/O has
- * runtime 0, as in fio. d NULL: a direction without figures.
+ * runtime 0, as in fio. d NULL: a direction without figures. group_bps:
+ * the reporting group's aggregate bandwidth that direction (bw_agg).
  */
 static json_t *f_dir(struct jw *c, const struct dir_stats *d,
-		     uint64_t runtime_ns, const struct job *j, bool plus)
+		     uint64_t runtime_ns, const struct job *j, bool plus,
+		     double group_bps)
 {
 	static const struct dir_stats none;
 	json_t *o = json_object();
@@ -164,7 +165,7 @@ static json_t *f_dir(struct jw *c, const struct dir_stats *d,
 	       j && j->clat_percentiles, plus));
 	jw_put(c, o, "lat_ns", f_lat(c, &d->lat, j, j && j->lat_percentiles,
 				     plus));
-	put_samples(c, o, d, stats_bw(d, rt));
+	put_samples(c, o, d, group_bps);
 	return o;
 }
 
@@ -244,13 +245,17 @@ json_t *fio_depth_map(struct jw *c, const char *const *keys,
 
 /* ---- options as given ---- */
 
-/* Set key from a raw option, under the option's main name. */
+/*
+ * Set key from a raw option, under the option's main name. A flag given
+ * without a value ("time_based") is left out, as fio leaves it out.
+ */
 static void put_raw_opt(struct jw *c, json_t *o, const char *name,
 			const char *value)
 {
 	const struct opt_def *d = options_find(name);
 
-	jw_put(c, o, d ? d->name : name, jw_str(value ? value : ""));
+	if (value)
+		jw_put(c, o, d ? d->name : name, jw_str(value));
 }
 
 static json_t *f_section_opts(struct jw *c, json_t *o,
@@ -375,22 +380,22 @@ static uint64_t unit_elapsed_s(const struct run_result *r,
  * with both, "mixed" after them, as fio gives them.
  */
 static void put_dirs(struct jw *c, json_t *o, const struct job_stats *s,
-		     const struct job *j, bool plus)
+		     const struct job *j, bool plus,
+		     const struct result_set *rs)
 {
+	static const char *const names[] = { "read", "write", "trim" };
 	struct dir_stats mixed;
+	int d;
 
-	if (j->unified_rw_reporting != UNIFIED_MIXED) {
-		jw_put(c, o, "read", f_dir(c, &s->dir[DDIR_READ],
-					   s->runtime_ns, j, plus));
-		jw_put(c, o, "write", f_dir(c, &s->dir[DDIR_WRITE],
-					    s->runtime_ns, j, plus));
-		jw_put(c, o, "trim", f_dir(c, &s->dir[DDIR_TRIM],
-					   s->runtime_ns, j, plus));
-	}
+	for (d = 0; d < DDIR_NR &&
+	     j->unified_rw_reporting != UNIFIED_MIXED; d++)
+		jw_put(c, o, names[d], f_dir(c, &s->dir[d], s->runtime_ns, j,
+					     plus, fio_group_bw(rs, j, d)));
 	if (j->unified_rw_reporting == UNIFIED_NONE)
 		return;
 	stats_mixed(&mixed, s);
-	jw_put(c, o, "mixed", f_dir(c, &mixed, s->runtime_ns, j, plus));
+	jw_put(c, o, "mixed", f_dir(c, &mixed, s->runtime_ns, j, plus,
+				    fio_group_bw(rs, j, DDIR_NR)));
 }
 
 /*
@@ -438,8 +443,9 @@ static json_t *f_steady(struct jw *c, const struct steady_rec *r)
 	return o;
 }
 
-/* Unit u, whose jobs' runtimes add up to rt_ns. */
+/* Unit u of rs, whose jobs' runtimes add up to rt_ns. */
 static json_t *f_job(struct jw *c, const struct run_result *r,
+		     const struct result_set *rs,
 		     const struct result_unit *u, uint64_t rt_ns, bool plus)
 {
 	const struct job_stats *s = &u->stats;
@@ -455,7 +461,7 @@ static json_t *f_job(struct jw *c, const struct run_result *r,
 	jw_put(c, o, "eta", json_integer(0));
 	jw_put(c, o, "elapsed", jw_u64(unit_elapsed_s(r, u)));
 	put_opts(c, o, "job options", f_job_opts(c, r, j));
-	put_dirs(c, o, s, j, plus);
+	put_dirs(c, o, s, j, plus, rs);
 	jw_put(c, o, "sync", f_sync(c, &s->sync, j, plus));
 	put_cpu(c, o, u, u->stats.nclones ? rt_ns : 0);
 	stats_depth_fold(&s->depth, sub, cmp);
@@ -546,7 +552,7 @@ static int fio_write(FILE *f, const struct run_result *r, bool plus)
 	}
 	put_header(&c, root, r);
 	for (i = 0; i < (size_t)rs.nunits; i++)
-		jw_push(&c, jobs, f_job(&c, r, &rs.units[i], rt[i], plus));
+		jw_push(&c, jobs, f_job(&c, r, &rs, &rs.units[i], rt[i], plus));
 	jw_put(&c, root, "jobs", jobs);
 	for (k = 0; k < r->disks.n; k++)
 		jw_push(&c, disks, f_disk(&c, &r->disks.d[k]));

@@ -53,9 +53,12 @@ static void t_pcts(FILE *f, const struct hist *h, const struct job *j)
 	}
 }
 
-/* One direction; d NULL: trim, which iorig never does. */
+/*
+ * One direction; d NULL: trim, which iorig never does. group_bps: the
+ * reporting group's aggregate bandwidth that direction (fio_bw_agg).
+ */
 static void t_dir(FILE *f, const struct dir_stats *d, uint64_t runtime_ns,
-		  const struct job *j, unsigned ver)
+		  const struct job *j, unsigned ver, double group_bps)
 {
 	static const struct dir_stats none;
 	const struct smp_stat *b, *io;
@@ -82,14 +85,8 @@ static void t_dir(FILE *f, const struct dir_stats *d, uint64_t runtime_ns,
 	t_lat(f, d == &none ? NULL : &d->lat);
 	b = &d->bw_smp;
 	if (b->n) {
-		double agg = 100.0;
-		double bw_bps = stats_bw(d, rt);
+		double agg = fio_bw_agg(b, group_bps);
 
-		if (bw_bps > 0) {
-			agg = 100.0 * b->mean / bw_bps;
-			if (agg > 100.0)
-				agg = 100.0;
-		}
 		fprintf(f, ";%" PRIu64 ";%" PRIu64 ";%f%%;%f;%f",
 			(uint64_t)(b->min / 1024.0),
 			(uint64_t)(b->max / 1024.0), agg, b->mean / 1024.0,
@@ -122,6 +119,7 @@ static void t_disk(FILE *f, const struct sysinfo_disk_use *u)
 }
 
 static void t_unit(FILE *f, const struct run_result *r,
+		   const struct result_set *rs,
 		   const struct result_unit *u, uint64_t rt, unsigned ver)
 {
 	const struct job_stats *s = &u->stats;
@@ -139,10 +137,12 @@ static void t_unit(FILE *f, const struct run_result *r,
 		fprintf(f, "%u;%s;%s;%u;%d", ver,
 			fio_version_tag(r, tag, sizeof(tag)), j->name, j->group,
 			fio_unit_errno(s));
-	t_dir(f, &s->dir[DDIR_READ], s->runtime_ns, j, ver);
-	t_dir(f, &s->dir[DDIR_WRITE], s->runtime_ns, j, ver);
+	t_dir(f, &s->dir[DDIR_READ], s->runtime_ns, j, ver,
+	      fio_group_bw(rs, j, DDIR_READ));
+	t_dir(f, &s->dir[DDIR_WRITE], s->runtime_ns, j, ver,
+	      fio_group_bw(rs, j, DDIR_WRITE));
 	if (ver != 3)
-		t_dir(f, NULL, 0, j, ver);
+		t_dir(f, NULL, 0, j, ver, 0.0);
 	fprintf(f, ";%f%%;%f%%;%" PRIu64 ";%" PRIu64 ";%" PRIu64,
 		rt ? 100.0 * (double)cpu->utime_ns / (double)rt : 0.0,
 		rt ? 100.0 * (double)cpu->stime_ns / (double)rt : 0.0,
@@ -179,7 +179,7 @@ int report_terse(FILE *f, const struct run_result *r)
 		return -ENOMEM;
 	}
 	for (i = 0; i < rs.nunits; i++)
-		t_unit(f, r, &rs.units[i], rt[i], ver);
+		t_unit(f, r, &rs, &rs.units[i], rt[i], ver);
 	free(rt);
 	result_set_free(&rs);
 	return ferror(f) ? -EIO : 0;

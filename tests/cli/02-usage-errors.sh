@@ -233,6 +233,8 @@ usage --name=a --ioengine=null --size
 expect_in err "option 'size'"
 usage --name=a --ioengine=null --direct nosuch.job
 expect_in err "nosuch\.job"
+usage --name=a --ioengine=null --size=64k --time_based 64k
+expect_in err "64k: cannot open job file"
 
 # A value that is fine, to show the errors above are about the values.
 run --parse-only --name=a --size=1536k

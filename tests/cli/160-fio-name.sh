@@ -203,7 +203,8 @@ expect_json 'd["global options"]["directory"] == "'"$T/kd"'"'
 expect_json 'all(isinstance(v, str) for v in d["global options"].values())'
 expect_json '[j["jobname"] for j in d["jobs"]] == ["read_iops", "write_iops"]'
 expect_json 'd["jobs"][0]["read"]["iops"] > 0 and d["jobs"][1]["write"]["iops"] > 0'
-[ -f "$T/kd/read_iops.0.0" ] || die "--directory DIR: no file in DIR"
+# fio names the file after the section ([job1]), not name=
+[ -f "$T/kd/job1.0.0" ] || die "--directory DIR: no job1.0.0 in DIR, as fio makes"
 if [ -n "$have_fio" ]; then
 	rm -f "$T/kd/"*
 	fio --directory "$T/kd" "$T/kube.fio" --output-format=json \

@@ -26,7 +26,8 @@ EOF2
 	run --output-format=json chain.fio
 	t1=$(now_ms)
 	expect_rc 0
-	json_is "[round(j['runtime_ns'] / 1e8) for j in d['jobs']]" "[3, 3, 3]"
+	# 300 ms each (a loaded machine notices the end late: 350 ms seen)
+	expect_json "[3e8 <= j['runtime_ns'] < 5e8 for j in d['jobs']] == [True] * 3"
 	echo $((t1 - t0))
 }
 ms=$(chain wait_for) || { echo "$ms"; exit 1; }

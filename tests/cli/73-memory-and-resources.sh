@@ -79,8 +79,12 @@ for stream in "" "--stream=s.jsonl"; do
 	long=$1 rc=$2
 	expect_rc 0
 	echo "peak RSS${stream:+ with $stream}: 3 s ${short} KiB, 9 s ${long} KiB"
-	# (ASan holds freed memory in its quarantine: no bound there)
-	[ -n "${IORIG_SAN:-}" ] || [ $((long - short)) -lt 3072 ] ||
+	# (ASan holds freed memory in its quarantine: no bound there.) The
+	# interval store fills until about 5 s (up to 512 records a clone
+	# before they are folded to 256): 1.7-2.8 MiB more at 9 s than at
+	# 3 s here, then flat (15 s measured as 9 s); a leak per I/O (10^8
+	# of them) or per interval would pass 4 MiB.
+	[ -n "${IORIG_SAN:-}" ] || [ $((long - short)) -lt 4096 ] ||
 		die "peak RSS grew by $((long - short)) KiB from 3 s to 9 s" \
 			"of interval=10ms${stream:+ with $stream}"
 	# The report: at most 256 samples a clone, back to back, and they

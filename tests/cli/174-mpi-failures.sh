@@ -115,11 +115,15 @@ expect_in err "rank 1 .*on node $host .*signal 9"
 # Open MPI sends SIGCONT, then after odls_base_sigkill_timeout SIGTERM,
 # then as long again SIGKILL: 1 s by default is short for a loaded
 # machine to gather and write; 3 s here.
+# The signal comes once the job runs, not during MPI_Init, which a
+# loaded machine can stretch past a second (1.5 s was too short once).
+# (Not --progress to see it: a rank writing to stderr after mpirun's
+# SIGINT dies on the closed pipe before its report.)
 timeout -k 5 60 mpirun --mca odls_base_sigkill_timeout 3 -np 2 \
 	"$IORIG_MPI" --output-format=json \
 	--output="$T/partial.json" job3 >"$T/out" 2>"$T/err" &
 mp=$!
-sleep 1.5
+sleep 4
 t0=$(now_ms)
 kill -INT $mp
 wait $mp

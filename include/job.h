@@ -297,6 +297,7 @@ struct job {
 	char *write_bw_log, *write_iops_log, *write_lat_log;
 	char *write_hist_log;
 	char *write_io_trace;		/* per-I/O trace file, or NULL */
+	char *write_iolog;		/* fio's iolog v3 file, or NULL */
 	uint64_t log_avg_msec;		/* 0: a line per I/O */
 	uint64_t log_hist_msec;		/* 0: no histogram lines */
 	int log_window_value;		/* 0 avg, 1 max, 2 both */

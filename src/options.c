@@ -847,6 +847,11 @@ const struct opt_def options_table[] = {
 	  .category = "logs",
 	  .help = "Per-I/O trace FILE: time_us, R/W, offset, bytes, slat, "
 		  "clat, lat (ns)" },
+	{ .name = "write_iolog", .type = OPT_STR, .off = F(write_iolog),
+	  .category = "logs",
+	  .help = "fio's iolog (version 3) of every I/O as queued, which "
+		  "fio's read_iolog replays; appended to FILE (FILE.N for "
+		  "clone N)" },
 	/* Verification */
 	{ .name = "verify", .type = OPT_ENUM, .off = F(verify), .def = "none",
 	  .choices = verify_choices, .category = "verify",
@@ -1157,7 +1162,6 @@ static const char *const fio_only[] = {
 	"window_size",
 	"write_barrier",
 	"write_hint",
-	"write_iolog",
 	"write_mode",
 	"write_zone_remainder",
 	"writefua",

@@ -566,8 +566,14 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 		pace_done(s, req);
 	if (req->ddir == DDIR_WRITE && s->syncs &&
 	    ++s->writes_since_sync >= (s->j->fsync ? s->j->fsync :
-				       s->j->fdatasync))
+				       s->j->fdatasync)) {
+		if (s->iolog)
+			iolog_issue(s->iolog, req->file, DDIR_NR +
+				    !(s->j->fsync && s->writes_since_sync >=
+				      s->j->fsync), req->offset, 0,
+				    clock_ticks(s->w->clk));
 		sync_file(s, req->fd);
+	}
 done:
 	s->free_reqs[s->nfree++] = req;
 }
@@ -712,6 +718,9 @@ issue_as(struct wstate *s, const bool plain)
 			break;
 		}
 		req->t_queue = clock_ticks(s->w->clk);
+		if (!plain && __builtin_expect(s->iolog != NULL, 0))
+			iolog_issue(s->iolog, req->file, req->ddir,
+				    req->offset, req->len, req->t_queue);
 		/* Only a queue() that may block needs the stop hand-off */
 		if (s->qguard)
 			call_enter(s);
@@ -1126,6 +1135,8 @@ void *worker_main(void *arg)
 	s.one_cpu = on_one_cpu();
 	s.syncs = j->fsync || j->fdatasync;
 	ret = iolog_open(&s.iolog, j, w->log_index, w->clk, msg, sizeof(msg));
+	if (!ret && (ret = iolog_files(s.iolog, w->tgt)))
+		snprintf(msg, sizeof(msg), "write_iolog: out of memory");
 	if (ret)
 		job_fail(&s, ret, "%s", msg);
 	if (!ret)

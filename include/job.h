@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "ddir.h"
+#include "errlist.h"
 
 enum rw_mode {
 	RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_RANDRW,
@@ -151,6 +152,13 @@ struct job {
 	bool end_fsync;
 	bool fsync_on_close;	/* fsync each file before closing it */
 	int continue_on_error;	/* enum coe_mask */
+	/* issue 12, errors and latency (errlist.h, worker.c): ignore_error
+	 * as given and its lists; max_latency as given, ns per direction
+	 * (0: none; trims are not checked, as in fio) */
+	char *ignore_error;
+	struct errlist ignore_errors;
+	char *max_latency;
+	uint64_t max_latency_ns[DDIR_NR];
 	bool invalidate;
 	int fadvise_hint;	/* enum fadvise_hint */
 	bool randrepeat;

@@ -134,6 +134,11 @@ static const struct opt_choice unified_choices[] = {
 	{ NULL, 0, NULL },
 };
 
+static int set_ignore_error(struct job *j, const struct opt_def *o,
+			    const char *val, char *why, size_t whylen);
+static int set_max_latency(struct job *j, const struct opt_def *o,
+			   const char *val, char *why, size_t whylen);
+
 static int set_str(char **dst, const char *val);
 
 static int set_cpus_allowed(struct job *j, const struct opt_def *o,
@@ -500,6 +505,15 @@ const struct opt_def options_table[] = {
 	  .category = "errors",
 	  .help = "Failed I/Os to count and go on after instead of stopping "
 		  "the job; errors still give exit status 1" },
+	{ .name = "ignore_error", .type = OPT_SPECIAL, .off = F(ignore_error),
+	  .set = set_ignore_error, .category = "errors",
+	  .help = "READ,WRITE,VERIFY lists of errors (EIO:ENOSPC or numbers) "
+		  "to go on after; a list given limits continue_on_error for "
+		  "its direction to it and turns it on" },
+	{ .name = "max_latency", .type = OPT_SPECIAL, .off = F(max_latency),
+	  .set = set_max_latency, .category = "errors",
+	  .help = "Fail the job (ETIMEDOUT) when a read or write takes longer "
+		  "(queue to completion; us when bare; read,write,trim)" },
 	/* Randomness */
 	{ .name = "randrepeat", .type = OPT_BOOL,
 	  .off = F(randrepeat),
@@ -1031,7 +1045,6 @@ static const char *const fio_only[] = {
 	"http_verbose",
 	"https",
 	"hugepage-size",
-	"ignore_error",
 	"ignore_zone_limits",
 	"initiator",
 	"inplace",
@@ -1068,7 +1081,6 @@ static const char *const fio_only[] = {
 	"log_issue_time",
 	"log_store_compressed",
 	"log_unix_epoch",
-	"max_latency",
 	"max_open_zones",
 	"md_per_io_size",
 	"mem",
@@ -1324,6 +1336,49 @@ static int set_verify_pattern(struct job *j, const struct opt_def *o,
 	free(j->verify_pattern);
 	j->verify_pattern = copy;
 	return 0;
+}
+
+/* ignore_error=READ,WRITE,VERIFY: a list given turns its direction of
+ * continue_on_error on, as in fio (errlist.h). */
+static int set_ignore_error(struct job *j, const struct opt_def *o,
+			    const char *val, char *why, size_t whylen)
+{
+	static const int bit[ERRLIST_TYPES] = { COE_READ, COE_WRITE,
+						COE_VERIFY };
+	struct errlist l;
+	unsigned t;
+	int ret;
+
+	ret = errlist_parse(val, &l, why, whylen);
+	if (!ret)
+		ret = set_str(field(j, o->off), val);
+	if (ret)
+		return ret;
+	j->ignore_errors = l;
+	for (t = 0; t < ERRLIST_TYPES; t++)
+		if (l.n[t])
+			j->continue_on_error |= bit[t];
+	return 0;
+}
+
+/* max_latency=TIME[,TIME[,TIME]]: read,write,trim; bare numbers are us */
+static int set_max_latency(struct job *j, const struct opt_def *o,
+			   const char *val, char *why, size_t whylen)
+{
+	char parts[3][128];
+	uint64_t ns[DDIR_NR];
+	int n, d, ret;
+
+	n = value_split_rw(val, false, parts, why, whylen);
+	if (n < 0)
+		return n;
+	for (d = 0; d < DDIR_NR; d++)
+		if ((ret = value_time(parts[d], 1000, &ns[d], why, whylen)))
+			return ret;
+	ret = set_str(field(j, o->off), val);
+	if (!ret)
+		memcpy(j->max_latency_ns, ns, sizeof(ns));
+	return ret;
 }
 
 /*

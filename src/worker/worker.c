@@ -259,7 +259,7 @@ static inline bool plain_now(const struct wstate *s)
 {
 	return !(s->slow | s->pace_on | s->think_on | s->ctl_on | s->syncs |
 		 (s->fill != NULL) | (s->low != 0) | (s->ramp_end != 0) |
-		 (s->irec != NULL) | (s->iolog != NULL));
+		 (s->irec != NULL) | (s->iolog != NULL) | s->lat_max_on);
 }
 
 /*
@@ -452,15 +452,22 @@ static void sync_file(struct wstate *s, int fd)
 }
 
 /*
- * A failed I/O: counted in its direction, the first one recorded; the job
- * goes on when continue_on_error covers the direction, else it stops (the
- * I/Os in flight are still collected and counted).
+ * A failed I/O (err: its errno; lat: the I/O itself succeeded but took
+ * longer than max_latency, ETIMEDOUT): counted in its direction, the first
+ * one recorded; the job goes on when continue_on_error covers the
+ * direction and, when ignore_error gave that direction a list, the list
+ * has err; else it stops (the I/Os in flight are still collected and
+ * counted). Without a list every I/O error is gone on after, but not
+ * max_latency's (fio's meaning: ETIMEDOUT is not one of its non-fatal
+ * errors).
  */
 static void io_error(struct wstate *s, struct dir_stats *d,
-		     const struct io_req *req)
+		     const struct io_req *req, int err, uint64_t lat)
 {
 	const char *path = s->w->tgt->files[req->file].path;
-	int err = (int)-req->res;
+	const struct errlist *ie = &s->j->ignore_errors;
+	/* A trim's error is a write error (fio's continue_on_error). */
+	unsigned type = req->ddir == DDIR_READ ? 0 : 1;
 
 	if (!d->errors++) {
 		d->first_errno = err;
@@ -469,14 +476,20 @@ static void io_error(struct wstate *s, struct dir_stats *d,
 		snprintf(d->first_err_file, sizeof(d->first_err_file), "%s",
 			 path);
 	}
-	/* A trim's error is a write error (fio's continue_on_error). */
-	if (s->j->continue_on_error & (req->ddir == DDIR_READ ? COE_READ :
-				       COE_WRITE))
+	if ((s->j->continue_on_error & (type ? COE_WRITE : COE_READ)) &&
+	    (ie->n[type] ? errlist_has(ie, type, err) : !lat))
 		return;
-	job_fail(s, -err, "%s of %" PRIu32 " bytes at offset %" PRIu64
-		 " of %s (engine %s): %s", ddir_str(req->ddir), req->len,
-		 req->offset, path, s->eng->name,
-		 strerror(err));
+	if (lat)
+		job_fail(s, -err, "%s of %" PRIu32 " bytes at offset %" PRIu64
+			 " of %s took %" PRIu64 " ns, more than max_latency "
+			 "(%" PRIu64 " ns): %s", ddir_str(req->ddir),
+			 req->len, req->offset, path, lat,
+			 s->j->max_latency_ns[req->ddir], strerror(err));
+	else
+		job_fail(s, -err, "%s of %" PRIu32 " bytes at offset %"
+			 PRIu64 " of %s (engine %s): %s", ddir_str(req->ddir),
+			 req->len, req->offset, path, s->eng->name,
+			 strerror(err));
 }
 
 /* A job that verifies or serializes: what its completions tell. */
@@ -517,7 +530,7 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 	 * counts with the bytes it moved.
 	 */
 	if (req->res < 0) {
-		io_error(s, d, req);
+		io_error(s, d, req, (int)-req->res, 0);
 		s->free_reqs[s->nfree++] = req;
 		return;
 	}
@@ -552,6 +565,9 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 	}
 	if (plain)
 		goto done;
+	if (__builtin_expect(s->lat_max_on, 0) &&
+	    lat > s->lat_max[req->ddir])
+		io_error(s, d, req, ETIMEDOUT, lat);
 	if (s->irec)
 		ival_rec_add(s->irec, req->ddir, lat);
 	if (__builtin_expect(s->iolog != NULL, 0))
@@ -1099,6 +1115,7 @@ void *worker_main(void *arg)
 	};
 	char msg[512];
 	uint64_t tw;
+	unsigned i;
 	int ret;
 
 	w->priv = &s;
@@ -1134,6 +1151,12 @@ void *worker_main(void *arg)
 	ret = ctl_setup(&s);
 	s.one_cpu = on_one_cpu();
 	s.syncs = j->fsync || j->fdatasync;
+	/* trims are not checked, as in fio */
+	for (i = 0; i < DDIR_NR; i++) {
+		s.lat_max[i] = j->max_latency_ns[i] && i != DDIR_TRIM ?
+			       j->max_latency_ns[i] : UINT64_MAX;
+		s.lat_max_on |= s.lat_max[i] != UINT64_MAX;
+	}
 	ret = iolog_open(&s.iolog, j, w->log_index, w->clk, msg, sizeof(msg));
 	if (!ret && (ret = iolog_files(s.iolog, w->tgt)))
 		snprintf(msg, sizeof(msg), "write_iolog: out of memory");

@@ -131,6 +131,10 @@ struct wstate {
 		uint64_t last_end;	/* ticks: the end of the last stall */
 	} think;
 	struct iolog *iolog;	/* log files (iolog.h); NULL: none */
+	/* max_latency: ns per direction (UINT64_MAX: none); lat_max_on
+	 * false: none of it is used */
+	bool lat_max_on;
+	uint64_t lat_max[DDIR_NR];
 	/* default batching: end of the last I/O queued in this batch */
 	uint64_t batch_end;
 	uint16_t batch_file;

@@ -159,6 +159,9 @@ struct job {
 	struct errlist ignore_errors;
 	char *max_latency;
 	uint64_t max_latency_ns[DDIR_NR];
+	/* fio 3.33's soft-deprecated options, accepted with a warning and no
+	 * effect (fio ignores them too); NULL: not given */
+	char *verifysort, *verifysort_nr, *flow_watermark;
 	bool invalidate;
 	int fadvise_hint;	/* enum fadvise_hint */
 	bool randrepeat;

@@ -514,6 +514,19 @@ const struct opt_def options_table[] = {
 	  .set = set_max_latency, .category = "errors",
 	  .help = "Fail the job (ETIMEDOUT) when a read or write takes longer "
 		  "(queue to completion; us when bare; read,write,trim)" },
+	/* fio 3.33 accepts these and ignores them (deprecated) */
+	{ .name = "verifysort", .type = OPT_STR, .off = F(verifysort),
+	  .flags = OPT_F_BARE, .category = "verify",
+	  .help = "Deprecated in fio, which ignores it: no effect (a warning "
+		  "says so)" },
+	{ .name = "verifysort_nr", .type = OPT_STR, .off = F(verifysort_nr),
+	  .flags = OPT_F_BARE, .category = "verify",
+	  .help = "Deprecated in fio, which ignores it: no effect (a warning "
+		  "says so)" },
+	{ .name = "flow_watermark", .type = OPT_STR,
+	  .off = F(flow_watermark), .flags = OPT_F_BARE, .category = "rate",
+	  .help = "Deprecated in fio, which ignores it: no effect (a warning "
+		  "says so)" },
 	/* Randomness */
 	{ .name = "randrepeat", .type = OPT_BOOL,
 	  .off = F(randrepeat),
@@ -1018,7 +1031,6 @@ static const char *const fio_only[] = {
 	"flow",
 	"flow_id",
 	"flow_sleep",
-	"flow_watermark",
 	"force_async",
 	"gid",
 	"gpu_dev_id",
@@ -1163,13 +1175,6 @@ static const char *const fio_only[] = {
 	"userspace_reap",
 	"verb",
 	"verify_bytchk",
-	"verify_header_seed",
-	"verify_mode",
-	"verify_pattern_interval",
-	"verify_policy",
-	"verify_write_sequence",
-	"verifysort",
-	"verifysort_nr",
 	"volume",
 	"window_size",
 	"write_barrier",
@@ -1247,8 +1252,24 @@ static bool is_log_option(const char *name)
 		!strcmp(name + n - 4, "_log"));
 }
 
+/* Options of later fio versions that fio 3.33, the one iorig follows,
+ * refuses as unknown. */
+static const char *const not_fio333[] = {
+	"verify_header_seed",
+	"verify_mode",
+	"verify_pattern_interval",
+	"verify_policy",
+	"verify_write_sequence",
+};
+
 const char *options_fio_only_msg(const char *name)
 {
+	size_t i;
+
+	for (i = 0; i < sizeof(not_fio333) / sizeof(not_fio333[0]); i++)
+		if (!strcmp(not_fio333[i], name))
+			return "not an option of fio 3.33 (a later fio's), "
+			       "which iorig follows: fio 3.33 refuses it too";
 	if (!options_is_fio_only(name))
 		return NULL;
 	if (is_log_option(name))

@@ -551,6 +551,12 @@ static void warn_job(struct plan *p, const struct job *j)
 	if (!j->zonesize && (j->zonerange || j->zoneskip))
 		plan_warn(p, j, "zones_unset", "%s has no effect without "
 			  "zonesize", j->zonerange ? "zonerange" : "zoneskip");
+	if (j->verifysort || j->verifysort_nr || j->flow_watermark)
+		plan_warn(p, j, "fio_deprecated", "%s is deprecated in fio, "
+			  "which accepts it and does nothing with it: no "
+			  "effect here either", j->verifysort ? "verifysort" :
+			  j->verifysort_nr ? "verifysort_nr" :
+			  "flow_watermark");
 	kv = kernel_version();
 	if (j->fadvise_hint == FADV_NOREUSE && kv && kv < 6003)
 		plan_warn(p, j, "fadvise_noreuse", "POSIX_FADV_NOREUSE does "

@@ -162,6 +162,12 @@ struct job {
 	/* fio 3.33's soft-deprecated options, accepted with a warning and no
 	 * effect (fio ignores them too); NULL: not given */
 	char *verifysort, *verifysort_nr, *flow_watermark;
+	/* issue 12, I/O replay (replay.h): read_iolog and its knobs */
+	char *read_iolog, *replay_redirect;
+	bool read_iolog_chunked, replay_no_stall;
+	uint64_t replay_scale, replay_align, replay_time_scale;
+	char *replay_skip_str;
+	unsigned replay_skip;	/* 1 << DDIR_*, 1 << DDIR_NR: syncs */
 	bool invalidate;
 	int fadvise_hint;	/* enum fadvise_hint */
 	bool randrepeat;

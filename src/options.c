@@ -139,6 +139,8 @@ static int set_ignore_error(struct job *j, const struct opt_def *o,
 static int set_max_latency(struct job *j, const struct opt_def *o,
 			   const char *val, char *why, size_t whylen);
 
+static int set_replay_skip(struct job *j, const struct opt_def *o,
+			   const char *val, char *why, size_t whylen);
 static int set_str(char **dst, const char *val);
 
 static int set_cpus_allowed(struct job *j, const struct opt_def *o,
@@ -879,6 +881,36 @@ const struct opt_def options_table[] = {
 	  .help = "fio's iolog (version 3) of every I/O as queued, which "
 		  "fio's read_iolog replays; appended to FILE (FILE.N for "
 		  "clone N)" },
+	/* I/O replay (replay.h) */
+	{ .name = "read_iolog", .type = OPT_STR, .off = F(read_iolog),
+	  .category = "logs",
+	  .help = "Replay fio's iolog (version 2 or 3): its I/Os, on its "
+		  "files, at its times" },
+	{ .name = "read_iolog_chunked", .type = OPT_BOOL,
+	  .off = F(read_iolog_chunked), .def = "0", .category = "logs",
+	  .help = "Accepted: iorig reads the whole log before the job starts "
+		  "(the same I/Os)" },
+	{ .name = "replay_no_stall", .type = OPT_BOOL,
+	  .off = F(replay_no_stall), .def = "0", .category = "logs",
+	  .help = "Replay the log's I/Os as fast as they go, not at its "
+		  "times" },
+	{ .name = "replay_redirect", .type = OPT_STR,
+	  .off = F(replay_redirect), .category = "logs",
+	  .help = "Replay every I/O of the log on this one file or device" },
+	{ .name = "replay_scale", .type = OPT_UINT, .off = F(replay_scale),
+	  .def = "1", .min = 0, .max = UINT32_MAX, .category = "logs",
+	  .help = "Divide the log's offsets by this" },
+	{ .name = "replay_align", .type = OPT_SIZE, .off = F(replay_align),
+	  .def = "0", .category = "logs",
+	  .help = "Align the log's offsets down to this power of 2 (bytes)" },
+	{ .name = "replay_time_scale", .type = OPT_UINT,
+	  .off = F(replay_time_scale), .def = "100", .min = 1,
+	  .max = 1000000, .category = "logs",
+	  .help = "The log's delays are 100/this as long (percent)" },
+	{ .name = "replay_skip", .type = OPT_SPECIAL,
+	  .off = F(replay_skip_str), .set = set_replay_skip,
+	  .category = "logs",
+	  .help = "Directions of the log not to replay: read,write,trim,sync" },
 	/* Verification */
 	{ .name = "verify", .type = OPT_ENUM, .off = F(verify), .def = "none",
 	  .choices = verify_choices, .category = "verify",
@@ -1136,17 +1168,9 @@ static const char *const fio_only[] = {
 	"rbd_encryption_passphrase",
 	"rbdname",
 	"read_beyond_wp",
-	"read_iolog",
-	"read_iolog_chunked",
 	"read_mode",
 	"readfua",
 	"recover_zbd_write_error",
-	"replay_align",
-	"replay_no_stall",
-	"replay_redirect",
-	"replay_scale",
-	"replay_skip",
-	"replay_time_scale",
 	"rocm_io",
 	"rwmixcycle",
 	"sg_write_mode",
@@ -1356,6 +1380,37 @@ static int set_verify_pattern(struct job *j, const struct opt_def *o,
 		return -ENOMEM;
 	free(j->verify_pattern);
 	j->verify_pattern = copy;
+	return 0;
+}
+
+/* replay_skip=read,write,trim,sync */
+static int set_replay_skip(struct job *j, const struct opt_def *o,
+			   const char *val, char *why, size_t whylen)
+{
+	static const char *const names[] = { "read", "write", "trim", "sync" };
+	const char *p = val;
+	unsigned bits = 0, i;
+	size_t len;
+
+	for (;;) {
+		len = strcspn(p, ",");
+		for (i = 0; i < 4; i++)
+			if (strlen(names[i]) == len && !strncmp(p, names[i], len))
+				break;
+		if (i == 4) {
+			snprintf(why, whylen, "'%.*s': expected read, write, "
+				 "trim or sync, separated by commas", (int)len,
+				 p);
+			return -EINVAL;
+		}
+		bits |= 1u << i;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	if (set_str(field(j, o->off), val))
+		return -ENOMEM;
+	j->replay_skip = bits;
 	return 0;
 }
 

@@ -17,6 +17,7 @@
 #include "engine.h"
 #include "options.h"
 #include "plan.h"
+#include "replay.h"
 #include "dist.h"
 #include "value.h"
 #include "verify.h"
@@ -801,6 +802,8 @@ static int sweep_point(struct plan *p, const struct job *proto,
 	if (!ret)
 		ret = plan_fileop(&pt, e);
 	if (!ret)
+		ret = replay_plan(&pt, e);
+	if (!ret)
 		ret = check_job(&pt, e);
 	if (!ret) {
 		pt.stonewall = true;
@@ -970,6 +973,8 @@ static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 		ret = note_checks(&j, opts, n, sec);
 	if (!ret) {
 		ret = plan_fileop(&j, e);
+		if (!ret)
+			ret = replay_plan(&j, e);
 		if (!ret)
 			ret = check_job(&j, e);
 		if (ret)

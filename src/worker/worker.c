@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "iolog.h"
+#include "replay.h"
 #include "trim.h"
 #include "wstate.h"
 
@@ -259,7 +260,8 @@ static inline bool plain_now(const struct wstate *s)
 {
 	return !(s->slow | s->pace_on | s->think_on | s->ctl_on | s->syncs |
 		 (s->fill != NULL) | (s->low != 0) | (s->ramp_end != 0) |
-		 (s->irec != NULL) | (s->iolog != NULL) | s->lat_max_on);
+		 (s->irec != NULL) | (s->iolog != NULL) | s->lat_max_on |
+		 (s->rp != NULL));
 }
 
 /*
@@ -297,6 +299,20 @@ static __attribute__((noinline)) bool prep_slow(struct wstate *s,
 	return true;
 }
 
+/* read_iolog: the log's next I/O (replay_ready said there is one). */
+static void replay_io(struct wstate *s, struct gen_io *io)
+{
+	const struct replay_io *e = &s->rp->v[s->rp->cur++];
+	const struct target *t = s->w->tgt;
+
+	io->file = e->file;
+	io->foff = e->off - t->files[e->file].offset;
+	io->offset = e->file * t->file_region + io->foff;
+	io->len = e->len;
+	io->ddir = e->act;
+	io->new_pass = false;
+}
+
 /* Returns false when prep_slow holds the I/O back. */
 static inline __attribute__((always_inline)) bool
 prep_as(struct wstate *s, struct io_req *req, const bool plain)
@@ -308,6 +324,8 @@ prep_as(struct wstate *s, struct io_req *req, const bool plain)
 	if (!plain && s->slow) {
 		if (!prep_slow(s, req, &io))
 			return false;
+	} else if (!plain && s->rp) {
+		replay_io(s, &io);
 	} else {
 		gen_next(&s->gen, &io);
 	}
@@ -690,6 +708,107 @@ static __attribute__((noinline)) int trim_req(struct wstate *s,
 	return ENGINE_DONE;
 }
 
+static void sleep_ns(uint64_t ns, const atomic_int *stop);
+static uint64_t timed_sync(struct wstate *s, int fd, bool full,
+			   struct hist *h, int *err);
+
+/*
+ * read_iolog: true when the log's next entry is a read, write or trim to
+ * issue now. Its syncs run here once the I/Os before them are done; an
+ * I/O not due yet is waited for once nothing is in flight (false first,
+ * so that what is in flight is collected). At the log's end the job stops.
+ */
+static __attribute__((noinline)) bool replay_ready(struct wstate *s)
+{
+	struct replay *r = s->rp;
+	const struct replay_io *e;
+	uint64_t due, now;
+	int err;
+
+	if (!s->rp_t0)
+		s->rp_t0 = clock_ticks(s->w->clk);
+	for (;;) {
+		if (r->cur == r->n) {
+			s->stopping = true;
+			return false;
+		}
+		e = &r->v[r->cur];
+		if (e->due_us) {
+			due = s->rp_t0 + clock_ns_to_ticks(s->w->clk,
+							   e->due_us * 1000);
+			now = clock_ticks(s->w->clk);
+			if (now < due) {
+				if (s->inflight || s->queued)
+					return false;
+				sleep_ns(clock_delta_ns(s->w->clk, now, due),
+					 s->w->stop);
+				s->now = clock_ticks(s->w->clk);
+				if (atomic_load(s->w->stop))
+					return false;
+			}
+		}
+		if (e->act <= RP_TRIM)
+			return true;
+		if (s->inflight || s->queued)
+			return false;
+		timed_sync(s, s->w->tgt->files[e->file].fd,
+			   e->act == RP_SYNC, &s->st->sync, &err);
+		if (s->abandoned)
+			return false;
+		if (err) {
+			job_fail(s, err, "fsync: %s", strerror(-err));
+			return false;
+		}
+		r->cur++;
+	}
+}
+
+/* The log's I/Os, checked against the job's files and regions before any
+ * is issued: 0, or the job fails. */
+static int replay_start(struct wstate *s)
+{
+	const struct target *t = s->w->tgt;
+	const struct target_file *tf;
+	const struct replay_io *e;
+	char msg[512];
+	size_t i;
+	int ret;
+
+	s->rp = calloc(1, sizeof(*s->rp));
+	if (!s->rp) {
+		job_fail(s, -ENOMEM, "read_iolog: out of memory");
+		return -ENOMEM;
+	}
+	ret = replay_load(s->rp, s->j, msg, sizeof(msg));
+	if (!ret && s->rp->nnames != t->nfiles) {
+		ret = -EINVAL;
+		snprintf(msg, sizeof(msg), "read_iolog %s: %u files, the job "
+			 "has %u", s->j->read_iolog, s->rp->nnames, t->nfiles);
+	}
+	for (i = 0; !ret && i < s->rp->n; i++) {
+		e = &s->rp->v[i];
+		tf = &t->files[e->file];
+		if (e->act <= RP_TRIM &&
+		    (e->off < tf->offset || e->len > tf->len ||
+		     e->off - tf->offset > tf->len - e->len)) {
+			ret = -ERANGE;
+			snprintf(msg, sizeof(msg), "read_iolog %s: %s of %"
+				 PRIu32 " bytes at offset %" PRIu64 " of %s is "
+				 "outside the job's region (%" PRIu64 " bytes "
+				 "from %" PRIu64 "; see size=)",
+				 s->j->read_iolog, ddir_str(e->act), e->len,
+				 e->off, tf->path, tf->len, tf->offset);
+		}
+	}
+	if (ret) {
+		job_fail(s, ret, "%s", msg);
+		replay_free(s->rp);
+		free(s->rp);
+		s->rp = NULL;
+	}
+	return ret;
+}
+
 /* issue(): plain as for complete_as (think_due, drain, vhold, sheld_ok
  * and serial are only ever set with a feature on). */
 static inline __attribute__((always_inline)) void
@@ -717,6 +836,9 @@ issue_as(struct wstate *s, const bool plain)
 			if (s->abandoned)
 				return;
 		}
+		if (!plain && __builtin_expect(s->rp != NULL, 0) &&
+		    !replay_ready(s))
+			break;
 		req = s->free_reqs[--s->nfree];
 		if (!prep_as(s, req, plain)) {
 			s->free_reqs[s->nfree++] = req;
@@ -1087,6 +1209,10 @@ static void wstate_free(struct wstate *s)
 	}
 	verify_exit(s->vfy);
 	iolog_discard(s->iolog);
+	if (s->rp) {
+		replay_free(s->rp);
+		free(s->rp);
+	}
 	ival_rec_free(s->irec);
 	free(s->vblk);
 	free(s->busy);
@@ -1171,6 +1297,8 @@ void *worker_main(void *arg)
 	}
 	if (!ret)
 		ret = init_gen(&s);
+	if (!ret && j->read_iolog)
+		ret = replay_start(&s);
 	if (!ret && s.eng->init)
 		ret = s.eng->init(&s.ctx);
 	if (ret && !s.st->err) {
@@ -1213,6 +1341,11 @@ void *worker_main(void *arg)
 	    j->loops)
 		s.limit_bytes = UINT64_MAX;
 	s.limit_ios = j->number_ios ? j->number_ios * tw : UINT64_MAX;
+	if (s.rp) {
+		/* the log says what to do: one pass of it */
+		s.per_loop = 0;
+		s.limit_bytes = UINT64_MAX;
+	}
 	if (w->live_on) {
 		atomic_store_explicit(&w->live.limit_bytes, s.limit_bytes,
 				      memory_order_relaxed);

@@ -135,6 +135,10 @@ struct wstate {
 	 * false: none of it is used */
 	bool lat_max_on;
 	uint64_t lat_max[DDIR_NR];
+	/* read_iolog (replay.h): the log's I/Os in place of the generator;
+	 * NULL: off. rp_t0: ticks when the replay started (0: not yet) */
+	struct replay *rp;
+	uint64_t rp_t0;
 	/* default batching: end of the last I/O queued in this batch */
 	uint64_t batch_end;
 	uint16_t batch_file;

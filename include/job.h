@@ -162,6 +162,11 @@ struct job {
 	/* fio 3.33's soft-deprecated options, accepted with a warning and no
 	 * effect (fio ignores them too); NULL: not given */
 	char *verifysort, *verifysort_nr, *flow_watermark;
+	/* issue 12, latency target (worker.c lt_*): fio's queue depth
+	 * search; latency_target_ns 0: off */
+	uint64_t latency_target_ns, latency_window_ns;
+	double latency_percentile;
+	bool latency_run;
 	/* issue 12, I/O replay (replay.h): read_iolog and its knobs */
 	char *read_iolog, *replay_redirect;
 	bool read_iolog_chunked, replay_no_stall;

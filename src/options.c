@@ -516,6 +516,24 @@ const struct opt_def options_table[] = {
 	  .set = set_max_latency, .category = "errors",
 	  .help = "Fail the job (ETIMEDOUT) when a read or write takes longer "
 		  "(queue to completion; us when bare; read,write,trim)" },
+	/* Latency target: fio's queue depth search */
+	{ .name = "latency_target", .type = OPT_TIME,
+	  .off = F(latency_target_ns), .def = "0", .unit_ns = 1000,
+	  .category = "errors",
+	  .help = "Find the largest queue depth (up to iodepth) whose I/Os "
+		  "stay within this latency (us when bare)" },
+	{ .name = "latency_window", .type = OPT_TIME,
+	  .off = F(latency_window_ns), .def = "0", .unit_ns = 1000,
+	  .category = "errors",
+	  .help = "latency_target: each depth is tried for this long" },
+	{ .name = "latency_percentile", .type = OPT_PCT,
+	  .off = F(latency_percentile), .def = "100", .category = "errors",
+	  .help = "latency_target: this percent of a window's I/Os must be "
+		  "within the target" },
+	{ .name = "latency_run", .type = OPT_BOOL, .off = F(latency_run),
+	  .def = "0", .category = "errors",
+	  .help = "latency_target: keep adjusting the depth until the job "
+		  "ends, instead of stopping once it settles" },
 	/* fio 3.33 accepts these and ignores them (deprecated) */
 	{ .name = "verifysort", .type = OPT_STR, .off = F(verifysort),
 	  .flags = OPT_F_BARE, .category = "verify",
@@ -1098,10 +1116,6 @@ static const char *const fio_only[] = {
 	"ioscheduler",
 	"job_max_open_zones",
 	"job_start_clock_id",
-	"latency_percentile",
-	"latency_run",
-	"latency_target",
-	"latency_window",
 	"libaio_vectored",
 	"libblkio_driver",
 	"libblkio_force_enable_completion_eventfd",

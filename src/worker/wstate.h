@@ -135,6 +135,14 @@ struct wstate {
 	 * false: none of it is used */
 	bool lat_max_on;
 	uint64_t lat_max[DDIR_NR];
+	/* latency_target (fio's search): the depth allowed now, the range
+	 * searched, the current window (start tick, completions at its
+	 * start, those over the target), the last window's run; lt_on
+	 * false: none of it is used */
+	bool lt_on, lt_quiesce, lt_end_run;
+	unsigned lt_qd, lt_low, lt_high, lt_stable;
+	uint64_t lt_win_start, lt_win_ios, lt_ios, lt_failed;
+	uint64_t lt_window;	/* ticks */
 	/* read_iolog (replay.h): the log's I/Os in place of the generator;
 	 * NULL: off. rp_t0: ticks when the replay started (0: not yet) */
 	struct replay *rp;

@@ -167,6 +167,8 @@ struct job {
 	uint64_t latency_target_ns, latency_window_ns;
 	double latency_percentile;
 	bool latency_run;
+	/* issue 12, flow control (flow.h): weight 0: off */
+	uint64_t flow, flow_id, flow_sleep_ns;
 	/* issue 12, I/O replay (replay.h): read_iolog and its knobs */
 	char *read_iolog, *replay_redirect;
 	bool read_iolog_chunked, replay_no_stall;

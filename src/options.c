@@ -516,6 +516,18 @@ const struct opt_def options_table[] = {
 	  .set = set_max_latency, .category = "errors",
 	  .help = "Fail the job (ETIMEDOUT) when a read or write takes longer "
 		  "(queue to completion; us when bare; read,write,trim)" },
+	/* Flow control between jobs (flow.h) */
+	{ .name = "flow", .type = OPT_UINT, .off = F(flow), .def = "0",
+	  .min = 0, .max = 1000, .category = "rate",
+	  .help = "Weight: jobs of one flow_id keep their I/O counts in the "
+		  "ratio of their weights; 0: off" },
+	{ .name = "flow_id", .type = OPT_UINT, .off = F(flow_id), .def = "0",
+	  .min = 0, .max = UINT32_MAX, .category = "rate",
+	  .help = "The flow a job with flow= is counted in" },
+	{ .name = "flow_sleep", .type = OPT_TIME, .off = F(flow_sleep_ns),
+	  .def = "0", .unit_ns = 1000, .category = "rate",
+	  .help = "How long a job ahead of its share waits before asking "
+		  "again (us when bare); 0: it yields the CPU" },
 	/* Latency target: fio's queue depth search */
 	{ .name = "latency_target", .type = OPT_TIME,
 	  .off = F(latency_target_ns), .def = "0", .unit_ns = 1000,
@@ -1078,9 +1090,6 @@ static const char *const fio_only[] = {
 	"filetype",
 	"fill_device",
 	"fill_fs",
-	"flow",
-	"flow_id",
-	"flow_sleep",
 	"force_async",
 	"gid",
 	"gpu_dev_id",

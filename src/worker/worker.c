@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "flow.h"
 #include "iolog.h"
 #include "replay.h"
 #include "trim.h"
@@ -261,7 +262,7 @@ static inline bool plain_now(const struct wstate *s)
 	return !(s->slow | s->pace_on | s->think_on | s->ctl_on | s->syncs |
 		 (s->fill != NULL) | (s->low != 0) | (s->ramp_end != 0) |
 		 (s->irec != NULL) | (s->iolog != NULL) | s->lat_max_on |
-		 (s->rp != NULL) | s->lt_on);
+		 (s->rp != NULL) | s->lt_on | (s->flow != NULL));
 }
 
 /*
@@ -822,6 +823,30 @@ static uint64_t timed_sync(struct wstate *s, int fd, bool full,
 			   struct hist *h, int *err);
 
 /*
+ * flow=: true when this job may issue one more I/O. Ahead of its share,
+ * it collects what is in flight first (false), then waits flow_sleep
+ * (or yields) and asks again, until it may or it is stopped.
+ */
+static __attribute__((noinline)) bool flow_wait(struct wstate *s)
+{
+	const struct job *j = s->j;
+
+	while (!flow_may_issue(s->flow, &s->flow_mine, (unsigned)j->flow)) {
+		if (s->inflight || s->queued ||
+		    atomic_load_explicit(s->w->stop, memory_order_relaxed))
+			return false;
+		if (j->flow_sleep_ns)
+			sleep_ns(j->flow_sleep_ns, s->w->stop);
+		else
+			sched_yield();
+		s->now = clock_ticks(s->w->clk);
+		if (s->now >= s->deadline)
+			return false;
+	}
+	return true;
+}
+
+/*
  * read_iolog: true when the log's next entry is a read, write or trim to
  * issue now. Its syncs run here once the I/Os before them are done; an
  * I/O not due yet is waited for once nothing is in flight (false first,
@@ -952,6 +977,9 @@ issue_as(struct wstate *s, const bool plain)
 		}
 		if (!plain && __builtin_expect(s->rp != NULL, 0) &&
 		    !replay_ready(s))
+			break;
+		if (!plain && __builtin_expect(s->flow != NULL, 0) &&
+		    !flow_wait(s))
 			break;
 		req = s->free_reqs[--s->nfree];
 		if (!prep_as(s, req, plain)) {
@@ -1323,6 +1351,8 @@ static void wstate_free(struct wstate *s)
 	}
 	verify_exit(s->vfy);
 	iolog_discard(s->iolog);
+	flow_leave(s->flow, s->flow_mine, (unsigned)s->j->flow);
+	s->flow = NULL;
 	if (s->rp) {
 		replay_free(s->rp);
 		free(s->rp);
@@ -1418,6 +1448,11 @@ void *worker_main(void *arg)
 		ret = init_gen(&s);
 	if (!ret && j->read_iolog)
 		ret = replay_start(&s);
+	if (!ret && j->flow &&
+	    !(s.flow = flow_join(j->flow_id, (unsigned)j->flow))) {
+		ret = -ENOMEM;
+		job_fail(&s, ret, "flow: out of memory");
+	}
 	if (!ret && s.eng->init)
 		ret = s.eng->init(&s.ctx);
 	if (ret && !s.st->err) {

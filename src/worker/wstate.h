@@ -143,6 +143,9 @@ struct wstate {
 	unsigned lt_qd, lt_low, lt_high, lt_stable;
 	uint64_t lt_win_start, lt_win_ios, lt_ios, lt_failed;
 	uint64_t lt_window;	/* ticks */
+	/* flow= (flow.h): NULL: off; flow_mine: this job's count in it */
+	struct flow *flow;
+	uint64_t flow_mine;
 	/* read_iolog (replay.h): the log's I/Os in place of the generator;
 	 * NULL: off. rp_t0: ticks when the replay started (0: not yet) */
 	struct replay *rp;

@@ -162,6 +162,7 @@ struct job {
 	/* fio 3.33's soft-deprecated options, accepted with a warning and no
 	 * effect (fio ignores them too); NULL: not given */
 	char *verifysort, *verifysort_nr, *flow_watermark;
+	bool experimental_verify;	/* fio's way to the same checks */
 	/* issue 12, latency target (worker.c lt_*): fio's queue depth
 	 * search; latency_target_ns 0: off */
 	uint64_t latency_target_ns, latency_window_ns;

@@ -547,6 +547,10 @@ const struct opt_def options_table[] = {
 	  .help = "latency_target: keep adjusting the depth until the job "
 		  "ends, instead of stopping once it settles" },
 	/* fio 3.33 accepts these and ignores them (deprecated) */
+	{ .name = "experimental_verify", .type = OPT_BOOL,
+	  .off = F(experimental_verify), .def = "0", .category = "verify",
+	  .help = "Accepted: fio's other way (replaying the writes) to the "
+		  "same checks; no effect (a warning says so)" },
 	{ .name = "verifysort", .type = OPT_STR, .off = F(verifysort),
 	  .flags = OPT_F_BARE, .category = "verify",
 	  .help = "Deprecated in fio, which ignores it: no effect (a warning "
@@ -1082,7 +1086,6 @@ static const char *const fio_only[] = {
 	"exec_prerun",
 	"exit_on_io_done",
 	"exit_what",
-	"experimental_verify",
 	"fdp",
 	"fdp_pli",
 	"fdp_pli_select",

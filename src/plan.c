@@ -558,6 +558,12 @@ static void warn_job(struct plan *p, const struct job *j)
 			  "effect here either", j->verifysort ? "verifysort" :
 			  j->verifysort_nr ? "verifysort_nr" :
 			  "flow_watermark");
+	if (j->experimental_verify && j->verify != VERIFY_NONE)
+		plan_warn(p, j, "experimental_verify", "experimental_verify: "
+			  "fio finds the blocks to check by replaying its "
+			  "writes instead of recording them; iorig records "
+			  "them (verify_state) and checks the same blocks: no "
+			  "effect");
 	kv = kernel_version();
 	if (j->fadvise_hint == FADV_NOREUSE && kv && kv < 6003)
 		plan_warn(p, j, "fadvise_noreuse", "POSIX_FADV_NOREUSE does "

@@ -2,7 +2,8 @@
 # fio 3.33's soft-deprecated options (verifysort, verifysort_nr,
 # flow_watermark) are accepted, as fio accepts them, with a warning and no
 # effect: the pread64/pwrite64 calls strace sees on a verify job are the
-# same with them as without. Options of later fios that fio 3.33 refuses
+# same with them as without; so is experimental_verify (fio's other way to
+# find the blocks to check). Options of later fios that fio 3.33 refuses
 # (verify_mode, verify_policy, verify_header_seed, verify_pattern_interval,
 # verify_write_sequence) are refused too, exit 2, saying so; fio 3.33 is
 # asked the same when it is here.
@@ -26,6 +27,12 @@ expect_in err "warning: .*verifysort is deprecated in fio"
 json_is "[w['code'] for w in d['warnings']].count('fio_deprecated')" 1
 [ "$(wc -l <plain.calls)" -ge 128 ] || die "too few calls: $(wc -l <plain.calls)"
 cmp -s plain.calls dep.calls || die "the deprecated options changed the I/O"
+# experimental_verify: fio's other way to the same checks
+trace --experimental_verify=1 >exp.calls
+expect_rc 0
+json_is "[w['code'] for w in d['warnings']].count('experimental_verify')" 1
+json_is "d['jobs'][0]['verify']['blocks_checked'] > 0" True
+cmp -s plain.calls exp.calls || die "experimental_verify changed the I/O"
 
 for o in verify_mode=x verify_policy=x verify_header_seed=1 \
 	verify_pattern_interval=4k verify_write_sequence=1; do

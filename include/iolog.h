@@ -49,6 +49,19 @@ void iolog_io(struct iolog *l, const struct iolog_io *io);
 /* Ends the windows at tick end, writes, renames, frees. 0, or -errno
  * with msg naming the file. */
 int iolog_close(struct iolog *l, uint64_t end, char *msg, size_t msglen);
+/*
+ * write_iolog=: fio's iolog version 3 ("fio version 3 iolog", then
+ * "TIME_US FILE add|open|close" and "TIME_US FILE ACTION OFFSET LENGTH"
+ * lines), which fio's read_iolog replays. iolog_files writes the add and
+ * open lines of the job's files (t outlives l): 0 or -ENOMEM.
+ * iolog_issue logs one I/O as it is queued (t_queue in ticks, as fio logs
+ * at queue time); ddir DDIR_NR: "sync", DDIR_NR + 1: "datasync".
+ * iolog_close writes the close lines.
+ */
+struct target;
+int iolog_files(struct iolog *l, const struct target *t);
+void iolog_issue(struct iolog *l, unsigned file, unsigned ddir,
+		 uint64_t offset, uint64_t len, uint64_t t_queue);
 /* Frees without completing: temporary files are removed. */
 void iolog_discard(struct iolog *l);
 

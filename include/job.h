@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "ddir.h"
+#include "errlist.h"
 
 enum rw_mode {
 	RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_RANDRW,
@@ -151,6 +152,30 @@ struct job {
 	bool end_fsync;
 	bool fsync_on_close;	/* fsync each file before closing it */
 	int continue_on_error;	/* enum coe_mask */
+	/* issue 12, errors and latency (errlist.h, worker.c): ignore_error
+	 * as given and its lists; max_latency as given, ns per direction
+	 * (0: none; trims are not checked, as in fio) */
+	char *ignore_error;
+	struct errlist ignore_errors;
+	char *max_latency;
+	uint64_t max_latency_ns[DDIR_NR];
+	/* fio 3.33's soft-deprecated options, accepted with a warning and no
+	 * effect (fio ignores them too); NULL: not given */
+	char *verifysort, *verifysort_nr, *flow_watermark;
+	bool experimental_verify;	/* fio's way to the same checks */
+	/* issue 12, latency target (worker.c lt_*): fio's queue depth
+	 * search; latency_target_ns 0: off */
+	uint64_t latency_target_ns, latency_window_ns;
+	double latency_percentile;
+	bool latency_run;
+	/* issue 12, flow control (flow.h): weight 0: off */
+	uint64_t flow, flow_id, flow_sleep_ns;
+	/* issue 12, I/O replay (replay.h): read_iolog and its knobs */
+	char *read_iolog, *replay_redirect;
+	bool read_iolog_chunked, replay_no_stall;
+	uint64_t replay_scale, replay_align, replay_time_scale;
+	char *replay_skip_str;
+	unsigned replay_skip;	/* 1 << DDIR_*, 1 << DDIR_NR: syncs */
 	bool invalidate;
 	int fadvise_hint;	/* enum fadvise_hint */
 	bool randrepeat;
@@ -297,6 +322,7 @@ struct job {
 	char *write_bw_log, *write_iops_log, *write_lat_log;
 	char *write_hist_log;
 	char *write_io_trace;		/* per-I/O trace file, or NULL */
+	char *write_iolog;		/* fio's iolog v3 file, or NULL */
 	uint64_t log_avg_msec;		/* 0: a line per I/O */
 	uint64_t log_hist_msec;		/* 0: no histogram lines */
 	int log_window_value;		/* 0 avg, 1 max, 2 both */

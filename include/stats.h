@@ -143,6 +143,9 @@ struct job_stats {
 	int err;		/* first fatal error of the job (-errno), 0 */
 	char err_msg[ERR_TEXT_MAX];	/* what failed, for the report */
 	bool interrupted;	/* stopped by SIGINT/SIGTERM */
+	/* latency_target: the queue depth the search settled on (the
+	 * largest of the clones'); 0: no latency_target */
+	unsigned latency_depth;
 	/*
 	 * Still blocked in an I/O when the stop grace period after a signal
 	 * ran out: the figures are those of the moment it was given up (the

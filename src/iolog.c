@@ -19,9 +19,10 @@
 #include "err.h"
 #include "iolog.h"
 #include "output.h"
+#include "target.h"
 
-enum { L_BW, L_IOPS, L_SLAT, L_CLAT, L_LAT, L_HIST, L_TRACE, L_DEBUG,
-       L_NR };
+enum { L_BW, L_IOPS, L_SLAT, L_CLAT, L_LAT, L_HIST, L_TRACE, L_IOLOG,
+       L_DEBUG, L_NR };
 enum { WIN_AVG = 0, WIN_MAX = 1, WIN_BOTH = 2 };
 
 #define BUF_SIZE (1u << 20)
@@ -52,6 +53,10 @@ struct iolog {
 	uint64_t hist_end;		/* ms */
 	uint64_t *hist[DDIR_NR];
 	uint64_t hist_n[DDIR_NR], hist_bs[DDIR_NR];
+	/* write_iolog: its time base (ticks), the job's file names */
+	uint64_t io_start;
+	const char **names;
+	unsigned nnames;
 };
 
 unsigned iolog_hist_bin(uint64_t ns)
@@ -149,11 +154,12 @@ int iolog_open(struct iolog **out, const struct job *j, unsigned jobnum,
 	       const struct clock *clk, char *msg, size_t msglen)
 {
 	static const char *const kind[L_NR] = {
-		"bw", "iops", "slat", "clat", "lat", "clat_hist", NULL, NULL };
+		"bw", "iops", "slat", "clat", "lat", "clat_hist", NULL, NULL,
+		NULL };
 	const char *pfx[L_NR] = {
 		j->write_bw_log, j->write_iops_log, j->write_lat_log,
 		j->write_lat_log, j->write_lat_log, j->write_hist_log, NULL,
-		NULL };
+		NULL, NULL };
 	const char *dbg = getenv("IORIG_IO_TRACE");
 	struct iolog *l;
 	unsigned k, d;
@@ -165,7 +171,7 @@ int iolog_open(struct iolog **out, const struct job *j, unsigned jobnum,
 		dbg = NULL;
 	for (k = 0; k < L_TRACE && !pfx[k]; k++)
 		;
-	if (k == L_TRACE && !j->write_io_trace && !dbg)
+	if (k == L_TRACE && !j->write_io_trace && !j->write_iolog && !dbg)
 		return 0;
 	l = calloc(1, sizeof(*l));
 	if (!l)
@@ -183,7 +189,16 @@ int iolog_open(struct iolog **out, const struct job *j, unsigned jobnum,
 			path = fio_name(j, pfx[k], kind[k], jobnum);
 		else if (k == L_TRACE && j->write_io_trace)
 			path = strdup(j->write_io_trace);
-		else if (k == L_DEBUG && dbg) {
+		else if (k == L_IOLOG && j->write_iolog) {
+			/* fio's clones share one file, lines interleaved,
+			 * which its read_iolog cannot replay: clone N>0
+			 * writes its own FILE.N */
+			if (!j->clone)
+				path = strdup(j->write_iolog);
+			else if (asprintf(&path, "%s.%u", j->write_iolog,
+					  j->clone) < 0)
+				path = NULL;
+		} else if (k == L_DEBUG && dbg) {
 			if (asprintf(&path, "%s.%s.%u", dbg, j->name,
 				     j->clone) < 0)
 				path = NULL;
@@ -191,8 +206,8 @@ int iolog_open(struct iolog **out, const struct job *j, unsigned jobnum,
 			continue;
 		if (!path)
 			goto nomem;
-		ret = open_one(l, k, path, k < L_TRACE && !j->per_job_logs,
-			       msg, msglen);
+		ret = open_one(l, k, path, (k < L_TRACE && !j->per_job_logs) ||
+			       k == L_IOLOG, msg, msglen);
 		if (!ret && k < L_TRACE)
 			l->fio = true;
 	}
@@ -208,6 +223,9 @@ int iolog_open(struct iolog **out, const struct job *j, unsigned jobnum,
 	if (l->lf[L_TRACE].f)
 		fputs_unlocked("# time_us dir offset bytes slat_ns clat_ns "
 			       "lat_ns\n", l->lf[L_TRACE].f);
+	l->io_start = clock_ticks(clk);
+	if (l->lf[L_IOLOG].f)
+		fputs_unlocked("fio version 3 iolog\n", l->lf[L_IOLOG].f);
 	if (l->lf[L_DEBUG].f)
 		fputs_unlocked("# ddir offset len t_queue t_submit t_done "
 			       "slat_ns clat_ns lat_ns phase\n",
@@ -375,6 +393,58 @@ void iolog_io(struct iolog *l, const struct iolog_io *io)
 		fio_io(l, io, ns);
 }
 
+/* write_iolog's "TIME FILE ACTION" line for each file of the job */
+static void iolog_file_lines(struct iolog *l, const char *act)
+{
+	FILE *f = l->lf[L_IOLOG].f;
+	uint64_t us = clock_delta_ns(l->clk, l->io_start,
+				     clock_ticks(l->clk)) / 1000;
+	unsigned i;
+
+	for (i = 0; i < l->nnames; i++) {
+		put_u(f, us, " ");
+		fputs_unlocked(l->names[i], f);
+		fputc_unlocked(' ', f);
+		fputs_unlocked(act, f);
+		fputc_unlocked('\n', f);
+	}
+}
+
+int iolog_files(struct iolog *l, const struct target *t)
+{
+	unsigned i;
+
+	if (!l || !l->lf[L_IOLOG].f)
+		return 0;
+	l->names = calloc(t->nfiles ? t->nfiles : 1, sizeof(*l->names));
+	if (!l->names)
+		return -ENOMEM;
+	for (i = 0; i < t->nfiles; i++)
+		l->names[i] = t->files[i].path;
+	l->nnames = t->nfiles;
+	iolog_file_lines(l, "add");
+	iolog_file_lines(l, "open");
+	return 0;
+}
+
+void iolog_issue(struct iolog *l, unsigned file, unsigned ddir,
+		 uint64_t offset, uint64_t len, uint64_t t_queue)
+{
+	static const char *const dn[DDIR_NR + 2] = {
+		"read", "write", "trim", "sync", "datasync" };
+	FILE *f = l->lf[L_IOLOG].f;
+
+	if (!f || file >= l->nnames)
+		return;
+	put_u(f, clock_delta_ns(l->clk, l->io_start, t_queue) / 1000, " ");
+	fputs_unlocked(l->names[file], f);
+	fputc_unlocked(' ', f);
+	fputs_unlocked(dn[ddir < DDIR_NR + 2 ? ddir : DDIR_NR], f);
+	fputc_unlocked(' ', f);
+	put_u(f, offset, " ");
+	put_u(f, len, "\n");
+}
+
 static void lfile_free(struct lfile *lf)
 {
 	if (lf->f)
@@ -394,6 +464,7 @@ void iolog_discard(struct iolog *l)
 		lfile_free(&l->lf[k]);
 	for (d = 0; d < DDIR_NR; d++)
 		free(l->hist[d]);
+	free(l->names);
 	free(l);
 }
 
@@ -407,6 +478,8 @@ int iolog_close(struct iolog *l, uint64_t end, char *msg, size_t msglen)
 		win_flush(l, ms);
 	if (l->hist[0])
 		hist_flush(l, ms);
+	if (l->lf[L_IOLOG].f)
+		iolog_file_lines(l, "close");
 	for (k = 0; k < L_NR; k++) {
 		if (!l->lf[k].f)
 			continue;

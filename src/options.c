@@ -134,6 +134,13 @@ static const struct opt_choice unified_choices[] = {
 	{ NULL, 0, NULL },
 };
 
+static int set_ignore_error(struct job *j, const struct opt_def *o,
+			    const char *val, char *why, size_t whylen);
+static int set_max_latency(struct job *j, const struct opt_def *o,
+			   const char *val, char *why, size_t whylen);
+
+static int set_replay_skip(struct job *j, const struct opt_def *o,
+			   const char *val, char *why, size_t whylen);
 static int set_str(char **dst, const char *val);
 
 static int set_cpus_allowed(struct job *j, const struct opt_def *o,
@@ -500,6 +507,62 @@ const struct opt_def options_table[] = {
 	  .category = "errors",
 	  .help = "Failed I/Os to count and go on after instead of stopping "
 		  "the job; errors still give exit status 1" },
+	{ .name = "ignore_error", .type = OPT_SPECIAL, .off = F(ignore_error),
+	  .set = set_ignore_error, .category = "errors",
+	  .help = "READ,WRITE,VERIFY lists of errors (EIO:ENOSPC or numbers) "
+		  "to go on after; a list given limits continue_on_error for "
+		  "its direction to it and turns it on" },
+	{ .name = "max_latency", .type = OPT_SPECIAL, .off = F(max_latency),
+	  .set = set_max_latency, .category = "errors",
+	  .help = "Fail the job (ETIMEDOUT) when a read or write takes longer "
+		  "(queue to completion; us when bare; read,write,trim)" },
+	/* Flow control between jobs (flow.h) */
+	{ .name = "flow", .type = OPT_UINT, .off = F(flow), .def = "0",
+	  .min = 0, .max = 1000, .category = "rate",
+	  .help = "Weight: jobs of one flow_id keep their I/O counts in the "
+		  "ratio of their weights; 0: off" },
+	{ .name = "flow_id", .type = OPT_UINT, .off = F(flow_id), .def = "0",
+	  .min = 0, .max = UINT32_MAX, .category = "rate",
+	  .help = "The flow a job with flow= is counted in" },
+	{ .name = "flow_sleep", .type = OPT_TIME, .off = F(flow_sleep_ns),
+	  .def = "0", .unit_ns = 1000, .category = "rate",
+	  .help = "How long a job ahead of its share waits before asking "
+		  "again (us when bare); 0: it yields the CPU" },
+	/* Latency target: fio's queue depth search */
+	{ .name = "latency_target", .type = OPT_TIME,
+	  .off = F(latency_target_ns), .def = "0", .unit_ns = 1000,
+	  .category = "errors",
+	  .help = "Find the largest queue depth (up to iodepth) whose I/Os "
+		  "stay within this latency (us when bare)" },
+	{ .name = "latency_window", .type = OPT_TIME,
+	  .off = F(latency_window_ns), .def = "0", .unit_ns = 1000,
+	  .category = "errors",
+	  .help = "latency_target: each depth is tried for this long" },
+	{ .name = "latency_percentile", .type = OPT_PCT,
+	  .off = F(latency_percentile), .def = "100", .category = "errors",
+	  .help = "latency_target: this percent of a window's I/Os must be "
+		  "within the target" },
+	{ .name = "latency_run", .type = OPT_BOOL, .off = F(latency_run),
+	  .def = "0", .category = "errors",
+	  .help = "latency_target: keep adjusting the depth until the job "
+		  "ends, instead of stopping once it settles" },
+	/* fio 3.33 accepts these and ignores them (deprecated) */
+	{ .name = "experimental_verify", .type = OPT_BOOL,
+	  .off = F(experimental_verify), .def = "0", .category = "verify",
+	  .help = "Accepted: fio's other way (replaying the writes) to the "
+		  "same checks; no effect (a warning says so)" },
+	{ .name = "verifysort", .type = OPT_STR, .off = F(verifysort),
+	  .flags = OPT_F_BARE, .category = "verify",
+	  .help = "Deprecated in fio, which ignores it: no effect (a warning "
+		  "says so)" },
+	{ .name = "verifysort_nr", .type = OPT_STR, .off = F(verifysort_nr),
+	  .flags = OPT_F_BARE, .category = "verify",
+	  .help = "Deprecated in fio, which ignores it: no effect (a warning "
+		  "says so)" },
+	{ .name = "flow_watermark", .type = OPT_STR,
+	  .off = F(flow_watermark), .flags = OPT_F_BARE, .category = "rate",
+	  .help = "Deprecated in fio, which ignores it: no effect (a warning "
+		  "says so)" },
 	/* Randomness */
 	{ .name = "randrepeat", .type = OPT_BOOL,
 	  .off = F(randrepeat),
@@ -847,6 +910,41 @@ const struct opt_def options_table[] = {
 	  .category = "logs",
 	  .help = "Per-I/O trace FILE: time_us, R/W, offset, bytes, slat, "
 		  "clat, lat (ns)" },
+	{ .name = "write_iolog", .type = OPT_STR, .off = F(write_iolog),
+	  .category = "logs",
+	  .help = "fio's iolog (version 3) of every I/O as queued, which "
+		  "fio's read_iolog replays; appended to FILE (FILE.N for "
+		  "clone N)" },
+	/* I/O replay (replay.h) */
+	{ .name = "read_iolog", .type = OPT_STR, .off = F(read_iolog),
+	  .category = "logs",
+	  .help = "Replay fio's iolog (version 2 or 3): its I/Os, on its "
+		  "files, at its times" },
+	{ .name = "read_iolog_chunked", .type = OPT_BOOL,
+	  .off = F(read_iolog_chunked), .def = "0", .category = "logs",
+	  .help = "Accepted: iorig reads the whole log before the job starts "
+		  "(the same I/Os)" },
+	{ .name = "replay_no_stall", .type = OPT_BOOL,
+	  .off = F(replay_no_stall), .def = "0", .category = "logs",
+	  .help = "Replay the log's I/Os as fast as they go, not at its "
+		  "times" },
+	{ .name = "replay_redirect", .type = OPT_STR,
+	  .off = F(replay_redirect), .category = "logs",
+	  .help = "Replay every I/O of the log on this one file or device" },
+	{ .name = "replay_scale", .type = OPT_UINT, .off = F(replay_scale),
+	  .def = "1", .min = 0, .max = UINT32_MAX, .category = "logs",
+	  .help = "Divide the log's offsets by this" },
+	{ .name = "replay_align", .type = OPT_SIZE, .off = F(replay_align),
+	  .def = "0", .category = "logs",
+	  .help = "Align the log's offsets down to this power of 2 (bytes)" },
+	{ .name = "replay_time_scale", .type = OPT_UINT,
+	  .off = F(replay_time_scale), .def = "100", .min = 1,
+	  .max = 1000000, .category = "logs",
+	  .help = "The log's delays are 100/this as long (percent)" },
+	{ .name = "replay_skip", .type = OPT_SPECIAL,
+	  .off = F(replay_skip_str), .set = set_replay_skip,
+	  .category = "logs",
+	  .help = "Directions of the log not to replay: read,write,trim,sync" },
 	/* Verification */
 	{ .name = "verify", .type = OPT_ENUM, .off = F(verify), .def = "none",
 	  .choices = verify_choices, .category = "verify",
@@ -988,7 +1086,6 @@ static const char *const fio_only[] = {
 	"exec_prerun",
 	"exit_on_io_done",
 	"exit_what",
-	"experimental_verify",
 	"fdp",
 	"fdp_pli",
 	"fdp_pli_select",
@@ -996,10 +1093,6 @@ static const char *const fio_only[] = {
 	"filetype",
 	"fill_device",
 	"fill_fs",
-	"flow",
-	"flow_id",
-	"flow_sleep",
-	"flow_watermark",
 	"force_async",
 	"gid",
 	"gpu_dev_id",
@@ -1026,7 +1119,6 @@ static const char *const fio_only[] = {
 	"http_verbose",
 	"https",
 	"hugepage-size",
-	"ignore_error",
 	"ignore_zone_limits",
 	"initiator",
 	"inplace",
@@ -1036,10 +1128,6 @@ static const char *const fio_only[] = {
 	"ioscheduler",
 	"job_max_open_zones",
 	"job_start_clock_id",
-	"latency_percentile",
-	"latency_run",
-	"latency_target",
-	"latency_window",
 	"libaio_vectored",
 	"libblkio_driver",
 	"libblkio_force_enable_completion_eventfd",
@@ -1063,7 +1151,6 @@ static const char *const fio_only[] = {
 	"log_issue_time",
 	"log_store_compressed",
 	"log_unix_epoch",
-	"max_latency",
 	"max_open_zones",
 	"md_per_io_size",
 	"mem",
@@ -1107,17 +1194,9 @@ static const char *const fio_only[] = {
 	"rbd_encryption_passphrase",
 	"rbdname",
 	"read_beyond_wp",
-	"read_iolog",
-	"read_iolog_chunked",
 	"read_mode",
 	"readfua",
 	"recover_zbd_write_error",
-	"replay_align",
-	"replay_no_stall",
-	"replay_redirect",
-	"replay_scale",
-	"replay_skip",
-	"replay_time_scale",
 	"rocm_io",
 	"rwmixcycle",
 	"sg_write_mode",
@@ -1146,18 +1225,10 @@ static const char *const fio_only[] = {
 	"userspace_reap",
 	"verb",
 	"verify_bytchk",
-	"verify_header_seed",
-	"verify_mode",
-	"verify_pattern_interval",
-	"verify_policy",
-	"verify_write_sequence",
-	"verifysort",
-	"verifysort_nr",
 	"volume",
 	"window_size",
 	"write_barrier",
 	"write_hint",
-	"write_iolog",
 	"write_mode",
 	"write_zone_remainder",
 	"writefua",
@@ -1231,8 +1302,24 @@ static bool is_log_option(const char *name)
 		!strcmp(name + n - 4, "_log"));
 }
 
+/* Options of later fio versions that fio 3.33, the one iorig follows,
+ * refuses as unknown. */
+static const char *const not_fio333[] = {
+	"verify_header_seed",
+	"verify_mode",
+	"verify_pattern_interval",
+	"verify_policy",
+	"verify_write_sequence",
+};
+
 const char *options_fio_only_msg(const char *name)
 {
+	size_t i;
+
+	for (i = 0; i < sizeof(not_fio333) / sizeof(not_fio333[0]); i++)
+		if (!strcmp(not_fio333[i], name))
+			return "not an option of fio 3.33 (a later fio's), "
+			       "which iorig follows: fio 3.33 refuses it too";
 	if (!options_is_fio_only(name))
 		return NULL;
 	if (is_log_option(name))
@@ -1320,6 +1407,80 @@ static int set_verify_pattern(struct job *j, const struct opt_def *o,
 	free(j->verify_pattern);
 	j->verify_pattern = copy;
 	return 0;
+}
+
+/* replay_skip=read,write,trim,sync */
+static int set_replay_skip(struct job *j, const struct opt_def *o,
+			   const char *val, char *why, size_t whylen)
+{
+	static const char *const names[] = { "read", "write", "trim", "sync" };
+	const char *p = val;
+	unsigned bits = 0, i;
+	size_t len;
+
+	for (;;) {
+		len = strcspn(p, ",");
+		for (i = 0; i < 4; i++)
+			if (strlen(names[i]) == len && !strncmp(p, names[i], len))
+				break;
+		if (i == 4) {
+			snprintf(why, whylen, "'%.*s': expected read, write, "
+				 "trim or sync, separated by commas", (int)len,
+				 p);
+			return -EINVAL;
+		}
+		bits |= 1u << i;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	if (set_str(field(j, o->off), val))
+		return -ENOMEM;
+	j->replay_skip = bits;
+	return 0;
+}
+
+/* ignore_error=READ,WRITE,VERIFY: a list given turns its direction of
+ * continue_on_error on, as in fio (errlist.h). */
+static int set_ignore_error(struct job *j, const struct opt_def *o,
+			    const char *val, char *why, size_t whylen)
+{
+	static const int bit[ERRLIST_TYPES] = { COE_READ, COE_WRITE,
+						COE_VERIFY };
+	struct errlist l;
+	unsigned t;
+	int ret;
+
+	ret = errlist_parse(val, &l, why, whylen);
+	if (!ret)
+		ret = set_str(field(j, o->off), val);
+	if (ret)
+		return ret;
+	j->ignore_errors = l;
+	for (t = 0; t < ERRLIST_TYPES; t++)
+		if (l.n[t])
+			j->continue_on_error |= bit[t];
+	return 0;
+}
+
+/* max_latency=TIME[,TIME[,TIME]]: read,write,trim; bare numbers are us */
+static int set_max_latency(struct job *j, const struct opt_def *o,
+			   const char *val, char *why, size_t whylen)
+{
+	char parts[3][128];
+	uint64_t ns[DDIR_NR];
+	int n, d, ret;
+
+	n = value_split_rw(val, false, parts, why, whylen);
+	if (n < 0)
+		return n;
+	for (d = 0; d < DDIR_NR; d++)
+		if ((ret = value_time(parts[d], 1000, &ns[d], why, whylen)))
+			return ret;
+	ret = set_str(field(j, o->off), val);
+	if (!ret)
+		memcpy(j->max_latency_ns, ns, sizeof(ns));
+	return ret;
 }
 
 /*

@@ -17,6 +17,7 @@
 #include "engine.h"
 #include "options.h"
 #include "plan.h"
+#include "replay.h"
 #include "dist.h"
 #include "value.h"
 #include "verify.h"
@@ -577,6 +578,18 @@ static void warn_job(struct plan *p, const struct job *j)
 	if (!j->zonesize && (j->zonerange || j->zoneskip))
 		plan_warn(p, j, "zones_unset", "%s has no effect without "
 			  "zonesize", j->zonerange ? "zonerange" : "zoneskip");
+	if (j->verifysort || j->verifysort_nr || j->flow_watermark)
+		plan_warn(p, j, "fio_deprecated", "%s is deprecated in fio, "
+			  "which accepts it and does nothing with it: no "
+			  "effect here either", j->verifysort ? "verifysort" :
+			  j->verifysort_nr ? "verifysort_nr" :
+			  "flow_watermark");
+	if (j->experimental_verify && j->verify != VERIFY_NONE)
+		plan_warn(p, j, "experimental_verify", "experimental_verify: "
+			  "fio finds the blocks to check by replaying its "
+			  "writes instead of recording them; iorig records "
+			  "them (verify_state) and checks the same blocks: no "
+			  "effect");
 	kv = kernel_version();
 	if (j->fadvise_hint == FADV_NOREUSE && kv && kv < 6003)
 		plan_warn(p, j, "fadvise_noreuse", "POSIX_FADV_NOREUSE does "
@@ -821,6 +834,8 @@ static int sweep_point(struct plan *p, const struct job *proto,
 	if (!ret)
 		ret = plan_fileop(&pt, e);
 	if (!ret)
+		ret = replay_plan(&pt, e);
+	if (!ret)
 		ret = check_job(&pt, e);
 	if (!ret) {
 		pt.stonewall = true;
@@ -991,6 +1006,8 @@ static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 		ret = note_checks(&j, opts, n, sec);
 	if (!ret) {
 		ret = plan_fileop(&j, e);
+		if (!ret)
+			ret = replay_plan(&j, e);
 		if (!ret)
 			ret = check_job(&j, e);
 		if (ret)

@@ -187,6 +187,8 @@ void stats_merge(struct job_stats *dst, const struct job_stats *src)
 		memcpy(dst->err_msg, src->err_msg, sizeof(dst->err_msg));
 		dst->err_msg[sizeof(dst->err_msg) - 1] = '\0';
 	}
+	if (src->latency_depth > dst->latency_depth)
+		dst->latency_depth = src->latency_depth;
 	dst->interrupted = dst->interrupted || src->interrupted;
 	dst->abandoned = dst->abandoned || src->abandoned;
 	verify_stats_merge(&dst->verify, &src->verify);

@@ -474,10 +474,14 @@ static json_t *f_job(struct jw *c, const struct run_result *r,
 	/* fio sets the depth when the I/O starts: a create_only job, which
 	 * does none, has no latency_* keys. */
 	if (!j->create_only) {
-		jw_put(c, o, "latency_depth", jw_u64(j->iodepth));
-		jw_put(c, o, "latency_target", json_integer(0));
-		jw_put(c, o, "latency_percentile", json_real(100.0));
-		jw_put(c, o, "latency_window", json_integer(0));
+		jw_put(c, o, "latency_depth", jw_u64(j->latency_target_ns ?
+						       s->latency_depth :
+						       j->iodepth));
+		jw_put(c, o, "latency_target", jw_u64(j->latency_target_ns));
+		jw_put(c, o, "latency_percentile",
+		       json_real(j->latency_percentile));
+		jw_put(c, o, "latency_window",
+		       jw_u64(j->latency_window_ns / 1000));
 	}
 	if (s->steady)
 		jw_put(c, o, "steadystate", f_steady(c, s->steady));

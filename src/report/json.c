@@ -482,6 +482,8 @@ static void put_result(struct jw *c, json_t *o, const struct job_stats *s,
 	jw_put(c, o, "runtime_ns", jw_u64(s->runtime_ns));
 	jw_put(c, o, "think_ns", jw_u64(s->think_ns));
 	jw_put(c, o, "end_sync_ns", jw_u64(s->end_sync_ns));
+	if (j && j->latency_target_ns)
+		jw_put(c, o, "latency_depth", jw_u64(s->latency_depth));
 	jw_put(c, o, "loops", jw_u64(s->loops_done));
 	jw_put(c, o, "sync", j_sync(c, &s->sync, j));
 	if (cpu)

@@ -17,7 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "flow.h"
 #include "iolog.h"
+#include "replay.h"
 #include "trim.h"
 #include "wstate.h"
 
@@ -259,7 +261,8 @@ static inline bool plain_now(const struct wstate *s)
 {
 	return !(s->slow | s->pace_on | s->think_on | s->ctl_on | s->syncs |
 		 (s->fill != NULL) | (s->low != 0) | (s->ramp_end != 0) |
-		 (s->irec != NULL) | (s->iolog != NULL));
+		 (s->irec != NULL) | (s->iolog != NULL) | s->lat_max_on |
+		 (s->rp != NULL) | s->lt_on | (s->flow != NULL));
 }
 
 /*
@@ -297,6 +300,20 @@ static __attribute__((noinline)) bool prep_slow(struct wstate *s,
 	return true;
 }
 
+/* read_iolog: the log's next I/O (replay_ready said there is one). */
+static void replay_io(struct wstate *s, struct gen_io *io)
+{
+	const struct replay_io *e = &s->rp->v[s->rp->cur++];
+	const struct target *t = s->w->tgt;
+
+	io->file = e->file;
+	io->foff = e->off - t->files[e->file].offset;
+	io->offset = e->file * t->file_region + io->foff;
+	io->len = e->len;
+	io->ddir = e->act;
+	io->new_pass = false;
+}
+
 /* Returns false when prep_slow holds the I/O back. */
 static inline __attribute__((always_inline)) bool
 prep_as(struct wstate *s, struct io_req *req, const bool plain)
@@ -308,6 +325,8 @@ prep_as(struct wstate *s, struct io_req *req, const bool plain)
 	if (!plain && s->slow) {
 		if (!prep_slow(s, req, &io))
 			return false;
+	} else if (!plain && s->rp) {
+		replay_io(s, &io);
 	} else {
 		gen_next(&s->gen, &io);
 	}
@@ -452,15 +471,23 @@ static void sync_file(struct wstate *s, int fd)
 }
 
 /*
- * A failed I/O: counted in its direction, the first one recorded; the job
- * goes on when continue_on_error covers the direction, else it stops (the
- * I/Os in flight are still collected and counted).
+ * A failed I/O (err: its errno; lat: the I/O itself succeeded but took
+ * longer than max_latency, ETIMEDOUT): counted in its direction, the first
+ * one recorded; the job goes on when continue_on_error covers the
+ * direction and, when ignore_error gave that direction a list, the list
+ * has err; else it stops (the I/Os in flight are still collected and
+ * counted). Without a list every I/O error is gone on after, but not
+ * max_latency's (fio's meaning: ETIMEDOUT is not one of its non-fatal
+ * errors).
  */
 static void io_error(struct wstate *s, struct dir_stats *d,
-		     const struct io_req *req)
+		     const struct io_req *req, int err, uint64_t lat,
+		     const char *limit_name, uint64_t limit)
 {
 	const char *path = s->w->tgt->files[req->file].path;
-	int err = (int)-req->res;
+	const struct errlist *ie = &s->j->ignore_errors;
+	/* A trim's error is a write error (fio's continue_on_error). */
+	unsigned type = req->ddir == DDIR_READ ? 0 : 1;
 
 	if (!d->errors++) {
 		d->first_errno = err;
@@ -469,14 +496,125 @@ static void io_error(struct wstate *s, struct dir_stats *d,
 		snprintf(d->first_err_file, sizeof(d->first_err_file), "%s",
 			 path);
 	}
-	/* A trim's error is a write error (fio's continue_on_error). */
-	if (s->j->continue_on_error & (req->ddir == DDIR_READ ? COE_READ :
-				       COE_WRITE))
+	if ((s->j->continue_on_error & (type ? COE_WRITE : COE_READ)) &&
+	    (ie->n[type] ? errlist_has(ie, type, err) : !lat))
 		return;
-	job_fail(s, -err, "%s of %" PRIu32 " bytes at offset %" PRIu64
-		 " of %s (engine %s): %s", ddir_str(req->ddir), req->len,
-		 req->offset, path, s->eng->name,
-		 strerror(err));
+	if (lat)
+		job_fail(s, -err, "%s of %" PRIu32 " bytes at offset %" PRIu64
+			 " of %s took %" PRIu64 " ns, more than %s (%" PRIu64
+			 " ns): %s", ddir_str(req->ddir), req->len,
+			 req->offset, path, lat, limit_name, limit,
+			 strerror(err));
+	else
+		job_fail(s, -err, "%s of %" PRIu32 " bytes at offset %"
+			 PRIu64 " of %s (engine %s): %s", ddir_str(req->ddir),
+			 req->len, req->offset, path, s->eng->name,
+			 strerror(err));
+}
+
+/*
+ * latency_target: fio's search for the largest queue depth whose I/Os
+ * stay within the target. It starts at depth 1; a window
+ * (latency_window) with latency_percentile of its I/Os within the target
+ * goes up (doubling until a depth fails, then halfway to the lowest that
+ * failed), one short of it goes halfway down (after the I/Os in flight
+ * are collected). When the depth settles, the stats restart for one
+ * last window at it, then the job ends (latency_run: it goes on
+ * adjusting). At latency_percentile=100 a single I/O over the target
+ * ends the window, and at depth 1 fails the job (ETIMEDOUT).
+ */
+static void lt_new_window(struct wstate *s)
+{
+	s->lt_win_start = clock_ticks(s->w->clk);
+	s->lt_win_ios = s->lt_ios;
+	s->lt_failed = 0;
+}
+
+/* Depth down; true when it is 1 already */
+static bool lt_down(struct wstate *s)
+{
+	if (s->lt_qd == 1)
+		return true;
+	s->lt_high = s->lt_qd;
+	if (s->lt_qd == s->lt_low)
+		s->lt_low--;
+	s->lt_qd = (s->lt_qd + s->lt_low) / 2;
+	s->lt_stable = 0;
+	s->lt_quiesce = true;
+	return false;
+}
+
+static void lt_up(struct wstate *s)
+{
+	unsigned qd = s->lt_qd;
+
+	s->lt_low = qd;
+	/* One short of a failed depth three times: try that one again */
+	if (qd + 1 == s->lt_high && ++s->lt_stable >= 3) {
+		s->lt_high++;
+		s->lt_stable = 0;
+	}
+	s->lt_qd = s->lt_high != s->depth ? (qd + s->lt_high) / 2 : qd * 2;
+	if (s->lt_qd > s->depth)
+		s->lt_qd = s->depth;
+	if (!s->j->latency_run && s->lt_qd == qd) {
+		if (s->lt_end_run) {
+			s->stopping = true;
+		} else {
+			s->lt_end_run = true;
+			s->lt_quiesce = true;
+		}
+	}
+	lt_new_window(s);
+}
+
+/* A read or write completed with latency lat (ns) */
+static void lt_done(struct wstate *s, struct dir_stats *d,
+		    const struct io_req *req, uint64_t lat)
+{
+	s->lt_ios++;
+	/* issued at the depth just left: they do not judge the new one */
+	if (lat <= s->j->latency_target_ns || s->lt_quiesce)
+		return;
+	if (s->j->latency_percentile < 100.0)
+		s->lt_failed++;
+	else if (lt_down(s))
+		io_error(s, d, req, ETIMEDOUT, lat, "latency_target at depth 1",
+			 s->j->latency_target_ns);
+}
+
+/* Each round: a quiesce done, or a window over */
+static void lt_check(struct wstate *s)
+{
+	uint64_t ios;
+
+	if (!s->lt_win_start) {
+		lt_new_window(s);
+		return;
+	}
+	if (s->lt_quiesce) {
+		if (s->inflight || s->queued)
+			return;
+		s->lt_quiesce = false;
+		/* the last window at the settled depth: stats from here */
+		if (s->lt_end_run && !s->j->latency_run)
+			measure_start(s);
+		lt_new_window(s);
+		return;
+	}
+	if (clock_delta_ns(s->w->clk, s->lt_win_start, clock_ticks(s->w->clk))
+	    < s->j->latency_window_ns)
+		return;
+	ios = s->lt_ios - s->lt_win_ios;
+	if (!ios)
+		return;
+	if ((double)(ios - s->lt_failed) * 100.0 / (double)ios >=
+	    s->j->latency_percentile)
+		lt_up(s);
+	else if (!lt_down(s))
+		return;
+	else
+		lt_new_window(s);
 }
 
 /* A job that verifies or serializes: what its completions tell. */
@@ -517,7 +655,7 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 	 * counts with the bytes it moved.
 	 */
 	if (req->res < 0) {
-		io_error(s, d, req);
+		io_error(s, d, req, (int)-req->res, 0, NULL, 0);
 		s->free_reqs[s->nfree++] = req;
 		return;
 	}
@@ -552,6 +690,12 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 	}
 	if (plain)
 		goto done;
+	if (__builtin_expect(s->lat_max_on, 0) &&
+	    lat > s->lat_max[req->ddir])
+		io_error(s, d, req, ETIMEDOUT, lat, "max_latency",
+			 s->lat_max[req->ddir]);
+	if (__builtin_expect(s->lt_on, 0) && req->ddir != DDIR_TRIM)
+		lt_done(s, d, req, lat);
 	if (s->irec)
 		ival_rec_add(s->irec, req->ddir, lat);
 	if (__builtin_expect(s->iolog != NULL, 0))
@@ -566,8 +710,14 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 		pace_done(s, req);
 	if (req->ddir == DDIR_WRITE && s->syncs &&
 	    ++s->writes_since_sync >= (s->j->fsync ? s->j->fsync :
-				       s->j->fdatasync))
+				       s->j->fdatasync)) {
+		if (s->iolog)
+			iolog_issue(s->iolog, req->file, DDIR_NR +
+				    !(s->j->fsync && s->writes_since_sync >=
+				      s->j->fsync), req->offset, 0,
+				    clock_ticks(s->w->clk));
 		sync_file(s, req->fd);
+	}
 done:
 	s->free_reqs[s->nfree++] = req;
 }
@@ -668,6 +818,131 @@ static __attribute__((noinline)) int trim_req(struct wstate *s,
 	return ENGINE_DONE;
 }
 
+static void sleep_ns(uint64_t ns, const atomic_int *stop);
+static uint64_t timed_sync(struct wstate *s, int fd, bool full,
+			   struct hist *h, int *err);
+
+/*
+ * flow=: true when this job may issue one more I/O. Ahead of its share,
+ * it collects what is in flight first (false), then waits flow_sleep
+ * (or yields) and asks again, until it may or it is stopped.
+ */
+static __attribute__((noinline)) bool flow_wait(struct wstate *s)
+{
+	const struct job *j = s->j;
+
+	while (!flow_may_issue(s->flow, &s->flow_mine, (unsigned)j->flow)) {
+		if (s->inflight || s->queued ||
+		    atomic_load_explicit(s->w->stop, memory_order_relaxed))
+			return false;
+		if (j->flow_sleep_ns)
+			sleep_ns(j->flow_sleep_ns, s->w->stop);
+		else
+			sched_yield();
+		s->now = clock_ticks(s->w->clk);
+		if (s->now >= s->deadline)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * read_iolog: true when the log's next entry is a read, write or trim to
+ * issue now. Its syncs run here once the I/Os before them are done; an
+ * I/O not due yet is waited for once nothing is in flight (false first,
+ * so that what is in flight is collected). At the log's end the job stops.
+ */
+static __attribute__((noinline)) bool replay_ready(struct wstate *s)
+{
+	struct replay *r = s->rp;
+	const struct replay_io *e;
+	uint64_t due, now;
+	int err;
+
+	if (!s->rp_t0)
+		s->rp_t0 = clock_ticks(s->w->clk);
+	for (;;) {
+		if (r->cur == r->n) {
+			s->stopping = true;
+			return false;
+		}
+		e = &r->v[r->cur];
+		if (e->due_us) {
+			due = s->rp_t0 + clock_ns_to_ticks(s->w->clk,
+							   e->due_us * 1000);
+			now = clock_ticks(s->w->clk);
+			if (now < due) {
+				if (s->inflight || s->queued)
+					return false;
+				sleep_ns(clock_delta_ns(s->w->clk, now, due),
+					 s->w->stop);
+				s->now = clock_ticks(s->w->clk);
+				if (atomic_load(s->w->stop))
+					return false;
+			}
+		}
+		if (e->act <= RP_TRIM)
+			return true;
+		if (s->inflight || s->queued)
+			return false;
+		timed_sync(s, s->w->tgt->files[e->file].fd,
+			   e->act == RP_SYNC, &s->st->sync, &err);
+		if (s->abandoned)
+			return false;
+		if (err) {
+			job_fail(s, err, "fsync: %s", strerror(-err));
+			return false;
+		}
+		r->cur++;
+	}
+}
+
+/* The log's I/Os, checked against the job's files and regions before any
+ * is issued: 0, or the job fails. */
+static int replay_start(struct wstate *s)
+{
+	const struct target *t = s->w->tgt;
+	const struct target_file *tf;
+	const struct replay_io *e;
+	char msg[512];
+	size_t i;
+	int ret;
+
+	s->rp = calloc(1, sizeof(*s->rp));
+	if (!s->rp) {
+		job_fail(s, -ENOMEM, "read_iolog: out of memory");
+		return -ENOMEM;
+	}
+	ret = replay_load(s->rp, s->j, msg, sizeof(msg));
+	if (!ret && s->rp->nnames != t->nfiles) {
+		ret = -EINVAL;
+		snprintf(msg, sizeof(msg), "read_iolog %s: %u files, the job "
+			 "has %u", s->j->read_iolog, s->rp->nnames, t->nfiles);
+	}
+	for (i = 0; !ret && i < s->rp->n; i++) {
+		e = &s->rp->v[i];
+		tf = &t->files[e->file];
+		if (e->act <= RP_TRIM &&
+		    (e->off < tf->offset || e->len > tf->len ||
+		     e->off - tf->offset > tf->len - e->len)) {
+			ret = -ERANGE;
+			snprintf(msg, sizeof(msg), "read_iolog %s: %s of %"
+				 PRIu32 " bytes at offset %" PRIu64 " of %s is "
+				 "outside the job's region (%" PRIu64 " bytes "
+				 "from %" PRIu64 "; see size=)",
+				 s->j->read_iolog, ddir_str(e->act), e->len,
+				 e->off, tf->path, tf->len, tf->offset);
+		}
+	}
+	if (ret) {
+		job_fail(s, ret, "%s", msg);
+		replay_free(s->rp);
+		free(s->rp);
+		s->rp = NULL;
+	}
+	return ret;
+}
+
 /* issue(): plain as for complete_as (think_due, drain, vhold, sheld_ok
  * and serial are only ever set with a feature on). */
 static inline __attribute__((always_inline)) void
@@ -676,8 +951,13 @@ issue_as(struct wstate *s, const bool plain)
 	struct io_req *req;
 	int r;
 
+	if (!plain && __builtin_expect(s->lt_on, 0) && !s->ramp_end &&
+	    !s->stopping && !s->st->err)
+		lt_check(s);
 	while (s->inflight < s->depth && !s->stopping &&
-	       (plain || (!s->think_due && !s->drain))) {
+	       (plain || (!s->think_due && !s->drain &&
+			  (!s->lt_on || (!s->lt_quiesce &&
+					 s->inflight < s->lt_qd))))) {
 		if (!plain && (s->vhold | s->sheld_ok) &&
 		    ((s->vhold && verify_barrier(s)) ||
 		     (s->sheld_ok && serial_blocked(s))))
@@ -695,6 +975,12 @@ issue_as(struct wstate *s, const bool plain)
 			if (s->abandoned)
 				return;
 		}
+		if (!plain && __builtin_expect(s->rp != NULL, 0) &&
+		    !replay_ready(s))
+			break;
+		if (!plain && __builtin_expect(s->flow != NULL, 0) &&
+		    !flow_wait(s))
+			break;
 		req = s->free_reqs[--s->nfree];
 		if (!prep_as(s, req, plain)) {
 			s->free_reqs[s->nfree++] = req;
@@ -712,6 +998,9 @@ issue_as(struct wstate *s, const bool plain)
 			break;
 		}
 		req->t_queue = clock_ticks(s->w->clk);
+		if (!plain && __builtin_expect(s->iolog != NULL, 0))
+			iolog_issue(s->iolog, req->file, req->ddir,
+				    req->offset, req->len, req->t_queue);
 		/* Only a queue() that may block needs the stop hand-off */
 		if (s->qguard)
 			call_enter(s);
@@ -1062,6 +1351,12 @@ static void wstate_free(struct wstate *s)
 	}
 	verify_exit(s->vfy);
 	iolog_discard(s->iolog);
+	flow_leave(s->flow, s->flow_mine, (unsigned)s->j->flow);
+	s->flow = NULL;
+	if (s->rp) {
+		replay_free(s->rp);
+		free(s->rp);
+	}
 	ival_rec_free(s->irec);
 	free(s->vblk);
 	free(s->busy);
@@ -1090,6 +1385,7 @@ void *worker_main(void *arg)
 	};
 	char msg[512];
 	uint64_t tw;
+	unsigned i;
 	int ret;
 
 	w->priv = &s;
@@ -1125,7 +1421,20 @@ void *worker_main(void *arg)
 	ret = ctl_setup(&s);
 	s.one_cpu = on_one_cpu();
 	s.syncs = j->fsync || j->fdatasync;
+	if (j->latency_target_ns) {
+		s.lt_on = true;
+		s.lt_qd = s.lt_low = 1;
+		s.lt_high = s.depth;
+	}
+	/* trims are not checked, as in fio */
+	for (i = 0; i < DDIR_NR; i++) {
+		s.lat_max[i] = j->max_latency_ns[i] && i != DDIR_TRIM ?
+			       j->max_latency_ns[i] : UINT64_MAX;
+		s.lat_max_on |= s.lat_max[i] != UINT64_MAX;
+	}
 	ret = iolog_open(&s.iolog, j, w->log_index, w->clk, msg, sizeof(msg));
+	if (!ret && (ret = iolog_files(s.iolog, w->tgt)))
+		snprintf(msg, sizeof(msg), "write_iolog: out of memory");
 	if (ret)
 		job_fail(&s, ret, "%s", msg);
 	if (!ret)
@@ -1137,6 +1446,13 @@ void *worker_main(void *arg)
 	}
 	if (!ret)
 		ret = init_gen(&s);
+	if (!ret && j->read_iolog)
+		ret = replay_start(&s);
+	if (!ret && j->flow &&
+	    !(s.flow = flow_join(j->flow_id, (unsigned)j->flow))) {
+		ret = -ENOMEM;
+		job_fail(&s, ret, "flow: out of memory");
+	}
 	if (!ret && s.eng->init)
 		ret = s.eng->init(&s.ctx);
 	if (ret && !s.st->err) {
@@ -1179,6 +1495,11 @@ void *worker_main(void *arg)
 	    j->loops)
 		s.limit_bytes = UINT64_MAX;
 	s.limit_ios = j->number_ios ? j->number_ios * tw : UINT64_MAX;
+	if (s.rp) {
+		/* the log says what to do: one pass of it */
+		s.per_loop = 0;
+		s.limit_bytes = UINT64_MAX;
+	}
 	if (w->live_on) {
 		atomic_store_explicit(&w->live.limit_bytes, s.limit_bytes,
 				      memory_order_relaxed);
@@ -1203,6 +1524,8 @@ void *worker_main(void *arg)
 	/* create_only: the files are laid out (target_open), no I/O. */
 	if (!j->verify_only && !j->create_only)
 		run_loop(&s);
+	if (s.lt_on)
+		s.st->latency_depth = s.lt_qd;
 	if (!s.abandoned)
 		finish(&s);
 	if (!s.abandoned && s.vfy && !j->create_only)

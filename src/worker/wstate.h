@@ -131,6 +131,25 @@ struct wstate {
 		uint64_t last_end;	/* ticks: the end of the last stall */
 	} think;
 	struct iolog *iolog;	/* log files (iolog.h); NULL: none */
+	/* max_latency: ns per direction (UINT64_MAX: none); lat_max_on
+	 * false: none of it is used */
+	bool lat_max_on;
+	uint64_t lat_max[DDIR_NR];
+	/* latency_target (fio's search): the depth allowed now, the range
+	 * searched, the current window (start tick, completions at its
+	 * start, those over the target), the last window's run; lt_on
+	 * false: none of it is used */
+	bool lt_on, lt_quiesce, lt_end_run;
+	unsigned lt_qd, lt_low, lt_high, lt_stable;
+	uint64_t lt_win_start, lt_win_ios, lt_ios, lt_failed;
+	uint64_t lt_window;	/* ticks */
+	/* flow= (flow.h): NULL: off; flow_mine: this job's count in it */
+	struct flow *flow;
+	uint64_t flow_mine;
+	/* read_iolog (replay.h): the log's I/Os in place of the generator;
+	 * NULL: off. rp_t0: ticks when the replay started (0: not yet) */
+	struct replay *rp;
+	uint64_t rp_t0;
 	/* default batching: end of the last I/O queued in this batch */
 	uint64_t batch_end;
 	uint16_t batch_file;

@@ -61,9 +61,9 @@ usage ../j/typo-runtime.job
 expect_in err "typo-runtime\.job:3: option 'runtim'"
 expect_in err "did you mean 'runtime'"
 
-jobfile verify.job '[a]' 'ioengine=null' 'verifysort=1'
-usage ../j/verify.job
-expect_in err "verify\.job:3: option 'verifysort'"
+jobfile net.job '[a]' 'ioengine=null' 'hostname=h'
+usage ../j/net.job
+expect_in err "net\.job:3: option 'hostname'"
 expect_in err 'fio has this option but iorig does not'
 
 jobfile iomem.job '[global]' 'iomem=malloc' '[a]' 'ioengine=null'
@@ -160,8 +160,8 @@ usage --name=a --runtim=1
 expect_in err "command line argument 2: option 'runtim'"
 expect_in err 'did you mean --runtime'
 
-usage --name=a --verifysort=1
-expect_in err "command line argument 2: option 'verifysort'"
+usage --name=a --hostname=h
+expect_in err "command line argument 2: option 'hostname'"
 expect_in err 'fio has this option but iorig does not'
 
 usage --name=a --iomem=malloc

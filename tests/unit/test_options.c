@@ -191,9 +191,13 @@ static void test_unknown_and_fio_only(void **state)
 			 -EINVAL);
 	assert_non_null(strstr(e.msg, "'bs'"));
 	assert_string_equal(e.option, "blocksze");
-	assert_int_equal(options_set(&j, "verify_pattern_interval", "2", "f", 4, &e),
+	assert_int_equal(options_set(&j, "hostname", "h", "f", 4, &e),
 			 -EINVAL);
 	assert_non_null(strstr(e.msg, "fio has this option"));
+	/* later fios' options: fio 3.33 refuses them too */
+	assert_int_equal(options_set(&j, "verify_pattern_interval", "2", "f",
+				     4, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "not an option of fio 3.33"));
 	assert_int_equal(options_set(&j, "zzzzzzzz", "1", "f", 5, &e),
 			 -EINVAL);
 	assert_non_null(strstr(e.msg, "unknown option"));

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IORIG_REPLAY_H
+#define IORIG_REPLAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "job.h"
+
+/*
+ * read_iolog=: replays fio's iolog (version 2 or 3, as fio's write_iolog
+ * and iorig's write it). Lines: "fio version N iolog", then per file
+ * "[TIME] FILE add|open|close" and per I/O "[TIME] FILE ACTION OFFSET
+ * LENGTH" (read, write, trim, sync, datasync; version 2 also "FILE wait
+ * USEC 0"). TIME (version 3) is microseconds; an I/O is due when as much
+ * time (scaled by replay_time_scale percent; "wait" delays) has passed
+ * since the first, unless replay_no_stall. replay_redirect sends every
+ * I/O to that one file; replay_scale divides offsets, replay_align aligns
+ * them down; replay_skip drops directions. Binary blktrace logs are not
+ * read (refused, naming the file).
+ */
+enum replay_act { RP_READ = DDIR_READ, RP_WRITE = DDIR_WRITE,
+		  RP_TRIM = DDIR_TRIM, RP_SYNC, RP_DATASYNC };
+
+struct replay_io {
+	uint64_t due_us;	/* since the replay started */
+	uint64_t off;		/* in the file */
+	uint32_t len;
+	uint16_t file;		/* index in names, the job's files */
+	uint8_t act;		/* enum replay_act */
+};
+
+struct replay {
+	struct replay_io *v;
+	size_t n, cur;
+	char **names;		/* the files, in order of first mention */
+	unsigned nnames;
+	uint64_t max_end;	/* the end of the furthest I/O */
+	uint32_t max_len;	/* the longest I/O */
+	unsigned dirs;		/* 1 << DDIR_* of the I/Os */
+};
+
+/* Reads j's read_iolog into *r. 0, or -errno with msg naming the file
+ * and line. */
+int replay_load(struct replay *r, const struct job *j, char *msg,
+		size_t msglen);
+void replay_free(struct replay *r);
+
+/*
+ * Plan time, for a job with read_iolog: its files become the log's (or
+ * replay_redirect), its rw the log's directions, its size (when not
+ * given) the furthest I/O's end in each file, as fio takes them from the
+ * log. 0, or -EINVAL with e.
+ */
+int replay_plan(struct job *j, struct err_rec *e);
+
+#endif

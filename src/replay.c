@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: MIT
+/*
+ * read_iolog replay: reading fio's iolog (replay.h).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay.h"
+
+static int name_index(struct replay *r, const char *name)
+{
+	char **v;
+	unsigned i;
+
+	for (i = 0; i < r->nnames; i++)
+		if (!strcmp(r->names[i], name))
+			return (int)i;
+	if (r->nnames >= 4096)
+		return -E2BIG;
+	v = realloc(r->names, (r->nnames + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	r->names = v;
+	if (!(v[r->nnames] = strdup(name)))
+		return -ENOMEM;
+	return (int)r->nnames++;
+}
+
+static int push(struct replay *r, const struct replay_io *io, size_t *cap)
+{
+	struct replay_io *v;
+
+	if (r->n == *cap) {
+		*cap = *cap ? *cap * 2 : 1024;
+		v = realloc(r->v, *cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		r->v = v;
+	}
+	r->v[r->n++] = *io;
+	return 0;
+}
+
+static int act_of(const char *a)
+{
+	static const char *const names[] = {
+		[RP_READ] = "read", [RP_WRITE] = "write", [RP_TRIM] = "trim",
+		[RP_SYNC] = "sync", [RP_DATASYNC] = "datasync" };
+	unsigned i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(a, names[i]))
+			return (int)i;
+	if (!strcmp(a, "add") || !strcmp(a, "open") || !strcmp(a, "close"))
+		return 100;
+	if (!strcmp(a, "wait"))
+		return 101;
+	return -1;
+}
+
+/* A whole unsigned decimal number */
+static int num(const char *s, uint64_t *out)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	return *end || errno ? -1 : 0;
+}
+
+int replay_load(struct replay *r, const struct job *j, char *msg,
+		size_t msglen)
+{
+	const char *path = j->read_iolog;
+	FILE *f = fopen(path, "r");
+	char line[8192], *w[6], *save, *p;
+	uint64_t t, last_t = 0, due = 0, off, len, scale;
+	unsigned version, nw, lineno = 1, k;
+	bool first_t = true;
+	size_t cap = 0;
+	int act, fi, ret = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (!f) {
+		snprintf(msg, msglen, "read_iolog %s: %s", path,
+			 strerror(errno));
+		return -errno;
+	}
+	if (!fgets(line, sizeof(line), f) ||
+	    (strncmp(line, "fio version 2 iolog", 19) &&
+	     strncmp(line, "fio version 3 iolog", 19))) {
+		snprintf(msg, msglen, "read_iolog %s: not fio's iolog "
+			 "version 2 or 3 (its first line says which; binary "
+			 "blktrace logs are not read)", path);
+		fclose(f);
+		return -EINVAL;
+	}
+	version = line[12] == '3' ? 3 : 2;
+	scale = j->replay_time_scale ? j->replay_time_scale : 100;
+	if (j->replay_redirect && name_index(r, j->replay_redirect) < 0)
+		ret = -ENOMEM;
+	while (!ret && fgets(line, sizeof(line), f)) {
+		lineno++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			ret = -EINVAL;
+			snprintf(msg, msglen, "read_iolog %s:%u: line too "
+				 "long", path, lineno);
+			break;
+		}
+		nw = 0;
+		for (p = strtok_r(line, " \t\r\n", &save); p && nw < 6;
+		     p = strtok_r(NULL, " \t\r\n", &save))
+			w[nw++] = p;
+		if (!nw)
+			continue;
+		k = 0;
+		t = 0;
+		if (version == 3 && (nw < 3 || num(w[k++], &t)))
+			goto bad;
+		if (nw - k != 2 && nw - k != 4)
+			goto bad;
+		act = act_of(w[k + 1]);
+		if (act < 0 || (act == 100 && nw - k != 2))
+			goto bad;
+		if (nw - k == 4 && (num(w[k + 2], &off) ||
+				    num(w[k + 3], &len) || len > UINT32_MAX))
+			goto bad;
+		if (nw - k == 2) {
+			if (act != 100 && act != RP_SYNC && act != RP_DATASYNC)
+				goto bad;
+			off = len = 0;
+		}
+		if (version == 3) {
+			/* Time going back adds no delay (fio's meaning) */
+			if (!first_t && t > last_t)
+				due += (t - last_t) * 100 / scale;
+			first_t = false;
+			last_t = t;
+		}
+		if (act == 101) {		/* wait: OFFSET is the delay */
+			due += off * 100 / scale;
+			continue;
+		}
+		fi = name_index(r, j->replay_redirect ? j->replay_redirect :
+				w[k]);
+		if (fi < 0) {
+			ret = fi;
+			snprintf(msg, msglen, "read_iolog %s:%u: %s", path,
+				 lineno, fi == -E2BIG ? "more than 4096 "
+				 "files" : "out of memory");
+			break;
+		}
+		if (act == 100 || (act <= RP_TRIM &&
+				   (j->replay_skip & (1u << act))) ||
+		    (act > RP_TRIM && (j->replay_skip & (1u << DDIR_NR))))
+			continue;
+		if (act <= RP_TRIM) {
+			if (j->replay_scale)
+				off /= j->replay_scale;
+			if (j->replay_align)
+				off &= ~(j->replay_align - 1);
+			if (!len)
+				goto bad;
+			if (off + len > r->max_end)
+				r->max_end = off + len;
+			if (len > r->max_len)
+				r->max_len = (uint32_t)len;
+			r->dirs |= 1u << act;
+		}
+		ret = push(r, &(struct replay_io){
+				.due_us = j->replay_no_stall ? 0 : due,
+				.off = off, .len = (uint32_t)len,
+				.file = (uint16_t)fi, .act = (uint8_t)act },
+			   &cap);
+		if (ret)
+			snprintf(msg, msglen, "read_iolog %s: out of memory",
+				 path);
+		continue;
+bad:
+		ret = -EINVAL;
+		snprintf(msg, msglen, "read_iolog %s:%u: expected %s"
+			 "FILE ACTION [OFFSET LENGTH] (ACTION read, write, "
+			 "trim, sync, datasync, add, open, close%s)", path,
+			 lineno, version == 3 ? "TIME " : "",
+			 version == 2 ? ", wait" : "");
+	}
+	if (!ret && ferror(f)) {
+		ret = -EIO;
+		snprintf(msg, msglen, "read_iolog %s: %s", path,
+			 strerror(EIO));
+	}
+	fclose(f);
+	if (!ret && !r->n) {
+		ret = -EINVAL;
+		snprintf(msg, msglen, "read_iolog %s: no I/O to replay", path);
+	}
+	if (ret)
+		replay_free(r);
+	return ret;
+}
+
+void replay_free(struct replay *r)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nnames; i++)
+		free(r->names[i]);
+	free(r->names);
+	free(r->v);
+	memset(r, 0, sizeof(*r));
+}
+
+int replay_plan(struct job *j, struct err_rec *e)
+{
+	struct replay r;
+	char msg[512], *list = NULL;
+	size_t n = 0;
+	unsigned i;
+	int ret;
+
+	if (!j->read_iolog)
+		return 0;
+	if (j->replay_align & (j->replay_align - 1)) {
+		err_set(e, j->section_file, j->section_line, "replay_align",
+			"%" PRIu64 " is not a power of 2", j->replay_align);
+		return -EINVAL;
+	}
+	if (j->verify || j->serialize_overlap) {
+		err_set(e, j->section_file, j->section_line, "read_iolog",
+			"a replay cannot verify or serialize_overlap: the "
+			"log says what is written where");
+		return -EINVAL;
+	}
+	ret = replay_load(&r, j, msg, sizeof(msg));
+	if (ret) {
+		err_set(e, j->section_file, j->section_line, "read_iolog",
+			"%s", msg);
+		return ret;
+	}
+	for (i = 0; i < r.nnames; i++)
+		n += strlen(r.names[i]) + 1;
+	list = malloc(n ? n : 1);
+	if (!list) {
+		replay_free(&r);
+		return -ENOMEM;
+	}
+	list[0] = '\0';
+	for (i = 0; i < r.nnames; i++) {
+		if (strchr(r.names[i], ':')) {
+			err_set(e, j->section_file, j->section_line,
+				"read_iolog", "file name '%s' has a ':' "
+				"(the separator of filename lists)",
+				r.names[i]);
+			free(list);
+			replay_free(&r);
+			return -EINVAL;
+		}
+		if (i)
+			strcat(list, ":");
+		strcat(list, r.names[i]);
+	}
+	free(j->filename);
+	j->filename = list;
+	j->nrfiles = r.nnames;
+	if ((r.dirs & (1u << DDIR_READ)) && (r.dirs & (1u << DDIR_TRIM))) {
+		err_set(e, j->section_file, j->section_line, "read_iolog",
+			"%s has reads and trims: iorig replays reads and "
+			"writes, or writes and trims", j->read_iolog);
+		replay_free(&r);
+		return -EINVAL;
+	}
+	if (r.dirs & (1u << DDIR_TRIM))
+		j->rw = RW_TRIMWRITE;
+	else if (r.dirs == (1u << DDIR_WRITE))
+		j->rw = RW_WRITE;
+	else if (r.dirs & (1u << DDIR_WRITE))
+		j->rw = RW_RW;
+	else
+		j->rw = RW_READ;
+	if (!j->size && !j->filesize_min)
+		j->size = r.max_end * r.nnames;
+	/* the buffers hold the longest I/O of the log */
+	for (i = 0; i < DDIR_NR; i++)
+		if (j->bs_max[i] < r.max_len)
+			j->bs_max[i] = r.max_len;
+	replay_free(&r);
+	return 0;
+}

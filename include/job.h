@@ -303,6 +303,14 @@ struct job {
 	bool log_offset, log_prio;
 	bool per_job_logs;		/* 0: one shared file, appended */
 
+	/* Process attributes and I/O buffer memory (procattr.h) */
+	char *nice;			/* -20..19 as text; NULL: unchanged */
+	uint64_t prio, prioclass, priohint;	/* UINT64_MAX: not set */
+	char *mem;			/* TYPE[:FILE]; NULL: malloc */
+	uint64_t mem_align;		/* 0: the target's alignment only */
+	uint64_t hugepage_size;		/* shmhuge, mmaphuge: rounding */
+	uint64_t lockmem;		/* bytes mlock()ed per clone; 0 */
+
 	/* Derived by plan.c. */
 	unsigned clone;		/* 0..numjobs-1 */
 	unsigned group;		/* reporting group id */

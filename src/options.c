@@ -18,6 +18,7 @@
 #include "gen.h"
 #include "options.h"
 #include "path.h"
+#include "procattr.h"
 #include "steady.h"
 #include "value.h"
 #include "verify.h"
@@ -212,6 +213,25 @@ static int set_file_service_type(struct job *j, const struct opt_def *o,
 
 static int set_str(char **dst, const char *val);
 static void *field(struct job *j, size_t off);
+
+static int set_nice(struct job *j, const struct opt_def *o, const char *val,
+		    char *why, size_t whylen)
+{
+	int n;
+	int ret = procattr_nice_parse(val, &n, why, whylen);
+
+	return ret ? ret : set_str(field(j, o->off), val);
+}
+
+static int set_mem(struct job *j, const struct opt_def *o, const char *val,
+		   char *why, size_t whylen)
+{
+	enum mem_type t;
+	const char *file;
+	int ret = procattr_mem_parse(val, &t, &file, why, whylen);
+
+	return ret ? ret : set_str(field(j, o->off), val);
+}
 
 static const struct opt_choice falloc_choices[] = {
 	{ "none", FALLOC_NONE, "no preallocation: writes allocate" },
@@ -640,6 +660,42 @@ const struct opt_def options_table[] = {
 	  .choices = cpus_policy_choices, .category = "cpu",
 	  .help = "shared: each clone may use all of the CPUs; split: one "
 		  "CPU each, in turn" },
+	/* Process attributes and I/O buffer memory (procattr.h) */
+	{ .name = "nice", .type = OPT_SPECIAL, .off = F(nice),
+	  .set = set_nice, .def = "0", .category = "cpu",
+	  .help = "Nice value of each clone's thread, -20 to 19 "
+		  "(setpriority)" },
+	{ .name = "prio", .type = OPT_UINT, .off = F(prio), .def = "none",
+	  .min = 0, .max = 7, .flags = OPT_F_NONE, .category = "cpu",
+	  .help = "I/O priority level 0 (highest) to 7 (ioprio_set); the "
+		  "class is best-effort unless prioclass says; none: "
+		  "unchanged" },
+	{ .name = "prioclass", .type = OPT_UINT, .off = F(prioclass),
+	  .def = "none", .min = 0, .max = 3, .flags = OPT_F_NONE,
+	  .category = "cpu",
+	  .help = "I/O priority class: 0 none, 1 realtime, 2 best-effort, "
+		  "3 idle (ioprio_set); none: unchanged" },
+	{ .name = "priohint", .type = OPT_UINT, .off = F(priohint),
+	  .def = "none", .min = 0, .max = 1023, .flags = OPT_F_NONE,
+	  .category = "cpu",
+	  .help = "I/O priority hint (command duration limit index) in the "
+		  "value ioprio_set gets; none: unchanged" },
+	{ .name = "mem", .alias = "iomem", .type = OPT_SPECIAL, .off = F(mem),
+	  .set = set_mem, .def = "malloc", .category = "engine",
+	  .help = "Memory of the I/O buffers: malloc, shm, shmhuge, "
+		  "mmap[:FILE], mmaphuge[:FILE], mmapshared[:FILE]" },
+	{ .name = "mem_align", .alias = "iomem_align", .type = OPT_SIZE,
+	  .off = F(mem_align), .def = "0", .category = "engine",
+	  .help = "The I/O buffers start at a multiple of this many bytes "
+		  "(a power of 2); 0: the target's alignment" },
+	{ .name = "hugepage-size", .type = OPT_SIZE, .off = F(hugepage_size),
+	  .def = "2m", .category = "engine",
+	  .help = "mem=shmhuge, mmaphuge: huge page size the buffers are "
+		  "rounded up to" },
+	{ .name = "lockmem", .type = OPT_SIZE, .off = F(lockmem), .def = "0",
+	  .category = "engine",
+	  .help = "Lock this many bytes of memory per clone (mlock) for its "
+		  "run, leaving less for the page cache; 0: none" },
 	{ .name = "exitall", .type = OPT_BOOL, .off = F(exitall), .def = "0",
 	  .category = "order",
 	  .help = "When this job ends, stop the other jobs running with it" },
@@ -837,8 +893,8 @@ const struct opt_def options_table[] = {
 	  .help = "Per-I/O log lines carry the I/O's offset" },
 	{ .name = "log_prio", .type = OPT_BOOL, .off = F(log_prio),
 	  .def = "0", .category = "logs",
-	  .help = "The priority field as fio's hex class/level (always "
-		  "0x0000: iorig sets no priority)" },
+	  .help = "The priority field as fio's hex ioprio value (prio=, "
+		  "prioclass=); 0: 1 for the realtime class, else 0" },
 	{ .name = "per_job_logs", .type = OPT_BOOL, .off = F(per_job_logs),
 	  .def = "1", .category = "logs",
 	  .help = "1: one log file per job (.N); 0: jobs of a prefix append "
@@ -1025,14 +1081,11 @@ static const char *const fio_only[] = {
 	"http_user",
 	"http_verbose",
 	"https",
-	"hugepage-size",
 	"ignore_error",
 	"ignore_zone_limits",
 	"initiator",
 	"inplace",
 	"interface",
-	"iomem",
-	"iomem_align",
 	"ioscheduler",
 	"job_max_open_zones",
 	"job_start_clock_id",
@@ -1053,7 +1106,6 @@ static const char *const fio_only[] = {
 	"libblkio_write_zeroes_on_trim",
 	"listen",
 	"lockfile",
-	"lockmem",
 	"log_alternate_epoch",
 	"log_alternate_epoch_clock_id",
 	"log_compression",
@@ -1066,15 +1118,12 @@ static const char *const fio_only[] = {
 	"max_latency",
 	"max_open_zones",
 	"md_per_io_size",
-	"mem",
-	"mem_align",
 	"merge_blktrace_file",
 	"merge_blktrace_iters",
 	"merge_blktrace_scalars",
 	"mss",
 	"namenode",
 	"nfs_url",
-	"nice",
 	"no_completion_thread",
 	"nodelay",
 	"nonvectored",
@@ -1094,9 +1143,6 @@ static const char *const fio_only[] = {
 	"pool",
 	"port",
 	"pre_read",
-	"prio",
-	"prioclass",
-	"priohint",
 	"profile",
 	"program",
 	"proto",

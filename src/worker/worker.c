@@ -65,14 +65,18 @@ static int alloc_reqs(struct wstate *s)
 			 s->depth, strerror(ENOMEM));
 		return -ENOMEM;
 	}
-	r = posix_memalign(&s->bufs, align, stride * s->depth);
-	if (r) {
-		s->bufs = NULL;
-		job_fail(s, -r, "cannot allocate %zu bytes of I/O buffers "
-			 "(iodepth %u x bs %zu, aligned to %zu): %s",
-			 stride * s->depth, s->depth, stride, align,
-			 strerror(r));
-		return -r;
+	{
+		char why[320];
+
+		/* mem=, mem_align=, lockmem= (procattr.h) */
+		r = procattr_mem_alloc(&s->mem, j, align, stride * s->depth,
+				       &s->bufs, why, sizeof(why));
+		if (r) {
+			s->bufs = NULL;
+			job_fail(s, r, "I/O buffers (iodepth %u x bs %zu): %s",
+				 s->depth, stride, why);
+			return r;
+		}
 	}
 	for (i = 0; i < s->depth; i++) {
 		s->reqs[i].idx = (uint32_t)i;
@@ -1065,7 +1069,7 @@ static void wstate_free(struct wstate *s)
 	ival_rec_free(s->irec);
 	free(s->vblk);
 	free(s->busy);
-	free(s->bufs);
+	procattr_mem_free(&s->mem);
 	if (s->fill)
 		fill_free(s->fill);
 	gen_data_free(&s->wdata);
@@ -1123,11 +1127,20 @@ void *worker_main(void *arg)
 		     !j->thinktime_ns;
 	/* Pinned first: the batching depends on the CPUs allowed */
 	ret = ctl_setup(&s);
+	if (!ret) {
+		/* nice=, prio= (procattr.h): before the engine starts */
+		ret = procattr_apply(j, msg, sizeof(msg));
+		if (ret)
+			job_fail(&s, ret, "%s", msg);
+	}
 	s.one_cpu = on_one_cpu();
 	s.syncs = j->fsync || j->fdatasync;
-	ret = iolog_open(&s.iolog, j, w->log_index, w->clk, msg, sizeof(msg));
-	if (ret)
-		job_fail(&s, ret, "%s", msg);
+	if (!ret) {
+		ret = iolog_open(&s.iolog, j, w->log_index, w->clk, msg,
+				 sizeof(msg));
+		if (ret)
+			job_fail(&s, ret, "%s", msg);
+	}
 	if (!ret)
 		ret = alloc_reqs(&s);
 	if (!ret && w->series && !(s.irec = ival_rec_new(w->series))) {

@@ -16,6 +16,7 @@
 #include "engine.h"
 #include "fill.h"
 #include "gen.h"
+#include "procattr.h"
 #include "verify.h"
 #include "worker.h"
 
@@ -56,6 +57,7 @@ struct wstate {
 	struct io_req **free_reqs;
 	struct io_req **reaped;
 	void *bufs;
+	struct procmem mem;	/* where bufs came from (procattr.h) */
 	unsigned depth, nfree, inflight, queued;
 	struct gen gen;
 	struct gen_data wdata;	/* the bytes of writes; unused with verify= */

@@ -310,6 +310,7 @@ struct job {
 	uint64_t mem_align;		/* 0: the target's alignment only */
 	uint64_t hugepage_size;		/* shmhuge, mmaphuge: rounding */
 	uint64_t lockmem;		/* bytes mlock()ed per clone; 0 */
+	char *ioscheduler;		/* NULL: the disks' own (iosched.h) */
 
 	/* Derived by plan.c. */
 	unsigned clone;		/* 0..numjobs-1 */

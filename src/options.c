@@ -15,6 +15,7 @@
 #include "cpuset.h"
 #include "engine.h"
 #include "fill.h"
+#include "iosched.h"
 #include "gen.h"
 #include "options.h"
 #include "path.h"
@@ -219,6 +220,14 @@ static int set_nice(struct job *j, const struct opt_def *o, const char *val,
 {
 	int n;
 	int ret = procattr_nice_parse(val, &n, why, whylen);
+
+	return ret ? ret : set_str(field(j, o->off), val);
+}
+
+static int set_ioscheduler(struct job *j, const struct opt_def *o,
+			   const char *val, char *why, size_t whylen)
+{
+	int ret = iosched_name_ok(val, why, whylen);
 
 	return ret ? ret : set_str(field(j, o->off), val);
 }
@@ -696,6 +705,11 @@ const struct opt_def options_table[] = {
 	  .category = "engine",
 	  .help = "Lock this many bytes of memory per clone (mlock) for its "
 		  "run, leaving less for the page cache; 0: none" },
+	{ .name = "ioscheduler", .type = OPT_SPECIAL, .off = F(ioscheduler),
+	  .set = set_ioscheduler, .category = "engine",
+	  .help = "Switch the disks under the job's targets to this I/O "
+		  "scheduler (none, mq-deadline, kyber, bfq) once its files "
+		  "are open; put back at the end of the run" },
 	{ .name = "exitall", .type = OPT_BOOL, .off = F(exitall), .def = "0",
 	  .category = "order",
 	  .help = "When this job ends, stop the other jobs running with it" },
@@ -1086,7 +1100,6 @@ static const char *const fio_only[] = {
 	"initiator",
 	"inplace",
 	"interface",
-	"ioscheduler",
 	"job_max_open_zones",
 	"job_start_clock_id",
 	"latency_percentile",

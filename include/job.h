@@ -311,6 +311,9 @@ struct job {
 	uint64_t hugepage_size;		/* shmhuge, mmaphuge: rounding */
 	uint64_t lockmem;		/* bytes mlock()ed per clone; 0 */
 	char *ioscheduler;		/* NULL: the disks' own (iosched.h) */
+	char *cgroup;			/* blkio group (cgroup.h); NULL: none */
+	uint64_t cgroup_weight;		/* 0: unchanged */
+	bool cgroup_nodelete;
 
 	/* Derived by plan.c. */
 	unsigned clone;		/* 0..numjobs-1 */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cgroup.h"
 #include "check_expr.h"
 #include "dist.h"
 #include "cpuset.h"
@@ -228,6 +229,14 @@ static int set_ioscheduler(struct job *j, const struct opt_def *o,
 			   const char *val, char *why, size_t whylen)
 {
 	int ret = iosched_name_ok(val, why, whylen);
+
+	return ret ? ret : set_str(field(j, o->off), val);
+}
+
+static int set_cgroup(struct job *j, const struct opt_def *o,
+		      const char *val, char *why, size_t whylen)
+{
+	int ret = cgroup_name_ok(val, why, whylen);
 
 	return ret ? ret : set_str(field(j, o->off), val);
 }
@@ -710,6 +719,18 @@ const struct opt_def options_table[] = {
 	  .help = "Switch the disks under the job's targets to this I/O "
 		  "scheduler (none, mq-deadline, kyber, bfq) once its files "
 		  "are open; put back at the end of the run" },
+	{ .name = "cgroup", .type = OPT_SPECIAL, .off = F(cgroup),
+	  .set = set_cgroup, .category = "cpu",
+	  .help = "Each clone's thread joins this blkio control group "
+		  "(cgroup v1), made when missing" },
+	{ .name = "cgroup_weight", .type = OPT_UINT, .off = F(cgroup_weight),
+	  .def = "0", .min = 0, .max = 1000, .category = "cpu",
+	  .help = "The group's blkio weight (bfq's, 1 to 1000); without "
+		  "cgroup=, the group is named after the job; 0: unchanged" },
+	{ .name = "cgroup_nodelete", .type = OPT_BOOL,
+	  .off = F(cgroup_nodelete), .def = "0", .category = "cpu",
+	  .help = "Keep a group the run made (normally removed when its "
+		  "last clone ends)" },
 	{ .name = "exitall", .type = OPT_BOOL, .off = F(exitall), .def = "0",
 	  .category = "order",
 	  .help = "When this job ends, stop the other jobs running with it" },
@@ -1023,9 +1044,6 @@ static const char *const fio_only[] = {
 	"bs_unaligned",
 	"busy_poll",
 	"cdb_len",
-	"cgroup",
-	"cgroup_nodelete",
-	"cgroup_weight",
 	"chunck_size",
 	"chunk_size",
 	"clientname",

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "iolog.h"
 #include "trim.h"
 #include "wstate.h"
@@ -1130,6 +1131,11 @@ void *worker_main(void *arg)
 	if (!ret) {
 		/* nice=, prio= (procattr.h): before the engine starts */
 		ret = procattr_apply(j, msg, sizeof(msg));
+		/* cgroup= (cgroup.h): left in the teardown below */
+		if (!ret && cgroup_wanted(j)) {
+			ret = cgroup_join(j, msg, sizeof(msg));
+			s.cgroup_in = !ret;
+		}
 		if (ret)
 			job_fail(&s, ret, "%s", msg);
 	}
@@ -1226,6 +1232,8 @@ void *worker_main(void *arg)
 out:
 	worker_gate_pass(w);	/* setup failed: the others need not wait */
 	ctl_end(&s);
+	if (s.cgroup_in)
+		cgroup_leave(j);
 	wstate_free(&s);
 	atomic_store_explicit(&w->live.done, true, memory_order_release);
 	return NULL;

@@ -58,6 +58,7 @@ struct wstate {
 	struct io_req **reaped;
 	void *bufs;
 	struct procmem mem;	/* where bufs came from (procattr.h) */
+	bool cgroup_in;		/* joined cgroup= (cgroup.h) */
 	unsigned depth, nfree, inflight, queued;
 	struct gen gen;
 	struct gen_data wdata;	/* the bytes of writes; unused with verify= */

@@ -314,6 +314,8 @@ struct job {
 	char *cgroup;			/* blkio group (cgroup.h); NULL: none */
 	uint64_t cgroup_weight;		/* 0: unchanged */
 	bool cgroup_nodelete;
+	char *write_hint;		/* none..extreme; NULL: not set */
+	char *sync_file_range;		/* FLAGS[:N]; NULL: never */
 
 	/* Derived by plan.c. */
 	unsigned clone;		/* 0..numjobs-1 */

@@ -5,8 +5,10 @@
 /*
  * What a job sets on its own thread and where its I/O buffers come from:
  * nice=, prio=/prioclass=/priohint= (ioprio_set), mem=/iomem= with
- * mem_align= and hugepage-size=, lockmem=. All of it runs once, at a
- * worker's setup and teardown: nothing per I/O.
+ * mem_align= and hugepage-size=, lockmem=; and the words of two kernel
+ * hints: write_hint= (fcntl F_SET_RW_HINT on each file at setup) and
+ * sync_file_range= (the worker calls it every N writes). All but the
+ * last run once, at a worker's setup and teardown.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -56,5 +58,15 @@ struct procmem {
 int procattr_mem_alloc(struct procmem *m, const struct job *j, size_t align,
 		       size_t len, void **bufs, char *why, size_t whylen);
 void procattr_mem_free(struct procmem *m);
+
+/* write_hint=: none, short, medium, long, extreme as the kernel's
+ * RWH_WRITE_LIFE_* value (1..5), 0 for NULL. -EINVAL on another word. */
+int procattr_write_hint(const char *val);
+
+/* sync_file_range=FLAGS[:N]: FLAGS one or more of wait_before, write,
+ * wait_after joined by ','; N writes between two calls (default 1).
+ * Returns 0 or -EINVAL with why filled. */
+int procattr_sfr_parse(const char *val, unsigned *flags, uint64_t *nr,
+		       char *why, size_t whylen);
 
 #endif

@@ -241,6 +241,27 @@ static int set_cgroup(struct job *j, const struct opt_def *o,
 	return ret ? ret : set_str(field(j, o->off), val);
 }
 
+static int set_sfr(struct job *j, const struct opt_def *o, const char *val,
+		   char *why, size_t whylen)
+{
+	unsigned flags;
+	uint64_t nr;
+	int ret = procattr_sfr_parse(val, &flags, &nr, why, whylen);
+
+	return ret ? ret : set_str(field(j, o->off), val);
+}
+
+static int set_write_hint(struct job *j, const struct opt_def *o,
+			  const char *val, char *why, size_t whylen)
+{
+	if (procattr_write_hint(val) < 0) {
+		snprintf(why, whylen, "expected none, short, medium, long or "
+			 "extreme");
+		return -EINVAL;
+	}
+	return set_str(field(j, o->off), val);
+}
+
 static int set_mem(struct job *j, const struct opt_def *o, const char *val,
 		   char *why, size_t whylen)
 {
@@ -519,6 +540,16 @@ const struct opt_def options_table[] = {
 	{ .name = "fdatasync", .type = OPT_UINT, .off = F(fdatasync),
 	  .def = "0", .min = 0, .max = UINT64_MAX, .category = "cache",
 	  .help = "fdatasync after every N writes; 0: never" },
+	{ .name = "sync_file_range", .type = OPT_SPECIAL,
+	  .off = F(sync_file_range), .set = set_sfr, .category = "cache",
+	  .help = "FLAGS[:N]: sync_file_range(2) over the range written "
+		  "since the last one, every N writes (default 1); FLAGS: "
+		  "wait_before, write, wait_after joined by ','" },
+	{ .name = "write_hint", .type = OPT_SPECIAL, .off = F(write_hint),
+	  .set = set_write_hint, .category = "cache",
+	  .help = "Lifetime hint of the data written, set on each file "
+		  "(fcntl F_SET_RW_HINT): none, short, medium, long, "
+		  "extreme" },
 	{ .name = "end_fsync", .type = OPT_BOOL, .off = F(end_fsync),
 	  .def = "0", .category = "cache",
 	  .help = "fsync the files when the job's writes are done" },
@@ -1211,7 +1242,6 @@ static const char *const fio_only[] = {
 	"std_redirect",
 	"stream_id",
 	"svcl",
-	"sync_file_range",
 	"thinkcycles",
 	"thp",
 	"touch_objects",
@@ -1233,7 +1263,6 @@ static const char *const fio_only[] = {
 	"volume",
 	"window_size",
 	"write_barrier",
-	"write_hint",
 	"write_iolog",
 	"write_mode",
 	"write_zone_remainder",

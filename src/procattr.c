@@ -291,3 +291,63 @@ void procattr_mem_free(struct procmem *m)
 		munmap(m->lock, m->lock_len);
 	memset(m, 0, sizeof(*m));
 }
+
+int procattr_write_hint(const char *val)
+{
+	static const char *const w[] = { "none", "short", "medium", "long",
+					 "extreme" };
+	size_t i;
+
+	if (!val)
+		return 0;
+	for (i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		if (!strcmp(val, w[i]))
+			return (int)i + 1;
+	return -EINVAL;
+}
+
+int procattr_sfr_parse(const char *val, unsigned *flags, uint64_t *nr,
+		       char *why, size_t whylen)
+{
+	static const struct {
+		const char *name;
+		unsigned flag;
+	} f[] = {
+		{ "wait_before", SYNC_FILE_RANGE_WAIT_BEFORE },
+		{ "write", SYNC_FILE_RANGE_WRITE },
+		{ "wait_after", SYNC_FILE_RANGE_WAIT_AFTER },
+	};
+	const char *p = val, *colon = strchr(val, ':');
+	const char *end = colon ? colon : val + strlen(val);
+	size_t n, i;
+	char *e;
+
+	*flags = 0;
+	*nr = 1;
+	while (p < end) {
+		n = strcspn(p, ",:");
+		for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+			if (strlen(f[i].name) == n && !strncmp(p, f[i].name, n))
+				break;
+		if (i == sizeof(f) / sizeof(f[0]))
+			goto bad;
+		*flags |= f[i].flag;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	if (!*flags)
+		goto bad;
+	if (colon) {
+		errno = 0;
+		*nr = strtoull(colon + 1, &e, 10);
+		if (errno || e == colon + 1 || *e || !*nr)
+			goto bad;
+	}
+	return 0;
+bad:
+	snprintf(why, whylen, "expected FLAGS[:N]: FLAGS one or more of "
+		 "wait_before, write, wait_after joined by ',', N a number "
+		 "of writes from 1");
+	return -EINVAL;
+}

@@ -9,6 +9,7 @@
  * engine's and the clock.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -418,19 +419,23 @@ should_stop_as(struct wstate *s, const bool plain)
 }
 
 /*
- * fsync (full) or fdatasync of fd, timed: its latency goes into *h (NULL:
+ * fsync (full), fdatasync, or sync_file_range of [range[0], range[1])
+ * when range is not NULL, of fd, timed: its latency goes into *h (NULL:
  * nowhere), its time is returned (0 when abandoned), and s->now moves
  * past it, so that the runtime counts it. 0 or -errno in *err.
  */
 static uint64_t timed_sync(struct wstate *s, int fd, bool full,
-			   struct hist *h, int *err)
+			   const uint64_t *range, struct hist *h, int *err)
 {
 	uint64_t t0, t1;
 	int r;
 
 	t0 = clock_ticks(s->w->clk);
 	call_enter(s);
-	r = full ? fsync(fd) : fdatasync(fd);
+	r = range ? sync_file_range(fd, (off_t)range[0],
+				    (off_t)(range[1] - range[0]),
+				    s->sfr_flags) :
+	    full ? fsync(fd) : fdatasync(fd);
 	*err = r ? -errno : 0;
 	if (!call_leave(s))
 		return 0;
@@ -448,12 +453,51 @@ static void sync_file(struct wstate *s, int fd)
 	int r;
 
 	timed_sync(s, fd, j->fsync && s->writes_since_sync >= j->fsync,
-		   &s->st->sync, &r);
+		   NULL, &s->st->sync, &r);
 	if (s->abandoned)
 		return;
 	s->writes_since_sync = 0;
 	if (r)
 		job_fail(s, r, "fsync: %s", strerror(-r));
+}
+
+/* sync_file_range=: the file's written range grows; every sfr_nr
+ * writes, that file's range since its last call is synced, as fio does
+ * (which issues it ahead of the next write: none once all are issued). */
+static void sfr_write(struct wstate *s, const struct io_req *req)
+{
+	uint64_t *rg = &s->sfr_rng[2 * req->file];
+	int r;
+
+	if (rg[0] > req->offset)
+		rg[0] = req->offset;
+	if (rg[1] < req->offset + (uint64_t)req->res)
+		rg[1] = req->offset + (uint64_t)req->res;
+	if (++s->sfr_count < s->sfr_nr)
+		return;
+	s->sfr_count = 0;
+	/* fio issues it before the next write: none after the last one */
+	if (s->issued_bytes >= s->limit_bytes ||
+	    s->issued_ios >= s->limit_ios)
+		return;
+	timed_sync(s, req->fd, false, rg, &s->st->sync, &r);
+	if (s->abandoned)
+		return;
+	rg[0] = UINT64_MAX;
+	rg[1] = 0;
+	if (r)
+		job_fail(s, r, "sync_file_range: %s", strerror(-r));
+}
+
+/* A write done with fsync=, fdatasync= or sync_file_range= on. */
+static void sync_count(struct wstate *s, const struct io_req *req)
+{
+	if (s->sfr_rng && req->res > 0)
+		sfr_write(s, req);
+	if ((s->j->fsync || s->j->fdatasync) &&
+	    ++s->writes_since_sync >= (s->j->fsync ? s->j->fsync :
+				       s->j->fdatasync))
+		sync_file(s, req->fd);
 }
 
 /*
@@ -569,10 +613,8 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 			.ramp = s->ramp_end != 0 });
 	if (s->pace_on)
 		pace_done(s, req);
-	if (req->ddir == DDIR_WRITE && s->syncs &&
-	    ++s->writes_since_sync >= (s->j->fsync ? s->j->fsync :
-				       s->j->fdatasync))
-		sync_file(s, req->fd);
+	if (req->ddir == DDIR_WRITE && s->syncs)
+		sync_count(s, req);
 done:
 	s->free_reqs[s->nfree++] = req;
 }
@@ -1001,7 +1043,7 @@ static void finish(struct wstate *s)
 	    !j->verify_only && !s->st->err) {
 		for (i = 0; i < t->nfiles && !s->st->err; i++) {
 			s->st->end_sync_ns += timed_sync(s, t->files[i].fd,
-							 true, NULL, &r);
+							 true, NULL, NULL, &r);
 			if (s->abandoned)
 				return;
 			if (r)
@@ -1071,6 +1113,7 @@ static void wstate_free(struct wstate *s)
 	free(s->vblk);
 	free(s->busy);
 	procattr_mem_free(&s->mem);
+	free(s->sfr_rng);
 	if (s->fill)
 		fill_free(s->fill);
 	gen_data_free(&s->wdata);
@@ -1078,6 +1121,44 @@ static void wstate_free(struct wstate *s)
 	free(s->reaped);
 	free(s->free_reqs);
 	free(s->reqs);
+}
+
+/* write_hint= on each file, sync_file_range='s state (procattr.h). */
+static int hints_setup(struct wstate *s)
+{
+	const struct job *j = s->j;
+	const struct target *t = s->w->tgt;
+	uint64_t hint = (uint64_t)procattr_write_hint(j->write_hint);
+	unsigned i, n = t->files ? t->nfiles : 0;
+	char why[256];
+
+	if (j->sync_file_range && n) {
+		if (procattr_sfr_parse(j->sync_file_range, &s->sfr_flags,
+				       &s->sfr_nr, why, sizeof(why))) {
+			job_fail(s, -EINVAL, "%s", why);
+			return -EINVAL;
+		}
+		s->sfr_rng = malloc(2 * sizeof(uint64_t) * n);
+		if (!s->sfr_rng) {
+			job_fail(s, -ENOMEM, "sync_file_range: %s",
+				 strerror(ENOMEM));
+			return -ENOMEM;
+		}
+		for (i = 0; i < n; i++) {
+			s->sfr_rng[2 * i] = UINT64_MAX;
+			s->sfr_rng[2 * i + 1] = 0;
+		}
+		s->syncs = true;
+	}
+	for (i = 0; hint && i < n; i++) {
+		if (t->files[i].fd < 0 ||
+		    !fcntl(t->files[i].fd, F_SET_RW_HINT, &hint))
+			continue;
+		job_fail(s, -errno, "write_hint=%s on %s: %s", j->write_hint,
+			 t->files[i].path, strerror(errno));
+		return -errno;
+	}
+	return 0;
 }
 
 void *worker_main(void *arg)
@@ -1141,6 +1222,8 @@ void *worker_main(void *arg)
 	}
 	s.one_cpu = on_one_cpu();
 	s.syncs = j->fsync || j->fdatasync;
+	if (!ret)
+		ret = hints_setup(&s);
 	if (!ret) {
 		ret = iolog_open(&s.iolog, j, w->log_index, w->clk, msg,
 				 sizeof(msg));

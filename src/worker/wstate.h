@@ -75,7 +75,14 @@ struct wstate {
 	uint64_t deadline;	/* ticks; UINT64_MAX: none */
 	uint64_t ramp_end;	/* ticks; 0 once ramping is over */
 	uint64_t writes_since_sync;
-	bool syncs;		/* fsync= or fdatasync=: writes count to it */
+	bool syncs;		/* fsync=, fdatasync= or sync_file_range=:
+				 * writes count to it */
+	/* sync_file_range= (procattr.h): its flags, every sfr_nr writes;
+	 * sfr_rng: per file, the range [lo, hi) written since its last
+	 * call (lo > hi: none); NULL when off. */
+	unsigned sfr_flags;
+	uint64_t sfr_nr, sfr_count;
+	uint64_t *sfr_rng;
 	struct cpu_usage cpu0;		/* the job thread at measure start */
 	struct cpu_usage eng_cpu0;	/* the engine's threads, likewise */
 	bool engine_failed;		/* its I/Os cannot be drained */

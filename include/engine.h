@@ -30,6 +30,8 @@ struct io_req {
 	uint8_t ddir;		/* enum ddir */
 	uint16_t file;		/* index into the worker's files */
 	int fd;
+	uint16_t ioprio;	/* cmdprio: this I/O's priority; 0: the
+				 * thread's (libaio, io_uring read it) */
 	void *buf;
 	int64_t res;		/* bytes moved (res < len: short) or -errno */
 	uint64_t t_queue;

@@ -316,6 +316,8 @@ struct job {
 	bool cgroup_nodelete;
 	char *write_hint;		/* none..extreme; NULL: not set */
 	char *sync_file_range;		/* FLAGS[:N]; NULL: never */
+	/* cmdprio_*: "A[,B]" read/write pairs (procattr_cmdprio) */
+	char *cmdprio_percentage, *cmdprio_class, *cmdprio, *cmdprio_hint;
 
 	/* Derived by plan.c. */
 	unsigned clone;		/* 0..numjobs-1 */

@@ -10,6 +10,7 @@
  * sync_file_range= (the worker calls it every N writes). All but the
  * last run once, at a worker's setup and teardown.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -62,6 +63,19 @@ void procattr_mem_free(struct procmem *m);
 /* write_hint=: none, short, medium, long, extreme as the kernel's
  * RWH_WRITE_LIFE_* value (1..5), 0 for NULL. -EINVAL on another word. */
 int procattr_write_hint(const char *val);
+
+/* cmdprio_*=A[,B]: A for reads, B (default A) for writes, each from 0
+ * to max. Returns 0 or -EINVAL with why filled. */
+int procattr_pair_parse(const char *val, unsigned max, unsigned out[2],
+			char *why, size_t whylen);
+
+/*
+ * cmdprio_percentage=, cmdprio_class=, cmdprio=, cmdprio_hint= of j:
+ * per direction (read, write), the share of I/Os (in 1/2^32) that carry
+ * the ioprio value val. Returns false when the job sets no percentage.
+ */
+bool procattr_cmdprio(const struct job *j, uint64_t share[2],
+		      uint16_t val[2]);
 
 /* sync_file_range=FLAGS[:N]: FLAGS one or more of wait_before, write,
  * wait_after joined by ','; N writes between two calls (default 1).

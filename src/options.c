@@ -262,6 +262,19 @@ static int set_write_hint(struct job *j, const struct opt_def *o,
 	return set_str(field(j, o->off), val);
 }
 
+/* cmdprio_*: READ[,WRITE] within the option's range. */
+static int set_cmdprio(struct job *j, const struct opt_def *o,
+		       const char *val, char *why, size_t whylen)
+{
+	unsigned out[2];
+	unsigned max = !strcmp(o->name, "cmdprio_percentage") ? 100 :
+		       !strcmp(o->name, "cmdprio_class") ? 3 :
+		       !strcmp(o->name, "cmdprio") ? 7 : 1023;
+	int ret = procattr_pair_parse(val, max, out, why, whylen);
+
+	return ret ? ret : set_str(field(j, o->off), val);
+}
+
 static int set_mem(struct job *j, const struct opt_def *o, const char *val,
 		   char *why, size_t whylen)
 {
@@ -392,6 +405,24 @@ const struct opt_def options_table[] = {
 	  .max = 65536, .category = "engine",
 	  .help = "Collect at most this many completions at a time; 0: "
 		  "iodepth" },
+	{ .name = "cmdprio_percentage", .type = OPT_SPECIAL,
+	  .off = F(cmdprio_percentage), .set = set_cmdprio, .def = "0",
+	  .category = "engine",
+	  .help = "libaio, io_uring: percent of I/Os (READ[,WRITE]) issued "
+		  "with their own priority (cmdprio_class, cmdprio)" },
+	{ .name = "cmdprio_class", .type = OPT_SPECIAL,
+	  .off = F(cmdprio_class), .set = set_cmdprio, .def = "1",
+	  .category = "engine",
+	  .help = "libaio, io_uring: that priority's class, 0 to 3 "
+		  "(READ[,WRITE]); default 1, realtime" },
+	{ .name = "cmdprio", .type = OPT_SPECIAL, .off = F(cmdprio),
+	  .set = set_cmdprio, .def = "0", .category = "engine",
+	  .help = "libaio, io_uring: that priority's level, 0 to 7 "
+		  "(READ[,WRITE])" },
+	{ .name = "cmdprio_hint", .type = OPT_SPECIAL, .off = F(cmdprio_hint),
+	  .set = set_cmdprio, .def = "0", .category = "engine",
+	  .help = "libaio, io_uring: that priority's hint, 0 to 1023 "
+		  "(READ[,WRITE])" },
 	{ .name = "fixedbufs", .type = OPT_BOOL, .off = F(fixedbufs),
 	  .def = "auto", .flags = OPT_F_AUTO, .category = "engine",
 	  .help = "io_uring: register the I/O buffers with the kernel; "
@@ -1080,11 +1111,7 @@ static const char *const fio_only[] = {
 	"clientname",
 	"clustername",
 	"cmd_type",
-	"cmdprio",
 	"cmdprio_bssplit",
-	"cmdprio_class",
-	"cmdprio_hint",
-	"cmdprio_percentage",
 	"comm",
 	"conf",
 	"cont",

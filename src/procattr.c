@@ -351,3 +351,59 @@ bad:
 		 "of writes from 1");
 	return -EINVAL;
 }
+
+int procattr_pair_parse(const char *val, unsigned max, unsigned out[2],
+			char *why, size_t whylen)
+{
+	const char *p = val;
+	unsigned long v;
+	char *e;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		errno = 0;
+		v = strtoul(p, &e, 10);
+		if (errno || e == p || v > max || (*e && *e != ','))
+			goto bad;
+		out[k] = (unsigned)v;
+		if (!*e) {
+			if (!k)
+				out[1] = out[0];
+			return 0;
+		}
+		p = e + 1;
+	}
+bad:
+	snprintf(why, whylen, "expected N or READ,WRITE, each from 0 to %u",
+		 max);
+	return -EINVAL;
+}
+
+bool procattr_cmdprio(const struct job *j, uint64_t share[2],
+		      uint16_t val[2])
+{
+	unsigned pct[2], cls[2] = { 1, 1 }, lvl[2] = { 0, 0 },
+		 hint[2] = { 0, 0 };
+	char why[128];
+	int k;
+
+	if (!j->cmdprio_percentage ||
+	    procattr_pair_parse(j->cmdprio_percentage, 100, pct, why,
+				sizeof(why)) || (!pct[0] && !pct[1]))
+		return false;
+	/* Checked when set: these parse. */
+	if (j->cmdprio_class)
+		procattr_pair_parse(j->cmdprio_class, 3, cls, why, sizeof(why));
+	if (j->cmdprio)
+		procattr_pair_parse(j->cmdprio, 7, lvl, why, sizeof(why));
+	if (j->cmdprio_hint)
+		procattr_pair_parse(j->cmdprio_hint, 1023, hint, why,
+				    sizeof(why));
+	for (k = 0; k < 2; k++) {
+		share[k] = pct[k] >= 100 ? UINT64_MAX :
+			   ((uint64_t)pct[k] << 32) / 100;
+		val[k] = (uint16_t)(cls[k] << IOPRIO_CLASS_SHIFT |
+				    hint[k] << IOPRIO_HINT_SHIFT | lvl[k]);
+	}
+	return true;
+}

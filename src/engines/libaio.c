@@ -42,6 +42,10 @@
  */
 #include <errno.h>
 #include <libaio.h>
+
+#ifndef IOCB_FLAG_IOPRIO
+#define IOCB_FLAG_IOPRIO (1 << 1)	/* linux/aio_abi.h */
+#endif
 #include <stdbool.h>
 #include <stdlib.h>
 #include <time.h>
@@ -138,6 +142,10 @@ static int aio_queue(struct engine_ctx *ctx, struct io_req *req)
 	else
 		io_prep_pwrite(cb, req->fd, req->buf, req->len,
 			       (long long)req->offset);
+	if (req->ioprio) {
+		cb->aio_reqprio = (short)req->ioprio;
+		cb->u.c.flags |= IOCB_FLAG_IOPRIO;
+	}
 	cb->data = req;
 	st->pending[st->npending++] = cb;
 	return ENGINE_QUEUED;
@@ -351,6 +359,8 @@ const struct engine_ops engine_libaio = {
 	.alias = "kaio",
 	.help = "Linux native AIO: io_submit and io_getevents",
 	.flags = ENGINE_ASYNC_NEEDS_DIRECT,
+	/* cmdprio_class, cmdprio, cmdprio_hint act through it */
+	.options = (const char *const[]){ "cmdprio_percentage", NULL },
 	.submit_call = "io_submit",
 	.init = aio_init,
 	.queue = aio_queue,

@@ -417,6 +417,8 @@ static int uring_queue(struct engine_ctx *ctx, struct io_req *req)
 	}
 	if (u->fixed_files)
 		sqe->flags |= IOSQE_FIXED_FILE;
+	if (req->ioprio)
+		sqe->ioprio = req->ioprio;
 	io_uring_sqe_set_data(sqe, req);
 	u->pend[u->npend++] = req;
 	u->outstanding++;
@@ -632,7 +634,8 @@ const struct engine_ops engine_uring = {
 	.alias = "uring",
 	.help = "Linux io_uring (liburing): batched submit and reap",
 	.options = (const char *const[]){ "fixedbufs", "registerfiles",
-		"sqthread_poll", "sqthread_poll_cpu", "hipri", NULL },
+		"sqthread_poll", "sqthread_poll_cpu", "hipri",
+		"cmdprio_percentage", NULL },
 	.submit_call = "io_uring_enter",
 	.init = uring_init,
 	.queue = uring_queue,

@@ -255,7 +255,7 @@ static bool serial_blocked(const struct wstate *s)
  * True when every per-I/O feature is off: no verify= or serialize_overlap
  * (slow), buffer options (fill), rate= (pace_on), thinktime=, iodepth_low,
  * run control, ramp_time still running, interval=, logs, fsync=/
- * fdatasync=. The I/O loop reads it once per round (an issue() call, a
+ * fdatasync=/sync_file_range=, cmdprio_percentage=. The I/O loop reads it once per round (an issue() call, a
  * reap batch) and runs a copy of issue() or of the completion loop where
  * those checks are compiled out (prep_as, issue_as, complete_as with
  * plain true); none of them turns on within a round (measure_start, the
@@ -264,6 +264,7 @@ static bool serial_blocked(const struct wstate *s)
 static inline bool plain_now(const struct wstate *s)
 {
 	return !(s->slow | s->pace_on | s->think_on | s->ctl_on | s->syncs |
+		 s->cmdprio |
 		 (s->fill != NULL) | (s->low != 0) | (s->ramp_end != 0) |
 		 (s->irec != NULL) | (s->iolog != NULL));
 }
@@ -332,6 +333,9 @@ prep_as(struct wstate *s, struct io_req *req, const bool plain)
 	req->fd = tf->fd;
 	req->len = io.len;
 	req->ddir = io.ddir;
+	if (!plain && s->cmdprio)
+		req->ioprio = io.ddir < 2 && (gen_rng_next(&s->cp_rng) >> 32) <
+			      s->cp_share[io.ddir] ? s->cp_val[io.ddir] : 0;
 	req->t_submit = 0;
 	req->t_done = 0;
 	if (io.ddir == DDIR_WRITE) {
@@ -1150,6 +1154,14 @@ static int hints_setup(struct wstate *s)
 		}
 		s->syncs = true;
 	}
+	/* cmdprio: the engines that carry a priority per I/O */
+	for (i = 0; s->eng->options && s->eng->options[i]; i++)
+		if (!strcmp(s->eng->options[i], "cmdprio_percentage") &&
+		    procattr_cmdprio(j, s->cp_share, s->cp_val)) {
+			s->cmdprio = true;
+			gen_rng_seed(&s->cp_rng, j->randseed ^ 0x636d6470ull ^
+				     ((uint64_t)j->clone << 40));
+		}
 	for (i = 0; hint && i < n; i++) {
 		if (t->files[i].fd < 0 ||
 		    !fcntl(t->files[i].fd, F_SET_RW_HINT, &hint))

@@ -112,6 +112,10 @@ enum coe_mask {
  * by job_free(). The option table (options.c) is the only writer of option
  * fields; plan.c fills the derived fields at the bottom.
  */
+/* exit_what=: what exitall stops. The wait group runs alone, so fio's
+ * group and stonewall both stop it; all stops the later groups too. */
+enum exit_what { EXIT_WHAT_GROUP, EXIT_WHAT_STONEWALL, EXIT_WHAT_ALL };
+
 struct job {
 	char *name;
 	char *description;
@@ -316,6 +320,8 @@ struct job {
 	bool cgroup_nodelete;
 	char *write_hint;		/* none..extreme; NULL: not set */
 	char *sync_file_range;		/* FLAGS[:N]; NULL: never */
+	int exit_what;			/* enum exit_what: exitall's reach */
+	uint64_t write_barrier;		/* accepted: no engine here has one */
 	/* cmdprio_*: "A[,B]" read/write pairs (procattr_cmdprio) */
 	char *cmdprio_percentage, *cmdprio_class, *cmdprio, *cmdprio_hint;
 

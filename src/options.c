@@ -126,6 +126,15 @@ static const struct opt_choice clocksource_choices[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct opt_choice exit_what_choices[] = {
+	{ "group", EXIT_WHAT_GROUP, "the jobs running with it (its wait "
+	  "group)" },
+	{ "stonewall", EXIT_WHAT_STONEWALL, "every running job: its wait "
+	  "group, which runs alone" },
+	{ "all", EXIT_WHAT_ALL, "every job: later wait groups do not start" },
+	{ NULL, 0, NULL },
+};
+
 static const struct opt_choice unified_choices[] = {
 	{ "none", UNIFIED_NONE, "reads and writes reported apart" },
 	{ "0", UNIFIED_NONE, "same as none" },
@@ -571,6 +580,11 @@ const struct opt_def options_table[] = {
 	{ .name = "fdatasync", .type = OPT_UINT, .off = F(fdatasync),
 	  .def = "0", .min = 0, .max = UINT64_MAX, .category = "cache",
 	  .help = "fdatasync after every N writes; 0: never" },
+	{ .name = "write_barrier", .type = OPT_UINT, .off = F(write_barrier),
+	  .def = "0", .min = 0, .max = UINT64_MAX, .category = "cache",
+	  .help = "Accepted for fio job files: fio marks every Nth write a "
+		  "barrier for engines that have one (libpmem, sg); none "
+		  "here has (a warning says so)" },
 	{ .name = "sync_file_range", .type = OPT_SPECIAL,
 	  .off = F(sync_file_range), .set = set_sfr, .category = "cache",
 	  .help = "FLAGS[:N]: sync_file_range(2) over the range written "
@@ -796,6 +810,11 @@ const struct opt_def options_table[] = {
 	{ .name = "exitall", .type = OPT_BOOL, .off = F(exitall), .def = "0",
 	  .category = "order",
 	  .help = "When this job ends, stop the other jobs running with it" },
+	{ .name = "exit_what", .type = OPT_ENUM, .off = F(exit_what),
+	  .def = "group", .choices = exit_what_choices, .category = "order",
+	  .help = "What exitall stops: group (the jobs running with it), "
+		  "stonewall (the same here), all (those and every later "
+		  "job)" },
 	{ .name = "exitall_on_error", .type = OPT_BOOL,
 	  .off = F(exitall_on_error), .def = "0", .category = "order",
 	  .help = "When this job fails, stop every job, and start no more" },
@@ -1133,7 +1152,6 @@ static const char *const fio_only[] = {
 	"exec_postrun",
 	"exec_prerun",
 	"exit_on_io_done",
-	"exit_what",
 	"experimental_verify",
 	"fdp",
 	"fdp_pli",
@@ -1289,7 +1307,6 @@ static const char *const fio_only[] = {
 	"verifysort_nr",
 	"volume",
 	"window_size",
-	"write_barrier",
 	"write_iolog",
 	"write_mode",
 	"write_zone_remainder",

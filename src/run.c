@@ -643,7 +643,10 @@ static bool exit_on_error(const struct plan *p, unsigned wg,
 
 	for (i = 0; i < p->njobs; i++)
 		if (p->jobs[i].wait_group == wg &&
-		    p->jobs[i].exitall_on_error && r->stats[i].err)
+		    ((p->jobs[i].exitall_on_error && r->stats[i].err) ||
+		     /* exitall with exit_what=all: no later group either */
+		     (p->jobs[i].exitall && r->ran[i] &&
+		      p->jobs[i].exit_what == EXIT_WHAT_ALL)))
 			return true;
 	return false;
 }

@@ -95,6 +95,9 @@ struct engine_opts {
 	bool nowait;			/* pvsync2: RWF_NOWAIT */
 	bool uncached;			/* pvsync2: RWF_DONTCACHE */
 	int stat_type;			/* filestat: enum engine_stat */
+	bool thp;			/* mmap: MADV_HUGEPAGE */
+	uint64_t force_async;		/* io_uring: IOSQE_ASYNC every N */
+	unsigned hipri_pct;		/* pvsync2: % of I/Os RWF_HIPRI */
 };
 
 /* filestat's system call (stat_type=). */

@@ -321,6 +321,9 @@ struct job {
 	char *write_hint;		/* none..extreme; NULL: not set */
 	char *sync_file_range;		/* FLAGS[:N]; NULL: never */
 	int exit_what;			/* enum exit_what: exitall's reach */
+	bool thp;			/* mmap engine: MADV_HUGEPAGE */
+	uint64_t force_async;		/* io_uring: IOSQE_ASYNC every N */
+	double hipri_percentage;	/* pvsync2: RWF_HIPRI share */
 	uint64_t write_barrier;		/* accepted: no engine here has one */
 	/* cmdprio_*: "A[,B]" read/write pairs (procattr_cmdprio) */
 	char *cmdprio_percentage, *cmdprio_class, *cmdprio, *cmdprio_hint;

@@ -432,6 +432,18 @@ const struct opt_def options_table[] = {
 	  .set = set_cmdprio, .def = "0", .category = "engine",
 	  .help = "libaio, io_uring: that priority's hint, 0 to 1023 "
 		  "(READ[,WRITE])" },
+	{ .name = "thp", .type = OPT_BOOL, .off = F(thp), .def = "0",
+	  .category = "engine",
+	  .help = "mmap: advise transparent huge pages on each mapping "
+		  "(madvise MADV_HUGEPAGE)" },
+	{ .name = "force_async", .type = OPT_UINT, .off = F(force_async),
+	  .def = "0", .min = 0, .max = UINT64_MAX, .category = "engine",
+	  .help = "io_uring: every Nth I/O goes to the kernel's worker "
+		  "threads (IOSQE_ASYNC); 0: none" },
+	{ .name = "hipri_percentage", .type = OPT_PCT,
+	  .off = F(hipri_percentage), .def = "0", .category = "engine",
+	  .help = "pvsync2: this percent of I/Os, drawn at random, with "
+		  "RWF_HIPRI (polled); hipri=1 is all of them" },
 	{ .name = "fixedbufs", .type = OPT_BOOL, .off = F(fixedbufs),
 	  .def = "auto", .flags = OPT_F_AUTO, .category = "engine",
 	  .help = "io_uring: register the I/O buffers with the kernel; "
@@ -1164,7 +1176,6 @@ static const char *const fio_only[] = {
 	"flow_id",
 	"flow_sleep",
 	"flow_watermark",
-	"force_async",
 	"gid",
 	"gpu_dev_id",
 	"gpu_dev_ids",
@@ -1172,7 +1183,6 @@ static const char *const fio_only[] = {
 	"gtod_cpu",
 	"hdfs_use_direct",
 	"hdfsdirectory",
-	"hipri_percentage",
 	"hostname",
 	"http_host",
 	"http_mode",
@@ -1288,7 +1298,6 @@ static const char *const fio_only[] = {
 	"stream_id",
 	"svcl",
 	"thinkcycles",
-	"thp",
 	"touch_objects",
 	"ttl",
 	"uid",

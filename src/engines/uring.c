@@ -78,6 +78,7 @@ struct uring {
 	bool committed;			/* pend was committed, not submitted */
 	bool sqpoll;
 	bool defer;			/* DEFER_TASKRUN in effect */
+	uint64_t force_async, fa_count;	/* force_async=: every Nth I/O */
 	bool fixed_bufs;
 	bool fixed_files;
 	bool reg_fd;			/* the ring fd is registered */
@@ -296,6 +297,7 @@ static int uring_init(struct engine_ctx *ctx)
 	if (r)
 		goto err_free;
 	u->sqpoll = flags & IORING_SETUP_SQPOLL;
+	u->force_async = ctx->opts.force_async;
 	u->defer = flags & IORING_SETUP_DEFER_TASKRUN;
 	/*
 	 * Registered buffers and files spare the kernel a page pinning and
@@ -419,6 +421,10 @@ static int uring_queue(struct engine_ctx *ctx, struct io_req *req)
 		sqe->flags |= IOSQE_FIXED_FILE;
 	if (req->ioprio)
 		sqe->ioprio = req->ioprio;
+	if (u->force_async && ++u->fa_count >= u->force_async) {
+		u->fa_count = 0;
+		sqe->flags |= IOSQE_ASYNC;
+	}
 	io_uring_sqe_set_data(sqe, req);
 	u->pend[u->npend++] = req;
 	u->outstanding++;
@@ -635,7 +641,7 @@ const struct engine_ops engine_uring = {
 	.help = "Linux io_uring (liburing): batched submit and reap",
 	.options = (const char *const[]){ "fixedbufs", "registerfiles",
 		"sqthread_poll", "sqthread_poll_cpu", "hipri",
-		"cmdprio_percentage", NULL },
+		"cmdprio_percentage", "force_async", NULL },
 	.submit_call = "io_uring_enter",
 	.init = uring_init,
 	.queue = uring_queue,

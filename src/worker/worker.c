@@ -1203,6 +1203,8 @@ void *worker_main(void *arg)
 		.pool_threads = j->pool_threads,
 		.nowait = j->nowait, .uncached = j->uncached,
 		.stat_type = j->stat_type,
+		.thp = j->thp, .force_async = j->force_async,
+		.hipri_pct = (unsigned)j->hipri_percentage,
 	};
 	s.ctx.iodepth = s.depth;
 	s.ctx.clk = w->clk;

@@ -314,6 +314,8 @@ struct job {
 	uint64_t mem_align;		/* 0: the target's alignment only */
 	uint64_t hugepage_size;		/* shmhuge, mmaphuge: rounding */
 	uint64_t lockmem;		/* bytes mlock()ed per clone; 0 */
+	char *numa_cpu_nodes;		/* node list; NULL: unchanged */
+	char *numa_mem_policy;		/* MODE[:NODES]; NULL: unchanged */
 	char *ioscheduler;		/* NULL: the disks' own (iosched.h) */
 	char *cgroup;			/* blkio group (cgroup.h); NULL: none */
 	uint64_t cgroup_weight;		/* 0: unchanged */

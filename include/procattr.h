@@ -35,7 +35,8 @@ int procattr_nice_parse(const char *val, int *nice, char *why,
 			size_t whylen);
 
 /*
- * On the calling thread: nice=, then the I/O priority when any of prio,
+ * On the calling thread: numa_cpu_nodes= (the CPUs of those nodes),
+ * numa_mem_policy= (set_mempolicy), nice=, then the I/O priority when any of prio,
  * prioclass, priohint is set (class best-effort when only the level is,
  * as fio 3.33 does). Returns 0 or -errno with why filled (the call and
  * its arguments).
@@ -63,6 +64,16 @@ void procattr_mem_free(struct procmem *m);
 /* write_hint=: none, short, medium, long, extreme as the kernel's
  * RWH_WRITE_LIFE_* value (1..5), 0 for NULL. -EINVAL on another word. */
 int procattr_write_hint(const char *val);
+
+/* numa_cpu_nodes=: a node list ("all", or N,A-B) as a mask of nodes
+ * below 64. Returns 0 or -EINVAL with why filled. */
+int procattr_nodes_parse(const char *val, uint64_t *mask, char *why,
+			 size_t whylen);
+
+/* numa_mem_policy=MODE[:NODES]: MODE default, prefer (one node), bind,
+ * interleave (a node list), local. *mode is the kernel's MPOL_* value. */
+int procattr_mempolicy_parse(const char *val, int *mode, uint64_t *mask,
+			     char *why, size_t whylen);
 
 /* cmdprio_*=A[,B]: A for reads, B (default A) for writes, each from 0
  * to max. Returns 0 or -EINVAL with why filled. */

@@ -284,6 +284,25 @@ static int set_cmdprio(struct job *j, const struct opt_def *o,
 	return ret ? ret : set_str(field(j, o->off), val);
 }
 
+static int set_numa_nodes(struct job *j, const struct opt_def *o,
+			  const char *val, char *why, size_t whylen)
+{
+	uint64_t mask;
+	int ret = procattr_nodes_parse(val, &mask, why, whylen);
+
+	return ret ? ret : set_str(field(j, o->off), val);
+}
+
+static int set_mempolicy_opt(struct job *j, const struct opt_def *o,
+			     const char *val, char *why, size_t whylen)
+{
+	uint64_t mask;
+	int mode;
+	int ret = procattr_mempolicy_parse(val, &mode, &mask, why, whylen);
+
+	return ret ? ret : set_str(field(j, o->off), val);
+}
+
 static int set_mem(struct job *j, const struct opt_def *o, const char *val,
 		   char *why, size_t whylen)
 {
@@ -786,6 +805,15 @@ const struct opt_def options_table[] = {
 	  .category = "cpu",
 	  .help = "I/O priority hint (command duration limit index) in the "
 		  "value ioprio_set gets; none: unchanged" },
+	{ .name = "numa_cpu_nodes", .type = OPT_SPECIAL,
+	  .off = F(numa_cpu_nodes), .set = set_numa_nodes, .category = "cpu",
+	  .help = "Each clone runs on the CPUs of these NUMA nodes (all, "
+		  "or a list such as 0,2-3)" },
+	{ .name = "numa_mem_policy", .type = OPT_SPECIAL,
+	  .off = F(numa_mem_policy), .set = set_mempolicy_opt,
+	  .category = "cpu",
+	  .help = "Each clone's memory policy (set_mempolicy): default, "
+		  "local, prefer:NODE, bind:NODES, interleave:NODES" },
 	{ .name = "mem", .alias = "iomem", .type = OPT_SPECIAL, .off = F(mem),
 	  .set = set_mem, .def = "malloc", .category = "engine",
 	  .help = "Memory of the I/O buffers: malloc, shm, shmhuge, "
@@ -1245,8 +1273,6 @@ static const char *const fio_only[] = {
 	"nodelay",
 	"nonvectored",
 	"num_range",
-	"numa_cpu_nodes",
-	"numa_mem_policy",
 	"object_class",
 	"offset_align",
 	"offset_increment",

@@ -6,6 +6,7 @@
  * Linux, so each clone sets its own, as fio's processes do.
  */
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "cpuset.h"
 #include "procattr.h"
 
 #define IOPRIO_CLASS_SHIFT	13
@@ -104,11 +106,16 @@ unsigned procattr_ioprio(const struct job *j)
 	return cls << IOPRIO_CLASS_SHIFT | hint << IOPRIO_HINT_SHIFT | lvl;
 }
 
+static int numa_apply(const struct job *j, char *why, size_t whylen);
+
 int procattr_apply(const struct job *j, char *why, size_t whylen)
 {
 	unsigned v;
-	int nice;
+	int nice, r;
 
+	if ((j->numa_cpu_nodes || j->numa_mem_policy) &&
+	    (r = numa_apply(j, why, whylen)))
+		return r;
 	if (j->nice && !procattr_nice_parse(j->nice, &nice, why, whylen) &&
 	    setpriority(PRIO_PROCESS, 0, nice)) {
 		snprintf(why, whylen, "nice=%d: setpriority: %s", nice,
@@ -406,4 +413,144 @@ bool procattr_cmdprio(const struct job *j, uint64_t share[2],
 				    hint[k] << IOPRIO_HINT_SHIFT | lvl[k]);
 	}
 	return true;
+}
+
+int procattr_nodes_parse(const char *val, uint64_t *mask, char *why,
+			 size_t whylen)
+{
+	const char *p = val;
+	unsigned long a, b;
+	char *e;
+
+	*mask = 0;
+	if (!strcmp(val, "all")) {
+		*mask = UINT64_MAX;
+		return 0;
+	}
+	while (*p) {
+		errno = 0;
+		a = strtoul(p, &e, 10);
+		if (errno || e == p || a > 63)
+			goto bad;
+		b = a;
+		if (*e == '-') {
+			p = e + 1;
+			b = strtoul(p, &e, 10);
+			if (errno || e == p || b > 63 || b < a)
+				goto bad;
+		}
+		for (; a <= b; a++)
+			*mask |= 1ull << a;
+		if (*e && *e != ',')
+			goto bad;
+		p = *e ? e + 1 : e;
+	}
+	if (*mask)
+		return 0;
+bad:
+	snprintf(why, whylen, "expected NUMA nodes: all, or a list such as "
+		 "0,2-3 (nodes 0 to 63)");
+	return -EINVAL;
+}
+
+int procattr_mempolicy_parse(const char *val, int *mode, uint64_t *mask,
+			     char *why, size_t whylen)
+{
+	static const struct {
+		const char *name;
+		int mode;	/* MPOL_* */
+		int nodes;	/* 0 none, 1 one, 2 a list */
+	} m[] = {
+		{ "default", 0, 0 }, { "prefer", 1, 1 }, { "bind", 2, 2 },
+		{ "interleave", 3, 2 }, { "local", 4, 0 },
+	};
+	const char *colon = strchr(val, ':');
+	size_t n = colon ? (size_t)(colon - val) : strlen(val), i;
+
+	*mask = 0;
+	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		if (strlen(m[i].name) != n || strncmp(m[i].name, val, n))
+			continue;
+		*mode = m[i].mode;
+		if (!m[i].nodes && !colon)
+			return 0;
+		if (!m[i].nodes || !colon)
+			break;
+		if (procattr_nodes_parse(colon + 1, mask, why, whylen))
+			return -EINVAL;
+		if (m[i].nodes == 1 && (*mask & (*mask - 1)))
+			break;
+		return 0;
+	}
+	snprintf(why, whylen, "expected default, local, prefer:NODE, "
+		 "bind:NODES or interleave:NODES");
+	return -EINVAL;
+}
+
+/* The CPUs of the nodes in mask that exist, from sysfs. */
+static int node_cpus(uint64_t mask, cpu_set_t *set, char *why,
+		     size_t whylen)
+{
+	char path[96], list[1024];
+	cpu_set_t one;
+	unsigned nd;
+	FILE *f;
+	int any = 0;
+
+	CPU_ZERO(set);
+	for (nd = 0; nd < 64; nd++) {
+		if (!(mask >> nd & 1))
+			continue;
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/node/node%u/cpulist", nd);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(list, sizeof(list), f)) {
+			list[strcspn(list, "\n")] = 0;
+			if (*list && !cpuset_parse(list, &one, NULL, 0)) {
+				CPU_OR(set, set, &one);
+				any = 1;
+			}
+		}
+		fclose(f);
+	}
+	if (!any) {
+		snprintf(why, whylen, "numa_cpu_nodes: no CPU on those nodes "
+			 "(/sys/devices/system/node)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int numa_apply(const struct job *j, char *why, size_t whylen)
+{
+	unsigned long nodes[1];
+	uint64_t mask;
+	cpu_set_t set;
+	int mode;
+
+	if (j->numa_cpu_nodes) {
+		if (procattr_nodes_parse(j->numa_cpu_nodes, &mask, why, whylen)
+		    || node_cpus(mask, &set, why, whylen))
+			return -EINVAL;
+		if (sched_setaffinity(0, sizeof(set), &set)) {
+			snprintf(why, whylen, "numa_cpu_nodes=%s: %s",
+				 j->numa_cpu_nodes, strerror(errno));
+			return -errno;
+		}
+	}
+	if (!j->numa_mem_policy)
+		return 0;
+	if (procattr_mempolicy_parse(j->numa_mem_policy, &mode, &mask, why,
+				     whylen))
+		return -EINVAL;
+	nodes[0] = (unsigned long)mask;
+	if (syscall(SYS_set_mempolicy, mode, mask ? nodes : NULL,
+		    mask ? 8 * sizeof(nodes) + 1 : 0)) {
+		snprintf(why, whylen, "numa_mem_policy=%s: set_mempolicy: %s",
+			 j->numa_mem_policy, strerror(errno));
+		return -errno;
+	}
+	return 0;
 }

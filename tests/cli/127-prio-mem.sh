@@ -112,3 +112,30 @@ expect_rc 0
 run --name=f --filename=d.dat --rw=read --bs=4k --mem=mmapshared:new.map
 expect_rc 0
 [ ! -e new.map ] || die "mem=mmapshared: new.map left behind"
+
+# numa_mem_policy, numa_cpu_nodes: the worker thread's policy as the
+# kernel shows it (/proc/PID/task/TID/numa_maps falls back to the thread's
+# policy) and its CPUs (Cpus_allowed_list); the main thread's unchanged.
+if [ -r /sys/devices/system/node/node0/cpulist ]; then
+	cpus=$(cat /sys/devices/system/node/node0/cpulist)
+	"$IORIG" --name=n --ioengine=null --size=1g --time_based --runtime=1s \
+		--numa_mem_policy=interleave:0 --numa_cpu_nodes=0 \
+		>/dev/null 2>"$T/err" &
+	pid=$!
+	sleep 0.5
+	pol= main=
+	for t in /proc/$pid/task/*; do
+		p=$(head -1 "$t/numa_maps" | awk '{ print $2 }')
+		c=$(awk '/^Cpus_allowed_list/ { print $2 }' "$t/status")
+		[ "${t##*/}" = "$pid" ] && main=$p
+		[ "$p" = interleave:0 ] && [ "$c" = "$cpus" ] && pol=yes
+	done
+	wait $pid || die "numa job failed: $(cat "$T/err")"
+	[ "$pol" = yes ] || die "no thread with interleave:0 on CPUs $cpus"
+	[ "$main" = default ] || die "the main thread's policy is $main"
+	run --name=n --ioengine=null --size=1m --numa_mem_policy=prefer:0-1
+	expect_rc 2
+	expect_in err "option 'numa_mem_policy': expected default, local"
+	run --name=n --ioengine=null --size=1m --numa_cpu_nodes=64
+	expect_rc 2
+fi

@@ -98,6 +98,8 @@ struct engine_opts {
 	bool thp;			/* mmap: MADV_HUGEPAGE */
 	uint64_t force_async;		/* io_uring: IOSQE_ASYNC every N */
 	unsigned hipri_pct;		/* pvsync2: % of I/Os RWF_HIPRI */
+	bool vectored;			/* libaio_vectored=1, nonvectored=0:
+					 * readv/writev of one iovec */
 };
 
 /* filestat's system call (stat_type=). */

@@ -326,6 +326,9 @@ struct job {
 	bool thp;			/* mmap engine: MADV_HUGEPAGE */
 	uint64_t force_async;		/* io_uring: IOSQE_ASYNC every N */
 	double hipri_percentage;	/* pvsync2: RWF_HIPRI share */
+	bool libaio_vectored;		/* libaio: PREADV/PWRITEV */
+	char *nonvectored;		/* io_uring: "0" READV/WRITEV; "-1",
+					 * "1": READ/WRITE */
 	uint64_t write_barrier;		/* accepted: no engine here has one */
 	/* cmdprio_*: "A[,B]" read/write pairs (procattr_cmdprio) */
 	char *cmdprio_percentage, *cmdprio_class, *cmdprio, *cmdprio_hint;

@@ -303,6 +303,16 @@ static int set_mempolicy_opt(struct job *j, const struct opt_def *o,
 	return ret ? ret : set_str(field(j, o->off), val);
 }
 
+static int set_nonvectored(struct job *j, const struct opt_def *o,
+			   const char *val, char *why, size_t whylen)
+{
+	if (strcmp(val, "-1") && strcmp(val, "0") && strcmp(val, "1")) {
+		snprintf(why, whylen, "expected -1, 0 or 1");
+		return -EINVAL;
+	}
+	return set_str(field(j, o->off), val);
+}
+
 static int set_mem(struct job *j, const struct opt_def *o, const char *val,
 		   char *why, size_t whylen)
 {
@@ -463,6 +473,15 @@ const struct opt_def options_table[] = {
 	  .off = F(hipri_percentage), .def = "0", .category = "engine",
 	  .help = "pvsync2: this percent of I/Os, drawn at random, with "
 		  "RWF_HIPRI (polled); hipri=1 is all of them" },
+	{ .name = "libaio_vectored", .type = OPT_BOOL,
+	  .off = F(libaio_vectored), .def = "0", .category = "engine",
+	  .help = "libaio: submit vectored reads and writes (IOCB_CMD_PREADV, "
+		  "PWRITEV) of one iovec" },
+	{ .name = "nonvectored", .type = OPT_SPECIAL, .off = F(nonvectored),
+	  .set = set_nonvectored, .def = "-1", .category = "engine",
+	  .help = "io_uring: 0: vectored reads and writes (READV, WRITEV); "
+		  "1 or -1 (the default): READ, WRITE (fixedbufs: READ_FIXED "
+		  "either way)" },
 	{ .name = "fixedbufs", .type = OPT_BOOL, .off = F(fixedbufs),
 	  .def = "auto", .flags = OPT_F_AUTO, .category = "engine",
 	  .help = "io_uring: register the I/O buffers with the kernel; "
@@ -1238,7 +1257,6 @@ static const char *const fio_only[] = {
 	"latency_run",
 	"latency_target",
 	"latency_window",
-	"libaio_vectored",
 	"libblkio_driver",
 	"libblkio_force_enable_completion_eventfd",
 	"libblkio_num_entries",
@@ -1271,7 +1289,6 @@ static const char *const fio_only[] = {
 	"nfs_url",
 	"no_completion_thread",
 	"nodelay",
-	"nonvectored",
 	"num_range",
 	"object_class",
 	"offset_align",

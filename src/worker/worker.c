@@ -1205,6 +1205,9 @@ void *worker_main(void *arg)
 		.stat_type = j->stat_type,
 		.thp = j->thp, .force_async = j->force_async,
 		.hipri_pct = (unsigned)j->hipri_percentage,
+		/* each engine reads its own; the other's stays at default */
+		.vectored = j->libaio_vectored ||
+			    (j->nonvectored && !strcmp(j->nonvectored, "0")),
 	};
 	s.ctx.iodepth = s.depth;
 	s.ctx.clk = w->clk;

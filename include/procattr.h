@@ -47,8 +47,10 @@ int procattr_apply(const struct job *j, char *why, size_t whylen);
  * 0 when it sets none. */
 unsigned procattr_ioprio(const struct job *j);
 
-/* I/O buffers of `len` bytes, the first at an address that is a multiple
- * of align and of mem_align=, from the memory mem= names. */
+/* I/O buffers, depth of stride bytes, the first at an address that is a
+ * multiple of align and of mem_align=, from the memory mem= names; why
+ * says what failed in full ("cannot allocate N bytes of I/O buffers
+ * ..."). */
 struct procmem {
 	void *base;		/* what to give back */
 	size_t map_len;		/* mmap/shm: the mapping's length */
@@ -58,7 +60,8 @@ struct procmem {
 };
 
 int procattr_mem_alloc(struct procmem *m, const struct job *j, size_t align,
-		       size_t len, void **bufs, char *why, size_t whylen);
+		       unsigned depth, size_t stride, void **bufs, char *why,
+		       size_t whylen);
 void procattr_mem_free(struct procmem *m);
 
 /* write_hint=: none, short, medium, long, extreme as the kernel's

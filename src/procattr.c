@@ -155,21 +155,21 @@ static void *map_file(const char *file, size_t len, int flags, char *why,
 		fd = open(file, O_RDWR | O_CLOEXEC);
 	}
 	if (fd < 0) {
-		snprintf(why, whylen, "mem: cannot open %s: %s", file,
+		snprintf(why, whylen, "I/O buffers: mem: cannot open %s: %s", file,
 			 strerror(errno));
 		return NULL;
 	}
 	if (fstat(fd, &sb) || ((size_t)sb.st_size < len &&
 			       ftruncate(fd, (off_t)len))) {
 		e = errno;
-		snprintf(why, whylen, "mem: cannot size %s to %zu bytes: %s",
+		snprintf(why, whylen, "I/O buffers: mem: cannot size %s to %zu bytes: %s",
 			 file, len, strerror(e));
 		p = NULL;
 		goto out;
 	}
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, fd, 0);
 	if (p == MAP_FAILED) {
-		snprintf(why, whylen, "mem: cannot map %zu bytes of %s: %s",
+		snprintf(why, whylen, "I/O buffers: mem: cannot map %zu bytes of %s: %s",
 			 len, file, strerror(errno));
 		p = NULL;
 	}
@@ -204,8 +204,10 @@ static int lock_mem(struct procmem *m, uint64_t len, char *why,
 }
 
 int procattr_mem_alloc(struct procmem *m, const struct job *j, size_t align,
-		       size_t len, void **bufs, char *why, size_t whylen)
+		       unsigned depth, size_t stride, void **bufs, char *why,
+		       size_t whylen)
 {
+	size_t len = (size_t)depth * stride;
 	const char *file = NULL;
 	size_t huge = j->hugepage_size ? (size_t)j->hugepage_size : 1;
 	int flags, r;
@@ -224,7 +226,8 @@ int procattr_mem_alloc(struct procmem *m, const struct job *j, size_t align,
 		if (r) {
 			m->base = NULL;
 			snprintf(why, whylen, "cannot allocate %zu bytes of "
-				 "I/O buffers aligned to %zu: %s", len, align,
+				 "I/O buffers (iodepth %u x bs %zu, aligned to "
+				 "%zu): %s", len, depth, stride, align,
 				 strerror(r));
 			return -r;
 		}
@@ -242,8 +245,10 @@ int procattr_mem_alloc(struct procmem *m, const struct job *j, size_t align,
 				(m->type == MEM_SHMHUGE ? SHM_HUGETLB : 0));
 
 		if (id < 0) {
-			snprintf(why, whylen, "mem=%s: shmget of %zu bytes: "
-				 "%s%s", j->mem, m->map_len, strerror(errno),
+			snprintf(why, whylen, "cannot allocate %zu bytes of "
+				 "I/O buffers (iodepth %u x bs %zu): mem=%s: "
+				 "shmget: %s%s", m->map_len, depth, stride,
+				 j->mem, strerror(errno),
 				 m->type == MEM_SHMHUGE ? " (free huge pages: "
 				 "/proc/sys/vm/nr_hugepages)" : "");
 			return -errno;
@@ -252,7 +257,7 @@ int procattr_mem_alloc(struct procmem *m, const struct job *j, size_t align,
 		/* Removed now: it goes when detached, even on a crash. */
 		shmctl(id, IPC_RMID, NULL);
 		if (p == (void *)-1) {
-			snprintf(why, whylen, "mem=%s: shmat: %s", j->mem,
+			snprintf(why, whylen, "I/O buffers: mem=%s: shmat: %s", j->mem,
 				 strerror(errno));
 			return -errno;
 		}
@@ -269,8 +274,10 @@ int procattr_mem_alloc(struct procmem *m, const struct job *j, size_t align,
 			p = mmap(NULL, m->map_len, PROT_READ | PROT_WRITE,
 				 flags | MAP_ANONYMOUS, -1, 0);
 			if (p == MAP_FAILED) {
-				snprintf(why, whylen, "mem=%s: mmap of %zu "
-					 "bytes: %s%s", j->mem, m->map_len,
+				snprintf(why, whylen, "cannot allocate %zu "
+					 "bytes of I/O buffers (iodepth %u x bs "
+					 "%zu): mem=%s: mmap: %s%s", m->map_len,
+					 depth, stride, j->mem,
 					 strerror(errno),
 					 m->type == MEM_MMAPHUGE ? " (free "
 					 "huge pages: /proc/sys/vm/"

@@ -71,12 +71,11 @@ static int alloc_reqs(struct wstate *s)
 		char why[320];
 
 		/* mem=, mem_align=, lockmem= (procattr.h) */
-		r = procattr_mem_alloc(&s->mem, j, align, stride * s->depth,
+		r = procattr_mem_alloc(&s->mem, j, align, s->depth, stride,
 				       &s->bufs, why, sizeof(why));
 		if (r) {
 			s->bufs = NULL;
-			job_fail(s, r, "I/O buffers (iodepth %u x bs %zu): %s",
-				 s->depth, stride, why);
+			job_fail(s, r, "%s", why);
 			return r;
 		}
 	}

@@ -30,6 +30,8 @@ struct io_req {
 	uint8_t ddir;		/* enum ddir */
 	uint16_t file;		/* index into the worker's files */
 	int fd;
+	uint16_t ioprio;	/* cmdprio: this I/O's priority; 0: the
+				 * thread's (libaio, io_uring read it) */
 	void *buf;
 	int64_t res;		/* bytes moved (res < len: short) or -errno */
 	uint64_t t_queue;
@@ -93,6 +95,11 @@ struct engine_opts {
 	bool nowait;			/* pvsync2: RWF_NOWAIT */
 	bool uncached;			/* pvsync2: RWF_DONTCACHE */
 	int stat_type;			/* filestat: enum engine_stat */
+	bool thp;			/* mmap: MADV_HUGEPAGE */
+	uint64_t force_async;		/* io_uring: IOSQE_ASYNC every N */
+	unsigned hipri_pct;		/* pvsync2: % of I/Os RWF_HIPRI */
+	bool vectored;			/* libaio_vectored=1, nonvectored=0:
+					 * readv/writev of one iovec */
 };
 
 /* filestat's system call (stat_type=). */

@@ -113,6 +113,10 @@ enum coe_mask {
  * by job_free(). The option table (options.c) is the only writer of option
  * fields; plan.c fills the derived fields at the bottom.
  */
+/* exit_what=: what exitall stops. The wait group runs alone, so fio's
+ * group and stonewall both stop it; all stops the later groups too. */
+enum exit_what { EXIT_WHAT_GROUP, EXIT_WHAT_STONEWALL, EXIT_WHAT_ALL };
+
 struct job {
 	char *name;
 	char *description;
@@ -328,6 +332,32 @@ struct job {
 	int log_window_value;		/* 0 avg, 1 max, 2 both */
 	bool log_offset, log_prio;
 	bool per_job_logs;		/* 0: one shared file, appended */
+
+	/* Process attributes and I/O buffer memory (procattr.h) */
+	char *nice;			/* -20..19 as text; NULL: unchanged */
+	uint64_t prio, prioclass, priohint;	/* UINT64_MAX: not set */
+	char *mem;			/* TYPE[:FILE]; NULL: malloc */
+	uint64_t mem_align;		/* 0: the target's alignment only */
+	uint64_t hugepage_size;		/* shmhuge, mmaphuge: rounding */
+	uint64_t lockmem;		/* bytes mlock()ed per clone; 0 */
+	char *numa_cpu_nodes;		/* node list; NULL: unchanged */
+	char *numa_mem_policy;		/* MODE[:NODES]; NULL: unchanged */
+	char *ioscheduler;		/* NULL: the disks' own (iosched.h) */
+	char *cgroup;			/* blkio group (cgroup.h); NULL: none */
+	uint64_t cgroup_weight;		/* 0: unchanged */
+	bool cgroup_nodelete;
+	char *write_hint;		/* none..extreme; NULL: not set */
+	char *sync_file_range;		/* FLAGS[:N]; NULL: never */
+	int exit_what;			/* enum exit_what: exitall's reach */
+	bool thp;			/* mmap engine: MADV_HUGEPAGE */
+	uint64_t force_async;		/* io_uring: IOSQE_ASYNC every N */
+	double hipri_percentage;	/* pvsync2: RWF_HIPRI share */
+	bool libaio_vectored;		/* libaio: PREADV/PWRITEV */
+	char *nonvectored;		/* io_uring: "0" READV/WRITEV; "-1",
+					 * "1": READ/WRITE */
+	uint64_t write_barrier;		/* accepted: no engine here has one */
+	/* cmdprio_*: "A[,B]" read/write pairs (procattr_cmdprio) */
+	char *cmdprio_percentage, *cmdprio_class, *cmdprio, *cmdprio_hint;
 
 	/* Derived by plan.c. */
 	unsigned clone;		/* 0..numjobs-1 */

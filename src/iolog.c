@@ -18,6 +18,7 @@
 #include "ddir.h"
 #include "err.h"
 #include "iolog.h"
+#include "procattr.h"
 #include "output.h"
 #include "target.h"
 
@@ -47,7 +48,8 @@ struct iolog {
 	uint64_t t0;
 	uint64_t avg_ms, hist_ms;
 	int window;
-	bool offset, prio_hex;
+	bool offset;
+	char prio_txt[12];	/* the line's last field and its newline */
 	uint64_t win_end, win_start;	/* ms */
 	struct win_dir w[DDIR_NR];
 	uint64_t hist_end;		/* ms */
@@ -103,8 +105,10 @@ static void fio_line(const struct iolog *l, FILE *f, uint64_t ms,
 	put_u(f, bs, ", ");
 	if (l->offset)
 		put_u(f, off, ", ");
-	/* iorig sets no I/O priority: class 0, level 0 */
-	fputs_unlocked(l->prio_hex ? "0x0000\n" : "0\n", f);
+	/* The job's I/O priority (prio=, prioclass=: procattr.h), as
+	 * fio: log_prio=1 the whole value in hex, else 1 for the realtime
+	 * class, 0 otherwise. */
+	fputs_unlocked(l->prio_txt, f);
 }
 
 static int open_one(struct iolog *l, unsigned k, char *path, bool append,
@@ -181,7 +185,12 @@ int iolog_open(struct iolog **out, const struct job *j, unsigned jobnum,
 	l->hist_ms = j->log_hist_msec;
 	l->window = j->log_window_value;
 	l->offset = j->log_offset;
-	l->prio_hex = j->log_prio;
+	if (j->log_prio)
+		snprintf(l->prio_txt, sizeof(l->prio_txt), "0x%04x\n",
+			 procattr_ioprio(j));
+	else
+		snprintf(l->prio_txt, sizeof(l->prio_txt), "%d\n",
+			 procattr_ioprio(j) >> 13 == 1);
 	for (k = 0; k < L_NR && !ret; k++) {
 		if (k < L_TRACE && !pfx[k])
 			continue;

@@ -10,14 +10,17 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cgroup.h"
 #include "check_expr.h"
 #include "dist.h"
 #include "cpuset.h"
 #include "engine.h"
 #include "fill.h"
+#include "iosched.h"
 #include "gen.h"
 #include "options.h"
 #include "path.h"
+#include "procattr.h"
 #include "steady.h"
 #include "value.h"
 #include "verify.h"
@@ -123,6 +126,15 @@ static const struct opt_choice clocksource_choices[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct opt_choice exit_what_choices[] = {
+	{ "group", EXIT_WHAT_GROUP, "the jobs running with it (its wait "
+	  "group)" },
+	{ "stonewall", EXIT_WHAT_STONEWALL, "every running job: its wait "
+	  "group, which runs alone" },
+	{ "all", EXIT_WHAT_ALL, "every job: later wait groups do not start" },
+	{ NULL, 0, NULL },
+};
+
 static const struct opt_choice unified_choices[] = {
 	{ "none", UNIFIED_NONE, "reads and writes reported apart" },
 	{ "0", UNIFIED_NONE, "same as none" },
@@ -219,6 +231,104 @@ static int set_file_service_type(struct job *j, const struct opt_def *o,
 
 static int set_str(char **dst, const char *val);
 static void *field(struct job *j, size_t off);
+
+static int set_nice(struct job *j, const struct opt_def *o, const char *val,
+		    char *why, size_t whylen)
+{
+	int n;
+	int ret = procattr_nice_parse(val, &n, why, whylen);
+
+	return ret ? ret : set_str(field(j, o->off), val);
+}
+
+static int set_ioscheduler(struct job *j, const struct opt_def *o,
+			   const char *val, char *why, size_t whylen)
+{
+	int ret = iosched_name_ok(val, why, whylen);
+
+	return ret ? ret : set_str(field(j, o->off), val);
+}
+
+static int set_cgroup(struct job *j, const struct opt_def *o,
+		      const char *val, char *why, size_t whylen)
+{
+	int ret = cgroup_name_ok(val, why, whylen);
+
+	return ret ? ret : set_str(field(j, o->off), val);
+}
+
+static int set_sfr(struct job *j, const struct opt_def *o, const char *val,
+		   char *why, size_t whylen)
+{
+	unsigned flags;
+	uint64_t nr;
+	int ret = procattr_sfr_parse(val, &flags, &nr, why, whylen);
+
+	return ret ? ret : set_str(field(j, o->off), val);
+}
+
+static int set_write_hint(struct job *j, const struct opt_def *o,
+			  const char *val, char *why, size_t whylen)
+{
+	if (procattr_write_hint(val) < 0) {
+		snprintf(why, whylen, "expected none, short, medium, long or "
+			 "extreme");
+		return -EINVAL;
+	}
+	return set_str(field(j, o->off), val);
+}
+
+/* cmdprio_*: READ[,WRITE] within the option's range. */
+static int set_cmdprio(struct job *j, const struct opt_def *o,
+		       const char *val, char *why, size_t whylen)
+{
+	unsigned out[2];
+	unsigned max = !strcmp(o->name, "cmdprio_percentage") ? 100 :
+		       !strcmp(o->name, "cmdprio_class") ? 3 :
+		       !strcmp(o->name, "cmdprio") ? 7 : 1023;
+	int ret = procattr_pair_parse(val, max, out, why, whylen);
+
+	return ret ? ret : set_str(field(j, o->off), val);
+}
+
+static int set_numa_nodes(struct job *j, const struct opt_def *o,
+			  const char *val, char *why, size_t whylen)
+{
+	uint64_t mask;
+	int ret = procattr_nodes_parse(val, &mask, why, whylen);
+
+	return ret ? ret : set_str(field(j, o->off), val);
+}
+
+static int set_mempolicy_opt(struct job *j, const struct opt_def *o,
+			     const char *val, char *why, size_t whylen)
+{
+	uint64_t mask;
+	int mode;
+	int ret = procattr_mempolicy_parse(val, &mode, &mask, why, whylen);
+
+	return ret ? ret : set_str(field(j, o->off), val);
+}
+
+static int set_nonvectored(struct job *j, const struct opt_def *o,
+			   const char *val, char *why, size_t whylen)
+{
+	if (strcmp(val, "-1") && strcmp(val, "0") && strcmp(val, "1")) {
+		snprintf(why, whylen, "expected -1, 0 or 1");
+		return -EINVAL;
+	}
+	return set_str(field(j, o->off), val);
+}
+
+static int set_mem(struct job *j, const struct opt_def *o, const char *val,
+		   char *why, size_t whylen)
+{
+	enum mem_type t;
+	const char *file;
+	int ret = procattr_mem_parse(val, &t, &file, why, whylen);
+
+	return ret ? ret : set_str(field(j, o->off), val);
+}
 
 static const struct opt_choice falloc_choices[] = {
 	{ "none", FALLOC_NONE, "no preallocation: writes allocate" },
@@ -340,6 +450,45 @@ const struct opt_def options_table[] = {
 	  .max = 65536, .category = "engine",
 	  .help = "Collect at most this many completions at a time; 0: "
 		  "iodepth" },
+	{ .name = "cmdprio_percentage", .type = OPT_SPECIAL,
+	  .off = F(cmdprio_percentage), .set = set_cmdprio, .def = "0",
+	  .category = "engine",
+	  .help = "libaio, io_uring: percent of I/Os (READ[,WRITE]) issued "
+		  "with their own priority (cmdprio_class, cmdprio)" },
+	{ .name = "cmdprio_class", .type = OPT_SPECIAL,
+	  .off = F(cmdprio_class), .set = set_cmdprio, .def = "1",
+	  .category = "engine",
+	  .help = "libaio, io_uring: that priority's class, 0 to 3 "
+		  "(READ[,WRITE]); default 1, realtime" },
+	{ .name = "cmdprio", .type = OPT_SPECIAL, .off = F(cmdprio),
+	  .set = set_cmdprio, .def = "0", .category = "engine",
+	  .help = "libaio, io_uring: that priority's level, 0 to 7 "
+		  "(READ[,WRITE])" },
+	{ .name = "cmdprio_hint", .type = OPT_SPECIAL, .off = F(cmdprio_hint),
+	  .set = set_cmdprio, .def = "0", .category = "engine",
+	  .help = "libaio, io_uring: that priority's hint, 0 to 1023 "
+		  "(READ[,WRITE])" },
+	{ .name = "thp", .type = OPT_BOOL, .off = F(thp), .def = "0",
+	  .category = "engine",
+	  .help = "mmap: advise transparent huge pages on each mapping "
+		  "(madvise MADV_HUGEPAGE)" },
+	{ .name = "force_async", .type = OPT_UINT, .off = F(force_async),
+	  .def = "0", .min = 0, .max = UINT64_MAX, .category = "engine",
+	  .help = "io_uring: every Nth I/O goes to the kernel's worker "
+		  "threads (IOSQE_ASYNC); 0: none" },
+	{ .name = "hipri_percentage", .type = OPT_PCT,
+	  .off = F(hipri_percentage), .def = "0", .category = "engine",
+	  .help = "pvsync2: this percent of I/Os, drawn at random, with "
+		  "RWF_HIPRI (polled); hipri=1 is all of them" },
+	{ .name = "libaio_vectored", .type = OPT_BOOL,
+	  .off = F(libaio_vectored), .def = "0", .category = "engine",
+	  .help = "libaio: submit vectored reads and writes (IOCB_CMD_PREADV, "
+		  "PWRITEV) of one iovec" },
+	{ .name = "nonvectored", .type = OPT_SPECIAL, .off = F(nonvectored),
+	  .set = set_nonvectored, .def = "-1", .category = "engine",
+	  .help = "io_uring: 0: vectored reads and writes (READV, WRITEV); "
+		  "1 or -1 (the default): READ, WRITE (fixedbufs: READ_FIXED "
+		  "either way)" },
 	{ .name = "fixedbufs", .type = OPT_BOOL, .off = F(fixedbufs),
 	  .def = "auto", .flags = OPT_F_AUTO, .category = "engine",
 	  .help = "io_uring: register the I/O buffers with the kernel; "
@@ -488,6 +637,21 @@ const struct opt_def options_table[] = {
 	{ .name = "fdatasync", .type = OPT_UINT, .off = F(fdatasync),
 	  .def = "0", .min = 0, .max = UINT64_MAX, .category = "cache",
 	  .help = "fdatasync after every N writes; 0: never" },
+	{ .name = "write_barrier", .type = OPT_UINT, .off = F(write_barrier),
+	  .def = "0", .min = 0, .max = UINT64_MAX, .category = "cache",
+	  .help = "Accepted for fio job files: fio marks every Nth write a "
+		  "barrier for engines that have one (libpmem, sg); none "
+		  "here has (a warning says so)" },
+	{ .name = "sync_file_range", .type = OPT_SPECIAL,
+	  .off = F(sync_file_range), .set = set_sfr, .category = "cache",
+	  .help = "FLAGS[:N]: sync_file_range(2) over the range written "
+		  "since the last one, every N writes (default 1); FLAGS: "
+		  "wait_before, write, wait_after joined by ','" },
+	{ .name = "write_hint", .type = OPT_SPECIAL, .off = F(write_hint),
+	  .set = set_write_hint, .category = "cache",
+	  .help = "Lifetime hint of the data written, set on each file "
+		  "(fcntl F_SET_RW_HINT): none, short, medium, long, "
+		  "extreme" },
 	{ .name = "end_fsync", .type = OPT_BOOL, .off = F(end_fsync),
 	  .def = "0", .category = "cache",
 	  .help = "fsync the files when the job's writes are done" },
@@ -703,9 +867,76 @@ const struct opt_def options_table[] = {
 	  .choices = cpus_policy_choices, .category = "cpu",
 	  .help = "shared: each clone may use all of the CPUs; split: one "
 		  "CPU each, in turn" },
+	/* Process attributes and I/O buffer memory (procattr.h) */
+	{ .name = "nice", .type = OPT_SPECIAL, .off = F(nice),
+	  .set = set_nice, .def = "0", .category = "cpu",
+	  .help = "Nice value of each clone's thread, -20 to 19 "
+		  "(setpriority)" },
+	{ .name = "prio", .type = OPT_UINT, .off = F(prio), .def = "none",
+	  .min = 0, .max = 7, .flags = OPT_F_NONE, .category = "cpu",
+	  .help = "I/O priority level 0 (highest) to 7 (ioprio_set); the "
+		  "class is best-effort unless prioclass says; none: "
+		  "unchanged" },
+	{ .name = "prioclass", .type = OPT_UINT, .off = F(prioclass),
+	  .def = "none", .min = 0, .max = 3, .flags = OPT_F_NONE,
+	  .category = "cpu",
+	  .help = "I/O priority class: 0 none, 1 realtime, 2 best-effort, "
+		  "3 idle (ioprio_set); none: unchanged" },
+	{ .name = "priohint", .type = OPT_UINT, .off = F(priohint),
+	  .def = "none", .min = 0, .max = 1023, .flags = OPT_F_NONE,
+	  .category = "cpu",
+	  .help = "I/O priority hint (command duration limit index) in the "
+		  "value ioprio_set gets; none: unchanged" },
+	{ .name = "numa_cpu_nodes", .type = OPT_SPECIAL,
+	  .off = F(numa_cpu_nodes), .set = set_numa_nodes, .category = "cpu",
+	  .help = "Each clone runs on the CPUs of these NUMA nodes (all, "
+		  "or a list such as 0,2-3)" },
+	{ .name = "numa_mem_policy", .type = OPT_SPECIAL,
+	  .off = F(numa_mem_policy), .set = set_mempolicy_opt,
+	  .category = "cpu",
+	  .help = "Each clone's memory policy (set_mempolicy): default, "
+		  "local, prefer:NODE, bind:NODES, interleave:NODES" },
+	{ .name = "mem", .alias = "iomem", .type = OPT_SPECIAL, .off = F(mem),
+	  .set = set_mem, .def = "malloc", .category = "engine",
+	  .help = "Memory of the I/O buffers: malloc, shm, shmhuge, "
+		  "mmap[:FILE], mmaphuge[:FILE], mmapshared[:FILE]" },
+	{ .name = "mem_align", .alias = "iomem_align", .type = OPT_SIZE,
+	  .off = F(mem_align), .def = "0", .category = "engine",
+	  .help = "The I/O buffers start at a multiple of this many bytes "
+		  "(a power of 2); 0: the target's alignment" },
+	{ .name = "hugepage-size", .type = OPT_SIZE, .off = F(hugepage_size),
+	  .def = "2m", .category = "engine",
+	  .help = "mem=shmhuge, mmaphuge: huge page size the buffers are "
+		  "rounded up to" },
+	{ .name = "lockmem", .type = OPT_SIZE, .off = F(lockmem), .def = "0",
+	  .category = "engine",
+	  .help = "Lock this many bytes of memory per clone (mlock) for its "
+		  "run, leaving less for the page cache; 0: none" },
+	{ .name = "ioscheduler", .type = OPT_SPECIAL, .off = F(ioscheduler),
+	  .set = set_ioscheduler, .category = "engine",
+	  .help = "Switch the disks under the job's targets to this I/O "
+		  "scheduler (none, mq-deadline, kyber, bfq) once its files "
+		  "are open; put back at the end of the run" },
+	{ .name = "cgroup", .type = OPT_SPECIAL, .off = F(cgroup),
+	  .set = set_cgroup, .category = "cpu",
+	  .help = "Each clone's thread joins this blkio control group "
+		  "(cgroup v1), made when missing" },
+	{ .name = "cgroup_weight", .type = OPT_UINT, .off = F(cgroup_weight),
+	  .def = "0", .min = 0, .max = 1000, .category = "cpu",
+	  .help = "The group's blkio weight (bfq's, 1 to 1000); without "
+		  "cgroup=, the group is named after the job; 0: unchanged" },
+	{ .name = "cgroup_nodelete", .type = OPT_BOOL,
+	  .off = F(cgroup_nodelete), .def = "0", .category = "cpu",
+	  .help = "Keep a group the run made (normally removed when its "
+		  "last clone ends)" },
 	{ .name = "exitall", .type = OPT_BOOL, .off = F(exitall), .def = "0",
 	  .category = "order",
 	  .help = "When this job ends, stop the other jobs running with it" },
+	{ .name = "exit_what", .type = OPT_ENUM, .off = F(exit_what),
+	  .def = "group", .choices = exit_what_choices, .category = "order",
+	  .help = "What exitall stops: group (the jobs running with it), "
+		  "stonewall (the same here), all (those and every later "
+		  "job)" },
 	{ .name = "exitall_on_error", .type = OPT_BOOL,
 	  .off = F(exitall_on_error), .def = "0", .category = "order",
 	  .help = "When this job fails, stop every job, and start no more" },
@@ -900,8 +1131,8 @@ const struct opt_def options_table[] = {
 	  .help = "Per-I/O log lines carry the I/O's offset" },
 	{ .name = "log_prio", .type = OPT_BOOL, .off = F(log_prio),
 	  .def = "0", .category = "logs",
-	  .help = "The priority field as fio's hex class/level (always "
-		  "0x0000: iorig sets no priority)" },
+	  .help = "The priority field as fio's hex ioprio value (prio=, "
+		  "prioclass=); 0: 1 for the realtime class, else 0" },
 	{ .name = "per_job_logs", .type = OPT_BOOL, .off = F(per_job_logs),
 	  .def = "1", .category = "logs",
 	  .help = "1: one log file per job (.N); 0: jobs of a prefix append "
@@ -1051,19 +1282,12 @@ static const char *const fio_only[] = {
 	"bs_unaligned",
 	"busy_poll",
 	"cdb_len",
-	"cgroup",
-	"cgroup_nodelete",
-	"cgroup_weight",
 	"chunck_size",
 	"chunk_size",
 	"clientname",
 	"clustername",
 	"cmd_type",
-	"cmdprio",
 	"cmdprio_bssplit",
-	"cmdprio_class",
-	"cmdprio_hint",
-	"cmdprio_percentage",
 	"comm",
 	"conf",
 	"cont",
@@ -1085,7 +1309,6 @@ static const char *const fio_only[] = {
 	"exec_postrun",
 	"exec_prerun",
 	"exit_on_io_done",
-	"exit_what",
 	"fdp",
 	"fdp_pli",
 	"fdp_pli_select",
@@ -1093,7 +1316,6 @@ static const char *const fio_only[] = {
 	"filetype",
 	"fill_device",
 	"fill_fs",
-	"force_async",
 	"gid",
 	"gpu_dev_id",
 	"gpu_dev_ids",
@@ -1101,7 +1323,6 @@ static const char *const fio_only[] = {
 	"gtod_cpu",
 	"hdfs_use_direct",
 	"hdfsdirectory",
-	"hipri_percentage",
 	"hostname",
 	"http_host",
 	"http_mode",
@@ -1118,17 +1339,12 @@ static const char *const fio_only[] = {
 	"http_user",
 	"http_verbose",
 	"https",
-	"hugepage-size",
 	"ignore_zone_limits",
 	"initiator",
 	"inplace",
 	"interface",
-	"iomem",
-	"iomem_align",
-	"ioscheduler",
 	"job_max_open_zones",
 	"job_start_clock_id",
-	"libaio_vectored",
 	"libblkio_driver",
 	"libblkio_force_enable_completion_eventfd",
 	"libblkio_num_entries",
@@ -1141,7 +1357,6 @@ static const char *const fio_only[] = {
 	"libblkio_write_zeroes_on_trim",
 	"listen",
 	"lockfile",
-	"lockmem",
 	"log_alternate_epoch",
 	"log_alternate_epoch_clock_id",
 	"log_compression",
@@ -1153,21 +1368,15 @@ static const char *const fio_only[] = {
 	"log_unix_epoch",
 	"max_open_zones",
 	"md_per_io_size",
-	"mem",
-	"mem_align",
 	"merge_blktrace_file",
 	"merge_blktrace_iters",
 	"merge_blktrace_scalars",
 	"mss",
 	"namenode",
 	"nfs_url",
-	"nice",
 	"no_completion_thread",
 	"nodelay",
-	"nonvectored",
 	"num_range",
-	"numa_cpu_nodes",
-	"numa_mem_policy",
 	"object_class",
 	"offset_align",
 	"offset_increment",
@@ -1181,9 +1390,6 @@ static const char *const fio_only[] = {
 	"pool",
 	"port",
 	"pre_read",
-	"prio",
-	"prioclass",
-	"priohint",
 	"profile",
 	"program",
 	"proto",
@@ -1213,9 +1419,7 @@ static const char *const fio_only[] = {
 	"std_redirect",
 	"stream_id",
 	"svcl",
-	"sync_file_range",
 	"thinkcycles",
-	"thp",
 	"touch_objects",
 	"ttl",
 	"uid",
@@ -1227,8 +1431,6 @@ static const char *const fio_only[] = {
 	"verify_bytchk",
 	"volume",
 	"window_size",
-	"write_barrier",
-	"write_hint",
 	"write_mode",
 	"write_zone_remainder",
 	"writefua",

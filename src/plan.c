@@ -559,6 +559,10 @@ static void warn_job(struct plan *p, const struct job *j)
 		warn_engine_options(p, j);
 	warn_think(p, j);
 	warn_fill(p, j);
+	if (j->write_barrier)
+		plan_warn(p, j, "write_barrier_ignored", "write_barrier has "
+			  "no effect: fio marks barrier writes only for its "
+			  "libpmem and sg engines, which iorig has not");
 	if (j->trim_percentage && (j->verify == VERIFY_NONE ||
 				   !j->trim_backlog || !j->do_verify ||
 				   j->verify_only))

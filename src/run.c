@@ -15,6 +15,7 @@
 
 #include "curve.h"
 #include "engine.h"
+#include "iosched.h"
 #include "path.h"
 #include "peers.h"
 #include "progress.h"
@@ -142,6 +143,36 @@ static void describe_targets(struct run_result *r, size_t i,
 			sysinfo_disks_watch(&r->disks, "", name,
 					    clock_mono_ns());
 	}
+}
+
+/* ioscheduler=: on the disk of each of job i's targets (described just
+ * before). A target with no disk (tmpfs, the null engine) is left, as fio
+ * does; when none has one, a warning says so. */
+static int switch_scheds(struct run_result *r, size_t i, const struct job *j,
+			 char *why, size_t whylen)
+{
+	struct run_targets *rt = &r->targets[i];
+	unsigned f, done = 0;
+	int ret;
+
+	for (f = 0; f < rt->n; f++) {
+		if (!rt->t[f].info.has_device || !*rt->t[f].info.dev.name)
+			continue;
+		ret = iosched_switch("", rt->t[f].info.dev.name,
+				     j->ioscheduler, why, whylen);
+		if (ret)
+			return ret;
+		/* The report says what the job ran with. */
+		snprintf(rt->t[f].info.dev.scheduler,
+			 sizeof(rt->t[f].info.dev.scheduler), "%s",
+			 j->ioscheduler);
+		done++;
+	}
+	if (!done && j->clone == 0)
+		warn_add(&r->warnings, "ioscheduler_no_disk", j->name,
+			 "job '%s': ioscheduler=%s: no block device under its "
+			 "targets, nothing switched", j->name, j->ioscheduler);
+	return 0;
 }
 
 /*
@@ -416,6 +447,12 @@ static unsigned start_group(const struct plan *p, unsigned wg,
 			continue;
 		}
 		describe_targets(r, i, &tg[i], needs_files(j), j->disk_util);
+		if (j->ioscheduler &&
+		    (ret = switch_scheds(r, i, j, r->stats[i].err_msg,
+					 sizeof(r->stats[i].err_msg)))) {
+			r->stats[i].err = ret;
+			continue;
+		}
 		w[i] = (struct worker){
 			.job = j, .tgt = &tg[i], .clk = clk, .stop = stop,
 			.stats = &r->stats[i], .setup = &r->targets[i].engine,
@@ -645,7 +682,10 @@ static bool exit_on_error(const struct plan *p, unsigned wg,
 
 	for (i = 0; i < p->njobs; i++)
 		if (p->jobs[i].wait_group == wg &&
-		    p->jobs[i].exitall_on_error && r->stats[i].err)
+		    ((p->jobs[i].exitall_on_error && r->stats[i].err) ||
+		     /* exitall with exit_what=all: no later group either */
+		     (p->jobs[i].exitall && r->ran[i] &&
+		      p->jobs[i].exit_what == EXIT_WHAT_ALL)))
 			return true;
 	return false;
 }
@@ -863,6 +903,8 @@ int run_plan_watched(const struct plan *p, const atomic_int *stop,
 	cpu_process(&c1);
 	cpu_sub(&r->proc_cpu, &c1, &c0);
 out:
+	/* ioscheduler=: each disk as the run found it */
+	iosched_restore("");
 	for (i = 0; tg && i < p->njobs; i++)
 		target_free(&tg[i]);
 	free(tg);

@@ -41,7 +41,12 @@
  * itself before returning, so there is no queue depth to speak of.
  */
 #include <errno.h>
+#include <sys/uio.h>
 #include <libaio.h>
+
+#ifndef IOCB_FLAG_IOPRIO
+#define IOCB_FLAG_IOPRIO (1 << 1)	/* linux/aio_abi.h */
+#endif
 #include <stdbool.h>
 #include <stdlib.h>
 #include <time.h>
@@ -77,6 +82,7 @@ struct aio_state {
 	bool blocked;			/* EAGAIN, and nothing reaped since */
 	bool ring_ok;			/* the ring can be peeked */
 	unsigned seen;			/* events in the ring stamped done */
+	struct iovec *iov;		/* libaio_vectored: one per slot */
 };
 
 static int aio_init(struct engine_ctx *ctx)
@@ -93,7 +99,10 @@ static int aio_init(struct engine_ctx *ctx)
 	st->pending = calloc(depth, sizeof(*st->pending));
 	st->failed = calloc(depth, sizeof(*st->failed));
 	st->events = calloc(depth, sizeof(*st->events));
-	if (!st->iocbs || !st->pending || !st->failed || !st->events)
+	if (ctx->opts.vectored)
+		st->iov = calloc(depth, sizeof(*st->iov));
+	if (!st->iocbs || !st->pending || !st->failed || !st->events ||
+	    (ctx->opts.vectored && !st->iov))
 		goto err_free;
 	/*
 	 * libaio returns -errno. EAGAIN here means the system-wide limit
@@ -118,6 +127,7 @@ err_free:
 	free(st->failed);
 	free(st->pending);
 	free(st->iocbs);
+	free(st->iov);
 	free(st);
 	return r;
 }
@@ -132,12 +142,26 @@ static int aio_queue(struct engine_ctx *ctx, struct io_req *req)
 	if (req->idx >= st->depth)
 		return -EINVAL;
 	cb = &st->iocbs[req->idx];
-	if (req->ddir == DDIR_READ)
+	if (st->iov) {
+		/* libaio_vectored: IOCB_CMD_PREADV/PWRITEV of one iovec */
+		st->iov[req->idx].iov_base = req->buf;
+		st->iov[req->idx].iov_len = req->len;
+		if (req->ddir == DDIR_READ)
+			io_prep_preadv(cb, req->fd, &st->iov[req->idx], 1,
+				       (long long)req->offset);
+		else
+			io_prep_pwritev(cb, req->fd, &st->iov[req->idx], 1,
+					(long long)req->offset);
+	} else if (req->ddir == DDIR_READ)
 		io_prep_pread(cb, req->fd, req->buf, req->len,
 			      (long long)req->offset);
 	else
 		io_prep_pwrite(cb, req->fd, req->buf, req->len,
 			       (long long)req->offset);
+	if (req->ioprio) {
+		cb->aio_reqprio = (short)req->ioprio;
+		cb->u.c.flags |= IOCB_FLAG_IOPRIO;
+	}
 	cb->data = req;
 	st->pending[st->npending++] = cb;
 	return ENGINE_QUEUED;
@@ -327,6 +351,7 @@ static void aio_exit(struct engine_ctx *ctx)
 	free(st->failed);
 	free(st->pending);
 	free(st->iocbs);
+	free(st->iov);
 	free(st);
 	ctx->priv = NULL;
 }
@@ -351,6 +376,9 @@ const struct engine_ops engine_libaio = {
 	.alias = "kaio",
 	.help = "Linux native AIO: io_submit and io_getevents",
 	.flags = ENGINE_ASYNC_NEEDS_DIRECT,
+	/* cmdprio_class, cmdprio, cmdprio_hint act through it */
+	.options = (const char *const[]){ "cmdprio_percentage",
+					  "libaio_vectored", NULL },
 	.submit_call = "io_submit",
 	.init = aio_init,
 	.queue = aio_queue,

@@ -88,6 +88,9 @@ static int mm_init(struct engine_ctx *ctx)
 			mm_exit(ctx);
 			return err;
 		}
+		/* thp=: advice only, as fio (which ignores its failure) */
+		if (ctx->opts.thp)
+			madvise(p, m->len, MADV_HUGEPAGE);
 		m->base = p;
 		st->n = i + 1;
 	}
@@ -121,6 +124,7 @@ const struct engine_ops engine_mmap = {
 	.name = "mmap",
 	.help = "memcpy to and from a shared mapping of each file",
 	.flags = ENGINE_SYNC | ENGINE_MAPPED,
+	.options = (const char *const[]){ "thp", NULL },
 	.init = mm_init,
 	.queue = mm_queue,
 	.exit = mm_exit,

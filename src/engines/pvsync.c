@@ -40,31 +40,47 @@ static int pv_queue(struct engine_ctx *ctx, struct io_req *req)
 	return ENGINE_DONE;
 }
 
-/* The RWF_* flags of every call, fixed at init. */
+/* The RWF_* flags of every call, fixed at init; hipri_percentage adds
+ * RWF_HIPRI to a share of them (hipri_share in 1/2^32), drawn per call. */
+struct pv2 {
+	int flags;
+	uint64_t hipri_share;	/* 0: none drawn */
+	uint64_t rng;		/* xorshift64 */
+};
+
 static int pv2_init(struct engine_ctx *ctx)
 {
-	int *flags = malloc(sizeof(*flags));
+	struct pv2 *st = calloc(1, sizeof(*st));
 
-	if (!flags)
+	if (!st)
 		return -ENOMEM;
-	*flags = 0;
-
 	if (ctx->opts.hipri)
-		*flags |= RWF_HIPRI;
+		st->flags |= RWF_HIPRI;
 	if (ctx->opts.nowait)
-		*flags |= RWF_NOWAIT;
+		st->flags |= RWF_NOWAIT;
 	if (ctx->opts.uncached && !ctx->opts.direct)
-		*flags |= RWF_DONTCACHE;
-	ctx->priv = flags;
+		st->flags |= RWF_DONTCACHE;
+	if (!ctx->opts.hipri && ctx->opts.hipri_pct)
+		st->hipri_share = ((uint64_t)ctx->opts.hipri_pct << 32) / 100;
+	st->rng = 0x9e3779b97f4a7c15ull ^ (uintptr_t)st;
+	ctx->priv = st;
 	return 0;
 }
 
 static int pv2_queue(struct engine_ctx *ctx, struct io_req *req)
 {
 	struct iovec iov = { .iov_base = req->buf, .iov_len = req->len };
-	int flags = *(const int *)ctx->priv;
+	struct pv2 *st = ctx->priv;
+	int flags = st->flags;
 	ssize_t r;
 
+	if (st->hipri_share) {
+		st->rng ^= st->rng << 13;
+		st->rng ^= st->rng >> 7;
+		st->rng ^= st->rng << 17;
+		if ((st->rng >> 32) < st->hipri_share)
+			flags |= RWF_HIPRI;
+	}
 	if (req->ddir == DDIR_READ)
 		r = preadv2(req->fd, &iov, 1, (off_t)req->offset, flags);
 	else
@@ -92,7 +108,7 @@ const struct engine_ops engine_pvsync2 = {
 	.help = "preadv2/pwritev2 with per-call RWF_* flags",
 	.flags = ENGINE_SYNC,
 	.options = (const char *const[]){ "hipri", "nowait", "uncached",
-					  NULL },
+					  "hipri_percentage", NULL },
 	.init = pv2_init,
 	.queue = pv2_queue,
 	.exit = pv2_exit,

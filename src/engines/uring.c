@@ -78,6 +78,8 @@ struct uring {
 	bool committed;			/* pend was committed, not submitted */
 	bool sqpoll;
 	bool defer;			/* DEFER_TASKRUN in effect */
+	uint64_t force_async, fa_count;	/* force_async=: every Nth I/O */
+	struct iovec *iov;		/* nonvectored=0: one per slot */
 	bool fixed_bufs;
 	bool fixed_files;
 	bool reg_fd;			/* the ring fd is registered */
@@ -259,6 +261,7 @@ static int uring_check_poll(const struct target *t)
 
 static void uring_free(struct uring *u)
 {
+	free(u->iov);
 	free(u->cqes);
 	free(u->pend);
 	free(u);
@@ -288,7 +291,9 @@ static int uring_init(struct engine_ctx *ctx)
 	u->clk = ctx->clk;
 	u->pend = calloc(u->depth, sizeof(*u->pend));
 	u->cqes = calloc(u->depth, sizeof(*u->cqes));
-	if (!u->pend || !u->cqes) {
+	if (j->vectored)
+		u->iov = calloc(u->depth, sizeof(*u->iov));
+	if (!u->pend || !u->cqes || (j->vectored && !u->iov)) {
 		r = -ENOMEM;
 		goto err_free;
 	}
@@ -296,6 +301,7 @@ static int uring_init(struct engine_ctx *ctx)
 	if (r)
 		goto err_free;
 	u->sqpoll = flags & IORING_SETUP_SQPOLL;
+	u->force_async = ctx->opts.force_async;
 	u->defer = flags & IORING_SETUP_DEFER_TASKRUN;
 	/*
 	 * Registered buffers and files spare the kernel a page pinning and
@@ -410,6 +416,16 @@ static int uring_queue(struct engine_ctx *ctx, struct io_req *req)
 		else
 			io_uring_prep_write_fixed(sqe, fd, req->buf, req->len,
 						  req->offset, bi);
+	} else if (u->iov) {
+		/* nonvectored=0: IORING_OP_READV/WRITEV of one iovec */
+		u->iov[req->idx].iov_base = req->buf;
+		u->iov[req->idx].iov_len = req->len;
+		if (req->ddir == DDIR_READ)
+			io_uring_prep_readv(sqe, fd, &u->iov[req->idx], 1,
+					    req->offset);
+		else
+			io_uring_prep_writev(sqe, fd, &u->iov[req->idx], 1,
+					     req->offset);
 	} else if (req->ddir == DDIR_READ) {
 		io_uring_prep_read(sqe, fd, req->buf, req->len, req->offset);
 	} else {
@@ -417,6 +433,12 @@ static int uring_queue(struct engine_ctx *ctx, struct io_req *req)
 	}
 	if (u->fixed_files)
 		sqe->flags |= IOSQE_FIXED_FILE;
+	if (req->ioprio)
+		sqe->ioprio = req->ioprio;
+	if (u->force_async && ++u->fa_count >= u->force_async) {
+		u->fa_count = 0;
+		sqe->flags |= IOSQE_ASYNC;
+	}
 	io_uring_sqe_set_data(sqe, req);
 	u->pend[u->npend++] = req;
 	u->outstanding++;
@@ -632,7 +654,8 @@ const struct engine_ops engine_uring = {
 	.alias = "uring",
 	.help = "Linux io_uring (liburing): batched submit and reap",
 	.options = (const char *const[]){ "fixedbufs", "registerfiles",
-		"sqthread_poll", "sqthread_poll_cpu", "hipri", NULL },
+		"sqthread_poll", "sqthread_poll_cpu", "hipri",
+		"cmdprio_percentage", "force_async", "nonvectored", NULL },
 	.submit_call = "io_uring_enter",
 	.init = uring_init,
 	.queue = uring_queue,

@@ -9,6 +9,7 @@
  * engine's and the clock.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "flow.h"
 #include "iolog.h"
 #include "replay.h"
@@ -67,14 +69,17 @@ static int alloc_reqs(struct wstate *s)
 			 s->depth, strerror(ENOMEM));
 		return -ENOMEM;
 	}
-	r = posix_memalign(&s->bufs, align, stride * s->depth);
-	if (r) {
-		s->bufs = NULL;
-		job_fail(s, -r, "cannot allocate %zu bytes of I/O buffers "
-			 "(iodepth %u x bs %zu, aligned to %zu): %s",
-			 stride * s->depth, s->depth, stride, align,
-			 strerror(r));
-		return -r;
+	{
+		char why[320];
+
+		/* mem=, mem_align=, lockmem= (procattr.h) */
+		r = procattr_mem_alloc(&s->mem, j, align, s->depth, stride,
+				       &s->bufs, why, sizeof(why));
+		if (r) {
+			s->bufs = NULL;
+			job_fail(s, r, "%s", why);
+			return r;
+		}
 	}
 	for (i = 0; i < s->depth; i++) {
 		s->reqs[i].idx = (uint32_t)i;
@@ -251,7 +256,7 @@ static bool serial_blocked(const struct wstate *s)
  * True when every per-I/O feature is off: no verify= or serialize_overlap
  * (slow), buffer options (fill), rate= (pace_on), thinktime=, iodepth_low,
  * run control, ramp_time still running, interval=, logs, fsync=/
- * fdatasync=. The I/O loop reads it once per round (an issue() call, a
+ * fdatasync=/sync_file_range=, cmdprio_percentage=. The I/O loop reads it once per round (an issue() call, a
  * reap batch) and runs a copy of issue() or of the completion loop where
  * those checks are compiled out (prep_as, issue_as, complete_as with
  * plain true); none of them turns on within a round (measure_start, the
@@ -260,6 +265,7 @@ static bool serial_blocked(const struct wstate *s)
 static inline bool plain_now(const struct wstate *s)
 {
 	return !(s->slow | s->pace_on | s->think_on | s->ctl_on | s->syncs |
+		 s->cmdprio |
 		 (s->fill != NULL) | (s->low != 0) | (s->ramp_end != 0) |
 		 (s->irec != NULL) | (s->iolog != NULL) | s->lat_max_on |
 		 (s->rp != NULL) | s->lt_on | (s->flow != NULL));
@@ -345,6 +351,9 @@ prep_as(struct wstate *s, struct io_req *req, const bool plain)
 	req->fd = tf->fd;
 	req->len = io.len;
 	req->ddir = io.ddir;
+	if (!plain && s->cmdprio)
+		req->ioprio = io.ddir < 2 && (gen_rng_next(&s->cp_rng) >> 32) <
+			      s->cp_share[io.ddir] ? s->cp_val[io.ddir] : 0;
 	req->t_submit = 0;
 	req->t_done = 0;
 	if (io.ddir == DDIR_WRITE) {
@@ -432,19 +441,23 @@ should_stop_as(struct wstate *s, const bool plain)
 }
 
 /*
- * fsync (full) or fdatasync of fd, timed: its latency goes into *h (NULL:
+ * fsync (full), fdatasync, or sync_file_range of [range[0], range[1])
+ * when range is not NULL, of fd, timed: its latency goes into *h (NULL:
  * nowhere), its time is returned (0 when abandoned), and s->now moves
  * past it, so that the runtime counts it. 0 or -errno in *err.
  */
 static uint64_t timed_sync(struct wstate *s, int fd, bool full,
-			   struct hist *h, int *err)
+			   const uint64_t *range, struct hist *h, int *err)
 {
 	uint64_t t0, t1;
 	int r;
 
 	t0 = clock_ticks(s->w->clk);
 	call_enter(s);
-	r = full ? fsync(fd) : fdatasync(fd);
+	r = range ? sync_file_range(fd, (off_t)range[0],
+				    (off_t)(range[1] - range[0]),
+				    s->sfr_flags) :
+	    full ? fsync(fd) : fdatasync(fd);
 	*err = r ? -errno : 0;
 	if (!call_leave(s))
 		return 0;
@@ -462,12 +475,57 @@ static void sync_file(struct wstate *s, int fd)
 	int r;
 
 	timed_sync(s, fd, j->fsync && s->writes_since_sync >= j->fsync,
-		   &s->st->sync, &r);
+		   NULL, &s->st->sync, &r);
 	if (s->abandoned)
 		return;
 	s->writes_since_sync = 0;
 	if (r)
 		job_fail(s, r, "fsync: %s", strerror(-r));
+}
+
+/* sync_file_range=: the file's written range grows; every sfr_nr
+ * writes, that file's range since its last call is synced, as fio does
+ * (which issues it ahead of the next write: none once all are issued). */
+static void sfr_write(struct wstate *s, const struct io_req *req)
+{
+	uint64_t *rg = &s->sfr_rng[2 * req->file];
+	int r;
+
+	if (rg[0] > req->offset)
+		rg[0] = req->offset;
+	if (rg[1] < req->offset + (uint64_t)req->res)
+		rg[1] = req->offset + (uint64_t)req->res;
+	if (++s->sfr_count < s->sfr_nr)
+		return;
+	s->sfr_count = 0;
+	/* fio issues it before the next write: none after the last one */
+	if (s->issued_bytes >= s->limit_bytes ||
+	    s->issued_ios >= s->limit_ios)
+		return;
+	timed_sync(s, req->fd, false, rg, &s->st->sync, &r);
+	if (s->abandoned)
+		return;
+	rg[0] = UINT64_MAX;
+	rg[1] = 0;
+	if (r)
+		job_fail(s, r, "sync_file_range: %s", strerror(-r));
+}
+
+/* A write done with fsync=, fdatasync= or sync_file_range= on. */
+static void sync_count(struct wstate *s, const struct io_req *req)
+{
+	if (s->sfr_rng && req->res > 0)
+		sfr_write(s, req);
+	if ((s->j->fsync || s->j->fdatasync) &&
+	    ++s->writes_since_sync >= (s->j->fsync ? s->j->fsync :
+				       s->j->fdatasync)) {
+		if (s->iolog)	/* write_iolog: sync or datasync */
+			iolog_issue(s->iolog, req->file, DDIR_NR +
+				    !(s->j->fsync && s->writes_since_sync >=
+				      s->j->fsync), req->offset, 0,
+				    clock_ticks(s->w->clk));
+		sync_file(s, req->fd);
+	}
 }
 
 /*
@@ -708,16 +766,8 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 			.ramp = s->ramp_end != 0 });
 	if (s->pace_on)
 		pace_done(s, req);
-	if (req->ddir == DDIR_WRITE && s->syncs &&
-	    ++s->writes_since_sync >= (s->j->fsync ? s->j->fsync :
-				       s->j->fdatasync)) {
-		if (s->iolog)
-			iolog_issue(s->iolog, req->file, DDIR_NR +
-				    !(s->j->fsync && s->writes_since_sync >=
-				      s->j->fsync), req->offset, 0,
-				    clock_ticks(s->w->clk));
-		sync_file(s, req->fd);
-	}
+	if (req->ddir == DDIR_WRITE && s->syncs)
+		sync_count(s, req);
 done:
 	s->free_reqs[s->nfree++] = req;
 }
@@ -819,8 +869,6 @@ static __attribute__((noinline)) int trim_req(struct wstate *s,
 }
 
 static void sleep_ns(uint64_t ns, const atomic_int *stop);
-static uint64_t timed_sync(struct wstate *s, int fd, bool full,
-			   struct hist *h, int *err);
 
 /*
  * flow=: true when this job may issue one more I/O. Ahead of its share,
@@ -886,7 +934,7 @@ static __attribute__((noinline)) bool replay_ready(struct wstate *s)
 		if (s->inflight || s->queued)
 			return false;
 		timed_sync(s, s->w->tgt->files[e->file].fd,
-			   e->act == RP_SYNC, &s->st->sync, &err);
+			   e->act == RP_SYNC, NULL, &s->st->sync, &err);
 		if (s->abandoned)
 			return false;
 		if (err) {
@@ -1285,7 +1333,7 @@ static void finish(struct wstate *s)
 	    !j->verify_only && !s->st->err) {
 		for (i = 0; i < t->nfiles && !s->st->err; i++) {
 			s->st->end_sync_ns += timed_sync(s, t->files[i].fd,
-							 true, NULL, &r);
+							 true, NULL, NULL, &r);
 			if (s->abandoned)
 				return;
 			if (r)
@@ -1360,7 +1408,8 @@ static void wstate_free(struct wstate *s)
 	ival_rec_free(s->irec);
 	free(s->vblk);
 	free(s->busy);
-	free(s->bufs);
+	procattr_mem_free(&s->mem);
+	free(s->sfr_rng);
 	if (s->fill)
 		fill_free(s->fill);
 	gen_data_free(&s->wdata);
@@ -1368,6 +1417,52 @@ static void wstate_free(struct wstate *s)
 	free(s->reaped);
 	free(s->free_reqs);
 	free(s->reqs);
+}
+
+/* write_hint= on each file, sync_file_range='s state (procattr.h). */
+static int hints_setup(struct wstate *s)
+{
+	const struct job *j = s->j;
+	const struct target *t = s->w->tgt;
+	uint64_t hint = (uint64_t)procattr_write_hint(j->write_hint);
+	unsigned i, n = t->files ? t->nfiles : 0;
+	char why[256];
+
+	if (j->sync_file_range && n) {
+		if (procattr_sfr_parse(j->sync_file_range, &s->sfr_flags,
+				       &s->sfr_nr, why, sizeof(why))) {
+			job_fail(s, -EINVAL, "%s", why);
+			return -EINVAL;
+		}
+		s->sfr_rng = malloc(2 * sizeof(uint64_t) * n);
+		if (!s->sfr_rng) {
+			job_fail(s, -ENOMEM, "sync_file_range: %s",
+				 strerror(ENOMEM));
+			return -ENOMEM;
+		}
+		for (i = 0; i < n; i++) {
+			s->sfr_rng[2 * i] = UINT64_MAX;
+			s->sfr_rng[2 * i + 1] = 0;
+		}
+		s->syncs = true;
+	}
+	/* cmdprio: the engines that carry a priority per I/O */
+	for (i = 0; s->eng->options && s->eng->options[i]; i++)
+		if (!strcmp(s->eng->options[i], "cmdprio_percentage") &&
+		    procattr_cmdprio(j, s->cp_share, s->cp_val)) {
+			s->cmdprio = true;
+			gen_rng_seed(&s->cp_rng, j->randseed ^ 0x636d6470ull ^
+				     ((uint64_t)j->clone << 40));
+		}
+	for (i = 0; hint && i < n; i++) {
+		if (t->files[i].fd < 0 ||
+		    !fcntl(t->files[i].fd, F_SET_RW_HINT, &hint))
+			continue;
+		job_fail(s, -errno, "write_hint=%s on %s: %s", j->write_hint,
+			 t->files[i].path, strerror(errno));
+		return -errno;
+	}
+	return 0;
 }
 
 void *worker_main(void *arg)
@@ -1401,6 +1496,11 @@ void *worker_main(void *arg)
 		.pool_threads = j->pool_threads,
 		.nowait = j->nowait, .uncached = j->uncached,
 		.stat_type = j->stat_type,
+		.thp = j->thp, .force_async = j->force_async,
+		.hipri_pct = (unsigned)j->hipri_percentage,
+		/* each engine reads its own; the other's stays at default */
+		.vectored = j->libaio_vectored ||
+			    (j->nonvectored && !strcmp(j->nonvectored, "0")),
 	};
 	s.ctx.iodepth = s.depth;
 	s.ctx.clk = w->clk;
@@ -1419,6 +1519,17 @@ void *worker_main(void *arg)
 		     !j->thinktime_ns;
 	/* Pinned first: the batching depends on the CPUs allowed */
 	ret = ctl_setup(&s);
+	if (!ret) {
+		/* nice=, prio= (procattr.h): before the engine starts */
+		ret = procattr_apply(j, msg, sizeof(msg));
+		/* cgroup= (cgroup.h): left in the teardown below */
+		if (!ret && cgroup_wanted(j)) {
+			ret = cgroup_join(j, msg, sizeof(msg));
+			s.cgroup_in = !ret;
+		}
+		if (ret)
+			job_fail(&s, ret, "%s", msg);
+	}
 	s.one_cpu = on_one_cpu();
 	s.syncs = j->fsync || j->fdatasync;
 	if (j->latency_target_ns) {
@@ -1432,11 +1543,16 @@ void *worker_main(void *arg)
 			       j->max_latency_ns[i] : UINT64_MAX;
 		s.lat_max_on |= s.lat_max[i] != UINT64_MAX;
 	}
-	ret = iolog_open(&s.iolog, j, w->log_index, w->clk, msg, sizeof(msg));
-	if (!ret && (ret = iolog_files(s.iolog, w->tgt)))
-		snprintf(msg, sizeof(msg), "write_iolog: out of memory");
-	if (ret)
-		job_fail(&s, ret, "%s", msg);
+	if (!ret)
+		ret = hints_setup(&s);
+	if (!ret) {
+		ret = iolog_open(&s.iolog, j, w->log_index, w->clk, msg,
+				 sizeof(msg));
+		if (!ret && (ret = iolog_files(s.iolog, w->tgt)))
+			snprintf(msg, sizeof(msg), "write_iolog: out of memory");
+		if (ret)
+			job_fail(&s, ret, "%s", msg);
+	}
 	if (!ret)
 		ret = alloc_reqs(&s);
 	if (!ret && w->series && !(s.irec = ival_rec_new(w->series))) {
@@ -1536,6 +1652,8 @@ void *worker_main(void *arg)
 out:
 	worker_gate_pass(w);	/* setup failed: the others need not wait */
 	ctl_end(&s);
+	if (s.cgroup_in)
+		cgroup_leave(j);
 	wstate_free(&s);
 	atomic_store_explicit(&w->live.done, true, memory_order_release);
 	return NULL;

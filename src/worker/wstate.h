@@ -16,6 +16,7 @@
 #include "engine.h"
 #include "fill.h"
 #include "gen.h"
+#include "procattr.h"
 #include "verify.h"
 #include "worker.h"
 
@@ -56,6 +57,8 @@ struct wstate {
 	struct io_req **free_reqs;
 	struct io_req **reaped;
 	void *bufs;
+	struct procmem mem;	/* where bufs came from (procattr.h) */
+	bool cgroup_in;		/* joined cgroup= (cgroup.h) */
 	unsigned depth, nfree, inflight, queued;
 	struct gen gen;
 	struct gen_data wdata;	/* the bytes of writes; unused with verify= */
@@ -72,7 +75,20 @@ struct wstate {
 	uint64_t deadline;	/* ticks; UINT64_MAX: none */
 	uint64_t ramp_end;	/* ticks; 0 once ramping is over */
 	uint64_t writes_since_sync;
-	bool syncs;		/* fsync= or fdatasync=: writes count to it */
+	bool syncs;		/* fsync=, fdatasync= or sync_file_range=:
+				 * writes count to it */
+	/* sync_file_range= (procattr.h): its flags, every sfr_nr writes;
+	 * sfr_rng: per file, the range [lo, hi) written since its last
+	 * call (lo > hi: none); NULL when off. */
+	unsigned sfr_flags;
+	uint64_t sfr_nr, sfr_count;
+	uint64_t *sfr_rng;
+	/* cmdprio_percentage= (procattr.h): per direction, the share of
+	 * I/Os (in 1/2^32) that carry cp_val; drawn from cp_rng */
+	bool cmdprio;
+	uint64_t cp_share[2];
+	uint16_t cp_val[2];
+	struct gen_rng cp_rng;
 	struct cpu_usage cpu0;		/* the job thread at measure start */
 	struct cpu_usage eng_cpu0;	/* the engine's threads, likewise */
 	bool engine_failed;		/* its I/Os cannot be drained */

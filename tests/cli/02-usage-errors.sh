@@ -66,9 +66,9 @@ usage ../j/net.job
 expect_in err "net\.job:3: option 'hostname'"
 expect_in err 'fio has this option but iorig does not'
 
-jobfile iomem.job '[global]' 'iomem=malloc' '[a]' 'ioengine=null'
-usage ../j/iomem.job
-expect_in err "iomem\.job:2: option 'iomem'"
+jobfile rbd.job '[global]' 'clientname=admin' '[a]' 'ioengine=null'
+usage ../j/rbd.job
+expect_in err "rbd\.job:2: option 'clientname'"
 expect_in err 'fio has this option but iorig does not'
 
 unset IORIG_TEST_UNSET_VAR
@@ -164,8 +164,8 @@ usage --name=a --hostname=h
 expect_in err "command line argument 2: option 'hostname'"
 expect_in err 'fio has this option but iorig does not'
 
-usage --name=a --iomem=malloc
-expect_in err "command line argument 2: option 'iomem'"
+usage --name=a --clientname=admin
+expect_in err "command line argument 2: option 'clientname'"
 expect_in err 'fio has this option but iorig does not'
 
 usage --name=a '--size=${IORIG_TEST_UNSET_VAR}'

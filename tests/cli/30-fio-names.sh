@@ -29,11 +29,11 @@ done <names
 
 # In a job file too, and with the line; aliases of fio's (not listed by
 # --cmdhelp=all) as well.
-printf '[a]\nlockmem=4k\nmem=malloc\nratemin=1m\nfileoffset=4k\nwrite_bw_log=x\n' >j.fio
+printf '[a]\nclientname=admin\npool=rbd\nratemin=1m\nfileoffset=4k\nwrite_bw_log=x\n' >j.fio
 run --parse-only j.fio
 expect_rc 2
-expect_in err "j\.fio:2: option 'lockmem': fio has this option but iorig does not"
-expect_in err "j\.fio:3: option 'mem': fio has this option but iorig does not"
+expect_in err "j\.fio:2: option 'clientname': fio has this option but iorig does not"
+expect_in err "j\.fio:3: option 'pool': fio has this option but iorig does not"
 expect_not_in err "did you mean|unknown option|ratemin|fileoffset"
 
 # fio's aliases of options iorig has mean the same.

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IORIG_PROCATTR_H
+#define IORIG_PROCATTR_H
+
+/*
+ * What a job sets on its own thread and where its I/O buffers come from:
+ * nice=, prio=/prioclass=/priohint= (ioprio_set), mem=/iomem= with
+ * mem_align= and hugepage-size=, lockmem=; and the words of two kernel
+ * hints: write_hint= (fcntl F_SET_RW_HINT on each file at setup) and
+ * sync_file_range= (the worker calls it every N writes). All but the
+ * last run once, at a worker's setup and teardown.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "job.h"
+
+enum mem_type {
+	MEM_MALLOC,
+	MEM_SHM,
+	MEM_SHMHUGE,
+	MEM_MMAP,
+	MEM_MMAPHUGE,
+	MEM_MMAPSHARED,
+};
+
+/* mem=TYPE[:FILE]. Returns 0, or -EINVAL with why filled; *file points
+ * into val (NULL when none). */
+int procattr_mem_parse(const char *val, enum mem_type *type,
+		       const char **file, char *why, size_t whylen);
+
+/* nice=: -20..19. Returns 0 or -EINVAL with why filled. */
+int procattr_nice_parse(const char *val, int *nice, char *why,
+			size_t whylen);
+
+/*
+ * On the calling thread: numa_cpu_nodes= (the CPUs of those nodes),
+ * numa_mem_policy= (set_mempolicy), nice=, then the I/O priority when any of prio,
+ * prioclass, priohint is set (class best-effort when only the level is,
+ * as fio 3.33 does). Returns 0 or -errno with why filled (the call and
+ * its arguments).
+ */
+int procattr_apply(const struct job *j, char *why, size_t whylen);
+
+/* The ioprio value (class << 13 | hint << 3 | level) the job asks for;
+ * 0 when it sets none. */
+unsigned procattr_ioprio(const struct job *j);
+
+/* I/O buffers, depth of stride bytes, the first at an address that is a
+ * multiple of align and of mem_align=, from the memory mem= names; why
+ * says what failed in full ("cannot allocate N bytes of I/O buffers
+ * ..."). */
+struct procmem {
+	void *base;		/* what to give back */
+	size_t map_len;		/* mmap/shm: the mapping's length */
+	enum mem_type type;
+	void *lock;		/* lockmem=: the locked area, or NULL */
+	size_t lock_len;
+};
+
+int procattr_mem_alloc(struct procmem *m, const struct job *j, size_t align,
+		       unsigned depth, size_t stride, void **bufs, char *why,
+		       size_t whylen);
+void procattr_mem_free(struct procmem *m);
+
+/* write_hint=: none, short, medium, long, extreme as the kernel's
+ * RWH_WRITE_LIFE_* value (1..5), 0 for NULL. -EINVAL on another word. */
+int procattr_write_hint(const char *val);
+
+/* numa_cpu_nodes=: a node list ("all", or N,A-B) as a mask of nodes
+ * below 64. Returns 0 or -EINVAL with why filled. */
+int procattr_nodes_parse(const char *val, uint64_t *mask, char *why,
+			 size_t whylen);
+
+/* numa_mem_policy=MODE[:NODES]: MODE default, prefer (one node), bind,
+ * interleave (a node list), local. *mode is the kernel's MPOL_* value. */
+int procattr_mempolicy_parse(const char *val, int *mode, uint64_t *mask,
+			     char *why, size_t whylen);
+
+/* cmdprio_*=A[,B]: A for reads, B (default A) for writes, each from 0
+ * to max. Returns 0 or -EINVAL with why filled. */
+int procattr_pair_parse(const char *val, unsigned max, unsigned out[2],
+			char *why, size_t whylen);
+
+/*
+ * cmdprio_percentage=, cmdprio_class=, cmdprio=, cmdprio_hint= of j:
+ * per direction (read, write), the share of I/Os (in 1/2^32) that carry
+ * the ioprio value val. Returns false when the job sets no percentage.
+ */
+bool procattr_cmdprio(const struct job *j, uint64_t share[2],
+		      uint16_t val[2]);
+
+/* sync_file_range=FLAGS[:N]: FLAGS one or more of wait_before, write,
+ * wait_after joined by ','; N writes between two calls (default 1).
+ * Returns 0 or -EINVAL with why filled. */
+int procattr_sfr_parse(const char *val, unsigned *flags, uint64_t *nr,
+		       char *why, size_t whylen);
+
+#endif

@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A job's process attributes and the memory of its I/O buffers
+ * (procattr.h). Jobs are threads here: nice (setpriority) and the I/O
+ * priority (ioprio_set, IOPRIO_WHO_PROCESS with 0) are per thread on
+ * Linux, so each clone sets its own, as fio's processes do.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/shm.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "cpuset.h"
+#include "procattr.h"
+
+#define IOPRIO_CLASS_SHIFT	13
+#define IOPRIO_HINT_SHIFT	3
+#define IOPRIO_WHO_PROCESS	1
+#define IOPRIO_CLASS_BE		2
+
+static const struct {
+	const char *name;
+	enum mem_type type;
+	int takes_file;
+} mem_names[] = {
+	{ "malloc", MEM_MALLOC, 0 },
+	{ "shm", MEM_SHM, 0 },
+	{ "shmhuge", MEM_SHMHUGE, 0 },
+	{ "mmap", MEM_MMAP, 1 },
+	{ "mmaphuge", MEM_MMAPHUGE, 1 },
+	{ "mmapshared", MEM_MMAPSHARED, 1 },
+};
+
+int procattr_mem_parse(const char *val, enum mem_type *type,
+		       const char **file, char *why, size_t whylen)
+{
+	const char *colon = strchr(val, ':');
+	size_t n = colon ? (size_t)(colon - val) : strlen(val), i;
+
+	*file = NULL;
+	if (n == 10 && !strncmp(val, "cudamalloc", n)) {
+		snprintf(why, whylen, "cudamalloc is GPU memory for fio's "
+			 "rdma engine: no GPU and no rdma engine here");
+		return -EINVAL;
+	}
+	for (i = 0; i < sizeof(mem_names) / sizeof(mem_names[0]); i++) {
+		if (strlen(mem_names[i].name) != n ||
+		    strncmp(mem_names[i].name, val, n))
+			continue;
+		if (colon && (!mem_names[i].takes_file || !colon[1])) {
+			snprintf(why, whylen, "%s takes no file (only mmap, "
+				 "mmaphuge, mmapshared: TYPE:FILE)",
+				 mem_names[i].name);
+			return -EINVAL;
+		}
+		*type = mem_names[i].type;
+		*file = colon ? colon + 1 : NULL;
+		return 0;
+	}
+	snprintf(why, whylen, "expected malloc, shm, shmhuge, mmap[:FILE], "
+		 "mmaphuge[:FILE] or mmapshared[:FILE]");
+	return -EINVAL;
+}
+
+int procattr_nice_parse(const char *val, int *nice, char *why,
+			size_t whylen)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(val, &end, 10);
+	if (errno || end == val || *end || v < -20 || v > 19) {
+		snprintf(why, whylen, "expected a whole number from -20 to 19");
+		return -EINVAL;
+	}
+	*nice = (int)v;
+	return 0;
+}
+
+static int prio_set(const struct job *j)
+{
+	return j->prio != UINT64_MAX || j->prioclass != UINT64_MAX ||
+	       j->priohint != UINT64_MAX;
+}
+
+unsigned procattr_ioprio(const struct job *j)
+{
+	unsigned cls, lvl, hint;
+
+	if (!prio_set(j))
+		return 0;
+	lvl = j->prio != UINT64_MAX ? (unsigned)j->prio : 0;
+	hint = j->priohint != UINT64_MAX ? (unsigned)j->priohint : 0;
+	cls = j->prioclass != UINT64_MAX ? (unsigned)j->prioclass :
+	      IOPRIO_CLASS_BE;
+	return cls << IOPRIO_CLASS_SHIFT | hint << IOPRIO_HINT_SHIFT | lvl;
+}
+
+static int numa_apply(const struct job *j, char *why, size_t whylen);
+
+int procattr_apply(const struct job *j, char *why, size_t whylen)
+{
+	unsigned v;
+	int nice, r;
+
+	if ((j->numa_cpu_nodes || j->numa_mem_policy) &&
+	    (r = numa_apply(j, why, whylen)))
+		return r;
+	if (j->nice && !procattr_nice_parse(j->nice, &nice, why, whylen) &&
+	    setpriority(PRIO_PROCESS, 0, nice)) {
+		snprintf(why, whylen, "nice=%d: setpriority: %s", nice,
+			 strerror(errno));
+		return -errno;
+	}
+	if (!prio_set(j))
+		return 0;
+	v = procattr_ioprio(j);
+	if (syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, 0, (int)v)) {
+		snprintf(why, whylen, "ioprio_set(class %u, level %u, hint "
+			 "%u) (prioclass, prio, priohint): %s",
+			 v >> IOPRIO_CLASS_SHIFT, v & 7,
+			 (v >> IOPRIO_HINT_SHIFT) & 0x3ff, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+static size_t round_up(size_t v, size_t to)
+{
+	return to ? (v + to - 1) / to * to : v;
+}
+
+/* mmap[:FILE]: an existing file is never shortened; one made here is
+ * removed once mapped (the mapping keeps its pages). */
+static void *map_file(const char *file, size_t len, int flags, char *why,
+		      size_t whylen)
+{
+	struct stat sb;
+	void *p;
+	int fd, made = 1, e;
+
+	fd = open(file, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 && errno == EEXIST) {
+		made = 0;
+		fd = open(file, O_RDWR | O_CLOEXEC);
+	}
+	if (fd < 0) {
+		snprintf(why, whylen, "I/O buffers: mem: cannot open %s: %s", file,
+			 strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &sb) || ((size_t)sb.st_size < len &&
+			       ftruncate(fd, (off_t)len))) {
+		e = errno;
+		snprintf(why, whylen, "I/O buffers: mem: cannot size %s to %zu bytes: %s",
+			 file, len, strerror(e));
+		p = NULL;
+		goto out;
+	}
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, fd, 0);
+	if (p == MAP_FAILED) {
+		snprintf(why, whylen, "I/O buffers: mem: cannot map %zu bytes of %s: %s",
+			 len, file, strerror(errno));
+		p = NULL;
+	}
+out:
+	if (made)
+		unlink(file);
+	close(fd);
+	return p;
+}
+
+static int lock_mem(struct procmem *m, uint64_t len, char *why,
+		    size_t whylen)
+{
+	void *p;
+
+	if (!len)
+		return 0;
+	p = mmap(NULL, (size_t)len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED || mlock(p, (size_t)len)) {
+		int e = errno;
+
+		if (p != MAP_FAILED)
+			munmap(p, (size_t)len);
+		snprintf(why, whylen, "lockmem=%" PRIu64 ": cannot lock that "
+			 "much memory: %s", len, strerror(e));
+		return -e;
+	}
+	m->lock = p;
+	m->lock_len = (size_t)len;
+	return 0;
+}
+
+int procattr_mem_alloc(struct procmem *m, const struct job *j, size_t align,
+		       unsigned depth, size_t stride, void **bufs, char *why,
+		       size_t whylen)
+{
+	size_t len = (size_t)depth * stride;
+	const char *file = NULL;
+	size_t huge = j->hugepage_size ? (size_t)j->hugepage_size : 1;
+	int flags, r;
+	void *p;
+
+	memset(m, 0, sizeof(*m));
+	if (j->mem && procattr_mem_parse(j->mem, &m->type, &file, why, whylen))
+		return -EINVAL;
+	if (j->mem_align > align)
+		align = (size_t)j->mem_align;
+	r = lock_mem(m, j->lockmem, why, whylen);
+	if (r)
+		return r;
+	if (m->type == MEM_MALLOC) {
+		r = posix_memalign(&m->base, align, len ? len : 1);
+		if (r) {
+			m->base = NULL;
+			snprintf(why, whylen, "cannot allocate %zu bytes of "
+				 "I/O buffers (iodepth %u x bs %zu, aligned to "
+				 "%zu): %s", len, depth, stride, align,
+				 strerror(r));
+			return -r;
+		}
+		*bufs = m->base;
+		return 0;
+	}
+	/* Mapped memory starts on a page; more alignment: map more. */
+	m->map_len = len + (align > 4096 ? align : 0);
+	if (m->type == MEM_SHMHUGE || m->type == MEM_MMAPHUGE)
+		m->map_len = round_up(m->map_len, huge);
+	else
+		m->map_len = round_up(m->map_len, 4096);
+	if (m->type == MEM_SHM || m->type == MEM_SHMHUGE) {
+		int id = shmget(IPC_PRIVATE, m->map_len, IPC_CREAT | 0600 |
+				(m->type == MEM_SHMHUGE ? SHM_HUGETLB : 0));
+
+		if (id < 0) {
+			snprintf(why, whylen, "cannot allocate %zu bytes of "
+				 "I/O buffers (iodepth %u x bs %zu): mem=%s: "
+				 "shmget: %s%s", m->map_len, depth, stride,
+				 j->mem, strerror(errno),
+				 m->type == MEM_SHMHUGE ? " (free huge pages: "
+				 "/proc/sys/vm/nr_hugepages)" : "");
+			return -errno;
+		}
+		p = shmat(id, NULL, 0);
+		/* Removed now: it goes when detached, even on a crash. */
+		shmctl(id, IPC_RMID, NULL);
+		if (p == (void *)-1) {
+			snprintf(why, whylen, "I/O buffers: mem=%s: shmat: %s", j->mem,
+				 strerror(errno));
+			return -errno;
+		}
+	} else {
+		flags = m->type == MEM_MMAPSHARED || file ? MAP_SHARED :
+			MAP_PRIVATE;
+		if (m->type == MEM_MMAPHUGE && !file)
+			flags |= MAP_HUGETLB;
+		if (file) {
+			p = map_file(file, m->map_len, flags, why, whylen);
+			if (!p)
+				return -EINVAL;
+		} else {
+			p = mmap(NULL, m->map_len, PROT_READ | PROT_WRITE,
+				 flags | MAP_ANONYMOUS, -1, 0);
+			if (p == MAP_FAILED) {
+				snprintf(why, whylen, "cannot allocate %zu "
+					 "bytes of I/O buffers (iodepth %u x bs "
+					 "%zu): mem=%s: mmap: %s%s", m->map_len,
+					 depth, stride, j->mem,
+					 strerror(errno),
+					 m->type == MEM_MMAPHUGE ? " (free "
+					 "huge pages: /proc/sys/vm/"
+					 "nr_hugepages)" : "");
+				return -errno;
+			}
+		}
+	}
+	m->base = p;
+	*bufs = (void *)round_up((uintptr_t)p, align);
+	return 0;
+}
+
+void procattr_mem_free(struct procmem *m)
+{
+	if (m->base) {
+		if (m->type == MEM_MALLOC)
+			free(m->base);
+		else if (m->type == MEM_SHM || m->type == MEM_SHMHUGE)
+			shmdt(m->base);
+		else
+			munmap(m->base, m->map_len);
+	}
+	if (m->lock)
+		munmap(m->lock, m->lock_len);
+	memset(m, 0, sizeof(*m));
+}
+
+int procattr_write_hint(const char *val)
+{
+	static const char *const w[] = { "none", "short", "medium", "long",
+					 "extreme" };
+	size_t i;
+
+	if (!val)
+		return 0;
+	for (i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		if (!strcmp(val, w[i]))
+			return (int)i + 1;
+	return -EINVAL;
+}
+
+int procattr_sfr_parse(const char *val, unsigned *flags, uint64_t *nr,
+		       char *why, size_t whylen)
+{
+	static const struct {
+		const char *name;
+		unsigned flag;
+	} f[] = {
+		{ "wait_before", SYNC_FILE_RANGE_WAIT_BEFORE },
+		{ "write", SYNC_FILE_RANGE_WRITE },
+		{ "wait_after", SYNC_FILE_RANGE_WAIT_AFTER },
+	};
+	const char *p = val, *colon = strchr(val, ':');
+	const char *end = colon ? colon : val + strlen(val);
+	size_t n, i;
+	char *e;
+
+	*flags = 0;
+	*nr = 1;
+	while (p < end) {
+		n = strcspn(p, ",:");
+		for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+			if (strlen(f[i].name) == n && !strncmp(p, f[i].name, n))
+				break;
+		if (i == sizeof(f) / sizeof(f[0]))
+			goto bad;
+		*flags |= f[i].flag;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	if (!*flags)
+		goto bad;
+	if (colon) {
+		errno = 0;
+		*nr = strtoull(colon + 1, &e, 10);
+		if (errno || e == colon + 1 || *e || !*nr)
+			goto bad;
+	}
+	return 0;
+bad:
+	snprintf(why, whylen, "expected FLAGS[:N]: FLAGS one or more of "
+		 "wait_before, write, wait_after joined by ',', N a number "
+		 "of writes from 1");
+	return -EINVAL;
+}
+
+int procattr_pair_parse(const char *val, unsigned max, unsigned out[2],
+			char *why, size_t whylen)
+{
+	const char *p = val;
+	unsigned long v;
+	char *e;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		errno = 0;
+		v = strtoul(p, &e, 10);
+		if (errno || e == p || v > max || (*e && *e != ','))
+			goto bad;
+		out[k] = (unsigned)v;
+		if (!*e) {
+			if (!k)
+				out[1] = out[0];
+			return 0;
+		}
+		p = e + 1;
+	}
+bad:
+	snprintf(why, whylen, "expected N or READ,WRITE, each from 0 to %u",
+		 max);
+	return -EINVAL;
+}
+
+bool procattr_cmdprio(const struct job *j, uint64_t share[2],
+		      uint16_t val[2])
+{
+	unsigned pct[2], cls[2] = { 1, 1 }, lvl[2] = { 0, 0 },
+		 hint[2] = { 0, 0 };
+	char why[128];
+	int k;
+
+	if (!j->cmdprio_percentage ||
+	    procattr_pair_parse(j->cmdprio_percentage, 100, pct, why,
+				sizeof(why)) || (!pct[0] && !pct[1]))
+		return false;
+	/* Checked when set: these parse. */
+	if (j->cmdprio_class)
+		procattr_pair_parse(j->cmdprio_class, 3, cls, why, sizeof(why));
+	if (j->cmdprio)
+		procattr_pair_parse(j->cmdprio, 7, lvl, why, sizeof(why));
+	if (j->cmdprio_hint)
+		procattr_pair_parse(j->cmdprio_hint, 1023, hint, why,
+				    sizeof(why));
+	for (k = 0; k < 2; k++) {
+		share[k] = pct[k] >= 100 ? UINT64_MAX :
+			   ((uint64_t)pct[k] << 32) / 100;
+		val[k] = (uint16_t)(cls[k] << IOPRIO_CLASS_SHIFT |
+				    hint[k] << IOPRIO_HINT_SHIFT | lvl[k]);
+	}
+	return true;
+}
+
+int procattr_nodes_parse(const char *val, uint64_t *mask, char *why,
+			 size_t whylen)
+{
+	const char *p = val;
+	unsigned long a, b;
+	char *e;
+
+	*mask = 0;
+	if (!strcmp(val, "all")) {
+		*mask = UINT64_MAX;
+		return 0;
+	}
+	while (*p) {
+		errno = 0;
+		a = strtoul(p, &e, 10);
+		if (errno || e == p || a > 63)
+			goto bad;
+		b = a;
+		if (*e == '-') {
+			p = e + 1;
+			b = strtoul(p, &e, 10);
+			if (errno || e == p || b > 63 || b < a)
+				goto bad;
+		}
+		for (; a <= b; a++)
+			*mask |= 1ull << a;
+		if (*e && *e != ',')
+			goto bad;
+		p = *e ? e + 1 : e;
+	}
+	if (*mask)
+		return 0;
+bad:
+	snprintf(why, whylen, "expected NUMA nodes: all, or a list such as "
+		 "0,2-3 (nodes 0 to 63)");
+	return -EINVAL;
+}
+
+int procattr_mempolicy_parse(const char *val, int *mode, uint64_t *mask,
+			     char *why, size_t whylen)
+{
+	static const struct {
+		const char *name;
+		int mode;	/* MPOL_* */
+		int nodes;	/* 0 none, 1 one, 2 a list */
+	} m[] = {
+		{ "default", 0, 0 }, { "prefer", 1, 1 }, { "bind", 2, 2 },
+		{ "interleave", 3, 2 }, { "local", 4, 0 },
+	};
+	const char *colon = strchr(val, ':');
+	size_t n = colon ? (size_t)(colon - val) : strlen(val), i;
+
+	*mask = 0;
+	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		if (strlen(m[i].name) != n || strncmp(m[i].name, val, n))
+			continue;
+		*mode = m[i].mode;
+		if (!m[i].nodes && !colon)
+			return 0;
+		if (!m[i].nodes || !colon)
+			break;
+		if (procattr_nodes_parse(colon + 1, mask, why, whylen))
+			return -EINVAL;
+		if (m[i].nodes == 1 && (*mask & (*mask - 1)))
+			break;
+		return 0;
+	}
+	snprintf(why, whylen, "expected default, local, prefer:NODE, "
+		 "bind:NODES or interleave:NODES");
+	return -EINVAL;
+}
+
+/* The CPUs of the nodes in mask that exist, from sysfs. */
+static int node_cpus(uint64_t mask, cpu_set_t *set, char *why,
+		     size_t whylen)
+{
+	char path[96], list[1024];
+	cpu_set_t one;
+	unsigned nd;
+	FILE *f;
+	int any = 0;
+
+	CPU_ZERO(set);
+	for (nd = 0; nd < 64; nd++) {
+		if (!(mask >> nd & 1))
+			continue;
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/node/node%u/cpulist", nd);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(list, sizeof(list), f)) {
+			list[strcspn(list, "\n")] = 0;
+			if (*list && !cpuset_parse(list, &one, NULL, 0)) {
+				CPU_OR(set, set, &one);
+				any = 1;
+			}
+		}
+		fclose(f);
+	}
+	if (!any) {
+		snprintf(why, whylen, "numa_cpu_nodes: no CPU on those nodes "
+			 "(/sys/devices/system/node)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int numa_apply(const struct job *j, char *why, size_t whylen)
+{
+	unsigned long nodes[1];
+	uint64_t mask;
+	cpu_set_t set;
+	int mode;
+
+	if (j->numa_cpu_nodes) {
+		if (procattr_nodes_parse(j->numa_cpu_nodes, &mask, why, whylen)
+		    || node_cpus(mask, &set, why, whylen))
+			return -EINVAL;
+		if (sched_setaffinity(0, sizeof(set), &set)) {
+			snprintf(why, whylen, "numa_cpu_nodes=%s: %s",
+				 j->numa_cpu_nodes, strerror(errno));
+			return -errno;
+		}
+	}
+	if (!j->numa_mem_policy)
+		return 0;
+	if (procattr_mempolicy_parse(j->numa_mem_policy, &mode, &mask, why,
+				     whylen))
+		return -EINVAL;
+	nodes[0] = (unsigned long)mask;
+	if (syscall(SYS_set_mempolicy, mode, mask ? nodes : NULL,
+		    mask ? 8 * sizeof(nodes) + 1 : 0)) {
+		snprintf(why, whylen, "numa_mem_policy=%s: set_mempolicy: %s",
+			 j->numa_mem_policy, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}

@@ -1,0 +1,45 @@
+#!/bin/sh
+# exit_what= (which jobs exitall stops) against fio on the same job file,
+# and the fio knobs that have no effect here (write_barrier) warn.
+. "$(dirname "$0")/lib.sh"
+
+cat >ew.fio <<'JOB'
+[global]
+ioengine=null
+size=1g
+[a]
+exitall=1
+exit_what=WHAT
+number_ios=1000
+[b]
+time_based
+runtime=20
+[c]
+stonewall
+number_ios=500
+JOB
+# c's I/Os: none once exit_what=all stopped everything; its own with
+# group or stonewall (its wait group starts after the stop).
+for w in all:0 group:500 stonewall:500; do
+	sed "s/WHAT/${w%:*}/" ew.fio >e.fio
+	run --output-format=json e.fio
+	expect_rc 0
+	json_is "[j['read']['ios'] for j in d['jobs'] if j['name'] == 'c'][0]" "${w#*:}"
+	json_is "[j['read']['ios'] for j in d['jobs'] if j['name'] == 'a'][0]" 1000
+	if command -v fio >/dev/null; then
+		# fio may print "fio: terminating on signal 15" before its
+		# JSON when exitall stops the others: from the first '{' on.
+		fio --output-format=json e.fio >"$T/fio.out" 2>/dev/null ||
+			die "fio failed on exit_what=${w%:*}"
+		sed -n '/^{/,$p' "$T/fio.out" >"$T/out"
+		json_is "[j['read']['total_ios'] for j in d['jobs'] if j['jobname'] == 'c'][0]" "${w#*:}"
+	fi
+done
+run --name=x --ioengine=null --size=1m --exit_what=some
+expect_rc 2
+
+# write_barrier: accepted, said to do nothing.
+run --name=x --ioengine=null --size=1m --rw=write --write_barrier=4 \
+	--output-format=json
+expect_rc 0
+json_is "[w['code'] for w in d['warnings']]" "['write_barrier_ignored']"

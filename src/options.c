@@ -627,6 +627,16 @@ const struct opt_def options_table[] = {
 	  .off = F(create_on_open), .def = "0", .category = "target",
 	  .help = "Accepted for fio job files: iorig creates files when the "
 		  "job opens them, before its I/O starts, either way" },
+	/* Placement (issue 12, opt-a family; src/target.c) */
+	{ .name = "offset_increment", .type = OPT_SIZE_PCT,
+	  .off = F(offset_increment), .aux = F(offset_increment_pct),
+	  .def = "0", .category = "target",
+	  .help = "Clone N of numjobs starts its region N times this further "
+		  "than offset (bytes, or a percentage of the target)" },
+	{ .name = "offset_align", .type = OPT_SIZE, .off = F(offset_align),
+	  .def = "0", .category = "target",
+	  .help = "A percentage offset (offset, offset_increment) is rounded "
+		  "up to a multiple of this; 0: the smallest block size" },
 	/* CPU placement and run control (cpuset.h, steady.h) */
 	{ .name = "cpus_allowed", .type = OPT_SPECIAL, .off = F(cpus_allowed),
 	  .set = set_cpus_allowed, .category = "cpu",
@@ -1082,8 +1092,6 @@ static const char *const fio_only[] = {
 	"numa_cpu_nodes",
 	"numa_mem_policy",
 	"object_class",
-	"offset_align",
-	"offset_increment",
 	"opendir",
 	"percentage_sequential",
 	"pi_act",

@@ -385,18 +385,32 @@ static uint64_t lcm64(uint64_t a, uint64_t b)
 	return a / x * b;
 }
 
-/* Region start in one file; 0, or -EINVAL with e filled. */
+/*
+ * Region start in one file (fio's meaning): offset, plus clone times
+ * offset_increment; either may be a percentage of the file's size, and
+ * then the sum is rounded up to offset_align (default: the smallest block
+ * size). 0, or -EINVAL with e filled.
+ */
 static int plan_offset(struct target_file *tf, const struct job *j,
 		       struct err_rec *e)
 {
-	uint64_t align = bs_smallest(j), off;
+	uint64_t align = j->offset_align ? j->offset_align : bs_smallest(j);
+	long double off = j->offset, inc = j->offset_increment;
+	bool pct = j->offset_pct > 0 || j->offset_increment_pct > 0;
 
-	if (j->offset_pct > 0) {
-		off = (uint64_t)((long double)tf->cur_size * j->offset_pct /
-				 100);
-		tf->offset = off / align * align;
+	if (j->offset_pct > 0)
+		off = (long double)tf->cur_size * j->offset_pct / 100;
+	if (j->offset_increment_pct > 0)
+		inc = (long double)tf->cur_size * j->offset_increment_pct /
+		      100;
+	off = (long double)(uint64_t)off + (long double)j->clone *
+	      (long double)(uint64_t)inc;
+	if (off > (long double)TARGET_OFF_MAX) {
+		tf->offset = TARGET_OFF_MAX + 1;	/* refused below */
 	} else {
-		tf->offset = j->offset;
+		tf->offset = (uint64_t)off;
+		if (pct && tf->offset % align)
+			tf->offset += align - tf->offset % align;
 	}
 	if (tf->offset > TARGET_OFF_MAX) {
 		err_set(e, tf->path, 0, "offset", "%" PRIu64 " is beyond the "

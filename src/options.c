@@ -637,6 +637,35 @@ const struct opt_def options_table[] = {
 	  .def = "0", .category = "target",
 	  .help = "A percentage offset (offset, offset_increment) is rounded "
 		  "up to a multiple of this; 0: the smallest block size" },
+	{ .name = "file_append", .type = OPT_BOOL, .off = F(file_append),
+	  .def = "0", .category = "target",
+	  .help = "The region of each file starts at its end (offset "
+		  "ignored; devices keep offset)" },
+	{ .name = "create_fsync", .type = OPT_BOOL, .off = F(create_fsync),
+	  .def = "1", .category = "target",
+	  .help = "fsync a file after laying it out or making room in it, "
+		  "before the job; 0: leave the data in the page cache" },
+	{ .name = "end_syncfs", .type = OPT_BOOL, .off = F(end_syncfs),
+	  .def = "0", .category = "cache",
+	  .help = "As end_fsync, with syncfs(2): the whole file system of "
+		  "each file, inside the runtime (a job that writes)" },
+	{ .name = "pre_read", .type = OPT_BOOL, .off = F(pre_read),
+	  .def = "0", .category = "cache",
+	  .help = "Read the region into the page cache before the job "
+		  "(turns invalidate off; nothing with direct=1)" },
+	{ .name = "allow_mounted_write", .type = OPT_BOOL,
+	  .off = F(allow_destructive), .def = "0", .category = "target",
+	  .help = "fio's name for allow_destructive: a mounted or in-use "
+		  "device stays refused" },
+	{ .name = "unique_filename", .type = OPT_BOOL,
+	  .off = F(unique_filename), .def = "1", .category = "target",
+	  .help = "Accepted for fio job files: fio prefixes a client's "
+		  "address to file names; iorig has no client mode" },
+	{ .name = "softrandommap", .type = OPT_BOOL, .off = F(softrandommap),
+	  .def = "0", .category = "random",
+	  .help = "Accepted for fio job files: fio goes on without the "
+		  "random map when it cannot allocate it; iorig's map is a "
+		  "permutation that needs no memory" },
 	/* CPU placement and run control (cpuset.h, steady.h) */
 	{ .name = "cpus_allowed", .type = OPT_SPECIAL, .off = F(cpus_allowed),
 	  .set = set_cpus_allowed, .category = "cpu",
@@ -950,7 +979,6 @@ const struct opt_def options_table[] = {
  * says so, never a silent no-op.
  */
 static const char *const fio_only[] = {
-	"allow_mounted_write",
 	"apptag",
 	"apptag_mask",
 	"arguments",
@@ -982,7 +1010,6 @@ static const char *const fio_only[] = {
 	"cpuchunks",
 	"cpuload",
 	"cpumode",
-	"create_fsync",
 	"cuda_io",
 	"data_placement",
 	"dataplacement",
@@ -992,7 +1019,6 @@ static const char *const fio_only[] = {
 	"dedupe_global",
 	"donorname",
 	"dp_scheme",
-	"end_syncfs",
 	"error_dump",
 	"exec_postrun",
 	"exec_prerun",
@@ -1002,7 +1028,6 @@ static const char *const fio_only[] = {
 	"fdp",
 	"fdp_pli",
 	"fdp_pli_select",
-	"file_append",
 	"filetype",
 	"fill_device",
 	"fill_fs",
@@ -1101,7 +1126,6 @@ static const char *const fio_only[] = {
 	"plids",
 	"pool",
 	"port",
-	"pre_read",
 	"prio",
 	"prioclass",
 	"priohint",
@@ -1133,7 +1157,6 @@ static const char *const fio_only[] = {
 	"single-instance",
 	"single_instance",
 	"skip_bad",
-	"softrandommap",
 	"spr_cs",
 	"spr_num_regions",
 	"spr_op",
@@ -1148,7 +1171,6 @@ static const char *const fio_only[] = {
 	"touch_objects",
 	"ttl",
 	"uid",
-	"unique_filename",
 	"unit_base",
 	"uri",
 	"userspace_reap",

@@ -398,6 +398,10 @@ static int plan_offset(struct target_file *tf, const struct job *j,
 	long double off = j->offset, inc = j->offset_increment;
 	bool pct = j->offset_pct > 0 || j->offset_increment_pct > 0;
 
+	if (j->file_append && !tf->is_bdev) {	/* fio: the file's end */
+		tf->offset = tf->cur_size;
+		return 0;
+	}
 	if (j->offset_pct > 0)
 		off = (long double)tf->cur_size * j->offset_pct / 100;
 	if (j->offset_increment_pct > 0)
@@ -949,7 +953,7 @@ static int count_unwritten(const char *path, uint64_t from, uint64_t to,
  * Written data is never overwritten. Then fsync.
  */
 static int layout(int fd, uint64_t off, uint64_t end, bool fill,
-		  const atomic_int *stop)
+		  bool sync, const atomic_int *stop)
 {
 	struct layout_ctx lc = { .stop = stop };
 	struct stat st;
@@ -968,7 +972,7 @@ static int layout(int fd, uint64_t off, uint64_t end, bool fill,
 				      layout_span, &lc);
 	if (!ret && size < end)
 		ret = layout_span(fd, size > off ? size : off, end, &lc);
-	if (!ret && fsync(fd))
+	if (!ret && sync && fsync(fd))
 		ret = -errno;
 	free(lc.buf);
 	return ret;
@@ -981,7 +985,8 @@ static int layout(int fd, uint64_t off, uint64_t end, bool fill,
  * the file later fills them first (layout=1) and says so. truncate only
  * ever extends; native does nothing where the file system cannot.
  */
-static int prealloc(int fd, uint64_t from, uint64_t end, int mode)
+static int prealloc(int fd, uint64_t from, uint64_t end, int mode,
+		    bool sync)
 {
 	int r = 0;
 
@@ -1006,7 +1011,7 @@ static int prealloc(int fd, uint64_t from, uint64_t end, int mode)
 			r = -errno;
 		break;
 	}
-	if (!r && mode != FALLOC_NONE && fsync(fd))
+	if (!r && mode != FALLOC_NONE && sync && fsync(fd))
 		r = -errno;
 	return r;
 }
@@ -1060,13 +1065,15 @@ static void apply_fadvise(const struct target *t, const struct target_file *tf,
 	};
 	int h = j->fadvise_hint;
 
-	if (j->invalidate && tf->is_bdev && ioctl(tf->fd, BLKFLSBUF, 0) < 0 &&
+	bool inval = j->invalidate && !j->pre_read;	/* fio: pointless */
+
+	if (inval && tf->is_bdev && ioctl(tf->fd, BLKFLSBUF, 0) < 0 &&
 	    warn)
 		twarn(t, "blkflsbuf_failed", j, "%s: BLKFLSBUF failed (%s); "
 		      "dropping the region's page cache with "
 		      "POSIX_FADV_DONTNEED instead", tf->path,
 		      strerror(errno));
-	if (j->invalidate)
+	if (inval)
 		posix_fadvise(tf->fd, (off_t)tf->offset, (off_t)tf->len,
 			      POSIX_FADV_DONTNEED);
 	if (h == FADV_NONE)
@@ -1074,6 +1081,41 @@ static void apply_fadvise(const struct target *t, const struct target_file *tf,
 	if (h == FADV_AUTO)
 		h = rw_random(j->rw) ? FADV_RANDOM : FADV_SEQUENTIAL;
 	posix_fadvise(tf->fd, (off_t)tf->offset, (off_t)tf->len, advice[h]);
+}
+
+/*
+ * pre_read=1 (fio's meaning): read the region once before the job starts,
+ * so that its reads find it in the page cache (invalidate is then off).
+ * Direct I/O bypasses that cache: nothing to do, and a warning says so.
+ */
+static void pre_read(const struct target *t, const struct target_file *tf,
+		     const struct job *j, const atomic_int *stop)
+{
+	uint64_t pos = tf->offset, end = tf->offset + tf->len, n;
+	ssize_t r = 0;
+	char *buf;
+
+	if (j->direct) {
+		if (warns_for_files(j))
+			twarn(t, "pre_read_direct", j, "job '%s': pre_read=1 "
+			      "does nothing with direct=1 (its I/O bypasses "
+			      "the page cache)", j->name);
+		return;
+	}
+	buf = malloc(LAYOUT_CHUNK);
+	if (!buf)
+		return;
+	for (; pos < end && !(stop && atomic_load(stop)); pos += (uint64_t)r) {
+		n = end - pos < LAYOUT_CHUNK ? end - pos : LAYOUT_CHUNK;
+		r = pread(tf->fd, buf, n, (off_t)pos);
+		if (r <= 0)
+			break;
+	}
+	if (r < 0)
+		twarn(t, "pre_read_failed", j, "job '%s': %s: pre_read stopped "
+		      "at %" PRIu64 ": %s", j->name, tf->path, pos,
+		      strerror(errno));
+	free(buf);
 }
 
 /*
@@ -1416,10 +1458,11 @@ static int open_regular(struct target_file *tf, const struct target *t,
 		}
 	}
 	if (job_reads(j) || j->overwrite)
-		ret = layout(fd, tf->offset, end, holes != 0, stop);
+		ret = layout(fd, tf->offset, end, holes != 0, j->create_fsync,
+			     stop);
 	else
 		ret = prealloc(fd, size > tf->offset ? size : tf->offset, end,
-			       j->fallocate);
+			       j->fallocate, j->create_fsync);
 	close(fd);
 	if (!ret) {
 		say_layout(t, tf, j, size, end, holes);
@@ -1467,6 +1510,8 @@ int target_open(struct target *t, const struct target *run, size_t nrun,
 			goto err;
 		}
 		apply_fadvise(t, tf, j, true);
+		if (j->pre_read)
+			pre_read(t, tf, j, stop);
 		warn_tmpfs_direct(t, tf, j);
 		if (j->unlink_each_loop && !tf->created && !tf->is_bdev &&
 		    j->loops > 1 && !j->time_based)

@@ -417,7 +417,8 @@ should_stop_as(struct wstate *s, const bool plain)
  * nowhere), its time is returned (0 when abandoned), and s->now moves
  * past it, so that the runtime counts it. 0 or -errno in *err.
  */
-static uint64_t timed_sync(struct wstate *s, int fd, bool full,
+/* how: 0 fdatasync, 1 fsync, 2 syncfs (end_syncfs). */
+static uint64_t timed_sync(struct wstate *s, int fd, int how,
 			   struct hist *h, int *err)
 {
 	uint64_t t0, t1;
@@ -425,7 +426,7 @@ static uint64_t timed_sync(struct wstate *s, int fd, bool full,
 
 	t0 = clock_ticks(s->w->clk);
 	call_enter(s);
-	r = full ? fsync(fd) : fdatasync(fd);
+	r = how == 2 ? syncfs(fd) : how ? fsync(fd) : fdatasync(fd);
 	*err = r ? -errno : 0;
 	if (!call_leave(s))
 		return 0;
@@ -992,15 +993,20 @@ static void finish(struct wstate *s)
 	 * As in fio, the files of a job that writes are fsynced before its
 	 * runtime ends: durable throughput, buffered or direct, compares.
 	 */
-	if ((j->end_fsync || j->fsync_on_close) && rw_changes_data(j->rw) &&
-	    !j->verify_only && !s->st->err) {
+	if ((j->end_fsync || j->fsync_on_close || j->end_syncfs) &&
+	    rw_changes_data(j->rw) && !j->verify_only && !s->st->err) {
 		for (i = 0; i < t->nfiles && !s->st->err; i++) {
+			/* end_syncfs: the file's whole file system (a
+			 * device's own cache: fsync) */
+			int how = j->end_syncfs && !t->files[i].is_bdev ? 2 : 1;
+
 			s->st->end_sync_ns += timed_sync(s, t->files[i].fd,
-							 true, NULL, &r);
+							 how, NULL, &r);
 			if (s->abandoned)
 				return;
 			if (r)
-				job_fail(s, r, "%s of %s: %s", j->end_fsync ?
+				job_fail(s, r, "%s of %s: %s", how == 2 ?
+					 "end_syncfs" : j->end_fsync ?
 					 "end_fsync" : "fsync_on_close",
 					 t->files[i].path, strerror(-r));
 		}

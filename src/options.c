@@ -666,6 +666,11 @@ const struct opt_def options_table[] = {
 	  .help = "Accepted for fio job files: fio goes on without the "
 		  "random map when it cannot allocate it; iorig's map is a "
 		  "permutation that needs no memory" },
+	{ .name = "fill_device", .alias = "fill_fs", .type = OPT_BOOL,
+	  .off = F(fill_device), .def = "0", .category = "target",
+	  .help = "A job that only writes goes on until the file system is "
+		  "full: ENOSPC ends it, not an error; without size=, the "
+		  "region is the free space" },
 	/* CPU placement and run control (cpuset.h, steady.h) */
 	{ .name = "cpus_allowed", .type = OPT_SPECIAL, .off = F(cpus_allowed),
 	  .set = set_cpus_allowed, .category = "cpu",
@@ -1029,8 +1034,6 @@ static const char *const fio_only[] = {
 	"fdp_pli",
 	"fdp_pli_select",
 	"filetype",
-	"fill_device",
-	"fill_fs",
 	"flow",
 	"flow_id",
 	"flow_sleep",

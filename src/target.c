@@ -452,6 +452,27 @@ static uint64_t filesize_draw(const struct target_file *tf,
 	return x > unit ? x / unit * unit : x;
 }
 
+/*
+ * fill_device=1 without a size (fio's meaning): the region runs on until
+ * the file system is full, so it is what the file holds past offset and
+ * all the free space there (statvfs); the writes end at ENOSPC.
+ */
+static uint64_t fill_room(const struct target_file *tf, uint64_t have)
+{
+	struct statvfs vfs;
+	char *dir = NULL;
+	uint64_t free_b = 0;
+
+	if (tf->exists || !(dir = path_dir(tf->path)))
+		dir = NULL;
+	if (!statvfs(dir ? dir : tf->path, &vfs))
+		free_b = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	free(dir);
+	if (free_b > TARGET_OFF_MAX - tf->offset - have)
+		free_b = TARGET_OFF_MAX - tf->offset - have;
+	return have + free_b;
+}
+
 /* Region length wanted in one file; 0, or -EINVAL with e filled. */
 static int plan_avail(const struct target *t, const struct target_file *tf,
 		      const struct job *j, uint64_t *availp, struct err_rec *e)
@@ -459,7 +480,17 @@ static int plan_avail(const struct target *t, const struct target_file *tf,
 	uint64_t avail = tf->cur_size > tf->offset ?
 			 tf->cur_size - tf->offset : 0;
 
-	if (j->filesize_min != j->filesize_max)
+	if (j->fill_device && job_reads(j)) {
+		err_set(e, tf->path, 0, "fill_device", "a job that reads or "
+			"trims: not supported yet (fio fills the file system "
+			"first, then reads); expected a job that only writes "
+			"(rw=write or randwrite)");
+		return -EINVAL;
+	}
+	if (j->fill_device && !tf->is_bdev && !j->size && !j->size_pct &&
+	    !j->filesize_min)
+		avail = fill_room(tf, avail);
+	else if (j->filesize_min != j->filesize_max)
 		avail = filesize_draw(tf, j);
 	else if (j->filesize_min)
 		avail = j->filesize_min;
@@ -1460,7 +1491,7 @@ static int open_regular(struct target_file *tf, const struct target *t,
 	if (job_reads(j) || j->overwrite)
 		ret = layout(fd, tf->offset, end, holes != 0, j->create_fsync,
 			     stop);
-	else
+	else if (!j->fill_device)	/* as fio: it would fill the disk */
 		ret = prealloc(fd, size > tf->offset ? size : tf->offset, end,
 			       j->fallocate, j->create_fsync);
 	close(fd);
@@ -1670,7 +1701,8 @@ static int space_of(const struct target *t, const struct target_file *tf,
 		sf->fs = st.st_dev;
 		sf->need = end;
 	}
-	if (!sf->need || j->verify_only)
+	/* fill_device: the job writes until the file system is full */
+	if (!sf->need || j->verify_only || j->fill_device)
 		sf->need = 0;
 	else if (!statvfs(at, &vfs) && vfs.f_blocks)
 		sf->avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;

@@ -463,6 +463,12 @@ static void io_error(struct wstate *s, struct dir_stats *d,
 	const char *path = s->w->tgt->files[req->file].path;
 	int err = (int)-req->res;
 
+	/* fill_device: a full file system is the job's end, not an error */
+	if (s->j->fill_device && req->ddir == DDIR_WRITE &&
+	    (err == ENOSPC || err == EDQUOT)) {
+		s->stopping = true;
+		return;
+	}
 	if (!d->errors++) {
 		d->first_errno = err;
 		d->first_err_offset = req->offset;

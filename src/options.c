@@ -540,6 +540,16 @@ const struct opt_def options_table[] = {
 	{ .name = "rw_sequencer", .type = OPT_ENUM, .off = F(rw_sequencer),
 	  .def = "sequential", .choices = rwseq_choices, .category = "random",
 	  .help = "What rw=randread:N does between random offsets" },
+	{ .name = "bs_unaligned", .alias = "blocksize_unaligned",
+	  .type = OPT_BOOL, .off = F(bs_unaligned), .def = "0",
+	  .category = "workload",
+	  .help = "Lengths of a block size range are any byte count in it, "
+		  "not multiples of its smallest size (offsets stay aligned "
+		  "for random I/O)" },
+	{ .name = "bs_is_seq_rand", .type = OPT_BOOL,
+	  .off = F(bs_is_seq_rand), .def = "0", .category = "workload",
+	  .help = "bs=A,B means sequential I/Os A, random ones B, in every "
+		  "direction (instead of read A, write B)" },
 	{ .name = "bssplit", .type = OPT_SPECIAL, .off = F(bssplit),
 	  .set = set_bssplit, .category = "workload",
 	  .help = "Weighted block sizes SIZE/PCT:SIZE/PCT..., per direction "
@@ -990,10 +1000,7 @@ static const char *const fio_only[] = {
 	"atomic",
 	"bindname",
 	"block_error_percentiles",
-	"blocksize_unaligned",
 	"brick",
-	"bs_is_seq_rand",
-	"bs_unaligned",
 	"busy_poll",
 	"cdb_len",
 	"cgroup",

@@ -154,6 +154,7 @@ static int init_gen(struct wstate *s)
 		gp.perc_seq[d] = 100.0 - (double)j->percentage_random[d];
 	}
 	gp.lfsr = j->random_generator == RANDGEN_LFSR;
+	gp.bs_unaligned = j->bs_unaligned;
 	gp.seq_add = j->rw_seq_add;
 	gp.seq_nr = j->rw_seq_nr;
 	gp.seq_identical = j->rw_sequencer == RWSEQ_IDENTICAL;

@@ -294,7 +294,8 @@ struct job {
 	bool softrandommap;		/* accepted: the map never fails */
 	bool bs_is_seq_rand;		/* bs=A,B: sequential, random */
 	bool bs_unaligned;		/* accepted: sizes need no 512 unit */
-	bool allow_mounted_write;	/* fio's name of allow_destructive */
+	char *opendir;			/* files below it join filename */
+	char *lockfile;			/* "none" only (set_lockfile) */
 
 	/* Buffer contents (fill.h): the bytes of writes other than the
 	 * default (each write distinct and incompressible). */

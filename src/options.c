@@ -210,6 +210,18 @@ static int set_filename_format(struct job *j, const struct opt_def *o,
 static int set_file_service_type(struct job *j, const struct opt_def *o,
 				 const char *val, char *why, size_t whylen);
 
+static int set_lockfile(struct job *j, const struct opt_def *o,
+			const char *val, char *why, size_t whylen);
+
+static const struct opt_choice lockfile_choices[] = {
+	{ "none", 0, "no locking (iorig never locks files)" },
+	{ "exclusive", 1, "fio: one I/O on the file at a time: refused, "
+	  "not supported yet" },
+	{ "readwrite", 2, "fio: shared reads, exclusive writes: refused, "
+	  "not supported yet" },
+	{ NULL, 0, NULL },
+};
+
 static int set_str(char **dst, const char *val);
 static void *field(struct job *j, size_t off);
 
@@ -681,6 +693,16 @@ const struct opt_def options_table[] = {
 	  .help = "A job that only writes goes on until the file system is "
 		  "full: ENOSPC ends it, not an error; without size=, the "
 		  "region is the free space" },
+	{ .name = "opendir", .type = OPT_STR, .off = F(opendir),
+	  .category = "target",
+	  .help = "Every regular file below this directory (recursively, "
+		  "in name order; links not followed) joins filename=" },
+	{ .name = "lockfile", .type = OPT_SPECIAL, .off = F(lockfile),
+	  .set = set_lockfile, .choices = lockfile_choices, .def = "none",
+	  .category = "target",
+	  .help = "fio's locking of a file between the jobs sharing it: "
+		  "none (exclusive and readwrite: refused, not supported "
+		  "yet)" },
 	/* CPU placement and run control (cpuset.h, steady.h) */
 	{ .name = "cpus_allowed", .type = OPT_SPECIAL, .off = F(cpus_allowed),
 	  .set = set_cpus_allowed, .category = "cpu",
@@ -1097,7 +1119,6 @@ static const char *const fio_only[] = {
 	"libblkio_wait_mode",
 	"libblkio_write_zeroes_on_trim",
 	"listen",
-	"lockfile",
 	"lockmem",
 	"log_alternate_epoch",
 	"log_alternate_epoch_clock_id",
@@ -1127,7 +1148,6 @@ static const char *const fio_only[] = {
 	"numa_cpu_nodes",
 	"numa_mem_policy",
 	"object_class",
-	"opendir",
 	"percentage_sequential",
 	"pi_act",
 	"pi_chk",
@@ -1529,6 +1549,23 @@ static int set_zonemode(struct job *j, const struct opt_def *o,
 		c++;
 	j->zone_mode = v;
 	return set_spec_str(&j->zonemode, c->name);
+}
+
+/* lockfile=: fio's locks between jobs sharing a file; only none here. */
+static int set_lockfile(struct job *j, const struct opt_def *o,
+			const char *val, char *why, size_t whylen)
+{
+	int v, ret = set_choice(&v, o, val, why, whylen);
+
+	if (ret)
+		return ret;
+	if (v) {
+		err_why(why, whylen, "'%s' is not supported yet: iorig does "
+			"not lock files between the jobs that share them; "
+			"expected none", val);
+		return -EINVAL;
+	}
+	return set_spec_str(&j->lockfile, "none");
 }
 
 /* Checked here, kept as given: the worker parses it again for gen. */

@@ -19,6 +19,7 @@
 #include "plan.h"
 #include "dist.h"
 #include "value.h"
+#include "opendir.h"
 #include "verify.h"
 
 #define PLAN_MAX_JOBS	4096
@@ -999,6 +1000,8 @@ static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 		ret = apply_bssplit(&j, e);
 	if (!ret)
 		ret = apply_bs_is_seq_rand(&j, e);
+	if (!ret)
+		ret = opendir_expand(&j, e);
 	if (!ret)
 		ret = note_checks(&j, opts, n, sec);
 	if (!ret) {

@@ -1299,6 +1299,18 @@ const char *options_fio_only_msg(const char *name)
 		return "fio has this option but iorig does not support it "
 		       "yet (of fio's logs, iorig writes the bw, iops, lat "
 		       "and hist logs: see Log files in the manual)";
+	/* Checked against Debian's fio 3.33 (fio --parse-only). */
+	if (!strcmp(name, "percentage_sequential") ||
+	    !strcmp(name, "rwmixcycle"))
+		return "fio has this option but iorig does not support it "
+		       "(fio 3.33 refuses it too: deprecated, the job is "
+		       "dropped)";
+	if (!strcmp(name, "ramp_size") || !strcmp(name, "ddir_seq_nr") ||
+	    !strcmp(name, "ddir_seq_add") ||
+	    !strcmp(name, "random_sequence_stride"))
+		return "fio has this option but iorig does not support it yet "
+		       "(fio 3.33 does not know it either: a later fio's, or "
+		       "fio's internal name of rw=...:N)";
 	return "fio has this option but iorig does not support it yet";
 }
 

@@ -409,8 +409,16 @@ static int plan_offset(struct target_file *tf, const struct job *j,
 		      100;
 	off = (long double)(uint64_t)off + (long double)j->clone *
 	      (long double)(uint64_t)inc;
-	if (off > (long double)TARGET_OFF_MAX) {
-		tf->offset = TARGET_OFF_MAX + 1;	/* refused below */
+	if (off > (long double)TARGET_OFF_MAX && j->clone) {
+		err_set(e, tf->path, 0, "offset_increment", "clone %u would "
+			"start beyond the largest file offset, 2^63 - 1; "
+			"expected offset + clone * offset_increment inside the "
+			"target", j->clone);
+		return -EINVAL;
+	} else if (off > (long double)TARGET_OFF_MAX) {
+		/* clone 0: offset as given (a percentage cannot pass) */
+		tf->offset = j->offset_pct > 0 ? TARGET_OFF_MAX + 1 :
+			     j->offset;		/* refused below */
 	} else {
 		tf->offset = (uint64_t)off;
 		if (pct && tf->offset % align)

@@ -55,6 +55,12 @@ check "458752-561152/25 1441792-1544192/25 2490368-2592768/25 " \
 	--offset_align=64k
 # offset_align applies to percentages only: a byte offset stays as given.
 check "12288-28672/4 " --size=16k --offset=12k --offset_align=64k
+# A clone that would start past 2^63 - 1: refused, naming the option.
+run --name=j --filename=f --rw=read --bs=4k --size=4k --numjobs=3 \
+	--offset_increment=4611686018427387904
+expect_rc 2
+expect_in err "offset_increment.*clone 2"
+expect_empty out
 # Without numjobs, the increment moves nothing (clone 0).
 check "0-16384/4 " --size=16k --offset_increment=1m
 echo ok

@@ -690,9 +690,9 @@ const struct opt_def options_table[] = {
 		  "permutation that needs no memory" },
 	{ .name = "fill_device", .alias = "fill_fs", .type = OPT_BOOL,
 	  .off = F(fill_device), .def = "0", .category = "target",
-	  .help = "A job that only writes goes on until the file system is "
-		  "full: ENOSPC ends it, not an error; without size=, the "
-		  "region is the free space" },
+	  .help = "Write until the file system is full: ENOSPC ends the "
+		  "job, not an error; without size=, the region is the free "
+		  "space; a reading job fills it first, then reads" },
 	{ .name = "opendir", .type = OPT_STR, .off = F(opendir),
 	  .category = "target",
 	  .help = "Every regular file below this directory (recursively, "

@@ -488,11 +488,11 @@ static int plan_avail(const struct target *t, const struct target_file *tf,
 	uint64_t avail = tf->cur_size > tf->offset ?
 			 tf->cur_size - tf->offset : 0;
 
-	if (j->fill_device && job_reads(j)) {
+	if (j->fill_device && job_reads(j) && !tf->is_bdev &&
+	    t->nfiles > 1) {
 		err_set(e, tf->path, 0, "fill_device", "a job that reads or "
-			"trims: not supported yet (fio fills the file system "
-			"first, then reads); expected a job that only writes "
-			"(rw=write or randwrite)");
+			"trims over several files: not supported yet (the "
+			"first would take all the space); expected one file");
 		return -EINVAL;
 	}
 	if (j->fill_device && !tf->is_bdev && !j->size && !j->size_pct &&
@@ -1450,6 +1450,33 @@ static void say_layout(const struct target *t, const struct target_file *tf,
  * region; for a job that reads, fill the region's holes first (layout=1).
  * What it created or extended is recorded for target_undo.
  */
+/*
+ * fill_device=1, a job that reads (fio's meaning): its layout filled the
+ * file system; the region is what it wrote, in whole units of the job's
+ * smallest block sizes (one file: target_plan refuses more). 0, or -ENOSPC when
+ * not one block fits.
+ */
+static int fill_full(int fd, struct target_file *tf, const struct job *j)
+{
+	uint64_t unit = 1, size, len;
+	struct stat st;
+	unsigned d;
+
+	for (d = 0; d < DDIR_NR; d++)
+		if (rw_dirs(j->rw) >> d & 1)
+			unit = lcm64(unit, j->bs_min[d]);
+	if (fstat(fd, &st))
+		return -errno;
+	size = (uint64_t)st.st_size;
+	len = size > tf->offset ? (size - tf->offset) / unit * unit : 0;
+	if (!len)
+		return -ENOSPC;
+	if (j->create_fsync && fsync(fd))
+		return -errno;
+	tf->len = len;		/* target_open sets the region */
+	return 0;
+}
+
 static int open_regular(struct target_file *tf, const struct target *t,
 			const struct job *j, const atomic_int *stop,
 			struct err_rec *e)
@@ -1496,10 +1523,12 @@ static int open_regular(struct target_file *tf, const struct target *t,
 			tf->orig_size = size;
 		}
 	}
-	if (job_reads(j) || j->overwrite)
+	if (job_reads(j) || j->overwrite) {
 		ret = layout(fd, tf->offset, end, holes != 0, j->create_fsync,
 			     stop);
-	else if (!j->fill_device)	/* as fio: it would fill the disk */
+		if (ret == -ENOSPC && j->fill_device)
+			ret = fill_full(fd, tf, j);
+	} else if (!j->fill_device)	/* as fio: it would fill the disk */
 		ret = prealloc(fd, size > tf->offset ? size : tf->offset, end,
 			       j->fallocate, j->create_fsync);
 	close(fd);
@@ -1536,6 +1565,8 @@ int target_open(struct target *t, const struct target *run, size_t nrun,
 			ret = open_regular(tf, t, j, stop, e);
 			if (ret)
 				goto err;
+			if (j->fill_device && job_reads(j))
+				t->region = tf->len;	/* one file */
 		}
 		if (tf->guard_note && warns_for_files(j))
 			twarn(t, "overwrite_device", j, "overwriting %s: %s "

@@ -1,6 +1,7 @@
 #!/bin/sh
 # fill_device / fill_fs (issue 12, opt-a): a writing job goes on until the
-# file system is full; ENOSPC ends it without an error. Checked on a small
+# file system is full; ENOSPC ends it without an error. A reading job
+# fills the file system first, then reads what it wrote. Checked on a small
 # tmpfs: the file's size and df's free space afterwards, and fio on the
 # same job writes as much.
 . "$(dirname "$0")/lib.sh"
@@ -44,8 +45,18 @@ if command -v fio >/dev/null 2>&1; then
 	rm -f m/d
 fi
 
-# A job that reads: refused, naming the option.
-run --name=f --filename=m/e --rw=randrw --bs=64k --fill_device=1
+# A job that reads: the file system is filled first, then read (fio's
+# meaning): with size=16m the region ends where the space did.
+run --name=f --filename=m/e --rw=randread --bs=64k --size=16m \
+	--fill_device=1 --output-format=json
+expect_rc 0
+[ "$(fsize m/e)" -eq "$free0" ] || die "read job: laid out $(fsize m/e)"
+[ "$(df -B1 --output=avail m | tail -n 1)" -eq 0 ] || die "fs not full"
+json_is "d['jobs'][0]['read']['io_bytes']" "$free0"
+rm -f m/e
+# Over several files (the first would take all): refused, naming it.
+run --name=f --filename=m/e:m/f --rw=read --bs=64k --fill_device=1
 expect_rc 2
 expect_in err "fill_device"
+[ ! -e m/e ] || die "a refused job made a file"
 echo ok

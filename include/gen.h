@@ -91,6 +91,7 @@ struct gen_params {
 	/* percent of random I/Os that go on sequentially instead */
 	double perc_seq[DDIR_NR];
 	bool lfsr;			/* the map even with norandommap */
+	bool bs_unaligned;		/* range lengths not rounded to min */
 	int64_t seq_add;		/* rw=read:N: gap after each I/O */
 	uint64_t seq_nr;		/* rw=randread:N: random every N */
 	bool seq_identical;		/* rw_sequencer=identical */

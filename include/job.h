@@ -310,6 +310,22 @@ struct job {
 	double file_service_param, file_service_center;
 	uint64_t openfiles;		/* files in service at once; 0: all */
 
+	/* Placement and file handling (issue 12, opt-a family; target.c). */
+	uint64_t offset_increment;	/* clone c starts c * this further */
+	double offset_increment_pct;	/* or a percentage of the target */
+	uint64_t offset_align;		/* percent offsets' unit; 0: min bs */
+	bool file_append;		/* region starts at the file's end */
+	bool create_fsync;		/* fsync a file after laying it out */
+	bool end_syncfs;		/* syncfs(2) the targets' file systems */
+	bool pre_read;			/* read the region before the job */
+	bool fill_device;		/* write until ENOSPC (fill_fs) */
+	bool unique_filename;		/* accepted: no client mode */
+	bool softrandommap;		/* accepted: the map never fails */
+	bool bs_is_seq_rand;		/* bs=A,B: sequential, random */
+	bool bs_unaligned;		/* accepted: sizes need no 512 unit */
+	char *opendir;			/* files below it join filename */
+	char *lockfile;			/* "none" only (set_lockfile) */
+
 	/* Buffer contents (fill.h): the bytes of writes other than the
 	 * default (each write distinct and incompressible). */
 	bool zero_buffers;		/* zeros */

@@ -207,7 +207,7 @@ static const struct {
 int dist_parse(const char *s, unsigned kb, struct dist_spec *d, char *why,
 	       size_t whylen)
 {
-	static char items[3][ITEM_MAX];
+	char items[3][ITEM_MAX];	/* 12 KiB: workers call this at once */
 	const char *colon = strchr(s, ':');
 	size_t nlen = colon ? (size_t)(colon - s) : strlen(s);
 	unsigned k, dir;
@@ -293,7 +293,7 @@ int dist_parse(const char *s, unsigned kb, struct dist_spec *d, char *why,
 int bssplit_parse(const char *s, unsigned kb, struct bssplit_spec *b,
 		  char *why, size_t whylen)
 {
-	static char items[3][ITEM_MAX];
+	char items[3][ITEM_MAX];	/* 12 KiB: workers call this at once */
 	char *a[BSSPLIT_MAX], *p[BSSPLIT_MAX];
 	double perc[BSSPLIT_MAX];
 	unsigned i, n, dir;

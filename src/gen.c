@@ -389,6 +389,14 @@ static inline uint64_t next_len(struct gen *g, unsigned d, uint64_t *pos)
 		*pos = g->fit[d];
 		return min;
 	}
+	/* bs_unaligned (fio's meaning): min + x, not rounded to min */
+	if (gen_unlikely(g->p.bs_unaligned)) {
+		j = min + rng_below(&g->rng, max);
+		if (j > max)
+			j = max;
+		*pos = (g->file_region - j) / g->align + 1;
+		return j;
+	}
 	j = div_recip(rng_below(&g->rng, max), min, g->len_inv[d], &r);
 	if (j < g->len_mults[d]) {
 		*pos = g->fit[d] - j * g->len_step[d];

@@ -229,6 +229,18 @@ static int set_filename_format(struct job *j, const struct opt_def *o,
 static int set_file_service_type(struct job *j, const struct opt_def *o,
 				 const char *val, char *why, size_t whylen);
 
+static int set_lockfile(struct job *j, const struct opt_def *o,
+			const char *val, char *why, size_t whylen);
+
+static const struct opt_choice lockfile_choices[] = {
+	{ "none", 0, "no locking (iorig never locks files)" },
+	{ "exclusive", 1, "fio: one I/O on the file at a time: refused, "
+	  "not supported yet" },
+	{ "readwrite", 2, "fio: shared reads, exclusive writes: refused, "
+	  "not supported yet" },
+	{ NULL, 0, NULL },
+};
+
 static int set_str(char **dst, const char *val);
 static void *field(struct job *j, size_t off);
 
@@ -767,6 +779,16 @@ const struct opt_def options_table[] = {
 	{ .name = "rw_sequencer", .type = OPT_ENUM, .off = F(rw_sequencer),
 	  .def = "sequential", .choices = rwseq_choices, .category = "random",
 	  .help = "What rw=randread:N does between random offsets" },
+	{ .name = "bs_unaligned", .alias = "blocksize_unaligned",
+	  .type = OPT_BOOL, .off = F(bs_unaligned), .def = "0",
+	  .category = "workload",
+	  .help = "Lengths of a block size range are any byte count in it, "
+		  "not multiples of its smallest size (offsets stay aligned "
+		  "for random I/O)" },
+	{ .name = "bs_is_seq_rand", .type = OPT_BOOL,
+	  .off = F(bs_is_seq_rand), .def = "0", .category = "workload",
+	  .help = "bs=A,B means sequential I/Os A, random ones B, in every "
+		  "direction (instead of read A, write B)" },
 	{ .name = "bssplit", .type = OPT_SPECIAL, .off = F(bssplit),
 	  .set = set_bssplit, .category = "workload",
 	  .help = "Weighted block sizes SIZE/PCT:SIZE/PCT..., per direction "
@@ -854,6 +876,60 @@ const struct opt_def options_table[] = {
 	  .off = F(create_on_open), .def = "0", .category = "target",
 	  .help = "Accepted for fio job files: iorig creates files when the "
 		  "job opens them, before its I/O starts, either way" },
+	/* Placement (issue 12, opt-a family; src/target.c) */
+	{ .name = "offset_increment", .type = OPT_SIZE_PCT,
+	  .off = F(offset_increment), .aux = F(offset_increment_pct),
+	  .def = "0", .category = "target",
+	  .help = "Clone N of numjobs starts its region N times this further "
+		  "than offset (bytes, or a percentage of the target)" },
+	{ .name = "offset_align", .type = OPT_SIZE, .off = F(offset_align),
+	  .def = "0", .category = "target",
+	  .help = "A percentage offset (offset, offset_increment) is rounded "
+		  "up to a multiple of this; 0: the smallest block size" },
+	{ .name = "file_append", .type = OPT_BOOL, .off = F(file_append),
+	  .def = "0", .category = "target",
+	  .help = "The region of each file starts at its end (offset "
+		  "ignored; devices keep offset)" },
+	{ .name = "create_fsync", .type = OPT_BOOL, .off = F(create_fsync),
+	  .def = "1", .category = "target",
+	  .help = "fsync a file after laying it out or making room in it, "
+		  "before the job; 0: leave the data in the page cache" },
+	{ .name = "end_syncfs", .type = OPT_BOOL, .off = F(end_syncfs),
+	  .def = "0", .category = "cache",
+	  .help = "As end_fsync, with syncfs(2): the whole file system of "
+		  "each file, inside the runtime (a job that writes)" },
+	{ .name = "pre_read", .type = OPT_BOOL, .off = F(pre_read),
+	  .def = "0", .category = "cache",
+	  .help = "Read the region into the page cache before the job "
+		  "(turns invalidate off; nothing with direct=1)" },
+	{ .name = "allow_mounted_write", .type = OPT_BOOL,
+	  .off = F(allow_destructive), .def = "0", .category = "target",
+	  .help = "fio's name for allow_destructive: a mounted or in-use "
+		  "device stays refused" },
+	{ .name = "unique_filename", .type = OPT_BOOL,
+	  .off = F(unique_filename), .def = "1", .category = "target",
+	  .help = "Accepted for fio job files: fio prefixes a client's "
+		  "address to file names; iorig has no client mode" },
+	{ .name = "softrandommap", .type = OPT_BOOL, .off = F(softrandommap),
+	  .def = "0", .category = "random",
+	  .help = "Accepted for fio job files: fio goes on without the "
+		  "random map when it cannot allocate it; iorig's map is a "
+		  "permutation that needs no memory" },
+	{ .name = "fill_device", .alias = "fill_fs", .type = OPT_BOOL,
+	  .off = F(fill_device), .def = "0", .category = "target",
+	  .help = "Write until the file system is full: ENOSPC ends the "
+		  "job, not an error; without size=, the region is the free "
+		  "space; a reading job fills it first, then reads" },
+	{ .name = "opendir", .type = OPT_STR, .off = F(opendir),
+	  .category = "target",
+	  .help = "Every regular file below this directory (recursively, "
+		  "in name order; links not followed) joins filename=" },
+	{ .name = "lockfile", .type = OPT_SPECIAL, .off = F(lockfile),
+	  .set = set_lockfile, .choices = lockfile_choices, .def = "none",
+	  .category = "target",
+	  .help = "fio's locking of a file between the jobs sharing it: "
+		  "none (exclusive and readwrite: refused, not supported "
+		  "yet)" },
 	/* CPU placement and run control (cpuset.h, steady.h) */
 	{ .name = "cpus_allowed", .type = OPT_SPECIAL, .off = F(cpus_allowed),
 	  .set = set_cpus_allowed, .category = "cpu",
@@ -1269,17 +1345,13 @@ const struct opt_def options_table[] = {
  * says so, never a silent no-op.
  */
 static const char *const fio_only[] = {
-	"allow_mounted_write",
 	"apptag",
 	"apptag_mask",
 	"arguments",
 	"atomic",
 	"bindname",
 	"block_error_percentiles",
-	"blocksize_unaligned",
 	"brick",
-	"bs_is_seq_rand",
-	"bs_unaligned",
 	"busy_poll",
 	"cdb_len",
 	"chunck_size",
@@ -1294,7 +1366,6 @@ static const char *const fio_only[] = {
 	"cpuchunks",
 	"cpuload",
 	"cpumode",
-	"create_fsync",
 	"cuda_io",
 	"data_placement",
 	"dataplacement",
@@ -1304,7 +1375,6 @@ static const char *const fio_only[] = {
 	"dedupe_global",
 	"donorname",
 	"dp_scheme",
-	"end_syncfs",
 	"error_dump",
 	"exec_postrun",
 	"exec_prerun",
@@ -1312,10 +1382,7 @@ static const char *const fio_only[] = {
 	"fdp",
 	"fdp_pli",
 	"fdp_pli_select",
-	"file_append",
 	"filetype",
-	"fill_device",
-	"fill_fs",
 	"gid",
 	"gpu_dev_id",
 	"gpu_dev_ids",
@@ -1356,7 +1423,6 @@ static const char *const fio_only[] = {
 	"libblkio_wait_mode",
 	"libblkio_write_zeroes_on_trim",
 	"listen",
-	"lockfile",
 	"log_alternate_epoch",
 	"log_alternate_epoch_clock_id",
 	"log_compression",
@@ -1378,9 +1444,6 @@ static const char *const fio_only[] = {
 	"nodelay",
 	"num_range",
 	"object_class",
-	"offset_align",
-	"offset_increment",
-	"opendir",
 	"percentage_sequential",
 	"pi_act",
 	"pi_chk",
@@ -1389,7 +1452,6 @@ static const char *const fio_only[] = {
 	"plids",
 	"pool",
 	"port",
-	"pre_read",
 	"profile",
 	"program",
 	"proto",
@@ -1410,7 +1472,6 @@ static const char *const fio_only[] = {
 	"single-instance",
 	"single_instance",
 	"skip_bad",
-	"softrandommap",
 	"spr_cs",
 	"spr_num_regions",
 	"spr_op",
@@ -1423,7 +1484,6 @@ static const char *const fio_only[] = {
 	"touch_objects",
 	"ttl",
 	"uid",
-	"unique_filename",
 	"unit_base",
 	"uri",
 	"userspace_reap",
@@ -1528,6 +1588,18 @@ const char *options_fio_only_msg(const char *name)
 		return "fio has this option but iorig does not support it "
 		       "yet (of fio's logs, iorig writes the bw, iops, lat "
 		       "and hist logs: see Log files in the manual)";
+	/* Checked against Debian's fio 3.33 (fio --parse-only). */
+	if (!strcmp(name, "percentage_sequential") ||
+	    !strcmp(name, "rwmixcycle"))
+		return "fio has this option but iorig does not support it "
+		       "(fio 3.33 refuses it too: deprecated, the job is "
+		       "dropped)";
+	if (!strcmp(name, "ramp_size") || !strcmp(name, "ddir_seq_nr") ||
+	    !strcmp(name, "ddir_seq_add") ||
+	    !strcmp(name, "random_sequence_stride"))
+		return "fio has this option but iorig does not support it yet "
+		       "(fio 3.33 does not know it either: a later fio's, or "
+		       "fio's internal name of rw=...:N)";
 	return "fio has this option but iorig does not support it yet";
 }
 
@@ -1852,6 +1924,23 @@ static int set_zonemode(struct job *j, const struct opt_def *o,
 		c++;
 	j->zone_mode = v;
 	return set_spec_str(&j->zonemode, c->name);
+}
+
+/* lockfile=: fio's locks between jobs sharing a file; only none here. */
+static int set_lockfile(struct job *j, const struct opt_def *o,
+			const char *val, char *why, size_t whylen)
+{
+	int v, ret = set_choice(&v, o, val, why, whylen);
+
+	if (ret)
+		return ret;
+	if (v) {
+		err_why(why, whylen, "'%s' is not supported yet: iorig does "
+			"not lock files between the jobs that share them; "
+			"expected none", val);
+		return -EINVAL;
+	}
+	return set_spec_str(&j->lockfile, "none");
 }
 
 /* Checked here, kept as given: the worker parses it again for gen. */

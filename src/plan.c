@@ -20,6 +20,7 @@
 #include "replay.h"
 #include "dist.h"
 #include "value.h"
+#include "opendir.h"
 #include "verify.h"
 
 #define PLAN_MAX_JOBS	4096
@@ -973,6 +974,43 @@ static int apply_bssplit(struct job *j, struct err_rec *e)
 	return ret;
 }
 
+/*
+ * bs_is_seq_rand=1 (fio's meaning): bs=A,B gives sequential I/Os A and
+ * random ones B, whatever their direction. A job whose I/Os are all one or
+ * the other takes that size for every direction (nothing per I/O); one
+ * that mixes them (percentage_random between 0 and 100, rw=randread:N) is
+ * refused, not supported yet.
+ */
+static int apply_bs_is_seq_rand(struct job *j, struct err_rec *e)
+{
+	bool rnd = rw_random(j->rw), some = false, all = true;
+	unsigned d, src;
+
+	if (!j->bs_is_seq_rand)
+		return 0;
+	for (d = 0; rnd && d < DDIR_NR; d++) {
+		if (!(rw_dirs(j->rw) >> d & 1))
+			continue;
+		some |= j->percentage_random[d] > 0;
+		all &= j->percentage_random[d] >= 100;
+	}
+	if (rnd && (some != all || j->rw_seq_nr > 1 || j->bssplit)) {
+		err_set(e, j->section_file, j->section_line, "bs_is_seq_rand",
+			"a job that mixes sequential and random I/Os (%s) or "
+			"uses bssplit: not supported yet; expected "
+			"percentage_random 0 or 100 and no rw=...:N",
+			j->bssplit ? "bssplit" : j->rw_seq_nr > 1 ?
+			"rw=...:N" : "percentage_random");
+		return -EINVAL;
+	}
+	src = rnd && all ? DDIR_WRITE : DDIR_READ;
+	for (d = 0; d < DDIR_NR; d++) {
+		j->bs_min[d] = j->bs_min[src];
+		j->bs_max[d] = j->bs_max[src];
+	}
+	return 0;
+}
+
 /* opts_only: earlier errors left the input incomplete; read each option,
  * but check no combination (it could be an option that was dropped). */
 static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
@@ -1006,6 +1044,10 @@ static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 		goto out;
 	if (!ret)
 		ret = apply_bssplit(&j, e);
+	if (!ret)
+		ret = apply_bs_is_seq_rand(&j, e);
+	if (!ret)
+		ret = opendir_expand(&j, e);
 	if (!ret)
 		ret = note_checks(&j, opts, n, sec);
 	if (!ret) {

@@ -390,18 +390,44 @@ static uint64_t lcm64(uint64_t a, uint64_t b)
 	return a / x * b;
 }
 
-/* Region start in one file; 0, or -EINVAL with e filled. */
+/*
+ * Region start in one file (fio's meaning): offset, plus clone times
+ * offset_increment; either may be a percentage of the file's size, and
+ * then the sum is rounded up to offset_align (default: the smallest block
+ * size). 0, or -EINVAL with e filled.
+ */
 static int plan_offset(struct target_file *tf, const struct job *j,
 		       struct err_rec *e)
 {
-	uint64_t align = bs_smallest(j), off;
+	uint64_t align = j->offset_align ? j->offset_align : bs_smallest(j);
+	long double off = j->offset, inc = j->offset_increment;
+	bool pct = j->offset_pct > 0 || j->offset_increment_pct > 0;
 
-	if (j->offset_pct > 0) {
-		off = (uint64_t)((long double)tf->cur_size * j->offset_pct /
-				 100);
-		tf->offset = off / align * align;
+	if (j->file_append && !tf->is_bdev) {	/* fio: the file's end */
+		tf->offset = tf->cur_size;
+		return 0;
+	}
+	if (j->offset_pct > 0)
+		off = (long double)tf->cur_size * j->offset_pct / 100;
+	if (j->offset_increment_pct > 0)
+		inc = (long double)tf->cur_size * j->offset_increment_pct /
+		      100;
+	off = (long double)(uint64_t)off + (long double)j->clone *
+	      (long double)(uint64_t)inc;
+	if (off > (long double)TARGET_OFF_MAX && j->clone) {
+		err_set(e, tf->path, 0, "offset_increment", "clone %u would "
+			"start beyond the largest file offset, 2^63 - 1; "
+			"expected offset + clone * offset_increment inside the "
+			"target", j->clone);
+		return -EINVAL;
+	} else if (off > (long double)TARGET_OFF_MAX) {
+		/* clone 0: offset as given (a percentage cannot pass) */
+		tf->offset = j->offset_pct > 0 ? TARGET_OFF_MAX + 1 :
+			     j->offset;		/* refused below */
 	} else {
-		tf->offset = j->offset;
+		tf->offset = (uint64_t)off;
+		if (pct && tf->offset % align)
+			tf->offset += align - tf->offset % align;
 	}
 	if (tf->offset > TARGET_OFF_MAX) {
 		err_set(e, tf->path, 0, "offset", "%" PRIu64 " is beyond the "
@@ -439,6 +465,27 @@ static uint64_t filesize_draw(const struct target_file *tf,
 	return x > unit ? x / unit * unit : x;
 }
 
+/*
+ * fill_device=1 without a size (fio's meaning): the region runs on until
+ * the file system is full, so it is what the file holds past offset and
+ * all the free space there (statvfs); the writes end at ENOSPC.
+ */
+static uint64_t fill_room(const struct target_file *tf, uint64_t have)
+{
+	struct statvfs vfs;
+	char *dir = NULL;
+	uint64_t free_b = 0;
+
+	if (tf->exists || !(dir = path_dir(tf->path)))
+		dir = NULL;
+	if (!statvfs(dir ? dir : tf->path, &vfs))
+		free_b = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	free(dir);
+	if (free_b > TARGET_OFF_MAX - tf->offset - have)
+		free_b = TARGET_OFF_MAX - tf->offset - have;
+	return have + free_b;
+}
+
 /* Region length wanted in one file; 0, or -EINVAL with e filled. */
 static int plan_avail(const struct target *t, const struct target_file *tf,
 		      const struct job *j, uint64_t *availp, struct err_rec *e)
@@ -446,7 +493,17 @@ static int plan_avail(const struct target *t, const struct target_file *tf,
 	uint64_t avail = tf->cur_size > tf->offset ?
 			 tf->cur_size - tf->offset : 0;
 
-	if (j->filesize_min != j->filesize_max)
+	if (j->fill_device && job_reads(j) && !tf->is_bdev &&
+	    t->nfiles > 1) {
+		err_set(e, tf->path, 0, "fill_device", "a job that reads or "
+			"trims over several files: not supported yet (the "
+			"first would take all the space); expected one file");
+		return -EINVAL;
+	}
+	if (j->fill_device && !tf->is_bdev && !j->size && !j->size_pct &&
+	    !j->filesize_min)
+		avail = fill_room(tf, avail);
+	else if (j->filesize_min != j->filesize_max)
 		avail = filesize_draw(tf, j);
 	else if (j->filesize_min)
 		avail = j->filesize_min;
@@ -940,7 +997,7 @@ static int count_unwritten(const char *path, uint64_t from, uint64_t to,
  * Written data is never overwritten. Then fsync.
  */
 static int layout(int fd, uint64_t off, uint64_t end, bool fill,
-		  const atomic_int *stop)
+		  bool sync, const atomic_int *stop)
 {
 	struct layout_ctx lc = { .stop = stop };
 	struct stat st;
@@ -959,7 +1016,7 @@ static int layout(int fd, uint64_t off, uint64_t end, bool fill,
 				      layout_span, &lc);
 	if (!ret && size < end)
 		ret = layout_span(fd, size > off ? size : off, end, &lc);
-	if (!ret && fsync(fd))
+	if (!ret && sync && fsync(fd))
 		ret = -errno;
 	free(lc.buf);
 	return ret;
@@ -972,7 +1029,8 @@ static int layout(int fd, uint64_t off, uint64_t end, bool fill,
  * the file later fills them first (layout=1) and says so. truncate only
  * ever extends; native does nothing where the file system cannot.
  */
-static int prealloc(int fd, uint64_t from, uint64_t end, int mode)
+static int prealloc(int fd, uint64_t from, uint64_t end, int mode,
+		    bool sync)
 {
 	int r = 0;
 
@@ -997,7 +1055,7 @@ static int prealloc(int fd, uint64_t from, uint64_t end, int mode)
 			r = -errno;
 		break;
 	}
-	if (!r && mode != FALLOC_NONE && fsync(fd))
+	if (!r && mode != FALLOC_NONE && sync && fsync(fd))
 		r = -errno;
 	return r;
 }
@@ -1051,13 +1109,15 @@ static void apply_fadvise(const struct target *t, const struct target_file *tf,
 	};
 	int h = j->fadvise_hint;
 
-	if (j->invalidate && tf->is_bdev && ioctl(tf->fd, BLKFLSBUF, 0) < 0 &&
+	bool inval = j->invalidate && !j->pre_read;	/* fio: pointless */
+
+	if (inval && tf->is_bdev && ioctl(tf->fd, BLKFLSBUF, 0) < 0 &&
 	    warn)
 		twarn(t, "blkflsbuf_failed", j, "%s: BLKFLSBUF failed (%s); "
 		      "dropping the region's page cache with "
 		      "POSIX_FADV_DONTNEED instead", tf->path,
 		      strerror(errno));
-	if (j->invalidate)
+	if (inval)
 		posix_fadvise(tf->fd, (off_t)tf->offset, (off_t)tf->len,
 			      POSIX_FADV_DONTNEED);
 	if (h == FADV_NONE)
@@ -1065,6 +1125,41 @@ static void apply_fadvise(const struct target *t, const struct target_file *tf,
 	if (h == FADV_AUTO)
 		h = rw_random(j->rw) ? FADV_RANDOM : FADV_SEQUENTIAL;
 	posix_fadvise(tf->fd, (off_t)tf->offset, (off_t)tf->len, advice[h]);
+}
+
+/*
+ * pre_read=1 (fio's meaning): read the region once before the job starts,
+ * so that its reads find it in the page cache (invalidate is then off).
+ * Direct I/O bypasses that cache: nothing to do, and a warning says so.
+ */
+static void pre_read(const struct target *t, const struct target_file *tf,
+		     const struct job *j, const atomic_int *stop)
+{
+	uint64_t pos = tf->offset, end = tf->offset + tf->len, n;
+	ssize_t r = 0;
+	char *buf;
+
+	if (j->direct) {
+		if (warns_for_files(j))
+			twarn(t, "pre_read_direct", j, "job '%s': pre_read=1 "
+			      "does nothing with direct=1 (its I/O bypasses "
+			      "the page cache)", j->name);
+		return;
+	}
+	buf = malloc(LAYOUT_CHUNK);
+	if (!buf)
+		return;
+	for (; pos < end && !(stop && atomic_load(stop)); pos += (uint64_t)r) {
+		n = end - pos < LAYOUT_CHUNK ? end - pos : LAYOUT_CHUNK;
+		r = pread(tf->fd, buf, n, (off_t)pos);
+		if (r <= 0)
+			break;
+	}
+	if (r < 0)
+		twarn(t, "pre_read_failed", j, "job '%s': %s: pre_read stopped "
+		      "at %" PRIu64 ": %s", j->name, tf->path, pos,
+		      strerror(errno));
+	free(buf);
 }
 
 /*
@@ -1360,6 +1455,33 @@ static void say_layout(const struct target *t, const struct target_file *tf,
  * region; for a job that reads, fill the region's holes first (layout=1).
  * What it created or extended is recorded for target_undo.
  */
+/*
+ * fill_device=1, a job that reads (fio's meaning): its layout filled the
+ * file system; the region is what it wrote, in whole units of the job's
+ * smallest block sizes (one file: target_plan refuses more). 0, or -ENOSPC when
+ * not one block fits.
+ */
+static int fill_full(int fd, struct target_file *tf, const struct job *j)
+{
+	uint64_t unit = 1, size, len;
+	struct stat st;
+	unsigned d;
+
+	for (d = 0; d < DDIR_NR; d++)
+		if (rw_dirs(j->rw) >> d & 1)
+			unit = lcm64(unit, j->bs_min[d]);
+	if (fstat(fd, &st))
+		return -errno;
+	size = (uint64_t)st.st_size;
+	len = size > tf->offset ? (size - tf->offset) / unit * unit : 0;
+	if (!len)
+		return -ENOSPC;
+	if (j->create_fsync && fsync(fd))
+		return -errno;
+	tf->len = len;		/* target_open sets the region */
+	return 0;
+}
+
 static int open_regular(struct target_file *tf, const struct target *t,
 			const struct job *j, const atomic_int *stop,
 			struct err_rec *e)
@@ -1406,11 +1528,14 @@ static int open_regular(struct target_file *tf, const struct target *t,
 			tf->orig_size = size;
 		}
 	}
-	if (job_reads(j) || j->overwrite)
-		ret = layout(fd, tf->offset, end, holes != 0, stop);
-	else
+	if (job_reads(j) || j->overwrite) {
+		ret = layout(fd, tf->offset, end, holes != 0, j->create_fsync,
+			     stop);
+		if (ret == -ENOSPC && j->fill_device)
+			ret = fill_full(fd, tf, j);
+	} else if (!j->fill_device)	/* as fio: it would fill the disk */
 		ret = prealloc(fd, size > tf->offset ? size : tf->offset, end,
-			       j->fallocate);
+			       j->fallocate, j->create_fsync);
 	close(fd);
 	if (!ret) {
 		say_layout(t, tf, j, size, end, holes);
@@ -1445,6 +1570,8 @@ int target_open(struct target *t, const struct target *run, size_t nrun,
 			ret = open_regular(tf, t, j, stop, e);
 			if (ret)
 				goto err;
+			if (j->fill_device && job_reads(j))
+				t->region = tf->len;	/* one file */
 		}
 		if (tf->guard_note && warns_for_files(j))
 			twarn(t, "overwrite_device", j, "overwriting %s: %s "
@@ -1458,6 +1585,8 @@ int target_open(struct target *t, const struct target *run, size_t nrun,
 			goto err;
 		}
 		apply_fadvise(t, tf, j, true);
+		if (j->pre_read)
+			pre_read(t, tf, j, stop);
 		warn_tmpfs_direct(t, tf, j);
 		if (j->unlink_each_loop && !tf->created && !tf->is_bdev &&
 		    j->loops > 1 && !j->time_based)
@@ -1616,7 +1745,8 @@ static int space_of(const struct target *t, const struct target_file *tf,
 		sf->fs = st.st_dev;
 		sf->need = end;
 	}
-	if (!sf->need || j->verify_only)
+	/* fill_device: the job writes until the file system is full */
+	if (!sf->need || j->verify_only || j->fill_device)
 		sf->need = 0;
 	else if (!statvfs(at, &vfs) && vfs.f_blocks)
 		sf->avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;

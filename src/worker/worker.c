@@ -161,6 +161,7 @@ static int init_gen(struct wstate *s)
 		gp.perc_seq[d] = 100.0 - (double)j->percentage_random[d];
 	}
 	gp.lfsr = j->random_generator == RANDGEN_LFSR;
+	gp.bs_unaligned = j->bs_unaligned;
 	gp.seq_add = j->rw_seq_add;
 	gp.seq_nr = j->rw_seq_nr;
 	gp.seq_identical = j->rw_sequencer == RWSEQ_IDENTICAL;
@@ -446,7 +447,9 @@ should_stop_as(struct wstate *s, const bool plain)
  * nowhere), its time is returned (0 when abandoned), and s->now moves
  * past it, so that the runtime counts it. 0 or -errno in *err.
  */
-static uint64_t timed_sync(struct wstate *s, int fd, bool full,
+/* how: 0 fdatasync, 1 fsync, 2 syncfs (end_syncfs); range (sync_file_range=)
+ * instead when not NULL. */
+static uint64_t timed_sync(struct wstate *s, int fd, int how,
 			   const uint64_t *range, struct hist *h, int *err)
 {
 	uint64_t t0, t1;
@@ -457,7 +460,7 @@ static uint64_t timed_sync(struct wstate *s, int fd, bool full,
 	r = range ? sync_file_range(fd, (off_t)range[0],
 				    (off_t)(range[1] - range[0]),
 				    s->sfr_flags) :
-	    full ? fsync(fd) : fdatasync(fd);
+	    how == 2 ? syncfs(fd) : how ? fsync(fd) : fdatasync(fd);
 	*err = r ? -errno : 0;
 	if (!call_leave(s))
 		return 0;
@@ -547,6 +550,12 @@ static void io_error(struct wstate *s, struct dir_stats *d,
 	/* A trim's error is a write error (fio's continue_on_error). */
 	unsigned type = req->ddir == DDIR_READ ? 0 : 1;
 
+	/* fill_device: a full file system is the job's end, not an error */
+	if (s->j->fill_device && req->ddir == DDIR_WRITE &&
+	    (err == ENOSPC || err == EDQUOT)) {
+		s->stopping = true;
+		return;
+	}
 	if (!d->errors++) {
 		d->first_errno = err;
 		d->first_err_offset = req->offset;
@@ -1329,15 +1338,20 @@ static void finish(struct wstate *s)
 	 * As in fio, the files of a job that writes are fsynced before its
 	 * runtime ends: durable throughput, buffered or direct, compares.
 	 */
-	if ((j->end_fsync || j->fsync_on_close) && rw_changes_data(j->rw) &&
-	    !j->verify_only && !s->st->err) {
+	if ((j->end_fsync || j->fsync_on_close || j->end_syncfs) &&
+	    rw_changes_data(j->rw) && !j->verify_only && !s->st->err) {
 		for (i = 0; i < t->nfiles && !s->st->err; i++) {
+			/* end_syncfs: the file's whole file system (a
+			 * device's own cache: fsync) */
+			int how = j->end_syncfs && !t->files[i].is_bdev ? 2 : 1;
+
 			s->st->end_sync_ns += timed_sync(s, t->files[i].fd,
-							 true, NULL, NULL, &r);
+							 how, NULL, NULL, &r);
 			if (s->abandoned)
 				return;
 			if (r)
-				job_fail(s, r, "%s of %s: %s", j->end_fsync ?
+				job_fail(s, r, "%s of %s: %s", how == 2 ?
+					 "end_syncfs" : j->end_fsync ?
 					 "end_fsync" : "fsync_on_close",
 					 t->files[i].path, strerror(-r));
 		}

@@ -3,7 +3,8 @@
 # sizes, block sizes (fixed, bs=R-W, bs=R,W, bsrange=, bssplit=), modes
 # (trims too; with and without the random map, with verify=,
 # random_distribution=, percentage_random=, blockalign=, rw=MODE:N,
-# zonemode=strided zones), engines and direct=0/1, a job never touches a
+# zonemode=strided zones, numjobs clones with offset_increment=), engines
+# and direct=0/1, a job never touches a
 # byte outside [offset, offset +
 # size / nfiles) of each of its files (with filesize=LO-HI, cases of
 # several files whose regions each have a length of their own: outside
@@ -196,6 +197,25 @@ def one(case):
             opts += ["--zonemode=strided", "--zonesize=%d" % zs,
                      "--zonerange=%d" % zr,
                      "--zoneskip=%d" % rng.choice([0, unit, zr, 3 * zr])]
+    # offset_increment (issue 12, opt-a): clones of a filename= job, each
+    # region further on; checked: nothing outside their union. A
+    # percentage is of the file's size (a device's is bigger: bytes then).
+    span = 0
+    if not use_nrfiles and not any(o.startswith("--verify") for o in opts) \
+            and rng.random() < 0.2:
+        nj = rng.randint(2, 3)
+        if not use_dev and rng.random() < 0.5:
+            pct = rng.choice([3, 5, 7])
+            opts += ["--offset_increment=%d%%" % pct,
+                     "--offset_align=%d" % unit]
+            inc = FSIZE * pct // 100
+            last = off + (nj - 1) * inc
+            span = -(-last // unit) * unit - off     # rounded up to unit
+        else:
+            inc = unit * rng.randint(0, 150 * KB // unit)
+            opts += ["--offset_increment=%d" % inc]
+            span = (nj - 1) * inc
+        opts += ["--numjobs=%d" % nj]
     before = {n: fill(n, FSIZE) for n in dict.fromkeys(names)}
     r = subprocess.run([iorig] + opts, capture_output=True, text=True)
     what = "case %d (IORIG_PROP_SEED=%d): iorig %s" % (case, seed,
@@ -203,7 +223,7 @@ def one(case):
     if r.returncode != 0:
         sys.exit("FAILED: exit %d, expected 0: %s\n%s" %
                  (r.returncode, what, r.stderr[-2000:]))
-    end = off + per
+    end = off + span + per
     # A mixed job over a small region may draw no write at all.
     reads_only = rw in ("read", "randread") or "--rwmixread=100" in opts
     writes = rw in ("write", "randwrite") or "trim" in rw

@@ -81,14 +81,15 @@ strace -f -qq -e trace=shmget,shmat,pread64,mlock -e raw=pread64 -o "$T/s.shm" \
 	"$IORIG" --name=m --filename=d.dat --rw=randread --bs=4k \
 	--iodepth=1 --mem=shm --lockmem=1m --number_ios=8 >/dev/null 2>&1 ||
 	die "mem=shm failed"
-"$PY" - "$T/s.shm" <<'PYEOF' || die "mem=shm: $(cat "$T/s.shm")"
+# (AddressSanitizer's mlock does not reach the kernel: not checked there.)
+"$PY" - "$T/s.shm" "${IORIG_SAN:-}" <<'PYEOF' || die "mem=shm: $(cat "$T/s.shm")"
 import re, sys
 t = open(sys.argv[1]).read()
 at = int(re.search(r'shmat\(\d+, NULL, 0\)\s*= (0x[0-9a-f]+)', t).group(1), 16)
 addrs = [int(a, 16) for a in re.findall(r'pread64\(0x[0-9a-f]+, (0x[0-9a-f]+), 0x1000,', t)]
 assert addrs, 'no pread64 with a buffer address (strace -X?)'
 assert all(at <= a < at + 4096 for a in addrs), (hex(at), [hex(a) for a in addrs])
-assert re.search(r'mlock\(0x[0-9a-f]+, 1048576\)\s*= 0', t), 'no mlock of 1 MiB'
+assert sys.argv[2] or re.search(r'mlock\(0x[0-9a-f]+, 1048576\)\s*= 0', t), 'no mlock of 1 MiB'
 PYEOF
 
 # mem_align=64k (malloc): every run's buffer starts on a 64 KiB boundary.

@@ -21,8 +21,8 @@ n=0
 for src in "$@"; do
 	f=jobs/$(basename "$src")
 	sed -E \
-		-e 's/^[[:space:]]*(runtime|timeout)[[:space:]]*=.*/\1=300ms/' \
-		-e 's/^[[:space:]]*(ramp_time)[[:space:]]*=.*/\1=100ms/' \
+		-e 's/^[[:space:]]*(runtime|timeout)[[:space:]]*=.*/\1=150ms/' \
+		-e 's/^[[:space:]]*(ramp_time)[[:space:]]*=.*/\1=50ms/' \
 		-e 's/^[[:space:]]*(startdelay)[[:space:]]*=.*/\1=0/' \
 		-e 's/^[[:space:]]*(size|io_size|io_limit)[[:space:]]*=[^%]*$/\1=4m/' \
 		-e 's/^[[:space:]]*(loops)[[:space:]]*=.*/\1=1/' \

@@ -66,6 +66,10 @@ static inline uint64_t gen_rng_next(struct gen_rng *r)
 /* Uniform in [0, n), n > 0 (Lemire's multiply-shift, unbiased). */
 uint64_t gen_rng_below(struct gen_rng *r, uint64_t n);
 
+/* The greatest common divisor of a and b (gcd(a, 0) = a): block sizes and
+ * alignments, here and in verify's rules. */
+uint64_t gen_gcd(uint64_t a, uint64_t b);
+
 struct gen_params {
 	uint64_t region;		/* bytes, > 0, a multiple of nfiles */
 	unsigned nfiles;		/* file regions in it; 0 means 1 */

@@ -183,7 +183,7 @@ static inline uint64_t perm_index(const struct gen_perm *pm, uint64_t i)
 	return i;
 }
 
-static uint64_t gcd64(uint64_t a, uint64_t b)
+uint64_t gen_gcd(uint64_t a, uint64_t b)
 {
 	while (b) {
 		uint64_t t = a % b;
@@ -293,7 +293,7 @@ int gen_init(struct gen *g, const struct gen_params *p)
 	}
 	gen_rng_seed(&g->rng, p->seed);
 	for (d = first; d <= last; d++) {
-		align = gcd64(align, p->bs_min[d]);
+		align = gen_gcd(align, p->bs_min[d]);
 		if (p->bs_max[d] != p->bs_min[d] ||
 		    p->bs_min[d] != p->bs_min[first])
 			fixed = false;

@@ -20,17 +20,6 @@
 
 /* ---- Cross-option checks ---- */
 
-static uint64_t gcd_u64(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 static bool mixed_rw(const struct job *j)
 {
 	return !j->verify_only && (j->rw == RW_RW || j->rw == RW_RANDRW);
@@ -54,17 +43,17 @@ uint64_t verify_unit(const struct job *j)
 	for (d = DDIR_READ; d <= DDIR_WRITE; d++) {
 		if (d == DDIR_READ && !mixed_rw(j))
 			continue;
-		u = gcd_u64(u, j->bs_min[d]);
-		u = gcd_u64(u, j->bs_max[d]);
+		u = gen_gcd(u, j->bs_min[d]);
+		u = gen_gcd(u, j->bs_max[d]);
 		if (j->blockalign[d])
-			u = gcd_u64(u, j->blockalign[d]);
+			u = gen_gcd(u, j->blockalign[d]);
 	}
 	if (j->bssplit && !bssplit_parse(j->bssplit, (unsigned)j->kb_base,
 					 &bss, why, sizeof(why)))
 		for (d = DDIR_READ; d <= DDIR_WRITE; d++)
 			for (i = 0; i < bss.n[d]; i++)
 				if (d == DDIR_WRITE || mixed_rw(j))
-					u = gcd_u64(u, bss.e[d][i].bs);
+					u = gen_gcd(u, bss.e[d][i].bs);
 	iv = j->verify_interval;
 	if (iv > j->bs_min[DDIR_WRITE])
 		iv = j->bs_min[DDIR_WRITE];

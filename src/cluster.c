@@ -979,6 +979,20 @@ static void text_hist(FILE *f, const char *name, const json_t *h)
 	fprintf(f, "\n");
 }
 
+/* The "first done" or "last done" line of a direction (o: its object). */
+static void text_done(FILE *f, const char *label, const char *which,
+		      const json_t *o)
+{
+	char a[32], b[32], c[32];
+
+	fprintf(f, "  %s iops %s  bw %s/s  at %s (%s finished %s)\n", label,
+		fmt(MU_RATE, num_of(json_object_get(o, "iops")), a, sizeof(a)),
+		fmt(MU_BYTES, num_of(json_object_get(o, "bw_bytes")), b,
+		    sizeof(b)),
+		fmt(MU_NS, num_of(json_object_get(o, "at_ns")), c, sizeof(c)),
+		json_string_value(json_object_get(o, "member")), which);
+}
+
 static void text_dir(FILE *f, const json_t *merged, const json_t *cd,
 		     const char *dname)
 {
@@ -997,20 +1011,8 @@ static void text_dir(FILE *f, const json_t *merged, const json_t *cd,
 		    sizeof(b)),
 		fmt(MU_NS, num_of(json_object_get(cd, "common_window_ns")), c,
 		    sizeof(c)));
-	fprintf(f, "  first done: iops %s  bw %s/s  at %s (%s finished "
-		"first)\n",
-		fmt(MU_RATE, num_of(json_object_get(fd, "iops")), a, sizeof(a)),
-		fmt(MU_BYTES, num_of(json_object_get(fd, "bw_bytes")), b,
-		    sizeof(b)),
-		fmt(MU_NS, num_of(json_object_get(fd, "at_ns")), c, sizeof(c)),
-		json_string_value(json_object_get(fd, "member")));
-	fprintf(f, "  last done:  iops %s  bw %s/s  at %s (%s finished "
-		"last)\n",
-		fmt(MU_RATE, num_of(json_object_get(ld, "iops")), a, sizeof(a)),
-		fmt(MU_BYTES, num_of(json_object_get(ld, "bw_bytes")), b,
-		    sizeof(b)),
-		fmt(MU_NS, num_of(json_object_get(ld, "at_ns")), c, sizeof(c)),
-		json_string_value(json_object_get(ld, "member")));
+	text_done(f, "first done:", "first", fd);
+	text_done(f, "last done: ", "last", ld);
 	for (k = 0; k < 3; k++)
 		text_hist(f, k == 0 ? "slat" : k == 1 ? "clat" : "lat",
 			  json_object_get(x, hist_key[k]));

@@ -75,17 +75,11 @@ fi
 if command -v fio >/dev/null 2>&1; then
 	fio "$@" --output-format=json+ >"$T/fio.json" 2>/dev/null ||
 		die "fio failed"
-	"$PY" - "$T/fio.json" "$T/plus.json" <<'PYEOF' || die "shape against fio"
-import json, sys
-def keys(o, p=""):
-    out = set()
-    if isinstance(o, dict):
-        for k, v in o.items():
-            if p.endswith(("bins", "percentile", "options")):
-                continue
-            out.add(p + "/" + k)
-            out |= keys(v, p + "/" + k)
-    return out
+	CLI_DIR="$top/tests/cli" "$PY" - "$T/fio.json" "$T/plus.json" <<'PYEOF' || die "shape against fio"
+import json
+import os, sys
+sys.path.insert(0, os.environ["CLI_DIR"])
+from jsonshape import keys  # noqa: E402
 f = json.load(open(sys.argv[1]))["jobs"][0]
 i = json.load(open(sys.argv[2]))["jobs"][0]
 a, b = keys(f), keys(i)

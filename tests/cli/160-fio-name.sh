@@ -57,21 +57,11 @@ expect_in out '^iorig [0-9]'
 # shape FIO.json IORIG.json: the same keys at every level with the same
 # JSON types (the values of options, percentiles and bins aside).
 shape() {
-	"$PY" - "$1" "$2" <<'EOF' || die "shape of $2 against fio's $1"
-import json, sys
-def kind(v):
-    return type(v).__name__     # int and float apart: Go's int fields
-def keys(o, p=""):
-    out = set()
-    if isinstance(o, list) and o and isinstance(o[0], dict):
-        return keys(o[0], p + "[]")
-    if isinstance(o, dict):
-        for k, v in o.items():
-            if p.endswith(("bins", "percentile", "options")):
-                continue
-            out.add((p + "/" + k, kind(v)))
-            out |= keys(v, p + "/" + k)
-    return out
+	CLI_DIR="$top/tests/cli" "$PY" - "$1" "$2" <<'EOF' || die "shape of $2 against fio's $1"
+import json
+import os, sys
+sys.path.insert(0, os.environ["CLI_DIR"])
+from jsonshape import keys  # noqa: E402
 f = json.load(open(sys.argv[1]))
 i = json.load(open(sys.argv[2]))
 # fio prints every double with decimals (0.000000), so a reader typed
@@ -79,7 +69,7 @@ i = json.load(open(sys.argv[2]))
 # disk_util depends on the devices under the files.
 for d in (f, i):
     d.pop("disk_util", None)
-a, b = keys(f), keys(i)
+a, b = keys(f, kind=True), keys(i, kind=True)
 assert len(a) > 100, sorted(a)
 assert a == b, ("fio only", sorted(a - b), "iorig only", sorted(b - a))
 assert len(f["jobs"]) == len(i["jobs"]), (len(f["jobs"]), len(i["jobs"]))

@@ -32,19 +32,11 @@ if command -v fio >/dev/null 2>&1; then
 		die "fio failed"
 	"$T/bin/fio" --output-format=json+ "$@" >"$T/iplus.json" 2>"$T/err" ||
 		die "json+ as fio failed"
-	"$PY" - "$T/fplus.json" "$T/iplus.json" <<'EOF' || die "json+ shape"
-import json, sys
-def keys(o, p=""):
-    out = set()
-    if isinstance(o, list) and o and isinstance(o[0], dict):
-        return keys(o[0], p + "[]")
-    if isinstance(o, dict):
-        for k, v in o.items():
-            if p.endswith(("bins", "percentile", "options")):
-                continue
-            out.add(p + "/" + k)
-            out |= keys(v, p + "/" + k)
-    return out
+	CLI_DIR="$top/tests/cli" "$PY" - "$T/fplus.json" "$T/iplus.json" <<'EOF' || die "json+ shape"
+import json
+import os, sys
+sys.path.insert(0, os.environ["CLI_DIR"])
+from jsonshape import keys  # noqa: E402
 f, i = (json.load(open(x)) for x in sys.argv[1:3])
 for d in (f, i):
     d.pop("disk_util", None)

@@ -4,6 +4,15 @@
 # fails. Prints one line per test and a closing "N passed, N failed, N
 # skipped" line; exits 1 when anything failed.
 #
+# Two lanes. A CLI test whose script has the line "# lane: parallel" (and
+# every unit test program) checks nothing that depends on the machine's
+# load: counts, bytes, strace, fio's meaning, never how long something
+# took or how fast it went, and it uses no shared device (zram, cgroups,
+# MPI). Those run first, IORIG_TEST_JOBS at a time (default: the number of
+# CPUs, at most 2). Every other test then runs alone, one after another,
+# on an otherwise idle machine: timing, rates, signals sent after a sleep.
+# Lines come out as tests end (parallel ones in the order they end).
+#
 # Each test runs under timeout(1) in a process group of its own: one that
 # is still running after IORIG_TEST_TIMEOUT seconds (default 300; 0: no
 # limit) fails with "timed out after N s", and whatever is left of its
@@ -15,63 +24,120 @@ case $limit in
 ''|*[!0-9]*) echo "IORIG_TEST_TIMEOUT='$limit': expected whole seconds" >&2
 	exit 2 ;;
 esac
+cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+[ "$cpus" -gt 2 ] 2>/dev/null && cpus=2
+jobs=${IORIG_TEST_JOBS:-$cpus}
+case $jobs in
+''|*[!0-9]*|0) echo "IORIG_TEST_JOBS='$jobs': expected a whole number of" \
+	"tests at a time (1 or more)" >&2
+	exit 2 ;;
+esac
 command -v timeout >/dev/null 2>&1 || {
 	[ "$limit" -eq 0 ] ||
 		echo "note: no timeout(1) (coreutils): tests run without limit"
 	limit=0
 }
-pass=0 fail=0 skip=0
 log=$(mktemp -d "${TMPDIR:-/tmp}/iorig-tests.XXXXXX")
 trap 'rm -rf "$log"' EXIT
+: >"$log/results"
 
-# timed ARGS...: runs ARGS under the limit. timeout(1) puts itself and the
-# test in a new process group; the test's first act records its id in
-# $log/pgid so that what outlives a timed-out test can be killed.
+# timed PGIDFILE ARGS...: runs ARGS under the limit. timeout(1) puts itself
+# and the test in a new process group; the test's first act records its id
+# in PGIDFILE so that what outlives a timed-out test can be killed.
 timed() {
-	rm -f "$log/pgid"
+	pgfile=$1; shift
+	rm -f "$pgfile"
 	if [ "$limit" -eq 0 ]; then
 		"$@"
 		return
 	fi
 	timeout -k 5 "$limit" sh -c \
 		'cut -d " " -f 5 /proc/$$/stat >"$0" 2>/dev/null; exec "$@"' \
-		"$log/pgid" "$@"
+		"$pgfile" "$@"
 }
 
+# say FILE: prints FILE whole, not interleaved with another test's lines.
+say() {
+	if command -v flock >/dev/null 2>&1; then
+		flock "$log/results" cat "$1"
+	else
+		cat "$1"
+	fi
+}
+
+# run_one NAME ARGS...: runs one test; its verdict (pass, fail or skip) is
+# appended to $log/results, its lines printed.
 run_one() {
 	name=$1; shift
-	out="$log/$(echo "$name" | tr '/' '_').log"
+	base="$log/$(echo "$name" | tr '/' '_')"
+	out="$base.log"
 	start=$(date +%s)
-	timed "$@" >"$out" 2>&1
+	timed "$base.pgid" "$@" >"$out" 2>&1
 	rc=$?
 	secs=$(( $(date +%s) - start ))
 	if [ "$limit" -gt 0 ] && [ "$secs" -ge "$limit" ] &&
 	   { [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; }; then
-		pg=$(cat "$log/pgid" 2>/dev/null)
+		pg=$(cat "$base.pgid" 2>/dev/null)
 		[ -n "$pg" ] && kill -KILL "-$pg" 2>/dev/null
-		fail=$((fail + 1))
-		echo "FAIL $name: timed out after $limit s"
-		sed 's/^/    | /' "$out" | tail -n 20
-		return
+		verdict=fail
+		{ echo "FAIL $name: timed out after $limit s"
+		  sed 's/^/    | /' "$out" | tail -n 20; } >"$base.say"
+	else
+		case $rc in
+		0) verdict=pass; echo "PASS $name (${secs}s)" >"$base.say" ;;
+		77) verdict=skip
+		    echo "SKIP $name: $(grep -i 'skip' "$out" | tail -n 1)" \
+			>"$base.say" ;;
+		*) verdict=fail
+		   # What failed first (the tail may be a long report), then
+		   # the end.
+		   { echo "FAIL $name (exit $rc)"
+		     grep -m 8 -E '^FAILED|^AssertionError|^[A-Za-z]+Error: ' \
+			"$out" | sed 's/^/    ! /'
+		     sed 's/^/    | /' "$out" | tail -n 40; } >"$base.say" ;;
+		esac
 	fi
-	case $rc in
-	0) pass=$((pass + 1)); echo "PASS $name (${secs}s)" ;;
-	77) skip=$((skip + 1))
-	    echo "SKIP $name: $(grep -i 'skip' "$out" | tail -n 1)" ;;
-	*) fail=$((fail + 1)); echo "FAIL $name (exit $rc)"
-	   # What failed first (the tail may be a long report), then the end.
-	   grep -m 8 -E '^FAILED|^AssertionError|^[A-Za-z]+Error: ' "$out" |
-		sed 's/^/    ! /'
-	   sed 's/^/    | /' "$out" | tail -n 40 ;;
+	say "$base.say"
+	echo "$verdict" >>"$log/results"
+}
+
+# run_name NAME: a unit test program is run as it is, a CLI script by sh.
+run_name() {
+	case $1 in
+	tests/cli/*) run_one "$1" sh "$top/$1" ;;
+	*) run_one "$1" "$top/$1" ;;
 	esac
 }
 
-for t in "$@"; do
-	run_one "$t" "$top/$t"
-done
+parallel="$*" serial=
 # In the order of their numbers (100 after 99, not after 10).
 for t in $(cd "$top/tests/cli" && ls [0-9]*.sh 2>/dev/null | sort -n); do
-	run_one "tests/cli/$t" sh "$top/tests/cli/$t"
+	if grep -q '^# lane: parallel$' "$top/tests/cli/$t"; then
+		parallel="$parallel tests/cli/$t"
+	else
+		serial="$serial tests/cli/$t"
+	fi
 done
+
+# The parallel lane: a FIFO holds one token per test that may run; each
+# test takes one before it starts and gives it back when it ends.
+if [ "$jobs" -gt 1 ] && mkfifo "$log/tokens" 2>/dev/null; then
+	exec 3<>"$log/tokens"
+	i=0
+	while [ "$i" -lt "$jobs" ]; do echo >&3; i=$((i + 1)); done
+	for t in $parallel; do
+		read -r _ <&3
+		( run_name "$t" 3>&-; echo >&3 ) &
+	done
+	wait
+	exec 3>&-
+else
+	for t in $parallel; do run_name "$t"; done
+fi
+for t in $serial; do run_name "$t"; done
+
+pass=$(grep -c '^pass$' "$log/results")
+fail=$(grep -c '^fail$' "$log/results")
+skip=$(grep -c '^skip$' "$log/results")
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -20,6 +20,7 @@ case ${IORIG_MANPAGE:-} in
 ""|/*) ;;
 *) IORIG_MANPAGE=$(pwd)/$IORIG_MANPAGE ;;
 esac
+# lane: parallel
 . "$here/lib.sh"
 MAN=${IORIG_MANPAGE:-$top/man/iorig.1}
 [ -r "$MAN" ] || { echo "FAILED: no man page at $MAN"; exit 1; }

@@ -1,6 +1,7 @@
 #!/bin/sh
 # --help, --version and --cmdhelp: complete listings on stdout, exit 0;
 # an unknown --cmdhelp option is a usage error with a suggestion.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 jobopts=$(table_job_options)

@@ -2,6 +2,7 @@
 # Running jobs with the sync engine on scratch files: real data laid out,
 # the stop conditions (one pass, loops, number_ios, io_size), the random
 # map, writes, --output and the text report.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 MiB=1048576

@@ -2,6 +2,7 @@
 # O_DIRECT: sizes and offsets the target cannot take are usage errors that
 # name the option and the alignment, found before anything is created;
 # aligned ones run.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 MiB=1048576

@@ -2,6 +2,7 @@
 # Block devices (a loop device over a scratch file): writes stay inside
 # [offset, offset + size), and a region past the end of the device is a
 # usage error.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 MiB=1048576

@@ -6,6 +6,7 @@
 # lays out, as fio leaves them), an unwritten layout before a read job
 # (filled, and said), allow_file_create, create_only (no I/O: the data is
 # unchanged), filesize (file sizes and bytes moved, as fio).
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 KiB=1024

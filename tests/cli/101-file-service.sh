@@ -4,6 +4,7 @@
 # against fio's write_iolog on the same job (the exact sequence for the
 # deterministic kinds, a chi-square homogeneity test of the per-file counts
 # for the skewed ones) and against the laws themselves (uniform, zipf).
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 command -v strace >/dev/null 2>&1 || skip "no strace"

@@ -4,6 +4,7 @@
 # O_EXCL creations; fio on the same job unlinks as many times); a file
 # that existed before is never deleted; engines that hold the files from
 # the start are refused.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 # Refused: mmap maps the files once. Exit 2, nothing run.

@@ -4,6 +4,7 @@
 # sees per file (each block of each file once with the random map, none
 # past a file's own end), fio's bytes moved on the same job against its
 # own files' sizes, and bytes outside the regions compared with cksum.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 KiB=1024

@@ -4,19 +4,22 @@
 # calls strace counts on the job's own paths (open with O_CREAT, stat
 # calls added by more loops, unlink), the files ls sees, and fio's bytes
 # and latency samples on the same filecreate job.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 command -v strace >/dev/null 2>&1 || skip "no strace: the witness"
 N=40
 
-# calls TRACE REGEX: lines of the strace log on this job's paths matching.
+# calls TRACE REGEX: lines of the strace logs on this job's paths matching
+# (strace -ff: a log a thread, TRACE.TID, so that no call is split into
+# "unfinished" and "resumed" lines by another thread's).
 calls() {
-	grep -c "$2" "$1" || true
+	cat "$1".* | grep -c "$2" || true
 }
 
 # ---- filecreate: one open(O_CREAT) a file, the files empty, 0600
 mkdir c
-strace -f -qq -e trace=openat,open,creat -o c.trace "$IORIG" --name=t \
+strace -ff -qq -e trace=openat,open,creat -o c.trace "$IORIG" --name=t \
 	--directory=c --ioengine=filecreate --nrfiles=$N --filesize=4k \
 	--output-format=json >out 2>err || die "filecreate: exit $?"
 got=$(calls c.trace '"c/t\.0\.[0-9]*", O_RDWR|O_CREAT|O_CLOEXEC, 0600')
@@ -53,7 +56,7 @@ fi
 # run, the files not there yet, finds nothing)
 for l in 1 3; do
 	mkdir s$l
-	strace -f -qq -e trace=stat,newfstatat,statx -o s$l.trace \
+	strace -ff -qq -e trace=stat,newfstatat,statx -o s$l.trace \
 		"$IORIG" --name=t --directory=s$l --ioengine=filestat \
 		--nrfiles=$N --filesize=4k --loops=$l --output-format=json \
 		>out 2>err || die "filestat loops=$l: exit $?"
@@ -69,17 +72,17 @@ done
 for st in "lstat AT_SYMLINK_NOFOLLOW) = 0" "statx STATX_ALL, "; do
 	k=${st%% *}
 	mkdir x$k
-	strace -f -qq -e trace=stat,lstat,newfstatat,statx -o x$k.trace \
+	strace -ff -qq -e trace=stat,lstat,newfstatat,statx -o x$k.trace \
 		"$IORIG" --name=t --directory=x$k --ioengine=filestat \
 		--nrfiles=$N --filesize=4k --stat_type=$k >out 2>err ||
 		die "stat_type=$k: exit $?"
-	got=$(grep "\"x$k/t\.0\.[0-9]*\"" x$k.trace | grep -c "${st#* }" || true)
+	got=$(cat x$k.trace.* | grep "\"x$k/t\.0\.[0-9]*\"" | grep -c "${st#* }" || true)
 	[ "$got" -eq $N ] || die "stat_type=$k: $got calls, expected $N"
 done
 
 # ---- filedelete: one unlink a file, the files gone
 mkdir u
-strace -f -qq -e trace=unlink,unlinkat -o u.trace "$IORIG" --name=t \
+strace -ff -qq -e trace=unlink,unlinkat -o u.trace "$IORIG" --name=t \
 	--directory=u --ioengine=filedelete --nrfiles=$N --filesize=4k \
 	--output-format=json >out 2>err || die "filedelete: exit $?"
 got=$(calls u.trace 'unlink.*"u/t\.0\.[0-9]*"')

@@ -4,6 +4,7 @@
 # blocks the backlog reads back), fio's count on the same jobs (a batch
 # above the backlog reads no block twice), and a byte flipped on disk that
 # the checks must still find with verify_async.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 command -v strace >/dev/null 2>&1 || skip "no strace: the witness"

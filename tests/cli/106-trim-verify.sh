@@ -3,6 +3,7 @@
 # (issue 12). Outside truths: the hole-punching fallocate calls strace
 # sees, the 4k blocks of the file that read as zeros afterwards, and the
 # verification that must pass with the trimmed blocks read as zeros.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 command -v strace >/dev/null 2>&1 || skip "no strace: the witness"

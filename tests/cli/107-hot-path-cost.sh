@@ -7,6 +7,7 @@
 # 360 before the per-I/O feature checks moved to once per round, 335
 # before the features of issue 12. The bound leaves room for compilers,
 # not for another per-I/O branch per feature.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 BOUND=320

@@ -6,6 +6,7 @@
 # fio does. Seen from outside: strace -ff gives each thread's preads; the
 # first and last byte each clone read must be the expected region, and
 # fio on the same job reads the same regions.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 command -v strace >/dev/null 2>&1 || skip "no strace"

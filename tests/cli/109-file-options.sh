@@ -2,6 +2,7 @@
 # file_append, create_fsync, end_syncfs, pre_read (issue 12, opt-a), seen
 # from outside: the file's bytes and size (against fio on the same job
 # where fio is installed) and the system calls strace sees.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 command -v strace >/dev/null 2>&1 || skip "no strace"

@@ -2,6 +2,7 @@
 # Every example job file in jobs/ runs, in a short mode: runtimes, ramp
 # times and sizes are cut down; the report must be valid JSON with every
 # job run and none failed.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 MiB=1048576

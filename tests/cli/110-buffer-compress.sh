@@ -3,6 +3,7 @@
 # compresses (zlib level 1, per 64 KiB piece and as one stream) to within
 # 2 points of 100 - P, has no duplicate 4 KiB block, and compresses as
 # fio's data for the same job does (within 1 point).
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 . "$top/tests/cli/buffers.sh"

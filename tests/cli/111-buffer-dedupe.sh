@@ -2,6 +2,7 @@
 # dedupe_percentage: the share of 4 KiB blocks written that repeat an
 # earlier one (SHA-1 of each) is within 2 points of what was asked, alone
 # and with buffer_compress_percentage (which still holds), as fio's.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 . "$top/tests/cli/buffers.sh"
 

@@ -2,6 +2,7 @@
 # zero_buffers, buffer_pattern and scramble_buffers: the bytes written,
 # compared with what the options say (and with fio's file byte for byte),
 # also in a job that reads into the same buffers between writes.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 . "$top/tests/cli/buffers.sh"
 

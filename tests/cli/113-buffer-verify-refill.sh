@@ -4,6 +4,7 @@
 # leave the default data distinct and incompressible; buffer_compress_chunk
 # alone warns; compression with a pattern (as OpenZFS's perf job files
 # ask) puts the pattern in the fixed part of each chunk.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 . "$top/tests/cli/buffers.sh"
 

@@ -13,6 +13,7 @@
 #   rw=read:-8k goes backwards; rw=randread:4 issues runs of 4 blocks.
 # - blockalign=1k: every offset a multiple of 1k, some not of 4k.
 # - allrandrepeat=1: two runs write the same bytes; without, they differ.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 command -v strace >/dev/null 2>&1 || skip "needs strace"

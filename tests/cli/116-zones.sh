@@ -13,6 +13,7 @@
 # - Refused with exit 2, nothing run: zbd (no zoned devices), zonemode=none
 #   with zonesize and strided without it (fio refuses both too), zones over
 #   several files, a zone smaller than a block.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 command -v strace >/dev/null 2>&1 || skip "needs strace"

@@ -4,6 +4,7 @@
 # opt-a). The lengths and offsets each job used come from strace; fio on
 # the same job gives the same kind of lengths; the device guard's answer
 # comes from a loop device with a real ext4 on it.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 command -v strace >/dev/null 2>&1 || skip "no strace"

@@ -4,6 +4,7 @@
 # fills the file system first, then reads what it wrote. Checked on a small
 # tmpfs: the file's size and df's free space afterwards, and fio on the
 # same job writes as much.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 tmpfs_mount m 8m

@@ -3,6 +3,7 @@
 # below DIR (recursively, links not followed) is one of the job's files:
 # the files strace sees opened, and the bytes read, against fio on the
 # same job. lockfile=none runs; exclusive/readwrite are refused (exit 2).
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 command -v strace >/dev/null 2>&1 || skip "no strace"

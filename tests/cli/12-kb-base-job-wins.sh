@@ -2,6 +2,7 @@
 # BUG: a job's own kb_base does not override the kb_base of a [global]
 # section above it: the [global] value wins and the job's sizes are read
 # in the wrong base. Later must win, as for every other option.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 cat >kb.job <<'JOB'

@@ -26,14 +26,16 @@ EOF2
 	run --output-format=json chain.fio
 	t1=$(now_ms)
 	expect_rc 0
-	# 300 ms each (a loaded machine notices the end late: 350 ms seen)
-	expect_json "[3e8 <= j['runtime_ns'] < 5e8 for j in d['jobs']] == [True] * 3"
+	# 300 ms each (a loaded machine notices the end late: 350 ms seen,
+	# and once over 500 ms with three jobs on two loaded CPUs)
+	expect_json "[3e8 <= j['runtime_ns'] < 6e8 for j in d['jobs']] == [True] * 3"
 	echo $((t1 - t0))
 }
 ms=$(chain wait_for) || { echo "$ms"; exit 1; }
 [ "$ms" -ge 900 ] || die "wait_for chain of 3 x 300 ms took $ms ms"
 ms=$(chain description) || { echo "$ms"; exit 1; }
-[ "$ms" -lt 700 ] || die "3 x 300 ms side by side took $ms ms"
+# (under the chain's 900 ms, with room for a loaded machine's late ends)
+[ "$ms" -lt 850 ] || die "3 x 300 ms side by side took $ms ms"
 
 # exitall: 'short' ends at 150 ms and stops 'long' (2 s).
 cat >ex.fio <<'EOF2'

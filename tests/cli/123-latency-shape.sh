@@ -5,6 +5,7 @@
 # empty, in both JSON formats. Outside truth: fio's fio-json on the same
 # jobs (which latencies have samples), when fio is there; the expected
 # table otherwise. The I/O counts do not change.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 mkrand f.dat 4194304

@@ -4,6 +4,7 @@
 # truth: fio's fio-json on the same job (which directions it has), and
 # the sum of the directions (mixed's I/Os, bytes and latency samples are
 # the reads' and writes' together; its min/max the smaller/larger).
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 mkrand f.dat 4194304

@@ -2,6 +2,7 @@
 # BUG: --output=FILE is opened (created, or truncated) before the targets
 # are validated, so a usage error found there (exit 2, "nothing run")
 # still creates an empty FILE, or wipes an earlier report kept in it.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 # A target error: the file does not exist and no size= is given.

@@ -8,6 +8,7 @@
 # nowait=1 on a file that is not cached fails with EAGAIN; falloc
 # allocates the blocks of a sparse file (stat's block count). Engines
 # that need software this machine lacks are refused with exit 2.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 command -v strace >/dev/null 2>&1 || skip "needs strace"

@@ -3,6 +3,7 @@
 # (strace) are fio's own on the same job, call for call, the report's sync
 # count is the number of calls, and the file's lifetime hint is what the
 # kernel then gives back (fcntl F_GET_RW_HINT).
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 command -v strace >/dev/null || skip "no strace"

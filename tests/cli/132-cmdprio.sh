@@ -4,6 +4,7 @@
 # sees each request (tracefs block_rq_issue's ioprio, in a trace instance
 # of this test's own, on a loop device of its own), and fio on the same
 # job.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 TR=/sys/kernel/tracing

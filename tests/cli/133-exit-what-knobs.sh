@@ -1,6 +1,7 @@
 #!/bin/sh
 # exit_what= (which jobs exitall stops) against fio on the same job file,
 # and the fio knobs that have no effect here (write_barrier) warn.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 cat >ew.fio <<'JOB'

@@ -10,6 +10,7 @@
 # trimwrite discards and then writes each block (fio's counts: number_ios
 # trims and as many writes). A device with a file system on it is refused
 # to a trim job without allow_destructive, as to a writer.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 loop_disk back.img 24

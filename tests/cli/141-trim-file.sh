@@ -5,6 +5,7 @@
 # io_size leaves the same holes as fio's falloc engine on the same job;
 # trimwrite trims then writes each block (IORIG_IO_TRACE order, no hole
 # left); bs=R,W,T gives trims the third size; rate_iops=,,N paces trims.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 K=1024

@@ -6,6 +6,7 @@
 #   same order, and the same number of fsyncs;
 # - clone 1 of numjobs=2 writes FILE.1, which fio replays as well;
 # - a second run appends (fio's meaning): the first run's lines stay.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 command -v strace >/dev/null 2>&1 || skip "needs strace"

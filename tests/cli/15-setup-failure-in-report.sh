@@ -3,6 +3,7 @@
 # (after validation), iorig exits 1 and says why on stderr, but the report
 # does not: the JSON has "error": null for that job and the text report
 # only says "not run", the same as a job skipped after an interrupt.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 # /proc/version passes validation (a regular file, size 0) and cannot be

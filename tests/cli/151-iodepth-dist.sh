@@ -4,6 +4,7 @@
 # job made (strace): every io_submit is one submit count, every
 # io_getevents that returned I/Os one complete count; and against fio's
 # maps for a synchronous engine, where both tools must give the same.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 command -v strace >/dev/null 2>&1 || skip "needs strace (the outside truth)"

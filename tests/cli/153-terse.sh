@@ -5,6 +5,7 @@
 # field (whole number, decimal, "N%", "P%=us", name); against iorig's own
 # fio-json of the same (deterministic) run: the values at the positions
 # fio's HOWTO gives them.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 dd if=/dev/zero of="$T/f" bs=1M count=8 2>/dev/null

@@ -5,6 +5,7 @@
 # run's bytes over its time (averaged bandwidth), fio's own log parser
 # and fio's logs of the same job (field counts, ddir values), when fio is
 # here.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 # FIO_SRC: a fio source tree whose fio and tools to use (else Debian's)

@@ -2,6 +2,7 @@
 # BUG: --help, --version, --cmdhelp and --parse-only exit 0 when their
 # output cannot be written (stdout full); the report does exit 1 in that
 # case, and so should they, with a message on stderr.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 [ -w /dev/full ] || skip "needs /dev/full"

@@ -8,6 +8,7 @@
 # as Debian's fio 3.33 writes for the same command line, and the figures
 # KDiskMark reads (jobs[0].error, read/write bw, iops, clat_ns.mean)
 # where it reads them; kubestr's `fio --directory DIR JOBFILE` likewise.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 mkdir -p "$T/bin" "$T/fio" "$T/io"

@@ -9,6 +9,7 @@
 # prints nothing on stderr, --eta-interval sets the status line's period,
 # --enghelp lists the engines --cmdhelp=ioengine lists, --showcmd's line
 # runs the jobs of its job file.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 mkdir -p "$T/bin"

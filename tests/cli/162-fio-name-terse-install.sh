@@ -5,6 +5,7 @@
 # json+ (the same keys as fio's, bins included); and `make
 # install-fio-link` (make install FIO_LINK=1) makes bin/fio a link to
 # iorig, but never over a real fio.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 mkdir -p "$T/bin"

@@ -9,6 +9,7 @@
 # interval's figures. PNG: the signature and the 1000x620 size. The bw
 # and clat logs of the same run, drawn over time, hold the logs' values;
 # a per-I/O log's p99 per window is the nearest-rank p99 of its lines.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 command -v gnuplot >/dev/null 2>&1 || skip "needs gnuplot (gnuplot-nox)"

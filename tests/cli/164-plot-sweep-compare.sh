@@ -8,6 +8,7 @@
 # --format) and a missing gnuplot: exit 2, a message naming the file or
 # what to install, nothing drawn. fio's JSON of the same job is drawn as
 # fio wrote it (its bins, percentiles, IOPS).
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 command -v gnuplot >/dev/null 2>&1 || skip "needs gnuplot (gnuplot-nox)"

@@ -7,6 +7,7 @@
 # the JSON report of the same run). The page is self-contained (no script,
 # no http(s) address) and well-formed (every element closed), and a saved
 # result gives the same page through `iorig report --html`.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 browser=

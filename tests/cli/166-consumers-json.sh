@@ -14,6 +14,7 @@
 # around the run (4k direct random reads: each one reaches the device, as
 # a request or merged into one), and the rate each job is held to (each of
 # two equal jobs is about half of its group: fio's bw_agg ~50).
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 loop_disk d.img 16

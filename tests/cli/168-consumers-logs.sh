@@ -12,6 +12,7 @@
 #       keys the bucket's ns as a string, counts adding up to N
 # Outside truth: the reads of a loop device in /proc/diskstats around the
 # run. Where fio's tools are present (/work/fio-src, not in CI) they run too.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 loop_disk d.img 16

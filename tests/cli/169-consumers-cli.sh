@@ -12,6 +12,7 @@
 # Outside truth: the files made in DIR (as fio names them), the options given, the number of
 # log_avg_msec windows in the time asked and, where fio is installed, fio's
 # own counts for the same job.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 mkdir dd

@@ -115,15 +115,31 @@ expect_in err "rank 1 .*on node $host .*signal 9"
 # Open MPI sends SIGCONT, then after odls_base_sigkill_timeout SIGTERM,
 # then as long again SIGKILL: 1 s by default is short for a loaded
 # machine to gather and write; 3 s here.
-# The signal comes once the job runs, not during MPI_Init, which a
-# loaded machine can stretch past a second (1.5 s was too short once).
+# The signal comes once both ranks' jobs run (their files have data),
+# not during MPI_Init, which a loaded machine can stretch past a second
+# (a fixed sleep of 1.5 s, then 4 s, was too short once each).
 # (Not --progress to see it: a rank writing to stderr after mpirun's
 # SIGINT dies on the closed pipe before its report.)
+cat >job4 <<JOB
+[j]
+ioengine=psync
+rw=write
+bs=4k
+size=16m
+time_based
+runtime=30s
+filename=$T/s.\${RANK}
+JOB
 timeout -k 5 60 mpirun --mca odls_base_sigkill_timeout 3 -np 2 \
 	"$IORIG_MPI" --output-format=json \
-	--output="$T/partial.json" job3 >"$T/out" 2>"$T/err" &
+	--output="$T/partial.json" job4 >"$T/out" 2>"$T/err" &
 mp=$!
-sleep 4
+n=0
+while { [ ! -s s.0 ] || [ ! -s s.1 ]; } && [ $n -lt 600 ]; do
+	sleep 0.05; n=$((n + 1))
+done
+[ -s s.0 ] && [ -s s.1 ] || die "the ranks' jobs never started"
+sleep 0.5
 t0=$(now_ms)
 kill -INT $mp
 wait $mp
@@ -136,7 +152,7 @@ c = json.load(open(sys.argv[1]))
 ms = c["cluster"]["members"]
 assert len(ms) == 2, len(ms)
 assert all(m["interrupted"] for m in ms), [m["interrupted"] for m in ms]
-assert c["jobs"][0]["read"]["ios"] > 0
+assert c["jobs"][0]["write"]["ios"] > 0
 # Stopped early: far less than the 30 s runtime.
 assert all(m["wall_ns"] < 20e9 for m in ms), [m["wall_ns"] for m in ms]
 PYEOF

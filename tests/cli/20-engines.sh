@@ -6,6 +6,7 @@
 # (gen.h, gen_data), so what any engine leaves in the file at any depth is
 # known in form: every 4 KiB block is a whole write's data (its xor with
 # another written block is one word repeated), and no two are alike.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 MiB=1048576

@@ -5,6 +5,7 @@
 # the device is its writes' data (see 20-engines.sh): at iodepth 1 and 8,
 # every block a whole write's data and no two alike, none of the random
 # bytes laid down before left over.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 MiB=1048576

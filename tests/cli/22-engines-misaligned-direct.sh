@@ -3,6 +3,7 @@
 # usage error with every engine that does I/O: exit 2, the option and the
 # alignment named, nothing created, nothing on stdout. The null engine has
 # no target: it runs.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 run --name=x --ioengine=no-such-engine --size=1m

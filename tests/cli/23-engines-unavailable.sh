@@ -4,6 +4,7 @@
 # job fails to start: exit 1, the report has the error, and the message
 # names the engine, the error and what to check. Other engines still run
 # under the same filter.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 NORING=$top/tests/helpers/noring

@@ -4,6 +4,7 @@
 # kaio alias of libaio) then the thread pool, each over the ten request
 # sizes, every row with I/O done at queue depth 32; unlink=1 leaves no
 # file. tests/cli/11-jobs.sh runs it too, with JSON and longer runtimes.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 src=$top/jobs/kaio-vs-pthread.job

@@ -5,6 +5,7 @@
 # the JSON report's engine_setup says which io_uring ring flags and
 # registrations the kernel granted, checked against the io_uring_setup(2)
 # and io_uring_register(2) calls strace saw.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 # The engines, from the error for an unknown one (not from --cmdhelp).

@@ -1,9 +1,11 @@
 #!/bin/sh
 # tests/run-all.sh gives each test a time limit: a test that hangs fails
 # with "timed out after N s", its process group is killed (a child that
-# ignores SIGTERM included), and the tests after it still run. The runner
-# is copied into a scratch tree with four fake tests, so the real suite
-# does not run again.
+# ignores SIGTERM included), and the tests after it still run. Tests
+# marked "# lane: parallel" run two at a time (two that each wait for the
+# other to start both pass), before the others, which run alone (one that
+# finds a parallel test still running fails). The runner is copied into a
+# scratch tree with fake tests, so the real suite does not run again.
 . "$(dirname "$0")/lib.sh"
 
 command -v timeout >/dev/null 2>&1 || skip "needs timeout(1) (coreutils)"
@@ -37,13 +39,35 @@ sleep 1000
 EOF
 printf '#!/bin/sh\necho "SKIP: not here"\nexit 77\n' >30-skip.sh
 printf '#!/bin/sh\necho "FAILED: on purpose"\nexit 3\n' >40-fail.sh
+# Two parallel tests: each says it runs, waits (10 s at most) for the
+# other to say so too, then says it is done. Run one after the other,
+# the first would give up waiting and fail.
+for p in a:b b:a; do
+	cat >"50-par-${p%:*}.sh" <<EOF
+#!/bin/sh
+# lane: parallel
+touch "$T/run.${p%:*}"
+i=0
+while [ ! -e "$T/run.${p#*:}" ]; do
+	[ \$i -lt 100 ] || { echo "FAILED: ${p#*:} never ran beside me"; exit 1; }
+	sleep 0.1; i=\$((i + 1))
+done
+touch "$T/done.${p%:*}"
+EOF
+done
+# A serial test (numbered before them) runs after both, alone.
+cat >05-after-par.sh <<EOF
+#!/bin/sh
+[ -e "$T/done.a" ] && [ -e "$T/done.b" ] ||
+	{ echo "FAILED: ran before the parallel tests ended"; exit 1; }
+EOF
 cd "$T" || die "no $T"
 
 # The outer limit only keeps this test from hanging when the runner has
 # none; the runner's own is 2 s.
 start=$(date +%s)
-IORIG_TEST_TIMEOUT=2 timeout -k 5 60 sh tree/tests/run-all.sh \
-	>"$T/out" 2>"$T/err"
+IORIG_TEST_TIMEOUT=2 IORIG_TEST_JOBS=2 timeout -k 5 60 \
+	sh tree/tests/run-all.sh >"$T/out" 2>"$T/err"
 rc=$?
 secs=$(( $(date +%s) - start ))
 [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] ||
@@ -54,7 +78,17 @@ expect_in out '^FAIL tests/cli/20-hang\.sh: timed out after 2 s$'
 expect_in out '^    \| hanging$'
 expect_in out '^SKIP tests/cli/30-skip\.sh: SKIP: not here'
 expect_in out '^FAIL tests/cli/40-fail\.sh \(exit 3\)'
-expect_in out '^1 passed, 2 failed, 1 skipped$'
+expect_in out '^PASS tests/cli/50-par-a\.sh'
+expect_in out '^PASS tests/cli/50-par-b\.sh'
+expect_in out '^PASS tests/cli/05-after-par\.sh'
+expect_in out '^4 passed, 2 failed, 1 skipped$'
+# The parallel lane first, then the others in the order of their numbers.
+grep -E '^(PASS|FAIL|SKIP) ' "$T/out" | sed 's/^[A-Z]* tests.cli.\([0-9]*\)-.*/\1/' |
+	tr '\n' ' ' >"$T/order"
+case $(cat "$T/order") in
+"50 50 05 10 20 30 40 ") ;;
+*) die "tests ran in the order $(cat "$T/order")" ;;
+esac
 [ "$secs" -lt 30 ] || die "the hanging test took ${secs}s to stop"
 
 # The hanging test's child is gone (killed with its process group).
@@ -75,5 +109,10 @@ IORIG_TEST_TIMEOUT=5m sh tree/tests/run-all.sh >"$T/out" 2>"$T/err"
 rc=$?
 expect_rc 2
 expect_in err "IORIG_TEST_TIMEOUT='5m': expected whole seconds"
+expect_not_in out 'PASS'
+IORIG_TEST_JOBS=0 sh tree/tests/run-all.sh >"$T/out" 2>"$T/err"
+rc=$?
+expect_rc 2
+expect_in err "IORIG_TEST_JOBS='0'"
 expect_not_in out 'PASS'
 echo "ok: a hung test fails alone, in ${secs}s"

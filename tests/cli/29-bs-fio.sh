@@ -5,6 +5,7 @@
 # so the mean size per direction (io_bytes / ios, from each tool's JSON)
 # agrees within 4% over about 18000 I/Os (6 passes of 64 MiB). Expected means: 4k-10k gives 4k and 8k
 # 40% each, 10k 20%: 6963 bytes; 8k-64k gives 8k..64k 1/8 each: 36 KiB.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 FIO=${FIO:-fio}

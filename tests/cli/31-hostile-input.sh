@@ -4,6 +4,7 @@
 # nothing on stdout, nothing created), never in a crash, a hang or a
 # silently wrapped number. The fuzz corpus (tests/fuzz/corpus/) replays the
 # same inputs through the parsers; this checks what the user sees.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 mkdir j w

@@ -4,6 +4,7 @@
 # order, exit 2, nothing run
 # and no report written. A [global] error shared by two jobs is said once.
 # At most 20, then a line saying more follow. A file path is never cut.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 mkdir w

@@ -7,6 +7,7 @@
 # must exit 0 with a JSON report in which every job ran and did I/O, and
 # leave the loop device's backing file its size.
 # A file that needs an option iorig lacks fails here, naming it.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 src="$top/jobs/real"

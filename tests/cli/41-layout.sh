@@ -4,6 +4,7 @@
 # bytes outside the region stay as they are); layout=0 leaves them and
 # warns; a job that only writes fills nothing. unlink=1 never deletes a
 # file the job only filled.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 MiB=1048576

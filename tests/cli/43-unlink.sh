@@ -2,6 +2,7 @@
 # unlink=1 deletes the files that the job itself created, when the run
 # ends: a later (stonewalled) job still reads them; a file that another job
 # created, or that existed, is never deleted.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 MiB=1048576

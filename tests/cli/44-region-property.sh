@@ -19,6 +19,7 @@
 # seed IORIG_PROP_SEED (fixed by default): a failure prints the case and
 # the seed that gives it back. The sanitizer run (slower) does 50 other
 # cases, from seed 4400.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 if [ -n "${IORIG_SAN:-}" ]; then

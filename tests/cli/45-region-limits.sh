@@ -4,6 +4,7 @@
 # that name the option, and nothing is created or written. A file region
 # smaller than the block size in use is refused the same way.
 # And names: in filename=, "\:" is a ':' inside a name (by-path names).
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 # unchanged FILE COPY: FILE still has COPY's bytes and size.

@@ -6,6 +6,7 @@
 # a read job filling the holes of a sparse file (holes_filled), a job
 # extending a short file (layout_extended); the file's own data is left as
 # it was (checksums), and a file the run creates is not "changed".
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 MiB=1048576

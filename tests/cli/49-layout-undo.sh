@@ -8,6 +8,7 @@
 # - free space is checked at plan time, summed per file system over every
 #   job of the run: too little exits 2, nothing created or extended, and
 #   --output is not created (a small tmpfs; root only).
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 MiB=1048576

@@ -11,6 +11,7 @@
 #   collected, exit 1.
 # - continue_on_error=write runs the job to its end counting every failed
 #   write; still exit 1.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 tmpfs_mount "$T/m" 1m

@@ -10,6 +10,7 @@
 # - a slow read shows in clat max;
 # - EAGAIN from the file system is an error like any other.
 # Skips where FUSE cannot be mounted.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 faultfs_mount "$T/r" --size=1m --eio=65536 --short=131072 \

@@ -4,6 +4,7 @@
 # partial passes and a backlog; its verification reads are not counted as
 # the job's reads; verify_only checks an earlier run's data without
 # writing; the settings that cannot verify are usage errors.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 MiB=1048576

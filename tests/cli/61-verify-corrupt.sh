@@ -6,6 +6,7 @@
 # data (foreign). Exit status 4, the JSON report lists them in region
 # order, the text report and stderr say so; verify_fatal stops at the
 # first; a failed job's status 1 wins over 4.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 BS=4096

@@ -10,6 +10,7 @@
 #   file system holds (its allocated bytes, from stat);
 # - the exit status is 1 for the write errors, never 4;
 # - with loops=2, verify_backlog and other engines as well.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 tmpfs_mount "$T/m" 1m

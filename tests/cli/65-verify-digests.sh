@@ -4,6 +4,7 @@
 # and zlib, a bit-by-bit CRC-64 (ECMA-182, as liblzma and .xz) and XXH32
 # from libxxhash through ctypes, for a header of the documented size; and
 # a job file's verify=crc32c-intel and verify=0 are fio's.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 for k in md5 crc64 crc32 sha1 sha256 sha512 sha3-224 sha3-256 sha3-384 \

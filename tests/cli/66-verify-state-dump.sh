@@ -6,6 +6,7 @@
 # run id of the state. verify_dump writes a damaged
 # block as read (the file's bytes) and as expected (the block before the
 # damage, byte for byte).
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 JOB="--name=s --filename=s.dat --size=2m --bs=4k --rw=randwrite --verify=md5"

@@ -4,6 +4,7 @@
 # (IORIG_IO_TRACE: queue and completion stamps), an I/O overlapping an
 # earlier one is queued only after that one completed. Without the option
 # the same job has such pairs, so the check can fail.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 have_odirect "$T" || skip "no O_DIRECT on $T"

@@ -5,6 +5,7 @@
 # repeated baselines by the mean of their runs); files that are not a
 # readable iorig result, and checks the baseline cannot serve, are usage
 # errors before anything is created.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 NULLJOB="--ioengine=null --size=1m"

@@ -3,6 +3,7 @@
 # "host" and jobs[].targets, and the text report's host and target lines,
 # compared with what /proc and /sys say, read here independently (Python).
 # A block device (a loop device) is checked too when root can attach one.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 # expect_target FILE PATH KIND: the targets of the first job of the JSON in

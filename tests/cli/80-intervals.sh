@@ -4,6 +4,7 @@
 # for single clones, merged group_reporting units and groups; they are
 # contiguous from 0 and the last ends with the runtime; bad values are
 # usage errors.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 # check_sums: on $T/out, every unit and group with intervals: sums equal

@@ -5,6 +5,7 @@
 # (and writes) at chosen offsets: of 256 reads of 4 KiB over its 1 MiB
 # file, 4 fail, one of them after 400 ms, and one comes back half short.
 # Skips where FUSE cannot be mounted.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 faultfs_mount "$T/r" --size=1m --eio=65536,131072,196608,262144 \

@@ -8,6 +8,7 @@
 # module: it runs inside it. A cycle is printed with the include that
 # closes each edge.
 # IORIG_SRC=DIR checks another tree (to test this test).
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 src=${IORIG_SRC:-$top}
 

@@ -4,6 +4,7 @@
 # names under src/ or include/ exists. README.md links to it. No two
 # source files share a base name (the archive's members are keyed by it).
 # IORIG_SRC=DIR checks another tree (to test this test).
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 src=${IORIG_SRC:-$top}
 doc=$src/doc/design.md

@@ -16,7 +16,7 @@ MiB=1048576
 
 # Group 0 writes first.dat for 3 s (time_based); group 1 writes target.
 # The test changes target once first.dat exists: the checks are done then,
-# and group 1 starts 3 s later.
+# and group 1 starts 1.5 s later.
 twogroups() {
 	cat >two.job <<JOB
 [global]
@@ -27,7 +27,7 @@ rw=write
 [first]
 filename=first.dat
 time_based=1
-runtime=3
+runtime=1500ms
 ${2:-}
 
 [second]

@@ -1252,8 +1252,8 @@ const struct opt_def options_table[] = {
 	  .help = "Accepted: fio's initial in-memory log size; iorig streams "
 		  "its logs and never grows one during a run" },
 	{ .name = "error_dump", .type = OPT_BOOL, .off = F(error_dump),
-	  .def = "1", .category = "errors",
-	  .help = "Print each I/O error the job goes on after "
+	  .def = "0", .category = "errors",
+	  .help = "Also print each I/O error the job goes on after "
 		  "(continue_on_error): file, errno, direction, offset, "
 		  "length; 0: only the one that stops it" },
 	{ .name = "block_error_percentiles", .type = OPT_BOOL,

@@ -565,9 +565,8 @@ static void io_error(struct wstate *s, struct dir_stats *d,
 	}
 	if ((s->j->continue_on_error & (type ? COE_WRITE : COE_READ)) &&
 	    (ie->n[type] ? errlist_has(ie, type, err) : !lat)) {
-		/* error_dump (fio's default): each error gone on after is
-		 * printed, as fio prints it; the one that stops the job is
-		 * job_fail's message */
+		/* error_dump: each error gone on after is printed, as fio
+		 * prints it; the one that stops the job is job_fail's */
 		if (s->j->error_dump)
 			fprintf(stderr, "iorig: job '%s': I/O error on file "
 				"%s: %s: %s offset=%" PRIu64 ", buflen=%"

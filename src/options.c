@@ -1591,16 +1591,6 @@ static unsigned edit_distance(const char *a, const char *b)
 	return row[lb];
 }
 
-/* fio's per-I/O log options: log_*, write_*_log, per_job_logs. */
-static bool is_log_option(const char *name)
-{
-	size_t n = strlen(name);
-
-	return !strncmp(name, "log_", 4) || !strcmp(name, "per_job_logs") ||
-	       (!strncmp(name, "write_", 6) && n > 10 &&
-		!strcmp(name + n - 4, "_log"));
-}
-
 /* Options of later fio versions that fio 3.33, the one iorig follows,
  * refuses as unknown. */
 static const char *const not_fio333[] = {
@@ -1622,10 +1612,6 @@ const char *options_fio_only_msg(const char *name)
 			       "which iorig follows: fio 3.33 refuses it too";
 	if (!options_is_fio_only(name))
 		return NULL;
-	if (is_log_option(name))
-		return "fio has this option but iorig does not support it "
-		       "yet (of fio's logs, iorig writes the bw, iops, lat "
-		       "and hist logs: see Log files in the manual)";
 	/* Checked against Debian's fio 3.33 (fio --parse-only). */
 	if (!strcmp(name, "percentage_sequential") ||
 	    !strcmp(name, "rwmixcycle"))

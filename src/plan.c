@@ -301,6 +301,21 @@ static int check_logs(const struct job *j, struct err_rec *e)
 			j->log_alternate_epoch_clock_id, strerror(errno));
 		return -EINVAL;
 	}
+	/* fio's ranges of its in-memory log sizes (no effect here) */
+	if (j->log_entries < 1024 || j->log_entries > 1048576) {
+		err_set(e, j->section_file, j->section_line, "log_entries",
+			"%" PRIu64 " is out of fio's range: expected 1024 to "
+			"1048576 (1Mi)", j->log_entries);
+		return -EINVAL;
+	}
+	if (j->log_compression && (j->log_compression < 1024 ||
+				   j->log_compression > 512u << 20)) {
+		err_set(e, j->section_file, j->section_line,
+			"log_compression", "%" PRIu64 " is out of fio's "
+			"range: expected 1024 to 536870912 (512Mi)",
+			j->log_compression);
+		return -EINVAL;
+	}
 	return 0;
 }
 

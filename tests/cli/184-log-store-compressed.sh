@@ -84,4 +84,17 @@ run $job --write_bw_log=p --log_compression=64k --log_entries=2048
 expect_rc 0
 expect_empty err
 [ "$(wc -l < p_bw.1.log)" -eq 256 ] || die "log_compression: not 256 lines"
+# fio's ranges of the two sizes, refused where fio refuses them
+for o in log_entries=100 log_entries=2m log_compression=100; do
+	run --name=j --filename=f --$o --parse-only
+	expect_rc 2
+	expect_in err "${o%%=*}.*out of fio's range"
+	! fio --name=j --filename=f --$o --parse-only >/dev/null 2>&1 ||
+		die "fio takes $o"
+done
+run --name=j --filename=f --log_entries=1m --log_compression=512m \
+	--parse-only
+expect_rc 0
+fio --name=j --filename=f --log_entries=1m --log_compression=512m \
+	--parse-only >/dev/null 2>&1 || die "fio refuses 1m, 512m"
 exit 0

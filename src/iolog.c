@@ -42,7 +42,11 @@ struct lfile {
 	struct output out;
 	char *path;
 	FILE *f;		/* out.f, or z; NULL: this log is off */
-	FILE *z;		/* log_store_compressed: deflates into out.f */
+	FILE *z;		/* log_store_compressed: deflates into out.f,
+				 * or into mem for a shared file */
+	FILE *mem;		/* a shared .fz file's stream, held */
+	char *mbuf;		/* mem's bytes */
+	size_t mlen;
 };
 
 /* fio's in-memory sample, as its .fz files hold it (fio's iolog.h
@@ -157,6 +161,39 @@ static void fio_line(const struct iolog *l, const struct lfile *lf,
 	fputs_unlocked(l->prio_txt, f);
 }
 
+/* Ends a .fz file's zlib stream; keep: puts a shared one's whole stream
+ * into the file's buffer (flushed in one write at output_close), else
+ * drops it. 0 or -errno. */
+static int lfile_finish(struct lfile *lf, bool keep)
+{
+	int r = lf->z && fclose(lf->z) ? -(errno ? errno : EIO) : 0;
+
+	lf->z = NULL;
+	if (lf->mem) {
+		if (fclose(lf->mem) && !r)
+			r = -(errno ? errno : EIO);
+		lf->mem = NULL;
+		if (!r && keep &&
+		    (setvbuf(lf->out.f, NULL, _IOFBF, lf->mlen + 1) ||
+		     fwrite(lf->mbuf, 1, lf->mlen, lf->out.f) != lf->mlen))
+			r = -(errno ? errno : EIO);
+		free(lf->mbuf);
+		lf->mbuf = NULL;
+	}
+	return r;
+}
+
+/* Frees lf; a file not finished is discarded (output.h). */
+static void lfile_free(struct lfile *lf)
+{
+	lfile_finish(lf, false);
+	if (lf->out.f)
+		output_discard(&lf->out);
+	lf->f = NULL;
+	free(lf->path);
+	lf->path = NULL;
+}
+
 static int open_one(struct iolog *l, unsigned k, char *path, bool append,
 		    bool gz, char *msg, size_t msglen)
 {
@@ -175,18 +212,19 @@ static int open_one(struct iolog *l, unsigned k, char *path, bool append,
 		return ret;
 	}
 	lf->f = lf->out.f;
-	if (gz && !(lf->f = lf->z = logz_open(lf->out.f))) {
-		output_discard(&lf->out);
+	/* A shared file (append) gets each job's zlib stream whole at its
+	 * end, one write: streams in chunks would interleave. */
+	if (gz && ((append && !(lf->mem = open_memstream(&lf->mbuf,
+							   &lf->mlen))) ||
+		   !(lf->f = lf->z = logz_open(append ? lf->mem :
+						lf->out.f)))) {
 		snprintf(msg, msglen, "%s: out of memory", path);
+		lfile_free(lf);
 		return -ENOMEM;
 	}
 	if (setvbuf(lf->f, NULL, _IOFBF, BUF_SIZE)) {
-		if (lf->z)
-			fclose(lf->z);
-		lf->z = NULL;
-		output_discard(&lf->out);
-		lf->f = NULL;
 		snprintf(msg, msglen, "%s: out of memory", path);
+		lfile_free(lf);
 		return -ENOMEM;
 	}
 	return 0;
@@ -532,18 +570,6 @@ void iolog_issue(struct iolog *l, unsigned file, unsigned ddir,
 	put_u(f, len, "\n");
 }
 
-static void lfile_free(struct lfile *lf)
-{
-	if (lf->z)
-		fclose(lf->z);
-	lf->z = NULL;
-	if (lf->f)
-		output_discard(&lf->out);
-	lf->f = NULL;
-	free(lf->path);
-	lf->path = NULL;
-}
-
 void iolog_discard(struct iolog *l)
 {
 	unsigned k, d;
@@ -575,9 +601,7 @@ int iolog_close(struct iolog *l, uint64_t end, char *msg, size_t msglen)
 			continue;
 		l->lf[k].f = NULL;
 		/* the zlib stream's end, then the file */
-		r = l->lf[k].z && fclose(l->lf[k].z) ? -(errno ? errno : EIO) :
-			0;
-		l->lf[k].z = NULL;
+		r = lfile_finish(&l->lf[k], true);
 		if (r)
 			output_discard(&l->lf[k].out);
 		else

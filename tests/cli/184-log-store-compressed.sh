@@ -7,8 +7,9 @@
 #   fields as fio's inflated log of the same job;
 # - Python's zlib inflates it to 40-byte records (32 without log_offset),
 #   the size of fio's own (fio's file of the same job inflated);
-# - per_job_logs=0: two jobs' streams one after the other in one file,
-#   which fio --inflate-log reads through;
+# - per_job_logs=0: two jobs' streams one after the other in one file
+#   (each written whole at its job's end), which fio --inflate-log reads
+#   through;
 # - the histogram log stays text (.log, warned: fio's compressed one holds
 #   pointers), log_compression changes nothing in what is written.
 . "$(dirname "$0")/lib.sh"
@@ -63,15 +64,23 @@ fio --inflate-log=j_clat.1.log.fz > c.txt || die "inflate"
 [ "$(wc -l < c.txt)" -eq 256 ] || die "not 256 lines"
 [ "$(head -n 1 c.txt | tr ',' '\n' | wc -l)" -eq 5 ] || die "not 5 fields"
 
-# two jobs, one shared file: two zlib streams back to back
+# two jobs at once, one shared file: two zlib streams back to back, not
+# interleaved (32768 records each, more than a 1 MiB buffer's worth)
 rm -f s_*
-run --name=a --filename=f --size=512k --bs=4k --rw=write \
+truncate -s 8m h
+run --name=a --filename=h --size=4m --bs=128 --layout=0 \
 	--write_iops_log=s --per_job_logs=0 --log_store_compressed=1 \
-	--name=b --filename=f --offset=512k --size=512k --bs=4k --rw=write \
-	--write_iops_log=s --per_job_logs=0 --log_store_compressed=1
+	--log_offset=1 \
+	--name=b --filename=h --offset=4m --size=4m --bs=128 --layout=0 \
+	--write_iops_log=s --per_job_logs=0 --log_store_compressed=1 \
+	--log_offset=1
 expect_rc 0
 fio --inflate-log=s_iops.log.fz > s.txt || die "inflate shared"
-[ "$(wc -l < s.txt)" -eq 256 ] || die "shared: $(wc -l < s.txt) lines, not 256"
+"$PY" - s.txt <<'PYEOF' || die "shared: not every offset of both jobs once"
+import sys
+offs = sorted(int(l.split(', ')[4]) for l in open(sys.argv[1]))
+assert offs == list(range(0, 8 << 20, 128)), len(offs)
+PYEOF
 
 # the histogram log stays text; log_compression writes the same lines
 run $job --write_hist_log=j --log_hist_msec=20 --write_bw_log=k \

@@ -348,6 +348,17 @@ struct job {
 	int log_window_value;		/* 0 avg, 1 max, 2 both */
 	bool log_offset, log_prio;
 	bool per_job_logs;		/* 0: one shared file, appended */
+	/* issue 12, fio's log knobs (iolog.h, logz.h, worker.c) */
+	bool log_unix_epoch, log_alternate_epoch;	/* either: log times
+					 * from the clock's epoch, in ms */
+	uint64_t log_alternate_epoch_clock_id;	/* clock_gettime's id */
+	uint64_t log_hist_coarseness;	/* hist bins summed by 2^N, 0..6 */
+	bool log_store_compressed;	/* fio's .log.fz (zlib samples) */
+	uint64_t log_compression;	/* accepted: logs are streamed */
+	uint64_t log_entries;		/* accepted: logs are streamed */
+	char *log_compression_cpus;	/* accepted: no compression thread */
+	bool error_dump;		/* print each error gone on after */
+	bool block_error_percentiles;	/* accepted, warned: no trim state */
 
 	/* Process attributes and I/O buffer memory (procattr.h) */
 	char *nice;			/* -20..19 as text; NULL: unchanged */

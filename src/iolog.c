@@ -8,9 +8,18 @@
  * I/O's; averaged, one line per direction per window, at the window's
  * end, bs and offset 0. bw is KiB/s (averaged) or bytes*10^6/lat_ns (per
  * I/O, as fio computes it); latencies are ns.
+ *
+ * log_unix_epoch / log_alternate_epoch add the chosen clock's time at the
+ * measured phase's start (ms) to every time. log_store_compressed writes
+ * the bw, iops and latency logs as fio keeps its samples in memory and
+ * stores them in a .fz file: each line a record (time, value, ddir with
+ * fio's offset and priority flags, priority, bs[, offset]; native byte
+ * order, as fio writes it), the records deflated into one zlib stream
+ * (logz.h); fio --inflate-log prints them as lines.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +27,7 @@
 #include "ddir.h"
 #include "err.h"
 #include "iolog.h"
+#include "logz.h"
 #include "procattr.h"
 #include "output.h"
 #include "target.h"
@@ -31,8 +41,27 @@ enum { WIN_AVG = 0, WIN_MAX = 1, WIN_BOTH = 2 };
 struct lfile {
 	struct output out;
 	char *path;
-	FILE *f;		/* out.f; NULL: this log is off */
+	FILE *f;		/* out.f, or z; NULL: this log is off */
+	FILE *z;		/* log_store_compressed: deflates into out.f,
+				 * or into mem for a shared file */
+	FILE *mem;		/* a shared .fz file's stream, held */
+	char *mbuf;		/* mem's bytes */
+	size_t mlen;
 };
+
+/* fio's in-memory sample, as its .fz files hold it (fio's iolog.h
+ * layout on a 64-bit Linux: 32 bytes, 40 with the offset) */
+struct fz_sample {
+	uint64_t time;
+	uint64_t value;
+	uint32_t ddir;		/* | FZ_OFFSET, | FZ_PRIO */
+	uint16_t prio;
+	uint16_t pad;
+	uint64_t bs;
+	uint64_t offset;	/* written only with log_offset */
+};
+#define FZ_OFFSET 0x80000000u
+#define FZ_PRIO 0x40000000u
 
 struct win_dir {
 	uint64_t n, bytes;
@@ -50,6 +79,12 @@ struct iolog {
 	int window;
 	bool offset;
 	char prio_txt[12];	/* the line's last field and its newline */
+	uint16_t prio;		/* the job's ioprio value (.fz records) */
+	bool log_prio;
+	bool epoch;		/* log_unix_epoch, log_alternate_epoch */
+	clockid_t epoch_clock;
+	uint64_t epoch_ms;	/* added to every time */
+	unsigned coarse;	/* log_hist_coarseness */
 	uint64_t win_end, win_start;	/* ms */
 	struct win_dir w[DDIR_NR];
 	uint64_t hist_end;		/* ms */
@@ -92,11 +127,26 @@ static void put_u(FILE *f, uint64_t v, const char *sep)
 	fputs_unlocked(sep, f);
 }
 
-/* fio's line: time, value[, value1], ddir, bs[, offset], prio */
-static void fio_line(const struct iolog *l, FILE *f, uint64_t ms,
-		     uint64_t v, uint64_t v1, bool two, unsigned ddir,
-		     uint64_t bs, uint64_t off)
+/* fio's line: time, value[, value1], ddir, bs[, offset], prio; in a .fz
+ * file its record (fio's samples have one value: v) */
+static void fio_line(const struct iolog *l, const struct lfile *lf,
+		     uint64_t ms, uint64_t v, uint64_t v1, bool two,
+		     unsigned ddir, uint64_t bs, uint64_t off)
 {
+	FILE *f = lf->f;
+
+	ms += l->epoch_ms;
+	if (lf->z) {
+		struct fz_sample s = {
+			.time = ms, .value = v, .ddir = ddir |
+			(l->offset ? FZ_OFFSET : 0) |
+			(l->log_prio ? FZ_PRIO : 0), .prio = l->prio,
+			.bs = bs, .offset = off };
+
+		fwrite_unlocked(&s, l->offset ? sizeof(s) :
+				offsetof(struct fz_sample, offset), 1, f);
+		return;
+	}
 	put_u(f, ms, ", ");
 	put_u(f, v, ", ");
 	if (two)
@@ -111,8 +161,41 @@ static void fio_line(const struct iolog *l, FILE *f, uint64_t ms,
 	fputs_unlocked(l->prio_txt, f);
 }
 
+/* Ends a .fz file's zlib stream; keep: puts a shared one's whole stream
+ * into the file's buffer (flushed in one write at output_close), else
+ * drops it. 0 or -errno. */
+static int lfile_finish(struct lfile *lf, bool keep)
+{
+	int r = lf->z && fclose(lf->z) ? -(errno ? errno : EIO) : 0;
+
+	lf->z = NULL;
+	if (lf->mem) {
+		if (fclose(lf->mem) && !r)
+			r = -(errno ? errno : EIO);
+		lf->mem = NULL;
+		if (!r && keep &&
+		    (setvbuf(lf->out.f, NULL, _IOFBF, lf->mlen + 1) ||
+		     fwrite(lf->mbuf, 1, lf->mlen, lf->out.f) != lf->mlen))
+			r = -(errno ? errno : EIO);
+		free(lf->mbuf);
+		lf->mbuf = NULL;
+	}
+	return r;
+}
+
+/* Frees lf; a file not finished is discarded (output.h). */
+static void lfile_free(struct lfile *lf)
+{
+	lfile_finish(lf, false);
+	if (lf->out.f)
+		output_discard(&lf->out);
+	lf->f = NULL;
+	free(lf->path);
+	lf->path = NULL;
+}
+
 static int open_one(struct iolog *l, unsigned k, char *path, bool append,
-		    char *msg, size_t msglen)
+		    bool gz, char *msg, size_t msglen)
 {
 	struct lfile *lf = &l->lf[k];
 	struct err_rec e = { 0 };
@@ -129,28 +212,39 @@ static int open_one(struct iolog *l, unsigned k, char *path, bool append,
 		return ret;
 	}
 	lf->f = lf->out.f;
-	if (setvbuf(lf->f, NULL, _IOFBF, BUF_SIZE)) {
-		output_discard(&lf->out);
-		lf->f = NULL;
+	/* A shared file (append) gets each job's zlib stream whole at its
+	 * end, one write: streams in chunks would interleave. */
+	if (gz && ((append && !(lf->mem = open_memstream(&lf->mbuf,
+							   &lf->mlen))) ||
+		   !(lf->f = lf->z = logz_open(append ? lf->mem :
+						lf->out.f)))) {
 		snprintf(msg, msglen, "%s: out of memory", path);
+		lfile_free(lf);
+		return -ENOMEM;
+	}
+	if (setvbuf(lf->f, NULL, _IOFBF, BUF_SIZE)) {
+		snprintf(msg, msglen, "%s: out of memory", path);
+		lfile_free(lf);
 		return -ENOMEM;
 	}
 	return 0;
 }
 
-/* fio's name of a log: PREFIX_KIND.N.log, PREFIX_KIND.log shared. */
+/* fio's name of a log: PREFIX_KIND.N.log, PREFIX_KIND.log shared
+ * (.log.fz compressed). */
 static char *fio_name(const struct job *j, const char *prefix,
-		      const char *kind, unsigned jobnum)
+		      const char *kind, unsigned jobnum, bool gz)
 {
+	const char *sfx = gz ? "log.fz" : "log";
 	char *s;
 	int r;
 
 	if (!*prefix)
 		prefix = j->name;
 	if (j->per_job_logs)
-		r = asprintf(&s, "%s_%s.%u.log", prefix, kind, jobnum);
+		r = asprintf(&s, "%s_%s.%u.%s", prefix, kind, jobnum, sfx);
 	else
-		r = asprintf(&s, "%s_%s.log", prefix, kind);
+		r = asprintf(&s, "%s_%s.%s", prefix, kind, sfx);
 	return r < 0 ? NULL : s;
 }
 
@@ -169,6 +263,7 @@ int iolog_open(struct iolog **out, const struct job *j, unsigned jobnum,
 	unsigned k, d;
 	char *path;
 	int ret = 0;
+	bool gz;
 
 	*out = NULL;
 	if (dbg && !*dbg)
@@ -185,6 +280,11 @@ int iolog_open(struct iolog **out, const struct job *j, unsigned jobnum,
 	l->hist_ms = j->log_hist_msec;
 	l->window = j->log_window_value;
 	l->offset = j->log_offset;
+	l->log_prio = j->log_prio;
+	l->prio = (uint16_t)procattr_ioprio(j);
+	l->epoch = j->log_unix_epoch || j->log_alternate_epoch;
+	l->epoch_clock = (clockid_t)j->log_alternate_epoch_clock_id;
+	l->coarse = (unsigned)j->log_hist_coarseness;
 	if (j->log_prio)
 		snprintf(l->prio_txt, sizeof(l->prio_txt), "0x%04x\n",
 			 procattr_ioprio(j));
@@ -194,8 +294,11 @@ int iolog_open(struct iolog **out, const struct job *j, unsigned jobnum,
 	for (k = 0; k < L_NR && !ret; k++) {
 		if (k < L_TRACE && !pfx[k])
 			continue;
+		/* fio's compressed hist log holds its memory's pointers,
+		 * not counts: iorig writes that one as text (plan.c warns) */
+		gz = j->log_store_compressed && k < L_HIST;
 		if (k < L_TRACE)
-			path = fio_name(j, pfx[k], kind[k], jobnum);
+			path = fio_name(j, pfx[k], kind[k], jobnum, gz);
 		else if (k == L_TRACE && j->write_io_trace)
 			path = strdup(j->write_io_trace);
 		else if (k == L_IOLOG && j->write_iolog) {
@@ -216,7 +319,7 @@ int iolog_open(struct iolog **out, const struct job *j, unsigned jobnum,
 		if (!path)
 			goto nomem;
 		ret = open_one(l, k, path, (k < L_TRACE && !j->per_job_logs) ||
-			       k == L_IOLOG, msg, msglen);
+			       k == L_IOLOG, gz, msg, msglen);
 		if (!ret && k < L_TRACE)
 			l->fio = true;
 	}
@@ -249,9 +352,17 @@ nomem:
 
 void iolog_start(struct iolog *l, uint64_t t0)
 {
+	struct timespec ts;
+	uint64_t ns;
 	unsigned d;
 
 	l->t0 = t0;
+	/* The clock's time at t0: now, less the time since t0 */
+	if (l->epoch && !clock_gettime(l->epoch_clock, &ts)) {
+		ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec -
+		     clock_delta_ns(l->clk, t0, clock_ticks(l->clk));
+		l->epoch_ms = ns / 1000000;
+	}
 	l->win_start = 0;
 	l->win_end = l->avg_ms;
 	l->hist_end = l->hist_ms;
@@ -276,12 +387,12 @@ static void win_flush(struct iolog *l, uint64_t ms)
 		if (!w->seen)
 			continue;
 		if (l->lf[L_BW].f)
-			fio_line(l, l->lf[L_BW].f, ms,
+			fio_line(l, &l->lf[L_BW], ms,
 				 w->bytes * 1000 / 1024 / span,
 				 w->bytes * 1000 / 1024 / span,
 				 l->window == WIN_BOTH, d, 0, 0);
 		if (l->lf[L_IOPS].f)
-			fio_line(l, l->lf[L_IOPS].f, ms, w->n * 1000 / span,
+			fio_line(l, &l->lf[L_IOPS], ms, w->n * 1000 / span,
 				 w->n * 1000 / span, l->window == WIN_BOTH, d,
 				 0, 0);
 		for (i = 0; i < 3; i++) {
@@ -289,7 +400,7 @@ static void win_flush(struct iolog *l, uint64_t ms)
 
 			if (!l->lf[lk[i]].f || !n)
 				continue;
-			fio_line(l, l->lf[lk[i]].f, ms, l->window == WIN_MAX ?
+			fio_line(l, &l->lf[lk[i]], ms, l->window == WIN_MAX ?
 				 w->max[i] : w->sum[i] / n, w->max[i],
 				 l->window == WIN_BOTH, d, 0, 0);
 		}
@@ -303,17 +414,22 @@ static void win_flush(struct iolog *l, uint64_t ms)
 static void hist_flush(struct iolog *l, uint64_t ms)
 {
 	FILE *f = l->lf[L_HIST].f;
-	unsigned d, i;
+	unsigned d, i, k, stride = 1u << l->coarse;
+	uint64_t sum;
 
 	for (d = 0; d < DDIR_NR; d++) {
 		if (!l->hist_n[d])
 			continue;
-		put_u(f, ms, ", ");
+		put_u(f, ms + l->epoch_ms, ", ");
 		put_u(f, d, ", ");
 		put_u(f, l->hist_bs[d], "");
-		for (i = 0; i < IOLOG_HIST_NR; i++) {
+		/* log_hist_coarseness: each 2^N bins summed into one (N <= 6
+		 * divides the 1856 bins) */
+		for (i = 0; i < IOLOG_HIST_NR; i += stride) {
+			for (sum = 0, k = 0; k < stride; k++)
+				sum += l->hist[d][i + k];
 			fputs_unlocked(", ", f);
-			put_u(f, l->hist[d][i], "");
+			put_u(f, sum, "");
 		}
 		fputc_unlocked('\n', f);
 		memset(l->hist[d], 0, IOLOG_HIST_NR * sizeof(uint64_t));
@@ -328,15 +444,15 @@ static void per_io(struct iolog *l, const struct iolog_io *io, uint64_t ms)
 	unsigned i;
 
 	if (l->lf[L_BW].f)
-		fio_line(l, l->lf[L_BW].f, ms, io->lat ? io->bytes *
+		fio_line(l, &l->lf[L_BW], ms, io->lat ? io->bytes *
 			 1000000 / io->lat : 0, 0, false, io->ddir,
 			 io->bytes, io->offset);
 	if (l->lf[L_IOPS].f)
-		fio_line(l, l->lf[L_IOPS].f, ms, 1, 0, false, io->ddir,
+		fio_line(l, &l->lf[L_IOPS], ms, 1, 0, false, io->ddir,
 			 io->bytes, io->offset);
 	for (i = io->has_slat ? 0 : 1; i < 3; i++)
 		if (l->lf[lk[i]].f)
-			fio_line(l, l->lf[lk[i]].f, ms, v[i], 0, false,
+			fio_line(l, &l->lf[lk[i]], ms, v[i], 0, false,
 				 io->ddir, io->bytes, io->offset);
 }
 
@@ -454,15 +570,6 @@ void iolog_issue(struct iolog *l, unsigned file, unsigned ddir,
 	put_u(f, len, "\n");
 }
 
-static void lfile_free(struct lfile *lf)
-{
-	if (lf->f)
-		output_discard(&lf->out);
-	lf->f = NULL;
-	free(lf->path);
-	lf->path = NULL;
-}
-
 void iolog_discard(struct iolog *l)
 {
 	unsigned k, d;
@@ -493,7 +600,12 @@ int iolog_close(struct iolog *l, uint64_t end, char *msg, size_t msglen)
 		if (!l->lf[k].f)
 			continue;
 		l->lf[k].f = NULL;
-		r = output_close(&l->lf[k].out);
+		/* the zlib stream's end, then the file */
+		r = lfile_finish(&l->lf[k], true);
+		if (r)
+			output_discard(&l->lf[k].out);
+		else
+			r = output_close(&l->lf[k].out);
 		if (r && !ret) {
 			ret = r;
 			snprintf(msg, msglen, "writing log %s: %s",

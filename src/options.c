@@ -1213,6 +1213,54 @@ const struct opt_def options_table[] = {
 	  .def = "1", .category = "logs",
 	  .help = "1: one log file per job (.N); 0: jobs of a prefix append "
 		  "to one file" },
+	/* fio's log knobs (iolog.h, logz.h) */
+	{ .name = "log_unix_epoch", .type = OPT_BOOL, .off = F(log_unix_epoch),
+	  .def = "0", .category = "logs",
+	  .help = "Log times in ms of CLOCK_REALTIME (Unix time), or of "
+		  "log_alternate_epoch_clock_id's clock, not from the start" },
+	{ .name = "log_alternate_epoch", .type = OPT_BOOL,
+	  .off = F(log_alternate_epoch), .def = "0", .category = "logs",
+	  .help = "Log times in ms of log_alternate_epoch_clock_id's clock "
+		  "(as log_unix_epoch)" },
+	{ .name = "log_alternate_epoch_clock_id", .type = OPT_UINT,
+	  .off = F(log_alternate_epoch_clock_id), .def = "0", .min = 0,
+	  .max = INT32_MAX, .category = "logs",
+	  .help = "clock_gettime's clock of log_unix_epoch and "
+		  "log_alternate_epoch (0 CLOCK_REALTIME, 1 CLOCK_MONOTONIC, "
+		  "7 CLOCK_BOOTTIME, 11 CLOCK_TAI)" },
+	{ .name = "log_hist_coarseness", .type = OPT_UINT,
+	  .off = F(log_hist_coarseness), .def = "0", .min = 0, .max = 6,
+	  .category = "logs",
+	  .help = "Histogram log bins summed by 2^N: 1856 bins at 0, 29 at "
+		  "6" },
+	{ .name = "log_store_compressed", .type = OPT_BOOL,
+	  .off = F(log_store_compressed), .def = "0", .category = "logs",
+	  .help = "bw, iops and lat logs as fio's compressed samples "
+		  "(PREFIX_KIND.N.log.fz, zlib), which fio --inflate-log "
+		  "prints" },
+	{ .name = "log_compression", .type = OPT_SIZE,
+	  .off = F(log_compression), .category = "logs",
+	  .help = "Accepted: fio's in-memory log chunk; iorig streams its "
+		  "logs to their files, same lines" },
+	{ .name = "log_compression_cpus", .type = OPT_SPECIAL,
+	  .off = F(log_compression_cpus), .set = set_cpus_allowed,
+	  .category = "logs",
+	  .help = "Accepted (warned): iorig has no log compression thread "
+		  "to place" },
+	{ .name = "log_entries", .type = OPT_SIZE, .off = F(log_entries),
+	  .def = "1024", .category = "logs",
+	  .help = "Accepted: fio's initial in-memory log size; iorig streams "
+		  "its logs and never grows one during a run" },
+	{ .name = "error_dump", .type = OPT_BOOL, .off = F(error_dump),
+	  .def = "0", .category = "errors",
+	  .help = "Also print each I/O error the job goes on after "
+		  "(continue_on_error): file, errno, direction, offset, "
+		  "length; 0: only the one that stops it" },
+	{ .name = "block_error_percentiles", .type = OPT_BOOL,
+	  .off = F(block_error_percentiles), .def = "0",
+	  .category = "errors",
+	  .help = "Accepted (warned): iorig keeps no per-block trim state "
+		  "for fio's trims-to-error histogram" },
 	{ .name = "write_io_trace", .type = OPT_STR, .off = F(write_io_trace),
 	  .category = "logs",
 	  .help = "Per-I/O trace FILE: time_us, R/W, offset, bytes, slat, "
@@ -1350,7 +1398,6 @@ static const char *const fio_only[] = {
 	"arguments",
 	"atomic",
 	"bindname",
-	"block_error_percentiles",
 	"brick",
 	"busy_poll",
 	"cdb_len",
@@ -1375,7 +1422,6 @@ static const char *const fio_only[] = {
 	"dedupe_global",
 	"donorname",
 	"dp_scheme",
-	"error_dump",
 	"exec_postrun",
 	"exec_prerun",
 	"exit_on_io_done",
@@ -1423,15 +1469,6 @@ static const char *const fio_only[] = {
 	"libblkio_wait_mode",
 	"libblkio_write_zeroes_on_trim",
 	"listen",
-	"log_alternate_epoch",
-	"log_alternate_epoch_clock_id",
-	"log_compression",
-	"log_compression_cpus",
-	"log_entries",
-	"log_hist_coarseness",
-	"log_issue_time",
-	"log_store_compressed",
-	"log_unix_epoch",
 	"max_open_zones",
 	"md_per_io_size",
 	"merge_blktrace_file",
@@ -1554,19 +1591,10 @@ static unsigned edit_distance(const char *a, const char *b)
 	return row[lb];
 }
 
-/* fio's per-I/O log options: log_*, write_*_log, per_job_logs. */
-static bool is_log_option(const char *name)
-{
-	size_t n = strlen(name);
-
-	return !strncmp(name, "log_", 4) || !strcmp(name, "per_job_logs") ||
-	       (!strncmp(name, "write_", 6) && n > 10 &&
-		!strcmp(name + n - 4, "_log"));
-}
-
 /* Options of later fio versions that fio 3.33, the one iorig follows,
  * refuses as unknown. */
 static const char *const not_fio333[] = {
+	"log_issue_time",
 	"verify_header_seed",
 	"verify_mode",
 	"verify_pattern_interval",
@@ -1584,10 +1612,6 @@ const char *options_fio_only_msg(const char *name)
 			       "which iorig follows: fio 3.33 refuses it too";
 	if (!options_is_fio_only(name))
 		return NULL;
-	if (is_log_option(name))
-		return "fio has this option but iorig does not support it "
-		       "yet (of fio's logs, iorig writes the bw, iops, lat "
-		       "and hist logs: see Log files in the manual)";
 	/* Checked against Debian's fio 3.33 (fio --parse-only). */
 	if (!strcmp(name, "percentage_sequential") ||
 	    !strcmp(name, "rwmixcycle"))

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "engine.h"
@@ -285,6 +286,39 @@ static int plan_fileop(struct job *j, struct err_rec *e)
 	return 0;
 }
 
+/* log_unix_epoch's clock: one clock_gettime knows (fio would log
+ * whatever its unset time held). */
+static int check_logs(const struct job *j, struct err_rec *e)
+{
+	struct timespec ts;
+
+	if ((j->log_unix_epoch || j->log_alternate_epoch) &&
+	    clock_gettime((clockid_t)j->log_alternate_epoch_clock_id, &ts)) {
+		err_set(e, j->section_file, j->section_line,
+			"log_alternate_epoch_clock_id", "%" PRIu64 ": %s: "
+			"expected a clock of clock_gettime (0 CLOCK_REALTIME, "
+			"1 CLOCK_MONOTONIC, 7 CLOCK_BOOTTIME, 11 CLOCK_TAI...)",
+			j->log_alternate_epoch_clock_id, strerror(errno));
+		return -EINVAL;
+	}
+	/* fio's ranges of its in-memory log sizes (no effect here) */
+	if (j->log_entries < 1024 || j->log_entries > 1048576) {
+		err_set(e, j->section_file, j->section_line, "log_entries",
+			"%" PRIu64 " is out of fio's range: expected 1024 to "
+			"1048576 (1Mi)", j->log_entries);
+		return -EINVAL;
+	}
+	if (j->log_compression && (j->log_compression < 1024 ||
+				   j->log_compression > 512u << 20)) {
+		err_set(e, j->section_file, j->section_line,
+			"log_compression", "%" PRIu64 " is out of fio's "
+			"range: expected 1024 to 536870912 (512Mi)",
+			j->log_compression);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int check_job(const struct job *j, struct err_rec *e)
 {
 	const char *file = j->section_file;
@@ -309,7 +343,7 @@ static int check_job(const struct job *j, struct err_rec *e)
 		}
 	}
 	if (check_rate(j, e) || check_zones(j, e) ||
-	    check_unlink_loop(j, e))
+	    check_unlink_loop(j, e) || check_logs(j, e))
 		return -EINVAL;
 	if (j->hipri && !j->direct) {
 		err_set(e, file, line, "hipri", "polled I/O needs direct=1");
@@ -503,6 +537,34 @@ static void warn_fill(struct plan *p, const struct job *j)
 			  "buffer_compress_percentage");
 }
 
+/* fio's log and error knobs that change less here than a user may
+ * expect (iolog.h). */
+static void warn_logs(struct plan *p, const struct job *j)
+{
+	if (j->log_store_compressed && j->write_hist_log)
+		plan_warn(p, j, "hist_log_not_compressed", "log_store_"
+			  "compressed: the histogram log is written as text "
+			  "(.log): fio's compressed one holds pointers of its "
+			  "memory, not the counts");
+	if (j->log_store_compressed && j->log_window_value == 2)
+		plan_warn(p, j, "fz_one_value", "log_store_compressed: a "
+			  ".fz record has one value (fio's sample), the "
+			  "window's mean: log_window_value=both writes its "
+			  "maximum in text logs only");
+	if (j->log_compression_cpus)
+		plan_warn(p, j, "log_compression_cpus_ignored",
+			  "log_compression_cpus has no effect: iorig has no "
+			  "log compression thread to place (its logs are "
+			  "streamed to their files; log_store_compressed "
+			  "deflates them in the job's own thread)");
+	if (j->block_error_percentiles)
+		plan_warn(p, j, "block_error_percentiles_ignored",
+			  "block_error_percentiles has no effect: iorig keeps "
+			  "no per-block trim state, and reports no histogram "
+			  "of trims to error (errors are counted per "
+			  "direction with the first one's errno and offset)");
+}
+
 /*
  * fio's meaning where a job file says less than it seems to: time_based
  * without a runtime is dropped (fio warns and runs to size), nrfiles is
@@ -560,6 +622,7 @@ static void warn_job(struct plan *p, const struct job *j)
 		warn_engine_options(p, j);
 	warn_think(p, j);
 	warn_fill(p, j);
+	warn_logs(p, j);
 	if (j->write_barrier)
 		plan_warn(p, j, "write_barrier_ignored", "write_barrier has "
 			  "no effect: fio marks barrier writes only for its "

@@ -564,8 +564,16 @@ static void io_error(struct wstate *s, struct dir_stats *d,
 			 path);
 	}
 	if ((s->j->continue_on_error & (type ? COE_WRITE : COE_READ)) &&
-	    (ie->n[type] ? errlist_has(ie, type, err) : !lat))
+	    (ie->n[type] ? errlist_has(ie, type, err) : !lat)) {
+		/* error_dump: each error gone on after is printed, as fio
+		 * prints it; the one that stops the job is job_fail's */
+		if (s->j->error_dump)
+			fprintf(stderr, "iorig: job '%s': I/O error on file "
+				"%s: %s: %s offset=%" PRIu64 ", buflen=%"
+				PRIu32 "\n", s->j->name, path, strerror(err),
+				ddir_str(req->ddir), req->offset, req->len);
 		return;
+	}
 	if (lat)
 		job_fail(s, -err, "%s of %" PRIu32 " bytes at offset %" PRIu64
 			 " of %s took %" PRIu64 " ns, more than %s (%" PRIu64

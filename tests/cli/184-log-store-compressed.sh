@@ -1,0 +1,109 @@
+#!/bin/sh
+# log_store_compressed=1: the bw, iops and latency logs are fio's .log.fz
+# files (fio's sample records deflated with zlib):
+# - fio 3.33's own reader, fio --inflate-log, prints iorig's file as the
+#   lines of the plain log: one per I/O (256 of a 1 MiB job of 4 KiB
+#   writes), each offset of the region once (log_offset=1), the same
+#   fields as fio's inflated log of the same job;
+# - Python's zlib inflates it to 40-byte records (32 without log_offset),
+#   the size of fio's own (fio's file of the same job inflated);
+# - per_job_logs=0: two jobs' streams one after the other in one file
+#   (each written whole at its job's end), which fio --inflate-log reads
+#   through;
+# - the histogram log stays text (.log, warned: fio's compressed one holds
+#   pointers), log_compression changes nothing in what is written.
+. "$(dirname "$0")/lib.sh"
+command -v fio >/dev/null 2>&1 || skip "needs fio (fio --inflate-log)"
+
+truncate -s 1m f
+job="--name=j --filename=f --size=1m --bs=4k --rw=randwrite"
+
+run $job --write_bw_log=j --write_lat_log=j --write_iops_log=j \
+	--log_offset=1 --log_store_compressed=1
+expect_rc 0
+# (no slat with the sync engine: an empty stream, as fio's)
+fio --inflate-log=j_slat.1.log.fz > slat.txt || die "fio cannot inflate slat"
+[ ! -s slat.txt ] || die "slat lines with the sync engine"
+for k in bw iops clat lat; do
+	[ -s j_$k.1.log.fz ] || die "no j_$k.1.log.fz"
+	[ ! -e j_$k.1.log ] || die "j_$k.1.log written besides the .fz"
+	fio --inflate-log=j_$k.1.log.fz > $k.txt || die "fio cannot inflate $k"
+	"$PY" - $k.txt $k <<'PYEOF' || die "$k: fio's inflated lines are wrong"
+import sys
+rows = [[int(x) for x in l.split(', ')] for l in open(sys.argv[1])]
+assert len(rows) == 256, len(rows)
+assert all(len(r) == 6 for r in rows), {len(r) for r in rows}
+assert all(r[2] == 1 and r[3] == 4096 and r[5] == 0 for r in rows)
+assert sorted(r[4] for r in rows) == list(range(0, 1 << 20, 4096))
+if sys.argv[2] == 'iops':
+    assert all(r[1] == 1 for r in rows)
+else:
+    assert all(r[1] > 0 for r in rows)
+PYEOF
+done
+"$PY" -c 'import sys, zlib; d = zlib.decompress(open(sys.argv[1], "rb").read()); assert len(d) == 256 * 40, len(d)' j_clat.1.log.fz ||
+	die "not 256 records of 40 bytes"
+
+# fio's own file of the same job: the same record size, the same fields
+mkdir fio && cd fio || die "mkdir"
+truncate -s 1m f
+fio $job --write_lat_log=j --log_offset=1 --log_store_compressed=1 \
+	>/dev/null 2>&1 || die "fio failed"
+"$PY" -c 'import sys, zlib; d = zlib.decompress(open(sys.argv[1], "rb").read()); assert len(d) == 256 * 40, len(d)' j_clat.1.log.fz ||
+	die "fio's own .fz is not 256 records of 40 bytes"
+n=$(fio --inflate-log=j_clat.1.log.fz | head -n 1 | tr ',' '\n' | wc -l)
+[ "$n" -eq 6 ] || die "fio's inflated line has $n fields"
+cd .. || die "cd"
+
+# without log_offset: 32-byte records, 5 fields
+run $job --write_lat_log=j --log_store_compressed=1
+expect_rc 0
+"$PY" -c 'import sys, zlib; d = zlib.decompress(open(sys.argv[1], "rb").read()); assert len(d) == 256 * 32, len(d)' j_clat.1.log.fz ||
+	die "not 256 records of 32 bytes"
+fio --inflate-log=j_clat.1.log.fz > c.txt || die "inflate"
+[ "$(wc -l < c.txt)" -eq 256 ] || die "not 256 lines"
+[ "$(head -n 1 c.txt | tr ',' '\n' | wc -l)" -eq 5 ] || die "not 5 fields"
+
+# two jobs at once, one shared file: two zlib streams back to back, not
+# interleaved (32768 records each, more than a 1 MiB buffer's worth)
+rm -f s_*
+truncate -s 8m h
+run --name=a --filename=h --size=4m --bs=128 --layout=0 \
+	--write_iops_log=s --per_job_logs=0 --log_store_compressed=1 \
+	--log_offset=1 \
+	--name=b --filename=h --offset=4m --size=4m --bs=128 --layout=0 \
+	--write_iops_log=s --per_job_logs=0 --log_store_compressed=1 \
+	--log_offset=1
+expect_rc 0
+fio --inflate-log=s_iops.log.fz > s.txt || die "inflate shared"
+"$PY" - s.txt <<'PYEOF' || die "shared: not every offset of both jobs once"
+import sys
+offs = sorted(int(l.split(', ')[4]) for l in open(sys.argv[1]))
+assert offs == list(range(0, 8 << 20, 128)), len(offs)
+PYEOF
+
+# the histogram log stays text; log_compression writes the same lines
+run $job --write_hist_log=j --log_hist_msec=20 --write_bw_log=k \
+	--log_store_compressed=1 --log_compression=64k
+expect_rc 0
+expect_in err "histogram log is written as text"
+[ -s j_clat_hist.1.log ] || die "no text histogram log"
+[ -s k_bw.1.log.fz ] || die "no k_bw.1.log.fz"
+run $job --write_bw_log=p --log_compression=64k --log_entries=2048
+expect_rc 0
+expect_empty err
+[ "$(wc -l < p_bw.1.log)" -eq 256 ] || die "log_compression: not 256 lines"
+# fio's ranges of the two sizes, refused where fio refuses them
+for o in log_entries=100 log_entries=2m log_compression=100; do
+	run --name=j --filename=f --$o --parse-only
+	expect_rc 2
+	expect_in err "${o%%=*}.*out of fio's range"
+	! fio --name=j --filename=f --$o --parse-only >/dev/null 2>&1 ||
+		die "fio takes $o"
+done
+run --name=j --filename=f --log_entries=1m --log_compression=512m \
+	--parse-only
+expect_rc 0
+fio --name=j --filename=f --log_entries=1m --log_compression=512m \
+	--parse-only >/dev/null 2>&1 || die "fio refuses 1m, 512m"
+exit 0

@@ -12,6 +12,7 @@
 #   through;
 # - the histogram log stays text (.log, warned: fio's compressed one holds
 #   pointers), log_compression changes nothing in what is written.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 command -v fio >/dev/null 2>&1 || skip "needs fio (fio --inflate-log)"
 

@@ -6,6 +6,7 @@
 # 3.33, prints none of them. Also: block_error_percentiles and
 # log_compression_cpus are accepted with a warning that says why nothing
 # changes; log_issue_time is refused as fio 3.33 refuses it.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 faultfs_mount "$T/r" --size=1m --eio=65536,131072

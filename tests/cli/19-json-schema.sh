@@ -14,6 +14,7 @@
 # Needs a python3 that can import jsonschema 4 or later (Debian's
 # python3-jsonschema, which `make deps` installs); skips without one.
 # IORIG_SCHEMA_PY=INTERPRETER picks the interpreter to use.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 SCHEMA=$top/doc/iorig-json.schema.json

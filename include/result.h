@@ -47,6 +47,7 @@ struct run_result {
 	unsigned nphases;
 	uint64_t wall_ns;		/* whole run */
 	time_t start_time;		/* wall clock at start */
+	uint64_t start_time_ms;		/* the same in ms since the epoch */
 	int signo;			/* SIGINT/SIGTERM that stopped it, or 0 */
 	const char *version;
 	/* What fio's layouts (fio-json, json+, terse) give as fio's

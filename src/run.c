@@ -841,7 +841,14 @@ int run_plan_watched(const struct plan *p, const atomic_int *stop,
 	warn_init(&r->warnings, stderr);
 	warn_copy(&r->warnings, &p->warnings);
 	r->plan = p;
-	r->start_time = time(NULL);
+	{
+		struct timespec now;
+
+		clock_gettime(CLOCK_REALTIME, &now);
+		r->start_time = now.tv_sec;
+		r->start_time_ms = (uint64_t)now.tv_sec * 1000 +
+				   (uint64_t)now.tv_nsec / 1000000;
+	}
 	host_info(r);
 	r->stats = calloc(p->njobs, sizeof(*r->stats));
 	r->ran = calloc(p->njobs, sizeof(*r->ran));

@@ -524,8 +524,8 @@ static void put_header(struct jw *c, json_t *root,
 	jw_put(c, root, "fio version",
 	       jw_str(fio_version_tag(r, ver, sizeof(ver))));
 	jw_put(c, root, "timestamp", json_integer((json_int_t)r->start_time));
-	jw_put(c, root, "timestamp_ms", json_integer((json_int_t)r->start_time *
-						  1000));
+	jw_put(c, root, "timestamp_ms",
+	       json_integer((json_int_t)r->start_time_ms));
 	jw_put(c, root, "time", jw_str(when));
 	put_opts(c, root, "global options", f_global_opts(c, r->doc));
 }

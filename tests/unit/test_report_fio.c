@@ -158,6 +158,7 @@ static int setup(void **state)
 	fx->r.phases = fx->phases;
 	fx->r.nphases = 2;
 	fx->r.start_time = START_TIME;
+	fx->r.start_time_ms = START_TIME * 1000ULL + 123;
 	fx->r.version = "9.8.7";
 	fx->r.doc = &fx->doc;
 	fx->r.disks.d = fx->disks;
@@ -199,7 +200,7 @@ static void test_top(void **state)
 
 	assert_string_equal(get_str(root, "fio version"), "iorig-9.8.7");
 	assert_int_equal(get_int(root, "timestamp"), START_TIME);
-	assert_int_equal(get_int(root, "timestamp_ms"), START_TIME * 1000LL);
+	assert_int_equal(get_int(root, "timestamp_ms"), START_TIME * 1000LL + 123);
 	assert_string_equal(get_str(root, "time"), "Tue Nov 14 22:13:20 2023");
 	assert_strings(get(root, "global options"), globals);
 	assert_int_equal(json_array_size(get(root, "jobs")), 2);

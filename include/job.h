@@ -352,6 +352,8 @@ struct job {
 	/* Process attributes and I/O buffer memory (procattr.h) */
 	char *nice;			/* -20..19 as text; NULL: unchanged */
 	uint64_t prio, prioclass, priohint;	/* UINT64_MAX: not set */
+	uint64_t uid, gid;		/* the job's thread's ids; UINT64_MAX:
+					 * unchanged (procattr_cred_*) */
 	char *mem;			/* TYPE[:FILE]; NULL: malloc */
 	uint64_t mem_align;		/* 0: the target's alignment only */
 	uint64_t hugepage_size;		/* shmhuge, mmaphuge: rounding */

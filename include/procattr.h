@@ -43,6 +43,30 @@ int procattr_nice_parse(const char *val, int *nice, char *why,
  */
 int procattr_apply(const struct job *j, char *why, size_t whylen);
 
+/*
+ * uid=, gid= (fio switches its job process to them before the job does
+ * any work). Jobs are threads here, and glibc's setuid()/setgid() change
+ * every thread of the process, so these use the raw system calls, which
+ * change the calling thread's credentials only (the kernel keeps them
+ * per thread).
+ *
+ * procattr_cred_enter: the calling thread's effective (and so file
+ * system) gid, then uid, become the job's, the real and saved ones stay,
+ * so that procattr_cred_leave can give them back: the main thread opens
+ * and lays out a job's files under the job's identity this way.
+ * procattr_cred_drop: the worker's thread takes the job's gid, then uid,
+ * as real, effective and saved ids, for good, first thing.
+ * Both return 0 when the job sets neither, or -errno with why filled.
+ */
+struct procattr_cred {
+	bool uid_on, gid_on;	/* what enter changed */
+	unsigned euid, egid;	/* what leave restores */
+};
+int procattr_cred_enter(const struct job *j, struct procattr_cred *sv,
+			char *why, size_t whylen);
+void procattr_cred_leave(const struct procattr_cred *sv);
+int procattr_cred_drop(const struct job *j, char *why, size_t whylen);
+
 /* The ioprio value (class << 13 | hint << 3 | level) the job asks for;
  * 0 when it sets none. */
 unsigned procattr_ioprio(const struct job *j);

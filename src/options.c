@@ -963,6 +963,15 @@ const struct opt_def options_table[] = {
 	  .category = "cpu",
 	  .help = "I/O priority hint (command duration limit index) in the "
 		  "value ioprio_set gets; none: unchanged" },
+	{ .name = "uid", .type = OPT_UINT, .off = F(uid), .def = "none",
+	  .min = 0, .max = 4294967294u, .flags = OPT_F_NONE,
+	  .category = "cpu",
+	  .help = "User id the job runs as: its files are opened and laid "
+		  "out, and its thread runs, as this user; none: unchanged" },
+	{ .name = "gid", .type = OPT_UINT, .off = F(gid), .def = "none",
+	  .min = 0, .max = 4294967294u, .flags = OPT_F_NONE,
+	  .category = "cpu",
+	  .help = "Group id the job runs as (see uid); none: unchanged" },
 	{ .name = "numa_cpu_nodes", .type = OPT_SPECIAL,
 	  .off = F(numa_cpu_nodes), .set = set_numa_nodes, .category = "cpu",
 	  .help = "Each clone runs on the CPUs of these NUMA nodes (all, "
@@ -1383,7 +1392,6 @@ static const char *const fio_only[] = {
 	"fdp_pli",
 	"fdp_pli_select",
 	"filetype",
-	"gid",
 	"gpu_dev_id",
 	"gpu_dev_ids",
 	"grace_time",
@@ -1483,7 +1491,6 @@ static const char *const fio_only[] = {
 	"thinkcycles",
 	"touch_objects",
 	"ttl",
-	"uid",
 	"unit_base",
 	"uri",
 	"userspace_reap",

@@ -116,8 +116,10 @@ int procattr_apply(const struct job *j, char *why, size_t whylen)
 	if ((j->numa_cpu_nodes || j->numa_mem_policy) &&
 	    (r = numa_apply(j, why, whylen)))
 		return r;
+	/* nice=0 (the default) leaves the thread's as it is, as fio's
+	 * nice(0) does: under `nice -n 19 iorig` a job stays at 19 */
 	if (j->nice && !procattr_nice_parse(j->nice, &nice, why, whylen) &&
-	    setpriority(PRIO_PROCESS, 0, nice)) {
+	    nice && setpriority(PRIO_PROCESS, 0, nice)) {
 		snprintf(why, whylen, "nice=%d: setpriority: %s", nice,
 			 strerror(errno));
 		return -errno;
@@ -132,6 +134,67 @@ int procattr_apply(const struct job *j, char *why, size_t whylen)
 			 (v >> IOPRIO_HINT_SHIFT) & 0x3ff, strerror(errno));
 		return -errno;
 	}
+	return 0;
+}
+
+/* setresgid/setresuid on this thread only; -1 leaves an id as it is. */
+static int set_ids(bool gid, long r, long e, long s, char *why,
+		   size_t whylen, unsigned id)
+{
+	if (!syscall(gid ? SYS_setresgid : SYS_setresuid, r, e, s))
+		return 0;
+	if (why)
+		snprintf(why, whylen, "%s=%u: %s on the job's thread: %s",
+			 gid ? "gid" : "uid", id,
+			 gid ? "setresgid" : "setresuid", strerror(errno));
+	return -errno;
+}
+
+int procattr_cred_enter(const struct job *j, struct procattr_cred *sv,
+			char *why, size_t whylen)
+{
+	int r;
+
+	*sv = (struct procattr_cred){ .euid = (unsigned)geteuid(),
+				      .egid = (unsigned)getegid() };
+	/* the group first: a new gid needs the privilege the uid drops */
+	if (j->gid != UINT64_MAX) {
+		if ((r = set_ids(true, -1, (long)j->gid, -1, why, whylen,
+				 (unsigned)j->gid)))
+			return r;
+		sv->gid_on = true;
+	}
+	if (j->uid != UINT64_MAX) {
+		if ((r = set_ids(false, -1, (long)j->uid, -1, why, whylen,
+				 (unsigned)j->uid))) {
+			procattr_cred_leave(sv);
+			return r;
+		}
+		sv->uid_on = true;
+	}
+	return 0;
+}
+
+void procattr_cred_leave(const struct procattr_cred *sv)
+{
+	/* the uid first: it gives back the privilege to change the gid */
+	if (sv->uid_on)
+		(void)set_ids(false, -1, sv->euid, -1, NULL, 0, 0);
+	if (sv->gid_on)
+		(void)set_ids(true, -1, sv->egid, -1, NULL, 0, 0);
+}
+
+int procattr_cred_drop(const struct job *j, char *why, size_t whylen)
+{
+	long g = (long)j->gid, u = (long)j->uid;
+	int r;
+
+	if (j->gid != UINT64_MAX &&
+	    (r = set_ids(true, g, g, g, why, whylen, (unsigned)g)))
+		return r;
+	if (j->uid != UINT64_MAX &&
+	    (r = set_ids(false, u, u, u, why, whylen, (unsigned)u)))
+		return r;
 	return 0;
 }
 

@@ -1531,8 +1531,13 @@ void *worker_main(void *arg)
 	s.adaptive = !j->iodepth_batch_submit &&
 		     !j->iodepth_batch_complete_max && s.depth > 1 &&
 		     !j->thinktime_ns;
+	/* uid=, gid= first, as fio: all that follows is the job's user's */
+	ret = procattr_cred_drop(j, msg, sizeof(msg));
+	if (ret)
+		job_fail(&s, ret, "%s", msg);
 	/* Pinned first: the batching depends on the CPUs allowed */
-	ret = ctl_setup(&s);
+	if (!ret)
+		ret = ctl_setup(&s);
 	if (!ret) {
 		/* nice=, prio= (procattr.h): before the engine starts */
 		ret = procattr_apply(j, msg, sizeof(msg));

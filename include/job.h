@@ -149,6 +149,7 @@ struct job {
 	uint64_t thinktime_blocks;	/* I/Os between stalls; 0 acts as 1 */
 	int thinktime_blocks_type;	/* enum think_type */
 	uint64_t thinktime_iotime_ns;	/* also after this much I/O time */
+	uint64_t thinkcycles;		/* spin-waits after each read/write */
 	bool direct;
 	int sync;		/* enum sync_mode */
 	uint64_t fsync;		/* fsync every N writes; 0 never */

@@ -572,6 +572,10 @@ const struct opt_def options_table[] = {
 	  .category = "time",
 	  .help = "Of each thinktime, spend this much busy on the CPU "
 		  "first, then sleep the rest (default unit us)" },
+	{ .name = "thinkcycles", .type = OPT_UINT, .off = F(thinkcycles),
+	  .def = "0", .min = 0, .max = 4294967295u, .category = "time",
+	  .help = "After each read or write issued, spin this many "
+		  "iterations of the CPU's spin-wait hint (pause); 0: off" },
 	{ .name = "thinktime_blocks", .type = OPT_UINT,
 	  .off = F(thinktime_blocks), .def = "1", .min = 0,
 	  .max = UINT64_MAX, .category = "time",
@@ -1488,7 +1492,6 @@ static const char *const fio_only[] = {
 	"std_redirect",
 	"stream_id",
 	"svcl",
-	"thinkcycles",
 	"touch_objects",
 	"ttl",
 	"unit_base",

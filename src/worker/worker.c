@@ -255,7 +255,8 @@ static bool serial_blocked(const struct wstate *s)
 
 /*
  * True when every per-I/O feature is off: no verify= or serialize_overlap
- * (slow), buffer options (fill), rate= (pace_on), thinktime=, iodepth_low,
+ * (slow), buffer options (fill), rate= (pace_on), thinktime=,
+ * thinkcycles=, iodepth_low,
  * run control, ramp_time still running, interval=, logs, fsync=/
  * fdatasync=/sync_file_range=, cmdprio_percentage=. The I/O loop reads it once per round (an issue() call, a
  * reap batch) and runs a copy of issue() or of the completion loop where
@@ -266,6 +267,7 @@ static bool serial_blocked(const struct wstate *s)
 static inline bool plain_now(const struct wstate *s)
 {
 	return !(s->slow | s->pace_on | s->think_on | s->ctl_on | s->syncs |
+		 (s->cycles != 0) |
 		 s->cmdprio |
 		 (s->fill != NULL) | (s->low != 0) | (s->ramp_end != 0) |
 		 (s->irec != NULL) | (s->iolog != NULL) | s->lat_max_on |
@@ -1006,7 +1008,7 @@ static inline __attribute__((always_inline)) void
 issue_as(struct wstate *s, const bool plain)
 {
 	struct io_req *req;
-	int r;
+	int r, ddir;
 
 	if (!plain && __builtin_expect(s->lt_on, 0) && !s->ramp_end &&
 	    !s->stopping && !s->st->err)
@@ -1061,8 +1063,9 @@ issue_as(struct wstate *s, const bool plain)
 		/* Only a queue() that may block needs the stop hand-off */
 		if (s->qguard)
 			call_enter(s);
+		ddir = req->ddir;	/* req may be done and reused below */
 		/* Trims: one branch, never taken by reads and writes. */
-		r = __builtin_expect(req->ddir == DDIR_TRIM, 0) ?
+		r = __builtin_expect(ddir == DDIR_TRIM, 0) ?
 			trim_req(s, req) : s->eng->queue(&s->ctx, req);
 		if (s->qguard && !call_leave(s))
 			return;
@@ -1098,6 +1101,8 @@ issue_as(struct wstate *s, const bool plain)
 		}
 		if (!plain && s->think_on)
 			think_check(s, 1);
+		if (!plain && s->cycles && ddir != DDIR_TRIM)
+			think_cycles(s->cycles);
 		if (s->queued >= (one_at_a_time(s) ? 1 : s->batch_submit))
 			break;
 	}

@@ -134,6 +134,9 @@ struct wstate {
 	uint64_t bw_next, bw_last, bw_period;
 	uint64_t iops_next, iops_last, iops_period;
 	uint64_t bw_base[DDIR_NR], iops_base[DDIR_NR];
+	/* thinkcycles= (think.c): spin-wait hints after each read or
+	 * write issued; 0: off */
+	uint64_t cycles;
 	/* thinktime= (think.c); all unused when think_on is false */
 	bool think_on;
 	bool think_due;		/* stall once nothing is in flight */
@@ -314,6 +317,8 @@ void think_init(struct wstate *s);
 void think_check(struct wstate *s, unsigned issued);
 /* The stall itself, with nothing in flight; moves s->now past it. */
 void think_run(struct wstate *s);
+/* thinkcycles=: n spin-wait iterations on the CPU, nothing else. */
+void think_cycles(uint64_t n);
 
 /* The verification phase inside a worker (src/verify/phase.c). */
 bool verify_next_io(struct wstate *s, struct gen_io *io);

@@ -372,6 +372,7 @@ struct job {
 	uint64_t force_async;		/* io_uring: IOSQE_ASYNC every N */
 	double hipri_percentage;	/* pvsync2: RWF_HIPRI share */
 	bool libaio_vectored;		/* libaio: PREADV/PWRITEV */
+	bool userspace_reap;		/* libaio: reap from the ring */
 	char *nonvectored;		/* io_uring: "0" READV/WRITEV; "-1",
 					 * "1": READ/WRITE */
 	uint64_t write_barrier;		/* accepted: no engine here has one */

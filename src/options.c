@@ -454,9 +454,10 @@ const struct opt_def options_table[] = {
 		  "all that are ready at once" },
 	{ .name = "iodepth_batch_complete_min",
 	  .alias = "iodepth_batch_complete", .type = OPT_UINT,
-	  .off = F(iodepth_batch_complete_min), .def = "1", .min = 1,
+	  .off = F(iodepth_batch_complete_min), .def = "1", .min = 0,
 	  .max = 65536, .category = "engine",
-	  .help = "Wait for at least this many completions at a time" },
+	  .help = "Wait for at least this many completions at a time; 0: "
+		  "never wait, poll" },
 	{ .name = "iodepth_batch_complete_max", .type = OPT_UINT,
 	  .off = F(iodepth_batch_complete_max), .def = "0", .min = 0,
 	  .max = 65536, .category = "engine",
@@ -492,6 +493,11 @@ const struct opt_def options_table[] = {
 	  .off = F(hipri_percentage), .def = "0", .category = "engine",
 	  .help = "pvsync2: this percent of I/Os, drawn at random, with "
 		  "RWF_HIPRI (polled); hipri=1 is all of them" },
+	{ .name = "userspace_reap", .type = OPT_BOOL,
+	  .off = F(userspace_reap), .def = "0", .category = "engine",
+	  .help = "libaio with iodepth_batch_complete_min=0: collect "
+		  "completions from the AIO ring in user space, without "
+		  "io_getevents" },
 	{ .name = "libaio_vectored", .type = OPT_BOOL,
 	  .off = F(libaio_vectored), .def = "0", .category = "engine",
 	  .help = "libaio: submit vectored reads and writes (IOCB_CMD_PREADV, "
@@ -1496,7 +1502,6 @@ static const char *const fio_only[] = {
 	"ttl",
 	"unit_base",
 	"uri",
-	"userspace_reap",
 	"verb",
 	"verify_bytchk",
 	"volume",

@@ -560,6 +560,14 @@ static void warn_job(struct plan *p, const struct job *j)
 		warn_engine_options(p, j);
 	warn_think(p, j);
 	warn_fill(p, j);
+	if (j->userspace_reap && j->iodepth_batch_complete_min &&
+	    eng && !strcmp(eng->name, "libaio"))
+		plan_warn(p, j, "userspace_reap_ignored", "userspace_reap "
+			  "has no effect with iodepth_batch_complete_min=%"
+			  PRIu64 ": as in fio, completions are read from the "
+			  "ring in user space only with 0 (never wait); with "
+			  "more they are waited for with io_getevents",
+			  j->iodepth_batch_complete_min);
 	if (j->write_barrier)
 		plan_warn(p, j, "write_barrier_ignored", "write_barrier has "
 			  "no effect: fio marks barrier writes only for its "

@@ -20,6 +20,7 @@
  */
 #include <time.h>
 
+#include "cpu.h"
 #include "wstate.h"
 
 /* Longest single sleep: a signal's stop is seen within this. */
@@ -29,15 +30,8 @@ void think_cycles(uint64_t n)
 {
 	uint64_t i;
 
-	for (i = 0; i < n; i++) {
-#if defined(__x86_64__) || defined(__i386__)
-		__builtin_ia32_pause();
-#elif defined(__aarch64__) || defined(__arm__)
-		__asm__ __volatile__("yield" ::: "memory");
-#else
-		__asm__ __volatile__("" ::: "memory");
-#endif
-	}
+	for (i = 0; i < n; i++)
+		cpu_relax();
 }
 
 void think_init(struct wstate *s)

@@ -1520,14 +1520,17 @@ void *worker_main(void *arg)
 		/* each engine reads its own; the other's stays at default */
 		.vectored = j->libaio_vectored ||
 			    (j->nonvectored && !strcmp(j->nonvectored, "0")),
+		/* fio's rule: only when reaping never waits in the kernel */
+		.userspace_reap = j->userspace_reap &&
+				  !j->iodepth_batch_complete_min,
 	};
 	s.ctx.iodepth = s.depth;
 	s.ctx.clk = w->clk;
 	s.ctx.tgt = w->tgt;
 	s.batch_submit = j->iodepth_batch_submit ?
 			 (unsigned)j->iodepth_batch_submit : s.depth;
-	s.reap_min = j->iodepth_batch_complete_min ?
-		     (unsigned)j->iodepth_batch_complete_min : 1;
+	/* 0: never wait for a completion, poll (fio's meaning) */
+	s.reap_min = (unsigned)j->iodepth_batch_complete_min;
 	s.reap_max = j->iodepth_batch_complete_max ?
 		     (unsigned)j->iodepth_batch_complete_max : s.depth;
 	if (s.reap_max < s.reap_min)
@@ -1535,6 +1538,7 @@ void *worker_main(void *arg)
 	/* A thinking job reaps what is done, as fio does (think.c). */
 	s.adaptive = !j->iodepth_batch_submit &&
 		     !j->iodepth_batch_complete_max && s.depth > 1 &&
+		     j->iodepth_batch_complete_min &&
 		     !j->thinktime_ns;
 	/* uid=, gid= first, as fio: all that follows is the job's user's */
 	ret = procattr_cred_drop(j, msg, sizeof(msg));

@@ -339,6 +339,8 @@ struct job {
 	uint64_t dedupe_percentage;	/* writes that repeat an earlier one */
 	int dedupe_mode;		/* enum dedupe_mode */
 	uint64_t dedupe_working_set_percentage;	/* of the region */
+	bool dedupe_global;		/* working set spread over all jobs
+					 * with it (fill.h) */
 	/* Log files (iolog.h); a log's prefix NULL: off, "": the name */
 	char *write_bw_log, *write_iops_log, *write_lat_log;
 	char *write_hist_log;
@@ -381,6 +383,9 @@ struct job {
 
 	/* Derived by plan.c. */
 	unsigned clone;		/* 0..numjobs-1 */
+	/* dedupe_global: this job's place among the n jobs (clones
+	 * included) whose working sets are shared; n 0: not shared */
+	unsigned dedupe_gidx, dedupe_gn;
 	unsigned group;		/* reporting group id */
 	unsigned wait_group;	/* jobs start after all of lower wait_group */
 	const struct engine_ops *engine;

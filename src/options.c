@@ -1189,6 +1189,11 @@ const struct opt_def options_table[] = {
 	  .def = "repeat", .choices = dedupe_mode_choices,
 	  .category = "buffers",
 	  .help = "Which earlier write a repeated one copies" },
+	{ .name = "dedupe_global", .type = OPT_BOOL, .off = F(dedupe_global),
+	  .def = "0", .category = "buffers",
+	  .help = "dedupe_mode=working_set: the working set is spread over "
+		  "all jobs with this option, so duplicates copy other "
+		  "jobs' writes too" },
 	{ .name = "dedupe_working_set_percentage", .type = OPT_UINT,
 	  .off = F(dedupe_working_set_percentage), .def = "5", .min = 0,
 	  .max = 100, .category = "buffers",
@@ -1391,7 +1396,6 @@ static const char *const fio_only[] = {
 	"ddir_seq_add",
 	"ddir_seq_nr",
 	"deac",
-	"dedupe_global",
 	"donorname",
 	"dp_scheme",
 	"error_dump",

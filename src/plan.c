@@ -501,6 +501,12 @@ static void warn_fill(struct plan *p, const struct job *j)
 		plan_warn(p, j, "buffer_compress_chunk_unset",
 			  "buffer_compress_chunk has no effect without "
 			  "buffer_compress_percentage");
+	if (j->dedupe_global && (!j->dedupe_percentage ||
+				 j->dedupe_mode != DEDUPE_WORKING_SET))
+		plan_warn(p, j, "dedupe_global_unset", "dedupe_global has no "
+			  "effect without dedupe_percentage and "
+			  "dedupe_mode=working_set: as in fio, only a working "
+			  "set is shared between jobs");
 }
 
 /*
@@ -1127,6 +1133,30 @@ static int check_runctl(const struct plan *p, bool filtered,
 	return 0;
 }
 
+/*
+ * dedupe_global: the jobs whose deduplicated writes copy from one working
+ * set spread over all of them (fill.h): those that set it and make such
+ * writes (dedupe_mode=working_set, dedupe_percentage, writes of their
+ * own bytes), numbered in plan order.
+ */
+static void number_dedupe_global(struct plan *p)
+{
+	unsigned n = 0;
+	size_t i;
+
+	for (i = 0; i < p->njobs; i++) {
+		struct job *j = &p->jobs[i];
+
+		if (j->dedupe_global && j->dedupe_percentage &&
+		    j->dedupe_mode == DEDUPE_WORKING_SET &&
+		    (rw_dirs(j->rw) & (1u << DDIR_WRITE)) && !j->verify)
+			j->dedupe_gidx = n++;
+	}
+	for (i = 0; i < p->njobs; i++)
+		if (p->jobs[i].dedupe_global)
+			p->jobs[i].dedupe_gn = n;
+}
+
 int plan_build(struct plan *p, const struct raw_doc *doc,
 	       const struct plan_filter *f, struct err_rec *e)
 {
@@ -1164,6 +1194,8 @@ int plan_build(struct plan *p, const struct raw_doc *doc,
 	}
 	if (!ret)
 		ret = check_runctl(p, f && f->sections, e);
+	if (!ret)
+		number_dedupe_global(p);
 	if (ret)
 		plan_free(p);
 	return ret;

@@ -91,7 +91,7 @@ static int alloc_reqs(struct wstate *s)
 	s->ctx.buf_stride = stride;
 	/* Each write's bytes (gen.h); verify= writes its own. */
 	if (rw_dirs(j->rw) & (1u << DDIR_WRITE) && !j->verify &&
-	    gen_data_init(&s->wdata, bs, j->randseed ^ 0x706f6f6cull,
+	    gen_data_init(&s->wdata, bs, fill_pool_seed(j),
 			  (j->allrandrepeat ? 0x616c6c72ull :
 			   clock_mono_ns() ^ ((uint64_t)getpid() << 20)) ^
 			  j->randseed ^ ((uint64_t)j->clone << 40))) {

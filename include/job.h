@@ -380,6 +380,7 @@ struct job {
 	uint64_t write_barrier;		/* accepted: no engine here has one */
 	/* cmdprio_*: "A[,B]" read/write pairs (procattr_cmdprio) */
 	char *cmdprio_percentage, *cmdprio_class, *cmdprio, *cmdprio_hint;
+	char *cmdprio_bssplit;		/* per block size (procattr.h) */
 
 	/* Derived by plan.c. */
 	unsigned clone;		/* 0..numjobs-1 */

@@ -108,12 +108,47 @@ int procattr_pair_parse(const char *val, unsigned max, unsigned out[2],
 			char *why, size_t whylen);
 
 /*
- * cmdprio_percentage=, cmdprio_class=, cmdprio=, cmdprio_hint= of j:
- * per direction (read, write), the share of I/Os (in 1/2^32) that carry
- * the ioprio value val. Returns false when the job sets no percentage.
+ * The I/O priorities of one direction's I/Os (cmdprio_percentage= or
+ * cmdprio_bssplit=, with cmdprio_class=, cmdprio=, cmdprio_hint= as the
+ * priority of entries that give none): entries in the order given; an
+ * I/O of len bytes draws r in 0..99 and takes the first entry of its
+ * size (bs 0: any size) whose cum, the running sum of the percentages of
+ * that size's entries up to it, is above r; none: no priority of its own.
  */
-bool procattr_cmdprio(const struct job *j, uint64_t share[2],
-		      uint16_t val[2]);
+#define CMDPRIO_SPLIT_MAX	64
+struct cmdprio_tab {
+	unsigned n;
+	struct {
+		uint64_t bs;		/* 0: every size */
+		unsigned cum;		/* percent, 1..100 */
+		uint16_t val;		/* class << 13 | hint << 3 | level */
+	} e[CMDPRIO_SPLIT_MAX];
+};
+
+/* cmdprio_bssplit=: READ[,WRITE[,TRIM]] lists (one list: reads and
+ * writes; trims are ignored, as in fio), each BS/PCT[/CLASS/LEVEL[/HINT]]
+ * entries joined by ':'. tab may be NULL (only checked). Returns 0 or
+ * -EINVAL with why filled. */
+int procattr_cmdprio_bssplit_parse(const char *val, unsigned kb_base,
+				   const unsigned def_val[2],
+				   struct cmdprio_tab *tab, char *why,
+				   size_t whylen);
+
+/* The tables of j for reads and writes; false when j sets neither
+ * cmdprio_percentage nor cmdprio_bssplit (or only zeros). */
+bool procattr_cmdprio(const struct job *j, struct cmdprio_tab tab[2]);
+
+/* The ioprio of an I/O of len bytes drawn r (0..99); 0: none. */
+static inline uint16_t procattr_cmdprio_pick(const struct cmdprio_tab *t,
+					     uint64_t len, unsigned r)
+{
+	unsigned i;
+
+	for (i = 0; i < t->n; i++)
+		if ((!t->e[i].bs || t->e[i].bs == len) && r < t->e[i].cum)
+			return t->e[i].val;
+	return 0;
+}
 
 /* sync_file_range=FLAGS[:N]: FLAGS one or more of wait_before, write,
  * wait_after joined by ','; N writes between two calls (default 1).

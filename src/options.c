@@ -303,6 +303,18 @@ static int set_cmdprio(struct job *j, const struct opt_def *o,
 	return ret ? ret : set_str(field(j, o->off), val);
 }
 
+/* cmdprio_bssplit=: checked with kb_base 1024 (the worker reads it again
+ * with the job's) */
+static int set_cmdprio_bssplit(struct job *j, const struct opt_def *o,
+			       const char *val, char *why, size_t whylen)
+{
+	static const unsigned def[2];
+	int ret = procattr_cmdprio_bssplit_parse(val, 1024, def, NULL, why,
+						 whylen);
+
+	return ret ? ret : set_str(field(j, o->off), val);
+}
+
 static int set_numa_nodes(struct job *j, const struct opt_def *o,
 			  const char *val, char *why, size_t whylen)
 {
@@ -468,6 +480,12 @@ const struct opt_def options_table[] = {
 	  .category = "engine",
 	  .help = "libaio, io_uring: percent of I/Os (READ[,WRITE]) issued "
 		  "with their own priority (cmdprio_class, cmdprio)" },
+	{ .name = "cmdprio_bssplit", .type = OPT_SPECIAL,
+	  .off = F(cmdprio_bssplit), .set = set_cmdprio_bssplit,
+	  .category = "engine",
+	  .help = "libaio, io_uring: per block size, percent of I/Os issued "
+		  "with their own priority, BS/PCT[/CLASS/LEVEL[/HINT]] "
+		  "joined by ':' (READ[,WRITE])" },
 	{ .name = "cmdprio_class", .type = OPT_SPECIAL,
 	  .off = F(cmdprio_class), .set = set_cmdprio, .def = "1",
 	  .category = "engine",
@@ -1383,7 +1401,6 @@ static const char *const fio_only[] = {
 	"clientname",
 	"clustername",
 	"cmd_type",
-	"cmdprio_bssplit",
 	"comm",
 	"conf",
 	"cont",

@@ -315,6 +315,15 @@ static int check_job(const struct job *j, struct err_rec *e)
 		err_set(e, file, line, "hipri", "polled I/O needs direct=1");
 		return -EINVAL;
 	}
+	if (j->cmdprio_bssplit && *j->cmdprio_bssplit &&
+	    j->cmdprio_percentage && strspn(j->cmdprio_percentage, "0,") !=
+				     strlen(j->cmdprio_percentage)) {
+		err_set(e, file, line, "cmdprio_bssplit", "cmdprio_percentage="
+			"%s is set too: the two choose which I/Os carry a "
+			"priority in two ways, one of them only (fio refuses "
+			"both)", j->cmdprio_percentage);
+		return -EINVAL;
+	}
 	if (j->io_size && j->io_size < (j->bs_min[0] < j->bs_min[1] ?
 					j->bs_min[0] : j->bs_min[1])) {
 		err_set(e, file, line, "io_size", "%" PRIu64 " is smaller "

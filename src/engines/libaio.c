@@ -412,8 +412,8 @@ const struct engine_ops engine_libaio = {
 	.flags = ENGINE_ASYNC_NEEDS_DIRECT,
 	/* cmdprio_class, cmdprio, cmdprio_hint act through it */
 	.options = (const char *const[]){ "cmdprio_percentage",
-					  "libaio_vectored", "userspace_reap",
-					  NULL },
+					  "cmdprio_bssplit", "libaio_vectored",
+					  "userspace_reap", NULL },
 	.submit_call = "io_submit",
 	.init = aio_init,
 	.queue = aio_queue,

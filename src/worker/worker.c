@@ -355,8 +355,10 @@ prep_as(struct wstate *s, struct io_req *req, const bool plain)
 	req->len = io.len;
 	req->ddir = io.ddir;
 	if (!plain && s->cmdprio)
-		req->ioprio = io.ddir < 2 && (gen_rng_next(&s->cp_rng) >> 32) <
-			      s->cp_share[io.ddir] ? s->cp_val[io.ddir] : 0;
+		req->ioprio = io.ddir < 2 ?
+			procattr_cmdprio_pick(&s->cp[io.ddir], io.len,
+				(unsigned)(((gen_rng_next(&s->cp_rng) >> 32) *
+					    100) >> 32)) : 0;
 	req->t_submit = 0;
 	req->t_done = 0;
 	if (io.ddir == DDIR_WRITE) {
@@ -1468,7 +1470,7 @@ static int hints_setup(struct wstate *s)
 	/* cmdprio: the engines that carry a priority per I/O */
 	for (i = 0; s->eng->options && s->eng->options[i]; i++)
 		if (!strcmp(s->eng->options[i], "cmdprio_percentage") &&
-		    procattr_cmdprio(j, s->cp_share, s->cp_val)) {
+		    procattr_cmdprio(j, s->cp)) {
 			s->cmdprio = true;
 			gen_rng_seed(&s->cp_rng, j->randseed ^ 0x636d6470ull ^
 				     ((uint64_t)j->clone << 40));

@@ -83,11 +83,10 @@ struct wstate {
 	unsigned sfr_flags;
 	uint64_t sfr_nr, sfr_count;
 	uint64_t *sfr_rng;
-	/* cmdprio_percentage= (procattr.h): per direction, the share of
-	 * I/Os (in 1/2^32) that carry cp_val; drawn from cp_rng */
+	/* cmdprio_percentage=, cmdprio_bssplit= (procattr.h): per
+	 * direction, which I/Os carry which priority; drawn from cp_rng */
 	bool cmdprio;
-	uint64_t cp_share[2];
-	uint16_t cp_val[2];
+	struct cmdprio_tab cp[2];
 	struct gen_rng cp_rng;
 	struct cpu_usage cpu0;		/* the job thread at measure start */
 	struct cpu_usage eng_cpu0;	/* the engine's threads, likewise */

@@ -1636,6 +1636,11 @@ const char *options_fio_only_msg(const char *name)
 		return "fio has this option but iorig does not support it yet "
 		       "(fio 3.33 does not know it either: a later fio's, or "
 		       "fio's internal name of rw=...:N)";
+	if (!strncmp(name, "merge_blktrace_", 15))
+		return "fio has this option but iorig does not support it: it "
+		       "merges the binary blktrace traces read_iolog names "
+		       "into one, and iorig's read_iolog reads fio's iolog "
+		       "(versions 2 and 3) only, not blktrace's format";
 	return "fio has this option but iorig does not support it yet";
 }
 

@@ -45,7 +45,8 @@ if not 1.5 < db / da < 2.6:
 # the spin is in the run's time (wall grows at least as much)
 if (wb - w0) < 0.8 * db:
     sys.exit('wall grew %.3f s, user %.3f s' % (wb - w0, db))
-if not ib < ia < i0 or ib > 0.7 * ia:
+# the rate falls (wall-clock figures: loose, the machine may be busy)
+if not ib < ia < 0.5 * i0:
     sys.exit('iops did not fall: %.0f, %.0f, %.0f' % (i0, ia, ib))
 PYEOF
 

@@ -9,6 +9,19 @@
  * machine (/proc/stat). Engines with threads of their own (the pthread
  * pool) read it too, so it depends on nothing else of iorig.
  */
+/* One iteration of a busy wait: the CPU's spin-wait hint (pause on x86,
+ * yield on arm), which lets a sibling hyperthread run meanwhile. */
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+	__asm__ __volatile__("yield" ::: "memory");
+#else
+	__asm__ __volatile__("" ::: "memory");
+#endif
+}
+
 struct cpu_usage {
 	uint64_t utime_ns;
 	uint64_t stime_ns;

@@ -100,6 +100,8 @@ struct engine_opts {
 	unsigned hipri_pct;		/* pvsync2: % of I/Os RWF_HIPRI */
 	bool vectored;			/* libaio_vectored=1, nonvectored=0:
 					 * readv/writev of one iovec */
+	bool userspace_reap;		/* libaio: read the completion ring
+					 * in user space, no io_getevents */
 };
 
 /* filestat's system call (stat_type=). */

@@ -25,6 +25,11 @@
  *    D% (it reuses that write's key: no memory per write), else new;
  *    dedupe_mode=working_set copies one of the first distinct writes
  *    instead, as many as dedupe_working_set_percentage of the region.
+ *    dedupe_global=1 spreads that working set over the jobs with it (as
+ *    fio does): of a job's working set, the first 1/n is its own first
+ *    distinct writes, the next 1/n the next job's first ones, and so on
+ *    round the n jobs; their pools are one (fill_pool_seed) and their
+ *    keys are known to all (a run-wide base plus the job's number).
  *  - buffer_compress_percentage=100, zero_buffers, buffer_pattern alone:
  *    "constant" writes, the pattern repeated from each write's first byte
  *    (or zeros). scramble_buffers=1 (given, as fio scrambles only then)
@@ -52,11 +57,20 @@ struct fill {
 	uint64_t nuniq;			/* MIX: distinct writes so far */
 	uint64_t ws;			/* MIX: dedupe_mode=working_set's
 					 * writes; 0: repeat */
+	/* MIX, dedupe_global: gn jobs share; this one is gidx; each owns
+	 * gpps writes of the working set; job g's distinct write u has the
+	 * key of gbase + (g << 40) + u (its key_base is its own of them) */
+	unsigned gidx, gn;
+	uint64_t gpps, gbase;
 	bool scramble;			/* CONST: stamp sectors */
 	uint32_t *filled;		/* CONST: per request, constant bytes
 					 * its buffer holds */
 	unsigned nreq;
 };
+
+/* The seed of the pool of j's writes' bytes: one for all dedupe_global
+ * jobs, so that they can write each other's blocks. */
+uint64_t fill_pool_seed(const struct job *j);
 
 /* Whether a writing job j needs a fill (not the default bytes). */
 bool fill_wanted(const struct job *j);

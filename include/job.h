@@ -149,6 +149,7 @@ struct job {
 	uint64_t thinktime_blocks;	/* I/Os between stalls; 0 acts as 1 */
 	int thinktime_blocks_type;	/* enum think_type */
 	uint64_t thinktime_iotime_ns;	/* also after this much I/O time */
+	uint64_t thinkcycles;		/* spin-waits after each read/write */
 	bool direct;
 	int sync;		/* enum sync_mode */
 	uint64_t fsync;		/* fsync every N writes; 0 never */
@@ -338,6 +339,8 @@ struct job {
 	uint64_t dedupe_percentage;	/* writes that repeat an earlier one */
 	int dedupe_mode;		/* enum dedupe_mode */
 	uint64_t dedupe_working_set_percentage;	/* of the region */
+	bool dedupe_global;		/* working set spread over all jobs
+					 * with it (fill.h) */
 	/* Log files (iolog.h); a log's prefix NULL: off, "": the name */
 	char *write_bw_log, *write_iops_log, *write_lat_log;
 	char *write_hist_log;
@@ -363,6 +366,8 @@ struct job {
 	/* Process attributes and I/O buffer memory (procattr.h) */
 	char *nice;			/* -20..19 as text; NULL: unchanged */
 	uint64_t prio, prioclass, priohint;	/* UINT64_MAX: not set */
+	uint64_t uid, gid;		/* the job's thread's ids; UINT64_MAX:
+					 * unchanged (procattr_cred_*) */
 	char *mem;			/* TYPE[:FILE]; NULL: malloc */
 	uint64_t mem_align;		/* 0: the target's alignment only */
 	uint64_t hugepage_size;		/* shmhuge, mmaphuge: rounding */
@@ -380,14 +385,19 @@ struct job {
 	uint64_t force_async;		/* io_uring: IOSQE_ASYNC every N */
 	double hipri_percentage;	/* pvsync2: RWF_HIPRI share */
 	bool libaio_vectored;		/* libaio: PREADV/PWRITEV */
+	bool userspace_reap;		/* libaio: reap from the ring */
 	char *nonvectored;		/* io_uring: "0" READV/WRITEV; "-1",
 					 * "1": READ/WRITE */
 	uint64_t write_barrier;		/* accepted: no engine here has one */
 	/* cmdprio_*: "A[,B]" read/write pairs (procattr_cmdprio) */
 	char *cmdprio_percentage, *cmdprio_class, *cmdprio, *cmdprio_hint;
+	char *cmdprio_bssplit;		/* per block size (procattr.h) */
 
 	/* Derived by plan.c. */
 	unsigned clone;		/* 0..numjobs-1 */
+	/* dedupe_global: this job's place among the n jobs (clones
+	 * included) whose working sets are shared; n 0: not shared */
+	unsigned dedupe_gidx, dedupe_gn;
 	unsigned group;		/* reporting group id */
 	unsigned wait_group;	/* jobs start after all of lower wait_group */
 	const struct engine_ops *engine;

@@ -43,6 +43,30 @@ int procattr_nice_parse(const char *val, int *nice, char *why,
  */
 int procattr_apply(const struct job *j, char *why, size_t whylen);
 
+/*
+ * uid=, gid= (fio switches its job process to them before the job does
+ * any work). Jobs are threads here, and glibc's setuid()/setgid() change
+ * every thread of the process, so these use the raw system calls, which
+ * change the calling thread's credentials only (the kernel keeps them
+ * per thread).
+ *
+ * procattr_cred_enter: the calling thread's effective (and so file
+ * system) gid, then uid, become the job's, the real and saved ones stay,
+ * so that procattr_cred_leave can give them back: the main thread opens
+ * and lays out a job's files under the job's identity this way.
+ * procattr_cred_drop: the worker's thread takes the job's gid, then uid,
+ * as real, effective and saved ids, for good, first thing.
+ * Both return 0 when the job sets neither, or -errno with why filled.
+ */
+struct procattr_cred {
+	bool uid_on, gid_on;	/* what enter changed */
+	unsigned euid, egid;	/* what leave restores */
+};
+int procattr_cred_enter(const struct job *j, struct procattr_cred *sv,
+			char *why, size_t whylen);
+void procattr_cred_leave(const struct procattr_cred *sv);
+int procattr_cred_drop(const struct job *j, char *why, size_t whylen);
+
 /* The ioprio value (class << 13 | hint << 3 | level) the job asks for;
  * 0 when it sets none. */
 unsigned procattr_ioprio(const struct job *j);
@@ -84,12 +108,47 @@ int procattr_pair_parse(const char *val, unsigned max, unsigned out[2],
 			char *why, size_t whylen);
 
 /*
- * cmdprio_percentage=, cmdprio_class=, cmdprio=, cmdprio_hint= of j:
- * per direction (read, write), the share of I/Os (in 1/2^32) that carry
- * the ioprio value val. Returns false when the job sets no percentage.
+ * The I/O priorities of one direction's I/Os (cmdprio_percentage= or
+ * cmdprio_bssplit=, with cmdprio_class=, cmdprio=, cmdprio_hint= as the
+ * priority of entries that give none): entries in the order given; an
+ * I/O of len bytes draws r in 0..99 and takes the first entry of its
+ * size (bs 0: any size) whose cum, the running sum of the percentages of
+ * that size's entries up to it, is above r; none: no priority of its own.
  */
-bool procattr_cmdprio(const struct job *j, uint64_t share[2],
-		      uint16_t val[2]);
+#define CMDPRIO_SPLIT_MAX	64
+struct cmdprio_tab {
+	unsigned n;
+	struct {
+		uint64_t bs;		/* 0: every size */
+		unsigned cum;		/* percent, 1..100 */
+		uint16_t val;		/* class << 13 | hint << 3 | level */
+	} e[CMDPRIO_SPLIT_MAX];
+};
+
+/* cmdprio_bssplit=: READ[,WRITE[,TRIM]] lists (one list: reads and
+ * writes; trims are ignored, as in fio), each BS/PCT[/CLASS/LEVEL[/HINT]]
+ * entries joined by ':'. tab may be NULL (only checked). Returns 0 or
+ * -EINVAL with why filled. */
+int procattr_cmdprio_bssplit_parse(const char *val, unsigned kb_base,
+				   const unsigned def_val[2],
+				   struct cmdprio_tab *tab, char *why,
+				   size_t whylen);
+
+/* The tables of j for reads and writes; false when j sets neither
+ * cmdprio_percentage nor cmdprio_bssplit (or only zeros). */
+bool procattr_cmdprio(const struct job *j, struct cmdprio_tab tab[2]);
+
+/* The ioprio of an I/O of len bytes drawn r (0..99); 0: none. */
+static inline uint16_t procattr_cmdprio_pick(const struct cmdprio_tab *t,
+					     uint64_t len, unsigned r)
+{
+	unsigned i;
+
+	for (i = 0; i < t->n; i++)
+		if ((!t->e[i].bs || t->e[i].bs == len) && r < t->e[i].cum)
+			return t->e[i].val;
+	return 0;
+}
 
 /* sync_file_range=FLAGS[:N]: FLAGS one or more of wait_before, write,
  * wait_after joined by ','; N writes between two calls (default 1).

@@ -16,6 +16,22 @@
 
 #define SECTOR	512
 
+/* Distinct write u's key: a bijection of u (splitmix64's finalizer), so
+ * distinct writes never share one and a repeat needs only u. */
+static uint64_t write_key(uint64_t u)
+{
+	u = (u ^ (u >> 30)) * 0xbf58476d1ce4e5b9ull;
+	u = (u ^ (u >> 27)) * 0x94d049bb133111ebull;
+	return u ^ (u >> 31);
+}
+
+#define GLOBAL_SEED	0x676c6f62ull
+
+uint64_t fill_pool_seed(const struct job *j)
+{
+	return j->dedupe_gn ? GLOBAL_SEED : j->randseed ^ 0x706f6f6cull;
+}
+
 bool fill_wanted(const struct job *j)
 {
 	return j->buffer_compress_percentage || j->dedupe_percentage ||
@@ -67,6 +83,15 @@ int fill_init(struct fill *f, const struct job *j, struct gen_data *data,
 				wmin;
 			f->ws = f->ws ? f->ws : 1;
 		}
+		if (f->ws && j->dedupe_gn > 1) {
+			f->gn = j->dedupe_gn;
+			f->gidx = j->dedupe_gidx;
+			f->gpps = f->ws / f->gn ? f->ws / f->gn : 1;
+			/* one per run (the process), as other jobs' keys */
+			f->gbase = j->allrandrepeat ? GLOBAL_SEED :
+				   write_key(GLOBAL_SEED ^ (uint64_t)getpid());
+			f->key_base = f->gbase + ((uint64_t)f->gidx << 40);
+		}
 		gen_rng_seed(&f->rng, j->randseed ^ 0x64656475ull ^
 			     ((uint64_t)j->clone << 32));
 		return 0;
@@ -89,15 +114,6 @@ void fill_free(struct fill *f)
 	f->filled = NULL;
 }
 
-/* Distinct write u's key: a bijection of u (splitmix64's finalizer), so
- * distinct writes never share one and a repeat needs only u. */
-static uint64_t write_key(uint64_t u)
-{
-	u = (u ^ (u >> 30)) * 0xbf58476d1ce4e5b9ull;
-	u = (u ^ (u >> 27)) * 0x94d049bb133111ebull;
-	return u ^ (u >> 31);
-}
-
 /* Each sector: its byte offset in the file, then the write's key. */
 static void scramble(void *buf, uint64_t off, size_t len, uint64_t key)
 {
@@ -116,7 +132,7 @@ void fill_write(struct fill *f, void *buf, uint32_t idx, uint64_t off,
 		size_t len)
 {
 	unsigned char *p = buf;
-	uint64_t key, u;
+	uint64_t key, u, base = f->key_base, c;
 	size_t i;
 
 	if (f->mode == FILL_CONST) {
@@ -131,11 +147,19 @@ void fill_write(struct fill *f, void *buf, uint32_t idx, uint64_t off,
 	/* D% of writes repeat a distinct one: the last (repeat) or one of
 	 * the first ws (working_set), drawn at random as fio does. */
 	if (f->dedupe && (f->ws || f->nuniq) &&
-	    gen_rng_below(&f->rng, 100) < f->dedupe)
+	    gen_rng_below(&f->rng, 100) < f->dedupe) {
 		u = f->ws ? gen_rng_below(&f->rng, f->ws) : f->nuniq - 1;
-	else
+		if (f->gn) {
+			/* dedupe_global: whose first writes u falls in */
+			c = u / f->gpps;
+			u -= c * f->gpps;
+			base = f->gbase +
+			       ((uint64_t)((f->gidx + c) % f->gn) << 40);
+		}
+	} else {
 		u = f->nuniq++;
-	key = write_key(f->key_base + u);
+	}
+	key = write_key(base + u);
 	f->data->xor(buf, f->data->pool, len, key);
 	if (!f->pct)
 		return;

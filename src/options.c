@@ -303,6 +303,18 @@ static int set_cmdprio(struct job *j, const struct opt_def *o,
 	return ret ? ret : set_str(field(j, o->off), val);
 }
 
+/* cmdprio_bssplit=: checked with kb_base 1024 (the worker reads it again
+ * with the job's) */
+static int set_cmdprio_bssplit(struct job *j, const struct opt_def *o,
+			       const char *val, char *why, size_t whylen)
+{
+	static const unsigned def[2];
+	int ret = procattr_cmdprio_bssplit_parse(val, 1024, def, NULL, why,
+						 whylen);
+
+	return ret ? ret : set_str(field(j, o->off), val);
+}
+
 static int set_numa_nodes(struct job *j, const struct opt_def *o,
 			  const char *val, char *why, size_t whylen)
 {
@@ -454,9 +466,10 @@ const struct opt_def options_table[] = {
 		  "all that are ready at once" },
 	{ .name = "iodepth_batch_complete_min",
 	  .alias = "iodepth_batch_complete", .type = OPT_UINT,
-	  .off = F(iodepth_batch_complete_min), .def = "1", .min = 1,
+	  .off = F(iodepth_batch_complete_min), .def = "1", .min = 0,
 	  .max = 65536, .category = "engine",
-	  .help = "Wait for at least this many completions at a time" },
+	  .help = "Wait for at least this many completions at a time; 0: "
+		  "never wait, poll" },
 	{ .name = "iodepth_batch_complete_max", .type = OPT_UINT,
 	  .off = F(iodepth_batch_complete_max), .def = "0", .min = 0,
 	  .max = 65536, .category = "engine",
@@ -467,6 +480,12 @@ const struct opt_def options_table[] = {
 	  .category = "engine",
 	  .help = "libaio, io_uring: percent of I/Os (READ[,WRITE]) issued "
 		  "with their own priority (cmdprio_class, cmdprio)" },
+	{ .name = "cmdprio_bssplit", .type = OPT_SPECIAL,
+	  .off = F(cmdprio_bssplit), .set = set_cmdprio_bssplit,
+	  .category = "engine",
+	  .help = "libaio, io_uring: per block size, percent of I/Os issued "
+		  "with their own priority, BS/PCT[/CLASS/LEVEL[/HINT]] "
+		  "joined by ':' (READ[,WRITE])" },
 	{ .name = "cmdprio_class", .type = OPT_SPECIAL,
 	  .off = F(cmdprio_class), .set = set_cmdprio, .def = "1",
 	  .category = "engine",
@@ -492,6 +511,11 @@ const struct opt_def options_table[] = {
 	  .off = F(hipri_percentage), .def = "0", .category = "engine",
 	  .help = "pvsync2: this percent of I/Os, drawn at random, with "
 		  "RWF_HIPRI (polled); hipri=1 is all of them" },
+	{ .name = "userspace_reap", .type = OPT_BOOL,
+	  .off = F(userspace_reap), .def = "0", .category = "engine",
+	  .help = "libaio with iodepth_batch_complete_min=0: collect "
+		  "completions from the AIO ring in user space, without "
+		  "io_getevents" },
 	{ .name = "libaio_vectored", .type = OPT_BOOL,
 	  .off = F(libaio_vectored), .def = "0", .category = "engine",
 	  .help = "libaio: submit vectored reads and writes (IOCB_CMD_PREADV, "
@@ -572,6 +596,10 @@ const struct opt_def options_table[] = {
 	  .category = "time",
 	  .help = "Of each thinktime, spend this much busy on the CPU "
 		  "first, then sleep the rest (default unit us)" },
+	{ .name = "thinkcycles", .type = OPT_UINT, .off = F(thinkcycles),
+	  .def = "0", .min = 0, .max = 4294967295u, .category = "time",
+	  .help = "After each read or write issued, spin this many "
+		  "iterations of the CPU's spin-wait hint (pause); 0: off" },
 	{ .name = "thinktime_blocks", .type = OPT_UINT,
 	  .off = F(thinktime_blocks), .def = "1", .min = 0,
 	  .max = UINT64_MAX, .category = "time",
@@ -963,6 +991,15 @@ const struct opt_def options_table[] = {
 	  .category = "cpu",
 	  .help = "I/O priority hint (command duration limit index) in the "
 		  "value ioprio_set gets; none: unchanged" },
+	{ .name = "uid", .type = OPT_UINT, .off = F(uid), .def = "none",
+	  .min = 0, .max = 4294967294u, .flags = OPT_F_NONE,
+	  .category = "cpu",
+	  .help = "User id the job runs as: its files are opened and laid "
+		  "out, and its thread runs, as this user; none: unchanged" },
+	{ .name = "gid", .type = OPT_UINT, .off = F(gid), .def = "none",
+	  .min = 0, .max = 4294967294u, .flags = OPT_F_NONE,
+	  .category = "cpu",
+	  .help = "Group id the job runs as (see uid); none: unchanged" },
 	{ .name = "numa_cpu_nodes", .type = OPT_SPECIAL,
 	  .off = F(numa_cpu_nodes), .set = set_numa_nodes, .category = "cpu",
 	  .help = "Each clone runs on the CPUs of these NUMA nodes (all, "
@@ -1170,6 +1207,11 @@ const struct opt_def options_table[] = {
 	  .def = "repeat", .choices = dedupe_mode_choices,
 	  .category = "buffers",
 	  .help = "Which earlier write a repeated one copies" },
+	{ .name = "dedupe_global", .type = OPT_BOOL, .off = F(dedupe_global),
+	  .def = "0", .category = "buffers",
+	  .help = "dedupe_mode=working_set: the working set is spread over "
+		  "all jobs with this option, so duplicates copy other "
+		  "jobs' writes too" },
 	{ .name = "dedupe_working_set_percentage", .type = OPT_UINT,
 	  .off = F(dedupe_working_set_percentage), .def = "5", .min = 0,
 	  .max = 100, .category = "buffers",
@@ -1406,7 +1448,6 @@ static const char *const fio_only[] = {
 	"clientname",
 	"clustername",
 	"cmd_type",
-	"cmdprio_bssplit",
 	"comm",
 	"conf",
 	"cont",
@@ -1419,7 +1460,6 @@ static const char *const fio_only[] = {
 	"ddir_seq_add",
 	"ddir_seq_nr",
 	"deac",
-	"dedupe_global",
 	"donorname",
 	"dp_scheme",
 	"exec_postrun",
@@ -1429,7 +1469,6 @@ static const char *const fio_only[] = {
 	"fdp_pli",
 	"fdp_pli_select",
 	"filetype",
-	"gid",
 	"gpu_dev_id",
 	"gpu_dev_ids",
 	"grace_time",
@@ -1517,13 +1556,10 @@ static const char *const fio_only[] = {
 	"std_redirect",
 	"stream_id",
 	"svcl",
-	"thinkcycles",
 	"touch_objects",
 	"ttl",
-	"uid",
 	"unit_base",
 	"uri",
-	"userspace_reap",
 	"verb",
 	"verify_bytchk",
 	"volume",
@@ -1624,6 +1660,11 @@ const char *options_fio_only_msg(const char *name)
 		return "fio has this option but iorig does not support it yet "
 		       "(fio 3.33 does not know it either: a later fio's, or "
 		       "fio's internal name of rw=...:N)";
+	if (!strncmp(name, "merge_blktrace_", 15))
+		return "fio has this option but iorig does not support it: it "
+		       "merges the binary blktrace traces read_iolog names "
+		       "into one, and iorig's read_iolog reads fio's iolog "
+		       "(versions 2 and 3) only, not blktrace's format";
 	return "fio has this option but iorig does not support it yet";
 }
 

@@ -349,6 +349,15 @@ static int check_job(const struct job *j, struct err_rec *e)
 		err_set(e, file, line, "hipri", "polled I/O needs direct=1");
 		return -EINVAL;
 	}
+	if (j->cmdprio_bssplit && *j->cmdprio_bssplit &&
+	    j->cmdprio_percentage && strspn(j->cmdprio_percentage, "0,") !=
+				     strlen(j->cmdprio_percentage)) {
+		err_set(e, file, line, "cmdprio_bssplit", "cmdprio_percentage="
+			"%s is set too: the two choose which I/Os carry a "
+			"priority in two ways, one of them only (fio refuses "
+			"both)", j->cmdprio_percentage);
+		return -EINVAL;
+	}
 	if (j->io_size && j->io_size < (j->bs_min[0] < j->bs_min[1] ?
 					j->bs_min[0] : j->bs_min[1])) {
 		err_set(e, file, line, "io_size", "%" PRIu64 " is smaller "
@@ -535,6 +544,12 @@ static void warn_fill(struct plan *p, const struct job *j)
 		plan_warn(p, j, "buffer_compress_chunk_unset",
 			  "buffer_compress_chunk has no effect without "
 			  "buffer_compress_percentage");
+	if (j->dedupe_global && (!j->dedupe_percentage ||
+				 j->dedupe_mode != DEDUPE_WORKING_SET))
+		plan_warn(p, j, "dedupe_global_unset", "dedupe_global has no "
+			  "effect without dedupe_percentage and "
+			  "dedupe_mode=working_set: as in fio, only a working "
+			  "set is shared between jobs");
 }
 
 /* fio's log and error knobs that change less here than a user may
@@ -623,6 +638,14 @@ static void warn_job(struct plan *p, const struct job *j)
 	warn_think(p, j);
 	warn_fill(p, j);
 	warn_logs(p, j);
+	if (j->userspace_reap && j->iodepth_batch_complete_min &&
+	    eng && !strcmp(eng->name, "libaio"))
+		plan_warn(p, j, "userspace_reap_ignored", "userspace_reap "
+			  "has no effect with iodepth_batch_complete_min=%"
+			  PRIu64 ": as in fio, completions are read from the "
+			  "ring in user space only with 0 (never wait); with "
+			  "more they are waited for with io_getevents",
+			  j->iodepth_batch_complete_min);
 	if (j->write_barrier)
 		plan_warn(p, j, "write_barrier_ignored", "write_barrier has "
 			  "no effect: fio marks barrier writes only for its "
@@ -1182,6 +1205,30 @@ static int check_runctl(const struct plan *p, bool filtered,
 	return 0;
 }
 
+/*
+ * dedupe_global: the jobs whose deduplicated writes copy from one working
+ * set spread over all of them (fill.h): those that set it and make such
+ * writes (dedupe_mode=working_set, dedupe_percentage, writes of their
+ * own bytes), numbered in plan order.
+ */
+static void number_dedupe_global(struct plan *p)
+{
+	unsigned n = 0;
+	size_t i;
+
+	for (i = 0; i < p->njobs; i++) {
+		struct job *j = &p->jobs[i];
+
+		if (j->dedupe_global && j->dedupe_percentage &&
+		    j->dedupe_mode == DEDUPE_WORKING_SET &&
+		    (rw_dirs(j->rw) & (1u << DDIR_WRITE)) && !j->verify)
+			j->dedupe_gidx = n++;
+	}
+	for (i = 0; i < p->njobs; i++)
+		if (p->jobs[i].dedupe_global)
+			p->jobs[i].dedupe_gn = n;
+}
+
 int plan_build(struct plan *p, const struct raw_doc *doc,
 	       const struct plan_filter *f, struct err_rec *e)
 {
@@ -1219,6 +1266,8 @@ int plan_build(struct plan *p, const struct raw_doc *doc,
 	}
 	if (!ret)
 		ret = check_runctl(p, f && f->sections, e);
+	if (!ret)
+		number_dedupe_global(p);
 	if (ret)
 		plan_free(p);
 	return ret;

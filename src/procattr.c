@@ -21,6 +21,7 @@
 
 #include "cpuset.h"
 #include "procattr.h"
+#include "value.h"
 
 #define IOPRIO_CLASS_SHIFT	13
 #define IOPRIO_HINT_SHIFT	3
@@ -116,8 +117,10 @@ int procattr_apply(const struct job *j, char *why, size_t whylen)
 	if ((j->numa_cpu_nodes || j->numa_mem_policy) &&
 	    (r = numa_apply(j, why, whylen)))
 		return r;
+	/* nice=0 (the default) leaves the thread's as it is, as fio's
+	 * nice(0) does: under `nice -n 19 iorig` a job stays at 19 */
 	if (j->nice && !procattr_nice_parse(j->nice, &nice, why, whylen) &&
-	    setpriority(PRIO_PROCESS, 0, nice)) {
+	    nice && setpriority(PRIO_PROCESS, 0, nice)) {
 		snprintf(why, whylen, "nice=%d: setpriority: %s", nice,
 			 strerror(errno));
 		return -errno;
@@ -132,6 +135,67 @@ int procattr_apply(const struct job *j, char *why, size_t whylen)
 			 (v >> IOPRIO_HINT_SHIFT) & 0x3ff, strerror(errno));
 		return -errno;
 	}
+	return 0;
+}
+
+/* setresgid/setresuid on this thread only; -1 leaves an id as it is. */
+static int set_ids(bool gid, long r, long e, long s, char *why,
+		   size_t whylen, unsigned id)
+{
+	if (!syscall(gid ? SYS_setresgid : SYS_setresuid, r, e, s))
+		return 0;
+	if (why)
+		snprintf(why, whylen, "%s=%u: %s on the job's thread: %s",
+			 gid ? "gid" : "uid", id,
+			 gid ? "setresgid" : "setresuid", strerror(errno));
+	return -errno;
+}
+
+int procattr_cred_enter(const struct job *j, struct procattr_cred *sv,
+			char *why, size_t whylen)
+{
+	int r;
+
+	*sv = (struct procattr_cred){ .euid = (unsigned)geteuid(),
+				      .egid = (unsigned)getegid() };
+	/* the group first: a new gid needs the privilege the uid drops */
+	if (j->gid != UINT64_MAX) {
+		if ((r = set_ids(true, -1, (long)j->gid, -1, why, whylen,
+				 (unsigned)j->gid)))
+			return r;
+		sv->gid_on = true;
+	}
+	if (j->uid != UINT64_MAX) {
+		if ((r = set_ids(false, -1, (long)j->uid, -1, why, whylen,
+				 (unsigned)j->uid))) {
+			procattr_cred_leave(sv);
+			return r;
+		}
+		sv->uid_on = true;
+	}
+	return 0;
+}
+
+void procattr_cred_leave(const struct procattr_cred *sv)
+{
+	/* the uid first: it gives back the privilege to change the gid */
+	if (sv->uid_on)
+		(void)set_ids(false, -1, sv->euid, -1, NULL, 0, 0);
+	if (sv->gid_on)
+		(void)set_ids(true, -1, sv->egid, -1, NULL, 0, 0);
+}
+
+int procattr_cred_drop(const struct job *j, char *why, size_t whylen)
+{
+	long g = (long)j->gid, u = (long)j->uid;
+	int r;
+
+	if (j->gid != UINT64_MAX &&
+	    (r = set_ids(true, g, g, g, why, whylen, (unsigned)g)))
+		return r;
+	if (j->uid != UINT64_MAX &&
+	    (r = set_ids(false, u, u, u, why, whylen, (unsigned)u)))
+		return r;
 	return 0;
 }
 
@@ -393,18 +457,140 @@ bad:
 	return -EINVAL;
 }
 
-bool procattr_cmdprio(const struct job *j, uint64_t share[2],
-		      uint16_t val[2])
+static unsigned ioprio_val(unsigned cls, unsigned lvl, unsigned hint)
+{
+	return cls << IOPRIO_CLASS_SHIFT | hint << IOPRIO_HINT_SHIFT | lvl;
+}
+
+/* Add an entry of bs (0: any) and pct to t: its cum is the running sum
+ * of the entries of the same size. */
+static int tab_add(struct cmdprio_tab *t, uint64_t bs, unsigned pct,
+		   unsigned val, char *why, size_t whylen)
+{
+	unsigned i, sum = pct;
+
+	/* the last entry of the same size holds the sum so far */
+	for (i = t->n; i-- > 0;)
+		if (t->e[i].bs == bs) {
+			sum += t->e[i].cum;
+			break;
+		}
+	if (sum > 100) {
+		snprintf(why, whylen, "the percentages of block size %" PRIu64
+			 " add up to %u, more than 100", bs, sum);
+		return -EINVAL;
+	}
+	if (t->n == CMDPRIO_SPLIT_MAX) {
+		snprintf(why, whylen, "more than %u entries in one direction",
+			 CMDPRIO_SPLIT_MAX);
+		return -EINVAL;
+	}
+	t->e[t->n].bs = bs;
+	t->e[t->n].cum = sum;
+	t->e[t->n].val = (uint16_t)val;
+	t->n++;
+	return 0;
+}
+
+/* One direction's list: BS/PCT[/CLASS/LEVEL[/HINT]] joined by ':'. */
+static int split_list(const char *s, size_t len, unsigned kb_base,
+		      unsigned def_val, struct cmdprio_tab *t, char *why,
+		      size_t whylen)
+{
+	static const unsigned max[] = { 100, 3, 7, 1023 };
+	static const char *const what[] = { "a percentage", "a class",
+					    "a level", "a hint" };
+	char item[128], *f, *e;
+	unsigned long v[4];
+	const char *p = s, *end = s + len, *c;
+	uint64_t bs;
+	size_t n;
+	int k, r;
+
+	while (p < end) {
+		c = memchr(p, ':', (size_t)(end - p));
+		n = (size_t)((c ? c : end) - p);
+		if (!n || n >= sizeof(item))
+			goto bad;
+		memcpy(item, p, n);
+		item[n] = '\0';
+		p = c ? c + 1 : end;
+		f = strchr(item, '/');
+		if (!f)
+			goto bad;
+		*f++ = '\0';
+		if ((r = value_size(item, kb_base, &bs, why, whylen)))
+			return r;
+		if (!bs) {
+			snprintf(why, whylen, "block size 0 in '%s'", s);
+			return -EINVAL;
+		}
+		for (k = 0; k < 4; k++) {
+			/* bs/ and bs/pct, or all of class and level */
+			if (!*f && (k <= 1 || k == 3))
+				break;
+			errno = 0;
+			v[k] = strtoul(f, &e, 10);
+			if (errno || e == f || (*e && *e != '/') ||
+			    v[k] > max[k]) {
+				snprintf(why, whylen, "expected %s from 0 to "
+					 "%u in '%.*s'", what[k], max[k],
+					 (int)n, c ? c - n : end - n);
+				return -EINVAL;
+			}
+			f = *e ? e + 1 : e;
+		}
+		if (k == 2 || *f)
+			goto bad;
+		if (!k || !v[0])
+			continue;	/* no share: as fio, nothing */
+		if ((r = tab_add(t, bs, (unsigned)v[0], k >= 3 ?
+				 ioprio_val((unsigned)v[1], (unsigned)v[2],
+					    k == 4 ? (unsigned)v[3] : 0) :
+				 def_val, why, whylen)))
+			return r;
+	}
+	return 0;
+bad:
+	snprintf(why, whylen, "expected BS/PERCENT[/CLASS/LEVEL[/HINT]] "
+		 "entries joined by ':', in '%.*s'", (int)len, s);
+	return -EINVAL;
+}
+
+int procattr_cmdprio_bssplit_parse(const char *val, unsigned kb_base,
+				   const unsigned def_val[2],
+				   struct cmdprio_tab *tab, char *why,
+				   size_t whylen)
+{
+	struct cmdprio_tab tmp[2];
+	const char *c1 = strchr(val, ','), *c2 = c1 ? strchr(c1 + 1, ',') :
+					   NULL;
+	int r;
+
+	if (!tab)
+		tab = tmp;
+	memset(tab, 0, 2 * sizeof(*tab));
+	if (!c1)
+		return split_list(val, strlen(val), kb_base, def_val[0],
+				  &tab[0], why, whylen) ? -EINVAL :
+		       split_list(val, strlen(val), kb_base, def_val[1],
+				  &tab[1], why, whylen);
+	if ((r = split_list(val, (size_t)(c1 - val), kb_base, def_val[0],
+			    &tab[0], why, whylen)))
+		return r;
+	/* the trim list (after a second comma) is ignored, as in fio */
+	return split_list(c1 + 1, (size_t)((c2 ? c2 : val + strlen(val)) -
+					   c1 - 1), kb_base, def_val[1],
+			  &tab[1], why, whylen);
+}
+
+bool procattr_cmdprio(const struct job *j, struct cmdprio_tab tab[2])
 {
 	unsigned pct[2], cls[2] = { 1, 1 }, lvl[2] = { 0, 0 },
-		 hint[2] = { 0, 0 };
-	char why[128];
+		 hint[2] = { 0, 0 }, def[2];
+	char why[256];
 	int k;
 
-	if (!j->cmdprio_percentage ||
-	    procattr_pair_parse(j->cmdprio_percentage, 100, pct, why,
-				sizeof(why)) || (!pct[0] && !pct[1]))
-		return false;
 	/* Checked when set: these parse. */
 	if (j->cmdprio_class)
 		procattr_pair_parse(j->cmdprio_class, 3, cls, why, sizeof(why));
@@ -413,12 +599,23 @@ bool procattr_cmdprio(const struct job *j, uint64_t share[2],
 	if (j->cmdprio_hint)
 		procattr_pair_parse(j->cmdprio_hint, 1023, hint, why,
 				    sizeof(why));
-	for (k = 0; k < 2; k++) {
-		share[k] = pct[k] >= 100 ? UINT64_MAX :
-			   ((uint64_t)pct[k] << 32) / 100;
-		val[k] = (uint16_t)(cls[k] << IOPRIO_CLASS_SHIFT |
-				    hint[k] << IOPRIO_HINT_SHIFT | lvl[k]);
+	for (k = 0; k < 2; k++)
+		def[k] = ioprio_val(cls[k], lvl[k], hint[k]);
+	memset(tab, 0, 2 * sizeof(*tab));
+	if (j->cmdprio_bssplit) {
+		if (procattr_cmdprio_bssplit_parse(j->cmdprio_bssplit,
+						   (unsigned)j->kb_base, def,
+						   tab, why, sizeof(why)))
+			return false;
+		return tab[0].n || tab[1].n;
 	}
+	if (!j->cmdprio_percentage ||
+	    procattr_pair_parse(j->cmdprio_percentage, 100, pct, why,
+				sizeof(why)) || (!pct[0] && !pct[1]))
+		return false;
+	for (k = 0; k < 2; k++)
+		if (pct[k])
+			tab_add(&tab[k], 0, pct[k], def[k], why, sizeof(why));
 	return true;
 }
 

@@ -18,6 +18,7 @@
 #include "iosched.h"
 #include "path.h"
 #include "peers.h"
+#include "procattr.h"
 #include "progress.h"
 #include "run.h"
 #include "sysinfo.h"
@@ -404,6 +405,28 @@ static void peers_opened(const struct plan *p, unsigned wg,
 	}
 }
 
+/* target_open as the job's uid=/gid= (procattr_cred_enter): its files
+ * are made and checked as the job's user's, as fio's job process does. */
+static int open_as_job(struct target *t, struct target *all, size_t n,
+		       const struct job *j, const atomic_int *stop,
+		       struct err_rec *e)
+{
+	struct procattr_cred sv;
+	char why[256];
+	int ret;
+
+	if (j->uid == UINT64_MAX && j->gid == UINT64_MAX)
+		return target_open(t, all, n, j, stop, e);
+	ret = procattr_cred_enter(j, &sv, why, sizeof(why));
+	if (ret) {
+		err_set(e, "", 0, "", "%s", why);
+		return ret;
+	}
+	ret = target_open(t, all, n, j, stop, e);
+	procattr_cred_leave(&sv);
+	return ret;
+}
+
 /*
  * Open (and lay out) every target of wait group wg, then start its
  * workers; they set up and wait at the gate, which opens once all have:
@@ -435,7 +458,7 @@ static unsigned start_group(const struct plan *p, unsigned wg,
 			continue;
 		}
 		ret = needs_files(j) && !(j->engine->flags & ENGINE_NOLAYOUT) ?
-		      target_open(&tg[i], tg, p->njobs, j, stop, &e) : 0;
+		      open_as_job(&tg[i], tg, p->njobs, j, stop, &e) : 0;
 		if (ret) {
 			r->stats[i].interrupted = atomic_load(stop) != 0;
 			/* Stopped laying out: not run, not failed. */

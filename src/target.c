@@ -1180,6 +1180,12 @@ static int region_holes(const struct target *t, const struct target_file *tf,
 		return 0;
 	ret = count_unwritten(tf->path, tf->offset, size < end ? size : end,
 			      holes);
+	/* the open, not the mapping (uid=: the job's user may not read) */
+	if (ret == -EACCES || ret == -EPERM) {
+		err_set(e, tf->path, 0, "", "cannot open for reading: %s",
+			strerror(-ret));
+		return ret;
+	}
 	if (ret) {
 		err_set(e, tf->path, 0, "layout", "cannot map the file's "
 			"extents (FIEMAP, SEEK_HOLE): %s", strerror(-ret));

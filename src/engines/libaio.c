@@ -6,7 +6,9 @@
  * iocb (iocbs[req->idx]), so the hot path never allocates. queue() prepares
  * the slot's iocb and appends it to the pending batch; commit() hands the
  * whole batch over with io_submit; reap() collects completions with
- * io_getevents.
+ * io_getevents, or (userspace_reap=1 with iodepth_batch_complete_min=0,
+ * fio's rule) by reading the completion ring directly, which libaio's
+ * ring layout allows: no system call to reap.
  *
  * Timestamps (the man page quotes this):
  *   t_submit: one clock read as soon as io_submit returns, given to every
@@ -52,6 +54,7 @@
 #include <time.h>
 
 #include "clock.h"
+#include "cpu.h"
 #include "engine.h"
 
 /*
@@ -81,6 +84,7 @@ struct aio_state {
 	unsigned in_kernel;		/* submitted, not yet reaped */
 	bool blocked;			/* EAGAIN, and nothing reaped since */
 	bool ring_ok;			/* the ring can be peeked */
+	bool user_reap;			/* userspace_reap: reaped from it */
 	unsigned seen;			/* events in the ring stamped done */
 	struct iovec *iov;		/* libaio_vectored: one per slot */
 };
@@ -118,6 +122,7 @@ static int aio_init(struct engine_ctx *ctx)
 		st->ring_ok = h->magic == AIO_RING_MAGIC_V1 && !h->incompat &&
 			      h->hdr_len == sizeof(*h);
 	}
+	st->user_reap = st->ring_ok && ctx->opts.userspace_reap;
 	ctx->priv = st;
 	ctx->queue_nocall = true;
 	return 0;
@@ -285,6 +290,32 @@ static void aio_wait_submit(struct aio_state *st, const struct clock *clk)
 }
 
 /*
+ * userspace_reap: what io_getevents does, in user space: copy events
+ * from head up to tail (at most max), then publish the new head (the
+ * kernel reads it to know the slots are free again). With fewer than
+ * min, spin (pause) for more: only the worker's own waits ask for some
+ * (a pass's end, the job's end), since min is 0 in this mode otherwise.
+ */
+static int aio_ring_reap(struct aio_state *st, unsigned min, unsigned max)
+{
+	struct aio_uring_hdr *h = (void *)st->ioctx;
+	unsigned head = __atomic_load_n(&h->head, __ATOMIC_RELAXED), tail;
+	unsigned n = 0;
+
+	for (;;) {
+		tail = __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE);
+		while (n < max && head != tail) {
+			st->events[n++] = h->events[head];
+			head = head + 1 == h->nr ? 0 : head + 1;
+		}
+		__atomic_store_n(&h->head, head, __ATOMIC_RELEASE);
+		if (n >= min)
+			return (int)n;
+		cpu_relax();
+	}
+}
+
+/*
  * Refused requests come first (they are already complete), then
  * io_getevents for the rest of min, capped at what the kernel holds and
  * at max. Returns fewer than min only when the kernel holds fewer than
@@ -313,10 +344,13 @@ static int aio_reap(struct engine_ctx *ctx, unsigned min,
 	want_min = min > n ? min - n : 0;
 	if (want_min > want_max)
 		want_min = want_max;
-	do
-		r = io_getevents(st->ioctx, (long)want_min, (long)want_max,
-				 st->events, NULL);
-	while (r == -EINTR);
+	if (st->user_reap)
+		r = aio_ring_reap(st, want_min, want_max);
+	else
+		do
+			r = io_getevents(st->ioctx, (long)want_min,
+					 (long)want_max, st->events, NULL);
+		while (r == -EINTR);
 	if (r < 0)
 		return n ? (int)n : r;	/* the error comes back next time */
 	now = clock_ticks(ctx->clk);
@@ -378,7 +412,8 @@ const struct engine_ops engine_libaio = {
 	.flags = ENGINE_ASYNC_NEEDS_DIRECT,
 	/* cmdprio_class, cmdprio, cmdprio_hint act through it */
 	.options = (const char *const[]){ "cmdprio_percentage",
-					  "libaio_vectored", NULL },
+					  "cmdprio_bssplit", "libaio_vectored",
+					  "userspace_reap", NULL },
 	.submit_call = "io_submit",
 	.init = aio_init,
 	.queue = aio_queue,

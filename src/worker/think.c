@@ -12,18 +12,33 @@
  * The count at which a stall fell due is the base of the next one, as in
  * fio: with thinktime_blocks_type=complete, I/Os that complete while the
  * queue drains count toward the next stall.
+ *
+ * thinkcycles=N (fio 3.36 and later): after each read or write issued,
+ * N iterations of the CPU's spin-wait hint (pause on x86, yield on arm),
+ * with I/Os in flight and no clock read: a CPU-bound think of a fixed
+ * amount of work rather than of time. Independent of thinktime.
  */
 #include <time.h>
 
+#include "cpu.h"
 #include "wstate.h"
 
 /* Longest single sleep: a signal's stop is seen within this. */
 #define THINK_SLEEP_STEP_NS	50000000ull
 
+void think_cycles(uint64_t n)
+{
+	uint64_t i;
+
+	for (i = 0; i < n; i++)
+		cpu_relax();
+}
+
 void think_init(struct wstate *s)
 {
 	const struct job *j = s->j;
 
+	s->cycles = j->thinkcycles;
 	s->think_on = j->thinktime_ns != 0;
 	if (!s->think_on)
 		return;

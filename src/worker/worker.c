@@ -91,7 +91,7 @@ static int alloc_reqs(struct wstate *s)
 	s->ctx.buf_stride = stride;
 	/* Each write's bytes (gen.h); verify= writes its own. */
 	if (rw_dirs(j->rw) & (1u << DDIR_WRITE) && !j->verify &&
-	    gen_data_init(&s->wdata, bs, j->randseed ^ 0x706f6f6cull,
+	    gen_data_init(&s->wdata, bs, fill_pool_seed(j),
 			  (j->allrandrepeat ? 0x616c6c72ull :
 			   clock_mono_ns() ^ ((uint64_t)getpid() << 20)) ^
 			  j->randseed ^ ((uint64_t)j->clone << 40))) {
@@ -255,7 +255,8 @@ static bool serial_blocked(const struct wstate *s)
 
 /*
  * True when every per-I/O feature is off: no verify= or serialize_overlap
- * (slow), buffer options (fill), rate= (pace_on), thinktime=, iodepth_low,
+ * (slow), buffer options (fill), rate= (pace_on), thinktime=,
+ * thinkcycles=, iodepth_low,
  * run control, ramp_time still running, interval=, logs, fsync=/
  * fdatasync=/sync_file_range=, cmdprio_percentage=. The I/O loop reads it once per round (an issue() call, a
  * reap batch) and runs a copy of issue() or of the completion loop where
@@ -266,6 +267,7 @@ static bool serial_blocked(const struct wstate *s)
 static inline bool plain_now(const struct wstate *s)
 {
 	return !(s->slow | s->pace_on | s->think_on | s->ctl_on | s->syncs |
+		 (s->cycles != 0) |
 		 s->cmdprio |
 		 (s->fill != NULL) | (s->low != 0) | (s->ramp_end != 0) |
 		 (s->irec != NULL) | (s->iolog != NULL) | s->lat_max_on |
@@ -353,8 +355,10 @@ prep_as(struct wstate *s, struct io_req *req, const bool plain)
 	req->len = io.len;
 	req->ddir = io.ddir;
 	if (!plain && s->cmdprio)
-		req->ioprio = io.ddir < 2 && (gen_rng_next(&s->cp_rng) >> 32) <
-			      s->cp_share[io.ddir] ? s->cp_val[io.ddir] : 0;
+		req->ioprio = io.ddir < 2 ?
+			procattr_cmdprio_pick(&s->cp[io.ddir], io.len,
+				(unsigned)(((gen_rng_next(&s->cp_rng) >> 32) *
+					    100) >> 32)) : 0;
 	req->t_submit = 0;
 	req->t_done = 0;
 	if (io.ddir == DDIR_WRITE) {
@@ -1014,7 +1018,7 @@ static inline __attribute__((always_inline)) void
 issue_as(struct wstate *s, const bool plain)
 {
 	struct io_req *req;
-	int r;
+	int r, ddir;
 
 	if (!plain && __builtin_expect(s->lt_on, 0) && !s->ramp_end &&
 	    !s->stopping && !s->st->err)
@@ -1069,8 +1073,9 @@ issue_as(struct wstate *s, const bool plain)
 		/* Only a queue() that may block needs the stop hand-off */
 		if (s->qguard)
 			call_enter(s);
+		ddir = req->ddir;	/* req may be done and reused below */
 		/* Trims: one branch, never taken by reads and writes. */
-		r = __builtin_expect(req->ddir == DDIR_TRIM, 0) ?
+		r = __builtin_expect(ddir == DDIR_TRIM, 0) ?
 			trim_req(s, req) : s->eng->queue(&s->ctx, req);
 		if (s->qguard && !call_leave(s))
 			return;
@@ -1106,6 +1111,8 @@ issue_as(struct wstate *s, const bool plain)
 		}
 		if (!plain && s->think_on)
 			think_check(s, 1);
+		if (!plain && s->cycles && ddir != DDIR_TRIM)
+			think_cycles(s->cycles);
 		if (s->queued >= (one_at_a_time(s) ? 1 : s->batch_submit))
 			break;
 	}
@@ -1471,7 +1478,7 @@ static int hints_setup(struct wstate *s)
 	/* cmdprio: the engines that carry a priority per I/O */
 	for (i = 0; s->eng->options && s->eng->options[i]; i++)
 		if (!strcmp(s->eng->options[i], "cmdprio_percentage") &&
-		    procattr_cmdprio(j, s->cp_share, s->cp_val)) {
+		    procattr_cmdprio(j, s->cp)) {
 			s->cmdprio = true;
 			gen_rng_seed(&s->cp_rng, j->randseed ^ 0x636d6470ull ^
 				     ((uint64_t)j->clone << 40));
@@ -1523,14 +1530,17 @@ void *worker_main(void *arg)
 		/* each engine reads its own; the other's stays at default */
 		.vectored = j->libaio_vectored ||
 			    (j->nonvectored && !strcmp(j->nonvectored, "0")),
+		/* fio's rule: only when reaping never waits in the kernel */
+		.userspace_reap = j->userspace_reap &&
+				  !j->iodepth_batch_complete_min,
 	};
 	s.ctx.iodepth = s.depth;
 	s.ctx.clk = w->clk;
 	s.ctx.tgt = w->tgt;
 	s.batch_submit = j->iodepth_batch_submit ?
 			 (unsigned)j->iodepth_batch_submit : s.depth;
-	s.reap_min = j->iodepth_batch_complete_min ?
-		     (unsigned)j->iodepth_batch_complete_min : 1;
+	/* 0: never wait for a completion, poll (fio's meaning) */
+	s.reap_min = (unsigned)j->iodepth_batch_complete_min;
 	s.reap_max = j->iodepth_batch_complete_max ?
 		     (unsigned)j->iodepth_batch_complete_max : s.depth;
 	if (s.reap_max < s.reap_min)
@@ -1538,9 +1548,15 @@ void *worker_main(void *arg)
 	/* A thinking job reaps what is done, as fio does (think.c). */
 	s.adaptive = !j->iodepth_batch_submit &&
 		     !j->iodepth_batch_complete_max && s.depth > 1 &&
+		     j->iodepth_batch_complete_min &&
 		     !j->thinktime_ns;
+	/* uid=, gid= first, as fio: all that follows is the job's user's */
+	ret = procattr_cred_drop(j, msg, sizeof(msg));
+	if (ret)
+		job_fail(&s, ret, "%s", msg);
 	/* Pinned first: the batching depends on the CPUs allowed */
-	ret = ctl_setup(&s);
+	if (!ret)
+		ret = ctl_setup(&s);
 	if (!ret) {
 		/* nice=, prio= (procattr.h): before the engine starts */
 		ret = procattr_apply(j, msg, sizeof(msg));

@@ -83,11 +83,10 @@ struct wstate {
 	unsigned sfr_flags;
 	uint64_t sfr_nr, sfr_count;
 	uint64_t *sfr_rng;
-	/* cmdprio_percentage= (procattr.h): per direction, the share of
-	 * I/Os (in 1/2^32) that carry cp_val; drawn from cp_rng */
+	/* cmdprio_percentage=, cmdprio_bssplit= (procattr.h): per
+	 * direction, which I/Os carry which priority; drawn from cp_rng */
 	bool cmdprio;
-	uint64_t cp_share[2];
-	uint16_t cp_val[2];
+	struct cmdprio_tab cp[2];
 	struct gen_rng cp_rng;
 	struct cpu_usage cpu0;		/* the job thread at measure start */
 	struct cpu_usage eng_cpu0;	/* the engine's threads, likewise */
@@ -134,6 +133,9 @@ struct wstate {
 	uint64_t bw_next, bw_last, bw_period;
 	uint64_t iops_next, iops_last, iops_period;
 	uint64_t bw_base[DDIR_NR], iops_base[DDIR_NR];
+	/* thinkcycles= (think.c): spin-wait hints after each read or
+	 * write issued; 0: off */
+	uint64_t cycles;
 	/* thinktime= (think.c); all unused when think_on is false */
 	bool think_on;
 	bool think_due;		/* stall once nothing is in flight */
@@ -314,6 +316,8 @@ void think_init(struct wstate *s);
 void think_check(struct wstate *s, unsigned issued);
 /* The stall itself, with nothing in flight; moves s->now past it. */
 void think_run(struct wstate *s);
+/* thinkcycles=: n spin-wait iterations on the CPU, nothing else. */
+void think_cycles(uint64_t n);
 
 /* The verification phase inside a worker (src/verify/phase.c). */
 bool verify_next_io(struct wstate *s, struct gen_io *io);

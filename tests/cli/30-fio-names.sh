@@ -35,6 +35,10 @@ expect_rc 2
 expect_in err "j\.fio:2: option 'clientname': fio has this option but iorig does not"
 expect_in err "j\.fio:3: option 'pool': fio has this option but iorig does not"
 expect_not_in err "did you mean|unknown option|ratemin|fileoffset"
+# merge_blktrace_*: says why (read_iolog reads no blktrace traces).
+run --name=m --size=4k --merge_blktrace_file=m.bin --parse-only
+expect_rc 2
+expect_in err "merge_blktrace_file': .*not blktrace's format"
 
 # fio's aliases of options iorig has mean the same.
 run --parse-only --name=a --ratemin=1m --ratecycle=2s --fileoffset=8k \

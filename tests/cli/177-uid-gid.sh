@@ -1,0 +1,72 @@
+#!/bin/sh
+# uid=, gid=: the job's files are made and opened as that user (stat's
+# owner, the kernel's permission check), its thread runs as that user,
+# and the main thread and the other jobs keep theirs (/proc/PID/task).
+. "$(dirname "$0")/lib.sh"
+
+[ "$(id -u)" = 0 ] || skip "needs root (switching to another user)"
+chmod 711 "$T"
+mkdir -m 1777 "$T/d"
+
+# A file the job creates belongs to the job's user and group.
+run --name=u --filename="$T/d/made" --rw=write --size=64k --uid=65534 \
+    --gid=65534
+expect_rc 0
+[ "$(stat -c '%u:%g' "$T/d/made")" = 65534:65534 ] ||
+	die "made by the job: owner $(stat -c '%u:%g' "$T/d/made"), expected 65534:65534"
+# Without uid/gid: root's.
+run --name=r --filename="$T/d/root" --rw=write --size=64k
+expect_rc 0
+[ "$(stat -c '%u:%g' "$T/d/root")" = 0:0 ] || die "without uid: not root's"
+
+# A file only root may read: the job as 65534 fails with EACCES; as root
+# (uid=0) it reads it.
+head -c 65536 /dev/urandom >"$T/d/secret"
+chmod 600 "$T/d/secret"
+run --name=s --filename="$T/d/secret" --rw=read --size=64k --uid=65534 \
+    --gid=65534
+expect_rc 1
+expect_in err "secret.*Permission denied"
+run --name=s --filename="$T/d/secret" --rw=read --size=64k --uid=0
+expect_rc 0
+# World-readable: the same job as 65534 reads it (the check is the
+# kernel's, on the job's user).
+chmod 604 "$T/d/secret"
+run --name=s --filename="$T/d/secret" --rw=read --size=64k --uid=65534 \
+    --gid=65534 --output-format=json
+expect_rc 0
+json_is "d['jobs'][0]['read']['io_bytes']" 65536
+
+# While two jobs run, one with uid=65534: its thread alone has 65534 as
+# real, effective, saved and fs uid (and gid); the main thread (the
+# task whose id is the process') and the other job keep root.
+"$IORIG" --name=a --filename="$T/d/fa" --rw=write --size=256k \
+    --time_based --runtime=1500ms --uid=65534 --gid=65534 \
+    --name=b --filename="$T/d/fb" --rw=write --size=256k --time_based \
+    --runtime=1500ms >"$T/out" 2>"$T/err" &
+pid=$!
+sleep 0.7
+main=$(awk '/^Uid:/ { print $2,$3,$4,$5 }' "/proc/$pid/task/$pid/status")
+nob=0 root=0
+for t in /proc/"$pid"/task/*; do
+	u=$(awk '/^Uid:/ { print $2,$3,$4,$5 }' "$t/status")
+	g=$(awk '/^Gid:/ { print $2,$3,$4,$5 }' "$t/status")
+	case "$u/$g" in
+	"65534 65534 65534 65534/65534 65534 65534 65534") nob=$((nob + 1)) ;;
+	"0 0 0 0/0 0 0 0") root=$((root + 1)) ;;
+	*) kill "$pid"; die "task $t: uid $u gid $g" ;;
+	esac
+done
+wait "$pid"
+rc=$?
+expect_rc 0
+[ "$main" = "0 0 0 0" ] || die "main thread: uid $main, expected root"
+[ "$nob" = 1 ] || die "$nob threads run as 65534, expected 1 (job a)"
+[ "$root" -ge 2 ] || die "$root threads run as root, expected 2 or more"
+[ "$(stat -c %u "$T/d/fa"):$(stat -c %u "$T/d/fb")" = 65534:0 ] ||
+	die "owners of fa, fb: $(stat -c %u "$T/d/fa"):$(stat -c %u "$T/d/fb")"
+
+# Range: -1 is not a uid here (none is the default).
+run --name=x --filename="$T/d/x" --rw=write --size=4k --uid=-1 --parse-only
+expect_rc 2
+echo ok

@@ -117,13 +117,24 @@ int procattr_apply(const struct job *j, char *why, size_t whylen)
 	if ((j->numa_cpu_nodes || j->numa_mem_policy) &&
 	    (r = numa_apply(j, why, whylen)))
 		return r;
-	/* nice=0 (the default) leaves the thread's as it is, as fio's
-	 * nice(0) does: under `nice -n 19 iorig` a job stays at 19 */
+	/* fio's nice(N): an increment to the thread's nice value, clamped
+	 * to -20..19 as nice(2) does (under `nice -n 5 iorig`, nice=3 runs
+	 * the job at 8); nice=0, the default, leaves it as it is. */
 	if (j->nice && !procattr_nice_parse(j->nice, &nice, why, whylen) &&
-	    nice && setpriority(PRIO_PROCESS, 0, nice)) {
-		snprintf(why, whylen, "nice=%d: setpriority: %s", nice,
-			 strerror(errno));
-		return -errno;
+	    nice) {
+		int cur;
+
+		errno = 0;
+		cur = getpriority(PRIO_PROCESS, 0);
+		if (cur == -1 && errno)
+			cur = 0;
+		cur += nice;
+		cur = cur < -20 ? -20 : cur > 19 ? 19 : cur;
+		if (setpriority(PRIO_PROCESS, 0, cur)) {
+			snprintf(why, whylen, "nice=%d: setpriority(%d): %s",
+				 nice, cur, strerror(errno));
+			return -errno;
+		}
 	}
 	if (!prio_set(j))
 		return 0;

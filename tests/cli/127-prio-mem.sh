@@ -39,6 +39,19 @@ grep -q 'ioprio_set(IOPRIO_WHO_PROCESS, 0, IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4)
 	"$T/s.norm" || die "no ioprio_set(BE, 4): $(cat "$T/s.iorig")"
 grep -q 'setpriority(PRIO_PROCESS, 0, 3) = 0' "$T/s.norm" ||
 	die "no setpriority(3): $(cat "$T/s.iorig")"
+# An increment, as fio's nice(3): under nice -n 5 the job runs at 8.
+strace -f -qq -e trace=setpriority -o "$T/s.rel" nice -n 5 \
+	"$IORIG" --name=p --ioengine=null --size=64k --nice=3 \
+	>/dev/null 2>&1 || die "iorig failed under nice -n 5"
+grep -Eq 'setpriority\(PRIO_PROCESS, 0, 8\) += 0' "$T/s.rel" ||
+	die "nice=3 under nice -n 5: not 8: $(cat "$T/s.rel")"
+if command -v fio >/dev/null; then
+	strace -f -qq -e trace=setpriority -o "$T/s.frel" nice -n 5 \
+		fio --name=p --ioengine=null --size=64k --nice=3 \
+		>/dev/null 2>&1 || die "fio failed under nice -n 5"
+	grep -Eq 'setpriority\(PRIO_PROCESS, 0, 8\) += 0' "$T/s.frel" ||
+		die "fio's nice=3 under nice -n 5 is not 8: $(cat "$T/s.frel")"
+fi
 if command -v fio >/dev/null; then
 	strace -f -qq -e trace=ioprio_set,setpriority -o "$T/s.fio" \
 		fio --name=p --ioengine=null --size=64k --prio=4 --nice=3 \

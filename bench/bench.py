@@ -52,18 +52,36 @@ def cmd_measure(argv):
 	# ^C reaches the child through the process group; let it report and
 	# exit, and still record its usage.
 	signal.signal(signal.SIGINT, signal.SIG_IGN)
+	# Meanwhile, every 50 ms, the io_uring worker threads (iou-wrk-*) the
+	# kernel gave the process: how many of them did the reads explains
+	# much of an unpinned io_uring run's speed on a device that needs them.
+	iowq = set()
 	while True:
 		try:
-			_, status, ru = os.wait4(pid, 0)
-			break
+			wpid, status, ru = os.wait4(pid, os.WNOHANG)
 		except InterruptedError:
 			continue
+		if wpid:
+			break
+		try:
+			for tid in os.listdir("/proc/%d/task" % pid):
+				try:
+					with open("/proc/%d/task/%s/comm"
+						  % (pid, tid)) as c:
+						if c.read().startswith("iou-wrk"):
+							iowq.add(tid)
+				except OSError:
+					pass
+		except OSError:
+			pass
+		time.sleep(0.05)
 	wall = time.monotonic() - t0
 	rc = os.waitstatus_to_exitcode(status)
 	with open(out, "w") as f:
 		json.dump({"rc": rc, "wall_s": wall, "utime_s": ru.ru_utime,
 			   "stime_s": ru.ru_stime, "maxrss_kb": ru.ru_maxrss,
-			   "nvcsw": ru.ru_nvcsw, "nivcsw": ru.ru_nivcsw}, f)
+			   "nvcsw": ru.ru_nvcsw, "nivcsw": ru.ru_nivcsw,
+			   "iowq_workers": len(iowq)}, f)
 		f.write("\n")
 	sys.exit(rc if rc >= 0 else 128 - rc)
 
@@ -132,7 +150,8 @@ def time_figures(tool, tpath):
 	with open(tpath) as f:
 		t = json.load(f)
 	out = {"wall_s": t["wall_s"], "ext_usr_s": t["utime_s"],
-	       "ext_sys_s": t["stime_s"]}
+	       "ext_sys_s": t["stime_s"],
+	       "iowq_workers": t.get("iowq_workers", 0)}
 	# CPU time over wall time: below 100% for a CPU-bound run pinned to
 	# one CPU means something else had that CPU for a while.
 	if t["wall_s"] > 0:

@@ -120,10 +120,14 @@ peak() {
 	zram_job "$scn"
 	add_side iorig iorig "${COMMON[@]}" --ioengine="$e" --iodepth=32
 	add_side tio tio "${TIO_ARGS[@]}" "$@" -r"$RUNTIME" "$ZRAM_DEV"
+	local extra=()
+	[ "$e" = io_uring ] &&
+		extra=("iowq_workers:io-wq worker threads seen:info:0:iorig/tio")
 	run_rounds "$scn" \
 		"read_iops:read IOPS:ge:0.95:iorig/tio" \
 		"ext_cpu_ns_per_io:CPU/IO usr+sys (external):info:0:iorig/tio" \
-		"cpu_busy_pct:CPU busy (usr+sys)/wall:info:0:iorig/tio"
+		"cpu_busy_pct:CPU busy (usr+sys)/wall:info:0:iorig/tio" \
+		"${extra[@]}"
 }
 scenario_peak_io_uring() { peak peak_io_uring io_uring; }
 scenario_peak_libaio() { peak peak_libaio libaio -a1; }

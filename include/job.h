@@ -375,6 +375,12 @@ struct job {
 	/* cmdprio_*: "A[,B]" read/write pairs (procattr_cmdprio) */
 	char *cmdprio_percentage, *cmdprio_class, *cmdprio, *cmdprio_hint;
 
+	/* fio's options iorig once said had no meaning here (issue 12):
+	 * commands around a job (jobexec.h), the thread's name, the report's
+	 * units and precision */
+	char *exec_prerun, *exec_postrun;	/* sh -c; NULL: none */
+	char *comm;			/* the thread's name; NULL: iorig's */
+
 	/* Derived by plan.c. */
 	unsigned clone;		/* 0..numjobs-1 */
 	unsigned group;		/* reporting group id */

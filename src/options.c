@@ -1005,6 +1005,19 @@ const struct opt_def options_table[] = {
 	  .off = F(cgroup_nodelete), .def = "0", .category = "cpu",
 	  .help = "Keep a group the run made (normally removed when its "
 		  "last clone ends)" },
+	/* fio's options once of "no meaning" here (issue 12) */
+	{ .name = "exec_prerun", .type = OPT_STR, .off = F(exec_prerun),
+	  .category = "order",
+	  .help = "Shell command run for each clone after its files are laid "
+		  "out, before its I/O (output in NAME.prerun.txt); failing: "
+		  "the clone does no I/O" },
+	{ .name = "exec_postrun", .type = OPT_STR, .off = F(exec_postrun),
+	  .category = "order",
+	  .help = "Shell command run for each clone after its I/O ends "
+		  "(output in NAME.postrun.txt)" },
+	{ .name = "comm", .type = OPT_STR, .off = F(comm), .category = "cpu",
+	  .help = "Name of each clone's thread (prctl PR_SET_NAME, 15 "
+		  "bytes kept), as ps and /proc/PID/task/TID/comm show it" },
 	{ .name = "exitall", .type = OPT_BOOL, .off = F(exitall), .def = "0",
 	  .category = "order",
 	  .help = "When this job ends, stop the other jobs running with it" },
@@ -1360,7 +1373,6 @@ static const char *const fio_only[] = {
 	"clustername",
 	"cmd_type",
 	"cmdprio_bssplit",
-	"comm",
 	"conf",
 	"cont",
 	"cpuchunks",
@@ -1376,8 +1388,6 @@ static const char *const fio_only[] = {
 	"donorname",
 	"dp_scheme",
 	"error_dump",
-	"exec_postrun",
-	"exec_prerun",
 	"exit_on_io_done",
 	"fdp",
 	"fdp_pli",

@@ -21,6 +21,7 @@
 #include "dist.h"
 #include "value.h"
 #include "opendir.h"
+#include "jobexec.h"
 #include "verify.h"
 
 #define PLAN_MAX_JOBS	4096
@@ -309,7 +310,7 @@ static int check_job(const struct job *j, struct err_rec *e)
 		}
 	}
 	if (check_rate(j, e) || check_zones(j, e) ||
-	    check_unlink_loop(j, e))
+	    check_unlink_loop(j, e) || jobexec_check(j, e))
 		return -EINVAL;
 	if (j->hipri && !j->direct) {
 		err_set(e, file, line, "hipri", "polled I/O needs direct=1");

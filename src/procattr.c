@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
@@ -116,6 +117,13 @@ int procattr_apply(const struct job *j, char *why, size_t whylen)
 	if ((j->numa_cpu_nodes || j->numa_mem_policy) &&
 	    (r = numa_apply(j, why, whylen)))
 		return r;
+	/* comm=: fio's prctl on its job's process, here the clone's thread
+	 * (PR_SET_NAME names the calling thread; the kernel keeps 15 bytes) */
+	if (j->comm && prctl(PR_SET_NAME, j->comm, 0, 0, 0)) {
+		snprintf(why, whylen, "comm=%s: prctl(PR_SET_NAME): %s",
+			 j->comm, strerror(errno));
+		return -errno;
+	}
 	if (j->nice && !procattr_nice_parse(j->nice, &nice, why, whylen) &&
 	    setpriority(PRIO_PROCESS, 0, nice)) {
 		snprintf(why, whylen, "nice=%d: setpriority: %s", nice,

@@ -380,6 +380,9 @@ struct job {
 	 * units and precision */
 	char *exec_prerun, *exec_postrun;	/* sh -c; NULL: none */
 	char *comm;			/* the thread's name; NULL: iorig's */
+	bool stats;			/* 0: left out of every report */
+	int unit_base;			/* 1: text bandwidth in bits; 0, 8 */
+	uint64_t sig_figs;		/* significant_figures, text report */
 
 	/* Derived by plan.c. */
 	unsigned clone;		/* 0..numjobs-1 */

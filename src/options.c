@@ -64,6 +64,13 @@ static const struct opt_choice fadvise_choices[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct opt_choice unit_base_choices[] = {
+	{ "0", 0, "bytes (fio: auto, which is bytes)" },
+	{ "8", 8, "bytes" },
+	{ "1", 1, "bits" },
+	{ NULL, 0, NULL },
+};
+
 static const struct opt_choice kb_base_choices[] = {
 	{ "1024", 1024, "k, m, KB, MB... are powers of 1024" },
 	{ "1000", 1000, "k, m, KB, MB... are powers of 1000 (KiB stays 1024)" },
@@ -1131,6 +1138,18 @@ const struct opt_def options_table[] = {
 	{ .name = "kb_base", .type = OPT_ENUM, .off = F(kb_base),
 	  .def = "1024", .choices = kb_base_choices, .category = "units",
 	  .help = "Base of k/m/g and KB/MB/GB in sizes" },
+	/* fio's report options once of "no meaning" here (issue 12) */
+	{ .name = "stats", .type = OPT_BOOL, .off = F(stats), .def = "1",
+	  .category = "report",
+	  .help = "0: the job runs but is in no report, nor in its group's "
+		  "totals (fio's stats=0)" },
+	{ .name = "unit_base", .type = OPT_ENUM, .off = F(unit_base),
+	  .def = "0", .choices = unit_base_choices, .category = "units",
+	  .help = "Bandwidth of the text report in bytes (8, 0) or bits (1)" },
+	{ .name = "significant_figures", .type = OPT_UINT, .off = F(sig_figs),
+	  .def = "3", .min = 1, .max = 10, .category = "report",
+	  .help = "Significant figures of the text report's IOPS and "
+		  "bandwidth (fio: of its normal output, default 4)" },
 	{ .name = "sweep", .type = OPT_SPECIAL, .off = F(sweep),
 	  .set = set_sweep, .category = "sweep",
 	  .help = "OPTION:v1,v2,...: run the job once per value, each point "
@@ -1478,7 +1497,6 @@ static const char *const fio_only[] = {
 	"rocm_io",
 	"rwmixcycle",
 	"sg_write_mode",
-	"significant_figures",
 	"single-instance",
 	"single_instance",
 	"skip_bad",
@@ -1486,7 +1504,6 @@ static const char *const fio_only[] = {
 	"spr_num_regions",
 	"spr_op",
 	"sprandom",
-	"stats",
 	"std_redirect",
 	"stream_id",
 	"svcl",
@@ -1494,7 +1511,6 @@ static const char *const fio_only[] = {
 	"touch_objects",
 	"ttl",
 	"uid",
-	"unit_base",
 	"uri",
 	"userspace_reap",
 	"verb",

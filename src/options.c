@@ -64,6 +64,14 @@ static const struct opt_choice fadvise_choices[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct opt_choice filetype_choices[] = {
+	{ "none", FILETYPE_NONE, "any type iorig takes" },
+	{ "file", FILETYPE_FILE, "regular files (or new ones)" },
+	{ "block", FILETYPE_BLOCK, "block devices" },
+	{ "char", FILETYPE_CHAR, "character devices (iorig takes none)" },
+	{ NULL, 0, NULL },
+};
+
 static const struct opt_choice unit_base_choices[] = {
 	{ "0", 0, "bytes (fio: auto, which is bytes)" },
 	{ "8", 8, "bytes" },
@@ -1025,6 +1033,24 @@ const struct opt_def options_table[] = {
 	{ .name = "comm", .type = OPT_STR, .off = F(comm), .category = "cpu",
 	  .help = "Name of each clone's thread (prctl PR_SET_NAME, 15 "
 		  "bytes kept), as ps and /proc/PID/task/TID/comm show it" },
+	{ .name = "gtod_cpu", .type = OPT_UINT, .off = F(gtod_cpu),
+	  .def = "none", .min = 0, .max = CPU_SETSIZE - 1,
+	  .flags = OPT_F_NONE, .category = "cpu",
+	  .help = "fio's time-keeping CPU: taken out of cpus_allowed, as "
+		  "fio does; iorig starts no time thread (a warning says so)" },
+	{ .name = "job_start_clock_id", .type = OPT_UINT,
+	  .off = F(job_start_clock_id), .def = "0", .min = 0, .max = 11,
+	  .category = "report",
+	  .help = "A later fio's clock of its JSON job_start: accepted, no "
+		  "effect (no report here has job_start; a warning says so)" },
+	{ .name = "filetype", .type = OPT_ENUM, .off = F(filetype),
+	  .def = "none", .choices = filetype_choices, .category = "target",
+	  .help = "Every file of the job is of this type (a later fio's, "
+		  "which then skips its stat); checked, a mismatch refused" },
+	{ .name = "profile", .type = OPT_STR, .off = F(profile),
+	  .category = "description",
+	  .help = "Accepted, no effect, as in fio 3.33, which runs its "
+		  "built-in profiles only from --profile= (a warning says so)" },
 	{ .name = "exitall", .type = OPT_BOOL, .off = F(exitall), .def = "0",
 	  .category = "order",
 	  .help = "When this job ends, stop the other jobs running with it" },
@@ -1411,12 +1437,10 @@ static const char *const fio_only[] = {
 	"fdp",
 	"fdp_pli",
 	"fdp_pli_select",
-	"filetype",
 	"gid",
 	"gpu_dev_id",
 	"gpu_dev_ids",
 	"grace_time",
-	"gtod_cpu",
 	"hdfs_use_direct",
 	"hdfsdirectory",
 	"hostname",
@@ -1440,7 +1464,6 @@ static const char *const fio_only[] = {
 	"inplace",
 	"interface",
 	"job_max_open_zones",
-	"job_start_clock_id",
 	"libblkio_driver",
 	"libblkio_force_enable_completion_eventfd",
 	"libblkio_num_entries",
@@ -1481,7 +1504,6 @@ static const char *const fio_only[] = {
 	"plids",
 	"pool",
 	"port",
-	"profile",
 	"program",
 	"proto",
 	"protocol",
@@ -1610,6 +1632,17 @@ const char *options_fio_only_msg(const char *name)
 			       "which iorig follows: fio 3.33 refuses it too";
 	if (!options_is_fio_only(name))
 		return NULL;
+	/* Engine options of engines that need what iorig has not: fio
+	 * 3.33 knows them only once ioengine= names that engine. */
+	if (!strcmp(name, "single_instance"))
+		return "an option of fio's libhdfs engine (ioengine=libhdfs), "
+		       "which needs libhdfs (Hadoop), which iorig does not "
+		       "have; run this job with a fio built with it";
+	if (!strcmp(name, "single-instance"))
+		return "an option of fio's gfapi engines (ioengine=gfapi, "
+		       "gfapi_async), which need libgfapi (GlusterFS), which "
+		       "iorig does not have; run this job with a fio built "
+		       "with it";
 	if (is_log_option(name))
 		return "fio has this option but iorig does not support it "
 		       "yet (of fio's logs, iorig writes the bw, iops, lat "

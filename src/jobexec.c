@@ -4,12 +4,15 @@
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "jobexec.h"
 #include "output.h"
+#include "path.h"
 
 extern char **environ;
 
@@ -22,8 +25,10 @@ void jobexec_path(const struct job *j, const char *mode, char *buf,
 static int check_one(const struct job *j, const char *cmd, const char *mode,
 		     struct err_rec *e)
 {
-	char path[4096], opt[16];
+	char path[4096], opt[16], *dir;
 	struct err_rec oe;
+	struct stat st;
+	bool ok;
 
 	if (!cmd)
 		return 0;
@@ -34,11 +39,22 @@ static int check_one(const struct job *j, const char *cmd, const char *mode,
 		return -EINVAL;
 	}
 	jobexec_path(j, mode, path, sizeof(path));
-	if (!output_check(path, opt, &oe))
-		return 0;
-	err_set(e, j->section_file, j->section_line, opt, "its output "
-		"file %s: %s", path, oe.msg);
-	return -EINVAL;
+	if (output_check(path, opt, &oe)) {
+		err_set(e, j->section_file, j->section_line, opt, "its output "
+			"file %s: %s", path, oe.msg);
+		return -EINVAL;
+	}
+	/* the job's name may hold a '/': a directory that must exist */
+	dir = path_dir(path);
+	if (!dir)
+		return -ENOMEM;
+	ok = !stat(dir, &st) && S_ISDIR(st.st_mode);
+	if (!ok)
+		err_set(e, j->section_file, j->section_line, opt, "its output "
+			"file %s (named after the job) cannot be made: "
+			"directory '%s' does not exist", path, dir);
+	free(dir);
+	return ok ? 0 : -EINVAL;
 }
 
 int jobexec_check(const struct job *j, struct err_rec *e)

@@ -103,6 +103,28 @@ rw=bogus
 EOS
 run bad.fio
 expect_rc 2
+# nor when a later job's target is refused at plan time
+cat >bad2.fio <<'EOS'
+[a]
+filename=t.dat
+size=1m
+rw=read
+exec_prerun=touch marker
+[b]
+stonewall
+filename=no/such/dir/x
+size=1m
+rw=write
+EOS
+run bad2.fio
+expect_rc 2
+expect_in err "no/such/dir"
 [ ! -e marker ] || die "a prerun ran for --parse-only or a job file with an error"
+# The output file is named after the job: a name into a missing
+# directory is refused at plan time, before any layout.
+run --name=no/such --filename=n.dat --size=1m --rw=write --exec_prerun='touch marker'
+expect_rc 2
+expect_in err "option 'exec_prerun': its output file no/such.prerun.txt .*directory 'no' does not exist"
+[ ! -e marker ] && [ ! -e n.dat ] || die "ran, or laid out, a job whose prerun output cannot be made"
 rm -f count
 echo ok

@@ -393,6 +393,20 @@ struct job {
 	char *cmdprio_percentage, *cmdprio_class, *cmdprio, *cmdprio_hint;
 	char *cmdprio_bssplit;		/* per block size (procattr.h) */
 
+	/* fio's options iorig once said had no meaning here (issue 12):
+	 * commands around a job (jobexec.h), the thread's name, the report's
+	 * units and precision */
+	char *exec_prerun, *exec_postrun;	/* sh -c; NULL: none */
+	char *comm;			/* the thread's name; NULL: iorig's */
+	bool stats;			/* 0: left out of every report */
+	int unit_base;			/* 1: text bandwidth in bits; 0, 8 */
+	uint64_t sig_figs;		/* significant_figures, text report */
+	uint64_t gtod_cpu;		/* kept out of cpus_allowed; UINT64_MAX:
+					 * none (no time thread here) */
+	uint64_t job_start_clock_id;	/* accepted: no job_start reported */
+	int filetype;			/* enum filetype: checked, no stat saved */
+	char *profile;			/* accepted: fio 3.33 ignores it too */
+
 	/* Derived by plan.c. */
 	unsigned clone;		/* 0..numjobs-1 */
 	/* dedupe_global: this job's place among the n jobs (clones
@@ -433,6 +447,14 @@ struct job {
 	 * joined by '\n', each starting with 'g' (a global section) or 'j'
 	 * (the job's own section). */
 	char *check_src;
+};
+
+/* filetype=: what every file of the job must be (later fio's option) */
+enum filetype {
+	FILETYPE_NONE,
+	FILETYPE_FILE,
+	FILETYPE_BLOCK,
+	FILETYPE_CHAR,
 };
 
 /* Bytes of I/O per loop of a job whose region is `region` bytes:

@@ -4,8 +4,8 @@
 
 /*
  * What a job sets on its own thread and where its I/O buffers come from:
- * nice=, prio=/prioclass=/priohint= (ioprio_set), mem=/iomem= with
- * mem_align= and hugepage-size=, lockmem=; and the words of two kernel
+ * nice=, comm= (the thread's name), prio=/prioclass=/priohint=
+ * (ioprio_set), mem=/iomem= with mem_align= and hugepage-size=, lockmem=; and the words of two kernel
  * hints: write_hint= (fcntl F_SET_RW_HINT on each file at setup) and
  * sync_file_range= (the worker calls it every N writes). All but the
  * last run once, at a worker's setup and teardown.

@@ -87,6 +87,9 @@ struct result_unit {
 	struct job_stats stats;
 	unsigned njobs;			/* plan jobs: clones x runs */
 	unsigned nruns;			/* runs folded in; 0 means 1 */
+	/* stats=0 on every job of the unit: in no report (fio leaves such a
+	 * job out of its output); its figures are not merged */
+	bool hidden;
 };
 
 int result_units(const struct run_result *r, struct result_unit **units);
@@ -95,7 +98,7 @@ int result_units(const struct run_result *r, struct result_unit **units);
  * unit_of[0..p->njobs). Returns the number of units, or -ENOMEM.
  */
 int result_unit_of(const struct plan *p, size_t *unit_of);
-/* Per reporting group: all its jobs merged. */
+/* Per reporting group: all its jobs merged (but those with stats=0). */
 int result_groups(const struct run_result *r, struct job_stats **groups);
 
 /* Both of the above, as every report writer needs them. */

@@ -84,6 +84,11 @@ void value_fmt_ns(double ns, char *buf, size_t len);
  */
 void value_fmt_sig3(double v, double base, const char *const unit[5],
 		    const char *sep, bool whole, char *buf, size_t len);
+/* The same with sig significant figures (1..15): "1.2k", "1.2346k";
+ * integer digits beyond sig are rounded away ("750" for 747, sig 2). */
+void value_fmt_sig(double v, double base, const char *const unit[5],
+		   const char *sep, bool whole, unsigned sig, char *buf,
+		   size_t len);
 /*
  * The shortest text with at least 6 significant digits that reads back
  * (strtod) as v: "99.9", "33.3333333333", "1e-05". Percentile keys of

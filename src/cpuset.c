@@ -144,7 +144,7 @@ int cpuset_mask_to_list(const char *val, char *out, size_t outlen,
 	return 0;
 }
 
-int cpuset_for_clone(const char *list, bool split, unsigned idx,
+int cpuset_for_clone(const char *list, bool split, unsigned idx, int without,
 		     cpu_set_t *out)
 {
 	char why[128];
@@ -152,6 +152,10 @@ int cpuset_for_clone(const char *list, bool split, unsigned idx,
 	int c, ret;
 
 	ret = cpuset_parse(list, out, why, sizeof(why));
+	if (!ret && without >= 0 && without < CPU_SETSIZE)
+		CPU_CLR((size_t)without, out);
+	if (!ret && !CPU_COUNT(out))
+		ret = -EINVAL;
 	if (ret || !split)
 		return ret;
 	pick = idx % (unsigned)CPU_COUNT(out);

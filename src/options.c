@@ -64,6 +64,21 @@ static const struct opt_choice fadvise_choices[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct opt_choice filetype_choices[] = {
+	{ "none", FILETYPE_NONE, "any type iorig takes" },
+	{ "file", FILETYPE_FILE, "regular files (or new ones)" },
+	{ "block", FILETYPE_BLOCK, "block devices" },
+	{ "char", FILETYPE_CHAR, "character devices (iorig takes none)" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt_choice unit_base_choices[] = {
+	{ "0", 0, "bytes (fio: auto, which is bytes)" },
+	{ "8", 8, "bytes" },
+	{ "1", 1, "bits" },
+	{ NULL, 0, NULL },
+};
+
 static const struct opt_choice kb_base_choices[] = {
 	{ "1024", 1024, "k, m, KB, MB... are powers of 1024" },
 	{ "1000", 1000, "k, m, KB, MB... are powers of 1000 (KiB stays 1024)" },
@@ -1042,6 +1057,37 @@ const struct opt_def options_table[] = {
 	  .off = F(cgroup_nodelete), .def = "0", .category = "cpu",
 	  .help = "Keep a group the run made (normally removed when its "
 		  "last clone ends)" },
+	/* fio's options once of "no meaning" here (issue 12) */
+	{ .name = "exec_prerun", .type = OPT_STR, .off = F(exec_prerun),
+	  .category = "order",
+	  .help = "Shell command run for each clone after its files are laid "
+		  "out, before its I/O (output in NAME.prerun.txt); failing: "
+		  "the clone does no I/O" },
+	{ .name = "exec_postrun", .type = OPT_STR, .off = F(exec_postrun),
+	  .category = "order",
+	  .help = "Shell command run for each clone after its I/O ends "
+		  "(output in NAME.postrun.txt)" },
+	{ .name = "comm", .type = OPT_STR, .off = F(comm), .category = "cpu",
+	  .help = "Name of each clone's thread (prctl PR_SET_NAME, 15 "
+		  "bytes kept), as ps and /proc/PID/task/TID/comm show it" },
+	{ .name = "gtod_cpu", .type = OPT_UINT, .off = F(gtod_cpu),
+	  .def = "none", .min = 0, .max = CPU_SETSIZE - 1,
+	  .flags = OPT_F_NONE, .category = "cpu",
+	  .help = "fio's time-keeping CPU: taken out of cpus_allowed, as "
+		  "fio does; iorig starts no time thread (a warning says so)" },
+	{ .name = "job_start_clock_id", .type = OPT_UINT,
+	  .off = F(job_start_clock_id), .def = "0", .min = 0, .max = 11,
+	  .category = "report",
+	  .help = "A later fio's clock of its JSON job_start: accepted, no "
+		  "effect (no report here has job_start; a warning says so)" },
+	{ .name = "filetype", .type = OPT_ENUM, .off = F(filetype),
+	  .def = "none", .choices = filetype_choices, .category = "target",
+	  .help = "Every file of the job is of this type (a later fio's, "
+		  "which then skips its stat); checked, a mismatch refused" },
+	{ .name = "profile", .type = OPT_STR, .off = F(profile),
+	  .category = "description",
+	  .help = "Accepted, no effect, as in fio 3.33, which runs its "
+		  "built-in profiles only from --profile= (a warning says so)" },
 	{ .name = "exitall", .type = OPT_BOOL, .off = F(exitall), .def = "0",
 	  .category = "order",
 	  .help = "When this job ends, stop the other jobs running with it" },
@@ -1155,6 +1201,18 @@ const struct opt_def options_table[] = {
 	{ .name = "kb_base", .type = OPT_ENUM, .off = F(kb_base),
 	  .def = "1024", .choices = kb_base_choices, .category = "units",
 	  .help = "Base of k/m/g and KB/MB/GB in sizes" },
+	/* fio's report options once of "no meaning" here (issue 12) */
+	{ .name = "stats", .type = OPT_BOOL, .off = F(stats), .def = "1",
+	  .category = "report",
+	  .help = "0: the job runs but is in no report, nor in its group's "
+		  "totals (fio's stats=0)" },
+	{ .name = "unit_base", .type = OPT_ENUM, .off = F(unit_base),
+	  .def = "0", .choices = unit_base_choices, .category = "units",
+	  .help = "Bandwidth of the text report in bytes (8, 0) or bits (1)" },
+	{ .name = "significant_figures", .type = OPT_UINT, .off = F(sig_figs),
+	  .def = "3", .min = 1, .max = 10, .category = "report",
+	  .help = "Significant figures of the text report's IOPS and "
+		  "bandwidth (fio: of its normal output, default 4)" },
 	{ .name = "sweep", .type = OPT_SPECIAL, .off = F(sweep),
 	  .set = set_sweep, .category = "sweep",
 	  .help = "OPTION:v1,v2,...: run the job once per value, each point "
@@ -1448,7 +1506,6 @@ static const char *const fio_only[] = {
 	"clientname",
 	"clustername",
 	"cmd_type",
-	"comm",
 	"conf",
 	"cont",
 	"cpuchunks",
@@ -1462,17 +1519,13 @@ static const char *const fio_only[] = {
 	"deac",
 	"donorname",
 	"dp_scheme",
-	"exec_postrun",
-	"exec_prerun",
 	"exit_on_io_done",
 	"fdp",
 	"fdp_pli",
 	"fdp_pli_select",
-	"filetype",
 	"gpu_dev_id",
 	"gpu_dev_ids",
 	"grace_time",
-	"gtod_cpu",
 	"hdfs_use_direct",
 	"hdfsdirectory",
 	"hostname",
@@ -1496,7 +1549,6 @@ static const char *const fio_only[] = {
 	"inplace",
 	"interface",
 	"job_max_open_zones",
-	"job_start_clock_id",
 	"libblkio_driver",
 	"libblkio_force_enable_completion_eventfd",
 	"libblkio_num_entries",
@@ -1528,7 +1580,6 @@ static const char *const fio_only[] = {
 	"plids",
 	"pool",
 	"port",
-	"profile",
 	"program",
 	"proto",
 	"protocol",
@@ -1544,7 +1595,6 @@ static const char *const fio_only[] = {
 	"rocm_io",
 	"rwmixcycle",
 	"sg_write_mode",
-	"significant_figures",
 	"single-instance",
 	"single_instance",
 	"skip_bad",
@@ -1552,13 +1602,11 @@ static const char *const fio_only[] = {
 	"spr_num_regions",
 	"spr_op",
 	"sprandom",
-	"stats",
 	"std_redirect",
 	"stream_id",
 	"svcl",
 	"touch_objects",
 	"ttl",
-	"unit_base",
 	"uri",
 	"verb",
 	"verify_bytchk",
@@ -1648,6 +1696,17 @@ const char *options_fio_only_msg(const char *name)
 			       "which iorig follows: fio 3.33 refuses it too";
 	if (!options_is_fio_only(name))
 		return NULL;
+	/* Engine options of engines that need what iorig has not: fio
+	 * 3.33 knows them only once ioengine= names that engine. */
+	if (!strcmp(name, "single_instance"))
+		return "an option of fio's libhdfs engine (ioengine=libhdfs), "
+		       "which needs libhdfs (Hadoop), which iorig does not "
+		       "have; run this job with a fio built with it";
+	if (!strcmp(name, "single-instance"))
+		return "an option of fio's gfapi engines (ioengine=gfapi, "
+		       "gfapi_async), which need libgfapi (GlusterFS), which "
+		       "iorig does not have; run this job with a fio built "
+		       "with it";
 	/* Checked against Debian's fio 3.33 (fio --parse-only). */
 	if (!strcmp(name, "percentage_sequential") ||
 	    !strcmp(name, "rwmixcycle"))

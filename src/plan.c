@@ -22,6 +22,8 @@
 #include "dist.h"
 #include "value.h"
 #include "opendir.h"
+#include "jobexec.h"
+#include "cpuset.h"
 #include "verify.h"
 
 #define PLAN_MAX_JOBS	4096
@@ -319,6 +321,32 @@ static int check_logs(const struct job *j, struct err_rec *e)
 	return 0;
 }
 
+/* gtod_cpu=: a CPU of this machine, and not the only one the job has. */
+static int check_gtod_cpu(const struct job *j, struct err_rec *e)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	cpu_set_t set;
+
+	if (j->gtod_cpu == UINT64_MAX)
+		return 0;
+	if (ncpu > 0 && j->gtod_cpu >= (uint64_t)ncpu) {
+		err_set(e, j->section_file, j->section_line, "gtod_cpu",
+			"CPU %" PRIu64 " does not exist (this machine has %ld)",
+			j->gtod_cpu, ncpu);
+		return -EINVAL;
+	}
+	if (j->cpus_allowed &&
+	    cpuset_for_clone(j->cpus_allowed, false, 0, (int)j->gtod_cpu,
+			     &set)) {
+		err_set(e, j->section_file, j->section_line, "gtod_cpu",
+			"CPU %" PRIu64 " is kept for fio's time thread, which "
+			"leaves cpus_allowed=%s no CPU to run on", j->gtod_cpu,
+			j->cpus_allowed);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int check_job(const struct job *j, struct err_rec *e)
 {
 	const char *file = j->section_file;
@@ -343,7 +371,8 @@ static int check_job(const struct job *j, struct err_rec *e)
 		}
 	}
 	if (check_rate(j, e) || check_zones(j, e) ||
-	    check_unlink_loop(j, e) || check_logs(j, e))
+	    check_unlink_loop(j, e) || check_logs(j, e) ||
+	    jobexec_check(j, e) || check_gtod_cpu(j, e))
 		return -EINVAL;
 	if (j->hipri && !j->direct) {
 		err_set(e, file, line, "hipri", "polled I/O needs direct=1");
@@ -613,6 +642,28 @@ static void fio_meaning(struct plan *p, struct job *j)
 			  "files (%u)", j->nrfiles, n);
 }
 
+/* fio's options accepted here without their effect on fio's own
+ * machinery (a time thread, a later fio's report field, a profile). */
+static void warn_fio_machinery(struct plan *p, const struct job *j)
+{
+	if (j->gtod_cpu != UINT64_MAX)
+		plan_warn(p, j, "gtod_cpu_no_thread", "gtod_cpu=%" PRIu64
+			  ": iorig starts no time-keeping thread (each thread "
+			  "reads the clock itself, without a system call); the "
+			  "CPU is only taken out of cpus_allowed, as fio does",
+			  j->gtod_cpu);
+	if (opt_is_set(j, "job_start_clock_id"))
+		plan_warn(p, j, "job_start_clock_id_ignored",
+			  "job_start_clock_id has no effect: it picks the "
+			  "clock of a later fio's JSON job_start, which no "
+			  "report of iorig (nor fio 3.33's) has");
+	if (j->profile)
+		plan_warn(p, j, "profile_ignored", "profile=%s has no effect, "
+			  "as in fio 3.33: fio runs its built-in profiles only "
+			  "from its --profile= command option (which iorig "
+			  "refuses)", j->profile);
+}
+
 /* Settings that run, but not the way a user may think. */
 static void warn_job(struct plan *p, const struct job *j)
 {
@@ -646,6 +697,7 @@ static void warn_job(struct plan *p, const struct job *j)
 			  "ring in user space only with 0 (never wait); with "
 			  "more they are waited for with io_getevents",
 			  j->iodepth_batch_complete_min);
+	warn_fio_machinery(p, j);
 	if (j->write_barrier)
 		plan_warn(p, j, "write_barrier_ignored", "write_barrier has "
 			  "no effect: fio marks barrier writes only for its "

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
@@ -117,6 +118,13 @@ int procattr_apply(const struct job *j, char *why, size_t whylen)
 	if ((j->numa_cpu_nodes || j->numa_mem_policy) &&
 	    (r = numa_apply(j, why, whylen)))
 		return r;
+	/* comm=: fio's prctl on its job's process, here the clone's thread
+	 * (PR_SET_NAME names the calling thread; the kernel keeps 15 bytes) */
+	if (j->comm && prctl(PR_SET_NAME, j->comm, 0, 0, 0)) {
+		snprintf(why, whylen, "comm=%s: prctl(PR_SET_NAME): %s",
+			 j->comm, strerror(errno));
+		return -errno;
+	}
 	/* fio's nice(N): an increment to the thread's nice value, clamped
 	 * to -20..19 as nice(2) does (under `nice -n 5 iorig`, nice=3 runs
 	 * the job at 8); nice=0, the default, leaves it as it is. */

@@ -187,7 +187,7 @@ static int runs_fold(const struct run_result *r, const size_t *map,
 		const struct job *j = &r->plan->jobs[i];
 
 		x = map ? map[i] : j->group;
-		if (x >= n || !job_ran(r, i))
+		if (x >= n || !job_ran(r, i) || !j->stats)
 			continue;
 		if (j->repeat_idx != acc[x].run) {
 			run_acc_flush(&acc[x]);
@@ -267,6 +267,7 @@ static int units_build(const struct run_result *r, struct result_unit **units,
 		u[i].job = NULL;
 		u[i].njobs = 0;
 		u[i].nruns = 1;
+		u[i].hidden = true;
 		acc_init(&u[i].stats);
 	}
 	for (i = 0; i < njobs; i++) {
@@ -278,6 +279,10 @@ static int units_build(const struct run_result *r, struct result_unit **units,
 				x->nruns = (unsigned)x->job->repeat;
 		}
 		x->njobs++;
+		/* stats=0: run, but reported nowhere */
+		if (!r->plan->jobs[i].stats)
+			continue;
+		x->hidden = false;
 		acc_add(&x->stats, r, i);
 	}
 	if (runs_fold_all(r, unit_of, &u[0].stats, sizeof(*u), (size_t)n)) {
@@ -321,7 +326,7 @@ int result_groups(const struct run_result *r, struct job_stats **groups)
 	for (i = 0; i < njobs; i++) {
 		unsigned id = r->plan->jobs[i].group;
 
-		if (id < ng)
+		if (id < ng && r->plan->jobs[i].stats)
 			acc_add(&g[id], r, i);
 	}
 	ret = runs_fold_all(r, NULL, g, sizeof(*g), ng);
@@ -382,6 +387,7 @@ void result_unit_run(const struct run_result *r, const struct result_set *s,
 	out->job = NULL;
 	out->njobs = 0;
 	out->nruns = 1;
+	out->hidden = s->units[unit].hidden;
 	acc_init(&out->stats);
 	for (i = 0; s->unit_of && i < plan_njobs(r); i++) {
 		if (s->unit_of[i] != (size_t)unit ||
@@ -390,7 +396,8 @@ void result_unit_run(const struct run_result *r, const struct result_set *s,
 		if (!out->job)
 			out->job = &r->plan->jobs[i];
 		out->njobs++;
-		acc_add(&out->stats, r, i);
+		if (r->plan->jobs[i].stats)
+			acc_add(&out->stats, r, i);
 	}
 	if (!out->job)
 		out->job = s->units[unit].job;

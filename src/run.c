@@ -16,6 +16,7 @@
 #include "curve.h"
 #include "engine.h"
 #include "iosched.h"
+#include "jobexec.h"
 #include "path.h"
 #include "peers.h"
 #include "procattr.h"
@@ -476,6 +477,15 @@ static unsigned start_group(const struct plan *p, unsigned wg,
 			r->stats[i].err = ret;
 			continue;
 		}
+		/* exec_prerun= (jobexec.h): laid out, not started; failing,
+		 * the clone does no I/O and its exec_postrun is not run */
+		if (j->exec_prerun &&
+		    (ret = jobexec_run(j, j->exec_prerun, "prerun",
+				       r->stats[i].err_msg,
+				       sizeof(r->stats[i].err_msg)))) {
+			r->stats[i].err = ret;
+			continue;
+		}
 		w[i] = (struct worker){
 			.job = j, .tgt = &tg[i], .clk = clk, .stop = stop,
 			.stats = &r->stats[i], .setup = &r->targets[i].engine,
@@ -624,6 +634,16 @@ static void warn_unwritten(const struct plan *p, unsigned wg,
 	}
 }
 
+/* A failing exec_postrun changes no figure (as in fio): a warning. */
+static void postrun(const struct job *j, struct run_result *r)
+{
+	char why[1024];
+
+	if (jobexec_run(j, j->exec_postrun, "postrun", why, sizeof(why)))
+		warn_add(&r->warnings, "exec_postrun_failed", j->name,
+			 "job '%s': %s", j->name, why);
+}
+
 /*
  * Run wait group wg: open its targets, start its workers together, wait
  * for them; the phase's CPU figures over the measured window.
@@ -676,6 +696,9 @@ static void run_phase(const struct plan *p, unsigned wg, struct target *tg,
 		r->stats[i].phase = wg + 1;
 		if (!ended)
 			continue;	/* abandoned: it may use the fds */
+		/* exec_postrun=: after the I/O, before the files close */
+		if (p->jobs[i].exec_postrun && r->ran[i])
+			postrun(&p->jobs[i], r);
 		if (needs_files(&p->jobs[i]))
 			target_close(&tg[i], false);
 	}

@@ -171,16 +171,47 @@ static void id_set(struct target_file *tf, const struct stat *st)
 	tf->rdev = S_ISBLK(st->st_mode) ? st->st_rdev : 0;
 }
 
+/*
+ * filetype= (a later fio's): fio then takes every file as that type
+ * without its stat; iorig stats them anyway, and refuses a file of
+ * another type (a new file is a regular one) rather than misread it.
+ */
+static int check_filetype(const struct target_file *tf, const struct job *j,
+			  mode_t mode, struct err_rec *e)
+{
+	static const char *const word[] = {
+		[FILETYPE_NONE] = "none", [FILETYPE_FILE] = "file",
+		[FILETYPE_BLOCK] = "block", [FILETYPE_CHAR] = "char",
+	};
+	int is = S_ISREG(mode) ? FILETYPE_FILE : S_ISBLK(mode) ?
+		 FILETYPE_BLOCK : S_ISCHR(mode) ? FILETYPE_CHAR : -1;
+
+	if (j->filetype == FILETYPE_NONE || j->filetype == is)
+		return 0;
+	err_set(e, tf->path, 0, "filetype", "filetype=%s, but this is %s; "
+		"fio would take it as %s without looking (expected: "
+		"filetype=%s)", word[j->filetype],
+		is == FILETYPE_FILE ? (tf->exists ? "a regular file" :
+				       "a new regular file") :
+		is == FILETYPE_BLOCK ? "a block device" :
+		is == FILETYPE_CHAR ? "a character device" : "another type",
+		word[j->filetype], is < 0 ? "none" : word[is]);
+	return -EINVAL;
+}
+
 static int probe_file(struct target_file *tf, const struct job *j,
 		      struct err_rec *e)
 {
 	struct stat st;
 	char *dir;
+	int ret;
 
 	tf->is_link = lstat(tf->path, &st) == 0 && S_ISLNK(st.st_mode);
 	if (stat(tf->path, &st) == 0) {
 		tf->exists = true;
 		id_set(tf, &st);
+		if ((ret = check_filetype(tf, j, st.st_mode, e)))
+			return ret;
 		if (S_ISBLK(st.st_mode)) {
 			tf->is_bdev = true;
 			return bdev_probe(tf, e);
@@ -207,6 +238,8 @@ static int probe_file(struct target_file *tf, const struct job *j,
 			strerror(errno));
 		return -errno;
 	}
+	if ((ret = check_filetype(tf, j, S_IFREG, e)))
+		return ret;
 	if (!j->allow_file_create) {
 		err_set(e, tf->path, 0, "allow_file_create", "the file does "
 			"not exist, and allow_file_create=0 says not to create "

@@ -977,21 +977,54 @@ void value_fmt_shortest(double v, char *buf, size_t len)
 	snprintf(buf, len, "%.17g", v);
 }
 
-void value_fmt_sig3(double v, double base, const char *const unit[5],
-		    const char *sep, bool whole, char *buf, size_t len)
+void value_fmt_sig(double v, double base, const char *const unit[5],
+		   const char *sep, bool whole, unsigned sig, char *buf,
+		   size_t len)
 {
-	unsigned u = 0;
+	double top = 1.0, half = 0.5, q;
+	unsigned u = 0, k, d;
 
-	while (v >= 999.5 && u < 4) {
+	if (sig < 1)
+		sig = 1;
+	if (sig > 15)
+		sig = 15;
+	/* v moves up a unit where it would print as 1000 or more */
+	for (k = 3; k < sig; k++)
+		half /= 10;
+	for (k = sig; k < 3; k++)
+		half *= 10;
+	while (v >= 1000 - half && u < 4) {
 		v /= base;
 		u++;
 	}
-	if (v == 0.0 || (whole && !u))
+	if (v == 0.0 || (whole && !u)) {
 		snprintf(buf, len, "%.0f%s%s", v, sep, unit[u]);
-	else if (v < 9.995)
-		snprintf(buf, len, "%.2f%s%s", v, sep, unit[u]);
-	else if (v < 99.95)
-		snprintf(buf, len, "%.1f%s%s", v, sep, unit[u]);
-	else
-		snprintf(buf, len, "%.0f%s%s", v, sep, unit[u]);
+		return;
+	}
+	/* d decimals while v rounds below 10^(sig - d) */
+	for (d = sig - 1; d > 0; d--) {
+		top = 1.0;
+		for (k = 0; k < sig - d; k++)
+			top *= 10;
+		half = 0.5;
+		for (k = 0; k < d; k++)
+			half /= 10;
+		if (v < top - half)
+			break;
+	}
+	/* more integer digits than sig: round the rest away */
+	for (q = 1.0, k = 0; !d && v / q >= 1.0; k++)
+		q *= 10;
+	if (k > sig) {
+		for (q = 1.0; k > sig; k--)
+			q *= 10;
+		v = (double)(uint64_t)(v / q + 0.5) * q;
+	}
+	snprintf(buf, len, "%.*f%s%s", (int)d, v, sep, unit[u]);
+}
+
+void value_fmt_sig3(double v, double base, const char *const unit[5],
+		    const char *sep, bool whole, char *buf, size_t len)
+{
+	value_fmt_sig(v, base, unit, sep, whole, 3, buf, len);
 }

@@ -556,7 +556,9 @@ static int fio_write(FILE *f, const struct run_result *r, bool plus)
 	}
 	put_header(&c, root, r);
 	for (i = 0; i < (size_t)rs.nunits; i++)
-		jw_push(&c, jobs, f_job(&c, r, &rs, &rs.units[i], rt[i], plus));
+		if (!rs.units[i].hidden)
+			jw_push(&c, jobs, f_job(&c, r, &rs, &rs.units[i], rt[i],
+						plus));
 	jw_put(&c, root, "jobs", jobs);
 	for (k = 0; k < r->disks.n; k++)
 		jw_push(&c, disks, f_disk(&c, &r->disks.d[k]));

@@ -849,7 +849,7 @@ static json_t *j_group(struct jw *c, const struct run_result *r,
 	if (!o)
 		return NULL;
 	for (i = 0; i < r->plan->njobs; i++) {
-		if (r->plan->jobs[i].group != id)
+		if (r->plan->jobs[i].group != id || !r->plan->jobs[i].stats)
 			continue;
 		if (!first)
 			first = &r->plan->jobs[i];
@@ -1028,7 +1028,8 @@ static json_t *j_root(struct jw *c, const struct run_result *r,
 	}
 	put_header(c, root, r);
 	for (i = 0; i < nu; i++)
-		jw_push(c, jobs, j_unit(c, r, &u[i], i));
+		if (!u[i].hidden)
+			jw_push(c, jobs, j_unit(c, r, &u[i], i));
 	for (i = 0; i < ng; i++)
 		jw_push(c, groups, j_group(c, r, (unsigned)i, &g[i]));
 	jw_put(c, root, "jobs", jobs);

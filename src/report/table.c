@@ -92,7 +92,9 @@ int report_table(FILE *f, const struct run_result *r)
 		"rtime", "utime", "stime", "cpu%", "us/op", "lat(us)",
 		"p99(us)", "op/s", "MB/s");
 	for (i = 0; i < rs.nunits; i++)
-		if (rs.units[i].stats.nmeasured)
+		if (rs.units[i].hidden)
+			continue;
+		else if (rs.units[i].stats.nmeasured)
 			print_row(f, r, &rs.units[i], width);
 		else if (rs.units[i].stats.nclones &&
 			 row_name(rs.units[i].job, name, sizeof(name)) >= 0)

@@ -179,7 +179,8 @@ int report_terse(FILE *f, const struct run_result *r)
 		return -ENOMEM;
 	}
 	for (i = 0; i < rs.nunits; i++)
-		t_unit(f, r, &rs, &rs.units[i], rt[i], ver);
+		if (!rs.units[i].hidden)
+			t_unit(f, r, &rs, &rs.units[i], rt[i], ver);
 	free(rt);
 	result_set_free(&rs);
 	return ferror(f) ? -EIO : 0;

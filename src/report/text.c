@@ -51,10 +51,57 @@ static const struct scale scale_dec = {
 	1000, { "B/s", "kB/s", "MB/s", "GB/s", "TB/s" }
 };
 
+static const struct scale scale_bin_bits = {
+	1024, { "bit/s", "Kibit/s", "Mibit/s", "Gibit/s", "Tibit/s" }
+};
+static const struct scale scale_dec_bits = {
+	1000, { "bit/s", "kbit/s", "Mbit/s", "Gbit/s", "Tbit/s" }
+};
+
 static void fmt_scaled(double v, const struct scale *s, const char *sep,
 		       char *buf, size_t len)
 {
 	value_fmt_sig3(v, s->base, s->unit, sep, false, buf, len);
+}
+
+/*
+ * The figures of a rate line and of the bw/iops sample lines under the
+ * job's significant_figures= and unit_base= (1: bandwidth in bits, as
+ * fio's normal output gives it); j NULL: iorig's 3 figures, bytes.
+ */
+struct numfmt {
+	unsigned sig;
+	bool bits;
+};
+
+static struct numfmt numfmt_of(const struct job *j)
+{
+	struct numfmt n = { 3, false };
+
+	if (j) {
+		n.sig = (unsigned)j->sig_figs;
+		n.bits = j->unit_base == 1;
+	}
+	return n;
+}
+
+static void fmt_count(double v, struct numfmt n, const char *sep, char *buf,
+		      size_t len)
+{
+	value_fmt_sig(v, scale_count.base, scale_count.unit, sep, false,
+		      n.sig, buf, len);
+}
+
+/* bytes per second v; dec: powers of 1000, else 1024 */
+static void fmt_bw(double v, struct numfmt n, bool dec, char *buf,
+		   size_t len)
+{
+	const struct scale *s = n.bits ? (dec ? &scale_dec_bits :
+					  &scale_bin_bits) :
+			       dec ? &scale_dec : &scale_bin;
+
+	value_fmt_sig(n.bits ? v * 8 : v, s->base, s->unit, " ", false, n.sig,
+		      buf, len);
 }
 
 static void fmt_secs(uint64_t ns, char *buf, size_t len)
@@ -79,14 +126,15 @@ static bool dir_active(const struct dir_stats *d)
 }
 
 static void print_rate_line(FILE *f, const char *label,
-			    const struct dir_stats *d, uint64_t runtime_ns)
+			    const struct dir_stats *d, uint64_t runtime_ns,
+			    const struct job *j)
 {
-	char iops[32], bin[32], dec[32], human[32];
+	char iops[48], bin[48], dec[48], human[32];
+	struct numfmt n = numfmt_of(j);
 
-	fmt_scaled(stats_iops(d, runtime_ns), &scale_count, "", iops,
-		   sizeof(iops));
-	fmt_scaled(stats_bw(d, runtime_ns), &scale_bin, " ", bin, sizeof(bin));
-	fmt_scaled(stats_bw(d, runtime_ns), &scale_dec, " ", dec, sizeof(dec));
+	fmt_count(stats_iops(d, runtime_ns), n, "", iops, sizeof(iops));
+	fmt_bw(stats_bw(d, runtime_ns), n, false, bin, sizeof(bin));
+	fmt_bw(stats_bw(d, runtime_ns), n, true, dec, sizeof(dec));
 	value_fmt_bytes(d->bytes, human, sizeof(human));
 	fprintf(f, "%-6s %s IOPS  %s (%s)  %s (%" PRIu64 " B), %" PRIu64
 		" ios\n", label, iops, bin, dec, human, d->bytes, d->ios);
@@ -96,21 +144,28 @@ static void print_rate_line(FILE *f, const char *label,
  * The bw_avg_time / iops_avg_time samples (stats.h), fio's "bw" and "iops"
  * lines: min, max, mean, stddev and how many; nothing without samples.
  */
-static void print_samples(FILE *f, const struct dir_stats *d)
+static void print_samples(FILE *f, const struct dir_stats *d,
+			  const struct job *j)
 {
 	const struct smp_stat *m[2] = { &d->bw_smp, &d->iops_smp };
-	const struct scale *sc[2] = { &scale_bin, &scale_count };
-	const char *label[2] = { "bw", "iops" }, *sep[2] = { " ", "" };
-	char v[4][32];
-	unsigned k;
+	const char *label[2] = { "bw", "iops" };
+	struct numfmt n = numfmt_of(j);
+	double x[4];
+	char v[4][48];
+	unsigned k, i;
 
 	for (k = 0; k < 2; k++) {
 		if (!m[k]->n)
 			continue;
-		fmt_scaled(m[k]->min, sc[k], sep[k], v[0], sizeof(v[0]));
-		fmt_scaled(m[k]->max, sc[k], sep[k], v[1], sizeof(v[1]));
-		fmt_scaled(m[k]->mean, sc[k], sep[k], v[2], sizeof(v[2]));
-		fmt_scaled(smp_stddev(m[k]), sc[k], sep[k], v[3], sizeof(v[3]));
+		x[0] = m[k]->min;
+		x[1] = m[k]->max;
+		x[2] = m[k]->mean;
+		x[3] = smp_stddev(m[k]);
+		for (i = 0; i < 4; i++)
+			if (k)
+				fmt_count(x[i], n, "", v[i], sizeof(v[i]));
+			else
+				fmt_bw(x[i], n, false, v[i], sizeof(v[i]));
 		fprintf(f, "    %-6s min %s, max %s, mean %s, stddev %s, "
 			"%" PRIu64 " sample%s\n", label[k], v[0], v[1], v[2],
 			v[3], m[k]->n, m[k]->n == 1 ? "" : "s");
@@ -556,7 +611,7 @@ static void print_mixed(FILE *f, const struct job_stats *s,
 		return;
 	stats_mixed(&m, s);
 	fputs("  ", f);
-	print_rate_line(f, "mixed", &m, s->runtime_ns);
+	print_rate_line(f, "mixed", &m, s->runtime_ns, j);
 	if (lat)
 		print_latencies(f, &m, j);
 }
@@ -620,9 +675,9 @@ static void print_unit(FILE *f, const struct run_result *r,
 		if (u->job->unified_rw_reporting == UNIFIED_MIXED)
 			continue;
 		fputs("  ", f);
-		print_rate_line(f, dir_name[d], ds, s->runtime_ns);
+		print_rate_line(f, dir_name[d], ds, s->runtime_ns, u->job);
 		print_pace(f, ds, s->runtime_ns);
-		print_samples(f, ds);
+		print_samples(f, ds, u->job);
 		print_latencies(f, ds, u->job);
 		print_errors(f, ds);
 	}
@@ -652,7 +707,10 @@ static void print_group(FILE *f, const struct run_result *r, unsigned id,
 	int d;
 
 	for (i = 0; i < r->plan->njobs; i++)
-		njobs += r->plan->jobs[i].group == id;
+		njobs += r->plan->jobs[i].group == id &&
+			 r->plan->jobs[i].stats;
+	if (!njobs)
+		return;		/* stats=0, all of them */
 	fprintf(f, "group %u: %u job%s", id, njobs, njobs == 1 ? "" : "s");
 	if (!g->nclones) {
 		fputs(", not run\n", f);
@@ -666,7 +724,7 @@ static void print_group(FILE *f, const struct run_result *r, unsigned id,
 	value_fmt_ns((double)g->runtime_ns, rt, sizeof(rt));
 	fprintf(f, ", %u ran, runtime %s\n", g->nclones, rt);
 	for (i = 0; i < r->plan->njobs; i++)
-		if (r->plan->jobs[i].group == id)
+		if (r->plan->jobs[i].group == id && r->plan->jobs[i].stats)
 			break;
 	first = i < r->plan->njobs ? &r->plan->jobs[i] : NULL;
 	for (d = 0; d < DDIR_NR; d++) {
@@ -674,7 +732,8 @@ static void print_group(FILE *f, const struct run_result *r, unsigned id,
 		    first->unified_rw_reporting == UNIFIED_MIXED))
 			continue;
 		fputs("  ", f);
-		print_rate_line(f, dir_name[d], &g->dir[d], g->runtime_ns);
+		print_rate_line(f, dir_name[d], &g->dir[d], g->runtime_ns,
+				first);
 	}
 	print_mixed(f, g, first, false);
 }
@@ -830,6 +889,8 @@ int report_text(FILE *f, const struct run_result *r)
 		return ret;
 	print_host(f, r);
 	for (i = 0; i < rs.nunits; i++) {
+		if (rs.units[i].hidden)
+			continue;
 		print_unit(f, r, &rs.units[i]);
 		print_unit_extras(f, check_unit_at(r->checks, i));
 		fputc('\n', f);

@@ -26,7 +26,9 @@ static int pin(struct wstate *s)
 	if (j->cpus_allowed) {
 		if (cpuset_for_clone(j->cpus_allowed,
 				     j->cpus_allowed_policy == CPUS_SPLIT,
-				     s->w->thread_idx, &set)) {
+				     s->w->thread_idx,
+				     j->gtod_cpu == UINT64_MAX ? -1 :
+				     (int)j->gtod_cpu, &set)) {
 			job_fail(s, -EINVAL, "cpus_allowed=%s: not a CPU list",
 				 j->cpus_allowed);
 			return -EINVAL;

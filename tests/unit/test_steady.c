@@ -167,12 +167,17 @@ static void test_cpuset(void **state)
 					     sizeof(why)), 0);
 	assert_string_equal(buf, "0-1");
 	/* split: clone i gets the (i mod 2)-th of {0, 1} */
-	assert_int_equal(cpuset_for_clone("0-1", true, 3, &s), 0);
+	assert_int_equal(cpuset_for_clone("0-1", true, 3, -1, &s), 0);
 	cpuset_format(&s, buf, sizeof(buf));
 	assert_string_equal(buf, "1");
-	assert_int_equal(cpuset_for_clone("0-1", false, 3, &s), 0);
+	assert_int_equal(cpuset_for_clone("0-1", false, 3, -1, &s), 0);
 	cpuset_format(&s, buf, sizeof(buf));
 	assert_string_equal(buf, "0-1");
+	/* gtod_cpu: out before the split, as fio clears it; none left */
+	assert_int_equal(cpuset_for_clone("0-1", true, 1, 0, &s), 0);
+	cpuset_format(&s, buf, sizeof(buf));
+	assert_string_equal(buf, "1");
+	assert_int_equal(cpuset_for_clone("1", false, 0, 1, &s), -EINVAL);
 }
 
 int main(void)

@@ -1251,6 +1251,32 @@ static void test_fmt_sig3(void **state)
 	assert_string_equal(buf, "1.50 M");
 }
 
+/* significant_figures=: N figures, integer digits beyond N rounded away. */
+static void test_fmt_sig(void **state)
+{
+	static const char *const units[5] = { "", "k", "M", "G", "T" };
+	static const struct {
+		double in;
+		unsigned sig;
+		const char *want;
+	} cases[] = {
+		{ 747.3, 1, "700" }, { 747.3, 2, "750" }, { 747.3, 4, "747.3" },
+		{ 191234.5, 6, "191.234k" }, { 191234.5, 2, "190k" },
+		{ 64000, 4, "64.00k" }, { 999.96, 4, "1.000k" },
+		{ 999.94, 4, "999.9" }, { 5.4321, 10, "5.432100000" },
+		{ 0, 6, "0" },
+	};
+	char buf[32];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		value_fmt_sig(cases[i].in, 1000, units, "", false,
+			      cases[i].sig, buf, sizeof(buf));
+		CHECK(!strcmp(buf, cases[i].want), "%g at %u: got '%s', want "
+		      "'%s'", cases[i].in, cases[i].sig, buf, cases[i].want);
+	}
+}
+
 /* Formatting and parsing agree on exact binary sizes. */
 static void test_fmt_bytes_round_trip(void **state)
 {
@@ -1298,6 +1324,7 @@ int main(void)
 		cmocka_unit_test(test_fmt_ns),
 		cmocka_unit_test(test_fmt_shortest),
 		cmocka_unit_test(test_fmt_sig3),
+		cmocka_unit_test(test_fmt_sig),
 		cmocka_unit_test(test_fmt_bytes_round_trip),
 	};
 

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+/* exec_prerun=, exec_postrun=: see jobexec.h. */
+#include <errno.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "jobexec.h"
+#include "output.h"
+#include "path.h"
+
+extern char **environ;
+
+void jobexec_path(const struct job *j, const char *mode, char *buf,
+		  size_t len)
+{
+	snprintf(buf, len, "%s.%s.txt", j->name, mode);
+}
+
+static int check_one(const struct job *j, const char *cmd, const char *mode,
+		     struct err_rec *e)
+{
+	char path[4096], opt[16], *dir;
+	struct err_rec oe;
+	struct stat st;
+	bool ok;
+
+	if (!cmd)
+		return 0;
+	snprintf(opt, sizeof(opt), "exec_%s", mode);
+	if (!*cmd) {
+		err_set(e, j->section_file, j->section_line, opt,
+			"an empty command");
+		return -EINVAL;
+	}
+	jobexec_path(j, mode, path, sizeof(path));
+	if (output_check(path, opt, &oe)) {
+		err_set(e, j->section_file, j->section_line, opt, "its output "
+			"file %s: %s", path, oe.msg);
+		return -EINVAL;
+	}
+	/* the job's name may hold a '/': a directory that must exist */
+	dir = path_dir(path);
+	if (!dir)
+		return -ENOMEM;
+	ok = !stat(dir, &st) && S_ISDIR(st.st_mode);
+	if (!ok)
+		err_set(e, j->section_file, j->section_line, opt, "its output "
+			"file %s (named after the job) cannot be made: "
+			"directory '%s' does not exist", path, dir);
+	free(dir);
+	return ok ? 0 : -EINVAL;
+}
+
+int jobexec_check(const struct job *j, struct err_rec *e)
+{
+	int ret = check_one(j, j->exec_prerun, "prerun", e);
+
+	return ret ? ret : check_one(j, j->exec_postrun, "postrun", e);
+}
+
+/* sh -c cmd with standard output and error on fd; its wait status. */
+static int spawn_wait(const char *cmd, int fd, int *status)
+{
+	posix_spawn_file_actions_t fa;
+	char *argv[] = { "sh", "-c", (char *)cmd, NULL };
+	pid_t pid;
+	int r;
+
+	if ((r = posix_spawn_file_actions_init(&fa)))
+		return -r;
+	r = posix_spawn_file_actions_adddup2(&fa, fd, 1);
+	if (!r)
+		r = posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	if (!r)
+		r = posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (r)
+		return -r;
+	while (waitpid(pid, status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return 0;
+}
+
+int jobexec_run(const struct job *j, const char *cmd, const char *mode,
+		char *why, size_t whylen)
+{
+	struct output o = { .fd = -1 };
+	struct err_rec e;
+	char path[4096];
+	int ret, st = 0, cret;
+
+	jobexec_path(j, mode, path, sizeof(path));
+	ret = output_open(&o, path, mode, true, &e);
+	if (ret) {
+		snprintf(why, whylen, "exec_%s: %s: %s", mode, path,
+			 e.msg);
+		return ret;
+	}
+	ret = spawn_wait(cmd, o.fd, &st);
+	cret = output_close(&o);
+	if (ret) {
+		snprintf(why, whylen, "exec_%s: cannot run /bin/sh: %s", mode,
+			 strerror(-ret));
+		return ret;
+	}
+	if (WIFEXITED(st) && !WEXITSTATUS(st)) {
+		if (cret)
+			snprintf(why, whylen, "exec_%s: writing %s: %s", mode,
+				 path, strerror(-cret));
+		return cret;
+	}
+	if (WIFEXITED(st))
+		snprintf(why, whylen, "exec_%s '%s' exited with status %d "
+			 "(its output: %s)", mode, cmd, WEXITSTATUS(st), path);
+	else
+		snprintf(why, whylen, "exec_%s '%s' was killed by signal %d "
+			 "(its output: %s)", mode, cmd,
+			 WIFSIGNALED(st) ? WTERMSIG(st) : 0, path);
+	return -ECANCELED;
+}

@@ -777,14 +777,20 @@ static int ext_init(struct gen *g, unsigned first, unsigned last)
 		x->seq_thr[d] = (uint64_t)(p->perc_seq[d] / 100.0 * 0x1p63);
 		if (p->bssplit && p->bssplit->n[d]) {
 			const struct bssplit_entry *e = p->bssplit->e[d];
+			uint64_t lim = fr < g->fmin ? fr : g->fmin;
+			unsigned n = 0;
 
+			/* fio's meaning: a size that does not fit is never
+			 * used; the draw goes to the sizes that do. */
 			for (i = 0; i < p->bssplit->n[d]; i++) {
-				if (p->zone_size && e[i].bs > fr)
-					return -EINVAL;
-				x->bslen[d][i] = e[i].bs < fr ? e[i].bs : fr;
-				w[i] = e[i].perc;
+				if (e[i].bs > lim)
+					continue;
+				x->bslen[d][n] = e[i].bs;
+				w[n++] = e[i].perc;
 			}
-			dist_alias_init(&x->bsa[d], w, p->bssplit->n[d]);
+			if (!n)
+				return -EINVAL;
+			dist_alias_init(&x->bsa[d], w, n);
 			x->has_bss[d] = true;
 		}
 		if (x->kind == DIST_ZIPF || x->kind == DIST_PARETO ||

@@ -202,10 +202,13 @@ static int init_gen(struct wstate *s)
 				 s->gen.fmin);
 		else if (ret)
 			job_fail(s, ret, "cannot lay out I/Os of %" PRIu64
-				 " bytes in file regions of %" PRIu64
-				 " bytes", j->blockalign[0] > j->blockalign[1]
-				 ? j->blockalign[0] : j->blockalign[1],
-				 s->w->tgt->file_region);
+				 " bytes or more, at multiples of %" PRIu64
+				 " (blockalign; 0: none), in file regions of %"
+				 PRIu64 " bytes",
+				 j->bs_min[0] > j->bs_min[1] ? j->bs_min[0] :
+				 j->bs_min[1], j->blockalign[0] >
+				 j->blockalign[1] ? j->blockalign[0] :
+				 j->blockalign[1], s->w->tgt->file_region);
 	}
 	/* gen_init keeps what it needs: the specs go. */
 	s->gen.p.dist = NULL;

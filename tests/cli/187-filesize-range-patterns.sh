@@ -9,6 +9,9 @@
 #   size larger than the smallest file never appears. fio runs each job too.
 # - Files of 1 MiB already there: no byte past HI (the largest region) and
 #   no file size changes (cksum), some byte inside does.
+# - Files already in the range (48k to 240k) keep their sizes: with
+#   offset=8k every I/O strace sees lies in [8k, the file's size), and
+#   the first 8k and the sizes do not change.
 . "$(dirname "$0")/lib.sh"
 
 command -v strace >/dev/null 2>&1 || skip "needs strace"
@@ -126,6 +129,38 @@ for n, case in enumerate(CASES):
         changed |= new[:HI] != b[:HI]
     if not changed:
         fail("%s: nothing written" % " ".join(job))
+# Files already in the range keep their sizes: with offset=8k each region
+# is [8k, its size), known from outside; strace sees every I/O inside it,
+# and the first 8k and the sizes stay as they were.
+SIZES = [48 * K, 100 * K, 160 * K, 240 * K]
+for n, case in enumerate(CASES):
+    d = "%s/k%d" % (tdir, n)
+    os.mkdir(d)
+    names = ["%s/r.0.%d" % (d, i) for i in range(NF)]
+    old = []
+    for x, sz in zip(names, SIZES):
+        b = os.urandom(sz)
+        open(x, "wb").write(b)
+        old.append(b)
+    job = ["--name=r", "--directory=" + d, "--nrfiles=%d" % NF,
+           "--filesize=32k-256k", "--offset=8k", "--bs=4k",
+           "--ioengine=sync", "--randseed=%d" % n, "--loops=2"] + case
+    r, ios = iotrace.strace_pio([iorig] + job, d + ".st", names)
+    what = "iorig " + " ".join(job)
+    if r.returncode:
+        fail("%s: exit %d\n%s" % (what, r.returncode, r.stderr[-1500:]))
+    seen = set()
+    for f, o, ln in ios:
+        if o < 8 * K or o + ln > SIZES[f]:
+            fail("%s: I/O [%d, %d) outside [8k, %d) of %s" %
+                 (what, o, o + ln, SIZES[f], names[f]))
+        seen.add(f)
+    if len(seen) != NF:
+        fail("%s: I/O on %d of %d files" % (what, len(seen), NF))
+    for x, b in zip(names, old):
+        new = open(x, "rb").read()
+        if len(new) != len(b) or new[:8 * K] != b[:8 * K]:
+            fail("%s: %s changed before offset or in size" % (what, x))
 print("ok")
 PYEOF
 [ $? -eq 0 ] || exit 1

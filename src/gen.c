@@ -56,6 +56,8 @@
 #include "job.h"
 
 #define gen_unlikely(x)	__builtin_expect(!!(x), 0)
+/* A function copied into each caller (the ext path's two copies). */
+#define gen_inline	static inline __attribute__((always_inline))
 
 #define SPLITMIX_GAMMA	0x9e3779b97f4a7c15ull
 #define PERM_SALT	0x6a09e667f3bcc909ull	/* keys apart from the rng */
@@ -716,8 +718,7 @@ static __attribute__((noinline)) void next_fst(struct gen *g, unsigned d,
  * The functions of the ext path take `uneven` as a constant: next_ext and
  * next_ext_uneven are two copies, so files of one size pay nothing.
  */
-static inline __attribute__((always_inline)) uint64_t ext_span(const struct gen *g, uint32_t i,
-					      bool uneven)
+gen_inline uint64_t ext_span(const struct gen *g, uint32_t i, bool uneven)
 {
 	return uneven ? g->x.flen[i] : g->x.span;
 }
@@ -882,9 +883,8 @@ static double rng_u01(void *r)
  * a shorter place takes them modulo its own count; percentage zones are
  * of the file's own length.
  */
-static inline __attribute__((always_inline)) uint64_t ext_pos(struct gen *g, unsigned d,
-					     uint64_t cnt, uint64_t span,
-					     bool uneven)
+gen_inline uint64_t ext_pos(struct gen *g, unsigned d, uint64_t cnt,
+			   uint64_t span, bool uneven)
 {
 	struct gen_ext *x = &g->x;
 	uint64_t b, lo, hi;
@@ -920,9 +920,8 @@ static inline __attribute__((always_inline)) uint64_t ext_pos(struct gen *g, uns
 }
 
 /* A random place for an I/O of len: the map, or the distribution. */
-static inline __attribute__((always_inline)) void ext_draw(struct gen *g, unsigned d,
-					  uint64_t len, uint32_t *file,
-					  uint64_t *foff, bool uneven)
+gen_inline void ext_draw(struct gen *g, unsigned d, uint64_t len,
+			uint32_t *file, uint64_t *foff, bool uneven)
 {
 	struct gen_ext *x = &g->x;
 	uint64_t r, blk, span;
@@ -963,9 +962,8 @@ static inline __attribute__((always_inline)) void ext_draw(struct gen *g, unsign
  * starts the next file (the first after the last) at its start, or for
  * N < 0 at its last aligned place.
  */
-static inline __attribute__((always_inline)) void ext_seq(struct gen *g, uint64_t len,
-					 uint32_t *file, uint64_t *foff,
-					 bool uneven)
+gen_inline void ext_seq(struct gen *g, uint64_t len, uint32_t *file,
+		       uint64_t *foff, bool uneven)
 {
 	struct gen_ext *x = &g->x;
 	uint64_t fr = ext_span(g, g->file, uneven);
@@ -988,8 +986,8 @@ static inline __attribute__((always_inline)) void ext_seq(struct gen *g, uint64_
 	*foff = (uint64_t)next;
 }
 
-static inline __attribute__((always_inline)) void ext_next(struct gen *g, unsigned d,
-					  struct gen_io *io, bool uneven)
+gen_inline void ext_next(struct gen *g, unsigned d, struct gen_io *io,
+			bool uneven)
 {
 	struct gen_ext *x = &g->x;
 	uint64_t len, foff, fr, pos;

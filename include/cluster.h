@@ -70,20 +70,6 @@ int cluster_write_fio(FILE *out, const json_t *cluster);
  * are skipped (cluster_merge refuses them). */
 void cluster_hist_from_json(struct hist *h, const json_t *o);
 
-/* A JSON count (0 unless a positive integer), a JSON number (0.0 unless
- * a number). */
-static inline uint64_t cluster_u64(const json_t *v)
-{
-	json_int_t x = json_integer_value(v);
-
-	return x > 0 ? (uint64_t)x : 0;
-}
-
-static inline double cluster_num(const json_t *v)
-{
-	return json_is_number(v) ? json_number_value(v) : 0.0;
-}
-
 /* The checks' syntax alone, to refuse a bad one before anything runs:
  * 0 or -EINVAL with e (exit 2). */
 int cluster_checks_parse(char *const *checks, size_t nchecks,

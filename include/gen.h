@@ -33,8 +33,13 @@
  * smallest file, so any fits in any file. Several files then always take
  * the file_service_type path (roundrobin when none is given): sequential
  * stops at each file's end, the random map skips the blocks of a slot past
- * its file's end, norandommap draws over the file's own positions. Random
- * patterns (the ext path) with uneven files are refused (-EOPNOTSUPP).
+ * its file's end, norandommap draws over the file's own positions. The
+ * random patterns (the ext path) draw each I/O's place in its own file's
+ * length: percentage zones of random_distribution are of that length, the
+ * skewed laws are set up over the largest file's positions and a shorter
+ * file takes them modulo its own, zoned_abs zones and bssplit sizes must
+ * fit the smallest file (a larger bssplit size is never drawn), files are
+ * chosen as without uneven files (uniformly; in order when sequential).
  * With zones (zonemode=strided, one file): I/Os stay in the zone
  * [zbase, zbase + zone_range) until zone_size bytes were done there, then
  * the next zone starts zone_range + zone_skip further on, and the first
@@ -135,7 +140,7 @@ enum gen_fst { GEN_FST_NONE, GEN_FST_RR, GEN_FST_SEQ, GEN_FST_RANDOM,
 
 
 enum gen_mode { GEN_MODE_MAP, GEN_MODE_SEQ, GEN_MODE_ANY, GEN_MODE_EXT,
-		GEN_MODE_FST };
+		GEN_MODE_FST, GEN_MODE_EXT_UNEVEN };
 
 /* A keyed bijection on [0, n) (gen.c). */
 struct gen_perm {
@@ -172,6 +177,9 @@ struct gen_ext {
 	uint64_t zvisit;		/* zones entered: keys of zperm */
 	struct gen_perm zperm;		/* random map of the zone */
 	uint64_t zctr;			/* next index of zperm */
+	/* Uneven files: file i's length (its span instead of `span`);
+	 * NULL: files of one length. */
+	uint64_t *flen;
 };
 
 /* State of file_service_type (gen.mode GEN_MODE_FST, gen.c). */

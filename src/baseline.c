@@ -12,6 +12,7 @@
 
 #include "baseline.h"
 #include "hist.h"
+#include "resjson.h"
 
 /* The schema_version values of report/json.c that this reader knows. */
 #define BASELINE_SCHEMA_MIN	1
@@ -157,12 +158,10 @@ const struct baseline_job *baseline_find(const struct baseline *b,
 	return NULL;
 }
 
-static int number(const json_t *v, double *out)
+/* o[key] (resjson.h): 0, or -ENOENT when absent. */
+static int number(const json_t *o, const char *key, double *out)
 {
-	if (!json_is_number(v))
-		return -ENOENT;
-	*out = json_number_value(v);
-	return 0;
+	return resjson_get(o, key, out) ? 0 : -ENOENT;
 }
 
 /* A histogram object of the report back into a struct hist: its buckets,
@@ -200,7 +199,7 @@ static int hist_figure(const json_t *o, const struct metric *m, double *out)
 	if (!json_is_object(o))
 		return -ENOENT;
 	if (m->stat != MS_PCT)
-		return number(json_object_get(o, stat_key[m->stat]), out);
+		return number(o, stat_key[m->stat], out);
 	h = malloc(sizeof(*h));
 	if (!h)
 		return -ENOMEM;
@@ -221,7 +220,7 @@ static int dir_figure(const json_t *job, const struct metric *m,
 	if (m->kind == MK_HIST)
 		return hist_figure(json_object_get(d, hist_key[m->hist]), m,
 				   out);
-	return number(json_object_get(d, dir_figure_key(m->kind)), out);
+	return number(d, dir_figure_key(m->kind), out);
 }
 
 static int unit_figure(const json_t *job, const struct metric *m,
@@ -232,32 +231,29 @@ static int unit_figure(const json_t *job, const struct metric *m,
 
 	switch (m->kind) {
 	case MK_ERRORS:
-		if (number(json_object_get(json_object_get(job, "read"),
-					   "errors"), &r) ||
-		    number(json_object_get(json_object_get(job, "write"),
-					   "errors"), &w))
+		if (number(json_object_get(job, "read"), "errors", &r) ||
+		    number(json_object_get(job, "write"), "errors", &w))
 			return -ENOENT;
 		/* A report from before trims has none. */
 		v = json_object_get(job, "trim");
-		if (v && number(json_object_get(v, "errors"), &t))
+		if (v && number(v, "errors", &t))
 			return -ENOENT;
 		*out = r + w + t;
 		return 0;
 	case MK_CPU_US_PER_IO:
-		return number(json_object_get(json_object_get(job, "summary"),
-					      "us_per_io"), out);
+		return number(json_object_get(job, "summary"), "us_per_io",
+			      out);
 	case MK_CPU_PCT:
-		return number(json_object_get(json_object_get(job, "summary"),
-					      "cpu_pct"), out);
+		return number(json_object_get(job, "summary"), "cpu_pct", out);
 	case MK_RUNTIME:
-		return number(json_object_get(job, "runtime_ns"), out);
+		return number(job, "runtime_ns", out);
 	case MK_VERIFY_MISMATCHES:
 		v = json_object_get(job, "verify");
 		if (json_is_null(v)) {
 			*out = 0;
 			return 0;
 		}
-		return number(json_object_get(v, "mismatches"), out);
+		return number(v, "mismatches", out);
 	}
 	return -ENOENT;
 }
@@ -269,7 +265,7 @@ int baseline_value(const struct baseline_job *bj, const struct metric *m,
 	const json_t *fig = json_object_get(json_object_get(
 		json_object_get(job, "repeats"), "figures"), m->name);
 
-	if (json_is_object(fig) && !number(json_object_get(fig, "mean"), out))
+	if (json_is_object(fig) && !number(fig, "mean", out))
 		return 0;
 	if (m->dir >= 0)
 		return dir_figure(job, m, out);

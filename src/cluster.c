@@ -27,6 +27,7 @@
 #include "hist.h"
 #include "jsonw.h"
 #include "metric.h"
+#include "resjson.h"
 
 static const char *const dir_key[DDIR_NR] = DDIR_NAMES;
 static const char *const hist_key[] = { "slat_ns", "clat_ns", "lat_ns" };
@@ -303,9 +304,6 @@ static int same_jobs(const struct cluster_member *m, size_t a, size_t b,
 
 /* ---- merging ---- */
 
-#define u64_of	cluster_u64
-#define num_of	cluster_num
-
 /* a + b for JSON integers, held at the ends of json_int_t (hostile
  * input must not overflow). */
 static json_t *int_sum(const json_t *a, const json_t *b)
@@ -325,22 +323,23 @@ void cluster_hist_from_json(struct hist *h, const json_t *o)
 	if (!json_is_object(o))
 		return;
 	json_array_foreach(b, i, x) {
-		uint64_t lo = u64_of(json_array_get(x, 0));
+		uint64_t lo = resjson_u64(json_array_get(x, 0));
 
 		if (!(lo >> HIST_MAX_BITS))	/* check_hist refuses them */
-			h->b[hist_index(lo)] += u64_of(json_array_get(x, 2));
+			h->b[hist_index(lo)] +=
+				resjson_u64(json_array_get(x, 2));
 	}
-	if (u64_of(json_object_get(o, "count"))) {
-		uint64_t mn = u64_of(json_object_get(o, "min"));
-		uint64_t mx = u64_of(json_object_get(o, "max"));
+	if (resjson_u64(json_object_get(o, "count"))) {
+		uint64_t mn = resjson_u64(json_object_get(o, "min"));
+		uint64_t mx = resjson_u64(json_object_get(o, "max"));
 
 		if (mn < h->min)
 			h->min = mn;
 		if (mx > h->max)
 			h->max = mx;
 	}
-	h->count += u64_of(json_object_get(o, "count"));
-	h->overflow += u64_of(json_object_get(o, "overflow"));
+	h->count += resjson_u64(json_object_get(o, "count"));
+	h->overflow += resjson_u64(json_object_get(o, "overflow"));
 }
 
 /* The pooled count, mean and population stddev of two sets. */
@@ -363,18 +362,18 @@ static void pool(double n1, double m1, double s1, double n2, double m2,
  * and percentiles are redone from the whole at the end) or rate samples. */
 static void merge_stats(json_t *dst, const json_t *src)
 {
-	double n1 = num_of(json_object_get(dst, "count"));
-	double n2 = num_of(json_object_get(src, "count"));
+	double n1 = resjson_num(dst, "count");
+	double n2 = resjson_num(src, "count");
 	double m, s;
 	const char *k;
 	json_t *v;
 
 	if (n2 <= 0)
 		return;
-	pool(n1, num_of(json_object_get(dst, "mean")),
-	     num_of(json_object_get(dst, "stddev")), n2,
-	     num_of(json_object_get(src, "mean")),
-	     num_of(json_object_get(src, "stddev")), &m, &s);
+	pool(n1, resjson_num(dst, "mean"),
+	     resjson_num(dst, "stddev"), n2,
+	     resjson_num(src, "mean"),
+	     resjson_num(src, "stddev"), &m, &s);
 	json_object_set_new(dst, "mean", jw_real(m));
 	json_object_set_new(dst, "stddev", jw_real(s));
 	json_object_foreach(dst, k, v) {
@@ -552,7 +551,7 @@ static int finish_unit(json_t *u, struct hist *h)
 		if (is_hist(json_object_get(o, "sched_lat_ns")))
 			finish_hist(json_object_get(o, "sched_lat_ns"), h);
 		cluster_hist_from_json(lat, json_object_get(o, "lat_ns"));
-		ios += u64_of(json_object_get(o, "ios"));
+		ios += resjson_u64(json_object_get(o, "ios"));
 	}
 	if (json_is_object(json_object_get(u, "mixed")))
 		for (k = 0; k < 3; k++)
@@ -563,26 +562,25 @@ static int finish_unit(json_t *u, struct hist *h)
 					    "lat_ns"), h);
 	if (json_is_object(cpu))
 		json_object_set_new(cpu, "us_per_io", jw_real(ios ?
-			(num_of(json_object_get(cpu, "user_ns")) +
-			 num_of(json_object_get(cpu, "sys_ns"))) / 1000 /
+			(resjson_num(cpu, "user_ns") +
+			 resjson_num(cpu, "sys_ns")) / 1000 /
 			(double)ios : 0.0));
 	sum = json_object_get(u, "summary");
 	if (json_is_object(sum)) {
 		const json_t *ph = json_object_get(u, "phase_cpu");
-		double t = num_of(json_object_get(sum, "utime_ns")) +
-			   num_of(json_object_get(sum, "stime_ns"));
+		double t = resjson_num(sum, "utime_ns") +
+			   resjson_num(sum, "stime_ns");
 		double reqs, wall;
 
 		if (!json_is_object(ph))
 			ph = NULL;
-		reqs = num_of(json_object_get(ph ? ph : sum,
-					      ph ? "ios" : "reqs"));
+		reqs = resjson_num(ph ? ph : sum, ph ? "ios" : "reqs");
 
 		json_object_set_new(sum, "us_per_io",
 				    jw_real(reqs > 0 ? t / 1000 / reqs : 0.0));
 		/* As one run: CPU time over the (longest) phase's wall
 		 * time, so 100 per member kept busy. */
-		wall = num_of(json_object_get(ph, "wall_ns"));
+		wall = resjson_num(ph, "wall_ns");
 		json_object_set_new(sum, "cpu_pct", jw_real(wall > 0 ?
 			t / wall * 100 : 0.0));
 		json_object_set_new(sum, "lat_p99_ns",
@@ -612,10 +610,10 @@ static double unit_lat_mean(const json_t *u)
 		const json_t *h = json_object_get(json_object_get(u,
 							dir_key[d]), "lat_ns");
 
-		pool(n, m, s, num_of(json_object_get(h, "count")),
-		     num_of(json_object_get(h, "mean")),
-		     num_of(json_object_get(h, "stddev")), &m, &s);
-		n += num_of(json_object_get(h, "count"));
+		pool(n, m, s, resjson_num(h, "count"),
+		     resjson_num(h, "mean"),
+		     resjson_num(h, "stddev"), &m, &s);
+		n += resjson_num(h, "count");
 	}
 	return m;
 }
@@ -692,13 +690,13 @@ static json_t *cluster_dir(struct jw *c, const struct cluster_member *m,
 		const json_t *j = json_array_get(json_object_get(m[i].result,
 								 "jobs"), job);
 		const json_t *x = json_object_get(j, dir_key[d]);
-		double rt = num_of(json_object_get(j, "runtime_ns"));
+		double rt = resjson_num(j, "runtime_ns");
 		double end = m[i].start_skew_ns + rt;
 
-		iops[i] = num_of(json_object_get(x, "iops"));
-		bw[i] = num_of(json_object_get(x, "bw_bytes"));
-		ios_t += num_of(json_object_get(x, "ios"));
-		bytes_t += num_of(json_object_get(x, "io_bytes"));
+		iops[i] = resjson_num(x, "iops");
+		bw[i] = resjson_num(x, "bw_bytes");
+		ios_t += resjson_num(x, "ios");
+		bytes_t += resjson_num(x, "io_bytes");
 		if (iops[i] < iops[slow])
 			slow = i;
 		if (end < t_first) {
@@ -718,12 +716,12 @@ static json_t *cluster_dir(struct jw *c, const struct cluster_member *m,
 		const json_t *j = json_array_get(json_object_get(m[i].result,
 								 "jobs"), job);
 		const json_t *x = json_object_get(j, dir_key[d]);
-		double rt = num_of(json_object_get(j, "runtime_ns"));
+		double rt = resjson_num(j, "runtime_ns");
 		double part = rt > 0 ? (t_first - m[i].start_skew_ns) / rt : 1;
 
 		part = part < 0 ? 0 : part > 1 ? 1 : part;
-		ios_f += part * num_of(json_object_get(x, "ios"));
-		bytes_f += part * num_of(json_object_get(x, "io_bytes"));
+		ios_f += part * resjson_num(x, "ios");
+		bytes_f += part * resjson_num(x, "io_bytes");
 	}
 	o = json_object();
 	rows = json_array();
@@ -740,11 +738,12 @@ static json_t *cluster_dir(struct jw *c, const struct cluster_member *m,
 		jw_put(c, r, "host", jw_str(host_of(&m[i])));
 		jw_put(c, r, "iops", jw_real(iops[i]));
 		jw_put(c, r, "bw_bytes", jw_real(bw[i]));
-		jw_put(c, r, "ios", jw_u64(u64_of(json_object_get(x, "ios"))));
+		jw_put(c, r, "ios",
+		       jw_u64(resjson_u64(json_object_get(x, "ios"))));
 		jw_put(c, r, "io_bytes",
-		       jw_u64(u64_of(json_object_get(x, "io_bytes"))));
+		       jw_u64(resjson_u64(json_object_get(x, "io_bytes"))));
 		jw_put(c, r, "runtime_ns",
-		       jw_u64(u64_of(json_object_get(j, "runtime_ns"))));
+		       jw_u64(resjson_u64(json_object_get(j, "runtime_ns"))));
 		jw_put(c, r, "clat_p99_ns", jw_u64((uint64_t)hist_metric(
 			&p99, json_object_get(x, "clat_ns"))));
 		jw_push(c, rows, r);
@@ -764,8 +763,8 @@ static json_t *cluster_dir(struct jw *c, const struct cluster_member *m,
 			nm++;
 			hi += iops[i];
 			hb += bw[i];
-			hios += num_of(json_object_get(x, "ios"));
-			hby += num_of(json_object_get(x, "io_bytes"));
+			hios += resjson_num(x, "ios");
+			hby += resjson_num(x, "io_bytes");
 		}
 		h = json_object();
 		jw_put(c, h, "host", jw_str(hn));
@@ -839,7 +838,7 @@ static json_t *cluster_obj(struct jw *c, const struct cluster_member *m,
 		jw_put(c, r, "rank", json_integer(m[i].rank));
 		jw_put(c, r, "host", jw_str(hn));
 		jw_put(c, r, "start_skew_ns", jw_real(m[i].start_skew_ns));
-		jw_put(c, r, "wall_ns", jw_u64(u64_of(json_object_get(
+		jw_put(c, r, "wall_ns", jw_u64(resjson_u64(json_object_get(
 			m[i].result, "wall_ns"))));
 		jw_put(c, r, "interrupted", json_boolean(json_is_true(
 			json_object_get(m[i].result, "interrupted"))));
@@ -962,20 +961,21 @@ static void text_hist(FILE *f, const char *name, const json_t *h)
 	const char *k;
 	char a[32], b[32], c[32], d[32];
 
-	if (!u64_of(json_object_get(h, "count")))
+	if (!resjson_u64(json_object_get(h, "count")))
 		return;
 	fprintf(f, "  %-5s min %s  mean %s  max %s  stddev %s  (%" PRIu64
 		" I/Os, all members)\n", name,
-		fmt(MU_NS, num_of(json_object_get(h, "min")), a, sizeof(a)),
-		fmt(MU_NS, num_of(json_object_get(h, "mean")), b, sizeof(b)),
-		fmt(MU_NS, num_of(json_object_get(h, "max")), c, sizeof(c)),
-		fmt(MU_NS, num_of(json_object_get(h, "stddev")), d, sizeof(d)),
-		u64_of(json_object_get(h, "count")));
+		fmt(MU_NS, resjson_num(h, "min"), a, sizeof(a)),
+		fmt(MU_NS, resjson_num(h, "mean"), b, sizeof(b)),
+		fmt(MU_NS, resjson_num(h, "max"), c, sizeof(c)),
+		fmt(MU_NS, resjson_num(h, "stddev"), d, sizeof(d)),
+		resjson_u64(json_object_get(h, "count")));
 	if (!json_object_size(pct))
 		return;
 	fprintf(f, "       ");
 	json_object_foreach((json_t *)pct, k, v)
-		fprintf(f, " p%s=%s", k, fmt(MU_NS, num_of(v), a, sizeof(a)));
+		fprintf(f, " p%s=%s", k,
+			fmt(MU_NS, resjson_val(v), a, sizeof(a)));
 	fprintf(f, "\n");
 }
 
@@ -986,10 +986,10 @@ static void text_done(FILE *f, const char *label, const char *which,
 	char a[32], b[32], c[32];
 
 	fprintf(f, "  %s iops %s  bw %s/s  at %s (%s finished %s)\n", label,
-		fmt(MU_RATE, num_of(json_object_get(o, "iops")), a, sizeof(a)),
-		fmt(MU_BYTES, num_of(json_object_get(o, "bw_bytes")), b,
+		fmt(MU_RATE, resjson_num(o, "iops"), a, sizeof(a)),
+		fmt(MU_BYTES, resjson_num(o, "bw_bytes"), b,
 		    sizeof(b)),
-		fmt(MU_NS, num_of(json_object_get(o, "at_ns")), c, sizeof(c)),
+		fmt(MU_NS, resjson_num(o, "at_ns"), c, sizeof(c)),
 		json_string_value(json_object_get(o, "member")), which);
 }
 
@@ -1006,10 +1006,10 @@ static void text_dir(FILE *f, const json_t *merged, const json_t *cd,
 
 	fprintf(f, " %s: iops %s  bw %s/s  (the members' rates added; common "
 		"window %s)\n", dname,
-		fmt(MU_RATE, num_of(json_object_get(x, "iops")), a, sizeof(a)),
-		fmt(MU_BYTES, num_of(json_object_get(x, "bw_bytes")), b,
+		fmt(MU_RATE, resjson_num(x, "iops"), a, sizeof(a)),
+		fmt(MU_BYTES, resjson_num(x, "bw_bytes"), b,
 		    sizeof(b)),
-		fmt(MU_NS, num_of(json_object_get(cd, "common_window_ns")), c,
+		fmt(MU_NS, resjson_num(cd, "common_window_ns"), c,
 		    sizeof(c)));
 	text_done(f, "first done:", "first", fd);
 	text_done(f, "last done: ", "last", ld);
@@ -1017,10 +1017,10 @@ static void text_dir(FILE *f, const json_t *merged, const json_t *cd,
 		text_hist(f, k == 0 ? "slat" : k == 1 ? "clat" : "lat",
 			  json_object_get(x, hist_key[k]));
 	fprintf(f, "  spread of iops: min %s  median %s  max %s  slowest %s\n",
-		fmt(MU_RATE, num_of(json_object_get(sp, "min")), a, sizeof(a)),
-		fmt(MU_RATE, num_of(json_object_get(sp, "median")), b,
+		fmt(MU_RATE, resjson_num(sp, "min"), a, sizeof(a)),
+		fmt(MU_RATE, resjson_num(sp, "median"), b,
 		    sizeof(b)),
-		fmt(MU_RATE, num_of(json_object_get(sp, "max")), c, sizeof(c)),
+		fmt(MU_RATE, resjson_num(sp, "max"), c, sizeof(c)),
 		json_string_value(json_object_get(sp, "slowest")));
 	fprintf(f, "  %-24s %-16s %10s %12s %12s %10s %10s\n", "member",
 		"host", "iops", "bw/s", "ios", "runtime", "clat p99");
@@ -1029,14 +1029,14 @@ static void text_dir(FILE *f, const json_t *merged, const json_t *cd,
 		fprintf(f, "  %-24s %-16s %10s %12s %12" PRIu64 " %10s %10s\n",
 			json_string_value(json_object_get(r, "label")),
 			json_string_value(json_object_get(r, "host")),
-			fmt(MU_RATE, num_of(json_object_get(r, "iops")), a,
+			fmt(MU_RATE, resjson_num(r, "iops"), a,
 			    sizeof(a)),
-			fmt(MU_BYTES, num_of(json_object_get(r, "bw_bytes")),
+			fmt(MU_BYTES, resjson_num(r, "bw_bytes"),
 			    b, sizeof(b)),
-			u64_of(json_object_get(r, "ios")),
-			fmt(MU_NS, num_of(json_object_get(r, "runtime_ns")), c,
+			resjson_u64(json_object_get(r, "ios")),
+			fmt(MU_NS, resjson_num(r, "runtime_ns"), c,
 			    sizeof(c)),
-			fmt(MU_NS, num_of(p), d, sizeof(d)));
+			fmt(MU_NS, resjson_val(p), d, sizeof(d)));
 	}
 	fprintf(f, "  %-24s %-16s %10s %12s %12s\n", "host", "members", "iops",
 		"bw/s", "ios");
@@ -1045,11 +1045,11 @@ static void text_dir(FILE *f, const json_t *merged, const json_t *cd,
 			json_string_value(json_object_get(r, "host")),
 			(int64_t)json_integer_value(json_object_get(r,
 								    "members")),
-			fmt(MU_RATE, num_of(json_object_get(r, "iops")), a,
+			fmt(MU_RATE, resjson_num(r, "iops"), a,
 			    sizeof(a)),
-			fmt(MU_BYTES, num_of(json_object_get(r, "bw_bytes")),
+			fmt(MU_BYTES, resjson_num(r, "bw_bytes"),
 			    b, sizeof(b)),
-			num_of(json_object_get(r, "ios")));
+			resjson_num(r, "ios"));
 }
 
 static int write_text(FILE *f, const json_t *cl)
@@ -1065,7 +1065,7 @@ static int write_text(FILE *f, const json_t *cl)
 	json_array_foreach(json_object_get(c, "hosts"), i, h)
 		fprintf(f, "%s%s", i ? ", " : "", json_string_value(h));
 	fprintf(f, "), start skew up to %s%s\n",
-		fmt(MU_NS, num_of(json_object_get(c, "start_skew_max_ns")), a,
+		fmt(MU_NS, resjson_num(c, "start_skew_max_ns"), a,
 		    sizeof(a)),
 		json_is_true(json_object_get(cl, "interrupted")) ?
 		", interrupted: partial figures" : "");
@@ -1080,7 +1080,7 @@ static int write_text(FILE *f, const json_t *cl)
 			(int64_t)json_integer_value(json_object_get(j,
 								    "clone")));
 		for (d = 0; d < DDIR_NR; d++)
-			if (u64_of(json_object_get(json_object_get(mj,
+			if (resjson_u64(json_object_get(json_object_get(mj,
 						dir_key[d]), "ios")))
 				text_dir(f, mj, json_object_get(j, dir_key[d]),
 					 dir_key[d]);
@@ -1129,17 +1129,17 @@ static double hist_metric(const struct metric *m, const json_t *h)
 	struct hist *x;
 	double v;
 
-	if (!u64_of(json_object_get(h, "count")))
+	if (!resjson_u64(json_object_get(h, "count")))
 		return 0;
 	switch (m->stat) {
 	case MS_MIN:
-		return num_of(json_object_get(h, "min"));
+		return resjson_num(h, "min");
 	case MS_MAX:
-		return num_of(json_object_get(h, "max"));
+		return resjson_num(h, "max");
 	case MS_MEAN:
-		return num_of(json_object_get(h, "mean"));
+		return resjson_num(h, "mean");
 	case MS_STDDEV:
-		return num_of(json_object_get(h, "stddev"));
+		return resjson_num(h, "stddev");
 	}
 	x = malloc(sizeof(*x));
 	if (!x)
@@ -1170,22 +1170,19 @@ static double job_metric(const struct metric *m, const json_t *j)
 		return hist_metric(m, json_object_get(x, hist_key[m->hist]));
 	case MK_ERRORS:
 		for (d = 0; d < DDIR_NR; d++)
-			v += num_of(json_object_get(json_object_get(j,
-						dir_key[d]), "errors"));
+			v += resjson_num(json_object_get(j,
+						dir_key[d]), "errors");
 		return v;
 	case MK_CPU_US_PER_IO:
-		return num_of(json_object_get(json_object_get(j, "summary"),
-					      "us_per_io"));
+		return resjson_num(json_object_get(j, "summary"), "us_per_io");
 	case MK_CPU_PCT:
-		return num_of(json_object_get(json_object_get(j, "summary"),
-					      "cpu_pct"));
+		return resjson_num(json_object_get(j, "summary"), "cpu_pct");
 	case MK_RUNTIME:
-		return num_of(json_object_get(j, "runtime_ns"));
+		return resjson_num(j, "runtime_ns");
 	case MK_VERIFY_MISMATCHES:
-		return num_of(json_object_get(json_object_get(j, "verify"),
-					      "mismatches"));
+		return resjson_num(json_object_get(j, "verify"), "mismatches");
 	default:
-		return num_of(json_object_get(x, field[m->kind]));
+		return resjson_num(x, field[m->kind]);
 	}
 }
 
@@ -1211,8 +1208,9 @@ static void check_jobs(const struct check_expr *x, const char *text,
 
 		if (x->scope[0] && strcmp(x->scope, name))
 			continue;
-		if (x->m.dir >= 0 && !u64_of(json_object_get(json_object_get(
-					j, dir_key[x->m.dir]), "ios"))) {
+		if (x->m.dir >= 0 &&
+		    !resjson_u64(json_object_get(json_object_get(
+				j, dir_key[x->m.dir]), "ios"))) {
 			fprintf(out, "  n/a   %s %s: %s  no %s I/O\n", who,
 				name, text, dir_key[x->m.dir]);
 			t->na++;

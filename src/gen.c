@@ -56,6 +56,8 @@
 #include "job.h"
 
 #define gen_unlikely(x)	__builtin_expect(!!(x), 0)
+/* A function copied into each caller (the ext path's two copies). */
+#define gen_inline	static inline __attribute__((always_inline))
 
 #define SPLITMIX_GAMMA	0x9e3779b97f4a7c15ull
 #define PERM_SALT	0x6a09e667f3bcc909ull	/* keys apart from the rng */
@@ -328,7 +330,7 @@ int gen_init(struct gen *g, const struct gen_params *p)
 	g->mode = g->ext ? GEN_MODE_EXT : !p->random ? GEN_MODE_SEQ :
 		  g->use_map ? GEN_MODE_MAP : GEN_MODE_ANY;
 	if (g->ext)
-		return g->p.flen ? -EOPNOTSUPP : ext_init(g, first, last);
+		return ext_init(g, first, last);
 	if (g->p.flen && g->p.fst == GEN_FST_NONE)
 		g->p.fst = GEN_FST_RR;
 	return g->p.fst != GEN_FST_NONE && g->p.nfiles > 1 ? fst_init(g) : 0;
@@ -338,8 +340,10 @@ void gen_free(struct gen *g)
 {
 	free(g->f.cur);
 	free(g->f.fshort);
+	free(g->x.flen);
 	g->f.cur = NULL;
 	g->f.fshort = NULL;
+	g->x.flen = NULL;
 	g->f.live = g->f.where = NULL;
 }
 
@@ -708,6 +712,17 @@ static __attribute__((noinline)) void next_fst(struct gen *g, unsigned d,
 
 #define ZONE_SALT	0x3c6ef372fe94f82bull	/* zone map keys */
 
+/*
+ * Where the I/Os of file i go: [zbase, zbase + span) of the zone or of the
+ * file region; with uneven files, file i's own length (no zones then).
+ * The functions of the ext path take `uneven` as a constant: next_ext and
+ * next_ext_uneven are two copies, so files of one size pay nothing.
+ */
+gen_inline uint64_t ext_span(const struct gen *g, uint32_t i, bool uneven)
+{
+	return uneven ? g->x.flen[i] : g->x.span;
+}
+
 /* The zone at x->zbase (clipped to the file region) becomes current. */
 static void zone_enter(struct gen *g, uint64_t zbase)
 {
@@ -769,7 +784,7 @@ static int ext_init(struct gen *g, unsigned first, unsigned last)
 	for (d = first; d <= last; d++) {
 		uint64_t unit = p->random && p->ba[d] ? p->ba[d] : g->align;
 
-		if (unit > fr)
+		if (unit > fr || unit > g->fmin)
 			return -EINVAL;
 		x->unit[d] = unit;
 		x->unit_inv[d] = UINT64_MAX / unit;
@@ -777,14 +792,20 @@ static int ext_init(struct gen *g, unsigned first, unsigned last)
 		x->seq_thr[d] = (uint64_t)(p->perc_seq[d] / 100.0 * 0x1p63);
 		if (p->bssplit && p->bssplit->n[d]) {
 			const struct bssplit_entry *e = p->bssplit->e[d];
+			uint64_t lim = fr < g->fmin ? fr : g->fmin;
+			unsigned n = 0;
 
+			/* fio's meaning: a size that does not fit is never
+			 * used; the draw goes to the sizes that do. */
 			for (i = 0; i < p->bssplit->n[d]; i++) {
-				if (p->zone_size && e[i].bs > fr)
-					return -EINVAL;
-				x->bslen[d][i] = e[i].bs < fr ? e[i].bs : fr;
-				w[i] = e[i].perc;
+				if (e[i].bs > lim)
+					continue;
+				x->bslen[d][n] = e[i].bs;
+				w[n++] = e[i].perc;
 			}
-			dist_alias_init(&x->bsa[d], w, p->bssplit->n[d]);
+			if (!n)
+				return -EINVAL;
+			dist_alias_init(&x->bsa[d], w, n);
 			x->has_bss[d] = true;
 		}
 		if (x->kind == DIST_ZIPF || x->kind == DIST_PARETO ||
@@ -813,18 +834,38 @@ static int ext_init(struct gen *g, unsigned first, unsigned last)
 				double lo = at, hi = at + z[i].size;
 
 				at = hi;
+				w[i] = z[i].access;
+				if (x->kind == DIST_ZONED && p->flen) {
+					/* Of each file's own length: in
+					 * 2^-32 parts of it (ext_pos). */
+					x->zlo[d][i] = (uint64_t)(lo * 0x1p32 /
+								  100);
+					x->zhi[d][i] = (uint64_t)(hi * 0x1p32 /
+								  100);
+					continue;
+				}
 				if (x->kind == DIST_ZONED) {
 					lo = lo * (double)fr / 100;
 					hi = hi * (double)fr / 100;
-				} else if (hi > (double)fr) {
-					return -ERANGE;
+				} else if (hi > (double)fr ||
+					   hi > (double)g->fmin) {
+					return -ERANGE;	/* in every file */
 				}
 				x->zlo[d][i] = ((uint64_t)lo + unit - 1) / unit;
 				x->zhi[d][i] = ((uint64_t)hi + unit - 1) / unit;
-				w[i] = z[i].access;
 			}
 			dist_alias_init(&x->zal[d], w, p->dist->nzones[d]);
 		}
+	}
+	if (p->flen) {
+		/* Uneven files (no zones: one file only): the laws are set up
+		 * over the largest file, each file draws in its own length. */
+		x->flen = malloc(p->nfiles * sizeof(*x->flen));
+		if (!x->flen)
+			return -ENOMEM;
+		memcpy(x->flen, p->flen, p->nfiles * sizeof(*x->flen));
+		g->p.flen = NULL;	/* the caller's: not kept */
+		g->mode = GEN_MODE_EXT_UNEVEN;
 	}
 	if (p->zone_size)
 		zone_enter(g, 0);
@@ -836,8 +877,14 @@ static double rng_u01(void *r)
 	return (double)(gen_rng_next(r) >> 11) * 0x1p-53;
 }
 
-/* A position (in units) of [0, cnt) by the distribution. */
-static uint64_t ext_pos(struct gen *g, unsigned d, uint64_t cnt)
+/*
+ * A position (in units) of [0, cnt) by the distribution, in a file of
+ * span bytes. The skewed laws are over the positions of the largest file:
+ * a shorter place takes them modulo its own count; percentage zones are
+ * of the file's own length.
+ */
+gen_inline uint64_t ext_pos(struct gen *g, unsigned d, uint64_t cnt,
+			   uint64_t span, bool uneven)
 {
 	struct gen_ext *x = &g->x;
 	uint64_t b, lo, hi;
@@ -856,7 +903,15 @@ static uint64_t ext_pos(struct gen *g, unsigned d, uint64_t cnt)
 	case DIST_ZONED_ABS:
 		z = dist_alias_pick(&x->zal[d], gen_rng_next(&g->rng));
 		lo = x->zlo[d][z];
-		hi = x->zhi[d][z] < cnt ? x->zhi[d][z] : cnt;
+		hi = x->zhi[d][z];
+		if (uneven && x->kind == DIST_ZONED) {
+			lo = (uint64_t)(((unsigned __int128)lo * span >> 32) +
+					x->unit[d] - 1) / x->unit[d];
+			hi = (uint64_t)(((unsigned __int128)hi * span >> 32) +
+					x->unit[d] - 1) / x->unit[d];
+		}
+		if (hi > cnt)
+			hi = cnt;
 		if (lo >= hi)
 			return lo < cnt ? lo : cnt - 1;
 		return lo + rng_below(&g->rng, hi - lo);
@@ -865,11 +920,11 @@ static uint64_t ext_pos(struct gen *g, unsigned d, uint64_t cnt)
 }
 
 /* A random place for an I/O of len: the map, or the distribution. */
-static void ext_draw(struct gen *g, unsigned d, uint64_t len,
-		     uint32_t *file, uint64_t *foff)
+gen_inline void ext_draw(struct gen *g, unsigned d, uint64_t len,
+			uint32_t *file, uint64_t *foff, bool uneven)
 {
 	struct gen_ext *x = &g->x;
-	uint64_t r, blk;
+	uint64_t r, blk, span;
 
 	if (g->use_map && g->p.zone_size) {
 		if (x->zctr == x->zperm.n) {
@@ -882,16 +937,22 @@ static void ext_draw(struct gen *g, unsigned d, uint64_t len,
 		return;
 	}
 	if (g->use_map) {
-		if (g->perm_ctr == g->nblocks)
-			g->perm_ctr = 0;
-		map_split(g, perm_index(&g->perm, g->perm_ctr++), file, &blk);
+		/* Uneven files: the blocks of a slot past its file's end
+		 * are skipped (a bijection still visits every other). */
+		do {
+			if (g->perm_ctr == g->nblocks)
+				g->perm_ctr = 0;
+			map_split(g, perm_index(&g->perm, g->perm_ctr++),
+				  file, &blk);
+		} while (uneven && blk * g->align + len > x->flen[*file]);
 		*foff = blk * g->align;
 		return;
 	}
 	*file = g->p.nfiles > 1 ?
 		(uint32_t)rng_below(&g->rng, g->p.nfiles) : 0;
-	*foff = ext_pos(g, d, div_recip(x->span - len, x->unit[d],
-					x->unit_inv[d], &r) + 1) *
+	span = ext_span(g, *file, uneven);
+	*foff = ext_pos(g, d, div_recip(span - len, x->unit[d],
+					x->unit_inv[d], &r) + 1, span, uneven) *
 		x->unit[d];
 }
 
@@ -901,29 +962,32 @@ static void ext_draw(struct gen *g, unsigned d, uint64_t len,
  * starts the next file (the first after the last) at its start, or for
  * N < 0 at its last aligned place.
  */
-static void ext_seq(struct gen *g, uint64_t len, uint32_t *file,
-		    uint64_t *foff)
+gen_inline void ext_seq(struct gen *g, uint64_t len, uint32_t *file,
+		       uint64_t *foff, bool uneven)
 {
 	struct gen_ext *x = &g->x;
-	uint64_t fr = x->span;
-	int64_t top = (int64_t)((fr - len) / g->align * g->align), next;
+	uint64_t fr = ext_span(g, g->file, uneven);
+	int64_t next;
 
 	if (x->fresh)
-		next = g->p.seq_add < 0 ? top : 0;
+		next = g->p.seq_add < 0 ? (int64_t)((fr - len) / g->align *
+						    g->align) : 0;
 	else
 		next = (int64_t)x->last_end + g->p.seq_add;
 	if (next < 0 || next > (int64_t)(fr - len)) {
 		if (!x->fresh && ++g->file == g->p.nfiles)
 			g->file = 0;
-		next = g->p.seq_add < 0 ? top : 0;
+		fr = ext_span(g, g->file, uneven);
+		next = g->p.seq_add < 0 ? (int64_t)((fr - len) / g->align *
+						    g->align) : 0;
 	}
 	x->fresh = false;
 	*file = g->file;
 	*foff = (uint64_t)next;
 }
 
-static __attribute__((noinline)) void next_ext(struct gen *g, unsigned d,
-					       struct gen_io *io)
+gen_inline void ext_next(struct gen *g, unsigned d, struct gen_io *io,
+			bool uneven)
 {
 	struct gen_ext *x = &g->x;
 	uint64_t len, foff, fr, pos;
@@ -944,15 +1008,15 @@ static __attribute__((noinline)) void next_ext(struct gen *g, unsigned d,
 		len = next_len(g, d, &pos);
 	if (g->p.zone_size)
 		zone_step(g, len);
-	fr = x->span;
+	fr = ext_span(g, x->last_file, uneven);
 	if (!g->p.random) {
-		ext_seq(g, len, &file, &foff);
+		ext_seq(g, len, &file, &foff, uneven);
 	} else if (x->run && !x->fresh) {
 		x->run--;
 		file = x->last_file;
 		foff = g->p.seq_identical ? x->last_foff : x->last_end;
 		if (foff > fr - len)
-			ext_draw(g, d, len, &file, &foff);
+			ext_draw(g, d, len, &file, &foff, uneven);
 	} else if (x->seq_thr[d] && !x->fresh &&
 		   (gen_rng_next(&g->rng) >> 1) < x->seq_thr[d]) {
 		file = x->last_file;
@@ -963,7 +1027,7 @@ static __attribute__((noinline)) void next_ext(struct gen *g, unsigned d,
 				file = 0;
 		}
 	} else {
-		ext_draw(g, d, len, &file, &foff);
+		ext_draw(g, d, len, &file, &foff, uneven);
 		if (g->p.seq_nr > 1)
 			x->run = g->p.seq_nr - 1;
 	}
@@ -974,6 +1038,20 @@ static __attribute__((noinline)) void next_ext(struct gen *g, unsigned d,
 	io_place(g, io, file, x->zbase + foff, len);
 	x->zdone += len;
 	g->done += len;
+}
+
+static __attribute__((noinline)) void next_ext(struct gen *g, unsigned d,
+					       struct gen_io *io)
+{
+	ext_next(g, d, io, false);
+}
+
+/* Files of their own sizes (x.flen): the same, each in its own length. */
+static __attribute__((noinline)) void next_ext_uneven(struct gen *g,
+						      unsigned d,
+						      struct gen_io *io)
+{
+	ext_next(g, d, io, true);
 }
 
 static void next_trimwrite(struct gen *g, struct gen_io *io);
@@ -1025,8 +1103,10 @@ static __attribute__((noinline)) void gen_next_mode(struct gen *g,
 		next_any(g, d, io);
 	else if (g->mode == GEN_MODE_FST)
 		next_fst(g, d, io);
-	else
+	else if (g->mode == GEN_MODE_EXT)
 		next_ext(g, d, io);
+	else
+		next_ext_uneven(g, d, io);
 }
 
 /*

@@ -29,6 +29,7 @@
 #include "err.h"
 #include "gnuplot.h"
 #include "plot.h"
+#include "resjson.h"
 
 static const char *const dirs[] = { "read", "write", "trim" };
 #define NDIRS 3
@@ -94,13 +95,6 @@ struct draw {
 	size_t datlen, gplen;
 };
 
-static double num(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-
-	return json_is_number(v) ? json_number_value(v) : 0;
-}
-
 static const char *str(const json_t *o, const char *key)
 {
 	const char *s = json_string_value(json_object_get(o, key));
@@ -135,8 +129,9 @@ static void job_label(const json_t *j, char *buf, size_t len)
 	int n = snprintf(buf, len, "%s%s%s", str(j, "name"), *sp ? " " : "",
 			 sp);
 
-	if (num(j, "njobs") > 1 && n >= 0 && (size_t)n < len)
-		snprintf(buf + n, len - n, " clone %d", (int)num(j, "clone"));
+	if (resjson_num(j, "njobs") > 1 && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, " clone %d",
+			 (int)resjson_num(j, "clone"));
 }
 
 /* The file-name stem of a job: its label as a name part. */
@@ -398,7 +393,7 @@ static const json_t *dir_hist(const json_t *dir, const char **which)
 	for (k = 0; k < 2; k++) {
 		const json_t *h = json_object_get(dir, keys[k]);
 
-		if (num(h, "count") > 0 &&
+		if (resjson_num(h, "count") > 0 &&
 		    json_array_size(json_object_get(h, "buckets"))) {
 			*which = k ? "clat" : "lat";
 			return h;
@@ -465,7 +460,7 @@ static int chart_lat(struct ctx *c, const json_t *res, const json_t *j,
 	snprintf(title, sizeof(title), "%s: %s latency (%s), %.0f I/Os",
 		 label, dname, !strcmp(which, "lat") ?
 		 "lat, submission to completion" : "clat, completion",
-		 num(h, "count"));
+		 resjson_num(h, "count"));
 	subtitle(res, j, sub, sizeof(sub));
 	if (draw_begin(c, &d, name, title, sub, "latency (µs, log scale)",
 		       "I/Os per bucket"))
@@ -550,7 +545,7 @@ static int chart_time(struct ctx *c, const json_t *res, const json_t *j,
 	if (!json_array_size(iv))
 		return 0;
 	for (q = 0; q < NDIRS; q++) {
-		has[q] = num(json_object_get(j, dirs[q]), "ios") > 0;
+		has[q] = resjson_num(json_object_get(j, dirs[q]), "ios") > 0;
 		nd += has[q];
 	}
 	if (!nd)
@@ -583,19 +578,20 @@ static int chart_time(struct ctx *c, const json_t *res, const json_t *j,
 
 			if (!json_is_object(r))
 				continue;
-			fprintf(d.dat, "%.6f", num(r, "end_ns") / 1e9);
+			fprintf(d.dat, "%.6f", resjson_num(r, "end_ns") / 1e9);
 			for (q = 0; q < NDIRS; q++) {
 				const json_t *x = json_object_get(r, dirs[q]);
 
 				if (!has[q])
 					continue;
 				/* no I/O in the interval: no latency */
-				if (m[k].div == 1e3 && num(x, "ios") <= 0) {
+				if (m[k].div == 1e3 &&
+				    resjson_num(x, "ios") <= 0) {
 					fputs(" ?", d.dat);
 					continue;
 				}
 				fprintf(d.dat, " %.10g",
-					num(x, m[k].key) / m[k].div);
+					resjson_num(x, m[k].key) / m[k].div);
 				points++;
 			}
 			fputc('\n', d.dat);
@@ -718,9 +714,10 @@ static int chart_sweep(struct ctx *c, const json_t *res)
 				break;
 		if (k == n)
 			pt[n++] = p;
-		pt[k].iops += num(s, "iops");
-		pt[k].reqs += num(s, "reqs");
-		pt[k].cpu_us += num(s, "us_per_io") * num(s, "reqs");
+		pt[k].iops += resjson_num(s, "iops");
+		pt[k].reqs += resjson_num(s, "reqs");
+		pt[k].cpu_us += resjson_num(s, "us_per_io") *
+				resjson_num(s, "reqs");
 	}
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < nbs && bsv[k] != pt[i].bs; k++)
@@ -933,12 +930,12 @@ static double cmp_value(const json_t *j, const char *dname, int metric)
 	const char *which;
 	double v;
 
-	if (!j || num(d, "ios") <= 0)
+	if (!j || resjson_num(d, "ios") <= 0)
 		return -1;
 	if (metric == 0)
-		return num(d, "iops");
+		return resjson_num(d, "iops");
 	if (metric == 1)
-		return num(d, "bw_bytes") / 1048576;
+		return resjson_num(d, "bw_bytes") / 1048576;
 	/* the reported p99 (lat's with lat_percentiles=1, else clat's, as
 	 * the summary's lat_p99_ns), else from the buckets */
 	h = json_object_get(d, "lat_ns");
@@ -1438,11 +1435,11 @@ static json_t *fio_hist(const json_t *f)
 
 			snprintf(key, sizeof(key), "%.0f", vals[i]);
 			json_array_append_new(b, json_pack("[f, f, f]",
-				vals[i], vals[i], num(bins, key)));
+				vals[i], vals[i], resjson_num(bins, key)));
 		}
 		free(vals);
 	}
-	json_object_set_new(h, "count", json_real(num(f, "N")));
+	json_object_set_new(h, "count", json_real(resjson_num(f, "N")));
 	json_object_set_new(h, "percentiles", pc);
 	json_object_set_new(h, "buckets", b);
 	return h;
@@ -1484,8 +1481,10 @@ static json_t *from_fio(const json_t *f)
 
 			json_object_set_new(j, dirs[q], json_pack(
 				"{s:f, s:f, s:f, s:o, s:{s:i}}", "ios",
-				num(fd, "total_ios"), "iops", num(fd, "iops"),
-				"bw_bytes", num(fd, "bw_bytes"), "clat_ns",
+				resjson_num(fd, "total_ios"),
+				"iops", resjson_num(fd, "iops"),
+				"bw_bytes", resjson_num(fd, "bw_bytes"),
+				"clat_ns",
 				fio_hist(json_object_get(fd, "clat_ns")),
 				"lat_ns", "count", 0));
 		}

@@ -16,12 +16,13 @@
 #include "fio_int.h"
 #include "hist.h"
 #include "jsonw.h"
+#include "resjson.h"
 #include "stats.h"
 
 static const char *const dir_key[DDIR_NR] = DDIR_NAMES;
 
-#define U64(o, k)	cluster_u64(json_object_get(o, k))
-#define NUM(o, k)	cluster_num(json_object_get(o, k))
+#define U64(o, k)	resjson_u64(json_object_get(o, k))
+#define NUM(o, k)	resjson_num(o, k)
 
 /* A real as a count, held in [0, 2^63) (hostile input included). */
 static uint64_t whole(double v)
@@ -42,7 +43,7 @@ static json_t *fio_hist(struct jw *c, const json_t *h)
 	jw_put(c, o, "N", jw_u64(U64(h, "count")));
 	json_object_foreach((json_t *)json_object_get(h, "percentiles"), k, v) {
 		snprintf(key, sizeof(key), "%f", atof(k));
-		jw_put(c, p, key, jw_u64(cluster_u64(v)));
+		jw_put(c, p, key, jw_u64(resjson_u64(v)));
 	}
 	if (json_object_size(p))
 		jw_put(c, o, "percentile", p);
@@ -100,7 +101,7 @@ static void depth_counts(const json_t *a, uint64_t *out)
 	unsigned i;
 
 	for (i = 0; i < DEPTH_NB; i++)
-		out[i] = cluster_u64(json_array_get(a, i));
+		out[i] = resjson_u64(json_array_get(a, i));
 }
 
 /*

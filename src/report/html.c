@@ -11,7 +11,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +22,7 @@
 #include "output.h"
 #include "plot.h"
 #include "report.h"
+#include "resjson.h"
 #include "value.h"
 
 static const char *const dirs[] = { "read", "write", "trim" };
@@ -63,16 +63,6 @@ static const char *str(const json_t *o, const char *key)
 	return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
-static bool num(const json_t *o, const char *key, double *out)
-{
-	json_t *v = json_is_object(o) ? json_object_get(o, key) : NULL;
-
-	if (!json_is_number(v))
-		return false;
-	*out = json_number_value(v);
-	return isfinite(*out);
-}
-
 /* <td>TEXT</td>, TEXT escaped; NULL is an empty cell. */
 static void td(FILE *f, const char *text)
 {
@@ -86,7 +76,7 @@ static void td_num(FILE *f, const json_t *o, const char *key, int decimals)
 {
 	double v;
 
-	if (num(o, key, &v))
+	if (resjson_get(o, key, &v))
 		fprintf(f, "<td class=\"n\">%.*f</td>", decimals, v);
 	else
 		td(f, NULL);
@@ -112,7 +102,7 @@ static void td_bw(FILE *f, const json_t *o)
 	char buf[32];
 	double v;
 
-	if (!num(o, "bw_bytes", &v)) {
+	if (!resjson_get(o, "bw_bytes", &v)) {
 		td(f, NULL);
 		return;
 	}
@@ -130,7 +120,7 @@ static bool td_lat(FILE *f, const json_t *d)
 	static const char *const pk[] = { "50", "99", "99.9" };
 	const json_t *lat = obj(d, "lat_ns"), *pct = obj(lat, "percentiles");
 	double mean = 0, v;
-	bool clat = false, known = num(lat, "mean", &mean);
+	bool clat = false, known = resjson_get(lat, "mean", &mean);
 	unsigned i;
 
 	td_ns(f, known, mean);
@@ -141,7 +131,7 @@ static bool td_lat(FILE *f, const json_t *d)
 	for (i = 0; i < sizeof(pk) / sizeof(pk[0]); i++) {
 		char buf[32];
 
-		if (!num(pct, pk[i], &v)) {
+		if (!resjson_get(pct, pk[i], &v)) {
 			td(f, NULL);
 			continue;
 		}
@@ -157,7 +147,7 @@ static bool dir_used(const json_t *d)
 {
 	double ios = 0;
 
-	return d && num(d, "ios", &ios) && ios > 0;
+	return d && resjson_get(d, "ios", &ios) && ios > 0;
 }
 
 /*
@@ -182,7 +172,7 @@ static void summary_rows(FILE *f, const char *label, const json_t *o,
 		td_num(f, d, "iops", 1);
 		td_bw(f, d);
 		*clat |= td_lat(f, d);
-		if (num(obj(o, "cpu"), "us_per_io", &us))
+		if (resjson_get(obj(o, "cpu"), "us_per_io", &us))
 			fprintf(f, "<td class=\"n\">%.2f</td>", us);
 		else
 			td(f, NULL);
@@ -248,7 +238,8 @@ static void summary(FILE *f, const json_t *doc)
 	for (i = 0; i < json_array_size(groups); i++) {
 		double n;
 
-		if (num(json_array_get(groups, i), "njobs", &n) && n > 1)
+		if (resjson_get(json_array_get(groups, i), "njobs", &n) &&
+		    n > 1)
 			shared = true;
 	}
 	if (!shared)
@@ -259,7 +250,7 @@ static void summary(FILE *f, const json_t *doc)
 		const json_t *g = json_array_get(groups, i);
 		double id = (double)i;
 
-		num(g, "group", &id);
+		resjson_get(g, "group", &id);
 		snprintf(label, sizeof(label), "group %.0f", id);
 		summary_rows(f, label, g, &clat);
 	}
@@ -290,11 +281,11 @@ static void checks(FILE *f, const json_t *doc, int *npass, int *nfail)
 			"pass" : json_is_false(pass) ? "fail" : "na", word);
 		td(f, str(c, "expr"));
 		td(f, str(c, "job"));
-		if (num(c, "value", &v))
+		if (resjson_get(c, "value", &v))
 			fprintf(f, "<td class=\"n\">%.6g</td>", v);
 		else
 			td(f, str(c, "reason"));
-		if (num(c, "threshold", &v))
+		if (resjson_get(c, "threshold", &v))
 			fprintf(f, "<td class=\"n\">%.6g</td>", v);
 		else
 			td(f, NULL);
@@ -423,7 +414,7 @@ static void kv_num(FILE *f, const char *key, const json_t *o, const char *k,
 	char buf[48];
 	double v;
 
-	if (!num(o, k, &v))
+	if (!resjson_get(o, k, &v))
 		return;
 	if (bytes)
 		value_fmt_bytes((uint64_t)v, buf, sizeof(buf));
@@ -478,8 +469,8 @@ static void target_row(FILE *f, const char *job, const json_t *t)
 	td(f, str(d, "name"));
 	td(f, str(d, "model"));
 	td(f, str(d, "firmware"));
-	if (num(d, "logical_block_size", &lb) &&
-	    num(d, "physical_block_size", &pb))
+	if (resjson_get(d, "logical_block_size", &lb) &&
+	    resjson_get(d, "physical_block_size", &pb))
 		snprintf(blk, sizeof(blk), "%.0f / %.0f", lb, pb);
 	td(f, blk);
 	td(f, json_is_boolean(rot) ? (json_is_true(rot) ? "yes" : "no") :
@@ -529,7 +520,7 @@ static void disks(FILE *f, const json_t *doc)
 		td(f, str(d, "name"));
 		td_num(f, d, "read_ios", 0);
 		td_num(f, d, "write_ios", 0);
-		if (num(d, "util_pct", &u))
+		if (resjson_get(d, "util_pct", &u))
 			fprintf(f, "<td class=\"n\">%.1f</td>", u);
 		else
 			td(f, NULL);

@@ -194,25 +194,21 @@ static int init_gen(struct wstate *s)
 			 dist || bss ? why : strerror(ENOMEM));
 	if (!ret) {
 		ret = gen_init(&s->gen, &gp);
-		if (ret == -EOPNOTSUPP)
-			job_fail(s, ret, "filesize=%s gives the files sizes of "
-				 "their own: random_distribution, bssplit, "
-				 "blockalign, percentage_random, zones and "
-				 "rw=...:N do not work with files of uneven "
-				 "sizes yet; expected one filesize",
-				 j->filesize);
-		else if (ret == -ERANGE)
+		if (ret == -ERANGE)
 			job_fail(s, ret, "random_distribution=%s: the zones "
 				 "end beyond the file region (%" PRIu64
-				 " bytes); expected sizes that fit in it",
-				 j->random_distribution,
-				 s->w->tgt->file_region);
+				 " bytes, the smallest file's); expected sizes "
+				 "that fit in it", j->random_distribution,
+				 s->gen.fmin);
 		else if (ret)
 			job_fail(s, ret, "cannot lay out I/Os of %" PRIu64
-				 " bytes in file regions of %" PRIu64
-				 " bytes", j->blockalign[0] > j->blockalign[1]
-				 ? j->blockalign[0] : j->blockalign[1],
-				 s->w->tgt->file_region);
+				 " bytes or more, at multiples of %" PRIu64
+				 " (blockalign; 0: none), in file regions of %"
+				 PRIu64 " bytes",
+				 j->bs_min[0] > j->bs_min[1] ? j->bs_min[0] :
+				 j->bs_min[1], j->blockalign[0] >
+				 j->blockalign[1] ? j->blockalign[0] :
+				 j->blockalign[1], s->w->tgt->file_region);
 	}
 	/* gen_init keeps what it needs: the specs go. */
 	s->gen.p.dist = NULL;

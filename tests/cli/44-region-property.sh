@@ -137,15 +137,13 @@ def one(case):
             "--loops=%d" % rng.choice([1, 2]), "--randseed=%d" % case,
             "--allow-destructive"]
     # filesize=LO-HI: each file a region of its own length, at most HI
-    # (rounded down to a block); the random patterns refuse such files.
+    # (rounded down to a block), with the random patterns and bssplit too.
     frange = nfiles > 1 and rng.random() < 0.2
     if frange:
         lo = rng.randint(2 * bsmin, 200 * KB)
         hi = rng.randint(lo, 400 * KB)
         per = hi
         opts[5] = "--filesize=%d-%d" % (lo, hi)
-        if bsopt.startswith("--bssplit"):
-            opts[2] = "--bs=%d" % bsmin
     if use_nrfiles:
         opts += ["--nrfiles=%d" % nfiles, "--directory=."]
     else:
@@ -169,7 +167,7 @@ def one(case):
         if rng.random() < 0.3:
             opts.append("--openfiles=%d" % rng.randint(1, nfiles))
     # Random patterns (issue 12): laws, alignment, rw=MODE:N.
-    if not any(o.startswith("--verify") for o in opts) and not frange:
+    if not any(o.startswith("--verify") for o in opts):
         if rw.startswith("rand") and rng.random() < 0.5:
             opts.append(rng.choice([
                 "--random_distribution=zipf:1.1",
@@ -187,9 +185,13 @@ def one(case):
                 opts[1] += ":%s%d" % (rng.choice(["", "-"]),
                                       unit * rng.randint(1, 4))
     # Zones (zonemode=strided): one file; a zone holds the largest block
-    # (16 units for ranges, 128 for bssplit) and may pass the region's end.
+    # (16 units for ranges, 128 for bssplit) and may pass the region's end;
+    # the region may be shorter than a bssplit size (never drawn then).
     if nfiles == 1 and not any(o.startswith("--verify") for o in opts) \
             and rng.random() < 0.3:
+        if bsopt.startswith("--bssplit") and rng.random() < 0.3:
+            per = size = rng.randint(2 * bsmin, 4 * bsmin) // unit * unit
+            opts[5] = "--size=%d" % size
         zr = unit * rng.choice([128, 200, 256, 512])
         zs = rng.choice([zr // 2, zr, 3 * zr])
         if rng.random() < 0.3:

@@ -5,21 +5,32 @@ import os
 import re
 import subprocess
 
-_PIO = re.compile(r"p(?:read|write)64\((\d+), [^,]*, (\d+), (\d+)\)\s+= (\d+)")
+_PIO = re.compile(r"p(?:read|write)64\((\d+)(<[^>]*>)?, [^,]*, (\d+), "
+                  r"(\d+)\)\s+= (\d+)")
 
 
-def strace_pio(cmd, trace):
+def strace_pio(cmd, trace, paths=None):
     """Runs cmd under strace (pread64 and pwrite64 only, into trace);
-    returns (CompletedProcess, [(offset, length), ...]) in call order."""
+    returns (CompletedProcess, [(offset, length), ...]) in call order.
+    With paths (a list of file names), only the calls on those files, and
+    the list holds (file index, offset, length) instead."""
     full = ["strace", "-f", "-qq", "-s0", "-e", "trace=pread64,pwrite64",
-            "-o", trace] + list(cmd)
+            "-o", trace] + (["-y"] if paths else []) + list(cmd)
     r = subprocess.run(full, capture_output=True, text=True)
     out = []
+    real = [os.path.realpath(p) for p in paths or []]
     if os.path.exists(trace):
         for line in open(trace):
             m = _PIO.search(line)
-            if m:
-                out.append((int(m.group(3)), int(m.group(2))))
+            if not m:
+                continue
+            io = (int(m.group(4)), int(m.group(3)))
+            if paths:
+                name = (m.group(2) or "<>")[1:-1]
+                if name not in real:
+                    continue
+                io = (real.index(name),) + io
+            out.append(io)
     return r, out
 
 

@@ -1056,13 +1056,85 @@ static void test_fst_uneven(void **state)
 		init_ok(&g, &p);
 		assert_int_equal(g.len_max[DDIR_WRITE], 4 * KB);
 		gen_free(&g);
-		/* The random patterns refuse uneven files. */
-		p.perc_seq[DDIR_WRITE] = 50;
-		assert_int_equal(gen_init(&g, &p), -EOPNOTSUPP);
 		/* Lengths must add up to the region. */
-		p.perc_seq[DDIR_WRITE] = 0;
 		p.region += 4 * KB;
 		assert_int_equal(gen_init(&g, &p), -EINVAL);
+	}
+}
+
+/*
+ * The random patterns over files of their own lengths: every I/O inside
+ * its own file, none past its end, in the slot of the largest file; with
+ * the map, each block of every file once a pass; bssplit sizes larger
+ * than the smallest file never drawn; percentage zones of each file's own
+ * length (zoned:50/10:50/90: half of each file's I/Os in its first tenth).
+ * Case 8 takes the map (percentage_random), which skips the blocks of a
+ * slot past its file's end.
+ */
+static void test_ext_uneven(void **state)
+{
+	static const uint64_t flen[] = { 8 * KB, 64 * KB, 20 * KB, 40 * KB };
+	static const char *const dists[] = { "zipf:1.2", "pareto:0.3",
+					     "normal:10", "zoned:50/10:50/90",
+					     "zoned_abs:50/4k:50/4k", NULL };
+	enum { NF = 4, NIO = 20000 };
+	struct dist_spec ds;
+	struct bssplit_spec bs;
+	char why[256];
+	unsigned c, i, first[NF] = { 0 }, per[NF] = { 0 };
+	struct gen_io io;
+	struct gen g;
+
+	(void)state;
+	for (c = 0; c < 11; c++) {
+		struct gen_params p = params_fixed(132 * KB, 4 * KB, c != 9,
+						   DDIR_READ);
+
+		p.nfiles = NF;
+		p.flen = flen;
+		p.norandommap = c != 8;
+		if (c < 5) {
+			assert_int_equal(dist_parse(dists[c], 1024, &ds, why,
+						    sizeof(why)), 0);
+			p.dist = &ds;
+		} else if (c == 5) {
+			assert_int_equal(bssplit_parse("4k/50:8k/25:16k/25",
+						       1024, &bs, why,
+						       sizeof(why)), 0);
+			p.bssplit = &bs;
+			p.bs_max[DDIR_READ] = 16 * KB;
+		} else if (c == 6) {
+			p.ba[DDIR_READ] = 2 * KB;	/* 4k-8k at 2k */
+			p.bs_max[DDIR_READ] = 8 * KB;
+		} else if (c == 7 || c == 8) {
+			p.perc_seq[DDIR_READ] = 50;	/* 8: with the map */
+		} else if (c == 9) {
+			p.seq_add = -8 * (int64_t)KB;	/* read:-8k */
+		} else {
+			p.seq_nr = 3;
+		}
+		init_ok(&g, &p);
+		memset(first, 0, sizeof(first));
+		memset(per, 0, sizeof(per));
+		for (i = 0; i < NIO; i++) {
+			gen_next(&g, &io);
+			assert_true(io.file < NF);
+			assert_true(io.foff + io.len <= flen[io.file]);
+			assert_true(io.len <= 8 * KB);
+			assert_int_equal(io.offset, io.file * 64 * KB +
+					 io.foff);
+			per[io.file]++;
+			if (io.foff < flen[io.file] / 10)
+				first[io.file]++;
+		}
+		for (i = 0; i < NF; i++) {
+			assert_true(per[i] > 0);
+			/* zoned: about half in each file's first tenth */
+			if (c == 3)
+				assert_true(first[i] * 10 > per[i] * 4 &&
+					    first[i] * 10 < per[i] * 6);
+		}
+		gen_free(&g);
 	}
 }
 
@@ -1070,6 +1142,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fst_uneven),
+		cmocka_unit_test(test_ext_uneven),
 		cmocka_unit_test(test_fst_pass),
 		cmocka_unit_test(test_fst_regions),
 		cmocka_unit_test(test_seq_order_and_wrap),

@@ -5,6 +5,7 @@
 # the loop device's /sys/block/*/stat counts every read (completed plus
 # merged) as the job asked; with iodepth_batch_complete_min=1 it has no
 # effect (fio's rule) and a warning says so.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null ||

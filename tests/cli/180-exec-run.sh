@@ -8,6 +8,7 @@
 # --parse-only or when the job file has an error elsewhere. The outside
 # truths: the target's size and checksum as the commands saw them, the
 # files the commands made, and fio on the same job.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 MiB=1048576

@@ -7,6 +7,7 @@
 # gives the text report's bandwidth in bits with fio's unit names, and
 # significant_figures= its IOPS and bandwidth precision; fio's JSON is not
 # changed by either (checked on fio), nor is iorig's.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 MiB=1048576

@@ -13,6 +13,7 @@
 #   bssplit up to 64k): fio's I/Os then run over the zones and the bytes
 #   zoneskip= skips, so iorig refuses it at parse time: exit 2, the
 #   option named, nothing run.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 command -v strace >/dev/null 2>&1 || skip "needs strace"

@@ -12,6 +12,7 @@
 # - Files already in the range (48k to 240k) keep their sizes: with
 #   offset=8k every I/O strace sees lies in [8k, the file's size), and
 #   the first 8k and the sizes do not change.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 command -v strace >/dev/null 2>&1 || skip "needs strace"

@@ -40,6 +40,29 @@ def die(msg):
 	sys.exit(2)
 
 
+def iowq_threads(pid):
+	"""The iou-wrk-* threads of pid and of its descendants (fio runs its
+	jobs in child processes), by thread id."""
+	found, todo = set(), [pid]
+	while todo:
+		p = todo.pop()
+		try:
+			tids = os.listdir("/proc/%d/task" % p)
+		except OSError:
+			continue
+		for tid in tids:
+			base = "/proc/%d/task/%s/" % (p, tid)
+			try:
+				with open(base + "comm") as c:
+					if c.read().startswith("iou-wrk"):
+						found.add(tid)
+				with open(base + "children") as c:
+					todo.extend(int(x) for x in c.read().split())
+			except (OSError, ValueError):
+				pass
+	return found
+
+
 def cmd_measure(argv):
 	if len(argv) < 3 or argv[1] != "--":
 		die("usage: measure OUT.time -- CMD...")
@@ -63,17 +86,7 @@ def cmd_measure(argv):
 			continue
 		if wpid:
 			break
-		try:
-			for tid in os.listdir("/proc/%d/task" % pid):
-				try:
-					with open("/proc/%d/task/%s/comm"
-						  % (pid, tid)) as c:
-						if c.read().startswith("iou-wrk"):
-							iowq.add(tid)
-				except OSError:
-					pass
-		except OSError:
-			pass
+		iowq |= iowq_threads(pid)
 		time.sleep(0.05)
 	wall = time.monotonic() - t0
 	rc = os.waitstatus_to_exitcode(status)

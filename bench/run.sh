@@ -197,6 +197,8 @@ zram_qd32() {
 	add_side iorig-s1c1 iorig "${COMMON[@]}" --ioengine="$ie" \
 		--iodepth=32 "${S1C1[@]}"
 	mapfile -t rows < <(batch_rows iorig 1)
+	[ "$ie" = io_uring ] &&
+		rows+=("iowq_workers:io-wq worker threads seen:info:0")
 	run_rounds "$scn" \
 		"read_iops:read IOPS:$4:$5" \
 		"ext_usr_ns_per_io:user CPU/IO (external):$6:$7" \

@@ -17,8 +17,8 @@
  * time (scaled by replay_time_scale percent; "wait" delays) has passed
  * since the first, unless replay_no_stall. replay_redirect sends every
  * I/O to that one file; replay_scale divides offsets, replay_align aligns
- * them down; replay_skip drops directions. Binary blktrace logs are not
- * read (refused, naming the file).
+ * them down; replay_skip drops directions. A binary blktrace trace is
+ * read by blktrace.h.
  */
 enum replay_act { RP_READ = DDIR_READ, RP_WRITE = DDIR_WRITE,
 		  RP_TRIM = DDIR_TRIM, RP_SYNC, RP_DATASYNC };
@@ -46,9 +46,14 @@ struct replay {
 int replay_load(struct replay *r, const struct job *j, char *msg,
 		size_t msglen);
 void replay_free(struct replay *r);
+/* For the readers: the index of file name in r->names (added if new),
+ * or -ENOMEM, -E2BIG (4096 files); appends io (*cap: r->v's room). */
+int replay_name(struct replay *r, const char *name);
+int replay_push(struct replay *r, const struct replay_io *io, size_t *cap);
 
 /*
- * Plan time, for a job with read_iolog: its files become the log's (or
+ * Plan time, for a job with read_iolog (merge_blktrace_file: first the
+ * merge, blktrace.h): its files become the log's (or
  * replay_redirect), its rw the log's directions, its size (when not
  * given) the furthest I/O's end in each file, as fio takes them from the
  * log. 0, or -EINVAL with e.

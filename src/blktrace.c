@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Binary blktrace traces for read_iolog, and merge_blktrace_* (blktrace.h).
+ * Binary blktrace traces for read_iolog, and merge_blktrace_* (replay.h).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "blktrace.h"
+#include "replay.h"
 #include "output.h"
 
 #define BT_MAGIC	0x65617400u

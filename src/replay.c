@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blktrace.h"
 #include "replay.h"
 
 int replay_name(struct replay *r, const char *name)

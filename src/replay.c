@@ -292,8 +292,19 @@ int replay_plan(struct job *j, struct err_rec *e)
 		j->rw = RW_RW;
 	else
 		j->rw = RW_READ;
-	if (!j->size && !j->filesize_min)
-		j->size = r.max_end * r.nnames;
+	/* rounded up to the smallest block size: a region is a whole
+	 * number of those (target.c), and a log's furthest I/O (a trace's:
+	 * any multiple of 512) need not end on one */
+	if (!j->size && !j->filesize_min) {
+		uint64_t u = j->bs_min[0], end = r.max_end;
+
+		for (i = 1; i < DDIR_NR; i++)
+			if (j->bs_min[i] < u)
+				u = j->bs_min[i];
+		if (u && end % u)
+			end += u - end % u;
+		j->size = end * r.nnames;
+	}
 	/* the buffers hold the longest I/O of the log */
 	for (i = 0; i < DDIR_NR; i++)
 		if (j->bs_max[i] < r.max_len)

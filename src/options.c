@@ -1375,7 +1375,7 @@ const struct opt_def options_table[] = {
 	  .category = "logs",
 	  .help = "Replay fio's iolog (version 2 or 3) or a binary blktrace "
 		  "trace: its I/Os, on its files, at its times" },
-	/* blktrace merge (blktrace.h) */
+	/* blktrace merge (src/blktrace.c, replay.h) */
 	{ .name = "merge_blktrace_file", .type = OPT_STR,
 	  .off = F(merge_blktrace_file), .category = "logs",
 	  .help = "Merge the blktrace traces read_iolog names (A:B:...) by "

@@ -228,6 +228,12 @@ int replay_plan(struct job *j, struct err_rec *e)
 	unsigned i;
 	int ret;
 
+	if (!j->read_iolog && j->merge_blktrace_file) {
+		err_set(e, j->section_file, j->section_line,
+			"merge_blktrace_file", "needs read_iolog=A:B:... (the "
+			"blktrace traces to merge)");
+		return -EINVAL;
+	}
 	if (!j->read_iolog)
 		return 0;
 	if (j->replay_align & (j->replay_align - 1)) {

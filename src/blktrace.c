@@ -290,10 +290,12 @@ int blktrace_load(struct replay *r, const struct job *j, const char *path,
 		/* fio's delay: the time since the previous queue event (none
 		 * after a time of 0, or going back), scaled */
 		delay = 0;
-		if (last_t && !j->replay_no_stall && t.time >= last_t)
-			delay = scale == 100 ? t.time - last_t :
-				(uint64_t)((double)(t.time - last_t) *
-					   100.0 / (double)scale);
+		if (last_t && !j->replay_no_stall && t.time >= last_t) {
+			unsigned __int128 d = (unsigned __int128)
+				(t.time - last_t) * 100 / scale;
+
+			delay = d > UINT64_MAX ? UINT64_MAX : (uint64_t)d;
+		}
 		last_t = t.time;
 		len = t.bytes;
 		if (j->replay_align)
@@ -325,7 +327,8 @@ int blktrace_load(struct replay *r, const struct job *j, const char *path,
 		if (act == RP_SYNC) {
 			off = len = 0;
 		} else {
-			if (t.sector > UINT64_MAX / 512 || len > UINT32_MAX) {
+			if (len > UINT32_MAX ||
+			    t.sector > ((uint64_t)INT64_MAX - len) / 512) {
 				snprintf(msg, msglen, "read_iolog %s: record "
 					 "%lu: sector %" PRIu64 " is past the "
 					 "largest offset", path, bf.recno,
@@ -344,7 +347,8 @@ int blktrace_load(struct replay *r, const struct job *j, const char *path,
 				r->max_len = (uint32_t)len;
 			r->dirs |= 1u << act;
 		}
-		due += delay / 1000;
+		due = due > UINT64_MAX - delay / 1000 ? UINT64_MAX :
+		      due + delay / 1000;
 		ret = replay_push(r, &(struct replay_io){
 				.due_us = due, .off = off,
 				.len = (uint32_t)len, .file = (uint16_t)fi,

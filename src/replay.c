@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "replay.h"
 
@@ -251,6 +252,13 @@ int replay_plan(struct job *j, struct err_rec *e)
 		ret = blktrace_merge(j, e);
 		if (ret)
 			return ret;
+	} else if (strchr(j->read_iolog, ':') && access(j->read_iolog, F_OK)) {
+		err_set(e, j->section_file, j->section_line, "read_iolog",
+			"'%s' names several logs: fio gives them to the job's "
+			"clones in turn (numjobs), which iorig does not do; "
+			"give each job its log, or merge blktrace traces with "
+			"merge_blktrace_file", j->read_iolog);
+		return -EINVAL;
 	}
 	ret = replay_load(&r, j, msg, sizeof(msg));
 	if (ret) {

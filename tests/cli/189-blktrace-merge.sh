@@ -13,7 +13,8 @@
 #   file: "iolog short read");
 # - errors exit 2 and leave an existing merged file as it was: a count of
 #   scalars other than the traces', a file that is no blktrace, a bad
-#   record midway (named).
+#   record midway (named); A:B without merge_blktrace_file (fio gives
+#   the logs to clones in turn, which iorig does not do).
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
 
@@ -177,6 +178,12 @@ for files, opts, msg in (
             open(M, "rb").read() != b"previous":
         fail("%s %s: exit %d, %s" % (files, opts, r.returncode,
                                      r.stderr[-400:]))
+r = subprocess.run([iorig, "--name=m", "--read_iolog=%s:%s" % (a, b),
+                    "--replay_redirect=" + F, "--parse-only"],
+                   capture_output=True, text=True)
+if r.returncode != 2 or "names several logs" not in r.stderr:
+    fail("A:B without merge_blktrace_file: exit %d %s" %
+         (r.returncode, r.stderr[-300:]))
 print("ok")
 PYEOF
 rc=$?

@@ -408,6 +408,7 @@ struct cursor {
 	uint64_t last_raw;	/* the time of the last record read */
 	uint64_t length;	/* one pass: its last record's time */
 	long scalar, passes, pass;
+	uint64_t in_pass;	/* events read in this pass */
 };
 
 /* The cursor's next queue event of a read, write or discard: 1, 0 at the
@@ -436,14 +437,18 @@ static int cursor_advance(struct cursor *c, char *msg, size_t msglen)
 	int ret;
 
 	while ((ret = cursor_next(c, msg, msglen)) == 0) {
-		if (++c->pass >= c->passes || !c->length)
+		/* a pass without events: so would the next ones be */
+		if (!c->in_pass || ++c->pass >= c->passes)
 			return 0;
+		c->in_pass = 0;
 		if ((ret = bt_rewind(&c->bf))) {
 			snprintf(msg, msglen, "read_iolog %s: %s", c->bf.path,
 				 strerror(-ret));
 			return ret;
 		}
 	}
+	if (ret == 1)
+		c->in_pass++;
 	return ret;
 }
 

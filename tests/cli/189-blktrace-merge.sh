@@ -117,8 +117,9 @@ D = b"".join([rec(1, 500000, 400, 8192, Q | W),
 E = b"".join([rec(1, 600000, 600, 4096, Q | W, b"e" * 9, e=">"),
               rec(2, 650000, 600, 4096, C | W, e=">"),
               rec(3, 800000, 608, 4096, Q | W | DS, e=">")])
+Z = b"".join([rec(1, 0, 700, 4096, Q | R), rec(2, 0, 708, 4096, Q | R)])
 a, b, d = write("a.bin", A), write("b.bin", B), write("d.bin", D)
-e = write("e.bin", E)
+e, z = write("e.bin", E), write("z.bin", Z)
 
 
 def merge_only(files, *opts, ok=True):
@@ -132,7 +133,8 @@ for files, traces, sc, it in (
         ([a, b], [(A, "<"), (B, ">")], None, None),
         ([a, b], [(A, "<"), (B, ">")], [50, 100], [3, 1]),
         ([e, d], [(E, ">"), (D, "<")], [200, 75], [3, 2]),
-        ([b, a], [(B, ">"), (A, "<")], [100, 33.9], [1, 2.5])):
+        ([b, a], [(B, ">"), (A, "<")], [100, 33.9], [1, 2.5]),
+        ([a, z], [(A, "<"), (Z, "<")], [100, 100], [1, 3])):
     opts = []
     if sc:
         opts = ["--merge_blktrace_scalars=" + ":".join(map(str, sc)),

@@ -14,7 +14,7 @@
 # - bad traces (a truncated record, a bad magic or version midway, a pdu
 #   past the end, a device not in /dev): exit 2 naming the record, no
 #   call made on the file.
-# lane: parallel
+# Not in the parallel lane: it measures the gaps between calls.
 . "$(dirname "$0")/lib.sh"
 
 command -v strace >/dev/null 2>&1 || skip "needs strace"

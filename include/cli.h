@@ -42,6 +42,7 @@ struct cli {
 	const char *rank_output;	/* --rank-output=PREFIX, or NULL */
 	enum progress_mode progress;	/* --progress (default auto) */
 	bool parse_only;
+	bool merge_only;	/* --merge-blktrace-only: plan (merges) only */
 	bool help;
 	bool version;
 	bool cmdhelp;

@@ -181,6 +181,9 @@ struct job {
 	uint64_t replay_scale, replay_align, replay_time_scale;
 	char *replay_skip_str;
 	unsigned replay_skip;	/* 1 << DDIR_*, 1 << DDIR_NR: syncs */
+	/* issue 12, blktrace merge (src/blktrace.c): the lists as given */
+	char *merge_blktrace_file, *merge_blktrace_scalars;
+	char *merge_blktrace_iters;
 	bool invalidate;
 	int fadvise_hint;	/* enum fadvise_hint */
 	bool randrepeat;

@@ -138,8 +138,7 @@ const struct cli_opt cli_options[] = {
 	{ "remote-config", 0, CLI_ARG_REQUIRED, "FILE",
 	  "Refused: no fio server or client (see MPI)", CLI_NO_REMOTE },
 	{ "merge-blktrace-only", 0, CLI_ARG_NONE, NULL,
-	  "Refused: iorig does not replay or merge blktraces",
-	  "iorig does not replay or merge blktraces" },
+	  "Write the jobs' merge_blktrace_file merges; run nothing", NULL },
 	{ "crctest", 0, CLI_ARG_OPTIONAL, "TYPE",
 	  "Refused: fio's self-test of its own code", CLI_SELFTEST },
 	{ "cpuclock-test", 0, CLI_ARG_NONE, NULL,
@@ -291,6 +290,8 @@ static int act(struct cli *c, const struct cli_opt *o, const char *val,
 		c->output = val;
 	} else if (!strcmp(n, "parse-only")) {
 		c->parse_only = true;
+	} else if (!strcmp(n, "merge-blktrace-only")) {
+		c->merge_only = true;
 	} else if (!strcmp(n, "stream")) {
 		c->stream = val;
 	} else if (!strcmp(n, "chart")) {

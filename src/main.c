@@ -717,6 +717,11 @@ int main(int argc, char **argv)
 		code = fail(&e);
 		goto out;
 	}
+	/* the merges of merge_blktrace_file were written by plan_build */
+	if (c.merge_only) {
+		code = EXIT_OK;
+		goto out;
+	}
 	if (c.parse_only) {
 		print_plan(&p);
 		code = stdout_checked(EXIT_OK);

@@ -1373,8 +1373,21 @@ const struct opt_def options_table[] = {
 	/* I/O replay (replay.h) */
 	{ .name = "read_iolog", .type = OPT_STR, .off = F(read_iolog),
 	  .category = "logs",
-	  .help = "Replay fio's iolog (version 2 or 3): its I/Os, on its "
-		  "files, at its times" },
+	  .help = "Replay fio's iolog (version 2 or 3) or a binary blktrace "
+		  "trace: its I/Os, on its files, at its times" },
+	/* blktrace merge (src/blktrace.c, replay.h) */
+	{ .name = "merge_blktrace_file", .type = OPT_STR,
+	  .off = F(merge_blktrace_file), .category = "logs",
+	  .help = "Merge the blktrace traces read_iolog names (A:B:...) by "
+		  "time into this file, and replay it" },
+	{ .name = "merge_blktrace_scalars", .type = OPT_STR,
+	  .off = F(merge_blktrace_scalars), .category = "logs",
+	  .help = "Per trace of the merge (':' list): its times scaled by "
+		  "this percent" },
+	{ .name = "merge_blktrace_iters", .type = OPT_STR,
+	  .off = F(merge_blktrace_iters), .category = "logs",
+	  .help = "Per trace of the merge (':' list): how many times it "
+		  "repeats, each pass after the previous" },
 	{ .name = "read_iolog_chunked", .type = OPT_BOOL,
 	  .off = F(read_iolog_chunked), .def = "0", .category = "logs",
 	  .help = "Accepted: iorig reads the whole log before the job starts "
@@ -1562,9 +1575,6 @@ static const char *const fio_only[] = {
 	"listen",
 	"max_open_zones",
 	"md_per_io_size",
-	"merge_blktrace_file",
-	"merge_blktrace_iters",
-	"merge_blktrace_scalars",
 	"mss",
 	"namenode",
 	"nfs_url",
@@ -1719,11 +1729,6 @@ const char *options_fio_only_msg(const char *name)
 		return "fio has this option but iorig does not support it yet "
 		       "(fio 3.33 does not know it either: a later fio's, or "
 		       "fio's internal name of rw=...:N)";
-	if (!strncmp(name, "merge_blktrace_", 15))
-		return "fio has this option but iorig does not support it: it "
-		       "merges the binary blktrace traces read_iolog names "
-		       "into one, and iorig's read_iolog reads fio's iolog "
-		       "(versions 2 and 3) only, not blktrace's format";
 	return "fio has this option but iorig does not support it yet";
 }
 

@@ -7,10 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "replay.h"
 
-static int name_index(struct replay *r, const char *name)
+int replay_name(struct replay *r, const char *name)
 {
 	char **v;
 	unsigned i;
@@ -29,7 +30,7 @@ static int name_index(struct replay *r, const char *name)
 	return (int)r->nnames++;
 }
 
-static int push(struct replay *r, const struct replay_io *io, size_t *cap)
+int replay_push(struct replay *r, const struct replay_io *io, size_t *cap)
 {
 	struct replay_io *v;
 
@@ -84,8 +85,13 @@ int replay_load(struct replay *r, const struct job *j, char *msg,
 	bool first_t = true;
 	size_t cap = 0;
 	int act, fi, ret = 0;
+	bool swap;
 
 	memset(r, 0, sizeof(*r));
+	if (f && blktrace_probe(path, &swap) == 1) {
+		fclose(f);
+		return blktrace_load(r, j, path, swap, msg, msglen);
+	}
 	if (!f) {
 		snprintf(msg, msglen, "read_iolog %s: %s", path,
 			 strerror(errno));
@@ -95,14 +101,14 @@ int replay_load(struct replay *r, const struct job *j, char *msg,
 	    (strncmp(line, "fio version 2 iolog", 19) &&
 	     strncmp(line, "fio version 3 iolog", 19))) {
 		snprintf(msg, msglen, "read_iolog %s: not fio's iolog "
-			 "version 2 or 3 (its first line says which; binary "
-			 "blktrace logs are not read)", path);
+			 "version 2 or 3 (its first line says which) nor a "
+			 "binary blktrace trace", path);
 		fclose(f);
 		return -EINVAL;
 	}
 	version = line[12] == '3' ? 3 : 2;
 	scale = j->replay_time_scale ? j->replay_time_scale : 100;
-	if (j->replay_redirect && name_index(r, j->replay_redirect) < 0)
+	if (j->replay_redirect && replay_name(r, j->replay_redirect) < 0)
 		ret = -ENOMEM;
 	while (!ret && fgets(line, sizeof(line), f)) {
 		lineno++;
@@ -146,7 +152,7 @@ int replay_load(struct replay *r, const struct job *j, char *msg,
 			due += off * 100 / scale;
 			continue;
 		}
-		fi = name_index(r, j->replay_redirect ? j->replay_redirect :
+		fi = replay_name(r, j->replay_redirect ? j->replay_redirect :
 				w[k]);
 		if (fi < 0) {
 			ret = fi;
@@ -172,7 +178,7 @@ int replay_load(struct replay *r, const struct job *j, char *msg,
 				r->max_len = (uint32_t)len;
 			r->dirs |= 1u << act;
 		}
-		ret = push(r, &(struct replay_io){
+		ret = replay_push(r, &(struct replay_io){
 				.due_us = j->replay_no_stall ? 0 : due,
 				.off = off, .len = (uint32_t)len,
 				.file = (uint16_t)fi, .act = (uint8_t)act },
@@ -223,6 +229,12 @@ int replay_plan(struct job *j, struct err_rec *e)
 	unsigned i;
 	int ret;
 
+	if (!j->read_iolog && j->merge_blktrace_file) {
+		err_set(e, j->section_file, j->section_line,
+			"merge_blktrace_file", "needs read_iolog=A:B:... (the "
+			"blktrace traces to merge)");
+		return -EINVAL;
+	}
 	if (!j->read_iolog)
 		return 0;
 	if (j->replay_align & (j->replay_align - 1)) {
@@ -234,6 +246,18 @@ int replay_plan(struct job *j, struct err_rec *e)
 		err_set(e, j->section_file, j->section_line, "read_iolog",
 			"a replay cannot verify or serialize_overlap: the "
 			"log says what is written where");
+		return -EINVAL;
+	}
+	if (j->merge_blktrace_file) {
+		ret = blktrace_merge(j, e);
+		if (ret)
+			return ret;
+	} else if (strchr(j->read_iolog, ':') && access(j->read_iolog, F_OK)) {
+		err_set(e, j->section_file, j->section_line, "read_iolog",
+			"'%s' names several logs: fio gives them to the job's "
+			"clones in turn (numjobs), which iorig does not do; "
+			"give each job its log, or merge blktrace traces with "
+			"merge_blktrace_file", j->read_iolog);
 		return -EINVAL;
 	}
 	ret = replay_load(&r, j, msg, sizeof(msg));
@@ -282,8 +306,19 @@ int replay_plan(struct job *j, struct err_rec *e)
 		j->rw = RW_RW;
 	else
 		j->rw = RW_READ;
-	if (!j->size && !j->filesize_min)
-		j->size = r.max_end * r.nnames;
+	/* rounded up to the smallest block size: a region is a whole
+	 * number of those (target.c), and a log's furthest I/O (a trace's:
+	 * any multiple of 512) need not end on one */
+	if (!j->size && !j->filesize_min) {
+		uint64_t u = j->bs_min[0], end = r.max_end;
+
+		for (i = 1; i < DDIR_NR; i++)
+			if (j->bs_min[i] < u)
+				u = j->bs_min[i];
+		if (u && end % u)
+			end += u - end % u;
+		j->size = end * r.nnames;
+	}
 	/* the buffers hold the longest I/O of the log */
 	for (i = 0; i < DDIR_NR; i++)
 		if (j->bs_max[i] < r.max_len)

@@ -618,6 +618,25 @@ static int plan_region(struct target *t, const struct job *j,
 			j->bs_min[d], t->nfiles, t->nfiles == 1 ? "" : "s");
 		return -EINVAL;
 	}
+	/* blockalign: random offsets are multiples of it within the
+	 * region (a zone's with zonesize); fio does no I/O when none fits,
+	 * iorig says so before anything is laid out. */
+	for (d = 0; d < DDIR_NR && rw_random(j->rw); d++) {
+		uint64_t fr = len, z = j->zonerange ? j->zonerange :
+			      j->zonesize;
+
+		if (z && z < fr)
+			fr = z;
+		if (!(rw_dirs(j->rw) >> d & 1) || j->blockalign[d] <= fr)
+			continue;
+		err_set(e, j->section_file, j->section_line, "blockalign",
+			"%" PRIu64 " (%s) is larger than the %s of each file "
+			"(%" PRIu64 " bytes): no offset to do I/O at (fio "
+			"runs such a job without I/O); expected a blockalign "
+			"of at most %" PRIu64, j->blockalign[d], dname[d],
+			fr < len ? "zone" : "region", fr, fr);
+		return -EINVAL;
+	}
 	/* Files of their own sizes (filesize=LO-HI): each its own region,
 	 * laid out in slots of the largest (gen.h). */
 	t->uneven = j->filesize_min != j->filesize_max && big > len;

@@ -11,7 +11,9 @@
 #   each zone within 1 point of the request, and within 2 of fio's.
 # - rw=read:4k reads every other block, as fio does (same offsets);
 #   rw=read:-8k goes backwards; rw=randread:4 issues runs of 4 blocks.
-# - blockalign=1k: every offset a multiple of 1k, some not of 4k.
+# - blockalign=1k: every offset a multiple of 1k, some not of 4k;
+#   blockalign larger than the region: exit 2 naming it, nothing laid
+#   out (fio 3.33 runs it without I/O).
 # - allrandrepeat=1: two runs write the same bytes; without, they differ.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
@@ -180,4 +182,24 @@ w a.dat --allrandrepeat=1; w b.dat --allrandrepeat=1
 cmp -s a.dat b.dat || die "allrandrepeat=1: two runs wrote different data"
 w c.dat; w d.dat
 cmp -s c.dat d.dat && die "allrandrepeat=0: two runs wrote the same data"
+
+# blockalign larger than the region: no offset fits (fio runs the job
+# without I/O); iorig refuses it when planning, naming blockalign, before
+# any file is laid out
+run --name=b --filename=ba.dat --size=64k --rw=randread --bs=4k \
+	--blockalign=128k
+expect_rc 2
+expect_in err "option 'blockalign': .*131072 \(read\) is larger than the region of each file \(65536 bytes\)"
+[ ! -e ba.dat ] || die "blockalign refused, but ba.dat was laid out"
+if command -v fio >/dev/null 2>&1; then
+	fio --name=b --filename=fba.dat --size=64k --rw=randread --bs=4k \
+		--blockalign=128k --output-format=json >fio.json 2>/dev/null ||
+		die "fio refused blockalign larger than the region"
+	[ "$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["jobs"][0]["read"]["total_ios"])' fio.json)" = 0 ] ||
+		die "fio did I/O with blockalign larger than the region"
+fi
+# at most the region: runs, every offset a multiple of it (0 here)
+run --name=b --filename=ba.dat --size=64k --rw=randread --bs=4k \
+	--blockalign=64k --number_ios=8 --output-format=json
+expect_rc 0
 exit 0

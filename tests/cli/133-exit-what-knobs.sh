@@ -30,10 +30,19 @@ for w in all:0 group:500 stonewall:500; do
 	if command -v fio >/dev/null; then
 		# fio may print "fio: terminating on signal 15" before its
 		# JSON when exitall stops the others: from the first '{' on.
-		fio --output-format=json e.fio >"$T/fio.out" 2>/dev/null ||
-			die "fio failed on exit_what=${w%:*}"
-		sed -n '/^{/,$p' "$T/fio.out" >"$T/out"
-		json_is "[j['read']['total_ios'] for j in d['jobs'] if j['jobname'] == 'c'][0]" "${w#*:}"
+		# fio's own count for c varies under load (0 I/Os once in the
+		# parallel lane, where 12 of 12 quiet runs gave 500): fio's
+		# meaning is what one of three runs shows.
+		got=
+		for try in 1 2 3; do
+			fio --output-format=json e.fio >"$T/fio.out" 2>/dev/null ||
+				die "fio failed on exit_what=${w%:*}"
+			sed -n '/^{/,$p' "$T/fio.out" >"$T/out"
+			got=$(jsonf "$T/out" "[j['read']['total_ios'] for j in d['jobs'] if j['jobname'] == 'c'][0]")
+			[ "$got" = "${w#*:}" ] && break
+		done
+		[ "$got" = "${w#*:}" ] ||
+			die "fio's c did $got I/Os with exit_what=${w%:*} in 3 runs, expected ${w#*:}"
 	fi
 done
 run --name=x --ioengine=null --size=1m --exit_what=some

@@ -102,7 +102,12 @@ struct engine_opts {
 					 * readv/writev of one iovec */
 	bool userspace_reap;		/* libaio: read the completion ring
 					 * in user space, no io_getevents */
+	uint64_t cpuchunk_ns;		/* cpuio: busy part of each I/O */
+	int cpumode;			/* cpuio: enum engine_cpumode */
 };
+
+/* cpuio's work (cpumode=). */
+enum engine_cpumode { ENGINE_CPU_NOOP, ENGINE_CPU_QSORT };
 
 /* filestat's system call (stat_type=). */
 enum engine_stat { ENGINE_STAT, ENGINE_LSTAT, ENGINE_STATX };

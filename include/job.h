@@ -288,6 +288,11 @@ struct job {
 	uint64_t trim_backlog;		/* trim after every N writes; 0 never */
 	uint64_t trim_backlog_batch;	/* trims each time; 0: trim_backlog */
 	int stat_type;			/* filestat: enum engine_stat */
+	/* cpuio engine (issue 12: src/engines/cpuio.c) */
+	uint64_t cpuload;		/* % of each chunk busy; 0: unset */
+	uint64_t cpuchunks;		/* µs of each busy part */
+	int cpumode;			/* enum engine_cpumode */
+	bool exit_on_io_done;		/* end when the I/O jobs end */
 	/* Verification extras (issue 12: src/verify/) */
 	bool verify_dump;		/* mismatching blocks to files */
 	bool verify_state_save;		/* written blocks to a state file */

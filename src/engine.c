@@ -17,6 +17,7 @@ extern const struct engine_ops engine_falloc;
 extern const struct engine_ops engine_filecreate;
 extern const struct engine_ops engine_filestat;
 extern const struct engine_ops engine_filedelete;
+extern const struct engine_ops engine_cpuio;
 
 static const struct engine_ops *const engines[] = {
 	&engine_sync,
@@ -32,6 +33,7 @@ static const struct engine_ops *const engines[] = {
 	&engine_filecreate,
 	&engine_filestat,
 	&engine_filedelete,
+	&engine_cpuio,
 	NULL,
 };
 

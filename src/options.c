@@ -126,6 +126,13 @@ static const struct opt_choice stat_type_choices[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct opt_choice cpumode_choices[] = {
+	{ "noop", ENGINE_CPU_NOOP, "a loop that only reads the clock" },
+	{ "qsort", ENGINE_CPU_QSORT, "sorting an array of random numbers "
+	  "with qsort(3)" },
+	{ NULL, 0, NULL },
+};
+
 static const struct opt_choice cpus_policy_choices[] = {
 	{ "shared", CPUS_SHARED, "every clone may run on all of the CPUs" },
 	{ "split", CPUS_SPLIT, "each clone gets one CPU of the set, in turn" },
@@ -572,6 +579,21 @@ const struct opt_def options_table[] = {
 	{ .name = "stat_type", .type = OPT_ENUM, .off = F(stat_type),
 	  .def = "stat", .choices = stat_type_choices, .category = "engine",
 	  .help = "filestat: the system call of each operation" },
+	{ .name = "cpuload", .type = OPT_UINT, .off = F(cpuload),
+	  .def = "0", .min = 0, .max = UINT32_MAX, .category = "engine",
+	  .help = "cpuio: percent of the time busy on the CPU (over 100: "
+		  "100); needed by cpuio" },
+	{ .name = "cpuchunks", .type = OPT_UINT, .off = F(cpuchunks),
+	  .def = "50000", .min = 1, .max = UINT32_MAX, .category = "engine",
+	  .help = "cpuio: microseconds of each busy part; the idle part "
+		  "follows in proportion" },
+	{ .name = "cpumode", .type = OPT_ENUM, .off = F(cpumode),
+	  .def = "noop", .choices = cpumode_choices, .category = "engine",
+	  .help = "cpuio: what the busy part does" },
+	{ .name = "exit_on_io_done", .type = OPT_BOOL,
+	  .off = F(exit_on_io_done), .def = "0", .category = "engine",
+	  .help = "cpuio: end when every job of the group that does I/O "
+		  "has ended" },
 	{ .name = "pool_threads", .type = OPT_UINT, .off = F(pool_threads),
 	  .def = "0", .min = 0, .max = 4096, .category = "engine",
 	  .help = "pthread engine: threads in the pool; 0: iodepth" },
@@ -1521,9 +1543,6 @@ static const char *const fio_only[] = {
 	"cmd_type",
 	"conf",
 	"cont",
-	"cpuchunks",
-	"cpuload",
-	"cpumode",
 	"cuda_io",
 	"data_placement",
 	"dataplacement",
@@ -1532,7 +1551,6 @@ static const char *const fio_only[] = {
 	"deac",
 	"donorname",
 	"dp_scheme",
-	"exit_on_io_done",
 	"fdp",
 	"fdp_pli",
 	"fdp_pli_select",

@@ -24,6 +24,7 @@
 #include "opendir.h"
 #include "jobexec.h"
 #include "cpuset.h"
+#include "cpuio.h"
 #include "verify.h"
 
 #define PLAN_MAX_JOBS	4096
@@ -252,6 +253,8 @@ static int plan_fileop(struct job *j, struct err_rec *e)
 	int line = j->section_line, d;
 	uint64_t fs;
 
+	if (cpuio_plan(j, e))
+		return -EINVAL;
 	if (!eng || !(eng->flags & ENGINE_FILEOP))
 		return 0;
 	if (j->filesize_min != j->filesize_max) {

@@ -66,7 +66,7 @@ int ctl_setup(struct wstate *s)
 			return -ENOMEM;
 		}
 	}
-	s->ctl_on = s->ss || s->w->halt;
+	s->ctl_on = s->ss || s->w->halt || j->exit_on_io_done;
 	return 0;
 }
 
@@ -93,6 +93,29 @@ static bool others_done(const struct wstate *s)
 			return false;
 	}
 	return true;
+}
+
+/*
+ * exit_on_io_done (cpuio): every other job of our wait group that does
+ * I/O (not cpuio) has ended, and there was one (fio's meaning: with
+ * cpuio jobs only, the job runs its course).
+ */
+static bool io_done(const struct wstate *s)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < s->w->npeers; k++) {
+		const struct worker *o = &s->w->peers[k];
+
+		if (o == s->w || !o->job ||
+		    o->job->wait_group != s->j->wait_group ||
+		    !strcmp(o->job->ioengine, "cpuio"))
+			continue;
+		n++;
+		if (!atomic_load_explicit(&o->live.done, memory_order_acquire))
+			return false;
+	}
+	return n != 0;
 }
 
 bool ctl_wait(struct wstate *s)
@@ -165,6 +188,8 @@ static bool ss_sample(struct wstate *s)
 bool ctl_stop(struct wstate *s)
 {
 	if (s->now >= s->ss_next && ss_sample(s))
+		return true;
+	if (s->j->exit_on_io_done && s->w->peers && io_done(s))
 		return true;
 	return halted(s);
 }

@@ -1529,6 +1529,7 @@ void *worker_main(void *arg)
 		/* fio's rule: only when reaping never waits in the kernel */
 		.userspace_reap = j->userspace_reap &&
 				  !j->iodepth_batch_complete_min,
+		.cpuchunk_ns = j->cpuchunks * 1000, .cpumode = j->cpumode,
 	};
 	s.ctx.iodepth = s.depth;
 	s.ctx.clk = w->clk;

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IORIG_CPUIO_H
+#define IORIG_CPUIO_H
+
+struct job;
+struct err_rec;
+
+/*
+ * ioengine=cpuio (src/engines/cpuio.c): fio's meaning of the job, set at
+ * planning. cpuload= is needed; each request is cpuchunks µs busy, then
+ * the idle part (thinktime after every I/O) is cpuchunks * (100 -
+ * cpuload) / cpuload; a runtime makes the job time_based, as fio runs
+ * a cpuio job for its runtime. 0, or -EINVAL with e set. Other engines:
+ * nothing changes.
+ */
+int cpuio_plan(struct job *j, struct err_rec *e);
+
+#endif

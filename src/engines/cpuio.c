@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cpuio: no I/O, CPU load. Each request keeps the CPU busy for
+ * cpuchunks µs and completes having moved nothing (0 bytes: the report
+ * counts the requests and no data, as fio's does); the planner
+ * (cpuio_plan) makes the idle part a thinktime after every request, so
+ * that the busy share of the time is cpuload percent. cpumode=noop
+ * spins reading the clock; cpumode=qsort sorts arrays of random numbers
+ * with qsort(3) until the chunk is over. exit_on_io_done is run control
+ * (src/worker/runctl.c).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "clock.h"
+#include "cpuio.h"
+#include "engine.h"
+#include "err.h"
+#include "job.h"
+
+/* 16 Ki numbers (64 KiB): a pass takes about a millisecond. */
+#define CPUIO_SORT_N (16u << 10)
+
+struct cpuio {
+	uint64_t chunk_ns;
+	int mode;
+	uint32_t seed;
+	int32_t *arr;
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void sort_pass(struct cpuio *c)
+{
+	uint32_t i, x = c->seed;
+
+	for (i = 0; i < CPUIO_SORT_N; i++) {
+		/* xorshift32: the numbers need only be unsorted */
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		c->arr[i] = (int32_t)x;
+	}
+	c->seed = x;
+	qsort(c->arr, CPUIO_SORT_N, sizeof(*c->arr), cmp_i32);
+}
+
+static int cpuio_init(struct engine_ctx *ctx)
+{
+	struct cpuio *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return -ENOMEM;
+	c->chunk_ns = ctx->opts.cpuchunk_ns;
+	c->mode = ctx->opts.cpumode;
+	c->seed = 2463534242u;
+	if (c->mode == ENGINE_CPU_QSORT &&
+	    !(c->arr = malloc(CPUIO_SORT_N * sizeof(*c->arr)))) {
+		free(c);
+		return -ENOMEM;
+	}
+	ctx->priv = c;
+	return 0;
+}
+
+static int cpuio_queue(struct engine_ctx *ctx, struct io_req *req)
+{
+	struct cpuio *c = ctx->priv;
+	uint64_t end = mono_ns() + c->chunk_ns;
+
+	do {
+		if (c->mode == ENGINE_CPU_QSORT)
+			sort_pass(c);
+	} while (mono_ns() < end);
+	/* Nothing moved, and none was asked for: not a short I/O. */
+	req->len = 0;
+	req->res = 0;
+	req->t_done = clock_ticks(ctx->clk);
+	return ENGINE_DONE;
+}
+
+static void cpuio_exit(struct engine_ctx *ctx)
+{
+	struct cpuio *c = ctx->priv;
+
+	if (c)
+		free(c->arr);
+	free(c);
+	ctx->priv = NULL;
+}
+
+const struct engine_ops engine_cpuio = {
+	.name = "cpuio",
+	.help = "no I/O: cpuload percent of the time busy on the CPU",
+	.flags = ENGINE_SYNC | ENGINE_NOIO | ENGINE_NODATA,
+	.options = (const char *const[]){ "cpuload", "cpuchunks", "cpumode",
+					   "exit_on_io_done", NULL },
+	.init = cpuio_init,
+	.queue = cpuio_queue,
+	.exit = cpuio_exit,
+};
+
+int cpuio_plan(struct job *j, struct err_rec *e)
+{
+	uint64_t load;
+
+	if (strcmp(j->ioengine, "cpuio"))
+		return 0;
+	if (!j->cpuload) {
+		err_set(e, j->section_file, j->section_line, "cpuload",
+			"ioengine=cpuio needs cpuload=, the percent of the "
+			"time to keep the CPU busy (1 to 100)");
+		return -EINVAL;
+	}
+	load = j->cpuload > 100 ? 100 : j->cpuload;	/* fio's cap */
+	j->thinktime_ns = j->cpuchunks * 1000 * (100 - load) / load;
+	j->thinktime_spin_ns = 0;
+	j->thinktime_blocks = 1;
+	j->thinktime_blocks_type = THINK_COMPLETE;
+	if (j->runtime_ns)
+		j->time_based = true;
+	return 0;
+}

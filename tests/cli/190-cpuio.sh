@@ -1,0 +1,90 @@
+#!/bin/sh
+# ioengine=cpuio: no I/O, cpuload percent of the time busy on the CPU.
+# The CPU time the kernel charged the process (getrusage of the child),
+# over the wall clock, is cpuload% within a few points for cpumode=noop
+# and qsort, as fio's is on the same job; the report counts requests and
+# no bytes, as fio's JSON does; exit_on_io_done ends the job when the
+# other job's I/O ends (wall clock far below its runtime); no cpuload= is
+# an error, as in fio.
+# lane: serial
+. "$(dirname "$0")/lib.sh"
+
+# share CMD...: "CPU% WALL": user+system time of CMD (and its children)
+# over its wall time, from the kernel; CMD's stdout in $T/out.
+share() {
+	"$PY" - "$@" >"$T/share" <<'EOF2' || die "could not run $*"
+import resource, subprocess, sys, time
+t = time.monotonic()
+with open("out", "w") as o:
+    r = subprocess.run(sys.argv[1:], stdout=o, stderr=subprocess.DEVNULL)
+w = time.monotonic() - t
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+print("%.1f %.2f %d" % (100 * (u.ru_utime + u.ru_stime) / w, w, r.returncode))
+EOF2
+	read -r pct wall rc2 <"$T/share"
+	[ "$rc2" -eq 0 ] || die "$* exited $rc2"
+}
+
+# within A B TOL: |A - B| <= TOL
+within() {
+	"$PY" -c 'import sys; a, b, t = map(float, sys.argv[1:]); sys.exit(abs(a - b) > t)' "$@"
+}
+
+job="--name=c --ioengine=cpuio --cpuload=30 --runtime=2 --output-format=json"
+for mode in noop qsort; do
+	# shellcheck disable=SC2086
+	share "$IORIG" $job --cpumode=$mode
+	cp "$T/out" "$T/i.json"
+	within "$pct" 30 5 ||
+		die "cpumode=$mode: CPU $pct% of ${wall}s, cpuload=30 asked"
+	within "$wall" 2 0.5 || die "cpumode=$mode: ran ${wall}s, runtime=2"
+	json_is 'd["jobs"][0]["read"]["io_bytes"]' 0
+	expect_json 'd["jobs"][0]["read"]["ios"] > 0' "requests counted"
+	json_is 'd["jobs"][0]["read"]["short_ios"]' 0
+	ipct=$pct
+	if command -v fio >/dev/null 2>&1; then
+		# shellcheck disable=SC2086
+		share fio $job --cpumode=$mode
+		sed -n '/^{/,$p' "$T/out" >"$T/f.json"
+		within "$ipct" "$pct" 6 ||
+			die "cpumode=$mode: iorig CPU $ipct%, fio's $pct%"
+		"$PY" -c '
+import json, sys
+f = json.load(open(sys.argv[1]))["jobs"][0]["read"]
+i = json.load(open(sys.argv[2]))["jobs"][0]["read"]
+assert f["io_bytes"] == 0 and f["total_ios"] > 0, f
+# qsort: fio times its own fixed sort as the chunk (man: DIFFERENCES)
+assert sys.argv[3] == "qsort" or \
+    abs(f["total_ios"] - i["ios"]) <= 2, (f["total_ios"], i["ios"])
+' "$T/f.json" "$T/i.json" "$mode" || die "cpumode=$mode: requests and bytes unlike fio's"
+		echo "cpumode=$mode: iorig ${ipct}% fio ${pct}% of the wall clock"
+	fi
+done
+
+# exit_on_io_done: the cpuio job ends with the I/O job (1 s), not at its
+# runtime (20 s); without it, it runs its runtime.
+cat >ex.fio <<'EOF2'
+[cpu]
+ioengine=cpuio
+cpuload=20
+runtime=20
+exit_on_io_done=1
+[io]
+ioengine=null
+size=1g
+rate=1m
+runtime=1
+time_based
+EOF2
+share "$IORIG" ex.fio --output-format=json
+within "$wall" 1 1.5 || die "exit_on_io_done=1: ran ${wall}s"
+sed -i 's/^exit_on_io_done=1/exit_on_io_done=0/; s/^runtime=20/runtime=3/' \
+	ex.fio
+share "$IORIG" ex.fio --output-format=json
+within "$wall" 3 0.5 || die "exit_on_io_done=0: ran ${wall}s, runtime=3"
+
+# cpuio needs cpuload, as in fio.
+run --parse-only --name=c --ioengine=cpuio
+expect_rc 2
+expect_in err "cpuload"
+echo "ok: cpuio"

@@ -15,4 +15,11 @@ struct err_rec;
  */
 int cpuio_plan(struct job *j, struct err_rec *e);
 
+/*
+ * ioengine=exec (src/engines/exec.c): program= is needed; the job checks
+ * on its program every 50 ms (a thinktime after every request, as fio),
+ * and a runtime makes it time_based. 0, or -EINVAL with e set.
+ */
+int exec_plan(struct job *j, struct err_rec *e);
+
 #endif

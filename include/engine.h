@@ -104,6 +104,10 @@ struct engine_opts {
 					 * in user space, no io_getevents */
 	uint64_t cpuchunk_ns;		/* cpuio: busy part of each I/O */
 	int cpumode;			/* cpuio: enum engine_cpumode */
+	/* exec: the job's (engine_ops.init copies what it keeps) */
+	const char *program, *arguments, *jobname;
+	uint64_t runtime_s, grace_s;
+	bool std_redirect;
 };
 
 /* cpuio's work (cpumode=). */

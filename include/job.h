@@ -293,6 +293,11 @@ struct job {
 	uint64_t cpuchunks;		/* µs of each busy part */
 	int cpumode;			/* enum engine_cpumode */
 	bool exit_on_io_done;		/* end when the I/O jobs end */
+	/* exec engine (issue 12: src/engines/exec.c) */
+	char *program;			/* NULL: none (refused) */
+	char *arguments;		/* %r runtime (s), %n job name */
+	uint64_t grace_time;		/* s from SIGTERM to SIGKILL */
+	bool std_redirect;		/* NAME.stdout, NAME.stderr */
 	/* Verification extras (issue 12: src/verify/) */
 	bool verify_dump;		/* mismatching blocks to files */
 	bool verify_state_save;		/* written blocks to a state file */

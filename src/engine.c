@@ -18,6 +18,7 @@ extern const struct engine_ops engine_filecreate;
 extern const struct engine_ops engine_filestat;
 extern const struct engine_ops engine_filedelete;
 extern const struct engine_ops engine_cpuio;
+extern const struct engine_ops engine_exec;
 
 static const struct engine_ops *const engines[] = {
 	&engine_sync,
@@ -34,6 +35,7 @@ static const struct engine_ops *const engines[] = {
 	&engine_filestat,
 	&engine_filedelete,
 	&engine_cpuio,
+	&engine_exec,
 	NULL,
 };
 

@@ -594,6 +594,21 @@ const struct opt_def options_table[] = {
 	  .off = F(exit_on_io_done), .def = "0", .category = "engine",
 	  .help = "cpuio: end when every job of the group that does I/O "
 		  "has ended" },
+	{ .name = "program", .type = OPT_STR, .off = F(program),
+	  .category = "engine",
+	  .help = "exec: the program to run (found in PATH); needed by exec" },
+	{ .name = "arguments", .type = OPT_STR, .off = F(arguments),
+	  .category = "engine",
+	  .help = "exec: its arguments, split at spaces; %r: the runtime in "
+		  "seconds, %n: the job's name" },
+	{ .name = "grace_time", .type = OPT_UINT, .off = F(grace_time),
+	  .def = "1", .min = 0, .max = INT32_MAX, .category = "engine",
+	  .help = "exec: seconds from SIGTERM at the end of the runtime to "
+		  "SIGKILL" },
+	{ .name = "std_redirect", .type = OPT_BOOL, .off = F(std_redirect),
+	  .def = "1", .category = "engine",
+	  .help = "exec: the program's stdout and stderr to NAME.stdout and "
+		  "NAME.stderr (0: iorig's own)" },
 	{ .name = "pool_threads", .type = OPT_UINT, .off = F(pool_threads),
 	  .def = "0", .min = 0, .max = 4096, .category = "engine",
 	  .help = "pthread engine: threads in the pool; 0: iodepth" },
@@ -1530,7 +1545,6 @@ const struct opt_def options_table[] = {
 static const char *const fio_only[] = {
 	"apptag",
 	"apptag_mask",
-	"arguments",
 	"atomic",
 	"bindname",
 	"brick",
@@ -1556,7 +1570,6 @@ static const char *const fio_only[] = {
 	"fdp_pli_select",
 	"gpu_dev_id",
 	"gpu_dev_ids",
-	"grace_time",
 	"hdfs_use_direct",
 	"hdfsdirectory",
 	"hostname",
@@ -1608,7 +1621,6 @@ static const char *const fio_only[] = {
 	"plids",
 	"pool",
 	"port",
-	"program",
 	"proto",
 	"protocol",
 	"ramp_size",
@@ -1630,7 +1642,6 @@ static const char *const fio_only[] = {
 	"spr_num_regions",
 	"spr_op",
 	"sprandom",
-	"std_redirect",
 	"stream_id",
 	"svcl",
 	"touch_objects",

@@ -1530,6 +1530,9 @@ void *worker_main(void *arg)
 		.userspace_reap = j->userspace_reap &&
 				  !j->iodepth_batch_complete_min,
 		.cpuchunk_ns = j->cpuchunks * 1000, .cpumode = j->cpumode,
+		.program = j->program, .arguments = j->arguments,
+		.jobname = j->name, .runtime_s = j->runtime_ns / 1000000000,
+		.grace_s = j->grace_time, .std_redirect = j->std_redirect,
 	};
 	s.ctx.iodepth = s.depth;
 	s.ctx.clk = w->clk;

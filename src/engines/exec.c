@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: MIT
+/*
+ * exec: no I/O; runs program= with arguments= for the job's runtime, as
+ * fio's exec engine. The first request starts it (posix_spawnp: found in
+ * PATH; the arguments are split at spaces, after %r became the runtime
+ * in seconds and %n the job's name), with stdout and stderr in
+ * NAME.stdout and NAME.stderr when std_redirect (the default); each
+ * later request is a 50 ms wait (the planner's thinktime, exec_plan).
+ * At the end of the job (exit), the program gets SIGTERM, and SIGKILL if
+ * it is still there grace_time seconds later; it is reaped either way.
+ * Requests move nothing: the report counts them with 0 bytes, as fio's.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "clock.h"
+#include "cpuio.h"
+#include "engine.h"
+#include "err.h"
+#include "job.h"
+
+extern char **environ;
+
+struct execeng {
+	char *cmd;		/* program and arguments, expanded */
+	char *out, *err;	/* NAME.stdout, NAME.stderr; NULL: inherit */
+	uint64_t grace_s;
+	pid_t pid;		/* 0: not started */
+};
+
+/* s with every `pat` replaced by `with`, in a new string (NULL: ENOMEM). */
+static char *subst(const char *s, const char *pat, const char *with)
+{
+	size_t lp = strlen(pat), lw = strlen(with), n = 0;
+	const char *p;
+	char *r, *o;
+
+	for (p = s; (p = strstr(p, pat)); p += lp)
+		n++;
+	r = malloc(strlen(s) + n * lw + 1);
+	if (!r)
+		return NULL;
+	for (o = r; (p = strstr(s, pat)); s = p + lp) {
+		memcpy(o, s, (size_t)(p - s));
+		o += p - s;
+		memcpy(o, with, lw);
+		o += lw;
+	}
+	strcpy(o, s);
+	return r;
+}
+
+static int exec_init(struct engine_ctx *ctx)
+{
+	const struct engine_opts *op = &ctx->opts;
+	struct execeng *x = calloc(1, sizeof(*x));
+	char rt[24], *a = NULL, *b = NULL;
+	int ok;
+
+	if (!x)
+		return -ENOMEM;
+	snprintf(rt, sizeof(rt), "%llu", (unsigned long long)op->runtime_s);
+	ok = (a = subst(op->arguments ? op->arguments : "", "%r", rt)) &&
+	     (b = subst(a, "%n", op->jobname)) &&
+	     asprintf(&x->cmd, "%s %s", op->program, b) >= 0;
+	if (!ok)
+		x->cmd = NULL;
+	if (ok && op->std_redirect &&
+	    (asprintf(&x->out, "%s.stdout", op->jobname) < 0 ||
+	     asprintf(&x->err, "%s.stderr", op->jobname) < 0)) {
+		x->out = x->err = NULL;
+		ok = 0;
+	}
+	free(a);
+	free(b);
+	x->grace_s = op->grace_s;
+	ctx->priv = x;
+	return ok ? 0 : -ENOMEM;
+}
+
+/* Start the program: 0 or -errno. */
+static int exec_start(struct execeng *x)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t none, dfl;
+	char **argv = NULL, *tok, *save = NULL;
+	size_t n = 0;
+	int ret;
+
+	for (tok = strtok_r(x->cmd, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		char **nv = realloc(argv, (n + 2) * sizeof(*argv));
+
+		if (!nv) {
+			free(argv);
+			return -ENOMEM;
+		}
+		argv = nv;
+		argv[n++] = tok;
+		argv[n] = NULL;
+	}
+	if (!argv)
+		return -ENOENT;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawnattr_init(&at);
+	/* The program starts with no signal blocked (the worker's are) and
+	 * SIGTERM, SIGINT, SIGPIPE at their defaults. */
+	sigemptyset(&none);
+	sigemptyset(&dfl);
+	sigaddset(&dfl, SIGTERM);
+	sigaddset(&dfl, SIGINT);
+	sigaddset(&dfl, SIGPIPE);
+	sigaddset(&dfl, SIGHUP);
+	posix_spawnattr_setsigmask(&at, &none);
+	posix_spawnattr_setsigdefault(&at, &dfl);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK |
+				 POSIX_SPAWN_SETSIGDEF);
+	if (x->out) {
+		posix_spawn_file_actions_addopen(&fa, 1, x->out, O_WRONLY |
+						 O_CREAT | O_TRUNC, 0644);
+		posix_spawn_file_actions_addopen(&fa, 2, x->err, O_WRONLY |
+						 O_CREAT | O_TRUNC, 0644);
+	}
+	ret = posix_spawnp(&x->pid, argv[0], &fa, &at, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&at);
+	free(argv);
+	if (ret) {
+		x->pid = 0;
+		return -ret;
+	}
+	return 0;
+}
+
+static int exec_queue(struct engine_ctx *ctx, struct io_req *req)
+{
+	struct execeng *x = ctx->priv;
+	int ret;
+
+	if (!x->pid && (ret = exec_start(x)))
+		return ret;
+	req->len = 0;
+	req->res = 0;
+	req->t_done = clock_ticks(ctx->clk);
+	return ENGINE_DONE;
+}
+
+/* Reaped within ms milliseconds: true. */
+static bool reaped(pid_t pid, uint64_t ms)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	uint64_t k;
+
+	for (k = 0; k <= ms / 10; k++) {
+		pid_t r = waitpid(pid, NULL, WNOHANG);
+
+		if (r == pid || (r < 0 && errno != EINTR))
+			return true;
+		nanosleep(&ts, NULL);
+	}
+	return false;
+}
+
+static void exec_exit(struct engine_ctx *ctx)
+{
+	struct execeng *x = ctx->priv;
+
+	if (!x)
+		return;
+	if (x->pid > 0) {
+		kill(x->pid, SIGTERM);
+		if (!reaped(x->pid, x->grace_s * 1000)) {
+			kill(x->pid, SIGKILL);
+			while (waitpid(x->pid, NULL, 0) < 0 && errno == EINTR)
+				;
+		}
+	}
+	free(x->cmd);
+	free(x->out);
+	free(x->err);
+	free(x);
+	ctx->priv = NULL;
+}
+
+const struct engine_ops engine_exec = {
+	.name = "exec",
+	.help = "no I/O: runs program= for the job's runtime",
+	.flags = ENGINE_SYNC | ENGINE_NOIO | ENGINE_NODATA,
+	.options = (const char *const[]){ "program", "arguments",
+					   "grace_time", "std_redirect",
+					   NULL },
+	.init = exec_init,
+	.queue = exec_queue,
+	.exit = exec_exit,
+};
+
+int exec_plan(struct job *j, struct err_rec *e)
+{
+	if (strcmp(j->ioengine, "exec"))
+		return 0;
+	if (!j->program || !*j->program) {
+		err_set(e, j->section_file, j->section_line, "program",
+			"ioengine=exec needs program=, the program to run");
+		return -EINVAL;
+	}
+	j->thinktime_ns = 50000000;	/* fio's check every 50 ms */
+	j->thinktime_spin_ns = 0;
+	j->thinktime_blocks = 1;
+	j->thinktime_blocks_type = THINK_COMPLETE;
+	if (j->runtime_ns)
+		j->time_based = true;
+	return 0;
+}

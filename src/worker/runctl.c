@@ -66,7 +66,9 @@ int ctl_setup(struct wstate *s)
 			return -ENOMEM;
 		}
 	}
-	s->ctl_on = s->ss || s->w->halt || j->exit_on_io_done;
+	/* exit_on_io_done is cpuio's (with another engine: a warning) */
+	s->io_done_on = j->exit_on_io_done && !strcmp(j->ioengine, "cpuio");
+	s->ctl_on = s->ss || s->w->halt || s->io_done_on;
 	return 0;
 }
 
@@ -189,7 +191,7 @@ bool ctl_stop(struct wstate *s)
 {
 	if (s->now >= s->ss_next && ss_sample(s))
 		return true;
-	if (s->j->exit_on_io_done && s->w->peers && io_done(s))
+	if (s->io_done_on && s->w->peers && io_done(s))
 		return true;
 	return halted(s);
 }

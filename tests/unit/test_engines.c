@@ -1202,7 +1202,10 @@ static void add_engine(struct list *l, const struct engine_ops *o,
 	int direct;
 
 	if (o->flags & ENGINE_NOIO) {
-		if (!loopdev)
+		/* cpuio and exec: a request is CPU or wall time with 0 bytes
+		 * and needs its job's options; CLI tests 190 and 191 check
+		 * them against fio. */
+		if (!loopdev && !(o->flags & ENGINE_NODATA))
 			add(l, o, &v_plain, K_NOIO, false, 1, false);
 		return;
 	}

@@ -21,7 +21,6 @@
 #include <time.h>
 
 #include "clock.h"
-#include "cpuio.h"
 #include "engine.h"
 #include "err.h"
 #include "job.h"

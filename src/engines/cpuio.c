@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "clock.h"
 #include "cpuio.h"
@@ -29,14 +28,6 @@ struct cpuio {
 	uint32_t seed;
 	int32_t *arr;
 };
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static int cmp_i32(const void *a, const void *b)
 {
@@ -81,12 +72,12 @@ static int cpuio_init(struct engine_ctx *ctx)
 static int cpuio_queue(struct engine_ctx *ctx, struct io_req *req)
 {
 	struct cpuio *c = ctx->priv;
-	uint64_t end = mono_ns() + c->chunk_ns;
+	uint64_t end = clock_mono_ns() + c->chunk_ns;
 
 	do {
 		if (c->mode == ENGINE_CPU_QSORT)
 			sort_pass(c);
-	} while (mono_ns() < end);
+	} while (clock_mono_ns() < end);
 	/* Nothing moved, and none was asked for: not a short I/O. */
 	req->len = 0;
 	req->res = 0;

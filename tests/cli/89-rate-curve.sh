@@ -7,12 +7,18 @@
 #   first slice); every read the report counts, the device did.
 # - Points below capacity (10%, 50%) are met, at their target IOPS within
 #   5%, and the runner paced each at its target.
-# - A point above capacity (150%) is not met, the device holds it back,
+# - A point above capacity (200%) is not met, the device holds it back,
 #   and its reads wait for their turn: sched_lat far above the 10%
-#   point's. The 100% point is not judged: blk-throttle gives a
-#   run that starts after an idle gap a few % more than the probe's
-#   sustained rate over half a second, and is as regular as a linear
-#   timetable, so at exactly 100% the wait does not build here.
+#   point's. Why 200% and not 150%: after the idle gap between two
+#   points, blk-throttle (Linux 6.18) lets a point's first reads through
+#   above the limit (its slice seems to outlive the gap): a 500 ms point
+#   above capacity got 2380-2720 IOPS of the 2000 limit, 0.73-0.91 of a
+#   150% target (the sanitizer build's longer gaps give the most); at
+#   200%, 0.62-0.67.
+# - The 100% point is not judged: blk-throttle gives a run that starts
+#   after an idle gap a few % more than the probe's sustained rate over
+#   half a second, and is as regular as a linear timetable, so at
+#   exactly 100% the wait does not build here.
 # - --chart: gnuplot drew an SVG that has the four series of the curve,
 #   from the data file beside it.
 . "$(dirname "$0")/lib.sh"
@@ -44,16 +50,17 @@ curve() {
 }
 
 before=$(reads)
-curve --rate_curve=10,50,100,150 --chart="$T/c.svg"
+curve --rate_curve=10,50,100,200 --chart="$T/c.svg"
 expect_rc 0
 C="d['curves'][0]"
 json_is "len(d['curves'])" 1
-json_is "[p['target_pct'] for p in $C['points']]" "[10.0, 50.0, 100.0, 150.0]"
+json_is "[p['target_pct'] for p in $C['points']]" "[10.0, 50.0, 100.0, 200.0]"
 json_is "sum(j['read']['ios'] for j in d['jobs'])" $(($(reads) - before))
 json_is "[j['sweep_point'] for j in d['jobs']]" \
-	"['curve=probe', 'curve=10%', 'curve=50%', 'curve=100%', 'curve=150%']"
-# The probe: the throttle's 2000 a second, and up to a slice more.
-expect_json "1900 <= $C['probe']['achieved_iops'] <= 2250" \
+	"['curve=probe', 'curve=10%', 'curve=50%', 'curve=100%', 'curve=200%']"
+# The probe: the throttle's 2000 a second, and up to a slice more
+# (2199 seen).
+expect_json "1900 <= $C['probe']['achieved_iops'] <= 2300" \
 	"the device's 2000 IOPS"
 # The points' targets are their percent of the probe, and the runner set
 # each point's rate_iops from it (the job's own rate figure agrees).
@@ -70,15 +77,15 @@ done
 P="$C['points'][3]"
 json_is "$P['met']" False
 expect_json "$P['achieved_iops'] < 0.85 * $P['target_iops']" \
-	"150%: the device held it back"
+	"200%: the device held it back"
 json_is "d['jobs'][4]['read']['rate']['backlog_ios'] > 0" True
-# The backlog grows by a third of the target a second: its last reads
+# The backlog grows by half the target a second: its last reads
 # waited 100 ms or more. The 10% point's median read does not wait (its
 # tail is the throttle's jiffy-sized steps and the noise of a shared
 # machine, so the median is compared).
-expect_json "$P['sched_lat_ns']['99'] > 20e6" "150%: sched_lat p99 above 20 ms"
+expect_json "$P['sched_lat_ns']['99'] > 20e6" "200%: sched_lat p99 above 20 ms"
 expect_json "$P['sched_lat_ns']['99'] > 10 * $C['points'][0]['sched_lat_ns']['50']" \
-	"sched_lat at 150% far above at 10%"
+	"sched_lat at 200% far above at 10%"
 
 # The chart: the data beside it, and an SVG gnuplot drew from it.
 [ -s "$T/c.svg" ] || die "no chart $T/c.svg"

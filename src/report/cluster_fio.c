@@ -226,7 +226,6 @@ int cluster_write_fio(FILE *f, const json_t *cl)
 						"host"), "hostname")), st,
 			false));
 	jw_put(&c, root, "client_stats", cs);
-	jw_put(&c, root, "disk_util", json_array());
 	rc = c.failed ? -ENOMEM : jw_dump(f, root);
 	json_decref(root);
 	free(st);

@@ -562,7 +562,11 @@ static int fio_write(FILE *f, const struct run_result *r, bool plus)
 	jw_put(&c, root, "jobs", jobs);
 	for (k = 0; k < r->disks.n; k++)
 		jw_push(&c, disks, f_disk(&c, &r->disks.d[k]));
-	jw_put(&c, root, "disk_util", disks);
+	/* fio leaves disk_util out when no disk was watched */
+	if (r->disks.n)
+		jw_put(&c, root, "disk_util", disks);
+	else
+		json_decref(disks);
 	if (c.failed) {
 		ret = -ENOMEM;
 		goto out;

@@ -520,7 +520,8 @@ static void print_device(FILE *f, const struct sysinfo_device *d)
 		fprintf(f, " %s cache", d->write_cache);
 }
 
-static void print_target(FILE *f, const struct run_targets *rt)
+static void print_target(FILE *f, const struct run_targets *rt,
+			 const struct job *j)
 {
 	const struct run_target *t;
 
@@ -528,7 +529,8 @@ static void print_target(FILE *f, const struct run_targets *rt)
 		return;
 	t = &rt->t[0];
 	if (t->info.kind == SYSINFO_NONE) {
-		fputs("  target: none (null engine)\n", f);
+		/* An engine that moves no data (null, cpuio, exec) */
+		fprintf(f, "  target: none (%s engine)\n", j->engine->name);
 		return;
 	}
 	fprintf(f, "  target %s", t->path ? t->path : "?");
@@ -653,7 +655,7 @@ static void print_unit(FILE *f, const struct run_result *r,
 	print_header(f, u);
 	if (!s->nclones)
 		return;
-	print_target(f, result_targets(r, u));
+	print_target(f, result_targets(r, u), u->job);
 	if (s->err)
 		print_failure(f, "  failed: ", s);
 	if (s->abandoned)

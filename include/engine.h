@@ -108,6 +108,9 @@ struct engine_opts {
 	const char *program, *arguments, *jobname;
 	uint64_t runtime_s, grace_s;
 	bool std_redirect;
+	/* e4defrag: the donor is directory/donorname (the job's strings) */
+	const char *donorname, *directory;
+	bool inplace;
 };
 
 /* cpuio's work (cpumode=). */

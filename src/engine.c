@@ -19,6 +19,7 @@ extern const struct engine_ops engine_filestat;
 extern const struct engine_ops engine_filedelete;
 extern const struct engine_ops engine_cpuio;
 extern const struct engine_ops engine_exec;
+extern const struct engine_ops engine_e4defrag;
 
 static const struct engine_ops *const engines[] = {
 	&engine_sync,
@@ -36,6 +37,7 @@ static const struct engine_ops *const engines[] = {
 	&engine_filedelete,
 	&engine_cpuio,
 	&engine_exec,
+	&engine_e4defrag,
 	NULL,
 };
 

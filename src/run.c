@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "curve.h"
+#include "e4defrag.h"
 #include "engine.h"
 #include "iosched.h"
 #include "jobexec.h"
@@ -88,6 +89,8 @@ static int plan_targets(const struct plan *p, struct target *tg,
 			continue;
 		}
 		ret = target_plan(&tg[i], &p->jobs[i], e);
+		if (!ret)
+			ret = e4defrag_plan_target(&tg[i], &p->jobs[i], e);
 		if (!ret)
 			ret = target_space_add(&space, &tg[i], &p->jobs[i], e);
 		if (ret)

@@ -249,9 +249,10 @@ static const char *e4d_hint(int err)
 
 const struct engine_ops engine_e4defrag = {
 	.name = "e4defrag",
-	.help = "EXT4_IOC_MOVE_EXT per write: the range's blocks moved to "
-		"a donor file's; no data moves",
-	.flags = ENGINE_SYNC | ENGINE_CHANGES_FILES | ENGINE_NODATA,
+	.help = "EXT4_IOC_MOVE_EXT per write: blocks to a donor; no data",
+	/* Writes only (e4defrag_plan): the files are opened O_RDWR, as
+	 * the ioctl needs. */
+	.flags = ENGINE_SYNC | ENGINE_NODATA,
 	.options = (const char *const[]){ "donorname", "inplace", NULL },
 	.submit_call = "ioctl",
 	.init = e4d_init,

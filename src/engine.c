@@ -128,6 +128,9 @@ void engine_print_help(FILE *f)
 		if ((*e)->flags & ENGINE_NODATA)
 			fprintf(f, "    %-12s moves no data: nothing to verify\n",
 				"");
+		if ((*e)->flags & ENGINE_KEEPS_DATA)
+			fprintf(f, "    %-12s keeps the bytes: may run beside "
+				"a verifying job\n", "");
 		if ((*e)->flags & ENGINE_ASYNC_NEEDS_DIRECT)
 			fprintf(f, "    %-12s asynchronous with direct=1 only\n",
 				"");

@@ -252,7 +252,7 @@ const struct engine_ops engine_e4defrag = {
 	.help = "EXT4_IOC_MOVE_EXT per write: blocks to a donor; no data",
 	/* Writes only (e4defrag_plan): the files are opened O_RDWR, as
 	 * the ioctl needs. */
-	.flags = ENGINE_SYNC | ENGINE_NODATA,
+	.flags = ENGINE_SYNC | ENGINE_NODATA | ENGINE_KEEPS_DATA,
 	.options = (const char *const[]){ "donorname", "inplace", NULL },
 	.submit_call = "ioctl",
 	.init = e4d_init,

@@ -5,7 +5,9 @@
 # other file and the directory are as they were (the donor removed);
 # strace's EXT4_IOC_MOVE_EXT count is the job's I/O count, and fio 3.33 on
 # the same job file does as many I/Os and leaves as few extents. inplace=1
-# allocates the donor per I/O and truncates it after (strace). Refused:
+# allocates the donor per I/O and truncates it after (strace); clones
+# share the donor; a job verifying the file beside it is accepted and its
+# blocks check out (the moves keep the bytes). Refused:
 # a donor that exists (left byte for byte), a file on tmpfs (the message
 # names it), rw with reads, no donorname.
 . "$(dirname "$0")/lib.sh"
@@ -127,6 +129,22 @@ run --name=two --ioengine=e4defrag --directory="$M" --donorname=s.def \
 expect_rc 0
 json_is "[j['write']['ios'] for j in d['jobs']]" "[4, 4]"
 [ ! -e "$M/s.def" ] || die "the shared donor is left"
+
+# ---- beside a job that writes and verifies the same file: accepted
+# (moves keep the bytes), and every block checks out; EBUSY (a range
+# under I/O) is the kernel's answer to some moves, as fio gets it ----
+run --name=v --ioengine=sync --direct=1 --directory="$M" --filename=V \
+	--size=4m --bs=4k --rw=randwrite --verify=crc32c \
+	--verify_state_save=0 \
+	--name=d --ioengine=e4defrag --directory="$M" --filename=V \
+	--donorname=V.def --size=4m --bs=64k --rw=randwrite --time_based \
+	--runtime=1 --continue_on_error=write --output-format=json
+expect_rc 0
+json_is "d['jobs'][0]['verify']['blocks_checked']" 1024
+json_is "d['jobs'][0]['verify']['mismatches']" 0
+expect_json "d['jobs'][1]['write']['ios'] > 0"
+[ ! -e "$M/V.def" ] || die "the donor beside verify is left"
+rm -f "$M/V"
 
 # ---- refused: an existing donor is not touched ----
 head -c 100000 /dev/urandom >"$M/mine"

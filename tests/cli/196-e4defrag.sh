@@ -155,6 +155,16 @@ expect_rc 2
 expect_in err "donorname.*'$M/mine' exists"
 [ "$(sha256sum <"$M/mine")" = "$sum_m" ] || die "an existing donor changed"
 [ "$(stat -c %s "$M/mine")" -eq 100000 ] || die "an existing donor's size"
+# Why: fio on the same job opens it as it is and gives it A's old blocks.
+if command -v fio >/dev/null 2>&1; then
+	sync
+	fio mine.fio --output-format=json >fio.json 2>fio.err ||
+		die "fio on mine.fio: $(cat fio.json fio.err)"
+	[ "$(sha256sum <"$M/mine")" != "$sum_m" ] ||
+		die "fio left the existing donor as it was: the refusal is moot"
+	echo "fio overwrote the existing donor iorig refused to touch"
+fi
+rm -f "$M/mine"
 
 # ---- refused: not ext4 (tmpfs), reads, no donor ----
 mount -t tmpfs -o size=8m tmpfs tm 2>/dev/null || die "cannot mount tmpfs"

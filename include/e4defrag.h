@@ -2,6 +2,8 @@
 #ifndef IORIG_E4DEFRAG_H
 #define IORIG_E4DEFRAG_H
 
+#include <stddef.h>
+
 struct job;
 struct err_rec;
 struct target;
@@ -25,5 +27,13 @@ int e4defrag_plan(const struct job *j, struct err_rec *e);
  */
 int e4defrag_plan_target(const struct target *t, const struct job *j,
 			 struct err_rec *e);
+
+/*
+ * Over the run's planned jobs and targets: no e4defrag job's donor is a
+ * file of a job (its own or another's, made by the layout later). 0, or
+ * -EINVAL with e set; -ENOMEM.
+ */
+int e4defrag_plan_run(const struct job *jobs, const struct target *tg,
+		      size_t n, struct err_rec *e);
 
 #endif

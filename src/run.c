@@ -97,6 +97,8 @@ static int plan_targets(const struct plan *p, struct target *tg,
 			err_job(e, &p->jobs[i]);
 	}
 	if (!ret)
+		ret = e4defrag_plan_run(p->jobs, tg, p->njobs, e);
+	if (!ret)
 		ret = target_space_check(&space, w, e);
 	target_space_free(&space);
 	if (!ret)

@@ -399,3 +399,36 @@ int e4defrag_plan_target(const struct target *t, const struct job *j,
 	free(donor);
 	return r;
 }
+
+int e4defrag_plan_run(const struct job *jobs, const struct target *tg,
+		      size_t n, struct err_rec *e)
+{
+	size_t i, k;
+	unsigned f;
+	char *donor;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(jobs[i].ioengine, "e4defrag"))
+			continue;
+		donor = donor_path(jobs[i].directory, jobs[i].donorname);
+		if (!donor)
+			return -ENOMEM;
+		for (k = 0; k < n; k++)
+			for (f = 0; f < tg[k].nfiles; f++) {
+				if (!path_same(donor, tg[k].files[f].path))
+					continue;
+				err_set(e, jobs[i].section_file,
+					jobs[i].section_line, "donorname",
+					"job '%s': the donor file '%s' is a "
+					"file of job '%s': the e4defrag "
+					"engine would give it this job's old "
+					"blocks, overwriting it; name a file "
+					"no job uses", jobs[i].name, donor,
+					jobs[k].name);
+				free(donor);
+				return -EINVAL;
+			}
+		free(donor);
+	}
+	return 0;
+}

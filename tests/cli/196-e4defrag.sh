@@ -166,6 +166,14 @@ if command -v fio >/dev/null 2>&1; then
 fi
 rm -f "$M/mine"
 
+# ---- refused at planning: a donor that a job of the run lays out ----
+run --name=w --directory="$M" --filename=X --size=256k --rw=write \
+	--name=d --stonewall --ioengine=e4defrag --directory="$M" \
+	--filename=Y --donorname=X --size=256k --rw=write
+expect_rc 2
+expect_in err "donor file '$M/X' is a file of job 'w'"
+[ ! -e "$M/X" ] && [ ! -e "$M/Y" ] || die "files made by a refused run"
+
 # ---- refused: not ext4 (tmpfs), reads, no donor ----
 mount -t tmpfs -o size=8m tmpfs tm 2>/dev/null || die "cannot mount tmpfs"
 run --name=t --ioengine=e4defrag --directory="$T/tm" --donorname=d.def \

@@ -25,6 +25,8 @@ DEB_DEPS := pkg-config libjansson-dev libcmocka-dev liburing-dev libaio-dev \
 	python3 libblkid-dev e2fsprogs fdisk libxxhash-dev libfuse3-dev fuse3 \
 	python3-jsonschema fio libssl-dev zlib1g-dev liblzma-dev gnuplot-nox \
 	chromium valgrind openmpi-bin libopenmpi-dev
+# strace counts system calls in the CLI tests (196: EXT4_IOC_MOVE_EXT).
+DEB_DEPS += strace
 # `make fuzz` and `make test SAN=...` also need clang and its runtime
 # (libFuzzer, the sanitizers); llvm gives llvm-symbolizer for stack traces.
 FUZZ_DEPS := clang libclang-rt-dev llvm

@@ -77,6 +77,10 @@ enum engine_flags {
 	/* Requests delete their files: only files this run creates may be
 	 * named (target_plan refuses one that exists). */
 	ENGINE_DELETES = 1u << 9,
+	/* Writes leave the file's bytes as they were (e4defrag moves the
+	 * blocks under them): a job verifying the same range beside it
+	 * reads what it wrote. */
+	ENGINE_KEEPS_DATA = 1u << 10,
 };
 
 /*
@@ -108,6 +112,9 @@ struct engine_opts {
 	const char *program, *arguments, *jobname;
 	uint64_t runtime_s, grace_s;
 	bool std_redirect;
+	/* e4defrag: the donor is directory/donorname (the job's strings) */
+	const char *donorname, *directory;
+	bool inplace;
 };
 
 /* cpuio's work (cpumode=). */

@@ -298,6 +298,9 @@ struct job {
 	char *arguments;		/* %r runtime (s), %n job name */
 	uint64_t grace_time;		/* s from SIGTERM to SIGKILL */
 	bool std_redirect;		/* NAME.stdout, NAME.stderr */
+	/* e4defrag engine (issue 12: src/engines/e4defrag.c) */
+	char *donorname;		/* in directory; NULL: none (refused) */
+	bool inplace;			/* donor allocated per I/O, freed */
 	/* Verification extras (issue 12: src/verify/) */
 	bool verify_dump;		/* mismatching blocks to files */
 	bool verify_state_save;		/* written blocks to a state file */

@@ -19,6 +19,7 @@ extern const struct engine_ops engine_filestat;
 extern const struct engine_ops engine_filedelete;
 extern const struct engine_ops engine_cpuio;
 extern const struct engine_ops engine_exec;
+extern const struct engine_ops engine_e4defrag;
 
 static const struct engine_ops *const engines[] = {
 	&engine_sync,
@@ -36,6 +37,7 @@ static const struct engine_ops *const engines[] = {
 	&engine_filedelete,
 	&engine_cpuio,
 	&engine_exec,
+	&engine_e4defrag,
 	NULL,
 };
 
@@ -126,6 +128,9 @@ void engine_print_help(FILE *f)
 		if ((*e)->flags & ENGINE_NODATA)
 			fprintf(f, "    %-12s moves no data: nothing to verify\n",
 				"");
+		if ((*e)->flags & ENGINE_KEEPS_DATA)
+			fprintf(f, "    %-12s keeps the bytes: may run beside "
+				"a verifying job\n", "");
 		if ((*e)->flags & ENGINE_ASYNC_NEEDS_DIRECT)
 			fprintf(f, "    %-12s asynchronous with direct=1 only\n",
 				"");

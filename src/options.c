@@ -609,6 +609,15 @@ const struct opt_def options_table[] = {
 	  .def = "1", .category = "engine",
 	  .help = "exec: the program's stdout and stderr to NAME.stdout and "
 		  "NAME.stderr (0: iorig's own)" },
+	{ .name = "donorname", .type = OPT_STR, .off = F(donorname),
+	  .category = "engine",
+	  .help = "e4defrag: the donor file (in directory=) the job's blocks "
+		  "are moved to; needed; must not exist (made and removed "
+		  "by the run)" },
+	{ .name = "inplace", .type = OPT_BOOL, .off = F(inplace),
+	  .def = "0", .category = "engine",
+	  .help = "e4defrag: 1: the donor's blocks allocated for each I/O "
+		  "and freed after it; 0: over the region at the start" },
 	{ .name = "pool_threads", .type = OPT_UINT, .off = F(pool_threads),
 	  .def = "0", .min = 0, .max = 4096, .category = "engine",
 	  .help = "pthread engine: threads in the pool; 0: iodepth" },
@@ -1563,7 +1572,6 @@ static const char *const fio_only[] = {
 	"ddir_seq_add",
 	"ddir_seq_nr",
 	"deac",
-	"donorname",
 	"dp_scheme",
 	"fdp",
 	"fdp_pli",
@@ -1590,7 +1598,6 @@ static const char *const fio_only[] = {
 	"https",
 	"ignore_zone_limits",
 	"initiator",
-	"inplace",
 	"interface",
 	"job_max_open_zones",
 	"libblkio_driver",

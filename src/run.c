@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "curve.h"
+#include "e4defrag.h"
 #include "engine.h"
 #include "iosched.h"
 #include "jobexec.h"
@@ -89,10 +90,14 @@ static int plan_targets(const struct plan *p, struct target *tg,
 		}
 		ret = target_plan(&tg[i], &p->jobs[i], e);
 		if (!ret)
+			ret = e4defrag_plan_target(&tg[i], &p->jobs[i], e);
+		if (!ret)
 			ret = target_space_add(&space, &tg[i], &p->jobs[i], e);
 		if (ret)
 			err_job(e, &p->jobs[i]);
 	}
+	if (!ret)
+		ret = e4defrag_plan_run(p->jobs, tg, p->njobs, e);
 	if (!ret)
 		ret = target_space_check(&space, w, e);
 	target_space_free(&space);

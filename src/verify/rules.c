@@ -211,8 +211,9 @@ static int vspan_cmp(const void *pa, const void *pb)
 
 static bool plan_writes(const struct job *j)
 {
-	/* Trims change the data too. */
-	return !j->verify_only && rw_changes_data(j->rw);
+	/* Trims change the data too; e4defrag's moves do not. */
+	return !j->verify_only && rw_changes_data(j->rw) &&
+	       !(j->engine && (j->engine->flags & ENGINE_KEEPS_DATA));
 }
 
 /* "job 'x'", "job 'x' clone 2", "job 'x' file 1". */

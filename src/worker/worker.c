@@ -1533,6 +1533,8 @@ void *worker_main(void *arg)
 		.program = j->program, .arguments = j->arguments,
 		.jobname = j->name, .runtime_s = j->runtime_ns / 1000000000,
 		.grace_s = j->grace_time, .std_redirect = j->std_redirect,
+		.donorname = j->donorname, .directory = j->directory,
+		.inplace = j->inplace,
 	};
 	s.ctx.iodepth = s.depth;
 	s.ctx.clk = w->clk;

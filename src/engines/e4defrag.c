@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: MIT
+/*
+ * e4defrag: each request is one EXT4_IOC_MOVE_EXT ioctl, as fio's e4defrag
+ * engine: the blocks of the request's range of the job's file are
+ * exchanged with those of the same range of a donor file, the data copied
+ * so that the file reads the same; ext4 gives the file the donor's blocks
+ * (allocated in one go, so usually contiguous) and the donor the file's
+ * old ones. Only writes mean anything (fio fails the rest with EINVAL;
+ * e4defrag_plan refuses them). A request moves whole file system blocks
+ * (st_blksize of the donor): the range rounded out to blocks; res is the
+ * bytes the kernel reports moved, at most the request's length; nothing
+ * moved without an error is EINVAL (beyond the file's end), as fio.
+ *
+ * The donor is directory/donorname (fio's join). inplace=0: it is
+ * allocated over the job's region (fallocate) when the job starts;
+ * inplace=1: each request allocates its range and truncates the donor to
+ * 0 after the move. Differences from fio, for safety: the donor must not
+ * exist (fio opens an existing one and overwrites its blocks; iorig
+ * creates it with O_EXCL), clones and jobs that run together and name the
+ * same donor share the one this run created, and the last one to finish
+ * removes it (fio leaves it behind). inplace=0 allocates the job's region
+ * whether or not filesize= is set (fio allocates from offset= to the
+ * largest filesize=, and fails with EINVAL without one).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/magic.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "e4defrag.h"
+#include "engine.h"
+#include "err.h"
+#include "job.h"
+#include "path.h"
+#include "target.h"
+
+/* The kernel's ABI (fs/ext4/ext4.h): no user-space header declares it. */
+struct e4d_move {
+	uint32_t reserved;	/* 0 */
+	uint32_t donor_fd;
+	uint64_t orig_start;	/* in file system blocks */
+	uint64_t donor_start;
+	uint64_t len;		/* blocks to move */
+	uint64_t moved_len;	/* out: blocks moved */
+};
+
+#define E4D_IOC_MOVE_EXT _IOWR('f', 15, struct e4d_move)
+
+/* A donor this run created, shared by the engines that name it. */
+struct e4d_donor {
+	char *path;
+	int fd;
+	unsigned refs;
+	dev_t dev;
+	ino_t ino;
+	uint64_t bsz;
+	struct e4d_donor *next;
+};
+
+static pthread_mutex_t donors_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct e4d_donor *donors;
+
+struct e4d {
+	struct e4d_donor *d;
+	bool inplace;
+};
+
+/* fio's name of the donor: directory and donorname joined with '/'. */
+static char *donor_path(const char *dir, const char *name)
+{
+	char *p;
+
+	if (dir && *dir ? asprintf(&p, "%s/%s", dir, name) < 0 :
+	    !(p = strdup(name)))
+		return NULL;
+	return p;
+}
+
+/* The donor named path: the one this run made, or made now (O_EXCL). */
+static int donor_get(const char *path, struct e4d_donor **out)
+{
+	struct e4d_donor *d;
+	struct stat st;
+	int ret = 0;
+
+	pthread_mutex_lock(&donors_lock);
+	for (d = donors; d && strcmp(d->path, path); d = d->next)
+		;
+	if (d) {
+		d->refs++;
+		goto out;
+	}
+	d = calloc(1, sizeof(*d));
+	if (!d || !(d->path = strdup(path))) {
+		free(d);
+		d = NULL;
+		ret = -ENOMEM;
+		goto out;
+	}
+	d->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (d->fd < 0 || fstat(d->fd, &st)) {
+		ret = -errno;
+		if (d->fd >= 0)
+			close(d->fd);
+		free(d->path);
+		free(d);
+		d = NULL;
+		goto out;
+	}
+	d->dev = st.st_dev;
+	d->ino = st.st_ino;
+	d->bsz = st.st_blksize > 0 ? (uint64_t)st.st_blksize : 4096;
+	d->refs = 1;
+	d->next = donors;
+	donors = d;
+out:
+	pthread_mutex_unlock(&donors_lock);
+	*out = d;
+	return ret;
+}
+
+/* The last user closes it and removes it, while its name is still it. */
+static void donor_put(struct e4d_donor *d)
+{
+	struct e4d_donor **pp;
+	struct stat st;
+
+	pthread_mutex_lock(&donors_lock);
+	if (--d->refs) {
+		pthread_mutex_unlock(&donors_lock);
+		return;
+	}
+	for (pp = &donors; *pp != d; pp = &(*pp)->next)
+		;
+	*pp = d->next;
+	if (!lstat(d->path, &st) && st.st_dev == d->dev &&
+	    st.st_ino == d->ino)
+		unlink(d->path);
+	close(d->fd);
+	pthread_mutex_unlock(&donors_lock);
+	free(d->path);
+	free(d);
+}
+
+static int e4d_init(struct engine_ctx *ctx)
+{
+	const struct target *t = ctx->tgt;
+	struct e4d *e = calloc(1, sizeof(*e));
+	uint64_t lo = UINT64_MAX, hi = 0;
+	char *path;
+	unsigned i;
+	int ret;
+
+	if (!e)
+		return -ENOMEM;
+	path = donor_path(ctx->opts.directory, ctx->opts.donorname);
+	ret = path ? donor_get(path, &e->d) : -ENOMEM;
+	free(path);
+	if (ret) {
+		free(e);
+		return ret;
+	}
+	e->inplace = ctx->opts.inplace;
+	for (i = 0; i < t->nfiles; i++) {
+		if (t->files[i].offset < lo)
+			lo = t->files[i].offset;
+		if (t->files[i].offset + t->files[i].len > hi)
+			hi = t->files[i].offset + t->files[i].len;
+	}
+	/* inplace=0: the donor's blocks for the whole region, now. */
+	if (!e->inplace && hi > lo &&
+	    fallocate(e->d->fd, 0, (off_t)lo, (off_t)(hi - lo))) {
+		ret = -errno;
+		donor_put(e->d);
+		free(e);
+		return ret;
+	}
+	ctx->priv = e;
+	return 0;
+}
+
+static int e4d_queue(struct engine_ctx *ctx, struct io_req *req)
+{
+	const struct e4d *e = ctx->priv;
+	const struct e4d_donor *d = e->d;
+	struct e4d_move m = { .donor_fd = (uint32_t)d->fd };
+	int64_t res;
+
+	m.orig_start = m.donor_start = req->offset / d->bsz;
+	m.len = (req->offset + req->len + d->bsz - 1) / d->bsz - m.orig_start;
+	if (req->ddir != DDIR_WRITE) {
+		res = -EINVAL;
+	} else if (e->inplace && fallocate(d->fd, 0, (off_t)req->offset,
+					   (off_t)req->len)) {
+		res = -errno;
+	} else {
+		if (ioctl(req->fd, E4D_IOC_MOVE_EXT, &m))
+			res = -errno;
+		else if (!m.moved_len)
+			res = -EINVAL;	/* beyond the file's end */
+		else if (m.moved_len * d->bsz < req->len)
+			res = (int64_t)(m.moved_len * d->bsz);
+		else
+			res = req->len;
+		if (e->inplace && ftruncate(d->fd, 0) && res >= 0)
+			res = -errno;
+	}
+	req->t_done = clock_ticks(ctx->clk);
+	req->res = res;
+	return ENGINE_DONE;
+}
+
+static void e4d_exit(struct engine_ctx *ctx)
+{
+	struct e4d *e = ctx->priv;
+
+	if (e)
+		donor_put(e->d);
+	free(e);
+	ctx->priv = NULL;
+}
+
+static const char *e4d_hint(int err)
+{
+	switch (err) {
+	case -EEXIST:
+		return "the donor file (directory/donorname) appeared after "
+		       "planning and is not one this run made: iorig does "
+		       "not overwrite it; remove it or name another";
+	case -ENOTTY:
+	case -EOPNOTSUPP:
+		return "EXT4_IOC_MOVE_EXT needs files on ext4 with extents";
+	case -ENOSPC:
+		return "inplace=0 allocates the donor over the job's whole "
+		       "region: the file system needs that much free space";
+	}
+	return NULL;
+}
+
+const struct engine_ops engine_e4defrag = {
+	.name = "e4defrag",
+	.help = "EXT4_IOC_MOVE_EXT per write: blocks to a donor; no data",
+	/* Writes only (e4defrag_plan): the files are opened O_RDWR, as
+	 * the ioctl needs. */
+	.flags = ENGINE_SYNC | ENGINE_NODATA | ENGINE_KEEPS_DATA,
+	.options = (const char *const[]){ "donorname", "inplace", NULL },
+	.submit_call = "ioctl",
+	.init = e4d_init,
+	.queue = e4d_queue,
+	.exit = e4d_exit,
+	.hint = e4d_hint,
+};
+
+int e4defrag_plan(const struct job *j, struct err_rec *e)
+{
+	if (strcmp(j->ioengine, "e4defrag"))
+		return 0;
+	if (!j->donorname || !*j->donorname) {
+		err_set(e, j->section_file, j->section_line, "donorname",
+			"ioengine=e4defrag needs donorname=, the file the "
+			"job's blocks are moved to (made by the run, removed "
+			"at its end)");
+		return -EINVAL;
+	}
+	if (rw_dirs(j->rw) != 1u << DDIR_WRITE) {
+		err_set(e, j->section_file, j->section_line, "rw",
+			"ioengine=e4defrag moves extents on writes only (fio "
+			"fails every read and trim with EINVAL): expected "
+			"rw=write or rw=randwrite");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The type of the file system of st_dev, from /proc/self/mountinfo
+ * ("ID PARENT MAJ:MIN ROOT POINT OPTS... - TYPE SOURCE SUPER"), into
+ * buf; "unknown" when not found.
+ */
+static void fs_name(dev_t dev, char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096], want[32], *p;
+
+	snprintf(buf, len, "unknown");
+	if (!f)
+		return;
+	snprintf(want, sizeof(want), " %u:%u ", major(dev), minor(dev));
+	while (fgets(line, sizeof(line), f)) {
+		p = strstr(line, want);
+		if (!p || !(p = strstr(p, " - ")))
+			continue;
+		p += 3;
+		snprintf(buf, len, "%.*s", (int)strcspn(p, " \n"), p);
+		break;
+	}
+	fclose(f);
+}
+
+/* stat of path, or of the directory it would be made in. */
+static int stat_or_dir(const char *path, struct stat *st, struct statfs *sf)
+{
+	char *dir;
+	int r;
+
+	if (!stat(path, st))
+		return statfs(path, sf) ? -errno : 0;
+	if (errno != ENOENT)
+		return -errno;
+	dir = path_dir(path);
+	if (!dir)
+		return -ENOMEM;
+	r = stat(dir, st) || statfs(dir, sf) ? -errno : 0;
+	free(dir);
+	return r;
+}
+
+int e4defrag_plan_target(const struct target *t, const struct job *j,
+			 struct err_rec *e)
+{
+	const char *file = j->section_file;
+	int line = j->section_line, r;
+	struct stat st, dst;
+	struct statfs sf;
+	char fs[64], *donor;
+	dev_t dev = 0;
+	unsigned i;
+
+	if (strcmp(j->ioengine, "e4defrag"))
+		return 0;
+	for (i = 0; i < t->nfiles; i++) {
+		const char *p = t->files[i].path;
+
+		if (t->files[i].is_bdev) {
+			err_set(e, file, line, "filename", "ioengine=e4defrag "
+				"moves the extents of files on ext4: '%s' is a "
+				"block device", p);
+			return -EINVAL;
+		}
+		r = stat_or_dir(p, &st, &sf);
+		if (r) {
+			err_set(e, file, line, "filename", "'%s': %s", p,
+				strerror(-r));
+			return -EINVAL;
+		}
+		if (sf.f_type != EXT4_SUPER_MAGIC) {
+			fs_name(st.st_dev, fs, sizeof(fs));
+			err_set(e, file, line, "ioengine", "ioengine=e4defrag "
+				"needs a file on ext4 (EXT4_IOC_MOVE_EXT): '%s' "
+				"is on %s (fio fails its first I/O with "
+				"ENOTTY)", p, fs);
+			return -EINVAL;
+		}
+		if (i && st.st_dev != dev) {
+			err_set(e, file, line, "filename", "ioengine=e4defrag "
+				"moves blocks within one file system, through "
+				"one donor: '%s' is not on the file system of "
+				"'%s'", p, t->files[0].path);
+			return -EINVAL;
+		}
+		dev = st.st_dev;
+	}
+	donor = donor_path(j->directory, j->donorname);
+	if (!donor)
+		return -ENOMEM;
+	r = 0;
+	if (!lstat(donor, &dst)) {
+		err_set(e, file, line, "donorname", "the donor file '%s' "
+			"exists: the e4defrag engine gives it the job's old "
+			"blocks, overwriting it (fio would), and iorig "
+			"overwrites no file it did not create; remove it or "
+			"name a new one", donor);
+		r = -EINVAL;
+	} else if (errno != ENOENT) {
+		err_set(e, file, line, "donorname", "the donor file '%s': %s",
+			donor, strerror(errno));
+		r = -EINVAL;
+	} else if ((r = stat_or_dir(donor, &dst, &sf))) {
+		err_set(e, file, line, "donorname", "the donor file '%s': %s",
+			donor, strerror(-r));
+		r = -EINVAL;
+	} else if (dst.st_dev != dev) {
+		err_set(e, file, line, "donorname", "the donor file '%s' "
+			"would not be on the file system of '%s': ext4 moves "
+			"blocks within one file system", donor,
+			t->files[t->nfiles - 1].path);
+		r = -EINVAL;
+	}
+	free(donor);
+	return r;
+}
+
+int e4defrag_plan_run(const struct job *jobs, const struct target *tg,
+		      size_t n, struct err_rec *e)
+{
+	size_t i, k;
+	unsigned f;
+	char *donor;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(jobs[i].ioengine, "e4defrag"))
+			continue;
+		donor = donor_path(jobs[i].directory, jobs[i].donorname);
+		if (!donor)
+			return -ENOMEM;
+		for (k = 0; k < n; k++)
+			for (f = 0; f < tg[k].nfiles; f++) {
+				if (!path_same(donor, tg[k].files[f].path))
+					continue;
+				err_set(e, jobs[i].section_file,
+					jobs[i].section_line, "donorname",
+					"job '%s': the donor file '%s' is a "
+					"file of job '%s': the e4defrag "
+					"engine would give it this job's old "
+					"blocks, overwriting it; name a file "
+					"no job uses", jobs[i].name, donor,
+					jobs[k].name);
+				free(donor);
+				return -EINVAL;
+			}
+		free(donor);
+	}
+	return 0;
+}

@@ -27,6 +27,7 @@
 #include "peers.h"
 #include "plan.h"
 #include "plot.h"
+#include "profile.h"
 #include "progress.h"
 #include "report.h"
 #include "run.h"
@@ -136,6 +137,8 @@ static int build_doc(const struct cli *c, struct raw_doc *doc,
 	}
 	if (!ret && !bad)
 		ret = cli_emit(c, doc, false, e);
+	if (!ret && !bad)
+		ret = cli_emit_profile(c, doc, e);
 	return ret ? ret : bad;
 }
 
@@ -235,6 +238,15 @@ static int info_only(const struct cli *c)
 	}
 	if (c->enghelp)
 		return engine_help(c->enghelp_arg);
+	if (c->profile) {
+		if (!profile_print_cmdhelp(stdout, c->profile, c->cmdhelp_opt))
+			return EXIT_OK;
+		fprintf(stderr, "iorig: --cmdhelp: '%s' is not an option of "
+			"--profile=%s; iorig --profile=%s --cmdhelp lists "
+			"them\n", c->cmdhelp_opt, c->profile->name,
+			c->profile->name);
+		return EXIT_USAGE;
+	}
 	if (options_print_cmdhelp(stdout, c->cmdhelp_opt)) {
 		const char *hint = options_suggest(c->cmdhelp_opt);
 		const char *fio = options_fio_only_msg(c->cmdhelp_opt);

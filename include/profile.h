@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IORIG_PROFILE_H
+#define IORIG_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/*
+ * fio's built-in profiles (--profile=NAME): a named set of jobs with a few
+ * options of its own, given on the command line (--dir=DIR). A profile
+ * turns its option values into job options, fio's words "name=value" or
+ * "flag" in command-line order: the words before the first "name=" are
+ * the profile's globals, each "name=" starts a job.
+ */
+
+#define PROFILE_MAX_OPTS 8
+
+enum profile_opt_type {
+	PROF_UINT,	/* a count, value_uint within [min, max] */
+	PROF_SIZE,	/* bytes with fio's suffixes, within [min, max] */
+	PROF_STR,	/* any non-empty text */
+};
+
+struct profile_opt {
+	const char *name;
+	enum profile_opt_type type;
+	const char *def;	/* as shown by --cmdhelp; NULL: none */
+	uint64_t min, max;
+	const char *help;
+};
+
+/* The profile's job options; words[] are owned (profile_words_free). */
+struct profile_words {
+	char **w;
+	size_t n, cap;
+};
+
+struct profile {
+	const char *name;
+	const char *desc;
+	/* Not NULL: fio's profile iorig refuses, and why. */
+	const char *refused;
+	const struct profile_opt *opts;		/* ends with name NULL */
+	/* vals[i]: opts[i]'s value as given, NULL when not given (checked
+	 * by profile_check before). Returns 0 or -ENOMEM. */
+	int (*expand)(const char *const *vals, struct profile_words *out);
+};
+
+/* The profile named name, or NULL. */
+const struct profile *profile_find(const char *name);
+/* "tiobench, act": the profiles' names, for messages. */
+const char *profile_names(void);
+/* Index in p->opts of the option name[0..len), or -1. */
+int profile_opt_index(const struct profile *p, const char *name, size_t len);
+/* A profile that has an option name[0..len) (the first), or NULL. */
+const struct profile *profile_owning(const char *name, size_t len);
+/* Check a value of p->opts[i]: 0, or -EINVAL with why. */
+int profile_check(const struct profile *p, int i, const char *val, char *why,
+		  size_t whylen);
+/* The profile's jobs from its option values. 0, or -ENOMEM. */
+int profile_expand(const struct profile *p, const char *const *vals,
+		   struct profile_words *out);
+void profile_words_free(struct profile_words *w);
+/*
+ * --profile=NAME --cmdhelp[=OPTION]: the profile's options as fio lists
+ * them, or one. Returns 0, or -ENOENT when OPTION is not the profile's.
+ */
+int profile_print_cmdhelp(FILE *f, const struct profile *p, const char *opt);
+
+#endif

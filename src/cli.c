@@ -109,9 +109,9 @@ const struct cli_opt cli_options[] = {
 	  "Refused: iorig writes no compressed logs",
 	  "iorig never writes compressed logs, so there is none to inflate" },
 	{ "profile", 0, CLI_ARG_REQUIRED, "NAME",
-	  "Run fio's built-in profile NAME (tiobench) after the other jobs; "
-	  "its own options (--dir=DIR...) are listed by --profile=NAME "
-	  "--cmdhelp", NULL },
+	  "Run fio's built-in profile NAME (tiobench) after the other jobs, "
+	  "with its own options (--profile=NAME --cmdhelp lists them)",
+	  NULL },
 	{ "aux-path", 0, CLI_ARG_REQUIRED, "DIR",
 	  "Refused: state files go to the working directory",
 	  "iorig writes its state files (verify_state_save, verify_dump) in "

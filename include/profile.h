@@ -2,6 +2,7 @@
 #ifndef IORIG_PROFILE_H
 #define IORIG_PROFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +21,8 @@ enum profile_opt_type {
 	PROF_UINT,	/* a count, value_uint within [min, max] */
 	PROF_SIZE,	/* bytes with fio's suffixes, within [min, max] */
 	PROF_STR,	/* any non-empty text */
+	PROF_TIME,	/* whole seconds, value_time (bare: s), [min, max] */
+	PROF_FLAG,	/* no value; given: "1" */
 };
 
 struct profile_opt {
@@ -28,6 +31,7 @@ struct profile_opt {
 	const char *def;	/* as shown by --cmdhelp; NULL: none */
 	uint64_t min, max;
 	const char *help;
+	bool required;		/* the profile cannot run without it */
 };
 
 /* The profile's job options; words[] are owned (profile_words_free). */
@@ -45,6 +49,8 @@ struct profile {
 	/* vals[i]: opts[i]'s value as given, NULL when not given (checked
 	 * by profile_check before). Returns 0 or -ENOMEM. */
 	int (*expand)(const char *const *vals, struct profile_words *out);
+	/* Its jobs count their latencies in an act_tally. */
+	bool tally;
 };
 
 /* The profile named name, or NULL. */
@@ -58,6 +64,10 @@ const struct profile *profile_owning(const char *name, size_t len);
 /* Check a value of p->opts[i]: 0, or -EINVAL with why. */
 int profile_check(const struct profile *p, int i, const char *val, char *why,
 		  size_t whylen);
+/* After the command line: a needed option missing, or values that do not
+ * go together: -EINVAL with *opt (the option to name) and why. */
+int profile_validate(const struct profile *p, const char *const *vals,
+		     const char **opt, char *why, size_t whylen);
 /* The profile's jobs from its option values. 0, or -ENOMEM. */
 int profile_expand(const struct profile *p, const char *const *vals,
 		   struct profile_words *out);
@@ -67,5 +77,21 @@ void profile_words_free(struct profile_words *w);
  * them, or one. Returns 0, or -ENOENT when OPTION is not the profile's.
  */
 int profile_print_cmdhelp(FILE *f, const struct profile *p, const char *opt);
+
+/*
+ * --profile=act's latency table: each I/O of the profile's jobs, in the
+ * hour of the run (from its clone's start) it completed in, counts once,
+ * and in the highest of 1, 8, 64 ms its latency (queued to completed)
+ * is over, as fio's act profile counts them. Shared by all the
+ * profile's threads (relaxed atomics).
+ */
+#define ACT_NCRIT 3
+struct act_tally;
+/* For the test-duration of vals (one slice an hour); NULL: no memory. */
+struct act_tally *act_tally_new(const char *const *vals);
+void act_tally_add(struct act_tally *t, uint64_t since_ns, uint64_t lat_ns);
+/* fio's table and verdict on f; true when a slice failed. */
+bool act_tally_print(FILE *f, const struct act_tally *t);
+void act_tally_free(struct act_tally *t);
 
 #endif

@@ -109,7 +109,8 @@ const struct cli_opt cli_options[] = {
 	  "Refused: iorig writes no compressed logs",
 	  "iorig never writes compressed logs, so there is none to inflate" },
 	{ "profile", 0, CLI_ARG_REQUIRED, "NAME",
-	  "Run fio's built-in profile NAME (tiobench) after the other jobs, "
+	  "Run fio's built-in profile NAME (tiobench, act) after the other "
+	  "jobs, "
 	  "with its own options (--profile=NAME --cmdhelp lists them)",
 	  NULL },
 	{ "aux-path", 0, CLI_ARG_REQUIRED, "DIR",
@@ -317,7 +318,9 @@ static int set_profile_opt(struct cli *c, int pi, int *i, struct err_rec *e)
 	const char *name = c->profile->opts[pi].name;
 	char why[256];
 
-	if (profile_value_next(c, arg, *i))
+	if (c->profile->opts[pi].type == PROF_FLAG)
+		val = eq ? val : "1";
+	else if (profile_value_next(c, arg, *i))
 		val = c->argv[++*i];
 	if (profile_check(c->profile, pi, val, why, sizeof(why))) {
 		err_set(e, CLI_FILE, 0, name, "--profile=%s: %s",
@@ -326,6 +329,21 @@ static int set_profile_opt(struct cli *c, int pi, int *i, struct err_rec *e)
 	}
 	c->profile_vals[pi] = val;
 	return 0;
+}
+
+/* The profile's options together (a needed one missing...). */
+static int profile_done(const struct cli *c, struct err_rec *e)
+{
+	const char *opt = "profile";
+	char why[256];
+
+	/* --cmdhelp describes the options without them */
+	if (c->cmdhelp || c->help || c->version ||
+	    !profile_validate(c->profile, c->profile_vals, &opt, why,
+			      sizeof(why)))
+		return 0;
+	err_set(e, CLI_FILE, 0, opt, "%s", why);
+	return -EINVAL;
 }
 
 static int act(struct cli *c, const struct cli_opt *o, const char *val,
@@ -544,6 +562,8 @@ int cli_parse(struct cli *c, int argc, char **argv, struct err_rec *e)
 	/* Errors above name the argument they were found in. */
 	if (ret && !e->line)
 		e->line = i - 1;
+	if (!ret && c->profile)
+		ret = profile_done(c, e);
 	if (!ret && !c->jobfiles)
 		ret = push(&c->jobfiles, &nfiles, NULL);
 	if (ret == -ENOMEM)
@@ -609,7 +629,8 @@ int cli_emit(const struct cli *c, struct raw_doc *doc, bool globals,
 		len = eq ? (size_t)(eq - a) : strlen(a);
 		if (profile_opt(c, a, len) >= 0) {
 			/* The profile's own (cli_emit_profile). */
-			if (profile_value_next(c, a, i))
+			if (c->profile->opts[profile_opt(c, a, len)].type !=
+			    PROF_FLAG && profile_value_next(c, a, i))
 				i++;
 			continue;
 		}

@@ -288,6 +288,43 @@ static int show_commands(const struct cli *c, struct err_rec *e)
 	return EXIT_OK;
 }
 
+/*
+ * --profile=act: the profile's jobs (their sections are the profile's)
+ * share one latency table.
+ */
+static int act_table(const struct cli *c, struct plan *p,
+		     struct act_tally **t, struct err_rec *e)
+{
+	size_t i;
+
+	if (!c->profile || !c->profile->tally)
+		return 0;
+	*t = act_tally_new(c->profile_vals);
+	if (!*t) {
+		err_set(e, ERR_PROFILE, 0, "profile", "out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < p->njobs; i++)
+		if (p->jobs[i].section_file &&
+		    !strcmp(p->jobs[i].section_file, ERR_PROFILE))
+			p->jobs[i].act_tally = *t;
+	return 0;
+}
+
+/*
+ * fio prints act's table on stdout before its report; so does iorig,
+ * unless a report for programs (JSON, terse...) goes to stdout: then on
+ * stderr, so that the report stays whole.
+ */
+static void act_report(const struct cli *c, const struct act_tally *t)
+{
+	bool text_only = c->formats == 1u << (report_format_find("text") -
+					       report_formats);
+
+	act_tally_print(c->output || text_only ? stdout : stderr, t);
+	fflush(stdout);
+}
+
 /* What went to stdout must have arrived: a full disk is an error. */
 static int stdout_checked(int code)
 {
@@ -678,6 +715,7 @@ int main(int argc, char **argv)
 	bool chart_failed;
 	int code, ret;
 	struct peers *pe = NULL;
+	struct act_tally *act = NULL;
 	char why[1400];
 
 	std_fds_open();
@@ -725,7 +763,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	warn_print(&p.warnings, stderr);
-	if (fio_guards(&c, &p, &e)) {
+	if (act_table(&c, &p, &act, &e) || fio_guards(&c, &p, &e)) {
 		code = fail(&e);
 		goto out;
 	}
@@ -763,6 +801,8 @@ int main(int argc, char **argv)
 		code = fail(&e);
 		goto out;
 	}
+	if (act)
+		act_report(&c, act);
 	r.doc = &doc;
 	r.argc = argc;
 	r.argv = argv;
@@ -796,6 +836,7 @@ out:
 	check_set_free(&cs);
 	baseline_free(&bl);
 	plan_free(&p);
+	act_tally_free(act);
 	raw_doc_free(&doc);
 	cli_free(&c);
 	err_collect(NULL);

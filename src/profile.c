@@ -2,19 +2,24 @@
 /*
  * fio's built-in profiles. tiobench: four jobs in turn (sequential write,
  * random write, sequential read, random read) over four files, direct,
- * synchronous, with fio 3.33's names, options and order. act (Aerospike's
- * certification load) is refused: its pass/fail report of latency
- * buckets per hour is not here.
+ * synchronous, with fio 3.33's names, options and order. act: Aerospike's
+ * certification load (rate-limited small random reads, large random
+ * writes) on each device, with fio's table of the share of I/Os over 1, 8
+ * and 64 ms in each hour of the run and its PASSED/FAILED verdict.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "jobfile.h"
 #include "profile.h"
 #include "value.h"
+
+#define NS_PER_S 1000000000ull
 
 static int add_word(struct profile_words *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -69,7 +74,7 @@ static const struct profile_opt tiobench_opts[] = {
 		     "Directory of the four files .fio.tio.1 to .fio.tio.4" },
 	[TB_THREADS] = { "threads", PROF_UINT, "1", 1, 4096,
 			 "Threads of each job (its numjobs=)" },
-	{ NULL, PROF_UINT, NULL, 0, 0, NULL },
+	{ NULL, PROF_UINT, NULL, 0, 0, NULL, false },
 };
 
 static const char *val_or_def(const char *const *vals, int i)
@@ -124,31 +129,208 @@ static int tiobench_expand(const char *const *vals, struct profile_words *w)
 
 /* ---- act ---- */
 
+enum { ACT_DEVS, ACT_LOAD, ACT_DURATION, ACT_TPQ, ACT_RBLOCKS, ACT_WSIZE,
+       ACT_PREP };
+
 static const struct profile_opt act_opts[] = {
-	{ "device-names", PROF_STR, NULL, 0, 0,
-	  "Devices to test, comma-separated" },
-	{ "load", PROF_UINT, "1", 0, UINT32_MAX, "Multiple of ACT's load" },
-	{ "test-duration", PROF_STR, "24h", 0, 0, "Length of the test" },
-	{ "threads-per-queue", PROF_UINT, "8", 0, UINT32_MAX,
-	  "Reading threads per device" },
-	{ "read-req-num-512-blocks", PROF_UINT, "3", 0, UINT32_MAX,
-	  "Size of a read in 512-byte blocks" },
-	{ "large-block-op-kbytes", PROF_UINT, "131072", 0, UINT32_MAX,
-	  "Size of a write in KiB" },
-	{ "prep", PROF_STR, NULL, 0, 0, "Run ACT's preparation instead" },
-	{ NULL, PROF_UINT, NULL, 0, 0, NULL },
+	[ACT_DEVS] = { "device-names", PROF_STR, NULL, 0, 0,
+		       "Devices (or files) to test, comma-separated; needed",
+		       true },
+	[ACT_LOAD] = { "load", PROF_UINT, "1", 1, 1000000,
+		       "Multiple of ACT's load: 2000 reads and 1000 write "
+		       "blocks' worth of writes a second per device" },
+	[ACT_DURATION] = { "test-duration", PROF_TIME, "24h", 1, 366 * 86400,
+			   "Length of the test (a bare number is seconds); "
+			   "judged per hour" },
+	[ACT_TPQ] = { "threads-per-queue", PROF_UINT, "8", 1, 4096,
+		      "Reading threads per device (its numjobs=)" },
+	[ACT_RBLOCKS] = { "read-req-num-512-blocks", PROF_UINT, "3", 1,
+			  UINT32_MAX / 512,
+			  "Size of a read in 512-byte blocks" },
+	[ACT_WSIZE] = { "large-block-op-kbytes", PROF_UINT, "131072", 512,
+			UINT32_MAX,
+			"Size of a write in bytes, despite the name (as fio "
+			"uses it: the default is 128 KiB); at least a read" },
+	[ACT_PREP] = { "prep", PROF_FLAG, NULL, 0, 0,
+		       "Prepare the devices instead: zeros in 1 MiB writes, "
+		       "then 4 KiB random writes at depth 64" },
+	{ NULL, PROF_UINT, NULL, 0, 0, NULL, false },
 };
+
+/* ACT's load at 1x: reads and large-block writes a second. */
+#define ACT_READS	2000
+#define ACT_WRITES	1000
+
+static uint64_t act_num(const char *const *vals, int i)
+{
+	uint64_t u = 0;
+	char why[128];
+
+	if (i == ACT_DURATION) {
+		value_time(vals[i] ? vals[i] : act_opts[i].def, NS_PER_S, &u,
+			   why, sizeof(why));
+		return u / NS_PER_S;
+	}
+	value_uint(vals[i] ? vals[i] : act_opts[i].def, 0, UINT64_MAX, &u,
+		   why, sizeof(why));
+	return u;
+}
+
+/* One device's jobs: fio's words, in its order. */
+static int act_dev(const char *const *vals, const char *dev,
+		   struct profile_words *w)
+{
+	uint64_t load = act_num(vals, ACT_LOAD), tpq = act_num(vals, ACT_TPQ);
+	uint64_t rbs = act_num(vals, ACT_RBLOCKS) * 512;
+	uint64_t wbs = act_num(vals, ACT_WSIZE);
+	uint64_t per = wbs / rbs;	/* profile_check: at least 1 */
+	int ret;
+
+	if (vals[ACT_PREP]) {
+		ret = add_word(w, "name=act-prep-zeroes-%s", dev);
+		ret = ret ? ret : add_word(w, "filename=%s", dev);
+		ret = ret ? ret : add_word(w, "bs=1048576");
+		ret = ret ? ret : add_word(w, "zero_buffers");
+		ret = ret ? ret : add_word(w, "rw=write");
+		ret = ret ? ret : add_word(w, "name=act-prep-salt-%s", dev);
+		ret = ret ? ret : add_word(w, "stonewall");
+		ret = ret ? ret : add_word(w, "filename=%s", dev);
+		ret = ret ? ret : add_word(w, "bs=4096");
+		ret = ret ? ret : add_word(w, "ioengine=libaio");
+		ret = ret ? ret : add_word(w, "iodepth=64");
+		return ret ? ret : add_word(w, "rw=randwrite");
+	}
+	ret = add_word(w, "runtime=%" PRIu64 "s", act_num(vals, ACT_DURATION));
+	ret = ret ? ret : add_word(w, "time_based=1");
+	ret = ret ? ret : add_word(w, "name=act-read-%s", dev);
+	ret = ret ? ret : add_word(w, "filename=%s", dev);
+	ret = ret ? ret : add_word(w, "rw=randread");
+	ret = ret ? ret : add_word(w, "numjobs=%" PRIu64, tpq);
+	ret = ret ? ret : add_word(w, "rate_iops=%" PRIu64,
+				   load * ACT_READS / tpq);
+	ret = ret ? ret : add_word(w, "bs=%" PRIu64, rbs);
+	ret = ret ? ret : add_word(w, "name=act-write-%s", dev);
+	ret = ret ? ret : add_word(w, "filename=%s", dev);
+	ret = ret ? ret : add_word(w, "rw=randwrite");
+	ret = ret ? ret : add_word(w, "rate_iops=%" PRIu64,
+				   (load * ACT_WRITES + per - 1) / per);
+	return ret ? ret : add_word(w, "bs=%" PRIu64, wbs);
+}
+
+static int act_expand(const char *const *vals, struct profile_words *w)
+{
+	const char *p = vals[ACT_DEVS], *end;
+	char dev[4096];
+	int ret;
+
+	ret = add_word(w, "direct=1");
+	ret = ret ? ret : add_word(w, "ioengine=sync");
+	ret = ret ? ret : add_word(w, "random_generator=lfsr");
+	ret = ret ? ret : add_word(w, "group_reporting=1");
+	ret = ret ? ret : add_word(w, "thread");
+	while (!ret && p) {
+		end = strchr(p, ',');
+		snprintf(dev, sizeof(dev), "%.*s", end ? (int)(end - p) :
+			 (int)strlen(p), p);
+		ret = act_dev(vals, dev, w);
+		p = end ? end + 1 : NULL;
+	}
+	return ret;
+}
+
+/* act's thresholds: an I/O counts once, in the highest it is over. */
+static const struct {
+	uint64_t us;
+	uint64_t max_permille;	/* a slice fails at this share or more */
+} act_crit[ACT_NCRIT] = { { 1000, 50 }, { 8000, 10 }, { 64000, 1 } };
+
+#define ACT_SLICE_NS	(3600 * NS_PER_S)
+
+struct act_tally {
+	uint64_t nslices;
+	/* [slice][0]: I/Os; [slice][1 + i]: those over act_crit[i] only */
+	_Atomic uint64_t (*c)[1 + ACT_NCRIT];
+};
+
+struct act_tally *act_tally_new(const char *const *vals)
+{
+	struct act_tally *t = calloc(1, sizeof(*t));
+	uint64_t secs = act_num(vals, ACT_DURATION);
+
+	if (!t)
+		return NULL;
+	t->nslices = (secs + 3599) / 3600;
+	t->c = calloc(t->nslices, sizeof(*t->c));
+	if (!t->c) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void act_tally_free(struct act_tally *t)
+{
+	if (t)
+		free(t->c);
+	free(t);
+}
+
+void act_tally_add(struct act_tally *t, uint64_t since_ns, uint64_t lat_ns)
+{
+	uint64_t k = since_ns / ACT_SLICE_NS, us = lat_ns / 1000;
+	int i;
+
+	/* a late completion past the test's last hour is left out */
+	if (k >= t->nslices)
+		return;
+	atomic_fetch_add_explicit(&t->c[k][0], 1, memory_order_relaxed);
+	for (i = ACT_NCRIT - 1; i >= 0; i--)
+		if (us > act_crit[i].us) {
+			atomic_fetch_add_explicit(&t->c[k][1 + i], 1,
+						  memory_order_relaxed);
+			break;
+		}
+}
+
+bool act_tally_print(FILE *f, const struct act_tally *t)
+{
+	uint64_t k, n;
+	unsigned fails = 0;
+	double pct[ACT_NCRIT];
+	int i, half;
+
+	fprintf(f, "        trans                   device\n"
+		"        %%>(ms)                  %%>(ms)\n slice");
+	for (half = 0; half < 2; half++)
+		for (i = 0; i < ACT_NCRIT; i++)
+			fprintf(f, "\t %2u", (unsigned)(act_crit[i].us / 1000));
+	fprintf(f, "\n -----  -----   -----  ------   -----   -----  ------\n");
+	for (k = 0; k < t->nslices; k++) {
+		n = atomic_load(&t->c[k][0]);
+		fprintf(f, "   %2u", (unsigned)(k + 1));
+		for (i = 0; i < ACT_NCRIT; i++) {
+			pct[i] = n ? 100.0 * (double)atomic_load(&t->c[k][1 + i]) /
+				     (double)n : 0.0;
+			fails += pct[i] * 10.0 >= (double)act_crit[i].max_permille;
+		}
+		/* fio prints the same figures as "trans" and "device" */
+		for (half = 0; half < 2; half++)
+			for (i = 0; i < ACT_NCRIT; i++)
+				fprintf(f, "\t%2.2f", pct[i]);
+		fputc('\n', f);
+	}
+	fprintf(f, "\nact: test complete, device(s): %s\n", fails ? "FAILED" :
+		"PASSED");
+	return fails != 0;
+}
 
 static const struct profile profiles[] = {
 	{ "tiobench", "tiotest/tiobench's four jobs: sequential and random "
-	  "writes, then reads", NULL, tiobench_opts, tiobench_expand },
-	{ "act", "Aerospike's ACT load on devices, judged by its latency "
-	  "thresholds", "fio's ACT profile judges a run by the share of "
-	  "I/Os over 1, 8 and 64 ms in each hour, a report iorig does not "
-	  "make; write its jobs out (randread and randwrite jobs with "
-	  "rate_iops, direct=1, per device) and judge them with "
-	  "--check on clat percentiles", act_opts, NULL },
-	{ NULL, NULL, NULL, NULL, NULL },
+	  "writes, then reads", NULL, tiobench_opts, tiobench_expand, false },
+	{ "act", "Aerospike's ACT load on devices, judged by the share of "
+	  "I/Os over 1, 8 and 64 ms per hour", NULL, act_opts, act_expand,
+	  true },
+	{ NULL, NULL, NULL, NULL, NULL, false },
 };
 
 const struct profile *profile_find(const char *name)
@@ -199,6 +381,20 @@ int profile_check(const struct profile *p, int i, const char *val, char *why,
 			 o->type == PROF_STR ? "TEXT" : "N");
 		return -EINVAL;
 	}
+	if (o->type == PROF_FLAG && strcmp(val, "1")) {
+		snprintf(why, whylen, "takes no value: --%s", o->name);
+		return -EINVAL;
+	}
+	if (o->type == PROF_TIME) {
+		ret = value_time(val, NS_PER_S, &u, why, whylen);
+		if (!ret && (u % NS_PER_S || u / NS_PER_S < o->min ||
+			     u / NS_PER_S > o->max)) {
+			snprintf(why, whylen, "'%s' is out of range; expected "
+				 "whole seconds from %" PRIu64 "s to %" PRIu64
+				 "s", val, o->min, o->max);
+			ret = -EINVAL;
+		}
+	}
 	if (o->type == PROF_UINT)
 		ret = value_uint(val, o->min, o->max, &u, why, whylen);
 	else if (o->type == PROF_SIZE)
@@ -217,6 +413,31 @@ int profile_check(const struct profile *p, int i, const char *val, char *why,
 	return ret ? -EINVAL : 0;
 }
 
+int profile_validate(const struct profile *p, const char *const *vals,
+		     const char **opt, char *why, size_t whylen)
+{
+	int i;
+
+	for (i = 0; p->opts[i].name; i++) {
+		if (!p->opts[i].required || vals[i])
+			continue;
+		*opt = p->opts[i].name;
+		snprintf(why, whylen, "--profile=%s needs --%s", p->name,
+			 p->opts[i].name);
+		return -EINVAL;
+	}
+	if (p->opts == act_opts && act_num(vals, ACT_WSIZE) <
+	    act_num(vals, ACT_RBLOCKS) * 512) {
+		*opt = act_opts[ACT_WSIZE].name;
+		snprintf(why, whylen, "--profile=act: a write (%" PRIu64
+			 " bytes) smaller than a read (%" PRIu64 " bytes); "
+			 "expected at least a read", act_num(vals, ACT_WSIZE),
+			 act_num(vals, ACT_RBLOCKS) * 512);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int profile_expand(const struct profile *p, const char *const *vals,
 		   struct profile_words *out)
 {
@@ -230,7 +451,9 @@ int profile_expand(const struct profile *p, const char *const *vals,
 static const char *type_name(const struct profile_opt *o)
 {
 	return o->type == PROF_STR ? "text" : o->type == PROF_SIZE ?
-	       "size (bytes, k m g suffixes)" : "integer";
+	       "size (bytes, k m g suffixes)" : o->type == PROF_TIME ?
+	       "time (s when no unit is given)" : o->type == PROF_FLAG ?
+	       "flag (no value)" : "integer";
 }
 
 int profile_print_cmdhelp(FILE *f, const struct profile *p, const char *opt)
@@ -250,9 +473,14 @@ int profile_print_cmdhelp(FILE *f, const struct profile *p, const char *opt)
 	fprintf(f, "%s\n", o->name);
 	fprintf(f, "  type:     %s\n", type_name(o));
 	fprintf(f, "  default:  %s\n", o->def ? o->def : "(none)");
-	if (o->type != PROF_STR)
+	if (o->type == PROF_UINT || o->type == PROF_SIZE)
 		fprintf(f, "  range:    %" PRIu64 " to %" PRIu64 "\n", o->min,
 			o->max);
+	if (o->type == PROF_TIME)
+		fprintf(f, "  range:    %" PRIu64 "s to %" PRIu64 "s\n", o->min,
+			o->max);
+	if (o->required)
+		fprintf(f, "  needed:   yes\n");
 	fprintf(f, "  profile:  %s only (--profile=%s)\n", p->name, p->name);
 	fprintf(f, "  %s\n", o->help);
 	return 0;

@@ -87,6 +87,9 @@ int profile_print_cmdhelp(FILE *f, const struct profile *p, const char *opt);
  */
 #define ACT_NCRIT 3
 struct act_tally;
+/* The jobs of p with these values are judged by a table (act, not its
+ * prep). */
+bool profile_tallies(const struct profile *p, const char *const *vals);
 /* For the test-duration of vals (one slice an hour); NULL: no memory. */
 struct act_tally *act_tally_new(const char *const *vals);
 void act_tally_add(struct act_tally *t, uint64_t since_ns, uint64_t lat_ns);

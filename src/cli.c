@@ -317,6 +317,7 @@ static int set_profile_opt(struct cli *c, int pi, int *i, struct err_rec *e)
 	const char *val = eq ? eq + 1 : NULL;
 	const char *name = c->profile->opts[pi].name;
 	char why[256];
+	bool on;
 
 	if (c->profile->opts[pi].type == PROF_FLAG)
 		val = eq ? val : "1";
@@ -327,6 +328,10 @@ static int set_profile_opt(struct cli *c, int pi, int *i, struct err_rec *e)
 			c->profile->name, why);
 		return -EINVAL;
 	}
+	/* a flag given as --prep=0 is off, as not given (checked above) */
+	if (c->profile->opts[pi].type == PROF_FLAG &&
+	    !value_bool(val, &on, why, sizeof(why)) && !on)
+		val = NULL;
 	c->profile_vals[pi] = val;
 	return 0;
 }

@@ -297,7 +297,7 @@ static int act_table(const struct cli *c, struct plan *p,
 {
 	size_t i;
 
-	if (!c->profile || !c->profile->tally)
+	if (!c->profile || !profile_tallies(c->profile, c->profile_vals))
 		return 0;
 	*t = act_tally_new(c->profile_vals);
 	if (!*t) {

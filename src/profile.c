@@ -137,8 +137,8 @@ static const struct profile_opt act_opts[] = {
 		       "Devices (or files) to test, comma-separated; needed",
 		       true },
 	[ACT_LOAD] = { "load", PROF_UINT, "1", 1, 1000000,
-		       "Multiple of ACT's load: 2000 reads and 1000 write "
-		       "blocks' worth of writes a second per device" },
+		       "Multiple of ACT's load a device: 2000 reads a second, "
+		       "and large-block writes worth 1000 reads' bytes" },
 	[ACT_DURATION] = { "test-duration", PROF_TIME, "24h", 1, 366 * 86400,
 			   "Length of the test (a bare number is seconds); "
 			   "judged per hour" },
@@ -152,8 +152,8 @@ static const struct profile_opt act_opts[] = {
 			"Size of a write in bytes, despite the name (as fio "
 			"uses it: the default is 128 KiB); at least a read" },
 	[ACT_PREP] = { "prep", PROF_FLAG, NULL, 0, 0,
-		       "Prepare the devices instead: zeros in 1 MiB writes, "
-		       "then 4 KiB random writes at depth 64" },
+		       "Prepare the devices instead (no table): zeros in "
+		       "1 MiB writes, then 4 KiB random writes at depth 64" },
 	{ NULL, PROF_UINT, NULL, 0, 0, NULL, false },
 };
 
@@ -251,6 +251,12 @@ struct act_tally {
 	/* [slice][0]: I/Os; [slice][1 + i]: those over act_crit[i] only */
 	_Atomic uint64_t (*c)[1 + ACT_NCRIT];
 };
+
+bool profile_tallies(const struct profile *p, const char *const *vals)
+{
+	/* act's prep passes are not judged */
+	return p->tally && !(p->opts == act_opts && vals[ACT_PREP]);
+}
 
 struct act_tally *act_tally_new(const char *const *vals)
 {
@@ -374,6 +380,7 @@ int profile_check(const struct profile *p, int i, const char *val, char *why,
 {
 	const struct profile_opt *o = &p->opts[i];
 	uint64_t u;
+	bool on;
 	int ret = 0;
 
 	if (!val || !*val) {
@@ -381,10 +388,8 @@ int profile_check(const struct profile *p, int i, const char *val, char *why,
 			 o->type == PROF_STR ? "TEXT" : "N");
 		return -EINVAL;
 	}
-	if (o->type == PROF_FLAG && strcmp(val, "1")) {
-		snprintf(why, whylen, "takes no value: --%s", o->name);
-		return -EINVAL;
-	}
+	if (o->type == PROF_FLAG)
+		return value_bool(val, &on, why, whylen) ? -EINVAL : 0;
 	if (o->type == PROF_TIME) {
 		ret = value_time(val, NS_PER_S, &u, why, whylen);
 		if (!ret && (u % NS_PER_S || u / NS_PER_S < o->min ||

@@ -6,7 +6,7 @@
 # threads) are checked by what strace sees (O_DIRECT opens of the four
 # files in dir, the reads of block bytes) and the files' sizes; fio 3.33
 # ignores them (the man page says so), so they are not compared with it.
-# Bad input (an unknown profile, act, a profile option
+# Bad input (an unknown profile, a profile option
 # without --profile or out of range) exits 2 and creates nothing.
 . "$(dirname "$0")/lib.sh"
 
@@ -20,7 +20,6 @@ refused() {	# refused WORD ARGS...: exit 2, WORD in stderr
 	expect_in err "$_w"
 }
 refused "'nope' is not a profile" --profile=nope
-refused "profile=act: .*ACT" --profile=act --device-names=/dev/null
 refused "option 'dir': an option of fio's profile tiobench" --dir=/tmp \
 	--name=x --size=4k
 refused "option 'threads': .*out of range" --profile=tiobench --threads=0

@@ -30,6 +30,8 @@ refused "option 'prep': .*not a boolean" --profile=act --device-names=x \
 	--prep=maybe
 refused "option 'load': an option of fio's profile act" --load=2 \
 	--name=x --size=4k
+refused "option 'profile': given twice" --profile=tiobench --profile=act \
+	--device-names=x
 [ ! -e x ] || die "a refused run created x"
 
 # ---- the jobs: ACT's rates from load, threads and sizes ----

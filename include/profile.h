@@ -43,11 +43,9 @@ struct profile_words {
 struct profile {
 	const char *name;
 	const char *desc;
-	/* Not NULL: fio's profile iorig refuses, and why. */
-	const char *refused;
 	const struct profile_opt *opts;		/* ends with name NULL */
 	/* vals[i]: opts[i]'s value as given, NULL when not given (checked
-	 * by profile_check before). Returns 0 or -ENOMEM. */
+	 * by profile_check before). Returns 0 or -errno. */
 	int (*expand)(const char *const *vals, struct profile_words *out);
 	/* Its jobs count their latencies in an act_tally. */
 	bool tally;
@@ -68,7 +66,8 @@ int profile_check(const struct profile *p, int i, const char *val, char *why,
  * go together: -EINVAL with *opt (the option to name) and why. */
 int profile_validate(const struct profile *p, const char *const *vals,
 		     const char **opt, char *why, size_t whylen);
-/* The profile's jobs from its option values. 0, or -ENOMEM. */
+/* The profile's jobs from its option values (checked): 0, or -ENOMEM
+ * (-EINVAL if $mb_memory cannot be read). */
 int profile_expand(const struct profile *p, const char *const *vals,
 		   struct profile_words *out);
 void profile_words_free(struct profile_words *w);

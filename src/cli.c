@@ -110,8 +110,7 @@ const struct cli_opt cli_options[] = {
 	  "iorig never writes compressed logs, so there is none to inflate" },
 	{ "profile", 0, CLI_ARG_REQUIRED, "NAME",
 	  "Run fio's built-in profile NAME (tiobench, act) after the other "
-	  "jobs, "
-	  "with its own options (--profile=NAME --cmdhelp lists them)",
+	  "jobs, with its own options (--profile=NAME --cmdhelp lists them)",
 	  NULL },
 	{ "aux-path", 0, CLI_ARG_REQUIRED, "DIR",
 	  "Refused: state files go to the working directory",
@@ -266,11 +265,6 @@ static int set_profile(struct cli *c, const char *val, struct err_rec *e)
 	if (!p) {
 		err_set(e, CLI_FILE, 0, "profile", "'%s' is not a profile; "
 			"expected %s", val, profile_names());
-		return -EINVAL;
-	}
-	if (p->refused) {
-		err_set(e, CLI_FILE, 0, "profile", "fio's --profile=%s: %s",
-			val, p->refused);
 		return -EINVAL;
 	}
 	if (c->profile != p) {
@@ -685,9 +679,11 @@ int cli_emit_profile(const struct cli *c, struct raw_doc *doc,
 
 	if (!c->profile)
 		return 0;
-	if (profile_expand(c->profile, c->profile_vals, &w)) {
-		err_set(e, ERR_PROFILE, 0, "profile", "out of memory");
-		return -ENOMEM;
+	ret = profile_expand(c->profile, c->profile_vals, &w);
+	if (ret) {
+		err_set(e, ERR_PROFILE, 0, "profile", "cannot make the jobs of "
+			"--profile=%s: %s", c->profile->name, strerror(-ret));
+		return ret;
 	}
 	for (k = 0; k < w.n && !ret; k++) {
 		const char *eq = strchr(w.w[k], '=');

@@ -332,11 +332,10 @@ bool act_tally_print(FILE *f, const struct act_tally *t)
 
 static const struct profile profiles[] = {
 	{ "tiobench", "tiotest/tiobench's four jobs: sequential and random "
-	  "writes, then reads", NULL, tiobench_opts, tiobench_expand, false },
+	  "writes, then reads", tiobench_opts, tiobench_expand, false },
 	{ "act", "Aerospike's ACT load on devices, judged by the share of "
-	  "I/Os over 1, 8 and 64 ms per hour", NULL, act_opts, act_expand,
-	  true },
-	{ NULL, NULL, NULL, NULL, NULL, false },
+	  "I/Os over 1, 8 and 64 ms per hour", act_opts, act_expand, true },
+	{ NULL, NULL, NULL, NULL, false },
 };
 
 const struct profile *profile_find(const char *name)
@@ -458,7 +457,7 @@ static const char *type_name(const struct profile_opt *o)
 	return o->type == PROF_STR ? "text" : o->type == PROF_SIZE ?
 	       "size (bytes, k m g suffixes)" : o->type == PROF_TIME ?
 	       "time (s when no unit is given)" : o->type == PROF_FLAG ?
-	       "flag (no value)" : "integer";
+	       "flag (no value, or a boolean)" : "integer";
 }
 
 int profile_print_cmdhelp(FILE *f, const struct profile *p, const char *opt)
@@ -486,7 +485,8 @@ int profile_print_cmdhelp(FILE *f, const struct profile *p, const char *opt)
 			o->max);
 	if (o->required)
 		fprintf(f, "  needed:   yes\n");
-	fprintf(f, "  profile:  %s only (--profile=%s)\n", p->name, p->name);
+	fprintf(f, "  profile:  %s only (--profile=%s: %s)\n", p->name,
+		p->name, p->desc);
 	fprintf(f, "  %s\n", o->help);
 	return 0;
 }

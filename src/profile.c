@@ -65,15 +65,18 @@ enum { TB_SIZE, TB_BLOCK, TB_NUMRUNS, TB_DIR, TB_THREADS };
 static const struct profile_opt tiobench_opts[] = {
 	[TB_SIZE] = { "size", PROF_UINT, NULL, 1, UINT64_MAX >> 20,
 		      "Total size of the four files in MiB, a bare number "
-		      "(default: 4 KiB per MiB of memory, $mb_memory)" },
+		      "(default: 4 KiB per MiB of memory, $mb_memory)", false },
 	[TB_BLOCK] = { "block", PROF_SIZE, "4096", 1, UINT32_MAX,
-		       "Block size of every I/O (bytes; k, m suffixes)" },
+		       "Block size of every I/O (bytes; k, m suffixes)",
+		       false },
 	[TB_NUMRUNS] = { "numruns", PROF_UINT, "1", 1, UINT32_MAX,
-			 "Times each job runs over the files (its loops=)" },
+			 "Times each job runs over the files (its loops=)",
+			 false },
 	[TB_DIR] = { "dir", PROF_STR, "./", 0, 0,
-		     "Directory of the four files .fio.tio.1 to .fio.tio.4" },
+		     "Directory of the four files .fio.tio.1 to .fio.tio.4",
+		     false },
 	[TB_THREADS] = { "threads", PROF_UINT, "1", 1, 4096,
-			 "Threads of each job (its numjobs=)" },
+			 "Threads of each job (its numjobs=)", false },
 	{ NULL, PROF_UINT, NULL, 0, 0, NULL, false },
 };
 
@@ -114,7 +117,8 @@ static int tiobench_expand(const char *const *vals, struct profile_words *w)
 	ret = ret ? ret : add_word(w, "bs=%" PRIu64, bs);
 	ret = ret ? ret : add_word(w, "loops=%s", val_or_def(vals, TB_NUMRUNS));
 	ret = ret ? ret : add_word(w, "directory=%s", val_or_def(vals, TB_DIR));
-	ret = ret ? ret : add_word(w, "numjobs=%s", val_or_def(vals, TB_THREADS));
+	ret = ret ? ret : add_word(w, "numjobs=%s",
+				   val_or_def(vals, TB_THREADS));
 	ret = ret ? ret : add_word(w, "timeout=600");
 	ret = ret ? ret : add_word(w, "group_reporting");
 	ret = ret ? ret : add_word(w, "thread");
@@ -138,22 +142,25 @@ static const struct profile_opt act_opts[] = {
 		       true },
 	[ACT_LOAD] = { "load", PROF_UINT, "1", 1, 1000000,
 		       "Multiple of ACT's load a device: 2000 reads a second, "
-		       "and large-block writes worth 1000 reads' bytes" },
+		       "and large-block writes worth 1000 reads' bytes",
+		       false },
 	[ACT_DURATION] = { "test-duration", PROF_TIME, "24h", 1, 366 * 86400,
 			   "Length of the test (a bare number is seconds); "
-			   "judged per hour" },
+			   "judged per hour", false },
 	[ACT_TPQ] = { "threads-per-queue", PROF_UINT, "8", 1, 4096,
-		      "Reading threads per device (its numjobs=)" },
+		      "Reading threads per device (its numjobs=)", false },
 	[ACT_RBLOCKS] = { "read-req-num-512-blocks", PROF_UINT, "3", 1,
 			  UINT32_MAX / 512,
-			  "Size of a read in 512-byte blocks" },
+			  "Size of a read in 512-byte blocks", false },
 	[ACT_WSIZE] = { "large-block-op-kbytes", PROF_UINT, "131072", 512,
 			UINT32_MAX,
 			"Size of a write in bytes, despite the name (as fio "
-			"uses it: the default is 128 KiB); at least a read" },
+			"uses it: the default is 128 KiB); at least a read",
+			false },
 	[ACT_PREP] = { "prep", PROF_FLAG, NULL, 0, 0,
 		       "Prepare the devices instead (no table): zeros in "
-		       "1 MiB writes, then 4 KiB random writes at depth 64" },
+		       "1 MiB writes, then 4 KiB random writes at depth 64",
+		       false },
 	{ NULL, PROF_UINT, NULL, 0, 0, NULL, false },
 };
 
@@ -300,7 +307,7 @@ void act_tally_add(struct act_tally *t, uint64_t since_ns, uint64_t lat_ns)
 
 bool act_tally_print(FILE *f, const struct act_tally *t)
 {
-	uint64_t k, n;
+	uint64_t k, n, over;
 	unsigned fails = 0;
 	double pct[ACT_NCRIT];
 	int i, half;
@@ -315,9 +322,11 @@ bool act_tally_print(FILE *f, const struct act_tally *t)
 		n = atomic_load(&t->c[k][0]);
 		fprintf(f, "   %2u", (unsigned)(k + 1));
 		for (i = 0; i < ACT_NCRIT; i++) {
-			pct[i] = n ? 100.0 * (double)atomic_load(&t->c[k][1 + i]) /
-				     (double)n : 0.0;
-			fails += pct[i] * 10.0 >= (double)act_crit[i].max_permille;
+			over = atomic_load(&t->c[k][1 + i]);
+			pct[i] = n ? 100.0 * (double)over / (double)n : 0.0;
+			/* fio's test: the per mille at or over the limit */
+			fails += pct[i] * 10.0 >=
+				 (double)act_crit[i].max_permille;
 		}
 		/* fio prints the same figures as "trans" and "device" */
 		for (half = 0; half < 2; half++)

@@ -8,6 +8,7 @@
 
 #include "err.h"
 #include "jobfile.h"
+#include "profile.h"
 #include "progress.h"
 
 struct report_format;
@@ -65,6 +66,10 @@ struct cli {
 	const char *enghelp_arg;	/* NULL: list the engines */
 	uint64_t eta_interval_ns;	/* --eta-interval; 0: the default */
 	uint64_t eta_newline_ns;	/* --eta-newline; 0: never */
+	/* --profile=NAME (fio's built-in profiles) and its options' values
+	 * (NULL: not given), indexed as profile->opts. */
+	const struct profile *profile;
+	const char *profile_vals[PROFILE_MAX_OPTS];
 };
 
 /* The version line of --version, and the version fio's layouts carry
@@ -88,6 +93,10 @@ int cli_parse(struct cli *c, int argc, char **argv, struct err_rec *e);
  * (globals=true), or the --name=... jobs (globals=false), to doc. */
 int cli_emit(const struct cli *c, struct raw_doc *doc, bool globals,
 	     struct err_rec *e);
+
+/* Append the jobs of --profile=NAME, if given, to doc (after the rest). */
+int cli_emit_profile(const struct cli *c, struct raw_doc *doc,
+		     struct err_rec *e);
 
 void cli_free(struct cli *c);
 /* The argv index of the argument that p points into, or 0. */

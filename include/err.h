@@ -13,6 +13,8 @@
  */
 /* The file name of options given on the command line; line = argv index. */
 #define ERR_CMDLINE "<command line>"
+/* The jobs of --profile=NAME; the line is the word of the profile. */
+#define ERR_PROFILE "<--profile>"
 
 /* Room for whole paths: a message may name two (file paths are never
  * cut). ERR_TEXT_MAX holds err_format's text of any record. */

@@ -117,6 +117,8 @@ enum coe_mask {
  * group and stonewall both stop it; all stops the later groups too. */
 enum exit_what { EXIT_WHAT_GROUP, EXIT_WHAT_STONEWALL, EXIT_WHAT_ALL };
 
+struct act_tally;
+
 struct job {
 	char *name;
 	char *description;
@@ -463,6 +465,10 @@ struct job {
 	 * joined by '\n', each starting with 'g' (a global section) or 'j'
 	 * (the job's own section). */
 	char *check_src;
+	/* --profile=act (src/profile.c): the profile's latency table, shared
+	 * by its jobs and owned by main; NULL: not an act job. Not an
+	 * option: set on the planned jobs of the profile. */
+	struct act_tally *act_tally;
 };
 
 /* filetype=: what every file of the job must be (later fio's option) */

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "engine.h"
 #include "options.h"
+#include "profile.h"
 #include "progress.h"
 #include "report.h"
 #include "value.h"
@@ -108,9 +109,9 @@ const struct cli_opt cli_options[] = {
 	  "Refused: iorig writes no compressed logs",
 	  "iorig never writes compressed logs, so there is none to inflate" },
 	{ "profile", 0, CLI_ARG_REQUIRED, "NAME",
-	  "Refused: fio's built-in profiles (tiobench, act) are not in iorig",
-	  "fio's built-in profiles (tiobench, act) are not part of iorig; "
-	  "write the jobs out" },
+	  "Run fio's built-in profile NAME (tiobench, act) after the other "
+	  "jobs, with its own options (--profile=NAME --cmdhelp lists them)",
+	  NULL },
 	{ "aux-path", 0, CLI_ARG_REQUIRED, "DIR",
 	  "Refused: state files go to the working directory",
 	  "iorig writes its state files (verify_state_save, verify_dump) in "
@@ -253,6 +254,97 @@ static int set_formats(struct cli *c, const char *val, struct err_rec *e)
 	return 0;
 }
 
+/*
+ * --profile=NAME: one profile (the same name again changes nothing; fio
+ * would run only the last of two, with the first's options ignored).
+ */
+static int set_profile(struct cli *c, const char *val, struct err_rec *e)
+{
+	const struct profile *p = profile_find(val);
+
+	if (!p) {
+		err_set(e, CLI_FILE, 0, "profile", "'%s' is not a profile; "
+			"expected %s", val, profile_names());
+		return -EINVAL;
+	}
+	if (c->profile != p) {
+		err_set(e, CLI_FILE, 0, "profile", "given twice (%s and %s); "
+			"one profile runs: give one --profile",
+			c->profile ? c->profile->name : "?", val);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The profile named by the first --profile: its options are read before
+ * --profile itself may come (fio reads them in any order). */
+static const struct profile *first_profile(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strncmp(argv[i], "--profile=", 10))
+			return profile_find(argv[i] + 10);
+		if (!strcmp(argv[i], "--profile") && i + 1 < argc)
+			return profile_find(argv[i + 1]);
+	}
+	return NULL;
+}
+
+/* A profile option "--dir DIR" takes the next argument as its value. */
+static bool profile_value_next(const struct cli *c, const char *arg, int i)
+{
+	return !strchr(arg, '=') && i + 1 < c->argc &&
+	       c->argv[i + 1][0] != '-';
+}
+
+/* The index of arg[0..len) among --profile's options, or -1. */
+static int profile_opt(const struct cli *c, const char *arg, size_t len)
+{
+	return c->profile ? profile_opt_index(c->profile, arg, len) : -1;
+}
+
+/* --NAME[=VALUE] of the profile; the last one given counts, as in fio. */
+static int set_profile_opt(struct cli *c, int pi, int *i, struct err_rec *e)
+{
+	const char *arg = c->argv[*i] + 2, *eq = strchr(arg, '=');
+	const char *val = eq ? eq + 1 : NULL;
+	const char *name = c->profile->opts[pi].name;
+	char why[256];
+	bool on;
+
+	if (c->profile->opts[pi].type == PROF_FLAG)
+		val = eq ? val : "1";
+	else if (profile_value_next(c, arg, *i))
+		val = c->argv[++*i];
+	if (profile_check(c->profile, pi, val, why, sizeof(why))) {
+		err_set(e, CLI_FILE, 0, name, "--profile=%s: %s",
+			c->profile->name, why);
+		return -EINVAL;
+	}
+	/* a flag given as --prep=0 is off, as not given (checked above) */
+	if (c->profile->opts[pi].type == PROF_FLAG &&
+	    !value_bool(val, &on, why, sizeof(why)) && !on)
+		val = NULL;
+	c->profile_vals[pi] = val;
+	return 0;
+}
+
+/* The profile's options together (a needed one missing...). */
+static int profile_done(const struct cli *c, struct err_rec *e)
+{
+	const char *opt = "profile";
+	char why[256];
+
+	/* --cmdhelp describes the options without them */
+	if (c->cmdhelp || c->help || c->version ||
+	    !profile_validate(c->profile, c->profile_vals, &opt, why,
+			      sizeof(why)))
+		return 0;
+	err_set(e, CLI_FILE, 0, opt, "%s", why);
+	return -EINVAL;
+}
+
 static int act(struct cli *c, const struct cli_opt *o, const char *val,
 	       size_t *nsec, struct err_rec *e)
 {
@@ -320,6 +412,8 @@ static int act(struct cli *c, const struct cli_opt *o, const char *val,
 	} else if (!strcmp(n, "enghelp")) {
 		c->enghelp = true;
 		c->enghelp_arg = val;
+	} else if (!strcmp(n, "profile")) {
+		return set_profile(c, val, e);
 	} else if (!strcmp(n, "showcmd")) {
 		c->showcmd = true;
 	} else if (!strcmp(n, "readonly")) {
@@ -346,6 +440,7 @@ static int check_job_opt(const char *name, size_t len, struct err_rec *e)
 {
 	char buf[64];
 	const char *hint;
+	const struct profile *prof;
 
 	if (len >= sizeof(buf))
 		len = sizeof(buf) - 1;
@@ -356,6 +451,13 @@ static int check_job_opt(const char *name, size_t len, struct err_rec *e)
 	hint = options_fio_only_msg(buf);
 	if (hint) {
 		err_set(e, CLI_FILE, 0, buf, "%s", hint);
+		return -EINVAL;
+	}
+	prof = profile_owning(buf, strlen(buf));
+	if (prof) {
+		err_set(e, CLI_FILE, 0, buf, "an option of fio's profile %s "
+			"only; give --profile=%s with it", prof->name,
+			prof->name);
 		return -EINVAL;
 	}
 	hint = options_suggest(buf);
@@ -407,11 +509,14 @@ static int parse_long(struct cli *c, int *i, size_t *nsec, struct err_rec *e)
 	const char *arg = c->argv[*i] + 2, *eq = strchr(arg, '=');
 	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
 	const struct cli_opt *o = cli_find(arg, len);
+	int pi = profile_opt(c, arg, len);
 
 	if (o && value_is_next(c, o, arg, *i))
 		return act(c, o, c->argv[++*i], nsec, e);
 	if (o)
 		return act(c, o, eq ? eq + 1 : NULL, nsec, e);
+	if (pi >= 0)
+		return set_profile_opt(c, pi, i, e);
 	if (check_job_opt(arg, len, e))
 		return -EINVAL;
 	if (len == 4 && !strncmp(arg, "name", 4) && !c->first_name)
@@ -432,6 +537,7 @@ int cli_parse(struct cli *c, int argc, char **argv, struct err_rec *e)
 	c->fio_mode = argc > 0 && cli_invoked_as_fio(argv[0]);
 	c->argc = argc;
 	c->argv = argv;
+	c->profile = first_profile(argc, argv);
 	for (i = 1; i < argc && !ret; i++) {
 		const char *a = argv[i];
 
@@ -455,6 +561,8 @@ int cli_parse(struct cli *c, int argc, char **argv, struct err_rec *e)
 	/* Errors above name the argument they were found in. */
 	if (ret && !e->line)
 		e->line = i - 1;
+	if (!ret && c->profile)
+		ret = profile_done(c, e);
 	if (!ret && !c->jobfiles)
 		ret = push(&c->jobfiles, &nfiles, NULL);
 	if (ret == -ENOMEM)
@@ -464,7 +572,8 @@ int cli_parse(struct cli *c, int argc, char **argv, struct err_rec *e)
 
 /* name=value (value NULL: a bare flag) into section si. */
 static int emit_opt(struct raw_doc *doc, size_t si, const char *name,
-		    const char *value, int pos, struct err_rec *e)
+		    const char *value, const char *file, int pos,
+		    struct err_rec *e)
 {
 	char val[JOBFILE_MAX_LINE], why[256];
 	int ret;
@@ -473,14 +582,14 @@ static int emit_opt(struct raw_doc *doc, size_t si, const char *name,
 		ret = jobfile_expand_opt(name, value, val, sizeof(val), why,
 					 sizeof(why));
 		if (ret) {
-			err_set(e, CLI_FILE, pos, name, "%s", why);
+			err_set(e, file, pos, name, "%s", why);
 			return ret;
 		}
 	}
 	ret = raw_section_add(doc, &doc->secs[si], name, value ? val : NULL,
-			      CLI_FILE, pos);
+			      file, pos);
 	if (ret)
-		err_set(e, CLI_FILE, pos, name, "too many options");
+		err_set(e, file, pos, name, "too many options");
 	return ret;
 }
 
@@ -517,6 +626,13 @@ int cli_emit(const struct cli *c, struct raw_doc *doc, bool globals,
 		}
 		eq = strchr(a, '=');
 		len = eq ? (size_t)(eq - a) : strlen(a);
+		if (profile_opt(c, a, len) >= 0) {
+			/* The profile's own (cli_emit_profile). */
+			if (c->profile->opts[profile_opt(c, a, len)].type !=
+			    PROF_FLAG && profile_value_next(c, a, i))
+				i++;
+			continue;
+		}
 		snprintf(name, sizeof(name), "%.*s", (int)len, a);
 		val = eq ? eq + 1 : NULL;
 		pos = i;
@@ -538,7 +654,7 @@ int cli_emit(const struct cli *c, struct raw_doc *doc, bool globals,
 				goto nomem;
 			si = doc->nsecs - 1;
 		}
-		ret = emit_opt(doc, si, name, val, pos, e);
+		ret = emit_opt(doc, si, name, val, CLI_FILE, pos, e);
 		if (ret)
 			return ret;
 	}
@@ -546,6 +662,53 @@ int cli_emit(const struct cli *c, struct raw_doc *doc, bool globals,
 nomem:
 	err_set(e, CLI_FILE, 0, "", "out of memory or too many jobs");
 	return -ENOMEM;
+}
+
+/*
+ * The profile's words as command-line options: those before the first
+ * name= into a [global] section after everything else (so it sets the
+ * profile's jobs only, as in fio, where it comes after), then its jobs.
+ */
+int cli_emit_profile(const struct cli *c, struct raw_doc *doc,
+		     struct err_rec *e)
+{
+	struct profile_words w = { 0 };
+	size_t k, si = (size_t)-1;
+	char name[64];
+	int ret = 0;
+
+	if (!c->profile)
+		return 0;
+	ret = profile_expand(c->profile, c->profile_vals, &w);
+	if (ret) {
+		err_set(e, ERR_PROFILE, 0, "profile", "cannot make the jobs of "
+			"--profile=%s: %s", c->profile->name, strerror(-ret));
+		return ret;
+	}
+	for (k = 0; k < w.n && !ret; k++) {
+		const char *eq = strchr(w.w[k], '=');
+		int pos = (int)k + 1;
+
+		snprintf(name, sizeof(name), "%.*s", eq ? (int)(eq - w.w[k]) :
+			 (int)strlen(w.w[k]), w.w[k]);
+		if (!strcmp(name, "name") || si == (size_t)-1) {
+			if (!raw_doc_add_section(doc, !strcmp(name, "name") ?
+						 eq + 1 : "global",
+						 ERR_PROFILE, pos)) {
+				err_set(e, ERR_PROFILE, pos, name, "out of "
+					"memory or too many jobs");
+				ret = -ENOMEM;
+				break;
+			}
+			si = doc->nsecs - 1;
+			if (!strcmp(name, "name"))
+				continue;
+		}
+		ret = emit_opt(doc, si, name, eq ? eq + 1 : NULL, ERR_PROFILE,
+			       pos, e);
+	}
+	profile_words_free(&w);
+	return ret;
 }
 
 void cli_free(struct cli *c)

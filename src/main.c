@@ -27,6 +27,7 @@
 #include "peers.h"
 #include "plan.h"
 #include "plot.h"
+#include "profile.h"
 #include "progress.h"
 #include "report.h"
 #include "run.h"
@@ -136,6 +137,8 @@ static int build_doc(const struct cli *c, struct raw_doc *doc,
 	}
 	if (!ret && !bad)
 		ret = cli_emit(c, doc, false, e);
+	if (!ret && !bad)
+		ret = cli_emit_profile(c, doc, e);
 	return ret ? ret : bad;
 }
 
@@ -235,6 +238,15 @@ static int info_only(const struct cli *c)
 	}
 	if (c->enghelp)
 		return engine_help(c->enghelp_arg);
+	if (c->profile) {
+		if (!profile_print_cmdhelp(stdout, c->profile, c->cmdhelp_opt))
+			return EXIT_OK;
+		fprintf(stderr, "iorig: --cmdhelp: '%s' is not an option of "
+			"--profile=%s; iorig --profile=%s --cmdhelp lists "
+			"them\n", c->cmdhelp_opt, c->profile->name,
+			c->profile->name);
+		return EXIT_USAGE;
+	}
 	if (options_print_cmdhelp(stdout, c->cmdhelp_opt)) {
 		const char *hint = options_suggest(c->cmdhelp_opt);
 		const char *fio = options_fio_only_msg(c->cmdhelp_opt);
@@ -274,6 +286,43 @@ static int show_commands(const struct cli *c, struct err_rec *e)
 			return fail(e);
 	}
 	return EXIT_OK;
+}
+
+/*
+ * --profile=act: the profile's jobs (their sections are the profile's)
+ * share one latency table.
+ */
+static int act_table(const struct cli *c, struct plan *p,
+		     struct act_tally **t, struct err_rec *e)
+{
+	size_t i;
+
+	if (!c->profile || !profile_tallies(c->profile, c->profile_vals))
+		return 0;
+	*t = act_tally_new(c->profile_vals);
+	if (!*t) {
+		err_set(e, ERR_PROFILE, 0, "profile", "out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < p->njobs; i++)
+		if (p->jobs[i].section_file &&
+		    !strcmp(p->jobs[i].section_file, ERR_PROFILE))
+			p->jobs[i].act_tally = *t;
+	return 0;
+}
+
+/*
+ * fio prints act's table on stdout before its report; so does iorig,
+ * unless a report for programs (JSON, terse...) goes to stdout: then on
+ * stderr, so that the report stays whole.
+ */
+static void act_report(const struct cli *c, const struct act_tally *t)
+{
+	bool text_only = c->formats == 1u << (report_format_find("text") -
+					       report_formats);
+
+	act_tally_print(c->output || text_only ? stdout : stderr, t);
+	fflush(stdout);
 }
 
 /* What went to stdout must have arrived: a full disk is an error. */
@@ -666,6 +715,7 @@ int main(int argc, char **argv)
 	bool chart_failed;
 	int code, ret;
 	struct peers *pe = NULL;
+	struct act_tally *act = NULL;
 	char why[1400];
 
 	std_fds_open();
@@ -713,7 +763,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	warn_print(&p.warnings, stderr);
-	if (fio_guards(&c, &p, &e)) {
+	if (act_table(&c, &p, &act, &e) || fio_guards(&c, &p, &e)) {
 		code = fail(&e);
 		goto out;
 	}
@@ -751,6 +801,8 @@ int main(int argc, char **argv)
 		code = fail(&e);
 		goto out;
 	}
+	if (act)
+		act_report(&c, act);
 	r.doc = &doc;
 	r.argc = argc;
 	r.argv = argv;
@@ -784,6 +836,7 @@ out:
 	check_set_free(&cs);
 	baseline_free(&bl);
 	plan_free(&p);
+	act_tally_free(act);
 	raw_doc_free(&doc);
 	cli_free(&c);
 	err_collect(NULL);

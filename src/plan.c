@@ -664,8 +664,8 @@ static void warn_fio_machinery(struct plan *p, const struct job *j)
 	if (j->profile)
 		plan_warn(p, j, "profile_ignored", "profile=%s has no effect, "
 			  "as in fio 3.33: fio runs its built-in profiles only "
-			  "from its --profile= command option (which iorig "
-			  "refuses)", j->profile);
+			  "from its --profile= command option (so does "
+			  "iorig)", j->profile);
 }
 
 /* Settings that run, but not the way a user may think. */

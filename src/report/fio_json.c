@@ -332,7 +332,8 @@ static json_t *f_job_opts(struct jw *c, const struct run_result *r,
 	}
 	if (!o || !sec)
 		return o;
-	if (!strcmp(sec->file, ERR_CMDLINE))
+	if (!strcmp(sec->file, ERR_CMDLINE) ||
+	    !strcmp(sec->file, ERR_PROFILE))
 		jw_put(c, o, "name", jw_str(sec->name));
 	f_section_opts(c, o, sec);
 	if (j->sweep_point)

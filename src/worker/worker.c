@@ -21,6 +21,7 @@
 #include "cgroup.h"
 #include "flow.h"
 #include "iolog.h"
+#include "profile.h"
 #include "replay.h"
 #include "trim.h"
 #include "wstate.h"
@@ -254,7 +255,8 @@ static bool serial_blocked(const struct wstate *s)
  * (slow), buffer options (fill), rate= (pace_on), thinktime=,
  * thinkcycles=, iodepth_low,
  * run control, ramp_time still running, interval=, logs, fsync=/
- * fdatasync=/sync_file_range=, cmdprio_percentage=. The I/O loop reads it once per round (an issue() call, a
+ * fdatasync=/sync_file_range=, cmdprio_percentage=, --profile=act's
+ * latency table. The I/O loop reads it once per round (an issue() call, a
  * reap batch) and runs a copy of issue() or of the completion loop where
  * those checks are compiled out (prep_as, issue_as, complete_as with
  * plain true); none of them turns on within a round (measure_start, the
@@ -267,7 +269,8 @@ static inline bool plain_now(const struct wstate *s)
 		 s->cmdprio |
 		 (s->fill != NULL) | (s->low != 0) | (s->ramp_end != 0) |
 		 (s->irec != NULL) | (s->iolog != NULL) | s->lat_max_on |
-		 (s->rp != NULL) | s->lt_on | (s->flow != NULL));
+		 (s->rp != NULL) | s->lt_on | (s->flow != NULL) |
+		 (s->act != NULL));
 }
 
 /*
@@ -771,6 +774,8 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 			 s->lat_max[req->ddir]);
 	if (__builtin_expect(s->lt_on, 0) && req->ddir != DDIR_TRIM)
 		lt_done(s, d, req, lat);
+	if (__builtin_expect(s->act != NULL, 0) && !s->ramp_end)
+		act_tally_add(s->act, clock_span_ns(clk, s->t0, s->now), lat);
 	if (s->irec)
 		ival_rec_add(s->irec, req->ddir, lat);
 	if (__builtin_expect(s->iolog != NULL, 0))
@@ -1572,6 +1577,7 @@ void *worker_main(void *arg)
 	}
 	s.one_cpu = on_one_cpu();
 	s.syncs = j->fsync || j->fdatasync;
+	s.act = j->act_tally;
 	if (j->latency_target_ns) {
 		s.lt_on = true;
 		s.lt_qd = s.lt_low = 1;

@@ -158,6 +158,9 @@ struct wstate {
 	 * start, those over the target), the last window's run; lt_on
 	 * false: none of it is used */
 	bool lt_on, lt_quiesce, lt_end_run;
+	/* --profile=act: each measured completion's latency goes into the
+	 * profile's table (profile.h); NULL: off. */
+	struct act_tally *act;
 	unsigned lt_qd, lt_low, lt_high, lt_stable;
 	uint64_t lt_win_start, lt_win_ios, lt_ios, lt_failed;
 	uint64_t lt_window;	/* ticks */

@@ -4,7 +4,7 @@
  * at newlines (so an argument may hold blanks); argv[0] is "iorig". Then
  * what main() does short of reading job files and running: cli_parse, the
  * help printers for --help/--cmdhelp, cli_emit for the global and the
- * --name sections, and plan_build with the --section filter. Positional
+ * --name sections (and cli_emit_profile for --profile's), and plan_build with the --section filter. Positional
  * arguments (job files) are parsed but not opened.
  */
 #include <stdint.h>
@@ -17,6 +17,7 @@
 #include "options.h"
 #include "plan.h"
 #include "plan_check.h"
+#include "profile.h"
 
 /* Split text in place at '\n' into argv[1..]; returns argc. */
 static int split_args(char *text, char **argv)
@@ -47,6 +48,8 @@ static void info_only(const struct cli *c)
 		return;
 	if (c->help)
 		cli_print_help(sink.f);
+	else if (c->cmdhelp && c->profile)
+		(void)profile_print_cmdhelp(sink.f, c->profile, c->cmdhelp_opt);
 	else if (c->cmdhelp && options_print_cmdhelp(sink.f, c->cmdhelp_opt))
 		(void)options_suggest(c->cmdhelp_opt);
 	fuzz_sink_close(&sink);
@@ -62,6 +65,8 @@ static int plan_cli(const struct cli *c, struct err_rec *e)
 	ret = cli_emit(c, &doc, true, e);
 	if (!ret)
 		ret = cli_emit(c, &doc, false, e);
+	if (!ret)
+		ret = cli_emit_profile(c, &doc, e);
 	if (!ret)
 		ret = plan_build(&p, &doc, &filter, e);
 	if (!ret) {

@@ -298,6 +298,17 @@ struct job {
 	char *arguments;		/* %r runtime (s), %n job name */
 	uint64_t grace_time;		/* s from SIGTERM to SIGKILL */
 	bool std_redirect;		/* NAME.stdout, NAME.stderr */
+	/* net, netsplice engines (issue 12: src/engines/net.c) */
+	char *hostname;			/* NULL: filename=, if any */
+	uint64_t port;			/* 0: unset; clone c: port + c */
+	int protocol;			/* enum engine_proto */
+	bool listen;			/* TCP: wait for the connection */
+	bool pingpong;			/* the reader sends each block back */
+	bool nodelay;			/* TCP_NODELAY */
+	uint64_t ttl;			/* UDP multicast TTL */
+	uint64_t window_size;		/* SO_SNDBUF/SO_RCVBUF; 0: system's */
+	uint64_t mss;			/* TCP_MAXSEG; 0: system's */
+	char *net_interface;		/* UDP multicast: local IPv4 */
 	/* Verification extras (issue 12: src/verify/) */
 	bool verify_dump;		/* mismatching blocks to files */
 	bool verify_state_save;		/* written blocks to a state file */

@@ -19,6 +19,8 @@ extern const struct engine_ops engine_filestat;
 extern const struct engine_ops engine_filedelete;
 extern const struct engine_ops engine_cpuio;
 extern const struct engine_ops engine_exec;
+extern const struct engine_ops engine_net;
+extern const struct engine_ops engine_netsplice;
 
 static const struct engine_ops *const engines[] = {
 	&engine_sync,
@@ -36,6 +38,8 @@ static const struct engine_ops *const engines[] = {
 	&engine_filedelete,
 	&engine_cpuio,
 	&engine_exec,
+	&engine_net,
+	&engine_netsplice,
 	NULL,
 };
 

@@ -25,6 +25,7 @@
 #include "jobexec.h"
 #include "cpuset.h"
 #include "cpuio.h"
+#include "neteng.h"
 #include "verify.h"
 
 #define PLAN_MAX_JOBS	4096
@@ -253,7 +254,7 @@ static int plan_fileop(struct job *j, struct err_rec *e)
 	int line = j->section_line, d;
 	uint64_t fs;
 
-	if (cpuio_plan(j, e) || exec_plan(j, e))
+	if (cpuio_plan(j, e) || exec_plan(j, e) || net_plan(j, e))
 		return -EINVAL;
 	if (!eng || !(eng->flags & ENGINE_FILEOP))
 		return 0;

@@ -624,8 +624,8 @@ const struct opt_def options_table[] = {
 	  .help = "net: the peer to send to (a name or address; UDP "
 		  "reader: a multicast group; unix: the socket's path); "
 		  "unset: filename=" },
-	{ .name = "port", .type = OPT_UINT, .off = F(port), .min = 1,
-	  .max = 65535, .category = "engine",
+	{ .name = "port", .type = OPT_UINT, .off = F(port), .def = "0",
+	  .min = 0, .max = 65535, .category = "engine",
 	  .help = "net: TCP or UDP port to listen on or connect to (clone "
 		  "N of numjobs: port+N); needed but for unix" },
 	{ .name = "protocol", .alias = "proto", .type = OPT_ENUM,

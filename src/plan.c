@@ -499,8 +499,15 @@ static void warn_engine_options(struct plan *p, const struct job *j)
 	bool set;
 
 	for (e = engine_list(); *e; e++) {
+		const struct engine_ops *const *f;
+
 		list = (*e)->options;
 		if (*e == j->engine || !list)
+			continue;
+		/* engines sharing one list (net, netsplice): said once */
+		for (f = engine_list(); f != e && (*f)->options != list; f++)
+			;
+		if (f != e)
 			continue;
 		set = false;
 		cnt = 0;
@@ -524,8 +531,12 @@ static void warn_engine_options(struct plan *p, const struct job *j)
 					      " and " : ", ", *o);
 		}
 		snprintf(code, sizeof(code), "%s_only", (*e)->name);
-		plan_warn(p, j, code, "%s %s to the %s engine only", names,
-			  cnt > 1 ? "apply" : "applies", (*e)->name);
+		/* engines sharing the list (net, netsplice) follow */
+		plan_warn(p, j, code, "%s %s to the %s%s%s engine%s only",
+			  names, cnt > 1 ? "apply" : "applies", (*e)->name,
+			  e[1] && e[1]->options == list ? " and " : "",
+			  e[1] && e[1]->options == list ? e[1]->name : "",
+			  e[1] && e[1]->options == list ? "s" : "");
 	}
 }
 

@@ -664,16 +664,16 @@ static const char *net_hint(int err)
 	}
 }
 
-#define NET_OPTIONS (const char *const[]){ "hostname", "port", \
-	"protocol", "listen", "pingpong", "nodelay", "window_size", "mss", \
-	"ttl", "interface", NULL }
+/* One list for both: the planner's warning names it once. */
+static const char *const net_options[] = { "hostname", "port", "protocol",
+	"listen", "pingpong", "nodelay", "window_size", "mss", "ttl",
+	"interface", NULL };
 
 const struct engine_ops engine_net = {
 	.name = "net",
-	.help = "blocks sent (write) or received (read) over TCP, UDP or a "
-		"unix socket; fio's wire format",
+	.help = "blocks sent or received over TCP, UDP, unix sockets",
 	.flags = ENGINE_SYNC | ENGINE_NOIO | ENGINE_NODATA,
-	.options = NET_OPTIONS,
+	.options = net_options,
 	.init = net_init,
 	.start = net_start,
 	.queue = net_queue,
@@ -683,10 +683,9 @@ const struct engine_ops engine_net = {
 
 const struct engine_ops engine_netsplice = {
 	.name = "netsplice",
-	.help = "net, with TCP data moved by splice(2) and vmsplice(2) "
-		"through a pipe",
+	.help = "net, TCP data through a pipe (splice, vmsplice)",
 	.flags = ENGINE_SYNC | ENGINE_NOIO | ENGINE_NODATA,
-	.options = NET_OPTIONS,
+	.options = net_options,
 	.init = netsplice_init,
 	.start = net_start,
 	.queue = net_queue,

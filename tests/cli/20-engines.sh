@@ -37,7 +37,7 @@ only_warnings() {
 # usable ENGINE: the engine can start here; else notes why and fails.
 usable() {
 	# One operation a file, not 4k I/Os: tests/cli/104-fileop-engines.sh.
-	case $1 in filecreate|filestat|filedelete|cpuio|exec) return 1 ;; esac
+	case $1 in filecreate|filestat|filedelete|cpuio|exec|net|netsplice) return 1 ;; esac
 	run --name=probe --filename=probe.dat --size=64k --ioengine="$1" \
 		--output-format=json
 	rm -f probe.dat
@@ -157,7 +157,7 @@ for m in write randwrite; do
 done
 for e in $engines; do
 	# falloc moves no data (tests/cli/130-falloc.sh checks its blocks)
-	case " null falloc filecreate filestat filedelete cpuio exec $skipped " in *" $e "*) continue ;; esac
+	case " null falloc filecreate filestat filedelete cpuio exec net netsplice $skipped " in *" $e "*) continue ;; esac
 	case $e in
 	sync) d=0 ;;
 	*) d=$odirect ;;

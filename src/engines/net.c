@@ -704,6 +704,15 @@ int net_plan(struct job *j, struct err_rec *e)
 	if (strcmp(j->ioengine, "net") && strcmp(j->ioengine, "netsplice"))
 		return 0;
 	host = j->hostname ? j->hostname : j->filename;
+	/* fio's unit_base=0 (auto) is bits for net (not netsplice) */
+	if (!j->unit_base && !strcmp(j->ioengine, "net"))
+		j->unit_base = 1;
+	if (j->window_size > INT32_MAX || j->mss > INT32_MAX) {
+		err_set(e, file, line, j->mss > INT32_MAX ? "mss" :
+			"window_size", "expected at most 2GiB-1 (a socket "
+			"option is an int)");
+		return -EINVAL;
+	}
 	if (j->rw != RW_READ && j->rw != RW_WRITE) {
 		err_set(e, file, line, "rw", "ioengine=%s moves a stream in "
 			"order, one way: expected rw=read (receive) or "

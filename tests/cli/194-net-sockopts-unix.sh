@@ -9,7 +9,8 @@
 # receiver's accepted socket too), none without it. Unix sockets: iorig to
 # iorig and with fio 3.33 either way, the receiver counts the sender's
 # bytes; the socket file is there during the run and gone after it; a
-# regular file at the path is left alone and the job fails.
+# regular file at the path is left alone and the job fails. UDP multicast
+# (ttl, interface): two readers in the group each get every block.
 # lane: serial
 . "$(dirname "$0")/net.sh"
 . "$(dirname "$0")/lib.sh"
@@ -97,4 +98,38 @@ run --name=r --ioengine=net --protocol=unix --hostname="$S" --rw=read --bs=4k --
 expect_rc 1
 expect_in err "not a socket"
 [ "$(cat "$S")" = precious ] || die "the regular file at the path was touched"
-echo "ok: window_size, mss, nodelay set and in effect; unix sockets"
+# UDP multicast: two readers (iorig, and fio when there) join 239.1.2.3 on
+# lo; iorig's writer sends with ttl=3 from interface=127.0.0.1: each reader
+# gets every block; the system calls say the group, the interface, the TTL
+if ip link set lo multicast on 2>/dev/null &&
+	ip route add 224.0.0.0/4 dev lo 2>/dev/null; then
+	M="--protocol=udp --hostname=239.1.2.3 --port=9041 --bs=4k --size=64k --output-format=json"
+	strace -f -e trace=setsockopt -o r.st "$IORIG" --name=r --ioengine=net $M --interface=127.0.0.1 --rw=read >r.json 2>"$T/rerr" &
+	r1=$!
+	n=1
+	if command -v fio >/dev/null 2>&1; then
+		fio --name=r2 --ioengine=net $M --rw=read --output=r2.json >/dev/null 2>&1 &
+		r2=$!
+		n=2
+	fi
+	k=0
+	while [ "$(ss -Hlun 'sport = :9041' | wc -l)" -lt $n ] && [ $k -lt 200 ]; do
+		sleep 0.05
+		k=$((k + 1))
+	done
+	strace -f -e trace=setsockopt -o s.st "$IORIG" --name=s --ioengine=net $M --interface=127.0.0.1 --ttl=3 --rw=write --rate_iops=1000 >s.json 2>"$T/serr" ||
+		die "multicast writer failed: $(cat "$T/serr")"
+	wait $r1 || die "multicast reader failed: $(cat "$T/rerr")"
+	[ "$(dirf r.json read io_bytes)" = 65536 ] || die "multicast: iorig's reader got $(dirf r.json read io_bytes)"
+	if [ $n = 2 ]; then
+		wait $r2
+		[ "$(dirf r2.json read io_bytes)" = 65536 ] || die "multicast: fio's reader got $(dirf r2.json read io_bytes)"
+	fi
+	grep -q 'IP_ADD_MEMBERSHIP, {imr_multiaddr=inet_addr("239.1.2.3"), imr_interface=inet_addr("127.0.0.1")}' r.st ||
+		die "reader: no membership of the group on 127.0.0.1: $(cat r.st)"
+	grep -q 'IP_MULTICAST_TTL, \[3\]' s.st || die "writer: no TTL 3: $(cat s.st)"
+	grep -q 'IP_MULTICAST_IF' s.st || die "writer: no IP_MULTICAST_IF: $(cat s.st)"
+else
+	echo "note: no multicast on lo here: multicast not tested"
+fi
+echo "ok: window_size, mss, nodelay set and in effect; unix sockets; multicast"

@@ -738,6 +738,13 @@ int net_plan(struct job *j, struct err_rec *e)
 			j->port + j->numjobs - 1);
 		return -EINVAL;
 	}
+	if (udp && (j->bs_max[DDIR_READ] > 65507 ||
+		    j->bs_max[DDIR_WRITE] > 65507)) {
+		err_set(e, file, line, "bs", "a UDP block is one datagram: "
+			"expected at most 65507 bytes (fio retries a larger "
+			"one for ever)");
+		return -EINVAL;
+	}
 	if (j->listen && (udp || unixs)) {
 		err_set(e, file, line, "listen", "listen is for TCP: over %s "
 			"the reading job (rw=read) is the one that waits",

@@ -3,7 +3,8 @@
 # Refused at planning, exit 2 with file:line and the option, and no socket
 # made (strace -e socket): a port out of range (also port+N of clone N),
 # an unknown protocol, listen with a hostname, a sender without one,
-# listen over UDP, a unix socket with a port, a random job. A sender with
+# listen over UDP, a unix socket with a port, a random job, a UDP block
+# larger than a datagram. A sender with
 # nothing listening fails at once (connection refused, as fio). A
 # receiver whose peer never comes waits, as fio's does (runtime does not
 # end the wait), until SIGINT or SIGTERM: then it ends within a second,
@@ -39,6 +40,7 @@ refused 4 port protocol=unix port=9031 hostname=/tmp/x rw=read
 refused 5 rw port=9031 hostname=127.0.0.1 rw=randwrite
 refused 3 port port=65535 numjobs=2 hostname=127.0.0.1 rw=write
 refused 1 port rw=write hostname=127.0.0.1
+refused 7 bs protocol=udp port=9031 hostname=127.0.0.1 rw=write bs=128k
 
 # nothing listening: refused at once
 t0=$(date +%s)

@@ -226,6 +226,9 @@ struct engine_ops {
 	const char *name;
 	const char *alias;
 	const char *help;
+	/* --enghelp=ENGINE: lines after the options, or NULL: what the
+	 * engine does in more words, and where it differs from fio's */
+	const char *about;
 	unsigned flags;			/* enum engine_flags */
 	const char *const *options;
 	const char *submit_call;	/* the system call that submits */

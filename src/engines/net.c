@@ -664,6 +664,21 @@ static const char *net_hint(int err)
 	}
 }
 
+#define NET_ABOUT \
+	"rw=write sends blocks, rw=read receives them. TCP: the job with\n" \
+	"listen waits for one connection on port, the other connects to\n" \
+	"hostname:port; UDP and unix: the reader waits (unix: hostname is\n" \
+	"the socket's path). Start the receiver first (or startdelay= the\n" \
+	"sender): its figures start once connected; it waits until SIGINT.\n" \
+	"fio's wire format (UDP open/close messages, block numbers: losses\n" \
+	"are dropped_ios), so either end may be fio. pingpong: the reader\n" \
+	"sends each block back; the writer's latency is the round trip.\n" \
+	"Differs from fio: a receive waits for the whole block (fio counts\n" \
+	"part-blocks and loses count of some bytes); random, mixed and trim\n" \
+	"jobs, listen with hostname, a sender without one, ports out of\n" \
+	"range, UDP blocks over 65507 bytes are refused when planning;\n" \
+	"no verify; a unix receiver removes its socket file at the end.\n"
+
 /* One list for both: the planner's warning names it once. */
 static const char *const net_options[] = { "hostname", "port", "protocol",
 	"listen", "pingpong", "nodelay", "window_size", "mss", "ttl",
@@ -672,6 +687,7 @@ static const char *const net_options[] = { "hostname", "port", "protocol",
 const struct engine_ops engine_net = {
 	.name = "net",
 	.help = "blocks sent or received over TCP, UDP, unix sockets",
+	.about = NET_ABOUT,
 	.flags = ENGINE_SYNC | ENGINE_NOIO | ENGINE_NODATA,
 	.options = net_options,
 	.init = net_init,
@@ -684,6 +700,9 @@ const struct engine_ops engine_net = {
 const struct engine_ops engine_netsplice = {
 	.name = "netsplice",
 	.help = "net, TCP data through a pipe (splice, vmsplice)",
+	.about = "TCP blocks go through a pipe: vmsplice(2) and splice(2)\n"
+		 "for each (UDP and unix: send and recv, as fio's).\n\n"
+		 NET_ABOUT,
 	.flags = ENGINE_SYNC | ENGINE_NOIO | ENGINE_NODATA,
 	.options = net_options,
 	.init = netsplice_init,

@@ -9,11 +9,20 @@
 # and when a slow iorig reader makes the kernel drop fio's datagrams
 # (RcvbufErrors), iorig reads fio's sequence numbers and reports the
 # gaps as dropped_ios: some, never more than the kernel dropped, and
-# with the blocks received never more than fio sent.
+# with the blocks received never more than fio sent. --enghelp lists the
+# options fio's does.
 # lane: serial
 . "$(dirname "$0")/net.sh"
 . "$(dirname "$0")/lib.sh"
 command -v fio >/dev/null 2>&1 || skip "needs fio (Debian's fio 3.33)"
+
+# --enghelp=net and netsplice list the options fio 3.33 lists for them
+for e in net netsplice; do
+	fio --enghelp=$e | sed -n 's/^\([a-z_]*\) \+:.*/\1/p' | sort >fio.opts
+	"$IORIG" --enghelp=$e | sed -n 's/^\([a-z_]*\) \+:.*/\1/p' | sort >iorig.opts
+	[ -s fio.opts ] && cmp -s fio.opts iorig.opts ||
+		die "--enghelp=$e: fio $(tr '\n' ' ' <fio.opts), iorig $(tr '\n' ' ' <iorig.opts)"
+done
 
 J="--bs=4k --size=1m --output-format=json"
 FJ="--bs=4k --size=1m --output-format=json"

@@ -10,7 +10,7 @@
 # (RcvbufErrors), iorig reads fio's sequence numbers and reports the
 # gaps as dropped_ios: some, never more than the kernel dropped, and
 # with the blocks received never more than fio sent. --enghelp lists the
-# options fio's does.
+# options fio's does; the report validates against the JSON schema.
 # lane: serial
 . "$(dirname "$0")/net.sh"
 . "$(dirname "$0")/lib.sh"
@@ -93,4 +93,15 @@ drop=$(dirf r.json read dropped_ios)
 [ "$drop" -gt 0 ] && [ "$drop" -le "$lost" ] && [ $((got + drop)) -le 1024 ] ||
 	die "udp loss: dropped_ios $drop, received $got, the kernel dropped $lost"
 [ "$(dirf r.json read io_bytes)" -eq $((got * 4096)) ] || die "udp loss: bytes"
+# the report with its losses validates against the documented schema
+if "$PY" -c 'from jsonschema import Draft202012Validator' 2>/dev/null; then
+	"$PY" -c 'import json, sys
+from jsonschema import Draft202012Validator
+v = Draft202012Validator(json.load(open(sys.argv[1])))
+errs = list(v.iter_errors(json.load(open(sys.argv[2]))))
+sys.exit("\n".join(e.message for e in errs[:5]) if errs else 0)' "$top/doc/iorig-json.schema.json" r.json ||
+		die "the UDP receiver's report does not validate"
+else
+	echo "note: no jsonschema: the report's schema not checked"
+fi
 echo "ok: fio<->iorig tcp and udp; udp loss: received $got, counted $drop dropped, kernel dropped $lost"

@@ -1708,9 +1708,11 @@ void *worker_main(void *arg)
 		run_loop(&s);
 	if (s.lt_on)
 		s.st->latency_depth = s.lt_qd;
-	s.st->dir[DDIR_READ].dropped_ios += s.ctx.dropped;
-	if (!s.abandoned)
+	if (!s.abandoned) {
+		/* net over UDP: the blocks the sender numbered and lost */
+		s.st->dir[DDIR_READ].dropped_ios += s.ctx.dropped;
 		finish(&s);
+	}
 	if (!s.abandoned && s.vfy && !j->create_only)
 		verify_phase(&s);
 	/* Given up on: the kernel may still own the buffers; we are exiting */

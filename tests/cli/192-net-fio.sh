@@ -9,7 +9,8 @@
 # and when a slow iorig reader makes the kernel drop fio's datagrams
 # (RcvbufErrors), iorig reads fio's sequence numbers and reports the
 # gaps as dropped_ios: some, never more than the kernel dropped, and
-# with the blocks received never more than fio sent. --enghelp lists the
+# with the blocks received never more than fio sent. numjobs=2: iorig's
+# clones listen on port and port+1, where fio's two clones connect. --enghelp lists the
 # options fio's does; the report validates against the JSON schema.
 # lane: serial
 . "$(dirname "$0")/net.sh"
@@ -37,6 +38,14 @@ pair tcp:9001 "'$IORIG' --name=r --ioengine=net --listen --port=9001 --rw=read $
 [ "$(dirf r.json read ios)" = "$(dirf s.json write ios)" ] ||
 	die "tcp: iorig counted $(dirf r.json read ios) blocks, fio $(dirf s.json write ios)"
 [ "$(dirf r.json read short_ios)" = 0 ] || die "tcp: short receives"
+
+# numjobs=2: clone N on port+N, as fio's clones connect (ss: both listen)
+pair tcp:9007 "'$IORIG' --name=r --ioengine=net --listen --port=9006 --numjobs=2 --rw=read $J >r.json" \
+	"ss -Hltn 'sport = :9006' | grep -q . || echo no 9006 >&2; fio --name=s --ioengine=net --hostname=127.0.0.1 --port=9006 --numjobs=2 --rw=write $FJ --output=s.json"
+[ "$rrc" -eq 0 ] && [ "$src" -eq 0 ] || die "numjobs: exit $rrc/$src: $(cat "$T/rerr" "$T/serr")"
+[ ! -s "$T/serr" ] || die "numjobs: $(cat "$T/serr")"
+[ "$(jsonf r.json '[x["read"]["io_bytes"] for x in d["jobs"]]')" = "[1048576, 1048576]" ] ||
+	die "numjobs: iorig's clones received $(jsonf r.json '[x["read"]["io_bytes"] for x in d["jobs"]]')"
 
 # TCP, iorig sends, fio receives
 pair tcp:9002 "fio --name=r --ioengine=net --listen --port=9002 --rw=read $FJ --output=r.json" \

@@ -21,12 +21,16 @@ PKG_CONFIG ?= pkg-config
 # counts the hot path's instructions (tests/cli/107-hot-path-cost.sh).
 # chromium renders the HTML report headless (tests/cli/165-html.sh).
 # openmpi-bin (mpirun) and libopenmpi-dev build and test iorig-mpi.
+# strace and iproute2 (ip, ss) check the net engine's system calls and
+# sockets in a namespace of their own (tests/cli/192-195).
 DEB_DEPS := pkg-config libjansson-dev libcmocka-dev liburing-dev libaio-dev \
 	python3 libblkid-dev e2fsprogs fdisk libxxhash-dev libfuse3-dev fuse3 \
 	python3-jsonschema fio libssl-dev zlib1g-dev liblzma-dev gnuplot-nox \
 	chromium valgrind openmpi-bin libopenmpi-dev
-# strace counts system calls in the CLI tests (196: EXT4_IOC_MOVE_EXT).
-DEB_DEPS += strace
+# strace counts system calls in the CLI tests (196: EXT4_IOC_MOVE_EXT;
+# 193-194: send/recv, setsockopt); iproute2's ip and ss set up and
+# watch the net engine's namespaces and sockets (192-195).
+DEB_DEPS += strace iproute2
 # `make fuzz` and `make test SAN=...` also need clang and its runtime
 # (libFuzzer, the sanitizers); llvm gives llvm-symbolizer for stack traces.
 FUZZ_DEPS := clang libclang-rt-dev llvm

@@ -2,6 +2,7 @@
 #ifndef IORIG_ENGINE_H
 #define IORIG_ENGINE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -46,6 +47,10 @@ enum engine_queue_ret {
 	ENGINE_DONE = 0,	/* completed inline; res and t_done are set */
 	ENGINE_QUEUED = 1,	/* accepted; will be handed over by commit() */
 	ENGINE_BUSY = 2,	/* no room: commit, reap, then retry */
+	/* The stream ended (net: the peer closed, or said it was done)
+	 * or the job was stopped while queue() waited: the request moved
+	 * nothing, is not counted, and the job ends. */
+	ENGINE_END = 3,
 };
 
 enum engine_flags {
@@ -115,6 +120,22 @@ struct engine_opts {
 	/* e4defrag: the donor is directory/donorname (the job's strings) */
 	const char *donorname, *directory;
 	bool inplace;
+	/* net, netsplice (src/engines/net.c) */
+	const char *host;		/* hostname= (or filename=); unix:
+					 * the socket's path; NULL: none */
+	unsigned port;			/* port= plus the clone's number */
+	int proto;			/* enum engine_proto */
+	bool listen, pingpong, nodelay;
+	bool receiver;			/* rw reads */
+	unsigned ttl, window_size, mss;
+	const char *intf;		/* interface=: an IPv4 address */
+	uint64_t size;			/* bytes a pass sends (MSG_MORE) */
+};
+
+/* net's protocol= */
+enum engine_proto {
+	ENGINE_NET_TCP, ENGINE_NET_TCPV6, ENGINE_NET_UDP, ENGINE_NET_UDPV6,
+	ENGINE_NET_UNIX,
 };
 
 /* cpuio's work (cpumode=). */
@@ -153,6 +174,12 @@ struct engine_ctx {
 	 * queue() may wait for a submission slot).
 	 */
 	bool queue_nocall;
+	/* Set by SIGINT/SIGTERM: an engine that waits for a peer (net)
+	 * watches it and gives up (start: -EINTR; queue: ENGINE_END). */
+	const atomic_int *stop;
+	/* Reads the engine knows were lost on the way (net over UDP: gaps
+	 * in the senders' sequence numbers); the worker reports them. */
+	uint64_t dropped;
 };
 
 /*
@@ -175,6 +202,11 @@ struct engine_ctx {
  *         sysctl, a limit), or NULL; appended to the report's message.
  * setup:  optional: after a successful init(), what the setup got
  *         (flags the kernel took), into *out; for the report.
+ *
+ * start:  optional: once, after the start gate and startdelay, before
+ *         the measured phase: what may wait for someone else (net:
+ *         accept a connection, connect); 0 or -errno; -EINTR when
+ *         ctx->stop was set while it waited (the job ran nothing).
  *
  * options: the job options only this engine reads, NULL-terminated (or
  *         NULL: none). An option named after another of the list plus
@@ -201,6 +233,9 @@ struct engine_ops {
 	const char *name;
 	const char *alias;
 	const char *help;
+	/* --enghelp=ENGINE: lines after the options, or NULL: what the
+	 * engine does in more words, and where it differs from fio's */
+	const char *about;
 	unsigned flags;			/* enum engine_flags */
 	const char *const *options;
 	const char *submit_call;	/* the system call that submits */
@@ -210,6 +245,7 @@ struct engine_ops {
 	int (*reap)(struct engine_ctx *ctx, unsigned min, struct io_req **out,
 		    unsigned max);
 	void (*exit)(struct engine_ctx *ctx);
+	int (*start)(struct engine_ctx *ctx);
 	void (*cpu)(struct engine_ctx *ctx, struct cpu_usage *c);
 	const char *(*hint)(int err);
 	void (*setup)(const struct engine_ctx *ctx, struct engine_setup *out);

@@ -303,6 +303,17 @@ struct job {
 	/* e4defrag engine (issue 12: src/engines/e4defrag.c) */
 	char *donorname;		/* in directory; NULL: none (refused) */
 	bool inplace;			/* donor allocated per I/O, freed */
+	/* net, netsplice engines (issue 12: src/engines/net.c) */
+	char *hostname;			/* NULL: filename=, if any */
+	uint64_t port;			/* 0: unset; clone c: port + c */
+	int protocol;			/* enum engine_proto */
+	bool listen;			/* TCP: wait for the connection */
+	bool pingpong;			/* the reader sends each block back */
+	bool nodelay;			/* TCP_NODELAY */
+	uint64_t ttl;			/* UDP multicast TTL */
+	uint64_t window_size;		/* SO_SNDBUF/SO_RCVBUF; 0: system's */
+	uint64_t mss;			/* TCP_MAXSEG; 0: system's */
+	char *net_interface;		/* UDP multicast: local IPv4 */
 	/* Verification extras (issue 12: src/verify/) */
 	bool verify_dump;		/* mismatching blocks to files */
 	bool verify_state_save;		/* written blocks to a state file */

@@ -80,6 +80,8 @@ struct dir_stats {
 	uint64_t bytes;		/* bytes actually moved */
 	uint64_t errors;	/* I/Os that returned -errno */
 	uint64_t short_ios;	/* I/Os that moved less than asked */
+	uint64_t dropped_ios;	/* net, UDP: blocks the sender numbered
+				 * that never arrived */
 	uint64_t submit_done;	/* seen done as the submit call returned */
 	/* The first failed I/O of this direction: */
 	int first_errno;	/* positive; 0: none */

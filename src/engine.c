@@ -20,6 +20,8 @@ extern const struct engine_ops engine_filedelete;
 extern const struct engine_ops engine_cpuio;
 extern const struct engine_ops engine_exec;
 extern const struct engine_ops engine_e4defrag;
+extern const struct engine_ops engine_net;
+extern const struct engine_ops engine_netsplice;
 
 static const struct engine_ops *const engines[] = {
 	&engine_sync,
@@ -38,6 +40,8 @@ static const struct engine_ops *const engines[] = {
 	&engine_cpuio,
 	&engine_exec,
 	&engine_e4defrag,
+	&engine_net,
+	&engine_netsplice,
 	NULL,
 };
 

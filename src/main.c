@@ -164,6 +164,7 @@ static int engine_help(const char *arg)
 {
 	const struct engine_ops *const *l;
 	const struct engine_ops *eo;
+	const char *const *o;
 	char name[64];
 	const char *comma = arg ? strchr(arg, ',') : NULL;
 	size_t len = comma ? (size_t)(comma - arg) : arg ? strlen(arg) : 0;
@@ -189,6 +190,14 @@ static int engine_help(const char *arg)
 		return EXIT_USAGE;
 	}
 	printf("%s: %s\n", eo->name, eo->help);
+	/* its options, as fio lists them, then what more there is to say */
+	for (o = eo->options; o && *o; o++) {
+		const struct opt_def *d = options_find(*o);
+
+		printf("%-24s: %s\n", *o, d && d->help ? d->help : "");
+	}
+	if (eo->about)
+		printf("\n%s", eo->about);
 	return EXIT_OK;
 }
 

@@ -26,6 +26,7 @@
 #include "cpuset.h"
 #include "cpuio.h"
 #include "e4defrag.h"
+#include "neteng.h"
 #include "verify.h"
 
 #define PLAN_MAX_JOBS	4096
@@ -254,7 +255,8 @@ static int plan_fileop(struct job *j, struct err_rec *e)
 	int line = j->section_line, d;
 	uint64_t fs;
 
-	if (cpuio_plan(j, e) || exec_plan(j, e) || e4defrag_plan(j, e))
+	if (cpuio_plan(j, e) || exec_plan(j, e) || e4defrag_plan(j, e) ||
+	    net_plan(j, e))
 		return -EINVAL;
 	if (!eng || !(eng->flags & ENGINE_FILEOP))
 		return 0;
@@ -499,8 +501,15 @@ static void warn_engine_options(struct plan *p, const struct job *j)
 	bool set;
 
 	for (e = engine_list(); *e; e++) {
+		const struct engine_ops *const *f;
+
 		list = (*e)->options;
 		if (*e == j->engine || !list)
+			continue;
+		/* engines sharing one list (net, netsplice): said once */
+		for (f = engine_list(); f != e && (*f)->options != list; f++)
+			;
+		if (f != e)
 			continue;
 		set = false;
 		cnt = 0;
@@ -524,8 +533,12 @@ static void warn_engine_options(struct plan *p, const struct job *j)
 					      " and " : ", ", *o);
 		}
 		snprintf(code, sizeof(code), "%s_only", (*e)->name);
-		plan_warn(p, j, code, "%s %s to the %s engine only", names,
-			  cnt > 1 ? "apply" : "applies", (*e)->name);
+		/* engines sharing the list (net, netsplice) follow */
+		plan_warn(p, j, code, "%s %s to the %s%s%s engine%s only",
+			  names, cnt > 1 ? "apply" : "applies", (*e)->name,
+			  e[1] && e[1]->options == list ? " and " : "",
+			  e[1] && e[1]->options == list ? e[1]->name : "",
+			  e[1] && e[1]->options == list ? "s" : "");
 	}
 }
 

@@ -49,6 +49,7 @@ void stats_dir_merge(struct dir_stats *dst, const struct dir_stats *src)
 	dst->bytes += src->bytes;
 	dst->errors += src->errors;
 	dst->short_ios += src->short_ios;
+	dst->dropped_ios += src->dropped_ios;
 	dst->submit_done += src->submit_done;
 	if (!dst->first_errno && src->first_errno) {
 		dst->first_errno = src->first_errno;

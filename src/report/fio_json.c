@@ -158,7 +158,7 @@ static json_t *f_dir(struct jw *c, const struct dir_stats *d,
 	jw_put(c, o, "runtime", jw_u64(ms_of(rt)));
 	jw_put(c, o, "total_ios", jw_u64(d->ios));
 	jw_put(c, o, "short_ios", jw_u64(d->short_ios));
-	jw_put(c, o, "drop_ios", json_integer(0));
+	jw_put(c, o, "drop_ios", jw_u64(d->dropped_ios));
 	jw_put(c, o, "slat_ns", f_lat(c, &d->slat, j,
 	       j && j->slat_percentiles, plus));
 	jw_put(c, o, "clat_ns", f_lat(c, &d->clat, j,

@@ -216,6 +216,7 @@ static json_t *j_dir(struct jw *c, const struct dir_stats *d,
 	       json_null());
 	jw_put(c, o, "errors", jw_u64(d->errors));
 	jw_put(c, o, "short_ios", jw_u64(d->short_ios));
+	jw_put(c, o, "dropped_ios", jw_u64(d->dropped_ios));
 	jw_put(c, o, "submit_done_ios", jw_u64(d->submit_done));
 	jw_put(c, o, "first_error", j_first_error(c, d));
 	jw_put(c, o, "slat_ns", j_hist(c, &d->slat, j,

@@ -1104,6 +1104,12 @@ issue_as(struct wstate *s, const bool plain)
 			/* iodepth_low: full, wait down to it before refilling */
 			if (!plain && s->low && s->inflight >= s->depth)
 				s->drain = true;
+		} else if (r == ENGINE_END) {
+			/* the stream ended: this one moved nothing */
+			s->free_reqs[s->nfree++] = req;
+			s->issued_bytes -= req->len;
+			s->issued_ios--;
+			s->stopping = true;
 		} else {
 			s->free_reqs[s->nfree++] = req;
 			s->engine_failed = true;
@@ -1540,7 +1546,16 @@ void *worker_main(void *arg)
 		.grace_s = j->grace_time, .std_redirect = j->std_redirect,
 		.donorname = j->donorname, .directory = j->directory,
 		.inplace = j->inplace,
+		.host = j->hostname ? j->hostname : j->filename,
+		.port = (unsigned)(j->port ? j->port + j->clone : 0),
+		.proto = j->protocol, .listen = j->listen,
+		.pingpong = j->pingpong, .nodelay = j->nodelay,
+		.receiver = j->rw == RW_READ, .ttl = (unsigned)j->ttl,
+		.window_size = (unsigned)j->window_size,
+		.mss = (unsigned)j->mss, .intf = j->net_interface,
+		.size = job_per_loop(j, w->tgt->region),
 	};
+	s.ctx.stop = w->stop;
 	s.ctx.iodepth = s.depth;
 	s.ctx.clk = w->clk;
 	s.ctx.tgt = w->tgt;
@@ -1677,6 +1692,19 @@ void *worker_main(void *arg)
 		s.finished = true;
 		goto out;
 	}
+	/* net: accept or connect; the measured phase starts connected */
+	if (s.eng->start && (ret = s.eng->start(&s.ctx))) {
+		if (ret == -EINTR)
+			s.st->interrupted = true;
+		else
+			job_fail(&s, ret, "starting engine %s: %s%s%s",
+				 s.eng->name, strerror(-ret),
+				 s.eng->hint && s.eng->hint(ret) ? "; " : "",
+				 s.eng->hint && s.eng->hint(ret) ?
+				 s.eng->hint(ret) : "");
+		s.finished = true;
+		goto out;
+	}
 	s.now = clock_ticks(w->clk);
 	think_init(&s);
 	/* Before measure_start: it tells ramping from measuring by it. */
@@ -1688,8 +1716,11 @@ void *worker_main(void *arg)
 		run_loop(&s);
 	if (s.lt_on)
 		s.st->latency_depth = s.lt_qd;
-	if (!s.abandoned)
+	if (!s.abandoned) {
+		/* net over UDP: the blocks the sender numbered and lost */
+		s.st->dir[DDIR_READ].dropped_ios += s.ctx.dropped;
 		finish(&s);
+	}
 	if (!s.abandoned && s.vfy && !j->create_only)
 		verify_phase(&s);
 	/* Given up on: the kernel may still own the buffers; we are exiting */

@@ -37,8 +37,9 @@ only_warnings() {
 # usable ENGINE: the engine can start here; else notes why and fails.
 usable() {
 	# One operation a file, not 4k I/Os: tests/cli/104-fileop-engines.sh;
-	# e4defrag needs ext4 and a donor: tests/cli/196-e4defrag.sh.
-	case $1 in filecreate|filestat|filedelete|cpuio|exec|e4defrag) return 1 ;; esac
+	# e4defrag needs ext4 and a donor: tests/cli/196-e4defrag.sh; net and
+	# netsplice a peer: 192-195.
+	case $1 in filecreate|filestat|filedelete|cpuio|exec|e4defrag|net|netsplice) return 1 ;; esac
 	run --name=probe --filename=probe.dat --size=64k --ioengine="$1" \
 		--output-format=json
 	rm -f probe.dat
@@ -158,7 +159,7 @@ for m in write randwrite; do
 done
 for e in $engines; do
 	# falloc moves no data (tests/cli/130-falloc.sh checks its blocks)
-	case " null falloc filecreate filestat filedelete cpuio exec e4defrag $skipped " in *" $e "*) continue ;; esac
+	case " null falloc filecreate filestat filedelete cpuio exec e4defrag net netsplice $skipped " in *" $e "*) continue ;; esac
 	case $e in
 	sync) d=0 ;;
 	*) d=$odirect ;;

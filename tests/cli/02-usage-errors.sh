@@ -61,9 +61,9 @@ usage ../j/typo-runtime.job
 expect_in err "typo-runtime\.job:3: option 'runtim'"
 expect_in err "did you mean 'runtime'"
 
-jobfile net.job '[a]' 'ioengine=null' 'hostname=h'
-usage ../j/net.job
-expect_in err "net\.job:3: option 'hostname'"
+jobfile rdma.job '[a]' 'ioengine=null' 'verb=read'
+usage ../j/rdma.job
+expect_in err "rdma\.job:3: option 'verb'"
 expect_in err 'fio has this option but iorig does not'
 
 jobfile rbd.job '[global]' 'clientname=admin' '[a]' 'ioengine=null'
@@ -160,8 +160,8 @@ usage --name=a --runtim=1
 expect_in err "command line argument 2: option 'runtim'"
 expect_in err 'did you mean --runtime'
 
-usage --name=a --hostname=h
-expect_in err "command line argument 2: option 'hostname'"
+usage --name=a --verb=read
+expect_in err "command line argument 2: option 'verb'"
 expect_in err 'fio has this option but iorig does not'
 
 usage --name=a --clientname=admin

@@ -191,7 +191,7 @@ static void test_unknown_and_fio_only(void **state)
 			 -EINVAL);
 	assert_non_null(strstr(e.msg, "'bs'"));
 	assert_string_equal(e.option, "blocksze");
-	assert_int_equal(options_set(&j, "hostname", "h", "f", 4, &e),
+	assert_int_equal(options_set(&j, "verb", "read", "f", 4, &e),
 			 -EINVAL);
 	assert_non_null(strstr(e.msg, "fio has this option"));
 	/* later fios' options: fio 3.33 refuses them too */

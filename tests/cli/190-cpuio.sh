@@ -79,14 +79,14 @@ time_based
 EOF2
 share "$IORIG" ex.fio --output-format=json
 within "$wall" 1 1.5 || die "exit_on_io_done=1: ran ${wall}s"
-sed -i 's/^exit_on_io_done=1/exit_on_io_done=0/; s/^runtime=20/runtime=3/' \
+sed -i 's/^exit_on_io_done=1/exit_on_io_done=0/; s/^runtime=20/runtime=2/' \
 	ex.fio
 share "$IORIG" ex.fio --output-format=json
-within "$wall" 3 0.5 || die "exit_on_io_done=0: ran ${wall}s, runtime=3"
+within "$wall" 2 0.5 || die "exit_on_io_done=0: ran ${wall}s, runtime=2"
 # Another engine's exit_on_io_done is a warning only: it does not stop.
 sed -i 's/^ioengine=cpuio/ioengine=null\nrate=1m\nsize=1g/; s/^exit_on_io_done=0/exit_on_io_done=1/' ex.fio
 share "$IORIG" ex.fio --output-format=json
-within "$wall" 3 0.5 || die "null engine, exit_on_io_done=1: ran ${wall}s"
+within "$wall" 2 0.5 || die "null engine, exit_on_io_done=1: ran ${wall}s"
 
 # cpuio needs cpuload, as in fio.
 run --parse-only --name=c --ioengine=cpuio

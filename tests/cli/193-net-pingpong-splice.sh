@@ -7,7 +7,7 @@
 # pingpong likewise (plus the open message). netsplice:
 # each block is one vmsplice and one splice on both ends (no send or
 # recv), and the receiver counts every byte sent.
-# lane: serial
+# lane: parallel
 . "$(dirname "$0")/net.sh"
 . "$(dirname "$0")/lib.sh"
 command -v strace >/dev/null 2>&1 || skip "needs strace"

@@ -10,6 +10,7 @@
 # blocks check out (the moves keep the bytes). Refused:
 # a donor that exists (left byte for byte), a file on tmpfs (the message
 # names it), rw with reads, no donorname.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" -eq 0 ] || skip "needs root for losetup and mount"

@@ -8,6 +8,7 @@
 # ignores them (the man page says so), so they are not compared with it.
 # Bad input (an unknown profile, a profile option
 # without --profile or out of range) exits 2 and creates nothing.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 # ---- refusals: exit 2, the option named, nothing created ----

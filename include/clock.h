@@ -61,12 +61,18 @@ static inline uint64_t clock_span_ns(const struct clock *c, uint64_t from,
 	return (uint64_t)(((unsigned __int128)(to - from) * c->mult) >> 32);
 }
 
-/* The inverse of clock_delta_ns, for deadlines in ticks. */
+/*
+ * The inverse of clock_delta_ns, for deadlines in ticks: rounded up, so
+ * that clock_delta_ns of a span of that many ticks is at least ns (a
+ * 400 ms job stopped at its deadline's tick reported 399999999 ns when
+ * this rounded down).
+ */
 static inline uint64_t clock_ns_to_ticks(const struct clock *c, uint64_t ns)
 {
 	if (!c->tsc)
 		return ns;
-	return (uint64_t)(((unsigned __int128)ns << 32) / c->mult);
+	return (uint64_t)((((unsigned __int128)ns << 32) + c->mult - 1) /
+			  c->mult);
 }
 
 #endif

@@ -42,6 +42,7 @@
 #include "err.h"
 #include "job.h"
 #include "path.h"
+#include "sysinfo.h"
 #include "target.h"
 
 /* The kernel's ABI (fs/ext4/ext4.h): no user-space header declares it. */
@@ -282,31 +283,6 @@ int e4defrag_plan(const struct job *j, struct err_rec *e)
 	return 0;
 }
 
-/*
- * The type of the file system of st_dev, from /proc/self/mountinfo
- * ("ID PARENT MAJ:MIN ROOT POINT OPTS... - TYPE SOURCE SUPER"), into
- * buf; "unknown" when not found.
- */
-static void fs_name(dev_t dev, char *buf, size_t len)
-{
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char line[4096], want[32], *p;
-
-	snprintf(buf, len, "unknown");
-	if (!f)
-		return;
-	snprintf(want, sizeof(want), " %u:%u ", major(dev), minor(dev));
-	while (fgets(line, sizeof(line), f)) {
-		p = strstr(line, want);
-		if (!p || !(p = strstr(p, " - ")))
-			continue;
-		p += 3;
-		snprintf(buf, len, "%.*s", (int)strcspn(p, " \n"), p);
-		break;
-	}
-	fclose(f);
-}
-
 /* stat of path, or of the directory it would be made in. */
 static int stat_or_dir(const char *path, struct stat *st, struct statfs *sf)
 {
@@ -354,7 +330,10 @@ int e4defrag_plan_target(const struct target *t, const struct job *j,
 			return -EINVAL;
 		}
 		if (sf.f_type != EXT4_SUPER_MAGIC) {
-			fs_name(st.st_dev, fs, sizeof(fs));
+			if (sysinfo_mount_fs("", major(st.st_dev),
+					     minor(st.st_dev), fs, sizeof(fs),
+					     NULL, 0))
+				snprintf(fs, sizeof(fs), "unknown");
 			err_set(e, file, line, "ioengine", "ioengine=e4defrag "
 				"needs a file on ext4 (EXT4_IOC_MOVE_EXT): '%s' "
 				"is on %s (fio fails its first I/O with "

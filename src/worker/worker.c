@@ -39,6 +39,16 @@ void job_fail(struct wstate *s, int err, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* "DOING engine NAME: error[; the engine's hint]" as the job's error
+ * (the first one stays, as job_fail keeps it). */
+static void engine_failed(struct wstate *s, int err, const char *doing)
+{
+	const char *hint = s->eng->hint ? s->eng->hint(err) : NULL;
+
+	job_fail(s, err, "%s engine %s: %s%s%s", doing, s->eng->name,
+		 strerror(-err), hint ? "; " : "", hint ? hint : "");
+}
+
 static int alloc_reqs(struct wstate *s)
 {
 	const struct job *j = s->j;
@@ -1632,15 +1642,8 @@ void *worker_main(void *arg)
 	}
 	if (!ret && s.eng->init)
 		ret = s.eng->init(&s.ctx);
-	if (ret && !s.st->err) {
-		s.st->err = ret;
-		snprintf(s.st->err_msg, sizeof(s.st->err_msg), "setting up "
-			 "engine %s: %s%s%s", s.eng->name, strerror(-ret),
-			 s.eng->hint && s.eng->hint(ret) ? "; " : "",
-			 s.eng->hint && s.eng->hint(ret) ? s.eng->hint(ret) :
-			 "");
-	}
 	if (ret) {
+		engine_failed(&s, ret, "setting up");
 		s.finished = true;
 		goto out;
 	}
@@ -1697,11 +1700,7 @@ void *worker_main(void *arg)
 		if (ret == -EINTR)
 			s.st->interrupted = true;
 		else
-			job_fail(&s, ret, "starting engine %s: %s%s%s",
-				 s.eng->name, strerror(-ret),
-				 s.eng->hint && s.eng->hint(ret) ? "; " : "",
-				 s.eng->hint && s.eng->hint(ret) ?
-				 s.eng->hint(ret) : "");
+			engine_failed(&s, ret, "starting");
 		s.finished = true;
 		goto out;
 	}

@@ -601,7 +601,7 @@ int cli_emit(const struct cli *c, struct raw_doc *doc, bool globals,
 	size_t si = (size_t)-1, len;
 	const char *eq, *val;
 	char name[64];
-	int ret, pos;
+	int ret, pos, pi;
 
 	if (!globals)
 		end = c->argc;
@@ -626,10 +626,11 @@ int cli_emit(const struct cli *c, struct raw_doc *doc, bool globals,
 		}
 		eq = strchr(a, '=');
 		len = eq ? (size_t)(eq - a) : strlen(a);
-		if (profile_opt(c, a, len) >= 0) {
+		pi = profile_opt(c, a, len);
+		if (pi >= 0) {
 			/* The profile's own (cli_emit_profile). */
-			if (c->profile->opts[profile_opt(c, a, len)].type !=
-			    PROF_FLAG && profile_value_next(c, a, i))
+			if (c->profile->opts[pi].type != PROF_FLAG &&
+			    profile_value_next(c, a, i))
 				i++;
 			continue;
 		}

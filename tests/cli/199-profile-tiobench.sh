@@ -13,22 +13,15 @@
 
 # ---- refusals: exit 2, the option named, nothing created ----
 mkdir z && cd z || die "no z"
-refused() {	# refused WORD ARGS...: exit 2, WORD in stderr
-	_w=$1
-	shift
-	run "$@"
-	expect_rc 2
-	expect_in err "$_w"
-}
-refused "'nope' is not a profile" --profile=nope
-refused "option 'dir': an option of fio's profile tiobench" --dir=/tmp \
+expect_refused "'nope' is not a profile" --profile=nope
+expect_refused "option 'dir': an option of fio's profile tiobench" --dir=/tmp \
 	--name=x --size=4k
-refused "option 'threads': .*out of range" --profile=tiobench --threads=0
-refused "option 'numruns': .*out of range" --profile=tiobench --numruns=0
-refused "option 'size': .*not a number of MiB" --profile=tiobench --size=4m
-refused "option 'block': " --profile=tiobench --block=abc
-refused "option 'bogus': unknown option" --profile=tiobench --bogus=1
-refused "'bogus' is not an option of --profile=tiobench" \
+expect_refused "option 'threads': .*out of range" --profile=tiobench --threads=0
+expect_refused "option 'numruns': .*out of range" --profile=tiobench --numruns=0
+expect_refused "option 'size': .*not a number of MiB" --profile=tiobench --size=4m
+expect_refused "option 'block': " --profile=tiobench --block=abc
+expect_refused "option 'bogus': unknown option" --profile=tiobench --bogus=1
+expect_refused "'bogus' is not an option of --profile=tiobench" \
 	--profile=tiobench --cmdhelp=bogus
 cd .. && expect_dir_empty z
 

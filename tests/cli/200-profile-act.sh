@@ -11,26 +11,19 @@
 . "$(dirname "$0")/lib.sh"
 
 # ---- refusals ----
-refused() {	# refused WORD ARGS...: exit 2, WORD in stderr
-	_w=$1
-	shift
-	run "$@"
-	expect_rc 2
-	expect_in err "$_w"
-}
-refused "option 'device-names': --profile=act needs --device-names" \
+expect_refused "option 'device-names': --profile=act needs --device-names" \
 	--profile=act
-refused "option 'large-block-op-kbytes': .*smaller than a read" \
+expect_refused "option 'large-block-op-kbytes': .*smaller than a read" \
 	--profile=act --device-names=x --large-block-op-kbytes=1024
-refused "option 'test-duration': .*out of range" --profile=act \
+expect_refused "option 'test-duration': .*out of range" --profile=act \
 	--device-names=x --test-duration=1500ms
-refused "option 'threads-per-queue': .*out of range" --profile=act \
+expect_refused "option 'threads-per-queue': .*out of range" --profile=act \
 	--device-names=x --threads-per-queue=0
-refused "option 'prep': .*not a boolean" --profile=act --device-names=x \
+expect_refused "option 'prep': .*not a boolean" --profile=act --device-names=x \
 	--prep=maybe
-refused "option 'load': an option of fio's profile act" --load=2 \
+expect_refused "option 'load': an option of fio's profile act" --load=2 \
 	--name=x --size=4k
-refused "option 'profile': given twice" --profile=tiobench --profile=act \
+expect_refused "option 'profile': given twice" --profile=tiobench --profile=act \
 	--device-names=x
 [ ! -e x ] || die "a refused run created x"
 

@@ -39,6 +39,15 @@ expect_empty() {
 	[ ! -s "$T/$1" ] || die "expected empty std$1"
 }
 
+# expect_refused REGEX ARGS...: iorig ARGS exits 2 with REGEX in stderr.
+expect_refused() {
+	_why=$1
+	shift
+	run "$@"
+	expect_rc 2
+	expect_in err "$_why"
+}
+
 # The system Python when there is one: a version manager's shim (pyenv)
 # costs a tenth of a second per call.
 if [ -z "${PY:-}" ]; then

@@ -17,19 +17,23 @@
 command -v strace >/dev/null 2>&1 || skip "needs strace"
 command -v ss >/dev/null 2>&1 || skip "needs ss (iproute2)"
 
-T1="--bs=4k --time_based --runtime=1 --output-format=json"
+T1="--bs=4k --time_based --output-format=json"
 # live PORT OPTS: a 1 s iorig pair on PORT with OPTS on both ends; ss -tmi
-# half-way in $T/ss
+# half-way in $T/ss. The sender stops first and the receiver ends at its
+# close: a receiver whose own runtime ran out first would close with data
+# unread, and the sender's next write would meet a reset (seen in CI).
 live() {
-	"$IORIG" --name=r --ioengine=net --listen --port="$1" --rw=read $T1 $2 >r.json 2>"$T/rerr" &
+	"$IORIG" --name=r --ioengine=net --listen --port="$1" --rw=read $T1 --runtime=10 $2 >r.json 2>"$T/rerr" &
 	_r=$!
 	ready tcp:"$1" || die "receiver not listening"
-	"$IORIG" --name=s --ioengine=net --hostname=127.0.0.1 --port="$1" --rw=write $T1 $2 >s.json 2>"$T/serr" &
+	"$IORIG" --name=s --ioengine=net --hostname=127.0.0.1 --port="$1" --rw=write $T1 --runtime=1 $2 >s.json 2>"$T/serr" &
 	_s=$!
 	sleep 0.5
 	ss -Htmi >"$T/ss"
 	wait $_s || die "sender failed: $(cat "$T/serr")"
 	wait $_r || die "receiver failed: $(cat "$T/rerr")"
+	[ "$(dirf r.json read io_bytes)" = "$(dirf s.json write io_bytes)" ] ||
+		die "received $(dirf r.json read io_bytes), sent $(dirf s.json write io_bytes)"
 }
 # skmem FIELD SIDE: rb or tb of the receiver's (r) or sender's (s) socket
 skmem() {

@@ -58,6 +58,15 @@ int output_open(struct output *o, const char *path, const char *option,
 int output_append(struct output *o, const char *path, const char *option,
 		  struct err_rec *e);
 /*
+ * Writes n bytes at p with one write() after what o has buffered (more
+ * only if the kernel takes part of it): opened with output_append, the
+ * bytes land together after whatever other writers appended. stdio would
+ * write a large buffer in pieces (glibc: the largest multiple of its
+ * buffer at once, the rest at the next flush), and another job's append
+ * could come between them. 0, or -errno (also kept for output_close).
+ */
+int output_write_whole(struct output *o, const void *p, size_t n);
+/*
  * Flushes, and puts a temporary file in place (fsync, rename). 0, or
  * -errno: the first write error, else what failed; then the temporary
  * file is removed. Closes o either way.

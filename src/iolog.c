@@ -161,9 +161,9 @@ static void fio_line(const struct iolog *l, const struct lfile *lf,
 	fputs_unlocked(l->prio_txt, f);
 }
 
-/* Ends a .fz file's zlib stream; keep: puts a shared one's whole stream
- * into the file's buffer (flushed in one write at output_close), else
- * drops it. 0 or -errno. */
+/* Ends a .fz file's zlib stream; keep: appends a shared one's whole
+ * stream in one write (output_write_whole), else drops it. 0 or
+ * -errno. */
 static int lfile_finish(struct lfile *lf, bool keep)
 {
 	int r = lf->z && fclose(lf->z) ? -(errno ? errno : EIO) : 0;
@@ -173,10 +173,8 @@ static int lfile_finish(struct lfile *lf, bool keep)
 		if (fclose(lf->mem) && !r)
 			r = -(errno ? errno : EIO);
 		lf->mem = NULL;
-		if (!r && keep &&
-		    (setvbuf(lf->out.f, NULL, _IOFBF, lf->mlen + 1) ||
-		     fwrite(lf->mbuf, 1, lf->mlen, lf->out.f) != lf->mlen))
-			r = -(errno ? errno : EIO);
+		if (!r && keep)
+			r = output_write_whole(&lf->out, lf->mbuf, lf->mlen);
 		free(lf->mbuf);
 		lf->mbuf = NULL;
 	}

@@ -249,6 +249,17 @@ int output_append(struct output *o, const char *path, const char *option,
 	return open_mode(o, path, option, false, true, e);
 }
 
+int output_write_whole(struct output *o, const void *p, size_t n)
+{
+	if (o->f && fflush(o->f)) {
+		if (!o->err)
+			o->err = errno ? errno : EIO;
+		return -o->err;
+	}
+	/* cookie_write: one write(), again only for what it left */
+	return cookie_write(o, p, n) == (ssize_t)n ? 0 : -o->err;
+}
+
 int output_close(struct output *o)
 {
 	int ret = 0;

@@ -66,16 +66,34 @@ fio --inflate-log=j_clat.1.log.fz > c.txt || die "inflate"
 [ "$(head -n 1 c.txt | tr ',' '\n' | wc -l)" -eq 5 ] || die "not 5 fields"
 
 # two jobs at once, one shared file: two zlib streams back to back, not
-# interleaved (32768 records each, more than a 1 MiB buffer's worth)
+# interleaved (32768 records each, more than a 1 MiB buffer's worth):
+# each job appends its stream in one write (strace: one write per
+# descriptor opened on the file; stdio once split a stream in two and
+# the other job's landed between the pieces, 1 run in 8)
 rm -f s_*
 truncate -s 8m h
-run --name=a --filename=h --size=4m --bs=128 --layout=0 \
+shared_strace=
+if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null; then
+	# -ff: a file per thread, so no call is split by another's
+	shared_strace="strace -ff -qq -e trace=openat,write -o $T/st"
+fi
+$shared_strace "$IORIG" --name=a --filename=h --size=4m --bs=128 --layout=0 \
 	--write_iops_log=s --per_job_logs=0 --log_store_compressed=1 \
 	--log_offset=1 \
 	--name=b --filename=h --offset=4m --size=4m --bs=128 --layout=0 \
 	--write_iops_log=s --per_job_logs=0 --log_store_compressed=1 \
-	--log_offset=1
+	--log_offset=1 >"$T/out" 2>"$T/err"
+rc=$?
 expect_rc 0
+if [ -n "$shared_strace" ]; then
+	cat "$T"/st.* >"$T/st"
+	fds=$(grep 's_iops.log.fz' "$T/st" | grep -o '= [0-9]*$' | awk '{ print $2 }')
+	[ "$(echo $fds | wc -w)" -eq 2 ] || die "shared: not 2 opens: $(grep s_iops "$T/st")"
+	for fd in $fds; do
+		n=$(grep -c "^write($fd," "$T/st")
+		[ "$n" -eq 1 ] || die "shared: $n writes on fd $fd, expected one"
+	done
+fi
 fio --inflate-log=s_iops.log.fz > s.txt || die "inflate shared"
 "$PY" - s.txt <<'PYEOF' || die "shared: not every offset of both jobs once"
 import sys

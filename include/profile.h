@@ -91,7 +91,22 @@ struct act_tally;
 bool profile_tallies(const struct profile *p, const char *const *vals);
 /* For the test-duration of vals (one slice an hour); NULL: no memory. */
 struct act_tally *act_tally_new(const char *const *vals);
-void act_tally_add(struct act_tally *t, uint64_t since_ns, uint64_t lat_ns);
+/*
+ * One job's own I/Os of the hour it is in. fio judges each act job on its
+ * own, at its first completion after an hour of its run, and a failed
+ * hour ends that job with an error; the table at the end adds all jobs.
+ */
+struct act_hour {
+	uint64_t slice;			/* the hour counted in c */
+	uint64_t c[1 + ACT_NCRIT];	/* I/Os; those over each limit */
+};
+/*
+ * Counts the I/O in t and in h. Returns 0, or, at h's first I/O after an
+ * hour that failed, -ETIMEDOUT with why set (the hour, the share over the
+ * limit, the limit).
+ */
+int act_tally_add(struct act_tally *t, struct act_hour *h, uint64_t since_ns,
+		  uint64_t lat_ns, char *why, size_t whylen);
 /* fio's table and verdict on f; true when a slice failed. */
 bool act_tally_print(FILE *f, const struct act_tally *t);
 void act_tally_free(struct act_tally *t);

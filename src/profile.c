@@ -288,21 +288,59 @@ void act_tally_free(struct act_tally *t)
 	free(t);
 }
 
-void act_tally_add(struct act_tally *t, uint64_t since_ns, uint64_t lat_ns)
+/* Highest limit the I/O's latency is over, or -1. */
+static int act_over(uint64_t lat_ns)
 {
-	uint64_t k = since_ns / ACT_SLICE_NS, us = lat_ns / 1000;
+	uint64_t us = lat_ns / 1000;
 	int i;
 
+	for (i = ACT_NCRIT - 1; i >= 0; i--)
+		if (us > act_crit[i].us)
+			return i;
+	return -1;
+}
+
+/* fio's test of a slice: the per mille at or over the limit. */
+static bool act_fails(uint64_t n, uint64_t over, int i, double *pct)
+{
+	*pct = n ? 100.0 * (double)over / (double)n : 0.0;
+	return *pct * 10.0 >= (double)act_crit[i].max_permille;
+}
+
+int act_tally_add(struct act_tally *t, struct act_hour *h, uint64_t since_ns,
+		  uint64_t lat_ns, char *why, size_t whylen)
+{
+	uint64_t k = since_ns / ACT_SLICE_NS;
+	int i, over = act_over(lat_ns), r = 0;
+	double pct;
+
+	if (k != h->slice) {
+		/* the job's first I/O after an hour: judge that hour */
+		for (i = 0; i < ACT_NCRIT && h->c[0] && !r; i++)
+			if (act_fails(h->c[0], h->c[1 + i], i, &pct)) {
+				snprintf(why, whylen, "act: hour %" PRIu64
+					 ": %.2f%% of the job's I/Os over %u "
+					 "ms, the pass criterion is under "
+					 "%.1f%%", h->slice + 1, pct,
+					 (unsigned)(act_crit[i].us / 1000),
+					 (double)act_crit[i].max_permille /
+					 10.0);
+				r = -ETIMEDOUT;
+			}
+		memset(h, 0, sizeof(*h));
+		h->slice = k;
+	}
+	h->c[0]++;
+	if (over >= 0)
+		h->c[1 + over]++;
 	/* a late completion past the test's last hour is left out */
 	if (k >= t->nslices)
-		return;
+		return r;
 	atomic_fetch_add_explicit(&t->c[k][0], 1, memory_order_relaxed);
-	for (i = ACT_NCRIT - 1; i >= 0; i--)
-		if (us > act_crit[i].us) {
-			atomic_fetch_add_explicit(&t->c[k][1 + i], 1,
-						  memory_order_relaxed);
-			break;
-		}
+	if (over >= 0)
+		atomic_fetch_add_explicit(&t->c[k][1 + over], 1,
+					  memory_order_relaxed);
+	return r;
 }
 
 bool act_tally_print(FILE *f, const struct act_tally *t)
@@ -323,10 +361,7 @@ bool act_tally_print(FILE *f, const struct act_tally *t)
 		fprintf(f, "   %2u", (unsigned)(k + 1));
 		for (i = 0; i < ACT_NCRIT; i++) {
 			over = atomic_load(&t->c[k][1 + i]);
-			pct[i] = n ? 100.0 * (double)over / (double)n : 0.0;
-			/* fio's test: the per mille at or over the limit */
-			fails += pct[i] * 10.0 >=
-				 (double)act_crit[i].max_permille;
+			fails += act_fails(n, over, i, &pct[i]);
 		}
 		/* fio prints the same figures as "trans" and "device" */
 		for (half = 0; half < 2; half++)

@@ -784,8 +784,16 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 			 s->lat_max[req->ddir]);
 	if (__builtin_expect(s->lt_on, 0) && req->ddir != DDIR_TRIM)
 		lt_done(s, d, req, lat);
-	if (__builtin_expect(s->act != NULL, 0) && !s->ramp_end)
-		act_tally_add(s->act, clock_span_ns(clk, s->t0, s->now), lat);
+	if (__builtin_expect(s->act != NULL, 0) && !s->ramp_end) {
+		char why[160];
+		int r = act_tally_add(s->act, &s->act_hour,
+				      clock_span_ns(clk, s->t0, s->now), lat,
+				      why, sizeof(why));
+
+		/* fio's act ends a job at its first failed hour */
+		if (r)
+			job_fail(s, r, "%s", why);
+	}
 	if (s->irec)
 		ival_rec_add(s->irec, req->ddir, lat);
 	if (__builtin_expect(s->iolog != NULL, 0))

@@ -17,6 +17,7 @@
 #include "fill.h"
 #include "gen.h"
 #include "procattr.h"
+#include "profile.h"
 #include "verify.h"
 #include "worker.h"
 
@@ -159,8 +160,9 @@ struct wstate {
 	 * false: none of it is used */
 	bool lt_on, lt_quiesce, lt_end_run;
 	/* --profile=act: each measured completion's latency goes into the
-	 * profile's table (profile.h); NULL: off. */
+	 * profile's table (profile.h) and the job's own hour; NULL: off. */
 	struct act_tally *act;
+	struct act_hour act_hour;
 	unsigned lt_qd, lt_low, lt_high, lt_stable;
 	uint64_t lt_win_start, lt_win_ios, lt_ios, lt_failed;
 	uint64_t lt_window;	/* ticks */

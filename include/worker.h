@@ -116,6 +116,8 @@ struct worker {
 					 * group has exitall(_on_error) */
 	struct worker *peers;		/* wait_for: the run's workers */
 	size_t npeers;
+	unsigned together;		/* clones started with this one (it
+					 * too): the CPUs they share */
 };
 
 /* The thread body; returns NULL. Errors land in w->stats->err. */

@@ -446,7 +446,7 @@ static unsigned start_group(const struct plan *p, unsigned wg,
 			    struct worker_gate *gate, atomic_int *halt)
 {
 	struct err_rec e;
-	unsigned n = 0;
+	unsigned n = 0, together = 0;
 	size_t i;
 	int ret;
 
@@ -515,9 +515,12 @@ static unsigned start_group(const struct plan *p, unsigned wg,
 	}
 	if (lv->watch && lv->watch->peers)
 		peers_opened(p, wg, tg, w, r, lv->watch->peers);
+	for (i = 0; i < p->njobs; i++)
+		together += p->jobs[i].wait_group == wg && w[i].started;
 	for (i = 0; i < p->njobs; i++) {
 		if (p->jobs[i].wait_group != wg || !w[i].started)
 			continue;
+		w[i].together = together;
 		w[i].started = false;
 		ret = start_worker(&w[i]);
 		if (ret) {

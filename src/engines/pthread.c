@@ -423,7 +423,7 @@ static void pt_cpu(struct engine_ctx *ctx, struct cpu_usage *c)
 
 const struct engine_ops engine_pthread = {
 	.name = "pthread",
-	.flags = ENGINE_STAMPS_DONE,
+	.flags = ENGINE_STAMPS_DONE | ENGINE_OWN_THREADS,
 	.options = (const char *const[]){ "pool_threads", NULL },
 	.help = "threads doing blocking pread/pwrite, iodepth in flight",
 	.init = pt_init,

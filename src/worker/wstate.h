@@ -103,6 +103,7 @@ struct wstate {
 	bool adaptive;			/* batching left to the worker */
 	bool trickle;			/* device-bound: one at a time */
 	bool one_cpu;			/* may run on one CPU only */
+	bool spare_cpu;			/* has CPUs to spare (wait_batch) */
 	uint64_t wait_avg_ns;		/* batch waits: per completion */
 	unsigned waits_trickled;	/* count to TRICKLE_PROBE */
 	bool stopping;

@@ -59,7 +59,7 @@ for bad in "cpus_allowed=$ncpu" "cpus_allowed=1-0" "cpus_allowed=0,x" \
 done
 
 # A clone pinned to one CPU batches as under taskset (worker.c's
-# on_one_cpu): its figures are sane and it ran where it was told.
+# cpus_allowed()): its figures are sane and it ran where it was told.
 run --name=p --ioengine=null --size=16m --cpus_allowed=1 \
 	--output-format=json
 expect_rc 0

@@ -1,0 +1,64 @@
+#!/bin/sh
+# How many completions a full queue waits for by default (worker.c's
+# wait_batch, the man page's iodepth_batch_submit), as the kernel sees
+# the waits: the min_complete of each io_uring_enter that waits, from
+# the syscalls tracepoint (a trace instance of this test's own, the lines
+# of this process picked by their thread group id). 4 KiB random reads
+# of a cached file at iodepth=32 (invalidate=0), every read punted to
+# io_uring's io-wq (force_async=1), so that completions come from a
+# kernel thread as zram's do (the tracepoint prints 4 and 0x20):
+# - one job whose thread may use two CPUs or more: 4 (an eighth);
+# - pinned to one CPU (taskset): 32 (the whole queue);
+# - as many clones as CPUs (no CPU to spare): 16 (half).
+# lane: parallel
+. "$(dirname "$0")/lib.sh"
+
+ncpu=$(getconf _NPROCESSORS_ONLN)
+[ "$ncpu" -ge 2 ] || skip "needs 2 CPUs, this machine has $ncpu"
+TR=/sys/kernel/tracing
+E=events/syscalls/sys_enter_io_uring_enter
+[ -w "$TR/instances" ] || skip "no writable tracefs instances at $TR"
+[ -d "$TR/$E" ] || skip "no $E tracepoint"
+I=$TR/instances/iorig-t201-$$
+mkdir "$I" || skip "cannot make a trace instance"
+trap 'echo 0 >"$I/$E/enable" 2>/dev/null; rmdir "$I" 2>/dev/null; cd /; rm -rf "$T"' EXIT
+echo 1 >"$I/options/record-tgid"
+echo "min_complete > 0" >"$I/$E/filter"
+echo 1 >"$I/$E/enable"
+
+"$IORIG" --name=lay --filename=f.dat --size=16m --rw=write --bs=1m \
+	--end_fsync=1 >/dev/null || die "layout failed"
+
+# waits [PREFIX...] -- ARGS: the most frequent min_complete of the run's
+# waiting io_uring_enter calls, then how many calls had it out of all
+waits() {
+	_pre=
+	while [ "$1" != -- ]; do
+		_pre="$_pre $1"
+		shift
+	done
+	shift
+	: >"$I/trace"
+	$_pre "$IORIG" --name=w --filename=f.dat --size=16m --ioengine=io_uring \
+		--rw=randread --bs=4k --iodepth=32 --force_async=1 \
+		--invalidate=0 --loops=5 --number_ios=20000 "$@" >"$T/out" \
+		2>"$T/err" &
+	_p=$!
+	wait $_p || die "iorig $*: failed: $(cat "$T/err")"
+	grep -E "\( *$_p\)" "$I/trace" |
+		grep -o 'min_complete: [0-9a-fx]*' | awk '{ print $2 }' |
+		sort | uniq -c | sort -rn >"$T/mc"
+	awk 'NR == 1 { v = $2; n = $1 } { all += $1 }
+	     END { print v, n + 0, all + 0 }' "$T/mc"
+}
+check() {
+	set -- $1 "$2" "$3"
+	[ "$3" -gt 0 ] ||
+		die "$5: no waiting io_uring_enter in the trace"
+	[ $(($1)) -eq "$4" ] && [ $(($2 * 10)) -ge $(($3 * 6)) ] ||
+		die "$5: waits for $(($1)) in $2 of $3 calls, expected mostly $4: $(cat "$T/mc")"
+}
+check "$(waits -- )" 4 "unpinned, $ncpu CPUs"
+check "$(waits taskset -c 0 -- )" 32 "taskset -c 0"
+check "$(waits -- --numjobs="$ncpu")" 16 "numjobs=$ncpu"
+echo "ok: a full queue of 32 waits for 4 unpinned, 32 on one CPU, 16 with a clone per CPU"

@@ -10,7 +10,8 @@
 # - one job whose thread may use two CPUs or more: 4 (an eighth);
 # - pinned to one CPU (taskset): 32 (the whole queue);
 # - as many clones as CPUs (no CPU to spare): 16 (half).
-# lane: parallel
+# lane: serial (a loaded machine can slow the completions enough
+# that the job waits for fewer, as it should on a slow device)
 . "$(dirname "$0")/lib.sh"
 
 ncpu=$(getconf _NPROCESSORS_ONLN)

@@ -512,11 +512,11 @@ static unsigned start_group(const struct plan *p, unsigned wg,
 		}
 		/* Opened: started below, once every file of the group is. */
 		w[i].started = true;
+		together++;
 	}
+	/* (should the peers cancel the group, none of it starts) */
 	if (lv->watch && lv->watch->peers)
 		peers_opened(p, wg, tg, w, r, lv->watch->peers);
-	for (i = 0; i < p->njobs; i++)
-		together += p->jobs[i].wait_group == wg && w[i].started;
 	for (i = 0; i < p->njobs; i++) {
 		if (p->jobs[i].wait_group != wg || !w[i].started)
 			continue;

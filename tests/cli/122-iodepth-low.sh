@@ -8,8 +8,7 @@
 # iodepth_low iorig refills before it drains that far.
 . "$(dirname "$0")/lib.sh"
 
-command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null ||
-	skip "needs a working strace"
+strace_works || skip "needs a working strace"
 loop_disk d.img 16
 # A device that completes I/Os one by one (blkio throttle: 3000 reads/s),
 # so that a job without iodepth_low surely refills before it drains.

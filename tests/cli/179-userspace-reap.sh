@@ -8,8 +8,7 @@
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
 
-command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null ||
-	skip "needs a working strace"
+strace_works || skip "needs a working strace"
 loop_disk d.img 16
 n=$(basename "$dev")
 N=3000

@@ -73,7 +73,7 @@ fio --inflate-log=j_clat.1.log.fz > c.txt || die "inflate"
 rm -f s_*
 truncate -s 8m h
 shared_strace=
-if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null; then
+if strace_works; then
 	# -ff: a file per thread, so no call is split by another's
 	shared_strace="strace -ff -qq -e trace=openat,write -o $T/st"
 fi

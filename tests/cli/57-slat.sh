@@ -18,10 +18,7 @@
 loop_disk disk.img 8
 N=150
 have_strace=1
-command -v strace >/dev/null 2>&1 || have_strace=0
-if [ $have_strace = 1 ] && ! strace -f -o /dev/null true 2>/dev/null; then
-	have_strace=0
-fi
+strace_works || have_strace=0
 [ $have_strace = 1 ] || echo "note: no working strace: checking the trace only"
 
 # check ENGINE CALL JSON TRACE [STRACE]

@@ -43,8 +43,7 @@ expect_rc 0
 expect_in out '^  of the runtime: think 10[0-9]\.[0-9]{2}ms$'
 
 # ---- the stalls, counted by strace ----
-if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null
-then
+if strace_works; then
 	# stalls ARGS...: runs iorig under strace with thinktime=37ms;
 	# prints the sleeps of ~37 ms (the main thread sleeps 20 ms steps).
 	stalls() {

@@ -14,8 +14,7 @@
 # - a job that only reads makes no final fsync.
 . "$(dirname "$0")/lib.sh"
 
-command -v strace >/dev/null 2>&1 || skip "needs strace"
-strace -f -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+strace_works || skip "needs a working strace"
 
 # calls FILE: fsync and fdatasync calls in an strace -f log.
 calls() {

@@ -15,6 +15,12 @@ run() {
 	rc=$?
 }
 
+# strace_works: strace is there and may trace here (a container can
+# forbid ptrace).
+strace_works() {
+	command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null
+}
+
 die() {
 	echo "FAILED: $*"
 	echo "--- stdout"; head -c 3000 "$T/out" 2>/dev/null

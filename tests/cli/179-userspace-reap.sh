@@ -16,14 +16,14 @@ N=3000
 # reap MODE...: the run under strace; sets calls (io_getevents), dev
 # (reads the device counted), ios (the job's reads).
 reap() {
-	a=$(awk '{ print $1 + $2 }' "/sys/block/$n/stat")
+	a=$(awk '{ printf "%.0f\n", $1 + $2 }' "/sys/block/$n/stat")
 	strace -f -c -e trace=io_getevents,io_submit -o "$T/st" "$IORIG" \
 		--name=r --filename="$dev" --rw=randread --bs=4k --iodepth=8 \
 		--ioengine=libaio --direct=1 --number_ios=$N \
 		--output-format=json "$@" >"$T/out" 2>"$T/err"
 	rc=$?
 	expect_rc 0
-	b=$(awk '{ print $1 + $2 }' "/sys/block/$n/stat")
+	b=$(awk '{ printf "%.0f\n", $1 + $2 }' "/sys/block/$n/stat")
 	dev_ios=$((b - a))
 	calls=$(awk '$NF == "io_getevents" { print $4 }' "$T/st")
 	calls=${calls:-0}

@@ -13,9 +13,11 @@
 src="$top/jobs/real"
 ls "$src"/*.fio >/dev/null 2>&1 || die "no job files in $src"
 loop_disk disk.img 64
-# Sectors read + written by the loop device (/sys/block/*/stat fields 3, 7).
+# Sectors read + written by the loop device (/sys/block/*/stat fields 3, 7;
+# printf: mawk prints a sum past 2^31 as 2.15e+09, which a long-used
+# loop device reaches).
 devsectors() {
-	awk '{ print $3 + $7 }' "/sys/block/$(basename "$dev")/stat"
+	awk '{ printf "%.0f\n", $3 + $7 }' "/sys/block/$(basename "$dev")/stat"
 }
 mkdir scratch short || die "mkdir"
 # Short copies side by side, so include lines resolve as in the originals.

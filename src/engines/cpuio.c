@@ -98,7 +98,7 @@ static void cpuio_exit(struct engine_ctx *ctx)
 const struct engine_ops engine_cpuio = {
 	.name = "cpuio",
 	.help = "no I/O: cpuload percent of the time busy on the CPU",
-	.flags = ENGINE_SYNC | ENGINE_NOIO | ENGINE_NODATA,
+	.flags = ENGINE_SYNC | ENGINE_NOIO | ENGINE_NODATA | ENGINE_NOT_IO,
 	.options = (const char *const[]){ "cpuload", "cpuchunks", "cpumode",
 					   "exit_on_io_done", NULL },
 	.init = cpuio_init,

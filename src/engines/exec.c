@@ -192,7 +192,7 @@ static void exec_exit(struct engine_ctx *ctx)
 const struct engine_ops engine_exec = {
 	.name = "exec",
 	.help = "no I/O: runs program= for the job's runtime",
-	.flags = ENGINE_SYNC | ENGINE_NOIO | ENGINE_NODATA,
+	.flags = ENGINE_SYNC | ENGINE_NOIO | ENGINE_NODATA | ENGINE_NOT_IO,
 	.options = (const char *const[]){ "program", "arguments",
 					   "grace_time", "std_redirect",
 					   NULL },

@@ -99,8 +99,8 @@ static bool others_done(const struct wstate *s)
 
 /*
  * exit_on_io_done (cpuio): every other job of our wait group that does
- * I/O (not cpuio) has ended, and there was one (fio's meaning: with
- * cpuio jobs only, the job runs its course).
+ * I/O (not cpuio or exec, fio's FIO_NOIO engines) has ended, and there
+ * was one (fio's meaning: with such jobs only, the job runs its course).
  */
 static bool io_done(const struct wstate *s)
 {
@@ -111,7 +111,7 @@ static bool io_done(const struct wstate *s)
 
 		if (o == s->w || !o->job ||
 		    o->job->wait_group != s->j->wait_group ||
-		    !strcmp(o->job->ioengine, "cpuio"))
+		    (o->job->engine->flags & ENGINE_NOT_IO))
 			continue;
 		n++;
 		if (!atomic_load_explicit(&o->live.done, memory_order_acquire))

@@ -64,6 +64,10 @@ struct run_result {
 	struct run_targets *targets;	/* one per plan->jobs[i], or NULL */
 	struct sysinfo_disks disks;	/* devices under the targets */
 	const struct raw_doc *doc;	/* the options as given, or NULL */
+	/* --profile=NAME and its options as given (NULL: not given), which
+	 * fio lists among its global options; profile NULL: none. */
+	const struct profile *profile;
+	const char *const *profile_vals;
 	/* Checks, repeats and baseline figures (check.h); NULL: none. */
 	const struct check_report *checks;
 	/* The report set collected once after the run (result_collect), or

@@ -813,6 +813,8 @@ int main(int argc, char **argv)
 	if (act)
 		act_report(&c, act);
 	r.doc = &doc;
+	r.profile = c.profile;
+	r.profile_vals = c.profile_vals;
 	r.argc = argc;
 	r.argv = argv;
 	chart_failed = c.chart && draw_chart(&c, &r);

@@ -32,6 +32,7 @@
 #include <jansson.h>
 
 #include "options.h"
+#include "profile.h"
 #include "jsonw.h"
 #include "report.h"
 #include "fio_int.h"
@@ -268,12 +269,21 @@ static json_t *f_section_opts(struct jw *c, json_t *o,
 	return o;
 }
 
-/* The [global] sections' options, later ones winning. */
-static json_t *f_global_opts(struct jw *c, const struct raw_doc *doc)
+/*
+ * The options of the command line's profile as given (fio lists them as
+ * global options: --device-names=... of act), then the [global] sections'
+ * options, later ones winning.
+ */
+static json_t *f_global_opts(struct jw *c, const struct run_result *r)
 {
+	const struct raw_doc *doc = r->doc;
 	json_t *o = json_object();
 	size_t i;
 
+	for (i = 0; o && r->profile && r->profile->opts[i].name; i++)
+		if (r->profile_vals[i])
+			jw_put(c, o, r->profile->opts[i].name,
+			       jw_str(r->profile_vals[i]));
 	for (i = 0; o && doc && i < doc->nsecs; i++)
 		if (doc->secs[i].is_global)
 			f_section_opts(c, o, &doc->secs[i]);
@@ -528,7 +538,7 @@ static void put_header(struct jw *c, json_t *root,
 	jw_put(c, root, "timestamp_ms",
 	       json_integer((json_int_t)r->start_time_ms));
 	jw_put(c, root, "time", jw_str(when));
-	put_opts(c, root, "global options", f_global_opts(c, r->doc));
+	put_opts(c, root, "global options", f_global_opts(c, r));
 }
 
 /* plus: json+, the histograms' bins with their percentiles. */

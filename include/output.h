@@ -33,6 +33,9 @@ struct output {
 	const char *path;	/* NULL: standard output */
 	const char *option;	/* "output" or "stream", for messages */
 	char *tmp;		/* renamed to path at the end; NULL: none */
+	/* fd is an unnamed file (O_TMPFILE) that output_close() names tmp
+	 * just before the rename: a run killed before leaves nothing. */
+	bool anon;
 	int fd;
 	int err;		/* first write error (errno), 0: none */
 	FILE *f;

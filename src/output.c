@@ -160,8 +160,8 @@ static mode_t new_mode(const char *path)
 	return 0666 & ~mask;
 }
 
-/* A temporary file beside path: o->tmp and o->fd. */
-static int open_tmp(struct output *o)
+/* ".NAME.XXXXXX" beside path in o->tmp (not created); 0 or -ENOMEM. */
+static int tmp_name(struct output *o)
 {
 	const char *slash = strrchr(o->path, '/');
 	int dirlen = slash ? (int)(slash - o->path + 1) : 0;
@@ -171,14 +171,133 @@ static int open_tmp(struct output *o)
 		o->tmp = NULL;
 		return -ENOMEM;
 	}
-	o->fd = mkostemp(o->tmp, O_CLOEXEC);
-	if (o->fd < 0) {
+	return 0;
+}
+
+/* A temporary file beside path, named: o->tmp and its fd in *fd. */
+static int open_named_tmp(struct output *o, int *fd)
+{
+	int ret = tmp_name(o);
+
+	if (ret)
+		return ret;
+	*fd = mkostemp(o->tmp, O_CLOEXEC);
+	if (*fd < 0) {
+		ret = -errno;
 		free(o->tmp);
 		o->tmp = NULL;
-		return -errno;
+		return ret;
 	}
-	if (fchmod(o->fd, new_mode(o->path)))
+	if (fchmod(*fd, new_mode(o->path)))
 		return -errno;
+	return 0;
+}
+
+/*
+ * The file the report is written to until it replaces path: an unnamed
+ * one in path's directory (O_TMPFILE) where the file system has them, so
+ * that a run killed meanwhile (SIGKILL, mpirun ending a rank) leaves no
+ * temporary file behind; else a named one.
+ */
+static int open_tmp(struct output *o)
+{
+	const char *slash = strrchr(o->path, '/');
+	char *dir = slash ? strndup(o->path, (size_t)(slash - o->path) +
+				    (slash == o->path)) : NULL;
+
+	if (slash && !dir)
+		return -ENOMEM;
+	o->fd = open(dir ? dir : ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	free(dir);
+	if (o->fd >= 0) {
+		o->anon = true;
+		return fchmod(o->fd, new_mode(o->path)) ? -errno : 0;
+	}
+	/* not on this file system (EOPNOTSUPP) or kernel: a named one, which
+	 * also says why when the directory cannot be written */
+	return open_named_tmp(o, &o->fd);
+}
+
+/* Copy the unnamed file's bytes to fd (its name could not be linked). */
+static int copy_anon(int from, int to)
+{
+	char buf[65536];
+	off_t off = 0;
+	ssize_t n, w;
+
+	for (;;) {
+		n = pread(from, buf, sizeof(buf), off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : 0;
+		for (w = 0; w < n;) {
+			ssize_t k = write(to, buf + w, (size_t)(n - w));
+
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0)
+				return k < 0 ? -errno : -EIO;
+			w += k;
+		}
+		off += n;
+	}
+}
+
+/*
+ * Give the unnamed file the name o->tmp, to be renamed over path: linked
+ * by its descriptor (AT_EMPTY_PATH, which needs CAP_DAC_READ_SEARCH) or
+ * through /proc/self/fd; failing both, its bytes are copied to a named
+ * temporary file, whose descriptor then replaces it. 0 or -errno.
+ */
+static int name_anon(struct output *o)
+{
+	char proc[64], *end;
+	unsigned tries;
+	int ret, fd;
+
+	ret = tmp_name(o);
+	if (ret)
+		return ret;
+	end = o->tmp + strlen(o->tmp) - 6;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", o->fd);
+	for (tries = 0; tries < 100; tries++) {
+		unsigned v = (unsigned)getpid() * 2654435761u ^
+			     (unsigned)random() ^ tries * 40503u;
+		int i;
+
+		for (i = 0; i < 6; i++, v /= 36)
+			end[i] = "0123456789abcdefghijklmnopqrstuvwxyz"[v % 36];
+		if (!linkat(o->fd, "", AT_FDCWD, o->tmp, AT_EMPTY_PATH) ||
+		    (errno != EEXIST &&
+		     !linkat(AT_FDCWD, proc, AT_FDCWD, o->tmp,
+			     AT_SYMLINK_FOLLOW)))
+			return 0;
+		if (errno != EEXIST)
+			break;
+	}
+	free(o->tmp);
+	o->tmp = NULL;
+	ret = open_named_tmp(o, &fd);
+	if (!ret)
+		ret = copy_anon(o->fd, fd);
+	if (!ret && fsync(fd))
+		ret = -errno;
+	if (ret) {
+		if (o->tmp) {
+			close(fd);
+			unlink(o->tmp);
+		}
+		return ret;
+	}
+	/* fclose() closes o->fd: the named file's descriptor goes there */
+	if (dup3(fd, o->fd, O_CLOEXEC) < 0) {
+		ret = -errno;
+		close(fd);
+		unlink(o->tmp);
+		return ret;
+	}
+	close(fd);
 	return 0;
 }
 
@@ -266,8 +385,15 @@ int output_close(struct output *o)
 
 	if (o->f && fflush(o->f) && !o->err)
 		o->err = errno ? errno : EIO;
-	if (!o->err && o->tmp && fsync(o->fd))
+	if (!o->err && (o->tmp || o->anon) && fsync(o->fd))
 		o->err = errno;
+	if (!o->err && o->anon) {
+		int r = name_anon(o);
+
+		if (r)
+			o->err = -r;
+	}
+	o->anon = false;
 	if (o->f && fclose(o->f) && !o->err)
 		o->err = errno ? errno : EIO;
 	o->f = NULL;
@@ -289,6 +415,7 @@ void output_discard(struct output *o)
 		close(o->fd);
 	o->f = NULL;
 	o->fd = -1;
+	o->anon = false;
 	if (o->tmp)
 		unlink(o->tmp);
 	free(o->tmp);

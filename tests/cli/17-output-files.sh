@@ -8,7 +8,9 @@
 #   (a symlink to --output, standard output redirected to --stream);
 # - --output replaces the previous report only once the new one is whole:
 #   a run that is killed, or fails to write its report, leaves it as it
-#   was, and leaves no temporary file after a failure it sees;
+#   was, and leaves no temporary file after a failure it sees, nor,
+#   where the file system has unnamed files (O_TMPFILE), after a SIGKILL
+#   (named by linkat; copied to a named file when linkat fails);
 # - a report that cannot be written names the real cause (ENOSPC);
 # - started with standard output or error closed, nothing the tool
 #   prints lands in a target.
@@ -108,7 +110,16 @@ kill -KILL "$pid"
 wait "$pid" 2>/dev/null
 [ "$(cat old.txt)" = "previous report" ] ||
 	die "a killed run changed the previous report: $(head -c 200 old.txt)"
-rm -f .old.txt.*	# a SIGKILL leaves its temporary file: nothing to do
+# The report was written to an unnamed file: nothing is left (a file
+# system without O_TMPFILE gets a named one, which a SIGKILL leaves).
+if "$PY" -c 'import os; os.close(os.open(".", os.O_TMPFILE | os.O_WRONLY))' \
+	2>/dev/null; then
+	ls -A | grep -q '^\.old\.txt\.' &&
+		die "a killed run left a temporary file: $(ls -A)"
+else
+	echo "note: no O_TMPFILE in $T: a killed run leaves its temporary file"
+	rm -f .old.txt.*
+fi
 
 # A run that ends: the new report replaces it, with the file's mode.
 chmod 640 old.txt
@@ -118,6 +129,60 @@ expect_rc 0
 	die "the new report did not replace the old one"
 [ "$(stat -c %a old.txt)" = 640 ] || die "the report's mode changed: $(stat -c %a old.txt)"
 ls -A | grep -q '^\.old\.txt\.' && die "a temporary file is left: $(ls -A)"
+
+# The unnamed file gets its name by linkat(2) just before the rename. As
+# another user (linked by descriptor where the kernel lets the file's
+# opener, else through /proc/self/fd), and with every linkat failing (an
+# LD_PRELOAD shim: its bytes are then copied to a named file), the report
+# replaces the old one and nothing else is left.
+if command -v setpriv >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ] &&
+   setpriv --reuid=65534 --regid=65534 --clear-groups "$IORIG" --version \
+	>/dev/null 2>&1; then
+	mkdir -p asuser && chmod 777 asuser && chmod 755 "$T"
+	echo "previous report" >asuser/r.json && chmod 666 asuser/r.json
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$IORIG" \
+		--name=n --ioengine=null --size=1m --output-format=json \
+		-o asuser/r.json 2>"$T/err"
+	rc=$?
+	expect_rc 0
+	"$PY" -c 'import json,sys; json.load(open(sys.argv[1]))' \
+		asuser/r.json || die "as nobody: the report was not replaced"
+	[ "$(ls -A asuser)" = r.json ] ||
+		die "as nobody: left beside the report: $(ls -A asuser)"
+fi
+# (a sanitizer's runtime must come first: no preloaded shim there)
+if command -v cc >/dev/null 2>&1 && [ -z "${IORIG_SAN:-}" ]; then
+	cat >nolink.c <<'EOF2'
+#include <errno.h>
+int linkat(int a, const char *b, int c, const char *d, int e)
+{
+	(void)a; (void)b; (void)c; (void)d; (void)e;
+	errno = ENOENT;
+	return -1;
+}
+EOF2
+	cc -shared -fPIC -o nolink.so nolink.c || die "cannot build the shim"
+	mkdir -p nolink
+	echo "previous report" >nolink/r.json && chmod 604 nolink/r.json
+	LD_PRELOAD=$T/nolink.so "$IORIG" --name=n --ioengine=null --size=1m \
+		--output-format=json -o nolink/r.json 2>"$T/err"
+	rc=$?
+	expect_rc 0
+	"$PY" -c 'import json,sys; json.load(open(sys.argv[1]))' \
+		nolink/r.json || die "linkat failing: the report was not replaced"
+	[ "$(ls -A nolink)" = r.json ] ||
+		die "linkat failing: left beside the report: $(ls -A nolink)"
+	[ "$(stat -c %a nolink/r.json)" = 604 ] ||
+		die "linkat failing: the mode changed: $(stat -c %a nolink/r.json)"
+	strace_works && {
+		LD_PRELOAD=$T/nolink.so strace -f -e trace=openat,rename \
+			-o "$T/st" "$IORIG" --name=n --ioengine=null --size=1m \
+			-o nolink/r.json 2>/dev/null ||
+			die "the strace run failed"
+		grep -q 'O_TMPFILE' "$T/st" ||
+			die "no unnamed file was opened: $(grep nolink "$T/st")"
+	}
+fi
 
 # A report that does not fit: the real cause, the previous one kept.
 if [ "$(id -u)" -eq 0 ]; then

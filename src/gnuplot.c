@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "gnuplot.h"
+#include "runprog.h"
 
-extern char **environ;
 
 void gnuplot_quote(FILE *f, const char *s)
 {
@@ -36,14 +36,13 @@ int gnuplot_run(const char *script, bool *missing)
 	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null",
 					 O_RDONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO, STDOUT_FILENO);
-	r = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+	r = prog_start(&pid, "gnuplot", true, &fa, argv);
 	posix_spawn_file_actions_destroy(&fa);
 	if (r) {
 		*missing = r == ENOENT;
 		return -1;
 	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
+	if (prog_wait(pid, &st))
+		return -1;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }

@@ -13,8 +13,8 @@
 #include "jobexec.h"
 #include "output.h"
 #include "path.h"
+#include "runprog.h"
 
-extern char **environ;
 
 void jobexec_path(const struct job *j, const char *mode, char *buf,
 		  size_t len)
@@ -78,14 +78,9 @@ static int spawn_wait(const char *cmd, int fd, int *status)
 	if (!r)
 		r = posix_spawn_file_actions_adddup2(&fa, 1, 2);
 	if (!r)
-		r = posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, environ);
+		r = prog_start(&pid, "/bin/sh", false, &fa, argv);
 	posix_spawn_file_actions_destroy(&fa);
-	if (r)
-		return -r;
-	while (waitpid(pid, status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return 0;
+	return r ? -r : prog_wait(pid, status);
 }
 
 int jobexec_run(const struct job *j, const char *cmd, const char *mode,

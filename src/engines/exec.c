@@ -24,8 +24,8 @@
 #include "engine.h"
 #include "err.h"
 #include "job.h"
+#include "runprog.h"
 
-extern char **environ;
 
 struct execeng {
 	char *cmd;		/* program and arguments, expanded */
@@ -88,8 +88,6 @@ static int exec_init(struct engine_ctx *ctx)
 static int exec_start(struct execeng *x)
 {
 	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t at;
-	sigset_t none, dfl;
 	char **argv = NULL, *tok, *save = NULL;
 	size_t n = 0;
 	int ret;
@@ -109,28 +107,15 @@ static int exec_start(struct execeng *x)
 	if (!argv)
 		return -ENOENT;
 	posix_spawn_file_actions_init(&fa);
-	posix_spawnattr_init(&at);
-	/* The program starts with no signal blocked (the worker's are) and
-	 * SIGTERM, SIGINT, SIGPIPE at their defaults. */
-	sigemptyset(&none);
-	sigemptyset(&dfl);
-	sigaddset(&dfl, SIGTERM);
-	sigaddset(&dfl, SIGINT);
-	sigaddset(&dfl, SIGPIPE);
-	sigaddset(&dfl, SIGHUP);
-	posix_spawnattr_setsigmask(&at, &none);
-	posix_spawnattr_setsigdefault(&at, &dfl);
-	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK |
-				 POSIX_SPAWN_SETSIGDEF);
+	/* no signal blocked (the worker's are), SIGTERM at its default */
 	if (x->out) {
 		posix_spawn_file_actions_addopen(&fa, 1, x->out, O_WRONLY |
 						 O_CREAT | O_TRUNC, 0644);
 		posix_spawn_file_actions_addopen(&fa, 2, x->err, O_WRONLY |
 						 O_CREAT | O_TRUNC, 0644);
 	}
-	ret = posix_spawnp(&x->pid, argv[0], &fa, &at, argv, environ);
+	ret = prog_start(&x->pid, argv[0], true, &fa, argv);
 	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&at);
 	free(argv);
 	if (ret) {
 		x->pid = 0;

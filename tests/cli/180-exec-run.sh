@@ -128,4 +128,32 @@ expect_rc 2
 expect_in err "option 'exec_prerun': its output file no/such.prerun.txt .*directory 'no' does not exist"
 [ ! -e marker ] && [ ! -e n.dat ] || die "ran, or laid out, a job whose prerun output cannot be made"
 rm -f count
+
+# The shell starts with the signals a program expects: iorig ignores
+# SIGPIPE and SIGXFSZ, and a shell that inherited that made `yes | head`
+# say "Broken pipe". The kernel's SigIgn/SigBlk masks of a process the
+# shell starts: SIGPIPE (13) and SIGXFSZ (25), bits 12 and 24, not
+# ignored; nothing blocked.
+run --name=sig --ioengine=null --size=64k \
+	--exec_prerun='yes | head -1; grep -E "^Sig(Ign|Blk)" /proc/self/status'
+expect_rc 0
+grep -q "Broken pipe" sig.prerun.txt && die "prerun: $(cat sig.prerun.txt)"
+ign=$(awk '/^SigIgn/ {print $2}' sig.prerun.txt)
+blk=$(awk '/^SigBlk/ {print $2}' sig.prerun.txt)
+[ -n "$ign" ] || die "no SigIgn in sig.prerun.txt: $(cat sig.prerun.txt)"
+[ $((0x$ign & 0x1001000)) -eq 0 ] ||
+	die "prerun's programs ignore SIGPIPE or SIGXFSZ: SigIgn $ign"
+[ $((0x$blk)) -eq 0 ] || die "prerun's programs start with SigBlk $blk"
+# The exec engine's program likewise (it starts from a worker thread).
+printf '#!/bin/sh\ngrep -E "^Sig(Ign|Blk)" /proc/self/status >"$1"\n' >sig.sh
+chmod +x sig.sh
+run --name=ex --ioengine=exec --program="$T/sig.sh" --arguments="$T/ex.sig" \
+	--runtime=0.3 --std_redirect=0
+expect_rc 0
+ign=$(awk '/^SigIgn/ {print $2}' ex.sig)
+blk=$(awk '/^SigBlk/ {print $2}' ex.sig)
+[ -n "$ign" ] || die "the exec engine's program wrote no SigIgn"
+[ $((0x$ign & 0x1001000)) -eq 0 ] ||
+	die "the exec engine's program ignores SIGPIPE or SIGXFSZ: SigIgn $ign"
+[ $((0x$blk)) -eq 0 ] || die "the exec engine's program starts with SigBlk $blk"
 echo ok

@@ -135,6 +135,15 @@ ls -A | grep -q '^\.old\.txt\.' && die "a temporary file is left: $(ls -A)"
 # opener, else through /proc/self/fd), and with every linkat failing (an
 # LD_PRELOAD shim: its bytes are then copied to a named file), the report
 # replaces the old one and nothing else is left.
+# replaced DIR WHAT: the run ($rc) replaced DIR/r.json with a JSON report
+# and left nothing else in DIR.
+replaced() {
+	expect_rc 0
+	"$PY" -c 'import json,sys; json.load(open(sys.argv[1]))' \
+		"$1/r.json" || die "$2: the report was not replaced"
+	[ "$(ls -A "$1")" = r.json ] ||
+		die "$2: left beside the report: $(ls -A "$1")"
+}
 if command -v setpriv >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ] &&
    setpriv --reuid=65534 --regid=65534 --clear-groups "$IORIG" --version \
 	>/dev/null 2>&1; then
@@ -144,11 +153,7 @@ if command -v setpriv >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ] &&
 		--name=n --ioengine=null --size=1m --output-format=json \
 		-o asuser/r.json 2>"$T/err"
 	rc=$?
-	expect_rc 0
-	"$PY" -c 'import json,sys; json.load(open(sys.argv[1]))' \
-		asuser/r.json || die "as nobody: the report was not replaced"
-	[ "$(ls -A asuser)" = r.json ] ||
-		die "as nobody: left beside the report: $(ls -A asuser)"
+	replaced asuser "as nobody"
 fi
 # (a sanitizer's runtime must come first: no preloaded shim there)
 if command -v cc >/dev/null 2>&1 && [ -z "${IORIG_SAN:-}" ]; then
@@ -167,11 +172,7 @@ EOF2
 	LD_PRELOAD=$T/nolink.so "$IORIG" --name=n --ioengine=null --size=1m \
 		--output-format=json -o nolink/r.json 2>"$T/err"
 	rc=$?
-	expect_rc 0
-	"$PY" -c 'import json,sys; json.load(open(sys.argv[1]))' \
-		nolink/r.json || die "linkat failing: the report was not replaced"
-	[ "$(ls -A nolink)" = r.json ] ||
-		die "linkat failing: left beside the report: $(ls -A nolink)"
+	replaced nolink "linkat failing"
 	[ "$(stat -c %a nolink/r.json)" = 604 ] ||
 		die "linkat failing: the mode changed: $(stat -c %a nolink/r.json)"
 	strace_works && {

@@ -150,7 +150,7 @@ trap 'kill -INT "$first" 2>/dev/null; cd /; rm -rf "$T"' EXIT
 "$IORIG" --name=first --filename=f.dat --size=1m --rw=randwrite $V \
 	--time_based --runtime=60 >first.out 2>first.err &
 first=$!
-"$PY" - f.dat <<'EOF' || { kill "$first"; wait "$first"; die "the first iorig took no lock"; }
+"$PY" - f.dat <<'EOF' || { kill "$first"; wait "$first"; die "the first iorig took no lock (rc $?): $(cat first.err)"; }
 import fcntl, os, sys, time
 fd = os.open(sys.argv[1], os.O_RDWR)
 end = time.monotonic() + 20

@@ -60,6 +60,8 @@ int output_open(struct output *o, const char *path, const char *option,
  * (fio's shared logs, per_job_logs=0): nothing is truncated. */
 int output_append(struct output *o, const char *path, const char *option,
 		  struct err_rec *e);
+/* All of len bytes to fd (EINTR and short writes retried): 0 or -errno. */
+int write_all(int fd, const void *buf, size_t len);
 /*
  * Writes n bytes at p with one write() after what o has buffered (more
  * only if the kernel takes part of it): opened with output_append, the

@@ -10,7 +10,6 @@
 #include "gnuplot.h"
 #include "runprog.h"
 
-
 void gnuplot_quote(FILE *f, const char *s)
 {
 	fputc('\'', f);

@@ -15,7 +15,6 @@
 #include "path.h"
 #include "runprog.h"
 
-
 void jobexec_path(const struct job *j, const char *mode, char *buf,
 		  size_t len)
 {

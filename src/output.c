@@ -201,13 +201,11 @@ static int open_named_tmp(struct output *o, int *fd)
  */
 static int open_tmp(struct output *o)
 {
-	const char *slash = strrchr(o->path, '/');
-	char *dir = slash ? strndup(o->path, (size_t)(slash - o->path) +
-				    (slash == o->path)) : NULL;
+	char *dir = path_dir(o->path);
 
-	if (slash && !dir)
+	if (!dir)
 		return -ENOMEM;
-	o->fd = open(dir ? dir : ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	o->fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 	free(dir);
 	if (o->fd >= 0) {
 		o->anon = true;
@@ -218,12 +216,30 @@ static int open_tmp(struct output *o)
 	return open_named_tmp(o, &o->fd);
 }
 
+int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 /* Copy the unnamed file's bytes to fd (its name could not be linked). */
 static int copy_anon(int from, int to)
 {
 	char buf[65536];
 	off_t off = 0;
-	ssize_t n, w;
+	ssize_t n;
+	int r;
 
 	for (;;) {
 		n = pread(from, buf, sizeof(buf), off);
@@ -231,15 +247,9 @@ static int copy_anon(int from, int to)
 			continue;
 		if (n <= 0)
 			return n < 0 ? -errno : 0;
-		for (w = 0; w < n;) {
-			ssize_t k = write(to, buf + w, (size_t)(n - w));
-
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (k <= 0)
-				return k < 0 ? -errno : -EIO;
-			w += k;
-		}
+		r = write_all(to, buf, (size_t)n);
+		if (r)
+			return r;
 		off += n;
 	}
 }

@@ -1295,12 +1295,13 @@ static int open_checked(struct target_file *tf, int flags, bool writes,
 	 * user's (EPERM: opened again without). A regular file's atime is
 	 * the file system's own work and stays.
 	 */
+	flags |= tf->is_link ? 0 : O_NOFOLLOW;
 	if (tf->type != S_IFREG)
 		flags |= O_NOATIME;
-	fd = open(tf->path, flags | (tf->is_link ? 0 : O_NOFOLLOW));
+	fd = open(tf->path, flags);
 	if (fd < 0 && errno == EPERM && (flags & O_NOATIME)) {
 		flags &= ~O_NOATIME;
-		fd = open(tf->path, flags | (tf->is_link ? 0 : O_NOFOLLOW));
+		fd = open(tf->path, flags);
 	}
 	if (fd < 0 && errno == ELOOP && !tf->is_link) {
 		err_set(e, tf->path, 0, "filename", "was replaced by a symbolic "

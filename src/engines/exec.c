@@ -26,7 +26,6 @@
 #include "job.h"
 #include "runprog.h"
 
-
 struct execeng {
 	char *cmd;		/* program and arguments, expanded */
 	char *out, *err;	/* NAME.stdout, NAME.stderr; NULL: inherit */
@@ -107,7 +106,6 @@ static int exec_start(struct execeng *x)
 	if (!argv)
 		return -ENOENT;
 	posix_spawn_file_actions_init(&fa);
-	/* no signal blocked (the worker's are), SIGTERM at its default */
 	if (x->out) {
 		posix_spawn_file_actions_addopen(&fa, 1, x->out, O_WRONLY |
 						 O_CREAT | O_TRUNC, 0644);

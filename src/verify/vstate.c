@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "job.h"
+#include "output.h"
 #include "target.h"
 #include "verify.h"
 #include "verify_int.h"
@@ -32,24 +33,6 @@ void verify_state_name(struct verify_ctx *v, const struct job *j)
 	for (p = v->state_path; *p; p++)
 		if (*p == '/')
 			*p = '_';
-}
-
-/* All of len bytes to fd: 0 or -errno. */
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
 }
 
 int verify_state_save(struct verify_ctx *v, char *why, size_t whylen)

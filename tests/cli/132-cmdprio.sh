@@ -7,7 +7,7 @@
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
 
-TR=/sys/kernel/tracing
+tracing
 [ -w "$TR/instances" ] || skip "no writable tracefs instances at $TR"
 [ -f "$TR/events/block/block_rq_issue/format" ] || skip "no block_rq_issue"
 grep -q ioprio "$TR/events/block/block_rq_issue/format" ||

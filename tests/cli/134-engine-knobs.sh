@@ -66,7 +66,7 @@ strace -f -qq -e trace=io_submit -o "$T/s" "$IORIG" --name=v --ioengine=libaio \
 # nonvectored=0: io_uring READV, as the kernel's io_uring_submit_req
 # tracepoint names it (a trace instance of this test's own; the lines of
 # this process picked by their thread group id), and as fio's.
-TR=/sys/kernel/tracing
+tracing
 if [ -w "$TR/instances" ] && [ -d "$TR/events/io_uring/io_uring_submit_req" ]; then
 	I=$TR/instances/iorig-t134-$$
 	mkdir "$I" || die "cannot make $I"

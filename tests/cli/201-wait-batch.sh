@@ -16,7 +16,7 @@
 
 ncpu=$(getconf _NPROCESSORS_ONLN)
 [ "$ncpu" -ge 2 ] || skip "needs 2 CPUs, this machine has $ncpu"
-TR=/sys/kernel/tracing
+tracing
 E=events/syscalls/sys_enter_io_uring_enter
 [ -w "$TR/instances" ] || skip "no writable tracefs instances at $TR"
 [ -d "$TR/$E" ] || skip "no $E tracepoint"

@@ -72,6 +72,14 @@ skip() {
 	exit 77
 }
 
+# tracing: $TR is tracefs, mounted there first when nothing is (as root:
+# a fresh machine or a clean root may not have it mounted).
+tracing() {
+	TR=/sys/kernel/tracing
+	[ -e "$TR/instances" ] || mount -t tracefs tracefs "$TR" 2>/dev/null
+	:
+}
+
 # ---- added helpers ----
 
 # jsonf FILE EXPR: like json, on FILE.

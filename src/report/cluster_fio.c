@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cluster.h"
 #include "ddir.h"
@@ -30,9 +31,14 @@ static uint64_t whole(double v)
 	return v > 0 ? v < 9.2e18 ? (uint64_t)llround(v) : INT64_MAX : 0;
 }
 
-static json_t *fio_hist(struct jw *c, const json_t *h)
+/*
+ * pct: with the "percentile" map, as fio 3.33's client writes it in a
+ * member's entry for the latencies its job asked percentiles of, and
+ * never in "All clients".
+ */
+static json_t *fio_hist(struct jw *c, const json_t *h, bool pct)
 {
-	json_t *o = json_object(), *p = json_object(), *v;
+	json_t *o = json_object(), *p, *v;
 	const char *k;
 	char key[32];
 
@@ -41,14 +47,14 @@ static json_t *fio_hist(struct jw *c, const json_t *h)
 	jw_put(c, o, "mean", jw_real(NUM(h, "mean")));
 	jw_put(c, o, "stddev", jw_real(NUM(h, "stddev")));
 	jw_put(c, o, "N", jw_u64(U64(h, "count")));
+	if (!pct || !json_object_size(json_object_get(h, "percentiles")))
+		return o;
+	p = json_object();
 	json_object_foreach((json_t *)json_object_get(h, "percentiles"), k, v) {
 		snprintf(key, sizeof(key), "%f", atof(k));
 		jw_put(c, p, key, jw_u64(resjson_u64(v)));
 	}
-	if (json_object_size(p))
-		jw_put(c, o, "percentile", p);
-	else
-		json_decref(p);
+	jw_put(c, o, "percentile", p);
 	return o;
 }
 
@@ -74,7 +80,18 @@ static void put_samples(struct jw *c, json_t *o, const json_t *x)
 	jw_put(c, o, "iops_samples", jw_u64(U64(i, "count")));
 }
 
-static json_t *fio_dir(struct jw *c, const json_t *x)
+/* The job's option k (unit u's "options") is on: "1" or a value. */
+static bool opt_on(const json_t *u, const char *k)
+{
+	const char *v = json_string_value(json_object_get(
+		json_object_get(u, "options"), k));
+
+	return v && strcmp(v, "0") && strcmp(v, "false");
+}
+
+/* x: an iorig direction; u: the unit whose percentiles a member's entry
+ * shows (NULL: none, "All clients"). */
+static json_t *fio_dir(struct jw *c, const json_t *x, const json_t *u)
 {
 	json_t *y = json_object();
 	double bw = NUM(x, "bw_bytes");
@@ -89,9 +106,12 @@ static json_t *fio_dir(struct jw *c, const json_t *x)
 	jw_put(c, y, "total_ios", jw_u64(U64(x, "ios")));
 	jw_put(c, y, "short_ios", jw_u64(U64(x, "short_ios")));
 	jw_put(c, y, "drop_ios", jw_u64(0));
-	jw_put(c, y, "slat_ns", fio_hist(c, json_object_get(x, "slat_ns")));
-	jw_put(c, y, "clat_ns", fio_hist(c, json_object_get(x, "clat_ns")));
-	jw_put(c, y, "lat_ns", fio_hist(c, json_object_get(x, "lat_ns")));
+	jw_put(c, y, "slat_ns", fio_hist(c, json_object_get(x, "slat_ns"),
+					 u && opt_on(u, "slat_percentiles")));
+	jw_put(c, y, "clat_ns", fio_hist(c, json_object_get(x, "clat_ns"),
+					 u && opt_on(u, "clat_percentiles")));
+	jw_put(c, y, "lat_ns", fio_hist(c, json_object_get(x, "lat_ns"),
+					u && opt_on(u, "lat_percentiles")));
 	put_samples(c, y, x);
 	return y;
 }
@@ -139,17 +159,18 @@ static json_t *fio_entry(struct jw *c, const json_t *j, const json_t *u,
 	jw_put(c, o, "jobname", jw_str(name));
 	jw_put(c, o, "groupid", json_integer(json_integer_value(
 		json_object_get(u, "group"))));
-	jw_put(c, o, "job_start", jw_u64(0));
 	jw_put(c, o, "error", json_integer(json_is_object(err) ?
 		json_integer_value(json_object_get(err, "errno")) : 0));
 	if (member)
 		jw_put(c, o, "job options", shared_opts(u));
 	for (d = 0; d < DDIR_NR; d++)
 		jw_put(c, o, dir_key[d], fio_dir(c, json_object_get(j,
-							dir_key[d])));
+					dir_key[d]), member ? u : NULL));
 	s = json_object();
 	jw_put(c, s, "total_ios", jw_u64(U64(sync, "ios")));
-	jw_put(c, s, "lat_ns", fio_hist(c, json_object_get(sync, "lat_ns")));
+	jw_put(c, s, "lat_ns", fio_hist(c, json_object_get(sync, "lat_ns"),
+					member && (opt_on(u, "clat_percentiles") ||
+						   opt_on(u, "lat_percentiles"))));
 	jw_put(c, o, "sync", s);
 	jw_put(c, o, "job_runtime", jw_u64(whole(rt) / 1000000));
 	jw_put(c, o, "usr_cpu", jw_real(rt > 0 ? 100 * NUM(cpu, "user_ns") /
@@ -178,10 +199,8 @@ static json_t *fio_entry(struct jw *c, const json_t *j, const json_t *u,
 	if (member) {
 		jw_put(c, o, "latency_depth", jw_u64(1));
 		jw_put(c, o, "latency_target", jw_u64(0));
-		jw_put(c, o, "latency_target_ns", jw_u64(0));
 		jw_put(c, o, "latency_percentile", jw_real(100.0));
 		jw_put(c, o, "latency_window", jw_u64(0));
-		jw_put(c, o, "latency_window_us", jw_u64(0));
 	}
 	jw_put(c, o, "hostname", jw_str(host));
 	jw_put(c, o, "port", json_integer(0));
@@ -211,7 +230,7 @@ int cluster_write_fio(FILE *f, const json_t *cl)
 	jw_put(&c, root, "timestamp", json_integer(json_integer_value(
 		json_object_get(cl, "timestamp"))));
 	jw_put(&c, root, "time", json_deep_copy(json_object_get(cl, "time")));
-	jw_put(&c, root, "global options", json_array());
+	jw_put(&c, root, "global options", json_object());
 	/* A member's entry: its own figures (cluster.members[].jobs[]),
 	 * the options all members share. */
 	json_array_foreach(cm, i, mem)

@@ -162,19 +162,4 @@ run --output-format=fio-json --ioengine=null --rw=read --time_based \
 expect_rc 0
 json_is "[95 <= j['read']['bw_agg'] <= 100 for j in d['jobs']]" "[True]"
 
-# The sources themselves, where they were checked out beside the project
-# (not in CI): kubestr's Print() through its own types needs Go modules;
-# kbench's parse.sh needs jq. Run them when both are there.
-K=/work/consumers/yasker+kbench/fio
-if [ -f "$K/parse.sh" ] && command -v jq >/dev/null 2>&1 && command -v bash >/dev/null 2>&1; then
-	# kbench's four jobs in its order: randread, randwrite, read, write.
-	run --output-format=fio-json --ioengine=null --size=4m --time_based \
-		--runtime=1100ms --rate_iops=500 --name=a --rw=randread \
-		--name=b --rw=randwrite --name=c --rw=read --name=d --rw=write
-	expect_rc 0
-	for f in iops bandwidth latency; do cp "$T/out" "$T/k-$f.json"; done
-	bash "$K/parse.sh" "$T/k" >"$T/kb" 2>&1 || die "kbench parse.sh: $(cat "$T/kb")"
-	[ "$(grep -Ec ':  +[1-9][0-9,]* / [1-9][0-9,]*$' "$T/kb")" = 6 ] ||
-		die "kbench parse.sh printed: $(cat "$T/kb")"
-fi
 exit 0

@@ -27,6 +27,16 @@ DEB_DEPS := pkg-config libjansson-dev libcmocka-dev liburing-dev libaio-dev \
 	python3 libblkid-dev e2fsprogs fdisk libxxhash-dev libfuse3-dev fuse3 \
 	python3-jsonschema fio libssl-dev zlib1g-dev liblzma-dev gnuplot-nox \
 	chromium valgrind openmpi-bin libopenmpi-dev
+# gcc and libc6-dev build everything (a fresh Debian may have make alone);
+# procps (pgrep) finds the MPI ranks left running (tests/cli/174, 176).
+DEB_DEPS += gcc libc6-dev procps
+# bc: Debian's fio evaluates arithmetic in option values with it (without
+# it fio drops `size=4*1024*$mb_memory` of its tiobench profile, and test
+# 199 compares with what fio does).
+DEB_DEPS += bc
+# python3-six: Debian's fio_jsonplus_clat2csv (fio's json+ reader,
+# tests/cli/168) imports it.
+DEB_DEPS += python3-six
 # strace counts system calls in the CLI tests (196: EXT4_IOC_MOVE_EXT;
 # 193-194: send/recv, setsockopt); iproute2's ip and ss set up and
 # watch the net engine's namespaces and sockets (192-195).
@@ -112,7 +122,8 @@ FUZZ_SECONDS ?= 60
 FAULTFS = $(if $(shell $(PKG_CONFIG) --exists fuse3 && echo y),tests/faultfs/faultfs)
 FUZZ_RUNS ?=
 
-.PHONY: all deps run test bench install install-fio-link clean fuzz fuzz-run
+.PHONY: all deps print-deps run test bench fio-suite install \
+	install-fio-link clean fuzz fuzz-run
 
 # iorig-mpi too where MPI's development files are. MPI_PKG: pkg-config's
 # name of the MPI C library (Debian: mpi-c, the default MPI, Open MPI or
@@ -135,6 +146,11 @@ deps:
 			echo "  apt-get install -y$$missing" >&2; exit 1; \
 		fi; \
 	fi
+
+# The Debian packages of the build, the tests and the sanitizer suite, one
+# line: what .ci/run builds its clean Debian root from.
+print-deps:
+	@echo $(DEB_DEPS) $(FUZZ_DEPS)
 
 $(B)src/%.o: src/%.c $(wildcard include/*.h src/*/*.h)
 	$(QUIET) "  CC      $@"
@@ -221,6 +237,12 @@ fuzz-run: $(addprefix $(B)tests/fuzz/fuzz_,$(FUZZ_TARGETS))
 
 bench: deps iorig
 	@sh bench/run.sh
+
+# `make fio-suite FIO_ROOT=DIR`: fio's own test suite (t/run-fio-tests.py
+# of the fio source tree DIR, configured) with Debian's fio and with iorig
+# as fio; fails when a test fio passes does not pass with iorig.
+fio-suite: deps iorig
+	@FIO_ROOT='$(FIO_ROOT)' sh tests/fio-suite.sh
 
 # `make install FIO_LINK=1` (or `make install-fio-link`) also makes
 # bin/fio a symlink to iorig: invoked as fio it takes fio's command line

@@ -36,13 +36,29 @@ A=${ARTIFACTS:-$(mktemp -d /tmp/iorig-fio-suite.XXXXXX)}
 mkdir -p "$A/bin"
 ln -sf "$IORIG" "$A/bin/fio"
 
+# reaper EXE: the suite gives a test 600 s, then sends SIGTERM and waits
+# for it without limit; fio 3.33 here can hang in io_submit_mode=offload
+# (t0010, t0013) and ignore SIGTERM, which would stop the suite for good.
+# A process of EXE still running 30 s after that is killed.
+reaper() {
+	while sleep 15; do
+		ps -eo pid=,etimes=,args= | while read -r pid secs exe rest; do
+			[ "$exe" = "$1" ] && [ "$secs" -gt 630 ] &&
+				kill -9 "$pid" 2>/dev/null
+		done
+	done
+}
+
 # suite NAME FIO: the suite's verdict lines into $A/NAME.log.
 suite() {
 	rm -rf "$A/$1"
 	echo "== fio's suite with $2 ($1)"
+	reaper "$2" &
+	rp=$!
 	(cd "$A" && PATH=/usr/bin:/bin:/usr/sbin:/sbin "$PY" \
 		"$R/t/run-fio-tests.py" -r "$R" -f "$2" -a "$A/$1") \
 		>"$A/$1.log" 2>&1
+	kill "$rp" 2>/dev/null
 	grep -E '^Test [0-9]+ (PASSED|FAILED|SKIPPED)' "$A/$1.log"
 	grep -E '^[0-9]+ test\(s\) passed' "$A/$1.log"
 }

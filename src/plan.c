@@ -1233,9 +1233,89 @@ out:
 }
 
 /*
+ * wait_for cycles: job i waits for every job named its wait_for. A job
+ * of a cycle waits, through the others, for its own end, and none of
+ * them would ever start. Depth-first from job i; path[0..depth) is the
+ * chain being followed, st[] 0: not seen, 1: on the chain, 2: done
+ * (no cycle through it). Returns the index in path where a cycle starts
+ * (path[depth] is then the job closing it), or -1.
+ */
+static long wait_cycle(const struct plan *p, size_t i, unsigned char *st,
+		       size_t *path, size_t depth)
+{
+	const struct job *j = &p->jobs[i];
+	size_t k, d;
+	long c;
+
+	st[i] = 1;
+	path[depth] = i;
+	for (k = 0; j->wait_for && k < p->njobs; k++) {
+		if (k == i || strcmp(p->jobs[k].name, j->wait_for))
+			continue;
+		if (st[k] == 1) {
+			for (d = 0; path[d] != k; d++)
+				;
+			path[depth + 1] = k;
+			return (long)d;
+		}
+		if (!st[k] && (c = wait_cycle(p, k, st, path, depth + 1)) >= 0)
+			return c;
+	}
+	st[i] = 2;
+	return -1;
+}
+
+/* Refuses a wait_for cycle, naming its jobs in order (a -> b -> a). */
+static int check_wait_cycles(const struct plan *p, struct err_rec *e)
+{
+	unsigned char *st = calloc(p->njobs, 1);
+	size_t *path = calloc(p->njobs + 1, sizeof(*path));
+	char names[512];
+	size_t i, d, n, end = 0;
+	long c = -1;
+
+	if (!st || !path) {
+		free(st);
+		free(path);
+		err_set(e, "", 0, "", "out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; c < 0 && i < p->njobs; i++) {
+		/* clones share their name and wait_for: one walk does */
+		if (!st[i] && i && st[i - 1] == 2 && p->jobs[i].wait_for &&
+		    p->jobs[i - 1].wait_for &&
+		    !strcmp(p->jobs[i].name, p->jobs[i - 1].name) &&
+		    !strcmp(p->jobs[i].wait_for, p->jobs[i - 1].wait_for))
+			st[i] = 2;
+		if (!st[i] && p->jobs[i].wait_for)
+			c = wait_cycle(p, i, st, path, 0);
+	}
+	if (c >= 0) {
+		for (end = (size_t)c + 1; path[end] != path[c]; end++)
+			;
+		names[0] = '\0';
+		for (d = (size_t)c; d <= end; d++) {
+			n = strlen(names);
+			snprintf(names + n, sizeof(names) - n, "%s%s",
+				 d > (size_t)c ? " -> " : "",
+				 p->jobs[path[d]].name);
+		}
+		i = path[c];
+		err_set(e, p->jobs[i].section_file, p->jobs[i].section_line,
+			"wait_for", "the jobs wait for each other in a cycle "
+			"(%s): none of them would ever start; expected a job "
+			"that waits for no job of its own chain", names);
+	}
+	free(st);
+	free(path);
+	return c >= 0 ? -EINVAL : 0;
+}
+
+/*
  * wait_for=NAME names another job that runs before or with this one (one
- * that --section left out runs not at all: nothing to wait for); a
- * steady-state window holds at least one sample.
+ * that --section left out runs not at all: nothing to wait for), and no
+ * job waits, through others, for itself; a steady-state window holds at
+ * least one sample.
  */
 static int check_runctl(const struct plan *p, bool filtered,
 			struct err_rec *e)
@@ -1271,7 +1351,7 @@ static int check_runctl(const struct plan *p, bool filtered,
 			return -EINVAL;
 		}
 	}
-	return 0;
+	return check_wait_cycles(p, e);
 }
 
 /*

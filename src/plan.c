@@ -27,6 +27,7 @@
 #include "cpuio.h"
 #include "e4defrag.h"
 #include "neteng.h"
+#include "sysinfo.h"
 #include "verify.h"
 
 #define PLAN_MAX_JOBS	4096
@@ -91,19 +92,38 @@ static int check_verify(const struct job *j, struct err_rec *e)
  * beyond half of the machine's memory, or beyond what can be addressed,
  * cannot be what was meant: refused here, before anything runs.
  */
-static int check_buffers(const struct job *j, struct err_rec *e)
+static uint64_t page_size(void)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+
+	return psz > 0 ? (uint64_t)psz : 4096;
+}
+
+/* The largest block size, rounded up to a page: one request's buffer. */
+static uint64_t buf_bs(const struct job *j)
+{
+	uint64_t bs = j->bs_max[0] > j->bs_max[1] ? j->bs_max[0] :
+		      j->bs_max[1], page = page_size();
+
+	return (bs + page - 1) / page * page;
+}
+
+static uint64_t buf_depth(const struct job *j)
 {
 	const struct engine_ops *eng = engine_find(j->ioengine);
-	uint64_t bs = j->bs_max[0] > j->bs_max[1] ? j->bs_max[0] :
-		      j->bs_max[1];
-	uint64_t depth = eng && (eng->flags & ENGINE_SYNC) ? 1 : j->iodepth;
-	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-	uint64_t page = psz > 0 ? (uint64_t)psz : 4096, half, per, total;
+
+	return eng && (eng->flags & ENGINE_SYNC) ? 1 : j->iodepth;
+}
+
+static int check_buffers(const struct job *j, struct err_rec *e)
+{
+	uint64_t bs = buf_bs(j), depth = buf_depth(j);
+	long pages = sysconf(_SC_PHYS_PAGES);
+	uint64_t page = page_size(), half, per, total;
 	char h_bs[32], h_total[32], h_half[32];
 	bool over;
 
 	half = pages > 0 ? (uint64_t)pages * page / 2 : UINT64_MAX;
-	bs = (bs + page - 1) / page * page;
 	over = __builtin_mul_overflow(depth, bs, &per) ||
 	       __builtin_mul_overflow(per, j->numjobs, &total) ||
 	       per > SIZE_MAX / 2;
@@ -122,6 +142,67 @@ static int check_buffers(const struct job *j, struct err_rec *e)
 		"expected a smaller iodepth, bs or numjobs", depth, h_bs,
 		j->numjobs, h_total, h_half);
 	return -EINVAL;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+/*
+ * lockmem=: every clone of a wait group locks its bytes at once, with its
+ * I/O buffers, from its setup to its end; locked pages cannot be
+ * reclaimed, so more than the memory available makes the kernel kill
+ * the run (the OOM killer: no report). The sum over each wait group's
+ * clones against MemAvailable, before anything runs; named at the job
+ * that locks the most. Not known (no /proc/meminfo): not checked.
+ */
+static int check_locked(const struct plan *p, struct err_rec *e)
+{
+	uint64_t avail = sysinfo_mem_available(), lock, bufs;
+	char h_lock[32], h_job[32], h_bufs[32], h_avail[32], h_all[32];
+	const struct job *big;
+	unsigned wg, njobs;
+	size_t i;
+
+	for (wg = 0; avail && wg < p->nwait_groups; wg++) {
+		lock = bufs = 0;
+		njobs = 0;
+		big = NULL;
+		for (i = 0; i < p->njobs; i++) {
+			const struct job *j = &p->jobs[i];
+			uint64_t b;
+
+			if (j->wait_group != wg)
+				continue;
+			if (__builtin_mul_overflow(buf_bs(j), buf_depth(j),
+						   &b))
+				b = UINT64_MAX;
+			lock = add_sat(lock, j->lockmem);
+			bufs = add_sat(bufs, b);
+			if (j->lockmem && (!big || j->lockmem > big->lockmem))
+				big = j;
+			njobs++;
+		}
+		if (!big || add_sat(lock, bufs) <= avail)
+			continue;
+		value_fmt_bytes(big->lockmem, h_job, sizeof(h_job));
+		value_fmt_bytes(lock, h_lock, sizeof(h_lock));
+		value_fmt_bytes(bufs, h_bufs, sizeof(h_bufs));
+		value_fmt_bytes(add_sat(lock, bufs), h_all, sizeof(h_all));
+		value_fmt_bytes(avail, h_avail, sizeof(h_avail));
+		err_set(e, big->section_file, big->section_line, "lockmem",
+			"%s x numjobs=%" PRIu64 "%s = %s locked at once "
+			"(plus %s of I/O buffers: %s in all) is more than "
+			"the memory available (%s, MemAvailable): the kernel "
+			"would kill the run; expected a smaller lockmem or "
+			"numjobs",
+			h_job, big->numjobs, njobs > big->numjobs ?
+			" (with the other jobs of its wait group)" : "",
+			h_lock, h_bufs, h_all, h_avail);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /*
@@ -1415,6 +1496,8 @@ int plan_build(struct plan *p, const struct raw_doc *doc,
 	}
 	if (!ret)
 		ret = check_runctl(p, f && f->sections, e);
+	if (!ret)
+		ret = check_locked(p, e);
 	if (!ret)
 		number_dedupe_global(p);
 	if (ret)

@@ -744,22 +744,6 @@ static bool exit_on_error(const struct plan *p, unsigned wg,
 	return false;
 }
 
-/* MemAvailable from /proc/meminfo, in bytes; 0 when unknown. */
-static uint64_t mem_available(void)
-{
-	char line[128];
-	uint64_t kib = 0;
-	FILE *f = fopen("/proc/meminfo", "re");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %" SCNu64 " kB", &kib) == 1)
-			break;
-	fclose(f);
-	return kib * 1024;
-}
-
 /*
  * Why buffered reads of a region that fits in memory would be served by
  * the page cache rather than the device, or NULL: the cache is kept
@@ -799,7 +783,7 @@ static const char *cache_reason(const struct job *j, const struct target *t,
 static void warn_page_cache(const struct plan *p, const struct target *tg,
 			    struct warn_list *wl)
 {
-	uint64_t avail = mem_available();
+	uint64_t avail = sysinfo_mem_available();
 	char region[32], mem[32], buf[96];
 	const char *why;
 	size_t i;

@@ -507,6 +507,15 @@ static int peers_report(const struct cli *c, struct run_result *r,
 			  formats, out->f, (char *const *)c->checks,
 			  c->nchecks);
 	free(json);
+	/* No cluster report (a rank failed, the merge failed): the
+	 * previous --output is kept, never replaced by an empty one. */
+	if (pe->rank == 0 && !pe->reported) {
+		output_discard(out);
+		if (c->output)
+			fprintf(stderr, "iorig: no cluster report: %s was "
+				"left as it was\n", c->output);
+		return code ? code : EXIT_RUNTIME;
+	}
 	if (pe->rank == 0 && (ret = output_close(out))) {
 		fprintf(stderr, "iorig: writing the report to %s: %s\n",
 			c->output ? c->output : "standard output",

@@ -24,6 +24,7 @@
 #include "opendir.h"
 #include "jobexec.h"
 #include "cpuset.h"
+#include "cgroup.h"
 #include "cpuio.h"
 #include "e4defrag.h"
 #include "neteng.h"
@@ -437,6 +438,7 @@ static int check_gtod_cpu(const struct job *j, struct err_rec *e)
 static int check_job(const struct job *j, struct err_rec *e)
 {
 	const char *file = j->section_file;
+	char why[512];
 	int line = j->section_line;
 	int d;
 
@@ -450,6 +452,10 @@ static int check_job(const struct job *j, struct err_rec *e)
 	}
 	if (check_buffers(j, e))
 		return -EINVAL;
+	if (cgroup_check(j, why, sizeof(why))) {
+		err_set(e, file, line, "cgroup_weight", "%s", why);
+		return -EINVAL;
+	}
 	for (d = 0; d < DDIR_NR; d++) {
 		if (j->percentage_random[d] > 100) {
 			err_set(e, file, line, "percentage_random", "%" PRIu64

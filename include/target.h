@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "err.h"
 #include "job.h"
@@ -39,6 +40,20 @@ struct target_file {
 	 * below (the one checked, or the one this run created). */
 	bool extended;
 	uint64_t orig_size;
+	/*
+	 * The file as this run left it: its size and its ctime and mtime
+	 * when this run last closed a descriptor that wrote it (the
+	 * layout's; a writing job's, whose writes stay inside its region).
+	 * target_undo puts back or removes only a file that still has the
+	 * largest size and the latest times recorded for its inode, so that
+	 * what another process wrote (an append, bytes in the extension
+	 * after the run's last write) is never cut off. A job that only
+	 * reads changes neither, so its layout's record stands.
+	 */
+	bool have_size, have_times;
+	bool writes;		/* the job's fd was opened for writing */
+	uint64_t left_size;
+	struct timespec left_ctime, left_mtime;
 	/*
 	 * What target_plan checked (stat through symlinks), or, once this
 	 * run created the file, what it created: every open compares the
@@ -75,16 +90,20 @@ int target_plan(struct target *t, const struct job *j, struct err_rec *e);
  * when planned is created exclusively, or is one that an earlier opened
  * target of run[0..nrun) created in this run.
  */
-int target_open(struct target *t, const struct target *run, size_t nrun,
+int target_open(struct target *t, struct target *run, size_t nrun,
 		const struct job *j, const atomic_int *stop,
 		struct err_rec *e);
 /*
  * After a failed or interrupted run: the files of t this run extended go
  * back to the length they had (the one case where a file is shortened),
  * and those it created are removed; only the inodes it made, and each
- * once. Said on t->warn.
+ * once; only while their size, ctime and mtime are what this run left
+ * (the latest of any target of run[0..nrun) on the same inode): a file
+ * another process changed meanwhile is left as it is, and said. Said on
+ * t->warn.
  */
-void target_undo(struct target *t, const struct job *j);
+void target_undo(struct target *t, const struct job *j,
+		 struct target *run, size_t nrun);
 
 /*
  * Free space, before anything is created: target_space_add every job's

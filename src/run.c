@@ -937,7 +937,7 @@ int run_plan_watched(const struct plan *p, const atomic_int *stop,
 	failed = run_failed(p, r, stop);
 	for (i = p->njobs; failed && i-- > 0;)
 		if (needs_files(&p->jobs[i]) && !w[i].abandoned)
-			target_undo(&tg[i], &p->jobs[i]);
+			target_undo(&tg[i], &p->jobs[i], tg, p->njobs);
 	/* Only now: a later phase may read what an earlier one wrote. */
 	for (i = 0; i < p->njobs; i++) {
 		abandoned = abandoned || w[i].abandoned;

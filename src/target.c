@@ -1425,56 +1425,180 @@ static int unlink_own(const struct target_file *tf, const char *opt)
 	return unlink(tf->path) ? -errno : 0;
 }
 
+static bool ts_eq(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
+}
+
+static bool ts_before(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec ||
+	       (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+/*
+ * What this run leaves in the file fd (of tf), recorded before this run
+ * closes a descriptor that wrote it (size: the layout's; a writing job's
+ * writes may extend a file that fallocate did not). The fstat also marks the times as seen, so that on kernels with
+ * fine-grained ("multigrain") timestamps the next change by anyone gets
+ * a ctime of its own.
+ */
+static void note_left(struct target_file *tf, int fd, bool size)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) || !is_own(tf, &st))
+		return;
+	/* A writing job's close: its writes stay inside its region, so
+	 * a file longer than that and than its layout grew by someone
+	 * else: no record, and target_undo will find it changed. */
+	if (!size && (uint64_t)st.st_size > tf->offset + tf->len &&
+	    (!tf->have_size || (uint64_t)st.st_size > tf->left_size))
+		return;
+	if (size || tf->writes) {
+		tf->have_size = true;
+		tf->left_size = (uint64_t)st.st_size;
+	}
+	tf->have_times = true;
+	tf->left_ctime = st.st_ctim;
+	tf->left_mtime = st.st_mtim;
+}
+
+static bool same_inode(const struct target_file *a,
+		       const struct target_file *b)
+{
+	return !b->is_bdev && b->have_id && a->dev == b->dev &&
+	       a->ino == b->ino;
+}
+
+/* st is as this run left the file: the largest size and the latest
+ * times that any target of the run recorded for its inode. */
+static bool as_left(const struct target_file *tf, const struct stat *st,
+		    const struct target *run, size_t nrun)
+{
+	const struct target_file *o, *t = NULL;
+	uint64_t size = 0;
+	bool sized = false;
+	size_t i;
+	unsigned f;
+
+	for (i = 0; i < nrun; i++)
+		for (f = 0; f < run[i].nfiles; f++) {
+			o = &run[i].files[f];
+			if (!same_inode(tf, o))
+				continue;
+			if (o->have_size && (!sized || o->left_size > size)) {
+				size = o->left_size;
+				sized = true;
+			}
+			if (o->have_times && (!t || ts_before(&t->left_ctime,
+							      &o->left_ctime)))
+				t = o;
+		}
+	return sized && t && (uint64_t)st->st_size == size &&
+	       ts_eq(&st->st_ctim, &t->left_ctime) &&
+	       ts_eq(&st->st_mtim, &t->left_mtime);
+}
+
+/* After this run's own change (a cut): what every record says now. */
+static void renote_all(const struct target_file *tf, const struct stat *st,
+		       struct target *run, size_t nrun)
+{
+	struct target_file *o;
+	size_t i;
+	unsigned f;
+
+	for (i = 0; i < nrun; i++)
+		for (f = 0; f < run[i].nfiles; f++) {
+			o = &run[i].files[f];
+			if (!same_inode(tf, o))
+				continue;
+			o->have_size = o->have_times = true;
+			o->left_size = (uint64_t)st->st_size;
+			o->left_ctime = st->st_ctim;
+			o->left_mtime = st->st_mtim;
+		}
+}
+
+enum undo_did { UNDO_NONE, UNDO_REMOVED, UNDO_CUT, UNDO_CHANGED };
+
 /*
  * Puts back one file of this run's layout: removed when this run created
  * it, else cut back to the length it had when this run extended it. Only
- * the inode this run made or extended; never shorter than that length.
- * Returns what it did: 1 removed, 2 put back, 0 nothing.
+ * the inode this run made or extended, only while it is as this run left
+ * it (UNDO_CHANGED: another process changed it, *st says how); never
+ * shorter than that length.
  */
-static int undo_file(struct target_file *tf)
+static enum undo_did undo_file(struct target_file *tf, struct stat *st,
+			       struct target *run, size_t nrun)
 {
-	struct stat st;
-	int fd, did = 0;
+	enum undo_did did = UNDO_NONE;
+	int fd;
 
 	if (tf->created) {
 		tf->created = false;
-		if (!lstat(tf->path, &st) && is_own(tf, &st) &&
-		    !unlink(tf->path))
-			did = 1;
+		if (lstat(tf->path, st) || !is_own(tf, st))
+			return UNDO_NONE;
+		if (!as_left(tf, st, run, nrun))
+			return UNDO_CHANGED;
+		if (!unlink(tf->path))
+			did = UNDO_REMOVED;
 	} else if (tf->extended) {
 		tf->extended = false;
 		fd = open(tf->path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
-			return 0;
-		if (!fstat(fd, &st) && is_own(tf, &st) &&
-		    (uint64_t)st.st_size > tf->orig_size &&
-		    !ftruncate(fd, (off_t)tf->orig_size))
-			did = 2;
+			return UNDO_NONE;
+		if (fstat(fd, st) || !is_own(tf, st) ||
+		    (uint64_t)st->st_size <= tf->orig_size)
+			did = UNDO_NONE;
+		else if (!as_left(tf, st, run, nrun))
+			did = UNDO_CHANGED;
+		else if (!ftruncate(fd, (off_t)tf->orig_size))
+			did = UNDO_CUT;
+		/* the next (earlier) job's record of it is this state */
+		if (did == UNDO_CUT && !fstat(fd, st))
+			renote_all(tf, st, run, nrun);
 		close(fd);
 	}
 	return did;
 }
 
-void target_undo(struct target *t, const struct job *j)
+void target_undo(struct target *t, const struct job *j,
+		 struct target *run, size_t nrun)
 {
+	struct stat st;
 	unsigned i;
-	int did;
 
 	for (i = 0; i < t->nfiles; i++) {
 		struct target_file *tf = &t->files[i];
+		bool made = tf->created;
 
 		if (tf->is_bdev)
 			continue;
-		did = undo_file(tf);
-		if (did == 1)
+		switch (undo_file(tf, &st, run ? run : t, run ? nrun : 1)) {
+		case UNDO_REMOVED:
 			twarn(t, "layout_undone", j, "job '%s': %s: removed "
 			      "(this run created it and did not complete)",
 			      j->name, tf->path);
-		else if (did == 2)
+			break;
+		case UNDO_CUT:
 			twarn(t, "layout_undone", j, "job '%s': %s: put back "
 			      "to its length of %" PRIu64 " bytes (this run "
 			      "extended it and did not complete)", j->name,
 			      tf->path, tf->orig_size);
+			break;
+		case UNDO_CHANGED:
+			twarn(t, "layout_kept", j, "job '%s': %s: left as it "
+			      "is, %" PRIu64 " bytes: it changed after this "
+			      "run last wrote it (another process wrote it), "
+			      "so it is not %s", j->name, tf->path,
+			      (uint64_t)st.st_size, made ? "removed (this run "
+			      "created it)" : "put back to its length before "
+			      "the run");
+			break;
+		case UNDO_NONE:
+			break;
+		}
 	}
 }
 
@@ -1608,6 +1732,7 @@ static int open_regular(struct target_file *tf, const struct target *t,
 	} else if (!j->fill_device)	/* as fio: it would fill the disk */
 		ret = prealloc(fd, size > tf->offset ? size : tf->offset, end,
 			       j->fallocate, j->create_fsync);
+	note_left(tf, fd, true);
 	close(fd);
 	if (!ret) {
 		say_layout(t, tf, j, size, end, holes);
@@ -1626,7 +1751,7 @@ static int open_regular(struct target_file *tf, const struct target *t,
 	return ret;
 }
 
-int target_open(struct target *t, const struct target *run, size_t nrun,
+int target_open(struct target *t, struct target *run, size_t nrun,
 		const struct job *j, const atomic_int *stop,
 		struct err_rec *e)
 {
@@ -1649,8 +1774,9 @@ int target_open(struct target *t, const struct target *run, size_t nrun,
 			twarn(t, "overwrite_device", j, "overwriting %s: %s "
 			      "(allow_destructive=1)", tf->path,
 			      tf->guard_note);
-		tf->fd = open_checked(tf, open_flags(j, job_writes(j)),
-				      job_writes(j), e);
+		tf->writes = job_writes(j);
+		tf->fd = open_checked(tf, open_flags(j, tf->writes),
+				      tf->writes, e);
 		if (tf->fd < 0) {
 			ret = tf->fd;
 			tf->fd = -1;
@@ -1670,7 +1796,7 @@ int target_open(struct target *t, const struct target *run, size_t nrun,
 	return 0;
 err:
 	target_close(t, false);
-	target_undo(t, j);
+	target_undo(t, j, run, nrun);
 	return ret;
 }
 
@@ -1735,6 +1861,9 @@ void target_close(struct target *t, bool unlink_created)
 	for (i = 0; i < t->nfiles; i++) {
 		struct target_file *tf = &t->files[i];
 
+		/* what a writing job leaves of the file (target_undo) */
+		if (tf->fd >= 0 && tf->writes && !tf->is_bdev)
+			note_left(tf, tf->fd, false);
 		if (tf->fd >= 0)
 			close(tf->fd);
 		tf->fd = -1;

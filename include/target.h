@@ -35,6 +35,9 @@ struct target_file {
 	uint32_t dio_align;	/* offset/length alignment for O_DIRECT */
 	uint32_t dio_mem_align;
 	char *guard_note;	/* data that allow_destructive overwrites */
+	/* target_plan: bytes of holes and unwritten extents in the region
+	 * of an existing file that the layout of a job that reads fills */
+	uint64_t holes_planned;
 	/* Layout of an existing file: it was extended from orig_size, and
 	 * target_undo may put it back; it touches only the inode dev/ino
 	 * below (the one checked, or the one this run created). */

@@ -783,7 +783,30 @@ static bool writes_file(const struct target *t, const struct target_file *tf,
 	if (j->verify_only)
 		return false;
 	return job_writes(j) || !tf->exists ||
-	       tf->cur_size < tf->offset + tf->len;
+	       tf->cur_size < tf->offset + tf->len || tf->holes_planned;
+}
+
+static int count_unwritten(const char *path, uint64_t from, uint64_t to,
+			   uint64_t *bytes);
+
+/*
+ * The holes a job that reads will have its layout fill (layout=1): a
+ * write, which the write checks below guard as the job's own. Unknown
+ * (FIEMAP fails, uid= may not read it): none here; target_open finds
+ * them again on a descriptor checked as a writer's.
+ */
+static void plan_holes(struct target_file *tf, const struct job *j)
+{
+	uint64_t end = tf->offset + tf->len;
+
+	tf->holes_planned = 0;
+	if (tf->is_bdev || !tf->exists || !job_reads(j) || !j->layout ||
+	    j->verify_only || tf->cur_size <= tf->offset)
+		return;
+	if (count_unwritten(tf->path, tf->offset,
+			    tf->cur_size < end ? tf->cur_size : end,
+			    &tf->holes_planned))
+		tf->holes_planned = 0;
 }
 
 /*
@@ -832,13 +855,24 @@ static int check_writable(const struct target *t, struct target_file *tf,
 		free(dir);
 		return r;
 	}
-	if (!job_writes(j) || stat(tf->path, &st))
+	if (stat(tf->path, &st))
 		return 0;
+	/* The layout of a job that reads is a write like the job's. */
 	r = guard_check_file(&st, what, sizeof(what));
-	if (r == GUARD_BUSY)
+	if (r == GUARD_BUSY && job_writes(j))
 		err_set(e, tf->path, 0, "filename", "the file is in use: %s; "
 			"a job that writes to it is refused, even with "
 			"allow_destructive=1", what);
+	else if (r == GUARD_BUSY)
+		err_set(e, tf->path, 0, "filename", "the file is in use: %s; "
+			"the job only reads it, but its layout would write to "
+			"it (%s), which is refused as a write is, even with "
+			"allow_destructive=1; %s", what,
+			tf->cur_size < tf->offset + tf->len ? "extend it" :
+			"fill the holes of its region",
+			tf->cur_size < tf->offset + tf->len ?
+			"expected a region within the file's length" :
+			"layout=0 reads the holes as they are");
 	else if (r < 0)
 		err_set(e, tf->path, 0, "filename", "cannot check whether the "
 			"file is in use (%s: %s), so a job that writes to it "
@@ -873,6 +907,8 @@ int target_plan(struct target *t, const struct job *j, struct err_rec *e)
 			goto err;
 	}
 	ret = plan_region(t, j, e);
+	for (i = 0; !ret && i < t->nfiles; i++)
+		plan_holes(&t->files[i], j);
 	if (!ret && j->direct)
 		ret = check_dio(t, j, e);
 	for (i = 0; !ret && i < t->nfiles; i++)
@@ -1705,7 +1741,8 @@ static int open_regular(struct target_file *tf, const struct target *t,
 		if (!fstat(fd, &st))
 			id_set(tf, &st);
 	} else if (errno == EEXIST) {
-		fd = open_checked(tf, O_RDWR | O_CLOEXEC, false, e);
+		/* the layout writes: checked again for use as a writer */
+		fd = open_checked(tf, O_RDWR | O_CLOEXEC, true, e);
 		if (fd < 0)
 			return fd;
 	}
@@ -1907,7 +1944,7 @@ static int space_of(const struct target *t, const struct target_file *tf,
 		    const struct job *j, struct space_file *sf,
 		    struct err_rec *e)
 {
-	uint64_t end = add_sat(tf->offset, tf->len), holes = 0, size;
+	uint64_t end = add_sat(tf->offset, tf->len), size;
 	struct statvfs vfs;
 	struct stat st;
 	const char *at = tf->path;
@@ -1923,10 +1960,7 @@ static int space_of(const struct target *t, const struct target_file *tf,
 		sf->dev = st.st_dev;
 		sf->ino = st.st_ino;
 		sf->need = end > size ? end - size : 0;
-		if (job_reads(j) && j->layout && size > tf->offset &&
-		    !count_unwritten(tf->path, tf->offset,
-				     size < end ? size : end, &holes))
-			sf->need = add_sat(sf->need, holes);
+		sf->need = add_sat(sf->need, tf->holes_planned);
 	} else {
 		dir = path_dir(tf->path);
 		if (!dir)

@@ -92,6 +92,8 @@ enum engine_flags {
 	/* Not a job that does I/O (fio's FIO_NOIO: cpuio, exec): a cpuio
 	 * job's exit_on_io_done does not wait for it. */
 	ENGINE_NOT_IO = 1u << 12,
+	/* Requests create their files (filecreate): --readonly refuses it. */
+	ENGINE_CREATES = 1u << 13,
 };
 
 /*

@@ -801,7 +801,7 @@ static void plan_holes(struct target_file *tf, const struct job *j)
 
 	tf->holes_planned = 0;
 	if (tf->is_bdev || !tf->exists || !job_reads(j) || !j->layout ||
-	    j->verify_only || tf->cur_size <= tf->offset)
+	    j->verify_only || j->readonly || tf->cur_size <= tf->offset)
 		return;
 	if (count_unwritten(tf->path, tf->offset,
 			    tf->cur_size < end ? tf->cur_size : end,
@@ -880,6 +880,36 @@ static int check_writable(const struct target *t, struct target_file *tf,
 	return r > 0 ? -EBUSY : r;
 }
 
+/*
+ * --readonly: no layout. A file to create or extend is refused here, as
+ * fio 3.33 refuses to ("refusing extend of file due to read-only"), but
+ * before anything runs; holes are read as they are (plan_holes,
+ * region_holes).
+ */
+static int check_readonly(const struct target_file *tf, const struct job *j,
+			  struct err_rec *e)
+{
+	uint64_t end = tf->offset + tf->len;
+
+	if (!j->readonly || tf->is_bdev || j->verify_only)
+		return 0;
+	if (!tf->exists) {
+		err_set(e, tf->path, 0, "readonly", "does not exist, and the "
+			"job would create it, which --readonly forbids; "
+			"expected an existing file");
+		return -EROFS;
+	}
+	if (tf->cur_size < end) {
+		err_set(e, tf->path, 0, "readonly", "is %" PRIu64 " bytes, "
+			"and the job's region ends at %" PRIu64 ": its "
+			"layout would extend the file, which --readonly "
+			"forbids; expected a region within the file",
+			tf->cur_size, end);
+		return -EROFS;
+	}
+	return 0;
+}
+
 int target_plan(struct target *t, const struct job *j, struct err_rec *e)
 {
 	unsigned i;
@@ -907,8 +937,10 @@ int target_plan(struct target *t, const struct job *j, struct err_rec *e)
 			goto err;
 	}
 	ret = plan_region(t, j, e);
-	for (i = 0; !ret && i < t->nfiles; i++)
+	for (i = 0; !ret && i < t->nfiles; i++) {
 		plan_holes(&t->files[i], j);
+		ret = check_readonly(&t->files[i], j, e);
+	}
 	if (!ret && j->direct)
 		ret = check_dio(t, j, e);
 	for (i = 0; !ret && i < t->nfiles; i++)
@@ -1279,13 +1311,13 @@ static int region_holes(const struct target *t, const struct target_file *tf,
 			"extents (FIEMAP, SEEK_HOLE): %s", strerror(-ret));
 		return ret;
 	}
-	if (*holes && !j->layout) {
+	if (*holes && (!j->layout || j->readonly)) {
 		value_fmt_bytes(*holes, amount, sizeof(amount));
 		if (warns_for_files(j))
 			twarn(t, "holes_not_filled", j, "job '%s': %s: reads "
 			      "of %s of holes/unwritten extents never reach "
-			      "the device (layout=0)", j->name, tf->path,
-			      amount);
+			      "the device (%s)", j->name, tf->path, amount,
+			      j->readonly ? "--readonly" : "layout=0");
 		*holes = 0;
 	}
 	return 0;
@@ -1732,6 +1764,10 @@ static int open_regular(struct target_file *tf, const struct target *t,
 		return ret;
 	/* Nothing to write, so a read job needs no write access. */
 	if (size >= end && !holes)
+		return 0;
+	/* --readonly: planned within the file; shortened since, it is
+	 * read as it is, never extended */
+	if (j->readonly)
 		return 0;
 	/* O_EXCL follows no symlink; what exists must be what was checked. */
 	fd = open(tf->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);

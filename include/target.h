@@ -86,6 +86,15 @@ struct target {
 
 int target_plan(struct target *t, const struct job *j, struct err_rec *e);
 /*
+ * After target_plan, with the credentials of the calling thread (uid=,
+ * gid=: a thread of the job's user, procattr_as_job): every file can be
+ * read, and written where the job or its layout writes it; a file to
+ * create, its directory written and searched. opt names the option and
+ * who ("as uid=1000") ends the messages. 0, or -errno with e.
+ */
+int target_check_access(const struct target *t, const struct job *j,
+			const char *opt, const char *who, struct err_rec *e);
+/*
  * Returns 0 or -errno with e filled; may be interrupted via *stop. Every
  * file is opened as what target_plan checked: another file, device or
  * symlink found at the path is an error (-ESTALE), never written; a device

@@ -880,6 +880,40 @@ static int check_writable(const struct target *t, struct target_file *tf,
 	return r > 0 ? -EBUSY : r;
 }
 
+int target_check_access(const struct target *t, const struct job *j,
+			const char *opt, const char *who, struct err_rec *e)
+{
+	const struct target_file *tf;
+	char *dir;
+	unsigned i;
+	int mode, r = 0;
+
+	for (i = 0; !r && i < t->nfiles; i++) {
+		tf = &t->files[i];
+		if (!tf->exists && !tf->is_bdev) {
+			dir = path_dir(tf->path);
+			if (!dir)
+				return -ENOMEM;
+			if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS)) {
+				r = -errno;
+				err_set(e, tf->path, 0, opt, "cannot be "
+					"created in directory '%s' %s: %s",
+					dir, who, strerror(-r));
+			}
+			free(dir);
+			continue;
+		}
+		mode = R_OK | (writes_file(t, tf, j) ? W_OK : 0);
+		if (faccessat(AT_FDCWD, tf->path, mode, AT_EACCESS)) {
+			r = -errno;
+			err_set(e, tf->path, 0, opt, "cannot be %s %s: %s",
+				mode & W_OK ? "read and written" : "read", who,
+				strerror(-r));
+		}
+	}
+	return r;
+}
+
 /*
  * --readonly: no layout. A file to create or extend is refused here, as
  * fio 3.33 refuses to ("refusing extend of file due to read-only"), but

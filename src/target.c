@@ -1541,9 +1541,9 @@ static bool ts_before(const struct timespec *a, const struct timespec *b)
 /*
  * What this run leaves in the file fd (of tf), recorded before this run
  * closes a descriptor that wrote it (size: the layout's; a writing job's
- * writes may extend a file that fallocate did not). The fstat also marks the times as seen, so that on kernels with
- * fine-grained ("multigrain") timestamps the next change by anyone gets
- * a ctime of its own.
+ * writes may extend a file that fallocate did not). The fstat also marks
+ * the times as seen, so that on kernels with fine-grained ("multigrain")
+ * timestamps the next change by anyone gets a ctime of its own.
  */
 static void note_left(struct target_file *tf, int fd, bool size)
 {

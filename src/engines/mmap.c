@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * mmap: every file's region is mapped once at init (MAP_SHARED, read and
- * write when the file was opened for writing, else read only: PROT_READ) and each
- * request is a memcpy between the request's buffer and the mapping: reads
- * and writes go through the page cache by page faults, as fio's mmap
- * engine does. With direct=1 each request is followed by msync(MS_SYNC)
- * of its pages and madvise(MADV_DONTNEED), so that the data reach the
- * device and the next access faults again.
+ * write when the file was opened for writing, else PROT_READ only) and
+ * each request is a memcpy between the request's buffer and the
+ * mapping: reads and writes go through the page cache by page faults,
+ * as fio's mmap engine does. With direct=1 each request is followed by
+ * msync(MS_SYNC) of its pages and madvise(MADV_DONTNEED), so that the
+ * data reach the device and the next access faults again.
  *
  * A mapping beyond the file's end would fault with SIGBUS: the target
  * (target.h) makes every file at least as long as its region before the

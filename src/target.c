@@ -827,8 +827,11 @@ static int check_writable(const struct target *t, struct target_file *tf,
 	if (tf->exists && faccessat(AT_FDCWD, tf->path, W_OK, AT_EACCESS)) {
 		r = -errno;
 		err_set(e, tf->path, 0, "filename", "cannot be written: %s; "
-			"the job %s it", strerror(-r), job_writes(j) ?
-			"writes to" : "lays out (extends)");
+			"the job %s", strerror(-r), job_writes(j) ?
+			"writes to it" : tf->cur_size < tf->offset + tf->len ?
+			"lays it out (extends it)" : "lays it out (fills the "
+			"holes of its region; layout=0 reads them as they "
+			"are)");
 		return r;
 	}
 	if (tf->is_bdev) {

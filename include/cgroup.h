@@ -24,6 +24,14 @@ int cgroup_join(const struct job *j, char *why, size_t whylen);
  * run made it, cgroup_nodelete is off and no thread is left in it. */
 void cgroup_leave(const struct job *j);
 
+/*
+ * Plan time: without cgroup=, the job's name names the group (fio's
+ * naming), and must then be one directory name (no '/', not "." or "..",
+ * at most 255 bytes, no newline), so that no name reaches out of the
+ * blkio hierarchy. Returns 0 or -EINVAL with why filled.
+ */
+int cgroup_check(const struct job *j, char *why, size_t whylen);
+
 /* The name is a plain directory name ([A-Za-z0-9._-], not "." or ".."),
  * possibly nested with '/'. Returns 0 or -EINVAL with why filled. */
 int cgroup_name_ok(const char *name, char *why, size_t whylen);

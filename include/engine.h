@@ -92,6 +92,8 @@ enum engine_flags {
 	/* Not a job that does I/O (fio's FIO_NOIO: cpuio, exec): a cpuio
 	 * job's exit_on_io_done does not wait for it. */
 	ENGINE_NOT_IO = 1u << 12,
+	/* Requests create their files (filecreate): --readonly refuses it. */
+	ENGINE_CREATES = 1u << 13,
 };
 
 /*
@@ -183,6 +185,11 @@ struct engine_ctx {
 	/* Set by SIGINT/SIGTERM: an engine that waits for a peer (net)
 	 * watches it and gives up (start: -EINTR; queue: ENGINE_END). */
 	const atomic_int *stop;
+	/* The job's end (clock ticks of clk; UINT64_MAX: none) and its
+	 * wait group's halt (exitall; NULL: none): a request that takes
+	 * its own time (cpuio's chunk) ends at either, or at stop. */
+	const uint64_t *deadline;
+	const atomic_int *halt;
 	/* Reads the engine knows were lost on the way (net over UDP: gaps
 	 * in the senders' sequence numbers); the worker reports them. */
 	uint64_t dropped;

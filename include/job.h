@@ -446,6 +446,9 @@ struct job {
 	const struct engine_ops *engine;
 	bool engine_changes_files;	/* ENGINE_CHANGES_FILES (falloc) */
 	bool engine_deletes;		/* ENGINE_DELETES (filedelete) */
+	/* --readonly (the command line's, for every job): no file is
+	 * created, extended, filled or mapped for writing */
+	bool readonly;
 	char *sweep_point;	/* "bs=4k ioengine=libaio", or NULL */
 	/*
 	 * rate_curve: the plan makes a probe (curve_point 1) and one job per

@@ -6,7 +6,8 @@
  * exec_prerun=, exec_postrun=: a shell command run for each clone of a
  * job, after its files are laid out and before its I/O (prerun), and
  * after its I/O ends, before its files are closed (postrun), as fio runs
- * them. The command is run by /bin/sh -c with its standard output and
+ * them. The command is run by /bin/sh -c, as the job's user with uid=,
+ * gid= (procattr_as_job), with its standard output and
  * error in JOBNAME.prerun.txt / JOBNAME.postrun.txt in the current
  * directory (fio's names), replaced whole when the command ends.
  */

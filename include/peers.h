@@ -29,8 +29,9 @@ struct peers {
 	/*
 	 * This rank's result (iorig's JSON report, len bytes) and exit code
 	 * to rank 0, which writes the cluster report in formats (as
-	 * --output-format names them) to out with the checks. Returns the
-	 * process' exit code; quit follows.
+	 * --output-format names them) to out with the checks (reported
+	 * says whether it did). Returns the process' exit code; quit
+	 * follows.
 	 */
 	int (*finish)(struct peers *pe, const char *json, size_t len,
 		      int code, const char *formats, FILE *out,
@@ -41,6 +42,9 @@ struct peers {
 	int (*quit)(struct peers *pe, int code, const char *why);
 	int failed;		/* an agree failed: no collective follows */
 	int finished;		/* finish was called (MPI is finalized) */
+	/* rank 0: finish wrote the whole cluster report to out; else out
+	 * holds nothing worth keeping, and --output stays as it was */
+	int reported;
 };
 
 /* Starts MPI (iorig-mpi); NULL with a message on stderr when it cannot. */

@@ -66,6 +66,16 @@ int procattr_cred_enter(const struct job *j, struct procattr_cred *sv,
 			char *why, size_t whylen);
 void procattr_cred_leave(const struct procattr_cred *sv);
 int procattr_cred_drop(const struct job *j, char *why, size_t whylen);
+/*
+ * fn(arg) as the job's user: on a thread of its own that drops to the
+ * job's gid and uid (procattr_cred_drop) and ends with fn, so that the
+ * calling thread and the process keep theirs; a program fn starts
+ * (posix_spawn) has the job's ids, as fio's job process runs its
+ * exec_prerun. A job that sets neither: fn(arg) on the calling thread.
+ * Returns fn's value, or -errno with why filled.
+ */
+int procattr_as_job(const struct job *j, int (*fn)(void *), void *arg,
+		    char *why, size_t whylen);
 
 /* The ioprio value (class << 13 | hint << 3 | level) the job asks for;
  * 0 when it sets none. */

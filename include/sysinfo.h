@@ -57,6 +57,9 @@ struct sysinfo_target {
  * then CPU model and memory from ROOT/proc/cpuinfo and ROOT/proc/meminfo.
  */
 void sysinfo_host(const char *root, struct sysinfo_host *h);
+/* MemAvailable of /proc/meminfo, in bytes: what can be allocated without
+ * swapping (the kernel's estimate); 0 when unknown. */
+uint64_t sysinfo_mem_available(void);
 
 /* CPU model from ROOT/proc/cpuinfo: "model name" and the like, or for
  * arm64 the implementer and part. Returns 0 or -errno (buf then ""). */

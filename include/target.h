@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "err.h"
 #include "job.h"
@@ -34,11 +35,28 @@ struct target_file {
 	uint32_t dio_align;	/* offset/length alignment for O_DIRECT */
 	uint32_t dio_mem_align;
 	char *guard_note;	/* data that allow_destructive overwrites */
+	/* target_plan: bytes of holes and unwritten extents in the region
+	 * of an existing file that the layout of a job that reads fills */
+	uint64_t holes_planned;
 	/* Layout of an existing file: it was extended from orig_size, and
 	 * target_undo may put it back; it touches only the inode dev/ino
 	 * below (the one checked, or the one this run created). */
 	bool extended;
 	uint64_t orig_size;
+	/*
+	 * The file as this run left it: its size and its ctime and mtime
+	 * when this run last closed a descriptor that wrote it (the
+	 * layout's; a writing job's, whose writes stay inside its region).
+	 * target_undo puts back or removes only a file that still has the
+	 * largest size and the latest times recorded for its inode, so that
+	 * what another process wrote (an append, bytes in the extension
+	 * after the run's last write) is never cut off. A job that only
+	 * reads changes neither, so its layout's record stands.
+	 */
+	bool have_size, have_times;
+	bool writes;		/* the job's fd was opened for writing */
+	uint64_t left_size;
+	struct timespec left_ctime, left_mtime;
 	/*
 	 * What target_plan checked (stat through symlinks), or, once this
 	 * run created the file, what it created: every open compares the
@@ -68,6 +86,15 @@ struct target {
 
 int target_plan(struct target *t, const struct job *j, struct err_rec *e);
 /*
+ * After target_plan, with the credentials of the calling thread (uid=,
+ * gid=: a thread of the job's user, procattr_as_job): every file can be
+ * read, and written where the job or its layout writes it; a file to
+ * create, its directory written and searched. opt names the option and
+ * who ("as uid=1000") ends the messages. 0, or -errno with e.
+ */
+int target_check_access(const struct target *t, const struct job *j,
+			const char *opt, const char *who, struct err_rec *e);
+/*
  * Returns 0 or -errno with e filled; may be interrupted via *stop. Every
  * file is opened as what target_plan checked: another file, device or
  * symlink found at the path is an error (-ESTALE), never written; a device
@@ -75,16 +102,20 @@ int target_plan(struct target *t, const struct job *j, struct err_rec *e);
  * when planned is created exclusively, or is one that an earlier opened
  * target of run[0..nrun) created in this run.
  */
-int target_open(struct target *t, const struct target *run, size_t nrun,
+int target_open(struct target *t, struct target *run, size_t nrun,
 		const struct job *j, const atomic_int *stop,
 		struct err_rec *e);
 /*
  * After a failed or interrupted run: the files of t this run extended go
  * back to the length they had (the one case where a file is shortened),
  * and those it created are removed; only the inodes it made, and each
- * once. Said on t->warn.
+ * once; only while their size, ctime and mtime are what this run left
+ * (the latest of any target of run[0..nrun) on the same inode): a file
+ * another process changed meanwhile is left as it is, and said. Said on
+ * t->warn.
  */
-void target_undo(struct target *t, const struct job *j);
+void target_undo(struct target *t, const struct job *j,
+		 struct target *run, size_t nrun);
 
 /*
  * Free space, before anything is created: target_space_add every job's

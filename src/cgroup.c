@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,12 +116,54 @@ static const char *group_name(const struct job *j)
 	return j->cgroup ? j->cgroup : j->name;
 }
 
+/* A job's name as one directory: no '/', not "." or "..", not empty,
+ * at most NAME_MAX bytes, no newline (which cgroup v1 refuses). */
+static bool one_component(const char *n)
+{
+	return *n && strcmp(n, ".") && strcmp(n, "..") && !strchr(n, '/') &&
+	       !strchr(n, '\n') && strlen(n) <= 255;
+}
+
+int cgroup_check(const struct job *j, char *why, size_t whylen)
+{
+	if (!cgroup_wanted(j) || j->cgroup || one_component(j->name))
+		return 0;
+	snprintf(why, whylen, "the job's name '%.200s' names its control "
+		 "group (no cgroup= given), and that name must be one "
+		 "directory of the blkio hierarchy; expected a job name "
+		 "without '/' (not '.' or '..', at most 255 bytes), or "
+		 "cgroup=NAME", j->name);
+	return -EINVAL;
+}
+
+/* dir, when this run made it, is removed unless cgroup_nodelete; busy
+ * while another clone is still in it, which then removes it. */
+static void drop_made(const struct job *j, const char *dir)
+{
+	size_t i;
+
+	if (j->cgroup_nodelete)
+		return;
+	pthread_mutex_lock(&made_lock);
+	for (i = 0; i < sizeof(made) / sizeof(made[0]); i++) {
+		if (made[i] && !strcmp(made[i], dir) && !rmdir(dir)) {
+			free(made[i]);
+			made[i] = NULL;
+		}
+	}
+	pthread_mutex_unlock(&made_lock);
+}
+
 int cgroup_join(const struct job *j, char *why, size_t whylen)
 {
 	char root[512], dir[1024];
+	bool mine = false;
 	int v2, r;
 	size_t i;
 
+	/* planned (cgroup_check): never a path out of the hierarchy */
+	if ((r = cgroup_check(j, why, whylen)))
+		return r;
 	r = blkio_root(root, sizeof(root), &v2);
 	if (r || v2) {
 		snprintf(why, whylen, "cgroup=%s: %s", group_name(j), r ?
@@ -137,6 +180,8 @@ int cgroup_join(const struct job *j, char *why, size_t whylen)
 			;
 		if (i < sizeof(made) / sizeof(made[0]))
 			made[i] = strdup(dir);
+		else
+			mine = true;	/* not listed: removed below */
 	} else if (errno != EEXIST) {
 		r = -errno;
 		pthread_mutex_unlock(&made_lock);
@@ -145,24 +190,27 @@ int cgroup_join(const struct job *j, char *why, size_t whylen)
 		return r;
 	}
 	pthread_mutex_unlock(&made_lock);
-	if (j->cgroup_weight && (r = weight(dir, j->cgroup_weight))) {
+	if (j->cgroup_weight && (r = weight(dir, j->cgroup_weight)))
 		snprintf(why, whylen, "cgroup_weight=%lu: %s: %s",
 			 (unsigned long)j->cgroup_weight, dir, r == -ENOENT ?
 			 "no blkio.weight nor blkio.bfq.weight (the bfq "
 			 "scheduler gives weights)" : strerror(-r));
-		return r;
-	}
-	r = write_num(dir, "tasks", (unsigned long)syscall(SYS_gettid));
-	if (r)
+	else if ((r = write_num(dir, "tasks",
+				(unsigned long)syscall(SYS_gettid))))
 		snprintf(why, whylen, "cgroup: cannot join %s: %s", dir,
 			 strerror(-r));
+	/* Not joined: a group made for it goes (unless another clone is in
+	 * it, or cgroup_nodelete), as cgroup_leave would remove it. */
+	if (r && mine && !j->cgroup_nodelete)
+		rmdir(dir);
+	else if (r)
+		drop_made(j, dir);
 	return r;
 }
 
 void cgroup_leave(const struct job *j)
 {
 	char root[512], dir[1024];
-	size_t i;
 	int v2;
 
 	if (blkio_root(root, sizeof(root), &v2) || v2)
@@ -171,13 +219,5 @@ void cgroup_leave(const struct job *j)
 	if (j->cgroup_nodelete)
 		return;
 	snprintf(dir, sizeof(dir), "%s/%s", root, group_name(j));
-	pthread_mutex_lock(&made_lock);
-	for (i = 0; i < sizeof(made) / sizeof(made[0]); i++) {
-		/* Busy while another clone is still in it: it removes it. */
-		if (made[i] && !strcmp(made[i], dir) && !rmdir(dir)) {
-			free(made[i]);
-			made[i] = NULL;
-		}
-	}
-	pthread_mutex_unlock(&made_lock);
+	drop_made(j, dir);
 }

@@ -13,6 +13,7 @@
 #include "jobexec.h"
 #include "output.h"
 #include "path.h"
+#include "procattr.h"
 #include "runprog.h"
 
 void jobexec_path(const struct job *j, const char *mode, char *buf,
@@ -63,23 +64,40 @@ int jobexec_check(const struct job *j, struct err_rec *e)
 	return ret ? ret : check_one(j, j->exec_postrun, "postrun", e);
 }
 
-/* sh -c cmd with standard output and error on fd; its wait status. */
-static int spawn_wait(const char *cmd, int fd, int *status)
-{
-	posix_spawn_file_actions_t fa;
-	char *argv[] = { "sh", "-c", (char *)cmd, NULL };
+struct spawn {
+	const char *cmd;
+	int fd;
 	pid_t pid;
+};
+
+/* sh -c cmd with standard output and error on fd: 0 or -errno. */
+static int spawn(void *arg)
+{
+	struct spawn *sp = arg;
+	posix_spawn_file_actions_t fa;
+	char *argv[] = { "sh", "-c", (char *)sp->cmd, NULL };
 	int r;
 
 	if ((r = posix_spawn_file_actions_init(&fa)))
 		return -r;
-	r = posix_spawn_file_actions_adddup2(&fa, fd, 1);
+	r = posix_spawn_file_actions_adddup2(&fa, sp->fd, 1);
 	if (!r)
 		r = posix_spawn_file_actions_adddup2(&fa, 1, 2);
 	if (!r)
-		r = prog_start(&pid, "/bin/sh", false, &fa, argv);
+		r = prog_start(&sp->pid, "/bin/sh", false, &fa, argv);
 	posix_spawn_file_actions_destroy(&fa);
-	return r ? -r : prog_wait(pid, status);
+	return -r;
+}
+
+/* As the job's user (uid=, gid=: fio runs them in the job's process,
+ * which has switched to them); its wait status. */
+static int spawn_wait(const struct job *j, const char *cmd, int fd,
+		      int *status, char *why, size_t whylen)
+{
+	struct spawn sp = { .cmd = cmd, .fd = fd };
+	int r = procattr_as_job(j, spawn, &sp, why, whylen);
+
+	return r ? r : prog_wait(sp.pid, status);
 }
 
 int jobexec_run(const struct job *j, const char *cmd, const char *mode,
@@ -97,11 +115,15 @@ int jobexec_run(const struct job *j, const char *cmd, const char *mode,
 			 e.msg);
 		return ret;
 	}
-	ret = spawn_wait(cmd, o.fd, &st);
+	why[0] = '\0';
+	ret = spawn_wait(j, cmd, o.fd, &st, why, whylen);
 	cret = output_close(&o);
 	if (ret) {
+		char how[512];
+
+		snprintf(how, sizeof(how), "%s", why);
 		snprintf(why, whylen, "exec_%s: cannot run /bin/sh: %s", mode,
-			 strerror(-ret));
+			 how[0] ? how : strerror(-ret));
 		return ret;
 	}
 	if (WIFEXITED(st) && !WEXITSTATUS(st)) {

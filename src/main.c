@@ -27,6 +27,7 @@
 #include "peers.h"
 #include "plan.h"
 #include "plot.h"
+#include "procattr.h"
 #include "profile.h"
 #include "progress.h"
 #include "report.h"
@@ -202,20 +203,55 @@ static int engine_help(const char *arg)
 }
 
 /*
- * fio's --readonly (no job may write or trim) and --warnings-fatal (a
- * warning about the jobs stops the run): usage errors, nothing run.
+ * --readonly: what of job j would change a byte of a file, known from
+ * its options alone (NULL: nothing); the layout of its targets is
+ * target_plan's to check.
+ */
+static const char *readonly_why(const struct job *j, char *buf, size_t len)
+{
+	unsigned fl = j->engine ? j->engine->flags : 0;
+	const char *file = NULL;
+	enum mem_type mt;
+	char why[256];
+
+	if (rw_changes_data(j->rw))
+		return "writes or trims (its rw=)";
+	if (fl & (ENGINE_CHANGES_FILES | ENGINE_CREATES)) {
+		snprintf(buf, len, "uses ioengine=%s, which %s its files",
+			 j->ioengine, fl & ENGINE_CREATES ? "creates" :
+			 fl & ENGINE_DELETES ? "deletes" : "changes");
+		return buf;
+	}
+	if (j->fill_device)
+		return "lays out files until the file system is full "
+		       "(fill_device=1)";
+	if (j->mem && !procattr_mem_parse(j->mem, &mt, &file, why,
+					  sizeof(why)) && file) {
+		snprintf(buf, len, "maps a file for writing (mem=%.200s: its "
+			 "I/O buffers are that file's pages)", j->mem);
+		return buf;
+	}
+	return NULL;
+}
+
+/*
+ * fio's --readonly (no job may write or trim; here, no byte of any file
+ * but the report and logs may change) and --warnings-fatal (a warning
+ * about the jobs stops the run): usage errors, nothing run.
  */
 static int fio_guards(const struct cli *c, const struct plan *p,
 		      struct err_rec *e)
 {
+	const char *why;
+	char buf[320];
 	size_t i;
 
 	for (i = 0; c->readonly && i < p->njobs; i++) {
-		if (!rw_changes_data(p->jobs[i].rw))
+		why = readonly_why(&p->jobs[i], buf, sizeof(buf));
+		if (!why)
 			continue;
-		err_set(e, ERR_CMDLINE, 0, "readonly", "job '%s' writes or "
-			"trims (its rw=), which --readonly forbids",
-			p->jobs[i].name);
+		err_set(e, ERR_CMDLINE, 0, "readonly", "job '%s' %s, which "
+			"--readonly forbids", p->jobs[i].name, why);
 		return -EINVAL;
 	}
 	if (c->warnings_fatal && p->warnings.n) {
@@ -507,6 +543,15 @@ static int peers_report(const struct cli *c, struct run_result *r,
 			  formats, out->f, (char *const *)c->checks,
 			  c->nchecks);
 	free(json);
+	/* No cluster report (a rank failed, the merge failed): the
+	 * previous --output is kept, never replaced by an empty one. */
+	if (pe->rank == 0 && !pe->reported) {
+		output_discard(out);
+		if (c->output)
+			fprintf(stderr, "iorig: no cluster report: %s was "
+				"left as it was\n", c->output);
+		return code ? code : EXIT_RUNTIME;
+	}
 	if (pe->rank == 0 && (ret = output_close(out))) {
 		fprintf(stderr, "iorig: writing the report to %s: %s\n",
 			c->output ? c->output : "standard output",
@@ -723,6 +768,7 @@ int main(int argc, char **argv)
 	struct run_watch watch = { 0 };
 	bool chart_failed;
 	int code, ret;
+	size_t i;
 	struct peers *pe = NULL;
 	struct act_tally *act = NULL;
 	char why[1400];
@@ -772,6 +818,9 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	warn_print(&p.warnings, stderr);
+	/* --readonly: target_plan refuses any layout that would write */
+	for (i = 0; i < p.njobs; i++)
+		p.jobs[i].readonly = c.readonly;
 	if (act_table(&c, &p, &act, &e) || fio_guards(&c, &p, &e)) {
 		code = fail(&e);
 		goto out;

@@ -24,9 +24,11 @@
 #include "opendir.h"
 #include "jobexec.h"
 #include "cpuset.h"
+#include "cgroup.h"
 #include "cpuio.h"
 #include "e4defrag.h"
 #include "neteng.h"
+#include "sysinfo.h"
 #include "verify.h"
 
 #define PLAN_MAX_JOBS	4096
@@ -91,19 +93,38 @@ static int check_verify(const struct job *j, struct err_rec *e)
  * beyond half of the machine's memory, or beyond what can be addressed,
  * cannot be what was meant: refused here, before anything runs.
  */
-static int check_buffers(const struct job *j, struct err_rec *e)
+static uint64_t page_size(void)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+
+	return psz > 0 ? (uint64_t)psz : 4096;
+}
+
+/* The largest block size, rounded up to a page: one request's buffer. */
+static uint64_t buf_bs(const struct job *j)
+{
+	uint64_t bs = j->bs_max[0] > j->bs_max[1] ? j->bs_max[0] :
+		      j->bs_max[1], page = page_size();
+
+	return (bs + page - 1) / page * page;
+}
+
+static uint64_t buf_depth(const struct job *j)
 {
 	const struct engine_ops *eng = engine_find(j->ioengine);
-	uint64_t bs = j->bs_max[0] > j->bs_max[1] ? j->bs_max[0] :
-		      j->bs_max[1];
-	uint64_t depth = eng && (eng->flags & ENGINE_SYNC) ? 1 : j->iodepth;
-	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-	uint64_t page = psz > 0 ? (uint64_t)psz : 4096, half, per, total;
+
+	return eng && (eng->flags & ENGINE_SYNC) ? 1 : j->iodepth;
+}
+
+static int check_buffers(const struct job *j, struct err_rec *e)
+{
+	uint64_t bs = buf_bs(j), depth = buf_depth(j);
+	long pages = sysconf(_SC_PHYS_PAGES);
+	uint64_t page = page_size(), half, per, total;
 	char h_bs[32], h_total[32], h_half[32];
 	bool over;
 
 	half = pages > 0 ? (uint64_t)pages * page / 2 : UINT64_MAX;
-	bs = (bs + page - 1) / page * page;
 	over = __builtin_mul_overflow(depth, bs, &per) ||
 	       __builtin_mul_overflow(per, j->numjobs, &total) ||
 	       per > SIZE_MAX / 2;
@@ -122,6 +143,67 @@ static int check_buffers(const struct job *j, struct err_rec *e)
 		"expected a smaller iodepth, bs or numjobs", depth, h_bs,
 		j->numjobs, h_total, h_half);
 	return -EINVAL;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+/*
+ * lockmem=: every clone of a wait group locks its bytes at once, with its
+ * I/O buffers, from its setup to its end; locked pages cannot be
+ * reclaimed, so more than the memory available makes the kernel kill
+ * the run (the OOM killer: no report). The sum over each wait group's
+ * clones against MemAvailable, before anything runs; named at the job
+ * that locks the most. Not known (no /proc/meminfo): not checked.
+ */
+static int check_locked(const struct plan *p, struct err_rec *e)
+{
+	uint64_t avail = sysinfo_mem_available(), lock, bufs;
+	char h_lock[32], h_job[32], h_bufs[32], h_avail[32], h_all[32];
+	const struct job *big;
+	unsigned wg, njobs;
+	size_t i;
+
+	for (wg = 0; avail && wg < p->nwait_groups; wg++) {
+		lock = bufs = 0;
+		njobs = 0;
+		big = NULL;
+		for (i = 0; i < p->njobs; i++) {
+			const struct job *j = &p->jobs[i];
+			uint64_t b;
+
+			if (j->wait_group != wg)
+				continue;
+			if (__builtin_mul_overflow(buf_bs(j), buf_depth(j),
+						   &b))
+				b = UINT64_MAX;
+			lock = add_sat(lock, j->lockmem);
+			bufs = add_sat(bufs, b);
+			if (j->lockmem && (!big || j->lockmem > big->lockmem))
+				big = j;
+			njobs++;
+		}
+		if (!big || add_sat(lock, bufs) <= avail)
+			continue;
+		value_fmt_bytes(big->lockmem, h_job, sizeof(h_job));
+		value_fmt_bytes(lock, h_lock, sizeof(h_lock));
+		value_fmt_bytes(bufs, h_bufs, sizeof(h_bufs));
+		value_fmt_bytes(add_sat(lock, bufs), h_all, sizeof(h_all));
+		value_fmt_bytes(avail, h_avail, sizeof(h_avail));
+		err_set(e, big->section_file, big->section_line, "lockmem",
+			"%s x numjobs=%" PRIu64 "%s = %s locked at once "
+			"(plus %s of I/O buffers: %s in all) is more than "
+			"the memory available (%s, MemAvailable): the kernel "
+			"would kill the run; expected a smaller lockmem or "
+			"numjobs",
+			h_job, big->numjobs, njobs > big->numjobs ?
+			" (with the other jobs of its wait group)" : "",
+			h_lock, h_bufs, h_all, h_avail);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /*
@@ -356,6 +438,7 @@ static int check_gtod_cpu(const struct job *j, struct err_rec *e)
 static int check_job(const struct job *j, struct err_rec *e)
 {
 	const char *file = j->section_file;
+	char why[512];
 	int line = j->section_line;
 	int d;
 
@@ -369,6 +452,10 @@ static int check_job(const struct job *j, struct err_rec *e)
 	}
 	if (check_buffers(j, e))
 		return -EINVAL;
+	if (cgroup_check(j, why, sizeof(why))) {
+		err_set(e, file, line, "cgroup_weight", "%s", why);
+		return -EINVAL;
+	}
 	for (d = 0; d < DDIR_NR; d++) {
 		if (j->percentage_random[d] > 100) {
 			err_set(e, file, line, "percentage_random", "%" PRIu64
@@ -1233,9 +1320,89 @@ out:
 }
 
 /*
+ * wait_for cycles: job i waits for every job named its wait_for. A job
+ * of a cycle waits, through the others, for its own end, and none of
+ * them would ever start. Depth-first from job i; path[0..depth) is the
+ * chain being followed, st[] 0: not seen, 1: on the chain, 2: done
+ * (no cycle through it). Returns the index in path where a cycle starts
+ * (path[depth] is then the job closing it), or -1.
+ */
+static long wait_cycle(const struct plan *p, size_t i, unsigned char *st,
+		       size_t *path, size_t depth)
+{
+	const struct job *j = &p->jobs[i];
+	size_t k, d;
+	long c;
+
+	st[i] = 1;
+	path[depth] = i;
+	for (k = 0; j->wait_for && k < p->njobs; k++) {
+		if (k == i || strcmp(p->jobs[k].name, j->wait_for))
+			continue;
+		if (st[k] == 1) {
+			for (d = 0; path[d] != k; d++)
+				;
+			path[depth + 1] = k;
+			return (long)d;
+		}
+		if (!st[k] && (c = wait_cycle(p, k, st, path, depth + 1)) >= 0)
+			return c;
+	}
+	st[i] = 2;
+	return -1;
+}
+
+/* Refuses a wait_for cycle, naming its jobs in order (a -> b -> a). */
+static int check_wait_cycles(const struct plan *p, struct err_rec *e)
+{
+	unsigned char *st = calloc(p->njobs, 1);
+	size_t *path = calloc(p->njobs + 1, sizeof(*path));
+	char names[512];
+	size_t i, d, n, end = 0;
+	long c = -1;
+
+	if (!st || !path) {
+		free(st);
+		free(path);
+		err_set(e, "", 0, "", "out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; c < 0 && i < p->njobs; i++) {
+		/* clones share their name and wait_for: one walk does */
+		if (!st[i] && i && st[i - 1] == 2 && p->jobs[i].wait_for &&
+		    p->jobs[i - 1].wait_for &&
+		    !strcmp(p->jobs[i].name, p->jobs[i - 1].name) &&
+		    !strcmp(p->jobs[i].wait_for, p->jobs[i - 1].wait_for))
+			st[i] = 2;
+		if (!st[i] && p->jobs[i].wait_for)
+			c = wait_cycle(p, i, st, path, 0);
+	}
+	if (c >= 0) {
+		for (end = (size_t)c + 1; path[end] != path[c]; end++)
+			;
+		names[0] = '\0';
+		for (d = (size_t)c; d <= end; d++) {
+			n = strlen(names);
+			snprintf(names + n, sizeof(names) - n, "%s%s",
+				 d > (size_t)c ? " -> " : "",
+				 p->jobs[path[d]].name);
+		}
+		i = path[c];
+		err_set(e, p->jobs[i].section_file, p->jobs[i].section_line,
+			"wait_for", "the jobs wait for each other in a cycle "
+			"(%s): none of them would ever start; expected a job "
+			"that waits for no job of its own chain", names);
+	}
+	free(st);
+	free(path);
+	return c >= 0 ? -EINVAL : 0;
+}
+
+/*
  * wait_for=NAME names another job that runs before or with this one (one
- * that --section left out runs not at all: nothing to wait for); a
- * steady-state window holds at least one sample.
+ * that --section left out runs not at all: nothing to wait for), and no
+ * job waits, through others, for itself; a steady-state window holds at
+ * least one sample.
  */
 static int check_runctl(const struct plan *p, bool filtered,
 			struct err_rec *e)
@@ -1271,7 +1438,7 @@ static int check_runctl(const struct plan *p, bool filtered,
 			return -EINVAL;
 		}
 	}
-	return 0;
+	return check_wait_cycles(p, e);
 }
 
 /*
@@ -1335,6 +1502,8 @@ int plan_build(struct plan *p, const struct raw_doc *doc,
 	}
 	if (!ret)
 		ret = check_runctl(p, f && f->sections, e);
+	if (!ret)
+		ret = check_locked(p, e);
 	if (!ret)
 		number_dedupe_global(p);
 	if (ret)

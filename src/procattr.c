@@ -9,6 +9,7 @@
 #include <sched.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,6 +217,45 @@ int procattr_cred_drop(const struct job *j, char *why, size_t whylen)
 	    (r = set_ids(false, u, u, u, why, whylen, (unsigned)u)))
 		return r;
 	return 0;
+}
+
+struct as_job {
+	const struct job *j;
+	int (*fn)(void *);
+	void *arg;
+	char *why;
+	size_t whylen;
+	int ret;
+};
+
+static void *as_job_main(void *p)
+{
+	struct as_job *a = p;
+
+	a->ret = procattr_cred_drop(a->j, a->why, a->whylen);
+	if (!a->ret)
+		a->ret = a->fn(a->arg);
+	return NULL;
+}
+
+int procattr_as_job(const struct job *j, int (*fn)(void *), void *arg,
+		    char *why, size_t whylen)
+{
+	struct as_job a = { .j = j, .fn = fn, .arg = arg, .why = why,
+			    .whylen = whylen };
+	pthread_t t;
+	int r;
+
+	if (j->uid == UINT64_MAX && j->gid == UINT64_MAX)
+		return fn(arg);
+	r = pthread_create(&t, NULL, as_job_main, &a);
+	if (r) {
+		snprintf(why, whylen, "cannot start a thread to act as the "
+			 "job's user (uid=, gid=): %s", strerror(r));
+		return -r;
+	}
+	pthread_join(t, NULL);
+	return a.ret;
 }
 
 static size_t round_up(size_t v, size_t to)

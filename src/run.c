@@ -59,6 +59,53 @@ static void err_job(struct err_rec *e, const struct job *j)
  * Every job's targets, checked; then the free space their layout needs,
  * per file system over the whole run (w: its warnings, or NULL).
  */
+struct access_arg {
+	const struct target *t;
+	const struct job *j;
+	const char *who;
+	struct err_rec *e;
+};
+
+static int access_as_job(void *arg)
+{
+	struct access_arg *a = arg;
+
+	return target_check_access(a->t, a->j, a->j->uid != UINT64_MAX ?
+				   "uid" : "gid", a->who, a->e);
+}
+
+/*
+ * uid=, gid=: the job's files are opened as the job's user when its
+ * group starts; what that user may not read or write is refused now
+ * (exit 2), checked by the kernel on a thread of that user's.
+ */
+static int check_job_access(const struct target *t, const struct job *j,
+			    struct err_rec *e)
+{
+	struct access_arg a = { .t = t, .j = j, .e = e };
+	char who[96], why[256];
+	int ret;
+
+	if (j->uid == UINT64_MAX && j->gid == UINT64_MAX)
+		return 0;
+	if (j->uid != UINT64_MAX && j->gid != UINT64_MAX)
+		snprintf(who, sizeof(who), "as uid=%" PRIu64 " gid=%" PRIu64
+			 " (the job's user)", j->uid, j->gid);
+	else if (j->uid != UINT64_MAX)
+		snprintf(who, sizeof(who), "as uid=%" PRIu64 " (the job's "
+			 "user)", j->uid);
+	else
+		snprintf(who, sizeof(who), "as gid=%" PRIu64 " (the job's "
+			 "group)", j->gid);
+	a.who = who;
+	e->msg[0] = '\0';
+	ret = procattr_as_job(j, access_as_job, &a, why, sizeof(why));
+	if (ret && !e->msg[0])
+		err_set(e, "", 0, j->uid != UINT64_MAX ? "uid" : "gid", "%s",
+			why);
+	return ret;
+}
+
 static int plan_targets(const struct plan *p, struct target *tg,
 			struct warn_list *w, struct err_rec *e)
 {
@@ -89,6 +136,8 @@ static int plan_targets(const struct plan *p, struct target *tg,
 			continue;
 		}
 		ret = target_plan(&tg[i], &p->jobs[i], e);
+		if (!ret)
+			ret = check_job_access(&tg[i], &p->jobs[i], e);
 		if (!ret)
 			ret = e4defrag_plan_target(&tg[i], &p->jobs[i], e);
 		if (!ret)
@@ -744,22 +793,6 @@ static bool exit_on_error(const struct plan *p, unsigned wg,
 	return false;
 }
 
-/* MemAvailable from /proc/meminfo, in bytes; 0 when unknown. */
-static uint64_t mem_available(void)
-{
-	char line[128];
-	uint64_t kib = 0;
-	FILE *f = fopen("/proc/meminfo", "re");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %" SCNu64 " kB", &kib) == 1)
-			break;
-	fclose(f);
-	return kib * 1024;
-}
-
 /*
  * Why buffered reads of a region that fits in memory would be served by
  * the page cache rather than the device, or NULL: the cache is kept
@@ -799,7 +832,7 @@ static const char *cache_reason(const struct job *j, const struct target *t,
 static void warn_page_cache(const struct plan *p, const struct target *tg,
 			    struct warn_list *wl)
 {
-	uint64_t avail = mem_available();
+	uint64_t avail = sysinfo_mem_available();
 	char region[32], mem[32], buf[96];
 	const char *why;
 	size_t i;
@@ -953,7 +986,7 @@ int run_plan_watched(const struct plan *p, const atomic_int *stop,
 	failed = run_failed(p, r, stop);
 	for (i = p->njobs; failed && i-- > 0;)
 		if (needs_files(&p->jobs[i]) && !w[i].abandoned)
-			target_undo(&tg[i], &p->jobs[i]);
+			target_undo(&tg[i], &p->jobs[i], tg, p->njobs);
 	/* Only now: a later phase may read what an earlier one wrote. */
 	for (i = 0; i < p->njobs; i++) {
 		abandoned = abandoned || w[i].abandoned;

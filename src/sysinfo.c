@@ -196,10 +196,11 @@ int sysinfo_cpu_model(const char *root, char *buf, size_t len)
 	return buf[0] ? 0 : -ENOENT;
 }
 
-static uint64_t mem_total(const char *root)
+/* One "KEY: N kB" line of ROOT/proc/meminfo, in bytes; 0 unknown. */
+static uint64_t meminfo(const char *root, const char *key)
 {
-	char path[PATH_MAX], line[128];
-	uint64_t kib = 0;
+	char path[PATH_MAX], line[128], k[64];
+	uint64_t kib = 0, v;
 	FILE *f;
 
 	if (join(path, sizeof(path), root, "/proc/meminfo"))
@@ -208,10 +209,23 @@ static uint64_t mem_total(const char *root)
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemTotal: %" SCNu64 " kB", &kib) == 1)
+		if (sscanf(line, "%63[^:]: %" SCNu64 " kB", k, &v) == 2 &&
+		    !strcmp(k, key)) {
+			kib = v;
 			break;
+		}
 	fclose(f);
 	return kib * 1024;
+}
+
+static uint64_t mem_total(const char *root)
+{
+	return meminfo(root, "MemTotal");
+}
+
+uint64_t sysinfo_mem_available(void)
+{
+	return meminfo("", "MemAvailable");
 }
 
 void sysinfo_host(const char *root, struct sysinfo_host *h)

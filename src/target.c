@@ -783,7 +783,30 @@ static bool writes_file(const struct target *t, const struct target_file *tf,
 	if (j->verify_only)
 		return false;
 	return job_writes(j) || !tf->exists ||
-	       tf->cur_size < tf->offset + tf->len;
+	       tf->cur_size < tf->offset + tf->len || tf->holes_planned;
+}
+
+static int count_unwritten(const char *path, uint64_t from, uint64_t to,
+			   uint64_t *bytes);
+
+/*
+ * The holes a job that reads will have its layout fill (layout=1): a
+ * write, which the write checks below guard as the job's own. Unknown
+ * (FIEMAP fails, uid= may not read it): none here; target_open finds
+ * them again on a descriptor checked as a writer's.
+ */
+static void plan_holes(struct target_file *tf, const struct job *j)
+{
+	uint64_t end = tf->offset + tf->len;
+
+	tf->holes_planned = 0;
+	if (tf->is_bdev || !tf->exists || !job_reads(j) || !j->layout ||
+	    j->verify_only || j->readonly || tf->cur_size <= tf->offset)
+		return;
+	if (count_unwritten(tf->path, tf->offset,
+			    tf->cur_size < end ? tf->cur_size : end,
+			    &tf->holes_planned))
+		tf->holes_planned = 0;
 }
 
 /*
@@ -804,8 +827,11 @@ static int check_writable(const struct target *t, struct target_file *tf,
 	if (tf->exists && faccessat(AT_FDCWD, tf->path, W_OK, AT_EACCESS)) {
 		r = -errno;
 		err_set(e, tf->path, 0, "filename", "cannot be written: %s; "
-			"the job %s it", strerror(-r), job_writes(j) ?
-			"writes to" : "lays out (extends)");
+			"the job %s", strerror(-r), job_writes(j) ?
+			"writes to it" : tf->cur_size < tf->offset + tf->len ?
+			"lays it out (extends it)" : "lays it out (fills the "
+			"holes of its region; layout=0 reads them as they "
+			"are)");
 		return r;
 	}
 	if (tf->is_bdev) {
@@ -832,18 +858,93 @@ static int check_writable(const struct target *t, struct target_file *tf,
 		free(dir);
 		return r;
 	}
-	if (!job_writes(j) || stat(tf->path, &st))
+	if (stat(tf->path, &st))
 		return 0;
+	/* The layout of a job that reads is a write like the job's. */
 	r = guard_check_file(&st, what, sizeof(what));
-	if (r == GUARD_BUSY)
+	if (r == GUARD_BUSY && job_writes(j))
 		err_set(e, tf->path, 0, "filename", "the file is in use: %s; "
 			"a job that writes to it is refused, even with "
 			"allow_destructive=1", what);
+	else if (r == GUARD_BUSY)
+		err_set(e, tf->path, 0, "filename", "the file is in use: %s; "
+			"the job only reads it, but its layout would write to "
+			"it (%s), which is refused as a write is, even with "
+			"allow_destructive=1; %s", what,
+			tf->cur_size < tf->offset + tf->len ? "extend it" :
+			"fill the holes of its region",
+			tf->cur_size < tf->offset + tf->len ?
+			"expected a region within the file's length" :
+			"layout=0 reads the holes as they are");
 	else if (r < 0)
 		err_set(e, tf->path, 0, "filename", "cannot check whether the "
 			"file is in use (%s: %s), so a job that writes to it "
 			"is refused", what, strerror(-r));
 	return r > 0 ? -EBUSY : r;
+}
+
+int target_check_access(const struct target *t, const struct job *j,
+			const char *opt, const char *who, struct err_rec *e)
+{
+	const struct target_file *tf;
+	char *dir;
+	unsigned i;
+	int mode, r = 0;
+
+	for (i = 0; !r && i < t->nfiles; i++) {
+		tf = &t->files[i];
+		if (!tf->exists && !tf->is_bdev) {
+			dir = path_dir(tf->path);
+			if (!dir)
+				return -ENOMEM;
+			if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS)) {
+				r = -errno;
+				err_set(e, tf->path, 0, opt, "cannot be "
+					"created in directory '%s' %s: %s",
+					dir, who, strerror(-r));
+			}
+			free(dir);
+			continue;
+		}
+		mode = R_OK | (writes_file(t, tf, j) ? W_OK : 0);
+		if (faccessat(AT_FDCWD, tf->path, mode, AT_EACCESS)) {
+			r = -errno;
+			err_set(e, tf->path, 0, opt, "cannot be %s %s: %s",
+				mode & W_OK ? "read and written" : "read", who,
+				strerror(-r));
+		}
+	}
+	return r;
+}
+
+/*
+ * --readonly: no layout. A file to create or extend is refused here, as
+ * fio 3.33 refuses to ("refusing extend of file due to read-only"), but
+ * before anything runs; holes are read as they are (plan_holes,
+ * region_holes).
+ */
+static int check_readonly(const struct target_file *tf, const struct job *j,
+			  struct err_rec *e)
+{
+	uint64_t end = tf->offset + tf->len;
+
+	if (!j->readonly || tf->is_bdev || j->verify_only)
+		return 0;
+	if (!tf->exists) {
+		err_set(e, tf->path, 0, "readonly", "does not exist, and the "
+			"job would create it, which --readonly forbids; "
+			"expected an existing file");
+		return -EROFS;
+	}
+	if (tf->cur_size < end) {
+		err_set(e, tf->path, 0, "readonly", "is %" PRIu64 " bytes, "
+			"and the job's region ends at %" PRIu64 ": its "
+			"layout would extend the file, which --readonly "
+			"forbids; expected a region within the file",
+			tf->cur_size, end);
+		return -EROFS;
+	}
+	return 0;
 }
 
 int target_plan(struct target *t, const struct job *j, struct err_rec *e)
@@ -873,6 +974,10 @@ int target_plan(struct target *t, const struct job *j, struct err_rec *e)
 			goto err;
 	}
 	ret = plan_region(t, j, e);
+	for (i = 0; !ret && i < t->nfiles; i++) {
+		plan_holes(&t->files[i], j);
+		ret = check_readonly(&t->files[i], j, e);
+	}
 	if (!ret && j->direct)
 		ret = check_dio(t, j, e);
 	for (i = 0; !ret && i < t->nfiles; i++)
@@ -1243,13 +1348,13 @@ static int region_holes(const struct target *t, const struct target_file *tf,
 			"extents (FIEMAP, SEEK_HOLE): %s", strerror(-ret));
 		return ret;
 	}
-	if (*holes && !j->layout) {
+	if (*holes && (!j->layout || j->readonly)) {
 		value_fmt_bytes(*holes, amount, sizeof(amount));
 		if (warns_for_files(j))
 			twarn(t, "holes_not_filled", j, "job '%s': %s: reads "
 			      "of %s of holes/unwritten extents never reach "
-			      "the device (layout=0)", j->name, tf->path,
-			      amount);
+			      "the device (%s)", j->name, tf->path, amount,
+			      j->readonly ? "--readonly" : "layout=0");
 		*holes = 0;
 	}
 	return 0;
@@ -1425,56 +1530,180 @@ static int unlink_own(const struct target_file *tf, const char *opt)
 	return unlink(tf->path) ? -errno : 0;
 }
 
+static bool ts_eq(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
+}
+
+static bool ts_before(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec ||
+	       (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+/*
+ * What this run leaves in the file fd (of tf), recorded before this run
+ * closes a descriptor that wrote it (size: the layout's; a writing job's
+ * writes may extend a file that fallocate did not). The fstat also marks
+ * the times as seen, so that on kernels with fine-grained ("multigrain")
+ * timestamps the next change by anyone gets a ctime of its own.
+ */
+static void note_left(struct target_file *tf, int fd, bool size)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) || !is_own(tf, &st))
+		return;
+	/* A writing job's close: its writes stay inside its region, so
+	 * a file longer than that and than its layout grew by someone
+	 * else: no record, and target_undo will find it changed. */
+	if (!size && (uint64_t)st.st_size > tf->offset + tf->len &&
+	    (!tf->have_size || (uint64_t)st.st_size > tf->left_size))
+		return;
+	if (size || tf->writes) {
+		tf->have_size = true;
+		tf->left_size = (uint64_t)st.st_size;
+	}
+	tf->have_times = true;
+	tf->left_ctime = st.st_ctim;
+	tf->left_mtime = st.st_mtim;
+}
+
+static bool same_inode(const struct target_file *a,
+		       const struct target_file *b)
+{
+	return !b->is_bdev && b->have_id && a->dev == b->dev &&
+	       a->ino == b->ino;
+}
+
+/* st is as this run left the file: the largest size and the latest
+ * times that any target of the run recorded for its inode. */
+static bool as_left(const struct target_file *tf, const struct stat *st,
+		    const struct target *run, size_t nrun)
+{
+	const struct target_file *o, *t = NULL;
+	uint64_t size = 0;
+	bool sized = false;
+	size_t i;
+	unsigned f;
+
+	for (i = 0; i < nrun; i++)
+		for (f = 0; f < run[i].nfiles; f++) {
+			o = &run[i].files[f];
+			if (!same_inode(tf, o))
+				continue;
+			if (o->have_size && (!sized || o->left_size > size)) {
+				size = o->left_size;
+				sized = true;
+			}
+			if (o->have_times && (!t || ts_before(&t->left_ctime,
+							      &o->left_ctime)))
+				t = o;
+		}
+	return sized && t && (uint64_t)st->st_size == size &&
+	       ts_eq(&st->st_ctim, &t->left_ctime) &&
+	       ts_eq(&st->st_mtim, &t->left_mtime);
+}
+
+/* After this run's own change (a cut): what every record says now. */
+static void renote_all(const struct target_file *tf, const struct stat *st,
+		       struct target *run, size_t nrun)
+{
+	struct target_file *o;
+	size_t i;
+	unsigned f;
+
+	for (i = 0; i < nrun; i++)
+		for (f = 0; f < run[i].nfiles; f++) {
+			o = &run[i].files[f];
+			if (!same_inode(tf, o))
+				continue;
+			o->have_size = o->have_times = true;
+			o->left_size = (uint64_t)st->st_size;
+			o->left_ctime = st->st_ctim;
+			o->left_mtime = st->st_mtim;
+		}
+}
+
+enum undo_did { UNDO_NONE, UNDO_REMOVED, UNDO_CUT, UNDO_CHANGED };
+
 /*
  * Puts back one file of this run's layout: removed when this run created
  * it, else cut back to the length it had when this run extended it. Only
- * the inode this run made or extended; never shorter than that length.
- * Returns what it did: 1 removed, 2 put back, 0 nothing.
+ * the inode this run made or extended, only while it is as this run left
+ * it (UNDO_CHANGED: another process changed it, *st says how); never
+ * shorter than that length.
  */
-static int undo_file(struct target_file *tf)
+static enum undo_did undo_file(struct target_file *tf, struct stat *st,
+			       struct target *run, size_t nrun)
 {
-	struct stat st;
-	int fd, did = 0;
+	enum undo_did did = UNDO_NONE;
+	int fd;
 
 	if (tf->created) {
 		tf->created = false;
-		if (!lstat(tf->path, &st) && is_own(tf, &st) &&
-		    !unlink(tf->path))
-			did = 1;
+		if (lstat(tf->path, st) || !is_own(tf, st))
+			return UNDO_NONE;
+		if (!as_left(tf, st, run, nrun))
+			return UNDO_CHANGED;
+		if (!unlink(tf->path))
+			did = UNDO_REMOVED;
 	} else if (tf->extended) {
 		tf->extended = false;
 		fd = open(tf->path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
-			return 0;
-		if (!fstat(fd, &st) && is_own(tf, &st) &&
-		    (uint64_t)st.st_size > tf->orig_size &&
-		    !ftruncate(fd, (off_t)tf->orig_size))
-			did = 2;
+			return UNDO_NONE;
+		if (fstat(fd, st) || !is_own(tf, st) ||
+		    (uint64_t)st->st_size <= tf->orig_size)
+			did = UNDO_NONE;
+		else if (!as_left(tf, st, run, nrun))
+			did = UNDO_CHANGED;
+		else if (!ftruncate(fd, (off_t)tf->orig_size))
+			did = UNDO_CUT;
+		/* the next (earlier) job's record of it is this state */
+		if (did == UNDO_CUT && !fstat(fd, st))
+			renote_all(tf, st, run, nrun);
 		close(fd);
 	}
 	return did;
 }
 
-void target_undo(struct target *t, const struct job *j)
+void target_undo(struct target *t, const struct job *j,
+		 struct target *run, size_t nrun)
 {
+	struct stat st;
 	unsigned i;
-	int did;
 
 	for (i = 0; i < t->nfiles; i++) {
 		struct target_file *tf = &t->files[i];
+		bool made = tf->created;
 
 		if (tf->is_bdev)
 			continue;
-		did = undo_file(tf);
-		if (did == 1)
+		switch (undo_file(tf, &st, run ? run : t, run ? nrun : 1)) {
+		case UNDO_REMOVED:
 			twarn(t, "layout_undone", j, "job '%s': %s: removed "
 			      "(this run created it and did not complete)",
 			      j->name, tf->path);
-		else if (did == 2)
+			break;
+		case UNDO_CUT:
 			twarn(t, "layout_undone", j, "job '%s': %s: put back "
 			      "to its length of %" PRIu64 " bytes (this run "
 			      "extended it and did not complete)", j->name,
 			      tf->path, tf->orig_size);
+			break;
+		case UNDO_CHANGED:
+			twarn(t, "layout_kept", j, "job '%s': %s: left as it "
+			      "is, %" PRIu64 " bytes: it changed after this "
+			      "run last wrote it (another process wrote it), "
+			      "so it is not %s", j->name, tf->path,
+			      (uint64_t)st.st_size, made ? "removed (this run "
+			      "created it)" : "put back to its length before "
+			      "the run");
+			break;
+		case UNDO_NONE:
+			break;
+		}
 	}
 }
 
@@ -1573,6 +1802,10 @@ static int open_regular(struct target_file *tf, const struct target *t,
 	/* Nothing to write, so a read job needs no write access. */
 	if (size >= end && !holes)
 		return 0;
+	/* --readonly: planned within the file; shortened since, it is
+	 * read as it is, never extended */
+	if (j->readonly)
+		return 0;
 	/* O_EXCL follows no symlink; what exists must be what was checked. */
 	fd = open(tf->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd >= 0) {
@@ -1581,7 +1814,8 @@ static int open_regular(struct target_file *tf, const struct target *t,
 		if (!fstat(fd, &st))
 			id_set(tf, &st);
 	} else if (errno == EEXIST) {
-		fd = open_checked(tf, O_RDWR | O_CLOEXEC, false, e);
+		/* the layout writes: checked again for use as a writer */
+		fd = open_checked(tf, O_RDWR | O_CLOEXEC, true, e);
 		if (fd < 0)
 			return fd;
 	}
@@ -1608,6 +1842,7 @@ static int open_regular(struct target_file *tf, const struct target *t,
 	} else if (!j->fill_device)	/* as fio: it would fill the disk */
 		ret = prealloc(fd, size > tf->offset ? size : tf->offset, end,
 			       j->fallocate, j->create_fsync);
+	note_left(tf, fd, true);
 	close(fd);
 	if (!ret) {
 		say_layout(t, tf, j, size, end, holes);
@@ -1626,7 +1861,7 @@ static int open_regular(struct target_file *tf, const struct target *t,
 	return ret;
 }
 
-int target_open(struct target *t, const struct target *run, size_t nrun,
+int target_open(struct target *t, struct target *run, size_t nrun,
 		const struct job *j, const atomic_int *stop,
 		struct err_rec *e)
 {
@@ -1649,8 +1884,9 @@ int target_open(struct target *t, const struct target *run, size_t nrun,
 			twarn(t, "overwrite_device", j, "overwriting %s: %s "
 			      "(allow_destructive=1)", tf->path,
 			      tf->guard_note);
-		tf->fd = open_checked(tf, open_flags(j, job_writes(j)),
-				      job_writes(j), e);
+		tf->writes = job_writes(j);
+		tf->fd = open_checked(tf, open_flags(j, tf->writes),
+				      tf->writes, e);
 		if (tf->fd < 0) {
 			ret = tf->fd;
 			tf->fd = -1;
@@ -1670,7 +1906,7 @@ int target_open(struct target *t, const struct target *run, size_t nrun,
 	return 0;
 err:
 	target_close(t, false);
-	target_undo(t, j);
+	target_undo(t, j, run, nrun);
 	return ret;
 }
 
@@ -1735,6 +1971,9 @@ void target_close(struct target *t, bool unlink_created)
 	for (i = 0; i < t->nfiles; i++) {
 		struct target_file *tf = &t->files[i];
 
+		/* what a writing job leaves of the file (target_undo) */
+		if (tf->fd >= 0 && tf->writes && !tf->is_bdev)
+			note_left(tf, tf->fd, false);
 		if (tf->fd >= 0)
 			close(tf->fd);
 		tf->fd = -1;
@@ -1778,7 +2017,7 @@ static int space_of(const struct target *t, const struct target_file *tf,
 		    const struct job *j, struct space_file *sf,
 		    struct err_rec *e)
 {
-	uint64_t end = add_sat(tf->offset, tf->len), holes = 0, size;
+	uint64_t end = add_sat(tf->offset, tf->len), size;
 	struct statvfs vfs;
 	struct stat st;
 	const char *at = tf->path;
@@ -1794,10 +2033,7 @@ static int space_of(const struct target *t, const struct target_file *tf,
 		sf->dev = st.st_dev;
 		sf->ino = st.st_ino;
 		sf->need = end > size ? end - size : 0;
-		if (job_reads(j) && j->layout && size > tf->offset &&
-		    !count_unwritten(tf->path, tf->offset,
-				     size < end ? size : end, &holes))
-			sf->need = add_sat(sf->need, holes);
+		sf->need = add_sat(sf->need, tf->holes_planned);
 	} else {
 		dir = path_dir(tf->path);
 		if (!dir)

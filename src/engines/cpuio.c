@@ -10,6 +10,7 @@
  * (src/worker/runctl.c).
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,6 +70,22 @@ static int cpuio_init(struct engine_ctx *ctx)
 	return 0;
 }
 
+/* The job is over: a signal, its runtime, exitall. */
+static bool cut(const struct engine_ctx *ctx)
+{
+	return (ctx->stop && atomic_load_explicit(ctx->stop,
+						  memory_order_relaxed)) ||
+	       (ctx->halt && atomic_load_explicit(ctx->halt,
+						  memory_order_relaxed)) ||
+	       (ctx->deadline && clock_ticks(ctx->clk) >= *ctx->deadline);
+}
+
+/*
+ * One chunk, cut short when the job is over: a chunk may be long
+ * (cpuchunks is up to 2^32 µs, 71 minutes), and a signal or the
+ * runtime must end the job within a pass (a qsort pass is about a
+ * millisecond).
+ */
 static int cpuio_queue(struct engine_ctx *ctx, struct io_req *req)
 {
 	struct cpuio *c = ctx->priv;
@@ -77,7 +94,7 @@ static int cpuio_queue(struct engine_ctx *ctx, struct io_req *req)
 	do {
 		if (c->mode == ENGINE_CPU_QSORT)
 			sort_pass(c);
-	} while (clock_mono_ns() < end);
+	} while (clock_mono_ns() < end && !cut(ctx));
 	/* Nothing moved, and none was asked for: not a short I/O. */
 	req->len = 0;
 	req->res = 0;

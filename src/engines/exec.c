@@ -7,12 +7,15 @@
  * NAME.stdout and NAME.stderr when std_redirect (the default); each
  * later request is a 50 ms wait (the planner's thinktime, exec_plan).
  * At the end of the job (exit), the program gets SIGTERM, and SIGKILL if
- * it is still there grace_time seconds later; it is reaped either way.
+ * it is still there grace_time seconds later (10 ms once iorig was told
+ * to stop by a signal: the run ends within 100 ms of it); it is reaped
+ * either way.
  * Requests move nothing: the report counts them with 0 bytes, as fio's.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,17 +138,28 @@ static int exec_queue(struct engine_ctx *ctx, struct io_req *req)
 	return ENGINE_DONE;
 }
 
-/* Reaped within ms milliseconds: true. */
-static bool reaped(pid_t pid, uint64_t ms)
-{
-	struct timespec ts = { 0, 10 * 1000 * 1000 };
-	uint64_t k;
+/* How long the program has after SIGTERM once iorig itself was told to
+ * stop (SIGINT, SIGTERM): the run ends within 100 ms of its signal. */
+#define EXEC_STOP_GRACE_MS	10
 
-	for (k = 0; k <= ms / 10; k++) {
+/*
+ * Reaped within ms milliseconds: true. A signal to iorig (stop) cuts
+ * the grace to EXEC_STOP_GRACE_MS from when it is seen (at once when
+ * it came before).
+ */
+static bool reaped(pid_t pid, uint64_t ms, const atomic_int *stop)
+{
+	struct timespec ts = { 0, 5 * 1000 * 1000 };
+	uint64_t k, end = ms / 5;
+
+	for (k = 0; k <= end; k++) {
 		pid_t r = waitpid(pid, NULL, WNOHANG);
 
 		if (r == pid || (r < 0 && errno != EINTR))
 			return true;
+		if (stop && atomic_load(stop) &&
+		    end > k + EXEC_STOP_GRACE_MS / 5)
+			end = k + EXEC_STOP_GRACE_MS / 5;
 		nanosleep(&ts, NULL);
 	}
 	return false;
@@ -159,7 +173,7 @@ static void exec_exit(struct engine_ctx *ctx)
 		return;
 	if (x->pid > 0) {
 		kill(x->pid, SIGTERM);
-		if (!reaped(x->pid, x->grace_s * 1000)) {
+		if (!reaped(x->pid, x->grace_s * 1000, ctx->stop)) {
 			kill(x->pid, SIGKILL);
 			while (waitpid(x->pid, NULL, 0) < 0 && errno == EINTR)
 				;

@@ -95,7 +95,7 @@ const struct engine_ops engine_filecreate = {
 	.name = "filecreate",
 	.help = "open(O_CREAT), close each file once a pass; no data",
 	.flags = ENGINE_SYNC | ENGINE_NODATA | ENGINE_FILEOP |
-		 ENGINE_NOLAYOUT,
+		 ENGINE_NOLAYOUT | ENGINE_CREATES,
 	.init = fileop_init,
 	.queue = create_queue,
 	.exit = fileop_exit,

@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
  * mmap: every file's region is mapped once at init (MAP_SHARED, read and
- * write when the file was opened for writing, else read only) and each
- * request is a memcpy between the request's buffer and the mapping: reads
- * and writes go through the page cache by page faults, as fio's mmap
- * engine does. With direct=1 each request is followed by msync(MS_SYNC)
- * of its pages and madvise(MADV_DONTNEED), so that the data reach the
- * device and the next access faults again.
+ * write when the file was opened for writing, else PROT_READ only) and
+ * each request is a memcpy between the request's buffer and the
+ * mapping: reads and writes go through the page cache by page faults,
+ * as fio's mmap engine does. With direct=1 each request is followed by
+ * msync(MS_SYNC) of its pages and madvise(MADV_DONTNEED), so that the
+ * data reach the device and the next access faults again.
  *
  * A mapping beyond the file's end would fault with SIGBUS: the target
  * (target.h) makes every file at least as long as its region before the
  * job starts, so none is.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,14 +75,15 @@ static int mm_init(struct engine_ctx *ctx)
 		struct mm_file *m = &st->f[i];
 		void *p;
 
+		int fl = fcntl(tf->fd, F_GETFL);
+
 		m->start = tf->offset / page * page;
 		m->len = (size_t)(tf->offset + tf->len - m->start);
-		p = mmap(NULL, m->len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		/* Opened read-only (a job that only reads, --readonly): the
+		 * mapping is read-only too, never writable by mistake. */
+		p = mmap(NULL, m->len, fl >= 0 && (fl & O_ACCMODE) == O_RDONLY ?
+			 PROT_READ : PROT_READ | PROT_WRITE, MAP_SHARED,
 			 tf->fd, (off_t)m->start);
-		/* Opened read-only (a job that only reads): map it so. */
-		if (p == MAP_FAILED && errno == EACCES)
-			p = mmap(NULL, m->len, PROT_READ, MAP_SHARED, tf->fd,
-				 (off_t)m->start);
 		if (p == MAP_FAILED) {
 			int err = -errno;
 

@@ -28,7 +28,7 @@
  * and recv as in net (as fio's).
  *
  * Every wait (accept, connect, a peer that does not read or send) wakes
- * every 100 ms to look at ctx->stop: Ctrl-C ends the job, closes its
+ * every 40 ms to look at ctx->stop: Ctrl-C ends the job, closes its
  * sockets and removes the unix socket it made.
  */
 #include <arpa/inet.h>
@@ -58,7 +58,7 @@
 #define NET_OPEN	0x98u
 #define NET_CLOSE	0x89u
 #define NET_SEQ_MAGIC	0x657375716e556563ull
-#define NET_WAKE_MS	100
+#define NET_WAKE_MS	40
 
 struct neteng {
 	struct engine_opts o;

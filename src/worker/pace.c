@@ -40,7 +40,7 @@
  */
 #define PACE_POLL_NS	20000ull
 /* A long wait still looks at the stop flag this often. */
-#define PACE_SLEEP_MAX_NS	50000000ull
+#define PACE_SLEEP_MAX_NS	20000000ull
 #define NS_S	1000000000ull
 
 static uint64_t ticks_for_bytes(const struct clock *clk, uint64_t bytes,

@@ -23,8 +23,9 @@
 #include "cpu.h"
 #include "wstate.h"
 
-/* Longest single sleep: a signal's stop is seen within this. */
-#define THINK_SLEEP_STEP_NS	50000000ull
+/* Longest single sleep: a signal's stop is seen within this (the run
+ * ends within 100 ms of its signal). */
+#define THINK_SLEEP_STEP_NS	20000000ull
 
 void think_cycles(uint64_t n)
 {

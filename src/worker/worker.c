@@ -1314,7 +1314,8 @@ static void sleep_ns(uint64_t ns, const atomic_int *stop)
 	uint64_t step;
 
 	while (ns && !atomic_load(stop)) {
-		step = ns < 50000000 ? ns : 50000000;
+		/* the stop flag is seen within 20 ms */
+		step = ns < 20000000 ? ns : 20000000;
 		ts.tv_sec = 0;
 		ts.tv_nsec = (long)step;
 		nanosleep(&ts, NULL);
@@ -1586,6 +1587,8 @@ void *worker_main(void *arg)
 		.size = job_per_loop(j, w->tgt->region),
 	};
 	s.ctx.stop = w->stop;
+	s.ctx.deadline = &s.deadline;
+	s.ctx.halt = w->halt;
 	s.ctx.iodepth = s.depth;
 	s.ctx.clk = w->clk;
 	s.ctx.tgt = w->tgt;

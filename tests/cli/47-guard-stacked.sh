@@ -6,7 +6,8 @@
 # - a loop device over a file that another attached loop device uses;
 # - a loop device over a device that is in use (a mounted loop device);
 # - a device that an attached loop device sits on.
-# A job that reads may use all of them.
+# A job that reads may use all of them, but not fill the holes of a
+# backing file (its layout would write).
 # And a disk whose first sectors cannot be read (a loop device over
 # tests/faultfs, whose reads at offset 0 fail): refused without
 # allow_destructive, written with it, saying so on stderr.
@@ -84,8 +85,22 @@ refused "loop device over .*back.img, which the attached loop device $(basename 
 lc=$(attach "$la")
 refused "loop device over $la, where it is mounted on $T/mnt" back.img "$lc"
 
-# Reads are allowed on all of them.
-for x in back.img "$lb" "$lc"; do
+# Reads are allowed on all of them; but filling the holes that mkfs
+# left in the backing file (its discards) is a write: the layout of a
+# read job is refused as a write is, nothing written, and layout=0
+# reads them as they are.
+_sum=$(sha256sum <back.img)
+run --name=r --filename=back.img --size=1m --offset=48m --bs=64k --rw=read
+if [ "$rc" -eq 2 ]; then
+	expect_in err "backing file of the attached loop device .*its layout would write to it \(fill the holes of its region\)"
+	[ "$(sha256sum <back.img)" = "$_sum" ] ||
+		die "a refused read job's layout wrote to back.img"
+	run --name=r --filename=back.img --size=1m --offset=48m --bs=64k \
+		--rw=read --layout=0
+fi
+expect_rc 0
+[ "$(sha256sum <back.img)" = "$_sum" ] || die "a read job wrote to back.img"
+for x in "$lb" "$lc"; do
 	run --name=r --filename="$x" --size=1m --offset=48m --bs=64k --rw=read
 	expect_rc 0
 done

@@ -1701,7 +1701,14 @@ void *worker_main(void *arg)
 	 * many of writes on the same blocks (fio's meaning). */
 	tw = rw_dirs(j->rw) == ((1u << DDIR_TRIM) | (1u << DDIR_WRITE)) ?
 	     2 : 1;
-	s.per_loop = job_per_loop(j, w->tgt->region) * tw;
+	/* A walk with gaps may end before the region's bytes (gen.h),
+	 * and fio's loop with it, unless io_size asks for more (then
+	 * passes follow each other, as fio's loops do). */
+	s.per_loop = job_per_loop(j, w->tgt->region);
+	if (!j->io_size && gen_pass_len(&s.gen) < w->tgt->region &&
+	    gen_pass_len(&s.gen) < s.per_loop)
+		s.per_loop = gen_pass_len(&s.gen);
+	s.per_loop *= tw;
 	s.limit_bytes = j->time_based ? UINT64_MAX : s.per_loop * j->loops;
 	if (!j->time_based && s.per_loop && s.limit_bytes / s.per_loop !=
 	    j->loops)

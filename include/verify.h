@@ -444,7 +444,8 @@ int verify_job_check(const struct job *j, const char **option, char *why,
  */
 uint64_t verify_unit(const struct job *j);
 /* Whether blocks may be written in any order or not at all in a pass
- * (mixed rw, a range of write sizes): then a per-block pass map. */
+ * (mixed rw, a range of write sizes, the random patterns: gaps, runs,
+ * random_distribution...): then a per-block pass map. */
 bool verify_needs_passmap(const struct job *j);
 
 /*

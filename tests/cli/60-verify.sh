@@ -103,6 +103,25 @@ run --name=v --filename=v.dat --size=2m --bs=4k --rw=randwrite \
 expect_rc 0
 verified 256
 
+# Write patterns whose passes leave blocks unwritten (gaps, runs, skewed
+# and zoned draws, sequential shares, alignment, zones), two passes: no
+# block the last pass did not write is expected to hold its data (those
+# were "zeroed" mismatches), and what it wrote checks out.
+for pat in "--rw=write:8k" "--rw=randwrite:4" \
+    "--rw=randwrite:4 --rw_sequencer=identical" \
+    "--rw=randwrite --percentage_random=50" \
+    "--rw=randwrite --random_distribution=zoned:50/10:50/90" \
+    "--rw=randwrite --blockalign=8k" \
+    "--rw=write --zonemode=strided --zonesize=64k --zonerange=128k"; do
+	rm -f p.dat
+	# shellcheck disable=SC2086
+	run --name=p --filename=p.dat --size=1m --bs=4k $pat \
+		--verify=crc32c --loops=2 --output-format=json
+	expect_rc 0
+	json_is "d['jobs'][0]['verify']['mismatches']" 0
+	expect_json "d['jobs'][0]['verify']['blocks_checked'] > 0" "$pat"
+done
+
 # Queued engines, iodepth > 1, O_DIRECT.
 if have_odirect "$T"; then
 	for e in libaio io_uring pthread; do

@@ -61,6 +61,7 @@ struct cli {
 	bool fio_mode;
 	bool readonly;			/* --readonly: refuse writing jobs */
 	bool showcmd;			/* --showcmd: job files as commands */
+	const char *inflate_log;	/* --inflate-log=FILE, or NULL */
 	bool warnings_fatal;		/* --warnings-fatal */
 	bool enghelp;			/* --enghelp[=ENGINE[,OPTION]] */
 	const char *enghelp_arg;	/* NULL: list the engines */

@@ -55,7 +55,11 @@ enum engine_queue_ret {
 
 enum engine_flags {
 	ENGINE_SYNC = 1u << 0,	/* every queue() returns DONE */
-	ENGINE_NOIO = 1u << 1,	/* moves no data: no files are needed */
+	/* Moves no data: no files are needed. The worker's trims and
+	 * syncs (fsync=, fdatasync=, sync_file_range=, end_fsync) then
+	 * complete at once, counted and timed as any, as fio's null engine
+	 * completes them. */
+	ENGINE_NOIO = 1u << 1,
 	/* t_done is set where the I/O completes (a pool thread), not when
 	 * reap() finds it: reaping later does not lengthen clat. */
 	ENGINE_STAMPS_DONE = 1u << 2,

@@ -212,6 +212,7 @@ struct gen {
 	uint64_t pos;		/* sequential cursor in file `file` */
 	uint32_t file;		/* sequential cursor's file */
 	uint64_t done;		/* bytes generated in this pass */
+	uint64_t pass_len;	/* bytes of a pass (gen_pass_len) */
 	uint64_t nblocks;	/* random map: nfiles * fblocks */
 	uint64_t align;
 	uint64_t perm_ctr;	/* random map: next index to permute */
@@ -255,6 +256,17 @@ struct gen_io {
  */
 int gen_init(struct gen *g, const struct gen_params *p);
 void gen_next(struct gen *g, struct gen_io *io);
+/*
+ * The bytes of a pass: the region's, but for a sequential walk with gaps
+ * (seq_add > 0) of one block size that leaves each file before its end
+ * (the gap after its last I/O there is not what takes it past the end):
+ * fio is done with a file once the next I/O would not fit in it, and its
+ * loop once every file is done, so a pass is what such a walk moves.
+ */
+static inline uint64_t gen_pass_len(const struct gen *g)
+{
+	return g->pass_len;
+}
 /* Frees what gen_init allocated (file_service_type over many files). */
 void gen_free(struct gen *g);
 

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "clock.h"
 #include "job.h"
@@ -64,6 +65,16 @@ void iolog_issue(struct iolog *l, unsigned file, unsigned ddir,
 		 uint64_t offset, uint64_t len, uint64_t t_queue);
 /* Frees without completing: temporary files are removed. */
 void iolog_discard(struct iolog *l);
+
+/*
+ * fio --inflate-log: the records of a log_store_compressed file read from
+ * f (its zlib streams one after another, logz_open_read), printed on out
+ * as the lines of the plain log, as fio prints them (with the offset when
+ * the record has it, the priority as fio's log_prio flag says). 0,
+ * -EINVAL when the bytes are no such streams of records or are cut short,
+ * -ENOMEM, or a read's -errno.
+ */
+int iolog_inflate(FILE *f, FILE *out);
 
 /* fio's latency histogram: bins of log_hist files (1856 at coarseness 0)
  * and the bin of a latency in ns. */

@@ -17,4 +17,13 @@
  */
 FILE *logz_open(FILE *under);
 
+/*
+ * The other way (fio --inflate-log): a stdio stream whose bytes are those
+ * that the zlib streams read from under inflate to, one after another (a
+ * shared .fz file holds one per job). NULL: out of memory, errno set. A
+ * read fails (ferror, errno EINVAL) on bytes that are no zlib stream or
+ * on a stream cut short; under stays the caller's.
+ */
+FILE *logz_open_read(FILE *under);
+
 #endif

@@ -157,6 +157,17 @@ struct job_stats {
 	/* Verification reads and what they found; kind NONE: none. */
 	struct verify_stats verify;
 	/*
+	 * The verification reads as a direction's figures (ios, bytes,
+	 * errors, latencies; no rate samples), never in dir[DDIR_READ]:
+	 * fio issues them as reads and counts them there, and its layouts
+	 * add them (src/report/fio_int.h). vphase_ns: the time of the
+	 * verification after the measured phase (the rest of the backlog,
+	 * do_verify's reads), which fio adds to its read runtime. Merged:
+	 * vread added, vphase_ns the longest.
+	 */
+	struct dir_stats vread;
+	uint64_t vphase_ns;
+	/*
 	 * interval=: the samples, or NULL. Counted references
 	 * (ival_series_put); stats_merge leaves dst's alone, result.c
 	 * merges them.
@@ -174,6 +185,8 @@ struct job_stats {
 };
 
 void stats_init(struct job_stats *s);
+/* d empty: no I/O, its histograms empty. */
+void stats_dir_init(struct dir_stats *d);
 /* dst += src: counters, histograms, first error. */
 void stats_dir_merge(struct dir_stats *dst, const struct dir_stats *src);
 /* unified_rw_reporting: reads and writes of s as one direction. */

@@ -95,6 +95,15 @@ int target_plan(struct target *t, const struct job *j, struct err_rec *e);
 int target_check_access(const struct target *t, const struct job *j,
 			const char *opt, const char *who, struct err_rec *e);
 /*
+ * target_plan for an engine that opens no file (ENGINE_NOIO), nothing
+ * looked at. files: the engine stands in for files (null): their names
+ * and regions as target_plan makes them for files that do not exist yet;
+ * else one unnamed region (net, cpuio, exec). 0, -ENOMEM, or -EINVAL
+ * with e filled (a job that nothing would end, a size in per cent).
+ */
+int target_plan_noio(struct target *t, const struct job *j, bool files,
+		     struct err_rec *e);
+/*
  * Returns 0 or -errno with e filled; may be interrupted via *stop. Every
  * file is opened as what target_plan checked: another file, device or
  * symlink found at the path is an error (-ESTALE), never written; a device

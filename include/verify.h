@@ -298,6 +298,10 @@ struct verify_ctx {
 				 * this run failed or was short; with
 				 * written or ring */
 	struct verify_blk *ring;	/* verify_backlog: writes to check */
+	/* bitmap: the backlog checked the block since its last write, so
+	 * that do_verify's check skips it (fio's meaning: it reads each
+	 * write back once); with ring and do_verify */
+	uint64_t *checked;
 	uint32_t ring_len, backlog;
 	uint32_t backlog_batch;	/* blocks of the ring read each time */
 	/* trim_percentage, trim_backlog (phase.c, verify_trims): blocks
@@ -391,9 +395,18 @@ bool verify_write_failed(const struct verify_ctx *v, uint64_t vblock);
 void verify_new_pass(struct verify_ctx *v);
 
 /*
+ * verify_backlog read blocks [vblock, vblock + n) back and checked them
+ * (n 0 counts as 1): do_verify's check skips them until they are written
+ * again, as fio reads each write back once.
+ */
+void verify_backlog_checked(struct verify_ctx *v, uint64_t vblock,
+			    uint32_t n);
+
+/*
  * The block the write+verify pass checks after `from` (its expected
  * generation in *b); false when none is left. Blocks the run did not
- * write, and blocks whose last write failed, are skipped.
+ * write, blocks whose last write failed, and blocks the backlog checked
+ * since their last write are skipped.
  */
 bool verify_next_written(const struct verify_ctx *v, uint64_t from,
 			 struct verify_blk *b);
@@ -431,7 +444,8 @@ int verify_job_check(const struct job *j, const char **option, char *why,
  */
 uint64_t verify_unit(const struct job *j);
 /* Whether blocks may be written in any order or not at all in a pass
- * (mixed rw, a range of write sizes): then a per-block pass map. */
+ * (mixed rw, a range of write sizes, the random patterns: gaps, runs,
+ * random_distribution...): then a per-block pass map. */
 bool verify_needs_passmap(const struct job *j);
 
 /*

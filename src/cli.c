@@ -106,8 +106,8 @@ const struct cli_opt cli_options[] = {
 	  "Refused: no debug tracing",
 	  "iorig has no debug tracing; strace -f shows its system calls" },
 	{ "inflate-log", 0, CLI_ARG_REQUIRED, "LOG",
-	  "Refused: iorig writes no compressed logs",
-	  "iorig never writes compressed logs, so there is none to inflate" },
+	  "Print LOG, a log written with log_store_compressed=1 (.fz), as "
+	  "the lines of the plain log, as fio does; run nothing", NULL },
 	{ "profile", 0, CLI_ARG_REQUIRED, "NAME",
 	  "Run fio's built-in profile NAME (tiobench, act) after the other "
 	  "jobs, with its own options (--profile=NAME --cmdhelp lists them)",
@@ -416,6 +416,8 @@ static int act(struct cli *c, const struct cli_opt *o, const char *val,
 		return set_profile(c, val, e);
 	} else if (!strcmp(n, "showcmd")) {
 		c->showcmd = true;
+	} else if (!strcmp(n, "inflate-log")) {
+		c->inflate_log = val;
 	} else if (!strcmp(n, "readonly")) {
 		c->readonly = true;
 	} else if (!strcmp(n, "warnings-fatal")) {

@@ -402,7 +402,7 @@ enum rule { R_SUM, R_MAX, R_KEEP, R_OR, R_AND };
 static int rule_of(const char *k)
 {
 	static const char *const max[] = { "runtime_ns", "wall_ns",
-		"end_sync_ns", "lag_ns", NULL };
+		"end_sync_ns", "lag_ns", "phase_ns", NULL };
 	static const char *const keep[] = { "schema_version", "timestamp",
 		"group", "clone", "loops", "interval_ns", "phase", "ncpus",
 		"memory_bytes", "errno", "offset", "sweep_point", "ss_dur",

@@ -293,6 +293,7 @@ int gen_init(struct gen *g, const struct gen_params *p)
 		else
 			g->p.region = g->file_region * g->p.nfiles;
 	}
+	g->pass_len = g->p.region;
 	gen_rng_seed(&g->rng, p->seed);
 	for (d = first; d <= last; d++) {
 		align = gen_gcd(align, p->bs_min[d]);
@@ -760,6 +761,32 @@ static void zone_step(struct gen *g, uint64_t len)
 		zone_enter(g, 0);
 }
 
+/*
+ * rw=read:N with one block size (gen_pass_len): I/Os at k * (bs + N) of
+ * each file while bs fits, the pass their bytes over all files, unless
+ * the last of them ends before the file's end and the gap after it
+ * reaches the end (fio then starts the file again: the pass stays the
+ * region's). One that ends at the end, or a next one that would not fit,
+ * is the file done.
+ */
+static void ext_holes(struct gen *g)
+{
+	const struct gen_params *p = &g->p;
+	unsigned d = (unsigned)p->only_dir;
+	uint64_t fr = g->x.span, bs = p->bs_min[d], step, n;
+
+	if (p->random || p->mixed || p->trimwrite || p->seq_add <= 0 ||
+	    g->x.flen || p->zone_size || g->x.has_bss[d] ||
+	    g->len_max[d] != bs || bs > fr)
+		return;
+	step = bs + (uint64_t)p->seq_add;
+	n = (fr - bs) / step + 1;
+	/* the last ends at (n - 1) * step + bs, the next would start at
+	 * n * step */
+	if (n * step - (uint64_t)p->seq_add == fr || n * step < fr)
+		g->pass_len = n * bs * g->p.nfiles;
+}
+
 static int ext_init(struct gen *g, unsigned first, unsigned last)
 {
 	const struct gen_params *p = &g->p;
@@ -869,6 +896,7 @@ static int ext_init(struct gen *g, unsigned first, unsigned last)
 	}
 	if (p->zone_size)
 		zone_enter(g, 0);
+	ext_holes(g);
 	return 0;
 }
 
@@ -993,7 +1021,7 @@ gen_inline void ext_next(struct gen *g, unsigned d, struct gen_io *io,
 	uint64_t len, foff, fr, pos;
 	uint32_t file;
 
-	if (gen_unlikely(g->done >= g->p.region)) {
+	if (gen_unlikely(g->done >= g->pass_len)) {
 		gen_new_pass(g);
 		io->new_pass = true;
 		x->run = 0;

@@ -18,6 +18,7 @@
  * (logz.h); fio --inflate-log prints them as lines.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <time.h>
 #include <stdio.h>
@@ -159,6 +160,38 @@ static void fio_line(const struct iolog *l, const struct lfile *lf,
 	 * fio: log_prio=1 the whole value in hex, else 1 for the realtime
 	 * class, 0 otherwise. */
 	fputs_unlocked(l->prio_txt, f);
+}
+
+int iolog_inflate(FILE *f, FILE *out)
+{
+	const size_t head = offsetof(struct fz_sample, offset);
+	FILE *in = logz_open_read(f);
+	struct fz_sample r;
+	unsigned prio;
+	size_t n = 0;
+	int ret;
+
+	if (!in)
+		return -ENOMEM;
+	while ((n = fread(&r, 1, head, in)) == head) {
+		if ((r.ddir & FZ_OFFSET) &&
+		    fread(&r.offset, 1, sizeof(r.offset), in) !=
+		    sizeof(r.offset))
+			break;
+		/* fio's log_prio: the value in hex; else 1 for the RT
+		 * class (the value's top 3 bits), as fio_line writes */
+		prio = r.ddir & FZ_PRIO ? r.prio : (r.prio >> 13) == 1;
+		fprintf(out, "%" PRIu64 ", %" PRId64 ", %u, %" PRIu64,
+			r.time, (int64_t)r.value,
+			r.ddir & ~(FZ_OFFSET | FZ_PRIO), r.bs);
+		if (r.ddir & FZ_OFFSET)
+			fprintf(out, ", %" PRIu64, r.offset);
+		fprintf(out, r.ddir & FZ_PRIO ? ", 0x%04x\n" : ", %u\n",
+			prio);
+	}
+	ret = ferror(in) ? -(errno ? errno : EIO) : n ? -EINVAL : 0;
+	fclose(in);
+	return ret;
 }
 
 /* Ends a .fz file's zlib stream; keep: appends a shared one's whole

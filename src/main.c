@@ -21,6 +21,7 @@
 #include "curve.h"
 #include "engine.h"
 #include "html.h"
+#include "iolog.h"
 #include "jobfile.h"
 #include "options.h"
 #include "output.h"
@@ -376,6 +377,31 @@ static int stdout_checked(int code)
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return code;
 	fprintf(stderr, "iorig: writing to stdout: %s\n", strerror(errno));
+	return EXIT_RUNTIME;
+}
+
+/*
+ * --inflate-log=FILE: a log_store_compressed file's records as the lines
+ * of the plain log on stdout (fio's meaning). A file that cannot be read
+ * is a usage error (exit 2); bytes that are not such a log a run-time one.
+ */
+static int inflate_log(const char *path, struct err_rec *e)
+{
+	FILE *f = fopen(path, "rbe");
+	int r;
+
+	if (!f) {
+		err_set(e, path, 0, "inflate-log", "cannot open it: %s",
+			strerror(errno));
+		return fail(e);
+	}
+	r = iolog_inflate(f, stdout);
+	fclose(f);
+	if (!r)
+		return stdout_checked(EXIT_OK);
+	fprintf(stderr, "iorig: --inflate-log: %s: %s\n", path,
+		r == -EINVAL ? "not a compressed log of fio's samples (zlib "
+		"streams of its records), or cut short" : strerror(-r));
 	return EXIT_RUNTIME;
 }
 
@@ -804,6 +830,10 @@ int main(int argc, char **argv)
 	if (c.showcmd) {
 		code = show_commands(&c, &e);
 		code = code == EXIT_OK ? stdout_checked(code) : code;
+		goto out;
+	}
+	if (c.inflate_log) {
+		code = inflate_log(c.inflate_log, &e);
 		goto out;
 	}
 	filter.sections = c.sections;

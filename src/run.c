@@ -115,24 +115,12 @@ static int plan_targets(const struct plan *p, struct target *tg,
 
 	for (i = 0; !ret && i < p->njobs; i++) {
 		if (!needs_files(&p->jobs[i])) {
-			/* The null engine still needs a region to walk, in
-			 * whole blocks as target_plan makes it for files. */
-			const struct job *j = &p->jobs[i];
-			uint64_t bs = j->bs_min[0] < j->bs_min[1] ?
-				      j->bs_min[0] : j->bs_min[1];
-			uint64_t region = (j->size ? j->size : 1ull << 40) /
-					  bs * bs;
-			tg[i].region = region;
-			tg[i].file_region = region;
-			tg[i].files = calloc(1, sizeof(*tg[i].files));
-			if (!tg[i].files || !(tg[i].files->path =
-					      strdup("(null engine)")))
-				ret = -ENOMEM;
-			else {
-				tg[i].files->fd = -1;
-				tg[i].files->len = region;
-			}
-			tg[i].nfiles = tg[i].files ? 1 : 0;
+			/* the null engine stands in for files */
+			ret = target_plan_noio(&tg[i], &p->jobs[i],
+					       !(p->jobs[i].engine->flags &
+						 ENGINE_NODATA), e);
+			if (ret)
+				err_job(e, &p->jobs[i]);
 			continue;
 		}
 		ret = target_plan(&tg[i], &p->jobs[i], e);

@@ -14,15 +14,20 @@
  * worker that only calls stats_init() reports nclones == 1. Aggregators
  * that start from an empty accumulator reset nclones to 0 themselves.
  */
+void stats_dir_init(struct dir_stats *d)
+{
+	memset(d, 0, sizeof(*d));
+	hist_init(&d->slat);
+	hist_init(&d->clat);
+	hist_init(&d->lat);
+	hist_init(&d->sched_lat);
+}
+
 void stats_mixed(struct dir_stats *out, const struct job_stats *s)
 {
 	unsigned d;
 
-	memset(out, 0, sizeof(*out));
-	hist_init(&out->slat);
-	hist_init(&out->clat);
-	hist_init(&out->lat);
-	hist_init(&out->sched_lat);
+	stats_dir_init(out);
 	for (d = 0; d < DDIR_NR; d++)
 		stats_dir_merge(out, &s->dir[d]);
 }
@@ -32,12 +37,9 @@ void stats_init(struct job_stats *s)
 	int d;
 
 	memset(s, 0, sizeof(*s));
-	for (d = 0; d < DDIR_NR; d++) {
-		hist_init(&s->dir[d].slat);
-		hist_init(&s->dir[d].clat);
-		hist_init(&s->dir[d].lat);
-		hist_init(&s->dir[d].sched_lat);
-	}
+	for (d = 0; d < DDIR_NR; d++)
+		stats_dir_init(&s->dir[d]);
+	stats_dir_init(&s->vread);
 	hist_init(&s->sync);
 	s->nclones = 1;
 	s->nmeasured = 1;
@@ -193,6 +195,9 @@ void stats_merge(struct job_stats *dst, const struct job_stats *src)
 	dst->interrupted = dst->interrupted || src->interrupted;
 	dst->abandoned = dst->abandoned || src->abandoned;
 	verify_stats_merge(&dst->verify, &src->verify);
+	stats_dir_merge(&dst->vread, &src->vread);
+	if (src->vphase_ns > dst->vphase_ns)
+		dst->vphase_ns = src->vphase_ns;
 	if (!dst->steady)
 		dst->steady = src->steady;
 	if (!dst->cpus[0])

@@ -473,11 +473,12 @@ static int plan_offset(struct target_file *tf, const struct job *j,
 }
 
 /*
- * filesize=LO-HI (fio's meaning): a file whose size is already in the range
- * keeps it (its region: from offset to its end); any other gets a size
- * drawn uniformly in [LO, HI], rounded down to the smallest block size. The
- * draw is seeded by randseed and the file's name, so a run repeats its
- * sizes and clones that share a file agree on its size.
+ * filesize=LO-HI (fio's meaning): the size of the file, its region running
+ * from offset to that size. A file whose size is already in the range
+ * keeps it; any other gets a size drawn uniformly in [LO, HI], rounded
+ * down to the smallest block size. The draw is seeded by randseed and the
+ * file's name, so a run repeats its sizes and clones that share a file
+ * agree on its size.
  */
 static uint64_t filesize_draw(const struct target_file *tf,
 			      const struct job *j)
@@ -487,8 +488,8 @@ static uint64_t filesize_draw(const struct target_file *tf,
 	const char *c;
 
 	if (tf->exists && !tf->is_bdev && tf->cur_size >= lo &&
-	    tf->cur_size <= hi && tf->cur_size > tf->offset)
-		return tf->cur_size - tf->offset;
+	    tf->cur_size <= hi)
+		return tf->cur_size;
 	x = j->randseed ^ 0x6a09e667f3bcc908ull;
 	for (c = tf->path; *c; c++)	/* FNV-1a */
 		x = (x ^ (unsigned char)*c) * 0x100000001b3ull;
@@ -536,11 +537,27 @@ static int plan_avail(const struct target *t, const struct target_file *tf,
 	if (j->fill_device && !tf->is_bdev && !j->size && !j->size_pct &&
 	    !j->filesize_min)
 		avail = fill_room(tf, avail);
-	else if (j->filesize_min != j->filesize_max)
-		avail = filesize_draw(tf, j);
-	else if (j->filesize_min)
-		avail = j->filesize_min;
-	else if (j->size_pct > 0)
+	else if (j->filesize_min && tf->offset > j->filesize_min) {
+		/* fio checks offset against LO, whatever the draw */
+		err_set(e, tf->path, 0, "offset", "%" PRIu64 " is past the "
+			"end of the file, whose size filesize= sets to %"
+			PRIu64 "; expected an offset inside the file",
+			tf->offset, j->filesize_min);
+		return -EINVAL;
+	} else if (j->filesize_min) {
+		/* the file's size: the region is what lies past offset */
+		uint64_t fs = j->filesize_min != j->filesize_max ?
+			      filesize_draw(tf, j) : j->filesize_min;
+
+		if (fs <= tf->offset) {
+			err_set(e, tf->path, 0, "offset", "%" PRIu64 " is the "
+				"end of the file, whose size filesize= sets to "
+				"%" PRIu64 ": no region is left; expected an "
+				"offset inside the file", tf->offset, fs);
+			return -EINVAL;
+		}
+		avail = fs - tf->offset;
+	} else if (j->size_pct > 0)
 		avail = (uint64_t)((long double)tf->cur_size * j->size_pct /
 				   100);
 	else if (j->size)
@@ -993,6 +1010,79 @@ int target_plan(struct target *t, const struct job *j, struct err_rec *e)
 	return 0;
 err:
 	target_free(t);
+	return ret;
+}
+
+/*
+ * The region a job walks on an engine that opens no file (ENGINE_NOIO).
+ * The null engine stands in for files (files): they are named as any
+ * job's and planned as files that do not exist yet, never looked at
+ * (fio's diskless files): filesize= each (from offset), else size= shared
+ * among them. With neither, fio refuses the job ("you need to specify
+ * size="); iorig gives a job bounded otherwise (runtime=, io_size=,
+ * number_ios=) a region of TARGET_NOIO_REGION and refuses one that nothing
+ * would end. The others (net, cpuio, exec) have one unnamed region of
+ * size=, or TARGET_NOIO_REGION, in whole blocks; their streams or their
+ * own limits end them.
+ */
+#define TARGET_NOIO_REGION	(1ull << 40)
+
+static int plan_none(struct target *t, const struct job *j)
+{
+	uint64_t bs = bs_smallest(j);
+
+	memset(t, 0, sizeof(*t));
+	t->files = calloc(1, sizeof(*t->files));
+	if (!t->files || !(t->files->path = strdup("(no file)"))) {
+		free(t->files);
+		t->files = NULL;
+		return -ENOMEM;
+	}
+	t->nfiles = 1;
+	t->files->fd = -1;
+	t->region = (j->size ? j->size : TARGET_NOIO_REGION) / bs * bs;
+	t->file_region = t->region;
+	t->files->len = t->region;
+	return 0;
+}
+
+int target_plan_noio(struct target *t, const struct job *j, bool files,
+		     struct err_rec *e)
+{
+	struct job sized;
+	int ret;
+
+	if (!files)
+		return plan_none(t, j);
+	if (!j->filesize_min && !j->size && !j->size_pct &&
+	    !j->runtime_ns && !j->io_size && !j->number_ios) {
+		err_set(e, j->section_file, j->section_line, "size",
+			"ioengine=%s moves no data and the job gives nothing "
+			"that ends it (fio refuses it: \"you need to specify "
+			"size=\"); expected size=, filesize=, io_size=, "
+			"number_ios= or runtime=", j->ioengine);
+		return -EINVAL;
+	}
+	if (j->size_pct) {
+		err_set(e, j->section_file, j->section_line, "size",
+			"ioengine=%s has no file whose size a percentage "
+			"could be of; expected a size in bytes", j->ioengine);
+		return -EINVAL;
+	}
+	/* plan_avail reads the size from the job */
+	sized = *j;
+	if (!j->filesize_min && !j->size)
+		sized.size = TARGET_NOIO_REGION;
+	memset(t, 0, sizeof(*t));
+	ret = plan_names(t, j);
+	if (ret == -EINVAL)
+		err_set(e, j->section_file, j->section_line, "filename",
+			"expected one to %u names separated by ':' (write "
+			"\\: for a ':' inside a name)", TARGET_FILES_MAX);
+	if (!ret)
+		ret = plan_region(t, &sized, e);
+	if (ret)
+		target_free(t);
 	return ret;
 }
 

@@ -514,6 +514,27 @@ static bool calc_expr(struct calc *c, struct rat *out)
 	}
 }
 
+/*
+ * Whether the rest of the text, from c->p, is only closing parentheses
+ * (and blanks) after one plain number: fio reads a number and its unit
+ * and ignores what follows, and a ')' there cannot change what was meant
+ * (fio's own t/strided.py writes "filesize=65536)"). After an operator or
+ * with an opening parenthesis anywhere it stays an error.
+ */
+static bool calc_stray_close(const struct calc *c)
+{
+	const char *q;
+
+	for (q = c->begin; q < c->p; q++)
+		if (*q == '(' || *q == '+' || *q == '-' || *q == '*' ||
+		    *q == '/')
+			return false;
+	for (q = c->p; q < c->end; q++)
+		if (*q != ')' && !is_blank(*q))
+			return false;
+	return c->p < c->end;
+}
+
 /* Evaluates the whole text; false with c->err set on any failure. */
 static bool calc_run(struct calc *c, struct rat *out)
 {
@@ -522,7 +543,7 @@ static bool calc_run(struct calc *c, struct rat *out)
 	if (!calc_expr(c, out))
 		return false;
 	calc_skip_blanks(c);
-	return c->p == c->end || calc_unexpected(c);
+	return c->p == c->end || calc_stray_close(c) || calc_unexpected(c);
 }
 
 /*

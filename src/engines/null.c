@@ -2,6 +2,8 @@
 /*
  * null: completes every request at once without touching a file. What it
  * measures is iorig's own cost per I/O: generation, timing, accounting.
+ * Its trims and syncs, which the worker does for every engine, complete
+ * at once too (ENGINE_NOIO).
  */
 #include "clock.h"
 #include "engine.h"

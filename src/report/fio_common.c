@@ -68,8 +68,37 @@ void fio_lat_shares(const struct job_stats *s, double *shares, double floor)
 		lat_slots(&s->dir[d].clat, slots);
 		total += s->dir[d].clat.count;
 	}
+	/* fio's verification reads are reads (fio_dir_view) */
+	lat_slots(&s->vread.clat, slots);
+	total += s->vread.clat.count;
 	for (i = 0; i < FIO_LAT_SLOTS; i++)
 		shares[i] = share(slots[i], total, floor);
+}
+
+const struct dir_stats *fio_dir_view(const struct job_stats *s, int d,
+				struct dir_stats *buf, uint64_t *rt_ns)
+{
+	const struct dir_stats *own = d < DDIR_NR ? &s->dir[d] : NULL;
+	bool reads = d == DDIR_READ || d == DDIR_NR;
+	uint64_t rt = s->runtime_ns;
+
+	if (reads && s->vread.ios + s->vread.errors) {
+		if (own) {
+			*buf = *own;
+			rt = own->ios ? rt + s->vphase_ns : s->vphase_ns;
+		} else {
+			stats_mixed(buf, s);
+			rt += s->vphase_ns;
+		}
+		stats_dir_merge(buf, &s->vread);
+	} else if (!own) {
+		stats_mixed(buf, s);
+	} else {
+		buf = NULL;
+	}
+	own = buf ? buf : own;
+	*rt_ns = own->ios ? rt : 0;
+	return own;
 }
 
 void fio_depth_shares(const uint64_t *counts, double *shares)
@@ -131,14 +160,14 @@ double fio_bw_agg(const struct smp_stat *b, double group_bps)
 double fio_group_bw(const struct result_set *rs, const struct job *j,
 		    int ddir)
 {
+	const struct dir_stats *d;
 	const struct job_stats *g;
 	struct dir_stats mixed;
+	uint64_t rt;
 
 	if (!j || !rs->groups || j->group >= (unsigned)rs->ngroups)
 		return 0.0;
 	g = &rs->groups[j->group];
-	if (ddir < DDIR_NR)
-		return stats_bw(&g->dir[ddir], g->runtime_ns);
-	stats_mixed(&mixed, g);
-	return stats_bw(&mixed, g->runtime_ns);
+	d = fio_dir_view(g, ddir, &mixed, &rt);
+	return stats_bw(d, rt);
 }

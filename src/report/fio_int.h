@@ -31,6 +31,18 @@ extern const uint64_t fio_lat_edge_ns[FIO_LAT_EDGES];
  */
 void fio_lat_shares(const struct job_stats *s, double *shares, double floor);
 
+/*
+ * Direction d of s as fio counts it (d DDIR_NR: the directions mixed,
+ * unified_rw_reporting): fio issues verification reads as reads, so its
+ * reads are s's with s->vread added, and its read runtime is the measured
+ * phase when the job itself reads plus the verification after it
+ * (s->vphase_ns), only the latter when it does not. Returns the figures,
+ * &s->dir[d] itself when nothing is added, else built in *buf; *rt_ns:
+ * the runtime its rates are over (0 without I/O, as in fio).
+ */
+const struct dir_stats *fio_dir_view(const struct job_stats *s, int d,
+				struct dir_stats *buf, uint64_t *rt_ns);
+
 /* Per cent of each of DEPTH_NB counts; not 0 shows as at least 0.1. */
 void fio_depth_shares(const uint64_t *counts, double *shares);
 

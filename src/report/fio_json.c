@@ -133,23 +133,18 @@ static void put_samples(struct jw *c, json_t *o, const struct dir_stats *d,
 }
 
 /*
- * One direction. runtime_ns is the unit's; a direction without I/O has
- * runtime 0, as in fio. d NULL: a direction without figures. group_bps:
- * the reporting group's aggregate bandwidth that direction (bw_agg).
+ * One direction as fio counts it (fio_dir_view: verification reads in the
+ * reads) over its runtime rt (0 without I/O, as in fio). group_bps: the
+ * reporting group's aggregate bandwidth that direction (bw_agg).
  */
-static json_t *f_dir(struct jw *c, const struct dir_stats *d,
-		     uint64_t runtime_ns, const struct job *j, bool plus,
-		     double group_bps)
+static json_t *f_dir(struct jw *c, const struct dir_stats *d, uint64_t rt,
+		     const struct job *j, bool plus, double group_bps)
 {
-	static const struct dir_stats none;
 	json_t *o = json_object();
-	uint64_t rt, bw;
+	uint64_t bw;
 
 	if (!o)
 		return NULL;
-	if (!d)
-		d = &none;
-	rt = d->ios ? runtime_ns : 0;
 	bw = (uint64_t)llround(stats_bw(d, rt));
 	jw_put(c, o, "io_bytes", jw_u64(d->bytes));
 	jw_put(c, o, "io_kbytes", jw_u64(d->bytes / 1024));
@@ -395,17 +390,21 @@ static void put_dirs(struct jw *c, json_t *o, const struct job_stats *s,
 		     const struct result_set *rs)
 {
 	static const char *const names[] = { "read", "write", "trim" };
-	struct dir_stats mixed;
+	const struct dir_stats *v;
+	struct dir_stats buf;
+	uint64_t rt;
 	int d;
 
 	for (d = 0; d < DDIR_NR &&
-	     j->unified_rw_reporting != UNIFIED_MIXED; d++)
-		jw_put(c, o, names[d], f_dir(c, &s->dir[d], s->runtime_ns, j,
-					     plus, fio_group_bw(rs, j, d)));
+	     j->unified_rw_reporting != UNIFIED_MIXED; d++) {
+		v = fio_dir_view(s, d, &buf, &rt);
+		jw_put(c, o, names[d], f_dir(c, v, rt, j, plus,
+					     fio_group_bw(rs, j, d)));
+	}
 	if (j->unified_rw_reporting == UNIFIED_NONE)
 		return;
-	stats_mixed(&mixed, s);
-	jw_put(c, o, "mixed", f_dir(c, &mixed, s->runtime_ns, j, plus,
+	v = fio_dir_view(s, DDIR_NR, &buf, &rt);
+	jw_put(c, o, "mixed", f_dir(c, v, rt, j, plus,
 				    fio_group_bw(rs, j, DDIR_NR)));
 }
 

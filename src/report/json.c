@@ -349,9 +349,32 @@ static json_t *j_mismatch(struct jw *c, const struct verify_mismatch *m)
 	return o;
 }
 
-/* null when the job did not verify. */
-static json_t *j_verify(struct jw *c, const struct verify_stats *v)
+/*
+ * The verification's own reads (job_stats.vread), which fio counts in its
+ * reads: {"ios", "io_bytes", "errors", "phase_ns", "lat_ns"}, percentiles
+ * as the reads' lat.
+ */
+static json_t *j_vreads(struct jw *c, const struct job_stats *s,
+			const struct job *j)
 {
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	jw_put(c, o, "ios", jw_u64(s->vread.ios));
+	jw_put(c, o, "io_bytes", jw_u64(s->vread.bytes));
+	jw_put(c, o, "errors", jw_u64(s->vread.errors));
+	jw_put(c, o, "phase_ns", jw_u64(s->vphase_ns));
+	jw_put(c, o, "lat_ns", j_hist(c, &s->vread.lat, j,
+				      j && j->lat_percentiles));
+	return o;
+}
+
+/* null when the job did not verify. */
+static json_t *j_verify(struct jw *c, const struct job_stats *s,
+			const struct job *j)
+{
+	const struct verify_stats *v = &s->verify;
 	json_t *o, *by, *first;
 	unsigned i;
 	int k;
@@ -371,6 +394,7 @@ static json_t *j_verify(struct jw *c, const struct verify_stats *v)
 	jw_put(c, o, "blocks_checked", jw_u64(v->blocks_checked));
 	jw_put(c, o, "io_bytes", jw_u64(v->bytes));
 	jw_put(c, o, "runtime_ns", jw_u64(v->runtime_ns));
+	jw_put(c, o, "reads", j_vreads(c, s, j));
 	jw_put(c, o, "read_errors", jw_u64(v->read_errors));
 	jw_put(c, o, "write_failed", jw_u64(v->write_failed));
 	jw_put(c, o, "mismatches", jw_u64(v->mismatches));
@@ -496,7 +520,7 @@ static void put_result(struct jw *c, json_t *o, const struct job_stats *s,
 			     s->nmeasured || !s->nclones));
 	jw_put(c, o, "mixed", j_mixed(c, s, j));
 	jw_put(c, o, "iodepth", j_depth(c, &s->depth));
-	jw_put(c, o, "verify", j_verify(c, &s->verify));
+	jw_put(c, o, "verify", j_verify(c, s, j));
 }
 
 static json_t *j_sys_cpu(struct jw *c, const struct sys_cpu *s)

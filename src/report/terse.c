@@ -54,20 +54,20 @@ static void t_pcts(FILE *f, const struct hist *h, const struct job *j)
 }
 
 /*
- * One direction; d NULL: trim, which iorig never does. group_bps: the
- * reporting group's aggregate bandwidth that direction (fio_bw_agg).
+ * One direction as fio counts it (fio_dir_view) over its runtime rt; d NULL:
+ * trim, which iorig never does. group_bps: the reporting group's
+ * aggregate bandwidth that direction (fio_bw_agg).
  */
-static void t_dir(FILE *f, const struct dir_stats *d, uint64_t runtime_ns,
+static void t_dir(FILE *f, const struct dir_stats *d, uint64_t rt,
 		  const struct job *j, unsigned ver, double group_bps)
 {
 	static const struct dir_stats none;
 	const struct smp_stat *b, *io;
-	uint64_t rt, rt_ms, bw = 0, iops = 0;
+	uint64_t rt_ms, bw = 0, iops = 0;
 	const struct hist *p = NULL;
 
 	if (!d)
 		d = &none;
-	rt = d->ios ? runtime_ns : 0;
 	rt_ms = rt / 1000000;
 	if (rt_ms) {
 		bw = d->bytes * 1000 / rt_ms / 1024;
@@ -126,8 +126,12 @@ static void t_unit(FILE *f, const struct run_result *r,
 	const struct job *j = u->job;
 	double lat[FIO_LAT_SLOTS], depth[DEPTH_NB];
 	const struct cpu_usage *cpu = &s->cpu;
+	const struct dir_stats *v;
+	struct dir_stats buf;
+	uint64_t rt_ns;
 	char tag[64];
 	unsigned i;
+	int d;
 
 	if (!u->stats.nclones)
 		rt = 0;
@@ -137,10 +141,10 @@ static void t_unit(FILE *f, const struct run_result *r,
 		fprintf(f, "%u;%s;%s;%u;%d", ver,
 			fio_version_tag(r, tag, sizeof(tag)), j->name, j->group,
 			fio_unit_errno(s));
-	t_dir(f, &s->dir[DDIR_READ], s->runtime_ns, j, ver,
-	      fio_group_bw(rs, j, DDIR_READ));
-	t_dir(f, &s->dir[DDIR_WRITE], s->runtime_ns, j, ver,
-	      fio_group_bw(rs, j, DDIR_WRITE));
+	for (d = DDIR_READ; d <= DDIR_WRITE; d++) {
+		v = fio_dir_view(s, d, &buf, &rt_ns);
+		t_dir(f, v, rt_ns, j, ver, fio_group_bw(rs, j, d));
+	}
 	if (ver != 3)
 		t_dir(f, NULL, 0, j, ver, 0.0);
 	fprintf(f, ";%f%%;%f%%;%" PRIu64 ";%" PRIu64 ";%" PRIu64,

@@ -24,7 +24,8 @@
  * verify_backlog writes are due to be checked. Verification reads go
  * through the engine at the job's iodepth while nothing else is in flight;
  * they are checked as they complete and counted in the job's verify
- * figures, never in its read figures.
+ * figures and, as a direction's, in its vread figures (stats.h), never in
+ * its read figures: fio's layouts add them to the reads, as fio does.
  */
 
 /* The next write: the one held at the barrier, or a new one. */
@@ -189,9 +190,53 @@ static bool vreads_stop(struct wstate *s)
 	return s->vfy->halt || s->st->err || s->engine_failed || s->abandoned;
 }
 
+/*
+ * A verification read's figures (job_stats.vread), as complete_as counts
+ * a read's: a failed one in errors only; slat and clat apart when the
+ * engine has a submit step, clat alone otherwise (lat is set from it at
+ * the end of the phase).
+ */
+static void vread_count(struct wstate *s, struct io_req *req)
+{
+	const struct clock *clk = s->w->clk;
+	struct dir_stats *d = &s->st->vread;
+	uint64_t slat, clat;
+
+	if (!req->t_done)
+		req->t_done = clock_ticks(clk);
+	if (req->res < 0) {
+		d->errors++;
+		if (!d->first_errno) {
+			d->first_errno = (int)-req->res;
+			d->first_err_offset = req->offset;
+		}
+		return;
+	}
+	d->ios++;
+	d->bytes += (uint64_t)req->res;
+	d->short_ios += (uint64_t)req->res < req->len;
+	if (!req->t_submit) {
+		hist_add(&d->clat, clock_delta_ns(clk, req->t_queue,
+						  req->t_done));
+		return;
+	}
+	if (req->t_submit < req->t_queue)
+		req->t_submit = req->t_queue;
+	if (req->t_done < req->t_submit)
+		req->t_done = req->t_submit;
+	slat = clock_span_ns(clk, req->t_queue, req->t_submit);
+	clat = clock_span_ns(clk, req->t_submit, req->t_done);
+	d->submit_done += req->t_done == req->t_submit;
+	hist_add(&d->slat, slat);
+	hist_add(&d->clat, clat);
+	hist_add(&d->lat, slat + clat);
+}
+
 static void vread_done(struct wstate *s, struct io_req *req)
 {
 	struct verify_ctx *v = s->vfy;
+
+	vread_count(s, req);
 
 	if (req->res < 0 || (uint64_t)req->res < req->len) {
 		v->stats.read_errors++;
@@ -295,10 +340,14 @@ void verify_backlog_check(struct wstate *s)
 {
 	struct verify_ctx *v = s->vfy;
 	struct vsource src = { .list = v->ring, .n = v->ring_len };
+	uint64_t i;
 
 	if (v->backlog_batch && src.n > v->backlog_batch)
 		src.n = v->backlog_batch;
 	verify_reads(s, &src);
+	/* those read (all done but when the engine failed) */
+	for (i = 0; i < src.next && !s->engine_failed; i++)
+		verify_backlog_checked(v, v->ring[i].vblock, v->ring[i].n);
 	v->ring_len = 0;
 	if (s->vfy->halt)
 		s->stopping = true;
@@ -389,6 +438,9 @@ void verify_phase(struct wstate *s)
 	const struct job *j = s->j;
 	struct vsource src = { .all = j->verify_only };
 	char why[sizeof(s->st->err_msg)];
+	struct dir_stats *vd = &s->st->vread;
+	const struct clock *clk = s->w->clk;
+	uint64_t t0;
 	int r;
 
 	/* What was written, before checking it (interrupted or not). */
@@ -396,6 +448,7 @@ void verify_phase(struct wstate *s)
 	if (r)
 		job_fail(s, r, "%s", why);
 	if (!s->st->err && !atomic_load(s->w->stop)) {
+		t0 = clock_ticks(clk);
 		if (s->vfy->ring_len)
 			verify_backlog_check(s);
 		if (!j->verify_only && j->do_verify)
@@ -404,7 +457,13 @@ void verify_phase(struct wstate *s)
 			verify_reads(s, &src);
 		if (j->verify_only)
 			verify_end(s->vfy);
+		if (!s->abandoned)
+			s->st->vphase_ns = clock_delta_ns(clk, t0,
+							  clock_ticks(clk));
 	}
+	/* No submit step: lat is clat (complete_as's rule) */
+	if (!s->abandoned && !vd->lat.count && vd->clat.count)
+		vd->lat = vd->clat;
 	/* Failed writes are counted even when nothing was checked. */
 	if (!j->verify_only)
 		verify_end(s->vfy);

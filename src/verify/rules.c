@@ -25,10 +25,28 @@ static bool mixed_rw(const struct job *j)
 	return !j->verify_only && (j->rw == RW_RW || j->rw == RW_RANDRW);
 }
 
+/*
+ * The write patterns whose passes need not write every block (gen.h's
+ * random patterns): gaps (rw=write:N), runs (rw=randwrite:N),
+ * random_distribution, percentage_random, blockalign, zones.
+ */
+static bool walk_patterns(const struct job *j)
+{
+	const int w = DDIR_WRITE;
+	bool rnd = rw_random(j->rw);
+
+	return (j->random_distribution &&
+		strcmp(j->random_distribution, "random")) ||
+	       j->rw_seq_add || j->zonesize ||
+	       (rnd && (j->rw_seq_nr > 1 || j->percentage_random[w] < 100 ||
+			(j->blockalign[w] &&
+			 j->blockalign[w] != j->bs_min[w])));
+}
+
 bool verify_needs_passmap(const struct job *j)
 {
 	return !j->verify_only && (mixed_rw(j) || j->bssplit ||
-				   j->norandommap ||
+				   j->norandommap || walk_patterns(j) ||
 				   j->bs_min[DDIR_WRITE] !=
 				   j->bs_max[DDIR_WRITE]);
 }

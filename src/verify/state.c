@@ -93,6 +93,9 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 				   (uint32_t)j->verify_backlog_batch :
 				   v->backlog;
 		v->ring = calloc(v->backlog, sizeof(*v->ring));
+		if (j->do_verify)
+			v->checked = calloc((v->nblocks + 63) / 64,
+					    sizeof(uint64_t));
 	}
 	/* fio trims only with trim_backlog set, of the writes it checks. */
 	if (!j->verify_only && j->do_verify && j->trim_percentage &&
@@ -130,7 +133,8 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 	}
 	if ((!j->verify_only && j->do_verify && !v->written && !v->wpass) ||
 	    (verify_needs_passmap(j) && !v->wpass) ||
-	    (v->backlog && !v->ring) || (j->verify_only && !v->runs) ||
+	    (v->backlog && (!v->ring || (j->do_verify && !v->checked))) ||
+	    (j->verify_only && !v->runs) ||
 	    ((v->written || v->ring || v->wpass) && !v->failed)) {
 		verify_exit(v);
 		return -ENOMEM;
@@ -149,6 +153,7 @@ void verify_exit(struct verify_ctx *v)
 	free(v->wpass);
 	free(v->failed);
 	free(v->ring);
+	free(v->checked);
 	free(v->runs);
 	free(v->ever);
 	free(v->loaded);
@@ -243,6 +248,8 @@ void verify_stamp_io(struct verify_ctx *v, void *buf, uint64_t vblock,
 			v->ever[vb / 64] |= bit;
 		if (v->trimmed)
 			v->trimmed[vb / 64] &= ~bit;
+		if (v->checked)
+			v->checked[vb / 64] &= ~bit;
 	}
 	if (v->ring && v->ring_len < v->backlog) {
 		v->ring[v->ring_len].vblock = vblock;
@@ -289,6 +296,9 @@ bool verify_trim_next(struct verify_ctx *v, uint64_t *vblock)
 void verify_trim_done(struct verify_ctx *v, uint64_t vblock)
 {
 	v->trimmed[vblock / 64] |= 1ull << (vblock % 64);
+	/* its zeros are checked after the writes (trim_verify_zero) */
+	if (v->checked)
+		v->checked[vblock / 64] &= ~(1ull << (vblock % 64));
 }
 
 void verify_write_done(struct verify_ctx *v, uint64_t vblock, bool ok)
@@ -319,13 +329,29 @@ void verify_new_pass(struct verify_ctx *v)
 		       sizeof(uint64_t));
 }
 
+void verify_backlog_checked(struct verify_ctx *v, uint64_t vblock,
+			    uint32_t n)
+{
+	uint64_t vb;
+
+	for (vb = vblock; v->checked && vb < vblock + (n ? n : 1) &&
+	     vb < v->nblocks; vb++)
+		v->checked[vb / 64] |= 1ull << (vb % 64);
+}
+
+/* Blocks not to check again: failed writes, and those the backlog did. */
+static uint64_t skip_word(const struct verify_ctx *v, uint64_t w)
+{
+	return v->failed[w] | (v->checked ? v->checked[w] : 0);
+}
+
 bool verify_next_written(const struct verify_ctx *v, uint64_t from,
 			 struct verify_blk *b)
 {
 	uint64_t vb = from, w;
 
 	while (v->wpass && vb < v->nblocks) {
-		if (v->wpass[vb] && !(v->failed[vb / 64] >> (vb % 64) & 1)) {
+		if (v->wpass[vb] && !(skip_word(v, vb / 64) >> (vb % 64) & 1)) {
 			b->generation = v->gen0 + v->wpass[vb] - 1;
 			break;
 		}
@@ -345,8 +371,9 @@ bool verify_next_written(const struct verify_ctx *v, uint64_t from,
 			}
 		}
 		w = v->pass ? ~0ull : v->written[vb / 64];
-		/* A failed write says nothing about the device. */
-		w = (w & ~v->failed[vb / 64]) >> (vb % 64);
+		/* A failed write says nothing about the device; a block
+		 * the backlog checked is not read twice. */
+		w = (w & ~skip_word(v, vb / 64)) >> (vb % 64);
 		if (w & 1) {
 			b->generation = v->gen0 + v->pass -
 					!(v->written[vb / 64] >> (vb % 64) & 1);

@@ -458,7 +458,10 @@ should_stop_as(struct wstate *s, const bool plain)
  * fsync (full), fdatasync, or sync_file_range of [range[0], range[1])
  * when range is not NULL, of fd, timed: its latency goes into *h (NULL:
  * nowhere), its time is returned (0 when abandoned), and s->now moves
- * past it, so that the runtime counts it. 0 or -errno in *err.
+ * past it, so that the runtime counts it. 0 or -errno in *err. An engine
+ * with no file behind it (ENGINE_NOIO: null) has nothing to sync: the
+ * sync completes at once and is counted, as fio's null engine completes
+ * it.
  */
 /* how: 0 fdatasync, 1 fsync, 2 syncfs (end_syncfs); range (sync_file_range=)
  * instead when not NULL. */
@@ -470,10 +473,13 @@ static uint64_t timed_sync(struct wstate *s, int fd, int how,
 
 	t0 = clock_ticks(s->w->clk);
 	call_enter(s);
-	r = range ? sync_file_range(fd, (off_t)range[0],
-				    (off_t)(range[1] - range[0]),
-				    s->sfr_flags) :
-	    how == 2 ? syncfs(fd) : how ? fsync(fd) : fdatasync(fd);
+	if (s->eng->flags & ENGINE_NOIO)
+		r = 0;
+	else if (range)
+		r = sync_file_range(fd, (off_t)range[0],
+				    (off_t)(range[1] - range[0]), s->sfr_flags);
+	else
+		r = how == 2 ? syncfs(fd) : how ? fsync(fd) : fdatasync(fd);
 	*err = r ? -errno : 0;
 	if (!call_leave(s))
 		return 0;
@@ -1698,7 +1704,14 @@ void *worker_main(void *arg)
 	 * many of writes on the same blocks (fio's meaning). */
 	tw = rw_dirs(j->rw) == ((1u << DDIR_TRIM) | (1u << DDIR_WRITE)) ?
 	     2 : 1;
-	s.per_loop = job_per_loop(j, w->tgt->region) * tw;
+	/* A walk with gaps may end before the region's bytes (gen.h),
+	 * and fio's loop with it, unless io_size asks for more (then
+	 * passes follow each other, as fio's loops do). */
+	s.per_loop = job_per_loop(j, w->tgt->region);
+	if (!j->io_size && gen_pass_len(&s.gen) < w->tgt->region &&
+	    gen_pass_len(&s.gen) < s.per_loop)
+		s.per_loop = gen_pass_len(&s.gen);
+	s.per_loop *= tw;
 	s.limit_bytes = j->time_based ? UINT64_MAX : s.per_loop * j->loops;
 	if (!j->time_based && s.per_loop && s.limit_bytes / s.per_loop !=
 	    j->loops)

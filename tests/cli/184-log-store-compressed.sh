@@ -5,6 +5,7 @@
 #   lines of the plain log: one per I/O (256 of a 1 MiB job of 4 KiB
 #   writes), each offset of the region once (log_offset=1), the same
 #   fields as fio's inflated log of the same job;
+# - iorig --inflate-log prints its files and fio's as fio does;
 # - Python's zlib inflates it to 40-byte records (32 without log_offset),
 #   the size of fio's own (fio's file of the same job inflated);
 # - per_job_logs=0: two jobs' streams one after the other in one file
@@ -100,6 +101,28 @@ import sys
 offs = sorted(int(l.split(', ')[4]) for l in open(sys.argv[1]))
 assert offs == list(range(0, 8 << 20, 128)), len(offs)
 PYEOF
+
+# iorig --inflate-log prints what fio --inflate-log prints, byte for byte:
+# iorig's files (with and without offsets, two jobs' streams, log_prio)
+# and fio's own
+run $job --write_lat_log=q --log_store_compressed=1 --log_prio=1 \
+	--prioclass=2 --prio=3 --log_offset=1
+expect_rc 0
+for z in j_clat.1.log.fz fio/j_clat.1.log.fz s_iops.log.fz q_lat.1.log.fz; do
+	fio --inflate-log=$z >want.txt || die "fio cannot inflate $z"
+	run --inflate-log=$z
+	expect_rc 0
+	[ -s want.txt ] && cmp -s want.txt "$T/out" ||
+		die "--inflate-log=$z: not fio's lines"
+done
+grep -q ', 0x4003$' want.txt || die "log_prio: not the priority in hex"
+head -c 300 s_iops.log.fz >cut.fz
+run --inflate-log=cut.fz
+expect_rc 1
+expect_in err "cut.fz: not a compressed log"
+run --inflate-log=no-such.fz
+expect_rc 2
+expect_in err "no-such.fz.*cannot open it"
 
 # the histogram log stays text; log_compression writes the same lines
 run $job --write_hist_log=j --log_hist_msec=20 --write_bw_log=k \

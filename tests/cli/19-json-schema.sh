@@ -242,7 +242,7 @@ expect_json "d['checks'][0]['pass'] is False"
 
 # Signals: a later stonewall group never starts; clones merged.
 stop INT $J --name=spin --ioengine=null --time_based --runtime=30 \
-	--name=later --ioengine=null --stonewall
+	--name=later --ioengine=null --size=1m --stonewall
 keep sigint 130
 json_is "d['signal']" SIGINT
 json_is "[j['ran'] for j in d['jobs']]" "[True, False]"

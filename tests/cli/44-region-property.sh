@@ -8,7 +8,7 @@
 # byte outside [offset, offset +
 # size / nfiles) of each of its files (with filesize=LO-HI, cases of
 # several files whose regions each have a length of their own: outside
-# [offset, offset + HI)). Every file is bigger than the region
+# [offset, HI)). Every file is bigger than the region
 # and filled with known data first; afterwards every byte before and after
 # each region is compared with what was there (and the file's size too);
 # a job that only reads changes no byte at all, and one that only writes
@@ -136,13 +136,14 @@ def one(case):
             "--direct=%d" % direct, "--iodepth=%d" % rng.choice([1, 4, 16]),
             "--loops=%d" % rng.choice([1, 2]), "--randseed=%d" % case,
             "--allow-destructive"]
-    # filesize=LO-HI: each file a region of its own length, at most HI
-    # (rounded down to a block), with the random patterns and bssplit too.
+    # filesize=LO-HI: each file a size of its own, at most HI (rounded
+    # down to a block), the region from offset to it (fio's meaning: an
+    # offset past LO is refused), with the random patterns and bssplit too.
     frange = nfiles > 1 and rng.random() < 0.2
     if frange:
-        lo = rng.randint(2 * bsmin, 200 * KB)
-        hi = rng.randint(lo, 400 * KB)
-        per = hi
+        lo = off + rng.randint(2 * bsmin, 200 * KB)
+        hi = rng.randint(lo, off + 400 * KB)
+        per = hi - off
         opts[5] = "--filesize=%d-%d" % (lo, hi)
     if use_nrfiles:
         opts += ["--nrfiles=%d" % nfiles, "--directory=."]
@@ -204,8 +205,9 @@ def one(case):
     # region further on; checked: nothing outside their union. A
     # percentage is of the file's size (a device's is bigger: bytes then).
     span = 0
-    if not use_nrfiles and not any(o.startswith("--verify") for o in opts) \
-            and rng.random() < 0.2:
+    if not use_nrfiles and not frange and \
+            not any(o.startswith("--verify") for o in opts) and \
+            rng.random() < 0.2:
         nj = rng.randint(2, 3)
         if not use_dev and rng.random() < 0.5:
             pct = rng.choice([3, 5, 7])

@@ -84,7 +84,8 @@ for e in sync libaio io_uring pthread; do
 	json_is "$V['mismatches']" 0
 	json_is "$V['write_failed']" "$(json "$W['errors'] + $W['short_ios']")"
 	expect_json "$V['write_failed'] >= 700" "$e: the writes ran out"
-	json_is "$V['blocks_checked'] * 4096 // 2" "$(allocated m/sparse)"
+	# each block the backlog checked is not read again after the writes
+	json_is "$V['blocks_checked'] * 4096" "$(allocated m/sparse)"
 done
 
 # Without continue_on_error the job stops at the first failure: exit 1,

@@ -1138,6 +1138,65 @@ static void test_ext_uneven(void **state)
 	}
 }
 
+/*
+ * rw=read:N with one block size (gen_pass_len): a file is done when an
+ * I/O ends at its end or the next would not fit (the pass is what the
+ * walk moves: fio's t0007 is 85 reads of 1 MiB), else the gap reaches
+ * the end and the walk starts the file again (the pass is the region's).
+ * The walk's offsets, and a new pass at the first file's start after it.
+ */
+static void test_seq_holes_pass(void **state)
+{
+	static const struct {
+		uint64_t fr, bs, add, pass;	/* KiB; pass of one file */
+	} c[] = {
+		{ 128 * 1024, 1024, 512, 85 * 1024 },
+		{ 1024, 4, 8, 86 * 4 },		/* the last ends at the end */
+		{ 1024, 4, 12, 1024 },		/* the gap reaches the end */
+		{ 4096, 1024, 2048, 2048 },
+		{ 4096, 1024, 3072, 4096 },
+	};
+	struct gen_params p;
+	struct gen_io io;
+	struct gen g;
+	uint64_t k, n;
+	unsigned i, nf;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		for (nf = 1; nf <= 2; nf++) {
+			p = params_fixed(c[i].fr * KB * nf, c[i].bs * KB,
+					 false, DDIR_READ);
+			p.nfiles = nf;
+			p.seq_add = (int64_t)(c[i].add * KB);
+			init_ok(&g, &p);
+			assert_int_equal(gen_pass_len(&g), c[i].pass * KB * nf);
+			if (c[i].pass == c[i].fr)
+				continue;
+			n = c[i].pass / c[i].bs;
+			for (k = 0; k < n * nf; k++) {
+				gen_next(&g, &io);
+				assert_false(io.new_pass);
+				assert_int_equal(io.file, k / n);
+				assert_int_equal(io.foff, k % n * (c[i].bs +
+						 c[i].add) * KB);
+			}
+			gen_next(&g, &io);
+			assert_true(io.new_pass);
+			assert_int_equal(io.file, 0);
+			assert_int_equal(io.foff, 0);
+			gen_free(&g);
+		}
+	}
+	/* random, mixed or a range of sizes: the region's */
+	p = params_fixed(1024 * KB, 4 * KB, false, DDIR_READ);
+	p.seq_add = 8 * KB;
+	p.bs_max[DDIR_READ] = 8 * KB;
+	init_ok(&g, &p);
+	assert_int_equal(gen_pass_len(&g), 1024 * KB);
+	gen_free(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1146,6 +1205,7 @@ int main(void)
 		cmocka_unit_test(test_fst_pass),
 		cmocka_unit_test(test_fst_regions),
 		cmocka_unit_test(test_seq_order_and_wrap),
+		cmocka_unit_test(test_seq_holes_pass),
 		cmocka_unit_test(test_seq_exact_fit),
 		cmocka_unit_test(test_seq_bsrange),
 		cmocka_unit_test(test_seq_gcd_align),

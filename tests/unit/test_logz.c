@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The deflating stream of log_store_compressed (logz.h), read back with
- * zlib's own inflate. */
+ * zlib's own inflate; the inflating one of --inflate-log. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -95,12 +95,81 @@ static void test_write_error(void **state)
 	fclose(full);
 }
 
+/* A stream of n bytes of in, deflated by zlib's compress2 into out
+ * (room for it); its length. */
+static size_t zstream(const unsigned char *in, size_t n, unsigned char *out,
+		      size_t room, int level)
+{
+	uLongf len = (uLongf)room;
+
+	assert_int_equal(compress2(out, &len, in, (uLong)n, level), Z_OK);
+	return (size_t)len;
+}
+
+/*
+ * The inflating stream (--inflate-log): two streams back to back (a shared
+ * .fz file), one stored and one deflated, read through a small buffer,
+ * come back as their bytes one after the other; an empty stream adds
+ * none; the same bytes cut short, or bytes that are no zlib stream, make
+ * a read fail with EINVAL.
+ */
+static void test_read(void **state)
+{
+	size_t n = 200000, i, zl = 0, got;
+	unsigned char *in = malloc(2 * n), *z = malloc(4 * n + 64);
+	unsigned char *back = malloc(2 * n + 1);
+	FILE *mem, *r;
+
+	(void)state;
+	assert_non_null(in);
+	assert_non_null(z);
+	assert_non_null(back);
+	for (i = 0; i < 2 * n; i++)
+		in[i] = (unsigned char)(i * 7 / 3);
+	zl += zstream(in, n, z, 2 * n + 32, 0);
+	zl += zstream(in, 0, z + zl, 32, 6);
+	zl += zstream(in + n, n, z + zl, 2 * n + 32, 9);
+	mem = fmemopen(z, zl, "r");
+	assert_non_null(mem);
+	r = logz_open_read(mem);
+	assert_non_null(r);
+	assert_int_equal(setvbuf(r, NULL, _IOFBF, 4096), 0);
+	got = fread(back, 1, 2 * n + 1, r);
+	assert_int_equal(got, 2 * n);
+	assert_false(ferror(r));
+	assert_memory_equal(back, in, 2 * n);
+	fclose(r);
+	fclose(mem);
+	/* cut short in the second stream */
+	mem = fmemopen(z, zl - 10, "r");
+	r = logz_open_read(mem);
+	assert_non_null(r);
+	got = fread(back, 1, 2 * n + 1, r);
+	assert_true(got < 2 * n);
+	assert_true(ferror(r));
+	assert_int_equal(errno, EINVAL);
+	fclose(r);
+	fclose(mem);
+	/* not zlib */
+	mem = fmemopen(in, 1000, "r");
+	r = logz_open_read(mem);
+	assert_non_null(r);
+	assert_int_equal(fread(back, 1, 10, r), 0);
+	assert_true(ferror(r));
+	fclose(r);
+	fclose(mem);
+	free(in);
+	free(z);
+	free(back);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_read),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -142,6 +142,9 @@ static const struct size_case size_good[] = {
 	{ "+4k", 1024, 4 * KI },
 	{ "((((((1))))))", 1024, 1 },
 	{ "(2*3)k*0", 1024, 0 },
+	/* A stray ')' after a plain number: fio reads the number. */
+	{ "65536)", 1024, 65536 },
+	{ "64k) )", 1024, 64 * KI },
 	/* kb_base=1000: k..p and kb..pb decimal, kib..pib binary. */
 	{ "4k", 1000, 4000 },
 	{ "4K", 1000, 4000 },
@@ -227,7 +230,7 @@ static const struct bad_case size_bad[] = {
 	{ "()", 1024, -EINVAL },
 	{ "(1", 1024, -EINVAL },
 	{ "((1)", 1024, -EINVAL },
-	{ "1)", 1024, -EINVAL },
+	{ "1*1)", 1024, -EINVAL },
 	{ "(1))", 1024, -EINVAL },
 	{ "(1 2)", 1024, -EINVAL },
 	{ "1(2)", 1024, -EINVAL },
@@ -337,8 +340,12 @@ static const struct why_case size_why[] = {
 		 "1.5m or 2GiB" },
 	{ "(1", "'(1' has an unclosed '('; expected a size such as 4096, "
 		"4k, 1.5m or 2GiB" },
-	{ "1)", "'1)' has an unmatched ')'; expected a size such as 4096, "
-		"4k, 1.5m or 2GiB" },
+	{ "1+1)", "'1+1)' has an unmatched ')'; expected a size such as "
+		  "4096, 4k, 1.5m or 2GiB" },
+	{ "(1)k)", "'(1)k)' has an unmatched ')'; expected a size such as "
+		   "4096, 4k, 1.5m or 2GiB" },
+	{ "4k)x", "'4k)x' has an unmatched ')'; expected a size such as "
+		  "4096, 4k, 1.5m or 2GiB" },
 	{ "1+", "'1+' is incomplete; expected a size such as 4096, 4k, "
 		"1.5m or 2GiB" },
 	{ "4 k x", "'4 k x' has unexpected 'x'; expected a size such as "
@@ -467,7 +474,7 @@ static const struct bad_case time_bad[] = {
 	{ "1/0", S, -EINVAL },
 	{ "1s/0", S, -EINVAL },
 	{ "(1s", S, -EINVAL },
-	{ "1s)", S, -EINVAL },
+	{ "1s*1)", S, -EINVAL },
 	{ "1s+", S, -EINVAL },
 	{ "0:4", S, -EINVAL },
 	{ "213504d", S, -ERANGE },
@@ -873,6 +880,7 @@ static const struct range_case range_good[] = {
 	{ "4k", 1024, 4 * KI, 4 * KI },
 	{ "4k-64k", 1024, 4 * KI, 64 * KI },
 	{ "4k:64k", 1024, 4 * KI, 64 * KI },
+	{ "64k-128k)", 1024, 64 * KI, 128 * KI },	/* fio reads 128k */
 	{ " 4k - 64k ", 1024, 4 * KI, 64 * KI },
 	{ "4k : 64k", 1024, 4 * KI, 64 * KI },
 	{ "4k-4k", 1024, 4 * KI, 4 * KI },
@@ -918,7 +926,7 @@ static const struct bad_case range_bad[] = {
 	{ "4k-1e3", 1024, -EINVAL },
 	{ "4k,8k", 1024, -EINVAL },
 	{ "(4k-8k", 1024, -EINVAL },
-	{ "4k-8k)", 1024, -EINVAL },
+	{ "4k-8k)x", 1024, -EINVAL },
 	{ "4k-17179869184p", 1024, -ERANGE },
 	{ "99999999999999999999-1", 1024, -ERANGE },
 	{ "4k-8k", 512, -EINVAL },

@@ -13,15 +13,20 @@ command -v fio >/dev/null 2>&1 && have_fio=1
 
 # seq_iorig ARGS...: "file:block " for every read of files d/j.0.N, 4k blocks.
 seq_iorig() {
-	strace -f -e trace=pread64,openat -o st "$IORIG" --name=j \
+	strace -f -s 0 -e trace=pread64,openat -o st "$IORIG" --name=j \
 		--directory=d --bs=4k "$@" >out 2>err || die "iorig $*"
+	# A call another thread interrupts is split in two lines, its fd on
+	# "pread64(FD, <unfinished ...>", its offset on "<... pread64
+	# resumed>..., COUNT, OFFSET) = N" of the same thread id ($1).
 	awk '/openat\(.*"d\/j\.0\.[0-9]+"/ {
 		match($0, /j\.0\.[0-9]+/); n = substr($0, RSTART + 4, RLENGTH - 4)
 		k = split($0, a, "= "); fd[a[k] + 0] = n }
 	/pread64\(/ { match($0, /pread64\([0-9]+/)
 		f = substr($0, RSTART + 8, RLENGTH - 8) + 0
-		if (!(f in fd)) next
-		split($0, b, ", "); printf "%s:%d ", fd[f], b[4] / 4096 }' st
+		if (/unfinished/) { pend[$1] = f; next } }
+	/pread64 resumed/ { f = pend[$1]; delete pend[$1] }
+	/pread64\(|pread64 resumed/ { if (!(f in fd)) next
+		k = split($0, b, ", "); printf "%s:%d ", fd[f], b[k] / 4096 }' st
 }
 seq_fio() {
 	rm -f log

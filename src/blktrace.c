@@ -13,7 +13,7 @@
 #include <sys/sysmacros.h>
 
 #include "replay.h"
-#include "output.h"
+#include "door.h"
 
 #define BT_MAGIC	0x65617400u
 #define BT_VERSION	0x07u
@@ -457,7 +457,7 @@ int blktrace_merge(struct job *j, struct err_rec *e)
 	long scal[64], iters[64];
 	unsigned nscal, niter, nr = 0, i, best;
 	struct cursor *cs = NULL;
-	struct output out = { .fd = -1 };
+	struct door_out out = { .fd = -1 };
 	unsigned char b[BT_REC];
 	char msg[512], *list = NULL, *p, *save;
 	bool swap, opened = false;
@@ -517,10 +517,8 @@ int blktrace_merge(struct job *j, struct err_rec *e)
 			cs[i].bf.f = NULL;
 		}
 	}
-	ret = output_check(j->merge_blktrace_file, "merge_blktrace_file", e);
-	if (!ret)
-		ret = output_open(&out, j->merge_blktrace_file,
-				  "merge_blktrace_file", true, e);
+	ret = door_open(&out, j->merge_blktrace_file, "merge_blktrace_file",
+			DOOR_WHOLE, NULL, e);
 	if (ret)
 		goto out;
 	opened = true;
@@ -544,7 +542,7 @@ int blktrace_merge(struct job *j, struct err_rec *e)
 		}
 	}
 	opened = false;
-	ret = output_close(&out);
+	ret = door_close(&out);
 	if (ret) {
 		err_set(e, j->section_file, j->section_line,
 			"merge_blktrace_file", "%s: %s", j->merge_blktrace_file,
@@ -564,7 +562,7 @@ bad:
 		"%s", msg);
 out:
 	if (opened)
-		output_discard(&out);
+		door_discard(&out);
 	for (i = 0; cs && i < nr; i++)
 		if (cs[i].bf.f)
 			fclose(cs[i].bf.f);

@@ -28,6 +28,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "door.h"
 #include "gen.h"
 #include "guard.h"
 #include "jobfile.h"
@@ -1411,18 +1412,17 @@ static bool is_own(const struct target_file *tf, const struct stat *st)
 	       st->st_ino == tf->ino;
 }
 
-/* Delete the file this run created, only while the path still names it. */
+/* Delete the file this run created, only while the path still names it
+ * (door.h: checked on its directory's descriptor when it is removed). */
 static int unlink_own(const struct target_file *tf, const char *opt)
 {
-	struct stat st;
+	int r = door_unlink_own(tf->path, tf->dev, tf->ino);
 
-	if (lstat(tf->path, &st) || !is_own(tf, &st)) {
+	if (r == -ESTALE || r == -ENOENT)
 		fprintf(stderr, "iorig: warning: %s: not deleted (%s=1): "
 			"the path no longer names the file this run created\n",
 			tf->path, opt);
-		return -ESTALE;
-	}
-	return unlink(tf->path) ? -errno : 0;
+	return r == -ENOENT ? -ESTALE : r;
 }
 
 /*
@@ -1438,8 +1438,8 @@ static int undo_file(struct target_file *tf)
 
 	if (tf->created) {
 		tf->created = false;
-		if (!lstat(tf->path, &st) && is_own(tf, &st) &&
-		    !unlink(tf->path))
+		if (tf->have_id &&
+		    !door_unlink_own(tf->path, tf->dev, tf->ino))
 			did = 1;
 	} else if (tf->extended) {
 		tf->extended = false;

@@ -64,6 +64,7 @@ const char *door_fence_hit(const struct door_fence *f, const char *path);
 struct door_name {
 	char *path;
 	const char *option;	/* a static string: the option that names it */
+	bool socket;		/* a unix socket's path (door_check_socket) */
 };
 
 struct door_names {
@@ -84,6 +85,14 @@ void door_names_free(struct door_names *l);
  */
 int door_check(const char *path, const char *option,
 	       const struct door_fence *f, struct err_rec *e);
+/*
+ * door_check for the path of a unix socket this run will bind: an
+ * existing socket passes when no socket is bound to it (one left behind,
+ * which door_bind_unix replaces, as fio does); a socket another process
+ * holds does not. 0, or -EINVAL with e.
+ */
+int door_check_socket(const char *path, const char *option,
+		      const struct door_fence *f, struct err_rec *e);
 /*
  * a and b (NULL: standard output) are one regular file: the same inode
  * where both exist (a link, /dev/stdout, standard output redirected to

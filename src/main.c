@@ -588,9 +588,11 @@ static int check_outputs(const struct cli *c, const struct plan *p,
 			 const struct peers *pe, struct err_rec *e)
 {
 	struct door_name outs[6] = {
-		{ (char *)c->output, "output" }, { (char *)c->stream, "stream" },
-		{ (char *)c->chart, "chart" }, { NULL, "chart" },
-		{ NULL, "chart" }, { NULL, "rank-output" },
+		{ .path = (char *)c->output, .option = "output" },
+		{ .path = (char *)c->stream, .option = "stream" },
+		{ .path = (char *)c->chart, .option = "chart" },
+		{ .option = "chart" }, { .option = "chart" },
+		{ .option = "rank-output" },
 	};
 	size_t i;
 	int r;

@@ -948,7 +948,9 @@ static int job_check(const struct job *j, unsigned jobnum,
 		err_set(e, j->section_file, j->section_line, "",
 			"out of memory");
 	for (k = 0; !r && k < l.n; k++) {
-		r = door_check(l.v[k].path, l.v[k].option, f, e);
+		r = l.v[k].socket ?
+		    door_check_socket(l.v[k].path, l.v[k].option, f, e) :
+		    door_check(l.v[k].path, l.v[k].option, f, e);
 		if (!r)
 			continue;
 		msg = strdup(e->msg);

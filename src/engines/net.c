@@ -726,7 +726,10 @@ int net_names(const struct job *j, struct door_names *l)
 	if ((strcmp(j->ioengine, "net") && strcmp(j->ioengine, "netsplice")) ||
 	    j->protocol != ENGINE_NET_UNIX || j->rw != RW_READ || !host)
 		return 0;
-	return door_names_add(l, "hostname", "%s", host);
+	if (door_names_add(l, "hostname", "%s", host))
+		return -ENOMEM;
+	l->v[l->n - 1].socket = true;
+	return 0;
 }
 
 int net_plan(struct job *j, struct err_rec *e)

@@ -7,7 +7,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
+#include <linux/unix_diag.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -357,6 +362,7 @@ int door_names_add(struct door_names *l, const char *option,
 	if (r < 0)
 		return -ENOMEM;
 	l->v[l->n].path = s;
+	l->v[l->n].socket = false;
 	l->v[l->n++].option = option;
 	return 0;
 }
@@ -1021,12 +1027,78 @@ int door_unlink_own(const char *path, dev_t dev, ino_t ino)
 
 /* ---- sockets and mapped buffers ---- */
 
-/* Something listens on the unix socket at path (of type type). */
-static bool sock_live(const char *path, int type)
+/*
+ * Whether a socket of this machine's network namespace is bound to the
+ * socket file st (its inode, as sock_diag's UNIX_DIAG_VFS gives it): 1
+ * yes, 0 no (one left behind by a process that ended), -errno when it
+ * cannot tell. Looks only: connecting would hand a listener a peer.
+ */
+static int sock_bound(const struct stat *st)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct unix_diag_req r;
+	} req = {
+		.nh = { .nlmsg_len = sizeof(req),
+			.nlmsg_type = SOCK_DIAG_BY_FAMILY,
+			.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
+		.r = { .sdiag_family = AF_UNIX, .udiag_states = ~0u,
+		       .udiag_show = UDIAG_SHOW_VFS },
+	};
+	/* the kernel's dev_t: 12 bits of major, 20 of minor */
+	uint32_t kdev = (uint32_t)(major(st->st_dev) << 20 |
+				   minor(st->st_dev));
+	long buf[8192 / sizeof(long)];
+	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC,
+			NETLINK_SOCK_DIAG), r = -EIO, found = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	if (send(fd, &req, sizeof(req), 0) != (ssize_t)sizeof(req))
+		goto out;
+	while ((n = recv(fd, buf, sizeof(buf), 0)) > 0) {
+		const struct nlmsghdr *nh = (const void *)buf;
+
+		for (; NLMSG_OK(nh, (size_t)n); nh = NLMSG_NEXT(nh, n)) {
+			const struct unix_diag_msg *m = NLMSG_DATA(nh);
+			const struct rtattr *a = (const void *)(m + 1);
+			int len = (int)nh->nlmsg_len -
+				  (int)NLMSG_LENGTH(sizeof(*m));
+
+			if (nh->nlmsg_type == NLMSG_DONE) {
+				r = found;
+				goto out;
+			}
+			if (nh->nlmsg_type == NLMSG_ERROR)
+				goto out;
+			for (; RTA_OK(a, len); a = RTA_NEXT(a, len)) {
+				const struct unix_diag_vfs *v = RTA_DATA(a);
+
+				if (a->rta_type == UNIX_DIAG_VFS &&
+				    v->udiag_vfs_ino == st->st_ino &&
+				    v->udiag_vfs_dev == kdev)
+					found = 1;
+			}
+		}
+	}
+out:
+	close(fd);
+	return r;
+}
+
+/*
+ * Something holds the socket file st at path (of type type): bound, as
+ * sock_diag says; where it cannot say, a connect that is not refused.
+ */
+static bool sock_live(const char *path, const struct stat *st, int type)
 {
 	struct sockaddr_un a = { .sun_family = AF_UNIX };
-	int fd = socket(AF_UNIX, type | SOCK_CLOEXEC, 0), r;
+	int fd, r = sock_bound(st);
 
+	if (r >= 0)
+		return r;
+	fd = socket(AF_UNIX, type | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return true;	/* cannot tell: taken as live */
 	snprintf(a.sun_path, sizeof(a.sun_path), "%s", path);
@@ -1035,6 +1107,24 @@ static bool sock_live(const char *path, int type)
 		r = 0;		/* EAGAIN (a full backlog)...: live */
 	close(fd);
 	return !r;
+}
+
+int door_check_socket(const char *path, const char *option,
+		      const struct door_fence *f, struct err_rec *e)
+{
+	struct stat st;
+
+	if (check_links(path, option, e))
+		return -EINVAL;
+	if (lstat(path, &st) || !S_ISSOCK(st.st_mode))
+		return door_check(path, option, f, e);
+	if (sock_live(path, &st, SOCK_STREAM)) {
+		err_set(e, path, 0, option, "is a socket another process "
+			"holds (it is bound there): iorig takes over only a "
+			"socket left behind; give another path");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 int door_bind_unix(int fd, int type, const char *path, struct door_made *m,
@@ -1069,7 +1159,7 @@ int door_bind_unix(int fd, int type, const char *path, struct door_made *m,
 		 * own) is replaced, as fio does; one that is listened on is
 		 * another process' and any other file is not ours. */
 		r = !S_ISSOCK(st.st_mode) ? -EEXIST :
-		    sock_live(path, type) ? -EADDRINUSE :
+		    sock_live(path, &st, type) ? -EADDRINUSE :
 		    unlink_if(dfd, door_base(path), st.st_dev, st.st_ino,
 			      false);
 		if (r) {

@@ -379,13 +379,22 @@ void door_names_free(struct door_names *l)
 
 /* ---- the rules ---- */
 
-/* The directory the name path leads to would be made in is in /dev. */
+/*
+ * The directory the name path leads to would be made in is in /dev (or,
+ * where that directory is missing too, its nearest existing parent).
+ */
 static bool made_in_dev(const char *path)
 {
-	char *r = resolve(path), *dir;
+	char *r = resolve(path), *dir, *up;
+	struct stat st;
 	bool dev;
 
 	dir = path_dir(r ? r : path);
+	while (dir && stat(dir, &st) && strcmp(dir, ".") && strcmp(dir, "/")) {
+		up = path_dir(dir);
+		free(dir);
+		dir = up;
+	}
 	dev = dir && path_in_dev(dir);
 	free(dir);
 	free(r);

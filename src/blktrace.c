@@ -458,6 +458,7 @@ int blktrace_merge(struct job *j, struct err_rec *e)
 	unsigned nscal, niter, nr = 0, i, best;
 	struct cursor *cs = NULL;
 	struct door_out out = { .fd = -1 };
+	struct door_fence *in = door_fence_new();
 	unsigned char b[BT_REC];
 	char msg[512], *list = NULL, *p, *save;
 	bool swap, opened = false;
@@ -472,7 +473,7 @@ int blktrace_merge(struct job *j, struct err_rec *e)
 		return ret;
 	list = strdup(j->read_iolog);
 	cs = calloc(64, sizeof(*cs));
-	if (!list || !cs) {
+	if (!list || !cs || !in) {
 		ret = -ENOMEM;
 		err_set(e, j->section_file, j->section_line,
 			"merge_blktrace_file", "out of memory");
@@ -496,6 +497,14 @@ int blktrace_merge(struct job *j, struct err_rec *e)
 		ret = bt_open(&cs[nr].bf, p, swap, msg, sizeof(msg));
 		if (ret)
 			goto bad;
+		snprintf(msg, sizeof(msg), "'%s', a trace it merges "
+			 "(read_iolog)", p);
+		if (door_fence_add(in, p, msg)) {
+			ret = -ENOMEM;
+			err_set(e, j->section_file, j->section_line,
+				"merge_blktrace_file", "out of memory");
+			goto out;
+		}
 		nr++;
 	}
 	if ((nscal && nscal != nr) || (niter && niter != nr)) {
@@ -517,8 +526,9 @@ int blktrace_merge(struct job *j, struct err_rec *e)
 			cs[i].bf.f = NULL;
 		}
 	}
+	/* the merge replaces none of the traces it reads */
 	ret = door_open(&out, j->merge_blktrace_file, "merge_blktrace_file",
-			DOOR_WHOLE, NULL, e);
+			DOOR_WHOLE, in, e);
 	if (ret)
 		goto out;
 	opened = true;
@@ -568,5 +578,6 @@ out:
 			fclose(cs[i].bf.f);
 	free(cs);
 	free(list);
+	door_fence_free(in);
 	return ret;
 }

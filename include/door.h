@@ -49,7 +49,8 @@ struct door_fence;
 
 /* NULL on out of memory. */
 struct door_fence *door_fence_new(void);
-/* path is `what` (e.g. "a file of job 'w'"): 0 or -ENOMEM. */
+/* path is `what`, as the messages say it after "is" (e.g. "a file one
+ * of the jobs reads or writes ('d', of job 'w')"): 0 or -ENOMEM. */
 int door_fence_add(struct door_fence *f, const char *path, const char *what);
 void door_fence_free(struct door_fence *f);
 /* The fence's entry that path is (same inode of a regular file, else

@@ -497,8 +497,8 @@ int blktrace_merge(struct job *j, struct err_rec *e)
 		ret = bt_open(&cs[nr].bf, p, swap, msg, sizeof(msg));
 		if (ret)
 			goto bad;
-		snprintf(msg, sizeof(msg), "'%s', a trace it merges "
-			 "(read_iolog)", p);
+		snprintf(msg, sizeof(msg), "one of the traces it merges "
+			 "('%s', read_iolog)", p);
 		if (door_fence_add(in, p, msg)) {
 			ret = -ENOMEM;
 			err_set(e, j->section_file, j->section_line,

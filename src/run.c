@@ -862,8 +862,9 @@ static int fence_iologs(struct door_fence *f, const struct job *j)
 	int r = 0;
 
 	if (!access(j->read_iolog, F_OK) || !strchr(j->read_iolog, ':')) {
-		snprintf(what, sizeof(what), "'%s', the iolog job '%s' "
-			 "replays (read_iolog)", j->read_iolog, j->name);
+		snprintf(what, sizeof(what), "a file one of the jobs reads "
+			 "('%s', the iolog job '%s' replays)", j->read_iolog,
+			 j->name);
 		return door_fence_add(f, j->read_iolog, what);
 	}
 	list = strdup(j->read_iolog);
@@ -871,8 +872,8 @@ static int fence_iologs(struct door_fence *f, const struct job *j)
 		return -ENOMEM;
 	for (part = strtok_r(list, ":", &save); !r && part;
 	     part = strtok_r(NULL, ":", &save)) {
-		snprintf(what, sizeof(what), "'%s', an iolog job '%s' replays "
-			 "(read_iolog)", part, j->name);
+		snprintf(what, sizeof(what), "a file one of the jobs reads "
+			 "('%s', an iolog job '%s' replays)", part, j->name);
 		r = door_fence_add(f, part, what);
 	}
 	free(list);
@@ -897,9 +898,9 @@ static struct door_fence *plan_fence(const struct plan *p,
 		const struct job *j = &p->jobs[i];
 
 		for (k = 0; !r && needs_files(j) && k < tg[i].nfiles; k++) {
-			snprintf(what, sizeof(what), "'%s', a file job '%s' "
-				 "reads or writes", tg[i].files[k].path,
-				 j->name);
+			snprintf(what, sizeof(what), "a file one of the jobs "
+				 "reads or writes ('%s', of job '%s')",
+				 tg[i].files[k].path, j->name);
 			r = door_fence_add(f, tg[i].files[k].path, what);
 		}
 		if (!r && j->read_iolog)
@@ -988,8 +989,8 @@ int run_check(const struct plan *p, const struct door_name *outs,
 	for (k = 0; !ret && k < nouts; k++) {
 		if (!outs[k].path)
 			continue;
-		snprintf(what, sizeof(what), "'%s', where --%s goes",
-			 outs[k].path, outs[k].option);
+		snprintf(what, sizeof(what), "where --%s goes ('%s')",
+			 outs[k].option, outs[k].path);
 		if (door_fence_add(f, outs[k].path, what)) {
 			err_set(e, "", 0, "", "out of memory");
 			ret = -ENOMEM;

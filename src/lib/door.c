@@ -465,9 +465,8 @@ int door_check(const char *path, const char *option,
 	}
 	hit = door_fence_hit(f, path);
 	if (hit) {
-		err_set(e, path, 0, option, "is also %s: this run would "
-			"replace or add to it; give a file no job reads or "
-			"writes", hit);
+		err_set(e, path, 0, option, "is %s: this run would replace "
+			"or add to it; give another file", hit);
 		return -EINVAL;
 	}
 	return 0;
@@ -734,9 +733,8 @@ static int recheck_fd(struct door_out *o, struct err_rec *e)
 		return -EINVAL;
 	}
 	if ((hit = fence_hit_st(o->fence, &st))) {
-		err_set(e, o->path, 0, o->option, "is also %s now: this run "
-			"would replace or add to it; give a file no job reads "
-			"or writes", hit);
+		err_set(e, o->path, 0, o->option, "is %s now: this run would "
+			"replace or add to it; give another file", hit);
 		return -EINVAL;
 	}
 	return 0;

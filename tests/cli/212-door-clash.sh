@@ -31,7 +31,7 @@ clash() {
 	run "$@"
 	expect_rc 2
 	expect_in err "option '$_opt'"
-	expect_in err "is also '[^']*$_file', a file job '[^']*' reads or writes"
+	expect_in err "is a file one of the jobs reads or writes \\('[^']*$_file', of job '[^']*'\\)"
 	snap >"$T/after"
 	cmp -s "$T/before" "$T/after" ||
 		die "$_opt: the files changed: $(diff "$T/before" "$T/after")"

@@ -19,7 +19,7 @@ for m in mmap mmapshared; do
 	for ro in "" --readonly; do
 		run --name=j --filename=data $R $ro --mem=$m:data
 		expect_rc 2
-		expect_in err "option 'mem'.*'data' is also 'data', a file job 'j' reads or writes"
+		expect_in err "option 'mem'.*'data' is a file one of the jobs reads or writes \\('data', of job 'j'\\)"
 		[ "$(sha256sum <data)" = "$sum" ] ||
 			die "mem=$m:data $ro changed the target"
 	done

@@ -133,27 +133,27 @@ static void test_fence(void **state)
 	(void)state;
 	assert_non_null(f);
 	put(at(t, "target"), "data\n");
-	assert_int_equal(door_fence_add(f, t, "'target', a file of job 'j'"),
+	assert_int_equal(door_fence_add(f, t, "a file of job 'j' ('target')"),
 			 0);
-	assert_int_equal(door_fence_add(f, at(n, "later"), "'later', made "
-					"by job 'k'"), 0);
+	assert_int_equal(door_fence_add(f, at(n, "later"), "a file job 'k' "
+					"makes ('later')"), 0);
 	assert_int_equal(link(t, at(h, "hard")), 0);
 	assert_int_equal(symlink("target", at(s, "soft")), 0);
 	/* by inode: the target, a hard link, a symlink */
-	assert_string_equal(door_fence_hit(f, t), "'target', a file of job "
-			    "'j'");
+	assert_string_equal(door_fence_hit(f, t), "a file of job 'j' "
+			    "('target')");
 	assert_non_null(door_fence_hit(f, h));
 	assert_non_null(door_fence_hit(f, s));
 	/* by resolved name: not made yet, named another way */
 	snprintf(alias, sizeof(alias), "%s/./later", dir);
-	assert_string_equal(door_fence_hit(f, alias), "'later', made by job "
-			    "'k'");
+	assert_string_equal(door_fence_hit(f, alias), "a file job 'k' makes "
+			    "('later')");
 	/* a dangling symlink to it is where the file would be made */
 	assert_int_equal(symlink("later", at(x, "tolater")), 0);
 	assert_non_null(door_fence_hit(f, x));
 	assert_null(door_fence_hit(f, at(x, "other")));
 	assert_int_equal(door_check(h, "write_iolog", f, &e), -EINVAL);
-	assert_non_null(strstr(e.msg, "is also 'target', a file of job 'j'"));
+	assert_non_null(strstr(e.msg, "is a file of job 'j' ('target')"));
 	door_fence_free(f);
 }
 

@@ -64,8 +64,8 @@ const char *door_fence_hit(const struct door_fence *f, const char *path);
  */
 struct door_name {
 	char *path;
-	const char *option;	/* a static string: the option that names it */
-	bool socket;		/* a unix socket's path (door_check_socket) */
+	const char *option;	/* static: the option that names it */
+	bool socket;		/* a unix socket (door_check_socket) */
 };
 
 struct door_names {

@@ -156,7 +156,7 @@ static int walk(const char *path, char *bad, char *baddir)
 			break;
 		p += n;
 		if (lstat(cur, &lst))
-			break;		/* made later, or the open says why */
+			break;	/* made later, or the open says why */
 		if (!S_ISLNK(lst.st_mode))
 			continue;
 		*strrchr(cur, '/') = '\0';

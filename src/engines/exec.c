@@ -22,7 +22,6 @@
 #include <time.h>
 
 #include "clock.h"
-#include "cpuio.h"
 #include "door.h"
 #include "engine.h"
 #include "err.h"

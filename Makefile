@@ -102,7 +102,7 @@ endif
 
 # Every file's base name is unique across the folders: libiorig.a keys its
 # members by it (src/verify/rules.c, not a second plan.o).
-SRCS := $(wildcard src/*.c src/engines/*.c src/report/*.c src/worker/*.c \
+SRCS := $(wildcard src/*.c src/lib/*.c src/engines/*.c src/report/*.c src/worker/*.c \
 	src/verify/*.c)
 OBJS := $(addprefix $(B),$(SRCS:.c=.o))
 LIBOBJS := $(filter-out $(B)src/main.o,$(OBJS))

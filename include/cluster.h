@@ -40,6 +40,9 @@ struct cluster_member {
 json_t *cluster_merge(const struct cluster_member *m, size_t n,
 		      struct err_rec *e);
 
+/* The formats list (text, json, fio-json, comma-separated) checked
+ * before anything is opened: 0, or -EINVAL with e. */
+int cluster_formats_check(const char *formats, struct err_rec *e);
 /*
  * Writes the cluster report in formats, a comma-separated list as
  * --output-format names them ("text", "json", "fio-json"). Returns 0, or

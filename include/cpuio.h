@@ -21,5 +21,9 @@ int cpuio_plan(struct job *j, struct err_rec *e);
  * and a runtime makes it time_based. 0, or -EINVAL with e set.
  */
 int exec_plan(struct job *j, struct err_rec *e);
+/* ioengine=exec with std_redirect: NAME.stdout and NAME.stderr added to
+ * l for the door's plan-time check (door.h). 0 or -ENOMEM. */
+struct door_names;
+int exec_names(const struct job *j, struct door_names *l);
 
 #endif

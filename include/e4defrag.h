@@ -35,5 +35,9 @@ int e4defrag_plan_target(const struct target *t, const struct job *j,
  */
 int e4defrag_plan_run(const struct job *jobs, const struct target *tg,
 		      size_t n, struct err_rec *e);
+/* The donor file, added to l for the door's plan-time check (door.h). 0
+ * or -ENOMEM. */
+struct door_names;
+int e4defrag_names(const struct job *j, struct door_names *l);
 
 #endif

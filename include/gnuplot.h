@@ -10,10 +10,11 @@
  * (plot.c): the one place that spawns it and quotes text for its scripts.
  */
 
-/* gnuplot SCRIPT (stdin /dev/null, its messages on stderr): its exit
- * status, -1 when it could not be run, with *missing when it is not
- * installed. */
-int gnuplot_run(const char *script, bool *missing);
+/* gnuplot SCRIPT (stdin /dev/null, its messages on stderr), the chart
+ * (a script with no `set output`) on out, a file opened through the
+ * door (door.h): gnuplot opens no file of its own. Its exit status, -1
+ * when it could not be run, with *missing when it is not installed. */
+int gnuplot_run(const char *script, int out, bool *missing);
 
 /* s as a gnuplot single-quoted string: ' doubled, controls as '?'. */
 void gnuplot_quote(FILE *f, const char *s);

@@ -19,17 +19,24 @@
  * Lines are formatted by the worker into a large stdio buffer per file
  * (1 MiB) and written in chunks of that size; nothing is written per I/O.
  * A file is written beside its name and renamed over it at iolog_close
- * (output.h), except fio's shared logs (per_job_logs=0), which are
+ * (door.h), except fio's shared logs (per_job_logs=0), which are
  * appended to as fio does.
  */
 struct iolog;
+struct door_fence;
+struct door_names;
 
 /*
- * Opens the files the job asks for; *out NULL when none. jobnum is fio's
- * job index (1..N) in the file names. 0, or -errno with msg set.
+ * Opens the files the job asks for, through the door (door.h) with the
+ * run's fence; *out NULL when none. jobnum is fio's job index (1..N) in
+ * the file names. 0, or -errno with msg set.
  */
 int iolog_open(struct iolog **out, const struct job *j, unsigned jobnum,
-	       const struct clock *clk, char *msg, size_t msglen);
+	       const struct clock *clk, const struct door_fence *fence,
+	       char *msg, size_t msglen);
+/* The names iolog_open would open, with their options, added to l (the
+ * plan-time check of the fence): 0 or -ENOMEM. */
+int iolog_names(const struct job *j, unsigned jobnum, struct door_names *l);
 /* The measured phase starts at tick t0: times in the logs count from it,
  * the windows restart. */
 void iolog_start(struct iolog *l, uint64_t t0);

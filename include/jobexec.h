@@ -22,12 +22,18 @@ void jobexec_path(const struct job *j, const char *mode, char *buf,
 /* Plan time: whether the output files of j's commands may be written;
  * 0, or -EINVAL with e. */
 int jobexec_check(const struct job *j, struct err_rec *e);
+/* The output files of j's commands, added to l for the door's plan-time
+ * check of the fence (door.h): 0 or -ENOMEM. */
+struct door_names;
+int jobexec_names(const struct job *j, struct door_names *l);
 /*
- * Runs cmd for j (mode "prerun" or "postrun") and waits for it. 0 when
- * it exited with status 0; else -ECANCELED (it failed: why says how) or
- * -errno (it could not be run).
+ * Runs cmd for j (mode "prerun" or "postrun") and waits for it, its
+ * output through the door (fence: the run's). 0 when it exited with
+ * status 0; else -ECANCELED (it failed: why says how) or -errno (it could
+ * not be run).
  */
+struct door_fence;
 int jobexec_run(const struct job *j, const char *cmd, const char *mode,
-		char *why, size_t whylen);
+		const struct door_fence *fence, char *why, size_t whylen);
 
 #endif

@@ -16,5 +16,9 @@ struct err_rec;
  * set. Other engines: nothing.
  */
 int net_plan(struct job *j, struct err_rec *e);
+/* A unix receiver's socket file, added to l for the door's plan-time
+ * check (door.h). 0 or -ENOMEM. */
+struct door_names;
+int net_names(const struct job *j, struct door_names *l);
 
 #endif

@@ -96,6 +96,11 @@ struct procmem {
 int procattr_mem_alloc(struct procmem *m, const struct job *j, size_t align,
 		       unsigned depth, size_t stride, void **bufs, char *why,
 		       size_t whylen);
+/* mem=mmap:FILE (and mmaphuge, mmapshared): FILE added to l, for the
+ * door's plan-time check (door.h; FILE's directory gets an unnamed file,
+ * FILE is never opened). 0 or -ENOMEM. */
+struct door_names;
+int procattr_mem_names(const struct job *j, struct door_names *l);
 void procattr_mem_free(struct procmem *m);
 
 /* write_hint=: none, short, medium, long, extreme as the kernel's

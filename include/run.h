@@ -20,12 +20,18 @@
  */
 /*
  * Only the validation part of run_plan: nothing is created or written.
- * Also says, for each of the npaths paths (NULL ones: no), whether it
- * names a file or device one of p's jobs reads or writes, now or once
- * created (used[k]). Returns 0 or -errno with e.
+ * Then the door's plan-time check (door.h): the run's fence is every
+ * file a job reads or writes (its targets, now or once created, and the
+ * iologs it replays); each of the nouts files of the command (the
+ * report, the stream, the chart... NULL paths: none) must not be in it,
+ * and then no file a job writes besides its targets (its logs and
+ * traces, verify state, prerun/postrun and exec output, buffer file,
+ * socket, donor: the names the modules give, iolog_names...) may be in
+ * it or be one of outs. Returns 0 or -errno with e naming both files.
  */
-int run_check(const struct plan *p, const char *const *paths, bool *used,
-	      size_t npaths, struct err_rec *e);
+struct door_name;
+int run_check(const struct plan *p, const struct door_name *outs,
+	      size_t nouts, struct err_rec *e);
 int run_plan(const struct plan *p, const atomic_int *stop,
 	     struct run_result *r, struct err_rec *e);
 

@@ -12,6 +12,8 @@
 #include "job.h"
 #include "warn.h"
 
+struct door_fence;
+
 /*
  * The files or block devices of one job clone. target_plan() only looks
  * (stat, open read-only, ioctl): it resolves names, sizes and the job's
@@ -82,6 +84,9 @@ struct target {
 	uint64_t region;	/* bytes of a pass: the sum of files[i].len */
 	bool uneven;		/* some files[i].len < file_region */
 	struct warn_list *warn;	/* target_open's warnings; NULL: stderr */
+	/* The run's fence (door.h): the files its jobs read or write, which
+	 * no log, state or output file of the job may be; NULL: none. */
+	const struct door_fence *fence;
 };
 
 int target_plan(struct target *t, const struct job *j, struct err_rec *e);

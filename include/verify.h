@@ -361,6 +361,12 @@ int verify_lock(const struct target *t, bool writes, char *why,
  * word w for block 64 w + b of the job's region. 0 or -errno with why.
  */
 int verify_state_save(struct verify_ctx *v, char *why, size_t whylen);
+/* The state file of job clone j: NAME.CLONE.verify-state ('/' as '_'). */
+void verify_state_path(const struct job *j, char *buf, size_t len);
+/* The state file a job saves, added to l for the door's plan-time check
+ * (door.h): 0 or -ENOMEM. */
+struct door_names;
+int verify_state_names(const struct job *j, struct door_names *l);
 /*
  * verify_state_load: read v->state_path (a file of the same bs and number
  * of blocks) into v->loaded. 0 or -errno with why.

@@ -13,7 +13,7 @@
 #include <sys/sysmacros.h>
 
 #include "replay.h"
-#include "output.h"
+#include "door.h"
 
 #define BT_MAGIC	0x65617400u
 #define BT_VERSION	0x07u
@@ -457,7 +457,8 @@ int blktrace_merge(struct job *j, struct err_rec *e)
 	long scal[64], iters[64];
 	unsigned nscal, niter, nr = 0, i, best;
 	struct cursor *cs = NULL;
-	struct output out = { .fd = -1 };
+	struct door_out out = { .fd = -1 };
+	struct door_fence *in = door_fence_new();
 	unsigned char b[BT_REC];
 	char msg[512], *list = NULL, *p, *save;
 	bool swap, opened = false;
@@ -472,7 +473,7 @@ int blktrace_merge(struct job *j, struct err_rec *e)
 		return ret;
 	list = strdup(j->read_iolog);
 	cs = calloc(64, sizeof(*cs));
-	if (!list || !cs) {
+	if (!list || !cs || !in) {
 		ret = -ENOMEM;
 		err_set(e, j->section_file, j->section_line,
 			"merge_blktrace_file", "out of memory");
@@ -496,6 +497,14 @@ int blktrace_merge(struct job *j, struct err_rec *e)
 		ret = bt_open(&cs[nr].bf, p, swap, msg, sizeof(msg));
 		if (ret)
 			goto bad;
+		snprintf(msg, sizeof(msg), "one of the traces it merges "
+			 "('%s', read_iolog)", p);
+		if (door_fence_add(in, p, msg)) {
+			ret = -ENOMEM;
+			err_set(e, j->section_file, j->section_line,
+				"merge_blktrace_file", "out of memory");
+			goto out;
+		}
 		nr++;
 	}
 	if ((nscal && nscal != nr) || (niter && niter != nr)) {
@@ -517,10 +526,9 @@ int blktrace_merge(struct job *j, struct err_rec *e)
 			cs[i].bf.f = NULL;
 		}
 	}
-	ret = output_check(j->merge_blktrace_file, "merge_blktrace_file", e);
-	if (!ret)
-		ret = output_open(&out, j->merge_blktrace_file,
-				  "merge_blktrace_file", true, e);
+	/* the merge replaces none of the traces it reads */
+	ret = door_open(&out, j->merge_blktrace_file, "merge_blktrace_file",
+			DOOR_WHOLE, in, e);
 	if (ret)
 		goto out;
 	opened = true;
@@ -544,7 +552,7 @@ int blktrace_merge(struct job *j, struct err_rec *e)
 		}
 	}
 	opened = false;
-	ret = output_close(&out);
+	ret = door_close(&out);
 	if (ret) {
 		err_set(e, j->section_file, j->section_line,
 			"merge_blktrace_file", "%s: %s", j->merge_blktrace_file,
@@ -564,11 +572,12 @@ bad:
 		"%s", msg);
 out:
 	if (opened)
-		output_discard(&out);
+		door_discard(&out);
 	for (i = 0; cs && i < nr; i++)
 		if (cs[i].bf.f)
 			fclose(cs[i].bf.f);
 	free(cs);
 	free(list);
+	door_fence_free(in);
 	return ret;
 }

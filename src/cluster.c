@@ -23,6 +23,7 @@
 #include "check_expr.h"
 #include "cluster.h"
 #include "ddir.h"
+#include "door.h"
 #include "err.h"
 #include "hist.h"
 #include "jsonw.h"
@@ -1088,6 +1089,27 @@ static int write_text(FILE *f, const json_t *cl)
 	return 0;
 }
 
+int cluster_formats_check(const char *formats, struct err_rec *e)
+{
+	static const char *const known[] = { "text", "json", "fio-json" };
+	const char *p = formats && *formats ? formats : "text";
+	size_t n, i;
+
+	for (; *p; p += n + (p[n] == ',')) {
+		n = strcspn(p, ",");
+		for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+			if (strlen(known[i]) == n && !strncmp(p, known[i], n))
+				break;
+		if (i == sizeof(known) / sizeof(known[0])) {
+			err_set(e, ERR_CMDLINE, 0, "output-format", "'%.*s' is "
+				"not a cluster report format (expected text, "
+				"json or fio-json)", (int)n, p);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int cluster_write(const json_t *cluster, const char *formats, FILE *out,
 		  struct err_rec *e)
 {
@@ -1379,10 +1401,11 @@ int merge_main(int argc, char **argv)
 	struct cluster_member *m = calloc((size_t)argc + 1, sizeof(*m));
 	char **checks = calloc((size_t)argc + 1, sizeof(*checks));
 	const char *formats = "text", *output = NULL;
+	struct door_out o = { .fd = -1 };
+	bool opened = false;
 	json_t *cl = NULL;
-	FILE *out = stdout;
 	size_t n = 0, nc = 0, i;
-	int a, rc = 2;
+	int a, rc = 2, r;
 
 	if (!e || !m || !checks) {
 		fprintf(stderr, "iorig merge: out of memory\n");
@@ -1438,36 +1461,47 @@ int merge_main(int argc, char **argv)
 		rc = merge_fail(e);
 		goto done;
 	}
+	if (cluster_formats_check(formats, e)) {
+		rc = merge_fail(e);
+		goto done;
+	}
 	cl = cluster_merge(m, n, e);
 	if (!cl) {
 		rc = merge_fail(e);
 		goto done;
 	}
-	if (output && !(out = fopen(output, "we"))) {
-		fprintf(stderr, "iorig merge: %s: %s\n", output,
-			strerror(errno));
-		rc = 1;
+	/* Through the door (door.h): never a device or a new name in /dev,
+	 * the previous report replaced only by a whole new one. */
+	r = door_open(&o, output, "output", DOOR_WHOLE, NULL, e);
+	if (r) {
+		merge_fail(e);
+		rc = r == -EINVAL ? 2 : 1;
 		goto done;
 	}
-	rc = cluster_write(cl, formats, out, e);
+	opened = true;
+	rc = cluster_write(cl, formats, o.f, e);
 	if (rc == -EINVAL) {
 		rc = merge_fail(e);
 		goto done;
 	}
 	if (rc) {
 		fprintf(stderr, "iorig merge: writing the report: %s\n",
-			strerror(-rc));
+			strerror(o.err ? o.err : -rc));
 		rc = 1;
 		goto done;
 	}
-	rc = cluster_checks(cl, checks, nc, out, e);
+	rc = cluster_checks(cl, checks, nc, o.f, e);
 	if (rc < 0)
 		rc = merge_fail(e);
-	else if (fflush(out) || ferror(out))
-		rc = 1;
 done:
-	if (out && out != stdout && fclose(out) && !rc)
+	if (opened && rc != 0 && rc != 3)
+		door_discard(&o);
+	else if (opened && (r = door_close(&o))) {
+		fprintf(stderr, "iorig merge: writing the report%s%s: %s\n",
+			output ? " to " : "", output ? output : "",
+			strerror(-r));
 		rc = 1;
+	}
 	json_decref(cl);
 	for (i = 0; m && i < n; i++)
 		json_decref(m[i].result);

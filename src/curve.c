@@ -16,7 +16,7 @@
 
 #include "curve.h"
 #include "gnuplot.h"
-#include "output.h"
+#include "door.h"
 #include "plan.h"
 #include "value.h"
 
@@ -262,7 +262,7 @@ int curve_chart_check(const char *svg, struct err_rec *e)
 	size_t n = strlen(svg);
 
 	if (n > 4 && !strcmp(svg + n - 4, ".svg"))
-		return output_check(svg, "chart", e);
+		return door_check(svg, "chart", NULL, e);
 	err_set(e, svg, 0, "chart", "expected a file name ending in .svg "
 		"(the script and data go beside it, .gp and .dat)");
 	return -EINVAL;
@@ -281,10 +281,10 @@ static char *beside(const char *svg, const char *ext)
 static int write_data(const struct curve_set *s, const char *path,
 		      struct err_rec *e)
 {
-	struct output o = { .fd = -1 };
+	struct door_out o = { .fd = -1 };
 	size_t k;
 	unsigned i;
-	int ret = output_open(&o, path, "chart", true, e);
+	int ret = door_open(&o, path, "chart", DOOR_WHOLE, NULL, e);
 
 	if (ret)
 		return ret;
@@ -312,7 +312,7 @@ static int write_data(const struct curve_set *s, const char *path,
 				pt->sched_ns[0] / 1e3, pt->sched_ns[1] / 1e3);
 		}
 	}
-	ret = output_close(&o);
+	ret = door_close(&o);
 	if (ret)
 		err_set(e, path, 0, "chart", "cannot write: %s",
 			strerror(-ret));
@@ -320,23 +320,24 @@ static int write_data(const struct curve_set *s, const char *path,
 }
 
 static int write_script(const struct curve_set *s, const char *path,
-			const char *dat, const char *part, struct err_rec *e)
+			const char *dat, struct err_rec *e)
 {
 	static const struct { int col; const char *what; } series[] = {
 		{ 9, "sched_lat p99" }, { 8, "sched_lat p50" },
 		{ 6, "lat p99" }, { 5, "lat p50" },
 	};
-	struct output o = { .fd = -1 };
+	struct door_out o = { .fd = -1 };
 	size_t k, q;
-	int ret = output_open(&o, path, "chart", true, e);
+	int ret = door_open(&o, path, "chart", DOOR_WHOLE, NULL, e);
 
 	if (ret)
 		return ret;
+	/* no `set output`: the chart goes to gnuplot's standard output,
+	 * the SVG file opened through the door (gnuplot_run) */
 	fputs("# iorig --chart: latency against achieved IOPS\n"
 	      "set terminal svg size 960,600 dynamic noenhanced "
-	      "background rgb 'white'\nset output ", o.f);
-	gnuplot_quote(o.f, part);
-	fputs("\nset title 'latency against throughput (rate_curve)'\n"
+	      "background rgb 'white'\n", o.f);
+	fputs("set title 'latency against throughput (rate_curve)'\n"
 	      "set xlabel 'achieved IOPS'\nset ylabel 'latency (us)'\n"
 	      "set logscale y\nset grid\nset key left top\nplot", o.f);
 	for (k = 0; k < s->n; k++) {
@@ -354,7 +355,7 @@ static int write_script(const struct curve_set *s, const char *path,
 		}
 	}
 	fputc('\n', o.f);
-	ret = output_close(&o);
+	ret = door_close(&o);
 	if (ret)
 		err_set(e, path, 0, "chart", "cannot write: %s",
 			strerror(-ret));
@@ -364,28 +365,35 @@ static int write_script(const struct curve_set *s, const char *path,
 int curve_chart(const struct curve_set *s, const char *svg,
 		struct warn_list *w, struct err_rec *e)
 {
-	char *dat = beside(svg, ".dat"), *gp = beside(svg, ".gp"), *part;
+	char *dat = beside(svg, ".dat"), *gp = beside(svg, ".gp");
+	struct door_out o = { .fd = -1 };
 	bool missing;
 	int ret = -ENOMEM, st;
 
-	part = beside(svg, ".svg.part");
-	if (!dat || !gp || !part) {
+	if (!dat || !gp) {
 		err_set(e, svg, 0, "chart", "out of memory");
 		goto out;
 	}
 	ret = write_data(s, dat, e);
 	if (!ret)
-		ret = write_script(s, gp, dat, part, e);
+		ret = write_script(s, gp, dat, e);
+	if (!ret)
+		ret = door_open(&o, svg, "chart", DOOR_WHOLE, NULL, e);
 	if (ret)
 		goto out;
-	st = gnuplot_run(gp, &missing);
-	if (!st && !rename(part, svg))
+	st = gnuplot_run(gp, o.fd, &missing);
+	if (!st) {
+		ret = door_close(&o);
+		if (ret)
+			err_set(e, svg, 0, "chart", "cannot write: %s",
+				strerror(-ret));
 		goto out;
-	unlink(part);
+	}
+	door_discard(&o);
 	if (missing)
 		warn_add(w, "chart_not_drawn", NULL, "--chart: gnuplot is not "
-			 "installed; the script is %s: `gnuplot %s` draws %s",
-			 gp, gp, svg);
+			 "installed; the script is %s: `gnuplot %s >%s` draws "
+			 "it", gp, gp, svg);
 	else if (st < 0)
 		warn_add(w, "chart_not_drawn", NULL, "--chart: gnuplot could "
 			 "not be run on %s; %s was not drawn", gp, svg);
@@ -395,6 +403,5 @@ int curve_chart(const struct curve_set *s, const char *svg,
 out:
 	free(dat);
 	free(gp);
-	free(part);
 	return ret;
 }

@@ -22,7 +22,7 @@ void gnuplot_quote(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
-int gnuplot_run(const char *script, bool *missing)
+int gnuplot_run(const char *script, int out, bool *missing)
 {
 	posix_spawn_file_actions_t fa;
 	char *argv[] = { (char *)"gnuplot", (char *)script, NULL };
@@ -34,7 +34,7 @@ int gnuplot_run(const char *script, bool *missing)
 		return -1;
 	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null",
 					 O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO, STDOUT_FILENO);
+	posix_spawn_file_actions_adddup2(&fa, out, STDOUT_FILENO);
 	r = prog_start(&pid, "gnuplot", true, &fa, argv);
 	posix_spawn_file_actions_destroy(&fa);
 	if (r) {

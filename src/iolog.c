@@ -30,7 +30,7 @@
 #include "iolog.h"
 #include "logz.h"
 #include "procattr.h"
-#include "output.h"
+#include "door.h"
 #include "target.h"
 
 enum { L_BW, L_IOPS, L_SLAT, L_CLAT, L_LAT, L_HIST, L_TRACE, L_IOLOG,
@@ -39,8 +39,15 @@ enum { WIN_AVG = 0, WIN_MAX = 1, WIN_BOTH = 2 };
 
 #define BUF_SIZE (1u << 20)
 
+static const char *const log_kind[L_NR] = {
+	"bw", "iops", "slat", "clat", "lat", "clat_hist", NULL, NULL, NULL };
+static const char *const log_option[L_NR] = {
+	"write_bw_log", "write_iops_log", "write_lat_log", "write_lat_log",
+	"write_lat_log", "write_hist_log", "write_io_trace", "write_iolog",
+	"IORIG_IO_TRACE" };
+
 struct lfile {
-	struct output out;
+	struct door_out out;
 	char *path;
 	FILE *f;		/* out.f, or z; NULL: this log is off */
 	FILE *z;		/* log_store_compressed: deflates into out.f,
@@ -195,7 +202,7 @@ int iolog_inflate(FILE *f, FILE *out)
 }
 
 /* Ends a .fz file's zlib stream; keep: appends a shared one's whole
- * stream in one write (output_write_whole), else drops it. 0 or
+ * stream in one write (door_write_whole), else drops it. 0 or
  * -errno. */
 static int lfile_finish(struct lfile *lf, bool keep)
 {
@@ -207,37 +214,35 @@ static int lfile_finish(struct lfile *lf, bool keep)
 			r = -(errno ? errno : EIO);
 		lf->mem = NULL;
 		if (!r && keep)
-			r = output_write_whole(&lf->out, lf->mbuf, lf->mlen);
+			r = door_write_whole(&lf->out, lf->mbuf, lf->mlen);
 		free(lf->mbuf);
 		lf->mbuf = NULL;
 	}
 	return r;
 }
 
-/* Frees lf; a file not finished is discarded (output.h). */
+/* Frees lf; a file not finished is discarded (door.h). */
 static void lfile_free(struct lfile *lf)
 {
 	lfile_finish(lf, false);
 	if (lf->out.f)
-		output_discard(&lf->out);
+		door_discard(&lf->out);
 	lf->f = NULL;
 	free(lf->path);
 	lf->path = NULL;
 }
 
 static int open_one(struct iolog *l, unsigned k, char *path, bool append,
-		    bool gz, char *msg, size_t msglen)
+		    bool gz, const struct door_fence *fence, char *msg,
+		    size_t msglen)
 {
 	struct lfile *lf = &l->lf[k];
 	struct err_rec e = { 0 };
 	int ret;
 
 	lf->path = path;
-	ret = output_check(path, "write_log", &e);
-	if (!ret)
-		ret = append ? output_append(&lf->out, path, "write_log", &e) :
-			       output_open(&lf->out, path, "write_log", true,
-					   &e);
+	ret = door_open(&lf->out, path, log_option[k], append ? DOOR_APPEND :
+			DOOR_WHOLE, fence, &e);
 	if (ret) {
 		err_format(&e, msg, msglen);
 		return ret;
@@ -279,27 +284,100 @@ static char *fio_name(const struct job *j, const char *prefix,
 	return r < 0 ? NULL : s;
 }
 
-int iolog_open(struct iolog **out, const struct job *j, unsigned jobnum,
-	       const struct clock *clk, char *msg, size_t msglen)
+/* The prefix of log k (k < L_TRACE) the job asks for; NULL: none. */
+static const char *log_prefix(const struct job *j, unsigned k)
 {
-	static const char *const kind[L_NR] = {
-		"bw", "iops", "slat", "clat", "lat", "clat_hist", NULL, NULL,
-		NULL };
-	const char *pfx[L_NR] = {
+	const char *pfx[L_TRACE] = {
 		j->write_bw_log, j->write_iops_log, j->write_lat_log,
-		j->write_lat_log, j->write_lat_log, j->write_hist_log, NULL,
-		NULL, NULL };
+		j->write_lat_log, j->write_lat_log, j->write_hist_log };
+
+	return pfx[k];
+}
+
+/* fio's compressed hist log holds its memory's pointers, not counts:
+ * iorig writes that one as text (plan.c warns) */
+static bool log_gz(const struct job *j, unsigned k)
+{
+	return j->log_store_compressed && k < L_HIST;
+}
+
+/*
+ * The file of log k for job j (fio's jobnum), or NULL: not asked for;
+ * *err -ENOMEM when out of memory. dbg: IORIG_IO_TRACE's value.
+ */
+static char *log_path(const struct job *j, unsigned k, unsigned jobnum,
+		      const char *dbg, int *err)
+{
+	char *path = NULL;
+
+	*err = 0;
+	if (k < L_TRACE) {
+		if (!log_prefix(j, k))
+			return NULL;
+		path = fio_name(j, log_prefix(j, k), log_kind[k], jobnum,
+				log_gz(j, k));
+	} else if (k == L_TRACE && j->write_io_trace) {
+		path = strdup(j->write_io_trace);
+	} else if (k == L_IOLOG && j->write_iolog) {
+		/* fio's clones share one file, lines interleaved, which its
+		 * read_iolog cannot replay: clone N>0 writes its own FILE.N */
+		if (!j->clone)
+			path = strdup(j->write_iolog);
+		else if (asprintf(&path, "%s.%u", j->write_iolog,
+				  j->clone) < 0)
+			path = NULL;
+	} else if (k == L_DEBUG && dbg) {
+		if (asprintf(&path, "%s.%s.%u", dbg, j->name, j->clone) < 0)
+			path = NULL;
+	} else {
+		return NULL;
+	}
+	if (!path)
+		*err = -ENOMEM;
+	return path;
+}
+
+/* IORIG_IO_TRACE, the debugging trace's prefix; NULL: none. */
+static const char *debug_trace(void)
+{
 	const char *dbg = getenv("IORIG_IO_TRACE");
+
+	return dbg && *dbg ? dbg : NULL;
+}
+
+int iolog_names(const struct job *j, unsigned jobnum, struct door_names *l)
+{
+	const char *dbg = debug_trace();
+	unsigned k;
+	char *path;
+	int err;
+
+	for (k = 0; k < L_NR; k++) {
+		path = log_path(j, k, jobnum, dbg, &err);
+		if (err)
+			return err;
+		if (!path)
+			continue;
+		err = door_names_add(l, log_option[k], "%s", path);
+		free(path);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int iolog_open(struct iolog **out, const struct job *j, unsigned jobnum,
+	       const struct clock *clk, const struct door_fence *fence,
+	       char *msg, size_t msglen)
+{
+	const char *dbg = debug_trace();
 	struct iolog *l;
 	unsigned k, d;
 	char *path;
-	int ret = 0;
-	bool gz;
+	int ret = 0, err;
 
 	*out = NULL;
-	if (dbg && !*dbg)
-		dbg = NULL;
-	for (k = 0; k < L_TRACE && !pfx[k]; k++)
+	for (k = 0; k < L_TRACE && !log_prefix(j, k); k++)
 		;
 	if (k == L_TRACE && !j->write_io_trace && !j->write_iolog && !dbg)
 		return 0;
@@ -323,34 +401,13 @@ int iolog_open(struct iolog **out, const struct job *j, unsigned jobnum,
 		snprintf(l->prio_txt, sizeof(l->prio_txt), "%d\n",
 			 procattr_ioprio(j) >> 13 == 1);
 	for (k = 0; k < L_NR && !ret; k++) {
-		if (k < L_TRACE && !pfx[k])
-			continue;
-		/* fio's compressed hist log holds its memory's pointers,
-		 * not counts: iorig writes that one as text (plan.c warns) */
-		gz = j->log_store_compressed && k < L_HIST;
-		if (k < L_TRACE)
-			path = fio_name(j, pfx[k], kind[k], jobnum, gz);
-		else if (k == L_TRACE && j->write_io_trace)
-			path = strdup(j->write_io_trace);
-		else if (k == L_IOLOG && j->write_iolog) {
-			/* fio's clones share one file, lines interleaved,
-			 * which its read_iolog cannot replay: clone N>0
-			 * writes its own FILE.N */
-			if (!j->clone)
-				path = strdup(j->write_iolog);
-			else if (asprintf(&path, "%s.%u", j->write_iolog,
-					  j->clone) < 0)
-				path = NULL;
-		} else if (k == L_DEBUG && dbg) {
-			if (asprintf(&path, "%s.%s.%u", dbg, j->name,
-				     j->clone) < 0)
-				path = NULL;
-		} else
-			continue;
-		if (!path)
+		path = log_path(j, k, jobnum, dbg, &err);
+		if (err)
 			goto nomem;
+		if (!path)
+			continue;
 		ret = open_one(l, k, path, (k < L_TRACE && !j->per_job_logs) ||
-			       k == L_IOLOG, gz, msg, msglen);
+			       k == L_IOLOG, log_gz(j, k), fence, msg, msglen);
 		if (!ret && k < L_TRACE)
 			l->fio = true;
 	}
@@ -634,9 +691,9 @@ int iolog_close(struct iolog *l, uint64_t end, char *msg, size_t msglen)
 		/* the zlib stream's end, then the file */
 		r = lfile_finish(&l->lf[k], true);
 		if (r)
-			output_discard(&l->lf[k].out);
+			door_discard(&l->lf[k].out);
 		else
-			r = output_close(&l->lf[k].out);
+			r = door_close(&l->lf[k].out);
 		if (r && !ret) {
 			ret = r;
 			snprintf(msg, msglen, "writing log %s: %s",

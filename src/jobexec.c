@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "jobexec.h"
-#include "output.h"
+#include "door.h"
 #include "path.h"
 #include "procattr.h"
 #include "runprog.h"
@@ -39,7 +39,7 @@ static int check_one(const struct job *j, const char *cmd, const char *mode,
 		return -EINVAL;
 	}
 	jobexec_path(j, mode, path, sizeof(path));
-	if (output_check(path, opt, &oe)) {
+	if (door_check(path, opt, NULL, &oe)) {
 		err_set(e, j->section_file, j->section_line, opt, "its output "
 			"file %s: %s", path, oe.msg);
 		return -EINVAL;
@@ -100,16 +100,32 @@ static int spawn_wait(const struct job *j, const char *cmd, int fd,
 	return r ? r : prog_wait(sp.pid, status);
 }
 
-int jobexec_run(const struct job *j, const char *cmd, const char *mode,
-		char *why, size_t whylen)
+int jobexec_names(const struct job *j, struct door_names *l)
 {
-	struct output o = { .fd = -1 };
+	char path[4096];
+	int r = 0;
+
+	if (j->exec_prerun) {
+		jobexec_path(j, "prerun", path, sizeof(path));
+		r = door_names_add(l, "exec_prerun", "%s", path);
+	}
+	if (!r && j->exec_postrun) {
+		jobexec_path(j, "postrun", path, sizeof(path));
+		r = door_names_add(l, "exec_postrun", "%s", path);
+	}
+	return r;
+}
+
+int jobexec_run(const struct job *j, const char *cmd, const char *mode,
+		const struct door_fence *fence, char *why, size_t whylen)
+{
+	struct door_out o = { .fd = -1 };
 	struct err_rec e;
 	char path[4096];
 	int ret, st = 0, cret;
 
 	jobexec_path(j, mode, path, sizeof(path));
-	ret = output_open(&o, path, mode, true, &e);
+	ret = door_open(&o, path, mode, DOOR_WHOLE, fence, &e);
 	if (ret) {
 		snprintf(why, whylen, "exec_%s: %s: %s", mode, path,
 			 e.msg);
@@ -117,7 +133,7 @@ int jobexec_run(const struct job *j, const char *cmd, const char *mode,
 	}
 	why[0] = '\0';
 	ret = spawn_wait(j, cmd, o.fd, &st, why, whylen);
-	cret = output_close(&o);
+	cret = door_close(&o);
 	if (ret) {
 		char how[512];
 

@@ -24,7 +24,7 @@
 #include "iolog.h"
 #include "jobfile.h"
 #include "options.h"
-#include "output.h"
+#include "door.h"
 #include "peers.h"
 #include "plan.h"
 #include "plot.h"
@@ -228,8 +228,9 @@ static const char *readonly_why(const struct job *j, char *buf, size_t len)
 		       "(fill_device=1)";
 	if (j->mem && !procattr_mem_parse(j->mem, &mt, &file, why,
 					  sizeof(why)) && file) {
-		snprintf(buf, len, "maps a file for writing (mem=%.200s: its "
-			 "I/O buffers are that file's pages)", j->mem);
+		snprintf(buf, len, "makes a file for its I/O buffers "
+			 "(mem=%.200s: a new file in that file's directory)",
+			 j->mem);
 		return buf;
 	}
 	return NULL;
@@ -516,19 +517,19 @@ static int exit_code(const struct run_result *r)
 static int rank_output(const struct cli *c, const struct peers *pe,
 		       const char *json, size_t len)
 {
-	struct output o = { .fd = -1 };
+	struct door_out o = { .fd = -1 };
 	struct err_rec e;
 	char *path;
 	int ret;
 
 	if (asprintf(&path, "%s.%d.json", c->rank_output, pe->rank) < 0)
 		return -ENOMEM;
-	ret = output_open(&o, path, "rank-output", true, &e);
+	ret = door_open(&o, path, "rank-output", DOOR_WHOLE, NULL, &e);
 	if (ret) {
 		fail(&e);
 	} else {
 		fwrite(json, 1, len, o.f);
-		ret = output_close(&o);
+		ret = door_close(&o);
 		if (ret)
 			fprintf(stderr, "iorig: writing %s: %s\n", path,
 				strerror(-ret));
@@ -543,7 +544,7 @@ static int rank_output(const struct cli *c, const struct peers *pe,
  * --output. Returns the exit code.
  */
 static int peers_report(const struct cli *c, struct run_result *r,
-			struct output *out, struct peers *pe)
+			struct door_out *out, struct peers *pe)
 {
 	char *json = NULL, formats[256] = "";
 	size_t len = 0, i;
@@ -572,13 +573,13 @@ static int peers_report(const struct cli *c, struct run_result *r,
 	/* No cluster report (a rank failed, the merge failed): the
 	 * previous --output is kept, never replaced by an empty one. */
 	if (pe->rank == 0 && !pe->reported) {
-		output_discard(out);
+		door_discard(out);
 		if (c->output)
 			fprintf(stderr, "iorig: no cluster report: %s was "
 				"left as it was\n", c->output);
 		return code ? code : EXIT_RUNTIME;
 	}
-	if (pe->rank == 0 && (ret = output_close(out))) {
+	if (pe->rank == 0 && (ret = door_close(out))) {
 		fprintf(stderr, "iorig: writing the report to %s: %s\n",
 			c->output ? c->output : "standard output",
 			strerror(-ret));
@@ -588,7 +589,7 @@ static int peers_report(const struct cli *c, struct run_result *r,
 }
 
 static int report(const struct cli *c, struct run_result *r,
-		  struct output *out, struct peers *pe)
+		  struct door_out *out, struct peers *pe)
 {
 	static char fio_version[64];
 	size_t i;
@@ -635,9 +636,9 @@ static int report(const struct cli *c, struct run_result *r,
 	if (ret) {
 		/* The stream keeps the first write's errno; else the writer's. */
 		ret = out->err ? -out->err : ret;
-		output_discard(out);
+		door_discard(out);
 	} else {
-		ret = output_close(out);
+		ret = door_close(out);
 	}
 	if (ret) {
 		fprintf(stderr, "iorig: writing the report to %s: %s\n",
@@ -649,66 +650,81 @@ static int report(const struct cli *c, struct run_result *r,
 }
 
 /*
- * --output and --stream, before either is created or truncated: never a
- * file a job uses, never the same file; --stream needs a job with
- * interval=. The targets are validated on the way (run_check). 0, or
- * -errno with e.
+ * --output, --stream, --chart (and its .dat and .gp) and --rank-output,
+ * before any is created or truncated: what the door allows (door.h),
+ * never a file a job uses, never the same file; then every job's own
+ * files against all of them (run_check). --stream needs a job with
+ * interval=. The targets are validated on the way. 0, or -errno with e.
  */
 static int check_outputs(const struct cli *c, const struct plan *p,
-			 struct err_rec *e)
+			 const struct peers *pe, struct err_rec *e)
 {
-	const char *files[] = { c->output, c->stream, c->chart };
-	const char *names[] = { "output", "stream", "chart" };
-	bool used[3];
+	struct door_name outs[6] = {
+		{ .path = (char *)c->output, .option = "output" },
+		{ .path = (char *)c->stream, .option = "stream" },
+		{ .path = (char *)c->chart, .option = "chart" },
+		{ .option = "chart" }, { .option = "chart" },
+		{ .option = "rank-output" },
+	};
 	size_t i;
 	int r;
 
 	for (i = 0; i < 2; i++) {
-		r = output_check(files[i], names[i], e);
+		r = door_check(outs[i].path, outs[i].option, NULL, e);
 		if (r)
 			return r;
 	}
 	if (c->chart && (r = curve_chart_check(c->chart, e)))
 		return r;
-	r = run_check(p, files, used, 3, e);
+	r = -ENOMEM;
+	if (c->chart && (asprintf(&outs[3].path, "%.*s.dat",
+				  (int)strlen(c->chart) - 4, c->chart) < 0 ||
+			 asprintf(&outs[4].path, "%.*s.gp",
+				  (int)strlen(c->chart) - 4, c->chart) < 0))
+		goto out;
+	if (c->rank_output && pe &&
+	    asprintf(&outs[5].path, "%s.%d.json", c->rank_output,
+		     pe->rank) < 0)
+		goto out;
+	r = run_check(p, outs, sizeof(outs) / sizeof(outs[0]), e);
 	if (r)
-		return r;
-	for (i = 0; i < 3; i++) {
-		if (used[i]) {
-			err_set(e, files[i], 0, names[i], "is a file one of "
-				"the jobs reads or writes; give another file");
-			return -EINVAL;
-		}
-	}
-	if (c->stream && output_same(c->stream, c->output)) {
+		goto out;
+	r = -EINVAL;
+	if (c->stream && door_same(c->stream, c->output)) {
 		err_set(e, c->stream, 0, "stream", "is also %s; give another "
 			"file", c->output ? "--output" : "standard output, where "
 			"the report goes");
-		return -EINVAL;
+		goto out;
 	}
-	if (c->chart && (output_same(c->chart, c->output) ||
-			 output_same(c->chart, c->stream))) {
+	if (c->chart && (door_same(c->chart, c->output) ||
+			 door_same(c->chart, c->stream))) {
 		err_set(e, c->chart, 0, "chart", "is also where --output or "
 			"--stream goes; give another file");
-		return -EINVAL;
+		goto out;
 	}
 	for (i = 0; c->chart && i < p->njobs && !p->jobs[i].curve_point; i++)
 		;
 	if (c->chart && i == p->njobs) {
 		err_set(e, c->chart, 0, "chart", "no job sets rate_curve=, so "
 			"there is no curve to draw");
-		return -EINVAL;
+		goto out;
 	}
 	for (i = 0; c->stream && i < p->njobs; i++)
 		if (p->jobs[i].interval_ns)
-			return 0;
-	if (c->stream) {
+			break;
+	if (c->stream && i == p->njobs) {
 		err_set(e, c->stream, 0, "stream", "no job sets interval=, "
 			"so there are no samples to stream; add interval=1s "
 			"(for example) to the jobs to follow");
-		return -EINVAL;
+		goto out;
 	}
-	return 0;
+	r = 0;
+out:
+	if (r == -ENOMEM)
+		err_set(e, "", 0, "", "out of memory");
+	for (i = 3; i < 6; i++)
+		free(outs[i].path);
+	return r;
 }
 
 /* --chart, after the run and before the report (its warnings go in). */
@@ -731,19 +747,19 @@ static int draw_chart(const struct cli *c, struct run_result *r)
 
 /* Opens --stream (in place: `tail -f` follows it); 0, or -errno with e. */
 static int open_stream(const struct cli *c, const struct plan *p,
-		       struct output *o, struct stream **s, struct err_rec *e)
+		       struct door_out *o, struct stream **s, struct err_rec *e)
 {
 	int ret;
 
 	*s = NULL;
 	if (!c->stream)
 		return 0;
-	ret = output_open(o, c->stream, "stream", false, e);
+	ret = door_open(o, c->stream, "stream", DOOR_INPLACE, NULL, e);
 	if (ret)
 		return ret;
 	*s = stream_new(o->f, p);
 	if (!*s) {
-		output_discard(o);
+		door_discard(o);
 		err_set(e, c->stream, 0, "stream", "out of memory");
 		return -ENOMEM;
 	}
@@ -789,7 +805,7 @@ int main(int argc, char **argv)
 	struct check_report cr = { 0 };
 	struct result_set rs = { 0 };
 	struct cli c;
-	struct output out = { .fd = -1 }, sout = { .fd = -1 };
+	struct door_out out = { .fd = -1 }, sout = { .fd = -1 };
 	struct progress prog;
 	struct run_watch watch = { 0 };
 	bool chart_failed;
@@ -868,10 +884,10 @@ int main(int argc, char **argv)
 	install_signals();
 	/* Targets are checked before --output or --stream is created;
 	 * MPI ranks: the cluster report is rank 0's. */
-	if (check_outputs(&c, &p, &e) ||
+	if (check_outputs(&c, &p, pe, &e) ||
 	    open_stream(&c, &p, &sout, &watch.stream, &e) ||
-	    output_open(&out, pe && pe->rank ? NULL : c.output, "output",
-			true, &e)) {
+	    door_open(&out, pe && pe->rank ? NULL : c.output, "output",
+		      DOOR_WHOLE, NULL, &e)) {
 		code = fail(&e);
 		goto out;
 	}
@@ -918,7 +934,7 @@ out:
 	if (pe)
 		code = pe->quit(pe, code, last_err);
 	stream_close(watch.stream);
-	output_discard(&out);	/* after report(): nothing left to do */
+	door_discard(&out);	/* after report(): nothing left to do */
 	r.set = NULL;
 	result_set_free(&rs);
 	run_result_free(&r);

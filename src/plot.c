@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "door.h"
 #include "err.h"
 #include "gnuplot.h"
 #include "plot.h"
@@ -224,9 +225,9 @@ static int draw_begin(struct ctx *c, struct draw *d, const char *name,
 	else
 		fputs("set terminal svg size 1000,620 dynamic noenhanced "
 		      "background rgb 'white' font 'sans,12'\n", d->gp);
-	fputs("set output ", d->gp);
-	gnuplot_quote(d->gp, d->pic_path);
-	fputs("\nset title ", d->gp);
+	/* no `set output`: the picture is gnuplot's standard output, a
+	 * file opened through the door (draw_end) */
+	fputs("set title ", d->gp);
 	gnuplot_quote(d->gp, title);
 	if (sub && *sub) {
 		fputs(" . \"\\n\" . ", d->gp);
@@ -256,50 +257,48 @@ static void draw_free(struct draw *d)
 	free(d->pic_path);
 }
 
+/* buf, whole, to path through the door; what path names then in *made
+ * (for plot_result_charts' removal). 0 or -1 (e). */
 static int write_file(const char *path, const char *buf, size_t len,
-		      struct err_rec *e)
+		      struct stat *made, struct err_rec *e)
 {
-	FILE *f = fopen(path, "we");
-	int bad;
+	struct door_out o;
+	int r;
 
-	if (!f) {
-		err_set(e, path, 0, "", "cannot create: %s", strerror(errno));
+	if (door_open(&o, path, "outdir", DOOR_WHOLE, NULL, e))
+		return -1;
+	fwrite(buf, 1, len, o.f);
+	r = door_close(&o);
+	if (r) {
+		err_set(e, path, 0, "", "cannot write: %s", strerror(-r));
 		return -1;
 	}
-	bad = fwrite(buf, 1, len, f) != len;
-	bad |= fclose(f) != 0;
-	if (bad) {
-		err_set(e, path, 0, "", "cannot write: %s", strerror(errno));
-		unlink(path);
-		return -1;
-	}
+	made->st_dev = o.dev;
+	made->st_ino = o.ino;
 	return 0;
 }
 
-static char *read_all(const char *path)
+/* The bytes of the open file fd from its start, as a string; NULL. */
+static char *read_fd(int fd)
 {
-	FILE *f = fopen(path, "re");
-	char *buf = NULL;
+	char *buf = NULL, chunk[8192];
 	size_t len = 0;
-	FILE *m;
-	char chunk[8192];
-	size_t n;
+	off_t off = 0;
+	ssize_t n;
+	FILE *m = open_memstream(&buf, &len);
 
-	if (!f)
+	if (!m)
 		return NULL;
-	m = open_memstream(&buf, &len);
-	if (!m) {
-		fclose(f);
-		return NULL;
+	while ((n = pread(fd, chunk, sizeof(chunk), off)) > 0) {
+		fwrite(chunk, 1, (size_t)n, m);
+		off += n;
 	}
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		fwrite(chunk, 1, n, m);
-	if (ferror(f) || fclose(m)) {
-		fclose(f);
+	if (n < 0 || fclose(m)) {
+		if (n < 0)
+			fclose(m);
 		free(buf);
 		return NULL;
 	}
-	fclose(f);
 	return buf;
 }
 
@@ -327,12 +326,20 @@ static int keep_chart(struct ctx *c, struct draw *d, char *svg)
 	return 0;
 }
 
-/* Writes the files, runs gnuplot; 0 or -1 (e). Frees d either way. */
+/*
+ * Writes the files, runs gnuplot; 0 or -1 (e). Frees d either way. The
+ * picture is gnuplot's standard output, a file opened through the door:
+ * kept (plot_main), it replaces pic_path whole; else it is read back
+ * from the unnamed file, never named, and the data and script are
+ * removed (door_unlink_own: only the files this run wrote there).
+ */
 static int draw_end(struct draw *d)
 {
 	struct ctx *c = d->c;
 	struct err_rec *e = c->e;
-	bool missing;
+	struct door_out pic = { .fd = -1 };
+	struct stat dat = { 0 }, gp = { 0 };
+	bool missing, wrote_dat = false, wrote_gp = false;
 	int st, ret = -1;
 	char *svg = NULL;
 
@@ -342,10 +349,15 @@ static int draw_end(struct draw *d)
 		oom(c);
 		goto out;
 	}
-	if (write_file(d->dat_path, d->datbuf, d->datlen, e) ||
-	    write_file(d->gp_path, d->gpbuf, d->gplen, e))
+	if (write_file(d->dat_path, d->datbuf, d->datlen, &dat, e))
 		goto out;
-	st = gnuplot_run(d->gp_path, &missing);
+	wrote_dat = true;
+	if (write_file(d->gp_path, d->gpbuf, d->gplen, &gp, e))
+		goto out;
+	wrote_gp = true;
+	if (door_open(&pic, d->pic_path, "outdir", DOOR_WHOLE, NULL, e))
+		goto out;
+	st = gnuplot_run(d->gp_path, pic.fd, &missing);
 	if (missing) {
 		err_set(e, "", 0, "", "gnuplot is not installed: install "
 			"gnuplot-nox (apt-get install gnuplot-nox) to draw "
@@ -363,21 +375,31 @@ static int draw_end(struct draw *d)
 		goto out;
 	}
 	if (c->keep) {
+		st = door_close(&pic);
+		if (st) {
+			err_set(e, d->pic_path, 0, "", "cannot write: %s",
+				strerror(-st));
+			goto out;
+		}
 		printf("%s\n", d->pic_path);
 		ret = 0;
 		goto out;
 	}
-	svg = read_all(d->pic_path);
-	if (!svg) {
+	fflush(pic.f);
+	svg = read_fd(pic.fd);
+	if (!svg || !*svg) {
+		free(svg);
 		err_set(e, d->pic_path, 0, "", "gnuplot wrote no chart");
 		goto out;
 	}
 	ret = keep_chart(c, d, svg);
 out:
+	door_discard(&pic);
 	if (!c->keep) {
-		unlink(d->dat_path);
-		unlink(d->gp_path);
-		unlink(d->pic_path);
+		if (wrote_dat)
+			door_unlink_own(d->dat_path, dat.st_dev, dat.st_ino);
+		if (wrote_gp)
+			door_unlink_own(d->gp_path, gp.st_dev, gp.st_ino);
 	}
 	draw_free(d);
 	return ret;
@@ -860,7 +882,7 @@ static int check_result(const json_t *res, const char *file,
 int plot_result_charts(const json_t *result, struct plot_chart **charts,
 		       struct err_rec *e)
 {
-	const char *tmp = getenv("TMPDIR");
+	struct door_made made = DOOR_MADE_NONE;
 	struct names used = { 0 };
 	struct ctx c = { .fmt = "svg", .prefix = "", .e = e, .used = &used };
 	char dir[PATH_MAX];
@@ -869,16 +891,11 @@ int plot_result_charts(const json_t *result, struct plot_chart **charts,
 	*charts = NULL;
 	if (check_result(result, "<result>", e))
 		return -1;
-	snprintf(dir, sizeof(dir), "%s/iorig-plot-XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir)) {
-		err_set(e, dir, 0, "", "cannot create a temporary "
-			"directory: %s", strerror(errno));
+	if (door_mkdtemp(&made, "iorig-plot", dir, sizeof(dir), e))
 		return -1;
-	}
 	c.dir = dir;
 	ret = result_charts(&c, result);
-	rmdir(dir);
+	door_remove(&made);
 	names_free(&used);
 	if (ret) {
 		plot_charts_free(c.out, c.n);
@@ -1605,10 +1622,8 @@ int plot_main(int argc, char **argv)
 			goto fail;
 		}
 	}
-	if (mkdir(outdir, 0777) && errno != EEXIST) {
-		err_set(e, outdir, 0, "outdir", "cannot create: %s",
-			strerror(errno));
-		code = 1;
+	if ((code = door_mkdir(outdir, "outdir", e))) {
+		code = code == -EINVAL ? 2 : 1;
 		goto fail;
 	}
 	code = 0;

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cpuset.h"
+#include "door.h"
 #include "procattr.h"
 #include "value.h"
 
@@ -263,46 +264,6 @@ static size_t round_up(size_t v, size_t to)
 	return to ? (v + to - 1) / to * to : v;
 }
 
-/* mmap[:FILE]: an existing file is never shortened; one made here is
- * removed once mapped (the mapping keeps its pages). */
-static void *map_file(const char *file, size_t len, int flags, char *why,
-		      size_t whylen)
-{
-	struct stat sb;
-	void *p;
-	int fd, made = 1, e;
-
-	fd = open(file, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0 && errno == EEXIST) {
-		made = 0;
-		fd = open(file, O_RDWR | O_CLOEXEC);
-	}
-	if (fd < 0) {
-		snprintf(why, whylen, "I/O buffers: mem: cannot open %s: %s", file,
-			 strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &sb) || ((size_t)sb.st_size < len &&
-			       ftruncate(fd, (off_t)len))) {
-		e = errno;
-		snprintf(why, whylen, "I/O buffers: mem: cannot size %s to %zu bytes: %s",
-			 file, len, strerror(e));
-		p = NULL;
-		goto out;
-	}
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, fd, 0);
-	if (p == MAP_FAILED) {
-		snprintf(why, whylen, "I/O buffers: mem: cannot map %zu bytes of %s: %s",
-			 len, file, strerror(errno));
-		p = NULL;
-	}
-out:
-	if (made)
-		unlink(file);
-	close(fd);
-	return p;
-}
-
 static int lock_mem(struct procmem *m, uint64_t len, char *why,
 		    size_t whylen)
 {
@@ -390,7 +351,10 @@ int procattr_mem_alloc(struct procmem *m, const struct job *j, size_t align,
 		if (m->type == MEM_MMAPHUGE && !file)
 			flags |= MAP_HUGETLB;
 		if (file) {
-			p = map_file(file, m->map_len, flags, why, whylen);
+			/* a new unnamed file of FILE's file system: FILE
+			 * itself is never opened (door.h) */
+			p = door_map_new(file, m->map_len, flags, why,
+					 whylen);
 			if (!p)
 				return -EINVAL;
 		} else {
@@ -412,6 +376,18 @@ int procattr_mem_alloc(struct procmem *m, const struct job *j, size_t align,
 	m->base = p;
 	*bufs = (void *)round_up((uintptr_t)p, align);
 	return 0;
+}
+
+int procattr_mem_names(const struct job *j, struct door_names *l)
+{
+	enum mem_type type;
+	const char *file = NULL;
+	char why[128];
+
+	if (!j->mem || procattr_mem_parse(j->mem, &type, &file, why,
+					  sizeof(why)) || !file)
+		return 0;
+	return door_names_add(l, "mem", "%s", file);
 }
 
 void procattr_mem_free(struct procmem *m)

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,11 +14,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpuio.h"
 #include "curve.h"
+#include "door.h"
 #include "e4defrag.h"
 #include "engine.h"
+#include "iolog.h"
 #include "iosched.h"
 #include "jobexec.h"
+#include "neteng.h"
 #include "path.h"
 #include "peers.h"
 #include "procattr.h"
@@ -523,7 +528,7 @@ static unsigned start_group(const struct plan *p, unsigned wg,
 		 * the clone does no I/O and its exec_postrun is not run */
 		if (j->exec_prerun &&
 		    (ret = jobexec_run(j, j->exec_prerun, "prerun",
-				       r->stats[i].err_msg,
+				       tg[i].fence, r->stats[i].err_msg,
 				       sizeof(r->stats[i].err_msg)))) {
 			r->stats[i].err = ret;
 			continue;
@@ -680,11 +685,13 @@ static void warn_unwritten(const struct plan *p, unsigned wg,
 }
 
 /* A failing exec_postrun changes no figure (as in fio): a warning. */
-static void postrun(const struct job *j, struct run_result *r)
+static void postrun(const struct job *j, const struct target *t,
+		    struct run_result *r)
 {
 	char why[1024];
 
-	if (jobexec_run(j, j->exec_postrun, "postrun", why, sizeof(why)))
+	if (jobexec_run(j, j->exec_postrun, "postrun", t->fence, why,
+			sizeof(why)))
 		warn_add(&r->warnings, "exec_postrun_failed", j->name,
 			 "job '%s': %s", j->name, why);
 }
@@ -743,7 +750,7 @@ static void run_phase(const struct plan *p, unsigned wg, struct target *tg,
 			continue;	/* abandoned: it may use the fds */
 		/* exec_postrun=: after the I/O, before the files close */
 		if (p->jobs[i].exec_postrun && r->ran[i])
-			postrun(&p->jobs[i], r);
+			postrun(&p->jobs[i], &tg[i], r);
 		if (needs_files(&p->jobs[i]))
 			target_close(&tg[i], false);
 	}
@@ -868,12 +875,123 @@ int run_plan(const struct plan *p, const atomic_int *stop,
 	return run_plan_watched(p, stop, NULL, r, e);
 }
 
-int run_check(const struct plan *p, const char *const *paths, bool *used,
-	      size_t npaths, struct err_rec *e)
+/* The iologs job j replays (read_iolog=A:B... names several, merged by
+ * merge_blktrace_file) into the fence: 0 or -ENOMEM. */
+static int fence_iologs(struct door_fence *f, const struct job *j)
+{
+	char what[PATH_MAX + 256], *list, *part, *save = NULL;
+	int r = 0;
+
+	if (!access(j->read_iolog, F_OK) || !strchr(j->read_iolog, ':')) {
+		snprintf(what, sizeof(what), "a file one of the jobs reads "
+			 "('%s', the iolog job '%s' replays)", j->read_iolog,
+			 j->name);
+		return door_fence_add(f, j->read_iolog, what);
+	}
+	list = strdup(j->read_iolog);
+	if (!list)
+		return -ENOMEM;
+	for (part = strtok_r(list, ":", &save); !r && part;
+	     part = strtok_r(NULL, ":", &save)) {
+		snprintf(what, sizeof(what), "a file one of the jobs reads "
+			 "('%s', an iolog job '%s' replays)", part, j->name);
+		r = door_fence_add(f, part, what);
+	}
+	free(list);
+	return r;
+}
+
+/*
+ * The fence of plan p, its targets planned in tg (door.h): the files the
+ * jobs read or write, each with what it is for the messages. NULL: out
+ * of memory.
+ */
+static struct door_fence *plan_fence(const struct plan *p,
+				     const struct target *tg)
+{
+	struct door_fence *f = door_fence_new();
+	char what[PATH_MAX + 256];
+	size_t i;
+	unsigned k;
+	int r = f ? 0 : -ENOMEM;
+
+	for (i = 0; !r && i < p->njobs; i++) {
+		const struct job *j = &p->jobs[i];
+
+		for (k = 0; !r && needs_files(j) && k < tg[i].nfiles; k++) {
+			snprintf(what, sizeof(what), "a file one of the jobs "
+				 "reads or writes ('%s', of job '%s')",
+				 tg[i].files[k].path, j->name);
+			r = door_fence_add(f, tg[i].files[k].path, what);
+		}
+		if (!r && j->read_iolog)
+			r = fence_iologs(f, j);
+	}
+	if (r) {
+		door_fence_free(f);
+		return NULL;
+	}
+	return f;
+}
+
+/* The files job j (fio's job number jobnum) writes through the door,
+ * named as each module names them, added to l: 0 or -ENOMEM. */
+static int job_names(const struct job *j, unsigned jobnum,
+		     struct door_names *l)
+{
+	int r = iolog_names(j, jobnum, l);
+
+	if (!r)
+		r = verify_state_names(j, l);
+	if (!r)
+		r = jobexec_names(j, l);
+	if (!r)
+		r = procattr_mem_names(j, l);
+	if (!r)
+		r = exec_names(j, l);
+	if (!r)
+		r = net_names(j, l);
+	if (!r)
+		r = e4defrag_names(j, l);
+	return r;
+}
+
+/* Job j's files against the fence f: 0, or -EINVAL with e at j's
+ * section, naming both files. */
+static int job_check(const struct job *j, unsigned jobnum,
+		     const struct door_fence *f, struct err_rec *e)
+{
+	struct door_names l = { 0 };
+	size_t k;
+	char *msg;
+	int r = job_names(j, jobnum, &l);
+
+	if (r)
+		err_set(e, j->section_file, j->section_line, "",
+			"out of memory");
+	for (k = 0; !r && k < l.n; k++) {
+		r = l.v[k].socket ?
+		    door_check_socket(l.v[k].path, l.v[k].option, f, e) :
+		    door_check(l.v[k].path, l.v[k].option, f, e);
+		if (!r)
+			continue;
+		msg = strdup(e->msg);
+		err_set(e, j->section_file, j->section_line, l.v[k].option,
+			"job '%s': its file '%s' %s", j->name, l.v[k].path,
+			msg ? msg : "is refused");
+		free(msg);
+	}
+	door_names_free(&l);
+	return r;
+}
+
+int run_check(const struct plan *p, const struct door_name *outs,
+	      size_t nouts, struct err_rec *e)
 {
 	struct target *tg = calloc(p->njobs, sizeof(*tg));
+	struct door_fence *f = NULL;
+	char what[PATH_MAX + 64];
 	size_t i, k;
-	unsigned f;
 	int ret;
 
 	if (!tg) {
@@ -881,14 +999,27 @@ int run_check(const struct plan *p, const char *const *paths, bool *used,
 		return -ENOMEM;
 	}
 	ret = plan_targets(p, tg, NULL, e);
-	for (k = 0; k < npaths; k++)
-		used[k] = false;
+	if (!ret && !(f = plan_fence(p, tg))) {
+		err_set(e, "", 0, "", "out of memory");
+		ret = -ENOMEM;
+	}
+	for (k = 0; !ret && k < nouts; k++)
+		if (outs[k].path)
+			ret = door_check(outs[k].path, outs[k].option, f, e);
+	/* the command's own files are the run's too: no job writes them */
+	for (k = 0; !ret && k < nouts; k++) {
+		if (!outs[k].path)
+			continue;
+		snprintf(what, sizeof(what), "where --%s goes ('%s')",
+			 outs[k].option, outs[k].path);
+		if (door_fence_add(f, outs[k].path, what)) {
+			err_set(e, "", 0, "", "out of memory");
+			ret = -ENOMEM;
+		}
+	}
 	for (i = 0; !ret && i < p->njobs; i++)
-		for (f = 0; needs_files(&p->jobs[i]) && f < tg[i].nfiles; f++)
-			for (k = 0; k < npaths; k++)
-				used[k] = used[k] || (paths[k] &&
-					  path_same(paths[k],
-						    tg[i].files[f].path));
+		ret = job_check(&p->jobs[i], (unsigned)i + 1, f, e);
+	door_fence_free(f);
 	for (i = 0; i < p->njobs; i++)
 		target_free(&tg[i]);
 	free(tg);
@@ -901,6 +1032,7 @@ int run_plan_watched(const struct plan *p, const atomic_int *stop,
 {
 	struct run_live lv = { .watch = watch, .p = p };
 	struct peers *pe = watch ? watch->peers : NULL;
+	struct door_fence *fence = NULL;
 	char why[512];
 	struct target *tg;
 	struct worker *w;
@@ -944,6 +1076,16 @@ int run_plan_watched(const struct plan *p, const atomic_int *stop,
 	ret = plan_targets(p, tg, &r->warnings, e);
 	if (ret)
 		goto out;
+	/* The door checks every log, state or output file a job opens
+	 * against the files the run reads or writes (door.h). */
+	fence = plan_fence(p, tg);
+	if (!fence) {
+		err_set(e, "", 0, "", "out of memory");
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < p->njobs; i++)
+		tg[i].fence = fence;
 	warn_page_cache(p, tg, &r->warnings);
 	clock_init(clk, true);
 	cpu_process(&c0);
@@ -994,6 +1136,7 @@ out:
 	if (!abandoned) {
 		free(w);
 		free(clk);
+		door_fence_free(fence);
 	}
 	return ret;
 }

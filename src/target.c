@@ -28,6 +28,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "door.h"
 #include "gen.h"
 #include "guard.h"
 #include "jobfile.h"
@@ -1606,18 +1607,17 @@ static bool is_own(const struct target_file *tf, const struct stat *st)
 	       st->st_ino == tf->ino;
 }
 
-/* Delete the file this run created, only while the path still names it. */
+/* Delete the file this run created, only while the path still names it
+ * (door.h: checked on its directory's descriptor when it is removed). */
 static int unlink_own(const struct target_file *tf, const char *opt)
 {
-	struct stat st;
+	int r = door_unlink_own(tf->path, tf->dev, tf->ino);
 
-	if (lstat(tf->path, &st) || !is_own(tf, &st)) {
+	if (r == -ESTALE || r == -ENOENT)
 		fprintf(stderr, "iorig: warning: %s: not deleted (%s=1): "
 			"the path no longer names the file this run created\n",
 			tf->path, opt);
-		return -ESTALE;
-	}
-	return unlink(tf->path) ? -errno : 0;
+	return r == -ENOENT ? -ESTALE : r;
 }
 
 static bool ts_eq(const struct timespec *a, const struct timespec *b)
@@ -1736,7 +1736,7 @@ static enum undo_did undo_file(struct target_file *tf, struct stat *st,
 			return UNDO_NONE;
 		if (!as_left(tf, st, run, nrun))
 			return UNDO_CHANGED;
-		if (!unlink(tf->path))
+		if (!door_unlink_own(tf->path, tf->dev, tf->ino))
 			did = UNDO_REMOVED;
 	} else if (tf->extended) {
 		tf->extended = false;

@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "door.h"
 #include "e4defrag.h"
 #include "engine.h"
 #include "err.h"
@@ -62,8 +63,7 @@ struct e4d_donor {
 	char *path;
 	int fd;
 	unsigned refs;
-	dev_t dev;
-	ino_t ino;
+	struct door_made made;	/* removed through the door (door.h) */
 	uint64_t bsz;
 	struct e4d_donor *next;
 };
@@ -87,10 +87,13 @@ static char *donor_path(const char *dir, const char *name)
 	return p;
 }
 
-/* The donor named path: the one this run made, or made now (O_EXCL). */
-static int donor_get(const char *path, struct e4d_donor **out)
+/* The donor named path: the one this run made, or made now (O_EXCL,
+ * through the door). */
+static int donor_get(const char *path, const struct door_fence *fence,
+		     struct e4d_donor **out)
 {
 	struct e4d_donor *d;
+	struct err_rec e;
 	struct stat st;
 	int ret = 0;
 
@@ -108,18 +111,19 @@ static int donor_get(const char *path, struct e4d_donor **out)
 		ret = -ENOMEM;
 		goto out;
 	}
-	d->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	d->fd = door_create(&d->made, path, O_WRONLY, 0644, "donorname",
+			    fence, &e);
 	if (d->fd < 0 || fstat(d->fd, &st)) {
-		ret = -errno;
-		if (d->fd >= 0)
+		ret = d->fd < 0 ? d->fd : -errno;
+		if (d->fd >= 0) {
 			close(d->fd);
+			door_remove(&d->made);
+		}
 		free(d->path);
 		free(d);
 		d = NULL;
 		goto out;
 	}
-	d->dev = st.st_dev;
-	d->ino = st.st_ino;
 	d->bsz = st.st_blksize > 0 ? (uint64_t)st.st_blksize : 4096;
 	d->refs = 1;
 	d->next = donors;
@@ -134,7 +138,6 @@ out:
 static void donor_put(struct e4d_donor *d)
 {
 	struct e4d_donor **pp;
-	struct stat st;
 
 	pthread_mutex_lock(&donors_lock);
 	if (--d->refs) {
@@ -144,9 +147,7 @@ static void donor_put(struct e4d_donor *d)
 	for (pp = &donors; *pp != d; pp = &(*pp)->next)
 		;
 	*pp = d->next;
-	if (!lstat(d->path, &st) && st.st_dev == d->dev &&
-	    st.st_ino == d->ino)
-		unlink(d->path);
+	door_remove(&d->made);
 	close(d->fd);
 	pthread_mutex_unlock(&donors_lock);
 	free(d->path);
@@ -165,7 +166,7 @@ static int e4d_init(struct engine_ctx *ctx)
 	if (!e)
 		return -ENOMEM;
 	path = donor_path(ctx->opts.directory, ctx->opts.donorname);
-	ret = path ? donor_get(path, &e->d) : -ENOMEM;
+	ret = path ? donor_get(path, t->fence, &e->d) : -ENOMEM;
 	free(path);
 	if (ret) {
 		free(e);
@@ -261,6 +262,21 @@ const struct engine_ops engine_e4defrag = {
 	.exit = e4d_exit,
 	.hint = e4d_hint,
 };
+
+int e4defrag_names(const struct job *j, struct door_names *l)
+{
+	char *donor;
+	int r;
+
+	if (strcmp(j->ioengine, "e4defrag") || !j->donorname)
+		return 0;
+	donor = donor_path(j->directory, j->donorname);
+	if (!donor)
+		return -ENOMEM;
+	r = door_names_add(l, "donorname", "%s", donor);
+	free(donor);
+	return r;
+}
 
 int e4defrag_plan(const struct job *j, struct err_rec *e)
 {

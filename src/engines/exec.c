@@ -4,7 +4,8 @@
  * fio's exec engine. The first request starts it (posix_spawnp: found in
  * PATH; the arguments are split at spaces, after %r became the runtime
  * in seconds and %n the job's name), with stdout and stderr in
- * NAME.stdout and NAME.stderr when std_redirect (the default); each
+ * NAME.stdout and NAME.stderr when std_redirect (the default), written
+ * through the door (door.h: each replaced whole when the job ends); each
  * later request is a 50 ms wait (the planner's thinktime, exec_plan).
  * At the end of the job (exit), the program gets SIGTERM, and SIGKILL if
  * it is still there grace_time seconds later (10 ms once iorig was told
@@ -24,14 +25,17 @@
 #include <time.h>
 
 #include "clock.h"
+#include "door.h"
 #include "engine.h"
 #include "err.h"
 #include "job.h"
 #include "runprog.h"
+#include "target.h"
 
 struct execeng {
 	char *cmd;		/* program and arguments, expanded */
-	char *out, *err;	/* NAME.stdout, NAME.stderr; NULL: inherit */
+	bool redirect;		/* std_redirect: out and err are open */
+	struct door_out out, err;	/* NAME.stdout, NAME.stderr */
 	uint64_t grace_s;
 	pid_t pid;		/* 0: not started */
 };
@@ -58,12 +62,53 @@ static char *subst(const char *s, const char *pat, const char *with)
 	return r;
 }
 
+/* NAME.stdout and NAME.stderr, opened through the door: 0 or -errno. */
+static int open_redirects(struct execeng *x, const struct engine_ctx *ctx)
+{
+	const char *name = ctx->opts.jobname;
+	char *o = NULL, *e = NULL;
+	struct err_rec er;
+	int r = -ENOMEM;
+
+	if (asprintf(&o, "%s.stdout", name) < 0 ||
+	    asprintf(&e, "%s.stderr", name) < 0) {
+		o = e = NULL;
+		goto out;
+	}
+	r = door_open(&x->out, o, "std_redirect", DOOR_WHOLE,
+		      ctx->tgt->fence, &er);
+	if (r)
+		goto out;
+	r = door_open(&x->err, e, "std_redirect", DOOR_WHOLE,
+		      ctx->tgt->fence, &er);
+	if (r) {
+		door_discard(&x->out);
+		goto out;
+	}
+	x->redirect = true;
+	return 0;	/* the door_outs keep the names */
+out:
+	free(o);
+	free(e);
+	return r;
+}
+
+int exec_names(const struct job *j, struct door_names *l)
+{
+	int r;
+
+	if (strcmp(j->ioengine, "exec") || !j->std_redirect)
+		return 0;
+	r = door_names_add(l, "std_redirect", "%s.stdout", j->name);
+	return r ? r : door_names_add(l, "std_redirect", "%s.stderr", j->name);
+}
+
 static int exec_init(struct engine_ctx *ctx)
 {
 	const struct engine_opts *op = &ctx->opts;
 	struct execeng *x = calloc(1, sizeof(*x));
 	char rt[24], *a = NULL, *b = NULL;
-	int ok;
+	int ok, r = 0;
 
 	if (!x)
 		return -ENOMEM;
@@ -73,17 +118,13 @@ static int exec_init(struct engine_ctx *ctx)
 	     asprintf(&x->cmd, "%s %s", op->program, b) >= 0;
 	if (!ok)
 		x->cmd = NULL;
-	if (ok && op->std_redirect &&
-	    (asprintf(&x->out, "%s.stdout", op->jobname) < 0 ||
-	     asprintf(&x->err, "%s.stderr", op->jobname) < 0)) {
-		x->out = x->err = NULL;
-		ok = 0;
-	}
 	free(a);
 	free(b);
 	x->grace_s = op->grace_s;
 	ctx->priv = x;
-	return ok ? 0 : -ENOMEM;
+	if (ok && op->std_redirect)
+		r = open_redirects(x, ctx);
+	return !ok ? -ENOMEM : r;
 }
 
 /* Start the program: 0 or -errno. */
@@ -109,11 +150,9 @@ static int exec_start(struct execeng *x)
 	if (!argv)
 		return -ENOENT;
 	posix_spawn_file_actions_init(&fa);
-	if (x->out) {
-		posix_spawn_file_actions_addopen(&fa, 1, x->out, O_WRONLY |
-						 O_CREAT | O_TRUNC, 0644);
-		posix_spawn_file_actions_addopen(&fa, 2, x->err, O_WRONLY |
-						 O_CREAT | O_TRUNC, 0644);
+	if (x->redirect) {
+		posix_spawn_file_actions_adddup2(&fa, x->out.fd, 1);
+		posix_spawn_file_actions_adddup2(&fa, x->err.fd, 2);
 	}
 	ret = prog_start(&x->pid, argv[0], true, &fa, argv);
 	posix_spawn_file_actions_destroy(&fa);
@@ -179,9 +218,22 @@ static void exec_exit(struct engine_ctx *ctx)
 				;
 		}
 	}
+	/* what the program wrote replaces the previous files; a program
+	 * never started leaves them as they were */
+	if (x->redirect) {
+		char *o = (char *)x->out.path, *e = (char *)x->err.path;
+
+		if (x->pid > 0) {
+			door_close(&x->out);
+			door_close(&x->err);
+		} else {
+			door_discard(&x->out);
+			door_discard(&x->err);
+		}
+		free(o);
+		free(e);
+	}
 	free(x->cmd);
-	free(x->out);
-	free(x->err);
 	free(x);
 	ctx->priv = NULL;
 }

@@ -8,14 +8,20 @@
  * one operation per file; the worker times each like a synchronous I/O:
  * t_queue before the call, t_done when it returns (close, after filecreate's
  * open, is outside the time). No data moves: res is the request's length
- * on success.
+ * on success. filedelete removes only the inode this run made for the
+ * name (door.h: looked up again on its directory, held since the start,
+ * and removed while it is still that file); another file put there
+ * meanwhile is left, and the request fails with ESTALE.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "clock.h"
+#include "door.h"
 #include "engine.h"
 #include "target.h"
 
@@ -64,9 +70,47 @@ static int stat_queue(struct engine_ctx *ctx, struct io_req *req)
 	return op_done(ctx, req, r);
 }
 
+/* filedelete: each file's directory, held (door_dir_open); files of one
+ * directory in a row share one descriptor. */
+struct delete_dirs {
+	int *fd;
+	unsigned n;
+};
+
 static int delete_queue(struct engine_ctx *ctx, struct io_req *req)
 {
-	return op_done(ctx, req, unlink(op_path(ctx, req)));
+	const struct delete_dirs *dd = ctx->priv;
+	const struct target_file *tf = &ctx->tgt->files[req->file];
+	int r = !tf->have_id ? -ESTALE :
+		door_unlink_at(dd->fd[req->file], door_base(tf->path),
+			       tf->dev, tf->ino);
+
+	req->t_done = clock_ticks(ctx->clk);
+	req->res = r < 0 ? r : (int64_t)req->len;
+	return ENGINE_DONE;
+}
+
+/* The length of path's directory part (up to its last '/'). */
+static size_t dir_len(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? (size_t)(s - path) + 1 : 0;
+}
+
+static void delete_exit(struct engine_ctx *ctx)
+{
+	struct delete_dirs *dd = ctx->priv;
+	unsigned i;
+
+	if (!dd)
+		return;
+	for (i = 0; i < dd->n; i++)
+		if (dd->fd[i] >= 0 && (!i || dd->fd[i] != dd->fd[i - 1]))
+			close(dd->fd[i]);
+	free(dd->fd);
+	free(dd);
+	ctx->priv = NULL;
 }
 
 /* Names of files only: a block device has no meaning here. */
@@ -80,10 +124,48 @@ static int fileop_init(struct engine_ctx *ctx)
 	return 0;
 }
 
+static int delete_init(struct engine_ctx *ctx)
+{
+	const struct target *t = ctx->tgt;
+	struct delete_dirs *dd;
+	unsigned i;
+	int r = fileop_init(ctx);
+
+	if (r)
+		return r;
+	dd = calloc(1, sizeof(*dd));
+	if (!dd || !(dd->fd = calloc(t->nfiles ? t->nfiles : 1,
+				     sizeof(*dd->fd)))) {
+		free(dd);
+		return -ENOMEM;
+	}
+	ctx->priv = dd;
+	for (i = 0; i < t->nfiles; i++, dd->n++) {
+		const char *p = t->files[i].path, *q;
+
+		q = i ? t->files[i - 1].path : NULL;
+		if (q && dir_len(p) == dir_len(q) &&
+		    !strncmp(p, q, dir_len(p))) {
+			dd->fd[i] = dd->fd[i - 1];
+			continue;
+		}
+		dd->fd[i] = door_dir_open(p);
+		if (dd->fd[i] < 0) {
+			r = dd->fd[i];
+			delete_exit(ctx);
+			return r;
+		}
+	}
+	return 0;
+}
+
 static const char *fileop_hint(int err)
 {
 	return err == -EOPNOTSUPP ? "filecreate, filestat and filedelete "
-	       "work on files only, not block devices" : NULL;
+	       "work on files only, not block devices" :
+	       err == -ESTALE ? "filedelete: the name no longer names the "
+	       "file this run made there (replaced meanwhile): left alone" :
+	       NULL;
 }
 
 static void fileop_exit(struct engine_ctx *ctx)
@@ -118,8 +200,8 @@ const struct engine_ops engine_filedelete = {
 	.help = "unlink(2) each file (one this run made) once; no data",
 	.flags = ENGINE_SYNC | ENGINE_NODATA | ENGINE_FILEOP |
 		 ENGINE_CHANGES_FILES | ENGINE_DELETES,
-	.init = fileop_init,
+	.init = delete_init,
 	.queue = delete_queue,
-	.exit = fileop_exit,
+	.exit = delete_exit,
 	.hint = fileop_hint,
 };

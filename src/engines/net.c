@@ -49,6 +49,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "door.h"
 #include "engine.h"
 #include "err.h"
 #include "job.h"
@@ -75,7 +76,7 @@ struct neteng {
 		struct sockaddr_un un;
 	} peer;
 	socklen_t peerlen;
-	bool bound_unix;	/* this job made the socket file */
+	struct door_made sock;	/* the socket file this job made */
 	bool started;
 	uint64_t sent;		/* bytes this pass (MSG_MORE) */
 	uint64_t send_seq, recv_seq;
@@ -209,20 +210,13 @@ static int new_socket(const struct neteng *n)
 /* The listening end's socket, bound (TCP, unix: listening). */
 static int net_listen(struct neteng *n)
 {
-	struct stat st;
 	struct ip_mreq mr;
+	char why[256];
 	int fd, r;
 
 	r = fill_addr(n, true);
 	if (r)
 		return r;
-	if (n->unixs && !lstat(n->o.host, &st)) {
-		/* a socket left behind is replaced (as fio does); any
-		 * other file is not ours to remove */
-		if (!S_ISSOCK(st.st_mode))
-			return -EEXIST;
-		unlink(n->o.host);
-	}
 	fd = new_socket(n);
 	if (fd < 0)
 		return fd;
@@ -244,9 +238,16 @@ static int net_listen(struct neteng *n)
 			       sizeof(mr)))
 			return -errno;
 	}
-	if (bind(fd, &n->peer.sa, n->peerlen))
-		return -errno;
-	n->bound_unix = n->unixs;
+	/* unix: the socket file through the door (door.h): a socket left
+	 * behind is replaced, as fio does, but never a live one (another
+	 * process'), and at the end only the one this job made is removed */
+	if (n->unixs)
+		r = door_bind_unix(fd, n->udp ? SOCK_DGRAM : SOCK_STREAM,
+				   n->o.host, &n->sock, why, sizeof(why));
+	else
+		r = bind(fd, &n->peer.sa, n->peerlen) ? -errno : 0;
+	if (r)
+		return r;
 	if (n->udp) {
 		n->fd = fd;
 		n->lfd = -1;
@@ -266,6 +267,7 @@ static int net_setup(struct engine_ctx *ctx, bool splice)
 	n->stop = ctx->stop;
 	n->clk = ctx->clk;
 	n->fd = n->lfd = n->pipe[0] = n->pipe[1] = -1;
+	n->sock = (struct door_made)DOOR_MADE_NONE;
 	n->udp = p == ENGINE_NET_UDP || p == ENGINE_NET_UDPV6;
 	n->v6 = p == ENGINE_NET_TCPV6 || p == ENGINE_NET_UDPV6;
 	n->unixs = p == ENGINE_NET_UNIX;
@@ -638,8 +640,7 @@ static void net_exit(struct engine_ctx *ctx)
 		close(n->pipe[0]);
 	if (n->pipe[1] >= 0)
 		close(n->pipe[1]);
-	if (n->bound_unix)
-		unlink(n->o.host);
+	door_remove(&n->sock);
 	free(n);
 	ctx->priv = NULL;
 }
@@ -648,7 +649,12 @@ static const char *net_hint(int err)
 {
 	switch (err) {
 	case -EADDRINUSE:
-		return "another socket listens on this port";
+		return "another socket listens on this port (unix: another "
+		       "process listens on the socket file; iorig leaves it)";
+	case -EPERM:
+		return "iorig makes no socket file there: a new name in /dev, "
+		       "or a path through another user's symlink in a shared "
+		       "directory";
 	case -EEXIST:
 		return "hostname= names a file that is not a socket";
 	case -ECONNREFUSED:
@@ -711,6 +717,20 @@ const struct engine_ops engine_netsplice = {
 	.exit = net_exit,
 	.hint = net_hint,
 };
+
+int net_names(const struct job *j, struct door_names *l)
+{
+	const char *host = j->hostname ? j->hostname : j->filename;
+
+	/* the unix receiver makes the socket file; the sender connects */
+	if ((strcmp(j->ioengine, "net") && strcmp(j->ioengine, "netsplice")) ||
+	    j->protocol != ENGINE_NET_UNIX || j->rw != RW_READ || !host)
+		return 0;
+	if (door_names_add(l, "hostname", "%s", host))
+		return -ENOMEM;
+	l->v[l->n - 1].socket = true;
+	return 0;
+}
 
 int net_plan(struct job *j, struct err_rec *e)
 {

@@ -19,7 +19,7 @@
 
 #include "err.h"
 #include "html.h"
-#include "output.h"
+#include "door.h"
 #include "plot.h"
 #include "report.h"
 #include "resjson.h"
@@ -730,7 +730,7 @@ int report_main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	char text[ERR_TEXT_MAX];
-	struct output out = { .fd = -1 };
+	struct door_out out = { .fd = -1 };
 	struct err_rec e = { 0 };
 	const char *path = NULL;
 	bool html = false;
@@ -758,14 +758,14 @@ int report_main(int argc, char **argv)
 	}
 	if (path && !strcmp(path, "-"))
 		path = NULL;
-	if (strcmp(argv[optind], "-") && output_same(path, argv[optind])) {
+	if (strcmp(argv[optind], "-") && door_same(path, argv[optind])) {
 		fprintf(stderr, "iorig: report: %s: the page would replace "
 			"the result it is drawn from; give another -o\n",
 			argv[optind]);
 		return 2;
 	}
 	doc = load_result(argv[optind], &e);
-	if (!doc || output_open(&out, path, "output", true, &e)) {
+	if (!doc || door_open(&out, path, "output", DOOR_WHOLE, NULL, &e)) {
 		err_format(&e, text, sizeof(text));
 		fprintf(stderr, "iorig: report: %s\n", text);
 		json_decref(doc);
@@ -775,9 +775,9 @@ int report_main(int argc, char **argv)
 	json_decref(doc);
 	if (ret) {
 		ret = out.err ? -out.err : ret;
-		output_discard(&out);
+		door_discard(&out);
 	} else {
-		ret = output_close(&out);
+		ret = door_close(&out);
 	}
 	if (ret) {
 		fprintf(stderr, "iorig: report: writing %s: %s\n",

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "door.h"
 #include "job.h"
-#include "output.h"
 #include "target.h"
 #include "verify.h"
 #include "verify_int.h"
@@ -23,23 +23,41 @@
 #define STATE_MAGIC	"iorig-verify-state 1"
 #define DUMP_MAX	VERIFY_FIRST_MAX	/* blocks dumped per job clone */
 
-void verify_state_name(struct verify_ctx *v, const struct job *j)
+void verify_state_path(const struct job *j, char *buf, size_t len)
 {
 	char *p;
 
-	snprintf(v->state_path, sizeof(v->state_path), "%s.%u.verify-state",
-		 j->name ? j->name : "job", j->clone);
+	snprintf(buf, len, "%s.%u.verify-state", j->name ? j->name : "job",
+		 j->clone);
 	/* A job name is not a path: its '/' would name a directory. */
-	for (p = v->state_path; *p; p++)
+	for (p = buf; *p; p++)
 		if (*p == '/')
 			*p = '_';
+}
+
+void verify_state_name(struct verify_ctx *v, const struct job *j)
+{
+	verify_state_path(j, v->state_path, sizeof(v->state_path));
+}
+
+int verify_state_names(const struct job *j, struct door_names *l)
+{
+	char path[288];
+
+	/* verify_init keeps the map only for these (state.c) */
+	if (!j->verify || j->verify_only || !j->verify_state_save ||
+	    j->unlink)
+		return 0;
+	verify_state_path(j, path, sizeof(path));
+	return door_names_add(l, "verify_state_save", "%s", path);
 }
 
 int verify_state_save(struct verify_ctx *v, char *why, size_t whylen)
 {
 	uint64_t i, nw = (v->nblocks + 63) / 64, *words;
-	char line[160];
-	int fd, r, n;
+	struct door_out o;
+	struct err_rec e;
+	int r;
 
 	if (!v->ever)
 		return 0;
@@ -50,17 +68,21 @@ int verify_state_save(struct verify_ctx *v, char *why, size_t whylen)
 	}
 	for (i = 0; i < nw; i++)
 		words[i] = htole64(v->ever[i] & ~v->failed[i]);
-	n = snprintf(line, sizeof(line), STATE_MAGIC " bs=%" PRIu32
-		     " blocks=%" PRIu64 " run=%#" PRIx64 " gen=%" PRIu64 "-%"
-		     PRIu64 "\n", v->bs, v->nblocks, v->run_id, v->gen0,
-		     v->gen0 + v->pass);
-	fd = open(v->state_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-		  0644);
-	r = fd < 0 ? -errno : write_all(fd, line, (size_t)n);
-	if (!r)
-		r = write_all(fd, words, nw * sizeof(*words));
-	if (fd >= 0 && close(fd) && !r)
-		r = -errno;
+	/* whole or not at all: a failed save leaves the previous state */
+	r = door_open(&o, v->state_path, "verify_state_save", DOOR_WHOLE,
+		      v->tgt ? v->tgt->fence : NULL, &e);
+	if (r) {
+		free(words);
+		snprintf(why, whylen, "saving the verify state: %s: %s "
+			 "(verify_state_save=0 does without it)", v->state_path,
+			 e.msg);
+		return r;
+	}
+	fprintf(o.f, STATE_MAGIC " bs=%" PRIu32 " blocks=%" PRIu64 " run=%#"
+		PRIx64 " gen=%" PRIu64 "-%" PRIu64 "\n", v->bs, v->nblocks,
+		v->run_id, v->gen0, v->gen0 + v->pass);
+	fwrite(words, sizeof(*words), nw, o.f);
+	r = door_close(&o);
 	free(words);
 	if (r)
 		snprintf(why, whylen, "saving the verify state to %s: %s "
@@ -127,21 +149,23 @@ bool verify_state_has(const struct verify_ctx *v, uint64_t vblock)
 	return !v->loaded || (v->loaded[vblock / 64] >> (vblock % 64) & 1);
 }
 
-static void dump_file(const char *file, uint64_t off, const char *type,
-		      const void *buf, uint32_t len)
+static void dump_file(const struct verify_ctx *v, const char *file,
+		      uint64_t off, const char *type, const void *buf,
+		      uint32_t len)
 {
 	const char *base = strrchr(file, '/');
+	struct door_out o;
+	struct err_rec e;
 	char name[512];
-	int fd;
 
 	snprintf(name, sizeof(name), "%s.%" PRIu64 ".%s", base ? base + 1 :
 		 file, off, type);
-	fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return;
 	/* Best effort, as fio's: the mismatch is reported either way. */
-	(void)write_all(fd, buf, len);
-	close(fd);
+	if (door_open(&o, name, "verify_dump", DOOR_WHOLE, v->tgt->fence,
+		      &e))
+		return;
+	fwrite(buf, 1, len, o.f);
+	door_close(&o);
 }
 
 /*
@@ -162,7 +186,7 @@ void verify_dump_block(struct verify_ctx *v, const void *buf,
 		return;
 	v->ndumped++;
 	verify_where(v, b->vblock, &fi, &h.offset);
-	dump_file(v->tgt->files[fi].path, h.offset, "received", buf, v->bs);
+	dump_file(v, v->tgt->files[fi].path, h.offset, "received", buf, v->bs);
 	if (posix_memalign(&exp, 8, v->bs))
 		return;
 	h.seed = verify_file_seed(v->randseed, v->clone, fi);
@@ -172,6 +196,6 @@ void verify_dump_block(struct verify_ctx *v, const void *buf,
 		   res->hdr.run_id;
 	h.time_ns = res->has_hdr ? res->hdr.time_ns : 0;
 	verify_fill(&v->fmt, exp, v->bs, &h);
-	dump_file(v->tgt->files[fi].path, h.offset, "expected", exp, v->bs);
+	dump_file(v, v->tgt->files[fi].path, h.offset, "expected", exp, v->bs);
 	free(exp);
 }

@@ -1652,8 +1652,8 @@ void *worker_main(void *arg)
 	if (!ret)
 		ret = hints_setup(&s);
 	if (!ret) {
-		ret = iolog_open(&s.iolog, j, w->log_index, w->clk, msg,
-				 sizeof(msg));
+		ret = iolog_open(&s.iolog, j, w->log_index, w->clk,
+				 w->tgt->fence, msg, sizeof(msg));
 		if (!ret && (ret = iolog_files(s.iolog, w->tgt)))
 			snprintf(msg, sizeof(msg), "write_iolog: out of memory");
 		if (ret)

@@ -57,9 +57,9 @@ refused "option 'readonly': .*ioengine=filecreate, which creates its files" \
 	--name=r --filename=d/new --size=1m --ioengine=filecreate
 refused "option 'readonly': .*ioengine=filedelete, which deletes its files" \
 	--name=r --filename=d/new --size=1m --ioengine=filedelete
-refused "option 'readonly': .*maps a file for writing \\(mem=mmap:d/buf" \
+refused "option 'readonly': .*makes a file for its I/O buffers \\(mem=mmap:d/buf" \
 	--name=r --filename=d/full --size=1m --mem=mmap:d/buf
-refused "option 'readonly': .*maps a file for writing \\(mem=mmapshared:d/nb" \
+refused "option 'readonly': .*makes a file for its I/O buffers \\(mem=mmapshared:d/nb" \
 	--name=r --filename=d/full --size=1m --mem=mmapshared:d/nb
 refused "option 'readonly': .*writes or trims" \
 	--name=r --filename=d/full --size=1m --rw=randtrim

@@ -208,7 +208,7 @@ static int engine_help(const char *arg)
 static int fio_guards(const struct cli *c, const struct plan *p,
 		      struct err_rec *e)
 {
-	size_t i;
+	size_t i, n;
 
 	for (i = 0; c->readonly && i < p->njobs; i++) {
 		if (!rw_changes_data(p->jobs[i].rw))
@@ -218,10 +218,11 @@ static int fio_guards(const struct cli *c, const struct plan *p,
 			p->jobs[i].name);
 		return -EINVAL;
 	}
-	if (c->warnings_fatal && p->warnings.n) {
+	n = warn_loud(&p->warnings);
+	if (c->warnings_fatal && n) {
 		err_set(e, ERR_CMDLINE, 0, "warnings-fatal", "%zu warning%s "
 			"about the jobs (above); nothing was run",
-			p->warnings.n, p->warnings.n == 1 ? "" : "s");
+			n, n == 1 ? "" : "s");
 		return -EINVAL;
 	}
 	return 0;
@@ -771,6 +772,8 @@ int main(int argc, char **argv)
 		code = fail(&e);
 		goto out;
 	}
+	/* as fio, fio's warnings only (the report keeps them all) */
+	p.warnings.as_fio = c.fio_mode;
 	warn_print(&p.warnings, stderr);
 	if (act_table(&c, &p, &act, &e) || fio_guards(&c, &p, &e)) {
 		code = fail(&e);

@@ -893,6 +893,7 @@ int run_plan_watched(const struct plan *p, const atomic_int *stop,
 
 	memset(r, 0, sizeof(*r));
 	warn_init(&r->warnings, stderr);
+	r->warnings.as_fio = p->warnings.as_fio;
 	warn_copy(&r->warnings, &p->warnings);
 	r->plan = p;
 	{

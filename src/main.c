@@ -484,18 +484,19 @@ static int rank_output(const struct cli *c, const struct peers *pe,
 static int peers_report(const struct cli *c, struct run_result *r,
 			struct output *out, struct peers *pe)
 {
+	const struct report_format *fmts[REPORT_FORMATS_MAX];
 	char *json = NULL, formats[256] = "";
-	size_t len = 0, i;
+	size_t len = 0, i, nf;
 	FILE *m = open_memstream(&json, &len);
 	int code, ret = m ? report_json(m, r) : -ENOMEM;
 
 	if (m && fclose(m))
 		ret = ret ? ret : -ENOMEM;
-	for (i = 0; i < report_nformats; i++)
-		if (c->formats & (1u << i))
-			snprintf(formats + strlen(formats),
-				 sizeof(formats) - strlen(formats), "%s%s",
-				 formats[0] ? "," : "", report_formats[i].name);
+	nf = report_formats_ordered(c->formats, fmts);
+	for (i = 0; i < nf; i++)
+		snprintf(formats + strlen(formats),
+			 sizeof(formats) - strlen(formats), "%s%s",
+			 formats[0] ? "," : "", fmts[i]->name);
 	if (ret) {
 		fprintf(stderr, "iorig: rank %d: its JSON result: %s\n",
 			pe->rank, strerror(-ret));
@@ -521,7 +522,8 @@ static int report(const struct cli *c, struct run_result *r,
 		  struct output *out, struct peers *pe)
 {
 	static char fio_version[64];
-	size_t i;
+	const struct report_format *fmts[REPORT_FORMATS_MAX];
+	size_t i, nf;
 	int ret;
 
 	for (i = 0; i < r->plan->njobs; i++) {
@@ -559,9 +561,9 @@ static int report(const struct cli *c, struct run_result *r,
 	r->terse_version = c->terse_version;
 	if (pe)
 		return peers_report(c, r, out, pe);
-	for (i = 0, ret = 0; i < report_nformats && !ret; i++)
-		if (c->formats & (1u << i))
-			ret = report_formats[i].write(out->f, r);
+	nf = report_formats_ordered(c->formats, fmts);
+	for (i = 0, ret = 0; i < nf && !ret; i++)
+		ret = fmts[i]->write(out->f, r);
 	if (ret) {
 		/* The stream keeps the first write's errno; else the writer's. */
 		ret = out->err ? -out->err : ret;

@@ -993,6 +993,7 @@ void run_result_free(struct run_result *r)
 	for (i = 0; r->stats && r->plan && i < r->plan->njobs; i++) {
 		ival_series_put(r->stats[i].intervals);
 		steady_free(r->stats[i].steady);
+		prio_stats_free(r->stats[i].prio);
 	}
 	free(r->stats);
 	free(r->ran);

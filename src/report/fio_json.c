@@ -133,13 +133,50 @@ static void put_samples(struct jw *c, json_t *o, const struct dir_stats *d,
 }
 
 /*
+ * cmdprio: "prios", one member per I/O priority that has I/Os, with its
+ * class, its level and its latencies (lat_ns with lat_percentiles=1, else
+ * clat_ns), as fio gives them when two priorities or more have I/Os; n
+ * entries v (NULL: none).
+ */
+static void put_prios(struct jw *c, json_t *o, const struct prio_stats *ps,
+		      unsigned pd, const struct job *j, bool plus)
+{
+	unsigned i, used = 0;
+	json_t *a, *e;
+
+	for (i = 0; ps && i < ps->n[pd]; i++)
+		used += ps->v[pd][i].h.count != 0;
+	if (used < 2)
+		return;
+	a = json_array();
+	for (i = 0; a && i < ps->n[pd]; i++) {
+		const struct prio_lat *p = &ps->v[pd][i];
+
+		if (!p->h.count)
+			continue;
+		e = json_object();
+		if (!e)
+			break;
+		jw_put(c, e, "prioclass", json_integer(p->ioprio >> 13));
+		jw_put(c, e, "prio", json_integer(p->ioprio & 7));
+		jw_put(c, e, ps->lat ? "lat_ns" : "clat_ns",
+		       f_lat(c, &p->h, j, j->clat_percentiles ||
+			     j->lat_percentiles, plus));
+		jw_push(c, a, e);
+	}
+	jw_put(c, o, "prios", a);
+}
+
+/*
  * One direction. runtime_ns is the unit's; a direction without I/O has
  * runtime 0, as in fio. d NULL: a direction without figures. group_bps:
- * the reporting group's aggregate bandwidth that direction (bw_agg).
+ * the reporting group's aggregate bandwidth that direction (bw_agg). ps:
+ * the unit's latencies per priority (NULL: none), direction pd of it.
  */
 static json_t *f_dir(struct jw *c, const struct dir_stats *d,
 		     uint64_t runtime_ns, const struct job *j, bool plus,
-		     double group_bps)
+		     double group_bps, const struct prio_stats *ps,
+		     unsigned pd)
 {
 	static const struct dir_stats none;
 	json_t *o = json_object();
@@ -166,6 +203,8 @@ static json_t *f_dir(struct jw *c, const struct dir_stats *d,
 	       j && j->clat_percentiles, plus));
 	jw_put(c, o, "lat_ns", f_lat(c, &d->lat, j, j && j->lat_percentiles,
 				     plus));
+	if (j)
+		put_prios(c, o, ps, pd, j, plus);
 	put_samples(c, o, d, group_bps);
 	return o;
 }
@@ -390,23 +429,33 @@ static uint64_t unit_elapsed_s(const struct run_result *r,
  * read, write, trim; with unified_rw_reporting=mixed one "mixed" instead,
  * with both, "mixed" after them, as fio gives them.
  */
-static void put_dirs(struct jw *c, json_t *o, const struct job_stats *s,
-		     const struct job *j, bool plus,
-		     const struct result_set *rs)
+static void put_dirs(struct jw *c, json_t *o, const struct run_result *r,
+		     const struct result_set *rs, int unit, bool plus)
 {
 	static const char *const names[] = { "read", "write", "trim" };
+	const struct job_stats *s = &rs->units[unit].stats;
+	const struct job *j = rs->units[unit].job;
+	struct prio_stats *ps = NULL;
 	struct dir_stats mixed;
 	int d;
 
+	if (j->unified_rw_reporting != UNIFIED_MIXED &&
+	    result_unit_prios(r, rs, unit, false, &ps))
+		c->failed = true;
 	for (d = 0; d < DDIR_NR &&
 	     j->unified_rw_reporting != UNIFIED_MIXED; d++)
 		jw_put(c, o, names[d], f_dir(c, &s->dir[d], s->runtime_ns, j,
-					     plus, fio_group_bw(rs, j, d)));
+					     plus, fio_group_bw(rs, j, d), ps,
+					     (unsigned)d));
+	prio_stats_free(ps);
 	if (j->unified_rw_reporting == UNIFIED_NONE)
 		return;
+	if (result_unit_prios(r, rs, unit, true, &ps))
+		c->failed = true;
 	stats_mixed(&mixed, s);
 	jw_put(c, o, "mixed", f_dir(c, &mixed, s->runtime_ns, j, plus,
-				    fio_group_bw(rs, j, DDIR_NR)));
+				    fio_group_bw(rs, j, DDIR_NR), ps, 0));
+	prio_stats_free(ps);
 }
 
 /*
@@ -472,7 +521,7 @@ static json_t *f_job(struct jw *c, const struct run_result *r,
 	jw_put(c, o, "eta", json_integer(0));
 	jw_put(c, o, "elapsed", jw_u64(unit_elapsed_s(r, u)));
 	put_opts(c, o, "job options", f_job_opts(c, r, j));
-	put_dirs(c, o, s, j, plus, rs);
+	put_dirs(c, o, r, rs, (int)(u - rs->units), plus);
 	jw_put(c, o, "sync", f_sync(c, &s->sync, j, plus));
 	put_cpu(c, o, u, u->stats.nclones ? rt_ns : 0);
 	stats_depth_fold(&s->depth, sub, cmp);

@@ -89,6 +89,9 @@ struct wstate {
 	bool cmdprio;
 	struct cmdprio_tab cp[2];
 	struct gen_rng cp_rng;
+	/* ... and the latencies per priority (stats.h), handed to the
+	 * stats with the figures (ctl_figures); NULL without cmdprio */
+	struct prio_stats *prio;
 	struct cpu_usage cpu0;		/* the job thread at measure start */
 	struct cpu_usage eng_cpu0;	/* the engine's threads, likewise */
 	bool engine_failed;		/* its I/Os cannot be drained */

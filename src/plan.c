@@ -27,6 +27,7 @@
 #include "cpuio.h"
 #include "e4defrag.h"
 #include "neteng.h"
+#include "steady.h"
 #include "verify.h"
 
 #define PLAN_MAX_JOBS	4096
@@ -1232,10 +1233,55 @@ out:
 	return ret;
 }
 
+/* The steady-state settings of two jobs are the same (none, or the
+ * same criterion, window, ramp and interval). */
+static bool same_steady(const struct job *a, const struct job *b)
+{
+	struct steady_crit ca, cb;
+	bool on_a = a->ss_dur_ns && a->steadystate,
+	     on_b = b->ss_dur_ns && b->steadystate;
+
+	if (!on_a || !on_b)
+		return on_a == on_b;
+	return !steady_parse(a->steadystate, &ca, NULL, 0) &&
+	       !steady_parse(b->steadystate, &cb, NULL, 0) &&
+	       ca.kind == cb.kind && ca.limit == cb.limit &&
+	       ca.pct == cb.pct && a->ss_dur_ns == b->ss_dur_ns &&
+	       a->ss_ramp_ns == b->ss_ramp_ns &&
+	       a->ss_interval_ns == b->ss_interval_ns;
+}
+
+/*
+ * group_reporting judges a reporting group's steady state on all its
+ * jobs together (steady.h): they must agree on it, as fio requires.
+ */
+static int check_steady_group(const struct plan *p, size_t i,
+			      struct err_rec *e)
+{
+	const struct job *j = &p->jobs[i], *o;
+	size_t k;
+
+	for (k = 0; k < i && j->group_reporting; k++) {
+		o = &p->jobs[k];
+		if (!o->group_reporting || o->group != j->group ||
+		    o->wait_group != j->wait_group || same_steady(j, o))
+			continue;
+		err_set(e, j->section_file, j->section_line, "steadystate",
+			"job '%s' and job '%s' report together "
+			"(group_reporting) but differ in steadystate, ss_dur, "
+			"ss_ramp or ss_interval: the group is judged as one, "
+			"so they must agree (fio refuses it too)", o->name,
+			j->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /*
  * wait_for=NAME names another job that runs before or with this one (one
  * that --section left out runs not at all: nothing to wait for); a
- * steady-state window holds at least one sample.
+ * steady-state window holds at least one sample, and a reporting group
+ * judged together agrees on it.
  */
 static int check_runctl(const struct plan *p, bool filtered,
 			struct err_rec *e)
@@ -1252,6 +1298,8 @@ static int check_runctl(const struct plan *p, bool filtered,
 				"one ss_interval");
 			return -EINVAL;
 		}
+		if (check_steady_group(p, i, e))
+			return -EINVAL;
 		if (!j->wait_for)
 			continue;
 		found = later = false;

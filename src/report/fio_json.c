@@ -460,15 +460,21 @@ static void put_dirs(struct jw *c, json_t *o, const struct run_result *r,
 
 /*
  * fio's "steadystate": the criterion as text, the window's duration in
- * seconds, whether attained, the last criterion value, the samples
- * (oldest first; bw in bytes/s as fio's) and their means.
+ * seconds, whether attained, the last criterion value and the figure it
+ * was made of (the other 0, as fio computes only that one), the window's
+ * samples (oldest first; bw in bytes/s as fio's) and their means, over
+ * the whole window as fio gives them: a window not yet full is padded
+ * with zeros (all zeros when the job never left ss_ramp).
  */
 static json_t *f_steady(struct jw *c, const struct steady_rec *r)
 {
 	json_t *o = json_object(), *data = json_object();
 	json_t *iops = json_array(), *bw = json_array();
+	uint64_t sum_bw = 0, sum_iops = 0;
+	long long v_bw, v_iops;
 	char buf[64];
 	unsigned k;
+	bool slope;
 
 	if (!o || !data || !iops || !bw) {
 		json_decref(o);
@@ -485,18 +491,19 @@ static json_t *f_steady(struct jw *c, const struct steady_rec *r)
 	snprintf(buf, sizeof(buf), "%f%s", r->criterion,
 		 r->crit.pct ? "%" : "");
 	jw_put(c, o, "criterion", jw_str(buf));
-	jw_put(c, o, "max_deviation", jw_real(r->deviation));
-	jw_put(c, o, "slope", jw_real(r->slope));
-	for (k = 0; k < r->count; k++) {
-		jw_push(c, bw, jw_u64((uint64_t)llround(
-			r->bw[steady_at(r, k)])));
-		jw_push(c, iops, jw_u64((uint64_t)llround(
-			r->iops[steady_at(r, k)])));
+	slope = steady_is_slope(r->crit.kind);
+	jw_put(c, o, "max_deviation", jw_real(slope ? 0.0 : r->deviation));
+	jw_put(c, o, "slope", jw_real(slope ? r->slope : 0.0));
+	for (k = 0; k < r->n; k++) {
+		v_bw = k < r->count ? llround(r->bw[steady_at(r, k)]) : 0;
+		v_iops = k < r->count ? llround(r->iops[steady_at(r, k)]) : 0;
+		jw_push(c, bw, jw_u64((uint64_t)v_bw));
+		jw_push(c, iops, jw_u64((uint64_t)v_iops));
+		sum_bw += (uint64_t)v_bw;
+		sum_iops += (uint64_t)v_iops;
 	}
-	jw_put(c, data, "bw_mean", jw_u64((uint64_t)llround(
-		steady_mean(r, r->bw))));
-	jw_put(c, data, "iops_mean", jw_u64((uint64_t)llround(
-		steady_mean(r, r->iops))));
+	jw_put(c, data, "bw_mean", jw_u64(r->n ? sum_bw / r->n : 0));
+	jw_put(c, data, "iops_mean", jw_u64(r->n ? sum_iops / r->n : 0));
 	jw_put(c, data, "iops", iops);
 	jw_put(c, data, "bw", bw);
 	jw_put(c, o, "data", data);

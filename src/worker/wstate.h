@@ -196,6 +196,8 @@ struct wstate {
 	uint64_t ss_prev_t, ss_prev_ios, ss_prev_bytes;
 	uint64_t ss_prev_lat_n, ss_prev_lat_sum;
 	bool ss_based;			/* ss_prev_* hold a baseline */
+	uint64_t ss_k;			/* the next sample's index (from 0
+					 * after the baseline) */
 	/* --progress: totals of the phases before the last measure_start */
 	uint64_t live_ios[DDIR_NR], live_bytes[DDIR_NR];
 };

@@ -27,6 +27,9 @@ struct plan {
 
 struct plan_filter {
 	const char **sections;	/* --section names, NULL-terminated or NULL */
+	/* --parse-only: [global] options alone (or nothing) are a plan of
+	 * no job, their values checked, as fio takes them */
+	bool globals_ok;
 };
 
 /*

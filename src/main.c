@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -31,6 +32,7 @@
 #include "progress.h"
 #include "report.h"
 #include "run.h"
+#include "steady.h"
 #include "stream.h"
 
 #ifndef IORIG_VERSION
@@ -142,6 +144,53 @@ static int build_doc(const struct cli *c, struct raw_doc *doc,
 	return ret ? ret : bad;
 }
 
+/* --debug=parse: a steadystate criterion as understood, in fio's words
+ * (its t/steadystate_tests.py looks for them). */
+static void debug_steady(const char *val)
+{
+	struct steady_crit c;
+
+	if (!val || steady_parse(val, &c, NULL, 0))
+		return;		/* the plan says what is wrong */
+	if (c.pct)
+		printf("parse: set steady state threshold to %f%%\n", c.limit);
+	else if (c.kind <= SS_IOPS_SLOPE)
+		printf("parse: set steady state IOPS threshold to %f\n",
+		       c.limit);
+	else if (c.kind <= SS_BW_SLOPE)
+		printf("parse: set steady state BW threshold to %lld\n",
+		       (long long)llround(c.limit));
+	else
+		printf("parse: set steady state latency threshold to %f ns\n",
+		       c.limit);
+}
+
+/*
+ * --debug=parse (fio's parser logging, on stdout as fio's): each option
+ * as read, in order, with where it came from; before the run, so flushed.
+ */
+static void debug_parse(const struct raw_doc *doc)
+{
+	const struct raw_section *sec;
+	const struct raw_opt *o;
+	const struct opt_def *d;
+	size_t i, k;
+
+	for (i = 0; i < doc->nsecs; i++) {
+		sec = &doc->secs[i];
+		for (k = 0; k < sec->nopts; k++) {
+			o = &sec->opts[k];
+			printf("parse: %s:%d: [%s] %s%s%s\n", o->file, o->line,
+			       sec->name, o->name, o->value ? "=" : "",
+			       o->value ? o->value : "");
+			d = options_find(o->name);
+			if (d && !strcmp(d->name, "steadystate"))
+				debug_steady(o->value);
+		}
+	}
+	fflush(stdout);
+}
+
 static void print_plan(const struct plan *p)
 {
 	size_t i;
@@ -248,6 +297,10 @@ static int info_only(const struct cli *c)
 	}
 	if (c->enghelp)
 		return engine_help(c->enghelp_arg);
+	if (c->debug_help) {
+		cli_debug_list(stdout);
+		return EXIT_OK;
+	}
 	if (c->profile) {
 		if (!profile_print_cmdhelp(stdout, c->profile, c->cmdhelp_opt))
 			return EXIT_OK;
@@ -747,7 +800,7 @@ int main(int argc, char **argv)
 		code = fail(&e);
 		goto out;
 	}
-	if (c.help || c.version || c.cmdhelp || c.enghelp) {
+	if (c.help || c.version || c.cmdhelp || c.enghelp || c.debug_help) {
 		code = stdout_checked(info_only(&c));
 		goto out;
 	}
@@ -764,9 +817,12 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	filter.sections = c.sections;
+	filter.globals_ok = c.parse_only;
 	if (!err_list_init(&errs))
 		err_collect(&errs);
 	ret = build_doc(&c, &doc, &e);
+	if (c.debug & cli_debug_bit("parse"))
+		debug_parse(&doc);
 	/* After errors that were collected, the options are still read. */
 	if (!ret || (ret == -EINVAL && err_count(&e) && !errs.full))
 		ret = plan_build(&p, &doc, &filter, &e) || ret;

@@ -1351,7 +1351,7 @@ int plan_build(struct plan *p, const struct raw_doc *doc,
 {
 	const struct raw_opt **opts;
 	size_t si, total = 0, before = err_count(e);
-	bool failed = false;
+	bool failed = false, globals;
 	int ret = 0;
 
 	memset(p, 0, sizeof(*p));
@@ -1372,10 +1372,15 @@ int plan_build(struct plan *p, const struct raw_doc *doc,
 			ret = 0;
 		}
 	}
-	free(opts);
 	if (!ret && (failed || before))
 		ret = -EINVAL;	/* e: the last error found */
-	if (!ret && !p->njobs) {
+	/* No job section: the last [global] with those before it holds
+	 * every option, checked as a job's */
+	globals = !ret && !p->njobs && f && f->globals_ok && !f->sections;
+	if (globals && doc->nsecs)
+		ret = build_job(p, doc, doc->nsecs - 1, opts, true, e);
+	free(opts);
+	if (!ret && !p->njobs && !globals) {
 		err_set(e, "", 0, "", f && f->sections ? "no job matches "
 			"--section" : "no jobs: give a job file or --name=NAME "
 			"with options");

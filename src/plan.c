@@ -1375,9 +1375,10 @@ int plan_build(struct plan *p, const struct raw_doc *doc,
 	if (!ret && (failed || before))
 		ret = -EINVAL;	/* e: the last error found */
 	/* No job section: the last [global] with those before it holds
-	 * every option, checked as a job's */
-	globals = !ret && !p->njobs && f && f->globals_ok && !f->sections;
-	if (globals && doc->nsecs)
+	 * every option, checked as a job's (nothing at all: no jobs) */
+	globals = !ret && !p->njobs && f && f->globals_ok && !f->sections &&
+		  doc->nsecs;
+	if (globals)
 		ret = build_job(p, doc, doc->nsecs - 1, opts, true, e);
 	free(opts);
 	if (!ret && !p->njobs && !globals) {

@@ -28,6 +28,21 @@ struct cli_opt {
 
 extern const struct cli_opt cli_options[];	/* ends with name NULL */
 
+/*
+ * fio's --debug types (its debug_levels), each taken with what iorig
+ * prints for it: prints NULL is nothing (iorig has no tracing of that
+ * kind). Bit i of cli.debug is cli_debug_types[i]. Ends with name NULL.
+ */
+struct cli_debug_type {
+	const char *name;
+	const char *prints;
+};
+extern const struct cli_debug_type cli_debug_types[];
+/* The bit of type name in cli.debug (0: not a type). */
+unsigned cli_debug_bit(const char *name);
+/* --debug=help: the types and what each prints, on f. */
+void cli_debug_list(FILE *f);
+
 struct cli {
 	int argc;
 	char **argv;
@@ -63,6 +78,8 @@ struct cli {
 	bool showcmd;			/* --showcmd: job files as commands */
 	const char *inflate_log;	/* --inflate-log=FILE, or NULL */
 	bool warnings_fatal;		/* --warnings-fatal */
+	unsigned debug;			/* --debug=TYPE,...: cli_debug_types */
+	bool debug_help;		/* --debug=help or ?: list them */
 	bool enghelp;			/* --enghelp[=ENGINE[,OPTION]] */
 	const char *enghelp_arg;	/* NULL: list the engines */
 	uint64_t eta_interval_ns;	/* --eta-interval; 0: the default */

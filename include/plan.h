@@ -27,6 +27,9 @@ struct plan {
 
 struct plan_filter {
 	const char **sections;	/* --section names, NULL-terminated or NULL */
+	/* --parse-only: [global] options alone are a plan of no job, their
+	 * values checked, as fio takes them (nothing at all: no jobs) */
+	bool globals_ok;
 };
 
 /*

@@ -20,10 +20,15 @@ struct report_format {
 	const char *name;		/* --output-format=NAME */
 	const char *help;		/* one line for --help */
 	int (*write)(FILE *f, const struct run_result *r);
+	/* Where it is written among several (lowest first): fio's order
+	 * (terse, then its JSON, then normal), then iorig's own. */
+	unsigned order;
 };
 
 extern const struct report_format report_formats[];
 extern const unsigned report_nformats;
+/* A set of formats is a bit mask of the table's rows (--output-format). */
+#define REPORT_FORMATS_MAX 32
 
 /* The format called name, or NULL. */
 const struct report_format *report_format_find(const char *name);
@@ -33,6 +38,14 @@ const struct report_format *report_format_find(const char *name);
  */
 void report_format_names(char *buf, size_t len, const char *sep,
 			 const char *last);
+/*
+ * The formats of set (bits indexed as report_formats) in the order they
+ * are written, into out[REPORT_FORMATS_MAX]; returns how many. fio-json is
+ * left out with json+, which is fio's JSON with the bins (one document,
+ * as fio writes for --output-format=json,json+).
+ */
+unsigned report_formats_ordered(unsigned set,
+				const struct report_format **out);
 
 int report_text(FILE *f, const struct run_result *r);
 int report_table(FILE *f, const struct run_result *r);

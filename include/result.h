@@ -132,6 +132,17 @@ void result_unit_run(const struct run_result *r, const struct result_set *s,
 		     int unit, unsigned run, struct result_unit *out);
 
 /*
+ * cmdprio's latencies per I/O priority of unit `unit` of s (stats.h),
+ * its clones' merged as fio's group_reporting merges them (by priority,
+ * the first clone's order first); mixed: reads and writes as one
+ * direction (unified_rw_reporting), in out->v[0]. *out is NULL when no
+ * clone has any; else the caller frees it (prio_stats_free). 0, or
+ * -ENOMEM.
+ */
+int result_unit_prios(const struct run_result *r, const struct result_set *s,
+		      int unit, bool mixed, struct prio_stats **out);
+
+/*
  * One unit's headline figures, as the table shows them and the JSON
  * "summary" carries them. CPU columns are process-wide (RUSAGE_SELF) over
  * the unit's phase, so they include io_uring's kernel-side threads and the

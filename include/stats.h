@@ -111,6 +111,57 @@ struct dir_stats {
 };
 
 /*
+ * cmdprio (fio's per-priority figures): the latencies of each I/O
+ * priority a direction's I/Os went at, for reads and writes that cmdprio
+ * gives a priority to (trims never have one). Entry 0 is the job's own
+ * priority (procattr_ioprio: the I/Os cmdprio left alone), the others
+ * each value cmdprio gives once, in the order first met. The latency
+ * kept is fio's: lat with lat_percentiles=1, else clat.
+ */
+struct prio_lat {
+	uint16_t ioprio;	/* class << 13 | hint << 3 | level */
+	struct hist h;
+};
+
+struct prio_stats {
+	bool lat;		/* h is lat, else clat */
+	unsigned n[DDIR_NR];
+	struct prio_lat *v[DDIR_NR];
+};
+
+/* An empty set with no entry; NULL when out of memory. */
+struct prio_stats *prio_stats_new(bool lat);
+void prio_stats_free(struct prio_stats *p);
+/* The entry of ioprio in direction d, added (empty) when missing: 0, or
+ * -ENOMEM. */
+int prio_stats_entry(struct prio_stats *p, unsigned d, uint16_t ioprio);
+/* Every histogram emptied, the entries kept. */
+void prio_stats_reset(struct prio_stats *p);
+/* *dst (NULL: made) += src's entries of direction sd into dd, matched by
+ * ioprio: 0, or -ENOMEM. */
+int prio_stats_merge(struct prio_stats **dst, unsigned dd,
+		     const struct prio_stats *src, unsigned sd);
+
+/* Hot path: one completion of direction d at priority ioprio (0: the
+ * job's own, entry 0); a priority without an entry is not counted. */
+static inline void prio_stats_add(struct prio_stats *p, unsigned d,
+				  uint16_t ioprio, uint64_t ns)
+{
+	unsigned i;
+
+	if (!ioprio) {
+		if (p->n[d])
+			hist_add(&p->v[d][0].h, ns);
+		return;
+	}
+	for (i = 0; i < p->n[d]; i++)
+		if (p->v[d][i].ioprio == ioprio) {
+			hist_add(&p->v[d][i].h, ns);
+			return;
+		}
+}
+
+/*
  * A job clone's result, or the sum of several (group_reporting, groups).
  * runtime_ns is the measured phase (after ramp_time) of the clone, which
  * began at start_ns (clock_mono_ns). Merged results of clones that ran in
@@ -182,6 +233,12 @@ struct job_stats {
 	 * a merge borrows the first clone's.
 	 */
 	struct steady_rec *steady;
+	/*
+	 * cmdprio: the latencies per I/O priority, or NULL. A clone's
+	 * own (run_result_free frees it); merges leave it alone:
+	 * result_unit_prios merges a unit's.
+	 */
+	struct prio_stats *prio;
 };
 
 void stats_init(struct job_stats *s);

@@ -28,6 +28,12 @@ struct warn_list {
 	struct warn_item *v;
 	size_t n;
 	FILE *echo;		/* each new warning goes there too; NULL: no */
+	/*
+	 * Invoked as fio: only the warnings fio 3.33 also gives in the same
+	 * case (warn_fio_says) are echoed or printed; the others are kept
+	 * for the report all the same.
+	 */
+	bool as_fio;
 };
 
 void warn_init(struct warn_list *w, FILE *echo);
@@ -40,7 +46,12 @@ void warn_vadd(struct warn_list *w, const char *code, const char *job,
 	       const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
 /* Adds every warning of from (not echoed again). */
 void warn_copy(struct warn_list *w, const struct warn_list *from);
-/* "iorig: warning: MESSAGE" for each, on f. */
+/* "iorig: warning: MESSAGE" for each that w says aloud, on f. */
 void warn_print(const struct warn_list *w, FILE *f);
+/* Does fio 3.33 speak up (a warning or an error on stderr) in the case
+ * the warning code is about? */
+bool warn_fio_says(const char *code);
+/* The warnings of w said aloud: all of them, or as fio only fio's. */
+size_t warn_loud(const struct warn_list *w);
 
 #endif

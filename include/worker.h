@@ -118,6 +118,11 @@ struct worker {
 	size_t npeers;
 	unsigned together;		/* clones started with this one (it
 					 * too): the CPUs they share */
+	/* steadystate under group_reporting: the reporting group's record,
+	 * judged on all its clones, and this clone's place in it; NULL:
+	 * judged alone (steady.h) */
+	struct steady_group *ssg;
+	unsigned ssg_idx;
 };
 
 /* The thread body; returns NULL. Errors land in w->stats->err. */

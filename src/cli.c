@@ -102,9 +102,9 @@ const struct cli_opt cli_options[] = {
 	{ "latency-log", 0, CLI_ARG_REQUIRED, "FILE",
 	  "Refused, as fio refuses it (deprecated)",
 	  "fio deprecated and refuses it too; use write_lat_log= on the jobs" },
-	{ "debug", 0, CLI_ARG_REQUIRED, "WHAT",
-	  "Refused: no debug tracing",
-	  "iorig has no debug tracing; strace -f shows its system calls" },
+	{ "debug", 'd', CLI_ARG_REQUIRED, "TYPE[,TYPE...]",
+	  "fio's debug types (help lists them): parse prints the job "
+	  "options as read; the others print nothing", NULL },
 	{ "inflate-log", 0, CLI_ARG_REQUIRED, "LOG",
 	  "Print LOG, a log written with log_store_compressed=1 (.fz), as "
 	  "the lines of the plain log, as fio does; run nothing", NULL },
@@ -345,6 +345,84 @@ static int profile_done(const struct cli *c, struct err_rec *e)
 	return -EINVAL;
 }
 
+const struct cli_debug_type cli_debug_types[] = {
+	{ "process", NULL }, { "file", NULL }, { "io", NULL },
+	{ "mem", NULL }, { "blktrace", NULL }, { "verify", NULL },
+	{ "random", NULL },
+	{ "parse", "the job options as read (file, line, section, value) "
+	  "and each steadystate criterion as understood, on stdout before "
+	  "anything else" },
+	{ "diskutil", NULL }, { "job", NULL }, { "mutex", NULL },
+	{ "profile", NULL }, { "time", NULL }, { "net", NULL },
+	{ "rate", NULL }, { "compress", NULL }, { "steadystate", NULL },
+	{ "helperthread", NULL }, { "zbd", NULL },
+	{ NULL, NULL },
+};
+
+unsigned cli_debug_bit(const char *name)
+{
+	unsigned i;
+
+	for (i = 0; cli_debug_types[i].name; i++)
+		if (!strcmp(cli_debug_types[i].name, name))
+			return 1u << i;
+	return 0;
+}
+
+void cli_debug_list(FILE *f)
+{
+	unsigned i;
+
+	fprintf(f, "fio's debug types (--debug=TYPE[,TYPE...], all, "
+		"job:N):\n");
+	for (i = 0; cli_debug_types[i].name; i++)
+		fprintf(f, "  %-13s %s\n", cli_debug_types[i].name,
+			cli_debug_types[i].prints ? cli_debug_types[i].prints :
+			"nothing (iorig has no such tracing)");
+}
+
+/*
+ * --debug=TYPE[,TYPE...]: fio's types (all, job:N too) are taken; what
+ * is not one has no meaning and is refused. help or ?: list them.
+ */
+static int set_debug(struct cli *c, const char *val, struct err_rec *e)
+{
+	const char *p = val, *end;
+	char name[32];
+	unsigned bit;
+	size_t len;
+	char *num;
+
+	if (!strcmp(val, "help") || !strcmp(val, "?")) {
+		c->debug_help = true;
+		return 0;
+	}
+	for (;; p = end + 1) {
+		end = strchr(p, ',');
+		len = end ? (size_t)(end - p) : strlen(p);
+		snprintf(name, sizeof(name), "%.*s", (int)len, p);
+		bit = len < sizeof(name) ? cli_debug_bit(name) : 0;
+		if (!strcmp(name, "all")) {
+			bit = ~0u;
+		} else if (!strncmp(name, "job:", 4)) {
+			/* fio's debugging of job N alone: nothing here */
+			(void)strtoul(name + 4, &num, 10);
+			bit = num != name + 4 && !*num ?
+			      cli_debug_bit("job") : 0;
+		}
+		if (!bit) {
+			err_set(e, CLI_FILE, 0, "debug", "'%.*s' is not one of "
+				"fio's debug types; expected TYPE[,TYPE...] "
+				"(--debug=help lists them), all or job:N",
+				(int)len, p);
+			return -EINVAL;
+		}
+		c->debug |= bit;
+		if (!end)
+			return 0;
+	}
+}
+
 static int act(struct cli *c, const struct cli_opt *o, const char *val,
 	       size_t *nsec, struct err_rec *e)
 {
@@ -422,6 +500,8 @@ static int act(struct cli *c, const struct cli_opt *o, const char *val,
 		c->readonly = true;
 	} else if (!strcmp(n, "warnings-fatal")) {
 		c->warnings_fatal = true;
+	} else if (!strcmp(n, "debug")) {
+		return set_debug(c, val, e);
 	} else if (!strcmp(n, "eta-interval")) {
 		return eta_time(n, val, 250000000ull, &c->eta_interval_ns, e);
 	} else if (!strcmp(n, "eta-newline")) {

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -33,6 +34,7 @@
 #include "progress.h"
 #include "report.h"
 #include "run.h"
+#include "steady.h"
 #include "stream.h"
 
 #ifndef IORIG_VERSION
@@ -144,6 +146,53 @@ static int build_doc(const struct cli *c, struct raw_doc *doc,
 	return ret ? ret : bad;
 }
 
+/* --debug=parse: a steadystate criterion as understood, in fio's words
+ * (its t/steadystate_tests.py looks for them). */
+static void debug_steady(const char *val)
+{
+	struct steady_crit c;
+
+	if (!val || steady_parse(val, &c, NULL, 0))
+		return;		/* the plan says what is wrong */
+	if (c.pct)
+		printf("parse: set steady state threshold to %f%%\n", c.limit);
+	else if (c.kind <= SS_IOPS_SLOPE)
+		printf("parse: set steady state IOPS threshold to %f\n",
+		       c.limit);
+	else if (c.kind <= SS_BW_SLOPE)
+		printf("parse: set steady state BW threshold to %lld\n",
+		       (long long)llround(c.limit));
+	else
+		printf("parse: set steady state latency threshold to %f ns\n",
+		       c.limit);
+}
+
+/*
+ * --debug=parse (fio's parser logging, on stdout as fio's): each option
+ * as read, in order, with where it came from; before the run, so flushed.
+ */
+static void debug_parse(const struct raw_doc *doc)
+{
+	const struct raw_section *sec;
+	const struct raw_opt *o;
+	const struct opt_def *d;
+	size_t i, k;
+
+	for (i = 0; i < doc->nsecs; i++) {
+		sec = &doc->secs[i];
+		for (k = 0; k < sec->nopts; k++) {
+			o = &sec->opts[k];
+			printf("parse: %s:%d: [%s] %s%s%s\n", o->file, o->line,
+			       sec->name, o->name, o->value ? "=" : "",
+			       o->value ? o->value : "");
+			d = options_find(o->name);
+			if (d && !strcmp(d->name, "steadystate"))
+				debug_steady(o->value);
+		}
+	}
+	fflush(stdout);
+}
+
 static void print_plan(const struct plan *p)
 {
 	size_t i;
@@ -246,7 +295,7 @@ static int fio_guards(const struct cli *c, const struct plan *p,
 {
 	const char *why;
 	char buf[320];
-	size_t i;
+	size_t i, n;
 
 	for (i = 0; c->readonly && i < p->njobs; i++) {
 		why = readonly_why(&p->jobs[i], buf, sizeof(buf));
@@ -256,10 +305,11 @@ static int fio_guards(const struct cli *c, const struct plan *p,
 			"--readonly forbids", p->jobs[i].name, why);
 		return -EINVAL;
 	}
-	if (c->warnings_fatal && p->warnings.n) {
+	n = warn_loud(&p->warnings);
+	if (c->warnings_fatal && n) {
 		err_set(e, ERR_CMDLINE, 0, "warnings-fatal", "%zu warning%s "
 			"about the jobs (above); nothing was run",
-			p->warnings.n, p->warnings.n == 1 ? "" : "s");
+			n, n == 1 ? "" : "s");
 		return -EINVAL;
 	}
 	return 0;
@@ -285,6 +335,10 @@ static int info_only(const struct cli *c)
 	}
 	if (c->enghelp)
 		return engine_help(c->enghelp_arg);
+	if (c->debug_help) {
+		cli_debug_list(stdout);
+		return EXIT_OK;
+	}
 	if (c->profile) {
 		if (!profile_print_cmdhelp(stdout, c->profile, c->cmdhelp_opt))
 			return EXIT_OK;
@@ -546,18 +600,19 @@ static int rank_output(const struct cli *c, const struct peers *pe,
 static int peers_report(const struct cli *c, struct run_result *r,
 			struct door_out *out, struct peers *pe)
 {
+	const struct report_format *fmts[REPORT_FORMATS_MAX];
 	char *json = NULL, formats[256] = "";
-	size_t len = 0, i;
+	size_t len = 0, i, nf;
 	FILE *m = open_memstream(&json, &len);
 	int code, ret = m ? report_json(m, r) : -ENOMEM;
 
 	if (m && fclose(m))
 		ret = ret ? ret : -ENOMEM;
-	for (i = 0; i < report_nformats; i++)
-		if (c->formats & (1u << i))
-			snprintf(formats + strlen(formats),
-				 sizeof(formats) - strlen(formats), "%s%s",
-				 formats[0] ? "," : "", report_formats[i].name);
+	nf = report_formats_ordered(c->formats, fmts);
+	for (i = 0; i < nf; i++)
+		snprintf(formats + strlen(formats),
+			 sizeof(formats) - strlen(formats), "%s%s",
+			 formats[0] ? "," : "", fmts[i]->name);
 	if (ret) {
 		fprintf(stderr, "iorig: rank %d: its JSON result: %s\n",
 			pe->rank, strerror(-ret));
@@ -592,7 +647,8 @@ static int report(const struct cli *c, struct run_result *r,
 		  struct door_out *out, struct peers *pe)
 {
 	static char fio_version[64];
-	size_t i;
+	const struct report_format *fmts[REPORT_FORMATS_MAX];
+	size_t i, nf;
 	int ret;
 
 	for (i = 0; i < r->plan->njobs; i++) {
@@ -630,9 +686,9 @@ static int report(const struct cli *c, struct run_result *r,
 	r->terse_version = c->terse_version;
 	if (pe)
 		return peers_report(c, r, out, pe);
-	for (i = 0, ret = 0; i < report_nformats && !ret; i++)
-		if (c->formats & (1u << i))
-			ret = report_formats[i].write(out->f, r);
+	nf = report_formats_ordered(c->formats, fmts);
+	for (i = 0, ret = 0; i < nf && !ret; i++)
+		ret = fmts[i]->write(out->f, r);
 	if (ret) {
 		/* The stream keeps the first write's errno; else the writer's. */
 		ret = out->err ? -out->err : ret;
@@ -832,7 +888,7 @@ int main(int argc, char **argv)
 		code = fail(&e);
 		goto out;
 	}
-	if (c.help || c.version || c.cmdhelp || c.enghelp) {
+	if (c.help || c.version || c.cmdhelp || c.enghelp || c.debug_help) {
 		code = stdout_checked(info_only(&c));
 		goto out;
 	}
@@ -853,9 +909,12 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	filter.sections = c.sections;
+	filter.globals_ok = c.parse_only;
 	if (!err_list_init(&errs))
 		err_collect(&errs);
 	ret = build_doc(&c, &doc, &e);
+	if (c.debug & cli_debug_bit("parse"))
+		debug_parse(&doc);
 	/* After errors that were collected, the options are still read. */
 	if (!ret || (ret == -EINVAL && err_count(&e) && !errs.full))
 		ret = plan_build(&p, &doc, &filter, &e) || ret;
@@ -863,6 +922,8 @@ int main(int argc, char **argv)
 		code = fail(&e);
 		goto out;
 	}
+	/* as fio, fio's warnings only (the report keeps them all) */
+	p.warnings.as_fio = c.fio_mode;
 	warn_print(&p.warnings, stderr);
 	/* --readonly: target_plan refuses any layout that would write */
 	for (i = 0; i < p.njobs; i++)

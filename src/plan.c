@@ -28,6 +28,7 @@
 #include "cpuio.h"
 #include "e4defrag.h"
 #include "neteng.h"
+#include "steady.h"
 #include "sysinfo.h"
 #include "verify.h"
 
@@ -1319,6 +1320,50 @@ out:
 	return ret;
 }
 
+/* The steady-state settings of two jobs are the same (none, or the
+ * same criterion, window, ramp and interval). */
+static bool same_steady(const struct job *a, const struct job *b)
+{
+	struct steady_crit ca, cb;
+	bool on_a = a->ss_dur_ns && a->steadystate,
+	     on_b = b->ss_dur_ns && b->steadystate;
+
+	if (!on_a || !on_b)
+		return on_a == on_b;
+	return !steady_parse(a->steadystate, &ca, NULL, 0) &&
+	       !steady_parse(b->steadystate, &cb, NULL, 0) &&
+	       ca.kind == cb.kind && ca.limit == cb.limit &&
+	       ca.pct == cb.pct && a->ss_dur_ns == b->ss_dur_ns &&
+	       a->ss_ramp_ns == b->ss_ramp_ns &&
+	       a->ss_interval_ns == b->ss_interval_ns;
+}
+
+/*
+ * group_reporting judges a reporting group's steady state on all its
+ * jobs together (steady.h): they must agree on it, as fio requires.
+ */
+static int check_steady_group(const struct plan *p, size_t i,
+			      struct err_rec *e)
+{
+	const struct job *j = &p->jobs[i], *o;
+	size_t k;
+
+	for (k = 0; k < i && j->group_reporting; k++) {
+		o = &p->jobs[k];
+		if (!o->group_reporting || o->group != j->group ||
+		    o->wait_group != j->wait_group || same_steady(j, o))
+			continue;
+		err_set(e, j->section_file, j->section_line, "steadystate",
+			"job '%s' and job '%s' report together "
+			"(group_reporting) but differ in steadystate, ss_dur, "
+			"ss_ramp or ss_interval: the group is judged as one, "
+			"so they must agree (fio refuses it too)", o->name,
+			j->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /*
  * wait_for cycles: job i waits for every job named its wait_for. A job
  * of a cycle waits, through the others, for its own end, and none of
@@ -1402,7 +1447,7 @@ static int check_wait_cycles(const struct plan *p, struct err_rec *e)
  * wait_for=NAME names another job that runs before or with this one (one
  * that --section left out runs not at all: nothing to wait for), and no
  * job waits, through others, for itself; a steady-state window holds at
- * least one sample.
+ * least one sample, and a reporting group judged together agrees on it.
  */
 static int check_runctl(const struct plan *p, bool filtered,
 			struct err_rec *e)
@@ -1419,6 +1464,8 @@ static int check_runctl(const struct plan *p, bool filtered,
 				"one ss_interval");
 			return -EINVAL;
 		}
+		if (check_steady_group(p, i, e))
+			return -EINVAL;
 		if (!j->wait_for)
 			continue;
 		found = later = false;
@@ -1470,7 +1517,7 @@ int plan_build(struct plan *p, const struct raw_doc *doc,
 {
 	const struct raw_opt **opts;
 	size_t si, total = 0, before = err_count(e);
-	bool failed = false;
+	bool failed = false, globals;
 	int ret = 0;
 
 	memset(p, 0, sizeof(*p));
@@ -1491,10 +1538,16 @@ int plan_build(struct plan *p, const struct raw_doc *doc,
 			ret = 0;
 		}
 	}
-	free(opts);
 	if (!ret && (failed || before))
 		ret = -EINVAL;	/* e: the last error found */
-	if (!ret && !p->njobs) {
+	/* No job section: the last [global] with those before it holds
+	 * every option, checked as a job's (nothing at all: no jobs) */
+	globals = !ret && !p->njobs && f && f->globals_ok && !f->sections &&
+		  doc->nsecs;
+	if (globals)
+		ret = build_job(p, doc, doc->nsecs - 1, opts, true, e);
+	free(opts);
+	if (!ret && !p->njobs && !globals) {
 		err_set(e, "", 0, "", f && f->sections ? "no job matches "
 			"--section" : "no jobs: give a job file or --name=NAME "
 			"with options");

@@ -379,6 +379,29 @@ void result_set_free(struct result_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
+int result_unit_prios(const struct run_result *r, const struct result_set *s,
+		      int unit, bool mixed, struct prio_stats **out)
+{
+	const struct prio_stats *src;
+	size_t i;
+	unsigned d;
+	int ret = 0;
+
+	*out = NULL;
+	for (i = 0; s->unit_of && i < plan_njobs(r) && !ret; i++) {
+		if (s->unit_of[i] != (size_t)unit || !job_ran(r, i) ||
+		    !r->plan->jobs[i].stats || !(src = r->stats[i].prio))
+			continue;
+		for (d = 0; d < DDIR_NR && !ret; d++)
+			ret = prio_stats_merge(out, mixed ? 0 : d, src, d);
+	}
+	if (ret) {
+		prio_stats_free(*out);
+		*out = NULL;
+	}
+	return ret;
+}
+
 void result_unit_run(const struct run_result *r, const struct result_set *s,
 		     int unit, unsigned run, struct result_unit *out)
 {

@@ -485,7 +485,9 @@ static unsigned start_group(const struct plan *p, unsigned wg,
 			    struct target *tg, struct worker *w,
 			    const struct clock *clk, const atomic_int *stop,
 			    struct run_result *r, struct run_live *lv,
-			    struct worker_gate *gate, atomic_int *halt)
+			    struct worker_gate *gate, atomic_int *halt,
+			    struct steady_group *const *ssg,
+			    const unsigned *ssg_idx)
 {
 	struct err_rec e;
 	unsigned n = 0, together = 0;
@@ -540,6 +542,8 @@ static unsigned start_group(const struct plan *p, unsigned wg,
 			.gate = gate, .log_index = (unsigned)i + 1,
 			.thread_idx = (unsigned)i,
 			.halt = halt, .peers = w, .npeers = p->njobs,
+			.ssg = ssg ? ssg[i] : NULL,
+			.ssg_idx = ssg_idx ? ssg_idx[i] : 0,
 		};
 		/* The worker's until it ends (it resets r->stats[i]) */
 		if (j->interval_ns &&
@@ -696,10 +700,76 @@ static void postrun(const struct job *j, const struct target *t,
 			 "job '%s': %s", j->name, why);
 }
 
+/* Jobs judged with their reporting group (steady.h). */
+static bool steady_grouped(const struct job *j)
+{
+	return j->group_reporting && j->ss_dur_ns && j->steadystate;
+}
+
+/* The first job of 0..i-1 that shares job i's group record, or i. */
+static size_t steady_first(struct steady_group *const *g, size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < i && g[k] != g[i]; k++)
+		;
+	return k;
+}
+
+/* Each group record of g[0..n) freed once. */
+static void steady_groups_free(struct steady_group **g, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (g[i] && steady_first(g, i) == i)
+			steady_group_free(g[i]);
+	for (i = 0; i < n; i++)
+		g[i] = NULL;
+}
+
 /*
- * Run wait group wg: open its targets, start its workers together, wait
- * for them; the phase's CPU figures over the measured window.
+ * steadystate under group_reporting: one record per reporting group of
+ * wait group wg, judged on all its clones (the plan checked that they
+ * agree on it), in g[i] for job i with its place in idx[i]; NULL: judged
+ * alone. Fails only out of memory (false), having made none.
  */
+static bool steady_groups(const struct plan *p, unsigned wg,
+			  struct steady_group **g, unsigned *idx)
+{
+	const struct job *j;
+	struct steady_crit c;
+	size_t i, k;
+	unsigned n;
+
+	for (i = 0; i < p->njobs; i++) {
+		j = &p->jobs[i];
+		g[i] = NULL;
+		idx[i] = 0;
+		if (j->wait_group != wg || !steady_grouped(j))
+			continue;
+		for (k = 0; k < i; k++)
+			if (g[k] && p->jobs[k].group == j->group)
+				break;
+		if (k < i) {
+			g[i] = g[k];
+			for (; k < i; k++)
+				idx[i] += g[k] == g[i];
+			continue;
+		}
+		for (n = 0, k = i; k < p->njobs; k++)
+			n += p->jobs[k].wait_group == wg &&
+			     steady_grouped(&p->jobs[k]) &&
+			     p->jobs[k].group == j->group;
+		if (steady_parse(j->steadystate, &c, NULL, 0) ||
+		    !(g[i] = steady_group_new(&c, j->ss_dur_ns,
+					      j->ss_interval_ns, n))) {
+			steady_groups_free(g, i);
+			return false;
+		}
+	}
+	return true;
+}
 static void run_phase(const struct plan *p, unsigned wg, struct target *tg,
 		      struct worker *w, const struct clock *clk,
 		      const atomic_int *stop, struct run_result *r,
@@ -711,7 +781,8 @@ static void run_phase(const struct plan *p, unsigned wg, struct target *tg,
 	uint64_t stop_ns = 0, *w0;
 	atomic_int halt = 0;
 	bool ended, exitall = false;
-	unsigned n;
+	struct steady_group **ssg = calloc(p->njobs, sizeof(*ssg));
+	unsigned n, *ssg_idx = calloc(p->njobs, sizeof(*ssg_idx));
 	size_t i;
 
 	lv->wg = wg;
@@ -721,8 +792,25 @@ static void run_phase(const struct plan *p, unsigned wg, struct target *tg,
 		exitall = exitall || (p->jobs[i].wait_group == wg &&
 				      (p->jobs[i].exitall ||
 				       p->jobs[i].exitall_on_error));
+	if (!ssg || !ssg_idx || !steady_groups(p, wg, ssg, ssg_idx)) {
+		free(ssg);
+		free(ssg_idx);
+		ssg = NULL;
+		ssg_idx = NULL;
+		for (i = 0; i < p->njobs; i++)
+			if (p->jobs[i].wait_group == wg &&
+			    steady_grouped(&p->jobs[i]))
+				warn_add(&r->warnings, "steady_alone",
+					 p->jobs[i].name, "job '%s': out of "
+					 "memory: steady state judged per "
+					 "clone", p->jobs[i].name);
+	}
 	n = start_group(p, wg, tg, w, clk, stop, r, lv, &gate,
-			exitall ? &halt : NULL);
+			exitall ? &halt : NULL, ssg, ssg_idx);
+	/* a clone that did not start gives its group no samples */
+	for (i = 0; ssg && i < p->njobs; i++)
+		if (ssg[i] && !w[i].started)
+			steady_group_leave(ssg[i], ssg_idx[i], 0);
 	w0 = malloc(p->njobs * sizeof(*w0));	/* none: no warning */
 	for (i = 0; w0 && i < p->njobs; i++)
 		if (p->jobs[i].wait_group != wg || !w[i].started ||
@@ -766,7 +854,12 @@ static void run_phase(const struct plan *p, unsigned wg, struct target *tg,
 		warn_unwritten(p, wg, r, w0);
 	free(w0);
 	/* The workers of the group are joined (or given up on, and touch
-	 * nothing shared again): halt's life ends here. */
+	 * nothing shared again): halt's life ends here, and the steady
+	 * groups' (their records stay with the clones' stats). */
+	if (ssg)
+		steady_groups_free(ssg, p->njobs);
+	free(ssg);
+	free(ssg_idx);
 	for (i = 0; i < p->njobs; i++)
 		if (p->jobs[i].wait_group == wg)
 			ph->ios += stats_ios(&r->stats[i]);
@@ -1046,6 +1139,7 @@ int run_plan_watched(const struct plan *p, const atomic_int *stop,
 
 	memset(r, 0, sizeof(*r));
 	warn_init(&r->warnings, stderr);
+	r->warnings.as_fio = p->warnings.as_fio;
 	warn_copy(&r->warnings, &p->warnings);
 	r->plan = p;
 	{
@@ -1156,6 +1250,7 @@ void run_result_free(struct run_result *r)
 	for (i = 0; r->stats && r->plan && i < r->plan->njobs; i++) {
 		ival_series_put(r->stats[i].intervals);
 		steady_free(r->stats[i].steady);
+		prio_stats_free(r->stats[i].prio);
 	}
 	free(r->stats);
 	free(r->ran);

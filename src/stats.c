@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/time.h>
@@ -262,4 +263,71 @@ bool stats_rate_met(const struct dir_stats *d, uint64_t runtime_ns)
 {
 	return d->rate_bps > 0 &&
 	       (double)d->lag_ns <= STATS_RATE_LAG * (double)runtime_ns;
+}
+
+struct prio_stats *prio_stats_new(bool lat)
+{
+	struct prio_stats *p = calloc(1, sizeof(*p));
+
+	if (p)
+		p->lat = lat;
+	return p;
+}
+
+void prio_stats_free(struct prio_stats *p)
+{
+	unsigned d;
+
+	if (!p)
+		return;
+	for (d = 0; d < DDIR_NR; d++)
+		free(p->v[d]);
+	free(p);
+}
+
+int prio_stats_entry(struct prio_stats *p, unsigned d, uint16_t ioprio)
+{
+	struct prio_lat *v;
+	unsigned i;
+
+	for (i = 0; i < p->n[d]; i++)
+		if (p->v[d][i].ioprio == ioprio)
+			return 0;
+	v = realloc(p->v[d], (p->n[d] + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	p->v[d] = v;
+	v[p->n[d]].ioprio = ioprio;
+	hist_init(&v[p->n[d]].h);
+	p->n[d]++;
+	return 0;
+}
+
+void prio_stats_reset(struct prio_stats *p)
+{
+	unsigned d, i;
+
+	for (d = 0; p && d < DDIR_NR; d++)
+		for (i = 0; i < p->n[d]; i++)
+			hist_init(&p->v[d][i].h);
+}
+
+int prio_stats_merge(struct prio_stats **dst, unsigned dd,
+		     const struct prio_stats *src, unsigned sd)
+{
+	struct prio_stats *p = *dst;
+	unsigned i, k;
+
+	if (!src || !src->n[sd])
+		return 0;
+	if (!p && !(p = *dst = prio_stats_new(src->lat)))
+		return -ENOMEM;
+	for (i = 0; i < src->n[sd]; i++) {
+		if (prio_stats_entry(p, dd, src->v[sd][i].ioprio))
+			return -ENOMEM;
+		for (k = 0; p->v[dd][k].ioprio != src->v[sd][i].ioprio; k++)
+			;
+		hist_merge(&p->v[dd][k].h, &src->v[sd][i].h);
+	}
+	return 0;
 }

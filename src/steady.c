@@ -66,6 +66,7 @@ struct steady_rec *steady_new(const struct steady_crit *c, uint64_t dur_ns,
 	if (!r)
 		return NULL;
 	r->crit = *c;
+	atomic_init(&r->refs, 1);
 	r->dur_ns = dur_ns;
 	r->interval_ns = interval_ns;
 	r->n = n < 1 ? 1 : (unsigned)n;
@@ -79,9 +80,15 @@ struct steady_rec *steady_new(const struct steady_crit *c, uint64_t dur_ns,
 	return r;
 }
 
+struct steady_rec *steady_ref(struct steady_rec *r)
+{
+	atomic_fetch_add(&r->refs, 1);
+	return r;
+}
+
 void steady_free(struct steady_rec *r)
 {
-	if (!r)
+	if (!r || atomic_fetch_sub(&r->refs, 1) != 1)
 		return;
 	free(r->iops);
 	free(r->bw);
@@ -154,4 +161,107 @@ bool steady_add(struct steady_rec *r, double iops, double bw, double lat)
 		v = mean > 0 ? 100 * v / mean : INFINITY;
 	r->criterion = v;
 	return fabs(v) < r->crit.limit;
+}
+
+struct steady_group *steady_group_new(const struct steady_crit *c,
+				      uint64_t dur_ns, uint64_t interval_ns,
+				      unsigned nclones)
+{
+	struct steady_group *g = calloc(1, sizeof(*g));
+
+	if (!g)
+		return NULL;
+	g->rec = steady_new(c, dur_ns, interval_ns);
+	g->next = calloc(nclones ? nclones : 1, sizeof(*g->next));
+	if (!g->rec || !g->next) {
+		steady_free(g->rec);
+		free(g->next);
+		free(g);
+		return NULL;
+	}
+	g->nclones = nclones;
+	pthread_mutex_init(&g->lock, NULL);
+	atomic_init(&g->attained, false);
+	return g;
+}
+
+void steady_group_free(struct steady_group *g)
+{
+	if (!g)
+		return;
+	pthread_mutex_destroy(&g->lock);
+	steady_free(g->rec);
+	free(g->next);
+	free(g);
+}
+
+/* Close sample base (with what it has) into the window; lock held. */
+static void close_oldest(struct steady_group *g, uint64_t at_ns)
+{
+	unsigned slot = (unsigned)(g->base % STEADY_OPEN);
+	struct steady_rec *r = g->rec;
+
+	if (g->part[slot].any && !r->attained &&
+	    steady_add(r, g->part[slot].iops, g->part[slot].bw,
+		       g->part[slot].lat_n ? g->part[slot].lat_sum /
+		       (double)g->part[slot].lat_n : 0)) {
+		r->attained = true;
+		r->at_ns = at_ns;
+		atomic_store(&g->attained, true);
+	}
+	memset(&g->part[slot], 0, sizeof(g->part[slot]));
+	g->base++;
+}
+
+/*
+ * Close every sample that no clone still sampling will add to. Once the
+ * last clone has left, the open ones are dropped: their sums lack the
+ * clones that ended first, and nothing runs on to be stopped.
+ */
+static void close_done(struct steady_group *g, uint64_t at_ns)
+{
+	uint64_t low = UINT64_MAX;
+	unsigned c;
+
+	for (c = 0; c < g->nclones; c++)
+		if (g->next[c] < low)
+			low = g->next[c];
+	while (low != UINT64_MAX && g->base < low)
+		close_oldest(g, at_ns);
+}
+
+bool steady_group_add(struct steady_group *g, unsigned clone, uint64_t k,
+		      double iops, double bw, uint64_t lat_n, double lat_sum,
+		      uint64_t at_ns)
+{
+	unsigned slot;
+
+	pthread_mutex_lock(&g->lock);
+	if (clone < g->nclones && g->next[clone] != UINT64_MAX &&
+	    k >= g->base) {
+		/* a clone far ahead: the oldest close as they are */
+		while (k >= g->base + STEADY_OPEN)
+			close_oldest(g, at_ns);
+		slot = (unsigned)(k % STEADY_OPEN);
+		g->part[slot].iops += iops;
+		g->part[slot].bw += bw;
+		g->part[slot].lat_n += lat_n;
+		g->part[slot].lat_sum += lat_sum;
+		g->part[slot].any = true;
+		g->next[clone] = k + 1;
+		close_done(g, at_ns);
+	}
+	pthread_mutex_unlock(&g->lock);
+	return steady_group_attained(g);
+}
+
+void steady_group_leave(struct steady_group *g, unsigned clone,
+			uint64_t at_ns)
+{
+	pthread_mutex_lock(&g->lock);
+	if (clone < g->nclones && g->next[clone] != UINT64_MAX) {
+		g->next[clone] = UINT64_MAX;
+		close_done(g, at_ns);
+	}
+	pthread_mutex_unlock(&g->lock);
 }

@@ -28,6 +28,51 @@ void warn_exit(struct warn_list *w)
 	pthread_mutex_destroy(&w->lock);
 }
 
+/*
+ * The warnings whose case fio 3.33 speaks up about on stderr too, so that
+ * iorig invoked as fio says them aloud; fio passes the rest in silence
+ * (or says them on stdout: its iodepth "note", "Option ... is
+ * deprecated"), and so does iorig as fio. "*_only" is any engine's: fio
+ * refuses an option of another engine ("Bad option"). iorig's own
+ * options (--chart) and the safety of the data (a device overwritten, a
+ * failed run's layout undone) are said aloud under either name.
+ */
+static const char *const fio_says[] = {
+	"time_based_no_runtime",	/* "time_based requires a runtime" */
+	"*_only",			/* "Bad option <...>" */
+	"blkflsbuf_failed",		/* the cache flush failed */
+	"pre_read_direct",		/* fio's pre_read fails */
+	"pre_read_failed",
+	"overwrite_device",
+	"layout_undone",
+	"chart_not_drawn",
+	NULL,
+};
+
+bool warn_fio_says(const char *code)
+{
+	const char *const *c;
+	size_t n, k;
+
+	for (c = fio_says; *c; c++) {
+		if (**c != '*') {
+			if (!strcmp(*c, code))
+				return true;
+			continue;
+		}
+		n = strlen(*c + 1);
+		k = strlen(code);
+		if (k > n && !strcmp(code + k - n, *c + 1))
+			return true;
+	}
+	return false;
+}
+
+static bool loud(const struct warn_list *w, const char *code)
+{
+	return !w->as_fio || warn_fio_says(code);
+}
+
 static bool same(const char *a, const char *b)
 {
 	return a == b || (a && b && !strcmp(a, b));
@@ -61,7 +106,7 @@ static void add_locked(struct warn_list *w, const char *code,
 	}
 	w->v = v;
 	w->v[w->n++] = it;
-	if (echo && w->echo)
+	if (echo && w->echo && loud(w, code))
 		fprintf(w->echo, "iorig: warning: %s\n", msg);
 }
 
@@ -107,5 +152,15 @@ void warn_print(const struct warn_list *w, FILE *f)
 	size_t i;
 
 	for (i = 0; i < w->n; i++)
-		fprintf(f, "iorig: warning: %s\n", w->v[i].msg);
+		if (loud(w, w->v[i].code))
+			fprintf(f, "iorig: warning: %s\n", w->v[i].msg);
+}
+
+size_t warn_loud(const struct warn_list *w)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < w->n; i++)
+		n += loud(w, w->v[i].code);
+	return n;
 }

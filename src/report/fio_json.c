@@ -133,12 +133,49 @@ static void put_samples(struct jw *c, json_t *o, const struct dir_stats *d,
 }
 
 /*
+ * cmdprio: "prios", one member per I/O priority that has I/Os, with its
+ * class, its level and its latencies (lat_ns with lat_percentiles=1, else
+ * clat_ns), as fio gives them when two priorities or more have I/Os; n
+ * entries v (NULL: none).
+ */
+static void put_prios(struct jw *c, json_t *o, const struct prio_stats *ps,
+		      unsigned pd, const struct job *j, bool plus)
+{
+	unsigned i, used = 0;
+	json_t *a, *e;
+
+	for (i = 0; ps && i < ps->n[pd]; i++)
+		used += ps->v[pd][i].h.count != 0;
+	if (used < 2)
+		return;
+	a = json_array();
+	for (i = 0; a && i < ps->n[pd]; i++) {
+		const struct prio_lat *p = &ps->v[pd][i];
+
+		if (!p->h.count)
+			continue;
+		e = json_object();
+		if (!e)
+			break;
+		jw_put(c, e, "prioclass", json_integer(p->ioprio >> 13));
+		jw_put(c, e, "prio", json_integer(p->ioprio & 7));
+		jw_put(c, e, ps->lat ? "lat_ns" : "clat_ns",
+		       f_lat(c, &p->h, j, j->clat_percentiles ||
+			     j->lat_percentiles, plus));
+		jw_push(c, a, e);
+	}
+	jw_put(c, o, "prios", a);
+}
+
+/*
  * One direction as fio counts it (fio_dir_view: verification reads in the
  * reads) over its runtime rt (0 without I/O, as in fio). group_bps: the
- * reporting group's aggregate bandwidth that direction (bw_agg).
+ * reporting group's aggregate bandwidth that direction (bw_agg). ps: the
+ * unit's latencies per priority (NULL: none), direction pd of it.
  */
 static json_t *f_dir(struct jw *c, const struct dir_stats *d, uint64_t rt,
-		     const struct job *j, bool plus, double group_bps)
+		     const struct job *j, bool plus, double group_bps,
+		     const struct prio_stats *ps, unsigned pd)
 {
 	json_t *o = json_object();
 	uint64_t bw;
@@ -161,6 +198,8 @@ static json_t *f_dir(struct jw *c, const struct dir_stats *d, uint64_t rt,
 	       j && j->clat_percentiles, plus));
 	jw_put(c, o, "lat_ns", f_lat(c, &d->lat, j, j && j->lat_percentiles,
 				     plus));
+	if (j)
+		put_prios(c, o, ps, pd, j, plus);
 	put_samples(c, o, d, group_bps);
 	return o;
 }
@@ -385,40 +424,56 @@ static uint64_t unit_elapsed_s(const struct run_result *r,
  * read, write, trim; with unified_rw_reporting=mixed one "mixed" instead,
  * with both, "mixed" after them, as fio gives them.
  */
-static void put_dirs(struct jw *c, json_t *o, const struct job_stats *s,
-		     const struct job *j, bool plus,
-		     const struct result_set *rs)
+static void put_dirs(struct jw *c, json_t *o, const struct run_result *r,
+		     const struct result_set *rs, int unit, bool plus)
 {
 	static const char *const names[] = { "read", "write", "trim" };
+	const struct job_stats *s = &rs->units[unit].stats;
+	const struct job *j = rs->units[unit].job;
+	struct prio_stats *ps = NULL;
 	const struct dir_stats *v;
 	struct dir_stats buf;
 	uint64_t rt;
 	int d;
 
+	if (j->unified_rw_reporting != UNIFIED_MIXED &&
+	    result_unit_prios(r, rs, unit, false, &ps))
+		c->failed = true;
 	for (d = 0; d < DDIR_NR &&
 	     j->unified_rw_reporting != UNIFIED_MIXED; d++) {
 		v = fio_dir_view(s, d, &buf, &rt);
 		jw_put(c, o, names[d], f_dir(c, v, rt, j, plus,
-					     fio_group_bw(rs, j, d)));
+					     fio_group_bw(rs, j, d), ps,
+					     (unsigned)d));
 	}
+	prio_stats_free(ps);
 	if (j->unified_rw_reporting == UNIFIED_NONE)
 		return;
+	if (result_unit_prios(r, rs, unit, true, &ps))
+		c->failed = true;
 	v = fio_dir_view(s, DDIR_NR, &buf, &rt);
 	jw_put(c, o, "mixed", f_dir(c, v, rt, j, plus,
-				    fio_group_bw(rs, j, DDIR_NR)));
+				    fio_group_bw(rs, j, DDIR_NR), ps, 0));
+	prio_stats_free(ps);
 }
 
 /*
  * fio's "steadystate": the criterion as text, the window's duration in
- * seconds, whether attained, the last criterion value, the samples
- * (oldest first; bw in bytes/s as fio's) and their means.
+ * seconds, whether attained, the last criterion value and the figure it
+ * was made of (the other 0, as fio computes only that one), the window's
+ * samples (oldest first; bw in bytes/s as fio's) and their means, over
+ * the whole window as fio gives them: a window not yet full is padded
+ * with zeros (all zeros when the job never left ss_ramp).
  */
 static json_t *f_steady(struct jw *c, const struct steady_rec *r)
 {
 	json_t *o = json_object(), *data = json_object();
 	json_t *iops = json_array(), *bw = json_array();
+	uint64_t sum_bw = 0, sum_iops = 0;
+	long long v_bw, v_iops;
 	char buf[64];
 	unsigned k;
+	bool slope;
 
 	if (!o || !data || !iops || !bw) {
 		json_decref(o);
@@ -435,18 +490,19 @@ static json_t *f_steady(struct jw *c, const struct steady_rec *r)
 	snprintf(buf, sizeof(buf), "%f%s", r->criterion,
 		 r->crit.pct ? "%" : "");
 	jw_put(c, o, "criterion", jw_str(buf));
-	jw_put(c, o, "max_deviation", jw_real(r->deviation));
-	jw_put(c, o, "slope", jw_real(r->slope));
-	for (k = 0; k < r->count; k++) {
-		jw_push(c, bw, jw_u64((uint64_t)llround(
-			r->bw[steady_at(r, k)])));
-		jw_push(c, iops, jw_u64((uint64_t)llround(
-			r->iops[steady_at(r, k)])));
+	slope = steady_is_slope(r->crit.kind);
+	jw_put(c, o, "max_deviation", jw_real(slope ? 0.0 : r->deviation));
+	jw_put(c, o, "slope", jw_real(slope ? r->slope : 0.0));
+	for (k = 0; k < r->n; k++) {
+		v_bw = k < r->count ? llround(r->bw[steady_at(r, k)]) : 0;
+		v_iops = k < r->count ? llround(r->iops[steady_at(r, k)]) : 0;
+		jw_push(c, bw, jw_u64((uint64_t)v_bw));
+		jw_push(c, iops, jw_u64((uint64_t)v_iops));
+		sum_bw += (uint64_t)v_bw;
+		sum_iops += (uint64_t)v_iops;
 	}
-	jw_put(c, data, "bw_mean", jw_u64((uint64_t)llround(
-		steady_mean(r, r->bw))));
-	jw_put(c, data, "iops_mean", jw_u64((uint64_t)llround(
-		steady_mean(r, r->iops))));
+	jw_put(c, data, "bw_mean", jw_u64(r->n ? sum_bw / r->n : 0));
+	jw_put(c, data, "iops_mean", jw_u64(r->n ? sum_iops / r->n : 0));
 	jw_put(c, data, "iops", iops);
 	jw_put(c, data, "bw", bw);
 	jw_put(c, o, "data", data);
@@ -471,7 +527,7 @@ static json_t *f_job(struct jw *c, const struct run_result *r,
 	jw_put(c, o, "eta", json_integer(0));
 	jw_put(c, o, "elapsed", jw_u64(unit_elapsed_s(r, u)));
 	put_opts(c, o, "job options", f_job_opts(c, r, j));
-	put_dirs(c, o, s, j, plus, rs);
+	put_dirs(c, o, r, rs, (int)(u - rs->units), plus);
 	jw_put(c, o, "sync", f_sync(c, &s->sync, j, plus));
 	put_cpu(c, o, u, u->stats.nclones ? rt_ns : 0);
 	stats_depth_fold(&s->depth, sub, cmp);

@@ -9,24 +9,31 @@
 
 #include "report.h"
 
+/*
+ * .order: several formats at once are written as fio writes them (its
+ * stat.c: the terse lines, then the JSON document, then the normal
+ * report), iorig's own after them in the table's order.
+ */
 const struct report_format report_formats[] = {
 	{ "text", "for people: per job figures, latency percentiles, CPU",
-	  report_text },
-	{ "json", "iorig's JSON report (doc/iorig-json.md)", report_json },
+	  report_text, 2 },
+	{ "json", "iorig's JSON report (doc/iorig-json.md)", report_json, 3 },
 	{ "fio-json", "fio 3.x's JSON layout, for tools written for fio",
-	  report_fio },
+	  report_fio, 1 },
 	{ "table", "one line per job, for sweeps and comparisons",
-	  report_table },
+	  report_table, 4 },
 	{ "json+", "fio-json with the latency histograms' bins (fio's json+)",
-	  report_fio_plus },
+	  report_fio_plus, 1 },
 	{ "terse", "fio's semicolon-separated line per job (--terse-version)",
-	  report_terse },
+	  report_terse, 0 },
 	{ "html", "one self-contained HTML page: summary, checks, charts, "
-	  "machine", report_html },
+	  "machine", report_html, 5 },
 };
 
 const unsigned report_nformats = sizeof(report_formats) /
 				 sizeof(report_formats[0]);
+_Static_assert(sizeof(report_formats) / sizeof(report_formats[0]) <=
+	       REPORT_FORMATS_MAX, "a set of formats is an unsigned mask");
 
 const struct report_format *report_format_find(const char *name)
 {
@@ -55,4 +62,26 @@ void report_format_names(char *buf, size_t len, const char *sep,
 			break;
 		used += (size_t)n;
 	}
+}
+
+unsigned report_formats_ordered(unsigned set,
+				const struct report_format **out)
+{
+	const struct report_format *plus = report_format_find("json+");
+	const struct report_format *fio = report_format_find("fio-json");
+	unsigned i, k, n = 0;
+
+	if (set & (1u << (plus - report_formats)))
+		set &= ~(1u << (fio - report_formats));
+	/* insertion by order, stable: the table's order among equals */
+	for (i = 0; i < report_nformats; i++) {
+		if (!(set & (1u << i)))
+			continue;
+		for (k = n; k && out[k - 1]->order > report_formats[i].order;
+		     k--)
+			out[k] = out[k - 1];
+		out[k] = &report_formats[i];
+		n++;
+	}
+	return n;
 }

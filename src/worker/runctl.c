@@ -58,8 +58,10 @@ int ctl_setup(struct wstate *s)
 	if (j->iodepth_low && j->iodepth_low < s->depth)
 		s->low = (unsigned)j->iodepth_low;
 	s->ss_next = UINT64_MAX;
-	if (j->ss_dur_ns && j->steadystate &&
-	    !steady_parse(j->steadystate, &c, NULL, 0)) {
+	if (s->w->ssg) {
+		s->ss = steady_ref(s->w->ssg->rec);
+	} else if (j->ss_dur_ns && j->steadystate &&
+		   !steady_parse(j->steadystate, &c, NULL, 0)) {
 		s->ss = steady_new(&c, j->ss_dur_ns, j->ss_interval_ns);
 		if (!s->ss) {
 			job_fail(s, -ENOMEM, "steadystate: out of memory");
@@ -142,6 +144,7 @@ void ctl_arm(struct wstate *s)
 		return;
 	/* Samples are of the measured phase: none while ramping. */
 	s->ss_based = false;
+	s->ss_k = 0;
 	s->ss_next = s->ramp_end ? UINT64_MAX :
 		     s->t0 + clock_ns_to_ticks(s->w->clk, j->ss_ramp_ns);
 }
@@ -150,7 +153,7 @@ void ctl_arm(struct wstate *s)
 static bool ss_sample(struct wstate *s)
 {
 	const struct job_stats *st = s->st;
-	uint64_t ios = 0, bytes = 0, n = 0, sum = 0, dt;
+	uint64_t ios = 0, bytes = 0, n = 0, sum = 0, dt, at, iv;
 	double lat_n;
 	unsigned d;
 	bool steady = false;
@@ -162,12 +165,24 @@ static bool ss_sample(struct wstate *s)
 		sum += st->dir[d].clat.sum;
 	}
 	dt = clock_delta_ns(s->w->clk, s->ss_prev_t, s->now);
-	if (s->ss_based && dt) {
+	at = clock_delta_ns(s->w->clk, s->t0, s->now);
+	if (s->ss_based && dt && s->w->ssg) {
+		/* the group's sample k: this clone's part of it */
+		steady = steady_group_add(s->w->ssg, s->w->ssg_idx, s->ss_k++,
+			(double)(ios - s->ss_prev_ios) * 1e9 / (double)dt,
+			(double)(bytes - s->ss_prev_bytes) * 1e9 / (double)dt,
+			n - s->ss_prev_lat_n,
+			(double)(sum - s->ss_prev_lat_sum), at);
+	} else if (s->ss_based && dt) {
 		lat_n = (double)(n - s->ss_prev_lat_n);
 		steady = steady_add(s->ss,
 			(double)(ios - s->ss_prev_ios) * 1e9 / (double)dt,
 			(double)(bytes - s->ss_prev_bytes) * 1e9 / (double)dt,
 			lat_n ? (double)(sum - s->ss_prev_lat_sum) / lat_n : 0);
+		if (steady) {
+			s->ss->attained = true;
+			s->ss->at_ns = at;
+		}
 	}
 	s->ss_based = true;
 	s->ss_prev_t = s->now;
@@ -175,20 +190,31 @@ static bool ss_sample(struct wstate *s)
 	s->ss_prev_bytes = bytes;
 	s->ss_prev_lat_n = n;
 	s->ss_prev_lat_sum = sum;
-	s->ss_next += clock_ns_to_ticks(s->w->clk, s->j->ss_interval_ns);
-	if (s->ss_next <= s->now)	/* a long stall: start from now */
-		s->ss_next = s->now + clock_ns_to_ticks(s->w->clk,
-						s->j->ss_interval_ns);
-	if (steady) {
-		s->ss->attained = true;
-		s->ss->at_ns = clock_delta_ns(s->w->clk, s->t0, s->now);
-		s->ss_next = UINT64_MAX;
+	iv = clock_ns_to_ticks(s->w->clk, s->j->ss_interval_ns);
+	s->ss_next += iv;
+	if (s->ss_next <= s->now) {
+		/* a long stall: start from now, the samples missed skipped */
+		s->ss_k += (s->now - s->ss_next) / (iv ? iv : 1) + 1;
+		s->ss_next = s->now + iv;
 	}
+	if (steady)
+		s->ss_next = UINT64_MAX;
 	return steady;
+}
+
+/* A clone of a group judged together samples no more. */
+static void ss_leave(const struct wstate *s)
+{
+	if (s->w->ssg)
+		steady_group_leave(s->w->ssg, s->w->ssg_idx,
+				   clock_delta_ns(s->w->clk, s->t0, s->now));
 }
 
 bool ctl_stop(struct wstate *s)
 {
+	/* group_reporting: another clone found the group steady */
+	if (s->w->ssg && steady_group_attained(s->w->ssg))
+		return true;
 	if (s->now >= s->ss_next && ss_sample(s))
 		return true;
 	if (s->io_done_on && s->w->peers && io_done(s))
@@ -205,7 +231,9 @@ void ctl_figures(const struct wstate *s)
 	unsigned d;
 
 	memcpy(st->cpus, s->cpus, sizeof(st->cpus));
+	ss_leave(s);
 	st->steady = s->ss;	/* the stats own it from here on */
+	st->prio = s->prio;	/* likewise */
 	for (d = 0; d < DDIR_NR; d++) {
 		if (j->gtod_reduce || j->disable_lat)
 			hist_init(&st->dir[d].lat);
@@ -214,6 +242,10 @@ void ctl_figures(const struct wstate *s)
 		if (j->gtod_reduce || j->disable_slat)
 			hist_init(&st->dir[d].slat);
 	}
+	/* still ramping (measured nothing), or the latency kept is off */
+	if (s->prio && (s->ramp_end || j->gtod_reduce ||
+			(s->prio->lat ? j->disable_lat : j->disable_clat)))
+		prio_stats_reset(s->prio);
 }
 
 void ctl_end(struct wstate *s)
@@ -223,7 +255,11 @@ void ctl_end(struct wstate *s)
 	if (s->w->halt && (j->exitall || (j->exitall_on_error &&
 					  s->st->err)))
 		atomic_store(s->w->halt, 1);
+	ss_leave(s);
 	if (s->st->steady != s->ss)	/* not handed over: setup failed */
 		steady_free(s->ss);
 	s->ss = NULL;
+	if (s->st->prio != s->prio)
+		prio_stats_free(s->prio);
+	s->prio = NULL;
 }

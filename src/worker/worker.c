@@ -398,6 +398,7 @@ static void measure_start(struct wstate *s)
 
 	live_phase(s);
 	stats_init(s->st);
+	prio_stats_reset(s->prio);
 	s->st->nmeasured = !s->ramp_end;
 	s->t0 = s->now;
 	if (s->iolog)
@@ -784,6 +785,9 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 	}
 	if (plain)
 		goto done;
+	if (s->prio)
+		prio_stats_add(s->prio, req->ddir, req->ioprio,
+			       s->prio->lat ? lat : clat);
 	if (__builtin_expect(s->lat_max_on, 0) &&
 	    lat > s->lat_max[req->ddir])
 		io_error(s, d, req, ETIMEDOUT, lat, "max_latency",
@@ -1492,6 +1496,34 @@ static void wstate_free(struct wstate *s)
 	free(s->reqs);
 }
 
+/*
+ * cmdprio's latencies per priority: in each direction with a table, the
+ * job's own priority first, then each value of the table once (fio's
+ * order), all there before the first I/O.
+ */
+static int prio_setup(struct wstate *s)
+{
+	unsigned d, i;
+
+	s->prio = prio_stats_new(s->j->lat_percentiles);
+	for (d = 0; s->prio && d < 2; d++) {
+		if (!s->cp[d].n)
+			continue;
+		if (prio_stats_entry(s->prio, d,
+				     (uint16_t)procattr_ioprio(s->j)))
+			goto nomem;
+		for (i = 0; i < s->cp[d].n; i++)
+			if (s->cp[d].e[i].val &&
+			    prio_stats_entry(s->prio, d, s->cp[d].e[i].val))
+				goto nomem;
+	}
+	if (s->prio)
+		return 0;
+nomem:
+	job_fail(s, -ENOMEM, "cmdprio: %s", strerror(ENOMEM));
+	return -ENOMEM;
+}
+
 /* write_hint= on each file, sync_file_range='s state (procattr.h). */
 static int hints_setup(struct wstate *s)
 {
@@ -1526,6 +1558,8 @@ static int hints_setup(struct wstate *s)
 			s->cmdprio = true;
 			gen_rng_seed(&s->cp_rng, j->randseed ^ 0x636d6470ull ^
 				     ((uint64_t)j->clone << 40));
+			if (prio_setup(s))
+				return -ENOMEM;
 		}
 	for (i = 0; hint && i < n; i++) {
 		if (t->files[i].fd < 0 ||

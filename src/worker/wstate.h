@@ -89,6 +89,9 @@ struct wstate {
 	bool cmdprio;
 	struct cmdprio_tab cp[2];
 	struct gen_rng cp_rng;
+	/* ... and the latencies per priority (stats.h), handed to the
+	 * stats with the figures (ctl_figures); NULL without cmdprio */
+	struct prio_stats *prio;
 	struct cpu_usage cpu0;		/* the job thread at measure start */
 	struct cpu_usage eng_cpu0;	/* the engine's threads, likewise */
 	bool engine_failed;		/* its I/Os cannot be drained */
@@ -193,6 +196,8 @@ struct wstate {
 	uint64_t ss_prev_t, ss_prev_ios, ss_prev_bytes;
 	uint64_t ss_prev_lat_n, ss_prev_lat_sum;
 	bool ss_based;			/* ss_prev_* hold a baseline */
+	uint64_t ss_k;			/* the next sample's index (from 0
+					 * after the baseline) */
 	/* --progress: totals of the phases before the last measure_start */
 	uint64_t live_ios[DDIR_NR], live_bytes[DDIR_NR];
 };

@@ -5,7 +5,10 @@
 # the wall clock around the run, and fio on the same job file (attained,
 # and its runtime within a second of iorig's). A criterion that cannot be
 # met (a limit of 0) runs the full runtime and says not attained; ss_ramp
-# delays the window. The text report says it; bad criteria are refused.
+# delays the window. Under group_reporting the group is judged on its
+# clones' sums and stops together, as fio's; fio's layout pads a window
+# that is not full with zeros, as fio does. The text report says it; bad
+# criteria are refused.
 . "$(dirname "$0")/lib.sh"
 
 cat >ss.fio <<'EOF2'
@@ -72,6 +75,59 @@ json_is "len($s['iops'])" 2
 run --name=n --ioengine=null --size=1m --ss=bw:1% --output-format=json
 expect_rc 0
 json_is "d['jobs'][0]['steadystate']" None
+
+# group_reporting: the group is judged on its clones' sums, as fio judges
+# it, and every clone stops when the group is steady: three clones of
+# 1000 IOPS each give samples of 3000 and stop together, as fio's do.
+set -- --name=g --thread --ioengine=null --size=1g --rw=randread \
+	--group_reporting --numjobs=3 --time_based --runtime=20 \
+	--rate_iops=1000 --ss_dur=2 --ss=iops:5% --ss_ramp=1
+t0=$(now_ms)
+run --output-format=fio-json "$@"
+t1=$(now_ms)
+expect_rc 0
+[ $((t1 - t0)) -lt 8000 ] || die "steady group ran $((t1 - t0)) ms of 20 s"
+s="d['jobs'][0]['steadystate']"
+json_is "$s['attained']" 1
+expect_json "all(abs(v - 3000) < 150 for v in $s['data']['iops'])" \
+	"the group's samples are the sum of its three clones'"
+expect_json "d['jobs'][0]['job_runtime'] < 3 * 8000" "every clone stopped"
+if command -v fio >/dev/null 2>&1; then
+	fio --output-format=json "$@" >fio.json 2>/dev/null || die "fio failed"
+	[ "$(jsonf fio.json "d['jobs'][0]['steadystate']['attained']")" = 1 ] ||
+		die "fio did not attain steady state"
+	jsonf fio.json "all(abs(v - 3000) < 150 for v in d['jobs'][0]['steadystate']['data']['iops'])" |
+		grep -qx True || die "fio's group samples are not the sums"
+fi
+# A group that disagrees on its criterion cannot be judged as one: refused
+# (fio rejects the job too).
+run --ioengine=null --size=1m --ss_dur=2 --group_reporting --name=a \
+	--ss=iops:5% --name=b --ss=iops:6% --parse-only
+expect_rc 2
+expect_in err "report together .* differ in steadystate"
+run --ioengine=null --size=1m --ss_dur=2 --name=a --ss=iops:5% \
+	--name=b --ss=iops:6% --parse-only
+expect_rc 0
+run --ioengine=null --size=1m --ss_dur=2 --group_reporting --name=a \
+	--ss=iops:5% --name=b --ss=iops:6% --stonewall --parse-only
+expect_rc 0
+
+# fio's layout never steady within the run (ss_ramp longer than it): the
+# window's samples as fio gives them, zeros for the whole window (fio's
+# t/steadystate_tests.py averages them), the criterion 0.
+set -- --name=r --ioengine=null --size=1g --time_based --runtime=1 \
+	--ss=bw_slope:0.1% --ss_dur=3 --ss_ramp=10
+run --output-format=fio-json "$@"
+expect_rc 0
+json_is "$s['data']['iops']" "[0, 0, 0]"
+json_is "$s['data']['bw']" "[0, 0, 0]"
+json_is "($s['attained'], $s['criterion'], $s['data']['iops_mean'])" \
+	"(0, '0.000000%', 0)"
+if command -v fio >/dev/null 2>&1; then
+	fio --output-format=json "$@" >fio.json 2>/dev/null || die "fio failed"
+	[ "$(jsonf fio.json "d['jobs'][0]['steadystate']['data']['iops']")" = \
+		"[0, 0, 0]" ] || die "fio's window: $(jsonf fio.json "d['jobs'][0]['steadystate']['data']")"
+fi
 
 for bad in ss=iops ss=speed:1 ss=iops:x ss=bw:-1 "ss_dur=500ms"; do
 	run --name=x --ioengine=null --size=1m "--$bad" --parse-only

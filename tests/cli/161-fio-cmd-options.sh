@@ -8,7 +8,8 @@
 # terse line, --output-format=normal is the text report, --eta=never
 # prints nothing on stderr, --eta-interval sets the status line's period,
 # --enghelp lists the engines --cmdhelp=ioengine lists, --showcmd's line
-# runs the jobs of its job file.
+# runs the jobs of its job file, --debug=parse prints the options and
+# the steady-state criteria as fio's does.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
 
@@ -72,6 +73,57 @@ for exe in "$IORIG" "$T/bin/fio"; do
 	done
 done
 [ "$n" -ge 70 ] || die "only $n option runs"
+
+# --debug: each of fio's debug types (its own list when it is here) is
+# taken; parse prints the options as read and each steady-state criterion
+# in fio's words, the same line as fio's; another name is refused.
+types="process file io mem blktrace verify random parse diskutil job mutex
+profile time net rate compress steadystate helperthread zbd all"
+if command -v fio >/dev/null 2>&1; then
+	types=$(fio --debug=help 2>/dev/null | sed -n 's/.*options://p' |
+		tr ',' ' ')
+	[ -n "$types" ] || die "could not read fio --debug=help's types"
+fi
+for t in $types job:1; do
+	run --debug=$t --name=a --ioengine=null --size=4k
+	expect_rc 0
+done
+run -d parse,io --name=a --ioengine=null --size=4k --output-format=json
+expect_rc 0
+expect_in out "^parse: <command line>:[0-9]+: \\[a\\] size=4k$"
+run --debug=help
+expect_rc 0
+for t in $types; do
+	[ "$t" = all ] || expect_in out "^  $t "
+done
+run --debug=parse,nope --name=a --ioengine=null --size=4k
+expect_rc 2
+expect_in err "'nope' is not one of fio's debug types"
+# fio's t/steadystate_tests.py: --parse-only with global options alone.
+for ss in iops:10 iops:10% iops:.1% bw:10% bw:.1% bw:12 iops_slope:2; do
+	"$T/bin/fio" --parse-only --debug=parse --ss_dur=10s --ss=$ss \
+		--ss_ramp=5 >"$T/out" 2>"$T/err"
+	rc=$?
+	expect_rc 0
+	sed -n 's/^parse: \(set steady state.*\)/\1/p' "$T/out" >"$T/mine"
+	[ -s "$T/mine" ] || die "--ss=$ss: no steady-state line"
+	# fio's line, when fio runs (it can fail to set up its shared
+	# memory on a loaded machine: said, and not compared)
+	if command -v fio >/dev/null 2>&1 &&
+	   fio --parse-only --debug=parse --ss_dur=10s --ss=$ss \
+		--ss_ramp=5 >"$T/fio.out" 2>"$T/fio.err" </dev/null; then
+		sed -n 's/^parse *[0-9]* \(set steady state.*\)/\1/p' \
+			"$T/fio.out" >"$T/fios"
+		cmp -s "$T/mine" "$T/fios" ||
+			die "--ss=$ss: '$(cat "$T/mine")', fio '$(cat "$T/fios")' (fio's stdout: $(head -c 500 "$T/fio.out"); stderr: $(head -c 500 "$T/fio.err"))"
+	elif command -v fio >/dev/null 2>&1; then
+		echo "note: fio failed on --ss=$ss: $(head -c 300 "$T/fio.err")"
+	fi
+done
+# a value that does not parse is still refused without a job
+run --parse-only --ss_dur=10s --ss=iops:x
+expect_rc 2
+expect_in err "steadystate"
 
 # The server/client options point to MPI.
 for o in server client=h daemonize=p remote-config=f; do

@@ -133,6 +133,70 @@ static void test_criteria(void **state)
 	steady_free(r);
 }
 
+/*
+ * group_reporting: sample k of the group is the sum of its clones' k-th,
+ * judged once each clone still sampling gave it (or moved past it); a
+ * clone that left no longer holds the group back; the record is shared
+ * and freed by its last holder.
+ */
+static void test_group(void **state)
+{
+	struct steady_crit dev = { SS_IOPS, 1, true };
+	struct steady_group *g = steady_group_new(&dev, 2000, 1000, 3);
+	struct steady_rec *r;
+
+	(void)state;
+	assert_non_null(g);
+	r = steady_ref(g->rec);
+	/* sample 0: clones 0 and 1 gave it, clone 2 not yet: open */
+	assert_false(steady_group_add(g, 0, 0, 100, 10, 4, 400, 1));
+	assert_false(steady_group_add(g, 1, 0, 200, 20, 1, 200, 1));
+	assert_int_equal(r->count, 0);
+	/* clone 2 gives 0: sample 0 is 600, its mean latency 900 / 8 */
+	assert_false(steady_group_add(g, 2, 0, 300, 30, 3, 300, 1));
+	assert_int_equal(r->count, 1);
+	assert_true(near_tol(r->iops[steady_at(r, 0)], 600, 1e-12));
+	assert_true(near_tol(r->bw[steady_at(r, 0)], 60, 1e-12));
+	assert_true(near_tol(r->lat[steady_at(r, 0)], 900.0 / 8, 1e-12));
+	assert_false(steady_group_add(g, 2, 1, 300, 30, 0, 0, 2));
+	/* clone 1 skipped sample 1 (a stall): its 2 closes 1 without it */
+	assert_false(steady_group_add(g, 1, 2, 200, 20, 0, 0, 3));
+	assert_false(steady_group_add(g, 0, 1, 100, 10, 0, 0, 2));
+	assert_int_equal(r->count, 2);
+	assert_true(near_tol(r->iops[steady_at(r, 1)], 400, 1e-12));
+	assert_false(steady_group_attained(g));
+	/* clone 0 ends: sample 2 waits only for clone 2, steady at 600
+	 * against 400 (not yet: 20%), then two of 600: steady, every clone
+	 * told */
+	steady_group_leave(g, 0, 3);
+	steady_group_leave(g, 0, 3);	/* again: nothing */
+	assert_false(steady_group_add(g, 2, 2, 400, 40, 0, 0, 3));
+	assert_int_equal(r->count, 2);
+	assert_true(near_tol(r->iops[steady_at(r, 1)], 600, 1e-12));
+	assert_false(r->attained);
+	assert_false(steady_group_add(g, 1, 3, 200, 20, 0, 0, 4));
+	assert_true(steady_group_add(g, 2, 3, 400, 40, 0, 0, 4));
+	assert_true(r->attained);
+	assert_int_equal((int)r->at_ns, 4);
+	assert_true(steady_group_attained(g));
+	/* the record outlives the group while a clone holds it */
+	steady_group_free(g);
+	assert_true(r->attained);
+	steady_free(r);
+	/* all clones gone: what is open is dropped, not judged */
+	g = steady_group_new(&dev, 3000, 1000, 2);
+	assert_non_null(g);
+	assert_false(steady_group_add(g, 0, 0, 100, 10, 0, 0, 1));
+	assert_false(steady_group_add(g, 0, 1, 100, 10, 0, 0, 2));
+	assert_false(steady_group_add(g, 1, 0, 100, 10, 0, 0, 1));
+	assert_int_equal(g->rec->count, 1);
+	steady_group_leave(g, 0, 2);
+	assert_int_equal(g->rec->count, 1);
+	steady_group_leave(g, 1, 2);
+	assert_int_equal(g->rec->count, 1);
+	steady_group_free(g);
+}
+
 static void test_cpuset(void **state)
 {
 	long n = sysconf(_SC_NPROCESSORS_CONF);
@@ -186,6 +250,7 @@ int main(void)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_criteria),
+		cmocka_unit_test(test_group),
 		cmocka_unit_test(test_cpuset),
 	};
 

@@ -11,6 +11,9 @@
 #                     ($nullb is its /dev path), removed at exit
 #   dm_make NAME TABLE              a device-mapper device ($dm), removed
 #   scsi_debug_sg     the /dev/sgN of scsi_debug's disk
+#   zone_at DEV SECTOR    "WPTR COND" of the zone starting at SECTOR
+#                     (blkzone: write pointer in sectors from the zone's
+#                     start, condition em, oi, fu, nw...)
 #   on_exit CMD       CMD runs at exit (last registered, first run)
 # Timing inside the emulator means nothing: cases check counts, bytes,
 # states and errors.
@@ -106,4 +109,20 @@ scsi_debug_sg() {
 			{ echo "/dev/${_s##*/}"; return 0; }
 	done
 	die "no scsi_debug disk with a /dev/sg node"
+}
+
+# zone_at DEV SECTOR: "WPTR COND" of DEV's zone starting at SECTOR, by
+# blkzone report (the write pointer in 512-byte sectors from the zone's
+# start; the condition as blkzone abbreviates it: em, oi, oe, cl, fu, nw).
+zone_at() {
+	_r=$(blkzone report -o "$2" -c 1 "$1" 2>&1) ||
+		die "blkzone report -o $2 -c 1 $1: $_r"
+	case $_r in *"start: "*"wptr "*"zcond:"*) ;;
+	*) die "blkzone report -o $2 -c 1 $1: '$_r'" ;; esac
+	_w=${_r#*wptr }
+	_w=${_w%% *}
+	_c=${_r#*zcond:}
+	_c=${_c#*(}
+	_c=${_c%%)*}
+	echo "$((_w)) $_c"
 }

@@ -237,6 +237,20 @@ tail_of() {
 	[ -s "$1" ] && tail -n "$2" "$1" | sed "s/^/    $3 /"
 }
 
+# console: what the guest's console says, from its first sign of trouble
+# (a panic, an oops, a BUG) or else its end.
+console() {
+	c=$S/console.log
+	[ -s "$c" ] || return 0
+	at=$(grep -n -m 1 -E 'Kernel panic|BUG:|Oops|sysrq: Trigger' "$c" |
+		cut -d : -f 1)
+	if [ -n "$at" ]; then
+		tail -n "+$at" "$c" | head -n 25 | sed 's/^/    console: /'
+	else
+		tail_of "$c" 25 'console:'
+	fi
+}
+
 # One line per case, as tests/run-all.sh prints a test.
 pass=0 fail=0 skipped=0
 for c in $cases; do
@@ -259,7 +273,7 @@ for c in $cases; do
 	elif [ -e "$res/$n.start" ]; then
 		echo "FAIL $c: $why, during this case"
 		tail_of "$log" 20 '|'
-		tail_of "$S/console.log" 20 'console:'
+		console
 		fail=$((fail + 1))
 	else
 		echo "FAIL $c: not run: ${why:-the guest never reached it}"
@@ -269,7 +283,7 @@ done
 if [ -n "$why" ] && [ -z "$booted" ]; then
 	tail_of "$res/init.err" 5 'init:'
 	tail_of "$S/qemu.log" 10 'qemu:'
-	tail_of "$S/console.log" 30 'console:'
+	console
 fi
 echo "guest: $(cat "$res/kernel" 2>/dev/null || echo "$rel"), booted in" \
 	"${booted:-(never)} s, ${secs} s in all: $pass passed, $fail failed," \

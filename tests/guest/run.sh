@@ -29,7 +29,9 @@
 # that runs past IORIG_GUEST_TIMEOUT seconds in all (default 1200), is
 # killed and fails. IORIG_GUEST_CASES (an extended regular expression)
 # runs only the cases whose names match. IORIG_GUEST_MEM (MiB, default
-# 2048) and IORIG_GUEST_CPUS (default 2) size the guest. IORIG_GUEST_KEEP=DIR
+# 2048) and IORIG_GUEST_CPUS (default 2) size the guest. IORIG_GUEST_ACCEL
+# (default tcg) is QEMU's accelerator: kvm where KVM works (on the machine
+# this was made on, guests hang under it; TCG emulation boots in 10-20 s). IORIG_GUEST_KEEP=DIR
 # keeps each case's whole output (NAME.log), the guest's console
 # (console.log) and QEMU's messages (qemu.log) in DIR.
 set -u
@@ -174,7 +176,7 @@ ns() {
 	echo "-device nvme-ns,drive=$1,bus=nvme0,nsid=$2,logical_block_size=4096,physical_block_size=4096$3"
 }
 p9='security_model=none,multidevs=remap'
-set -- -accel tcg -machine q35 -cpu max -smp "$cpus" -m "$mem" \
+set -- -accel "${IORIG_GUEST_ACCEL:-tcg}" -machine q35 -cpu max -smp "$cpus" -m "$mem" \
 	-nodefaults -no-user-config -display none -no-reboot -monitor none \
 	-serial "file:$S/console.log" \
 	-kernel "$vmlinuz" -initrd "$S/initrd" \

@@ -25,7 +25,8 @@ guest 'echo "PASS tests/guest/cases/01-a.sh (3s)"
 echo "FAIL tests/guest/cases/02-b.sh (exit 1)"
 echo "    | FAILED: on purpose"
 echo "SKIP tests/guest/cases/03-c.sh: SKIP: not here"
-echo "guest: 6.1.0-56-amd64, booted in 14 s, 30 s in all: 1 passed, 1 failed, 1 skipped"
+echo "guest: 6.1.0-56-amd64, booted in 14 s, 30 s in all: 1 passed, 1 failed," \
+	"1 skipped"
 exit 1'
 expect_rc 1
 expect_in out '^PASS tests/guest/cases/01-a\.sh \(3s\)$'
@@ -64,4 +65,5 @@ expect_in out '^FAIL tests/guest/run\.sh: timed out after 4 s$'
 expect_in out '^    \| booting$'
 expect_in out '^1 passed, 1 failed, 0 skipped$'
 [ "$secs" -lt 30 ] || die "the hanging guest took ${secs}s to stop"
-echo "ok: the guest's cases are counted as tests; a skip, a failure and a hang of the guest are one verdict each"
+echo "ok: the guest's cases are counted as tests; a skip, a failure and" \
+	"a hang of the guest are one verdict each"

@@ -25,7 +25,7 @@ skip() {
 
 for c in apt-get apt-cache dpkg-deb depmod; do
 	command -v "$c" >/dev/null 2>&1 ||
-		skip "no $c here (the guest's kernel comes from Debian's archive)"
+		skip "no $c (the guest's kernel comes from Debian's archive)"
 done
 
 # The kernel package the metapackage points at: its candidate's Depends.

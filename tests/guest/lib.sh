@@ -18,7 +18,7 @@
 # Timing inside the emulator means nothing: cases check counts, bytes,
 # states and errors.
 [ "${IORIG_GUEST:-}" = 1 ] || {
-	echo "SKIP: a guest case runs inside the test guest: sh tests/guest/run.sh"
+	echo "SKIP: a guest case runs in the test guest: sh tests/guest/run.sh"
 	exit 77
 }
 . "$(dirname "$0")/../../cli/lib.sh"

@@ -31,9 +31,9 @@
 # runs only the cases whose names match. IORIG_GUEST_MEM (MiB, default
 # 2048) and IORIG_GUEST_CPUS (default 2) size the guest. IORIG_GUEST_ACCEL
 # (default tcg) is QEMU's accelerator: kvm where KVM works (on the machine
-# this was made on, guests hang under it; TCG emulation boots in 10-20 s). IORIG_GUEST_KEEP=DIR
-# keeps each case's whole output (NAME.log), the guest's console
-# (console.log) and QEMU's messages (qemu.log) in DIR.
+# this was made on, guests hang under it; TCG emulation boots in 10-20 s).
+# IORIG_GUEST_KEEP=DIR keeps each case's whole output (NAME.log), the
+# guest's console (console.log) and QEMU's messages (qemu.log) in DIR.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 here=$top/tests/guest
@@ -77,7 +77,7 @@ BOOT_MODULES='virtio_pci 9pnet_virtio 9p overlay'
 
 qemu=qemu-system-x86_64
 command -v $qemu >/dev/null 2>&1 ||
-	skip "no $qemu (Debian's qemu-system-x86; make test installs it as root)"
+	skip "no $qemu (Debian's qemu-system-x86; make test installs it)"
 bb=$(command -v busybox 2>/dev/null)
 [ -n "$bb" ] || skip "no busybox (Debian's busybox-static)"
 ldd "$bb" >/dev/null 2>&1 &&
@@ -173,14 +173,18 @@ truncate -s 256M "$S/conv.img" "$S/zoned.img" && truncate -s 64M "$S/pi.img" ||
 	exit 1
 ns() {
 	echo "-drive file=$S/$1.img,if=none,id=$1,format=raw,cache=unsafe"
-	echo "-device nvme-ns,drive=$1,bus=nvme0,nsid=$2,logical_block_size=4096,physical_block_size=4096$3"
+	echo "-device nvme-ns,drive=$1,bus=nvme0,nsid=$2,$k4$3"
 }
 p9='security_model=none,multidevs=remap'
-set -- -accel "${IORIG_GUEST_ACCEL:-tcg}" -machine q35 -cpu max -smp "$cpus" -m "$mem" \
+# No mitigations: each system call's page-table switch is dear under TCG.
+fast=mitigations=off
+k4=logical_block_size=4096,physical_block_size=4096
+set -- -accel "${IORIG_GUEST_ACCEL:-tcg}" -machine q35 -cpu max \
+	-smp "$cpus" -m "$mem" \
 	-nodefaults -no-user-config -display none -no-reboot -monitor none \
 	-serial "file:$S/console.log" \
 	-kernel "$vmlinuz" -initrd "$S/initrd" \
-	-append "console=ttyS0 panic=-1 oops=panic quiet loglevel=4 mitigations=off" \
+	-append "console=ttyS0 panic=-1 oops=panic quiet loglevel=4 $fast" \
 	-fsdev "local,id=root,path=/,readonly=on,$p9" \
 	-device virtio-9p-pci,fsdev=root,mount_tag=hostroot \
 	-fsdev "local,id=res,path=$res,$p9" \
@@ -207,7 +211,7 @@ while kill -0 "$qpid" 2>/dev/null; do
 	fi
 	if [ -z "$booted" ]; then
 		[ $((now - t0)) -ge "$boot_limit" ] &&
-			why="the guest did not start its cases within $boot_limit s"
+			why="the guest did not start its cases in $boot_limit s"
 	else
 		last=$(stat -c %Y "$res"/* | sort -n | tail -n 1)
 		[ $((now - last)) -ge $((case_limit + 60)) ] &&
@@ -231,7 +235,8 @@ secs=$(( $(date +%s) - t0 ))
 
 if [ -n "${IORIG_GUEST_KEEP:-}" ]; then
 	mkdir -p "$IORIG_GUEST_KEEP" &&
-		cp "$res"/*.log "$S/console.log" "$S/qemu.log" "$IORIG_GUEST_KEEP/"
+		cp "$res"/*.log "$S/console.log" "$S/qemu.log" \
+			"$IORIG_GUEST_KEEP/"
 fi
 
 # tail_of FILE N PREFIX: the last N lines of FILE, indented.

@@ -47,9 +47,11 @@ want(all(x["ModelNumber"].strip() == "QEMU NVMe Ctrl"
 ns = {i: load(f"ns{i}") for i in (1, 2, 3)}
 for i, d in ns.items():
     f = d["lbafs"][d["flbas"] & 0xF]
-    want(f["ds"] == 12, f"namespace {i}: LBA data size 2^{f['ds']}, expected 4096")
+    want(f["ds"] == 12,
+         f"namespace {i}: LBA data size 2^{f['ds']}, expected 4096")
     want(sysfs[i, "queue/logical_block_size"] == "4096",
-         f"namespace {i}: kernel block size {sysfs[i, 'queue/logical_block_size']}")
+         f"namespace {i}: kernel block size "
+         f"{sysfs[i, 'queue/logical_block_size']}")
     want(int(sysfs[i, "size"]) == d["nsze"] * 8,
          f"namespace {i}: kernel size {sysfs[i, 'size']} sectors, "
          f"namespace {d['nsze']} blocks of 4 KiB")
@@ -63,7 +65,8 @@ for i, d in ns.items():
     elif i == 2:
         zsze = load("zns")["lbafe"][d["flbas"] & 0xF]["zsze"]
         want(zoned == "host-managed", f"namespace 2: zoned '{zoned}'")
-        want(zsze == 4096, f"namespace 2: zone size {zsze} blocks, expected 4096")
+        want(zsze == 4096,
+             f"namespace 2: zone size {zsze} blocks, expected 4096")
         want(sysfs[i, "queue/chunk_sectors"] == "32768",
              f"namespace 2: chunk_sectors {sysfs[i, 'queue/chunk_sectors']}")
         want(int(sysfs[i, "queue/nr_zones"]) == d["nsze"] // zsze,

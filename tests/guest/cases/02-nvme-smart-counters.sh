@@ -22,7 +22,8 @@ for tool in "$IORIG" /usr/bin/fio; do
 	smart_log b
 	json_is "d['jobs'][0]['read']['$ios']" 4096
 	got=$((b_host_read_commands - a_host_read_commands))
-	[ "$got" = 4096 ] || die "$name: host_read_commands +$got, expected +4096"
+	[ "$got" = 4096 ] ||
+		die "$name: host_read_commands +$got, expected +4096"
 	got=$((b_data_units_read - a_data_units_read))
 	[ "$got" -ge 32 ] && [ "$got" -le 33 ] ||
 		die "$name: data_units_read +$got for 16 MiB, expected 32 or 33"
@@ -35,7 +36,9 @@ for tool in "$IORIG" /usr/bin/fio; do
 	smart_log c
 	json_is "d['jobs'][0]['write']['$ios']" 1024
 	got=$((c_host_write_commands - b_host_write_commands))
-	[ "$got" = 1024 ] || die "$name: host_write_commands +$got, expected +1024"
+	[ "$got" = 1024 ] ||
+		die "$name: host_write_commands +$got, expected +1024"
+	got=$((c_host_read_commands - b_host_read_commands))
 	echo "ok: $name: 1024 writes, host_write_commands +1024" \
-		"(host_read_commands +$((c_host_read_commands - b_host_read_commands)))"
+		"(host_read_commands +$got)"
 done

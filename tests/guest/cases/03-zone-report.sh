@@ -26,14 +26,16 @@ check() {
 		*) bad="$bad; zone $n: $l" ;;
 		esac
 	done <"$T/zones"
-	[ -z "$bad" ] || die "$dev: unexpected zones$(echo "$bad" | cut -d ';' -f 1-4)"
+	[ -z "$bad" ] ||
+		die "$dev: unexpected zones$(echo "$bad" | cut -d ';' -f 1-4)"
 	[ "$n $conv" = "$2 $3" ] ||
 		die "$dev: $n zones ($conv conventional), expected $2 ($3)"
 
 	# Zone 2 (sectors 65536...): 1 MiB at its write pointer.
 	z=65536
 	dd if=/dev/zero of="$dev" bs=1M count=1 seek=32 oflag=direct \
-		2>"$T/err" || die "$dev: a write at the write pointer failed: $(cat "$T/err")"
+		2>"$T/err" ||
+		die "$dev: a write at the write pointer failed: $(cat "$T/err")"
 	got=$(zone_at "$dev" $z)
 	[ "$got" = "2048 oi" ] ||
 		die "$dev: zone at $z is '$got' after 1 MiB, expected '2048 oi'"

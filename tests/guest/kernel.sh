@@ -80,8 +80,11 @@ rel=$(ls "$tmp/root/lib/modules" 2>/dev/null | head -n 1)
 	  exit 1; }
 depmod -b "$tmp/root" "$rel" || { echo "depmod -b failed" >&2; exit 1; }
 touch "$tmp/root/.whole"
-rm -rf "$dir"
-mv "$tmp/root" "$dir" || exit 1
+# Another run may have put the same kernel in place meanwhile: keep its.
+if [ ! -e "$dir/.whole" ]; then
+	rm -rf "$dir"
+	mv "$tmp/root" "$dir" || exit 1
+fi
 for old in "$cache"/linux-image-*; do
 	[ "$old" = "$dir" ] || rm -rf "$old"
 done

@@ -120,9 +120,10 @@ cp "$bb" "$ir/bin/busybox" && cp "$here/init" "$ir/init" &&
 	chmod 755 "$ir/init" || exit 1
 echo "$MODULES" >"$ir/modules"
 for m in $BOOT_MODULES $(echo "$MODULES" | cut -d ' ' -f 1); do
-	modprobe -d "$kdir" -S "$rel" --show-depends "$m" || {
+	modprobe -d "$kdir" -S "$rel" --show-depends "$m" >>"$S/deps" || {
 		echo "FAIL tests/guest/run.sh: $rel has no module $m"; exit 1; }
-done | sed -n 's/^insmod \([^ ]*\).*/\1/p' | sort -u >"$S/ko"
+done
+sed -n 's/^insmod \([^ ]*\).*/\1/p' "$S/deps" | sort -u >"$S/ko"
 while read -r f; do
 	to=$ir/${f#"$kdir"/}
 	mkdir -p "${to%/*}" && cp "$f" "$to" || exit 1
@@ -161,7 +162,9 @@ mkdir -p "$res"
 	echo "CASES=$(q "$(echo $cases)")"
 	echo "CASE_LIMIT=$case_limit"
 	echo "export IORIG_GUEST=1 DM_DISABLE_UDEV=1 TMPDIR=/tmp"
-	echo "export IORIG=$(q "${IORIG:-$top/iorig}")"
+	iorig=${IORIG:-$top/iorig}
+	case $iorig in /*) ;; *) iorig=$(pwd)/$iorig ;; esac
+	echo "export IORIG=$(q "$iorig")"
 	for v in IORIG_SAN ASAN_OPTIONS UBSAN_OPTIONS TSAN_OPTIONS; do
 		eval "val=\${$v-}"
 		[ -n "$val" ] && echo "export $v=$(q "$val")"

@@ -3,7 +3,8 @@
 # direct 4 KiB reads through psync raise host_read_commands by 4096, with
 # iorig and with Debian's fio on the same job; 1024 direct random writes
 # raise host_write_commands by 1024. data_units_read counts thousands of
-# 512-byte units, rounded up, so 16 MiB moves it by 32 or 33.
+# 512-byte units, rounded up, so 16 MiB moves it by 32 or 33. Leaves the
+# first 4 MiB of namespace 1 written (by fio last).
 . "$(dirname "$0")/../lib.sh"
 need nvme nvme-cli
 [ -x /usr/bin/fio ] || skip "no /usr/bin/fio (Debian's fio)"

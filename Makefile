@@ -41,6 +41,18 @@ DEB_DEPS += python3-six
 # 193-194: send/recv, setsockopt); iproute2's ip and ss set up and
 # watch the net engine's namespaces and sockets (192-195).
 DEB_DEPS += strace iproute2
+# The test guest (tests/guest/run.sh: one QEMU boot runs the device cases
+# of tests/guest/cases/): qemu-system-x86 emulates the machine and its
+# NVMe controller (TCG: KVM is not needed); busybox-static and cpio make
+# its initramfs; kmod's modprobe and depmod pick and index the modules of
+# Debian's kernel, which tests/guest/kernel.sh fetches with apt-get
+# download into build/guest/ (never installed as this machine's kernel);
+# inside, nvme-cli reads the controller's identify data and SMART
+# counters, sg3-utils talks SCSI to scsi_debug's /dev/sgN, dmsetup makes
+# the dm-flakey and dm-error devices (util-linux, always there, gives
+# blkzone).
+DEB_DEPS += qemu-system-x86 busybox-static cpio kmod nvme-cli sg3-utils \
+	dmsetup
 # `make fuzz` and `make test SAN=...` also need clang and its runtime
 # (libFuzzer, the sanitizers); llvm gives llvm-symbolizer for stack traces.
 FUZZ_DEPS := clang libclang-rt-dev llvm
@@ -203,6 +215,8 @@ tests/faultfs/faultfs: tests/faultfs/faultfs.c
 		$(shell $(PKG_CONFIG) --cflags fuse3) -o $@ $< \
 		$(shell $(PKG_CONFIG) --libs fuse3)
 
+# `make test`: the unit tests, the CLI tests and, in one boot of the test
+# guest (tests/guest/run.sh, about a minute), its device cases.
 test: deps
 	@$(MAKE) --no-print-directory $(PAR) $(B)iorig $(B)iorig-mpi $(UNIT_BINS) $(REPLAY_BINS) \
 		$(FAULTFS) $(HELPERS)

@@ -1,8 +1,10 @@
 #!/bin/sh
-# Runs every unit test program given as arguments and every CLI test script
-# in tests/cli/. Exit 0 passes, 77 skips (the test says why), anything else
-# fails. Prints one line per test and a closing "N passed, N failed, N
-# skipped" line; exits 1 when anything failed.
+# Runs every unit test program given as arguments, every CLI test script
+# in tests/cli/ and, in one boot of the test guest (tests/guest/run.sh),
+# every device case in tests/guest/cases/. Exit 0 passes, 77 skips (the
+# test says why), anything else fails. Prints one line per test and a
+# closing "N passed, N failed, N skipped" line; exits 1 when anything
+# failed.
 #
 # Two lanes. A CLI test whose script has the line "# lane: parallel" (and
 # every unit test program) checks nothing that depends on the machine's
@@ -17,7 +19,10 @@
 # is still running after IORIG_TEST_TIMEOUT seconds (default 300; 0: no
 # limit) fails with "timed out after N s", and whatever is left of its
 # process group is killed, so a hung test fails that test instead of
-# hanging the suite.
+# hanging the suite. The test guest watches itself (its boot, each case,
+# its progress: tests/guest/run.sh); its limit here is IORIG_GUEST_TIMEOUT
+# (default 1200) plus IORIG_TEST_TIMEOUT, for fetching its kernel the
+# first time.
 top=$(cd "$(dirname "$0")/.." && pwd)
 limit=${IORIG_TEST_TIMEOUT:-300}
 case $limit in
@@ -101,15 +106,61 @@ run_one() {
 	echo "$verdict" >>"$log/results"
 }
 
-# run_name NAME: a unit test program is run as it is, a CLI script by sh.
+# run_guest: boots the test guest once for all its cases. Each case is a
+# test here, with its own line and verdict as run.sh prints them; a guest
+# that cannot be made here is one skip, one that fails as a whole (no
+# boot, a hang) one failure besides its cases.
+run_guest() {
+	name=tests/guest/run.sh
+	base="$log/guest"
+	all_limit=$limit
+	[ "$limit" -gt 0 ] &&
+		limit=$(( ${IORIG_GUEST_TIMEOUT:-1200} + limit ))
+	start=$(date +%s)
+	timed "$base.pgid" sh "$top/$name" >"$base.log" 2>&1
+	rc=$?
+	secs=$(( $(date +%s) - start ))
+	: >"$base.verdicts"
+	if [ "$limit" -gt 0 ] && [ "$secs" -ge "$limit" ] &&
+	   { [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; }; then
+		pg=$(cat "$base.pgid" 2>/dev/null)
+		[ -n "$pg" ] && kill -KILL "-$pg" 2>/dev/null
+		{ echo "FAIL $name: timed out after $limit s"
+		  sed 's/^/    | /' "$base.log" | tail -n 20; } >"$base.say"
+		echo fail >"$base.verdicts"
+	elif [ "$rc" -eq 77 ]; then
+		echo "SKIP $name: $(grep -i 'skip' "$base.log" | tail -n 1)" \
+			>"$base.say"
+		echo skip >"$base.verdicts"
+	else
+		cp "$base.log" "$base.say"
+		sed -n 's/^\(PASS\|FAIL\|SKIP\) tests\/guest\/.*/\1/p' \
+			"$base.log" | tr 'A-Z' 'a-z' >"$base.verdicts"
+		if [ "$rc" -ne 0 ] && ! grep -q '^fail$' "$base.verdicts"; then
+			{ echo "FAIL $name (exit $rc)"
+			  sed 's/^/    | /' "$base.log" | tail -n 40; } >"$base.say"
+			echo fail >>"$base.verdicts"
+		fi
+	fi
+	limit=$all_limit
+	say "$base.say"
+	cat "$base.verdicts" >>"$log/results"
+}
+
+# run_name NAME: a unit test program is run as it is, a CLI script by sh,
+# the test guest by run_guest.
 run_name() {
 	case $1 in
+	tests/guest/run.sh) run_guest ;;
 	tests/cli/*) run_one "$1" sh "$top/$1" ;;
 	*) run_one "$1" "$top/$1" ;;
 	esac
 }
 
+# The test guest first: its one boot runs longest, and what it checks
+# (counts, bytes, states inside an emulator) no load can change.
 parallel="$*" serial=
+[ -f "$top/tests/guest/run.sh" ] && parallel="tests/guest/run.sh $*"
 # In the order of their numbers (100 after 99, not after 10).
 for t in $(cd "$top/tests/cli" && ls [0-9]*.sh 2>/dev/null | sort -n); do
 	if grep -q '^# lane: parallel$' "$top/tests/cli/$t"; then

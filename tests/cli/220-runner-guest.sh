@@ -1,0 +1,69 @@
+#!/bin/sh
+# tests/run-all.sh runs the test guest (tests/guest/run.sh) once, first,
+# and counts each of its cases as a test: their PASS/FAIL/SKIP lines as
+# run.sh prints them, in the closing count. A guest that cannot be made
+# is one skip; one that fails without a case's verdict (no boot) is one
+# failure; one that hangs past IORIG_GUEST_TIMEOUT plus the test limit
+# fails and is killed. A fake run.sh in a scratch tree stands for the
+# guest, so no guest boots here (the real one runs in the suite itself).
+# lane: parallel
+. "$(dirname "$0")/lib.sh"
+command -v timeout >/dev/null 2>&1 || skip "needs timeout(1) (coreutils)"
+mkdir -p tree/tests/cli tree/tests/guest || die "cannot make the scratch tree"
+cp "$top/tests/run-all.sh" tree/tests/ || die "cannot copy run-all.sh"
+printf '#!/bin/sh\nexit 0\n' >tree/tests/cli/10-pass.sh
+
+# guest BODY: the fake run.sh, then the runner on the tree.
+guest() {
+	printf '#!/bin/sh\n%s\n' "$1" >tree/tests/guest/run.sh
+	IORIG_TEST_TIMEOUT=2 IORIG_GUEST_TIMEOUT=2 IORIG_TEST_JOBS=2 \
+		timeout -k 5 60 sh tree/tests/run-all.sh >"$T/out" 2>"$T/err"
+	rc=$?
+}
+
+guest 'echo "PASS tests/guest/cases/01-a.sh (3s)"
+echo "FAIL tests/guest/cases/02-b.sh (exit 1)"
+echo "    | FAILED: on purpose"
+echo "SKIP tests/guest/cases/03-c.sh: SKIP: not here"
+echo "guest: 6.1.0-56-amd64, booted in 14 s, 30 s in all: 1 passed, 1 failed," \
+	"1 skipped"
+exit 1'
+expect_rc 1
+expect_in out '^PASS tests/guest/cases/01-a\.sh \(3s\)$'
+expect_in out '^FAIL tests/guest/cases/02-b\.sh \(exit 1\)$'
+expect_in out '^    \| FAILED: on purpose$'
+expect_in out '^SKIP tests/guest/cases/03-c\.sh: SKIP: not here$'
+expect_in out '^guest: 6\.1\.0-56-amd64, booted in 14 s'
+expect_in out '^PASS tests/cli/10-pass\.sh'
+expect_not_in out 'tests/guest/run\.sh'
+expect_in out '^2 passed, 1 failed, 1 skipped$'
+# The guest first: its lines before the CLI test's.
+first=$(grep -m 1 -E '^(PASS|FAIL|SKIP) ' "$T/out")
+case $first in
+*tests/guest/*) ;;
+*) die "the guest did not run first: '$first'" ;;
+esac
+
+guest 'echo "SKIP: no qemu-system-x86_64 here"; exit 77'
+expect_rc 0
+expect_in out '^SKIP tests/guest/run\.sh: SKIP: no qemu-system-x86_64 here$'
+expect_in out '^1 passed, 0 failed, 1 skipped$'
+
+guest 'echo "qemu: could not start"; exit 1'
+expect_rc 1
+expect_in out '^FAIL tests/guest/run\.sh \(exit 1\)$'
+expect_in out '^    \| qemu: could not start$'
+expect_in out '^1 passed, 1 failed, 0 skipped$'
+
+start=$(date +%s)
+guest 'echo "booting"; sleep 1000'
+secs=$(( $(date +%s) - start ))
+[ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] ||
+	die "run-all.sh hung on a hanging guest (stopped after ${secs}s)"
+expect_rc 1
+expect_in out '^FAIL tests/guest/run\.sh: timed out after 4 s$'
+expect_in out '^    \| booting$'
+expect_in out '^1 passed, 1 failed, 0 skipped$'
+[ "$secs" -lt 30 ] || die "the hanging guest took ${secs}s to stop"
+echo "ok: the guest's cases are counted as tests; a skip, a failure and" \
+	"a hang of the guest are one verdict each"

@@ -1,0 +1,128 @@
+# Sourced by the guest cases (tests/guest/cases/NN-name.sh), which
+# tests/guest/run.sh runs inside the test guest, as root, chrooted into
+# this machine's root under a tmpfs overlay. Gives everything
+# tests/cli/lib.sh gives ($IORIG, the scratch directory $T, run, die,
+# expect_rc, expect_in, json, expect_json, skip...), $top (this tree), and
+# the guest's devices:
+#   nvme_ns NSID      the block device of namespace NSID of /dev/nvme0
+#                     (1 conventional, 2 zoned, 3 protection information)
+#   smart_log VAR     /dev/nvme0's SMART / health log: field F in ${VAR}_F
+#   nullb_make NAME ATTR=VALUE...   a null_blk device made through configfs
+#                     ($nullb is its /dev path), removed at exit
+#   dm_make NAME TABLE              a device-mapper device ($dm), removed
+#   scsi_debug_sg     the /dev/sgN of scsi_debug's disk
+#   zone_at DEV SECTOR    "WPTR COND" of the zone starting at SECTOR
+#                     (blkzone: write pointer in sectors from the zone's
+#                     start, condition em, oi, fu, nw...)
+#   on_exit CMD       CMD runs at exit (last registered, first run)
+# Timing inside the emulator means nothing: cases check counts, bytes,
+# states and errors.
+[ "${IORIG_GUEST:-}" = 1 ] || {
+	echo "SKIP: a guest case runs in the test guest: sh tests/guest/run.sh"
+	exit 77
+}
+. "$(dirname "$0")/../../cli/lib.sh"
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+
+# The exit trap: the registered commands, then the scratch directory.
+_on_exit=
+on_exit() {
+	_on_exit="$1
+$_on_exit"
+}
+_guest_exit() {
+	cd /
+	printf '%s\n' "$_on_exit" | while read -r _c; do
+		[ -n "$_c" ] && eval "$_c" >/dev/null 2>&1
+	done
+	rm -rf "$T"
+}
+trap _guest_exit EXIT
+trap 'exit 1' INT TERM HUP
+
+# need CMD PACKAGE: skips without CMD.
+need() {
+	command -v "$1" >/dev/null 2>&1 || skip "no $1 (Debian's $2)"
+}
+
+# nvme_ns NSID: the block device of namespace NSID of controller nvme0.
+nvme_ns() {
+	for _d in /sys/block/nvme*n*; do
+		[ -r "$_d/nsid" ] && [ "$(cat "$_d/nsid")" = "$1" ] &&
+			{ echo "/dev/${_d##*/}"; return 0; }
+	done
+	die "no namespace $1 on /dev/nvme0"
+}
+
+# smart_log VAR: reads /dev/nvme0's SMART / health log (nvme-cli's JSON)
+# once; each field F is then in ${VAR}_F. Shell only, no python: each
+# program started costs a good part of a second in the emulator.
+smart_log() {
+	nvme smart-log /dev/nvme0 -o json >"$T/smart.json" 2>"$T/smart.err" ||
+		die "nvme smart-log /dev/nvme0: $(cat "$T/smart.err")"
+	while IFS= read -r _l; do
+		case $_l in *'":'*) ;; *) continue ;; esac
+		_k=${_l#*\"}
+		_k=${_k%%\"*}
+		case $_k in ''|*[!a-z0-9_]*) continue ;; esac
+		_v=${_l#*\":}
+		_v=${_v%,}
+		_v=${_v#\"}
+		_v=${_v%\"}
+		eval "${1}_$_k=\$_v"
+	done <"$T/smart.json"
+}
+
+# nullb_make NAME ATTR=VALUE...: a null_blk device through configfs, with
+# the attributes given (size in MiB, zoned, zone_size in MiB,
+# memory_backed...), powered on; $nullb is /dev/NAME.
+nullb_make() {
+	_n=/sys/kernel/config/nullb/$1
+	[ -d /sys/kernel/config/nullb ] || die "no null_blk in configfs"
+	mkdir "$_n" || die "cannot make $_n"
+	on_exit "rmdir $_n"
+	on_exit "echo 0 >$_n/power"
+	_name=$1
+	shift
+	for _a in "$@"; do
+		echo "${_a#*=}" >"$_n/${_a%%=*}" ||
+			die "null_blk: cannot set ${_a%%=*} to ${_a#*=}"
+	done
+	echo 1 >"$_n/power" || die "null_blk: cannot power on $_name"
+	nullb=/dev/$_name
+	[ -b "$nullb" ] || die "null_blk: no $nullb after power on"
+}
+
+# dm_make NAME TABLE: a device-mapper device; $dm is /dev/mapper/NAME.
+dm_make() {
+	dmsetup create "$1" --table "$2" >"$T/dm.err" 2>&1 ||
+		die "dmsetup create $1 '$2': $(cat "$T/dm.err")"
+	on_exit "dmsetup remove --retry $1"
+	dm=/dev/mapper/$1
+	[ -b "$dm" ] || die "no $dm after dmsetup create"
+}
+
+# scsi_debug_sg: the SCSI generic node of scsi_debug's first disk.
+scsi_debug_sg() {
+	for _s in /sys/class/scsi_generic/sg*; do
+		grep -q scsi_debug "$_s/device/model" 2>/dev/null &&
+			{ echo "/dev/${_s##*/}"; return 0; }
+	done
+	die "no scsi_debug disk with a /dev/sg node"
+}
+
+# zone_at DEV SECTOR: "WPTR COND" of DEV's zone starting at SECTOR, by
+# blkzone report (the write pointer in 512-byte sectors from the zone's
+# start; the condition as blkzone abbreviates it: em, oi, oe, cl, fu, nw).
+zone_at() {
+	_r=$(blkzone report -o "$2" -c 1 "$1" 2>&1) ||
+		die "blkzone report -o $2 -c 1 $1: $_r"
+	case $_r in *"start: "*"wptr "*"zcond:"*) ;;
+	*) die "blkzone report -o $2 -c 1 $1: '$_r'" ;; esac
+	_w=${_r#*wptr }
+	_w=${_w%% *}
+	_c=${_r#*zcond:}
+	_c=${_c#*(}
+	_c=${_c%%)*}
+	echo "$((_w)) $_c"
+}

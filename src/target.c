@@ -521,12 +521,19 @@ static uint64_t fill_room(const struct target_file *tf, uint64_t have)
 	return have + free_b;
 }
 
-/* Region length wanted in one file; 0, or -EINVAL with e filled. */
+/*
+ * Region length wanted in one file (fio's meaning): size= / nrfiles when
+ * given as bytes; else from offset to the file's end, the end being
+ * filesize= (drawn for a range), else the file's or device's current size;
+ * size=P% takes P% of the current size, cut at the end: offset=80% with
+ * size=20% ends at the device's end whatever offset's rounding up.
+ * 0, or -EINVAL with e filled.
+ */
 static int plan_avail(const struct target *t, const struct target_file *tf,
 		      const struct job *j, uint64_t *availp, struct err_rec *e)
 {
 	uint64_t avail = tf->cur_size > tf->offset ?
-			 tf->cur_size - tf->offset : 0;
+			 tf->cur_size - tf->offset : 0, part;
 
 	if (j->fill_device && job_reads(j) && !tf->is_bdev &&
 	    t->nfiles > 1) {
@@ -558,10 +565,14 @@ static int plan_avail(const struct target *t, const struct target_file *tf,
 			return -EINVAL;
 		}
 		avail = fs - tf->offset;
-	} else if (j->size_pct > 0)
-		avail = (uint64_t)((long double)tf->cur_size * j->size_pct /
-				   100);
-	else if (j->size)
+	} else if (j->size_pct > 0) {
+		/* fio: P% of the file's end, cut at that end (offset=80%
+		 * rounded up with size=20% ends at the device's end) */
+		part = (uint64_t)((long double)tf->cur_size * j->size_pct /
+				  100);
+		if (part < avail)
+			avail = part;
+	} else if (j->size)
 		avail = j->size / t->nfiles;
 	if (!avail) {
 		err_set(e, tf->path, 0, "size", "%s; give size= to say how "
@@ -578,11 +589,15 @@ static int plan_avail(const struct target *t, const struct target_file *tf,
 			"at most that", tf->offset, avail, TARGET_OFF_MAX);
 		return -EINVAL;
 	}
+	/* fio reads up to the device's end and stops there without a word,
+	 * doing less than asked: refused, naming the job's line. */
 	if (tf->is_bdev && (tf->offset > tf->cur_size ||
 			    avail > tf->cur_size - tf->offset)) {
-		err_set(e, tf->path, 0, "size", "region [%" PRIu64 ", %"
-			PRIu64 ") extends past the end of the device (%" PRIu64
-			" bytes)", tf->offset, tf->offset + avail,
+		err_set(e, j->section_file, j->section_line, j->filesize_min ?
+			"filesize" : "size", "region [%" PRIu64 ", %" PRIu64
+			") extends past the end of %s (%" PRIu64 " bytes); "
+			"expected offset + size within the device",
+			tf->offset, tf->offset + avail, tf->path,
 			tf->cur_size);
 		return -EINVAL;
 	}

@@ -49,10 +49,10 @@ run --name=b --filename="$dev" --offset=12m --size=8m --bs=64k --rw=write
 expect_rc 2
 expect_empty out
 expect_in err "option 'size'"
-expect_in err 'past the end of the device'
+expect_in err "past the end of $dev"
 run --name=b --filename="$dev" --offset=20m --size=1m --bs=64k --rw=write
 expect_rc 2
-expect_in err 'past the end of the device'
+expect_in err "past the end of $dev"
 run --name=b --filename="$dev" --offset=17m --rw=write
 expect_rc 2
 expect_empty out

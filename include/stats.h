@@ -83,6 +83,8 @@ struct dir_stats {
 	uint64_t dropped_ios;	/* net, UDP: blocks the sender numbered
 				 * that never arrived */
 	uint64_t submit_done;	/* seen done as the submit call returned */
+	uint64_t ramp_ios;	/* of ios: issued while ramp_time ran, done
+				 * after (fio counts their bytes, not them) */
 	/* The first failed I/O of this direction: */
 	int first_errno;	/* positive; 0: none */
 	uint64_t first_err_offset;	/* within first_err_file */

@@ -54,6 +54,7 @@ void stats_dir_merge(struct dir_stats *dst, const struct dir_stats *src)
 	dst->short_ios += src->short_ios;
 	dst->dropped_ios += src->dropped_ios;
 	dst->submit_done += src->submit_done;
+	dst->ramp_ios += src->ramp_ios;
 	if (!dst->first_errno && src->first_errno) {
 		dst->first_errno = src->first_errno;
 		dst->first_err_offset = src->first_err_offset;

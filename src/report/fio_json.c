@@ -187,9 +187,11 @@ static json_t *f_dir(struct jw *c, const struct dir_stats *d, uint64_t rt,
 	jw_put(c, o, "io_kbytes", jw_u64(d->bytes / 1024));
 	jw_put(c, o, "bw_bytes", jw_u64(bw));
 	jw_put(c, o, "bw", jw_u64(bw / 1024));
-	jw_put(c, o, "iops", jw_real(stats_iops(d, rt)));
+	/* fio counts the I/Os issued after ramp_time, their bytes done */
+	jw_put(c, o, "iops", jw_real(rt ? (double)(d->ios - d->ramp_ios) *
+				     1e9 / (double)rt : 0.0));
 	jw_put(c, o, "runtime", jw_u64(ms_of(rt)));
-	jw_put(c, o, "total_ios", jw_u64(d->ios));
+	jw_put(c, o, "total_ios", jw_u64(d->ios - d->ramp_ios));
 	jw_put(c, o, "short_ios", jw_u64(d->short_ios));
 	jw_put(c, o, "drop_ios", jw_u64(d->dropped_ios));
 	jw_put(c, o, "slat_ns", f_lat(c, &d->slat, j,

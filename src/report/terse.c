@@ -71,7 +71,7 @@ static void t_dir(FILE *f, const struct dir_stats *d, uint64_t rt,
 	rt_ms = rt / 1000000;
 	if (rt_ms) {
 		bw = d->bytes * 1000 / rt_ms / 1024;
-		iops = d->ios * 1000 / rt_ms;
+		iops = (d->ios - d->ramp_ios) * 1000 / rt_ms; /* as fio-json */
 	}
 	fprintf(f, ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64,
 		d->bytes >> 10, bw, iops, rt_ms);

@@ -113,6 +113,8 @@ void ticks_rearm(struct wstate *s)
 		t = s->bw_next;
 	if (s->iops_next < t)
 		t = s->iops_next;
+	if (s->ramp_end && s->ramp_end < t)	/* see complete_as */
+		t = s->ramp_end;
 	s->tick_next = t;
 }
 

@@ -391,8 +391,30 @@ static bool recreates(const struct job *j)
 	return j->unlink_each_loop && !j->time_based;
 }
 
-/* Stats restart here: the end of ramp_time, or the start. */
-static void measure_start(struct wstate *s)
+/*
+ * ramp_time is over: the requests then in flight (those not in the free
+ * list; t_queue of the free ones is cleared to tell them apart, issuing
+ * sets it again) are counted by direction in ramp_ios.
+ */
+static void ramp_carry(struct wstate *s)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nfree; i++)
+		s->free_reqs[i]->t_queue = 0;
+	for (i = 0; i < s->depth; i++)
+		if (s->reqs[i].t_queue)
+			s->st->dir[s->reqs[i].ddir].ramp_ios++;
+}
+
+/*
+ * Stats restart here: the start, the end of ramp_time, or latency_target's
+ * settled depth. The work to do restarts at the start and with
+ * latency_target; at the end of ramp_time it goes on (fio's meaning: the
+ * ramp's bytes count inside size=, and number_ios counts what is in
+ * flight then and what is issued after).
+ */
+static void measure_start(struct wstate *s, bool carry_on)
 {
 	const struct job *j = s->j;
 
@@ -403,16 +425,24 @@ static void measure_start(struct wstate *s)
 	s->t0 = s->now;
 	if (s->iolog)
 		iolog_start(s->iolog, s->t0);
-	s->issued_bytes = 0;
-	s->issued_ios = 0;
-	/* Buffered: each pass drops the cache again (fio reopens per loop);
-	 * unlink_each_loop makes the files again between loops */
-	s->next_pass = ((!j->direct && s->guarded) || recreates(j)) &&
-		       s->per_loop ? s->per_loop : UINT64_MAX;
+	if (carry_on) {
+		s->issued_ios = s->inflight;
+		ramp_carry(s);
+	} else {
+		s->issued_bytes = 0;
+		s->issued_ios = 0;
+		/* Buffered: each pass drops the cache again (fio reopens per
+		 * loop); unlink_each_loop makes the files again between
+		 * loops */
+		s->next_pass = ((!j->direct && s->guarded) ||
+				recreates(j)) && s->per_loop ? s->per_loop :
+			       UINT64_MAX;
+	}
 	pace_start(s);
 	if (s->ctl_on)
 		ctl_arm(s);
-	s->deadline = j->runtime_ns ?
+	/* runtime= counts from the end of ramp_time, as fio's */
+	s->deadline = j->runtime_ns && !s->ramp_end ?
 		s->t0 + clock_ns_to_ticks(s->w->clk, j->runtime_ns) :
 		UINT64_MAX;
 	if (s->irec) {
@@ -434,6 +464,30 @@ static void measure_start(struct wstate *s)
 	}
 }
 
+/*
+ * ramp_time is over, seen at the first completion or issue past it (as
+ * fio sees it): the measured phase starts.
+ */
+static void ramp_over(struct wstate *s)
+{
+	s->ramp_end = 0;
+	measure_start(s, true);
+}
+
+/*
+ * The job's work was all issued while it ramped: fio's stats restart only
+ * when ramp_time is over, so the whole run is its measurement (its
+ * intervals and samples, off while ramping, stay off).
+ */
+static void ramp_whole(struct wstate *s)
+{
+	s->ramp_end = 0;
+	s->st->nmeasured = 1;
+	if (s->w->live_on)
+		atomic_store_explicit(&s->w->live.ramping, false,
+				      memory_order_relaxed);
+}
+
 static inline __attribute__((always_inline)) bool
 should_stop_as(struct wstate *s, const bool plain)
 {
@@ -441,18 +495,19 @@ should_stop_as(struct wstate *s, const bool plain)
 		s->st->interrupted = true;
 		return true;
 	}
-	if (!plain && s->ramp_end) {
-		if (s->now < s->ramp_end)
-			return false;
-		s->ramp_end = 0;
-		measure_start(s);
+	if (!plain && s->ramp_end && s->now >= s->ramp_end) {
+		ramp_over(s);
 		if (s->abandoned)
 			return true;
 	}
-	if (!plain && s->ctl_on && ctl_stop(s))
+	if (!plain && s->ctl_on && !s->ramp_end && ctl_stop(s))
 		return true;
-	return s->issued_bytes >= s->limit_bytes ||
-	       s->issued_ios >= s->limit_ios || s->now >= s->deadline;
+	if (s->issued_bytes < s->limit_bytes &&
+	    s->issued_ios < s->limit_ios && s->now < s->deadline)
+		return false;
+	if (!plain && s->ramp_end)
+		ramp_whole(s);
+	return true;
 }
 
 /*
@@ -693,7 +748,7 @@ static void lt_check(struct wstate *s)
 		s->lt_quiesce = false;
 		/* the last window at the settled depth: stats from here */
 		if (s->lt_end_run && !s->j->latency_run)
-			measure_start(s);
+			measure_start(s, false);
 		lt_new_window(s);
 		return;
 	}
@@ -739,9 +794,18 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 	if (req->t_done > s->now)
 		s->now = req->t_done;
 	/* Intervals and sample periods that ended before this completion
-	 * close without it. */
-	if (s->now >= s->tick_next)
+	 * close without it; the end of ramp_time (in tick_next while
+	 * ramping) starts the measured phase with it. */
+	if (s->now >= s->tick_next) {
+		if (!plain && s->ramp_end && s->now >= s->ramp_end) {
+			ramp_over(s);
+			if (s->abandoned) {
+				s->free_reqs[s->nfree++] = req;
+				return;
+			}
+		}
 		ticks_roll(s, s->now);
+	}
 	if (!plain && s->slow)
 		complete_slow(s, req);
 	/*
@@ -1785,7 +1849,7 @@ void *worker_main(void *arg)
 	/* Before measure_start: it tells ramping from measuring by it. */
 	if (j->ramp_time_ns)
 		s.ramp_end = s.now + clock_ns_to_ticks(w->clk, j->ramp_time_ns);
-	measure_start(&s);
+	measure_start(&s, false);
 	/* create_only: the files are laid out (target_open), no I/O. */
 	if (!j->verify_only && !j->create_only)
 		run_loop(&s);

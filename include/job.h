@@ -277,6 +277,8 @@ struct job {
 	/* Verification (verify.h). */
 	int verify;			/* enum verify_kind */
 	char *verify_pattern;		/* as given; verify parses it */
+	bool verify_set;		/* verify= given (fio: verify_pattern
+					 * alone sets verify=pattern) */
 	bool do_verify;			/* check the region after writing */
 	bool verify_only;		/* write nothing: check */
 	bool verify_fatal;		/* stop at the first mismatch */

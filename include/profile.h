@@ -62,6 +62,13 @@ const struct profile *profile_owning(const char *name, size_t len);
 /* Check a value of p->opts[i]: 0, or -EINVAL with why. */
 int profile_check(const struct profile *p, int i, const char *val, char *why,
 		  size_t whylen);
+/*
+ * A value of p->opts[i] where it does not set the profile (a job option
+ * without --profile=p): fio reads it by the option's type alone, no range,
+ * and it has no effect. 0, or -EINVAL with why.
+ */
+int profile_check_form(const struct profile *p, int i, const char *val,
+		       char *why, size_t whylen);
 /* After the command line: a needed option missing, or values that do not
  * go together: -EINVAL with *opt (the option to name) and why. */
 int profile_validate(const struct profile *p, const char *const *vals,

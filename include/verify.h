@@ -141,7 +141,9 @@ struct verify_fmt {
 	int kind;		/* enum verify_kind, not NONE */
 	unsigned hdr_size;	/* verify_hdr_size(kind) */
 	uint8_t pattern[VERIFY_PATTERN_MAX];
-	size_t plen;		/* VERIFY_PATTERN: > 0 */
+	size_t plen;		/* verify_pattern's bytes, the data of
+				 * every block; 0: none (not with
+				 * VERIFY_PATTERN) */
 	struct verify_crc crc;
 	uint32_t voff;		/* verify_offset: 0, or where the header
 				 * is swapped to (voff + hdr_size <= len) */

@@ -522,7 +522,6 @@ static int check_job_opt(const char *name, size_t len, struct err_rec *e)
 {
 	char buf[64];
 	const char *hint;
-	const struct profile *prof;
 
 	if (len >= sizeof(buf))
 		len = sizeof(buf) - 1;
@@ -535,13 +534,10 @@ static int check_job_opt(const char *name, size_t len, struct err_rec *e)
 		err_set(e, CLI_FILE, 0, buf, "%s", hint);
 		return -EINVAL;
 	}
-	prof = profile_owning(buf, strlen(buf));
-	if (prof) {
-		err_set(e, CLI_FILE, 0, buf, "an option of fio's profile %s "
-			"only; give --profile=%s with it", prof->name,
-			prof->name);
-		return -EINVAL;
-	}
+	/* fio reads a profile's option without --profile too: no effect
+	 * (options_set) */
+	if (profile_owning(buf, strlen(buf)))
+		return 0;
 	hint = options_suggest(buf);
 	err_set(e, CLI_FILE, 0, buf, "unknown option%s%s%s", hint ?
 		"; did you mean --" : "; see iorig --help", hint ? hint : "",

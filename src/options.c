@@ -21,6 +21,7 @@
 #include "options.h"
 #include "path.h"
 #include "procattr.h"
+#include "profile.h"
 #include "steady.h"
 #include "value.h"
 #include "verify.h"
@@ -1865,7 +1866,11 @@ static int set_ioengine(struct job *j, const struct opt_def *o,
 	return -EINVAL;
 }
 
-/* Checked here, kept as given: verify/block.c makes the bytes of it. */
+/*
+ * Checked here, kept as given: verify/block.c makes the bytes of it. As in
+ * fio, it makes verify=pattern of a job whose verify= was not given (so
+ * far: a verify= after it still wins).
+ */
 static int set_verify_pattern(struct job *j, const struct opt_def *o,
 			      const char *val, char *why, size_t whylen)
 {
@@ -1881,6 +1886,8 @@ static int set_verify_pattern(struct job *j, const struct opt_def *o,
 		return -ENOMEM;
 	free(j->verify_pattern);
 	j->verify_pattern = copy;
+	if (!j->verify_set)
+		j->verify = VERIFY_PATTERN;
 	return 0;
 }
 
@@ -2561,6 +2568,58 @@ static int fio_fraction(const struct opt_def *o, const char *val, char *why,
 	return -EINVAL;
 }
 
+static int opt_parse(struct job *j, const struct opt_def *o, const char *val,
+		     char *why, size_t whylen);
+
+/*
+ * fio reads the value of a size option as parts split at ',' and ':' (its
+ * read,write,trim form; one trailing ',' is dropped) and an option of one
+ * value keeps one part without a word: size=6400K:6400K is 6400K. Parts
+ * that are all the same value are that value; different ones are a silent
+ * misreading, refused. 1 when val has no such parts, else 0 or -errno.
+ */
+static int fio_parts(struct job *j, const struct opt_def *o, const char *val,
+		     char *why, size_t whylen)
+{
+	char part[128], first[128];
+	const char *p = val, *q;
+	uint64_t v0 = 0;
+	double a0 = 0;
+	size_t n;
+	int ret, k;
+
+	if ((o->type != OPT_SIZE && o->type != OPT_SIZE_PCT) ||
+	    !strpbrk(val, ",:"))
+		return 1;
+	for (k = 0; *p; k++) {
+		q = p + strcspn(p, ",:");
+		n = (size_t)(q - p);
+		if (n >= sizeof(part))
+			n = sizeof(part) - 1;
+		memcpy(part, p, n);
+		part[n] = '\0';
+		if (!k)
+			snprintf(first, sizeof(first), "%s", part);
+		ret = opt_parse(j, o, part, why, whylen);
+		if (ret)
+			return ret;
+		if (!k) {
+			v0 = *(uint64_t *)field(j, o->off);
+			a0 = o->aux ? *(double *)field(j, o->aux) : 0;
+		} else if (v0 != *(uint64_t *)field(j, o->off) ||
+			   (o->aux && a0 != *(double *)field(j, o->aux))) {
+			snprintf(why, whylen, "'%s': fio reads one of these "
+				 "values and drops the others without a word; "
+				 "expected one value, such as %s", val, first);
+			return -EINVAL;
+		}
+		if (!*q || (*q == ',' && !q[1]))
+			break;
+		p = q + 1;
+	}
+	return 0;
+}
+
 /* Parse val into j for option o; why says what was expected. */
 static int opt_parse(struct job *j, const struct opt_def *o, const char *val,
 		     char *why, size_t whylen)
@@ -2570,8 +2629,11 @@ static int opt_parse(struct job *j, const struct opt_def *o, const char *val,
 	uint64_t u;
 	double d;
 	bool b;
-	int ret = fio_fraction(o, val, why, whylen);
+	int ret = fio_parts(j, o, val, why, whylen);
 
+	if (ret <= 0)
+		return ret;
+	ret = fio_fraction(o, val, why, whylen);
 	if (ret)
 		return ret;
 	switch (o->type) {
@@ -2644,6 +2706,8 @@ static int opt_parse(struct job *j, const struct opt_def *o, const char *val,
 	case OPT_ENUM:
 		if (o->off == F(rw))
 			return set_rw(j, o, val, why, whylen);
+		if (o->off == F(verify))
+			j->verify_set = true;
 		return set_choice(dst, o, val, why, whylen);
 	case OPT_BS:
 		return set_bs(j, o, val, why, whylen);
@@ -2661,10 +2725,22 @@ int options_set(struct job *j, const char *name, const char *value,
 		const char *file, int line, struct err_rec *e)
 {
 	const struct opt_def *o = options_find(name);
+	const struct profile *prof;
 	const char *hint;
 	char why[512];
 	int ret;
 
+	if (!o && (prof = profile_owning(name, strlen(name)))) {
+		/* fio knows it from a profile: read, no effect on the job */
+		why[0] = '\0';
+		if (!profile_check_form(prof, profile_opt_index(prof, name,
+				strlen(name)), value, why, sizeof(why)))
+			return 0;
+		err_set(e, file, line, name, "%s (an option of fio's %s "
+			"profile, read by fio in a job too, where it does "
+			"nothing)", why, prof->name);
+		return -EINVAL;
+	}
 	if (!o) {
 		hint = options_fio_only_msg(name);
 		if (hint) {
@@ -2719,6 +2795,7 @@ int options_defaults(struct job *j)
 		if (ret)
 			return ret;
 	}
+	j->verify_set = false;	/* a default is not given */
 	return 0;
 }
 

@@ -461,6 +461,33 @@ int profile_check(const struct profile *p, int i, const char *val, char *why,
 	return ret ? -EINVAL : 0;
 }
 
+int profile_check_form(const struct profile *p, int i, const char *val,
+		       char *why, size_t whylen)
+{
+	const struct profile_opt *o = &p->opts[i];
+	uint64_t u;
+	bool on;
+
+	if (o->type == PROF_FLAG)	/* bare, or a boolean */
+		return val && *val && value_bool(val, &on, why, whylen) ?
+		       -EINVAL : 0;
+	if (!val || !*val) {
+		snprintf(why, whylen, "needs a value (%s=%s), as fio reads "
+			 "this option of its %s profile", o->name,
+			 o->type == PROF_STR ? "TEXT" : "N", p->name);
+		return -EINVAL;
+	}
+	if (o->type == PROF_UINT)	/* fio reads a signed integer */
+		return value_uint(val + (*val == '-'), 0, UINT64_MAX, &u, why,
+				  whylen) ? -EINVAL : 0;
+	if (o->type == PROF_SIZE)
+		return value_size(val, 1024, &u, why, whylen) ? -EINVAL : 0;
+	if (o->type == PROF_TIME)
+		return value_time(val, NS_PER_S, &u, why, whylen) ? -EINVAL :
+		       0;
+	return 0;
+}
+
 int profile_validate(const struct profile *p, const char *const *vals,
 		     const char **opt, char *why, size_t whylen)
 {

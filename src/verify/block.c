@@ -209,7 +209,7 @@ void verify_fill(const struct verify_fmt *f, void *buf, uint32_t len,
 	uint64_t *w = buf, i, n = len / 8, m, hw = f->hdr_size / 8;
 	struct gen_rng r;
 
-	if (f->kind == VERIFY_PATTERN) {
+	if (f->plen) {
 		fill_pattern(f, buf, len);
 	} else {
 		data_rng(&r, in->seed, in->offset);
@@ -346,7 +346,7 @@ static void sectors(const struct verify_fmt *f, const void *buf, uint32_t len,
 		const uint8_t *sp = p + (size_t)idx * VERIFY_SECTOR;
 
 		gen = 0;
-		if (f->kind == VERIFY_PATTERN)
+		if (f->plen)
 			st = sector_pattern(f, p, idx);
 		else
 			st = sector_data(buf, idx, f->hdr_size / 8, &r, inv,
@@ -364,7 +364,7 @@ static const char *sec_state_text(const struct verify_fmt *f, int state,
 		snprintf(buf, len, "zeros");
 	else if (state == VS_BAD)
 		snprintf(buf, len, "no write's data");
-	else if (f->kind == VERIFY_PATTERN)
+	else if (f->plen)
 		snprintf(buf, len, "the pattern");
 	else
 		snprintf(buf, len, "generation %" PRIu64, gen);
@@ -448,7 +448,7 @@ int verify_classify(const struct verify_fmt *f, const void *buf,
 	memset(s, 0, sizeof(*s));
 	if (res->has_hdr && h->len == len && h->kind == f->kind &&
 	    verify_csum_ok(f, buf, len) &&
-	    (f->kind != VERIFY_PATTERN || pattern_intact(f, buf, len))) {
+	    (!f->plen || pattern_intact(f, buf, len))) {
 		if (h->offset != offset) {
 			snprintf(res->detail, sizeof(res->detail), "an intact "
 				 "block that belongs at offset %" PRIu64,
@@ -473,7 +473,7 @@ int verify_classify(const struct verify_fmt *f, const void *buf,
 	sectors(f, buf, len, offset, seed, s);
 	if (!s->valid) {
 		snprintf(res->detail, sizeof(res->detail), "%s", res->has_hdr ?
-			 (f->kind == VERIFY_PATTERN ? "a header of this "
+			 (f->plen ? "a header of this "
 			  "format, but the data is not verify_pattern" :
 			  "a header of this format but no data of this job "
 			  "here") : "no data of this job: never written with "

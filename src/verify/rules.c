@@ -93,9 +93,7 @@ int verify_job_check(const struct job *j, const char **option, char *why,
 			*option = "verify_only";
 		else if (j->verify_backlog)
 			*option = "verify_backlog";
-		else if (j->verify_pattern)
-			*option = "verify_pattern";
-		else
+		else	/* verify_pattern after verify=0: nothing, as fio */
 			return 0;
 		snprintf(why, whylen, "needs verify= (a checksum such as "
 			 "xxh3, crc32c, md5, sha256, or pattern)");
@@ -106,12 +104,10 @@ int verify_job_check(const struct job *j, const char **option, char *why,
 			 "nothing to verify", eng->name);
 		return -EINVAL;
 	}
-	if ((j->verify == VERIFY_PATTERN) != (j->verify_pattern != NULL)) {
-		if (j->verify_pattern)
-			*option = "verify_pattern";
-		snprintf(why, whylen, "%s", j->verify_pattern ?
-			 "applies to verify=pattern only" :
-			 "verify=pattern needs verify_pattern=");
+	/* With another kind, verify_pattern is its blocks' data (fio's
+	 * meaning; verify=meta then checks the pattern too). */
+	if (j->verify == VERIFY_PATTERN && !j->verify_pattern) {
+		snprintf(why, whylen, "verify=pattern needs verify_pattern=");
 		return -EINVAL;
 	}
 	unit = verify_unit(j);

@@ -54,7 +54,7 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 		free(v);
 		return n;
 	}
-	if (j->verify == VERIFY_PATTERN) {
+	if (j->verify_pattern) {	/* the data of every kind */
 		n = verify_pattern_parse(j->verify_pattern ? j->verify_pattern :
 					 "", v->fmt.pattern, why, sizeof(why));
 		if (n <= 0) {

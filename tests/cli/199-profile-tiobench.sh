@@ -7,15 +7,20 @@
 # files in dir, the reads of block bytes) and the files' sizes; fio 3.33
 # ignores them (the man page says so), so they are not compared with it.
 # Bad input (an unknown profile, a profile option
-# without --profile or out of range) exits 2 and creates nothing.
+# out of range, or one fio cannot read without --profile) exits 2 and
+# creates nothing.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 # ---- refusals: exit 2, the option named, nothing created ----
 mkdir z && cd z || die "no z"
 expect_refused "'nope' is not a profile" --profile=nope
-expect_refused "option 'dir': an option of fio's profile tiobench" --dir=/tmp \
-	--name=x --size=4k
+# Without --profile, fio reads a profile's option and does nothing with it.
+run --dir=/tmp --threads=abc --name=x --size=4k --parse-only
+expect_rc 2
+expect_in err "option 'threads': .*fio's tiobench profile"
+run --dir=/tmp --threads=0 --name=x --size=4k --parse-only
+expect_rc 0
 expect_refused "option 'threads': .*out of range" --profile=tiobench --threads=0
 expect_refused "option 'numruns': .*out of range" --profile=tiobench --numruns=0
 expect_refused "option 'size': .*not a number of MiB" --profile=tiobench --size=4m

@@ -21,8 +21,9 @@ expect_refused "option 'threads-per-queue': .*out of range" --profile=act \
 	--device-names=x --threads-per-queue=0
 expect_refused "option 'prep': .*not a boolean" --profile=act --device-names=x \
 	--prep=maybe
-expect_refused "option 'load': an option of fio's profile act" --load=2 \
-	--name=x --size=4k
+# Without --profile: read (an integer), no effect, as in fio.
+expect_refused "option 'load': .*fio's act profile" --load=x --name=x \
+	--size=4k
 expect_refused "option 'profile': given twice" --profile=tiobench --profile=act \
 	--device-names=x
 [ ! -e x ] || die "a refused run created x"

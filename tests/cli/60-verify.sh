@@ -191,9 +191,12 @@ usage --name=v --size=1m --verify=xxh3 --rw=write --ioengine=null
 expect_in err "option 'verify': the null engine moves no data"
 usage --name=v --filename=v.dat --size=1m --verify=pattern --rw=write
 expect_in err "option 'verify': verify=pattern needs verify_pattern="
-usage --name=v --filename=v.dat --size=1m --verify=xxh3 --rw=write \
-	--verify_pattern=0xff
-expect_in err "option 'verify_pattern': applies to verify=pattern only"
+# With a checksum, verify_pattern is the blocks' data (fio's meaning).
+run --name=v --filename=v.dat --size=4k --verify=xxh3 --rw=write \
+	--verify_pattern=0x5a
+expect_rc 0
+[ "$(od -An -tx1 -j64 -N4 v.dat | tr -d ' ')" = 5a5a5a5a ] ||
+	die "verify=xxh3 verify_pattern=0x5a wrote $(od -An -tx1 -j64 -N4 v.dat)"
 usage --name=v --filename=v.dat --size=1m --verify=pattern --rw=write \
 	--verify_pattern=0xabcg
 expect_in err "option 'verify_pattern': '0xabcg': expected items"

@@ -75,6 +75,19 @@ static const struct set_case set_cases[] = {
 	{ "size", "50%", "size", "50%" },
 	{ "size", "1.3", "size", NULL },
 	{ "size", "0%", "size", NULL },
+	/* fio's parts: one value is that value; two are refused */
+	{ "size", "6400K:6400K", "size", "6553600" },
+	{ "size", "1m,1m,", "size", "1048576" },
+	{ "size", "10%:10%", "size", "10%" },
+	{ "size", "1m:2m", "size", NULL },
+	{ "size", "1m:10%", "size", NULL },
+	{ "offset", "4k,8k", "offset", NULL },
+	/* a profile's option: read, no effect; fio refuses what it cannot
+	 * read */
+	{ "threads", "1", "size", "" },
+	{ "threads", "abc", "size", NULL },
+	/* verify_pattern alone is verify=pattern */
+	{ "verify_pattern", "0xff", "verify", "pattern" },
 	{ "runtime", "1x", "runtime", NULL },
 	{ "runtime", "90", "runtime", "90s" },
 	{ "runtime", "1500ms", "runtime", "1500ms" },

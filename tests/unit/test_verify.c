@@ -700,14 +700,18 @@ static void test_job_check(void **state)
 		  "verify_only" },
 		{ VERIFY_NONE, RW_WRITE, 4096, 4096, 0, 0, 4, NULL, "sync",
 		  "verify_backlog" },
+		/* verify_pattern after verify=0: nothing (fio's meaning) */
 		{ VERIFY_NONE, RW_WRITE, 4096, 4096, 0, 0, 0, "0x01", "sync",
-		  "verify_pattern" },
+		  NULL },
 		{ VERIFY_XXH3, RW_WRITE, 4096, 4096, 0, 0, 0, NULL, "null",
 		  "verify" },
 		{ VERIFY_PATTERN, RW_WRITE, 4096, 4096, 0, 0, 0, NULL, "sync",
 		  "verify" },
+		/* the pattern is the data of another kind's blocks */
 		{ VERIFY_CRC32C, RW_WRITE, 4096, 4096, 0, 0, 0, "0x01", "sync",
-		  "verify_pattern" },
+		  NULL },
+		{ VERIFY_META, RW_WRITE, 4096, 4096, 0, 0, 0, "0x01", "sync",
+		  NULL },
 		/* a range: checked per 4096 (verify_unit) */
 		{ VERIFY_XXH3, RW_WRITE, 4096, 8192, 0, 0, 0, NULL, "sync",
 		  NULL },

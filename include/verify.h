@@ -24,9 +24,10 @@
  * which generation it belongs to, and a whole 512-byte sector can be
  * checked against it: that is how a torn block (sectors of different
  * writes) is told from bit rot (a sector no write produced). With
- * verify=pattern the rest of the block is the pattern, repeated from the
- * block's first byte (the header covers the first 64); all generations
- * then hold the same data, so a tear is only seen where a sector is zero.
+ * verify=pattern (or any kind with verify_pattern) the rest of the block
+ * is the pattern, repeated from the block's first byte (the header covers
+ * the first bytes); all generations then hold the same data, so a tear
+ * is only seen where a sector is zero.
  *
  * The checksum covers the whole block except where it is kept: xxh3
  * (XXH3 64-bit of the payload, seeded with XXH3 of the first 56 header

@@ -396,9 +396,10 @@ static void torn_detail(const struct verify_fmt *f,
 }
 
 /*
- * verify=pattern: the checksum says the block is as written; this says
- * that what was written is the pattern: the first period after the header
- * is, and every later byte equals the one a period before it.
+ * verify_pattern: the checksum says the block is as written (verify=meta:
+ * its header only); this says that the data is the pattern: the first
+ * period after the header is, and every later byte equals the one a period
+ * before it.
  */
 static bool pattern_intact(const struct verify_fmt *f, const uint8_t *p,
 			   uint32_t len)

@@ -21,7 +21,7 @@
  * a range [min, max] are multiples of min, or max, drawn as fio draws them
  * (gen.c). Sequential
  * modes walk the files in order; random modes visit blocks in a seeded
- * pseudo-random order. With the random map (norandommap=0) every block of
+ * pseudo-random order; sequential modes keep a cursor per direction. With the random map (norandommap=0) every block of
  * size bs_min[dir] that fits in a file is visited exactly once per pass when
  * the block size is fixed, with no memory per block (a keyed bijection on
  * the block numbers). With norandommap=1, or block sizes that vary, blocks
@@ -86,6 +86,9 @@ struct gen_params {
 	uint64_t bs_min[DDIR_NR], bs_max[DDIR_NR];
 	bool random;
 	bool mixed;			/* rw / randrw */
+	/* Sequential: each direction's cursor starts over on its own at
+	 * the end (time_based, fio's meaning), not with the pass. */
+	bool wrap_each;
 	int only_dir;			/* when !mixed: the direction */
 	/* trimwrite, randtrimwrite (only_dir DDIR_TRIM): each trim is
 	 * followed by a write of the same blocks (fio's meaning). */
@@ -209,8 +212,10 @@ struct gen {
 	uint64_t fmin;		/* smallest file region */
 	uint64_t fblocks;	/* random map: whole blocks in one file */
 	uint64_t fblocks_inv;	/* UINT64_MAX / fblocks, for block -> file */
-	uint64_t pos;		/* sequential cursor in file `file` */
-	uint32_t file;		/* sequential cursor's file */
+	uint64_t spos[DDIR_NR];	/* sequential: direction d's cursor, at
+				 * spos[d] in file sfile[d] */
+	uint32_t sfile[DDIR_NR];
+	uint32_t file;		/* the random patterns' sequential file */
 	uint64_t done;		/* bytes generated in this pass */
 	uint64_t pass_len;	/* bytes of a pass (gen_pass_len) */
 	uint64_t nblocks;	/* random map: nfiles * fblocks */

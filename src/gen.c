@@ -20,10 +20,16 @@
  *   multiple of min. For 4k-64k: 4k, 8k, ... 64k, 1/16 each; for 4k-10k:
  *   4k 40%, 8k 40%, 10k 20%. x / min is a multiply by a precomputed
  *   reciprocal, no division. A fixed bs draws nothing.
- * - Sequential: one cursor (file, pos) shared by both directions. An I/O
- *   that would cross the end of its file starts at the next file instead,
- *   and after the last file a new pass starts at file 0, so every I/O has
- *   its full length.
+ * - Sequential: a cursor (file, pos) per direction, as fio keeps one per
+ *   direction: the reads and the writes of rw=rw each walk the files from
+ *   the start. An I/O that would cross the end of its file starts at the
+ *   next file instead, and after the last file its cursor starts at file 0
+ *   again, so every I/O has its full length. A pass ends when a cursor
+ *   is past the last file, and every cursor starts over (fio: a direction
+ *   at the end finishes the file, which is reopened for the next loop);
+ *   with wrap_each (time_based) that cursor alone starts over (fio wraps
+ *   each direction on its own). Mixed, a pass is then up to twice the
+ *   region.
  * - Random with the map (norandommap=0, one fixed bs for all directions in
  *   use): block i of the pass is perm(i), where perm is a keyed bijection on
  *   [0, 2^perm_bits) restricted to [0, nblocks) by cycle walking; block b is
@@ -354,7 +360,8 @@ static void fst_reset(struct gen *g);
 static __attribute__((noinline)) void gen_new_pass(struct gen *g)
 {
 	g->pass++;
-	g->pos = 0;
+	memset(g->spos, 0, sizeof(g->spos));
+	memset(g->sfile, 0, sizeof(g->sfile));
 	g->file = 0;
 	g->done = 0;
 	g->perm_ctr = 0;
@@ -420,20 +427,26 @@ static inline void io_place(const struct gen *g, struct gen_io *io,
 	io->len = (uint32_t)len;
 }
 
+/* Sequential, direction d (see the top). */
 static inline void next_seq(struct gen *g, unsigned d, struct gen_io *io)
 {
 	uint64_t pos, len = next_len(g, d, &pos);
 
-	/* pos <= file_region always; this form cannot overflow. */
-	if (gen_unlikely(len > g->file_region - g->pos)) {
-		g->pos = 0;
-		if (++g->file == g->p.nfiles) {
-			gen_new_pass(g);
+	/* spos <= file_region always; this form cannot overflow. */
+	if (gen_unlikely(len > g->file_region - g->spos[d])) {
+		g->spos[d] = 0;
+		if (++g->sfile[d] == g->p.nfiles) {
+			if (g->p.wrap_each) {	/* this cursor only */
+				g->sfile[d] = 0;
+				g->pass++;
+			} else {
+				gen_new_pass(g);
+			}
 			io->new_pass = true;
 		}
 	}
-	io_place(g, io, g->file, g->pos, len);
-	g->pos += len;
+	io_place(g, io, g->sfile[d], g->spos[d], len);
+	g->spos[d] += len;
 	g->done += len;
 }
 

@@ -133,6 +133,7 @@ static int init_gen(struct wstate *s)
 		.nfiles = s->w->tgt->nfiles,
 		.random = rw_random(j->rw),
 		.mixed = rw_mixed(j->rw),
+		.wrap_each = j->time_based,
 		.only_dir = rw_dirs(j->rw) & (1u << DDIR_TRIM) ? DDIR_TRIM :
 			    rw_dirs(j->rw) & (1u << DDIR_WRITE) ? DDIR_WRITE :
 			    DDIR_READ,
@@ -332,7 +333,21 @@ static void replay_io(struct wstate *s, struct gen_io *io)
 	io->new_pass = false;
 }
 
-/* Returns false when prep_slow holds the I/O back. */
+/*
+ * Buffered, the generator's new pass drops the region's cache again (fio
+ * reopens its files when a pass is done, or wraps a time_based direction,
+ * and drops the cache there), before the pass's first I/O. False when the
+ * worker was given up on meanwhile.
+ */
+static __attribute__((noinline)) bool pass_drop(struct wstate *s)
+{
+	call_enter(s);
+	target_new_pass(s->w->tgt, s->j);
+	return call_leave(s);
+}
+
+/* Returns false when prep_slow holds the I/O back, or the worker was
+ * given up on. */
 static inline __attribute__((always_inline)) bool
 prep_as(struct wstate *s, struct io_req *req, const bool plain)
 {
@@ -348,6 +363,9 @@ prep_as(struct wstate *s, struct io_req *req, const bool plain)
 	} else {
 		gen_next(&s->gen, &io);
 	}
+	if (__builtin_expect(io.new_pass, 0) && s->pass_drop &&
+	    !pass_drop(s))
+		return false;
 	/*
 	 * The generator's contract (gen.h): the I/O lies inside the region
 	 * of its file. Broken, it would write over data outside the region:
@@ -431,12 +449,10 @@ static void measure_start(struct wstate *s, bool carry_on)
 	} else {
 		s->issued_bytes = 0;
 		s->issued_ios = 0;
-		/* Buffered: each pass drops the cache again (fio reopens per
-		 * loop); unlink_each_loop makes the files again between
-		 * loops */
-		s->next_pass = ((!j->direct && s->guarded) ||
-				recreates(j)) && s->per_loop ? s->per_loop :
+		/* unlink_each_loop makes the files again between loops */
+		s->next_pass = recreates(j) && s->per_loop ? s->per_loop :
 			       UINT64_MAX;
+		s->pass_drop = !j->direct && s->guarded && !recreates(j);
 	}
 	pace_start(s);
 	if (s->ctl_on)
@@ -945,22 +961,18 @@ static bool one_at_a_time(const struct wstate *s)
 	return s->trickle && !(s->eng->flags & ENGINE_STAMPS_DONE);
 }
 
-/* A new pass over the region: invalidate and fadvise_hint again. */
+/* unlink_each_loop: a new loop over new files (laid out again). */
 static void new_pass(struct wstate *s)
 {
+	struct err_rec e = { 0 };
+	int r;
+
 	s->next_pass = s->next_pass > UINT64_MAX - s->per_loop ? UINT64_MAX :
 		       s->next_pass + s->per_loop;
 	call_enter(s);
-	if (recreates(s->j)) {
-		struct err_rec e = { 0 };
-		int r = target_recreate(s->w->tgt, s->j, s->w->stop, &e);
-
-		if (r)
-			job_fail(s, r, "%s: %s", e.file,
-				 e.msg);
-	} else {
-		target_new_pass(s->w->tgt, s->j);
-	}
+	r = target_recreate(s->w->tgt, s->j, s->w->stop, &e);
+	if (r)
+		job_fail(s, r, "%s: %s", e.file, e.msg);
 	call_leave(s);
 }
 

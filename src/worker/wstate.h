@@ -69,8 +69,10 @@ struct wstate {
 	uint64_t limit_bytes, issued_bytes;	/* per measured phase */
 	uint64_t limit_ios, issued_ios;
 	uint64_t per_loop;
-	uint64_t next_pass;	/* issued_bytes that start the next pass over
-				 * the region (cache dropped); UINT64_MAX */
+	bool pass_drop;		/* buffered: the generator's new pass drops
+				 * the cache (pass_drop) */
+	uint64_t next_pass;	/* unlink_each_loop: issued_bytes that start
+				 * the next loop (new files); UINT64_MAX */
 	uint64_t now;		/* ticks at the last completion */
 	uint64_t t0;		/* ticks at the start of the measured phase */
 	uint64_t deadline;	/* ticks; UINT64_MAX: none */

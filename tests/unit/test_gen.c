@@ -114,7 +114,11 @@ static void test_seq_exact_fit(void **state)
 	assert_int_equal(g.pass, 4);
 }
 
-/* Contiguous within a pass; a pass ends only when the next I/O won't fit. */
+/*
+ * Each direction contiguous within a pass, from 0 (a cursor each, as fio);
+ * a pass ends when the next I/O of a direction won't fit, and both start
+ * over.
+ */
 static void test_seq_bsrange(void **state)
 {
 	struct gen_params p = {
@@ -127,7 +131,7 @@ static void test_seq_bsrange(void **state)
 	};
 	struct gen g;
 	struct gen_io io;
-	uint64_t next = 0;
+	uint64_t next[DDIR_NR] = { 0 };
 	unsigned seen[17] = { 0 };
 	int i, passes = 0;
 
@@ -137,13 +141,14 @@ static void test_seq_bsrange(void **state)
 		gen_next(&g, &io);
 		check_io(&g, &io);
 		if (io.new_pass) {
-			assert_true(next + io.len > p.region);
+			assert_true(next[io.ddir] + io.len > p.region);
 			assert_int_equal(io.offset, 0);
+			memset(next, 0, sizeof(next));
 			passes++;
 		} else {
-			assert_int_equal(io.offset, next);
+			assert_int_equal(io.offset, next[io.ddir]);
 		}
-		next = io.offset + io.len;
+		next[io.ddir] = io.offset + io.len;
 		seen[io.len / (4 * KB)]++;
 	}
 	assert_int_equal(g.pass, passes);
@@ -151,6 +156,46 @@ static void test_seq_bsrange(void **state)
 	/* Reads take every 4k multiple in [4k, 64k], writes 8k, 12k, 16k. */
 	for (i = 1; i <= 16; i++)
 		assert_true(seen[i] > 0);
+}
+
+/*
+ * time_based (wrap_each): each direction walks the whole region on its
+ * own, from 0 to the end and over again, whatever the other does.
+ */
+static void test_seq_wrap_each(void **state)
+{
+	struct gen_params p = {
+		.region = 64 * KB,
+		.bs_min = { 4 * KB, 4 * KB },
+		.bs_max = { 4 * KB, 4 * KB },
+		.mixed = true,
+		.wrap_each = true,
+		.rwmixread = 70,
+		.seed = 5,
+	};
+	struct gen g;
+	struct gen_io io;
+	uint64_t next[DDIR_NR] = { 0 }, wraps[DDIR_NR] = { 0 };
+	int i;
+
+	init_ok(&g, &p);
+	for (i = 0; i < 10000; i++) {
+		gen_next(&g, &io);
+		check_io(&g, &io);
+		if (next[io.ddir] == p.region) {
+			assert_true(io.new_pass);
+			next[io.ddir] = 0;
+			wraps[io.ddir]++;
+		} else {
+			assert_false(io.new_pass);
+		}
+		assert_int_equal(io.offset, next[io.ddir]);
+		next[io.ddir] += io.len;
+	}
+	/* 7000 reads and 3000 writes of 16 a walk, about */
+	assert_true(wraps[DDIR_READ] > 400 && wraps[DDIR_READ] < 480);
+	assert_true(wraps[DDIR_WRITE] > 150 && wraps[DDIR_WRITE] < 220);
+	(void)state;
 }
 
 /* Read 4k and write 6k: align is the 2k gcd, so offsets like 10k are fine. */
@@ -703,7 +748,7 @@ static void test_files_never_cross(void **state)
 		struct gen_params p = random_params(&x);
 		struct gen g;
 		struct gen_io io;
-		uint64_t next = 0;
+		uint64_t next[DDIR_NR] = { 0 };
 
 		init_ok(&g, &p);
 		for (i = 0; i < 1000; i++, n++) {
@@ -711,11 +756,14 @@ static void test_files_never_cross(void **state)
 			check_io(&g, &io);
 			if (p.random)
 				continue;
-			if (io.new_pass)
+			/* each direction its own cursor */
+			if (io.new_pass) {
 				assert_int_equal(io.offset, 0);
-			else
-				assert_true(io.offset >= next);
-			next = io.offset + io.len;
+				memset(next, 0, sizeof(next));
+			} else {
+				assert_true(io.offset >= next[io.ddir]);
+			}
+			next[io.ddir] = io.offset + io.len;
 		}
 	}
 	assert_true(n >= 3000000);
@@ -1208,6 +1256,7 @@ int main(void)
 		cmocka_unit_test(test_seq_holes_pass),
 		cmocka_unit_test(test_seq_exact_fit),
 		cmocka_unit_test(test_seq_bsrange),
+		cmocka_unit_test(test_seq_wrap_each),
 		cmocka_unit_test(test_seq_gcd_align),
 		cmocka_unit_test(test_map_coverage),
 		cmocka_unit_test(test_map_scattered),

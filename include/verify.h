@@ -292,6 +292,10 @@ struct verify_ctx {
 	uint64_t pass;		/* passes begun - 1 */
 	bool fatal;		/* verify_fatal */
 	bool halt;		/* a mismatch under verify_fatal */
+	/* loops=N (N > 1, each loop a pass): the blocks each loop wrote are
+	 * checked when it ends, as fio verifies after each loop; loop_due:
+	 * a loop ended, its check waits at the barrier (phase.c). */
+	bool loop_verify, loop_due;
 	uint64_t *written;	/* bitmap: block written in this pass */
 	uint32_t *wpass;	/* mixed rw or a range of write sizes, where
 				 * a pass need not write every block: per

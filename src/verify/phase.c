@@ -38,8 +38,10 @@ bool verify_next_io(struct wstate *s, struct gen_io *io)
 		s->vheld_ok = false;
 	} else {
 		gen_next(&s->gen, io);
+		if (io->new_pass && v->loop_verify)
+			v->loop_due = true;
 		if ((io->new_pass && (s->inflight || s->queued ||
-				      v->ring_len)) ||
+				      v->ring_len || v->loop_due)) ||
 		    (v->backlog && v->ring_len >= v->backlog) || v->tdue) {
 			s->vheld = *io;
 			s->vheld_ok = true;
@@ -103,6 +105,8 @@ struct vsource {
 	uint64_t next;			/* list index, or next block */
 	uint64_t adv;			/* next moves on by this once issued */
 	bool all;			/* scan every block, not the written */
+	uint64_t min_gen;		/* a scan of the written: only blocks
+					 * of this generation or later */
 };
 
 /* Whether a scan checks block vb, and as which generation. */
@@ -115,7 +119,8 @@ static bool vsource_has(const struct wstate *s, const struct vsource *src,
 		*gen = 0;
 		return vb < s->vfy->nblocks && verify_state_has(s->vfy, vb);
 	}
-	if (!verify_next_written(s->vfy, vb, &b) || b.vblock != vb)
+	if (!verify_next_written(s->vfy, vb, &b) || b.vblock != vb ||
+	    b.generation < src->min_gen)
 		return false;
 	*gen = b.generation;
 	return true;
@@ -172,8 +177,11 @@ static bool vsource_peek(const struct wstate *s, struct vsource *src,
 		if (src->next >= s->vfy->nblocks)
 			return false;
 	} else {
-		if (!verify_next_written(s->vfy, src->next, b))
-			return false;
+		do {
+			if (!verify_next_written(s->vfy, src->next, b))
+				return false;
+			src->next = b->vblock + 1;
+		} while (b->generation < src->min_gen);
 		src->next = b->vblock;
 	}
 	vsource_extend(s, src, b);
@@ -389,6 +397,25 @@ static void verify_trims(struct wstate *s)
 	}
 }
 
+static void verify_drop_cache(struct wstate *s);
+
+/*
+ * loops=N: the loop that ended is checked, the blocks it wrote (those of
+ * its pass's generation), before the next loop's first write.
+ */
+static void verify_loop(struct wstate *s)
+{
+	struct verify_ctx *v = s->vfy;
+	struct vsource src = { .min_gen = v->gen0 + v->pass };
+
+	v->loop_due = false;
+	verify_drop_cache(s);
+	if (!s->abandoned && !s->st->err)
+		verify_reads(s, &src);
+	if (v->halt)
+		s->stopping = true;
+}
+
 /* issue(): true while the held write must still wait. */
 bool verify_barrier(struct wstate *s)
 {
@@ -399,6 +426,8 @@ bool verify_barrier(struct wstate *s)
 		verify_trims(s);
 	if (s->vfy->ring_len)
 		verify_backlog_check(s);
+	if (s->vfy->loop_due && !s->stopping)
+		verify_loop(s);
 	return s->stopping;
 }
 
@@ -443,6 +472,9 @@ void verify_phase(struct wstate *s)
 	uint64_t t0;
 	int r;
 
+	/* loops=N: the earlier loops were checked as they ended */
+	if (s->vfy->loop_verify)
+		src.min_gen = s->vfy->gen0 + s->vfy->pass;
 	/* What was written, before checking it (interrupted or not). */
 	r = verify_state_save(s->vfy, why, sizeof(why));
 	if (r)
@@ -490,6 +522,14 @@ int verify_setup(struct wstate *s)
 			 s->w->tgt->region, strerror(-r));
 		return r;
 	}
+	/* fio checks each loop's writes when the loop ends; here a loop
+	 * that is one pass over the region (no io_size, number_ios or
+	 * backlog to cut it) */
+	s->vfy->loop_verify = j->loops > 1 && !j->time_based &&
+			      j->do_verify && !j->verify_only &&
+			      !j->verify_backlog && !j->number_ios &&
+			      job_per_loop(j, s->w->tgt->region) ==
+			      s->w->tgt->region;
 	r = verify_lock(s->w->tgt, !j->verify_only, why, sizeof(why));
 	if (!r && j->verify_only && j->verify_state_load)
 		r = verify_state_load(s->vfy, why, sizeof(why));

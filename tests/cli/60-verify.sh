@@ -131,7 +131,7 @@ if have_odirect "$T"; then
 		[ "$rc" -eq 1 ] && grep -q 'setting up engine' err &&
 			{ echo "note: $e cannot be set up here"; continue; }
 		expect_rc 0
-		verified 1024
+		verified 2048	# each loop's 1024, as fio checks them
 		run --name=q --filename=q.dat --size=4m --bs=4k --rw=write \
 			--verify=xxh3 --ioengine=$e --iodepth=32 --direct=1 \
 			--runtime=200ms --time_based --verify_backlog=64 \

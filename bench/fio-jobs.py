@@ -9,7 +9,8 @@ them, last column; without it every *.fio, *.job, *.ini, *.cfg file is
 one). Each is read with `--parse-only` by both tools. Those both accept run
 short and safe: a copy of the file (and of the files it includes) where
 every filename= is a file in a scratch directory (a block device's name
-becomes a 64 MiB scratch file: no real device is ever opened), directory=
+becomes a scratch file of 64 MiB of random data: no real device is ever
+opened), directory=
 is that scratch directory, byte sizes (size, io_size, filesize, offset)
 are at most --size, runtime= 2 s, ramp_time and startdelay 0, numjobs at
 most 4, loops at most 2, and the logs land in the scratch directory. A job
@@ -179,6 +180,13 @@ def main():
     cap = size_of(a.size)
     env = dict(os.environ)
     top = tempfile.mkdtemp(prefix="iorig-fio-jobs.")
+    # Targets that exist (devices, files given outside the job file):
+    # 64 MiB of data, no holes (iorig would fill holes before reading them
+    # and fio read them as zeros without the device).
+    seed = os.path.join(top, "seed")
+    with open(seed, "wb") as f:
+        for _ in range(64):
+            f.write(os.urandom(1 << 20))
     counts = {"files": 0, "fio": 0, "iorig": 0, "both": 0, "ran": 0,
               "same": 0, "size_bound": 0}
     bad = []
@@ -208,8 +216,7 @@ def main():
             os.makedirs(scratch)
             job, devs = shorten(root, rel, wd, scratch, cap)
             for dv in devs:
-                with open(dv, "wb") as f:
-                    f.truncate(64 << 20)
+                shutil.copyfile(seed, dv)
             te = dict(env, **ENV)
             te.update(DIRECTORY=scratch, directory=scratch)
             exe = a.fio if tool == "fio" else iorig
@@ -220,8 +227,7 @@ def main():
                 # The target was given outside the file (the authors'
                 # scripts pass --filename): an existing scratch file.
                 tgt = os.path.join(scratch, "target")
-                with open(tgt, "wb") as f:
-                    f.truncate(64 << 20)
+                shutil.copyfile(seed, tgt)
                 r, out, err = run(exe, ["--filename=" + tgt] + args, wd,
                                   te)
             res[tool] = (r, out, err)

@@ -171,6 +171,8 @@ struct gen_ext {
 	uint64_t last_foff, last_end;
 	uint32_t last_file;
 	bool fresh;			/* no I/O yet in this pass or zone */
+	uint8_t dseen;			/* sequential: directions that did
+					 * one (bit d) in this pass or zone */
 	int kind;
 	/* Where I/Os go in the file: [zbase, zbase + span); without zones
 	 * the whole file region. */
@@ -215,7 +217,6 @@ struct gen {
 	uint64_t spos[DDIR_NR];	/* sequential: direction d's cursor, at
 				 * spos[d] in file sfile[d] */
 	uint32_t sfile[DDIR_NR];
-	uint32_t file;		/* the random patterns' sequential file */
 	uint64_t done;		/* bytes generated in this pass */
 	uint64_t pass_len;	/* bytes of a pass (gen_pass_len) */
 	uint64_t nblocks;	/* random map: nfiles * fblocks */

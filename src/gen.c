@@ -362,7 +362,6 @@ static __attribute__((noinline)) void gen_new_pass(struct gen *g)
 	g->pass++;
 	memset(g->spos, 0, sizeof(g->spos));
 	memset(g->sfile, 0, sizeof(g->sfile));
-	g->file = 0;
 	g->done = 0;
 	g->perm_ctr = 0;
 	if (g->use_map)
@@ -747,6 +746,7 @@ static void zone_enter(struct gen *g, uint64_t zbase)
 	x->span = x->zrange < left ? x->zrange : left;
 	x->zdone = 0;
 	x->fresh = true;
+	x->dseen = 0;
 	if (g->use_map) {
 		perm_init(&x->zperm, x->span / g->align, g->p.seed ^ ZONE_SALT);
 		perm_key(&x->zperm, g->p.seed ^ ZONE_SALT, x->zvisit++);
@@ -998,33 +998,43 @@ gen_inline void ext_draw(struct gen *g, unsigned d, uint64_t len,
 }
 
 /*
- * Sequential with rw=read:N: each I/O starts N bytes after the end of the
- * one before (N < 0: before it); one that would leave the file region
- * starts the next file (the first after the last) at its start, or for
- * N < 0 at its last aligned place.
+ * Sequential, direction d (its own cursor, as in next_seq), with
+ * rw=read:N: each I/O starts N bytes after the end of the one before
+ * (N < 0: before it); one that would leave the file region starts the
+ * next file (the first after the last) at its start, or for N < 0 at its
+ * last aligned place. With wrap_each (time_based) and no zones, the
+ * cursor's start over at the first file is its new pass.
  */
-gen_inline void ext_seq(struct gen *g, uint64_t len, uint32_t *file,
-		       uint64_t *foff, bool uneven)
+gen_inline void ext_seq(struct gen *g, unsigned d, uint64_t len,
+		       uint32_t *file, uint64_t *foff, bool uneven,
+		       struct gen_io *io)
 {
 	struct gen_ext *x = &g->x;
-	uint64_t fr = ext_span(g, g->file, uneven);
+	bool fresh = !(x->dseen >> d & 1);
+	uint64_t fr = ext_span(g, g->sfile[d], uneven);
 	int64_t next;
 
-	if (x->fresh)
+	if (fresh)
 		next = g->p.seq_add < 0 ? (int64_t)((fr - len) / g->align *
 						    g->align) : 0;
 	else
-		next = (int64_t)x->last_end + g->p.seq_add;
+		next = (int64_t)g->spos[d] + g->p.seq_add;
 	if (next < 0 || next > (int64_t)(fr - len)) {
-		if (!x->fresh && ++g->file == g->p.nfiles)
-			g->file = 0;
-		fr = ext_span(g, g->file, uneven);
+		if (!fresh && ++g->sfile[d] == g->p.nfiles) {
+			g->sfile[d] = 0;
+			if (g->p.wrap_each && !g->p.zone_size) {
+				g->pass++;
+				io->new_pass = true;
+			}
+		}
+		fr = ext_span(g, g->sfile[d], uneven);
 		next = g->p.seq_add < 0 ? (int64_t)((fr - len) / g->align *
 						    g->align) : 0;
 	}
-	x->fresh = false;
-	*file = g->file;
+	x->dseen |= (uint8_t)(1u << d);
+	*file = g->sfile[d];
 	*foff = (uint64_t)next;
+	g->spos[d] = (uint64_t)next + len;
 }
 
 gen_inline void ext_next(struct gen *g, unsigned d, struct gen_io *io,
@@ -1034,11 +1044,15 @@ gen_inline void ext_next(struct gen *g, unsigned d, struct gen_io *io,
 	uint64_t len, foff, fr, pos;
 	uint32_t file;
 
-	if (gen_unlikely(g->done >= g->pass_len)) {
+	/* time_based sequential, no zones: each direction's cursor starts
+	 * over on its own (ext_seq), no pass of the region's bytes */
+	if (gen_unlikely(g->done >= g->pass_len) &&
+	    (g->p.random || !g->p.wrap_each || g->p.zone_size)) {
 		gen_new_pass(g);
 		io->new_pass = true;
 		x->run = 0;
 		x->fresh = true;
+		x->dseen = 0;
 		if (g->p.zone_size)
 			zone_enter(g, 0);
 	}
@@ -1051,7 +1065,7 @@ gen_inline void ext_next(struct gen *g, unsigned d, struct gen_io *io,
 		zone_step(g, len);
 	fr = ext_span(g, x->last_file, uneven);
 	if (!g->p.random) {
-		ext_seq(g, len, &file, &foff, uneven);
+		ext_seq(g, d, len, &file, &foff, uneven, io);
 	} else if (x->run && !x->fresh) {
 		x->run--;
 		file = x->last_file;

@@ -20,8 +20,8 @@ have_fio=0
 command -v fio >/dev/null 2>&1 && have_fio=1
 mkrand f 262144
 
-# trace TOOL ARGS...: the offsets TOOL's job thread read (r.txt) and wrote
-# (w.txt), one a line, in order.
+# trace TOOL ARGS...: the offsets and lengths of TOOL's job thread's reads
+# (r.txt) and writes (w.txt), one "offset length" a line, in order.
 trace() {
 	tool=$1
 	shift
@@ -30,20 +30,21 @@ trace() {
 		--name=j --filename=f --ioengine=psync --bs=4k --thread "$@" \
 		>out 2>err || die "$tool $*: exit $?"
 	s=$(wc -l st.* | sort -n | grep -v total | tail -1 | awk '{ print $2 }')
-	awk '/^pread64\(.* = 4096$/ { n = split($0, a, ", "); o = a[n]
-		sub(/\).*/, "", o); print o + 0 }' "$s" >r.txt
-	awk '/^pwrite64\(.* = 4096$/ { n = split($0, a, ", "); o = a[n]
-		sub(/\).*/, "", o); print o + 0 }' "$s" >w.txt
+	for c in read:r write:w; do
+		awk -v sc="p${c%%:*}64" '$0 ~ "^" sc "\\(.* = [0-9]+$" {
+			n = split($0, a, ", "); o = a[n]; sub(/\).*/, "", o)
+			print o + 0, $NF }' "$s" >"${c#*:}.txt"
+	done
 }
 
-# walks FILE: the runs of FILE's offsets, each from 0 by 4k: "N1 N2 ..."
-# their lengths; fails (prints "bad") on any other step.
+# walks FILE: the runs of FILE's I/Os, each from 0 with every I/O where
+# the one before ended: "N1 N2 ..." their counts of 4 KiB; fails
+# (prints "bad") on any other step.
 walks() {
 	awk 'BEGIN { n = 0 }
-	{ if ($1 == 0) { if (n) printf "%d ", n; n = 1 }
-	  else if ($1 == prev + 4096 && n) n++
-	  else { print "bad at " NR ": " prev " then " $1; exit }
-	  prev = $1 }
+	{ if ($1 == 0) { if (n) printf "%d ", n; n = 0 }
+	  else if ($1 != end) { print "bad at " NR ": " end " then " $1; exit }
+	  n += $2 / 4096; end = $1 + $2 }
 	END { if (n) printf "%d", n }' "$1"
 }
 
@@ -65,14 +66,19 @@ for tool in "$IORIG" fio; do
 		exit !(t == 128 && nr <= 2 && nw <= 2 &&
 		       (nr + nw == 2 || r[1] == 64 || w[1] == 64)) }' ||
 		die "$tool loops=2: read walks $r, write walks $w; expected 128 I/Os, both over again only after one reached 64"
-	# time_based: each direction goes to the end (64 blocks) and over.
-	trace "$tool" --rw=rw --size=256k --time_based --runtime=1 \
-		--rate_iops=1000
-	r=$(walks r.txt) w=$(walks w.txt)
-	case "$r $w" in *bad*) die "$tool time_based: reads $r, writes $w" ;; esac
-	echo "$r" | awk '{ exit !($1 == 64 && NF >= 2) }' ||
-		die "$tool time_based: read walks $r, expected the first of 64 blocks and more"
-	echo "$w" | awk '{ exit !($1 == 64 && NF >= 2) }' ||
-		die "$tool time_based: write walks $w, expected the first of 64 blocks and more"
+	# time_based: each direction goes to the end (64 blocks) and over;
+	# bssplit= takes iorig's other path (the random patterns').
+	for bs in --bs=4k --bssplit=4k/50:8k/50; do
+		trace "$tool" --rw=rw --size=256k --time_based --runtime=1 \
+			--rate_iops=1000 $bs
+		r=$(walks r.txt) w=$(walks w.txt)
+		case "$r $w" in
+		*bad*) die "$tool time_based $bs: reads $r, writes $w" ;;
+		esac
+		echo "$r" | awk '{ exit !($1 == 64 && NF >= 2) }' ||
+			die "$tool time_based $bs: read walks $r, expected the first of 64 blocks and more"
+		echo "$w" | awk '{ exit !($1 == 64 && NF >= 2) }' ||
+			die "$tool time_based $bs: write walks $w, expected the first of 64 blocks and more"
+	done
 done
 echo ok

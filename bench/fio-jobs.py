@@ -14,8 +14,9 @@ opened), directory=
 is that scratch directory, byte sizes (size, io_size, filesize, offset)
 are at most --size, runtime= 2 s, ramp_time and startdelay 0, numjobs at
 most 4, loops at most 2, and the logs land in the scratch directory. A job
-whose target the authors gave outside the file (fio: "you need to specify
-size=") runs again with --filename= an existing 64 MiB scratch file. ${VAR}s get plausible
+whose target the authors gave outside the file or expected to exist (fio:
+"you need to specify size=") runs again with its files existing, and with
+--filename= an existing 64 MiB scratch file. ${VAR}s get plausible
 values (see ENV). Each tool runs in a scratch directory of its own, fio
 first. The bytes each moved per direction (JSON io_bytes, all jobs) are
 compared: a job that is not time_based and that both finished before its
@@ -72,10 +73,11 @@ def size_of(v):
 class Shortener:
     """Rewrites the lines of a job file (and its includes) to run safely."""
 
-    def __init__(self, scratch, cap, devices):
+    def __init__(self, scratch, cap, devices, names):
         self.scratch = scratch
         self.cap = cap
         self.devices = devices      # scratch names of former devices
+        self.names = names          # every scratch name given
 
     def name(self, n):
         n = n.strip()
@@ -85,6 +87,7 @@ class Shortener:
         path = os.path.join(self.scratch, safe)
         if n.startswith("/dev/"):
             self.devices.add(path)
+        self.names.add(path)
         return path
 
     def line(self, ln):
@@ -124,8 +127,8 @@ class Shortener:
 
 def shorten(src_root, rel, dest, scratch, cap):
     """Copies rel and every file of its folder into dest, rewritten."""
-    devices = set()
-    sh = Shortener(scratch, cap, devices)
+    devices, names = set(), set()
+    sh = Shortener(scratch, cap, devices, names)
     sdir = os.path.dirname(os.path.join(src_root, rel))
     for n in os.listdir(sdir):
         p = os.path.join(sdir, n)
@@ -135,7 +138,7 @@ def shorten(src_root, rel, dest, scratch, cap):
             text = f.read()
         with open(os.path.join(dest, n), "w") as f:
             f.write("\n".join(sh.line(ln) for ln in text.split("\n")))
-    return os.path.join(dest, os.path.basename(rel)), devices
+    return os.path.join(dest, os.path.basename(rel)), devices, names
 
 
 def run(tool, args, cwd, env, timeout=120):
@@ -214,7 +217,7 @@ def main():
             wd = os.path.join(top, "%d-%s" % (n, tool))
             scratch = os.path.join(wd, "scratch")
             os.makedirs(scratch)
-            job, devs = shorten(root, rel, wd, scratch, cap)
+            job, devs, names = shorten(root, rel, wd, scratch, cap)
             for dv in devs:
                 shutil.copyfile(seed, dv)
             te = dict(env, **ENV)
@@ -225,9 +228,11 @@ def main():
             if r and re.search(r"you need to specify size=|does not exist "
                                r"yet; give size=", err):
                 # The target was given outside the file (the authors'
-                # scripts pass --filename): an existing scratch file.
+                # scripts pass --filename), or is one that exists there:
+                # existing scratch files.
                 tgt = os.path.join(scratch, "target")
-                shutil.copyfile(seed, tgt)
+                for nm in names | {tgt}:
+                    shutil.copyfile(seed, nm)
                 r, out, err = run(exe, ["--filename=" + tgt] + args, wd,
                                   te)
             res[tool] = (r, out, err)

@@ -2572,6 +2572,38 @@ static int opt_parse(struct job *j, const struct opt_def *o, const char *val,
 		     char *why, size_t whylen);
 
 /*
+ * fio splits the value of a number option at '-' too (after ',' and ':')
+ * and keeps one part without a word: numjobs=3-1 runs 3 jobs there,
+ * size=1m-4k is 4k. A subtraction would mean another number here: refused
+ * for fio's options (iorig's own keep their arithmetic; a leading '-' is
+ * a sign, refused by the parsers where it has no meaning).
+ */
+static int fio_minus(const struct opt_def *o, const char *val, char *why,
+		     size_t whylen)
+{
+	static const char *const own[] = { "interval", "repeat",
+					   "rate_curve_probe", "pool_threads" };
+	const char *p = val;
+	size_t i;
+
+	if (o->type != OPT_UINT && o->type != OPT_SIZE &&
+	    o->type != OPT_SIZE_PCT && o->type != OPT_TIME &&
+	    o->type != OPT_PCT)
+		return 0;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!*p || !strchr(p + 1, '-'))
+		return 0;
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (!strcmp(o->name, own[i]))
+			return 0;
+	snprintf(why, whylen, "'%s': fio splits a value at '-' (its "
+		 "read-write form) and keeps one part without a word: it does "
+		 "no subtraction there; expected the number itself", val);
+	return -EINVAL;
+}
+
+/*
  * fio reads the value of a size option as parts split at ',' and ':' (its
  * read,write,trim form; one trailing ',' is dropped) and an option of one
  * value keeps one part without a word: size=6400K:6400K is 6400K. Parts
@@ -2633,7 +2665,9 @@ static int opt_parse(struct job *j, const struct opt_def *o, const char *val,
 
 	if (ret <= 0)
 		return ret;
-	ret = fio_fraction(o, val, why, whylen);
+	ret = fio_minus(o, val, why, whylen);
+	if (!ret)
+		ret = fio_fraction(o, val, why, whylen);
 	if (ret)
 		return ret;
 	switch (o->type) {

@@ -4,7 +4,8 @@
 # - size=6400K:6400K: fio reads a size as parts split at ':' and ',' and
 #   keeps one; equal parts are that size (the file and the bytes written
 #   are 6400 KiB, as fio's); different parts, which fio would drop
-#   without a word, are refused naming the line.
+#   without a word, are refused naming the line, and so is a subtraction
+#   (fio splits at '-' as well: numjobs=3-1 runs 3 jobs).
 # - threads=1 (tiobench's), load=2 (act's) in a job file: fio knows them
 #   from its profiles and reads them in a job, where they do nothing: the
 #   job runs as without them (the same bytes, as fio's); a value fio
@@ -46,6 +47,17 @@ run pair2.fio
 expect_rc 2
 expect_in err "pair2.fio:5: option 'size': '1m:2m': fio reads one"
 [ ! -e pf ] || die "a refused job made pf"
+
+# A subtraction: fio splits at '-' and keeps one part (numjobs=3-1 runs
+# 3 jobs); refused, naming the line.
+printf '[n]\nioengine=null\nsize=4k\nnumjobs=3-1\n' >minus.fio
+run minus.fio
+expect_rc 2
+expect_in err "minus.fio:4: option 'numjobs': '3-1': fio splits"
+if [ $have_fio = 1 ]; then
+	fio --output-format=json minus.fio >out 2>err || die "fio minus.fio"
+	json_is "len(d['jobs'])" 3
+fi
 
 # ---- profile options in a job file ----
 cat >prof.fio <<EOF

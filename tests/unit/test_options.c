@@ -82,6 +82,11 @@ static const struct set_case set_cases[] = {
 	{ "size", "1m:2m", "size", NULL },
 	{ "size", "1m:10%", "size", NULL },
 	{ "offset", "4k,8k", "offset", NULL },
+	/* fio splits at '-' too: no subtraction in fio's options */
+	{ "numjobs", "3-1", "numjobs", NULL },
+	{ "size", "(1m-4k)", "size", NULL },
+	{ "runtime", "3s-1s", "runtime", NULL },
+	{ "interval", "2s-1s", "interval", "1s" },
 	/* a profile's option: read, no effect; fio refuses what it cannot
 	 * read */
 	{ "threads", "1", "size", "" },

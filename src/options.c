@@ -1684,6 +1684,8 @@ static const char *const fio_only[] = {
 	"single-instance",
 	"single_instance",
 	"skip_bad",
+	"spdk_conf",
+	"spdk_json_conf",
 	"spr_cs",
 	"spr_num_regions",
 	"spr_op",
@@ -1790,6 +1792,19 @@ const char *options_fio_only_msg(const char *name)
 		       "gfapi_async), which need libgfapi (GlusterFS), which "
 		       "iorig does not have; run this job with a fio built "
 		       "with it";
+	if (!strcmp(name, "spdk_json_conf") || !strcmp(name, "spdk_conf"))
+		return "an option of SPDK's fio plugin (ioengine=spdk_bdev, "
+		       "spdk), which iorig does not have (Debian's fio 3.33 "
+		       "cannot load it either); run this job with a fio "
+		       "built with SPDK";
+	/* fio 3.33 opens with O_DIRECT and 040000000, a flag Linux does
+	 * not have (no O_ATOMIC there): direct I/O, no atomic writes. */
+	if (!strcmp(name, "atomic"))
+		return "fio has this option but iorig does not support it: "
+		       "fio 3.33 reads atomic=1 as direct=1 plus an open "
+		       "flag Linux ignores, so its writes are not atomic, "
+		       "without a word; expected direct=1, if that is what "
+		       "the job needs";
 	/* Checked against Debian's fio 3.33 (fio --parse-only). */
 	if (!strcmp(name, "percentage_sequential") ||
 	    !strcmp(name, "rwmixcycle"))

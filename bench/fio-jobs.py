@@ -22,7 +22,9 @@ first. The bytes each moved per direction (JSON io_bytes, all jobs) are
 compared: a job that is not time_based and that both finished before its
 runtime is size-bound, and there the two must agree within 5%.
 
-Exit status: 0 when every size-bound job agrees, 1 otherwise. Not a test:
+Exit status: 0 when every size-bound job agrees and iorig ran every job
+fio ran, 1 otherwise. --no-time-based runs only the files without
+time_based (the quick ones; all are still parsed). Not a test:
 fio's own view of the files is the truth, and it needs fio 3.33.
 """
 import argparse
@@ -177,6 +179,8 @@ def main():
     ap.add_argument("--size", default="32m")
     ap.add_argument("--only", default="")
     ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--no-time-based", action="store_true",
+                    help="run only the files without time_based")
     a = ap.parse_args()
     root = os.path.abspath(a.dir)
     iorig = os.path.abspath(a.iorig) if os.sep in a.iorig else a.iorig
@@ -212,6 +216,10 @@ def main():
         if fr or ir:
             continue
         counts["both"] += 1
+        with open(os.path.join(root, rel), errors="replace") as jf:
+            if a.no_time_based and re.search(r"^\s*time_based", jf.read(),
+                                             re.M):
+                continue
         res = {}
         for tool in ("fio", "iorig"):
             wd = os.path.join(top, "%d-%s" % (n, tool))
@@ -239,11 +247,14 @@ def main():
             if not a.keep:
                 shutil.rmtree(scratch, ignore_errors=True)
         if res["fio"][0] or res["iorig"][0]:
+            # iorig failing where fio ran is the difference; fio failing
+            # (it asserts on some jobs) is noted
             print("FAILED %s: fio %d, iorig %d\n  fio: %s\n  iorig: %s" %
                   (rel, res["fio"][0], res["iorig"][0],
                    res["fio"][2].strip()[-300:],
                    res["iorig"][2].strip()[-300:]))
-            bad.append(rel)
+            if not res["fio"][0]:
+                bad.append(rel)
             continue
         counts["ran"] += 1
         f, i = work(res["fio"][1]), work(res["iorig"][1])

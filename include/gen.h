@@ -20,8 +20,9 @@
  * of the bs_min in use: the minimum when one divides the other). Lengths in
  * a range [min, max] are multiples of min, or max, drawn as fio draws them
  * (gen.c). Sequential
- * modes walk the files in order; random modes visit blocks in a seeded
- * pseudo-random order; sequential modes keep a cursor per direction. With the random map (norandommap=0) every block of
+ * modes walk the files in order, a cursor per direction (fio's meaning);
+ * random modes visit blocks in a seeded pseudo-random order. With the
+ * random map (norandommap=0) every block of
  * size bs_min[dir] that fits in a file is visited exactly once per pass when
  * the block size is fixed, with no memory per block (a keyed bijection on
  * the block numbers). With norandommap=1, or block sizes that vary, blocks

@@ -2,6 +2,7 @@
 #ifndef IORIG_JOBFILE_H
 #define IORIG_JOBFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "err.h"
 
@@ -14,6 +15,9 @@
 struct raw_opt {
 	char *name;
 	char *value;		/* expanded: ${ENV} and $vars substituted */
+	/* $ncpus, $pagesize or $mb_memory was put in value: fio then
+	 * hands the whole value to bc, so its arithmetic counts */
+	bool calc;
 	const char *file;	/* interned in the raw_doc; never NULL */
 	int line;
 };
@@ -77,9 +81,10 @@ int jobfile_expand(const char *in, char *out, size_t outlen, char *why,
 int jobfile_define(const char *name, const char *value);
 const char *jobfile_defined(const char *name);
 /* The same for the value of option: filename_format keeps the $words
- * that are not variables, for its own check to name. */
+ * that are not variables, for its own check to name. *calc: whether
+ * one of the variables ($ncpus, ...) was put in (struct raw_opt). */
 int jobfile_expand_opt(const char *option, const char *in, char *out,
-		       size_t outlen, char *why, size_t whylen);
+		       size_t outlen, bool *calc, char *why, size_t whylen);
 
 /*
  * Helpers for building a raw_doc (the command line uses these too).

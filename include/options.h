@@ -87,6 +87,9 @@ const char *options_suggest(const char *name);
  * error then says so instead of "unknown option".
  */
 bool options_is_fio_only(const char *name);
+/* name is an option whose value is a number (sizes, times, counts,
+ * percentages, block sizes, rates): arithmetic may mean something. */
+bool options_is_number(const char *name);
 /* For such a name, the error to give (it says why); NULL otherwise. */
 const char *options_fio_only_msg(const char *name);
 

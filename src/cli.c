@@ -654,11 +654,12 @@ static int emit_opt(struct raw_doc *doc, size_t si, const char *name,
 		    struct err_rec *e)
 {
 	char val[JOBFILE_MAX_LINE], why[256];
+	bool calc = false;
 	int ret;
 
 	if (value) {
-		ret = jobfile_expand_opt(name, value, val, sizeof(val), why,
-					 sizeof(why));
+		ret = jobfile_expand_opt(name, value, val, sizeof(val), &calc,
+					 why, sizeof(why));
 		if (ret) {
 			err_set(e, file, pos, name, "%s", why);
 			return ret;
@@ -666,6 +667,8 @@ static int emit_opt(struct raw_doc *doc, size_t si, const char *name,
 	}
 	ret = raw_section_add(doc, &doc->secs[si], name, value ? val : NULL,
 			      file, pos);
+	if (!ret)
+		doc->secs[si].opts[doc->secs[si].nopts - 1].calc = calc;
 	if (ret)
 		err_set(e, file, pos, name, "too many options");
 	return ret;

@@ -192,6 +192,7 @@ void raw_doc_free(struct raw_doc *doc)
 struct xout {
 	char *buf;
 	size_t len, cap;
+	bool var;		/* a jf_vars value was put in */
 };
 
 static int xput(struct xout *o, const char *s, size_t n)
@@ -394,6 +395,7 @@ static int expand_var(struct xout *o, const char **pp, bool keep,
 		return -EINVAL;
 	}
 	*pp = name + n;
+	o->var = true;
 	n = snprintf(num, sizeof(num), "%lld", v);
 	return xput(o, num, n);
 }
@@ -404,7 +406,7 @@ static int expand_var(struct xout *o, const char **pp, bool keep,
  * jf_vars stays as it is, for the option to judge (filename_format).
  */
 static int expand(const char *in, char *out, size_t outlen, bool keep,
-		  char *why, size_t whylen)
+		  bool *var, char *why, size_t whylen)
 {
 	struct xout o = { .buf = out, .len = 0, .cap = outlen };
 	const char *p = in, *q;
@@ -430,6 +432,8 @@ static int expand(const char *in, char *out, size_t outlen, bool keep,
 		if (ret)
 			return ret;
 	}
+	if (var)
+		*var = o.var;
 	return 0;
 
 err_big:
@@ -442,14 +446,14 @@ err_big:
 int jobfile_expand(const char *in, char *out, size_t outlen, char *why,
 		   size_t whylen)
 {
-	return expand(in, out, outlen, false, why, whylen);
+	return expand(in, out, outlen, false, NULL, why, whylen);
 }
 
 int jobfile_expand_opt(const char *option, const char *in, char *out,
-		       size_t outlen, char *why, size_t whylen)
+		       size_t outlen, bool *calc, char *why, size_t whylen)
 {
 	return expand(in, out, outlen, !strcmp(option, "filename_format"),
-		      why, whylen);
+		      calc, why, whylen);
 }
 
 /* ---- line level ---- */
@@ -587,6 +591,7 @@ static int jf_option(struct jf_ctx *c, struct jf_src *s, char *p)
 	char *name = p, *value = NULL, *eq = strchr(p, '=');
 	struct raw_section *sec;
 	char why[sizeof(c->e->msg)];
+	bool calc = false;
 	int ret;
 
 	if (eq) {
@@ -619,7 +624,8 @@ static int jf_option(struct jf_ctx *c, struct jf_src *s, char *p)
 	}
 	if (value) {
 		ret = jobfile_expand_opt(name, value, c->xbuf,
-					 sizeof(c->xbuf), why, sizeof(why));
+					 sizeof(c->xbuf), &calc, why,
+					 sizeof(why));
 		if (ret) {
 			err_set(c->e, s->name, s->line, name, "%s", why);
 			return -EINVAL;
@@ -628,6 +634,7 @@ static int jf_option(struct jf_ctx *c, struct jf_src *s, char *p)
 	}
 	if (raw_section_add(c->doc, sec, name, value, s->name, s->line))
 		return jf_nomem(c, s);
+	sec->opts[sec->nopts - 1].calc = calc;
 	return 0;
 }
 

@@ -1724,6 +1724,21 @@ const struct opt_def *options_find(const char *name)
 	return NULL;
 }
 
+bool options_is_number(const char *name)
+{
+	const struct opt_def *o = options_find(name);
+
+	if (!o)
+		return false;
+	switch (o->type) {
+	case OPT_UINT: case OPT_SIZE: case OPT_SIZE_PCT: case OPT_TIME:
+	case OPT_PCT: case OPT_BS: case OPT_RATE:
+		return true;
+	default:
+		return false;
+	}
+}
+
 bool options_is_fio_only(const char *name)
 {
 	size_t i;
@@ -2586,35 +2601,59 @@ static int fio_fraction(const struct opt_def *o, const char *val, char *why,
 static int opt_parse(struct job *j, const struct opt_def *o, const char *val,
 		     char *why, size_t whylen);
 
-/*
- * fio splits the value of a number option at '-' too (after ',' and ':')
- * and keeps one part without a word: numjobs=3-1 runs 3 jobs there,
- * size=1m-4k is 4k. A subtraction would mean another number here: refused
- * for fio's options (iorig's own keep their arithmetic; a leading '-' is
- * a sign, refused by the parsers where it has no meaning).
- */
-static int fio_minus(const struct opt_def *o, const char *val, char *why,
-		     size_t whylen)
+/* iorig's own number options: they keep the whole arithmetic. */
+static bool own_number(const struct opt_def *o)
 {
 	static const char *const own[] = { "interval", "repeat",
 					   "rate_curve_probe", "pool_threads" };
-	const char *p = val;
 	size_t i;
 
-	if (o->type != OPT_UINT && o->type != OPT_SIZE &&
-	    o->type != OPT_SIZE_PCT && o->type != OPT_TIME &&
-	    o->type != OPT_PCT)
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (!strcmp(o->name, own[i]))
+			return true;
+	return false;
+}
+
+/*
+ * fio reads a number option as the number (and unit) it begins with and
+ * drops what follows without a word, unless the value begins with '('
+ * (its arithmetic): size=4k*2 is 4k there, 512/25 is 512, 1+2 is 1. It
+ * also splits the value at '-' (after ',' and ':') and keeps one part:
+ * numjobs=3-1 runs 3 jobs, size=1m-4k is 4k. Either would mean another
+ * number here: refused for fio's options. A value in parentheses is
+ * iorig's arithmetic (fio 3.33 as Debian builds it refuses it), and so is
+ * one fio hands to bc (plan.c's calc_value); iorig's own options keep
+ * their arithmetic; a leading '-' is a sign, refused by the parsers where
+ * it has no meaning.
+ */
+static int fio_arith(const struct opt_def *o, const char *val, char *why,
+		     size_t whylen)
+{
+	const char *p = val, *op;
+	bool num = o->type == OPT_UINT || o->type == OPT_SIZE ||
+		   o->type == OPT_SIZE_PCT || o->type == OPT_TIME ||
+		   o->type == OPT_PCT;
+
+	if ((!num && o->type != OPT_BS && o->type != OPT_RATE) ||
+	    own_number(o))
 		return 0;
 	while (*p == ' ' || *p == '\t')
 		p++;
-	if (!*p || !strchr(p + 1, '-'))
+	if (*p == '(')
 		return 0;
-	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
-		if (!strcmp(o->name, own[i]))
-			return 0;
-	snprintf(why, whylen, "'%s': fio splits a value at '-' (its "
-		 "read-write form) and keeps one part without a word: it does "
-		 "no subtraction there; expected the number itself", val);
+	if (num && *p && strchr(p + 1, '-')) {
+		snprintf(why, whylen, "'%s': fio splits a value at '-' (its "
+			 "read-write form) and keeps one part without a word: "
+			 "it does no subtraction there; expected the number "
+			 "itself", val);
+		return -EINVAL;
+	}
+	if (!(op = strpbrk(p, "*/+")))
+		return 0;
+	snprintf(why, whylen, "'%s': fio reads the number before '%c' alone "
+		 "(%.*s) and drops the rest without a word; expected the "
+		 "result itself, or the expression in parentheses as fio "
+		 "evaluates it", val, *op, (int)(op - p), p);
 	return -EINVAL;
 }
 
@@ -2680,7 +2719,7 @@ static int opt_parse(struct job *j, const struct opt_def *o, const char *val,
 
 	if (ret <= 0)
 		return ret;
-	ret = fio_minus(o, val, why, whylen);
+	ret = fio_arith(o, val, why, whylen);
 	if (!ret)
 		ret = fio_fraction(o, val, why, whylen);
 	if (ret)

@@ -35,6 +35,22 @@
 #define PLAN_MAX_JOBS	4096
 
 /*
+ * fio hands a value in which it put $ncpus, $pagesize or $mb_memory to bc
+ * whole (its arithmetic then counts, where it otherwise reads the first
+ * number alone): such a number's value is an expression in parentheses
+ * here, which is how iorig spells one in fio's options.
+ */
+static const char *calc_value(const struct raw_opt *o, char *buf,
+			      size_t len)
+{
+	if (!o->calc || !o->value || !strpbrk(o->value, "+-*/") ||
+	    !options_is_number(o->name) ||
+	    (size_t)snprintf(buf, len, "(%s)", o->value) >= len)
+		return o->value;
+	return buf;
+}
+
+/*
  * Apply opts[0..n) with kb_base first. A failure fills e; when e keeps a
  * list (err_keep), the next options are still read, so that one run
  * reports every bad option, and the last failure is returned.
@@ -42,6 +58,7 @@
 static int apply_opts(struct job *j, const struct raw_opt *const *opts,
 		      size_t n, struct err_rec *e)
 {
+	char buf[JOBFILE_MAX_LINE + 2];
 	size_t i, kb = n;
 	int ret, bad = 0;
 
@@ -55,7 +72,8 @@ static int apply_opts(struct job *j, const struct raw_opt *const *opts,
 		/* Only the last kb_base counts (set first, above). */
 		if (k >= n || (i && !strcmp(opts[k]->name, "kb_base")))
 			continue;
-		ret = options_set(j, opts[k]->name, opts[k]->value,
+		ret = options_set(j, opts[k]->name,
+				  calc_value(opts[k], buf, sizeof(buf)),
 				  opts[k]->file, opts[k]->line, e);
 		if (ret && (ret == -ENOMEM || !err_keep(e)))
 			return ret;

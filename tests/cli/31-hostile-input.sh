@@ -106,8 +106,8 @@ hostile 'the run would have 8192 jobs; at most 4096' ../j/sweep.job
 hostile "option 'sweep': more than 4096 points" ../j/points.job
 
 # ---- numbers that do not fit 64 bits ----
-for v in 16384p 18446744073709551616 0x10000000000000000 '1p*1p' \
-	'16384*1p' '(2*1024p)*8' 170141183460469231731687303715884105728; do
+for v in 16384p 18446744073709551616 0x10000000000000000 '(1p*1p)' \
+	'(16384*1p)' '(2*1024p)*8' 170141183460469231731687303715884105728; do
 	hostile "option 'size': '[^']*' is too large" --name=a \
 		--ioengine=null "--size=$v"
 done
@@ -116,7 +116,7 @@ accepted --name=a --ioengine=null --size=0xffffffffffffffff
 hostile "option 'bs': '16384p' is too large" --name=a --ioengine=null \
 	--bs=16384p
 hostile "option 'io_size': '[^']*' is too large" --name=a --ioengine=null \
-	--io_size=18446744073709551615+1
+	'--io_size=(18446744073709551615+1)'
 hostile "option 'runtime': '213504d' is too large" --name=a --ioengine=null \
 	--runtime=213504d
 hostile "option 'number_ios': '18446744073709551616' is too large" \

@@ -68,4 +68,39 @@ run --parse-only --name=m --bs=16Ki --size=1Mi
 expect_rc 0
 expect_in out '^  bs=16384$'
 expect_in out '^  size=1048576$'
+
+# Arithmetic: fio reads a value as the number it begins with and drops
+# the rest (size=4k*2 is 4 KiB, bsrange=512/25:1k is 512-1k), unless it
+# put $pagesize, $ncpus or $mb_memory in it: then bc computes the whole
+# value. The same job files given to fio show what it moves.
+ps=$(getconf PAGESIZE)
+io_bytes() {
+	printf '[j]\nioengine=null\nrw=read\nbs=512\nsize=%s\n' "$1" >ar.fio
+	"$FIO" --output-format=json ar.fio 2>/dev/null | sed -n '/^{/,$p' |
+		"$PY" -c 'import json,sys; print(json.load(sys.stdin)["jobs"][0]["read"]["io_bytes"])'
+}
+[ "$(io_bytes '4k*2')" = 4096 ] || die "fio no longer reads 4k*2 as 4k"
+[ "$(io_bytes '$pagesize*2')" = $((ps * 2)) ] ||
+	die "fio no longer computes \$pagesize*2"
+cp ar.fio ar-calc.fio
+printf '[j]\nioengine=null\nrw=read\nbs=512\nsize=%s\n' '4k*2' >ar.fio
+run --parse-only ar.fio
+expect_rc 2
+expect_in err "ar\.fio:5: option 'size': '4k\*2': fio reads the number before '\*' alone \(4k\)"
+run --parse-only ar-calc.fio
+expect_rc 0
+expect_in out "^  size=$((ps * 2))\$"
+for v in '1+2' '512/25'; do
+	run --parse-only --name=m "--size=$v"
+	expect_rc 2
+	expect_in err "option 'size': .*fio reads the number before"
+done
+run --parse-only --name=m --size=1m '--bsrange=512/25:1k:25:2k:25:4k/25'
+expect_rc 2
+expect_in err "option 'bsrange': .*fio reads the number before '/' alone \(512\)"
+# In parentheses (which fio 3.33 as Debian builds it refuses) and in
+# iorig's own options the arithmetic stands.
+run --parse-only --name=m '--size=(4k*2)' '--interval=1s+500ms'
+expect_rc 0
+expect_in out '^  size=8192$'
 exit 0

@@ -82,9 +82,13 @@ static const struct set_case set_cases[] = {
 	{ "size", "1m:2m", "size", NULL },
 	{ "size", "1m:10%", "size", NULL },
 	{ "offset", "4k,8k", "offset", NULL },
-	/* fio splits at '-' too: no subtraction in fio's options */
+	/* fio splits at '-' too: no subtraction in fio's options, but in
+	 * parentheses (which fio 3.33 as Debian builds it refuses) */
 	{ "numjobs", "3-1", "numjobs", NULL },
-	{ "size", "(1m-4k)", "size", NULL },
+	{ "size", "(1m-4k)", "size", "1044480" },
+	{ "size", "4k*2", "size", NULL },
+	{ "size", "(4k*2)", "size", "8192" },
+	{ "iodepth", "2+2", "iodepth", NULL },
 	{ "runtime", "3s-1s", "runtime", NULL },
 	{ "interval", "2s-1s", "interval", "1s" },
 	/* a profile's option: read, no effect; fio refuses what it cannot

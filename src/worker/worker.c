@@ -312,7 +312,7 @@ static __attribute__((noinline)) bool prep_slow(struct wstate *s,
 		s->sheld_ok = true;
 		return false;
 	}
-	if (s->vmixed && io->ddir == DDIR_READ) {
+	if (s->vreads && io->ddir == DDIR_READ) {
 		req->len = io->len;
 		verify_prep_read(s, req, io->offset / s->vfy->bs);
 	}
@@ -792,7 +792,7 @@ static __attribute__((noinline)) void complete_slow(struct wstate *s,
 	/* Whether each block's write landed, failed or not (verify.h). */
 	if (s->vfy && req->ddir == DDIR_WRITE)
 		verify_write_end(s, req);
-	else if (s->vmixed && req->ddir == DDIR_READ)
+	else if (s->vreads && req->ddir == DDIR_READ)
 		verify_read_end(s, req);
 }
 
@@ -1806,8 +1806,9 @@ void *worker_main(void *arg)
 			s.finished = true;
 			goto out;
 		}
-		s.vmixed = s.vfy->wpass && !j->verify_only &&
-			   (j->rw == RW_RW || j->rw == RW_RANDRW);
+		s.vreads = s.vfy->reader ||
+			   (s.vfy->wpass && !j->verify_only &&
+			    (j->rw == RW_RW || j->rw == RW_RANDRW));
 		s.slow = true;
 	}
 	/* trimwrite: io_size (number_ios) bytes (I/Os) of trims, and as

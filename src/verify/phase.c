@@ -546,7 +546,7 @@ int verify_setup(struct wstate *s)
 			      s->w->tgt->region;
 	r = verify_lock(s->w->tgt, !j->verify_only && !s->vfy->reader, why,
 			sizeof(why));
-	if (!r && j->verify_only && j->verify_state_load)
+	if (!r && (j->verify_only || s->vfy->reader) && j->verify_state_load)
 		r = verify_state_load(s->vfy, why, sizeof(why));
 	if (r)
 		job_fail(s, r, "%s", why);

@@ -144,9 +144,11 @@ int verify_job_check(const struct job *j, const char **option, char *why,
 		return -EINVAL;
 	}
 	*option = "verify_state_load";
-	if (j->verify_state_load && !j->verify_only) {
-		snprintf(why, whylen, "applies to verify_only=1 jobs: they "
-			 "check the blocks the writing run's state file names");
+	if (j->verify_state_load && !j->verify_only && !verify_reader(j)) {
+		snprintf(why, whylen, "applies to jobs that check what an "
+			 "earlier run wrote (verify_only=1, or rw=read or "
+			 "randread): they check the blocks the writing run's "
+			 "state file names");
 		return -EINVAL;
 	}
 	if (j->verify_only) {
@@ -273,7 +275,8 @@ static int span_clash(const struct job *jobs, const struct target *tg,
 		"job's data. Give each job its own file or byte range "
 		"(filename=, offset=, size=), or put stonewall=1 between them",
 		who_w, from, to - 1, tf->path, who_v,
-		vj->verify_only ? "checks" : "writes and verifies");
+		vj->verify_only || verify_reader(vj) ? "checks" :
+		"writes and verifies");
 	return -EINVAL;
 }
 

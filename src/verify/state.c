@@ -556,6 +556,10 @@ int verify_check(struct verify_ctx *v, void *buf,
 		u.n = 1;
 		if (b->generation == VERIFY_GEN_LOOKUP && !u.generation)
 			continue;
+		/* a reader's verify_state_load: the units the state names */
+		if (v->reader && v->loaded && (u.vblock >= v->nblocks ||
+					       !verify_state_has(v, u.vblock)))
+			continue;
 		cls = check_unit(v, (uint8_t *)buf + (size_t)k * v->bs, &u);
 		if (cls != VC_OK)
 			worst = cls;

@@ -287,7 +287,8 @@ static inline bool plain_now(const struct wstate *s)
 /*
  * The next I/O of a job that verifies or serializes (s->slow): false when
  * verification holds the write back (s->vhold) or serialize_overlap holds
- * the I/O (s->sheld). A mixed job's read is noted for checking.
+ * the I/O (s->sheld). A read that checks blocks (s->vreads: a mixed job's,
+ * or any read of a job that only reads) is noted for checking.
  */
 static __attribute__((noinline)) bool prep_slow(struct wstate *s,
 						struct io_req *req,

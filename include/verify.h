@@ -292,6 +292,11 @@ struct verify_ctx {
 	uint64_t pass;		/* passes begun - 1 */
 	bool fatal;		/* verify_fatal */
 	bool halt;		/* a mismatch under verify_fatal */
+	/* verify_reader: the job's reads are checked as they complete; an
+	 * intact block of the right offset, length and kind passes whatever
+	 * run, generation or seed wrote it (fio's meaning: for a job that
+	 * does not write, the seed checked is the header's own) */
+	bool reader;
 	/* loops=N (N > 1, each loop a pass): the blocks each loop wrote are
 	 * checked when it ends, as fio verifies after each loop; loop_due:
 	 * a loop ended, its check waits at the barrier (phase.c). */
@@ -453,9 +458,18 @@ int verify_job_check(const struct job *j, const char **option, char *why,
  * size, or the greatest common divisor of the write sizes when it does not
  * divide them all, as fio does), by default the write block size or, for
  * a range of sizes, their greatest common divisor. Read sizes count too
- * for mixed rw (reads are checked), and so does blockalign.
+ * for mixed rw (reads are checked), and so does blockalign; a job that
+ * only reads (verify_reader) counts its read sizes alone.
  */
 uint64_t verify_unit(const struct job *j);
+/*
+ * A job that only reads (rw=read or randread, not verify_only) with
+ * verify=: as in fio, each of its reads is checked as it completes
+ * against the blocks an earlier writing job left; there is no check
+ * after the measured phase (do_verify, verify_backlog have nothing to
+ * read back). Its unit is that of its read sizes.
+ */
+bool verify_reader(const struct job *j);
 /* Whether blocks may be written in any order or not at all in a pass
  * (mixed rw, a range of write sizes, the random patterns: gaps, runs,
  * random_distribution...): then a per-block pass map. */

@@ -827,13 +827,15 @@ static void warn_job(struct plan *p, const struct job *j)
 			  "libpmem and sg engines, which iorig has not");
 	if (j->trim_percentage && (j->verify == VERIFY_NONE ||
 				   !j->trim_backlog || !j->do_verify ||
-				   j->verify_only))
+				   j->verify_only || verify_reader(j)))
 		plan_warn(p, j, "trim_unset", "trim_percentage trims only "
 			  "blocks a verifying job writes, every trim_backlog "
 			  "of them (fio's meaning): with %s, nothing is "
 			  "trimmed", j->verify == VERIFY_NONE ? "no verify" :
 			  !j->trim_backlog ? "no trim_backlog" :
-			  j->verify_only ? "verify_only" : "do_verify=0");
+			  j->verify_only ? "verify_only" :
+			  verify_reader(j) ? "a job that only reads" :
+			  "do_verify=0");
 	if (j->verify != VERIFY_NONE &&
 	    (j->verify_async || opt_is_set(j, "verify_async_cpus")))
 		plan_warn(p, j, "verify_async_inline", "verify_async: iorig "

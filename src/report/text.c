@@ -437,7 +437,7 @@ static void print_mismatch(FILE *f, const struct verify_mismatch *m)
  */
 static void print_verify(FILE *f, const struct verify_stats *v)
 {
-	char human[32], rt[32];
+	char human[32], ns[32], rt[64];
 	const char *sep = "    ";
 	unsigned i;
 	int c;
@@ -445,8 +445,13 @@ static void print_verify(FILE *f, const struct verify_stats *v)
 	if (!v->kind)
 		return;
 	value_fmt_bytes(v->bytes, human, sizeof(human));
-	value_fmt_ns((double)v->runtime_ns, rt, sizeof(rt));
-	fprintf(f, "  verify %s: %" PRIu64 " block%s (%s) checked in %s, %"
+	value_fmt_ns((double)v->runtime_ns, ns, sizeof(ns));
+	/* no verification reads: the job's own reads checked the blocks
+	 * (a job that only reads, or mixed rw without do_verify) */
+	snprintf(rt, sizeof(rt), "%s%s", !v->runtime_ns && v->blocks_checked ?
+		 "by the job's reads" : "in ", !v->runtime_ns &&
+		 v->blocks_checked ? "" : ns);
+	fprintf(f, "  verify %s: %" PRIu64 " block%s (%s) checked %s, %"
 		PRIu64 " mismatch%s%s\n", verify_kind_name(v->kind),
 		v->blocks_checked, v->blocks_checked == 1 ? "" : "s", human,
 		rt, v->mismatches, v->mismatches == 1 ? "" : "es",

@@ -33,6 +33,11 @@ bool verify_next_io(struct wstate *s, struct gen_io *io)
 {
 	struct verify_ctx *v = s->vfy;
 
+	if (v->reader) {
+		/* nothing written: no pass to hold, no backlog */
+		gen_next(&s->gen, io);
+		return false;
+	}
 	if (s->vheld_ok) {
 		*io = s->vheld;
 		s->vheld_ok = false;
@@ -78,14 +83,16 @@ void verify_write_end(struct wstate *s, const struct io_req *req)
 
 /*
  * Mixed rw: a read of the measured phase checks the blocks it covers that
- * this run wrote (serialization keeps writes of them out of flight).
+ * this run wrote (serialization keeps writes of them out of flight). A
+ * job that only reads (verify_reader) checks every block it reads, as
+ * any intact block (generation 0: not known, and no run told apart).
  */
 void verify_prep_read(struct wstate *s, struct io_req *req, uint64_t vblock)
 {
 	struct verify_blk *b = &s->vblk[req->idx];
 
 	b->vblock = vblock;
-	b->generation = VERIFY_GEN_LOOKUP;
+	b->generation = s->vfy->reader ? 0 : VERIFY_GEN_LOOKUP;
 	b->n = req->len / s->vfy->bs;
 }
 
@@ -472,6 +479,12 @@ void verify_phase(struct wstate *s)
 	uint64_t t0;
 	int r;
 
+	/* A reader checked its reads as they completed: no phase. */
+	if (s->vfy->reader) {
+		if (!s->abandoned)
+			s->st->verify = s->vfy->stats;
+		return;
+	}
 	/* loops=N: the earlier loops were checked as they ended */
 	if (s->vfy->loop_verify)
 		src.min_gen = s->vfy->gen0 + s->vfy->pass;
@@ -527,11 +540,13 @@ int verify_setup(struct wstate *s)
 	 * backlog to cut it) */
 	s->vfy->loop_verify = j->loops > 1 && !j->time_based &&
 			      j->do_verify && !j->verify_only &&
+			      !s->vfy->reader &&
 			      !j->verify_backlog && !j->number_ios &&
 			      job_per_loop(j, s->w->tgt->region) ==
 			      s->w->tgt->region;
-	r = verify_lock(s->w->tgt, !j->verify_only, why, sizeof(why));
-	if (!r && j->verify_only && j->verify_state_load)
+	r = verify_lock(s->w->tgt, !j->verify_only && !s->vfy->reader, why,
+			sizeof(why));
+	if (!r && (j->verify_only || s->vfy->reader) && j->verify_state_load)
 		r = verify_state_load(s->vfy, why, sizeof(why));
 	if (r)
 		job_fail(s, r, "%s", why);

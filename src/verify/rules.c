@@ -25,6 +25,11 @@ static bool mixed_rw(const struct job *j)
 	return !j->verify_only && (j->rw == RW_RW || j->rw == RW_RANDRW);
 }
 
+bool verify_reader(const struct job *j)
+{
+	return !j->verify_only && (j->rw == RW_READ || j->rw == RW_RANDREAD);
+}
+
 /*
  * The write patterns whose passes need not write every block (gen.h's
  * random patterns): gaps (rw=write:N), runs (rw=randwrite:N),
@@ -45,21 +50,30 @@ static bool walk_patterns(const struct job *j)
 
 bool verify_needs_passmap(const struct job *j)
 {
-	return !j->verify_only && (mixed_rw(j) || j->bssplit ||
-				   j->norandommap || walk_patterns(j) ||
-				   j->bs_min[DDIR_WRITE] !=
-				   j->bs_max[DDIR_WRITE]);
+	return !j->verify_only && !verify_reader(j) &&
+	       (mixed_rw(j) || j->bssplit ||
+		j->norandommap || walk_patterns(j) ||
+		j->bs_min[DDIR_WRITE] != j->bs_max[DDIR_WRITE]);
+}
+
+/* The directions whose sizes the unit checked must divide. */
+static bool unit_dir(const struct job *j, unsigned d)
+{
+	if (verify_reader(j))
+		return d == DDIR_READ;
+	return d == DDIR_WRITE || mixed_rw(j);
 }
 
 uint64_t verify_unit(const struct job *j)
 {
+	/* a reader's interval is bounded by its reads (fio's rule) */
+	unsigned d, i, dmin = verify_reader(j) ? DDIR_READ : DDIR_WRITE;
 	struct bssplit_spec bss;
 	char why[128];
 	uint64_t u = 0, iv;
-	unsigned d, i;
 
 	for (d = DDIR_READ; d <= DDIR_WRITE; d++) {
-		if (d == DDIR_READ && !mixed_rw(j))
+		if (!unit_dir(j, d))
 			continue;
 		u = gen_gcd(u, j->bs_min[d]);
 		u = gen_gcd(u, j->bs_max[d]);
@@ -70,11 +84,11 @@ uint64_t verify_unit(const struct job *j)
 					 &bss, why, sizeof(why)))
 		for (d = DDIR_READ; d <= DDIR_WRITE; d++)
 			for (i = 0; i < bss.n[d]; i++)
-				if (d == DDIR_WRITE || mixed_rw(j))
+				if (unit_dir(j, d))
 					u = gen_gcd(u, bss.e[d][i].bs);
 	iv = j->verify_interval;
-	if (iv > j->bs_min[DDIR_WRITE])
-		iv = j->bs_min[DDIR_WRITE];
+	if (iv > j->bs_min[dmin])
+		iv = j->bs_min[dmin];
 	if (iv && u % iv == 0)
 		u = iv;
 	return u;
@@ -116,7 +130,8 @@ int verify_job_check(const struct job *j, const char **option, char *why,
 		snprintf(why, whylen, "the unit checked (the interval, or the "
 			 "greatest common divisor of the block sizes%s, here "
 			 "%" PRIu64 " bytes) must be a multiple of %d bytes",
-			 mixed_rw(j) ? " read and written" : " written", unit,
+			 mixed_rw(j) ? " read and written" : verify_reader(j) ?
+			 " read" : " written", unit,
 			 VERIFY_SECTOR);
 		return -EINVAL;
 	}
@@ -129,9 +144,11 @@ int verify_job_check(const struct job *j, const char **option, char *why,
 		return -EINVAL;
 	}
 	*option = "verify_state_load";
-	if (j->verify_state_load && !j->verify_only) {
-		snprintf(why, whylen, "applies to verify_only=1 jobs: they "
-			 "check the blocks the writing run's state file names");
+	if (j->verify_state_load && !j->verify_only && !verify_reader(j)) {
+		snprintf(why, whylen, "applies to jobs that check what an "
+			 "earlier run wrote (verify_only=1, or rw=read or "
+			 "randread): they check the blocks the writing run's "
+			 "state file names");
 		return -EINVAL;
 	}
 	if (j->verify_only) {
@@ -142,13 +159,10 @@ int verify_job_check(const struct job *j, const char **option, char *why,
 			 "verify_only=1 writes nothing");
 		return -EINVAL;
 	}
-	*option = "rw";
-	if (j->rw == RW_READ || j->rw == RW_RANDREAD) {
-		snprintf(why, whylen, "verification checks what the job "
-			 "writes: rw=write, randwrite, rw or randrw "
-			 "(verify_only=1 checks what an earlier run wrote)");
-		return -EINVAL;
-	}
+	/* Its reads are checked as they complete (fio's meaning); the
+	 * backlog and the check after the writes have nothing to read. */
+	if (verify_reader(j))
+		return 0;
 	*option = "file_service_type";
 	if (j->file_service >= GEN_FST_ZIPF &&
 	    (j->nrfiles > 1 || (j->filename && strchr(j->filename, ':')))) {
@@ -261,7 +275,8 @@ static int span_clash(const struct job *jobs, const struct target *tg,
 		"job's data. Give each job its own file or byte range "
 		"(filename=, offset=, size=), or put stonewall=1 between them",
 		who_w, from, to - 1, tf->path, who_v,
-		vj->verify_only ? "checks" : "writes and verifies");
+		vj->verify_only || verify_reader(vj) ? "checks" :
+		"writes and verifies");
 	return -EINVAL;
 }
 

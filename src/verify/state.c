@@ -44,6 +44,7 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 {
 	struct verify_ctx *v = calloc(1, sizeof(*v));
 	char why[256];
+	bool w;
 	int n;
 
 	*out = NULL;
@@ -77,6 +78,9 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 	v->randseed = j->randseed;
 	v->clone = j->clone;
 	v->fatal = j->verify_fatal;
+	v->reader = verify_reader(j);
+	/* a reader writes nothing: no block map, backlog, trims or state */
+	w = !j->verify_only && !v->reader;
 	if (getrandom(&v->run_id, sizeof(v->run_id), GRND_NONBLOCK) !=
 	    sizeof(v->run_id))
 		v->run_id = verify_mix64(realtime_ns() ^ ((uint64_t)getpid() << 32));
@@ -85,9 +89,9 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 	if (verify_needs_passmap(j))
 		v->wpass = calloc(v->nblocks ? v->nblocks : 1,
 				  sizeof(*v->wpass));
-	else if (!j->verify_only && j->do_verify)
+	else if (w && j->do_verify)
 		v->written = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
-	if (!j->verify_only && j->verify_backlog) {
+	if (w && j->verify_backlog) {
 		v->backlog = (uint32_t)j->verify_backlog;
 		v->backlog_batch = j->verify_backlog_batch ?
 				   (uint32_t)j->verify_backlog_batch :
@@ -98,7 +102,7 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 					    sizeof(uint64_t));
 	}
 	/* fio trims only with trim_backlog set, of the writes it checks. */
-	if (!j->verify_only && j->do_verify && j->trim_percentage &&
+	if (w && j->do_verify && j->trim_percentage &&
 	    j->trim_backlog) {
 		v->tpct = (uint32_t)j->trim_percentage;
 		v->tbacklog = (uint32_t)j->trim_backlog;
@@ -121,7 +125,7 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 	v->dump = j->verify_dump;
 	verify_state_name(v, j);
 	/* unlink=1 removes the data: there is nothing to check later. */
-	if (!j->verify_only && j->verify_state_save && !j->unlink) {
+	if (w && j->verify_state_save && !j->unlink) {
 		v->ever = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
 		if (!v->failed)
 			v->failed = calloc((v->nblocks + 63) / 64,
@@ -131,7 +135,7 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 			return -ENOMEM;
 		}
 	}
-	if ((!j->verify_only && j->do_verify && !v->written && !v->wpass) ||
+	if ((w && j->do_verify && !v->written && !v->wpass) ||
 	    (verify_needs_passmap(j) && !v->wpass) ||
 	    (v->backlog && (!v->ring || (j->do_verify && !v->checked))) ||
 	    (j->verify_only && !v->runs) ||
@@ -440,7 +444,7 @@ static void note_mismatch(struct verify_ctx *v, int cls, uint64_t vblock,
 	m->expected.len = v->bs;
 	m->expected.kind = (uint16_t)v->fmt.kind;
 	m->expected.version = 1;
-	m->expected.seed = verify_file_seed(v->randseed, v->clone, fi);
+	m->expected.seed = verify_expected_seed(v, fi, res);
 	if (exp_gen) {
 		m->exp_gen = true;
 		m->expected.generation = exp_gen;
@@ -516,6 +520,14 @@ static void run_note(struct verify_ctx *v, uint64_t vblock,
 	run_remember(r, vblock, h);
 }
 
+uint64_t verify_expected_seed(const struct verify_ctx *v, unsigned fi,
+			      const struct verify_result *res)
+{
+	if (v->reader && res->has_hdr)
+		return res->hdr.seed;
+	return verify_file_seed(v->randseed, v->clone, fi);
+}
+
 /* The expected generation of unit vb; 0 (skip) when b names none. */
 static uint64_t unit_gen(const struct verify_ctx *v,
 			 const struct verify_blk *b, uint64_t vb)
@@ -543,6 +555,10 @@ int verify_check(struct verify_ctx *v, void *buf,
 		u.generation = unit_gen(v, b, u.vblock);
 		u.n = 1;
 		if (b->generation == VERIFY_GEN_LOOKUP && !u.generation)
+			continue;
+		/* a reader's verify_state_load: the units the state names */
+		if (v->reader && v->loaded && (u.vblock >= v->nblocks ||
+					       !verify_state_has(v, u.vblock)))
 			continue;
 		cls = check_unit(v, (uint8_t *)buf + (size_t)k * v->bs, &u);
 		if (cls != VC_OK)
@@ -582,12 +598,17 @@ static int check_unit(struct verify_ctx *v, void *buf,
 	}
 	verify_swap(&v->fmt, buf, v->bs, true);
 	verify_where(v, b->vblock, &fi, &off);
-	seed = verify_file_seed(v->randseed, v->clone, fi);
+	/* A reader takes the header's seed: any writer's block passes. */
+	memcpy(&res.hdr, buf, sizeof(res.hdr));
+	res.has_hdr = res.hdr.magic == VERIFY_MAGIC;
+	seed = verify_expected_seed(v, fi, &res);
 	v->stats.blocks_checked++;
 	v->stats.bytes += v->bs;
 	cls = verify_classify(&v->fmt, buf, v->bs, off, seed, &res);
 	if (cls == VC_OK && !b->generation) {
-		run_note(v, b->vblock, &res.hdr);
+		/* a reader accepts any run; verify_only tells them apart */
+		if (v->runs)
+			run_note(v, b->vblock, &res.hdr);
 		return VC_OK;
 	}
 	if (cls == VC_OK) {

@@ -19,6 +19,14 @@ void verify_dump_block(struct verify_ctx *v, const void *buf,
 		       const struct verify_blk *b,
 		       const struct verify_result *res);
 
+/*
+ * state.c: the data seed a block of file fi is checked with: the job's
+ * own (randseed, clone, file), or for a reader (verify_reader) the one
+ * the header read back carries, when it has one.
+ */
+uint64_t verify_expected_seed(const struct verify_ctx *v, unsigned fi,
+			      const struct verify_result *res);
+
 /* CRC-32C of len bytes on from crc (no inversion): block.c. */
 uint32_t verify_crc_update(const struct verify_crc *c, uint32_t crc,
 			   const void *buf, size_t len);

@@ -189,7 +189,7 @@ void verify_dump_block(struct verify_ctx *v, const void *buf,
 	dump_file(v, v->tgt->files[fi].path, h.offset, "received", buf, v->bs);
 	if (posix_memalign(&exp, 8, v->bs))
 		return;
-	h.seed = verify_file_seed(v->randseed, v->clone, fi);
+	h.seed = verify_expected_seed(v, fi, res);
 	h.generation = b->generation ? b->generation :
 		       res->has_hdr ? res->hdr.generation : 0;
 	h.run_id = b->generation || !res->has_hdr ? v->run_id :

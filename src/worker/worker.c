@@ -287,7 +287,8 @@ static inline bool plain_now(const struct wstate *s)
 /*
  * The next I/O of a job that verifies or serializes (s->slow): false when
  * verification holds the write back (s->vhold) or serialize_overlap holds
- * the I/O (s->sheld). A mixed job's read is noted for checking.
+ * the I/O (s->sheld). A read that checks blocks (s->vreads: a mixed job's,
+ * or any read of a job that only reads) is noted for checking.
  */
 static __attribute__((noinline)) bool prep_slow(struct wstate *s,
 						struct io_req *req,
@@ -312,7 +313,7 @@ static __attribute__((noinline)) bool prep_slow(struct wstate *s,
 		s->sheld_ok = true;
 		return false;
 	}
-	if (s->vmixed && io->ddir == DDIR_READ) {
+	if (s->vreads && io->ddir == DDIR_READ) {
 		req->len = io->len;
 		verify_prep_read(s, req, io->offset / s->vfy->bs);
 	}
@@ -792,7 +793,7 @@ static __attribute__((noinline)) void complete_slow(struct wstate *s,
 	/* Whether each block's write landed, failed or not (verify.h). */
 	if (s->vfy && req->ddir == DDIR_WRITE)
 		verify_write_end(s, req);
-	else if (s->vmixed && req->ddir == DDIR_READ)
+	else if (s->vreads && req->ddir == DDIR_READ)
 		verify_read_end(s, req);
 }
 
@@ -1806,8 +1807,9 @@ void *worker_main(void *arg)
 			s.finished = true;
 			goto out;
 		}
-		s.vmixed = s.vfy->wpass && !j->verify_only &&
-			   (j->rw == RW_RW || j->rw == RW_RANDRW);
+		s.vreads = s.vfy->reader ||
+			   (s.vfy->wpass && !j->verify_only &&
+			    (j->rw == RW_RW || j->rw == RW_RANDRW));
 		s.slow = true;
 	}
 	/* trimwrite: io_size (number_ios) bytes (I/Os) of trims, and as

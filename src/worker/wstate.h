@@ -123,7 +123,8 @@ struct wstate {
 	bool *busy;			/* per request: in flight */
 	struct gen_io sheld;		/* waits for an overlapping one */
 	bool sheld_ok;
-	bool vmixed;			/* verify=, mixed rw: reads check */
+	bool vreads;			/* verify=: the job's reads check
+					 * (mixed rw, verify_reader) */
 	bool slow;		/* verify= or serial: prep_slow, complete_slow */
 	/* interval= (interval.h); irec NULL when off */
 	struct ival_rec *irec;

@@ -184,9 +184,7 @@ usage() {
 }
 usage --name=v --filename=v.dat --size=1m --verify=crc7
 expect_in err "option 'verify': 'crc7' is not valid; expected one of: none 0 xxh3 crc32c crc32c-intel pattern md5"
-usage --name=v --filename=v.dat --size=1m --verify=xxh3 --rw=read
-expect_in err "option 'rw'"
-expect_in err 'verify_only=1'
+# (rw=read with verify checks each read, as fio: 238-verify-read-jobs.sh)
 usage --name=v --size=1m --verify=xxh3 --rw=write --ioengine=null
 expect_in err "option 'verify': the null engine moves no data"
 usage --name=v --filename=v.dat --size=1m --verify=pattern --rw=write
@@ -226,9 +224,9 @@ usage --name=v --filename=v.dat --size=1m --verify=xxh3 --rw=write \
 expect_in err "option 'verify_backlog'"
 
 # A job file names the line.
-printf '[v]\nfilename=v.dat\nsize=1m\nverify=crc32c\n' >bad.job
+printf '[v]\nfilename=v.dat\nsize=1m\nrw=write\nverify=pattern\n' >bad.job
 usage bad.job
-expect_in err "bad\.job:.*option 'rw'"
+expect_in err "bad\.job:.*option 'verify': verify=pattern needs"
 
 # The options are in --cmdhelp.
 run --cmdhelp=verify

@@ -72,12 +72,25 @@ run --name=none --filename=s.dat --size=2m --bs=4k --rw=randwrite \
 	--verify=md5 --verify_only=1 --verify_state_load=1
 expect_rc 1
 expect_in err "cannot open none\.0\.verify-state"
-# verify_state_save=0 writes none; verify_state_load needs verify_only.
+# A job that only reads checks its reads (fio's meaning): with the state,
+# only the blocks it names; without it, the others are mismatches too.
+cp orig.dat s.dat
+run $JOB --rw=randread --verify_state_load=1 --output-format=json
+expect_rc 0
+json_is "d['jobs'][0]['read']['io_bytes']" 2097152
+json_is "d['jobs'][0]['verify']['blocks_checked']" 100
+json_is "d['jobs'][0]['verify']['mismatches']" 0
+run $JOB --rw=read --output-format=json
+expect_rc 4
+json_is "d['jobs'][0]['verify']['mismatches']" 412
+
+# verify_state_save=0 writes none; verify_state_load needs a job that
+# checks what an earlier run wrote (verify_only, or one that only reads).
 rm -f s.0.verify-state
 run $JOB --number_ios=10 --verify_state_save=0
 expect_rc 0
 [ ! -e s.0.verify-state ] || die "verify_state_save=0 saved a state"
 run $JOB --verify_state_load=1
 expect_rc 2
-expect_in err "option 'verify_state_load': applies to verify_only=1"
+expect_in err "option 'verify_state_load': applies to jobs that check what an earlier run wrote \(verify_only=1, or rw=read or randread\)"
 exit 0

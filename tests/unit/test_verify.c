@@ -402,16 +402,17 @@ struct fixture {
 	uint8_t *buf;
 };
 
-static void fixture_init(struct fixture *x, uint64_t nblocks, bool only,
-			 uint64_t backlog)
+static void fixture_init_rw(struct fixture *x, uint64_t nblocks, bool only,
+			    uint64_t backlog, int rw)
 {
 	memset(x, 0, sizeof(*x));
 	assert_int_equal(options_defaults(&x->j), 0);
 	x->j.verify = VERIFY_XXH3;
-	x->j.rw = RW_WRITE;
+	x->j.rw = rw;
 	x->j.verify_only = only;
 	x->j.verify_backlog = backlog;
 	x->j.bs_min[DDIR_WRITE] = x->j.bs_max[DDIR_WRITE] = BS;
+	x->j.bs_min[DDIR_READ] = x->j.bs_max[DDIR_READ] = BS;
 	x->tf.path = "v.dat";
 	x->tf.fd = -1;
 	x->tf.offset = 0;
@@ -422,6 +423,12 @@ static void fixture_init(struct fixture *x, uint64_t nblocks, bool only,
 	x->t.region = nblocks * BS;
 	assert_int_equal(verify_init(&x->v, &x->j, &x->t), 0);
 	x->buf = block();
+}
+
+static void fixture_init(struct fixture *x, uint64_t nblocks, bool only,
+			 uint64_t backlog)
+{
+	fixture_init_rw(x, nblocks, only, backlog, RW_WRITE);
 }
 
 static void fixture_exit(struct fixture *x)
@@ -602,6 +609,94 @@ static void test_verify_only_stale(void **state)
 	fixture_exit(&x);
 }
 
+/*
+ * A job that only reads: any intact block of the right offset, length and
+ * kind passes, whatever run, generation or seed wrote it; nothing is
+ * stale. The rest is classified as for the others, the expected seed
+ * being the header's when there is one.
+ */
+static void test_reader(void **state)
+{
+	struct fixture x;
+	struct verify_fmt f;
+	struct verify_hdr h = { 0 };
+	struct verify_blk b = { 0 };
+	uint64_t own;
+
+	(void)state;
+	fixture_init_rw(&x, 8, false, 16, RW_RANDREAD);
+	assert_true(x.v->reader);
+	assert_null(x.v->written);
+	assert_null(x.v->wpass);
+	assert_null(x.v->ring);
+	assert_null(x.v->runs);
+	assert_int_equal(x.v->bs, BS);
+	fmt_init(&f, VERIFY_XXH3);
+	own = verify_file_seed(x.j.randseed, 0, 0);
+	for (b.vblock = 0; b.vblock < 6; b.vblock++) {
+		h.offset = b.vblock * BS;
+		h.seed = b.vblock < 3 ? own : own ^ 0x5555;
+		h.run_id = 10 + b.vblock % 2;
+		h.generation = 100 + b.vblock;
+		verify_fill(&f, x.buf, BS, &h);
+		assert_int_equal(verify_check(x.v, x.buf, &b), VC_OK);
+	}
+	/* Intact, but another offset's block. */
+	h.offset = 7 * BS;
+	verify_fill(&f, x.buf, BS, &h);
+	b.vblock = 6;
+	assert_int_equal(verify_check(x.v, x.buf, &b), VC_MISDIRECTED);
+	/* A flipped bit in another seed's block: that seed's sector 3. */
+	h.offset = 7 * BS;
+	verify_fill(&f, x.buf, BS, &h);
+	x.buf[3 * 512 + 9] ^= 4;
+	b.vblock = 7;
+	assert_int_equal(verify_check(x.v, x.buf, &b), VC_BAD_CHECKSUM);
+	assert_non_null(strstr(x.v->stats.first[1].detail, "sector 3"));
+	assert_int_equal(x.v->stats.first[1].expected.seed, own ^ 0x5555);
+	assert_false(x.v->stats.first[1].exp_gen);
+	/* Zeros: no header, the job's own seed expected. */
+	memset(x.buf, 0, BS);
+	b.vblock = 2;
+	assert_int_equal(verify_check(x.v, x.buf, &b), VC_ZEROED);
+	assert_int_equal(x.v->stats.first[2].expected.seed, own);
+	verify_end(x.v);
+	assert_int_equal(x.v->stats.blocks_checked, 9);
+	assert_int_equal(x.v->stats.mismatches, 3);
+	assert_int_equal(x.v->stats.by_class[VC_STALE], 0);
+	fixture_exit(&x);
+}
+
+/* The unit of a job that only reads: its read sizes, not its writes'. */
+static void test_reader_unit(void **state)
+{
+	struct job j;
+
+	(void)state;
+	assert_int_equal(options_defaults(&j), 0);
+	j.verify = VERIFY_MD5;
+	j.rw = RW_READ;
+	j.bs_min[DDIR_READ] = 8192;
+	j.bs_max[DDIR_READ] = 8192;
+	j.bs_min[DDIR_WRITE] = j.bs_max[DDIR_WRITE] = 4096;
+	assert_int_equal(verify_unit(&j), 8192);
+	assert_true(verify_reader(&j));
+	assert_false(verify_needs_passmap(&j));
+	j.bs_min[DDIR_READ] = 512;
+	j.bs_max[DDIR_READ] = 1048576;
+	assert_int_equal(verify_unit(&j), 512);
+	j.bs_min[DDIR_READ] = 4096;
+	j.bs_max[DDIR_READ] = 16384;
+	j.verify_interval = 1024;
+	assert_int_equal(verify_unit(&j), 1024);
+	j.verify_only = true;	/* the writing job's options: its writes */
+	assert_false(verify_reader(&j));
+	assert_int_equal(verify_unit(&j), 1024);
+	j.verify_interval = 0;
+	assert_int_equal(verify_unit(&j), 4096);
+	job_free(&j);
+}
+
 /* More runs than the table holds: still exactly the newest survives. */
 static void run_many(bool rising)
 {
@@ -719,8 +814,12 @@ static void test_job_check(void **state)
 		  "bs" },
 		{ VERIFY_XXH3, RW_WRITE, 1000, 1000, 0, 0, 0, NULL, "sync",
 		  "bs" },
+		/* a job that only reads checks its reads (fio's meaning);
+		 * the backlog has nothing to read back, as in fio */
 		{ VERIFY_XXH3, RW_READ, 4096, 4096, 0, 0, 0, NULL, "sync",
-		  "rw" },
+		  NULL },
+		{ VERIFY_MD5, RW_RANDREAD, 4096, 4096, 0, 0, 8, NULL, "sync",
+		  NULL },
 		/* reads check what the run wrote; a pass map for both */
 		{ VERIFY_XXH3, RW_RANDRW, 4096, 4096, 0, 0, 0, NULL, "sync",
 		  NULL },
@@ -768,6 +867,8 @@ int main(void)
 		cmocka_unit_test(test_crc32c_sw_hw_agree),
 		cmocka_unit_test(test_pattern_parse),
 		cmocka_unit_test(test_fill_round_trip),
+		cmocka_unit_test(test_reader),
+		cmocka_unit_test(test_reader_unit),
 		cmocka_unit_test(test_bad_checksum),
 		cmocka_unit_test(test_misdirected),
 		cmocka_unit_test(test_zeroed),

@@ -20,7 +20,4 @@
  */
 int html_write(FILE *f, const json_t *doc, bool charts);
 
-/* `iorig report ...`: argv[0] is "report". Returns the exit status. */
-int report_main(int argc, char **argv);
-
 #endif

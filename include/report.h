@@ -46,6 +46,19 @@ void report_format_names(char *buf, size_t len, const char *sep,
  */
 unsigned report_formats_ordered(unsigned set,
 				const struct report_format **out);
+/*
+ * NAME[,NAME...] as a set of formats (a bit per row): 0, or -EINVAL with
+ * why quoting the name that is none and listing the ones there are.
+ */
+int report_formats_parse(const char *val, unsigned *set, char *why,
+			 size_t len);
+
+/*
+ * `iorig report [--output-format=F[,F...]] [--html] [-o FILE] RESULT.json`
+ * (src/report/saved.c): a saved result written in any format, as the run
+ * would have written it. argv[0] is "report". Returns the exit status.
+ */
+int report_main(int argc, char **argv);
 
 int report_text(FILE *f, const struct run_result *r);
 int report_table(FILE *f, const struct run_result *r);

@@ -22,6 +22,7 @@
  */
 struct plan;
 struct raw_doc;
+struct curve_set;
 
 /* One target of a job as the run found it; path NULL for the null engine. */
 struct run_target {
@@ -73,6 +74,9 @@ struct run_result {
 	/* The report set collected once after the run (result_collect), or
 	 * NULL: each writer collects its own. */
 	const struct result_set *set;
+	/* The rate_curve curves as a saved result gives them (curve.h), or
+	 * NULL: curve_collect folds them from the jobs' figures. */
+	const struct curve_set *curves;
 	/* Every warning of the run, the plan's first (warn.h). */
 	struct warn_list warnings;
 };
@@ -94,6 +98,11 @@ struct result_unit {
 	/* stats=0 on every job of the unit: in no report (fio leaves such a
 	 * job out of its output); its figures are not merged */
 	bool hidden;
+	/* The phase (wait group) it ran in: the process' and the machine's
+	 * CPU around it; a repeated unit's, those of all its runs added up.
+	 * nphases 0: not known. See result_unit_phase. */
+	struct phase_cpu phase;
+	unsigned nphases;
 };
 
 int result_units(const struct run_result *r, struct result_unit **units);
@@ -111,7 +120,13 @@ struct result_set {
 	int nunits;
 	struct job_stats *groups;
 	int ngroups;
-	size_t *unit_of;		/* per plan job, see result_unit_of */
+	size_t *unit_of;		/* per plan job, see result_unit_of; NULL
+					 * for a saved result (no plan jobs) */
+	/* Per group: its jobs reported (stats=1), and the first of them
+	 * (whose percentile options the group's figures follow; NULL when
+	 * none). */
+	unsigned *group_njobs;
+	const struct job **group_first;
 	bool borrowed;			/* r->set's: not ours to free */
 };
 
@@ -167,9 +182,9 @@ void result_row(const struct run_result *r, const struct result_unit *u,
 		struct result_row *row);
 
 /*
- * The phase (wait group) u ran in, into ph; for a repeated unit, the
- * phases of all its runs added up. Returns how many phases that is: 0
- * when r has no phase figures.
+ * The phase (wait group) u ran in, into ph (u->phase); for a repeated
+ * unit, the phases of all its runs added up. Returns how many phases that
+ * is (u->nphases): 0 when r has no phase figures.
  */
 unsigned result_unit_phase(const struct run_result *r,
 			   const struct result_unit *u, struct phase_cpu *ph);
@@ -182,5 +197,49 @@ const struct run_targets *result_targets(const struct run_result *r,
  * report shows for it (metric.h names the metrics). */
 double result_metric(const struct metric *m, const struct job_stats *s,
 		     const struct result_row *row);
+
+/*
+ * A saved result read back: the reader beside the JSON writer
+ * (src/report/json_read.c) turns an iorig JSON document (--output-format=
+ * json, or a merged one) into this model, which every writer, --baseline,
+ * `iorig merge`, `iorig plot` and the HTML report read. r is a run_result
+ * of the document's units alone: r.plan has one job per unit (its options
+ * as the document lists them, its clone, group and sweep point), r.set its
+ * units and groups (r.stats is NULL: no job of a saved result has figures
+ * of its own), r.checks its checks, repeats and baseline figures, r.curves
+ * its curves. Histograms are exact (the document keeps every bucket);
+ * their sums are the ones that give back the document's mean and stddev.
+ * A document lacking a figure (an older or an edited one) reads as 0 or
+ * unknown there; RESULT_READ_STRICT refuses it instead (what a merge
+ * needs: every histogram well formed).
+ *
+ * Reading one document at a time and freeing it is what lets a merge
+ * fold any number of members in bounded memory.
+ */
+struct result_store;
+struct cluster_info;
+
+struct result_doc {
+	struct run_result r;		/* r.set is &set */
+	struct result_set set;
+	/* A merged document's cluster part (cluster.h), or NULL. */
+	const struct cluster_info *cluster;
+	struct result_store *store;	/* what r and set point into */
+};
+
+#define RESULT_READ_STRICT	1u
+
+struct err_rec;
+/*
+ * text[0..len): one JSON document; name says where it came from in
+ * messages. 0 with *d filled (result_doc_free), or -EINVAL (not an iorig
+ * result: e says why, naming name) or -ENOMEM (e too).
+ */
+int result_read(struct result_doc *d, const char *text, size_t len,
+		const char *name, unsigned flags, struct err_rec *e);
+/* The same from a file ("-": standard input). -errno when unreadable. */
+int result_read_file(struct result_doc *d, const char *path, unsigned flags,
+		     struct err_rec *e);
+void result_doc_free(struct result_doc *d);
 
 #endif

@@ -235,6 +235,35 @@ static int runs_fold_all(const struct run_result *r, const size_t *map,
 }
 
 /*
+ * The phase (wait group) of u from r->phases: for a repeated unit, the
+ * wait groups of all its runs (those after its first), added up.
+ */
+static void unit_phase(const struct run_result *r, struct result_unit *u)
+{
+	unsigned k, wg, nruns = u->nruns ? u->nruns : 1;
+	const struct sys_cpu *s;
+	struct phase_cpu *ph = &u->phase;
+
+	memset(ph, 0, sizeof(*ph));
+	for (k = 0; r->phases && u->job && k < nruns; k++) {
+		wg = u->job->wait_group + k;
+		if (wg >= r->nphases)
+			break;
+		cpu_add(&ph->proc, &r->phases[wg].proc);
+		s = &r->phases[wg].sys;
+		ph->sys.user += s->user;
+		ph->sys.system += s->system;
+		ph->sys.irq += s->irq;
+		ph->sys.softirq += s->softirq;
+		ph->sys.idle += s->idle;
+		ph->sys.steal += s->steal;
+		ph->wall_ns += r->phases[wg].wall_ns;
+		ph->ios += r->phases[wg].ios;
+	}
+	u->nphases = k;
+}
+
+/*
  * result_units, and the unit of each plan job in *map (NULL: not wanted;
  * else the caller frees it).
  */
@@ -285,6 +314,8 @@ static int units_build(const struct run_result *r, struct result_unit **units,
 		x->hidden = false;
 		acc_add(&x->stats, r, i);
 	}
+	for (i = 0; i < (size_t)n; i++)
+		unit_phase(r, &u[i]);
 	if (runs_fold_all(r, unit_of, &u[0].stats, sizeof(*u), (size_t)n)) {
 		for (i = 0; i < (size_t)n; i++)
 			ival_series_put(u[i].stats.intervals);
@@ -340,6 +371,29 @@ int result_groups(const struct run_result *r, struct job_stats **groups)
 	return (int)ng;
 }
 
+/* s's group_njobs and group_first, from the plan: 0 or -ENOMEM. */
+static int groups_jobs(const struct run_result *r, struct result_set *s)
+{
+	size_t i;
+	unsigned id;
+
+	if (!s->ngroups)
+		return 0;
+	s->group_njobs = calloc((size_t)s->ngroups, sizeof(*s->group_njobs));
+	s->group_first = calloc((size_t)s->ngroups, sizeof(*s->group_first));
+	if (!s->group_njobs || !s->group_first)
+		return -ENOMEM;
+	for (i = 0; i < plan_njobs(r); i++) {
+		id = r->plan->jobs[i].group;
+		if (id >= (unsigned)s->ngroups || !r->plan->jobs[i].stats)
+			continue;
+		if (!s->group_first[id])
+			s->group_first[id] = &r->plan->jobs[i];
+		s->group_njobs[id]++;
+	}
+	return 0;
+}
+
 int result_collect(const struct run_result *r, struct result_set *s)
 {
 	if (r->set) {
@@ -352,9 +406,11 @@ int result_collect(const struct run_result *r, struct result_set *s)
 	if (s->nunits < 0)
 		return s->nunits;
 	s->ngroups = result_groups(r, &s->groups);
-	if (s->ngroups < 0) {
-		int ret = s->ngroups;
+	if (s->ngroups < 0 || groups_jobs(r, s)) {
+		int ret = s->ngroups < 0 ? s->ngroups : -ENOMEM;
 
+		if (s->ngroups < 0)
+			s->ngroups = 0;
 		result_set_free(s);
 		return ret;
 	}
@@ -376,6 +432,8 @@ void result_set_free(struct result_set *s)
 	free(s->units);
 	free(s->groups);
 	free(s->unit_of);
+	free(s->group_njobs);
+	free(s->group_first);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -424,32 +482,15 @@ void result_unit_run(const struct run_result *r, const struct result_set *s,
 	}
 	if (!out->job)
 		out->job = s->units[unit].job;
+	unit_phase(r, out);
 }
 
 unsigned result_unit_phase(const struct run_result *r,
 			   const struct result_unit *u, struct phase_cpu *ph)
 {
-	unsigned k, wg, nruns = u->nruns ? u->nruns : 1;
-	const struct sys_cpu *s;
-
-	memset(ph, 0, sizeof(*ph));
-	/* A repeated unit's runs are the wait groups after its first. */
-	for (k = 0; r->phases && k < nruns; k++) {
-		wg = u->job->wait_group + k;
-		if (wg >= r->nphases)
-			break;
-		cpu_add(&ph->proc, &r->phases[wg].proc);
-		s = &r->phases[wg].sys;
-		ph->sys.user += s->user;
-		ph->sys.system += s->system;
-		ph->sys.irq += s->irq;
-		ph->sys.softirq += s->softirq;
-		ph->sys.idle += s->idle;
-		ph->sys.steal += s->steal;
-		ph->wall_ns += r->phases[wg].wall_ns;
-		ph->ios += r->phases[wg].ios;
-	}
-	return k;
+	(void)r;
+	*ph = u->phase;
+	return u->nphases;
 }
 
 void result_row(const struct run_result *r, const struct result_unit *u,
@@ -476,7 +517,10 @@ void result_row(const struct run_result *r, const struct result_unit *u,
 						  row->stime_ns) / 1000 /
 					 (double)ph.ios;
 	}
-	if (st->runtime_ns) {
+	if (st->agg) {
+		row->iops = st->agg_iops;
+		row->bw_bytes = st->agg_bw;
+	} else if (st->runtime_ns) {
 		row->iops = (double)row->ios * 1e9 / (double)st->runtime_ns;
 		row->bw_bytes = (double)row->bytes * 1e9 /
 				(double)st->runtime_ns;

@@ -130,6 +130,10 @@ uint64_t *fio_unit_runtimes(const struct run_result *r,
 	uint64_t *rt = calloc((size_t)rs->nunits + 1, sizeof(*rt));
 	size_t i;
 
+	/* A saved result has the units alone: a unit of one job (or of the
+	 * runs of one) took the unit's runtime. */
+	for (i = 0; rt && !rs->unit_of && i < (size_t)rs->nunits; i++)
+		rt[i] = rs->units[i].stats.runtime_ns;
 	for (i = 0; rt && rs->unit_of && i < r->plan->njobs; i++)
 		if (r->stats && (!r->ran || r->ran[i]))
 			rt[rs->unit_of[i]] += r->stats[i].runtime_ns;

@@ -55,7 +55,9 @@ int fio_unit_errno(const struct job_stats *s);
 
 /*
  * Per unit of rs, the runtimes of its jobs that ran added (fio's
- * job_runtime, which its CPU shares are of); calloc'ed, NULL: no memory.
+ * job_runtime, which its CPU shares are of; a saved result's units, which
+ * keep no jobs of their own: the unit's runtime); calloc'ed, NULL: no
+ * memory.
  */
 uint64_t *fio_unit_runtimes(const struct run_result *r,
 			    const struct result_set *rs);

@@ -4,6 +4,7 @@
  * and --help and the error for an unknown name list the rows, so a new
  * format is its writer's file in src/report/ and one row below.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -84,4 +85,36 @@ unsigned report_formats_ordered(unsigned set,
 		n++;
 	}
 	return n;
+}
+
+int report_formats_parse(const char *val, unsigned *set, char *why,
+			 size_t len)
+{
+	const struct report_format *fmt;
+	const char *p = val, *end;
+	char name[32], names[128];
+	size_t n;
+
+	*set = 0;
+	for (;;) {
+		end = strchr(p, ',');
+		n = end ? (size_t)(end - p) : strlen(p);
+		fmt = NULL;
+		if (n && n < sizeof(name)) {
+			memcpy(name, p, n);
+			name[n] = '\0';
+			fmt = report_format_find(name);
+		}
+		if (!fmt) {
+			report_format_names(names, sizeof(names), ", ", " or ");
+			snprintf(why, len, "'%.*s' is not a format; expected "
+				 "%s (several: comma-separated)", (int)n, p,
+				 names);
+			return -EINVAL;
+		}
+		*set |= 1u << (fmt - report_formats);
+		if (!end)
+			return 0;
+		p = end + 1;
+	}
 }

@@ -10,7 +10,6 @@
  * crash.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -686,103 +685,4 @@ int report_html(FILE *f, const struct run_result *r)
 	ret = html_write(f, doc, true);
 	json_decref(doc);
 	return ret;
-}
-
-static int report_usage(FILE *f, int code)
-{
-	fputs("usage: iorig report --html [-o FILE] RESULT.json\n"
-	      "  Writes the HTML report of a result saved with "
-	      "--output-format=json\n"
-	      "  (\"-\": standard input) to FILE (default: standard output).\n",
-	      f);
-	return code;
-}
-
-/* The saved result: an iorig JSON report, or NULL with e. */
-static json_t *load_result(const char *path, struct err_rec *e)
-{
-	json_error_t je;
-	json_t *doc = !strcmp(path, "-") ?
-		json_loadf(stdin, JSON_REJECT_DUPLICATES, &je) :
-		json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-
-	if (!doc) {
-		err_set(e, path, je.line > 0 ? je.line : 0, "",
-			"not a JSON document: %s", je.text);
-		return NULL;
-	}
-	if (!json_is_object(doc) || !arr(doc, "jobs") || !obj(doc, "host")) {
-		err_set(e, path, 0, "", "not an iorig JSON result (expected "
-			"an object with \"jobs\" and \"host\", as "
-			"--output-format=json writes)");
-		json_decref(doc);
-		return NULL;
-	}
-	return doc;
-}
-
-int report_main(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "html", no_argument, NULL, 'H' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char text[ERR_TEXT_MAX];
-	struct door_out out = { .fd = -1 };
-	struct err_rec e = { 0 };
-	const char *path = NULL;
-	bool html = false;
-	json_t *doc;
-	int c, ret;
-
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'H': html = true; break;
-		case 'o': path = optarg; break;
-		case 'h': return report_usage(stdout, 0);
-		default:
-			fprintf(stderr, "iorig: report: unknown option or "
-				"missing argument: %s\n", argv[optind - 1]);
-			return report_usage(stderr, 2);
-		}
-	}
-	if (!html || optind + 1 != argc) {
-		fprintf(stderr, "iorig: report: %s\n", !html ?
-			"say which report: --html" :
-			"expected one RESULT.json (\"-\": standard input)");
-		return report_usage(stderr, 2);
-	}
-	if (path && !strcmp(path, "-"))
-		path = NULL;
-	if (strcmp(argv[optind], "-") && door_same(path, argv[optind])) {
-		fprintf(stderr, "iorig: report: %s: the page would replace "
-			"the result it is drawn from; give another -o\n",
-			argv[optind]);
-		return 2;
-	}
-	doc = load_result(argv[optind], &e);
-	if (!doc || door_open(&out, path, "output", DOOR_WHOLE, NULL, &e)) {
-		err_format(&e, text, sizeof(text));
-		fprintf(stderr, "iorig: report: %s\n", text);
-		json_decref(doc);
-		return 2;
-	}
-	ret = html_write(out.f, doc, true);
-	json_decref(doc);
-	if (ret) {
-		ret = out.err ? -out.err : ret;
-		door_discard(&out);
-	} else {
-		ret = door_close(&out);
-	}
-	if (ret) {
-		fprintf(stderr, "iorig: report: writing %s: %s\n",
-			path ? path : "standard output", strerror(-ret));
-		return 1;
-	}
-	return 0;
 }

@@ -863,27 +863,19 @@ static json_t *j_unit(struct jw *c, const struct run_result *r,
 	return o;
 }
 
-static json_t *j_group(struct jw *c, const struct run_result *r,
-		       unsigned id, const struct job_stats *g)
+static json_t *j_group(struct jw *c, const struct result_set *rs,
+		       unsigned id)
 {
-	const struct job *first = NULL;
+	const struct job_stats *g = &rs->groups[id];
 	json_t *o = json_object();
-	unsigned njobs = 0;
-	size_t i;
 
 	if (!o)
 		return NULL;
-	for (i = 0; i < r->plan->njobs; i++) {
-		if (r->plan->jobs[i].group != id || !r->plan->jobs[i].stats)
-			continue;
-		if (!first)
-			first = &r->plan->jobs[i];
-		njobs++;
-	}
 	jw_put(c, o, "group", json_integer(id));
-	jw_put(c, o, "njobs", json_integer(njobs));
+	jw_put(c, o, "njobs", json_integer(rs->group_njobs ?
+					   rs->group_njobs[id] : 0));
 	jw_put(c, o, "njobs_ran", json_integer(g->nclones));
-	put_result(c, o, g, first);
+	put_result(c, o, g, rs->group_first ? rs->group_first[id] : NULL);
 	jw_put(c, o, "interval_ns", jw_u64(g->intervals ?
 				       g->intervals->interval_ns : 0));
 	jw_put(c, o, "intervals", j_intervals(c, g->intervals, false));
@@ -1037,9 +1029,9 @@ static json_t *j_curves(struct jw *c, const struct run_result *r)
 }
 
 static json_t *j_root(struct jw *c, const struct run_result *r,
-		      const struct result_unit *u, int nu,
-		      const struct job_stats *g, int ng)
+		      const struct result_set *rs)
 {
+	const struct result_unit *u = rs->units;
 	json_t *root = json_object();
 	json_t *jobs = json_array();
 	json_t *groups = json_array();
@@ -1052,11 +1044,11 @@ static json_t *j_root(struct jw *c, const struct run_result *r,
 		return NULL;
 	}
 	put_header(c, root, r);
-	for (i = 0; i < nu; i++)
+	for (i = 0; i < rs->nunits; i++)
 		if (!u[i].hidden)
 			jw_push(c, jobs, j_unit(c, r, &u[i], i));
-	for (i = 0; i < ng; i++)
-		jw_push(c, groups, j_group(c, r, (unsigned)i, &g[i]));
+	for (i = 0; i < rs->ngroups; i++)
+		jw_push(c, groups, j_group(c, rs, (unsigned)i));
 	jw_put(c, root, "jobs", jobs);
 	jw_put(c, root, "groups", groups);
 	jw_put(c, root, "curves", j_curves(c, r));
@@ -1078,7 +1070,7 @@ int report_json_doc(const struct run_result *r, json_t **doc)
 	ret = result_collect(r, &rs);
 	if (ret)
 		return ret;
-	root = j_root(&c, r, rs.units, rs.nunits, rs.groups, rs.ngroups);
+	root = j_root(&c, r, &rs);
 	result_set_free(&rs);
 	if (!root || c.failed) {
 		json_decref(root);

@@ -528,7 +528,11 @@ static void result_read_stats(struct rd *c, const json_t *o,
 	stats_init(s);
 	if (e > 0 && e <= INT32_MAX) {
 		s->err = -(int)e;
-		text_into(s->err_msg, sizeof(s->err_msg), str(err, "message"));
+		/* the errno's text alone is the writer's for no message */
+		if (!str(err, "message") ||
+		    strcmp(str(err, "message"), strerror((int)e)))
+			text_into(s->err_msg, sizeof(s->err_msg),
+				  str(err, "message"));
 	}
 	s->interrupted = is_true(o, "interrupted");
 	s->abandoned = is_true(o, "abandoned");

@@ -199,6 +199,18 @@ double result_metric(const struct metric *m, const struct job_stats *s,
 		     const struct result_row *row);
 
 /*
+ * What every report says the same way: an error's message (err_msg and
+ * the errno's text, once), a signal's name ("SIGTERM"), the start time in
+ * ISO 8601 UTC ("" when not known), and whether the reports show
+ * percentile p of a job's latency h (MH_SLAT, MH_CLAT, MH_LAT: its
+ * *_percentiles option, p in its percentile_list).
+ */
+void result_error_text(const struct job_stats *s, char *buf, size_t len);
+const char *result_signal_name(int signo, char *buf, size_t len);
+void result_time_iso(time_t t, char *buf, size_t len);
+bool result_shows_pct(const struct job *j, int h, double p);
+
+/*
  * A saved result read back: the reader beside the JSON writer
  * (src/report/json_read.c) turns an iorig JSON document (--output-format=
  * json, or a merged one) into this model, which every writer, --baseline,
@@ -237,6 +249,10 @@ struct err_rec;
  */
 int result_read(struct result_doc *d, const char *text, size_t len,
 		const char *name, unsigned flags, struct err_rec *e);
+/* The same from a parsed document (jansson's json_t). */
+struct json_t;
+int result_read_json(struct result_doc *d, const struct json_t *root,
+		     const char *name, unsigned flags, struct err_rec *e);
 /* The same from a file ("-": standard input). -errno when unreadable. */
 int result_read_file(struct result_doc *d, const char *path, unsigned flags,
 		     struct err_rec *e);

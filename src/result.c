@@ -10,6 +10,7 @@
  * array counts as nothing having run; with no ran array, as all having run.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -601,4 +602,52 @@ double result_metric(const struct metric *m, const struct job_stats *s,
 		return (double)s->verify.mismatches;
 	}
 	return 0;
+}
+
+void result_error_text(const struct job_stats *s, char *buf, size_t len)
+{
+	int e = s->err < 0 ? -s->err : s->err;
+
+	/* err_msg may already end with the reason: not twice. */
+	if (s->err_msg[0] && strstr(s->err_msg, strerror(e)))
+		snprintf(buf, len, "%s", s->err_msg);
+	else
+		snprintf(buf, len, "%s%s%s", s->err_msg,
+			 s->err_msg[0] ? ": " : "", strerror(e));
+}
+
+const char *result_signal_name(int signo, char *buf, size_t len)
+{
+	const char *a = sigabbrev_np(signo);
+
+	if (a)
+		snprintf(buf, len, "SIG%s", a);
+	else
+		snprintf(buf, len, "%d", signo);
+	return buf;
+}
+
+void result_time_iso(time_t t, char *buf, size_t len)
+{
+	struct tm tm;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	if (gmtime_r(&t, &tm))
+		strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+bool result_shows_pct(const struct job *j, int h, double p)
+{
+	const bool on[] = { j->slat_percentiles, j->clat_percentiles,
+			    j->lat_percentiles };
+	unsigned i;
+
+	if (h < MH_SLAT || h > MH_LAT || !on[h])
+		return false;
+	for (i = 0; i < j->npercentiles && i < JOB_MAX_PERCENTILES; i++)
+		if (j->percentile_list[i] == p)
+			return true;
+	return false;
 }

@@ -269,12 +269,7 @@ static json_t *j_error(struct jw *c, const struct job_stats *s)
 
 	if (!e)
 		return json_null();
-	/* err_msg may already end with the reason: not twice. */
-	if (s->err_msg[0] && strstr(s->err_msg, strerror(e)))
-		snprintf(msg, sizeof(msg), "%s", s->err_msg);
-	else
-		snprintf(msg, sizeof(msg), "%s%s%s", s->err_msg,
-			 s->err_msg[0] ? ": " : "", strerror(e));
+	result_error_text(s, msg, sizeof(msg));
 	o = json_object();
 	if (!o)
 		return NULL;
@@ -906,17 +901,11 @@ static json_t *j_host(struct jw *c, const struct run_result *r)
 
 static json_t *j_signal(int signo)
 {
-	const char *a;
 	char buf[32];
 
 	if (!signo)
 		return json_null();
-	a = sigabbrev_np(signo);
-	if (a)
-		snprintf(buf, sizeof(buf), "SIG%s", a);
-	else
-		snprintf(buf, sizeof(buf), "%d", signo);
-	return json_string(buf);
+	return json_string(result_signal_name(signo, buf, sizeof(buf)));
 }
 
 /* The command line the run was started with, one string per argument. */
@@ -933,11 +922,9 @@ static json_t *j_argv(struct jw *c, const struct run_result *r)
 static void put_header(struct jw *c, json_t *root,
 		       const struct run_result *r)
 {
-	char iso[64] = "";
-	struct tm tm;
+	char iso[64];
 
-	if (gmtime_r(&r->start_time, &tm))
-		strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	result_time_iso(r->start_time, iso, sizeof(iso));
 	jw_put(c, root, "schema_version", json_integer(JSON_SCHEMA_VERSION));
 	jw_put(c, root, "iorig_version", jw_str(r->version ? r->version : ""));
 	jw_put(c, root, "command_line", j_argv(c, r));

@@ -245,31 +245,55 @@ static bool strict_ok(struct rd *c, const json_t *root)
 	return hists_ok(c, root);
 }
 
-/* What makes a document an iorig result at all; NULL when it is one. */
-static const char *not_a_result(const json_t *root)
+/*
+ * What makes a document an iorig result at all: 0, or -EINVAL with why.
+ * strict: a member of a merge, as the merge names what is wrong.
+ */
+static int not_a_result(const json_t *root, bool strict, char *why,
+			size_t len)
 {
-	const json_t *jobs = get(root, "jobs"), *j;
+	const json_t *jobs = get(root, "jobs"), *j, *sv;
 	json_int_t v;
 	size_t i;
 
-	if (!json_is_object(root))
-		return "the document is not a JSON object";
-	if (get(root, "fio version"))
-		return "a fio JSON report; expected an iorig result (iorig "
-		       "--output-format=json)";
-	if (!str(root, "iorig_version") ||
-	    !json_is_integer(get(root, "schema_version")))
-		return "it has no iorig_version and schema_version";
-	v = json_integer_value(get(root, "schema_version"));
-	if (v < READ_SCHEMA_MIN || v > READ_SCHEMA_MAX)
-		return "its schema_version is not one this iorig reads "
-		       "(schema_version 1)";
-	if (!json_is_array(jobs))
-		return "it has no jobs array";
+	if (!json_is_object(root)) {
+		snprintf(why, len, strict ? "not a JSON object" :
+			 "not an iorig JSON result: expected the output of "
+			 "iorig --output-format=json (an object with "
+			 "iorig_version and jobs)");
+		return -EINVAL;
+	}
+	if (get(root, "fio version")) {
+		snprintf(why, len, "a fio JSON report; expected an iorig %s"
+			 "(iorig --output-format=json)", strict ? "result " :
+			 "JSON result ");
+		return -EINVAL;
+	}
+	sv = get(root, "schema_version");
+	if (!str(root, "iorig_version") || !json_is_array(jobs) ||
+	    (strict && !json_is_integer(sv))) {
+		snprintf(why, len, strict ? "not an iorig result (expected "
+			 "the document of iorig --output-format=json, "
+			 "schema_version 1)" : "not an iorig JSON result: "
+			 "expected the output of iorig --output-format=json (an "
+			 "object with iorig_version and jobs)");
+		return -EINVAL;
+	}
+	v = json_integer_value(sv);
+	if (sv && (!json_is_integer(sv) || v < READ_SCHEMA_MIN ||
+		   v > READ_SCHEMA_MAX)) {
+		snprintf(why, len, "schema_version %lld is not supported; "
+			 "this iorig reads schema_version %d", (long long)v,
+			 READ_SCHEMA_MAX);
+		return -EINVAL;
+	}
 	json_array_foreach(jobs, i, j)
-		if (!str(j, "name"))
-			return "a member of jobs has no name";
-	return NULL;
+		if (!str(j, "name")) {
+			snprintf(why, len, "jobs[%zu] is not a job (expected an "
+				 "object with a name)", i);
+			return -EINVAL;
+		}
+	return 0;
 }
 
 /* ---- histograms ---- */
@@ -594,9 +618,11 @@ static int job_read(struct rd *c, const json_t *o, struct job *j,
 		}
 	}
 	free(e);
-	if (!opts && str(o, "name")) {	/* the name at least */
+	/* the unit's name: its identity (the option says the same) */
+	if (str(o, "name")) {
 		free(j->name);
-		j->name = strdup(str(o, "name"));
+		if (!(j->name = strdup(str(o, "name"))))
+			return -ENOMEM;
 	}
 	j->clone = (unsigned)u64(o, "clone");
 	j->group = (unsigned)u64(o, "group");
@@ -762,21 +788,25 @@ static struct ival_series *intervals_read(const json_t *a, uint64_t iv_ns,
 	int d;
 
 	if (!json_is_array(a) || !iv_ns || n > IVAL_KEEP)
-		return NULL;
+		return NULL;	/* none, or not the writer's */
 	v = calloc(n + 1, sizeof(*v));
 	h = malloc(sizeof(*h));
-	for (i = 0; v && h && i < n; i++) {
+	for (i = 0, n = 0; v && h && i < json_array_size(a); i++) {
 		const json_t *x = json_array_get(a, i);
+		struct ival_sample *smp = &v[n];
 
-		v[i].start_ns = u64(x, "start_ns");
-		v[i].end_ns = u64(x, "end_ns");
+		if (!json_is_object(x))
+			continue;	/* not a sample */
+		n++;
+		smp->start_ns = u64(x, "start_ns");
+		smp->end_ns = u64(x, "end_ns");
 		for (d = 0; d < DDIR_NR; d++) {
 			const json_t *y = get(x, dir_key[d]);
 
-			v[i].dir[d].ios = u64(y, "ios");
-			v[i].dir[d].bytes = u64(y, "bytes");
-			if (ival_lat(y, v[i].dir[d].ios, h,
-				     &v[i].dir[d].lat))
+			smp->dir[d].ios = u64(y, "ios");
+			smp->dir[d].bytes = u64(y, "bytes");
+			if (ival_lat(y, smp->dir[d].ios, h,
+				     &smp->dir[d].lat))
 				c->err = -ENOMEM;
 		}
 	}
@@ -1306,12 +1336,13 @@ static int doc_from(struct result_doc *d, const json_t *root, bool strict,
 		    char *why, size_t len)
 {
 	struct rd c = { .d = d, .strict = strict };
-	const char *no = not_a_result(root);
 	int ret;
 
 	memset(d, 0, sizeof(*d));
-	if (no || (strict && !strict_ok(&c, root))) {
-		snprintf(why, len, "%s", no ? no : c.why);
+	if (not_a_result(root, strict, why, len))
+		return -EINVAL;
+	if (strict && !strict_ok(&c, root)) {
+		snprintf(why, len, "%s", c.why);
 		return -EINVAL;
 	}
 	d->store = c.st = calloc(1, sizeof(*c.st));
@@ -1334,29 +1365,35 @@ static int doc_from(struct result_doc *d, const json_t *root, bool strict,
 	return ret;
 }
 
+int result_read_json(struct result_doc *d, const struct json_t *root,
+		     const char *name, unsigned flags, struct err_rec *e)
+{
+	char why[300];
+	int ret = doc_from(d, root, flags & RESULT_READ_STRICT, why,
+			   sizeof(why));
+
+	if (ret)
+		err_set(e, name, 0, "", "%s", why);
+	return ret;
+}
+
 int result_read(struct result_doc *d, const char *text, size_t len,
 		const char *name, unsigned flags, struct err_rec *e)
 {
 	json_error_t je;
 	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-	char why[300];
 	int ret;
 
 	memset(d, 0, sizeof(*d));
 	if (!root) {
 		err_set(e, name, je.line > 0 ? je.line : 0, "", "not a JSON "
 			"document (line %d, column %d: %s); expected an iorig "
-			"result (--output-format=json)", je.line, je.column,
-			je.text);
+			"JSON result (--output-format=json)", je.line,
+			je.column, je.text);
 		return -EINVAL;
 	}
-	ret = doc_from(d, root, flags & RESULT_READ_STRICT, why, sizeof(why));
+	ret = result_read_json(d, root, name, flags, e);
 	json_decref(root);
-	if (ret == -EINVAL)
-		err_set(e, name, 0, "", "not an iorig JSON result "
-			"(--output-format=json): %s", why);
-	else if (ret)
-		err_set(e, name, 0, "", "%s", why);
 	return ret;
 }
 

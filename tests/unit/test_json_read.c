@@ -478,12 +478,14 @@ static void test_refused(void **state)
 {
 	static const char *const bad[] = {
 		"[1]", "{\"fio version\": \"3.33\", \"jobs\": []}",
-		"{\"iorig_version\": \"1\", \"jobs\": []}",
+		"{\"jobs\": []}",
 		"{\"iorig_version\": \"1\", \"schema_version\": 2, "
 		"\"jobs\": []}",
 		"{\"iorig_version\": \"1\", \"schema_version\": 1, "
 		"\"jobs\": [{}]}", "not json",
 	};
+	static const char noschema[] = "{\"iorig_version\": \"1\", "
+				       "\"jobs\": [], \"groups\": []}";
 	struct fixture *fx = *state;
 	struct result_doc d;
 	struct err_rec *e = calloc(1, sizeof(*e));
@@ -493,8 +495,17 @@ static void test_refused(void **state)
 	for (k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
 		assert_int_equal(result_read(&d, bad[k], strlen(bad[k]), "b",
 					     0, e), -EINVAL);
-		assert_non_null(strstr(e->msg, "iorig"));
+		assert_non_null(strstr(e->msg, k == 4 ? "not a job" :
+				       k == 3 ? "schema_version 2" : "iorig"));
+		assert_int_equal(result_read(&d, bad[k], strlen(bad[k]), "b",
+					     RESULT_READ_STRICT, e), -EINVAL);
 	}
+	/* without schema_version: an older document, read; not merged */
+	assert_int_equal(result_read(&d, noschema, strlen(noschema), "b", 0,
+				     e), 0);
+	result_doc_free(&d);
+	assert_int_equal(result_read(&d, noschema, strlen(noschema), "b",
+				     RESULT_READ_STRICT, e), -EINVAL);
 	/* a bucket moved off iorig's bounds: strict says so */
 	doc = off_bounds(doc);
 	assert_int_equal(result_read(&d, doc, strlen(doc), "b",

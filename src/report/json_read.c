@@ -98,6 +98,13 @@ static bool is_true(const json_t *o, const char *key)
 	return json_is_true(get(o, key));
 }
 
+/* A flag that is true unless the document says false (one older than
+ * the flag, or edited, does not say). */
+static bool unless_false(const json_t *o, const char *key)
+{
+	return !json_is_false(get(o, key));
+}
+
 /* A copy of s the model keeps (freed with the store); NULL for NULL. */
 static char *keep(struct rd *c, const char *s)
 {
@@ -253,35 +260,33 @@ static int not_a_result(const json_t *root, bool strict, char *why,
 			size_t len)
 {
 	const json_t *jobs = get(root, "jobs"), *j, *sv;
+	const char *no = NULL;
 	json_int_t v;
 	size_t i;
 
-	if (!json_is_object(root)) {
-		snprintf(why, len, strict ? "not a JSON object" :
-			 "not an iorig JSON result: expected the output of "
-			 "iorig --output-format=json (an object with "
-			 "iorig_version and jobs)");
-		return -EINVAL;
-	}
-	if (get(root, "fio version")) {
-		snprintf(why, len, "a fio JSON report; expected an iorig %s"
-			 "(iorig --output-format=json)", strict ? "result " :
-			 "JSON result ");
-		return -EINVAL;
-	}
 	sv = get(root, "schema_version");
-	if (!str(root, "iorig_version") || !json_is_array(jobs) ||
-	    (strict && !json_is_integer(sv))) {
-		snprintf(why, len, strict ? "not an iorig result (expected "
-			 "the document of iorig --output-format=json, "
-			 "schema_version 1)" : "not an iorig JSON result: "
-			 "expected the output of iorig --output-format=json (an "
-			 "object with iorig_version and jobs)");
+	if (!json_is_object(root))
+		no = strict ? "not a JSON object" :
+		     "the document is not a JSON object";
+	else if (get(root, "fio version"))
+		no = strict ? "a fio JSON report; expected an iorig result "
+		     "(iorig --output-format=json)" : "it is a fio JSON report";
+	else if (!str(root, "iorig_version") || (sv && !json_is_integer(sv)) ||
+		 (strict && !sv))
+		no = "it has no iorig_version and schema_version";
+	else if (!json_is_array(jobs))
+		no = "it has no jobs array";
+	if (no && strict && json_is_object(root) && !get(root, "fio version"))
+		no = "not an iorig result (expected the document of iorig "
+		     "--output-format=json, schema_version 1)";
+	if (no) {
+		snprintf(why, len, strict ? "%s" : "not an iorig JSON result: "
+			 "expected the output of iorig --output-format=json "
+			 "(%s)", no);
 		return -EINVAL;
 	}
 	v = json_integer_value(sv);
-	if (sv && (!json_is_integer(sv) || v < READ_SCHEMA_MIN ||
-		   v > READ_SCHEMA_MAX)) {
+	if (sv && (v < READ_SCHEMA_MIN || v > READ_SCHEMA_MAX)) {
 		snprintf(why, len, "schema_version %lld is not supported; "
 			 "this iorig reads schema_version %d", (long long)v,
 			 READ_SCHEMA_MAX);
@@ -625,6 +630,9 @@ static int job_read(struct rd *c, const json_t *o, struct job *j,
 			return -ENOMEM;
 	}
 	j->clone = (unsigned)u64(o, "clone");
+	/* a merged unit has no clone (the writer's null) */
+	if (get(o, "clone"))
+		j->group_reporting = json_is_null(get(o, "clone"));
 	j->group = (unsigned)u64(o, "group");
 	j->wait_group = (unsigned)u64(get(o, "phase_cpu"), "phase");
 	j->stats = true;
@@ -840,7 +848,7 @@ static int unit_read(struct rd *c, const json_t *o, size_t i)
 	u->njobs = (unsigned)u64(o, "njobs");
 	u->nruns = j->repeat > 1 ? (unsigned)j->repeat : 1;
 	result_read_stats(c, o, &u->stats);
-	ran_read(&u->stats, is_true(o, "ran"), is_true(o, "measured"),
+	ran_read(&u->stats, is_true(o, "ran"), unless_false(o, "measured"),
 		 u->njobs);
 	text_into(u->stats.cpus, sizeof(u->stats.cpus), cpus);
 	u->stats.steady = steady_read(get(o, "steadystate"));
@@ -859,7 +867,8 @@ static int group_read(struct rd *c, const json_t *o, size_t i)
 
 	result_read_stats(c, o, g);
 	g->nclones = (unsigned)u64(o, "njobs_ran");
-	g->nmeasured = g->nclones && is_true(o, "measured") ? g->nclones : 0;
+	g->nmeasured = g->nclones && unless_false(o, "measured") ?
+		       g->nclones : 0;
 	g->intervals = intervals_read(get(o, "intervals"),
 				      u64(o, "interval_ns"), c);
 	s->group_njobs[i] = (unsigned)u64(o, "njobs");
@@ -1386,10 +1395,9 @@ int result_read(struct result_doc *d, const char *text, size_t len,
 
 	memset(d, 0, sizeof(*d));
 	if (!root) {
-		err_set(e, name, je.line > 0 ? je.line : 0, "", "not a JSON "
-			"document (line %d, column %d: %s); expected an iorig "
-			"JSON result (--output-format=json)", je.line,
-			je.column, je.text);
+		err_set(e, name, 0, "", "not a JSON document (line %d, column "
+			"%d: %s); expected an iorig JSON result "
+			"(--output-format=json)", je.line, je.column, je.text);
 		return -EINVAL;
 	}
 	ret = result_read_json(d, root, name, flags, e);

@@ -23,6 +23,7 @@
 struct plan;
 struct raw_doc;
 struct curve_set;
+struct cluster_info;
 
 /* One target of a job as the run found it; path NULL for the null engine. */
 struct run_target {
@@ -77,6 +78,8 @@ struct run_result {
 	/* The rate_curve curves as a saved result gives them (curve.h), or
 	 * NULL: curve_collect folds them from the jobs' figures. */
 	const struct curve_set *curves;
+	/* A merged result's cluster part (below), or NULL: one run's. */
+	const struct cluster_info *cluster;
 	/* Every warning of the run, the plan's first (warn.h). */
 	struct warn_list warnings;
 };
@@ -199,6 +202,83 @@ double result_metric(const struct metric *m, const struct job_stats *s,
 		     const struct result_row *row);
 
 /*
+ * The cluster part of a merged result (iorig merge, the ranks of
+ * iorig-mpi; src/cluster.c folds it): who the members were, each one's
+ * own figures, and per job and direction each member's row, the hosts'
+ * rows, the spread, "first done" and "last done". The merged units
+ * themselves are the result's (their rates the members' added: stats.h,
+ * dir_stats.agg).
+ */
+struct cluster_row {		/* one member in one direction of one job */
+	double iops, bw;	/* bw in B/s */
+	uint64_t ios, io_bytes, runtime_ns, clat_p99_ns;
+};
+
+struct cluster_host_row {
+	unsigned host;		/* index in cluster_info.hosts */
+	unsigned members;
+	double iops, bw;
+	uint64_t ios, io_bytes;
+};
+
+struct cluster_done {		/* the figures when a member finished */
+	uint64_t at_ns;		/* since the earliest start */
+	double ios, io_bytes, iops, bw;
+	unsigned member;	/* which one */
+};
+
+struct cluster_spread {
+	double min, median, max;
+	unsigned slowest;	/* the member of the least IOPS */
+};
+
+struct cluster_dir {
+	uint64_t common_window_ns;	/* every member running */
+	struct cluster_done first, last;
+	struct cluster_spread iops, bw;
+	struct cluster_row *rows;	/* per member */
+	struct cluster_host_row *hosts;	/* per host */
+};
+
+struct cluster_job {		/* job k of every member */
+	struct cluster_dir dir[DDIR_NR];
+};
+
+/* A member's own figures of one job: its unit (the merged result's job)
+ * and its summary row (has_row false: it measured nothing). */
+struct cluster_unit {
+	struct result_unit u;
+	struct result_row row;
+	bool has_row;
+};
+
+struct cluster_member_info {
+	char *label;		/* "rank 3 (hostB)", the file name */
+	char *host;
+	int rank;		/* -1: merged from files */
+	double start_skew_ns;	/* its start after the earliest */
+	uint64_t wall_ns;
+	bool interrupted;
+	struct cluster_unit *jobs;	/* njobs of the cluster_info */
+};
+
+struct cluster_info {
+	unsigned nmembers, nhosts, njobs;
+	struct cluster_member_info *members;
+	char **hosts;			/* in the order first met */
+	double start_skew_max_ns;
+	struct cluster_job *jobs;	/* per unit of the result */
+};
+
+/* An option each member may set for itself (its targets, sizes,
+ * offsets, seed, CPUs): the only ones that may differ between members. */
+bool cluster_option_per_member(const char *name);
+
+/* Frees what info holds (its member units' interval and steady state
+ * references too) and info itself; NULL is fine. */
+void cluster_info_free(struct cluster_info *info);
+
+/*
  * What every report says the same way: an error's message (err_msg and
  * the errno's text, once), a signal's name ("SIGTERM"), the start time in
  * ISO 8601 UTC ("" when not known), and whether the reports show
@@ -206,6 +286,13 @@ double result_metric(const struct metric *m, const struct job_stats *s,
  * *_percentiles option, p in its percentile_list).
  */
 void result_error_text(const struct job_stats *s, char *buf, size_t len);
+/*
+ * A real as iorig's JSON document gives it (12 significant digits): what
+ * a reader of the document takes it for. A merge adds up its members'
+ * rates as their documents give them, so that merging results read from
+ * files and merging a rank's figures sent in its document agree.
+ */
+double result_as_printed(double v);
 const char *result_signal_name(int signo, char *buf, size_t len);
 void result_time_iso(time_t t, char *buf, size_t len);
 bool result_shows_pct(const struct job *j, int h, double p);
@@ -234,8 +321,9 @@ struct cluster_info;
 struct result_doc {
 	struct run_result r;		/* r.set is &set */
 	struct result_set set;
-	/* A merged document's cluster part (cluster.h), or NULL. */
-	const struct cluster_info *cluster;
+	/* A merged document's cluster part (r.cluster: the same), or NULL;
+	 * result_doc_free frees it. */
+	struct cluster_info *cluster;
 	struct result_store *store;	/* what r and set point into */
 };
 
@@ -249,6 +337,12 @@ struct err_rec;
  */
 int result_read(struct result_doc *d, const char *text, size_t len,
 		const char *name, unsigned flags, struct err_rec *e);
+/*
+ * The mean of unit i's runs of d for the metric called name, when the
+ * document holds its repeats figures (a repeated job): true with *out.
+ */
+bool result_doc_repeats_mean(const struct result_doc *d, int i,
+			     const char *name, double *out);
 /* The same from a parsed document (jansson's json_t). */
 struct json_t;
 int result_read_json(struct result_doc *d, const struct json_t *root,

@@ -11,14 +11,13 @@
 #include <string.h>
 
 #include "baseline.h"
-#include "check.h"
 #include "result.h"
 
-/* One unit of the baseline and its repeats figures (NULL: none). */
+/* One unit of the baseline. */
 struct baseline_job {
 	const struct result_doc *doc;
 	const struct result_unit *u;
-	const struct check_unit *cu;
+	int i;			/* its index among the document's units */
 };
 
 static int load_fail(struct err_rec *e, const char *path, int ret,
@@ -75,7 +74,7 @@ static int jobs_index(struct baseline *b)
 	for (i = 0; i < d->set.nunits; i++) {
 		v[i].doc = d;
 		v[i].u = &d->set.units[i];
-		v[i].cu = check_unit_at(d->r.checks, i);
+		v[i].i = i;
 	}
 	b->jobs = v;
 	return 0;
@@ -149,13 +148,9 @@ int baseline_value(const struct baseline_job *bj, const struct metric *m,
 {
 	const struct job_stats *s = &bj->u->stats;
 	struct result_row row;
-	unsigned k;
 
-	for (k = 0; bj->cu && bj->cu->repeated && k < bj->cu->nfigs; k++)
-		if (!strcmp(bj->cu->figs[k].m.name, m->name)) {
-			*out = bj->cu->figs[k].spread.mean;
-			return 0;
-		}
+	if (result_doc_repeats_mean(bj->doc, bj->i, m->name, out))
+		return 0;
 	/* stopped during ramp_time: it reported no rates, no summary */
 	if (s->nclones && !s->nmeasured &&
 	    (m->kind == MK_IOPS || m->kind == MK_BW ||

@@ -10,6 +10,7 @@
  * array counts as nothing having run; with no ran array, as all having run.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -648,6 +649,65 @@ bool result_shows_pct(const struct job *j, int h, double p)
 		return false;
 	for (i = 0; i < j->npercentiles && i < JOB_MAX_PERCENTILES; i++)
 		if (j->percentile_list[i] == p)
+			return true;
+	return false;
+}
+
+void cluster_info_free(struct cluster_info *info)
+{
+	unsigned i, k;
+	int d;
+
+	if (!info)
+		return;
+	for (i = 0; info->members && i < info->nmembers; i++) {
+		struct cluster_member_info *m = &info->members[i];
+
+		for (k = 0; m->jobs && k < info->njobs; k++) {
+			ival_series_put(m->jobs[k].u.stats.intervals);
+			steady_free(m->jobs[k].u.stats.steady);
+		}
+		free(m->jobs);
+		free(m->label);
+		free(m->host);
+	}
+	for (k = 0; info->jobs && k < info->njobs; k++)
+		for (d = 0; d < DDIR_NR; d++) {
+			free(info->jobs[k].dir[d].rows);
+			free(info->jobs[k].dir[d].hosts);
+		}
+	for (i = 0; info->hosts && i < info->nhosts; i++)
+		free(info->hosts[i]);
+	free(info->hosts);
+	free(info->members);
+	free(info->jobs);
+	free(info);
+}
+
+double result_as_printed(double v)
+{
+	char buf[40];
+
+	if (!isfinite(v))
+		return 0.0;
+	snprintf(buf, sizeof(buf), "%.12g", v);
+	return strtod(buf, NULL);
+}
+
+/* Options a rank may set for itself (its targets, its seed, its CPUs):
+ * every other option must be the same in every member. */
+static const char *const per_member_opts[] = {
+	"filename", "directory", "filename_format", "size", "filesize",
+	"offset", "io_size", "number_ios", "description", "randseed",
+	"cpus_allowed", "cpumask", "sqthread_poll_cpu", NULL,
+};
+
+bool cluster_option_per_member(const char *name)
+{
+	const char *const *l;
+
+	for (l = per_member_opts; *l; l++)
+		if (!strcmp(*l, name))
 			return true;
 	return false;
 }

@@ -3,6 +3,7 @@
  * What fio's layouts share (fio_int.h): the latency and depth
  * distributions as fio buckets them, a unit's errno and job runtime.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -174,4 +175,29 @@ double fio_group_bw(const struct result_set *rs, const struct job *j,
 	g = &rs->groups[j->group];
 	d = fio_dir_view(g, ddir, &mixed, &rt);
 	return stats_bw(d, rt);
+}
+
+json_t *fio_bins(struct jw *c, const struct hist *h)
+{
+	json_t *o = json_object();
+	uint64_t lo, v, n;
+	char key[24];
+	unsigned i;
+
+	for (i = 0; o && i <= HIST_NBUCKETS; i++) {
+		if (i < HIST_NBUCKETS) {
+			n = h->b[i];
+			lo = hist_bucket_low(i);
+			v = lo + (hist_bucket_high(i) - lo) / 2;
+		} else {
+			n = h->overflow;
+			v = h->max;
+		}
+		if (!n)
+			continue;
+		snprintf(key, sizeof(key), "%" PRIu64, v);
+		n += json_integer_value(json_object_get(o, key));
+		jw_put(c, o, key, jw_u64(n));
+	}
+	return o;
 }

@@ -22,7 +22,6 @@
 #include <jansson.h>
 
 #include "check.h"
-#include "cluster.h"
 #include "curve.h"
 #include "options.h"
 #include "plan.h"
@@ -47,7 +46,6 @@ struct result_store {
 	struct check_def *defs;
 	struct baseline baseline;
 	struct curve_set curves;
-	struct cluster_info *cluster;
 };
 
 struct rd {
@@ -1143,6 +1141,167 @@ static int curves_read(struct rd *c, const json_t *a)
 	return 0;
 }
 
+/* ---- a merged result's cluster part ---- */
+
+/* The member labelled s (the first of that label), else 0. */
+static unsigned member_named(const struct cluster_info *ci, const char *s)
+{
+	unsigned i;
+
+	for (i = 0; s && i < ci->nmembers; i++)
+		if (!strcmp(ci->members[i].label, s))
+			return i;
+	return 0;
+}
+
+static void done_read(const json_t *o, const struct cluster_info *ci,
+		      struct cluster_done *dn)
+{
+	dn->at_ns = u64(o, "at_ns");
+	dn->ios = num(o, "ios");
+	dn->io_bytes = num(o, "io_bytes");
+	dn->iops = num(o, "iops");
+	dn->bw = num(o, "bw_bytes");
+	dn->member = member_named(ci, str(o, "member"));
+}
+
+static void spread_read(const json_t *o, const struct cluster_info *ci,
+			struct cluster_spread *sp)
+{
+	sp->min = num(o, "min");
+	sp->median = num(o, "median");
+	sp->max = num(o, "max");
+	sp->slowest = member_named(ci, str(o, "slowest"));
+}
+
+static int cdir_read(const json_t *o, const struct cluster_info *ci,
+		     struct cluster_dir *x)
+{
+	const json_t *rows = get(o, "members"), *hosts = get(o, "hosts"), *y;
+	unsigned i, k;
+
+	x->rows = calloc(ci->nmembers + 1, sizeof(*x->rows));
+	x->hosts = calloc(ci->nhosts + 1, sizeof(*x->hosts));
+	if (!x->rows || !x->hosts)
+		return -ENOMEM;
+	x->common_window_ns = u64(o, "common_window_ns");
+	done_read(get(o, "first_done"), ci, &x->first);
+	done_read(get(o, "last_done"), ci, &x->last);
+	spread_read(get(o, "iops_spread"), ci, &x->iops);
+	spread_read(get(o, "bw_spread"), ci, &x->bw);
+	for (i = 0; i < ci->nmembers; i++) {
+		y = json_array_get(rows, i);
+		x->rows[i].iops = num(y, "iops");
+		x->rows[i].bw = num(y, "bw_bytes");
+		x->rows[i].ios = u64(y, "ios");
+		x->rows[i].io_bytes = u64(y, "io_bytes");
+		x->rows[i].runtime_ns = u64(y, "runtime_ns");
+		x->rows[i].clat_p99_ns = u64(y, "clat_p99_ns");
+	}
+	for (i = 0; i < ci->nhosts; i++) {
+		y = json_array_get(hosts, i);
+		x->hosts[i].host = i;
+		for (k = 0; str(y, "host") && k < ci->nhosts; k++)
+			if (!strcmp(ci->hosts[k], str(y, "host")))
+				x->hosts[i].host = k;
+		x->hosts[i].members = (unsigned)u64(y, "members");
+		x->hosts[i].iops = num(y, "iops");
+		x->hosts[i].bw = num(y, "bw_bytes");
+		x->hosts[i].ios = u64(y, "ios");
+		x->hosts[i].io_bytes = u64(y, "io_bytes");
+	}
+	return 0;
+}
+
+static void row_read(const json_t *o, struct result_row *row)
+{
+	row->ios = u64(o, "reqs");
+	row->bytes = u64(o, "io_bytes");
+	row->runtime_ns = u64(o, "runtime_ns");
+	row->utime_ns = u64(o, "utime_ns");
+	row->stime_ns = u64(o, "stime_ns");
+	row->cpu_pct = num(o, "cpu_pct");
+	row->us_per_io = num(o, "us_per_io");
+	row->lat_mean_ns = num(o, "lat_mean_ns");
+	row->lat_p99_ns = u64(o, "lat_p99_ns");
+	row->iops = num(o, "iops");
+	row->bw_bytes = num(o, "bw_bytes");
+}
+
+/* A member as the cluster part lists it, with its own figures of each
+ * job (measured: its reads have rates). */
+static int cmember_read(struct rd *c, const json_t *o,
+			struct cluster_member_info *m, unsigned njobs)
+{
+	const struct result_set *s = &c->d->set;
+	unsigned k;
+
+	m->label = strdup(str(o, "label") ? str(o, "label") : "");
+	m->host = strdup(str(o, "host") ? str(o, "host") : "");
+	m->jobs = calloc(njobs + 1, sizeof(*m->jobs));
+	if (!m->label || !m->host || !m->jobs)
+		return -ENOMEM;
+	m->rank = (int)json_integer_value(get(o, "rank"));
+	m->start_skew_ns = num(o, "start_skew_ns");
+	m->wall_ns = u64(o, "wall_ns");
+	m->interrupted = is_true(o, "interrupted");
+	for (k = 0; k < njobs; k++) {
+		const json_t *j = json_array_get(get(o, "jobs"), k);
+		struct cluster_unit *cu = &m->jobs[k];
+
+		cu->u.job = s->units[k].job;
+		cu->u.njobs = 1;
+		cu->u.nruns = 1;
+		result_read_stats(c, j, &cu->u.stats);
+		cu->u.stats.nmeasured = json_is_number(get(get(j, "read"),
+							    "iops"));
+		cu->has_row = json_is_object(get(j, "summary"));
+		if (cu->has_row)
+			row_read(get(j, "summary"), &cu->row);
+	}
+	return c->err;
+}
+
+static int cluster_read(struct rd *c, const json_t *o)
+{
+	const json_t *mem = get(o, "members"), *hosts = get(o, "hosts");
+	const json_t *jobs = get(o, "jobs");
+	struct cluster_info *ci = calloc(1, sizeof(*ci));
+	unsigned i, n = (unsigned)json_array_size(mem);
+	int d, ret = 0;
+
+	c->d->cluster = ci;
+	if (!ci)
+		return -ENOMEM;
+	ci->njobs = (unsigned)c->d->set.nunits;
+	if (json_array_size(jobs) < ci->njobs)
+		ci->njobs = (unsigned)json_array_size(jobs);
+	ci->members = calloc(n + 1, sizeof(*ci->members));
+	ci->hosts = calloc(json_array_size(hosts) + 1, sizeof(*ci->hosts));
+	ci->jobs = calloc(ci->njobs + 1, sizeof(*ci->jobs));
+	if (!ci->members || !ci->hosts || !ci->jobs)
+		return -ENOMEM;
+	for (i = 0; i < json_array_size(hosts); i++) {
+		ci->hosts[i] = strdup(json_string_value(json_array_get(hosts,
+					i)) ?: "");
+		if (!ci->hosts[i])
+			return -ENOMEM;
+		ci->nhosts++;
+	}
+	ci->start_skew_max_ns = num(o, "start_skew_max_ns");
+	for (i = 0; i < n && !ret; i++) {
+		ci->nmembers++;
+		ret = cmember_read(c, json_array_get(mem, i), &ci->members[i],
+				   ci->njobs);
+	}
+	for (i = 0; i < ci->njobs && !ret; i++)
+		for (d = 0; d < DDIR_NR && !ret; d++)
+			ret = cdir_read(get(json_array_get(jobs, i),
+					    dir_key[d]), ci,
+					&ci->jobs[i].dir[d]);
+	return ret;
+}
+
 /* ---- the document ---- */
 
 static void host_read(const json_t *o, struct run_result *r)
@@ -1294,6 +1453,8 @@ static int doc_read(struct rd *c, const json_t *root)
 		ret = baseline_read(c, get(root, "baseline"));
 	if (!ret)
 		ret = curves_read(c, get(root, "curves"));
+	if (!ret && c->agg)
+		ret = cluster_read(c, get(root, "cluster"));
 	return ret ? ret : c->err;
 }
 
@@ -1331,6 +1492,7 @@ static void store_free(struct result_store *st, struct result_set *s)
 
 void result_doc_free(struct result_doc *d)
 {
+	cluster_info_free(d->cluster);
 	if (d->store) {
 		store_free(d->store, &d->set);
 		warn_exit(&d->r.warnings);
@@ -1366,7 +1528,7 @@ static int doc_from(struct result_doc *d, const json_t *root, bool strict,
 	d->set.borrowed = true;	/* the store's: result_doc_free frees it */
 	d->r.checks = &c.st->checks;
 	d->r.curves = &c.st->curves;
-	d->cluster = c.st->cluster;
+	d->r.cluster = d->cluster;
 	if (ret) {
 		result_doc_free(d);
 		snprintf(why, len, "out of memory");
@@ -1445,4 +1607,18 @@ out:
 	if (!in)
 		fclose(f);
 	return ret;
+}
+
+bool result_doc_repeats_mean(const struct result_doc *d, int i,
+			     const char *name, double *out)
+{
+	const struct check_unit *cu = check_unit_at(d->r.checks, i);
+	unsigned k;
+
+	for (k = 0; cu && cu->repeated && k < cu->nfigs; k++)
+		if (!strcmp(cu->figs[k].m.name, name)) {
+			*out = cu->figs[k].spread.mean;
+			return true;
+		}
+	return false;
 }

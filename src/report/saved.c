@@ -126,7 +126,7 @@ int report_main(int argc, char **argv)
 	d.r.terse_version = terse;
 	nf = report_formats_ordered(set, fmts);
 	for (i = 0, ret = 0; i < nf && !ret; i++)
-		ret = fmts[i]->write(out.f, &d.r);
+		ret = report_write(fmts[i], out.f, &d.r);
 	if (ret) {
 		ret = out.err ? -out.err : ret;
 		door_discard(&out);

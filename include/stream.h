@@ -5,8 +5,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include <jansson.h>
-
 #include "interval.h"
 #include "plan.h"
 

@@ -2,7 +2,7 @@
 /*
  * The JSON reader (result.h): iorig's JSON document back into the result
  * model, beside the writer (json.c) whose keys it reads. The two files are
- * the only ones that spell the document's keys (tests/cli/236 checks).
+ * the only ones that spell the document's keys (tests/cli/233 checks).
  *
  * What the writer derives (rates, percentiles, the summary, a direction's
  * runtime, the mixed direction) is derived again from what is read; what
@@ -455,14 +455,15 @@ static void cpu_read(const json_t *o, struct cpu_usage *u)
 
 static void depth_read(const json_t *o, struct depth_dist *dd)
 {
-	static const char *const k[] = { "level", "submit", "complete" };
-	uint64_t *v[] = { dd->level, dd->submit, dd->complete };
+	const json_t *v[3] = { get(o, "level"), get(o, "submit"),
+			       get(o, "complete") };
+	uint64_t *out[3] = { dd->level, dd->submit, dd->complete };
 	unsigned i, n;
 
 	memset(dd, 0, sizeof(*dd));
 	for (n = 0; n < 3; n++)
 		for (i = 0; i < DEPTH_NB; i++)
-			v[n][i] = u64v(json_array_get(get(o, k[n]), i));
+			out[n][i] = u64v(json_array_get(v[n], i));
 }
 
 /* The name of one of count things (name(i)), or -1. */
@@ -548,7 +549,7 @@ static void verify_read(const json_t *o, struct job_stats *s)
 static void result_read_stats(struct rd *c, const json_t *o,
 			      struct job_stats *s)
 {
-	const json_t *err = get(o, "error");
+	const json_t *err = get(o, "error"), *sync = get(o, "sync");
 	json_int_t e = json_integer_value(get(err, "errno"));
 	int d;
 
@@ -568,7 +569,7 @@ static void result_read_stats(struct rd *c, const json_t *o,
 	s->end_sync_ns = u64(o, "end_sync_ns");
 	s->latency_depth = (unsigned)u64(o, "latency_depth");
 	s->loops_done = u64(o, "loops");
-	hist_read(get(get(o, "sync"), "lat_ns"), &s->sync);
+	hist_read(get(sync, "lat_ns"), &s->sync);
 	cpu_read(get(o, "cpu"), &s->cpu);
 	for (d = 0; d < DDIR_NR; d++)
 		dir_read(c, get(o, dir_key[d]), &s->dir[d]);

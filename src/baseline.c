@@ -58,6 +58,10 @@ static int slurp(const char *path, char **text, size_t *len,
 	if (!ret && ferror(f))
 		ret = load_fail(e, path, -EIO, "cannot read", strerror(errno));
 	fclose(f);
+	if (ret) {
+		free(*text);
+		*text = NULL;
+	}
 	return ret;
 }
 

@@ -8,19 +8,21 @@
 
 /*
  * --baseline=FILE: an earlier result of --output-format=json, read once
- * before anything runs. Its jobs are matched to this run's units by name,
- * sweep_point and clone (null for a group_reporting unit), as jobs[]
- * identifies them; a job that did not run there has no figures.
+ * before anything runs, into the result model (result.h: result_read).
+ * Its units are matched to this run's by name, sweep_point and clone
+ * (none for a group_reporting unit), as jobs[] identifies them; a job
+ * that did not run there has no figures.
  */
+struct result_doc;
+struct baseline_job;
+
 struct baseline {
 	char *path;
-	void *root;		/* the document (a jansson json_t) */
+	struct result_doc *doc;		/* the result read back */
+	struct baseline_job *jobs;	/* one per unit of doc */
 	char version[64];	/* its iorig_version */
 	char time[64];		/* its time, ISO 8601 */
 };
-
-/* One member of the baseline's jobs. */
-struct baseline_job;
 
 /*
  * Read and check path: a JSON document that is an iorig result of a
@@ -36,9 +38,10 @@ const struct baseline_job *baseline_find(const struct baseline *b,
 
 /*
  * The figure of metric m in bj: the mean of its runs when bj was repeated
- * and m is one of its repeats figures, else bj's own figure as the JSON
- * holds it (percentiles are computed from the histogram's buckets, as the
- * report computes them). Returns 0, or -ENOENT when bj lacks it.
+ * and m is one of its repeats figures, else bj's own figure, as
+ * result_metric computes it for this run's units (percentiles from the
+ * histogram's buckets). Returns 0, or -ENOENT when bj lacks it (a rate or
+ * CPU figure of a unit stopped during ramp_time).
  */
 int baseline_value(const struct baseline_job *bj, const struct metric *m,
 		   double *out);

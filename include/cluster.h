@@ -3,75 +3,79 @@
 #define IORIG_CLUSTER_H
 
 /*
- * The cluster result: N iorig JSON results (one per MPI rank, or files
- * given to `iorig merge`) merged into one. Latency histograms are merged
+ * The cluster result: N iorig results (one per MPI rank, or files given
+ * to `iorig merge`), each read back into the result model (result.h),
+ * folded one at a time into one merged result of the model with its
+ * cluster part (struct cluster_info). Latency histograms are merged
  * bucket by bucket, so cluster percentiles are those of the pooled
- * samples (never an average of percentiles); rates are aggregated over
- * the common window; per-rank and per-host rows carry the spread (min,
- * median, max) and name the slowest rank; "first done" (rates when the
- * first member finished) and "last done" (over the whole run).
+ * samples (never an average of percentiles); rates are the members'
+ * added; per-rank and per-host rows carry the spread (min, median, max)
+ * and name the slowest rank; "first done" (rates when the first member
+ * finished) and "last done" (over the whole run).
  *
- * Errors are reported in the project's error record (err.h): the brief's
- * "struct err" is struct err_rec here.
+ * A member is folded and freed before the next is read: what the merge
+ * keeps of it is its own figures of each job, so any number of members
+ * merge in memory that grows with them by that much only.
+ *
+ * Errors are reported in the project's error record (err.h).
  */
-#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 
 struct err_rec;
-struct hist;
+struct report_format;
+struct result_doc;
+struct run_result;
+struct cluster;
 
-struct cluster_member {
-	json_t *result;		/* one iorig --output-format=json document */
-	const char *label;	/* "rank 3 (hostB)" or the file name */
-	const char *host;	/* host name (from the result if NULL) */
-	int rank;		/* MPI rank, or -1 when merged from files */
-	double start_skew_ns;	/* start delay against the earliest, or 0 */
-};
+struct cluster *cluster_new(void);
+void cluster_free(struct cluster *c);
 
 /*
- * Merges m[0..n-1] (n >= 1; the members are not modified and may be freed
- * after). Returns a new cluster document (json_decref it), or NULL with a
- * message in e naming the members and what differs when their jobs are
- * not the same (names, rw, bs...), or what is wrong with a malformed one.
+ * Folds member m (read back, RESULT_READ_STRICT) into c and frees it (it
+ * is taken either way). label names the member in the report (NULL: "rank
+ * N" or "member N"), host its host (NULL: the result's), rank its MPI
+ * rank (-1: merged from files), start_skew_ns its start after the
+ * earliest member's. 0; -EINVAL with e naming the members and what
+ * differs when their jobs are not the same (names, rw, bs...); -ENOMEM.
  */
-json_t *cluster_merge(const struct cluster_member *m, size_t n,
-		      struct err_rec *e);
+int cluster_add(struct cluster *c, struct result_doc *m, const char *label,
+		const char *host, int rank, double start_skew_ns,
+		struct err_rec *e);
+/* Every member added: the cluster part computed. 0, or -EINVAL (no
+ * member) / -ENOMEM with e. */
+int cluster_finish(struct cluster *c, struct err_rec *e);
+/* The merged result (r->cluster its cluster part), once finished; else
+ * NULL. It lives as long as c. */
+const struct run_result *cluster_result(const struct cluster *c);
 
-/* The formats list (text, json, fio-json, comma-separated) checked
- * before anything is opened: 0, or -EINVAL with e. */
-int cluster_formats_check(const char *formats, struct err_rec *e);
 /*
- * Writes the cluster report in formats, a comma-separated list as
- * --output-format names them ("text", "json", "fio-json"). Returns 0, or
- * -EINVAL (an unknown format) / -EIO (writing failed) with e.
+ * --output-format of a cluster report: NAME[,NAME...], any format of the
+ * table, in the order given, into out[max] (*n of them); 0, or -EINVAL
+ * with e.
  */
-int cluster_write(const json_t *cluster, const char *formats, FILE *out,
+int cluster_formats_parse(const char *formats,
+			  const struct report_format **out, size_t max,
+			  size_t *n, struct err_rec *e);
+/*
+ * Writes the merged result r in formats (cluster_formats_parse; NULL or
+ * "": text), a blank line between two: each format's cluster layout where
+ * it has one (report.h: report_write). 0, or -EINVAL (an unknown format)
+ * / -EIO (writing failed) with e.
+ */
+int cluster_write(const struct run_result *r, const char *formats, FILE *out,
 		  struct err_rec *e);
 
 /*
  * --check expressions evaluated on the cluster figures ("read.iops>=1M",
  * "jobname:read.clat.p99<=2ms") and, prefixed "rank:", on every member
- * ("rank:read.iops>=100k"). Prints PASS/FAIL lines to out. Returns 0 (all
- * pass), 3 (one failed), or -EINVAL with e (a bad expression: exit 2).
+ * ("rank:read.iops>=100k"), by the metric function of every check
+ * (result_metric). Prints PASS/FAIL lines to out. Returns 0 (all pass), 3
+ * (one failed), or -EINVAL with e (a bad expression: exit 2).
  */
-int cluster_checks(const json_t *cluster, char *const *checks,
+int cluster_checks(const struct run_result *r, char *const *checks,
 		   size_t nchecks, FILE *out, struct err_rec *e);
-
-/* An option each member may set for itself (its targets, sizes,
- * offsets, seed, CPUs): the only ones that may differ between members. */
-bool cluster_option_per_member(const char *name);
-
-/* fio's client-mode JSON (fio --client, "client_stats" with an "All
- * clients" entry per job) of a cluster result; 0 or -EIO/-ENOMEM. */
-int cluster_write_fio(FILE *out, const json_t *cluster);
-
-/* h (initialized) += the samples of an iorig JSON histogram object
- * ({count, overflow, min, max, buckets}); buckets that are not iorig's
- * are skipped (cluster_merge refuses them). */
-void cluster_hist_from_json(struct hist *h, const json_t *o);
 
 /* The checks' syntax alone, to refuse a bad one before anything runs:
  * 0 or -EINVAL with e (exit 2). */

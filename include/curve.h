@@ -41,7 +41,8 @@ struct curve_set {
 	size_t n;
 };
 
-/* The curves of r's rate_curve jobs; 0 (n 0: none) or -ENOMEM. */
+/* The curves of r's rate_curve jobs (a copy of r->curves when a saved
+ * result gave them); 0 (n 0: none) or -ENOMEM. */
 int curve_collect(const struct run_result *r, struct curve_set *s);
 void curve_set_free(struct curve_set *s);
 

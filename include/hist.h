@@ -72,6 +72,12 @@ double hist_stddev(const struct hist *h);	/* population stddev */
  * [min, max]. Overflow samples are represented by max. 0 when empty.
  */
 uint64_t hist_percentile(const struct hist *h, double p);
+/*
+ * The rank of percentile p among n samples, as hist_percentile takes it:
+ * ceil(p/100 * n) (a product within a few ulps of an integer taken as that
+ * integer), at least 1 and at most n.
+ */
+uint64_t hist_rank(uint64_t n, double p);
 
 /*
  * A histogram stored compactly: its non-empty buckets as (index gap,

@@ -5,22 +5,19 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include <jansson.h>
+#include "result.h"
 
 /*
  * The HTML report (src/report/html.c): one self-contained page drawn from
- * an iorig JSON result document, for --output-format=html (report_html in
- * report.h) and for `iorig report --html RESULT.json`.
+ * the result model, for --output-format=html (report_html in report.h)
+ * and for `iorig report --html RESULT.json` (its result read back).
  */
 
 /*
- * The page of doc on f; charts: with the charts of iorig plot (gnuplot
- * runs), else without their section (the fuzz target). 0, or -EIO when a
- * write failed.
+ * The page of r on f; charts: with the charts of iorig plot (gnuplot
+ * runs), else without their section (the fuzz target). 0, -ENOMEM, or
+ * -EIO when a write failed.
  */
-int html_write(FILE *f, const json_t *doc, bool charts);
-
-/* `iorig report ...`: argv[0] is "report". Returns the exit status. */
-int report_main(int argc, char **argv);
+int html_write(FILE *f, const struct run_result *r, bool charts);
 
 #endif

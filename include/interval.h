@@ -99,6 +99,13 @@ void ival_series_put(struct ival_series *s);
  */
 int ival_series_add(struct ival_series *s, const struct ival_sample *smp);
 
+/*
+ * A series as a saved report holds it (the JSON reader): the n samples of
+ * v (at most IVAL_KEEP; copied), each covering 2^fold intervals. NULL when
+ * out of memory or n is too large.
+ */
+struct ival_series *ival_series_saved(uint64_t interval_ns, unsigned fold,
+				      const struct ival_sample *v, size_t n);
 /* The report's samples (once the writer is done), and a walk over them. */
 size_t ival_series_count(const struct ival_series *s);
 /* The next sample after it, or NULL. */

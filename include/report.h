@@ -20,6 +20,10 @@ struct report_format {
 	const char *name;		/* --output-format=NAME */
 	const char *help;		/* one line for --help */
 	int (*write)(FILE *f, const struct run_result *r);
+	/* A merged result (r->cluster) in the format's own cluster layout:
+	 * iorig's cluster text, fio's client layout (its JSON, json+,
+	 * terse); NULL: write takes it as one result. */
+	int (*cluster)(FILE *f, const struct run_result *r);
 	/* Where it is written among several (lowest first): fio's order
 	 * (terse, then its JSON, then normal), then iorig's own. */
 	unsigned order;
@@ -30,6 +34,9 @@ extern const unsigned report_nformats;
 /* A set of formats is a bit mask of the table's rows (--output-format). */
 #define REPORT_FORMATS_MAX 32
 
+/* r in format fmt: its cluster layout when r is merged and fmt has one. */
+int report_write(const struct report_format *fmt, FILE *f,
+		 const struct run_result *r);
 /* The format called name, or NULL. */
 const struct report_format *report_format_find(const char *name);
 /*
@@ -46,6 +53,19 @@ void report_format_names(char *buf, size_t len, const char *sep,
  */
 unsigned report_formats_ordered(unsigned set,
 				const struct report_format **out);
+/*
+ * NAME[,NAME...] as a set of formats (a bit per row): 0, or -EINVAL with
+ * why quoting the name that is none and listing the ones there are.
+ */
+int report_formats_parse(const char *val, unsigned *set, char *why,
+			 size_t len);
+
+/*
+ * `iorig report [--output-format=F[,F...]] [--html] [-o FILE] RESULT.json`
+ * (src/report/saved.c): a saved result written in any format, as the run
+ * would have written it. argv[0] is "report". Returns the exit status.
+ */
+int report_main(int argc, char **argv);
 
 int report_text(FILE *f, const struct run_result *r);
 int report_table(FILE *f, const struct run_result *r);
@@ -55,9 +75,23 @@ int report_table(FILE *f, const struct run_result *r);
  */
 int report_json_doc(const struct run_result *r, json_t **doc);
 int report_json(FILE *f, const struct run_result *r);
+/*
+ * One --stream line (stream.h): job j's sample index, its members as the
+ * report's "intervals" carry them (start_ns, end_ns, and per direction
+ * ios, bytes, iops, bw_bytes, lat_p50_ns, lat_p99_ns, lat_max_ns) after
+ * job, clone, sweep_point and index. NULL when out of memory.
+ */
+json_t *report_json_stream_line(const struct job *j, size_t index,
+				 const struct ival_sample *smp);
 int report_fio(FILE *f, const struct run_result *r);
 int report_fio_plus(FILE *f, const struct run_result *r);	/* json+ */
 int report_terse(FILE *f, const struct run_result *r);
 int report_html(FILE *f, const struct run_result *r);	/* html.c */
+/* The layouts of a merged result (r->cluster): cluster_text.c, the fio
+ * client's in cluster_fio.c and terse.c. */
+int report_cluster_text(FILE *f, const struct run_result *r);
+int report_cluster_fio(FILE *f, const struct run_result *r);
+int report_cluster_fio_plus(FILE *f, const struct run_result *r);
+int report_cluster_terse(FILE *f, const struct run_result *r);
 
 #endif

@@ -22,6 +22,8 @@
  */
 struct plan;
 struct raw_doc;
+struct curve_set;
+struct cluster_info;
 
 /* One target of a job as the run found it; path NULL for the null engine. */
 struct run_target {
@@ -73,6 +75,11 @@ struct run_result {
 	/* The report set collected once after the run (result_collect), or
 	 * NULL: each writer collects its own. */
 	const struct result_set *set;
+	/* The rate_curve curves as a saved result gives them (curve.h), or
+	 * NULL: curve_collect folds them from the jobs' figures. */
+	const struct curve_set *curves;
+	/* A merged result's cluster part (below), or NULL: one run's. */
+	const struct cluster_info *cluster;
 	/* Every warning of the run, the plan's first (warn.h). */
 	struct warn_list warnings;
 };
@@ -94,6 +101,11 @@ struct result_unit {
 	/* stats=0 on every job of the unit: in no report (fio leaves such a
 	 * job out of its output); its figures are not merged */
 	bool hidden;
+	/* The phase (wait group) it ran in: the process' and the machine's
+	 * CPU around it; a repeated unit's, those of all its runs added up.
+	 * nphases 0: not known. See result_unit_phase. */
+	struct phase_cpu phase;
+	unsigned nphases;
 };
 
 int result_units(const struct run_result *r, struct result_unit **units);
@@ -111,7 +123,13 @@ struct result_set {
 	int nunits;
 	struct job_stats *groups;
 	int ngroups;
-	size_t *unit_of;		/* per plan job, see result_unit_of */
+	size_t *unit_of;		/* per plan job, see result_unit_of; NULL
+					 * for a saved result (no plan jobs) */
+	/* Per group: its jobs reported (stats=1), and the first of them
+	 * (whose percentile options the group's figures follow; NULL when
+	 * none). */
+	unsigned *group_njobs;
+	const struct job **group_first;
 	bool borrowed;			/* r->set's: not ours to free */
 };
 
@@ -167,9 +185,9 @@ void result_row(const struct run_result *r, const struct result_unit *u,
 		struct result_row *row);
 
 /*
- * The phase (wait group) u ran in, into ph; for a repeated unit, the
- * phases of all its runs added up. Returns how many phases that is: 0
- * when r has no phase figures.
+ * The phase (wait group) u ran in, into ph (u->phase); for a repeated
+ * unit, the phases of all its runs added up. Returns how many phases that
+ * is (u->nphases): 0 when r has no phase figures.
  */
 unsigned result_unit_phase(const struct run_result *r,
 			   const struct result_unit *u, struct phase_cpu *ph);
@@ -182,5 +200,156 @@ const struct run_targets *result_targets(const struct run_result *r,
  * report shows for it (metric.h names the metrics). */
 double result_metric(const struct metric *m, const struct job_stats *s,
 		     const struct result_row *row);
+
+/*
+ * The cluster part of a merged result (iorig merge, the ranks of
+ * iorig-mpi; src/cluster.c folds it): who the members were, each one's
+ * own figures, and per job and direction each member's row, the hosts'
+ * rows, the spread, "first done" and "last done". The merged units
+ * themselves are the result's (their rates the members' added: stats.h,
+ * dir_stats.agg).
+ */
+struct cluster_row {		/* one member in one direction of one job */
+	double iops, bw;	/* bw in B/s */
+	uint64_t ios, io_bytes, runtime_ns, clat_p99_ns;
+};
+
+struct cluster_host_row {
+	unsigned host;		/* index in cluster_info.hosts */
+	unsigned members;
+	double iops, bw;
+	uint64_t ios, io_bytes;
+};
+
+struct cluster_done {		/* the figures when a member finished */
+	uint64_t at_ns;		/* since the earliest start */
+	double ios, io_bytes, iops, bw;
+	unsigned member;	/* which one */
+};
+
+struct cluster_spread {
+	double min, median, max;
+	unsigned slowest;	/* the member of the least IOPS */
+};
+
+struct cluster_dir {
+	uint64_t common_window_ns;	/* every member running */
+	struct cluster_done first, last;
+	struct cluster_spread iops, bw;
+	struct cluster_row *rows;	/* per member */
+	struct cluster_host_row *hosts;	/* per host */
+};
+
+struct cluster_job {		/* job k of every member */
+	struct cluster_dir dir[DDIR_NR];
+};
+
+/* A member's own figures of one job: its unit (the merged result's job)
+ * and its summary row (has_row false: it measured nothing). */
+struct cluster_unit {
+	struct result_unit u;
+	struct result_row row;
+	bool has_row;
+};
+
+struct cluster_member_info {
+	char *label;		/* "rank 3 (hostB)", the file name */
+	char *host;
+	int rank;		/* -1: merged from files */
+	double start_skew_ns;	/* its start after the earliest */
+	uint64_t wall_ns;
+	bool interrupted;
+	struct cluster_unit *jobs;	/* njobs of the cluster_info */
+};
+
+struct cluster_info {
+	unsigned nmembers, nhosts, njobs;
+	struct cluster_member_info *members;
+	char **hosts;			/* in the order first met */
+	double start_skew_max_ns;
+	struct cluster_job *jobs;	/* per unit of the result */
+};
+
+/* An option each member may set for itself (its targets, sizes,
+ * offsets, seed, CPUs): the only ones that may differ between members. */
+bool cluster_option_per_member(const char *name);
+
+/* Frees what info holds (its member units' interval and steady state
+ * references too) and info itself; NULL is fine. */
+void cluster_info_free(struct cluster_info *info);
+
+/*
+ * What every report says the same way: an error's message (err_msg and
+ * the errno's text, once), a signal's name ("SIGTERM"), the start time in
+ * ISO 8601 UTC ("" when not known), and whether the reports show
+ * percentile p of a job's latency h (MH_SLAT, MH_CLAT, MH_LAT: its
+ * *_percentiles option, p in its percentile_list).
+ */
+void result_error_text(const struct job_stats *s, char *buf, size_t len);
+/*
+ * A real as iorig's JSON document gives it (12 significant digits): what
+ * a reader of the document takes it for. A merge adds up its members'
+ * rates as their documents give them, so that merging results read from
+ * files and merging a rank's figures sent in its document agree.
+ */
+double result_as_printed(double v);
+const char *result_signal_name(int signo, char *buf, size_t len);
+void result_time_iso(time_t t, char *buf, size_t len);
+bool result_shows_pct(const struct job *j, int h, double p);
+
+/*
+ * A saved result read back: the reader beside the JSON writer
+ * (src/report/json_read.c) turns an iorig JSON document (--output-format=
+ * json, or a merged one) into this model, which every writer, --baseline,
+ * `iorig merge`, `iorig plot` and the HTML report read. r is a run_result
+ * of the document's units alone: r.plan has one job per unit (its options
+ * as the document lists them, its clone, group and sweep point), r.set its
+ * units and groups (r.stats is NULL: no job of a saved result has figures
+ * of its own), r.checks its checks, repeats and baseline figures, r.curves
+ * its curves. Histograms are exact (the document keeps every bucket);
+ * their sums are the ones that give back the document's mean and stddev.
+ * A document lacking a figure (an older or an edited one) reads as 0 or
+ * unknown there; RESULT_READ_STRICT refuses it instead (what a merge
+ * needs: every histogram well formed).
+ *
+ * Reading one document at a time and freeing it is what lets a merge
+ * fold any number of members in bounded memory.
+ */
+struct result_store;
+struct cluster_info;
+
+struct result_doc {
+	struct run_result r;		/* r.set is &set */
+	struct result_set set;
+	/* A merged document's cluster part (r.cluster: the same), or NULL;
+	 * result_doc_free frees it. */
+	struct cluster_info *cluster;
+	struct result_store *store;	/* what r and set point into */
+};
+
+#define RESULT_READ_STRICT	1u
+
+struct err_rec;
+/*
+ * text[0..len): one JSON document; name says where it came from in
+ * messages. 0 with *d filled (result_doc_free), or -EINVAL (not an iorig
+ * result: e says why, naming name) or -ENOMEM (e too).
+ */
+int result_read(struct result_doc *d, const char *text, size_t len,
+		const char *name, unsigned flags, struct err_rec *e);
+/*
+ * The mean of unit i's runs of d for the metric called name, when the
+ * document holds its repeats figures (a repeated job): true with *out.
+ */
+bool result_doc_repeats_mean(const struct result_doc *d, int i,
+			     const char *name, double *out);
+/* The same from a parsed document (jansson's json_t). */
+struct json_t;
+int result_read_json(struct result_doc *d, const struct json_t *root,
+		     const char *name, unsigned flags, struct err_rec *e);
+/* The same from a file ("-": standard input). -errno when unreadable. */
+int result_read_file(struct result_doc *d, const char *path, unsigned flags,
+		     struct err_rec *e);
+void result_doc_free(struct result_doc *d);
 
 #endif

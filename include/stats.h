@@ -110,6 +110,16 @@ struct dir_stats {
 	uint64_t lag_ns;
 	/* bw_avg_time / iops_avg_time samples: B/s and I/Os per s */
 	struct smp_stat bw_smp, iops_smp;
+	/*
+	 * A cluster's direction (iorig merge, MPI ranks): its members ran
+	 * side by side, so its rates are theirs added (agg_iops, agg_bw:
+	 * what stats_iops and stats_bw give), and a paced one met its target
+	 * when each member did (agg_met: stats_rate_met). agg false: the
+	 * figures of one run, whose rates are its I/Os over its runtime.
+	 */
+	bool agg;
+	bool agg_met;
+	double agg_iops, agg_bw;
 };
 
 /*
@@ -241,6 +251,10 @@ struct job_stats {
 	 * result_unit_prios merges a unit's.
 	 */
 	struct prio_stats *prio;
+	/* A cluster's (see dir_stats.agg): the headline rates of all its
+	 * directions, the members' added (result_row). */
+	bool agg;
+	double agg_iops, agg_bw;
 };
 
 void stats_init(struct job_stats *s);
@@ -258,7 +272,7 @@ void stats_merge(struct job_stats *dst, const struct job_stats *src);
 void stats_window_merge(uint64_t *start_ns, uint64_t *runtime_ns,
 			unsigned *phase, const struct job_stats *src);
 
-/* Derived figures; 0 where a denominator is 0. */
+/* Derived figures; 0 where a denominator is 0; a cluster's: agg_*. */
 double stats_iops(const struct dir_stats *d, uint64_t runtime_ns);
 double stats_bw(const struct dir_stats *d, uint64_t runtime_ns); /* B/s */
 /* CPU microseconds (user + system) per completed I/O over all dirs. */

@@ -5,8 +5,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include <jansson.h>
-
 #include "interval.h"
 #include "plan.h"
 
@@ -31,13 +29,5 @@ void stream_poll(struct stream *s, size_t i, struct ival_series *series);
 
 /* Close f and free s: 0, or -errno of the first failed write. */
 int stream_close(struct stream *s);
-
-/*
- * One sample's members, as the stream and the JSON report's "intervals"
- * carry them: start_ns, end_ns, and read and write each with ios, bytes,
- * iops, bw_bytes, lat_p50_ns, lat_p99_ns, lat_max_ns. Returns 0, or -1
- * when out of memory.
- */
-int stream_put_sample(json_t *o, const struct ival_sample *smp);
 
 #endif

@@ -135,6 +135,16 @@ int curve_collect(const struct run_result *r, struct curve_set *s)
 	int ret = 0;
 
 	memset(s, 0, sizeof(*s));
+	if (r->curves) {	/* a saved result's, as it holds them */
+		if (!r->curves->n)
+			return 0;
+		s->c = malloc(r->curves->n * sizeof(*s->c));
+		if (!s->c)
+			return -ENOMEM;
+		memcpy(s->c, r->curves->c, r->curves->n * sizeof(*s->c));
+		s->n = r->curves->n;
+		return 0;
+	}
 	for (i = 0; p && r->stats && r->ran && i < p->njobs && !ret; i++) {
 		const struct job *j = &p->jobs[i];
 

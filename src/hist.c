@@ -98,7 +98,7 @@ double hist_stddev(const struct hist *h)
  * so 99.9 is slightly off and 99.9% of 10^6 lands a hair above 999000;
  * a product within a few ulps of an integer is taken as that integer.
  */
-static uint64_t hist_rank(uint64_t n, double p)
+uint64_t hist_rank(uint64_t n, double p)
 {
 	long double x, r;
 

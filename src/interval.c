@@ -217,6 +217,25 @@ static int keep_add(struct ival_series *s, const struct ival_sample *smp,
 	return 0;
 }
 
+struct ival_series *ival_series_saved(uint64_t interval_ns, unsigned fold,
+				      const struct ival_sample *v, size_t n)
+{
+	struct ival_series *s = ival_series_new(interval_ns, false);
+	size_t i;
+
+	if (!s || n > IVAL_KEEP || fold > 63)
+		goto err;
+	for (i = 0; i < n; i++)
+		if (keep_add(s, &v[i], 0, 0, false))
+			goto err;
+	s->fold = fold;
+	s->nbase = (uint64_t)n << fold;
+	return s;
+err:
+	ival_series_put(s);
+	return NULL;
+}
+
 int ival_series_add(struct ival_series *s, const struct ival_sample *smp)
 {
 	int ret = s->streamed ? stream_add(s, smp) : 0;

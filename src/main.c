@@ -688,7 +688,7 @@ static int report(const struct cli *c, struct run_result *r,
 		return peers_report(c, r, out, pe);
 	nf = report_formats_ordered(c->formats, fmts);
 	for (i = 0, ret = 0; i < nf && !ret; i++)
-		ret = fmts[i]->write(out->f, r);
+		ret = report_write(fmts[i], out->f, r);
 	if (ret) {
 		/* The stream keeps the first write's errno; else the writer's. */
 		ret = out->err ? -out->err : ret;

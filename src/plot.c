@@ -26,11 +26,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "door.h"
 #include "err.h"
 #include "gnuplot.h"
 #include "plot.h"
-#include "resjson.h"
+#include "options.h"
+#include "result.h"
 
 static const char *const dirs[] = { "read", "write", "trim" };
 #define NDIRS 3
@@ -96,13 +99,6 @@ struct draw {
 	size_t datlen, gplen;
 };
 
-static const char *str(const json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-
-	return s ? s : "";
-}
-
 /* name as a file-name part: [A-Za-z0-9._-] kept, ' ' as '-', else '_'. */
 static void name_part(char *buf, size_t len, const char *s)
 {
@@ -123,48 +119,256 @@ static void name_part(char *buf, size_t len, const char *s)
 	buf[n] = '\0';
 }
 
-/* "NAME", "NAME SWEEP-POINT", "NAME SWEEP-POINT clone N" */
-static void job_label(const json_t *j, char *buf, size_t len)
-{
-	const char *sp = str(j, "sweep_point");
-	int n = snprintf(buf, len, "%s%s%s", str(j, "name"), *sp ? " " : "",
-			 sp);
+/* ---- what the charts read of a result ---- */
 
-	if (resjson_num(j, "njobs") > 1 && n >= 0 && (size_t)n < len)
-		snprintf(buf + n, len - n, " clone %d",
-			 (int)resjson_num(j, "clone"));
+/* A histogram bucket as a chart draws it: [lo, hi] ns holding n I/Os. */
+struct prow {
+	double lo, hi, n;
+};
+
+/* One direction of a unit. */
+struct pdir {
+	double ios, iops, bw;		/* bw in B/s */
+	const char *which;		/* "lat" or "clat": the latency drawn;
+					 * NULL when neither has I/Os */
+	double count;			/* its I/Os */
+	struct prow *rows;		/* its non-empty buckets, ascending */
+	size_t nrows;
+	double mark[3];			/* its p50, p99, p99.9 in us; < 0 */
+	double p99;			/* the comparison's p99 in us; < 0 */
+};
+
+/* One reported unit. */
+struct pjob {
+	char label[512];		/* "NAME[ SWEEP-POINT][ clone N]" */
+	bool ran;
+	const char *name, *sweep_point;	/* "" for none */
+	char engine[64], rw[64], iodepth[64], interval[64];
+	double bs;			/* bs= in bytes; 0: not one size */
+	const char *path;		/* of its first target; NULL: none */
+	const char *dev;		/* that target's device name, or "" */
+	size_t ntargets;
+	struct pdir dir[NDIRS];
+	const struct ival_series *iv;	/* interval= samples, or NULL */
+	double iops, reqs, us_per_io;	/* its summary row */
+};
+
+/*
+ * One result: of the result model (an iorig result, read back when
+ * saved), or fio's JSON (pres_fio: what fio wrote, its bins and
+ * percentiles as they are).
+ */
+struct pres {
+	const char *host, *time;
+	struct pjob *jobs;
+	size_t njobs;
+	char timebuf[64];
+	struct result_doc doc;		/* a saved iorig result */
+	struct result_set rs;		/* the units of a run's result */
+	bool have_rs;
+	json_t *fio;			/* fio's document */
+};
+
+static void pres_free(struct pres *p)
+{
+	size_t i;
+	int q;
+
+	for (i = 0; p->jobs && i < p->njobs; i++)
+		for (q = 0; q < NDIRS; q++)
+			free(p->jobs[i].dir[q].rows);
+	free(p->jobs);
+	if (p->have_rs)
+		result_set_free(&p->rs);
+	result_doc_free(&p->doc);
+	json_decref(p->fio);
+	memset(p, 0, sizeof(*p));
+}
+
+/*
+ * Percentile p of the rows (each bucket's upper edge, as the reported
+ * percentiles are of a bucket), in us; -1 when they hold no I/O.
+ */
+static double rows_pct(const struct pdir *v, double p)
+{
+	double total = 0, cum = 0, want;
+	size_t i;
+
+	for (i = 0; i < v->nrows; i++)
+		total += v->rows[i].n;
+	want = p / 100 * total;
+	for (i = 0; i < v->nrows && total > 0; i++) {
+		cum += v->rows[i].n;
+		if (cum >= want)
+			return v->rows[i].hi / 1e3;
+	}
+	return -1;
+}
+
+/* The percentile p the unit's job reports of h (k: MH_*) in us, else
+ * the rows'. */
+static double mark_of(const struct job *j, const struct hist *h, int k,
+		      const struct pdir *v, double p)
+{
+	if (h->count && result_shows_pct(j, k, p))
+		return (double)hist_percentile(h, p) / 1e3;
+	return rows_pct(v, p);
+}
+
+static int rows_of(const struct hist *h, struct pdir *v)
+{
+	unsigned i;
+
+	v->rows = calloc(HIST_NBUCKETS, sizeof(*v->rows));
+	if (!v->rows)
+		return -1;
+	for (i = 0; i < HIST_NBUCKETS; i++) {
+		if (!h->b[i])
+			continue;
+		v->rows[v->nrows].lo = (double)hist_bucket_low(i);
+		v->rows[v->nrows].hi = (double)hist_bucket_high(i);
+		v->rows[v->nrows++].n = (double)h->b[i];
+	}
+	return 0;
+}
+
+/*
+ * Direction q of unit u: the latency drawn is lat (issue to completion)
+ * when it was measured, else clat; the comparison's p99 the reported
+ * one (lat's with lat_percentiles=1, else clat's, as the summary's
+ * lat_p99_ns), else the buckets'. 0 or -1 (no memory).
+ */
+static int dir_view(const struct result_unit *u, int q, struct pdir *v)
+{
+	static const double pk[3] = { 50, 99, 99.9 };
+	const struct job_stats *s = &u->stats;
+	const struct dir_stats *d = &s->dir[q];
+	const struct hist *h = NULL;
+	bool measured = s->nmeasured || !s->nclones;
+	int k = MH_LAT, i;
+
+	v->ios = (double)d->ios;
+	v->iops = measured ? stats_iops(d, s->runtime_ns) : 0;
+	v->bw = measured ? stats_bw(d, s->runtime_ns) : 0;
+	if (d->lat.count > d->lat.overflow)
+		h = &d->lat;
+	else if (d->clat.count > d->clat.overflow)
+		h = &d->clat, k = MH_CLAT;
+	v->p99 = -1;
+	for (i = 0; i < 3; i++)
+		v->mark[i] = -1;
+	if (!h)
+		return 0;
+	v->which = k == MH_LAT ? "lat" : "clat";
+	v->count = (double)h->count;
+	if (rows_of(h, v))
+		return -1;
+	for (i = 0; i < 3; i++)
+		v->mark[i] = mark_of(u->job, h, k, v, pk[i]);
+	if (d->lat.count && result_shows_pct(u->job, MH_LAT, 99))
+		v->p99 = (double)hist_percentile(&d->lat, 99) / 1e3;
+	else if (d->clat.count && result_shows_pct(u->job, MH_CLAT, 99))
+		v->p99 = (double)hist_percentile(&d->clat, 99) / 1e3;
+	else
+		v->p99 = rows_pct(v, 99);
+	return 0;
+}
+
+/* The option's text as the reports give it. */
+static void opt_text(const struct job *j, const char *name, char *buf,
+		     size_t len)
+{
+	const struct opt_def *o = options_find(name);
+
+	buf[0] = '\0';
+	if (o)
+		options_format(j, o, buf, len);
+}
+
+static int job_view(const struct run_result *r, const struct result_unit *u,
+		    struct pjob *pj)
+{
+	const struct job *j = u->job;
+	const struct run_targets *rt = result_targets(r, u);
+	struct result_row row;
+	char bs[64];
+	int n, q;
+
+	pj->name = j->name ? j->name : "";
+	pj->sweep_point = j->sweep_point ? j->sweep_point : "";
+	n = snprintf(pj->label, sizeof(pj->label), "%s%s%s", pj->name,
+		     *pj->sweep_point ? " " : "", pj->sweep_point);
+	if (u->njobs > 1 && n >= 0 && (size_t)n < sizeof(pj->label))
+		snprintf(pj->label + n, sizeof(pj->label) - n, " clone %d",
+			 j->group_reporting ? 0 : (int)j->clone);
+	pj->ran = u->stats.nclones > 0;
+	opt_text(j, "ioengine", pj->engine, sizeof(pj->engine));
+	opt_text(j, "rw", pj->rw, sizeof(pj->rw));
+	opt_text(j, "iodepth", pj->iodepth, sizeof(pj->iodepth));
+	opt_text(j, "interval", pj->interval, sizeof(pj->interval));
+	opt_text(j, "bs", bs, sizeof(bs));
+	pj->bs = strtod(bs, NULL);
+	pj->ntargets = rt ? rt->n : 0;
+	if (pj->ntargets) {
+		pj->path = rt->t[0].path ? rt->t[0].path : "";
+		pj->dev = rt->t[0].info.has_device ? rt->t[0].info.dev.name :
+			  "";
+	}
+	pj->iv = u->stats.intervals;
+	/* stopped during ramp_time: no summary */
+	if (!u->stats.nclones || u->stats.nmeasured) {
+		result_row(r, u, &row);
+		pj->iops = row.iops;
+		pj->reqs = (double)row.ios;
+		pj->us_per_io = row.us_per_io;
+	}
+	for (q = 0; q < NDIRS; q++)
+		if (dir_view(u, q, &pj->dir[q]))
+			return -1;
+	return 0;
+}
+
+/* p (zeroed) as the charts see r, whose units are rs; 0 or -1. */
+static int pres_model(const struct run_result *r, const struct result_set *rs,
+		      struct pres *p)
+{
+	int i;
+
+	p->host = r->hostname;
+	result_time_iso(r->start_time, p->timebuf, sizeof(p->timebuf));
+	p->time = p->timebuf;
+	p->jobs = calloc((size_t)rs->nunits + 1, sizeof(*p->jobs));
+	if (!p->jobs)
+		return -1;
+	for (i = 0; i < rs->nunits; i++) {
+		if (rs->units[i].hidden)
+			continue;
+		if (job_view(r, &rs->units[i], &p->jobs[p->njobs++]))
+			return -1;
+	}
+	return 0;
 }
 
 /* The file-name stem of a job: its label as a name part. */
-static void job_stem(const json_t *j, char *buf, size_t len)
+static void job_stem(const struct pjob *j, char *buf, size_t len)
 {
-	char label[512];
-
-	job_label(j, label, sizeof(label));
 	buf[0] = '\0';
-	name_part(buf, len, label);
+	name_part(buf, len, j->label);
 }
 
 /* "job J, engine E, target T (dev D), host H, TIME" */
-static void subtitle(const json_t *res, const json_t *j, char *buf,
+static void subtitle(const struct pres *res, const struct pjob *j, char *buf,
 		     size_t len)
 {
-	const json_t *t = json_array_get(json_object_get(j, "targets"), 0);
-	const json_t *dev = json_object_get(t, "device");
-	size_t nt = json_array_size(json_object_get(j, "targets"));
-	char label[512], more[32] = "", devs[96] = "";
-	const char *host;
+	char more[32] = "", devs[96] = "";
 
-	job_label(j, label, sizeof(label));
-	if (nt > 1)
-		snprintf(more, sizeof(more), " +%zu more", nt - 1);
-	if (*str(dev, "name"))
-		snprintf(devs, sizeof(devs), " (%s)", str(dev, "name"));
-	host = str(json_object_get(res, "host"), "hostname");
+	if (j->ntargets > 1)
+		snprintf(more, sizeof(more), " +%zu more", j->ntargets - 1);
+	if (j->dev && *j->dev)
+		snprintf(devs, sizeof(devs), " (%s)", j->dev);
 	snprintf(buf, len, "job %s, engine %s, target %s%s%s%s%s, %s",
-		 label, str(json_object_get(j, "options"), "ioengine"),
-		 t ? str(t, "path") : "?", devs, more, *host ? ", host " : "",
-		 host, str(res, "time"));
+		 j->label, j->engine, j->ntargets ? j->path : "?", devs, more,
+		 *res->host ? ", host " : "", res->host, res->time);
 }
 
 /* s on one line of a data file or a script comment: controls and the
@@ -405,84 +609,30 @@ out:
 	return ret;
 }
 
-/* The latency histogram a direction reports: lat (issue to completion)
- * when it was measured, else clat; NULL when neither has I/Os. */
-static const json_t *dir_hist(const json_t *dir, const char **which)
-{
-	static const char *const keys[] = { "lat_ns", "clat_ns" };
-	size_t k;
-
-	for (k = 0; k < 2; k++) {
-		const json_t *h = json_object_get(dir, keys[k]);
-
-		if (resjson_num(h, "count") > 0 &&
-		    json_array_size(json_object_get(h, "buckets"))) {
-			*which = k ? "clat" : "lat";
-			return h;
-		}
-	}
-	return NULL;
-}
-
-/*
- * Percentile p (a percentile_list key, e.g. "99.9") of h in us: the
- * reported figure, else (lat_ns, whose percentiles are off unless
- * lat_percentiles=1) the upper edge of the bucket that holds it, as the
- * reported ones are; -1 when h has no I/O.
- */
-static double pct_us(const json_t *h, const char *p)
-{
-	const json_t *v = json_object_get(json_object_get(h, "percentiles"),
-					  p);
-	const json_t *b = json_object_get(h, "buckets");
-	double total = 0, cum = 0, want;
-	size_t i;
-
-	if (json_is_number(v))
-		return json_number_value(v) / 1e3;
-	for (i = 0; i < json_array_size(b); i++)
-		total += json_number_value(json_array_get(
-			json_array_get(b, i), 2));
-	want = strtod(p, NULL) / 100 * total;
-	for (i = 0; i < json_array_size(b) && total > 0; i++) {
-		const json_t *r = json_array_get(b, i);
-
-		cum += json_number_value(json_array_get(r, 2));
-		if (cum >= want)
-			return json_number_value(json_array_get(r, 1)) / 1e3;
-	}
-	return -1;
-}
-
 /* NAME-DIR-lat: histogram (log x), CDF on y2, p50/p99/p99.9 marked. */
-static int chart_lat(struct ctx *c, const json_t *res, const json_t *j,
-		     const char *stem, const char *dname)
+static int chart_lat(struct ctx *c, const struct pres *res,
+		     const struct pjob *j, const char *stem, int q)
 {
 	static const char *const marks[] = { "50", "99", "99.9" };
-	const json_t *dir = json_object_get(j, dname), *h, *b;
-	const char *which = "lat";
-	char name[700], title[700], sub[1200], label[512];
+	const struct pdir *v = &j->dir[q];
+	char name[700], title[700], sub[1200];
 	struct draw d;
 	double total = 0, cum = 0, cur_bin = 0, bin_lo = 0, bin_hi = 0;
 	double bin_n = 0;
 	bool first = true;
 	size_t i, k;
 
-	h = dir_hist(dir, &which);
-	if (!h)
+	if (!v->which)
 		return 0;
-	b = json_object_get(h, "buckets");
-	for (i = 0; i < json_array_size(b); i++)
-		total += fmax(0, json_number_value(json_array_get(
-			json_array_get(b, i), 2)));
+	for (i = 0; i < v->nrows; i++)
+		total += fmax(0, v->rows[i].n);
 	if (total <= 0)
 		return 0;
-	job_label(j, label, sizeof(label));
-	snprintf(name, sizeof(name), "%s-%s-lat", stem, dname);
+	snprintf(name, sizeof(name), "%s-%s-lat", stem, dirs[q]);
 	snprintf(title, sizeof(title), "%s: %s latency (%s), %.0f I/Os",
-		 label, dname, !strcmp(which, "lat") ?
+		 j->label, dirs[q], !strcmp(v->which, "lat") ?
 		 "lat, submission to completion" : "clat, completion",
-		 resjson_num(h, "count"));
+		 v->count);
 	subtitle(res, j, sub, sizeof(sub));
 	if (draw_begin(c, &d, name, title, sub, "latency (µs, log scale)",
 		       "I/Os per bucket"))
@@ -491,11 +641,10 @@ static int chart_lat(struct ctx *c, const json_t *res, const json_t *j,
 	 * merged into LAT_BINS per decade of the log axis: bars that read */
 	fprintf(d.dat, "# %d bins per decade: low_us high_us count "
 		"cumulative_pct (at high_us)\n", LAT_BINS);
-	for (i = 0; i < json_array_size(b); i++) {
-		const json_t *r = json_array_get(b, i);
-		double lo = json_number_value(json_array_get(r, 0)) / 1e3;
-		double hi = (json_number_value(json_array_get(r, 1)) + 1) / 1e3;
-		double n = json_number_value(json_array_get(r, 2));
+	for (i = 0; i < v->nrows; i++) {
+		double lo = v->rows[i].lo / 1e3;
+		double hi = (v->rows[i].hi + 1) / 1e3;
+		double n = v->rows[i].n;
 		double bin = floor(log10(lo > 1e-3 ? lo : 1e-3) * LAT_BINS);
 
 		if (n <= 0)
@@ -522,15 +671,15 @@ static int chart_lat(struct ctx *c, const json_t *res, const json_t *j,
 	      "set y2label 'cumulative I/Os (%)'\n"
 	      "set style fill solid 0.5 noborder\n", d.gp);
 	for (k = 0; k < sizeof(marks) / sizeof(marks[0]); k++) {
-		double v = pct_us(h, marks[k]);
+		double m = v->mark[k];
 
-		if (v <= 0)
+		if (m <= 0)
 			continue;
 		fprintf(d.gp, "set arrow from %.3f, graph 0 to %.3f, graph 1 "
 			"nohead dashtype 2 linecolor rgb '#c00000'\n"
 			"set label 'p%s %.1f µs' at %.3f, graph %.2f %s "
 			"offset %s,0 front boxed textcolor rgb '#c00000'\n",
-			v, v, marks[k], v, v, 0.95 - 0.06 * k,
+			m, m, marks[k], m, m, 0.95 - 0.06 * k,
 			k ? "right" : "left", k ? "-0.5" : "0.5");
 	}
 	fputs("plot ", d.gp);
@@ -545,45 +694,57 @@ fail:
 	return -1;
 }
 
+/* Figure k (iops, bandwidth, p99 latency) of direction q of a sample;
+ * < 0: none (no I/O in the interval: no latency). */
+static double ival_figure(const struct ival_sample *smp, int q, size_t k)
+{
+	switch (k) {
+	case 0:
+		return ival_iops(smp, q);
+	case 1:
+		return ival_bw(smp, q);
+	}
+	if (!smp->dir[q].ios)
+		return -1;
+	return (double)hist_sparse_percentile(&smp->dir[q].lat, 99);
+}
+
 /* NAME-iops, NAME-bw, NAME-p99 from the job's intervals. */
-static int chart_time(struct ctx *c, const json_t *res, const json_t *j,
-		      const char *stem)
+static int chart_time(struct ctx *c, const struct pres *res,
+		      const struct pjob *j, const char *stem)
 {
 	static const struct {
-		const char *suffix, *what, *ylabel, *key;
+		const char *suffix, *what, *ylabel;
 		double div;
 	} m[] = {
-		{ "iops", "IOPS", "I/O operations per second", "iops", 1 },
-		{ "bw", "bandwidth", "bandwidth (MiB/s)", "bw_bytes",
-		  1048576 },
-		{ "p99", "p99 latency", "p99 latency (µs)", "lat_p99_ns",
-		  1e3 },
+		{ "iops", "IOPS", "I/O operations per second", 1 },
+		{ "bw", "bandwidth", "bandwidth (MiB/s)", 1048576 },
+		{ "p99", "p99 latency", "p99 latency (µs)", 1e3 },
 	};
-	const json_t *iv = json_object_get(j, "intervals");
+	struct ival_iter it;
+	const struct ival_sample *smp;
 	bool has[NDIRS];
-	char label[512], sub[1200];
-	size_t k, i, q, nd = 0;
+	char sub[1200];
+	size_t k, q, nd = 0;
 
-	if (!json_array_size(iv))
+	if (!j->iv || !ival_series_count(j->iv))
 		return 0;
 	for (q = 0; q < NDIRS; q++) {
-		has[q] = resjson_num(json_object_get(j, dirs[q]), "ios") > 0;
+		has[q] = j->dir[q].ios > 0;
 		nd += has[q];
 	}
 	if (!nd)
 		return 0;
-	job_label(j, label, sizeof(label));
 	subtitle(res, j, sub, sizeof(sub));
 	for (k = 0; k < sizeof(m) / sizeof(m[0]); k++) {
 		char name[700], title[700];
 		struct draw d;
 		int col = 2;
-		size_t points;
+		size_t points = 0;
 
 		snprintf(name, sizeof(name), "%s-%s", stem, m[k].suffix);
 		snprintf(title, sizeof(title), "%s: %s over time (%s "
-			 "intervals)", label, m[k].what,
-			 str(json_object_get(j, "options"), "interval"));
+			 "intervals)", j->label, m[k].what, j->interval);
 		if (draw_begin(c, &d, name, title, sub,
 			       "time since the job started (s)",
 			       m[k].ylabel)) {
@@ -595,25 +756,19 @@ static int chart_time(struct ctx *c, const json_t *res, const json_t *j,
 			if (has[q])
 				fprintf(d.dat, " %s", dirs[q]);
 		fputc('\n', d.dat);
-		for (i = 0, points = 0; i < json_array_size(iv); i++) {
-			const json_t *r = json_array_get(iv, i);
-
-			if (!json_is_object(r))
-				continue;
-			fprintf(d.dat, "%.6f", resjson_num(r, "end_ns") / 1e9);
+		it = (struct ival_iter)IVAL_ITER_INIT;
+		while ((smp = ival_iter_next(&it, j->iv))) {
+			fprintf(d.dat, "%.6f", (double)smp->end_ns / 1e9);
 			for (q = 0; q < NDIRS; q++) {
-				const json_t *x = json_object_get(r, dirs[q]);
+				double v = ival_figure(smp, (int)q, k);
 
 				if (!has[q])
 					continue;
-				/* no I/O in the interval: no latency */
-				if (m[k].div == 1e3 &&
-				    resjson_num(x, "ios") <= 0) {
+				if (v < 0) {
 					fputs(" ?", d.dat);
 					continue;
 				}
-				fprintf(d.dat, " %.10g",
-					resjson_num(x, m[k].key) / m[k].div);
+				fprintf(d.dat, " %.10g", v / m[k].div);
 				points++;
 			}
 			fputc('\n', d.dat);
@@ -702,9 +857,9 @@ static void bs_tic(char *buf, size_t len, double bs)
 
 /* sweep: op/s and CPU us per I/O against bs, one line per other sweep
  * value (the engine in jobs/kaio-vs-pthread.job). */
-static int chart_sweep(struct ctx *c, const json_t *res)
+static int chart_sweep(struct ctx *c, const struct pres *res)
 {
-	const json_t *jobs = json_object_get(res, "jobs"), *j0 = NULL;
+	const struct pjob *j0 = NULL;
 	struct sweep_pt *pt;
 	size_t n = 0, i, k, nbs = 0, nlines = 0;
 	char sub[1200], title[600], name0[512];
@@ -712,34 +867,31 @@ static int chart_sweep(struct ctx *c, const json_t *res)
 	double *bsv;
 	int ret = -1;
 
-	pt = calloc(json_array_size(jobs) + 1, sizeof(*pt));
-	bsv = calloc(json_array_size(jobs) + 1, sizeof(*bsv));
+	pt = calloc(res->njobs + 1, sizeof(*pt));
+	bsv = calloc(res->njobs + 1, sizeof(*bsv));
 	if (!pt || !bsv) {
 		free(pt);
 		free(bsv);
 		return oom(c);
 	}
-	for (i = 0; i < json_array_size(jobs); i++) {
-		const json_t *j = json_array_get(jobs, i);
-		const json_t *s = json_object_get(j, "summary");
+	for (i = 0; i < res->njobs; i++) {
+		const struct pjob *j = &res->jobs[i];
 		struct sweep_pt p = { 0 };
 
-		if (!json_is_true(json_object_get(j, "ran")) ||
-		    !sweep_line(str(j, "sweep_point"), p.line,
-				sizeof(p.line)))
+		if (!j->ran || !sweep_line(j->sweep_point, p.line,
+					   sizeof(p.line)))
 			continue;
 		if (!j0)
 			j0 = j;
-		p.bs = strtod(str(json_object_get(j, "options"), "bs"), NULL);
+		p.bs = j->bs;
 		for (k = 0; k < n; k++)
 			if (!strcmp(pt[k].line, p.line) && pt[k].bs == p.bs)
 				break;
 		if (k == n)
 			pt[n++] = p;
-		pt[k].iops += resjson_num(s, "iops");
-		pt[k].reqs += resjson_num(s, "reqs");
-		pt[k].cpu_us += resjson_num(s, "us_per_io") *
-				resjson_num(s, "reqs");
+		pt[k].iops += j->iops;
+		pt[k].reqs += j->reqs;
+		pt[k].cpu_us += j->us_per_io * j->reqs;
 	}
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < nbs && bsv[k] != pt[i].bs; k++)
@@ -752,22 +904,17 @@ static int chart_sweep(struct ctx *c, const json_t *res)
 		goto out;
 	}
 	qsort(pt, n, sizeof(*pt), pt_cmp);
-	snprintf(name0, sizeof(name0), "%s", str(j0, "name"));
+	snprintf(name0, sizeof(name0), "%s", j0->name);
 	snprintf(title, sizeof(title), "%s: op/s and CPU per I/O against "
 		 "request size (sweep)", name0);
 	{
-		const json_t *t = json_array_get(json_object_get(j0,
-							"targets"), 0);
-		const char *dev = str(json_object_get(t, "device"), "name");
+		const char *dev = j0->ntargets && j0->dev ? j0->dev : "";
 
 		snprintf(sub, sizeof(sub), "job %s, rw=%s, iodepth=%s, "
-			 "target %s%s%s%s, host %s, %s", name0,
-			 str(json_object_get(j0, "options"), "rw"),
-			 str(json_object_get(j0, "options"), "iodepth"),
-			 t ? str(t, "path") : "?", *dev ? " (" : "", dev,
-			 *dev ? ")" : "",
-			 str(json_object_get(res, "host"), "hostname"),
-			 str(res, "time"));
+			 "target %s%s%s%s, host %s, %s", name0, j0->rw,
+			 j0->iodepth, j0->ntargets ? j0->path : "?",
+			 *dev ? " (" : "", dev, *dev ? ")" : "", res->host,
+			 res->time);
 	}
 	if (draw_begin(c, &d, "sweep", title, sub,
 		       "request size (bytes, log scale)", "op/s")) {
@@ -830,20 +977,20 @@ out:
 
 /* Every chart of one result: per job its latency and time charts, then
  * the sweep. 0 or -1 (e). */
-static int result_charts(struct ctx *c, const json_t *res)
+static int result_charts(struct ctx *c, const struct pres *res)
 {
-	const json_t *jobs = json_object_get(res, "jobs");
-	size_t i, q;
+	size_t i;
+	int q;
 
-	for (i = 0; i < json_array_size(jobs); i++) {
-		const json_t *j = json_array_get(jobs, i);
+	for (i = 0; i < res->njobs; i++) {
+		const struct pjob *j = &res->jobs[i];
 		char stem[600];
 
-		if (!json_is_true(json_object_get(j, "ran")))
+		if (!j->ran)
 			continue;
 		job_stem(j, stem, 151);	/* file names fit NAME_MAX */
 		for (q = 0; q < NDIRS; q++)
-			if (chart_lat(c, res, j, stem, dirs[q]))
+			if (chart_lat(c, res, j, stem, q))
 				return -1;
 		if (chart_time(c, res, j, stem))
 			return -1;
@@ -851,51 +998,33 @@ static int result_charts(struct ctx *c, const json_t *res)
 	return chart_sweep(c, res);
 }
 
-/* res is an iorig JSON result; else e says what was expected. */
-static int check_result(const json_t *res, const char *file,
-			struct err_rec *e)
-{
-	const json_t *jobs = json_object_get(res, "jobs");
-	size_t i;
-
-	if (!json_is_object(res) ||
-	    !json_is_string(json_object_get(res, "iorig_version")) ||
-	    !json_is_array(jobs)) {
-		err_set(e, file, 0, "", "not an iorig JSON result: expected "
-			"the output of iorig --output-format=json (an object "
-			"with iorig_version and jobs)");
-		return -1;
-	}
-	for (i = 0; i < json_array_size(jobs); i++) {
-		const json_t *j = json_array_get(jobs, i);
-
-		if (!json_is_object(j) ||
-		    !json_is_string(json_object_get(j, "name"))) {
-			err_set(e, file, 0, "", "jobs[%zu] is not a job "
-				"(expected an object with a name)", i);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-int plot_result_charts(const json_t *result, struct plot_chart **charts,
+int plot_result_charts(const struct run_result *r, struct plot_chart **charts,
 		       struct err_rec *e)
 {
 	struct door_made made = DOOR_MADE_NONE;
 	struct names used = { 0 };
 	struct ctx c = { .fmt = "svg", .prefix = "", .e = e, .used = &used };
+	struct pres res = { 0 };
 	char dir[PATH_MAX];
-	int ret;
+	int ret = -1;
 
 	*charts = NULL;
-	if (check_result(result, "<result>", e))
+	if (result_collect(r, &res.rs)) {
+		err_set(e, "", 0, "", "out of memory");
 		return -1;
+	}
+	res.have_rs = true;
+	if (pres_model(r, &res.rs, &res)) {
+		err_set(e, "", 0, "", "out of memory");
+		goto out;
+	}
 	if (door_mkdtemp(&made, "iorig-plot", dir, sizeof(dir), e))
-		return -1;
+		goto out;
 	c.dir = dir;
-	ret = result_charts(&c, result);
+	ret = result_charts(&c, &res);
 	door_remove(&made);
+out:
+	pres_free(&res);
 	names_free(&used);
 	if (ret) {
 		plot_charts_free(c.out, c.n);
@@ -920,50 +1049,32 @@ void plot_charts_free(struct plot_chart *charts, int n)
 /* One result for the comparison. */
 struct cmp_in {
 	const char *label;	/* its file name without .json */
-	const json_t *res;
+	bool owned;		/* label is ours (else the path given) */
+	struct pres res;
 };
 
-static const json_t *find_job(const json_t *res, const char *label)
+static const struct pjob *find_job(const struct pres *res, const char *label)
 {
-	const json_t *jobs = json_object_get(res, "jobs");
 	size_t i;
 
-	for (i = 0; i < json_array_size(jobs); i++) {
-		const json_t *j = json_array_get(jobs, i);
-		char l[512];
-
-		job_label(j, l, sizeof(l));
-		if (json_is_true(json_object_get(j, "ran")) &&
-		    !strcmp(l, label))
-			return j;
-	}
+	for (i = 0; i < res->njobs; i++)
+		if (res->jobs[i].ran && !strcmp(res->jobs[i].label, label))
+			return &res->jobs[i];
 	return NULL;
 }
 
 /* A direction's figure: iops, MiB/s or p99 (us); < 0 when it has none. */
-static double cmp_value(const json_t *j, const char *dname, int metric)
+static double cmp_value(const struct pjob *j, int q, int metric)
 {
-	const json_t *d = json_object_get(j, dname), *h;
-	const char *which;
-	double v;
+	const struct pdir *d = j ? &j->dir[q] : NULL;
 
-	if (!j || resjson_num(d, "ios") <= 0)
+	if (!d || d->ios <= 0)
 		return -1;
 	if (metric == 0)
-		return resjson_num(d, "iops");
+		return d->iops;
 	if (metric == 1)
-		return resjson_num(d, "bw_bytes") / 1048576;
-	/* the reported p99 (lat's with lat_percentiles=1, else clat's, as
-	 * the summary's lat_p99_ns), else from the buckets */
-	h = json_object_get(d, "lat_ns");
-	if (!json_is_number(json_object_get(json_object_get(h,
-				"percentiles"), "99")))
-		h = json_object_get(d, "clat_ns");
-	if (!json_is_number(json_object_get(json_object_get(h,
-				"percentiles"), "99")))
-		h = dir_hist(d, &which);
-	v = h ? pct_us(h, "99") : -1;
-	return v;
+		return d->bw / 1048576;
+	return d->p99;
 }
 
 /*
@@ -985,15 +1096,13 @@ static int chart_compare(struct ctx *c, const struct cmp_in *in, size_t n,
 
 	/* the union of the jobs, in order of first appearance */
 	for (r = 0; r < n; r++) {
-		const json_t *jobs = json_object_get(in[r].res, "jobs");
+		for (i = 0; i < in[r].res.njobs; i++) {
+			const struct pjob *j = &in[r].res.jobs[i];
+			const char *l = j->label;
+			char **p;
 
-		for (i = 0; i < json_array_size(jobs); i++) {
-			const json_t *j = json_array_get(jobs, i);
-			char l[512], **p;
-
-			if (!json_is_true(json_object_get(j, "ran")))
+			if (!j->ran)
 				continue;
-			job_label(j, l, sizeof(l));
 			for (k = 0; k < nl && strcmp(labels[k], l); k++)
 				;
 			if (k < nl)
@@ -1018,8 +1127,8 @@ static int chart_compare(struct ctx *c, const struct cmp_in *in, size_t n,
 
 			for (k = 0; k < nl && !any; k++)
 				for (r = 0; r < n && !any; r++)
-					any = cmp_value(find_job(in[r].res,
-						labels[k]), dirs[q], metric)
+					any = cmp_value(find_job(&in[r].res,
+						labels[k]), (int)q, metric)
 						>= 0;
 			if (!any)
 				continue;
@@ -1032,8 +1141,7 @@ static int chart_compare(struct ctx *c, const struct cmp_in *in, size_t n,
 				 base ? "baseline " : "",
 				 base ? in[0].label : "",
 				 base ? " (dashed)" : "",
-				 str(json_object_get(in[base].res, "host"),
-				     "hostname"));
+				 in[base].res.host);
 			if (draw_begin(c, &d, name, title, sub, "job",
 				       munit[metric])) {
 				draw_free(&d);
@@ -1054,7 +1162,7 @@ static int chart_compare(struct ctx *c, const struct cmp_in *in, size_t n,
 				fputc('"', d.dat);
 				for (r = 0; r < n; r++) {
 					double v = cmp_value(find_job(
-						in[r].res, labels[k]), dirs[q],
+						&in[r].res, labels[k]), (int)q,
 						metric);
 
 					if (v < 0)
@@ -1423,95 +1531,116 @@ static void plot_fail(const struct err_rec *e)
 	fprintf(stderr, "iorig plot: %s\n", buf);
 }
 
-/* a fio latency object (clat_ns...) in iorig's shape: count,
- * percentiles keyed as iorig keys them ("99.9"), buckets [v, v, n] from
- * json+'s bins (fio keeps one value per bin) sorted by value. */
-static json_t *fio_hist(const json_t *f)
+/* ---- fio's JSON results ---- */
+
+static const char *fstr(const json_t *o, const char *key)
 {
-	json_t *h = json_object(), *pc = json_object(), *b = json_array();
-	const json_t *bins = json_object_get(f, "bins"), *v;
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "";
+}
+
+static double fnum(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : 0.0;
+}
+
+/* A fio latency object (clat_ns...): json+'s bins ([v, v] rows, fio
+ * keeps one value per bin) sorted by value, its percentiles as fio gives
+ * them, else the bins'. 0 or -1 (no memory). */
+static int fio_dir(const json_t *fd, struct pdir *v)
+{
+	static const double pk[3] = { 50, 99, 99.9 };
+	const json_t *f = json_object_get(fd, "clat_ns");
+	const json_t *bins = json_object_get(f, "bins"), *x;
+	const json_t *pct = json_object_get(f, "percentile");
 	const char *k;
 	double *vals;
 	size_t n = 0, i;
+	char key[64];
 
-	json_object_foreach((json_t *)json_object_get(f, "percentile"), k, v) {
-		char key[32];
-
-		snprintf(key, sizeof(key), "%g", strtod(k, NULL));
-		if (json_is_number(v))
-			json_object_set_new(pc, key, json_real(
-				json_number_value(v)));
-	}
+	v->ios = fnum(fd, "total_ios");
+	v->iops = fnum(fd, "iops");
+	v->bw = fnum(fd, "bw_bytes");
+	v->count = fnum(f, "N");
 	vals = calloc(json_object_size(bins) + 1, sizeof(*vals));
-	if (vals) {
-		json_object_foreach((json_t *)bins, k, v)
-			vals[n++] = strtod(k, NULL);
-		qsort(vals, n, sizeof(*vals), dbl_cmp);
-		for (i = 0; i < n; i++) {
-			char key[64];
-
-			snprintf(key, sizeof(key), "%.0f", vals[i]);
-			json_array_append_new(b, json_pack("[f, f, f]",
-				vals[i], vals[i], resjson_num(bins, key)));
-		}
+	v->rows = calloc(json_object_size(bins) + 1, sizeof(*v->rows));
+	if (!vals || !v->rows) {
 		free(vals);
+		return -1;
 	}
-	json_object_set_new(h, "count", json_real(resjson_num(f, "N")));
-	json_object_set_new(h, "percentiles", pc);
-	json_object_set_new(h, "buckets", b);
-	return h;
+	json_object_foreach((json_t *)bins, k, x)
+		vals[n++] = strtod(k, NULL);
+	qsort(vals, n, sizeof(*vals), dbl_cmp);
+	for (i = 0; i < n; i++) {
+		snprintf(key, sizeof(key), "%.0f", vals[i]);
+		v->rows[i].lo = v->rows[i].hi = vals[i];
+		v->rows[i].n = fnum(bins, key);
+	}
+	v->nrows = n;
+	free(vals);
+	v->which = v->count > 0 && n ? "clat" : NULL;
+	for (i = 0; i < 3; i++) {
+		snprintf(key, sizeof(key), "%f", pk[i]);
+		x = json_object_get(pct, key);
+		v->mark[i] = !v->which ? -1 : json_is_number(x) ?
+			     json_number_value(x) / 1e3 : rows_pct(v, pk[i]);
+	}
+	x = json_object_get(pct, "99.000000");
+	v->p99 = json_is_number(x) ? json_number_value(x) / 1e3 :
+		 v->which ? rows_pct(v, 99) : -1;
+	return 0;
 }
 
 /*
- * A fio JSON result (--output-format=json or json+) as an iorig one, as
- * far as the charts read it: per job its name, engine, file, and per
- * direction I/Os, IOPS, bandwidth and clat (buckets from json+'s bins).
+ * A fio JSON result (--output-format=json or json+) as far as the charts
+ * read it: per job its name, engine, file, and per direction I/Os, IOPS,
+ * bandwidth and clat. 0 or -1 (no memory).
  */
-static json_t *from_fio(const json_t *f)
+static int pres_fio(struct pres *p)
 {
-	const json_t *jobs = json_object_get(f, "jobs");
-	const json_t *glob = json_object_get(f, "global options");
-	json_t *r = json_pack("{s:s, s:s, s:{s:s}, s:[]}", "iorig_version",
-			      str(f, "fio version"), "time", str(f, "time"),
-			      "host", "hostname", "", "jobs");
-	size_t i, q;
+	const json_t *jobs = json_object_get(p->fio, "jobs");
+	const json_t *glob = json_object_get(p->fio, "global options");
+	size_t i;
+	int q;
 
-	if (!r)
-		return NULL;
+	p->host = "";
+	p->time = fstr(p->fio, "time");
+	p->jobs = calloc(json_array_size(jobs) + 1, sizeof(*p->jobs));
+	if (!p->jobs)
+		return -1;
 	for (i = 0; i < json_array_size(jobs); i++) {
 		const json_t *fj = json_array_get(jobs, i);
 		const json_t *o = json_object_get(fj, "job options");
-		const char *eng = *str(o, "ioengine") ? str(o, "ioengine") :
-			*str(glob, "ioengine") ? str(glob, "ioengine") : "psync";
-		const char *file = *str(o, "filename") ? str(o, "filename") :
-			str(glob, "filename");
-		json_t *j = json_pack("{s:s, s:n, s:i, s:i, s:b, s:{s:s}, "
-				      "s:[{s:s}]}", "name", str(fj, "jobname"),
-				      "sweep_point", "clone", 0, "njobs", 1,
-				      "ran", 1, "options", "ioengine", eng,
-				      "targets", "path", *file ? file : "?");
+		const char *eng = *fstr(o, "ioengine") ? fstr(o, "ioengine") :
+			*fstr(glob, "ioengine") ? fstr(glob, "ioengine") :
+			"psync";
+		const char *file = *fstr(o, "filename") ? fstr(o, "filename") :
+			fstr(glob, "filename");
+		struct pjob *j = &p->jobs[p->njobs++];
 
-		if (!j)
-			continue;
-		for (q = 0; q < NDIRS; q++) {
-			const json_t *fd = json_object_get(fj, dirs[q]);
-
-			json_object_set_new(j, dirs[q], json_pack(
-				"{s:f, s:f, s:f, s:o, s:{s:i}}", "ios",
-				resjson_num(fd, "total_ios"),
-				"iops", resjson_num(fd, "iops"),
-				"bw_bytes", resjson_num(fd, "bw_bytes"),
-				"clat_ns",
-				fio_hist(json_object_get(fd, "clat_ns")),
-				"lat_ns", "count", 0));
-		}
-		json_array_append_new(json_object_get(r, "jobs"), j);
+		j->name = fstr(fj, "jobname");
+		j->sweep_point = "";
+		snprintf(j->label, sizeof(j->label), "%s", j->name);
+		j->ran = true;
+		snprintf(j->engine, sizeof(j->engine), "%s", eng);
+		j->path = *file ? file : "?";
+		j->dev = "";
+		j->ntargets = 1;
+		for (q = 0; q < NDIRS; q++)
+			if (fio_dir(json_object_get(fj, dirs[q]), &j->dir[q]))
+				return -1;
 	}
-	return r;
+	return 0;
 }
 
-static json_t *load_result(const char *path, struct err_rec *e)
+/* An iorig result read back into the model, or a fio JSON result: 0, or
+ * -1 with e. */
+static int load_result(const char *path, struct pres *p, struct err_rec *e)
 {
+	int ret;
 	json_error_t je;
 	json_t *r = json_load_file(path, JSON_DECODE_ANY, &je);
 
@@ -1519,23 +1648,25 @@ static json_t *load_result(const char *path, struct err_rec *e)
 		err_set(e, path, je.line > 0 ? je.line : 0, "",
 			"%s: expected an iorig JSON result "
 			"(--output-format=json)", je.text);
-		return NULL;
+		return -1;
 	}
 	if (json_is_string(json_object_get(r, "fio version"))) {
-		json_t *f = r;
-
-		r = from_fio(f);
-		json_decref(f);
-		if (!r) {
+		p->fio = r;
+		if (pres_fio(p)) {
 			err_set(e, path, 0, "", "out of memory");
-			return NULL;
+			return -1;
 		}
+		return 0;
 	}
-	if (check_result(r, path, e)) {
-		json_decref(r);
-		return NULL;
+	ret = result_read_json(&p->doc, r, path, 0, e);
+	json_decref(r);
+	if (ret)
+		return -1;
+	if (pres_model(&p->doc.r, &p->doc.set, p)) {
+		err_set(e, path, 0, "", "out of memory");
+		return -1;
 	}
-	return r;
+	return 0;
 }
 
 int plot_main(int argc, char **argv)
@@ -1611,11 +1742,10 @@ int plot_main(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		const char *path = in[i].label;
 
-		in[i].res = load_result(path, e);
-		in[i].label = NULL;
-		if (!in[i].res)
+		if (load_result(path, &in[i].res, e))
 			goto fail;
 		in[i].label = file_label(path);
+		in[i].owned = in[i].label != NULL;
 		if (!in[i].label) {
 			err_set(e, path, 0, "", "out of memory");
 			code = 1;
@@ -1636,7 +1766,7 @@ int plot_main(int argc, char **argv)
 			name_part(prefix, 61, in[i].label);
 			strcat(prefix, "-");
 		}
-		if (result_charts(&c, in[i].res))
+		if (result_charts(&c, &in[i].res))
 			code = 1;
 	}
 	for (i = 0; i < nlogs && !code; i++) {
@@ -1665,8 +1795,9 @@ fail:
 	plot_fail(e);
 out:
 	for (i = 0; i < n; i++) {
-		json_decref((json_t *)in[i].res);
-		free((char *)(in[i].res ? in[i].label : NULL));
+		pres_free(&in[i].res);
+		if (in[i].owned)
+			free((char *)in[i].label);
 	}
 	for (i = 0; i < nlogs; i++)
 		logdat_free(&logs[i]);

@@ -10,6 +10,8 @@
  * array counts as nothing having run; with no ran array, as all having run.
  */
 #include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -235,6 +237,35 @@ static int runs_fold_all(const struct run_result *r, const size_t *map,
 }
 
 /*
+ * The phase (wait group) of u from r->phases: for a repeated unit, the
+ * wait groups of all its runs (those after its first), added up.
+ */
+static void unit_phase(const struct run_result *r, struct result_unit *u)
+{
+	unsigned k, wg, nruns = u->nruns ? u->nruns : 1;
+	const struct sys_cpu *s;
+	struct phase_cpu *ph = &u->phase;
+
+	memset(ph, 0, sizeof(*ph));
+	for (k = 0; r->phases && u->job && k < nruns; k++) {
+		wg = u->job->wait_group + k;
+		if (wg >= r->nphases)
+			break;
+		cpu_add(&ph->proc, &r->phases[wg].proc);
+		s = &r->phases[wg].sys;
+		ph->sys.user += s->user;
+		ph->sys.system += s->system;
+		ph->sys.irq += s->irq;
+		ph->sys.softirq += s->softirq;
+		ph->sys.idle += s->idle;
+		ph->sys.steal += s->steal;
+		ph->wall_ns += r->phases[wg].wall_ns;
+		ph->ios += r->phases[wg].ios;
+	}
+	u->nphases = k;
+}
+
+/*
  * result_units, and the unit of each plan job in *map (NULL: not wanted;
  * else the caller frees it).
  */
@@ -285,6 +316,8 @@ static int units_build(const struct run_result *r, struct result_unit **units,
 		x->hidden = false;
 		acc_add(&x->stats, r, i);
 	}
+	for (i = 0; i < (size_t)n; i++)
+		unit_phase(r, &u[i]);
 	if (runs_fold_all(r, unit_of, &u[0].stats, sizeof(*u), (size_t)n)) {
 		for (i = 0; i < (size_t)n; i++)
 			ival_series_put(u[i].stats.intervals);
@@ -340,6 +373,29 @@ int result_groups(const struct run_result *r, struct job_stats **groups)
 	return (int)ng;
 }
 
+/* s's group_njobs and group_first, from the plan: 0 or -ENOMEM. */
+static int groups_jobs(const struct run_result *r, struct result_set *s)
+{
+	size_t i;
+	unsigned id;
+
+	if (!s->ngroups)
+		return 0;
+	s->group_njobs = calloc((size_t)s->ngroups, sizeof(*s->group_njobs));
+	s->group_first = calloc((size_t)s->ngroups, sizeof(*s->group_first));
+	if (!s->group_njobs || !s->group_first)
+		return -ENOMEM;
+	for (i = 0; i < plan_njobs(r); i++) {
+		id = r->plan->jobs[i].group;
+		if (id >= (unsigned)s->ngroups || !r->plan->jobs[i].stats)
+			continue;
+		if (!s->group_first[id])
+			s->group_first[id] = &r->plan->jobs[i];
+		s->group_njobs[id]++;
+	}
+	return 0;
+}
+
 int result_collect(const struct run_result *r, struct result_set *s)
 {
 	if (r->set) {
@@ -352,9 +408,11 @@ int result_collect(const struct run_result *r, struct result_set *s)
 	if (s->nunits < 0)
 		return s->nunits;
 	s->ngroups = result_groups(r, &s->groups);
-	if (s->ngroups < 0) {
-		int ret = s->ngroups;
+	if (s->ngroups < 0 || groups_jobs(r, s)) {
+		int ret = s->ngroups < 0 ? s->ngroups : -ENOMEM;
 
+		if (s->ngroups < 0)
+			s->ngroups = 0;
 		result_set_free(s);
 		return ret;
 	}
@@ -376,6 +434,8 @@ void result_set_free(struct result_set *s)
 	free(s->units);
 	free(s->groups);
 	free(s->unit_of);
+	free(s->group_njobs);
+	free(s->group_first);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -424,32 +484,15 @@ void result_unit_run(const struct run_result *r, const struct result_set *s,
 	}
 	if (!out->job)
 		out->job = s->units[unit].job;
+	unit_phase(r, out);
 }
 
 unsigned result_unit_phase(const struct run_result *r,
 			   const struct result_unit *u, struct phase_cpu *ph)
 {
-	unsigned k, wg, nruns = u->nruns ? u->nruns : 1;
-	const struct sys_cpu *s;
-
-	memset(ph, 0, sizeof(*ph));
-	/* A repeated unit's runs are the wait groups after its first. */
-	for (k = 0; r->phases && k < nruns; k++) {
-		wg = u->job->wait_group + k;
-		if (wg >= r->nphases)
-			break;
-		cpu_add(&ph->proc, &r->phases[wg].proc);
-		s = &r->phases[wg].sys;
-		ph->sys.user += s->user;
-		ph->sys.system += s->system;
-		ph->sys.irq += s->irq;
-		ph->sys.softirq += s->softirq;
-		ph->sys.idle += s->idle;
-		ph->sys.steal += s->steal;
-		ph->wall_ns += r->phases[wg].wall_ns;
-		ph->ios += r->phases[wg].ios;
-	}
-	return k;
+	(void)r;
+	*ph = u->phase;
+	return u->nphases;
 }
 
 void result_row(const struct run_result *r, const struct result_unit *u,
@@ -476,7 +519,10 @@ void result_row(const struct run_result *r, const struct result_unit *u,
 						  row->stime_ns) / 1000 /
 					 (double)ph.ios;
 	}
-	if (st->runtime_ns) {
+	if (st->agg) {
+		row->iops = st->agg_iops;
+		row->bw_bytes = st->agg_bw;
+	} else if (st->runtime_ns) {
 		row->iops = (double)row->ios * 1e9 / (double)st->runtime_ns;
 		row->bw_bytes = (double)row->bytes * 1e9 /
 				(double)st->runtime_ns;
@@ -557,4 +603,111 @@ double result_metric(const struct metric *m, const struct job_stats *s,
 		return (double)s->verify.mismatches;
 	}
 	return 0;
+}
+
+void result_error_text(const struct job_stats *s, char *buf, size_t len)
+{
+	int e = s->err < 0 ? -s->err : s->err;
+
+	/* err_msg may already end with the reason: not twice. */
+	if (s->err_msg[0] && strstr(s->err_msg, strerror(e)))
+		snprintf(buf, len, "%s", s->err_msg);
+	else
+		snprintf(buf, len, "%s%s%s", s->err_msg,
+			 s->err_msg[0] ? ": " : "", strerror(e));
+}
+
+const char *result_signal_name(int signo, char *buf, size_t len)
+{
+	const char *a = sigabbrev_np(signo);
+
+	if (a)
+		snprintf(buf, len, "SIG%s", a);
+	else
+		snprintf(buf, len, "%d", signo);
+	return buf;
+}
+
+void result_time_iso(time_t t, char *buf, size_t len)
+{
+	struct tm tm;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	if (gmtime_r(&t, &tm))
+		strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+bool result_shows_pct(const struct job *j, int h, double p)
+{
+	const bool on[] = { j->slat_percentiles, j->clat_percentiles,
+			    j->lat_percentiles };
+	unsigned i;
+
+	if (h < MH_SLAT || h > MH_LAT || !on[h])
+		return false;
+	for (i = 0; i < j->npercentiles && i < JOB_MAX_PERCENTILES; i++)
+		if (j->percentile_list[i] == p)
+			return true;
+	return false;
+}
+
+void cluster_info_free(struct cluster_info *info)
+{
+	unsigned i, k;
+	int d;
+
+	if (!info)
+		return;
+	for (i = 0; info->members && i < info->nmembers; i++) {
+		struct cluster_member_info *m = &info->members[i];
+
+		for (k = 0; m->jobs && k < info->njobs; k++) {
+			ival_series_put(m->jobs[k].u.stats.intervals);
+			steady_free(m->jobs[k].u.stats.steady);
+		}
+		free(m->jobs);
+		free(m->label);
+		free(m->host);
+	}
+	for (k = 0; info->jobs && k < info->njobs; k++)
+		for (d = 0; d < DDIR_NR; d++) {
+			free(info->jobs[k].dir[d].rows);
+			free(info->jobs[k].dir[d].hosts);
+		}
+	for (i = 0; info->hosts && i < info->nhosts; i++)
+		free(info->hosts[i]);
+	free(info->hosts);
+	free(info->members);
+	free(info->jobs);
+	free(info);
+}
+
+double result_as_printed(double v)
+{
+	char buf[40];
+
+	if (!isfinite(v))
+		return 0.0;
+	snprintf(buf, sizeof(buf), "%.12g", v);
+	return strtod(buf, NULL);
+}
+
+/* Options a rank may set for itself (its targets, its seed, its CPUs):
+ * every other option must be the same in every member. */
+static const char *const per_member_opts[] = {
+	"filename", "directory", "filename_format", "size", "filesize",
+	"offset", "io_size", "number_ios", "description", "randseed",
+	"cpus_allowed", "cpumask", "sqthread_poll_cpu", NULL,
+};
+
+bool cluster_option_per_member(const char *name)
+{
+	const char *const *l;
+
+	for (l = per_member_opts; *l; l++)
+		if (!strcmp(*l, name))
+			return true;
+	return false;
 }

@@ -73,6 +73,14 @@ void stats_dir_merge(struct dir_stats *dst, const struct dir_stats *src)
 	hist_merge(&dst->lat, &src->lat);
 	smp_merge(&dst->bw_smp, &src->bw_smp);
 	smp_merge(&dst->iops_smp, &src->iops_smp);
+	/* a cluster's directions into its mixed one (stats_mixed) */
+	if (src->agg) {
+		dst->agg_met = dst->agg ? dst->agg_met && src->agg_met :
+			       src->agg_met;
+		dst->agg = true;
+		dst->agg_iops += src->agg_iops;
+		dst->agg_bw += src->agg_bw;
+	}
 }
 
 void smp_add(struct smp_stat *s, double v)
@@ -208,6 +216,8 @@ void stats_merge(struct job_stats *dst, const struct job_stats *src)
 
 double stats_iops(const struct dir_stats *d, uint64_t runtime_ns)
 {
+	if (d->agg)
+		return d->agg_iops;
 	if (!runtime_ns)
 		return 0.0;
 	return (double)d->ios * 1e9 / (double)runtime_ns;
@@ -215,6 +225,8 @@ double stats_iops(const struct dir_stats *d, uint64_t runtime_ns)
 
 double stats_bw(const struct dir_stats *d, uint64_t runtime_ns)
 {
+	if (d->agg)
+		return d->agg_bw;
 	if (!runtime_ns)
 		return 0.0;
 	return (double)d->bytes * 1e9 / (double)runtime_ns;
@@ -262,6 +274,8 @@ double stats_cpu_us_per_io(const struct job_stats *s)
 
 bool stats_rate_met(const struct dir_stats *d, uint64_t runtime_ns)
 {
+	if (d->agg)
+		return d->rate_bps > 0 && d->agg_met;
 	return d->rate_bps > 0 &&
 	       (double)d->lag_ns <= STATS_RATE_LAG * (double)runtime_ns;
 }

@@ -26,6 +26,7 @@
 #include "err.h"
 #include "jobfile.h"
 #include "peers.h"
+#include "result.h"
 
 #define HOST_MAX	256
 #define MSG_MAX		1024
@@ -115,41 +116,42 @@ static void skews(const double *t, unsigned ng, int n, double *skew)
 	}
 }
 
-/* Rank 0: merge and write; the exit code of the cluster's figures. */
+/* Rank 0: each rank's result read back and folded in turn, then the
+ * cluster report written; the exit code of the cluster's figures. */
 static int cluster_report(char *texts, const int *lens, const int *displs,
 			  const char *hosts, const double *skew, int n,
 			  const char *formats, FILE *out,
 			  char *const *checks, size_t nchecks)
 {
-	struct cluster_member *m = calloc(n, sizeof(*m));
-	char (*labels)[HOST_MAX + 32] = calloc(n, sizeof(*labels));
-	struct err_rec e = { 0 };
-	char buf[sizeof(e.msg) + 512];
-	json_error_t je;
-	json_t *c = NULL;
-	int r, code = 1;
+	struct cluster *cl = cluster_new();
+	char label[HOST_MAX + 32];
+	struct err_rec *e = calloc(1, sizeof(*e));
+	char *buf = malloc(ERR_TEXT_MAX + 512);
+	struct result_doc d;
+	int r, code = 1, ret;
 
-	if (!m || !labels) {
+	if (!cl || !e || !buf) {
 		fprintf(stderr, "iorig: the cluster report: out of memory\n");
 		goto out;
 	}
 	for (r = 0; r < n; r++) {
-		snprintf(labels[r], sizeof(labels[r]), "rank %d (%s)", r,
+		snprintf(label, sizeof(label), "rank %d (%s)", r,
 			 hosts + (size_t)r * HOST_MAX);
-		m[r] = (struct cluster_member){
-			.label = labels[r], .host = hosts + (size_t)r * HOST_MAX,
-			.rank = r, .start_skew_ns = skew[r],
-			.result = json_loadb(texts + displs[r], lens[r], 0, &je),
-		};
-		if (!m[r].result) {
-			fprintf(stderr, "iorig: %s: its JSON result: %s\n",
-				labels[r], je.text);
+		ret = result_read(&d, texts + displs[r], (size_t)lens[r],
+				  label, RESULT_READ_STRICT, e);
+		if (ret) {
+			err_format(e, buf, ERR_TEXT_MAX + 512);
+			fprintf(stderr, "iorig: %s\n", buf);
 			goto out;
 		}
+		if (cluster_add(cl, &d, label, hosts + (size_t)r * HOST_MAX,
+				r, skew[r], e))
+			goto fail;
 	}
-	c = cluster_merge(m, n, &e);
-	if (c && cluster_write(c, formats, out, &e) == 0) {
-		code = nchecks ? cluster_checks(c, checks, nchecks, out, &e) : 0;
+	if (!cluster_finish(cl, e) &&
+	    cluster_write(cluster_result(cl), formats, out, e) == 0) {
+		code = nchecks ? cluster_checks(cluster_result(cl), checks,
+						nchecks, out, e) : 0;
 		if (code < 0)
 			code = 2;
 		else if (fflush(out) || ferror(out))
@@ -159,14 +161,12 @@ static int cluster_report(char *texts, const int *lens, const int *displs,
 		goto out;
 	}
 fail:
-	err_format(&e, buf, sizeof(buf));
+	err_format(e, buf, ERR_TEXT_MAX + 512);
 	fprintf(stderr, "iorig: the cluster report: %s\n", buf);
 out:
-	for (r = 0; m && r < n; r++)
-		json_decref(m[r].result);
-	json_decref(c);
-	free(m);
-	free(labels);
+	cluster_free(cl);
+	free(buf);
+	free(e);
 	return code;
 }
 

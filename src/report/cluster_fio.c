@@ -1,29 +1,23 @@
 // SPDX-License-Identifier: MIT
 /*
- * The cluster result in fio's client-mode layout (what
+ * A merged result (r->cluster) in fio's client-mode layout (what
  * `fio --client=A --client=B --output-format=json` writes): one
  * "client_stats" entry per member and job, with the member's "hostname",
  * then one "All clients" entry per job with the merged figures; fio's
  * units (runtime and job_runtime in ms, bw in KiB/s), fio's latency and
- * depth maps (fio_int.h), percentiles keyed "99.000000".
+ * depth maps (fio_int.h), percentiles keyed "99.000000". json+: the
+ * members' latencies with their bins too, as fio's client gives them.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cluster.h"
-#include "ddir.h"
 #include "fio_int.h"
-#include "hist.h"
-#include "jsonw.h"
-#include "resjson.h"
-#include "stats.h"
+#include "options.h"
+#include "report.h"
 
 static const char *const dir_key[DDIR_NR] = DDIR_NAMES;
-
-#define U64(o, k)	resjson_u64(json_object_get(o, k))
-#define NUM(o, k)	resjson_num(o, k)
 
 /* A real as a count, held in [0, 2^63) (hostile input included). */
 static uint64_t whole(double v)
@@ -32,170 +26,150 @@ static uint64_t whole(double v)
 }
 
 /*
- * pct: with the "percentile" map, as fio 3.33's client writes it in a
- * member's entry for the latencies its job asked percentiles of, and
- * never in "All clients".
+ * pct: with the "percentile" map (and json+'s bins), as fio 3.33's client
+ * writes it in a member's entry for the latencies its job asked
+ * percentiles of, and never in "All clients".
  */
-static json_t *fio_hist(struct jw *c, const json_t *h, bool pct)
+static json_t *fio_hist(struct jw *c, const struct hist *h,
+			const struct job *j, bool pct, bool plus)
 {
-	json_t *o = json_object(), *p, *v;
-	const char *k;
-	char key[32];
+	json_t *o = json_object(), *p;
+	bool empty = !h->count;
+	char key[48];
+	unsigned i;
 
-	jw_put(c, o, "min", jw_u64(U64(h, "min")));
-	jw_put(c, o, "max", jw_u64(U64(h, "max")));
-	jw_put(c, o, "mean", jw_real(NUM(h, "mean")));
-	jw_put(c, o, "stddev", jw_real(NUM(h, "stddev")));
-	jw_put(c, o, "N", jw_u64(U64(h, "count")));
-	if (!pct || !json_object_size(json_object_get(h, "percentiles")))
+	jw_put(c, o, "min", jw_u64(empty ? 0 : h->min));
+	jw_put(c, o, "max", jw_u64(empty ? 0 : h->max));
+	jw_put(c, o, "mean", jw_real(empty ? 0.0 : hist_mean(h)));
+	jw_put(c, o, "stddev", jw_real(empty ? 0.0 : hist_stddev(h)));
+	jw_put(c, o, "N", jw_u64(h->count));
+	if (!pct || empty || !j || !j->npercentiles)
 		return o;
 	p = json_object();
-	json_object_foreach((json_t *)json_object_get(h, "percentiles"), k, v) {
-		snprintf(key, sizeof(key), "%f", atof(k));
-		jw_put(c, p, key, jw_u64(resjson_u64(v)));
+	for (i = 0; p && i < j->npercentiles && i < JOB_MAX_PERCENTILES; i++) {
+		snprintf(key, sizeof(key), "%f", j->percentile_list[i]);
+		jw_put(c, p, key,
+		       jw_u64(hist_percentile(h, j->percentile_list[i])));
 	}
 	jw_put(c, o, "percentile", p);
+	if (plus)
+		jw_put(c, o, "bins", fio_bins(c, h));
 	return o;
 }
 
 /* The bw_avg_time / iops_avg_time samples as fio gives them (bw in
  * KiB/s, bw_agg the samples' mean in per cent of the bandwidth). */
-static void put_samples(struct jw *c, json_t *o, const json_t *x)
+static void put_samples(struct jw *c, json_t *o, const struct dir_stats *x,
+			double bw)
 {
-	const json_t *b = json_object_get(x, "bw_samples");
-	const json_t *i = json_object_get(x, "iops_samples");
-	double bw = NUM(x, "bw_bytes");
+	const struct smp_stat *b = &x->bw_smp, *i = &x->iops_smp;
 
-	jw_put(c, o, "bw_min", jw_u64(whole(floor(NUM(b, "min") / 1024))));
-	jw_put(c, o, "bw_max", jw_u64(whole(floor(NUM(b, "max") / 1024))));
-	jw_put(c, o, "bw_agg", jw_real(U64(b, "count") && bw > 0 ?
-				       100.0 * NUM(b, "mean") / bw : 0.0));
-	jw_put(c, o, "bw_mean", jw_real(NUM(b, "mean") / 1024));
-	jw_put(c, o, "bw_dev", jw_real(NUM(b, "stddev") / 1024));
-	jw_put(c, o, "bw_samples", jw_u64(U64(b, "count")));
-	jw_put(c, o, "iops_min", jw_u64(whole(floor(NUM(i, "min")))));
-	jw_put(c, o, "iops_max", jw_u64(whole(floor(NUM(i, "max")))));
-	jw_put(c, o, "iops_mean", jw_real(NUM(i, "mean")));
-	jw_put(c, o, "iops_stddev", jw_real(NUM(i, "stddev")));
-	jw_put(c, o, "iops_samples", jw_u64(U64(i, "count")));
+	jw_put(c, o, "bw_min", jw_u64(whole(floor(b->min / 1024))));
+	jw_put(c, o, "bw_max", jw_u64(whole(floor(b->max / 1024))));
+	jw_put(c, o, "bw_agg", jw_real(b->n && bw > 0 ?
+				       100.0 * b->mean / bw : 0.0));
+	jw_put(c, o, "bw_mean", jw_real(b->mean / 1024));
+	jw_put(c, o, "bw_dev", jw_real(smp_stddev(b) / 1024));
+	jw_put(c, o, "bw_samples", jw_u64(b->n));
+	jw_put(c, o, "iops_min", jw_u64(whole(floor(i->min))));
+	jw_put(c, o, "iops_max", jw_u64(whole(floor(i->max))));
+	jw_put(c, o, "iops_mean", jw_real(i->mean));
+	jw_put(c, o, "iops_stddev", jw_real(smp_stddev(i)));
+	jw_put(c, o, "iops_samples", jw_u64(i->n));
 }
 
-/* The job's option k (unit u's "options") is on: "1" or a value. */
-static bool opt_on(const json_t *u, const char *k)
+/* Direction d of s; j: whose percentiles a member's entry shows (NULL:
+ * none, "All clients"). */
+static json_t *fio_dir(struct jw *c, const struct job_stats *s, int d,
+		       const struct job *j, bool plus)
 {
-	const char *v = json_string_value(json_object_get(
-		json_object_get(u, "options"), k));
-
-	return v && strcmp(v, "0") && strcmp(v, "false");
-}
-
-/* x: an iorig direction; u: the unit whose percentiles a member's entry
- * shows (NULL: none, "All clients"). */
-static json_t *fio_dir(struct jw *c, const json_t *x, const json_t *u)
-{
+	const struct dir_stats *x = &s->dir[d];
+	bool meas = s->nmeasured || !s->nclones;
+	/* the rate as the member's document gave it */
+	double bw = meas ? result_as_printed(stats_bw(x, s->runtime_ns)) : 0;
+	uint64_t rt = x->ios ? s->runtime_ns : 0;
 	json_t *y = json_object();
-	double bw = NUM(x, "bw_bytes");
-	uint64_t rt = U64(x, "ios") ? U64(x, "runtime_ns") : 0;
 
-	jw_put(c, y, "io_bytes", jw_u64(U64(x, "io_bytes")));
-	jw_put(c, y, "io_kbytes", jw_u64(U64(x, "io_bytes") >> 10));
+	jw_put(c, y, "io_bytes", jw_u64(x->bytes));
+	jw_put(c, y, "io_kbytes", jw_u64(x->bytes >> 10));
 	jw_put(c, y, "bw_bytes", jw_u64(whole(bw)));
 	jw_put(c, y, "bw", jw_u64(whole(bw) / 1024));
-	jw_put(c, y, "iops", jw_real(NUM(x, "iops")));
+	jw_put(c, y, "iops", jw_real(meas ? stats_iops(x, s->runtime_ns) :
+				     0.0));
 	jw_put(c, y, "runtime", jw_u64(rt / 1000000));
-	jw_put(c, y, "total_ios", jw_u64(U64(x, "ios")));
-	jw_put(c, y, "short_ios", jw_u64(U64(x, "short_ios")));
+	jw_put(c, y, "total_ios", jw_u64(x->ios));
+	jw_put(c, y, "short_ios", jw_u64(x->short_ios));
 	jw_put(c, y, "drop_ios", jw_u64(0));
-	jw_put(c, y, "slat_ns", fio_hist(c, json_object_get(x, "slat_ns"),
-					 u && opt_on(u, "slat_percentiles")));
-	jw_put(c, y, "clat_ns", fio_hist(c, json_object_get(x, "clat_ns"),
-					 u && opt_on(u, "clat_percentiles")));
-	jw_put(c, y, "lat_ns", fio_hist(c, json_object_get(x, "lat_ns"),
-					u && opt_on(u, "lat_percentiles")));
-	put_samples(c, y, x);
+	jw_put(c, y, "slat_ns", fio_hist(c, &x->slat, j,
+					 j && j->slat_percentiles, plus));
+	jw_put(c, y, "clat_ns", fio_hist(c, &x->clat, j,
+					 j && j->clat_percentiles, plus));
+	jw_put(c, y, "lat_ns", fio_hist(c, &x->lat, j,
+					j && j->lat_percentiles, plus));
+	put_samples(c, y, x, bw);
 	return y;
 }
 
-static void depth_counts(const json_t *a, uint64_t *out)
-{
-	unsigned i;
-
-	for (i = 0; i < DEPTH_NB; i++)
-		out[i] = resjson_u64(json_array_get(a, i));
-}
-
-/*
- * One entry: j is an iorig job object (merged, or a member's own with
- * the merged job's group, cpu and depths), name its fio jobname; st is
- * scratch room for the latency maps.
- */
 /* The options all members share (the merged job's without the ones each
  * member sets for itself). */
-static json_t *shared_opts(const json_t *u)
+static json_t *shared_opts(struct jw *c, const struct job *j)
 {
-	json_t *o = json_object(), *v;
-	const char *k;
+	json_t *o = json_object();
+	const struct opt_def *d;
+	char buf[4096];
 
-	json_object_foreach((json_t *)json_object_get(u, "options"), k, v)
-		if (!cluster_option_per_member(k))
-			json_object_set(o, k, v);
+	for (d = options_table; o && d->name; d++) {
+		if (cluster_option_per_member(d->name))
+			continue;
+		options_format(j, d, buf, sizeof(buf));
+		jw_put(c, o, d->name, jw_str(buf));
+	}
 	return o;
 }
 
-static json_t *fio_entry(struct jw *c, const json_t *j, const json_t *u,
-			 const char *name, const char *host,
-			 struct job_stats *st, bool member)
+/*
+ * One entry: s a member's figures of job j (or the merged ones), name its
+ * fio jobname, host its hostname.
+ */
+static json_t *fio_entry(struct jw *c, const struct job_stats *s,
+			 const struct job *j, const char *name,
+			 const char *host, bool member, bool plus)
 {
-	json_t *o = json_object();
-	const json_t *cpu = json_object_get(j, "cpu");
-	const json_t *dep = json_object_get(j, "iodepth");
-	const json_t *err = json_object_get(j, "error");
-	const json_t *sync = json_object_get(j, "sync");
-	double rt = NUM(j, "runtime_ns");
-	uint64_t counts[DEPTH_NB];
-	json_t *s;
-	int d;
+	json_t *o = json_object(), *y;
+	double rt = (double)s->runtime_ns;
+	uint64_t sub[DEPTH_NB], cmp[DEPTH_NB];
+	int d, e = s->err < 0 ? -s->err : s->err;
 
 	jw_put(c, o, "jobname", jw_str(name));
-	jw_put(c, o, "groupid", json_integer(json_integer_value(
-		json_object_get(u, "group"))));
-	jw_put(c, o, "error", json_integer(json_is_object(err) ?
-		json_integer_value(json_object_get(err, "errno")) : 0));
+	jw_put(c, o, "groupid", json_integer(j->group));
+	jw_put(c, o, "error", json_integer(e));
 	if (member)
-		jw_put(c, o, "job options", shared_opts(u));
+		jw_put(c, o, "job options", shared_opts(c, j));
 	for (d = 0; d < DDIR_NR; d++)
-		jw_put(c, o, dir_key[d], fio_dir(c, json_object_get(j,
-					dir_key[d]), member ? u : NULL));
-	s = json_object();
-	jw_put(c, s, "total_ios", jw_u64(U64(sync, "ios")));
-	jw_put(c, s, "lat_ns", fio_hist(c, json_object_get(sync, "lat_ns"),
-					member && (opt_on(u, "clat_percentiles") ||
-						   opt_on(u, "lat_percentiles"))));
-	jw_put(c, o, "sync", s);
+		jw_put(c, o, dir_key[d], fio_dir(c, s, d, member ? j : NULL,
+						 plus));
+	y = json_object();
+	jw_put(c, y, "total_ios", jw_u64(s->sync.count));
+	jw_put(c, y, "lat_ns", fio_hist(c, &s->sync, j, member &&
+					(j->clat_percentiles ||
+					 j->lat_percentiles), plus));
+	jw_put(c, o, "sync", y);
 	jw_put(c, o, "job_runtime", jw_u64(whole(rt) / 1000000));
-	jw_put(c, o, "usr_cpu", jw_real(rt > 0 ? 100 * NUM(cpu, "user_ns") /
+	jw_put(c, o, "usr_cpu", jw_real(rt > 0 ? 100 * (double)s->cpu.utime_ns /
 					rt : 0.0));
-	jw_put(c, o, "sys_cpu", jw_real(rt > 0 ? 100 * NUM(cpu, "sys_ns") /
+	jw_put(c, o, "sys_cpu", jw_real(rt > 0 ? 100 * (double)s->cpu.stime_ns /
 					rt : 0.0));
-	jw_put(c, o, "ctx", jw_u64(U64(cpu, "ctx_voluntary") +
-				   U64(cpu, "ctx_involuntary")));
-	jw_put(c, o, "majf", jw_u64(U64(cpu, "majflt")));
-	jw_put(c, o, "minf", jw_u64(U64(cpu, "minflt")));
-	depth_counts(json_object_get(dep, "level"), counts);
+	jw_put(c, o, "ctx", jw_u64(s->cpu.vcsw + s->cpu.ivcsw));
+	jw_put(c, o, "majf", jw_u64(s->cpu.majflt));
+	jw_put(c, o, "minf", jw_u64(s->cpu.minflt));
+	stats_depth_fold(&s->depth, sub, cmp);
 	jw_put(c, o, "iodepth_level", fio_depth_map(c, depth_level_keys,
-						    counts));
-	depth_counts(json_object_get(dep, "submit"), counts);
+						    s->depth.level));
 	jw_put(c, o, "iodepth_submit", fio_depth_map(c, depth_batch_keys,
-						     counts));
-	depth_counts(json_object_get(dep, "complete"), counts);
+						     sub));
 	jw_put(c, o, "iodepth_complete", fio_depth_map(c, depth_batch_keys,
-						       counts));
-	for (d = 0; d < DDIR_NR; d++) {
-		hist_init(&st->dir[d].clat);
-		cluster_hist_from_json(&st->dir[d].clat, json_object_get(
-			json_object_get(j, dir_key[d]), "clat_ns"));
-	}
-	fio_put_lat_maps(c, o, st);
+						       cmp));
+	fio_put_lat_maps(c, o, s);
 	if (member) {
 		jw_put(c, o, "latency_depth", jw_u64(1));
 		jw_put(c, o, "latency_target", jw_u64(0));
@@ -207,48 +181,52 @@ static json_t *fio_entry(struct jw *c, const json_t *j, const json_t *u,
 	return o;
 }
 
-int cluster_write_fio(FILE *f, const json_t *cl)
+static int write_fio(FILE *f, const struct run_result *r, bool plus)
 {
+	const struct cluster_info *ci = r->cluster;
+	const struct result_set *rs = r->set;
 	struct jw c = { 0 };
-	struct job_stats *st = calloc(1, sizeof(*st));
 	json_t *root = json_object(), *cs = json_array();
-	const json_t *cm = json_object_get(json_object_get(cl, "cluster"),
-					   "members"), *mem, *j;
-	const json_t *mj = json_object_get(cl, "jobs");
-	char ver[64];
-	size_t i, k;
+	char ver[64], iso[64];
+	unsigned i, k;
 	int rc;
 
-	if (!st) {
+	if (!ci || !rs) {
 		json_decref(root);
 		json_decref(cs);
-		return -ENOMEM;
+		return -EINVAL;
 	}
-	snprintf(ver, sizeof(ver), "iorig-%s", json_string_value(
-		json_object_get(cl, "iorig_version")));
+	snprintf(ver, sizeof(ver), "iorig-%s", r->version ? r->version : "");
+	result_time_iso(r->start_time, iso, sizeof(iso));
 	jw_put(&c, root, "fio version", jw_str(ver));
-	jw_put(&c, root, "timestamp", json_integer(json_integer_value(
-		json_object_get(cl, "timestamp"))));
-	jw_put(&c, root, "time", json_deep_copy(json_object_get(cl, "time")));
+	jw_put(&c, root, "timestamp", json_integer((json_int_t)r->start_time));
+	jw_put(&c, root, "time", jw_str(iso));
 	jw_put(&c, root, "global options", json_object());
-	/* A member's entry: its own figures (cluster.members[].jobs[]),
-	 * the options all members share. */
-	json_array_foreach(cm, i, mem)
-		json_array_foreach(json_object_get(mem, "jobs"), k, j)
-			jw_push(&c, cs, fio_entry(&c, j, json_array_get(mj, k),
-				json_string_value(json_object_get(j, "name")),
-				json_string_value(json_object_get(mem, "host")),
-				st, true));
-	json_array_foreach(mj, k, j)
-		jw_push(&c, cs, fio_entry(&c, j, j, "All clients",
-			json_string_value(json_object_get(json_object_get(cl,
-						"host"), "hostname")), st,
-			false));
+	/* A member's entry: its own figures, the options all members
+	 * share. */
+	for (i = 0; i < ci->nmembers; i++)
+		for (k = 0; k < ci->njobs && k < (unsigned)rs->nunits; k++)
+			jw_push(&c, cs, fio_entry(&c, &ci->members[i].jobs[k].u.stats,
+				rs->units[k].job, rs->units[k].job->name,
+				ci->members[i].host, true, plus));
+	for (k = 0; k < (unsigned)rs->nunits; k++)
+		jw_push(&c, cs, fio_entry(&c, &rs->units[k].stats,
+			rs->units[k].job, "All clients", r->hostname, false,
+			plus));
 	jw_put(&c, root, "client_stats", cs);
 	/* fio's client layout has the key even empty (its servers' disks) */
 	jw_put(&c, root, "disk_util", json_array());
 	rc = c.failed ? -ENOMEM : jw_dump(f, root);
 	json_decref(root);
-	free(st);
 	return rc;
+}
+
+int report_cluster_fio(FILE *f, const struct run_result *r)
+{
+	return write_fio(f, r, false);
+}
+
+int report_cluster_fio_plus(FILE *f, const struct run_result *r)
+{
+	return write_fio(f, r, true);
 }

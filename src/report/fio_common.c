@@ -3,6 +3,7 @@
  * What fio's layouts share (fio_int.h): the latency and depth
  * distributions as fio buckets them, a unit's errno and job runtime.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -130,6 +131,10 @@ uint64_t *fio_unit_runtimes(const struct run_result *r,
 	uint64_t *rt = calloc((size_t)rs->nunits + 1, sizeof(*rt));
 	size_t i;
 
+	/* A saved result has the units alone: a unit of one job (or of the
+	 * runs of one) took the unit's runtime. */
+	for (i = 0; rt && !rs->unit_of && i < (size_t)rs->nunits; i++)
+		rt[i] = rs->units[i].stats.runtime_ns;
 	for (i = 0; rt && rs->unit_of && i < r->plan->njobs; i++)
 		if (r->stats && (!r->ran || r->ran[i]))
 			rt[rs->unit_of[i]] += r->stats[i].runtime_ns;
@@ -170,4 +175,29 @@ double fio_group_bw(const struct result_set *rs, const struct job *j,
 	g = &rs->groups[j->group];
 	d = fio_dir_view(g, ddir, &mixed, &rt);
 	return stats_bw(d, rt);
+}
+
+json_t *fio_bins(struct jw *c, const struct hist *h)
+{
+	json_t *o = json_object();
+	uint64_t lo, v, n;
+	char key[24];
+	unsigned i;
+
+	for (i = 0; o && i <= HIST_NBUCKETS; i++) {
+		if (i < HIST_NBUCKETS) {
+			n = h->b[i];
+			lo = hist_bucket_low(i);
+			v = lo + (hist_bucket_high(i) - lo) / 2;
+		} else {
+			n = h->overflow;
+			v = h->max;
+		}
+		if (!n)
+			continue;
+		snprintf(key, sizeof(key), "%" PRIu64, v);
+		n += json_integer_value(json_object_get(o, key));
+		jw_put(c, o, key, jw_u64(n));
+	}
+	return o;
 }

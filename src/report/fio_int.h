@@ -55,7 +55,9 @@ int fio_unit_errno(const struct job_stats *s);
 
 /*
  * Per unit of rs, the runtimes of its jobs that ran added (fio's
- * job_runtime, which its CPU shares are of); calloc'ed, NULL: no memory.
+ * job_runtime, which its CPU shares are of; a saved result's units, which
+ * keep no jobs of their own: the unit's runtime); calloc'ed, NULL: no
+ * memory.
  */
 uint64_t *fio_unit_runtimes(const struct run_result *r,
 			    const struct result_set *rs);
@@ -64,6 +66,12 @@ uint64_t *fio_unit_runtimes(const struct run_result *r,
  * latencies, put into o. */
 void fio_put_lat_maps(struct jw *c, json_t *o, const struct job_stats *s);
 
+/*
+ * json+: "bins", the histogram's buckets that hold I/Os, keyed by the
+ * bucket's middle in ns as a string (fio keys them by its bucket's value),
+ * so that the counts add up to N; the overflow bucket under h->max.
+ */
+json_t *fio_bins(struct jw *c, const struct hist *h);
 /* A queue depth map: per cent of counts[] (DEPTH_NB) under keys. */
 json_t *fio_depth_map(struct jw *c, const char *const *keys,
 		      const uint64_t *counts);

@@ -50,36 +50,6 @@ static uint64_t ms_of(uint64_t ns)
  * percentiles and there are samples, "percentile" keyed as fio keys it:
  * the percentile with six decimals ("99.900000"). h NULL: no samples.
  */
-/*
- * json+: "bins", the histogram's buckets that hold I/Os, keyed by the
- * bucket's middle in ns as a string (fio keys them by its bucket's value),
- * so that the counts add up to N; the overflow bucket under h->max.
- */
-static json_t *f_bins(struct jw *c, const struct hist *h)
-{
-	json_t *o = json_object();
-	uint64_t lo, v, n;
-	char key[24];
-	unsigned i;
-
-	for (i = 0; o && i <= HIST_NBUCKETS; i++) {
-		if (i < HIST_NBUCKETS) {
-			n = h->b[i];
-			lo = hist_bucket_low(i);
-			v = lo + (hist_bucket_high(i) - lo) / 2;
-		} else {
-			n = h->overflow;
-			v = h->max;
-		}
-		if (!n)
-			continue;
-		snprintf(key, sizeof(key), "%" PRIu64, v);
-		n += json_integer_value(json_object_get(o, key));
-		jw_put(c, o, key, jw_u64(n));
-	}
-	return o;
-}
-
 static json_t *f_lat(struct jw *c, const struct hist *h,
 		     const struct job *j, bool pct, bool bins)
 {
@@ -105,7 +75,7 @@ static json_t *f_lat(struct jw *c, const struct hist *h,
 	}
 	jw_put(c, o, "percentile", p);
 	if (bins)
-		jw_put(c, o, "bins", f_bins(c, h));
+		jw_put(c, o, "bins", fio_bins(c, h));
 	return o;
 }
 

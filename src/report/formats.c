@@ -2,8 +2,11 @@
 /*
  * The output formats: one row each. --output-format looks a name up here,
  * and --help and the error for an unknown name list the rows, so a new
- * format is its writer's file in src/report/ and one row below.
+ * format is its writer's file in src/report/ and one row below. Every
+ * format writes a merged result too (iorig merge, iorig-mpi): in its own
+ * cluster layout where it has one, else as one result.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,24 +19,33 @@
  */
 const struct report_format report_formats[] = {
 	{ "text", "for people: per job figures, latency percentiles, CPU",
-	  report_text, 2 },
-	{ "json", "iorig's JSON report (doc/iorig-json.md)", report_json, 3 },
+	  report_text, report_cluster_text, 2 },
+	{ "json", "iorig's JSON report (doc/iorig-json.md)", report_json,
+	  NULL, 3 },
 	{ "fio-json", "fio 3.x's JSON layout, for tools written for fio",
-	  report_fio, 1 },
+	  report_fio, report_cluster_fio, 1 },
 	{ "table", "one line per job, for sweeps and comparisons",
-	  report_table, 4 },
+	  report_table, NULL, 4 },
 	{ "json+", "fio-json with the latency histograms' bins (fio's json+)",
-	  report_fio_plus, 1 },
+	  report_fio_plus, report_cluster_fio_plus, 1 },
 	{ "terse", "fio's semicolon-separated line per job (--terse-version)",
-	  report_terse, 0 },
+	  report_terse, report_cluster_terse, 0 },
 	{ "html", "one self-contained HTML page: summary, checks, charts, "
-	  "machine", report_html, 5 },
+	  "machine", report_html, NULL, 5 },
 };
 
 const unsigned report_nformats = sizeof(report_formats) /
 				 sizeof(report_formats[0]);
 _Static_assert(sizeof(report_formats) / sizeof(report_formats[0]) <=
 	       REPORT_FORMATS_MAX, "a set of formats is an unsigned mask");
+
+int report_write(const struct report_format *fmt, FILE *f,
+		 const struct run_result *r)
+{
+	if (r->cluster && fmt->cluster)
+		return fmt->cluster(f, r);
+	return fmt->write(f, r);
+}
 
 const struct report_format *report_format_find(const char *name)
 {
@@ -84,4 +96,36 @@ unsigned report_formats_ordered(unsigned set,
 		n++;
 	}
 	return n;
+}
+
+int report_formats_parse(const char *val, unsigned *set, char *why,
+			 size_t len)
+{
+	const struct report_format *fmt;
+	const char *p = val, *end;
+	char name[32], names[128];
+	size_t n;
+
+	*set = 0;
+	for (;;) {
+		end = strchr(p, ',');
+		n = end ? (size_t)(end - p) : strlen(p);
+		fmt = NULL;
+		if (n && n < sizeof(name)) {
+			memcpy(name, p, n);
+			name[n] = '\0';
+			fmt = report_format_find(name);
+		}
+		if (!fmt) {
+			report_format_names(names, sizeof(names), ", ", " or ");
+			snprintf(why, len, "'%.*s' is not a format; expected "
+				 "%s (several: comma-separated)", (int)n, p,
+				 names);
+			return -EINVAL;
+		}
+		*set |= 1u << (fmt - report_formats);
+		if (!end)
+			return 0;
+		p = end + 1;
+	}
 }

@@ -2,27 +2,22 @@
 /*
  * The HTML report: one self-contained page (inline CSS, inline SVG charts,
  * no script, nothing fetched) for people and CI artifacts. It is drawn
- * from the JSON report's document, so `--output-format=html` after a run
- * and `iorig report --html RESULT.json` on a saved result give the same
- * page. Every string of the document (job names, file names, messages) is
- * HTML-escaped; a document that lacks a key or has another type there
- * (an older or hand-edited result) gives a page with blanks, never a
- * crash.
+ * from the result model, which a saved result reads back into
+ * (result_read), so `--output-format=html` after a run and `iorig report
+ * --html RESULT.json` on a saved result give the same page. Every string
+ * of the result (job names, file names, messages) is HTML-escaped; what a
+ * document lacks (an older or hand-edited one) reads as unknown or 0.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
+#include "check.h"
 #include "err.h"
 #include "html.h"
-#include "door.h"
 #include "plot.h"
 #include "report.h"
-#include "resjson.h"
 #include "value.h"
 
 static const char *const dirs[] = { "read", "write", "trim" };
@@ -41,28 +36,6 @@ static void esc(FILE *f, const char *s)
 		}
 }
 
-/* o[key] of a type, or NULL / def when absent or of another type. */
-static json_t *obj(const json_t *o, const char *key)
-{
-	json_t *v = json_is_object(o) ? json_object_get(o, key) : NULL;
-
-	return json_is_object(v) ? v : NULL;
-}
-
-static json_t *arr(const json_t *o, const char *key)
-{
-	json_t *v = json_is_object(o) ? json_object_get(o, key) : NULL;
-
-	return json_is_array(v) ? v : NULL;
-}
-
-static const char *str(const json_t *o, const char *key)
-{
-	json_t *v = json_is_object(o) ? json_object_get(o, key) : NULL;
-
-	return json_is_string(v) ? json_string_value(v) : NULL;
-}
-
 /* <td>TEXT</td>, TEXT escaped; NULL is an empty cell. */
 static void td(FILE *f, const char *text)
 {
@@ -71,41 +44,21 @@ static void td(FILE *f, const char *text)
 	fputs("</td>", f);
 }
 
-/* A number cell with decimals (1: a rate in full, 0: a count). */
-static void td_num(FILE *f, const json_t *o, const char *key, int decimals)
-{
-	double v;
-
-	if (resjson_get(o, key, &v))
-		fprintf(f, "<td class=\"n\">%.*f</td>", decimals, v);
-	else
-		td(f, NULL);
-}
-
-static void td_ns(FILE *f, bool known, double ns)
+static void td_ns(FILE *f, double ns)
 {
 	char buf[32];
 
-	if (!known) {
-		td(f, NULL);
-		return;
-	}
 	value_fmt_ns(ns, buf, sizeof(buf));
 	fprintf(f, "<td class=\"n\">%s</td>", buf);
 }
 
-static void td_bw(FILE *f, const json_t *o)
+static void td_bw(FILE *f, double v)
 {
 	static const char *const unit[5] = {
 		"B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s"
 	};
 	char buf[32];
-	double v;
 
-	if (!resjson_get(o, "bw_bytes", &v)) {
-		td(f, NULL);
-		return;
-	}
 	value_fmt_sig3(v, 1024, unit, " ", true, buf, sizeof(buf));
 	fprintf(f, "<td class=\"n\">%s</td>", buf);
 }
@@ -113,69 +66,71 @@ static void td_bw(FILE *f, const json_t *o)
 /*
  * The latency of a direction: the total latency's percentiles when the
  * job reported them (lat_percentiles=1), else the completion latency's
- * (the default), marked so.
+ * (the default), marked so; a percentile the job does not report is an
+ * empty cell.
  */
-static bool td_lat(FILE *f, const json_t *d)
+static bool td_lat(FILE *f, const struct dir_stats *d, const struct job *j)
 {
-	static const char *const pk[] = { "50", "99", "99.9" };
-	const json_t *lat = obj(d, "lat_ns"), *pct = obj(lat, "percentiles");
-	double mean = 0, v;
-	bool clat = false, known = resjson_get(lat, "mean", &mean);
+	static const double pk[] = { 50, 99, 99.9 };
+	const struct hist *h = &d->lat;
+	bool clat = false;
+	int k = MH_LAT;
 	unsigned i;
 
-	td_ns(f, known, mean);
-	if (!pct || !json_object_size(pct)) {
-		pct = obj(obj(d, "clat_ns"), "percentiles");
-		clat = pct && json_object_size(pct);
+	td_ns(f, hist_mean(&d->lat));
+	if (!j || !j->lat_percentiles || !h->count || !j->npercentiles) {
+		h = &d->clat;
+		k = MH_CLAT;
+		clat = j && j->clat_percentiles && h->count &&
+		       j->npercentiles;
 	}
 	for (i = 0; i < sizeof(pk) / sizeof(pk[0]); i++) {
 		char buf[32];
 
-		if (!resjson_get(pct, pk[i], &v)) {
+		if (!j || !h->count || !result_shows_pct(j, k, pk[i])) {
 			td(f, NULL);
 			continue;
 		}
-		value_fmt_ns(v, buf, sizeof(buf));
+		value_fmt_ns((double)hist_percentile(h, pk[i]), buf,
+			     sizeof(buf));
 		fprintf(f, "<td class=\"n\">%s%s</td>", buf,
 			clat ? "<sup>c</sup>" : "");
 	}
 	return clat;
 }
 
-/* Whether direction d of a result object did anything worth a row. */
-static bool dir_used(const json_t *d)
-{
-	double ios = 0;
-
-	return d && resjson_get(d, "ios", &ios) && ios > 0;
-}
-
 /*
- * The summary rows of one result object (a job or a group); *clat is set
- * when a row's percentiles are the completion latency's.
+ * The summary rows of one unit or group (j: whose percentile options
+ * apply); *clat is set when a row's percentiles are the completion
+ * latency's.
  */
-static void summary_rows(FILE *f, const char *label, const json_t *o,
+static void summary_rows(FILE *f, const char *label,
+			 const struct job_stats *s, const struct job *j,
 			 bool *clat)
 {
-	const char *msg = str(obj(o, "error"), "message");
+	bool measured = s->nmeasured || !s->nclones;
 	unsigned i, rows = 0;
-	double us;
+	char msg[ERR_TEXT_MAX + 128];
 
-	for (i = 0; i < 3; i++) {
-		const json_t *d = obj(o, dirs[i]);
+	for (i = 0; i < DDIR_NR; i++) {
+		const struct dir_stats *d = &s->dir[i];
 
-		if (!dir_used(d))
+		if (!d->ios)
 			continue;
 		fputs("<tr>", f);
 		td(f, label);
 		td(f, dirs[i]);
-		td_num(f, d, "iops", 1);
-		td_bw(f, d);
-		*clat |= td_lat(f, d);
-		if (resjson_get(obj(o, "cpu"), "us_per_io", &us))
-			fprintf(f, "<td class=\"n\">%.2f</td>", us);
-		else
+		if (measured) {
+			fprintf(f, "<td class=\"n\">%.1f</td>",
+				stats_iops(d, s->runtime_ns));
+			td_bw(f, stats_bw(d, s->runtime_ns));
+		} else {
 			td(f, NULL);
+			td(f, NULL);
+		}
+		*clat |= td_lat(f, d, j);
+		fprintf(f, "<td class=\"n\">%.2f</td>",
+			stats_cpu_us_per_io(s));
 		fputs("</tr>\n", f);
 		rows++;
 	}
@@ -184,7 +139,8 @@ static void summary_rows(FILE *f, const char *label, const json_t *o,
 		td(f, label);
 		fputs("<td colspan=\"8\">no I/O</td></tr>\n", f);
 	}
-	if (msg) {
+	if (s->err) {
+		result_error_text(s, msg, sizeof(msg));
 		fputs("<tr><td></td><td class=\"fail\" colspan=\"8\">error: ", f);
 		esc(f, msg);
 		fputs("</td></tr>\n", f);
@@ -199,35 +155,32 @@ static void summary_head(FILE *f, const char *first)
 }
 
 /* A unit's label: name, clone (of a job with several), sweep point. */
-static void unit_label(const json_t *j, char *buf, size_t len)
+static void unit_label(const struct job *j, char *buf, size_t len)
 {
-	const char *name = str(j, "name"), *sweep = str(j, "sweep_point");
-	json_t *clone = json_object_get(j, "clone");
-	const char *numjobs = str(obj(j, "options"), "numjobs");
-	int n = snprintf(buf, len, "%s", name ? name : "?");
+	int n = snprintf(buf, len, "%s", j->name ? j->name : "?");
 
-	if (n >= 0 && (size_t)n < len && json_is_integer(clone) &&
-	    ((numjobs && strcmp(numjobs, "1")) || json_integer_value(clone)))
-		n += snprintf(buf + n, len - (size_t)n, " #%lld",
-			      (long long)json_integer_value(clone));
-	if (n >= 0 && (size_t)n < len && sweep)
-		snprintf(buf + n, len - (size_t)n, " [%s]", sweep);
+	if (n >= 0 && (size_t)n < len && !j->group_reporting &&
+	    (j->numjobs != 1 || j->clone))
+		n += snprintf(buf + n, len - (size_t)n, " #%u", j->clone);
+	if (n >= 0 && (size_t)n < len && j->sweep_point)
+		snprintf(buf + n, len - (size_t)n, " [%s]", j->sweep_point);
 }
 
-static void summary(FILE *f, const json_t *doc)
+static void summary(FILE *f, const struct result_set *rs)
 {
-	const json_t *jobs = arr(doc, "jobs"), *groups = arr(doc, "groups");
 	bool shared = false, clat = false;
 	char label[512];
-	size_t i;
+	int i;
 
 	fputs("<h2>Summary</h2>\n", f);
 	summary_head(f, "job");
-	for (i = 0; i < json_array_size(jobs); i++) {
-		const json_t *j = json_array_get(jobs, i);
+	for (i = 0; i < rs->nunits; i++) {
+		const struct result_unit *u = &rs->units[i];
 
-		unit_label(j, label, sizeof(label));
-		summary_rows(f, label, j, &clat);
+		if (u->hidden)
+			continue;
+		unit_label(u->job, label, sizeof(label));
+		summary_rows(f, label, &u->stats, u->job, &clat);
 	}
 	fputs("</table>\n<p class=\"note\">Latency: the total, from "
 	      "submission to completion", f);
@@ -235,61 +188,55 @@ static void summary(FILE *f, const json_t *doc)
 		fputs("; percentiles marked <sup>c</sup> are the completion "
 		      "latency's, as the job did not set lat_percentiles=1", f);
 	fputs(".</p>\n", f);
-	for (i = 0; i < json_array_size(groups); i++) {
-		double n;
-
-		if (resjson_get(json_array_get(groups, i), "njobs", &n) &&
-		    n > 1)
+	for (i = 0; rs->group_njobs && i < rs->ngroups; i++)
+		if (rs->group_njobs[i] > 1)
 			shared = true;
-	}
 	if (!shared)
 		return;
 	fputs("<h3>Reporting groups</h3>\n", f);
 	summary_head(f, "group");
-	for (i = 0; i < json_array_size(groups); i++) {
-		const json_t *g = json_array_get(groups, i);
-		double id = (double)i;
-
-		resjson_get(g, "group", &id);
-		snprintf(label, sizeof(label), "group %.0f", id);
-		summary_rows(f, label, g, &clat);
+	for (i = 0; i < rs->ngroups; i++) {
+		snprintf(label, sizeof(label), "group %d", i);
+		summary_rows(f, label, &rs->groups[i], rs->group_first[i],
+			     &clat);
 	}
 	fputs("</table>\n", f);
 }
 
-static void checks(FILE *f, const json_t *doc, int *npass, int *nfail)
+static void checks(FILE *f, const struct check_report *cr, int *npass,
+		   int *nfail)
 {
-	const json_t *a = arr(doc, "checks");
+	char src[300];
 	size_t i;
 
 	*npass = *nfail = 0;
-	if (!json_array_size(a))
+	if (!cr || !cr->nresults)
 		return;
 	fputs("<h2>Checks</h2>\n<table>\n<tr><th>result</th><th>check</th>"
 	      "<th>job</th><th>value</th><th>threshold</th><th>from</th>"
 	      "</tr>\n", f);
-	for (i = 0; i < json_array_size(a); i++) {
-		const json_t *c = json_array_get(a, i);
-		json_t *pass = json_object_get(c, "pass");
-		const char *word = json_is_true(pass) ? "PASS" :
-				   json_is_false(pass) ? "FAIL" : "N/A";
-		double v;
+	for (i = 0; i < cr->nresults; i++) {
+		const struct check_result *x = &cr->results[i];
+		static const char *const word[] = { "PASS", "FAIL", "N/A" };
+		static const char *const cls[] = { "pass", "fail", "na" };
+		int st = x->status >= CHECK_PASS && x->status <= CHECK_NA ?
+			 x->status : CHECK_NA;
 
-		*npass += json_is_true(pass);
-		*nfail += json_is_false(pass);
-		fprintf(f, "<tr><td class=\"%s\">%s</td>", json_is_true(pass) ?
-			"pass" : json_is_false(pass) ? "fail" : "na", word);
-		td(f, str(c, "expr"));
-		td(f, str(c, "job"));
-		if (resjson_get(c, "value", &v))
-			fprintf(f, "<td class=\"n\">%.6g</td>", v);
+		*npass += st == CHECK_PASS;
+		*nfail += st == CHECK_FAIL;
+		fprintf(f, "<tr><td class=\"%s\">%s</td>", cls[st], word[st]);
+		td(f, x->def->text);
+		td(f, x->job->name);
+		if (st != CHECK_NA)
+			fprintf(f, "<td class=\"n\">%.6g</td>", x->value);
 		else
-			td(f, str(c, "reason"));
-		if (resjson_get(c, "threshold", &v))
-			fprintf(f, "<td class=\"n\">%.6g</td>", v);
+			td(f, x->reason);
+		if (x->has_threshold)
+			fprintf(f, "<td class=\"n\">%.6g</td>", x->threshold);
 		else
 			td(f, NULL);
-		td(f, str(c, "source"));
+		check_source(x->def, src, sizeof(src));
+		td(f, src);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
@@ -366,14 +313,14 @@ static bool put_svg(FILE *f, const char *svg, int chart)
 	return true;
 }
 
-static void charts(FILE *f, const json_t *doc)
+static void charts(FILE *f, const struct run_result *r)
 {
 	struct plot_chart *c = NULL;
 	struct err_rec e = { 0 };
 	int i, n;
 
 	fputs("<h2>Charts</h2>\n", f);
-	n = plot_result_charts(doc, &c, &e);
+	n = plot_result_charts(r, &c, &e);
 	if (n < 0) {
 		fputs("<p class=\"note\">No charts: ", f);
 		esc(f, e.msg[0] ? e.msg : "they could not be drawn");
@@ -408,162 +355,145 @@ static void kv(FILE *f, const char *key, const char *value)
 	fputs("</tr>\n", f);
 }
 
-static void kv_num(FILE *f, const char *key, const json_t *o, const char *k,
-		   bool bytes)
+/* Unknown text is no row (or an empty cell). */
+static const char *known(const char *s)
 {
-	char buf[48];
-	double v;
-
-	if (!resjson_get(o, k, &v))
-		return;
-	if (bytes)
-		value_fmt_bytes((uint64_t)v, buf, sizeof(buf));
-	else
-		snprintf(buf, sizeof(buf), "%.0f", v);
-	kv(f, key, buf);
+	return s && *s ? s : NULL;
 }
 
-static void machine(FILE *f, const json_t *doc)
+static void machine(FILE *f, const struct run_result *r)
 {
-	const json_t *h = obj(doc, "host");
+	char buf[48];
 
 	fputs("<h2>Machine</h2>\n<table class=\"kv\">\n", f);
-	kv(f, "host", str(h, "hostname"));
-	kv(f, "kernel", str(h, "kernel"));
-	kv(f, "CPU", str(h, "cpu_model"));
-	kv_num(f, "CPUs", h, "ncpus", false);
-	kv_num(f, "memory", h, "memory_bytes", true);
+	kv(f, "host", r->hostname);
+	kv(f, "kernel", r->kernel);
+	kv(f, "CPU", known(r->cpu_model));
+	snprintf(buf, sizeof(buf), "%u", r->ncpus);
+	kv(f, "CPUs", buf);
+	value_fmt_bytes(r->memory_bytes, buf, sizeof(buf));
+	kv(f, "memory", r->memory_bytes ? buf : NULL);
 	fputs("</table>\n", f);
 }
 
-/* Whether target t's path was listed by an earlier job. */
-static bool target_seen(const json_t *jobs, size_t upto, const char *path)
+/* Whether a target of path was listed for a unit before unit upto. */
+static bool target_seen(const struct run_result *r,
+			const struct result_set *rs, int upto,
+			const char *path)
 {
-	size_t i, k;
+	const struct run_targets *rt;
+	unsigned k;
+	int i;
 
 	for (i = 0; path && i < upto; i++) {
-		const json_t *ts = arr(json_array_get(jobs, i), "targets");
-
-		for (k = 0; k < json_array_size(ts); k++) {
-			const char *p = str(json_array_get(ts, k), "path");
-
-			if (p && !strcmp(p, path))
+		if (rs->units[i].hidden)
+			continue;
+		rt = result_targets(r, &rs->units[i]);
+		for (k = 0; rt && k < rt->n; k++)
+			if (rt->t[k].path && !strcmp(rt->t[k].path, path))
 				return true;
-		}
 	}
 	return false;
 }
 
-static void target_row(FILE *f, const char *job, const json_t *t)
+static void target_row(FILE *f, const char *job, const struct run_target *t)
 {
-	const json_t *d = obj(t, "device");
-	json_t *rot = json_object_get(d, "rotational");
+	static const char *const kind[] = {
+		[SYSINFO_NONE] = "none", [SYSINFO_FILE] = "file",
+		[SYSINFO_BLOCK] = "block",
+	};
+	const struct sysinfo_device *d = t->info.has_device ? &t->info.dev :
+					 NULL;
 	char blk[64] = "";
-	double lb, pb;
 
 	fputs("<tr>", f);
-	td(f, str(t, "path"));
+	td(f, t->path);
 	td(f, job);
-	td(f, str(t, "kind"));
-	td(f, str(t, "fs_type"));
-	td(f, str(d, "name"));
-	td(f, str(d, "model"));
-	td(f, str(d, "firmware"));
-	if (resjson_get(d, "logical_block_size", &lb) &&
-	    resjson_get(d, "physical_block_size", &pb))
-		snprintf(blk, sizeof(blk), "%.0f / %.0f", lb, pb);
+	td(f, kind[t->info.kind]);
+	td(f, known(t->info.fs_type));
+	td(f, d ? known(d->name) : NULL);
+	td(f, d ? known(d->model) : NULL);
+	td(f, d ? known(d->firmware) : NULL);
+	if (d && d->logical_block_size && d->physical_block_size)
+		snprintf(blk, sizeof(blk), "%u / %u", d->logical_block_size,
+			 d->physical_block_size);
 	td(f, blk);
-	td(f, json_is_boolean(rot) ? (json_is_true(rot) ? "yes" : "no") :
-	   NULL);
-	td(f, str(d, "scheduler"));
-	td(f, str(d, "write_cache"));
+	td(f, !d || d->rotational < 0 ? NULL : d->rotational ? "yes" : "no");
+	td(f, d ? known(d->scheduler) : NULL);
+	td(f, d ? known(d->write_cache) : NULL);
 	fputs("</tr>\n", f);
 }
 
-static void targets(FILE *f, const json_t *doc)
+static void targets(FILE *f, const struct run_result *r,
+		    const struct result_set *rs)
 {
-	const json_t *jobs = arr(doc, "jobs");
-	size_t i, k;
+	const struct run_targets *rt;
+	unsigned k;
+	int i;
 
 	fputs("<h2>Targets</h2>\n<table>\n<tr><th>path</th><th>job</th>"
 	      "<th>kind</th><th>file system</th><th>device</th><th>model</th>"
 	      "<th>firmware</th><th>block sizes</th><th>rotational</th>"
 	      "<th>scheduler</th><th>write cache</th></tr>\n", f);
-	for (i = 0; i < json_array_size(jobs); i++) {
-		const json_t *j = json_array_get(jobs, i);
-		const json_t *ts = arr(j, "targets");
-
-		for (k = 0; k < json_array_size(ts); k++) {
-			const json_t *t = json_array_get(ts, k);
-
-			if (!target_seen(jobs, i, str(t, "path")))
-				target_row(f, str(j, "name"), t);
-		}
+	for (i = 0; i < rs->nunits; i++) {
+		if (rs->units[i].hidden)
+			continue;
+		rt = result_targets(r, &rs->units[i]);
+		for (k = 0; rt && k < rt->n; k++)
+			if (!target_seen(r, rs, i, rt->t[k].path))
+				target_row(f, rs->units[i].job->name,
+					   &rt->t[k]);
 	}
 	fputs("</table>\n", f);
 }
 
-static void disks(FILE *f, const json_t *doc)
+static void disks(FILE *f, const struct sysinfo_disks *s)
 {
-	const json_t *a = arr(doc, "disk_util");
-	size_t i;
+	unsigned i;
 
-	if (!json_array_size(a))
+	if (!s->n)
 		return;
 	fputs("<h3>Disk utilization</h3>\n<table>\n<tr><th>device</th>"
 	      "<th>reads</th><th>writes</th><th>util %</th></tr>\n", f);
-	for (i = 0; i < json_array_size(a); i++) {
-		const json_t *d = json_array_get(a, i);
-		double u;
+	for (i = 0; i < s->n; i++) {
+		const struct sysinfo_diskstat *d = &s->d[i].sum;
 
 		fputs("<tr>", f);
-		td(f, str(d, "name"));
-		td_num(f, d, "read_ios", 0);
-		td_num(f, d, "write_ios", 0);
-		if (resjson_get(d, "util_pct", &u))
-			fprintf(f, "<td class=\"n\">%.1f</td>", u);
-		else
-			td(f, NULL);
+		td(f, d->name);
+		fprintf(f, "<td class=\"n\">%.0f</td><td class=\"n\">%.0f"
+			"</td><td class=\"n\">%.1f</td>", (double)d->rd_ios,
+			(double)d->wr_ios, sysinfo_disk_util(&s->d[i]));
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
 }
 
-static void warnings(FILE *f, const json_t *doc)
+static void warnings(FILE *f, const struct warn_list *w)
 {
-	const json_t *a = arr(doc, "warnings");
 	size_t i;
 
-	if (!json_array_size(a))
+	if (!w->n)
 		return;
 	fputs("<h2>Warnings</h2>\n<ul class=\"warn\">\n", f);
-	for (i = 0; i < json_array_size(a); i++) {
-		const json_t *w = json_array_get(a, i);
-
+	for (i = 0; i < w->n; i++) {
 		fputs("<li><code>", f);
-		esc(f, str(w, "code"));
+		esc(f, w->v[i].code);
 		fputs("</code> ", f);
-		esc(f, str(w, "message"));
+		esc(f, w->v[i].msg);
 		fputs("</li>\n", f);
 	}
 	fputs("</ul>\n", f);
 }
 
 /* The command line as one line a shell reads back: 'quoted' as needed. */
-static void command_line(FILE *f, const json_t *doc)
+static void command_line(FILE *f, const struct run_result *r)
 {
-	const json_t *a = arr(doc, "command_line");
-	size_t i;
+	int i;
 
-	if (!a)
-		return;
 	fputs("<p>Command line: <code>", f);
-	for (i = 0; i < json_array_size(a); i++) {
-		const char *s = json_string_value(json_array_get(a, i));
-		const char *p;
+	for (i = 0; i < r->argc; i++) {
+		const char *s = r->argv[i] ? r->argv[i] : "", *p;
 
-		if (!s)
-			continue;
 		if (i)
 			fputc(' ', f);
 		if (*s && !s[strspn(s, "abcdefghijklmnopqrstuvwxyz"
@@ -584,25 +514,29 @@ static void command_line(FILE *f, const json_t *doc)
 }
 
 /* "a, b and 3 more": the first job names, for the title. */
-static void job_names(FILE *f, const json_t *doc)
+static void job_names(FILE *f, const struct result_set *rs)
 {
-	const json_t *jobs = arr(doc, "jobs");
-	size_t i, n = json_array_size(jobs), shown = 0;
+	const char *prev = NULL, *name;
+	int i, shown = 0;
 
-	for (i = 0; i < n && shown < 3; i++) {
-		const char *name = str(json_array_get(jobs, i), "name");
-
-		const char *prev = i ? str(json_array_get(jobs, i - 1),
-					   "name") : NULL;
-
-		if (!name || (prev && !strcmp(name, prev)))
+	for (i = 0; i < rs->nunits && shown < 3; i++) {
+		if (rs->units[i].hidden)
+			continue;
+		name = rs->units[i].job->name;
+		if (!name || (prev && !strcmp(name, prev))) {
+			prev = name;
 			continue;	/* the clones of one job: once */
+		}
+		prev = name;
 		fputs(shown ? ", " : "", f);
 		esc(f, name);
 		shown++;
 	}
-	if (i < n)
-		fputs(" and more", f);
+	for (; i < rs->nunits; i++)
+		if (!rs->units[i].hidden) {
+			fputs(" and more", f);
+			break;
+		}
 	if (!shown)
 		fputs("no job", f);
 }
@@ -627,50 +561,52 @@ static const char css[] =
 	"ul.warn li{color:#9a6700}\n"
 	"footer{margin-top:2em;font-size:.9em;color:#555}\n";
 
-int html_write(FILE *f, const json_t *doc, bool charts_on)
+int html_write(FILE *f, const struct run_result *r, bool charts_on)
 {
-	const char *host = str(obj(doc, "host"), "hostname");
-	const char *time = str(doc, "time");
-	int npass, nfail;
+	struct result_set rs;
+	char time[64], sig[32];
+	int npass, nfail, ret = result_collect(r, &rs);
 
+	if (ret)
+		return ret;
+	result_time_iso(r->start_time, time, sizeof(time));
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	      "<meta charset=\"utf-8\">\n<title>iorig: ", f);
-	job_names(f, doc);
+	job_names(f, &rs);
 	fputs(" on ", f);
-	esc(f, host ? host : "?");
+	esc(f, r->hostname);
 	fputs("</title>\n<style>\n", f);
 	fputs(css, f);
 	fputs("</style>\n</head>\n<body>\n<h1>iorig: ", f);
-	job_names(f, doc);
+	job_names(f, &rs);
 	fputs(" on ", f);
-	esc(f, host ? host : "?");
-	if (time) {
-		fputs(", ", f);
-		esc(f, time);
-	}
+	esc(f, r->hostname);
+	fputs(", ", f);
+	esc(f, time);
 	fputs("</h1>\n", f);
-	if (json_is_true(json_object_get(doc, "interrupted"))) {
+	if (r->signo) {
 		fputs("<p class=\"fail\">Interrupted by ", f);
-		esc(f, str(doc, "signal") ? str(doc, "signal") : "a signal");
+		esc(f, result_signal_name(r->signo, sig, sizeof(sig)));
 		fputs(": the figures are of the part that ran.</p>\n", f);
 	}
-	summary(f, doc);
-	checks(f, doc, &npass, &nfail);
+	summary(f, &rs);
+	checks(f, r->checks, &npass, &nfail);
 	if (npass + nfail)
 		fprintf(f, "<p>Checks: <span class=\"pass\">%d PASS</span> "
 			"<span class=\"fail\">%d FAIL</span></p>\n", npass,
 			nfail);
 	if (charts_on)
-		charts(f, doc);
-	machine(f, doc);
-	targets(f, doc);
-	disks(f, doc);
-	warnings(f, doc);
+		charts(f, r);
+	machine(f, r);
+	targets(f, r, &rs);
+	disks(f, &r->disks);
+	warnings(f, &r->warnings);
 	fputs("<footer>\n<p>iorig ", f);
-	esc(f, str(doc, "iorig_version"));
+	esc(f, r->version);
 	fputs("</p>\n", f);
-	command_line(f, doc);
+	command_line(f, r);
 	fputs("</footer>\n</body>\n</html>\n", f);
+	result_set_free(&rs);
 	if (fflush(f) || ferror(f))
 		return -EIO;
 	return 0;
@@ -678,111 +614,5 @@ int html_write(FILE *f, const json_t *doc, bool charts_on)
 
 int report_html(FILE *f, const struct run_result *r)
 {
-	json_t *doc;
-	int ret = report_json_doc(r, &doc);
-
-	if (ret)
-		return ret;
-	ret = html_write(f, doc, true);
-	json_decref(doc);
-	return ret;
-}
-
-static int report_usage(FILE *f, int code)
-{
-	fputs("usage: iorig report --html [-o FILE] RESULT.json\n"
-	      "  Writes the HTML report of a result saved with "
-	      "--output-format=json\n"
-	      "  (\"-\": standard input) to FILE (default: standard output).\n",
-	      f);
-	return code;
-}
-
-/* The saved result: an iorig JSON report, or NULL with e. */
-static json_t *load_result(const char *path, struct err_rec *e)
-{
-	json_error_t je;
-	json_t *doc = !strcmp(path, "-") ?
-		json_loadf(stdin, JSON_REJECT_DUPLICATES, &je) :
-		json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-
-	if (!doc) {
-		err_set(e, path, je.line > 0 ? je.line : 0, "",
-			"not a JSON document: %s", je.text);
-		return NULL;
-	}
-	if (!json_is_object(doc) || !arr(doc, "jobs") || !obj(doc, "host")) {
-		err_set(e, path, 0, "", "not an iorig JSON result (expected "
-			"an object with \"jobs\" and \"host\", as "
-			"--output-format=json writes)");
-		json_decref(doc);
-		return NULL;
-	}
-	return doc;
-}
-
-int report_main(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "html", no_argument, NULL, 'H' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char text[ERR_TEXT_MAX];
-	struct door_out out = { .fd = -1 };
-	struct err_rec e = { 0 };
-	const char *path = NULL;
-	bool html = false;
-	json_t *doc;
-	int c, ret;
-
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'H': html = true; break;
-		case 'o': path = optarg; break;
-		case 'h': return report_usage(stdout, 0);
-		default:
-			fprintf(stderr, "iorig: report: unknown option or "
-				"missing argument: %s\n", argv[optind - 1]);
-			return report_usage(stderr, 2);
-		}
-	}
-	if (!html || optind + 1 != argc) {
-		fprintf(stderr, "iorig: report: %s\n", !html ?
-			"say which report: --html" :
-			"expected one RESULT.json (\"-\": standard input)");
-		return report_usage(stderr, 2);
-	}
-	if (path && !strcmp(path, "-"))
-		path = NULL;
-	if (strcmp(argv[optind], "-") && door_same(path, argv[optind])) {
-		fprintf(stderr, "iorig: report: %s: the page would replace "
-			"the result it is drawn from; give another -o\n",
-			argv[optind]);
-		return 2;
-	}
-	doc = load_result(argv[optind], &e);
-	if (!doc || door_open(&out, path, "output", DOOR_WHOLE, NULL, &e)) {
-		err_format(&e, text, sizeof(text));
-		fprintf(stderr, "iorig: report: %s\n", text);
-		json_decref(doc);
-		return 2;
-	}
-	ret = html_write(out.f, doc, true);
-	json_decref(doc);
-	if (ret) {
-		ret = out.err ? -out.err : ret;
-		door_discard(&out);
-	} else {
-		ret = door_close(&out);
-	}
-	if (ret) {
-		fprintf(stderr, "iorig: report: writing %s: %s\n",
-			path ? path : "standard output", strerror(-ret));
-		return 1;
-	}
-	return 0;
+	return html_write(f, r, true);
 }

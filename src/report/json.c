@@ -40,7 +40,6 @@
 #include "jsonw.h"
 #include "options.h"
 #include "report.h"
-#include "stream.h"
 #include "value.h"
 
 #define JSON_SCHEMA_VERSION	1
@@ -269,12 +268,7 @@ static json_t *j_error(struct jw *c, const struct job_stats *s)
 
 	if (!e)
 		return json_null();
-	/* err_msg may already end with the reason: not twice. */
-	if (s->err_msg[0] && strstr(s->err_msg, strerror(e)))
-		snprintf(msg, sizeof(msg), "%s", s->err_msg);
-	else
-		snprintf(msg, sizeof(msg), "%s%s%s", s->err_msg,
-			 s->err_msg[0] ? ": " : "", strerror(e));
+	result_error_text(s, msg, sizeof(msg));
 	o = json_object();
 	if (!o)
 		return NULL;
@@ -559,6 +553,58 @@ static json_t *j_phase(struct jw *c, const struct run_result *r,
 	return o;
 }
 
+/* One direction of an interval sample. */
+static json_t *j_sample_dir(struct jw *c, const struct ival_sample *smp,
+			    int d)
+{
+	const struct ival_dir *x = &smp->dir[d];
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	jw_put(c, o, "ios", jw_u64(x->ios));
+	jw_put(c, o, "bytes", jw_u64(x->bytes));
+	jw_put(c, o, "iops", jw_real(ival_iops(smp, d)));
+	jw_put(c, o, "bw_bytes", jw_real(ival_bw(smp, d)));
+	jw_put(c, o, "lat_p50_ns", jw_u64(hist_sparse_percentile(&x->lat, 50)));
+	jw_put(c, o, "lat_p99_ns", jw_u64(hist_sparse_percentile(&x->lat, 99)));
+	jw_put(c, o, "lat_max_ns", jw_u64(x->lat.count ? x->lat.max : 0));
+	return o;
+}
+
+/* An interval sample's members, as the report and the stream share
+ * them. */
+static void put_sample(struct jw *c, json_t *o, const struct ival_sample *smp)
+{
+	int d;
+
+	jw_put(c, o, "start_ns", jw_u64(smp->start_ns));
+	jw_put(c, o, "end_ns", jw_u64(smp->end_ns));
+	for (d = 0; d < DDIR_NR; d++)
+		jw_put(c, o, dir_key[d], j_sample_dir(c, smp, d));
+}
+
+json_t *report_json_stream_line(const struct job *j, size_t index,
+				 const struct ival_sample *smp)
+{
+	json_t *o = json_object();
+	struct jw c = { 0 };
+
+	if (!o)
+		return NULL;
+	jw_put(&c, o, "job", jw_str(j->name));
+	jw_put(&c, o, "clone", json_integer(j->clone));
+	jw_put(&c, o, "sweep_point", j->sweep_point ? jw_str(j->sweep_point) :
+	       json_null());
+	jw_put(&c, o, "index", jw_u64(index));
+	put_sample(&c, o, smp);
+	if (c.failed) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 /*
  * interval=: the samples, as the --stream lines have them (without job,
  * clone, sweep_point and index); null when there are none to give: the
@@ -579,11 +625,32 @@ static json_t *j_intervals(struct jw *c, const struct ival_series *s,
 		return NULL;
 	while ((smp = ival_iter_next(&it, s))) {
 		o = json_object();
-		if (o && stream_put_sample(o, smp))
-			c->failed = 1;
+		if (o)
+			put_sample(c, o, smp);
 		jw_push(c, a, o);
 	}
 	return a;
+}
+
+/* A headline row (result_row): the table's figures, its definitions. */
+static json_t *j_row(struct jw *c, const struct result_row *row)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	jw_put(c, o, "reqs", jw_u64(row->ios));
+	jw_put(c, o, "io_bytes", jw_u64(row->bytes));
+	jw_put(c, o, "runtime_ns", jw_u64(row->runtime_ns));
+	jw_put(c, o, "utime_ns", jw_u64(row->utime_ns));
+	jw_put(c, o, "stime_ns", jw_u64(row->stime_ns));
+	jw_put(c, o, "cpu_pct", jw_real(row->cpu_pct));
+	jw_put(c, o, "us_per_io", jw_real(row->us_per_io));
+	jw_put(c, o, "lat_mean_ns", jw_real(row->lat_mean_ns));
+	jw_put(c, o, "lat_p99_ns", jw_u64(row->lat_p99_ns));
+	jw_put(c, o, "iops", jw_real(row->iops));
+	jw_put(c, o, "bw_bytes", jw_real(row->bw_bytes));
+	return o;
 }
 
 /* The table's row: the same figures, the same definitions. */
@@ -591,27 +658,12 @@ static json_t *j_summary(struct jw *c, const struct run_result *r,
 			 const struct result_unit *u)
 {
 	struct result_row row;
-	json_t *o;
 
 	/* Stopped during ramp_time: no figures to sum up. */
 	if (u->stats.nclones && !u->stats.nmeasured)
 		return json_null();
-	o = json_object();
-	if (!o)
-		return NULL;
 	result_row(r, u, &row);
-	jw_put(c, o, "reqs", jw_u64(row.ios));
-	jw_put(c, o, "io_bytes", jw_u64(row.bytes));
-	jw_put(c, o, "runtime_ns", jw_u64(row.runtime_ns));
-	jw_put(c, o, "utime_ns", jw_u64(row.utime_ns));
-	jw_put(c, o, "stime_ns", jw_u64(row.stime_ns));
-	jw_put(c, o, "cpu_pct", jw_real(row.cpu_pct));
-	jw_put(c, o, "us_per_io", jw_real(row.us_per_io));
-	jw_put(c, o, "lat_mean_ns", jw_real(row.lat_mean_ns));
-	jw_put(c, o, "lat_p99_ns", jw_u64(row.lat_p99_ns));
-	jw_put(c, o, "iops", jw_real(row.iops));
-	jw_put(c, o, "bw_bytes", jw_real(row.bw_bytes));
-	return o;
+	return j_row(c, &row);
 }
 
 /* Unknown text or numbers are null, never a made-up value. */
@@ -863,27 +915,19 @@ static json_t *j_unit(struct jw *c, const struct run_result *r,
 	return o;
 }
 
-static json_t *j_group(struct jw *c, const struct run_result *r,
-		       unsigned id, const struct job_stats *g)
+static json_t *j_group(struct jw *c, const struct result_set *rs,
+		       unsigned id)
 {
-	const struct job *first = NULL;
+	const struct job_stats *g = &rs->groups[id];
 	json_t *o = json_object();
-	unsigned njobs = 0;
-	size_t i;
 
 	if (!o)
 		return NULL;
-	for (i = 0; i < r->plan->njobs; i++) {
-		if (r->plan->jobs[i].group != id || !r->plan->jobs[i].stats)
-			continue;
-		if (!first)
-			first = &r->plan->jobs[i];
-		njobs++;
-	}
 	jw_put(c, o, "group", json_integer(id));
-	jw_put(c, o, "njobs", json_integer(njobs));
+	jw_put(c, o, "njobs", json_integer(rs->group_njobs ?
+					   rs->group_njobs[id] : 0));
 	jw_put(c, o, "njobs_ran", json_integer(g->nclones));
-	put_result(c, o, g, first);
+	put_result(c, o, g, rs->group_first ? rs->group_first[id] : NULL);
 	jw_put(c, o, "interval_ns", jw_u64(g->intervals ?
 				       g->intervals->interval_ns : 0));
 	jw_put(c, o, "intervals", j_intervals(c, g->intervals, false));
@@ -914,17 +958,11 @@ static json_t *j_host(struct jw *c, const struct run_result *r)
 
 static json_t *j_signal(int signo)
 {
-	const char *a;
 	char buf[32];
 
 	if (!signo)
 		return json_null();
-	a = sigabbrev_np(signo);
-	if (a)
-		snprintf(buf, sizeof(buf), "SIG%s", a);
-	else
-		snprintf(buf, sizeof(buf), "%d", signo);
-	return json_string(buf);
+	return json_string(result_signal_name(signo, buf, sizeof(buf)));
 }
 
 /* The command line the run was started with, one string per argument. */
@@ -941,11 +979,9 @@ static json_t *j_argv(struct jw *c, const struct run_result *r)
 static void put_header(struct jw *c, json_t *root,
 		       const struct run_result *r)
 {
-	char iso[64] = "";
-	struct tm tm;
+	char iso[64];
 
-	if (gmtime_r(&r->start_time, &tm))
-		strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	result_time_iso(r->start_time, iso, sizeof(iso));
 	jw_put(c, root, "schema_version", json_integer(JSON_SCHEMA_VERSION));
 	jw_put(c, root, "iorig_version", jw_str(r->version ? r->version : ""));
 	jw_put(c, root, "command_line", j_argv(c, r));
@@ -1036,10 +1072,215 @@ static json_t *j_curves(struct jw *c, const struct run_result *r)
 	return a;
 }
 
-static json_t *j_root(struct jw *c, const struct run_result *r,
-		      const struct result_unit *u, int nu,
-		      const struct job_stats *g, int ng)
+/* ---- a merged result's cluster part (result.h: cluster_info) ---- */
+
+static json_t *j_done(struct jw *c, const struct cluster_info *ci,
+		      const struct cluster_done *dn)
 {
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	jw_put(c, o, "at_ns", jw_u64(dn->at_ns));
+	jw_put(c, o, "ios", jw_real(dn->ios));
+	jw_put(c, o, "io_bytes", jw_real(dn->io_bytes));
+	jw_put(c, o, "iops", jw_real(dn->iops));
+	jw_put(c, o, "bw_bytes", jw_real(dn->bw));
+	jw_put(c, o, "member", jw_str(ci->members[dn->member].label));
+	return o;
+}
+
+static json_t *j_spread(struct jw *c, const struct cluster_info *ci,
+			const struct cluster_spread *sp)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	jw_put(c, o, "min", jw_real(sp->min));
+	jw_put(c, o, "median", jw_real(sp->median));
+	jw_put(c, o, "max", jw_real(sp->max));
+	jw_put(c, o, "slowest", jw_str(ci->members[sp->slowest].label));
+	return o;
+}
+
+/* Each member's row of one direction of one job. */
+static json_t *j_crows(struct jw *c, const struct cluster_info *ci,
+		       const struct cluster_dir *x)
+{
+	json_t *a = json_array(), *o;
+	unsigned i;
+
+	for (i = 0; a && i < ci->nmembers; i++) {
+		const struct cluster_member_info *m = &ci->members[i];
+		const struct cluster_row *r = &x->rows[i];
+
+		o = json_object();
+		if (!o) {
+			c->failed = 1;
+			break;
+		}
+		jw_put(c, o, "label", jw_str(m->label));
+		jw_put(c, o, "rank", json_integer(m->rank));
+		jw_put(c, o, "host", jw_str(m->host));
+		jw_put(c, o, "iops", jw_real(r->iops));
+		jw_put(c, o, "bw_bytes", jw_real(r->bw));
+		jw_put(c, o, "ios", jw_u64(r->ios));
+		jw_put(c, o, "io_bytes", jw_u64(r->io_bytes));
+		jw_put(c, o, "runtime_ns", jw_u64(r->runtime_ns));
+		jw_put(c, o, "clat_p99_ns", jw_u64(r->clat_p99_ns));
+		jw_push(c, a, o);
+	}
+	return a;
+}
+
+static json_t *j_chosts(struct jw *c, const struct cluster_info *ci,
+			const struct cluster_dir *x)
+{
+	json_t *a = json_array(), *o;
+	unsigned i;
+
+	for (i = 0; a && i < ci->nhosts; i++) {
+		const struct cluster_host_row *h = &x->hosts[i];
+
+		o = json_object();
+		if (!o) {
+			c->failed = 1;
+			break;
+		}
+		jw_put(c, o, "host", jw_str(ci->hosts[h->host]));
+		jw_put(c, o, "members", json_integer(h->members));
+		jw_put(c, o, "iops", jw_real(h->iops));
+		jw_put(c, o, "bw_bytes", jw_real(h->bw));
+		jw_put(c, o, "ios", jw_u64(h->ios));
+		jw_put(c, o, "io_bytes", jw_u64(h->io_bytes));
+		jw_push(c, a, o);
+	}
+	return a;
+}
+
+static json_t *j_cdir(struct jw *c, const struct cluster_info *ci,
+		      const struct cluster_dir *x)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	jw_put(c, o, "common_window_ns", jw_u64(x->common_window_ns));
+	jw_put(c, o, "first_done", j_done(c, ci, &x->first));
+	jw_put(c, o, "last_done", j_done(c, ci, &x->last));
+	jw_put(c, o, "iops_spread", j_spread(c, ci, &x->iops));
+	jw_put(c, o, "bw_spread", j_spread(c, ci, &x->bw));
+	jw_put(c, o, "members", j_crows(c, ci, x));
+	jw_put(c, o, "hosts", j_chosts(c, ci, x));
+	return o;
+}
+
+/* A member's own figures of one job (its rank: checks and fio's client
+ * entries read them). */
+static json_t *j_member_job(struct jw *c, const struct cluster_unit *cu)
+{
+	const struct job_stats *s = &cu->u.stats;
+	const struct job *j = cu->u.job;
+	json_t *o = json_object(), *cpu;
+	int d;
+
+	if (!o)
+		return NULL;
+	jw_put(c, o, "name", jw_str(j->name));
+	jw_put(c, o, "clone", j->group_reporting ? json_null() :
+	       json_integer(j->clone));
+	jw_put(c, o, "group", json_integer(j->group));
+	jw_put(c, o, "error", j_error(c, s));
+	jw_put(c, o, "runtime_ns", jw_u64(s->runtime_ns));
+	jw_put(c, o, "sync", j_sync(c, &s->sync, j));
+	cpu = j_cpu(c, &s->cpu);
+	if (cpu)
+		jw_put(c, cpu, "us_per_io", jw_real(stats_cpu_us_per_io(s)));
+	jw_put(c, o, "cpu", cpu);
+	for (d = 0; d < DDIR_NR; d++)
+		jw_put(c, o, dir_key[d],
+		       j_dir(c, &s->dir[d], s->runtime_ns, j,
+			     s->nmeasured || !s->nclones));
+	jw_put(c, o, "iodepth", j_depth(c, &s->depth));
+	jw_put(c, o, "summary", cu->has_row ? j_row(c, &cu->row) :
+	       json_null());
+	jw_put(c, o, "verify", j_verify(c, s, j));
+	return o;
+}
+
+static json_t *j_cmember(struct jw *c, const struct cluster_info *ci,
+			 const struct cluster_member_info *m)
+{
+	json_t *o = json_object(), *jobs = json_array();
+	unsigned k;
+
+	if (!o || !jobs) {
+		json_decref(o);
+		json_decref(jobs);
+		return NULL;
+	}
+	jw_put(c, o, "label", jw_str(m->label));
+	jw_put(c, o, "rank", json_integer(m->rank));
+	jw_put(c, o, "host", jw_str(m->host));
+	jw_put(c, o, "start_skew_ns", jw_real(m->start_skew_ns));
+	jw_put(c, o, "wall_ns", jw_u64(m->wall_ns));
+	jw_put(c, o, "interrupted", json_boolean(m->interrupted));
+	for (k = 0; k < ci->njobs; k++)
+		jw_push(c, jobs, j_member_job(c, &m->jobs[k]));
+	jw_put(c, o, "jobs", jobs);
+	return o;
+}
+
+static json_t *j_cluster(struct jw *c, const struct cluster_info *ci,
+			 const struct result_set *rs)
+{
+	json_t *o = json_object(), *mem = json_array(), *hosts = json_array();
+	json_t *jobs = json_array(), *x;
+	unsigned i;
+	int d;
+
+	if (!o || !mem || !hosts || !jobs) {
+		json_decref(o);
+		json_decref(mem);
+		json_decref(hosts);
+		json_decref(jobs);
+		return NULL;
+	}
+	for (i = 0; i < ci->nmembers; i++)
+		jw_push(c, mem, j_cmember(c, ci, &ci->members[i]));
+	for (i = 0; i < ci->nhosts; i++)
+		jw_push(c, hosts, jw_str(ci->hosts[i]));
+	for (i = 0; i < ci->njobs && i < (unsigned)rs->nunits; i++) {
+		const struct job *j = rs->units[i].job;
+
+		x = json_object();
+		if (!x) {
+			c->failed = 1;
+			break;
+		}
+		jw_put(c, x, "name", jw_str(j->name));
+		jw_put(c, x, "clone", j->group_reporting ? json_null() :
+		       json_integer(j->clone));
+		jw_put(c, x, "group", json_integer(j->group));
+		for (d = 0; d < DDIR_NR; d++)
+			jw_put(c, x, dir_key[d],
+			       j_cdir(c, ci, &ci->jobs[i].dir[d]));
+		jw_push(c, jobs, x);
+	}
+	jw_put(c, o, "nmembers", json_integer(ci->nmembers));
+	jw_put(c, o, "nhosts", json_integer(ci->nhosts));
+	jw_put(c, o, "start_skew_max_ns", jw_real(ci->start_skew_max_ns));
+	jw_put(c, o, "members", mem);
+	jw_put(c, o, "hosts", hosts);
+	jw_put(c, o, "jobs", jobs);
+	return o;
+}
+
+static json_t *j_root(struct jw *c, const struct run_result *r,
+		      const struct result_set *rs)
+{
+	const struct result_unit *u = rs->units;
 	json_t *root = json_object();
 	json_t *jobs = json_array();
 	json_t *groups = json_array();
@@ -1052,11 +1293,11 @@ static json_t *j_root(struct jw *c, const struct run_result *r,
 		return NULL;
 	}
 	put_header(c, root, r);
-	for (i = 0; i < nu; i++)
+	for (i = 0; i < rs->nunits; i++)
 		if (!u[i].hidden)
 			jw_push(c, jobs, j_unit(c, r, &u[i], i));
-	for (i = 0; i < ng; i++)
-		jw_push(c, groups, j_group(c, r, (unsigned)i, &g[i]));
+	for (i = 0; i < rs->ngroups; i++)
+		jw_push(c, groups, j_group(c, rs, (unsigned)i));
 	jw_put(c, root, "jobs", jobs);
 	jw_put(c, root, "groups", groups);
 	jw_put(c, root, "curves", j_curves(c, r));
@@ -1064,6 +1305,8 @@ static json_t *j_root(struct jw *c, const struct run_result *r,
 	jw_put(c, root, "checks", j_checks(c, r->checks));
 	jw_put(c, root, "baseline", j_baseline(c, r->checks));
 	jw_put(c, root, "warnings", j_warnings(c, &r->warnings));
+	if (r->cluster)
+		jw_put(c, root, "cluster", j_cluster(c, r->cluster, rs));
 	return root;
 }
 
@@ -1078,7 +1321,7 @@ int report_json_doc(const struct run_result *r, json_t **doc)
 	ret = result_collect(r, &rs);
 	if (ret)
 		return ret;
-	root = j_root(&c, r, rs.units, rs.nunits, rs.groups, rs.ngroups);
+	root = j_root(&c, r, &rs);
 	result_set_free(&rs);
 	if (!root || c.failed) {
 		json_decref(root);

@@ -118,9 +118,15 @@ static void t_disk(FILE *f, const struct sysinfo_disk_use *u)
 		d->wr_ticks, d->time_in_queue, util);
 }
 
+/*
+ * One unit's line: name its jobname, rt its jobs' runtime (CPU shares),
+ * gbw its group's aggregate bandwidth per direction (fio_group_bw) or
+ * NULL: from rs; pct false: no percentiles (fio's "All clients").
+ */
 static void t_unit(FILE *f, const struct run_result *r,
-		   const struct result_set *rs,
-		   const struct result_unit *u, uint64_t rt, unsigned ver)
+		   const struct result_set *rs, const struct result_unit *u,
+		   const char *name, uint64_t rt, const double *gbw,
+		   bool pct, unsigned ver)
 {
 	const struct job_stats *s = &u->stats;
 	const struct job *j = u->job;
@@ -136,17 +142,18 @@ static void t_unit(FILE *f, const struct run_result *r,
 	if (!u->stats.nclones)
 		rt = 0;
 	if (ver == 2)
-		fprintf(f, "2;%s;%u;%d", j->name, j->group, fio_unit_errno(s));
+		fprintf(f, "2;%s;%u;%d", name, j->group, fio_unit_errno(s));
 	else
 		fprintf(f, "%u;%s;%s;%u;%d", ver,
-			fio_version_tag(r, tag, sizeof(tag)), j->name, j->group,
+			fio_version_tag(r, tag, sizeof(tag)), name, j->group,
 			fio_unit_errno(s));
 	for (d = DDIR_READ; d <= DDIR_WRITE; d++) {
 		v = fio_dir_view(s, d, &buf, &rt_ns);
-		t_dir(f, v, rt_ns, j, ver, fio_group_bw(rs, j, d));
+		t_dir(f, v, rt_ns, pct ? j : NULL, ver, gbw ? gbw[d] :
+		      fio_group_bw(rs, j, d));
 	}
 	if (ver != 3)
-		t_dir(f, NULL, 0, j, ver, 0.0);
+		t_dir(f, NULL, 0, pct ? j : NULL, ver, 0.0);
 	fprintf(f, ";%f%%;%f%%;%" PRIu64 ";%" PRIu64 ";%" PRIu64,
 		rt ? 100.0 * (double)cpu->utime_ns / (double)rt : 0.0,
 		rt ? 100.0 * (double)cpu->stime_ns / (double)rt : 0.0,
@@ -184,8 +191,41 @@ int report_terse(FILE *f, const struct run_result *r)
 	}
 	for (i = 0; i < rs.nunits; i++)
 		if (!rs.units[i].hidden)
-			t_unit(f, r, &rs, &rs.units[i], rt[i], ver);
+			t_unit(f, r, &rs, &rs.units[i], rs.units[i].job->name,
+			       rt[i], NULL, true, ver);
 	free(rt);
 	result_set_free(&rs);
+	return ferror(f) ? -EIO : 0;
+}
+
+/*
+ * A merged result as fio's client writes terse: each member's line per
+ * job (its own figures; its group's bandwidth its own: a member's group
+ * is its job), then an "All clients" line per job, the merged figures
+ * without percentiles (fio keeps none of its clients' sum).
+ */
+int report_cluster_terse(FILE *f, const struct run_result *r)
+{
+	const struct cluster_info *ci = r->cluster;
+	const struct result_set *rs = r->set;
+	unsigned ver = r->terse_version ? r->terse_version : 3, i, k;
+	double gbw[DDIR_NR];
+	int d;
+
+	if (!ci || !rs)
+		return -EINVAL;
+	for (i = 0; i < ci->nmembers; i++)
+		for (k = 0; k < ci->njobs && k < (unsigned)rs->nunits; k++) {
+			const struct result_unit *u = &ci->members[i].jobs[k].u;
+
+			for (d = 0; d < DDIR_NR; d++)
+				gbw[d] = stats_bw(&u->stats.dir[d],
+						  u->stats.runtime_ns);
+			t_unit(f, r, rs, u, u->job->name,
+			       u->stats.runtime_ns, gbw, true, ver);
+		}
+	for (k = 0; k < (unsigned)rs->nunits; k++)
+		t_unit(f, r, rs, &rs->units[k], "All clients",
+		       rs->units[k].stats.runtime_ns, NULL, false, ver);
 	return ferror(f) ? -EIO : 0;
 }

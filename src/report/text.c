@@ -704,18 +704,15 @@ static void print_unit(FILE *f, const struct run_result *r,
 	print_intervals(f, u);
 }
 
-static void print_group(FILE *f, const struct run_result *r, unsigned id,
-			const struct job_stats *g)
+static void print_group(FILE *f, const struct result_set *rs, unsigned id)
 {
-	const struct job *first;
-	unsigned njobs = 0;
+	const struct job_stats *g = &rs->groups[id];
+	const struct job *first = rs->group_first ? rs->group_first[id] :
+				  NULL;
+	unsigned njobs = rs->group_njobs ? rs->group_njobs[id] : 0;
 	char rt[32];
-	size_t i;
 	int d;
 
-	for (i = 0; i < r->plan->njobs; i++)
-		njobs += r->plan->jobs[i].group == id &&
-			 r->plan->jobs[i].stats;
 	if (!njobs)
 		return;		/* stats=0, all of them */
 	fprintf(f, "group %u: %u job%s", id, njobs, njobs == 1 ? "" : "s");
@@ -730,10 +727,6 @@ static void print_group(FILE *f, const struct run_result *r, unsigned id,
 	}
 	value_fmt_ns((double)g->runtime_ns, rt, sizeof(rt));
 	fprintf(f, ", %u ran, runtime %s\n", g->nclones, rt);
-	for (i = 0; i < r->plan->njobs; i++)
-		if (r->plan->jobs[i].group == id && r->plan->jobs[i].stats)
-			break;
-	first = i < r->plan->njobs ? &r->plan->jobs[i] : NULL;
 	for (d = 0; d < DDIR_NR; d++) {
 		if (!dir_active(&g->dir[d]) || (first &&
 		    first->unified_rw_reporting == UNIFIED_MIXED))
@@ -903,7 +896,7 @@ int report_text(FILE *f, const struct run_result *r)
 		fputc('\n', f);
 	}
 	for (i = 0; i < rs.ngroups; i++)
-		print_group(f, r, (unsigned)i, &rs.groups[i]);
+		print_group(f, &rs, (unsigned)i);
 	if (rs.ngroups)
 		fputc('\n', f);
 	if (!curve_collect(r, &cs)) {

@@ -70,7 +70,7 @@ static const struct bad_file bad_files[] = {
 	{ "{\"iorig_version\": \"1\", \"schema_version\": 1}",
 	  "no jobs array" },
 	{ "{\"iorig_version\": \"1\", \"schema_version\": 1, "
-	  "\"jobs\": [{\"clone\": 0}]}", "a member of jobs has no name" },
+	  "\"jobs\": [{\"clone\": 0}]}", "jobs[0] is not a job" },
 	{ "{\"iorig_version\": \"1\", \"schema_version\": 2, \"jobs\": []}",
 	  "schema_version 2 is not supported" },
 	{ "{\"iorig_version\": \"1\", \"schema_version\": 0, \"jobs\": []}",
@@ -103,7 +103,8 @@ static void test_bad_files(void **state)
 		baseline_free(&b);
 	}
 	write_file(path, "{\"iorig_version\": \"0.9\", \"schema_version\": 1,"
-		   " \"time\": \"2025-01-31T12:00:00Z\", \"jobs\": []}");
+		   " \"timestamp\": 1738324800, \"time\": "
+		   "\"2025-01-31T12:00:00Z\", \"jobs\": []}");
 	assert_int_equal(baseline_load(&b, path, &e), 0);
 	assert_string_equal(b.version, "0.9");
 	assert_string_equal(b.time, "2025-01-31T12:00:00Z");

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * cluster_merge against raw samples: members whose histograms hold
- * known samples merge into percentiles equal to those of one histogram
- * fed every sample (the pooled samples), and within the histogram's
- * resolution of the exact sorted-sample percentiles; first done and last
- * done follow the members' start skews and runtimes.
+ * The cluster fold against raw samples: members (JSON results read back
+ * into the model) whose histograms hold known samples merge into
+ * percentiles equal to those of one histogram fed every sample (the
+ * pooled samples), and within the histogram's resolution of the exact
+ * sorted-sample percentiles; first done and last done follow the
+ * members' start skews and runtimes; the merged result's JSON (its
+ * writer) says so.
  */
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,7 +22,9 @@
 #include "cluster.h"
 #include "err.h"
 #include "hist.h"
+#include "report.h"
 #include "unit.h"
+#include "unit_json.h"
 
 static const char *const pcts[] = { "1", "50", "90", "99", "99.9", "99.99",
 				    "100", NULL };
@@ -83,7 +88,8 @@ static json_t *result(const struct hist *h, uint64_t runtime_ns,
 	json_object_set_new(j, "name", json_string("j"));
 	json_object_set_new(j, "clone", json_integer(0));
 	json_object_set_new(j, "group", json_integer(0));
-	json_object_set_new(j, "options", json_pack("{ss}", "rw", "randread"));
+	json_object_set_new(j, "options", json_pack("{ssss}", "rw", "randread",
+		"percentile_list", "1:50:90:99:99.9:99.99:100"));
 	json_object_set_new(j, "runtime_ns",
 			    json_integer((json_int_t)runtime_ns));
 	json_object_set_new(j, "read", dir_json(h, runtime_ns));
@@ -114,13 +120,46 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The members (each a JSON result, taken) merged: the merged result's
+ * JSON document, or NULL with e. */
+static json_t *merge(json_t **m, const char *const *label,
+		     const int *rank, const double *skew, unsigned n,
+		     struct err_rec *e)
+{
+	struct cluster *c = cluster_new();
+	struct result_doc d;
+	json_t *out = NULL;
+	unsigned i;
+	int ret = 0;
+
+	assert_non_null(c);
+	for (i = 0; i < n && !ret; i++) {
+		char *text = json_dumps(m[i], 0);
+
+		assert_non_null(text);
+		ret = result_read(&d, text, strlen(text), label[i],
+				  RESULT_READ_STRICT, e);
+		if (!ret)
+			ret = cluster_add(c, &d, label[i], NULL, rank[i],
+					  skew[i], e);
+		free(text);
+	}
+	if (!ret && !cluster_finish(c, e))
+		out = render_json_with(report_json, cluster_result(c));
+	cluster_free(c);
+	return out;
+}
+
 /* Three members: fast and narrow, slow and wide, few and very slow. */
 static void test_percentiles_are_the_pooled_samples(void **state)
 {
 	static const unsigned n[3] = { 20000, 5000, 300 };
 	struct hist *h = calloc(4, sizeof(*h));
 	uint64_t *all = calloc(25300, sizeof(*all)), seed = 42;
-	struct cluster_member m[3];
+	static const char *const label[] = { "m0", "m1", "m2" };
+	static const int rank[] = { 0, 1, 2 };
+	static const double skew[3];
+	json_t *m[3];
 	struct err_rec e = { 0 };
 	const json_t *c;
 	json_t *cl;
@@ -143,13 +182,9 @@ static void test_percentiles_are_the_pooled_samples(void **state)
 		}
 	qsort(all, tot, sizeof(*all), cmp_u64);
 	for (i = 0; i < 3; i++)
-		m[i] = (struct cluster_member){
-			.result = result(&h[i], 1000000000ull * (i + 1),
-					 i == 2 ? "b" : "a"),
-			.label = i == 0 ? "m0" : i == 1 ? "m1" : "m2",
-			.rank = (int)i,
-		};
-	cl = cluster_merge(m, 3, &e);
+		m[i] = result(&h[i], 1000000000ull * (i + 1),
+			      i == 2 ? "b" : "a");
+	cl = merge(m, label, rank, skew, 3, &e);
 	CHECK(cl, "merge failed: %s", e.msg);
 	c = json_object_get(json_object_get(json_array_get(json_object_get(cl,
 		"jobs"), 0), "read"), "clat_ns");
@@ -158,8 +193,8 @@ static void test_percentiles_are_the_pooled_samples(void **state)
 		double p = atof(pcts[i]);
 		uint64_t got = (uint64_t)json_integer_value(json_object_get(
 			json_object_get(c, "percentiles"), pcts[i]));
-		uint64_t rank = (uint64_t)ceil(p / 100 * tot);
-		uint64_t exact = all[(rank ? rank : 1) - 1];
+		uint64_t nth = (uint64_t)ceil(p / 100 * tot);
+		uint64_t exact = all[(nth ? nth : 1) - 1];
 
 		CHECK(got == hist_percentile(&h[3], p),
 		      "p%s: merged %llu, the pooled histogram's %llu",
@@ -181,7 +216,7 @@ static void test_percentiles_are_the_pooled_samples(void **state)
 		json_object_get(c, "hosts"), 0), "ios")), n[0] + n[1]);
 	json_decref(cl);
 	for (i = 0; i < 3; i++)
-		json_decref(m[i].result);
+		json_decref(m[i]);
 	free(h);
 	free(all);
 }
@@ -194,7 +229,10 @@ static void test_percentiles_are_the_pooled_samples(void **state)
 static void test_first_and_last_done(void **state)
 {
 	struct hist h[2];
-	struct cluster_member m[2];
+	static const char *const label[] = { "m0", "m1" };
+	static const int rank[] = { 0, 1 };
+	static const double skew[] = { 0, 5e8 };
+	json_t *m[2];
 	struct err_rec e = { 0 };
 	const json_t *c, *fd, *ld;
 	json_t *cl;
@@ -207,11 +245,9 @@ static void test_first_and_last_done(void **state)
 		hist_add(&h[0], 1000);
 	for (i = 0; i < 4000; i++)
 		hist_add(&h[1], 2000);
-	m[0] = (struct cluster_member){ .result = result(&h[0], 1000000000,
-		"a"), .label = "m0", .rank = 0, .start_skew_ns = 0 };
-	m[1] = (struct cluster_member){ .result = result(&h[1], 2000000000,
-		"b"), .label = "m1", .rank = 1, .start_skew_ns = 5e8 };
-	cl = cluster_merge(m, 2, &e);
+	m[0] = result(&h[0], 1000000000, "a");
+	m[1] = result(&h[1], 2000000000, "b");
+	cl = merge(m, label, rank, skew, 2, &e);
 	CHECK(cl, "merge failed: %s", e.msg);
 	c = json_object_get(json_array_get(json_object_get(json_object_get(cl,
 		"cluster"), "jobs"), 0), "read");
@@ -239,32 +275,37 @@ static void test_first_and_last_done(void **state)
 		c, "iops_spread"), "slowest")), "m0");
 	json_decref(cl);
 	for (i = 0; i < 2; i++)
-		json_decref(m[i].result);
+		json_decref(m[i]);
 }
 
 /* Different jobs: refused, naming both members and the option. */
 static void test_refuses_other_jobs(void **state)
 {
 	struct hist h;
-	struct cluster_member m[2];
+	static const char *const label[] = { "A", "B" };
+	static const int rank[] = { -1, -1 };
+	static const double skew[2];
+	json_t *m[2];
 	struct err_rec e = { 0 };
+	struct cluster *c = cluster_new();
 	unsigned i;
 
 	(void)state;
 	hist_init(&h);
 	hist_add(&h, 100);
 	for (i = 0; i < 2; i++)
-		m[i] = (struct cluster_member){ .result = result(&h, 1000,
-			"a"), .label = i ? "B" : "A", .rank = -1 };
+		m[i] = result(&h, 1000, "a");
 	json_object_set_new(json_object_get(json_array_get(json_object_get(
-		m[1].result, "jobs"), 0), "options"), "rw",
+		m[1], "jobs"), 0), "options"), "rw",
 		json_string("randwrite"));
-	assert_null(cluster_merge(m, 2, &e));
+	assert_null(merge(m, label, rank, skew, 2, &e));
 	CHECK(strstr(e.msg, "rw=randread in A, rw=randwrite in B"),
 	      "message: %s", e.msg);
-	assert_null(cluster_merge(m, 0, &e));
+	/* nothing to merge */
+	assert_int_equal(cluster_finish(c, &e), -EINVAL);
+	cluster_free(c);
 	for (i = 0; i < 2; i++)
-		json_decref(m[i].result);
+		json_decref(m[i]);
 }
 
 int main(void)

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * plot.c in process (the HTML report's call): plot_result_charts on a
- * small result gives the latency chart of each direction with I/O and
- * the three charts over time, as whole SVG documents, and leaves no file
- * behind in $TMPDIR; a result of another kind and a missing gnuplot give
- * -1 with a message.
+ * small result (read back into the model) gives the latency chart of
+ * each direction with I/O and the three charts over time, as whole SVG
+ * documents, and leaves no file behind in $TMPDIR; a document of another
+ * kind is refused by the reader, and a missing gnuplot gives -1 with a
+ * message.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +21,7 @@
 
 #include "err.h"
 #include "plot.h"
+#include "result.h"
 
 static const char result[] =
 	"{\"iorig_version\": \"0.1.0\", \"time\": \"T\","
@@ -39,6 +42,25 @@ static const char result[] =
 	"     \"lat_p99_ns\": 1023}}]}]}";
 
 static char tmpdir[64];
+
+static struct result_doc *doc(const char *text)
+{
+	struct result_doc *d = calloc(1, sizeof(*d));
+	struct err_rec *e = calloc(1, sizeof(*e));
+
+	assert_non_null(d);
+	assert_non_null(e);
+	if (result_read(d, text, strlen(text), "result", 0, e))
+		fail_msg("%s", e->msg);
+	free(e);
+	return d;
+}
+
+static void doc_free(struct result_doc *d)
+{
+	result_doc_free(d);
+	free(d);
+}
 
 static size_t entries(const char *dir)
 {
@@ -72,15 +94,15 @@ static void test_charts(void **state)
 {
 	static const char *const names[] = { "j-read-lat", "j-iops", "j-bw",
 					     "j-p99" };
-	json_t *r = json_loads(result, 0, NULL);
+	struct result_doc *r;
 	struct plot_chart *c;
 	struct err_rec e = { 0 };
 	int n, i;
 
 	if (system("command -v gnuplot >/dev/null 2>&1"))
 		skip();
-	assert_non_null(r);
-	n = plot_result_charts(r, &c, &e);
+	r = doc(result);
+	n = plot_result_charts(&r->r, &c, &e);
 	assert_int_equal(n, 4);
 	for (i = 0; i < n; i++) {
 		assert_string_equal(c[i].name, names[i]);
@@ -92,35 +114,34 @@ static void test_charts(void **state)
 	assert_non_null(strstr(c[0].svg, "p50 1.0"));
 	assert_int_equal(entries(tmpdir), 0);
 	plot_charts_free(c, n);
-	json_decref(r);
+	doc_free(r);
 }
 
 static void test_refused(void **state)
 {
-	json_t *r = json_loads("{\"jobs\": {}}", 0, NULL);
-	struct plot_chart *c = (void *)1;
+	static const char other[] = "{\"jobs\": {}}";
+	struct result_doc d;
 	struct err_rec e = { 0 };
 
-	assert_int_equal(plot_result_charts(r, &c, &e), -1);
-	assert_null(c);
+	assert_int_equal(result_read(&d, other, strlen(other), "x", 0, &e),
+			 -EINVAL);
 	assert_non_null(strstr(e.msg, "not an iorig JSON result"));
-	json_decref(r);
 }
 
 static void test_no_gnuplot(void **state)
 {
-	json_t *r = json_loads(result, 0, NULL);
+	struct result_doc *r = doc(result);
 	char *path = strdup(getenv("PATH") ? getenv("PATH") : "");
 	struct plot_chart *c;
 	struct err_rec e = { 0 };
 
 	setenv("PATH", "/nonexistent", 1);
-	assert_int_equal(plot_result_charts(r, &c, &e), -1);
+	assert_int_equal(plot_result_charts(&r->r, &c, &e), -1);
 	setenv("PATH", path, 1);
 	assert_non_null(strstr(e.msg, "gnuplot-nox"));
 	assert_int_equal(entries(tmpdir), 0);
 	free(path);
-	json_decref(r);
+	doc_free(r);
 }
 
 int main(void)

@@ -28,6 +28,20 @@ while [ -z "$victim" ] && [ $n -lt 100 ]; do
 	done
 done
 [ -n "$victim" ] || die "no rank 1 process found"
+# Signal only once the rank catches SIGTERM (bit 15 of SigCgt): on a busy
+# machine MPI's start-up can take longer than any fixed sleep, and a
+# signal before iorig's handler is a kill, not a stop.
+n=0
+until [ $n -ge 200 ] || "$PY" -c '
+import sys
+for l in open("/proc/%s/status" % sys.argv[1]):
+    if l.startswith("SigCgt:"):
+        sys.exit(0 if int(l.split()[1], 16) >> 14 & 1 else 1)
+sys.exit(1)' "$victim" 2>/dev/null; do
+	sleep 0.05
+	n=$((n + 1))
+done
+[ $n -lt 200 ] || die "rank 1 never caught SIGTERM"
 sleep 1
 kill -TERM "$victim"
 sent=$(($(now_ms) - t0))

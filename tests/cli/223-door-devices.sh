@@ -65,7 +65,7 @@ fi
 echo "previous report" >old.txt
 run merge --output-format=bogus --output=old.txt r.json
 expect_rc 2
-expect_in err "'bogus' is not a cluster report format"
+expect_in err "'bogus' is not a report format"
 [ "$(cat old.txt)" = "previous report" ] || die "merge truncated its output first"
 # a symlink at the name is replaced by the report; what it points at is
 # left alone

@@ -25,10 +25,16 @@
  * random map (norandommap=0) every block of
  * size bs_min[dir] that fits in a file is visited exactly once per pass when
  * the block size is fixed, with no memory per block (a keyed bijection on
- * the block numbers). With norandommap=1, or block sizes that vary, blocks
- * are drawn independently (repeats).
- * A pass ends after `region` bytes have been generated; gen_next then
- * returns the start of a new pass (the worker counts loops).
+ * the block numbers). When block sizes vary (ranges, bssplit, directions of
+ * different sizes) the map is a bitmap of align units (gen_bmap, one bit a
+ * unit): each I/O starts at a unit not yet done, its length is drawn to fit
+ * the file there and cut where done units begin (fio's rule, gen.c), so
+ * every unit is done once per pass. With norandommap=1 (or
+ * random_generator=lfsr with sizes that vary, as fio) offsets are drawn
+ * independently (repeats).
+ * A pass ends after `region` bytes have been generated (with the map: once
+ * every block was done); gen_next then returns the start of a new pass
+ * (the worker counts loops).
  * Uneven files (flen): file i is the slot [i * file_region, i * file_region
  * + flen[i]) with file_region the largest flen; lengths are clipped to the
  * smallest file, so any fits in any file. Several files then always take
@@ -104,6 +110,12 @@ struct gen_params {
 	/* percent of random I/Os that go on sequentially instead */
 	double perc_seq[DDIR_NR];
 	bool lfsr;			/* the map even with norandommap */
+	/* softrandommap: the bitmap map (gen_bmap) that cannot be
+	 * allocated is done without (gen.map_dropped), not -ENOMEM. */
+	bool softrandommap;
+	/* The bitmap map's bytes at most (0: no limit): a larger one is
+	 * -ENOMEM, as when malloc fails, before it is touched. */
+	uint64_t map_max;
 	bool bs_unaligned;		/* range lengths not rounded to min */
 	int64_t seq_add;		/* rw=read:N: gap after each I/O */
 	uint64_t seq_nr;		/* rw=randread:N: random every N */
@@ -144,7 +156,26 @@ enum gen_fst { GEN_FST_NONE, GEN_FST_RR, GEN_FST_SEQ, GEN_FST_RANDOM,
 
 
 enum gen_mode { GEN_MODE_MAP, GEN_MODE_SEQ, GEN_MODE_ANY, GEN_MODE_EXT,
-		GEN_MODE_FST, GEN_MODE_EXT_UNEVEN };
+		GEN_MODE_FST, GEN_MODE_EXT_UNEVEN, GEN_MODE_BMAP };
+
+/*
+ * The random map when block sizes vary: bit b of level 0 is set once unit
+ * b (align bytes; block b mod fblocks of file b / fblocks) was done this
+ * pass; bit w of level l + 1 is set when word w of level l is full. The
+ * bits past the last unit of every level are kept set, so a search never
+ * returns them. The next unit not done at or after b is a few word reads
+ * (one per level, at most 11); marking a run, a word per 64 units.
+ */
+#define GEN_BMAP_LEVELS	11
+struct gen_bmap {
+	uint64_t *lv[GEN_BMAP_LEVELS];
+	uint64_t nw[GEN_BMAP_LEVELS];	/* words of each level */
+	uint64_t nbits;			/* units: nfiles * fblocks */
+	uint64_t free;			/* units of files not done yet */
+	unsigned nlv;
+	uint64_t *mem;			/* all levels, one allocation */
+	uint64_t words;			/* of mem */
+};
 
 /* A keyed bijection on [0, n) (gen.c). */
 struct gen_perm {
@@ -165,6 +196,13 @@ struct gen_ext {
 	struct dist_alias bsa[DDIR_NR];	/* bssplit: entry of an I/O */
 	uint64_t bslen[DDIR_NR][BSSPLIT_MAX];
 	bool has_bss[DDIR_NR];
+	/* bssplit as fio walks it where the largest size may not fit (a
+	 * length that fits a room, gen.c): the sizes with a share, by share
+	 * ascending (fio's sort), and the cumulative shares (the last 1) */
+	uint64_t bso_len[DDIR_NR][BSSPLIT_MAX];
+	double bso_cum[DDIR_NR][BSSPLIT_MAX];
+	unsigned bso_n[DDIR_NR];
+	uint64_t bso_min[DDIR_NR];	/* the smallest of them */
 	struct dist_alias zal[DDIR_NR];	/* zoned: zone of an I/O */
 	uint64_t zlo[DDIR_NR][DIST_ZONES_MAX], zhi[DDIR_NR][DIST_ZONES_MAX];
 	uint64_t seq_thr[DDIR_NR];	/* (rng >> 1) below: sequential */
@@ -234,6 +272,17 @@ struct gen {
 				 * I/O fits */
 	uint64_t fit_max[DDIR_NR];	/* likewise for len_max[d] */
 	bool use_map;		/* random order from the keyed bijection */
+	bool use_bmap;		/* the bitmap map (bm), sizes that vary */
+	bool map_dropped;	/* softrandommap: bm could not be had */
+	uint64_t align_inv;	/* UINT64_MAX / align */
+	/* The largest length direction d draws when all fit: len_max[d],
+	 * or bssplit's largest size with a share (even one larger than a
+	 * file: fio then never issues it, the draws go on). A room below
+	 * it draws a length that fits (len_room). */
+	uint64_t lmax[DDIR_NR];
+	struct gen_bmap bm;
+	/* with pass_end: gen_pass_len less the bytes the pass moved */
+	uint64_t pass_short;
 	bool ext;		/* random patterns in use: gen_ext */
 	uint8_t mode;		/* enum gen_mode: gen_next's path */
 	uint64_t pass;		/* completed passes */
@@ -254,12 +303,18 @@ struct gen_io {
 	uint32_t len;		/* foff + len <= file_region */
 	uint8_t ddir;
 	bool new_pass;		/* first I/O of a pass other than the first */
+	/* The bitmap map's last I/O of a pass: it took the last free unit;
+	 * gen.pass_short says what the pass moved less than gen_pass_len
+	 * (units only partly covered, fio's rule), for the caller's count. */
+	bool pass_end;
 };
 
 /*
  * Returns 0, or -EINVAL: a file region smaller than the minimum block size
  * in use, a region that is not nfiles equal file regions, or other bad
- * parameters; -ERANGE: zoned_abs zones beyond a file region.
+ * parameters; -ERANGE: zoned_abs zones beyond a file region; -ENOMEM: the
+ * bitmap map (gen_bmap_bytes) could not be allocated, without
+ * softrandommap.
  */
 int gen_init(struct gen *g, const struct gen_params *p);
 void gen_next(struct gen *g, struct gen_io *io);
@@ -274,8 +329,12 @@ static inline uint64_t gen_pass_len(const struct gen *g)
 {
 	return g->pass_len;
 }
-/* Frees what gen_init allocated (file_service_type over many files). */
+/* Frees what gen_init allocated (file_service_type over many files, the
+ * bitmap map). */
 void gen_free(struct gen *g);
+/* The bytes of the bitmap map a job of these parameters keeps (0: none),
+ * for the message of a failed allocation. */
+uint64_t gen_bmap_bytes(const struct gen *g);
 
 /*
  * The bytes of writes. Every write's buffer is filled from one random block

@@ -30,15 +30,31 @@
  *   with wrap_each (time_based) that cursor alone starts over (fio wraps
  *   each direction on its own). Mixed, a pass is then up to twice the
  *   region.
+ * - Sequential with a range of sizes, at a file's end (fio's meaning): a
+ *   drawn length that does not fit in what is left of the file is drawn
+ *   again among those that do (len_room); only when not even the smallest
+ *   fits does the walk go on at the next file. So a walk covers the file.
  * - Random with the map (norandommap=0, one fixed bs for all directions in
  *   use): block i of the pass is perm(i), where perm is a keyed bijection on
  *   [0, 2^perm_bits) restricted to [0, nblocks) by cycle walking; block b is
  *   block b mod fblocks of file b / fblocks (the quotient by a precomputed
  *   reciprocal, no division). The keys come from the seed and the pass
  *   number, so passes differ but repeat across runs with the same seed.
+ * - Random with the map and sizes that vary (ranges, bssplit, directions of
+ *   different sizes; fio's rule, its io_u.c and axmap): an align unit drawn
+ *   uniformly among those where the smallest size fits; if it was done this
+ *   pass, the next unit not done after it (the first of the region after
+ *   the last). Then a length drawn as without the map but among those that
+ *   fit between the unit and the file's end (len_room, fio's redraw), and
+ *   cut to the units not done from there on: the I/O stops where the run of
+ *   free units ends (fio's mark_random_map). Every unit is done once, and a
+ *   pass ends when none is left (bm.free). The bitmap (struct gen_bmap)
+ *   costs a bit per unit, allocated once; the search for a free unit reads
+ *   a word per level.
  * - Random otherwise: a file uniformly (no draw for one file), then an offset
- *   uniform over the aligned positions of that file where the chosen length
- *   fits; a pass ends once `region` bytes were generated.
+ *   uniform over the aligned positions of that file where the smallest size
+ *   fits, then a length that fits there (as above, fio's order: offset,
+ *   then length); a pass ends once `region` bytes were generated.
  * - Mixed: read when (rng >> 1) < mix_threshold = rwmixread% of 2^63, so
  *   0 never reads and 100 always does.
  * - Zones (zonemode=strided, fio's meaning; on the random patterns' path):
@@ -117,6 +133,8 @@ uint64_t gen_rng_below(struct gen_rng *r, uint64_t n)
 {
 	return rng_below(r, n);
 }
+
+static double rng_u01(void *r);
 
 /* Keys from a seed; each `run` uses its own stretch of the counter. */
 static void perm_key(struct gen_perm *pm, uint64_t seed, uint64_t run)
@@ -267,6 +285,9 @@ static bool gen_wants_ext(const struct gen_params *p, unsigned first,
 
 static int ext_init(struct gen *g, unsigned first, unsigned last);
 static int fst_init(struct gen *g);
+static int bm_init(struct gen_bmap *m, uint64_t nbits, uint64_t max);
+static void bm_start(struct gen *g);
+static void bm_new_pass(struct gen *g);
 
 int gen_init(struct gen *g, const struct gen_params *p)
 {
@@ -308,11 +329,13 @@ int gen_init(struct gen *g, const struct gen_params *p)
 			fixed = false;
 	}
 	g->align = align;
+	g->align_inv = UINT64_MAX / align;
 	for (d = first; d <= last; d++) {
 		uint64_t fr = g->file_region;
 		uint64_t max = p->bs_max[d] < g->fmin ? p->bs_max[d] : g->fmin;
 
 		g->len_max[d] = max;
+		g->lmax[d] = max;
 		g->len_mults[d] = max / p->bs_min[d];
 		g->len_inv[d] = UINT64_MAX / p->bs_min[d];
 		g->len_step[d] = p->bs_min[d] / align;
@@ -325,26 +348,58 @@ int gen_init(struct gen *g, const struct gen_params *p)
 	g->ext = gen_wants_ext(p, first, last);
 	g->use_map = p->random && (!p->norandommap || p->lfsr) && fixed &&
 		     !(p->dist && p->dist->kind != DIST_RANDOM);
+	/* fio: lfsr keeps no map (each block once as a start, the sizes
+	 * overlap); zones start a map of their own in each zone (zperm,
+	 * fixed sizes only). */
+	g->use_bmap = p->random && !p->norandommap && !p->lfsr && !fixed &&
+		      !(p->dist && p->dist->kind != DIST_RANDOM) &&
+		      !p->zone_size;
 	for (d = first; d <= last; d++)
 		if (p->random && p->ba[d] && p->ba[d] != p->bs_min[d])
-			g->use_map = false;
-	if (g->use_map) {
+			g->use_map = g->use_bmap = false;
+	if (g->use_map || g->use_bmap) {
 		g->fblocks = g->file_region / align;
 		g->fblocks_inv = UINT64_MAX / g->fblocks;
 		g->nblocks = g->fblocks * g->p.nfiles;
+	}
+	if (g->use_map)
 		perm_init(&g->perm, g->nblocks, p->seed ^ PERM_SALT);
+	if (g->use_bmap) {
+		ret = bm_init(&g->bm, g->nblocks, p->map_max);
+		if (ret && !p->softrandommap)
+			return ret;
+		if (ret) {		/* fio's softrandommap: without */
+			g->use_bmap = false;
+			g->map_dropped = true;
+		}
 	}
 	g->mode = g->ext ? GEN_MODE_EXT : !p->random ? GEN_MODE_SEQ :
-		  g->use_map ? GEN_MODE_MAP : GEN_MODE_ANY;
-	if (g->ext)
-		return ext_init(g, first, last);
-	if (g->p.flen && g->p.fst == GEN_FST_NONE)
-		g->p.fst = GEN_FST_RR;
-	return g->p.fst != GEN_FST_NONE && g->p.nfiles > 1 ? fst_init(g) : 0;
+		  g->use_map ? GEN_MODE_MAP : g->use_bmap ? GEN_MODE_BMAP :
+		  GEN_MODE_ANY;
+	if (g->ext) {
+		ret = ext_init(g, first, last);
+	} else {
+		if (g->p.flen && g->p.fst == GEN_FST_NONE)
+			g->p.fst = GEN_FST_RR;
+		ret = g->p.fst != GEN_FST_NONE && g->p.nfiles > 1 ?
+		      fst_init(g) : 0;
+	}
+	if (!ret && g->use_bmap)
+		bm_start(g);
+	if (ret)
+		gen_free(g);
+	return ret;
+}
+
+uint64_t gen_bmap_bytes(const struct gen *g)
+{
+	return g->bm.words * sizeof(uint64_t);
 }
 
 void gen_free(struct gen *g)
 {
+	free(g->bm.mem);
+	g->bm.mem = NULL;
 	free(g->f.cur);
 	free(g->f.fshort);
 	free(g->x.flen);
@@ -368,6 +423,8 @@ static __attribute__((noinline)) void gen_new_pass(struct gen *g)
 		perm_rekey(g);
 	if (g->mode == GEN_MODE_FST)
 		fst_reset(g);
+	if (g->use_bmap)
+		bm_new_pass(g);
 }
 
 /*
@@ -426,13 +483,19 @@ static inline void io_place(const struct gen *g, struct gen_io *io,
 	io->len = (uint32_t)len;
 }
 
+static uint64_t len_room(struct gen *g, unsigned d, uint64_t room);
+
 /* Sequential, direction d (see the top). */
 static inline void next_seq(struct gen *g, unsigned d, struct gen_io *io)
 {
 	uint64_t pos, len = next_len(g, d, &pos);
 
-	/* spos <= file_region always; this form cannot overflow. */
-	if (gen_unlikely(len > g->file_region - g->spos[d])) {
+	/* spos <= file_region always; this form cannot overflow. A range
+	 * draws again what fits at the file's end (fio's meaning). */
+	if (gen_unlikely(len > g->file_region - g->spos[d]) &&
+	    g->file_region - g->spos[d] >= g->p.bs_min[d]) {
+		len = len_room(g, d, g->file_region - g->spos[d]);
+	} else if (gen_unlikely(len > g->file_region - g->spos[d])) {
 		g->spos[d] = 0;
 		if (++g->sfile[d] == g->p.nfiles) {
 			if (g->p.wrap_each) {	/* this cursor only */
@@ -462,6 +525,257 @@ static inline void map_split(const struct gen *g, uint64_t b, uint32_t *file,
 	*file = (uint32_t)div_recip(b, g->fblocks, g->fblocks_inv, blk);
 }
 
+/* ---- The bitmap map: sizes that vary, every unit once (gen.h) ---- */
+
+#define BM_NONE		UINT64_MAX
+
+/* Levels and words for nbits units (m->words set even on failure); more
+ * than max bytes (0: any) is -ENOMEM. */
+static int bm_init(struct gen_bmap *m, uint64_t nbits, uint64_t max)
+{
+	uint64_t n = nbits, words = 0;
+	unsigned l = 0;
+
+	memset(m, 0, sizeof(*m));
+	m->nbits = nbits;
+	do {
+		m->nw[l] = n / 64 + (n % 64 != 0);
+		words += m->nw[l];
+		n = m->nw[l++];
+	} while (n > 1);
+	m->nlv = l;
+	m->words = words;
+	if (words > SIZE_MAX / sizeof(uint64_t) ||
+	    (max && words > max / sizeof(uint64_t)))
+		return -ENOMEM;
+	m->mem = malloc(words * sizeof(uint64_t));
+	if (!m->mem)
+		return -ENOMEM;
+	m->lv[0] = m->mem;
+	for (l = 1; l < m->nlv; l++)
+		m->lv[l] = m->lv[l - 1] + m->nw[l - 1];
+	return 0;
+}
+
+/* Every unit free; the bits past the last of each level set. */
+static void bm_reset(struct gen_bmap *m)
+{
+	uint64_t bits = m->nbits;
+	unsigned l;
+
+	memset(m->mem, 0, m->words * sizeof(uint64_t));
+	for (l = 0; l < m->nlv; l++) {
+		if (bits % 64)
+			m->lv[l][m->nw[l] - 1] = ~0ull << (bits % 64);
+		bits = m->nw[l];
+	}
+	m->free = m->nbits;
+}
+
+/* Word w of level 0 became full: the levels above learn it. */
+static void bm_full(struct gen_bmap *m, uint64_t w)
+{
+	unsigned l;
+
+	for (l = 1; l < m->nlv; l++) {
+		uint64_t *x = &m->lv[l][w >> 6];
+
+		*x |= 1ull << (w & 63);
+		if (*x != ~0ull)
+			return;
+		w >>= 6;
+	}
+}
+
+/* The first free unit at or after i, or BM_NONE. */
+static inline uint64_t bm_next(const struct gen_bmap *m, uint64_t i)
+{
+	unsigned l = 0;
+	uint64_t w, x;
+
+	for (;;) {
+		w = i >> 6;
+		if (w >= m->nw[l])
+			return BM_NONE;
+		x = ~m->lv[l][w] & (~0ull << (i & 63));
+		if (x)
+			break;
+		if (++l == m->nlv)
+			return BM_NONE;
+		i = w + 1;
+	}
+	/* bit i of level l is clear: word i of the level below has a free
+	 * bit, and so down to level 0 */
+	i = (w << 6) + (uint64_t)__builtin_ctzll(x);
+	while (l--)
+		i = (i << 6) + (uint64_t)__builtin_ctzll(~m->lv[l][i]);
+	return i;
+}
+
+/* b if free, else the first free unit after it in [b, hi), else the first
+ * from lo (one exists in [lo, hi): the caller knows). */
+static inline uint64_t bm_free_at(const struct gen_bmap *m, uint64_t b,
+				  uint64_t lo, uint64_t hi)
+{
+	uint64_t r;
+
+	if (!(m->lv[0][b >> 6] >> (b & 63) & 1))
+		return b;
+	r = bm_next(m, b);
+	return r < hi ? r : bm_next(m, lo);
+}
+
+/* Marks up to n units from b, stopping at the first one done already;
+ * returns how many it marked. */
+static inline uint64_t bm_take(struct gen_bmap *m, uint64_t b, uint64_t n)
+{
+	uint64_t got = 0;
+
+	while (n && b < m->nbits) {
+		uint64_t w = b >> 6, word = m->lv[0][w], x;
+		unsigned s = b & 63, run, k;
+
+		x = word >> s;
+		run = x ? (unsigned)__builtin_ctzll(x) : 64 - s;
+		k = n < run ? (unsigned)n : run;
+		if (!k)
+			break;
+		word |= (k == 64 ? ~0ull : ((1ull << k) - 1)) << s;
+		m->lv[0][w] = word;
+		if (word == ~0ull)
+			bm_full(m, w);
+		got += k;
+		b += k;
+		n -= k;
+		if (k < 64 - s)		/* a done unit, or n, ended it */
+			break;
+	}
+	m->free -= got;
+	return got;
+}
+
+/* Clears units [lo, hi), all done: a file of a skewed file_service_type
+ * starts over. */
+static void bm_clear(struct gen_bmap *m, uint64_t lo, uint64_t hi)
+{
+	unsigned l;
+	uint64_t i;
+
+	m->free += hi - lo;
+	for (l = 0; l < m->nlv && lo < hi; l++) {
+		for (i = lo; i < hi; i++)
+			m->lv[l][i >> 6] &= ~(1ull << (i & 63));
+		lo >>= 6;
+		hi = ((hi - 1) >> 6) + 1;
+	}
+}
+
+/*
+ * A new pass of the map: every unit free but those of a slot past its
+ * file's end (uneven files), which count as done.
+ */
+static void bm_new_pass(struct gen *g)
+{
+	struct gen_bmap *m = &g->bm;
+	uint64_t sh;
+	uint32_t i;
+
+	bm_reset(m);
+	if (!g->x.flen && !g->f.fshort)
+		return;
+	for (i = 0; i < g->p.nfiles; i++) {
+		sh = g->f.fshort ? g->f.fshort[i] :
+		     g->fblocks - g->x.flen[i] / g->align;
+		if (sh)
+			bm_take(m, (uint64_t)i * g->fblocks + g->fblocks - sh,
+				sh);
+	}
+}
+
+/* The map's first pass; a pass moves the bytes of its units. */
+static void bm_start(struct gen *g)
+{
+	bm_new_pass(g);
+	g->pass_len = g->bm.free * g->align;
+}
+
+/*
+ * A length of direction d that fits in room bytes, room below lmax[d]:
+ * as fio, which draws again until the length fits, each length that fits
+ * keeps its chance relative to the others (ranges: the multiples of the
+ * smallest up to room, equally; bssplit: fio's walk, bss_room). Room below
+ * the smallest size (a direction of larger sizes than the unit, at a
+ * file's end: fio would fail the I/O): room in whole units.
+ */
+static uint64_t bss_room(struct gen *g, unsigned d, uint64_t room);
+
+static __attribute__((noinline)) uint64_t len_room(struct gen *g, unsigned d,
+						   uint64_t room)
+{
+	uint64_t min = g->p.bs_min[d];
+
+	if (g->x.has_bss[d])
+		return bss_room(g, d, room);
+	if (room < min)
+		return room / g->align * g->align;
+	if (g->p.bs_unaligned)
+		return min + rng_below(&g->rng, room - min + 1);
+	return (1 + rng_below(&g->rng, room / min)) * min;
+}
+
+/* A length of direction d for an I/O with room bytes before its file's
+ * end: the usual draw when the largest fits, which is almost always. */
+static inline uint64_t len_for(struct gen *g, unsigned d, uint64_t room)
+{
+	uint64_t pos;
+
+	if (gen_unlikely(room < g->lmax[d]))
+		return len_room(g, d, room);
+	if (g->x.has_bss[d])
+		return g->x.bslen[d][dist_alias_pick(&g->x.bsa[d],
+						     gen_rng_next(&g->rng))];
+	return next_len(g, d, &pos);
+}
+
+/*
+ * len cut to the free units from unit b on, which it marks done; at most
+ * `left`, the units from b to its file's end (a length that reaches into
+ * a file's tail, less than a unit, marks no unit of the next file).
+ */
+static inline uint64_t bm_cover(struct gen *g, uint64_t b, uint64_t len,
+				uint64_t left)
+{
+	uint64_t r, n = div_recip(len + g->align - 1, g->align, g->align_inv,
+				  &r), got;
+
+	if (n > left)
+		n = left;
+	got = bm_take(&g->bm, b, n);
+	return got < n ? got * g->align : len;
+}
+
+/* The map of one file region, or of several drawn uniformly (gen.h). */
+static inline void next_bmap(struct gen *g, unsigned d, struct gen_io *io)
+{
+	uint64_t b, blk, foff, len;
+	uint32_t file = 0;
+
+	if (gen_unlikely(!g->bm.free)) {
+		gen_new_pass(g);
+		io->new_pass = true;
+	}
+	b = rng_below(&g->rng, g->fit[d]);
+	if (g->p.nfiles > 1)
+		b += rng_below(&g->rng, g->p.nfiles) * g->fblocks;
+	b = bm_free_at(&g->bm, b, 0, g->nblocks);
+	map_split(g, b, &file, &blk);
+	foff = blk * g->align;
+	len = bm_cover(g, b, len_for(g, d, g->file_region - foff),
+		       g->fblocks - blk);
+	io_place(g, io, file, foff, len);
+	g->done += len;
+}
+
 static inline void next_map(struct gen *g, struct gen_io *io)
 {
 	uint64_t blk;
@@ -476,20 +790,21 @@ static inline void next_map(struct gen *g, struct gen_io *io)
 	g->done += g->align;
 }
 
-/* An offset uniform over the aligned positions where the length fits. */
+/* An offset uniform over the aligned positions where the smallest size
+ * fits, then a length that fits there (fio's order). */
 static inline void next_any(struct gen *g, unsigned d, struct gen_io *io)
 {
-	uint64_t pos, len, foff;
+	uint64_t len, foff;
 	uint32_t file = 0;
 
 	if (gen_unlikely(g->done >= g->p.region)) {
 		gen_new_pass(g);
 		io->new_pass = true;
 	}
-	len = next_len(g, d, &pos);
 	if (g->p.nfiles > 1)
 		file = (uint32_t)rng_below(&g->rng, g->p.nfiles);
-	foff = rng_below(&g->rng, pos) * g->align;
+	foff = rng_below(&g->rng, g->fit[d]) * g->align;
+	len = len_for(g, d, g->file_region - foff);
 	io_place(g, io, file, foff, len);
 	g->done += len;
 }
@@ -498,8 +813,6 @@ static inline void next_any(struct gen *g, unsigned d, struct gen_io *io)
 
 #define FST_SALT	0x3c6ef372fe94f82bull	/* per-file map keys */
 #define FST_ROT		0x9e3779b97f4a7c15ull	/* per-file map rotation */
-
-static double rng_u01(void *r);
 
 static int fst_init(struct gen *g)
 {
@@ -674,11 +987,35 @@ static inline bool map_file_next(struct gen *g, uint32_t i, uint64_t sh,
 	return false;
 }
 
+/*
+ * The bitmap map of file i (its units [lo, lo + units)): an I/O of
+ * direction d at a unit not done (next_bmap's rule inside the file) in
+ * *foff, *len; false once every unit of the file was done this pass.
+ */
+static inline bool bmap_file_next(struct gen *g, uint32_t i, uint64_t sh,
+				  unsigned d, uint64_t *foff, uint64_t *len)
+{
+	struct gen_fst_state *f = &g->f;
+	uint64_t lo = (uint64_t)i * g->fblocks, units = g->fblocks - sh, b;
+	uint64_t free = g->bm.free;
+
+	if (f->cur[i] >= units)
+		return false;
+	b = bm_free_at(&g->bm, lo + rng_below(&g->rng, g->fit[d] - sh), lo,
+		       lo + units);
+	*foff = (b - lo) * g->align;
+	/* the room: to the file's end (its tail, less than a unit, too) */
+	*len = len_for(g, d, g->file_region - sh * g->align - *foff);
+	*len = bm_cover(g, b, *len, units - (b - lo));
+	f->cur[i] += free - g->bm.free;
+	return true;
+}
+
 static __attribute__((noinline)) void next_fst(struct gen *g, unsigned d,
 					       struct gen_io *io)
 {
 	struct gen_fst_state *f = &g->f;
-	uint64_t pos = 0, len = g->align, foff, fr = g->file_region, blk, sh;
+	uint64_t len = g->align, foff, fr = g->file_region, blk, sh, room;
 	uint32_t i;
 
 	/* Skewed picks and norandommap never finish a file: bytes count. */
@@ -686,8 +1023,8 @@ static __attribute__((noinline)) void next_fst(struct gen *g, unsigned d,
 		gen_new_pass(g);
 		io->new_pass = true;
 	}
-	if (f->sub != GEN_MODE_MAP)
-		len = next_len(g, d, &pos);
+	if (f->sub == GEN_MODE_SEQ)
+		len = next_len(g, d, &room);
 	for (;;) {
 		if (!f->nlive) {
 			gen_new_pass(g);
@@ -697,19 +1034,30 @@ static __attribute__((noinline)) void next_fst(struct gen *g, unsigned d,
 		/* Uneven files: file i lacks `sh` align units of a slot. */
 		sh = gen_unlikely(f->fshort != NULL) ? f->fshort[i] : 0;
 		if (f->sub == GEN_MODE_ANY) {
-			foff = rng_below(&g->rng, pos - sh) * g->align;
+			/* fio's order: the offset, then a length there */
+			foff = rng_below(&g->rng, g->fit[d] - sh) * g->align;
+			len = len_for(g, d, fr - sh * g->align - foff);
 			break;
 		}
 		if (f->sub == GEN_MODE_SEQ) {
-			if (len <= fr - sh * g->align - f->cur[i]) {
+			room = fr - sh * g->align - f->cur[i];
+			if (len > room && room >= g->p.bs_min[d])
+				len = len_room(g, d, room);
+			if (len <= room) {
 				foff = f->cur[i];
 				f->cur[i] += len;
 				break;
 			}
+		} else if (f->sub == GEN_MODE_BMAP) {
+			if (bmap_file_next(g, i, sh, d, &foff, &len))
+				break;
 		} else if (map_file_next(g, i, sh, &blk)) {
 			foff = blk * g->align;
 			break;
 		}
+		if (f->skew && f->sub == GEN_MODE_BMAP)
+			bm_clear(&g->bm, (uint64_t)i * g->fblocks,
+				 (uint64_t)i * g->fblocks + f->cur[i]);
 		if (f->skew)
 			f->cur[i] = 0;	/* starts over */
 		else
@@ -800,6 +1148,71 @@ static void ext_holes(struct gen *g)
 		g->pass_len = n * bs * g->p.nfiles;
 }
 
+/*
+ * bssplit as fio walks it for a room (bss_room): the sizes with a share
+ * sorted by share, ascending, equal shares in the order given (fio sorts
+ * them so; its sort keeps that order for so few), with cumulative shares.
+ * lmax: the largest of them, whether or not it fits in a file.
+ */
+static void bso_init(struct gen *g, unsigned d)
+{
+	const struct bssplit_entry *e = g->p.bssplit->e[d];
+	struct gen_ext *x = &g->x;
+	double perc[BSSPLIT_MAX], sum = 0;
+	unsigned i, j, n = 0;
+
+	x->bso_min[d] = UINT64_MAX;
+	g->lmax[d] = 0;
+	for (i = 0; i < g->p.bssplit->n[d]; i++) {
+		if (!(e[i].perc > 0))
+			continue;
+		/* insertion: after every entry of a share not above it */
+		for (j = n; j > 0 && perc[j - 1] > e[i].perc; j--) {
+			perc[j] = perc[j - 1];
+			x->bso_len[d][j] = x->bso_len[d][j - 1];
+		}
+		perc[j] = e[i].perc;
+		x->bso_len[d][j] = e[i].bs;
+		n++;
+		if (e[i].bs < x->bso_min[d])
+			x->bso_min[d] = e[i].bs;
+		if (e[i].bs > g->lmax[d])
+			g->lmax[d] = e[i].bs;
+	}
+	for (i = 0; i < n; i++) {
+		sum += perc[i];
+		x->bso_cum[d][i] = sum;
+	}
+	for (i = 0; i < n; i++)
+		x->bso_cum[d][i] /= sum;
+	if (n)
+		x->bso_cum[d][n - 1] = 1.0;
+	x->bso_n[d] = n;
+}
+
+/*
+ * bssplit where the largest size may not fit (fio's get_next_buflen): a
+ * share drawn picks its size, as always, but a size that does not fit in
+ * room gives the draw to the next size of the sorted list that does; past
+ * the last, fio draws again. So a size too large for a file is never
+ * issued, and its share goes to the next one that fits.
+ */
+static uint64_t bss_room(struct gen *g, unsigned d, uint64_t room)
+{
+	const struct gen_ext *x = &g->x;
+	unsigned i, n = x->bso_n[d];
+	double u;
+
+	if (room < x->bso_min[d])
+		return room / g->align * g->align;
+	for (;;) {
+		u = rng_u01(&g->rng);
+		for (i = 0; i < n; i++)
+			if (u < x->bso_cum[d][i] && x->bso_len[d][i] <= room)
+				return x->bso_len[d][i];
+	}
+}
+
 static int ext_init(struct gen *g, unsigned first, unsigned last)
 {
 	const struct gen_params *p = &g->p;
@@ -847,6 +1260,7 @@ static int ext_init(struct gen *g, unsigned first, unsigned last)
 				return -EINVAL;
 			dist_alias_init(&x->bsa[d], w, n);
 			x->has_bss[d] = true;
+			bso_init(g, d);
 		}
 		if (x->kind == DIST_ZIPF || x->kind == DIST_PARETO ||
 		    x->kind == DIST_NORMAL) {
@@ -997,6 +1411,53 @@ gen_inline void ext_draw(struct gen *g, unsigned d, uint64_t len,
 		x->unit[d];
 }
 
+/* A length as drawn without room to fit (bssplit or a range). */
+gen_inline uint64_t ext_len(struct gen *g, unsigned d)
+{
+	uint64_t pos;
+
+	if (g->x.has_bss[d])
+		return g->x.bslen[d][dist_alias_pick(&g->x.bsa[d],
+						     gen_rng_next(&g->rng))];
+	return next_len(g, d, &pos);
+}
+
+/*
+ * Whether a sequential I/O at foff whose drawn size passes the end fr
+ * takes a size that fits instead (fio's meaning: where the smallest
+ * fits); not with zones, where the zone starts again.
+ */
+gen_inline bool ext_refit(const struct gen *g, unsigned d, uint64_t fr,
+			 uint64_t foff)
+{
+	return !g->p.zone_size && foff <= fr && fr - foff >= g->p.bs_min[d];
+}
+
+/*
+ * The bitmap map's draw (next_bmap's rule): a file drawn uniformly, a
+ * unit of it where the smallest size fits, or the next free one after it
+ * in the region (the slots past uneven files' ends count as done), the
+ * length drawn to fit there and cut at the next unit done.
+ */
+gen_inline void ext_bdraw(struct gen *g, unsigned d, uint32_t *file,
+			 uint64_t *foff, uint64_t *len, bool uneven)
+{
+	uint64_t b, blk, cnt = g->fit[d], r;
+	uint32_t f = 0;
+
+	if (g->p.nfiles > 1)
+		f = (uint32_t)rng_below(&g->rng, g->p.nfiles);
+	if (uneven)
+		cnt = div_recip(ext_span(g, f, true) - g->p.bs_min[d],
+				g->align, g->align_inv, &r) + 1;
+	b = (uint64_t)f * g->fblocks + rng_below(&g->rng, cnt);
+	b = bm_free_at(&g->bm, b, 0, g->nblocks);
+	map_split(g, b, file, &blk);
+	*foff = blk * g->align;
+	*len = bm_cover(g, b, len_for(g, d, ext_span(g, *file, uneven) -
+				      *foff), g->fblocks - blk);
+}
+
 /*
  * Sequential, direction d (its own cursor, as in next_seq), with
  * rw=read:N: each I/O starts N bytes after the end of the one before
@@ -1005,13 +1466,13 @@ gen_inline void ext_draw(struct gen *g, unsigned d, uint64_t len,
  * last aligned place. With wrap_each (time_based) and no zones, the
  * cursor's start over at the first file is its new pass.
  */
-gen_inline void ext_seq(struct gen *g, unsigned d, uint64_t len,
+gen_inline void ext_seq(struct gen *g, unsigned d, uint64_t *lenp,
 		       uint32_t *file, uint64_t *foff, bool uneven,
 		       struct gen_io *io)
 {
 	struct gen_ext *x = &g->x;
 	bool fresh = !(x->dseen >> d & 1);
-	uint64_t fr = ext_span(g, g->sfile[d], uneven);
+	uint64_t fr = ext_span(g, g->sfile[d], uneven), len = *lenp;
 	int64_t next;
 
 	if (fresh)
@@ -1019,6 +1480,13 @@ gen_inline void ext_seq(struct gen *g, unsigned d, uint64_t len,
 						    g->align) : 0;
 	else
 		next = (int64_t)g->spos[d] + g->p.seq_add;
+	/* A size that fits where the smallest does (fio's meaning; zones
+	 * keep the full size and start the zone again). */
+	if (next >= 0 && next > (int64_t)(fr - len) && !g->p.zone_size &&
+	    (uint64_t)next <= fr - g->p.bs_min[d] &&
+	    fr >= g->p.bs_min[d]) {
+		len = *lenp = len_room(g, d, fr - (uint64_t)next);
+	}
 	if (next < 0 || next > (int64_t)(fr - len)) {
 		if (!fresh && ++g->sfile[d] == g->p.nfiles) {
 			g->sfile[d] = 0;
@@ -1041,12 +1509,14 @@ gen_inline void ext_next(struct gen *g, unsigned d, struct gen_io *io,
 			bool uneven)
 {
 	struct gen_ext *x = &g->x;
-	uint64_t len, foff, fr, pos;
+	uint64_t len, foff, fr;
 	uint32_t file;
 
 	/* time_based sequential, no zones: each direction's cursor starts
-	 * over on its own (ext_seq), no pass of the region's bytes */
-	if (gen_unlikely(g->done >= g->pass_len) &&
+	 * over on its own (ext_seq), no pass of the region's bytes; the
+	 * bitmap map: a pass once no unit is left */
+	if (gen_unlikely(g->done >= g->pass_len ||
+			 (g->use_bmap && !g->bm.free)) &&
 	    (g->p.random || !g->p.wrap_each || g->p.zone_size)) {
 		gen_new_pass(g);
 		io->new_pass = true;
@@ -1056,33 +1526,43 @@ gen_inline void ext_next(struct gen *g, unsigned d, struct gen_io *io,
 		if (g->p.zone_size)
 			zone_enter(g, 0);
 	}
-	if (x->has_bss[d])
-		len = x->bslen[d][dist_alias_pick(&x->bsa[d],
-						  gen_rng_next(&g->rng))];
-	else
-		len = next_len(g, d, &pos);
+	/* The bitmap map draws the length at the offset (ext_bdraw). */
+	len = g->use_bmap ? 0 : ext_len(g, d);
 	if (g->p.zone_size)
 		zone_step(g, len);
 	fr = ext_span(g, x->last_file, uneven);
 	if (!g->p.random) {
-		ext_seq(g, d, len, &file, &foff, uneven, io);
+		ext_seq(g, d, &len, &file, &foff, uneven, io);
 	} else if (x->run && !x->fresh) {
 		x->run--;
 		file = x->last_file;
 		foff = g->p.seq_identical ? x->last_foff : x->last_end;
-		if (foff > fr - len)
+		if (!len)
+			len = ext_len(g, d);
+		if (foff > fr - len && ext_refit(g, d, fr, foff))
+			len = len_room(g, d, fr - foff);
+		else if (foff > fr - len && g->use_bmap)
+			ext_bdraw(g, d, &file, &foff, &len, uneven);
+		else if (foff > fr - len)
 			ext_draw(g, d, len, &file, &foff, uneven);
 	} else if (x->seq_thr[d] && !x->fresh &&
 		   (gen_rng_next(&g->rng) >> 1) < x->seq_thr[d]) {
 		file = x->last_file;
 		foff = x->last_end;
-		if (foff > fr - len) {
+		if (!len)
+			len = ext_len(g, d);
+		if (foff > fr - len && ext_refit(g, d, fr, foff)) {
+			len = len_room(g, d, fr - foff);
+		} else if (foff > fr - len) {
 			foff = 0;
 			if (++file == g->p.nfiles)
 				file = 0;
 		}
 	} else {
-		ext_draw(g, d, len, &file, &foff, uneven);
+		if (g->use_bmap)
+			ext_bdraw(g, d, &file, &foff, &len, uneven);
+		else
+			ext_draw(g, d, len, &file, &foff, uneven);
 		if (g->p.seq_nr > 1)
 			x->run = g->p.seq_nr - 1;
 	}
@@ -1135,6 +1615,7 @@ void gen_next(struct gen *g, struct gen_io *io)
 	}
 	io->ddir = (uint8_t)next_dir(g);
 	io->new_pass = false;
+	io->pass_end = false;
 	next_map(g, io);
 }
 
@@ -1150,8 +1631,11 @@ static __attribute__((noinline)) void gen_next_mode(struct gen *g,
 	d = next_dir(g);
 	io->ddir = (uint8_t)d;
 	io->new_pass = false;
+	io->pass_end = false;
 	if (g->mode == GEN_MODE_MAP)
 		next_map(g, io);
+	else if (g->mode == GEN_MODE_BMAP)
+		next_bmap(g, d, io);
 	else if (g->mode == GEN_MODE_SEQ)
 		next_seq(g, d, io);
 	else if (g->mode == GEN_MODE_ANY)
@@ -1162,6 +1646,13 @@ static __attribute__((noinline)) void gen_next_mode(struct gen *g,
 		next_ext(g, d, io);
 	else
 		next_ext_uneven(g, d, io);
+	/* The bitmap map's pass is whole once no unit is free: it may have
+	 * moved less than its units' bytes (gen.h, pass_end). */
+	if (gen_unlikely(g->use_bmap && !g->bm.free)) {
+		io->pass_end = true;
+		g->pass_short = g->done < g->pass_len ?
+				g->pass_len - g->done : 0;
+	}
 }
 
 /*
@@ -1180,6 +1671,7 @@ static __attribute__((noinline)) void next_trimwrite(struct gen *g,
 		io->len = g->tw.len;
 		io->ddir = DDIR_WRITE;
 		io->new_pass = false;
+		io->pass_end = false;
 		return;
 	}
 	g->p.trimwrite = false;

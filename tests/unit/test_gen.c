@@ -55,11 +55,21 @@ static void check_io(const struct gen *g, const struct gen_io *io)
 	assert_true(io->ddir == DDIR_READ || io->ddir == DDIR_WRITE);
 	if (!p->mixed)
 		assert_int_equal(io->ddir, p->only_dir);
-	assert_true(io->len >= p->bs_min[io->ddir]);
 	assert_true(io->len <= p->bs_max[io->ddir]);
-	/* A multiple of bs_min, or the range's top (clipped to a file). */
-	assert_true(io->len % p->bs_min[io->ddir] == 0 ||
-		    io->len == g->len_max[io->ddir]);
+	if (g->use_bmap) {
+		/* The bitmap map cuts I/Os where done units begin: whole
+		 * units (bmap_check holds it to the rule). */
+		assert_true(io->len >= g->align);
+		assert_true(io->len % g->align == 0 || p->bs_unaligned ||
+			    io->len == g->len_max[io->ddir] ||
+			    io->foff + io->len == g->file_region);
+	} else {
+		assert_true(io->len >= p->bs_min[io->ddir]);
+		/* A multiple of bs_min, or the range's top (clipped to a
+		 * file). */
+		assert_true(io->len % p->bs_min[io->ddir] == 0 ||
+			    io->len == g->len_max[io->ddir]);
+	}
 	/* Sequential offsets are sums of lengths, the top of a range too. */
 	if (p->random)
 		assert_int_equal(io->foff % g->align, 0);
@@ -122,7 +132,7 @@ static void test_seq_exact_fit(void **state)
 static void test_seq_bsrange(void **state)
 {
 	struct gen_params p = {
-		.region = 1000 * KB,
+		.region = 1001 * KB,
 		.bs_min = { 4 * KB, 8 * KB },
 		.bs_max = { 64 * KB, 16 * KB },
 		.mixed = true,
@@ -141,7 +151,10 @@ static void test_seq_bsrange(void **state)
 		gen_next(&g, &io);
 		check_io(&g, &io);
 		if (io.new_pass) {
-			assert_true(next[io.ddir] + io.len > p.region);
+			/* fio's meaning: the walk took sizes that fit up to
+			 * where not even the smallest does */
+			assert_true(p.region - next[io.ddir] <
+				    p.bs_min[io.ddir]);
 			assert_int_equal(io.offset, 0);
 			memset(next, 0, sizeof(next));
 			passes++;
@@ -327,7 +340,11 @@ static void test_map_scattered(void **state)
 	assert_true(fabs(dist - 1.0 / 3) < 0.01);
 }
 
-/* Different bs per direction or a bs range turn the map off. */
+/*
+ * Different bs per direction or a bs range take the bitmap map instead of
+ * the bijection; norandommap neither, lfsr the bijection only for one size
+ * (fio keeps no map with lfsr).
+ */
 static void test_map_only_fixed_bs(void **state)
 {
 	struct gen_params p = params_fixed(1 << 20, 4 * KB, true, DDIR_READ);
@@ -335,13 +352,21 @@ static void test_map_only_fixed_bs(void **state)
 
 	init_ok(&g, &p);
 	assert_true(g.use_map);
+	assert_false(g.use_bmap);
 	p.norandommap = true;
 	init_ok(&g, &p);
-	assert_false(g.use_map);
+	assert_false(g.use_map || g.use_bmap);
 	p.norandommap = false;
 	p.bs_max[DDIR_READ] = 8 * KB;
 	init_ok(&g, &p);
 	assert_false(g.use_map);
+	assert_true(g.use_bmap);
+	assert_int_equal(g.mode, GEN_MODE_BMAP);
+	gen_free(&g);
+	p.lfsr = true;
+	init_ok(&g, &p);
+	assert_false(g.use_map || g.use_bmap);
+	p.lfsr = false;
 	p.bs_max[DDIR_READ] = 4 * KB;
 	p.bs_min[DDIR_WRITE] = p.bs_max[DDIR_WRITE] = 8 * KB;
 	init_ok(&g, &p);
@@ -350,6 +375,8 @@ static void test_map_only_fixed_bs(void **state)
 	p.rwmixread = 50;
 	init_ok(&g, &p);
 	assert_false(g.use_map);
+	assert_true(g.use_bmap);
+	gen_free(&g);
 }
 
 /* ---- random without the map ---- */
@@ -411,9 +438,10 @@ static void test_random_bsrange(void **state)
 	struct gen_io io;
 	int i;
 
+	p.norandommap = true;	/* the sizes as drawn (no map cut) */
 	init_ok(&g, &p);
 	assert_int_equal(g.align, 4 * KB);
-	assert_false(g.use_map);
+	assert_false(g.use_map || g.use_bmap);
 	for (i = 0; i < 200000; i++) {
 		gen_next(&g, &io);
 		check_io(&g, &io);
@@ -495,6 +523,7 @@ static void check_len_dist(uint64_t min, uint64_t max, bool random)
 	uint64_t m;
 
 	p.bs_max[DDIR_WRITE] = max;
+	p.norandommap = true;	/* the sizes as drawn (no map cut) */
 	init_ok(&g, &p);
 	for (m = 1; m * min <= max; m++)
 		expect[m] = (double)min / max;
@@ -648,6 +677,8 @@ static bool same_sequence(const struct gen_params *p1,
 		    x.ddir != y.ddir || x.new_pass != y.new_pass)
 			same = false;
 	}
+	gen_free(&a);
+	gen_free(&b);
 	return same;
 }
 
@@ -765,6 +796,7 @@ static void test_files_never_cross(void **state)
 			}
 			next[io.ddir] = io.offset + io.len;
 		}
+		gen_free(&g);
 	}
 	assert_true(n >= 3000000);
 }
@@ -892,6 +924,7 @@ static void test_any_files_uniform(void **state)
 	for (i = 0; i < 5; i++)
 		assert_true(hits[i] > 19000 && hits[i] < 21000);
 	assert_true(ends > 0);
+	gen_free(&g);
 }
 
 /* ---- parameter checks ---- */
@@ -946,6 +979,7 @@ static void test_init_rejects(void **state)
 	assert_int_equal(gen_init(&g, &p), -EINVAL);
 	p.bs_min[DDIR_WRITE] = p.bs_max[DDIR_WRITE] = 8 * KB;
 	init_ok(&g, &p);
+	gen_free(&g);
 	p.rwmixread = 100.5;
 	assert_int_equal(gen_init(&g, &p), -EINVAL);
 	p.rwmixread = -1;
@@ -1245,6 +1279,210 @@ static void test_seq_holes_pass(void **state)
 	gen_free(&g);
 }
 
+/* ---- the bitmap map: sizes that vary (gen.h) ---- */
+
+struct bmap_case {
+	const char *bss;		/* bssplit, or NULL: bs_min..bs_max */
+	uint64_t region, min[2], max[2];
+	unsigned nfiles;
+	const uint64_t *flen;
+	int fst;
+	bool mixed;
+	bool partial;		/* lengths not multiples of the unit */
+};
+
+/*
+ * One pass of the bitmap map: every unit (align bytes) of every file done
+ * exactly once by I/Os inside their files, the pass's bytes those units'
+ * (gen_pass_len), and the next I/O a new pass. With bssplit, a length that
+ * is none of the sizes was cut: the unit after it was done before, or it
+ * ends at its file's end (fio's rule). Returns the pass's I/Os.
+ */
+static uint64_t bmap_pass(struct gen *g, const struct bmap_case *c,
+			  const struct bssplit_spec *bs, bool first)
+{
+	uint64_t fb = g->fblocks, nf = c->nfiles ? c->nfiles : 1, ios = 0;
+	uint64_t bytes = 0, units = 0, i, u, e, fl;
+	unsigned char *seen = calloc(nf * fb, 1);
+	struct gen_io io;
+	bool legal;
+
+	assert_non_null(seen);
+	for (i = 0; i < nf; i++)
+		units += (c->flen ? c->flen[i] : g->file_region) / g->align;
+	assert_int_equal(gen_pass_len(g), units * g->align);
+	for (io.pass_end = false; !io.pass_end;) {
+		gen_next(g, &io);
+		if (!c->flen)		/* uneven: slots past the region */
+			check_io(g, &io);
+		assert_int_equal(io.new_pass, !first && !ios);
+		fl = c->flen ? c->flen[io.file] : g->file_region;
+		assert_true(io.foff + io.len <= fl);
+		u = io.foff / g->align;
+		e = (io.foff + io.len + g->align - 1) / g->align;
+		if (e > fl / g->align)
+			e = fl / g->align;
+		legal = !bs;
+		for (i = 0; bs && i < bs->n[io.ddir]; i++)
+			legal |= io.len == bs->e[io.ddir][i].bs;
+		if (!legal)
+			assert_true(e == fl / g->align ||
+				    seen[io.file * fb + e]);
+		for (; u < e; u++)
+			assert_int_equal(seen[io.file * fb + u]++, 0);
+		bytes += io.len;
+		ios++;
+		/* the pass ends with its last unit, no later (pass_end) */
+		assert_true(io.pass_end || bytes < units * g->align);
+	}
+	/* what the pass moved less than its units': the parts of units
+	 * that I/Os ending inside them left (ranges not of the unit) */
+	assert_int_equal(bytes + g->pass_short, units * g->align);
+	if (!c->partial)
+		assert_int_equal(g->pass_short, 0);
+	else
+		assert_true(g->pass_short > 0);
+	for (i = 0; i < nf * fb; i++)
+		assert_int_equal(seen[i], i % fb < (c->flen ?
+						    c->flen[i / fb] :
+						    g->file_region) /
+				 g->align);
+	free(seen);
+	return ios;
+}
+
+static void test_bmap_once(void **state)
+{
+	static const uint64_t flen[] = { 40 * KB, 128 * KB, 20 * KB,
+					 100 * KB };
+	static const struct bmap_case cases[] = {
+		/* fio 3.33 does 4k-128k over 1 GiB in 22.7-22.9 thousand
+		 * I/Os, 45.8-46.2 KiB each (five seeds) */
+		{ .region = 1ull << 30, .min = { 4 * KB },
+		  .max = { 128 * KB } },
+		/* t0023/t0024's bssplit */
+		{ .bss = "512/25:1k/25:2k/25:4k/25", .region = 1 << 20,
+		  .min = { 512 }, .max = { 4 * KB } },
+		{ .region = 1 << 20, .min = { 4 * KB, 8 * KB },
+		  .max = { 4 * KB, 8 * KB }, .mixed = true },
+		{ .region = 3 * 37 * KB, .min = { 4 * KB, 4 * KB },
+		  .max = { 64 * KB, 16 * KB }, .nfiles = 3, .mixed = true },
+		{ .region = 3 * 37 * KB, .min = { 4 * KB }, .max = { 64 * KB },
+		  .nfiles = 3, .fst = GEN_FST_RR },
+		{ .region = 288 * KB, .min = { 4 * KB }, .max = { 32 * KB },
+		  .nfiles = 4, .flen = flen, .fst = GEN_FST_RANDOM },
+		{ .bss = "4k/40:8k/30:20k/30", .region = 288 * KB,
+		  .min = { 4 * KB }, .max = { 20 * KB }, .nfiles = 4,
+		  .flen = flen },
+		/* four levels of the bitmap: 2^20 units */
+		{ .region = 512ull << 20, .min = { 512 }, .max = { 64 * KB } },
+		/* 1m never fits: its share goes to the next size, none */
+		{ .bss = "4k/50:1m/50", .region = 64 * KB, .min = { 4 * KB },
+		  .max = { 1024 * KB } },
+		/* 10k covers part of its third unit: the pass moves less
+		 * than the region (pass_short), as fio's */
+		{ .region = 4 << 20, .min = { 4 * KB }, .max = { 10 * KB },
+		  .partial = true },
+		{ .bss = "1k/20:2k/80,8k/10:16k/90", .region = 1 << 20,
+		  .min = { 1 * KB, 8 * KB }, .max = { 2 * KB, 16 * KB },
+		  .nfiles = 2, .fst = GEN_FST_RR, .mixed = true },
+	};
+	struct bssplit_spec bs;
+	char why[256];
+	unsigned k;
+
+	(void)state;
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		const struct bmap_case *c = &cases[k];
+		struct gen_params p = params_fixed(c->region, c->min[0], true,
+						   DDIR_READ);
+		struct gen g;
+		uint64_t n;
+
+		p.bs_min[1] = c->min[1] ? c->min[1] : c->min[0];
+		p.bs_max[0] = c->max[0];
+		p.bs_max[1] = c->max[1] ? c->max[1] : c->max[0];
+		p.nfiles = c->nfiles;
+		p.flen = c->flen;
+		p.fst = c->fst;
+		p.mixed = c->mixed;
+		p.rwmixread = 30;
+		p.seed = k;
+		if (c->bss) {
+			assert_int_equal(bssplit_parse(c->bss, 1024, &bs, why,
+						       sizeof(why)), 0);
+			p.bssplit = &bs;
+		}
+		init_ok(&g, &p);
+		assert_true(g.use_bmap);
+		n = bmap_pass(&g, c, c->bss ? &bs : NULL, true);
+		if (k == 0) {
+			double mean = (double)(1ull << 30) / (double)n / KB;
+
+			assert_true(mean > 44.5 && mean < 47.5);
+		}
+		bmap_pass(&g, c, c->bss ? &bs : NULL, false);
+		gen_free(&g);
+	}
+}
+
+/*
+ * randtrimwrite with a range: the trims are the map's (every unit once a
+ * pass), each followed by a write of its offset and length (t0023).
+ */
+static void test_bmap_trimwrite(void **state)
+{
+	struct gen_params p = params_fixed(1 << 20, 512, true, DDIR_TRIM);
+	unsigned char seen[2048] = { 0 };
+	uint64_t bytes = 0, u;
+	struct gen_io t, w;
+	struct gen g;
+
+	(void)state;
+	p.bs_min[DDIR_TRIM] = 512;
+	p.bs_max[DDIR_TRIM] = 4 * KB;
+	p.trimwrite = true;
+	init_ok(&g, &p);
+	assert_true(g.use_bmap);
+	while (bytes < p.region) {
+		gen_next(&g, &t);
+		gen_next(&g, &w);
+		assert_int_equal(t.ddir, DDIR_TRIM);
+		assert_int_equal(w.ddir, DDIR_WRITE);
+		assert_false(t.new_pass || w.new_pass);
+		assert_int_equal(w.offset, t.offset);
+		assert_int_equal(w.len, t.len);
+		for (u = t.foff / 512; u < (t.foff + t.len) / 512; u++)
+			assert_int_equal(seen[u]++, 0);
+		bytes += t.len;
+	}
+	assert_int_equal(bytes, p.region);
+	gen_next(&g, &t);
+	assert_true(t.new_pass);
+	gen_free(&g);
+}
+
+/*
+ * softrandommap: a map that cannot be allocated is done without (here a
+ * region of 2^63 units, which malloc refuses); without it, -ENOMEM.
+ */
+static void test_bmap_nomem(void **state)
+{
+	struct gen_params p = params_fixed(1ull << 63, 1, true, DDIR_READ);
+	struct gen g;
+
+	(void)state;
+	p.bs_max[DDIR_READ] = 8;
+	assert_int_equal(gen_init(&g, &p), -ENOMEM);
+	assert_true(gen_bmap_bytes(&g) > (1ull << 60));
+	p.softrandommap = true;
+	init_ok(&g, &p);
+	assert_false(g.use_bmap);
+	assert_true(g.map_dropped);
+	assert_int_equal(g.mode, GEN_MODE_ANY);
+	gen_free(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1276,6 +1514,9 @@ int main(void)
 		cmocka_unit_test(test_init_rejects),
 		cmocka_unit_test(test_data_fill),
 		cmocka_unit_test(test_len_distribution),
+		cmocka_unit_test(test_bmap_once),
+		cmocka_unit_test(test_bmap_trimwrite),
+		cmocka_unit_test(test_bmap_nomem),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -886,7 +886,8 @@ const struct opt_def options_table[] = {
 	  .help = "Seed of the random sequence when randrepeat=1" },
 	{ .name = "norandommap", .type = OPT_BOOL, .off = F(norandommap),
 	  .def = "0", .category = "random",
-	  .help = "Draw random blocks independently (repeats allowed)" },
+	  .help = "Draw random blocks independently (repeats allowed); "
+		  "else each block once per pass" },
 	/* Random patterns (dist.h, gen.c) */
 	{ .name = "random_distribution", .type = OPT_SPECIAL,
 	  .off = F(random_distribution), .set = set_random_distribution,
@@ -1049,9 +1050,9 @@ const struct opt_def options_table[] = {
 		  "address to file names; iorig has no client mode" },
 	{ .name = "softrandommap", .type = OPT_BOOL, .off = F(softrandommap),
 	  .def = "0", .category = "random",
-	  .help = "Accepted for fio job files: fio goes on without the "
-		  "random map when it cannot allocate it; iorig's map is a "
-		  "permutation that needs no memory" },
+	  .help = "Go on without the random map when it cannot be "
+		  "allocated (sizes that vary: a bit per block), as fio; "
+		  "else the job fails" },
 	{ .name = "fill_device", .alias = "fill_fs", .type = OPT_BOOL,
 	  .off = F(fill_device), .def = "0", .category = "target",
 	  .help = "Write until the file system is full: ENOSPC ends the "

@@ -24,6 +24,8 @@
 #include "profile.h"
 #include "replay.h"
 #include "trim.h"
+#include "value.h"
+#include "warn.h"
 #include "wstate.h"
 
 void job_fail(struct wstate *s, int err, const char *fmt, ...)
@@ -125,6 +127,45 @@ static int alloc_reqs(struct wstate *s)
 	return 0;
 }
 
+/*
+ * The random map of varying block sizes (gen.h: a bit per unit of the
+ * region) could not be allocated: the job fails, or with softrandommap
+ * goes on without it, as fio does, with a warning.
+ */
+static void map_nomem(struct wstate *s, int ret)
+{
+	char sz[32];
+
+	value_fmt_bytes(gen_bmap_bytes(&s->gen), sz, sizeof(sz));
+	job_fail(s, ret, "cannot allocate the random map (%s: a bit per %"
+		 PRIu64 " bytes of the region; at most half of the memory); "
+		 "expected norandommap=1, softrandommap=1 (then without the "
+		 "map, as fio) or a smaller region", sz, s->gen.align);
+}
+
+/* The random map may take half of the machine's memory (plan.c's rule
+ * for I/O buffers): more would be the OOM killer's, not an error. */
+static uint64_t map_max(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+
+	return pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz / 2 :
+	       0;
+}
+
+static void map_dropped(struct wstate *s)
+{
+	char sz[32];
+
+	value_fmt_bytes(gen_bmap_bytes(&s->gen), sz, sizeof(sz));
+	if (s->w->tgt->warn)
+		warn_add(s->w->tgt->warn, "random_map_dropped", s->j->name,
+			 "job '%s': its random map (%s) could not be "
+			 "allocated; softrandommap=1: it runs without, so "
+			 "blocks repeat and others are missed in a pass",
+			 s->j->name, sz);
+}
+
 static int init_gen(struct wstate *s)
 {
 	const struct job *j = s->j;
@@ -141,6 +182,8 @@ static int init_gen(struct wstate *s)
 			     j->rw == RW_RANDTRIMWRITE,
 		.rwmixread = j->rwmixread,
 		.norandommap = j->norandommap,
+		.softrandommap = j->softrandommap,
+		.map_max = map_max(),
 		.seed = j->randrepeat ? j->randseed + j->clone :
 			clock_mono_ns() ^ ((uint64_t)getpid() << 20) ^ j->clone,
 	};
@@ -212,6 +255,8 @@ static int init_gen(struct wstate *s)
 				 " bytes, the smallest file's); expected sizes "
 				 "that fit in it", j->random_distribution,
 				 s->gen.fmin);
+		else if (ret == -ENOMEM)
+			map_nomem(s, ret);
 		else if (ret)
 			job_fail(s, ret, "cannot lay out I/Os of %" PRIu64
 				 " bytes or more, at multiples of %" PRIu64
@@ -222,6 +267,8 @@ static int init_gen(struct wstate *s)
 				 j->blockalign[1] ? j->blockalign[0] :
 				 j->blockalign[1], s->w->tgt->file_region);
 	}
+	if (!ret && s->gen.map_dropped)
+		map_dropped(s);
 	/* gen_init keeps what it needs: the specs go. */
 	s->gen.p.dist = NULL;
 	s->gen.p.bssplit = NULL;
@@ -332,6 +379,7 @@ static void replay_io(struct wstate *s, struct gen_io *io)
 	io->len = e->len;
 	io->ddir = e->act;
 	io->new_pass = false;
+	io->pass_end = false;
 }
 
 /*
@@ -345,6 +393,26 @@ static __attribute__((noinline)) bool pass_drop(struct wstate *s)
 	call_enter(s);
 	target_new_pass(s->w->tgt, s->j);
 	return call_leave(s);
+}
+
+/*
+ * The random map of varying sizes was done (gen.h, pass_end) with fewer
+ * bytes than its units (an I/O that covers part of a unit takes it all):
+ * the loop is over, as fio's is once its map is full, so the bytes it did
+ * not move count as issued. Not with io_size, whose bytes fio moves
+ * whatever the passes (its loops go on until then); nor time_based.
+ */
+static __attribute__((noinline)) void map_pass_end(struct wstate *s)
+{
+	uint64_t sh = s->gen.pass_short;
+
+	if (s->j->io_size || s->j->time_based || !sh)
+		return;
+	/* trimwrite: the pass's writes come short as much as its trims */
+	if (s->gen.p.trimwrite)
+		sh *= 2;
+	s->issued_bytes += sh;
+	s->map_short += sh;
 }
 
 /* Returns false when prep_slow holds the I/O back, or the worker was
@@ -364,6 +432,8 @@ prep_as(struct wstate *s, struct io_req *req, const bool plain)
 	} else {
 		gen_next(&s->gen, &io);
 	}
+	if (__builtin_expect(io.pass_end, 0))
+		map_pass_end(s);
 	if (__builtin_expect(io.new_pass, 0) && s->pass_drop &&
 	    !pass_drop(s))
 		return false;
@@ -449,6 +519,7 @@ static void measure_start(struct wstate *s, bool carry_on)
 		ramp_carry(s);
 	} else {
 		s->issued_bytes = 0;
+		s->map_short = 0;
 		s->issued_ios = 0;
 		/* unlink_each_loop makes the files again between loops */
 		s->next_pass = recreates(j) && s->per_loop ? s->per_loop :
@@ -1463,7 +1534,8 @@ static void finish_figures(const struct wstate *s, uint64_t end)
 	if (s->per_loop)
 		st->loops_done = (st->dir[DDIR_READ].bytes +
 				  st->dir[DDIR_WRITE].bytes +
-				  st->dir[DDIR_TRIM].bytes) / s->per_loop;
+				  st->dir[DDIR_TRIM].bytes + s->map_short) /
+				 s->per_loop;
 }
 
 static void finish(struct wstate *s)

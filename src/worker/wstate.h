@@ -69,6 +69,9 @@ struct wstate {
 	uint64_t limit_bytes, issued_bytes;	/* per measured phase */
 	uint64_t limit_ios, issued_ios;
 	uint64_t per_loop;
+	/* bytes of map passes not moved (map_pass_end), counted in
+	 * issued_bytes */
+	uint64_t map_short;
 	bool pass_drop;		/* buffered: the generator's new pass drops
 				 * the cache (pass_drop) */
 	uint64_t next_pass;	/* unlink_each_loop: issued_bytes that start

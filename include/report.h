@@ -87,6 +87,10 @@ int report_fio(FILE *f, const struct run_result *r);
 int report_fio_plus(FILE *f, const struct run_result *r);	/* json+ */
 int report_terse(FILE *f, const struct run_result *r);
 int report_html(FILE *f, const struct run_result *r);	/* html.c */
+int report_junit(FILE *f, const struct run_result *r);	/* junit.c */
+/* prom.c: OpenMetrics 1.0, and Prometheus' text format 0.0.4 */
+int report_openmetrics(FILE *f, const struct run_result *r);
+int report_prometheus(FILE *f, const struct run_result *r);
 /* The layouts of a merged result (r->cluster): cluster_text.c, the fio
  * client's in cluster_fio.c and terse.c. */
 int report_cluster_text(FILE *f, const struct run_result *r);

@@ -32,6 +32,12 @@ const struct report_format report_formats[] = {
 	  report_terse, report_cluster_terse, 0 },
 	{ "html", "one self-contained HTML page: summary, checks, charts, "
 	  "machine", report_html, NULL, 5 },
+	{ "junit", "JUnit XML for CI: a test suite per job, a test case per "
+	  "check", report_junit, NULL, 6 },
+	{ "openmetrics", "OpenMetrics text: figures, latency summaries and "
+	  "histograms", report_openmetrics, NULL, 7 },
+	{ "prometheus", "the same in Prometheus' text format 0.0.4 "
+	  "(node exporter's textfile collector)", report_prometheus, NULL, 8 },
 };
 
 const unsigned report_nformats = sizeof(report_formats) /

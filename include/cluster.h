@@ -61,10 +61,15 @@ int cluster_formats_parse(const char *formats,
 /*
  * Writes the merged result r in formats (cluster_formats_parse; NULL or
  * "": text), a blank line between two: each format's cluster layout where
- * it has one (report.h: report_write). 0, or -EINVAL (an unknown format)
- * / -EIO (writing failed) with e.
+ * it has one (report.h: report_write). The checks (cluster_checks) are
+ * the check report of what is written, so every format that shows checks
+ * shows them (json, table, html, junit, openmetrics...); with text among
+ * the formats, cluster_checks' lines follow. 0 or 3 (a check failed), or
+ * -EINVAL (an unknown format, a bad check) / -ENOMEM / -EIO (writing
+ * failed) with e.
  */
-int cluster_write(const struct run_result *r, const char *formats, FILE *out,
+int cluster_write(const struct run_result *r, const char *formats,
+		  char *const *checks, size_t nchecks, FILE *out,
 		  struct err_rec *e);
 
 /*

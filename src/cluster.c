@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "check_expr.h"
 #include "cluster.h"
 #include "door.h"
@@ -803,26 +804,55 @@ int cluster_formats_parse(const char *formats, const struct report_format **out,
 	return 0;
 }
 
-int cluster_write(const struct run_result *r, const char *formats, FILE *out,
+static int cluster_check_model(const struct run_result *r,
+			       char *const *checks, size_t nchecks,
+			       struct check_report *cr,
+			       struct check_def **defs, struct err_rec *e);
+
+int cluster_write(const struct run_result *r, const char *formats,
+		  char *const *checks, size_t nchecks, FILE *out,
 		  struct err_rec *e)
 {
 	const struct report_format *f[REPORT_FORMATS_MAX * 2];
+	const struct report_format *text = report_format_find("text");
+	struct check_report cr = { 0 };
+	struct check_def *defs = NULL;
+	struct run_result rr = *r;
+	bool block = false;
 	size_t n, i;
 	int rc = 0;
 
 	if (cluster_formats_parse(formats, f, sizeof(f) / sizeof(f[0]), &n,
 				  e))
 		return -EINVAL;
+	/* The checks' results in the model, for the formats that show
+	 * checks (json, table, html, junit, openmetrics...); the text
+	 * layout lists them after the report, as it always did. */
+	if (nchecks) {
+		rc = cluster_check_model(r, checks, nchecks, &cr, &defs, e);
+		if (rc)
+			return rc;
+		rr.checks = &cr;
+	}
 	/* in the order given, a blank line between two */
 	for (i = 0; i < n && !rc; i++) {
 		if (i)
 			fputc('\n', out);
-		rc = report_write(f[i], out, r);
+		rc = report_write(f[i], out, &rr);
+		block |= f[i] == text;
 	}
 	if (!rc && (fflush(out) || ferror(out)))
 		rc = -EIO;
 	if (rc)
 		err_set(e, "", 0, "", "writing the cluster report failed");
+	else if (nchecks && block)
+		rc = cluster_checks(r, checks, nchecks, out, e);
+	else if (nchecks)
+		rc = cr.nfail ? 3 : 0;
+	for (i = 0; defs && i < nchecks * (r->cluster->nmembers + 1); i++)
+		free(defs[i].text);
+	free(defs);
+	free(cr.results);
 	return rc;
 }
 
@@ -915,6 +945,112 @@ int cluster_checks_parse(char *const *checks, size_t nchecks,
 		if (cluster_check_parse(checks[i], 1024, &x, e))
 			return -EINVAL;
 	return 0;
+}
+
+/*
+ * Check x on unit k of r (mine: a member's units, else the merged ones):
+ * false when n/a (no I/O in the metric's direction), else true with *val.
+ */
+static bool check_value(const struct check_expr *x,
+			const struct run_result *r,
+			const struct cluster_unit *mine, int k, double *val)
+{
+	const struct result_unit *u = mine ? &mine[k].u : &r->set->units[k];
+	struct result_row row = { 0 };
+
+	if (x->m.dir >= 0 && !u->stats.dir[x->m.dir].ios)
+		return false;
+	if (mine && mine[k].has_row)
+		row = mine[k].row;
+	else if (!mine && (!u->stats.nclones || u->stats.nmeasured))
+		result_row(r, u, &row);
+	*val = result_metric(&x->m, &u->stats, &row);
+	return true;
+}
+
+/*
+ * The checks as the check report of the merged result (check.h), which
+ * the writers show: a cluster check on each merged unit, a rank: check
+ * on each member's figures of each unit, its source that member
+ * ("a.json:0", "rank 3 (hostB):0"). *defs: nchecks * (nmembers + 1)
+ * definitions, their texts allocated. 0, or -EINVAL / -ENOMEM with e.
+ */
+static int cluster_check_model(const struct run_result *r,
+			       char *const *checks, size_t nchecks,
+			       struct check_report *cr,
+			       struct check_def **defs, struct err_rec *e)
+{
+	static const char *const no_io[DDIR_NR] = {
+		"no read I/O", "no write I/O", "no trim I/O"
+	};
+	const struct cluster_info *ci = r->cluster;
+	const struct result_set *rs = r->set;
+	unsigned kb = rs && rs->nunits ? (unsigned)rs->units[0].job->kb_base :
+		      1024;
+	size_t per = ci ? ci->nmembers + 1 : 1, i, m, nd;
+	struct check_expr x;
+	int k;
+
+	memset(cr, 0, sizeof(*cr));
+	*defs = NULL;
+	if (!rs || !ci)
+		return 0;
+	nd = nchecks * per;
+	*defs = calloc(nd, sizeof(**defs));
+	cr->results = calloc(nd * (size_t)(rs->nunits + 1),
+			     sizeof(*cr->results));
+	if (!*defs || !cr->results)
+		goto nomem;
+	for (i = 0; i < nchecks; i++) {
+		bool rank = !strncmp(checks[i], "rank:", 5);
+
+		if (cluster_check_parse(checks[i], kb, &x, e))
+			return -EINVAL;
+		for (m = 0; m < (rank ? ci->nmembers : 1); m++) {
+			struct check_def *d = &(*defs)[i * per + m];
+
+			d->text = strdup(checks[i]);
+			if (!d->text)
+				goto nomem;
+			d->kb_base = kb;
+			d->x = x;
+			d->x.body += rank ? 5 : 0;
+			d->origin = rank ? CHECK_SECTION : CHECK_CMDLINE;
+			snprintf(d->file, sizeof(d->file), "%s", rank ?
+				 ci->members[m].label : ERR_CMDLINE);
+			for (k = 0; k < rs->nunits; k++) {
+				struct check_result *c =
+					&cr->results[cr->nresults];
+
+				if (x.scope[0] && strcmp(x.scope,
+						rs->units[k].job->name))
+					continue;
+				c->def = d;
+				c->unit = k;
+				c->job = rs->units[k].job;
+				c->has_threshold = true;
+				c->threshold = x.threshold;
+				if (!check_value(&x, r, rank ?
+						 ci->members[m].jobs : NULL,
+						 k, &c->value)) {
+					c->status = CHECK_NA;
+					c->reason = no_io[x.m.dir];
+				} else {
+					c->status = check_compare(c->value,
+						x.op, x.threshold) ?
+						CHECK_PASS : CHECK_FAIL;
+				}
+				cr->npass += c->status == CHECK_PASS;
+				cr->nfail += c->status == CHECK_FAIL;
+				cr->nna += c->status == CHECK_NA;
+				cr->nresults++;
+			}
+		}
+	}
+	return 0;
+nomem:
+	err_set(e, ERR_CMDLINE, 0, "check", "out of memory");
+	return -ENOMEM;
 }
 
 int cluster_checks(const struct run_result *r, char *const *checks,
@@ -1071,20 +1207,17 @@ int merge_main(int argc, char **argv)
 		goto done;
 	}
 	opened = true;
-	rc = cluster_write(cluster_result(cl), formats, o.f, e);
-	if (rc == -EINVAL) {
+	rc = cluster_write(cluster_result(cl), formats, checks, nc, o.f, e);
+	if (rc == -EINVAL || rc == -ENOMEM) {
 		rc = merge_fail(e);
 		goto done;
 	}
-	if (rc) {
+	if (rc < 0) {
 		fprintf(stderr, "iorig merge: writing the report: %s\n",
 			strerror(o.err ? o.err : -rc));
 		rc = 1;
 		goto done;
 	}
-	rc = cluster_checks(cluster_result(cl), checks, nc, o.f, e);
-	if (rc < 0)
-		rc = merge_fail(e);
 done:
 	if (opened && rc != 0 && rc != 3)
 		door_discard(&o);

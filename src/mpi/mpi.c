@@ -148,15 +148,14 @@ static int cluster_report(char *texts, const int *lens, const int *displs,
 				r, skew[r], e))
 			goto fail;
 	}
-	if (!cluster_finish(cl, e) &&
-	    cluster_write(cluster_result(cl), formats, out, e) == 0) {
-		code = nchecks ? cluster_checks(cluster_result(cl), checks,
-						nchecks, out, e) : 0;
-		if (code < 0)
+	if (!cluster_finish(cl, e)) {
+		code = cluster_write(cluster_result(cl), formats, checks,
+				     nchecks, out, e);
+		if (code == -EINVAL)
 			code = 2;
-		else if (fflush(out) || ferror(out))
+		else if (code < 0 || fflush(out) || ferror(out))
 			code = 1;
-		if (code == 2)
+		if (code == 2 || code == 1)
 			goto fail;
 		goto out;
 	}

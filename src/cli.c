@@ -826,7 +826,7 @@ static const char *argname(const struct cli_opt *o, char *buf, size_t len)
 void cli_print_help(FILE *f)
 {
 	const struct cli_opt *o;
-	char buf[80], names[64];
+	char buf[256], names[192];	/* room for every format's name */
 
 	fprintf(f, "Usage: iorig [options] [jobfile...]\n"
 		"       iorig plot [--format=svg|png] [--outdir=DIR] "

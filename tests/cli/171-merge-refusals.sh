@@ -128,7 +128,7 @@ done
 echo "ok: $n cuts refused"
 
 # Usage: a bad format, a bad check, an unknown option, no file.
-refused "'xml' is not a report format \\(expected text, json, fio-json, table, json\\+, terse or html\\)" --output-format=xml a.json b.json
+refused "'xml' is not a report format \\(expected text, json, fio-json, table, json\\+, terse, html, junit, openmetrics or prometheus\\)" --output-format=xml a.json b.json
 refused "check" --check='read.iops>>1' a.json b.json
 refused "check" --check='rank:read.nosuch>=1' a.json b.json
 refused "cluster checks compare a figure with a threshold" --check='mean(read.iops)>=1' a.json b.json

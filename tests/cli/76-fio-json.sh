@@ -214,7 +214,7 @@ run --output-format=fio-jsn --name=x --ioengine=null --size=4k
 expect_rc 2
 expect_empty out
 expect_in err "output-format"
-expect_in err "expected text, json, fio-json, table, json\+, terse or html"
+expect_in err "expected text, json, fio-json, table, json\+, terse, html, junit, openmetrics or prometheus"
 run --output-format= --name=x --ioengine=null --size=4k
 expect_rc 2
 expect_empty out

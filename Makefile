@@ -41,6 +41,13 @@ DEB_DEPS += python3-six
 # 193-194: send/recv, setsockopt); iproute2's ip and ss set up and
 # watch the net engine's namespaces and sockets (192-195).
 DEB_DEPS += strace iproute2
+# The consumers of the CI and metrics formats (tests/cli/250-251):
+# python3-junitparser reads --output-format=junit; prometheus gives
+# promtool (check metrics), python3-prometheus-client the strict
+# OpenMetrics and text parsers, prometheus-node-exporter the textfile
+# collector that serves --output-format=prometheus.
+DEB_DEPS += python3-junitparser prometheus python3-prometheus-client \
+	prometheus-node-exporter
 # The test guest (tests/guest/run.sh: one QEMU boot runs the device cases
 # of tests/guest/cases/): qemu-system-x86 emulates the machine and its
 # NVMe controller (TCG: KVM is not needed); busybox-static and cpio make

@@ -18,8 +18,10 @@
  * iorig_check_passed (1 or 0; n/a checks are left out); per run:
  * iorig_start_time_seconds. The labels: job_name (not "job", which a
  * Prometheus server sets on every series it scrapes and would rename
- * ours), sweep_point and clone where the unit has them, direction,
- * target (its first file), device_model (when known), host.
+ * ours), sweep_point and clone, direction, target (the unit's first
+ * file), device_model, host; an optional one (sweep_point, clone,
+ * target, device_model) on every series when some unit has it, empty
+ * where its unit has none: one label set per family.
  *
  * The two formats differ only where the standards do: OpenMetrics 1.0
  * names a counter's family without its _total, gives # UNIT lines and
@@ -55,6 +57,10 @@ struct pm {
 	const struct run_result *r;
 	const struct result_set *rs;
 	bool om;		/* OpenMetrics, else text format 0.0.4 */
+	/* The optional labels some unit has: every series then has them
+	 * (empty where its unit has none), one label set per family, as
+	 * node exporter makes them anyway. */
+	bool sweep, clone, target, model;
 };
 
 static const char *const ddir_name[DDIR_NR] = DDIR_NAMES;
@@ -135,17 +141,19 @@ static void sample(const struct pm *pm, const char *name, const char *sfx,
 	unit_target(pm->r, u, &path, &model);
 	fprintf(pm->f, "%s%s", name, sfx);
 	label(pm->f, &first, "job_name", j->name);
-	if (j->sweep_point)
-		label(pm->f, &first, "sweep_point", j->sweep_point);
-	if (!j->group_reporting && j->numjobs > 1) {
+	if (pm->sweep)
+		label(pm->f, &first, "sweep_point", j->sweep_point ?
+		      j->sweep_point : "");
+	buf[0] = '\0';
+	if (!j->group_reporting && j->numjobs > 1)
 		snprintf(buf, sizeof(buf), "%u", j->clone);
+	if (pm->clone)
 		label(pm->f, &first, "clone", buf);
-	}
 	if (d >= 0)
 		label(pm->f, &first, "direction", ddir_name[d]);
-	if (path[0])
+	if (pm->target)
 		label(pm->f, &first, "target", path);
-	if (model[0])
+	if (pm->model)
 		label(pm->f, &first, "device_model", model);
 	if (pm->r->hostname[0])
 		label(pm->f, &first, "host", pm->r->hostname);
@@ -360,6 +368,24 @@ static void check_family(const struct pm *pm)
 	}
 }
 
+static void optional_labels(struct pm *pm)
+{
+	const struct result_unit *u;
+	const char *path, *model;
+	int i;
+
+	for (i = 0; i < pm->rs->nunits; i++) {
+		u = &pm->rs->units[i];
+		if (u->hidden)
+			continue;
+		unit_target(pm->r, u, &path, &model);
+		pm->sweep |= u->job->sweep_point != NULL;
+		pm->clone |= !u->job->group_reporting && u->job->numjobs > 1;
+		pm->target |= path[0] != '\0';
+		pm->model |= model[0] != '\0';
+	}
+}
+
 static int write_metrics(FILE *f, const struct run_result *r, bool om)
 {
 	static const struct family fams[] = {
@@ -394,19 +420,21 @@ static int write_metrics(FILE *f, const struct run_result *r, bool om)
 	ret = result_collect(r, &rs);
 	if (ret)
 		return ret;
+	optional_labels(&pm);
 	for (i = 0; i < sizeof(fams) / sizeof(fams[0]); i++)
 		dir_family(&pm, &fams[i], (int)i);
 	lat_family(&pm, &sum, false);
 	lat_family(&pm, &his, true);
 	unit_families(&pm);
 	check_family(&pm);
-	if (r->start_time_ms) {
+	/* whole seconds: what a saved result keeps */
+	if (r->start_time) {
 		family_head(&pm, &start);
 		fputs(start.name, f);
 		if (r->hostname[0])
 			label(f, &first, "host", r->hostname);
 		fputs(first ? "" : "}", f);
-		put_value(f, (double)r->start_time_ms / 1e3);
+		put_value(f, (double)r->start_time);
 	}
 	if (om)
 		fputs("# EOF\n", f);

@@ -224,7 +224,8 @@ static void properties(FILE *f, const struct run_result *r,
 
 	fputs("    <properties>\n", f);
 	prop(f, "job", j->name);
-	prop(f, "engine", j->engine ? j->engine->name : j->ioengine);
+	prop(f, "engine", j->ioengine && j->ioengine[0] ? j->ioengine :
+	     j->engine ? j->engine->name : "");
 	if (r->hostname[0])
 		prop(f, "host", r->hostname);
 	for (i = 0; rt && i < rt->n; i++) {
@@ -295,12 +296,38 @@ static void unit_tally(const struct run_result *r,
 			tally_add(t, check_tag(&cr->results[k]));
 }
 
+/*
+ * Result k's case name: its expression, and its source when another
+ * result of the unit has the same one (a merge's rank: check, once per
+ * member: "read.ios>=512 (b.json:0)").
+ */
+static void check_case_name(const struct check_report *cr, size_t k,
+			    char *buf, size_t len)
+{
+	const struct check_result *x = &cr->results[k];
+	const char *e = x->def->text + x->def->x.body;
+	char src[300];
+	size_t i;
+
+	snprintf(buf, len, "%s", e);
+	for (i = 0; i < cr->nresults; i++) {
+		const struct check_def *d = cr->results[i].def;
+
+		if (i == k || cr->results[i].unit != x->unit ||
+		    strcmp(d->text + d->x.body, e))
+			continue;
+		check_source(x->def, src, sizeof(src));
+		snprintf(buf, len, "%s (%s)", e, src);
+		return;
+	}
+}
+
 static void write_suite(FILE *f, const struct run_result *r,
 			const struct result_unit *u, int i)
 {
 	const struct check_report *cr = r->checks;
 	double secs = (double)u->stats.runtime_ns / 1e9;
-	char label[320], iso[64], msg[512], text[1024];
+	char label[320], iso[64], msg[512], text[1024], name[640];
 	struct job_outcome o;
 	struct tally t;
 	size_t k;
@@ -327,7 +354,8 @@ static void write_suite(FILE *f, const struct run_result *r,
 
 		if (x->unit != i)
 			continue;
-		case_open(f, label, x->def->text + x->def->x.body, secs);
+		check_case_name(cr, k, name, sizeof(name));
+		case_open(f, label, name, secs);
 		check_result_text(x, text, sizeof(text));
 		if (x->status == CHECK_FAIL) {
 			failure_message(x, msg, sizeof(msg));

@@ -15,7 +15,8 @@
  * kind is lat, clat or slat (empty ones left out). Per unit:
  * iorig_runtime_seconds and iorig_job_error (1: a fatal error, I/O
  * errors or blocks that did not verify); per check on it:
- * iorig_check_passed (1 or 0; n/a checks are left out); per run:
+ * iorig_check_passed (1 or 0, labels check, metric and source; n/a
+ * checks and a check given twice are left out); per run:
  * iorig_start_time_seconds. The labels: job_name (not "job", which a
  * Prometheus server sets on every series it scrapes and would rename
  * ours), sweep_point and clone, direction, target (the unit's first
@@ -342,6 +343,27 @@ static void unit_families(const struct pm *pm)
 	}
 }
 
+/* An earlier result is the same series: the same check given twice. */
+static bool check_seen(const struct check_report *cr, size_t k)
+{
+	const struct check_result *c = &cr->results[k], *o;
+	char a[300], b[300];
+	size_t i;
+
+	check_source(c->def, a, sizeof(a));
+	for (i = 0; i < k; i++) {
+		o = &cr->results[i];
+		if (o->unit != c->unit || o->status == CHECK_NA ||
+		    strcmp(o->def->text + o->def->x.body,
+			   c->def->text + c->def->x.body))
+			continue;
+		check_source(o->def, b, sizeof(b));
+		if (!strcmp(a, b))
+			return true;
+	}
+	return false;
+}
+
 static void check_family(const struct pm *pm)
 {
 	static const struct family ck = {
@@ -350,7 +372,10 @@ static void check_family(const struct pm *pm)
 	};
 	const struct check_report *cr = pm->r->checks;
 	const struct check_result *c;
-	struct xl x[3] = { { "check", NULL }, { "metric", NULL } };
+	struct xl x[4] = {
+		{ "check", NULL }, { "metric", NULL }, { "source", NULL }
+	};
+	char src[300];
 	size_t k;
 
 	if (!cr || !cr->nresults)
@@ -359,10 +384,12 @@ static void check_family(const struct pm *pm)
 	for (k = 0; k < cr->nresults; k++) {
 		c = &cr->results[k];
 		if (c->status == CHECK_NA || c->unit < 0 ||
-		    c->unit >= pm->rs->nunits)
+		    c->unit >= pm->rs->nunits || check_seen(cr, k))
 			continue;
+		check_source(c->def, src, sizeof(src));
 		x[0].v = c->def->text + c->def->x.body;
 		x[1].v = c->def->x.m.name;
+		x[2].v = src;
 		sample(pm, ck.name, "", &pm->rs->units[c->unit], -1, x);
 		fprintf(pm->f, " %d\n", c->status == CHECK_PASS);
 	}

@@ -114,7 +114,7 @@ run merge --output-format=json m2.json m1.json
 expect_rc 0
 cp out merged.json
 run merge --output-format=junit --check='read.iops>=1000g' \
-	--check='read.ios>=768' m2.json m1.json
+	--check='read.ios>=768' --check='rank:read.ios>=512' m2.json m1.json
 expect_rc 3
 "$PY" - "$T/out" merged.json <<'PYEOF' || die "the merged junit"
 import json, sys
@@ -124,8 +124,12 @@ d = json.load(open(sys.argv[2]))
 (m,) = list(xml)
 c = list(m)
 assert [x.name for x in c] == ["m: ran", "m: read.iops>=1000g",
-                               "m: read.ios>=768"], [x.name for x in c]
+                               "m: read.ios>=768",
+                               "m: read.ios>=512 (m2.json:0)",
+                               "m: read.ios>=512 (m1.json:0)"], [x.name for x in c]
 assert isinstance(c[1].result[0], Failure) and c[2].is_passed
+# rank: each member's own I/Os (512 and 256)
+assert c[3].is_passed and c[4].result[0].message == "read.ios 256 < 512", c[4].result
 iops = d["jobs"][0]["read"]["iops"]
 msg = c[1].result[0].message
 assert msg.startswith("read.iops ") and msg.endswith(" < 1.00 T"), msg

@@ -154,6 +154,8 @@ cp run.prom tf/iorig.prom
 import socket, subprocess, sys, time, urllib.request
 from prometheus_client.parser import text_string_to_metric_families as prom
 want = {f.name: f for f in prom(open(sys.argv[2]).read())}
+# straight to the exporter, whatever http_proxy says
+fetch = urllib.request.build_opener(urllib.request.ProxyHandler({})).open
 body = None
 for attempt in range(3):
     s = socket.socket()
@@ -169,7 +171,7 @@ for attempt in range(3):
             if p.poll() is not None:
                 break
             try:
-                body = urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port, timeout=5).read().decode()
+                body = fetch("http://127.0.0.1:%d/metrics" % port, timeout=5).read().decode()
                 break
             except OSError:
                 time.sleep(0.1)

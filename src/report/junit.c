@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,42 +37,52 @@ static const char *op_negated(int op)
 	}
 }
 
+/* How fmt_unit scales a unit of metric.h: by base, into u[]. */
+struct unit_scale {
+	double base;
+	const char *sep;
+	bool whole;		/* no decimals in u[0] (counted things) */
+	const char *u[5];
+};
+
+static const struct unit_scale scales[] = {
+	[MU_NS] = { 1000, " ", true, { "ns", "µs", "ms", "s", "ks" } },
+	[MU_RATE] = { 1000, "", false, { "", "k", "M", "G", "T" } },
+	[MU_BYTES] = { 1024, " ", true, { "B", "KiB", "MiB", "GiB", "TiB" } },
+	[MU_BW] = { 1024, " ", false,
+		    { "B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s" } },
+};
+
 /*
  * v in the unit of a check's metric, sig significant figures:
- * "4.44 ms", "61.2 k", "1.50 GiB/s", "12.0 %".
+ * "4.44 ms", "61.2k", "1.50 GiB/s", "12.0 %"; counts whole.
  */
 static void fmt_unit(int unit, double v, unsigned sig, char *buf,
 		     size_t len)
 {
-	static const char *const t[5] = { "ns", "µs", "ms", "s", "ks" };
-	static const char *const r[5] = { "", "k", "M", "G", "T" };
-	static const char *const b[5] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	static const char *const bw[5] = {
-		"B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s"
-	};
-	const char *sign = v < 0 ? "-" : "";
-	size_t n;
+	const struct unit_scale *sc;
+	size_t n = 0;
 
-	if (v < 0)
-		v = -v;
-	n = (size_t)snprintf(buf, len, "%s", sign);
-	if (n >= len)
-		return;
-	switch (unit) {
-	case MU_NS: value_fmt_sig(v, 1000, t, " ", true, sig, buf + n,
-				  len - n); break;
-	case MU_US: value_fmt_sig(v * 1e3, 1000, t, " ", true, sig, buf + n,
-				  len - n); break;
-	case MU_RATE: value_fmt_sig(v, 1000, r, " ", false, sig, buf + n,
-				    len - n); break;
-	case MU_BYTES: value_fmt_sig(v, 1024, b, " ", true, sig, buf + n,
-				     len - n); break;
-	case MU_BW: value_fmt_sig(v, 1024, bw, " ", false, sig, buf + n,
-				  len - n); break;
-	case MU_PCT: snprintf(buf + n, len - n, "%.*g %%", (int)sig, v);
-		break;
-	default: snprintf(buf + n, len - n, "%.15g", v);
+	if (unit == MU_US) {		/* a time like any other */
+		unit = MU_NS;
+		v *= 1e3;
 	}
+	if (unit == MU_PCT) {
+		snprintf(buf, len, "%.*g %%", (int)sig, v);
+		return;
+	}
+	if (unit < 0 || unit >= (int)(sizeof(scales) / sizeof(scales[0])) ||
+	    !scales[unit].u[0]) {
+		snprintf(buf, len, "%.15g", v);
+		return;
+	}
+	sc = &scales[unit];
+	if (v < 0 && len > 1) {
+		buf[n++] = '-';
+		v = -v;
+	}
+	value_fmt_sig(v, sc->base, sc->u, sc->sep, sc->whole, sig, buf + n,
+		      len - n);
 }
 
 /*

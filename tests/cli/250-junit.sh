@@ -132,7 +132,7 @@ assert isinstance(c[1].result[0], Failure) and c[2].is_passed
 assert c[3].is_passed and c[4].result[0].message == "read.ios 256 < 512", c[4].result
 iops = d["jobs"][0]["read"]["iops"]
 msg = c[1].result[0].message
-assert msg.startswith("read.iops ") and msg.endswith(" < 1.00 T"), msg
+assert msg.startswith("read.iops ") and msg.endswith(" < 1.00T"), msg
 props = {p.name: p.value for p in m.properties()}
 assert abs(float(props["read.iops"]) - iops) <= 1e-9 * iops, (props, iops)
 assert int(props["ios"]) == 768 == d["jobs"][0]["read"]["ios"], props

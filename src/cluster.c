@@ -1106,10 +1106,11 @@ static const char merge_usage[] =
 	"Merges iorig --output-format=json results of the same jobs (one "
 	"per host or\nrank) into one cluster report: exact percentiles "
 	"from the merged histograms,\nrates added, per-member and per-host "
-	"rows. Any format of the run (text, json,\nfio-json, table, json+, "
-	"terse, html; fio's client layout for fio's). --check\napplies to "
-	"the cluster figures; rank:EXPR to each member. Formats may be\n"
-	"comma-separated.\n";
+	"rows. Any format of the run (iorig --help\nlists them; fio's "
+	"client layout for fio's), comma-separated for several.\n--check "
+	"applies to the cluster figures, rank:EXPR to each member; their "
+	"results\nare in every format that shows checks (junit, json, "
+	"html...).\n";
 
 static int merge_fail(const struct err_rec *e)
 {

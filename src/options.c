@@ -275,7 +275,7 @@ static const struct opt_choice lockfile_choices[] = {
 };
 
 static int set_str(char **dst, const char *val);
-static void *field(struct job *j, size_t off);
+static void *field(void *base, size_t off);
 
 static int set_nice(struct job *j, const struct opt_def *o, const char *val,
 		    char *why, size_t whylen)
@@ -667,7 +667,8 @@ const struct opt_def options_table[] = {
 	  .help = "net, UDP multicast: IPv4 address of the interface to "
 		  "send or receive on" },
 	{ .name = "pool_threads", .type = OPT_UINT, .off = F(pool_threads),
-	  .def = "0", .min = 0, .max = 4096, .category = "engine",
+	  .def = "0", .min = 0, .max = 4096, .flags = OPT_F_OWN,
+	  .category = "engine",
 	  .help = "pthread engine: threads in the pool; 0: iodepth" },
 	{ .name = "numjobs", .type = OPT_UINT, .off = F(numjobs), .def = "1",
 	  .min = 1, .max = 4096, .category = "engine",
@@ -764,7 +765,7 @@ const struct opt_def options_table[] = {
 		  "paced at that percent of the probe's IOPS" },
 	{ .name = "rate_curve_probe", .type = OPT_TIME,
 	  .off = F(rate_curve_probe_ns), .def = "0", .unit_ns = NS_S,
-	  .max = 86400 * NS_S, .category = "rate",
+	  .max = 86400 * NS_S, .flags = OPT_F_OWN, .category = "rate",
 	  .help = "rate_curve: how long the probe runs (default unit s); "
 		  "0: as runtime" },
 	{ .name = "io_submit_mode", .type = OPT_ENUM,
@@ -1277,7 +1278,7 @@ const struct opt_def options_table[] = {
 	  .help = "Report submission latency percentiles" },
 	{ .name = "interval", .type = OPT_TIME, .off = F(interval_ns),
 	  .def = "0", .unit_ns = NS_S, .min = 10000000, .max = 86400 * NS_S,
-	  .flags = OPT_F_ZERO_OFF, .category = "report",
+	  .flags = OPT_F_ZERO_OFF | OPT_F_OWN, .category = "report",
 	  .help = "Also record IOPS, bandwidth and latency for each "
 		  "interval of this length (10ms to 1d, default unit s); "
 		  "0: off" },
@@ -1318,7 +1319,7 @@ const struct opt_def options_table[] = {
 	  .help = "EXPR such as read.iops>=50k or read.clat.p99<=2ms: checked "
 		  "after the run, a failure gives exit status 3; repeatable" },
 	{ .name = "repeat", .type = OPT_UINT, .off = F(repeat), .def = "1",
-	  .min = 1, .max = 4096, .category = "checks",
+	  .min = 1, .max = 4096, .flags = OPT_F_OWN, .category = "checks",
 	  .help = "Run the job this many times, one after the other; the "
 		  "report gives mean, stddev, cv, min and max" },
 	/* Buffer contents (fill.h) */
@@ -1858,14 +1859,16 @@ const char *options_suggest(const char *name)
 	return best;
 }
 
-static void *field(struct job *j, size_t off)
+/* A row's value: at off in base, the job for the job table's rows, the
+ * engine's options struct for an engine's. */
+static void *field(void *base, size_t off)
 {
-	return (char *)j + off;
+	return (char *)base + off;
 }
 
-static const void *cfield(const struct job *j, size_t off)
+static const void *cfield(const void *base, size_t off)
 {
-	return (const char *)j + off;
+	return (const char *)base + off;
 }
 
 static int set_ioengine(struct job *j, const struct opt_def *o,
@@ -2599,21 +2602,8 @@ static int fio_fraction(const struct opt_def *o, const char *val, char *why,
 	return -EINVAL;
 }
 
-static int opt_parse(struct job *j, const struct opt_def *o, const char *val,
-		     char *why, size_t whylen);
-
-/* iorig's own number options: they keep the whole arithmetic. */
-static bool own_number(const struct opt_def *o)
-{
-	static const char *const own[] = { "interval", "repeat",
-					   "rate_curve_probe", "pool_threads" };
-	size_t i;
-
-	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
-		if (!strcmp(o->name, own[i]))
-			return true;
-	return false;
-}
+static int opt_parse(struct job *j, void *base, const struct opt_def *o,
+		     const char *val, char *why, size_t whylen);
 
 /*
  * fio reads a number option as the number (and unit) it begins with and
@@ -2636,7 +2626,7 @@ static int fio_arith(const struct opt_def *o, const char *val, char *why,
 		   o->type == OPT_PCT;
 
 	if ((!num && o->type != OPT_BS && o->type != OPT_RATE) ||
-	    own_number(o))
+	    (o->flags & OPT_F_OWN))
 		return 0;
 	while (*p == ' ' || *p == '\t')
 		p++;
@@ -2665,8 +2655,8 @@ static int fio_arith(const struct opt_def *o, const char *val, char *why,
  * that are all the same value are that value; different ones are a silent
  * misreading, refused. 1 when val has no such parts, else 0 or -errno.
  */
-static int fio_parts(struct job *j, const struct opt_def *o, const char *val,
-		     char *why, size_t whylen)
+static int fio_parts(struct job *j, void *base, const struct opt_def *o,
+		     const char *val, char *why, size_t whylen)
 {
 	char part[128], first[128];
 	const char *p = val, *q;
@@ -2687,14 +2677,14 @@ static int fio_parts(struct job *j, const struct opt_def *o, const char *val,
 		part[n] = '\0';
 		if (!k)
 			snprintf(first, sizeof(first), "%s", part);
-		ret = opt_parse(j, o, part, why, whylen);
+		ret = opt_parse(j, base, o, part, why, whylen);
 		if (ret)
 			return ret;
 		if (!k) {
-			v0 = *(uint64_t *)field(j, o->off);
-			a0 = o->aux ? *(double *)field(j, o->aux) : 0;
-		} else if (v0 != *(uint64_t *)field(j, o->off) ||
-			   (o->aux && a0 != *(double *)field(j, o->aux))) {
+			v0 = *(uint64_t *)field(base, o->off);
+			a0 = o->aux ? *(double *)field(base, o->aux) : 0;
+		} else if (v0 != *(uint64_t *)field(base, o->off) ||
+			   (o->aux && a0 != *(double *)field(base, o->aux))) {
 			snprintf(why, whylen, "'%s': fio reads one of these "
 				 "values and drops the others without a word; "
 				 "expected one value, such as %s", val, first);
@@ -2707,16 +2697,21 @@ static int fio_parts(struct job *j, const struct opt_def *o, const char *val,
 	return 0;
 }
 
-/* Parse val into j for option o; why says what was expected. */
-static int opt_parse(struct job *j, const struct opt_def *o, const char *val,
-		     char *why, size_t whylen)
+/*
+ * Parse val for option o into base (j itself for the job table's rows, an
+ * engine's options struct for its rows; sizes read with j's kb_base); why
+ * says what was expected.
+ */
+static int opt_parse(struct job *j, void *base, const struct opt_def *o,
+		     const char *val, char *why, size_t whylen)
 {
-	void *dst = field(j, o->off);
+	void *dst = field(base, o->off);
+	bool own = base == j;	/* the job table's: its fields by offset */
 	unsigned kb = (unsigned)j->kb_base;
 	uint64_t u;
 	double d;
 	bool b;
-	int ret = fio_parts(j, o, val, why, whylen);
+	int ret = fio_parts(j, base, o, val, why, whylen);
 
 	if (ret <= 0)
 		return ret;
@@ -2727,7 +2722,9 @@ static int opt_parse(struct job *j, const struct opt_def *o, const char *val,
 		return ret;
 	switch (o->type) {
 	case OPT_STR:
-		if (!*val && !(o->flags & OPT_F_BARE)) {
+		if (o->valid && (ret = o->valid(o, val, why, whylen)))
+			return ret;
+		if (!*val && !(o->flags & OPT_F_BARE) && !o->valid) {
 			snprintf(why, whylen, "expected a non-empty value");
 			return -EINVAL;
 		}
@@ -2764,12 +2761,12 @@ static int opt_parse(struct job *j, const struct opt_def *o, const char *val,
 	case OPT_SIZE_PCT:
 		if (strchr(val, '%')) {
 			ret = value_pct(val, &d, why, whylen);
-			if (!ret && d <= 0 && o->off == F(size)) {
+			if (!ret && d <= 0 && own && o->off == F(size)) {
 				snprintf(why, whylen, "size must be above 0%%");
 				ret = -EINVAL;
 			}
 			if (!ret) {
-				*(double *)field(j, o->aux) = d;
+				*(double *)field(base, o->aux) = d;
 				*(uint64_t *)dst = 0;
 			}
 			return ret;
@@ -2777,7 +2774,7 @@ static int opt_parse(struct job *j, const struct opt_def *o, const char *val,
 		ret = value_size(val, kb, &u, why, whylen);
 		if (!ret) {
 			*(uint64_t *)dst = u;
-			*(double *)field(j, o->aux) = 0;
+			*(double *)field(base, o->aux) = 0;
 		}
 		return ret;
 	case OPT_TIME:
@@ -2793,9 +2790,9 @@ static int opt_parse(struct job *j, const struct opt_def *o, const char *val,
 			*(double *)dst = (o->flags & OPT_F_INVERT) ? 100 - d : d;
 		return ret;
 	case OPT_ENUM:
-		if (o->off == F(rw))
+		if (own && o->off == F(rw))
 			return set_rw(j, o, val, why, whylen);
-		if (o->off == F(verify))
+		if (own && o->off == F(verify))
 			j->verify_set = true;
 		return set_choice(dst, o, val, why, whylen);
 	case OPT_BS:
@@ -2856,7 +2853,7 @@ int options_set(struct job *j, const char *name, const char *value,
 		value = "1";
 	}
 	why[0] = '\0';
-	ret = opt_parse(j, o, value, why, sizeof(why));
+	ret = opt_parse(j, j, o, value, why, sizeof(why));
 	if (ret == -ENOMEM) {
 		err_set(e, file, line, o->name, "out of memory");
 		return ret;
@@ -2928,10 +2925,12 @@ static size_t fmt_range(uint64_t lo, uint64_t hi, char *buf, size_t len)
 	return snprintf(buf, len, "%" PRIu64 "-%" PRIu64, lo, hi);
 }
 
-void options_format(const struct job *j, const struct opt_def *o,
-		    char *buf, size_t len)
+/* o's value in base (see opt_parse) as text. */
+static void opt_format(const struct job *j, const void *base,
+		       const struct opt_def *o, char *buf, size_t len)
 {
-	const void *src = cfield(j, o->off);
+	const void *src = cfield(base, o->off);
+	bool own = base == j;
 	size_t n;
 	unsigned i, last;
 
@@ -2963,9 +2962,9 @@ void options_format(const struct job *j, const struct opt_def *o,
 			snprintf(buf, len, "%" PRIu64, *(const uint64_t *)src);
 		break;
 	case OPT_SIZE_PCT:
-		if (*(const double *)cfield(j, o->aux) > 0)
+		if (*(const double *)cfield(base, o->aux) > 0)
 			snprintf(buf, len, "%g%%",
-				 *(const double *)cfield(j, o->aux));
+				 *(const double *)cfield(base, o->aux));
 		else if (*(const uint64_t *)src || o->def)
 			snprintf(buf, len, "%" PRIu64,
 				 *(const uint64_t *)src);
@@ -2980,9 +2979,9 @@ void options_format(const struct job *j, const struct opt_def *o,
 	case OPT_ENUM:
 		fmt_choice(o, *(const int *)src, buf, len);
 		n = strlen(buf);
-		if (o->off == F(rw) && j->rw_seq_nr)
+		if (own && o->off == F(rw) && j->rw_seq_nr)
 			snprintf(buf + n, len - n, ":%" PRIu64, j->rw_seq_nr);
-		else if (o->off == F(rw) && j->rw_seq_add)
+		else if (own && o->off == F(rw) && j->rw_seq_add)
 			snprintf(buf + n, len - n, ":%" PRId64, j->rw_seq_add);
 		break;
 	case OPT_BS:
@@ -3025,6 +3024,12 @@ void options_format(const struct job *j, const struct opt_def *o,
 				      j->percentile_list[i]);
 		break;
 	}
+}
+
+void options_format(const struct job *j, const struct opt_def *o,
+		    char *buf, size_t len)
+{
+	opt_format(j, j, o, buf, len);
 }
 
 int job_copy(struct job *dst, const struct job *src)

@@ -44,6 +44,11 @@ void warn_add(struct warn_list *w, const char *code, const char *job,
 	      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void warn_vadd(struct warn_list *w, const char *code, const char *job,
 	       const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
+/* A warning about job `job`, said where its section is as errors say
+ * it: "FILE:LINE: job 'NAME': MESSAGE" (the planner's, an engine's plan). */
+void warn_add_job(struct warn_list *w, const char *code, const char *file,
+		  int line, const char *job, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
 /* Adds every warning of from (not echoed again). */
 void warn_copy(struct warn_list *w, const struct warn_list *from);
 /* "iorig: warning: MESSAGE" for each that w says aloud, on f. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "err.h"
 #include "warn.h"
 
 void warn_init(struct warn_list *w, FILE *echo)
@@ -130,6 +131,21 @@ void warn_add(struct warn_list *w, const char *code, const char *job,
 	va_start(ap, fmt);
 	warn_vadd(w, code, job, fmt, ap);
 	va_end(ap);
+}
+
+void warn_add_job(struct warn_list *w, const char *code, const char *file,
+		  int line, const char *job, const char *fmt, ...)
+{
+	char msg[ERR_MSG_MAX], text[ERR_TEXT_MAX];
+	struct err_rec e;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	err_set(&e, file, line, "", "job '%s': %s", job, msg);
+	err_format(&e, text, sizeof(text));
+	warn_add(w, code, job, "%s", text);
 }
 
 void warn_copy(struct warn_list *w, const struct warn_list *from)

@@ -11,7 +11,13 @@
 
 struct clock;
 struct cpu_usage;
+struct cmdprio_opts;
+struct door_names;
+struct err_rec;
+struct job;
+struct opt_def;
 struct target;
+struct warn_list;
 
 /*
  * One I/O request. The worker owns the request array; an engine only moves
@@ -76,10 +82,6 @@ enum engine_flags {
 	 * init (mmap): req->fd is not used, and a request outside the
 	 * target's regions is not possible (no short reads at the end). */
 	ENGINE_MAPPED = 1u << 6,
-	/* Each request is one operation on its file's name (filecreate,
-	 * filestat, filedelete): the planner makes bs the file's region,
-	 * so a pass is one operation a file. */
-	ENGINE_FILEOP = 1u << 7,
 	/* Targets are names only: nothing is created, laid out or opened
 	 * before the run (filecreate creates them). */
 	ENGINE_NOLAYOUT = 1u << 8,
@@ -98,63 +100,12 @@ enum engine_flags {
 	ENGINE_NOT_IO = 1u << 12,
 	/* Requests create their files (filecreate): --readonly refuses it. */
 	ENGINE_CREATES = 1u << 13,
+	/* Requests carry an I/O priority of their own (req->ioprio: libaio,
+	 * io_uring): the worker draws it from the cmdprio_* options, which
+	 * the engine declares (src/engines/cmdprio.h) in a struct
+	 * cmdprio_opts at the start of its options struct. */
+	ENGINE_CMDPRIO = 1u << 14,
 };
-
-/*
- * What engines read of their job, copied in by the worker before init():
- * engines need not know struct job. Read at init() only.
- */
-struct engine_opts {
-	bool direct;
-	/* io_uring registered buffers, files: 0, 1, -1 when possible */
-	signed char fixedbufs;
-	signed char registerfiles;
-	bool sqthread_poll;		/* io_uring SQPOLL */
-	bool hipri;			/* io_uring IOPOLL */
-	uint64_t sqthread_poll_cpu;	/* UINT64_MAX: not pinned */
-	uint64_t pool_threads;		/* pthread engine; 0: iodepth */
-	bool nowait;			/* pvsync2: RWF_NOWAIT */
-	bool uncached;			/* pvsync2: RWF_DONTCACHE */
-	int stat_type;			/* filestat: enum engine_stat */
-	bool thp;			/* mmap: MADV_HUGEPAGE */
-	uint64_t force_async;		/* io_uring: IOSQE_ASYNC every N */
-	unsigned hipri_pct;		/* pvsync2: % of I/Os RWF_HIPRI */
-	bool vectored;			/* libaio_vectored=1, nonvectored=0:
-					 * readv/writev of one iovec */
-	bool userspace_reap;		/* libaio: read the completion ring
-					 * in user space, no io_getevents */
-	uint64_t cpuchunk_ns;		/* cpuio: busy part of each I/O */
-	int cpumode;			/* cpuio: enum engine_cpumode */
-	/* exec: the job's (engine_ops.init copies what it keeps) */
-	const char *program, *arguments, *jobname;
-	uint64_t runtime_s, grace_s;
-	bool std_redirect;
-	/* e4defrag: the donor is directory/donorname (the job's strings) */
-	const char *donorname, *directory;
-	bool inplace;
-	/* net, netsplice (src/engines/net.c) */
-	const char *host;		/* hostname= (or filename=); unix:
-					 * the socket's path; NULL: none */
-	unsigned port;			/* port= plus the clone's number */
-	int proto;			/* enum engine_proto */
-	bool listen, pingpong, nodelay;
-	bool receiver;			/* rw reads */
-	unsigned ttl, window_size, mss;
-	const char *intf;		/* interface=: an IPv4 address */
-	uint64_t size;			/* bytes a pass sends (MSG_MORE) */
-};
-
-/* net's protocol= */
-enum engine_proto {
-	ENGINE_NET_TCP, ENGINE_NET_TCPV6, ENGINE_NET_UDP, ENGINE_NET_UDPV6,
-	ENGINE_NET_UNIX,
-};
-
-/* cpuio's work (cpumode=). */
-enum engine_cpumode { ENGINE_CPU_NOOP, ENGINE_CPU_QSORT };
-
-/* filestat's system call (stat_type=). */
-enum engine_stat { ENGINE_STAT, ENGINE_LSTAT, ENGINE_STATX };
 
 #define ENGINE_SETUP_MAX 12
 
@@ -170,7 +121,10 @@ struct engine_setup {
 };
 
 struct engine_ctx {
-	struct engine_opts opts;
+	/* The job (read only) and its engine's own options struct
+	 * (engine_ops.options; NULL: none), as the plan left them. */
+	const struct job *job;
+	const void *eo;
 	unsigned iodepth;
 	const struct clock *clk;
 	const struct target *tgt;	/* open files: fds for registration */
@@ -200,7 +154,36 @@ struct engine_ctx {
 };
 
 /*
- * The engine contract (shared/DESIGN.md):
+ * The engine contract (shared/DESIGN.md). An engine is one file: its
+ * options, its plan, its run. Every hook but init and queue is optional.
+ *
+ * Options and plan time (an engine's options are nobody else's):
+ * options: the options only this engine reads: rows of the option
+ *         table's type (options.h), NULL-name ended, with offsets into
+ *         the engine's own options struct of options_size bytes. The
+ *         parser fills that struct for a job that uses the engine
+ *         (job.eopts, from the defaults and the values given, wherever
+ *         ioengine= stands); --parse-only, the JSON options, --enghelp
+ *         and --cmdhelp=ioengine list them. An option shared by engines
+ *         (hipri) is a row in each one's table. A value given for an
+ *         engine the job does not use is read as that engine reads it,
+ *         checked by its check(), and left out with a warning.
+ * check:  the engine's options eo against the job's other options
+ *         (hipri needs direct=1): 0, or -EINVAL with e set at the job's
+ *         section. Also run on the values a job gives for this engine
+ *         while using another (eo is then a struct of them).
+ * plan:   the job uses this engine: what the engine makes of the job
+ *         (cpuio's thinktime, fileop's block size), and its checks that
+ *         need more than check() has; its warnings to w (warn_add_job).
+ *         0, or -EINVAL with e set.
+ * plan_target: after target_plan named the job's files, before anything
+ *         is created: the engine's checks of them. 0 or -EINVAL with e.
+ * plan_run: once a run, over every planned job and target (those of
+ *         other engines too): checks between jobs. 0, -EINVAL or -ENOMEM.
+ * names:  the files the engine writes through the door for the job
+ *         (door.h), added to l for the plan-time check. 0 or -ENOMEM.
+ *
+ * Run time (ctx->job and ctx->eo read only; init copies what it keeps):
  * init:   allocate per-worker state for up to iodepth requests; -errno.
  * queue:  take one request: DONE, QUEUED or BUSY; -errno on a fatal error.
  * commit: hand every queued request to the kernel, or leave it to the next
@@ -225,12 +208,6 @@ struct engine_ctx {
  *         accept a connection, connect); 0 or -errno; -EINTR when
  *         ctx->stop was set while it waited (the job ran nothing).
  *
- * options: the job options only this engine reads, NULL-terminated (or
- *         NULL: none). An option named after another of the list plus
- *         "_" (sqthread_poll_cpu after sqthread_poll) is a parameter of
- *         it. --cmdhelp=ioengine lists them; the planner warns when one
- *         is set for another engine.
- *
  * Requests that commit() could not hand over (EAGAIN) stay with the engine:
  * the worker counts them in flight and the next reap() must submit them.
  * A request the kernel refused completes through reap() with res = -errno.
@@ -254,8 +231,16 @@ struct engine_ops {
 	 * engine does in more words, and where it differs from fio's */
 	const char *about;
 	unsigned flags;			/* enum engine_flags */
-	const char *const *options;
 	const char *submit_call;	/* the system call that submits */
+	const struct opt_def *options;
+	size_t options_size;
+	int (*check)(const struct job *j, const void *eo, struct err_rec *e);
+	int (*plan)(struct job *j, struct warn_list *w, struct err_rec *e);
+	int (*plan_target)(const struct target *t, const struct job *j,
+			   struct err_rec *e);
+	int (*plan_run)(const struct job *jobs, const struct target *tg,
+			size_t n, struct err_rec *e);
+	int (*names)(const struct job *j, struct door_names *l);
 	int (*init)(struct engine_ctx *ctx);
 	int (*queue)(struct engine_ctx *ctx, struct io_req *req);
 	int (*commit)(struct engine_ctx *ctx);
@@ -270,6 +255,19 @@ struct engine_ops {
 
 /* NULL when unknown. */
 const struct engine_ops *engine_find(const char *name);
+
+/* hipri= (io_uring, pvsync2): polled I/O needs direct=1. 0, or -EINVAL
+ * with e at j's section. */
+int engine_check_hipri(const struct job *j, bool hipri, struct err_rec *e);
+
+/* The cmdprio_* options of an ENGINE_CMDPRIO engine's options struct eo;
+ * NULL for another engine. */
+static inline const struct cmdprio_opts *
+engine_cmdprio(const struct engine_ops *e, const void *eo)
+{
+	return e && (e->flags & ENGINE_CMDPRIO) ? eo : NULL;
+}
+
 /* "Seccomp:" mode of this process: 0 none, 1 strict, 2 filter; -1
  * unknown. For engines' hints: a filter is a common reason a system call
  * is refused. */
@@ -287,5 +285,7 @@ const struct engine_ops *const *engine_list(void);
 
 /* --cmdhelp=ioengine: every engine, its alias, help, flags and options. */
 void engine_print_help(FILE *f);
+/* --enghelp=ENGINE: its help, each of its options, and more words. */
+void engine_print_one(FILE *f, const struct engine_ops *e);
 
 #endif

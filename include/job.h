@@ -119,6 +119,12 @@ enum exit_what { EXIT_WHAT_GROUP, EXIT_WHAT_STONEWALL, EXIT_WHAT_ALL };
 
 struct act_tally;
 
+/* An engine option as given: its row's name and the value read. */
+struct engine_arg {
+	char *name;
+	char *value;
+};
+
 struct job {
 	char *name;
 	char *description;
@@ -135,6 +141,16 @@ struct job {
 	uint64_t bs_min[DDIR_NR];
 	uint64_t bs_max[DDIR_NR];
 	char *ioengine;
+	/* The options of the job's engine (engine_ops.options): its own
+	 * struct, which the option table fills from its defaults and the
+	 * values given; NULL for an engine without options. */
+	void *eopts;
+	/* Every engine option given, in order (its row's name, its value):
+	 * read again into eopts when ioengine= changes (a sweep), and read
+	 * for the engines the job does not use (their checks, the warning
+	 * that they apply to another engine). */
+	struct engine_arg *eng_args;
+	unsigned neng_args;
 	uint64_t iodepth;
 	uint64_t numjobs;
 	bool thread;
@@ -211,16 +227,6 @@ struct job {
 	uint64_t iodepth_batch_submit;	/* 0: everything ready at once */
 	uint64_t iodepth_batch_complete_min;	/* reap waits for this many */
 	uint64_t iodepth_batch_complete_max;	/* 0: iodepth */
-	/* io_uring registered buffers and files: 0, 1, -1 when possible */
-	signed char fixedbufs;
-	signed char registerfiles;
-	bool sqthread_poll;		/* io_uring SQPOLL */
-	uint64_t sqthread_poll_cpu;	/* UINT64_MAX: not pinned */
-	bool hipri;			/* io_uring IOPOLL */
-	uint64_t pool_threads;		/* pthread engine; 0: iodepth */
-	/* Engines of issue 12 (pvsync2). */
-	bool nowait;			/* RWF_NOWAIT */
-	bool uncached;			/* RWF_DONTCACHE, buffered only */
 	/* Rate (src/worker/pace.c): per direction, 0: no limit. */
 	uint64_t rate[DDIR_NR];		/* bytes/s */
 	uint64_t rate_iops[DDIR_NR];	/* I/Os per second */
@@ -291,31 +297,6 @@ struct job {
 	bool trim_verify_zero;		/* a trimmed block must read zeros */
 	uint64_t trim_backlog;		/* trim after every N writes; 0 never */
 	uint64_t trim_backlog_batch;	/* trims each time; 0: trim_backlog */
-	int stat_type;			/* filestat: enum engine_stat */
-	/* cpuio engine (issue 12: src/engines/cpuio.c) */
-	uint64_t cpuload;		/* % of each chunk busy; 0: unset */
-	uint64_t cpuchunks;		/* µs of each busy part */
-	int cpumode;			/* enum engine_cpumode */
-	bool exit_on_io_done;		/* end when the I/O jobs end */
-	/* exec engine (issue 12: src/engines/exec.c) */
-	char *program;			/* NULL: none (refused) */
-	char *arguments;		/* %r runtime (s), %n job name */
-	uint64_t grace_time;		/* s from SIGTERM to SIGKILL */
-	bool std_redirect;		/* NAME.stdout, NAME.stderr */
-	/* e4defrag engine (issue 12: src/engines/e4defrag.c) */
-	char *donorname;		/* in directory; NULL: none (refused) */
-	bool inplace;			/* donor allocated per I/O, freed */
-	/* net, netsplice engines (issue 12: src/engines/net.c) */
-	char *hostname;			/* NULL: filename=, if any */
-	uint64_t port;			/* 0: unset; clone c: port + c */
-	int protocol;			/* enum engine_proto */
-	bool listen;			/* TCP: wait for the connection */
-	bool pingpong;			/* the reader sends each block back */
-	bool nodelay;			/* TCP_NODELAY */
-	uint64_t ttl;			/* UDP multicast TTL */
-	uint64_t window_size;		/* SO_SNDBUF/SO_RCVBUF; 0: system's */
-	uint64_t mss;			/* TCP_MAXSEG; 0: system's */
-	char *net_interface;		/* UDP multicast: local IPv4 */
 	/* Verification extras (issue 12: src/verify/) */
 	bool verify_dump;		/* mismatching blocks to files */
 	bool verify_state_save;		/* written blocks to a state file */
@@ -412,17 +393,7 @@ struct job {
 	char *write_hint;		/* none..extreme; NULL: not set */
 	char *sync_file_range;		/* FLAGS[:N]; NULL: never */
 	int exit_what;			/* enum exit_what: exitall's reach */
-	bool thp;			/* mmap engine: MADV_HUGEPAGE */
-	uint64_t force_async;		/* io_uring: IOSQE_ASYNC every N */
-	double hipri_percentage;	/* pvsync2: RWF_HIPRI share */
-	bool libaio_vectored;		/* libaio: PREADV/PWRITEV */
-	bool userspace_reap;		/* libaio: reap from the ring */
-	char *nonvectored;		/* io_uring: "0" READV/WRITEV; "-1",
-					 * "1": READ/WRITE */
 	uint64_t write_barrier;		/* accepted: no engine here has one */
-	/* cmdprio_*: "A[,B]" read/write pairs (procattr_cmdprio) */
-	char *cmdprio_percentage, *cmdprio_class, *cmdprio, *cmdprio_hint;
-	char *cmdprio_bssplit;		/* per block size (procattr.h) */
 
 	/* fio's options iorig once said had no meaning here (issue 12):
 	 * commands around a job (jobexec.h), the thread's name, the report's
@@ -445,9 +416,12 @@ struct job {
 	unsigned dedupe_gidx, dedupe_gn;
 	unsigned group;		/* reporting group id */
 	unsigned wait_group;	/* jobs start after all of lower wait_group */
-	const struct engine_ops *engine;
+	const struct engine_ops *engine;	/* ioengine='s; set with it */
 	bool engine_changes_files;	/* ENGINE_CHANGES_FILES (falloc) */
 	bool engine_deletes;		/* ENGINE_DELETES (filedelete) */
+	/* Set by the engine's plan (cpuio's exit_on_io_done): the job ends
+	 * when every job of its wait group that does I/O has ended. */
+	bool exit_on_io_done;
 	/* --readonly (the command line's, for every job): no file is
 	 * created, extended, filled or mapped for writing */
 	bool readonly;

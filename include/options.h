@@ -102,8 +102,20 @@ enum opt_flags {
 /* The table, terminated by an entry with name == NULL. */
 extern const struct opt_def options_table[];
 
-/* Find by name or alias; NULL when unknown. */
+/* Find by name or alias, in the job table, then in each engine's table
+ * (a name engines share: the first engine's row); NULL when unknown. */
 const struct opt_def *options_find(const char *name);
+/* Find by name or alias in table t (NULL: none); NULL when not there. */
+const struct opt_def *options_find_in(const struct opt_def *t,
+				      const char *name);
+/*
+ * The options of j in the order --parse-only and the JSON report list
+ * them: the job table's rows, with those of j's engine after the row
+ * flagged OPT_F_ENGINE_NEXT. NULL starts, NULL after the last:
+ *	for (o = options_next(j, NULL); o; o = options_next(j, o))
+ */
+const struct opt_def *options_next(const struct job *j,
+				   const struct opt_def *o);
 
 /* Nearest option name for a typo, or NULL when nothing is close or name
  * is one fio knows (never another option for a name of fio's). */
@@ -131,9 +143,23 @@ int options_defaults(struct job *j);
 int options_set(struct job *j, const char *name, const char *value,
 		const char *file, int line, struct err_rec *e);
 
-/* The option's effective value in j as text ("" when unset). */
+/* The option's effective value in j as text ("" when unset, or a row of
+ * an engine j does not use). */
 void options_format(const struct job *j, const struct opt_def *o,
 		    char *buf, size_t len);
+
+/*
+ * Engine eng's options struct as j gives it: eng's defaults, then every
+ * value j gave for one of eng's options, in order, whichever engine j
+ * uses. NULL: eng has no options (or no memory). Freed with
+ * options_engine_free.
+ */
+void *options_engine_given(const struct job *j, const struct engine_ops *eng);
+void options_engine_free(const struct engine_ops *eng, void *eo);
+/* Row o of eng's table has a value in eo other than its default (both as
+ * options_format writes them). */
+bool options_engine_is_set(const struct job *j, const struct engine_ops *eng,
+			   const void *eo, const struct opt_def *o);
 
 /* Deep copy (strings duplicated). Returns 0 or -ENOMEM. */
 int job_copy(struct job *dst, const struct job *src);
@@ -143,7 +169,9 @@ void job_free(struct job *j);
  * name (with the suggestion printed by the caller). */
 void options_print_help(FILE *f);
 int options_print_cmdhelp(FILE *f, const char *name);
-/* --parse-only: every option of j with its effective value. */
+/* --cmdhelp=NAME's description of one row (a job's or an engine's). */
+void options_print_row(FILE *f, const struct opt_def *o);
+/* --parse-only: every option of j (options_next) with its value. */
 void options_print_job(FILE *f, const struct job *j);
 
 #endif

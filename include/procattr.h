@@ -149,9 +149,21 @@ int procattr_cmdprio_bssplit_parse(const char *val, unsigned kb_base,
 				   struct cmdprio_tab *tab, char *why,
 				   size_t whylen);
 
-/* The tables of j for reads and writes; false when j sets neither
- * cmdprio_percentage nor cmdprio_bssplit (or only zeros). */
-bool procattr_cmdprio(const struct job *j, struct cmdprio_tab tab[2]);
+/*
+ * The cmdprio_* options as given (NULL: not given): "A[,B]" pairs and a
+ * bssplit list. An engine that carries a priority per I/O
+ * (ENGINE_CMDPRIO) declares them (src/engines/cmdprio.h) in one of these
+ * at the start of its options struct.
+ */
+struct cmdprio_opts {
+	char *percentage, *bssplit, *prio_class, *level, *hint;
+};
+
+/* The tables of c for reads and writes (sizes read with kb_base); false
+ * when c sets neither cmdprio_percentage nor cmdprio_bssplit (or only
+ * zeros). */
+bool procattr_cmdprio(const struct cmdprio_opts *c, unsigned kb_base,
+		      struct cmdprio_tab tab[2]);
 
 /* The ioprio of an I/O of len bytes drawn r (0..99); 0: none. */
 static inline uint16_t procattr_cmdprio_pick(const struct cmdprio_tab *t,

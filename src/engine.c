@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "engine.h"
+#include "err.h"
+#include "job.h"
+#include "options.h"
 
 extern const struct engine_ops engine_sync;
 extern const struct engine_ops engine_null;
@@ -106,6 +110,15 @@ const char *engine_needs(const char *name)
 	return NULL;
 }
 
+int engine_check_hipri(const struct job *j, bool hipri, struct err_rec *e)
+{
+	if (!hipri || j->direct)
+		return 0;
+	err_set(e, j->section_file, j->section_line, "hipri",
+		"polled I/O needs direct=1");
+	return -EINVAL;
+}
+
 const struct engine_ops *const *engine_list(void)
 {
 	return engines;
@@ -114,7 +127,7 @@ const struct engine_ops *const *engine_list(void)
 void engine_print_help(FILE *f)
 {
 	const struct engine_ops *const *e;
-	const char *const *o;
+	const struct opt_def *o;
 	size_t n;
 
 	fprintf(f, "  values:\n");
@@ -141,13 +154,25 @@ void engine_print_help(FILE *f)
 		if (!(*e)->options)
 			continue;
 		n = (size_t)fprintf(f, "    %-12s options:", "");
-		for (o = (*e)->options; *o; o++) {
-			if (n + 1 + strlen(*o) > 79)	/* under "options:" */
+		for (o = (*e)->options; o->name; o++) {
+			if (n + 1 + strlen(o->name) > 79) /* under "options:" */
 				n = (size_t)fprintf(f, "\n%25s", "") - 1;
-			n += (size_t)fprintf(f, " %s", *o);
+			n += (size_t)fprintf(f, " %s", o->name);
 		}
 		fprintf(f, "\n");
 	}
+}
+
+void engine_print_one(FILE *f, const struct engine_ops *e)
+{
+	const struct opt_def *o;
+
+	fprintf(f, "%s: %s\n", e->name, e->help);
+	/* its options, as fio lists them, then what more there is to say */
+	for (o = e->options; o && o->name; o++)
+		fprintf(f, "%-24s: %s\n", o->name, o->help);
+	if (e->about)
+		fprintf(f, "\n%s", e->about);
 }
 
 int engine_seccomp_mode(void)

@@ -215,7 +215,7 @@ static int engine_help(const char *arg)
 {
 	const struct engine_ops *const *l;
 	const struct engine_ops *eo;
-	const char *const *o;
+	const struct opt_def *o;
 	char name[64];
 	const char *comma = arg ? strchr(arg, ',') : NULL;
 	size_t len = comma ? (size_t)(comma - arg) : arg ? strlen(arg) : 0;
@@ -234,21 +234,19 @@ static int engine_help(const char *arg)
 		return EXIT_USAGE;
 	}
 	if (comma && comma[1]) {
+		/* one of its options, or a job option (as fio 3.33) */
+		o = options_find_in(eo->options, comma + 1);
+		if (o) {
+			options_print_row(stdout, o);
+			return EXIT_OK;
+		}
 		if (!options_print_cmdhelp(stdout, comma + 1))
 			return EXIT_OK;
 		fprintf(stderr, "iorig: --enghelp: '%s' is not an option\n",
 			comma + 1);
 		return EXIT_USAGE;
 	}
-	printf("%s: %s\n", eo->name, eo->help);
-	/* its options, as fio lists them, then what more there is to say */
-	for (o = eo->options; o && *o; o++) {
-		const struct opt_def *d = options_find(*o);
-
-		printf("%-24s: %s\n", *o, d && d->help ? d->help : "");
-	}
-	if (eo->about)
-		printf("\n%s", eo->about);
+	engine_print_one(stdout, eo);
 	return EXIT_OK;
 }
 

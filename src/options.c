@@ -120,30 +120,6 @@ static const struct opt_choice rate_process_choices[] = {
 	{ NULL, 0, NULL },
 };
 
-static const struct opt_choice stat_type_choices[] = {
-	{ "stat", ENGINE_STAT, "stat(2)" },
-	{ "lstat", ENGINE_LSTAT, "lstat(2): a symlink itself" },
-	{ "statx", ENGINE_STATX, "statx(2), basic fields and birth time" },
-	{ NULL, 0, NULL },
-};
-
-static const struct opt_choice cpumode_choices[] = {
-	{ "noop", ENGINE_CPU_NOOP, "a loop that only reads the clock" },
-	{ "qsort", ENGINE_CPU_QSORT, "sorting an array of random numbers "
-	  "with qsort(3)" },
-	{ NULL, 0, NULL },
-};
-
-static const struct opt_choice protocol_choices[] = {
-	{ "tcp", ENGINE_NET_TCP, "TCP over IPv4" },
-	{ "tcpv6", ENGINE_NET_TCPV6, "TCP over IPv6" },
-	{ "udp", ENGINE_NET_UDP, "UDP over IPv4 (multicast too)" },
-	{ "udpv6", ENGINE_NET_UDPV6, "UDP over IPv6" },
-	{ "unix", ENGINE_NET_UNIX, "a unix stream socket: hostname= is its "
-	  "path" },
-	{ NULL, 0, NULL },
-};
-
 static const struct opt_choice cpus_policy_choices[] = {
 	{ "shared", CPUS_SHARED, "every clone may run on all of the CPUs" },
 	{ "split", CPUS_SPLIT, "each clone gets one CPU of the set, in turn" },
@@ -323,31 +299,6 @@ static int set_write_hint(struct job *j, const struct opt_def *o,
 	return set_str(field(j, o->off), val);
 }
 
-/* cmdprio_*: READ[,WRITE] within the option's range. */
-static int set_cmdprio(struct job *j, const struct opt_def *o,
-		       const char *val, char *why, size_t whylen)
-{
-	unsigned out[2];
-	unsigned max = !strcmp(o->name, "cmdprio_percentage") ? 100 :
-		       !strcmp(o->name, "cmdprio_class") ? 3 :
-		       !strcmp(o->name, "cmdprio") ? 7 : 1023;
-	int ret = procattr_pair_parse(val, max, out, why, whylen);
-
-	return ret ? ret : set_str(field(j, o->off), val);
-}
-
-/* cmdprio_bssplit=: checked with kb_base 1024 (the worker reads it again
- * with the job's) */
-static int set_cmdprio_bssplit(struct job *j, const struct opt_def *o,
-			       const char *val, char *why, size_t whylen)
-{
-	static const unsigned def[2];
-	int ret = procattr_cmdprio_bssplit_parse(val, 1024, def, NULL, why,
-						 whylen);
-
-	return ret ? ret : set_str(field(j, o->off), val);
-}
-
 static int set_numa_nodes(struct job *j, const struct opt_def *o,
 			  const char *val, char *why, size_t whylen)
 {
@@ -365,16 +316,6 @@ static int set_mempolicy_opt(struct job *j, const struct opt_def *o,
 	int ret = procattr_mempolicy_parse(val, &mode, &mask, why, whylen);
 
 	return ret ? ret : set_str(field(j, o->off), val);
-}
-
-static int set_nonvectored(struct job *j, const struct opt_def *o,
-			   const char *val, char *why, size_t whylen)
-{
-	if (strcmp(val, "-1") && strcmp(val, "0") && strcmp(val, "1")) {
-		snprintf(why, whylen, "expected -1, 0 or 1");
-		return -EINVAL;
-	}
-	return set_str(field(j, o->off), val);
 }
 
 static int set_mem(struct job *j, const struct opt_def *o, const char *val,
@@ -505,171 +446,9 @@ const struct opt_def options_table[] = {
 		  "never wait, poll" },
 	{ .name = "iodepth_batch_complete_max", .type = OPT_UINT,
 	  .off = F(iodepth_batch_complete_max), .def = "0", .min = 0,
-	  .max = 65536, .category = "engine",
+	  .max = 65536, .flags = OPT_F_ENGINE_NEXT, .category = "engine",
 	  .help = "Collect at most this many completions at a time; 0: "
 		  "iodepth" },
-	{ .name = "cmdprio_percentage", .type = OPT_SPECIAL,
-	  .off = F(cmdprio_percentage), .set = set_cmdprio, .def = "0",
-	  .category = "engine",
-	  .help = "libaio, io_uring: percent of I/Os (READ[,WRITE]) issued "
-		  "with their own priority (cmdprio_class, cmdprio)" },
-	{ .name = "cmdprio_bssplit", .type = OPT_SPECIAL,
-	  .off = F(cmdprio_bssplit), .set = set_cmdprio_bssplit,
-	  .category = "engine",
-	  .help = "libaio, io_uring: per block size, percent of I/Os issued "
-		  "with their own priority, BS/PCT[/CLASS/LEVEL[/HINT]] "
-		  "joined by ':' (READ[,WRITE])" },
-	{ .name = "cmdprio_class", .type = OPT_SPECIAL,
-	  .off = F(cmdprio_class), .set = set_cmdprio, .def = "1",
-	  .category = "engine",
-	  .help = "libaio, io_uring: that priority's class, 0 to 3 "
-		  "(READ[,WRITE]); default 1, realtime" },
-	{ .name = "cmdprio", .type = OPT_SPECIAL, .off = F(cmdprio),
-	  .set = set_cmdprio, .def = "0", .category = "engine",
-	  .help = "libaio, io_uring: that priority's level, 0 to 7 "
-		  "(READ[,WRITE])" },
-	{ .name = "cmdprio_hint", .type = OPT_SPECIAL, .off = F(cmdprio_hint),
-	  .set = set_cmdprio, .def = "0", .category = "engine",
-	  .help = "libaio, io_uring: that priority's hint, 0 to 1023 "
-		  "(READ[,WRITE])" },
-	{ .name = "thp", .type = OPT_BOOL, .off = F(thp), .def = "0",
-	  .category = "engine",
-	  .help = "mmap: advise transparent huge pages on each mapping "
-		  "(madvise MADV_HUGEPAGE)" },
-	{ .name = "force_async", .type = OPT_UINT, .off = F(force_async),
-	  .def = "0", .min = 0, .max = UINT64_MAX, .category = "engine",
-	  .help = "io_uring: every Nth I/O goes to the kernel's worker "
-		  "threads (IOSQE_ASYNC); 0: none" },
-	{ .name = "hipri_percentage", .type = OPT_PCT,
-	  .off = F(hipri_percentage), .def = "0", .category = "engine",
-	  .help = "pvsync2: this percent of I/Os, drawn at random, with "
-		  "RWF_HIPRI (polled); hipri=1 is all of them" },
-	{ .name = "userspace_reap", .type = OPT_BOOL,
-	  .off = F(userspace_reap), .def = "0", .category = "engine",
-	  .help = "libaio with iodepth_batch_complete_min=0: collect "
-		  "completions from the AIO ring in user space, without "
-		  "io_getevents" },
-	{ .name = "libaio_vectored", .type = OPT_BOOL,
-	  .off = F(libaio_vectored), .def = "0", .category = "engine",
-	  .help = "libaio: submit vectored reads and writes (IOCB_CMD_PREADV, "
-		  "PWRITEV) of one iovec" },
-	{ .name = "nonvectored", .type = OPT_SPECIAL, .off = F(nonvectored),
-	  .set = set_nonvectored, .def = "-1", .category = "engine",
-	  .help = "io_uring: 0: vectored reads and writes (READV, WRITEV); "
-		  "1 or -1 (the default): READ, WRITE (fixedbufs: READ_FIXED "
-		  "either way)" },
-	{ .name = "fixedbufs", .type = OPT_BOOL, .off = F(fixedbufs),
-	  .def = "auto", .flags = OPT_F_AUTO, .category = "engine",
-	  .help = "io_uring: register the I/O buffers with the kernel; "
-		  "auto: when it can" },
-	{ .name = "registerfiles", .type = OPT_BOOL, .off = F(registerfiles),
-	  .def = "auto", .flags = OPT_F_AUTO, .category = "engine",
-	  .help = "io_uring: register the files with the kernel; auto: "
-		  "when it can" },
-	{ .name = "sqthread_poll", .type = OPT_BOOL, .off = F(sqthread_poll),
-	  .def = "0", .category = "engine",
-	  .help = "io_uring: a kernel thread polls the submission queue" },
-	{ .name = "sqthread_poll_cpu", .type = OPT_UINT,
-	  .off = F(sqthread_poll_cpu), .def = "none", .min = 0,
-	  .flags = OPT_F_NONE,
-	  .max = 65535, .category = "engine",
-	  .help = "io_uring: pin the SQPOLL thread to this CPU; none: not "
-		  "pinned" },
-	{ .name = "hipri", .type = OPT_BOOL, .off = F(hipri), .def = "0",
-	  .category = "engine",
-	  .help = "io_uring: poll for completions (IOPOLL); pvsync2: "
-		  "RWF_HIPRI (needs direct=1 and poll queues)" },
-	{ .name = "nowait", .type = OPT_BOOL, .off = F(nowait), .def = "0",
-	  .category = "engine",
-	  .help = "pvsync2: RWF_NOWAIT: an I/O that would block fails with "
-		  "EAGAIN instead" },
-	{ .name = "uncached", .type = OPT_BOOL, .off = F(uncached),
-	  .def = "0", .category = "engine",
-	  .help = "pvsync2: RWF_DONTCACHE: buffered I/O that drops its "
-		  "pages from the cache once done (Linux 6.14+)" },
-	{ .name = "stat_type", .type = OPT_ENUM, .off = F(stat_type),
-	  .def = "stat", .choices = stat_type_choices, .category = "engine",
-	  .help = "filestat: the system call of each operation" },
-	{ .name = "cpuload", .type = OPT_UINT, .off = F(cpuload),
-	  .def = "0", .min = 0, .max = UINT32_MAX, .category = "engine",
-	  .help = "cpuio: percent of the time busy on the CPU (over 100: "
-		  "100); needed by cpuio" },
-	{ .name = "cpuchunks", .type = OPT_UINT, .off = F(cpuchunks),
-	  .def = "50000", .min = 1, .max = UINT32_MAX, .category = "engine",
-	  .help = "cpuio: microseconds of each busy part; the idle part "
-		  "follows in proportion" },
-	{ .name = "cpumode", .type = OPT_ENUM, .off = F(cpumode),
-	  .def = "noop", .choices = cpumode_choices, .category = "engine",
-	  .help = "cpuio: what the busy part does" },
-	{ .name = "exit_on_io_done", .type = OPT_BOOL,
-	  .off = F(exit_on_io_done), .def = "0", .category = "engine",
-	  .help = "cpuio: end when every job of the group that does I/O "
-		  "has ended" },
-	{ .name = "program", .type = OPT_STR, .off = F(program),
-	  .category = "engine",
-	  .help = "exec: the program to run (found in PATH); needed by exec" },
-	{ .name = "arguments", .type = OPT_STR, .off = F(arguments),
-	  .category = "engine",
-	  .help = "exec: its arguments, split at spaces; %r: the runtime in "
-		  "seconds, %n: the job's name" },
-	{ .name = "grace_time", .type = OPT_UINT, .off = F(grace_time),
-	  .def = "1", .min = 0, .max = INT32_MAX, .category = "engine",
-	  .help = "exec: seconds from SIGTERM at the end of the runtime to "
-		  "SIGKILL" },
-	{ .name = "std_redirect", .type = OPT_BOOL, .off = F(std_redirect),
-	  .def = "1", .category = "engine",
-	  .help = "exec: the program's stdout and stderr to NAME.stdout and "
-		  "NAME.stderr (0: iorig's own)" },
-	{ .name = "donorname", .type = OPT_STR, .off = F(donorname),
-	  .category = "engine",
-	  .help = "e4defrag: the donor file (in directory=) the job's blocks "
-		  "are moved to; needed; must not exist (made and removed "
-		  "by the run)" },
-	{ .name = "inplace", .type = OPT_BOOL, .off = F(inplace),
-	  .def = "0", .category = "engine",
-	  .help = "e4defrag: 1: the donor's blocks allocated for each I/O "
-		  "and freed after it; 0: over the region at the start" },
-	{ .name = "hostname", .type = OPT_STR, .off = F(hostname),
-	  .category = "engine",
-	  .help = "net: the peer to send to (a name or address; UDP "
-		  "reader: a multicast group; unix: the socket's path); "
-		  "unset: filename=" },
-	{ .name = "port", .type = OPT_UINT, .off = F(port), .def = "0",
-	  .min = 0, .max = 65535, .category = "engine",
-	  .help = "net: TCP or UDP port to listen on or connect to (clone "
-		  "N of numjobs: port+N); needed but for unix" },
-	{ .name = "protocol", .alias = "proto", .type = OPT_ENUM,
-	  .off = F(protocol), .def = "tcp", .choices = protocol_choices,
-	  .category = "engine", .help = "net: the socket's protocol" },
-	{ .name = "listen", .type = OPT_BOOL, .off = F(listen), .def = "0",
-	  .category = "engine",
-	  .help = "net, TCP: wait for the peer's connection instead of "
-		  "connecting (no hostname=)" },
-	{ .name = "pingpong", .type = OPT_BOOL, .off = F(pingpong),
-	  .def = "0", .category = "engine",
-	  .help = "net: the reader sends each block back; a write ends when "
-		  "its copy is back (latency: the round trip)" },
-	{ .name = "nodelay", .type = OPT_BOOL, .off = F(nodelay), .def = "0",
-	  .category = "engine", .help = "net, TCP: TCP_NODELAY" },
-	{ .name = "window_size", .type = OPT_SIZE, .off = F(window_size),
-	  .def = "0", .category = "engine",
-	  .help = "net: SO_RCVBUF of a receiver, SO_SNDBUF of a sender "
-		  "(both with pingpong); 0: the system's" },
-	{ .name = "mss", .type = OPT_SIZE, .off = F(mss), .def = "0",
-	  .category = "engine",
-	  .help = "net, TCP: TCP_MAXSEG, the largest segment; 0: the "
-		  "system's" },
-	{ .name = "ttl", .type = OPT_UINT, .off = F(ttl), .def = "1",
-	  .min = 0, .max = 255, .category = "engine",
-	  .help = "net, UDP multicast: IP_MULTICAST_TTL of what is sent" },
-	{ .name = "interface", .type = OPT_STR, .off = F(net_interface),
-	  .category = "engine",
-	  .help = "net, UDP multicast: IPv4 address of the interface to "
-		  "send or receive on" },
-	{ .name = "pool_threads", .type = OPT_UINT, .off = F(pool_threads),
-	  .def = "0", .min = 0, .max = 4096, .flags = OPT_F_OWN,
-	  .category = "engine",
-	  .help = "pthread engine: threads in the pool; 0: iodepth" },
 	{ .name = "numjobs", .type = OPT_UINT, .off = F(numjobs), .def = "1",
 	  .min = 1, .max = 4096, .category = "engine",
 	  .help = "Clones of this job, each its own thread" },
@@ -1715,14 +1494,42 @@ static const char *const fio_only[] = {
 	"zonecapacity",
 };
 
+const struct opt_def *options_find_in(const struct opt_def *t,
+				      const char *name)
+{
+	for (; t && t->name; t++)
+		if (!strcmp(t->name, name) ||
+		    (t->alias && !strcmp(t->alias, name)))
+			return t;
+	return NULL;
+}
+
 const struct opt_def *options_find(const char *name)
 {
-	const struct opt_def *o;
+	const struct engine_ops *const *e;
+	const struct opt_def *o = options_find_in(options_table, name);
 
-	for (o = options_table; o->name; o++)
-		if (!strcmp(o->name, name) ||
-		    (o->alias && !strcmp(o->alias, name)))
-			return o;
+	for (e = engine_list(); !o && *e; e++)
+		o = options_find_in((*e)->options, name);
+	return o;
+}
+
+/* A row of the job table; any other is an engine's. */
+static bool job_row(const struct opt_def *o)
+{
+	uintptr_t p = (uintptr_t)o, t = (uintptr_t)options_table;
+
+	return p >= t && p < t + sizeof(options_table);
+}
+
+/* The first engine whose table has row o (an engine's row). */
+static const struct engine_ops *row_engine(const struct opt_def *o)
+{
+	const struct engine_ops *const *e;
+
+	for (e = engine_list(); *e; e++)
+		if (options_find_in((*e)->options, o->name) == o)
+			return *e;
 	return NULL;
 }
 
@@ -1837,25 +1644,35 @@ const char *options_fio_only_msg(const char *name)
 	return "fio has this option but iorig does not support it yet";
 }
 
+/* The nearest name in table t to name, when nearer than *bestd. */
+static void suggest_in(const struct opt_def *t, const char *name,
+		       const char **best, unsigned *bestd)
+{
+	unsigned d;
+
+	for (; t && t->name; t++) {
+		d = edit_distance(name, t->name);
+		if (t->alias && edit_distance(name, t->alias) < d)
+			d = edit_distance(name, t->alias);
+		if (d < *bestd) {
+			*bestd = d;
+			*best = t->name;
+		}
+	}
+}
+
 const char *options_suggest(const char *name)
 {
-	const struct opt_def *o;
+	const struct engine_ops *const *e;
 	const char *best = NULL;
-	unsigned d, bestd = strlen(name) > 4 ? 3 : 2;
+	unsigned bestd = strlen(name) > 4 ? 3 : 2;
 
 	/* A name fio knows is not a typo of another option. */
 	if (options_is_fio_only(name))
 		return NULL;
-
-	for (o = options_table; o->name; o++) {
-		d = edit_distance(name, o->name);
-		if (o->alias && edit_distance(name, o->alias) < d)
-			d = edit_distance(name, o->alias);
-		if (d < bestd) {
-			bestd = d;
-			best = o->name;
-		}
-	}
+	suggest_in(options_table, name, &best, &bestd);
+	for (e = engine_list(); *e; e++)
+		suggest_in((*e)->options, name, &best, &bestd);
 	return best;
 }
 
@@ -1871,6 +1688,197 @@ static const void *cfield(const void *base, size_t off)
 	return (const char *)base + off;
 }
 
+/* ---- an engine's own options (engine.h: engine_ops.options) ---- */
+
+static int opt_parse(struct job *j, void *base, const struct opt_def *o,
+		     const char *val, char *why, size_t whylen);
+static void opt_format(const struct job *j, const void *base,
+		       const struct opt_def *o, char *buf, size_t len);
+
+static void eopts_free(const struct engine_ops *eng, void *eo)
+{
+	const struct opt_def *o;
+
+	for (o = eo ? eng->options : NULL; o && o->name; o++)
+		if (o->type == OPT_STR)
+			free(*(char **)field(eo, o->off));
+	free(eo);
+}
+
+/*
+ * eng's options struct in *out (NULL: eng has none): its defaults, then,
+ * when given, each value j gave for one of eng's rows, in order (sizes
+ * read with j's kb_base). 0, -ENOMEM, or -EINVAL with why filled.
+ */
+static int eopts_new(struct job *j, const struct engine_ops *eng,
+		     bool given, void **out, char *why, size_t whylen)
+{
+	const struct opt_def *o;
+	void *eo;
+	unsigned i;
+	int ret = 0;
+
+	*out = NULL;
+	if (!eng->options)
+		return 0;
+	eo = calloc(1, eng->options_size);
+	if (!eo)
+		return -ENOMEM;
+	for (o = eng->options; !ret && o->name; o++)
+		if (o->def)
+			ret = opt_parse(j, eo, o, o->def, why, whylen);
+	for (i = 0; given && !ret && i < j->neng_args; i++) {
+		o = options_find_in(eng->options, j->eng_args[i].name);
+		if (o)
+			ret = opt_parse(j, eo, o, j->eng_args[i].value, why,
+					whylen);
+	}
+	if (ret) {
+		eopts_free(eng, eo);
+		return ret;
+	}
+	*out = eo;
+	return 0;
+}
+
+static int eopts_copy(const struct engine_ops *eng, void **dst,
+		      const void *src)
+{
+	const struct opt_def *o;
+	char **s;
+
+	*dst = NULL;
+	if (!src)
+		return 0;
+	*dst = malloc(eng->options_size);
+	if (!*dst)
+		return -ENOMEM;
+	memcpy(*dst, src, eng->options_size);
+	for (o = eng->options; o->name; o++)
+		if (o->type == OPT_STR)
+			*(char **)field(*dst, o->off) = NULL;
+	for (o = eng->options; o->name; o++) {
+		s = field(*dst, o->off);
+		if (o->type == OPT_STR && *(char *const *)cfield(src, o->off) &&
+		    !(*s = strdup(*(char *const *)cfield(src, o->off)))) {
+			eopts_free(eng, *dst);
+			*dst = NULL;
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* Record an engine option as given (its row's name): 0 or -ENOMEM. */
+static int eng_arg_add(struct job *j, const char *name, const char *value)
+{
+	struct engine_arg *a = realloc(j->eng_args,
+				       (j->neng_args + 1) * sizeof(*a));
+
+	if (!a)
+		return -ENOMEM;
+	j->eng_args = a;
+	a += j->neng_args;
+	a->name = strdup(name);
+	a->value = strdup(value);
+	if (!a->name || !a->value) {
+		free(a->name);
+		free(a->value);
+		return -ENOMEM;
+	}
+	j->neng_args++;
+	return 0;
+}
+
+static void eng_args_free(struct job *j)
+{
+	unsigned i;
+
+	for (i = 0; i < j->neng_args; i++) {
+		free(j->eng_args[i].name);
+		free(j->eng_args[i].value);
+	}
+	free(j->eng_args);
+	j->eng_args = NULL;
+	j->neng_args = 0;
+}
+
+/*
+ * An engine's option o: into j's engine's struct when that engine has
+ * it; otherwise read as the first engine with it reads it (its errors),
+ * and only kept. Either way recorded, so that a later ioengine= (a sweep)
+ * reads it again, and the planner sees what was given for other engines.
+ */
+static int set_engine_opt(struct job *j, const struct opt_def *o,
+			  const char *val, char *why, size_t whylen)
+{
+	const struct opt_def *mine = j->engine ?
+		options_find_in(j->engine->options, o->name) : NULL;
+	const struct engine_ops *owner;
+	void *eo;
+	int ret;
+
+	if (mine) {
+		ret = opt_parse(j, j->eopts, mine, val, why, whylen);
+	} else {
+		owner = row_engine(o);
+		ret = owner ? eopts_new(j, owner, false, &eo, why, whylen) :
+		      -EINVAL;
+		if (!ret) {
+			ret = opt_parse(j, eo, o, val, why, whylen);
+			eopts_free(owner, eo);
+		}
+	}
+	return ret ? ret : eng_arg_add(j, o->name, val);
+}
+
+/* The job now uses eng: its options struct made anew from what was
+ * given. */
+static int engine_switch(struct job *j, const struct engine_ops *eng,
+			 char *why, size_t whylen)
+{
+	void *eo;
+	int ret = eopts_new(j, eng, true, &eo, why, whylen);
+
+	if (ret)
+		return ret;
+	if (j->engine)
+		eopts_free(j->engine, j->eopts);
+	j->eopts = eo;
+	j->engine = eng;
+	return 0;
+}
+
+void *options_engine_given(const struct job *j, const struct engine_ops *eng)
+{
+	char why[256];
+	void *eo;
+
+	/* j is only read: the rows parsed are eng's, into eo */
+	return eopts_new((struct job *)j, eng, true, &eo, why,
+			 sizeof(why)) ? NULL : eo;
+}
+
+void options_engine_free(const struct engine_ops *eng, void *eo)
+{
+	eopts_free(eng, eo);
+}
+
+bool options_engine_is_set(const struct job *j, const struct engine_ops *eng,
+			   const void *eo, const struct opt_def *o)
+{
+	char buf[256], def[256], why[256];
+	void *d;
+
+	opt_format(j, eo, o, buf, sizeof(buf));
+	if (eopts_new((struct job *)j, eng, false, &d, why, sizeof(why)) ||
+	    !d)
+		return false;
+	opt_format(j, d, o, def, sizeof(def));
+	eopts_free(eng, d);
+	return strcmp(buf, def) != 0;
+}
+
 static int set_ioengine(struct job *j, const struct opt_def *o,
 			const char *val, char *why, size_t whylen)
 {
@@ -1878,8 +1886,12 @@ static int set_ioengine(struct job *j, const struct opt_def *o,
 	const struct engine_ops *eng = engine_find(val);
 	size_t n = 0;
 	char *copy;
+	int ret;
 
 	if (eng) {
+		if (eng != j->engine &&
+		    (ret = engine_switch(j, eng, why, whylen)))
+			return ret;
 		copy = strdup(eng->name);
 		if (!copy)
 			return -ENOMEM;
@@ -2853,7 +2865,8 @@ int options_set(struct job *j, const char *name, const char *value,
 		value = "1";
 	}
 	why[0] = '\0';
-	ret = opt_parse(j, j, o, value, why, sizeof(why));
+	ret = job_row(o) ? opt_parse(j, j, o, value, why, sizeof(why)) :
+	      set_engine_opt(j, o, value, why, sizeof(why));
 	if (ret == -ENOMEM) {
 		err_set(e, file, line, o->name, "out of memory");
 		return ret;
@@ -3029,12 +3042,38 @@ static void opt_format(const struct job *j, const void *base,
 void options_format(const struct job *j, const struct opt_def *o,
 		    char *buf, size_t len)
 {
-	opt_format(j, j, o, buf, len);
+	if (job_row(o))
+		opt_format(j, j, o, buf, len);
+	else if (j->engine && j->eopts &&
+		 options_find_in(j->engine->options, o->name) == o)
+		opt_format(j, j->eopts, o, buf, len);
+	else
+		buf[0] = '\0';
+}
+
+const struct opt_def *options_next(const struct job *j,
+				   const struct opt_def *o)
+{
+	const struct opt_def *eng = j->engine ? j->engine->options : NULL;
+
+	if (!o)
+		return options_table;
+	if (!job_row(o)) {
+		if ((++o)->name)
+			return o;
+		/* back to the job table, after the engine's place */
+		for (o = options_table; !(o->flags & OPT_F_ENGINE_NEXT); o++)
+			;
+	} else if ((o->flags & OPT_F_ENGINE_NEXT) && eng && eng->name) {
+		return eng;
+	}
+	return (++o)->name ? o : NULL;
 }
 
 int job_copy(struct job *dst, const struct job *src)
 {
 	const struct opt_def *o;
+	unsigned k;
 	char **s;
 
 	*dst = *src;
@@ -3042,10 +3081,19 @@ int job_copy(struct job *dst, const struct job *src)
 	dst->section_name = NULL;
 	dst->sweep_point = NULL;
 	dst->check_src = NULL;
+	dst->eopts = NULL;
+	dst->eng_args = NULL;
+	dst->neng_args = 0;
 	for (o = options_table; o->name; o++)
 		if (o->type == OPT_STR || o->type == OPT_SPECIAL)
 			*(char **)field(dst, o->off) = NULL;
 	/* Every string of dst is now NULL or its own: job_free is safe. */
+	if (src->engine && eopts_copy(src->engine, &dst->eopts, src->eopts))
+		goto err;
+	for (k = 0; k < src->neng_args; k++)
+		if (eng_arg_add(dst, src->eng_args[k].name,
+				src->eng_args[k].value))
+			goto err;
 	for (o = options_table; o->name; o++) {
 		if (o->type != OPT_STR && o->type != OPT_SPECIAL)
 			continue;
@@ -3094,6 +3142,10 @@ void job_free(struct job *j)
 	j->sweep_point = NULL;
 	free(j->check_src);
 	j->check_src = NULL;
+	if (j->engine)
+		eopts_free(j->engine, j->eopts);
+	j->eopts = NULL;
+	eng_args_free(j);
 }
 
 static const char *type_name(const struct opt_def *o)
@@ -3114,30 +3166,40 @@ static const char *type_name(const struct opt_def *o)
 	return names[o->type];
 }
 
+/* A row of engine e's table, when no engine before e has that name. */
+static bool first_of_name(const struct engine_ops *const *e,
+			  const struct opt_def *o)
+{
+	const struct engine_ops *const *f;
+
+	for (f = engine_list(); f != e; f++)
+		if (options_find_in((*f)->options, o->name))
+			return false;
+	return true;
+}
+
 void options_print_help(FILE *f)
 {
+	const struct engine_ops *const *e;
 	const struct opt_def *o;
 
 	fprintf(f, "\nJob options (in job files as name=value, on the "
 		"command line as --name=value):\n");
 	for (o = options_table; o->name; o++)
 		fprintf(f, "  --%-26s %s\n", o->name, o->help);
+	fprintf(f, "\nEngine options (of the engine that ioengine= names; "
+		"--enghelp=ENGINE):\n");
+	for (e = engine_list(); *e; e++)
+		for (o = (*e)->options; o && o->name; o++)
+			if (first_of_name(e, o))
+				fprintf(f, "  --%-26s %s\n", o->name, o->help);
 }
 
-int options_print_cmdhelp(FILE *f, const char *name)
+void options_print_row(FILE *f, const struct opt_def *o)
 {
-	const struct opt_def *o;
 	const struct opt_choice *c;
 	char lo[32], hi[32];
 
-	if (!name) {
-		for (o = options_table; o->name; o++)
-			fprintf(f, "%-28s %s\n", o->name, o->help);
-		return 0;
-	}
-	o = options_find(name);
-	if (!o)
-		return -ENOENT;
 	fprintf(f, "%s\n", o->name);
 	if (o->alias)
 		fprintf(f, "  alias:    %s\n", o->alias);
@@ -3166,6 +3228,21 @@ int options_print_cmdhelp(FILE *f, const char *name)
 	}
 	if (o->set == set_ioengine)
 		engine_print_help(f);
+}
+
+int options_print_cmdhelp(FILE *f, const char *name)
+{
+	const struct opt_def *o;
+
+	if (!name) {
+		for (o = options_table; o->name; o++)
+			fprintf(f, "%-28s %s\n", o->name, o->help);
+		return 0;
+	}
+	o = options_find(name);
+	if (!o)
+		return -ENOENT;
+	options_print_row(f, o);
 	return 0;
 }
 
@@ -3174,7 +3251,7 @@ void options_print_job(FILE *f, const struct job *j)
 	const struct opt_def *o;
 	char buf[1024];
 
-	for (o = options_table; o->name; o++) {
+	for (o = options_next(j, NULL); o; o = options_next(j, o)) {
 		options_format(j, o, buf, sizeof(buf));
 		fprintf(f, "  %s=%s\n", o->name, buf);
 	}

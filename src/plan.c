@@ -25,9 +25,6 @@
 #include "jobexec.h"
 #include "cpuset.h"
 #include "cgroup.h"
-#include "cpuio.h"
-#include "e4defrag.h"
-#include "neteng.h"
 #include "steady.h"
 #include "sysinfo.h"
 #include "verify.h"
@@ -50,35 +47,48 @@ static const char *calc_value(const struct raw_opt *o, char *buf,
 	return buf;
 }
 
+/* The pass of apply_opts that reads raw option o: kb_base first (the
+ * last one: every size of the job is read with it), then ioengine= (its
+ * engine's options are found in its table wherever they stand, as fio
+ * finds them), then everything else; -1: not read. */
+static int opt_pass(const struct raw_opt *const *opts, size_t n, size_t i)
+{
+	const struct opt_def *d = options_find(opts[i]->name);
+	size_t k;
+
+	if (!strcmp(opts[i]->name, "kb_base")) {
+		for (k = i + 1; k < n; k++)
+			if (!strcmp(opts[k]->name, "kb_base"))
+				return -1;
+		return 0;
+	}
+	return d && !strcmp(d->name, "ioengine") ? 1 : 2;
+}
+
 /*
- * Apply opts[0..n) with kb_base first. A failure fills e; when e keeps a
- * list (err_keep), the next options are still read, so that one run
- * reports every bad option, and the last failure is returned.
+ * Apply opts[0..n) in three passes (opt_pass), each in order. A failure
+ * fills e; when e keeps a list (err_keep), the next options are still
+ * read, so that one run reports every bad option, and the last failure
+ * is returned.
  */
 static int apply_opts(struct job *j, const struct raw_opt *const *opts,
 		      size_t n, struct err_rec *e)
 {
 	char buf[JOBFILE_MAX_LINE + 2];
-	size_t i, kb = n;
-	int ret, bad = 0;
+	int ret, bad = 0, pass;
+	size_t i;
 
-	for (i = 0; i < n; i++)
-		if (!strcmp(opts[i]->name, "kb_base"))
-			kb = i;
-	for (i = 0; i <= n; i++) {
-		/* i == n: kb_base first, then everything else in order */
-		size_t k = i == 0 ? kb : i - 1;
-
-		/* Only the last kb_base counts (set first, above). */
-		if (k >= n || (i && !strcmp(opts[k]->name, "kb_base")))
-			continue;
-		ret = options_set(j, opts[k]->name,
-				  calc_value(opts[k], buf, sizeof(buf)),
-				  opts[k]->file, opts[k]->line, e);
-		if (ret && (ret == -ENOMEM || !err_keep(e)))
-			return ret;
-		bad = ret ? ret : bad;
-	}
+	for (pass = 0; pass < 3; pass++)
+		for (i = 0; i < n; i++) {
+			if (opt_pass(opts, n, i) != pass)
+				continue;
+			ret = options_set(j, opts[i]->name,
+					  calc_value(opts[i], buf, sizeof(buf)),
+					  opts[i]->file, opts[i]->line, e);
+			if (ret && (ret == -ENOMEM || !err_keep(e)))
+				return ret;
+			bad = ret ? ret : bad;
+		}
 	return bad;
 }
 
@@ -227,8 +237,8 @@ static int check_locked(const struct plan *p, struct err_rec *e)
 
 /*
  * unlink_each_loop makes the files again between loops on the same fd:
- * an engine holding maps of the old files (mmap) or io_uring files
- * registered at start would go on with the deleted ones.
+ * an engine holding maps of the old files (mmap) would go on with the
+ * deleted ones (io_uring's registered files: its check).
  */
 static int check_unlink_loop(const struct job *j, struct err_rec *e)
 {
@@ -241,12 +251,6 @@ static int check_unlink_loop(const struct job *j, struct err_rec *e)
 			"unlink_each_loop", "ioengine=%s maps the files once; "
 			"expected an engine that reads and writes the fd",
 			j->ioengine);
-		return -EINVAL;
-	}
-	if (j->registerfiles > 0) {
-		err_set(e, j->section_file, j->section_line,
-			"unlink_each_loop", "registerfiles=1 registers the "
-			"files once; expected registerfiles=0");
 		return -EINVAL;
 	}
 	return 0;
@@ -343,56 +347,10 @@ static int check_zones(const struct job *j, struct err_rec *e)
 	return 0;
 }
 
-/* Cross-option checks that need the whole job. */
-/*
- * filecreate, filestat, filedelete (ENGINE_FILEOP): one operation a file
- * each pass, so the block size becomes each file's size (filesize=, else
- * size= / nrfiles), which fio counts as the bytes of the operation.
- */
-static int plan_fileop(struct job *j, struct err_rec *e)
+/* What the job's engine makes of the job (engine.h: plan). */
+static int plan_engine(struct plan *p, struct job *j, struct err_rec *e)
 {
-	const struct engine_ops *eng = engine_find(j->ioengine);
-	const char *file = j->section_file;
-	int line = j->section_line, d;
-	uint64_t fs;
-
-	if (cpuio_plan(j, e) || exec_plan(j, e) || e4defrag_plan(j, e) ||
-	    net_plan(j, e))
-		return -EINVAL;
-	if (!eng || !(eng->flags & ENGINE_FILEOP))
-		return 0;
-	if (j->filesize_min != j->filesize_max) {
-		err_set(e, file, line, "filesize", "ioengine=%s does one "
-			"operation a file; expected one filesize, not a range",
-			j->ioengine);
-		return -EINVAL;
-	}
-	fs = j->filesize_min ? j->filesize_min :
-	     j->size / (j->nrfiles ? j->nrfiles : 1);
-	if (!fs || fs > (1u << 30)) {
-		err_set(e, file, line, "filesize", "ioengine=%s needs each "
-			"file's size, from 1 byte to 1GiB (fio counts it as "
-			"the bytes of an operation): expected filesize= or "
-			"size=", j->ioengine);
-		return -EINVAL;
-	}
-	if (j->bssplit || (rw_dirs(j->rw) & (1u << DDIR_TRIM))) {
-		err_set(e, file, line, j->bssplit ? "bssplit" : "rw",
-			"ioengine=%s does one operation a file: %s has no "
-			"meaning there", j->ioengine, j->bssplit ?
-			"a split of block sizes" : "a trim");
-		return -EINVAL;
-	}
-	if ((eng->flags & ENGINE_DELETES) && (j->loops > 1 || j->time_based)) {
-		err_set(e, file, line, j->time_based ? "time_based" : "loops",
-			"ioengine=%s deletes the files in the first pass; "
-			"expected one pass (loops=1, no time_based)",
-			j->ioengine);
-		return -EINVAL;
-	}
-	for (d = 0; d < DDIR_NR; d++)
-		j->bs_min[d] = j->bs_max[d] = fs;
-	return 0;
+	return j->engine->plan ? j->engine->plan(j, &p->warnings, e) : 0;
 }
 
 /* log_unix_epoch's clock: one clock_gettime knows (fio would log
@@ -454,6 +412,35 @@ static int check_gtod_cpu(const struct job *j, struct err_rec *e)
 	return 0;
 }
 
+/*
+ * The engine's check of its options against the job's, then that of each
+ * other engine whose options j gives: they are read as that engine reads
+ * them, and what it refuses is refused here too (hipri=1 without direct=1,
+ * whatever the engine).
+ */
+static int check_engines(const struct job *j, struct err_rec *e)
+{
+	const struct engine_ops *const *l;
+	const struct opt_def *o;
+	bool set;
+	void *eo;
+	int ret = 0;
+
+	if (j->engine->check && (ret = j->engine->check(j, j->eopts, e)))
+		return ret;
+	for (l = engine_list(); !ret && j->neng_args && *l; l++) {
+		if (*l == j->engine || !(*l)->check ||
+		    !(eo = options_engine_given(j, *l)))
+			continue;
+		for (set = false, o = (*l)->options; !set && o->name; o++)
+			set = options_engine_is_set(j, *l, eo, o);
+		if (set)
+			ret = (*l)->check(j, eo, e);
+		options_engine_free(*l, eo);
+	}
+	return ret;
+}
+
 static int check_job(const struct job *j, struct err_rec *e)
 {
 	const char *file = j->section_file;
@@ -486,19 +473,8 @@ static int check_job(const struct job *j, struct err_rec *e)
 	    check_unlink_loop(j, e) || check_logs(j, e) ||
 	    jobexec_check(j, e) || check_gtod_cpu(j, e))
 		return -EINVAL;
-	if (j->hipri && !j->direct) {
-		err_set(e, file, line, "hipri", "polled I/O needs direct=1");
+	if (check_engines(j, e))
 		return -EINVAL;
-	}
-	if (j->cmdprio_bssplit && *j->cmdprio_bssplit &&
-	    j->cmdprio_percentage && strspn(j->cmdprio_percentage, "0,") !=
-				     strlen(j->cmdprio_percentage)) {
-		err_set(e, file, line, "cmdprio_bssplit", "cmdprio_percentage="
-			"%s is set too: the two choose which I/Os carry a "
-			"priority in two ways, one of them only (fio refuses "
-			"both)", j->cmdprio_percentage);
-		return -EINVAL;
-	}
 	if (j->io_size && j->io_size < (j->bs_min[0] < j->bs_min[1] ?
 					j->bs_min[0] : j->bs_min[1])) {
 		err_set(e, file, line, "io_size", "%" PRIu64 " is smaller "
@@ -516,17 +492,14 @@ static void plan_warn(struct plan *p, const struct job *j, const char *code,
 static void plan_warn(struct plan *p, const struct job *j, const char *code,
 		      const char *fmt, ...)
 {
-	char msg[ERR_MSG_MAX], text[ERR_TEXT_MAX];
-	struct err_rec e;
+	char msg[ERR_MSG_MAX];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	err_set(&e, j->section_file, j->section_line, "", "job '%s': %s",
-		j->name, msg);
-	err_format(&e, text, sizeof(text));
-	warn_add(&p->warnings, code, j->name, "%s", text);
+	warn_add_job(&p->warnings, code, j->section_file, j->section_line,
+		     j->name, "%s", msg);
 }
 
 /* Kernel version as major * 1000 + minor; 0 when unknown. */
@@ -538,32 +511,6 @@ static unsigned kernel_version(void)
 	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
 		return 0;
 	return major * 1000 + minor;
-}
-
-/* In an engine's option list, a parameter of another option of the list
- * (sqthread_poll_cpu of sqthread_poll; see engine.h). */
-static bool engine_opt_is_param(const char *const *list, const char *name)
-{
-	size_t n;
-
-	for (; *list; list++) {
-		n = strlen(*list);
-		if (strcmp(*list, name) && !strncmp(*list, name, n) &&
-		    name[n] == '_')
-			return true;
-	}
-	return false;
-}
-
-/* The job's own engine reads option `name` too (hipri: io_uring, pvsync2). */
-static bool engine_reads(const struct engine_ops *eng, const char *name)
-{
-	const char *const *o;
-
-	for (o = eng && eng->options ? eng->options : NULL; o && *o; o++)
-		if (!strcmp(*o, name))
-			return true;
-	return false;
 }
 
 /* Option `name` has a value other than its default in j. */
@@ -593,6 +540,17 @@ static bool opt_is_set(const struct job *j, const char *name)
 	return strcmp(buf, def) != 0;
 }
 
+/* Engine e's table is another engine's before it too (net, netsplice
+ * share one): said once. */
+static bool table_seen(const struct engine_ops *const *e)
+{
+	const struct engine_ops *const *f;
+
+	for (f = engine_list(); f != e && (*f)->options != (*e)->options; f++)
+		;
+	return f != e;
+}
+
 /*
  * Options of another engine set for j: one warning per engine, naming
  * its options (not their parameters), as "a, b and c apply to ...".
@@ -600,51 +558,50 @@ static bool opt_is_set(const struct job *j, const char *name)
 static void warn_engine_options(struct plan *p, const struct job *j)
 {
 	const struct engine_ops *const *e;
-	const char *const *o, *const *list;
+	const struct opt_def *o, *t;
 	char names[256], code[48];
-	size_t n;
 	unsigned cnt, k;
 	bool set;
+	size_t n;
+	void *eo;
 
 	for (e = engine_list(); *e; e++) {
-		const struct engine_ops *const *f;
-
-		list = (*e)->options;
-		if (*e == j->engine || !list)
-			continue;
-		/* engines sharing one list (net, netsplice): said once */
-		for (f = engine_list(); f != e && (*f)->options != list; f++)
-			;
-		if (f != e)
+		t = (*e)->options;
+		if (*e == j->engine || !t || table_seen(e) ||
+		    !(eo = options_engine_given(j, *e)))
 			continue;
 		set = false;
 		cnt = 0;
-		for (o = list; *o; o++)
-			if (!engine_opt_is_param(list, *o)) {
+		for (o = t; o->name; o++)
+			if (!(o->flags & OPT_F_PARAM)) {
 				cnt++;
-				set = set || (opt_is_set(j, *o) &&
-					      !engine_reads(j->engine, *o));
+				/* hipri: io_uring's and pvsync2's */
+				set = set || (options_engine_is_set(j, *e, eo,
+								    o) &&
+					      !options_find_in(j->engine->options,
+							       o->name));
 			}
+		options_engine_free(*e, eo);
 		if (!set)
 			continue;
 		n = 0;
 		k = 0;
 		names[0] = '\0';
-		for (o = list; *o && n < sizeof(names); o++) {
-			if (engine_opt_is_param(list, *o))
+		for (o = t; o->name && n < sizeof(names); o++) {
+			if (o->flags & OPT_F_PARAM)
 				continue;
 			k++;
 			n += (size_t)snprintf(names + n, sizeof(names) - n,
 					      "%s%s", k == 1 ? "" : k == cnt ?
-					      " and " : ", ", *o);
+					      " and " : ", ", o->name);
 		}
 		snprintf(code, sizeof(code), "%s_only", (*e)->name);
-		/* engines sharing the list (net, netsplice) follow */
+		/* engines sharing the table (net, netsplice) follow */
 		plan_warn(p, j, code, "%s %s to the %s%s%s engine%s only",
 			  names, cnt > 1 ? "apply" : "applies", (*e)->name,
-			  e[1] && e[1]->options == list ? " and " : "",
-			  e[1] && e[1]->options == list ? e[1]->name : "",
-			  e[1] && e[1]->options == list ? "s" : "");
+			  e[1] && e[1]->options == t ? " and " : "",
+			  e[1] && e[1]->options == t ? e[1]->name : "",
+			  e[1] && e[1]->options == t ? "s" : "");
 	}
 }
 
@@ -812,14 +769,6 @@ static void warn_job(struct plan *p, const struct job *j)
 	warn_think(p, j);
 	warn_fill(p, j);
 	warn_logs(p, j);
-	if (j->userspace_reap && j->iodepth_batch_complete_min &&
-	    eng && !strcmp(eng->name, "libaio"))
-		plan_warn(p, j, "userspace_reap_ignored", "userspace_reap "
-			  "has no effect with iodepth_batch_complete_min=%"
-			  PRIu64 ": as in fio, completions are read from the "
-			  "ring in user space only with 0 (never wait); with "
-			  "more they are waited for with io_getevents",
-			  j->iodepth_batch_complete_min);
 	warn_fio_machinery(p, j);
 	if (j->write_barrier)
 		plan_warn(p, j, "write_barrier_ignored", "write_barrier has "
@@ -1100,7 +1049,7 @@ static int sweep_point(struct plan *p, const struct job *proto,
 	if (!ret && !(pt.sweep_point = strdup(label)))
 		ret = -ENOMEM;
 	if (!ret)
-		ret = plan_fileop(&pt, e);
+		ret = plan_engine(p, &pt, e);
 	if (!ret)
 		ret = replay_plan(&pt, e);
 	if (!ret)
@@ -1314,7 +1263,7 @@ static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 	if (!ret)
 		ret = note_checks(&j, opts, n, sec);
 	if (!ret) {
-		ret = plan_fileop(&j, e);
+		ret = plan_engine(p, &j, e);
 		if (!ret)
 			ret = replay_plan(&j, e);
 		if (!ret)

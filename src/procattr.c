@@ -619,7 +619,8 @@ int procattr_cmdprio_bssplit_parse(const char *val, unsigned kb_base,
 			  &tab[1], why, whylen);
 }
 
-bool procattr_cmdprio(const struct job *j, struct cmdprio_tab tab[2])
+bool procattr_cmdprio(const struct cmdprio_opts *c, unsigned kb_base,
+		      struct cmdprio_tab tab[2])
 {
 	unsigned pct[2], cls[2] = { 1, 1 }, lvl[2] = { 0, 0 },
 		 hint[2] = { 0, 0 }, def[2];
@@ -627,26 +628,24 @@ bool procattr_cmdprio(const struct job *j, struct cmdprio_tab tab[2])
 	int k;
 
 	/* Checked when set: these parse. */
-	if (j->cmdprio_class)
-		procattr_pair_parse(j->cmdprio_class, 3, cls, why, sizeof(why));
-	if (j->cmdprio)
-		procattr_pair_parse(j->cmdprio, 7, lvl, why, sizeof(why));
-	if (j->cmdprio_hint)
-		procattr_pair_parse(j->cmdprio_hint, 1023, hint, why,
-				    sizeof(why));
+	if (c->prio_class)
+		procattr_pair_parse(c->prio_class, 3, cls, why, sizeof(why));
+	if (c->level)
+		procattr_pair_parse(c->level, 7, lvl, why, sizeof(why));
+	if (c->hint)
+		procattr_pair_parse(c->hint, 1023, hint, why, sizeof(why));
 	for (k = 0; k < 2; k++)
 		def[k] = ioprio_val(cls[k], lvl[k], hint[k]);
 	memset(tab, 0, 2 * sizeof(*tab));
-	if (j->cmdprio_bssplit) {
-		if (procattr_cmdprio_bssplit_parse(j->cmdprio_bssplit,
-						   (unsigned)j->kb_base, def,
+	if (c->bssplit) {
+		if (procattr_cmdprio_bssplit_parse(c->bssplit, kb_base, def,
 						   tab, why, sizeof(why)))
 			return false;
 		return tab[0].n || tab[1].n;
 	}
-	if (!j->cmdprio_percentage ||
-	    procattr_pair_parse(j->cmdprio_percentage, 100, pct, why,
-				sizeof(why)) || (!pct[0] && !pct[1]))
+	if (!c->percentage ||
+	    procattr_pair_parse(c->percentage, 100, pct, why, sizeof(why)) ||
+	    (!pct[0] && !pct[1]))
 		return false;
 	for (k = 0; k < 2; k++)
 		if (pct[k])

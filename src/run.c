@@ -14,15 +14,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cpuio.h"
 #include "curve.h"
 #include "door.h"
-#include "e4defrag.h"
 #include "engine.h"
 #include "iolog.h"
 #include "iosched.h"
 #include "jobexec.h"
-#include "neteng.h"
 #include "path.h"
 #include "peers.h"
 #include "procattr.h"
@@ -115,6 +112,7 @@ static int plan_targets(const struct plan *p, struct target *tg,
 			struct warn_list *w, struct err_rec *e)
 {
 	struct target_space space = { 0 };
+	const struct engine_ops *const *l;
 	size_t i;
 	int ret = 0;
 
@@ -131,15 +129,17 @@ static int plan_targets(const struct plan *p, struct target *tg,
 		ret = target_plan(&tg[i], &p->jobs[i], e);
 		if (!ret)
 			ret = check_job_access(&tg[i], &p->jobs[i], e);
-		if (!ret)
-			ret = e4defrag_plan_target(&tg[i], &p->jobs[i], e);
+		if (!ret && p->jobs[i].engine->plan_target)
+			ret = p->jobs[i].engine->plan_target(&tg[i],
+							     &p->jobs[i], e);
 		if (!ret)
 			ret = target_space_add(&space, &tg[i], &p->jobs[i], e);
 		if (ret)
 			err_job(e, &p->jobs[i]);
 	}
-	if (!ret)
-		ret = e4defrag_plan_run(p->jobs, tg, p->njobs, e);
+	for (l = engine_list(); !ret && *l; l++)
+		if ((*l)->plan_run)
+			ret = (*l)->plan_run(p->jobs, tg, p->njobs, e);
 	if (!ret)
 		ret = target_space_check(&space, w, e);
 	target_space_free(&space);
@@ -1040,12 +1040,8 @@ static int job_names(const struct job *j, unsigned jobnum,
 		r = jobexec_names(j, l);
 	if (!r)
 		r = procattr_mem_names(j, l);
-	if (!r)
-		r = exec_names(j, l);
-	if (!r)
-		r = net_names(j, l);
-	if (!r)
-		r = e4defrag_names(j, l);
+	if (!r && j->engine->names)
+		r = j->engine->names(j, l);
 	return r;
 }
 

@@ -2,12 +2,12 @@
 /*
  * cpuio: no I/O, CPU load. Each request keeps the CPU busy for
  * cpuchunks µs and completes having moved nothing (0 bytes: the report
- * counts the requests and no data, as fio's does); the planner
- * (cpuio_plan) makes the idle part a thinktime after every request, so
- * that the busy share of the time is cpuload percent. cpumode=noop
- * spins reading the clock; cpumode=qsort sorts arrays of random numbers
- * with qsort(3) until the chunk is over. exit_on_io_done is run control
- * (src/worker/runctl.c).
+ * counts the requests and no data, as fio's does); its plan makes the
+ * idle part a thinktime after every request, so that the busy share of
+ * the time is cpuload percent. cpumode=noop spins reading the clock;
+ * cpumode=qsort sorts arrays of random numbers with qsort(3) until the
+ * chunk is over. exit_on_io_done is run control (src/worker/runctl.c,
+ * job.exit_on_io_done).
  */
 #include <errno.h>
 #include <stdatomic.h>
@@ -15,10 +15,48 @@
 #include <string.h>
 
 #include "clock.h"
-#include "cpuio.h"
 #include "engine.h"
 #include "err.h"
 #include "job.h"
+#include "options.h"
+
+/* cpumode= */
+enum cpuio_mode { CPUIO_NOOP, CPUIO_QSORT };
+
+struct cpuio_opts {
+	uint64_t cpuload;	/* % of each chunk busy; 0: unset */
+	uint64_t cpuchunks;	/* µs of each busy part */
+	int cpumode;		/* enum cpuio_mode */
+	bool exit_on_io_done;	/* end when the I/O jobs end */
+};
+
+#define O(field) offsetof(struct cpuio_opts, field)
+
+static const struct opt_choice cpumode_choices[] = {
+	{ "noop", CPUIO_NOOP, "a loop that only reads the clock" },
+	{ "qsort", CPUIO_QSORT, "sorting an array of random numbers "
+	  "with qsort(3)" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt_def cpuio_options[] = {
+	{ .name = "cpuload", .type = OPT_UINT, .off = O(cpuload),
+	  .def = "0", .min = 0, .max = UINT32_MAX, .category = "engine",
+	  .help = "cpuio: percent of the time busy on the CPU (over 100: "
+		  "100); needed by cpuio" },
+	{ .name = "cpuchunks", .type = OPT_UINT, .off = O(cpuchunks),
+	  .def = "50000", .min = 1, .max = UINT32_MAX, .category = "engine",
+	  .help = "cpuio: microseconds of each busy part; the idle part "
+		  "follows in proportion" },
+	{ .name = "cpumode", .type = OPT_ENUM, .off = O(cpumode),
+	  .def = "noop", .choices = cpumode_choices, .category = "engine",
+	  .help = "cpuio: what the busy part does" },
+	{ .name = "exit_on_io_done", .type = OPT_BOOL,
+	  .off = O(exit_on_io_done), .def = "0", .category = "engine",
+	  .help = "cpuio: end when every job of the group that does I/O "
+		  "has ended" },
+	{ .name = NULL },
+};
 
 /* 16 Ki numbers (64 KiB): a pass takes about a millisecond. */
 #define CPUIO_SORT_N (16u << 10)
@@ -54,14 +92,15 @@ static void sort_pass(struct cpuio *c)
 
 static int cpuio_init(struct engine_ctx *ctx)
 {
+	const struct cpuio_opts *o = ctx->eo;
 	struct cpuio *c = calloc(1, sizeof(*c));
 
 	if (!c)
 		return -ENOMEM;
-	c->chunk_ns = ctx->opts.cpuchunk_ns;
-	c->mode = ctx->opts.cpumode;
+	c->chunk_ns = o->cpuchunks * 1000;
+	c->mode = o->cpumode;
 	c->seed = 2463534242u;
-	if (c->mode == ENGINE_CPU_QSORT &&
+	if (c->mode == CPUIO_QSORT &&
 	    !(c->arr = malloc(CPUIO_SORT_N * sizeof(*c->arr)))) {
 		free(c);
 		return -ENOMEM;
@@ -92,7 +131,7 @@ static int cpuio_queue(struct engine_ctx *ctx, struct io_req *req)
 	uint64_t end = clock_mono_ns() + c->chunk_ns;
 
 	do {
-		if (c->mode == ENGINE_CPU_QSORT)
+		if (c->mode == CPUIO_QSORT)
 			sort_pass(c);
 	} while (clock_mono_ns() < end && !cut(ctx));
 	/* Nothing moved, and none was asked for: not a short I/O. */
@@ -112,35 +151,42 @@ static void cpuio_exit(struct engine_ctx *ctx)
 	ctx->priv = NULL;
 }
 
-const struct engine_ops engine_cpuio = {
-	.name = "cpuio",
-	.help = "no I/O: cpuload percent of the time busy on the CPU",
-	.flags = ENGINE_SYNC | ENGINE_NOIO | ENGINE_NODATA | ENGINE_NOT_IO,
-	.options = (const char *const[]){ "cpuload", "cpuchunks", "cpumode",
-					   "exit_on_io_done", NULL },
-	.init = cpuio_init,
-	.queue = cpuio_queue,
-	.exit = cpuio_exit,
-};
-
-int cpuio_plan(struct job *j, struct err_rec *e)
+/*
+ * fio's meaning of the job: cpuload= is needed; each request is cpuchunks
+ * µs busy, then the idle part (thinktime after every I/O) is cpuchunks *
+ * (100 - cpuload) / cpuload; a runtime makes the job time_based, as fio
+ * runs a cpuio job for its runtime.
+ */
+static int cpuio_plan(struct job *j, struct warn_list *w, struct err_rec *e)
 {
+	const struct cpuio_opts *o = j->eopts;
 	uint64_t load;
 
-	if (strcmp(j->ioengine, "cpuio"))
-		return 0;
-	if (!j->cpuload) {
+	if (!o->cpuload) {
 		err_set(e, j->section_file, j->section_line, "cpuload",
 			"ioengine=cpuio needs cpuload=, the percent of the "
 			"time to keep the CPU busy (1 to 100)");
 		return -EINVAL;
 	}
-	load = j->cpuload > 100 ? 100 : j->cpuload;	/* fio's cap */
-	j->thinktime_ns = j->cpuchunks * 1000 * (100 - load) / load;
+	load = o->cpuload > 100 ? 100 : o->cpuload;	/* fio's cap */
+	j->thinktime_ns = o->cpuchunks * 1000 * (100 - load) / load;
 	j->thinktime_spin_ns = 0;
 	j->thinktime_blocks = 1;
 	j->thinktime_blocks_type = THINK_COMPLETE;
 	if (j->runtime_ns)
 		j->time_based = true;
+	j->exit_on_io_done = o->exit_on_io_done;
 	return 0;
 }
+
+const struct engine_ops engine_cpuio = {
+	.name = "cpuio",
+	.help = "no I/O: cpuload percent of the time busy on the CPU",
+	.flags = ENGINE_SYNC | ENGINE_NOIO | ENGINE_NODATA | ENGINE_NOT_IO,
+	.options = cpuio_options,
+	.options_size = sizeof(struct cpuio_opts),
+	.plan = cpuio_plan,
+	.init = cpuio_init,
+	.queue = cpuio_queue,
+	.exit = cpuio_exit,
+};

@@ -6,7 +6,7 @@
  * so that the file reads the same; ext4 gives the file the donor's blocks
  * (allocated in one go, so usually contiguous) and the donor the file's
  * old ones. Only writes mean anything (fio fails the rest with EINVAL;
- * e4defrag_plan refuses them). A request moves whole file system blocks
+ * its plan refuses them). A request moves whole file system blocks
  * (st_blksize of the donor): the range rounded out to blocks; res is the
  * bytes the kernel reports moved, at most the request's length; nothing
  * moved without an error is EINVAL (beyond the file's end), as fio.
@@ -38,10 +38,10 @@
 
 #include "clock.h"
 #include "door.h"
-#include "e4defrag.h"
 #include "engine.h"
 #include "err.h"
 #include "job.h"
+#include "options.h"
 #include "path.h"
 #include "sysinfo.h"
 #include "target.h"
@@ -57,6 +57,27 @@ struct e4d_move {
 };
 
 #define E4D_IOC_MOVE_EXT _IOWR('f', 15, struct e4d_move)
+
+struct e4d_opts {
+	char *donorname;	/* in directory; NULL: none (refused) */
+	bool inplace;		/* donor allocated per I/O, freed */
+};
+
+static const struct opt_def e4d_options[] = {
+	{ .name = "donorname", .type = OPT_STR,
+	  .off = offsetof(struct e4d_opts, donorname), .category = "engine",
+	  .help = "e4defrag: the donor file (in directory=) the job's blocks "
+		  "are moved to; needed; must not exist (made and removed "
+		  "by the run)" },
+	{ .name = "inplace", .type = OPT_BOOL,
+	  .off = offsetof(struct e4d_opts, inplace), .def = "0",
+	  .category = "engine",
+	  .help = "e4defrag: 1: the donor's blocks allocated for each I/O "
+		  "and freed after it; 0: over the region at the start" },
+	{ .name = NULL },
+};
+
+extern const struct engine_ops engine_e4defrag;
 
 /* A donor this run created, shared by the engines that name it. */
 struct e4d_donor {
@@ -156,6 +177,7 @@ static void donor_put(struct e4d_donor *d)
 
 static int e4d_init(struct engine_ctx *ctx)
 {
+	const struct e4d_opts *o = ctx->eo;
 	const struct target *t = ctx->tgt;
 	struct e4d *e = calloc(1, sizeof(*e));
 	uint64_t lo = UINT64_MAX, hi = 0;
@@ -165,14 +187,14 @@ static int e4d_init(struct engine_ctx *ctx)
 
 	if (!e)
 		return -ENOMEM;
-	path = donor_path(ctx->opts.directory, ctx->opts.donorname);
+	path = donor_path(ctx->job->directory, o->donorname);
 	ret = path ? donor_get(path, t->fence, &e->d) : -ENOMEM;
 	free(path);
 	if (ret) {
 		free(e);
 		return ret;
 	}
-	e->inplace = ctx->opts.inplace;
+	e->inplace = o->inplace;
 	for (i = 0; i < t->nfiles; i++) {
 		if (t->files[i].offset < lo)
 			lo = t->files[i].offset;
@@ -249,28 +271,16 @@ static const char *e4d_hint(int err)
 	return NULL;
 }
 
-const struct engine_ops engine_e4defrag = {
-	.name = "e4defrag",
-	.help = "EXT4_IOC_MOVE_EXT per write: blocks to a donor; no data",
-	/* Writes only (e4defrag_plan): the files are opened O_RDWR, as
-	 * the ioctl needs. */
-	.flags = ENGINE_SYNC | ENGINE_NODATA | ENGINE_KEEPS_DATA,
-	.options = (const char *const[]){ "donorname", "inplace", NULL },
-	.submit_call = "ioctl",
-	.init = e4d_init,
-	.queue = e4d_queue,
-	.exit = e4d_exit,
-	.hint = e4d_hint,
-};
-
-int e4defrag_names(const struct job *j, struct door_names *l)
+/* The donor file, for the door's plan-time check (door.h). */
+static int e4d_names(const struct job *j, struct door_names *l)
 {
+	const struct e4d_opts *o = j->eopts;
 	char *donor;
 	int r;
 
-	if (strcmp(j->ioengine, "e4defrag") || !j->donorname)
+	if (!o->donorname)
 		return 0;
-	donor = donor_path(j->directory, j->donorname);
+	donor = donor_path(j->directory, o->donorname);
 	if (!donor)
 		return -ENOMEM;
 	r = door_names_add(l, "donorname", "%s", donor);
@@ -278,11 +288,16 @@ int e4defrag_names(const struct job *j, struct door_names *l)
 	return r;
 }
 
-int e4defrag_plan(const struct job *j, struct err_rec *e)
+/*
+ * donorname= is needed (as fio), and rw= must only write (fio fails every
+ * read or trim with EINVAL: a job that could do nothing else is refused,
+ * saying why).
+ */
+static int e4d_plan(struct job *j, struct warn_list *w, struct err_rec *e)
 {
-	if (strcmp(j->ioengine, "e4defrag"))
-		return 0;
-	if (!j->donorname || !*j->donorname) {
+	const struct e4d_opts *o = j->eopts;
+
+	if (!o->donorname || !*o->donorname) {
 		err_set(e, j->section_file, j->section_line, "donorname",
 			"ioengine=e4defrag needs donorname=, the file the "
 			"job's blocks are moved to (made by the run, removed "
@@ -317,9 +332,18 @@ static int stat_or_dir(const char *path, struct stat *st, struct statfs *sf)
 	return r;
 }
 
-int e4defrag_plan_target(const struct target *t, const struct job *j,
-			 struct err_rec *e)
+/*
+ * Once target_plan has named and checked the job's files, before anything
+ * is created: each is a regular file (or one to be made) on an ext4 file
+ * system (EXT4_IOC_MOVE_EXT exists nowhere else; the error names the file
+ * system found); the donor file (directory/donorname) does not exist yet
+ * (the engine moves the job's old blocks into it: iorig overwrites no
+ * file it did not create) and would be made on the same file system.
+ */
+static int e4d_plan_target(const struct target *t, const struct job *j,
+			   struct err_rec *e)
 {
+	const struct e4d_opts *o = j->eopts;
 	const char *file = j->section_file;
 	int line = j->section_line, r;
 	struct stat st, dst;
@@ -328,8 +352,6 @@ int e4defrag_plan_target(const struct target *t, const struct job *j,
 	dev_t dev = 0;
 	unsigned i;
 
-	if (strcmp(j->ioengine, "e4defrag"))
-		return 0;
 	for (i = 0; i < t->nfiles; i++) {
 		const char *p = t->files[i].path;
 
@@ -365,7 +387,7 @@ int e4defrag_plan_target(const struct target *t, const struct job *j,
 		}
 		dev = st.st_dev;
 	}
-	donor = donor_path(j->directory, j->donorname);
+	donor = donor_path(j->directory, o->donorname);
 	if (!donor)
 		return -ENOMEM;
 	r = 0;
@@ -395,17 +417,21 @@ int e4defrag_plan_target(const struct target *t, const struct job *j,
 	return r;
 }
 
-int e4defrag_plan_run(const struct job *jobs, const struct target *tg,
-		      size_t n, struct err_rec *e)
+/* Over the run's planned jobs and targets: no e4defrag job's donor is a
+ * file of a job (its own or another's, made by the layout later). */
+static int e4d_plan_run(const struct job *jobs, const struct target *tg,
+			size_t n, struct err_rec *e)
 {
+	const struct e4d_opts *o;
 	size_t i, k;
 	unsigned f;
 	char *donor;
 
 	for (i = 0; i < n; i++) {
-		if (strcmp(jobs[i].ioengine, "e4defrag"))
+		if (jobs[i].engine != &engine_e4defrag)
 			continue;
-		donor = donor_path(jobs[i].directory, jobs[i].donorname);
+		o = jobs[i].eopts;
+		donor = donor_path(jobs[i].directory, o->donorname);
 		if (!donor)
 			return -ENOMEM;
 		for (k = 0; k < n; k++)
@@ -427,3 +453,22 @@ int e4defrag_plan_run(const struct job *jobs, const struct target *tg,
 	}
 	return 0;
 }
+
+const struct engine_ops engine_e4defrag = {
+	.name = "e4defrag",
+	.help = "EXT4_IOC_MOVE_EXT per write: blocks to a donor; no data",
+	/* Writes only (its plan): the files are opened O_RDWR, as the
+	 * ioctl needs. */
+	.flags = ENGINE_SYNC | ENGINE_NODATA | ENGINE_KEEPS_DATA,
+	.submit_call = "ioctl",
+	.options = e4d_options,
+	.options_size = sizeof(struct e4d_opts),
+	.plan = e4d_plan,
+	.plan_target = e4d_plan_target,
+	.plan_run = e4d_plan_run,
+	.names = e4d_names,
+	.init = e4d_init,
+	.queue = e4d_queue,
+	.exit = e4d_exit,
+	.hint = e4d_hint,
+};

@@ -6,7 +6,7 @@
  * in seconds and %n the job's name), with stdout and stderr in
  * NAME.stdout and NAME.stderr when std_redirect (the default), written
  * through the door (door.h: each replaced whole when the job ends); each
- * later request is a 50 ms wait (the planner's thinktime, exec_plan).
+ * later request is a 50 ms wait (a thinktime its plan sets).
  * At the end of the job (exit), the program gets SIGTERM, and SIGKILL if
  * it is still there grace_time seconds later (10 ms once iorig was told
  * to stop by a signal: the run ends within 100 ms of it); it is reaped
@@ -29,8 +29,37 @@
 #include "engine.h"
 #include "err.h"
 #include "job.h"
+#include "options.h"
 #include "runprog.h"
 #include "target.h"
+
+struct exec_opts {
+	char *program;		/* NULL: none (refused) */
+	char *arguments;	/* %r runtime (s), %n job name */
+	uint64_t grace_time;	/* s from SIGTERM to SIGKILL */
+	bool std_redirect;	/* NAME.stdout, NAME.stderr */
+};
+
+#define O(field) offsetof(struct exec_opts, field)
+
+static const struct opt_def exec_options[] = {
+	{ .name = "program", .type = OPT_STR, .off = O(program),
+	  .category = "engine",
+	  .help = "exec: the program to run (found in PATH); needed by exec" },
+	{ .name = "arguments", .type = OPT_STR, .off = O(arguments),
+	  .category = "engine",
+	  .help = "exec: its arguments, split at spaces; %r: the runtime in "
+		  "seconds, %n: the job's name" },
+	{ .name = "grace_time", .type = OPT_UINT, .off = O(grace_time),
+	  .def = "1", .min = 0, .max = INT32_MAX, .category = "engine",
+	  .help = "exec: seconds from SIGTERM at the end of the runtime to "
+		  "SIGKILL" },
+	{ .name = "std_redirect", .type = OPT_BOOL, .off = O(std_redirect),
+	  .def = "1", .category = "engine",
+	  .help = "exec: the program's stdout and stderr to NAME.stdout and "
+		  "NAME.stderr (0: iorig's own)" },
+	{ .name = NULL },
+};
 
 struct execeng {
 	char *cmd;		/* program and arguments, expanded */
@@ -65,7 +94,7 @@ static char *subst(const char *s, const char *pat, const char *with)
 /* NAME.stdout and NAME.stderr, opened through the door: 0 or -errno. */
 static int open_redirects(struct execeng *x, const struct engine_ctx *ctx)
 {
-	const char *name = ctx->opts.jobname;
+	const char *name = ctx->job->name;
 	char *o = NULL, *e = NULL;
 	struct err_rec er;
 	int r = -ENOMEM;
@@ -93,11 +122,12 @@ out:
 	return r;
 }
 
-int exec_names(const struct job *j, struct door_names *l)
+static int exec_names(const struct job *j, struct door_names *l)
 {
+	const struct exec_opts *o = j->eopts;
 	int r;
 
-	if (strcmp(j->ioengine, "exec") || !j->std_redirect)
+	if (!o->std_redirect)
 		return 0;
 	r = door_names_add(l, "std_redirect", "%s.stdout", j->name);
 	return r ? r : door_names_add(l, "std_redirect", "%s.stderr", j->name);
@@ -105,22 +135,23 @@ int exec_names(const struct job *j, struct door_names *l)
 
 static int exec_init(struct engine_ctx *ctx)
 {
-	const struct engine_opts *op = &ctx->opts;
+	const struct exec_opts *op = ctx->eo;
 	struct execeng *x = calloc(1, sizeof(*x));
 	char rt[24], *a = NULL, *b = NULL;
 	int ok, r = 0;
 
 	if (!x)
 		return -ENOMEM;
-	snprintf(rt, sizeof(rt), "%llu", (unsigned long long)op->runtime_s);
+	snprintf(rt, sizeof(rt), "%llu",
+		 (unsigned long long)(ctx->job->runtime_ns / 1000000000));
 	ok = (a = subst(op->arguments ? op->arguments : "", "%r", rt)) &&
-	     (b = subst(a, "%n", op->jobname)) &&
+	     (b = subst(a, "%n", ctx->job->name)) &&
 	     asprintf(&x->cmd, "%s %s", op->program, b) >= 0;
 	if (!ok)
 		x->cmd = NULL;
 	free(a);
 	free(b);
-	x->grace_s = op->grace_s;
+	x->grace_s = op->grace_time;
 	ctx->priv = x;
 	if (ok && op->std_redirect)
 		r = open_redirects(x, ctx);
@@ -238,23 +269,16 @@ static void exec_exit(struct engine_ctx *ctx)
 	ctx->priv = NULL;
 }
 
-const struct engine_ops engine_exec = {
-	.name = "exec",
-	.help = "no I/O: runs program= for the job's runtime",
-	.flags = ENGINE_SYNC | ENGINE_NOIO | ENGINE_NODATA | ENGINE_NOT_IO,
-	.options = (const char *const[]){ "program", "arguments",
-					   "grace_time", "std_redirect",
-					   NULL },
-	.init = exec_init,
-	.queue = exec_queue,
-	.exit = exec_exit,
-};
-
-int exec_plan(struct job *j, struct err_rec *e)
+/*
+ * program= is needed; the job checks on its program every 50 ms (a
+ * thinktime after every request, as fio), and a runtime makes it
+ * time_based.
+ */
+static int exec_plan(struct job *j, struct warn_list *w, struct err_rec *e)
 {
-	if (strcmp(j->ioengine, "exec"))
-		return 0;
-	if (!j->program || !*j->program) {
+	const struct exec_opts *o = j->eopts;
+
+	if (!o->program || !*o->program) {
 		err_set(e, j->section_file, j->section_line, "program",
 			"ioengine=exec needs program=, the program to run");
 		return -EINVAL;
@@ -267,3 +291,16 @@ int exec_plan(struct job *j, struct err_rec *e)
 		j->time_based = true;
 	return 0;
 }
+
+const struct engine_ops engine_exec = {
+	.name = "exec",
+	.help = "no I/O: runs program= for the job's runtime",
+	.flags = ENGINE_SYNC | ENGINE_NOIO | ENGINE_NODATA | ENGINE_NOT_IO,
+	.options = exec_options,
+	.options_size = sizeof(struct exec_opts),
+	.plan = exec_plan,
+	.names = exec_names,
+	.init = exec_init,
+	.queue = exec_queue,
+	.exit = exec_exit,
+};

@@ -3,9 +3,9 @@
  * filecreate, filestat, filedelete: each request is one operation on the
  * name of its file instead of a data transfer, as fio's engines of those
  * names: open(O_CREAT | O_RDWR, 0600) then close (a file that exists is
- * opened, never truncated), stat(2), unlink(2). The planner makes the
- * block size the file's region (plan.c, plan_fileop), so that a pass is
- * one operation per file; the worker times each like a synchronous I/O:
+ * opened, never truncated), stat(2), unlink(2). Their plan makes the
+ * block size the file's region (fileop_plan), so that a pass is one
+ * operation per file; the worker times each like a synchronous I/O:
  * t_queue before the call, t_done when it returns (close, after filecreate's
  * open, is outside the time). No data moves: res is the request's length
  * on success. filedelete removes only the inode this run made for the
@@ -23,7 +23,32 @@
 #include "clock.h"
 #include "door.h"
 #include "engine.h"
+#include "err.h"
+#include "job.h"
+#include "options.h"
 #include "target.h"
+
+/* filestat's stat_type= */
+enum fileop_stat { FILEOP_STAT, FILEOP_LSTAT, FILEOP_STATX };
+
+struct filestat_opts {
+	int stat_type;		/* enum fileop_stat */
+};
+
+static const struct opt_choice stat_type_choices[] = {
+	{ "stat", FILEOP_STAT, "stat(2)" },
+	{ "lstat", FILEOP_LSTAT, "lstat(2): a symlink itself" },
+	{ "statx", FILEOP_STATX, "statx(2), basic fields and birth time" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt_def filestat_options[] = {
+	{ .name = "stat_type", .type = OPT_ENUM,
+	  .off = offsetof(struct filestat_opts, stat_type), .def = "stat",
+	  .choices = stat_type_choices, .category = "engine",
+	  .help = "filestat: the system call of each operation" },
+	{ .name = NULL },
+};
 
 static const char *op_path(const struct engine_ctx *ctx,
 			   const struct io_req *req)
@@ -55,11 +80,11 @@ static int stat_queue(struct engine_ctx *ctx, struct io_req *req)
 	struct stat st;
 	int r;
 
-	switch (ctx->opts.stat_type) {
-	case ENGINE_LSTAT:
+	switch (((const struct filestat_opts *)ctx->eo)->stat_type) {
+	case FILEOP_LSTAT:
 		r = lstat(path, &st);
 		break;
-	case ENGINE_STATX:
+	case FILEOP_STATX:
 		r = statx(AT_FDCWD, path, 0, STATX_BASIC_STATS | STATX_BTIME,
 			  &sx);
 		break;
@@ -173,11 +198,58 @@ static void fileop_exit(struct engine_ctx *ctx)
 	(void)ctx;
 }
 
+/*
+ * One operation a file each pass, so the block size becomes each file's
+ * size (filesize=, else size= / nrfiles), which fio counts as the bytes
+ * of the operation.
+ */
+static int fileop_plan(struct job *j, struct warn_list *w, struct err_rec *e)
+{
+	const char *file = j->section_file;
+	int line = j->section_line, d;
+	uint64_t fs;
+
+	if (j->filesize_min != j->filesize_max) {
+		err_set(e, file, line, "filesize", "ioengine=%s does one "
+			"operation a file; expected one filesize, not a range",
+			j->ioengine);
+		return -EINVAL;
+	}
+	fs = j->filesize_min ? j->filesize_min :
+	     j->size / (j->nrfiles ? j->nrfiles : 1);
+	if (!fs || fs > (1u << 30)) {
+		err_set(e, file, line, "filesize", "ioengine=%s needs each "
+			"file's size, from 1 byte to 1GiB (fio counts it as "
+			"the bytes of an operation): expected filesize= or "
+			"size=", j->ioengine);
+		return -EINVAL;
+	}
+	if (j->bssplit || (rw_dirs(j->rw) & (1u << DDIR_TRIM))) {
+		err_set(e, file, line, j->bssplit ? "bssplit" : "rw",
+			"ioengine=%s does one operation a file: %s has no "
+			"meaning there", j->ioengine, j->bssplit ?
+			"a split of block sizes" : "a trim");
+		return -EINVAL;
+	}
+	if ((j->engine->flags & ENGINE_DELETES) &&
+	    (j->loops > 1 || j->time_based)) {
+		err_set(e, file, line, j->time_based ? "time_based" : "loops",
+			"ioengine=%s deletes the files in the first pass; "
+			"expected one pass (loops=1, no time_based)",
+			j->ioengine);
+		return -EINVAL;
+	}
+	for (d = 0; d < DDIR_NR; d++)
+		j->bs_min[d] = j->bs_max[d] = fs;
+	return 0;
+}
+
 const struct engine_ops engine_filecreate = {
 	.name = "filecreate",
 	.help = "open(O_CREAT), close each file once a pass; no data",
-	.flags = ENGINE_SYNC | ENGINE_NODATA | ENGINE_FILEOP |
+	.flags = ENGINE_SYNC | ENGINE_NODATA |
 		 ENGINE_NOLAYOUT | ENGINE_CREATES,
+	.plan = fileop_plan,
 	.init = fileop_init,
 	.queue = create_queue,
 	.exit = fileop_exit,
@@ -187,10 +259,12 @@ const struct engine_ops engine_filecreate = {
 const struct engine_ops engine_filestat = {
 	.name = "filestat",
 	.help = "stat(2) each file once a pass; no data moves",
-	.flags = ENGINE_SYNC | ENGINE_NODATA | ENGINE_FILEOP,
+	.flags = ENGINE_SYNC | ENGINE_NODATA,
+	.options = filestat_options,
+	.options_size = sizeof(struct filestat_opts),
+	.plan = fileop_plan,
 	.init = fileop_init,
 	.queue = stat_queue,
-	.options = (const char *const[]){ "stat_type", NULL },
 	.exit = fileop_exit,
 	.hint = fileop_hint,
 };
@@ -198,8 +272,9 @@ const struct engine_ops engine_filestat = {
 const struct engine_ops engine_filedelete = {
 	.name = "filedelete",
 	.help = "unlink(2) each file (one this run made) once; no data",
-	.flags = ENGINE_SYNC | ENGINE_NODATA | ENGINE_FILEOP |
+	.flags = ENGINE_SYNC | ENGINE_NODATA |
 		 ENGINE_CHANGES_FILES | ENGINE_DELETES,
+	.plan = fileop_plan,
 	.init = delete_init,
 	.queue = delete_queue,
 	.exit = delete_exit,

@@ -43,6 +43,7 @@
  * itself before returning, so there is no queue depth to speak of.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <sys/uio.h>
 #include <libaio.h>
 
@@ -54,8 +55,12 @@
 #include <time.h>
 
 #include "clock.h"
+#include "cmdprio.h"
 #include "cpu.h"
 #include "engine.h"
+#include "err.h"
+#include "job.h"
+#include "warn.h"
 
 /*
  * The AIO completion ring as the kernel maps it at the context's address
@@ -89,8 +94,58 @@ struct aio_state {
 	struct iovec *iov;		/* libaio_vectored: one per slot */
 };
 
+struct aio_opts {
+	struct cmdprio_opts cp;	/* first: ENGINE_CMDPRIO */
+	bool userspace_reap;	/* reap from the ring */
+	bool libaio_vectored;	/* PREADV/PWRITEV */
+};
+
+_Static_assert(offsetof(struct aio_opts, cp) == 0, "ENGINE_CMDPRIO");
+
+static const struct opt_def aio_options[] = {
+	CMDPRIO_OPTIONS(struct aio_opts),
+	{ .name = "userspace_reap", .type = OPT_BOOL,
+	  .off = offsetof(struct aio_opts, userspace_reap), .def = "0",
+	  .category = "engine",
+	  .help = "libaio with iodepth_batch_complete_min=0: collect "
+		  "completions from the AIO ring in user space, without "
+		  "io_getevents" },
+	{ .name = "libaio_vectored", .type = OPT_BOOL,
+	  .off = offsetof(struct aio_opts, libaio_vectored), .def = "0",
+	  .category = "engine",
+	  .help = "libaio: submit vectored reads and writes (IOCB_CMD_PREADV, "
+		  "PWRITEV) of one iovec" },
+	{ .name = NULL },
+};
+
+static int aio_check(const struct job *j, const void *eo, struct err_rec *e)
+{
+	const struct aio_opts *o = eo;
+
+	return cmdprio_check(j, &o->cp, e);
+}
+
+static int aio_plan(struct job *j, struct warn_list *w, struct err_rec *e)
+{
+	const struct aio_opts *o = j->eopts;
+
+	if (o->userspace_reap && j->iodepth_batch_complete_min)
+		warn_add_job(w, "userspace_reap_ignored", j->section_file,
+			     j->section_line, j->name, "userspace_reap has no "
+			     "effect with iodepth_batch_complete_min=%"
+			     PRIu64 ": as in fio, completions are read from "
+			     "the ring in user space only with 0 (never "
+			     "wait); with more they are waited for with "
+			     "io_getevents", j->iodepth_batch_complete_min);
+	return 0;
+}
+
 static int aio_init(struct engine_ctx *ctx)
 {
+	const struct aio_opts *o = ctx->eo;
+	/* fio's rule: only when reaping never waits in the kernel */
+	bool user_reap = o->userspace_reap &&
+			 !ctx->job->iodepth_batch_complete_min;
 	struct aio_state *st;
 	unsigned depth = ctx->iodepth ? ctx->iodepth : 1;
 	int r = -ENOMEM;
@@ -103,10 +158,10 @@ static int aio_init(struct engine_ctx *ctx)
 	st->pending = calloc(depth, sizeof(*st->pending));
 	st->failed = calloc(depth, sizeof(*st->failed));
 	st->events = calloc(depth, sizeof(*st->events));
-	if (ctx->opts.vectored)
+	if (o->libaio_vectored)
 		st->iov = calloc(depth, sizeof(*st->iov));
 	if (!st->iocbs || !st->pending || !st->failed || !st->events ||
-	    (ctx->opts.vectored && !st->iov))
+	    (o->libaio_vectored && !st->iov))
 		goto err_free;
 	/*
 	 * libaio returns -errno. EAGAIN here means the system-wide limit
@@ -122,7 +177,7 @@ static int aio_init(struct engine_ctx *ctx)
 		st->ring_ok = h->magic == AIO_RING_MAGIC_V1 && !h->incompat &&
 			      h->hdr_len == sizeof(*h);
 	}
-	st->user_reap = st->ring_ok && ctx->opts.userspace_reap;
+	st->user_reap = st->ring_ok && user_reap;
 	ctx->priv = st;
 	ctx->queue_nocall = true;
 	return 0;
@@ -409,12 +464,12 @@ const struct engine_ops engine_libaio = {
 	.name = "libaio",
 	.alias = "kaio",
 	.help = "Linux native AIO: io_submit and io_getevents",
-	.flags = ENGINE_ASYNC_NEEDS_DIRECT,
-	/* cmdprio_class, cmdprio, cmdprio_hint act through it */
-	.options = (const char *const[]){ "cmdprio_percentage",
-					  "cmdprio_bssplit", "libaio_vectored",
-					  "userspace_reap", NULL },
+	.flags = ENGINE_ASYNC_NEEDS_DIRECT | ENGINE_CMDPRIO,
 	.submit_call = "io_submit",
+	.options = aio_options,
+	.options_size = sizeof(struct aio_opts),
+	.check = aio_check,
+	.plan = aio_plan,
 	.init = aio_init,
 	.queue = aio_queue,
 	.commit = aio_commit,

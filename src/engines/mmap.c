@@ -22,7 +22,22 @@
 
 #include "clock.h"
 #include "engine.h"
+#include "job.h"
+#include "options.h"
 #include "target.h"
+
+struct mmap_opts {
+	bool thp;		/* MADV_HUGEPAGE on each mapping */
+};
+
+static const struct opt_def mmap_options[] = {
+	{ .name = "thp", .type = OPT_BOOL,
+	  .off = offsetof(struct mmap_opts, thp), .def = "0",
+	  .category = "engine",
+	  .help = "mmap: advise transparent huge pages on each mapping "
+		  "(madvise MADV_HUGEPAGE)" },
+	{ .name = NULL },
+};
 
 struct mm_file {
 	char *base;		/* mapping of [start, start + len) */
@@ -64,7 +79,7 @@ static int mm_init(struct engine_ctx *ctx)
 		return -ENOMEM;
 	ctx->priv = st;
 	st->page_mask = (uintptr_t)page - 1;
-	st->direct = ctx->opts.direct;
+	st->direct = ctx->job->direct;
 	st->f = calloc(t->nfiles, sizeof(*st->f));
 	if (!st->f) {
 		mm_exit(ctx);
@@ -91,7 +106,7 @@ static int mm_init(struct engine_ctx *ctx)
 			return err;
 		}
 		/* thp=: advice only, as fio (which ignores its failure) */
-		if (ctx->opts.thp)
+		if (((const struct mmap_opts *)ctx->eo)->thp)
 			madvise(p, m->len, MADV_HUGEPAGE);
 		m->base = p;
 		st->n = i + 1;
@@ -126,7 +141,8 @@ const struct engine_ops engine_mmap = {
 	.name = "mmap",
 	.help = "memcpy to and from a shared mapping of each file",
 	.flags = ENGINE_SYNC | ENGINE_MAPPED,
-	.options = (const char *const[]){ "thp", NULL },
+	.options = mmap_options,
+	.options_size = sizeof(struct mmap_opts),
 	.init = mm_init,
 	.queue = mm_queue,
 	.exit = mm_exit,

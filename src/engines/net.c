@@ -53,7 +53,8 @@
 #include "engine.h"
 #include "err.h"
 #include "job.h"
-#include "neteng.h"
+#include "options.h"
+#include "target.h"
 
 #define NET_MAGIC	0x6c696e6bu	/* "link" */
 #define NET_OPEN	0x98u
@@ -61,8 +62,93 @@
 #define NET_SEQ_MAGIC	0x657375716e556563ull
 #define NET_WAKE_MS	40
 
+/* protocol= */
+enum net_proto { NET_TCP, NET_TCPV6, NET_UDP, NET_UDPV6, NET_UNIX };
+
+/* The options of net and netsplice (one table: the planner's warning
+ * names it once). */
+struct net_opts {
+	char *hostname;		/* NULL: filename=, if any */
+	uint64_t port;		/* 0: unset; clone c: port + c */
+	int protocol;		/* enum net_proto */
+	bool listen;		/* TCP: wait for the connection */
+	bool pingpong;		/* the reader sends each block back */
+	bool nodelay;		/* TCP_NODELAY */
+	uint64_t window_size;	/* SO_SNDBUF/SO_RCVBUF; 0: system's */
+	uint64_t mss;		/* TCP_MAXSEG; 0: system's */
+	uint64_t ttl;		/* UDP multicast TTL */
+	char *interface;	/* UDP multicast: local IPv4 */
+};
+
+#define O(field) offsetof(struct net_opts, field)
+
+static const struct opt_choice protocol_choices[] = {
+	{ "tcp", NET_TCP, "TCP over IPv4" },
+	{ "tcpv6", NET_TCPV6, "TCP over IPv6" },
+	{ "udp", NET_UDP, "UDP over IPv4 (multicast too)" },
+	{ "udpv6", NET_UDPV6, "UDP over IPv6" },
+	{ "unix", NET_UNIX, "a unix stream socket: hostname= is its "
+	  "path" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt_def net_options[] = {
+	{ .name = "hostname", .type = OPT_STR, .off = O(hostname),
+	  .category = "engine",
+	  .help = "net: the peer to send to (a name or address; UDP "
+		  "reader: a multicast group; unix: the socket's path); "
+		  "unset: filename=" },
+	{ .name = "port", .type = OPT_UINT, .off = O(port), .def = "0",
+	  .min = 0, .max = 65535, .category = "engine",
+	  .help = "net: TCP or UDP port to listen on or connect to (clone "
+		  "N of numjobs: port+N); needed but for unix" },
+	{ .name = "protocol", .alias = "proto", .type = OPT_ENUM,
+	  .off = O(protocol), .def = "tcp", .choices = protocol_choices,
+	  .category = "engine", .help = "net: the socket's protocol" },
+	{ .name = "listen", .type = OPT_BOOL, .off = O(listen), .def = "0",
+	  .category = "engine",
+	  .help = "net, TCP: wait for the peer's connection instead of "
+		  "connecting (no hostname=)" },
+	{ .name = "pingpong", .type = OPT_BOOL, .off = O(pingpong),
+	  .def = "0", .category = "engine",
+	  .help = "net: the reader sends each block back; a write ends when "
+		  "its copy is back (latency: the round trip)" },
+	{ .name = "nodelay", .type = OPT_BOOL, .off = O(nodelay), .def = "0",
+	  .category = "engine", .help = "net, TCP: TCP_NODELAY" },
+	{ .name = "window_size", .type = OPT_SIZE, .off = O(window_size),
+	  .def = "0", .category = "engine",
+	  .help = "net: SO_RCVBUF of a receiver, SO_SNDBUF of a sender "
+		  "(both with pingpong); 0: the system's" },
+	{ .name = "mss", .type = OPT_SIZE, .off = O(mss), .def = "0",
+	  .category = "engine",
+	  .help = "net, TCP: TCP_MAXSEG, the largest segment; 0: the "
+		  "system's" },
+	{ .name = "ttl", .type = OPT_UINT, .off = O(ttl), .def = "1",
+	  .min = 0, .max = 255, .category = "engine",
+	  .help = "net, UDP multicast: IP_MULTICAST_TTL of what is sent" },
+	{ .name = "interface", .type = OPT_STR, .off = O(interface),
+	  .category = "engine",
+	  .help = "net, UDP multicast: IPv4 address of the interface to "
+		  "send or receive on" },
+	{ .name = NULL },
+};
+
+extern const struct engine_ops engine_net;
+
+/* What a clone's connection is, from its options and its job. */
+struct net_conf {
+	const char *host;	/* hostname= (or filename=); unix: the
+				 * socket's path; NULL: none */
+	unsigned port;		/* port= plus the clone's number */
+	bool listen, pingpong, nodelay;
+	bool receiver;		/* rw reads */
+	unsigned ttl, window_size, mss;
+	const char *intf;	/* interface=: an IPv4 address */
+	uint64_t size;		/* bytes a pass sends (MSG_MORE) */
+};
+
 struct neteng {
-	struct engine_opts o;
+	struct net_conf o;
 	const atomic_int *stop;
 	const struct clock *clk;
 	bool udp, v6, unixs, splice, waits;	/* waits: the listening end */
@@ -258,19 +344,30 @@ static int net_listen(struct neteng *n)
 
 static int net_setup(struct engine_ctx *ctx, bool splice)
 {
+	const struct net_opts *eo = ctx->eo;
+	const struct job *j = ctx->job;
 	struct neteng *n = calloc(1, sizeof(*n));
-	int p = ctx->opts.proto, r = 0;
+	int p = eo->protocol, r = 0;
 
 	if (!n)
 		return -ENOMEM;
-	n->o = ctx->opts;
+	n->o = (struct net_conf){
+		.host = eo->hostname ? eo->hostname : j->filename,
+		.port = (unsigned)(eo->port ? eo->port + j->clone : 0),
+		.listen = eo->listen, .pingpong = eo->pingpong,
+		.nodelay = eo->nodelay, .receiver = j->rw == RW_READ,
+		.ttl = (unsigned)eo->ttl,
+		.window_size = (unsigned)eo->window_size,
+		.mss = (unsigned)eo->mss, .intf = eo->interface,
+		.size = job_per_loop(j, ctx->tgt->region),
+	};
 	n->stop = ctx->stop;
 	n->clk = ctx->clk;
 	n->fd = n->lfd = n->pipe[0] = n->pipe[1] = -1;
 	n->sock = (struct door_made)DOOR_MADE_NONE;
-	n->udp = p == ENGINE_NET_UDP || p == ENGINE_NET_UDPV6;
-	n->v6 = p == ENGINE_NET_TCPV6 || p == ENGINE_NET_UDPV6;
-	n->unixs = p == ENGINE_NET_UNIX;
+	n->udp = p == NET_UDP || p == NET_UDPV6;
+	n->v6 = p == NET_TCPV6 || p == NET_UDPV6;
+	n->unixs = p == NET_UNIX;
 	n->waits = (n->udp || n->unixs) ? n->o.receiver : n->o.listen;
 	n->splice = splice;
 	ctx->priv = n;
@@ -685,10 +782,122 @@ static const char *net_hint(int err)
 	"range, UDP blocks over 65507 bytes are refused when planning;\n" \
 	"no verify; a unix receiver removes its socket file at the end.\n"
 
-/* One list for both: the planner's warning names it once. */
-static const char *const net_options[] = { "hostname", "port", "protocol",
-	"listen", "pingpong", "nodelay", "window_size", "mss", "ttl",
-	"interface", NULL };
+/* A unix receiver's socket file, for the door's plan-time check. */
+static int net_names(const struct job *j, struct door_names *l)
+{
+	const struct net_opts *o = j->eopts;
+	const char *host = o->hostname ? o->hostname : j->filename;
+
+	/* the unix receiver makes the socket file; the sender connects */
+	if (o->protocol != NET_UNIX || j->rw != RW_READ || !host)
+		return 0;
+	if (door_names_add(l, "hostname", "%s", host))
+		return -ENOMEM;
+	l->v[l->n - 1].socket = true;
+	return 0;
+}
+
+/*
+ * The job's options together, as fio's engine checks them when it starts
+ * (here: exit 2, nothing run): a stream is read or written in order
+ * (rw=read or write), TCP and UDP need port= (and the clones' ports
+ * port+0..numjobs-1 must exist), unix sockets none; listen is for TCP;
+ * the connecting end needs hostname= (unix: the socket's path), the
+ * listening end none (UDP: but a multicast group).
+ */
+static int net_plan(struct job *j, struct warn_list *w, struct err_rec *e)
+{
+	const struct net_opts *o = j->eopts;
+	const char *file = j->section_file, *host;
+	int line = j->section_line, p = o->protocol;
+	bool udp = p == NET_UDP || p == NET_UDPV6;
+	bool unixs = p == NET_UNIX, waits;
+	struct in_addr a;
+
+	host = o->hostname ? o->hostname : j->filename;
+	/* fio's unit_base=0 (auto) is bits for net (not netsplice) */
+	if (!j->unit_base && j->engine == &engine_net)
+		j->unit_base = 1;
+	if (o->window_size > INT32_MAX || o->mss > INT32_MAX) {
+		err_set(e, file, line, o->mss > INT32_MAX ? "mss" :
+			"window_size", "expected at most 2GiB-1 (a socket "
+			"option is an int)");
+		return -EINVAL;
+	}
+	if (j->rw != RW_READ && j->rw != RW_WRITE) {
+		err_set(e, file, line, "rw", "ioengine=%s moves a stream in "
+			"order, one way: expected rw=read (receive) or "
+			"rw=write (send)%s", j->ioengine,
+			j->rw == RW_RW ? "; the peer's job is the other "
+			"direction" : "");
+		return -EINVAL;
+	}
+	if (unixs && o->port) {
+		err_set(e, file, line, "port", "a unix socket has no port: "
+			"hostname= is its path");
+		return -EINVAL;
+	}
+	if (!unixs && !o->port) {
+		err_set(e, file, line, "port", "ioengine=%s over %s needs "
+			"port= (1 to 65535)", j->ioengine, udp ? "UDP" : "TCP");
+		return -EINVAL;
+	}
+	if (o->port && o->port + j->numjobs - 1 > 65535) {
+		err_set(e, file, line, "port", "clone %" PRIu64 " would use "
+			"port %" PRIu64 " (port + its number): expected at "
+			"most 65535", j->numjobs - 1,
+			o->port + j->numjobs - 1);
+		return -EINVAL;
+	}
+	if (udp && (j->bs_max[DDIR_READ] > 65507 ||
+		    j->bs_max[DDIR_WRITE] > 65507)) {
+		err_set(e, file, line, "bs", "a UDP block is one datagram: "
+			"expected at most 65507 bytes (fio retries a larger "
+			"one for ever)");
+		return -EINVAL;
+	}
+	if (o->listen && (udp || unixs)) {
+		err_set(e, file, line, "listen", "listen is for TCP: over %s "
+			"the reading job (rw=read) is the one that waits",
+			udp ? "UDP" : "a unix socket");
+		return -EINVAL;
+	}
+	if (host && strchr(host, ',')) {
+		err_set(e, file, line, o->hostname ? "hostname" : "filename",
+			"'%s': fio 3.33 takes this as one host name (it does "
+			"not split host,port,protocol): expected hostname=, "
+			"port= and protocol= apart", host);
+		return -EINVAL;
+	}
+	waits = (udp || unixs) ? j->rw == RW_READ : o->listen;
+	if (!host && (!waits || unixs)) {
+		err_set(e, file, line, "hostname", "the %s end needs "
+			"hostname= (%s)%s", waits ? "receiving" : "sending",
+			unixs ? "the socket's path" : "the peer to send to",
+			!udp && !unixs && j->rw == RW_READ ?
+			"; or listen, to wait for the sender" : "");
+		return -EINVAL;
+	}
+	if (host && waits && !unixs && !(udp && is_multicast(host))) {
+		err_set(e, file, line, o->listen ? "listen" : "hostname",
+			"'%s': a job that waits for its peer takes no "
+			"hostname=%s", host, udp ? " (but a multicast group, "
+			"224.0.0.0 to 239.255.255.255)" : "; expected listen "
+			"alone, or hostname= alone to connect");
+		return -EINVAL;
+	}
+	if (udp && p == NET_UDPV6 && is_multicast(host)) {
+		err_set(e, file, line, "protocol", "multicast is IPv4 only, "
+			"as in fio: expected protocol=udp");
+		return -EINVAL;
+	}
+	if (o->interface && inet_pton(AF_INET, o->interface, &a) != 1) {
+		err_set(e, file, line, "interface", "'%s': expected the IPv4 "
+			"address of a local interface", o->interface);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 const struct engine_ops engine_net = {
 	.name = "net",
@@ -696,6 +905,9 @@ const struct engine_ops engine_net = {
 	.about = NET_ABOUT,
 	.flags = ENGINE_SYNC | ENGINE_NOIO | ENGINE_NODATA,
 	.options = net_options,
+	.options_size = sizeof(struct net_opts),
+	.plan = net_plan,
+	.names = net_names,
 	.init = net_init,
 	.start = net_start,
 	.queue = net_queue,
@@ -711,119 +923,12 @@ const struct engine_ops engine_netsplice = {
 		 NET_ABOUT,
 	.flags = ENGINE_SYNC | ENGINE_NOIO | ENGINE_NODATA,
 	.options = net_options,
+	.options_size = sizeof(struct net_opts),
+	.plan = net_plan,
+	.names = net_names,
 	.init = netsplice_init,
 	.start = net_start,
 	.queue = net_queue,
 	.exit = net_exit,
 	.hint = net_hint,
 };
-
-int net_names(const struct job *j, struct door_names *l)
-{
-	const char *host = j->hostname ? j->hostname : j->filename;
-
-	/* the unix receiver makes the socket file; the sender connects */
-	if ((strcmp(j->ioengine, "net") && strcmp(j->ioengine, "netsplice")) ||
-	    j->protocol != ENGINE_NET_UNIX || j->rw != RW_READ || !host)
-		return 0;
-	if (door_names_add(l, "hostname", "%s", host))
-		return -ENOMEM;
-	l->v[l->n - 1].socket = true;
-	return 0;
-}
-
-int net_plan(struct job *j, struct err_rec *e)
-{
-	const char *file = j->section_file, *host;
-	int line = j->section_line, p = j->protocol;
-	bool udp = p == ENGINE_NET_UDP || p == ENGINE_NET_UDPV6;
-	bool unixs = p == ENGINE_NET_UNIX, waits;
-	struct in_addr a;
-
-	if (strcmp(j->ioengine, "net") && strcmp(j->ioengine, "netsplice"))
-		return 0;
-	host = j->hostname ? j->hostname : j->filename;
-	/* fio's unit_base=0 (auto) is bits for net (not netsplice) */
-	if (!j->unit_base && !strcmp(j->ioengine, "net"))
-		j->unit_base = 1;
-	if (j->window_size > INT32_MAX || j->mss > INT32_MAX) {
-		err_set(e, file, line, j->mss > INT32_MAX ? "mss" :
-			"window_size", "expected at most 2GiB-1 (a socket "
-			"option is an int)");
-		return -EINVAL;
-	}
-	if (j->rw != RW_READ && j->rw != RW_WRITE) {
-		err_set(e, file, line, "rw", "ioengine=%s moves a stream in "
-			"order, one way: expected rw=read (receive) or "
-			"rw=write (send)%s", j->ioengine,
-			j->rw == RW_RW ? "; the peer's job is the other "
-			"direction" : "");
-		return -EINVAL;
-	}
-	if (unixs && j->port) {
-		err_set(e, file, line, "port", "a unix socket has no port: "
-			"hostname= is its path");
-		return -EINVAL;
-	}
-	if (!unixs && !j->port) {
-		err_set(e, file, line, "port", "ioengine=%s over %s needs "
-			"port= (1 to 65535)", j->ioengine, udp ? "UDP" : "TCP");
-		return -EINVAL;
-	}
-	if (j->port && j->port + j->numjobs - 1 > 65535) {
-		err_set(e, file, line, "port", "clone %" PRIu64 " would use "
-			"port %" PRIu64 " (port + its number): expected at "
-			"most 65535", j->numjobs - 1,
-			j->port + j->numjobs - 1);
-		return -EINVAL;
-	}
-	if (udp && (j->bs_max[DDIR_READ] > 65507 ||
-		    j->bs_max[DDIR_WRITE] > 65507)) {
-		err_set(e, file, line, "bs", "a UDP block is one datagram: "
-			"expected at most 65507 bytes (fio retries a larger "
-			"one for ever)");
-		return -EINVAL;
-	}
-	if (j->listen && (udp || unixs)) {
-		err_set(e, file, line, "listen", "listen is for TCP: over %s "
-			"the reading job (rw=read) is the one that waits",
-			udp ? "UDP" : "a unix socket");
-		return -EINVAL;
-	}
-	if (host && strchr(host, ',')) {
-		err_set(e, file, line, j->hostname ? "hostname" : "filename",
-			"'%s': fio 3.33 takes this as one host name (it does "
-			"not split host,port,protocol): expected hostname=, "
-			"port= and protocol= apart", host);
-		return -EINVAL;
-	}
-	waits = (udp || unixs) ? j->rw == RW_READ : j->listen;
-	if (!host && (!waits || unixs)) {
-		err_set(e, file, line, "hostname", "the %s end needs "
-			"hostname= (%s)%s", waits ? "receiving" : "sending",
-			unixs ? "the socket's path" : "the peer to send to",
-			!udp && !unixs && j->rw == RW_READ ?
-			"; or listen, to wait for the sender" : "");
-		return -EINVAL;
-	}
-	if (host && waits && !unixs && !(udp && is_multicast(host))) {
-		err_set(e, file, line, j->listen ? "listen" : "hostname",
-			"'%s': a job that waits for its peer takes no "
-			"hostname=%s", host, udp ? " (but a multicast group, "
-			"224.0.0.0 to 239.255.255.255)" : "; expected listen "
-			"alone, or hostname= alone to connect");
-		return -EINVAL;
-	}
-	if (udp && p == ENGINE_NET_UDPV6 && is_multicast(host)) {
-		err_set(e, file, line, "protocol", "multicast is IPv4 only, "
-			"as in fio: expected protocol=udp");
-		return -EINVAL;
-	}
-	if (j->net_interface && inet_pton(AF_INET, j->net_interface, &a) !=
-	    1) {
-		err_set(e, file, line, "interface", "'%s': expected the IPv4 "
-			"address of a local interface", j->net_interface);
-		return -EINVAL;
-	}
-	return 0;
-}

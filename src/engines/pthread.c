@@ -58,9 +58,22 @@
 #include "clock.h"
 #include "cpu.h"
 #include "engine.h"
+#include "options.h"
 
 #define PT_CACHELINE	64
 #define PT_STACK	(256 * 1024)
+
+struct pt_opts {
+	uint64_t pool_threads;	/* 0: iodepth */
+};
+
+static const struct opt_def pt_options[] = {
+	{ .name = "pool_threads", .type = OPT_UINT,
+	  .off = offsetof(struct pt_opts, pool_threads), .def = "0",
+	  .min = 0, .max = 4096, .flags = OPT_F_OWN, .category = "engine",
+	  .help = "pthread engine: threads in the pool; 0: iodepth" },
+	{ .name = NULL },
+};
 
 struct pt_thread {
 	struct pt_pool *pool;
@@ -279,7 +292,8 @@ static int pt_spawn(struct pt_pool *p, unsigned n)
 static int pt_init(struct engine_ctx *ctx)
 {
 	unsigned depth = ctx->iodepth ? ctx->iodepth : 1;
-	uint64_t n = ctx->opts.pool_threads ? ctx->opts.pool_threads : depth;
+	const struct pt_opts *o = ctx->eo;
+	uint64_t n = o->pool_threads ? o->pool_threads : depth;
 	uint64_t size = 1;
 	struct pt_pool *p;
 	int r;
@@ -424,7 +438,8 @@ static void pt_cpu(struct engine_ctx *ctx, struct cpu_usage *c)
 const struct engine_ops engine_pthread = {
 	.name = "pthread",
 	.flags = ENGINE_STAMPS_DONE | ENGINE_OWN_THREADS,
-	.options = (const char *const[]){ "pool_threads", NULL },
+	.options = pt_options,
+	.options_size = sizeof(struct pt_opts),
 	.help = "threads doing blocking pread/pwrite, iodepth in flight",
 	.init = pt_init,
 	.queue = pt_queue,

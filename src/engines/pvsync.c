@@ -15,6 +15,8 @@
 
 #include "clock.h"
 #include "engine.h"
+#include "job.h"
+#include "options.h"
 
 #ifndef RWF_HIPRI
 #define RWF_HIPRI	0x00000001
@@ -40,6 +42,42 @@ static int pv_queue(struct engine_ctx *ctx, struct io_req *req)
 	return ENGINE_DONE;
 }
 
+struct pv2_opts {
+	double hipri_percentage;	/* share of calls with RWF_HIPRI */
+	bool hipri;			/* RWF_HIPRI on every call */
+	bool nowait;			/* RWF_NOWAIT */
+	bool uncached;			/* RWF_DONTCACHE, buffered only */
+};
+
+#define O(field) offsetof(struct pv2_opts, field)
+
+static const struct opt_def pv2_options[] = {
+	{ .name = "hipri_percentage", .type = OPT_PCT,
+	  .off = O(hipri_percentage), .def = "0", .category = "engine",
+	  .help = "pvsync2: this percent of I/Os, drawn at random, with "
+		  "RWF_HIPRI (polled); hipri=1 is all of them" },
+	{ .name = "hipri", .type = OPT_BOOL, .off = O(hipri), .def = "0",
+	  .category = "engine",
+	  .help = "io_uring: poll for completions (IOPOLL); pvsync2: "
+		  "RWF_HIPRI (needs direct=1 and poll queues)" },
+	{ .name = "nowait", .type = OPT_BOOL, .off = O(nowait), .def = "0",
+	  .category = "engine",
+	  .help = "pvsync2: RWF_NOWAIT: an I/O that would block fails with "
+		  "EAGAIN instead" },
+	{ .name = "uncached", .type = OPT_BOOL, .off = O(uncached),
+	  .def = "0", .category = "engine",
+	  .help = "pvsync2: RWF_DONTCACHE: buffered I/O that drops its "
+		  "pages from the cache once done (Linux 6.14+)" },
+	{ .name = NULL },
+};
+
+static int pv2_check(const struct job *j, const void *eo, struct err_rec *e)
+{
+	const struct pv2_opts *o = eo;
+
+	return engine_check_hipri(j, o->hipri, e);
+}
+
 /* The RWF_* flags of every call, fixed at init; hipri_percentage adds
  * RWF_HIPRI to a share of them (hipri_share in 1/2^32), drawn per call. */
 struct pv2 {
@@ -50,18 +88,20 @@ struct pv2 {
 
 static int pv2_init(struct engine_ctx *ctx)
 {
+	const struct pv2_opts *o = ctx->eo;
+	unsigned pct = (unsigned)o->hipri_percentage;
 	struct pv2 *st = calloc(1, sizeof(*st));
 
 	if (!st)
 		return -ENOMEM;
-	if (ctx->opts.hipri)
+	if (o->hipri)
 		st->flags |= RWF_HIPRI;
-	if (ctx->opts.nowait)
+	if (o->nowait)
 		st->flags |= RWF_NOWAIT;
-	if (ctx->opts.uncached && !ctx->opts.direct)
+	if (o->uncached && !ctx->job->direct)
 		st->flags |= RWF_DONTCACHE;
-	if (!ctx->opts.hipri && ctx->opts.hipri_pct)
-		st->hipri_share = ((uint64_t)ctx->opts.hipri_pct << 32) / 100;
+	if (!o->hipri && pct)
+		st->hipri_share = ((uint64_t)pct << 32) / 100;
 	st->rng = 0x9e3779b97f4a7c15ull ^ (uintptr_t)st;
 	ctx->priv = st;
 	return 0;
@@ -107,8 +147,9 @@ const struct engine_ops engine_pvsync2 = {
 	.name = "pvsync2",
 	.help = "preadv2/pwritev2 with per-call RWF_* flags",
 	.flags = ENGINE_SYNC,
-	.options = (const char *const[]){ "hipri", "nowait", "uncached",
-					  "hipri_percentage", NULL },
+	.options = pv2_options,
+	.options_size = sizeof(struct pv2_opts),
+	.check = pv2_check,
 	.init = pv2_init,
 	.queue = pv2_queue,
 	.exit = pv2_exit,

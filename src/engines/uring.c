@@ -58,8 +58,94 @@
 #include <liburing.h>
 
 #include "clock.h"
+#include "cmdprio.h"
 #include "engine.h"
+#include "err.h"
+#include "job.h"
 #include "target.h"
+
+struct uring_opts {
+	struct cmdprio_opts cp;	/* first: ENGINE_CMDPRIO */
+	uint64_t force_async;	/* IOSQE_ASYNC every N; 0: none */
+	char *nonvectored;	/* "0": READV/WRITEV; "-1", "1": READ/WRITE */
+	/* registered buffers and files: 0, 1, -1 when possible */
+	signed char fixedbufs;
+	signed char registerfiles;
+	bool sqthread_poll;	/* SQPOLL */
+	uint64_t sqthread_poll_cpu;	/* UINT64_MAX: not pinned */
+	bool hipri;		/* IOPOLL */
+};
+
+_Static_assert(offsetof(struct uring_opts, cp) == 0, "ENGINE_CMDPRIO");
+
+#define O(field) offsetof(struct uring_opts, field)
+
+static int nonvectored_valid(const struct opt_def *o, const char *val,
+			     char *why, size_t whylen)
+{
+	if (strcmp(val, "-1") && strcmp(val, "0") && strcmp(val, "1")) {
+		snprintf(why, whylen, "expected -1, 0 or 1");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static const struct opt_def uring_options[] = {
+	CMDPRIO_OPTIONS(struct uring_opts),
+	{ .name = "force_async", .type = OPT_UINT, .off = O(force_async),
+	  .def = "0", .min = 0, .max = UINT64_MAX, .category = "engine",
+	  .help = "io_uring: every Nth I/O goes to the kernel's worker "
+		  "threads (IOSQE_ASYNC); 0: none" },
+	{ .name = "nonvectored", .type = OPT_STR, .off = O(nonvectored),
+	  .valid = nonvectored_valid, .def = "-1", .category = "engine",
+	  .help = "io_uring: 0: vectored reads and writes (READV, WRITEV); "
+		  "1 or -1 (the default): READ, WRITE (fixedbufs: READ_FIXED "
+		  "either way)" },
+	{ .name = "fixedbufs", .type = OPT_BOOL, .off = O(fixedbufs),
+	  .def = "auto", .flags = OPT_F_AUTO, .category = "engine",
+	  .help = "io_uring: register the I/O buffers with the kernel; "
+		  "auto: when it can" },
+	{ .name = "registerfiles", .type = OPT_BOOL, .off = O(registerfiles),
+	  .def = "auto", .flags = OPT_F_AUTO, .category = "engine",
+	  .help = "io_uring: register the files with the kernel; auto: "
+		  "when it can" },
+	{ .name = "sqthread_poll", .type = OPT_BOOL, .off = O(sqthread_poll),
+	  .def = "0", .category = "engine",
+	  .help = "io_uring: a kernel thread polls the submission queue" },
+	{ .name = "sqthread_poll_cpu", .type = OPT_UINT,
+	  .off = O(sqthread_poll_cpu), .def = "none", .min = 0,
+	  .max = 65535, .flags = OPT_F_NONE | OPT_F_PARAM,
+	  .category = "engine",
+	  .help = "io_uring: pin the SQPOLL thread to this CPU; none: not "
+		  "pinned" },
+	{ .name = "hipri", .type = OPT_BOOL, .off = O(hipri), .def = "0",
+	  .category = "engine",
+	  .help = "io_uring: poll for completions (IOPOLL); pvsync2: "
+		  "RWF_HIPRI (needs direct=1 and poll queues)" },
+	{ .name = NULL },
+};
+
+/* unlink_each_loop makes the files again between loops (not within a
+ * time_based run, one loop): registered ones would be the old files. */
+static bool recreates(const struct job *j)
+{
+	return j->unlink_each_loop && !j->time_based;
+}
+
+static int uring_check(const struct job *j, const void *eo,
+		       struct err_rec *e)
+{
+	const struct uring_opts *o = eo;
+
+	if (o->registerfiles > 0 && recreates(j)) {
+		err_set(e, j->section_file, j->section_line,
+			"unlink_each_loop", "registerfiles=1 registers the "
+			"files once; expected registerfiles=0");
+		return -EINVAL;
+	}
+	return engine_check_hipri(j, o->hipri, e) ?
+	       -EINVAL : cmdprio_check(j, &o->cp, e);
+}
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 /* Largest registered buffer the kernel takes. */
@@ -120,7 +206,7 @@ static const unsigned uring_ladder[] = {
 };
 
 /* Create the ring with the best flags this kernel takes. */
-static int uring_setup(struct uring *u, const struct engine_opts *j,
+static int uring_setup(struct uring *u, const struct uring_opts *o,
 		       unsigned *flags)
 {
 	struct io_uring_params p;
@@ -128,14 +214,14 @@ static int uring_setup(struct uring *u, const struct engine_opts *j,
 	size_t i;
 	int r = -EINVAL;
 
-	if (j->hipri)
+	if (o->hipri)
 		base |= IORING_SETUP_IOPOLL;
-	if (j->sqthread_poll) {
+	if (o->sqthread_poll) {
 		/* The task-running flags are about IPIs: not with SQPOLL. */
 		base |= IORING_SETUP_SQPOLL;
 		allowed = IORING_SETUP_SINGLE_ISSUER;
-		if (j->sqthread_poll_cpu != UINT64_MAX) {
-			if (j->sqthread_poll_cpu >= UINT32_MAX)
+		if (o->sqthread_poll_cpu != UINT64_MAX) {
+			if (o->sqthread_poll_cpu >= UINT32_MAX)
 				return -EINVAL;
 			base |= IORING_SETUP_SQ_AFF;
 		}
@@ -148,7 +234,7 @@ static int uring_setup(struct uring *u, const struct engine_opts *j,
 		memset(&p, 0, sizeof(p));
 		p.flags = base | try;
 		if (base & IORING_SETUP_SQ_AFF)
-			p.sq_thread_cpu = (uint32_t)j->sqthread_poll_cpu;
+			p.sq_thread_cpu = (uint32_t)o->sqthread_poll_cpu;
 		/*
 		 * The kernel rounds entries up to a power of two (CLAMP: at
 		 * most its maximum, for iodepth > 32768); the CQ ring is
@@ -269,17 +355,21 @@ static void uring_free(struct uring *u)
 
 static int uring_init(struct engine_ctx *ctx)
 {
-	const struct engine_opts *j = &ctx->opts;
+	const struct uring_opts *o = ctx->eo;
+	bool vectored = o->nonvectored && !strcmp(o->nonvectored, "0");
+	/* the files unlink_each_loop makes again are not the registered
+	 * ones */
+	int registerfiles = recreates(ctx->job) ? 0 : o->registerfiles;
 	struct uring *u;
 	unsigned flags;
 	int r;
 
 	/* IOPOLL completes only O_DIRECT I/O: every request would fail. */
-	if (j->hipri && !j->direct)
+	if (o->hipri && !ctx->job->direct)
 		return -EINVAL;
 	if (!ctx->iodepth)
 		return -EINVAL;
-	if (j->hipri) {
+	if (o->hipri) {
 		r = uring_check_poll(ctx->tgt);
 		if (r)
 			return r;
@@ -291,17 +381,17 @@ static int uring_init(struct engine_ctx *ctx)
 	u->clk = ctx->clk;
 	u->pend = calloc(u->depth, sizeof(*u->pend));
 	u->cqes = calloc(u->depth, sizeof(*u->cqes));
-	if (j->vectored)
+	if (vectored)
 		u->iov = calloc(u->depth, sizeof(*u->iov));
-	if (!u->pend || !u->cqes || (j->vectored && !u->iov)) {
+	if (!u->pend || !u->cqes || (vectored && !u->iov)) {
 		r = -ENOMEM;
 		goto err_free;
 	}
-	r = uring_setup(u, j, &flags);
+	r = uring_setup(u, o, &flags);
 	if (r)
 		goto err_free;
 	u->sqpoll = flags & IORING_SETUP_SQPOLL;
-	u->force_async = ctx->opts.force_async;
+	u->force_async = o->force_async;
 	u->defer = flags & IORING_SETUP_DEFER_TASKRUN;
 	/*
 	 * Registered buffers and files spare the kernel a page pinning and
@@ -310,14 +400,14 @@ static int uring_init(struct engine_ctx *ctx)
 	 * takes them (locked-memory limits may refuse the buffers); asked
 	 * for (1), a refusal fails the job.
 	 */
-	if (j->fixedbufs) {
+	if (o->fixedbufs) {
 		r = uring_register_bufs(u, ctx);
-		if (r && j->fixedbufs > 0)
+		if (r && o->fixedbufs > 0)
 			goto err_exit;
 	}
-	if (j->registerfiles) {
+	if (registerfiles) {
 		r = uring_register_files(u, ctx->tgt);
-		if (r && j->registerfiles > 0)
+		if (r && registerfiles > 0)
 			goto err_exit;
 	}
 	/* Optional (5.18+): spares the kernel an fd lookup per call. */
@@ -653,11 +743,11 @@ const struct engine_ops engine_uring = {
 	.name = "io_uring",
 	.alias = "uring",
 	.help = "Linux io_uring (liburing): batched submit and reap",
-	.options = (const char *const[]){ "fixedbufs", "registerfiles",
-		"sqthread_poll", "sqthread_poll_cpu", "hipri",
-		"cmdprio_percentage", "cmdprio_bssplit", "force_async",
-		"nonvectored", NULL },
+	.flags = ENGINE_CMDPRIO,
 	.submit_call = "io_uring_enter",
+	.options = uring_options,
+	.options_size = sizeof(struct uring_opts),
+	.check = uring_check,
 	.init = uring_init,
 	.queue = uring_queue,
 	.commit = uring_commit,

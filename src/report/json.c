@@ -285,7 +285,7 @@ static json_t *j_options(struct jw *c, const struct job *j)
 
 	if (!o)
 		return NULL;
-	for (d = options_table; d->name; d++) {
+	for (d = options_next(j, NULL); d; d = options_next(j, d)) {
 		buf[0] = '\0';
 		options_format(j, d, buf, sizeof(buf));
 		jw_put(c, o, d->name, jw_str(buf));

@@ -68,8 +68,8 @@ int ctl_setup(struct wstate *s)
 			return -ENOMEM;
 		}
 	}
-	/* exit_on_io_done is cpuio's (with another engine: a warning) */
-	s->io_done_on = j->exit_on_io_done && !strcmp(j->ioengine, "cpuio");
+	/* exit_on_io_done: cpuio's plan sets it (engine.h) */
+	s->io_done_on = j->exit_on_io_done;
 	s->ctl_on = s->ss || s->w->halt || s->io_done_on;
 	return 0;
 }

@@ -1680,6 +1680,7 @@ static int hints_setup(struct wstate *s)
 	const struct target *t = s->w->tgt;
 	uint64_t hint = (uint64_t)procattr_write_hint(j->write_hint);
 	unsigned i, n = t->files ? t->nfiles : 0;
+	const struct cmdprio_opts *cp;
 	char why[256];
 
 	if (j->sync_file_range && n) {
@@ -1701,15 +1702,14 @@ static int hints_setup(struct wstate *s)
 		s->syncs = true;
 	}
 	/* cmdprio: the engines that carry a priority per I/O */
-	for (i = 0; s->eng->options && s->eng->options[i]; i++)
-		if (!strcmp(s->eng->options[i], "cmdprio_percentage") &&
-		    procattr_cmdprio(j, s->cp)) {
-			s->cmdprio = true;
-			gen_rng_seed(&s->cp_rng, j->randseed ^ 0x636d6470ull ^
-				     ((uint64_t)j->clone << 40));
-			if (prio_setup(s))
-				return -ENOMEM;
-		}
+	cp = engine_cmdprio(s->eng, j->eopts);
+	if (cp && procattr_cmdprio(cp, (unsigned)j->kb_base, s->cp)) {
+		s->cmdprio = true;
+		gen_rng_seed(&s->cp_rng, j->randseed ^ 0x636d6470ull ^
+			     ((uint64_t)j->clone << 40));
+		if (prio_setup(s))
+			return -ENOMEM;
+	}
 	for (i = 0; hint && i < n; i++) {
 		if (t->files[i].fd < 0 ||
 		    !fcntl(t->files[i].fd, F_SET_RW_HINT, &hint))
@@ -1742,39 +1742,8 @@ void *worker_main(void *arg)
 	w->priv = &s;
 	s.guarded = !(j->engine->flags & ENGINE_NOIO);
 	s.qguard = s.guarded;
-	s.ctx.opts = (struct engine_opts){
-		.direct = j->direct, .fixedbufs = j->fixedbufs,
-		/* the files unlink_each_loop makes again are not the
-		 * registered ones */
-		.registerfiles = recreates(j) ? 0 : j->registerfiles,
-		.sqthread_poll = j->sqthread_poll, .hipri = j->hipri,
-		.sqthread_poll_cpu = j->sqthread_poll_cpu,
-		.pool_threads = j->pool_threads,
-		.nowait = j->nowait, .uncached = j->uncached,
-		.stat_type = j->stat_type,
-		.thp = j->thp, .force_async = j->force_async,
-		.hipri_pct = (unsigned)j->hipri_percentage,
-		/* each engine reads its own; the other's stays at default */
-		.vectored = j->libaio_vectored ||
-			    (j->nonvectored && !strcmp(j->nonvectored, "0")),
-		/* fio's rule: only when reaping never waits in the kernel */
-		.userspace_reap = j->userspace_reap &&
-				  !j->iodepth_batch_complete_min,
-		.cpuchunk_ns = j->cpuchunks * 1000, .cpumode = j->cpumode,
-		.program = j->program, .arguments = j->arguments,
-		.jobname = j->name, .runtime_s = j->runtime_ns / 1000000000,
-		.grace_s = j->grace_time, .std_redirect = j->std_redirect,
-		.donorname = j->donorname, .directory = j->directory,
-		.inplace = j->inplace,
-		.host = j->hostname ? j->hostname : j->filename,
-		.port = (unsigned)(j->port ? j->port + j->clone : 0),
-		.proto = j->protocol, .listen = j->listen,
-		.pingpong = j->pingpong, .nodelay = j->nodelay,
-		.receiver = j->rw == RW_READ, .ttl = (unsigned)j->ttl,
-		.window_size = (unsigned)j->window_size,
-		.mss = (unsigned)j->mss, .intf = j->net_interface,
-		.size = job_per_loop(j, w->tgt->region),
-	};
+	s.ctx.job = j;
+	s.ctx.eo = j->eopts;
 	s.ctx.stop = w->stop;
 	s.ctx.deadline = &s.deadline;
 	s.ctx.halt = w->halt;

@@ -40,6 +40,15 @@ echo "validating with $SPY, jsonschema $("$SPY" -c \
 
 table_job_options >"$T/opts.list"
 [ -s "$T/opts.list" ] || die "could not read the option table"
+# Each engine's own options, as --enghelp=ENGINE lists them: "ENGINE OPT..."
+"$IORIG" --cmdhelp=ioengine |
+	awk '/^  values:/ { f = 1; next } f && /^    [^ ]/ { print $1 }' |
+	while read -r e; do
+		echo "$e" $("$IORIG" --enghelp="$e" |
+			sed -n '2,/^$/s/^\([a-z0-9_]*\) *: .*/\1/p')
+	done >"$T/engopts.list"
+grep -q '^io_uring .*fixedbufs' "$T/engopts.list" ||
+	die "could not read the engines' options from --enghelp"
 mkdir "$T/reports" || die "cannot make $T/reports"
 nrep=0
 
@@ -304,15 +313,22 @@ echo "$nrep reports"
 
 # ---- the checks ----
 
-"$SPY" - "$SCHEMA" "$DOC" "$T/opts.list" "$T/reports" "$faultfs" <<'EOF' ||
+"$SPY" - "$SCHEMA" "$DOC" "$T/opts.list" "$T/reports" "$faultfs" \
+	"$T/engopts.list" <<'EOF' ||
 import copy, json, math, os, re, sys
 import jsonschema
 from jsonschema import Draft202012Validator
 
-schema_path, doc_path, opts_path, rep_dir, faultfs = sys.argv[1:6]
+schema_path, doc_path, opts_path, rep_dir, faultfs, eng_path = sys.argv[1:7]
 schema = json.load(open(schema_path))
 doc = open(doc_path, encoding="utf-8").read()
 table_opts = open(opts_path).read().split()
+# A job's options: the job table's, with its engine's after
+# iodepth_batch_complete_max.
+eng_opts = {l.split()[0]: l.split()[1:] for l in open(eng_path) if l.strip()}
+def job_opts(ioengine):
+    k = table_opts.index("iodepth_batch_complete_max") + 1
+    return table_opts[:k] + eng_opts.get(ioengine, []) + table_opts[k:]
 errs = []
 
 def fail(what):
@@ -518,8 +534,9 @@ def report_rel(d, name):
             fail(name + ": groups[%d].group is %d" % (i, g["group"]))
     for i, j in enumerate(d["jobs"]):
         w = "%s: jobs[%d]" % (name, i)
-        if list(j["options"]) != table_opts:
-            fail(w + ": options are not the option table's")
+        if list(j["options"]) != job_opts(j["options"].get("ioengine")):
+            fail(w + ": options are not the option table's and its "
+                 "engine's")
         if (j["clone"] is None) != (j["options"]["group_reporting"] == "1"):
             fail(w + ": clone null and group_reporting disagree")
         if not 0 <= j["group"] < len(d["groups"]):

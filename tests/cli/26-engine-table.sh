@@ -58,7 +58,7 @@ run --parse-only --name=x --ioengine=sync --iodepth=4 --fixedbufs=1 \
 	--pool_threads=2
 expect_rc 0
 expect_in err "iodepth=4 has no effect with the sync engine: it does one I/O at a time"
-expect_in err "fixedbufs, registerfiles, sqthread_poll, hipri, cmdprio_percentage, cmdprio_bssplit, force_async and nonvectored apply to the io_uring engine only"
+expect_in err "cmdprio_percentage, cmdprio_bssplit, force_async, nonvectored, fixedbufs, registerfiles, sqthread_poll and hipri apply to the io_uring engine only"
 expect_in err "pool_threads applies to the pthread engine only"
 run --parse-only --name=x --ioengine=io_uring --hipri=1 --sqthread_poll_cpu=1
 expect_not_in err 'engine only'

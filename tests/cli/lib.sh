@@ -107,6 +107,16 @@ table_job_options() {
 		sed -n 's/.*\.name = "\([^"]*\)".*/\1/p'
 }
 
+# The engines' own options, from their tables in src/engines/ (the rows
+# of each "static const struct opt_def NAME[] = {", and cmdprio.h's).
+table_engine_options() {
+	for f in "$top"/src/engines/*.c; do
+		sed -n '/opt_def [a-z0-9_]*\[\] = {/,/^};/p' "$f"
+	done | sed -n 's/.*\.name = "\([^"]*\)".*/\1/p'
+	sed -n 's/.*\.name = "\([^"]*\)".*/\1/p' \
+		"$top/src/engines/cmdprio.h"
+}
+
 # The command options (--help, --output...), from src/cli.c.
 table_cmd_options() {
 	sed -n '/cli_options\[\] = {/,/^};/p' "$top/src/cli.c" |

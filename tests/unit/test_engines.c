@@ -252,7 +252,9 @@ static const char *target_path(const struct ecase *c)
 static int h_setup(void **state)
 {
 	const struct ecase *c = *state;
+	static struct err_rec e;
 	struct harness *h;
+	char num[16];
 	unsigned i;
 
 	alarm(TEST_TIMEOUT_S);
@@ -292,10 +294,20 @@ static int h_setup(void **state)
 	h->job_set = true;
 	h->job.iodepth = h->depth;
 	h->job.direct = c->direct;
-	h->job.fixedbufs = c->v->fixedbufs;
-	h->job.registerfiles = c->v->registerfiles;
-	h->job.sqthread_poll = c->v->sqpoll;
-	h->job.pool_threads = c->v->pool_threads;
+	/* the engine and its options, as a job file gives them */
+	snprintf(num, sizeof(num), "%u", c->v->pool_threads);
+	assert_int_equal(options_set(&h->job, "ioengine", c->ops->name, "t",
+				     1, &e), 0);
+	assert_int_equal(options_set(&h->job, "fixedbufs",
+				     c->v->fixedbufs ? "1" : "0", "t", 2, &e),
+			 0);
+	assert_int_equal(options_set(&h->job, "registerfiles",
+				     c->v->registerfiles ? "1" : "0", "t", 3,
+				     &e), 0);
+	assert_int_equal(options_set(&h->job, "sqthread_poll",
+				     c->v->sqpoll ? "1" : "0", "t", 4, &e), 0);
+	assert_int_equal(options_set(&h->job, "pool_threads", num, "t", 5,
+				     &e), 0);
 	h->job.bs_min[0] = h->job.bs_max[0] = BLK;
 	h->job.bs_min[1] = h->job.bs_max[1] = BLK;
 	return 0;
@@ -344,13 +356,8 @@ static void h_start(struct harness *h)
 	h->tgt.nfiles = 1;
 	h->tgt.file_region = REGION;
 	h->tgt.region = REGION;
-	h->ctx.opts = (struct engine_opts){
-		.direct = h->job.direct, .fixedbufs = h->job.fixedbufs,
-		.registerfiles = h->job.registerfiles,
-		.sqthread_poll = h->job.sqthread_poll,
-		.sqthread_poll_cpu = h->job.sqthread_poll_cpu,
-		.pool_threads = h->job.pool_threads,
-	};
+	h->ctx.job = &h->job;
+	h->ctx.eo = h->job.eopts;
 	h->ctx.iodepth = h->depth;
 	h->ctx.clk = &h->clk;
 	h->ctx.tgt = &h->tgt;

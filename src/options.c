@@ -3232,11 +3232,19 @@ void options_print_row(FILE *f, const struct opt_def *o)
 
 int options_print_cmdhelp(FILE *f, const char *name)
 {
+	const struct engine_ops *const *e;
 	const struct opt_def *o;
 
 	if (!name) {
+		/* the job table, then each engine's options (a name engines
+		 * share once) */
 		for (o = options_table; o->name; o++)
 			fprintf(f, "%-28s %s\n", o->name, o->help);
+		for (e = engine_list(); *e; e++)
+			for (o = (*e)->options; o && o->name; o++)
+				if (first_of_name(e, o))
+					fprintf(f, "%-28s %s\n", o->name,
+						o->help);
 		return 0;
 	}
 	o = options_find(name);

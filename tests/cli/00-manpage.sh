@@ -94,17 +94,29 @@ for s in NAME SYNOPSIS DESCRIPTION "COMMAND OPTIONS" "JOB FILES" VALUES \
 	grep -qxF -- "$s" "$T/sections" || miss "section .SH $s"
 done
 
-# Job options and their aliases, from the option table: what --cmdhelp
-# lists, and what src/options.c declares when lib.sh can read it (so an
-# option that --cmdhelp forgets is still checked).
+# Job options and their aliases, from the option table and each engine's:
+# what --cmdhelp lists, what --enghelp=ENGINE lists for each engine, and
+# what src/options.c and src/engines/ declare when lib.sh can read them
+# (so an option that --cmdhelp forgets is still checked).
 run --cmdhelp
 expect_rc 0
+awk 'NF { print $1 }' "$T/out" >"$T/cmdhelp"
+run --cmdhelp=ioengine
+awk '/^  values:/ { f = 1; next } f && /^    [^ ]/ { print $1 }' \
+	"$T/out" >"$T/engnames"
+[ -s "$T/engnames" ] || die "iorig --cmdhelp=ioengine lists no engines"
 {
-	awk 'NF { print $1 }' "$T/out"
+	cat "$T/cmdhelp"
+	while read -r e; do
+		"$IORIG" --enghelp="$e" | sed -n '2,/^$/s/^\([a-z0-9_]*\) *: .*/\1/p'
+	done <"$T/engnames"
 	if command -v table_job_options >/dev/null 2>&1; then
 		table_job_options
 	fi
-} | awk '!seen[$0]++' >"$T/jobopts"
+	if command -v table_engine_options >/dev/null 2>&1; then
+		table_engine_options
+	fi
+} | awk 'NF && !seen[$0]++' >"$T/jobopts"
 n=$(wc -l <"$T/jobopts")
 [ "$n" -ge 10 ] || die "iorig --cmdhelp listed only $n options"
 while read -r o; do

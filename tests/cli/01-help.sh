@@ -38,12 +38,17 @@ for v in --version -V; do
 	fi
 done
 
-# --cmdhelp: one line per job option, in table order, each with its help.
+# --cmdhelp: one line per job option, in table order, each with its help,
+# then one per engine option (a name engines share once).
 run --cmdhelp
 expect_rc 0
 expect_empty err
-[ "$(awk '{print $1}' "$T/out")" = "$jobopts" ] ||
+n=$(echo "$jobopts" | wc -l)
+[ "$(awk '{print $1}' "$T/out" | head -n "$n")" = "$jobopts" ] ||
 	die "--cmdhelp does not list exactly the table's options in order"
+[ "$(awk '{print $1}' "$T/out" | tail -n +"$((n + 1))" | sort)" = \
+  "$(table_engine_options | sort -u)" ] ||
+	die "--cmdhelp does not list each engine option once after them"
 expect_in out '^bs +Block size'
 expect_in out '^runtime +Stop after'
 

@@ -149,6 +149,36 @@ void options_format(const struct job *j, const struct opt_def *o,
 		    char *buf, size_t len);
 
 /*
+ * The machinery of a row, for a table other than the job's: parse val for
+ * row o into base (j itself for the job table's rows, an engine's options
+ * struct for its rows; sizes read with j's kb_base), why saying what was
+ * expected; and o's value in base as text.
+ */
+int options_parse_row(struct job *j, void *base, const struct opt_def *o,
+		      const char *val, char *why, size_t whylen);
+void options_format_row(const struct job *j, const void *base,
+			const struct opt_def *o, char *buf, size_t len);
+
+/* ---- an engine's options for a job (src/engopts.c) ---- */
+
+/*
+ * Engine option o (a row of an engine's table) given as val: into j's
+ * engine's struct when that engine has it; otherwise read as the first
+ * engine with it reads it (its errors), and only kept. Either way
+ * recorded in j->eng_args. 0, -ENOMEM, or -EINVAL with why filled.
+ */
+int engopts_set(struct job *j, const struct opt_def *o, const char *val,
+		char *why, size_t whylen);
+/* j now uses eng: its options struct made anew from eng's defaults and
+ * the values given. 0, -ENOMEM, or -EINVAL with why filled. */
+int engopts_switch(struct job *j, const struct engine_ops *eng, char *why,
+		   size_t whylen);
+/* dst (a copy of src's fields) gets its own eopts and eng_args: 0 or
+ * -ENOMEM (what dst has is then its own, for engopts_release). */
+int engopts_copy(struct job *dst, const struct job *src);
+void engopts_release(struct job *j);
+
+/*
  * Engine eng's options struct as j gives it: eng's defaults, then every
  * value j gave for one of eng's options, in order, whichever engine j
  * uses. NULL: eng has no options (or no memory). Freed with

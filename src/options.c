@@ -1522,17 +1522,6 @@ static bool job_row(const struct opt_def *o)
 	return p >= t && p < t + sizeof(options_table);
 }
 
-/* The first engine whose table has row o (an engine's row). */
-static const struct engine_ops *row_engine(const struct opt_def *o)
-{
-	const struct engine_ops *const *e;
-
-	for (e = engine_list(); *e; e++)
-		if (options_find_in((*e)->options, o->name) == o)
-			return *e;
-	return NULL;
-}
-
 bool options_is_number(const char *name)
 {
 	const struct opt_def *o = options_find(name);
@@ -1688,196 +1677,6 @@ static const void *cfield(const void *base, size_t off)
 	return (const char *)base + off;
 }
 
-/* ---- an engine's own options (engine.h: engine_ops.options) ---- */
-
-static int opt_parse(struct job *j, void *base, const struct opt_def *o,
-		     const char *val, char *why, size_t whylen);
-static void opt_format(const struct job *j, const void *base,
-		       const struct opt_def *o, char *buf, size_t len);
-
-static void eopts_free(const struct engine_ops *eng, void *eo)
-{
-	const struct opt_def *o;
-
-	for (o = eo ? eng->options : NULL; o && o->name; o++)
-		if (o->type == OPT_STR)
-			free(*(char **)field(eo, o->off));
-	free(eo);
-}
-
-/*
- * eng's options struct in *out (NULL: eng has none): its defaults, then,
- * when given, each value j gave for one of eng's rows, in order (sizes
- * read with j's kb_base). 0, -ENOMEM, or -EINVAL with why filled.
- */
-static int eopts_new(struct job *j, const struct engine_ops *eng,
-		     bool given, void **out, char *why, size_t whylen)
-{
-	const struct opt_def *o;
-	void *eo;
-	unsigned i;
-	int ret = 0;
-
-	*out = NULL;
-	if (!eng->options)
-		return 0;
-	eo = calloc(1, eng->options_size);
-	if (!eo)
-		return -ENOMEM;
-	for (o = eng->options; !ret && o->name; o++)
-		if (o->def)
-			ret = opt_parse(j, eo, o, o->def, why, whylen);
-	for (i = 0; given && !ret && i < j->neng_args; i++) {
-		o = options_find_in(eng->options, j->eng_args[i].name);
-		if (o)
-			ret = opt_parse(j, eo, o, j->eng_args[i].value, why,
-					whylen);
-	}
-	if (ret) {
-		eopts_free(eng, eo);
-		return ret;
-	}
-	*out = eo;
-	return 0;
-}
-
-static int eopts_copy(const struct engine_ops *eng, void **dst,
-		      const void *src)
-{
-	const struct opt_def *o;
-	char **s;
-
-	*dst = NULL;
-	if (!src)
-		return 0;
-	*dst = malloc(eng->options_size);
-	if (!*dst)
-		return -ENOMEM;
-	memcpy(*dst, src, eng->options_size);
-	for (o = eng->options; o->name; o++)
-		if (o->type == OPT_STR)
-			*(char **)field(*dst, o->off) = NULL;
-	for (o = eng->options; o->name; o++) {
-		s = field(*dst, o->off);
-		if (o->type == OPT_STR && *(char *const *)cfield(src, o->off) &&
-		    !(*s = strdup(*(char *const *)cfield(src, o->off)))) {
-			eopts_free(eng, *dst);
-			*dst = NULL;
-			return -ENOMEM;
-		}
-	}
-	return 0;
-}
-
-/* Record an engine option as given (its row's name): 0 or -ENOMEM. */
-static int eng_arg_add(struct job *j, const char *name, const char *value)
-{
-	struct engine_arg *a = realloc(j->eng_args,
-				       (j->neng_args + 1) * sizeof(*a));
-
-	if (!a)
-		return -ENOMEM;
-	j->eng_args = a;
-	a += j->neng_args;
-	a->name = strdup(name);
-	a->value = strdup(value);
-	if (!a->name || !a->value) {
-		free(a->name);
-		free(a->value);
-		return -ENOMEM;
-	}
-	j->neng_args++;
-	return 0;
-}
-
-static void eng_args_free(struct job *j)
-{
-	unsigned i;
-
-	for (i = 0; i < j->neng_args; i++) {
-		free(j->eng_args[i].name);
-		free(j->eng_args[i].value);
-	}
-	free(j->eng_args);
-	j->eng_args = NULL;
-	j->neng_args = 0;
-}
-
-/*
- * An engine's option o: into j's engine's struct when that engine has
- * it; otherwise read as the first engine with it reads it (its errors),
- * and only kept. Either way recorded, so that a later ioengine= (a sweep)
- * reads it again, and the planner sees what was given for other engines.
- */
-static int set_engine_opt(struct job *j, const struct opt_def *o,
-			  const char *val, char *why, size_t whylen)
-{
-	const struct opt_def *mine = j->engine ?
-		options_find_in(j->engine->options, o->name) : NULL;
-	const struct engine_ops *owner;
-	void *eo;
-	int ret;
-
-	if (mine) {
-		ret = opt_parse(j, j->eopts, mine, val, why, whylen);
-	} else {
-		owner = row_engine(o);
-		ret = owner ? eopts_new(j, owner, false, &eo, why, whylen) :
-		      -EINVAL;
-		if (!ret) {
-			ret = opt_parse(j, eo, o, val, why, whylen);
-			eopts_free(owner, eo);
-		}
-	}
-	return ret ? ret : eng_arg_add(j, o->name, val);
-}
-
-/* The job now uses eng: its options struct made anew from what was
- * given. */
-static int engine_switch(struct job *j, const struct engine_ops *eng,
-			 char *why, size_t whylen)
-{
-	void *eo;
-	int ret = eopts_new(j, eng, true, &eo, why, whylen);
-
-	if (ret)
-		return ret;
-	if (j->engine)
-		eopts_free(j->engine, j->eopts);
-	j->eopts = eo;
-	j->engine = eng;
-	return 0;
-}
-
-void *options_engine_given(const struct job *j, const struct engine_ops *eng)
-{
-	char why[256];
-	void *eo;
-
-	/* j is only read: the rows parsed are eng's, into eo */
-	return eopts_new((struct job *)j, eng, true, &eo, why,
-			 sizeof(why)) ? NULL : eo;
-}
-
-void options_engine_free(const struct engine_ops *eng, void *eo)
-{
-	eopts_free(eng, eo);
-}
-
-bool options_engine_is_set(const struct job *j, const struct engine_ops *eng,
-			   const void *eo, const struct opt_def *o)
-{
-	char buf[256], def[256], why[256];
-	void *d;
-
-	opt_format(j, eo, o, buf, sizeof(buf));
-	if (eopts_new((struct job *)j, eng, false, &d, why, sizeof(why)) ||
-	    !d)
-		return false;
-	opt_format(j, d, o, def, sizeof(def));
-	eopts_free(eng, d);
-	return strcmp(buf, def) != 0;
-}
 
 static int set_ioengine(struct job *j, const struct opt_def *o,
 			const char *val, char *why, size_t whylen)
@@ -1890,7 +1689,7 @@ static int set_ioengine(struct job *j, const struct opt_def *o,
 
 	if (eng) {
 		if (eng != j->engine &&
-		    (ret = engine_switch(j, eng, why, whylen)))
+		    (ret = engopts_switch(j, eng, why, whylen)))
 			return ret;
 		copy = strdup(eng->name);
 		if (!copy)
@@ -2866,7 +2665,7 @@ int options_set(struct job *j, const char *name, const char *value,
 	}
 	why[0] = '\0';
 	ret = job_row(o) ? opt_parse(j, j, o, value, why, sizeof(why)) :
-	      set_engine_opt(j, o, value, why, sizeof(why));
+	      engopts_set(j, o, value, why, sizeof(why));
 	if (ret == -ENOMEM) {
 		err_set(e, file, line, o->name, "out of memory");
 		return ret;
@@ -3039,6 +2838,18 @@ static void opt_format(const struct job *j, const void *base,
 	}
 }
 
+int options_parse_row(struct job *j, void *base, const struct opt_def *o,
+		      const char *val, char *why, size_t whylen)
+{
+	return opt_parse(j, base, o, val, why, whylen);
+}
+
+void options_format_row(const struct job *j, const void *base,
+			const struct opt_def *o, char *buf, size_t len)
+{
+	opt_format(j, base, o, buf, len);
+}
+
 void options_format(const struct job *j, const struct opt_def *o,
 		    char *buf, size_t len)
 {
@@ -3073,7 +2884,6 @@ const struct opt_def *options_next(const struct job *j,
 int job_copy(struct job *dst, const struct job *src)
 {
 	const struct opt_def *o;
-	unsigned k;
 	char **s;
 
 	*dst = *src;
@@ -3081,19 +2891,12 @@ int job_copy(struct job *dst, const struct job *src)
 	dst->section_name = NULL;
 	dst->sweep_point = NULL;
 	dst->check_src = NULL;
-	dst->eopts = NULL;
-	dst->eng_args = NULL;
-	dst->neng_args = 0;
 	for (o = options_table; o->name; o++)
 		if (o->type == OPT_STR || o->type == OPT_SPECIAL)
 			*(char **)field(dst, o->off) = NULL;
 	/* Every string of dst is now NULL or its own: job_free is safe. */
-	if (src->engine && eopts_copy(src->engine, &dst->eopts, src->eopts))
+	if (engopts_copy(dst, src))
 		goto err;
-	for (k = 0; k < src->neng_args; k++)
-		if (eng_arg_add(dst, src->eng_args[k].name,
-				src->eng_args[k].value))
-			goto err;
 	for (o = options_table; o->name; o++) {
 		if (o->type != OPT_STR && o->type != OPT_SPECIAL)
 			continue;
@@ -3142,10 +2945,7 @@ void job_free(struct job *j)
 	j->sweep_point = NULL;
 	free(j->check_src);
 	j->check_src = NULL;
-	if (j->engine)
-		eopts_free(j->engine, j->eopts);
-	j->eopts = NULL;
-	eng_args_free(j);
+	engopts_release(j);
 }
 
 static const char *type_name(const struct opt_def *o)

@@ -17,7 +17,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "stats.h"
+#include "cpu.h"
 #include "sysinfo.h"
 
 /* root + rel, or -ENAMETOOLONG. */

@@ -6,7 +6,7 @@
 #include "engine.h"
 #include "err.h"
 #include "job.h"
-#include "options.h"
+#include "optdef.h"
 
 extern const struct engine_ops engine_sync;
 extern const struct engine_ops engine_null;

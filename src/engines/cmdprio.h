@@ -12,7 +12,7 @@
  */
 #include <stddef.h>
 
-#include "options.h"
+#include "optdef.h"
 #include "procattr.h"
 
 struct err_rec;

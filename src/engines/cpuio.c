@@ -18,7 +18,7 @@
 #include "engine.h"
 #include "err.h"
 #include "job.h"
-#include "options.h"
+#include "optdef.h"
 
 /* cpumode= */
 enum cpuio_mode { CPUIO_NOOP, CPUIO_QSORT };

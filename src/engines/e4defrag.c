@@ -41,7 +41,7 @@
 #include "engine.h"
 #include "err.h"
 #include "job.h"
-#include "options.h"
+#include "optdef.h"
 #include "path.h"
 #include "sysinfo.h"
 #include "target.h"

@@ -29,7 +29,7 @@
 #include "engine.h"
 #include "err.h"
 #include "job.h"
-#include "options.h"
+#include "optdef.h"
 #include "runprog.h"
 #include "target.h"
 

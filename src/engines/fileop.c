@@ -25,7 +25,7 @@
 #include "engine.h"
 #include "err.h"
 #include "job.h"
-#include "options.h"
+#include "optdef.h"
 #include "target.h"
 
 /* filestat's stat_type= */

@@ -23,7 +23,7 @@
 #include "clock.h"
 #include "engine.h"
 #include "job.h"
-#include "options.h"
+#include "optdef.h"
 #include "target.h"
 
 struct mmap_opts {

@@ -53,7 +53,7 @@
 #include "engine.h"
 #include "err.h"
 #include "job.h"
-#include "options.h"
+#include "optdef.h"
 #include "target.h"
 
 #define NET_MAGIC	0x6c696e6bu	/* "link" */

@@ -58,7 +58,7 @@
 #include "clock.h"
 #include "cpu.h"
 #include "engine.h"
-#include "options.h"
+#include "optdef.h"
 
 #define PT_CACHELINE	64
 #define PT_STACK	(256 * 1024)

@@ -16,7 +16,7 @@
 #include "clock.h"
 #include "engine.h"
 #include "job.h"
-#include "options.h"
+#include "optdef.h"
 
 #ifndef RWF_HIPRI
 #define RWF_HIPRI	0x00000001

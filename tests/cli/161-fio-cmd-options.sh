@@ -112,7 +112,7 @@ for ss in iops:10 iops:10% iops:.1% bw:10% bw:.1% bw:12 iops_slope:2; do
 	if command -v fio >/dev/null 2>&1 &&
 	   fio --parse-only --debug=parse --ss_dur=10s --ss=$ss \
 		--ss_ramp=5 >"$T/fio.out" 2>"$T/fio.err" </dev/null; then
-		sed -n 's/^parse *[0-9]* \(set steady state.*\)/\1/p' \
+		sed -n 's/^parse *[0-9]* *\(set steady state.*\)/\1/p' \
 			"$T/fio.out" >"$T/fios"
 		cmp -s "$T/mine" "$T/fios" ||
 			die "--ss=$ss: '$(cat "$T/mine")', fio '$(cat "$T/fios")' (fio's stdout: $(head -c 500 "$T/fio.out"); stderr: $(head -c 500 "$T/fio.err"))"

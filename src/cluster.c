@@ -120,7 +120,9 @@ static int same_unit(const struct result_unit *x, const struct result_unit *y,
 			sizeof(vb), true), nb);
 		return -EINVAL;
 	}
-	for (o = options_table; o->name; o++) {
+	/* the job table's and the engine's (the same: ioengine= is
+	 * compared first) */
+	for (o = options_next(a, NULL); o; o = options_next(a, o)) {
 		if (cluster_option_per_member(o->name))
 			continue;
 		options_format(a, o, va, sizeof(va));

@@ -118,7 +118,7 @@ static json_t *shared_opts(struct jw *c, const struct job *j)
 	const struct opt_def *d;
 	char buf[4096];
 
-	for (d = options_table; o && d->name; d++) {
+	for (d = options_next(j, NULL); o && d; d = options_next(j, d)) {
 		if (cluster_option_per_member(d->name))
 			continue;
 		options_format(j, d, buf, sizeof(buf));

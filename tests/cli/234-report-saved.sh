@@ -69,6 +69,10 @@ same verified "$all" -- --name=v --ioengine=libaio \
 same paced "$all terse" -- --name=r --rw=randread --bs=4k \
 	--size=16m --time_based --runtime=300ms --rate_iops=300 \
 	--filename=i.dat
+# An engine that moves no data (a saved null-engine result crashed the
+# text writer once: the job's engine was not read back).
+same nullengine "$all terse" -- --name=n --ioengine=null --rw=randread \
+	--bs=4k --size=1m
 
 # Several formats at once come in the run's order, from standard input.
 run --name=a --rw=read --bs=4k --size=1m --filename=a.dat \

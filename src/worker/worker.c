@@ -26,6 +26,7 @@
 #include "trim.h"
 #include "value.h"
 #include "warn.h"
+#include "depth.h"
 #include "wstate.h"
 
 void job_fail(struct wstate *s, int err, const char *fmt, ...)
@@ -1023,16 +1024,6 @@ int eng_reap(struct wstate *s, unsigned min, unsigned max)
 	return r;
 }
 
-/*
- * Device-bound: hand I/Os over and collect them one at a time (see
- * adapt()), unless the engine stamps completions itself; then a wait
- * for an eighth of the queue saves wake-ups without lengthening clat.
- */
-static bool one_at_a_time(const struct wstate *s)
-{
-	return s->trickle && !(s->eng->flags & ENGINE_STAMPS_DONE);
-}
-
 /* unlink_each_loop: a new loop over new files (laid out again). */
 static void new_pass(struct wstate *s)
 {
@@ -1232,7 +1223,7 @@ issue_as(struct wstate *s, const bool plain)
 			s->free_reqs[s->nfree++] = req;
 			continue;
 		}
-		/* Default batching keeps contiguous I/Os apart (see adapt()) */
+		/* Default batching keeps contiguous I/Os apart (depth.c) */
 		if (s->adaptive && s->queued && req->file == s->batch_file &&
 		    req->offset == s->batch_end && !eng_commit(s)) {
 			s->free_reqs[s->nfree++] = req;
@@ -1296,7 +1287,7 @@ issue_as(struct wstate *s, const bool plain)
 			think_check(s, 1);
 		if (!plain && s->cycles && ddir != DDIR_TRIM)
 			think_cycles(s->cycles);
-		if (s->queued >= (one_at_a_time(s) ? 1 : s->batch_submit))
+		if (s->queued >= s->batch_submit)
 			break;
 	}
 }
@@ -1320,79 +1311,6 @@ static void issue(struct wstate *s)
 }
 
 /*
- * Default batching adapts to what limits the job. When the CPU does (the
- * device completes as fast as iorig submits), handing over everything
- * that is ready in one call saves system calls, and so does waiting, when
- * the queue is full, for half of it to complete rather than for one I/O:
- * a wait that sleeps costs a wakeup and two context switches, which on
- * one CPU shared with the kernel threads doing the I/O (io_uring's io-wq
- * on zram) was most of the kernel's time per I/O. When the device limits
- * (completions are far apart), a device that completes a batch together
- * drains its queue between batches; one request at a time, as soon as a
- * slot frees, keeps it busy. A moving average of the time a batch wait
- * took per completion it waited for tells the two apart. Only batch waits
- * feed it: a wait for one completion costs the wakeup on top of the
- * device's time. While trickling, every TRICKLE_PROBE-th wait is a batch
- * wait, so that a job whose device speeds up finds out.
- *
- * Whatever the mode, an I/O that starts where the last one queued for
- * the same file ends goes into the next submitting call, not the same
- * one. Inside one call the block layer plugs the batch and merges
- * contiguous requests (4 KiB sequential reads at QD32 reached the disk
- * as 64 KiB requests, 94% merged), so the device would see another
- * workload than the one asked for; fio, submitting one I/O per call by
- * default, keeps them apart. Random I/O is next to its predecessor about
- * never and keeps its batches.
- */
-#define TRICKLE_WAIT_NS	10000
-#define TRICKLE_PROBE	64
-
-static void adapt(struct wstate *s, uint64_t waited_ns, unsigned waited_for)
-{
-	uint64_t per = waited_ns / waited_for;
-
-	/* One long wait (another task had the CPU) must not flip the mode */
-	if (per > 2 * TRICKLE_WAIT_NS)
-		per = 2 * TRICKLE_WAIT_NS;
-	s->wait_avg_ns = s->wait_avg_ns - s->wait_avg_ns / 8 + per / 8;
-	s->trickle = s->wait_avg_ns > TRICKLE_WAIT_NS;
-}
-
-/*
- * How many completions to wait for when the queue is full; *batch: a
- * batch wait, whose time feeds adapt(). When this thread may run on one
- * CPU only, the kernel's threads that do the I/O (io_uring's io-wq) share
- * it, every wait costs two context switches, and waiting for the whole
- * queue halves them (4 KiB reads from zram through io-wq: 0.12 switches
- * per I/O at half, 0.06 at whole, as t/io_uring -c32). When the CPUs it
- * may use are at least twice the clones running (spare_cpu: one for this
- * thread, one for the kernel's worker) and the engine has no threads of
- * its own, an eighth: the thread sleeps briefly, so its CPU is more often
- * still in the idle loop's polling when the completions wake it (no
- * inter-processor interrupt, which the waking worker pays for), and the
- * worker always has I/Os queued while the thread refills (zram, QD32,
- * one job on two CPUs: 452k IOPS against 414k at half, t/io_uring's best
- * -c4 461k, medians of 15 alternating rounds; tracefs at half: 39 IPIs
- * per 1000 I/Os against t/io_uring's 31). Otherwise half: with every CPU
- * busy (two jobs on two CPUs, each with its worker; pthread's pool)
- * those extra wake-ups cost CPU time the workers need (two jobs: 523k
- * IOPS at an eighth against 627k at half).
- */
-static unsigned wait_batch(struct wstate *s, bool *batch)
-{
-	unsigned want = min_u(s->reap_min, s->inflight), part = 0;
-
-	*batch = s->adaptive && (!s->trickle ||
-				 !(++s->waits_trickled % TRICKLE_PROBE));
-	if (*batch)
-		part = s->one_cpu ? s->inflight :
-		       s->spare_cpu ? s->inflight / 8 : s->inflight / 2;
-	else if (s->adaptive && !one_at_a_time(s))
-		part = s->inflight / 8;
-	return part > want ? part : want;
-}
-
-/*
  * Hand queued requests over and collect completions. Wait for completions
  * only when the queue is full (or the job is ending); while there is room
  * for more, only collect what is already done, so that small submit
@@ -1400,29 +1318,15 @@ static unsigned wait_batch(struct wstate *s, bool *batch)
  */
 void commit_reap(struct wstate *s)
 {
-	uint64_t t0 = 0;
-	unsigned min = 0, max;
-	bool batch = false;
+	unsigned min;
 	int r, i;
 
 	if (s->abandoned || !eng_commit(s) || !s->inflight)
 		return;
-	if (s->inflight >= s->depth || s->stopping || s->vhold ||
-	    s->think_due || s->drain)
-		min = wait_batch(s, &batch);
-	if (s->drain && min < s->inflight - s->low)
-		min = s->inflight - s->low;
-	if (s->pass_wait)
-		min = s->inflight;
-	max = one_at_a_time(s) && !batch ? 1 : s->reap_max;
-	if (batch)
-		t0 = clock_ticks(s->w->clk);
-	r = eng_reap(s, min, min_u(max < min ? min : max, s->inflight));
+	min = depth_wait(s);
+	r = eng_reap(s, min, depth_reap_max(s, min));
 	if (r < 0)
 		return;
-	if (batch)
-		adapt(s, clock_delta_ns(s->w->clk, t0,
-					clock_ticks(s->w->clk)), min);
 	/* complete_as() may fsync, and be abandoned there */
 	if (plain_now(s))
 		for (i = 0; i < r; i++)
@@ -1455,15 +1359,6 @@ static void run_loop(struct wstate *s)
 		if (s->think_on && !s->think_due)
 			think_check(s, 0);
 	}
-}
-
-/* The CPUs this thread may run on (taskset, cpusets); 0: unknown. */
-static unsigned cpus_allowed(void)
-{
-	cpu_set_t set;
-
-	return sched_getaffinity(0, sizeof(set), &set) ? 0 :
-	       (unsigned)CPU_COUNT(&set);
 }
 
 static void sleep_ns(uint64_t ns, const atomic_int *stop)
@@ -1750,24 +1645,11 @@ void *worker_main(void *arg)
 	s.ctx.iodepth = s.depth;
 	s.ctx.clk = w->clk;
 	s.ctx.tgt = w->tgt;
-	s.batch_submit = j->iodepth_batch_submit ?
-			 (unsigned)j->iodepth_batch_submit : s.depth;
-	/* 0: never wait for a completion, poll (fio's meaning) */
-	s.reap_min = (unsigned)j->iodepth_batch_complete_min;
-	s.reap_max = j->iodepth_batch_complete_max ?
-		     (unsigned)j->iodepth_batch_complete_max : s.depth;
-	if (s.reap_max < s.reap_min)
-		s.reap_max = s.reap_min;
-	/* A thinking job reaps what is done, as fio does (think.c). */
-	s.adaptive = !j->iodepth_batch_submit &&
-		     !j->iodepth_batch_complete_max && s.depth > 1 &&
-		     j->iodepth_batch_complete_min &&
-		     !j->thinktime_ns;
+	depth_setup(&s);
 	/* uid=, gid= first, as fio: all that follows is the job's user's */
 	ret = procattr_cred_drop(j, msg, sizeof(msg));
 	if (ret)
 		job_fail(&s, ret, "%s", msg);
-	/* Pinned first: the batching depends on the CPUs allowed */
 	if (!ret)
 		ret = ctl_setup(&s);
 	if (!ret) {
@@ -1780,13 +1662,6 @@ void *worker_main(void *arg)
 		}
 		if (ret)
 			job_fail(&s, ret, "%s", msg);
-	}
-	{
-		unsigned ncpu = cpus_allowed();
-
-		s.one_cpu = ncpu == 1;
-		s.spare_cpu = !(s.eng->flags & ENGINE_OWN_THREADS) &&
-			      ncpu >= 2 * (w->together ? w->together : 1);
 	}
 	s.syncs = j->fsync || j->fdatasync;
 	s.act = j->act_tally;

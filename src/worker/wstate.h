@@ -108,12 +108,8 @@ struct wstate {
 	bool finished;		/* finish() is done: stats final */
 	unsigned batch_submit;		/* commit when this many are queued */
 	unsigned reap_min, reap_max;
-	bool adaptive;			/* batching left to the worker */
-	bool trickle;			/* device-bound: one at a time */
-	bool one_cpu;			/* may run on one CPU only */
-	bool spare_cpu;			/* has CPUs to spare (wait_batch) */
-	uint64_t wait_avg_ns;		/* batch waits: per completion */
-	unsigned waits_trickled;	/* count to TRICKLE_PROBE */
+	bool adaptive;			/* batching left to the worker
+					 * (depth.c) */
 	bool stopping;
 	/* verify= (verify.h); all unused when vfy is NULL */
 	struct verify_ctx *vfy;

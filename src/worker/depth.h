@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IORIG_WORKER_DEPTH_H
+#define IORIG_WORKER_DEPTH_H
+
+/*
+ * The depth held (depth.c): how many I/Os a worker hands over per call,
+ * how many completions it waits for and collects, so that the depth the
+ * job asked for is the depth at the device. Private to src/worker/.
+ */
+struct wstate;
+
+/* Once per worker, before its loop: batch_submit, reap_min, reap_max and
+ * the default batching (s->adaptive) from the job's options. */
+void depth_setup(struct wstate *s);
+
+/* commit_reap(): how many completions to wait for now (0: collect only
+ * what is done), and at most how many to collect. */
+unsigned depth_wait(const struct wstate *s);
+unsigned depth_reap_max(const struct wstate *s, unsigned min);
+
+#endif

@@ -275,6 +275,15 @@ void stats_window_merge(uint64_t *start_ns, uint64_t *runtime_ns,
 /* Derived figures; 0 where a denominator is 0; a cluster's: agg_*. */
 double stats_iops(const struct dir_stats *d, uint64_t runtime_ns);
 double stats_bw(const struct dir_stats *d, uint64_t runtime_ns); /* B/s */
+/*
+ * The time-averaged number of I/Os of the direction in flight over the
+ * runtime (depth_mean): by Little's law, the sum of their clat (from the
+ * submitting call's return to the completion seen) over the runtime.
+ * A clone's, or the sum of the clones' over the longest runtime. false
+ * when unknown (clat not recorded: disable_clat, gtod_reduce).
+ */
+bool stats_depth_mean(const struct dir_stats *d, uint64_t runtime_ns,
+		      double *mean);
 /* CPU microseconds (user + system) per completed I/O over all dirs. */
 double stats_cpu_us_per_io(const struct job_stats *s);
 /* Sums over every direction. */

@@ -223,6 +223,18 @@ double stats_iops(const struct dir_stats *d, uint64_t runtime_ns)
 	return (double)d->ios * 1e9 / (double)runtime_ns;
 }
 
+bool stats_depth_mean(const struct dir_stats *d, uint64_t runtime_ns,
+		      double *mean)
+{
+	*mean = 0.0;
+	if (!d->ios)
+		return true;
+	if (!d->clat.count || !runtime_ns)
+		return false;
+	*mean = (double)d->clat.sum / (double)runtime_ns;
+	return true;
+}
+
 double stats_bw(const struct dir_stats *d, uint64_t runtime_ns)
 {
 	if (d->agg)

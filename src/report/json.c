@@ -203,6 +203,7 @@ static json_t *j_dir(struct jw *c, const struct dir_stats *d,
 		     uint64_t runtime_ns, const struct job *j, bool measured)
 {
 	json_t *o = json_object();
+	double depth;
 
 	if (!o)
 		return NULL;
@@ -212,6 +213,9 @@ static json_t *j_dir(struct jw *c, const struct dir_stats *d,
 	jw_put(c, o, "iops", measured ? jw_real(stats_iops(d, runtime_ns)) :
 	       json_null());
 	jw_put(c, o, "bw_bytes", measured ? jw_real(stats_bw(d, runtime_ns)) :
+	       json_null());
+	jw_put(c, o, "depth_mean", measured &&
+	       stats_depth_mean(d, runtime_ns, &depth) ? jw_real(depth) :
 	       json_null());
 	jw_put(c, o, "errors", jw_u64(d->errors));
 	jw_put(c, o, "short_ios", jw_u64(d->short_ios));

@@ -204,6 +204,32 @@ static void print_depths(FILE *f, const struct depth_dist *dd)
 	print_depth_row(f, " complete", depth_batch_keys, cmp);
 }
 
+/*
+ * depth_mean: the I/Os in flight per direction, averaged over the runtime
+ * (stats_depth_mean), beside the iodepth asked; nothing when unknown.
+ */
+static void print_depth_mean(FILE *f, const struct job_stats *s,
+			     const struct job *j)
+{
+	double m;
+	bool any = false;
+	int d;
+
+	for (d = 0; d < DDIR_NR; d++) {
+		if (!dir_active(&s->dir[d]) ||
+		    !stats_depth_mean(&s->dir[d], s->runtime_ns, &m))
+			continue;
+		fprintf(f, "%s%s=%.2f", any ? ", " : "  depth_mean ",
+			dir_name[d], m);
+		any = true;
+	}
+	if (any && j)
+		fprintf(f, " (iodepth=%" PRIu64 "%s)", (uint64_t)j->iodepth,
+			s->nclones > 1 ? " per clone" : "");
+	if (any)
+		fputc('\n', f);
+}
+
 static void print_lat_row(FILE *f, const char *name, const struct hist *h)
 {
 	char mn[32], av[32], mx[32], sd[32];
@@ -692,6 +718,7 @@ static void print_unit(FILE *f, const struct run_result *r,
 		fputs("  no I/O\n", f);
 	print_mixed(f, s, u->job, true);
 	print_depths(f, &s->depth);
+	print_depth_mean(f, s, u->job);
 	print_sync_think(f, s, u->job);
 	print_verify(f, &s->verify);
 	fputs("  ", f);

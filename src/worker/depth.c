@@ -34,9 +34,21 @@
  * collected as they come (no refill) until L or fewer are in flight; then
  * the queue is filled again.
  */
+#include <inttypes.h>
+
 #include "depth.h"
 #include "job.h"
+#include "stats.h"
+#include "target.h"
+#include "warn.h"
 #include "wstate.h"
+
+/* A direction whose depth_mean stays below this share of iodepth gets
+ * the warning depth_not_held; only with enough I/Os that filling and
+ * draining the queue cannot explain it (their cost is about iodepth / 2
+ * I/O times of the runtime, under 3% at DEPTH_MIN_IOS_PER_SLOT). */
+#define DEPTH_WARN_PCT		90
+#define DEPTH_MIN_IOS_PER_SLOT	16
 
 void depth_setup(struct wstate *s)
 {
@@ -81,4 +93,46 @@ unsigned depth_reap_max(const struct wstate *s, unsigned min)
 	unsigned max = s->reap_max < min ? min : s->reap_max;
 
 	return min_u(max, s->inflight);
+}
+
+/* What lowers the depth on purpose, or holds it apart from this loop. */
+static bool depth_on_purpose(const struct wstate *s)
+{
+	return s->pace_on || s->think_on || s->lt_on || s->low || s->flow ||
+	       s->rp || s->vfy || s->serial || s->syncs || s->cycles ||
+	       (s->eng->flags & (ENGINE_SYNC | ENGINE_NOIO | ENGINE_NOT_IO)) ||
+	       s->depth < 2;
+}
+
+/*
+ * After the measured phase: warn (depth_not_held) when the job's
+ * directions together held less than DEPTH_WARN_PCT% of iodepth on
+ * average, saying whether its I/Os completed inside the submitting call
+ * (the device kept up with the CPU: no queue can build).
+ */
+void depth_check(struct wstate *s)
+{
+	const struct job_stats *st = s->st;
+	uint64_t ios = 0, inline_ios = 0;
+	double m, sum = 0.0;
+	int d;
+
+	if (depth_on_purpose(s) || !s->w->tgt->warn || !st->runtime_ns)
+		return;
+	for (d = 0; d < DDIR_NR; d++) {
+		if (!stats_depth_mean(&st->dir[d], st->runtime_ns, &m))
+			return;
+		sum += m;
+		ios += st->dir[d].ios;
+		inline_ios += st->dir[d].submit_done;
+	}
+	if (ios < (uint64_t)s->depth * DEPTH_MIN_IOS_PER_SLOT ||
+	    sum * 100 >= (double)s->depth * DEPTH_WARN_PCT)
+		return;
+	warn_add(s->w->tgt->warn, "depth_not_held", s->j->name,
+		 "job '%s': %.1f I/Os in flight on average of iodepth=%u "
+		 "(depth_mean)%s", s->j->name, sum, s->depth,
+		 inline_ios * 2 > ios ? ": most completed inside the "
+		 "submitting call (the device keeps up with the CPU, no queue "
+		 "builds)" : "");
 }

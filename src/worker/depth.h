@@ -18,4 +18,8 @@ void depth_setup(struct wstate *s);
 unsigned depth_wait(const struct wstate *s);
 unsigned depth_reap_max(const struct wstate *s, unsigned min);
 
+/* After the measured phase: the warning depth_not_held when a direction
+ * held less than 90% of iodepth in flight on average. */
+void depth_check(struct wstate *s);
+
 #endif

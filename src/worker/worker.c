@@ -1475,6 +1475,8 @@ static void finish(struct wstate *s)
 		cpu_add(&s->st->cpu, &eng_used);
 	}
 	finish_figures(s, s->now);
+	if (!s->ramp_end)
+		depth_check(s);
 	interval_end(s, s->now);
 	if (s->iolog) {
 		char msg[512];

@@ -63,6 +63,7 @@ FIO_CLIENT = {"client_stats", "hostname", "port"}
 # again from what it reads, as the writer derived them.
 DERIVED = {
     "iops", "bw_bytes",             # rates: I/Os and bytes over runtime
+    "depth_mean",                   # clat's exact sum over runtime
     "achieved_bw_bytes", "achieved_iops",   # a paced direction's
     "percentiles",                  # from the buckets and the options
     "us_per_io", "cpu_pct", "lat_mean_ns", "lat_p99_ns", "reqs",

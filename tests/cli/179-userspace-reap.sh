@@ -41,7 +41,10 @@ reap --iodepth_batch_complete_min=0
 reap --userspace_reap=1
 [ "$calls" -gt $((N / 10)) ] ||
 	die "userspace_reap with complete_min=1: only $calls io_getevents (fio reaps with it)"
-json_is "[w['code'] for w in d['warnings']]" "['userspace_reap_ignored']"
+# (depth_not_held may come too: under strace the loop device keeps up
+# with the job, and the depth held says so)
+json_is "[w['code'] for w in d['warnings'] if w['code'] != 'depth_not_held']" \
+	"['userspace_reap_ignored']"
 
 # fio on the same job, when it is there: also no io_getevents.
 if command -v fio >/dev/null 2>&1; then

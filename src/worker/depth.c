@@ -34,8 +34,6 @@
  * collected as they come (no refill) until L or fewer are in flight; then
  * the queue is filled again.
  */
-#include <inttypes.h>
-
 #include "depth.h"
 #include "job.h"
 #include "stats.h"
@@ -43,8 +41,8 @@
 #include "warn.h"
 #include "wstate.h"
 
-/* A direction whose depth_mean stays below this share of iodepth gets
- * the warning depth_not_held; only with enough I/Os that filling and
+/* A job whose depth_mean (its directions added) stays below this share
+ * of iodepth gets the warning depth_not_held; only with enough I/Os that filling and
  * draining the queue cannot explain it (their cost is about iodepth / 2
  * I/O times of the runtime, under 3% at DEPTH_MIN_IOS_PER_SLOT). */
 #define DEPTH_WARN_PCT		90

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "depth.h"
 #include "flow.h"
 #include "iolog.h"
 #include "profile.h"
@@ -26,7 +27,6 @@
 #include "trim.h"
 #include "value.h"
 #include "warn.h"
-#include "depth.h"
 #include "wstate.h"
 
 void job_fail(struct wstate *s, int err, const char *fmt, ...)

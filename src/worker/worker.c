@@ -322,7 +322,7 @@ static bool serial_blocked(const struct wstate *s)
  */
 static inline bool plain_now(const struct wstate *s)
 {
-	return !(s->slow | s->pace_on | s->think_on | s->ctl_on | s->syncs |
+	return !(s->ft.on | s->slow | s->think_on | s->ctl_on | s->syncs |
 		 (s->cycles != 0) |
 		 s->cmdprio |
 		 (s->fill != NULL) | (s->low != 0) | (s->ramp_end != 0) |
@@ -526,13 +526,13 @@ static void measure_start(struct wstate *s, bool carry_on)
 			       UINT64_MAX;
 		s->pass_drop = !j->direct && s->guarded && !recreates(j);
 	}
-	pace_start(s);
 	if (s->ctl_on)
 		ctl_arm(s);
 	/* runtime= counts from the end of ramp_time, as fio's */
 	s->deadline = j->runtime_ns && !s->ramp_end ?
 		s->t0 + clock_ns_to_ticks(s->w->clk, j->runtime_ns) :
 		UINT64_MAX;
+	wf_start(s);
 	if (s->irec) {
 		ival_rec_reset(s->irec);
 		if (s->ramp_end)
@@ -589,6 +589,8 @@ should_stop_as(struct wstate *s, const bool plain)
 			return true;
 	}
 	if (!plain && s->ctl_on && !s->ramp_end && ctl_stop(s))
+		return true;
+	if (!plain && wf_stop(s))
 		return true;
 	if (s->issued_bytes < s->limit_bytes &&
 	    s->issued_ios < s->limit_ios && s->now < s->deadline)
@@ -903,6 +905,8 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 	 */
 	if (req->res < 0) {
 		io_error(s, d, req, (int)-req->res, 0, NULL, 0);
+		if (!plain)
+			wf_done(s, req, NULL);
 		s->free_reqs[s->nfree++] = req;
 		return;
 	}
@@ -966,8 +970,7 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 			.t_done = req->t_done, .ddir = req->ddir,
 			.has_slat = req->t_submit != 0,
 			.ramp = s->ramp_end != 0 });
-	if (s->pace_on)
-		pace_done(s, req);
+	wf_done(s, req, &(struct wlat){ slat, clat, lat });
 	if (req->ddir == DDIR_WRITE && s->syncs)
 		sync_count(s, req);
 done:
@@ -1197,9 +1200,12 @@ issue_as(struct wstate *s, const bool plain)
 	struct io_req *req;
 	int r, ddir;
 
-	if (!plain && __builtin_expect(s->lt_on, 0) && !s->ramp_end &&
-	    !s->stopping && !s->st->err)
-		lt_check(s);
+	if (!plain) {
+		wf_round(s);
+		if (__builtin_expect(s->lt_on, 0) && !s->ramp_end &&
+		    !s->stopping && !s->st->err)
+			lt_check(s);
+	}
 	while (s->inflight < s->depth && !s->stopping &&
 	       (plain || (!s->think_due && !s->drain &&
 			  (!s->lt_on || (!s->lt_quiesce &&
@@ -1207,6 +1213,8 @@ issue_as(struct wstate *s, const bool plain)
 		if (!plain && (s->vhold | s->sheld_ok) &&
 		    ((s->vhold && verify_barrier(s)) ||
 		     (s->sheld_ok && serial_blocked(s))))
+			break;
+		if (!plain && wf_hold(s))
 			break;
 		if (should_stop_as(s, plain)) {
 			s->stopping = true;
@@ -1227,6 +1235,8 @@ issue_as(struct wstate *s, const bool plain)
 		if (!plain && __builtin_expect(s->flow != NULL, 0) &&
 		    !flow_wait(s))
 			break;
+		if (!plain && !wf_wait(s))
+			break;
 		req = s->free_reqs[--s->nfree];
 		if (!prep_as(s, req, plain)) {
 			s->free_reqs[s->nfree++] = req;
@@ -1238,12 +1248,12 @@ issue_as(struct wstate *s, const bool plain)
 			s->free_reqs[s->nfree++] = req;
 			return;
 		}
-		if (!plain && s->pace_on && !pace_wait(s, req)) {
+		req->t_queue = clock_ticks(s->w->clk);
+		if (!plain && !wf_due(s, req)) {
 			s->free_reqs[s->nfree++] = req;
 			s->stopping = true;
 			break;
 		}
-		req->t_queue = clock_ticks(s->w->clk);
 		if (!plain && __builtin_expect(s->iolog != NULL, 0))
 			iolog_issue(s->iolog, req->file, req->ddir,
 				    req->offset, req->len, req->t_queue);
@@ -1292,6 +1302,8 @@ issue_as(struct wstate *s, const bool plain)
 			job_fail(s, r, "engine %s: %s", s->eng->name,
 				 strerror(-r));
 		}
+		if (!plain)
+			wf_issued(s, req, ddir, r);
 		if (!plain && s->think_on)
 			think_check(s, 1);
 		if (!plain && s->cycles && ddir != DDIR_TRIM)
@@ -1515,27 +1527,26 @@ static void ramp_discard(struct job_stats *st)
  * run by worker_abandon() on the other thread, so it reads only what the
  * worker wrote before its last call_enter().
  */
-static void finish_figures(const struct wstate *s, uint64_t end)
+static void finish_figures(struct wstate *s, uint64_t end, bool own)
 {
 	struct job_stats *st = s->st;
 	unsigned d;
 
 	if (s->ramp_end) {
 		ramp_discard(st);
-		ctl_figures(s);
-		return;
+	} else {
+		st->runtime_ns = clock_delta_ns(s->w->clk, s->t0, end);
+		for (d = 0; d < DDIR_NR; d++)
+			if (!st->dir[d].lat.count && st->dir[d].clat.count)
+				st->dir[d].lat = st->dir[d].clat;
+		if (s->per_loop)
+			st->loops_done = (st->dir[DDIR_READ].bytes +
+					  st->dir[DDIR_WRITE].bytes +
+					  st->dir[DDIR_TRIM].bytes +
+					  s->map_short) / s->per_loop;
 	}
-	st->runtime_ns = clock_delta_ns(s->w->clk, s->t0, end);
-	for (d = 0; d < DDIR_NR; d++)
-		if (!st->dir[d].lat.count && st->dir[d].clat.count)
-			st->dir[d].lat = st->dir[d].clat;
 	ctl_figures(s);
-	pace_end(s, end);
-	if (s->per_loop)
-		st->loops_done = (st->dir[DDIR_READ].bytes +
-				  st->dir[DDIR_WRITE].bytes +
-				  st->dir[DDIR_TRIM].bytes + s->map_short) /
-				 s->per_loop;
+	wf_end(s, end, own);
 }
 
 static void finish(struct wstate *s)
@@ -1546,6 +1557,9 @@ static void finish(struct wstate *s)
 	unsigned i;
 	int r;
 
+	wf_last(s);
+	if (s->abandoned)
+		return;
 	/*
 	 * As in fio, the files of a job that writes are fsynced before its
 	 * runtime ends: durable throughput, buffered or direct, compares.
@@ -1579,7 +1593,7 @@ static void finish(struct wstate *s)
 		cpu_sub(&eng_used, &eng1, &s->eng_cpu0);
 		cpu_add(&s->st->cpu, &eng_used);
 	}
-	finish_figures(s, s->now);
+	finish_figures(s, s->now, true);
 	interval_end(s, s->now);
 	if (s->iolog) {
 		char msg[512];
@@ -1606,7 +1620,7 @@ bool worker_abandon(struct worker *w)
 	s = w->priv;
 	if (!s->finished) {
 		now = clock_ticks(w->clk);
-		finish_figures(s, now);
+		finish_figures(s, now, false);
 		interval_end(s, now);
 		w->stats->interrupted = true;
 		w->stats->abandoned = true;
@@ -1763,9 +1777,10 @@ void *worker_main(void *arg)
 		     !j->iodepth_batch_complete_max && s.depth > 1 &&
 		     j->iodepth_batch_complete_min &&
 		     !j->thinktime_ns;
+	/* Which features the job wants, before anything can fail. */
+	ret = wf_select(&s);
 	/* uid=, gid= first, as fio: all that follows is the job's user's */
-	ret = procattr_cred_drop(j, msg, sizeof(msg));
-	if (ret)
+	if (!ret && (ret = procattr_cred_drop(j, msg, sizeof(msg))))
 		job_fail(&s, ret, "%s", msg);
 	/* Pinned first: the batching depends on the CPUs allowed */
 	if (!ret)
@@ -1827,6 +1842,8 @@ void *worker_main(void *arg)
 		ret = -ENOMEM;
 		job_fail(&s, ret, "flow: out of memory");
 	}
+	if (!ret)
+		ret = wf_setup(&s);
 	if (!ret && s.eng->init)
 		ret = s.eng->init(&s.ctx);
 	if (ret) {
@@ -1917,11 +1934,16 @@ void *worker_main(void *arg)
 	}
 	if (!s.abandoned && s.vfy && !j->create_only)
 		verify_phase(&s);
+	if (!s.abandoned)
+		wf_after(&s);
 	/* Given up on: the kernel may still own the buffers; we are exiting */
 	if (s.abandoned)
 		return NULL;
 out:
 	worker_gate_pass(w);	/* setup failed: the others need not wait */
+	/* the features first: the engine's exit may wait (exitall's halt
+	 * must not) */
+	wf_teardown(&s);
 	ctl_end(&s);
 	if (s.cgroup_in)
 		cgroup_leave(j);

@@ -14,39 +14,13 @@
 #include <stdio.h>
 
 #include "engine.h"
+#include "feature.h"
 #include "fill.h"
 #include "gen.h"
 #include "procattr.h"
 #include "profile.h"
 #include "verify.h"
 #include "worker.h"
-
-/*
- * rate=, rate_iops=, rate_min= (pace.c). Each paced direction has its own
- * schedule: linear, the I/O after `sched` bytes falls due at base +
- * sched / bps; poisson, `next` moves on by an exponential gap of mean
- * len / bps after each I/O. An I/O is issued when it falls due, whatever
- * is in flight (open loop, up to iodepth).
- */
-struct pace_dir {
-	uint64_t bps;		/* paced bytes/s; 0: not paced */
-	uint64_t base;		/* ticks: linear schedule's start */
-	uint64_t sched;		/* linear: bytes scheduled since base */
-	uint64_t next;		/* poisson: ticks when the next I/O is due */
-	uint64_t lag;		/* ticks the last I/O was issued late */
-	uint64_t min_bps, min_iops;	/* rate_min, rate_iops_min; 0: none */
-	uint64_t cyc_bytes, cyc_ios;	/* counters at the cycle's start */
-	bool used;		/* the job does I/O in this direction */
-};
-
-struct pace {
-	struct pace_dir dir[DDIR_NR];
-	uint64_t cyc_start, cyc_end;	/* ticks: rate_min window;
-					 * cyc_end UINT64_MAX: none */
-	uint64_t last_issue;	/* ticks: the last paced I/O went */
-	struct gen_rng rng;	/* poisson gaps, seeded from the job's seed */
-	bool poisson;
-};
 
 struct wstate {
 	struct worker *w;
@@ -186,9 +160,6 @@ struct wstate {
 	/* default batching: end of the last I/O queued in this batch */
 	uint64_t batch_end;
 	uint16_t batch_file;
-	/* rate= (pace.c); pace_on false: none of it is used */
-	bool pace_on;
-	struct pace pace;
 	/* Run control (runctl.c); ctl_on false: none of it is used */
 	bool ctl_on;			/* halt or steady-state to look at */
 	bool io_done_on;		/* cpuio's exit_on_io_done */
@@ -206,7 +177,120 @@ struct wstate {
 					 * after the baseline) */
 	/* --progress: totals of the phases before the last measure_start */
 	uint64_t live_ios[DDIR_NR], live_bytes[DDIR_NR];
+	/* the wanted features: their state, their hooks (feature.h) */
+	struct wfeatures ft;
 };
+
+/* A wanted feature's state (feature.h); NULL when it is not wanted. */
+static inline void *wf_state(const struct wstate *s, enum wf_id id)
+{
+	return s->ft.state[id];
+}
+
+static inline bool wf_wanted(const struct wstate *s, enum wf_id id)
+{
+	return s->ft.wanted & WF_BIT(id);
+}
+
+/* The hooks of the wanted features, in table order (feature.h). */
+#define WF_EACH(s, hook, f) \
+	for (const struct wfeature *const *f = (s)->ft.hook; *f; f++)
+
+static inline void wf_start(struct wstate *s)
+{
+	WF_EACH(s, start, f)
+		(*f)->start(s);
+}
+
+static inline void wf_round(struct wstate *s)
+{
+	WF_EACH(s, round, f)
+		(*f)->round(s);
+}
+
+static inline bool wf_hold(struct wstate *s)
+{
+	WF_EACH(s, hold, f)
+		if ((*f)->hold(s))
+			return true;
+	return false;
+}
+
+static inline bool wf_wait(struct wstate *s)
+{
+	WF_EACH(s, wait, f)
+		if (!(*f)->wait(s))
+			return false;
+	return true;
+}
+
+/* 1: io given; 0: none gave one (the generator's turn); -1: none now */
+static inline int wf_next(struct wstate *s, struct gen_io *io)
+{
+	int r;
+
+	WF_EACH(s, next, f)
+		if ((r = (*f)->next(s, io)))
+			return r;
+	return 0;
+}
+
+static inline bool wf_prep(struct wstate *s, struct io_req *req,
+			   const struct gen_io *io)
+{
+	WF_EACH(s, prep, f)
+		if (!(*f)->prep(s, req, io))
+			return false;
+	return true;
+}
+
+static inline bool wf_due(struct wstate *s, struct io_req *req)
+{
+	WF_EACH(s, due, f)
+		if (!(*f)->due(s, req))
+			return false;
+	return true;
+}
+
+static inline void wf_issued(struct wstate *s, struct io_req *req, int ddir,
+			     int r)
+{
+	WF_EACH(s, issued, f)
+		(*f)->issued(s, req, ddir, r);
+}
+
+static inline void wf_done(struct wstate *s, struct io_req *req,
+			   const struct wlat *l)
+{
+	WF_EACH(s, done, f)
+		(*f)->done(s, req, l);
+}
+
+static inline bool wf_stop(struct wstate *s)
+{
+	WF_EACH(s, stop, f)
+		if ((*f)->stop(s))
+			return true;
+	return false;
+}
+
+static inline void wf_last(struct wstate *s)
+{
+	WF_EACH(s, last, f)
+		(*f)->last(s);
+}
+
+static inline void wf_end(struct wstate *s, uint64_t end, bool own)
+{
+	WF_EACH(s, end, f)
+		(*f)->end(s, end, own);
+}
+
+static inline void wf_after(struct wstate *s)
+{
+	WF_EACH(s, after, f)
+		(*f)->after(s);
+}
 
 /* Fail the job with err (-errno) and a message; the first failure wins. */
 void job_fail(struct wstate *s, int err, const char *fmt, ...)
@@ -255,26 +339,6 @@ int eng_reap(struct wstate *s, unsigned min, unsigned max);
 /* Hand queued requests over, collect completions; waits only when the
  * queue is full or the job is stopping (worker.c). */
 void commit_reap(struct wstate *s);
-
-/*
- * Pacing (pace.c). pace_start: at the start of each measured phase; sets
- * pace_on. pace_wait: with pace_on, before req is issued; waits (reaping
- * what completes meanwhile) until it falls due and stamps req->t_due;
- * false when the job stops first (req not issued). pace_done: with
- * pace_on, for each successful completion. pace_end: the report's rate
- * figures of the measured phase that ended at tick end.
- */
-void pace_start(struct wstate *s);
-bool pace_wait(struct wstate *s, struct io_req *req);
-void pace_done(struct wstate *s, const struct io_req *req);
-void pace_end(const struct wstate *s, uint64_t end);
-/*
- * The hook for thinktime: call after the job paused (thought) and is
- * about to issue again. Unless rate_ignore_thinktime, the schedule ran on
- * meanwhile and the I/Os that fell due are caught up with; with it, they
- * are dropped and the schedule restarts now.
- */
-void pace_thought(struct wstate *s);
 
 /* What a running worker publishes (live.c): --progress totals, interval=
  * boundaries. */

@@ -16,6 +16,7 @@
 #include "wstate.h"
 
 const struct wfeature *const wfeatures[WF_NR] = {
+	[WF_THINK] = &wf_think,
 	[WF_PACE] = &wf_pace,
 };
 

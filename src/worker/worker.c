@@ -322,8 +322,7 @@ static bool serial_blocked(const struct wstate *s)
  */
 static inline bool plain_now(const struct wstate *s)
 {
-	return !(s->ft.on | s->slow | s->think_on | s->ctl_on | s->syncs |
-		 (s->cycles != 0) |
+	return !(s->ft.on | s->slow | s->ctl_on | s->syncs |
 		 s->cmdprio |
 		 (s->fill != NULL) | (s->low != 0) | (s->ramp_end != 0) |
 		 (s->irec != NULL) | (s->iolog != NULL) | s->lat_max_on |
@@ -1207,7 +1206,7 @@ issue_as(struct wstate *s, const bool plain)
 			lt_check(s);
 	}
 	while (s->inflight < s->depth && !s->stopping &&
-	       (plain || (!s->think_due && !s->drain &&
+	       (plain || (!s->drain &&
 			  (!s->lt_on || (!s->lt_quiesce &&
 					 s->inflight < s->lt_qd))))) {
 		if (!plain && (s->vhold | s->sheld_ok) &&
@@ -1304,10 +1303,6 @@ issue_as(struct wstate *s, const bool plain)
 		}
 		if (!plain)
 			wf_issued(s, req, ddir, r);
-		if (!plain && s->think_on)
-			think_check(s, 1);
-		if (!plain && s->cycles && ddir != DDIR_TRIM)
-			think_cycles(s->cycles);
 		if (s->queued >= (one_at_a_time(s) ? 1 : s->batch_submit))
 			break;
 	}
@@ -1420,7 +1415,7 @@ void commit_reap(struct wstate *s)
 	if (s->abandoned || !eng_commit(s) || !s->inflight)
 		return;
 	if (s->inflight >= s->depth || s->stopping || s->vhold ||
-	    s->think_due || s->drain)
+	    s->ft.holds || s->drain)
 		min = wait_batch(s, &batch);
 	if (s->drain && min < s->inflight - s->low)
 		min = s->inflight - s->low;
@@ -1456,16 +1451,10 @@ static void run_loop(struct wstate *s)
 		if (s->abandoned ||
 		    (!s->inflight && !s->queued && s->stopping))
 			break;
-		if (s->think_due && !s->inflight && !s->queued) {
-			think_run(s);
-			continue;
-		}
 		commit_reap(s);
 		/* A failed engine cannot be drained: give its I/Os up. */
 		if (s->engine_failed || s->abandoned)
 			break;
-		if (s->think_on && !s->think_due)
-			think_check(s, 0);
 	}
 }
 
@@ -1917,7 +1906,6 @@ void *worker_main(void *arg)
 		goto out;
 	}
 	s.now = clock_ticks(w->clk);
-	think_init(&s);
 	/* Before measure_start: it tells ramping from measuring by it. */
 	if (j->ramp_time_ns)
 		s.ramp_end = s.now + clock_ns_to_ticks(w->clk, j->ramp_time_ns);

@@ -118,21 +118,6 @@ struct wstate {
 	uint64_t bw_next, bw_last, bw_period;
 	uint64_t iops_next, iops_last, iops_period;
 	uint64_t bw_base[DDIR_NR], iops_base[DDIR_NR];
-	/* thinkcycles= (think.c): spin-wait hints after each read or
-	 * write issued; 0: off */
-	uint64_t cycles;
-	/* thinktime= (think.c); all unused when think_on is false */
-	bool think_on;
-	bool think_due;		/* stall once nothing is in flight */
-	struct {
-		bool by_issue;		/* thinktime_blocks_type=issue */
-		uint64_t blocks;	/* 0: only thinktime_iotime */
-		uint64_t iotime;	/* ticks; 0: off */
-		uint64_t issued;	/* I/Os issued since the job started */
-		uint64_t last;		/* the count at the last stall */
-		uint64_t at;		/* the count when the due one was due */
-		uint64_t last_end;	/* ticks: the end of the last stall */
-	} think;
 	struct iolog *iolog;	/* log files (iolog.h); NULL: none */
 	/* max_latency: ns per direction (UINT64_MAX: none); lat_max_on
 	 * false: none of it is used */
@@ -390,16 +375,6 @@ void ctl_arm(struct wstate *s);
 bool ctl_stop(struct wstate *s);
 void ctl_figures(const struct wstate *s);
 void ctl_end(struct wstate *s);
-
-/* thinktime= (think.c). */
-void think_init(struct wstate *s);
-/* After an I/O was issued (issued 1) or completions were collected (0):
- * sets think_due when a stall is due. */
-void think_check(struct wstate *s, unsigned issued);
-/* The stall itself, with nothing in flight; moves s->now past it. */
-void think_run(struct wstate *s);
-/* thinkcycles=: n spin-wait iterations on the CPU, nothing else. */
-void think_cycles(uint64_t n);
 
 /* The verification phase inside a worker (src/verify/phase.c). */
 bool verify_next_io(struct wstate *s, struct gen_io *io);

@@ -17,6 +17,7 @@
 
 const struct wfeature *const wfeatures[WF_NR] = {
 	[WF_THINK] = &wf_think,
+	[WF_LTARGET] = &wf_ltarget,
 	[WF_PACE] = &wf_pace,
 };
 

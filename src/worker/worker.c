@@ -326,7 +326,7 @@ static inline bool plain_now(const struct wstate *s)
 		 s->cmdprio |
 		 (s->fill != NULL) | (s->low != 0) | (s->ramp_end != 0) |
 		 (s->irec != NULL) | (s->iolog != NULL) | s->lat_max_on |
-		 (s->rp != NULL) | s->lt_on | (s->flow != NULL) |
+		 (s->rp != NULL) | (s->flow != NULL) |
 		 (s->act != NULL));
 }
 
@@ -502,7 +502,7 @@ static void ramp_carry(struct wstate *s)
  * ramp's bytes count inside size=, and number_ios counts what is in
  * flight then and what is issued after).
  */
-static void measure_start(struct wstate *s, bool carry_on)
+void measure_start(struct wstate *s, bool carry_on)
 {
 	const struct job *j = s->j;
 
@@ -705,7 +705,7 @@ static void sync_count(struct wstate *s, const struct io_req *req)
  * max_latency's (fio's meaning: ETIMEDOUT is not one of its non-fatal
  * errors).
  */
-static void io_error(struct wstate *s, struct dir_stats *d,
+void io_error(struct wstate *s, struct dir_stats *d,
 		     const struct io_req *req, int err, uint64_t lat,
 		     const char *limit_name, uint64_t limit)
 {
@@ -749,111 +749,6 @@ static void io_error(struct wstate *s, struct dir_stats *d,
 			 PRIu64 " of %s (engine %s): %s", ddir_str(req->ddir),
 			 req->len, req->offset, path, s->eng->name,
 			 strerror(err));
-}
-
-/*
- * latency_target: fio's search for the largest queue depth whose I/Os
- * stay within the target. It starts at depth 1; a window
- * (latency_window) with latency_percentile of its I/Os within the target
- * goes up (doubling until a depth fails, then halfway to the lowest that
- * failed), one short of it goes halfway down (after the I/Os in flight
- * are collected). When the depth settles, the stats restart for one
- * last window at it, then the job ends (latency_run: it goes on
- * adjusting). At latency_percentile=100 a single I/O over the target
- * ends the window, and at depth 1 fails the job (ETIMEDOUT).
- */
-static void lt_new_window(struct wstate *s)
-{
-	s->lt_win_start = clock_ticks(s->w->clk);
-	s->lt_win_ios = s->lt_ios;
-	s->lt_failed = 0;
-}
-
-/* Depth down; true when it is 1 already */
-static bool lt_down(struct wstate *s)
-{
-	if (s->lt_qd == 1)
-		return true;
-	s->lt_high = s->lt_qd;
-	if (s->lt_qd == s->lt_low)
-		s->lt_low--;
-	s->lt_qd = (s->lt_qd + s->lt_low) / 2;
-	s->lt_stable = 0;
-	s->lt_quiesce = true;
-	return false;
-}
-
-static void lt_up(struct wstate *s)
-{
-	unsigned qd = s->lt_qd;
-
-	s->lt_low = qd;
-	/* One short of a failed depth three times: try that one again */
-	if (qd + 1 == s->lt_high && ++s->lt_stable >= 3) {
-		s->lt_high++;
-		s->lt_stable = 0;
-	}
-	s->lt_qd = s->lt_high != s->depth ? (qd + s->lt_high) / 2 : qd * 2;
-	if (s->lt_qd > s->depth)
-		s->lt_qd = s->depth;
-	if (!s->j->latency_run && s->lt_qd == qd) {
-		if (s->lt_end_run) {
-			s->stopping = true;
-		} else {
-			s->lt_end_run = true;
-			s->lt_quiesce = true;
-		}
-	}
-	lt_new_window(s);
-}
-
-/* A read or write completed with latency lat (ns) */
-static void lt_done(struct wstate *s, struct dir_stats *d,
-		    const struct io_req *req, uint64_t lat)
-{
-	s->lt_ios++;
-	/* issued at the depth just left: they do not judge the new one */
-	if (lat <= s->j->latency_target_ns || s->lt_quiesce)
-		return;
-	if (s->j->latency_percentile < 100.0)
-		s->lt_failed++;
-	else if (lt_down(s))
-		io_error(s, d, req, ETIMEDOUT, lat, "latency_target at depth 1",
-			 s->j->latency_target_ns);
-}
-
-/* Each round: a quiesce done, or a window over */
-static void lt_check(struct wstate *s)
-{
-	uint64_t ios;
-
-	if (!s->lt_win_start) {
-		lt_new_window(s);
-		return;
-	}
-	if (s->lt_quiesce) {
-		if (s->inflight || s->queued)
-			return;
-		s->lt_quiesce = false;
-		/* the last window at the settled depth: stats from here */
-		if (s->lt_end_run && !s->j->latency_run)
-			measure_start(s, false);
-		lt_new_window(s);
-		return;
-	}
-	if (clock_delta_ns(s->w->clk, s->lt_win_start, clock_ticks(s->w->clk))
-	    < s->j->latency_window_ns)
-		return;
-	ios = s->lt_ios - s->lt_win_ios;
-	if (!ios)
-		return;
-	if ((double)(ios - s->lt_failed) * 100.0 / (double)ios >=
-	    s->j->latency_percentile)
-		lt_up(s);
-	else if (!lt_down(s))
-		return;
-	else
-		lt_new_window(s);
 }
 
 /* A job that verifies or serializes: what its completions tell. */
@@ -947,8 +842,6 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 	    lat > s->lat_max[req->ddir])
 		io_error(s, d, req, ETIMEDOUT, lat, "max_latency",
 			 s->lat_max[req->ddir]);
-	if (__builtin_expect(s->lt_on, 0) && req->ddir != DDIR_TRIM)
-		lt_done(s, d, req, lat);
 	if (__builtin_expect(s->act != NULL, 0) && !s->ramp_end) {
 		char why[160];
 		int r = act_tally_add(s->act, &s->act_hour,
@@ -1199,21 +1092,16 @@ issue_as(struct wstate *s, const bool plain)
 	struct io_req *req;
 	int r, ddir;
 
-	if (!plain) {
+	if (!plain)
 		wf_round(s);
-		if (__builtin_expect(s->lt_on, 0) && !s->ramp_end &&
-		    !s->stopping && !s->st->err)
-			lt_check(s);
-	}
 	while (s->inflight < s->depth && !s->stopping &&
-	       (plain || (!s->drain &&
-			  (!s->lt_on || (!s->lt_quiesce &&
-					 s->inflight < s->lt_qd))))) {
+	       (plain || !s->drain)) {
+		/* the features' holds come before verify='s barrier */
+		if (!plain && wf_hold(s))
+			break;
 		if (!plain && (s->vhold | s->sheld_ok) &&
 		    ((s->vhold && verify_barrier(s)) ||
 		     (s->sheld_ok && serial_blocked(s))))
-			break;
-		if (!plain && wf_hold(s))
 			break;
 		if (should_stop_as(s, plain)) {
 			s->stopping = true;
@@ -1794,11 +1682,6 @@ void *worker_main(void *arg)
 	}
 	s.syncs = j->fsync || j->fdatasync;
 	s.act = j->act_tally;
-	if (j->latency_target_ns) {
-		s.lt_on = true;
-		s.lt_qd = s.lt_low = 1;
-		s.lt_high = s.depth;
-	}
 	/* trims are not checked, as in fio */
 	for (i = 0; i < DDIR_NR; i++) {
 		s.lat_max[i] = j->max_latency_ns[i] && i != DDIR_TRIM ?
@@ -1913,8 +1796,6 @@ void *worker_main(void *arg)
 	/* create_only: the files are laid out (target_open), no I/O. */
 	if (!j->verify_only && !j->create_only)
 		run_loop(&s);
-	if (s.lt_on)
-		s.st->latency_depth = s.lt_qd;
 	if (!s.abandoned) {
 		/* net over UDP: the blocks the sender numbered and lost */
 		s.st->dir[DDIR_READ].dropped_ios += s.ctx.dropped;

@@ -123,18 +123,10 @@ struct wstate {
 	 * false: none of it is used */
 	bool lat_max_on;
 	uint64_t lat_max[DDIR_NR];
-	/* latency_target (fio's search): the depth allowed now, the range
-	 * searched, the current window (start tick, completions at its
-	 * start, those over the target), the last window's run; lt_on
-	 * false: none of it is used */
-	bool lt_on, lt_quiesce, lt_end_run;
 	/* --profile=act: each measured completion's latency goes into the
 	 * profile's table (profile.h) and the job's own hour; NULL: off. */
 	struct act_tally *act;
 	struct act_hour act_hour;
-	unsigned lt_qd, lt_low, lt_high, lt_stable;
-	uint64_t lt_win_start, lt_win_ios, lt_ios, lt_failed;
-	uint64_t lt_window;	/* ticks */
 	/* flow= (flow.h): NULL: off; flow_mine: this job's count in it */
 	struct flow *flow;
 	uint64_t flow_mine;
@@ -313,6 +305,17 @@ static inline unsigned min_u(unsigned a, unsigned b)
 {
 	return a < b ? a : b;
 }
+
+/*
+ * The loop's services to its features (worker.c). measure_start: the
+ * stats restart here (carry_on: at the end of ramp_time, the work goes
+ * on). io_error: a failed I/O (err its errno; lat: it took lat ns, more
+ * than limit, the limit_name's): counted, and the job goes on or fails
+ * as continue_on_error and ignore_error say.
+ */
+void measure_start(struct wstate *s, bool carry_on);
+void io_error(struct wstate *s, struct dir_stats *d, const struct io_req *req,
+	      int err, uint64_t lat, const char *limit_name, uint64_t limit);
 
 /* Hand the queued requests over; false when the engine failed (the job
  * fails with it) or the worker was given up on. */

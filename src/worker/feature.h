@@ -127,7 +127,7 @@ struct wfeature {
 };
 
 /* The rows, each defined by its file. */
-extern const struct wfeature wf_pace, wf_think, wf_ltarget;
+extern const struct wfeature wf_pace, wf_think, wf_ltarget, wf_flow;
 
 /* The table (features.c), WF_NR rows in enum wf_id's order. */
 extern const struct wfeature *const wfeatures[WF_NR];

@@ -19,7 +19,6 @@
 #include <unistd.h>
 
 #include "cgroup.h"
-#include "flow.h"
 #include "iolog.h"
 #include "profile.h"
 #include "replay.h"
@@ -326,8 +325,7 @@ static inline bool plain_now(const struct wstate *s)
 		 s->cmdprio |
 		 (s->fill != NULL) | (s->low != 0) | (s->ramp_end != 0) |
 		 (s->irec != NULL) | (s->iolog != NULL) | s->lat_max_on |
-		 (s->rp != NULL) | (s->flow != NULL) |
-		 (s->act != NULL));
+		 (s->rp != NULL) | (s->act != NULL));
 }
 
 /*
@@ -961,32 +959,6 @@ static __attribute__((noinline)) int trim_req(struct wstate *s,
 	return ENGINE_DONE;
 }
 
-static void sleep_ns(uint64_t ns, const atomic_int *stop);
-
-/*
- * flow=: true when this job may issue one more I/O. Ahead of its share,
- * it collects what is in flight first (false), then waits flow_sleep
- * (or yields) and asks again, until it may or it is stopped.
- */
-static __attribute__((noinline)) bool flow_wait(struct wstate *s)
-{
-	const struct job *j = s->j;
-
-	while (!flow_may_issue(s->flow, &s->flow_mine, (unsigned)j->flow)) {
-		if (s->inflight || s->queued ||
-		    atomic_load_explicit(s->w->stop, memory_order_relaxed))
-			return false;
-		if (j->flow_sleep_ns)
-			sleep_ns(j->flow_sleep_ns, s->w->stop);
-		else
-			sched_yield();
-		s->now = clock_ticks(s->w->clk);
-		if (s->now >= s->deadline)
-			return false;
-	}
-	return true;
-}
-
 /*
  * read_iolog: true when the log's next entry is a read, write or trim to
  * issue now. Its syncs run here once the I/Os before them are done; an
@@ -1118,9 +1090,6 @@ issue_as(struct wstate *s, const bool plain)
 		}
 		if (!plain && __builtin_expect(s->rp != NULL, 0) &&
 		    !replay_ready(s))
-			break;
-		if (!plain && __builtin_expect(s->flow != NULL, 0) &&
-		    !flow_wait(s))
 			break;
 		if (!plain && !wf_wait(s))
 			break;
@@ -1355,7 +1324,7 @@ static unsigned cpus_allowed(void)
 	       (unsigned)CPU_COUNT(&set);
 }
 
-static void sleep_ns(uint64_t ns, const atomic_int *stop)
+void sleep_ns(uint64_t ns, const atomic_int *stop)
 {
 	struct timespec ts;
 	uint64_t step;
@@ -1516,8 +1485,6 @@ static void wstate_free(struct wstate *s)
 	}
 	verify_exit(s->vfy);
 	iolog_discard(s->iolog);
-	flow_leave(s->flow, s->flow_mine, (unsigned)s->j->flow);
-	s->flow = NULL;
 	if (s->rp) {
 		replay_free(s->rp);
 		free(s->rp);
@@ -1709,11 +1676,6 @@ void *worker_main(void *arg)
 		ret = init_gen(&s);
 	if (!ret && j->read_iolog)
 		ret = replay_start(&s);
-	if (!ret && j->flow &&
-	    !(s.flow = flow_join(j->flow_id, (unsigned)j->flow))) {
-		ret = -ENOMEM;
-		job_fail(&s, ret, "flow: out of memory");
-	}
 	if (!ret)
 		ret = wf_setup(&s);
 	if (!ret && s.eng->init)

@@ -127,9 +127,6 @@ struct wstate {
 	 * profile's table (profile.h) and the job's own hour; NULL: off. */
 	struct act_tally *act;
 	struct act_hour act_hour;
-	/* flow= (flow.h): NULL: off; flow_mine: this job's count in it */
-	struct flow *flow;
-	uint64_t flow_mine;
 	/* read_iolog (replay.h): the log's I/Os in place of the generator;
 	 * NULL: off. rp_t0: ticks when the replay started (0: not yet) */
 	struct replay *rp;
@@ -314,6 +311,8 @@ static inline unsigned min_u(unsigned a, unsigned b)
  * as continue_on_error and ignore_error say.
  */
 void measure_start(struct wstate *s, bool carry_on);
+/* Sleep ns, or less when *stop is set (seen within 20 ms). */
+void sleep_ns(uint64_t ns, const atomic_int *stop);
 void io_error(struct wstate *s, struct dir_stats *d, const struct io_req *req,
 	      int err, uint64_t lat, const char *limit_name, uint64_t limit);
 

@@ -19,6 +19,7 @@ const struct wfeature *const wfeatures[WF_NR] = {
 	[WF_THINK] = &wf_think,
 	[WF_LTARGET] = &wf_ltarget,
 	[WF_PACE] = &wf_pace,
+	[WF_REPLAY] = &wf_replay,
 	[WF_FLOW] = &wf_flow,
 };
 

@@ -21,7 +21,6 @@
 #include "cgroup.h"
 #include "iolog.h"
 #include "profile.h"
-#include "replay.h"
 #include "trim.h"
 #include "value.h"
 #include "warn.h"
@@ -325,7 +324,7 @@ static inline bool plain_now(const struct wstate *s)
 		 s->cmdprio |
 		 (s->fill != NULL) | (s->low != 0) | (s->ramp_end != 0) |
 		 (s->irec != NULL) | (s->iolog != NULL) | s->lat_max_on |
-		 (s->rp != NULL) | (s->act != NULL));
+		 (s->act != NULL));
 }
 
 /*
@@ -362,21 +361,6 @@ static __attribute__((noinline)) bool prep_slow(struct wstate *s,
 		verify_prep_read(s, req, io->offset / s->vfy->bs);
 	}
 	return true;
-}
-
-/* read_iolog: the log's next I/O (replay_ready said there is one). */
-static void replay_io(struct wstate *s, struct gen_io *io)
-{
-	const struct replay_io *e = &s->rp->v[s->rp->cur++];
-	const struct target *t = s->w->tgt;
-
-	io->file = e->file;
-	io->foff = e->off - t->files[e->file].offset;
-	io->offset = e->file * t->file_region + io->foff;
-	io->len = e->len;
-	io->ddir = e->act;
-	io->new_pass = false;
-	io->pass_end = false;
 }
 
 /*
@@ -420,14 +404,16 @@ prep_as(struct wstate *s, struct io_req *req, const bool plain)
 	const struct target *t = s->w->tgt;
 	const struct target_file *tf;
 	struct gen_io io;
+	int r;
 
+	/* verify= and serialize_overlap first, then the features */
 	if (!plain && s->slow) {
 		if (!prep_slow(s, req, &io))
 			return false;
-	} else if (!plain && s->rp) {
-		replay_io(s, &io);
-	} else {
+	} else if (plain || !(r = wf_next(s, &io))) {
 		gen_next(&s->gen, &io);
+	} else if (r < 0) {
+		return false;
 	}
 	if (__builtin_expect(io.pass_end, 0))
 		map_pass_end(s);
@@ -608,8 +594,8 @@ should_stop_as(struct wstate *s, const bool plain)
  */
 /* how: 0 fdatasync, 1 fsync, 2 syncfs (end_syncfs); range (sync_file_range=)
  * instead when not NULL. */
-static uint64_t timed_sync(struct wstate *s, int fd, int how,
-			   const uint64_t *range, struct hist *h, int *err)
+uint64_t timed_sync(struct wstate *s, int fd, int how, const uint64_t *range,
+		    struct hist *h, int *err)
 {
 	uint64_t t0, t1;
 	int r;
@@ -959,103 +945,6 @@ static __attribute__((noinline)) int trim_req(struct wstate *s,
 	return ENGINE_DONE;
 }
 
-/*
- * read_iolog: true when the log's next entry is a read, write or trim to
- * issue now. Its syncs run here once the I/Os before them are done; an
- * I/O not due yet is waited for once nothing is in flight (false first,
- * so that what is in flight is collected). At the log's end the job stops.
- */
-static __attribute__((noinline)) bool replay_ready(struct wstate *s)
-{
-	struct replay *r = s->rp;
-	const struct replay_io *e;
-	uint64_t due, now;
-	int err;
-
-	if (!s->rp_t0)
-		s->rp_t0 = clock_ticks(s->w->clk);
-	for (;;) {
-		if (r->cur == r->n) {
-			s->stopping = true;
-			return false;
-		}
-		e = &r->v[r->cur];
-		if (e->due_us) {
-			due = s->rp_t0 + clock_ns_to_ticks(s->w->clk,
-							   e->due_us * 1000);
-			now = clock_ticks(s->w->clk);
-			if (now < due) {
-				if (s->inflight || s->queued)
-					return false;
-				sleep_ns(clock_delta_ns(s->w->clk, now, due),
-					 s->w->stop);
-				s->now = clock_ticks(s->w->clk);
-				if (atomic_load(s->w->stop))
-					return false;
-			}
-		}
-		if (e->act <= RP_TRIM)
-			return true;
-		if (s->inflight || s->queued)
-			return false;
-		timed_sync(s, s->w->tgt->files[e->file].fd,
-			   e->act == RP_SYNC, NULL, &s->st->sync, &err);
-		if (s->abandoned)
-			return false;
-		if (err) {
-			job_fail(s, err, "fsync: %s", strerror(-err));
-			return false;
-		}
-		r->cur++;
-	}
-}
-
-/* The log's I/Os, checked against the job's files and regions before any
- * is issued: 0, or the job fails. */
-static int replay_start(struct wstate *s)
-{
-	const struct target *t = s->w->tgt;
-	const struct target_file *tf;
-	const struct replay_io *e;
-	char msg[512];
-	size_t i;
-	int ret;
-
-	s->rp = calloc(1, sizeof(*s->rp));
-	if (!s->rp) {
-		job_fail(s, -ENOMEM, "read_iolog: out of memory");
-		return -ENOMEM;
-	}
-	ret = replay_load(s->rp, s->j, msg, sizeof(msg));
-	if (!ret && s->rp->nnames != t->nfiles) {
-		ret = -EINVAL;
-		snprintf(msg, sizeof(msg), "read_iolog %s: %u files, the job "
-			 "has %u", s->j->read_iolog, s->rp->nnames, t->nfiles);
-	}
-	for (i = 0; !ret && i < s->rp->n; i++) {
-		e = &s->rp->v[i];
-		tf = &t->files[e->file];
-		if (e->act <= RP_TRIM &&
-		    (e->off < tf->offset || e->len > tf->len ||
-		     e->off - tf->offset > tf->len - e->len)) {
-			ret = -ERANGE;
-			snprintf(msg, sizeof(msg), "read_iolog %s: %s of %"
-				 PRIu32 " bytes at offset %" PRIu64 " of %s is "
-				 "outside the job's region (%" PRIu64 " bytes "
-				 "from %" PRIu64 "; see size=)",
-				 s->j->read_iolog, ddir_str(e->act), e->len,
-				 e->off, tf->path, tf->len, tf->offset);
-		}
-	}
-	if (ret) {
-		job_fail(s, ret, "%s", msg);
-		replay_free(s->rp);
-		free(s->rp);
-		s->rp = NULL;
-	}
-	return ret;
-}
-
 /* issue(): plain as for complete_as (think_due, drain, vhold, sheld_ok
  * and serial are only ever set with a feature on). */
 static inline __attribute__((always_inline)) void
@@ -1088,9 +977,6 @@ issue_as(struct wstate *s, const bool plain)
 			if (s->abandoned)
 				return;
 		}
-		if (!plain && __builtin_expect(s->rp != NULL, 0) &&
-		    !replay_ready(s))
-			break;
 		if (!plain && !wf_wait(s))
 			break;
 		req = s->free_reqs[--s->nfree];
@@ -1485,10 +1371,6 @@ static void wstate_free(struct wstate *s)
 	}
 	verify_exit(s->vfy);
 	iolog_discard(s->iolog);
-	if (s->rp) {
-		replay_free(s->rp);
-		free(s->rp);
-	}
 	ival_rec_free(s->irec);
 	free(s->vblk);
 	free(s->busy);
@@ -1579,6 +1461,35 @@ static int hints_setup(struct wstate *s)
 	return 0;
 }
 
+/*
+ * What the job is to do: per_loop (bytes of a loop), limit_bytes and
+ * limit_ios (the whole run), from its options and its generator's walk.
+ * A feature may set other limits in its setup (read_iolog=).
+ */
+static void limits_set(struct wstate *s)
+{
+	const struct job *j = s->j;
+	const struct target *t = s->w->tgt;
+	/* trimwrite: io_size (number_ios) bytes (I/Os) of trims, and as
+	 * many of writes on the same blocks (fio's meaning). */
+	uint64_t tw = rw_dirs(j->rw) == ((1u << DDIR_TRIM) |
+					 (1u << DDIR_WRITE)) ? 2 : 1;
+
+	/* A walk with gaps may end before the region's bytes (gen.h), and
+	 * fio's loop with it, unless io_size asks for more (then passes
+	 * follow each other, as fio's loops do). */
+	s->per_loop = job_per_loop(j, t->region);
+	if (!j->io_size && gen_pass_len(&s->gen) < t->region &&
+	    gen_pass_len(&s->gen) < s->per_loop)
+		s->per_loop = gen_pass_len(&s->gen);
+	s->per_loop *= tw;
+	s->limit_bytes = j->time_based ? UINT64_MAX : s->per_loop * j->loops;
+	if (!j->time_based && s->per_loop &&
+	    s->limit_bytes / s->per_loop != j->loops)
+		s->limit_bytes = UINT64_MAX;
+	s->limit_ios = j->number_ios ? j->number_ios * tw : UINT64_MAX;
+}
+
 void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -1593,7 +1504,6 @@ void *worker_main(void *arg)
 		.iops_next = UINT64_MAX,
 	};
 	char msg[512];
-	uint64_t tw;
 	unsigned i;
 	int ret;
 
@@ -1674,10 +1584,10 @@ void *worker_main(void *arg)
 	}
 	if (!ret)
 		ret = init_gen(&s);
-	if (!ret && j->read_iolog)
-		ret = replay_start(&s);
-	if (!ret)
+	if (!ret) {
+		limits_set(&s);
 		ret = wf_setup(&s);
+	}
 	if (!ret && s.eng->init)
 		ret = s.eng->init(&s.ctx);
 	if (ret) {
@@ -1703,28 +1613,6 @@ void *worker_main(void *arg)
 			   (s.vfy->wpass && !j->verify_only &&
 			    (j->rw == RW_RW || j->rw == RW_RANDRW));
 		s.slow = true;
-	}
-	/* trimwrite: io_size (number_ios) bytes (I/Os) of trims, and as
-	 * many of writes on the same blocks (fio's meaning). */
-	tw = rw_dirs(j->rw) == ((1u << DDIR_TRIM) | (1u << DDIR_WRITE)) ?
-	     2 : 1;
-	/* A walk with gaps may end before the region's bytes (gen.h),
-	 * and fio's loop with it, unless io_size asks for more (then
-	 * passes follow each other, as fio's loops do). */
-	s.per_loop = job_per_loop(j, w->tgt->region);
-	if (!j->io_size && gen_pass_len(&s.gen) < w->tgt->region &&
-	    gen_pass_len(&s.gen) < s.per_loop)
-		s.per_loop = gen_pass_len(&s.gen);
-	s.per_loop *= tw;
-	s.limit_bytes = j->time_based ? UINT64_MAX : s.per_loop * j->loops;
-	if (!j->time_based && s.per_loop && s.limit_bytes / s.per_loop !=
-	    j->loops)
-		s.limit_bytes = UINT64_MAX;
-	s.limit_ios = j->number_ios ? j->number_ios * tw : UINT64_MAX;
-	if (s.rp) {
-		/* the log says what to do: one pass of it */
-		s.per_loop = 0;
-		s.limit_bytes = UINT64_MAX;
 	}
 	if (w->live_on) {
 		atomic_store_explicit(&w->live.limit_bytes, s.limit_bytes,

@@ -127,10 +127,6 @@ struct wstate {
 	 * profile's table (profile.h) and the job's own hour; NULL: off. */
 	struct act_tally *act;
 	struct act_hour act_hour;
-	/* read_iolog (replay.h): the log's I/Os in place of the generator;
-	 * NULL: off. rp_t0: ticks when the replay started (0: not yet) */
-	struct replay *rp;
-	uint64_t rp_t0;
 	/* default batching: end of the last I/O queued in this batch */
 	uint64_t batch_end;
 	uint16_t batch_file;
@@ -311,6 +307,12 @@ static inline unsigned min_u(unsigned a, unsigned b)
  * as continue_on_error and ignore_error say.
  */
 void measure_start(struct wstate *s, bool carry_on);
+/*
+ * timed_sync: fsync (how 1), fdatasync (0), syncfs (2), or, range not
+ * NULL, sync_file_range of [range[0], range[1]) of fd, timed (worker.c).
+ */
+uint64_t timed_sync(struct wstate *s, int fd, int how, const uint64_t *range,
+		    struct hist *h, int *err);
 /* Sleep ns, or less when *stop is set (seen within 20 ms). */
 void sleep_ns(uint64_t ns, const atomic_int *stop);
 void io_error(struct wstate *s, struct dir_stats *d, const struct io_req *req,

@@ -320,7 +320,7 @@ static bool serial_blocked(const struct wstate *s)
  */
 static inline bool plain_now(const struct wstate *s)
 {
-	return !(s->ft.on | s->slow | s->ctl_on | s->syncs |
+	return !(s->ft.on | s->slow | s->ctl_on |
 		 s->cmdprio |
 		 (s->fill != NULL) | (s->low != 0) | (s->ramp_end != 0) |
 		 (s->irec != NULL) | (s->iolog != NULL) | s->lat_max_on |
@@ -584,102 +584,6 @@ should_stop_as(struct wstate *s, const bool plain)
 }
 
 /*
- * fsync (full), fdatasync, or sync_file_range of [range[0], range[1])
- * when range is not NULL, of fd, timed: its latency goes into *h (NULL:
- * nowhere), its time is returned (0 when abandoned), and s->now moves
- * past it, so that the runtime counts it. 0 or -errno in *err. An engine
- * with no file behind it (ENGINE_NOIO: null) has nothing to sync: the
- * sync completes at once and is counted, as fio's null engine completes
- * it.
- */
-/* how: 0 fdatasync, 1 fsync, 2 syncfs (end_syncfs); range (sync_file_range=)
- * instead when not NULL. */
-uint64_t timed_sync(struct wstate *s, int fd, int how, const uint64_t *range,
-		    struct hist *h, int *err)
-{
-	uint64_t t0, t1;
-	int r;
-
-	t0 = clock_ticks(s->w->clk);
-	call_enter(s);
-	if (s->eng->flags & ENGINE_NOIO)
-		r = 0;
-	else if (range)
-		r = sync_file_range(fd, (off_t)range[0],
-				    (off_t)(range[1] - range[0]), s->sfr_flags);
-	else
-		r = how == 2 ? syncfs(fd) : how ? fsync(fd) : fdatasync(fd);
-	*err = r ? -errno : 0;
-	if (!call_leave(s))
-		return 0;
-	t1 = clock_ticks(s->w->clk);
-	if (t1 > s->now)
-		s->now = t1;
-	if (h)
-		hist_add(h, clock_delta_ns(s->w->clk, t0, t1));
-	return clock_delta_ns(s->w->clk, t0, t1);
-}
-
-static void sync_file(struct wstate *s, int fd)
-{
-	const struct job *j = s->j;
-	int r;
-
-	timed_sync(s, fd, j->fsync && s->writes_since_sync >= j->fsync,
-		   NULL, &s->st->sync, &r);
-	if (s->abandoned)
-		return;
-	s->writes_since_sync = 0;
-	if (r)
-		job_fail(s, r, "fsync: %s", strerror(-r));
-}
-
-/* sync_file_range=: the file's written range grows; every sfr_nr
- * writes, that file's range since its last call is synced, as fio does
- * (which issues it ahead of the next write: none once all are issued). */
-static void sfr_write(struct wstate *s, const struct io_req *req)
-{
-	uint64_t *rg = &s->sfr_rng[2 * req->file];
-	int r;
-
-	if (rg[0] > req->offset)
-		rg[0] = req->offset;
-	if (rg[1] < req->offset + (uint64_t)req->res)
-		rg[1] = req->offset + (uint64_t)req->res;
-	if (++s->sfr_count < s->sfr_nr)
-		return;
-	s->sfr_count = 0;
-	/* fio issues it before the next write: none after the last one */
-	if (s->issued_bytes >= s->limit_bytes ||
-	    s->issued_ios >= s->limit_ios)
-		return;
-	timed_sync(s, req->fd, false, rg, &s->st->sync, &r);
-	if (s->abandoned)
-		return;
-	rg[0] = UINT64_MAX;
-	rg[1] = 0;
-	if (r)
-		job_fail(s, r, "sync_file_range: %s", strerror(-r));
-}
-
-/* A write done with fsync=, fdatasync= or sync_file_range= on. */
-static void sync_count(struct wstate *s, const struct io_req *req)
-{
-	if (s->sfr_rng && req->res > 0)
-		sfr_write(s, req);
-	if ((s->j->fsync || s->j->fdatasync) &&
-	    ++s->writes_since_sync >= (s->j->fsync ? s->j->fsync :
-				       s->j->fdatasync)) {
-		if (s->iolog)	/* write_iolog: sync or datasync */
-			iolog_issue(s->iolog, req->file, DDIR_NR +
-				    !(s->j->fsync && s->writes_since_sync >=
-				      s->j->fsync), req->offset, 0,
-				    clock_ticks(s->w->clk));
-		sync_file(s, req->fd);
-	}
-}
-
-/*
  * A failed I/O (err: its errno; lat: the I/O itself succeeded but took
  * longer than max_latency, ETIMEDOUT): counted in its direction, the first
  * one recorded; the job goes on when continue_on_error covers the
@@ -847,8 +751,6 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 			.has_slat = req->t_submit != 0,
 			.ramp = s->ramp_end != 0 });
 	wf_done(s, req, &(struct wlat){ slat, clat, lat });
-	if (req->ddir == DDIR_WRITE && s->syncs)
-		sync_count(s, req);
 done:
 	s->free_reqs[s->nfree++] = req;
 }
@@ -1283,37 +1185,12 @@ static void finish_figures(struct wstate *s, uint64_t end, bool own)
 
 static void finish(struct wstate *s)
 {
-	const struct job *j = s->j;
-	const struct target *t = s->w->tgt;
 	struct cpu_usage cpu1, eng1 = { 0 }, eng_used;
-	unsigned i;
 	int r;
 
 	wf_last(s);
 	if (s->abandoned)
 		return;
-	/*
-	 * As in fio, the files of a job that writes are fsynced before its
-	 * runtime ends: durable throughput, buffered or direct, compares.
-	 */
-	if ((j->end_fsync || j->fsync_on_close || j->end_syncfs) &&
-	    rw_changes_data(j->rw) && !j->verify_only && !s->st->err) {
-		for (i = 0; i < t->nfiles && !s->st->err; i++) {
-			/* end_syncfs: the file's whole file system (a
-			 * device's own cache: fsync) */
-			int how = j->end_syncfs && !t->files[i].is_bdev ? 2 : 1;
-
-			s->st->end_sync_ns += timed_sync(s, t->files[i].fd,
-							 how, NULL, NULL, &r);
-			if (s->abandoned)
-				return;
-			if (r)
-				job_fail(s, r, "%s of %s: %s", how == 2 ?
-					 "end_syncfs" : j->end_fsync ?
-					 "end_fsync" : "fsync_on_close",
-					 t->files[i].path, strerror(-r));
-		}
-	}
 	worker_window_mark(s->w, true);
 	cpu_thread(&cpu1);
 	cpu_sub(&s->st->cpu, &cpu1, &s->cpu0);
@@ -1375,7 +1252,6 @@ static void wstate_free(struct wstate *s)
 	free(s->vblk);
 	free(s->busy);
 	procattr_mem_free(&s->mem);
-	free(s->sfr_rng);
 	if (s->fill)
 		fill_free(s->fill);
 	gen_data_free(&s->wdata);
@@ -1421,26 +1297,7 @@ static int hints_setup(struct wstate *s)
 	uint64_t hint = (uint64_t)procattr_write_hint(j->write_hint);
 	unsigned i, n = t->files ? t->nfiles : 0;
 	const struct cmdprio_opts *cp;
-	char why[256];
 
-	if (j->sync_file_range && n) {
-		if (procattr_sfr_parse(j->sync_file_range, &s->sfr_flags,
-				       &s->sfr_nr, why, sizeof(why))) {
-			job_fail(s, -EINVAL, "%s", why);
-			return -EINVAL;
-		}
-		s->sfr_rng = malloc(2 * sizeof(uint64_t) * n);
-		if (!s->sfr_rng) {
-			job_fail(s, -ENOMEM, "sync_file_range: %s",
-				 strerror(ENOMEM));
-			return -ENOMEM;
-		}
-		for (i = 0; i < n; i++) {
-			s->sfr_rng[2 * i] = UINT64_MAX;
-			s->sfr_rng[2 * i + 1] = 0;
-		}
-		s->syncs = true;
-	}
 	/* cmdprio: the engines that carry a priority per I/O */
 	cp = engine_cmdprio(s->eng, j->eopts);
 	if (cp && procattr_cmdprio(cp, (unsigned)j->kb_base, s->cp)) {
@@ -1557,7 +1414,6 @@ void *worker_main(void *arg)
 		s.spare_cpu = !(s.eng->flags & ENGINE_OWN_THREADS) &&
 			      ncpu >= 2 * (w->together ? w->together : 1);
 	}
-	s.syncs = j->fsync || j->fdatasync;
 	s.act = j->act_tally;
 	/* trims are not checked, as in fio */
 	for (i = 0; i < DDIR_NR; i++) {

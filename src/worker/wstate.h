@@ -54,15 +54,6 @@ struct wstate {
 	uint64_t t0;		/* ticks at the start of the measured phase */
 	uint64_t deadline;	/* ticks; UINT64_MAX: none */
 	uint64_t ramp_end;	/* ticks; 0 once ramping is over */
-	uint64_t writes_since_sync;
-	bool syncs;		/* fsync=, fdatasync= or sync_file_range=:
-				 * writes count to it */
-	/* sync_file_range= (procattr.h): its flags, every sfr_nr writes;
-	 * sfr_rng: per file, the range [lo, hi) written since its last
-	 * call (lo > hi: none); NULL when off. */
-	unsigned sfr_flags;
-	uint64_t sfr_nr, sfr_count;
-	uint64_t *sfr_rng;
 	/* cmdprio_percentage=, cmdprio_bssplit= (procattr.h): per
 	 * direction, which I/Os carry which priority; drawn from cp_rng */
 	bool cmdprio;
@@ -308,11 +299,12 @@ static inline unsigned min_u(unsigned a, unsigned b)
  */
 void measure_start(struct wstate *s, bool carry_on);
 /*
- * timed_sync: fsync (how 1), fdatasync (0), syncfs (2), or, range not
- * NULL, sync_file_range of [range[0], range[1]) of fd, timed (worker.c).
+ * timed_sync (syncs.c): fsync (how 1), fdatasync (0), syncfs (2), or,
+ * range not NULL, sync_file_range of [range[0], range[1]) with flags how,
+ * of fd, timed; its latency into *h, 0 or -errno into *err.
  */
-uint64_t timed_sync(struct wstate *s, int fd, int how, const uint64_t *range,
-		    struct hist *h, int *err);
+uint64_t timed_sync(struct wstate *s, int fd, unsigned how,
+		    const uint64_t *range, struct hist *h, int *err);
 /* Sleep ns, or less when *stop is set (seen within 20 ms). */
 void sleep_ns(uint64_t ns, const atomic_int *stop);
 void io_error(struct wstate *s, struct dir_stats *d, const struct io_req *req,

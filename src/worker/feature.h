@@ -81,7 +81,7 @@ enum wf_id {
 	WF_LTARGET,		/* ltarget.c: latency_target= */
 	WF_SERIAL,		/* serial.c: serialize_overlap= */
 	WF_VERIFY,		/* vphase.c: verify= */
-	WF_CMDPRIO,		/* cmdprio.c: cmdprio_percentage=, _bssplit= */
+	WF_CMDPRIO,		/* ioprio.c: cmdprio_percentage=, _bssplit= */
 	WF_FILL,		/* content.c: buffer_pattern=, compress... */
 	WF_ACT,			/* act.c: --profile=act's hours */
 	WF_INTERVAL,		/* live.c: interval= */
@@ -128,7 +128,7 @@ struct wfeature {
 
 /* The rows, each defined by its file. */
 extern const struct wfeature wf_pace, wf_think, wf_ltarget, wf_flow,
-	wf_replay, wf_syncs, wf_end_sync;
+	wf_replay, wf_syncs, wf_end_sync, wf_hints, wf_cmdprio;
 
 /* The table (features.c), WF_NR rows in enum wf_id's order. */
 extern const struct wfeature *const wfeatures[WF_NR];

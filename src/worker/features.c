@@ -19,8 +19,10 @@ const struct wfeature *const wfeatures[WF_NR] = {
 	[WF_THINK] = &wf_think,
 	[WF_LTARGET] = &wf_ltarget,
 	[WF_PACE] = &wf_pace,
+	[WF_CMDPRIO] = &wf_cmdprio,
 	[WF_SYNCS] = &wf_syncs,
 	[WF_END_SYNC] = &wf_end_sync,
+	[WF_HINTS] = &wf_hints,
 	[WF_REPLAY] = &wf_replay,
 	[WF_FLOW] = &wf_flow,
 };

@@ -233,7 +233,6 @@ void ctl_figures(const struct wstate *s)
 	memcpy(st->cpus, s->cpus, sizeof(st->cpus));
 	ss_leave(s);
 	st->steady = s->ss;	/* the stats own it from here on */
-	st->prio = s->prio;	/* likewise */
 	for (d = 0; d < DDIR_NR; d++) {
 		if (j->gtod_reduce || j->disable_lat)
 			hist_init(&st->dir[d].lat);
@@ -242,10 +241,6 @@ void ctl_figures(const struct wstate *s)
 		if (j->gtod_reduce || j->disable_slat)
 			hist_init(&st->dir[d].slat);
 	}
-	/* still ramping (measured nothing), or the latency kept is off */
-	if (s->prio && (s->ramp_end || j->gtod_reduce ||
-			(s->prio->lat ? j->disable_lat : j->disable_clat)))
-		prio_stats_reset(s->prio);
 }
 
 void ctl_end(struct wstate *s)
@@ -259,7 +254,4 @@ void ctl_end(struct wstate *s)
 	if (s->st->steady != s->ss)	/* not handed over: setup failed */
 		steady_free(s->ss);
 	s->ss = NULL;
-	if (s->st->prio != s->prio)
-		prio_stats_free(s->prio);
-	s->prio = NULL;
 }

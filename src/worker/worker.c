@@ -321,7 +321,6 @@ static bool serial_blocked(const struct wstate *s)
 static inline bool plain_now(const struct wstate *s)
 {
 	return !(s->ft.on | s->slow | s->ctl_on |
-		 s->cmdprio |
 		 (s->fill != NULL) | (s->low != 0) | (s->ramp_end != 0) |
 		 (s->irec != NULL) | (s->iolog != NULL) | s->lat_max_on |
 		 (s->act != NULL));
@@ -435,11 +434,6 @@ prep_as(struct wstate *s, struct io_req *req, const bool plain)
 	req->fd = tf->fd;
 	req->len = io.len;
 	req->ddir = io.ddir;
-	if (!plain && s->cmdprio)
-		req->ioprio = io.ddir < 2 ?
-			procattr_cmdprio_pick(&s->cp[io.ddir], io.len,
-				(unsigned)(((gen_rng_next(&s->cp_rng) >> 32) *
-					    100) >> 32)) : 0;
 	req->t_submit = 0;
 	req->t_done = 0;
 	if (io.ddir == DDIR_WRITE) {
@@ -453,7 +447,7 @@ prep_as(struct wstate *s, struct io_req *req, const bool plain)
 	} else if (!plain && s->fill) {
 		fill_read(s->fill, req->idx);
 	}
-	return true;
+	return plain || wf_prep(s, req, &io);
 }
 
 /* unlink_each_loop acts between loops (fio: not within a time_based
@@ -492,7 +486,6 @@ void measure_start(struct wstate *s, bool carry_on)
 
 	live_phase(s);
 	stats_init(s->st);
-	prio_stats_reset(s->prio);
 	s->st->nmeasured = !s->ramp_end;
 	s->t0 = s->now;
 	if (s->iolog)
@@ -723,9 +716,6 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 	}
 	if (plain)
 		goto done;
-	if (s->prio)
-		prio_stats_add(s->prio, req->ddir, req->ioprio,
-			       s->prio->lat ? lat : clat);
 	if (__builtin_expect(s->lat_max_on, 0) &&
 	    lat > s->lat_max[req->ddir])
 		io_error(s, d, req, ETIMEDOUT, lat, "max_latency",
@@ -1262,63 +1252,6 @@ static void wstate_free(struct wstate *s)
 }
 
 /*
- * cmdprio's latencies per priority: in each direction with a table, the
- * job's own priority first, then each value of the table once (fio's
- * order), all there before the first I/O.
- */
-static int prio_setup(struct wstate *s)
-{
-	unsigned d, i;
-
-	s->prio = prio_stats_new(s->j->lat_percentiles);
-	for (d = 0; s->prio && d < 2; d++) {
-		if (!s->cp[d].n)
-			continue;
-		if (prio_stats_entry(s->prio, d,
-				     (uint16_t)procattr_ioprio(s->j)))
-			goto nomem;
-		for (i = 0; i < s->cp[d].n; i++)
-			if (s->cp[d].e[i].val &&
-			    prio_stats_entry(s->prio, d, s->cp[d].e[i].val))
-				goto nomem;
-	}
-	if (s->prio)
-		return 0;
-nomem:
-	job_fail(s, -ENOMEM, "cmdprio: %s", strerror(ENOMEM));
-	return -ENOMEM;
-}
-
-/* write_hint= on each file, sync_file_range='s state (procattr.h). */
-static int hints_setup(struct wstate *s)
-{
-	const struct job *j = s->j;
-	const struct target *t = s->w->tgt;
-	uint64_t hint = (uint64_t)procattr_write_hint(j->write_hint);
-	unsigned i, n = t->files ? t->nfiles : 0;
-	const struct cmdprio_opts *cp;
-
-	/* cmdprio: the engines that carry a priority per I/O */
-	cp = engine_cmdprio(s->eng, j->eopts);
-	if (cp && procattr_cmdprio(cp, (unsigned)j->kb_base, s->cp)) {
-		s->cmdprio = true;
-		gen_rng_seed(&s->cp_rng, j->randseed ^ 0x636d6470ull ^
-			     ((uint64_t)j->clone << 40));
-		if (prio_setup(s))
-			return -ENOMEM;
-	}
-	for (i = 0; hint && i < n; i++) {
-		if (t->files[i].fd < 0 ||
-		    !fcntl(t->files[i].fd, F_SET_RW_HINT, &hint))
-			continue;
-		job_fail(s, -errno, "write_hint=%s on %s: %s", j->write_hint,
-			 t->files[i].path, strerror(errno));
-		return -errno;
-	}
-	return 0;
-}
-
-/*
  * What the job is to do: per_loop (bytes of a loop), limit_bytes and
  * limit_ios (the whole run), from its options and its generator's walk.
  * A feature may set other limits in its setup (read_iolog=).
@@ -1421,8 +1354,6 @@ void *worker_main(void *arg)
 			       j->max_latency_ns[i] : UINT64_MAX;
 		s.lat_max_on |= s.lat_max[i] != UINT64_MAX;
 	}
-	if (!ret)
-		ret = hints_setup(&s);
 	if (!ret) {
 		ret = iolog_open(&s.iolog, j, w->log_index, w->clk,
 				 w->tgt->fence, msg, sizeof(msg));

@@ -54,14 +54,6 @@ struct wstate {
 	uint64_t t0;		/* ticks at the start of the measured phase */
 	uint64_t deadline;	/* ticks; UINT64_MAX: none */
 	uint64_t ramp_end;	/* ticks; 0 once ramping is over */
-	/* cmdprio_percentage=, cmdprio_bssplit= (procattr.h): per
-	 * direction, which I/Os carry which priority; drawn from cp_rng */
-	bool cmdprio;
-	struct cmdprio_tab cp[2];
-	struct gen_rng cp_rng;
-	/* ... and the latencies per priority (stats.h), handed to the
-	 * stats with the figures (ctl_figures); NULL without cmdprio */
-	struct prio_stats *prio;
 	struct cpu_usage cpu0;		/* the job thread at measure start */
 	struct cpu_usage eng_cpu0;	/* the engine's threads, likewise */
 	bool engine_failed;		/* its I/Os cannot be drained */

@@ -128,7 +128,8 @@ struct wfeature {
 
 /* The rows, each defined by its file. */
 extern const struct wfeature wf_pace, wf_think, wf_ltarget, wf_flow,
-	wf_replay, wf_syncs, wf_end_sync, wf_hints, wf_cmdprio;
+	wf_replay, wf_syncs, wf_end_sync, wf_hints, wf_cmdprio,
+	wf_maxlat, wf_act;
 
 /* The table (features.c), WF_NR rows in enum wf_id's order. */
 extern const struct wfeature *const wfeatures[WF_NR];

@@ -17,7 +17,9 @@
 
 const struct wfeature *const wfeatures[WF_NR] = {
 	[WF_THINK] = &wf_think,
+	[WF_MAXLAT] = &wf_maxlat,
 	[WF_LTARGET] = &wf_ltarget,
+	[WF_ACT] = &wf_act,
 	[WF_PACE] = &wf_pace,
 	[WF_CMDPRIO] = &wf_cmdprio,
 	[WF_SYNCS] = &wf_syncs,

@@ -322,8 +322,7 @@ static inline bool plain_now(const struct wstate *s)
 {
 	return !(s->ft.on | s->slow | s->ctl_on |
 		 (s->fill != NULL) | (s->low != 0) | (s->ramp_end != 0) |
-		 (s->irec != NULL) | (s->iolog != NULL) | s->lat_max_on |
-		 (s->act != NULL));
+		 (s->irec != NULL) | (s->iolog != NULL));
 }
 
 /*
@@ -576,62 +575,6 @@ should_stop_as(struct wstate *s, const bool plain)
 	return true;
 }
 
-/*
- * A failed I/O (err: its errno; lat: the I/O itself succeeded but took
- * longer than max_latency, ETIMEDOUT): counted in its direction, the first
- * one recorded; the job goes on when continue_on_error covers the
- * direction and, when ignore_error gave that direction a list, the list
- * has err; else it stops (the I/Os in flight are still collected and
- * counted). Without a list every I/O error is gone on after, but not
- * max_latency's (fio's meaning: ETIMEDOUT is not one of its non-fatal
- * errors).
- */
-void io_error(struct wstate *s, struct dir_stats *d,
-		     const struct io_req *req, int err, uint64_t lat,
-		     const char *limit_name, uint64_t limit)
-{
-	const char *path = s->w->tgt->files[req->file].path;
-	const struct errlist *ie = &s->j->ignore_errors;
-	/* A trim's error is a write error (fio's continue_on_error). */
-	unsigned type = req->ddir == DDIR_READ ? 0 : 1;
-
-	/* fill_device: a full file system is the job's end, not an error */
-	if (s->j->fill_device && req->ddir == DDIR_WRITE &&
-	    (err == ENOSPC || err == EDQUOT)) {
-		s->stopping = true;
-		return;
-	}
-	if (!d->errors++) {
-		d->first_errno = err;
-		d->first_err_offset = req->offset;
-		d->first_err_engine = s->eng->name;
-		snprintf(d->first_err_file, sizeof(d->first_err_file), "%s",
-			 path);
-	}
-	if ((s->j->continue_on_error & (type ? COE_WRITE : COE_READ)) &&
-	    (ie->n[type] ? errlist_has(ie, type, err) : !lat)) {
-		/* error_dump: each error gone on after is printed, as fio
-		 * prints it; the one that stops the job is job_fail's */
-		if (s->j->error_dump)
-			fprintf(stderr, "iorig: job '%s': I/O error on file "
-				"%s: %s: %s offset=%" PRIu64 ", buflen=%"
-				PRIu32 "\n", s->j->name, path, strerror(err),
-				ddir_str(req->ddir), req->offset, req->len);
-		return;
-	}
-	if (lat)
-		job_fail(s, -err, "%s of %" PRIu32 " bytes at offset %" PRIu64
-			 " of %s took %" PRIu64 " ns, more than %s (%" PRIu64
-			 " ns): %s", ddir_str(req->ddir), req->len,
-			 req->offset, path, lat, limit_name, limit,
-			 strerror(err));
-	else
-		job_fail(s, -err, "%s of %" PRIu32 " bytes at offset %"
-			 PRIu64 " of %s (engine %s): %s", ddir_str(req->ddir),
-			 req->len, req->offset, path, s->eng->name,
-			 strerror(err));
-}
-
 /* A job that verifies or serializes: what its completions tell. */
 static __attribute__((noinline)) void complete_slow(struct wstate *s,
 						    struct io_req *req)
@@ -716,20 +659,6 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 	}
 	if (plain)
 		goto done;
-	if (__builtin_expect(s->lat_max_on, 0) &&
-	    lat > s->lat_max[req->ddir])
-		io_error(s, d, req, ETIMEDOUT, lat, "max_latency",
-			 s->lat_max[req->ddir]);
-	if (__builtin_expect(s->act != NULL, 0) && !s->ramp_end) {
-		char why[160];
-		int r = act_tally_add(s->act, &s->act_hour,
-				      clock_span_ns(clk, s->t0, s->now), lat,
-				      why, sizeof(why));
-
-		/* fio's act ends a job at its first failed hour */
-		if (r)
-			job_fail(s, r, "%s", why);
-	}
 	if (s->irec)
 		ival_rec_add(s->irec, req->ddir, lat);
 	if (__builtin_expect(s->iolog != NULL, 0))
@@ -1294,7 +1223,6 @@ void *worker_main(void *arg)
 		.iops_next = UINT64_MAX,
 	};
 	char msg[512];
-	unsigned i;
 	int ret;
 
 	w->priv = &s;
@@ -1346,13 +1274,6 @@ void *worker_main(void *arg)
 		s.one_cpu = ncpu == 1;
 		s.spare_cpu = !(s.eng->flags & ENGINE_OWN_THREADS) &&
 			      ncpu >= 2 * (w->together ? w->together : 1);
-	}
-	s.act = j->act_tally;
-	/* trims are not checked, as in fio */
-	for (i = 0; i < DDIR_NR; i++) {
-		s.lat_max[i] = j->max_latency_ns[i] && i != DDIR_TRIM ?
-			       j->max_latency_ns[i] : UINT64_MAX;
-		s.lat_max_on |= s.lat_max[i] != UINT64_MAX;
 	}
 	if (!ret) {
 		ret = iolog_open(&s.iolog, j, w->log_index, w->clk,

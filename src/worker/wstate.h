@@ -102,14 +102,6 @@ struct wstate {
 	uint64_t iops_next, iops_last, iops_period;
 	uint64_t bw_base[DDIR_NR], iops_base[DDIR_NR];
 	struct iolog *iolog;	/* log files (iolog.h); NULL: none */
-	/* max_latency: ns per direction (UINT64_MAX: none); lat_max_on
-	 * false: none of it is used */
-	bool lat_max_on;
-	uint64_t lat_max[DDIR_NR];
-	/* --profile=act: each measured completion's latency goes into the
-	 * profile's table (profile.h) and the job's own hour; NULL: off. */
-	struct act_tally *act;
-	struct act_hour act_hour;
 	/* default batching: end of the last I/O queued in this batch */
 	uint64_t batch_end;
 	uint16_t batch_file;
@@ -283,11 +275,11 @@ static inline unsigned min_u(unsigned a, unsigned b)
 }
 
 /*
- * The loop's services to its features (worker.c). measure_start: the
+ * The loop's services to its features. measure_start (worker.c): the
  * stats restart here (carry_on: at the end of ramp_time, the work goes
- * on). io_error: a failed I/O (err its errno; lat: it took lat ns, more
- * than limit, the limit_name's): counted, and the job goes on or fails
- * as continue_on_error and ignore_error say.
+ * on). io_error (errors.c): a failed I/O (err its errno; lat: it took
+ * lat ns, more than limit, the limit_name's): counted, and the job goes
+ * on or fails as continue_on_error and ignore_error say.
  */
 void measure_start(struct wstate *s, bool carry_on);
 /*

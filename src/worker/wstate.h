@@ -4,8 +4,8 @@
 
 /*
  * A worker's private state, shared by the files of src/worker/ (the I/O
- * loop, what it publishes) and the verification phase (src/verify/
- * phase.c) that runs inside it. Nothing outside those includes it.
+ * loop, its features, what it publishes, the verification phase that
+ * runs inside it: vphase.c). Nothing outside src/worker/ includes it.
  * What the hot path calls across files is static inline here.
  */
 #include <stdatomic.h>
@@ -356,7 +356,7 @@ bool ctl_stop(struct wstate *s);
 void ctl_figures(const struct wstate *s);
 void ctl_end(struct wstate *s);
 
-/* The verification phase inside a worker (src/verify/phase.c). */
+/* The verification phase inside a worker (vphase.c). */
 bool verify_next_io(struct wstate *s, struct gen_io *io);
 void verify_prep_write(struct wstate *s, struct io_req *req,
 		       uint64_t vblock);

@@ -294,6 +294,17 @@ void sleep_ns(uint64_t ns, const atomic_int *stop);
 void io_error(struct wstate *s, struct dir_stats *d, const struct io_req *req,
 	      int err, uint64_t lat, const char *limit_name, uint64_t limit);
 
+/*
+ * Before the first I/O (prepare.c); 0 or -errno with the job failed.
+ * slots_setup: the request slots, their buffers, the bytes of writes.
+ * gen_setup: the generator. limits_set: per_loop, limit_bytes and
+ * limit_ios from the options and the generator's walk (a feature's
+ * setup may change them after).
+ */
+int slots_setup(struct wstate *s);
+int gen_setup(struct wstate *s);
+void limits_set(struct wstate *s);
+
 /* Hand the queued requests over; false when the engine failed (the job
  * fails with it) or the worker was given up on. */
 bool eng_commit(struct wstate *s);

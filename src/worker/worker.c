@@ -951,6 +951,203 @@ static void wstate_free(struct wstate *s)
 	free(s->reqs);
 }
 
+/* The engine's context and the batching asked for. */
+static void ctx_init(struct wstate *s)
+{
+	const struct job *j = s->j;
+	struct worker *w = s->w;
+
+	s->ctx.job = j;
+	s->ctx.eo = j->eopts;
+	s->ctx.stop = w->stop;
+	s->ctx.deadline = &s->deadline;
+	s->ctx.halt = w->halt;
+	s->ctx.iodepth = s->depth;
+	s->ctx.clk = w->clk;
+	s->ctx.tgt = w->tgt;
+	s->batch_submit = j->iodepth_batch_submit ?
+			  (unsigned)j->iodepth_batch_submit : s->depth;
+	/* 0: never wait for a completion, poll (fio's meaning) */
+	s->reap_min = (unsigned)j->iodepth_batch_complete_min;
+	s->reap_max = j->iodepth_batch_complete_max ?
+		      (unsigned)j->iodepth_batch_complete_max : s->depth;
+	if (s->reap_max < s->reap_min)
+		s->reap_max = s->reap_min;
+	/* A thinking job reaps what is done, as fio does (think.c). */
+	s->adaptive = !j->iodepth_batch_submit &&
+		      !j->iodepth_batch_complete_max && s->depth > 1 &&
+		      j->iodepth_batch_complete_min && !j->thinktime_ns;
+}
+
+/*
+ * The thread's own settings: the job's user, the CPUs it may run on, its
+ * nice and priority, its cgroup; 0 or -errno with the job failed.
+ */
+static int thread_setup(struct wstate *s)
+{
+	const struct job *j = s->j;
+	unsigned ncpu;
+	char msg[512];
+	int ret;
+
+	/* uid=, gid= first, as fio: all that follows is the job's user's */
+	ret = procattr_cred_drop(j, msg, sizeof(msg));
+	if (ret) {
+		job_fail(s, ret, "%s", msg);
+		return ret;
+	}
+	/* Pinned first: the batching depends on the CPUs allowed */
+	ret = ctl_setup(s);
+	if (ret)
+		return ret;
+	/* nice=, prio= (procattr.h): before the engine starts */
+	ret = procattr_apply(j, msg, sizeof(msg));
+	/* cgroup= (cgroup.h): left in worker_main's teardown */
+	if (!ret && cgroup_wanted(j)) {
+		ret = cgroup_join(j, msg, sizeof(msg));
+		s->cgroup_in = !ret;
+	}
+	if (ret) {
+		job_fail(s, ret, "%s", msg);
+		return ret;
+	}
+	ncpu = cpus_allowed();
+	s->one_cpu = ncpu == 1;
+	s->spare_cpu = !(s->eng->flags & ENGINE_OWN_THREADS) &&
+		       ncpu >= 2 * (s->w->together ? s->w->together : 1);
+	return 0;
+}
+
+/* write_iolog= and interval='s record: the loop writes into them. */
+static int records_setup(struct wstate *s)
+{
+	struct worker *w = s->w;
+	char msg[512];
+	int ret;
+
+	ret = iolog_open(&s->iolog, s->j, w->log_index, w->clk,
+			 w->tgt->fence, msg, sizeof(msg));
+	if (!ret && (ret = iolog_files(s->iolog, w->tgt)))
+		snprintf(msg, sizeof(msg), "write_iolog: out of memory");
+	if (ret) {
+		job_fail(s, ret, "%s", msg);
+		return ret;
+	}
+	if (w->series && !(s->irec = ival_rec_new(w->series))) {
+		job_fail(s, -ENOMEM, "cannot allocate %zu bytes for interval "
+			 "samples: %s", sizeof(*s->irec), strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * Everything before the start gate, in order: the thread, the records,
+ * the slots, the generator and the limits, each wanted feature, the
+ * engine, verify=. 0, or -errno with the job failed.
+ */
+static int setup(struct wstate *s)
+{
+	const struct job *j = s->j;
+	int ret;
+
+	/* Which features the job wants, before anything can fail. */
+	ret = wf_select(s);
+	if (!ret)
+		ret = thread_setup(s);
+	if (!ret)
+		ret = records_setup(s);
+	if (!ret)
+		ret = slots_setup(s);
+	if (!ret)
+		ret = gen_setup(s);
+	if (!ret) {
+		limits_set(s);
+		ret = wf_setup(s);
+	}
+	if (!ret && s->eng->init)
+		ret = s->eng->init(&s->ctx);
+	if (ret) {
+		engine_failed(s, ret, "setting up");
+		return ret;
+	}
+	/* queue() outside the stop hand-off when it only fills memory
+	 * (engine.h); a trim is a system call (trim_req), whatever the
+	 * engine. */
+	s->qguard_base = s->guarded && (!s->ctx.queue_nocall ||
+					(rw_dirs(j->rw) & (1u << DDIR_TRIM)));
+	s->qguard = s->qguard_base;
+	if (s->w->setup && s->eng->setup)
+		s->eng->setup(&s->ctx, s->w->setup);
+	if (j->verify) {
+		ret = verify_setup(s);
+		if (ret)
+			return ret;
+		s->vreads = s->vfy->reader ||
+			    (s->vfy->wpass && !j->verify_only &&
+			     (j->rw == RW_RW || j->rw == RW_RANDRW));
+		s->slow = true;
+	}
+	if (s->w->live_on) {
+		atomic_store_explicit(&s->w->live.limit_bytes, s->limit_bytes,
+				      memory_order_relaxed);
+		atomic_store_explicit(&s->w->live.limit_ios, s->limit_ios,
+				      memory_order_relaxed);
+	}
+	return 0;
+}
+
+/*
+ * From the start gate to the end of the job: the wait for its turn, the
+ * engine's start, the measured loop, the figures, the verification
+ * phase. False when the worker was given up on (worker_abandon): the
+ * kernel may still own the buffers, nothing may be freed.
+ */
+static bool run(struct wstate *s)
+{
+	const struct job *j = s->j;
+	struct worker *w = s->w;
+	int ret;
+
+	/* Set up like the others of the group: start with them. */
+	worker_gate_pass(w);
+	sleep_ns(j->startdelay_ns, w->stop);
+	if (!ctl_wait(s)) {
+		/* Stopped before its turn: ran nothing */
+		s->st->interrupted = atomic_load(w->stop) != 0;
+		s->finished = true;
+		return true;
+	}
+	/* net: accept or connect; the measured phase starts connected */
+	if (s->eng->start && (ret = s->eng->start(&s->ctx))) {
+		if (ret == -EINTR)
+			s->st->interrupted = true;
+		else
+			engine_failed(s, ret, "starting");
+		s->finished = true;
+		return true;
+	}
+	s->now = clock_ticks(w->clk);
+	/* Before measure_start: it tells ramping from measuring by it. */
+	if (j->ramp_time_ns)
+		s->ramp_end = s->now + clock_ns_to_ticks(w->clk,
+							 j->ramp_time_ns);
+	measure_start(s, false);
+	/* create_only: the files are laid out (target_open), no I/O. */
+	if (!j->verify_only && !j->create_only)
+		run_loop(s);
+	if (!s->abandoned) {
+		/* net over UDP: the blocks the sender numbered and lost */
+		s->st->dir[DDIR_READ].dropped_ios += s->ctx.dropped;
+		finish(s);
+	}
+	if (!s->abandoned && s->vfy && !j->create_only)
+		verify_phase(s);
+	if (!s->abandoned)
+		wf_after(s);
+	return !s->abandoned;
+}
+
 void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -964,151 +1161,15 @@ void *worker_main(void *arg)
 		.bw_next = UINT64_MAX,
 		.iops_next = UINT64_MAX,
 	};
-	char msg[512];
-	int ret;
 
 	w->priv = &s;
 	s.guarded = !(j->engine->flags & ENGINE_NOIO);
 	s.qguard = s.guarded;
-	s.ctx.job = j;
-	s.ctx.eo = j->eopts;
-	s.ctx.stop = w->stop;
-	s.ctx.deadline = &s.deadline;
-	s.ctx.halt = w->halt;
-	s.ctx.iodepth = s.depth;
-	s.ctx.clk = w->clk;
-	s.ctx.tgt = w->tgt;
-	s.batch_submit = j->iodepth_batch_submit ?
-			 (unsigned)j->iodepth_batch_submit : s.depth;
-	/* 0: never wait for a completion, poll (fio's meaning) */
-	s.reap_min = (unsigned)j->iodepth_batch_complete_min;
-	s.reap_max = j->iodepth_batch_complete_max ?
-		     (unsigned)j->iodepth_batch_complete_max : s.depth;
-	if (s.reap_max < s.reap_min)
-		s.reap_max = s.reap_min;
-	/* A thinking job reaps what is done, as fio does (think.c). */
-	s.adaptive = !j->iodepth_batch_submit &&
-		     !j->iodepth_batch_complete_max && s.depth > 1 &&
-		     j->iodepth_batch_complete_min &&
-		     !j->thinktime_ns;
-	/* Which features the job wants, before anything can fail. */
-	ret = wf_select(&s);
-	/* uid=, gid= first, as fio: all that follows is the job's user's */
-	if (!ret && (ret = procattr_cred_drop(j, msg, sizeof(msg))))
-		job_fail(&s, ret, "%s", msg);
-	/* Pinned first: the batching depends on the CPUs allowed */
-	if (!ret)
-		ret = ctl_setup(&s);
-	if (!ret) {
-		/* nice=, prio= (procattr.h): before the engine starts */
-		ret = procattr_apply(j, msg, sizeof(msg));
-		/* cgroup= (cgroup.h): left in the teardown below */
-		if (!ret && cgroup_wanted(j)) {
-			ret = cgroup_join(j, msg, sizeof(msg));
-			s.cgroup_in = !ret;
-		}
-		if (ret)
-			job_fail(&s, ret, "%s", msg);
-	}
-	{
-		unsigned ncpu = cpus_allowed();
-
-		s.one_cpu = ncpu == 1;
-		s.spare_cpu = !(s.eng->flags & ENGINE_OWN_THREADS) &&
-			      ncpu >= 2 * (w->together ? w->together : 1);
-	}
-	if (!ret) {
-		ret = iolog_open(&s.iolog, j, w->log_index, w->clk,
-				 w->tgt->fence, msg, sizeof(msg));
-		if (!ret && (ret = iolog_files(s.iolog, w->tgt)))
-			snprintf(msg, sizeof(msg), "write_iolog: out of memory");
-		if (ret)
-			job_fail(&s, ret, "%s", msg);
-	}
-	if (!ret)
-		ret = slots_setup(&s);
-	if (!ret && w->series && !(s.irec = ival_rec_new(w->series))) {
-		ret = -ENOMEM;
-		job_fail(&s, ret, "cannot allocate %zu bytes for interval "
-			 "samples: %s", sizeof(*s.irec), strerror(-ret));
-	}
-	if (!ret)
-		ret = gen_setup(&s);
-	if (!ret) {
-		limits_set(&s);
-		ret = wf_setup(&s);
-	}
-	if (!ret && s.eng->init)
-		ret = s.eng->init(&s.ctx);
-	if (ret) {
-		engine_failed(&s, ret, "setting up");
-		s.finished = true;
-		goto out;
-	}
-	/* queue() outside the stop hand-off when it only fills memory
-	 * (engine.h); a trim is a system call (trim_req), whatever the
-	 * engine. */
-	s.qguard_base = s.guarded && (!s.ctx.queue_nocall ||
-				      (rw_dirs(j->rw) & (1u << DDIR_TRIM)));
-	s.qguard = s.qguard_base;
-	if (w->setup && s.eng->setup)
-		s.eng->setup(&s.ctx, w->setup);
-	if (j->verify) {
-		ret = verify_setup(&s);
-		if (ret) {
-			s.finished = true;
-			goto out;
-		}
-		s.vreads = s.vfy->reader ||
-			   (s.vfy->wpass && !j->verify_only &&
-			    (j->rw == RW_RW || j->rw == RW_RANDRW));
-		s.slow = true;
-	}
-	if (w->live_on) {
-		atomic_store_explicit(&w->live.limit_bytes, s.limit_bytes,
-				      memory_order_relaxed);
-		atomic_store_explicit(&w->live.limit_ios, s.limit_ios,
-				      memory_order_relaxed);
-	}
-	/* Set up like the others of the group: start with them. */
-	worker_gate_pass(w);
-	sleep_ns(j->startdelay_ns, w->stop);
-	if (!ctl_wait(&s)) {
-		/* Stopped before its turn: ran nothing */
-		s.st->interrupted = atomic_load(w->stop) != 0;
-		s.finished = true;
-		goto out;
-	}
-	/* net: accept or connect; the measured phase starts connected */
-	if (s.eng->start && (ret = s.eng->start(&s.ctx))) {
-		if (ret == -EINTR)
-			s.st->interrupted = true;
-		else
-			engine_failed(&s, ret, "starting");
-		s.finished = true;
-		goto out;
-	}
-	s.now = clock_ticks(w->clk);
-	/* Before measure_start: it tells ramping from measuring by it. */
-	if (j->ramp_time_ns)
-		s.ramp_end = s.now + clock_ns_to_ticks(w->clk, j->ramp_time_ns);
-	measure_start(&s, false);
-	/* create_only: the files are laid out (target_open), no I/O. */
-	if (!j->verify_only && !j->create_only)
-		run_loop(&s);
-	if (!s.abandoned) {
-		/* net over UDP: the blocks the sender numbered and lost */
-		s.st->dir[DDIR_READ].dropped_ios += s.ctx.dropped;
-		finish(&s);
-	}
-	if (!s.abandoned && s.vfy && !j->create_only)
-		verify_phase(&s);
-	if (!s.abandoned)
-		wf_after(&s);
-	/* Given up on: the kernel may still own the buffers; we are exiting */
-	if (s.abandoned)
-		return NULL;
-out:
+	ctx_init(&s);
+	if (setup(&s))
+		s.finished = true;	/* failed: nothing ran */
+	else if (!run(&s))
+		return NULL;	/* given up on: we are exiting */
 	worker_gate_pass(w);	/* setup failed: the others need not wait */
 	/* the features first: the engine's exit may wait (exitall's halt
 	 * must not) */

@@ -75,8 +75,8 @@ struct wstate;
 enum wf_id {
 	WF_RAMP,		/* ramp.c: ramp_time= */
 	WF_STEADY,		/* steadystate.c: steadystate= samples */
-	WF_THINK,		/* think.c: thinktime=, thinkcycles= */
 	WF_LOWDEPTH,		/* lowdepth.c: iodepth_low= */
+	WF_THINK,		/* think.c: thinktime=, thinkcycles= */
 	WF_MAXLAT,		/* errors.c: max_latency= */
 	WF_LTARGET,		/* ltarget.c: latency_target= */
 	WF_SERIAL,		/* serial.c: serialize_overlap= */
@@ -129,7 +129,7 @@ struct wfeature {
 /* The rows, each defined by its file. */
 extern const struct wfeature wf_pace, wf_think, wf_ltarget, wf_flow,
 	wf_replay, wf_syncs, wf_end_sync, wf_hints, wf_cmdprio,
-	wf_maxlat, wf_act;
+	wf_maxlat, wf_act, wf_lowdepth;
 
 /* The table (features.c), WF_NR rows in enum wf_id's order. */
 extern const struct wfeature *const wfeatures[WF_NR];

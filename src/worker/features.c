@@ -3,7 +3,7 @@
  * The one table of worker features (feature.h), and the setup and
  * teardown that walk it. The order of the rows is the order every hook
  * runs in, and it matters where two features act at the same point:
- * think, iodepth_low and latency_target hold issue before verify=
+ * iodepth_low, think and latency_target hold issue before verify=
  * runs its barrier; max_latency's error comes before latency_target's;
  * write_iolog= logs a write before fsync= logs its sync; rate='s wait
  * comes before write_iolog= logs the I/O it delayed. A new feature is
@@ -16,6 +16,7 @@
 #include "wstate.h"
 
 const struct wfeature *const wfeatures[WF_NR] = {
+	[WF_LOWDEPTH] = &wf_lowdepth,
 	[WF_THINK] = &wf_think,
 	[WF_MAXLAT] = &wf_maxlat,
 	[WF_LTARGET] = &wf_ltarget,
@@ -50,6 +51,7 @@ int wf_select(struct wstate *s)
 	const struct wfeature *f;
 	unsigned i;
 
+	s->ft.drain_to = s->depth;
 	for (i = 0; i < WF_NR; i++) {
 		f = wfeatures[i];
 		if (!f || !f->wanted(s))

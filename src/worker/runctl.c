@@ -55,8 +55,6 @@ int ctl_setup(struct wstate *s)
 
 	if (ret)
 		return ret;
-	if (j->iodepth_low && j->iodepth_low < s->depth)
-		s->low = (unsigned)j->iodepth_low;
 	s->ss_next = UINT64_MAX;
 	if (s->w->ssg) {
 		s->ss = steady_ref(s->w->ssg->rec);

@@ -92,7 +92,7 @@ static bool serial_blocked(const struct wstate *s)
 static inline bool plain_now(const struct wstate *s)
 {
 	return !(s->ft.on | s->slow | s->ctl_on |
-		 (s->fill != NULL) | (s->low != 0) | (s->ramp_end != 0) |
+		 (s->fill != NULL) | (s->ramp_end != 0) |
 		 (s->irec != NULL) | (s->iolog != NULL));
 }
 
@@ -547,8 +547,7 @@ issue_as(struct wstate *s, const bool plain)
 
 	if (!plain)
 		wf_round(s);
-	while (s->inflight < s->depth && !s->stopping &&
-	       (plain || !s->drain)) {
+	while (s->inflight < s->depth && !s->stopping) {
 		/* the features' holds come before verify='s barrier */
 		if (!plain && wf_hold(s))
 			break;
@@ -621,9 +620,6 @@ issue_as(struct wstate *s, const bool plain)
 			s->batch_file = req->file;
 			s->inflight++;
 			s->queued++;
-			/* iodepth_low: full, wait down to it before refilling */
-			if (!plain && s->low && s->inflight >= s->depth)
-				s->drain = true;
 		} else if (r == ENGINE_END) {
 			/* the stream ended: this one moved nothing */
 			s->free_reqs[s->nfree++] = req;
@@ -750,10 +746,12 @@ void commit_reap(struct wstate *s)
 	if (s->abandoned || !eng_commit(s) || !s->inflight)
 		return;
 	if (s->inflight >= s->depth || s->stopping || s->vhold ||
-	    s->ft.holds || s->drain)
+	    s->ft.holds)
 		min = wait_batch(s, &batch);
-	if (s->drain && min < s->inflight - s->low)
-		min = s->inflight - s->low;
+	/* a feature holding issue until the queue drains (iodepth_low) */
+	if (s->ft.drain_to < s->inflight &&
+	    min < s->inflight - s->ft.drain_to)
+		min = s->inflight - s->ft.drain_to;
 	if (s->pass_wait)
 		min = s->inflight;
 	max = one_at_a_time(s) && !batch ? 1 : s->reap_max;
@@ -773,8 +771,6 @@ void commit_reap(struct wstate *s)
 		for (i = 0; i < r && !s->abandoned; i++)
 			complete_as(s, s->reaped[i], false);
 	s->inflight -= (unsigned)r;
-	if (s->drain && s->inflight <= s->low)
-		s->drain = false;
 	if (!s->abandoned)
 		live_publish(s);
 }

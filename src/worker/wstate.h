@@ -108,8 +108,6 @@ struct wstate {
 	/* Run control (runctl.c); ctl_on false: none of it is used */
 	bool ctl_on;			/* halt or steady-state to look at */
 	bool io_done_on;		/* cpuio's exit_on_io_done */
-	unsigned low;			/* iodepth_low; 0: refill at once */
-	bool drain;			/* full: wait down to `low` */
 	bool pass_wait;			/* unlink_each_loop: empty the queue
 					 * before the next loop */
 	char cpus[64];			/* the CPUs allowed, a list */

@@ -39,7 +39,7 @@ void job_fail(struct wstate *s, int err, const char *fmt, ...)
 
 /* "DOING engine NAME: error[; the engine's hint]" as the job's error
  * (the first one stays, as job_fail keeps it). */
-static void engine_failed(struct wstate *s, int err, const char *doing)
+void engine_failed(struct wstate *s, int err, const char *doing)
 {
 	const char *hint = s->eng->hint ? s->eng->hint(err) : NULL;
 
@@ -789,15 +789,6 @@ static void run_loop(struct wstate *s)
 	}
 }
 
-/* The CPUs this thread may run on (taskset, cpusets); 0: unknown. */
-static unsigned cpus_allowed(void)
-{
-	cpu_set_t set;
-
-	return sched_getaffinity(0, sizeof(set), &set) ? 0 :
-	       (unsigned)CPU_COUNT(&set);
-}
-
 void sleep_ns(uint64_t ns, const atomic_int *stop)
 {
 	struct timespec ts;
@@ -947,152 +938,6 @@ static void wstate_free(struct wstate *s)
 	free(s->reqs);
 }
 
-/* The engine's context and the batching asked for. */
-static void ctx_init(struct wstate *s)
-{
-	const struct job *j = s->j;
-	struct worker *w = s->w;
-
-	s->ctx.job = j;
-	s->ctx.eo = j->eopts;
-	s->ctx.stop = w->stop;
-	s->ctx.deadline = &s->deadline;
-	s->ctx.halt = w->halt;
-	s->ctx.iodepth = s->depth;
-	s->ctx.clk = w->clk;
-	s->ctx.tgt = w->tgt;
-	s->batch_submit = j->iodepth_batch_submit ?
-			  (unsigned)j->iodepth_batch_submit : s->depth;
-	/* 0: never wait for a completion, poll (fio's meaning) */
-	s->reap_min = (unsigned)j->iodepth_batch_complete_min;
-	s->reap_max = j->iodepth_batch_complete_max ?
-		      (unsigned)j->iodepth_batch_complete_max : s->depth;
-	if (s->reap_max < s->reap_min)
-		s->reap_max = s->reap_min;
-	/* A thinking job reaps what is done, as fio does (think.c). */
-	s->adaptive = !j->iodepth_batch_submit &&
-		      !j->iodepth_batch_complete_max && s->depth > 1 &&
-		      j->iodepth_batch_complete_min && !j->thinktime_ns;
-}
-
-/*
- * The thread's own settings: the job's user, the CPUs it may run on, its
- * nice and priority, its cgroup; 0 or -errno with the job failed.
- */
-static int thread_setup(struct wstate *s)
-{
-	const struct job *j = s->j;
-	unsigned ncpu;
-	char msg[512];
-	int ret;
-
-	/* uid=, gid= first, as fio: all that follows is the job's user's */
-	ret = procattr_cred_drop(j, msg, sizeof(msg));
-	if (ret) {
-		job_fail(s, ret, "%s", msg);
-		return ret;
-	}
-	/* Pinned first: the batching depends on the CPUs allowed */
-	ret = ctl_setup(s);
-	if (ret)
-		return ret;
-	/* nice=, prio= (procattr.h): before the engine starts */
-	ret = procattr_apply(j, msg, sizeof(msg));
-	/* cgroup= (cgroup.h): left in worker_main's teardown */
-	if (!ret && cgroup_wanted(j)) {
-		ret = cgroup_join(j, msg, sizeof(msg));
-		s->cgroup_in = !ret;
-	}
-	if (ret) {
-		job_fail(s, ret, "%s", msg);
-		return ret;
-	}
-	ncpu = cpus_allowed();
-	s->one_cpu = ncpu == 1;
-	s->spare_cpu = !(s->eng->flags & ENGINE_OWN_THREADS) &&
-		       ncpu >= 2 * (s->w->together ? s->w->together : 1);
-	return 0;
-}
-
-/* write_iolog= and interval='s record: the loop writes into them. */
-static int records_setup(struct wstate *s)
-{
-	struct worker *w = s->w;
-	char msg[512];
-	int ret;
-
-	ret = iolog_open(&s->iolog, s->j, w->log_index, w->clk,
-			 w->tgt->fence, msg, sizeof(msg));
-	if (!ret && (ret = iolog_files(s->iolog, w->tgt)))
-		snprintf(msg, sizeof(msg), "write_iolog: out of memory");
-	if (ret) {
-		job_fail(s, ret, "%s", msg);
-		return ret;
-	}
-	if (w->series && !(s->irec = ival_rec_new(w->series))) {
-		job_fail(s, -ENOMEM, "cannot allocate %zu bytes for interval "
-			 "samples: %s", sizeof(*s->irec), strerror(ENOMEM));
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-/*
- * Everything before the start gate, in order: the thread, the records,
- * the slots, the generator and the limits, each wanted feature, the
- * engine, verify=. 0, or -errno with the job failed.
- */
-static int setup(struct wstate *s)
-{
-	const struct job *j = s->j;
-	int ret;
-
-	/* Which features the job wants, before anything can fail. */
-	ret = wf_select(s);
-	if (!ret)
-		ret = thread_setup(s);
-	if (!ret)
-		ret = records_setup(s);
-	if (!ret)
-		ret = slots_setup(s);
-	if (!ret)
-		ret = gen_setup(s);
-	if (!ret) {
-		limits_set(s);
-		ret = wf_setup(s);
-	}
-	if (!ret && s->eng->init)
-		ret = s->eng->init(&s->ctx);
-	if (ret) {
-		engine_failed(s, ret, "setting up");
-		return ret;
-	}
-	/* queue() outside the stop hand-off when it only fills memory
-	 * (engine.h); a trim is a system call (trim_req), whatever the
-	 * engine. */
-	s->qguard_base = s->guarded && (!s->ctx.queue_nocall ||
-					(rw_dirs(j->rw) & (1u << DDIR_TRIM)));
-	s->qguard = s->qguard_base;
-	if (s->w->setup && s->eng->setup)
-		s->eng->setup(&s->ctx, s->w->setup);
-	if (j->verify) {
-		ret = verify_setup(s);
-		if (ret)
-			return ret;
-		s->vreads = s->vfy->reader ||
-			    (s->vfy->wpass && !j->verify_only &&
-			     (j->rw == RW_RW || j->rw == RW_RANDRW));
-		s->slow = true;
-	}
-	if (s->w->live_on) {
-		atomic_store_explicit(&s->w->live.limit_bytes, s->limit_bytes,
-				      memory_order_relaxed);
-		atomic_store_explicit(&s->w->live.limit_ios, s->limit_ios,
-				      memory_order_relaxed);
-	}
-	return 0;
-}
-
 /*
  * From the start gate to the end of the job: the wait for its turn, the
  * engine's start, the measured loop, the figures, the verification
@@ -1161,8 +1006,7 @@ void *worker_main(void *arg)
 	w->priv = &s;
 	s.guarded = !(j->engine->flags & ENGINE_NOIO);
 	s.qguard = s.guarded;
-	ctx_init(&s);
-	if (setup(&s))
+	if (worker_setup(&s))
 		s.finished = true;	/* failed: nothing ran */
 	else if (!run(&s))
 		return NULL;	/* given up on: we are exiting */

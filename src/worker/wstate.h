@@ -238,6 +238,8 @@ static inline void wf_after(struct wstate *s)
 /* Fail the job with err (-errno) and a message; the first failure wins. */
 void job_fail(struct wstate *s, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The same as "DOING engine NAME: error[; the engine's hint]". */
+void engine_failed(struct wstate *s, int err, const char *doing);
 
 /*
  * The stop hand-off with worker_abandon(). Every call that may block on a
@@ -302,6 +304,8 @@ void io_error(struct wstate *s, struct dir_stats *d, const struct io_req *req,
 int slots_setup(struct wstate *s);
 int gen_setup(struct wstate *s);
 void limits_set(struct wstate *s);
+/* Everything before the start gate, those above among it. */
+int worker_setup(struct wstate *s);
 
 /* Hand the queued requests over; false when the engine failed (the job
  * fails with it) or the worker was given up on. */

@@ -307,6 +307,23 @@ void limits_set(struct wstate *s);
 /* Everything before the start gate, those above among it. */
 int worker_setup(struct wstate *s);
 
+/*
+ * The measured phase (measure.c). ramp_over: ramp_time is over, the
+ * phase starts (measure_start). ramp_whole: the work was all issued while
+ * ramping, the whole run is the measurement. finish: the loop is over,
+ * the phase's figures (and the features' last and end hooks).
+ */
+void ramp_over(struct wstate *s);
+void ramp_whole(struct wstate *s);
+void finish(struct wstate *s);
+
+/* unlink_each_loop acts between loops (fio: not within a time_based
+ * run, which is one loop). */
+static inline bool recreates(const struct job *j)
+{
+	return j->unlink_each_loop && !j->time_based;
+}
+
 /* Hand the queued requests over; false when the engine failed (the job
  * fails with it) or the worker was given up on. */
 bool eng_commit(struct wstate *s);

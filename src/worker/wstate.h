@@ -324,6 +324,25 @@ static inline bool recreates(const struct job *j)
 	return j->unlink_each_loop && !j->time_based;
 }
 
+/*
+ * Device-bound: hand I/Os over and collect them one at a time (see
+ * adapt()), unless the engine stamps completions itself; then a wait
+ * for an eighth of the queue saves wake-ups without lengthening clat.
+ */
+static inline bool one_at_a_time(const struct wstate *s)
+{
+	return s->trickle && !(s->eng->flags & ENGINE_STAMPS_DONE);
+}
+
+/*
+ * Default batching (batch.c). wait_batch: how many completions to wait
+ * for when the queue is full (*batch: a batch wait, whose time feeds
+ * adapt). adapt: waited_ns for waited_for completions, the device's or
+ * the CPU's limit told apart.
+ */
+unsigned wait_batch(struct wstate *s, bool *batch);
+void adapt(struct wstate *s, uint64_t waited_ns, unsigned waited_for);
+
 /* Hand the queued requests over; false when the engine failed (the job
  * fails with it) or the worker was given up on. */
 bool eng_commit(struct wstate *s);

@@ -105,19 +105,13 @@ struct wstate {
 	/* default batching: end of the last I/O queued in this batch */
 	uint64_t batch_end;
 	uint16_t batch_file;
-	/* Run control (runctl.c); ctl_on false: none of it is used */
-	bool ctl_on;			/* halt or steady-state to look at */
-	bool io_done_on;		/* cpuio's exit_on_io_done */
 	bool pass_wait;			/* unlink_each_loop: empty the queue
 					 * before the next loop */
-	char cpus[64];			/* the CPUs allowed, a list */
-	struct steady_rec *ss;		/* steadystate; NULL: off */
-	uint64_t ss_next;		/* ticks: the next sample; UINT64_MAX */
-	uint64_t ss_prev_t, ss_prev_ios, ss_prev_bytes;
-	uint64_t ss_prev_lat_n, ss_prev_lat_sum;
-	bool ss_based;			/* ss_prev_* hold a baseline */
-	uint64_t ss_k;			/* the next sample's index (from 0
-					 * after the baseline) */
+	/* Run control (runctl.c): ctl_on, a halt or steady state to look
+	 * at (should_stop calls ctl_stop); ctl, its own state, from
+	 * ctl_setup on */
+	bool ctl_on;
+	struct runctl *ctl;
 	/* --progress: totals of the phases before the last measure_start */
 	uint64_t live_ios[DDIR_NR], live_bytes[DDIR_NR];
 	/* the wanted features: their state, their hooks (feature.h) */

@@ -358,7 +358,8 @@ static int thread_setup(struct wstate *s)
 	return 0;
 }
 
-/* write_iolog= and interval='s record: the loop writes into them. */
+/* write_iolog=, the rate samples and interval='s record: the loop
+ * writes into them. */
 static int records_setup(struct wstate *s)
 {
 	struct worker *w = s->w;
@@ -373,6 +374,9 @@ static int records_setup(struct wstate *s)
 		job_fail(s, ret, "%s", msg);
 		return ret;
 	}
+	ret = live_setup(s);
+	if (ret)
+		return ret;
 	if (w->series && !(s->irec = ival_rec_new(w->series))) {
 		job_fail(s, -ENOMEM, "cannot allocate %zu bytes for interval "
 			 "samples: %s", sizeof(*s->irec), strerror(ENOMEM));

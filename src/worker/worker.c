@@ -630,6 +630,7 @@ static void wstate_free(struct wstate *s)
 	verify_exit(s->vfy);
 	iolog_discard(s->iolog);
 	ival_rec_free(s->irec);
+	free(s->lv);
 	free(s->vblk);
 	free(s->busy);
 	procattr_mem_free(&s->mem);
@@ -703,8 +704,6 @@ void *worker_main(void *arg)
 			 (unsigned)j->iodepth,
 		.iv_next = UINT64_MAX,
 		.tick_next = UINT64_MAX,
-		.bw_next = UINT64_MAX,
-		.iops_next = UINT64_MAX,
 	};
 
 	w->priv = &s;

@@ -90,17 +90,13 @@ struct wstate {
 	struct ival_rec *irec;
 	uint64_t iv_next;	/* ticks: the running interval's end;
 				 * UINT64_MAX: none (off, ramping, over) */
-	bool iv_over;		/* the last interval is closed, or failed */
 	/*
-	 * bw_avg_time / iops_avg_time samples: the tick the running period
-	 * ends (UINT64_MAX while ramping), when it began, the counters then.
-	 * tick_next is the earliest of iv_next, bw_next and iops_next: the
-	 * one compare per completion (ticks_roll does the rest).
+	 * tick_next is the earliest of iv_next and the rate samples' next
+	 * ticks: the one compare per completion (ticks_roll does the rest).
+	 * lv: the samples' and --progress's own state (live.c).
 	 */
 	uint64_t tick_next;
-	uint64_t bw_next, bw_last, bw_period;
-	uint64_t iops_next, iops_last, iops_period;
-	uint64_t bw_base[DDIR_NR], iops_base[DDIR_NR];
+	struct wlive *lv;
 	struct iolog *iolog;	/* log files (iolog.h); NULL: none */
 	/* default batching: end of the last I/O queued in this batch */
 	uint64_t batch_end;
@@ -112,8 +108,6 @@ struct wstate {
 	 * ctl_setup on */
 	bool ctl_on;
 	struct runctl *ctl;
-	/* --progress: totals of the phases before the last measure_start */
-	uint64_t live_ios[DDIR_NR], live_bytes[DDIR_NR];
 	/* the wanted features: their state, their hooks (feature.h) */
 	struct wfeatures ft;
 };
@@ -350,27 +344,16 @@ void commit_reap(struct wstate *s);
 
 /* What a running worker publishes (live.c): --progress totals, interval=
  * boundaries. */
-/* The running totals, once per reap batch. */
+/* The running totals, once per reap batch, when --progress reads them;
+ * live_setup: before the first I/O (0, or -ENOMEM with the job failed). */
+void live_push(struct wstate *s);
 static inline void live_publish(struct wstate *s)
 {
-	struct worker_live *l = &s->w->live;
-	unsigned d;
-
-	if (!s->w->live_on)
-		return;
-	for (d = 0; d < DDIR_NR; d++) {
-		atomic_store_explicit(&l->ios[d], s->live_ios[d] +
-				      s->st->dir[d].ios, memory_order_relaxed);
-		atomic_store_explicit(&l->bytes[d], s->live_bytes[d] +
-				      s->st->dir[d].bytes,
-				      memory_order_relaxed);
-	}
-	atomic_store_explicit(&l->issued_bytes, s->issued_bytes,
-			      memory_order_relaxed);
-	atomic_store_explicit(&l->issued_ios, s->issued_ios,
-			      memory_order_relaxed);
+	if (s->w->live_on)
+		live_push(s);
 }
 
+int live_setup(struct wstate *s);
 void live_phase(struct wstate *s);
 void interval_arm(struct wstate *s);
 int interval_close(struct wstate *s, uint64_t end_ns);

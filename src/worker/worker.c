@@ -3,24 +3,21 @@
  * The I/O loop. One loop serves synchronous and queued engines: it fills
  * the queue up to iodepth (queue), hands the batch to the kernel (commit)
  * and collects completions (reap). A synchronous engine completes inside
- * queue(), so the loop degenerates to issue-account-issue.
+ * queue(), so the loop degenerates to issue-account-issue. The wanted
+ * worker features (feature.h) hook in around each I/O; worker_main, at
+ * the end, is their setup (prepare.c), the run, and the teardown.
  *
  * Hot path rules: no allocation, no locks, no system calls besides the
  * engine's and the clock.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <inttypes.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cgroup.h"
 #include "iolog.h"
-#include "profile.h"
 #include "trim.h"
 #include "wstate.h"
 
@@ -78,16 +75,15 @@ static bool serial_blocked(const struct wstate *s)
 }
 
 /*
- * True when every per-I/O feature is off: no verify= or serialize_overlap
- * (slow), buffer options (fill), rate= (pace_on), thinktime=,
- * thinkcycles=, iodepth_low,
- * run control, ramp_time still running, interval=, logs, fsync=/
- * fdatasync=/sync_file_range=, cmdprio_percentage=, --profile=act's
- * latency table. The I/O loop reads it once per round (an issue() call, a
- * reap batch) and runs a copy of issue() or of the completion loop where
- * those checks are compiled out (prep_as, issue_as, complete_as with
- * plain true); none of them turns on within a round (measure_start, the
- * only one that arms any, runs while ramp_end is set).
+ * True when every per-I/O feature is off: no wanted feature with a
+ * per-I/O hook (ft.on: the table's, feature.h), and none of those still
+ * in the loop: verify= or serialize_overlap (slow), buffer options
+ * (fill), run control, ramp_time still running, interval=, write_*_log.
+ * The I/O loop reads it once per round (an issue() call, a reap batch)
+ * and runs a copy of issue() or of the completion loop where those
+ * checks are compiled out (prep_as, issue_as, complete_as with plain
+ * true); none of them turns on within a round (measure_start, the only
+ * one that arms any, runs while ramp_end is set).
  */
 static inline bool plain_now(const struct wstate *s)
 {

@@ -141,10 +141,14 @@ static void map_dropped(struct wstate *s)
 
 /* The generator (gen.h) from the job's options: the random patterns are
  * parsed again (checked when the job was built). */
-int gen_setup(struct wstate *s)
+/* The generator's parameters from the job's options (gen.h), but the
+ * files' lengths and the random patterns. */
+static void gen_params_fill(const struct wstate *s, struct gen_params *gp)
 {
 	const struct job *j = s->j;
-	struct gen_params gp = {
+	unsigned d;
+
+	*gp = (struct gen_params){
 		.region = s->w->tgt->region,
 		.nfiles = s->w->tgt->nfiles,
 		.random = rw_random(j->rw),
@@ -162,7 +166,32 @@ int gen_setup(struct wstate *s)
 		.seed = j->randrepeat ? j->randseed + j->clone :
 			clock_mono_ns() ^ ((uint64_t)getpid() << 20) ^ j->clone,
 	};
+	memcpy(gp->bs_min, j->bs_min, sizeof(gp->bs_min));
+	memcpy(gp->bs_max, j->bs_max, sizeof(gp->bs_max));
+	/* Random patterns: parsed again (checked when the job was built). */
+	for (d = 0; d < DDIR_NR; d++) {
+		gp->ba[d] = j->blockalign[d];
+		gp->perc_seq[d] = 100.0 - (double)j->percentage_random[d];
+	}
+	gp->lfsr = j->random_generator == RANDGEN_LFSR;
+	gp->bs_unaligned = j->bs_unaligned;
+	gp->seq_add = j->rw_seq_add;
+	gp->seq_nr = j->rw_seq_nr;
+	gp->seq_identical = j->rw_sequencer == RWSEQ_IDENTICAL;
+	gp->fst = j->file_service;
+	gp->fst_nr = j->file_service_nr;
+	gp->fst_param = j->file_service_param;
+	gp->fst_center = j->file_service_center;
+	gp->openfiles = (uint32_t)j->openfiles;
+	gp->zone_size = j->zonesize;
+	gp->zone_range = j->zonerange;
+	gp->zone_skip = j->zoneskip;
+}
 
+int gen_setup(struct wstate *s)
+{
+	const struct job *j = s->j;
+	struct gen_params gp;
 	struct dist_spec *dist = NULL;
 	struct bssplit_spec *bss = NULL;
 	const struct target *t = s->w->tgt;
@@ -171,6 +200,7 @@ int gen_setup(struct wstate *s)
 	unsigned d;
 	int ret = 0;
 
+	gen_params_fill(s, &gp);
 	/* filesize=LO-HI: each file its own region (gen.h, uneven). */
 	if (t->uneven) {
 		flen = malloc(t->nfiles * sizeof(*flen));
@@ -182,27 +212,6 @@ int gen_setup(struct wstate *s)
 			flen[d] = t->files[d].len;
 		gp.flen = flen;
 	}
-
-	memcpy(gp.bs_min, j->bs_min, sizeof(gp.bs_min));
-	memcpy(gp.bs_max, j->bs_max, sizeof(gp.bs_max));
-	/* Random patterns: parsed again (checked when the job was built). */
-	for (d = 0; d < DDIR_NR; d++) {
-		gp.ba[d] = j->blockalign[d];
-		gp.perc_seq[d] = 100.0 - (double)j->percentage_random[d];
-	}
-	gp.lfsr = j->random_generator == RANDGEN_LFSR;
-	gp.bs_unaligned = j->bs_unaligned;
-	gp.seq_add = j->rw_seq_add;
-	gp.seq_nr = j->rw_seq_nr;
-	gp.seq_identical = j->rw_sequencer == RWSEQ_IDENTICAL;
-	gp.fst = j->file_service;
-	gp.fst_nr = j->file_service_nr;
-	gp.fst_param = j->file_service_param;
-	gp.fst_center = j->file_service_center;
-	gp.openfiles = (uint32_t)j->openfiles;
-	gp.zone_size = j->zonesize;
-	gp.zone_range = j->zonerange;
-	gp.zone_skip = j->zoneskip;
 	if (j->random_distribution && strcmp(j->random_distribution,
 					     "random")) {
 		dist = malloc(sizeof(*dist));

@@ -71,7 +71,12 @@ struct gen_io;
 struct io_req;
 struct wstate;
 
-/* The table's rows, in its order (features.c): the order hooks run in. */
+/*
+ * The table's rows, in its order (features.c): the order hooks run in.
+ * An id whose row features.c leaves NULL is a feature still in the loop
+ * (ramp, steady state, serialize_overlap, verify=, buffer contents,
+ * interval=, logs, halt): its place in the order is kept for it.
+ */
 enum wf_id {
 	WF_RAMP,		/* ramp.c: ramp_time= */
 	WF_STEADY,		/* steadystate.c: steadystate= samples */

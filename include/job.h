@@ -289,7 +289,7 @@ struct job {
 	bool verify_only;		/* write nothing: check */
 	bool verify_fatal;		/* stop at the first mismatch */
 	uint64_t verify_backlog;	/* check every N writes; 0 never */
-	/* Verification, the rest of issue 12 (verify/phase.c, plan.c) */
+	/* Verification, the rest of issue 12 (worker/vphase.c, plan.c) */
 	uint64_t verify_backlog_batch;	/* blocks checked each time; 0: N */
 	uint64_t verify_async;		/* fio's verify threads: inline here */
 	char *verify_async_cpus;	/* their CPUs (checked, reported) */

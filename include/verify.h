@@ -299,7 +299,7 @@ struct verify_ctx {
 	bool reader;
 	/* loops=N (N > 1, each loop a pass): the blocks each loop wrote are
 	 * checked when it ends, as fio verifies after each loop; loop_due:
-	 * a loop ended, its check waits at the barrier (phase.c). */
+	 * a loop ended, its check waits at the barrier (vphase.c). */
 	bool loop_verify, loop_due;
 	uint64_t *written;	/* bitmap: block written in this pass */
 	uint32_t *wpass;	/* mixed rw or a range of write sizes, where
@@ -316,7 +316,7 @@ struct verify_ctx {
 	uint64_t *checked;
 	uint32_t ring_len, backlog;
 	uint32_t backlog_batch;	/* blocks of the ring read each time */
-	/* trim_percentage, trim_backlog (phase.c, verify_trims): blocks
+	/* trim_percentage, trim_backlog (vphase.c, verify_trims): blocks
 	 * chosen to be trimmed, oldest first, in a ring of tcap; those
 	 * trimmed since their last write. */
 	uint64_t *trimmed;	/* bitmap; NULL: no trims */

@@ -81,7 +81,7 @@ unsigned depth_wait(const struct wstate *s)
 	if (s->pass_wait)
 		return s->inflight;
 	if (s->inflight >= s->depth || s->stopping || s->vhold ||
-	    s->think_due || s->drain)
+	    s->ft.holds)
 		return min_u(s->reap_min, s->inflight);
 	return 0;
 }
@@ -96,8 +96,11 @@ unsigned depth_reap_max(const struct wstate *s, unsigned min)
 /* What lowers the depth on purpose, or holds it apart from this loop. */
 static bool depth_on_purpose(const struct wstate *s)
 {
-	return s->pace_on || s->think_on || s->lt_on || s->low || s->flow ||
-	       s->rp || s->vfy || s->serial || s->syncs || s->cycles ||
+	const unsigned lowering = WF_BIT(WF_PACE) | WF_BIT(WF_THINK) |
+		WF_BIT(WF_LTARGET) | WF_BIT(WF_LOWDEPTH) | WF_BIT(WF_FLOW) |
+		WF_BIT(WF_REPLAY) | WF_BIT(WF_SYNCS);
+
+	return (s->ft.wanted & lowering) || s->vfy || s->serial ||
 	       (s->eng->flags & (ENGINE_SYNC | ENGINE_NOIO | ENGINE_NOT_IO)) ||
 	       s->depth < 2;
 }

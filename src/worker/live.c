@@ -1,13 +1,59 @@
 // SPDX-License-Identifier: MIT
 /*
  * What a running worker publishes while it runs: the phase and running
- * totals that --progress reads (live_publish is inline in wstate.h: once
- * per reap batch), and the interval= boundaries, closed as completions
+ * totals that --progress reads (live_publish, inline in wstate.h, calls
+ * live_push once per reap batch when it is read), and the interval= boundaries, closed as completions
  * pass them; the bw_avg_time / iops_avg_time rate samples likewise.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "wstate.h"
+
+/* What a running worker keeps to publish (wstate.lv), from live_setup. */
+struct wlive {
+	bool iv_over;		/* the last interval is closed, or failed */
+	/*
+	 * bw_avg_time / iops_avg_time samples: the tick the running period
+	 * ends (UINT64_MAX while ramping), when it began, the counters then.
+	 */
+	uint64_t bw_next, bw_last, bw_period;
+	uint64_t iops_next, iops_last, iops_period;
+	uint64_t bw_base[DDIR_NR], iops_base[DDIR_NR];
+	/* --progress: totals of the phases before the last measure_start */
+	uint64_t live_ios[DDIR_NR], live_bytes[DDIR_NR];
+};
+
+int live_setup(struct wstate *s)
+{
+	s->lv = calloc(1, sizeof(*s->lv));
+	if (!s->lv) {
+		job_fail(s, -ENOMEM, "rate samples: %s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	s->lv->bw_next = UINT64_MAX;
+	s->lv->iops_next = UINT64_MAX;
+	return 0;
+}
+
+void live_push(struct wstate *s)
+{
+	struct worker_live *l = &s->w->live;
+	unsigned d;
+
+	for (d = 0; d < DDIR_NR; d++) {
+		atomic_store_explicit(&l->ios[d], s->lv->live_ios[d] +
+				      s->st->dir[d].ios, memory_order_relaxed);
+		atomic_store_explicit(&l->bytes[d], s->lv->live_bytes[d] +
+				      s->st->dir[d].bytes,
+				      memory_order_relaxed);
+	}
+	atomic_store_explicit(&l->issued_bytes, s->issued_bytes,
+			      memory_order_relaxed);
+	atomic_store_explicit(&l->issued_ios, s->issued_ios,
+			      memory_order_relaxed);
+}
 
 /* Published once per phase: measuring or ramping starts. */
 void live_phase(struct wstate *s)
@@ -18,8 +64,8 @@ void live_phase(struct wstate *s)
 	if (!s->w->live_on)
 		return;
 	for (d = 0; d < DDIR_NR; d++) {
-		s->live_ios[d] += s->st->dir[d].ios;
-		s->live_bytes[d] += s->st->dir[d].bytes;
+		s->lv->live_ios[d] += s->st->dir[d].ios;
+		s->lv->live_bytes[d] += s->st->dir[d].bytes;
 	}
 	atomic_store_explicit(&l->t0_ns, clock_mono_ns(),
 			      memory_order_relaxed);
@@ -64,7 +110,7 @@ int interval_close(struct wstate *s, uint64_t end_ns)
 	r = ival_rec_close(s->irec, end_ns, ios, bytes, lat);
 	if (r) {
 		s->iv_next = UINT64_MAX;
-		s->iv_over = true;
+		s->lv->iv_over = true;
 		job_fail(s, r, "recording interval samples: %s", strerror(-r));
 		return r;
 	}
@@ -88,10 +134,10 @@ void interval_end(struct wstate *s, uint64_t end)
 {
 	uint64_t end_ns, start;
 
-	if (!s->irec || s->iv_over || s->ramp_end)
+	if (!s->irec || s->lv->iv_over || s->ramp_end)
 		return;
 	interval_roll(s, end);
-	if (s->iv_over)
+	if (s->lv->iv_over)
 		return;
 	end_ns = clock_delta_ns(s->w->clk, s->t0, end);
 	start = ival_rec_boundary(s->irec) - s->irec->series->interval_ns;
@@ -102,17 +148,17 @@ void interval_end(struct wstate *s, uint64_t end)
 	    s->st->dir[DDIR_TRIM].ios != s->irec->base_ios[DDIR_TRIM])
 		interval_close(s, end_ns);
 	s->iv_next = UINT64_MAX;
-	s->iv_over = true;
+	s->lv->iv_over = true;
 }
 
 void ticks_rearm(struct wstate *s)
 {
 	uint64_t t = s->iv_next;
 
-	if (s->bw_next < t)
-		t = s->bw_next;
-	if (s->iops_next < t)
-		t = s->iops_next;
+	if (s->lv->bw_next < t)
+		t = s->lv->bw_next;
+	if (s->lv->iops_next < t)
+		t = s->lv->iops_next;
 	if (s->ramp_end && s->ramp_end < t)	/* see complete_as */
 		t = s->ramp_end;
 	s->tick_next = t;
@@ -123,16 +169,16 @@ void samples_start(struct wstate *s)
 	unsigned d;
 
 	for (d = 0; d < DDIR_NR; d++)
-		s->bw_base[d] = s->iops_base[d] = 0;	/* stats were reset */
-	s->bw_last = s->iops_last = s->t0;
-	s->bw_period = clock_ns_to_ticks(s->w->clk, s->j->bw_avg_ns);
-	s->iops_period = clock_ns_to_ticks(s->w->clk, s->j->iops_avg_ns);
-	if (!s->bw_period)
-		s->bw_period = 1;
-	if (!s->iops_period)
-		s->iops_period = 1;
-	s->bw_next = s->ramp_end ? UINT64_MAX : s->t0 + s->bw_period;
-	s->iops_next = s->ramp_end ? UINT64_MAX : s->t0 + s->iops_period;
+		s->lv->bw_base[d] = s->lv->iops_base[d] = 0;	/* stats were reset */
+	s->lv->bw_last = s->lv->iops_last = s->t0;
+	s->lv->bw_period = clock_ns_to_ticks(s->w->clk, s->j->bw_avg_ns);
+	s->lv->iops_period = clock_ns_to_ticks(s->w->clk, s->j->iops_avg_ns);
+	if (!s->lv->bw_period)
+		s->lv->bw_period = 1;
+	if (!s->lv->iops_period)
+		s->lv->iops_period = 1;
+	s->lv->bw_next = s->ramp_end ? UINT64_MAX : s->t0 + s->lv->bw_period;
+	s->lv->iops_next = s->ramp_end ? UINT64_MAX : s->t0 + s->lv->iops_period;
 	ticks_rearm(s);
 }
 
@@ -142,8 +188,8 @@ void samples_start(struct wstate *s)
  */
 static void sample(struct wstate *s, uint64_t now, bool bw)
 {
-	uint64_t *base = bw ? s->bw_base : s->iops_base;
-	uint64_t *last = bw ? &s->bw_last : &s->iops_last;
+	uint64_t *base = bw ? s->lv->bw_base : s->lv->iops_base;
+	uint64_t *last = bw ? &s->lv->bw_last : &s->lv->iops_last;
 	uint64_t ns = clock_delta_ns(s->w->clk, *last, now), v, delta;
 	uint64_t *next, period;
 	unsigned d;
@@ -162,8 +208,8 @@ static void sample(struct wstate *s, uint64_t now, bool bw)
 	*last = now;
 	/* Periods stay on the grid from t0 (as fio, late samples do not
 	 * delay the next); more than a period late, the grid moves. */
-	next = bw ? &s->bw_next : &s->iops_next;
-	period = bw ? s->bw_period : s->iops_period;
+	next = bw ? &s->lv->bw_next : &s->lv->iops_next;
+	period = bw ? s->lv->bw_period : s->lv->iops_period;
 	*next += period;
 	if (*next <= now)
 		*next = now + period;
@@ -173,9 +219,9 @@ void ticks_roll(struct wstate *s, uint64_t now)
 {
 	if (now >= s->iv_next)
 		interval_roll(s, now);
-	if (now >= s->bw_next)
+	if (now >= s->lv->bw_next)
 		sample(s, now, true);
-	if (now >= s->iops_next)
+	if (now >= s->lv->iops_next)
 		sample(s, now, false);
 	ticks_rearm(s);
 }

@@ -20,8 +20,8 @@
  * the direction (fio's meaning): with a fixed block size, exactly that
  * many I/Os per second.
  *
- * Nothing here runs for a job without rate options: pace_on is false and
- * the I/O loop's two tests of it are the whole cost.
+ * A worker feature (feature.h): nothing here runs for a job without rate
+ * options.
  */
 #include <errno.h>
 #include <math.h>
@@ -43,6 +43,38 @@
 #define PACE_SLEEP_MAX_NS	20000000ull
 #define NS_S	1000000000ull
 
+/*
+ * Each paced direction has its own schedule: linear, the I/O after
+ * `sched` bytes falls due at base + sched / bps; poisson, `next` moves on
+ * by an exponential gap of mean len / bps after each I/O. An I/O is
+ * issued when it falls due, whatever is in flight (open loop, up to
+ * iodepth).
+ */
+struct pace_dir {
+	uint64_t bps;		/* paced bytes/s; 0: not paced */
+	uint64_t base;		/* ticks: linear schedule's start */
+	uint64_t sched;		/* linear: bytes scheduled since base */
+	uint64_t next;		/* poisson: ticks when the next I/O is due */
+	uint64_t lag;		/* ticks the last I/O was issued late */
+	uint64_t min_bps, min_iops;	/* rate_min, rate_iops_min; 0: none */
+	uint64_t cyc_bytes, cyc_ios;	/* counters at the cycle's start */
+	bool used;		/* the job does I/O in this direction */
+};
+
+struct pace {
+	struct pace_dir dir[DDIR_NR];
+	uint64_t cyc_start, cyc_end;	/* ticks: rate_min window;
+					 * cyc_end UINT64_MAX: none */
+	uint64_t last_issue;	/* ticks: the last paced I/O went */
+	struct gen_rng rng;	/* poisson gaps, seeded from the job's seed */
+	bool poisson;
+};
+
+static inline struct pace *pace_of(const struct wstate *s)
+{
+	return wf_state(s, WF_PACE);
+}
+
 static uint64_t ticks_for_bytes(const struct clock *clk, uint64_t bytes,
 				uint64_t bps)
 {
@@ -55,7 +87,7 @@ static uint64_t ticks_for_bytes(const struct clock *clk, uint64_t bytes,
 /* When the next I/O of the direction falls due, in ticks. */
 static uint64_t next_due(const struct wstate *s, const struct pace_dir *pd)
 {
-	if (s->pace.poisson)
+	if (pace_of(s)->poisson)
 		return pd->next;
 	return pd->base + ticks_for_bytes(s->w->clk, pd->sched, pd->bps);
 }
@@ -64,7 +96,7 @@ static uint64_t next_due(const struct wstate *s, const struct pace_dir *pd)
 static uint64_t poisson_gap(struct wstate *s, uint64_t len, uint64_t bps)
 {
 	/* 53 random bits: u in [0, 1), so 1 - u > 0 */
-	double u = (double)(gen_rng_next(&s->pace.rng) >> 11) *
+	double u = (double)(gen_rng_next(&pace_of(s)->rng) >> 11) *
 		   (1.0 / 9007199254740992.0);
 	double ns = -log1p(-u) * (double)len * 1e9 / (double)bps;
 
@@ -78,12 +110,27 @@ static bool dir_used(int rw, int d)
 	return rw_dirs(rw) >> d & 1;
 }
 
-void pace_start(struct wstate *s)
+/* A job paces when a direction it does has a rate or a minimum. */
+static bool pace_wanted(const struct wstate *s)
 {
 	const struct job *j = s->j;
-	struct pace *p = &s->pace;
+	unsigned d;
+
+	for (d = 0; d < DDIR_NR; d++)
+		if (dir_used(j->rw, (int)d) &&
+		    (j->rate[d] || (j->rate_iops[d] * j->bs_min[d]) != 0 ||
+		     j->rate_min[d] || j->rate_iops_min[d]))
+			return true;
+	return false;
+}
+
+/* Each measured phase starts its timetables. */
+static void pace_start(struct wstate *s)
+{
+	const struct job *j = s->j;
+	struct pace *p = pace_of(s);
 	uint64_t now = s->now;
-	bool any = false, mins;
+	bool mins;
 	unsigned d;
 
 	memset(p, 0, sizeof(*p));
@@ -101,17 +148,14 @@ void pace_start(struct wstate *s)
 		pd->next = now;
 		pd->min_bps = j->rate_min[d];
 		pd->min_iops = j->rate_iops_min[d];
-		any = any || pd->bps || pd->min_bps || pd->min_iops;
 	}
-	s->pace_on = any;
 	p->cyc_start = now;
 	for (d = 0, mins = false; d < DDIR_NR; d++)
 		mins = mins || p->dir[d].min_bps || p->dir[d].min_iops;
 	p->cyc_end = s->ramp_end || !mins ? UINT64_MAX :
 		     now + clock_ns_to_ticks(s->w->clk, j->rate_cycle_ns);
 	/* Wake-ups on time: the default slack is 50us per sleep. */
-	if (any)
-		prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 }
 
 static void sleep_for(uint64_t ns)
@@ -123,10 +167,16 @@ static void sleep_for(uint64_t ns)
 	nanosleep(&ts, NULL);
 }
 
-bool pace_wait(struct wstate *s, struct io_req *req)
+/*
+ * Before req is issued: waits (reaping what completes meanwhile) until it
+ * falls due, stamps t_due, and t_queue at the end of the wait; false when
+ * the job stops first (req not issued).
+ */
+static bool pace_wait(struct wstate *s, struct io_req *req)
 {
 	const struct clock *clk = s->w->clk;
-	struct pace_dir *pd = &s->pace.dir[req->ddir];
+	struct pace *p = pace_of(s);
+	struct pace_dir *pd = &p->dir[req->ddir];
 	uint64_t due, now, ns;
 	unsigned before;
 
@@ -157,13 +207,14 @@ bool pace_wait(struct wstate *s, struct io_req *req)
 		}
 		sleep_for(ns < PACE_SLEEP_MAX_NS ? ns : PACE_SLEEP_MAX_NS);
 	}
-	if (s->pace.poisson)
+	if (p->poisson)
 		pd->next += poisson_gap(s, req->len, pd->bps);
 	else
 		pd->sched += req->len;
 	pd->lag = now - due;
-	s->pace.last_issue = now;
+	p->last_issue = now;
 	req->t_due = due;
+	req->t_queue = now;	/* the wait is not the I/O's */
 	return true;
 }
 
@@ -172,7 +223,7 @@ bool pace_wait(struct wstate *s, struct io_req *req)
 static void pace_cycle(struct wstate *s)
 {
 	const struct clock *clk = s->w->clk;
-	struct pace *p = &s->pace;
+	struct pace *p = pace_of(s);
 	uint64_t ns = clock_delta_ns(clk, p->cyc_start, s->now);
 	double bps, iops;
 	unsigned d;
@@ -204,25 +255,36 @@ static void pace_cycle(struct wstate *s)
 	p->cyc_end = s->now + clock_ns_to_ticks(clk, s->j->rate_cycle_ns);
 }
 
-void pace_done(struct wstate *s, const struct io_req *req)
+/* Each successful completion: its sched_lat; a rate_min cycle's end. */
+static void pace_done(struct wstate *s, struct io_req *req,
+		      const struct wlat *l)
 {
+	if (!l)
+		return;
 	if (req->t_due)
 		hist_add(&s->st->dir[req->ddir].sched_lat,
 			 clock_delta_ns(s->w->clk, req->t_due, req->t_done));
-	if (s->now >= s->pace.cyc_end)
+	if (s->now >= pace_of(s)->cyc_end)
 		pace_cycle(s);
 }
 
+/*
+ * After thinktime's stall, about to issue again. Unless
+ * rate_ignore_thinktime, the schedule ran on meanwhile and the I/Os that
+ * fell due are caught up with; with it, they are dropped and the schedule
+ * restarts now.
+ */
 void pace_thought(struct wstate *s)
 {
+	struct pace *p = pace_of(s);
 	uint64_t now;
 	unsigned d;
 
-	if (!s->pace_on || !s->j->rate_ignore_thinktime)
+	if (!p || !s->j->rate_ignore_thinktime)
 		return;
 	now = clock_ticks(s->w->clk);
 	for (d = 0; d < DDIR_NR; d++) {
-		struct pace_dir *pd = &s->pace.dir[d];
+		struct pace_dir *pd = &p->dir[d];
 
 		if (!pd->bps || next_due(s, pd) >= now)
 			continue;
@@ -232,17 +294,20 @@ void pace_thought(struct wstate *s)
 	}
 }
 
-void pace_end(const struct wstate *s, uint64_t end)
+/* The report's rate figures of the measured phase (none while ramping:
+ * nothing was measured). */
+static void pace_end(struct wstate *s, uint64_t end, bool own)
 {
 	const struct clock *clk = s->w->clk;
-	const struct pace *p = &s->pace;
+	const struct pace *p = pace_of(s);
 	bool all_issued = s->issued_bytes >= s->limit_bytes ||
 			  s->issued_ios >= s->limit_ios;
 	uint64_t due, behind, len;
 	unsigned d;
 
 	(void)end;
-	if (!s->pace_on)
+	(void)own;
+	if (s->ramp_end)
 		return;
 	for (d = 0; d < DDIR_NR; d++) {
 		const struct pace_dir *pd = &p->dir[d];
@@ -266,3 +331,13 @@ void pace_end(const struct wstate *s, uint64_t end)
 				  (double)pd->bps / 1e9 / (double)len);
 	}
 }
+
+const struct wfeature wf_pace = {
+	.name = "rate",
+	.size = sizeof(struct pace),
+	.wanted = pace_wanted,
+	.start = pace_start,
+	.due = pace_wait,
+	.done = pace_done,
+	.end = pace_end,
+};

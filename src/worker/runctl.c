@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -16,6 +17,19 @@
 #include "wstate.h"
 
 #define WAIT_POLL_NS	1000000
+
+/* What run control keeps of a worker (wstate.ctl), from ctl_setup on. */
+struct runctl {
+	bool io_done_on;		/* cpuio's exit_on_io_done */
+	char cpus[64];			/* the CPUs allowed, a list */
+	struct steady_rec *ss;		/* steadystate; NULL: off */
+	uint64_t ss_next;		/* ticks: the next sample; UINT64_MAX */
+	uint64_t ss_prev_t, ss_prev_ios, ss_prev_bytes;
+	uint64_t ss_prev_lat_n, ss_prev_lat_sum;
+	bool ss_based;			/* ss_prev_* hold a baseline */
+	uint64_t ss_k;			/* the next sample's index (from 0
+					 * after the baseline) */
+};
 
 static int pin(struct wstate *s)
 {
@@ -35,15 +49,15 @@ static int pin(struct wstate *s)
 		}
 		ret = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 		if (ret) {
-			cpuset_format(&set, s->cpus, sizeof(s->cpus));
+			cpuset_format(&set, s->ctl->cpus, sizeof(s->ctl->cpus));
 			job_fail(s, -ret, "cannot run on CPUs %s "
-				 "(cpus_allowed): %s", s->cpus, strerror(ret));
+				 "(cpus_allowed): %s", s->ctl->cpus, strerror(ret));
 			return -ret;
 		}
 	}
 	/* What the kernel allows now: a cpuset may narrow it further. */
 	if (!sched_getaffinity(0, sizeof(set), &set))
-		cpuset_format(&set, s->cpus, sizeof(s->cpus));
+		cpuset_format(&set, s->ctl->cpus, sizeof(s->ctl->cpus));
 	return 0;
 }
 
@@ -51,26 +65,30 @@ int ctl_setup(struct wstate *s)
 {
 	const struct job *j = s->j;
 	struct steady_crit c;
-	int ret = pin(s);
+	int ret;
 
+	s->ctl = calloc(1, sizeof(*s->ctl));
+	if (!s->ctl) {
+		job_fail(s, -ENOMEM, "run control: out of memory");
+		return -ENOMEM;
+	}
+	ret = pin(s);
 	if (ret)
 		return ret;
-	if (j->iodepth_low && j->iodepth_low < s->depth)
-		s->low = (unsigned)j->iodepth_low;
-	s->ss_next = UINT64_MAX;
+	s->ctl->ss_next = UINT64_MAX;
 	if (s->w->ssg) {
-		s->ss = steady_ref(s->w->ssg->rec);
+		s->ctl->ss = steady_ref(s->w->ssg->rec);
 	} else if (j->ss_dur_ns && j->steadystate &&
 		   !steady_parse(j->steadystate, &c, NULL, 0)) {
-		s->ss = steady_new(&c, j->ss_dur_ns, j->ss_interval_ns);
-		if (!s->ss) {
+		s->ctl->ss = steady_new(&c, j->ss_dur_ns, j->ss_interval_ns);
+		if (!s->ctl->ss) {
 			job_fail(s, -ENOMEM, "steadystate: out of memory");
 			return -ENOMEM;
 		}
 	}
 	/* exit_on_io_done: cpuio's plan sets it (engine.h) */
-	s->io_done_on = j->exit_on_io_done;
-	s->ctl_on = s->ss || s->w->halt || s->io_done_on;
+	s->ctl->io_done_on = j->exit_on_io_done;
+	s->ctl_on = s->ctl->ss || s->w->halt || s->ctl->io_done_on;
 	return 0;
 }
 
@@ -140,12 +158,12 @@ void ctl_arm(struct wstate *s)
 {
 	const struct job *j = s->j;
 
-	if (!s->ss)
+	if (!s->ctl->ss)
 		return;
 	/* Samples are of the measured phase: none while ramping. */
-	s->ss_based = false;
-	s->ss_k = 0;
-	s->ss_next = s->ramp_end ? UINT64_MAX :
+	s->ctl->ss_based = false;
+	s->ctl->ss_k = 0;
+	s->ctl->ss_next = s->ramp_end ? UINT64_MAX :
 		     s->t0 + clock_ns_to_ticks(s->w->clk, j->ss_ramp_ns);
 }
 
@@ -164,41 +182,41 @@ static bool ss_sample(struct wstate *s)
 		n += st->dir[d].clat.count;
 		sum += st->dir[d].clat.sum;
 	}
-	dt = clock_delta_ns(s->w->clk, s->ss_prev_t, s->now);
+	dt = clock_delta_ns(s->w->clk, s->ctl->ss_prev_t, s->now);
 	at = clock_delta_ns(s->w->clk, s->t0, s->now);
-	if (s->ss_based && dt && s->w->ssg) {
+	if (s->ctl->ss_based && dt && s->w->ssg) {
 		/* the group's sample k: this clone's part of it */
-		steady = steady_group_add(s->w->ssg, s->w->ssg_idx, s->ss_k++,
-			(double)(ios - s->ss_prev_ios) * 1e9 / (double)dt,
-			(double)(bytes - s->ss_prev_bytes) * 1e9 / (double)dt,
-			n - s->ss_prev_lat_n,
-			(double)(sum - s->ss_prev_lat_sum), at);
-	} else if (s->ss_based && dt) {
-		lat_n = (double)(n - s->ss_prev_lat_n);
-		steady = steady_add(s->ss,
-			(double)(ios - s->ss_prev_ios) * 1e9 / (double)dt,
-			(double)(bytes - s->ss_prev_bytes) * 1e9 / (double)dt,
-			lat_n ? (double)(sum - s->ss_prev_lat_sum) / lat_n : 0);
+		steady = steady_group_add(s->w->ssg, s->w->ssg_idx, s->ctl->ss_k++,
+			(double)(ios - s->ctl->ss_prev_ios) * 1e9 / (double)dt,
+			(double)(bytes - s->ctl->ss_prev_bytes) * 1e9 / (double)dt,
+			n - s->ctl->ss_prev_lat_n,
+			(double)(sum - s->ctl->ss_prev_lat_sum), at);
+	} else if (s->ctl->ss_based && dt) {
+		lat_n = (double)(n - s->ctl->ss_prev_lat_n);
+		steady = steady_add(s->ctl->ss,
+			(double)(ios - s->ctl->ss_prev_ios) * 1e9 / (double)dt,
+			(double)(bytes - s->ctl->ss_prev_bytes) * 1e9 / (double)dt,
+			lat_n ? (double)(sum - s->ctl->ss_prev_lat_sum) / lat_n : 0);
 		if (steady) {
-			s->ss->attained = true;
-			s->ss->at_ns = at;
+			s->ctl->ss->attained = true;
+			s->ctl->ss->at_ns = at;
 		}
 	}
-	s->ss_based = true;
-	s->ss_prev_t = s->now;
-	s->ss_prev_ios = ios;
-	s->ss_prev_bytes = bytes;
-	s->ss_prev_lat_n = n;
-	s->ss_prev_lat_sum = sum;
+	s->ctl->ss_based = true;
+	s->ctl->ss_prev_t = s->now;
+	s->ctl->ss_prev_ios = ios;
+	s->ctl->ss_prev_bytes = bytes;
+	s->ctl->ss_prev_lat_n = n;
+	s->ctl->ss_prev_lat_sum = sum;
 	iv = clock_ns_to_ticks(s->w->clk, s->j->ss_interval_ns);
-	s->ss_next += iv;
-	if (s->ss_next <= s->now) {
+	s->ctl->ss_next += iv;
+	if (s->ctl->ss_next <= s->now) {
 		/* a long stall: start from now, the samples missed skipped */
-		s->ss_k += (s->now - s->ss_next) / (iv ? iv : 1) + 1;
-		s->ss_next = s->now + iv;
+		s->ctl->ss_k += (s->now - s->ctl->ss_next) / (iv ? iv : 1) + 1;
+		s->ctl->ss_next = s->now + iv;
 	}
 	if (steady)
-		s->ss_next = UINT64_MAX;
+		s->ctl->ss_next = UINT64_MAX;
 	return steady;
 }
 
@@ -215,9 +233,9 @@ bool ctl_stop(struct wstate *s)
 	/* group_reporting: another clone found the group steady */
 	if (s->w->ssg && steady_group_attained(s->w->ssg))
 		return true;
-	if (s->now >= s->ss_next && ss_sample(s))
+	if (s->now >= s->ctl->ss_next && ss_sample(s))
 		return true;
-	if (s->io_done_on && s->w->peers && io_done(s))
+	if (s->ctl->io_done_on && s->w->peers && io_done(s))
 		return true;
 	return halted(s);
 }
@@ -230,10 +248,11 @@ void ctl_figures(const struct wstate *s)
 	struct job_stats *st = s->st;
 	unsigned d;
 
-	memcpy(st->cpus, s->cpus, sizeof(st->cpus));
 	ss_leave(s);
-	st->steady = s->ss;	/* the stats own it from here on */
-	st->prio = s->prio;	/* likewise */
+	if (s->ctl) {	/* NULL: given up on before ctl_setup */
+		memcpy(st->cpus, s->ctl->cpus, sizeof(st->cpus));
+		st->steady = s->ctl->ss;	/* the stats own it now */
+	}
 	for (d = 0; d < DDIR_NR; d++) {
 		if (j->gtod_reduce || j->disable_lat)
 			hist_init(&st->dir[d].lat);
@@ -242,10 +261,6 @@ void ctl_figures(const struct wstate *s)
 		if (j->gtod_reduce || j->disable_slat)
 			hist_init(&st->dir[d].slat);
 	}
-	/* still ramping (measured nothing), or the latency kept is off */
-	if (s->prio && (s->ramp_end || j->gtod_reduce ||
-			(s->prio->lat ? j->disable_lat : j->disable_clat)))
-		prio_stats_reset(s->prio);
 }
 
 void ctl_end(struct wstate *s)
@@ -256,10 +271,10 @@ void ctl_end(struct wstate *s)
 					  s->st->err)))
 		atomic_store(s->w->halt, 1);
 	ss_leave(s);
-	if (s->st->steady != s->ss)	/* not handed over: setup failed */
-		steady_free(s->ss);
-	s->ss = NULL;
-	if (s->st->prio != s->prio)
-		prio_stats_free(s->prio);
-	s->prio = NULL;
+	if (!s->ctl)
+		return;
+	if (s->st->steady != s->ctl->ss)	/* not handed over */
+		steady_free(s->ctl->ss);
+	free(s->ctl);
+	s->ctl = NULL;
 }

@@ -17,6 +17,11 @@
  * N iterations of the CPU's spin-wait hint (pause on x86, yield on arm),
  * with I/Os in flight and no clock read: a CPU-bound think of a fixed
  * amount of work rather than of time. Independent of thinktime.
+ *
+ * A worker feature (feature.h): a round looks whether a stall fell due
+ * with the I/Os completed, issuing looks with each I/O issued; a stall
+ * due holds issue (commit_reap waits meanwhile) until nothing is in
+ * flight, then runs in the hold, and issue goes on.
  */
 #include <time.h>
 
@@ -27,7 +32,26 @@
  * ends within 100 ms of its signal). */
 #define THINK_SLEEP_STEP_NS	20000000ull
 
-void think_cycles(uint64_t n)
+struct think {
+	bool on;		/* thinktime= */
+	bool due;		/* stall once nothing is in flight */
+	bool started;		/* last_end is set */
+	bool by_issue;		/* thinktime_blocks_type=issue */
+	uint64_t blocks;	/* 0: only thinktime_iotime */
+	uint64_t iotime;	/* ticks; 0: off */
+	uint64_t issued;	/* I/Os issued since the job started */
+	uint64_t last;		/* the count at the last stall */
+	uint64_t at;		/* the count when the due one was due */
+	uint64_t last_end;	/* ticks: the end of the last stall */
+	uint64_t cycles;	/* thinkcycles=; 0: off */
+};
+
+static inline struct think *think_of(const struct wstate *s)
+{
+	return wf_state(s, WF_THINK);
+}
+
+static void think_cycles(uint64_t n)
 {
 	uint64_t i;
 
@@ -35,40 +59,59 @@ void think_cycles(uint64_t n)
 		cpu_relax();
 }
 
-void think_init(struct wstate *s)
+static bool think_wanted(const struct wstate *s)
+{
+	return s->j->thinktime_ns || s->j->thinkcycles;
+}
+
+static int think_setup(struct wstate *s)
 {
 	const struct job *j = s->j;
+	struct think *t = think_of(s);
 
-	s->cycles = j->thinkcycles;
-	s->think_on = j->thinktime_ns != 0;
-	if (!s->think_on)
-		return;
-	s->think.by_issue = j->thinktime_blocks_type == THINK_ISSUE;
-	s->think.iotime = clock_ns_to_ticks(s->w->clk, j->thinktime_iotime_ns);
+	t->cycles = j->thinkcycles;
+	t->on = j->thinktime_ns != 0;
+	if (!t->on)
+		return 0;
+	t->by_issue = j->thinktime_blocks_type == THINK_ISSUE;
+	t->iotime = clock_ns_to_ticks(s->w->clk, j->thinktime_iotime_ns);
 	/*
 	 * With thinktime_iotime, thinktime_blocks left at its default does
 	 * not count (fio: when not given at all); 0 acts as 1 (fio would
 	 * stall at every look, which is after every I/O).
 	 */
-	s->think.blocks = j->thinktime_blocks ? j->thinktime_blocks : 1;
-	if (s->think.iotime && j->thinktime_blocks == 1)
-		s->think.blocks = 0;
-	s->think.last_end = s->now;
+	t->blocks = j->thinktime_blocks ? j->thinktime_blocks : 1;
+	if (t->iotime && j->thinktime_blocks == 1)
+		t->blocks = 0;
+	return 0;
 }
 
-void think_check(struct wstate *s, unsigned issued)
+/* The run starts: the first stall's iotime counts from here. */
+static void think_start(struct wstate *s)
 {
+	struct think *t = think_of(s);
+
+	if (!t->started) {
+		t->last_end = s->now;
+		t->started = true;
+	}
+}
+
+/* After an I/O was issued (issued 1) or completions were collected (0):
+ * a stall falls due. */
+static void think_check(struct wstate *s, unsigned issued)
+{
+	struct think *t = think_of(s);
 	uint64_t n;
 
-	s->think.issued += issued;
+	t->issued += issued;
 	/* Completed: issued and no longer in flight (queued ones are). */
-	n = s->think.by_issue ? s->think.issued :
-	    s->think.issued - s->inflight;
-	if ((s->think.blocks && n - s->think.last >= s->think.blocks) ||
-	    (s->think.iotime && s->now - s->think.last_end >=
-	     s->think.iotime)) {
-		s->think_due = true;
-		s->think.at = n;
+	n = t->by_issue ? t->issued : t->issued - s->inflight;
+	if ((t->blocks && n - t->last >= t->blocks) ||
+	    (t->iotime && s->now - t->last_end >= t->iotime)) {
+		t->due = true;
+		t->at = n;
+		s->ft.holds |= WF_BIT(WF_THINK);
 	}
 }
 
@@ -77,15 +120,18 @@ static bool stopped(const struct wstate *s)
 	return atomic_load_explicit(s->w->stop, memory_order_relaxed);
 }
 
-void think_run(struct wstate *s)
+/* The stall itself, with nothing in flight; moves s->now past it. */
+static void think_run(struct wstate *s)
 {
 	const struct clock *clk = s->w->clk;
+	struct think *t = think_of(s);
 	uint64_t t0 = clock_ticks(clk), now = t0, ns = s->j->thinktime_ns;
 	uint64_t spin = s->j->thinktime_spin_ns, end, left, step;
 	struct timespec ts;
 
-	s->think_due = false;
-	s->think.last = s->think.at;
+	t->due = false;
+	s->ft.holds &= ~WF_BIT(WF_THINK);
+	t->last = t->at;
 	if (s->deadline != UINT64_MAX) {
 		left = clock_delta_ns(clk, t0, s->deadline);
 		if (ns > left)
@@ -107,10 +153,54 @@ void think_run(struct wstate *s)
 		now = clock_ticks(clk);
 	}
 	s->st->think_ns += clock_delta_ns(clk, t0, now);
-	s->think.last_end = now;
+	t->last_end = now;
 	pace_thought(s);	/* rate_ignore_thinktime: no catching up */
 	if (now > s->now)
 		s->now = now;
 	if (s->now >= s->tick_next)
 		ticks_roll(s, s->now);
 }
+
+/* Each round: the completions collected since the last look count. */
+static void think_round(struct wstate *s)
+{
+	struct think *t = think_of(s);
+
+	if (t->on && !t->due)
+		think_check(s, 0);
+}
+
+/* A stall due holds issue while I/Os are in flight, then runs. */
+static bool think_hold(struct wstate *s)
+{
+	if (!think_of(s)->due)
+		return false;
+	if (s->inflight || s->queued)
+		return true;
+	think_run(s);
+	return false;
+}
+
+static void think_issued(struct wstate *s, struct io_req *req, int ddir,
+			 int r)
+{
+	struct think *t = think_of(s);
+
+	(void)req;
+	(void)r;
+	if (t->on)
+		think_check(s, 1);
+	if (t->cycles && ddir != DDIR_TRIM)
+		think_cycles(t->cycles);
+}
+
+const struct wfeature wf_think = {
+	.name = "thinktime",
+	.size = sizeof(struct think),
+	.wanted = think_wanted,
+	.setup = think_setup,
+	.start = think_start,
+	.round = think_round,
+	.hold = think_hold,
+	.issued = think_issued,
+};

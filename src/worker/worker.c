@@ -3,30 +3,23 @@
  * The I/O loop. One loop serves synchronous and queued engines: it fills
  * the queue up to iodepth (queue), hands the batch to the kernel (commit)
  * and collects completions (reap). A synchronous engine completes inside
- * queue(), so the loop degenerates to issue-account-issue.
+ * queue(), so the loop degenerates to issue-account-issue. The wanted
+ * worker features (feature.h) hook in around each I/O; worker_main, at
+ * the end, is their setup (prepare.c), the run, and the teardown.
  *
  * Hot path rules: no allocation, no locks, no system calls besides the
  * engine's and the clock.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <inttypes.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cgroup.h"
 #include "depth.h"
-#include "flow.h"
 #include "iolog.h"
-#include "profile.h"
-#include "replay.h"
 #include "trim.h"
-#include "value.h"
-#include "warn.h"
 #include "wstate.h"
 
 void job_fail(struct wstate *s, int err, const char *fmt, ...)
@@ -44,239 +37,12 @@ void job_fail(struct wstate *s, int err, const char *fmt, ...)
 
 /* "DOING engine NAME: error[; the engine's hint]" as the job's error
  * (the first one stays, as job_fail keeps it). */
-static void engine_failed(struct wstate *s, int err, const char *doing)
+void engine_failed(struct wstate *s, int err, const char *doing)
 {
 	const char *hint = s->eng->hint ? s->eng->hint(err) : NULL;
 
 	job_fail(s, err, "%s engine %s: %s%s%s", doing, s->eng->name,
 		 strerror(-err), hint ? "; " : "", hint ? hint : "");
-}
-
-static int alloc_reqs(struct wstate *s)
-{
-	const struct job *j = s->j;
-	uint64_t bs = j->bs_max[0] > j->bs_max[1] ? j->bs_max[0] :
-		      j->bs_max[1];
-	size_t align = target_buf_align(), stride, i;
-	int r;
-
-	/* trimwrite writes each trim's blocks: as long as the trims. */
-	if (rw_dirs(j->rw) == ((1u << DDIR_WRITE) | (1u << DDIR_TRIM)) &&
-	    j->bs_max[DDIR_TRIM] > bs)
-		bs = j->bs_max[DDIR_TRIM];
-
-	stride = (bs + align - 1) / align * align;
-	s->reqs = calloc(s->depth, sizeof(*s->reqs));
-	s->free_reqs = calloc(s->depth, sizeof(*s->free_reqs));
-	s->reaped = calloc(s->depth, sizeof(*s->reaped));
-	/* Mixed rw or block size ranges with verify= need it (verify.h). */
-	s->serial = j->serialize_overlap ||
-		    (j->verify && verify_needs_passmap(j));
-	if (s->serial)
-		s->busy = calloc(s->depth, sizeof(*s->busy));
-	s->slow = s->serial;
-	if (!s->reqs || !s->free_reqs || !s->reaped ||
-	    (s->serial && !s->busy)) {
-		job_fail(s, -ENOMEM, "cannot allocate %zu bytes of request "
-			 "slots (iodepth %u): %s", s->depth *
-			 (sizeof(*s->reqs) + 2 * sizeof(*s->free_reqs)),
-			 s->depth, strerror(ENOMEM));
-		return -ENOMEM;
-	}
-	{
-		char why[320];
-
-		/* mem=, mem_align=, lockmem= (procattr.h) */
-		r = procattr_mem_alloc(&s->mem, j, align, s->depth, stride,
-				       &s->bufs, why, sizeof(why));
-		if (r) {
-			s->bufs = NULL;
-			job_fail(s, r, "%s", why);
-			return r;
-		}
-	}
-	for (i = 0; i < s->depth; i++) {
-		s->reqs[i].idx = (uint32_t)i;
-		s->reqs[i].buf = (char *)s->bufs + i * stride;
-		s->free_reqs[i] = &s->reqs[i];
-	}
-	s->nfree = s->depth;
-	s->ctx.bufs = s->bufs;
-	s->ctx.buf_stride = stride;
-	/* Each write's bytes (gen.h); verify= writes its own. */
-	if (rw_dirs(j->rw) & (1u << DDIR_WRITE) && !j->verify &&
-	    gen_data_init(&s->wdata, bs, fill_pool_seed(j),
-			  (j->allrandrepeat ? 0x616c6c72ull :
-			   clock_mono_ns() ^ ((uint64_t)getpid() << 20)) ^
-			  j->randseed ^ ((uint64_t)j->clone << 40))) {
-		job_fail(s, -ENOMEM, "cannot allocate %" PRIu64 " bytes for "
-			 "the data of writes: %s", bs, strerror(ENOMEM));
-		return -ENOMEM;
-	}
-	if (s->wdata.pool && fill_wanted(j)) {
-		char why[256];
-
-		r = fill_init(&s->fill_st, j, &s->wdata, bs,
-			      s->w->tgt->region, s->depth, why, sizeof(why));
-		if (r) {
-			job_fail(s, r, "buffer contents: %s", r == -ENOMEM ?
-				 strerror(ENOMEM) : why);
-			return r;
-		}
-		s->fill = &s->fill_st;
-	}
-	return 0;
-}
-
-/*
- * The random map of varying block sizes (gen.h: a bit per unit of the
- * region) could not be allocated: the job fails, or with softrandommap
- * goes on without it, as fio does, with a warning.
- */
-static void map_nomem(struct wstate *s, int ret)
-{
-	char sz[32];
-
-	value_fmt_bytes(gen_bmap_bytes(&s->gen), sz, sizeof(sz));
-	job_fail(s, ret, "cannot allocate the random map (%s: a bit per %"
-		 PRIu64 " bytes of the region; at most half of the memory); "
-		 "expected norandommap=1, softrandommap=1 (then without the "
-		 "map, as fio) or a smaller region", sz, s->gen.align);
-}
-
-/* The random map may take half of the machine's memory (plan.c's rule
- * for I/O buffers): more would be the OOM killer's, not an error. */
-static uint64_t map_max(void)
-{
-	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-
-	return pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz / 2 :
-	       0;
-}
-
-static void map_dropped(struct wstate *s)
-{
-	char sz[32];
-
-	value_fmt_bytes(gen_bmap_bytes(&s->gen), sz, sizeof(sz));
-	if (s->w->tgt->warn)
-		warn_add(s->w->tgt->warn, "random_map_dropped", s->j->name,
-			 "job '%s': its random map (%s) could not be "
-			 "allocated; softrandommap=1: it runs without, so "
-			 "blocks repeat and others are missed in a pass",
-			 s->j->name, sz);
-}
-
-static int init_gen(struct wstate *s)
-{
-	const struct job *j = s->j;
-	struct gen_params gp = {
-		.region = s->w->tgt->region,
-		.nfiles = s->w->tgt->nfiles,
-		.random = rw_random(j->rw),
-		.mixed = rw_mixed(j->rw),
-		.wrap_each = j->time_based,
-		.only_dir = rw_dirs(j->rw) & (1u << DDIR_TRIM) ? DDIR_TRIM :
-			    rw_dirs(j->rw) & (1u << DDIR_WRITE) ? DDIR_WRITE :
-			    DDIR_READ,
-		.trimwrite = j->rw == RW_TRIMWRITE ||
-			     j->rw == RW_RANDTRIMWRITE,
-		.rwmixread = j->rwmixread,
-		.norandommap = j->norandommap,
-		.softrandommap = j->softrandommap,
-		.map_max = map_max(),
-		.seed = j->randrepeat ? j->randseed + j->clone :
-			clock_mono_ns() ^ ((uint64_t)getpid() << 20) ^ j->clone,
-	};
-
-	struct dist_spec *dist = NULL;
-	struct bssplit_spec *bss = NULL;
-	const struct target *t = s->w->tgt;
-	uint64_t *flen = NULL;
-	char why[512];
-	unsigned d;
-	int ret = 0;
-
-	/* filesize=LO-HI: each file its own region (gen.h, uneven). */
-	if (t->uneven) {
-		flen = malloc(t->nfiles * sizeof(*flen));
-		if (!flen) {
-			job_fail(s, -ENOMEM, "%s", strerror(ENOMEM));
-			return -ENOMEM;
-		}
-		for (d = 0; d < t->nfiles; d++)
-			flen[d] = t->files[d].len;
-		gp.flen = flen;
-	}
-
-	memcpy(gp.bs_min, j->bs_min, sizeof(gp.bs_min));
-	memcpy(gp.bs_max, j->bs_max, sizeof(gp.bs_max));
-	/* Random patterns: parsed again (checked when the job was built). */
-	for (d = 0; d < DDIR_NR; d++) {
-		gp.ba[d] = j->blockalign[d];
-		gp.perc_seq[d] = 100.0 - (double)j->percentage_random[d];
-	}
-	gp.lfsr = j->random_generator == RANDGEN_LFSR;
-	gp.bs_unaligned = j->bs_unaligned;
-	gp.seq_add = j->rw_seq_add;
-	gp.seq_nr = j->rw_seq_nr;
-	gp.seq_identical = j->rw_sequencer == RWSEQ_IDENTICAL;
-	gp.fst = j->file_service;
-	gp.fst_nr = j->file_service_nr;
-	gp.fst_param = j->file_service_param;
-	gp.fst_center = j->file_service_center;
-	gp.openfiles = (uint32_t)j->openfiles;
-	gp.zone_size = j->zonesize;
-	gp.zone_range = j->zonerange;
-	gp.zone_skip = j->zoneskip;
-	if (j->random_distribution && strcmp(j->random_distribution,
-					     "random")) {
-		dist = malloc(sizeof(*dist));
-		if (!dist || dist_parse(j->random_distribution,
-					(unsigned)j->kb_base, dist, why,
-					sizeof(why)))
-			ret = -EINVAL;
-		gp.dist = dist;
-	}
-	if (!ret && j->bssplit) {
-		bss = malloc(sizeof(*bss));
-		if (!bss || bssplit_parse(j->bssplit, (unsigned)j->kb_base,
-					  bss, why, sizeof(why)))
-			ret = -EINVAL;
-		gp.bssplit = bss;
-	}
-	if (ret)
-		job_fail(s, ret, "cannot set up the random patterns: %s",
-			 dist || bss ? why : strerror(ENOMEM));
-	if (!ret) {
-		ret = gen_init(&s->gen, &gp);
-		if (ret == -ERANGE)
-			job_fail(s, ret, "random_distribution=%s: the zones "
-				 "end beyond the file region (%" PRIu64
-				 " bytes, the smallest file's); expected sizes "
-				 "that fit in it", j->random_distribution,
-				 s->gen.fmin);
-		else if (ret == -ENOMEM)
-			map_nomem(s, ret);
-		else if (ret)
-			job_fail(s, ret, "cannot lay out I/Os of %" PRIu64
-				 " bytes or more, at multiples of %" PRIu64
-				 " (blockalign; 0: none), in file regions of %"
-				 PRIu64 " bytes",
-				 j->bs_min[0] > j->bs_min[1] ? j->bs_min[0] :
-				 j->bs_min[1], j->blockalign[0] >
-				 j->blockalign[1] ? j->blockalign[0] :
-				 j->blockalign[1], s->w->tgt->file_region);
-	}
-	if (!ret && s->gen.map_dropped)
-		map_dropped(s);
-	/* gen_init keeps what it needs: the specs go. */
-	s->gen.p.dist = NULL;
-	s->gen.p.bssplit = NULL;
-	free(dist);
-	free(bss);
-	free(flen);
-	return ret;
 }
 
 /*
@@ -310,26 +76,21 @@ static bool serial_blocked(const struct wstate *s)
 }
 
 /*
- * True when every per-I/O feature is off: no verify= or serialize_overlap
- * (slow), buffer options (fill), rate= (pace_on), thinktime=,
- * thinkcycles=, iodepth_low,
- * run control, ramp_time still running, interval=, logs, fsync=/
- * fdatasync=/sync_file_range=, cmdprio_percentage=, --profile=act's
- * latency table. The I/O loop reads it once per round (an issue() call, a
- * reap batch) and runs a copy of issue() or of the completion loop where
- * those checks are compiled out (prep_as, issue_as, complete_as with
- * plain true); none of them turns on within a round (measure_start, the
- * only one that arms any, runs while ramp_end is set).
+ * True when every per-I/O feature is off: no wanted feature with a
+ * per-I/O hook (ft.on: the table's, feature.h), and none of those still
+ * in the loop: verify= or serialize_overlap (slow), buffer options
+ * (fill), run control, ramp_time still running, interval=, write_*_log.
+ * The I/O loop reads it once per round (an issue() call, a reap batch)
+ * and runs a copy of issue() or of the completion loop where those
+ * checks are compiled out (prep_as, issue_as, complete_as with plain
+ * true); none of them turns on within a round (measure_start, the only
+ * one that arms any, runs while ramp_end is set).
  */
 static inline bool plain_now(const struct wstate *s)
 {
-	return !(s->slow | s->pace_on | s->think_on | s->ctl_on | s->syncs |
-		 (s->cycles != 0) |
-		 s->cmdprio |
-		 (s->fill != NULL) | (s->low != 0) | (s->ramp_end != 0) |
-		 (s->irec != NULL) | (s->iolog != NULL) | s->lat_max_on |
-		 (s->rp != NULL) | s->lt_on | (s->flow != NULL) |
-		 (s->act != NULL));
+	return !(s->ft.on | s->slow | s->ctl_on |
+		 (s->fill != NULL) | (s->ramp_end != 0) |
+		 (s->irec != NULL) | (s->iolog != NULL));
 }
 
 /*
@@ -366,21 +127,6 @@ static __attribute__((noinline)) bool prep_slow(struct wstate *s,
 		verify_prep_read(s, req, io->offset / s->vfy->bs);
 	}
 	return true;
-}
-
-/* read_iolog: the log's next I/O (replay_ready said there is one). */
-static void replay_io(struct wstate *s, struct gen_io *io)
-{
-	const struct replay_io *e = &s->rp->v[s->rp->cur++];
-	const struct target *t = s->w->tgt;
-
-	io->file = e->file;
-	io->foff = e->off - t->files[e->file].offset;
-	io->offset = e->file * t->file_region + io->foff;
-	io->len = e->len;
-	io->ddir = e->act;
-	io->new_pass = false;
-	io->pass_end = false;
 }
 
 /*
@@ -424,14 +170,16 @@ prep_as(struct wstate *s, struct io_req *req, const bool plain)
 	const struct target *t = s->w->tgt;
 	const struct target_file *tf;
 	struct gen_io io;
+	int r;
 
+	/* verify= and serialize_overlap first, then the features */
 	if (!plain && s->slow) {
 		if (!prep_slow(s, req, &io))
 			return false;
-	} else if (!plain && s->rp) {
-		replay_io(s, &io);
-	} else {
+	} else if (plain || !(r = wf_next(s, &io))) {
 		gen_next(&s->gen, &io);
+	} else if (r < 0) {
+		return false;
 	}
 	if (__builtin_expect(io.pass_end, 0))
 		map_pass_end(s);
@@ -453,11 +201,6 @@ prep_as(struct wstate *s, struct io_req *req, const bool plain)
 	req->fd = tf->fd;
 	req->len = io.len;
 	req->ddir = io.ddir;
-	if (!plain && s->cmdprio)
-		req->ioprio = io.ddir < 2 ?
-			procattr_cmdprio_pick(&s->cp[io.ddir], io.len,
-				(unsigned)(((gen_rng_next(&s->cp_rng) >> 32) *
-					    100) >> 32)) : 0;
 	req->t_submit = 0;
 	req->t_done = 0;
 	if (io.ddir == DDIR_WRITE) {
@@ -471,110 +214,7 @@ prep_as(struct wstate *s, struct io_req *req, const bool plain)
 	} else if (!plain && s->fill) {
 		fill_read(s->fill, req->idx);
 	}
-	return true;
-}
-
-/* unlink_each_loop acts between loops (fio: not within a time_based
- * run, which is one loop). */
-static bool recreates(const struct job *j)
-{
-	return j->unlink_each_loop && !j->time_based;
-}
-
-/*
- * ramp_time is over: the requests then in flight (those not in the free
- * list; t_queue of the free ones is cleared to tell them apart, issuing
- * sets it again) are counted by direction in ramp_ios.
- */
-static void ramp_carry(struct wstate *s)
-{
-	unsigned i;
-
-	for (i = 0; i < s->nfree; i++)
-		s->free_reqs[i]->t_queue = 0;
-	for (i = 0; i < s->depth; i++)
-		if (s->reqs[i].t_queue)
-			s->st->dir[s->reqs[i].ddir].ramp_ios++;
-}
-
-/*
- * Stats restart here: the start, the end of ramp_time, or latency_target's
- * settled depth. The work to do restarts at the start and with
- * latency_target; at the end of ramp_time it goes on (fio's meaning: the
- * ramp's bytes count inside size=, and number_ios counts what is in
- * flight then and what is issued after).
- */
-static void measure_start(struct wstate *s, bool carry_on)
-{
-	const struct job *j = s->j;
-
-	live_phase(s);
-	stats_init(s->st);
-	prio_stats_reset(s->prio);
-	s->st->nmeasured = !s->ramp_end;
-	s->t0 = s->now;
-	if (s->iolog)
-		iolog_start(s->iolog, s->t0);
-	if (carry_on) {
-		s->issued_ios = s->inflight;
-		ramp_carry(s);
-	} else {
-		s->issued_bytes = 0;
-		s->map_short = 0;
-		s->issued_ios = 0;
-		/* unlink_each_loop makes the files again between loops */
-		s->next_pass = recreates(j) && s->per_loop ? s->per_loop :
-			       UINT64_MAX;
-		s->pass_drop = !j->direct && s->guarded && !recreates(j);
-	}
-	pace_start(s);
-	if (s->ctl_on)
-		ctl_arm(s);
-	/* runtime= counts from the end of ramp_time, as fio's */
-	s->deadline = j->runtime_ns && !s->ramp_end ?
-		s->t0 + clock_ns_to_ticks(s->w->clk, j->runtime_ns) :
-		UINT64_MAX;
-	if (s->irec) {
-		ival_rec_reset(s->irec);
-		if (s->ramp_end)
-			s->iv_next = UINT64_MAX;
-		else
-			interval_arm(s);
-	}
-	samples_start(s);
-	worker_window_mark(s->w, false);
-	cpu_thread(&s->cpu0);
-	memset(&s->eng_cpu0, 0, sizeof(s->eng_cpu0));
-	if (s->eng->cpu) {
-		/* A pool thread stuck in an I/O answers late. */
-		call_enter(s);
-		s->eng->cpu(&s->ctx, &s->eng_cpu0);
-		call_leave(s);
-	}
-}
-
-/*
- * ramp_time is over, seen at the first completion or issue past it (as
- * fio sees it): the measured phase starts.
- */
-static void ramp_over(struct wstate *s)
-{
-	s->ramp_end = 0;
-	measure_start(s, true);
-}
-
-/*
- * The job's work was all issued while it ramped: fio's stats restart only
- * when ramp_time is over, so the whole run is its measurement (its
- * intervals and samples, off while ramping, stay off).
- */
-static void ramp_whole(struct wstate *s)
-{
-	s->ramp_end = 0;
-	s->st->nmeasured = 1;
-	if (s->w->live_on)
-		atomic_store_explicit(&s->w->live.ramping, false,
-				      memory_order_relaxed);
+	return plain || wf_prep(s, req, &io);
 }
 
 static inline __attribute__((always_inline)) bool
@@ -591,269 +231,14 @@ should_stop_as(struct wstate *s, const bool plain)
 	}
 	if (!plain && s->ctl_on && !s->ramp_end && ctl_stop(s))
 		return true;
+	if (!plain && wf_stop(s))
+		return true;
 	if (s->issued_bytes < s->limit_bytes &&
 	    s->issued_ios < s->limit_ios && s->now < s->deadline)
 		return false;
 	if (!plain && s->ramp_end)
 		ramp_whole(s);
 	return true;
-}
-
-/*
- * fsync (full), fdatasync, or sync_file_range of [range[0], range[1])
- * when range is not NULL, of fd, timed: its latency goes into *h (NULL:
- * nowhere), its time is returned (0 when abandoned), and s->now moves
- * past it, so that the runtime counts it. 0 or -errno in *err. An engine
- * with no file behind it (ENGINE_NOIO: null) has nothing to sync: the
- * sync completes at once and is counted, as fio's null engine completes
- * it.
- */
-/* how: 0 fdatasync, 1 fsync, 2 syncfs (end_syncfs); range (sync_file_range=)
- * instead when not NULL. */
-static uint64_t timed_sync(struct wstate *s, int fd, int how,
-			   const uint64_t *range, struct hist *h, int *err)
-{
-	uint64_t t0, t1;
-	int r;
-
-	t0 = clock_ticks(s->w->clk);
-	call_enter(s);
-	if (s->eng->flags & ENGINE_NOIO)
-		r = 0;
-	else if (range)
-		r = sync_file_range(fd, (off_t)range[0],
-				    (off_t)(range[1] - range[0]), s->sfr_flags);
-	else
-		r = how == 2 ? syncfs(fd) : how ? fsync(fd) : fdatasync(fd);
-	*err = r ? -errno : 0;
-	if (!call_leave(s))
-		return 0;
-	t1 = clock_ticks(s->w->clk);
-	if (t1 > s->now)
-		s->now = t1;
-	if (h)
-		hist_add(h, clock_delta_ns(s->w->clk, t0, t1));
-	return clock_delta_ns(s->w->clk, t0, t1);
-}
-
-static void sync_file(struct wstate *s, int fd)
-{
-	const struct job *j = s->j;
-	int r;
-
-	timed_sync(s, fd, j->fsync && s->writes_since_sync >= j->fsync,
-		   NULL, &s->st->sync, &r);
-	if (s->abandoned)
-		return;
-	s->writes_since_sync = 0;
-	if (r)
-		job_fail(s, r, "fsync: %s", strerror(-r));
-}
-
-/* sync_file_range=: the file's written range grows; every sfr_nr
- * writes, that file's range since its last call is synced, as fio does
- * (which issues it ahead of the next write: none once all are issued). */
-static void sfr_write(struct wstate *s, const struct io_req *req)
-{
-	uint64_t *rg = &s->sfr_rng[2 * req->file];
-	int r;
-
-	if (rg[0] > req->offset)
-		rg[0] = req->offset;
-	if (rg[1] < req->offset + (uint64_t)req->res)
-		rg[1] = req->offset + (uint64_t)req->res;
-	if (++s->sfr_count < s->sfr_nr)
-		return;
-	s->sfr_count = 0;
-	/* fio issues it before the next write: none after the last one */
-	if (s->issued_bytes >= s->limit_bytes ||
-	    s->issued_ios >= s->limit_ios)
-		return;
-	timed_sync(s, req->fd, false, rg, &s->st->sync, &r);
-	if (s->abandoned)
-		return;
-	rg[0] = UINT64_MAX;
-	rg[1] = 0;
-	if (r)
-		job_fail(s, r, "sync_file_range: %s", strerror(-r));
-}
-
-/* A write done with fsync=, fdatasync= or sync_file_range= on. */
-static void sync_count(struct wstate *s, const struct io_req *req)
-{
-	if (s->sfr_rng && req->res > 0)
-		sfr_write(s, req);
-	if ((s->j->fsync || s->j->fdatasync) &&
-	    ++s->writes_since_sync >= (s->j->fsync ? s->j->fsync :
-				       s->j->fdatasync)) {
-		if (s->iolog)	/* write_iolog: sync or datasync */
-			iolog_issue(s->iolog, req->file, DDIR_NR +
-				    !(s->j->fsync && s->writes_since_sync >=
-				      s->j->fsync), req->offset, 0,
-				    clock_ticks(s->w->clk));
-		sync_file(s, req->fd);
-	}
-}
-
-/*
- * A failed I/O (err: its errno; lat: the I/O itself succeeded but took
- * longer than max_latency, ETIMEDOUT): counted in its direction, the first
- * one recorded; the job goes on when continue_on_error covers the
- * direction and, when ignore_error gave that direction a list, the list
- * has err; else it stops (the I/Os in flight are still collected and
- * counted). Without a list every I/O error is gone on after, but not
- * max_latency's (fio's meaning: ETIMEDOUT is not one of its non-fatal
- * errors).
- */
-static void io_error(struct wstate *s, struct dir_stats *d,
-		     const struct io_req *req, int err, uint64_t lat,
-		     const char *limit_name, uint64_t limit)
-{
-	const char *path = s->w->tgt->files[req->file].path;
-	const struct errlist *ie = &s->j->ignore_errors;
-	/* A trim's error is a write error (fio's continue_on_error). */
-	unsigned type = req->ddir == DDIR_READ ? 0 : 1;
-
-	/* fill_device: a full file system is the job's end, not an error */
-	if (s->j->fill_device && req->ddir == DDIR_WRITE &&
-	    (err == ENOSPC || err == EDQUOT)) {
-		s->stopping = true;
-		return;
-	}
-	if (!d->errors++) {
-		d->first_errno = err;
-		d->first_err_offset = req->offset;
-		d->first_err_engine = s->eng->name;
-		snprintf(d->first_err_file, sizeof(d->first_err_file), "%s",
-			 path);
-	}
-	if ((s->j->continue_on_error & (type ? COE_WRITE : COE_READ)) &&
-	    (ie->n[type] ? errlist_has(ie, type, err) : !lat)) {
-		/* error_dump: each error gone on after is printed, as fio
-		 * prints it; the one that stops the job is job_fail's */
-		if (s->j->error_dump)
-			fprintf(stderr, "iorig: job '%s': I/O error on file "
-				"%s: %s: %s offset=%" PRIu64 ", buflen=%"
-				PRIu32 "\n", s->j->name, path, strerror(err),
-				ddir_str(req->ddir), req->offset, req->len);
-		return;
-	}
-	if (lat)
-		job_fail(s, -err, "%s of %" PRIu32 " bytes at offset %" PRIu64
-			 " of %s took %" PRIu64 " ns, more than %s (%" PRIu64
-			 " ns): %s", ddir_str(req->ddir), req->len,
-			 req->offset, path, lat, limit_name, limit,
-			 strerror(err));
-	else
-		job_fail(s, -err, "%s of %" PRIu32 " bytes at offset %"
-			 PRIu64 " of %s (engine %s): %s", ddir_str(req->ddir),
-			 req->len, req->offset, path, s->eng->name,
-			 strerror(err));
-}
-
-/*
- * latency_target: fio's search for the largest queue depth whose I/Os
- * stay within the target. It starts at depth 1; a window
- * (latency_window) with latency_percentile of its I/Os within the target
- * goes up (doubling until a depth fails, then halfway to the lowest that
- * failed), one short of it goes halfway down (after the I/Os in flight
- * are collected). When the depth settles, the stats restart for one
- * last window at it, then the job ends (latency_run: it goes on
- * adjusting). At latency_percentile=100 a single I/O over the target
- * ends the window, and at depth 1 fails the job (ETIMEDOUT).
- */
-static void lt_new_window(struct wstate *s)
-{
-	s->lt_win_start = clock_ticks(s->w->clk);
-	s->lt_win_ios = s->lt_ios;
-	s->lt_failed = 0;
-}
-
-/* Depth down; true when it is 1 already */
-static bool lt_down(struct wstate *s)
-{
-	if (s->lt_qd == 1)
-		return true;
-	s->lt_high = s->lt_qd;
-	if (s->lt_qd == s->lt_low)
-		s->lt_low--;
-	s->lt_qd = (s->lt_qd + s->lt_low) / 2;
-	s->lt_stable = 0;
-	s->lt_quiesce = true;
-	return false;
-}
-
-static void lt_up(struct wstate *s)
-{
-	unsigned qd = s->lt_qd;
-
-	s->lt_low = qd;
-	/* One short of a failed depth three times: try that one again */
-	if (qd + 1 == s->lt_high && ++s->lt_stable >= 3) {
-		s->lt_high++;
-		s->lt_stable = 0;
-	}
-	s->lt_qd = s->lt_high != s->depth ? (qd + s->lt_high) / 2 : qd * 2;
-	if (s->lt_qd > s->depth)
-		s->lt_qd = s->depth;
-	if (!s->j->latency_run && s->lt_qd == qd) {
-		if (s->lt_end_run) {
-			s->stopping = true;
-		} else {
-			s->lt_end_run = true;
-			s->lt_quiesce = true;
-		}
-	}
-	lt_new_window(s);
-}
-
-/* A read or write completed with latency lat (ns) */
-static void lt_done(struct wstate *s, struct dir_stats *d,
-		    const struct io_req *req, uint64_t lat)
-{
-	s->lt_ios++;
-	/* issued at the depth just left: they do not judge the new one */
-	if (lat <= s->j->latency_target_ns || s->lt_quiesce)
-		return;
-	if (s->j->latency_percentile < 100.0)
-		s->lt_failed++;
-	else if (lt_down(s))
-		io_error(s, d, req, ETIMEDOUT, lat, "latency_target at depth 1",
-			 s->j->latency_target_ns);
-}
-
-/* Each round: a quiesce done, or a window over */
-static void lt_check(struct wstate *s)
-{
-	uint64_t ios;
-
-	if (!s->lt_win_start) {
-		lt_new_window(s);
-		return;
-	}
-	if (s->lt_quiesce) {
-		if (s->inflight || s->queued)
-			return;
-		s->lt_quiesce = false;
-		/* the last window at the settled depth: stats from here */
-		if (s->lt_end_run && !s->j->latency_run)
-			measure_start(s, false);
-		lt_new_window(s);
-		return;
-	}
-	if (clock_delta_ns(s->w->clk, s->lt_win_start, clock_ticks(s->w->clk))
-	    < s->j->latency_window_ns)
-		return;
-	ios = s->lt_ios - s->lt_win_ios;
-	if (!ios)
-		return;
-	if ((double)(ios - s->lt_failed) * 100.0 / (double)ios >=
-	    s->j->latency_percentile)
-		lt_up(s);
-	else if (!lt_down(s))
-		return;
-	else
-		lt_new_window(s);
 }
 
 /* A job that verifies or serializes: what its completions tell. */
@@ -904,6 +289,8 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 	 */
 	if (req->res < 0) {
 		io_error(s, d, req, (int)-req->res, 0, NULL, 0);
+		if (!plain)
+			wf_done(s, req, NULL);
 		s->free_reqs[s->nfree++] = req;
 		return;
 	}
@@ -938,25 +325,6 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 	}
 	if (plain)
 		goto done;
-	if (s->prio)
-		prio_stats_add(s->prio, req->ddir, req->ioprio,
-			       s->prio->lat ? lat : clat);
-	if (__builtin_expect(s->lat_max_on, 0) &&
-	    lat > s->lat_max[req->ddir])
-		io_error(s, d, req, ETIMEDOUT, lat, "max_latency",
-			 s->lat_max[req->ddir]);
-	if (__builtin_expect(s->lt_on, 0) && req->ddir != DDIR_TRIM)
-		lt_done(s, d, req, lat);
-	if (__builtin_expect(s->act != NULL, 0) && !s->ramp_end) {
-		char why[160];
-		int r = act_tally_add(s->act, &s->act_hour,
-				      clock_span_ns(clk, s->t0, s->now), lat,
-				      why, sizeof(why));
-
-		/* fio's act ends a job at its first failed hour */
-		if (r)
-			job_fail(s, r, "%s", why);
-	}
 	if (s->irec)
 		ival_rec_add(s->irec, req->ddir, lat);
 	if (__builtin_expect(s->iolog != NULL, 0))
@@ -967,10 +335,7 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 			.t_done = req->t_done, .ddir = req->ddir,
 			.has_slat = req->t_submit != 0,
 			.ramp = s->ramp_end != 0 });
-	if (s->pace_on)
-		pace_done(s, req);
-	if (req->ddir == DDIR_WRITE && s->syncs)
-		sync_count(s, req);
+	wf_done(s, req, &(struct wlat){ slat, clat, lat });
 done:
 	s->free_reqs[s->nfree++] = req;
 }
@@ -1057,129 +422,6 @@ static __attribute__((noinline)) int trim_req(struct wstate *s,
 	return ENGINE_DONE;
 }
 
-static void sleep_ns(uint64_t ns, const atomic_int *stop);
-
-/*
- * flow=: true when this job may issue one more I/O. Ahead of its share,
- * it collects what is in flight first (false), then waits flow_sleep
- * (or yields) and asks again, until it may or it is stopped.
- */
-static __attribute__((noinline)) bool flow_wait(struct wstate *s)
-{
-	const struct job *j = s->j;
-
-	while (!flow_may_issue(s->flow, &s->flow_mine, (unsigned)j->flow)) {
-		if (s->inflight || s->queued ||
-		    atomic_load_explicit(s->w->stop, memory_order_relaxed))
-			return false;
-		if (j->flow_sleep_ns)
-			sleep_ns(j->flow_sleep_ns, s->w->stop);
-		else
-			sched_yield();
-		s->now = clock_ticks(s->w->clk);
-		if (s->now >= s->deadline)
-			return false;
-	}
-	return true;
-}
-
-/*
- * read_iolog: true when the log's next entry is a read, write or trim to
- * issue now. Its syncs run here once the I/Os before them are done; an
- * I/O not due yet is waited for once nothing is in flight (false first,
- * so that what is in flight is collected). At the log's end the job stops.
- */
-static __attribute__((noinline)) bool replay_ready(struct wstate *s)
-{
-	struct replay *r = s->rp;
-	const struct replay_io *e;
-	uint64_t due, now;
-	int err;
-
-	if (!s->rp_t0)
-		s->rp_t0 = clock_ticks(s->w->clk);
-	for (;;) {
-		if (r->cur == r->n) {
-			s->stopping = true;
-			return false;
-		}
-		e = &r->v[r->cur];
-		if (e->due_us) {
-			due = s->rp_t0 + clock_ns_to_ticks(s->w->clk,
-							   e->due_us * 1000);
-			now = clock_ticks(s->w->clk);
-			if (now < due) {
-				if (s->inflight || s->queued)
-					return false;
-				sleep_ns(clock_delta_ns(s->w->clk, now, due),
-					 s->w->stop);
-				s->now = clock_ticks(s->w->clk);
-				if (atomic_load(s->w->stop))
-					return false;
-			}
-		}
-		if (e->act <= RP_TRIM)
-			return true;
-		if (s->inflight || s->queued)
-			return false;
-		timed_sync(s, s->w->tgt->files[e->file].fd,
-			   e->act == RP_SYNC, NULL, &s->st->sync, &err);
-		if (s->abandoned)
-			return false;
-		if (err) {
-			job_fail(s, err, "fsync: %s", strerror(-err));
-			return false;
-		}
-		r->cur++;
-	}
-}
-
-/* The log's I/Os, checked against the job's files and regions before any
- * is issued: 0, or the job fails. */
-static int replay_start(struct wstate *s)
-{
-	const struct target *t = s->w->tgt;
-	const struct target_file *tf;
-	const struct replay_io *e;
-	char msg[512];
-	size_t i;
-	int ret;
-
-	s->rp = calloc(1, sizeof(*s->rp));
-	if (!s->rp) {
-		job_fail(s, -ENOMEM, "read_iolog: out of memory");
-		return -ENOMEM;
-	}
-	ret = replay_load(s->rp, s->j, msg, sizeof(msg));
-	if (!ret && s->rp->nnames != t->nfiles) {
-		ret = -EINVAL;
-		snprintf(msg, sizeof(msg), "read_iolog %s: %u files, the job "
-			 "has %u", s->j->read_iolog, s->rp->nnames, t->nfiles);
-	}
-	for (i = 0; !ret && i < s->rp->n; i++) {
-		e = &s->rp->v[i];
-		tf = &t->files[e->file];
-		if (e->act <= RP_TRIM &&
-		    (e->off < tf->offset || e->len > tf->len ||
-		     e->off - tf->offset > tf->len - e->len)) {
-			ret = -ERANGE;
-			snprintf(msg, sizeof(msg), "read_iolog %s: %s of %"
-				 PRIu32 " bytes at offset %" PRIu64 " of %s is "
-				 "outside the job's region (%" PRIu64 " bytes "
-				 "from %" PRIu64 "; see size=)",
-				 s->j->read_iolog, ddir_str(e->act), e->len,
-				 e->off, tf->path, tf->len, tf->offset);
-		}
-	}
-	if (ret) {
-		job_fail(s, ret, "%s", msg);
-		replay_free(s->rp);
-		free(s->rp);
-		s->rp = NULL;
-	}
-	return ret;
-}
-
 /* issue(): plain as for complete_as (think_due, drain, vhold, sheld_ok
  * and serial are only ever set with a feature on). */
 static inline __attribute__((always_inline)) void
@@ -1188,13 +430,12 @@ issue_as(struct wstate *s, const bool plain)
 	struct io_req *req;
 	int r, ddir;
 
-	if (!plain && __builtin_expect(s->lt_on, 0) && !s->ramp_end &&
-	    !s->stopping && !s->st->err)
-		lt_check(s);
-	while (s->inflight < s->depth && !s->stopping &&
-	       (plain || (!s->think_due && !s->drain &&
-			  (!s->lt_on || (!s->lt_quiesce &&
-					 s->inflight < s->lt_qd))))) {
+	if (!plain)
+		wf_round(s);
+	while (s->inflight < s->depth && !s->stopping) {
+		/* the features' holds come before verify='s barrier */
+		if (!plain && wf_hold(s))
+			break;
 		if (!plain && (s->vhold | s->sheld_ok) &&
 		    ((s->vhold && verify_barrier(s)) ||
 		     (s->sheld_ok && serial_blocked(s))))
@@ -1212,11 +453,7 @@ issue_as(struct wstate *s, const bool plain)
 			if (s->abandoned)
 				return;
 		}
-		if (!plain && __builtin_expect(s->rp != NULL, 0) &&
-		    !replay_ready(s))
-			break;
-		if (!plain && __builtin_expect(s->flow != NULL, 0) &&
-		    !flow_wait(s))
+		if (!plain && !wf_wait(s))
 			break;
 		req = s->free_reqs[--s->nfree];
 		if (!prep_as(s, req, plain)) {
@@ -1229,12 +466,12 @@ issue_as(struct wstate *s, const bool plain)
 			s->free_reqs[s->nfree++] = req;
 			return;
 		}
-		if (!plain && s->pace_on && !pace_wait(s, req)) {
+		req->t_queue = clock_ticks(s->w->clk);
+		if (!plain && !wf_due(s, req)) {
 			s->free_reqs[s->nfree++] = req;
 			s->stopping = true;
 			break;
 		}
-		req->t_queue = clock_ticks(s->w->clk);
 		if (!plain && __builtin_expect(s->iolog != NULL, 0))
 			iolog_issue(s->iolog, req->file, req->ddir,
 				    req->offset, req->len, req->t_queue);
@@ -1268,9 +505,6 @@ issue_as(struct wstate *s, const bool plain)
 			s->batch_file = req->file;
 			s->inflight++;
 			s->queued++;
-			/* iodepth_low: full, wait down to it before refilling */
-			if (!plain && s->low && s->inflight >= s->depth)
-				s->drain = true;
 		} else if (r == ENGINE_END) {
 			/* the stream ended: this one moved nothing */
 			s->free_reqs[s->nfree++] = req;
@@ -1283,10 +517,8 @@ issue_as(struct wstate *s, const bool plain)
 			job_fail(s, r, "engine %s: %s", s->eng->name,
 				 strerror(-r));
 		}
-		if (!plain && s->think_on)
-			think_check(s, 1);
-		if (!plain && s->cycles && ddir != DDIR_TRIM)
-			think_cycles(s->cycles);
+		if (!plain)
+			wf_issued(s, req, ddir, r);
 		if (s->queued >= s->batch_submit)
 			break;
 	}
@@ -1335,8 +567,6 @@ void commit_reap(struct wstate *s)
 		for (i = 0; i < r && !s->abandoned; i++)
 			complete_as(s, s->reaped[i], false);
 	s->inflight -= (unsigned)r;
-	if (s->drain && s->inflight <= s->low)
-		s->drain = false;
 	if (!s->abandoned)
 		live_publish(s);
 }
@@ -1348,20 +578,14 @@ static void run_loop(struct wstate *s)
 		if (s->abandoned ||
 		    (!s->inflight && !s->queued && s->stopping))
 			break;
-		if (s->think_due && !s->inflight && !s->queued) {
-			think_run(s);
-			continue;
-		}
 		commit_reap(s);
 		/* A failed engine cannot be drained: give its I/Os up. */
 		if (s->engine_failed || s->abandoned)
 			break;
-		if (s->think_on && !s->think_due)
-			think_check(s, 0);
 	}
 }
 
-static void sleep_ns(uint64_t ns, const atomic_int *stop)
+void sleep_ns(uint64_t ns, const atomic_int *stop)
 {
 	struct timespec ts;
 	uint64_t step;
@@ -1376,142 +600,6 @@ static void sleep_ns(uint64_t ns, const atomic_int *stop)
 	}
 }
 
-/*
- * Stopped (signal, error) while still ramping: nothing was measured, and
- * the warm-up's figures must not pass for a measurement. Only why it
- * stopped and its failed I/Os stay.
- */
-static void ramp_discard(struct job_stats *st)
-{
-	struct dir_stats dir[DDIR_NR];
-	struct job_stats keep = *st;
-	unsigned d;
-
-	memcpy(dir, st->dir, sizeof(dir));
-	stats_init(st);
-	st->nmeasured = 0;
-	st->err = keep.err;
-	memcpy(st->err_msg, keep.err_msg, sizeof(st->err_msg));
-	st->interrupted = keep.interrupted;
-	st->abandoned = keep.abandoned;
-	st->intervals = keep.intervals;
-	for (d = 0; d < DDIR_NR; d++) {
-		st->dir[d].errors = dir[d].errors;
-		st->dir[d].first_errno = dir[d].first_errno;
-		st->dir[d].first_err_offset = dir[d].first_err_offset;
-		st->dir[d].first_err_engine = dir[d].first_err_engine;
-		memcpy(st->dir[d].first_err_file, dir[d].first_err_file,
-		       sizeof(dir[d].first_err_file));
-	}
-}
-
-/*
- * What is derived from the counters when the job ends at tick end; also
- * run by worker_abandon() on the other thread, so it reads only what the
- * worker wrote before its last call_enter().
- */
-static void finish_figures(const struct wstate *s, uint64_t end)
-{
-	struct job_stats *st = s->st;
-	unsigned d;
-
-	if (s->ramp_end) {
-		ramp_discard(st);
-		ctl_figures(s);
-		return;
-	}
-	st->runtime_ns = clock_delta_ns(s->w->clk, s->t0, end);
-	for (d = 0; d < DDIR_NR; d++)
-		if (!st->dir[d].lat.count && st->dir[d].clat.count)
-			st->dir[d].lat = st->dir[d].clat;
-	ctl_figures(s);
-	pace_end(s, end);
-	if (s->per_loop)
-		st->loops_done = (st->dir[DDIR_READ].bytes +
-				  st->dir[DDIR_WRITE].bytes +
-				  st->dir[DDIR_TRIM].bytes + s->map_short) /
-				 s->per_loop;
-}
-
-static void finish(struct wstate *s)
-{
-	const struct job *j = s->j;
-	const struct target *t = s->w->tgt;
-	struct cpu_usage cpu1, eng1 = { 0 }, eng_used;
-	unsigned i;
-	int r;
-
-	/*
-	 * As in fio, the files of a job that writes are fsynced before its
-	 * runtime ends: durable throughput, buffered or direct, compares.
-	 */
-	if ((j->end_fsync || j->fsync_on_close || j->end_syncfs) &&
-	    rw_changes_data(j->rw) && !j->verify_only && !s->st->err) {
-		for (i = 0; i < t->nfiles && !s->st->err; i++) {
-			/* end_syncfs: the file's whole file system (a
-			 * device's own cache: fsync) */
-			int how = j->end_syncfs && !t->files[i].is_bdev ? 2 : 1;
-
-			s->st->end_sync_ns += timed_sync(s, t->files[i].fd,
-							 how, NULL, NULL, &r);
-			if (s->abandoned)
-				return;
-			if (r)
-				job_fail(s, r, "%s of %s: %s", how == 2 ?
-					 "end_syncfs" : j->end_fsync ?
-					 "end_fsync" : "fsync_on_close",
-					 t->files[i].path, strerror(-r));
-		}
-	}
-	worker_window_mark(s->w, true);
-	cpu_thread(&cpu1);
-	cpu_sub(&s->st->cpu, &cpu1, &s->cpu0);
-	if (s->eng->cpu) {
-		call_enter(s);
-		s->eng->cpu(&s->ctx, &eng1);
-		if (!call_leave(s))
-			return;
-		cpu_sub(&eng_used, &eng1, &s->eng_cpu0);
-		cpu_add(&s->st->cpu, &eng_used);
-	}
-	finish_figures(s, s->now);
-	if (!s->ramp_end)
-		depth_check(s);
-	interval_end(s, s->now);
-	if (s->iolog) {
-		char msg[512];
-
-		r = iolog_close(s->iolog, s->now, msg, sizeof(msg));
-		s->iolog = NULL;
-		if (r)
-			job_fail(s, r, "%s", msg);
-	}
-	s->finished = true;
-}
-
-bool worker_abandon(struct worker *w)
-{
-	int st = WORKER_IN_CALL;
-	struct wstate *s;
-	uint64_t now;
-
-	if (!atomic_compare_exchange_strong_explicit(&w->state, &st,
-			WORKER_ABANDONED, memory_order_acq_rel,
-			memory_order_acquire))
-		return false;
-	/* Stats and wstate are as the worker left them at call_enter(). */
-	s = w->priv;
-	if (!s->finished) {
-		now = clock_ticks(w->clk);
-		finish_figures(s, now);
-		interval_end(s, now);
-		w->stats->interrupted = true;
-		w->stats->abandoned = true;
-	}
-	w->abandoned = true;
-	return true;
-}
-
 static void wstate_free(struct wstate *s)
 {
 	/* exit() waits for I/O still in the kernel: it may block too. */
@@ -1522,17 +610,11 @@ static void wstate_free(struct wstate *s)
 	}
 	verify_exit(s->vfy);
 	iolog_discard(s->iolog);
-	flow_leave(s->flow, s->flow_mine, (unsigned)s->j->flow);
-	s->flow = NULL;
-	if (s->rp) {
-		replay_free(s->rp);
-		free(s->rp);
-	}
 	ival_rec_free(s->irec);
+	free(s->lv);
 	free(s->vblk);
 	free(s->busy);
 	procattr_mem_free(&s->mem);
-	free(s->sfr_rng);
 	if (s->fill)
 		fill_free(s->fill);
 	gen_data_free(&s->wdata);
@@ -1543,79 +625,54 @@ static void wstate_free(struct wstate *s)
 }
 
 /*
- * cmdprio's latencies per priority: in each direction with a table, the
- * job's own priority first, then each value of the table once (fio's
- * order), all there before the first I/O.
+ * From the start gate to the end of the job: the wait for its turn, the
+ * engine's start, the measured loop, the figures, the verification
+ * phase. False when the worker was given up on (worker_abandon): the
+ * kernel may still own the buffers, nothing may be freed.
  */
-static int prio_setup(struct wstate *s)
-{
-	unsigned d, i;
-
-	s->prio = prio_stats_new(s->j->lat_percentiles);
-	for (d = 0; s->prio && d < 2; d++) {
-		if (!s->cp[d].n)
-			continue;
-		if (prio_stats_entry(s->prio, d,
-				     (uint16_t)procattr_ioprio(s->j)))
-			goto nomem;
-		for (i = 0; i < s->cp[d].n; i++)
-			if (s->cp[d].e[i].val &&
-			    prio_stats_entry(s->prio, d, s->cp[d].e[i].val))
-				goto nomem;
-	}
-	if (s->prio)
-		return 0;
-nomem:
-	job_fail(s, -ENOMEM, "cmdprio: %s", strerror(ENOMEM));
-	return -ENOMEM;
-}
-
-/* write_hint= on each file, sync_file_range='s state (procattr.h). */
-static int hints_setup(struct wstate *s)
+static bool run(struct wstate *s)
 {
 	const struct job *j = s->j;
-	const struct target *t = s->w->tgt;
-	uint64_t hint = (uint64_t)procattr_write_hint(j->write_hint);
-	unsigned i, n = t->files ? t->nfiles : 0;
-	const struct cmdprio_opts *cp;
-	char why[256];
+	struct worker *w = s->w;
+	int ret;
 
-	if (j->sync_file_range && n) {
-		if (procattr_sfr_parse(j->sync_file_range, &s->sfr_flags,
-				       &s->sfr_nr, why, sizeof(why))) {
-			job_fail(s, -EINVAL, "%s", why);
-			return -EINVAL;
-		}
-		s->sfr_rng = malloc(2 * sizeof(uint64_t) * n);
-		if (!s->sfr_rng) {
-			job_fail(s, -ENOMEM, "sync_file_range: %s",
-				 strerror(ENOMEM));
-			return -ENOMEM;
-		}
-		for (i = 0; i < n; i++) {
-			s->sfr_rng[2 * i] = UINT64_MAX;
-			s->sfr_rng[2 * i + 1] = 0;
-		}
-		s->syncs = true;
+	/* Set up like the others of the group: start with them. */
+	worker_gate_pass(w);
+	sleep_ns(j->startdelay_ns, w->stop);
+	if (!ctl_wait(s)) {
+		/* Stopped before its turn: ran nothing */
+		s->st->interrupted = atomic_load(w->stop) != 0;
+		s->finished = true;
+		return true;
 	}
-	/* cmdprio: the engines that carry a priority per I/O */
-	cp = engine_cmdprio(s->eng, j->eopts);
-	if (cp && procattr_cmdprio(cp, (unsigned)j->kb_base, s->cp)) {
-		s->cmdprio = true;
-		gen_rng_seed(&s->cp_rng, j->randseed ^ 0x636d6470ull ^
-			     ((uint64_t)j->clone << 40));
-		if (prio_setup(s))
-			return -ENOMEM;
+	/* net: accept or connect; the measured phase starts connected */
+	if (s->eng->start && (ret = s->eng->start(&s->ctx))) {
+		if (ret == -EINTR)
+			s->st->interrupted = true;
+		else
+			engine_failed(s, ret, "starting");
+		s->finished = true;
+		return true;
 	}
-	for (i = 0; hint && i < n; i++) {
-		if (t->files[i].fd < 0 ||
-		    !fcntl(t->files[i].fd, F_SET_RW_HINT, &hint))
-			continue;
-		job_fail(s, -errno, "write_hint=%s on %s: %s", j->write_hint,
-			 t->files[i].path, strerror(errno));
-		return -errno;
+	s->now = clock_ticks(w->clk);
+	/* Before measure_start: it tells ramping from measuring by it. */
+	if (j->ramp_time_ns)
+		s->ramp_end = s->now + clock_ns_to_ticks(w->clk,
+							 j->ramp_time_ns);
+	measure_start(s, false);
+	/* create_only: the files are laid out (target_open), no I/O. */
+	if (!j->verify_only && !j->create_only)
+		run_loop(s);
+	if (!s->abandoned) {
+		/* net over UDP: the blocks the sender numbered and lost */
+		s->st->dir[DDIR_READ].dropped_ios += s->ctx.dropped;
+		finish(s);
 	}
-	return 0;
+	if (!s->abandoned && s->vfy && !j->create_only)
+		verify_phase(s);
+	if (!s->abandoned)
+		wf_after(s);
+	return !s->abandoned;
 }
 
 void *worker_main(void *arg)
@@ -1628,177 +685,19 @@ void *worker_main(void *arg)
 			 (unsigned)j->iodepth,
 		.iv_next = UINT64_MAX,
 		.tick_next = UINT64_MAX,
-		.bw_next = UINT64_MAX,
-		.iops_next = UINT64_MAX,
 	};
-	char msg[512];
-	uint64_t tw;
-	unsigned i;
-	int ret;
 
 	w->priv = &s;
 	s.guarded = !(j->engine->flags & ENGINE_NOIO);
 	s.qguard = s.guarded;
-	s.ctx.job = j;
-	s.ctx.eo = j->eopts;
-	s.ctx.stop = w->stop;
-	s.ctx.deadline = &s.deadline;
-	s.ctx.halt = w->halt;
-	s.ctx.iodepth = s.depth;
-	s.ctx.clk = w->clk;
-	s.ctx.tgt = w->tgt;
-	depth_setup(&s);
-	/* uid=, gid= first, as fio: all that follows is the job's user's */
-	ret = procattr_cred_drop(j, msg, sizeof(msg));
-	if (ret)
-		job_fail(&s, ret, "%s", msg);
-	if (!ret)
-		ret = ctl_setup(&s);
-	if (!ret) {
-		/* nice=, prio= (procattr.h): before the engine starts */
-		ret = procattr_apply(j, msg, sizeof(msg));
-		/* cgroup= (cgroup.h): left in the teardown below */
-		if (!ret && cgroup_wanted(j)) {
-			ret = cgroup_join(j, msg, sizeof(msg));
-			s.cgroup_in = !ret;
-		}
-		if (ret)
-			job_fail(&s, ret, "%s", msg);
-	}
-	s.syncs = j->fsync || j->fdatasync;
-	s.act = j->act_tally;
-	if (j->latency_target_ns) {
-		s.lt_on = true;
-		s.lt_qd = s.lt_low = 1;
-		s.lt_high = s.depth;
-	}
-	/* trims are not checked, as in fio */
-	for (i = 0; i < DDIR_NR; i++) {
-		s.lat_max[i] = j->max_latency_ns[i] && i != DDIR_TRIM ?
-			       j->max_latency_ns[i] : UINT64_MAX;
-		s.lat_max_on |= s.lat_max[i] != UINT64_MAX;
-	}
-	if (!ret)
-		ret = hints_setup(&s);
-	if (!ret) {
-		ret = iolog_open(&s.iolog, j, w->log_index, w->clk,
-				 w->tgt->fence, msg, sizeof(msg));
-		if (!ret && (ret = iolog_files(s.iolog, w->tgt)))
-			snprintf(msg, sizeof(msg), "write_iolog: out of memory");
-		if (ret)
-			job_fail(&s, ret, "%s", msg);
-	}
-	if (!ret)
-		ret = alloc_reqs(&s);
-	if (!ret && w->series && !(s.irec = ival_rec_new(w->series))) {
-		ret = -ENOMEM;
-		job_fail(&s, ret, "cannot allocate %zu bytes for interval "
-			 "samples: %s", sizeof(*s.irec), strerror(-ret));
-	}
-	if (!ret)
-		ret = init_gen(&s);
-	if (!ret && j->read_iolog)
-		ret = replay_start(&s);
-	if (!ret && j->flow &&
-	    !(s.flow = flow_join(j->flow_id, (unsigned)j->flow))) {
-		ret = -ENOMEM;
-		job_fail(&s, ret, "flow: out of memory");
-	}
-	if (!ret && s.eng->init)
-		ret = s.eng->init(&s.ctx);
-	if (ret) {
-		engine_failed(&s, ret, "setting up");
-		s.finished = true;
-		goto out;
-	}
-	/* queue() outside the stop hand-off when it only fills memory
-	 * (engine.h); a trim is a system call (trim_req), whatever the
-	 * engine. */
-	s.qguard_base = s.guarded && (!s.ctx.queue_nocall ||
-				      (rw_dirs(j->rw) & (1u << DDIR_TRIM)));
-	s.qguard = s.qguard_base;
-	if (w->setup && s.eng->setup)
-		s.eng->setup(&s.ctx, w->setup);
-	if (j->verify) {
-		ret = verify_setup(&s);
-		if (ret) {
-			s.finished = true;
-			goto out;
-		}
-		s.vreads = s.vfy->reader ||
-			   (s.vfy->wpass && !j->verify_only &&
-			    (j->rw == RW_RW || j->rw == RW_RANDRW));
-		s.slow = true;
-	}
-	/* trimwrite: io_size (number_ios) bytes (I/Os) of trims, and as
-	 * many of writes on the same blocks (fio's meaning). */
-	tw = rw_dirs(j->rw) == ((1u << DDIR_TRIM) | (1u << DDIR_WRITE)) ?
-	     2 : 1;
-	/* A walk with gaps may end before the region's bytes (gen.h),
-	 * and fio's loop with it, unless io_size asks for more (then
-	 * passes follow each other, as fio's loops do). */
-	s.per_loop = job_per_loop(j, w->tgt->region);
-	if (!j->io_size && gen_pass_len(&s.gen) < w->tgt->region &&
-	    gen_pass_len(&s.gen) < s.per_loop)
-		s.per_loop = gen_pass_len(&s.gen);
-	s.per_loop *= tw;
-	s.limit_bytes = j->time_based ? UINT64_MAX : s.per_loop * j->loops;
-	if (!j->time_based && s.per_loop && s.limit_bytes / s.per_loop !=
-	    j->loops)
-		s.limit_bytes = UINT64_MAX;
-	s.limit_ios = j->number_ios ? j->number_ios * tw : UINT64_MAX;
-	if (s.rp) {
-		/* the log says what to do: one pass of it */
-		s.per_loop = 0;
-		s.limit_bytes = UINT64_MAX;
-	}
-	if (w->live_on) {
-		atomic_store_explicit(&w->live.limit_bytes, s.limit_bytes,
-				      memory_order_relaxed);
-		atomic_store_explicit(&w->live.limit_ios, s.limit_ios,
-				      memory_order_relaxed);
-	}
-	/* Set up like the others of the group: start with them. */
-	worker_gate_pass(w);
-	sleep_ns(j->startdelay_ns, w->stop);
-	if (!ctl_wait(&s)) {
-		/* Stopped before its turn: ran nothing */
-		s.st->interrupted = atomic_load(w->stop) != 0;
-		s.finished = true;
-		goto out;
-	}
-	/* net: accept or connect; the measured phase starts connected */
-	if (s.eng->start && (ret = s.eng->start(&s.ctx))) {
-		if (ret == -EINTR)
-			s.st->interrupted = true;
-		else
-			engine_failed(&s, ret, "starting");
-		s.finished = true;
-		goto out;
-	}
-	s.now = clock_ticks(w->clk);
-	think_init(&s);
-	/* Before measure_start: it tells ramping from measuring by it. */
-	if (j->ramp_time_ns)
-		s.ramp_end = s.now + clock_ns_to_ticks(w->clk, j->ramp_time_ns);
-	measure_start(&s, false);
-	/* create_only: the files are laid out (target_open), no I/O. */
-	if (!j->verify_only && !j->create_only)
-		run_loop(&s);
-	if (s.lt_on)
-		s.st->latency_depth = s.lt_qd;
-	if (!s.abandoned) {
-		/* net over UDP: the blocks the sender numbered and lost */
-		s.st->dir[DDIR_READ].dropped_ios += s.ctx.dropped;
-		finish(&s);
-	}
-	if (!s.abandoned && s.vfy && !j->create_only)
-		verify_phase(&s);
-	/* Given up on: the kernel may still own the buffers; we are exiting */
-	if (s.abandoned)
-		return NULL;
-out:
+	if (worker_setup(&s))
+		s.finished = true;	/* failed: nothing ran */
+	else if (!run(&s))
+		return NULL;	/* given up on: we are exiting */
 	worker_gate_pass(w);	/* setup failed: the others need not wait */
+	/* the features first: the engine's exit may wait (exitall's halt
+	 * must not) */
+	wf_teardown(&s);
 	ctl_end(&s);
 	if (s.cgroup_in)
 		cgroup_leave(j);

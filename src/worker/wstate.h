@@ -4,8 +4,8 @@
 
 /*
  * A worker's private state, shared by the files of src/worker/ (the I/O
- * loop, what it publishes) and the verification phase (src/verify/
- * phase.c) that runs inside it. Nothing outside those includes it.
+ * loop, its features, what it publishes, the verification phase that
+ * runs inside it: vphase.c). Nothing outside src/worker/ includes it.
  * What the hot path calls across files is static inline here.
  */
 #include <stdatomic.h>
@@ -14,39 +14,13 @@
 #include <stdio.h>
 
 #include "engine.h"
+#include "feature.h"
 #include "fill.h"
 #include "gen.h"
 #include "procattr.h"
 #include "profile.h"
 #include "verify.h"
 #include "worker.h"
-
-/*
- * rate=, rate_iops=, rate_min= (pace.c). Each paced direction has its own
- * schedule: linear, the I/O after `sched` bytes falls due at base +
- * sched / bps; poisson, `next` moves on by an exponential gap of mean
- * len / bps after each I/O. An I/O is issued when it falls due, whatever
- * is in flight (open loop, up to iodepth).
- */
-struct pace_dir {
-	uint64_t bps;		/* paced bytes/s; 0: not paced */
-	uint64_t base;		/* ticks: linear schedule's start */
-	uint64_t sched;		/* linear: bytes scheduled since base */
-	uint64_t next;		/* poisson: ticks when the next I/O is due */
-	uint64_t lag;		/* ticks the last I/O was issued late */
-	uint64_t min_bps, min_iops;	/* rate_min, rate_iops_min; 0: none */
-	uint64_t cyc_bytes, cyc_ios;	/* counters at the cycle's start */
-	bool used;		/* the job does I/O in this direction */
-};
-
-struct pace {
-	struct pace_dir dir[DDIR_NR];
-	uint64_t cyc_start, cyc_end;	/* ticks: rate_min window;
-					 * cyc_end UINT64_MAX: none */
-	uint64_t last_issue;	/* ticks: the last paced I/O went */
-	struct gen_rng rng;	/* poisson gaps, seeded from the job's seed */
-	bool poisson;
-};
 
 struct wstate {
 	struct worker *w;
@@ -80,23 +54,6 @@ struct wstate {
 	uint64_t t0;		/* ticks at the start of the measured phase */
 	uint64_t deadline;	/* ticks; UINT64_MAX: none */
 	uint64_t ramp_end;	/* ticks; 0 once ramping is over */
-	uint64_t writes_since_sync;
-	bool syncs;		/* fsync=, fdatasync= or sync_file_range=:
-				 * writes count to it */
-	/* sync_file_range= (procattr.h): its flags, every sfr_nr writes;
-	 * sfr_rng: per file, the range [lo, hi) written since its last
-	 * call (lo > hi: none); NULL when off. */
-	unsigned sfr_flags;
-	uint64_t sfr_nr, sfr_count;
-	uint64_t *sfr_rng;
-	/* cmdprio_percentage=, cmdprio_bssplit= (procattr.h): per
-	 * direction, which I/Os carry which priority; drawn from cp_rng */
-	bool cmdprio;
-	struct cmdprio_tab cp[2];
-	struct gen_rng cp_rng;
-	/* ... and the latencies per priority (stats.h), handed to the
-	 * stats with the figures (ctl_figures); NULL without cmdprio */
-	struct prio_stats *prio;
 	struct cpu_usage cpu0;		/* the job thread at measure start */
 	struct cpu_usage eng_cpu0;	/* the engine's threads, likewise */
 	bool engine_failed;		/* its I/Os cannot be drained */
@@ -129,84 +86,144 @@ struct wstate {
 	struct ival_rec *irec;
 	uint64_t iv_next;	/* ticks: the running interval's end;
 				 * UINT64_MAX: none (off, ramping, over) */
-	bool iv_over;		/* the last interval is closed, or failed */
 	/*
-	 * bw_avg_time / iops_avg_time samples: the tick the running period
-	 * ends (UINT64_MAX while ramping), when it began, the counters then.
-	 * tick_next is the earliest of iv_next, bw_next and iops_next: the
-	 * one compare per completion (ticks_roll does the rest).
+	 * tick_next is the earliest of iv_next and the rate samples' next
+	 * ticks: the one compare per completion (ticks_roll does the rest).
+	 * lv: the samples' and --progress's own state (live.c).
 	 */
 	uint64_t tick_next;
-	uint64_t bw_next, bw_last, bw_period;
-	uint64_t iops_next, iops_last, iops_period;
-	uint64_t bw_base[DDIR_NR], iops_base[DDIR_NR];
-	/* thinkcycles= (think.c): spin-wait hints after each read or
-	 * write issued; 0: off */
-	uint64_t cycles;
-	/* thinktime= (think.c); all unused when think_on is false */
-	bool think_on;
-	bool think_due;		/* stall once nothing is in flight */
-	struct {
-		bool by_issue;		/* thinktime_blocks_type=issue */
-		uint64_t blocks;	/* 0: only thinktime_iotime */
-		uint64_t iotime;	/* ticks; 0: off */
-		uint64_t issued;	/* I/Os issued since the job started */
-		uint64_t last;		/* the count at the last stall */
-		uint64_t at;		/* the count when the due one was due */
-		uint64_t last_end;	/* ticks: the end of the last stall */
-	} think;
+	struct wlive *lv;
 	struct iolog *iolog;	/* log files (iolog.h); NULL: none */
-	/* max_latency: ns per direction (UINT64_MAX: none); lat_max_on
-	 * false: none of it is used */
-	bool lat_max_on;
-	uint64_t lat_max[DDIR_NR];
-	/* latency_target (fio's search): the depth allowed now, the range
-	 * searched, the current window (start tick, completions at its
-	 * start, those over the target), the last window's run; lt_on
-	 * false: none of it is used */
-	bool lt_on, lt_quiesce, lt_end_run;
-	/* --profile=act: each measured completion's latency goes into the
-	 * profile's table (profile.h) and the job's own hour; NULL: off. */
-	struct act_tally *act;
-	struct act_hour act_hour;
-	unsigned lt_qd, lt_low, lt_high, lt_stable;
-	uint64_t lt_win_start, lt_win_ios, lt_ios, lt_failed;
-	uint64_t lt_window;	/* ticks */
-	/* flow= (flow.h): NULL: off; flow_mine: this job's count in it */
-	struct flow *flow;
-	uint64_t flow_mine;
-	/* read_iolog (replay.h): the log's I/Os in place of the generator;
-	 * NULL: off. rp_t0: ticks when the replay started (0: not yet) */
-	struct replay *rp;
-	uint64_t rp_t0;
 	/* default batching: end of the last I/O queued in this batch */
 	uint64_t batch_end;
 	uint16_t batch_file;
-	/* rate= (pace.c); pace_on false: none of it is used */
-	bool pace_on;
-	struct pace pace;
-	/* Run control (runctl.c); ctl_on false: none of it is used */
-	bool ctl_on;			/* halt or steady-state to look at */
-	bool io_done_on;		/* cpuio's exit_on_io_done */
-	unsigned low;			/* iodepth_low; 0: refill at once */
-	bool drain;			/* full: wait down to `low` */
 	bool pass_wait;			/* unlink_each_loop: empty the queue
 					 * before the next loop */
-	char cpus[64];			/* the CPUs allowed, a list */
-	struct steady_rec *ss;		/* steadystate; NULL: off */
-	uint64_t ss_next;		/* ticks: the next sample; UINT64_MAX */
-	uint64_t ss_prev_t, ss_prev_ios, ss_prev_bytes;
-	uint64_t ss_prev_lat_n, ss_prev_lat_sum;
-	bool ss_based;			/* ss_prev_* hold a baseline */
-	uint64_t ss_k;			/* the next sample's index (from 0
-					 * after the baseline) */
-	/* --progress: totals of the phases before the last measure_start */
-	uint64_t live_ios[DDIR_NR], live_bytes[DDIR_NR];
+	/* Run control (runctl.c): ctl_on, a halt or steady state to look
+	 * at (should_stop calls ctl_stop); ctl, its own state, from
+	 * ctl_setup on */
+	bool ctl_on;
+	struct runctl *ctl;
+	/* the wanted features: their state, their hooks (feature.h) */
+	struct wfeatures ft;
 };
+
+/* A wanted feature's state (feature.h); NULL when it is not wanted. */
+static inline void *wf_state(const struct wstate *s, enum wf_id id)
+{
+	return s->ft.state[id];
+}
+
+static inline bool wf_wanted(const struct wstate *s, enum wf_id id)
+{
+	return s->ft.wanted & WF_BIT(id);
+}
+
+/* The hooks of the wanted features, in table order (feature.h). */
+#define WF_EACH(s, hook, f) \
+	for (const struct wfeature *const *f = (s)->ft.hook; *f; f++)
+
+static inline void wf_start(struct wstate *s)
+{
+	WF_EACH(s, start, f)
+		(*f)->start(s);
+}
+
+static inline void wf_round(struct wstate *s)
+{
+	WF_EACH(s, round, f)
+		(*f)->round(s);
+}
+
+static inline bool wf_hold(struct wstate *s)
+{
+	WF_EACH(s, hold, f)
+		if ((*f)->hold(s))
+			return true;
+	return false;
+}
+
+static inline bool wf_wait(struct wstate *s)
+{
+	WF_EACH(s, wait, f)
+		if (!(*f)->wait(s))
+			return false;
+	return true;
+}
+
+/* 1: io given; 0: none gave one (the generator's turn); -1: none now */
+static inline int wf_next(struct wstate *s, struct gen_io *io)
+{
+	int r;
+
+	WF_EACH(s, next, f)
+		if ((r = (*f)->next(s, io)))
+			return r;
+	return 0;
+}
+
+static inline bool wf_prep(struct wstate *s, struct io_req *req,
+			   const struct gen_io *io)
+{
+	WF_EACH(s, prep, f)
+		if (!(*f)->prep(s, req, io))
+			return false;
+	return true;
+}
+
+static inline bool wf_due(struct wstate *s, struct io_req *req)
+{
+	WF_EACH(s, due, f)
+		if (!(*f)->due(s, req))
+			return false;
+	return true;
+}
+
+static inline void wf_issued(struct wstate *s, struct io_req *req, int ddir,
+			     int r)
+{
+	WF_EACH(s, issued, f)
+		(*f)->issued(s, req, ddir, r);
+}
+
+static inline void wf_done(struct wstate *s, struct io_req *req,
+			   const struct wlat *l)
+{
+	WF_EACH(s, done, f)
+		(*f)->done(s, req, l);
+}
+
+static inline bool wf_stop(struct wstate *s)
+{
+	WF_EACH(s, stop, f)
+		if ((*f)->stop(s))
+			return true;
+	return false;
+}
+
+static inline void wf_last(struct wstate *s)
+{
+	WF_EACH(s, last, f)
+		(*f)->last(s);
+}
+
+static inline void wf_end(struct wstate *s, uint64_t end, bool own)
+{
+	WF_EACH(s, end, f)
+		(*f)->end(s, end, own);
+}
+
+static inline void wf_after(struct wstate *s)
+{
+	WF_EACH(s, after, f)
+		(*f)->after(s);
+}
 
 /* Fail the job with err (-errno) and a message; the first failure wins. */
 void job_fail(struct wstate *s, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The same as "DOING engine NAME: error[; the engine's hint]". */
+void engine_failed(struct wstate *s, int err, const char *doing);
 
 /*
  * The stop hand-off with worker_abandon(). Every call that may block on a
@@ -241,6 +258,56 @@ static inline unsigned min_u(unsigned a, unsigned b)
 	return a < b ? a : b;
 }
 
+/*
+ * The loop's services to its features. measure_start (worker.c): the
+ * stats restart here (carry_on: at the end of ramp_time, the work goes
+ * on). io_error (errors.c): a failed I/O (err its errno; lat: it took
+ * lat ns, more than limit, the limit_name's): counted, and the job goes
+ * on or fails as continue_on_error and ignore_error say.
+ */
+void measure_start(struct wstate *s, bool carry_on);
+/*
+ * timed_sync (syncs.c): fsync (how 1), fdatasync (0), syncfs (2), or,
+ * range not NULL, sync_file_range of [range[0], range[1]) with flags how,
+ * of fd, timed; its latency into *h, 0 or -errno into *err.
+ */
+uint64_t timed_sync(struct wstate *s, int fd, unsigned how,
+		    const uint64_t *range, struct hist *h, int *err);
+/* Sleep ns, or less when *stop is set (seen within 20 ms). */
+void sleep_ns(uint64_t ns, const atomic_int *stop);
+void io_error(struct wstate *s, struct dir_stats *d, const struct io_req *req,
+	      int err, uint64_t lat, const char *limit_name, uint64_t limit);
+
+/*
+ * Before the first I/O (prepare.c); 0 or -errno with the job failed.
+ * slots_setup: the request slots, their buffers, the bytes of writes.
+ * gen_setup: the generator. limits_set: per_loop, limit_bytes and
+ * limit_ios from the options and the generator's walk (a feature's
+ * setup may change them after).
+ */
+int slots_setup(struct wstate *s);
+int gen_setup(struct wstate *s);
+void limits_set(struct wstate *s);
+/* Everything before the start gate, those above among it. */
+int worker_setup(struct wstate *s);
+
+/*
+ * The measured phase (measure.c). ramp_over: ramp_time is over, the
+ * phase starts (measure_start). ramp_whole: the work was all issued while
+ * ramping, the whole run is the measurement. finish: the loop is over,
+ * the phase's figures (and the features' last and end hooks).
+ */
+void ramp_over(struct wstate *s);
+void ramp_whole(struct wstate *s);
+void finish(struct wstate *s);
+
+/* unlink_each_loop acts between loops (fio: not within a time_based
+ * run, which is one loop). */
+static inline bool recreates(const struct job *j)
+{
+	return j->unlink_each_loop && !j->time_based;
+}
+
 /* Hand the queued requests over; false when the engine failed (the job
  * fails with it) or the worker was given up on. */
 bool eng_commit(struct wstate *s);
@@ -252,49 +319,18 @@ int eng_reap(struct wstate *s, unsigned min, unsigned max);
  * queue is full or the job is stopping (worker.c). */
 void commit_reap(struct wstate *s);
 
-/*
- * Pacing (pace.c). pace_start: at the start of each measured phase; sets
- * pace_on. pace_wait: with pace_on, before req is issued; waits (reaping
- * what completes meanwhile) until it falls due and stamps req->t_due;
- * false when the job stops first (req not issued). pace_done: with
- * pace_on, for each successful completion. pace_end: the report's rate
- * figures of the measured phase that ended at tick end.
- */
-void pace_start(struct wstate *s);
-bool pace_wait(struct wstate *s, struct io_req *req);
-void pace_done(struct wstate *s, const struct io_req *req);
-void pace_end(const struct wstate *s, uint64_t end);
-/*
- * The hook for thinktime: call after the job paused (thought) and is
- * about to issue again. Unless rate_ignore_thinktime, the schedule ran on
- * meanwhile and the I/Os that fell due are caught up with; with it, they
- * are dropped and the schedule restarts now.
- */
-void pace_thought(struct wstate *s);
-
 /* What a running worker publishes (live.c): --progress totals, interval=
  * boundaries. */
-/* The running totals, once per reap batch. */
+/* The running totals, once per reap batch, when --progress reads them;
+ * live_setup: before the first I/O (0, or -ENOMEM with the job failed). */
+void live_push(struct wstate *s);
 static inline void live_publish(struct wstate *s)
 {
-	struct worker_live *l = &s->w->live;
-	unsigned d;
-
-	if (!s->w->live_on)
-		return;
-	for (d = 0; d < DDIR_NR; d++) {
-		atomic_store_explicit(&l->ios[d], s->live_ios[d] +
-				      s->st->dir[d].ios, memory_order_relaxed);
-		atomic_store_explicit(&l->bytes[d], s->live_bytes[d] +
-				      s->st->dir[d].bytes,
-				      memory_order_relaxed);
-	}
-	atomic_store_explicit(&l->issued_bytes, s->issued_bytes,
-			      memory_order_relaxed);
-	atomic_store_explicit(&l->issued_ios, s->issued_ios,
-			      memory_order_relaxed);
+	if (s->w->live_on)
+		live_push(s);
 }
 
+int live_setup(struct wstate *s);
 void live_phase(struct wstate *s);
 void interval_arm(struct wstate *s);
 int interval_close(struct wstate *s, uint64_t end_ns);
@@ -323,17 +359,7 @@ bool ctl_stop(struct wstate *s);
 void ctl_figures(const struct wstate *s);
 void ctl_end(struct wstate *s);
 
-/* thinktime= (think.c). */
-void think_init(struct wstate *s);
-/* After an I/O was issued (issued 1) or completions were collected (0):
- * sets think_due when a stall is due. */
-void think_check(struct wstate *s, unsigned issued);
-/* The stall itself, with nothing in flight; moves s->now past it. */
-void think_run(struct wstate *s);
-/* thinkcycles=: n spin-wait iterations on the CPU, nothing else. */
-void think_cycles(uint64_t n);
-
-/* The verification phase inside a worker (src/verify/phase.c). */
+/* The verification phase inside a worker (vphase.c). */
 bool verify_next_io(struct wstate *s, struct gen_io *io);
 void verify_prep_write(struct wstate *s, struct io_req *req,
 		       uint64_t vblock);

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../worker/wstate.h"
+#include "wstate.h"
 #include "hist.h"
 #include "trim.h"
 

@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What a worker sets up before its start gate (worker_setup): the
+ * engine's context, the thread's own settings, the records, the request
+ * slots and their buffers (mem=, the bytes of writes, the buffer
+ * options' fill), the generator of offsets, lengths and directions, the
+ * work to do (the limits), each wanted feature, the engine, verify=.
+ * Declared in wstate.h.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "depth.h"
+#include "iolog.h"
+#include "value.h"
+#include "warn.h"
+#include "wstate.h"
+
+/*
+ * The request slots (iodepth of them), each with its buffer, and the
+ * bytes of writes; serialize_overlap's (and verify='s) per-slot state.
+ */
+int slots_setup(struct wstate *s)
+{
+	const struct job *j = s->j;
+	uint64_t bs = j->bs_max[0] > j->bs_max[1] ? j->bs_max[0] :
+		      j->bs_max[1];
+	size_t align = target_buf_align(), stride, i;
+	int r;
+
+	/* trimwrite writes each trim's blocks: as long as the trims. */
+	if (rw_dirs(j->rw) == ((1u << DDIR_WRITE) | (1u << DDIR_TRIM)) &&
+	    j->bs_max[DDIR_TRIM] > bs)
+		bs = j->bs_max[DDIR_TRIM];
+
+	stride = (bs + align - 1) / align * align;
+	s->reqs = calloc(s->depth, sizeof(*s->reqs));
+	s->free_reqs = calloc(s->depth, sizeof(*s->free_reqs));
+	s->reaped = calloc(s->depth, sizeof(*s->reaped));
+	/* Mixed rw or block size ranges with verify= need it (verify.h). */
+	s->serial = j->serialize_overlap ||
+		    (j->verify && verify_needs_passmap(j));
+	if (s->serial)
+		s->busy = calloc(s->depth, sizeof(*s->busy));
+	s->slow = s->serial;
+	if (!s->reqs || !s->free_reqs || !s->reaped ||
+	    (s->serial && !s->busy)) {
+		job_fail(s, -ENOMEM, "cannot allocate %zu bytes of request "
+			 "slots (iodepth %u): %s", s->depth *
+			 (sizeof(*s->reqs) + 2 * sizeof(*s->free_reqs)),
+			 s->depth, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	{
+		char why[320];
+
+		/* mem=, mem_align=, lockmem= (procattr.h) */
+		r = procattr_mem_alloc(&s->mem, j, align, s->depth, stride,
+				       &s->bufs, why, sizeof(why));
+		if (r) {
+			s->bufs = NULL;
+			job_fail(s, r, "%s", why);
+			return r;
+		}
+	}
+	for (i = 0; i < s->depth; i++) {
+		s->reqs[i].idx = (uint32_t)i;
+		s->reqs[i].buf = (char *)s->bufs + i * stride;
+		s->free_reqs[i] = &s->reqs[i];
+	}
+	s->nfree = s->depth;
+	s->ctx.bufs = s->bufs;
+	s->ctx.buf_stride = stride;
+	/* Each write's bytes (gen.h); verify= writes its own. */
+	if (rw_dirs(j->rw) & (1u << DDIR_WRITE) && !j->verify &&
+	    gen_data_init(&s->wdata, bs, fill_pool_seed(j),
+			  (j->allrandrepeat ? 0x616c6c72ull :
+			   clock_mono_ns() ^ ((uint64_t)getpid() << 20)) ^
+			  j->randseed ^ ((uint64_t)j->clone << 40))) {
+		job_fail(s, -ENOMEM, "cannot allocate %" PRIu64 " bytes for "
+			 "the data of writes: %s", bs, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	if (s->wdata.pool && fill_wanted(j)) {
+		char why[256];
+
+		r = fill_init(&s->fill_st, j, &s->wdata, bs,
+			      s->w->tgt->region, s->depth, why, sizeof(why));
+		if (r) {
+			job_fail(s, r, "buffer contents: %s", r == -ENOMEM ?
+				 strerror(ENOMEM) : why);
+			return r;
+		}
+		s->fill = &s->fill_st;
+	}
+	return 0;
+}
+
+/*
+ * The random map of varying block sizes (gen.h: a bit per unit of the
+ * region) could not be allocated: the job fails, or with softrandommap
+ * goes on without it, as fio does, with a warning.
+ */
+static void map_nomem(struct wstate *s, int ret)
+{
+	char sz[32];
+
+	value_fmt_bytes(gen_bmap_bytes(&s->gen), sz, sizeof(sz));
+	job_fail(s, ret, "cannot allocate the random map (%s: a bit per %"
+		 PRIu64 " bytes of the region; at most half of the memory); "
+		 "expected norandommap=1, softrandommap=1 (then without the "
+		 "map, as fio) or a smaller region", sz, s->gen.align);
+}
+
+/* The random map may take half of the machine's memory (plan.c's rule
+ * for I/O buffers): more would be the OOM killer's, not an error. */
+static uint64_t map_max(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+
+	return pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz / 2 :
+	       0;
+}
+
+static void map_dropped(struct wstate *s)
+{
+	char sz[32];
+
+	value_fmt_bytes(gen_bmap_bytes(&s->gen), sz, sizeof(sz));
+	if (s->w->tgt->warn)
+		warn_add(s->w->tgt->warn, "random_map_dropped", s->j->name,
+			 "job '%s': its random map (%s) could not be "
+			 "allocated; softrandommap=1: it runs without, so "
+			 "blocks repeat and others are missed in a pass",
+			 s->j->name, sz);
+}
+
+/* The generator (gen.h) from the job's options: the random patterns are
+ * parsed again (checked when the job was built). */
+/* The generator's parameters from the job's options (gen.h), but the
+ * files' lengths and the random patterns. */
+static void gen_params_fill(const struct wstate *s, struct gen_params *gp)
+{
+	const struct job *j = s->j;
+	unsigned d;
+
+	*gp = (struct gen_params){
+		.region = s->w->tgt->region,
+		.nfiles = s->w->tgt->nfiles,
+		.random = rw_random(j->rw),
+		.mixed = rw_mixed(j->rw),
+		.wrap_each = j->time_based,
+		.only_dir = rw_dirs(j->rw) & (1u << DDIR_TRIM) ? DDIR_TRIM :
+			    rw_dirs(j->rw) & (1u << DDIR_WRITE) ? DDIR_WRITE :
+			    DDIR_READ,
+		.trimwrite = j->rw == RW_TRIMWRITE ||
+			     j->rw == RW_RANDTRIMWRITE,
+		.rwmixread = j->rwmixread,
+		.norandommap = j->norandommap,
+		.softrandommap = j->softrandommap,
+		.map_max = map_max(),
+		.seed = j->randrepeat ? j->randseed + j->clone :
+			clock_mono_ns() ^ ((uint64_t)getpid() << 20) ^ j->clone,
+	};
+	memcpy(gp->bs_min, j->bs_min, sizeof(gp->bs_min));
+	memcpy(gp->bs_max, j->bs_max, sizeof(gp->bs_max));
+	/* Random patterns: parsed again (checked when the job was built). */
+	for (d = 0; d < DDIR_NR; d++) {
+		gp->ba[d] = j->blockalign[d];
+		gp->perc_seq[d] = 100.0 - (double)j->percentage_random[d];
+	}
+	gp->lfsr = j->random_generator == RANDGEN_LFSR;
+	gp->bs_unaligned = j->bs_unaligned;
+	gp->seq_add = j->rw_seq_add;
+	gp->seq_nr = j->rw_seq_nr;
+	gp->seq_identical = j->rw_sequencer == RWSEQ_IDENTICAL;
+	gp->fst = j->file_service;
+	gp->fst_nr = j->file_service_nr;
+	gp->fst_param = j->file_service_param;
+	gp->fst_center = j->file_service_center;
+	gp->openfiles = (uint32_t)j->openfiles;
+	gp->zone_size = j->zonesize;
+	gp->zone_range = j->zonerange;
+	gp->zone_skip = j->zoneskip;
+}
+
+int gen_setup(struct wstate *s)
+{
+	const struct job *j = s->j;
+	struct gen_params gp;
+	struct dist_spec *dist = NULL;
+	struct bssplit_spec *bss = NULL;
+	const struct target *t = s->w->tgt;
+	uint64_t *flen = NULL;
+	char why[512];
+	unsigned d;
+	int ret = 0;
+
+	gen_params_fill(s, &gp);
+	/* filesize=LO-HI: each file its own region (gen.h, uneven). */
+	if (t->uneven) {
+		flen = malloc(t->nfiles * sizeof(*flen));
+		if (!flen) {
+			job_fail(s, -ENOMEM, "%s", strerror(ENOMEM));
+			return -ENOMEM;
+		}
+		for (d = 0; d < t->nfiles; d++)
+			flen[d] = t->files[d].len;
+		gp.flen = flen;
+	}
+	if (j->random_distribution && strcmp(j->random_distribution,
+					     "random")) {
+		dist = malloc(sizeof(*dist));
+		if (!dist || dist_parse(j->random_distribution,
+					(unsigned)j->kb_base, dist, why,
+					sizeof(why)))
+			ret = -EINVAL;
+		gp.dist = dist;
+	}
+	if (!ret && j->bssplit) {
+		bss = malloc(sizeof(*bss));
+		if (!bss || bssplit_parse(j->bssplit, (unsigned)j->kb_base,
+					  bss, why, sizeof(why)))
+			ret = -EINVAL;
+		gp.bssplit = bss;
+	}
+	if (ret)
+		job_fail(s, ret, "cannot set up the random patterns: %s",
+			 dist || bss ? why : strerror(ENOMEM));
+	if (!ret) {
+		ret = gen_init(&s->gen, &gp);
+		if (ret == -ERANGE)
+			job_fail(s, ret, "random_distribution=%s: the zones "
+				 "end beyond the file region (%" PRIu64
+				 " bytes, the smallest file's); expected sizes "
+				 "that fit in it", j->random_distribution,
+				 s->gen.fmin);
+		else if (ret == -ENOMEM)
+			map_nomem(s, ret);
+		else if (ret)
+			job_fail(s, ret, "cannot lay out I/Os of %" PRIu64
+				 " bytes or more, at multiples of %" PRIu64
+				 " (blockalign; 0: none), in file regions of %"
+				 PRIu64 " bytes",
+				 j->bs_min[0] > j->bs_min[1] ? j->bs_min[0] :
+				 j->bs_min[1], j->blockalign[0] >
+				 j->blockalign[1] ? j->blockalign[0] :
+				 j->blockalign[1], s->w->tgt->file_region);
+	}
+	if (!ret && s->gen.map_dropped)
+		map_dropped(s);
+	/* gen_init keeps what it needs: the specs go. */
+	s->gen.p.dist = NULL;
+	s->gen.p.bssplit = NULL;
+	free(dist);
+	free(bss);
+	free(flen);
+	return ret;
+}
+
+/*
+ * What the job is to do: per_loop (bytes of a loop), limit_bytes and
+ * limit_ios (the whole run), from its options and its generator's walk.
+ * A feature may set other limits in its setup (read_iolog=).
+ */
+void limits_set(struct wstate *s)
+{
+	const struct job *j = s->j;
+	const struct target *t = s->w->tgt;
+	/* trimwrite: io_size (number_ios) bytes (I/Os) of trims, and as
+	 * many of writes on the same blocks (fio's meaning). */
+	uint64_t tw = rw_dirs(j->rw) == ((1u << DDIR_TRIM) |
+					 (1u << DDIR_WRITE)) ? 2 : 1;
+
+	/* A walk with gaps may end before the region's bytes (gen.h), and
+	 * fio's loop with it, unless io_size asks for more (then passes
+	 * follow each other, as fio's loops do). */
+	s->per_loop = job_per_loop(j, t->region);
+	if (!j->io_size && gen_pass_len(&s->gen) < t->region &&
+	    gen_pass_len(&s->gen) < s->per_loop)
+		s->per_loop = gen_pass_len(&s->gen);
+	s->per_loop *= tw;
+	s->limit_bytes = j->time_based ? UINT64_MAX : s->per_loop * j->loops;
+	if (!j->time_based && s->per_loop &&
+	    s->limit_bytes / s->per_loop != j->loops)
+		s->limit_bytes = UINT64_MAX;
+	s->limit_ios = j->number_ios ? j->number_ios * tw : UINT64_MAX;
+}
+
+/* The engine's context and the batching asked for. */
+static void ctx_init(struct wstate *s)
+{
+	const struct job *j = s->j;
+	struct worker *w = s->w;
+
+	s->ctx.job = j;
+	s->ctx.eo = j->eopts;
+	s->ctx.stop = w->stop;
+	s->ctx.deadline = &s->deadline;
+	s->ctx.halt = w->halt;
+	s->ctx.iodepth = s->depth;
+	s->ctx.clk = w->clk;
+	s->ctx.tgt = w->tgt;
+	depth_setup(s);
+}
+
+/*
+ * The thread's own settings: the job's user, the CPUs it may run on, its
+ * nice and priority, its cgroup; 0 or -errno with the job failed.
+ */
+static int thread_setup(struct wstate *s)
+{
+	const struct job *j = s->j;
+	char msg[512];
+	int ret;
+
+	/* uid=, gid= first, as fio: all that follows is the job's user's */
+	ret = procattr_cred_drop(j, msg, sizeof(msg));
+	if (ret) {
+		job_fail(s, ret, "%s", msg);
+		return ret;
+	}
+	ret = ctl_setup(s);
+	if (ret)
+		return ret;
+	/* nice=, prio= (procattr.h): before the engine starts */
+	ret = procattr_apply(j, msg, sizeof(msg));
+	/* cgroup= (cgroup.h): left in worker_main's teardown */
+	if (!ret && cgroup_wanted(j)) {
+		ret = cgroup_join(j, msg, sizeof(msg));
+		s->cgroup_in = !ret;
+	}
+	if (ret) {
+		job_fail(s, ret, "%s", msg);
+		return ret;
+	}
+	return 0;
+}
+
+/* write_iolog=, the rate samples and interval='s record: the loop
+ * writes into them. */
+static int records_setup(struct wstate *s)
+{
+	struct worker *w = s->w;
+	char msg[512];
+	int ret;
+
+	ret = iolog_open(&s->iolog, s->j, w->log_index, w->clk,
+			 w->tgt->fence, msg, sizeof(msg));
+	if (!ret && (ret = iolog_files(s->iolog, w->tgt)))
+		snprintf(msg, sizeof(msg), "write_iolog: out of memory");
+	if (ret) {
+		job_fail(s, ret, "%s", msg);
+		return ret;
+	}
+	ret = live_setup(s);
+	if (ret)
+		return ret;
+	if (w->series && !(s->irec = ival_rec_new(w->series))) {
+		job_fail(s, -ENOMEM, "cannot allocate %zu bytes for interval "
+			 "samples: %s", sizeof(*s->irec), strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * Everything before the start gate, in order: the engine's context, the
+ * thread, the records, the slots, the generator and the limits, each
+ * wanted feature, the engine, verify=. 0, or -errno with the job failed.
+ */
+int worker_setup(struct wstate *s)
+{
+	const struct job *j = s->j;
+	int ret;
+
+	ctx_init(s);
+	/* Which features the job wants, before anything can fail. */
+	ret = wf_select(s);
+	if (!ret)
+		ret = thread_setup(s);
+	if (!ret)
+		ret = records_setup(s);
+	if (!ret)
+		ret = slots_setup(s);
+	if (!ret)
+		ret = gen_setup(s);
+	if (!ret) {
+		limits_set(s);
+		ret = wf_setup(s);
+	}
+	if (!ret && s->eng->init)
+		ret = s->eng->init(&s->ctx);
+	if (ret) {
+		engine_failed(s, ret, "setting up");
+		return ret;
+	}
+	/* queue() outside the stop hand-off when it only fills memory
+	 * (engine.h); a trim is a system call (trim_req), whatever the
+	 * engine. */
+	s->qguard_base = s->guarded && (!s->ctx.queue_nocall ||
+					(rw_dirs(j->rw) & (1u << DDIR_TRIM)));
+	s->qguard = s->qguard_base;
+	if (s->w->setup && s->eng->setup)
+		s->eng->setup(&s->ctx, s->w->setup);
+	if (j->verify) {
+		ret = verify_setup(s);
+		if (ret)
+			return ret;
+		s->vreads = s->vfy->reader ||
+			    (s->vfy->wpass && !j->verify_only &&
+			     (j->rw == RW_RW || j->rw == RW_RANDRW));
+		s->slow = true;
+	}
+	if (s->w->live_on) {
+		atomic_store_explicit(&s->w->live.limit_bytes, s->limit_bytes,
+				      memory_order_relaxed);
+		atomic_store_explicit(&s->w->live.limit_ios, s->limit_ios,
+				      memory_order_relaxed);
+	}
+	return 0;
+}

@@ -48,7 +48,9 @@ print('N=0: user %.3f wall %.3f iops %.0f; N=%d: user %.3f wall %.3f '
 da, db = ua - u0, ub - u0
 if da < 0.1:
     sys.exit('thinkcycles=%d: %.3f s more user time than 0, expected ~0.25' % (n, da))
-if not 1.5 < db / da < 2.6:
+# User time on a VM is noisy (+-20% run to run for the same N here);
+# the bounds still tell linear growth from none (1.0) or quadratic (4.0).
+if not 1.35 < db / da < 2.9:
     sys.exit('user time did not double with N: %.3f then %.3f s' % (da, db))
 # the spin is in the run's time (wall grows at least as much)
 if (wb - w0) < 0.8 * db:

@@ -30,6 +30,7 @@
 #include "check_expr.h"
 #include "cluster.h"
 #include "door.h"
+#include "engine.h"
 #include "err.h"
 #include "options.h"
 #include "plan.h"
@@ -201,6 +202,19 @@ static void smp_fold(struct smp_stat *dst, const struct smp_stat *src)
 	dst->m2 = dst->n > 1 ? s * s * (double)(dst->n - 1) : 0;
 }
 
+/*
+ * A member's first error names its engine with a string of the member's
+ * document, freed once it is folded in: what the cluster keeps names the
+ * engine table's own (stats.h: a static name), or none when this build
+ * has no such engine.
+ */
+static const char *engine_name_kept(const char *name)
+{
+	const struct engine_ops *e = name ? engine_find(name) : NULL;
+
+	return e ? e->name : NULL;
+}
+
 static void dir_fold(struct dir_stats *d, const struct dir_stats *s)
 {
 	d->ios = sat_add(d->ios, s->ios);
@@ -212,7 +226,7 @@ static void dir_fold(struct dir_stats *d, const struct dir_stats *s)
 	if (!d->first_errno && s->first_errno) {
 		d->first_errno = s->first_errno;
 		d->first_err_offset = s->first_err_offset;
-		d->first_err_engine = s->first_err_engine;
+		d->first_err_engine = engine_name_kept(s->first_err_engine);
 		memcpy(d->first_err_file, s->first_err_file,
 		       sizeof(d->first_err_file));
 	}
@@ -439,6 +453,8 @@ static int member_keep(struct cluster *c, const struct result_doc *m,
 			r->runtime_ns = u->stats.runtime_ns;
 			r->clat_p99_ns = x->clat.count ?
 					 hist_percentile(&x->clat, 99) : 0;
+			cu->u.stats.dir[d].first_err_engine =
+				engine_name_kept(x->first_err_engine);
 		}
 	}
 	return 0;

@@ -995,6 +995,13 @@ static int fence_iologs(struct door_fence *f, const struct job *j)
 }
 
 /*
+ * The fence of a run whose worker was abandoned: its logs still go through
+ * the door, so the fence lives on until the process exits, held here where
+ * a leak checker finds it (w and clk are on the abandoned thread's stack).
+ */
+static struct door_fence *volatile kept_for_abandoned;
+
+/*
  * The fence of plan p, its targets planned in tg (door.h): the files the
  * jobs read or write, each with what it is for the messages. NULL: out
  * of memory.
@@ -1227,6 +1234,8 @@ out:
 		free(w);
 		free(clk);
 		door_fence_free(fence);
+	} else {
+		kept_for_abandoned = fence;
 	}
 	return ret;
 }

@@ -289,7 +289,11 @@ void limits_set(struct wstate *s)
 	if (!j->time_based && s->per_loop &&
 	    s->limit_bytes / s->per_loop != j->loops)
 		s->limit_bytes = UINT64_MAX;
-	s->limit_ios = j->number_ios ? j->number_ios * tw : UINT64_MAX;
+	/* number_ios counts over every loop, as fio's (number_ios x loops) */
+	s->limit_ios = UINT64_MAX;
+	if (j->number_ios && j->number_ios <= UINT64_MAX / tw /
+				 (j->loops ? j->loops : 1))
+		s->limit_ios = j->number_ios * tw * (j->loops ? j->loops : 1);
 }
 
 /* The engine's context and the batching asked for. */

@@ -32,7 +32,8 @@ json_is "d['jobs'][0]['read']['ios']" 128
 json_is "d['jobs'][0]['read']['io_bytes']" $((8 * MiB))
 json_is "d['jobs'][0]['loops']" 2
 
-# number_ios stops at N, loops or not.
+# number_ios stops at N times loops, never beyond the loops' passes (fio:
+# number_ios=300 loops=5 over 256 blocks does 1280 reads; test 242).
 run --name=r --filename=r.dat --size=4m --bs=4k --rw=read --number_ios=10 \
 	--output-format=json
 expect_rc 0
@@ -40,7 +41,11 @@ json_is "d['jobs'][0]['read']['ios']" 10
 run --name=r --filename=r.dat --size=1m --bs=4k --rw=read --number_ios=300 \
 	--loops=5 --output-format=json
 expect_rc 0
-json_is "d['jobs'][0]['read']['ios']" 300
+json_is "d['jobs'][0]['read']['ios']" 1280
+run --name=r --filename=r.dat --size=1m --bs=4k --rw=read --number_ios=100 \
+	--loops=2 --output-format=json
+expect_rc 0
+json_is "d['jobs'][0]['read']['ios']" 200
 
 # io_size limits the bytes of a loop, below or above the region's size.
 run --name=r --filename=r.dat --size=4m --bs=4k --rw=read --io_size=1m \

@@ -59,6 +59,9 @@ run --parse-only --name=a --filename=d/a --rw=read --size=1m \
 expect_rc 0
 
 # What fits runs, and the kernel counts what the clones lock.
+# AddressSanitizer makes mlock() a no-op (its shadow memory): nothing to
+# count under it.
+[ -z "${IORIG_SAN:-}" ] || { echo "ok (VmLck not checked: mlock is a no-op under ASan)"; exit 0; }
 "$IORIG" --name=small --ioengine=null --size=1m --lockmem=16m --numjobs=2 \
 	--time_based --runtime=2s >"$T/out" 2>"$T/err" &
 pid=$!

@@ -41,7 +41,13 @@ unsigned esc_utf8_len(const unsigned char *s)
 	return 0;
 }
 
-void esc_xml(FILE *f, const char *s)
+/*
+ * Write s to f as valid UTF-8: a sequence that is not becomes U+FFFD,
+ * others are written as they are, and each ASCII byte goes to one (the
+ * format's escaping).
+ */
+static void esc_walk(FILE *f, const char *s,
+		     void (*one)(FILE *, unsigned char))
 {
 	const unsigned char *p = (const unsigned char *)s;
 	unsigned n;
@@ -51,48 +57,48 @@ void esc_xml(FILE *f, const char *s)
 		if (!n) {
 			fputs(REPLACEMENT, f);
 			p++;
-			continue;
-		}
-		if (n > 1) {
+		} else if (n > 1) {
 			fwrite(p, 1, n, f);
 			p += n;
-			continue;
+		} else {
+			one(f, *p++);
 		}
-		switch (*p) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&apos;", f); break;
-		case '\t': case '\n': case '\r': fputc(*p, f); break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				fputs(*p < 0x20 ? REPLACEMENT : "&#127;", f);
-			else
-				fputc(*p, f);
-		}
-		p++;
 	}
+}
+
+static void xml_one(FILE *f, unsigned char c)
+{
+	switch (c) {
+	case '&': fputs("&amp;", f); break;
+	case '<': fputs("&lt;", f); break;
+	case '>': fputs("&gt;", f); break;
+	case '"': fputs("&quot;", f); break;
+	case '\'': fputs("&apos;", f); break;
+	case '\t': case '\n': case '\r': fputc(c, f); break;
+	default:
+		if (c < 0x20 || c == 0x7f)
+			fputs(c < 0x20 ? REPLACEMENT : "&#127;", f);
+		else
+			fputc(c, f);
+	}
+}
+
+void esc_xml(FILE *f, const char *s)
+{
+	esc_walk(f, s, xml_one);
+}
+
+static void prom_one(FILE *f, unsigned char c)
+{
+	if (c == '\\' || c == '"')
+		fputc('\\', f);
+	if (c == '\n')
+		fputs("\\n", f);
+	else
+		fputc(c, f);
 }
 
 void esc_prom(FILE *f, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	unsigned n;
-
-	while (p && *p) {
-		n = esc_utf8_len(p);
-		if (!n) {
-			fputs(REPLACEMENT, f);
-			p++;
-			continue;
-		}
-		if (n == 1 && (*p == '\\' || *p == '"'))
-			fputc('\\', f);
-		if (n == 1 && *p == '\n')
-			fputs("\\n", f);
-		else
-			fwrite(p, 1, n, f);
-		p += n;
-	}
+	esc_walk(f, s, prom_one);
 }

@@ -1540,12 +1540,13 @@ static void cmp_subtitle(const struct cmp_view *v, char *buf, size_t len)
 
 /* The data: a row per job, a column per result ('?': none); the
  * largest value drawn. */
-static double cmp_data(const struct cmp_view *v, FILE *dat, double div)
+static double cmp_data(const struct cmp_view *v, FILE *dat, double div,
+		       const char *ylabel)
 {
 	double max = 0;
 	size_t r, k;
 
-	fputs("# job_index \"job\"", dat);
+	fprintf(dat, "# %s\n# job_index \"job\"", ylabel);
 	for (r = 0; r < v->n; r++) {
 		fprintf(dat, " \"%s", r < (size_t)v->base ? "baseline " : "");
 		put_text(dat, v->in[r].label, "\"");
@@ -1660,7 +1661,7 @@ static int chart_compare_one(struct ctx *c, const struct cmp_view *v)
 		draw_free(&d);
 		return -1;
 	}
-	max = cmp_data(v, d.dat, div);
+	max = cmp_data(v, d.dat, div, ylabel);
 	cmp_script(v, &d, max);
 	return draw_end(&d);
 }

@@ -122,6 +122,13 @@ def find(shot, colour, least=0.3, box=None):
     return [(x, y) for x, y, p in shot.pixels(box) if tint(p, c) >= least]
 
 
+def coloured(shot, box=None):
+    """The pixels (x, y) of box that are neither white nor grey: what a
+    chart draws of its data (lines, points, bars), not its frame, grid
+    or text."""
+    return [(x, y) for x, y, p in shot.pixels(box) if max(p) - min(p) > 60]
+
+
 def bbox(points):
     """(x0, y0, x1, y1) of points, ends included; None for none."""
     if not points:

@@ -340,9 +340,11 @@ static int job_view(const struct run_result *r, const struct result_unit *u,
 	pj->sweep_point = j->sweep_point ? j->sweep_point : "";
 	n = snprintf(pj->label, sizeof(pj->label), "%s%s%s", pj->name,
 		     *pj->sweep_point ? " " : "", pj->sweep_point);
-	if (u->njobs > 1 && n >= 0 && (size_t)n < sizeof(pj->label))
+	/* a reporting group is named as fio names it: by its first job */
+	if (u->njobs > 1 && !j->group_reporting && n >= 0 &&
+	    (size_t)n < sizeof(pj->label))
 		snprintf(pj->label + n, sizeof(pj->label) - n, " clone %d",
-			 j->group_reporting ? 0 : (int)j->clone);
+			 (int)j->clone);
 	pj->ran = u->stats.nclones > 0;
 	opt_text(j, "ioengine", pj->engine, sizeof(pj->engine));
 	point_engine(pj->sweep_point, pj->engine, sizeof(pj->engine));
@@ -786,7 +788,8 @@ struct lbin {
 
 /*
  * The bars of v: its buckets (hist.c: 256 per power of two at most)
- * merged into LAT_BINS per decade, bars that read. I/Os of latency 0
+ * merged into LAT_BINS per decade, bars that read, each bucket in the
+ * bar of its midpoint. I/Os of latency 0
  * (completed inside the submit call: clat 0) have no place on a log
  * axis: they are no bar, their share is *zero (%), and the CDF starts
  * there. Returns the number of bars, -1 (no memory).
@@ -808,7 +811,9 @@ static long lat_bins(const struct pdir *v, struct lbin **out, double *zero)
 		return -1;
 	for (i = 0; i < v->nrows; i++) {
 		const struct prow *r = &v->rows[i];
-		double lo = r->lo / 1e3, hi = (r->hi + 1) / 1e3, bin;
+		/* the bucket's midpoint, the value fio's bins give it: one
+		 * result in either layout draws the same bars */
+		double mid = r->lo + floor((r->hi - r->lo) / 2), bin;
 
 		if (r->n <= 0)
 			continue;
@@ -817,12 +822,12 @@ static long lat_bins(const struct pdir *v, struct lbin **out, double *zero)
 			*zero += 100 * r->n / total;
 			continue;
 		}
-		bin = floor(log10(fmax(lo, 1e-3)) * LAT_BINS);
+		bin = floor(log10(fmax(mid / 1e3, 1e-3)) * LAT_BINS);
 		if (!n || bin != cur) {
 			cur = bin;
 			b[n++].lo = pow(10, bin / LAT_BINS);
 		}
-		b[n - 1].hi = fmax(pow(10, (bin + 1) / LAT_BINS), hi);
+		b[n - 1].hi = pow(10, (bin + 1) / LAT_BINS);
 		b[n - 1].pct += 100 * r->n / total;
 		b[n - 1].cum = 100 * cum / total;
 	}

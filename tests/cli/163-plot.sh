@@ -4,9 +4,9 @@
 # over time. Each SVG is well-formed XML with its title and axis labels;
 # the data handed to gnuplot (NAME.dat, NAME.gp kept beside the chart) is
 # what the JSON result says, recomputed here in Python: the histogram's
-# buckets merged into 20 bins per decade (each bar's share of the I/Os),
-# the CDF, the percentile marks
-# (reported, or the upper edge of the bucket that holds them), each
+# buckets (by their midpoints) merged into 20 bins per decade (each bar's
+# share of the I/Os), the CDF, the percentile marks (reported, or the
+# upper edge of the bucket that holds them), each
 # interval's figures. PNG: the signature and the 1000x620 size. The bw
 # and clat logs of the same run, drawn over time, hold the logs' values;
 # a per-I/O log's p99 per window is the nearest-rank p99 of its lines.
@@ -63,7 +63,7 @@ for dn in ('read', 'write'):
     for lo, hi, n in h['buckets']:
         if hi == 0:
             continue
-        k = math.floor(math.log10(max(lo / 1e3, 1e-3)) * 20)
+        k = math.floor(math.log10(max((lo + (hi - lo) // 2) / 1e3, 1e-3)) * 20)
         bins[k] = bins.get(k, 0) + n
     rows = [l.split() for l in open('svg/%s.dat' % name).read().split('\n\n\n')[0].split('\n')
             if l.strip() and not l.startswith('#')]

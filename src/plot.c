@@ -14,7 +14,15 @@
  * --baseline) bars per job of IOPS, bandwidth and p99 per direction
  * (compare-DIR-METRIC), the baseline as a dashed reference; per log file
  * of write_bw_log= and the others its values over time (LOG). fio's JSON
- * results are read as iorig ones (from_fio) as far as the charts go.
+ * results are read as iorig ones (pres_fio) as far as the charts go.
+ *
+ * What a person may trust in them: nothing drawn touches the frame (a
+ * linear axis ends a tenth above its highest value, a time axis where
+ * the data ends), labels stand where they hide no data, times carry
+ * their unit, the histograms of a result (or of the results compared)
+ * share one range, and results compared show one latency (clat when one
+ * of them, fio's, has no other). tests/cli/256-259 check it in
+ * screenshots.
  */
 #include <errno.h>
 #include <limits.h>
@@ -2031,8 +2039,8 @@ static void plot_usage(FILE *f)
 	      "Draws charts of iorig (or fio) JSON results "
 	      "(--output-format=json) and logs\n(write_bw_log=, "
 	      "write_iops_log=, write_lat_log=) with gnuplot:\n"
-	      "  JOB-DIR-lat   latency histogram and CDF, p50/p99/p99.9 "
-	      "marked\n"
+	      "  JOB-DIR-lat   latency (lat, else clat) histogram and CDF, "
+	      "p50/p99/p99.9\n"
 	      "  JOB-iops, JOB-bw, JOB-p99   over time (results with "
 	      "interval=)\n"
 	      "  sweep         op/s and CPU us per I/O against request size "

@@ -1745,11 +1745,32 @@ static int log_keep(struct logdat *l, size_t q, double t_ms, double v)
 	return 0;
 }
 
-/* l's values drawn now span v too. */
-static void log_range(struct logdat *l, double v)
+/* The last time of l's rows (s) and the range of their values drawn,
+ * read back from the data made of them. */
+static void log_extent(struct logdat *l)
 {
-	l->vmin = l->vmax > 0 ? fmin(l->vmin, v) : v;
-	l->vmax = fmax(l->vmax, v);
+	size_t q;
+
+	for (q = 0; q < NDIRS; q++) {
+		const char *p = l->dat[q];
+
+		while (p && *p) {
+			char *end;
+			double t = strtod(p, &end), v;
+
+			v = strtod(end, &end);
+			if (end > p) {
+				l->end_s = fmax(l->end_s, t);
+				if (v > 0) {	/* '?' reads as none */
+					l->vmin = l->vmax > 0 ?
+						  fmin(l->vmin, v) : v;
+					l->vmax = fmax(l->vmax, v);
+				}
+			}
+			p = strchr(p, '\n');
+			p = p ? p + 1 : NULL;
+		}
+	}
 }
 
 /* The y axis of a log chart: latency (us) on a log axis between 1-2-5
@@ -1847,15 +1868,12 @@ static int log_read(struct logdat *l, struct err_rec *e)
 			goto out;
 		}
 		q = (size_t)v[nf - 3];
-		l->end_s = fmax(l->end_s, v[0] / 1e3);
 		/* latency: log axis; a window without I/O has none */
-		if (l->div > 1 && v[1] <= 0) {
+		if (l->div > 1 && v[1] <= 0)
 			fprintf(out[q], "%.3f ?\n", v[0] / 1e3);
-		} else {
+		else
 			fprintf(out[q], "%.3f %.10g\n", v[0] / 1e3,
 				v[1] / l->div);
-			log_range(l, v[1] / l->div);
-		}
 		l->rows[q]++;
 		if (l->div > 1 && v[nf - 2] > 0 && l->per_io &&
 		    log_keep(l, q, v[0], v[1])) {
@@ -1883,7 +1901,7 @@ out:
 
 /* LOG (its file name without .log): the log's values over time, one
  * line per direction. */
-static int chart_log(struct ctx *c, const struct logdat *l)
+static int chart_log(struct ctx *c, struct logdat *l)
 {
 	const char *base = strrchr(l->path, '/');
 	char name[300], title[400], sub[PATH_MAX + 16];
@@ -1905,6 +1923,7 @@ static int chart_log(struct ctx *c, const struct logdat *l)
 	}
 	fputs("# one block (gnuplot index) per direction: time_s value\n",
 	      d.dat);
+	log_extent(l);
 	log_yaxis(d.gp, l->div > 1, l->vmin, l->vmax);
 	time_end(d.gp, l->end_s);
 	fputs("plot", d.gp);

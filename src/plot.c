@@ -424,16 +424,14 @@ static void sub_add(char *buf, size_t len, const char *fmt, const char *v)
 		snprintf(buf + n, len - n, fmt, v);
 }
 
-/* "job J, engine E, target T (dev D) +N more, host H, TIME" */
-static void subtitle(const struct pres *res, const struct pjob *j, char *buf,
-		     size_t len)
+/* buf gains ", target T (dev D) +N more" when the job has a target. */
+static void sub_target(char *buf, size_t len, const struct pjob *j)
 {
 	char tgt[PATH_MAX + 128];
 
-	buf[0] = '\0';
-	sub_add(buf, len, "job %s", j->label);
-	sub_add(buf, len, "engine %s", j->engine);
-	snprintf(tgt, sizeof(tgt), "%s%s%s%s", j->ntargets ? j->path : "",
+	if (!j->ntargets)
+		return;
+	snprintf(tgt, sizeof(tgt), "%s%s%s%s", j->path,
 		 j->dev && *j->dev ? " (" : "", j->dev ? j->dev : "",
 		 j->dev && *j->dev ? ")" : "");
 	if (j->ntargets > 1) {
@@ -442,7 +440,17 @@ static void subtitle(const struct pres *res, const struct pjob *j, char *buf,
 		snprintf(tgt + n, sizeof(tgt) - n, " +%zu more",
 			 j->ntargets - 1);
 	}
-	sub_add(buf, len, "target %s", j->ntargets ? tgt : "");
+	sub_add(buf, len, "target %s", tgt);
+}
+
+/* "job J, engine E, target T (dev D) +N more, host H, TIME" */
+static void subtitle(const struct pres *res, const struct pjob *j, char *buf,
+		     size_t len)
+{
+	buf[0] = '\0';
+	sub_add(buf, len, "job %s", j->label);
+	sub_add(buf, len, "engine %s", j->engine);
+	sub_target(buf, len, j);
 	sub_add(buf, len, "host %s", res->host);
 	sub_add(buf, len, "%s", res->time);
 }
@@ -1349,7 +1357,7 @@ static int chart_sweep(struct ctx *c, const struct pres *res)
 	sub_add(sub, sizeof(sub), "job %s", j0->name);
 	sub_add(sub, sizeof(sub), "%s", rw);
 	sub_add(sub, sizeof(sub), "%s", depth);
-	sub_add(sub, sizeof(sub), "target %s", j0->ntargets ? j0->path : "");
+	sub_target(sub, sizeof(sub), j0);
 	sub_add(sub, sizeof(sub), "host %s", res->host);
 	sub_add(sub, sizeof(sub), "%s", res->time);
 	ret = -1;

@@ -67,7 +67,8 @@ struct ctx {
 
 /* The ranges latency histograms share: x (log) in us, y in % of I/Os. */
 struct lat_range {
-	double lo, hi;		/* lowest bar's low edge, highest's high */
+	double lo, hi;		/* the lowest bar's low edge, the highest's
+				 * high one */
 	double ymax;		/* the tallest bar */
 };
 

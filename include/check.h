@@ -145,4 +145,12 @@ const char *check_status_name(int status);
  * job with numjobs > 1: how the reports name a unit in a check line. */
 void check_unit_label(const struct job *j, char *buf, size_t len);
 
+/*
+ * The value and threshold of x in its check's unit (metric_fmt), with
+ * as many figures as it takes for the two to differ when they do:
+ * "4.44 ms" and "50.0 µs"; each buffer len bytes.
+ */
+void check_fmt_figures(const struct check_result *x, char *value,
+		       char *threshold, size_t len);
+
 #endif

@@ -100,4 +100,12 @@ struct metric_spread {
 
 void metric_spread(const double *v, unsigned n, struct metric_spread *s);
 
+/*
+ * v (in the metric unit's own measure: ns, bytes, per second...) as a
+ * person reads it, sig significant figures, scaled: "4.44 ms", "61.2k",
+ * "1.50 GiB/s", "12.0 %"; counts whole. The check reports (JUnit, HTML)
+ * give a check's figures this way.
+ */
+void metric_fmt(int unit, double v, unsigned sig, char *buf, size_t len);
+
 #endif

@@ -664,3 +664,17 @@ void check_result_text(const struct check_result *x, char *buf, size_t len)
 	snprintf(buf + n, len - n, "%s, threshold %s (%s x baseline %s)  "
 		 "(%s)", v, t, f, b, src);
 }
+
+void check_fmt_figures(const struct check_result *x, char *value,
+		       char *threshold, size_t len)
+{
+	int unit = x->def->x.unit;
+	unsigned sig;
+
+	for (sig = 3; sig <= 15; sig++) {
+		metric_fmt(unit, x->value, sig, value, len);
+		metric_fmt(unit, x->threshold, sig, threshold, len);
+		if (strcmp(value, threshold) || x->value == x->threshold)
+			break;
+	}
+}

@@ -345,10 +345,14 @@ static int write_script(const struct curve_set *s, const char *path,
 	/* no `set output`: the chart goes to gnuplot's standard output,
 	 * the SVG file opened through the door (gnuplot_run) */
 	fputs("# iorig --chart: latency against achieved IOPS\n"
+	      "set encoding utf8\n"
 	      "set terminal svg size 960,600 dynamic noenhanced "
 	      "background rgb 'white'\n", o.f);
+	/* one unit style with iorig plot: µs, no 1e+06 on an axis */
 	fputs("set title 'latency against throughput (rate_curve)'\n"
-	      "set xlabel 'achieved IOPS'\nset ylabel 'latency (us)'\n"
+	      "set xlabel 'achieved IOPS'\n"
+	      "set ylabel 'latency (µs, log scale)'\n"
+	      "set format x '%.10g'\nset format y '%.10g'\n"
 	      "set logscale y\nset grid\nset key left top\nplot", o.f);
 	for (k = 0; k < s->n; k++) {
 		for (q = 0; q < sizeof(series) / sizeof(series[0]); q++) {

@@ -374,3 +374,46 @@ void metric_spread(const double *v, unsigned n, struct metric_spread *s)
 	if (s->mean != 0)
 		s->cv_pct = s->stddev / fabs(s->mean) * 100;
 }
+/* How metric_fmt scales a unit of metric.h: by base, into u[]. */
+struct unit_scale {
+	double base;
+	const char *sep;
+	bool whole;		/* no decimals in u[0] (counted things) */
+	const char *u[5];
+};
+
+static const struct unit_scale scales[] = {
+	[MU_NS] = { 1000, " ", true, { "ns", "µs", "ms", "s", "ks" } },
+	[MU_RATE] = { 1000, "", false, { "", "k", "M", "G", "T" } },
+	[MU_BYTES] = { 1024, " ", true, { "B", "KiB", "MiB", "GiB", "TiB" } },
+	[MU_BW] = { 1024, " ", false,
+		    { "B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s" } },
+};
+
+void metric_fmt(int unit, double v, unsigned sig, char *buf, size_t len)
+{
+	const struct unit_scale *sc;
+	size_t n = 0;
+
+	if (unit == MU_US) {		/* a time like any other */
+		unit = MU_NS;
+		v *= 1e3;
+	}
+	if (unit == MU_PCT) {
+		snprintf(buf, len, "%.*g %%", (int)sig, v);
+		return;
+	}
+	if (unit < 0 || unit >= (int)(sizeof(scales) / sizeof(scales[0])) ||
+	    !scales[unit].u[0]) {
+		snprintf(buf, len, "%.15g", v);
+		return;
+	}
+	sc = &scales[unit];
+	if (v < 0 && len > 1) {
+		buf[n++] = '-';
+		v = -v;
+	}
+	value_fmt_sig(v, sc->base, sc->u, sc->sep, sc->whole, sig, buf + n,
+		      len - n);
+}
+

@@ -14,7 +14,15 @@
  * --baseline) bars per job of IOPS, bandwidth and p99 per direction
  * (compare-DIR-METRIC), the baseline as a dashed reference; per log file
  * of write_bw_log= and the others its values over time (LOG). fio's JSON
- * results are read as iorig ones (from_fio) as far as the charts go.
+ * results are read as iorig ones (pres_fio) as far as the charts go.
+ *
+ * What a person may trust in them: nothing drawn touches the frame (a
+ * linear axis ends a tenth above its highest value, a time axis where
+ * the data ends), labels stand where they hide no data, times carry
+ * their unit, the histograms of a result (or of the results compared)
+ * share one range, and results compared show one latency (clat when one
+ * of them, fio's, has no other). tests/cli/256-259 check it in
+ * screenshots.
  */
 #include <errno.h>
 #include <limits.h>
@@ -34,6 +42,7 @@
 #include "plot.h"
 #include "options.h"
 #include "result.h"
+#include "value.h"
 
 static const char *const dirs[] = { "read", "write", "trim" };
 #define NDIRS 3
@@ -50,6 +59,17 @@ struct ctx {
 	int n, cap;
 	struct err_rec *e;
 	struct names *used;	/* the names drawn so far (one run) */
+	/* the one axis range of every latency histogram drawn (the
+	 * points of a sweep, the results compared), set before the
+	 * first; NULL: result_charts takes its result's */
+	const struct lat_range *lat;
+};
+
+/* The ranges latency histograms share: x (log) in us, y in % of I/Os. */
+struct lat_range {
+	double lo, hi;		/* the lowest bar's low edge, the highest's
+				 * high one */
+	double ymax;		/* the tallest bar */
 };
 
 /* Names given, so that two jobs of one name do not share a file. */
@@ -166,6 +186,8 @@ struct pres {
 	struct result_doc doc;		/* a saved iorig result */
 	struct result_set rs;		/* the units of a run's result */
 	bool have_rs;
+	bool only_clat;			/* draw clat, even where lat was
+					 * measured (pres_model) */
 	json_t *fio;			/* fio's document */
 };
 
@@ -234,11 +256,12 @@ static int rows_of(const struct hist *h, struct pdir *v)
 
 /*
  * Direction q of unit u: the latency drawn is lat (issue to completion)
- * when it was measured, else clat; the comparison's p99 the reported
- * one (lat's with lat_percentiles=1, else clat's, as the summary's
- * lat_p99_ns), else the buckets'. 0 or -1 (no memory).
+ * when it was measured and clat (only_clat) is not asked, else clat; its
+ * marks and the comparison's p99 are the percentiles the job reports of
+ * it, else the buckets'. 0 or -1 (no memory).
  */
-static int dir_view(const struct result_unit *u, int q, struct pdir *v)
+static int dir_view(const struct result_unit *u, int q, bool only_clat,
+		    struct pdir *v)
 {
 	static const double pk[3] = { 50, 99, 99.9 };
 	const struct job_stats *s = &u->stats;
@@ -250,7 +273,7 @@ static int dir_view(const struct result_unit *u, int q, struct pdir *v)
 	v->ios = (double)d->ios;
 	v->iops = measured ? stats_iops(d, s->runtime_ns) : 0;
 	v->bw = measured ? stats_bw(d, s->runtime_ns) : 0;
-	if (d->lat.count > d->lat.overflow)
+	if (!only_clat && d->lat.count > d->lat.overflow)
 		h = &d->lat;
 	else if (d->clat.count > d->clat.overflow)
 		h = &d->clat, k = MH_CLAT;
@@ -265,13 +288,24 @@ static int dir_view(const struct result_unit *u, int q, struct pdir *v)
 		return -1;
 	for (i = 0; i < 3; i++)
 		v->mark[i] = mark_of(u->job, h, k, v, pk[i]);
-	if (d->lat.count && result_shows_pct(u->job, MH_LAT, 99))
-		v->p99 = (double)hist_percentile(&d->lat, 99) / 1e3;
-	else if (d->clat.count && result_shows_pct(u->job, MH_CLAT, 99))
-		v->p99 = (double)hist_percentile(&d->clat, 99) / 1e3;
-	else
-		v->p99 = rows_pct(v, 99);
+	v->p99 = v->mark[1];
 	return 0;
+}
+
+/* Whether unit u measured lat wherever it has a latency (else the
+ * charts of results compared with it draw clat). */
+static bool unit_has_lat(const struct result_unit *u)
+{
+	int q;
+
+	for (q = 0; q < NDIRS; q++) {
+		const struct dir_stats *d = &u->stats.dir[q];
+
+		if (d->clat.count > d->clat.overflow &&
+		    d->lat.count <= d->lat.overflow)
+			return false;
+	}
+	return true;
 }
 
 /* The option's text as the reports give it. */
@@ -285,8 +319,25 @@ static void opt_text(const struct job *j, const char *name, char *buf,
 		options_format(j, o, buf, len);
 }
 
+/*
+ * The engine as a sweep point names it ("ioengine=kaio ..."), into buf
+ * (left alone when the point names none): the subtitle names the engine
+ * as the title's point does, not as the option reads back (libaio).
+ */
+static void point_engine(const char *sp, char *buf, size_t len)
+{
+	while (*sp) {
+		size_t w = strcspn(sp, " ");
+
+		if (w > 9 && !strncmp(sp, "ioengine=", 9))
+			snprintf(buf, len, "%.*s", (int)w - 9, sp + 9);
+		sp += w;
+		sp += strspn(sp, " ");
+	}
+}
+
 static int job_view(const struct run_result *r, const struct result_unit *u,
-		    struct pjob *pj)
+		    bool only_clat, struct pjob *pj)
 {
 	const struct job *j = u->job;
 	const struct run_targets *rt = result_targets(r, u);
@@ -298,11 +349,14 @@ static int job_view(const struct run_result *r, const struct result_unit *u,
 	pj->sweep_point = j->sweep_point ? j->sweep_point : "";
 	n = snprintf(pj->label, sizeof(pj->label), "%s%s%s", pj->name,
 		     *pj->sweep_point ? " " : "", pj->sweep_point);
-	if (u->njobs > 1 && n >= 0 && (size_t)n < sizeof(pj->label))
+	/* a reporting group is named as fio names it: by its first job */
+	if (u->njobs > 1 && !j->group_reporting && n >= 0 &&
+	    (size_t)n < sizeof(pj->label))
 		snprintf(pj->label + n, sizeof(pj->label) - n, " clone %d",
-			 j->group_reporting ? 0 : (int)j->clone);
+			 (int)j->clone);
 	pj->ran = u->stats.nclones > 0;
 	opt_text(j, "ioengine", pj->engine, sizeof(pj->engine));
+	point_engine(pj->sweep_point, pj->engine, sizeof(pj->engine));
 	opt_text(j, "rw", pj->rw, sizeof(pj->rw));
 	opt_text(j, "iodepth", pj->iodepth, sizeof(pj->iodepth));
 	opt_text(j, "interval", pj->interval, sizeof(pj->interval));
@@ -323,7 +377,7 @@ static int job_view(const struct run_result *r, const struct result_unit *u,
 		pj->us_per_io = row.us_per_io;
 	}
 	for (q = 0; q < NDIRS; q++)
-		if (dir_view(u, q, &pj->dir[q]))
+		if (dir_view(u, q, only_clat, &pj->dir[q]))
 			return -1;
 	return 0;
 }
@@ -343,7 +397,8 @@ static int pres_model(const struct run_result *r, const struct result_set *rs,
 	for (i = 0; i < rs->nunits; i++) {
 		if (rs->units[i].hidden)
 			continue;
-		if (job_view(r, &rs->units[i], &p->jobs[p->njobs++]))
+		if (job_view(r, &rs->units[i], p->only_clat,
+			     &p->jobs[p->njobs++]))
 			return -1;
 	}
 	return 0;
@@ -356,19 +411,49 @@ static void job_stem(const struct pjob *j, char *buf, size_t len)
 	name_part(buf, len, j->label);
 }
 
-/* "job J, engine E, target T (dev D), host H, TIME" */
+/* buf gains ", " and the printf of fmt, unless the value (a string,
+ * the first argument) is empty: no subtitle reads ", host ". */
+static void sub_add(char *buf, size_t len, const char *fmt, const char *v)
+{
+	size_t n = strlen(buf);
+
+	if (!v || !*v || n + 1 >= len)
+		return;
+	if (n)
+		n += snprintf(buf + n, len - n, ", ");
+	if (n < len)
+		snprintf(buf + n, len - n, fmt, v);
+}
+
+/* buf gains ", target T (dev D) +N more" when the job has a target. */
+static void sub_target(char *buf, size_t len, const struct pjob *j)
+{
+	char tgt[PATH_MAX + 128];
+
+	if (!j->ntargets)
+		return;
+	snprintf(tgt, sizeof(tgt), "%s%s%s%s", j->path,
+		 j->dev && *j->dev ? " (" : "", j->dev ? j->dev : "",
+		 j->dev && *j->dev ? ")" : "");
+	if (j->ntargets > 1) {
+		size_t n = strlen(tgt);
+
+		snprintf(tgt + n, sizeof(tgt) - n, " +%zu more",
+			 j->ntargets - 1);
+	}
+	sub_add(buf, len, "target %s", tgt);
+}
+
+/* "job J, engine E, target T (dev D) +N more, host H, TIME" */
 static void subtitle(const struct pres *res, const struct pjob *j, char *buf,
 		     size_t len)
 {
-	char more[32] = "", devs[96] = "";
-
-	if (j->ntargets > 1)
-		snprintf(more, sizeof(more), " +%zu more", j->ntargets - 1);
-	if (j->dev && *j->dev)
-		snprintf(devs, sizeof(devs), " (%s)", j->dev);
-	snprintf(buf, len, "job %s, engine %s, target %s%s%s%s%s, %s",
-		 j->label, j->engine, j->ntargets ? j->path : "?", devs, more,
-		 *res->host ? ", host " : "", res->host, res->time);
+	buf[0] = '\0';
+	sub_add(buf, len, "job %s", j->label);
+	sub_add(buf, len, "engine %s", j->engine);
+	sub_target(buf, len, j);
+	sub_add(buf, len, "host %s", res->host);
+	sub_add(buf, len, "%s", res->time);
 }
 
 /* s on one line of a data file or a script comment: controls and the
@@ -441,7 +526,9 @@ static int draw_begin(struct ctx *c, struct draw *d, const char *name,
 	gnuplot_quote(d->gp, xlabel);
 	fputs("\nset ylabel ", d->gp);
 	gnuplot_quote(d->gp, ylabel);
+	/* "%.10g": no 1e+06 on an axis; its unit is in the label */
 	fputs("\nset grid\nset datafile missing '?'\n"
+	      "set format x '%.10g'\nset format y '%.10g'\n"
 	      "set key outside bottom center horizontal\n", d->gp);
 	return 0;
 }
@@ -609,89 +696,315 @@ out:
 	return ret;
 }
 
-/* NAME-DIR-lat: histogram (log x), CDF on y2, p50/p99/p99.9 marked. */
+/* ---- axes ---- */
+
+static const char *const time_units[5] = { "ns", "µs", "ms", "s", "ks" };
+
+/* A time as a label gives it: "158.7 µs", "5.816 ms", sig figures. */
+static void ns_text(double ns, unsigned sig, char *buf, size_t len)
+{
+	value_fmt_sig(ns, 1000, time_units, " ", true, sig, buf, len);
+}
+
+/* A tick of a log axis (1, 2 or 5 x 10^k ns): "20 µs", "1 ms". */
+static void tic_text(double ns, char *buf, size_t len)
+{
+	int k = 0;
+
+	while (k < 4 && ns >= 999.5) {
+		ns /= 1000;
+		k++;
+	}
+	snprintf(buf, len, "%.3g %s", ns, time_units[k]);
+}
+
+/* The unit of a linear time axis whose top value is max_ns: the largest
+ * in which max_ns is at least 1 (ticks of at most 4 digits); *div is it
+ * in ns. */
+static const char *time_unit(double max_ns, double *div)
+{
+	int k = 0;
+
+	*div = 1;
+	while (k < 3 && max_ns >= *div * 1000) {
+		*div *= 1000;
+		k++;
+	}
+	return time_units[k];
+}
+
+/* The 1-2-5 step (1, 2, 5 x 10^k) at or above v > 0 (up), else at or
+ * below it: the ends of a log axis. */
+static double step125(double v, bool up)
+{
+	static const double m[] = { 1, 2, 5, 10 };
+	double d = pow(10, floor(log10(v)));
+	int k;
+
+	if (up) {
+		for (k = 0; k < 3 && m[k] * d < v * (1 - 1e-9); k++)
+			;
+		return m[k] * d;
+	}
+	for (k = 2; k > 0 && m[k] * d > v * (1 + 1e-9); k--)
+		;
+	return m[k] * d;
+}
+
+/*
+ * The ticks of a log axis ("x" or "y") over [lo, hi] us, each labelled
+ * in its own unit ("20 µs", "1 ms": never "1e+06"): 1, 2 and 5 of each
+ * decade over up to three decades, else the decades with 2..9 as small
+ * ticks.
+ */
+static void log_tics(FILE *gp, const char *axis, double lo, double hi)
+{
+	bool all = hi / lo <= 1000.5;
+	int e, k, n = 0;
+
+	fprintf(gp, "set %stics (", axis);
+	for (e = (int)floor(log10(lo)); pow(10, e) <= hi * 1.000001; e++)
+		for (k = 1; k <= 9; k++) {
+			double t = k * pow(10, e);
+			char txt[32];
+
+			if (t < lo * 0.999999 || t > hi * 1.000001)
+				continue;
+			if (k == 1 || (all && (k == 2 || k == 5))) {
+				tic_text(t * 1e3, txt, sizeof(txt));
+				fprintf(gp, "%s'%s' %.10g", n++ ? ", " : "",
+					txt, t);
+			} else {
+				fprintf(gp, "%s'' %.10g 1", n++ ? ", " : "", t);
+			}
+		}
+	fputs(")\n", gp);
+}
+
+/* [0:top] with a tenth of the top free above the highest value, so
+ * that nothing drawn touches the frame. */
+static void lin_top(FILE *gp, const char *axis, double max)
+{
+	fprintf(gp, "set %srange [0:%.10g]\n", axis, max > 0 ? max * 1.1 : 1);
+}
+
+/* [0:end] of a time axis: its end the data's, and a fiftieth more so
+ * that the last point is not drawn on the frame. */
+static void time_end(FILE *gp, double end_s)
+{
+	fprintf(gp, "set xrange [0:%.10g]\n", end_s > 0 ? end_s * 1.02 : 1);
+}
+
+/* ---- latency histograms ---- */
+
+/* A bar of a latency histogram: [lo, hi] us holding pct % of the I/Os;
+ * cum: the % at or below hi. */
+struct lbin {
+	double lo, hi, pct, cum;
+};
+
+/*
+ * The bars of v: its buckets (hist.c: 256 per power of two at most)
+ * merged into LAT_BINS per decade, bars that read, each bucket in the
+ * bar of its midpoint. I/Os of latency 0
+ * (completed inside the submit call: clat 0) have no place on a log
+ * axis: they are no bar, their share is *zero (%), and the CDF starts
+ * there. Returns the number of bars, -1 (no memory).
+ */
+static long lat_bins(const struct pdir *v, struct lbin **out, double *zero)
+{
+	double total = 0, cum = 0, cur = 0;
+	struct lbin *b;
+	size_t i, n = 0;
+
+	*out = NULL;
+	*zero = 0;
+	for (i = 0; i < v->nrows; i++)
+		total += fmax(0, v->rows[i].n);
+	if (!v->which || total <= 0)
+		return 0;
+	b = calloc(v->nrows + 1, sizeof(*b));
+	if (!b)
+		return -1;
+	for (i = 0; i < v->nrows; i++) {
+		const struct prow *r = &v->rows[i];
+		/* the bucket's midpoint, the value fio's bins give it: one
+		 * result in either layout draws the same bars */
+		double mid = r->lo + floor((r->hi - r->lo) / 2), bin;
+
+		if (r->n <= 0)
+			continue;
+		cum += r->n;
+		if (r->hi < 1) {
+			*zero += 100 * r->n / total;
+			continue;
+		}
+		bin = floor(log10(fmax(mid / 1e3, 1e-3)) * LAT_BINS);
+		if (!n || bin != cur) {
+			cur = bin;
+			b[n++].lo = pow(10, bin / LAT_BINS);
+		}
+		b[n - 1].hi = pow(10, (bin + 1) / LAT_BINS);
+		b[n - 1].pct += 100 * r->n / total;
+		b[n - 1].cum = 100 * cum / total;
+	}
+	*out = b;
+	return (long)n;
+}
+
+/* r widened to the bars of v (r->hi 0: empty so far); 0 or -1. */
+static int lat_range_add(struct lat_range *r, const struct pdir *v)
+{
+	struct lbin *b;
+	double zero;
+	long n = lat_bins(v, &b, &zero), i;
+
+	if (n < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		r->lo = r->hi > 0 ? fmin(r->lo, b[i].lo) : b[i].lo;
+		r->hi = fmax(r->hi, b[i].hi);
+		r->ymax = fmax(r->ymax, b[i].pct);
+	}
+	free(b);
+	return 0;
+}
+
+/* The range of every histogram of res added to r; 0 or -1. */
+static int lat_range_res(struct lat_range *r, const struct pres *res)
+{
+	size_t i;
+	int q;
+
+	for (i = 0; i < res->njobs; i++)
+		for (q = 0; res->jobs[i].ran && q < NDIRS; q++)
+			if (lat_range_add(r, &res->jobs[i].dir[q]))
+				return -1;
+	return 0;
+}
+
+/*
+ * The percentiles marked: a dashed line each, in its own colour, and
+ * its label above the frame, one row each, so that a label hides no bar,
+ * no line and no other label (left of its line in the frame's right
+ * half). A percentile below the axis (0: clat 0) is marked at its left
+ * end.
+ */
+static void lat_marks(FILE *gp, const struct pdir *v,
+		      const struct lat_range *r)
+{
+	static const char *const name[] = { "p50", "p99", "p99.9" };
+	static const char *const color[] = { "#b35900", "#c00000",
+					     "#7a1fa2" };
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		double m = v->mark[k], x = fmin(fmax(m, r->lo), r->hi);
+		bool right = log(x / r->lo) > 0.5 * log(r->hi / r->lo);
+		char txt[32];
+
+		if (m < 0)
+			continue;
+		ns_text(m * 1e3, 4, txt, sizeof(txt));
+		fprintf(gp, "set arrow from %.10g, graph 0 to %.10g, graph 1 "
+			"nohead dashtype 2 linewidth 1.5 linecolor rgb '%s'\n"
+			"set label '%s %s' at %.10g, graph 1 %s offset "
+			"%s,%.1f textcolor rgb '%s'\n", x, x, color[k],
+			name[k], txt, x, right ? "right" : "left",
+			right ? "-0.3" : "0.3", 0.8 + 1.3 * k, color[k]);
+	}
+}
+
+/* The script of a histogram: bars (% of I/Os) on the log axis, the CDF
+ * on y2 from the share at 0 up, the axes of the range r. */
+static void lat_script(struct draw *d, const struct pdir *v,
+		       const struct lat_range *r)
+{
+	fprintf(d->gp, "set logscale x\nset xrange [%.10g:%.10g]\n",
+		r->lo, r->hi);
+	log_tics(d->gp, "x", r->lo, r->hi);
+	lin_top(d->gp, "y", r->ymax);
+	/* room above the frame for the three percentile rows, the title
+	 * above them */
+	fputs("set tmargin 8\nset title offset 0,4\nset y2range [0:110]\n"
+	      "set ytics nomirror\nset y2tics 0,10,100\nset xtics nomirror\n"
+	      "set y2label 'cumulative I/Os (%)'\n"
+	      "set style fill solid 0.5 noborder\n", d->gp);
+	lat_marks(d->gp, v, r);
+	fputs("plot ", d->gp);
+	gnuplot_quote(d->gp, d->dat_path);
+	fputs(" index 0 using (sqrt($1*$2)):3:1:2:(0):3 with boxxyerror "
+	      "linecolor rgb '#4060c0' title 'I/Os per bar (%)', \\\n     ''"
+	      " index 1 using 1:2 axes x1y2 with lines linewidth 2 "
+	      "linecolor rgb '#208020' title 'CDF (right axis)'\n", d->gp);
+}
+
+/* The data of a histogram: the bars (index 0), the CDF (index 1). */
+static void lat_data(struct draw *d, const struct lbin *b, long n,
+		     double zero, const struct lat_range *r)
+{
+	long i;
+
+	fprintf(d->dat, "# %d bins per decade: low_us high_us pct_of_ios "
+		"cumulative_pct (at high_us)\n", LAT_BINS);
+	for (i = 0; i < n; i++)
+		fprintf(d->dat, "%.4f %.4f %.6f %.6f\n", b[i].lo, b[i].hi,
+			b[i].pct, b[i].cum);
+	fprintf(d->dat, "\n\n# CDF: us cumulative_pct (from the I/Os at "
+		"0 us: %.6f %%)\n%.4f %.6f\n", zero, r->lo, zero);
+	for (i = 0; i < n; i++)
+		fprintf(d->dat, "%.4f %.6f\n", b[i].hi, b[i].cum);
+}
+
+/* NAME-DIR-lat: histogram (log x, % of I/Os), CDF on y2, p50/p99/p99.9
+ * marked; on the axes of c->lat. */
 static int chart_lat(struct ctx *c, const struct pres *res,
 		     const struct pjob *j, const char *stem, int q)
 {
-	static const char *const marks[] = { "50", "99", "99.9" };
 	const struct pdir *v = &j->dir[q];
-	char name[700], title[700], sub[1200];
+	bool lat = v->which && !strcmp(v->which, "lat");
+	char name[700], title[800], sub[PATH_MAX + 1200], xl[300];
+	struct lat_range r = *c->lat;
+	struct lbin *b;
 	struct draw d;
-	double total = 0, cum = 0, cur_bin = 0, bin_lo = 0, bin_hi = 0;
-	double bin_n = 0;
-	bool first = true;
-	size_t i, k;
+	double zero;
+	long n = lat_bins(v, &b, &zero);
 
-	if (!v->which)
-		return 0;
-	for (i = 0; i < v->nrows; i++)
-		total += fmax(0, v->rows[i].n);
-	if (total <= 0)
-		return 0;
+	if (n <= 0)
+		return n < 0 ? oom(c) : 0;
 	snprintf(name, sizeof(name), "%s-%s-lat", stem, dirs[q]);
-	snprintf(title, sizeof(title), "%s: %s latency (%s), %.0f I/Os",
-		 j->label, dirs[q], !strcmp(v->which, "lat") ?
-		 "lat, submission to completion" : "clat, completion",
-		 v->count);
+	snprintf(title, sizeof(title), "%s: %s %s (%s), %.0f I/Os", j->label,
+		 dirs[q], v->which, lat ? "total latency, submission to "
+		 "completion" : "completion latency", v->count);
 	subtitle(res, j, sub, sizeof(sub));
-	if (draw_begin(c, &d, name, title, sub, "latency (µs, log scale)",
-		       "I/Os per bucket"))
-		goto fail;
-	/* the histogram's buckets (hist.c: 256 per power of two at most)
-	 * merged into LAT_BINS per decade of the log axis: bars that read */
-	fprintf(d.dat, "# %d bins per decade: low_us high_us count "
-		"cumulative_pct (at high_us)\n", LAT_BINS);
-	for (i = 0; i < v->nrows; i++) {
-		double lo = v->rows[i].lo / 1e3;
-		double hi = (v->rows[i].hi + 1) / 1e3;
-		double n = v->rows[i].n;
-		double bin = floor(log10(lo > 1e-3 ? lo : 1e-3) * LAT_BINS);
+	snprintf(xl, sizeof(xl), "%s (log scale)", v->which);
+	if (zero > 0) {
+		size_t k = strlen(xl);
 
-		if (n <= 0)
-			continue;
-		if (!first && bin != cur_bin) {
-			fprintf(d.dat, "%.3f %.3f %.0f %.6f\n", bin_lo, bin_hi,
-				bin_n, 100 * cum / total);
-			bin_n = 0;
-		}
-		if (first || bin != cur_bin) {
-			first = false;
-			cur_bin = bin;
-			bin_lo = pow(10, bin / LAT_BINS);
-		}
-		bin_hi = fmax(pow(10, (bin + 1) / LAT_BINS), hi);
-		bin_n += n;
-		cum += n;
+		snprintf(xl + k, sizeof(xl) - k, "; %.3g%% of the I/Os at 0 "
+			 "(completed in the submit call): no bar, counted in "
+			 "the CDF", zero);
 	}
-	fprintf(d.dat, "%.3f %.3f %.0f %.6f\n", bin_lo, bin_hi, bin_n,
-		100 * cum / total);
-	fputs("set style textbox opaque noborder\n"
-	      "set logscale x\nset yrange [0:*]\nset y2range [0:100]\n"
-	      "set ytics nomirror\nset y2tics 0,10,100\n"
-	      "set y2label 'cumulative I/Os (%)'\n"
-	      "set style fill solid 0.5 noborder\n", d.gp);
-	for (k = 0; k < sizeof(marks) / sizeof(marks[0]); k++) {
-		double m = v->mark[k];
-
-		if (m <= 0)
-			continue;
-		fprintf(d.gp, "set arrow from %.3f, graph 0 to %.3f, graph 1 "
-			"nohead dashtype 2 linecolor rgb '#c00000'\n"
-			"set label 'p%s %.1f µs' at %.3f, graph %.2f %s "
-			"offset %s,0 front boxed textcolor rgb '#c00000'\n",
-			m, m, marks[k], m, m, 0.95 - 0.06 * k,
-			k ? "right" : "left", k ? "-0.5" : "0.5");
+	/* an axis made for this chart alone ends at its data */
+	if (r.hi <= 0) {
+		r = (struct lat_range){ 0 };
+		if (lat_range_add(&r, v)) {
+			free(b);
+			return oom(c);
+		}
 	}
-	fputs("plot ", d.gp);
-	gnuplot_quote(d.gp, d.dat_path);
-	fputs(" using (sqrt($1*$2)):3:1:2:(0):3 with boxxyerror "
-	      "linecolor rgb '#4060c0' title 'I/Os per bucket', \\\n     ''"
-	      " using 2:4 axes x1y2 with lines linewidth 2 linecolor rgb "
-	      "'#208020' title 'CDF (right axis)'\n", d.gp);
+	r.lo = step125(r.lo, false);
+	r.hi = step125(r.hi, true);
+	if (draw_begin(c, &d, name, title, sub, xl,
+		       "I/Os per bar (% of the direction's I/Os)")) {
+		draw_free(&d);
+		free(b);
+		return -1;
+	}
+	lat_data(&d, b, n, zero, &r);
+	lat_script(&d, v, &r);
+	free(b);
 	return draw_end(&d);
-fail:
-	draw_free(&d);
-	return -1;
 }
 
 /* Figure k (iops, bandwidth, p99 latency) of direction q of a sample;
@@ -709,22 +1022,106 @@ static double ival_figure(const struct ival_sample *smp, int q, size_t k)
 	return (double)hist_sparse_percentile(&smp->dir[q].lat, 99);
 }
 
+/* The figures over time: IOPS, bandwidth, p99 (its unit chosen by the
+ * chart, div 0). */
+static const struct {
+	const char *suffix, *what, *ylabel;
+	double div;
+} time_fig[] = {
+	{ "iops", "IOPS", "I/O operations per second", 1 },
+	{ "bw", "bandwidth", "bandwidth (MiB/s)", 1048576 },
+	{ "p99", "p99 latency", "p99 latency", 0 },
+};
+
+/* The largest figure k of the directions has[] of the job's samples and
+ * the end of the last (s); the number of figures there are. */
+static size_t time_scan(const struct pjob *j, const bool *has, size_t k,
+			double *max, double *end_s)
+{
+	struct ival_iter it = IVAL_ITER_INIT;
+	const struct ival_sample *smp;
+	size_t q, points = 0;
+
+	*max = *end_s = 0;
+	while ((smp = ival_iter_next(&it, j->iv))) {
+		*end_s = fmax(*end_s, (double)smp->end_ns / 1e9);
+		for (q = 0; q < NDIRS; q++) {
+			double v = ival_figure(smp, (int)q, k);
+
+			if (has[q] && v >= 0) {
+				*max = fmax(*max, v);
+				points++;
+			}
+		}
+	}
+	return points;
+}
+
+/* NAME-SUFFIX: figure k of the job's intervals over time, one line per
+ * direction; the axes end at the data's ends. 0 or -1 (e). */
+static int chart_time_one(struct ctx *c, const struct pjob *j,
+			  const char *stem, const char *sub, const bool *has,
+			  size_t k)
+{
+	struct ival_iter it = IVAL_ITER_INIT;
+	const struct ival_sample *smp;
+	char name[700], title[800], ylabel[64];
+	double max, end_s, div = time_fig[k].div;
+	struct draw d;
+	size_t q;
+	int col = 2;
+
+	if (!time_scan(j, has, k, &max, &end_s))
+		return 0;	/* nothing to draw (gnuplot would fail) */
+	snprintf(ylabel, sizeof(ylabel), "%s", time_fig[k].ylabel);
+	if (!div)
+		snprintf(ylabel, sizeof(ylabel), "%s (%s)", time_fig[k].ylabel,
+			 time_unit(max, &div));
+	snprintf(name, sizeof(name), "%s-%s", stem, time_fig[k].suffix);
+	snprintf(title, sizeof(title), "%s: %s over time (%s intervals)",
+		 j->label, time_fig[k].what, j->interval);
+	if (draw_begin(c, &d, name, title, sub,
+		       "time since the job started (s)", ylabel)) {
+		draw_free(&d);
+		return -1;
+	}
+	fprintf(d.dat, "# interval_end_s");
+	for (q = 0; q < NDIRS; q++)
+		if (has[q])
+			fprintf(d.dat, " %s", dirs[q]);
+	fputc('\n', d.dat);
+	while ((smp = ival_iter_next(&it, j->iv))) {
+		fprintf(d.dat, "%.6f", (double)smp->end_ns / 1e9);
+		for (q = 0; q < NDIRS; q++) {
+			double v = ival_figure(smp, (int)q, k);
+
+			if (has[q])
+				fprintf(d.dat, v < 0 ? " ?" : " %.10g",
+					v / div);
+		}
+		fputc('\n', d.dat);
+	}
+	lin_top(d.gp, "y", max / div);
+	time_end(d.gp, end_s);
+	fputs("plot", d.gp);
+	for (q = 0; q < NDIRS; q++) {
+		if (!has[q])
+			continue;
+		fputs(col > 2 ? ", \\\n     " : " ", d.gp);
+		gnuplot_quote(d.gp, d.dat_path);
+		fprintf(d.gp, " using 1:%d with linespoints linewidth 2 "
+			"title '%s'", col++, dirs[q]);
+	}
+	fputc('\n', d.gp);
+	return draw_end(&d);
+}
+
 /* NAME-iops, NAME-bw, NAME-p99 from the job's intervals. */
 static int chart_time(struct ctx *c, const struct pres *res,
 		      const struct pjob *j, const char *stem)
 {
-	static const struct {
-		const char *suffix, *what, *ylabel;
-		double div;
-	} m[] = {
-		{ "iops", "IOPS", "I/O operations per second", 1 },
-		{ "bw", "bandwidth", "bandwidth (MiB/s)", 1048576 },
-		{ "p99", "p99 latency", "p99 latency (µs)", 1e3 },
-	};
-	struct ival_iter it;
-	const struct ival_sample *smp;
 	bool has[NDIRS];
-	char sub[1200];
+	char sub[PATH_MAX + 1200];
 	size_t k, q, nd = 0;
 
 	if (!j->iv || !ival_series_count(j->iv))
@@ -736,60 +1133,9 @@ static int chart_time(struct ctx *c, const struct pres *res,
 	if (!nd)
 		return 0;
 	subtitle(res, j, sub, sizeof(sub));
-	for (k = 0; k < sizeof(m) / sizeof(m[0]); k++) {
-		char name[700], title[700];
-		struct draw d;
-		int col = 2;
-		size_t points = 0;
-
-		snprintf(name, sizeof(name), "%s-%s", stem, m[k].suffix);
-		snprintf(title, sizeof(title), "%s: %s over time (%s "
-			 "intervals)", j->label, m[k].what, j->interval);
-		if (draw_begin(c, &d, name, title, sub,
-			       "time since the job started (s)",
-			       m[k].ylabel)) {
-			draw_free(&d);
+	for (k = 0; k < sizeof(time_fig) / sizeof(time_fig[0]); k++)
+		if (chart_time_one(c, j, stem, sub, has, k))
 			return -1;
-		}
-		fprintf(d.dat, "# interval_end_s");
-		for (q = 0; q < NDIRS; q++)
-			if (has[q])
-				fprintf(d.dat, " %s", dirs[q]);
-		fputc('\n', d.dat);
-		it = (struct ival_iter)IVAL_ITER_INIT;
-		while ((smp = ival_iter_next(&it, j->iv))) {
-			fprintf(d.dat, "%.6f", (double)smp->end_ns / 1e9);
-			for (q = 0; q < NDIRS; q++) {
-				double v = ival_figure(smp, (int)q, k);
-
-				if (!has[q])
-					continue;
-				if (v < 0) {
-					fputs(" ?", d.dat);
-					continue;
-				}
-				fprintf(d.dat, " %.10g", v / m[k].div);
-				points++;
-			}
-			fputc('\n', d.dat);
-		}
-		if (!points) {	/* nothing to draw (gnuplot would fail) */
-			draw_free(&d);
-			continue;
-		}
-		fputs("set yrange [0:*]\nset xrange [0:*]\nplot", d.gp);
-		for (q = 0; q < NDIRS; q++) {
-			if (!has[q])
-				continue;
-			fputs(col > 2 ? ", \\\n     " : " ", d.gp);
-			gnuplot_quote(d.gp, d.dat_path);
-			fprintf(d.gp, " using 1:%d with linespoints linewidth "
-				"2 title '%s'", col++, dirs[q]);
-		}
-		fputc('\n', d.gp);
-		if (draw_end(&d))
-			return -1;
-	}
 	return 0;
 }
 
@@ -855,34 +1201,22 @@ static void bs_tic(char *buf, size_t len, double bs)
 	snprintf(buf, len, "%.0f%s", bs, u[k]);
 }
 
-/* sweep: op/s and CPU us per I/O against bs, one line per other sweep
- * value (the engine in jobs/kaio-vs-pthread.job). */
-static int chart_sweep(struct ctx *c, const struct pres *res)
+/* The sweep's points of res, the clones of each summed, in pt (room for
+ * njobs); their number. *j0: the first job swept over bs=. */
+static size_t sweep_points(const struct pres *res, struct sweep_pt *pt,
+			   const struct pjob **j0)
 {
-	const struct pjob *j0 = NULL;
-	struct sweep_pt *pt;
-	size_t n = 0, i, k, nbs = 0, nlines = 0;
-	char sub[1200], title[600], name0[512];
-	struct draw d;
-	double *bsv;
-	int ret = -1;
+	size_t n = 0, i, k;
 
-	pt = calloc(res->njobs + 1, sizeof(*pt));
-	bsv = calloc(res->njobs + 1, sizeof(*bsv));
-	if (!pt || !bsv) {
-		free(pt);
-		free(bsv);
-		return oom(c);
-	}
+	*j0 = NULL;
 	for (i = 0; i < res->njobs; i++) {
 		const struct pjob *j = &res->jobs[i];
 		struct sweep_pt p = { 0 };
-
 		if (!j->ran || !sweep_line(j->sweep_point, p.line,
 					   sizeof(p.line)))
 			continue;
-		if (!j0)
-			j0 = j;
+		if (!*j0)
+			*j0 = j;
 		p.bs = j->bs;
 		for (k = 0; k < n; k++)
 			if (!strcmp(pt[k].line, p.line) && pt[k].bs == p.bs)
@@ -893,81 +1227,148 @@ static int chart_sweep(struct ctx *c, const struct pres *res)
 		pt[k].reqs += j->reqs;
 		pt[k].cpu_us += j->us_per_io * j->reqs;
 	}
+	qsort(pt, n, sizeof(*pt), pt_cmp);
+	return n;
+}
+
+/* The request sizes of the points, ascending, in bsv; their number. */
+static size_t sweep_sizes(const struct sweep_pt *pt, size_t n, double *bsv)
+{
+	size_t i, k, nbs = 0;
+
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < nbs && bsv[k] != pt[i].bs; k++)
 			;
 		if (k == nbs)
 			bsv[nbs++] = pt[i].bs;
 	}
-	if (nbs < 2) {
-		ret = 0;
-		goto out;
-	}
-	qsort(pt, n, sizeof(*pt), pt_cmp);
-	snprintf(name0, sizeof(name0), "%s", j0->name);
-	snprintf(title, sizeof(title), "%s: op/s and CPU per I/O against "
-		 "request size (sweep)", name0);
-	{
-		const char *dev = j0->ntargets && j0->dev ? j0->dev : "";
+	qsort(bsv, nbs, sizeof(*bsv), dbl_cmp);
+	return nbs;
+}
 
-		snprintf(sub, sizeof(sub), "job %s, rw=%s, iodepth=%s, "
-			 "target %s%s%s%s, host %s, %s", name0, j0->rw,
-			 j0->iodepth, j0->ntargets ? j0->path : "?",
-			 *dev ? " (" : "", dev, *dev ? ")" : "", res->host,
-			 res->time);
+/* The CPU per I/O of a point (us). */
+static double pt_cpu(const struct sweep_pt *p)
+{
+	return p->reqs > 0 ? p->cpu_us / p->reqs : 0;
+}
+
+/* The data: one block (gnuplot index) per line of points. */
+static void sweep_data(FILE *dat, const struct sweep_pt *pt, size_t n)
+{
+	size_t i;
+
+	fprintf(dat, "# one block (gnuplot index) per line: bs_bytes "
+		"iops cpu_us_per_io\n");
+	for (i = 0; i < n; i++) {
+		if (!i || strcmp(pt[i].line, pt[i - 1].line)) {
+			fprintf(dat, "%s# ", i ? "\n\n" : "");
+			put_text(dat, *pt[i].line ? pt[i].line : "sweep", "");
+			fputc('\n', dat);
+		}
+		fprintf(dat, "%.0f %.10g %.10g\n", pt[i].bs, pt[i].iops,
+			pt_cpu(&pt[i]));
 	}
+}
+
+/* One of the two plots: column col (2: op/s, 3: CPU) of every line, its
+ * y axis with a tenth free above the highest point. */
+static void sweep_plot(struct draw *d, const struct sweep_pt *pt, size_t n,
+		       int col)
+{
+	double max = 0;
+	size_t i, nlines = 0;
+
+	for (i = 0; i < n; i++)
+		max = fmax(max, col == 2 ? pt[i].iops : pt_cpu(&pt[i]));
+	lin_top(d->gp, "y", max);
+	fputs("plot", d->gp);
+	for (i = 0; i < n; i++) {
+		if (i && !strcmp(pt[i].line, pt[i - 1].line))
+			continue;
+		fputs(nlines ? ", \\\n     " : " ", d->gp);
+		gnuplot_quote(d->gp, d->dat_path);
+		fprintf(d->gp, " index %zu using 1:%d with linespoints "
+			"linewidth 2 pointtype %zu title ", nlines, col,
+			nlines + 5);
+		gnuplot_quote(d->gp, *pt[i].line ? pt[i].line : "sweep");
+		nlines++;
+	}
+	fputc('\n', d->gp);
+}
+
+/* The script: the sizes as ticks, op/s above CPU per I/O. */
+static void sweep_script(struct draw *d, const struct sweep_pt *pt,
+			 size_t n, const double *bsv, size_t nbs,
+			 const char *title, const char *sub)
+{
+	size_t k;
+
+	fputs("set logscale x 2\nset xtics (", d->gp);
+	for (k = 0; k < nbs; k++) {
+		char tic[32];
+
+		bs_tic(tic, sizeof(tic), bsv[k]);
+		fprintf(d->gp, "%s'%s' %.0f", k ? ", " : "", tic, bsv[k]);
+	}
+	fprintf(d->gp, ")\nset xrange [%.1f:%.1f]\n"
+		"set multiplot layout 2,1 title ", bsv[0] / 1.3,
+		bsv[nbs - 1] * 1.3);
+	gnuplot_quote(d->gp, title);
+	fputs(" . \"\\n\" . ", d->gp);
+	gnuplot_quote(d->gp, sub);
+	fputs("\nunset title\nset key outside right top vertical\n"
+	      "set xlabel ''\nset ylabel 'op/s (I/O operations per second)'\n",
+	      d->gp);
+	sweep_plot(d, pt, n, 2);
+	fputs("set xlabel 'request size (bytes, log scale)'\n"
+	      "set ylabel 'CPU per I/O (µs, user + system)'\n", d->gp);
+	sweep_plot(d, pt, n, 3);
+	fputs("unset multiplot\n", d->gp);
+}
+
+/* sweep: op/s and CPU us per I/O against bs, one line per other sweep
+ * value (the engine in jobs/kaio-vs-pthread.job). */
+static int chart_sweep(struct ctx *c, const struct pres *res)
+{
+	const struct pjob *j0;
+	struct sweep_pt *pt;
+	size_t n, nbs;
+	char sub[PATH_MAX + 1200], title[600], rw[80], depth[80];
+	struct draw d;
+	double *bsv;
+	int ret = 0;
+
+	pt = calloc(res->njobs + 1, sizeof(*pt));
+	bsv = calloc(res->njobs + 1, sizeof(*bsv));
+	if (!pt || !bsv) {
+		free(pt);
+		free(bsv);
+		return oom(c);
+	}
+	n = sweep_points(res, pt, &j0);
+	nbs = sweep_sizes(pt, n, bsv);
+	if (nbs < 2)
+		goto out;
+	snprintf(title, sizeof(title), "%s: op/s and CPU per I/O against "
+		 "request size (sweep)", j0->name);
+	snprintf(rw, sizeof(rw), "rw=%s", j0->rw);
+	snprintf(depth, sizeof(depth), "iodepth=%s", j0->iodepth);
+	/* the job, not its first point; no engine: it is a line each */
+	sub[0] = '\0';
+	sub_add(sub, sizeof(sub), "job %s", j0->name);
+	sub_add(sub, sizeof(sub), "%s", rw);
+	sub_add(sub, sizeof(sub), "%s", depth);
+	sub_target(sub, sizeof(sub), j0);
+	sub_add(sub, sizeof(sub), "host %s", res->host);
+	sub_add(sub, sizeof(sub), "%s", res->time);
+	ret = -1;
 	if (draw_begin(c, &d, "sweep", title, sub,
 		       "request size (bytes, log scale)", "op/s")) {
 		draw_free(&d);
 		goto out;
 	}
-	fprintf(d.dat, "# one block (gnuplot index) per line: bs_bytes "
-		"iops cpu_us_per_io\n");
-	for (i = 0; i < n; i++) {
-		if (!i || strcmp(pt[i].line, pt[i - 1].line)) {
-			fprintf(d.dat, "%s# ", i ? "\n\n" : "");
-			put_text(d.dat, *pt[i].line ? pt[i].line : "sweep",
-				 "");
-			fputc('\n', d.dat);
-		}
-		fprintf(d.dat, "%.0f %.10g %.10g\n", pt[i].bs, pt[i].iops,
-			pt[i].reqs > 0 ? pt[i].cpu_us / pt[i].reqs : 0);
-	}
-	qsort(bsv, nbs, sizeof(*bsv), dbl_cmp);
-	fputs("set logscale x 2\nset xtics (", d.gp);
-	for (k = 0; k < nbs; k++) {
-		char tic[32];
-
-		bs_tic(tic, sizeof(tic), bsv[k]);
-		fprintf(d.gp, "%s'%s' %.0f", k ? ", " : "", tic, bsv[k]);
-	}
-	fprintf(d.gp, ")\nset xrange [%.1f:%.1f]\nset yrange [0:*]\n"
-		"set multiplot layout 2,1 title ", bsv[0] / 1.3,
-		bsv[nbs - 1] * 1.3);
-	gnuplot_quote(d.gp, title);
-	fputs(" . \"\\n\" . ", d.gp);
-	gnuplot_quote(d.gp, sub);
-	fputs("\nunset title\nset key outside right top vertical\nset xlabel ''\n"
-	      "set ylabel 'op/s (I/O operations per second)'\nplot", d.gp);
-	for (k = 0; k < 2; k++) {
-		if (k)
-			fputs("set xlabel 'request size (bytes, log scale)'\n"
-			      "set ylabel 'CPU per I/O (µs, user + system)'\n"
-			      "plot", d.gp);
-		for (i = 0, nlines = 0; i < n; i++) {
-			if (i && !strcmp(pt[i].line, pt[i - 1].line))
-				continue;
-			fputs(nlines ? ", \\\n     " : " ", d.gp);
-			gnuplot_quote(d.gp, d.dat_path);
-			fprintf(d.gp, " index %zu using 1:%zu with linespoints "
-				"linewidth 2 pointtype %zu title ", nlines,
-				k + 2, nlines + 5);
-			gnuplot_quote(d.gp, *pt[i].line ? pt[i].line : "sweep");
-			nlines++;
-		}
-		fputc('\n', d.gp);
-	}
-	fputs("unset multiplot\n", d.gp);
+	sweep_data(d.dat, pt, n);
+	sweep_script(&d, pt, n, bsv, nbs, title, sub);
 	ret = draw_end(&d);
 out:
 	free(pt);
@@ -975,13 +1376,23 @@ out:
 	return ret;
 }
 
-/* Every chart of one result: per job its latency and time charts, then
- * the sweep. 0 or -1 (e). */
+/* Every chart of one result: the sweep (the summary) first, then per
+ * job its latency and time charts, every histogram on the axes of
+ * c->lat or else of all the result's histograms. 0 or -1 (e). */
 static int result_charts(struct ctx *c, const struct pres *res)
 {
+	const struct lat_range *keep = c->lat;
+	struct lat_range own = { 0 };
 	size_t i;
-	int q;
+	int q, ret = -1;
 
+	if (!keep) {
+		if (lat_range_res(&own, res))
+			return oom(c);
+		c->lat = &own;
+	}
+	if (chart_sweep(c, res))
+		goto out;
 	for (i = 0; i < res->njobs; i++) {
 		const struct pjob *j = &res->jobs[i];
 		char stem[600];
@@ -991,11 +1402,14 @@ static int result_charts(struct ctx *c, const struct pres *res)
 		job_stem(j, stem, 151);	/* file names fit NAME_MAX */
 		for (q = 0; q < NDIRS; q++)
 			if (chart_lat(c, res, j, stem, q))
-				return -1;
+				goto out;
 		if (chart_time(c, res, j, stem))
-			return -1;
+			goto out;
 	}
-	return chart_sweep(c, res);
+	ret = 0;
+out:
+	c->lat = keep;
+	return ret;
 }
 
 int plot_result_charts(const struct run_result *r, struct plot_chart **charts,
@@ -1077,6 +1491,203 @@ static double cmp_value(const struct pjob *j, int q, int metric)
 	return d->p99;
 }
 
+/* The labels of the jobs of the results, in order of first appearance
+ * (each once); their number, -1 (no memory). */
+static long cmp_labels(const struct cmp_in *in, size_t n, char ***out)
+{
+	char **labels = NULL, **p;
+	size_t nl = 0, i, k, r;
+
+	for (r = 0; r < n; r++)
+		for (i = 0; i < in[r].res.njobs; i++) {
+			const struct pjob *j = &in[r].res.jobs[i];
+
+			if (!j->ran)
+				continue;
+			for (k = 0; k < nl && strcmp(labels[k], j->label); k++)
+				;
+			if (k < nl)
+				continue;
+			p = realloc(labels, (nl + 1) * sizeof(*p));
+			if (p)
+				labels = p;
+			if (!p || !(labels[nl] = strdup(j->label)))
+				goto fail;
+			nl++;
+		}
+	*out = labels;
+	return (long)nl;
+fail:
+	for (k = 0; k < nl; k++)
+		free(labels[k]);
+	free(labels);
+	return -1;
+}
+
+/* A comparison's view of one chart: results in[0..n) (the baseline
+ * first when base), the jobs' labels, the direction and metric. */
+struct cmp_view {
+	const struct cmp_in *in;
+	size_t n, nl;
+	bool base;
+	char **labels;
+	int q, metric;
+};
+
+static double cmp_at(const struct cmp_view *v, size_t r, size_t k)
+{
+	return cmp_value(find_job(&v->in[r].res, v->labels[k]), v->q,
+			 v->metric);
+}
+
+/* "baseline B (dashed), host H[, host H2...]": only what is known. */
+static void cmp_subtitle(const struct cmp_view *v, char *buf, size_t len)
+{
+	char b[320];
+	size_t r, k;
+
+	buf[0] = '\0';
+	if (v->base) {
+		snprintf(b, sizeof(b), "%s (dashed)", v->in[0].label);
+		sub_add(buf, len, "baseline %s", b);
+	}
+	for (r = 0; r < v->n; r++) {
+		for (k = 0; k < r && strcmp(v->in[k].res.host,
+					    v->in[r].res.host); k++)
+			;
+		if (k == r)
+			sub_add(buf, len, "host %s", v->in[r].res.host);
+	}
+}
+
+/* The data: a row per job, a column per result ('?': none); the
+ * largest value drawn. */
+static double cmp_data(const struct cmp_view *v, FILE *dat, double div,
+		       const char *ylabel)
+{
+	double max = 0;
+	size_t r, k;
+
+	fprintf(dat, "# %s\n# job_index \"job\"", ylabel);
+	for (r = 0; r < v->n; r++) {
+		fprintf(dat, " \"%s", r < (size_t)v->base ? "baseline " : "");
+		put_text(dat, v->in[r].label, "\"");
+		fputc('"', dat);
+	}
+	fputc('\n', dat);
+	for (k = 0; k < v->nl; k++) {
+		fprintf(dat, "%zu \"", k);
+		put_text(dat, v->labels[k], "\"");
+		fputc('"', dat);
+		for (r = 0; r < v->n; r++) {
+			double x = cmp_at(v, r, k);
+
+			if (x < 0)
+				fputs(" ?", dat);
+			else
+				fprintf(dat, " %.10g", x / div);
+			max = fmax(max, x / div);
+		}
+		fputc('\n', dat);
+	}
+	return max;
+}
+
+/* The script: the bars of each job side by side inside [k-0.4, k+0.4]
+ * (the axis ends a fifth of a slot beyond them), the baseline a dashed
+ * line across them. */
+static void cmp_script(const struct cmp_view *v, struct draw *d, double max)
+{
+	size_t nbars = v->n - v->base, r, col;
+	double w = 0.8 / (nbars ? nbars : 1);
+
+	fprintf(d->gp, "set style fill solid 0.8 noborder\n"
+		"set boxwidth %.4f absolute\nset xrange [-0.6:%zu.6]\n"
+		"set xtics rotate by -25\nset key outside right top vertical\n",
+		w, v->nl - 1);
+	lin_top(d->gp, "y", max);
+	fputs("plot", d->gp);
+	for (r = v->base, col = 0; r < v->n; r++, col++) {
+		fputs(col ? ", \\\n     " : " ", d->gp);
+		gnuplot_quote(d->gp, d->dat_path);
+		fprintf(d->gp, " using ($1+%.4f):%zu%s with boxes title ",
+			(col - (nbars - 1) / 2.0) * w, r + 3,
+			col ? "" : ":xtic(2)");
+		gnuplot_quote(d->gp, v->in[r].label);
+	}
+	if (v->base) {
+		char t[300];
+
+		fputs(", \\\n     ", d->gp);
+		gnuplot_quote(d->gp, d->dat_path);
+		fputs(" using ($1-0.45):3:(0.9):(0) with vectors nohead "
+		      "linewidth 3 dashtype 2 linecolor rgb 'black' title ",
+		      d->gp);
+		snprintf(t, sizeof(t), "baseline %s", v->in[0].label);
+		gnuplot_quote(d->gp, t);
+	}
+	fputc('\n', d->gp);
+}
+
+/* The latency the results' p99 is of: lat, clat, or "lat or clat". */
+static const char *cmp_which(const struct cmp_view *v)
+{
+	const char *w = NULL;
+	size_t r, i;
+
+	for (r = 0; r < v->n; r++)
+		for (i = 0; i < v->in[r].res.njobs; i++) {
+			const char *x = v->in[r].res.jobs[i].dir[v->q].which;
+
+			if (x && w && strcmp(x, w))
+				return "lat or clat";
+			w = x ? x : w;
+		}
+	return w ? w : "lat";
+}
+
+/* compare-DIR-METRIC of v; nothing when no result has the figure. */
+static int chart_compare_one(struct ctx *c, const struct cmp_view *v)
+{
+	static const char *const mname[] = { "iops", "bw", "p99" };
+	static const char *const mwhat[] = { "IOPS", "bandwidth", "p99" };
+	static const char *const munit[] = { "I/O operations per second",
+					     "bandwidth (MiB/s)", NULL };
+	char name[64], title[256], sub[1024], ylabel[96];
+	double max = 0, div = 1;
+	struct draw d;
+	size_t k, r;
+
+	for (k = 0; k < v->nl; k++)
+		for (r = 0; r < v->n; r++)
+			max = fmax(max, cmp_at(v, r, k));
+	for (k = 0, r = 0; k < v->nl && !r; k++)
+		for (r = 0; r < v->n && cmp_at(v, r, k) < 0; r++)
+			;
+	if (!v->nl || r == v->n)
+		return 0;	/* no result has the figure */
+	if (munit[v->metric])
+		snprintf(ylabel, sizeof(ylabel), "%s", munit[v->metric]);
+	else	/* p99 in us: the axis's unit from its largest value */
+		snprintf(ylabel, sizeof(ylabel), "p99 %s (%s)", cmp_which(v),
+			 time_unit(max * 1e3, &div));
+	div = munit[v->metric] ? 1 : div / 1e3;
+	snprintf(name, sizeof(name), "compare-%s-%s", dirs[v->q],
+		 mname[v->metric]);
+	snprintf(title, sizeof(title), "%s %s%s%s of %zu results%s",
+		 dirs[v->q], mwhat[v->metric], munit[v->metric] ? "" : " ",
+		 munit[v->metric] ? "" : cmp_which(v), v->n - v->base,
+		 v->base ? " against the baseline" : "");
+	cmp_subtitle(v, sub, sizeof(sub));
+	if (draw_begin(c, &d, name, title, sub, "job", ylabel)) {
+		draw_free(&d);
+		return -1;
+	}
+	max = cmp_data(v, d.dat, div, ylabel);
+	cmp_script(v, &d, max);
+	return draw_end(&d);
+}
+
 /*
  * compare-DIR-METRIC: bars per job (label), one per result, the
  * baseline (in[0] when base) a dashed line across each job's bars.
@@ -1084,130 +1695,19 @@ static double cmp_value(const struct pjob *j, int q, int metric)
 static int chart_compare(struct ctx *c, const struct cmp_in *in, size_t n,
 			 bool base)
 {
-	static const char *const mname[] = { "iops", "bw", "p99" };
-	static const char *const mwhat[] = { "IOPS", "bandwidth",
-					     "p99 latency" };
-	static const char *const munit[] = { "I/O operations per second",
-					     "bandwidth (MiB/s)",
-					     "p99 latency (µs)" };
-	char **labels = NULL;
-	size_t nl = 0, i, k, r, q;
-	int metric, ret = -1;
+	struct cmp_view v = { .in = in, .n = n, .base = base };
+	long nl = cmp_labels(in, n, &v.labels);
+	int ret = 0;
 
-	/* the union of the jobs, in order of first appearance */
-	for (r = 0; r < n; r++) {
-		for (i = 0; i < in[r].res.njobs; i++) {
-			const struct pjob *j = &in[r].res.jobs[i];
-			const char *l = j->label;
-			char **p;
-
-			if (!j->ran)
-				continue;
-			for (k = 0; k < nl && strcmp(labels[k], l); k++)
-				;
-			if (k < nl)
-				continue;
-			p = realloc(labels, (nl + 1) * sizeof(*p));
-			if (!p || !(p[nl] = strdup(l))) {
-				labels = p ? p : labels;
-				oom(c);
-				goto out;
-			}
-			labels = p;
-			nl++;
-		}
-	}
-	for (q = 0; q < NDIRS; q++) {
-		for (metric = 0; metric < 3; metric++) {
-			size_t nbars = n - base, col;
-			bool any = false;
-			char name[64], title[256], sub[1024];
-			struct draw d;
-			double w = 0.8 / (nbars ? nbars : 1);
-
-			for (k = 0; k < nl && !any; k++)
-				for (r = 0; r < n && !any; r++)
-					any = cmp_value(find_job(&in[r].res,
-						labels[k]), (int)q, metric)
-						>= 0;
-			if (!any)
-				continue;
-			snprintf(name, sizeof(name), "compare-%s-%s",
-				 dirs[q], mname[metric]);
-			snprintf(title, sizeof(title), "%s %s of %zu results%s",
-				 dirs[q], mwhat[metric], nbars,
-				 base ? " against the baseline" : "");
-			snprintf(sub, sizeof(sub), "%s%s%s, host %s",
-				 base ? "baseline " : "",
-				 base ? in[0].label : "",
-				 base ? " (dashed)" : "",
-				 in[base].res.host);
-			if (draw_begin(c, &d, name, title, sub, "job",
-				       munit[metric])) {
-				draw_free(&d);
-				goto out;
-			}
-			fputs("# job_index \"job\"", d.dat);
-			for (r = 0; r < n; r++)
-			{
-				fprintf(d.dat, " \"%s", r < (size_t)base ?
-					"baseline " : "");
-				put_text(d.dat, in[r].label, "\"");
-				fputc('"', d.dat);
-			}
-			fputc('\n', d.dat);
-			for (k = 0; k < nl; k++) {
-				fprintf(d.dat, "%zu \"", k);
-				put_text(d.dat, labels[k], "\"");
-				fputc('"', d.dat);
-				for (r = 0; r < n; r++) {
-					double v = cmp_value(find_job(
-						&in[r].res, labels[k]), (int)q,
-						metric);
-
-					if (v < 0)
-						fputs(" ?", d.dat);
-					else
-						fprintf(d.dat, " %.10g", v);
-				}
-				fputc('\n', d.dat);
-			}
-			fprintf(d.gp, "set style fill solid 0.8 noborder\n"
-				"set boxwidth %.4f absolute\nset yrange [0:*]\n"
-				"set xrange [-0.6:%zu.4]\nset xtics rotate by "
-				"-25\nset key outside right top vertical\nplot", w, nl - 1);
-			for (r = base, col = 0; r < n; r++, col++) {
-				fputs(col ? ", \\\n     " : " ", d.gp);
-				gnuplot_quote(d.gp, d.dat_path);
-				fprintf(d.gp, " using ($1+%.4f):%zu%s with boxes "
-					"title ", (col - (nbars - 1) / 2.0) * w,
-					r + 3, col ? "" : ":xtic(2)");
-				gnuplot_quote(d.gp, in[r].label);
-			}
-			if (base) {
-				fputs(", \\\n     ", d.gp);
-				gnuplot_quote(d.gp, d.dat_path);
-				fputs(" using ($1-0.45):3:(0.9):(0) with vectors "
-				      "nohead linewidth 3 dashtype 2 linecolor "
-				      "rgb 'black' title ", d.gp);
-				{
-					char t[300];
-
-					snprintf(t, sizeof(t), "baseline %s",
-						 in[0].label);
-					gnuplot_quote(d.gp, t);
-				}
-			}
-			fputc('\n', d.gp);
-			if (draw_end(&d))
-				goto out;
-		}
-	}
-	ret = 0;
-out:
-	for (k = 0; k < nl; k++)
-		free(labels[k]);
-	free(labels);
+	if (nl < 0)
+		return oom(c);
+	v.nl = (size_t)nl;
+	for (v.q = 0; v.q < NDIRS && !ret; v.q++)
+		for (v.metric = 0; v.metric < 3 && !ret; v.metric++)
+			ret = chart_compare_one(c, &v);
+	while (nl > 0)
+		free(v.labels[--nl]);
+	free(v.labels);
 	return ret;
 }
 
@@ -1221,6 +1721,8 @@ struct logdat {
 	size_t len[NDIRS], rows[NDIRS];
 	/* a per-I/O latency log (every line has a bs): its samples */
 	bool per_io;
+	double end_s, vmin, vmax;	/* the last time; the values drawn
+					 * (> 0 on a latency's log axis) */
 	struct sample { double t_ms, v; } *raw[NDIRS];
 	size_t nraw[NDIRS], capraw[NDIRS];
 };
@@ -1252,6 +1754,48 @@ static int log_keep(struct logdat *l, size_t q, double t_ms, double v)
 	return 0;
 }
 
+/* The last time of l's rows (s) and the range of their values drawn,
+ * read back from the data made of them. */
+static void log_extent(struct logdat *l)
+{
+	size_t q;
+
+	for (q = 0; q < NDIRS; q++) {
+		const char *p = l->dat[q];
+
+		while (p && *p) {
+			char *end;
+			double t = strtod(p, &end), v;
+
+			v = strtod(end, &end);
+			if (end > p) {
+				l->end_s = fmax(l->end_s, t);
+				if (v > 0) {	/* '?' reads as none */
+					l->vmin = l->vmax > 0 ?
+						  fmin(l->vmin, v) : v;
+					l->vmax = fmax(l->vmax, v);
+				}
+			}
+			p = strchr(p, '\n');
+			p = p ? p + 1 : NULL;
+		}
+	}
+}
+
+/* The y axis of a log chart: latency (us) on a log axis between 1-2-5
+ * steps, labelled in its units; else from 0, a tenth free on top. */
+static void log_yaxis(FILE *gp, bool lat, double vmin, double vmax)
+{
+	if (!lat) {
+		lin_top(gp, "y", vmax);
+		return;
+	}
+	vmin = step125(vmin > 0 ? vmin : 1, false);
+	vmax = step125(vmax > vmin ? vmax : vmin * 2, true);
+	fprintf(gp, "set logscale y\nset yrange [%.10g:%.10g]\n", vmin, vmax);
+	log_tics(gp, "y", vmin, vmax);
+}
+
 /* Reads l->path: 0, or -1 with e (its kind or a line not understood). */
 static int log_read(struct logdat *l, struct err_rec *e)
 {
@@ -1262,10 +1806,10 @@ static int log_read(struct logdat *l, struct err_rec *e)
 		{ "_bw.", "bandwidth", "bandwidth (KiB/s)", 1 },
 		{ "_iops.", "IOPS", "I/O operations per second", 1 },
 		{ "_slat.", "slat (submission latency)",
-		  "latency (µs, log scale)", 1e3 },
+		  "latency (log scale)", 1e3 },
 		{ "_clat.", "clat (completion latency)",
-		  "latency (µs, log scale)", 1e3 },
-		{ "_lat.", "lat (total latency)", "latency (µs, log scale)",
+		  "latency (log scale)", 1e3 },
+		{ "_lat.", "lat (total latency)", "latency (log scale)",
 		  1e3 },
 	};
 	const char *base = strrchr(l->path, '/');
@@ -1366,7 +1910,7 @@ out:
 
 /* LOG (its file name without .log): the log's values over time, one
  * line per direction. */
-static int chart_log(struct ctx *c, const struct logdat *l)
+static int chart_log(struct ctx *c, struct logdat *l)
 {
 	const char *base = strrchr(l->path, '/');
 	char name[300], title[400], sub[PATH_MAX + 16];
@@ -1388,8 +1932,10 @@ static int chart_log(struct ctx *c, const struct logdat *l)
 	}
 	fputs("# one block (gnuplot index) per direction: time_s value\n",
 	      d.dat);
-	fputs(l->div > 1 ? "set logscale y\nset xrange [0:*]\nplot" :
-	      "set yrange [0:*]\nset xrange [0:*]\nplot", d.gp);
+	log_extent(l);
+	log_yaxis(d.gp, l->div > 1, l->vmin, l->vmax);
+	time_end(d.gp, l->end_s);
+	fputs("plot", d.gp);
 	for (q = 0; q < NDIRS; q++) {
 		if (!l->rows[q])
 			continue;
@@ -1412,6 +1958,43 @@ static int sample_cmp(const void *a, const void *b)
 	return (x->t_ms > y->t_ms) - (x->t_ms < y->t_ms);
 }
 
+/* The window of a p99 over time: 1, 2 or 5 x 10^k ms, about 40 over a
+ * log ending at end_ms. */
+static double p99_window(double end_ms)
+{
+	static const double steps[] = { 1, 2, 5 };
+	double win = 1;
+	size_t k;
+
+	for (k = 0; win * steps[k % 3] * 40 < end_ms; k++)
+		if (k % 3 == 2)
+			win *= 10;
+	return win * steps[k % 3];
+}
+
+/* Direction q's p99 per window as data rows (vals: room for its
+ * samples); the range of the values (us) widened in *lo, *hi. */
+static void p99_rows(FILE *dat, struct logdat *l, size_t q, double win,
+		     double *vals, double *lo, double *hi)
+{
+	size_t i, n;
+
+	for (i = 0; i < l->nraw[q]; ) {
+		double w = floor(l->raw[q][i].t_ms / win), p;
+
+		n = 0;
+		while (i < l->nraw[q] && floor(l->raw[q][i].t_ms / win) == w)
+			vals[n++] = l->raw[q][i++].v;
+		qsort(vals, n, sizeof(*vals), dbl_cmp);
+		p = vals[(size_t)ceil(0.99 * n) - 1] / l->div;
+		fprintf(dat, "%.6f %.10g %zu\n", (w + 1) * win / 1e3, p, n);
+		if (p > 0) {
+			*lo = *hi > 0 ? fmin(*lo, p) : p;
+			*hi = fmax(*hi, p);
+		}
+	}
+}
+
 /*
  * LOG-p99: a per-I/O latency log's p99 (nearest rank: the
  * ceil(0.99 n)-th smallest) per window, windows of 1, 2 or 5 x 10^k ms
@@ -1419,11 +2002,10 @@ static int sample_cmp(const void *a, const void *b)
  */
 static int chart_log_p99(struct ctx *c, struct logdat *l)
 {
-	static const double steps[] = { 1, 2, 5 };
 	const char *base = strrchr(l->path, '/');
 	char name[300], title[400], sub[PATH_MAX + 16];
-	double end = 0, win = 1, *vals = NULL;
-	size_t q, i, k, blk = 0, most = 0;
+	double end = 0, win, *vals = NULL, lo = 0, hi = 0;
+	size_t q, blk = 0, most = 0;
 	struct draw d;
 
 	if (!l->per_io)
@@ -1437,10 +2019,7 @@ static int chart_log_p99(struct ctx *c, struct logdat *l)
 	}
 	if (most < 100)
 		return 0;
-	for (k = 0; win * steps[k % 3] * 40 < end; k++)
-		if (k % 3 == 2)
-			win *= 10;
-	win *= steps[k % 3];
+	win = p99_window(end);
 	base = base ? base + 1 : l->path;
 	snprintf(name, sizeof(name), "%.*s-p99", (int)(strlen(base) - 4),
 		 base);
@@ -1452,36 +2031,32 @@ static int chart_log_p99(struct ctx *c, struct logdat *l)
 		return oom(c);
 	if (draw_begin(c, &d, name, title, sub,
 		       "time since the job started (s)",
-		       "p99 latency (µs, log scale)")) {
+		       "p99 latency (log scale)")) {
 		draw_free(&d);
 		free(vals);
 		return -1;
 	}
 	fprintf(d.dat, "# one block (gnuplot index) per direction: "
 		"window_end_s p99_us ios (windows of %g ms)\n", win);
-	fputs("set logscale y\nset xrange [0:*]\nplot", d.gp);
 	for (q = 0; q < NDIRS; q++) {
 		if (!l->nraw[q])
 			continue;
-		fprintf(d.dat, "%s# %s\n", blk ? "\n\n" : "", dirs[q]);
-		for (i = 0; i < l->nraw[q]; ) {
-			double w = floor(l->raw[q][i].t_ms / win);
-			size_t n = 0;
-
-			while (i < l->nraw[q] &&
-			       floor(l->raw[q][i].t_ms / win) == w)
-				vals[n++] = l->raw[q][i++].v;
-			qsort(vals, n, sizeof(*vals), dbl_cmp);
-			fprintf(d.dat, "%.6f %.10g %zu\n", (w + 1) * win / 1e3,
-				vals[(size_t)ceil(0.99 * n) - 1] / l->div, n);
-		}
+		fprintf(d.dat, "%s# %s\n", blk++ ? "\n\n" : "", dirs[q]);
+		p99_rows(d.dat, l, q, win, vals, &lo, &hi);
+	}
+	free(vals);
+	log_yaxis(d.gp, true, lo, hi);
+	time_end(d.gp, (floor(end / win) + 1) * win / 1e3);
+	fputs("plot", d.gp);
+	for (q = 0, blk = 0; q < NDIRS; q++) {
+		if (!l->nraw[q])
+			continue;
 		fputs(blk ? ", \\\n     " : " ", d.gp);
 		gnuplot_quote(d.gp, d.dat_path);
 		fprintf(d.gp, " index %zu using 1:2 with linespoints linewidth "
 			"2 title '%s'", blk++, dirs[q]);
 	}
 	fputc('\n', d.gp);
-	free(vals);
 	return draw_end(&d);
 }
 
@@ -1492,8 +2067,8 @@ static void plot_usage(FILE *f)
 	      "Draws charts of iorig (or fio) JSON results "
 	      "(--output-format=json) and logs\n(write_bw_log=, "
 	      "write_iops_log=, write_lat_log=) with gnuplot:\n"
-	      "  JOB-DIR-lat   latency histogram and CDF, p50/p99/p99.9 "
-	      "marked\n"
+	      "  JOB-DIR-lat   latency (lat, else clat) histogram and CDF, "
+	      "p50/p99/p99.9\n"
 	      "  JOB-iops, JOB-bw, JOB-p99   over time (results with "
 	      "interval=)\n"
 	      "  sweep         op/s and CPU us per I/O against request size "
@@ -1636,8 +2211,8 @@ static int pres_fio(struct pres *p)
 	return 0;
 }
 
-/* An iorig result read back into the model, or a fio JSON result: 0, or
- * -1 with e. */
+/* An iorig result read back (p->doc), or a fio JSON result (p->fio):
+ * 0, or -1 with e. The charts' view of it is made by pres_view. */
 static int load_result(const char *path, struct pres *p, struct err_rec *e)
 {
 	int ret;
@@ -1652,137 +2227,209 @@ static int load_result(const char *path, struct pres *p, struct err_rec *e)
 	}
 	if (json_is_string(json_object_get(r, "fio version"))) {
 		p->fio = r;
-		if (pres_fio(p)) {
-			err_set(e, path, 0, "", "out of memory");
-			return -1;
-		}
 		return 0;
 	}
 	ret = result_read_json(&p->doc, r, path, 0, e);
 	json_decref(r);
-	if (ret)
+	return ret ? -1 : 0;
+}
+
+/* Whether the result measured lat wherever it has a latency: fio's
+ * results give clat's bins only. */
+static bool pres_has_lat(const struct pres *p)
+{
+	int i;
+
+	if (p->fio)
+		return false;
+	for (i = 0; i < p->doc.set.nunits; i++)
+		if (!unit_has_lat(&p->doc.set.units[i]))
+			return false;
+	return true;
+}
+
+/* The charts' view of a loaded result (clat drawn when only_clat);
+ * 0, or -1 (no memory). */
+static int pres_view(struct pres *p, bool only_clat)
+{
+	p->only_clat = only_clat;
+	if (p->fio)
+		return pres_fio(p);
+	return pres_model(&p->doc.r, &p->doc.set, p);
+}
+
+/* What `iorig plot` was given. */
+struct plot_args {
+	const char *fmt, *outdir, *baseline;
+	struct cmp_in *in;		/* the results, the baseline first */
+	size_t n;
+	struct logdat *logs;
+	size_t nlogs;
+};
+
+/* One command-line argument at index a: 0, 1 (--help: done, *code set),
+ * or -1 with e. *opts: options are still read (before "--"). */
+static int plot_arg(struct plot_args *pa, int a, const char *s, bool *opts,
+		    int *code, struct err_rec *e)
+{
+	size_t len = strlen(s);
+
+	if (*opts && !strcmp(s, "--")) {
+		*opts = false;
+	} else if (*opts && (!strcmp(s, "--help") || !strcmp(s, "-h"))) {
+		plot_usage(stdout);
+		*code = fflush(stdout) || ferror(stdout) ? 1 : 0;
+		return 1;
+	} else if (*opts && !strncmp(s, "--format=", 9)) {
+		pa->fmt = s + 9;
+		if (strcmp(pa->fmt, "svg") && strcmp(pa->fmt, "png")) {
+			err_set(e, ERR_CMDLINE, a, "format", "'%s': expected "
+				"svg or png", pa->fmt);
+			return -1;
+		}
+	} else if (*opts && !strncmp(s, "--outdir=", 9) && s[9]) {
+		pa->outdir = s + 9;
+	} else if (*opts && !strncmp(s, "--baseline=", 11) && s[11]) {
+		pa->baseline = s + 11;
+	} else if (*opts && s[0] == '-' && s[1]) {
+		err_set(e, ERR_CMDLINE, a, "", "unknown option '%s': expected "
+			"--format=svg|png, --outdir=DIR, --baseline=FILE or "
+			"RESULT.json files", s);
 		return -1;
-	if (pres_model(&p->doc.r, &p->doc.set, p)) {
-		err_set(e, path, 0, "", "out of memory");
-		return -1;
+	} else if (len > 4 && !strcmp(s + len - 4, ".log")) {
+		pa->logs[pa->nlogs++].path = s;
+	} else {
+		pa->in[pa->n++].label = s;	/* the path, for now */
 	}
 	return 0;
 }
 
+/*
+ * The logs and results read; each result labelled by its file name.
+ * Results compared draw one latency: clat for all when one of them has
+ * no lat (fio's). 0, or -1 with e (*code: 2 bad input, 1 no memory).
+ */
+static int plot_load(struct plot_args *pa, int *code, struct err_rec *e)
+{
+	bool only_clat = false;
+	size_t i;
+
+	for (i = 0; i < pa->nlogs; i++)
+		if (log_read(&pa->logs[i], e))
+			return -1;
+	if (pa->baseline) {
+		memmove(pa->in + 1, pa->in, pa->n * sizeof(*pa->in));
+		pa->in[0].label = pa->baseline;
+		pa->n++;
+	}
+	for (i = 0; i < pa->n; i++) {
+		const char *path = pa->in[i].label;
+
+		if (load_result(path, &pa->in[i].res, e))
+			return -1;
+		pa->in[i].label = file_label(path);
+		pa->in[i].owned = pa->in[i].label != NULL;
+		if (!pa->in[i].label) {
+			err_set(e, path, 0, "", "out of memory");
+			*code = 1;
+			return -1;
+		}
+		only_clat |= pa->n > 1 && !pres_has_lat(&pa->in[i].res);
+	}
+	for (i = 0; i < pa->n; i++)
+		if (pres_view(&pa->in[i].res, only_clat)) {
+			err_set(e, pa->in[i].label, 0, "", "out of memory");
+			*code = 1;
+			return -1;
+		}
+	return 0;
+}
+
+/*
+ * Every chart: each result's (named RESULT-NAME when there are several),
+ * the logs', the comparison; every latency histogram on one axis range.
+ * 0, or -1 with e.
+ */
+static int plot_draw(const struct plot_args *pa, struct names *used,
+		     struct err_rec *e)
+{
+	struct ctx c = { .dir = pa->outdir, .fmt = pa->fmt, .prefix = "",
+			 .keep = true, .e = e, .used = used };
+	struct lat_range all = { 0 };
+	size_t i, first = pa->baseline ? 1 : 0;
+
+	for (i = first; i < pa->n; i++)
+		if (lat_range_res(&all, &pa->in[i].res))
+			return oom(&c);
+	c.lat = &all;
+	for (i = first; i < pa->n; i++) {
+		char prefix[300] = "";
+
+		if (pa->n - first > 1) {
+			name_part(prefix, 61, pa->in[i].label);
+			strcat(prefix, "-");
+		}
+		c.prefix = prefix;
+		if (result_charts(&c, &pa->in[i].res))
+			return -1;
+	}
+	c.prefix = "";
+	for (i = 0; i < pa->nlogs; i++)
+		if (chart_log(&c, &pa->logs[i]) ||
+		    chart_log_p99(&c, &pa->logs[i]))
+			return -1;
+	if (pa->n > 1 && chart_compare(&c, pa->in, pa->n, pa->baseline))
+		return -1;
+	return 0;
+}
+
+static void plot_args_free(struct plot_args *pa)
+{
+	size_t i;
+
+	for (i = 0; pa->in && i < pa->n; i++) {
+		pres_free(&pa->in[i].res);
+		if (pa->in[i].owned)
+			free((char *)pa->in[i].label);
+	}
+	for (i = 0; pa->logs && i < pa->nlogs; i++)
+		logdat_free(&pa->logs[i]);
+	free(pa->logs);
+	free(pa->in);
+}
+
 int plot_main(int argc, char **argv)
 {
-	const char *fmt = "svg", *outdir = ".", *baseline = NULL;
-	struct cmp_in *in = NULL;
-	struct logdat *logs = NULL;
+	struct plot_args pa = { .fmt = "svg", .outdir = "." };
 	struct names used = { 0 };
 	struct err_rec *e = calloc(1, sizeof(*e));
-	size_t n = 0, nlogs = 0, i;
-	int a, code = 2;
 	bool opts = true;
+	int a, r = 0, code = 2;
 
-	if (!e) {
+	pa.in = calloc(argc + 1, sizeof(*pa.in));
+	pa.logs = calloc(argc + 1, sizeof(*pa.logs));
+	if (!e || !pa.in || !pa.logs) {
 		fputs("iorig plot: out of memory\n", stderr);
-		return 1;
+		code = 1;
+		goto out;
 	}
-	in = calloc(argc + 1, sizeof(*in));
-	logs = calloc(argc + 1, sizeof(*logs));
-	if (!in || !logs) {
-		free(in);
-		free(logs);
-		fputs("iorig plot: out of memory\n", stderr);
-		free(e);
-		return 1;
-	}
-	for (a = 1; a < argc; a++) {
-		const char *s = argv[a];
-
-		if (opts && !strcmp(s, "--")) {
-			opts = false;
-		} else if (opts && (!strcmp(s, "--help") || !strcmp(s, "-h"))) {
-			plot_usage(stdout);
-			code = fflush(stdout) || ferror(stdout) ? 1 : 0;
-			goto out;
-		} else if (opts && !strncmp(s, "--format=", 9)) {
-			fmt = s + 9;
-			if (strcmp(fmt, "svg") && strcmp(fmt, "png")) {
-				err_set(e, ERR_CMDLINE, a, "format", "'%s': "
-					"expected svg or png", fmt);
-				goto fail;
-			}
-		} else if (opts && !strncmp(s, "--outdir=", 9) && s[9]) {
-			outdir = s + 9;
-		} else if (opts && !strncmp(s, "--baseline=", 11) && s[11]) {
-			baseline = s + 11;
-		} else if (opts && s[0] == '-' && s[1]) {
-			err_set(e, ERR_CMDLINE, a, "", "unknown option '%s': "
-				"expected --format=svg|png, --outdir=DIR, "
-				"--baseline=FILE or RESULT.json files", s);
-			goto fail;
-		} else {
-			size_t len = strlen(s);
-
-			if (len > 4 && !strcmp(s + len - 4, ".log"))
-				logs[nlogs++].path = s;
-			else
-				in[n++].label = s;	/* the path, for now */
-		}
-	}
-	if (!n && !nlogs) {
+	for (a = 1; a < argc && !r; a++)
+		r = plot_arg(&pa, a, argv[a], &opts, &code, e);
+	if (r > 0)
+		goto out;
+	if (r < 0)
+		goto fail;
+	if (!pa.n && !pa.nlogs) {
 		plot_usage(stderr);
 		goto out;
 	}
-	for (i = 0; i < nlogs; i++)
-		if (log_read(&logs[i], e))
-			goto fail;
-	if (baseline) {
-		memmove(in + 1, in, n * sizeof(*in));
-		in[0].label = baseline;
-		n++;
-	}
-	for (i = 0; i < n; i++) {
-		const char *path = in[i].label;
-
-		if (load_result(path, &in[i].res, e))
-			goto fail;
-		in[i].label = file_label(path);
-		in[i].owned = in[i].label != NULL;
-		if (!in[i].label) {
-			err_set(e, path, 0, "", "out of memory");
-			code = 1;
-			goto fail;
-		}
-	}
-	if ((code = door_mkdir(outdir, "outdir", e))) {
+	if (plot_load(&pa, &code, e))
+		goto fail;
+	if ((code = door_mkdir(pa.outdir, "outdir", e))) {
 		code = code == -EINVAL ? 2 : 1;
 		goto fail;
 	}
-	code = 0;
-	for (i = baseline ? 1 : 0; i < n && !code; i++) {
-		char prefix[300] = "";
-		struct ctx c = { .dir = outdir, .fmt = fmt, .prefix = prefix,
-				 .keep = true, .e = e, .used = &used };
-
-		if (n - (baseline != NULL) > 1) {
-			name_part(prefix, 61, in[i].label);
-			strcat(prefix, "-");
-		}
-		if (result_charts(&c, &in[i].res))
-			code = 1;
-	}
-	for (i = 0; i < nlogs && !code; i++) {
-		struct ctx c = { .dir = outdir, .fmt = fmt, .prefix = "",
-				 .keep = true, .e = e, .used = &used };
-
-		if (chart_log(&c, &logs[i]) || chart_log_p99(&c, &logs[i]))
-			code = 1;
-	}
-	if (!code && n > 1) {
-		struct ctx c = { .dir = outdir, .fmt = fmt, .prefix = "",
-				 .keep = true, .e = e, .used = &used };
-
-		if (chart_compare(&c, in, n, baseline != NULL))
-			code = 1;
-	}
+	code = plot_draw(&pa, &used, e) ? 1 : 0;
 	if (fflush(stdout) || ferror(stdout)) {
 		err_set(e, "<stdout>", 0, "", "cannot write the chart names");
 		code = 1;
@@ -1794,16 +2441,8 @@ int plot_main(int argc, char **argv)
 fail:
 	plot_fail(e);
 out:
-	for (i = 0; i < n; i++) {
-		pres_free(&in[i].res);
-		if (in[i].owned)
-			free((char *)in[i].label);
-	}
-	for (i = 0; i < nlogs; i++)
-		logdat_free(&logs[i]);
+	plot_args_free(&pa);
 	names_free(&used);
-	free(logs);
-	free(in);
 	free(e);
 	return code;
 }

@@ -44,14 +44,6 @@ static void td(FILE *f, const char *text)
 	fputs("</td>", f);
 }
 
-static void td_ns(FILE *f, double ns)
-{
-	char buf[32];
-
-	value_fmt_ns(ns, buf, sizeof(buf));
-	fprintf(f, "<td class=\"n\">%s</td>", buf);
-}
-
 static void td_bw(FILE *f, double v)
 {
 	static const char *const unit[5] = {
@@ -63,54 +55,107 @@ static void td_bw(FILE *f, double v)
 	fprintf(f, "<td class=\"n\">%s</td>", buf);
 }
 
+/* The latency columns of the summary: the mean, p50, p99, p99.9. */
+#define NLAT 4
+
 /*
- * The latency of a direction: the total latency's percentiles when the
- * job reported them (lat_percentiles=1), else the completion latency's
- * (the default), marked so; a percentile the job does not report is an
+ * The latency figures of a direction (ns; < 0: an empty cell): the mean
+ * of the total latency, and the total latency's percentiles when the job
+ * reported them (lat_percentiles=1), else the completion latency's (the
+ * default), *clat then set; a percentile the job does not report is an
  * empty cell.
  */
-static bool td_lat(FILE *f, const struct dir_stats *d, const struct job *j)
+static void lat_figures(const struct dir_stats *d, const struct job *j,
+			double out[NLAT], bool *clat)
 {
 	static const double pk[] = { 50, 99, 99.9 };
 	const struct hist *h = &d->lat;
-	bool clat = false;
 	int k = MH_LAT;
 	unsigned i;
 
-	td_ns(f, hist_mean(&d->lat));
+	out[0] = hist_mean(&d->lat);
+	*clat = false;
 	if (!j || !j->lat_percentiles || !h->count || !j->npercentiles) {
 		h = &d->clat;
 		k = MH_CLAT;
-		clat = j && j->clat_percentiles && h->count &&
-		       j->npercentiles;
+		*clat = j && j->clat_percentiles && h->count &&
+			j->npercentiles;
 	}
-	for (i = 0; i < sizeof(pk) / sizeof(pk[0]); i++) {
-		char buf[32];
+	for (i = 0; i < sizeof(pk) / sizeof(pk[0]); i++)
+		out[i + 1] = j && h->count && result_shows_pct(j, k, pk[i]) ?
+			     (double)hist_percentile(h, pk[i]) : -1;
+}
 
-		if (!j || !h->count || !result_shows_pct(j, k, pk[i])) {
-			td(f, NULL);
-			continue;
-		}
-		value_fmt_ns((double)hist_percentile(h, pk[i]), buf,
-			     sizeof(buf));
-		fprintf(f, "<td class=\"n\">%s%s</td>", buf,
-			clat ? "<sup>c</sup>" : "");
+/* The unit of a latency column: the largest in which its smallest
+ * figure is at least 1 (2.6 µs and 5.8 ms: µs, 2.60 and 5820), one
+ * unit a column, named in its head. */
+struct col_unit {
+	double div;		/* ns */
+	const char *name;
+	double min;		/* the smallest figure > 0 seen */
+};
+
+static void col_unit_pick(struct col_unit *c)
+{
+	static const char *const name[] = { "ns", "µs", "ms", "s" };
+	int k = 0;
+
+	c->div = 1;
+	if (c->min <= 0)
+		c->min = 1000;		/* nothing measured: µs */
+	while (k < 3 && c->min >= c->div * 1000) {
+		c->div *= 1000;
+		k++;
 	}
-	return clat;
+	c->name = name[k];
+}
+
+/* A figure in its column's unit: three significant figures where it is
+ * small, whole where it is 100 or more. */
+static void td_lat_cell(FILE *f, double ns, const struct col_unit *c,
+			bool clat)
+{
+	double v = ns / c->div;
+
+	if (ns < 0) {
+		td(f, NULL);
+		return;
+	}
+	fprintf(f, "<td class=\"n\">%.*f%s</td>", v >= 100 ? 0 : v >= 10 ?
+		1 : 2, v, clat ? "<sup>c</sup>" : "");
+}
+
+/* The columns' units widened to the figures of s's directions. */
+static void col_units_add(struct col_unit *cu, const struct job_stats *s,
+			  const struct job *j)
+{
+	double v[NLAT];
+	bool clat;
+	unsigned i, k;
+
+	for (i = 0; i < DDIR_NR; i++) {
+		if (!s->dir[i].ios)
+			continue;
+		lat_figures(&s->dir[i], j, v, &clat);
+		for (k = 0; k < NLAT; k++)
+			if (v[k] > 0 && (cu[k].min <= 0 || v[k] < cu[k].min))
+				cu[k].min = v[k];
+	}
 }
 
 /*
  * The summary rows of one unit or group (j: whose percentile options
- * apply); *clat is set when a row's percentiles are the completion
- * latency's.
+ * apply), latencies in the columns' units cu; *clat is set when a row's
+ * percentiles are the completion latency's.
  */
 static void summary_rows(FILE *f, const char *label,
 			 const struct job_stats *s, const struct job *j,
-			 bool *clat)
+			 const struct col_unit *cu, bool *clat)
 {
-	bool measured = s->nmeasured || !s->nclones;
-	unsigned i, rows = 0;
+	bool measured = s->nmeasured || !s->nclones, c;
+	unsigned i, k, rows = 0;
 	char msg[ERR_TEXT_MAX + 128];
+	double v[NLAT];
 
 	for (i = 0; i < DDIR_NR; i++) {
 		const struct dir_stats *d = &s->dir[i];
@@ -128,7 +173,10 @@ static void summary_rows(FILE *f, const char *label,
 			td(f, NULL);
 			td(f, NULL);
 		}
-		*clat |= td_lat(f, d, j);
+		lat_figures(d, j, v, &c);
+		for (k = 0; k < NLAT; k++)
+			td_lat_cell(f, v[k], &cu[k], k && c);
+		*clat |= c;
 		fprintf(f, "<td class=\"n\">%.2f</td>",
 			stats_cpu_us_per_io(s));
 		fputs("</tr>\n", f);
@@ -147,11 +195,14 @@ static void summary_rows(FILE *f, const char *label,
 	}
 }
 
-static void summary_head(FILE *f, const char *first)
+static void summary_head(FILE *f, const char *first,
+			 const struct col_unit *cu)
 {
 	fprintf(f, "<table>\n<tr><th>%s</th><th>dir</th><th>IOPS</th>"
-		"<th>bandwidth</th><th>lat mean</th><th>p50</th><th>p99</th>"
-		"<th>p99.9</th><th>CPU &micro;s/IO</th></tr>\n", first);
+		"<th>bandwidth</th><th>lat mean (%s)</th><th>p50 (%s)</th>"
+		"<th>p99 (%s)</th><th>p99.9 (%s)</th><th>CPU µs/IO</th>"
+		"</tr>\n", first, cu[0].name, cu[1].name, cu[2].name,
+		cu[3].name);
 }
 
 /* A unit's label: name, clone (of a job with several), sweep point. */
@@ -166,21 +217,41 @@ static void unit_label(const struct job *j, char *buf, size_t len)
 		snprintf(buf + n, len - (size_t)n, " [%s]", j->sweep_point);
 }
 
+/* The units of the columns of the units' table (groups: of theirs). */
+static void summary_units(const struct result_set *rs, bool groups,
+			  struct col_unit *cu)
+{
+	int i, k;
+
+	for (k = 0; k < NLAT; k++)
+		cu[k] = (struct col_unit){ 0 };
+	for (i = 0; !groups && i < rs->nunits; i++)
+		if (!rs->units[i].hidden)
+			col_units_add(cu, &rs->units[i].stats,
+				      rs->units[i].job);
+	for (i = 0; groups && i < rs->ngroups; i++)
+		col_units_add(cu, &rs->groups[i], rs->group_first[i]);
+	for (k = 0; k < NLAT; k++)
+		col_unit_pick(&cu[k]);
+}
+
 static void summary(FILE *f, const struct result_set *rs)
 {
 	bool shared = false, clat = false;
+	struct col_unit cu[NLAT];
 	char label[512];
 	int i;
 
 	fputs("<h2>Summary</h2>\n", f);
-	summary_head(f, "job");
+	summary_units(rs, false, cu);
+	summary_head(f, "job", cu);
 	for (i = 0; i < rs->nunits; i++) {
 		const struct result_unit *u = &rs->units[i];
 
 		if (u->hidden)
 			continue;
 		unit_label(u->job, label, sizeof(label));
-		summary_rows(f, label, &u->stats, u->job, &clat);
+		summary_rows(f, label, &u->stats, u->job, cu, &clat);
 	}
 	fputs("</table>\n<p class=\"note\">Latency: the total, from "
 	      "submission to completion", f);
@@ -194,11 +265,12 @@ static void summary(FILE *f, const struct result_set *rs)
 	if (!shared)
 		return;
 	fputs("<h3>Reporting groups</h3>\n", f);
-	summary_head(f, "group");
+	summary_units(rs, true, cu);
+	summary_head(f, "group", cu);
 	for (i = 0; i < rs->ngroups; i++) {
 		snprintf(label, sizeof(label), "group %d", i);
 		summary_rows(f, label, &rs->groups[i], rs->group_first[i],
-			     &clat);
+			     cu, &clat);
 	}
 	fputs("</table>\n", f);
 }
@@ -206,7 +278,7 @@ static void summary(FILE *f, const struct result_set *rs)
 static void checks(FILE *f, const struct check_report *cr, int *npass,
 		   int *nfail)
 {
-	char src[300];
+	char src[300], v[64], t[64];
 	size_t i;
 
 	*npass = *nfail = 0;
@@ -227,12 +299,14 @@ static void checks(FILE *f, const struct check_report *cr, int *npass,
 		fprintf(f, "<tr><td class=\"%s\">%s</td>", cls[st], word[st]);
 		td(f, x->def->text);
 		td(f, x->job->name);
+		/* both in the check's unit: "158 µs" against "50.0 µs" */
+		check_fmt_figures(x, v, t, sizeof(v));
 		if (st != CHECK_NA)
-			fprintf(f, "<td class=\"n\">%.6g</td>", x->value);
+			fprintf(f, "<td class=\"n\">%s</td>", v);
 		else
 			td(f, x->reason);
 		if (x->has_threshold)
-			fprintf(f, "<td class=\"n\">%.6g</td>", x->threshold);
+			fprintf(f, "<td class=\"n\">%s</td>", t);
 		else
 			td(f, NULL);
 		check_source(x->def, src, sizeof(src));
@@ -485,21 +559,23 @@ static void warnings(FILE *f, const struct warn_list *w)
 	fputs("</ul>\n", f);
 }
 
-/* The command line as one line a shell reads back: 'quoted' as needed. */
+/* The command line as one line a shell reads back: 'quoted' as needed,
+ * each argument a span that the page never wraps inside (lines break
+ * between arguments only). */
 static void command_line(FILE *f, const struct run_result *r)
 {
 	int i;
 
-	fputs("<p>Command line: <code>", f);
+	fputs("<p class=\"cmd\">Command line: <code>", f);
 	for (i = 0; i < r->argc; i++) {
 		const char *s = r->argv[i] ? r->argv[i] : "", *p;
 
-		if (i)
-			fputc(' ', f);
+		fputs(i ? " <span>" : "<span>", f);
 		if (*s && !s[strspn(s, "abcdefghijklmnopqrstuvwxyz"
 				    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 				    "-_=./:,+%@")]) {
 			esc(f, s);
+			fputs("</span>", f);
 			continue;
 		}
 		fputc('\'', f);
@@ -508,7 +584,7 @@ static void command_line(FILE *f, const struct run_result *r)
 
 			esc(f, *p == '\'' ? "'\\''" : one);
 		}
-		fputc('\'', f);
+		fputs("'</span>", f);
 	}
 	fputs("</code></p>\n", f);
 }
@@ -559,7 +635,8 @@ static const char css[] =
 	"figure{margin:1em 0}figure svg{max-width:min(100%,60em);height:auto}\n"
 	"figcaption{font-size:.9em;color:#444}\n"
 	"ul.warn li{color:#9a6700}\n"
-	"footer{margin-top:2em;font-size:.9em;color:#555}\n";
+	"footer{margin-top:2em;font-size:.9em;color:#555}\n"
+	"p.cmd{overflow-x:auto}p.cmd code span{white-space:nowrap}\n";
 
 int html_write(FILE *f, const struct run_result *r, bool charts_on)
 {

@@ -37,54 +37,6 @@ static const char *op_negated(int op)
 	}
 }
 
-/* How fmt_unit scales a unit of metric.h: by base, into u[]. */
-struct unit_scale {
-	double base;
-	const char *sep;
-	bool whole;		/* no decimals in u[0] (counted things) */
-	const char *u[5];
-};
-
-static const struct unit_scale scales[] = {
-	[MU_NS] = { 1000, " ", true, { "ns", "µs", "ms", "s", "ks" } },
-	[MU_RATE] = { 1000, "", false, { "", "k", "M", "G", "T" } },
-	[MU_BYTES] = { 1024, " ", true, { "B", "KiB", "MiB", "GiB", "TiB" } },
-	[MU_BW] = { 1024, " ", false,
-		    { "B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s" } },
-};
-
-/*
- * v in the unit of a check's metric, sig significant figures:
- * "4.44 ms", "61.2k", "1.50 GiB/s", "12.0 %"; counts whole.
- */
-static void fmt_unit(int unit, double v, unsigned sig, char *buf,
-		     size_t len)
-{
-	const struct unit_scale *sc;
-	size_t n = 0;
-
-	if (unit == MU_US) {		/* a time like any other */
-		unit = MU_NS;
-		v *= 1e3;
-	}
-	if (unit == MU_PCT) {
-		snprintf(buf, len, "%.*g %%", (int)sig, v);
-		return;
-	}
-	if (unit < 0 || unit >= (int)(sizeof(scales) / sizeof(scales[0])) ||
-	    !scales[unit].u[0]) {
-		snprintf(buf, len, "%.15g", v);
-		return;
-	}
-	sc = &scales[unit];
-	if (v < 0 && len > 1) {
-		buf[n++] = '-';
-		v = -v;
-	}
-	value_fmt_sig(v, sc->base, sc->u, sc->sep, sc->whole, sig, buf + n,
-		      len - n);
-}
-
 /*
  * "read.lat.p99 4.44 ms > 50.0 µs": the figure, the comparison that
  * failed and the threshold, with as many figures as it takes for the two
@@ -96,16 +48,10 @@ static void failure_message(const struct check_result *x, char *buf,
 	const struct check_def *d = x->def;
 	const char *fn = check_func_name(d->x.func);
 	char v[64], t[64], b[64], base[96] = "";
-	unsigned sig;
 
-	for (sig = 3; sig <= 15; sig++) {
-		fmt_unit(d->x.unit, x->value, sig, v, sizeof(v));
-		fmt_unit(d->x.unit, x->threshold, sig, t, sizeof(t));
-		if (strcmp(v, t) || x->value == x->threshold)
-			break;
-	}
+	check_fmt_figures(x, v, t, sizeof(v));
 	if (x->has_base) {
-		fmt_unit(d->x.unit, x->base, 3, b, sizeof(b));
+		metric_fmt(d->x.unit, x->base, 3, b, sizeof(b));
 		snprintf(base, sizeof(base), " (%g x baseline %s)",
 			 d->x.factor, b);
 	}

@@ -4,8 +4,9 @@
 # over time. Each SVG is well-formed XML with its title and axis labels;
 # the data handed to gnuplot (NAME.dat, NAME.gp kept beside the chart) is
 # what the JSON result says, recomputed here in Python: the histogram's
-# buckets merged into 20 bins per decade, the CDF, the percentile marks
-# (reported, or the upper edge of the bucket that holds them), each
+# buckets (by their midpoints) merged into 20 bins per decade (each bar's
+# share of the I/Os), the CDF, the percentile marks (reported, or the
+# upper edge of the bucket that holds them), each
 # interval's figures. PNG: the signature and the 1000x620 size. The bw
 # and clat logs of the same run, drawn over time, hold the logs' values;
 # a per-I/O log's p99 per window is the nearest-rank p99 of its lines.
@@ -41,38 +42,44 @@ def svg_text(name):
 def dat(name):
     return [l.split() for l in open('svg/%s.dat' % name)
             if l.strip() and not l.startswith('#')]
+UNITS = {'ns': 1, 'µs': 1e3, 'ms': 1e6, 's': 1e9}
 for dn in ('read', 'write'):
     dr = j[dn]
     h = dr['lat_ns'] if dr['lat_ns']['count'] else dr['clat_ns']
     which = 'lat' if h is dr['lat_ns'] else 'clat'
     name = 'mix-%s-lat' % dn
     txt = svg_text(name)
-    for want in ('mix: %s latency (%s' % (dn, which), 'latency (µs, log scale)',
-                 'I/Os per bucket', 'cumulative I/Os (%)', 'host ' + d['host']['hostname'],
+    for want in ('mix: %s %s (' % (dn, which), '%s (log scale)' % which,
+                 'I/Os per bar (%', 'cumulative I/Os (%)', 'host ' + d['host']['hostname'],
                  'engine sync', 'target ' + j['targets'][0]['path']):
         if want not in txt:
             fail('%s.svg lacks %r' % (name, want))
-    # merge the buckets independently: bin = floor(log10(low_us) * 20)
+    # merge the buckets independently: bin = floor(log10(low_us) * 20);
+    # latency 0 (completed in the submit call) is no bar, but in the CDF
     bins = {}
     total = sum(b[2] for b in h['buckets'])
     if total != h['count']:
         fail('%s: buckets hold %d, count %d' % (dn, total, h['count']))
     for lo, hi, n in h['buckets']:
-        k = math.floor(math.log10(max(lo / 1e3, 1e-3)) * 20)
+        if hi == 0:
+            continue
+        k = math.floor(math.log10(max((lo + (hi - lo) // 2) / 1e3, 1e-3)) * 20)
         bins[k] = bins.get(k, 0) + n
-    rows = dat(name)
-    got = [int(r[2]) for r in rows]
-    want = [bins[k] for k in sorted(bins)]
-    if got != want:
+    rows = [l.split() for l in open('svg/%s.dat' % name).read().split('\n\n\n')[0].split('\n')
+            if l.strip() and not l.startswith('#')]
+    got = [float(r[2]) for r in rows]
+    want = [100.0 * bins[k] / total for k in sorted(bins)]
+    if len(got) != len(want) or any(abs(a - b) > 1e-4 for a, b in zip(got, want)):
         fail('%s bins %s, expected %s' % (name, got[:8], want[:8]))
-    cum = 0
+    cum = total - sum(bins.values())
     for r, k in zip(rows, sorted(bins)):
         cum += bins[k]
         if abs(float(r[3]) - 100.0 * cum / total) > 1e-3:
             fail('%s CDF %s at bin %d, expected %f' % (name, r[3], k, 100.0 * cum / total))
         if abs(float(r[0]) - 10 ** (k / 20)) > 1e-3 * float(r[0]) + 1e-3:
             fail('%s bin %d starts at %s' % (name, k, r[0]))
-    # percentile marks: the reported figure, else the bucket's upper edge
+    # percentile marks: the reported figure, else the bucket's upper edge;
+    # the label gives it in its unit
     gp = open('svg/%s.gp' % name).read()
     for p in ('50', '99', '99.9'):
         if p in h['percentiles']:
@@ -84,16 +91,19 @@ for dn in ('read', 'write'):
                 if c >= float(p) / 100 * total:
                     v = hi
                     break
-        m = re.search(r"set label 'p%s ([0-9.]+) µs' at ([0-9.]+)," % re.escape(p), gp)
-        if not m or abs(float(m.group(2)) - v / 1e3) > 1e-3:
-            fail('%s: p%s mark %s, expected %f us' % (name, p, m and m.group(2), v / 1e3))
+        m = re.search(r"set label 'p%s ([0-9.]+) (ns|µs|ms|s)' at ([0-9.]+)," % re.escape(p), gp)
+        if not m or abs(float(m.group(3)) - v / 1e3) > 1e-3 or \
+           abs(float(m.group(1)) * UNITS[m.group(2)] - v) > 1e-3 * v + 1:
+            fail('%s: p%s mark %s, expected %f us' % (name, p, m and m.groups(), v / 1e3))
         if 'p%s ' % p not in svg_text(name):
             fail('%s.svg does not show p%s' % (name, p))
 iv = j['intervals']
 for key, name, div, lab in (('iops', 'mix-iops', 1, 'I/O operations per second'),
                             ('bw_bytes', 'mix-bw', 1048576, 'bandwidth (MiB/s)'),
-                            ('lat_p99_ns', 'mix-p99', 1e3, 'p99 latency (µs)')):
+                            ('lat_p99_ns', 'mix-p99', None, 'p99 latency (')):
     txt = svg_text(name)
+    if div is None:     # the axis's unit, named in its label
+        div = UNITS[re.search(r'p99 latency \((ns|µs|ms|s)\)', txt).group(1)]
     for want in (lab, 'time since the job started (s)', 'over time', 'read', 'write'):
         if want not in txt:
             fail('%s.svg lacks %r' % (name, want))
@@ -135,7 +145,7 @@ grep -qx 'logs/mix_bw.1.svg' out && grep -qx 'logs/mix_clat.1.svg' out ||
 "$PY" - <<'PYEOF' || die "the log charts do not match the logs"
 import sys
 import xml.etree.ElementTree as ET
-for log, div, lab in (('mix_bw.1', 1, 'bandwidth (KiB/s)'), ('mix_clat.1', 1e3, 'latency (µs, log scale)')):
+for log, div, lab in (('mix_bw.1', 1, 'bandwidth (KiB/s)'), ('mix_clat.1', 1e3, 'latency (log scale)')):
     want = {}
     for l in open(log + '.log'):
         f = [x.strip() for x in l.split(',')]
@@ -193,7 +203,7 @@ for b, q in zip(blocks, sorted(samples)):
            abs(float(r[1]) - p99) > 1e-6 * p99 or int(r[2]) != len(v):
             sys.exit('direction %d window %d: %s, expected p99 %f of %d' % (q, w, r, p99, len(v)))
 t = ' '.join(ET.parse('logs/pio_clat.1-p99.svg').getroot().itertext())
-for want in ('p99 over time', 'p99 latency (µs, log scale)', 'one line per I/O'):
+for want in ('p99 over time', 'p99 latency (log scale)', 'one line per I/O'):
     if want not in t:
         sys.exit('p99 chart lacks %r' % want)
 PYEOF

@@ -7,7 +7,10 @@
 # (missing file, not JSON, JSON of another kind, unknown option, bad
 # --format) and a missing gnuplot: exit 2, a message naming the file or
 # what to install, nothing drawn. fio's JSON of the same job is drawn as
-# fio wrote it (its bins, percentiles, IOPS).
+# fio wrote it (its bins, percentiles, IOPS), and iorig's result compared
+# with it draws the same latency, clat (fio's bins are clat's); the
+# comparison's p99 is of the latency the histograms draw, in the unit
+# its axis names.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
 
@@ -79,14 +82,25 @@ done
 import json, sys
 import xml.etree.ElementTree as ET
 b, n = (json.load(open(f))['jobs'][0]['read'] for f in sys.argv[1:3])
+UNITS = {'ns': 1, 'µs': 1e3, 'ms': 1e6, 's': 1e9}
 def p99(x):
-    return (x['lat_ns'] if x['lat_ns']['percentiles'] else x['clat_ns'])['percentiles']['99'] / 1e3
+    # the latency the histograms draw (lat), its reported p99, else the
+    # upper edge of the bucket that holds it; in ns
+    h = x['lat_ns']
+    if '99' in h['percentiles']:
+        return h['percentiles']['99']
+    c = 0
+    for lo, hi, k in h['buckets']:
+        c += k
+        if c >= 0.99 * h['count']:
+            return hi
 for m, f in (('iops', lambda x: x['iops']), ('bw', lambda x: x['bw_bytes'] / 1048576), ('p99', None)):
     txt = ' '.join(ET.parse('c/compare-read-%s.svg' % m).getroot().itertext())
     for want in ('against the baseline', 'baseline base', 'new', 'job'):
         if want not in txt:
             sys.exit('compare-read-%s.svg lacks %r' % (m, want))
-    rows = [l for l in open('c/compare-read-%s.dat' % m) if not l.startswith('#')]
+    lines = open('c/compare-read-%s.dat' % m).read().split('\n')
+    rows = [l for l in lines if l and not l.startswith('#')]
     if len(rows) != 1:
         sys.exit('%d rows' % len(rows))
     v = rows[0].split()
@@ -94,7 +108,10 @@ for m, f in (('iops', lambda x: x['iops']), ('bw', lambda x: x['bw_bytes'] / 104
         sys.exit('job %s' % v[1])
     for got, x in zip(v[2:], (b, n, b)):
         if m == 'p99':
-            w = p99(x)
+            unit = [l for l in lines if l.startswith('# p99 ')][0]
+            if 'p99 lat (' not in txt or unit[2:] not in txt:
+                sys.exit('p99 chart does not say lat and its unit: %r' % unit)
+            w = p99(x) / UNITS[unit.split('(')[-1].rstrip(')')]
         else:
             w = f(x)
         if abs(float(got) - w) > 1e-6 * w:
@@ -118,21 +135,31 @@ if command -v fio >/dev/null 2>&1; then
 import json, math, re, sys
 f = json.load(open(sys.argv[1]))['jobs'][0]['read']
 i = json.load(open(sys.argv[2]))['jobs'][0]['read']
-rows = [l.split() for l in open('f/fio-base-read-lat.dat') if not l.startswith('#')]
-if sum(int(r[2]) for r in rows) != f['clat_ns']['N']:
-    sys.exit('fio histogram holds %d, fio says %d' % (sum(int(r[2]) for r in rows), f['clat_ns']['N']))
-bins = {}
+rows = [l.split() for l in open('f/fio-base-read-lat.dat').read().split('\n\n\n')[0].split('\n')
+        if l and not l.startswith('#')]
+N = f['clat_ns']['N']
+if '%d I/Os' % N not in open('f/fio-base-read-lat.svg').read():
+    sys.exit("fio's chart does not give fio's %d I/Os" % N)
+bins, zero = {}, 0
 for v, n in f['clat_ns']['bins'].items():
+    if int(v) == 0:
+        zero += n
+        continue
     k = math.floor(math.log10(int(v) / 1e3) * 20)
     bins[k] = bins.get(k, 0) + n
-if [int(r[2]) for r in rows] != [bins[k] for k in sorted(bins)]:
+want = [100.0 * bins[k] / N for k in sorted(bins)]
+if len(rows) != len(want) or any(abs(float(r[2]) - w) > 1e-4 for r, w in zip(rows, want)):
     sys.exit('fio bins differ')
 gp = open('f/fio-base-read-lat.gp').read()
 for p in ('50', '99', '99.9'):
     w = f['clat_ns']['percentile']['%f' % float(p)] / 1e3
-    m = re.search(r"set label 'p%s [0-9.]+ µs' at ([0-9.]+)," % re.escape(p), gp)
-    if not m or abs(float(m.group(1)) - w) > 1e-3:
-        sys.exit('fio p%s mark %s, fio says %f' % (p, m and m.group(1), w))
+    m = re.search(r"set label 'p%s [0-9.]+ (ns|µs|ms|s)' at ([0-9.]+)," % re.escape(p), gp)
+    if not m or abs(float(m.group(2)) - w) > 1e-3:
+        sys.exit('fio p%s mark %s, fio says %f' % (p, m and m.group(2), w))
+# compared with fio's (clat only), iorig's result is drawn as clat too
+t = open('f/base-base-read-lat.svg').read()
+if 'base: read clat (completion latency)' not in t:
+    sys.exit("iorig's histogram beside fio's is not clat")
 v = [l.split() for l in open('f/compare-read-iops.dat') if not l.startswith('#')][0]
 if abs(float(v[2]) - f['iops']) > 1e-6 * f['iops'] or abs(float(v[3]) - i['iops']) > 1e-6 * i['iops']:
     sys.exit('compare iops %s, fio %s iorig %s' % (v, f['iops'], i['iops']))

@@ -49,7 +49,8 @@ HELPER="$BENCH_DIR/bench.py"
 # "iorig" against "fio" on the same job, and a metric may compare any two
 # sides (key:label:op:target:A/B, default iorig/fio).
 SCENARIOS=(null sync io_uring libaio pthread io_uring_tuned
-	peak_io_uring peak_libaio scale_io_uring scale_null
+	peak_io_uring peak_libaio peak_io_uring_held peak_libaio_held
+	scale_io_uring scale_null
 	disk_libaio disk_io_uring disk_sync disk_pthread real_jobs)
 SKIP=3
 
@@ -112,6 +113,8 @@ tio_acquire() {
 
 # peak ENGINE TIO_FLAG: QD32 4 KiB random reads from zram, iorig's
 # defaults against t/io_uring (TIO_FLAG -a1: its legacy aio mode).
+# TIO_ARGS_NOW: t/io_uring's arguments for this scenario (TIO_ARGS unless
+# a *_held scenario set them).
 peak() {
 	local scn=$1 e=$2
 	shift 2
@@ -119,7 +122,7 @@ peak() {
 	zram_acquire || return "$SKIP"
 	zram_job "$scn"
 	add_side iorig iorig "${COMMON[@]}" --ioengine="$e" --iodepth=32
-	add_side tio tio "${TIO_ARGS[@]}" "$@" -r"$RUNTIME" "$ZRAM_DEV"
+	add_side tio tio "${TIO_ARGS_NOW[@]}" "$@" -r"$RUNTIME" "$ZRAM_DEV"
 	local extra=()
 	[ "$e" = io_uring ] &&
 		extra=("iowq_workers:io-wq worker threads seen:info:0:iorig/tio")
@@ -129,8 +132,27 @@ peak() {
 		"cpu_busy_pct:CPU busy (usr+sys)/wall:info:0:iorig/tio" \
 		"${extra[@]}"
 }
-scenario_peak_io_uring() { peak peak_io_uring io_uring; }
-scenario_peak_libaio() { peak peak_libaio libaio -a1; }
+scenario_peak_io_uring() {
+	TIO_ARGS_NOW=("${TIO_ARGS[@]}")
+	peak peak_io_uring io_uring
+}
+scenario_peak_libaio() {
+	TIO_ARGS_NOW=("${TIO_ARGS[@]}")
+	peak peak_libaio libaio -a1
+}
+# The same with t/io_uring holding the depth as iorig does (and fio): it
+# waits for one completion (-c1) and refills what is free (-s32). With
+# -cB it waits for B completions in one call, so at -c32 its queue drains
+# to empty before each refill: the depth it holds is not the one asked.
+TIO_HELD=(-d32 -s32 -c1 -p0 -R1 -O1)
+scenario_peak_io_uring_held() {
+	TIO_ARGS_NOW=("${TIO_HELD[@]}")
+	peak peak_io_uring_held io_uring
+}
+scenario_peak_libaio_held() {
+	TIO_ARGS_NOW=("${TIO_HELD[@]}")
+	peak peak_libaio_held libaio -a1
+}
 
 # numjobs=N against N t/io_uring threads and against one job: the scaling
 # of each (run unpinned: BENCH_CPU=none).

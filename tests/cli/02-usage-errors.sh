@@ -2,6 +2,7 @@
 # Usage errors: exit 2, a message on stderr only (stdout empty) that names
 # where (file:line or command line argument N), the option, the bad value
 # and what was expected; nothing is run or created.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 mkdir j w

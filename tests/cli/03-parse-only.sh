@@ -2,6 +2,7 @@
 # --parse-only: every job with every option's effective value, exit 0,
 # nothing run. Inheritance from [global], --section, variables, kb_base,
 # stdin job files and command-line globals.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 jobopts=$(table_job_options)

@@ -2,6 +2,7 @@
 # Safety of existing files: never truncated or shrunk, nothing written
 # outside the job's region, a shorter file only extended, and unlink=1
 # deletes only what iorig created.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 MiB=1048576

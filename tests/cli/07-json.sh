@@ -2,6 +2,7 @@
 # The JSON report: stdout is one document; header, every option, latency
 # histograms whose percentiles lie within [min, max] and whose buckets add
 # up with the overflow to the count.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 table_job_options >opts.list

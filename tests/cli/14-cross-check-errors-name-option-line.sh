@@ -3,6 +3,7 @@
 # io_size below bs, hipri without direct)
 # name the line of the section header, or on the command line the --name
 # argument, instead of the line or argument that set the option they name.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 printf '[global]\nioengine=null\n\n[a]\nsize=1m\nbs=2g\n' >bs.job

@@ -7,6 +7,7 @@
 # (verify_mode, verify_policy, verify_header_seed, verify_pattern_interval,
 # verify_write_sequence) are refused too, exit 2, saying so; fio 3.33 is
 # asked the same when it is here.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 command -v strace >/dev/null 2>&1 || skip "needs strace"

@@ -4,6 +4,7 @@
 # fio_jsonplus_clat2csv (which checks its CSV against the bins with
 # --validate), summed to total_ios as that tool sums them, and shaped as
 # fio 3.x's json+ of the same job (same keys at every level).
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 dd if=/dev/zero of="$T/f" bs=1M count=16 2>/dev/null

@@ -5,6 +5,7 @@
 # them, from the same run (the same I/O counts in each); a later
 # --output-format or --minimal replaces the set; an unknown name in the
 # list is refused before anything runs.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 set -- --name=m --ioengine=null --size=4m --rw=randread --bs=4k

@@ -7,6 +7,7 @@
 # histograms whose buckets are not iorig's or do not add up, unknown
 # formats, bad checks. Options a member may set for itself (filename,
 # size) do not stop a merge.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 J="--ioengine=null --size=256k --output-format=json"

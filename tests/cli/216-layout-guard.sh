@@ -6,6 +6,7 @@
 # job is, where the old iorig filled 60 MiB of the image's holes with
 # random data. The outside truth: the image's sha256 before and after
 # each run, and e2fsck -n after. layout=0 reads the holes as they are.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" -eq 0 ] || skip "needs root for losetup and mount"

@@ -9,6 +9,7 @@
 #   job process has switched): the ids they print and the owner of the
 #   files they make (stat), and a directory only root may write refuses
 #   them; a job without uid= runs them as root.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" = 0 ] || skip "needs root (switching to another user)"

@@ -7,6 +7,7 @@
 # on the backing file of a mounted ext4 they broke its group
 # descriptors. Outside truths: sha256 of the files, strace (no open of
 # FILE), the directory's listing, e2fsck -n.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 R="--rw=read --bs=64k --size=1m"

@@ -11,6 +11,7 @@
 # its sha256; through a link of the caller's own, or in a directory that
 # is not shared, the same run writes. Before the door the in-place and
 # appending ones wrote through the link.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" -eq 0 ] || skip "needs root (a link owned by another user)"

@@ -5,6 +5,7 @@
 # the job runs to its size), nrfiles beside filename (a warning; the files
 # filename names are used). What fio misreads silently stays an error:
 # 1.5m (fio: 1 byte), Ki under kb_base=1000 (fio: 16000).
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 FIO=${FIO:-fio}

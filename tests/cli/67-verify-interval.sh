@@ -4,6 +4,7 @@
 # interval, at verify_offset once swapped back; a flipped byte is found in
 # its interval and only there; with bsrange= the writes had several sizes
 # (strace) and each unit they wrote holds its own header.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 # md5 headers are 72 bytes: the 56 before csum, then the 16-byte digest.

@@ -43,6 +43,10 @@ struct door_fence;
 int history_open(struct history **h, const char *path, const char *option,
 		 bool readonly, const struct door_fence *f, struct err_rec *e);
 void history_close(struct history *h);
+/* history_open's look at path alone (door_db_check: the name, what is
+ * there), nothing opened: 0, or -errno with e. */
+int history_check(const char *path, const char *option, bool readonly,
+		  struct err_rec *e);
 const char *history_path(const struct history *h);
 bool history_readonly(const struct history *h);
 

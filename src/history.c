@@ -198,10 +198,22 @@ static int history_init(struct history *h, bool new, struct err_rec *e,
 	return 0;
 }
 
+static const char magic[16] = "SQLite format 3";
+
+int history_check(const char *path, const char *option, bool readonly,
+		  struct err_rec *e)
+{
+	struct door_db dd;
+	int r = door_db_check(&dd, path, option, magic, sizeof(magic),
+			      readonly, NULL, e);
+
+	door_db_free(&dd);
+	return r;
+}
+
 int history_open(struct history **hp, const char *path, const char *option,
 		 bool readonly, const struct door_fence *f, struct err_rec *e)
 {
-	static const char magic[16] = "SQLite format 3";
 	struct history *h = calloc(1, sizeof(*h));
 	int flags, r;
 	bool new;

@@ -732,6 +732,9 @@ static int check_outputs(const struct cli *c, const struct plan *p,
 		if (r)
 			return r;
 	}
+	if (c->history && (r = history_check(c->history, "history",
+					     c->readonly, e)))
+		return r;
 	if (c->chart && (r = curve_chart_check(c->chart, e)))
 		return r;
 	r = -ENOMEM;

@@ -1302,9 +1302,9 @@ int door_db_check(struct door_db *db, const char *path, const char *option,
 	int fd, r;
 
 	memset(db, 0, sizeof(*db));
-	if (is_std_name(path)) {
-		err_set(e, path, 0, option, "is a standard stream; give a "
-			"database file");
+	if (is_std_name(path) || (!stat(path, &st) && !S_ISREG(st.st_mode))) {
+		err_set(e, path, 0, option, "is not a regular file; give a "
+			"database file (a new name makes one)");
 		return -EINVAL;
 	}
 	if ((r = db_names_check(path, option, f, e)))

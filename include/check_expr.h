@@ -16,8 +16,8 @@
  *	FUNC := "mean" | "stddev" | "cv" | "min" | "max"
  *	OP  := ">=" | "<=" | ">" | "<" | "==" | "!="
  *	RHS := threshold | "baseline" | F "*baseline" | "baseline*" F
- *	     | HTERM [("+" | "-") HTERM]
- *	HTERM := [F "*"] HREF | HREF "*" F
+ *	     | HTERM [("+" | "-") HTERM]...
+ *	HTERM := [F "*"] HREF | HREF "*" F | threshold
  *	HREF := "history" ["[" N "]"] "." HSTAT
  *	HSTAT := "mean" | "median" | "stddev" | "min" | "max" | "p" NUMBER
  *
@@ -29,7 +29,8 @@
  * "history.STAT" is STAT over the same metric of the earlier runs of the
  * same job (same options) on the same device model in the --history
  * database; history[N] takes the last N of them (plain metrics and
- * mean() only; history.h). pN is the N-th percentile of those runs'
+ * mean() only; history.h); at most two history terms, with any values
+ * of the metric's unit added or subtracted (history.max+1ms). pN is the N-th percentile of those runs'
  * figures (linear between the nearest two), stddev the sample's.
  *
  * This is the grammar alone (options.c reads check= with it); check.h
@@ -65,8 +66,9 @@ struct check_expr {
 	int unit;			/* enum metric_unit of both sides */
 	bool baseline;			/* threshold: factor * baseline */
 	double factor;
-	double threshold;		/* when !baseline && !nhist */
-	/* threshold: the sum of these terms over the history (nhist > 0) */
+	double threshold;		/* when !baseline; with nhist, the
+					 * sum of the plain values */
+	/* + the sum of these terms over the history (nhist > 0) */
 	unsigned nhist;
 	struct check_hterm hist[CHECK_HTERMS_MAX];
 	unsigned body;			/* offset of the text after the

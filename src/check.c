@@ -519,7 +519,7 @@ static const char *hist_threshold(const struct check_set *cs,
 	unsigned n, k;
 	bool ok;
 
-	res->threshold = 0;
+	res->threshold = d->x.threshold;
 	if (!cs->history)
 		return "the history could not be read";
 	for (k = 0; k < d->x.nhist; k++) {

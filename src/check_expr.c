@@ -176,9 +176,10 @@ static bool baseline_rhs(const char *b, const char *e, char *factor,
 }
 
 #define CHECK_HISTORY_EXPECTED \
-	"expected history.STAT, F*history.STAT or two of them added or " \
-	"subtracted, such as history.p10 or history[20].mean+3*" \
-	"history[20].stddev (STAT: mean, median, stddev, min, max, pN)"
+	"expected history.STAT, F*history.STAT or two of them, and values " \
+	"of the metric, added or subtracted, such as history.p10, " \
+	"history[20].mean+3*history[20].stddev or history.max+1ms " \
+	"(STAT: mean, median, stddev, min, max, pN)"
 
 /* "history[N].STAT" exactly, in [b, e): 0 or -EINVAL. */
 static int parse_href(const char *b, const char *e, struct check_hterm *t)
@@ -258,9 +259,27 @@ static int parse_hterm(const char *b, const char *e, double sign,
 	return 0;
 }
 
+/* A term without the history: a value in the metric's unit, added. */
+static int parse_hconst(const char *b, const char *e, double sign,
+			unsigned kb_base, struct check_expr *x)
+{
+	char buf[64], why[256];
+	double v;
+
+	trim(&b, &e);
+	if (b == e || (size_t)(e - b) >= sizeof(buf))
+		return -EINVAL;
+	snprintf(buf, sizeof(buf), "%.*s", (int)(e - b), b);
+	if (metric_threshold(x->unit, buf, kb_base, &v, why, sizeof(why)))
+		return -EINVAL;
+	x->threshold += sign * v;
+	return 0;
+}
+
 /* RHS of terms of the history; [b, e) names "history". */
 static int parse_history(const char *text, const char *b, const char *e,
-			 struct check_expr *x, char *why, size_t whylen)
+			 unsigned kb_base, struct check_expr *x, char *why,
+			 size_t whylen)
 {
 	const char *p, *tb = b;
 	double sign = 1;
@@ -275,11 +294,17 @@ static int parse_history(const char *text, const char *b, const char *e,
 		if (p < e && p > b && (p[-1] == 'e' || p[-1] == 'E') &&
 		    p - 1 > b && p[-2] >= '0' && p[-2] <= '9')
 			continue;
-		if (x->nhist == CHECK_HTERMS_MAX ||
-		    parse_hterm(tb, p, sign, &x->hist[x->nhist]))
+		if (!memmem(tb, (size_t)(p - tb), "history", 7)) {
+			if (parse_hconst(tb, p, sign, kb_base, x))
+				return bad(text, why, whylen, "%s",
+					   CHECK_HISTORY_EXPECTED);
+		} else if (x->nhist == CHECK_HTERMS_MAX ||
+			   parse_hterm(tb, p, sign, &x->hist[x->nhist])) {
 			return bad(text, why, whylen, "%s",
 				   CHECK_HISTORY_EXPECTED);
-		x->nhist++;
+		} else {
+			x->nhist++;
+		}
 		if (p < e)
 			sign = *p == '-' ? -1 : 1;
 		tb = p + 1;
@@ -331,7 +356,7 @@ static int parse_rhs(const char *text, const char *b, const char *e,
 	if ((size_t)(e - b) >= sizeof(buf))
 		return bad(text, why, whylen, "the value is too long");
 	if (memmem(b, (size_t)(e - b), "history", 7))
-		return parse_history(text, b, e, x, why, whylen);
+		return parse_history(text, b, e, kb_base, x, why, whylen);
 	if (memmem(b, (size_t)(e - b), "baseline", 8)) {
 		if (!baseline_rhs(b, e, factor, sizeof(factor)))
 			return bad(text, why, whylen, "expected baseline, "

@@ -81,23 +81,6 @@ bool history_readonly(const struct history *h)
 
 /* ---- opening ---- */
 
-/* One integer of a statement with no parameters: 0 or the SQLite code. */
-static int one_int(sqlite3 *db, const char *sql, long long *out)
-{
-	sqlite3_stmt *st;
-	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-
-	if (rc)
-		return rc;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*out = sqlite3_column_int64(st, 0);
-		rc = 0;
-	}
-	sqlite3_finalize(st);
-	return rc;
-}
-
 static int one_text(sqlite3 *db, const char *sql, char *buf, size_t len)
 {
 	sqlite3_stmt *st;
@@ -123,15 +106,26 @@ static int history_validate(struct history *h, const char *option,
 			    bool *new, struct err_rec *e)
 {
 	long long app = 0, ver = 0, ntab = 0;
+	sqlite3_stmt *st;
 	char qc[256] = "";
 	int rc;
 
 	*new = false;
-	rc = one_int(h->db, "PRAGMA application_id", &app);
-	if (!rc)
-		rc = one_int(h->db, "SELECT count(*) FROM sqlite_master", &ntab);
-	if (!rc)
-		rc = one_int(h->db, "PRAGMA user_version", &ver);
+	/* one statement: one snapshot, whoever is making the schema */
+	rc = sqlite3_prepare_v2(h->db, "SELECT (SELECT application_id FROM "
+				"pragma_application_id), (SELECT user_version "
+				"FROM pragma_user_version), (SELECT count(*) "
+				"FROM sqlite_master)", -1, &st, NULL);
+	if (!rc) {
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			app = sqlite3_column_int64(st, 0);
+			ver = sqlite3_column_int64(st, 1);
+			ntab = sqlite3_column_int64(st, 2);
+			rc = 0;
+		}
+		sqlite3_finalize(st);
+	}
 	if (rc) {
 		err_set(e, h->path, 0, option, "is not a database SQLite can "
 			"read (%s): " NOT_OURS, sqlite3_errmsg(h->db));

@@ -73,6 +73,20 @@ int history_values(struct history *h, const struct run_result *r,
 		   const struct result_unit *u, const struct metric *m,
 		   unsigned last, double **v, unsigned *n);
 
+/* One run's figure in a series: its id, start, wall time, value. */
+struct history_point {
+	long long run;
+	long long started_ms;
+	long long wall_ns;
+	double value;
+};
+
+/* The same runs as history_values, oldest first, with their ids and
+ * starts (the HTML report's trend). *pts (free it) gets *n points. */
+int history_series(struct history *h, const struct run_result *r,
+		   const struct result_unit *u, const struct metric *m,
+		   unsigned last, struct history_point **pts, unsigned *n);
+
 /* `iorig history list|show|compare`: the exit code. */
 int history_main(int argc, char **argv);
 

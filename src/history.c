@@ -697,36 +697,38 @@ out:
 
 /* ---- the history of a unit ---- */
 
-int history_values(struct history *h, const struct run_result *r,
-		   const struct result_unit *u, const struct metric *m,
-		   unsigned last, double **v, unsigned *n)
+/* The points of unit u's history for metric m, newest first. */
+static int history_query(struct history *h, const struct run_result *r,
+			 const struct result_unit *u, const struct metric *m,
+			 unsigned last, struct history_point **out,
+			 unsigned *n)
 {
+	struct history_point *a = NULL, *na;
 	sqlite3_stmt *st;
 	char hash[65] = "", *opts = NULL;
 	size_t cap = 0;
-	double *a = NULL, *na;
-	int ret;
+	int ret, rc;
 
-	*v = NULL;
+	*out = NULL;
 	*n = 0;
 	if (h->empty)
 		return 0;
 	if ((ret = histdb_options(u->job, &opts, hash)))
 		return ret;
 	free(opts);
-	if (sqlite3_prepare_v2(h->db, "SELECT f.value FROM figures f "
-		"JOIN units u ON u.id = f.unit_id JOIN runs r ON r.id = "
-		"u.run_id WHERE u.options_hash = ?1 AND u.device_model = ?2 "
-		"AND f.metric = ?3 AND u.ran AND u.measured AND u.error IS "
-		"NULL AND r.signal IS NULL ORDER BY r.started_ms DESC, r.id "
-		"DESC LIMIT ?4", -1, &st, NULL))
+	if (sqlite3_prepare_v2(h->db, "SELECT r.id, r.started_ms, f.value, "
+		"r.wall_ns "
+		"FROM figures f JOIN units u ON u.id = f.unit_id JOIN runs r "
+		"ON r.id = u.run_id WHERE u.options_hash = ?1 AND "
+		"u.device_model = ?2 AND f.metric = ?3 AND u.ran AND "
+		"u.measured AND u.error IS NULL AND r.signal IS NULL ORDER BY "
+		"r.started_ms DESC, r.id DESC LIMIT ?4", -1, &st, NULL))
 		return -EIO;
 	sqlite3_bind_text(st, 1, hash, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 2, unit_model(r, u), -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 3, m->name, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 4, last ? (sqlite3_int64)last : -1);
-	ret = 0;
-	while (!ret && sqlite3_step(st) == SQLITE_ROW) {
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (*n == cap) {
 			cap = cap ? 2 * cap : 32;
 			na = realloc(a, cap * sizeof(*a));
@@ -736,11 +738,12 @@ int history_values(struct history *h, const struct run_result *r,
 			}
 			a = na;
 		}
-		a[(*n)++] = sqlite3_column_double(st, 0);
+		a[*n].run = sqlite3_column_int64(st, 0);
+		a[*n].started_ms = sqlite3_column_int64(st, 1);
+		a[*n].wall_ns = sqlite3_column_int64(st, 3);
+		a[(*n)++].value = sqlite3_column_double(st, 2);
 	}
-	if (!ret && sqlite3_errcode(h->db) != SQLITE_DONE &&
-	    sqlite3_errcode(h->db) != SQLITE_OK &&
-	    sqlite3_errcode(h->db) != SQLITE_ROW)
+	if (!ret && rc != SQLITE_DONE)
 		ret = -EIO;
 	sqlite3_finalize(st);
 	if (ret) {
@@ -748,8 +751,49 @@ int history_values(struct history *h, const struct run_result *r,
 		*n = 0;
 		return ret;
 	}
-	*v = a;
+	*out = a;
 	return 0;
+}
+
+int history_values(struct history *h, const struct run_result *r,
+		   const struct result_unit *u, const struct metric *m,
+		   unsigned last, double **v, unsigned *n)
+{
+	struct history_point *p;
+	unsigned i;
+	int ret = history_query(h, r, u, m, last, &p, n);
+
+	*v = NULL;
+	if (ret || !*n) {
+		free(p);
+		return ret;
+	}
+	*v = malloc(*n * sizeof(**v));
+	if (!*v) {
+		free(p);
+		*n = 0;
+		return -ENOMEM;
+	}
+	for (i = 0; i < *n; i++)
+		(*v)[i] = p[i].value;
+	free(p);
+	return 0;
+}
+
+int history_series(struct history *h, const struct run_result *r,
+		   const struct result_unit *u, const struct metric *m,
+		   unsigned last, struct history_point **pts, unsigned *n)
+{
+	struct history_point t;
+	unsigned i;
+	int ret = history_query(h, r, u, m, last, pts, n);
+
+	for (i = 0; !ret && i < *n / 2; i++) {
+		t = (*pts)[i];
+		(*pts)[i] = (*pts)[*n - 1 - i];
+		(*pts)[*n - 1 - i] = t;
+	}
+	return ret;
 }
 
 sqlite3 *histdb_handle(struct history *h)

@@ -1053,6 +1053,7 @@ int main(int argc, char **argv)
 	if (!result_collect(&r, &rs))
 		r.set = &rs;
 	cs.history = hist;
+	r.history = hist;
 	if (check_eval(&cs, &r, &cr))
 		fprintf(stderr, "iorig: evaluating the checks: %s\n",
 			strerror(ENOMEM));

@@ -8,7 +8,9 @@
 # by bucket, the stored JSON result byte for byte. The schema's version
 # and application id, WAL mode, PRAGMA integrity_check. The same job with
 # another block size is another job (another hash), a changed check= is
-# not. `iorig history list|show|compare --json` against the rows.
+# not. `iorig history list|show|compare --json` against the rows. The
+# HTML report's trend charts (live, and iorig report --history) carry the
+# rows' values.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
 
@@ -167,4 +169,45 @@ expect_in out 'read.iops'
 run history show h.db 9
 expect_rc 2
 expect_in err 'no such run'
-echo "ok: runs recorded as their JSON says, read back by sqlite3 and iorig history"
+# The HTML report's trend: the same job's runs in the history (runs 1, 2
+# and this one, the 4th; not run 3 of another bs), this run last; and
+# from a saved result (run 1's) with iorig report --history.
+job --bs=4k --output-format=json,html
+expect_rc 0
+cp out r4.both
+run report --html --history="$T/h.db" -o saved.html r1.json
+expect_rc 0
+"$PY" - <<'PYEOF' || die "the trend against the rows"
+import json, re, sqlite3
+db = sqlite3.connect("file:h.db?mode=ro", uri=True)
+both = open("r4.both").read()
+i = both.index("<!DOCTYPE html>")
+d4, page = json.loads(both[:i]), both[i:]
+def charts(page):
+    return {m: (list(map(float, v.split(","))), r.split(","))
+            for m, v, r in re.findall(r'<svg class="trend"[^>]*data-metric='
+                                      r'"([^"]+)" data-values="([^"]+)" '
+                                      r'data-runs="([^"]+)"', page)}
+def fig(run, metric):
+    return db.execute("SELECT value FROM figures f JOIN units u ON u.id = "
+                      "f.unit_id WHERE u.run_id = ? AND f.metric = ?",
+                      (run, metric)).fetchone()[0]
+live = charts(page)
+want = {"read.iops", "read.bw", "read.lat.mean", "read.lat.p99",
+        "write.iops", "write.bw", "write.lat.mean", "write.lat.p99",
+        "cpu.us_per_io"}
+assert set(live) == want, sorted(live)
+v, runs = live["read.iops"]
+assert runs == ["1", "2", "this"], runs
+assert v[:2] == [fig(1, "read.iops"), fig(2, "read.iops")], v
+assert abs(v[2] - d4["jobs"][0]["read"]["iops"]) <= 1e-9 * v[2], v
+v, runs = live["write.lat.p99"]
+assert v[:2] == [fig(1, "write.lat.p99"), fig(2, "write.lat.p99")], v
+saved = charts(open("saved.html").read())
+v, runs = saved["read.iops"]
+assert runs == ["2", "4", "this"], runs
+r1 = json.load(open("r1.json"))["jobs"][0]["read"]["iops"]
+assert v[:2] == [fig(2, "read.iops"), fig(4, "read.iops")], v
+assert abs(v[2] - r1) <= 1e-9 * r1, (v, r1)
+PYEOF
+echo "ok: runs recorded as their JSON says, read back by sqlite3 and iorig history; the HTML trend draws them"

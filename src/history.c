@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <openssl/evp.h>
 #include <sqlite3.h>
@@ -100,6 +101,13 @@ static int one_text(sqlite3 *db, const char *sql, char *buf, size_t len)
 
 #define NOT_OURS "left as it is; give an iorig history file or a new name"
 
+/* Another connection holds a lock SQLite's busy handler does not wait
+ * for (a change of journal mode, a schema being made): try again. */
+static bool busy(int rc)
+{
+	return rc == SQLITE_BUSY || rc == SQLITE_LOCKED;
+}
+
 /* What is there is ours, of a version we read, and whole. new: no
  * schema at all yet (an empty file or database). 0 or -EINVAL with e. */
 static int history_validate(struct history *h, const char *option,
@@ -126,6 +134,8 @@ static int history_validate(struct history *h, const char *option,
 		}
 		sqlite3_finalize(st);
 	}
+	if (busy(rc))
+		return -EAGAIN;
 	if (rc) {
 		err_set(e, h->path, 0, option, "is not a database SQLite can "
 			"read (%s): " NOT_OURS, sqlite3_errmsg(h->db));
@@ -150,6 +160,8 @@ static int history_validate(struct history *h, const char *option,
 		return -EINVAL;
 	}
 	rc = one_text(h->db, "PRAGMA quick_check", qc, sizeof(qc));
+	if (busy(rc))
+		return -EAGAIN;
 	if (rc || strcmp(qc, "ok")) {
 		err_set(e, h->path, 0, option, "is damaged (PRAGMA "
 			"quick_check: %s): left as it is", rc ?
@@ -184,6 +196,8 @@ static int history_init(struct history *h, bool new, struct err_rec *e,
 		if (rc)
 			sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
 	}
+	if (busy(rc))
+		return -EAGAIN;
 	if (rc) {
 		err_set(e, h->path, 0, option, "cannot be made a history: %s",
 			sqlite3_errmsg(h->db));
@@ -209,7 +223,7 @@ int history_open(struct history **hp, const char *path, const char *option,
 		 bool readonly, const struct door_fence *f, struct err_rec *e)
 {
 	struct history *h = calloc(1, sizeof(*h));
-	int flags, r;
+	int flags, r, tries;
 	bool new;
 
 	*hp = NULL;
@@ -234,7 +248,20 @@ int history_open(struct history **hp, const char *path, const char *option,
 	}
 	sqlite3_busy_timeout(h->db, 120000);
 	sqlite3_extended_result_codes(h->db, 0);
-	if ((r = history_validate(h, option, &new, e)))
+	/* Locks the busy handler does not wait for: every 10 ms, for as
+	 * long as the busy timeout. */
+	for (tries = 0; tries < 12000; tries++) {
+		r = history_validate(h, option, &new, e);
+		if (!r && !readonly)
+			r = history_init(h, new, e, option);
+		if (r != -EAGAIN)
+			break;
+		usleep(10000);
+	}
+	if (r == -EAGAIN)
+		err_set(e, path, 0, option, "is locked by another program "
+			"(for 2 minutes now)");
+	if (r)
 		goto fail;
 	/* What SQLite has open is what the door saw (or made just now). */
 	if (!door_db_same(&h->dd) && h->dd.exists) {
@@ -243,11 +270,7 @@ int history_open(struct history **hp, const char *path, const char *option,
 		r = -EINVAL;
 		goto fail;
 	}
-	if (readonly) {
-		h->empty = new;
-	} else if ((r = history_init(h, new, e, option))) {
-		goto fail;
-	}
+	h->empty = readonly && new;
 	*hp = h;
 	return 0;
 fail:

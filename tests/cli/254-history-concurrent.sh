@@ -1,7 +1,7 @@
 #!/bin/sh
 # The history under concurrent writers and interruptions (issue 25 §3):
 # two runs recording into one database at the same moment, then eight in
-# parallel, lose no row (each run's JSON result is found in the database,
+# parallel, then four making a new one together (five times), lose no row (each run's JSON result is found in the database,
 # with its unit and its figures); a run stopped by SIGINT is recorded as
 # such (signal, exit 130) and left out of the checks' history; runs killed
 # (SIGKILL) at random moments, some while they record, leave every earlier
@@ -61,6 +61,23 @@ for n in sys.argv[2:]:
     want = d["jobs"][0]["read"]["iops"]
     assert abs(iops - want) <= 1e-9 * want, (n, iops, want)
 PYEOF
+
+# four runs making one new database at once, five times over (one of
+# them switches it to WAL and makes the schema while the others wait)
+r=0
+while [ $r -lt 5 ]; do
+	rm -f new.db new.db-wal new.db-shm
+	pids=
+	for n in 1 2 3 4; do
+		"$IORIG" --name=nw --filename="$T/nw" --size=1m --rw=read \
+			--ioengine=null --history="$T/new.db" -o /dev/null \
+			2>>new.err & pids="$pids $!"
+	done
+	for p in $pids; do wait "$p" || die "making a new history: $(cat new.err)"; done
+	[ "$(sqlite3 new.db 'SELECT count(*) FROM runs')" = 4 ] ||
+		die "4 runs making one history: $(sqlite3 new.db 'SELECT count(*) FROM runs') rows"
+	r=$((r + 1))
+done
 
 # SIGINT mid-run: recorded, flagged, and not part of the history. The
 # same job (256 reads at 200 a second) twice whole, once stopped early.

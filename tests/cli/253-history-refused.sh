@@ -5,7 +5,8 @@
 # random bytes behind SQLite's own header, another program's SQLite
 # database (made by the sqlite3 CLI), an iorig history of a newer schema
 # version, a damaged one (a page of the history overwritten); a name the
-# door refuses (a job's target, /dev/null, a directory), and --readonly
+# door refuses (a job's target, /dev/null, a directory, as root another
+# user's symlink in a sticky directory), and --readonly
 # (a missing file is not made; an existing one is read, not written).
 # `iorig history` refuses the same files the same way.
 # lane: parallel
@@ -83,6 +84,23 @@ expect_refused 'also where --output' \
 	--output="$T/o.db"
 [ ! -e t3 ] || die "a refused run made its target"
 
+# another user's symlink in a sticky directory (as root: one owned by
+# nobody in a 1777 directory, to a real history): refused, untouched
+if [ "$(id -u)" -eq 0 ]; then
+	mkdir shared && chmod 1777 shared
+	ln -s ../good.db shared/h.db && chown -h 65534:65534 shared/h.db ||
+		die "cannot make a symlink owned by nobody"
+	sum=$(sha256sum <good.db)
+	expect_refused "through the symlink '[^']*shared/h.db'" \
+		--name=rj --filename="$T/t4" --size=1m --rw=read \
+		--history="$T/shared/h.db"
+	[ "$(sha256sum <good.db)" = "$sum" ] || die "the linked history changed"
+	[ ! -e t4 ] || die "a refused run made its target"
+	symlink=", another user's symlink in a sticky directory"
+else
+	symlink=" (not root: no symlink of another user)"
+fi
+
 # --readonly: a missing history is not made; an existing one is read
 mkrand target 1048576
 job --readonly --history="$T/none.db"
@@ -97,4 +115,4 @@ expect_in out 'PASS .*history of 2 runs'
 [ "$(sha256sum good.db)" = "$sum" ] || die "--readonly changed the history"
 [ "$(sqlite3 good.db 'SELECT count(*) FROM runs')" = 2 ] ||
 	die "--readonly recorded a run"
-echo "ok: foreign, damaged and newer files refused untouched, nothing run"
+echo "ok: foreign, damaged and newer files$symlink refused untouched, nothing run"

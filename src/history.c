@@ -343,8 +343,11 @@ int histdb_options(const struct job *j, char **text, char hash[65])
 		*text = NULL;
 		return -ENOMEM;
 	}
-	if (!EVP_Digest(*text, len, md, &mdlen, EVP_sha256(), NULL))
+	if (!EVP_Digest(*text, len, md, &mdlen, EVP_sha256(), NULL)) {
+		free(*text);
+		*text = NULL;
 		return -EIO;
+	}
 	for (i = 0; i < mdlen && i < 32; i++)
 		snprintf(hash + 2 * i, 3, "%02x", md[i]);
 	return 0;

@@ -1324,8 +1324,7 @@ int door_db_check(struct door_db *db, const char *path, const char *option,
 	if (fd < 0) {
 		r = -errno;
 		err_set(e, path, 0, option, "%s%s", strerror(errno),
-			r == -ENOENT ? " (--readonly: no new file is made)" :
-			"");
+			r == -ENOENT ? " (it is read here, not made)" : "");
 		goto fail;
 	}
 	r = -EINVAL;

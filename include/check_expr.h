@@ -30,8 +30,9 @@
  * same job (same options) on the same device model in the --history
  * database; history[N] takes the last N of them (plain metrics and
  * mean() only; history.h); at most two history terms, with any values
- * of the metric's unit added or subtracted (history.max+1ms). pN is the N-th percentile of those runs'
- * figures (linear between the nearest two), stddev the sample's.
+ * of the metric's unit added or subtracted (history.max+1ms). pN is the
+ * N-th percentile of those runs' figures (linear between the nearest
+ * two), stddev the sample's.
  *
  * This is the grammar alone (options.c reads check= with it); check.h
  * binds checks to units and evaluates them.

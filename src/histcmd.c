@@ -580,7 +580,8 @@ int history_main(int argc, char **argv)
 			db ? sqlite3_errmsg(db) : strerror(-ret));
 		ret = 1;
 	} else if (a.json) {
-		json_dumpf(root, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+		json_dumpf(root, stdout, JSON_INDENT(2) |
+			   JSON_REAL_PRECISION(17));
 		fputc('\n', stdout);
 	}
 	json_decref(root);

@@ -691,8 +691,8 @@ long long history_record(struct history *h, const struct run_result *r,
 	if (sqlite3_prepare_v2(h->db, "INSERT INTO units (run_id, idx, job, "
 		"sweep_point, clone, options, options_hash, target, device, "
 		"device_model, device_serial, device_firmware, ran, measured, "
-		"runtime_ns, error) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
-		"?10, ?11, ?12, ?13, ?14, ?15, ?16)", -1, &c->unit, NULL) ||
+		"runtime_ns, error) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
+		"?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)", -1, &c->unit, NULL) ||
 	    sqlite3_prepare_v2(h->db, "INSERT OR IGNORE INTO figures (unit_id, "
 		"metric, value) VALUES (?1, ?2, ?3)", -1, &c->fig, NULL) ||
 	    sqlite3_prepare_v2(h->db, "INSERT INTO histograms (unit_id, "

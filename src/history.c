@@ -461,11 +461,9 @@ static int put_figs(struct rec *c, long long uid, const struct result_unit *u)
 		if (i < n || (c->extra[k].dir >= 0 &&
 			      !(dirs & (1u << c->extra[k].dir))))
 			continue;
-		/* the same metric asked twice: recorded once */
-		sqlite3_reset(c->fig);
+		/* one the list has, or asked twice: kept once (INSERT OR
+		 * IGNORE) */
 		r = put_fig(c, uid, &c->extra[k], &u->stats, &row);
-		if (r && sqlite3_errcode(c->db) == SQLITE_CONSTRAINT)
-			r = 0;
 	}
 	return r;
 }

@@ -85,7 +85,13 @@ paced="--rate_iops=200"
 (F=p; job m1 $paced) || die "run m1: $(cat m1.err)"
 (F=p; job m2 $paced) || die "run m2: $(cat m2.err)"
 (F=p; job k $paced) & pk=$!
-sleep 0.5
+# once its worker thread runs (a second task), a little into the run
+i=0
+while [ "$(ls /proc/$pk/task 2>/dev/null | wc -l)" -lt 2 ] && [ $i -lt 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+sleep 0.3
 kill -INT $pk
 wait $pk
 rc=$?

@@ -48,6 +48,10 @@ DEB_DEPS += strace iproute2
 # collector that serves --output-format=prometheus.
 DEB_DEPS += python3-junitparser prometheus python3-prometheus-client \
 	prometheus-node-exporter
+# --history=FILE.db keeps runs in SQLite (libsqlite3); the tests read the
+# database back with Debian's sqlite3 CLI (PRAGMA integrity_check) and
+# python3's sqlite3 module (tests/cli/252-255).
+DEB_DEPS += libsqlite3-dev sqlite3
 # The test guest (tests/guest/run.sh: one QEMU boot runs the device cases
 # of tests/guest/cases/): qemu-system-x86 emulates the machine and its
 # NVMe controller (TCG: KVM is not needed); busybox-static and cpio make
@@ -67,7 +71,7 @@ FUZZ_DEPS := clang libclang-rt-dev llvm
 OPT ?= -O2
 CFLAGS ?= $(OPT) -g
 WARN := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
-PKGS := jansson liburing blkid libxxhash libcrypto zlib liblzma
+PKGS := jansson liburing blkid libxxhash libcrypto zlib liblzma sqlite3
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 ALL_CFLAGS = -std=gnu11 $(WARN) -D_GNU_SOURCE -Iinclude $(PKG_CFLAGS) $(CFLAGS) \
@@ -171,7 +175,7 @@ deps:
 print-deps:
 	@echo $(DEB_DEPS) $(FUZZ_DEPS)
 
-$(B)src/%.o: src/%.c $(wildcard include/*.h src/*/*.h)
+$(B)src/%.o: src/%.c $(wildcard include/*.h src/*.h src/*/*.h)
 	$(QUIET) "  CC      $@"
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -DIORIG_VERSION='"$(VERSION)"' -c -o $@ $<

@@ -51,6 +51,10 @@ struct check_set {
 	struct check_item *items;	/* by unit, in the order reported */
 	size_t nitems;
 	const struct baseline *baseline;	/* NULL: no --baseline */
+	bool hist_given;			/* --history was given */
+	/* The --history database, set after it is opened (the checks are
+	 * built first: usage errors before any file is opened). */
+	struct history *history;
 };
 
 /* A --check argument: the expression and its argv index. */
@@ -71,6 +75,16 @@ struct check_arg {
 int check_build(struct check_set *cs, const struct plan *p,
 		const struct check_arg *args, size_t nargs,
 		const struct baseline *bl, struct err_rec *e);
+/*
+ * check_build knowing whether --history was given (hist): without it a
+ * check naming history.STAT is an error. The caller sets cs->history
+ * (history.h) before check_eval, which reads it.
+ */
+struct history;
+int check_build_hist(struct check_set *cs, const struct plan *p,
+		     const struct check_arg *args, size_t nargs,
+		     const struct baseline *bl, bool hist,
+		     struct err_rec *e);
 void check_set_free(struct check_set *cs);
 
 enum check_status { CHECK_PASS, CHECK_FAIL, CHECK_NA };
@@ -87,6 +101,8 @@ struct check_result {
 	double threshold;
 	bool has_base;
 	double base;			/* the baseline's figure */
+	unsigned hist_runs;		/* a history check: the runs its
+					 * threshold was made from */
 };
 
 /* One headline figure of a unit (metric_headlines). */

@@ -69,6 +69,7 @@ struct cli {
 	const char **checks;		/* --check values, NULL-ended */
 	size_t nchecks;
 	const char *baseline;		/* --baseline FILE, or NULL */
+	const char *history;		/* --history FILE.db, or NULL */
 	/*
 	 * Invoked as fio (argv[0]'s base name "fio" or "fio-*"): json is
 	 * fio's layout, --version says fio-3.33 first (see cli_fio_version).

@@ -218,6 +218,37 @@ int door_unlink_at(int dirfd, const char *name, dev_t dev, ino_t ino);
 /* door_unlink_at on path's directory, held for the call. */
 int door_unlink_own(const char *path, dev_t dev, ino_t ino);
 
+/* ---- a database file (--history) ---- */
+
+/*
+ * A database that a library (SQLite) opens by name, checked before it
+ * does: path and the names the library makes beside it (PATH-wal,
+ * PATH-shm, PATH-journal) pass door_check (f: the fence), path is a
+ * regular file or none yet (never a FIFO, a terminal, /dev/null or a
+ * standard stream), and what is there is empty or starts as `magic`
+ * (magic_len bytes, read here): another file is never handed to the
+ * library, which would take it for a damaged database or write into it.
+ * readonly (--readonly): an existing file only, opened by the caller for
+ * reading. The name to open (resolved: the journals land beside the real
+ * file) goes in db->path, the inode found in db->dev/ino (exists false:
+ * none yet, the caller creates it). 0, or -errno with e (exit 2): -ENOENT
+ * for a missing file under readonly, -EINVAL for a refused one.
+ */
+struct door_db {
+	char *path;		/* resolved; door_db_free frees it */
+	bool exists;
+	dev_t dev;
+	ino_t ino;
+};
+
+int door_db_check(struct door_db *db, const char *path, const char *option,
+		  const void *magic, size_t magic_len, bool readonly,
+		  const struct door_fence *f, struct err_rec *e);
+/* Whether db->path still names the inode door_db_check saw (or, when
+ * there was none, a regular file the caller has just made). */
+bool door_db_same(const struct door_db *db);
+void door_db_free(struct door_db *db);
+
 /* ---- sockets and mapped buffers ---- */
 
 /*

@@ -87,6 +87,11 @@ int report_fio(FILE *f, const struct run_result *r);
 int report_fio_plus(FILE *f, const struct run_result *r);	/* json+ */
 int report_terse(FILE *f, const struct run_result *r);
 int report_html(FILE *f, const struct run_result *r);	/* html.c */
+/* The HTML page's trend section (src/report/trend.c): with r->history,
+ * each unit's headline figures over its runs there; nothing without. */
+struct result_set;
+void report_html_trend(FILE *f, const struct run_result *r,
+		       const struct result_set *rs);
 int report_junit(FILE *f, const struct run_result *r);	/* junit.c */
 /* prom.c: OpenMetrics 1.0, and Prometheus' text format 0.0.4 */
 int report_openmetrics(FILE *f, const struct run_result *r);

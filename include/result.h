@@ -38,6 +38,7 @@ struct run_targets {
 };
 
 struct check_report;
+struct history;
 
 /* What a run produced, handed to a report writer. */
 struct run_result {
@@ -80,6 +81,9 @@ struct run_result {
 	const struct curve_set *curves;
 	/* A merged result's cluster part (below), or NULL: one run's. */
 	const struct cluster_info *cluster;
+	/* --history's database (history.h), or NULL: the HTML report draws
+	 * the trend of the headline figures over its runs. */
+	struct history *history;
 	/* Every warning of the run, the plan's first (warn.h). */
 	struct warn_list warnings;
 };

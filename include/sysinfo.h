@@ -31,6 +31,8 @@ struct sysinfo_device {
 	char name[32];			/* kernel's: "vda", "nvme0n1" */
 	char model[SYSINFO_TEXT];	/* "" unknown or none (dm, loop) */
 	char firmware[SYSINFO_TEXT];
+	char serial[SYSINFO_TEXT];	/* "" unknown (the history keeps it;
+					 * no report shows it) */
 	uint32_t logical_block_size;	/* bytes; 0 unknown */
 	uint32_t physical_block_size;
 	int rotational;			/* 1, 0; -1 unknown */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "history.h"
 #include "result.h"
 #include "value.h"
 
@@ -213,6 +214,9 @@ static int plan_item(struct builder *b, size_t def, int unit, bool scoped)
 					 "; see its rw=");
 		na = true;
 	}
+	if (d->x.nhist && !b->cs->hist_given)
+		return def_error(b, d, "compares with the history, but no "
+				 "--history=FILE.db was given");
 	if (d->x.baseline && !na) {
 		if (!b->cs->baseline)
 			return def_error(b, d, "compares with the baseline, "
@@ -360,12 +364,20 @@ int check_build(struct check_set *cs, const struct plan *p,
 		const struct check_arg *args, size_t nargs,
 		const struct baseline *bl, struct err_rec *e)
 {
+	return check_build_hist(cs, p, args, nargs, bl, false, e);
+}
+
+int check_build_hist(struct check_set *cs, const struct plan *p,
+		     const struct check_arg *args, size_t nargs,
+		     const struct baseline *bl, bool hist, struct err_rec *e)
+{
 	struct builder b = { .cs = cs, .p = p, .e = e };
 	size_t i, def, ncli;
 	int u, ret;
 
 	memset(cs, 0, sizeof(*cs));
 	cs->baseline = bl;
+	cs->hist_given = hist;
 	ret = units_make(&b.u, p);
 	for (i = 0; !ret && i < nargs; i++)
 		ret = add_def(&b, args[i].expr, CHECK_CMDLINE, ERR_CMDLINE,
@@ -493,6 +505,41 @@ static int unit_figs(struct unit_eval *ue, const struct baseline *bl,
 	return 0;
 }
 
+/*
+ * The threshold of a history check: its terms over the earlier runs of
+ * the unit's job on its device model. NULL, or why it has none (n/a).
+ */
+static const char *hist_threshold(const struct check_set *cs,
+				  const struct unit_eval *ue,
+				  const struct check_def *d,
+				  struct check_result *res)
+{
+	const struct result_unit *u = &ue->rs->units[ue->u];
+	double *v, x;
+	unsigned n, k;
+	bool ok;
+
+	res->threshold = d->x.threshold;
+	if (!cs->history)
+		return "the history could not be read";
+	for (k = 0; k < d->x.nhist; k++) {
+		if (history_values(cs->history, ue->r, u, &d->x.m,
+				   d->x.hist[k].last, &v, &n))
+			return "the history could not be read";
+		ok = check_hstat(&d->x.hist[k], v, n, &x);
+		free(v);
+		if (!ok)
+			return n ? "fewer than 2 runs of this job on this "
+				   "device model in the history (stddev)" :
+				   "no history yet: no earlier run of this job "
+				   "(same options) on this device model";
+		res->threshold += d->x.hist[k].factor * x;
+		if (!k)
+			res->hist_runs = n;
+	}
+	return NULL;
+}
+
 static void unit_result(const struct check_set *cs, struct unit_eval *ue,
 			size_t item, unsigned k, struct check_result *res)
 {
@@ -505,7 +552,8 @@ static void unit_result(const struct check_set *cs, struct unit_eval *ue,
 	res->job = ue->rs->units[it->unit].job;
 	/* A baseline check that is n/a by direction has no baseline. */
 	res->has_base = d->x.baseline && !it->na;
-	res->has_threshold = !d->x.baseline || res->has_base;
+	res->has_threshold = (!d->x.baseline && !d->x.nhist) ||
+			     res->has_base;
 	res->threshold = d->x.baseline ? d->x.factor * it->base :
 			 d->x.threshold;
 	res->base = it->base;
@@ -517,6 +565,14 @@ static void unit_result(const struct check_set *cs, struct unit_eval *ue,
 			      "nothing measured: stopped during ramp_time" :
 			      "not run";
 		return;
+	}
+	if (d->x.nhist) {
+		res->reason = hist_threshold(cs, ue, d, res);
+		res->has_threshold = !res->reason;
+		if (res->reason) {
+			res->status = CHECK_NA;
+			return;
+		}
 	}
 	metric_spread(&ue->vals[k * ue->nruns], ue->nran, &s);
 	res->value = spread_value(&s, d->x.func);
@@ -654,6 +710,12 @@ void check_result_text(const struct check_result *x, char *buf, size_t len)
 	}
 	metric_format(d->x.unit, x->value, v, sizeof(v));
 	metric_format(d->x.unit, x->threshold, t, sizeof(t));
+	if (d->x.nhist) {
+		snprintf(buf + n, len - n, "%s, threshold %s (history of %u "
+			 "run%s)  (%s)", v, t, x->hist_runs, x->hist_runs == 1 ?
+			 "" : "s", src);
+		return;
+	}
 	if (!x->has_base) {
 		snprintf(buf + n, len - n, "%s, threshold %s  (%s)", v, t,
 			 src);

@@ -5,7 +5,9 @@
  * after the run is check.c's.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -173,6 +175,175 @@ static bool baseline_rhs(const char *b, const char *e, char *factor,
 	return true;
 }
 
+#define CHECK_HISTORY_EXPECTED \
+	"expected history.STAT, F*history.STAT or two of them, and values " \
+	"of the metric, added or subtracted, such as history.p10, " \
+	"history[20].mean+3*history[20].stddev or history.max+1ms " \
+	"(STAT: mean, median, stddev, min, max, pN)"
+
+/* "history[N].STAT" exactly, in [b, e): 0 or -EINVAL. */
+static int parse_href(const char *b, const char *e, struct check_hterm *t)
+{
+	static const char *const names[] = {
+		[CHECK_H_MEAN] = "mean", [CHECK_H_MEDIAN] = "median",
+		[CHECK_H_STDDEV] = "stddev", [CHECK_H_MIN] = "min",
+		[CHECK_H_MAX] = "max",
+	};
+	char buf[64], why[128], *end;
+	unsigned long n;
+	size_t i;
+
+	if ((size_t)(e - b) < 9 || strncmp(b, "history", 7))
+		return -EINVAL;
+	b += 7;
+	t->last = 0;
+	if (*b == '[') {
+		n = strtoul(b + 1, &end, 10);
+		if (end == b + 1 || *end != ']' || !n || n > 1000000)
+			return -EINVAL;
+		t->last = (unsigned)n;
+		b = end + 1;
+	}
+	if (b >= e || *b != '.' || (size_t)(e - b) >= sizeof(buf))
+		return -EINVAL;
+	b++;
+	snprintf(buf, sizeof(buf), "%.*s", (int)(e - b), b);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(buf, names[i])) {
+			t->stat = (int)i;
+			return 0;
+		}
+	if (buf[0] != 'p' || value_double(buf + 1, 0, 100, &t->pct, why,
+					  sizeof(why)))
+		return -EINVAL;
+	t->stat = CHECK_H_PCT;
+	return 0;
+}
+
+/* One term: [F*]HREF or HREF*F, its sign given. */
+static int parse_hterm(const char *b, const char *e, double sign,
+		       struct check_hterm *t)
+{
+	const char *h = memmem(b, (size_t)(e - b), "history", 7), *star;
+	char buf[64], why[128];
+	const char *fb = NULL, *fe = NULL, *rb = h, *re = e;
+
+	if (!h)
+		return -EINVAL;
+	t->factor = 1;
+	if (h > b) {		/* F* before it */
+		star = h - 1;
+		while (star > b && blank(*star))
+			star--;
+		if (*star != '*')
+			return -EINVAL;
+		fb = b;
+		fe = star;
+	} else if ((star = memchr(h, '*', (size_t)(e - h)))) {
+		re = star;
+		fb = star + 1;
+		fe = e;
+	}
+	trim(&rb, &re);
+	if (parse_href(rb, re, t))
+		return -EINVAL;
+	if (fb) {
+		trim(&fb, &fe);
+		if (fb == fe || (size_t)(fe - fb) >= sizeof(buf))
+			return -EINVAL;
+		snprintf(buf, sizeof(buf), "%.*s", (int)(fe - fb), fb);
+		if (value_double(buf, 0, 1e9, &t->factor, why, sizeof(why)))
+			return -EINVAL;
+	}
+	t->factor *= sign;
+	return 0;
+}
+
+/* A term without the history: a value in the metric's unit, added. */
+static int parse_hconst(const char *b, const char *e, double sign,
+			unsigned kb_base, struct check_expr *x)
+{
+	char buf[64], why[256];
+	double v;
+
+	trim(&b, &e);
+	if (b == e || (size_t)(e - b) >= sizeof(buf))
+		return -EINVAL;
+	snprintf(buf, sizeof(buf), "%.*s", (int)(e - b), b);
+	if (metric_threshold(x->unit, buf, kb_base, &v, why, sizeof(why)))
+		return -EINVAL;
+	x->threshold += sign * v;
+	return 0;
+}
+
+/* RHS of terms of the history; [b, e) names "history". */
+static int parse_history(const char *text, const char *b, const char *e,
+			 unsigned kb_base, struct check_expr *x, char *why,
+			 size_t whylen)
+{
+	const char *p, *tb = b;
+	double sign = 1;
+
+	if (x->func != CHECK_F_NONE && x->func != CHECK_F_MEAN)
+		return bad(text, why, whylen, "the history compares a plain "
+			   "metric or mean(), not %s()", func_names[x->func]);
+	for (p = b; p <= e; p++) {
+		/* a sign, not the exponent of a number (1e-3) */
+		if (p < e && (*p != '+' && *p != '-'))
+			continue;
+		if (p < e && p > b && (p[-1] == 'e' || p[-1] == 'E') &&
+		    p - 1 > b && p[-2] >= '0' && p[-2] <= '9')
+			continue;
+		if (!memmem(tb, (size_t)(p - tb), "history", 7)) {
+			if (parse_hconst(tb, p, sign, kb_base, x))
+				return bad(text, why, whylen, "%s",
+					   CHECK_HISTORY_EXPECTED);
+		} else if (x->nhist == CHECK_HTERMS_MAX ||
+			   parse_hterm(tb, p, sign, &x->hist[x->nhist])) {
+			return bad(text, why, whylen, "%s",
+				   CHECK_HISTORY_EXPECTED);
+		} else {
+			x->nhist++;
+		}
+		if (p < e)
+			sign = *p == '-' ? -1 : 1;
+		tb = p + 1;
+	}
+	return 0;
+}
+
+bool check_hstat(const struct check_hterm *t, double *v, unsigned n,
+		 double *out)
+{
+	struct metric_spread s;
+	double rank;
+	unsigned i, k;
+
+	if (!n || (t->stat == CHECK_H_STDDEV && n < 2))
+		return false;
+	/* sorted: insertion (a history's window is small) */
+	for (i = 1; i < n; i++) {
+		double x = v[i];
+
+		for (k = i; k > 0 && v[k - 1] > x; k--)
+			v[k] = v[k - 1];
+		v[k] = x;
+	}
+	metric_spread(v, n, &s);
+	switch (t->stat) {
+	case CHECK_H_MEAN: *out = s.mean; return true;
+	case CHECK_H_STDDEV: *out = s.stddev; return true;
+	case CHECK_H_MIN: *out = v[0]; return true;
+	case CHECK_H_MAX: *out = v[n - 1]; return true;
+	default:
+		break;
+	}
+	rank = (t->stat == CHECK_H_MEDIAN ? 50 : t->pct) / 100 * (n - 1);
+	k = (unsigned)floor(rank);
+	*out = k + 1 < n ? v[k] + (v[k + 1] - v[k]) * (rank - k) : v[n - 1];
+	return true;
+}
+
 static int parse_rhs(const char *text, const char *b, const char *e,
 		     unsigned kb_base, struct check_expr *x, char *why,
 		     size_t whylen)
@@ -184,6 +355,8 @@ static int parse_rhs(const char *text, const char *b, const char *e,
 			   check_op_text(x->op), CHECK_EXPECTED);
 	if ((size_t)(e - b) >= sizeof(buf))
 		return bad(text, why, whylen, "the value is too long");
+	if (memmem(b, (size_t)(e - b), "history", 7))
+		return parse_history(text, b, e, kb_base, x, why, whylen);
 	if (memmem(b, (size_t)(e - b), "baseline", 8)) {
 		if (!baseline_rhs(b, e, factor, sizeof(factor)))
 			return bad(text, why, whylen, "expected baseline, "

@@ -59,6 +59,10 @@ const struct cli_opt cli_options[] = {
 	  "seqread:read.clat.p99<=2ms; a failure exits 3 (repeatable)", NULL },
 	{ "baseline", 0, CLI_ARG_REQUIRED, "FILE",
 	  "Compare with an earlier --output-format=json result", NULL },
+	{ "history", 0, CLI_ARG_REQUIRED, "FILE.db",
+	  "Record the run in the SQLite database FILE.db (made if new); "
+	  "checks may compare with its earlier runs of the same job, e.g. "
+	  "read.iops>=history.p10 (iorig history --help reads it)", NULL },
 	{ "cmdhelp", 0, CLI_ARG_OPTIONAL, "OPTION",
 	  "List the job options, or describe one", NULL },
 	{ "help", 'h', CLI_ARG_NONE, NULL, "Show this help", NULL },
@@ -480,6 +484,8 @@ static int act(struct cli *c, const struct cli_opt *o, const char *val,
 		return push(&c->checks, &c->nchecks, val);
 	} else if (!strcmp(n, "baseline")) {
 		c->baseline = val;
+	} else if (!strcmp(n, "history")) {
+		c->history = val;
 	} else if (!strcmp(n, "cmdhelp")) {
 		c->cmdhelp = true;
 		c->cmdhelp_opt = val;
@@ -841,7 +847,11 @@ void cli_print_help(FILE *f)
 		"[--output=FILE]\n"
 		"                   [--check=[rank:]EXPR]... RESULT.json... "
 		"(merge JSON results\n"
-		"                   into one cluster report)\n\n"
+		"                   into one cluster report)\n"
+		"       iorig history list|show|compare [--json] FILE.db "
+		"[RUN...]\n"
+		"         (the runs recorded with --history; iorig history "
+		"--help)\n\n"
 		"Runs the jobs of the job files (\"-\" reads stdin) and of the "
 		"command line\n(--name=NAME starts a job; job options before "
 		"the first --name are global;\na job option also takes its value "

@@ -21,6 +21,7 @@
 #include "cluster.h"
 #include "curve.h"
 #include "engine.h"
+#include "history.h"
 #include "html.h"
 #include "iolog.h"
 #include "jobfile.h"
@@ -520,8 +521,8 @@ static int plan_checks(const struct cli *c, const struct plan *p,
 		args[i].expr = c->checks[i];
 		args[i].argi = cli_arg_index(c, c->checks[i]);
 	}
-	ret = check_build(cs, p, args, nchecks, c->baseline ? bl : NULL,
-			  e);
+	ret = check_build_hist(cs, p, args, nchecks, c->baseline ? bl : NULL,
+			       c->history != NULL, e);
 	free(args);
 	return ret;
 }
@@ -713,12 +714,15 @@ static int report(const struct cli *c, struct run_result *r,
 static int check_outputs(const struct cli *c, const struct plan *p,
 			 const struct peers *pe, struct err_rec *e)
 {
-	struct door_name outs[6] = {
+	struct door_name outs[10] = {
 		{ .path = (char *)c->output, .option = "output" },
 		{ .path = (char *)c->stream, .option = "stream" },
 		{ .path = (char *)c->chart, .option = "chart" },
 		{ .option = "chart" }, { .option = "chart" },
 		{ .option = "rank-output" },
+		{ .path = (char *)c->history, .option = "history" },
+		{ .option = "history" }, { .option = "history" },
+		{ .option = "history" },
 	};
 	size_t i;
 	int r;
@@ -728,6 +732,9 @@ static int check_outputs(const struct cli *c, const struct plan *p,
 		if (r)
 			return r;
 	}
+	if (c->history && (r = history_check(c->history, "history",
+					     c->readonly, e)))
+		return r;
 	if (c->chart && (r = curve_chart_check(c->chart, e)))
 		return r;
 	r = -ENOMEM;
@@ -740,6 +747,12 @@ static int check_outputs(const struct cli *c, const struct plan *p,
 	    asprintf(&outs[5].path, "%s.%d.json", c->rank_output,
 		     pe->rank) < 0)
 		goto out;
+	/* the history and the journals SQLite keeps beside it */
+	if (c->history && (asprintf(&outs[7].path, "%s-wal", c->history) < 0 ||
+			   asprintf(&outs[8].path, "%s-shm", c->history) < 0 ||
+			   asprintf(&outs[9].path, "%s-journal",
+				    c->history) < 0))
+		goto out;
 	r = run_check(p, outs, sizeof(outs) / sizeof(outs[0]), e);
 	if (r)
 		goto out;
@@ -748,6 +761,13 @@ static int check_outputs(const struct cli *c, const struct plan *p,
 		err_set(e, c->stream, 0, "stream", "is also %s; give another "
 			"file", c->output ? "--output" : "standard output, where "
 			"the report goes");
+		goto out;
+	}
+	if (c->history && (door_same(c->history, c->output) ||
+			   door_same(c->history, c->stream) ||
+			   door_same(c->history, c->chart))) {
+		err_set(e, c->history, 0, "history", "is also where --output, "
+			"--stream or --chart goes; give another file");
 		goto out;
 	}
 	if (c->chart && (door_same(c->chart, c->output) ||
@@ -777,6 +797,8 @@ out:
 	if (r == -ENOMEM)
 		err_set(e, "", 0, "", "out of memory");
 	for (i = 3; i < 6; i++)
+		free(outs[i].path);
+	for (i = 7; i < 10; i++)
 		free(outs[i].path);
 	return r;
 }
@@ -847,6 +869,57 @@ static int close_stream(const struct cli *c, struct stream *s, int code)
 	       code == EXIT_VERIFY ? EXIT_RUNTIME : code;
 }
 
+/*
+ * --history: the run recorded after its report, with its exit code and
+ * its JSON result (the checks' metrics recorded too). A run that cannot
+ * be recorded says why and exits 1 (a signal's code stays). --readonly
+ * records nothing.
+ */
+static int record_history(const struct cli *c, struct history *h,
+			  const struct check_set *cs,
+			  const struct run_result *r, int code)
+{
+	struct metric *extra = calloc(cs->ndefs + 1, sizeof(*extra));
+	char why[512], *json = NULL;
+	size_t i, len = 0;
+	FILE *m = open_memstream(&json, &len);
+	long long id;
+	int ret = m && extra ? report_json(m, r) : -ENOMEM;
+
+	if (m && fclose(m))
+		ret = ret ? ret : -ENOMEM;
+	for (i = 0; extra && i < cs->ndefs; i++)
+		extra[i] = cs->defs[i].x.m;
+	id = ret ? ret : history_record(h, r, code, json, extra, cs->ndefs,
+					why, sizeof(why));
+	if (ret)
+		snprintf(why, sizeof(why), "%s", strerror(-ret));
+	free(json);
+	free(extra);
+	if (id > 0)
+		return code;
+	fprintf(stderr, "iorig: --history: %s: the run was not recorded: "
+		"%s\n", c->history, why);
+	return code == EXIT_OK || code == EXIT_CHECK || code == EXIT_VERIFY ?
+	       EXIT_RUNTIME : code;
+}
+
+/* --history: opened once the door has checked its names (check_outputs):
+ * 0, or -errno with e (exit 2, nothing run). */
+static int open_history(const struct cli *c, const struct peers *pe,
+			struct history **h, struct err_rec *e)
+{
+	if (!c->history)
+		return 0;
+	if (pe) {
+		err_set(e, c->history, 0, "history", "is not kept by the "
+			"ranks of iorig-mpi; record the merged result's run "
+			"with iorig (one host) instead");
+		return -EINVAL;
+	}
+	return history_open(h, c->history, "history", c->readonly, NULL, e);
+}
+
 int main(int argc, char **argv)
 {
 	struct raw_doc doc = { 0 };
@@ -867,6 +940,7 @@ int main(int argc, char **argv)
 	size_t i;
 	struct peers *pe = NULL;
 	struct act_tally *act = NULL;
+	struct history *hist = NULL;
 	char why[1400];
 
 	std_fds_open();
@@ -876,6 +950,8 @@ int main(int argc, char **argv)
 		return report_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "merge"))
 		return merge_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "history"))
+		return history_main(argc - 1, argv + 1);
 	/* iorig-mpi: the ranks (the plain iorig has none) */
 	if (peers_mpi_init && !(pe = peers_mpi_init(&argc, &argv)))
 		exit(EXIT_RUNTIME);
@@ -944,6 +1020,7 @@ int main(int argc, char **argv)
 	/* Targets are checked before --output or --stream is created;
 	 * MPI ranks: the cluster report is rank 0's. */
 	if (check_outputs(&c, &p, pe, &e) ||
+	    open_history(&c, pe, &hist, &e) ||
 	    open_stream(&c, &p, &sout, &watch.stream, &e) ||
 	    door_open(&out, pe && pe->rank ? NULL : c.output, "output",
 		      DOOR_WHOLE, NULL, &e)) {
@@ -975,12 +1052,21 @@ int main(int argc, char **argv)
 	/* Once, for the checks and the writer (each falls back alone). */
 	if (!result_collect(&r, &rs))
 		r.set = &rs;
+	cs.history = hist;
+	r.history = hist;
 	if (check_eval(&cs, &r, &cr))
 		fprintf(stderr, "iorig: evaluating the checks: %s\n",
 			strerror(ENOMEM));
 	else
 		r.checks = &cr;
 	code = close_stream(&c, watch.stream, report(&c, &r, &out, pe));
+	if (hist && r.checks && !history_readonly(hist))
+		code = record_history(&c, hist, &cs, &r, code);
+	else if (hist)
+		fprintf(stderr, "iorig: --history: %s: the run was not "
+			"recorded (%s)\n", c.history, r.checks ?
+			"--readonly: the history is only read" :
+			"no figures");
 	if (chart_failed && (code == EXIT_OK || code == EXIT_CHECK ||
 			     code == EXIT_VERIFY))
 		code = EXIT_RUNTIME;
@@ -1000,6 +1086,7 @@ out:
 	check_report_free(&cr);
 	check_set_free(&cs);
 	baseline_free(&bl);
+	history_close(hist);
 	plan_free(&p);
 	act_tally_free(act);
 	raw_doc_free(&doc);

@@ -257,6 +257,11 @@ static const char *const firmware_attrs[] = {
 	"device/fwrev",		/* MMC/SD */
 };
 
+static const char *const serial_attrs[] = {
+	"device/serial",	/* NVMe, MMC/SD, virtio */
+	"serial",		/* virtio-blk's disk itself */
+};
+
 static void first_attr(const char *dir, const char *const *rel, size_t n,
 		       char *buf, size_t len)
 {
@@ -300,6 +305,8 @@ static void describe_disk(const char *dir, struct sysinfo_device *d)
 	first_attr(dir, firmware_attrs, sizeof(firmware_attrs) /
 		   sizeof(firmware_attrs[0]), d->firmware,
 		   sizeof(d->firmware));
+	first_attr(dir, serial_attrs, sizeof(serial_attrs) /
+		   sizeof(serial_attrs[0]), d->serial, sizeof(d->serial));
 	d->logical_block_size = read_u32(dir, "queue/logical_block_size");
 	d->physical_block_size = read_u32(dir, "queue/physical_block_size");
 	d->rotational = -1;

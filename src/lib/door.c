@@ -1252,3 +1252,114 @@ out:
 	free(dir);
 	return p;
 }
+
+/* ---- a database file ---- */
+
+/* The first n bytes of the regular file fd: 0 same as magic, 1 not. */
+static int magic_differs(int fd, const void *magic, size_t n)
+{
+	unsigned char buf[64];
+	ssize_t got = 0, r;
+
+	if (n > sizeof(buf))
+		return 1;
+	while ((size_t)got < n) {
+		r = pread(fd, buf + got, n - (size_t)got, got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return 1;
+		got += r;
+	}
+	return memcmp(buf, magic, n) != 0;
+}
+
+/* The rules of door_check for path and the library's names beside it. */
+static int db_names_check(const char *path, const char *option,
+			  const struct door_fence *f, struct err_rec *e)
+{
+	static const char *const sfx[] = { "", "-wal", "-shm", "-journal" };
+	char *n;
+	size_t i;
+	int r = 0;
+
+	for (i = 0; !r && i < sizeof(sfx) / sizeof(sfx[0]); i++) {
+		if (asprintf(&n, "%s%s", path, sfx[i]) < 0) {
+			err_set(e, path, 0, option, "out of memory");
+			return -ENOMEM;
+		}
+		r = door_check(n, option, f, e);
+		free(n);
+	}
+	return r;
+}
+
+int door_db_check(struct door_db *db, const char *path, const char *option,
+		  const void *magic, size_t magic_len, bool readonly,
+		  const struct door_fence *f, struct err_rec *e)
+{
+	struct stat st;
+	int fd, r;
+
+	memset(db, 0, sizeof(*db));
+	if (is_std_name(path) || (!stat(path, &st) && !S_ISREG(st.st_mode))) {
+		err_set(e, path, 0, option, "is not a regular file; give a "
+			"database file (a new name makes one)");
+		return -EINVAL;
+	}
+	if ((r = db_names_check(path, option, f, e)))
+		return r;
+	db->path = resolve(path);
+	if (!db->path) {
+		err_set(e, path, 0, option, "its directory does not exist");
+		return -ENOENT;
+	}
+	/* Beside the real file: its journals' names checked too. */
+	if (strcmp(db->path, path) &&
+	    (r = db_names_check(db->path, option, f, e)))
+		goto fail;
+	fd = open(db->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0 && errno == ENOENT && !readonly)
+		return 0;
+	if (fd < 0) {
+		r = -errno;
+		err_set(e, path, 0, option, "%s%s", strerror(errno),
+			r == -ENOENT ? " (it is read here, not made)" : "");
+		goto fail;
+	}
+	r = -EINVAL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		err_set(e, path, 0, option, "is not a regular file; give a "
+			"database file (a new name makes one)");
+	} else if (st.st_size && magic_differs(fd, magic, magic_len)) {
+		err_set(e, path, 0, option, "is not a database of this kind "
+			"(it does not start as one): left as it is; give "
+			"another file");
+	} else {
+		db->exists = true;
+		db->dev = st.st_dev;
+		db->ino = st.st_ino;
+		r = 0;
+	}
+	close(fd);
+	if (!r)
+		return 0;
+fail:
+	door_db_free(db);
+	return r;
+}
+
+bool door_db_same(const struct door_db *db)
+{
+	struct stat st;
+
+	if (!db->path || lstat(db->path, &st) || !S_ISREG(st.st_mode))
+		return false;
+	return !db->exists || (st.st_dev == db->dev && st.st_ino == db->ino);
+}
+
+void door_db_free(struct door_db *db)
+{
+	free(db->path);
+	db->path = NULL;
+}

@@ -674,6 +674,7 @@ int html_write(FILE *f, const struct run_result *r, bool charts_on)
 			nfail);
 	if (charts_on)
 		charts(f, r);
+	report_html_trend(f, r, &rs);
 	machine(f, r);
 	targets(f, r, &rs);
 	disks(f, &r->disks);

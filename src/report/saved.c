@@ -14,6 +14,7 @@
 
 #include "door.h"
 #include "err.h"
+#include "history.h"
 #include "report.h"
 #include "value.h"
 
@@ -21,23 +22,27 @@ static int report_usage(FILE *f, int code)
 {
 	fputs("usage: iorig report [--output-format=FORMAT[,FORMAT...]] "
 	      "[--html] [-o FILE]\n"
-	      "                    [--terse-version=N] RESULT.json\n"
+	      "                    [--terse-version=N] [--history=FILE.db] "
+	      "RESULT.json\n"
 	      "  Writes a result saved with --output-format=json (\"-\": "
 	      "standard input)\n"
 	      "  in the formats given (--html: html) to FILE (default: "
-	      "standard output).\n", f);
+	      "standard output);\n"
+	      "  --history: the HTML page draws the trend of its jobs over "
+	      "the runs there.\n", f);
 	return code;
 }
 
 /* The formats and the options of the command line; 0 or 2 (said). */
 static int report_args(int argc, char **argv, unsigned *set,
-		       unsigned *terse, const char **path)
+		       unsigned *terse, const char **path, const char **hist)
 {
 	static const struct option longopts[] = {
 		{ "html", no_argument, NULL, 'H' },
 		{ "output-format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "terse-version", required_argument, NULL, 't' },
+		{ "history", required_argument, NULL, 'y' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -64,6 +69,7 @@ static int report_args(int argc, char **argv, unsigned *set,
 			*set |= more;
 			break;
 		case 'o': *path = optarg; break;
+		case 'y': *hist = optarg; break;
 		case 't':
 			if (value_uint(optarg, 2, 5, &v, why, sizeof(why))) {
 				fprintf(stderr, "iorig: report: "
@@ -95,7 +101,8 @@ int report_main(int argc, char **argv)
 	struct result_doc d = { 0 };
 	struct err_rec *e = calloc(1, sizeof(*e));
 	char *text = malloc(ERR_TEXT_MAX);
-	const char *path = NULL;
+	const char *path = NULL, *hpath = NULL;
+	struct history *hist = NULL;
 	unsigned set = 0, terse = 3, i, nf;
 	int ret;
 
@@ -104,7 +111,7 @@ int report_main(int argc, char **argv)
 		ret = 1;
 		goto done;
 	}
-	ret = report_args(argc, argv, &set, &terse, &path);
+	ret = report_args(argc, argv, &set, &terse, &path, &hpath);
 	if (ret)
 		goto done;
 	if (path && !strcmp(path, "-"))
@@ -116,7 +123,14 @@ int report_main(int argc, char **argv)
 		ret = 2;
 		goto done;
 	}
+	if (hpath && door_same(path, hpath)) {
+		fprintf(stderr, "iorig: report: %s: the page would replace "
+			"the history; give another -o\n", hpath);
+		ret = 2;
+		goto done;
+	}
 	if (result_read_file(&d, argv[optind], 0, e) ||
+	    (hpath && history_open(&hist, hpath, "history", true, NULL, e)) ||
 	    door_open(&out, path, "output", DOOR_WHOLE, NULL, e)) {
 		err_format(e, text, ERR_TEXT_MAX);
 		fprintf(stderr, "iorig: report: %s\n", text);
@@ -124,6 +138,7 @@ int report_main(int argc, char **argv)
 		goto done;
 	}
 	d.r.terse_version = terse;
+	d.r.history = hist;
 	nf = report_formats_ordered(set, fmts);
 	for (i = 0, ret = 0; i < nf && !ret; i++)
 		ret = report_write(fmts[i], out.f, &d.r);
@@ -139,6 +154,7 @@ int report_main(int argc, char **argv)
 		ret = 1;
 	}
 done:
+	history_close(hist);
 	result_doc_free(&d);
 	free(text);
 	free(e);

@@ -126,7 +126,93 @@ static const struct bad_case bad[] = {
 	{ "read.iops>=-1*baseline", "the factor" },
 	{ "cv(read.iops)<=baseline", "not cv()" },
 	{ "min(read.iops)>=0.9*baseline", "not min()" },
+	{ "read.iops>=history", "expected history.STAT" },
+	{ "read.iops>=history.p", "expected history.STAT" },
+	{ "read.iops>=history.p101", "expected history.STAT" },
+	{ "read.iops>=history.avg", "expected history.STAT" },
+	{ "read.iops>=history[0].mean", "expected history.STAT" },
+	{ "read.iops>=history[x].mean", "expected history.STAT" },
+	{ "read.iops>=history.mean+history.p5+history.p10",
+	  "expected history.STAT" },
+	{ "read.iops>=history.mean+1x", "expected history.STAT" },
+	{ "read.iops>=x*history.mean", "expected history.STAT" },
+	{ "cv(read.iops)<=history.mean", "not cv()" },
 };
+
+/* The history's terms: their stats, factors, windows, and the plain
+ * values added; check_hstat on a known sample. */
+struct hist_case {
+	const char *in;
+	unsigned nhist;
+	int stat[2];
+	double pct[2], factor[2];
+	unsigned last[2];
+	double plain;		/* x.threshold: the plain values' sum */
+};
+
+static const struct hist_case hist_good[] = {
+	{ "read.iops>=history.p10", 1, { CHECK_H_PCT }, { 10 }, { 1 }, { 0 },
+	  0 },
+	{ "read.lat.p99 <= history.mean + 3*history.stddev", 2,
+	  { CHECK_H_MEAN, CHECK_H_STDDEV }, { 0, 0 }, { 1, 3 }, { 0, 0 }, 0 },
+	{ "read.lat.p99<=history[20].mean+3*history[20].stddev", 2,
+	  { CHECK_H_MEAN, CHECK_H_STDDEV }, { 0, 0 }, { 1, 3 }, { 20, 20 },
+	  0 },
+	{ "write.bw>=history.median*0.9", 1, { CHECK_H_MEDIAN }, { 0 },
+	  { 0.9 }, { 0 }, 0 },
+	{ "read.iops>=history[5].min-history[5].stddev+1k", 2,
+	  { CHECK_H_MIN, CHECK_H_STDDEV }, { 0, 0 }, { 1, -1 }, { 5, 5 },
+	  1000 },
+	{ "read.clat.p99<=history.max+50us", 1, { CHECK_H_MAX }, { 0 },
+	  { 1 }, { 0 }, 50000 },
+	{ "mean(read.iops)>=history.p99.5", 1, { CHECK_H_PCT }, { 99.5 },
+	  { 1 }, { 0 }, 0 },
+};
+
+static void test_parse_history(void **state)
+{
+	struct check_expr x;
+	struct check_hterm t = { 0 };
+	double v[] = { 5, 1, 4, 2, 3 }, out;
+	char why[1024];
+	size_t i;
+	unsigned k;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(hist_good); i++) {
+		const struct hist_case *c = &hist_good[i];
+
+		why[0] = '\0';
+		CHECK(!check_parse(c->in, 1024, &x, why, sizeof(why)),
+		      "'%s': %s", c->in, why);
+		CHECK(x.nhist == c->nhist, "'%s': %u terms", c->in, x.nhist);
+		CHECK(near(x.threshold, c->plain), "'%s': plain %g", c->in,
+		      x.threshold);
+		for (k = 0; k < c->nhist; k++) {
+			CHECK(x.hist[k].stat == c->stat[k], "'%s' %u: stat",
+			      c->in, k);
+			CHECK(near(x.hist[k].pct, c->pct[k]), "'%s' %u: pct",
+			      c->in, k);
+			CHECK(near(x.hist[k].factor, c->factor[k]),
+			      "'%s' %u: factor %g", c->in, k,
+			      x.hist[k].factor);
+			CHECK(x.hist[k].last == c->last[k], "'%s' %u: last",
+			      c->in, k);
+		}
+	}
+	/* 1..5: numpy's linear percentiles, the sample's stddev */
+	t.stat = CHECK_H_PCT;
+	t.pct = 10;
+	assert_true(check_hstat(&t, v, 5, &out) && near(out, 1.4));
+	t.stat = CHECK_H_MEDIAN;
+	assert_true(check_hstat(&t, v, 5, &out) && near(out, 3));
+	t.stat = CHECK_H_STDDEV;
+	assert_true(check_hstat(&t, v, 5, &out) && near(out, sqrt(2.5)));
+	assert_false(check_hstat(&t, v, 1, &out));
+	t.stat = CHECK_H_MAX;
+	assert_true(check_hstat(&t, v, 1, &out));
+	assert_false(check_hstat(&t, v, 0, &out));
+}
 
 static void test_parse_good(void **state)
 {
@@ -702,6 +788,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_good),
 		cmocka_unit_test(test_parse_bad),
+		cmocka_unit_test(test_parse_history),
 		cmocka_unit_test(test_build_units),
 		cmocka_unit_test(test_build_counts),
 		cmocka_unit_test(test_build_errors),

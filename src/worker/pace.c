@@ -68,6 +68,8 @@ struct pace {
 	uint64_t last_issue;	/* ticks: the last paced I/O went */
 	struct gen_rng rng;	/* poisson gaps, seeded from the job's seed */
 	bool poisson;
+	bool mixed;		/* pace_next picks each I/O's direction */
+	bool share[DDIR_NR];	/* rwmix gives the direction a share */
 };
 
 static inline struct pace *pace_of(const struct wstate *s)
@@ -149,6 +151,13 @@ static void pace_start(struct wstate *s)
 		pd->min_bps = j->rate_min[d];
 		pd->min_iops = j->rate_iops_min[d];
 	}
+	/* A mixed job whose I/Os come from the generator (not a replayed
+	 * log) and that paces a direction: pace_next picks directions. */
+	p->mixed = s->gen.p.mixed && !s->gen.p.trimwrite &&
+		   !(s->ft.wanted & WF_BIT(WF_REPLAY)) &&
+		   (p->dir[DDIR_READ].bps || p->dir[DDIR_WRITE].bps);
+	p->share[DDIR_READ] = s->gen.p.rwmixread > 0;
+	p->share[DDIR_WRITE] = s->gen.p.rwmixread < 100;
 	p->cyc_start = now;
 	for (d = 0, mins = false; d < DDIR_NR; d++)
 		mins = mins || p->dir[d].min_bps || p->dir[d].min_iops;
@@ -165,6 +174,40 @@ static void sleep_for(uint64_t ns)
 	};
 
 	nanosleep(&ts, NULL);
+}
+
+/* When direction d's next I/O falls due; 0 (now) when it is not paced. */
+static uint64_t dir_due(const struct wstate *s, unsigned d)
+{
+	const struct pace_dir *pd = &pace_of(s)->dir[d];
+
+	return pd->bps ? next_due(s, pd) : 0;
+}
+
+/*
+ * A mixed job's next I/O, fio's rule for paced directions: each direction
+ * keeps its own timetable. The direction rwmix draws goes when it is due;
+ * when it is ahead of its timetable, the other direction (if rwmix gives
+ * it a share) goes instead when that one falls due sooner (an unpaced
+ * direction is always due). pace_wait then waits for the one chosen.
+ * So rate_iops=500,200 does 500 reads and 200 writes a second whatever
+ * rwmixread says; rwmix only chooses among directions that are due.
+ */
+static int pace_next(struct wstate *s, struct gen_io *io)
+{
+	const struct pace *p = pace_of(s);
+	unsigned d, o;
+	uint64_t due;
+
+	if (!p->mixed)
+		return 0;
+	d = gen_draw_dir(&s->gen);
+	o = d ^ 1;
+	due = dir_due(s, d);
+	if (p->share[o] && due > clock_ticks(s->w->clk) && dir_due(s, o) < due)
+		d = o;
+	gen_next_dir(&s->gen, io, d);
+	return 1;
 }
 
 /*
@@ -337,6 +380,7 @@ const struct wfeature wf_pace = {
 	.size = sizeof(struct pace),
 	.wanted = pace_wanted,
 	.start = pace_start,
+	.next = pace_next,
 	.due = pace_wait,
 	.done = pace_done,
 	.end = pace_end,

@@ -42,6 +42,12 @@
 /* A long wait still looks at the stop flag this often. */
 #define PACE_SLEEP_MAX_NS	20000000ull
 #define NS_S	1000000000ull
+/*
+ * rate_min, rate_iops_min: no verdict in the measured phase's first 2 s
+ * (fio 3.33's settle period); the first rate_cycle starts at the first
+ * completion after it.
+ */
+#define PACE_SETTLE_NS	(2 * NS_S)
 
 /*
  * Each paced direction has its own schedule: linear, the I/O after
@@ -65,6 +71,7 @@ struct pace {
 	struct pace_dir dir[DDIR_NR];
 	uint64_t cyc_start, cyc_end;	/* ticks: rate_min window;
 					 * cyc_end UINT64_MAX: none */
+	bool settling;		/* cyc_end ends the settle period */
 	uint64_t last_issue;	/* ticks: the last paced I/O went */
 	struct gen_rng rng;	/* poisson gaps, seeded from the job's seed */
 	bool poisson;
@@ -162,7 +169,8 @@ static void pace_start(struct wstate *s)
 	for (d = 0, mins = false; d < DDIR_NR; d++)
 		mins = mins || p->dir[d].min_bps || p->dir[d].min_iops;
 	p->cyc_end = s->ramp_end || !mins ? UINT64_MAX :
-		     now + clock_ns_to_ticks(s->w->clk, j->rate_cycle_ns);
+		     now + clock_ns_to_ticks(s->w->clk, PACE_SETTLE_NS);
+	p->settling = true;
 	/* Wake-ups on time: the default slack is 50us per sleep. */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 }
@@ -261,8 +269,13 @@ static bool pace_wait(struct wstate *s, struct io_req *req)
 	return true;
 }
 
-/* rate_min, rate_iops_min: what each direction did in the cycle that
- * ended now; below the minimum fails the job, as in fio. */
+/*
+ * rate_min, rate_iops_min: what each direction did in the cycle that
+ * ended now; below either minimum fails the job, as in fio (which
+ * refuses the two together). A direction that has completed nothing yet
+ * is not judged (fio's rule).
+ * The end of the settle period only starts the first cycle.
+ */
 static void pace_cycle(struct wstate *s)
 {
 	const struct clock *clk = s->w->clk;
@@ -275,8 +288,8 @@ static void pace_cycle(struct wstate *s)
 		struct pace_dir *pd = &p->dir[d];
 		const struct dir_stats *ds = &s->st->dir[d];
 
-		if (!pd->used)
-			continue;
+		if (!pd->used || !ds->bytes || p->settling)
+			goto next;
 		bps = (double)(ds->bytes - pd->cyc_bytes) * 1e9 / (double)ns;
 		iops = (double)(ds->ios - pd->cyc_ios) * 1e9 / (double)ns;
 		if (pd->min_bps && bps < (double)pd->min_bps)
@@ -291,9 +304,11 @@ static void pace_cycle(struct wstate *s)
 				 ddir_str(d), iops,
 				 (double)ns / 1e9,
 				 (unsigned long long)pd->min_iops);
+next:
 		pd->cyc_bytes = ds->bytes;
 		pd->cyc_ios = ds->ios;
 	}
+	p->settling = false;
 	p->cyc_start = s->now;
 	p->cyc_end = s->now + clock_ns_to_ticks(clk, s->j->rate_cycle_ns);
 }

@@ -201,21 +201,26 @@ static uint64_t dir_due(const struct wstate *s, unsigned d)
  * So rate_iops=500,200 does 500 reads and 200 writes a second whatever
  * rwmixread says; rwmix only chooses among directions that are due.
  */
-static int pace_next(struct wstate *s, struct gen_io *io)
+bool pace_gen_next(struct wstate *s, struct gen_io *io)
 {
 	const struct pace *p = pace_of(s);
 	unsigned d, o;
 	uint64_t due;
 
-	if (!p->mixed)
-		return 0;
+	if (!p || !p->mixed)
+		return false;
 	d = gen_draw_dir(&s->gen);
 	o = d ^ 1;
 	due = dir_due(s, d);
 	if (p->share[o] && due > clock_ticks(s->w->clk) && dir_due(s, o) < due)
 		d = o;
 	gen_next_dir(&s->gen, io, d);
-	return 1;
+	return true;
+}
+
+static int pace_next(struct wstate *s, struct gen_io *io)
+{
+	return pace_gen_next(s, io);
 }
 
 /*

@@ -319,6 +319,14 @@ struct gen_io {
 int gen_init(struct gen *g, const struct gen_params *p);
 void gen_next(struct gen *g, struct gen_io *io);
 /*
+ * gen_next in two steps, for a caller that may choose the direction
+ * itself (rate= on a mixed job, pace.c): gen_draw_dir draws the direction
+ * as gen_next would (the same draw from the same stream), gen_next_dir
+ * makes the next I/O of direction d (one the job does; not trimwrite).
+ */
+unsigned gen_draw_dir(struct gen *g);
+void gen_next_dir(struct gen *g, struct gen_io *io, unsigned d);
+/*
  * The bytes of a pass: the region's, but for a sequential walk with gaps
  * (seq_add > 0) of one block size that leaves each file before its end
  * (the gap after its last I/O there is not what takes it past the end):

@@ -1622,13 +1622,20 @@ void gen_next(struct gen *g, struct gen_io *io)
 static __attribute__((noinline)) void gen_next_mode(struct gen *g,
 						    struct gen_io *io)
 {
-	unsigned d;
-
 	if (gen_unlikely(g->p.trimwrite)) {
 		next_trimwrite(g, io);
 		return;
 	}
-	d = next_dir(g);
+	gen_next_dir(g, io, next_dir(g));
+}
+
+unsigned gen_draw_dir(struct gen *g)
+{
+	return next_dir(g);
+}
+
+void gen_next_dir(struct gen *g, struct gen_io *io, unsigned d)
+{
 	io->ddir = (uint8_t)d;
 	io->new_pass = false;
 	io->pass_end = false;

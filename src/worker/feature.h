@@ -171,10 +171,15 @@ void wf_teardown(struct wstate *s);
 
 /*
  * What one feature asks of another (each a no-op when the other is not
- * wanted): pace.c's schedule after a thinktime stall (think.c); the sync
- * entry of write_iolog= (logs.c, for syncs.c and replayer.c).
+ * wanted): pace.c's schedule after a thinktime stall (think.c); pace.c's
+ * choice of a mixed job's direction for the I/Os verify= takes from the
+ * generator (vphase.c: true when it made *io, else the caller calls
+ * gen_next); the sync entry of write_iolog= (logs.c, for syncs.c and
+ * replayer.c).
  */
 void pace_thought(struct wstate *s);
+struct gen_io;
+bool pace_gen_next(struct wstate *s, struct gen_io *io);
 void wlog_sync(struct wstate *s, const struct io_req *req, bool datasync);
 
 #endif

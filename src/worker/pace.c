@@ -42,6 +42,12 @@
 /* A long wait still looks at the stop flag this often. */
 #define PACE_SLEEP_MAX_NS	20000000ull
 #define NS_S	1000000000ull
+/*
+ * rate_min, rate_iops_min: no verdict in the measured phase's first 2 s
+ * (fio 3.33's settle period); the first rate_cycle starts at the first
+ * completion after it.
+ */
+#define PACE_SETTLE_NS	(2 * NS_S)
 
 /*
  * Each paced direction has its own schedule: linear, the I/O after
@@ -65,9 +71,12 @@ struct pace {
 	struct pace_dir dir[DDIR_NR];
 	uint64_t cyc_start, cyc_end;	/* ticks: rate_min window;
 					 * cyc_end UINT64_MAX: none */
+	bool settling;		/* cyc_end ends the settle period */
 	uint64_t last_issue;	/* ticks: the last paced I/O went */
 	struct gen_rng rng;	/* poisson gaps, seeded from the job's seed */
 	bool poisson;
+	bool mixed;		/* pace_next picks each I/O's direction */
+	bool share[DDIR_NR];	/* rwmix gives the direction a share */
 };
 
 static inline struct pace *pace_of(const struct wstate *s)
@@ -149,11 +158,19 @@ static void pace_start(struct wstate *s)
 		pd->min_bps = j->rate_min[d];
 		pd->min_iops = j->rate_iops_min[d];
 	}
+	/* A mixed job whose I/Os come from the generator (not a replayed
+	 * log) and that paces a direction: pace_next picks directions. */
+	p->mixed = s->gen.p.mixed && !s->gen.p.trimwrite &&
+		   !(s->ft.wanted & WF_BIT(WF_REPLAY)) &&
+		   (p->dir[DDIR_READ].bps || p->dir[DDIR_WRITE].bps);
+	p->share[DDIR_READ] = s->gen.p.rwmixread > 0;
+	p->share[DDIR_WRITE] = s->gen.p.rwmixread < 100;
 	p->cyc_start = now;
 	for (d = 0, mins = false; d < DDIR_NR; d++)
 		mins = mins || p->dir[d].min_bps || p->dir[d].min_iops;
 	p->cyc_end = s->ramp_end || !mins ? UINT64_MAX :
-		     now + clock_ns_to_ticks(s->w->clk, j->rate_cycle_ns);
+		     now + clock_ns_to_ticks(s->w->clk, PACE_SETTLE_NS);
+	p->settling = true;
 	/* Wake-ups on time: the default slack is 50us per sleep. */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 }
@@ -165,6 +182,45 @@ static void sleep_for(uint64_t ns)
 	};
 
 	nanosleep(&ts, NULL);
+}
+
+/* When direction d's next I/O falls due; 0 (now) when it is not paced. */
+static uint64_t dir_due(const struct wstate *s, unsigned d)
+{
+	const struct pace_dir *pd = &pace_of(s)->dir[d];
+
+	return pd->bps ? next_due(s, pd) : 0;
+}
+
+/*
+ * A mixed job's next I/O, fio's rule for paced directions: each direction
+ * keeps its own timetable. The direction rwmix draws goes when it is due;
+ * when it is ahead of its timetable, the other direction (if rwmix gives
+ * it a share) goes instead when that one falls due sooner (an unpaced
+ * direction is always due). pace_wait then waits for the one chosen.
+ * So rate_iops=500,200 does 500 reads and 200 writes a second whatever
+ * rwmixread says; rwmix only chooses among directions that are due.
+ */
+bool pace_gen_next(struct wstate *s, struct gen_io *io)
+{
+	const struct pace *p = pace_of(s);
+	unsigned d, o;
+	uint64_t due;
+
+	if (!p || !p->mixed)
+		return false;
+	d = gen_draw_dir(&s->gen);
+	o = d ^ 1;
+	due = dir_due(s, d);
+	if (p->share[o] && due > clock_ticks(s->w->clk) && dir_due(s, o) < due)
+		d = o;
+	gen_next_dir(&s->gen, io, d);
+	return true;
+}
+
+static int pace_next(struct wstate *s, struct gen_io *io)
+{
+	return pace_gen_next(s, io);
 }
 
 /*
@@ -218,8 +274,13 @@ static bool pace_wait(struct wstate *s, struct io_req *req)
 	return true;
 }
 
-/* rate_min, rate_iops_min: what each direction did in the cycle that
- * ended now; below the minimum fails the job, as in fio. */
+/*
+ * rate_min, rate_iops_min: what each direction did in the cycle that
+ * ended now; below either minimum fails the job, as in fio (which
+ * refuses the two together). A direction that has completed nothing yet
+ * is not judged (fio's rule).
+ * The end of the settle period only starts the first cycle.
+ */
 static void pace_cycle(struct wstate *s)
 {
 	const struct clock *clk = s->w->clk;
@@ -232,8 +293,8 @@ static void pace_cycle(struct wstate *s)
 		struct pace_dir *pd = &p->dir[d];
 		const struct dir_stats *ds = &s->st->dir[d];
 
-		if (!pd->used)
-			continue;
+		if (!pd->used || !ds->bytes || p->settling)
+			goto next;
 		bps = (double)(ds->bytes - pd->cyc_bytes) * 1e9 / (double)ns;
 		iops = (double)(ds->ios - pd->cyc_ios) * 1e9 / (double)ns;
 		if (pd->min_bps && bps < (double)pd->min_bps)
@@ -248,9 +309,11 @@ static void pace_cycle(struct wstate *s)
 				 ddir_str(d), iops,
 				 (double)ns / 1e9,
 				 (unsigned long long)pd->min_iops);
+next:
 		pd->cyc_bytes = ds->bytes;
 		pd->cyc_ios = ds->ios;
 	}
+	p->settling = false;
 	p->cyc_start = s->now;
 	p->cyc_end = s->now + clock_ns_to_ticks(clk, s->j->rate_cycle_ns);
 }
@@ -337,6 +400,7 @@ const struct wfeature wf_pace = {
 	.size = sizeof(struct pace),
 	.wanted = pace_wanted,
 	.start = pace_start,
+	.next = pace_next,
 	.due = pace_wait,
 	.done = pace_done,
 	.end = pace_end,

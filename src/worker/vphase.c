@@ -35,14 +35,17 @@ bool verify_next_io(struct wstate *s, struct gen_io *io)
 
 	if (v->reader) {
 		/* nothing written: no pass to hold, no backlog */
-		gen_next(&s->gen, io);
+		if (!pace_gen_next(s, io))
+			gen_next(&s->gen, io);
 		return false;
 	}
 	if (s->vheld_ok) {
 		*io = s->vheld;
 		s->vheld_ok = false;
 	} else {
-		gen_next(&s->gen, io);
+		/* a mixed job's paced directions: pace.c picks */
+		if (!pace_gen_next(s, io))
+			gen_next(&s->gen, io);
 		if (io->new_pass && v->loop_verify)
 			v->loop_due = true;
 		if ((io->new_pass && (s->inflight || s->queued ||

@@ -111,7 +111,7 @@ static __attribute__((noinline)) bool prep_slow(struct wstate *s,
 	} else if (s->vfy) {
 		if (verify_next_io(s, io))
 			return false;
-	} else {
+	} else if (!pace_gen_next(s, io)) {
 		gen_next(&s->gen, io);
 	}
 	/* Before the buffer is filled: verify= stamps it as issued. */

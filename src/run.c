@@ -490,7 +490,7 @@ static unsigned start_group(const struct plan *p, unsigned wg,
 			    const unsigned *ssg_idx)
 {
 	struct err_rec e;
-	unsigned n = 0, together = 0;
+	unsigned n = 0;
 	size_t i;
 	int ret;
 
@@ -558,7 +558,6 @@ static unsigned start_group(const struct plan *p, unsigned wg,
 		}
 		/* Opened: started below, once every file of the group is. */
 		w[i].started = true;
-		together++;
 	}
 	/* (should the peers cancel the group, none of it starts) */
 	if (lv->watch && lv->watch->peers)
@@ -566,7 +565,6 @@ static unsigned start_group(const struct plan *p, unsigned wg,
 	for (i = 0; i < p->njobs; i++) {
 		if (p->jobs[i].wait_group != wg || !w[i].started)
 			continue;
-		w[i].together = together;
 		w[i].started = false;
 		ret = start_worker(&w[i]);
 		if (ret) {

@@ -42,14 +42,11 @@ int slots_setup(struct wstate *s)
 	s->reqs = calloc(s->depth, sizeof(*s->reqs));
 	s->free_reqs = calloc(s->depth, sizeof(*s->free_reqs));
 	s->reaped = calloc(s->depth, sizeof(*s->reaped));
-	/* Mixed rw or block size ranges with verify= need it (verify.h). */
-	s->serial = j->serialize_overlap ||
-		    (j->verify && verify_needs_passmap(j));
-	if (s->serial)
-		s->busy = calloc(s->depth, sizeof(*s->busy));
+	/* serialize_overlap (serial.c; mixed rw or block size ranges with
+	 * verify= need it too, verify.h) runs on the slow path. */
+	s->serial = wf_wanted(s, WF_SERIAL);
 	s->slow = s->serial;
-	if (!s->reqs || !s->free_reqs || !s->reaped ||
-	    (s->serial && !s->busy)) {
+	if (!s->reqs || !s->free_reqs || !s->reaped) {
 		job_fail(s, -ENOMEM, "cannot allocate %zu bytes of request "
 			 "slots (iodepth %u): %s", s->depth *
 			 (sizeof(*s->reqs) + 2 * sizeof(*s->free_reqs)),
@@ -86,18 +83,7 @@ int slots_setup(struct wstate *s)
 			 "the data of writes: %s", bs, strerror(ENOMEM));
 		return -ENOMEM;
 	}
-	if (s->wdata.pool && fill_wanted(j)) {
-		char why[256];
-
-		r = fill_init(&s->fill_st, j, &s->wdata, bs,
-			      s->w->tgt->region, s->depth, why, sizeof(why));
-		if (r) {
-			job_fail(s, r, "buffer contents: %s", r == -ENOMEM ?
-				 strerror(ENOMEM) : why);
-			return r;
-		}
-		s->fill = &s->fill_st;
-	}
+	/* the buffer options' bytes are content.c's, made from wdata */
 	return 0;
 }
 
@@ -416,9 +402,6 @@ int worker_setup(struct wstate *s)
 		ret = verify_setup(s);
 		if (ret)
 			return ret;
-		s->vreads = s->vfy->reader ||
-			    (s->vfy->wpass && !j->verify_only &&
-			     (j->rw == RW_RW || j->rw == RW_RANDRW));
 		s->slow = true;
 	}
 	if (s->w->live_on) {

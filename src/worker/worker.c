@@ -46,36 +46,6 @@ void engine_failed(struct wstate *s, int err, const char *doing)
 }
 
 /*
- * serialize_overlap: whether bytes [off, off + len) of file overlap an I/O
- * in flight. A walk over the request slots: iodepth compares per I/O,
- * only when the option is on.
- */
-static bool serial_overlaps(const struct wstate *s, unsigned file,
-			    uint64_t off, uint64_t len)
-{
-	const struct io_req *r;
-	unsigned i;
-
-	for (i = 0; i < s->depth; i++) {
-		r = &s->reqs[i];
-		if (s->busy[i] && r->file == file && r->offset < off + len &&
-		    off < r->offset + r->len)
-			return true;
-	}
-	return false;
-}
-
-/* The held I/O still overlaps one in flight. */
-static bool serial_blocked(const struct wstate *s)
-{
-	const struct gen_io *io = &s->sheld;
-
-	return serial_overlaps(s, io->file,
-			       s->w->tgt->files[io->file].offset + io->foff,
-			       io->len);
-}
-
-/*
  * True when every per-I/O feature is off: no wanted feature with a
  * per-I/O hook (ft.on: the table's, feature.h), and none of those still
  * in the loop: verify= or serialize_overlap (slow), buffer options
@@ -96,18 +66,15 @@ static inline bool plain_now(const struct wstate *s)
 /*
  * The next I/O of a job that verifies or serializes (s->slow): false when
  * verification holds the write back (s->vhold) or serialize_overlap holds
- * the I/O (s->sheld). A read that checks blocks (s->vreads: a mixed job's,
+ * the I/O (serial.c). A read that checks blocks (verify_checks_reads: a mixed job's,
  * or any read of a job that only reads) is noted for checking.
  */
 static __attribute__((noinline)) bool prep_slow(struct wstate *s,
 						struct io_req *req,
 						struct gen_io *io)
 {
-	const struct target *t = s->w->tgt;
-
-	if (s->sheld_ok) {
-		*io = s->sheld;
-		s->sheld_ok = false;
+	if (serial_held(s, io)) {
+		/* the one serialize_overlap held back */
 	} else if (s->vfy) {
 		if (verify_next_io(s, io))
 			return false;
@@ -115,14 +82,9 @@ static __attribute__((noinline)) bool prep_slow(struct wstate *s,
 		gen_next(&s->gen, io);
 	}
 	/* Before the buffer is filled: verify= stamps it as issued. */
-	if (s->serial && io->file < t->nfiles &&
-	    serial_overlaps(s, io->file, t->files[io->file].offset + io->foff,
-			    io->len)) {
-		s->sheld = *io;
-		s->sheld_ok = true;
+	if (s->serial && serial_hold(s, io))
 		return false;
-	}
-	if (s->vreads && io->ddir == DDIR_READ) {
+	if (io->ddir == DDIR_READ && verify_checks_reads(s)) {
 		req->len = io->len;
 		verify_prep_read(s, req, io->offset / s->vfy->bs);
 	}
@@ -246,11 +208,11 @@ static __attribute__((noinline)) void complete_slow(struct wstate *s,
 						    struct io_req *req)
 {
 	if (s->serial)
-		s->busy[req->idx] = false;
+		serial_busy(s, req, false);
 	/* Whether each block's write landed, failed or not (verify.h). */
 	if (s->vfy && req->ddir == DDIR_WRITE)
 		verify_write_end(s, req);
-	else if (s->vreads && req->ddir == DDIR_READ)
+	else if (req->ddir == DDIR_READ && verify_checks_reads(s))
 		verify_read_end(s, req);
 }
 
@@ -422,8 +384,8 @@ static __attribute__((noinline)) int trim_req(struct wstate *s,
 	return ENGINE_DONE;
 }
 
-/* issue(): plain as for complete_as (think_due, drain, vhold, sheld_ok
- * and serial are only ever set with a feature on). */
+/* issue(): plain as for complete_as (think_due, drain, vhold and serial
+ * are only ever set with a feature on). */
 static inline __attribute__((always_inline)) void
 issue_as(struct wstate *s, const bool plain)
 {
@@ -436,9 +398,9 @@ issue_as(struct wstate *s, const bool plain)
 		/* the features' holds come before verify='s barrier */
 		if (!plain && wf_hold(s))
 			break;
-		if (!plain && (s->vhold | s->sheld_ok) &&
+		if (!plain && (s->vhold | s->serial) &&
 		    ((s->vhold && verify_barrier(s)) ||
-		     (s->sheld_ok && serial_blocked(s))))
+		     (s->serial && serial_blocked(s))))
 			break;
 		if (should_stop_as(s, plain)) {
 			s->stopping = true;
@@ -500,7 +462,7 @@ issue_as(struct wstate *s, const bool plain)
 			live_publish(s);
 		} else if (r == ENGINE_QUEUED) {
 			if (!plain && s->serial)
-				s->busy[req->idx] = true;
+				serial_busy(s, req, true);
 			s->batch_end = req->offset + req->len;
 			s->batch_file = req->file;
 			s->inflight++;
@@ -612,11 +574,7 @@ static void wstate_free(struct wstate *s)
 	iolog_discard(s->iolog);
 	ival_rec_free(s->irec);
 	free(s->lv);
-	free(s->vblk);
-	free(s->busy);
 	procattr_mem_free(&s->mem);
-	if (s->fill)
-		fill_free(s->fill);
 	gen_data_free(&s->wdata);
 	gen_free(&s->gen);
 	free(s->reaped);

@@ -37,9 +37,8 @@ struct wstate {
 	unsigned depth, nfree, inflight, queued;
 	struct gen gen;
 	struct gen_data wdata;	/* the bytes of writes; unused with verify= */
-	struct fill *fill;	/* buffer options' bytes (fill.h); NULL: the
-				 * default, wdata's */
-	struct fill fill_st;
+	struct fill *fill;	/* buffer options' bytes (content.c, fill.h);
+				 * NULL: the default, wdata's */
 	uint64_t limit_bytes, issued_bytes;	/* per measured phase */
 	uint64_t limit_ios, issued_ios;
 	uint64_t per_loop;
@@ -68,19 +67,11 @@ struct wstate {
 	bool adaptive;			/* batching left to the worker
 					 * (depth.c) */
 	bool stopping;
-	/* verify= (verify.h); all unused when vfy is NULL */
+	/* verify= (verify.h; its loop state is vphase.c's): vfy NULL when
+	 * off; vhold: writes wait until none is in flight */
 	struct verify_ctx *vfy;
-	struct verify_blk *vblk;	/* per request: what a read checks */
-	struct gen_io vheld;		/* a write waiting at the barrier */
-	bool vheld_ok;
-	bool vhold;			/* writes wait until none in flight */
-	/* serialize_overlap (worker.c); all unused when serial is false */
-	bool serial;
-	bool *busy;			/* per request: in flight */
-	struct gen_io sheld;		/* waits for an overlapping one */
-	bool sheld_ok;
-	bool vreads;			/* verify=: the job's reads check
-					 * (mixed rw, verify_reader) */
+	bool vhold;
+	bool serial;		/* serialize_overlap is wanted (serial.c) */
 	bool slow;		/* verify= or serial: prep_slow, complete_slow */
 	/* interval= (interval.h); irec NULL when off */
 	struct ival_rec *irec;
@@ -359,6 +350,17 @@ bool ctl_stop(struct wstate *s);
 void ctl_figures(const struct wstate *s);
 void ctl_end(struct wstate *s);
 
+/*
+ * serialize_overlap (serial.c), on the slow path: serial_held gives the
+ * I/O held back (true) and forgets it; serial_hold holds io back when it
+ * overlaps one in flight (true); serial_blocked: one is held and still
+ * overlaps; serial_busy marks a request slot in flight or not.
+ */
+bool serial_held(struct wstate *s, struct gen_io *io);
+bool serial_hold(struct wstate *s, const struct gen_io *io);
+bool serial_blocked(const struct wstate *s);
+void serial_busy(struct wstate *s, const struct io_req *req, bool busy);
+
 /* The verification phase inside a worker (vphase.c). */
 bool verify_next_io(struct wstate *s, struct gen_io *io);
 void verify_prep_write(struct wstate *s, struct io_req *req,
@@ -370,5 +372,6 @@ bool verify_barrier(struct wstate *s);
 void verify_backlog_check(struct wstate *s);
 void verify_phase(struct wstate *s);
 int verify_setup(struct wstate *s);
+bool verify_checks_reads(const struct wstate *s);
 
 #endif

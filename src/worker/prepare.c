@@ -393,9 +393,9 @@ int worker_setup(struct wstate *s)
 	/* queue() outside the stop hand-off when it only fills memory
 	 * (engine.h); a trim is a system call (trim_req), whatever the
 	 * engine. */
-	s->qguard_base = s->guarded && (!s->ctx.queue_nocall ||
+	s->guard.base = s->guard.on && (!s->ctx.queue_nocall ||
 					(rw_dirs(j->rw) & (1u << DDIR_TRIM)));
-	s->qguard = s->qguard_base;
+	s->guard.next = s->guard.base;
 	if (s->w->setup && s->eng->setup)
 		s->eng->setup(&s->ctx, s->w->setup);
 	if (j->verify) {

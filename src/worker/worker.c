@@ -121,7 +121,7 @@ static __attribute__((noinline)) void map_pass_end(struct wstate *s)
 	if (s->gen.p.trimwrite)
 		sh *= 2;
 	s->issued_bytes += sh;
-	s->map_short += sh;
+	s->pass.short_bytes += sh;
 }
 
 /* Returns false when prep_slow holds the I/O back, or the worker was
@@ -145,7 +145,7 @@ prep_as(struct wstate *s, struct io_req *req, const bool plain)
 	}
 	if (__builtin_expect(io.pass_end, 0))
 		map_pass_end(s);
-	if (__builtin_expect(io.new_pass, 0) && s->pass_drop &&
+	if (__builtin_expect(io.new_pass, 0) && s->pass.drop &&
 	    !pass_drop(s))
 		return false;
 	/*
@@ -313,7 +313,7 @@ bool eng_commit(struct wstate *s)
 	call_enter(s);
 	r = s->eng->commit(&s->ctx);
 	/* queue() may now submit the committed batch (engine.h) */
-	s->qguard = s->guarded;
+	s->guard.next = s->guard.on;
 	if (!call_leave(s))
 		return false;
 	if (r < 0) {
@@ -337,7 +337,7 @@ int eng_reap(struct wstate *s, unsigned min, unsigned max)
 
 	call_enter(s);
 	r = s->eng->reap(&s->ctx, min, s->reaped, max);
-	s->qguard = s->qguard_base;
+	s->guard.next = s->guard.base;
 	if (!call_leave(s))
 		return -1;
 	if (r < 0) {
@@ -357,8 +357,8 @@ static void new_pass(struct wstate *s)
 	struct err_rec e = { 0 };
 	int r;
 
-	s->next_pass = s->next_pass > UINT64_MAX - s->per_loop ? UINT64_MAX :
-		       s->next_pass + s->per_loop;
+	s->pass.next = s->pass.next > UINT64_MAX - s->per_loop ? UINT64_MAX :
+		       s->pass.next + s->per_loop;
 	call_enter(s);
 	r = target_recreate(s->w->tgt, s->j, s->w->stop, &e);
 	if (r)
@@ -406,7 +406,7 @@ issue_as(struct wstate *s, const bool plain)
 			s->stopping = true;
 			break;
 		}
-		if (s->issued_bytes >= s->next_pass) {
+		if (s->issued_bytes >= s->pass.next) {
 			/* the old files' I/Os complete before they go */
 			s->pass_wait = recreates(s->j) && s->inflight;
 			if (s->pass_wait)
@@ -423,8 +423,8 @@ issue_as(struct wstate *s, const bool plain)
 			continue;
 		}
 		/* Default batching keeps contiguous I/Os apart (depth.c) */
-		if (s->adaptive && s->queued && req->file == s->batch_file &&
-		    req->offset == s->batch_end && !eng_commit(s)) {
+		if (s->adaptive && s->queued && req->file == s->batch.file &&
+		    req->offset == s->batch.end && !eng_commit(s)) {
 			s->free_reqs[s->nfree++] = req;
 			return;
 		}
@@ -438,13 +438,13 @@ issue_as(struct wstate *s, const bool plain)
 			iolog_issue(s->iolog, req->file, req->ddir,
 				    req->offset, req->len, req->t_queue);
 		/* Only a queue() that may block needs the stop hand-off */
-		if (s->qguard)
+		if (s->guard.next)
 			call_enter(s);
 		ddir = req->ddir;	/* req may be done and reused below */
 		/* Trims: one branch, never taken by reads and writes. */
 		r = __builtin_expect(ddir == DDIR_TRIM, 0) ?
 			trim_req(s, req) : s->eng->queue(&s->ctx, req);
-		if (s->qguard && !call_leave(s))
+		if (s->guard.next && !call_leave(s))
 			return;
 		if (r == ENGINE_BUSY) {
 			s->free_reqs[s->nfree++] = req;
@@ -463,8 +463,8 @@ issue_as(struct wstate *s, const bool plain)
 		} else if (r == ENGINE_QUEUED) {
 			if (!plain && s->serial)
 				serial_busy(s, req, true);
-			s->batch_end = req->offset + req->len;
-			s->batch_file = req->file;
+			s->batch.end = req->offset + req->len;
+			s->batch.file = req->file;
 			s->inflight++;
 			s->queued++;
 		} else if (r == ENGINE_END) {
@@ -641,13 +641,12 @@ void *worker_main(void *arg)
 		.w = w, .j = j, .eng = j->engine, .st = w->stats,
 		.depth = (j->engine->flags & ENGINE_SYNC) ? 1 :
 			 (unsigned)j->iodepth,
-		.iv_next = UINT64_MAX,
 		.tick_next = UINT64_MAX,
 	};
 
 	w->priv = &s;
-	s.guarded = !(j->engine->flags & ENGINE_NOIO);
-	s.qguard = s.guarded;
+	s.guard.on = !(j->engine->flags & ENGINE_NOIO);
+	s.guard.next = s.guard.on;
 	if (worker_setup(&s))
 		s.finished = true;	/* failed: nothing ran */
 	else if (!run(&s))

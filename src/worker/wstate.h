@@ -42,24 +42,34 @@ struct wstate {
 	uint64_t limit_bytes, issued_bytes;	/* per measured phase */
 	uint64_t limit_ios, issued_ios;
 	uint64_t per_loop;
-	/* bytes of map passes not moved (map_pass_end), counted in
-	 * issued_bytes */
-	uint64_t map_short;
-	bool pass_drop;		/* buffered: the generator's new pass drops
-				 * the cache (pass_drop) */
-	uint64_t next_pass;	/* unlink_each_loop: issued_bytes that start
-				 * the next loop (new files); UINT64_MAX */
+	/*
+	 * Passes over the region: next, the issued_bytes that start the
+	 * next loop (unlink_each_loop: new files; UINT64_MAX); short_bytes,
+	 * bytes of map passes not moved (map_pass_end), counted in
+	 * issued_bytes; drop: buffered, the generator's new pass drops the
+	 * cache (pass_drop).
+	 */
+	struct {
+		uint64_t next, short_bytes;
+		bool drop;
+	} pass;
 	uint64_t now;		/* ticks at the last completion */
 	uint64_t t0;		/* ticks at the start of the measured phase */
 	uint64_t deadline;	/* ticks; UINT64_MAX: none */
 	uint64_t ramp_end;	/* ticks; 0 once ramping is over */
-	struct cpu_usage cpu0;		/* the job thread at measure start */
-	struct cpu_usage eng_cpu0;	/* the engine's threads, likewise */
+	/* at measure start: the job thread's CPU, the engine's threads' */
+	struct {
+		struct cpu_usage job, eng;
+	} cpu0;
 	bool engine_failed;		/* its I/Os cannot be drained */
-	bool guarded;		/* calls may block: see call_enter */
-	bool qguard;		/* the next queue() may block: guard it */
-	bool qguard_base;	/* qguard after a reap (ctx.queue_nocall:
-				 * false unless the job trims) */
+	/*
+	 * The stop hand-off (call_enter): on, calls may block; next, the
+	 * next queue() may block, guard it; base, what next is after a
+	 * reap (ctx.queue_nocall: false unless the job trims).
+	 */
+	struct {
+		bool on, next, base;
+	} guard;
 	bool abandoned;		/* worker_abandon() gave up on us */
 	bool finished;		/* finish() is done: stats final */
 	unsigned batch_submit;		/* commit when this many are queued */
@@ -75,19 +85,20 @@ struct wstate {
 	bool slow;		/* verify= or serial: prep_slow, complete_slow */
 	/* interval= (interval.h); irec NULL when off */
 	struct ival_rec *irec;
-	uint64_t iv_next;	/* ticks: the running interval's end;
-				 * UINT64_MAX: none (off, ramping, over) */
 	/*
-	 * tick_next is the earliest of iv_next and the rate samples' next
-	 * ticks: the one compare per completion (ticks_roll does the rest).
-	 * lv: the samples' and --progress's own state (live.c).
+	 * tick_next is the earliest of the running interval's end and the
+	 * rate samples' next ticks: the one compare per completion
+	 * (ticks_roll does the rest). lv: the intervals', samples' and
+	 * --progress's own state (live.c).
 	 */
 	uint64_t tick_next;
 	struct wlive *lv;
 	struct iolog *iolog;	/* log files (iolog.h); NULL: none */
-	/* default batching: end of the last I/O queued in this batch */
-	uint64_t batch_end;
-	uint16_t batch_file;
+	/* default batching: where the last I/O queued in this batch ends */
+	struct {
+		uint64_t end;
+		uint16_t file;
+	} batch;
 	bool pass_wait;			/* unlink_each_loop: empty the queue
 					 * before the next loop */
 	/* Run control (runctl.c): ctl_on, a halt or steady state to look
@@ -226,7 +237,7 @@ void engine_failed(struct wstate *s, int err, const char *doing);
  */
 static inline void call_enter(struct wstate *s)
 {
-	if (s->guarded)
+	if (s->guard.on)
 		atomic_store_explicit(&s->w->state, WORKER_IN_CALL,
 				      memory_order_release);
 }
@@ -235,7 +246,7 @@ static inline bool call_leave(struct wstate *s)
 {
 	int st = WORKER_IN_CALL;
 
-	if (!s->guarded || atomic_compare_exchange_strong_explicit(
+	if (!s->guard.on || atomic_compare_exchange_strong_explicit(
 			&s->w->state, &st, WORKER_RUNNING,
 			memory_order_acq_rel, memory_order_acquire))
 		return true;
@@ -323,13 +334,15 @@ static inline void live_publish(struct wstate *s)
 
 int live_setup(struct wstate *s);
 void live_phase(struct wstate *s);
-void interval_arm(struct wstate *s);
+void interval_start(struct wstate *s);
 int interval_close(struct wstate *s, uint64_t end_ns);
 void interval_roll(struct wstate *s, uint64_t now);
 void interval_end(struct wstate *s, uint64_t end);
 /* Rate samples: start their periods at the measured phase's start (or
  * none while ramping); ticks_roll: what falls due by tick now (intervals,
- * samples); ticks_rearm: tick_next again after iv_next changed. */
+ * samples); ticks_rearm: tick_next again after an interval's end changed.
+ * interval_start: at measure_start, the first interval (none while
+ * ramping). */
 void samples_start(struct wstate *s);
 void ticks_roll(struct wstate *s, uint64_t now);
 void ticks_rearm(struct wstate *s);

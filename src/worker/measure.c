@@ -53,7 +53,7 @@ void measure_start(struct wstate *s, bool carry_on)
 		s->pass.short_bytes = 0;
 		s->issued_ios = 0;
 		/* unlink_each_loop makes the files again between loops */
-		s->pass.next = recreates(j) && s->per_loop ? s->per_loop :
+		s->pass.next = recreates(j) && s->pass.per_loop ? s->pass.per_loop :
 			       UINT64_MAX;
 		s->pass.drop = !j->direct && s->guard.on && !recreates(j);
 	}
@@ -147,11 +147,11 @@ static void finish_figures(struct wstate *s, uint64_t end, bool own)
 		for (d = 0; d < DDIR_NR; d++)
 			if (!st->dir[d].lat.count && st->dir[d].clat.count)
 				st->dir[d].lat = st->dir[d].clat;
-		if (s->per_loop)
+		if (s->pass.per_loop)
 			st->loops_done = (st->dir[DDIR_READ].bytes +
 					  st->dir[DDIR_WRITE].bytes +
 					  st->dir[DDIR_TRIM].bytes +
-					  s->pass.short_bytes) / s->per_loop;
+					  s->pass.short_bytes) / s->pass.per_loop;
 	}
 	ctl_figures(s);
 	wf_end(s, end, own);

@@ -357,8 +357,8 @@ static void new_pass(struct wstate *s)
 	struct err_rec e = { 0 };
 	int r;
 
-	s->pass.next = s->pass.next > UINT64_MAX - s->per_loop ? UINT64_MAX :
-		       s->pass.next + s->per_loop;
+	s->pass.next = s->pass.next > UINT64_MAX - s->pass.per_loop ? UINT64_MAX :
+		       s->pass.next + s->pass.per_loop;
 	call_enter(s);
 	r = target_recreate(s->w->tgt, s->j, s->w->stop, &e);
 	if (r)
@@ -574,7 +574,7 @@ static void wstate_free(struct wstate *s)
 	iolog_discard(s->iolog);
 	ival_rec_free(s->irec);
 	free(s->lv);
-	procattr_mem_free(&s->mem);
+	procattr_mem_free(&s->th.mem);
 	gen_data_free(&s->wdata);
 	gen_free(&s->gen);
 	free(s->reaped);
@@ -656,7 +656,7 @@ void *worker_main(void *arg)
 	 * must not) */
 	wf_teardown(&s);
 	ctl_end(&s);
-	if (s.cgroup_in)
+	if (s.th.cgroup_in)
 		cgroup_leave(j);
 	wstate_free(&s);
 	atomic_store_explicit(&w->live.done, true, memory_order_release);

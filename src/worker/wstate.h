@@ -31,9 +31,12 @@ struct wstate {
 	struct io_req *reqs;
 	struct io_req **free_reqs;
 	struct io_req **reaped;
-	void *bufs;
-	struct procmem mem;	/* where bufs came from (procattr.h) */
-	bool cgroup_in;		/* joined cgroup= (cgroup.h) */
+	/* what the thread's settings took, given back at its end: where
+	 * the request buffers came from (procattr.h), cgroup= joined */
+	struct {
+		struct procmem mem;
+		bool cgroup_in;
+	} th;
 	unsigned depth, nfree, inflight, queued;
 	struct gen gen;
 	struct gen_data wdata;	/* the bytes of writes; unused with verify= */
@@ -41,16 +44,16 @@ struct wstate {
 				 * NULL: the default, wdata's */
 	uint64_t limit_bytes, issued_bytes;	/* per measured phase */
 	uint64_t limit_ios, issued_ios;
-	uint64_t per_loop;
 	/*
-	 * Passes over the region: next, the issued_bytes that start the
-	 * next loop (unlink_each_loop: new files; UINT64_MAX); short_bytes,
-	 * bytes of map passes not moved (map_pass_end), counted in
-	 * issued_bytes; drop: buffered, the generator's new pass drops the
-	 * cache (pass_drop).
+	 * Passes over the region: per_loop, the bytes of one loop (0 in a
+	 * replay); next, the issued_bytes that start the next loop
+	 * (unlink_each_loop: new files; UINT64_MAX); short_bytes, bytes of
+	 * map passes not moved (map_pass_end), counted in issued_bytes;
+	 * drop: buffered, the generator's new pass drops the cache
+	 * (pass_drop).
 	 */
 	struct {
-		uint64_t next, short_bytes;
+		uint64_t per_loop, next, short_bytes;
 		bool drop;
 	} pass;
 	uint64_t now;		/* ticks at the last completion */
@@ -283,7 +286,7 @@ void io_error(struct wstate *s, struct dir_stats *d, const struct io_req *req,
 /*
  * Before the first I/O (prepare.c); 0 or -errno with the job failed.
  * slots_setup: the request slots, their buffers, the bytes of writes.
- * gen_setup: the generator. limits_set: per_loop, limit_bytes and
+ * gen_setup: the generator. limits_set: pass.per_loop, limit_bytes and
  * limit_ios from the options and the generator's walk (a feature's
  * setup may change them after).
  */

@@ -92,9 +92,6 @@ enum engine_flags {
 	 * blocks under them): a job verifying the same range beside it
 	 * reads what it wrote. */
 	ENGINE_KEEPS_DATA = 1u << 10,
-	/* Threads of the engine's own do the I/O (pthread's pool): they
-	 * need the CPUs, none is spare for the job's thread (wait_batch). */
-	ENGINE_OWN_THREADS = 1u << 11,
 	/* Not a job that does I/O (fio's FIO_NOIO: cpuio, exec): a cpuio
 	 * job's exit_on_io_done does not wait for it. */
 	ENGINE_NOT_IO = 1u << 12,

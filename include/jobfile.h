@@ -72,14 +72,6 @@ int jobfile_parse_string(struct raw_doc *doc, const char *name,
  */
 int jobfile_expand(const char *in, char *out, size_t outlen, char *why,
 		   size_t whylen);
-/*
- * A name ${NAME} takes before the environment (iorig-mpi defines RANK,
- * NRANKS, LOCAL_RANK and HOSTNAME); jobfile_defined gives its value or
- * NULL. Returns 0, -E2BIG (name of 32 bytes or value of 256 or more), or
- * -ENOSPC (table full).
- */
-int jobfile_define(const char *name, const char *value);
-const char *jobfile_defined(const char *name);
 /* The same for the value of option: filename_format keeps the $words
  * that are not variables, for its own check to name. *calc: whether
  * one of the variables ($ncpus, ...) was put in (struct raw_opt). */

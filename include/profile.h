@@ -99,6 +99,11 @@ bool profile_tallies(const struct profile *p, const char *const *vals);
 /* For the test-duration of vals (one slice an hour); NULL: no memory. */
 struct act_tally *act_tally_new(const char *const *vals);
 /*
+ * The table and what counts into it and prints it are the worker's
+ * (src/worker/act.c): one for a test of secs seconds.
+ */
+struct act_tally *act_tally_alloc(uint64_t secs);
+/*
  * One job's own I/Os of the hour it is in. fio judges each act job on its
  * own, at its first completion after an hour of its run, and a failed
  * hour ends that job with an error; the table at the end adds all jobs.

@@ -265,6 +265,9 @@ void stats_dir_merge(struct dir_stats *dst, const struct dir_stats *src);
 /* unified_rw_reporting: reads and writes of s as one direction. */
 void stats_mixed(struct dir_stats *out, const struct job_stats *s);
 void stats_merge(struct job_stats *dst, const struct job_stats *src);
+/* A clone's verification figures into dst (a unit's, a cluster's). */
+void verify_stats_merge(struct verify_stats *dst,
+			const struct verify_stats *src);
 /*
  * The window (*start_ns, *runtime_ns, *phase) joined with src's, as
  * stats_merge joins them: the union in one phase, else the longest.

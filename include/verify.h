@@ -257,9 +257,6 @@ struct verify_stats {
 	struct verify_mismatch first[VERIFY_FIRST_MAX];
 };
 
-void verify_stats_merge(struct verify_stats *dst,
-			const struct verify_stats *src);
-
 /*
  * A job's verification state while it runs (one per job clone). The block
  * numbers (vblock) are those of the job's region as the worker sees it:

@@ -116,8 +116,6 @@ struct worker {
 					 * group has exitall(_on_error) */
 	struct worker *peers;		/* wait_for: the run's workers */
 	size_t npeers;
-	unsigned together;		/* clones started with this one (it
-					 * too): the CPUs they share */
 	/* steadystate under group_reporting: the reporting group's record,
 	 * judged on all its clones, and this clone's place in it; NULL:
 	 * judged alone (steady.h) */

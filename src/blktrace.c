@@ -452,16 +452,96 @@ static int cursor_advance(struct cursor *c, char *msg, size_t msglen)
 	return ret;
 }
 
+/*
+ * The traces of list (read_iolog's, cut at ':' in place: the cursors
+ * keep their names) opened as cursors cs[0..*nr), each fenced in `in`
+ * (the merge replaces none of them).
+ */
+static int merge_traces(struct job *j, char *list, struct cursor *cs,
+			unsigned *nr, struct door_fence *in,
+			struct err_rec *e)
+{
+	char msg[512], *p, *save;
+	bool swap;
+	int ret;
+
+	for (p = strtok_r(list, ":", &save); p; p = strtok_r(NULL, ":", &save)) {
+		if (*nr == 64) {
+			err_set(e, j->section_file, j->section_line,
+				"read_iolog", "more than 64 traces to merge");
+			return -EINVAL;
+		}
+		if (blktrace_probe(p, &swap) != 1) {
+			err_set(e, j->section_file, j->section_line,
+				"merge_blktrace_file", "read_iolog %s: not a "
+				"blktrace trace (merge_blktrace_file merges "
+				"blktrace traces only)", p);
+			return -EINVAL;
+		}
+		ret = bt_open(&cs[*nr].bf, p, swap, msg, sizeof(msg));
+		if (ret) {
+			err_set(e, j->section_file, j->section_line,
+				"merge_blktrace_file", "%s", msg);
+			return ret;
+		}
+		snprintf(msg, sizeof(msg), "one of the traces it merges "
+			 "('%s', read_iolog)", p);
+		if (door_fence_add(in, p, msg)) {
+			err_set(e, j->section_file, j->section_line,
+				"merge_blktrace_file", "out of memory");
+			return -ENOMEM;
+		}
+		(*nr)++;
+	}
+	return 0;
+}
+
+/* The cursor's next event, its trace closed when it has none left. */
+static int merge_step(struct cursor *c, char *msg, size_t msglen)
+{
+	int ret = cursor_advance(c, msg, msglen);
+
+	if (!ret) {
+		fclose(c->bf.f);
+		c->bf.f = NULL;
+	}
+	return ret < 0 ? ret : 0;
+}
+
+/* Every cursor's events, the earliest first, into f; 0 or -errno. */
+static int merge_events(struct cursor *cs, unsigned nr, FILE *f, char *msg,
+			size_t msglen)
+{
+	unsigned char b[BT_REC];
+	unsigned i, best;
+	int ret;
+
+	for (;;) {
+		best = nr;
+		for (i = 0; i < nr; i++)
+			if (cs[i].bf.f && (best == nr ||
+					   cs[i].t.time < cs[best].t.time))
+				best = i;
+		if (best == nr)
+			return 0;
+		cs[best].t.pdu_len = 0;
+		encode(b, &cs[best].t);
+		fwrite(b, 1, sizeof(b), f);
+		ret = merge_step(&cs[best], msg, msglen);
+		if (ret)
+			return ret;
+	}
+}
+
 int blktrace_merge(struct job *j, struct err_rec *e)
 {
 	long scal[64], iters[64];
-	unsigned nscal, niter, nr = 0, i, best;
+	unsigned nscal, niter, nr = 0, i;
 	struct cursor *cs = NULL;
 	struct door_out out = { .fd = -1 };
 	struct door_fence *in = door_fence_new();
-	unsigned char b[BT_REC];
-	char msg[512], *list = NULL, *p, *save;
-	bool swap, opened = false;
+	char msg[512], *list = NULL, *p;
+	bool opened = false;
 	int ret;
 
 	ret = num_list(j->merge_blktrace_scalars, scal, &nscal,
@@ -479,34 +559,9 @@ int blktrace_merge(struct job *j, struct err_rec *e)
 			"merge_blktrace_file", "out of memory");
 		goto out;
 	}
-	for (p = strtok_r(list, ":", &save); p; p = strtok_r(NULL, ":", &save)) {
-		if (nr == 64) {
-			ret = -EINVAL;
-			err_set(e, j->section_file, j->section_line,
-				"read_iolog", "more than 64 traces to merge");
-			goto out;
-		}
-		if (blktrace_probe(p, &swap) != 1) {
-			ret = -EINVAL;
-			err_set(e, j->section_file, j->section_line,
-				"merge_blktrace_file", "read_iolog %s: not a "
-				"blktrace trace (merge_blktrace_file merges "
-				"blktrace traces only)", p);
-			goto out;
-		}
-		ret = bt_open(&cs[nr].bf, p, swap, msg, sizeof(msg));
-		if (ret)
-			goto bad;
-		snprintf(msg, sizeof(msg), "one of the traces it merges "
-			 "('%s', read_iolog)", p);
-		if (door_fence_add(in, p, msg)) {
-			ret = -ENOMEM;
-			err_set(e, j->section_file, j->section_line,
-				"merge_blktrace_file", "out of memory");
-			goto out;
-		}
-		nr++;
-	}
+	ret = merge_traces(j, list, cs, &nr, in, e);
+	if (ret)
+		goto out;
 	if ((nscal && nscal != nr) || (niter && niter != nr)) {
 		ret = -EINVAL;
 		err_set(e, j->section_file, j->section_line, nscal && nscal !=
@@ -518,13 +573,9 @@ int blktrace_merge(struct job *j, struct err_rec *e)
 	for (i = 0; i < nr; i++) {
 		cs[i].scalar = nscal ? scal[i] : 100;
 		cs[i].passes = niter && iters[i] > 1 ? iters[i] : 1;
-		ret = cursor_advance(&cs[i], msg, sizeof(msg));
-		if (ret < 0)
+		ret = merge_step(&cs[i], msg, sizeof(msg));
+		if (ret)
 			goto bad;
-		if (!ret) {		/* nothing to merge in it */
-			fclose(cs[i].bf.f);
-			cs[i].bf.f = NULL;
-		}
 	}
 	/* the merge replaces none of the traces it reads */
 	ret = door_open(&out, j->merge_blktrace_file, "merge_blktrace_file",
@@ -532,25 +583,9 @@ int blktrace_merge(struct job *j, struct err_rec *e)
 	if (ret)
 		goto out;
 	opened = true;
-	for (;;) {
-		best = nr;
-		for (i = 0; i < nr; i++)
-			if (cs[i].bf.f && (best == nr ||
-					   cs[i].t.time < cs[best].t.time))
-				best = i;
-		if (best == nr)
-			break;
-		cs[best].t.pdu_len = 0;
-		encode(b, &cs[best].t);
-		fwrite(b, 1, sizeof(b), out.f);
-		ret = cursor_advance(&cs[best], msg, sizeof(msg));
-		if (ret < 0)
-			goto bad;
-		if (!ret) {
-			fclose(cs[best].bf.f);
-			cs[best].bf.f = NULL;
-		}
-	}
+	ret = merge_events(cs, nr, out.f, msg, sizeof(msg));
+	if (ret)
+		goto bad;
 	opened = false;
 	ret = door_close(&out);
 	if (ret) {

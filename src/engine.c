@@ -110,15 +110,6 @@ const char *engine_needs(const char *name)
 	return NULL;
 }
 
-int engine_check_hipri(const struct job *j, bool hipri, struct err_rec *e)
-{
-	if (!hipri || j->direct)
-		return 0;
-	err_set(e, j->section_file, j->section_line, "hipri",
-		"polled I/O needs direct=1");
-	return -EINVAL;
-}
-
 const struct engine_ops *const *engine_list(void)
 {
 	return engines;
@@ -173,19 +164,4 @@ void engine_print_one(FILE *f, const struct engine_ops *e)
 		fprintf(f, "%-24s: %s\n", o->name, o->help);
 	if (e->about)
 		fprintf(f, "\n%s", e->about);
-}
-
-int engine_seccomp_mode(void)
-{
-	char line[128];
-	FILE *f = fopen("/proc/self/status", "re");
-	int mode = -1;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Seccomp: %d", &mode) == 1)
-			break;
-	fclose(f);
-	return mode;
 }

@@ -1213,13 +1213,124 @@ static uint64_t bss_room(struct gen *g, unsigned d, uint64_t room)
 	}
 }
 
+/* bssplit= of direction d: the sizes that fit the region, drawn by an
+ * alias table (fio's meaning: a size that does not fit is never used;
+ * the draw goes to the sizes that do). */
+static int ext_bssplit(struct gen *g, unsigned d, uint64_t fr)
+{
+	const struct gen_params *p = &g->p;
+	const struct bssplit_entry *e = p->bssplit->e[d];
+	struct gen_ext *x = &g->x;
+	uint64_t lim = fr < g->fmin ? fr : g->fmin;
+	double w[DIST_ZONES_MAX];
+	unsigned i, n = 0;
+
+	for (i = 0; i < p->bssplit->n[d]; i++) {
+		if (e[i].bs > lim)
+			continue;
+		x->bslen[d][n] = e[i].bs;
+		w[n++] = e[i].perc;
+	}
+	if (!n)
+		return -EINVAL;
+	dist_alias_init(&x->bsa[d], w, n);
+	x->has_bss[d] = true;
+	bso_init(g, d);
+	return 0;
+}
+
+/* zipf, pareto, normal of direction d: the law, its scattering and the
+ * rotation that puts its mode at the center asked (or a random one). */
+static void ext_law(struct gen *g, unsigned d)
+{
+	const struct gen_params *p = &g->p;
+	struct gen_ext *x = &g->x;
+	struct dist_law *l = &x->law[d];
+	uint64_t n = x->npos[d], c, m;
+
+	dist_law_init(l, x->kind, p->dist->param, n);
+	perm_init(&x->scat[d], n, p->seed ^ SCAT_SALT);
+	m = perm_index(&x->scat[d], dist_law_mode(l));
+	if (p->dist->center >= 0)
+		c = (uint64_t)(p->dist->center * (double)n);
+	else if (x->kind == DIST_NORMAL)
+		c = n / 2;
+	else
+		c = rng_below(&g->rng, n);
+	if (c >= n)
+		c = n - 1;
+	x->rot[d] = (c + n - m) % n;
+}
+
+/* zoned, zoned_abs of direction d: each zone's units and its share. */
+static int ext_zones(struct gen *g, unsigned d, uint64_t fr)
+{
+	const struct gen_params *p = &g->p;
+	const struct dist_zone *z = p->dist->zones[d];
+	struct gen_ext *x = &g->x;
+	uint64_t unit = x->unit[d];
+	double w[DIST_ZONES_MAX], at = 0;
+	unsigned i;
+
+	for (i = 0; i < p->dist->nzones[d]; i++) {
+		double lo = at, hi = at + z[i].size;
+
+		at = hi;
+		w[i] = z[i].access;
+		if (x->kind == DIST_ZONED && p->flen) {
+			/* Of each file's own length: in 2^-32 parts of it
+			 * (ext_pos). */
+			x->zlo[d][i] = (uint64_t)(lo * 0x1p32 / 100);
+			x->zhi[d][i] = (uint64_t)(hi * 0x1p32 / 100);
+			continue;
+		}
+		if (x->kind == DIST_ZONED) {
+			lo = lo * (double)fr / 100;
+			hi = hi * (double)fr / 100;
+		} else if (hi > (double)fr || hi > (double)g->fmin) {
+			return -ERANGE;	/* in every file */
+		}
+		x->zlo[d][i] = ((uint64_t)lo + unit - 1) / unit;
+		x->zhi[d][i] = ((uint64_t)hi + unit - 1) / unit;
+	}
+	dist_alias_init(&x->zal[d], w, p->dist->nzones[d]);
+	return 0;
+}
+
+/* Direction d over a region of fr bytes: its unit, positions, share of
+ * sequential I/Os, block sizes and law. */
+static int ext_dir(struct gen *g, unsigned d, uint64_t fr)
+{
+	const struct gen_params *p = &g->p;
+	struct gen_ext *x = &g->x;
+	uint64_t unit = p->random && p->ba[d] ? p->ba[d] : g->align;
+	int ret = 0;
+
+	if (unit > fr || unit > g->fmin)
+		return -EINVAL;
+	x->unit[d] = unit;
+	x->unit_inv[d] = UINT64_MAX / unit;
+	x->npos[d] = (fr - p->bs_min[d]) / unit + 1;
+	x->seq_thr[d] = (uint64_t)(p->perc_seq[d] / 100.0 * 0x1p63);
+	if (p->bssplit && p->bssplit->n[d])
+		ret = ext_bssplit(g, d, fr);
+	if (ret)
+		return ret;
+	if (x->kind == DIST_ZIPF || x->kind == DIST_PARETO ||
+	    x->kind == DIST_NORMAL)
+		ext_law(g, d);
+	if (x->kind == DIST_ZONED || x->kind == DIST_ZONED_ABS)
+		return ext_zones(g, d, fr);
+	return 0;
+}
+
 static int ext_init(struct gen *g, unsigned first, unsigned last)
 {
 	const struct gen_params *p = &g->p;
 	struct gen_ext *x = &g->x;
 	uint64_t fr = g->file_region;
-	double w[DIST_ZONES_MAX];
-	unsigned d, i;
+	unsigned d;
+	int ret;
 
 	x->kind = p->dist ? p->dist->kind : DIST_RANDOM;
 	x->fresh = true;
@@ -1235,81 +1346,9 @@ static int ext_init(struct gen *g, unsigned first, unsigned last)
 	}
 	x->span = fr;
 	for (d = first; d <= last; d++) {
-		uint64_t unit = p->random && p->ba[d] ? p->ba[d] : g->align;
-
-		if (unit > fr || unit > g->fmin)
-			return -EINVAL;
-		x->unit[d] = unit;
-		x->unit_inv[d] = UINT64_MAX / unit;
-		x->npos[d] = (fr - p->bs_min[d]) / unit + 1;
-		x->seq_thr[d] = (uint64_t)(p->perc_seq[d] / 100.0 * 0x1p63);
-		if (p->bssplit && p->bssplit->n[d]) {
-			const struct bssplit_entry *e = p->bssplit->e[d];
-			uint64_t lim = fr < g->fmin ? fr : g->fmin;
-			unsigned n = 0;
-
-			/* fio's meaning: a size that does not fit is never
-			 * used; the draw goes to the sizes that do. */
-			for (i = 0; i < p->bssplit->n[d]; i++) {
-				if (e[i].bs > lim)
-					continue;
-				x->bslen[d][n] = e[i].bs;
-				w[n++] = e[i].perc;
-			}
-			if (!n)
-				return -EINVAL;
-			dist_alias_init(&x->bsa[d], w, n);
-			x->has_bss[d] = true;
-			bso_init(g, d);
-		}
-		if (x->kind == DIST_ZIPF || x->kind == DIST_PARETO ||
-		    x->kind == DIST_NORMAL) {
-			struct dist_law *l = &x->law[d];
-			uint64_t n = x->npos[d], c, m;
-
-			dist_law_init(l, x->kind, p->dist->param, n);
-			perm_init(&x->scat[d], n, p->seed ^ SCAT_SALT);
-			m = perm_index(&x->scat[d], dist_law_mode(l));
-			if (p->dist->center >= 0)
-				c = (uint64_t)(p->dist->center * (double)n);
-			else if (x->kind == DIST_NORMAL)
-				c = n / 2;
-			else
-				c = rng_below(&g->rng, n);
-			if (c >= n)
-				c = n - 1;
-			x->rot[d] = (c + n - m) % n;
-		}
-		if (x->kind == DIST_ZONED || x->kind == DIST_ZONED_ABS) {
-			const struct dist_zone *z = p->dist->zones[d];
-			double at = 0;
-
-			for (i = 0; i < p->dist->nzones[d]; i++) {
-				double lo = at, hi = at + z[i].size;
-
-				at = hi;
-				w[i] = z[i].access;
-				if (x->kind == DIST_ZONED && p->flen) {
-					/* Of each file's own length: in
-					 * 2^-32 parts of it (ext_pos). */
-					x->zlo[d][i] = (uint64_t)(lo * 0x1p32 /
-								  100);
-					x->zhi[d][i] = (uint64_t)(hi * 0x1p32 /
-								  100);
-					continue;
-				}
-				if (x->kind == DIST_ZONED) {
-					lo = lo * (double)fr / 100;
-					hi = hi * (double)fr / 100;
-				} else if (hi > (double)fr ||
-					   hi > (double)g->fmin) {
-					return -ERANGE;	/* in every file */
-				}
-				x->zlo[d][i] = ((uint64_t)lo + unit - 1) / unit;
-				x->zhi[d][i] = ((uint64_t)hi + unit - 1) / unit;
-			}
-			dist_alias_init(&x->zal[d], w, p->dist->nzones[d]);
-		}
+		ret = ext_dir(g, d, fr);
+		if (ret)
+			return ret;
 	}
 	if (p->flen) {
 		/* Uneven files (no zones: one file only): the laws are set up

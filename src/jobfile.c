@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "defines.h"
 #include "jobfile.h"
 #include "path.h"
 
@@ -253,46 +254,6 @@ static int is_word_char(int c)
 
 
 /*
- * Names the program defines (iorig-mpi: RANK, NRANKS, LOCAL_RANK,
- * HOSTNAME): ${NAME} takes them before the environment.
- */
-#define JF_DEFINES_MAX	8
-static struct {
-	char name[32];
-	char value[256];
-} jf_defines[JF_DEFINES_MAX];
-static size_t jf_ndefines;
-
-int jobfile_define(const char *name, const char *value)
-{
-	size_t i;
-
-	if (strlen(name) >= sizeof(jf_defines[0].name) ||
-	    strlen(value) >= sizeof(jf_defines[0].value))
-		return -E2BIG;
-	for (i = 0; i < jf_ndefines; i++)
-		if (!strcmp(jf_defines[i].name, name))
-			break;
-	if (i == JF_DEFINES_MAX)
-		return -ENOSPC;
-	strcpy(jf_defines[i].name, name);
-	strcpy(jf_defines[i].value, value);
-	if (i == jf_ndefines)
-		jf_ndefines++;
-	return 0;
-}
-
-const char *jobfile_defined(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < jf_ndefines; i++)
-		if (!strcmp(jf_defines[i].name, name))
-			return jf_defines[i].value;
-	return NULL;
-}
-
-/*
  * *pp points at "${"; on success it is left after the '}'. ${NAME} must be
  * set; ${NAME:-TEXT} gives TEXT (taken literally) when NAME is unset or
  * empty, so a job file can have a default target.
@@ -334,7 +295,7 @@ static int expand_env(struct xout *o, const char **pp, char *why,
 	}
 	memcpy(key, name, n);
 	key[n] = '\0';
-	val = jobfile_defined(key);
+	val = defines_get(key);
 	if (!val)
 		val = getenv(key);
 	if (def) {

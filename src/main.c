@@ -920,178 +920,235 @@ static int open_history(const struct cli *c, const struct peers *pe,
 	return history_open(h, c->history, "history", c->readonly, NULL, e);
 }
 
-int main(int argc, char **argv)
-{
-	struct raw_doc doc = { 0 };
-	struct plan p = { 0 };
-	struct plan_filter filter = { 0 };
-	struct run_result r = { 0 };
-	struct err_rec e = { 0 };
-	struct baseline bl = { 0 };
-	struct check_set cs = { 0 };
-	struct check_report cr = { 0 };
-	struct result_set rs = { 0 };
-	struct cli c;
-	struct door_out out = { .fd = -1 }, sout = { .fd = -1 };
-	struct progress prog;
-	struct run_watch watch = { 0 };
-	bool chart_failed;
-	int code, ret;
-	size_t i;
-	struct peers *pe = NULL;
-	struct act_tally *act = NULL;
-	struct history *hist = NULL;
-	char why[1400];
+/* iorig's subcommands: `iorig NAME ...` runs NAME's own main on the rest. */
+static const struct command {
+	const char *name;
+	int (*main)(int argc, char **argv);
+} commands[] = {
+	{ "plot", plot_main },		/* plot.h */
+	{ "report", report_main },	/* report.h */
+	{ "merge", merge_main },	/* cluster.h */
+	{ "history", history_main },	/* history.h */
+};
 
-	std_fds_open();
-	if (argc > 1 && !strcmp(argv[1], "plot"))
-		return plot_main(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "report"))
-		return report_main(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "merge"))
-		return merge_main(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "history"))
-		return history_main(argc - 1, argv + 1);
-	/* iorig-mpi: the ranks (the plain iorig has none) */
-	if (peers_mpi_init && !(pe = peers_mpi_init(&argc, &argv)))
-		exit(EXIT_RUNTIME);
-	/* Rank 0 alone writes to stdout (--help, --parse-only, reports). */
-	if (pe && pe->rank && !freopen("/dev/null", "w", stdout))
-		exit(EXIT_RUNTIME);
-	if (cli_parse(&c, argc, argv, &e)) {
-		code = fail(&e);
-		goto out;
-	}
-	if (c.help || c.version || c.cmdhelp || c.enghelp || c.debug_help) {
-		code = stdout_checked(info_only(&c));
-		goto out;
-	}
-	if (c.rank_output && !pe) {
-		err_set(&e, "", 0, "rank-output", "is for the ranks of "
+/* A run of iorig itself: what main makes, hands on and frees. */
+struct session {
+	int argc;
+	char **argv;
+	struct cli c;
+	struct peers *pe;
+	struct raw_doc doc;
+	struct plan p;
+	struct err_rec e;
+	struct baseline bl;
+	struct check_set cs;
+	struct check_report cr;
+	struct result_set rs;
+	struct run_result r;
+	struct act_tally *act;
+	struct history *hist;
+	struct door_out out, sout;
+	struct progress prog;
+	struct run_watch watch;
+};
+
+/*
+ * What the command line asks that needs no job: help, version, the
+ * commands, inflating a log, and a misplaced --rank-output. Returns the
+ * exit code, or -1 when the job files are to be read.
+ */
+static int session_no_jobs(struct session *s)
+{
+	struct cli *c = &s->c;
+	int code;
+
+	if (c->help || c->version || c->cmdhelp || c->enghelp ||
+	    c->debug_help)
+		return stdout_checked(info_only(c));
+	if (c->rank_output && !s->pe) {
+		err_set(&s->e, "", 0, "rank-output", "is for the ranks of "
 			"iorig-mpi (under mpirun); iorig writes one result "
 			"(--output)");
-		code = fail(&e);
-		goto out;
+		return fail(&s->e);
 	}
-	if (c.showcmd) {
-		code = show_commands(&c, &e);
-		code = code == EXIT_OK ? stdout_checked(code) : code;
-		goto out;
+	if (c->showcmd) {
+		code = show_commands(c, &s->e);
+		return code == EXIT_OK ? stdout_checked(code) : code;
 	}
-	if (c.inflate_log) {
-		code = inflate_log(c.inflate_log, &e);
-		goto out;
-	}
-	filter.sections = c.sections;
-	filter.globals_ok = c.parse_only;
+	if (c->inflate_log)
+		return inflate_log(c->inflate_log, &s->e);
+	return -1;
+}
+
+/*
+ * The job files read and planned, the plan checked; --merge-only and
+ * --parse-only end here. Returns the exit code, or -1 when the plan is
+ * to be run.
+ */
+static int session_plan(struct session *s)
+{
+	struct plan_filter filter = { .sections = s->c.sections,
+				      .globals_ok = s->c.parse_only };
+	struct cli *c = &s->c;
+	struct plan *p = &s->p;
+	size_t i;
+	int ret;
+
 	if (!err_list_init(&errs))
 		err_collect(&errs);
-	ret = build_doc(&c, &doc, &e);
-	if (c.debug & cli_debug_bit("parse"))
-		debug_parse(&doc);
+	ret = build_doc(c, &s->doc, &s->e);
+	if (c->debug & cli_debug_bit("parse"))
+		debug_parse(&s->doc);
 	/* After errors that were collected, the options are still read. */
-	if (!ret || (ret == -EINVAL && err_count(&e) && !errs.full))
-		ret = plan_build(&p, &doc, &filter, &e) || ret;
-	if (ret || plan_checks(&c, &p, &bl, &cs, pe, &e)) {
-		code = fail(&e);
-		goto out;
-	}
+	if (!ret || (ret == -EINVAL && err_count(&s->e) && !errs.full))
+		ret = plan_build(p, &s->doc, &filter, &s->e) || ret;
+	if (ret || plan_checks(c, p, &s->bl, &s->cs, s->pe, &s->e))
+		return fail(&s->e);
 	/* as fio, fio's warnings only (the report keeps them all) */
-	p.warnings.as_fio = c.fio_mode;
-	warn_print(&p.warnings, stderr);
+	p->warnings.as_fio = c->fio_mode;
+	warn_print(&p->warnings, stderr);
 	/* --readonly: target_plan refuses any layout that would write */
-	for (i = 0; i < p.njobs; i++)
-		p.jobs[i].readonly = c.readonly;
-	if (act_table(&c, &p, &act, &e) || fio_guards(&c, &p, &e)) {
-		code = fail(&e);
-		goto out;
-	}
+	for (i = 0; i < p->njobs; i++)
+		p->jobs[i].readonly = c->readonly;
+	if (act_table(c, p, &s->act, &s->e) || fio_guards(c, p, &s->e))
+		return fail(&s->e);
 	/* the merges of merge_blktrace_file were written by plan_build */
-	if (c.merge_only) {
-		code = EXIT_OK;
-		goto out;
+	if (c->merge_only)
+		return EXIT_OK;
+	if (c->parse_only) {
+		print_plan(p);
+		return stdout_checked(EXIT_OK);
 	}
-	if (c.parse_only) {
-		print_plan(&p);
-		code = stdout_checked(EXIT_OK);
-		goto out;
-	}
+	return -1;
+}
+
+/*
+ * The outputs opened (after the targets are checked), the ranks agreed,
+ * the plan run. Returns the exit code, or -1 when the run is to be
+ * reported.
+ */
+static int session_run(struct session *s)
+{
+	struct run_watch *w = &s->watch;
+	struct cli *c = &s->c;
+	struct peers *pe = s->pe;
+	char why[1400];
+
 	install_signals();
 	/* Targets are checked before --output or --stream is created;
 	 * MPI ranks: the cluster report is rank 0's. */
-	if (check_outputs(&c, &p, pe, &e) ||
-	    open_history(&c, pe, &hist, &e) ||
-	    open_stream(&c, &p, &sout, &watch.stream, &e) ||
-	    door_open(&out, pe && pe->rank ? NULL : c.output, "output",
-		      DOOR_WHOLE, NULL, &e)) {
-		code = fail(&e);
-		goto out;
-	}
-	watch.progress = open_progress(&c, &prog);
-	if (watch.progress)
-		progress_periods(&prog, c.eta_interval_ns, c.eta_newline_ns);
-	watch.peers = pe;
+	if (check_outputs(c, &s->p, pe, &s->e) ||
+	    open_history(c, pe, &s->hist, &s->e) ||
+	    open_stream(c, &s->p, &s->sout, &w->stream, &s->e) ||
+	    door_open(&s->out, pe && pe->rank ? NULL : c->output, "output",
+		      DOOR_WHOLE, NULL, &s->e))
+		return fail(&s->e);
+	w->progress = open_progress(c, &s->prog);
+	if (w->progress)
+		progress_periods(&s->prog, c->eta_interval_ns,
+				 c->eta_newline_ns);
+	w->peers = pe;
 	if (pe && pe->agree(pe, NULL, why, sizeof(why))) {
 		if (!pe->rank)	/* the failed rank said why */
 			fprintf(stderr, "iorig: nothing was run: %s\n", why);
-		code = EXIT_RUNTIME;
-		goto out;
+		return EXIT_RUNTIME;
 	}
-	if (run_plan_watched(&p, &stop_signal, &watch, &r, &e)) {
-		code = fail(&e);
-		goto out;
-	}
-	if (act)
-		act_report(&c, act);
-	r.doc = &doc;
-	r.profile = c.profile;
-	r.profile_vals = c.profile_vals;
-	r.argc = argc;
-	r.argv = argv;
-	chart_failed = c.chart && draw_chart(&c, &r);
+	if (run_plan_watched(&s->p, &stop_signal, w, &s->r, &s->e))
+		return fail(&s->e);
+	return -1;
+}
+
+/* The run's figures: act's table, the chart, the checks, the report. */
+static int session_report(struct session *s)
+{
+	struct run_result *r = &s->r;
+	struct cli *c = &s->c;
+	bool chart_failed;
+	int code;
+
+	if (s->act)
+		act_report(c, s->act);
+	r->doc = &s->doc;
+	r->profile = c->profile;
+	r->profile_vals = c->profile_vals;
+	r->argc = s->argc;
+	r->argv = s->argv;
+	chart_failed = c->chart && draw_chart(c, r);
 	/* Once, for the checks and the writer (each falls back alone). */
-	if (!result_collect(&r, &rs))
-		r.set = &rs;
-	cs.history = hist;
-	r.history = hist;
-	if (check_eval(&cs, &r, &cr))
+	if (!result_collect(r, &s->rs))
+		r->set = &s->rs;
+	s->cs.history = s->hist;
+	r->history = s->hist;
+	if (check_eval(&s->cs, r, &s->cr))
 		fprintf(stderr, "iorig: evaluating the checks: %s\n",
 			strerror(ENOMEM));
 	else
-		r.checks = &cr;
-	code = close_stream(&c, watch.stream, report(&c, &r, &out, pe));
-	if (hist && r.checks && !history_readonly(hist))
-		code = record_history(&c, hist, &cs, &r, code);
-	else if (hist)
+		r->checks = &s->cr;
+	code = close_stream(c, s->watch.stream, report(c, r, &s->out, s->pe));
+	if (s->hist && r->checks && !history_readonly(s->hist))
+		code = record_history(c, s->hist, &s->cs, r, code);
+	else if (s->hist)
 		fprintf(stderr, "iorig: --history: %s: the run was not "
-			"recorded (%s)\n", c.history, r.checks ?
+			"recorded (%s)\n", c->history, r->checks ?
 			"--readonly: the history is only read" :
 			"no figures");
 	if (chart_failed && (code == EXIT_OK || code == EXIT_CHECK ||
 			     code == EXIT_VERIFY))
 		code = EXIT_RUNTIME;
-	watch.stream = NULL;
-	if (!r.checks && code < 128)
+	s->watch.stream = NULL;
+	if (!r->checks && code < 128)
 		code = EXIT_RUNTIME;
-out:
+	return code;
+}
+
+/* Everything a session holds, freed in reverse; returns code. */
+static int session_end(struct session *s, int code)
+{
 	/* MPI ranks: the others are told if this one failed before its
 	 * report. */
-	if (pe)
-		code = pe->quit(pe, code, last_err);
-	stream_close(watch.stream);
-	door_discard(&out);	/* after report(): nothing left to do */
-	r.set = NULL;
-	result_set_free(&rs);
-	run_result_free(&r);
-	check_report_free(&cr);
-	check_set_free(&cs);
-	baseline_free(&bl);
-	history_close(hist);
-	plan_free(&p);
-	act_tally_free(act);
-	raw_doc_free(&doc);
-	cli_free(&c);
+	if (s->pe)
+		code = s->pe->quit(s->pe, code, last_err);
+	stream_close(s->watch.stream);
+	door_discard(&s->out);	/* after report(): nothing left to do */
+	s->r.set = NULL;
+	result_set_free(&s->rs);
+	run_result_free(&s->r);
+	check_report_free(&s->cr);
+	check_set_free(&s->cs);
+	baseline_free(&s->bl);
+	history_close(s->hist);
+	plan_free(&s->p);
+	act_tally_free(s->act);
+	raw_doc_free(&s->doc);
+	cli_free(&s->c);
 	err_collect(NULL);
 	err_list_free(&errs);
-	exit(code);
+	return code;
+}
+
+int main(int argc, char **argv)
+{
+	struct session s = { .out.fd = -1, .sout.fd = -1 };
+	size_t i;
+	int code;
+
+	std_fds_open();
+	for (i = 0; argc > 1 && i < sizeof(commands) / sizeof(*commands); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].main(argc - 1, argv + 1);
+	/* iorig-mpi: the ranks (the plain iorig has none) */
+	if (peers_mpi_init && !(s.pe = peers_mpi_init(&argc, &argv)))
+		exit(EXIT_RUNTIME);
+	/* Rank 0 alone writes to stdout (--help, --parse-only, reports). */
+	if (s.pe && s.pe->rank && !freopen("/dev/null", "w", stdout))
+		exit(EXIT_RUNTIME);
+	s.argc = argc;
+	s.argv = argv;
+	if (cli_parse(&s.c, argc, argv, &s.e))
+		code = fail(&s.e);
+	else if ((code = session_no_jobs(&s)) < 0 &&
+		 (code = session_plan(&s)) < 0 &&
+		 (code = session_run(&s)) < 0)
+		code = session_report(&s);
+	exit(session_end(&s, code));
 }

@@ -2508,6 +2508,73 @@ static int fio_parts(struct job *j, void *base, const struct opt_def *o,
 	return 0;
 }
 
+/* OPT_STR: the row's own check, then a copy. */
+static int parse_str(void *dst, const struct opt_def *o, const char *val,
+		     char *why, size_t whylen)
+{
+	int ret;
+
+	if (o->valid && (ret = o->valid(o, val, why, whylen)))
+		return ret;
+	if (!*val && !(o->flags & OPT_F_BARE) && !o->valid) {
+		snprintf(why, whylen, "expected a non-empty value");
+		return -EINVAL;
+	}
+	return set_str(dst, val);
+}
+
+/* OPT_BOOL: a bool, inverted for an OPT_F_INVERT row; OPT_F_AUTO: a
+ * signed char, -1 for "auto". */
+static int parse_bool(void *dst, const struct opt_def *o, const char *val,
+		      char *why, size_t whylen)
+{
+	bool b;
+	int ret;
+
+	if ((o->flags & OPT_F_AUTO) && !strcasecmp(val, "auto")) {
+		*(signed char *)dst = -1;
+		return 0;
+	}
+	ret = value_bool(val, &b, why, whylen);
+	if (ret)
+		return ret;
+	if (o->flags & OPT_F_AUTO)
+		*(signed char *)dst = b;
+	else
+		*(bool *)dst = (o->flags & OPT_F_INVERT) ? !b : b;
+	return 0;
+}
+
+/* OPT_SIZE_PCT: bytes, or a percent into the row's aux field (the other
+ * one zeroed); size= must be above 0%. */
+static int parse_size_pct(void *base, const struct opt_def *o, bool own,
+			  unsigned kb, const char *val, char *why,
+			  size_t whylen)
+{
+	uint64_t *dst = field(base, o->off), u;
+	double d;
+	int ret;
+
+	if (strchr(val, '%')) {
+		ret = value_pct(val, &d, why, whylen);
+		if (!ret && d <= 0 && own && o->off == F(size)) {
+			snprintf(why, whylen, "size must be above 0%%");
+			ret = -EINVAL;
+		}
+		if (!ret) {
+			*(double *)field(base, o->aux) = d;
+			*dst = 0;
+		}
+		return ret;
+	}
+	ret = value_size(val, kb, &u, why, whylen);
+	if (!ret) {
+		*dst = u;
+		*(double *)field(base, o->aux) = 0;
+	}
+	return ret;
+}
+
 /*
  * Parse val for option o into base (j itself for the job table's rows, an
  * engine's options struct for its rows; sizes read with j's kb_base); why
@@ -2521,7 +2588,6 @@ static int opt_parse(struct job *j, void *base, const struct opt_def *o,
 	unsigned kb = (unsigned)j->kb_base;
 	uint64_t u;
 	double d;
-	bool b;
 	int ret = fio_parts(j, base, o, val, why, whylen);
 
 	if (ret <= 0)
@@ -2533,28 +2599,9 @@ static int opt_parse(struct job *j, void *base, const struct opt_def *o,
 		return ret;
 	switch (o->type) {
 	case OPT_STR:
-		if (o->valid && (ret = o->valid(o, val, why, whylen)))
-			return ret;
-		if (!*val && !(o->flags & OPT_F_BARE) && !o->valid) {
-			snprintf(why, whylen, "expected a non-empty value");
-			return -EINVAL;
-		}
-		return set_str(dst, val);
+		return parse_str(dst, o, val, why, whylen);
 	case OPT_BOOL:
-		if (o->flags & OPT_F_AUTO) {
-			if (!strcasecmp(val, "auto")) {
-				*(signed char *)dst = -1;
-				return 0;
-			}
-			ret = value_bool(val, &b, why, whylen);
-			if (!ret)
-				*(signed char *)dst = b;
-			return ret;
-		}
-		ret = value_bool(val, &b, why, whylen);
-		if (!ret)
-			*(bool *)dst = (o->flags & OPT_F_INVERT) ? !b : b;
-		return ret;
+		return parse_bool(dst, o, val, why, whylen);
 	case OPT_UINT:
 		if ((o->flags & OPT_F_NONE) && !strcasecmp(val, "none")) {
 			*(uint64_t *)dst = UINT64_MAX;
@@ -2570,24 +2617,7 @@ static int opt_parse(struct job *j, void *base, const struct opt_def *o,
 			*(uint64_t *)dst = u;
 		return ret;
 	case OPT_SIZE_PCT:
-		if (strchr(val, '%')) {
-			ret = value_pct(val, &d, why, whylen);
-			if (!ret && d <= 0 && own && o->off == F(size)) {
-				snprintf(why, whylen, "size must be above 0%%");
-				ret = -EINVAL;
-			}
-			if (!ret) {
-				*(double *)field(base, o->aux) = d;
-				*(uint64_t *)dst = 0;
-			}
-			return ret;
-		}
-		ret = value_size(val, kb, &u, why, whylen);
-		if (!ret) {
-			*(uint64_t *)dst = u;
-			*(double *)field(base, o->aux) = 0;
-		}
-		return ret;
+		return parse_size_pct(base, o, own, kb, val, why, whylen);
 	case OPT_TIME:
 		ret = value_time(val, o->unit_ns, &u, why, whylen);
 		if (!ret && o->max)

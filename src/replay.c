@@ -74,17 +74,172 @@ static int num(const char *s, uint64_t *out)
 	return *end || errno ? -1 : 0;
 }
 
+/* One line of fio's iolog: [TIME] FILE ACTION [OFFSET LENGTH]. */
+struct iolog_line {
+	uint64_t t, off, len;
+	const char *file;
+	int act;		/* RP_*, 100: add/open/close, 101: wait */
+};
+
+/* The words of a line into l; -1: not a line of this version. */
+static int iolog_parse(char **w, unsigned nw, unsigned version,
+		       struct iolog_line *l)
+{
+	unsigned k = 0;
+
+	l->t = 0;
+	if (version == 3 && (nw < 3 || num(w[k++], &l->t)))
+		return -1;
+	if (nw - k != 2 && nw - k != 4)
+		return -1;
+	l->file = w[k];
+	l->act = act_of(w[k + 1]);
+	if (l->act < 0 || (l->act == 100 && nw - k != 2))
+		return -1;
+	if (nw - k == 4 && (num(w[k + 2], &l->off) ||
+			    num(w[k + 3], &l->len) || l->len > UINT32_MAX))
+		return -1;
+	if (nw - k == 2) {
+		if (l->act != 100 && l->act != RP_SYNC &&
+		    l->act != RP_DATASYNC)
+			return -1;
+		l->off = l->len = 0;
+	}
+	return 0;
+}
+
+/* Reading one iolog into a replay list. */
+struct iolog_reader {
+	const struct job *j;
+	struct replay *r;
+	const char *path;
+	unsigned version, lineno;
+	uint64_t last_t, due, scale;
+	bool first_t;
+	size_t cap;
+	char *msg;
+	size_t msglen;
+};
+
+/*
+ * A parsed line into the list: its time, a wait, its file, the job's
+ * replay_skip, replay_scale and replay_align. Returns 0, -errno with msg
+ * set, or 1 when the line is malformed (an I/O of no length).
+ */
+static int iolog_add(struct iolog_reader *rd, const struct iolog_line *l)
+{
+	const struct job *j = rd->j;
+	struct replay *r = rd->r;
+	uint64_t off = l->off;
+	int act = l->act, fi, ret;
+
+	if (rd->version == 3) {
+		/* Time going back adds no delay (fio's meaning) */
+		if (!rd->first_t && l->t > rd->last_t)
+			rd->due += (l->t - rd->last_t) * 100 / rd->scale;
+		rd->first_t = false;
+		rd->last_t = l->t;
+	}
+	if (act == 101) {		/* wait: OFFSET is the delay */
+		rd->due += off * 100 / rd->scale;
+		return 0;
+	}
+	fi = replay_name(r, j->replay_redirect ? j->replay_redirect :
+			 l->file);
+	if (fi < 0) {
+		snprintf(rd->msg, rd->msglen, "read_iolog %s:%u: %s",
+			 rd->path, rd->lineno, fi == -E2BIG ? "more than "
+			 "4096 files" : "out of memory");
+		return fi;
+	}
+	if (act == 100 || (act <= RP_TRIM &&
+			   (j->replay_skip & (1u << act))) ||
+	    (act > RP_TRIM && (j->replay_skip & (1u << DDIR_NR))))
+		return 0;
+	if (act <= RP_TRIM) {
+		if (j->replay_scale)
+			off /= j->replay_scale;
+		if (j->replay_align)
+			off &= ~(j->replay_align - 1);
+		if (!l->len)
+			return 1;
+		if (off + l->len > r->max_end)
+			r->max_end = off + l->len;
+		if (l->len > r->max_len)
+			r->max_len = (uint32_t)l->len;
+		r->dirs |= 1u << act;
+	}
+	ret = replay_push(r, &(struct replay_io){
+			.due_us = j->replay_no_stall ? 0 : rd->due,
+			.off = off, .len = (uint32_t)l->len,
+			.file = (uint16_t)fi, .act = (uint8_t)act }, &rd->cap);
+	if (ret)
+		snprintf(rd->msg, rd->msglen, "read_iolog %s: out of memory",
+			 rd->path);
+	return ret;
+}
+
+/* The version its first line names (2 or 3), or 0: not fio's iolog. */
+static unsigned iolog_version(FILE *f)
+{
+	char line[8192];
+
+	if (!fgets(line, sizeof(line), f) ||
+	    (strncmp(line, "fio version 2 iolog", 19) &&
+	     strncmp(line, "fio version 3 iolog", 19)))
+		return 0;
+	return line[12] == '3' ? 3 : 2;
+}
+
+/* The lines after the header; 0 or -errno with msg set. */
+static int iolog_lines(struct iolog_reader *rd, FILE *f)
+{
+	char line[8192], *w[6], *save, *p;
+	struct iolog_line l;
+	unsigned nw;
+	int ret = 0;
+
+	while (!ret && fgets(line, sizeof(line), f)) {
+		rd->lineno++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			snprintf(rd->msg, rd->msglen, "read_iolog %s:%u: "
+				 "line too long", rd->path, rd->lineno);
+			return -EINVAL;
+		}
+		nw = 0;
+		for (p = strtok_r(line, " \t\r\n", &save); p && nw < 6;
+		     p = strtok_r(NULL, " \t\r\n", &save))
+			w[nw++] = p;
+		if (!nw)
+			continue;
+		ret = iolog_parse(w, nw, rd->version, &l) ? 1 :
+		      iolog_add(rd, &l);
+		if (ret != 1)
+			continue;
+		ret = -EINVAL;
+		snprintf(rd->msg, rd->msglen, "read_iolog %s:%u: expected %s"
+			 "FILE ACTION [OFFSET LENGTH] (ACTION read, write, "
+			 "trim, sync, datasync, add, open, close%s)", rd->path,
+			 rd->lineno, rd->version == 3 ? "TIME " : "",
+			 rd->version == 2 ? ", wait" : "");
+	}
+	if (!ret && ferror(f)) {
+		ret = -EIO;
+		snprintf(rd->msg, rd->msglen, "read_iolog %s: %s", rd->path,
+			 strerror(EIO));
+	}
+	return ret;
+}
+
 int replay_load(struct replay *r, const struct job *j, char *msg,
 		size_t msglen)
 {
+	struct iolog_reader rd = { .j = j, .r = r, .path = j->read_iolog,
+				   .lineno = 1, .first_t = true,
+				   .msg = msg, .msglen = msglen };
 	const char *path = j->read_iolog;
 	FILE *f = fopen(path, "r");
-	char line[8192], *w[6], *save, *p;
-	uint64_t t, last_t = 0, due = 0, off, len, scale;
-	unsigned version, nw, lineno = 1, k;
-	bool first_t = true;
-	size_t cap = 0;
-	int act, fi, ret = 0;
+	int ret = 0;
 	bool swap;
 
 	memset(r, 0, sizeof(*r));
@@ -97,109 +252,19 @@ int replay_load(struct replay *r, const struct job *j, char *msg,
 			 strerror(errno));
 		return -errno;
 	}
-	if (!fgets(line, sizeof(line), f) ||
-	    (strncmp(line, "fio version 2 iolog", 19) &&
-	     strncmp(line, "fio version 3 iolog", 19))) {
+	rd.version = iolog_version(f);
+	if (!rd.version) {
 		snprintf(msg, msglen, "read_iolog %s: not fio's iolog "
 			 "version 2 or 3 (its first line says which) nor a "
 			 "binary blktrace trace", path);
 		fclose(f);
 		return -EINVAL;
 	}
-	version = line[12] == '3' ? 3 : 2;
-	scale = j->replay_time_scale ? j->replay_time_scale : 100;
+	rd.scale = j->replay_time_scale ? j->replay_time_scale : 100;
 	if (j->replay_redirect && replay_name(r, j->replay_redirect) < 0)
 		ret = -ENOMEM;
-	while (!ret && fgets(line, sizeof(line), f)) {
-		lineno++;
-		if (!strchr(line, '\n') && !feof(f)) {
-			ret = -EINVAL;
-			snprintf(msg, msglen, "read_iolog %s:%u: line too "
-				 "long", path, lineno);
-			break;
-		}
-		nw = 0;
-		for (p = strtok_r(line, " \t\r\n", &save); p && nw < 6;
-		     p = strtok_r(NULL, " \t\r\n", &save))
-			w[nw++] = p;
-		if (!nw)
-			continue;
-		k = 0;
-		t = 0;
-		if (version == 3 && (nw < 3 || num(w[k++], &t)))
-			goto bad;
-		if (nw - k != 2 && nw - k != 4)
-			goto bad;
-		act = act_of(w[k + 1]);
-		if (act < 0 || (act == 100 && nw - k != 2))
-			goto bad;
-		if (nw - k == 4 && (num(w[k + 2], &off) ||
-				    num(w[k + 3], &len) || len > UINT32_MAX))
-			goto bad;
-		if (nw - k == 2) {
-			if (act != 100 && act != RP_SYNC && act != RP_DATASYNC)
-				goto bad;
-			off = len = 0;
-		}
-		if (version == 3) {
-			/* Time going back adds no delay (fio's meaning) */
-			if (!first_t && t > last_t)
-				due += (t - last_t) * 100 / scale;
-			first_t = false;
-			last_t = t;
-		}
-		if (act == 101) {		/* wait: OFFSET is the delay */
-			due += off * 100 / scale;
-			continue;
-		}
-		fi = replay_name(r, j->replay_redirect ? j->replay_redirect :
-				w[k]);
-		if (fi < 0) {
-			ret = fi;
-			snprintf(msg, msglen, "read_iolog %s:%u: %s", path,
-				 lineno, fi == -E2BIG ? "more than 4096 "
-				 "files" : "out of memory");
-			break;
-		}
-		if (act == 100 || (act <= RP_TRIM &&
-				   (j->replay_skip & (1u << act))) ||
-		    (act > RP_TRIM && (j->replay_skip & (1u << DDIR_NR))))
-			continue;
-		if (act <= RP_TRIM) {
-			if (j->replay_scale)
-				off /= j->replay_scale;
-			if (j->replay_align)
-				off &= ~(j->replay_align - 1);
-			if (!len)
-				goto bad;
-			if (off + len > r->max_end)
-				r->max_end = off + len;
-			if (len > r->max_len)
-				r->max_len = (uint32_t)len;
-			r->dirs |= 1u << act;
-		}
-		ret = replay_push(r, &(struct replay_io){
-				.due_us = j->replay_no_stall ? 0 : due,
-				.off = off, .len = (uint32_t)len,
-				.file = (uint16_t)fi, .act = (uint8_t)act },
-			   &cap);
-		if (ret)
-			snprintf(msg, msglen, "read_iolog %s: out of memory",
-				 path);
-		continue;
-bad:
-		ret = -EINVAL;
-		snprintf(msg, msglen, "read_iolog %s:%u: expected %s"
-			 "FILE ACTION [OFFSET LENGTH] (ACTION read, write, "
-			 "trim, sync, datasync, add, open, close%s)", path,
-			 lineno, version == 3 ? "TIME " : "",
-			 version == 2 ? ", wait" : "");
-	}
-	if (!ret && ferror(f)) {
-		ret = -EIO;
-		snprintf(msg, msglen, "read_iolog %s: %s", path,
-			 strerror(EIO));
-	}
+	if (!ret)
+		ret = iolog_lines(&rd, f);
 	fclose(f);
 	if (!ret && !r->n) {
 		ret = -EINVAL;
@@ -221,22 +286,9 @@ void replay_free(struct replay *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int replay_plan(struct job *j, struct err_rec *e)
+/* The options of a replaying job together; a merge's traces merged. */
+static int replay_options(struct job *j, struct err_rec *e)
 {
-	struct replay r;
-	char msg[512], *list = NULL;
-	size_t n = 0;
-	unsigned i;
-	int ret;
-
-	if (!j->read_iolog && j->merge_blktrace_file) {
-		err_set(e, j->section_file, j->section_line,
-			"merge_blktrace_file", "needs read_iolog=A:B:... (the "
-			"blktrace traces to merge)");
-		return -EINVAL;
-	}
-	if (!j->read_iolog)
-		return 0;
 	if (j->replay_align & (j->replay_align - 1)) {
 		err_set(e, j->section_file, j->section_line, "replay_align",
 			"%" PRIu64 " is not a power of 2", j->replay_align);
@@ -248,11 +300,9 @@ int replay_plan(struct job *j, struct err_rec *e)
 			"log says what is written where");
 		return -EINVAL;
 	}
-	if (j->merge_blktrace_file) {
-		ret = blktrace_merge(j, e);
-		if (ret)
-			return ret;
-	} else if (strchr(j->read_iolog, ':') && access(j->read_iolog, F_OK)) {
+	if (j->merge_blktrace_file)
+		return blktrace_merge(j, e);
+	if (strchr(j->read_iolog, ':') && access(j->read_iolog, F_OK)) {
 		err_set(e, j->section_file, j->section_line, "read_iolog",
 			"'%s' names several logs: fio gives them to the job's "
 			"clones in turn (numjobs), which iorig does not do; "
@@ -260,49 +310,59 @@ int replay_plan(struct job *j, struct err_rec *e)
 			"merge_blktrace_file", j->read_iolog);
 		return -EINVAL;
 	}
-	ret = replay_load(&r, j, msg, sizeof(msg));
-	if (ret) {
-		err_set(e, j->section_file, j->section_line, "read_iolog",
-			"%s", msg);
-		return ret;
-	}
-	for (i = 0; i < r.nnames; i++)
-		n += strlen(r.names[i]) + 1;
+	return 0;
+}
+
+/* The log's files as the job's filename list. */
+static int replay_files(struct job *j, const struct replay *r,
+			struct err_rec *e)
+{
+	char *list;
+	size_t n = 0;
+	unsigned i;
+
+	for (i = 0; i < r->nnames; i++)
+		n += strlen(r->names[i]) + 1;
 	list = malloc(n ? n : 1);
-	if (!list) {
-		replay_free(&r);
+	if (!list)
 		return -ENOMEM;
-	}
 	list[0] = '\0';
-	for (i = 0; i < r.nnames; i++) {
-		if (strchr(r.names[i], ':')) {
+	for (i = 0; i < r->nnames; i++) {
+		if (strchr(r->names[i], ':')) {
 			err_set(e, j->section_file, j->section_line,
 				"read_iolog", "file name '%s' has a ':' "
 				"(the separator of filename lists)",
-				r.names[i]);
+				r->names[i]);
 			free(list);
-			replay_free(&r);
 			return -EINVAL;
 		}
 		if (i)
 			strcat(list, ":");
-		strcat(list, r.names[i]);
+		strcat(list, r->names[i]);
 	}
 	free(j->filename);
 	j->filename = list;
-	j->nrfiles = r.nnames;
-	if ((r.dirs & (1u << DDIR_READ)) && (r.dirs & (1u << DDIR_TRIM))) {
+	j->nrfiles = r->nnames;
+	return 0;
+}
+
+/* The job's rw, size and largest block from what the log does. */
+static int replay_shape(struct job *j, const struct replay *r,
+			struct err_rec *e)
+{
+	unsigned i;
+
+	if ((r->dirs & (1u << DDIR_READ)) && (r->dirs & (1u << DDIR_TRIM))) {
 		err_set(e, j->section_file, j->section_line, "read_iolog",
 			"%s has reads and trims: iorig replays reads and "
 			"writes, or writes and trims", j->read_iolog);
-		replay_free(&r);
 		return -EINVAL;
 	}
-	if (r.dirs & (1u << DDIR_TRIM))
+	if (r->dirs & (1u << DDIR_TRIM))
 		j->rw = RW_TRIMWRITE;
-	else if (r.dirs == (1u << DDIR_WRITE))
+	else if (r->dirs == (1u << DDIR_WRITE))
 		j->rw = RW_WRITE;
-	else if (r.dirs & (1u << DDIR_WRITE))
+	else if (r->dirs & (1u << DDIR_WRITE))
 		j->rw = RW_RW;
 	else
 		j->rw = RW_READ;
@@ -310,19 +370,48 @@ int replay_plan(struct job *j, struct err_rec *e)
 	 * number of those (target.c), and a log's furthest I/O (a trace's:
 	 * any multiple of 512) need not end on one */
 	if (!j->size && !j->filesize_min) {
-		uint64_t u = j->bs_min[0], end = r.max_end;
+		uint64_t u = j->bs_min[0], end = r->max_end;
 
 		for (i = 1; i < DDIR_NR; i++)
 			if (j->bs_min[i] < u)
 				u = j->bs_min[i];
 		if (u && end % u)
 			end += u - end % u;
-		j->size = end * r.nnames;
+		j->size = end * r->nnames;
 	}
 	/* the buffers hold the longest I/O of the log */
 	for (i = 0; i < DDIR_NR; i++)
-		if (j->bs_max[i] < r.max_len)
-			j->bs_max[i] = r.max_len;
-	replay_free(&r);
+		if (j->bs_max[i] < r->max_len)
+			j->bs_max[i] = r->max_len;
 	return 0;
+}
+
+int replay_plan(struct job *j, struct err_rec *e)
+{
+	struct replay r;
+	char msg[512];
+	int ret;
+
+	if (!j->read_iolog && j->merge_blktrace_file) {
+		err_set(e, j->section_file, j->section_line,
+			"merge_blktrace_file", "needs read_iolog=A:B:... (the "
+			"blktrace traces to merge)");
+		return -EINVAL;
+	}
+	if (!j->read_iolog)
+		return 0;
+	ret = replay_options(j, e);
+	if (ret)
+		return ret;
+	ret = replay_load(&r, j, msg, sizeof(msg));
+	if (ret) {
+		err_set(e, j->section_file, j->section_line, "read_iolog",
+			"%s", msg);
+		return ret;
+	}
+	ret = replay_files(j, &r, e);
+	if (!ret)
+		ret = replay_shape(j, &r, e);
+	replay_free(&r);
+	return ret;
 }

@@ -490,7 +490,7 @@ static unsigned start_group(const struct plan *p, unsigned wg,
 			    const unsigned *ssg_idx)
 {
 	struct err_rec e;
-	unsigned n = 0, together = 0;
+	unsigned n = 0;
 	size_t i;
 	int ret;
 
@@ -558,7 +558,6 @@ static unsigned start_group(const struct plan *p, unsigned wg,
 		}
 		/* Opened: started below, once every file of the group is. */
 		w[i].started = true;
-		together++;
 	}
 	/* (should the peers cancel the group, none of it starts) */
 	if (lv->watch && lv->watch->peers)
@@ -566,7 +565,6 @@ static unsigned start_group(const struct plan *p, unsigned wg,
 	for (i = 0; i < p->njobs; i++) {
 		if (p->jobs[i].wait_group != wg || !w[i].started)
 			continue;
-		w[i].together = together;
 		w[i].started = false;
 		ret = start_worker(&w[i]);
 		if (ret) {
@@ -1122,6 +1120,88 @@ int run_check(const struct plan *p, const struct door_name *outs,
 	return ret;
 }
 
+/* r made empty for p: its warnings, start time, host and arrays. */
+static int result_start(struct run_result *r, const struct plan *p)
+{
+	struct timespec now;
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	warn_init(&r->warnings, stderr);
+	r->warnings.as_fio = p->warnings.as_fio;
+	warn_copy(&r->warnings, &p->warnings);
+	r->plan = p;
+	clock_gettime(CLOCK_REALTIME, &now);
+	r->start_time = now.tv_sec;
+	r->start_time_ms = (uint64_t)now.tv_sec * 1000 +
+			   (uint64_t)now.tv_nsec / 1000000;
+	host_info(r);
+	r->stats = calloc(p->njobs, sizeof(*r->stats));
+	r->ran = calloc(p->njobs, sizeof(*r->ran));
+	r->phases = calloc(p->nwait_groups, sizeof(*r->phases));
+	r->nphases = p->nwait_groups;
+	r->targets = calloc(p->njobs, sizeof(*r->targets));
+	if (!r->stats || !r->ran || !r->phases || !r->targets)
+		return -ENOMEM;
+	for (i = 0; i < p->njobs; i++)
+		stats_init(&r->stats[i]);
+	return 0;
+}
+
+/*
+ * The wait groups one after another, until a stop (MPI ranks: each
+ * group's collectives, stopped or not; a stopped rank opens nothing) or
+ * a failure that exitall_on_error makes fatal (the other ranks told).
+ */
+static void run_groups(const struct plan *p, struct target *tg,
+		       struct worker *w, struct clock *clk,
+		       const atomic_int *stop, struct run_result *r,
+		       struct run_live *lv, struct peers *pe)
+{
+	char why[512];
+	unsigned wg;
+
+	for (wg = 0; wg < p->nwait_groups && (pe || !atomic_load(stop));
+	     wg++) {
+		run_phase(p, wg, tg, w, clk, stop, r, lv);
+		if (pe && atomic_load(stop))
+			continue;
+		if (exit_on_error(p, wg, r)) {
+			if (pe && !pe->failed && wg + 1 < p->nwait_groups)
+				pe->agree(pe, "a job failed in an earlier "
+					  "wait group", why, sizeof(why));
+			break;
+		}
+	}
+}
+
+/*
+ * A run that failed or was stopped puts back the lengths of the files
+ * it extended and removes those it created; the last job first, so that
+ * a file two jobs extended ends at the length the first one found. An
+ * abandoned worker may still use its files. Then (only now: a later
+ * phase may read what an earlier one wrote) unlink= files are removed.
+ * Returns whether a worker was abandoned.
+ */
+static bool run_files_end(const struct plan *p, struct target *tg,
+			  const struct worker *w, const struct run_result *r,
+			  const atomic_int *stop)
+{
+	bool abandoned = false, failed = run_failed(p, r, stop);
+	size_t i;
+
+	for (i = p->njobs; failed && i-- > 0;)
+		if (needs_files(&p->jobs[i]) && !w[i].abandoned)
+			target_undo(&tg[i], &p->jobs[i], tg, p->njobs);
+	for (i = 0; i < p->njobs; i++) {
+		abandoned = abandoned || w[i].abandoned;
+		if (p->jobs[i].unlink && needs_files(&p->jobs[i]) &&
+		    !w[i].abandoned)
+			target_close(&tg[i], true);
+	}
+	return abandoned;
+}
+
 int run_plan_watched(const struct plan *p, const atomic_int *stop,
 		     const struct run_watch *watch, struct run_result *r,
 		     struct err_rec *e)
@@ -1129,47 +1209,24 @@ int run_plan_watched(const struct plan *p, const atomic_int *stop,
 	struct run_live lv = { .watch = watch, .p = p };
 	struct peers *pe = watch ? watch->peers : NULL;
 	struct door_fence *fence = NULL;
-	char why[512];
 	struct target *tg;
 	struct worker *w;
 	struct clock *clk;
 	struct cpu_usage c0, c1;
-	bool abandoned = false, failed;
+	bool abandoned = false;
 	uint64_t t0;
-	unsigned wg;
 	size_t i;
 	int ret;
 
-	memset(r, 0, sizeof(*r));
-	warn_init(&r->warnings, stderr);
-	r->warnings.as_fio = p->warnings.as_fio;
-	warn_copy(&r->warnings, &p->warnings);
-	r->plan = p;
-	{
-		struct timespec now;
-
-		clock_gettime(CLOCK_REALTIME, &now);
-		r->start_time = now.tv_sec;
-		r->start_time_ms = (uint64_t)now.tv_sec * 1000 +
-				   (uint64_t)now.tv_nsec / 1000000;
-	}
-	host_info(r);
-	r->stats = calloc(p->njobs, sizeof(*r->stats));
-	r->ran = calloc(p->njobs, sizeof(*r->ran));
-	r->phases = calloc(p->nwait_groups, sizeof(*r->phases));
-	r->nphases = p->nwait_groups;
-	r->targets = calloc(p->njobs, sizeof(*r->targets));
+	ret = result_start(r, p);
 	tg = calloc(p->njobs, sizeof(*tg));
 	w = calloc(p->njobs, sizeof(*w));
 	clk = malloc(sizeof(*clk));
-	if (!r->stats || !r->ran || !r->phases || !r->targets || !tg || !w ||
-	    !clk) {
+	if (ret || !tg || !w || !clk) {
 		err_set(e, "", 0, "", "out of memory");
 		ret = -ENOMEM;
 		goto out;
 	}
-	for (i = 0; i < p->njobs; i++)
-		stats_init(&r->stats[i]);
 	ret = plan_targets(p, tg, &r->warnings, e);
 	if (ret)
 		goto out;
@@ -1189,38 +1246,9 @@ int run_plan_watched(const struct plan *p, const atomic_int *stop,
 	t0 = clock_mono_ns();
 	lv.w = w;
 	lv.t0_ns = t0;
-	for (wg = 0; wg < p->nwait_groups && (pe || !atomic_load(stop));
-	     wg++) {
-		run_phase(p, wg, tg, w, clk, stop, r, &lv);
-		/* MPI ranks: each group's collectives, stopped or not (a
-		 * stopped rank opens nothing); a failure stops them all. */
-		if (pe && atomic_load(stop))
-			continue;
-		if (exit_on_error(p, wg, r)) {
-			if (pe && !pe->failed && wg + 1 < p->nwait_groups)
-				pe->agree(pe, "a job failed in an earlier "
-					  "wait group", why, sizeof(why));
-			break;
-		}
-	}
+	run_groups(p, tg, w, clk, stop, r, &lv, pe);
 	r->wall_ns = clock_mono_ns() - t0;
-	/*
-	 * A run that failed or was stopped puts back the lengths of the
-	 * files it extended and removes those it created; the last job
-	 * first, so that a file two jobs extended ends at the length the
-	 * first one found. An abandoned worker may still use its files.
-	 */
-	failed = run_failed(p, r, stop);
-	for (i = p->njobs; failed && i-- > 0;)
-		if (needs_files(&p->jobs[i]) && !w[i].abandoned)
-			target_undo(&tg[i], &p->jobs[i], tg, p->njobs);
-	/* Only now: a later phase may read what an earlier one wrote. */
-	for (i = 0; i < p->njobs; i++) {
-		abandoned = abandoned || w[i].abandoned;
-		if (p->jobs[i].unlink && needs_files(&p->jobs[i]) &&
-		    !w[i].abandoned)
-			target_close(&tg[i], true);
-	}
+	abandoned = run_files_end(p, tg, w, r, stop);
 	cpu_process(&c1);
 	cpu_sub(&r->proc_cpu, &c1, &c0);
 out:

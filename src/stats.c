@@ -169,6 +169,29 @@ void stats_window_merge(uint64_t *start_ns, uint64_t *runtime_ns,
 	*runtime_ns = end - start;
 }
 
+void verify_stats_merge(struct verify_stats *dst,
+			const struct verify_stats *src)
+{
+	unsigned i;
+
+	if (!src->kind)
+		return;
+	if (!dst->kind)
+		dst->kind = src->kind;
+	dst->blocks_checked += src->blocks_checked;
+	dst->bytes += src->bytes;
+	if (src->runtime_ns > dst->runtime_ns)
+		dst->runtime_ns = src->runtime_ns;
+	dst->read_errors += src->read_errors;
+	dst->write_failed += src->write_failed;
+	dst->mismatches += src->mismatches;
+	for (i = 0; i < VC_NR; i++)
+		dst->by_class[i] += src->by_class[i];
+	dst->stopped = dst->stopped || src->stopped;
+	for (i = 0; i < src->nfirst && dst->nfirst < VERIFY_FIRST_MAX; i++)
+		dst->first[dst->nfirst++] = src->first[i];
+}
+
 /*
  * Counters (loops_done, think and end sync time included), CPU and the
  * sync latencies add; the runtime is the union of the windows of clones

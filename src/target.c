@@ -31,7 +31,7 @@
 #include "door.h"
 #include "gen.h"
 #include "guard.h"
-#include "jobfile.h"
+#include "defines.h"
 #include "path.h"
 #include "target.h"
 #include "value.h"
@@ -323,8 +323,8 @@ static int format_name(char **out, const char *dir, const struct job *j,
 			fprintf(m, "%u", j->clone);
 		else if (!strncasecmp(f, "$filenum", n))
 			fprintf(m, "%u", filenum);
-		else if (jobfile_defined("RANK"))	/* $clientuid */
-			fputs(jobfile_defined("RANK"), m);
+		else if (defines_get("RANK"))	/* $clientuid */
+			fputs(defines_get("RANK"), m);
 		f += n;		/* $clientuid alone: nothing */
 	}
 	if (fclose(m) == 0 && buf) {

@@ -437,7 +437,7 @@ static void pt_cpu(struct engine_ctx *ctx, struct cpu_usage *c)
 
 const struct engine_ops engine_pthread = {
 	.name = "pthread",
-	.flags = ENGINE_STAMPS_DONE | ENGINE_OWN_THREADS,
+	.flags = ENGINE_STAMPS_DONE,
 	.options = pt_options,
 	.options_size = sizeof(struct pt_opts),
 	.help = "threads doing blocking pread/pwrite, iodepth in flight",

@@ -24,7 +24,7 @@
 
 #include "cluster.h"
 #include "err.h"
-#include "jobfile.h"
+#include "defines.h"
 #include "peers.h"
 #include "result.h"
 
@@ -291,11 +291,11 @@ struct peers *peers_mpi_init(int *argc, char ***argv)
 	mp.pe.finish = mpi_finish;
 	mp.pe.quit = mpi_quit;
 	snprintf(num, sizeof(num), "%d", mp.pe.rank);
-	jobfile_define("RANK", num);
+	defines_set("RANK", num);
 	snprintf(num, sizeof(num), "%d", mp.pe.nranks);
-	jobfile_define("NRANKS", num);
+	defines_set("NRANKS", num);
 	snprintf(num, sizeof(num), "%d", mp.pe.local_rank);
-	jobfile_define("LOCAL_RANK", num);
-	jobfile_define("HOSTNAME", mp.host);
+	defines_set("LOCAL_RANK", num);
+	defines_set("HOSTNAME", mp.host);
 	return &mp.pe;
 }

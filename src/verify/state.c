@@ -39,6 +39,80 @@ static uint64_t realtime_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* What v checks: its unit, largest I/O, blocks, seeds and this run's
+ * identity. */
+static void verify_geometry(struct verify_ctx *v, const struct job *j,
+			    const struct target *t)
+{
+	v->tgt = t;
+	v->bs = (uint32_t)verify_unit(j);
+	v->maxio = (uint32_t)(j->bs_max[DDIR_WRITE] > j->bs_max[DDIR_READ] ?
+			      j->bs_max[DDIR_WRITE] : j->bs_max[DDIR_READ]);
+	v->maxio -= v->maxio % v->bs;
+	if (v->maxio < v->bs)
+		v->maxio = v->bs;
+	v->fmt.voff = (uint32_t)j->verify_offset;
+	/* Blocks of the generator's space: a slot of file_region bytes a
+	 * file, whatever the file's own length (gen.h). */
+	v->nblocks = t->file_region * t->nfiles / v->bs;
+	v->randseed = j->randseed;
+	v->clone = j->clone;
+	v->fatal = j->verify_fatal;
+	v->reader = verify_reader(j);
+	if (getrandom(&v->run_id, sizeof(v->run_id), GRND_NONBLOCK) !=
+	    sizeof(v->run_id))
+		v->run_id = verify_mix64(realtime_ns() ^ ((uint64_t)getpid() << 32));
+	v->gen0 = realtime_ns();
+	v->stats.kind = j->verify;
+}
+
+/* verify_backlog=: the ring of writes to check (allocation checked by
+ * the caller). */
+static void verify_backlog_init(struct verify_ctx *v, const struct job *j)
+{
+	v->backlog = (uint32_t)j->verify_backlog;
+	v->backlog_batch = j->verify_backlog_batch ?
+			   (uint32_t)j->verify_backlog_batch : v->backlog;
+	v->ring = calloc(v->backlog, sizeof(*v->ring));
+	if (j->do_verify)
+		v->checked = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
+}
+
+/* trim_percentage= with trim_backlog=: fio trims only then, of the
+ * writes it checks. */
+static int verify_trim_init(struct verify_ctx *v, const struct job *j)
+{
+	v->tpct = (uint32_t)j->trim_percentage;
+	v->tbacklog = (uint32_t)j->trim_backlog;
+	v->tbatch = j->trim_backlog_batch ?
+		    (uint32_t)j->trim_backlog_batch : v->tbacklog;
+	v->tzero = j->trim_verify_zero;
+	v->tcap = v->nblocks < (1u << 20) ? (uint32_t)v->nblocks : 1u << 20;
+	v->trimmed = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
+	v->tring = calloc(v->tcap ? v->tcap : 1, sizeof(*v->tring));
+	return v->trimmed && v->tring ? 0 : -ENOMEM;
+}
+
+/* verify_state_save=: every block ever written, and those that failed. */
+static int verify_ever_init(struct verify_ctx *v)
+{
+	v->ever = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
+	if (!v->failed)
+		v->failed = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
+	return v->ever && v->failed ? 0 : -ENOMEM;
+}
+
+/* Whether each map v's options need was allocated. */
+static bool verify_maps_made(const struct verify_ctx *v, const struct job *j,
+			     bool w)
+{
+	return !((w && j->do_verify && !v->written && !v->wpass) ||
+		 (verify_needs_passmap(j) && !v->wpass) ||
+		 (v->backlog && (!v->ring || (j->do_verify && !v->checked))) ||
+		 (j->verify_only && !v->runs) ||
+		 ((v->written || v->ring || v->wpass) && !v->failed));
+}
+
 int verify_init(struct verify_ctx **out, const struct job *j,
 		const struct target *t)
 {
@@ -64,59 +138,20 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 		}
 		v->fmt.plen = (size_t)n;
 	}
-	v->tgt = t;
-	v->bs = (uint32_t)verify_unit(j);
-	v->maxio = (uint32_t)(j->bs_max[DDIR_WRITE] > j->bs_max[DDIR_READ] ?
-			      j->bs_max[DDIR_WRITE] : j->bs_max[DDIR_READ]);
-	v->maxio -= v->maxio % v->bs;
-	if (v->maxio < v->bs)
-		v->maxio = v->bs;
-	v->fmt.voff = (uint32_t)j->verify_offset;
-	/* Blocks of the generator's space: a slot of file_region bytes a
-	 * file, whatever the file's own length (gen.h). */
-	v->nblocks = t->file_region * t->nfiles / v->bs;
-	v->randseed = j->randseed;
-	v->clone = j->clone;
-	v->fatal = j->verify_fatal;
-	v->reader = verify_reader(j);
+	verify_geometry(v, j, t);
 	/* a reader writes nothing: no block map, backlog, trims or state */
 	w = !j->verify_only && !v->reader;
-	if (getrandom(&v->run_id, sizeof(v->run_id), GRND_NONBLOCK) !=
-	    sizeof(v->run_id))
-		v->run_id = verify_mix64(realtime_ns() ^ ((uint64_t)getpid() << 32));
-	v->gen0 = realtime_ns();
-	v->stats.kind = j->verify;
 	if (verify_needs_passmap(j))
 		v->wpass = calloc(v->nblocks ? v->nblocks : 1,
 				  sizeof(*v->wpass));
 	else if (w && j->do_verify)
 		v->written = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
-	if (w && j->verify_backlog) {
-		v->backlog = (uint32_t)j->verify_backlog;
-		v->backlog_batch = j->verify_backlog_batch ?
-				   (uint32_t)j->verify_backlog_batch :
-				   v->backlog;
-		v->ring = calloc(v->backlog, sizeof(*v->ring));
-		if (j->do_verify)
-			v->checked = calloc((v->nblocks + 63) / 64,
-					    sizeof(uint64_t));
-	}
-	/* fio trims only with trim_backlog set, of the writes it checks. */
-	if (w && j->do_verify && j->trim_percentage &&
-	    j->trim_backlog) {
-		v->tpct = (uint32_t)j->trim_percentage;
-		v->tbacklog = (uint32_t)j->trim_backlog;
-		v->tbatch = j->trim_backlog_batch ?
-			    (uint32_t)j->trim_backlog_batch : v->tbacklog;
-		v->tzero = j->trim_verify_zero;
-		v->tcap = v->nblocks < (1u << 20) ? (uint32_t)v->nblocks :
-			  1u << 20;
-		v->trimmed = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
-		v->tring = calloc(v->tcap ? v->tcap : 1, sizeof(*v->tring));
-		if (!v->trimmed || !v->tring) {
-			verify_exit(v);
-			return -ENOMEM;
-		}
+	if (w && j->verify_backlog)
+		verify_backlog_init(v, j);
+	if (w && j->do_verify && j->trim_percentage && j->trim_backlog &&
+	    verify_trim_init(v, j)) {
+		verify_exit(v);
+		return -ENOMEM;
 	}
 	if (v->written || v->ring || v->wpass)
 		v->failed = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
@@ -125,21 +160,8 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 	v->dump = j->verify_dump;
 	verify_state_name(v, j);
 	/* unlink=1 removes the data: there is nothing to check later. */
-	if (w && j->verify_state_save && !j->unlink) {
-		v->ever = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
-		if (!v->failed)
-			v->failed = calloc((v->nblocks + 63) / 64,
-					   sizeof(uint64_t));
-		if (!v->ever || !v->failed) {
-			verify_exit(v);
-			return -ENOMEM;
-		}
-	}
-	if ((w && j->do_verify && !v->written && !v->wpass) ||
-	    (verify_needs_passmap(j) && !v->wpass) ||
-	    (v->backlog && (!v->ring || (j->do_verify && !v->checked))) ||
-	    (j->verify_only && !v->runs) ||
-	    ((v->written || v->ring || v->wpass) && !v->failed)) {
+	if ((w && j->verify_state_save && !j->unlink &&
+	     verify_ever_init(v)) || !verify_maps_made(v, j, w)) {
 		verify_exit(v);
 		return -ENOMEM;
 	}
@@ -668,27 +690,4 @@ void verify_end(struct verify_ctx *v)
 				 "not write it, or its write was lost",
 				 newest->gen_min, newest->gen_max);
 	}
-}
-
-void verify_stats_merge(struct verify_stats *dst,
-			const struct verify_stats *src)
-{
-	unsigned i;
-
-	if (!src->kind)
-		return;
-	if (!dst->kind)
-		dst->kind = src->kind;
-	dst->blocks_checked += src->blocks_checked;
-	dst->bytes += src->bytes;
-	if (src->runtime_ns > dst->runtime_ns)
-		dst->runtime_ns = src->runtime_ns;
-	dst->read_errors += src->read_errors;
-	dst->write_failed += src->write_failed;
-	dst->mismatches += src->mismatches;
-	for (i = 0; i < VC_NR; i++)
-		dst->by_class[i] += src->by_class[i];
-	dst->stopped = dst->stopped || src->stopped;
-	for (i = 0; i < src->nfirst && dst->nfirst < VERIFY_FIRST_MAX; i++)
-		dst->first[dst->nfirst++] = src->first[i];
 }

@@ -75,8 +75,10 @@ struct wstate;
 /*
  * The table's rows, in its order (features.c): the order hooks run in.
  * An id whose row features.c leaves NULL is a feature still in the loop
- * (ramp, steady state, serialize_overlap, verify=, buffer contents,
- * interval=, logs, halt): its place in the order is kept for it.
+ * (ramp, steady state, interval=, logs, halt): its place in the order is
+ * kept for it. serialize_overlap and verify= have rows for their state,
+ * setup and teardown, and no per-I/O hook: the loop calls them on its
+ * slow path (wstate.slow), which only their jobs run.
  */
 enum wf_id {
 	WF_RAMP,		/* ramp.c: ramp_time= */
@@ -135,7 +137,7 @@ struct wfeature {
 /* The rows, each defined by its file. */
 extern const struct wfeature wf_pace, wf_think, wf_ltarget, wf_flow,
 	wf_replay, wf_syncs, wf_end_sync, wf_hints, wf_cmdprio,
-	wf_maxlat, wf_act, wf_lowdepth;
+	wf_maxlat, wf_act, wf_lowdepth, wf_serial, wf_verify, wf_fill;
 
 /* The table (features.c), WF_NR rows in enum wf_id's order. */
 extern const struct wfeature *const wfeatures[WF_NR];

@@ -14,6 +14,8 @@
 /* What a running worker keeps to publish (wstate.lv), from live_setup. */
 struct wlive {
 	bool iv_over;		/* the last interval is closed, or failed */
+	uint64_t iv_next;	/* ticks: the running interval's end;
+				 * UINT64_MAX: none (off, ramping, over) */
 	/*
 	 * bw_avg_time / iops_avg_time samples: the tick the running period
 	 * ends (UINT64_MAX while ramping), when it began, the counters then.
@@ -32,6 +34,7 @@ int live_setup(struct wstate *s)
 		job_fail(s, -ENOMEM, "rate samples: %s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
+	s->lv->iv_next = UINT64_MAX;
 	s->lv->bw_next = UINT64_MAX;
 	s->lv->iops_next = UINT64_MAX;
 	return 0;
@@ -79,12 +82,23 @@ void live_phase(struct wstate *s)
  * its last I/Os belongs to the last interval, which interval_end closes
  * (else a time_based job would end with a sliver of an interval).
  */
-void interval_arm(struct wstate *s)
+static void interval_arm(struct wstate *s)
 {
 	uint64_t next = s->t0 + clock_ns_to_ticks(s->w->clk,
 						  ival_rec_boundary(s->irec));
 
-	s->iv_next = next >= s->deadline ? UINT64_MAX : next;
+	s->lv->iv_next = next >= s->deadline ? UINT64_MAX : next;
+}
+
+void interval_start(struct wstate *s)
+{
+	if (!s->irec)
+		return;
+	ival_rec_reset(s->irec);
+	if (s->ramp_end)
+		s->lv->iv_next = UINT64_MAX;
+	else
+		interval_arm(s);
 }
 
 /*
@@ -109,7 +123,7 @@ int interval_close(struct wstate *s, uint64_t end_ns)
 	}
 	r = ival_rec_close(s->irec, end_ns, ios, bytes, lat);
 	if (r) {
-		s->iv_next = UINT64_MAX;
+		s->lv->iv_next = UINT64_MAX;
 		s->lv->iv_over = true;
 		job_fail(s, r, "recording interval samples: %s", strerror(-r));
 		return r;
@@ -121,7 +135,7 @@ int interval_close(struct wstate *s, uint64_t end_ns)
 /* Close every interval that ended by tick now (once per boundary). */
 void interval_roll(struct wstate *s, uint64_t now)
 {
-	while (now >= s->iv_next)
+	while (now >= s->lv->iv_next)
 		if (interval_close(s, ival_rec_boundary(s->irec)))
 			return;
 }
@@ -147,13 +161,13 @@ void interval_end(struct wstate *s, uint64_t end)
 	    s->st->dir[DDIR_WRITE].ios != s->irec->base_ios[DDIR_WRITE] ||
 	    s->st->dir[DDIR_TRIM].ios != s->irec->base_ios[DDIR_TRIM])
 		interval_close(s, end_ns);
-	s->iv_next = UINT64_MAX;
+	s->lv->iv_next = UINT64_MAX;
 	s->lv->iv_over = true;
 }
 
 void ticks_rearm(struct wstate *s)
 {
-	uint64_t t = s->iv_next;
+	uint64_t t = s->lv->iv_next;
 
 	if (s->lv->bw_next < t)
 		t = s->lv->bw_next;
@@ -217,7 +231,7 @@ static void sample(struct wstate *s, uint64_t now, bool bw)
 
 void ticks_roll(struct wstate *s, uint64_t now)
 {
-	if (now >= s->iv_next)
+	if (now >= s->lv->iv_next)
 		interval_roll(s, now);
 	if (now >= s->lv->bw_next)
 		sample(s, now, true);

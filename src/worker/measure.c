@@ -50,12 +50,12 @@ void measure_start(struct wstate *s, bool carry_on)
 		ramp_carry(s);
 	} else {
 		s->issued_bytes = 0;
-		s->map_short = 0;
+		s->pass.short_bytes = 0;
 		s->issued_ios = 0;
 		/* unlink_each_loop makes the files again between loops */
-		s->next_pass = recreates(j) && s->per_loop ? s->per_loop :
+		s->pass.next = recreates(j) && s->pass.per_loop ? s->pass.per_loop :
 			       UINT64_MAX;
-		s->pass_drop = !j->direct && s->guarded && !recreates(j);
+		s->pass.drop = !j->direct && s->guard.on && !recreates(j);
 	}
 	if (s->ctl_on)
 		ctl_arm(s);
@@ -64,21 +64,15 @@ void measure_start(struct wstate *s, bool carry_on)
 		s->t0 + clock_ns_to_ticks(s->w->clk, j->runtime_ns) :
 		UINT64_MAX;
 	wf_start(s);
-	if (s->irec) {
-		ival_rec_reset(s->irec);
-		if (s->ramp_end)
-			s->iv_next = UINT64_MAX;
-		else
-			interval_arm(s);
-	}
+	interval_start(s);
 	samples_start(s);
 	worker_window_mark(s->w, false);
-	cpu_thread(&s->cpu0);
-	memset(&s->eng_cpu0, 0, sizeof(s->eng_cpu0));
+	cpu_thread(&s->cpu0.job);
+	memset(&s->cpu0.eng, 0, sizeof(s->cpu0.eng));
 	if (s->eng->cpu) {
 		/* A pool thread stuck in an I/O answers late. */
 		call_enter(s);
-		s->eng->cpu(&s->ctx, &s->eng_cpu0);
+		s->eng->cpu(&s->ctx, &s->cpu0.eng);
 		call_leave(s);
 	}
 }
@@ -153,11 +147,11 @@ static void finish_figures(struct wstate *s, uint64_t end, bool own)
 		for (d = 0; d < DDIR_NR; d++)
 			if (!st->dir[d].lat.count && st->dir[d].clat.count)
 				st->dir[d].lat = st->dir[d].clat;
-		if (s->per_loop)
+		if (s->pass.per_loop)
 			st->loops_done = (st->dir[DDIR_READ].bytes +
 					  st->dir[DDIR_WRITE].bytes +
 					  st->dir[DDIR_TRIM].bytes +
-					  s->map_short) / s->per_loop;
+					  s->pass.short_bytes) / s->pass.per_loop;
 	}
 	ctl_figures(s);
 	wf_end(s, end, own);
@@ -173,13 +167,13 @@ void finish(struct wstate *s)
 		return;
 	worker_window_mark(s->w, true);
 	cpu_thread(&cpu1);
-	cpu_sub(&s->st->cpu, &cpu1, &s->cpu0);
+	cpu_sub(&s->st->cpu, &cpu1, &s->cpu0.job);
 	if (s->eng->cpu) {
 		call_enter(s);
 		s->eng->cpu(&s->ctx, &eng1);
 		if (!call_leave(s))
 			return;
-		cpu_sub(&eng_used, &eng1, &s->eng_cpu0);
+		cpu_sub(&eng_used, &eng1, &s->cpu0.eng);
 		cpu_add(&s->st->cpu, &eng_used);
 	}
 	finish_figures(s, s->now, true);

@@ -32,6 +32,7 @@ int slots_setup(struct wstate *s)
 		      j->bs_max[1];
 	size_t align = target_buf_align(), stride, i;
 	int r;
+	void *bufs = NULL;
 
 	/* trimwrite writes each trim's blocks: as long as the trims. */
 	if (rw_dirs(j->rw) == ((1u << DDIR_WRITE) | (1u << DDIR_TRIM)) &&
@@ -42,14 +43,11 @@ int slots_setup(struct wstate *s)
 	s->reqs = calloc(s->depth, sizeof(*s->reqs));
 	s->free_reqs = calloc(s->depth, sizeof(*s->free_reqs));
 	s->reaped = calloc(s->depth, sizeof(*s->reaped));
-	/* Mixed rw or block size ranges with verify= need it (verify.h). */
-	s->serial = j->serialize_overlap ||
-		    (j->verify && verify_needs_passmap(j));
-	if (s->serial)
-		s->busy = calloc(s->depth, sizeof(*s->busy));
+	/* serialize_overlap (serial.c; mixed rw or block size ranges with
+	 * verify= need it too, verify.h) runs on the slow path. */
+	s->serial = wf_wanted(s, WF_SERIAL);
 	s->slow = s->serial;
-	if (!s->reqs || !s->free_reqs || !s->reaped ||
-	    (s->serial && !s->busy)) {
+	if (!s->reqs || !s->free_reqs || !s->reaped) {
 		job_fail(s, -ENOMEM, "cannot allocate %zu bytes of request "
 			 "slots (iodepth %u): %s", s->depth *
 			 (sizeof(*s->reqs) + 2 * sizeof(*s->free_reqs)),
@@ -60,21 +58,20 @@ int slots_setup(struct wstate *s)
 		char why[320];
 
 		/* mem=, mem_align=, lockmem= (procattr.h) */
-		r = procattr_mem_alloc(&s->mem, j, align, s->depth, stride,
-				       &s->bufs, why, sizeof(why));
+		r = procattr_mem_alloc(&s->th.mem, j, align, s->depth, stride,
+				       &bufs, why, sizeof(why));
 		if (r) {
-			s->bufs = NULL;
 			job_fail(s, r, "%s", why);
 			return r;
 		}
 	}
 	for (i = 0; i < s->depth; i++) {
 		s->reqs[i].idx = (uint32_t)i;
-		s->reqs[i].buf = (char *)s->bufs + i * stride;
+		s->reqs[i].buf = (char *)bufs + i * stride;
 		s->free_reqs[i] = &s->reqs[i];
 	}
 	s->nfree = s->depth;
-	s->ctx.bufs = s->bufs;
+	s->ctx.bufs = bufs;
 	s->ctx.buf_stride = stride;
 	/* Each write's bytes (gen.h); verify= writes its own. */
 	if (rw_dirs(j->rw) & (1u << DDIR_WRITE) && !j->verify &&
@@ -86,18 +83,7 @@ int slots_setup(struct wstate *s)
 			 "the data of writes: %s", bs, strerror(ENOMEM));
 		return -ENOMEM;
 	}
-	if (s->wdata.pool && fill_wanted(j)) {
-		char why[256];
-
-		r = fill_init(&s->fill_st, j, &s->wdata, bs,
-			      s->w->tgt->region, s->depth, why, sizeof(why));
-		if (r) {
-			job_fail(s, r, "buffer contents: %s", r == -ENOMEM ?
-				 strerror(ENOMEM) : why);
-			return r;
-		}
-		s->fill = &s->fill_st;
-	}
+	/* the buffer options' bytes are content.c's, made from wdata */
 	return 0;
 }
 
@@ -280,14 +266,14 @@ void limits_set(struct wstate *s)
 	/* A walk with gaps may end before the region's bytes (gen.h), and
 	 * fio's loop with it, unless io_size asks for more (then passes
 	 * follow each other, as fio's loops do). */
-	s->per_loop = job_per_loop(j, t->region);
+	s->pass.per_loop = job_per_loop(j, t->region);
 	if (!j->io_size && gen_pass_len(&s->gen) < t->region &&
-	    gen_pass_len(&s->gen) < s->per_loop)
-		s->per_loop = gen_pass_len(&s->gen);
-	s->per_loop *= tw;
-	s->limit_bytes = j->time_based ? UINT64_MAX : s->per_loop * j->loops;
-	if (!j->time_based && s->per_loop &&
-	    s->limit_bytes / s->per_loop != j->loops)
+	    gen_pass_len(&s->gen) < s->pass.per_loop)
+		s->pass.per_loop = gen_pass_len(&s->gen);
+	s->pass.per_loop *= tw;
+	s->limit_bytes = j->time_based ? UINT64_MAX : s->pass.per_loop * j->loops;
+	if (!j->time_based && s->pass.per_loop &&
+	    s->limit_bytes / s->pass.per_loop != j->loops)
 		s->limit_bytes = UINT64_MAX;
 	/* number_ios counts over every loop, as fio's (number_ios x loops) */
 	s->limit_ios = UINT64_MAX;
@@ -337,7 +323,7 @@ static int thread_setup(struct wstate *s)
 	/* cgroup= (cgroup.h): left in worker_main's teardown */
 	if (!ret && cgroup_wanted(j)) {
 		ret = cgroup_join(j, msg, sizeof(msg));
-		s->cgroup_in = !ret;
+		s->th.cgroup_in = !ret;
 	}
 	if (ret) {
 		job_fail(s, ret, "%s", msg);
@@ -407,18 +393,15 @@ int worker_setup(struct wstate *s)
 	/* queue() outside the stop hand-off when it only fills memory
 	 * (engine.h); a trim is a system call (trim_req), whatever the
 	 * engine. */
-	s->qguard_base = s->guarded && (!s->ctx.queue_nocall ||
+	s->guard.base = s->guard.on && (!s->ctx.queue_nocall ||
 					(rw_dirs(j->rw) & (1u << DDIR_TRIM)));
-	s->qguard = s->qguard_base;
+	s->guard.next = s->guard.base;
 	if (s->w->setup && s->eng->setup)
 		s->eng->setup(&s->ctx, s->w->setup);
 	if (j->verify) {
 		ret = verify_setup(s);
 		if (ret)
 			return ret;
-		s->vreads = s->vfy->reader ||
-			    (s->vfy->wpass && !j->verify_only &&
-			     (j->rw == RW_RW || j->rw == RW_RANDRW));
 		s->slow = true;
 	}
 	if (s->w->live_on) {

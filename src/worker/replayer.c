@@ -71,7 +71,7 @@ static int rp_setup(struct wstate *s)
 		job_fail(s, ret, "%s", msg);
 		return ret;
 	}
-	s->per_loop = 0;
+	s->pass.per_loop = 0;
 	s->limit_bytes = UINT64_MAX;
 	return 0;
 }

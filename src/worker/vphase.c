@@ -17,6 +17,35 @@
 #include "trim.h"
 
 /*
+ * verify='s own state in the loop (a worker feature, feature.h, whose
+ * setup is verify_setup: after the engine's init, prepare.c): what each
+ * request slot's I/O covers, the write held at the barrier, and whether
+ * the job's reads check blocks (a mixed job's, or any read of a job that
+ * only reads).
+ */
+struct wverify {
+	struct verify_blk *blk;		/* per request slot */
+	struct gen_io held;		/* a write waiting at the barrier */
+	bool held_ok;
+	bool reads;
+};
+
+static struct verify_blk *vblk(const struct wstate *s,
+			       const struct io_req *req)
+{
+	const struct wverify *vw = wf_state(s, WF_VERIFY);
+
+	return &vw->blk[req->idx];
+}
+
+bool verify_checks_reads(const struct wstate *s)
+{
+	const struct wverify *vw = wf_state(s, WF_VERIFY);
+
+	return vw && vw->reads;
+}
+
+/*
  * Verification (verify.h). prep() fills every write. A write waits at a
  * barrier (vhold) until no I/O is in flight when it begins a new pass over
  * the region, so that two writes of one block are never in flight together
@@ -31,6 +60,7 @@
 /* The next write: the one held at the barrier, or a new one. */
 bool verify_next_io(struct wstate *s, struct gen_io *io)
 {
+	struct wverify *vw = wf_state(s, WF_VERIFY);
 	struct verify_ctx *v = s->vfy;
 
 	if (v->reader) {
@@ -39,9 +69,9 @@ bool verify_next_io(struct wstate *s, struct gen_io *io)
 			gen_next(&s->gen, io);
 		return false;
 	}
-	if (s->vheld_ok) {
-		*io = s->vheld;
-		s->vheld_ok = false;
+	if (vw->held_ok) {
+		*io = vw->held;
+		vw->held_ok = false;
 	} else {
 		/* a mixed job's paced directions: pace.c picks */
 		if (!pace_gen_next(s, io))
@@ -51,8 +81,8 @@ bool verify_next_io(struct wstate *s, struct gen_io *io)
 		if ((io->new_pass && (s->inflight || s->queued ||
 				      v->ring_len || v->loop_due)) ||
 		    (v->backlog && v->ring_len >= v->backlog) || v->tdue) {
-			s->vheld = *io;
-			s->vheld_ok = true;
+			vw->held = *io;
+			vw->held_ok = true;
 			s->vhold = true;
 			return true;
 		}
@@ -66,7 +96,7 @@ bool verify_next_io(struct wstate *s, struct gen_io *io)
 void verify_prep_write(struct wstate *s, struct io_req *req,
 		       uint64_t vblock)
 {
-	struct verify_blk *b = &s->vblk[req->idx];
+	struct verify_blk *b = vblk(s, req);
 
 	b->vblock = vblock;
 	b->n = req->len / s->vfy->bs;
@@ -76,7 +106,7 @@ void verify_prep_write(struct wstate *s, struct io_req *req,
 /* A block whose write failed or came up short is not checked (verify.h). */
 void verify_write_end(struct wstate *s, const struct io_req *req)
 {
-	const struct verify_blk *b = &s->vblk[req->idx];
+	const struct verify_blk *b = vblk(s, req);
 	uint32_t k;
 
 	for (k = 0; k < b->n; k++)
@@ -92,7 +122,7 @@ void verify_write_end(struct wstate *s, const struct io_req *req)
  */
 void verify_prep_read(struct wstate *s, struct io_req *req, uint64_t vblock)
 {
-	struct verify_blk *b = &s->vblk[req->idx];
+	struct verify_blk *b = vblk(s, req);
 
 	b->vblock = vblock;
 	b->generation = s->vfy->reader ? 0 : VERIFY_GEN_LOOKUP;
@@ -103,7 +133,7 @@ void verify_read_end(struct wstate *s, struct io_req *req)
 {
 	if (req->res != (int64_t)req->len || s->vfy->halt)
 		return;
-	verify_check(s->vfy, req->buf, &s->vblk[req->idx]);
+	verify_check(s->vfy, req->buf, vblk(s, req));
 	if (s->vfy->halt)
 		s->stopping = true;
 }
@@ -265,7 +295,7 @@ static void vread_done(struct wstate *s, struct io_req *req)
 			 strerror((int)-req->res) : "short read");
 	} else if (!v->halt) {
 		/* verify_fatal: the reads still in flight are not checked */
-		verify_check(v, req->buf, &s->vblk[req->idx]);
+		verify_check(v, req->buf, vblk(s, req));
 	}
 	s->free_reqs[s->nfree++] = req;
 }
@@ -288,7 +318,7 @@ static void vreads_issue(struct wstate *s, struct vsource *src)
 		req->t_submit = 0;
 		req->t_done = 0;
 		req->t_queue = clock_ticks(s->w->clk);
-		s->vblk[req->idx] = b;
+		*vblk(s, req) = b;
 		call_enter(s);
 		r = s->eng->queue(&s->ctx, req);
 		if (!call_leave(s))
@@ -526,12 +556,13 @@ void verify_phase(struct wstate *s)
  */
 int verify_setup(struct wstate *s)
 {
+	struct wverify *vw = wf_state(s, WF_VERIFY);
 	const struct job *j = s->j;
 	char why[sizeof(s->st->err_msg)];
 	int r;
 
-	s->vblk = calloc(s->depth, sizeof(*s->vblk));
-	r = s->vblk ? verify_init(&s->vfy, j, s->w->tgt) : -ENOMEM;
+	vw->blk = calloc(s->depth, sizeof(*vw->blk));
+	r = vw->blk ? verify_init(&s->vfy, j, s->w->tgt) : -ENOMEM;
 	if (r) {
 		job_fail(s, r, "setting up verification of a region of %"
 			 PRIu64 " bytes (its block map): %s",
@@ -547,6 +578,9 @@ int verify_setup(struct wstate *s)
 			      !j->verify_backlog && !j->number_ios &&
 			      job_per_loop(j, s->w->tgt->region) ==
 			      s->w->tgt->region;
+	vw->reads = s->vfy->reader ||
+		    (s->vfy->wpass && !j->verify_only &&
+		     (j->rw == RW_RW || j->rw == RW_RANDRW));
 	r = verify_lock(s->w->tgt, !j->verify_only && !s->vfy->reader, why,
 			sizeof(why));
 	if (!r && (j->verify_only || s->vfy->reader) && j->verify_state_load)
@@ -555,3 +589,22 @@ int verify_setup(struct wstate *s)
 		job_fail(s, r, "%s", why);
 	return r;
 }
+
+static bool verify_wanted(const struct wstate *s)
+{
+	return s->j->verify != 0;
+}
+
+static void verify_teardown(struct wstate *s)
+{
+	struct wverify *vw = wf_state(s, WF_VERIFY);
+
+	free(vw->blk);
+}
+
+const struct wfeature wf_verify = {
+	.name = "verify",
+	.size = sizeof(struct wverify),
+	.wanted = verify_wanted,
+	.teardown = verify_teardown,
+};

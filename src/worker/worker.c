@@ -46,36 +46,6 @@ void engine_failed(struct wstate *s, int err, const char *doing)
 }
 
 /*
- * serialize_overlap: whether bytes [off, off + len) of file overlap an I/O
- * in flight. A walk over the request slots: iodepth compares per I/O,
- * only when the option is on.
- */
-static bool serial_overlaps(const struct wstate *s, unsigned file,
-			    uint64_t off, uint64_t len)
-{
-	const struct io_req *r;
-	unsigned i;
-
-	for (i = 0; i < s->depth; i++) {
-		r = &s->reqs[i];
-		if (s->busy[i] && r->file == file && r->offset < off + len &&
-		    off < r->offset + r->len)
-			return true;
-	}
-	return false;
-}
-
-/* The held I/O still overlaps one in flight. */
-static bool serial_blocked(const struct wstate *s)
-{
-	const struct gen_io *io = &s->sheld;
-
-	return serial_overlaps(s, io->file,
-			       s->w->tgt->files[io->file].offset + io->foff,
-			       io->len);
-}
-
-/*
  * True when every per-I/O feature is off: no wanted feature with a
  * per-I/O hook (ft.on: the table's, feature.h), and none of those still
  * in the loop: verify= or serialize_overlap (slow), buffer options
@@ -96,18 +66,15 @@ static inline bool plain_now(const struct wstate *s)
 /*
  * The next I/O of a job that verifies or serializes (s->slow): false when
  * verification holds the write back (s->vhold) or serialize_overlap holds
- * the I/O (s->sheld). A read that checks blocks (s->vreads: a mixed job's,
+ * the I/O (serial.c). A read that checks blocks (verify_checks_reads: a mixed job's,
  * or any read of a job that only reads) is noted for checking.
  */
 static __attribute__((noinline)) bool prep_slow(struct wstate *s,
 						struct io_req *req,
 						struct gen_io *io)
 {
-	const struct target *t = s->w->tgt;
-
-	if (s->sheld_ok) {
-		*io = s->sheld;
-		s->sheld_ok = false;
+	if (serial_held(s, io)) {
+		/* the one serialize_overlap held back */
 	} else if (s->vfy) {
 		if (verify_next_io(s, io))
 			return false;
@@ -115,14 +82,9 @@ static __attribute__((noinline)) bool prep_slow(struct wstate *s,
 		gen_next(&s->gen, io);
 	}
 	/* Before the buffer is filled: verify= stamps it as issued. */
-	if (s->serial && io->file < t->nfiles &&
-	    serial_overlaps(s, io->file, t->files[io->file].offset + io->foff,
-			    io->len)) {
-		s->sheld = *io;
-		s->sheld_ok = true;
+	if (s->serial && serial_hold(s, io))
 		return false;
-	}
-	if (s->vreads && io->ddir == DDIR_READ) {
+	if (io->ddir == DDIR_READ && verify_checks_reads(s)) {
 		req->len = io->len;
 		verify_prep_read(s, req, io->offset / s->vfy->bs);
 	}
@@ -159,7 +121,7 @@ static __attribute__((noinline)) void map_pass_end(struct wstate *s)
 	if (s->gen.p.trimwrite)
 		sh *= 2;
 	s->issued_bytes += sh;
-	s->map_short += sh;
+	s->pass.short_bytes += sh;
 }
 
 /* Returns false when prep_slow holds the I/O back, or the worker was
@@ -183,7 +145,7 @@ prep_as(struct wstate *s, struct io_req *req, const bool plain)
 	}
 	if (__builtin_expect(io.pass_end, 0))
 		map_pass_end(s);
-	if (__builtin_expect(io.new_pass, 0) && s->pass_drop &&
+	if (__builtin_expect(io.new_pass, 0) && s->pass.drop &&
 	    !pass_drop(s))
 		return false;
 	/*
@@ -246,11 +208,11 @@ static __attribute__((noinline)) void complete_slow(struct wstate *s,
 						    struct io_req *req)
 {
 	if (s->serial)
-		s->busy[req->idx] = false;
+		serial_busy(s, req, false);
 	/* Whether each block's write landed, failed or not (verify.h). */
 	if (s->vfy && req->ddir == DDIR_WRITE)
 		verify_write_end(s, req);
-	else if (s->vreads && req->ddir == DDIR_READ)
+	else if (req->ddir == DDIR_READ && verify_checks_reads(s))
 		verify_read_end(s, req);
 }
 
@@ -351,7 +313,7 @@ bool eng_commit(struct wstate *s)
 	call_enter(s);
 	r = s->eng->commit(&s->ctx);
 	/* queue() may now submit the committed batch (engine.h) */
-	s->qguard = s->guarded;
+	s->guard.next = s->guard.on;
 	if (!call_leave(s))
 		return false;
 	if (r < 0) {
@@ -375,7 +337,7 @@ int eng_reap(struct wstate *s, unsigned min, unsigned max)
 
 	call_enter(s);
 	r = s->eng->reap(&s->ctx, min, s->reaped, max);
-	s->qguard = s->qguard_base;
+	s->guard.next = s->guard.base;
 	if (!call_leave(s))
 		return -1;
 	if (r < 0) {
@@ -395,8 +357,8 @@ static void new_pass(struct wstate *s)
 	struct err_rec e = { 0 };
 	int r;
 
-	s->next_pass = s->next_pass > UINT64_MAX - s->per_loop ? UINT64_MAX :
-		       s->next_pass + s->per_loop;
+	s->pass.next = s->pass.next > UINT64_MAX - s->pass.per_loop ? UINT64_MAX :
+		       s->pass.next + s->pass.per_loop;
 	call_enter(s);
 	r = target_recreate(s->w->tgt, s->j, s->w->stop, &e);
 	if (r)
@@ -422,8 +384,8 @@ static __attribute__((noinline)) int trim_req(struct wstate *s,
 	return ENGINE_DONE;
 }
 
-/* issue(): plain as for complete_as (think_due, drain, vhold, sheld_ok
- * and serial are only ever set with a feature on). */
+/* issue(): plain as for complete_as (think_due, drain, vhold and serial
+ * are only ever set with a feature on). */
 static inline __attribute__((always_inline)) void
 issue_as(struct wstate *s, const bool plain)
 {
@@ -436,15 +398,15 @@ issue_as(struct wstate *s, const bool plain)
 		/* the features' holds come before verify='s barrier */
 		if (!plain && wf_hold(s))
 			break;
-		if (!plain && (s->vhold | s->sheld_ok) &&
+		if (!plain && (s->vhold | s->serial) &&
 		    ((s->vhold && verify_barrier(s)) ||
-		     (s->sheld_ok && serial_blocked(s))))
+		     (s->serial && serial_blocked(s))))
 			break;
 		if (should_stop_as(s, plain)) {
 			s->stopping = true;
 			break;
 		}
-		if (s->issued_bytes >= s->next_pass) {
+		if (s->issued_bytes >= s->pass.next) {
 			/* the old files' I/Os complete before they go */
 			s->pass_wait = recreates(s->j) && s->inflight;
 			if (s->pass_wait)
@@ -461,8 +423,8 @@ issue_as(struct wstate *s, const bool plain)
 			continue;
 		}
 		/* Default batching keeps contiguous I/Os apart (depth.c) */
-		if (s->adaptive && s->queued && req->file == s->batch_file &&
-		    req->offset == s->batch_end && !eng_commit(s)) {
+		if (s->adaptive && s->queued && req->file == s->batch.file &&
+		    req->offset == s->batch.end && !eng_commit(s)) {
 			s->free_reqs[s->nfree++] = req;
 			return;
 		}
@@ -476,13 +438,13 @@ issue_as(struct wstate *s, const bool plain)
 			iolog_issue(s->iolog, req->file, req->ddir,
 				    req->offset, req->len, req->t_queue);
 		/* Only a queue() that may block needs the stop hand-off */
-		if (s->qguard)
+		if (s->guard.next)
 			call_enter(s);
 		ddir = req->ddir;	/* req may be done and reused below */
 		/* Trims: one branch, never taken by reads and writes. */
 		r = __builtin_expect(ddir == DDIR_TRIM, 0) ?
 			trim_req(s, req) : s->eng->queue(&s->ctx, req);
-		if (s->qguard && !call_leave(s))
+		if (s->guard.next && !call_leave(s))
 			return;
 		if (r == ENGINE_BUSY) {
 			s->free_reqs[s->nfree++] = req;
@@ -500,9 +462,9 @@ issue_as(struct wstate *s, const bool plain)
 			live_publish(s);
 		} else if (r == ENGINE_QUEUED) {
 			if (!plain && s->serial)
-				s->busy[req->idx] = true;
-			s->batch_end = req->offset + req->len;
-			s->batch_file = req->file;
+				serial_busy(s, req, true);
+			s->batch.end = req->offset + req->len;
+			s->batch.file = req->file;
 			s->inflight++;
 			s->queued++;
 		} else if (r == ENGINE_END) {
@@ -612,11 +574,7 @@ static void wstate_free(struct wstate *s)
 	iolog_discard(s->iolog);
 	ival_rec_free(s->irec);
 	free(s->lv);
-	free(s->vblk);
-	free(s->busy);
-	procattr_mem_free(&s->mem);
-	if (s->fill)
-		fill_free(s->fill);
+	procattr_mem_free(&s->th.mem);
 	gen_data_free(&s->wdata);
 	gen_free(&s->gen);
 	free(s->reaped);
@@ -683,13 +641,12 @@ void *worker_main(void *arg)
 		.w = w, .j = j, .eng = j->engine, .st = w->stats,
 		.depth = (j->engine->flags & ENGINE_SYNC) ? 1 :
 			 (unsigned)j->iodepth,
-		.iv_next = UINT64_MAX,
 		.tick_next = UINT64_MAX,
 	};
 
 	w->priv = &s;
-	s.guarded = !(j->engine->flags & ENGINE_NOIO);
-	s.qguard = s.guarded;
+	s.guard.on = !(j->engine->flags & ENGINE_NOIO);
+	s.guard.next = s.guard.on;
 	if (worker_setup(&s))
 		s.finished = true;	/* failed: nothing ran */
 	else if (!run(&s))
@@ -699,7 +656,7 @@ void *worker_main(void *arg)
 	 * must not) */
 	wf_teardown(&s);
 	ctl_end(&s);
-	if (s.cgroup_in)
+	if (s.th.cgroup_in)
 		cgroup_leave(j);
 	wstate_free(&s);
 	atomic_store_explicit(&w->live.done, true, memory_order_release);

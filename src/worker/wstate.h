@@ -31,36 +31,48 @@ struct wstate {
 	struct io_req *reqs;
 	struct io_req **free_reqs;
 	struct io_req **reaped;
-	void *bufs;
-	struct procmem mem;	/* where bufs came from (procattr.h) */
-	bool cgroup_in;		/* joined cgroup= (cgroup.h) */
+	/* what the thread's settings took, given back at its end: where
+	 * the request buffers came from (procattr.h), cgroup= joined */
+	struct {
+		struct procmem mem;
+		bool cgroup_in;
+	} th;
 	unsigned depth, nfree, inflight, queued;
 	struct gen gen;
 	struct gen_data wdata;	/* the bytes of writes; unused with verify= */
-	struct fill *fill;	/* buffer options' bytes (fill.h); NULL: the
-				 * default, wdata's */
-	struct fill fill_st;
+	struct fill *fill;	/* buffer options' bytes (content.c, fill.h);
+				 * NULL: the default, wdata's */
 	uint64_t limit_bytes, issued_bytes;	/* per measured phase */
 	uint64_t limit_ios, issued_ios;
-	uint64_t per_loop;
-	/* bytes of map passes not moved (map_pass_end), counted in
-	 * issued_bytes */
-	uint64_t map_short;
-	bool pass_drop;		/* buffered: the generator's new pass drops
-				 * the cache (pass_drop) */
-	uint64_t next_pass;	/* unlink_each_loop: issued_bytes that start
-				 * the next loop (new files); UINT64_MAX */
+	/*
+	 * Passes over the region: per_loop, the bytes of one loop (0 in a
+	 * replay); next, the issued_bytes that start the next loop
+	 * (unlink_each_loop: new files; UINT64_MAX); short_bytes, bytes of
+	 * map passes not moved (map_pass_end), counted in issued_bytes;
+	 * drop: buffered, the generator's new pass drops the cache
+	 * (pass_drop).
+	 */
+	struct {
+		uint64_t per_loop, next, short_bytes;
+		bool drop;
+	} pass;
 	uint64_t now;		/* ticks at the last completion */
 	uint64_t t0;		/* ticks at the start of the measured phase */
 	uint64_t deadline;	/* ticks; UINT64_MAX: none */
 	uint64_t ramp_end;	/* ticks; 0 once ramping is over */
-	struct cpu_usage cpu0;		/* the job thread at measure start */
-	struct cpu_usage eng_cpu0;	/* the engine's threads, likewise */
+	/* at measure start: the job thread's CPU, the engine's threads' */
+	struct {
+		struct cpu_usage job, eng;
+	} cpu0;
 	bool engine_failed;		/* its I/Os cannot be drained */
-	bool guarded;		/* calls may block: see call_enter */
-	bool qguard;		/* the next queue() may block: guard it */
-	bool qguard_base;	/* qguard after a reap (ctx.queue_nocall:
-				 * false unless the job trims) */
+	/*
+	 * The stop hand-off (call_enter): on, calls may block; next, the
+	 * next queue() may block, guard it; base, what next is after a
+	 * reap (ctx.queue_nocall: false unless the job trims).
+	 */
+	struct {
+		bool on, next, base;
+	} guard;
 	bool abandoned;		/* worker_abandon() gave up on us */
 	bool finished;		/* finish() is done: stats final */
 	unsigned batch_submit;		/* commit when this many are queued */
@@ -68,35 +80,28 @@ struct wstate {
 	bool adaptive;			/* batching left to the worker
 					 * (depth.c) */
 	bool stopping;
-	/* verify= (verify.h); all unused when vfy is NULL */
+	/* verify= (verify.h; its loop state is vphase.c's): vfy NULL when
+	 * off; vhold: writes wait until none is in flight */
 	struct verify_ctx *vfy;
-	struct verify_blk *vblk;	/* per request: what a read checks */
-	struct gen_io vheld;		/* a write waiting at the barrier */
-	bool vheld_ok;
-	bool vhold;			/* writes wait until none in flight */
-	/* serialize_overlap (worker.c); all unused when serial is false */
-	bool serial;
-	bool *busy;			/* per request: in flight */
-	struct gen_io sheld;		/* waits for an overlapping one */
-	bool sheld_ok;
-	bool vreads;			/* verify=: the job's reads check
-					 * (mixed rw, verify_reader) */
+	bool vhold;
+	bool serial;		/* serialize_overlap is wanted (serial.c) */
 	bool slow;		/* verify= or serial: prep_slow, complete_slow */
 	/* interval= (interval.h); irec NULL when off */
 	struct ival_rec *irec;
-	uint64_t iv_next;	/* ticks: the running interval's end;
-				 * UINT64_MAX: none (off, ramping, over) */
 	/*
-	 * tick_next is the earliest of iv_next and the rate samples' next
-	 * ticks: the one compare per completion (ticks_roll does the rest).
-	 * lv: the samples' and --progress's own state (live.c).
+	 * tick_next is the earliest of the running interval's end and the
+	 * rate samples' next ticks: the one compare per completion
+	 * (ticks_roll does the rest). lv: the intervals', samples' and
+	 * --progress's own state (live.c).
 	 */
 	uint64_t tick_next;
 	struct wlive *lv;
 	struct iolog *iolog;	/* log files (iolog.h); NULL: none */
-	/* default batching: end of the last I/O queued in this batch */
-	uint64_t batch_end;
-	uint16_t batch_file;
+	/* default batching: where the last I/O queued in this batch ends */
+	struct {
+		uint64_t end;
+		uint16_t file;
+	} batch;
 	bool pass_wait;			/* unlink_each_loop: empty the queue
 					 * before the next loop */
 	/* Run control (runctl.c): ctl_on, a halt or steady state to look
@@ -235,7 +240,7 @@ void engine_failed(struct wstate *s, int err, const char *doing);
  */
 static inline void call_enter(struct wstate *s)
 {
-	if (s->guarded)
+	if (s->guard.on)
 		atomic_store_explicit(&s->w->state, WORKER_IN_CALL,
 				      memory_order_release);
 }
@@ -244,7 +249,7 @@ static inline bool call_leave(struct wstate *s)
 {
 	int st = WORKER_IN_CALL;
 
-	if (!s->guarded || atomic_compare_exchange_strong_explicit(
+	if (!s->guard.on || atomic_compare_exchange_strong_explicit(
 			&s->w->state, &st, WORKER_RUNNING,
 			memory_order_acq_rel, memory_order_acquire))
 		return true;
@@ -281,7 +286,7 @@ void io_error(struct wstate *s, struct dir_stats *d, const struct io_req *req,
 /*
  * Before the first I/O (prepare.c); 0 or -errno with the job failed.
  * slots_setup: the request slots, their buffers, the bytes of writes.
- * gen_setup: the generator. limits_set: per_loop, limit_bytes and
+ * gen_setup: the generator. limits_set: pass.per_loop, limit_bytes and
  * limit_ios from the options and the generator's walk (a feature's
  * setup may change them after).
  */
@@ -332,13 +337,15 @@ static inline void live_publish(struct wstate *s)
 
 int live_setup(struct wstate *s);
 void live_phase(struct wstate *s);
-void interval_arm(struct wstate *s);
+void interval_start(struct wstate *s);
 int interval_close(struct wstate *s, uint64_t end_ns);
 void interval_roll(struct wstate *s, uint64_t now);
 void interval_end(struct wstate *s, uint64_t end);
 /* Rate samples: start their periods at the measured phase's start (or
  * none while ramping); ticks_roll: what falls due by tick now (intervals,
- * samples); ticks_rearm: tick_next again after iv_next changed. */
+ * samples); ticks_rearm: tick_next again after an interval's end changed.
+ * interval_start: at measure_start, the first interval (none while
+ * ramping). */
 void samples_start(struct wstate *s);
 void ticks_roll(struct wstate *s, uint64_t now);
 void ticks_rearm(struct wstate *s);
@@ -359,6 +366,17 @@ bool ctl_stop(struct wstate *s);
 void ctl_figures(const struct wstate *s);
 void ctl_end(struct wstate *s);
 
+/*
+ * serialize_overlap (serial.c), on the slow path: serial_held gives the
+ * I/O held back (true) and forgets it; serial_hold holds io back when it
+ * overlaps one in flight (true); serial_blocked: one is held and still
+ * overlaps; serial_busy marks a request slot in flight or not.
+ */
+bool serial_held(struct wstate *s, struct gen_io *io);
+bool serial_hold(struct wstate *s, const struct gen_io *io);
+bool serial_blocked(const struct wstate *s);
+void serial_busy(struct wstate *s, const struct io_req *req, bool busy);
+
 /* The verification phase inside a worker (vphase.c). */
 bool verify_next_io(struct wstate *s, struct gen_io *io);
 void verify_prep_write(struct wstate *s, struct io_req *req,
@@ -370,5 +388,6 @@ bool verify_barrier(struct wstate *s);
 void verify_backlog_check(struct wstate *s);
 void verify_phase(struct wstate *s);
 int verify_setup(struct wstate *s);
+bool verify_checks_reads(const struct wstate *s);
 
 #endif

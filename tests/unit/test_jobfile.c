@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "defines.h"
 #include "jobfile.h"
 
 /* Per-test scratch directory, passed through cmocka's state. */
@@ -768,10 +769,10 @@ static void test_expand_defined(void **state)
 	assert_int_equal(jobfile_expand("f.${RANK}.${IORIG_TEST_OTHER}", out,
 					sizeof(out), why, sizeof(why)), 0);
 	assert_string_equal(out, "f.env.o");
-	assert_null(jobfile_defined("RANK"));
-	assert_int_equal(jobfile_define("RANK", "3"), 0);
-	assert_int_equal(jobfile_define("RANK", "7"), 0);
-	assert_string_equal(jobfile_defined("RANK"), "7");
+	assert_null(defines_get("RANK"));
+	assert_int_equal(defines_set("RANK", "3"), 0);
+	assert_int_equal(defines_set("RANK", "7"), 0);
+	assert_string_equal(defines_get("RANK"), "7");
 	assert_int_equal(jobfile_expand("f.${RANK}.${IORIG_TEST_OTHER}", out,
 					sizeof(out), why, sizeof(why)), 0);
 	assert_string_equal(out, "f.7.o");
@@ -780,8 +781,8 @@ static void test_expand_defined(void **state)
 	assert_string_equal(out, "7");
 	memset(big, 'a', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
-	assert_int_equal(jobfile_define("LONG", big), -E2BIG);
-	assert_int_equal(jobfile_define(big, "x"), -E2BIG);
+	assert_int_equal(defines_set("LONG", big), -E2BIG);
+	assert_int_equal(defines_set(big, "x"), -E2BIG);
 	unsetenv("RANK");
 	unsetenv("IORIG_TEST_OTHER");
 }

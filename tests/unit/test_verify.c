@@ -19,6 +19,7 @@
 #include "gen.h"
 #include "job.h"
 #include "options.h"
+#include "stats.h"
 #include "target.h"
 #include "verify.h"
 

@@ -87,6 +87,17 @@ struct target {
 	/* The run's fence (door.h): the files its jobs read or write, which
 	 * no log, state or output file of the job may be; NULL: none. */
 	const struct door_fence *fence;
+	/*
+	 * zonemode=zbd (zbd.h), one file: its zoned model (ZBD_NONE: zones
+	 * emulated, fio's meaning on a file or a device that is not
+	 * zoned), the zone size and (emulated) capacity in bytes, the open
+	 * zone limit in force (0: none). target_plan has rounded a writing
+	 * job's region to whole zones where it holds sequential ones.
+	 */
+	bool zbd;
+	int zbd_model;
+	uint64_t zbd_size, zbd_cap;
+	unsigned zbd_max_open;
 };
 
 int target_plan(struct target *t, const struct job *j, struct err_rec *e);

@@ -1256,6 +1256,7 @@ void run_result_free(struct run_result *r)
 		ival_series_put(r->stats[i].intervals);
 		steady_free(r->stats[i].steady);
 		prio_stats_free(r->stats[i].prio);
+		free(r->stats[i].zbd);
 	}
 	free(r->stats);
 	free(r->ran);

@@ -47,6 +47,7 @@ struct zoned {
 	uint64_t write_cnt;		/* writes to the next reset */
 	uint64_t pos[DDIR_NR];		/* sequential jobs' positions */
 	bool random;
+	uint64_t loops_left;		/* sequential passes still to start */
 	struct gen_io pend;		/* waits for the queue to drain */
 	bool pend_ok, quiesce;
 	struct zbd_stats *rec;
@@ -210,6 +211,7 @@ static int zn_setup(struct wstate *s)
 	}
 	for (i = 0; i < DDIR_NR; i++)
 		zn->pos[i] = zn->rlo;
+	zn->loops_left = s->j->loops > 1 ? s->j->loops - 1 : 0;
 	zn->write_cnt = s->j->zrf > 0 ? (uint64_t)(1.0 / s->j->zrf) :
 			UINT64_MAX;
 	return 0;
@@ -492,6 +494,24 @@ static bool zn_hold(struct wstate *s)
 	return false;
 }
 
+/*
+ * A sequential job at its region's end: fio's pass ends there, whatever
+ * bytes size= left (the capacity jumps and the reads that stop at write
+ * pointers skip some); it starts over with io_size=, time_based or
+ * another loop to go.
+ */
+static bool zn_wrap(struct wstate *s)
+{
+	struct zoned *zn = zn_of(s);
+
+	if (s->j->io_size || s->j->time_based)
+		return true;
+	if (!zn->loops_left)
+		return false;
+	zn->loops_left--;
+	return true;
+}
+
 /* The generator's I/O, moved where the zones take it. */
 static int zn_next(struct wstate *s, struct gen_io *io)
 {
@@ -515,15 +535,21 @@ static int zn_next(struct wstate *s, struct gen_io *io)
 		off = tf->offset + io->foff;
 	} else {
 		off = zn->pos[ddir];
+		if (off < zn->rhi) {
+			const struct zzone *z = &zn->z[zidx(zn, off)];
+
+			/* from a zone's capacity on to the next zone */
+			zend = z->start + z->cap;
+			if (ddir == DDIR_WRITE && z->cap < zn->zs &&
+			    off >= zend)
+				off = z->end;
+		}
+		if (off >= zn->rhi && !zn_wrap(s)) {
+			s->stopping = true;
+			return -1;
+		}
 		if (off >= zn->rhi)
 			off = zn->rlo;
-		zend = zn->z[zidx(zn, off)].start + zn->z[zidx(zn, off)].cap;
-		if (ddir == DDIR_WRITE && zn->z[zidx(zn, off)].cap < zn->zs &&
-		    off >= zend) {
-			off = zn->z[zidx(zn, off)].end;
-			if (off >= zn->rhi)
-				off = zn->rlo;
-		}
 	}
 	r = ddir == DDIR_WRITE ? zn_write_at(s, &off, &len) :
 	    zn_read_at(s, &off, &len);

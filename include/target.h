@@ -98,6 +98,9 @@ struct target {
 	int zbd_model;
 	uint64_t zbd_size, zbd_cap;
 	unsigned zbd_max_open;
+	/* the region asked, when rounded: said at open (zbd_rounded) */
+	bool zbd_rounded;
+	uint64_t zbd_asked_off, zbd_asked_len;
 };
 
 int target_plan(struct target *t, const struct job *j, struct err_rec *e);

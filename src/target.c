@@ -1140,11 +1140,9 @@ static int plan_zbd(struct target *t, const struct job *j,
 			tf->path, tf->len, tf->offset, zs);
 		return -EINVAL;
 	}
-	if (off != tf->offset || nend != end)
-		twarn(t, "zbd_rounded", j, "%s: zonemode=zbd writes whole "
-		      "zones: the region is %" PRIu64 " bytes from %" PRIu64
-		      " (fio rounds it the same way), not %" PRIu64 " from %"
-		      PRIu64, tf->path, nend - off, off, tf->len, tf->offset);
+	t->zbd_rounded = off != tf->offset || nend != end;
+	t->zbd_asked_off = tf->offset;
+	t->zbd_asked_len = tf->len;
 	tf->offset = off;
 	tf->len = nend - off;
 	t->file_region = tf->len;
@@ -2182,6 +2180,12 @@ int target_open(struct target *t, struct target *run, size_t nrun,
 			      "deletes only files this run created)", j->name,
 			      tf->path);
 	}
+	if (t->zbd_rounded)
+		twarn(t, "zbd_rounded", j, "%s: zonemode=zbd writes whole "
+		      "zones: the region is %" PRIu64 " bytes from %" PRIu64
+		      " (fio rounds it the same way), not %" PRIu64 " from %"
+		      PRIu64, t->files[0].path, t->files[0].len,
+		      t->files[0].offset, t->zbd_asked_len, t->zbd_asked_off);
 	return 0;
 err:
 	target_close(t, false);

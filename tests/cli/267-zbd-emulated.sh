@@ -105,13 +105,41 @@ PYEOF
 echo "ok: random: 192 writes (fio 192), all at write pointers, $resets" \
 	"resets (fio $3), at most 2 zones open; the zones after as the log"
 
-# 3. A mixed job: nothing to read at first, so it writes first.
+# 3. A mixed job: nothing to read at first, so it writes first; every
+# read lies below the write pointer of its zone as the writes before it
+# left it; a sequential read of the result reads just what was written.
 run --name=m --filename=z.dat --size=4m --bs=64k --rw=randrw \
-	--zonemode=zbd --zonesize=1m --number_ios=64 --write_iolog=i3.log
+	--zonemode=zbd --zonesize=1m --io_size=16m --write_iolog=i3.log
 expect_rc 0
 [ "$(awk 'NF == 5 {print $3; exit}' i3.log)" = write ] ||
 	die "a mixed job's first I/O was not a write"
-echo "ok: a mixed job writes first"
+mixed=$("$PY" - i3.log <<'PYEOF'
+import sys
+zs, wp, r, w, bad = 1 << 20, {}, 0, 0, []
+for l in open(sys.argv[1]):
+    f = l.split()
+    if len(f) != 5 or f[2] not in ('read', 'write'):
+        continue
+    off, ln = int(f[3]), int(f[4])
+    z = off // zs
+    top = wp.get(z, z * zs)
+    if f[2] == 'write':
+        w += 1
+        if off not in (top, z * zs):
+            bad.append(l)
+        wp[z] = off + ln
+    else:
+        r += 1
+        if off + ln > top or off // zs != (off + ln - 1) // zs:
+            bad.append(l)
+print(r, w, len(bad), bad[:2])
+PYEOF
+)
+set -- $mixed
+[ "$1" -gt 0 ] && [ $(($1 + $2)) = 256 ] && [ "$3" = 0 ] ||
+	die "randrw: (reads writes bad) $mixed"
+echo "ok: a mixed job writes first; $1 reads all below write pointers," \
+	"$2 writes at them"
 
 # 4. Refused, nothing run: exit 2 with the reason. fio refuses the
 # first three too.

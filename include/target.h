@@ -105,6 +105,13 @@ struct target {
 
 int target_plan(struct target *t, const struct job *j, struct err_rec *e);
 /*
+ * zonemode=zbd, after every job's target_plan: two jobs of one wait group
+ * on the same zones are refused (each would keep its own write
+ * pointers). 0, or -EINVAL with e.
+ */
+int target_zbd_overlaps(const struct job *jobs, const struct target *tg,
+			size_t njobs, struct err_rec *e);
+/*
  * After target_plan, with the credentials of the calling thread (uid=,
  * gid=: a thread of the job's user, procattr_as_job): every file can be
  * read, and written where the job or its layout writes it; a file to

@@ -145,6 +145,8 @@ static int plan_targets(const struct plan *p, struct target *tg,
 	target_space_free(&space);
 	if (!ret)
 		ret = verify_plan_overlaps(p->jobs, tg, p->njobs, e);
+	if (!ret)
+		ret = target_zbd_overlaps(p->jobs, tg, p->njobs, e);
 	return ret;
 }
 

@@ -1201,6 +1201,50 @@ err:
 	return ret;
 }
 
+/* Whether a and b name the same file or device, as planned. */
+static bool same_target(const struct target_file *a,
+			const struct target_file *b)
+{
+	if (a->have_id && b->have_id)
+		return a->is_bdev == b->is_bdev && (a->is_bdev ?
+			a->rdev == b->rdev : a->dev == b->dev &&
+			a->ino == b->ino);
+	return !a->have_id && !b->have_id && !strcmp(a->path, b->path);
+}
+
+int target_zbd_overlaps(const struct job *jobs, const struct target *tg,
+			size_t njobs, struct err_rec *e)
+{
+	size_t i, k;
+
+	for (i = 0; i < njobs; i++) {
+		const struct target_file *a = &tg[i].files[0];
+		uint64_t zs = tg[i].zbd_size;
+
+		if (!tg[i].zbd)
+			continue;
+		for (k = i + 1; k < njobs; k++) {
+			const struct target_file *b = &tg[k].files[0];
+
+			if (!tg[k].zbd || jobs[k].wait_group !=
+			    jobs[i].wait_group || !same_target(a, b) ||
+			    a->offset / zs > (b->offset + b->len - 1) / zs ||
+			    b->offset / zs > (a->offset + a->len - 1) / zs)
+				continue;
+			err_set(e, jobs[k].section_file,
+				jobs[k].section_line, "zonemode", "jobs '%s' "
+				"and '%s' would run at once on zones of %s "
+				"that both use, each keeping its own write "
+				"pointers (iorig's zone state is one job's); "
+				"expected zones of their own (offset=, size=) "
+				"or stonewall between them", jobs[i].name,
+				jobs[k].name, a->path);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /*
  * The region a job walks on an engine that opens no file (ENGINE_NOIO).
  * The null engine stands in for files (files): they are named as any

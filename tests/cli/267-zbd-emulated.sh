@@ -167,8 +167,16 @@ expect_refused "size" --name=x --filename=z.dat --size=512k \
 	--rw=write --zonemode=zbd --zonesize=1m
 expect_refused "fraction" --name=x --filename=z.dat --size=8m \
 	--rw=write --zonemode=zbd --zonesize=1m --zone_reset_threshold=2
+expect_refused "would run at once" --name=x --filename=z.dat --size=4m \
+	--rw=write --zonemode=zbd --zonesize=1m --name=y --filename=z.dat \
+	--offset=3m --size=4m --rw=randwrite --zonemode=zbd --zonesize=1m
 [ "$(md5sum <z.dat)" = "$sum" ] || die "a refused job wrote the file"
-echo "ok: refused with exit 2, the file untouched"
+run --name=x --filename=z.dat --size=4m --rw=write --zonemode=zbd \
+	--zonesize=1m --name=y --filename=z.dat --offset=4m --size=4m \
+	--rw=randwrite --zonemode=zbd --zonesize=1m --number_ios=8
+expect_rc 0
+echo "ok: refused with exit 2, the file untouched; two jobs on zones" \
+	"of their own run"
 
 # 5. The options as given, and the region rounded to whole zones.
 run --parse-only --name=p --zonemode=zbd --zonesize=1m \

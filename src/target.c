@@ -1284,6 +1284,13 @@ int target_plan_noio(struct target *t, const struct job *j, bool files,
 	struct job sized;
 	int ret;
 
+	if (!files && j->zone_mode == ZONE_ZBD) {
+		err_set(e, j->section_file, j->section_line, "zonemode",
+			"ioengine=%s moves no blocks of a file or device: "
+			"zbd has no zones to keep there; expected no "
+			"zonemode=zbd", j->ioengine);
+		return -EINVAL;
+	}
 	if (!files)
 		return plan_none(t, j);
 	if (!j->filesize_min && !j->size && !j->size_pct &&
@@ -1313,6 +1320,9 @@ int target_plan_noio(struct target *t, const struct job *j, bool files,
 			"\\: for a ':' inside a name)", TARGET_FILES_MAX);
 	if (!ret)
 		ret = plan_region(t, &sized, e);
+	/* fio's null files take zonemode=zbd's emulated zones */
+	if (!ret)
+		ret = plan_zbd(t, j, e);
 	if (ret)
 		target_free(t);
 	return ret;

@@ -77,6 +77,18 @@ PYEOF
 echo "ok: sequential: 96 writes at fio's offsets, each zone written to" \
 	"its capacity, all 8 full after"
 
+# The null engine's file takes the same emulated zones (fio's too).
+run --name=s --ioengine=null --size=8m --bs=4k --rw=write --zonemode=zbd \
+	--zonesize=1m --zonecapacity=768k --output-format=json
+expect_rc 0
+expect_json "d['jobs'][0]['write']['io_bytes'] == 6 * 1048576"
+$FIO --name=s --ioengine=null --size=8m --bs=4k --rw=write --zonemode=zbd \
+	--zonesize=1m --zonecapacity=768k --output-format=json >fn.json \
+	2>&1 || die "fio null: $(cat fn.json)"
+"$PY" -c 'import json,sys; assert json.load(open(sys.argv[1]))["jobs"][0]["write"]["io_bytes"] == 6 << 20' fn.json ||
+	die "fio's null engine wrote other than 6 MiB"
+echo "ok: the null engine: 6 MiB in 8 zones of 768 KiB capacity (fio too)"
+
 # 2. Random writes, 2 open zones at most, 1.5 times the region.
 job="--filename=z.dat --size=8m --io_size=12m --bs=64k --rw=randwrite
 	--zonemode=zbd --zonesize=1m --max_open_zones=2"

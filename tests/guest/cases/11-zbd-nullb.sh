@@ -6,8 +6,8 @@
 # be the same. A sequential write over the conventional zone and four
 # sequential ones jumps from each zone's capacity to the next zone; a
 # read reads what is below the write pointers; the device's
-# open zone limit (3) is the job's without max_open_zones, and a larger
-# max_open_zones is refused; zone_reset_threshold=0 with
+# open zone limit (3) is the job's without max_open_zones, a larger
+# max_open_zones is refused, and taken with ignore_zone_limits; zone_reset_threshold=0 with
 # zone_reset_frequency=1 resets a zone before every write (fio's count
 # of resets). The devices are removed at the end.
 . "$(dirname "$0")/../lib.sh"
@@ -81,6 +81,19 @@ $FIO --filename=$b $common --name=m --offset=48M --size=64M \
 	--rw=randwrite --max_open_zones=4 >"$T/fm" 2>&1 &&
 	grep -q 'err= 0' "$T/fm" && die "fio took max_open_zones=4 > 3"
 echo "ok: max_open_zones=4 on a device that allows 3: refused (fio too)"
+# ignore_zone_limits: the job's own limit alone, above the device's (the
+# device closes zones itself: no error for either tool).
+blkzone reset -o $((6 * 16384)) -c 8 $a && blkzone reset -o $((6 * 16384)) \
+	-c 8 $b || die "blkzone reset"
+both ig --offset=48M --size=64M --io_size=16M --rw=randwrite \
+	--max_open_zones=5 --ignore_zone_limits=1
+lim=$(n "$T/ig.i" "j['zbd']['max_open_zones']")
+seen=$(n "$T/ig.i" "j['zbd']['max_open_seen']")
+e=$(n "$T/ig.i" "j['write']['errors']"),$(n "$T/ig.f" "j['error']")
+[ "$lim" = 5 ] && [ "$seen" -gt 3 ] && [ "$seen" -le 5 ] && [ "$e" = "0,0" ] ||
+	die "ignore_zone_limits: limit $lim, $seen open, errors $e"
+echo "ok: ignore_zone_limits=1: max_open_zones=5 kept ($seen open at" \
+	"most), no error (fio neither)"
 
 # 4. zone_reset_threshold=0, zone_reset_frequency=1: each write resets
 # its zone first (the first finds it empty: no reset); a sequential job

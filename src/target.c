@@ -656,8 +656,8 @@ static int plan_region(struct target *t, const struct job *j,
 	 * region (a zone's with zonesize); fio does no I/O when none fits,
 	 * iorig says so before anything is laid out. */
 	for (d = 0; d < DDIR_NR && rw_random(j->rw); d++) {
-		uint64_t fr = len, z = j->zonerange ? j->zonerange :
-			      j->zonesize;
+		uint64_t fr = len, z = j->zone_mode == ZONE_ZBD ? 0 :
+			      j->zonerange ? j->zonerange : j->zonesize;
 
 		if (z && z < fr)
 			fr = z;

@@ -480,6 +480,28 @@ static int zn_write_at(struct wstate *s, uint64_t *off, uint64_t *len)
 	return ZN_OK;
 }
 
+/* A read inside the region and below its zone's write pointer (but
+ * with read_beyond_wp), or none: len 0. */
+static void zn_read_clip(const struct zoned *zn, uint64_t min_bs,
+			 bool beyond, uint64_t *off, uint64_t *len)
+{
+	const struct zzone *z;
+	uint64_t top;
+
+	if (*off < zn->rlo)
+		*off = (zn->rlo + min_bs - 1) / min_bs * min_bs;
+	if (*off >= zn->rhi) {
+		*len = 0;
+		return;
+	}
+	z = &zn->z[zidx(zn, *off)];
+	top = z->has_wp && !beyond ? z->wp : z->end;
+	if (top > zn->rhi)
+		top = zn->rhi;
+	if (*off + *len > top)
+		*len = top > *off ? (top - *off) / min_bs * min_bs : 0;
+}
+
 /* Issue waits until the queue is empty (a reset, a zone to close). */
 static bool zn_hold(struct wstate *s)
 {
@@ -553,11 +575,11 @@ static int zn_next(struct wstate *s, struct gen_io *io)
 	}
 	r = ddir == DDIR_WRITE ? zn_write_at(s, &off, &len) :
 	    zn_read_at(s, &off, &len);
-	/* a reader's last zone may pass the region's end: cut there */
-	if (r == ZN_OK && ddir == DDIR_READ && off < zn->rhi &&
-	    off + len > zn->rhi)
-		len = (zn->rhi - off) / s->j->bs_min[DDIR_READ] *
-		      s->j->bs_min[DDIR_READ];
+	/* a reader's first and last zones may pass the region's ends (it
+	 * is not rounded): cut there */
+	if (r == ZN_OK && ddir == DDIR_READ)
+		zn_read_clip(zn, s->j->bs_min[DDIR_READ],
+			     s->j->read_beyond_wp, &off, &len);
 	if (r == ZN_QUIESCE) {
 		zn->pend = *io;
 		zn->pend_ok = true;

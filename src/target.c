@@ -1065,8 +1065,9 @@ static int plan_zbd(struct target *t, const struct job *j,
 				err_set(e, f, line, "max_open_zones", "%"
 					PRIu64 " is more than %s can hold "
 					"open (%u); expected at most %u, or "
-					"ignore_zone_limits=1", j->max_open_zones,
-					tf->path, zi.max_open, zi.max_open);
+					"ignore_zone_limits=1",
+					j->max_open_zones, tf->path,
+					zi.max_open, zi.max_open);
 				return -EINVAL;
 			}
 			if (!j->max_open_zones)

@@ -6,7 +6,8 @@
 # flight before each reset (the device would refuse a write behind a
 # reset: no error may come); a mixed random job reads below the write
 # pointers only (no error) and writes at them; job_max_open_zones holds
-# the job to its own limit. Leaves the zones reset.
+# the job to its own limit; blkzone, polled while a paced job runs, never
+# sees more zones open than max_open_zones. Leaves the zones reset.
 . "$(dirname "$0")/../lib.sh"
 need blkzone util-linux
 FIO=/usr/bin/fio
@@ -73,3 +74,38 @@ zbd_check "$dev" m.json >c3
 	die "randrw: $e errors, $r reads, $seen zones open (limit 1)"
 echo "ok: randrw at iodepth 8: $r reads, no error, at most $seen zone" \
 	"open (job_max_open_zones=1); $(cat c3)"
+
+# 4. While the job runs: blkzone, polled, never sees more open zones
+# than max_open_zones=2 on zones 8-11 (iorig) and 12-15 (fio), the job
+# paced (rate_iops) so that the polls see it at work.
+blkzone reset "$dev" || die "blkzone reset $dev"
+zsec=32768
+# watch CMD FIRSTZONE: runs CMD in the background; "polls most-open"
+watch() {
+	$1 >w.out 2>w.err &
+	_p=$!
+	_max=0 _n=0
+	while kill -0 $_p 2>/dev/null; do
+		_o=$(zones_of "$dev" $(($2 * zsec)) 4 | tr ' ' '\n' |
+			grep -c ':o[ie]')
+		[ "$_o" -gt "$_max" ] && _max=$_o
+		_n=$((_n + 1))
+	done
+	wait $_p || die "$1: $(cat w.err)"
+	echo "$_n $_max"
+}
+set -- $(watch "$IORIG --filename=$dev --direct=1 --ioengine=psync
+	--zonemode=zbd --name=d --offset=128M --size=64M --io_size=16M
+	--bs=64k --rw=randwrite --max_open_zones=2 --rate_iops=40" 8)
+ip=$1 io=$2
+set -- $(watch "$FIO --filename=$dev --direct=1 --ioengine=psync
+	--zonemode=zbd --name=d --offset=192M --size=64M --io_size=16M
+	--bs=64k --rw=randwrite --max_open_zones=2 --rate_iops=40" 12)
+fp=$1 fo=$2
+[ "$ip" -ge 3 ] && [ "$fp" -ge 3 ] ||
+	die "the polls did not catch the jobs at work ($ip, $fp polls)"
+[ "$io" -le 2 ] && [ "$fo" -le 2 ] && [ "$io" -ge 1 ] ||
+	die "during the jobs blkzone saw $io (iorig) and $fo (fio) open" \
+	    "zones, limit 2"
+echo "ok: during random writes blkzone saw at most $io open zones in" \
+	"$ip polls (fio: $fo in $fp), limit 2"

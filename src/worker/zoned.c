@@ -534,12 +534,37 @@ static bool zn_wrap(struct wstate *s)
 	return true;
 }
 
+/* Every direction's position back to the region's start (a new pass). */
+static void zn_restart(struct zoned *zn)
+{
+	unsigned d;
+
+	for (d = 0; d < DDIR_NR; d++)
+		zn->pos[d] = zn->rlo;
+}
+
+/* A sequential direction's next offset: its position, or the next
+ * zone's start once a write reached its zone's capacity. */
+static uint64_t zn_seq_at(const struct zoned *zn, int ddir)
+{
+	uint64_t off = zn->pos[ddir];
+	const struct zzone *z;
+
+	if (off >= zn->rhi)
+		return off;
+	z = &zn->z[zidx(zn, off)];
+	if (ddir == DDIR_WRITE && z->cap < zn->zs && off >= z->start + z->cap)
+		return z->end;
+	return off;
+}
+
 /* The generator's I/O, moved where the zones take it. */
 static int zn_next(struct wstate *s, struct gen_io *io)
 {
 	struct zoned *zn = zn_of(s);
 	const struct target_file *tf = &s->w->tgt->files[0];
-	uint64_t off, len, zend;
+	uint64_t off, len;
+	bool wrapped = false;
 	int ddir, r;
 
 	if (zn->pend_ok) {
@@ -552,26 +577,15 @@ static int zn_next(struct wstate *s, struct gen_io *io)
 	if (ddir == DDIR_READ && rw_mixed(s->j->rw) && !zn->swd &&
 	    !s->j->read_beyond_wp)
 		ddir = DDIR_WRITE;	/* nothing to read yet (fio) */
+again:
 	len = io->len;
-	if (zn->random) {
-		off = tf->offset + io->foff;
-	} else {
-		off = zn->pos[ddir];
-		if (off < zn->rhi) {
-			const struct zzone *z = &zn->z[zidx(zn, off)];
-
-			/* from a zone's capacity on to the next zone */
-			zend = z->start + z->cap;
-			if (ddir == DDIR_WRITE && z->cap < zn->zs &&
-			    off >= zend)
-				off = z->end;
-		}
-		if (off >= zn->rhi && !zn_wrap(s)) {
-			s->stopping = true;
-			return -1;
-		}
-		if (off >= zn->rhi)
-			off = zn->rlo;
+	off = zn->random ? tf->offset + io->foff : zn_seq_at(zn, ddir);
+	if (off >= zn->rhi) {
+		if (wrapped || !zn_wrap(s))
+			goto end;
+		zn_restart(zn);
+		wrapped = true;
+		off = zn->rlo;
 	}
 	r = ddir == DDIR_WRITE ? zn_write_at(s, &off, &len) :
 	    zn_read_at(s, &off, &len);
@@ -587,17 +601,25 @@ static int zn_next(struct wstate *s, struct gen_io *io)
 		s->ft.holds |= WF_BIT(WF_ZBD);
 		return -1;
 	}
-	if (r == ZN_EOF || !len || off < tf->offset ||
-	    off + len > zn->rhi) {
-		s->stopping = true;
-		return -1;
+	/* no data left to read: fio's pass ends, and the next starts over
+	 * from the region's start when there is one */
+	if ((r == ZN_EOF || !len) && ddir == DDIR_READ && !zn->random &&
+	    !wrapped && zn_wrap(s)) {
+		zn_restart(zn);
+		wrapped = true;
+		goto again;
 	}
+	if (r == ZN_EOF || !len || off < tf->offset || off + len > zn->rhi)
+		goto end;
 	zn->pos[ddir] = off + len;
 	io->ddir = ddir;
 	io->foff = off - tf->offset;
 	io->offset = io->foff;
 	io->len = len;
 	return 1;
+end:
+	s->stopping = true;
+	return -1;
 }
 
 /* A write handed over moves its zone's write pointer (fio: at queue). */

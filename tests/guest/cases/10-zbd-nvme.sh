@@ -64,13 +64,27 @@ $FIO $common --name=r --offset=96M --size=32M --bs=128k --rw=read \
 fr=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["jobs"][0]["read"]["total_ios"])' "$T/fr.json")
 [ "$ior" = 192 ] && [ "$fr" = 192 ] ||
 	die "read of 24 MiB written: iorig $ior reads, fio $fr, expected 192"
+# With io_size past what is written, the pass ends at the last data and
+# the next starts over (fio's): 32 MiB read from the 24 MiB.
+run $common --name=r --offset=32M --size=32M --io_size=32M --bs=128k \
+	--rw=read --output-format=json
+expect_rc 0
+ior2=$(json "d['jobs'][0]['read']['ios']")
+$FIO $common --name=r --offset=96M --size=32M --io_size=32M --bs=128k \
+	--rw=read --output-format=json >"$T/fr2.json" 2>"$T/fr.err" ||
+	die "fio read: $(cat "$T/fr.err")"
+fr2=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["jobs"][0]["read"]["total_ios"])' "$T/fr2.json")
+[ "$ior2" = 256 ] && [ "$fr2" = 256 ] ||
+	die "read of io_size=32M over 24 MiB written: iorig $ior2, fio $fr2," \
+	    "expected 256"
 run $common --name=rr --offset=32M --size=32M --bs=128k --rw=randread \
 	--io_size=8M --output-format=json
 expect_rc 0
 [ "$(json "d['jobs'][0]['read']['errors']")" = 0 ] &&
 	[ "$(json "d['jobs'][0]['read']['ios']")" = 64 ] ||
 	die "random reads of written data: errors or a short count"
-echo "ok: reads stop at the write pointers: $ior reads (fio $fr);" \
+echo "ok: reads stop at the write pointers: $ior reads (fio $fr), with" \
+	"io_size=32M $ior2 (fio $fr2);" \
 	"64 random reads below them, no error"
 
 # 3. Random writes over zones 8-11, 1.5 times their size, at most two

@@ -328,6 +328,10 @@ static int check_zbd(const struct job *j, struct err_rec *e)
 		opt = "zoneskip";
 		why = "no zoneskip with zonemode=zbd yet; expected offset= "
 		      "and size= for the zones to use";
+	} else if (j->serialize_overlap) {
+		opt = "serialize_overlap";
+		why = "not with zonemode=zbd yet (its held I/Os bypass the "
+		      "zones' write pointers); expected serialize_overlap=0";
 	} else if (j->read_iolog) {
 		opt = "read_iolog";
 		why = "a replayed log's offsets are not moved to write "

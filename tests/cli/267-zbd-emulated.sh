@@ -173,6 +173,8 @@ expect_refused "numjobs" --name=x --filename=z.dat --size=8m \
 	--rw=write --zonemode=zbd --zonesize=1m --numjobs=2
 expect_refused "verify" --name=x --filename=z.dat --size=8m \
 	--rw=write --zonemode=zbd --zonesize=1m --verify=crc32c
+expect_refused "serialize_overlap" --name=x --filename=z.dat --size=8m \
+	--rw=randwrite --zonemode=zbd --zonesize=1m --serialize_overlap=1
 expect_refused "trims" --name=x --filename=z.dat --size=8m \
 	--rw=trim --zonemode=zbd --zonesize=1m
 expect_refused "size" --name=x --filename=z.dat --size=512k \

@@ -276,6 +276,15 @@ struct job {
 	uint64_t zonesize;		/* bytes per zone; 0: no zones */
 	uint64_t zonerange;		/* a zone's extent; 0: zonesize */
 	uint64_t zoneskip;		/* gap after a zone */
+	/* zonemode=zbd (zbd.h; src/worker/zoned.c) */
+	uint64_t zonecapacity;		/* emulated zones' capacity; 0: size */
+	uint64_t max_open_zones;	/* 0: the device's limit, or none */
+	uint64_t job_max_open_zones;	/* this job's own; 0: none */
+	bool ignore_zone_limits;	/* not the device's max_open_zones */
+	bool read_beyond_wp;		/* reads anywhere in a zone */
+	char *zone_reset_threshold;	/* as given; its value in zrt */
+	char *zone_reset_frequency;	/* as given; its value in zrf */
+	double zrt, zrf;		/* fractions 0..1 */
 	char *sweep;		/* "OPT:v1,v2" lines joined by ';' */
 	char *check;		/* check= expressions joined by ';' (check.h) */
 	uint64_t repeat;	/* runs of the job, one after the other */

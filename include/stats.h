@@ -251,10 +251,39 @@ struct job_stats {
 	 * result_unit_prios merges a unit's.
 	 */
 	struct prio_stats *prio;
+	/*
+	 * zonemode=zbd: the zones of the job's region before and after, or
+	 * NULL. Owned as steady is (run_result_free frees a clone's; a
+	 * merge borrows the first clone's).
+	 */
+	struct zbd_stats *zbd;
 	/* A cluster's (see dir_stats.agg): the headline rates of all its
 	 * directions, the members' added (result_row). */
 	bool agg;
 	double agg_iops, agg_bw;
+};
+
+/*
+ * zonemode=zbd's record (src/worker/zoned.c): per zone of the job's region
+ * its start, capacity and type, and at [0] the start of the job, at [1]
+ * its end, the condition (linux/blkzoned.h's codes; zbd.h names them)
+ * and the bytes written from its start (wp). model: 0 zones emulated, 1
+ * host-aware, 2 host-managed (zbd.h).
+ */
+struct zbd_zone_rec {
+	uint64_t start, cap;
+	uint64_t wp[2];
+	uint8_t type, cond[2];
+};
+
+struct zbd_stats {
+	int model;
+	uint64_t zone_size;
+	unsigned max_open;		/* the limit in force; 0: none */
+	unsigned max_open_seen;		/* most zones open at once */
+	uint64_t resets;		/* zone resets the job issued */
+	unsigned n;
+	struct zbd_zone_rec z[];
 };
 
 void stats_init(struct job_stats *s);

@@ -87,9 +87,30 @@ struct target {
 	/* The run's fence (door.h): the files its jobs read or write, which
 	 * no log, state or output file of the job may be; NULL: none. */
 	const struct door_fence *fence;
+	/*
+	 * zonemode=zbd (zbd.h), one file: its zoned model (ZBD_NONE: zones
+	 * emulated, fio's meaning on a file or a device that is not
+	 * zoned), the zone size and (emulated) capacity in bytes, the open
+	 * zone limit in force (0: none). target_plan has rounded a writing
+	 * job's region to whole zones where it holds sequential ones.
+	 */
+	bool zbd;
+	int zbd_model;
+	uint64_t zbd_size, zbd_cap;
+	unsigned zbd_max_open;
+	/* the region asked, when rounded: said at open (zbd_rounded) */
+	bool zbd_rounded;
+	uint64_t zbd_asked_off, zbd_asked_len;
 };
 
 int target_plan(struct target *t, const struct job *j, struct err_rec *e);
+/*
+ * zonemode=zbd, after every job's target_plan: two jobs of one wait group
+ * on the same zones are refused (each would keep its own write
+ * pointers). 0, or -EINVAL with e.
+ */
+int target_zbd_overlaps(const struct job *jobs, const struct target *tg,
+			size_t njobs, struct err_rec *e);
 /*
  * After target_plan, with the credentials of the calling thread (uid=,
  * gid=: a thread of the job's user, procattr_as_job): every file can be

@@ -437,6 +437,7 @@ static int member_keep(struct cluster *c, const struct result_doc *m,
 		cu->u.stats.intervals = NULL;
 		cu->u.stats.steady = NULL;
 		cu->u.stats.prio = NULL;
+		cu->u.stats.zbd = NULL;
 		cu->has_row = !u->stats.nclones || u->stats.nmeasured;
 		if (cu->has_row)
 			result_row(&m->r, u, &cu->row);
@@ -655,6 +656,8 @@ static int first_member(struct cluster *c, struct result_doc *m)
 	for (i = 0; i < s->nunits; i++) {
 		steady_free(s->units[i].stats.steady);
 		s->units[i].stats.steady = NULL;
+		free(s->units[i].stats.zbd);
+		s->units[i].stats.zbd = NULL;
 		ival_series_put(s->units[i].stats.intervals);
 		s->units[i].stats.intervals = NULL;
 	}

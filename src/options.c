@@ -208,7 +208,9 @@ static const struct opt_choice zonemode_choices[] = {
 	  "does)" },
 	{ "strided", ZONE_STRIDED, "zonesize bytes in a zone of zonerange "
 	  "bytes, then the next zone zoneskip bytes further on" },
-	{ "zbd", ZONE_ZBD, "zoned block devices: refused (none here)" },
+	{ "zbd", ZONE_ZBD, "zoned block devices: writes at the zones' "
+	  "write pointers, reads below them (zones emulated on other "
+	  "targets with zonesize)" },
 	{ NULL, 0, NULL },
 };
 
@@ -216,6 +218,8 @@ static int set_ioengine(struct job *j, const struct opt_def *o,
 			const char *val, char *why, size_t whylen);
 static int set_zonemode(struct job *j, const struct opt_def *o,
 			const char *val, char *why, size_t whylen);
+static int set_zone_fraction(struct job *j, const struct opt_def *o,
+			     const char *val, char *why, size_t whylen);
 static int set_random_distribution(struct job *j, const struct opt_def *o,
 				   const char *val, char *why, size_t whylen);
 static int set_bssplit(struct job *j, const struct opt_def *o,
@@ -715,7 +719,7 @@ const struct opt_def options_table[] = {
 	{ .name = "zonemode", .type = OPT_SPECIAL, .off = F(zonemode),
 	  .set = set_zonemode, .choices = zonemode_choices,
 	  .category = "workload",
-	  .help = "none, strided or zbd (refused); unset: strided when "
+	  .help = "none, strided or zbd; unset: strided when "
 		  "zonesize is given (fio's older form)" },
 	{ .name = "zonesize", .type = OPT_SIZE, .off = F(zonesize),
 	  .def = "0", .category = "workload",
@@ -726,6 +730,38 @@ const struct opt_def options_table[] = {
 	{ .name = "zoneskip", .type = OPT_SIZE, .off = F(zoneskip),
 	  .def = "0", .category = "workload",
 	  .help = "Bytes between the end of a zone and the next one" },
+	{ .name = "zonecapacity", .type = OPT_SIZE, .off = F(zonecapacity),
+	  .def = "0", .category = "workload",
+	  .help = "zonemode=zbd on a target that is not zoned: the bytes "
+		  "of each emulated zone that take writes; 0: zonesize" },
+	{ .name = "max_open_zones", .type = OPT_UINT,
+	  .off = F(max_open_zones), .def = "0", .max = 4096,
+	  .category = "workload",
+	  .help = "zonemode=zbd: sequential zones written at once at most; "
+		  "0: the device's limit (none when it has none)" },
+	{ .name = "job_max_open_zones", .type = OPT_UINT,
+	  .off = F(job_max_open_zones), .def = "0", .max = 4096,
+	  .category = "workload",
+	  .help = "zonemode=zbd: zones this job writes at once at most "
+		  "(needs max_open_zones or a device limit); 0: no limit" },
+	{ .name = "ignore_zone_limits", .type = OPT_BOOL,
+	  .off = F(ignore_zone_limits), .def = "0", .category = "workload",
+	  .help = "zonemode=zbd: ignore the device's own open zone limit" },
+	{ .name = "read_beyond_wp", .type = OPT_BOOL,
+	  .off = F(read_beyond_wp), .def = "0", .category = "workload",
+	  .help = "zonemode=zbd: reads anywhere in a sequential zone, not "
+		  "only below its write pointer" },
+	{ .name = "zone_reset_threshold", .type = OPT_SPECIAL,
+	  .off = F(zone_reset_threshold), .set = set_zone_fraction,
+	  .category = "workload",
+	  .help = "zonemode=zbd: the fraction (0..1) of the region's "
+		  "sequential zones' bytes written from which writes reset "
+		  "zones (at zone_reset_frequency)" },
+	{ .name = "zone_reset_frequency", .type = OPT_SPECIAL,
+	  .off = F(zone_reset_frequency), .set = set_zone_fraction,
+	  .category = "workload",
+	  .help = "zonemode=zbd: past zone_reset_threshold, one write in "
+		  "1/VALUE (0..1) resets its zone first; 0: never" },
 	/* Files after the job */
 	{ .name = "unlink", .type = OPT_BOOL, .off = F(unlink), .def = "0",
 	  .category = "target",
@@ -1424,9 +1460,7 @@ static const char *const fio_only[] = {
 	"http_user",
 	"http_verbose",
 	"https",
-	"ignore_zone_limits",
 	"initiator",
-	"job_max_open_zones",
 	"libblkio_driver",
 	"libblkio_force_enable_completion_eventfd",
 	"libblkio_num_entries",
@@ -1437,7 +1471,6 @@ static const char *const fio_only[] = {
 	"libblkio_vectored",
 	"libblkio_wait_mode",
 	"libblkio_write_zeroes_on_trim",
-	"max_open_zones",
 	"md_per_io_size",
 	"namenode",
 	"nfs_url",
@@ -1455,7 +1488,6 @@ static const char *const fio_only[] = {
 	"rbd_encryption_format",
 	"rbd_encryption_passphrase",
 	"rbdname",
-	"read_beyond_wp",
 	"read_mode",
 	"readfua",
 	"recover_zbd_write_error",
@@ -1489,9 +1521,6 @@ static const char *const fio_only[] = {
 	"xnvme_iovec",
 	"xnvme_mem",
 	"xnvme_sync",
-	"zone_reset_frequency",
-	"zone_reset_threshold",
-	"zonecapacity",
 };
 
 const struct opt_def *options_find_in(const struct opt_def *t,
@@ -1977,6 +2006,27 @@ static int set_zonemode(struct job *j, const struct opt_def *o,
 		c++;
 	j->zone_mode = v;
 	return set_spec_str(&j->zonemode, c->name);
+}
+
+/* zone_reset_threshold=, zone_reset_frequency=: a fraction 0..1 (fio's
+ * float), kept as given with its value in zrt / zrf. */
+static int set_zone_fraction(struct job *j, const struct opt_def *o,
+			     const char *val, char *why, size_t whylen)
+{
+	bool thr = !strcmp(o->name, "zone_reset_threshold");
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(val, &end);
+	if (end == val || *end || errno || !(v >= 0.0 && v <= 1.0)) {
+		snprintf(why, whylen, "expected a fraction from 0 to 1, "
+			 "such as 0.5");
+		return -EINVAL;
+	}
+	*(thr ? &j->zrt : &j->zrf) = v;
+	return set_spec_str(thr ? &j->zone_reset_threshold :
+			    &j->zone_reset_frequency, val);
 }
 
 /* lockfile=: fio's locks between jobs sharing a file; only none here. */

@@ -298,6 +298,52 @@ static unsigned filename_count(const char *f)
 }
 
 /*
+ * zonemode=zbd: what the target stage cannot see (target.c's plan_zbd
+ * checks the device). Refused with the reason: what iorig's zone state,
+ * one job's own, does not do yet.
+ */
+static int check_zbd(const struct job *j, struct err_rec *e)
+{
+	const char *file = j->section_file, *opt = NULL, *why = NULL;
+	int line = j->section_line;
+
+	if (j->nrfiles > 1 || filename_count(j->filename) > 1) {
+		opt = "filename";
+		why = "one file or device per job; expected nrfiles=1 and "
+		      "one name in filename=";
+	} else if (j->numjobs > 1) {
+		opt = "numjobs";
+		why = "each job's clones would keep their own write pointers "
+		      "of the same zones; expected numjobs=1 (or jobs on "
+		      "zones of their own, by offset= and size=)";
+	} else if (j->verify != VERIFY_NONE) {
+		opt = "verify";
+		why = "no verify= with zonemode=zbd yet (fio replays the "
+		      "zones' write order); expected verify=0";
+	} else if (rw_dirs(j->rw) & (1u << DDIR_TRIM)) {
+		opt = "rw";
+		why = "no trims with zonemode=zbd yet (fio resets a zone in "
+		      "their place); expected reads and writes";
+	} else if (j->zoneskip) {
+		opt = "zoneskip";
+		why = "no zoneskip with zonemode=zbd yet; expected offset= "
+		      "and size= for the zones to use";
+	} else if (j->serialize_overlap) {
+		opt = "serialize_overlap";
+		why = "not with zonemode=zbd yet (its held I/Os bypass the "
+		      "zones' write pointers); expected serialize_overlap=0";
+	} else if (j->read_iolog) {
+		opt = "read_iolog";
+		why = "a replayed log's offsets are not moved to write "
+		      "pointers; expected no zonemode=zbd";
+	}
+	if (!opt)
+		return 0;
+	err_set(e, file, line, opt, "zonemode=zbd: %s", why);
+	return -EINVAL;
+}
+
+/*
  * zonemode: strided when asked or when zonesize comes alone (fio's older
  * form); what fio refuses is refused, and so are zones fio would drop
  * without a word (several files) or could not fit an I/O in.
@@ -310,14 +356,8 @@ static int check_zones(const struct job *j, struct err_rec *e)
 		      j->bs_max[1];
 	uint64_t range = j->zonerange ? j->zonerange : j->zonesize;
 
-	if (j->zone_mode == ZONE_ZBD) {
-		err_set(e, file, line, "zonemode", "zbd needs a zoned block "
-			"device (host-managed SMR or NVMe ZNS: "
-			"/sys/block/DEV/queue/zoned other than none) and "
-			"zone management iorig does not have; expected none "
-			"or strided");
-		return -EINVAL;
-	}
+	if (j->zone_mode == ZONE_ZBD)
+		return check_zbd(j, e);
 	if (j->zone_mode == ZONE_NONE && j->zonesize) {
 		err_set(e, file, line, "zonesize", "zonemode=none has no "
 			"zones; expected zonemode=strided, or no zonesize");
@@ -792,7 +832,8 @@ static void warn_job(struct plan *p, const struct job *j)
 			  PRIu64 " more (the same checks; their time is in "
 			  "the job's verify runtime, not beside it)",
 			  j->verify_async ? j->verify_async : 1);
-	if (!j->zonesize && (j->zonerange || j->zoneskip))
+	if (!j->zonesize && j->zone_mode != ZONE_ZBD &&
+	    (j->zonerange || j->zoneskip))
 		plan_warn(p, j, "zones_unset", "%s has no effect without "
 			  "zonesize", j->zonerange ? "zonerange" : "zoneskip");
 	if (j->verifysort || j->verifysort_nr || j->flow_watermark)

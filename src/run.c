@@ -145,6 +145,8 @@ static int plan_targets(const struct plan *p, struct target *tg,
 	target_space_free(&space);
 	if (!ret)
 		ret = verify_plan_overlaps(p->jobs, tg, p->njobs, e);
+	if (!ret)
+		ret = target_zbd_overlaps(p->jobs, tg, p->njobs, e);
 	return ret;
 }
 
@@ -1284,6 +1286,7 @@ void run_result_free(struct run_result *r)
 		ival_series_put(r->stats[i].intervals);
 		steady_free(r->stats[i].steady);
 		prio_stats_free(r->stats[i].prio);
+		free(r->stats[i].zbd);
 	}
 	free(r->stats);
 	free(r->ran);

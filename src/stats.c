@@ -233,6 +233,8 @@ void stats_merge(struct job_stats *dst, const struct job_stats *src)
 		dst->vphase_ns = src->vphase_ns;
 	if (!dst->steady)
 		dst->steady = src->steady;
+	if (!dst->zbd)
+		dst->zbd = src->zbd;
 	if (!dst->cpus[0])
 		memcpy(dst->cpus, src->cpus, sizeof(dst->cpus));
 }

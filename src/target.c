@@ -35,6 +35,7 @@
 #include "path.h"
 #include "target.h"
 #include "value.h"
+#include "zbd.h"
 
 #define LAYOUT_CHUNK	(1u << 20)
 /* Layout write-behind: bytes written but not yet waited for, at most. */
@@ -655,8 +656,8 @@ static int plan_region(struct target *t, const struct job *j,
 	 * region (a zone's with zonesize); fio does no I/O when none fits,
 	 * iorig says so before anything is laid out. */
 	for (d = 0; d < DDIR_NR && rw_random(j->rw); d++) {
-		uint64_t fr = len, z = j->zonerange ? j->zonerange :
-			      j->zonesize;
+		uint64_t fr = len, z = j->zone_mode == ZONE_ZBD ? 0 :
+			      j->zonerange ? j->zonerange : j->zonesize;
 
 		if (z && z < fr)
 			fr = z;
@@ -980,6 +981,176 @@ static int check_readonly(const struct target_file *tf, const struct job *j,
 	return 0;
 }
 
+/*
+ * Whether [off, off + len) of a zoned device holds a sequential zone, by
+ * its zone report (a region of conventional zones alone is not rounded,
+ * fio's rule). -errno when the report fails.
+ */
+static int zbd_has_seq(const struct target_file *tf, uint64_t zs,
+		       uint64_t off, uint64_t len)
+{
+	struct zbd_zone z[64];
+	uint64_t at = off / zs * zs;
+	int fd, n = 0, i;
+
+	fd = open(tf->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (at < off + len) {
+		n = zbd_report(fd, at, z, 64);
+		if (n <= 0)
+			break;
+		for (i = 0; i < n && z[i].start < off + len; i++)
+			if (z[i].type != ZBD_TYPE_CONV) {
+				close(fd);
+				return 1;
+			}
+		at = z[n - 1].start + z[n - 1].len;
+	}
+	close(fd);
+	return n < 0 ? n : 0;
+}
+
+/*
+ * zonemode=zbd (fio's meaning): the zone geometry from the device, or
+ * emulated zones of zonesize bytes on a file or a device that is not
+ * zoned; the device's open zone limit against max_open_zones; direct I/O
+ * for writes to a host-managed device; and a writing job's region
+ * rounded to whole zones (its start up, its end down) when it holds
+ * sequential zones, as fio rounds it, said in a warning.
+ */
+static int plan_zbd(struct target *t, const struct job *j,
+		    struct err_rec *e)
+{
+	struct target_file *tf = &t->files[0];
+	const char *f = j->section_file;
+	int line = j->section_line, seq = 1;
+	struct zbd_info zi = { 0 };
+	uint64_t zs, off, end, nend, dev_end;
+
+	if (j->zone_mode != ZONE_ZBD)
+		return 0;
+	if (tf->is_bdev)
+		zbd_probe(tf->rdev, &zi);
+	t->zbd = true;
+	t->zbd_model = zi.model;
+	if (zi.model != ZBD_NONE) {
+		zs = zi.zone_size;
+		if (!zs) {
+			err_set(e, tf->path, 0, "zonemode", "a zoned device "
+				"whose zone size sysfs does not give");
+			return -EINVAL;
+		}
+		if (j->zonesize && j->zonesize != zs) {
+			err_set(e, f, line, "zonesize", "%" PRIu64 " is not "
+				"the zone size of %s (%" PRIu64 " bytes); "
+				"expected zonesize=%" PRIu64 " or none",
+				j->zonesize, tf->path, zs, zs);
+			return -EINVAL;
+		}
+		t->zbd_cap = zs;
+		if (zi.model == ZBD_HOST_MANAGED && job_writes(j) &&
+		    !j->direct) {
+			err_set(e, f, line, "direct", "writes to the "
+				"host-managed zoned device %s need direct "
+				"I/O (fio refuses them too: buffered writes "
+				"reach the device out of order); expected "
+				"direct=1", tf->path);
+			return -EINVAL;
+		}
+		t->zbd_max_open = (unsigned)j->max_open_zones;
+		if (zi.model == ZBD_HOST_MANAGED && !j->ignore_zone_limits &&
+		    zi.max_open) {
+			if (j->max_open_zones > zi.max_open) {
+				err_set(e, f, line, "max_open_zones", "%"
+					PRIu64 " is more than %s can hold "
+					"open (%u); expected at most %u, or "
+					"ignore_zone_limits=1",
+					j->max_open_zones, tf->path,
+					zi.max_open, zi.max_open);
+				return -EINVAL;
+			}
+			if (!j->max_open_zones)
+				t->zbd_max_open = zi.max_open;
+		}
+		dev_end = tf->cur_size;
+	} else {
+		zs = j->zonesize;
+		if (!zs) {
+			err_set(e, f, line, "zonesize", "%s is not a zoned "
+				"block device: zonemode=zbd emulates zones "
+				"on it, and needs their size (fio refuses it "
+				"too); expected zonesize=, or a zoned device",
+				tf->path);
+			return -EINVAL;
+		}
+		if (zs < 512 || (j->zonecapacity && j->zonecapacity > zs)) {
+			err_set(e, f, line, zs < 512 ? "zonesize" :
+				"zonecapacity", "%" PRIu64 " bytes; expected "
+				"%s", zs < 512 ? zs : j->zonecapacity,
+				zs < 512 ? "at least 512" :
+				"at most zonesize");
+			return -EINVAL;
+		}
+		t->zbd_cap = j->zonecapacity ? j->zonecapacity : zs;
+		t->zbd_max_open = (unsigned)j->max_open_zones;
+		dev_end = tf->cur_size > tf->offset + tf->len ? tf->cur_size :
+			  tf->offset + tf->len;
+		if (dev_end < zs) {
+			err_set(e, tf->path, 0, "zonesize", "%" PRIu64 " bytes "
+				"is larger than the file or device (%" PRIu64
+				"); expected at most its size", zs, dev_end);
+			return -EINVAL;
+		}
+	}
+	t->zbd_size = zs;
+	if (j->job_max_open_zones && !t->zbd_max_open) {
+		err_set(e, f, line, "job_max_open_zones", "needs a limit on "
+			"the device's open zones (fio's rule); expected "
+			"max_open_zones= too");
+		return -EINVAL;
+	}
+	if (j->zoneskip % zs) {
+		err_set(e, f, line, "zoneskip", "%" PRIu64 " is not a "
+			"multiple of the zone size %" PRIu64, j->zoneskip, zs);
+		return -EINVAL;
+	}
+	/* fio's test: any job that is not a pure reader is rounded. */
+	if (!job_writes(j) && !(rw_dirs(j->rw) & (1u << DDIR_TRIM)))
+		return 0;
+	off = tf->offset;
+	end = off + tf->len;
+	if (off >= dev_end)
+		return 0;
+	if (zi.model != ZBD_NONE)
+		seq = zbd_has_seq(tf, zs, off, tf->len);
+	if (seq < 0) {
+		err_set(e, tf->path, 0, "zonemode", "cannot report the "
+			"zones: %s", strerror(-seq));
+		return seq;
+	}
+	if (!seq)
+		return 0;
+	if (off % zs)
+		off += zs - off % zs;
+	nend = end / zs * zs;
+	if (nend <= off) {
+		err_set(e, f, line, "size", "the region of %s (%" PRIu64
+			" bytes from %" PRIu64 ") holds no whole zone of %"
+			PRIu64 " bytes; expected at least one zone",
+			tf->path, tf->len, tf->offset, zs);
+		return -EINVAL;
+	}
+	t->zbd_rounded = off != tf->offset || nend != end;
+	t->zbd_asked_off = tf->offset;
+	t->zbd_asked_len = tf->len;
+	tf->offset = off;
+	tf->len = nend - off;
+	t->file_region = tf->len;
+	t->region = tf->len;
+	return 0;
+}
+
 int target_plan(struct target *t, const struct job *j, struct err_rec *e)
 {
 	unsigned i;
@@ -1007,6 +1178,8 @@ int target_plan(struct target *t, const struct job *j, struct err_rec *e)
 			goto err;
 	}
 	ret = plan_region(t, j, e);
+	if (!ret)
+		ret = plan_zbd(t, j, e);
 	for (i = 0; !ret && i < t->nfiles; i++) {
 		plan_holes(&t->files[i], j);
 		ret = check_readonly(&t->files[i], j, e);
@@ -1027,6 +1200,50 @@ int target_plan(struct target *t, const struct job *j, struct err_rec *e)
 err:
 	target_free(t);
 	return ret;
+}
+
+/* Whether a and b name the same file or device, as planned. */
+static bool same_target(const struct target_file *a,
+			const struct target_file *b)
+{
+	if (a->have_id && b->have_id)
+		return a->is_bdev == b->is_bdev && (a->is_bdev ?
+			a->rdev == b->rdev : a->dev == b->dev &&
+			a->ino == b->ino);
+	return !a->have_id && !b->have_id && !strcmp(a->path, b->path);
+}
+
+int target_zbd_overlaps(const struct job *jobs, const struct target *tg,
+			size_t njobs, struct err_rec *e)
+{
+	size_t i, k;
+
+	for (i = 0; i < njobs; i++) {
+		const struct target_file *a = &tg[i].files[0];
+		uint64_t zs = tg[i].zbd_size;
+
+		if (!tg[i].zbd)
+			continue;
+		for (k = i + 1; k < njobs; k++) {
+			const struct target_file *b = &tg[k].files[0];
+
+			if (!tg[k].zbd || jobs[k].wait_group !=
+			    jobs[i].wait_group || !same_target(a, b) ||
+			    a->offset / zs > (b->offset + b->len - 1) / zs ||
+			    b->offset / zs > (a->offset + a->len - 1) / zs)
+				continue;
+			err_set(e, jobs[k].section_file,
+				jobs[k].section_line, "zonemode", "jobs '%s' "
+				"and '%s' would run at once on zones of %s "
+				"that both use, each keeping its own write "
+				"pointers (iorig's zone state is one job's); "
+				"expected zones of their own (offset=, size=) "
+				"or stonewall between them", jobs[i].name,
+				jobs[k].name, a->path);
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 /*
@@ -1068,6 +1285,13 @@ int target_plan_noio(struct target *t, const struct job *j, bool files,
 	struct job sized;
 	int ret;
 
+	if (!files && j->zone_mode == ZONE_ZBD) {
+		err_set(e, j->section_file, j->section_line, "zonemode",
+			"ioengine=%s moves no blocks of a file or device: "
+			"zbd has no zones to keep there; expected no "
+			"zonemode=zbd", j->ioengine);
+		return -EINVAL;
+	}
 	if (!files)
 		return plan_none(t, j);
 	if (!j->filesize_min && !j->size && !j->size_pct &&
@@ -1097,6 +1321,9 @@ int target_plan_noio(struct target *t, const struct job *j, bool files,
 			"\\: for a ':' inside a name)", TARGET_FILES_MAX);
 	if (!ret)
 		ret = plan_region(t, &sized, e);
+	/* fio's null files take zonemode=zbd's emulated zones */
+	if (!ret)
+		ret = plan_zbd(t, j, e);
 	if (ret)
 		target_free(t);
 	return ret;
@@ -2008,6 +2235,12 @@ int target_open(struct target *t, struct target *run, size_t nrun,
 			      "deletes only files this run created)", j->name,
 			      tf->path);
 	}
+	if (t->zbd_rounded)
+		twarn(t, "zbd_rounded", j, "%s: zonemode=zbd writes whole "
+		      "zones: the region is %" PRIu64 " bytes from %" PRIu64
+		      " (fio rounds it the same way), not %" PRIu64 " from %"
+		      PRIu64, t->files[0].path, t->files[0].len,
+		      t->files[0].offset, t->zbd_asked_len, t->zbd_asked_off);
 	return 0;
 err:
 	target_close(t, false);

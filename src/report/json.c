@@ -41,6 +41,7 @@
 #include "options.h"
 #include "report.h"
 #include "value.h"
+#include "zbd.h"
 
 #define JSON_SCHEMA_VERSION	1
 
@@ -458,6 +459,54 @@ static json_t *j_steady(struct jw *c, const struct steady_rec *r)
 	jw_put(c, o, "iops", j_series(c, r, r->iops));
 	jw_put(c, o, "bw_bytes", j_series(c, r, r->bw));
 	jw_put(c, o, "lat_ns", j_series(c, r, r->lat));
+	return o;
+}
+
+/* zonemode=zbd: the region's zones before and after the job (stats.h). */
+static const char *const zbd_model_name[] = {
+	[ZBD_NONE] = "emulated", [ZBD_HOST_AWARE] = "host-aware",
+	[ZBD_HOST_MANAGED] = "host-managed",
+};
+
+static json_t *j_zbd(struct jw *c, const struct zbd_stats *r)
+{
+	json_t *o, *a, *z;
+	unsigned i;
+
+	if (!r)
+		return json_null();
+	o = json_object();
+	a = json_array();
+	if (!o || !a) {
+		json_decref(o);
+		json_decref(a);
+		return NULL;
+	}
+	jw_put(c, o, "model", jw_str(r->model >= 0 && r->model <= 2 ?
+				     zbd_model_name[r->model] : "?"));
+	jw_put(c, o, "zone_size", jw_u64(r->zone_size));
+	jw_put(c, o, "max_open_zones", jw_u64(r->max_open));
+	jw_put(c, o, "max_open_seen", jw_u64(r->max_open_seen));
+	jw_put(c, o, "zone_resets", jw_u64(r->resets));
+	for (i = 0; i < r->n; i++) {
+		const struct zbd_zone_rec *q = &r->z[i];
+
+		z = json_object();
+		if (!z || json_array_append_new(a, z)) {
+			json_decref(o);
+			json_decref(a);
+			return NULL;
+		}
+		jw_put(c, z, "start", jw_u64(q->start));
+		jw_put(c, z, "capacity", jw_u64(q->cap));
+		jw_put(c, z, "type", jw_str(zbd_type_name(q->type)));
+		jw_put(c, z, "cond_before", jw_str(zbd_cond_name(
+			q->cond[0])));
+		jw_put(c, z, "wp_before", jw_u64(q->wp[0]));
+		jw_put(c, z, "cond_after", jw_str(zbd_cond_name(q->cond[1])));
+		jw_put(c, z, "wp_after", jw_u64(q->wp[1]));
+	}
+	jw_put(c, o, "zones", a);
 	return o;
 }
 
@@ -909,6 +958,7 @@ static json_t *j_unit(struct jw *c, const struct run_result *r,
 	       json_null());
 	put_result(c, o, &u->stats, j);
 	jw_put(c, o, "steadystate", j_steady(c, u->stats.steady));
+	jw_put(c, o, "zbd", j_zbd(c, u->stats.zbd));
 	jw_put(c, o, "phase_cpu", j_phase(c, r, u));
 	jw_put(c, o, "summary", j_summary(c, r, u));
 	jw_put(c, o, "interval_ns", jw_u64(j->interval_ns));

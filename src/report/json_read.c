@@ -29,6 +29,7 @@
 #include "result.h"
 #include "steady.h"
 #include "verify.h"
+#include "zbd.h"
 
 /* The schema_version values of json.c that this reader knows. */
 #define READ_SCHEMA_MIN	1
@@ -715,6 +716,55 @@ static void phase_read(const json_t *o, struct result_unit *u)
 	sys_cpu_read(get(o, "system"), &u->phase.sys);
 }
 
+/* zonemode=zbd's zones (json.c's j_zbd); NULL when none or bad. */
+static unsigned zbd_code(const char *name, const char *(*fn)(unsigned))
+{
+	unsigned v;
+
+	for (v = 0; name && v < 16; v++)
+		if (!strcmp(fn(v), name))
+			return v;
+	return 0;
+}
+
+static struct zbd_stats *zbd_read(const json_t *o)
+{
+	static const char *const model[] = { "emulated", "host-aware",
+					     "host-managed" };
+	const json_t *a = get(o, "zones"), *z;
+	struct zbd_stats *r;
+	size_t i, n = json_array_size(a);
+	const char *m = str(o, "model");
+
+	if (!json_is_object(o) || n > (1u << 24))
+		return NULL;
+	r = calloc(1, sizeof(*r) + n * sizeof(r->z[0]));
+	if (!r)
+		return NULL;
+	for (i = 0; m && i < 3; i++)
+		if (!strcmp(m, model[i]))
+			r->model = (int)i;
+	r->zone_size = u64(o, "zone_size");
+	r->max_open = (unsigned)u64(o, "max_open_zones");
+	r->max_open_seen = (unsigned)u64(o, "max_open_seen");
+	r->resets = u64(o, "zone_resets");
+	r->n = (unsigned)n;
+	json_array_foreach(a, i, z) {
+		struct zbd_zone_rec *q = &r->z[i];
+
+		q->start = u64(z, "start");
+		q->cap = u64(z, "capacity");
+		q->type = (uint8_t)zbd_code(str(z, "type"), zbd_type_name);
+		q->cond[0] = (uint8_t)zbd_code(str(z, "cond_before"),
+					       zbd_cond_name);
+		q->wp[0] = u64(z, "wp_before");
+		q->cond[1] = (uint8_t)zbd_code(str(z, "cond_after"),
+					       zbd_cond_name);
+		q->wp[1] = u64(z, "wp_after");
+	}
+	return r;
+}
+
 static struct steady_rec *steady_read(const json_t *o)
 {
 	static const char *const series[] = { "iops", "bw_bytes", "lat_ns" };
@@ -851,6 +901,7 @@ static int unit_read(struct rd *c, const json_t *o, size_t i)
 		 u->njobs);
 	text_into(u->stats.cpus, sizeof(u->stats.cpus), cpus);
 	u->stats.steady = steady_read(get(o, "steadystate"));
+	u->stats.zbd = zbd_read(get(o, "zbd"));
 	u->stats.intervals = intervals_read(get(o, "intervals"),
 					    j->interval_ns, c);
 	phase_read(get(o, "phase_cpu"), u);
@@ -1464,8 +1515,10 @@ static void store_free(struct result_store *st, struct result_set *s)
 	size_t i;
 	int k;
 
-	for (k = 0; k < s->nunits; k++)
+	for (k = 0; k < s->nunits; k++) {
 		steady_free(s->units[k].stats.steady);
+		free(s->units[k].stats.zbd);
+	}
 	s->borrowed = false;
 	result_set_free(s);
 	for (i = 0; st->targets && i < st->plan.njobs; i++) {

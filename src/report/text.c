@@ -32,6 +32,7 @@
 #include "curve.h"
 #include "report.h"
 #include "value.h"
+#include "zbd.h"
 
 static const char *const dir_name[DDIR_NR] = DDIR_NAMES;
 
@@ -675,6 +676,54 @@ static void print_steady(FILE *f, const struct steady_rec *r)
 			r->count, r->n);
 }
 
+/* zonemode=zbd: the zones of the region, before and after (stats.h). */
+static void zbd_count(const struct zbd_stats *z, int at, uint64_t *data,
+		      unsigned *open, unsigned *full, unsigned *empty)
+{
+	unsigned i;
+
+	*data = 0;
+	*open = *full = *empty = 0;
+	for (i = 0; i < z->n; i++) {
+		unsigned c = z->z[i].cond[at];
+
+		if (z->z[i].type == ZBD_TYPE_CONV)
+			continue;
+		*data += z->z[i].wp[at];
+		*open += c == ZBD_COND_IMP_OPEN || c == ZBD_COND_EXP_OPEN ||
+			 c == ZBD_COND_CLOSED;
+		*full += c == ZBD_COND_FULL;
+		*empty += c == ZBD_COND_EMPTY;
+	}
+}
+
+static void print_zbd(FILE *f, const struct zbd_stats *z)
+{
+	static const char *const model[] = { "emulated", "host-aware",
+					     "host-managed" };
+	char zs[32], data[32];
+	unsigned open, full, empty;
+	uint64_t bytes;
+	int at;
+
+	if (!z)
+		return;
+	value_fmt_bytes(z->zone_size, zs, sizeof(zs));
+	fprintf(f, "  zones %s, %u of %s: %" PRIu64 " zone resets, at most "
+		"%u open", z->model >= 0 && z->model <= 2 ? model[z->model] :
+		"?", z->n, zs, z->resets, z->max_open_seen);
+	if (z->max_open)
+		fprintf(f, " (limit %u)", z->max_open);
+	fputc('\n', f);
+	for (at = 0; at < 2; at++) {
+		zbd_count(z, at, &bytes, &open, &full, &empty);
+		value_fmt_bytes(bytes, data, sizeof(data));
+		fprintf(f, "    %s: %u empty, %u open or closed, %u full, %s "
+			"below the write pointers\n", at ? "after " : "before",
+			empty, open, full, data);
+	}
+}
+
 static void print_unit(FILE *f, const struct run_result *r,
 		       const struct result_unit *u)
 {
@@ -728,6 +777,7 @@ static void print_unit(FILE *f, const struct run_result *r,
 	if (s->cpus[0])
 		fprintf(f, "  cpus allowed %s\n", s->cpus);
 	print_steady(f, s->steady);
+	print_zbd(f, s->zbd);
 	print_intervals(f, u);
 }
 

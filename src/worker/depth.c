@@ -98,7 +98,7 @@ static bool depth_on_purpose(const struct wstate *s)
 {
 	const unsigned lowering = WF_BIT(WF_PACE) | WF_BIT(WF_THINK) |
 		WF_BIT(WF_LTARGET) | WF_BIT(WF_LOWDEPTH) | WF_BIT(WF_FLOW) |
-		WF_BIT(WF_REPLAY) | WF_BIT(WF_SYNCS);
+		WF_BIT(WF_REPLAY) | WF_BIT(WF_SYNCS) | WF_BIT(WF_ZBD);
 
 	return (s->ft.wanted & lowering) || s->vfy || s->serial ||
 	       (s->eng->flags & (ENGINE_SYNC | ENGINE_NOIO | ENGINE_NOT_IO)) ||

@@ -98,6 +98,7 @@ enum wf_id {
 	WF_SYNCS,		/* syncs.c: fsync=, fdatasync=, sync_file_range= */
 	WF_END_SYNC,		/* syncs.c: end_fsync=, fsync_on_close= */
 	WF_HINTS,		/* hints.c: write_hint= */
+	WF_ZBD,			/* zoned.c: zonemode=zbd */
 	WF_REPLAY,		/* replayer.c: read_iolog= */
 	WF_FLOW,		/* flowctl.c: flow= */
 	WF_HALT,		/* runctl.c: exitall=, exit_on_io_done= */
@@ -137,7 +138,8 @@ struct wfeature {
 /* The rows, each defined by its file. */
 extern const struct wfeature wf_pace, wf_think, wf_ltarget, wf_flow,
 	wf_replay, wf_syncs, wf_end_sync, wf_hints, wf_cmdprio,
-	wf_maxlat, wf_act, wf_lowdepth, wf_serial, wf_verify, wf_fill;
+	wf_maxlat, wf_act, wf_lowdepth, wf_serial, wf_verify, wf_fill,
+	wf_zbd;
 
 /* The table (features.c), WF_NR rows in enum wf_id's order. */
 extern const struct wfeature *const wfeatures[WF_NR];

@@ -29,6 +29,7 @@ const struct wfeature *const wfeatures[WF_NR] = {
 	[WF_SYNCS] = &wf_syncs,
 	[WF_END_SYNC] = &wf_end_sync,
 	[WF_HINTS] = &wf_hints,
+	[WF_ZBD] = &wf_zbd,
 	[WF_REPLAY] = &wf_replay,
 	[WF_FLOW] = &wf_flow,
 };

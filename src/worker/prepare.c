@@ -170,7 +170,8 @@ static void gen_params_fill(const struct wstate *s, struct gen_params *gp)
 	gp->fst_param = j->file_service_param;
 	gp->fst_center = j->file_service_center;
 	gp->openfiles = (uint32_t)j->openfiles;
-	gp->zone_size = j->zonesize;
+	/* zonemode=zbd's zones are the feature's (zoned.c), not these */
+	gp->zone_size = j->zone_mode == ZONE_ZBD ? 0 : j->zonesize;
 	gp->zone_range = j->zonerange;
 	gp->zone_skip = j->zoneskip;
 }

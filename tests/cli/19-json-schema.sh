@@ -222,6 +222,13 @@ run $J --name=ss --ioengine=null --size=1g --time_based --runtime=200ms \
 keep steadystate-unfilled 0
 json_is "d['jobs'][0]['steadystate']['value']" None
 
+# zonemode=zbd on a file: emulated zones, before and after.
+truncate -s 4m zbd.dat
+run $J --name=zbd --filename=zbd.dat --size=4m --io_size=6m --bs=64k \
+	--rw=randwrite --zonemode=zbd --zonesize=1m --max_open_zones=2
+keep zbd 0
+json_is "d['jobs'][0]['zbd']['zones'][0]['cond_before']" em
+
 # interval=: per clone, merged by group_reporting, and in groups[].
 run $J --name=ivals --ioengine=null --size=1g --time_based --runtime=250ms \
 	--interval=100ms --rw=randrw --numjobs=2

@@ -126,3 +126,58 @@ zone_at() {
 	_c=${_c%%)*}
 	echo "$((_w)) $_c"
 }
+
+# zbd_check DEV JSON: the zones of the zonemode=zbd record of the first
+# job in the iorig report JSON (jobs[0].zbd.zones: start, cond_after,
+# wp_after) are the zones blkzone reports for DEV now, condition and
+# write pointer; prints "zones=N open=O full=F bytes=B" of blkzone's
+# view of them (B: bytes below their write pointers).
+zbd_check() {
+	blkzone report "$1" >"$T/bz" 2>"$T/bz.err" ||
+		die "blkzone report $1: $(cat "$T/bz.err")"
+	"$PY" - "$T/bz" "$2" <<'PYEOF' || die "zbd_check $1 $2"
+import json, re, sys
+bz = {}
+for l in open(sys.argv[1]):
+    m = re.search(r'start: (0x[0-9a-f]+), len (0x[0-9a-f]+), cap '
+                  r'(0x[0-9a-f]+), wptr (0x[0-9a-f]+).*zcond:\s*\d+\((\w+)\)',
+                  l)
+    if m:
+        s, n, c, w = (int(m.group(i), 16) * 512 for i in range(1, 5))
+        cond = m.group(5)
+        # a full zone holds data up to its capacity (fio's reading),
+        # whatever write pointer the device gives it
+        bz[s] = (c if cond in ('fu', 'nw') else w, cond, c)
+z = json.load(open(sys.argv[2]))['jobs'][0]['zbd']['zones']
+bad = [(q['start'], q['cond_after'], q['wp_after'], bz.get(q['start']))
+       for q in z if q['type'] != 'conventional' and
+       bz.get(q['start'], (None, None))[:2] != (q['wp_after'],
+                                                 q['cond_after'])]
+if bad:
+    print('iorig says (start, cond, wp) / blkzone says (wp, cond, cap):',
+          bad[:4])
+    sys.exit(1)
+seq = [bz[q['start']] for q in z if q['type'] != 'conventional']
+print('zones=%d open=%d full=%d bytes=%d' % (
+    len(seq), sum(c in ('oi', 'oe') for w, c, _ in seq),
+    sum(c == 'fu' for w, c, _ in seq), sum(w for w, c, _ in seq)))
+PYEOF
+}
+
+# zones_of DEV SECTOR COUNT: "WPTR:COND ..." of COUNT zones of DEV from
+# SECTOR, by one blkzone report (write pointers in sectors from each
+# zone's start).
+zones_of() {
+	blkzone report -o "$2" -c "$3" "$1" >"$T/bz" 2>"$T/bz.err" ||
+		die "blkzone report -o $2 -c $3 $1: $(cat "$T/bz.err")"
+	_out=
+	while IFS= read -r _l; do
+		_w=${_l#*wptr }
+		_w=${_w%% *}
+		_c=${_l#*zcond:}
+		_c=${_c#*(}
+		_c=${_c%%)*}
+		_out="$_out${_out:+ }$((_w)):$_c"
+	done <"$T/bz"
+	echo "$_out"
+}

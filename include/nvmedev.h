@@ -68,6 +68,44 @@ int nvmedev_chr_block(dev_t rdev, char *path, size_t len, dev_t *bdev);
 /* Is the block device rdev an NVMe namespace (its kernel name nvme*)? */
 bool nvmedev_is_ns(dev_t rdev);
 
+/*
+ * The NVMe namespaces under a run's targets (device identity and health,
+ * beyond fio): each one's identify data and its controller's health log
+ * when a job first opened it, and again after the run's I/O.
+ */
+struct nvmedev_dev {
+	char name[32];			/* the block device's: "nvme0n1" */
+	char target[128];		/* the first target on it, as named */
+	struct nvmedev_ident id;
+	bool have_before, have_after;
+	struct nvmedev_health before, after;
+	int err;			/* the admin command's -errno; 0 */
+};
+
+struct nvmedev_set {
+	struct nvmedev_dev *d;
+	unsigned n;
+};
+
+/*
+ * The open target fd (named path) is an NVMe namespace (a block device
+ * nvme*, or its generic char device): add it to s, with its identify data
+ * and the health log now, unless s has it. Returns its index, -ENODEV
+ * (not NVMe), -ENOMEM; an admin command that fails leaves the entry with
+ * err set.
+ */
+int nvmedev_watch(struct nvmedev_set *s, int fd, const char *path);
+/* The health log of every namespace of s again (opened read-only by its
+ * block device's name): the "after" figures. */
+void nvmedev_stop(struct nvmedev_set *s);
+void nvmedev_set_free(struct nvmedev_set *s);
+
+/* b - a for the counters (0 where one went backwards); the rest of out
+ * (warning, temperature, spare, wear) is b's. */
+void nvmedev_health_sub(struct nvmedev_health *out,
+			const struct nvmedev_health *b,
+			const struct nvmedev_health *a);
+
 /* The protection information check flags of pi_chk (GUARD, REFTAG,
  * APPTAG) as NVMe's PRCHK bits (bits 2-0 of PRINFO). */
 enum {

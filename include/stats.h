@@ -251,6 +251,18 @@ struct job_stats {
 	 * result_unit_prios merges a unit's.
 	 */
 	struct prio_stats *prio;
+	/*
+	 * The NVMe namespaces under the job's targets (nvmedev.h): how
+	 * their controllers' media errors and error log entries grew over
+	 * the run, their critical warning and wear after it; known false:
+	 * none under them (or unreadable). Merged: the largest (the clones
+	 * of a job share their devices), warnings or'ed.
+	 */
+	struct stats_health {
+		bool known;
+		uint64_t media_errors, error_log_entries;
+		uint8_t critical_warning, percentage_used;
+	} health;
 	/* A cluster's (see dir_stats.agg): the headline rates of all its
 	 * directions, the members' added (result_row). */
 	bool agg;
@@ -265,6 +277,8 @@ void stats_dir_merge(struct dir_stats *dst, const struct dir_stats *src);
 /* unified_rw_reporting: reads and writes of s as one direction. */
 void stats_mixed(struct dir_stats *out, const struct job_stats *s);
 void stats_merge(struct job_stats *dst, const struct job_stats *src);
+/* h takes s's health: the largest figures, the warnings or'ed. */
+void stats_health_merge(struct stats_health *h, const struct stats_health *s);
 /*
  * The window (*start_ns, *runtime_ns, *phase) joined with src's, as
  * stats_merge joins them: the union in one phase, else the longest.

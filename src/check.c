@@ -518,6 +518,13 @@ static void unit_result(const struct check_set *cs, struct unit_eval *ue,
 			      "not run";
 		return;
 	}
+	if (METRIC_IS_HEALTH(d->x.m.kind) &&
+	    !ue->rs->units[it->unit].stats.health.known) {
+		res->status = CHECK_NA;
+		res->reason = "no NVMe namespace's health is known under "
+			      "the job's targets";
+		return;
+	}
 	metric_spread(&ue->vals[k * ue->nruns], ue->nran, &s);
 	res->value = spread_value(&s, d->x.func);
 	res->status = check_compare(res->value, d->x.op, res->threshold) ?

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -247,4 +248,106 @@ const char *nvmedev_status_text(unsigned status)
 		if (t[i].sc == status)
 			return t[i].text;
 	return NULL;
+}
+
+/* The kernel's name of the namespace fd is open on, or -ENODEV. */
+static int ns_name(int fd, char *name, size_t len)
+{
+	char path[64];
+	struct stat st;
+	dev_t b;
+
+	if (fstat(fd, &st))
+		return -errno;
+	b = st.st_rdev;
+	if (S_ISCHR(st.st_mode) &&
+	    nvmedev_chr_block(st.st_rdev, path, sizeof(path), &b))
+		return -ENODEV;
+	if (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode))
+		return -ENODEV;
+	if (!nvmedev_is_ns(b))
+		return -ENODEV;
+	return bdev_name(b, name, len);
+}
+
+int nvmedev_watch(struct nvmedev_set *s, int fd, const char *path)
+{
+	struct nvmedev_dev *d;
+	char name[32];
+	unsigned i;
+	int r;
+
+	if (ns_name(fd, name, sizeof(name)))
+		return -ENODEV;
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->d[i].name, name))
+			return (int)i;
+	d = realloc(s->d, (s->n + 1) * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	s->d = d;
+	d = &s->d[s->n];
+	memset(d, 0, sizeof(*d));
+	memcpy(d->name, name, sizeof(name));
+	snprintf(d->target, sizeof(d->target), "%s", path);
+	r = nvmedev_ident(fd, &d->id);
+	if (!r)
+		r = nvmedev_health(fd, &d->before);
+	d->have_before = !r;
+	d->err = r;
+	return (int)s->n++;
+}
+
+void nvmedev_stop(struct nvmedev_set *s)
+{
+	char path[64];
+	unsigned i;
+	int fd;
+
+	for (i = 0; i < s->n; i++) {
+		struct nvmedev_dev *d = &s->d[i];
+
+		if (!d->have_before)
+			continue;
+		snprintf(path, sizeof(path), "/dev/%s", d->name);
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0) {
+			d->err = -errno;
+			continue;
+		}
+		d->err = nvmedev_health(fd, &d->after);
+		d->have_after = !d->err;
+		close(fd);
+	}
+}
+
+void nvmedev_set_free(struct nvmedev_set *s)
+{
+	free(s->d);
+	s->d = NULL;
+	s->n = 0;
+}
+
+static uint64_t sub(uint64_t b, uint64_t a)
+{
+	return b > a ? b - a : 0;
+}
+
+void nvmedev_health_sub(struct nvmedev_health *out,
+			const struct nvmedev_health *b,
+			const struct nvmedev_health *a)
+{
+	*out = *b;
+	out->data_units_read = sub(b->data_units_read, a->data_units_read);
+	out->data_units_written = sub(b->data_units_written,
+				      a->data_units_written);
+	out->host_read_commands = sub(b->host_read_commands,
+				      a->host_read_commands);
+	out->host_write_commands = sub(b->host_write_commands,
+				       a->host_write_commands);
+	out->media_errors = sub(b->media_errors, a->media_errors);
+	out->error_log_entries = sub(b->error_log_entries,
+				     a->error_log_entries);
+	out->power_on_hours = sub(b->power_on_hours, a->power_on_hours);
+	out->unsafe_shutdowns = sub(b->unsafe_shutdowns, a->unsafe_shutdowns);
 }

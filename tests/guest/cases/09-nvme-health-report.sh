@@ -113,3 +113,8 @@ sys.exit(1 if bad else 0)
 PYEOF
 	die "the report's NVMe identity and health are not the controller's"
 grep -A4 '^NVMe devices' "$T/r.txt"
+# An NVMe char device is described as its namespace's block device.
+grep '^  target /dev/ng0n2' "$T/r.txt" | grep -q 'nvme0n2' ||
+	die "the text report's target line of /dev/ng0n2:" \
+	    "$(grep '^  target /dev/ng0n2' "$T/r.txt")"
+grep '^  target ' "$T/r.txt"

@@ -4,10 +4,11 @@
 # host_read_commands and host_write_commands): each job moves them by
 # exactly the I/Os iorig reports, and Debian's fio 3.33 on the same job
 # moves them the same. The ring's variants each once (fixedbufs with
-# registerfiles, sqthread_poll with vectored commands, readfua/writefua);
+# registerfiles and sqthread_poll with vectored commands, also with fio;
+# readfua/writefua, which fio 3.33's io_uring_cmd does not have);
 # the bytes written read back through the block device /dev/nvme0n1
-# (sha256 of the pattern); trims as Dataset Management (the trimmed
-# blocks then read as zeros, QEMU's deallocate); verify= through
+# (sha256 of the last job's pattern); trims as Dataset Management (the
+# trimmed blocks then read as zeros, QEMU's deallocate); verify= through
 # passthrough. Leaves 64-72 MiB of namespace 1 written.
 . "$(dirname "$0")/../lib.sh"
 need nvme nvme-cli
@@ -64,29 +65,35 @@ for tool in "$IORIG" /usr/bin/fio; do
 		--iodepth=4 --buffer_pattern=0x5a5a0f0f
 done
 
-# The ring's variants, each counted (iorig).
-counts "$IORIG" 0 256 --name=fb --rw=randwrite --bs=16k --size=4m \
-	--iodepth=16 --fixedbufs=1 --registerfiles=1 \
-	--buffer_pattern=0x5a5a0f0f
+# The ring's variants, each counted (fio 3.33 too where it has them;
+# its io_uring_cmd has no readfua/writefua, which are its sg engine's).
+for tool in /usr/bin/fio "$IORIG"; do
+	counts "$tool" 0 256 --name=fb --rw=randwrite --bs=16k --size=4m \
+		--iodepth=16 --fixedbufs=1 --registerfiles=1 \
+		--buffer_pattern=0x5a5a0f0f
+done
 json_is "sorted(set(d['jobs'][0]['engine_setup']) & {'fixedbufs', \
 'registerfiles', 'SQE128', 'CQE32'})" \
 	"['CQE32', 'SQE128', 'fixedbufs', 'registerfiles']"
-counts "$IORIG" 512 0 --name=sq --rw=read --bs=8k --size=4m --iodepth=4 \
-	--sqthread_poll=1 --nonvectored=0
+for tool in /usr/bin/fio "$IORIG"; do
+	counts "$tool" 512 0 --name=sq --rw=read --bs=8k --size=4m \
+		--iodepth=4 --sqthread_poll=1 --nonvectored=0
+done
 json_is "sorted(set(d['jobs'][0]['engine_setup']) & {'SQPOLL', 'vectored'})" \
 	"['SQPOLL', 'vectored']"
 counts "$IORIG" 1024 0 --name=fua --rw=read --bs=4k --size=4m --readfua=1
 counts "$IORIG" 0 1024 --name=fua --rw=write --bs=4k --size=4m --writefua=1 \
-	--buffer_pattern=0x5a5a0f0f
+	--buffer_pattern=0x1234abcd
 
-# What was written, read through the block device.
+# What was written last (iorig's writefua job, a pattern of its own),
+# read through the block device.
 "$PY" - "$blk" <<'PYEOF' || die "the bytes written through $ng are not on $blk"
 import hashlib, mmap, os, sys
 fd = os.open(sys.argv[1], os.O_RDONLY | os.O_DIRECT)
 buf = mmap.mmap(-1, 4 << 20)
 os.preadv(fd, [buf], 64 << 20)
 got = bytes(buf)
-want = bytes.fromhex("5a5a0f0f") * (1 << 20)
+want = bytes.fromhex("1234abcd") * (1 << 20)
 print("sha256 of 64-68 MiB:", hashlib.sha256(got).hexdigest(),
       "expected", hashlib.sha256(want).hexdigest())
 sys.exit(got != want)
@@ -108,7 +115,7 @@ z = sum(1 for i in range(0, 1 << 20, 4096) if got[i:i + 4096] == bytes(4096))
 print("blocks of zeros in 64-65 MiB:", z, "first bytes:", got[:8].hex(),
       got[512 << 10:(512 << 10) + 8].hex())
 sys.exit(got[:512 << 10] != bytes(512 << 10) or
-         got[512 << 10:] != bytes.fromhex("5a5a0f0f") * (128 << 10))
+         got[512 << 10:] != bytes.fromhex("1234abcd") * (128 << 10))
 PYEOF
 echo "ok: 8 trims of 64 KiB deallocated (zeros after, the rest unchanged)"
 # fio 3.33 trims through this engine with BLKDISCARD on the char device.

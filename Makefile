@@ -64,6 +64,11 @@ DEB_DEPS += libsqlite3-dev sqlite3
 # blkzone).
 DEB_DEPS += qemu-system-x86 busybox-static cpio kmod nvme-cli sg3-utils \
 	dmsetup
+# libnvme-dev: the NVMe admin commands (Identify Controller and Namespace,
+# the SMART / Health log) of io_uring_cmd and of the report's device
+# health, with the specification's structures (src/nvmedev.c); nvme-cli
+# reads the same through the same library.
+DEB_DEPS += libnvme-dev
 # `make fuzz` and `make test SAN=...` also need clang and its runtime
 # (libFuzzer, the sanitizers); llvm gives llvm-symbolizer for stack traces.
 FUZZ_DEPS := clang libclang-rt-dev llvm
@@ -76,7 +81,10 @@ PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 ALL_CFLAGS = -std=gnu11 $(WARN) -D_GNU_SOURCE -Iinclude $(PKG_CFLAGS) $(CFLAGS) \
 	$(SAN_CFLAGS)
-LIBS = $(PKG_LIBS) -laio -lpthread -lm
+# libnvme by name: Debian's libnvme.pc requires json-c's .pc for static
+# links only (Requires.private), which libnvme-dev does not install, and
+# pkg-config then fails for every package it is asked about with it.
+LIBS = $(PKG_LIBS) -lnvme -laio -lpthread -lm
 CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 

@@ -102,6 +102,15 @@ enum engine_flags {
 	 * the engine declares (src/engines/cmdprio.h) in a struct
 	 * cmdprio_opts at the start of its options struct. */
 	ENGINE_CMDPRIO = 1u << 14,
+	/* The targets are NVMe generic char devices (/dev/ngXnY,
+	 * io_uring_cmd): target_plan sizes them by Identify Namespace,
+	 * opens them without O_DIRECT (no page cache to bypass) and
+	 * guards a job that writes through the namespace's block
+	 * device; any other target is refused. */
+	ENGINE_NVME_CHAR = 1u << 15,
+	/* queue() takes trims (DDIR_TRIM) as requests of its own (NVMe
+	 * Dataset Management); the worker's BLKDISCARD is not used. */
+	ENGINE_TRIMS = 1u << 16,
 };
 
 #define ENGINE_SETUP_MAX 12
@@ -200,6 +209,10 @@ struct engine_ctx {
  * setup:  optional: after a successful init(), what the setup got
  *         (flags the kernel took), into *out; for the report.
  *
+ * status: optional: for a request that completed with res < 0, the
+ *         device's own word for it ("NVMe status 0x282: end-to-end
+ *         guard check error"), or NULL; the error report adds it.
+ *
  * start:  optional: once, after the start gate and startdelay, before
  *         the measured phase: what may wait for someone else (net:
  *         accept a connection, connect); 0 or -errno; -EINTR when
@@ -248,6 +261,8 @@ struct engine_ops {
 	void (*cpu)(struct engine_ctx *ctx, struct cpu_usage *c);
 	const char *(*hint)(int err);
 	void (*setup)(const struct engine_ctx *ctx, struct engine_setup *out);
+	const char *(*status)(const struct engine_ctx *ctx,
+			      const struct io_req *req);
 };
 
 /* NULL when unknown. */

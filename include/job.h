@@ -428,6 +428,7 @@ struct job {
 	const struct engine_ops *engine;	/* ioengine='s; set with it */
 	bool engine_changes_files;	/* ENGINE_CHANGES_FILES (falloc) */
 	bool engine_deletes;		/* ENGINE_DELETES (filedelete) */
+	bool engine_nvme_chr;		/* ENGINE_NVME_CHAR (io_uring_cmd) */
 	/* Set by the engine's plan (cpuio's exit_on_io_done): the job ends
 	 * when every job of its wait group that does I/O has ended. */
 	bool exit_on_io_done;

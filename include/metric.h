@@ -16,6 +16,8 @@
  *		| ("read" | "write") "." ("slat" | "clat" | "lat") "." lfield
  *		| "errors" | "cpu.us_per_io" | "cpu.pct" | "runtime"
  *		| "verify.mismatches"
+ *		| "health." ("media_errors" | "error_log_entries"
+ *			     | "critical_warning" | "percentage_used")
  *	dfield := "iops" | "bw" | "io_bytes" | "ios" | "errors" | "short_ios"
  *	lfield := "min" | "max" | "mean" | "stddev" | "p" NUMBER
  *
@@ -32,7 +34,14 @@ enum metric_kind {
 	MK_CPU_PCT,		/* the report row's (table cpu%) */
 	MK_RUNTIME,
 	MK_VERIFY_MISMATCHES,
+	/* The NVMe health under the unit's targets (stats_health): n/a in
+	 * a check when none is known. */
+	MK_HEALTH_MEDIA_ERRORS, MK_HEALTH_ERROR_LOG, MK_HEALTH_WARNING,
+	MK_HEALTH_USED,
 };
+
+#define METRIC_IS_HEALTH(k)	((k) >= MK_HEALTH_MEDIA_ERRORS && \
+				 (k) <= MK_HEALTH_USED)
 
 enum metric_hist { MH_SLAT, MH_CLAT, MH_LAT };
 enum metric_stat { MS_MIN, MS_MAX, MS_MEAN, MS_STDDEV, MS_PCT };

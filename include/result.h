@@ -9,6 +9,7 @@
 #include "engine.h"
 #include "metric.h"
 #include "stats.h"
+#include "nvmedev.h"
 #include "sysinfo.h"
 #include "warn.h"
 
@@ -29,6 +30,7 @@ struct cluster_info;
 struct run_target {
 	char *path;
 	struct sysinfo_target info;
+	int nvme;		/* its namespace in run_result.nvme; -1 none */
 };
 
 struct run_targets {
@@ -66,6 +68,7 @@ struct run_result {
 	uint64_t memory_bytes;		/* 0 unknown */
 	struct run_targets *targets;	/* one per plan->jobs[i], or NULL */
 	struct sysinfo_disks disks;	/* devices under the targets */
+	struct nvmedev_set nvme;	/* NVMe namespaces under them */
 	const struct raw_doc *doc;	/* the options as given, or NULL */
 	/* --profile=NAME and its options as given (NULL: not given), which
 	 * fio lists among its global options; profile NULL: none. */

@@ -257,6 +257,18 @@ struct job_stats {
 	 * merge borrows the first clone's).
 	 */
 	struct zbd_stats *zbd;
+	/*
+	 * The NVMe namespaces under the job's targets (nvmedev.h): how
+	 * their controllers' media errors and error log entries grew over
+	 * the run, their critical warning and wear after it; known false:
+	 * none under them (or unreadable). Merged: the largest (the clones
+	 * of a job share their devices), warnings or'ed.
+	 */
+	struct stats_health {
+		bool known;
+		uint64_t media_errors, error_log_entries;
+		uint8_t critical_warning, percentage_used;
+	} health;
 	/* A cluster's (see dir_stats.agg): the headline rates of all its
 	 * directions, the members' added (result_row). */
 	bool agg;
@@ -297,6 +309,8 @@ void stats_merge(struct job_stats *dst, const struct job_stats *src);
 /* A clone's verification figures into dst (a unit's, a cluster's). */
 void verify_stats_merge(struct verify_stats *dst,
 			const struct verify_stats *src);
+/* h takes s's health: the largest figures, the warnings or'ed. */
+void stats_health_merge(struct stats_health *h, const struct stats_health *s);
 /*
  * The window (*start_ns, *runtime_ns, *phase) joined with src's, as
  * stats_merge joins them: the union in one phase, else the longest.

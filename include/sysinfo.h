@@ -87,7 +87,8 @@ int sysinfo_mount_fs(const char *root, unsigned maj, unsigned min,
 const char *sysinfo_fs_name(unsigned long f_type);
 
 /*
- * Describe the open file or block device fd. When prev describes a file
+ * Describe the open file or block device fd (an NVMe generic char device
+ * as its namespace's block device, on the running system). When prev describes a file
  * on the same device, its device and file system are copied rather than
  * read again (a job's many files). Returns 0 or -errno (fstat failed).
  */

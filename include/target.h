@@ -37,6 +37,12 @@ struct target_file {
 	uint32_t dio_align;	/* offset/length alignment for O_DIRECT */
 	uint32_t dio_mem_align;
 	char *guard_note;	/* data that allow_destructive overwrites */
+	/* An NVMe generic char device (/dev/ngXnY; is_bdev is set too: a
+	 * device, not a file): its namespace's block device, which the
+	 * guards check (NULL: it has none), and that device's number. */
+	bool is_nvme_chr;
+	char *nvme_bdev;
+	dev_t nvme_bdev_rdev;
 	/* target_plan: bytes of holes and unwritten extents in the region
 	 * of an existing file that the layout of a job that reads fills */
 	uint64_t holes_planned;
@@ -68,7 +74,7 @@ struct target_file {
 	bool have_id;		/* dev, ino, type (and rdev) are set */
 	dev_t dev;
 	ino_t ino;
-	mode_t type;		/* S_IFREG or S_IFBLK */
+	mode_t type;		/* S_IFREG, S_IFBLK (S_IFCHR: NVMe) */
 	dev_t rdev;
 	uint64_t diskseq;	/* a device's media sequence number; 0: none */
 	dev_t dir_dev;		/* the directory of a file to be created */

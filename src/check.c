@@ -566,6 +566,13 @@ static void unit_result(const struct check_set *cs, struct unit_eval *ue,
 			      "not run";
 		return;
 	}
+	if (METRIC_IS_HEALTH(d->x.m.kind) &&
+	    !ue->rs->units[it->unit].stats.health.known) {
+		res->status = CHECK_NA;
+		res->reason = "no NVMe namespace's health is known under "
+			      "the job's targets";
+		return;
+	}
 	if (d->x.nhist) {
 		res->reason = hist_threshold(cs, ue, d, res);
 		res->has_threshold = !res->reason;

@@ -653,6 +653,7 @@ static int first_member(struct cluster *c, struct result_doc *m)
 	c->doc.r.checks = NULL;
 	c->doc.r.curves = NULL;
 	sysinfo_disks_free(&c->doc.r.disks);
+	nvmedev_set_free(&c->doc.r.nvme);
 	for (i = 0; i < s->nunits; i++) {
 		steady_free(s->units[i].stats.steady);
 		s->units[i].stats.steady = NULL;

@@ -20,7 +20,9 @@
 	"errors, short_ios, or slat., clat., lat. or sched_lat. and min, " \
 	"max, mean, " \
 	"stddev or a percentile pN (p99, p99.9); or errors, cpu.us_per_io, " \
-	"cpu.pct, runtime, verify.mismatches"
+	"cpu.pct, runtime, verify.mismatches, health.media_errors, " \
+	"health.error_log_entries, health.critical_warning, " \
+	"health.percentage_used"
 
 struct name_kind {
 	const char *name;
@@ -35,6 +37,10 @@ static const struct name_kind unit_metrics[] = {
 	{ "cpu.pct", MK_CPU_PCT, MU_PCT },
 	{ "runtime", MK_RUNTIME, MU_NS },
 	{ "verify.mismatches", MK_VERIFY_MISMATCHES, MU_COUNT },
+	{ "health.media_errors", MK_HEALTH_MEDIA_ERRORS, MU_COUNT },
+	{ "health.error_log_entries", MK_HEALTH_ERROR_LOG, MU_COUNT },
+	{ "health.critical_warning", MK_HEALTH_WARNING, MU_COUNT },
+	{ "health.percentage_used", MK_HEALTH_USED, MU_PCT },
 	{ NULL, 0, 0 },
 };
 

@@ -601,6 +601,14 @@ double result_metric(const struct metric *m, const struct job_stats *s,
 		return (double)s->runtime_ns;
 	case MK_VERIFY_MISMATCHES:
 		return (double)s->verify.mismatches;
+	case MK_HEALTH_MEDIA_ERRORS:
+		return (double)s->health.media_errors;
+	case MK_HEALTH_ERROR_LOG:
+		return (double)s->health.error_log_entries;
+	case MK_HEALTH_WARNING:
+		return (double)s->health.critical_warning;
+	case MK_HEALTH_USED:
+		return (double)s->health.percentage_used;
 	}
 	return 0;
 }

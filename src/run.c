@@ -150,6 +150,37 @@ static int plan_targets(const struct plan *p, struct target *tg,
 	return ret;
 }
 
+/*
+ * Each job's NVMe health (stats.h: stats_health) from the namespaces under
+ * its targets: what grew over the run, the state after; the largest of
+ * its namespaces'.
+ */
+static void health_jobs(const struct plan *p, struct run_result *r)
+{
+	struct nvmedev_health dh;
+	const struct nvmedev_dev *d;
+	struct stats_health one;
+	size_t i;
+	unsigned f;
+
+	for (i = 0; r->targets && i < p->njobs; i++) {
+		for (f = 0; f < r->targets[i].n; f++) {
+			if (r->targets[i].t[f].nvme < 0)
+				continue;
+			d = &r->nvme.d[r->targets[i].t[f].nvme];
+			if (!d->have_after)
+				continue;
+			nvmedev_health_sub(&dh, &d->after, &d->before);
+			one.known = true;
+			one.media_errors = dh.media_errors;
+			one.error_log_entries = dh.error_log_entries;
+			one.critical_warning = dh.critical_warning;
+			one.percentage_used = dh.percentage_used;
+			stats_health_merge(&r->stats[i].health, &one);
+		}
+	}
+}
+
 static void host_info(struct run_result *r)
 {
 	struct sysinfo_host h;
@@ -182,15 +213,23 @@ static void describe_targets(struct run_result *r, size_t i,
 	if (!rt->t)
 		return;
 	rt->n = n;
+	for (f = 0; f < n; f++)
+		rt->t[f].nvme = -1;
 	for (f = 0; f < n && files; f++) {
 		struct run_target *x = &rt->t[f];
 		const char *name = x->info.dev.name;
 
 		x->path = strdup(t->files[f].path);
+		/* an NVMe namespace: its identity, its health before */
+		x->nvme = nvmedev_watch(&r->nvme, t->files[f].fd,
+					t->files[f].path);
+		if (x->nvme < 0)
+			x->nvme = -1;
 		if (sysinfo_target_fd("", t->files[f].fd, prev, &x->info))
 			continue;
 		prev = &x->info;
-		if (x->info.has_device && watch) /* watched: stays as it is */
+		/* passthrough commands are not in /proc/diskstats */
+		if (x->info.has_device && watch && !t->files[f].is_nvme_chr)
 			sysinfo_disks_watch(&r->disks, "", name,
 					    clock_mono_ns());
 	}
@@ -848,6 +887,7 @@ static void run_phase(const struct plan *p, unsigned wg, struct target *tg,
 	/* Every worker passed it (an abandoned one is blocked after it). */
 	worker_gate_destroy(&gate);
 	sysinfo_disks_stop(&r->disks, "", clock_mono_ns());
+	nvmedev_stop(&r->nvme);	/* their health after, so far */
 	live_tick(lv, true);
 	group_window(p, wg, w, &gw, ph);
 	if (w0)
@@ -1250,6 +1290,7 @@ int run_plan_watched(const struct plan *p, const atomic_int *stop,
 	lv.t0_ns = t0;
 	run_groups(p, tg, w, clk, stop, r, &lv, pe);
 	r->wall_ns = clock_mono_ns() - t0;
+	health_jobs(p, r);
 	abandoned = run_files_end(p, tg, w, r, stop);
 	cpu_process(&c1);
 	cpu_sub(&r->proc_cpu, &c1, &c0);
@@ -1282,6 +1323,7 @@ void run_result_free(struct run_result *r)
 	free(r->targets);
 	r->targets = NULL;
 	sysinfo_disks_free(&r->disks);
+	nvmedev_set_free(&r->nvme);
 	for (i = 0; r->stats && r->plan && i < r->plan->njobs; i++) {
 		ival_series_put(r->stats[i].intervals);
 		steady_free(r->stats[i].steady);

@@ -198,6 +198,20 @@ void verify_stats_merge(struct verify_stats *dst,
  * that ran side by side (stats_window_merge); the first error that dst
  * lacks is taken from src.
  */
+void stats_health_merge(struct stats_health *h, const struct stats_health *s)
+{
+	if (!s->known)
+		return;
+	if (!h->known || s->media_errors > h->media_errors)
+		h->media_errors = s->media_errors;
+	if (!h->known || s->error_log_entries > h->error_log_entries)
+		h->error_log_entries = s->error_log_entries;
+	h->critical_warning |= s->critical_warning;
+	if (s->percentage_used > h->percentage_used)
+		h->percentage_used = s->percentage_used;
+	h->known = true;
+}
+
 void stats_merge(struct job_stats *dst, const struct job_stats *src)
 {
 	int d;
@@ -228,6 +242,7 @@ void stats_merge(struct job_stats *dst, const struct job_stats *src)
 	dst->interrupted = dst->interrupted || src->interrupted;
 	dst->abandoned = dst->abandoned || src->abandoned;
 	verify_stats_merge(&dst->verify, &src->verify);
+	stats_health_merge(&dst->health, &src->health);
 	stats_dir_merge(&dst->vread, &src->vread);
 	if (src->vphase_ns > dst->vphase_ns)
 		dst->vphase_ns = src->vphase_ns;

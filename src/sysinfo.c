@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cpu.h"
+#include "nvmedev.h"
 #include "sysinfo.h"
 
 /* root + rel, or -ENAMETOOLONG. */
@@ -484,6 +485,8 @@ int sysinfo_target_fd(const char *root, int fd,
 		      struct sysinfo_target *t)
 {
 	struct stat st;
+	char path[64];
+	dev_t bdev;
 
 	memset(t, 0, sizeof(*t));
 	t->dev.rotational = -1;
@@ -491,6 +494,13 @@ int sysinfo_target_fd(const char *root, int fd,
 		return -errno;
 	t->kind = S_ISBLK(st.st_mode) ? SYSINFO_BLOCK : SYSINFO_FILE;
 	t->devno = t->kind == SYSINFO_BLOCK ? st.st_rdev : st.st_dev;
+	/* An NVMe generic char device: its namespace's block device. */
+	if (S_ISCHR(st.st_mode) && !*root &&
+	    !nvmedev_chr_block(st.st_rdev, path, sizeof(path), &bdev)) {
+		t->kind = SYSINFO_BLOCK;
+		t->devno = bdev;
+		st.st_rdev = bdev;
+	}
 	if (prev && prev->kind == t->kind && prev->devno == t->devno) {
 		*t = *prev;
 		return 0;

@@ -32,6 +32,7 @@
 #include "gen.h"
 #include "guard.h"
 #include "defines.h"
+#include "nvmedev.h"
 #include "path.h"
 #include "target.h"
 #include "value.h"
@@ -170,7 +171,8 @@ static void id_set(struct target_file *tf, const struct stat *st)
 	tf->dev = st->st_dev;
 	tf->ino = st->st_ino;
 	tf->type = st->st_mode & S_IFMT;
-	tf->rdev = S_ISBLK(st->st_mode) ? st->st_rdev : 0;
+	tf->rdev = S_ISBLK(st->st_mode) || S_ISCHR(st->st_mode) ?
+		   st->st_rdev : 0;
 }
 
 /*
@@ -201,6 +203,64 @@ static int check_filetype(const struct target_file *tf, const struct job *j,
 	return -EINVAL;
 }
 
+/*
+ * An NVMe generic char device (ENGINE_NVME_CHAR): sized by Identify
+ * Namespace (the block device's ioctls do not work on it), its blocks the
+ * alignment, and its namespace's block device found for the guards.
+ */
+static int nvme_chr_probe(struct target_file *tf, const struct job *j,
+			  const struct stat *st, struct err_rec *e)
+{
+	struct nvmedev_ident id;
+	char bdev[64];
+	int fd, r;
+
+	r = nvmedev_chr_block(st->st_rdev, bdev, sizeof(bdev),
+			      &tf->nvme_bdev_rdev);
+	if (r == -ENODEV) {
+		err_set(e, tf->path, 0, "filename", "a character device that "
+			"is not an NVMe generic char device; ioengine=%s "
+			"expected one (/dev/ngXnY)", j->ioengine);
+		return -EINVAL;
+	}
+	if (!r && !(tf->nvme_bdev = strdup(bdev))) {
+		err_set(e, tf->path, 0, "filename", "out of memory");
+		return -ENOMEM;
+	}
+	fd = open(tf->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err_set(e, tf->path, 0, "filename", "cannot open: %s",
+			strerror(errno));
+		return -errno;
+	}
+	r = nvmedev_ident(fd, &id);
+	close(fd);
+	if (r) {
+		err_set(e, tf->path, 0, "filename", "NVMe Identify Namespace "
+			"failed: %s (admin commands need CAP_SYS_ADMIN)",
+			strerror(-r));
+		return r;
+	}
+	tf->is_bdev = true;
+	tf->is_nvme_chr = true;
+	tf->cur_size = id.nsze * id.lba_size;
+	tf->dio_align = id.lba_size ? id.lba_size : 512;
+	tf->dio_mem_align = tf->dio_align;
+	return 0;
+}
+
+/* ENGINE_NVME_CHAR takes NVMe generic char devices only. */
+static int nvme_chr_only(const struct target_file *tf, const struct job *j,
+			 const struct stat *st, struct err_rec *e)
+{
+	err_set(e, tf->path, 0, "filename", "ioengine=%s sends NVMe commands "
+		"to an NVMe generic char device (/dev/ngXnY); this is %s",
+		j->ioengine, !st ? "a file that does not exist" :
+		S_ISBLK(st->st_mode) ? "a block device (its char device is "
+		"/dev/ngXnY for /dev/nvmeXnY)" : "not a character device");
+	return -EINVAL;
+}
+
 static int probe_file(struct target_file *tf, const struct job *j,
 		      struct err_rec *e)
 {
@@ -214,6 +274,10 @@ static int probe_file(struct target_file *tf, const struct job *j,
 		id_set(tf, &st);
 		if ((ret = check_filetype(tf, j, st.st_mode, e)))
 			return ret;
+		if (j->engine_nvme_chr)
+			return S_ISCHR(st.st_mode) ?
+			       nvme_chr_probe(tf, j, &st, e) :
+			       nvme_chr_only(tf, j, &st, e);
 		if (S_ISBLK(st.st_mode)) {
 			tf->is_bdev = true;
 			return bdev_probe(tf, e);
@@ -242,6 +306,8 @@ static int probe_file(struct target_file *tf, const struct job *j,
 	}
 	if ((ret = check_filetype(tf, j, S_IFREG, e)))
 		return ret;
+	if (j->engine_nvme_chr)
+		return nvme_chr_only(tf, j, NULL, e);
 	if (!j->allow_file_create) {
 		err_set(e, tf->path, 0, "allow_file_create", "the file does "
 			"not exist, and allow_file_create=0 says not to create "
@@ -777,8 +843,25 @@ static int guard_bdev(struct target_file *tf, const struct job *j,
 		      struct err_rec *e)
 {
 	char what[768];
-	int r = guard_check_bdev(tf->path, what, sizeof(what));
+	int r;
 
+	/* Passthrough bypasses the block layer's claims: the namespace's
+	 * block device says whether it is mounted, held or signed. */
+	if (tf->is_nvme_chr && !tf->nvme_bdev) {
+		err_set(e, tf->path, 0, "filename", "its namespace has no "
+			"block device, so whether it is in use or holds data "
+			"cannot be checked; a job that writes to it is "
+			"refused");
+		return -EINVAL;
+	}
+	r = guard_check_bdev(tf->is_nvme_chr ? tf->nvme_bdev : tf->path, what,
+			     sizeof(what));
+	if (r > 0 && tf->is_nvme_chr) {
+		size_t n = strlen(what);
+
+		snprintf(what + n, sizeof(what) - n, " (namespace block "
+			 "device %s)", tf->nvme_bdev);
+	}
 	if (r == GUARD_CLEAR)
 		return 0;
 	if ((r == GUARD_DATA || r == GUARD_UNREAD) && j->allow_destructive) {
@@ -1550,10 +1633,15 @@ static int prealloc(int fd, uint64_t from, uint64_t end, int mode,
 	return r;
 }
 
-static int open_flags(const struct job *j, bool rw)
+/* An NVMe generic char device takes no O_DIRECT (nor needs it: its
+ * commands never go through a page cache) and no O_SYNC. */
+static int open_flags(const struct job *j, const struct target_file *tf,
+		      bool rw)
 {
 	int fl = O_CLOEXEC | (rw ? O_RDWR : O_RDONLY);
 
+	if (tf->is_nvme_chr)
+		return fl;
 	if (j->direct)
 		fl |= O_DIRECT;
 	if (j->sync == SYNC_SYNC)
@@ -1601,6 +1689,8 @@ static void apply_fadvise(const struct target *t, const struct target_file *tf,
 
 	bool inval = j->invalidate && !j->pre_read;	/* fio: pointless */
 
+	if (tf->is_nvme_chr)	/* no page cache, no read-ahead */
+		return;
 	if (inval && tf->is_bdev && ioctl(tf->fd, BLKFLSBUF, 0) < 0 &&
 	    warn)
 		twarn(t, "blkflsbuf_failed", j, "%s: BLKFLSBUF failed (%s); "
@@ -1697,7 +1787,8 @@ static const char *type_name(mode_t type)
 {
 	return type == S_IFREG ? "a regular file" : type == S_IFBLK ?
 	       "a block device" : type == S_IFLNK ? "a symbolic link" :
-	       type == S_IFDIR ? "a directory" : "another kind of file";
+	       type == S_IFDIR ? "a directory" : type == S_IFCHR ?
+	       "a character device" : "another kind of file";
 }
 
 /*
@@ -1759,7 +1850,8 @@ static int open_checked(struct target_file *tf, int flags, bool writes,
 		return r;
 	}
 	if ((st.st_mode & S_IFMT) != tf->type ||
-	    (S_ISBLK(st.st_mode) ? st.st_rdev != tf->rdev :
+	    (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode) ?
+	     st.st_rdev != tf->rdev :
 	     st.st_dev != tf->dev || st.st_ino != tf->ino)) {
 		err_set(e, tf->path, 0, "filename", "changed since the job was "
 			"checked: it was %s (device %u:%u, inode %llu), it is "
@@ -1790,7 +1882,10 @@ static int open_checked(struct target_file *tf, int flags, bool writes,
 	if (!writes)
 		return fd;
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
-	r = S_ISBLK(st.st_mode) ?
+	r = tf->is_nvme_chr ? (tf->nvme_bdev ?
+	    guard_check_busy(tf->nvme_bdev, tf->nvme_bdev_rdev, what,
+			     sizeof(what)) : -ENODEV) :
+	    S_ISBLK(st.st_mode) ?
 	    guard_check_busy(self, st.st_rdev, what, sizeof(what)) :
 	    guard_check_file(&st, what, sizeof(what));
 	if (r == GUARD_CLEAR)
@@ -2217,7 +2312,7 @@ int target_open(struct target *t, struct target *run, size_t nrun,
 			      "(allow_destructive=1)", tf->path,
 			      tf->guard_note);
 		tf->writes = job_writes(j);
-		tf->fd = open_checked(tf, open_flags(j, tf->writes),
+		tf->fd = open_checked(tf, open_flags(j, tf, tf->writes),
 				      tf->writes, e);
 		if (tf->fd < 0) {
 			ret = tf->fd;
@@ -2272,7 +2367,7 @@ int target_recreate(struct target *t, const struct job *j,
 		ret = open_regular(tf, t, j, stop, e);
 		if (ret)
 			return ret;
-		fd = open_checked(tf, open_flags(j, job_writes(j)),
+		fd = open_checked(tf, open_flags(j, tf, job_writes(j)),
 				  job_writes(j), e);
 		if (fd < 0)
 			return fd;
@@ -2327,6 +2422,7 @@ void target_free(struct target *t)
 	for (i = 0; i < t->nfiles; i++) {
 		free(t->files[i].path);
 		free(t->files[i].guard_note);
+		free(t->files[i].nvme_bdev);
 	}
 	free(t->files);
 	t->files = NULL;

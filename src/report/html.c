@@ -9,6 +9,7 @@
  * document lacks (an older or hand-edited one) reads as unknown or 0.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -542,6 +543,79 @@ static void disks(FILE *f, const struct sysinfo_disks *s)
 	fputs("</table>\n", f);
 }
 
+/* A number cell. */
+static void tdn(FILE *f, uint64_t v)
+{
+	fprintf(f, "<td class=\"n\">%" PRIu64 "</td>", v);
+}
+
+/* The NVMe namespaces under the targets: identity, then the health log
+ * before, after and its change during the run. */
+static void nvme(FILE *f, const struct nvmedev_set *s)
+{
+	static const char *const rows[] = {
+		"host read commands", "host write commands",
+		"data units read", "data units written", "media errors",
+		"error log entries", "critical warning", "temperature (C)",
+		"percentage used",
+	};
+	const struct nvmedev_health *h[3];
+	struct nvmedev_health dh;
+	char line[512];
+	unsigned i, k, c;
+
+	if (!s->n)
+		return;
+	fputs("<h3>NVMe devices</h3>\n", f);
+	for (i = 0; i < s->n; i++) {
+		const struct nvmedev_dev *d = &s->d[i];
+
+		snprintf(line, sizeof(line), "%s (%s): %s, serial %s, "
+			 "firmware %s, nsid %u, %u B blocks, metadata %u B, "
+			 "PI type %u%s", d->name, d->target, d->id.model,
+			 d->id.serial, d->id.firmware, d->id.nsid,
+			 d->id.lba_size, d->id.ms, d->id.pi_type,
+			 d->id.zoned ? ", zoned" : "");
+		fputs("<p>", f);
+		esc(f, line);
+		fputs("</p>\n", f);
+		if (!d->have_before || !d->have_after)
+			continue;
+		nvmedev_health_sub(&dh, &d->after, &d->before);
+		h[0] = &d->before;
+		h[1] = &d->after;
+		h[2] = &dh;
+		fputs("<table>\n<tr><th>health log</th><th>before</th>"
+		      "<th>after</th><th>during the run</th></tr>\n", f);
+		for (k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+			fputs("<tr>", f);
+			td(f, rows[k]);
+			for (c = 0; c < 3; c++) {
+				const struct nvmedev_health *x = h[c];
+				uint64_t v[] = {
+					x->host_read_commands,
+					x->host_write_commands,
+					x->data_units_read,
+					x->data_units_written,
+					x->media_errors,
+					x->error_log_entries,
+					x->critical_warning,
+					(uint64_t)(x->temperature > 0 ?
+						   x->temperature : 0),
+					x->percentage_used,
+				};
+
+				if (c == 2 && k >= 6)
+					td(f, "");
+				else
+					tdn(f, v[k]);
+			}
+			fputs("</tr>\n", f);
+		}
+		fputs("</table>\n", f);
+	}
+}
+
 static void warnings(FILE *f, const struct warn_list *w)
 {
 	size_t i;
@@ -678,6 +752,7 @@ int html_write(FILE *f, const struct run_result *r, bool charts_on)
 	machine(f, r);
 	targets(f, r, &rs);
 	disks(f, &r->disks);
+	nvme(f, &r->nvme);
 	warnings(f, &r->warnings);
 	fputs("<footer>\n<p>iorig ", f);
 	esc(f, r->version);

@@ -540,6 +540,90 @@ static json_t *j_disks(struct jw *c, const struct sysinfo_disks *s)
 	return a;
 }
 
+/* An NVMe SMART / Health log (nvmedev.h); counters only when delta. */
+static json_t *j_health(struct jw *c, const struct nvmedev_health *h,
+			bool delta)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	jw_put(c, o, "data_units_read", jw_u64(h->data_units_read));
+	jw_put(c, o, "data_units_written", jw_u64(h->data_units_written));
+	jw_put(c, o, "host_read_commands", jw_u64(h->host_read_commands));
+	jw_put(c, o, "host_write_commands", jw_u64(h->host_write_commands));
+	jw_put(c, o, "media_errors", jw_u64(h->media_errors));
+	jw_put(c, o, "error_log_entries", jw_u64(h->error_log_entries));
+	jw_put(c, o, "power_on_hours", jw_u64(h->power_on_hours));
+	jw_put(c, o, "unsafe_shutdowns", jw_u64(h->unsafe_shutdowns));
+	if (delta)
+		return o;
+	jw_put(c, o, "critical_warning", json_integer(h->critical_warning));
+	jw_put(c, o, "temperature_c", json_integer(h->temperature));
+	jw_put(c, o, "available_spare_pct", json_integer(h->avail_spare));
+	jw_put(c, o, "percentage_used", json_integer(h->percentage_used));
+	return o;
+}
+
+/* nvme: each NVMe namespace under the targets, its identity and its
+ * controller's health before and after the run. */
+static json_t *j_nvme(struct jw *c, const struct nvmedev_set *s)
+{
+	json_t *a = json_array(), *o;
+	struct nvmedev_health dh;
+	unsigned i;
+
+	for (i = 0; a && i < s->n; i++) {
+		const struct nvmedev_dev *d = &s->d[i];
+
+		o = json_object();
+		if (!o)
+			continue;
+		jw_put(c, o, "name", jw_str(d->name));
+		jw_put(c, o, "target", jw_str(d->target));
+		jw_put(c, o, "model", jw_str(d->id.model));
+		jw_put(c, o, "serial", jw_str(d->id.serial));
+		jw_put(c, o, "firmware", jw_str(d->id.firmware));
+		jw_put(c, o, "nsid", jw_u64(d->id.nsid));
+		jw_put(c, o, "blocks", jw_u64(d->id.nsze));
+		jw_put(c, o, "lba_format", jw_u64(d->id.lbaf));
+		jw_put(c, o, "lba_size", jw_u64(d->id.lba_size));
+		jw_put(c, o, "metadata_size", jw_u64(d->id.ms));
+		jw_put(c, o, "extended_lba", json_boolean(d->id.extended));
+		jw_put(c, o, "pi_type", jw_u64(d->id.pi_type));
+		jw_put(c, o, "zoned", json_boolean(d->id.zoned));
+		jw_put(c, o, "error", d->err ? jw_str(strerror(-d->err)) :
+		       json_null());
+		jw_put(c, o, "health_before", d->have_before ?
+		       j_health(c, &d->before, false) : json_null());
+		jw_put(c, o, "health_after", d->have_after ?
+		       j_health(c, &d->after, false) : json_null());
+		if (d->have_before && d->have_after)
+			nvmedev_health_sub(&dh, &d->after, &d->before);
+		jw_put(c, o, "health_delta", d->have_before && d->have_after ?
+		       j_health(c, &dh, true) : json_null());
+		jw_push(c, a, o);
+	}
+	return a;
+}
+
+/* A unit's health (stats_health): null when no NVMe namespace. */
+static json_t *j_job_health(struct jw *c, const struct stats_health *h)
+{
+	json_t *o;
+
+	if (!h->known)
+		return json_null();
+	o = json_object();
+	if (!o)
+		return NULL;
+	jw_put(c, o, "media_errors", jw_u64(h->media_errors));
+	jw_put(c, o, "error_log_entries", jw_u64(h->error_log_entries));
+	jw_put(c, o, "critical_warning", json_integer(h->critical_warning));
+	jw_put(c, o, "percentage_used", json_integer(h->percentage_used));
+	return o;
+}
+
 /* Members common to a job unit and a group. */
 static void put_result(struct jw *c, json_t *o, const struct job_stats *s,
 		       const struct job *j)
@@ -568,6 +652,7 @@ static void put_result(struct jw *c, json_t *o, const struct job_stats *s,
 	jw_put(c, o, "mixed", j_mixed(c, s, j));
 	jw_put(c, o, "iodepth", j_depth(c, &s->depth));
 	jw_put(c, o, "verify", j_verify(c, s, j));
+	jw_put(c, o, "health", j_job_health(c, &s->health));
 }
 
 static json_t *j_sys_cpu(struct jw *c, const struct sys_cpu *s)
@@ -1356,6 +1441,7 @@ static json_t *j_root(struct jw *c, const struct run_result *r,
 	jw_put(c, root, "groups", groups);
 	jw_put(c, root, "curves", j_curves(c, r));
 	jw_put(c, root, "disk_util", j_disks(c, &r->disks));
+	jw_put(c, root, "nvme", j_nvme(c, &r->nvme));
 	jw_put(c, root, "checks", j_checks(c, r->checks));
 	jw_put(c, root, "baseline", j_baseline(c, r->checks));
 	jw_put(c, root, "warnings", j_warnings(c, &r->warnings));

@@ -517,6 +517,18 @@ static void mismatch_read(const json_t *o, struct verify_mismatch *m)
 	vhdr_read(get(o, "found"), &m->found, &gen);
 }
 
+/* A unit's NVMe health (stats_health); null: none known. */
+static void health_read(const json_t *o, struct stats_health *h)
+{
+	h->known = json_is_object(o);
+	if (!h->known)
+		return;
+	h->media_errors = u64(o, "media_errors");
+	h->error_log_entries = u64(o, "error_log_entries");
+	h->critical_warning = (uint8_t)u64(o, "critical_warning");
+	h->percentage_used = (uint8_t)u64(o, "percentage_used");
+}
+
 static void verify_read(const json_t *o, struct job_stats *s)
 {
 	struct verify_stats *v = &s->verify;
@@ -576,6 +588,7 @@ static void result_read_stats(struct rd *c, const json_t *o,
 		dir_read(c, get(o, dir_key[d]), &s->dir[d]);
 	depth_read(get(o, "iodepth"), &s->depth);
 	verify_read(get(o, "verify"), s);
+	health_read(get(o, "health"), &s->health);
 	if (c->agg) {
 		const json_t *sum = get(o, "summary");
 
@@ -678,6 +691,7 @@ static int targets_read(struct rd *c, const json_t *o, struct run_targets *rt)
 		struct run_target *t = &rt->t[i];
 		const char *kind = str(x, "kind");
 
+		t->nvme = -1;	/* the document's nvme list names them */
 		if (str(x, "path") && !(t->path = strdup(str(x, "path"))))
 			return -ENOMEM;
 		for (k = 0; kind && k < 3; k++)
@@ -1428,6 +1442,61 @@ static int disks_read(const json_t *a, struct sysinfo_disks *s)
 	return 0;
 }
 
+static void nvme_health_read(const json_t *o, struct nvmedev_health *h)
+{
+	h->data_units_read = u64(o, "data_units_read");
+	h->data_units_written = u64(o, "data_units_written");
+	h->host_read_commands = u64(o, "host_read_commands");
+	h->host_write_commands = u64(o, "host_write_commands");
+	h->media_errors = u64(o, "media_errors");
+	h->error_log_entries = u64(o, "error_log_entries");
+	h->power_on_hours = u64(o, "power_on_hours");
+	h->unsafe_shutdowns = u64(o, "unsafe_shutdowns");
+	h->critical_warning = (uint8_t)u64(o, "critical_warning");
+	h->temperature = (int)json_integer_value(get(o, "temperature_c"));
+	h->avail_spare = (uint8_t)u64(o, "available_spare_pct");
+	h->percentage_used = (uint8_t)u64(o, "percentage_used");
+}
+
+/* nvme: health_delta is derived (after - before). */
+static int nvme_read(const json_t *a, struct nvmedev_set *s)
+{
+	const json_t *o;
+	size_t i;
+
+	s->n = (unsigned)json_array_size(a);
+	s->d = s->n ? calloc(s->n, sizeof(*s->d)) : NULL;
+	if (s->n && !s->d)
+		return -ENOMEM;
+	json_array_foreach(a, i, o) {
+		struct nvmedev_dev *d = &s->d[i];
+
+		text_into(d->name, sizeof(d->name), str(o, "name"));
+		text_into(d->target, sizeof(d->target), str(o, "target"));
+		text_into(d->id.model, sizeof(d->id.model), str(o, "model"));
+		text_into(d->id.serial, sizeof(d->id.serial),
+			  str(o, "serial"));
+		text_into(d->id.firmware, sizeof(d->id.firmware),
+			  str(o, "firmware"));
+		d->id.nsid = (uint32_t)u64(o, "nsid");
+		d->id.nsze = u64(o, "blocks");
+		d->id.lbaf = (uint8_t)u64(o, "lba_format");
+		d->id.lba_size = (uint32_t)u64(o, "lba_size");
+		d->id.ms = (uint16_t)u64(o, "metadata_size");
+		d->id.extended = is_true(o, "extended_lba");
+		d->id.pi_type = (uint8_t)u64(o, "pi_type");
+		d->id.zoned = is_true(o, "zoned");
+		d->err = str(o, "error") ? -EIO : 0;
+		d->have_before = json_is_object(get(o, "health_before"));
+		d->have_after = json_is_object(get(o, "health_after"));
+		if (d->have_before)
+			nvme_health_read(get(o, "health_before"), &d->before);
+		if (d->have_after)
+			nvme_health_read(get(o, "health_after"), &d->after);
+	}
+	return 0;
+}
+
 static void warnings_read(const json_t *a, struct warn_list *w)
 {
 	const json_t *o;
@@ -1454,6 +1523,8 @@ static int header_read(struct rd *c, const json_t *root)
 	r->terse_version = 3;
 	warnings_read(get(root, "warnings"), &r->warnings);
 	if (disks_read(get(root, "disk_util"), &r->disks))
+		return -ENOMEM;
+	if (nvme_read(get(root, "nvme"), &r->nvme))
 		return -ENOMEM;
 	return argv_read(c, get(root, "command_line"), r);
 }
@@ -1551,6 +1622,7 @@ void result_doc_free(struct result_doc *d)
 		store_free(d->store, &d->set);
 		warn_exit(&d->r.warnings);
 		sysinfo_disks_free(&d->r.disks);
+		nvmedev_set_free(&d->r.nvme);
 	}
 	memset(d, 0, sizeof(*d));
 }

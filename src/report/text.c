@@ -837,6 +837,56 @@ static void print_disks(FILE *f, const struct sysinfo_disks *s)
 	fputc('\n', f);
 }
 
+/* The NVMe namespaces under the targets: identity, health, its change. */
+static void print_nvme(FILE *f, const struct nvmedev_set *s)
+{
+	const struct nvmedev_health *a, *b;
+	struct nvmedev_health dh;
+	unsigned i;
+
+	if (!s->n)
+		return;
+	fputs("NVMe devices (identify, SMART / health log):\n", f);
+	for (i = 0; i < s->n; i++) {
+		const struct nvmedev_dev *d = &s->d[i];
+
+		fprintf(f, "  %s (%s): %s, serial %s, firmware %s, nsid %u, "
+			"%" PRIu64 " blocks of %u B (LBA format %u), metadata "
+			"%u B%s, PI type %u%s\n", d->name, d->target,
+			d->id.model, d->id.serial, d->id.firmware, d->id.nsid,
+			d->id.nsze, d->id.lba_size, d->id.lbaf, d->id.ms,
+			d->id.extended ? " (extended LBA)" : "",
+			d->id.pi_type, d->id.zoned ? ", zoned" : "");
+		if (d->err)
+			fprintf(f, "    not read: %s\n", strerror(-d->err));
+		if (!d->have_before || !d->have_after)
+			continue;
+		a = &d->before;
+		b = &d->after;
+		nvmedev_health_sub(&dh, b, a);
+		fprintf(f, "    health before: critical warning 0x%x, %d C, "
+			"spare %u%%, used %u%%, media errors %" PRIu64
+			", error log entries %" PRIu64 "\n",
+			a->critical_warning, a->temperature, a->avail_spare,
+			a->percentage_used, a->media_errors,
+			a->error_log_entries);
+		fprintf(f, "    health after:  critical warning 0x%x, %d C, "
+			"spare %u%%, used %u%%, media errors %" PRIu64
+			", error log entries %" PRIu64 "\n",
+			b->critical_warning, b->temperature, b->avail_spare,
+			b->percentage_used, b->media_errors,
+			b->error_log_entries);
+		fprintf(f, "    during the run: host read commands +%" PRIu64
+			", host write commands +%" PRIu64 ", data units read +%"
+			PRIu64 ", written +%" PRIu64 ", media errors +%" PRIu64
+			", error log entries +%" PRIu64 "\n",
+			dh.host_read_commands, dh.host_write_commands,
+			dh.data_units_read, dh.data_units_written,
+			dh.media_errors, dh.error_log_entries);
+	}
+	fputc('\n', f);
+}
+
 static void print_footer(FILE *f, const struct run_result *r,
 			 const struct result_unit *u, int nunits)
 {
@@ -983,6 +1033,7 @@ int report_text(FILE *f, const struct run_result *r)
 		ret = -ENOMEM;
 	}
 	print_disks(f, &r->disks);
+	print_nvme(f, &r->nvme);
 	print_footer(f, r, rs.units, rs.nunits);
 	print_checks(f, r->checks);
 	if (fflush(f) || ferror(f))

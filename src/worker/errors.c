@@ -29,6 +29,9 @@ void io_error(struct wstate *s, struct dir_stats *d, const struct io_req *req,
 	const struct errlist *ie = &s->j->ignore_errors;
 	/* A trim's error is a write error (fio's continue_on_error). */
 	unsigned type = req->ddir == DDIR_READ ? 0 : 1;
+	/* the device's own word for it (an NVMe status), if it has one */
+	const char *status = s->eng->status && !lat ?
+			     s->eng->status(&s->ctx, req) : NULL;
 
 	/* fill_device: a full file system is the job's end, not an error */
 	if (s->j->fill_device && req->ddir == DDIR_WRITE &&
@@ -49,8 +52,9 @@ void io_error(struct wstate *s, struct dir_stats *d, const struct io_req *req,
 		 * prints it; the one that stops the job is job_fail's */
 		if (s->j->error_dump)
 			fprintf(stderr, "iorig: job '%s': I/O error on file "
-				"%s: %s: %s offset=%" PRIu64 ", buflen=%"
+				"%s: %s%s%s: %s offset=%" PRIu64 ", buflen=%"
 				PRIu32 "\n", s->j->name, path, strerror(err),
+				status ? ", " : "", status ? status : "",
 				ddir_str(req->ddir), req->offset, req->len);
 		return;
 	}
@@ -62,9 +66,10 @@ void io_error(struct wstate *s, struct dir_stats *d, const struct io_req *req,
 			 strerror(err));
 	else
 		job_fail(s, -err, "%s of %" PRIu32 " bytes at offset %"
-			 PRIu64 " of %s (engine %s): %s", ddir_str(req->ddir),
-			 req->len, req->offset, path, s->eng->name,
-			 strerror(err));
+			 PRIu64 " of %s (engine %s%s%s): %s",
+			 ddir_str(req->ddir), req->len, req->offset, path,
+			 s->eng->name, status ? ": " : "",
+			 status ? status : "", strerror(err));
 }
 
 static bool maxlat_wanted(const struct wstate *s)

@@ -369,7 +369,9 @@ static void new_pass(struct wstate *s)
 /*
  * A trim, done here for every engine and completed inline (fio's libaio
  * and io_uring trim synchronously too): engines see reads and writes
- * only. An engine that moves no data (null) trims nothing.
+ * only, but for one that takes trims itself (ENGINE_TRIMS: NVMe Dataset
+ * Management through io_uring_cmd). An engine that moves no data (null)
+ * trims nothing.
  */
 static __attribute__((noinline)) int trim_req(struct wstate *s,
 					      struct io_req *req)
@@ -442,7 +444,8 @@ issue_as(struct wstate *s, const bool plain)
 			call_enter(s);
 		ddir = req->ddir;	/* req may be done and reused below */
 		/* Trims: one branch, never taken by reads and writes. */
-		r = __builtin_expect(ddir == DDIR_TRIM, 0) ?
+		r = __builtin_expect(ddir == DDIR_TRIM, 0) &&
+		    !(s->eng->flags & ENGINE_TRIMS) ?
 			trim_req(s, req) : s->eng->queue(&s->ctx, req);
 		if (s->guard.next && !call_leave(s))
 			return;

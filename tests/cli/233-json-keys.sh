@@ -84,6 +84,7 @@ DERIVED = {
     "n",                            # repeats: each figure's runs
     "nmembers", "nhosts",           # the cluster's: its lists' lengths
     "index",                        # the --stream lines' (no reader)
+    "health_delta",                 # nvme: health_after - health_before
 }
 
 def code(path):

@@ -174,11 +174,13 @@ mkdir -p "$res"
 	done
 } >"$res/env.sh"
 
-# The namespaces' backing files, sparse.
+# The namespaces' backing files, sparse. discard=unmap: a deallocate
+# (NVMe Dataset Management) punches a hole, so the blocks then read as
+# zeros, as the namespaces' DLFEAT says (QEMU ignores discards by default).
 truncate -s 256M "$S/conv.img" "$S/zoned.img" && truncate -s 64M "$S/pi.img" ||
 	exit 1
 ns() {
-	echo "-drive file=$S/$1.img,if=none,id=$1,format=raw,cache=unsafe"
+	echo "-drive file=$S/$1.img,if=none,id=$1,format=raw,cache=unsafe,discard=unmap"
 	echo "-device nvme-ns,drive=$1,bus=nvme0,nsid=$2,$k4$3"
 }
 p9='security_model=none,multidevs=remap'

@@ -1,0 +1,855 @@
+// SPDX-License-Identifier: MIT
+/*
+ * io_uring_cmd (cmd_type=nvme): NVMe commands through io_uring's
+ * passthrough (IORING_OP_URING_CMD, NVME_URING_CMD_IO) to NVMe generic
+ * char devices (/dev/ngXnY), which bypass the block layer: a read is an
+ * NVMe Read, a write an NVMe Write, a trim a Dataset Management command
+ * with the deallocate attribute (this engine takes trims itself:
+ * ENGINE_TRIMS). The ring has 128-byte submission entries (SQE128) to
+ * hold the command and 32-byte completions (CQE32); a completion's res
+ * is 0, an NVMe status (> 0), or -errno.
+ *
+ * The targets are planned by target.c as NVMe generic char devices
+ * (ENGINE_NVME_CHAR): sized by Identify Namespace, guarded through their
+ * namespace's block device. init() reads each file's namespace again
+ * (its nsid and block size) for the commands.
+ *
+ * Protection information (a namespace formatted with PI, such as QEMU's
+ * nsid 3): with pi_act=1 the controller inserts it on writes and strips
+ * it on reads (PRACT) when the metadata is the 8 bytes of PI, so only
+ * data moves; pi_chk= asks it to check the guard, the reference tag
+ * (the block's LBA, types 1 and 2) and the application tag (apptag under
+ * apptag_mask). Without pi_act=1 such a namespace moves data and
+ * metadata interleaved (extended LBA) or a metadata buffer per I/O
+ * (md_per_io_size): not done yet, and refused at plan time.
+ *
+ * System calls and timestamps as the io_uring engine's (uring.c), in its
+ * simpler form: commit() submits the batch without waiting (t_submit is
+ * that call's return, and completions already in the ring then get the
+ * same reading as t_done); reap() waits for the rest only when fewer
+ * than min are ready, and stamps what it collects with one clock read.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/nvme_ioctl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <liburing.h>
+
+#include "clock.h"
+#include "engine.h"
+#include "err.h"
+#include "job.h"
+#include "nvmedev.h"
+#include "optdef.h"
+#include "target.h"
+
+enum { UCMD_NVME = 0 };
+
+struct ucmd_opts {
+	int cmd_type;		/* only nvme */
+	uint64_t force_async;	/* IOSQE_ASYNC every N; 0: none */
+	char *nonvectored;	/* "0": NVME_URING_CMD_IO_VEC; else IO */
+	bool fixedbufs;
+	bool registerfiles;
+	bool sqthread_poll;
+	uint64_t sqthread_poll_cpu;	/* UINT64_MAX: not pinned */
+	bool hipri;
+	bool readfua;
+	bool writefua;
+	uint64_t md_per_io_size;
+	bool pi_act;
+	char *pi_chk;		/* GUARD,REFTAG,APPTAG */
+	uint64_t apptag;
+	uint64_t apptag_mask;
+};
+
+#define O(field) offsetof(struct ucmd_opts, field)
+
+static const struct opt_choice cmd_types[] = {
+	{ "nvme", UCMD_NVME, "NVMe commands (NVME_URING_CMD_IO)" },
+	{ NULL, 0, NULL },
+};
+
+static int nonvectored_ok(const struct opt_def *o, const char *val,
+			  char *why, size_t whylen)
+{
+	if (strcmp(val, "-1") && strcmp(val, "0") && strcmp(val, "1")) {
+		snprintf(why, whylen, "expected -1, 0 or 1");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* pi_chk=: GUARD, REFTAG, APPTAG joined by ','; the PRCHK bits or -1. */
+static int pi_chk_bits(const char *val)
+{
+	static const struct {
+		const char *name;
+		int bit;
+	} w[] = {
+		{ "GUARD", NVMEDEV_PRCHK_GUARD },
+		{ "REFTAG", NVMEDEV_PRCHK_REF },
+		{ "APPTAG", NVMEDEV_PRCHK_APP },
+	};
+	const char *p = val;
+	size_t i, n;
+	int bits = 0;
+
+	while (p && *p) {
+		n = strcspn(p, ",");
+		for (i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+			if (strlen(w[i].name) == n &&
+			    !strncasecmp(p, w[i].name, n))
+				break;
+		if (i == sizeof(w) / sizeof(w[0]))
+			return -1;
+		bits |= w[i].bit;
+		p += n;
+		p += *p == ',';
+	}
+	return bits;
+}
+
+static int pi_chk_ok(const struct opt_def *o, const char *val, char *why,
+		     size_t whylen)
+{
+	if (pi_chk_bits(val) < 0) {
+		snprintf(why, whylen, "expected GUARD, REFTAG and APPTAG, any "
+			 "of them, joined by ','");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static const struct opt_def ucmd_options[] = {
+	{ .name = "cmd_type", .type = OPT_ENUM, .off = O(cmd_type),
+	  .choices = cmd_types, .def = "nvme", .category = "engine",
+	  .help = "io_uring_cmd: the commands passed through; nvme (the "
+		  "only one)" },
+	{ .name = "force_async", .type = OPT_UINT, .off = O(force_async),
+	  .def = "0", .min = 0, .max = UINT64_MAX, .category = "engine",
+	  .help = "io_uring: every Nth I/O goes to the kernel's worker "
+		  "threads (IOSQE_ASYNC); 0: none" },
+	{ .name = "nonvectored", .type = OPT_STR, .off = O(nonvectored),
+	  .valid = nonvectored_ok, .def = "-1", .category = "engine",
+	  .help = "io_uring_cmd: 0: NVME_URING_CMD_IO_VEC (an iovec); 1 "
+		  "or -1 (the default): NVME_URING_CMD_IO" },
+	{ .name = "fixedbufs", .type = OPT_BOOL, .off = O(fixedbufs),
+	  .def = "0", .category = "engine",
+	  .help = "io_uring_cmd: registered buffers (IORING_URING_CMD_FIXED, "
+		  "Linux 6.1 and later)" },
+	{ .name = "registerfiles", .type = OPT_BOOL, .off = O(registerfiles),
+	  .def = "0", .category = "engine",
+	  .help = "io_uring_cmd: register the char devices with the ring" },
+	{ .name = "sqthread_poll", .type = OPT_BOOL, .off = O(sqthread_poll),
+	  .def = "0", .category = "engine",
+	  .help = "io_uring: a kernel thread polls the submission queue" },
+	{ .name = "sqthread_poll_cpu", .type = OPT_UINT,
+	  .off = O(sqthread_poll_cpu), .def = "none", .min = 0,
+	  .max = 65535, .flags = OPT_F_NONE | OPT_F_PARAM,
+	  .category = "engine",
+	  .help = "io_uring: pin the SQPOLL thread to this CPU; none: not "
+		  "pinned" },
+	{ .name = "hipri", .type = OPT_BOOL, .off = O(hipri), .def = "0",
+	  .category = "engine",
+	  .help = "io_uring_cmd: poll for completions (IOPOLL; the NVMe "
+		  "driver needs poll queues, nvme.poll_queues=N)" },
+	{ .name = "readfua", .type = OPT_BOOL, .off = O(readfua), .def = "0",
+	  .category = "engine",
+	  .help = "io_uring_cmd: reads with Force Unit Access (FUA)" },
+	{ .name = "writefua", .type = OPT_BOOL, .off = O(writefua),
+	  .def = "0", .category = "engine",
+	  .help = "io_uring_cmd: writes with Force Unit Access (FUA)" },
+	{ .name = "md_per_io_size", .type = OPT_SIZE, .off = O(md_per_io_size),
+	  .def = "0", .category = "engine",
+	  .help = "io_uring_cmd: bytes of a separate metadata buffer per "
+		  "I/O; only 0 (none) yet" },
+	{ .name = "pi_act", .type = OPT_BOOL, .off = O(pi_act), .def = "0",
+	  .category = "engine",
+	  .help = "io_uring_cmd: the controller inserts and strips the "
+		  "protection information (PRACT)" },
+	{ .name = "pi_chk", .type = OPT_STR, .off = O(pi_chk),
+	  .valid = pi_chk_ok, .category = "engine",
+	  .help = "io_uring_cmd: the controller checks these fields of the "
+		  "protection information: GUARD,REFTAG,APPTAG" },
+	{ .name = "apptag", .type = OPT_UINT, .off = O(apptag),
+	  .def = "0x1234", .min = 0, .max = 0xffff, .category = "engine",
+	  .help = "io_uring_cmd: the application tag written and checked "
+		  "(pi_chk=APPTAG)" },
+	{ .name = "apptag_mask", .type = OPT_UINT, .off = O(apptag_mask),
+	  .def = "0xffff", .min = 0, .max = 0xffff, .category = "engine",
+	  .help = "io_uring_cmd: the bits of apptag checked" },
+	{ .name = NULL },
+};
+
+static int ucmd_check(const struct job *j, const void *eo,
+		      struct err_rec *e)
+{
+	const struct ucmd_opts *o = eo;
+	const char *opt = NULL, *why = NULL;
+
+	if (o->md_per_io_size) {
+		opt = "md_per_io_size";
+		why = "separate metadata buffers are not supported yet; "
+		      "expected md_per_io_size=0 (a namespace with 8 bytes "
+		      "of protection information runs with pi_act=1)";
+	} else if (j->fsync || j->fdatasync || j->end_fsync ||
+		   j->fsync_on_close || j->end_syncfs || j->sync_file_range) {
+		opt = j->fsync ? "fsync" : j->fdatasync ? "fdatasync" :
+		      j->end_fsync ? "end_fsync" : j->fsync_on_close ?
+		      "fsync_on_close" : j->end_syncfs ? "end_syncfs" :
+		      "sync_file_range";
+		why = "the kernel refuses a sync of an NVMe char device "
+		      "(EINVAL), and an NVMe Flush through passthrough is not "
+		      "done yet; expected no sync with ioengine=io_uring_cmd";
+	} else if (j->trim_percentage) {
+		opt = "trim_percentage";
+		why = "verify's trims of written blocks are not sent as "
+		      "NVMe Dataset Management yet; expected "
+		      "trim_percentage=0 with ioengine=io_uring_cmd";
+	} else if (o->fixedbufs && o->nonvectored &&
+		   !strcmp(o->nonvectored, "0")) {
+		opt = "fixedbufs";
+		why = "registered buffers go with NVME_URING_CMD_IO only; "
+		      "expected nonvectored=1 or fixedbufs=0";
+	}
+	if (opt) {
+		err_set(e, j->section_file, j->section_line, opt, "%s", why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The files are NVMe generic char devices (target.c made sure); their
+ * blocks: every block size and the region's start whole blocks, and a
+ * namespace with metadata only with pi_act=1 and metadata that is just
+ * the 8 bytes of protection information (then no metadata moves).
+ */
+static int ucmd_plan_target(const struct target *t, const struct job *j,
+			    struct err_rec *e)
+{
+	const struct ucmd_opts *o = j->eopts;
+	struct nvmedev_ident id;
+	unsigned i, d;
+	int fd, r;
+
+	for (i = 0; i < t->nfiles; i++) {
+		const struct target_file *tf = &t->files[i];
+
+		fd = open(tf->path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			r = -errno;
+			err_set(e, tf->path, 0, "filename", "cannot open: %s",
+				strerror(-r));
+			return r;
+		}
+		r = nvmedev_ident(fd, &id);
+		close(fd);
+		if (r) {
+			err_set(e, tf->path, 0, "filename", "NVMe Identify "
+				"Namespace failed: %s (admin commands need "
+				"CAP_SYS_ADMIN)", strerror(-r));
+			return r;
+		}
+		if (!id.lba_size) {
+			err_set(e, tf->path, 0, "filename", "the namespace "
+				"has no usable LBA format");
+			return -EINVAL;
+		}
+		if (id.ms && !(o->pi_act && id.pi_type && id.ms == 8)) {
+			err_set(e, tf->path, 0, o->pi_act ? "pi_act" :
+				"filename", "namespace %u has %u bytes of "
+				"metadata per block (%s, protection "
+				"information type %u); moving metadata (an "
+				"extended LBA's interleaved bytes or "
+				"md_per_io_size buffers) is not supported yet: "
+				"expected pi_act=1 on a namespace whose "
+				"metadata is the 8 bytes of protection "
+				"information", id.nsid, id.ms, id.extended ?
+				"extended LBA" : "separate buffer", id.pi_type);
+			return -EINVAL;
+		}
+		if ((o->pi_act || (o->pi_chk && *o->pi_chk)) && !id.pi_type) {
+			err_set(e, tf->path, 0, o->pi_act ? "pi_act" : "pi_chk",
+				"namespace %u has no protection information; "
+				"expected a namespace formatted with it",
+				id.nsid);
+			return -EINVAL;
+		}
+		if (tf->offset % id.lba_size) {
+			err_set(e, tf->path, 0, "offset", "%llu is not a "
+				"multiple of %u, the namespace's block size",
+				(unsigned long long)tf->offset, id.lba_size);
+			return -EINVAL;
+		}
+		for (d = 0; d < DDIR_NR; d++) {
+			if (j->bs_min[d] % id.lba_size ||
+			    j->bs_max[d] % id.lba_size) {
+				err_set(e, tf->path, 0, "bs", "%llu is not a "
+					"multiple of %u, the namespace's block "
+					"size: NVMe commands move whole blocks",
+					(unsigned long long)(j->bs_min[d] %
+					id.lba_size ? j->bs_min[d] :
+					j->bs_max[d]), id.lba_size);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define URING_MAX_REG_BUF	(1ul << 30)
+
+/* A Dataset Management range (the specification's layout). */
+struct ucmd_dsm {
+	uint32_t cattr;
+	uint32_t nlb;
+	uint64_t slba;
+};
+
+struct ucmd_file {
+	uint32_t nsid;
+	unsigned shift;		/* log2 of the block's data bytes */
+	uint8_t pi_type;
+};
+
+struct ucmd {
+	struct io_uring ring;
+	const struct clock *clk;
+	struct io_req **pend;		/* in the SQ ring, not yet consumed */
+	struct io_uring_cqe **cqes;
+	struct ucmd_file *files;
+	struct iovec *iov;		/* vectored: one per slot */
+	struct ucmd_dsm *dsm;		/* a trim's range, one per slot */
+	uint16_t *status;		/* the NVMe status of a slot's I/O */
+	unsigned depth, npend, outstanding, seen;
+	unsigned reqs_per_buf;
+	bool sqpoll, vectored, fixed_bufs, fixed_files;
+	uint64_t force_async, fa_count;
+	uint32_t rw_flags[DDIR_NR];	/* cdw12 bits 31:16 per direction */
+	uint32_t cdw15;			/* apptag and its mask */
+	unsigned flags;			/* IORING_SETUP_* in effect */
+};
+
+static const unsigned ucmd_ladder[] = {
+	IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN,
+	IORING_SETUP_COOP_TASKRUN,
+	0,
+};
+
+static int ucmd_setup(struct ucmd *u, const struct ucmd_opts *o)
+{
+	struct io_uring_params p;
+	unsigned base = IORING_SETUP_CLAMP | IORING_SETUP_SQE128 |
+			IORING_SETUP_CQE32, allowed = ~0u;
+	size_t i;
+	int r = -EINVAL;
+
+	if (o->hipri)
+		base |= IORING_SETUP_IOPOLL;
+	if (o->sqthread_poll) {
+		base |= IORING_SETUP_SQPOLL;
+		allowed = IORING_SETUP_SINGLE_ISSUER;
+		if (o->sqthread_poll_cpu != UINT64_MAX)
+			base |= IORING_SETUP_SQ_AFF;
+	}
+	for (i = 0; i < ARRAY_SIZE(ucmd_ladder); i++) {
+		memset(&p, 0, sizeof(p));
+		p.flags = base | (ucmd_ladder[i] & allowed);
+		if (base & IORING_SETUP_SQ_AFF)
+			p.sq_thread_cpu = (uint32_t)o->sqthread_poll_cpu;
+		r = io_uring_queue_init_params(u->depth, &u->ring, &p);
+		if (r != -EINVAL)
+			break;
+	}
+	u->flags = p.flags;
+	return r;
+}
+
+static int ucmd_register_bufs(struct ucmd *u, const struct engine_ctx *ctx)
+{
+	size_t stride = ctx->buf_stride, per, nbufs, i, first;
+	struct iovec *iov;
+	int r;
+
+	if (!stride || stride > URING_MAX_REG_BUF)
+		return -EINVAL;
+	per = URING_MAX_REG_BUF / stride;
+	if (per > u->depth)
+		per = u->depth;
+	nbufs = (u->depth + per - 1) / per;
+	iov = calloc(nbufs, sizeof(*iov));
+	if (!iov)
+		return -ENOMEM;
+	for (i = 0; i < nbufs; i++) {
+		first = i * per;
+		iov[i].iov_base = (char *)ctx->bufs + first * stride;
+		iov[i].iov_len = (first + per > u->depth ? u->depth - first :
+				  per) * stride;
+	}
+	r = io_uring_register_buffers(&u->ring, iov, (unsigned)nbufs);
+	free(iov);
+	if (r)
+		return r;
+	u->reqs_per_buf = (unsigned)per;
+	u->fixed_bufs = true;
+	return 0;
+}
+
+static int ucmd_register_files(struct ucmd *u, const struct target *t)
+{
+	unsigned i;
+	int *fds, r;
+
+	fds = calloc(t->nfiles, sizeof(*fds));
+	if (!fds)
+		return -ENOMEM;
+	for (i = 0; i < t->nfiles; i++)
+		fds[i] = t->files[i].fd;
+	r = io_uring_register_files(&u->ring, fds, t->nfiles);
+	free(fds);
+	if (r)
+		return r;
+	u->fixed_files = true;
+	return 0;
+}
+
+/* Each file's namespace: its nsid and block size, for the commands. */
+static int ucmd_files(struct ucmd *u, const struct target *t)
+{
+	struct nvmedev_ident id;
+	unsigned i;
+	int r;
+
+	if (!t || !t->nfiles)
+		return -EINVAL;
+	u->files = calloc(t->nfiles, sizeof(*u->files));
+	if (!u->files)
+		return -ENOMEM;
+	for (i = 0; i < t->nfiles; i++) {
+		r = nvmedev_ident(t->files[i].fd, &id);
+		if (r)
+			return r;
+		if (!id.lba_size)
+			return -EINVAL;
+		u->files[i].nsid = id.nsid;
+		u->files[i].shift = (unsigned)__builtin_ctz(id.lba_size);
+		u->files[i].pi_type = id.pi_type;
+	}
+	return 0;
+}
+
+static void ucmd_free(struct ucmd *u)
+{
+	free(u->status);
+	free(u->dsm);
+	free(u->iov);
+	free(u->files);
+	free(u->cqes);
+	free(u->pend);
+	free(u);
+}
+
+/* cdw12's upper half: FUA (bit 30), PRINFO (PRACT bit 29, PRCHK 28:26). */
+static void ucmd_flags(struct ucmd *u, const struct ucmd_opts *o)
+{
+	uint32_t pi = 0;
+	int chk = o->pi_chk ? pi_chk_bits(o->pi_chk) : 0;
+
+	if (o->pi_act)
+		pi |= 1u << 29;
+	if (chk > 0)
+		pi |= (uint32_t)chk << 26;
+	u->rw_flags[DDIR_READ] = pi | (o->readfua ? 1u << 30 : 0);
+	u->rw_flags[DDIR_WRITE] = pi | (o->writefua ? 1u << 30 : 0);
+	u->cdw15 = (uint32_t)o->apptag | (uint32_t)o->apptag_mask << 16;
+}
+
+static int ucmd_init(struct engine_ctx *ctx)
+{
+	const struct ucmd_opts *o = ctx->eo;
+	struct ucmd *u;
+	int r;
+
+	if (!ctx->iodepth)
+		return -EINVAL;
+	u = calloc(1, sizeof(*u));
+	if (!u)
+		return -ENOMEM;
+	u->depth = ctx->iodepth;
+	u->clk = ctx->clk;
+	u->vectored = o->nonvectored && !strcmp(o->nonvectored, "0");
+	u->pend = calloc(u->depth, sizeof(*u->pend));
+	u->cqes = calloc(u->depth, sizeof(*u->cqes));
+	u->dsm = aligned_alloc(64, u->depth * sizeof(*u->dsm) + 64);
+	u->status = calloc(u->depth, sizeof(*u->status));
+	if (u->vectored)
+		u->iov = calloc(u->depth, sizeof(*u->iov));
+	if (!u->pend || !u->cqes || !u->dsm || !u->status ||
+	    (u->vectored && !u->iov)) {
+		r = -ENOMEM;
+		goto err_free;
+	}
+	r = ucmd_files(u, ctx->tgt);
+	if (r)
+		goto err_free;
+	ucmd_flags(u, o);
+	r = ucmd_setup(u, o);
+	if (r)
+		goto err_free;
+	u->sqpoll = u->flags & IORING_SETUP_SQPOLL;
+	u->force_async = o->force_async;
+	if (o->fixedbufs && (r = ucmd_register_bufs(u, ctx)))
+		goto err_exit;
+	if (o->registerfiles && (r = ucmd_register_files(u, ctx->tgt)))
+		goto err_exit;
+	ctx->priv = u;
+	ctx->queue_nocall = !u->sqpoll;
+	return 0;
+
+err_exit:
+	io_uring_queue_exit(&u->ring);
+err_free:
+	ucmd_free(u);
+	return r;
+}
+
+/* Stamp t_done = t on completions that reached the ring since last look. */
+static void ucmd_peek(struct ucmd *u, uint64_t t)
+{
+	struct io_uring_cqe *cqe;
+	unsigned head, i = 0;
+
+	io_uring_for_each_cqe(&u->ring, head, cqe) {
+		if (i++ >= u->seen) {
+			struct io_req *req = io_uring_cqe_get_data(cqe);
+
+			if (!req->t_done)
+				req->t_done = t;
+		}
+	}
+	u->seen = i;
+}
+
+/* Submit what is pending without waiting: how many the kernel took, 0
+ * for a transient refusal, or -errno. */
+static int ucmd_submit(struct ucmd *u)
+{
+	unsigned i, n;
+	uint64_t t;
+	int r;
+
+	r = io_uring_submit(&u->ring);
+	if (r < 0)
+		return r == -EAGAIN || r == -EBUSY || r == -EINTR ? 0 : r;
+	t = clock_ticks(u->clk);
+	n = u->sqpoll || (unsigned)r >= u->npend ? u->npend : (unsigned)r;
+	for (i = 0; i < n; i++)
+		u->pend[i]->t_submit = t;
+	ucmd_peek(u, t);
+	u->npend -= n;
+	if (u->npend)
+		memmove(u->pend, u->pend + n, u->npend * sizeof(*u->pend));
+	return (int)n;
+}
+
+/* The NVMe command of req in sqe's command area; -EINVAL when req is
+ * not whole blocks. */
+static int ucmd_prep(struct ucmd *u, struct io_uring_sqe *sqe,
+		     struct io_req *req)
+{
+	struct nvme_uring_cmd *c = (struct nvme_uring_cmd *)sqe->cmd;
+	const struct ucmd_file *f = &u->files[req->file];
+	uint64_t slba = req->offset >> f->shift;
+	uint64_t nlb = (uint64_t)req->len >> f->shift;
+
+	if ((slba << f->shift) != req->offset ||
+	    (nlb << f->shift) != req->len || !nlb || nlb > 65536)
+		return -EINVAL;
+	memset(c, 0, sizeof(*c));
+	c->nsid = f->nsid;
+	c->cdw10 = (uint32_t)slba;
+	c->cdw11 = (uint32_t)(slba >> 32);
+	if (req->ddir == DDIR_TRIM) {
+		struct ucmd_dsm *r = &u->dsm[req->idx];
+
+		r->cattr = 0;
+		r->nlb = (uint32_t)nlb;
+		r->slba = slba;
+		c->opcode = 0x09;	/* Dataset Management */
+		c->cdw10 = 0;		/* one range */
+		c->cdw11 = 1u << 2;	/* deallocate */
+		c->addr = (uint64_t)(uintptr_t)r;
+		c->data_len = sizeof(*r);
+		return 0;
+	}
+	c->opcode = req->ddir == DDIR_READ ? 0x02 : 0x01;
+	c->cdw12 = (uint32_t)(nlb - 1) | u->rw_flags[req->ddir];
+	/* types 1 and 2: the first block's reference tag is its LBA */
+	if (f->pi_type == 1 || f->pi_type == 2)
+		c->cdw14 = (uint32_t)slba;
+	c->cdw15 = u->cdw15;
+	if (u->vectored) {
+		u->iov[req->idx].iov_base = req->buf;
+		u->iov[req->idx].iov_len = req->len;
+		c->addr = (uint64_t)(uintptr_t)&u->iov[req->idx];
+		c->data_len = 1;
+	} else {
+		c->addr = (uint64_t)(uintptr_t)req->buf;
+		c->data_len = req->len;
+	}
+	return 0;
+}
+
+static int ucmd_queue(struct engine_ctx *ctx, struct io_req *req)
+{
+	struct ucmd *u = ctx->priv;
+	struct io_uring_sqe *sqe;
+
+	if (u->outstanding >= u->depth)
+		return ENGINE_BUSY;
+	sqe = io_uring_get_sqe(&u->ring);
+	if (!sqe && u->sqpoll && io_uring_sqring_wait(&u->ring) >= 0)
+		sqe = io_uring_get_sqe(&u->ring);
+	if (!sqe)
+		return ENGINE_BUSY;
+	memset(sqe, 0, 2 * sizeof(*sqe));	/* SQE128 */
+	if (ucmd_prep(u, sqe, req)) {
+		/* never sent: give the slot back as a no-op */
+		io_uring_prep_nop(sqe);
+		io_uring_sqe_set_data(sqe, req);
+		req->res = -EINVAL;
+		u->status[req->idx] = 0;
+		u->pend[u->npend++] = req;
+		u->outstanding++;
+		return ENGINE_QUEUED;
+	}
+	sqe->opcode = IORING_OP_URING_CMD;
+	sqe->fd = u->fixed_files ? req->file : req->fd;
+	sqe->cmd_op = u->vectored ? NVME_URING_CMD_IO_VEC : NVME_URING_CMD_IO;
+	if (u->fixed_bufs && req->ddir != DDIR_TRIM) {
+		sqe->uring_cmd_flags = IORING_URING_CMD_FIXED;
+		sqe->buf_index = (uint16_t)(req->idx < u->reqs_per_buf ? 0 :
+					    req->idx / u->reqs_per_buf);
+	}
+	if (u->fixed_files)
+		sqe->flags |= IOSQE_FIXED_FILE;
+	if (u->force_async && ++u->fa_count >= u->force_async) {
+		u->fa_count = 0;
+		sqe->flags |= IOSQE_ASYNC;
+	}
+	io_uring_sqe_set_data(sqe, req);
+	req->res = 0;
+	u->pend[u->npend++] = req;
+	u->outstanding++;
+	return ENGINE_QUEUED;
+}
+
+static int ucmd_commit(struct engine_ctx *ctx)
+{
+	struct ucmd *u = ctx->priv;
+
+	return u->npend ? ucmd_submit(u) : 0;
+}
+
+static int ucmd_wait(struct ucmd *u, unsigned min)
+{
+	struct io_uring_cqe *cqe;
+	unsigned held;
+	int r;
+
+	if (u->npend) {
+		r = ucmd_submit(u);
+		if (r < 0)
+			return r;
+	}
+	held = u->outstanding - u->npend;
+	if (min > held)
+		min = held;
+	if (io_uring_cq_ready(&u->ring) >= min)
+		return 0;
+	r = io_uring_wait_cqe_nr(&u->ring, &cqe, min);
+	return r < 0 && r != -EINTR && r != -EAGAIN ? r : 0;
+}
+
+/*
+ * A completion's res as the worker counts it: the bytes (a command moves
+ * all or nothing), -errno, or an NVMe status kept for the report (its
+ * status hook) and counted as -EIO, or -EILSEQ for a protection
+ * information check, as the block layer reports those (BLK_STS_PROTECTION).
+ */
+static int64_t ucmd_res(struct ucmd *u, struct io_req *req, int res)
+{
+	unsigned sc;
+
+	if (req->res < 0)	/* refused by ucmd_prep: a no-op went */
+		return req->res;
+	u->status[req->idx] = 0;
+	if (res < 0)
+		return res;
+	if (!res)
+		return req->len;
+	u->status[req->idx] = (uint16_t)res;
+	sc = (unsigned)res & 0x7ff;
+	return sc >= 0x282 && sc <= 0x284 ? -EILSEQ : -EIO;
+}
+
+static int ucmd_reap(struct engine_ctx *ctx, unsigned min,
+		     struct io_req **out, unsigned max)
+{
+	struct ucmd *u = ctx->priv;
+	struct io_req *req;
+	unsigned n, i;
+	uint64_t t;
+	int r;
+
+	r = ucmd_wait(u, min);
+	if (r < 0)
+		return r;
+	n = io_uring_peek_batch_cqe(&u->ring, u->cqes,
+				    max < u->depth ? max : u->depth);
+	if (!n)
+		return 0;
+	t = n > u->seen ? clock_ticks(u->clk) : 0;
+	for (i = 0; i < n; i++) {
+		req = io_uring_cqe_get_data(u->cqes[i]);
+		req->res = ucmd_res(u, req, u->cqes[i]->res);
+		if (!req->t_done)
+			req->t_done = t;
+		out[i] = req;
+	}
+	u->seen -= n < u->seen ? n : u->seen;
+	io_uring_cq_advance(&u->ring, n);
+	u->outstanding -= n;
+	return (int)n;
+}
+
+static void ucmd_exit(struct engine_ctx *ctx)
+{
+	struct ucmd *u = ctx->priv;
+	struct io_uring_cqe *cqe;
+	unsigned held, n;
+	int r;
+
+	if (!u)
+		return;
+	held = u->outstanding - u->npend;
+	while (held) {
+		r = io_uring_wait_cqe(&u->ring, &cqe);
+		if (r == -EINTR || r == -EAGAIN)
+			continue;
+		if (r < 0)
+			break;
+		n = io_uring_peek_batch_cqe(&u->ring, u->cqes, u->depth);
+		io_uring_cq_advance(&u->ring, n);
+		held -= n < held ? n : held;
+	}
+	if (u->fixed_files)
+		io_uring_unregister_files(&u->ring);
+	if (u->fixed_bufs)
+		io_uring_unregister_buffers(&u->ring);
+	io_uring_queue_exit(&u->ring);
+	ucmd_free(u);
+	ctx->priv = NULL;
+}
+
+static const char *ucmd_status(const struct engine_ctx *ctx,
+			       const struct io_req *req)
+{
+	const struct ucmd *u = ctx->priv;
+
+	if (!u || !u->status[req->idx])
+		return NULL;
+	return nvmedev_status_text(u->status[req->idx]);
+}
+
+static const struct {
+	unsigned flag;
+	const char *name;
+} ucmd_flag_names[] = {
+	{ IORING_SETUP_IOPOLL, "IOPOLL" },
+	{ IORING_SETUP_SQPOLL, "SQPOLL" },
+	{ IORING_SETUP_SQ_AFF, "SQ_AFF" },
+	{ IORING_SETUP_SQE128, "SQE128" },
+	{ IORING_SETUP_CQE32, "CQE32" },
+	{ IORING_SETUP_SINGLE_ISSUER, "SINGLE_ISSUER" },
+	{ IORING_SETUP_COOP_TASKRUN, "COOP_TASKRUN" },
+};
+
+_Static_assert(ARRAY_SIZE(ucmd_flag_names) + 3 <= ENGINE_SETUP_MAX,
+	       "engine_setup holds every flag and registration");
+
+static void ucmd_report_setup(const struct engine_ctx *ctx,
+			      struct engine_setup *out)
+{
+	const struct ucmd *u = ctx->priv;
+	size_t i;
+
+	out->n = 0;
+	out->known = u != NULL;
+	for (i = 0; u && i < ARRAY_SIZE(ucmd_flag_names); i++)
+		if (u->flags & ucmd_flag_names[i].flag)
+			out->what[out->n++] = ucmd_flag_names[i].name;
+	if (u && u->fixed_bufs)
+		out->what[out->n++] = "fixedbufs";
+	if (u && u->fixed_files)
+		out->what[out->n++] = "registerfiles";
+	if (u && u->vectored)
+		out->what[out->n++] = "vectored";
+}
+
+static const char *ucmd_hint(int err)
+{
+	switch (-err) {
+	case EACCES:
+	case EPERM:
+		return "NVMe passthrough needs read and write access to the "
+		       "char device, and its admin commands (Identify) "
+		       "CAP_SYS_ADMIN";
+	case EINVAL:
+		return "the kernel refused the ring or a registration: "
+		       "io_uring passthrough needs Linux 5.19 (fixedbufs "
+		       "6.1), and SQE128/CQE32 rings";
+	case ENOMEM:
+		return "fixedbufs buffers are locked memory: raise ulimit -l "
+		       "or set fixedbufs=0";
+	default:
+		return NULL;
+	}
+}
+
+const struct engine_ops engine_uring_cmd = {
+	.name = "io_uring_cmd",
+	.help = "NVMe passthrough through io_uring (IORING_OP_URING_CMD) "
+		"to NVMe generic char devices (/dev/ngXnY)",
+	.about = "Reads, writes and trims (Dataset Management, deallocate) "
+		 "go to the namespace as NVMe commands, past the block "
+		 "layer. The targets must be NVMe generic char devices; "
+		 "a job that writes is guarded through the namespace's "
+		 "block device (mounted, held or signed: refused). fio "
+		 "3.33 trims through this engine with BLKDISCARD, which a "
+		 "char device refuses; iorig sends Dataset Management.\n",
+	.flags = ENGINE_NVME_CHAR | ENGINE_TRIMS,
+	.submit_call = "io_uring_enter",
+	.options = ucmd_options,
+	.options_size = sizeof(struct ucmd_opts),
+	.check = ucmd_check,
+	.plan_target = ucmd_plan_target,
+	.init = ucmd_init,
+	.queue = ucmd_queue,
+	.commit = ucmd_commit,
+	.reap = ucmd_reap,
+	.exit = ucmd_exit,
+	.hint = ucmd_hint,
+	.setup = ucmd_report_setup,
+	.status = ucmd_status,
+};

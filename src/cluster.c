@@ -49,6 +49,7 @@ struct cluster {
 	struct result_doc doc;		/* the merged result: member 0's */
 	struct cluster_info *info;
 	struct rates *urates, *grates;	/* per unit, per group */
+	struct cluster_unit *scratch;	/* a member's unit, to pack */
 	bool any;			/* a member was added */
 	bool finished;
 };
@@ -425,13 +426,15 @@ static int member_keep(struct cluster *c, const struct result_doc *m,
 	struct cluster_member_info *mi = &ci->members[i];
 	int k, d;
 
+	struct cluster_unit *cu = c->scratch;
+
 	mi->jobs = calloc(ci->njobs + 1, sizeof(*mi->jobs));
 	if (!mi->jobs)
 		return -ENOMEM;
 	for (k = 0; k < (int)ci->njobs; k++) {
 		const struct result_unit *u = &m->set.units[k];
-		struct cluster_unit *cu = &mi->jobs[k];
 
+		memset(&cu->row, 0, sizeof(cu->row));
 		cu->u = *u;
 		cu->u.job = c->doc.set.units[k].job;
 		cu->u.stats.intervals = NULL;
@@ -456,6 +459,8 @@ static int member_keep(struct cluster *c, const struct result_doc *m,
 			cu->u.stats.dir[d].first_err_engine =
 				engine_name_kept(x->first_err_engine);
 		}
+		if (cluster_unit_pack(&mi->jobs[k], cu))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -618,7 +623,9 @@ struct cluster *cluster_new(void)
 {
 	struct cluster *c = calloc(1, sizeof(*c));
 
-	if (c && !(c->info = calloc(1, sizeof(*c->info)))) {
+	if (c && (!(c->info = calloc(1, sizeof(*c->info))) ||
+		  !(c->scratch = calloc(1, sizeof(*c->scratch))))) {
+		free(c->info);
 		free(c);
 		return NULL;
 	}
@@ -634,6 +641,7 @@ void cluster_free(struct cluster *c)
 	result_doc_free(&c->doc);
 	free(c->urates);
 	free(c->grates);
+	free(c->scratch);
 	free(c);
 }
 
@@ -886,13 +894,26 @@ struct tally {
 	unsigned pass, fail, na;
 };
 
-/* x on every unit of n (named by x->scope, or all), of which unit k's
- * figures are s[k] and row[k]; who names the member ("cluster" for the
+/* A member's figures as checks read them: its packed units, one at a
+ * time made whole in buf (cluster_member_unit). */
+struct mine {
+	const struct cluster_info *ci;
+	unsigned member;
+	struct cluster_unit *buf;
+};
+
+static const struct cluster_unit *mine_unit(const struct mine *mine, int k)
+{
+	cluster_member_unit(mine->ci, mine->member, (unsigned)k, mine->buf);
+	return mine->buf;
+}
+
+/* x on every unit of r (named by x->scope, or all): the merged ones
+ * (mine NULL) or a member's; who names the member ("cluster" for the
  * merged figures). */
 static void check_units(const struct check_expr *x, const char *text,
-			const struct run_result *r,
-			const struct cluster_unit *mine, const char *who,
-			FILE *out, struct tally *t)
+			const struct run_result *r, const struct mine *mine,
+			const char *who, FILE *out, struct tally *t)
 {
 	static const char *const dir_key[DDIR_NR] = DDIR_NAMES;
 	const struct result_set *rs = r->set;
@@ -900,8 +921,9 @@ static void check_units(const struct check_expr *x, const char *text,
 	int k;
 
 	for (k = 0; k < rs->nunits; k++) {
-		const struct result_unit *u = mine ? &mine[k].u :
-					      &rs->units[k];
+		const struct cluster_unit *cu = mine ? mine_unit(mine, k) :
+						NULL;
+		const struct result_unit *u = cu ? &cu->u : &rs->units[k];
 		const char *name = rs->units[k].job->name;
 		struct result_row row = { 0 };
 		double val;
@@ -915,9 +937,9 @@ static void check_units(const struct check_expr *x, const char *text,
 			t->na++;
 			continue;
 		}
-		if (mine && mine[k].has_row)
-			row = mine[k].row;
-		else if (!mine && (!u->stats.nclones || u->stats.nmeasured))
+		if (cu && cu->has_row)
+			row = cu->row;
+		else if (!cu && (!u->stats.nclones || u->stats.nmeasured))
 			result_row(r, u, &row);
 		val = result_metric(&x->m, &u->stats, &row);
 		ok = check_compare(val, x->op, x->threshold);
@@ -970,17 +992,18 @@ int cluster_checks_parse(char *const *checks, size_t nchecks,
  * false when n/a (no I/O in the metric's direction), else true with *val.
  */
 static bool check_value(const struct check_expr *x,
-			const struct run_result *r,
-			const struct cluster_unit *mine, int k, double *val)
+			const struct run_result *r, const struct mine *mine,
+			int k, double *val)
 {
-	const struct result_unit *u = mine ? &mine[k].u : &r->set->units[k];
+	const struct cluster_unit *cu = mine ? mine_unit(mine, k) : NULL;
+	const struct result_unit *u = cu ? &cu->u : &r->set->units[k];
 	struct result_row row = { 0 };
 
 	if (x->m.dir >= 0 && !u->stats.dir[x->m.dir].ios)
 		return false;
-	if (mine && mine[k].has_row)
-		row = mine[k].row;
-	else if (!mine && (!u->stats.nclones || u->stats.nmeasured))
+	if (cu && cu->has_row)
+		row = cu->row;
+	else if (!cu && (!u->stats.nclones || u->stats.nmeasured))
 		result_row(r, u, &row);
 	*val = result_metric(&x->m, &u->stats, &row);
 	return true;
@@ -993,10 +1016,10 @@ static bool check_value(const struct check_expr *x,
  * ("a.json:0", "rank 3 (hostB):0"). *defs: nchecks * (nmembers + 1)
  * definitions, their texts allocated. 0, or -EINVAL / -ENOMEM with e.
  */
-static int cluster_check_model(const struct run_result *r,
-			       char *const *checks, size_t nchecks,
-			       struct check_report *cr,
-			       struct check_def **defs, struct err_rec *e)
+static int check_model(const struct run_result *r, char *const *checks,
+		       size_t nchecks, struct check_report *cr,
+		       struct check_def **defs, struct mine *mine,
+		       struct err_rec *e)
 {
 	static const char *const no_io[DDIR_NR] = {
 		"no read I/O", "no write I/O", "no trim I/O"
@@ -1048,8 +1071,8 @@ static int cluster_check_model(const struct run_result *r,
 				c->job = rs->units[k].job;
 				c->has_threshold = true;
 				c->threshold = x.threshold;
-				if (!check_value(&x, r, rank ?
-						 ci->members[m].jobs : NULL,
+				mine->member = (unsigned)m;
+				if (!check_value(&x, r, rank ? mine : NULL,
 						 k, &c->value)) {
 					c->status = CHECK_NA;
 					c->reason = no_io[x.m.dir];
@@ -1071,6 +1094,26 @@ nomem:
 	return -ENOMEM;
 }
 
+static int cluster_check_model(const struct run_result *r,
+			       char *const *checks, size_t nchecks,
+			       struct check_report *cr,
+			       struct check_def **defs, struct err_rec *e)
+{
+	struct mine mine = { .ci = r->cluster };
+	int rc;
+
+	mine.buf = malloc(sizeof(*mine.buf));
+	if (!mine.buf) {
+		memset(cr, 0, sizeof(*cr));
+		*defs = NULL;
+		err_set(e, ERR_CMDLINE, 0, "check", "out of memory");
+		return -ENOMEM;
+	}
+	rc = check_model(r, checks, nchecks, cr, defs, &mine, e);
+	free(mine.buf);
+	return rc;
+}
+
 int cluster_checks(const struct run_result *r, char *const *checks,
 		   size_t nchecks, FILE *out, struct err_rec *e)
 {
@@ -1078,6 +1121,7 @@ int cluster_checks(const struct run_result *r, char *const *checks,
 	const struct result_set *rs = r->set;
 	unsigned kb = rs && rs->nunits ? (unsigned)rs->units[0].job->kb_base :
 		      1024;
+	struct mine mine = { .ci = ci };
 	struct check_expr *x;
 	struct tally t = { 0 };
 	size_t i, k;
@@ -1085,14 +1129,17 @@ int cluster_checks(const struct run_result *r, char *const *checks,
 	if (!nchecks)
 		return 0;
 	x = calloc(nchecks, sizeof(*x));
-	if (!x || !rs || !ci) {
+	mine.buf = malloc(sizeof(*mine.buf));
+	if (!x || !mine.buf || !rs || !ci) {
 		free(x);
+		free(mine.buf);
 		err_set(e, ERR_CMDLINE, 0, "check", "out of memory");
 		return -ENOMEM;
 	}
 	for (i = 0; i < nchecks; i++)
 		if (cluster_check_parse(checks[i], kb, &x[i], e)) {
 			free(x);
+			free(mine.buf);
 			return -EINVAL;
 		}
 	fprintf(out, "\ncluster checks:\n");
@@ -1104,14 +1151,16 @@ int cluster_checks(const struct run_result *r, char *const *checks,
 				    out, &t);
 			continue;
 		}
-		for (k = 0; k < ci->nmembers; k++)
-			check_units(&x[i], s + 5 + x[i].body, r,
-				    ci->members[k].jobs, ci->members[k].label,
-				    out, &t);
+		for (k = 0; k < ci->nmembers; k++) {
+			mine.member = (unsigned)k;
+			check_units(&x[i], s + 5 + x[i].body, r, &mine,
+				    ci->members[k].label, out, &t);
+		}
 	}
 	fprintf(out, "checks: %u passed, %u failed, %u n/a\n", t.pass, t.fail,
 		t.na);
 	free(x);
+	free(mine.buf);
 	return t.fail ? 3 : 0;
 }
 

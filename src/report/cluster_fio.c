@@ -187,6 +187,7 @@ static int write_fio(FILE *f, const struct run_result *r, bool plus)
 	const struct result_set *rs = r->set;
 	struct jw c = { 0 };
 	json_t *root = json_object(), *cs = json_array();
+	struct cluster_unit *buf;
 	char ver[64], iso[64];
 	unsigned i, k;
 	int rc;
@@ -195,6 +196,12 @@ static int write_fio(FILE *f, const struct run_result *r, bool plus)
 		json_decref(root);
 		json_decref(cs);
 		return -EINVAL;
+	}
+	buf = malloc(sizeof(*buf));
+	if (!buf) {
+		json_decref(root);
+		json_decref(cs);
+		return -ENOMEM;
 	}
 	snprintf(ver, sizeof(ver), "iorig-%s", r->version ? r->version : "");
 	result_time_iso(r->start_time, iso, sizeof(iso));
@@ -205,10 +212,13 @@ static int write_fio(FILE *f, const struct run_result *r, bool plus)
 	/* A member's entry: its own figures, the options all members
 	 * share. */
 	for (i = 0; i < ci->nmembers; i++)
-		for (k = 0; k < ci->njobs && k < (unsigned)rs->nunits; k++)
-			jw_push(&c, cs, fio_entry(&c, &ci->members[i].jobs[k].u.stats,
+		for (k = 0; k < ci->njobs && k < (unsigned)rs->nunits; k++) {
+			cluster_member_unit(ci, i, k, buf);
+			jw_push(&c, cs, fio_entry(&c, &buf->u.stats,
 				rs->units[k].job, rs->units[k].job->name,
 				ci->members[i].host, true, plus));
+		}
+	free(buf);
 	for (k = 0; k < (unsigned)rs->nunits; k++)
 		jw_push(&c, cs, fio_entry(&c, &rs->units[k].stats,
 			rs->units[k].job, "All clients", r->hostname, false,

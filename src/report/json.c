@@ -1213,9 +1213,11 @@ static json_t *j_member_job(struct jw *c, const struct cluster_unit *cu)
 	return o;
 }
 
+/* Member i of ci, its units made whole in buf one at a time. */
 static json_t *j_cmember(struct jw *c, const struct cluster_info *ci,
-			 const struct cluster_member_info *m)
+			 unsigned i, struct cluster_unit *buf)
 {
+	const struct cluster_member_info *m = &ci->members[i];
 	json_t *o = json_object(), *jobs = json_array();
 	unsigned k;
 
@@ -1230,8 +1232,10 @@ static json_t *j_cmember(struct jw *c, const struct cluster_info *ci,
 	jw_put(c, o, "start_skew_ns", jw_real(m->start_skew_ns));
 	jw_put(c, o, "wall_ns", jw_u64(m->wall_ns));
 	jw_put(c, o, "interrupted", json_boolean(m->interrupted));
-	for (k = 0; k < ci->njobs; k++)
-		jw_push(c, jobs, j_member_job(c, &m->jobs[k]));
+	for (k = 0; k < ci->njobs; k++) {
+		cluster_member_unit(ci, i, k, buf);
+		jw_push(c, jobs, j_member_job(c, buf));
+	}
 	jw_put(c, o, "jobs", jobs);
 	return o;
 }
@@ -1241,18 +1245,21 @@ static json_t *j_cluster(struct jw *c, const struct cluster_info *ci,
 {
 	json_t *o = json_object(), *mem = json_array(), *hosts = json_array();
 	json_t *jobs = json_array(), *x;
+	struct cluster_unit *buf = malloc(sizeof(*buf));
 	unsigned i;
 	int d;
 
-	if (!o || !mem || !hosts || !jobs) {
+	if (!o || !mem || !hosts || !jobs || !buf) {
 		json_decref(o);
 		json_decref(mem);
 		json_decref(hosts);
 		json_decref(jobs);
+		free(buf);
 		return NULL;
 	}
 	for (i = 0; i < ci->nmembers; i++)
-		jw_push(c, mem, j_cmember(c, ci, &ci->members[i]));
+		jw_push(c, mem, j_cmember(c, ci, i, buf));
+	free(buf);
 	for (i = 0; i < ci->nhosts; i++)
 		jw_push(c, hosts, jw_str(ci->hosts[i]));
 	for (i = 0; i < ci->njobs && i < (unsigned)rs->nunits; i++) {

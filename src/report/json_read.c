@@ -1235,7 +1235,9 @@ static int cmember_read(struct rd *c, const json_t *o,
 			struct cluster_member_info *m, unsigned njobs)
 {
 	const struct result_set *s = &c->d->set;
+	struct cluster_unit *cu;
 	unsigned k;
+	int ret = 0;
 
 	m->label = strdup(str(o, "label") ? str(o, "label") : "");
 	m->host = strdup(str(o, "host") ? str(o, "host") : "");
@@ -1246,10 +1248,14 @@ static int cmember_read(struct rd *c, const json_t *o,
 	m->start_skew_ns = num(o, "start_skew_ns");
 	m->wall_ns = u64(o, "wall_ns");
 	m->interrupted = is_true(o, "interrupted");
-	for (k = 0; k < njobs; k++) {
+	/* each job read whole, then packed as the cluster keeps it */
+	cu = malloc(sizeof(*cu));
+	if (!cu)
+		return -ENOMEM;
+	for (k = 0; k < njobs && !ret; k++) {
 		const json_t *j = json_array_get(get(o, "jobs"), k);
-		struct cluster_unit *cu = &m->jobs[k];
 
+		memset(cu, 0, sizeof(*cu));
 		cu->u.job = s->units[k].job;
 		cu->u.njobs = 1;
 		cu->u.nruns = 1;
@@ -1259,8 +1265,12 @@ static int cmember_read(struct rd *c, const json_t *o,
 		cu->has_row = json_is_object(get(j, "summary"));
 		if (cu->has_row)
 			row_read(get(j, "summary"), &cu->row);
+		ival_series_put(cu->u.stats.intervals);
+		steady_free(cu->u.stats.steady);
+		ret = cluster_unit_pack(&m->jobs[k], cu);
 	}
-	return c->err;
+	free(cu);
+	return ret ? ret : c->err;
 }
 
 static int cluster_read(struct rd *c, const json_t *o)

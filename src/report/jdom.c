@@ -54,9 +54,22 @@ static int grow(void **v, size_t *cap, size_t need, size_t size)
 
 static void ws(struct jp *j)
 {
-	while (j->p < j->end && (*j->p == ' ' || *j->p == '\n' ||
-				 *j->p == '\t' || *j->p == '\r'))
-		j->p++;
+	const uint64_t spaces = 0x2020202020202020ull;
+	const char *p = j->p, *end = j->end;
+	uint64_t w;
+
+	for (;;) {
+		/* an indented document: eight spaces at a time */
+		while (end - p >= 8 && (memcpy(&w, p, sizeof(w)),
+					w == spaces))
+			p += 8;
+		while (p < end && *p == ' ')
+			p++;
+		if (p == end || (*p != '\n' && *p != '\t' && *p != '\r'))
+			break;
+		p++;
+	}
+	j->p = (char *)p;
 }
 
 static size_t node_new(struct jp *j, enum jd_type t)
@@ -158,6 +171,13 @@ static void number(struct jp *j, struct jd *x)
 		x->v.r = strtod(s, &e);
 		if (errno == ERANGE && isinf(x->v.r))
 			e = NULL;	/* jansson: overflow */
+	} else if (p - s <= 18) {
+		/* no overflow in 18 digits: strtoll's value, sooner */
+		x->type = JD_INTEGER;
+		x->v.i = 0;
+		for (e = s + (*s == '-'); e < p; e++)
+			x->v.i = x->v.i * 10 + (*e - '0');
+		x->v.i = *s == '-' ? -x->v.i : x->v.i;
 	} else {
 		x->type = JD_INTEGER;
 		x->v.i = strtoll(s, &e, 10);

@@ -352,14 +352,14 @@ static void hist_sums(struct hist *h, double mean, double sd)
 	h->sumsq = q + x0;
 }
 
-/* An iorig histogram object into h (hist_init'ed here): count, overflow,
- * min, max, every bucket; sums as hist_sums finds them. */
+/* An iorig histogram object into h, empty (its stats_init'ed job_stats):
+ * count, overflow, min, max, every bucket; sums as hist_sums finds
+ * them. */
 static void hist_read(const struct jd *o, struct hist *h)
 {
 	const struct jd *b = get(o, "buckets"), *x;
 	size_t i;
 
-	hist_init(h);
 	h->count = u64(o, "count");
 	h->overflow = u64(o, "overflow");
 	if (h->count) {
@@ -410,7 +410,7 @@ static void dir_read(struct rd *c, const struct jd *o, struct dir_stats *d)
 {
 	const struct jd *rate = get(o, "rate");
 
-	stats_dir_init(d);
+	/* d is empty: result_read_stats stats_init'ed its job_stats */
 	d->bytes = u64(o, "io_bytes");
 	d->ios = u64(o, "ios");
 	d->errors = u64(o, "errors");

@@ -96,18 +96,42 @@ read -r el rss <"$out/time.mpi"
 echo "MPI: $ranks ranks (1 s runs) took $el s from mpirun to exit;" \
      "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["cluster"]["nmembers"])' "$out/mpi.json") members in the cluster report"
 bytes=$(cat "$out/ranks"/r.*.json | wc -c)
-echo "MPI: what rank 0 gathers: $bytes bytes of JSON ($((bytes / ranks)) a rank)"
+echo "MPI: what the ranks send rank 0: $bytes bytes of JSON ($((bytes / ranks)) a rank)"
 mkdir -p "$out/m-ranks"
 for f in "$out/ranks"/r.*.json; do ln -sf "$f" "$out/m-ranks/"; done
-/usr/bin/time -o "$out/time.ranks" -f '%e %U %S %M' "$IORIG" merge \
-	--output-format=json "$out/m-ranks"/*.json >/dev/null
-read -r el us sy rss <"$out/time.ranks"
-awk -v n="$ranks" -v us="$us" -v sy="$sy" -v rss="$rss" -v b="$bytes" \
-    'BEGIN {
-	cpu = us + sy
-	printf "MPI: rank 0 reads and folds %d ranks: %.2f s CPU (%.2f ms a " \
-	       "rank), %.1f MB peak RSS\n", n, cpu, 1000 * cpu / n, rss / 1024
-	printf "model, 10000 ranks: %.1f s on rank 0 (read and fold, one " \
-	       "core), %.0f MB of JSON into rank 0 (gathered whole)\n",
-	       10000 * cpu / n, 10000 * b / n / 1e6 }'
+half=$(ls "$out/m-ranks"/*.json | head -$((ranks / 2)))
+# rank0 BINARY NAME WHOLE FORMAT: rank 0's read and fold of every rank's
+# result and its report (the merge of their files: the same code), and
+# its model for 10,000 ranks (WHOLE: every rank's document held at once)
+rank0() {
+	# shellcheck disable=SC2086
+	/usr/bin/time -o "$out/time.half.$2" -f '%M' "$1" merge \
+		--output-format="$4" $half >/dev/null
+	/usr/bin/time -o "$out/time.ranks.$2" -f '%e %U %S %M' "$1" merge \
+		--output-format="$4" "$out/m-ranks"/*.json >/dev/null
+	read -r rss1 <"$out/time.half.$2"
+	read -r el us sy rss <"$out/time.ranks.$2"
+	awk -v w="$2" -v n="$ranks" -v us="$us" -v sy="$sy" -v rss="$rss" \
+	    -v rss1="$rss1" -v b="$bytes" -v whole="$3" -v f="$4" 'BEGIN {
+		cpu = us + sy
+		per = (rss - rss1) / (n - n / 2)	# KB a member adds
+		if (per < 0)	# within the RSS's noise
+			per = 0
+		printf "%-5s %-4s rank 0 reads and folds %d ranks: %.2f s " \
+		       "CPU (%.2f ms a rank), %.1f MB peak RSS (%.1f KB " \
+		       "more a rank)\n", w, f, n, cpu, 1000 * cpu / n,
+		       rss / 1024, per
+		m = rss / 1024 + (10000 - n) * per / 1024
+		if (whole)	# every rank s document in memory at once
+			m += 10000 * b / n / 1048576
+		printf "%-5s %-4s model, 10000 ranks: %.1f s on rank 0 (read " \
+		       "and fold, one core), about %.0f MB on rank 0\n", w, f,
+		       10000 * cpu / n, m }'
+}
+for f in $formats; do
+	[ -n "$old" ] && rank0 "$old" old 1 "$f"
+	rank0 "$IORIG" new 0 "$f"
+done
+echo "(old: MPI_Gatherv of every rank's document to rank 0 before the"
+echo " first is read; new: received one at a time as rank 0 reads them)"
 echo "logs in $out"

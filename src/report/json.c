@@ -1240,8 +1240,17 @@ static json_t *j_cmember(struct jw *c, const struct cluster_info *ci,
 	return o;
 }
 
+/*
+ * The members' place in a cluster document that report_json writes
+ * member by member: a string no member's text can make (written with its
+ * quotes, a quote inside a string is escaped), replaced by the array.
+ */
+#define MEMBERS_MARK	"\001iorig-members\001"
+#define MEMBERS_TOKEN	"\"members\": \"\\u0001iorig-members\\u0001\""
+
+/* later: the members left to report_json (MEMBERS_MARK in their place) */
 static json_t *j_cluster(struct jw *c, const struct cluster_info *ci,
-			 const struct result_set *rs)
+			 const struct result_set *rs, bool later)
 {
 	json_t *o = json_object(), *mem = json_array(), *hosts = json_array();
 	json_t *jobs = json_array(), *x;
@@ -1257,7 +1266,7 @@ static json_t *j_cluster(struct jw *c, const struct cluster_info *ci,
 		free(buf);
 		return NULL;
 	}
-	for (i = 0; i < ci->nmembers; i++)
+	for (i = 0; i < ci->nmembers && !later; i++)
 		jw_push(c, mem, j_cmember(c, ci, i, buf));
 	free(buf);
 	for (i = 0; i < ci->nhosts; i++)
@@ -1282,6 +1291,10 @@ static json_t *j_cluster(struct jw *c, const struct cluster_info *ci,
 	jw_put(c, o, "nmembers", json_integer(ci->nmembers));
 	jw_put(c, o, "nhosts", json_integer(ci->nhosts));
 	jw_put(c, o, "start_skew_max_ns", jw_real(ci->start_skew_max_ns));
+	if (later) {
+		json_decref(mem);
+		mem = json_string(MEMBERS_MARK);
+	}
 	jw_put(c, o, "members", mem);
 	jw_put(c, o, "hosts", hosts);
 	jw_put(c, o, "jobs", jobs);
@@ -1289,7 +1302,7 @@ static json_t *j_cluster(struct jw *c, const struct cluster_info *ci,
 }
 
 static json_t *j_root(struct jw *c, const struct run_result *r,
-		      const struct result_set *rs)
+		      const struct result_set *rs, bool later)
 {
 	const struct result_unit *u = rs->units;
 	json_t *root = json_object();
@@ -1317,7 +1330,8 @@ static json_t *j_root(struct jw *c, const struct run_result *r,
 	jw_put(c, root, "baseline", j_baseline(c, r->checks));
 	jw_put(c, root, "warnings", j_warnings(c, &r->warnings));
 	if (r->cluster)
-		jw_put(c, root, "cluster", j_cluster(c, r->cluster, rs));
+		jw_put(c, root, "cluster", j_cluster(c, r->cluster, rs,
+						     later));
 	return root;
 }
 
@@ -1332,7 +1346,7 @@ int report_json_doc(const struct run_result *r, json_t **doc)
 	ret = result_collect(r, &rs);
 	if (ret)
 		return ret;
-	root = j_root(&c, r, &rs);
+	root = j_root(&c, r, &rs, false);
 	result_set_free(&rs);
 	if (!root || c.failed) {
 		json_decref(root);
@@ -1342,11 +1356,91 @@ int report_json_doc(const struct run_result *r, json_t **doc)
 	return 0;
 }
 
+#define DUMP_FLAGS	(JSON_INDENT(2) | JSON_REAL_PRECISION(12))
+
+/*
+ * The members of a cluster document, as jw_dump prints the array at its
+ * depth (the elements of cluster.members: 6 spaces in), each member built
+ * and printed in turn and then freed: their own figures are most of a
+ * large cluster's document, which is never whole in memory.
+ */
+static int members_write(FILE *f, struct jw *c, const struct cluster_info *ci)
+{
+	struct cluster_unit *buf = malloc(sizeof(*buf));
+	unsigned i;
+	json_t *o;
+	char *s, *p, *nl;
+
+	if (!buf)
+		return -ENOMEM;
+	fputs(ci->nmembers ? "[\n" : "[]", f);
+	for (i = 0; i < ci->nmembers && !c->failed; i++) {
+		o = j_cmember(c, ci, i, buf);
+		s = o ? json_dumps(o, DUMP_FLAGS) : NULL;
+		json_decref(o);
+		if (!s) {
+			c->failed = 1;
+			break;
+		}
+		/* each line 6 spaces further in */
+		for (p = s; p; p = nl ? nl + 1 : NULL) {
+			nl = strchr(p, '\n');
+			fputs("      ", f);
+			fwrite(p, 1, nl ? (size_t)(nl + 1 - p) : strlen(p), f);
+		}
+		fputs(i + 1 < ci->nmembers ? ",\n" : "\n    ]", f);
+		free(s);
+	}
+	free(buf);
+	return c->failed ? -ENOMEM : 0;
+}
+
+/* A cluster document: all but its members made and printed to text, the
+ * members written in their place one at a time. */
+static int cluster_json(FILE *f, const struct run_result *r)
+{
+	struct result_set rs;
+	struct jw c = { 0 };
+	json_t *root;
+	char *text, *at;
+	size_t head;
+	int ret;
+
+	ret = result_collect(r, &rs);
+	if (ret)
+		return ret;
+	root = j_root(&c, r, &rs, true);
+	result_set_free(&rs);
+	text = root && !c.failed ? json_dumps(root, DUMP_FLAGS) : NULL;
+	json_decref(root);
+	if (!text)
+		return -ENOMEM;
+	at = strstr(text, MEMBERS_TOKEN);
+	if (!at) {
+		free(text);
+		return -ENOMEM;
+	}
+	head = (size_t)(at - text) + strlen("\"members\": ");
+	fwrite(text, 1, head, f);
+	ret = members_write(f, &c, r->cluster);
+	if (!ret)
+		fputs(at + strlen(MEMBERS_TOKEN), f);
+	free(text);
+	if (ret)
+		return ret;
+	if (fputc('\n', f) == EOF || fflush(f) || ferror(f))
+		return -EIO;
+	return 0;
+}
+
 int report_json(FILE *f, const struct run_result *r)
 {
 	json_t *root;
-	int ret = report_json_doc(r, &root);
+	int ret;
 
+	if (r->cluster)
+		return cluster_json(f, r);
+	ret = report_json_doc(r, &root);
 	if (ret)
 		return ret;
 	ret = jw_dump(f, root);

@@ -1240,15 +1240,8 @@ static json_t *j_cmember(struct jw *c, const struct cluster_info *ci,
 	return o;
 }
 
-/*
- * The members' place in a cluster document that report_json writes
- * member by member: a string no member's text can make (written with its
- * quotes, a quote inside a string is escaped), replaced by the array.
- */
-#define MEMBERS_MARK	"\001iorig-members\001"
-#define MEMBERS_TOKEN	"\"members\": \"\\u0001iorig-members\\u0001\""
-
-/* later: the members left to report_json (MEMBERS_MARK in their place) */
+/* later: the members left to report_json (a mark in their place:
+ * jsonw.h, jw_dump_array_at) */
 static json_t *j_cluster(struct jw *c, const struct cluster_info *ci,
 			 const struct result_set *rs, bool later)
 {
@@ -1293,7 +1286,7 @@ static json_t *j_cluster(struct jw *c, const struct cluster_info *ci,
 	jw_put(c, o, "start_skew_max_ns", jw_real(ci->start_skew_max_ns));
 	if (later) {
 		json_decref(mem);
-		mem = json_string(MEMBERS_MARK);
+		mem = jw_mark();
 	}
 	jw_put(c, o, "members", mem);
 	jw_put(c, o, "hosts", hosts);
@@ -1356,54 +1349,32 @@ int report_json_doc(const struct run_result *r, json_t **doc)
 	return 0;
 }
 
-#define DUMP_FLAGS	(JSON_INDENT(2) | JSON_REAL_PRECISION(12))
+/* A member of a cluster document, made when jw_dump_array_at asks. */
+struct members_arg {
+	struct jw *c;
+	const struct cluster_info *ci;
+	struct cluster_unit *buf;
+};
 
-/*
- * The members of a cluster document, as jw_dump prints the array at its
- * depth (the elements of cluster.members: 6 spaces in), each member built
- * and printed in turn and then freed: their own figures are most of a
- * large cluster's document, which is never whole in memory.
- */
-static int members_write(FILE *f, struct jw *c, const struct cluster_info *ci)
+static json_t *member_make(void *arg, size_t i)
 {
-	struct cluster_unit *buf = malloc(sizeof(*buf));
-	unsigned i;
-	json_t *o;
-	char *s, *p, *nl;
+	struct members_arg *a = arg;
 
-	if (!buf)
-		return -ENOMEM;
-	fputs(ci->nmembers ? "[\n" : "[]", f);
-	for (i = 0; i < ci->nmembers && !c->failed; i++) {
-		o = j_cmember(c, ci, i, buf);
-		s = o ? json_dumps(o, DUMP_FLAGS) : NULL;
-		json_decref(o);
-		if (!s) {
-			c->failed = 1;
-			break;
-		}
-		/* each line 6 spaces further in */
-		for (p = s; p; p = nl ? nl + 1 : NULL) {
-			nl = strchr(p, '\n');
-			fputs("      ", f);
-			fwrite(p, 1, nl ? (size_t)(nl + 1 - p) : strlen(p), f);
-		}
-		fputs(i + 1 < ci->nmembers ? ",\n" : "\n    ]", f);
-		free(s);
-	}
-	free(buf);
-	return c->failed ? -ENOMEM : 0;
+	return j_cmember(a->c, a->ci, (unsigned)i, a->buf);
 }
 
-/* A cluster document: all but its members made and printed to text, the
- * members written in their place one at a time. */
+/*
+ * A cluster document: all but its members made, then printed with each
+ * member made, printed and freed in turn in their place
+ * (cluster.members): their own figures are most of a large cluster's
+ * document, which is never whole in memory.
+ */
 static int cluster_json(FILE *f, const struct run_result *r)
 {
 	struct result_set rs;
 	struct jw c = { 0 };
+	struct members_arg a = { .c = &c, .ci = r->cluster };
 	json_t *root;
-	char *text, *at;
-	size_t head;
 	int ret;
 
 	ret = result_collect(r, &rs);
@@ -1411,26 +1382,15 @@ static int cluster_json(FILE *f, const struct run_result *r)
 		return ret;
 	root = j_root(&c, r, &rs, true);
 	result_set_free(&rs);
-	text = root && !c.failed ? json_dumps(root, DUMP_FLAGS) : NULL;
+	a.buf = malloc(sizeof(*a.buf));
+	ret = !root || c.failed || !a.buf ? -ENOMEM :
+	      jw_dump_array_at(f, root, "members", 2, member_make, &a,
+			       r->cluster->nmembers);
+	if (!ret && c.failed)
+		ret = -ENOMEM;
 	json_decref(root);
-	if (!text)
-		return -ENOMEM;
-	at = strstr(text, MEMBERS_TOKEN);
-	if (!at) {
-		free(text);
-		return -ENOMEM;
-	}
-	head = (size_t)(at - text) + strlen("\"members\": ");
-	fwrite(text, 1, head, f);
-	ret = members_write(f, &c, r->cluster);
-	if (!ret)
-		fputs(at + strlen(MEMBERS_TOKEN), f);
-	free(text);
-	if (ret)
-		return ret;
-	if (fputc('\n', f) == EOF || fflush(f) || ferror(f))
-		return -EIO;
-	return 0;
+	free(a.buf);
+	return ret;
 }
 
 int report_json(FILE *f, const struct run_result *r)

@@ -839,7 +839,7 @@ static int unit_read(struct rd *c, const struct jd *o, size_t i)
 
 	if (ret)
 		return ret;
-	memset(u, 0, sizeof(*u));
+	/* u is model_alloc's (calloc), read once */
 	u->job = j;
 	u->njobs = (unsigned)u64(o, "njobs");
 	u->nruns = j->repeat > 1 ? (unsigned)j->repeat : 1;

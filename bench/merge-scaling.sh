@@ -12,9 +12,10 @@
 # same reader and fold), with the model for 10,000 ranks.
 #
 # Environment: MERGEB_NS="10 100 1000", MERGEB_FORMATS="text json",
-# MERGEB_OLD=PATH (an older iorig to compare), MERGEB_MEMBER=FILE (a
-# result to merge; default: a new 1 s null run), MERGEB_RANKS=64 (0: no
-# MPI part), MERGEB_OUT=DIR (default: a new /tmp dir, kept).
+# MERGEB_OLD=PATH (an older iorig to compare), MERGEB_OLD_MPI=PATH (an
+# older iorig-mpi), MERGEB_MEMBER=FILE (a result to merge; default: a new
+# 1 s null run), MERGEB_RANKS=64 (0: no MPI part), MERGEB_OUT=DIR
+# (default: a new /tmp dir, kept).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 IORIG=$top/iorig
@@ -84,17 +85,34 @@ size=1g
 time_based
 runtime=1s
 JOB
+# rank 0 under /usr/bin/time: its peak RSS (the run's and the report's)
+cat >"$out/rank0.sh" <<'SH'
+#!/bin/sh
+t=$1
+shift
+[ "${OMPI_COMM_WORLD_RANK:-0}" = 0 ] &&
+	exec /usr/bin/time -o "$t" -f '%e %M' "$@"
+exec "$@"
+SH
+# mpirun_ranks BINARY NAME [ARGS...]: one run of the job on every rank
+mpirun_ranks() {
+	b=$1 w=$2
+	shift 2
+	/usr/bin/time -o "$out/time.mpi.$w" -f '%e' timeout 600 \
+		mpirun -np "$ranks" sh "$out/rank0.sh" "$out/time.rank0.$w" \
+		"$b" --output-format=text "$@" "$out/mpi.job" \
+		>"$out/mpi.$w.txt" 2>"$out/mpi.$w.err" ||
+		{ echo "mpirun -np $ranks failed: see $out/mpi.$w.err"
+		  return 1; }
+	read -r el <"$out/time.mpi.$w"
+	read -r el0 rss0 <"$out/time.rank0.$w"
+	echo "MPI $w: $ranks ranks (1 s runs): $el s from mpirun to exit," \
+	     "rank 0 $el0 s and $((rss0 / 1024)) MB peak RSS"
+}
+[ -n "${MERGEB_OLD_MPI:-}" ] && mpirun_ranks "$MERGEB_OLD_MPI" old
 rm -rf "$out/ranks"
 mkdir -p "$out/ranks"
-s=$(date +%s%N)
-/usr/bin/time -o "$out/time.mpi" -f '%e %M' timeout 600 \
-	mpirun -np "$ranks" "$IORIG_MPI" --output-format=json \
-	--rank-output="$out/ranks/r" "$out/mpi.job" >"$out/mpi.json" \
-	2>"$out/mpi.err" ||
-	{ echo "mpirun -np $ranks failed: see $out/mpi.err"; exit 1; }
-read -r el rss <"$out/time.mpi"
-echo "MPI: $ranks ranks (1 s runs) took $el s from mpirun to exit;" \
-     "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["cluster"]["nmembers"])' "$out/mpi.json") members in the cluster report"
+mpirun_ranks "$IORIG_MPI" new --rank-output="$out/ranks/r" || exit 1
 bytes=$(cat "$out/ranks"/r.*.json | wc -c)
 echo "MPI: what the ranks send rank 0: $bytes bytes of JSON ($((bytes / ranks)) a rank)"
 mkdir -p "$out/m-ranks"
@@ -115,7 +133,7 @@ rank0() {
 	    -v rss1="$rss1" -v b="$bytes" -v whole="$3" -v f="$4" 'BEGIN {
 		cpu = us + sy
 		per = (rss - rss1) / (n - n / 2)	# KB a member adds
-		if (per < 0)	# within the RSS's noise
+		if (per < 0)	# within the noise of RSS
 			per = 0
 		printf "%-5s %-4s rank 0 reads and folds %d ranks: %.2f s " \
 		       "CPU (%.2f ms a rank), %.1f MB peak RSS (%.1f KB " \

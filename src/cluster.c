@@ -789,6 +789,9 @@ int cluster_finish(struct cluster *c, struct err_rec *e)
 		rates_set(&s->units[i].stats, &c->urates[i]);
 	for (i = 0; i < s->ngroups; i++)
 		rates_set(&s->groups[i], &c->grates[i]);
+	/* member 0 may be a merged result: its own cluster part goes */
+	if (c->doc.cluster != ci)
+		cluster_info_free(c->doc.cluster);
 	c->doc.cluster = ci;
 	c->doc.r.cluster = ci;
 	c->finished = true;

@@ -217,6 +217,14 @@ static const char *engine_name_kept(const char *name)
 	return e ? e->name : NULL;
 }
 
+/* s into d; an empty one (no samples, no sums: nothing to add) is
+ * skipped, its 4,736 buckets all zero (the strict reader checks). */
+static void hist_fold(struct hist *d, const struct hist *s)
+{
+	if (s->count || s->sum || s->sumsq)
+		hist_merge(d, s);
+}
+
 static void dir_fold(struct dir_stats *d, const struct dir_stats *s)
 {
 	d->ios = sat_add(d->ios, s->ios);
@@ -232,10 +240,10 @@ static void dir_fold(struct dir_stats *d, const struct dir_stats *s)
 		memcpy(d->first_err_file, s->first_err_file,
 		       sizeof(d->first_err_file));
 	}
-	hist_merge(&d->slat, &s->slat);
-	hist_merge(&d->clat, &s->clat);
-	hist_merge(&d->lat, &s->lat);
-	hist_merge(&d->sched_lat, &s->sched_lat);
+	hist_fold(&d->slat, &s->slat);
+	hist_fold(&d->clat, &s->clat);
+	hist_fold(&d->lat, &s->lat);
+	hist_fold(&d->sched_lat, &s->sched_lat);
 	d->rate_bps += s->rate_bps;
 	d->rate_iops += s->rate_iops;
 	d->backlog_ios = sat_add(d->backlog_ios, s->backlog_ios);
@@ -282,7 +290,7 @@ static void stats_fold(struct job_stats *d, const struct job_stats *s,
 		d->end_sync_ns = s->end_sync_ns;
 	d->think_ns = sat_add(d->think_ns, s->think_ns);
 	d->latency_depth += s->latency_depth;
-	hist_merge(&d->sync, &s->sync);
+	hist_fold(&d->sync, &s->sync);
 	for (i = 0; i < DEPTH_NB; i++) {
 		d->depth.level[i] = sat_add(d->depth.level[i],
 					    s->depth.level[i]);
@@ -302,7 +310,7 @@ static void stats_fold(struct job_stats *d, const struct job_stats *s,
 	d->vread.ios = sat_add(d->vread.ios, s->vread.ios);
 	d->vread.bytes = sat_add(d->vread.bytes, s->vread.bytes);
 	d->vread.errors = sat_add(d->vread.errors, s->vread.errors);
-	hist_merge(&d->vread.lat, &s->vread.lat);
+	hist_fold(&d->vread.lat, &s->vread.lat);
 	if (s->vphase_ns > d->vphase_ns)
 		d->vphase_ns = s->vphase_ns;
 	if (unit)

@@ -42,9 +42,15 @@ void stats_mixed(struct dir_stats *out, const struct job_stats *s)
 
 void stats_init(struct job_stats *s)
 {
+	memset(s, 0, sizeof(*s));
+	stats_init_zeroed(s);
+}
+
+
+void stats_init_zeroed(struct job_stats *s)
+{
 	int d;
 
-	memset(s, 0, sizeof(*s));
 	for (d = 0; d < DDIR_NR; d++)
 		dir_hists_empty(&s->dir[d]);
 	dir_hists_empty(&s->vread);

@@ -59,10 +59,16 @@ static void ws(struct jp *j)
 	uint64_t w;
 
 	for (;;) {
-		/* an indented document: eight spaces at a time */
-		while (end - p >= 8 && (memcpy(&w, p, sizeof(w)),
-					w == spaces))
+		/* an indented document: eight bytes at a time, to the first
+		 * that is no space (little-endian: the lowest set byte) */
+		while (end - p >= 8) {
+			memcpy(&w, p, sizeof(w));
+			if (w != spaces) {
+				p += (unsigned)__builtin_ctzll(w ^ spaces) / 8;
+				break;
+			}
 			p += 8;
+		}
 		while (p < end && *p == ' ')
 			p++;
 		if (p == end || (*p != '\n' && *p != '\t' && *p != '\r'))

@@ -352,7 +352,7 @@ static void hist_sums(struct hist *h, double mean, double sd)
 	h->sumsq = q + x0;
 }
 
-/* An iorig histogram object into h, empty (its stats_init'ed job_stats):
+/* An iorig histogram object into h, empty (result_read_stats'):
  * count, overflow, min, max, every bucket; sums as hist_sums finds
  * them. */
 static void hist_read(const struct jd *o, struct hist *h)
@@ -410,7 +410,7 @@ static void dir_read(struct rd *c, const struct jd *o, struct dir_stats *d)
 {
 	const struct jd *rate = get(o, "rate");
 
-	/* d is empty: result_read_stats stats_init'ed its job_stats */
+	/* d is empty: result_read_stats made its job_stats so */
 	d->bytes = u64(o, "io_bytes");
 	d->ios = u64(o, "ios");
 	d->errors = u64(o, "errors");
@@ -541,7 +541,8 @@ static void verify_read(const struct jd *o, struct job_stats *s)
 	hist_read(get(r, "lat_ns"), &s->vread.lat);
 }
 
-/* The members of a unit and a group alike (json.c's put_result). */
+/* The members of a unit and a group alike (json.c's put_result), into
+ * s, all zero bytes (the model's calloc, cmember_read's memset). */
 static void result_read_stats(struct rd *c, const struct jd *o,
 			      struct job_stats *s)
 {
@@ -549,7 +550,7 @@ static void result_read_stats(struct rd *c, const struct jd *o,
 	int64_t e = jd_integer_value(get(err, "errno"));
 	int d;
 
-	stats_init(s);
+	stats_init_zeroed(s);
 	if (e > 0 && e <= INT32_MAX) {
 		s->err = -(int)e;
 		/* the errno's text alone is the writer's for no message */

@@ -38,6 +38,12 @@
 #include "report.h"
 #include "result.h"
 
+/* Member 0's options of a job, formatted (ref_values). */
+struct optref {
+	char **v;
+	size_t n;
+};
+
 /* What the fold adds up per unit besides the figures: the members'
  * rates (the aggregate). */
 struct rates {
@@ -51,6 +57,8 @@ struct cluster {
 	struct cluster_info *info;
 	struct rates *urates, *grates;	/* per unit, per group */
 	struct cluster_unit *scratch;	/* a member's unit, to pack */
+	struct optref *ref;		/* per unit: ref_values */
+	int nref;
 	bool any;			/* a member was added */
 	bool finished;
 };
@@ -89,12 +97,13 @@ static const char *text_of(const char *s, char *buf, size_t len,
 /* Unit i of a and b: the same job (name, clone, group, sweep point) with
  * the same options but the per-member ones; 0 or -EINVAL with e. */
 static int same_unit(const struct result_unit *x, const struct result_unit *y,
-		     size_t i, const char *na, const char *nb,
-		     struct err_rec *e)
+		     char *const *ref, size_t i, const char *na,
+		     const char *nb, struct err_rec *e)
 {
 	const struct job *a = x->job, *b = y->job;
 	const struct opt_def *o;
 	char va[4096], vb[4096], ca[16], cb[16];
+	size_t n = 0;
 	const char *ids[4][3] = {
 		{ "name", a->name, b->name },
 		{ "clone", ca, cb },
@@ -125,13 +134,13 @@ static int same_unit(const struct result_unit *x, const struct result_unit *y,
 	}
 	/* the job table's and the engine's (the same: ioengine= is
 	 * compared first) */
-	for (o = options_next(a, NULL); o; o = options_next(a, o)) {
-		if (cluster_option_per_member(o->name))
+	for (o = options_next(a, NULL); o; o = options_next(a, o), n++) {
+		if (!ref[n])	/* one a member may set for itself */
 			continue;
-		options_format(a, o, va, sizeof(va));
 		options_format(b, o, vb, sizeof(vb));
-		if (!strcmp(va, vb))
+		if (!strcmp(ref[n], vb))
 			continue;
+		snprintf(va, sizeof(va), "%s", ref[n]);
 		err_set(e, nb, 0, o->name, "job '%s' differs: %s=%s in %s, "
 			"%s=%s in %s (only targets, sizes, offsets, seeds and "
 			"CPUs may differ between members)", a->name, o->name,
@@ -141,8 +150,51 @@ static int same_unit(const struct result_unit *x, const struct result_unit *y,
 	return 0;
 }
 
-/* Member m ran the jobs of the merged result; 0 or -EINVAL with e. */
-static int same_jobs(const struct cluster *c, const struct result_doc *m,
+/*
+ * The options of job j as same_unit compares them, in options_next's
+ * order: each formatted, NULL for one a member may set for itself.
+ * Made once for member 0's jobs: each other member's are compared with
+ * them. NULL when out of memory.
+ */
+static void ref_free(struct optref *r)
+{
+	size_t k;
+
+	for (k = 0; r->v && k < r->n; k++)
+		free(r->v[k]);
+	free(r->v);
+	r->v = NULL;
+	r->n = 0;
+}
+
+static int ref_values(struct optref *r, const struct job *j)
+{
+	const struct opt_def *o;
+	char v[4096];
+	size_t n = 0;
+
+	for (o = options_next(j, NULL); o; o = options_next(j, o))
+		n++;
+	r->v = calloc(n + 1, sizeof(*r->v));
+	if (!r->v)
+		return -ENOMEM;
+	r->n = n;
+	for (n = 0, o = options_next(j, NULL); o; o = options_next(j, o),
+	     n++) {
+		if (cluster_option_per_member(o->name))
+			continue;
+		options_format(j, o, v, sizeof(v));
+		if (!(r->v[n] = strdup(v))) {
+			ref_free(r);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* Member m ran the jobs of the merged result; 0, -EINVAL with e, or
+ * -ENOMEM. */
+static int same_jobs(struct cluster *c, const struct result_doc *m,
 		     const char *nb, struct err_rec *e)
 {
 	const struct result_set *a = &c->doc.set, *b = &m->set;
@@ -155,9 +207,18 @@ static int same_jobs(const struct cluster *c, const struct result_doc *m,
 			b->nunits);
 		return -EINVAL;
 	}
+	if (!c->ref) {
+		c->ref = calloc((size_t)a->nunits + 1, sizeof(*c->ref));
+		if (!c->ref)
+			return -ENOMEM;
+		c->nref = a->nunits;
+		for (i = 0; i < a->nunits; i++)
+			if (ref_values(&c->ref[i], a->units[i].job))
+				return -ENOMEM;
+	}
 	for (i = 0; i < a->nunits; i++)
-		if (same_unit(&a->units[i], &b->units[i], (size_t)i, na, nb,
-			      e))
+		if (same_unit(&a->units[i], &b->units[i], c->ref[i].v,
+			      (size_t)i, na, nb, e))
 			return -EINVAL;
 	if (a->ngroups != b->ngroups) {
 		err_set(e, nb, 0, "", "%s and %s have different stonewall "
@@ -643,6 +704,8 @@ struct cluster *cluster_new(void)
 
 void cluster_free(struct cluster *c)
 {
+	int i;
+
 	if (!c)
 		return;
 	if (!c->doc.cluster)
@@ -651,6 +714,9 @@ void cluster_free(struct cluster *c)
 	free(c->urates);
 	free(c->grates);
 	free(c->scratch);
+	for (i = 0; c->ref && i < c->nref; i++)
+		ref_free(&c->ref[i]);
+	free(c->ref);
 	free(c);
 }
 
@@ -741,7 +807,10 @@ int cluster_add(struct cluster *c, struct result_doc *m, const char *label,
 		ci->start_skew_max_ns = start_skew_ns;
 	if (host_index(ci, mi->host) < 0)
 		goto oom;
-	if (i && same_jobs(c, m, mi->label, e)) {
+	ret = i ? same_jobs(c, m, mi->label, e) : 0;
+	if (ret == -ENOMEM)
+		goto oom;
+	if (ret) {
 		result_doc_free(m);
 		return -EINVAL;
 	}

@@ -38,8 +38,9 @@ only_warnings() {
 usable() {
 	# One operation a file, not 4k I/Os: tests/cli/104-fileop-engines.sh;
 	# e4defrag needs ext4 and a donor: tests/cli/196-e4defrag.sh; net and
-	# netsplice a peer: 192-195.
-	case $1 in filecreate|filestat|filedelete|cpuio|exec|e4defrag|net|netsplice) return 1 ;; esac
+	# netsplice a peer: 192-195; io_uring_cmd an NVMe char device and sg
+	# a SCSI device: the test guest's cases (tests/guest/cases/).
+	case $1 in filecreate|filestat|filedelete|cpuio|exec|e4defrag|net|netsplice|io_uring_cmd|sg) return 1 ;; esac
 	run --name=probe --filename=probe.dat --size=64k --ioengine="$1" \
 		--output-format=json
 	rm -f probe.dat
@@ -159,7 +160,7 @@ for m in write randwrite; do
 done
 for e in $engines; do
 	# falloc moves no data (tests/cli/130-falloc.sh checks its blocks)
-	case " null falloc filecreate filestat filedelete cpuio exec e4defrag net netsplice $skipped " in *" $e "*) continue ;; esac
+	case " null falloc filecreate filestat filedelete cpuio exec e4defrag net netsplice io_uring_cmd sg $skipped " in *" $e "*) continue ;; esac
 	case $e in
 	sync) d=0 ;;
 	*) d=$odirect ;;

@@ -43,8 +43,9 @@ one() {
 for e in $engines; do
 	[ "$e" = null ] && continue
 	# falloc refuses devices (130-engines-syscalls.sh checks it), and
-	# so do the file operation engines (104-fileop-engines.sh)
-	case $e in falloc|filecreate|filestat|filedelete|cpuio|exec|e4defrag|net|netsplice) continue ;; esac
+	# so do the file operation engines (104-fileop-engines.sh); io_uring_cmd
+	# and sg need an NVMe or SCSI device (the test guest's cases)
+	case $e in falloc|filecreate|filestat|filedelete|cpuio|exec|e4defrag|net|netsplice|io_uring_cmd|sg) continue ;; esac
 	run --name=probe --filename="$dev" --size=64k --ioengine="$e" \
 		--direct=1 --output-format=json
 	if [ "$rc" -ne 0 ] && grep -q "setting up engine $e" "$T/err"; then
@@ -75,7 +76,7 @@ region() {
 }
 
 for e in $engines; do
-	case " null falloc filecreate filestat filedelete cpuio exec e4defrag net netsplice $skipped " in
+	case " null falloc filecreate filestat filedelete cpuio exec e4defrag net netsplice io_uring_cmd sg $skipped " in
 	*" $e "*) continue ;; esac
 	for m in write randwrite; do
 		dd if=/dev/urandom of="$dev" bs=65536 seek=32 count=32 \

@@ -261,6 +261,10 @@ struct gen {
 	uint64_t nblocks;	/* random map: nfiles * fblocks */
 	uint64_t align;
 	uint64_t perm_ctr;	/* random map: next index to permute */
+	/* gen_next_inline: nblocks for the random map of one file and one
+	 * direction (not trimwrite), else 0; perm_ctr below it is that
+	 * case inside a pass. Set by gen_init. */
+	uint64_t fast_end;
 	struct gen_perm perm;	/* random map: on [0, nblocks) */
 	uint64_t mix_threshold;	/* (rng value >> 1) below this: read */
 	/* Lengths (gen.c): (j + 1) * bs_min[d] for j < len_mults[d], else
@@ -370,9 +374,7 @@ static inline void gen_next_inline(struct gen *g, struct gen_io *io)
 {
 	uint64_t b;
 
-	if (__builtin_expect(g->mode != GEN_MODE_MAP || g->p.trimwrite ||
-			     g->p.mixed || g->p.nfiles > 1 ||
-			     g->perm_ctr == g->nblocks, 0)) {
+	if (__builtin_expect(g->perm_ctr >= g->fast_end, 0)) {
 		gen_next(g, io);
 		return;
 	}

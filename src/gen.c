@@ -350,6 +350,9 @@ int gen_init(struct gen *g, const struct gen_params *p)
 	}
 	if (!ret && g->use_bmap)
 		bm_start(g);
+	/* gen_next_inline's case: fixed now, like every mode above */
+	g->fast_end = g->mode == GEN_MODE_MAP && !g->p.trimwrite &&
+		      !g->p.mixed && g->p.nfiles <= 1 ? g->nblocks : 0;
 	if (ret)
 		gen_free(g);
 	return ret;

@@ -261,6 +261,10 @@ struct gen {
 	uint64_t nblocks;	/* random map: nfiles * fblocks */
 	uint64_t align;
 	uint64_t perm_ctr;	/* random map: next index to permute */
+	/* gen_next_inline: nblocks for the random map of one file and one
+	 * direction (not trimwrite), else 0; perm_ctr below it is that
+	 * case inside a pass. Set by gen_init. */
+	uint64_t fast_end;
 	struct gen_perm perm;	/* random map: on [0, nblocks) */
 	uint64_t mix_threshold;	/* (rng value >> 1) below this: read */
 	/* Lengths (gen.c): (j + 1) * bs_min[d] for j < len_mults[d], else
@@ -318,6 +322,72 @@ struct gen_io {
  */
 int gen_init(struct gen *g, const struct gen_params *p);
 void gen_next(struct gen *g, struct gen_io *io);
+
+/*
+ * A bijection on [0, 2^bits): every step is invertible modulo 2^bits
+ * (xor or add a constant, multiply by an odd constant, x ^= x >> s with
+ * s >= 1). Multiplies carry differences upwards, the shifts fold them back
+ * down; two shift widths keep power-of-two strides from lining up. Fewer
+ * rounds left visible structure between blocks i and i + 2^j in chi-square
+ * tests of (perm(i), perm(i + lag)) pairs; this many did not.
+ * bits 0 (one block) makes h 0, which is fine: the domain is {0}. The
+ * shifts h and h2 are computed once, by perm_init() in gen.c.
+ */
+static inline uint64_t gen_perm_once(const struct gen_perm *pm, uint64_t x)
+{
+	const uint64_t *k = pm->keys;
+	uint64_t m = pm->mask;
+	unsigned h = pm->h, h2 = pm->h2;
+
+	x ^= k[0] & m;
+	x ^= x >> h;
+	x = (x * k[1]) & m;
+	x ^= x >> h2;
+	x = ((x + k[2]) * k[3]) & m;
+	x ^= x >> h;
+	x = (x * 0xd1342543de82ef95ull) & m;
+	x ^= x >> h2;
+	x = (x * k[1]) & m;
+	x ^= x >> h;
+	return x;
+}
+
+/*
+ * Cycle walking: follow perm from i until it lands in [0, n). This is
+ * a bijection on [0, n); since 2^bits < 2 * n, a pass costs fewer than two
+ * gen_perm_once() calls per block on average.
+ */
+static inline uint64_t gen_perm_index(const struct gen_perm *pm, uint64_t i)
+{
+	do
+		i = gen_perm_once(pm, i);
+	while (i >= pm->n);
+	return i;
+}
+
+/*
+ * gen_next, with the usual random case (the random map of one file, one
+ * direction, a block size that does not vary, inside a pass) inline for
+ * the worker's loop: the same I/O gen_next gives, without the call.
+ */
+static inline void gen_next_inline(struct gen *g, struct gen_io *io)
+{
+	uint64_t b;
+
+	if (__builtin_expect(g->perm_ctr >= g->fast_end, 0)) {
+		gen_next(g, io);
+		return;
+	}
+	b = gen_perm_index(&g->perm, g->perm_ctr++);
+	io->ddir = (uint8_t)g->p.only_dir;
+	io->new_pass = false;
+	io->pass_end = false;
+	io->file = 0;
+	io->foff = b * g->align;
+	io->offset = io->foff;
+	io->len = (uint32_t)g->align;
+	g->done += g->align;
+}
 /*
  * gen_next in two steps, for a caller that may choose the direction
  * itself (rate= on a mixed job, pace.c): gen_draw_dir draws the direction

@@ -31,15 +31,30 @@ struct hist {
 	uint64_t b[HIST_NBUCKETS];
 };
 
+/*
+ * One count of leading zeros, no branch: v | HIST_SUB has its top bit at
+ * HIST_SUB_BITS or above, so shift is 0 for v < 2 * HIST_SUB (exact
+ * buckets, index v) and msb - HIST_SUB_BITS above, as the layout says.
+ */
 static inline unsigned hist_index(uint64_t v)
 {
-	unsigned msb, shift;
+	unsigned shift = 63u - HIST_SUB_BITS -
+			 (unsigned)__builtin_clzll(v | HIST_SUB);
 
-	if (v < 2 * HIST_SUB)
-		return (unsigned)v;
-	msb = 63u - (unsigned)__builtin_clzll(v);
-	shift = msb - HIST_SUB_BITS;
 	return shift * HIST_SUB + (unsigned)(v >> shift);
+}
+
+/* hist_add for v < 2^HIST_MAX_BITS, which the caller checked. */
+static inline void hist_add_fit(struct hist *h, uint64_t v)
+{
+	h->count++;
+	h->sum += v;
+	h->sumsq += (unsigned __int128)v * v;
+	if (v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	h->b[hist_index(v)]++;
 }
 
 /* Hot path: no branches beyond the range checks. */

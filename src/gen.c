@@ -167,46 +167,10 @@ static void perm_rekey(struct gen *g)
 	perm_key(&g->perm, g->p.seed ^ PERM_SALT, g->pass);
 }
 
-/*
- * A bijection on [0, 2^bits): every step is invertible modulo 2^bits
- * (xor or add a constant, multiply by an odd constant, x ^= x >> s with
- * s >= 1). Multiplies carry differences upwards, the shifts fold them back
- * down; two shift widths keep power-of-two strides from lining up. Fewer
- * rounds left visible structure between blocks i and i + 2^j in chi-square
- * tests of (perm(i), perm(i + lag)) pairs; this many did not.
- * bits 0 (one block) makes h 0, which is fine: the domain is {0}. The
- * shifts h and h2 are computed once, by perm_init().
- */
-static inline uint64_t perm_once(const struct gen_perm *pm, uint64_t x)
-{
-	const uint64_t *k = pm->keys;
-	uint64_t m = pm->mask;
-	unsigned h = pm->h, h2 = pm->h2;
-
-	x ^= k[0] & m;
-	x ^= x >> h;
-	x = (x * k[1]) & m;
-	x ^= x >> h2;
-	x = ((x + k[2]) * k[3]) & m;
-	x ^= x >> h;
-	x = (x * 0xd1342543de82ef95ull) & m;
-	x ^= x >> h2;
-	x = (x * k[1]) & m;
-	x ^= x >> h;
-	return x;
-}
-
-/*
- * Cycle walking: follow perm from i until it lands in [0, n). This is
- * a bijection on [0, n); since 2^bits < 2 * n, a pass costs fewer than two
- * perm_once() calls per block on average.
- */
+/* perm_once and the cycle walk: gen.h, inline for the worker's loop. */
 static inline uint64_t perm_index(const struct gen_perm *pm, uint64_t i)
 {
-	do
-		i = perm_once(pm, i);
-	while (i >= pm->n);
-	return i;
+	return gen_perm_index(pm, i);
 }
 
 uint64_t gen_gcd(uint64_t a, uint64_t b)
@@ -386,6 +350,9 @@ int gen_init(struct gen *g, const struct gen_params *p)
 	}
 	if (!ret && g->use_bmap)
 		bm_start(g);
+	/* gen_next_inline's case: fixed now, like every mode above */
+	g->fast_end = g->mode == GEN_MODE_MAP && !g->p.trimwrite &&
+		      !g->p.mixed && g->p.nfiles <= 1 ? g->nblocks : 0;
 	if (ret)
 		gen_free(g);
 	return ret;

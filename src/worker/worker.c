@@ -139,7 +139,7 @@ prep_as(struct wstate *s, struct io_req *req, const bool plain)
 		if (!prep_slow(s, req, &io))
 			return false;
 	} else if (plain || !(r = wf_next(s, &io))) {
-		gen_next(&s->gen, &io);
+		gen_next_inline(&s->gen, &io);
 	} else if (r < 0) {
 		return false;
 	}
@@ -276,9 +276,16 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 		lat = slat + clat;
 		/* the engine saw it done as the submitting call returned */
 		d->submit_done += req->t_done == req->t_submit;
-		hist_add(&d->slat, slat);
-		hist_add(&d->clat, clat);
-		hist_add(&d->lat, lat);
+		/* slat, clat <= lat: one range check for the three */
+		if (__builtin_expect(lat >> HIST_MAX_BITS, 0)) {
+			hist_add(&d->slat, slat);
+			hist_add(&d->clat, clat);
+			hist_add(&d->lat, lat);
+		} else {
+			hist_add_fit(&d->slat, slat);
+			hist_add_fit(&d->clat, clat);
+			hist_add_fit(&d->lat, lat);
+		}
 	} else {
 		/* No submit step: clat = lat, kept once and copied at the end */
 		slat = 0;

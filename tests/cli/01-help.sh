@@ -7,7 +7,7 @@
 jobopts=$(table_job_options)
 cmdopts=$(table_cmd_options)
 [ "$(echo "$jobopts" | wc -l)" -ge 30 ] ||
-	die "could not read the option table from $top/src/plan/options.c"
+	die "could not read the option table from $top/src/plan/optable.c"
 [ "$(echo "$cmdopts" | wc -l)" -ge 5 ] ||
 	die "could not read the command options from $top/src/face/cli.c"
 

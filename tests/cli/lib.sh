@@ -103,7 +103,7 @@ expect_json() {
 # The job options of the option table, one a line, read from the source
 # (not from iorig, so a listing that drops one is caught).
 table_job_options() {
-	sed -n '/options_table\[\] = {/,/^};/p' "$top/src/plan/options.c" |
+	sed -n '/options_table\[\] = {/,/^};/p' "$top/src/plan/optable.c" |
 		sed -n 's/.*\.name = "\([^"]*\)".*/\1/p'
 }
 

@@ -66,8 +66,8 @@ DEB_DEPS += qemu-system-x86 busybox-static cpio kmod nvme-cli sg3-utils \
 	dmsetup
 # libnvme-dev: the NVMe admin commands (Identify Controller and Namespace,
 # the SMART / Health log) of io_uring_cmd and of the report's device
-# health, with the specification's structures (src/nvmedev.c); nvme-cli
-# reads the same through the same library.
+# health, with the specification's structures (src/target/nvmedev.c);
+# nvme-cli reads the same through the same library.
 DEB_DEPS += libnvme-dev
 # `make fuzz` and `make test SAN=...` also need clang and its runtime
 # (libFuzzer, the sanitizers); llvm gives llvm-symbolizer for stack traces.

@@ -35,4 +35,19 @@ json_t *jw_str(const char *s);
  * a final newline, flushed. Returns 0 or -EIO. */
 int jw_dump(FILE *f, const json_t *root);
 
+/*
+ * A document too large to hold whole (a merge's members): root with a
+ * mark (jw_mark) as the value of key, printed as jw_dump prints it but
+ * with an array of n elements in the mark's place, each made by
+ * make(arg, i) (a new reference, NULL: out of memory), printed at the
+ * array's depth (root's members are at depth 1) and freed before the
+ * next is made: the same bytes as jw_dump of the whole document. key
+ * names one member of the document whose value is the mark. Returns 0,
+ * -ENOMEM or -EIO.
+ */
+json_t *jw_mark(void);
+int jw_dump_array_at(FILE *f, const json_t *root, const char *key,
+		     unsigned depth, json_t *(*make)(void *arg, size_t i),
+		     void *arg, size_t n);
+
 #endif

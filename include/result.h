@@ -259,6 +259,26 @@ struct cluster_unit {
 	bool has_row;
 };
 
+/*
+ * A member's cluster_unit as the cluster keeps it: its bytes with the
+ * runs of zero words (a histogram's empty buckets: nearly all of its
+ * 4,800) left out and the other words as LEB128 varints, so that a
+ * member costs kilobytes, not the megabyte of its whole job_stats.
+ * Exact: unpacking gives back every byte. The unit's pointers (its job,
+ * an engine's static name) are kept as they are; its intervals, steady
+ * state and priorities are not kept (NULL).
+ */
+struct cluster_packed {
+	unsigned char *b;
+	size_t len;
+};
+
+/* p (its old bytes freed) = cu; 0 or -ENOMEM. */
+int cluster_unit_pack(struct cluster_packed *p, const struct cluster_unit *cu);
+/* Member i's own figures of job k, whole, into *out. */
+void cluster_member_unit(const struct cluster_info *ci, unsigned i,
+			 unsigned k, struct cluster_unit *out);
+
 struct cluster_member_info {
 	char *label;		/* "rank 3 (hostB)", the file name */
 	char *host;
@@ -266,7 +286,9 @@ struct cluster_member_info {
 	double start_skew_ns;	/* its start after the earliest */
 	uint64_t wall_ns;
 	bool interrupted;
-	struct cluster_unit *jobs;	/* njobs of the cluster_info */
+	/* Its own figures of each job (njobs of the cluster_info), packed:
+	 * cluster_member_unit gives one back whole. */
+	struct cluster_packed *jobs;
 };
 
 struct cluster_info {

@@ -299,6 +299,8 @@ struct zbd_stats {
 };
 
 void stats_init(struct job_stats *s);
+/* stats_init of an s already all zero bytes (calloc): the rest only. */
+void stats_init_zeroed(struct job_stats *s);
 /* d empty: no I/O, its histograms empty. */
 void stats_dir_init(struct dir_stats *d);
 /* dst += src: counters, histograms, first error. */

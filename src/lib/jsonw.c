@@ -58,3 +58,78 @@ int jw_dump(FILE *f, const json_t *root)
 		return -EIO;
 	return 0;
 }
+
+#define JW_MARK		"\001iorig-array\001"
+#define JW_MARK_TEXT	"\"\\u0001iorig-array\\u0001\""
+#define JW_FLAGS	(JSON_INDENT(2) | JSON_REAL_PRECISION(12))
+
+json_t *jw_mark(void)
+{
+	return json_string(JW_MARK);
+}
+
+/* The n elements of the array, each made, printed at its depth and
+ * freed: "[", then each on lines indented by depth + 1 steps, then "]"
+ * indented by depth steps (jansson's layout with JSON_INDENT(2)). */
+static int array_write(FILE *f, unsigned depth,
+		       json_t *(*make)(void *arg, size_t i), void *arg,
+		       size_t n)
+{
+	char in[64];
+	size_t i, w = 2 * (depth + 1) < sizeof(in) ? 2 * (depth + 1) :
+		      sizeof(in) - 1;
+	json_t *o;
+	char *s, *p, *nl;
+
+	memset(in, ' ', w);
+	in[w] = '\0';
+	fputs(n ? "[\n" : "[]", f);
+	for (i = 0; i < n; i++) {
+		o = make(arg, i);
+		s = o ? json_dumps(o, JW_FLAGS) : NULL;
+		json_decref(o);
+		if (!s)
+			return -ENOMEM;
+		for (p = s; p; p = nl ? nl + 1 : NULL) {
+			nl = strchr(p, '\n');
+			fputs(in, f);
+			fwrite(p, 1, nl ? (size_t)(nl + 1 - p) : strlen(p), f);
+		}
+		free(s);
+		if (i + 1 < n)
+			fputs(",\n", f);
+		else
+			fprintf(f, "\n%.*s]", (int)(w - 2), in);
+	}
+	return 0;
+}
+
+int jw_dump_array_at(FILE *f, const json_t *root, const char *key,
+		     unsigned depth, json_t *(*make)(void *arg, size_t i),
+		     void *arg, size_t n)
+{
+	char *text = json_dumps(root, JW_FLAGS), *tok, *at;
+	size_t klen = strlen(key), head;
+	int ret = -ENOMEM;
+
+	tok = malloc(klen + sizeof(JW_MARK_TEXT) + 8);
+	if (!text || !tok)
+		goto out;
+	/* "key": "mark": quotes are escaped inside strings, so only the
+	 * member itself reads so */
+	sprintf(tok, "\"%s\": %s", key, JW_MARK_TEXT);
+	at = strstr(text, tok);
+	if (!at)
+		goto out;
+	head = (size_t)(at - text) + klen + 4;
+	fwrite(text, 1, head, f);
+	ret = array_write(f, depth, make, arg, n);
+	if (ret)
+		goto out;
+	fputs(at + strlen(tok), f);
+	ret = fputc('\n', f) == EOF || fflush(f) || ferror(f) ? -EIO : 0;
+out:
+	free(tok);
+	free(text);
+	return ret;
+}

@@ -9,8 +9,9 @@
  * wait group (agree: every rank's targets open, else the first failure,
  * naming its rank and host, stops all), at each group's gate (a barrier,
  * then each rank's CLOCK_REALTIME start: the start skew), and at the end
- * (finish: each rank's JSON report gathered to rank 0, which merges them
- * with the cluster module and writes the cluster report). A rank that
+ * (finish: each rank's JSON report sent to rank 0, which reads and merges
+ * them one at a time with the cluster module and writes the cluster
+ * report). A rank that
  * dies mid-run is mpirun's to handle: it aborts the job, so no rank waits.
  */
 #include <errno.h>
@@ -116,38 +117,98 @@ static void skews(const double *t, unsigned ng, int n, double *skew)
 	}
 }
 
-/* Rank 0: each rank's result read back and folded in turn, then the
- * cluster report written; the exit code of the cluster's figures. */
-static int cluster_report(char *texts, const int *lens, const int *displs,
-			  const char *hosts, const double *skew, int n,
-			  const char *formats, FILE *out,
-			  char *const *checks, size_t nchecks)
+#define TAG_RESULT	26
+
+/*
+ * Rank 0: rank r's JSON result (rank 0's own: mine) into *text, *len;
+ * each other rank's received as it comes to be read (MPI_Probe for its
+ * size, then MPI_Recv into one buffer that grows to the largest), so
+ * rank 0 holds one rank's document at a time, never all of them. 0 or
+ * -ENOMEM (the message still received: its sender must not wait).
+ */
+static int rank_text(int r, const char *mine, size_t mylen, char **buf,
+		     size_t *cap, const char **text, size_t *len)
+{
+	MPI_Status st;
+	char *nb;
+	int n;
+
+	if (!r) {
+		*text = mine;
+		*len = mylen;
+		return 0;
+	}
+	MPI_Probe(r, TAG_RESULT, MPI_COMM_WORLD, &st);
+	MPI_Get_count(&st, MPI_CHAR, &n);
+	if ((size_t)n > *cap) {
+		nb = realloc(*buf, (size_t)n);
+		if (!nb) {
+			/* taken and dropped, so that rank r goes on */
+			char one;
+
+			MPI_Recv(&one, 0, MPI_CHAR, r, TAG_RESULT,
+				 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			return -ENOMEM;
+		}
+		*buf = nb;
+		*cap = (size_t)n;
+	}
+	MPI_Recv(*buf, n, MPI_CHAR, r, TAG_RESULT, MPI_COMM_WORLD,
+		 MPI_STATUS_IGNORE);
+	*text = *buf;
+	*len = (size_t)n;
+	return 0;
+}
+
+/*
+ * Rank 0: each rank's result received, read back and folded in turn (in
+ * rank order: the fold of `iorig merge` of the same results), then the
+ * cluster report written; the exit code of the cluster's figures. Every
+ * rank's result is received even after one failed to read, since its
+ * sender waits for that.
+ */
+static int cluster_report(const char *mine, size_t mylen, const char *hosts,
+			  const double *skew, int n, const char *formats,
+			  FILE *out, char *const *checks, size_t nchecks)
 {
 	struct cluster *cl = cluster_new();
 	char label[HOST_MAX + 32];
 	struct err_rec *e = calloc(1, sizeof(*e));
-	char *buf = malloc(ERR_TEXT_MAX + 512);
+	char *buf = malloc(ERR_TEXT_MAX + 512), *text_buf = NULL;
+	size_t cap = 0, len;
+	const char *text;
 	struct result_doc d;
-	int r, code = 1, ret;
+	int r, code = 1, ret, failed = 0;
 
-	if (!cl || !e || !buf) {
-		fprintf(stderr, "iorig: the cluster report: out of memory\n");
-		goto out;
-	}
 	for (r = 0; r < n; r++) {
+		ret = rank_text(r, mine, mylen, &text_buf, &cap, &text, &len);
+		if (failed)
+			continue;
+		if (!cl || !e || !buf || ret) {
+			fprintf(stderr, "iorig: the cluster report: out of "
+				"memory\n");
+			failed = 1;
+			continue;
+		}
 		snprintf(label, sizeof(label), "rank %d (%s)", r,
 			 hosts + (size_t)r * HOST_MAX);
-		ret = result_read(&d, texts + displs[r], (size_t)lens[r],
-				  label, RESULT_READ_STRICT, e);
+		ret = result_read(&d, text, len, label, RESULT_READ_STRICT, e);
 		if (ret) {
 			err_format(e, buf, ERR_TEXT_MAX + 512);
 			fprintf(stderr, "iorig: %s\n", buf);
-			goto out;
+			failed = 1;
+			continue;
 		}
 		if (cluster_add(cl, &d, label, hosts + (size_t)r * HOST_MAX,
-				r, skew[r], e))
-			goto fail;
+				r, skew[r], e)) {
+			err_format(e, buf, ERR_TEXT_MAX + 512);
+			fprintf(stderr, "iorig: the cluster report: %s\n", buf);
+			failed = 1;
+		}
 	}
+	free(text_buf);
+	if (failed)
+		goto out;
 	if (!cluster_finish(cl, e)) {
 		code = cluster_write(cluster_result(cl), formats, checks,
 				     nchecks, out, e);
@@ -173,9 +234,8 @@ static int mpi_finish(struct peers *pe, const char *json, size_t len,
 		      int code, const char *formats, FILE *out,
 		      char *const *checks, size_t nchecks)
 {
-	char *texts = NULL, *hosts = NULL;
-	int n = pe->nranks, mine = (int)len, worst = code_rank(code), total, r;
-	int *lens = NULL, *displs = NULL, ccode, all;
+	char *hosts = NULL;
+	int n = pe->nranks, worst = code_rank(code), ccode, all;
 	unsigned ng = mp.nstart;
 	double *t = NULL, *skew = NULL, *mystart = NULL;
 
@@ -186,12 +246,10 @@ static int mpi_finish(struct peers *pe, const char *json, size_t len,
 	MPI_Allreduce(MPI_IN_PLACE, &ng, 1, MPI_UNSIGNED, MPI_MAX,
 		      MPI_COMM_WORLD);
 	if (pe->rank == 0) {
-		lens = calloc(n, sizeof(*lens));
-		displs = calloc(n, sizeof(*displs));
 		hosts = calloc(n, HOST_MAX);
 		t = calloc((size_t)n * (ng ? ng : 1), sizeof(*t));
 		skew = calloc(n, sizeof(*skew));
-		if (!lens || !displs || !hosts || !t || !skew) {
+		if (!hosts || !t || !skew) {
 			fprintf(stderr, "iorig: out of memory\n");
 			MPI_Abort(MPI_COMM_WORLD, 1);
 		}
@@ -207,24 +265,20 @@ static int mpi_finish(struct peers *pe, const char *json, size_t len,
 		   MPI_COMM_WORLD);
 	MPI_Gather(mp.host, HOST_MAX, MPI_CHAR, hosts, HOST_MAX, MPI_CHAR, 0,
 		   MPI_COMM_WORLD);
-	MPI_Gather(&mine, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
-	if (pe->rank == 0) {
-		for (r = 0, total = 0; r < n; r++) {
-			displs[r] = total;
-			total += lens[r];
-		}
-		texts = malloc(total ? total : 1);
-		if (!texts) {
-			fprintf(stderr, "iorig: out of memory\n");
-			MPI_Abort(MPI_COMM_WORLD, 1);
-		}
-	}
-	MPI_Gatherv(json, mine, MPI_CHAR, texts, lens, displs, MPI_CHAR, 0,
-		    MPI_COMM_WORLD);
+	/*
+	 * Each rank's result to rank 0, which takes them one at a time as
+	 * it reads them (cluster_report): its memory is one document and
+	 * what the merge keeps of each member (a few KB), not every
+	 * rank's document at once (a gather of 10,000 ranks' would be
+	 * gigabytes).
+	 */
+	if (pe->rank != 0)
+		MPI_Send(json, (int)len, MPI_CHAR, 0, TAG_RESULT,
+			 MPI_COMM_WORLD);
 	if (pe->rank == 0) {
 		skews(t, ng, n, skew);
-		ccode = cluster_report(texts, lens, displs, hosts, skew, n,
-				       formats, out, checks, nchecks);
+		ccode = cluster_report(json, len, hosts, skew, n, formats, out,
+				       checks, nchecks);
 		/* 0 or 3 (a check failed): the report is whole */
 		pe->reported = ccode == 0 || ccode == 3;
 		/* The ranks' worst, then the cluster's checks. */
@@ -240,10 +294,7 @@ static int mpi_finish(struct peers *pe, const char *json, size_t len,
 	 */
 	MPI_Barrier(MPI_COMM_WORLD);
 out:
-	free(texts);
 	free(hosts);
-	free(lens);
-	free(displs);
 	free(t);
 	free(skew);
 	free(mystart);

@@ -660,7 +660,7 @@ const struct opt_def options_table[] = {
 	  .help = "Before a job reads a file, write real data into the holes "
 		  "and unwritten extents of its region; 0: leave them, with "
 		  "a warning" },
-	/* File layout (issue 12, layout family; src/target.c) */
+	/* File layout (issue 12, layout family; src/target/target.c) */
 	{ .name = "filesize", .type = OPT_SPECIAL, .off = F(filesize),
 	  .set = set_filesize, .category = "target",
 	  .help = "Size of each file, or LO-HI: each file a size drawn in "
@@ -709,7 +709,7 @@ const struct opt_def options_table[] = {
 	  .off = F(create_on_open), .def = "0", .category = "target",
 	  .help = "Accepted for fio job files: iorig creates files when the "
 		  "job opens them, before its I/O starts, either way" },
-	/* Placement (issue 12, opt-a family; src/target.c) */
+	/* Placement (issue 12, opt-a family; src/target/target.c) */
 	{ .name = "offset_increment", .type = OPT_SIZE_PCT,
 	  .off = F(offset_increment), .aux = F(offset_increment_pct),
 	  .def = "0", .category = "target",
@@ -1165,7 +1165,7 @@ const struct opt_def options_table[] = {
 	  .category = "logs",
 	  .help = "Replay fio's iolog (version 2 or 3) or a binary blktrace "
 		  "trace: its I/Os, on its files, at its times" },
-	/* blktrace merge (src/blktrace.c, replay.h) */
+	/* blktrace merge (src/log/blktrace.c, replay.h) */
 	{ .name = "merge_blktrace_file", .type = OPT_STR,
 	  .off = F(merge_blktrace_file), .category = "logs",
 	  .help = "Merge the blktrace traces read_iolog names (A:B:...) by "

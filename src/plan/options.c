@@ -675,6 +675,39 @@ static int opt_parse(struct job *j, void *base, const struct opt_def *o,
 	return -EINVAL;
 }
 
+/* value (NULL: none given) into row o of j's options, as options_set
+ * sets a row it found by name. */
+static int set_row(struct job *j, const struct opt_def *o, const char *value,
+		   const char *file, int line, struct err_rec *e)
+{
+	char why[512];
+	int ret;
+
+	if (!value && (o->flags & OPT_F_BARE))
+		value = "";
+	if (!value) {
+		if (o->type != OPT_BOOL) {
+			err_set(e, file, line, o->name, "needs a value "
+				"(%s=...)", o->name);
+			return -EINVAL;
+		}
+		value = "1";
+	}
+	why[0] = '\0';
+	ret = job_row(o) ? opt_parse(j, j, o, value, why, sizeof(why)) :
+	      engopts_set(j, o, value, why, sizeof(why));
+	if (ret == -ENOMEM) {
+		err_set(e, file, line, o->name, "out of memory");
+		return ret;
+	}
+	if (ret) {
+		err_set(e, file, line, o->name, "%s", why[0] ? why :
+			"invalid value");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int options_set(struct job *j, const char *name, const char *value,
 		const char *file, int line, struct err_rec *e)
 {
@@ -682,7 +715,6 @@ int options_set(struct job *j, const char *name, const char *value,
 	const struct profile *prof;
 	const char *hint;
 	char why[512];
-	int ret;
 
 	if (!o && (prof = profile_owning(name, strlen(name)))) {
 		/* fio knows it from a profile: read, no effect on the job */
@@ -710,29 +742,7 @@ int options_set(struct job *j, const char *name, const char *value,
 				"iorig --cmdhelp for the list");
 		return -EINVAL;
 	}
-	if (!value && (o->flags & OPT_F_BARE))
-		value = "";
-	if (!value) {
-		if (o->type != OPT_BOOL) {
-			err_set(e, file, line, o->name, "needs a value "
-				"(%s=...)", o->name);
-			return -EINVAL;
-		}
-		value = "1";
-	}
-	why[0] = '\0';
-	ret = job_row(o) ? opt_parse(j, j, o, value, why, sizeof(why)) :
-	      engopts_set(j, o, value, why, sizeof(why));
-	if (ret == -ENOMEM) {
-		err_set(e, file, line, o->name, "out of memory");
-		return ret;
-	}
-	if (ret) {
-		err_set(e, file, line, o->name, "%s", why[0] ? why :
-			"invalid value");
-		return -EINVAL;
-	}
-	return 0;
+	return set_row(j, o, value, file, line, e);
 }
 
 int options_defaults(struct job *j)
@@ -746,7 +756,10 @@ int options_defaults(struct job *j)
 	for (o = options_table; o->name; o++) {
 		if (!o->def || (o->flags & OPT_F_INVERT))
 			continue;
-		ret = options_set(j, o->name, o->def, "<defaults>", 0, &e);
+		/* the row itself, which options_set would find by its
+		 * name (tests/unit/test_options.c: names and aliases are
+		 * unique), without the search */
+		ret = set_row(j, o, o->def, "<defaults>", 0, &e);
 		if (ret)
 			return ret;
 	}

@@ -181,43 +181,79 @@ static json_t *fio_entry(struct jw *c, const struct job_stats *s,
 	return o;
 }
 
+/* The entries of client_stats, made when jw_dump_array_at asks: each
+ * member's of each job (its own figures), then the jobs' "All clients". */
+struct entries {
+	struct jw *c;
+	const struct run_result *r;
+	unsigned njobs;		/* of each member */
+	struct cluster_unit *buf;
+	bool plus;
+};
+
+static json_t *entry_make(void *arg, size_t n)
+{
+	struct entries *a = arg;
+	const struct cluster_info *ci = a->r->cluster;
+	const struct result_set *rs = a->r->set;
+	size_t members = (size_t)ci->nmembers * a->njobs;
+	unsigned i, k;
+
+	if (n >= members) {
+		k = (unsigned)(n - members);
+		return fio_entry(a->c, &rs->units[k].stats, rs->units[k].job,
+				 "All clients", a->r->hostname, false,
+				 a->plus);
+	}
+	/* a member's entry: its own figures, the options all members
+	 * share */
+	i = (unsigned)(n / a->njobs);
+	k = (unsigned)(n % a->njobs);
+	cluster_member_unit(ci, i, k, a->buf);
+	return fio_entry(a->c, &a->buf->u.stats, rs->units[k].job,
+			 rs->units[k].job->name, ci->members[i].host, true,
+			 a->plus);
+}
+
 static int write_fio(FILE *f, const struct run_result *r, bool plus)
 {
 	const struct cluster_info *ci = r->cluster;
 	const struct result_set *rs = r->set;
 	struct jw c = { 0 };
-	json_t *root = json_object(), *cs = json_array();
+	struct entries a = { .c = &c, .r = r, .plus = plus };
+	json_t *root;
 	char ver[64], iso[64];
-	unsigned i, k;
 	int rc;
 
-	if (!ci || !rs) {
-		json_decref(root);
-		json_decref(cs);
+	if (!ci || !rs)
 		return -EINVAL;
+	root = json_object();
+	a.buf = malloc(sizeof(*a.buf));
+	if (!root || !a.buf) {
+		json_decref(root);
+		free(a.buf);
+		return -ENOMEM;
 	}
+	a.njobs = ci->njobs < (unsigned)rs->nunits ? ci->njobs :
+		  (unsigned)rs->nunits;
 	snprintf(ver, sizeof(ver), "iorig-%s", r->version ? r->version : "");
 	result_time_iso(r->start_time, iso, sizeof(iso));
 	jw_put(&c, root, "fio version", jw_str(ver));
 	jw_put(&c, root, "timestamp", json_integer((json_int_t)r->start_time));
 	jw_put(&c, root, "time", jw_str(iso));
 	jw_put(&c, root, "global options", json_object());
-	/* A member's entry: its own figures, the options all members
-	 * share. */
-	for (i = 0; i < ci->nmembers; i++)
-		for (k = 0; k < ci->njobs && k < (unsigned)rs->nunits; k++)
-			jw_push(&c, cs, fio_entry(&c, &ci->members[i].jobs[k].u.stats,
-				rs->units[k].job, rs->units[k].job->name,
-				ci->members[i].host, true, plus));
-	for (k = 0; k < (unsigned)rs->nunits; k++)
-		jw_push(&c, cs, fio_entry(&c, &rs->units[k].stats,
-			rs->units[k].job, "All clients", r->hostname, false,
-			plus));
-	jw_put(&c, root, "client_stats", cs);
+	/* every member's entries and the cluster's, written one at a time
+	 * (a thousand members' bins are hundreds of MB of JSON) */
+	jw_put(&c, root, "client_stats", jw_mark());
 	/* fio's client layout has the key even empty (its servers' disks) */
 	jw_put(&c, root, "disk_util", json_array());
-	rc = c.failed ? -ENOMEM : jw_dump(f, root);
+	rc = c.failed ? -ENOMEM : jw_dump_array_at(f, root, "client_stats", 1,
+			entry_make, &a, (size_t)ci->nmembers * a.njobs +
+			(size_t)rs->nunits);
+	if (!rc && c.failed)
+		rc = -ENOMEM;
 	json_decref(root);
+	free(a.buf);
 	return rc;
 }
 

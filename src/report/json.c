@@ -1348,9 +1348,11 @@ static json_t *j_member_job(struct jw *c, const struct cluster_unit *cu)
 	return o;
 }
 
+/* Member i of ci, its units made whole in buf one at a time. */
 static json_t *j_cmember(struct jw *c, const struct cluster_info *ci,
-			 const struct cluster_member_info *m)
+			 unsigned i, struct cluster_unit *buf)
 {
+	const struct cluster_member_info *m = &ci->members[i];
 	json_t *o = json_object(), *jobs = json_array();
 	unsigned k;
 
@@ -1365,29 +1367,36 @@ static json_t *j_cmember(struct jw *c, const struct cluster_info *ci,
 	jw_put(c, o, "start_skew_ns", jw_real(m->start_skew_ns));
 	jw_put(c, o, "wall_ns", jw_u64(m->wall_ns));
 	jw_put(c, o, "interrupted", json_boolean(m->interrupted));
-	for (k = 0; k < ci->njobs; k++)
-		jw_push(c, jobs, j_member_job(c, &m->jobs[k]));
+	for (k = 0; k < ci->njobs; k++) {
+		cluster_member_unit(ci, i, k, buf);
+		jw_push(c, jobs, j_member_job(c, buf));
+	}
 	jw_put(c, o, "jobs", jobs);
 	return o;
 }
 
+/* later: the members left to report_json (a mark in their place:
+ * jsonw.h, jw_dump_array_at) */
 static json_t *j_cluster(struct jw *c, const struct cluster_info *ci,
-			 const struct result_set *rs)
+			 const struct result_set *rs, bool later)
 {
 	json_t *o = json_object(), *mem = json_array(), *hosts = json_array();
 	json_t *jobs = json_array(), *x;
+	struct cluster_unit *buf = malloc(sizeof(*buf));
 	unsigned i;
 	int d;
 
-	if (!o || !mem || !hosts || !jobs) {
+	if (!o || !mem || !hosts || !jobs || !buf) {
 		json_decref(o);
 		json_decref(mem);
 		json_decref(hosts);
 		json_decref(jobs);
+		free(buf);
 		return NULL;
 	}
-	for (i = 0; i < ci->nmembers; i++)
-		jw_push(c, mem, j_cmember(c, ci, &ci->members[i]));
+	for (i = 0; i < ci->nmembers && !later; i++)
+		jw_push(c, mem, j_cmember(c, ci, i, buf));
+	free(buf);
 	for (i = 0; i < ci->nhosts; i++)
 		jw_push(c, hosts, jw_str(ci->hosts[i]));
 	for (i = 0; i < ci->njobs && i < (unsigned)rs->nunits; i++) {
@@ -1410,6 +1419,10 @@ static json_t *j_cluster(struct jw *c, const struct cluster_info *ci,
 	jw_put(c, o, "nmembers", json_integer(ci->nmembers));
 	jw_put(c, o, "nhosts", json_integer(ci->nhosts));
 	jw_put(c, o, "start_skew_max_ns", jw_real(ci->start_skew_max_ns));
+	if (later) {
+		json_decref(mem);
+		mem = jw_mark();
+	}
 	jw_put(c, o, "members", mem);
 	jw_put(c, o, "hosts", hosts);
 	jw_put(c, o, "jobs", jobs);
@@ -1417,7 +1430,7 @@ static json_t *j_cluster(struct jw *c, const struct cluster_info *ci,
 }
 
 static json_t *j_root(struct jw *c, const struct run_result *r,
-		      const struct result_set *rs)
+		      const struct result_set *rs, bool later)
 {
 	const struct result_unit *u = rs->units;
 	json_t *root = json_object();
@@ -1446,7 +1459,8 @@ static json_t *j_root(struct jw *c, const struct run_result *r,
 	jw_put(c, root, "baseline", j_baseline(c, r->checks));
 	jw_put(c, root, "warnings", j_warnings(c, &r->warnings));
 	if (r->cluster)
-		jw_put(c, root, "cluster", j_cluster(c, r->cluster, rs));
+		jw_put(c, root, "cluster", j_cluster(c, r->cluster, rs,
+						     later));
 	return root;
 }
 
@@ -1461,7 +1475,7 @@ int report_json_doc(const struct run_result *r, json_t **doc)
 	ret = result_collect(r, &rs);
 	if (ret)
 		return ret;
-	root = j_root(&c, r, &rs);
+	root = j_root(&c, r, &rs, false);
 	result_set_free(&rs);
 	if (!root || c.failed) {
 		json_decref(root);
@@ -1471,11 +1485,58 @@ int report_json_doc(const struct run_result *r, json_t **doc)
 	return 0;
 }
 
+/* A member of a cluster document, made when jw_dump_array_at asks. */
+struct members_arg {
+	struct jw *c;
+	const struct cluster_info *ci;
+	struct cluster_unit *buf;
+};
+
+static json_t *member_make(void *arg, size_t i)
+{
+	struct members_arg *a = arg;
+
+	return j_cmember(a->c, a->ci, (unsigned)i, a->buf);
+}
+
+/*
+ * A cluster document: all but its members made, then printed with each
+ * member made, printed and freed in turn in their place
+ * (cluster.members): their own figures are most of a large cluster's
+ * document, which is never whole in memory.
+ */
+static int cluster_json(FILE *f, const struct run_result *r)
+{
+	struct result_set rs;
+	struct jw c = { 0 };
+	struct members_arg a = { .c = &c, .ci = r->cluster };
+	json_t *root;
+	int ret;
+
+	ret = result_collect(r, &rs);
+	if (ret)
+		return ret;
+	root = j_root(&c, r, &rs, true);
+	result_set_free(&rs);
+	a.buf = malloc(sizeof(*a.buf));
+	ret = !root || c.failed || !a.buf ? -ENOMEM :
+	      jw_dump_array_at(f, root, "members", 2, member_make, &a,
+			       r->cluster->nmembers);
+	if (!ret && c.failed)
+		ret = -ENOMEM;
+	json_decref(root);
+	free(a.buf);
+	return ret;
+}
+
 int report_json(FILE *f, const struct run_result *r)
 {
 	json_t *root;
-	int ret = report_json_doc(r, &root);
+	int ret;
 
+	if (r->cluster)
+		return cluster_json(f, r);
+	ret = report_json_doc(r, &root);
 	if (ret)
 		return ret;
 	ret = jw_dump(f, root);

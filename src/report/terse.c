@@ -209,21 +209,27 @@ int report_cluster_terse(FILE *f, const struct run_result *r)
 	const struct cluster_info *ci = r->cluster;
 	const struct result_set *rs = r->set;
 	unsigned ver = r->terse_version ? r->terse_version : 3, i, k;
+	struct cluster_unit *buf;
 	double gbw[DDIR_NR];
 	int d;
 
 	if (!ci || !rs)
 		return -EINVAL;
+	buf = malloc(sizeof(*buf));
+	if (!buf)
+		return -ENOMEM;
 	for (i = 0; i < ci->nmembers; i++)
 		for (k = 0; k < ci->njobs && k < (unsigned)rs->nunits; k++) {
-			const struct result_unit *u = &ci->members[i].jobs[k].u;
+			const struct result_unit *u = &buf->u;
 
+			cluster_member_unit(ci, i, k, buf);
 			for (d = 0; d < DDIR_NR; d++)
 				gbw[d] = stats_bw(&u->stats.dir[d],
 						  u->stats.runtime_ns);
 			t_unit(f, r, rs, u, u->job->name,
 			       u->stats.runtime_ns, gbw, true, ver);
 		}
+	free(buf);
 	for (k = 0; k < (unsigned)rs->nunits; k++)
 		t_unit(f, r, rs, &rs->units[k], "All clients",
 		       rs->units[k].stats.runtime_ns, NULL, false, ver);

@@ -18,8 +18,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
+
+#include "jdom.h"
 
 #include "check.h"
 #include "curve.h"
@@ -60,48 +63,48 @@ struct rd {
 
 /* ---- the document's values ---- */
 
-static const json_t *get(const json_t *o, const char *key)
+static const struct jd *get(const struct jd *o, const char *key)
 {
-	return json_is_object(o) ? json_object_get(o, key) : NULL;
+	return jd_is_object(o) ? jd_object_get(o, key) : NULL;
 }
 
 /* A count: 0 unless a positive integer (hostile input: no negative). */
-static uint64_t u64(const json_t *o, const char *key)
+static uint64_t u64(const struct jd *o, const char *key)
 {
-	json_int_t v = json_integer_value(get(o, key));
+	int64_t v = jd_integer_value(get(o, key));
 
 	return v > 0 ? (uint64_t)v : 0;
 }
 
-static uint64_t u64v(const json_t *v)
+static uint64_t u64v(const struct jd *v)
 {
-	json_int_t x = json_integer_value(v);
+	int64_t x = jd_integer_value(v);
 
 	return x > 0 ? (uint64_t)x : 0;
 }
 
-static double num(const json_t *o, const char *key)
+static double num(const struct jd *o, const char *key)
 {
-	const json_t *v = get(o, key);
+	const struct jd *v = get(o, key);
 
-	return json_is_number(v) ? json_number_value(v) : 0.0;
+	return jd_is_number(v) ? jd_number_value(v) : 0.0;
 }
 
-static const char *str(const json_t *o, const char *key)
+static const char *str(const struct jd *o, const char *key)
 {
-	return json_string_value(get(o, key));
+	return jd_string_value(get(o, key));
 }
 
-static bool is_true(const json_t *o, const char *key)
+static bool is_true(const struct jd *o, const char *key)
 {
-	return json_is_true(get(o, key));
+	return jd_is_true(get(o, key));
 }
 
 /* A flag that is true unless the document says false (one older than
  * the flag, or edited, does not say). */
-static bool unless_false(const json_t *o, const char *key)
+static bool unless_false(const struct jd *o, const char *key)
 {
-	return !json_is_false(get(o, key));
+	return !jd_is_false(get(o, key));
 }
 
 /* A copy of s the model keeps (freed with the store); NULL for NULL. */
@@ -143,35 +146,35 @@ static bool bad(struct rd *c, const char *fmt, const char *a,
 	return false;
 }
 
-static bool is_hist(const json_t *o)
+static bool is_hist(const struct jd *o)
 {
-	return json_is_object(o) && json_is_array(get(o, "buckets"));
+	return jd_is_object(o) && jd_is_array(get(o, "buckets"));
 }
 
 /* A histogram object is well formed: count, min, max, mean, stddev,
  * overflow, buckets of [low, high, count] that are iorig's buckets and
  * add up to the count. */
-static bool hist_ok(struct rd *c, const json_t *h)
+static bool hist_ok(struct rd *c, const struct jd *h)
 {
-	const json_t *b = get(h, "buckets"), *x;
+	const struct jd *b = get(h, "buckets"), *x;
 	uint64_t sum = 0;
 	char at[32];
 	size_t i;
 
-	if (!json_is_integer(get(h, "count")) ||
-	    !json_is_integer(get(h, "overflow")) ||
-	    !json_is_integer(get(h, "min")) || !json_is_integer(get(h, "max")) ||
-	    !json_is_number(get(h, "mean")) ||
-	    !json_is_number(get(h, "stddev")) || !json_is_array(b))
+	if (!jd_is_integer(get(h, "count")) ||
+	    !jd_is_integer(get(h, "overflow")) ||
+	    !jd_is_integer(get(h, "min")) || !jd_is_integer(get(h, "max")) ||
+	    !jd_is_number(get(h, "mean")) ||
+	    !jd_is_number(get(h, "stddev")) || !jd_is_array(b))
 		return bad(c, "a histogram lacks count, min, max, mean, "
 			   "stddev, overflow or buckets", NULL, NULL);
-	json_array_foreach(b, i, x) {
-		json_int_t lo = json_integer_value(json_array_get(x, 0));
-		json_int_t hi = json_integer_value(json_array_get(x, 1));
-		json_int_t n = json_integer_value(json_array_get(x, 2));
+	jd_array_foreach(b, i, x) {
+		int64_t lo = jd_integer_value(jd_array_get(x, 0));
+		int64_t hi = jd_integer_value(jd_array_get(x, 1));
+		int64_t n = jd_integer_value(jd_array_get(x, 2));
 
 		snprintf(at, sizeof(at), "%zu", i);
-		if (json_array_size(x) != 3 || lo < 0 || n < 0 ||
+		if (jd_array_size(x) != 3 || lo < 0 || n < 0 ||
 		    (uint64_t)lo >> HIST_MAX_BITS ||
 		    hist_bucket_low(hist_index((uint64_t)lo)) != (uint64_t)lo ||
 		    hist_bucket_high(hist_index((uint64_t)lo)) != (uint64_t)hi)
@@ -186,29 +189,23 @@ static bool hist_ok(struct rd *c, const json_t *h)
 }
 
 /* Every histogram anywhere in v. */
-static bool hists_ok(struct rd *c, const json_t *v)
+static bool hists_ok(struct rd *c, const struct jd *v)
 {
-	const char *k;
-	const json_t *x;
 	size_t i;
 
 	if (is_hist(v))
 		return hist_ok(c, v);
-	if (json_is_object(v)) {
-		json_object_foreach((json_t *)v, k, x)
-			if (!hists_ok(c, x))
+	/* an object's members and an array's elements alike */
+	if (jd_is_object(v) || jd_is_array(v))
+		for (i = 0; i < v->n; i++)
+			if (!hists_ok(c, v->v.kids[i]))
 				return false;
-	} else if (json_is_array(v)) {
-		json_array_foreach(v, i, x)
-			if (!hists_ok(c, x))
-				return false;
-	}
 	return true;
 }
 
 /* A job's figures are all there: its name, options, runtime and, per
  * direction, its counts and latency histograms. */
-static bool job_ok(struct rd *c, const json_t *j, size_t i)
+static bool job_ok(struct rd *c, const struct jd *j, size_t i)
 {
 	static const char *const hk[] = { "slat_ns", "clat_ns", "lat_ns" };
 	const char *name = str(j, "name");
@@ -216,16 +213,16 @@ static bool job_ok(struct rd *c, const json_t *j, size_t i)
 	int d, k;
 
 	snprintf(at, sizeof(at), "%zu", i);
-	if (!name || !json_is_object(get(j, "options")) ||
-	    !json_is_integer(get(j, "runtime_ns")))
+	if (!name || !jd_is_object(get(j, "options")) ||
+	    !jd_is_integer(get(j, "runtime_ns")))
 		return bad(c, "job %s lacks name, options or runtime_ns", at,
 			   NULL);
 	for (d = 0; d < DDIR_NR; d++) {
-		const json_t *o = get(j, dir_key[d]);
+		const struct jd *o = get(j, dir_key[d]);
 
-		if (!json_is_integer(get(o, "ios")) ||
-		    !json_is_integer(get(o, "io_bytes")) ||
-		    !json_is_integer(get(o, "runtime_ns")))
+		if (!jd_is_integer(get(o, "ios")) ||
+		    !jd_is_integer(get(o, "io_bytes")) ||
+		    !jd_is_integer(get(o, "runtime_ns")))
 			return bad(c, "job '%s' lacks its %s figures", name,
 				   dir_key[d]);
 		for (k = 0; k < 3; k++)
@@ -236,16 +233,16 @@ static bool job_ok(struct rd *c, const json_t *j, size_t i)
 	return true;
 }
 
-static bool strict_ok(struct rd *c, const json_t *root)
+static bool strict_ok(struct rd *c, const struct jd *root)
 {
-	const json_t *j;
+	const struct jd *j;
 	size_t i;
 
-	if (!json_is_array(get(root, "groups")))
+	if (!jd_is_array(get(root, "groups")))
 		return bad(c, "not an iorig result (expected the document of "
 			   "iorig --output-format=json, schema_version 1)",
 			   NULL, NULL);
-	json_array_foreach(get(root, "jobs"), i, j)
+	jd_array_foreach(get(root, "jobs"), i, j)
 		if (!job_ok(c, j, i))
 			return false;
 	return hists_ok(c, root);
@@ -255,27 +252,27 @@ static bool strict_ok(struct rd *c, const json_t *root)
  * What makes a document an iorig result at all: 0, or -EINVAL with why.
  * strict: a member of a merge, as the merge names what is wrong.
  */
-static int not_a_result(const json_t *root, bool strict, char *why,
+static int not_a_result(const struct jd *root, bool strict, char *why,
 			size_t len)
 {
-	const json_t *jobs = get(root, "jobs"), *j, *sv;
+	const struct jd *jobs = get(root, "jobs"), *j, *sv;
 	const char *no = NULL;
-	json_int_t v;
+	int64_t v;
 	size_t i;
 
 	sv = get(root, "schema_version");
-	if (!json_is_object(root))
+	if (!jd_is_object(root))
 		no = strict ? "not a JSON object" :
 		     "the document is not a JSON object";
 	else if (get(root, "fio version"))
 		no = strict ? "a fio JSON report; expected an iorig result "
 		     "(iorig --output-format=json)" : "it is a fio JSON report";
-	else if (!str(root, "iorig_version") || (sv && !json_is_integer(sv)) ||
+	else if (!str(root, "iorig_version") || (sv && !jd_is_integer(sv)) ||
 		 (strict && !sv))
 		no = "it has no iorig_version and schema_version";
-	else if (!json_is_array(jobs))
+	else if (!jd_is_array(jobs))
 		no = "it has no jobs array";
-	if (no && strict && json_is_object(root) && !get(root, "fio version"))
+	if (no && strict && jd_is_object(root) && !get(root, "fio version"))
 		no = "not an iorig result (expected the document of iorig "
 		     "--output-format=json, schema_version 1)";
 	if (no) {
@@ -284,14 +281,14 @@ static int not_a_result(const json_t *root, bool strict, char *why,
 			 "(%s)", no);
 		return -EINVAL;
 	}
-	v = json_integer_value(sv);
+	v = jd_integer_value(sv);
 	if (sv && (v < READ_SCHEMA_MIN || v > READ_SCHEMA_MAX)) {
 		snprintf(why, len, "schema_version %lld is not supported; "
 			 "this iorig reads schema_version %d", (long long)v,
 			 READ_SCHEMA_MAX);
 		return -EINVAL;
 	}
-	json_array_foreach(jobs, i, j)
+	jd_array_foreach(jobs, i, j)
 		if (!str(j, "name")) {
 			snprintf(why, len, "jobs[%zu] is not a job (expected an "
 				 "object with a name)", i);
@@ -357,32 +354,32 @@ static void hist_sums(struct hist *h, double mean, double sd)
 	h->sumsq = q + x0;
 }
 
-/* An iorig histogram object into h (hist_init'ed here): count, overflow,
- * min, max, every bucket; sums as hist_sums finds them. */
-static void hist_read(const json_t *o, struct hist *h)
+/* An iorig histogram object into h, empty (result_read_stats'):
+ * count, overflow, min, max, every bucket; sums as hist_sums finds
+ * them. */
+static void hist_read(const struct jd *o, struct hist *h)
 {
-	const json_t *b = get(o, "buckets"), *x;
+	const struct jd *b = get(o, "buckets"), *x;
 	size_t i;
 
-	hist_init(h);
 	h->count = u64(o, "count");
 	h->overflow = u64(o, "overflow");
 	if (h->count) {
 		h->min = u64(o, "min");
 		h->max = u64(o, "max");
 	}
-	json_array_foreach(b, i, x) {
-		uint64_t lo = u64v(json_array_get(x, 0));
+	jd_array_foreach(b, i, x) {
+		uint64_t lo = u64v(jd_array_get(x, 0));
 
 		/* not iorig's buckets: strict refused them */
 		if (!(lo >> HIST_MAX_BITS))
-			h->b[hist_index(lo)] += u64v(json_array_get(x, 2));
+			h->b[hist_index(lo)] += u64v(jd_array_get(x, 2));
 	}
 	hist_sums(h, num(o, "mean"), num(o, "stddev"));
 }
 
 /* Rate samples: count, min, max, mean, stddev (the sample one). */
-static void smp_read(const json_t *o, struct smp_stat *m)
+static void smp_read(const struct jd *o, struct smp_stat *m)
 {
 	double sd = num(o, "stddev");
 
@@ -397,12 +394,12 @@ static void smp_read(const json_t *o, struct smp_stat *m)
 
 /* ---- a job's figures ---- */
 
-static void first_error_read(struct rd *c, const json_t *o,
+static void first_error_read(struct rd *c, const struct jd *o,
 			     struct dir_stats *d)
 {
-	json_int_t e = json_integer_value(get(o, "errno"));
+	int64_t e = jd_integer_value(get(o, "errno"));
 
-	if (!json_is_object(o) || e <= 0 || e > INT32_MAX)
+	if (!jd_is_object(o) || e <= 0 || e > INT32_MAX)
 		return;
 	d->first_errno = (int)e;
 	d->first_err_offset = u64(o, "offset");
@@ -411,11 +408,11 @@ static void first_error_read(struct rd *c, const json_t *o,
 	d->first_err_engine = keep(c, str(o, "engine"));
 }
 
-static void dir_read(struct rd *c, const json_t *o, struct dir_stats *d)
+static void dir_read(struct rd *c, const struct jd *o, struct dir_stats *d)
 {
-	const json_t *rate = get(o, "rate");
+	const struct jd *rate = get(o, "rate");
 
-	stats_dir_init(d);
+	/* d is empty: result_read_stats made its job_stats so */
 	d->bytes = u64(o, "io_bytes");
 	d->ios = u64(o, "ios");
 	d->errors = u64(o, "errors");
@@ -427,7 +424,7 @@ static void dir_read(struct rd *c, const json_t *o, struct dir_stats *d)
 	hist_read(get(o, "clat_ns"), &d->clat);
 	hist_read(get(o, "lat_ns"), &d->lat);
 	hist_read(get(o, "sched_lat_ns"), &d->sched_lat);
-	if (json_is_object(rate)) {
+	if (jd_is_object(rate)) {
 		d->rate_bps = num(rate, "target_bw_bytes");
 		d->rate_iops = num(rate, "target_iops");
 		d->backlog_ios = u64(rate, "backlog_ios");
@@ -443,7 +440,7 @@ static void dir_read(struct rd *c, const json_t *o, struct dir_stats *d)
 	}
 }
 
-static void cpu_read(const json_t *o, struct cpu_usage *u)
+static void cpu_read(const struct jd *o, struct cpu_usage *u)
 {
 	memset(u, 0, sizeof(*u));
 	u->utime_ns = u64(o, "user_ns");
@@ -454,9 +451,9 @@ static void cpu_read(const json_t *o, struct cpu_usage *u)
 	u->majflt = u64(o, "majflt");
 }
 
-static void depth_read(const json_t *o, struct depth_dist *dd)
+static void depth_read(const struct jd *o, struct depth_dist *dd)
 {
-	const json_t *v[3] = { get(o, "level"), get(o, "submit"),
+	const struct jd *v[3] = { get(o, "level"), get(o, "submit"),
 			       get(o, "complete") };
 	uint64_t *out[3] = { dd->level, dd->submit, dd->complete };
 	unsigned i, n;
@@ -464,7 +461,7 @@ static void depth_read(const json_t *o, struct depth_dist *dd)
 	memset(dd, 0, sizeof(*dd));
 	for (n = 0; n < 3; n++)
 		for (i = 0; i < DEPTH_NB; i++)
-			out[n][i] = u64v(json_array_get(v[n], i));
+			out[n][i] = u64v(jd_array_get(v[n], i));
 }
 
 /* The name of one of count things (name(i)), or -1. */
@@ -478,14 +475,14 @@ static int name_index(const char *s, const char *(*name)(int), int count)
 	return -1;
 }
 
-static uint64_t hex(const json_t *o, const char *key)
+static uint64_t hex(const struct jd *o, const char *key)
 {
 	const char *s = str(o, key);
 
 	return s ? strtoull(s, NULL, 16) : 0;
 }
 
-static void vhdr_read(const json_t *o, struct verify_hdr *h, bool *gen)
+static void vhdr_read(const struct jd *o, struct verify_hdr *h, bool *gen)
 {
 	int k = name_index(str(o, "kind"), verify_kind_name, VERIFY_KIND_NR);
 
@@ -493,7 +490,7 @@ static void vhdr_read(const json_t *o, struct verify_hdr *h, bool *gen)
 	h->offset = u64(o, "offset");
 	h->len = (uint32_t)u64(o, "length");
 	h->seed = hex(o, "seed");
-	*gen = json_is_integer(get(o, "generation"));
+	*gen = jd_is_integer(get(o, "generation"));
 	h->generation = u64(o, "generation");
 	h->run_id = hex(o, "run_id");
 	h->kind = (uint16_t)(k > 0 ? k : 0);
@@ -501,7 +498,7 @@ static void vhdr_read(const json_t *o, struct verify_hdr *h, bool *gen)
 	h->csum = hex(o, "checksum");
 }
 
-static void mismatch_read(const json_t *o, struct verify_mismatch *m)
+static void mismatch_read(const struct jd *o, struct verify_mismatch *m)
 {
 	int cls = name_index(str(o, "class"), verify_class_name, VC_NR);
 	bool gen;
@@ -513,14 +510,14 @@ static void mismatch_read(const json_t *o, struct verify_mismatch *m)
 	text_into(m->detail, sizeof(m->detail), str(o, "detail"));
 	vhdr_read(get(o, "expected"), &m->expected, &gen);
 	m->exp_gen = gen;
-	m->found_hdr = json_is_object(get(o, "found"));
+	m->found_hdr = jd_is_object(get(o, "found"));
 	vhdr_read(get(o, "found"), &m->found, &gen);
 }
 
 /* A unit's NVMe health (stats_health); null: none known. */
-static void health_read(const json_t *o, struct stats_health *h)
+static void health_read(const struct jd *o, struct stats_health *h)
 {
-	h->known = json_is_object(o);
+	h->known = jd_is_object(o);
 	if (!h->known)
 		return;
 	h->media_errors = u64(o, "media_errors");
@@ -529,14 +526,14 @@ static void health_read(const json_t *o, struct stats_health *h)
 	h->percentage_used = (uint8_t)u64(o, "percentage_used");
 }
 
-static void verify_read(const json_t *o, struct job_stats *s)
+static void verify_read(const struct jd *o, struct job_stats *s)
 {
 	struct verify_stats *v = &s->verify;
-	const json_t *r = get(o, "reads"), *x;
+	const struct jd *r = get(o, "reads"), *x;
 	int k = name_index(str(o, "kind"), verify_kind_name, VERIFY_KIND_NR);
 	size_t i;
 
-	if (!json_is_object(o) || k <= 0)
+	if (!jd_is_object(o) || k <= 0)
 		return;
 	v->kind = k;
 	v->blocks_checked = u64(o, "blocks_checked");
@@ -548,7 +545,7 @@ static void verify_read(const json_t *o, struct job_stats *s)
 	v->stopped = is_true(o, "stopped");
 	for (k = 0; k < VC_NR; k++)
 		v->by_class[k] = u64(get(o, "by_class"), verify_class_name(k));
-	json_array_foreach(get(o, "first"), i, x)
+	jd_array_foreach(get(o, "first"), i, x)
 		if (v->nfirst < VERIFY_FIRST_MAX)
 			mismatch_read(x, &v->first[v->nfirst++]);
 	s->vread.ios = u64(r, "ios");
@@ -558,15 +555,16 @@ static void verify_read(const json_t *o, struct job_stats *s)
 	hist_read(get(r, "lat_ns"), &s->vread.lat);
 }
 
-/* The members of a unit and a group alike (json.c's put_result). */
-static void result_read_stats(struct rd *c, const json_t *o,
+/* The members of a unit and a group alike (json.c's put_result), into
+ * s, all zero bytes (the model's calloc, cmember_read's memset). */
+static void result_read_stats(struct rd *c, const struct jd *o,
 			      struct job_stats *s)
 {
-	const json_t *err = get(o, "error"), *sync = get(o, "sync");
-	json_int_t e = json_integer_value(get(err, "errno"));
+	const struct jd *err = get(o, "error"), *sync = get(o, "sync");
+	int64_t e = jd_integer_value(get(err, "errno"));
 	int d;
 
-	stats_init(s);
+	stats_init_zeroed(s);
 	if (e > 0 && e <= INT32_MAX) {
 		s->err = -(int)e;
 		/* the errno's text alone is the writer's for no message */
@@ -590,9 +588,9 @@ static void result_read_stats(struct rd *c, const json_t *o,
 	verify_read(get(o, "verify"), s);
 	health_read(get(o, "health"), &s->health);
 	if (c->agg) {
-		const json_t *sum = get(o, "summary");
+		const struct jd *sum = get(o, "summary");
 
-		s->agg = json_is_object(sum);
+		s->agg = jd_is_object(sum);
 		s->agg_iops = num(sum, "iops");
 		s->agg_bw = num(sum, "bw_bytes");
 	}
@@ -612,21 +610,22 @@ static void ran_read(struct job_stats *s, bool ran, bool measured,
 /* ---- the units ---- */
 
 /* The job of a unit: its options as the document lists them. */
-static int job_read(struct rd *c, const json_t *o, struct job *j,
+static int job_read(struct rd *c, const struct jd *o, struct job *j,
 		    const char *name)
 {
-	const json_t *opts = get(o, "options"), *v;
+	const struct jd *opts = get(o, "options"), *v;
 	struct err_rec *e = malloc(sizeof(*e));
 	const char *k, *sp = str(o, "sweep_point");
 	int ret = options_defaults(j);
+	size_t oi;
 
 	if (!e || ret) {
 		free(e);
 		return -ENOMEM;
 	}
 	/* kb_base before the sizes (they print as bytes: no matter) */
-	json_object_foreach((json_t *)opts, k, v) {
-		const char *s = json_string_value(v);
+	jd_object_foreach(opts, oi, k, v) {
+		const char *s = jd_string_value(v);
 
 		/* "" is unset; a value this build refuses (an engine it
 		 * lacks) leaves the default */
@@ -645,7 +644,7 @@ static int job_read(struct rd *c, const json_t *o, struct job *j,
 	j->clone = (unsigned)u64(o, "clone");
 	/* a merged unit has no clone (the writer's null) */
 	if (get(o, "clone"))
-		j->group_reporting = json_is_null(get(o, "clone"));
+		j->group_reporting = jd_is_null(get(o, "clone"));
 	j->group = (unsigned)u64(o, "group");
 	j->wait_group = (unsigned)u64(get(o, "phase_cpu"), "phase");
 	j->stats = true;
@@ -656,38 +655,38 @@ static int job_read(struct rd *c, const json_t *o, struct job *j,
 	return 0;
 }
 
-static void device_read(const json_t *o, struct sysinfo_target *t)
+static void device_read(const struct jd *o, struct sysinfo_target *t)
 {
 	struct sysinfo_device *d = &t->dev;
-	const json_t *rot = get(o, "rotational");
+	const struct jd *rot = get(o, "rotational");
 
-	t->has_device = json_is_object(o);
+	t->has_device = jd_is_object(o);
 	text_into(d->name, sizeof(d->name), str(o, "name"));
 	text_into(d->model, sizeof(d->model), str(o, "model"));
 	text_into(d->firmware, sizeof(d->firmware), str(o, "firmware"));
 	d->logical_block_size = (uint32_t)u64(o, "logical_block_size");
 	d->physical_block_size = (uint32_t)u64(o, "physical_block_size");
-	d->rotational = json_is_boolean(rot) ? json_is_true(rot) : -1;
+	d->rotational = jd_is_boolean(rot) ? jd_is_true(rot) : -1;
 	text_into(d->scheduler, sizeof(d->scheduler), str(o, "scheduler"));
 	text_into(d->write_cache, sizeof(d->write_cache),
 		  str(o, "write_cache"));
 }
 
-static int targets_read(struct rd *c, const json_t *o, struct run_targets *rt)
+static int targets_read(struct rd *c, const struct jd *o, struct run_targets *rt)
 {
 	static const char *const kinds[] = {
 		[SYSINFO_NONE] = "none", [SYSINFO_FILE] = "file",
 		[SYSINFO_BLOCK] = "block",
 	};
-	const json_t *a = get(o, "targets"), *x, *es = get(o, "engine_setup");
+	const struct jd *a = get(o, "targets"), *x, *es = get(o, "engine_setup");
 	size_t i;
 	unsigned k;
 
-	rt->n = (unsigned)json_array_size(a);
+	rt->n = (unsigned)jd_array_size(a);
 	rt->t = rt->n ? calloc(rt->n, sizeof(*rt->t)) : NULL;
 	if (rt->n && !rt->t)
 		return -ENOMEM;
-	json_array_foreach(a, i, x) {
+	jd_array_foreach(a, i, x) {
 		struct run_target *t = &rt->t[i];
 		const char *kind = str(x, "kind");
 
@@ -701,15 +700,15 @@ static int targets_read(struct rd *c, const json_t *o, struct run_targets *rt)
 			  str(x, "fs_type"));
 		device_read(get(x, "device"), &t->info);
 	}
-	rt->engine.known = json_is_array(es);
-	json_array_foreach(es, i, x)
+	rt->engine.known = jd_is_array(es);
+	jd_array_foreach(es, i, x)
 		if (rt->engine.n < ENGINE_SETUP_MAX)
 			rt->engine.what[rt->engine.n++] =
-				keep(c, json_string_value(x));
+				keep(c, jd_string_value(x));
 	return c->err;
 }
 
-static void sys_cpu_read(const json_t *o, struct sys_cpu *s)
+static void sys_cpu_read(const struct jd *o, struct sys_cpu *s)
 {
 	s->user = u64(o, "user_ns");
 	s->system = u64(o, "sys_ns");
@@ -719,9 +718,9 @@ static void sys_cpu_read(const json_t *o, struct sys_cpu *s)
 	s->steal = u64(o, "steal_ns");
 }
 
-static void phase_read(const json_t *o, struct result_unit *u)
+static void phase_read(const struct jd *o, struct result_unit *u)
 {
-	if (!json_is_object(o))
+	if (!jd_is_object(o))
 		return;
 	u->nphases = 1;
 	u->phase.wall_ns = u64(o, "wall_ns");
@@ -741,16 +740,16 @@ static unsigned zbd_code(const char *name, const char *(*fn)(unsigned))
 	return 0;
 }
 
-static struct zbd_stats *zbd_read(const json_t *o)
+static struct zbd_stats *zbd_read(const struct jd *o)
 {
 	static const char *const model[] = { "emulated", "host-aware",
 					     "host-managed" };
-	const json_t *a = get(o, "zones"), *z;
+	const struct jd *a = get(o, "zones"), *z;
 	struct zbd_stats *r;
-	size_t i, n = json_array_size(a);
+	size_t i, n = jd_array_size(a);
 	const char *m = str(o, "model");
 
-	if (!json_is_object(o) || n > (1u << 24))
+	if (!jd_is_object(o) || n > (1u << 24))
 		return NULL;
 	r = calloc(1, sizeof(*r) + n * sizeof(r->z[0]));
 	if (!r)
@@ -763,7 +762,7 @@ static struct zbd_stats *zbd_read(const json_t *o)
 	r->max_open_seen = (unsigned)u64(o, "max_open_seen");
 	r->resets = u64(o, "zone_resets");
 	r->n = (unsigned)n;
-	json_array_foreach(a, i, z) {
+	jd_array_foreach(a, i, z) {
 		struct zbd_zone_rec *q = &r->z[i];
 
 		q->start = u64(z, "start");
@@ -779,7 +778,7 @@ static struct zbd_stats *zbd_read(const json_t *o)
 	return r;
 }
 
-static struct steady_rec *steady_read(const json_t *o)
+static struct steady_rec *steady_read(const struct jd *o)
 {
 	static const char *const series[] = { "iops", "bw_bytes", "lat_ns" };
 	struct steady_crit cr = { 0 };
@@ -789,7 +788,7 @@ static struct steady_rec *steady_read(const json_t *o)
 	int kind = name_index(str(o, "criterion"), steady_kind_name,
 			      SS_LAT_SLOPE + 1);
 
-	if (!json_is_object(o))
+	if (!jd_is_object(o))
 		return NULL;
 	cr.kind = kind < 0 ? 0 : kind;
 	cr.limit = num(o, "limit");
@@ -803,16 +802,16 @@ static struct steady_rec *steady_read(const json_t *o)
 	r->count = 0;
 	r->first = 0;
 	for (n = 0; n < 3; n++)
-		for (k = 0; k < json_array_size(get(o, series[n])) &&
+		for (k = 0; k < jd_array_size(get(o, series[n])) &&
 		     k < r->n; k++) {
-			y[n][k] = json_number_value(json_array_get(
+			y[n][k] = jd_number_value(jd_array_get(
 				get(o, series[n]), k));
 			if (k + 1 > r->count)
 				r->count = k + 1;
 		}
 	r->attained = is_true(o, "attained");
 	r->at_ns = u64(o, "attained_ns");
-	r->judged = json_is_number(get(o, "value"));
+	r->judged = jd_is_number(get(o, "value"));
 	r->criterion = num(o, "value");
 	r->slope = num(o, "slope");
 	r->deviation = num(o, "max_deviation");
@@ -824,7 +823,7 @@ static struct steady_rec *steady_read(const json_t *o)
  * of ios completions): a histogram that gives back those three figures as
  * hist_sparse_percentile computes them (the document keeps no more).
  */
-static int ival_lat(const json_t *o, uint64_t n, struct hist *h,
+static int ival_lat(const struct jd *o, uint64_t n, struct hist *h,
 		    struct hist_sparse *out)
 {
 	uint64_t p50 = u64(o, "lat_p50_ns"), p99 = u64(o, "lat_p99_ns");
@@ -848,31 +847,31 @@ static int ival_lat(const json_t *o, uint64_t n, struct hist *h,
 	return hist_sparse_from(out, h);
 }
 
-static struct ival_series *intervals_read(const json_t *a, uint64_t iv_ns,
+static struct ival_series *intervals_read(const struct jd *a, uint64_t iv_ns,
 					  struct rd *c)
 {
 	struct ival_sample *v;
 	struct ival_series *s = NULL;
 	struct hist *h;
-	size_t i, n = json_array_size(a);
+	size_t i, n = jd_array_size(a);
 	unsigned fold = 0;
 	int d;
 
-	if (!json_is_array(a) || !iv_ns || n > IVAL_KEEP)
+	if (!jd_is_array(a) || !iv_ns || n > IVAL_KEEP)
 		return NULL;	/* none, or not the writer's */
 	v = calloc(n + 1, sizeof(*v));
 	h = malloc(sizeof(*h));
-	for (i = 0, n = 0; v && h && i < json_array_size(a); i++) {
-		const json_t *x = json_array_get(a, i);
+	for (i = 0, n = 0; v && h && i < jd_array_size(a); i++) {
+		const struct jd *x = jd_array_get(a, i);
 		struct ival_sample *smp = &v[n];
 
-		if (!json_is_object(x))
+		if (!jd_is_object(x))
 			continue;	/* not a sample */
 		n++;
 		smp->start_ns = u64(x, "start_ns");
 		smp->end_ns = u64(x, "end_ns");
 		for (d = 0; d < DDIR_NR; d++) {
-			const json_t *y = get(x, dir_key[d]);
+			const struct jd *y = get(x, dir_key[d]);
 
 			smp->dir[d].ios = u64(y, "ios");
 			smp->dir[d].bytes = u64(y, "bytes");
@@ -897,7 +896,7 @@ static struct ival_series *intervals_read(const json_t *a, uint64_t iv_ns,
 	return s;
 }
 
-static int unit_read(struct rd *c, const json_t *o, size_t i)
+static int unit_read(struct rd *c, const struct jd *o, size_t i)
 {
 	struct result_unit *u = &c->d->set.units[i];
 	struct job *j = &c->st->plan.jobs[i];
@@ -906,7 +905,7 @@ static int unit_read(struct rd *c, const json_t *o, size_t i)
 
 	if (ret)
 		return ret;
-	memset(u, 0, sizeof(*u));
+	/* u is model_alloc's (calloc), read once */
 	u->job = j;
 	u->njobs = (unsigned)u64(o, "njobs");
 	u->nruns = j->repeat > 1 ? (unsigned)j->repeat : 1;
@@ -923,7 +922,7 @@ static int unit_read(struct rd *c, const json_t *o, size_t i)
 	return ret ? ret : c->err;
 }
 
-static int group_read(struct rd *c, const json_t *o, size_t i)
+static int group_read(struct rd *c, const struct jd *o, size_t i)
 {
 	struct result_set *s = &c->d->set;
 	struct job_stats *g = &s->groups[i];
@@ -947,10 +946,10 @@ static int group_read(struct rd *c, const json_t *o, size_t i)
 /* ---- checks, repeats, baseline ---- */
 
 /* The unit the document calls name, sweep point, clone; -1 when none. */
-static int unit_named(const struct result_set *s, const json_t *o)
+static int unit_named(const struct result_set *s, const struct jd *o)
 {
 	const char *name = str(o, "job"), *sp = str(o, "sweep_point");
-	const json_t *clone = get(o, "clone");
+	const struct jd *clone = get(o, "clone");
 	int i;
 
 	for (i = 0; name && i < s->nunits; i++) {
@@ -959,15 +958,15 @@ static int unit_named(const struct result_set *s, const json_t *o)
 		if (strcmp(j->name, name) || (!sp) != (!j->sweep_point) ||
 		    (sp && strcmp(sp, j->sweep_point)))
 			continue;
-		if (json_is_null(clone) ? j->group_reporting :
+		if (jd_is_null(clone) ? j->group_reporting :
 		    !j->group_reporting &&
-		    (json_int_t)j->clone == json_integer_value(clone))
+		    (int64_t)j->clone == jd_integer_value(clone))
 			return i;
 	}
 	return -1;
 }
 
-static int check_def_read(struct rd *c, const json_t *o, const struct job *j,
+static int check_def_read(struct rd *c, const struct jd *o, const struct job *j,
 			  struct check_def *d)
 {
 	const char *expr = str(o, "expr"), *src = str(o, "source");
@@ -990,20 +989,20 @@ static int check_def_read(struct rd *c, const json_t *o, const struct job *j,
 	return 0;
 }
 
-static int checks_read(struct rd *c, const json_t *a)
+static int checks_read(struct rd *c, const struct jd *a)
 {
 	struct check_report *cr = &c->st->checks;
-	size_t n = json_array_size(a), i;
-	const json_t *o;
+	size_t n = jd_array_size(a), i;
+	const struct jd *o;
 	int u;
 
 	cr->results = calloc(n + 1, sizeof(*cr->results));
 	c->st->defs = calloc(n + 1, sizeof(*c->st->defs));
 	if (!cr->results || !c->st->defs)
 		return -ENOMEM;
-	json_array_foreach(a, i, o) {
+	jd_array_foreach(a, i, o) {
 		struct check_result *x = &cr->results[cr->nresults];
-		const json_t *pass = get(o, "pass");
+		const struct jd *pass = get(o, "pass");
 
 		u = unit_named(&c->d->set, o);
 		if (u < 0 || check_def_read(c, o, c->d->set.units[u].job,
@@ -1012,15 +1011,15 @@ static int checks_read(struct rd *c, const json_t *a)
 		x->def = &c->st->defs[cr->nresults];
 		x->unit = u;
 		x->job = c->d->set.units[u].job;
-		x->status = json_is_true(pass) ? CHECK_PASS :
-			    json_is_false(pass) ? CHECK_FAIL : CHECK_NA;
+		x->status = jd_is_true(pass) ? CHECK_PASS :
+			    jd_is_false(pass) ? CHECK_FAIL : CHECK_NA;
 		x->reason = x->status == CHECK_NA ?
 			    keep(c, str(o, "reason") ? str(o, "reason") : "") :
 			    NULL;
 		x->value = num(o, "value");
-		x->has_threshold = json_is_number(get(o, "threshold"));
+		x->has_threshold = jd_is_number(get(o, "threshold"));
 		x->threshold = num(o, "threshold");
-		x->has_base = json_is_number(get(o, "baseline"));
+		x->has_base = jd_is_number(get(o, "baseline"));
 		x->base = num(o, "baseline");
 		cr->npass += x->status == CHECK_PASS;
 		cr->nfail += x->status == CHECK_FAIL;
@@ -1051,22 +1050,22 @@ static struct check_fig *fig_of(struct check_unit *cu, const char *name)
 	return g;
 }
 
-static int repeats_read(const json_t *o, struct check_unit *cu)
+static int repeats_read(const struct jd *o, struct check_unit *cu)
 {
-	const json_t *f, *vals;
+	const struct jd *f, *vals, *figs = get(o, "figures");
 	const char *name;
-	size_t i;
+	size_t i, oi;
 
-	if (!json_is_object(o))
+	if (!jd_is_object(o))
 		return 0;
 	cu->repeated = true;
-	json_object_foreach((json_t *)get(o, "figures"), name, f) {
+	jd_object_foreach(figs, oi, name, f) {
 		struct check_fig *g = fig_of(cu, name);
 
 		if (!g)
 			continue;
 		vals = get(f, "values");
-		g->spread.n = (unsigned)json_array_size(vals);
+		g->spread.n = (unsigned)jd_array_size(vals);
 		g->spread.mean = num(f, "mean");
 		g->spread.stddev = num(f, "stddev");
 		g->spread.cv_pct = num(f, "cv_pct");
@@ -1077,21 +1076,22 @@ static int repeats_read(const json_t *o, struct check_unit *cu)
 		if (!g->values)
 			return -ENOMEM;
 		for (i = 0; i < g->spread.n; i++)
-			g->values[i] = json_number_value(json_array_get(vals,
+			g->values[i] = jd_number_value(jd_array_get(vals,
 									i));
 	}
 	return 0;
 }
 
-static void unit_baseline_read(const json_t *o, struct check_unit *cu)
+static void unit_baseline_read(const struct jd *o, struct check_unit *cu)
 {
-	const json_t *f;
+	const struct jd *f, *figs = get(o, "figures");
 	const char *name;
+	size_t oi;
 
-	if (!json_is_object(o))
+	if (!jd_is_object(o))
 		return;
 	cu->in_baseline = true;
-	json_object_foreach((json_t *)get(o, "figures"), name, f) {
+	jd_object_foreach(figs, oi, name, f) {
 		struct check_fig *g = fig_of(cu, name);
 
 		if (!g)
@@ -1099,22 +1099,22 @@ static void unit_baseline_read(const json_t *o, struct check_unit *cu)
 		g->value = num(f, "value");
 		g->has_base = true;
 		g->base = num(f, "baseline");
-		g->has_change = json_is_number(get(f, "change_pct"));
+		g->has_change = jd_is_number(get(f, "change_pct"));
 		g->change_pct = num(f, "change_pct");
 	}
 }
 
-static int check_units_read(struct rd *c, const json_t *jobs)
+static int check_units_read(struct rd *c, const struct jd *jobs)
 {
 	struct check_report *cr = &c->st->checks;
-	const json_t *o;
+	const struct jd *o;
 	size_t i;
 
 	cr->nunits = c->d->set.nunits;
 	cr->units = calloc((size_t)cr->nunits + 1, sizeof(*cr->units));
 	if (!cr->units)
 		return -ENOMEM;
-	json_array_foreach(jobs, i, o) {
+	jd_array_foreach(jobs, i, o) {
 		struct check_unit *cu = &cr->units[i];
 
 		cu->job = c->d->set.units[i].job;
@@ -1125,11 +1125,11 @@ static int check_units_read(struct rd *c, const json_t *jobs)
 	return 0;
 }
 
-static int baseline_read(struct rd *c, const json_t *o)
+static int baseline_read(struct rd *c, const struct jd *o)
 {
 	struct baseline *b = &c->st->baseline;
 
-	if (!json_is_object(o))
+	if (!jd_is_object(o))
 		return 0;
 	b->path = strdup(str(o, "file") ? str(o, "file") : "");
 	if (!b->path)
@@ -1142,14 +1142,14 @@ static int baseline_read(struct rd *c, const json_t *o)
 
 /* ---- curves ---- */
 
-static void pcts_read(const json_t *o, uint64_t *v)
+static void pcts_read(const struct jd *o, uint64_t *v)
 {
 	v[0] = u64(o, "50");
 	v[1] = u64(o, "99");
 	v[2] = u64(o, "99.9");
 }
 
-static void point_read(const json_t *o, struct curve_point *pt)
+static void point_read(const struct jd *o, struct curve_point *pt)
 {
 	memset(pt, 0, sizeof(*pt));
 	pt->pct = num(o, "target_pct");
@@ -1166,19 +1166,19 @@ static void point_read(const json_t *o, struct curve_point *pt)
  * sweep point give the curve's label back (curve_label drops the probe's
  * "curve=probe").
  */
-static int curves_read(struct rd *c, const json_t *a)
+static int curves_read(struct rd *c, const struct jd *a)
 {
 	struct curve_set *cs = &c->st->curves;
 	struct plan *p = &c->st->plan;
-	size_t n = json_array_size(a), i, k;
-	const json_t *o;
+	size_t n = jd_array_size(a), i, k;
+	const struct jd *o;
 
 	if (!n)
 		return 0;
 	cs->c = calloc(n, sizeof(*cs->c));
 	if (!cs->c)
 		return -ENOMEM;
-	json_array_foreach(a, i, o) {
+	jd_array_foreach(a, i, o) {
 		struct curve *cv = &cs->c[cs->n];
 		struct job *j = &p->jobs[p->njobs + i];
 		const char *name = str(o, "name") ? str(o, "name") : "";
@@ -1198,9 +1198,9 @@ static int curves_read(struct rd *c, const json_t *a)
 		cv->job = j;
 		point_read(get(o, "probe"), &cv->pt[0]);
 		cv->npoints = 1;
-		for (k = 0; k < json_array_size(get(o, "points")) &&
+		for (k = 0; k < jd_array_size(get(o, "points")) &&
 		     cv->npoints <= RATE_CURVE_MAX; k++)
-			point_read(json_array_get(get(o, "points"), k),
+			point_read(jd_array_get(get(o, "points"), k),
 				   &cv->pt[cv->npoints++]);
 		cs->n++;
 	}
@@ -1220,7 +1220,7 @@ static unsigned member_named(const struct cluster_info *ci, const char *s)
 	return 0;
 }
 
-static void done_read(const json_t *o, const struct cluster_info *ci,
+static void done_read(const struct jd *o, const struct cluster_info *ci,
 		      struct cluster_done *dn)
 {
 	dn->at_ns = u64(o, "at_ns");
@@ -1231,7 +1231,7 @@ static void done_read(const json_t *o, const struct cluster_info *ci,
 	dn->member = member_named(ci, str(o, "member"));
 }
 
-static void spread_read(const json_t *o, const struct cluster_info *ci,
+static void spread_read(const struct jd *o, const struct cluster_info *ci,
 			struct cluster_spread *sp)
 {
 	sp->min = num(o, "min");
@@ -1240,10 +1240,10 @@ static void spread_read(const json_t *o, const struct cluster_info *ci,
 	sp->slowest = member_named(ci, str(o, "slowest"));
 }
 
-static int cdir_read(const json_t *o, const struct cluster_info *ci,
+static int cdir_read(const struct jd *o, const struct cluster_info *ci,
 		     struct cluster_dir *x)
 {
-	const json_t *rows = get(o, "members"), *hosts = get(o, "hosts"), *y;
+	const struct jd *rows = get(o, "members"), *hosts = get(o, "hosts"), *y;
 	unsigned i, k;
 
 	x->rows = calloc(ci->nmembers + 1, sizeof(*x->rows));
@@ -1256,7 +1256,7 @@ static int cdir_read(const json_t *o, const struct cluster_info *ci,
 	spread_read(get(o, "iops_spread"), ci, &x->iops);
 	spread_read(get(o, "bw_spread"), ci, &x->bw);
 	for (i = 0; i < ci->nmembers; i++) {
-		y = json_array_get(rows, i);
+		y = jd_array_get(rows, i);
 		x->rows[i].iops = num(y, "iops");
 		x->rows[i].bw = num(y, "bw_bytes");
 		x->rows[i].ios = u64(y, "ios");
@@ -1265,7 +1265,7 @@ static int cdir_read(const json_t *o, const struct cluster_info *ci,
 		x->rows[i].clat_p99_ns = u64(y, "clat_p99_ns");
 	}
 	for (i = 0; i < ci->nhosts; i++) {
-		y = json_array_get(hosts, i);
+		y = jd_array_get(hosts, i);
 		x->hosts[i].host = i;
 		for (k = 0; str(y, "host") && k < ci->nhosts; k++)
 			if (!strcmp(ci->hosts[k], str(y, "host")))
@@ -1279,7 +1279,7 @@ static int cdir_read(const json_t *o, const struct cluster_info *ci,
 	return 0;
 }
 
-static void row_read(const json_t *o, struct result_row *row)
+static void row_read(const struct jd *o, struct result_row *row)
 {
 	row->ios = u64(o, "reqs");
 	row->bytes = u64(o, "io_bytes");
@@ -1296,59 +1296,69 @@ static void row_read(const json_t *o, struct result_row *row)
 
 /* A member as the cluster part lists it, with its own figures of each
  * job (measured: its reads have rates). */
-static int cmember_read(struct rd *c, const json_t *o,
+static int cmember_read(struct rd *c, const struct jd *o,
 			struct cluster_member_info *m, unsigned njobs)
 {
 	const struct result_set *s = &c->d->set;
+	struct cluster_unit *cu;
 	unsigned k;
+	int ret = 0;
 
 	m->label = strdup(str(o, "label") ? str(o, "label") : "");
 	m->host = strdup(str(o, "host") ? str(o, "host") : "");
 	m->jobs = calloc(njobs + 1, sizeof(*m->jobs));
 	if (!m->label || !m->host || !m->jobs)
 		return -ENOMEM;
-	m->rank = (int)json_integer_value(get(o, "rank"));
+	m->rank = (int)jd_integer_value(get(o, "rank"));
 	m->start_skew_ns = num(o, "start_skew_ns");
 	m->wall_ns = u64(o, "wall_ns");
 	m->interrupted = is_true(o, "interrupted");
-	for (k = 0; k < njobs; k++) {
-		const json_t *j = json_array_get(get(o, "jobs"), k);
-		struct cluster_unit *cu = &m->jobs[k];
+	/* each job read whole, then packed as the cluster keeps it */
+	cu = malloc(sizeof(*cu));
+	if (!cu)
+		return -ENOMEM;
+	for (k = 0; k < njobs && !ret; k++) {
+		const struct jd *j = jd_array_get(get(o, "jobs"), k);
 
+		memset(cu, 0, sizeof(*cu));
 		cu->u.job = s->units[k].job;
 		cu->u.njobs = 1;
 		cu->u.nruns = 1;
 		result_read_stats(c, j, &cu->u.stats);
-		cu->u.stats.nmeasured = json_is_number(get(get(j, "read"),
+		cu->u.stats.nmeasured = jd_is_number(get(get(j, "read"),
 							    "iops"));
-		cu->has_row = json_is_object(get(j, "summary"));
+		cu->has_row = jd_is_object(get(j, "summary"));
 		if (cu->has_row)
 			row_read(get(j, "summary"), &cu->row);
+		ival_series_put(cu->u.stats.intervals);
+		steady_free(cu->u.stats.steady);
+		ret = cluster_unit_pack(&m->jobs[k], cu);
 	}
-	return c->err;
+	free(cu);
+	return ret ? ret : c->err;
 }
 
-static int cluster_read(struct rd *c, const json_t *o)
+static int cluster_read(struct rd *c, const struct jd *o)
 {
-	const json_t *mem = get(o, "members"), *hosts = get(o, "hosts");
-	const json_t *jobs = get(o, "jobs");
+	const struct jd *mem = get(o, "members"), *hosts = get(o, "hosts");
+	const struct jd *jobs = get(o, "jobs");
 	struct cluster_info *ci = calloc(1, sizeof(*ci));
-	unsigned i, n = (unsigned)json_array_size(mem);
+	unsigned i, n = (unsigned)jd_array_size(mem);
 	int d, ret = 0;
 
 	c->d->cluster = ci;
 	if (!ci)
 		return -ENOMEM;
 	ci->njobs = (unsigned)c->d->set.nunits;
-	if (json_array_size(jobs) < ci->njobs)
-		ci->njobs = (unsigned)json_array_size(jobs);
+	if (jd_array_size(jobs) < ci->njobs)
+		ci->njobs = (unsigned)jd_array_size(jobs);
 	ci->members = calloc(n + 1, sizeof(*ci->members));
-	ci->hosts = calloc(json_array_size(hosts) + 1, sizeof(*ci->hosts));
+	ci->hosts = calloc(jd_array_size(hosts) + 1, sizeof(*ci->hosts));
 	ci->jobs = calloc(ci->njobs + 1, sizeof(*ci->jobs));
 	if (!ci->members || !ci->hosts || !ci->jobs)
 		return -ENOMEM;
-	for (i = 0; i < json_array_size(hosts); i++) {
-		ci->hosts[i] = strdup(json_string_value(json_array_get(hosts,
+	for (i = 0; i < jd_array_size(hosts); i++) {
+		ci->hosts[i] = strdup(jd_string_value(jd_array_get(hosts,
 					i)) ?: "");
 		if (!ci->hosts[i])
 			return -ENOMEM;
@@ -1357,12 +1367,12 @@ static int cluster_read(struct rd *c, const json_t *o)
 	ci->start_skew_max_ns = num(o, "start_skew_max_ns");
 	for (i = 0; i < n && !ret; i++) {
 		ci->nmembers++;
-		ret = cmember_read(c, json_array_get(mem, i), &ci->members[i],
+		ret = cmember_read(c, jd_array_get(mem, i), &ci->members[i],
 				   ci->njobs);
 	}
 	for (i = 0; i < ci->njobs && !ret; i++)
 		for (d = 0; d < DDIR_NR && !ret; d++)
-			ret = cdir_read(get(json_array_get(jobs, i),
+			ret = cdir_read(get(jd_array_get(jobs, i),
 					    dir_key[d]), ci,
 					&ci->jobs[i].dir[d]);
 	return ret;
@@ -1370,7 +1380,7 @@ static int cluster_read(struct rd *c, const json_t *o)
 
 /* ---- the document ---- */
 
-static void host_read(const json_t *o, struct run_result *r)
+static void host_read(const struct jd *o, struct run_result *r)
 {
 	text_into(r->hostname, sizeof(r->hostname), str(o, "hostname"));
 	text_into(r->kernel, sizeof(r->kernel), str(o, "kernel"));
@@ -1395,9 +1405,9 @@ static int signal_read(const char *s)
 	return i > 0 ? i : SIGINT;
 }
 
-static int argv_read(struct rd *c, const json_t *a, struct run_result *r)
+static int argv_read(struct rd *c, const struct jd *a, struct run_result *r)
 {
-	size_t n = json_array_size(a), i;
+	size_t n = jd_array_size(a), i;
 	char **v = calloc(n + 1, sizeof(*v));
 
 	if (!v || !keep(c, "")) {	/* a slot the store frees v by */
@@ -1407,23 +1417,23 @@ static int argv_read(struct rd *c, const json_t *a, struct run_result *r)
 	free(c->st->strs[c->st->nstrs - 1]);
 	c->st->strs[c->st->nstrs - 1] = (char *)v;
 	for (i = 0; i < n; i++)
-		v[i] = keep(c, json_string_value(json_array_get(a, i)) ?
-			    json_string_value(json_array_get(a, i)) : "");
+		v[i] = keep(c, jd_string_value(jd_array_get(a, i)) ?
+			    jd_string_value(jd_array_get(a, i)) : "");
 	r->argc = (int)n;
 	r->argv = v;
 	return c->err;
 }
 
-static int disks_read(const json_t *a, struct sysinfo_disks *s)
+static int disks_read(const struct jd *a, struct sysinfo_disks *s)
 {
-	const json_t *o;
+	const struct jd *o;
 	size_t i;
 
-	s->n = (unsigned)json_array_size(a);
+	s->n = (unsigned)jd_array_size(a);
 	s->d = s->n ? calloc(s->n, sizeof(*s->d)) : NULL;
 	if (s->n && !s->d)
 		return -ENOMEM;
-	json_array_foreach(a, i, o) {
+	jd_array_foreach(a, i, o) {
 		struct sysinfo_diskstat *d = &s->d[i].sum;
 
 		text_into(d->name, sizeof(d->name), str(o, "name"));
@@ -1442,7 +1452,7 @@ static int disks_read(const json_t *a, struct sysinfo_disks *s)
 	return 0;
 }
 
-static void nvme_health_read(const json_t *o, struct nvmedev_health *h)
+static void nvme_health_read(const struct jd *o, struct nvmedev_health *h)
 {
 	h->data_units_read = u64(o, "data_units_read");
 	h->data_units_written = u64(o, "data_units_written");
@@ -1453,22 +1463,22 @@ static void nvme_health_read(const json_t *o, struct nvmedev_health *h)
 	h->power_on_hours = u64(o, "power_on_hours");
 	h->unsafe_shutdowns = u64(o, "unsafe_shutdowns");
 	h->critical_warning = (uint8_t)u64(o, "critical_warning");
-	h->temperature = (int)json_integer_value(get(o, "temperature_c"));
+	h->temperature = (int)jd_integer_value(get(o, "temperature_c"));
 	h->avail_spare = (uint8_t)u64(o, "available_spare_pct");
 	h->percentage_used = (uint8_t)u64(o, "percentage_used");
 }
 
 /* nvme: health_delta is derived (after - before). */
-static int nvme_read(const json_t *a, struct nvmedev_set *s)
+static int nvme_read(const struct jd *a, struct nvmedev_set *s)
 {
-	const json_t *o;
+	const struct jd *o;
 	size_t i;
 
-	s->n = (unsigned)json_array_size(a);
+	s->n = (unsigned)jd_array_size(a);
 	s->d = s->n ? calloc(s->n, sizeof(*s->d)) : NULL;
 	if (s->n && !s->d)
 		return -ENOMEM;
-	json_array_foreach(a, i, o) {
+	jd_array_foreach(a, i, o) {
 		struct nvmedev_dev *d = &s->d[i];
 
 		text_into(d->name, sizeof(d->name), str(o, "name"));
@@ -1487,8 +1497,8 @@ static int nvme_read(const json_t *a, struct nvmedev_set *s)
 		d->id.pi_type = (uint8_t)u64(o, "pi_type");
 		d->id.zoned = is_true(o, "zoned");
 		d->err = str(o, "error") ? -EIO : 0;
-		d->have_before = json_is_object(get(o, "health_before"));
-		d->have_after = json_is_object(get(o, "health_after"));
+		d->have_before = jd_is_object(get(o, "health_before"));
+		d->have_after = jd_is_object(get(o, "health_after"));
 		if (d->have_before)
 			nvme_health_read(get(o, "health_before"), &d->before);
 		if (d->have_after)
@@ -1497,23 +1507,23 @@ static int nvme_read(const json_t *a, struct nvmedev_set *s)
 	return 0;
 }
 
-static void warnings_read(const json_t *a, struct warn_list *w)
+static void warnings_read(const struct jd *a, struct warn_list *w)
 {
-	const json_t *o;
+	const struct jd *o;
 	size_t i;
 
-	json_array_foreach(a, i, o)
+	jd_array_foreach(a, i, o)
 		warn_add(w, str(o, "code") ? str(o, "code") : "",
 			 str(o, "job"), "%s", str(o, "message") ?
 			 str(o, "message") : "");
 }
 
-static int header_read(struct rd *c, const json_t *root)
+static int header_read(struct rd *c, const struct jd *root)
 {
 	struct run_result *r = &c->d->r;
 
 	r->version = keep(c, str(root, "iorig_version"));
-	r->start_time = (time_t)json_integer_value(get(root, "timestamp"));
+	r->start_time = (time_t)jd_integer_value(get(root, "timestamp"));
 	r->start_time_ms = (uint64_t)r->start_time * 1000;
 	host_read(get(root, "host"), r);
 	r->signo = is_true(root, "interrupted") ?
@@ -1548,25 +1558,25 @@ static int model_alloc(struct rd *c, size_t nu, size_t ng, size_t nc)
 	return 0;
 }
 
-static int doc_read(struct rd *c, const json_t *root)
+static int doc_read(struct rd *c, const struct jd *root)
 {
-	const json_t *jobs = get(root, "jobs"), *groups = get(root, "groups");
+	const struct jd *jobs = get(root, "jobs"), *groups = get(root, "groups");
 	struct result_set *s = &c->d->set;
 	struct plan *p = &c->st->plan;
-	size_t nu = json_array_size(jobs), ng = json_array_size(groups), i;
+	size_t nu = jd_array_size(jobs), ng = jd_array_size(groups), i;
 	int ret;
 
-	c->agg = json_is_object(get(root, "cluster"));
-	ret = model_alloc(c, nu, ng, json_array_size(get(root, "curves")));
+	c->agg = jd_is_object(get(root, "cluster"));
+	ret = model_alloc(c, nu, ng, jd_array_size(get(root, "curves")));
 	if (!ret)
 		ret = header_read(c, root);
 	for (i = 0; !ret && i < nu; i++) {
-		ret = unit_read(c, json_array_get(jobs, i), i);
+		ret = unit_read(c, jd_array_get(jobs, i), i);
 		p->njobs = ++s->nunits;
 	}
 	for (i = 0; !ret && i < ng; i++) {
 		s->ngroups++;
-		ret = group_read(c, json_array_get(groups, i), i);
+		ret = group_read(c, jd_array_get(groups, i), i);
 	}
 	if (!ret)
 		ret = check_units_read(c, jobs);
@@ -1629,7 +1639,7 @@ void result_doc_free(struct result_doc *d)
 
 /* Reads root (strict: refused unless whole) into d: 0, or -EINVAL with
  * c->why, or -ENOMEM. */
-static int doc_from(struct result_doc *d, const json_t *root, bool strict,
+static int doc_from(struct result_doc *d, const struct jd *root, bool strict,
 		    char *why, size_t len)
 {
 	struct rd c = { .d = d, .strict = strict };
@@ -1662,8 +1672,8 @@ static int doc_from(struct result_doc *d, const json_t *root, bool strict,
 	return ret;
 }
 
-int result_read_json(struct result_doc *d, const struct json_t *root,
-		     const char *name, unsigned flags, struct err_rec *e)
+static int read_jd(struct result_doc *d, const struct jd *root,
+		   const char *name, unsigned flags, struct err_rec *e)
 {
 	char why[300];
 	int ret = doc_from(d, root, flags & RESULT_READ_STRICT, why,
@@ -1674,22 +1684,42 @@ int result_read_json(struct result_doc *d, const struct json_t *root,
 	return ret;
 }
 
-int result_read(struct result_doc *d, const char *text, size_t len,
-		const char *name, unsigned flags, struct err_rec *e)
+int result_read_json(struct result_doc *d, const struct json_t *root,
+		     const char *name, unsigned flags, struct err_rec *e)
 {
-	json_error_t je;
-	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	struct jd_doc jd;
 	int ret;
 
 	memset(d, 0, sizeof(*d));
-	if (!root) {
-		err_set(e, name, 0, "", "not a JSON document (line %d, column "
-			"%d: %s); expected an iorig JSON result "
-			"(--output-format=json)", je.line, je.column, je.text);
+	if (jd_from_jansson(&jd, root)) {
+		err_set(e, name, 0, "", "out of memory");
+		return -ENOMEM;
+	}
+	ret = read_jd(d, jd.root, name, flags, e);
+	jd_free(&jd);
+	return ret;
+}
+
+int result_read(struct result_doc *d, const char *text, size_t len,
+		const char *name, unsigned flags, struct err_rec *e)
+{
+	struct jd_doc jd;
+	char why[240];
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	ret = jd_load(&jd, text, len, why, sizeof(why));
+	if (ret == -ENOMEM) {
+		err_set(e, name, 0, "", "out of memory");
+		return ret;
+	}
+	if (ret) {
+		err_set(e, name, 0, "", "not a JSON document (%s); expected an "
+			"iorig JSON result (--output-format=json)", why);
 		return -EINVAL;
 	}
-	ret = result_read_json(d, root, name, flags, e);
-	json_decref(root);
+	ret = read_jd(d, jd.root, name, flags, e);
+	jd_free(&jd);
 	return ret;
 }
 
@@ -1700,6 +1730,7 @@ int result_read_file(struct result_doc *d, const char *path, unsigned flags,
 	FILE *f = in ? stdin : fopen(path, "re");
 	char *buf = NULL, *nb;
 	size_t len = 0, cap = 0, n;
+	struct stat st;
 	int ret;
 
 	memset(d, 0, sizeof(*d));
@@ -1707,6 +1738,14 @@ int result_read_file(struct result_doc *d, const char *path, unsigned flags,
 		err_set(e, path, 0, "", "cannot be read: %s", strerror(errno));
 		return -errno;
 	}
+	/* a regular file's size read in one buffer, with a byte to spare
+	 * for the read that finds its end (no copy as the buffer grows) */
+	if (!in && !fstat(fileno(f), &st) && S_ISREG(st.st_mode) &&
+	    st.st_size > 0 && (uint64_t)st.st_size < SIZE_MAX / 2)
+		cap = (size_t)st.st_size + 1;
+	buf = cap ? malloc(cap) : NULL;
+	if (cap && !buf)
+		cap = 0;
 	/* one read of the whole file (jansson's own reads a byte at a
 	 * time) */
 	do {

@@ -661,6 +661,109 @@ bool result_shows_pct(const struct job *j, int h, double p)
 	return false;
 }
 
+/* ---- a member's figures, packed ---- */
+
+static size_t leb_put(unsigned char *b, uint64_t v)
+{
+	size_t n = 0;
+
+	do {
+		if (b)
+			b[n] = (unsigned char)((v & 0x7f) |
+					       (v > 0x7f ? 0x80 : 0));
+		n++;
+		v >>= 7;
+	} while (v);
+	return n;
+}
+
+static uint64_t leb_get(const unsigned char *b, size_t *pos)
+{
+	uint64_t v = 0;
+	unsigned sh = 0;
+
+	do
+		v |= (uint64_t)(b[*pos] & 0x7f) << sh;
+	while ((b[(*pos)++] & 0x80) && (sh += 7) < 64);
+	return v;
+}
+
+/* Word i of the bytes at p (no aliasing of the struct they are). */
+static uint64_t word_at(const unsigned char *p, size_t i)
+{
+	uint64_t v;
+
+	memcpy(&v, p + i * sizeof(v), sizeof(v));
+	return v;
+}
+
+/*
+ * The n words at w as runs: the number of zero words, the number of the
+ * others that follow, those words; again to the end. Into b (NULL: only
+ * counted); the length.
+ */
+static size_t pack_words(unsigned char *b, const unsigned char *w, size_t n)
+{
+	size_t i = 0, len = 0, z, l, k;
+
+	while (i < n) {
+		for (z = 0; i + z < n && !word_at(w, i + z); z++)
+			;
+		i += z;
+		for (l = 0; i + l < n && word_at(w, i + l); l++)
+			;
+		len += leb_put(b ? b + len : NULL, z);
+		len += leb_put(b ? b + len : NULL, l);
+		for (k = 0; k < l; k++)
+			len += leb_put(b ? b + len : NULL, word_at(w, i + k));
+		i += l;
+	}
+	return len;
+}
+
+int cluster_unit_pack(struct cluster_packed *p, const struct cluster_unit *cu)
+{
+	const unsigned char *w = (const unsigned char *)cu;
+	size_t n = sizeof(*cu) / sizeof(uint64_t), len;
+
+	_Static_assert(sizeof(struct cluster_unit) % sizeof(uint64_t) == 0,
+		       "a cluster_unit is whole words");
+	free(p->b);
+	p->b = NULL;
+	p->len = 0;
+	len = pack_words(NULL, w, n);
+	p->b = malloc(len ? len : 1);
+	if (!p->b)
+		return -ENOMEM;
+	p->len = pack_words(p->b, w, n);
+	return 0;
+}
+
+void cluster_member_unit(const struct cluster_info *ci, unsigned i,
+			 unsigned k, struct cluster_unit *out)
+{
+	const struct cluster_packed *p = &ci->members[i].jobs[k];
+	unsigned char *w = (unsigned char *)out;
+	size_t n = sizeof(*out) / sizeof(uint64_t), at = 0, pos = 0, z, l;
+	uint64_t v;
+
+	while (pos < p->len && at < n) {
+		z = (size_t)leb_get(p->b, &pos);
+		z = z < n - at ? z : n - at;
+		memset(w + at * sizeof(v), 0, z * sizeof(v));
+		at += z;
+		l = pos < p->len ? (size_t)leb_get(p->b, &pos) : 0;
+		for (; l && at < n && pos < p->len; l--, at++) {
+			v = leb_get(p->b, &pos);
+			memcpy(w + at * sizeof(v), &v, sizeof(v));
+		}
+	}
+	memset(w + at * sizeof(v), 0, (n - at) * sizeof(v));
+	out->u.stats.intervals = NULL;
+	out->u.stats.steady = NULL;
+	out->u.stats.prio = NULL;
+}
+
 void cluster_info_free(struct cluster_info *info)
 {
 	unsigned i, k;
@@ -671,10 +774,8 @@ void cluster_info_free(struct cluster_info *info)
 	for (i = 0; info->members && i < info->nmembers; i++) {
 		struct cluster_member_info *m = &info->members[i];
 
-		for (k = 0; m->jobs && k < info->njobs; k++) {
-			ival_series_put(m->jobs[k].u.stats.intervals);
-			steady_free(m->jobs[k].u.stats.steady);
-		}
+		for (k = 0; m->jobs && k < info->njobs; k++)
+			free(m->jobs[k].b);
 		free(m->jobs);
 		free(m->label);
 		free(m->host);

@@ -66,8 +66,8 @@ DEB_DEPS += qemu-system-x86 busybox-static cpio kmod nvme-cli sg3-utils \
 	dmsetup
 # libnvme-dev: the NVMe admin commands (Identify Controller and Namespace,
 # the SMART / Health log) of io_uring_cmd and of the report's device
-# health, with the specification's structures (src/nvmedev.c); nvme-cli
-# reads the same through the same library.
+# health, with the specification's structures (src/target/nvmedev.c);
+# nvme-cli reads the same through the same library.
 DEB_DEPS += libnvme-dev
 # `make fuzz` and `make test SAN=...` also need clang and its runtime
 # (libFuzzer, the sanitizers); llvm gives llvm-symbolizer for stack traces.
@@ -133,10 +133,11 @@ endif
 
 # Every file's base name is unique across the folders: libiorig.a keys its
 # members by it (src/verify/rules.c, not a second plan.o).
-SRCS := $(wildcard src/*.c src/lib/*.c src/engines/*.c src/report/*.c src/worker/*.c \
-	src/verify/*.c)
+# Each folder of src/ is a stage (doc/design.md, "Stages: who may call
+# whom"); src/mpi/ is iorig-mpi's alone.
+SRCS := $(filter-out src/mpi/%,$(wildcard src/*/*.c))
 OBJS := $(addprefix $(B),$(SRCS:.c=.o))
-LIBOBJS := $(filter-out $(B)src/main.o,$(OBJS))
+LIBOBJS := $(filter-out $(B)src/face/main.o,$(OBJS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(addprefix $(B),$(UNIT_SRCS:.c=))
 # Small programs the CLI tests run (tests/helpers/NAME.c): never sanitized.
@@ -192,7 +193,7 @@ $(B)libiorig.a: $(LIBOBJS)
 	$(QUIET) "  AR      $@"
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(B)iorig: $(B)src/main.o $(B)libiorig.a
+$(B)iorig: $(B)src/face/main.o $(B)libiorig.a
 	$(QUIET) "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(LDFLAGS)
 
@@ -319,6 +320,6 @@ $(B)src/mpi/%.o: src/mpi/%.c $(wildcard include/*.h)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(MPI_CFLAGS) -c -o $@ $<
 
-$(B)iorig-mpi: $(B)src/main.o $(B)src/mpi/mpi.o $(B)libiorig.a
+$(B)iorig-mpi: $(B)src/face/main.o $(B)src/mpi/mpi.o $(B)libiorig.a
 	$(QUIET) "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(MPI_LIBS) $(LDFLAGS)

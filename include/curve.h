@@ -11,7 +11,7 @@
 #include "result.h"
 
 /*
- * The latency-throughput curve of a rate_curve= job (src/curve.c). The
+ * The latency-throughput curve of a rate_curve= job (src/result/curve.c). The
  * plan lays out a probe (the job without a rate) and one stonewalled point
  * per percent (job.h: curve_point, curve_pct, curve_probe); the run sets
  * each point's rate from the probe's achieved IOPS just before the point

@@ -10,7 +10,7 @@
 
 /*
  * The one door for every file iorig writes, maps or removes besides the
- * targets' own I/O (src/target.c and the engines' requests): the report,
+ * targets' own I/O (src/target/target.c and the engines' requests): the report,
  * the stream, logs and traces, verify state and dumps, prerun/postrun and
  * exec output, charts and their data and scripts, `iorig plot`, `report
  * --html`, `merge`, --rank-output, unix sockets, buffer files, e4defrag

@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 /*
- * Running gnuplot (src/gnuplot.c), for --chart (curve.c) and `iorig plot`
+ * Running gnuplot (src/lib/gnuplot.c), for --chart (curve.c) and `iorig plot`
  * (plot.c): the one place that spawns it and quotes text for its scripts.
  */
 

@@ -72,7 +72,7 @@ enum sync_mode { SYNC_NONE, SYNC_SYNC, SYNC_DSYNC };
 enum think_type { THINK_COMPLETE, THINK_ISSUE };
 enum rate_process { RATE_LINEAR, RATE_POISSON };
 enum submit_mode { SUBMIT_INLINE, SUBMIT_OFFLOAD };
-/* fallocate=: how a job that only writes makes room (src/target.c). */
+/* fallocate=: how a job that only writes makes room (src/target/target.c). */
 enum falloc_mode { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP,
 		   FALLOC_TRUNCATE };
 /* dedupe_mode: which earlier write a repeated one copies (fill.h). */
@@ -199,7 +199,7 @@ struct job {
 	uint64_t replay_scale, replay_align, replay_time_scale;
 	char *replay_skip_str;
 	unsigned replay_skip;	/* 1 << DDIR_*, 1 << DDIR_NR: syncs */
-	/* issue 12, blktrace merge (src/blktrace.c): the lists as given */
+	/* issue 12, blktrace merge (src/log/blktrace.c): the lists as given */
 	char *merge_blktrace_file, *merge_blktrace_scalars;
 	char *merge_blktrace_iters;
 	bool invalidate;
@@ -236,7 +236,7 @@ struct job {
 	uint64_t rate_cycle_ns;
 	bool rate_ignore_thinktime;	/* thinking drops what fell due */
 	int io_submit_mode;		/* enum submit_mode (always inline) */
-	/* rate_curve= (src/curve.c): percents of the probe's IOPS, as
+	/* rate_curve= (src/result/curve.c): percents of the probe's IOPS, as
 	 * "10,50,90" (NULL: no curve); how long the probe runs (0: as
 	 * runtime). */
 	char *rate_curve;
@@ -314,7 +314,7 @@ struct job {
 	uint64_t verify_offset;		/* header swapped to this offset */
 	bool serialize_overlap;		/* no two overlapping I/Os in flight */
 
-	/* File layout (issue 12, layout family; src/target.c, src/gen.c). */
+	/* File layout (issue 12, layout family; src/target/target.c, src/gen/gen.c). */
 	char *filesize;			/* as given; parsed below */
 	uint64_t filesize_min, filesize_max;	/* 0: size= decides */
 	int fallocate;			/* enum falloc_mode */
@@ -324,7 +324,7 @@ struct job {
 	bool create_on_open;
 	bool create_only;		/* lay out, then no I/O */
 	bool allow_file_create;
-	/* file_service_type (layout family 2; src/gen.c): as given, and
+	/* file_service_type (layout family 2; src/gen/gen.c): as given, and
 	 * parsed: enum gen_fst, I/Os per turn, law parameter and center. */
 	char *file_service_type;
 	int file_service;
@@ -465,7 +465,7 @@ struct job {
 	 * joined by '\n', each starting with 'g' (a global section) or 'j'
 	 * (the job's own section). */
 	char *check_src;
-	/* --profile=act (src/profile.c): the profile's latency table, shared
+	/* --profile=act (src/plan/profile.c): the profile's latency table, shared
 	 * by its jobs and owned by main; NULL: not an act job. Not an
 	 * option: set on the planned jobs of the profile. */
 	struct act_tally *act_tally;

@@ -72,7 +72,7 @@ int options_parse_row(struct job *j, void *base, const struct opt_def *o,
 void options_format_row(const struct job *j, const void *base,
 			const struct opt_def *o, char *buf, size_t len);
 
-/* ---- an engine's options for a job (src/engopts.c) ---- */
+/* ---- an engine's options for a job (src/plan/engopts.c) ---- */
 
 /*
  * Engine option o (a row of an engine's table) given as val: into j's

@@ -3,7 +3,7 @@
 #define IORIG_PLOT_H
 
 /*
- * `iorig plot` (src/plot.c): charts of results (the result model; iorig's
+ * `iorig plot` (src/report/plot.c): charts of results (the result model; iorig's
  * JSON results read back into it, fio's read as fio wrote them) drawn by
  * gnuplot, as files (plot_main) or in process (plot_result_charts, for
  * the HTML report).

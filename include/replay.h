@@ -19,7 +19,7 @@
  * since the first, unless replay_no_stall. replay_redirect sends every
  * I/O to that one file; replay_scale divides offsets, replay_align aligns
  * them down; replay_skip drops directions. A binary blktrace trace is
- * read below (src/blktrace.c).
+ * read below (src/log/blktrace.c).
  */
 enum replay_act { RP_READ = DDIR_READ, RP_WRITE = DDIR_WRITE,
 		  RP_TRIM = DDIR_TRIM, RP_SYNC, RP_DATASYNC };
@@ -62,7 +62,7 @@ int replay_push(struct replay *r, const struct replay_io *io, size_t *cap);
 int replay_plan(struct job *j, struct err_rec *e);
 
 /*
- * src/blktrace.c: read_iolog= of a binary blktrace trace (blkparse -d
+ * src/log/blktrace.c: read_iolog= of a binary blktrace trace (blkparse -d
  * output, the Linux
  * uapi struct blk_io_trace: 48-byte records, each followed by pdu_len
  * bytes), with fio's meaning: only queue events count; a discard is a

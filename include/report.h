@@ -62,7 +62,7 @@ int report_formats_parse(const char *val, unsigned *set, char *why,
 
 /*
  * `iorig report [--output-format=F[,F...]] [--html] [-o FILE] RESULT.json`
- * (src/report/saved.c): a saved result written in any format, as the run
+ * (src/face/saved.c): a saved result written in any format, as the run
  * would have written it. argv[0] is "report". Returns the exit status.
  */
 int report_main(int argc, char **argv);

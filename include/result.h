@@ -210,7 +210,7 @@ double result_metric(const struct metric *m, const struct job_stats *s,
 
 /*
  * The cluster part of a merged result (iorig merge, the ranks of
- * iorig-mpi; src/cluster.c folds it): who the members were, each one's
+ * iorig-mpi; src/run/cluster.c folds it): who the members were, each one's
  * own figures, and per job and direction each member's row, the hosts'
  * rows, the spread, "first done" and "last done". The merged units
  * themselves are the result's (their rates the members' added: stats.h,
@@ -328,7 +328,7 @@ bool result_shows_pct(const struct job *j, int h, double p);
 
 /*
  * A saved result read back: the reader beside the JSON writer
- * (src/report/json_read.c) turns an iorig JSON document (--output-format=
+ * (src/result/json_read.c) turns an iorig JSON document (--output-format=
  * json, or a merged one) into this model, which every writer, --baseline,
  * `iorig merge`, `iorig plot` and the HTML report read. r is a run_result
  * of the document's units alone: r.plan has one job per unit (its options

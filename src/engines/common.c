@@ -3,7 +3,7 @@
  * What several engines share (engine.h): hipri='s need of direct=1
  * (io_uring, pvsync2) and the process' seccomp mode for their hints
  * (libaio, io_uring). Here, beside the engines, so that they do not call
- * up into the table of engines (src/engine.c) that names them.
+ * up into the table of engines (src/engines/engine.c) that names them.
  */
 #include <errno.h>
 #include <stdbool.h>

@@ -96,7 +96,7 @@ done
 
 # Job options and their aliases, from the option table and each engine's:
 # what --cmdhelp lists, what --enghelp=ENGINE lists for each engine, and
-# what src/options.c and src/engines/ declare when lib.sh can read them
+# what src/plan/optable.c and src/engines/ declare when lib.sh can read them
 # (so an option that --cmdhelp forgets is still checked).
 run --cmdhelp
 expect_rc 0

@@ -7,9 +7,9 @@
 jobopts=$(table_job_options)
 cmdopts=$(table_cmd_options)
 [ "$(echo "$jobopts" | wc -l)" -ge 30 ] ||
-	die "could not read the option table from $top/src/options.c"
+	die "could not read the option table from $top/src/plan/optable.c"
 [ "$(echo "$cmdopts" | wc -l)" -ge 5 ] ||
-	die "could not read the command options from $top/src/cli.c"
+	die "could not read the command options from $top/src/face/cli.c"
 
 # --help and -h: every job option of the table and every command option.
 for h in --help -h; do

@@ -17,7 +17,7 @@
 command -v nm >/dev/null 2>&1 || skip "needs nm (binutils)"
 src=${IORIG_SRC:-$top}
 obj=${IORIG_OBJ:-$(dirname "$IORIG")}
-[ -f "$obj/src/main.o" ] || skip "no objects beside $IORIG (IORIG_OBJ=DIR)"
+[ -f "$obj/src/face/main.o" ] || skip "no objects beside $IORIG (IORIG_OBJ=DIR)"
 "$PY" "$top/tests/cli/onedoor.py" "$src" "$obj" >"$T/out" 2>"$T/err" ||
 	die "file calls outside the door"
 cat "$T/out"
@@ -25,7 +25,7 @@ cat "$T/out"
 # The lint can fail: one report file opened on its own, in a copy.
 mkdir copy
 cp -r "$src/src" copy/src
-cat >>copy/src/warn.c <<'EOC'
+cat >>copy/src/lib/warn.c <<'EOC'
 
 /* a feature that opens its own file */
 FILE *lint_probe(const char *p);
@@ -34,18 +34,18 @@ FILE *lint_probe(const char *p)
 	return fopen(p, "w");
 }
 EOC
-line=$(grep -n 'return fopen(p, "w");' copy/src/warn.c | cut -d: -f1)
+line=$(grep -n 'return fopen(p, "w");' copy/src/lib/warn.c | cut -d: -f1)
 "$PY" "$top/tests/cli/onedoor.py" copy "$obj" >"$T/out" 2>"$T/err" &&
 	die "the lint passed a fopen(p, \"w\") outside the door"
-expect_in out "src/warn.c:$line: fopen\\(p, \"w\"\\) outside the door"
+expect_in out "src/lib/warn.c:$line: fopen\\(p, \"w\"\\) outside the door"
 # ... and a call the sources hide (a macro of a header): the object
 # still calls it (nm), and that is refused too.
 rm -rf copy/src
 cp -r "$src/src" copy/src
-grep -q 'fopen("/proc/cpuinfo", "r")' copy/src/clock.c ||
-	skip "src/clock.c no longer opens /proc/cpuinfo: pick another probe"
-sed -i 's|fopen("/proc/cpuinfo", "r")|HIDDEN_OPEN()|' copy/src/clock.c
+grep -q 'fopen("/proc/cpuinfo", "r")' copy/src/measure/clock.c ||
+	skip "src/measure/clock.c no longer opens /proc/cpuinfo: pick another probe"
+sed -i 's|fopen("/proc/cpuinfo", "r")|HIDDEN_OPEN()|' copy/src/measure/clock.c
 "$PY" "$top/tests/cli/onedoor.py" copy "$obj" >"$T/out" 2>"$T/err" &&
 	die "the lint passed an object whose fopen the sources hide"
-expect_in out "src/clock.c: its object calls fopen, but no call of it"
+expect_in out "src/measure/clock.c: its object calls fopen, but no call of it"
 echo "ok: one door, and the lint fails on a file opened outside it"

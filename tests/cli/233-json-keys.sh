@@ -1,6 +1,6 @@
 #!/bin/sh
 # The keys of iorig's JSON document are spelled in two files: its writer
-# (src/report/json.c) and its reader (src/report/json_read.c); everything
+# (src/report/json.c) and its reader (src/result/json_read.c); everything
 # else that reads a result (merge, plot, html, --baseline) reads the
 # result model. Read from the sources:
 # - the reader reads no key the writer does not write (a misspelt key
@@ -41,29 +41,29 @@ top, fio_json = sys.argv[1], sys.argv[2]
 # Files that may use jansson, and why.
 ALLOWED = {
     "src/report/json.c": "iorig's document: the writer",
-    "src/report/json_read.c": "iorig's document: the reader",
-    "src/report/jdom.c": "the reader's JSON tree: jansson reads what its "
+    "src/result/json_read.c": "iorig's document: the reader",
+    "src/result/jdom.c": "the reader's JSON tree: jansson reads what its "
                          "fast parser does not take (no key of its own)",
-    "src/report/jsonw.c": "the writers' helpers (no key of its own)",
+    "src/lib/jsonw.c": "the writers' helpers (no key of its own)",
     "include/jsonw.h": "the writers' helpers",
     "include/report.h": "the JSON writer's interface (a document, a "
                         "stream line)",
-    "src/stream.c": "writes the --stream lines json.c makes",
+    "src/run/stream.c": "writes the --stream lines json.c makes",
     "src/report/fio_json.c": "fio's layout (fio-json, json+): fio's keys",
     "src/report/fio_common.c": "fio's layouts: fio's keys",
     "src/report/fio_int.h": "fio's layouts",
     "src/report/cluster_fio.c": "fio's client layout: fio's keys",
-    "src/plot.c": "fio's own JSON results, read for iorig plot: fio's "
+    "src/report/plot.c": "fio's own JSON results, read for iorig plot: fio's "
                   "keys",
-    "src/histcmd.c": "iorig history --json: documents of its own, the "
+    "src/face/histcmd.c": "iorig history --json: documents of its own, the "
                      "rows of the history database (never a result's "
                      "document: show --result prints the stored text)",
 }
 # Of those, the ones whose documents are not iorig's result: they spell
 # their own keys.
-OWN_DOCS = ["src/histcmd.c"]
+OWN_DOCS = ["src/face/histcmd.c"]
 FIO_FILES = ["src/report/fio_json.c", "src/report/fio_common.c",
-             "src/report/cluster_fio.c", "src/plot.c"]
+             "src/report/cluster_fio.c", "src/report/plot.c"]
 # Keys of fio's client layout (fio --client), which a plain fio run does
 # not write: tests 170 and 232 compare them with fio's own client.
 FIO_CLIENT = {"client_stats", "hostname", "port"}
@@ -101,7 +101,7 @@ def keys_of(t, calls):
     return set(re.findall(pat, t))
 
 writer = code("src/report/json.c")
-reader = code("src/report/json_read.c")
+reader = code("src/result/json_read.c")
 wk = keys_of(writer, ["jw_put", "json_object_set_new", "json_object_set"])
 rk = keys_of(reader, ["get", "u64", "num", "str", "is_true",
                       "unless_false", "hex"])
@@ -134,7 +134,7 @@ for p in sorted(srcs):
                    "(result.h) instead, or allow it here with the reason"
                    % (p, uses.group(0)))
     if p in ALLOWED and p not in FIO_FILES and p not in OWN_DOCS and \
-       p not in ("src/report/json.c", "src/report/json_read.c"):
+       p not in ("src/report/json.c", "src/result/json_read.c"):
         k = keys_of(t, ["json_object_get", "json_object_set_new",
                         "json_object_set", "jw_put"])
         if k:

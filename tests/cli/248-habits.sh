@@ -15,7 +15,7 @@
 command -v objdump >/dev/null 2>&1 || skip "needs objdump (binutils)"
 src=${IORIG_SRC:-$top}
 obj=${IORIG_OBJ:-$(dirname "$IORIG")}
-[ -f "$obj/src/main.o" ] || skip "no objects beside $IORIG (IORIG_OBJ=DIR)"
+[ -f "$obj/src/face/main.o" ] || skip "no objects beside $IORIG (IORIG_OBJ=DIR)"
 [ -f "$obj/src/mpi/mpi.o" ] || skip "no src/mpi/mpi.o: build iorig-mpi too (make iorig-mpi)"
 
 cat >"$T/habits.py" <<'PYEOF'

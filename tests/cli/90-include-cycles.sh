@@ -1,9 +1,11 @@
 #!/bin/sh
 # No module depends on itself through others: read from the #include "..."
 # lines of include/*.h and src/**/*.c, the module graph has no cycle.
-# A module is include/NAME.h with src/NAME.c, or with the folder src/NAME/
-# (src/engines/ is engine's). A file in a folder that includes its own
-# header (src/report/jsonw.c) is that header's module; one that includes
+# A module is include/NAME.h with its file src/STAGE/NAME.c, or with the
+# folder src/NAME/ (worker, verify, report; src/engines/ is engine's). A
+# file in a folder that includes its own header (src/report/html.c) is
+# that header's module; one with no header of its own in a stage folder
+# (src/result/json_read.c) is a module of its own; one that includes
 # another folder's private header ("../worker/wstate.h") is that folder's
 # module: it runs inside it. A cycle is printed with the include that
 # closes each edge.
@@ -20,6 +22,12 @@ hdrs = {os.path.basename(h)[:-2] for h in glob.glob(top + "/include/*.h")}
 if len(hdrs) < 10:
     sys.exit("only %d headers under %s/include" % (len(hdrs), top))
 
+# The folders that are one module each, whose files share its header; the
+# other folders of src/ are stages (doc/design.md) holding modules, and a
+# file there with no header of its own is a module of its own.
+FOLDERS = {"worker": "worker", "verify": "verify", "report": "report",
+           "engines": "engine"}
+
 def module(path):
     rel = os.path.relpath(path, top)
     base = os.path.splitext(os.path.basename(rel))[0]
@@ -32,7 +40,9 @@ def module(path):
         return other.group(1)
     if base in hdrs and re.search(r'^#include "%s\.h"' % base, text, re.M):
         return base
-    return "engine" if parts[1] == "engines" else parts[1]
+    if parts[1] in FOLDERS:
+        return FOLDERS[parts[1]]
+    return base
 
 edges = {}
 files = glob.glob(top + "/include/*.h") + \

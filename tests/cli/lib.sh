@@ -103,7 +103,7 @@ expect_json() {
 # The job options of the option table, one a line, read from the source
 # (not from iorig, so a listing that drops one is caught).
 table_job_options() {
-	sed -n '/options_table\[\] = {/,/^};/p' "$top/src/options.c" |
+	sed -n '/options_table\[\] = {/,/^};/p' "$top/src/plan/optable.c" |
 		sed -n 's/.*\.name = "\([^"]*\)".*/\1/p'
 }
 
@@ -117,9 +117,9 @@ table_engine_options() {
 		"$top/src/engines/cmdprio.h"
 }
 
-# The command options (--help, --output...), from src/cli.c.
+# The command options (--help, --output...), from src/face/cli.c.
 table_cmd_options() {
-	sed -n '/cli_options\[\] = {/,/^};/p' "$top/src/cli.c" |
+	sed -n '/cli_options\[\] = {/,/^};/p' "$top/src/face/cli.c" |
 		sed -n 's/^[[:space:]]*{ "\([^"]*\)".*/\1/p'
 }
 

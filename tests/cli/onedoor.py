@@ -37,7 +37,7 @@ WRITE_FLAGS = ("O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND",
 # (file, call): why it is not the door's. Keep it short: a new entry
 # needs a reason a reviewer accepts.
 ALLOW = {
-    ("src/target.c", "open"):
+    ("src/target/target.c", "open"):
         "the targets themselves: made (O_EXCL), laid out and opened as "
         "target_plan checked them (guards, identity at open)",
     ("src/engines/fileop.c", "open"):
@@ -47,19 +47,19 @@ ALLOW = {
     ("src/engines/net.c", "bind"):
         "TCP and UDP addresses, no file (a unix socket binds through "
         "door_bind_unix)",
-    ("src/cgroup.c", "fopen"):
+    ("src/thread/cgroup.c", "fopen"):
         "cgroup control files (tasks) under the cgroup mount found in "
         "mountinfo: kernel knobs, not files",
-    ("src/cgroup.c", "mkdir"):
+    ("src/thread/cgroup.c", "mkdir"):
         "a control group is a directory of the cgroup file system",
-    ("src/cgroup.c", "rmdir"):
+    ("src/thread/cgroup.c", "rmdir"):
         "the control group this run made, removed when its last job left",
-    ("src/iosched.c", "fopen"):
+    ("src/thread/iosched.c", "fopen"):
         "a disk's queue/scheduler in sysfs: a kernel knob, put back at "
         "the end of the run",
-    ("src/main.c", "open"):
+    ("src/face/main.c", "open"):
         "/dev/null as descriptors 0-2 when iorig starts with them closed",
-    ("src/main.c", "freopen"):
+    ("src/face/main.c", "freopen"):
         "/dev/null as standard output of MPI ranks other than 0",
 }
 

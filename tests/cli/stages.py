@@ -3,7 +3,7 @@ doc/design.md ("Stages: who may call whom"), read from the built objects.
 
 The stage of each source file comes from the doc's stage table and from
 nowhere else: a row names folders (`src/worker/`) and files
-(`src/run.c`); a file named on its own wins over its folder's row. The
+(`src/run/run.c`); a file named on its own wins over its folder's row. The
 calls come from the objects: `nm` gives what each object defines and what
 it leaves undefined; an undefined symbol that another object defines is a
 call (or a data reference) from the one file to the other.
@@ -11,8 +11,9 @@ call (or a data reference) from the one file to the other.
 Fails (exit 1) on: a source file of no stage or of two rows; a row naming
 nothing that exists; a call from a stage to one above it that the doc's
 table of exceptions does not list; an exception that no call needs any
-more. Prints the stage-to-stage calls and the cycles between folders (a
-root file of src/ is a folder of its own), which are information.
+more; a cycle between folders (the folders of src/ are the stages; a
+root file of src/, if one came back, would be a folder of its own).
+Prints the stage-to-stage calls and the cycles.
 
 usage: stages.py SRC_TOP OBJ_TOP [DESIGN_MD]
 """
@@ -217,18 +218,18 @@ def main():
         print("  %s -> %s" % (name, ", ".join(stages[b][0] for b in below)
                               if below else "(nothing)"))
     cyc = cycles(edges)
-    print("%d cycles between folders (inside a stage; information):" %
-          len(cyc))
+    print("%d cycles between folders:" % len(cyc))
     for comp, closing in cyc:
         print("  " + " ".join(comp))
         for a, b, (fa, fb, s) in closing:
             print("    %s -> %s (%s calls %s's %s)" % (a, b, fa, fb, s))
+        bad.append("a cycle between folders: %s" % " ".join(comp))
     for b in bad:
         print(b)
     if bad:
         return 1
-    print("ok: every call goes down the stages (%d upward allowed)" %
-          len(allowed))
+    print("ok: every call goes down the stages (%d upward allowed), "
+          "no cycle between folders" % len(allowed))
     return 0
 
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The JSON reader (src/report/json_read.c): a run_result written as JSON,
+ * The JSON reader (src/result/json_read.c): a run_result written as JSON,
  * read back into the model and written again gives the same document,
  * byte for byte; every other writer that depends only on the model (text,
  * table, html) gives the same text from the model read back as from the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests for src/value.c. Tables of good inputs with their values and
+ * Unit tests for src/lib/value.c. Tables of good inputs with their values and
  * tables of bad inputs with their error codes. Every failure must leave the
  * output untouched and explain itself in `why`.
  */

@@ -1102,102 +1102,108 @@ static int zbd_has_seq(const struct target_file *tf, uint64_t zs,
  * rounded to whole zones (its start up, its end down) when it holds
  * sequential zones, as fio rounds it, said in a warning.
  */
-static int plan_zbd(struct target *t, const struct job *j,
-		    struct err_rec *e)
+/* zonemode=zbd on a zoned device: its zone size (*zs), its end, the
+ * job's limits checked against the device's. */
+static int plan_zbd_device(struct target *t, const struct job *j,
+			   const struct zbd_info *zi, uint64_t *zs,
+			   uint64_t *dev_end, struct err_rec *e)
 {
 	struct target_file *tf = &t->files[0];
 	const char *f = j->section_file;
-	int line = j->section_line, seq = 1;
-	struct zbd_info zi = { 0 };
-	uint64_t zs, off, end, nend, dev_end;
+	int line = j->section_line;
 
-	if (j->zone_mode != ZONE_ZBD)
-		return 0;
-	if (tf->is_bdev)
-		zbd_probe(tf->rdev, &zi);
-	t->zbd = true;
-	t->zbd_model = zi.model;
-	if (zi.model != ZBD_NONE) {
-		zs = zi.zone_size;
-		if (!zs) {
-			err_set(e, tf->path, 0, "zonemode", "a zoned device "
-				"whose zone size sysfs does not give");
-			return -EINVAL;
-		}
-		if (j->zonesize && j->zonesize != zs) {
-			err_set(e, f, line, "zonesize", "%" PRIu64 " is not "
-				"the zone size of %s (%" PRIu64 " bytes); "
-				"expected zonesize=%" PRIu64 " or none",
-				j->zonesize, tf->path, zs, zs);
-			return -EINVAL;
-		}
-		t->zbd_cap = zs;
-		if (zi.model == ZBD_HOST_MANAGED && job_writes(j) &&
-		    !j->direct) {
-			err_set(e, f, line, "direct", "writes to the "
-				"host-managed zoned device %s need direct "
-				"I/O (fio refuses them too: buffered writes "
-				"reach the device out of order); expected "
-				"direct=1", tf->path);
-			return -EINVAL;
-		}
-		t->zbd_max_open = (unsigned)j->max_open_zones;
-		if (zi.model == ZBD_HOST_MANAGED && !j->ignore_zone_limits &&
-		    zi.max_open) {
-			if (j->max_open_zones > zi.max_open) {
-				err_set(e, f, line, "max_open_zones", "%"
-					PRIu64 " is more than %s can hold "
-					"open (%u); expected at most %u, or "
-					"ignore_zone_limits=1",
-					j->max_open_zones, tf->path,
-					zi.max_open, zi.max_open);
-				return -EINVAL;
-			}
-			if (!j->max_open_zones)
-				t->zbd_max_open = zi.max_open;
-		}
-		dev_end = tf->cur_size;
-	} else {
-		zs = j->zonesize;
-		if (!zs) {
-			err_set(e, f, line, "zonesize", "%s is not a zoned "
-				"block device: zonemode=zbd emulates zones "
-				"on it, and needs their size (fio refuses it "
-				"too); expected zonesize=, or a zoned device",
-				tf->path);
-			return -EINVAL;
-		}
-		if (zs < 512 || (j->zonecapacity && j->zonecapacity > zs)) {
-			err_set(e, f, line, zs < 512 ? "zonesize" :
-				"zonecapacity", "%" PRIu64 " bytes; expected "
-				"%s", zs < 512 ? zs : j->zonecapacity,
-				zs < 512 ? "at least 512" :
-				"at most zonesize");
-			return -EINVAL;
-		}
-		t->zbd_cap = j->zonecapacity ? j->zonecapacity : zs;
-		t->zbd_max_open = (unsigned)j->max_open_zones;
-		dev_end = tf->cur_size > tf->offset + tf->len ? tf->cur_size :
-			  tf->offset + tf->len;
-		if (dev_end < zs) {
-			err_set(e, tf->path, 0, "zonesize", "%" PRIu64 " bytes "
-				"is larger than the file or device (%" PRIu64
-				"); expected at most its size", zs, dev_end);
-			return -EINVAL;
-		}
-	}
-	t->zbd_size = zs;
-	if (j->job_max_open_zones && !t->zbd_max_open) {
-		err_set(e, f, line, "job_max_open_zones", "needs a limit on "
-			"the device's open zones (fio's rule); expected "
-			"max_open_zones= too");
+	*zs = zi->zone_size;
+	if (!*zs) {
+		err_set(e, tf->path, 0, "zonemode", "a zoned device "
+			"whose zone size sysfs does not give");
 		return -EINVAL;
 	}
-	if (j->zoneskip % zs) {
-		err_set(e, f, line, "zoneskip", "%" PRIu64 " is not a "
-			"multiple of the zone size %" PRIu64, j->zoneskip, zs);
+	if (j->zonesize && j->zonesize != *zs) {
+		err_set(e, f, line, "zonesize", "%" PRIu64 " is not "
+			"the zone size of %s (%" PRIu64 " bytes); "
+			"expected zonesize=%" PRIu64 " or none",
+			j->zonesize, tf->path, *zs, *zs);
 		return -EINVAL;
 	}
+	t->zbd_cap = *zs;
+	if (zi->model == ZBD_HOST_MANAGED && job_writes(j) &&
+	    !j->direct) {
+		err_set(e, f, line, "direct", "writes to the "
+			"host-managed zoned device %s need direct "
+			"I/O (fio refuses them too: buffered writes "
+			"reach the device out of order); expected "
+			"direct=1", tf->path);
+		return -EINVAL;
+	}
+	t->zbd_max_open = (unsigned)j->max_open_zones;
+	if (zi->model == ZBD_HOST_MANAGED && !j->ignore_zone_limits &&
+	    zi->max_open) {
+		if (j->max_open_zones > zi->max_open) {
+			err_set(e, f, line, "max_open_zones", "%"
+				PRIu64 " is more than %s can hold "
+				"open (%u); expected at most %u, or "
+				"ignore_zone_limits=1",
+				j->max_open_zones, tf->path,
+				zi->max_open, zi->max_open);
+			return -EINVAL;
+		}
+		if (!j->max_open_zones)
+			t->zbd_max_open = zi->max_open;
+	}
+	*dev_end = tf->cur_size;
+	return 0;
+}
+
+/* zonemode=zbd emulated on a target that is not zoned: zonesize= and
+ * zonecapacity= checked, the end of the target. */
+static int plan_zbd_emulated(struct target *t, const struct job *j,
+			     uint64_t *zs, uint64_t *dev_end,
+			     struct err_rec *e)
+{
+	struct target_file *tf = &t->files[0];
+	const char *f = j->section_file;
+	int line = j->section_line;
+
+	*zs = j->zonesize;
+	if (!*zs) {
+		err_set(e, f, line, "zonesize", "%s is not a zoned "
+			"block device: zonemode=zbd emulates zones "
+			"on it, and needs their size (fio refuses it "
+			"too); expected zonesize=, or a zoned device",
+			tf->path);
+		return -EINVAL;
+	}
+	if (*zs < 512 || (j->zonecapacity && j->zonecapacity > *zs)) {
+		err_set(e, f, line, *zs < 512 ? "zonesize" :
+			"zonecapacity", "%" PRIu64 " bytes; expected "
+			"%s", *zs < 512 ? *zs : j->zonecapacity,
+			*zs < 512 ? "at least 512" :
+			"at most zonesize");
+		return -EINVAL;
+	}
+	t->zbd_cap = j->zonecapacity ? j->zonecapacity : *zs;
+	t->zbd_max_open = (unsigned)j->max_open_zones;
+	*dev_end = tf->cur_size > tf->offset + tf->len ? tf->cur_size :
+		   tf->offset + tf->len;
+	if (*dev_end < *zs) {
+		err_set(e, tf->path, 0, "zonesize", "%" PRIu64 " bytes "
+			"is larger than the file or device (%" PRIu64
+			"); expected at most its size", *zs, *dev_end);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A writer's region rounded to whole zones of size zs (on a zoned
+ * device only when its zones there are sequential). */
+static int plan_zbd_round(struct target *t, const struct job *j,
+			  const struct zbd_info *zi, uint64_t zs,
+			  uint64_t dev_end, struct err_rec *e)
+{
+	struct target_file *tf = &t->files[0];
+	uint64_t off, end, nend;
+	int seq = 1;
+
 	/* fio's test: any job that is not a pure reader is rounded. */
 	if (!job_writes(j) && !(rw_dirs(j->rw) & (1u << DDIR_TRIM)))
 		return 0;
@@ -1205,7 +1211,7 @@ static int plan_zbd(struct target *t, const struct job *j,
 	end = off + tf->len;
 	if (off >= dev_end)
 		return 0;
-	if (zi.model != ZBD_NONE)
+	if (zi->model != ZBD_NONE)
 		seq = zbd_has_seq(tf, zs, off, tf->len);
 	if (seq < 0) {
 		err_set(e, tf->path, 0, "zonemode", "cannot report the "
@@ -1218,7 +1224,8 @@ static int plan_zbd(struct target *t, const struct job *j,
 		off += zs - off % zs;
 	nend = end / zs * zs;
 	if (nend <= off) {
-		err_set(e, f, line, "size", "the region of %s (%" PRIu64
+		err_set(e, j->section_file, j->section_line, "size",
+			"the region of %s (%" PRIu64
 			" bytes from %" PRIu64 ") holds no whole zone of %"
 			PRIu64 " bytes; expected at least one zone",
 			tf->path, tf->len, tf->offset, zs);
@@ -1232,6 +1239,42 @@ static int plan_zbd(struct target *t, const struct job *j,
 	t->file_region = tf->len;
 	t->region = tf->len;
 	return 0;
+}
+
+static int plan_zbd(struct target *t, const struct job *j,
+		    struct err_rec *e)
+{
+	struct target_file *tf = &t->files[0];
+	const char *f = j->section_file;
+	int line = j->section_line, ret;
+	struct zbd_info zi = { 0 };
+	uint64_t zs, dev_end;
+
+	if (j->zone_mode != ZONE_ZBD)
+		return 0;
+	if (tf->is_bdev)
+		zbd_probe(tf->rdev, &zi);
+	t->zbd = true;
+	t->zbd_model = zi.model;
+	if (zi.model != ZBD_NONE)
+		ret = plan_zbd_device(t, j, &zi, &zs, &dev_end, e);
+	else
+		ret = plan_zbd_emulated(t, j, &zs, &dev_end, e);
+	if (ret)
+		return ret;
+	t->zbd_size = zs;
+	if (j->job_max_open_zones && !t->zbd_max_open) {
+		err_set(e, f, line, "job_max_open_zones", "needs a limit on "
+			"the device's open zones (fio's rule); expected "
+			"max_open_zones= too");
+		return -EINVAL;
+	}
+	if (j->zoneskip % zs) {
+		err_set(e, f, line, "zoneskip", "%" PRIu64 " is not a "
+			"multiple of the zone size %" PRIu64, j->zoneskip, zs);
+		return -EINVAL;
+	}
+	return plan_zbd_round(t, j, &zi, zs, dev_end, e);
 }
 
 int target_plan(struct target *t, const struct job *j, struct err_rec *e)
@@ -1797,12 +1840,11 @@ static const char *type_name(mode_t type)
  * (device number); a device that a job writes must still not be in use.
  * Returns the fd, or -errno with e filled (-ESTALE: it changed).
  */
-static int open_checked(struct target_file *tf, int flags, bool writes,
-			struct err_rec *e)
+/* Open the path as it was checked: it existed then, and is no symlink
+ * now that was none then. The fd, or -errno with e filled. */
+static int open_node(struct target_file *tf, int flags, struct err_rec *e)
 {
-	char what[768], self[64];
 	struct stat st;
-	uint64_t seq;
 	int fd, r;
 
 	if (!tf->have_id && lstat(tf->path, &st)) {
@@ -1843,16 +1885,26 @@ static int open_checked(struct target_file *tf, int flags, bool writes,
 			flags & O_DIRECT ? " with O_DIRECT" : "", strerror(-r));
 		return r;
 	}
-	if (fstat(fd, &st)) {
+	return fd;
+}
+
+/* fd is the file (device and inode) or device (device number, disk
+ * sequence) that was checked: 0, or -errno with e filled (-ESTALE). */
+static int same_as_checked(struct target_file *tf, int fd, struct stat *st,
+			   struct err_rec *e)
+{
+	uint64_t seq;
+	int r;
+
+	if (fstat(fd, st)) {
 		r = -errno;
-		close(fd);
 		err_set(e, tf->path, 0, "filename", "fstat: %s", strerror(-r));
 		return r;
 	}
-	if ((st.st_mode & S_IFMT) != tf->type ||
-	    (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode) ?
-	     st.st_rdev != tf->rdev :
-	     st.st_dev != tf->dev || st.st_ino != tf->ino)) {
+	if ((st->st_mode & S_IFMT) != tf->type ||
+	    (S_ISBLK(st->st_mode) || S_ISCHR(st->st_mode) ?
+	     st->st_rdev != tf->rdev :
+	     st->st_dev != tf->dev || st->st_ino != tf->ino)) {
 		err_set(e, tf->path, 0, "filename", "changed since the job was "
 			"checked: it was %s (device %u:%u, inode %llu), it is "
 			"%s (device %u:%u, inode %llu); not written",
@@ -1860,37 +1912,43 @@ static int open_checked(struct target_file *tf, int flags, bool writes,
 			major(S_ISBLK(tf->type) ? tf->rdev : tf->dev),
 			minor(S_ISBLK(tf->type) ? tf->rdev : tf->dev),
 			(unsigned long long)tf->ino,
-			type_name(st.st_mode & S_IFMT),
-			major(S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev),
-			minor(S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev),
-			(unsigned long long)st.st_ino);
-		close(fd);
+			type_name(st->st_mode & S_IFMT),
+			major(S_ISBLK(st->st_mode) ? st->st_rdev : st->st_dev),
+			minor(S_ISBLK(st->st_mode) ? st->st_rdev : st->st_dev),
+			(unsigned long long)st->st_ino);
 		return -ESTALE;
 	}
-	if (S_ISBLK(st.st_mode) && tf->diskseq &&
+	if (S_ISBLK(st->st_mode) && tf->diskseq &&
 	    !ioctl(fd, BLKGETDISKSEQ, &seq) && seq != tf->diskseq) {
 		err_set(e, tf->path, 0, "filename", "is another disk than when "
 			"the job was checked: device %u:%u has disk sequence "
 			"number %llu, it had %llu (the disk was replaced or "
 			"the loop device re-attached); not written",
-			major(st.st_rdev), minor(st.st_rdev),
+			major(st->st_rdev), minor(st->st_rdev),
 			(unsigned long long)seq,
 			(unsigned long long)tf->diskseq);
-		close(fd);
 		return -ESTALE;
 	}
-	if (!writes)
-		return fd;
+	return 0;
+}
+
+/* A target a job writes is still not in use (mounted, held, holding
+ * data): 0, or -errno with e filled (-EBUSY: it is). */
+static int still_unused(struct target_file *tf, int fd,
+			const struct stat *st, struct err_rec *e)
+{
+	char what[768], self[64];
+	int r;
+
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
 	r = tf->is_nvme_chr ? (tf->nvme_bdev ?
 	    guard_check_busy(tf->nvme_bdev, tf->nvme_bdev_rdev, what,
 			     sizeof(what)) : -ENODEV) :
-	    S_ISBLK(st.st_mode) ?
-	    guard_check_busy(self, st.st_rdev, what, sizeof(what)) :
-	    guard_check_file(&st, what, sizeof(what));
+	    S_ISBLK(st->st_mode) ?
+	    guard_check_busy(self, st->st_rdev, what, sizeof(what)) :
+	    guard_check_file(st, what, sizeof(what));
 	if (r == GUARD_CLEAR)
-		return fd;
-	close(fd);
+		return 0;
 	if (r > 0)
 		err_set(e, tf->path, 0, "filename", "is in use now (it was not "
 			"when the job was checked): %s; not written", what);
@@ -1899,6 +1957,24 @@ static int open_checked(struct target_file *tf, int flags, bool writes,
 			"whether it is in use (%s: %s); not written", what,
 			strerror(-r));
 	return r > 0 ? -EBUSY : r;
+}
+
+static int open_checked(struct target_file *tf, int flags, bool writes,
+			struct err_rec *e)
+{
+	struct stat st;
+	int fd = open_node(tf, flags, e), r;
+
+	if (fd < 0)
+		return fd;
+	r = same_as_checked(tf, fd, &st, e);
+	if (!r && writes)
+		r = still_unused(tf, fd, &st, e);
+	if (r) {
+		close(fd);
+		return r;
+	}
+	return fd;
 }
 
 static const char *base_name(const char *path)

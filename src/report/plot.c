@@ -1796,43 +1796,119 @@ static void log_yaxis(FILE *gp, bool lat, double vmin, double vmax)
 	log_tics(gp, "y", vmin, vmax);
 }
 
-/* Reads l->path: 0, or -1 with e (its kind or a line not understood). */
-static int log_read(struct logdat *l, struct err_rec *e)
+/* The logs iorig plot draws, by the tag in their names. */
+static const struct log_kind {
+	const char *tag, *what, *ylabel;
+	double div;
+} log_kinds[] = {
+	{ "_bw.", "bandwidth", "bandwidth (KiB/s)", 1 },
+	{ "_iops.", "IOPS", "I/O operations per second", 1 },
+	{ "_slat.", "slat (submission latency)",
+	  "latency (log scale)", 1e3 },
+	{ "_clat.", "clat (completion latency)",
+	  "latency (log scale)", 1e3 },
+	{ "_lat.", "lat (total latency)", "latency (log scale)",
+	  1e3 },
+};
+
+/* The kind of l's log from its name (NULL, with e set: not one). */
+static const struct log_kind *log_kind(struct logdat *l,
+				       struct err_rec *e)
 {
-	static const struct {
-		const char *tag, *what, *ylabel;
-		double div;
-	} kinds[] = {
-		{ "_bw.", "bandwidth", "bandwidth (KiB/s)", 1 },
-		{ "_iops.", "IOPS", "I/O operations per second", 1 },
-		{ "_slat.", "slat (submission latency)",
-		  "latency (log scale)", 1e3 },
-		{ "_clat.", "clat (completion latency)",
-		  "latency (log scale)", 1e3 },
-		{ "_lat.", "lat (total latency)", "latency (log scale)",
-		  1e3 },
-	};
 	const char *base = strrchr(l->path, '/');
-	FILE *f, *out[NDIRS] = { NULL };
-	char *line = NULL;
-	size_t cap = 0, k, q;
-	int lineno = 0, ret = -1;
+	size_t k, n = sizeof(log_kinds) / sizeof(log_kinds[0]);
 
 	base = base ? base + 1 : l->path;
-	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
-		if (strstr(base, kinds[k].tag))
+	for (k = 0; k < n; k++)
+		if (strstr(base, log_kinds[k].tag))
 			break;
-	if (k == sizeof(kinds) / sizeof(kinds[0]) ||
-	    strstr(base, "_clat_hist.")) {
+	if (k == n || strstr(base, "_clat_hist.")) {
 		err_set(e, l->path, 0, "", "not a log iorig plot draws: "
 			"expected NAME_bw.N.log, _iops, _lat, _clat or _slat "
 			"(write_bw_log=, write_iops_log=, write_lat_log=) or "
 			"an iorig JSON result");
+		return NULL;
+	}
+	return &log_kinds[k];
+}
+
+/* A line's numbers into v (at most 8): time, value, [max,] ddir, bs,
+ * offset[, prio (0x...)]; what follows them in *rest. */
+static size_t log_fields(char *line, double v[8], char **rest)
+{
+	char *p = line, *end;
+	size_t nf = 0;
+
+	while (nf < 8) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!strncmp(p, "0x", 2))
+			break;
+		v[nf] = strtod(p, &end);
+		if (end == p)
+			break;
+		nf++;
+		p = end + strspn(end, " \t");
+		if (*p != ',')
+			break;
+		p++;
+	}
+	*rest = p + strspn(p, " \t\r\n");
+	return nf;
+}
+
+/* One line of the log into its direction's data; -1 with e set. */
+static int log_line(struct logdat *l, const struct log_kind *kind,
+		    FILE *out[NDIRS], char *line, int lineno,
+		    struct err_rec *e)
+{
+	double v[8];
+	char *p;
+	size_t nf, q;
+
+	if (strspn(line, " \t\r\n") == strlen(line))
+		return 0;
+	nf = log_fields(line, v, &p);
+	if ((nf != 5 && nf != 6) || (*p && strncmp(p, "0x", 2)) ||
+	    !(v[nf - 3] == 0 || v[nf - 3] == 1 || v[nf - 3] == 2)) {
+		err_set(e, l->path, lineno, "", "expected 'time_ms, "
+			"value, direction (0-2), bs, offset' as "
+			"write_%s_log writes", l->div > 1 ? "lat" :
+			kind->tag[1] == 'b' ? "bw" : "iops");
 		return -1;
 	}
-	l->what = kinds[k].what;
-	l->ylabel = kinds[k].ylabel;
-	l->div = kinds[k].div;
+	q = (size_t)v[nf - 3];
+	/* latency: log axis; a window without I/O has none */
+	if (l->div > 1 && v[1] <= 0)
+		fprintf(out[q], "%.3f ?\n", v[0] / 1e3);
+	else
+		fprintf(out[q], "%.3f %.10g\n", v[0] / 1e3,
+			v[1] / l->div);
+	l->rows[q]++;
+	if (l->div > 1 && v[nf - 2] > 0 && l->per_io &&
+	    log_keep(l, q, v[0], v[1])) {
+		err_set(e, l->path, 0, "", "out of memory");
+		return -1;
+	}
+	if (v[nf - 2] <= 0)
+		l->per_io = false;
+	return 0;
+}
+
+/* Reads l->path: 0, or -1 with e (its kind or a line not understood). */
+static int log_read(struct logdat *l, struct err_rec *e)
+{
+	const struct log_kind *kind = log_kind(l, e);
+	FILE *f, *out[NDIRS] = { NULL };
+	char *line = NULL;
+	size_t cap = 0, q;
+	int lineno = 0, ret = -1;
+
+	if (!kind)
+		return -1;
+	l->what = kind->what;
+	l->ylabel = kind->ylabel;
+	l->div = kind->div;
 	f = fopen(l->path, "re");
 	if (!f) {
 		err_set(e, l->path, 0, "", "cannot open: %s", strerror(errno));
@@ -1844,54 +1920,9 @@ static int log_read(struct logdat *l, struct err_rec *e)
 			err_set(e, l->path, 0, "", "out of memory");
 			goto out;
 		}
-	while (getline(&line, &cap, f) > 0) {
-		double v[8];
-		char *p = line, *end;
-		size_t nf = 0;
-
-		lineno++;
-		if (strspn(line, " \t\r\n") == strlen(line))
-			continue;
-		/* time, value, [max,] ddir, bs, offset[, prio (0x...)] */
-		while (nf < 8) {
-			while (*p == ' ' || *p == '\t')
-				p++;
-			if (!strncmp(p, "0x", 2))
-				break;
-			v[nf] = strtod(p, &end);
-			if (end == p)
-				break;
-			nf++;
-			p = end + strspn(end, " \t");
-			if (*p != ',')
-				break;
-			p++;
-		}
-		p += strspn(p, " \t\r\n");
-		if ((nf != 5 && nf != 6) || (*p && strncmp(p, "0x", 2)) ||
-		    !(v[nf - 3] == 0 || v[nf - 3] == 1 || v[nf - 3] == 2)) {
-			err_set(e, l->path, lineno, "", "expected 'time_ms, "
-				"value, direction (0-2), bs, offset' as "
-				"write_%s_log writes", l->div > 1 ? "lat" :
-				kinds[k].tag[1] == 'b' ? "bw" : "iops");
+	while (getline(&line, &cap, f) > 0)
+		if (log_line(l, kind, out, line, ++lineno, e))
 			goto out;
-		}
-		q = (size_t)v[nf - 3];
-		/* latency: log axis; a window without I/O has none */
-		if (l->div > 1 && v[1] <= 0)
-			fprintf(out[q], "%.3f ?\n", v[0] / 1e3);
-		else
-			fprintf(out[q], "%.3f %.10g\n", v[0] / 1e3,
-				v[1] / l->div);
-		l->rows[q]++;
-		if (l->div > 1 && v[nf - 2] > 0 && l->per_io &&
-		    log_keep(l, q, v[0], v[1])) {
-			err_set(e, l->path, 0, "", "out of memory");
-			goto out;
-		}
-		if (v[nf - 2] <= 0)
-			l->per_io = false;
-	}
 	if (ferror(f)) {
 		err_set(e, l->path, 0, "", "cannot read: %s", strerror(errno));
 		goto out;

@@ -1016,7 +1016,8 @@ static int curve_copy(struct job *pt, const struct job *j, unsigned k,
 /*
  * rate_curve: a probe run without a rate (for rate_curve_probe when set),
  * then one run per percent, each stonewalled; the run sets the points'
- * rates from the probe (src/curve.c). Without rate_curve: the job's runs.
+ * rates from the probe (src/result/curve.c). Without rate_curve: the
+ * job's runs.
  */
 static int add_curve(struct plan *p, struct job *j, struct err_rec *e)
 {

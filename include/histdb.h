@@ -3,8 +3,8 @@
 #define IORIG_HISTDB_H
 
 /*
- * What src/history.c (recording, the checks' figures) and src/histcmd.c
- * (`iorig history`) share.
+ * What src/result/history.c (recording, the checks' figures) and
+ * src/face/histcmd.c (`iorig history`) share.
  */
 #include <sqlite3.h>
 

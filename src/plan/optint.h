@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the option table's three files share: the table's data
+ * (optable.c), the machinery that reads it (options.c) and the setters of
+ * values that need more than their type's parser (optvalue.c).
+ */
+#ifndef IORIG_OPTINT_H
+#define IORIG_OPTINT_H
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+/* The size of options_table in bytes (a row's address tells a job row
+ * from an engine's). */
+extern const size_t options_table_size;
+/* Options fio has that iorig does not (yet). */
+extern const char *const options_fio_only_names[];
+extern const size_t options_fio_only_count;
+/* Options of later fio versions that fio 3.33 refuses as unknown. */
+extern const char *const options_not_fio333[];
+extern const size_t options_not_fio333_count;
+
+/* A row's value: at off in base, the job for the job table's rows, the
+ * engine's options struct for an engine's. */
+static inline void *field(void *base, size_t off)
+{
+	return (char *)base + off;
+}
+
+static inline const void *cfield(const void *base, size_t off)
+{
+	return (const char *)base + off;
+}
+
+static inline int set_str(char **dst, const char *val)
+{
+	char *copy = strdup(val);
+
+	if (!copy)
+		return -ENOMEM;
+	free(*dst);
+	*dst = copy;
+	return 0;
+}
+
+/* o's choice named val (case-insensitive) into *dst. */
+int set_choice(int *dst, const struct opt_def *o, const char *val,
+	       char *why, size_t whylen);
+
+/* The setters (optvalue.c), each an opt_def's .set. */
+int set_ignore_error(struct job *j, const struct opt_def *o,
+		     const char *val, char *why, size_t whylen);
+int set_max_latency(struct job *j, const struct opt_def *o,
+		    const char *val, char *why, size_t whylen);
+int set_replay_skip(struct job *j, const struct opt_def *o,
+		    const char *val, char *why, size_t whylen);
+int set_cpus_allowed(struct job *j, const struct opt_def *o,
+		     const char *val, char *why, size_t whylen);
+int set_cpumask(struct job *j, const struct opt_def *o,
+		const char *val, char *why, size_t whylen);
+int set_steadystate(struct job *j, const struct opt_def *o,
+		    const char *val, char *why, size_t whylen);
+int set_ioengine(struct job *j, const struct opt_def *o,
+		 const char *val, char *why, size_t whylen);
+int set_zonemode(struct job *j, const struct opt_def *o,
+		 const char *val, char *why, size_t whylen);
+int set_zone_fraction(struct job *j, const struct opt_def *o,
+		      const char *val, char *why, size_t whylen);
+int set_random_distribution(struct job *j, const struct opt_def *o,
+			    const char *val, char *why, size_t whylen);
+int set_bssplit(struct job *j, const struct opt_def *o,
+		const char *val, char *why, size_t whylen);
+int set_sweep(struct job *j, const struct opt_def *o,
+	      const char *val, char *why, size_t whylen);
+int set_rate_curve(struct job *j, const struct opt_def *o,
+		   const char *val, char *why, size_t whylen);
+int set_verify_pattern(struct job *j, const struct opt_def *o,
+		       const char *val, char *why, size_t whylen);
+int set_check(struct job *j, const struct opt_def *o,
+	      const char *val, char *why, size_t whylen);
+int set_buffer_pattern(struct job *j, const struct opt_def *o,
+		       const char *val, char *why, size_t whylen);
+int set_filesize(struct job *j, const struct opt_def *o,
+		 const char *val, char *why, size_t whylen);
+int set_filename_format(struct job *j, const struct opt_def *o,
+			const char *val, char *why, size_t whylen);
+int set_file_service_type(struct job *j, const struct opt_def *o,
+			  const char *val, char *why, size_t whylen);
+int set_lockfile(struct job *j, const struct opt_def *o,
+		 const char *val, char *why, size_t whylen);
+int set_nice(struct job *j, const struct opt_def *o,
+	     const char *val, char *why, size_t whylen);
+int set_ioscheduler(struct job *j, const struct opt_def *o,
+		    const char *val, char *why, size_t whylen);
+int set_cgroup(struct job *j, const struct opt_def *o,
+	       const char *val, char *why, size_t whylen);
+int set_sfr(struct job *j, const struct opt_def *o,
+	    const char *val, char *why, size_t whylen);
+int set_write_hint(struct job *j, const struct opt_def *o,
+		   const char *val, char *why, size_t whylen);
+int set_numa_nodes(struct job *j, const struct opt_def *o,
+		   const char *val, char *why, size_t whylen);
+int set_mempolicy_opt(struct job *j, const struct opt_def *o,
+		      const char *val, char *why, size_t whylen);
+int set_mem(struct job *j, const struct opt_def *o,
+	    const char *val, char *why, size_t whylen);
+
+#endif

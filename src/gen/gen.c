@@ -253,21 +253,11 @@ static int bm_init(struct gen_bmap *m, uint64_t nbits, uint64_t max);
 static void bm_start(struct gen *g);
 static void bm_new_pass(struct gen *g);
 
-int gen_init(struct gen *g, const struct gen_params *p)
+/* The region each file gives, the smallest of them, one pass's length. */
+static void init_region(struct gen *g, const struct gen_params *p)
 {
-	unsigned d, first, last;
-	uint64_t align = 0;
-	bool fixed = true;
-	int ret;
+	unsigned d;
 
-	ret = check_params(p, &first, &last);
-	if (ret)
-		return ret;
-
-	memset(g, 0, sizeof(*g));
-	g->p = *p;
-	if (!g->p.nfiles)
-		g->p.nfiles = 1;
 	g->file_region = p->region / g->p.nfiles;
 	g->fmin = g->file_region;
 	g->p.flen = NULL;
@@ -285,7 +275,17 @@ int gen_init(struct gen *g, const struct gen_params *p)
 			g->p.region = g->file_region * g->p.nfiles;
 	}
 	g->pass_len = g->p.region;
-	gen_rng_seed(&g->rng, p->seed);
+}
+
+/* Block sizes and their alignment per direction; true when one fixed
+ * size serves every direction. */
+static bool init_lens(struct gen *g, const struct gen_params *p,
+		      unsigned first, unsigned last)
+{
+	uint64_t align = 0;
+	bool fixed = true;
+	unsigned d;
+
 	for (d = first; d <= last; d++) {
 		align = gen_gcd(align, p->bs_min[d]);
 		if (p->bs_max[d] != p->bs_min[d] ||
@@ -306,10 +306,17 @@ int gen_init(struct gen *g, const struct gen_params *p)
 		g->fit[d] = (fr - p->bs_min[d]) / align + 1;
 		g->fit_max[d] = (fr - max) / align + 1;
 	}
-	if (p->mixed)
-		g->mix_threshold = (uint64_t)(p->rwmixread / 100.0 * 0x1p63);
+	return fixed;
+}
 
-	g->ext = gen_wants_ext(p, first, last);
+/* The random map the job keeps, if any: 0, or -errno when a bitmap the
+ * job needs cannot be had (without softrandommap). */
+static int init_map(struct gen *g, const struct gen_params *p,
+		    unsigned first, unsigned last, bool fixed)
+{
+	unsigned d;
+	int ret;
+
 	g->use_map = p->random && (!p->norandommap || p->lfsr) && fixed &&
 		     !(p->dist && p->dist->kind != DIST_RANDOM);
 	/* fio: lfsr keeps no map (each block once as a start, the sizes
@@ -322,7 +329,7 @@ int gen_init(struct gen *g, const struct gen_params *p)
 		if (p->random && p->ba[d] && p->ba[d] != p->bs_min[d])
 			g->use_map = g->use_bmap = false;
 	if (g->use_map || g->use_bmap) {
-		g->fblocks = g->file_region / align;
+		g->fblocks = g->file_region / g->align;
 		g->fblocks_inv = UINT64_MAX / g->fblocks;
 		g->nblocks = g->fblocks * g->p.nfiles;
 	}
@@ -337,6 +344,33 @@ int gen_init(struct gen *g, const struct gen_params *p)
 			g->map_dropped = true;
 		}
 	}
+	return 0;
+}
+
+int gen_init(struct gen *g, const struct gen_params *p)
+{
+	unsigned first, last;
+	bool fixed;
+	int ret;
+
+	ret = check_params(p, &first, &last);
+	if (ret)
+		return ret;
+
+	memset(g, 0, sizeof(*g));
+	g->p = *p;
+	if (!g->p.nfiles)
+		g->p.nfiles = 1;
+	init_region(g, p);
+	gen_rng_seed(&g->rng, p->seed);
+	fixed = init_lens(g, p, first, last);
+	if (p->mixed)
+		g->mix_threshold = (uint64_t)(p->rwmixread / 100.0 * 0x1p63);
+
+	g->ext = gen_wants_ext(p, first, last);
+	ret = init_map(g, p, first, last, fixed);
+	if (ret)
+		return ret;
 	g->mode = g->ext ? GEN_MODE_EXT : !p->random ? GEN_MODE_SEQ :
 		  g->use_map ? GEN_MODE_MAP : g->use_bmap ? GEN_MODE_BMAP :
 		  GEN_MODE_ANY;

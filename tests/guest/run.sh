@@ -72,7 +72,7 @@ configfs
 null_blk nr_devices=0
 sd_mod
 sg
-scsi_debug dev_size_mb=64
+scsi_debug dev_size_mb=64 lbpu=1 lbprz=1
 dm_mod
 dm_flakey'
 # What init loads first, to reach its root.

@@ -12,8 +12,10 @@
 # - ignore_error=,EIO with continue_on_error=write: the same errors,
 #   counted as fio counts them;
 # - a scsi_debug medium error read through the block device (libaio):
-#   EIO at the 4 KiB block holding LBA 0x1234, counted in read.errors at
-#   its offset; fio stops on it too (error 5).
+#   ENODATA (the block layer's errno for a medium error, BLK_STS_MEDIUM;
+#   the sg engine names the sense itself, case 13) at the 4 KiB block
+#   holding LBA 0x1234, counted in read.errors at its offset; fio stops
+#   on it too (error 61).
 . "$(dirname "$0")/../lib.sh"
 need dmsetup dmsetup
 nullb_make fb1 size=64 blocksize=4096 memory_backed=1
@@ -39,9 +41,10 @@ fiojson() {
 	/usr/bin/fio --output-format=json "$@" >"$T/fio.json" \
 		2>"$T/fio.err"
 	_r=$("$PY" -c 'import json, sys
-j = json.load(open(sys.argv[1]))["jobs"][0]
+t = open(sys.argv[1]).read()
+j = json.loads(t[t.index("{"):])["jobs"][0]
 print(j.get("total_err", "-"), j["error"])' "$T/fio.json" 2>&1) ||
-		die "fio $*: $(tail -n 5 "$T/fio.err" "$T/fio.json")"
+		die "fio $*: $_r: $(head -n 3 "$T/fio.json"; cat "$T/fio.err")"
 	eval "$_v=\$_r"
 }
 
@@ -80,8 +83,8 @@ expect_rc 1
 json_is "$W['errors']" 1024
 fiojson f --name=v --filename="$dm" --rw=write --bs=4k --size=4m \
 	--direct=1 --continue_on_error=write --ignore_error=,EIO
-echo "ok: ignore_error=,EIO: 1024 write errors; fio: total_err, error" \
-	"$f"
+[ "$f" = "1024 5" ] || die "fio ignore_error=,EIO: total_err, error: $f"
+echo "ok: ignore_error=,EIO: 1024 write errors; fio: total_err 1024"
 
 # A medium error through the block layer.
 need sg_readcap sg3-utils
@@ -95,10 +98,10 @@ run --name=m --filename="$sd" --ioengine=libaio --direct=1 --rw=read \
 expect_rc 1
 R="d['jobs'][0]['read']"
 json_is "[$R['errors'], $R['first_error']['errno'],
-	$R['first_error']['offset']]" "[1, 5, $((4660 * 512 / 4096 * 4096))]"
+	$R['first_error']['offset']]" "[1, 61, $((4660 * 512 / 4096 * 4096))]"
 fiojson f --name=m --filename="$sd" --ioengine=libaio --direct=1 \
 	--rw=read --bs=4k --size=4m
-[ "$f" = "- 5" ] || die "fio on the medium error: total_err, error: $f"
+[ "$f" = "- 61" ] || die "fio on the medium error: total_err, error: $f"
 echo 0 >/sys/bus/pseudo/drivers/scsi_debug/opts
-echo "ok: medium error at LBA 0x1234 through $sd: EIO at offset" \
-	"$((4660 * 512 / 4096 * 4096)); fio: error 5"
+echo "ok: medium error at LBA 0x1234 through $sd: ENODATA at offset" \
+	"$((4660 * 512 / 4096 * 4096)); fio: error 61"

@@ -358,8 +358,8 @@ static const char *sg_hint(int err)
 
 const struct engine_ops engine_sg = {
 	.name = "sg",
-	.help = "SCSI commands through SG_IO to /dev/sgN or a SCSI disk's "
-		"block device (/dev/sdX)",
+	.help = "SCSI commands by SG_IO to /dev/sgN or a SCSI disk "
+		"(/dev/sdX)",
 	.about = "Reads are READ(10/16), writes WRITE(10/16) or the "
 		 "command sg_write_mode names, trims UNMAP, one SG_IO "
 		 "ioctl per request, completed inline (fio 3.33 queues "

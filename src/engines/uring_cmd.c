@@ -829,8 +829,8 @@ static const char *ucmd_hint(int err)
 
 const struct engine_ops engine_uring_cmd = {
 	.name = "io_uring_cmd",
-	.help = "NVMe passthrough through io_uring (IORING_OP_URING_CMD) "
-		"to NVMe generic char devices (/dev/ngXnY)",
+	.help = "NVMe passthrough by io_uring to NVMe char devices "
+		"(/dev/ngXnY)",
 	.about = "Reads, writes and trims (Dataset Management, deallocate) "
 		 "go to the namespace as NVMe commands, past the block "
 		 "layer. The targets must be NVMe generic char devices; "

@@ -54,6 +54,9 @@ per2m() {
 			"$T/err" "$T/out")"
 		eval "_n$_s=\$_n"
 	done
+	# the whole counts, for the record (READ CAPACITY, the guard's
+	# reads of the disk and fio's own commands come on top)
+	echo "$_who $_rw ${_dev#/dev/}: $_n2m, $_n4m" >>"$T/abs"
 	echo $((_n4m - _n2m))
 }
 
@@ -74,6 +77,7 @@ for who in iorig fio; do
 done
 echo "ok: 32 more commands for 2 MiB more of writes, reads and UNMAPs," \
 	"iorig and fio 3.33, on $sg and $sd"
+echo "   commands for 2 MiB, 4 MiB: $(tr '\n' ';' <"$T/abs")"
 
 # The bytes: a pattern through sg, read back through the block device.
 run --name=w --filename="$sg" --ioengine=sg --rw=write --bs=64k --size=4m \

@@ -2,7 +2,11 @@
 /*
  * sg: SCSI commands through SG_IO, to a SCSI generic char device
  * (/dev/sgN) or a SCSI disk's block device (/dev/sdX), one command per
- * request, completed inline. Reads are READ(10) or READ(16), writes
+ * request: completed inline by SG_IO, or, on /dev/sgN without direct=1
+ * or sync= (fio's rule) in a job that writes (a descriptor open for
+ * writing), queued with write(2) at commit and collected with read(2) at
+ * reap, up to iodepth in flight. Reads are READ(10) or
+ * READ(16), writes
  * WRITE(10/16) or, by sg_write_mode, WRITE AND VERIFY, WRITE SAME or
  * VERIFY; trims are UNMAP with one block descriptor (ENGINE_TRIMS). The
  * 16-byte form is used when the LBA or the block count does not fit the
@@ -11,7 +15,10 @@
  * -EIO and keeps its sense for the report (the status hook).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <scsi/sg.h>
@@ -161,12 +168,28 @@ struct sg_sense {
 	uint8_t valid, key, asc, ascq;
 };
 
+/* A request slot's command, kept while the command is queued on /dev/sgN
+ * (the kernel hands its header back at read(2)). */
+struct sg_slot {
+	struct sg_io_hdr h;
+	uint8_t cdb[16];
+	uint8_t sb[SG_SENSE_LEN];
+};
+
 struct sg_eng {
 	const struct clock *clk;
 	const struct sg_opts *o;
+	const struct target *tgt;
 	uint32_t *lbs;			/* per file, READ CAPACITY's */
+	bool *queues;			/* per file: /dev/sgN, queued mode */
+	unsigned *out;			/* per file: commands in the kernel */
+	struct pollfd *pfd;		/* per file, for reap */
 	struct sg_sense *sense;		/* per request slot */
 	uint8_t (*unmap)[24];		/* per slot: UNMAP's parameters */
+	struct sg_slot *slot;		/* per request slot */
+	struct io_req **pend;		/* queued, not yet written */
+	struct io_req **fail;		/* refused by write(2): for reap */
+	unsigned npend, nfail, nout, nfiles;
 	char text[160];
 };
 
@@ -175,23 +198,41 @@ static int sg_init(struct engine_ctx *ctx)
 	struct sg_eng *g = calloc(1, sizeof(*g));
 	unsigned i, n = ctx->tgt ? ctx->tgt->nfiles : 0;
 	uint64_t blocks;
-	int r;
+	int r, fl;
 
 	if (!g)
 		return -ENOMEM;
 	g->clk = ctx->clk;
 	g->o = ctx->eo;
+	g->tgt = ctx->tgt;
+	g->nfiles = n;
 	g->lbs = calloc(n ? n : 1, sizeof(*g->lbs));
+	g->queues = calloc(n ? n : 1, sizeof(*g->queues));
+	g->out = calloc(n ? n : 1, sizeof(*g->out));
+	g->pfd = calloc(n ? n : 1, sizeof(*g->pfd));
 	g->sense = calloc(ctx->iodepth, sizeof(*g->sense));
 	g->unmap = calloc(ctx->iodepth, sizeof(*g->unmap));
+	g->slot = calloc(ctx->iodepth, sizeof(*g->slot));
+	g->pend = calloc(ctx->iodepth, sizeof(*g->pend));
+	g->fail = calloc(ctx->iodepth, sizeof(*g->fail));
 	ctx->priv = g;
-	if (!g->lbs || !g->sense || !g->unmap)
+	if (!g->lbs || !g->queues || !g->out || !g->pfd || !g->sense ||
+	    !g->unmap || !g->slot || !g->pend || !g->fail)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		r = sgdev_capacity(ctx->tgt->files[i].fd, &blocks,
 				   &g->lbs[i]);
 		if (r)
 			return r == -EIO ? -EIO : r;
+		/* fio's rule: /dev/sgN queues unless direct=1 or sync=;
+		 * the sg driver takes write(2) only on a descriptor open
+		 * for writing, which a job that only reads does not have
+		 * (fio opens char devices read-write for reads too) */
+		fl = fcntl(ctx->tgt->files[i].fd, F_GETFL);
+		g->queues[i] = ctx->tgt->files[i].is_sg_chr &&
+			       !ctx->job->direct &&
+			       ctx->job->sync == SYNC_NONE && fl >= 0 &&
+			       (fl & O_ACCMODE) == O_RDWR;
 	}
 	return 0;
 }
@@ -274,28 +315,17 @@ static unsigned sg_cdb(const struct sg_eng *g, struct io_req *req,
 	return 10;
 }
 
-static int sg_queue(struct engine_ctx *ctx, struct io_req *req)
+/* What a finished command h made of req: its result, its sense. */
+static void sg_result(struct sg_eng *g, struct io_req *req,
+		      const struct sg_io_hdr *h)
 {
-	struct sg_eng *g = ctx->priv;
 	struct sg_sense *ss = &g->sense[req->idx];
-	uint8_t cdb[16] = { 0 }, sb[SG_SENSE_LEN];
-	struct sg_io_hdr h;
 	unsigned key, asc, ascq;
 
-	memset(&h, 0, sizeof(h));
-	h.interface_id = 'S';
-	h.cmdp = cdb;
-	h.cmd_len = (unsigned char)sg_cdb(g, req, cdb, &h);
-	h.sbp = sb;
-	h.mx_sb_len = sizeof(sb);
-	h.timeout = SG_TIMEOUT_MS;
-	h.pack_id = (int)req->idx;
 	ss->valid = 0;
-	if (ioctl(req->fd, SG_IO, &h) < 0) {
-		req->res = -errno;
-	} else if (h.status || h.host_status || h.driver_status) {
+	if (h->status || h->host_status || h->driver_status) {
 		req->res = -EIO;
-		if (!sgdev_sense(sb, h.sb_len_wr, &key, &asc, &ascq)) {
+		if (!sgdev_sense(h->sbp, h->sb_len_wr, &key, &asc, &ascq)) {
 			ss->valid = 1;
 			ss->key = (uint8_t)key;
 			ss->asc = (uint8_t)asc;
@@ -305,10 +335,118 @@ static int sg_queue(struct engine_ctx *ctx, struct io_req *req)
 		/* resid counts what a read did not fill; writes, trims and
 		 * the data-less modes move the request's bytes */
 		req->res = req->ddir == DDIR_READ ?
-			   (int64_t)req->len - h.resid : (int64_t)req->len;
+			   (int64_t)req->len - h->resid : (int64_t)req->len;
 	}
+}
+
+/* One SG_IO per request, completed inline; on /dev/sgN without direct=1
+ * or sync=, queued instead: written at commit, read back at reap. */
+static int sg_queue(struct engine_ctx *ctx, struct io_req *req)
+{
+	struct sg_eng *g = ctx->priv;
+	struct sg_slot *sl = &g->slot[req->idx];
+	struct sg_io_hdr *h = &sl->h;
+
+	memset(sl, 0, sizeof(*sl));
+	h->interface_id = 'S';
+	h->cmdp = sl->cdb;
+	h->cmd_len = (unsigned char)sg_cdb(g, req, sl->cdb, h);
+	h->sbp = sl->sb;
+	h->mx_sb_len = sizeof(sl->sb);
+	h->timeout = SG_TIMEOUT_MS;
+	h->pack_id = (int)req->idx;
+	h->usr_ptr = req;
+	g->sense[req->idx].valid = 0;
+	if (g->queues[req->file]) {
+		g->pend[g->npend++] = req;
+		return ENGINE_QUEUED;
+	}
+	if (ioctl(req->fd, SG_IO, h) < 0)
+		req->res = -errno;
+	else
+		sg_result(g, req, h);
 	req->t_done = clock_ticks(g->clk);
 	return ENGINE_DONE;
+}
+
+static int sg_commit(struct engine_ctx *ctx)
+{
+	struct sg_eng *g = ctx->priv;
+	struct io_req *req;
+	unsigned i, n = g->npend;
+	ssize_t r;
+
+	for (i = 0; i < n; i++) {
+		req = g->pend[i];
+		r = write(req->fd, &g->slot[req->idx].h,
+			  sizeof(struct sg_io_hdr));
+		req->t_submit = clock_ticks(g->clk);
+		if (r < 0) {
+			req->res = -errno;
+			req->t_done = req->t_submit;
+			g->fail[g->nfail++] = req;
+			continue;
+		}
+		g->out[req->file]++;
+		g->nout++;
+	}
+	g->npend = 0;
+	return (int)n;
+}
+
+/* Read one finished command from file f's fd into out; 1, 0 (none
+ * after all) or -errno. */
+static int sg_read_one(struct sg_eng *g, unsigned f, struct io_req **out)
+{
+	struct sg_io_hdr h;
+	struct io_req *req;
+
+	if (read(g->tgt->files[f].fd, &h, sizeof(h)) < 0)
+		return errno == EAGAIN || errno == EINTR ? 0 : -errno;
+	req = h.usr_ptr;
+	req->t_done = clock_ticks(g->clk);
+	sg_result(g, req, &h);
+	g->out[f]--;
+	g->nout--;
+	*out = req;
+	return 1;
+}
+
+static int sg_reap(struct engine_ctx *ctx, unsigned min, struct io_req **out,
+		   unsigned max)
+{
+	struct sg_eng *g = ctx->priv;
+	unsigned n = 0, f, np;
+	int r;
+
+	while (g->nfail && n < max)
+		out[n++] = g->fail[--g->nfail];
+	while (n < max && g->nout) {
+		for (np = 0, f = 0; f < g->nfiles; f++) {
+			if (!g->out[f])
+				continue;
+			g->pfd[np].fd = g->tgt->files[f].fd;
+			g->pfd[np].events = POLLIN;
+			g->pfd[np++].revents = 0;
+		}
+		r = poll(g->pfd, np, n >= min ? 0 : -1);
+		if (r < 0 && errno != EINTR)
+			return -errno;
+		if (r <= 0) {
+			if (n >= min)
+				break;
+			continue;
+		}
+		for (np = 0, f = 0; f < g->nfiles && n < max; f++) {
+			if (!g->out[f] || !(g->pfd[np++].revents & POLLIN))
+				continue;
+			r = sg_read_one(g, f, &out[n]);
+			if (r < 0)
+				return r;
+			n += (unsigned)r;
+		}
+	}
+	return (int)n;
 }
 
 static void sg_exit(struct engine_ctx *ctx)
@@ -318,8 +456,14 @@ static void sg_exit(struct engine_ctx *ctx)
 	if (!g)
 		return;
 	free(g->lbs);
+	free(g->queues);
+	free(g->out);
+	free(g->pfd);
 	free(g->sense);
 	free(g->unmap);
+	free(g->slot);
+	free(g->pend);
+	free(g->fail);
 	free(g);
 	ctx->priv = NULL;
 }
@@ -361,22 +505,28 @@ const struct engine_ops engine_sg = {
 	.help = "SCSI commands by SG_IO to /dev/sgN or a SCSI disk "
 		"(/dev/sdX)",
 	.about = "Reads are READ(10/16), writes WRITE(10/16) or the "
-		 "command sg_write_mode names, trims UNMAP, one SG_IO "
-		 "ioctl per request, completed inline (fio 3.33 queues "
-		 "commands on /dev/sgN with write(2) and read(2) when "
-		 "direct=0 and sync=0; iorig always waits for each). "
+		 "command sg_write_mode names, trims UNMAP (one per "
+		 "trim; fio 3.33 gathers queued trims into one). On "
+		 "/dev/sgN without direct=1 or sync=, in a job that "
+		 "writes, commands are "
+		 "queued with write(2) and collected with read(2), up to "
+		 "iodepth in flight (the sg driver takes 16 per open "
+		 "file); otherwise one SG_IO ioctl each, completed "
+		 "inline. "
 		 "A writing job on /dev/sgN is guarded through its "
 		 "disk's block device (mounted, held or signed: "
 		 "refused). A check condition is an I/O error whose "
 		 "sense key and ASC/ASCQ the report names.\n",
-	.flags = ENGINE_SYNC | ENGINE_SCSI | ENGINE_TRIMS,
-	.submit_call = "ioctl",
+	.flags = ENGINE_SCSI | ENGINE_TRIMS,
+	.submit_call = "ioctl or write",
 	.options = sg_options,
 	.options_size = sizeof(struct sg_opts),
 	.check = sg_check,
 	.plan_target = sg_plan_target,
 	.init = sg_init,
 	.queue = sg_queue,
+	.commit = sg_commit,
+	.reap = sg_reap,
 	.exit = sg_exit,
 	.hint = sg_hint,
 	.status = sg_status,

@@ -79,6 +79,27 @@ echo "ok: 32 more commands for 2 MiB more of writes, reads and UNMAPs," \
 	"iorig and fio 3.33, on $sg and $sd"
 echo "   commands for 2 MiB, 4 MiB: $(tr '\n' ';' <"$T/abs")"
 
+# Queued (/dev/sgN, neither direct=1 nor sync=, a job that writes): 8
+# commands in flight, the same counts as fio's queued mode for reads and
+# writes (iorig's reading job: one SG_IO at a time), and verify clean at
+# that depth.
+for who in iorig fio; do
+	for rw in randwrite randread; do
+		n=$(per2m $who "$sg" $rw --sync=0 --iodepth=8)
+		[ "$n" = 32 ] || die "$who rw=$rw queued on $sg: $n more" \
+			"commands for 2 MiB more, expected 32"
+	done
+done
+run --name=q --filename="$sg" --ioengine=sg --rw=randwrite --bs=4k \
+	--size=2m --iodepth=8 --verify=crc32c --allow_destructive=1 \
+	--output-format=json
+expect_rc 0
+json_is "[d['jobs'][0]['verify'][k] for k in ('blocks_checked',
+	'mismatches')]" "[512, 0]"
+expect_json "d['jobs'][0]['iodepth']['level'][3] > 0" "8 in flight"
+echo "ok: queued on $sg at iodepth=8: 32 more commands for 2 MiB more" \
+	"(iorig and fio), 8 in flight, verify clean"
+
 # The bytes: a pattern through sg, read back through the block device.
 run --name=w --filename="$sg" --ioengine=sg --rw=write --bs=64k --size=4m \
 	--buffer_pattern=0x5a17c3e1 --allow_destructive=1

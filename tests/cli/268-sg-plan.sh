@@ -12,7 +12,8 @@
 e="--name=a --ioengine=sg --size=1m"
 mkrand "$T/file" 1048576
 sum0=$(cksum <"$T/file")
-expect_refused "SCSI generic char device \(/dev/sgN\) or a SCSI disk's block device \(/dev/sdX\); this is not a device" \
+scsi="SCSI generic char device \(/dev/sgN\) or a SCSI disk's block device"
+expect_refused "$scsi \(/dev/sdX\); this is not a device" \
 	$e --filename="$T/file" --rw=write
 [ "$(cksum <"$T/file")" = "$sum0" ] || die "a refused job wrote $T/file"
 expect_refused "this is a file that does not exist" \
@@ -44,7 +45,8 @@ for m in write write_and_verify verify write_same same write_same_ndob \
 		die "--parse-only does not show sg_write_mode=$c for $m"
 	if [ -x /usr/bin/fio ]; then
 		/usr/bin/fio $e --filename=/dev/null --rw=write \
-			--sg_write_mode=$m --readfua=1 --writefua=1 --hipri --direct=1 \
+			--sg_write_mode=$m --readfua=1 --writefua=1 --hipri \
+			--direct=1 \
 			--parse-only >"$T/fio" 2>&1 ||
 			die "fio 3.33 refuses sg_write_mode=$m: $(cat "$T/fio")"
 	fi
@@ -56,7 +58,8 @@ done
 echo "ok: every sg_write_mode of fio 3.33 parses (fio 3.33 too); the" \
 	"engine's options are listed"
 
-expect_refused "option 'fdp'.*fio 3.33.*refuses it as unknown.*QEMU \(7.2\).*has no FDP" \
+expect_refused \
+	"option 'fdp'.*fio 3.33.*refuses it as unknown.*QEMU \(7.2\).*has no FDP" \
 	--name=a --filename="$T/file" --size=1m --fdp=1 --parse-only
 expect_refused "option 'fdp_pli_select'.*doc/fdp.md" \
 	--name=a --filename="$T/file" --size=1m --fdp_pli_select=random \

@@ -164,7 +164,8 @@ echo "ok: sg_write_mode=verify_bytchk_01: the pattern compares, another" \
 run --name=wv --filename="$sg" --ioengine=sg --rw=write --bs=64k \
 	--size=64k --sg_write_mode=write_and_verify --allow_destructive=1
 expect_rc 1
-expect_in err 'ILLEGAL REQUEST \(key 0x5\), ASC/ASCQ 0x20/0x00: invalid command operation code'
+ill='ILLEGAL REQUEST \(key 0x5\), ASC/ASCQ 0x20/0x00: invalid command'
+expect_in err "$ill operation code"
 /usr/bin/fio --name=wv --filename="$sg" --ioengine=sg --rw=write \
 	--bs=64k --size=64k --sync=1 --sg_write_mode=write_and_verify \
 	>"$T/fio.out" 2>&1 && die "fio: WRITE AND VERIFY on scsi_debug passed"

@@ -111,6 +111,11 @@ enum engine_flags {
 	/* queue() takes trims (DDIR_TRIM) as requests of its own (NVMe
 	 * Dataset Management); the worker's BLKDISCARD is not used. */
 	ENGINE_TRIMS = 1u << 16,
+	/* The targets are SCSI devices (sg): a SCSI generic char device
+	 * (/dev/sgN), sized by READ CAPACITY, opened without O_DIRECT and
+	 * guarded through its disk's block device (/dev/sdX), or a block
+	 * device; a regular file is refused. */
+	ENGINE_SCSI = 1u << 17,
 };
 
 #define ENGINE_SETUP_MAX 12

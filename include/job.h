@@ -429,6 +429,7 @@ struct job {
 	bool engine_changes_files;	/* ENGINE_CHANGES_FILES (falloc) */
 	bool engine_deletes;		/* ENGINE_DELETES (filedelete) */
 	bool engine_nvme_chr;		/* ENGINE_NVME_CHAR (io_uring_cmd) */
+	bool engine_scsi;		/* ENGINE_SCSI (sg) */
 	/* Set by the engine's plan (cpuio's exit_on_io_done): the job ends
 	 * when every job of its wait group that does I/O has ended. */
 	bool exit_on_io_done;

@@ -39,8 +39,12 @@ struct target_file {
 	char *guard_note;	/* data that allow_destructive overwrites */
 	/* An NVMe generic char device (/dev/ngXnY; is_bdev is set too: a
 	 * device, not a file): its namespace's block device, which the
-	 * guards check (NULL: it has none), and that device's number. */
+	 * guards check (NULL: it has none), and that device's number.
+	 * A SCSI generic char device (/dev/sgN, is_sg_chr) is one too:
+	 * passthrough past the block layer, its disk's block device in
+	 * nvme_bdev. */
 	bool is_nvme_chr;
+	bool is_sg_chr;
 	char *nvme_bdev;
 	dev_t nvme_bdev_rdev;
 	/* target_plan: bytes of holes and unwritten extents in the region

@@ -12,6 +12,7 @@ extern const struct engine_ops engine_sync;
 extern const struct engine_ops engine_null;
 extern const struct engine_ops engine_uring;
 extern const struct engine_ops engine_uring_cmd;
+extern const struct engine_ops engine_sg;
 extern const struct engine_ops engine_libaio;
 extern const struct engine_ops engine_pthread;
 extern const struct engine_ops engine_pvsync;
@@ -33,6 +34,7 @@ static const struct engine_ops *const engines[] = {
 	&engine_null,
 	&engine_uring,
 	&engine_uring_cmd,
+	&engine_sg,
 	&engine_libaio,
 	&engine_pthread,
 	&engine_pvsync,

@@ -1103,6 +1103,7 @@ static int sweep_point(struct plan *p, const struct job *proto,
 			(pt.engine->flags & ENGINE_DELETES);
 		pt.engine_nvme_chr = pt.engine &&
 			(pt.engine->flags & ENGINE_NVME_CHAR);
+		pt.engine_scsi = pt.engine && (pt.engine->flags & ENGINE_SCSI);
 		pt.engine_changes_files = pt.engine &&
 			(pt.engine->flags & ENGINE_CHANGES_FILES);
 		ret = add_curve(p, &pt, e);
@@ -1320,6 +1321,7 @@ static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 	j.engine = engine_find(j.ioengine);
 	j.engine_deletes = j.engine && (j.engine->flags & ENGINE_DELETES);
 	j.engine_nvme_chr = j.engine && (j.engine->flags & ENGINE_NVME_CHAR);
+	j.engine_scsi = j.engine && (j.engine->flags & ENGINE_SCSI);
 	j.engine_changes_files = j.engine &&
 		(j.engine->flags & ENGINE_CHANGES_FILES);
 	if (j.sweep) {

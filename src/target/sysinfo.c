@@ -19,6 +19,7 @@
 
 #include "cpu.h"
 #include "nvmedev.h"
+#include "sgdev.h"
 #include "sysinfo.h"
 
 /* root + rel, or -ENAMETOOLONG. */
@@ -494,9 +495,11 @@ int sysinfo_target_fd(const char *root, int fd,
 		return -errno;
 	t->kind = S_ISBLK(st.st_mode) ? SYSINFO_BLOCK : SYSINFO_FILE;
 	t->devno = t->kind == SYSINFO_BLOCK ? st.st_rdev : st.st_dev;
-	/* An NVMe generic char device: its namespace's block device. */
+	/* An NVMe generic char device: its namespace's block device; a
+	 * SCSI generic one: its disk's. */
 	if (S_ISCHR(st.st_mode) && !*root &&
-	    !nvmedev_chr_block(st.st_rdev, path, sizeof(path), &bdev)) {
+	    (!nvmedev_chr_block(st.st_rdev, path, sizeof(path), &bdev) ||
+	     !sgdev_chr_block(st.st_rdev, path, sizeof(path), &bdev))) {
 		t->kind = SYSINFO_BLOCK;
 		t->devno = bdev;
 		st.st_rdev = bdev;

@@ -34,6 +34,7 @@
 #include "defines.h"
 #include "nvmedev.h"
 #include "path.h"
+#include "sgdev.h"
 #include "target.h"
 #include "value.h"
 #include "zbd.h"
@@ -261,6 +262,65 @@ static int nvme_chr_only(const struct target_file *tf, const struct job *j,
 	return -EINVAL;
 }
 
+/*
+ * A SCSI generic char device (ENGINE_SCSI): sized by READ CAPACITY, its
+ * blocks the alignment, and its disk's block device found for the
+ * guards (SG_IO bypasses the block layer's claims as NVMe passthrough
+ * does).
+ */
+static int sg_chr_probe(struct target_file *tf, const struct job *j,
+			const struct stat *st, struct err_rec *e)
+{
+	uint64_t blocks;
+	uint32_t lbs;
+	char bdev[64];
+	int fd, r;
+
+	r = sgdev_chr_block(st->st_rdev, bdev, sizeof(bdev),
+			    &tf->nvme_bdev_rdev);
+	if (r == -ENODEV) {
+		err_set(e, tf->path, 0, "filename", "a character device that "
+			"is not a SCSI generic device; ioengine=%s expected "
+			"/dev/sgN or a SCSI disk's block device", j->ioengine);
+		return -EINVAL;
+	}
+	if (!r && !(tf->nvme_bdev = strdup(bdev))) {
+		err_set(e, tf->path, 0, "filename", "out of memory");
+		return -ENOMEM;
+	}
+	fd = open(tf->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		err_set(e, tf->path, 0, "filename", "cannot open: %s",
+			strerror(errno));
+		return -errno;
+	}
+	r = sgdev_capacity(fd, &blocks, &lbs);
+	close(fd);
+	if (r) {
+		err_set(e, tf->path, 0, "filename", "SCSI READ CAPACITY "
+			"failed: %s", strerror(-r));
+		return r;
+	}
+	tf->is_bdev = true;
+	tf->is_nvme_chr = true;
+	tf->is_sg_chr = true;
+	tf->cur_size = blocks * lbs;
+	tf->dio_align = lbs;
+	tf->dio_mem_align = lbs;
+	return 0;
+}
+
+/* ENGINE_SCSI takes SCSI generic char devices and block devices. */
+static int scsi_only(const struct target_file *tf, const struct job *j,
+		     const struct stat *st, struct err_rec *e)
+{
+	err_set(e, tf->path, 0, "filename", "ioengine=%s sends SCSI commands "
+		"to a SCSI generic char device (/dev/sgN) or a SCSI disk's "
+		"block device (/dev/sdX); this is %s", j->ioengine,
+		!st ? "a file that does not exist" : "not a device");
+	return -EINVAL;
+}
+
 static int probe_file(struct target_file *tf, const struct job *j,
 		      struct err_rec *e)
 {
@@ -278,6 +338,10 @@ static int probe_file(struct target_file *tf, const struct job *j,
 			return S_ISCHR(st.st_mode) ?
 			       nvme_chr_probe(tf, j, &st, e) :
 			       nvme_chr_only(tf, j, &st, e);
+		if (j->engine_scsi && S_ISCHR(st.st_mode))
+			return sg_chr_probe(tf, j, &st, e);
+		if (j->engine_scsi && !S_ISBLK(st.st_mode))
+			return scsi_only(tf, j, &st, e);
 		if (S_ISBLK(st.st_mode)) {
 			tf->is_bdev = true;
 			return bdev_probe(tf, e);
@@ -308,6 +372,8 @@ static int probe_file(struct target_file *tf, const struct job *j,
 		return ret;
 	if (j->engine_nvme_chr)
 		return nvme_chr_only(tf, j, NULL, e);
+	if (j->engine_scsi)
+		return scsi_only(tf, j, NULL, e);
 	if (!j->allow_file_create) {
 		err_set(e, tf->path, 0, "allow_file_create", "the file does "
 			"not exist, and allow_file_create=0 says not to create "
@@ -848,10 +914,10 @@ static int guard_bdev(struct target_file *tf, const struct job *j,
 	/* Passthrough bypasses the block layer's claims: the namespace's
 	 * block device says whether it is mounted, held or signed. */
 	if (tf->is_nvme_chr && !tf->nvme_bdev) {
-		err_set(e, tf->path, 0, "filename", "its namespace has no "
-			"block device, so whether it is in use or holds data "
-			"cannot be checked; a job that writes to it is "
-			"refused");
+		err_set(e, tf->path, 0, "filename", "its %s has no block "
+			"device, so whether it is in use or holds data cannot "
+			"be checked; a job that writes to it is refused",
+			tf->is_sg_chr ? "SCSI device" : "namespace");
 		return -EINVAL;
 	}
 	r = guard_check_bdev(tf->is_nvme_chr ? tf->nvme_bdev : tf->path, what,
@@ -859,8 +925,9 @@ static int guard_bdev(struct target_file *tf, const struct job *j,
 	if (r > 0 && tf->is_nvme_chr) {
 		size_t n = strlen(what);
 
-		snprintf(what + n, sizeof(what) - n, " (namespace block "
-			 "device %s)", tf->nvme_bdev);
+		snprintf(what + n, sizeof(what) - n, " (%s block device "
+			 "%s)", tf->is_sg_chr ? "its disk's" : "namespace",
+			 tf->nvme_bdev);
 	}
 	if (r == GUARD_CLEAR)
 		return 0;

@@ -20,7 +20,8 @@
 #     nsid 3 with 8 bytes of metadata carrying protection information
 #     type 1 (extended LBA), all with 4 KiB blocks;
 #   - null_blk (devices made per case through configfs), scsi_debug (one
-#     64 MiB disk and its /dev/sgN), sg, dm-mod (dm-error) and dm-flakey.
+#     64 MiB disk and its /dev/sgN; lbpu=1 lbprz=1: it takes UNMAP, and
+#     unmapped blocks read as zeros), sg, dm-mod (dm-error) and dm-flakey.
 #
 # Limits: the guest must have started the cases IORIG_GUEST_BOOT_TIMEOUT
 # seconds (default 180) after QEMU starts; each case runs under
@@ -72,7 +73,7 @@ configfs
 null_blk nr_devices=0
 sd_mod
 sg
-scsi_debug dev_size_mb=64
+scsi_debug dev_size_mb=64 lbpu=1 lbprz=1
 dm_mod
 dm_flakey'
 # What init loads first, to reach its root.

@@ -1217,9 +1217,10 @@ static void add_engine(struct list *l, const struct engine_ops *o,
 		return;
 	}
 	/* NVMe passthrough (io_uring_cmd) needs an NVMe generic char
-	 * device, which neither a file nor a loop device is: the test
-	 * guest's cases 06-08 drive it on QEMU's controller. */
-	if (o->flags & ENGINE_NVME_CHAR)
+	 * device and sg a SCSI device, which neither a file nor a loop
+	 * device is: the test guest's cases 06-08 drive io_uring_cmd on
+	 * QEMU's controller, case 13 sg on scsi_debug. */
+	if (o->flags & (ENGINE_NVME_CHAR | ENGINE_SCSI))
 		return;
 	/* No data moves (falloc): nothing here to check; the CLI tests
 	 * count its calls and the blocks it allocates. */

@@ -294,7 +294,9 @@ done:
 		goto bad;
 	if (grow((void **)&j->kids, &j->ck, j->nk + n, sizeof(*j->kids)))
 		goto nomem;
-	memcpy(j->kids + j->nk, j->stack + from, n * sizeof(*j->kids));
+	if (n)	/* an empty one may come before any list is allocated */
+		memcpy(j->kids + j->nk, j->stack + from,
+		       n * sizeof(*j->kids));
 	j->nodes[me].n = (uint32_t)n;
 	j->nodes[me].v.i = (int64_t)j->nk;	/* made a pointer at the end */
 	j->nk += n;

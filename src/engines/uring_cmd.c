@@ -490,7 +490,9 @@ static int ucmd_init(struct engine_ctx *ctx)
 	u->vectored = o->nonvectored && !strcmp(o->nonvectored, "0");
 	u->pend = calloc(u->depth, sizeof(*u->pend));
 	u->cqes = calloc(u->depth, sizeof(*u->cqes));
-	u->dsm = aligned_alloc(64, u->depth * sizeof(*u->dsm) + 64);
+	/* aligned_alloc: the size a multiple of the alignment (C11) */
+	u->dsm = aligned_alloc(64, (u->depth * sizeof(*u->dsm) + 127) &
+				   ~(size_t)63);
 	u->status = calloc(u->depth, sizeof(*u->status));
 	if (u->vectored)
 		u->iov = calloc(u->depth, sizeof(*u->iov));

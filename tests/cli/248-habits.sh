@@ -12,6 +12,7 @@
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
 
+[ -z "${IORIG_SAN:-}" ] || skip "sanitizer build: its objects carry the sanitizers' own statics; the plain build is counted"
 command -v objdump >/dev/null 2>&1 || skip "needs objdump (binutils)"
 src=${IORIG_SRC:-$top}
 obj=${IORIG_OBJ:-$(dirname "$IORIG")}

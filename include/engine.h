@@ -289,6 +289,10 @@ engine_cmdprio(const struct engine_ops *e, const void *eo)
  * unknown. For engines' hints: a filter is a common reason a system call
  * is refused. */
 int engine_seccomp_mode(void);
+/* The first sync option job j sets (fsync=, fdatasync=, end_fsync=,
+ * fsync_on_close=, end_syncfs=, sync_file_range=), or NULL: for the
+ * engines that cannot sync their targets yet and refuse it by name. */
+const char *engine_sync_option(const struct job *j);
 
 /*
  * fio engines that need software iorig does not have (Ceph, SPDK, xNVMe,

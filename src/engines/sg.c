@@ -109,12 +109,7 @@ static int sg_check(const struct job *j, const void *eo, struct err_rec *e)
 		why = "WRITE STREAM needs a stream opened on the device "
 		      "first, which iorig does not do yet; expected another "
 		      "sg_write_mode";
-	} else if (j->fsync || j->fdatasync || j->end_fsync ||
-		   j->fsync_on_close || j->end_syncfs || j->sync_file_range) {
-		opt = j->fsync ? "fsync" : j->fdatasync ? "fdatasync" :
-		      j->end_fsync ? "end_fsync" : j->fsync_on_close ?
-		      "fsync_on_close" : j->end_syncfs ? "end_syncfs" :
-		      "sync_file_range";
+	} else if ((opt = engine_sync_option(j))) {
 		why = "a sync through sg is SYNCHRONIZE CACHE, which iorig "
 		      "does not send yet (the kernel refuses fsync on "
 		      "/dev/sgN); expected no sync with ioengine=sg";

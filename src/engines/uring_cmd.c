@@ -200,12 +200,7 @@ static int ucmd_check(const struct job *j, const void *eo,
 		why = "separate metadata buffers are not supported yet; "
 		      "expected md_per_io_size=0 (a namespace with 8 bytes "
 		      "of protection information runs with pi_act=1)";
-	} else if (j->fsync || j->fdatasync || j->end_fsync ||
-		   j->fsync_on_close || j->end_syncfs || j->sync_file_range) {
-		opt = j->fsync ? "fsync" : j->fdatasync ? "fdatasync" :
-		      j->end_fsync ? "end_fsync" : j->fsync_on_close ?
-		      "fsync_on_close" : j->end_syncfs ? "end_syncfs" :
-		      "sync_file_range";
+	} else if ((opt = engine_sync_option(j))) {
 		why = "the kernel refuses a sync of an NVMe char device "
 		      "(EINVAL), and an NVMe Flush through passthrough is not "
 		      "done yet; expected no sync with ioengine=io_uring_cmd";

@@ -126,10 +126,18 @@ held() {
 	_w=$(json 'len([w for w in d["warnings"] if w["code"] == "depth_not_held"])')
 	echo "$_eng QD$_qd: trace $1 (middle $2), depth_mean $_jd"
 	"$PY" - "$_qd" "$1" "$2" "$_jd" <<'EOF' || die "$_eng QD$_qd: trace $1 (middle $2), depth_mean $_jd"
-import sys
+import os, sys
 qd, whole, mid, rep = (float(x) for x in sys.argv[1:])
 assert mid >= 0.95 * qd, "held less than 95%% of %d" % qd
-assert abs(rep - whole) <= 0.05 * qd + 0.2, "depth_mean and trace differ"
+tol = 0.05 * qd + 0.2
+if os.environ.get("IORIG_SAN"):
+    # the sanitizer build starts 128 pool threads slowly: the trace's
+    # whole-run figure counts that ramp, which depth_mean may weigh
+    # differently; it must lie between the whole run and its middle
+    assert min(whole, mid) - tol <= rep <= max(whole, mid) + tol, \
+        "depth_mean outside the trace's whole run and middle"
+else:
+    assert abs(rep - whole) <= tol, "depth_mean and trace differ"
 EOF
 	[ "$_w" = 0 ] || die "$_eng QD$_qd: warned depth_not_held"
 }

@@ -3,8 +3,9 @@
  * The buffer options' bytes of writes (fill.h: buffer_pattern=,
  * buffer_compress_percentage=, dedupe_percentage=, zero_buffers,
  * scramble_buffers...). A worker feature (feature.h) whose state is the
- * fill itself; the loop writes through wstate.fill, which points at it
- * (NULL: the default bytes, wdata's).
+ * fill itself; the loop writes through it (wf_state(s, WF_FILL)) once its
+ * setup has made it (the bit WF_FILL in ft.loop; without it the default
+ * bytes, wdata's).
  */
 #include <errno.h>
 #include <string.h>
@@ -40,15 +41,15 @@ static int content_setup(struct wstate *s)
 			 strerror(ENOMEM) : why);
 		return r;
 	}
-	s->fill = f;
+	s->ft.loop |= WF_BIT(WF_FILL);
 	return 0;
 }
 
 static void content_teardown(struct wstate *s)
 {
-	if (s->fill)
-		fill_free(s->fill);
-	s->fill = NULL;
+	if (s->ft.loop & WF_BIT(WF_FILL))
+		fill_free(wf_state(s, WF_FILL));
+	s->ft.loop &= ~WF_BIT(WF_FILL);
 }
 
 const struct wfeature wf_fill = {

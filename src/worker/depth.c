@@ -52,22 +52,22 @@ void depth_setup(struct wstate *s)
 {
 	const struct job *j = s->j;
 
-	s->batch_submit = j->iodepth_batch_submit ?
+	s->dp.submit = j->iodepth_batch_submit ?
 			  (unsigned)j->iodepth_batch_submit : s->depth;
 	/* 0: never wait for a completion, poll (fio's meaning) */
-	s->reap_min = (unsigned)j->iodepth_batch_complete_min;
+	s->dp.reap_min = (unsigned)j->iodepth_batch_complete_min;
 	/* A thinking job reaps what is done, as fio does (think.c). */
-	s->adaptive = !j->iodepth_batch_submit &&
+	s->dp.adaptive = !j->iodepth_batch_submit &&
 		      !j->iodepth_batch_complete_max && s->depth > 1 &&
 		      j->iodepth_batch_complete_min && !j->thinktime_ns;
 	if (j->iodepth_batch_complete_max)
-		s->reap_max = (unsigned)j->iodepth_batch_complete_max;
-	else if (s->adaptive || !s->reap_min)
-		s->reap_max = s->depth;
+		s->dp.reap_max = (unsigned)j->iodepth_batch_complete_max;
+	else if (s->dp.adaptive || !s->dp.reap_min)
+		s->dp.reap_max = s->depth;
 	else
-		s->reap_max = s->reap_min;
-	if (s->reap_max < s->reap_min)
-		s->reap_max = s->reap_min;
+		s->dp.reap_max = s->dp.reap_min;
+	if (s->dp.reap_max < s->dp.reap_min)
+		s->dp.reap_max = s->dp.reap_min;
 }
 
 /*
@@ -78,17 +78,16 @@ void depth_setup(struct wstate *s)
  */
 unsigned depth_wait(const struct wstate *s)
 {
-	if (s->pass_wait)
+	if (s->pass.wait)
 		return s->inflight;
-	if (s->inflight >= s->depth || s->stopping || s->vhold ||
-	    s->ft.holds)
-		return min_u(s->reap_min, s->inflight);
+	if (s->inflight >= s->depth || s->stopping || s->ft.holds)
+		return min_u(s->dp.reap_min, s->inflight);
 	return 0;
 }
 
 unsigned depth_reap_max(const struct wstate *s, unsigned min)
 {
-	unsigned max = s->reap_max < min ? min : s->reap_max;
+	unsigned max = s->dp.reap_max < min ? min : s->dp.reap_max;
 
 	return min_u(max, s->inflight);
 }
@@ -100,7 +99,7 @@ static bool depth_on_purpose(const struct wstate *s)
 		WF_BIT(WF_LTARGET) | WF_BIT(WF_LOWDEPTH) | WF_BIT(WF_FLOW) |
 		WF_BIT(WF_REPLAY) | WF_BIT(WF_SYNCS) | WF_BIT(WF_ZBD);
 
-	return (s->ft.wanted & lowering) || s->vfy || s->serial ||
+	return (s->ft.wanted & lowering) || (s->ft.loop & WF_SLOW) ||
 	       (s->eng->flags & (ENGINE_SYNC | ENGINE_NOIO | ENGINE_NOT_IO)) ||
 	       s->depth < 2;
 }

@@ -7,10 +7,27 @@
  * how many completions it waits for and collects, so that the depth the
  * job asked for is the depth at the device. Private to src/worker/.
  */
+#include <stdbool.h>
+#include <stdint.h>
+
 struct wstate;
 
-/* Once per worker, before its loop: batch_submit, reap_min, reap_max and
- * the default batching (s->adaptive) from the job's options. */
+/*
+ * The loop's batching (wstate.dp), set by depth_setup: commit when submit
+ * I/Os are queued; reap at least reap_min (when the loop must wait), at
+ * most reap_max; adaptive, the default batching left to the worker, which
+ * keeps contiguous I/Os apart: end and file, where the last I/O queued in
+ * this batch ends.
+ */
+struct wdepth {
+	unsigned submit;
+	unsigned reap_min, reap_max;
+	bool adaptive;
+	uint16_t file;
+	uint64_t end;
+};
+
+/* Once per worker, before its loop: wstate.dp from the job's options. */
 void depth_setup(struct wstate *s);
 
 /* commit_reap(): how many completions to wait for now (0: collect only

@@ -154,6 +154,14 @@ struct wfeatures {
 	unsigned on;		/* those with a per-I/O hook; 0: the plain loop */
 	unsigned holds;		/* WF_BIT()s of the features holding issue
 				 * that want commit_reap to wait meanwhile */
+	/*
+	 * WF_BIT()s of the features the loop itself calls, each set by the
+	 * feature once set up: the slow path's (WF_SLOW, wstate.h), the
+	 * buffer options' bytes (WF_FILL), interval= (WF_INTERVAL), the log
+	 * files (WF_LOGS), run control (WF_HALT). With on, what plain_now()
+	 * tests.
+	 */
+	unsigned loop;
 	void *state[WF_NR];
 	const struct wfeature *start[WF_NR + 1], *round[WF_NR + 1],
 		*hold[WF_NR + 1], *wait[WF_NR + 1], *next[WF_NR + 1],

@@ -25,6 +25,9 @@ struct wlive {
 	uint64_t bw_base[DDIR_NR], iops_base[DDIR_NR];
 	/* --progress: totals of the phases before the last measure_start */
 	uint64_t live_ios[DDIR_NR], live_bytes[DDIR_NR];
+	/* interval=: the samples (interval.h), with the worker's series;
+	 * NULL when off (the loop's bit WF_INTERVAL in ft.loop) */
+	struct ival_rec *irec;
 };
 
 int live_setup(struct wstate *s)
@@ -37,7 +40,30 @@ int live_setup(struct wstate *s)
 	s->lv->iv_next = UINT64_MAX;
 	s->lv->bw_next = UINT64_MAX;
 	s->lv->iops_next = UINT64_MAX;
+	if (!s->w->series)
+		return 0;
+	s->lv->irec = ival_rec_new(s->w->series);
+	if (!s->lv->irec) {
+		job_fail(s, -ENOMEM, "cannot allocate %zu bytes for interval "
+			 "samples: %s", sizeof(*s->lv->irec),
+			 strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	s->ft.loop |= WF_BIT(WF_INTERVAL);
 	return 0;
+}
+
+void live_free(struct wstate *s)
+{
+	if (s->lv)
+		ival_rec_free(s->lv->irec);
+	free(s->lv);
+	s->lv = NULL;
+}
+
+void live_interval_add(struct wstate *s, int ddir, uint64_t lat)
+{
+	ival_rec_add(s->lv->irec, ddir, lat);
 }
 
 void live_push(struct wstate *s)
@@ -85,16 +111,16 @@ void live_phase(struct wstate *s)
 static void interval_arm(struct wstate *s)
 {
 	uint64_t next = s->t0 + clock_ns_to_ticks(s->w->clk,
-						  ival_rec_boundary(s->irec));
+					ival_rec_boundary(s->lv->irec));
 
 	s->lv->iv_next = next >= s->deadline ? UINT64_MAX : next;
 }
 
 void interval_start(struct wstate *s)
 {
-	if (!s->irec)
+	if (!(s->ft.loop & WF_BIT(WF_INTERVAL)))
 		return;
-	ival_rec_reset(s->irec);
+	ival_rec_reset(s->lv->irec);
 	if (s->ramp_end)
 		s->lv->iv_next = UINT64_MAX;
 	else
@@ -121,7 +147,7 @@ int interval_close(struct wstate *s, uint64_t end_ns)
 		/* Where complete() put lat: finish_figures' rule. */
 		lat[d] = x->lat.count ? &x->lat : &x->clat;
 	}
-	r = ival_rec_close(s->irec, end_ns, ios, bytes, lat);
+	r = ival_rec_close(s->lv->irec, end_ns, ios, bytes, lat);
 	if (r) {
 		s->lv->iv_next = UINT64_MAX;
 		s->lv->iv_over = true;
@@ -136,7 +162,7 @@ int interval_close(struct wstate *s, uint64_t end_ns)
 void interval_roll(struct wstate *s, uint64_t now)
 {
 	while (now >= s->lv->iv_next)
-		if (interval_close(s, ival_rec_boundary(s->irec)))
+		if (interval_close(s, ival_rec_boundary(s->lv->irec)))
 			return;
 }
 
@@ -146,20 +172,23 @@ void interval_roll(struct wstate *s, uint64_t now)
  */
 void interval_end(struct wstate *s, uint64_t end)
 {
+	const struct ival_rec *r;
 	uint64_t end_ns, start;
 
-	if (!s->irec || s->lv->iv_over || s->ramp_end)
+	if (!(s->ft.loop & WF_BIT(WF_INTERVAL)) || s->lv->iv_over ||
+	    s->ramp_end)
 		return;
 	interval_roll(s, end);
 	if (s->lv->iv_over)
 		return;
 	end_ns = clock_delta_ns(s->w->clk, s->t0, end);
-	start = ival_rec_boundary(s->irec) - s->irec->series->interval_ns;
+	r = s->lv->irec;
+	start = ival_rec_boundary(r) - r->series->interval_ns;
 	/* The last interval, when it has a length or completions. */
 	if (end_ns > start ||
-	    s->st->dir[DDIR_READ].ios != s->irec->base_ios[DDIR_READ] ||
-	    s->st->dir[DDIR_WRITE].ios != s->irec->base_ios[DDIR_WRITE] ||
-	    s->st->dir[DDIR_TRIM].ios != s->irec->base_ios[DDIR_TRIM])
+	    s->st->dir[DDIR_READ].ios != r->base_ios[DDIR_READ] ||
+	    s->st->dir[DDIR_WRITE].ios != r->base_ios[DDIR_WRITE] ||
+	    s->st->dir[DDIR_TRIM].ios != r->base_ios[DDIR_TRIM])
 		interval_close(s, end_ns);
 	s->lv->iv_next = UINT64_MAX;
 	s->lv->iv_over = true;

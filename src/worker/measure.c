@@ -57,7 +57,7 @@ void measure_start(struct wstate *s, bool carry_on)
 			       UINT64_MAX;
 		s->pass.drop = !j->direct && s->guard.on && !recreates(j);
 	}
-	if (s->ctl_on)
+	if (s->ft.loop & WF_BIT(WF_HALT))
 		ctl_arm(s);
 	/* runtime= counts from the end of ramp_time, as fio's */
 	s->deadline = j->runtime_ns && !s->ramp_end ?

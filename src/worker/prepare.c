@@ -44,9 +44,9 @@ int slots_setup(struct wstate *s)
 	s->free_reqs = calloc(s->depth, sizeof(*s->free_reqs));
 	s->reaped = calloc(s->depth, sizeof(*s->reaped));
 	/* serialize_overlap (serial.c; mixed rw or block size ranges with
-	 * verify= need it too, verify.h) runs on the slow path. */
-	s->serial = wf_wanted(s, WF_SERIAL);
-	s->slow = s->serial;
+	 * verify= need it too, verify.h) runs on the slow path (WF_SLOW). */
+	if (wf_wanted(s, WF_SERIAL))
+		s->ft.loop |= WF_BIT(WF_SERIAL);
 	if (!s->reqs || !s->free_reqs || !s->reaped) {
 		job_fail(s, -ENOMEM, "cannot allocate %zu bytes of request "
 			 "slots (iodepth %u): %s", s->depth *
@@ -349,15 +349,9 @@ static int records_setup(struct wstate *s)
 		job_fail(s, ret, "%s", msg);
 		return ret;
 	}
-	ret = live_setup(s);
-	if (ret)
-		return ret;
-	if (w->series && !(s->irec = ival_rec_new(w->series))) {
-		job_fail(s, -ENOMEM, "cannot allocate %zu bytes for interval "
-			 "samples: %s", sizeof(*s->irec), strerror(ENOMEM));
-		return -ENOMEM;
-	}
-	return 0;
+	if (s->iolog)
+		s->ft.loop |= WF_BIT(WF_LOGS);
+	return live_setup(s);
 }
 
 /*
@@ -403,7 +397,7 @@ int worker_setup(struct wstate *s)
 		ret = verify_setup(s);
 		if (ret)
 			return ret;
-		s->slow = true;
+		s->ft.loop |= WF_BIT(WF_VERIFY);
 	}
 	if (s->w->live_on) {
 		atomic_store_explicit(&s->w->live.limit_bytes, s->limit_bytes,

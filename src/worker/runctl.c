@@ -4,7 +4,8 @@
  * (cpus_allowed=, cpumask=, cpus_allowed_policy=), wait_for=, exitall=,
  * steadystate= sampling, and the report's shape under gtod_reduce= and
  * disable_*=. Nothing here runs per I/O: should_stop() calls ctl_stop()
- * only when ctl_on, and ctl_stop looks at the clock it already has.
+ * only with WF_HALT in ft.loop, and ctl_stop looks at the clock it
+ * already has.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -88,7 +89,8 @@ int ctl_setup(struct wstate *s)
 	}
 	/* exit_on_io_done: cpuio's plan sets it (engine.h) */
 	s->ctl->io_done_on = j->exit_on_io_done;
-	s->ctl_on = s->ctl->ss || s->w->halt || s->ctl->io_done_on;
+	if (s->ctl->ss || s->w->halt || s->ctl->io_done_on)
+		s->ft.loop |= WF_BIT(WF_HALT);
 	return 0;
 }
 

@@ -47,8 +47,9 @@ bool verify_checks_reads(const struct wstate *s)
 
 /*
  * Verification (verify.h). prep() fills every write. A write waits at a
- * barrier (vhold) until no I/O is in flight when it begins a new pass over
- * the region, so that two writes of one block are never in flight together
+ * barrier (WF_VERIFY's bit in ft.holds: commit_reap waits meanwhile)
+ * until no I/O is in flight when it begins a new pass over the region,
+ * so that two writes of one block are never in flight together
  * and the blocks of the last pass are known exactly, and when
  * verify_backlog writes are due to be checked. Verification reads go
  * through the engine at the job's iodepth while nothing else is in flight;
@@ -83,7 +84,7 @@ bool verify_next_io(struct wstate *s, struct gen_io *io)
 		    (v->backlog && v->ring_len >= v->backlog) || v->tdue) {
 			vw->held = *io;
 			vw->held_ok = true;
-			s->vhold = true;
+			s->ft.holds |= WF_BIT(WF_VERIFY);
 			return true;
 		}
 	}
@@ -339,7 +340,7 @@ static void vreads_issue(struct wstate *s, struct vsource *src)
 			vread_done(s, req);
 		} else {
 			s->inflight++;
-			if (++s->queued >= s->batch_submit)
+			if (++s->queued >= s->dp.submit)
 				return;
 		}
 	}
@@ -351,8 +352,8 @@ static void vreads_collect(struct wstate *s)
 
 	if (!eng_commit(s) || !s->inflight)
 		return;
-	r = eng_reap(s, min_u(s->reap_min, s->inflight),
-		     min_u(s->reap_max, s->inflight));
+	r = eng_reap(s, min_u(s->dp.reap_min, s->inflight),
+		     min_u(s->dp.reap_max, s->inflight));
 	if (r < 0)
 		return;
 	for (i = 0; i < r; i++)
@@ -461,7 +462,7 @@ bool verify_barrier(struct wstate *s)
 {
 	if (s->inflight || s->queued)
 		return true;
-	s->vhold = false;
+	s->ft.holds &= ~WF_BIT(WF_VERIFY);
 	if (s->vfy->tdue)
 		verify_trims(s);
 	if (s->vfy->ring_len)

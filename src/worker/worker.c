@@ -47,9 +47,9 @@ void engine_failed(struct wstate *s, int err, const char *doing)
 
 /*
  * True when every per-I/O feature is off: no wanted feature with a
- * per-I/O hook (ft.on: the table's, feature.h), and none of those still
- * in the loop: verify= or serialize_overlap (slow), buffer options
- * (fill), run control, ramp_time still running, interval=, write_*_log.
+ * per-I/O hook (ft.on: the table's, feature.h), none of those the loop
+ * calls itself (ft.loop: verify= or serialize_overlap, buffer options,
+ * run control, interval=, write_*_log), and ramp_time not running.
  * The I/O loop reads it once per round (an issue() call, a reap batch)
  * and runs a copy of issue() or of the completion loop where those
  * checks are compiled out (prep_as, issue_as, complete_as with plain
@@ -58,16 +58,15 @@ void engine_failed(struct wstate *s, int err, const char *doing)
  */
 static inline bool plain_now(const struct wstate *s)
 {
-	return !(s->ft.on | s->slow | s->ctl_on |
-		 (s->fill != NULL) | (s->ramp_end != 0) |
-		 (s->irec != NULL) | (s->iolog != NULL));
+	return !(s->ft.on | s->ft.loop | (s->ramp_end != 0));
 }
 
 /*
- * The next I/O of a job that verifies or serializes (s->slow): false when
- * verification holds the write back (s->vhold) or serialize_overlap holds
- * the I/O (serial.c). A read that checks blocks (verify_checks_reads: a mixed job's,
- * or any read of a job that only reads) is noted for checking.
+ * The next I/O of a job that verifies or serializes (WF_SLOW): false when
+ * verification holds the write back (WF_VERIFY in ft.holds) or
+ * serialize_overlap holds the I/O (serial.c). A read that checks blocks
+ * (verify_checks_reads: a mixed job's, or any read of a job that only
+ * reads) is noted for checking.
  */
 static __attribute__((noinline)) bool prep_slow(struct wstate *s,
 						struct io_req *req,
@@ -82,7 +81,7 @@ static __attribute__((noinline)) bool prep_slow(struct wstate *s,
 		gen_next(&s->gen, io);
 	}
 	/* Before the buffer is filled: verify= stamps it as issued. */
-	if (s->serial && serial_hold(s, io))
+	if ((s->ft.loop & WF_BIT(WF_SERIAL)) && serial_hold(s, io))
 		return false;
 	if (io->ddir == DDIR_READ && verify_checks_reads(s)) {
 		req->len = io->len;
@@ -135,7 +134,7 @@ prep_as(struct wstate *s, struct io_req *req, const bool plain)
 	int r;
 
 	/* verify= and serialize_overlap first, then the features */
-	if (!plain && s->slow) {
+	if (!plain && (s->ft.loop & WF_SLOW)) {
 		if (!prep_slow(s, req, &io))
 			return false;
 	} else if (plain || !(r = wf_next(s, &io))) {
@@ -168,13 +167,13 @@ prep_as(struct wstate *s, struct io_req *req, const bool plain)
 	if (io.ddir == DDIR_WRITE) {
 		if (!plain && s->vfy)
 			verify_prep_write(s, req, io.offset / s->vfy->bs);
-		else if (plain || !s->fill)
+		else if (plain || !(s->ft.loop & WF_BIT(WF_FILL)))
 			gen_data_fill(&s->wdata, req->buf, io.len);
 		else
-			fill_write(s->fill, req->buf, req->idx, req->offset,
-				   io.len);
-	} else if (!plain && s->fill) {
-		fill_read(s->fill, req->idx);
+			fill_write(wf_state(s, WF_FILL), req->buf, req->idx,
+				   req->offset, io.len);
+	} else if (!plain && (s->ft.loop & WF_BIT(WF_FILL))) {
+		fill_read(wf_state(s, WF_FILL), req->idx);
 	}
 	return plain || wf_prep(s, req, &io);
 }
@@ -191,7 +190,8 @@ should_stop_as(struct wstate *s, const bool plain)
 		if (s->abandoned)
 			return true;
 	}
-	if (!plain && s->ctl_on && !s->ramp_end && ctl_stop(s))
+	if (!plain && (s->ft.loop & WF_BIT(WF_HALT)) && !s->ramp_end &&
+	    ctl_stop(s))
 		return true;
 	if (!plain && wf_stop(s))
 		return true;
@@ -207,7 +207,7 @@ should_stop_as(struct wstate *s, const bool plain)
 static __attribute__((noinline)) void complete_slow(struct wstate *s,
 						    struct io_req *req)
 {
-	if (s->serial)
+	if (s->ft.loop & WF_BIT(WF_SERIAL))
 		serial_busy(s, req, false);
 	/* Whether each block's write landed, failed or not (verify.h). */
 	if (s->vfy && req->ddir == DDIR_WRITE)
@@ -242,7 +242,7 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 		}
 		ticks_roll(s, s->now);
 	}
-	if (!plain && s->slow)
+	if (!plain && (s->ft.loop & WF_SLOW))
 		complete_slow(s, req);
 	/*
 	 * A failed I/O moved nothing: it counts in errors only, never in
@@ -294,8 +294,8 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 	}
 	if (plain)
 		goto done;
-	if (s->irec)
-		ival_rec_add(s->irec, req->ddir, lat);
+	if (s->ft.loop & WF_BIT(WF_INTERVAL))
+		live_interval_add(s, req->ddir, lat);
 	if (__builtin_expect(s->iolog != NULL, 0))
 		iolog_io(s->iolog, &(struct iolog_io){
 			.offset = req->offset, .bytes = (uint64_t)req->res,
@@ -393,8 +393,8 @@ static __attribute__((noinline)) int trim_req(struct wstate *s,
 	return ENGINE_DONE;
 }
 
-/* issue(): plain as for complete_as (think_due, drain, vhold and serial
- * are only ever set with a feature on). */
+/* issue(): plain as for complete_as (the holds and the slow path's are
+ * only ever set with a feature on). */
 static inline __attribute__((always_inline)) void
 issue_as(struct wstate *s, const bool plain)
 {
@@ -407,9 +407,11 @@ issue_as(struct wstate *s, const bool plain)
 		/* the features' holds come before verify='s barrier */
 		if (!plain && wf_hold(s))
 			break;
-		if (!plain && (s->vhold | s->serial) &&
-		    ((s->vhold && verify_barrier(s)) ||
-		     (s->serial && serial_blocked(s))))
+		if (!plain && (s->ft.loop & WF_SLOW) &&
+		    (((s->ft.holds & WF_BIT(WF_VERIFY)) &&
+		      verify_barrier(s)) ||
+		     ((s->ft.loop & WF_BIT(WF_SERIAL)) &&
+		      serial_blocked(s))))
 			break;
 		if (should_stop_as(s, plain)) {
 			s->stopping = true;
@@ -417,8 +419,8 @@ issue_as(struct wstate *s, const bool plain)
 		}
 		if (s->issued_bytes >= s->pass.next) {
 			/* the old files' I/Os complete before they go */
-			s->pass_wait = recreates(s->j) && s->inflight;
-			if (s->pass_wait)
+			s->pass.wait = recreates(s->j) && s->inflight;
+			if (s->pass.wait)
 				break;
 			new_pass(s);
 			if (s->abandoned)
@@ -432,8 +434,8 @@ issue_as(struct wstate *s, const bool plain)
 			continue;
 		}
 		/* Default batching keeps contiguous I/Os apart (depth.c) */
-		if (s->adaptive && s->queued && req->file == s->batch.file &&
-		    req->offset == s->batch.end && !eng_commit(s)) {
+		if (s->dp.adaptive && s->queued && req->file == s->dp.file &&
+		    req->offset == s->dp.end && !eng_commit(s)) {
 			s->free_reqs[s->nfree++] = req;
 			return;
 		}
@@ -471,10 +473,10 @@ issue_as(struct wstate *s, const bool plain)
 			complete_as(s, req, plain);
 			live_publish(s);
 		} else if (r == ENGINE_QUEUED) {
-			if (!plain && s->serial)
+			if (!plain && (s->ft.loop & WF_BIT(WF_SERIAL)))
 				serial_busy(s, req, true);
-			s->batch.end = req->offset + req->len;
-			s->batch.file = req->file;
+			s->dp.end = req->offset + req->len;
+			s->dp.file = req->file;
 			s->inflight++;
 			s->queued++;
 		} else if (r == ENGINE_END) {
@@ -491,7 +493,7 @@ issue_as(struct wstate *s, const bool plain)
 		}
 		if (!plain)
 			wf_issued(s, req, ddir, r);
-		if (s->queued >= s->batch_submit)
+		if (s->queued >= s->dp.submit)
 			break;
 	}
 }
@@ -582,8 +584,7 @@ static void wstate_free(struct wstate *s)
 	}
 	verify_exit(s->vfy);
 	iolog_discard(s->iolog);
-	ival_rec_free(s->irec);
-	free(s->lv);
+	live_free(s);
 	procattr_mem_free(&s->th.mem);
 	gen_data_free(&s->wdata);
 	gen_free(&s->gen);

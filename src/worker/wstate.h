@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "depth.h"
 #include "engine.h"
 #include "feature.h"
 #include "fill.h"
@@ -39,9 +40,8 @@ struct wstate {
 	} th;
 	unsigned depth, nfree, inflight, queued;
 	struct gen gen;
-	struct gen_data wdata;	/* the bytes of writes; unused with verify= */
-	struct fill *fill;	/* buffer options' bytes (content.c, fill.h);
-				 * NULL: the default, wdata's */
+	struct gen_data wdata;	/* the bytes of writes; unused with verify=
+				 * or the buffer options (content.c) */
 	uint64_t limit_bytes, issued_bytes;	/* per measured phase */
 	uint64_t limit_ios, issued_ios;
 	/*
@@ -50,11 +50,12 @@ struct wstate {
 	 * (unlink_each_loop: new files; UINT64_MAX); short_bytes, bytes of
 	 * map passes not moved (map_pass_end), counted in issued_bytes;
 	 * drop: buffered, the generator's new pass drops the cache
-	 * (pass_drop).
+	 * (pass_drop); wait: unlink_each_loop empties the queue before the
+	 * next loop.
 	 */
 	struct {
 		uint64_t per_loop, next, short_bytes;
-		bool drop;
+		bool drop, wait;
 	} pass;
 	uint64_t now;		/* ticks at the last completion */
 	uint64_t t0;		/* ticks at the start of the measured phase */
@@ -75,43 +76,32 @@ struct wstate {
 	} guard;
 	bool abandoned;		/* worker_abandon() gave up on us */
 	bool finished;		/* finish() is done: stats final */
-	unsigned batch_submit;		/* commit when this many are queued */
-	unsigned reap_min, reap_max;
-	bool adaptive;			/* batching left to the worker
-					 * (depth.c) */
+	struct wdepth dp;	/* batches handed over and reaped (depth.h) */
 	bool stopping;
-	/* verify= (verify.h; its loop state is vphase.c's): vfy NULL when
-	 * off; vhold: writes wait until none is in flight */
+	/* verify= (verify.h; its loop state is vphase.c's, the bit WF_VERIFY
+	 * in ft.loop once set up): NULL when off */
 	struct verify_ctx *vfy;
-	bool vhold;
-	bool serial;		/* serialize_overlap is wanted (serial.c) */
-	bool slow;		/* verify= or serial: prep_slow, complete_slow */
-	/* interval= (interval.h); irec NULL when off */
-	struct ival_rec *irec;
 	/*
 	 * tick_next is the earliest of the running interval's end and the
 	 * rate samples' next ticks: the one compare per completion
 	 * (ticks_roll does the rest). lv: the intervals', samples' and
-	 * --progress's own state (live.c).
+	 * --progress's own state (live.c; WF_INTERVAL in ft.loop: interval=
+	 * samples are kept).
 	 */
 	uint64_t tick_next;
 	struct wlive *lv;
 	struct iolog *iolog;	/* log files (iolog.h); NULL: none */
-	/* default batching: where the last I/O queued in this batch ends */
-	struct {
-		uint64_t end;
-		uint16_t file;
-	} batch;
-	bool pass_wait;			/* unlink_each_loop: empty the queue
-					 * before the next loop */
-	/* Run control (runctl.c): ctl_on, a halt or steady state to look
-	 * at (should_stop calls ctl_stop); ctl, its own state, from
-	 * ctl_setup on */
-	bool ctl_on;
+	/* Run control's own state (runctl.c), from ctl_setup on; WF_HALT in
+	 * ft.loop: a halt or steady state to look at (should_stop calls
+	 * ctl_stop) */
 	struct runctl *ctl;
 	/* the wanted features: their state, their hooks (feature.h) */
 	struct wfeatures ft;
 };
+
+/* The features the loop calls on its slow path (prep_slow,
+ * complete_slow): serialize_overlap and verify=, once set up. */
+#define WF_SLOW		(WF_BIT(WF_SERIAL) | WF_BIT(WF_VERIFY))
 
 /* A wanted feature's state (feature.h); NULL when it is not wanted. */
 static inline void *wf_state(const struct wstate *s, enum wf_id id)
@@ -336,6 +326,10 @@ static inline void live_publish(struct wstate *s)
 }
 
 int live_setup(struct wstate *s);
+void live_free(struct wstate *s);
+/* interval=: a completion's latency into the running interval (with
+ * WF_INTERVAL in ft.loop) */
+void live_interval_add(struct wstate *s, int ddir, uint64_t lat);
 void live_phase(struct wstate *s);
 void interval_start(struct wstate *s);
 int interval_close(struct wstate *s, uint64_t end_ns);
@@ -355,9 +349,9 @@ void ticks_rearm(struct wstate *s);
  * (cpus_allowed) and allocates the steady-state window; -errno with the
  * job failed. ctl_wait: after the gate, waits for wait_for's job; false
  * when stopped meanwhile. ctl_arm: at each measure_start. ctl_stop: with
- * ctl_on, from should_stop: true when exitall halted the group or steady
- * state was attained. ctl_end: the job ends (exitall, the report's
- * shape: disable_*, the CPUs, the steady-state record).
+ * WF_HALT in ft.loop, from should_stop: true when exitall halted the
+ * group or steady state was attained. ctl_end: the job ends (exitall,
+ * the report's shape: disable_*, the CPUs, the steady-state record).
  */
 int ctl_setup(struct wstate *s);
 bool ctl_wait(struct wstate *s);

@@ -4,7 +4,11 @@
 # the built objects' writable sections (objdump -t: .bss, .data...; a
 # const table is in .rodata or .data.rel.ro), in the number of files it
 # gives; the functions it names as over 100 lines (from the opening
-# brace in column 0 to the closing one, kernel style) are exactly those.
+# brace in column 0 to the closing one, kernel style) are exactly those;
+# the members of struct wstate (src/worker/wstate.h: top-level
+# declarators, a nested struct one) are as many as it says, and at most
+# WSTATE_MAX (issue 22: the loop's own fields and one pointer per
+# feature; 48 before the features' fields moved to their own structs).
 # Then the check is shown to fail on a copy of the doc with another
 # count.
 # IORIG_SRC=DIR checks another tree (its objects beside IORIG, or in
@@ -23,6 +27,10 @@ cat >"$T/habits.py" <<'PYEOF'
 import glob, os, re, subprocess, sys
 
 src, obj, doc = sys.argv[1:4]
+# a copy of wstate.h to count instead (the test's own check that it can
+# fail)
+wsh = sys.argv[4] if len(sys.argv) > 4 else \
+    os.path.join(src, "src/worker/wstate.h")
 text = open(doc, encoding="utf-8").read()
 habits = text[text.index("## Habits"):]
 habits = habits[:habits.index("\n## ", 1)]
@@ -37,6 +45,33 @@ if not m:
     sys.exit("the habits section gives no count of long functions")
 doc_long, doc_names = int(m.group(1)), set(re.findall(r"`(\w+)`",
                                                        m.group(2)))
+m = re.search(r"`struct wstate` has (\d+) members", flat)
+if not m:
+    sys.exit("the habits section gives no count of struct wstate's members")
+doc_ws = int(m.group(1))
+WSTATE_MAX = 40
+
+def wstate_members(path):
+    """Top-level declarators of struct wstate: `unsigned a, b;` is two,
+    a nested struct (or union) one, comments dropped."""
+    t = open(path, encoding="utf-8").read()
+    t = re.sub(r"/\*.*?\*/", "", t, flags=re.S)
+    t = t[t.index("struct wstate {"):]
+    t = t[t.index("{") + 1:]
+    n, depth, stmt = 0, 0, ""
+    for ch in t:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            if not depth:
+                break
+            depth -= 1
+        if ch == ";" and not depth:
+            n += re.sub(r"\{.*\}", "{}", stmt, flags=re.S).count(",") + 1
+            stmt = ""
+        else:
+            stmt += ch
+    return n
 
 def writable(sec):
     """.bss, .data, .data.rel(.local), thread-local: not .rodata nor
@@ -82,8 +117,12 @@ print("%d mutable statics in %d files (the doc: %d in %d)" %
 print("%d functions over 100 lines: %s (the doc: %d: %s)" %
       (len(names), " ".join(sorted(names)), doc_long,
        " ".join(sorted(doc_names))))
+ws = wstate_members(wsh)
+print("struct wstate: %d members (the doc: %d; at most %d)" %
+      (ws, doc_ws, WSTATE_MAX))
 bad = (statics, len(files)) != (doc_statics, doc_files) or \
-    len(names) != doc_long or names != doc_names
+    len(names) != doc_long or names != doc_names or \
+    ws != doc_ws or ws > WSTATE_MAX
 sys.exit(1 if bad else 0)
 PYEOF
 "$PY" "$T/habits.py" "$src" "$obj" "$src/doc/design.md" >"$T/out" 2>&1 || {
@@ -91,6 +130,8 @@ PYEOF
 	die "doc/design.md's habits section does not say what is true"
 }
 cat "$T/out"
+ws=$(sed -n 's/^struct wstate: \([0-9]*\) members.*/\1/p' "$T/out")
+[ -n "$ws" ] || die "no count of struct wstate's members"
 # The check can fail: a copy of the doc with one static more.
 "$PY" - "$src/doc/design.md" >"$T/more.md" <<'PYEOF'
 import re, sys
@@ -102,4 +143,14 @@ PYEOF
 cmp -s "$T/more.md" "$src/doc/design.md" && die "could not change the count in a copy"
 "$PY" "$T/habits.py" "$src" "$obj" "$T/more.md" >"$T/out" 2>&1 &&
 	die "the check passed a doc that counts one static too many"
+# And a struct wstate with one member more than the doc says.
+sed 's/^\(\tstruct wfeatures ft;\)$/\1\n\tint extra;/' \
+	"$src/src/worker/wstate.h" >"$T/wstate.h"
+grep -q "int extra;" "$T/wstate.h" ||
+	die "could not add a member to a copy of wstate.h"
+"$PY" "$T/habits.py" "$src" "$obj" "$src/doc/design.md" "$T/wstate.h" \
+	>"$T/out" 2>&1 &&
+	die "the check passed a struct wstate of one member more than the doc"
+grep -q "^struct wstate: $((ws + 1)) members" "$T/out" ||
+	die "the copy's extra member was not counted: $(cat "$T/out")"
 echo "ok: the habits section's counts are the objects' and the sources'"

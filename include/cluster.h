@@ -87,8 +87,20 @@ int cluster_checks(const struct run_result *r, char *const *checks,
 int cluster_checks_parse(char *const *checks, size_t nchecks,
 			 struct err_rec *e);
 
-/* `iorig merge [--output-format=F] [--check=X]... A.json B.json...`:
- * argv[0] is "merge". Returns the exit code. */
-int merge_main(int argc, char **argv);
+/* What `iorig merge` was asked (its command line: src/face/mergecmd.c):
+ * the results to merge, the formats (cluster_formats_parse), the output
+ * file (NULL: standard output), the checks. */
+struct merge_req {
+	const char *formats, *output;
+	char *const *files;
+	size_t nfiles;
+	char *const *checks;
+	size_t nchecks;
+};
+
+/* The merge: every file read and folded in turn, the report written
+ * through the door; errors said on stderr. Returns the exit code (0, 3 a
+ * check failed, 2 bad input, 1 no memory or a failed write). */
+int merge_run(const struct merge_req *q);
 
 #endif

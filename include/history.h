@@ -87,7 +87,5 @@ int history_series(struct history *h, const struct run_result *r,
 		   const struct result_unit *u, const struct metric *m,
 		   unsigned last, struct history_point **pts, unsigned *n);
 
-/* `iorig history list|show|compare`: the exit code. */
-int history_main(int argc, char **argv);
 
 #endif

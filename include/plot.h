@@ -3,14 +3,17 @@
 #define IORIG_PLOT_H
 
 /*
- * `iorig plot` (src/report/plot.c): charts of results (the result model; iorig's
+ * `iorig plot`'s charts (src/report/plot.c; its command line is
+ * src/face/plotcmd.c's): charts of results (the result model; iorig's
  * JSON results read back into it, fio's read as fio wrote them) drawn by
- * gnuplot, as files (plot_main) or in process (plot_result_charts, for
+ * gnuplot, as files (plot_run) or in process (plot_result_charts, for
  * the HTML report).
  *
  * The error record is the project's struct err_rec (err.h); the brief's
  * "struct err" names it (there is no other error type).
  */
+#include <stddef.h>
+
 struct err_rec;
 struct run_result;
 
@@ -26,6 +29,20 @@ struct plot_chart {
 int plot_result_charts(const struct run_result *r, struct plot_chart **charts,
 		       struct err_rec *e);
 void plot_charts_free(struct plot_chart *charts, int n);
-int plot_main(int argc, char **argv);
+
+/* What `iorig plot` draws: the results (JSON, iorig's or fio's) and logs
+ * given, against a baseline result (or NULL), as fmt ("svg", "png") files
+ * in outdir. */
+struct plot_req {
+	const char *fmt, *outdir, *baseline;
+	const char *const *results;
+	size_t nresults;
+	const char *const *logs;
+	size_t nlogs;
+};
+
+/* Draws them, printing each chart's name; errors said on stderr. The exit
+ * code: 0, 2 bad input (or no gnuplot), 1 no memory or a failed write. */
+int plot_run(const struct plot_req *q);
 
 #endif

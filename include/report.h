@@ -60,13 +60,6 @@ unsigned report_formats_ordered(unsigned set,
 int report_formats_parse(const char *val, unsigned *set, char *why,
 			 size_t len);
 
-/*
- * `iorig report [--output-format=F[,F...]] [--html] [-o FILE] RESULT.json`
- * (src/face/saved.c): a saved result written in any format, as the run
- * would have written it. argv[0] is "report". Returns the exit status.
- */
-int report_main(int argc, char **argv);
-
 int report_text(FILE *f, const struct run_result *r);
 int report_table(FILE *f, const struct run_result *r);
 /*

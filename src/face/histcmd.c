@@ -7,15 +7,16 @@
  * checks it (history_open).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
+#include "cmdargs.h"
 #include "histdb.h"
 #include "history.h"
 
@@ -26,94 +27,118 @@ struct hargs {
 	unsigned long last;
 	long long run[2];
 	int nrun;
+	/* the operands after FILE.db (hargs_runs reads them) */
+	const char *ops[3];
+	int nops;
 };
 
-static int history_usage(FILE *f, int code)
+static const char history_usage[] =
+	"usage: iorig history list [--json] [--job=NAME] [--last=N] "
+	"FILE.db\n"
+	"       iorig history show [--json|--result] FILE.db [RUN]\n"
+	"       iorig history compare [--json] FILE.db [RUN_A [RUN_B]]\n"
+	"  list: the runs recorded with --history=FILE.db, oldest first;\n"
+	"  show: one run (default: the last) with its jobs' devices, "
+	"options and figures\n"
+	"        (--result: its JSON result as recorded, for iorig "
+	"report);\n"
+	"  compare: the figures of two runs side by side (default: "
+	"the last two;\n"
+	"        one RUN: it against the run before it).\n";
+
+static int h_last(void *ctx, const char *v, char *why, size_t len)
 {
-	fputs("usage: iorig history list [--json] [--job=NAME] [--last=N] "
-	      "FILE.db\n"
-	      "       iorig history show [--json|--result] FILE.db [RUN]\n"
-	      "       iorig history compare [--json] FILE.db [RUN_A "
-	      "[RUN_B]]\n"
-	      "  list: the runs recorded with --history=FILE.db, oldest "
-	      "first;\n"
-	      "  show: one run (default: the last) with its jobs' devices, "
-	      "options and figures\n"
-	      "        (--result: its JSON result as recorded, for iorig "
-	      "report);\n"
-	      "  compare: the figures of two runs side by side (default: "
-	      "the last two;\n"
-	      "        one RUN: it against the run before it).\n", f);
-	return code;
+	struct hargs *a = ctx;
+	char *end;
+
+	a->last = strtoul(v, &end, 10);
+	if (end == v || *end || !a->last) {
+		snprintf(why, len, "'%s' is not a count of runs (1 or more)",
+			 v);
+		return -EINVAL;
+	}
+	return 0;
 }
 
-static int hargs_parse(int argc, char **argv, struct hargs *a)
+/* FILE.db, then the runs: each checked once all are read (hargs_runs) */
+static int h_operand(void *ctx, const char *v, char *why, size_t len)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "result", no_argument, NULL, 'r' },
-		{ "job", required_argument, NULL, 'J' },
-		{ "last", required_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char *end;
-	int c, i;
+	struct hargs *a = ctx;
 
-	memset(a, 0, sizeof(*a));
-	opterr = 0;
-	optind = 2;
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
-		exit(history_usage(argc < 2 ? stderr : stdout, argc < 2 ? 2 :
-				   0));
-	a->cmd = argv[1];
-	if (strcmp(a->cmd, "list") && strcmp(a->cmd, "show") &&
-	    strcmp(a->cmd, "compare")) {
-		fprintf(stderr, "iorig: history: '%s' is not a command; "
-			"expected list, show or compare\n", a->cmd);
-		return history_usage(stderr, 2);
-	}
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j': a->json = true; break;
-		case 'r': a->result = true; break;
-		case 'J': a->job = optarg; break;
-		case 'l':
-			a->last = strtoul(optarg, &end, 10);
-			if (end == optarg || *end || !a->last) {
-				fprintf(stderr, "iorig: history: --last: '%s' "
-					"is not a count of runs (1 or more)\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'h': exit(history_usage(stdout, 0));
-		default:
-			fprintf(stderr, "iorig: history: unknown option or "
-				"missing argument: %s\n", argv[optind - 1]);
-			return history_usage(stderr, 2);
-		}
-	}
-	if (optind >= argc) {
-		fprintf(stderr, "iorig: history %s: give the database file\n",
-			a->cmd);
-		return history_usage(stderr, 2);
-	}
-	a->path = argv[optind++];
-	for (i = 0; optind < argc; i++, optind++) {
-		int max = !strcmp(a->cmd, "compare") ? 2 :
-			  !strcmp(a->cmd, "show") ? 1 : 0;
+	(void)why, (void)len;
+	if (!a->path)
+		a->path = v;
+	else if (a->nops < 3)	/* a third is refused (hargs_runs) */
+		a->ops[a->nops++] = v;
+	return 0;
+}
 
-		a->run[i] = strtoll(argv[optind], &end, 10);
-		if (i >= max || end == argv[optind] || *end || a->run[i] < 1) {
+static const struct cmd_opt history_opts[] = {
+	{ .name = "json", .off = offsetof(struct hargs, json) },
+	{ .name = "result", .off = offsetof(struct hargs, result) },
+	{ .name = "job", .value = "NAME", .off = offsetof(struct hargs, job) },
+	{ .name = "last", .value = "N", .set = h_last },
+	{ .name = NULL },
+};
+
+static const struct cmd_def history_cmd = {
+	.prefix = "iorig: history",
+	.usage = history_usage,
+	.operands = "FILE.db [RUN...]",
+	.opts = history_opts,
+	.first = 2,		/* after the command word */
+	.operand = h_operand,
+};
+
+/* The runs given after FILE.db: as many as the command takes (at most
+ * two), each an id. 0, or 2 (said). */
+static int hargs_runs(struct hargs *a)
+{
+	int max = !strcmp(a->cmd, "compare") ? 2 :
+		  !strcmp(a->cmd, "show") ? 1 : 0;
+	char *end = NULL;
+	int i;
+
+	for (i = 0; i < a->nops; i++) {
+		if (i < max)
+			a->run[i] = strtoll(a->ops[i], &end, 10);
+		if (i >= max || end == a->ops[i] || *end || a->run[i] < 1) {
 			fprintf(stderr, "iorig: history %s: '%s': expected "
-				"%s\n", a->cmd, argv[optind], max ?
+				"%s\n", a->cmd, a->ops[i], max ?
 				"a run's id (iorig history list shows them)" :
 				"no more arguments");
 			return 2;
 		}
 		a->nrun = i + 1;
 	}
+	return 0;
+}
+
+/* 0 to go on, else the exit code (said). */
+static int hargs_parse(int argc, char **argv, struct hargs *a)
+{
+	int code;
+
+	memset(a, 0, sizeof(*a));
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		fputs(history_usage, argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : fflush(stdout) || ferror(stdout) ? 1 : -1;
+	}
+	a->cmd = argv[1];
+	if (strcmp(a->cmd, "list") && strcmp(a->cmd, "show") &&
+	    strcmp(a->cmd, "compare"))
+		return cmd_usage_error(&history_cmd, "'%s' is not a command; "
+				       "expected list, show or compare",
+				       a->cmd);
+	if (cmd_args(&history_cmd, argc, argv, a, &code))
+		return code ? code : -1;
+	if (!a->path) {
+		fprintf(stderr, "iorig: history %s: give the database file\n%s",
+			a->cmd, history_usage);
+		return 2;
+	}
+	if (hargs_runs(a))
+		return 2;
 	if ((a->json || a->job || a->last) && a->result) {
 		fprintf(stderr, "iorig: history show: --result prints the "
 			"recorded JSON result alone\n");
@@ -548,7 +573,7 @@ int history_main(int argc, char **argv)
 
 	ret = hargs_parse(argc, argv, &a);
 	if (ret)
-		return ret;
+		return ret < 0 ? 0 : ret;	/* -1: --help */
 	if (history_open(&h, a.path, "history", true, NULL, &e)) {
 		err_format(&e, text, sizeof(text));
 		fprintf(stderr, "iorig: history: %s\n", text);

@@ -18,6 +18,7 @@
 #include "check.h"
 #include "cli.h"
 #include "clock.h"
+#include "cmdargs.h"
 #include "cluster.h"
 #include "curve.h"
 #include "engine.h"
@@ -920,15 +921,17 @@ static int open_history(const struct cli *c, const struct peers *pe,
 	return history_open(h, c->history, "history", c->readonly, NULL, e);
 }
 
-/* iorig's subcommands: `iorig NAME ...` runs NAME's own main on the rest. */
+/* iorig's subcommands: `iorig NAME ...` runs NAME's own main on the rest;
+ * each is one file of src/face/ whose table of options drives the one
+ * argument loop (cmdargs.h). */
 static const struct command {
 	const char *name;
 	int (*main)(int argc, char **argv);
 } commands[] = {
-	{ "plot", plot_main },		/* plot.h */
-	{ "report", report_main },	/* report.h */
-	{ "merge", merge_main },	/* cluster.h */
-	{ "history", history_main },	/* history.h */
+	{ "plot", plot_main },		/* plotcmd.c */
+	{ "report", report_main },	/* saved.c */
+	{ "merge", merge_main },	/* mergecmd.c */
+	{ "history", history_main },	/* histcmd.c */
 };
 
 /* A run of iorig itself: what main makes, hands on and frees. */

@@ -6,91 +6,112 @@
  * same figures.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmdargs.h"
 #include "door.h"
 #include "err.h"
 #include "history.h"
 #include "report.h"
 #include "value.h"
 
-static int report_usage(FILE *f, int code)
+static const char report_usage[] =
+	"usage: iorig report [--output-format=FORMAT[,FORMAT...]] [--html] "
+	"[-o FILE]\n"
+	"                    [--terse-version=N] [--history=FILE.db] "
+	"RESULT.json\n"
+	"  Writes a result saved with --output-format=json (\"-\": "
+	"standard input)\n"
+	"  in the formats given (--html: html) to FILE (default: "
+	"standard output);\n"
+	"  --history: the HTML page draws the trend of its jobs over "
+	"the runs there.\n";
+
+/* What the command line asks (the table's setters fill it). */
+struct rargs {
+	unsigned set, terse;
+	const char *path, *hist, *result;
+	int nresults;
+};
+
+static int r_html(void *ctx, const char *v, char *why, size_t len)
 {
-	fputs("usage: iorig report [--output-format=FORMAT[,FORMAT...]] "
-	      "[--html] [-o FILE]\n"
-	      "                    [--terse-version=N] [--history=FILE.db] "
-	      "RESULT.json\n"
-	      "  Writes a result saved with --output-format=json (\"-\": "
-	      "standard input)\n"
-	      "  in the formats given (--html: html) to FILE (default: "
-	      "standard output);\n"
-	      "  --history: the HTML page draws the trend of its jobs over "
-	      "the runs there.\n", f);
-	return code;
+	struct rargs *a = ctx;
+
+	(void)v, (void)why, (void)len;
+	a->set |= 1u << (report_format_find("html") - report_formats);
+	return 0;
 }
 
-/* The formats and the options of the command line; 0 or 2 (said). */
-static int report_args(int argc, char **argv, unsigned *set,
-		       unsigned *terse, const char **path, const char **hist)
+static int r_format(void *ctx, const char *v, char *why, size_t len)
 {
-	static const struct option longopts[] = {
-		{ "html", no_argument, NULL, 'H' },
-		{ "output-format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "terse-version", required_argument, NULL, 't' },
-		{ "history", required_argument, NULL, 'y' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char why[256];
+	struct rargs *a = ctx;
 	unsigned more;
-	uint64_t v;
-	int c;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'H':
-			*set |= 1u << (report_format_find("html") -
-				       report_formats);
-			break;
-		case 'f':
-			if (report_formats_parse(optarg, &more, why,
-						 sizeof(why))) {
-				fprintf(stderr, "iorig: report: "
-					"--output-format: %s\n", why);
-				return 2;
-			}
-			*set |= more;
-			break;
-		case 'o': *path = optarg; break;
-		case 'y': *hist = optarg; break;
-		case 't':
-			if (value_uint(optarg, 2, 5, &v, why, sizeof(why))) {
-				fprintf(stderr, "iorig: report: "
-					"--terse-version: %s\n", why);
-				return 2;
-			}
-			*terse = (unsigned)v;
-			break;
-		case 'h': exit(report_usage(stdout, 0));
-		default:
-			fprintf(stderr, "iorig: report: unknown option or "
-				"missing argument: %s\n", argv[optind - 1]);
-			return report_usage(stderr, 2);
-		}
-	}
-	if (!*set || optind + 1 != argc) {
-		fprintf(stderr, "iorig: report: %s\n", !*set ?
-			"say which report: --output-format=FORMAT or --html" :
-			"expected one RESULT.json (\"-\": standard input)");
-		return report_usage(stderr, 2);
-	}
+	if (report_formats_parse(v, &more, why, len))
+		return -EINVAL;
+	a->set |= more;
+	return 0;
+}
+
+static int r_terse(void *ctx, const char *v, char *why, size_t len)
+{
+	uint64_t n;
+
+	if (value_uint(v, 2, 5, &n, why, len))
+		return -EINVAL;
+	((struct rargs *)ctx)->terse = (unsigned)n;
+	return 0;
+}
+
+static int r_result(void *ctx, const char *v, char *why, size_t len)
+{
+	struct rargs *a = ctx;
+
+	(void)why, (void)len;
+	a->result = v;
+	a->nresults++;
+	return 0;
+}
+
+static const struct cmd_opt report_opts[] = {
+	{ .name = "output-format", .value = "FORMAT[,FORMAT...]",
+	  .set = r_format },
+	{ .name = "html", .set = r_html },
+	{ .name = "output", .letter = 'o', .value = "FILE",
+	  .off = offsetof(struct rargs, path) },
+	{ .name = "terse-version", .value = "N", .set = r_terse },
+	{ .name = "history", .value = "FILE.db",
+	  .off = offsetof(struct rargs, hist) },
+	{ .name = NULL },
+};
+
+static const struct cmd_def report_cmd = {
+	.prefix = "iorig: report",
+	.usage = report_usage,
+	.operands = "RESULT.json",
+	.opts = report_opts,
+	.operand = r_result,
+};
+
+/* The formats and the options of the command line: 0 to go on, else the
+ * exit code (said). */
+static int report_args(int argc, char **argv, struct rargs *a)
+{
+	int code;
+
+	if (cmd_args(&report_cmd, argc, argv, a, &code))
+		return code ? code : -1;
+	if (!a->set)
+		return cmd_usage_error(&report_cmd, "say which report: "
+				       "--output-format=FORMAT or --html");
+	if (a->nresults != 1)
+		return cmd_usage_error(&report_cmd, "expected one RESULT.json "
+				       "(\"-\": standard input)");
 	return 0;
 }
 
@@ -101,9 +122,10 @@ int report_main(int argc, char **argv)
 	struct result_doc d = { 0 };
 	struct err_rec *e = calloc(1, sizeof(*e));
 	char *text = malloc(ERR_TEXT_MAX);
-	const char *path = NULL, *hpath = NULL;
+	struct rargs a = { .terse = 3 };
+	const char *path, *hpath, *result;
 	struct history *hist = NULL;
-	unsigned set = 0, terse = 3, i, nf;
+	unsigned i, nf;
 	int ret;
 
 	if (!e || !text) {
@@ -111,15 +133,20 @@ int report_main(int argc, char **argv)
 		ret = 1;
 		goto done;
 	}
-	ret = report_args(argc, argv, &set, &terse, &path, &hpath);
-	if (ret)
+	ret = report_args(argc, argv, &a);
+	if (ret) {
+		ret = ret < 0 ? 0 : ret;	/* --help */
 		goto done;
+	}
+	path = a.path;
+	hpath = a.hist;
+	result = a.result;
 	if (path && !strcmp(path, "-"))
 		path = NULL;
-	if (strcmp(argv[optind], "-") && door_same(path, argv[optind])) {
+	if (strcmp(result, "-") && door_same(path, result)) {
 		fprintf(stderr, "iorig: report: %s: the page would replace "
 			"the result it is drawn from; give another -o\n",
-			argv[optind]);
+			result);
 		ret = 2;
 		goto done;
 	}
@@ -129,7 +156,7 @@ int report_main(int argc, char **argv)
 		ret = 2;
 		goto done;
 	}
-	if (result_read_file(&d, argv[optind], 0, e) ||
+	if (result_read_file(&d, result, 0, e) ||
 	    (hpath && history_open(&hist, hpath, "history", true, NULL, e)) ||
 	    door_open(&out, path, "output", DOOR_WHOLE, NULL, e)) {
 		err_format(e, text, ERR_TEXT_MAX);
@@ -137,9 +164,9 @@ int report_main(int argc, char **argv)
 		ret = 2;
 		goto done;
 	}
-	d.r.terse_version = terse;
+	d.r.terse_version = a.terse;
 	d.r.history = hist;
-	nf = report_formats_ordered(set, fmts);
+	nf = report_formats_ordered(a.set, fmts);
 	for (i = 0, ret = 0; i < nf && !ret; i++)
 		ret = report_write(fmts[i], out.f, &d.r);
 	if (ret) {

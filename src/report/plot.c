@@ -3,7 +3,7 @@
  * `iorig plot`: charts of iorig JSON results, drawn by gnuplot
  * (include/plot.h). Each chart is a data file NAME.dat and a script
  * NAME.gp handed to gnuplot (gnuplot.c), which draws NAME.svg or
- * NAME.png. plot_main keeps all three in --outdir; plot_result_charts
+ * NAME.png. plot_run keeps all three in --outdir; plot_result_charts
  * draws in a temporary directory and returns the SVG text.
  *
  * Charts: per job and direction the latency histogram with its CDF and
@@ -54,7 +54,7 @@ struct ctx {
 	const char *dir;	/* NAME.dat, NAME.gp and the picture go here */
 	const char *fmt;	/* "svg" or "png" */
 	const char *prefix;	/* of every name: "" or "RESULT-" */
-	bool keep;		/* plot_main: files stay, names printed */
+	bool keep;		/* plot_run: files stay, names printed */
 	struct plot_chart *out;	/* in process: the charts drawn */
 	int n, cap;
 	struct err_rec *e;
@@ -620,7 +620,7 @@ static int keep_chart(struct ctx *c, struct draw *d, char *svg)
 /*
  * Writes the files, runs gnuplot; 0 or -1 (e). Frees d either way. The
  * picture is gnuplot's standard output, a file opened through the door:
- * kept (plot_main), it replaces pic_path whole; else it is read back
+ * kept (plot_run), it replaces pic_path whole; else it is read back
  * from the unnamed file, never named, and the data and script are
  * removed (door_unlink_own: only the files this run wrote there).
  */
@@ -2091,31 +2091,6 @@ static int chart_log_p99(struct ctx *c, struct logdat *l)
 	return draw_end(&d);
 }
 
-static void plot_usage(FILE *f)
-{
-	fputs("usage: iorig plot [--format=svg|png] [--outdir=DIR] "
-	      "[--baseline=FILE] RESULT.json|LOG...\n"
-	      "Draws charts of iorig (or fio) JSON results "
-	      "(--output-format=json) and logs\n(write_bw_log=, "
-	      "write_iops_log=, write_lat_log=) with gnuplot:\n"
-	      "  JOB-DIR-lat   latency (lat, else clat) histogram and CDF, "
-	      "p50/p99/p99.9\n"
-	      "  JOB-iops, JOB-bw, JOB-p99   over time (results with "
-	      "interval=)\n"
-	      "  sweep         op/s and CPU us per I/O against request size "
-	      "(bs= sweeps)\n"
-	      "  compare-DIR-iops|bw|p99   several results, or against "
-	      "--baseline\n"
-	      "  LOG           a log's values over time (LOG: its name "
-	      "without .log)\n"
-	      "  LOG-p99       a per-I/O latency log's p99 per window\n"
-	      "Each chart is DIR/NAME.svg (or .png) beside NAME.dat (the "
-	      "data) and NAME.gp\n(the gnuplot script); the names are "
-	      "printed. With several results, each\nresult's charts are "
-	      "named RESULT-NAME (RESULT: its file name without .json).\n",
-	      f);
-}
-
 /* path's file name without its directory and a .json ending. */
 static char *file_label(const char *path)
 {
@@ -2298,43 +2273,6 @@ struct plot_args {
 	size_t nlogs;
 };
 
-/* One command-line argument at index a: 0, 1 (--help: done, *code set),
- * or -1 with e. *opts: options are still read (before "--"). */
-static int plot_arg(struct plot_args *pa, int a, const char *s, bool *opts,
-		    int *code, struct err_rec *e)
-{
-	size_t len = strlen(s);
-
-	if (*opts && !strcmp(s, "--")) {
-		*opts = false;
-	} else if (*opts && (!strcmp(s, "--help") || !strcmp(s, "-h"))) {
-		plot_usage(stdout);
-		*code = fflush(stdout) || ferror(stdout) ? 1 : 0;
-		return 1;
-	} else if (*opts && !strncmp(s, "--format=", 9)) {
-		pa->fmt = s + 9;
-		if (strcmp(pa->fmt, "svg") && strcmp(pa->fmt, "png")) {
-			err_set(e, ERR_CMDLINE, a, "format", "'%s': expected "
-				"svg or png", pa->fmt);
-			return -1;
-		}
-	} else if (*opts && !strncmp(s, "--outdir=", 9) && s[9]) {
-		pa->outdir = s + 9;
-	} else if (*opts && !strncmp(s, "--baseline=", 11) && s[11]) {
-		pa->baseline = s + 11;
-	} else if (*opts && s[0] == '-' && s[1]) {
-		err_set(e, ERR_CMDLINE, a, "", "unknown option '%s': expected "
-			"--format=svg|png, --outdir=DIR, --baseline=FILE or "
-			"RESULT.json files", s);
-		return -1;
-	} else if (len > 4 && !strcmp(s + len - 4, ".log")) {
-		pa->logs[pa->nlogs++].path = s;
-	} else {
-		pa->in[pa->n++].label = s;	/* the path, for now */
-	}
-	return 0;
-}
-
 /*
  * The logs and results read; each result labelled by its file name.
  * Results compared draw one latency: clat for all when one of them has
@@ -2429,31 +2367,28 @@ static void plot_args_free(struct plot_args *pa)
 	free(pa->in);
 }
 
-int plot_main(int argc, char **argv)
+int plot_run(const struct plot_req *q)
 {
-	struct plot_args pa = { .fmt = "svg", .outdir = "." };
+	struct plot_args pa = { .fmt = q->fmt, .outdir = q->outdir,
+				.baseline = q->baseline };
 	struct names used = { 0 };
 	struct err_rec *e = calloc(1, sizeof(*e));
-	bool opts = true;
-	int a, r = 0, code = 2;
+	int code = 2;
+	size_t i;
 
-	pa.in = calloc(argc + 1, sizeof(*pa.in));
-	pa.logs = calloc(argc + 1, sizeof(*pa.logs));
+	/* room for the baseline before the results (plot_load) */
+	pa.in = calloc(q->nresults + 2, sizeof(*pa.in));
+	pa.logs = calloc(q->nlogs + 1, sizeof(*pa.logs));
 	if (!e || !pa.in || !pa.logs) {
 		fputs("iorig plot: out of memory\n", stderr);
 		code = 1;
 		goto out;
 	}
-	for (a = 1; a < argc && !r; a++)
-		r = plot_arg(&pa, a, argv[a], &opts, &code, e);
-	if (r > 0)
-		goto out;
-	if (r < 0)
-		goto fail;
-	if (!pa.n && !pa.nlogs) {
-		plot_usage(stderr);
-		goto out;
-	}
+	/* each label the result's path, for now */
+	for (i = 0; i < q->nresults; i++)
+		pa.in[pa.n++].label = q->results[i];
+	for (i = 0; i < q->nlogs; i++)
+		pa.logs[pa.nlogs++].path = q->logs[i];
 	if (plot_load(&pa, &code, e))
 		goto fail;
 	if ((code = door_mkdir(pa.outdir, "outdir", e))) {

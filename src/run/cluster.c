@@ -1251,19 +1251,6 @@ int cluster_checks(const struct run_result *r, char *const *checks,
 
 /* ---- iorig merge ---- */
 
-static const char merge_usage[] =
-	"usage: iorig merge [--output-format=FORMAT[,FORMAT...]] "
-	"[--output=FILE]\n"
-	"                   [--check=[rank:]EXPR]... RESULT.json...\n"
-	"Merges iorig --output-format=json results of the same jobs (one "
-	"per host or\nrank) into one cluster report: exact percentiles "
-	"from the merged histograms,\nrates added, per-member and per-host "
-	"rows. Any format of the run (iorig --help\nlists them; fio's "
-	"client layout for fio's), comma-separated for several.\n--check "
-	"applies to the cluster figures, rank:EXPR to each member; their "
-	"results\nare in every format that shows checks (junit, json, "
-	"html...).\n";
-
 static int merge_fail(const struct err_rec *e)
 {
 	char buf[ERR_TEXT_MAX];
@@ -1297,48 +1284,21 @@ static int merge_files(struct cluster *cl, char *const *files, size_t n,
 	return r ? (merge_fail(e), r == -ENOMEM ? 1 : 2) : 0;
 }
 
-int merge_main(int argc, char **argv)
+int merge_run(const struct merge_req *q)
 {
 	struct err_rec *e = calloc(1, sizeof(*e));
-	char **files = calloc((size_t)argc + 1, sizeof(*files));
-	char **checks = calloc((size_t)argc + 1, sizeof(*checks));
+	char *const *files = q->files, *const *checks = q->checks;
 	const struct report_format *f[REPORT_FORMATS_MAX * 2];
-	const char *formats = "text", *output = NULL;
+	const char *formats = q->formats, *output = q->output;
 	struct door_out o = { .fd = -1 };
 	struct cluster *cl = cluster_new();
 	bool opened = false;
-	size_t n = 0, nc = 0, nf;
-	int a, rc = 2, r;
+	size_t n = q->nfiles, nc = q->nchecks, nf;
+	int rc = 2, r;
 
-	if (!e || !files || !checks || !cl) {
+	if (!e || !cl) {
 		fprintf(stderr, "iorig merge: out of memory\n");
 		rc = 1;
-		goto done;
-	}
-	for (a = 1; a < argc; a++) {
-		const char *s = argv[a];
-
-		if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
-			fputs(merge_usage, stdout);
-			rc = 0;
-			goto done;
-		} else if (!strncmp(s, "--output-format=", 16)) {
-			formats = s + 16;
-		} else if (!strncmp(s, "--output=", 9)) {
-			output = s + 9;
-		} else if (!strncmp(s, "--check=", 8)) {
-			checks[nc++] = (char *)s + 8;
-		} else if (s[0] == '-' && s[1]) {
-			fprintf(stderr, "iorig merge: unknown option '%s'\n%s",
-				s, merge_usage);
-			goto done;
-		} else {
-			files[n++] = (char *)s;
-		}
-	}
-	if (!n) {
-		fprintf(stderr, "iorig merge: no result given\n%s",
-			merge_usage);
 		goto done;
 	}
 	/* Formats and checks are read before anything is read or written. */
@@ -1389,8 +1349,6 @@ done:
 		rc = 1;
 	}
 	cluster_free(cl);
-	free(files);
-	free(checks);
 	free(e);
 	return rc;
 }

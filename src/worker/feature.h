@@ -78,7 +78,7 @@ struct wstate;
  * (ramp, steady state, interval=, logs, halt): its place in the order is
  * kept for it. serialize_overlap and verify= have rows for their state,
  * setup and teardown, and no per-I/O hook: the loop calls them on its
- * slow path (wstate.slow), which only their jobs run.
+ * slow path (WF_SLOW in ft.loop), which only their jobs run.
  */
 enum wf_id {
 	WF_RAMP,		/* ramp.c: ramp_time= */

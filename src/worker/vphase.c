@@ -24,11 +24,19 @@
  * only reads).
  */
 struct wverify {
+	struct verify_ctx *vfy;		/* verify.h's state of the job */
 	struct verify_blk *blk;		/* per request slot */
 	struct gen_io held;		/* a write waiting at the barrier */
 	bool held_ok;
 	bool reads;
 };
+
+static struct verify_ctx *vctx(const struct wstate *s)
+{
+	const struct wverify *vw = wf_state(s, WF_VERIFY);
+
+	return vw->vfy;
+}
 
 static struct verify_blk *vblk(const struct wstate *s,
 			       const struct io_req *req)
@@ -62,7 +70,7 @@ bool verify_checks_reads(const struct wstate *s)
 bool verify_next_io(struct wstate *s, struct gen_io *io)
 {
 	struct wverify *vw = wf_state(s, WF_VERIFY);
-	struct verify_ctx *v = s->vfy;
+	struct verify_ctx *v = vctx(s);
 
 	if (v->reader) {
 		/* nothing written: no pass to hold, no backlog */
@@ -93,15 +101,16 @@ bool verify_next_io(struct wstate *s, struct gen_io *io)
 	return false;
 }
 
-/* Fill the write req of block vblock; its completion tells which block. */
-void verify_prep_write(struct wstate *s, struct io_req *req,
-		       uint64_t vblock)
+/* Fill the write req of the block at the generator's offset off; its
+ * completion tells which block. */
+void verify_prep_write(struct wstate *s, struct io_req *req, uint64_t off)
 {
+	struct verify_ctx *v = vctx(s);
 	struct verify_blk *b = vblk(s, req);
 
-	b->vblock = vblock;
-	b->n = req->len / s->vfy->bs;
-	verify_stamp_io(s->vfy, req->buf, vblock, b->n);
+	b->vblock = off / v->bs;
+	b->n = req->len / v->bs;
+	verify_stamp_io(v, req->buf, b->vblock, b->n);
 }
 
 /* A block whose write failed or came up short is not checked (verify.h). */
@@ -111,7 +120,7 @@ void verify_write_end(struct wstate *s, const struct io_req *req)
 	uint32_t k;
 
 	for (k = 0; k < b->n; k++)
-		verify_write_done(s->vfy, b->vblock + k,
+		verify_write_done(vctx(s), b->vblock + k,
 				  req->res == (int64_t)req->len);
 }
 
@@ -121,21 +130,24 @@ void verify_write_end(struct wstate *s, const struct io_req *req)
  * job that only reads (verify_reader) checks every block it reads, as
  * any intact block (generation 0: not known, and no run told apart).
  */
-void verify_prep_read(struct wstate *s, struct io_req *req, uint64_t vblock)
+void verify_prep_read(struct wstate *s, struct io_req *req, uint64_t off)
 {
+	struct verify_ctx *v = vctx(s);
 	struct verify_blk *b = vblk(s, req);
 
-	b->vblock = vblock;
-	b->generation = s->vfy->reader ? 0 : VERIFY_GEN_LOOKUP;
-	b->n = req->len / s->vfy->bs;
+	b->vblock = off / v->bs;
+	b->generation = v->reader ? 0 : VERIFY_GEN_LOOKUP;
+	b->n = req->len / v->bs;
 }
 
 void verify_read_end(struct wstate *s, struct io_req *req)
 {
-	if (req->res != (int64_t)req->len || s->vfy->halt)
+	struct verify_ctx *v = vctx(s);
+
+	if (req->res != (int64_t)req->len || v->halt)
 		return;
-	verify_check(s->vfy, req->buf, vblk(s, req));
-	if (s->vfy->halt)
+	verify_check(v, req->buf, vblk(s, req));
+	if (v->halt)
 		s->stopping = true;
 }
 
@@ -154,13 +166,14 @@ struct vsource {
 static bool vsource_has(const struct wstate *s, const struct vsource *src,
 			uint64_t vb, uint64_t *gen)
 {
+	struct verify_ctx *v = vctx(s);
 	struct verify_blk b;
 
 	if (src->all) {
 		*gen = 0;
-		return vb < s->vfy->nblocks && verify_state_has(s->vfy, vb);
+		return vb < v->nblocks && verify_state_has(v, vb);
 	}
-	if (!verify_next_written(s->vfy, vb, &b) || b.vblock != vb ||
+	if (!verify_next_written(v, vb, &b) || b.vblock != vb ||
 	    b.generation < src->min_gen)
 		return false;
 	*gen = b.generation;
@@ -175,7 +188,7 @@ static bool vsource_has(const struct wstate *s, const struct vsource *src,
 static void vsource_extend(const struct wstate *s, const struct vsource *src,
 			   struct verify_blk *b)
 {
-	const struct verify_ctx *v = s->vfy;
+	const struct verify_ctx *v = vctx(s);
 	uint64_t gen, off0, off;
 	unsigned f0, f;
 
@@ -195,9 +208,11 @@ static void vsource_extend(const struct wstate *s, const struct vsource *src,
 static bool vsource_peek(const struct wstate *s, struct vsource *src,
 			 struct verify_blk *b)
 {
+	struct verify_ctx *v = vctx(s);
+
 	if (src->list) {
 		while (src->next < src->n &&
-		       verify_write_failed(s->vfy, src->list[src->next].vblock))
+		       verify_write_failed(v, src->list[src->next].vblock))
 			src->next++;
 		if (src->next >= src->n)
 			return false;
@@ -209,17 +224,17 @@ static bool vsource_peek(const struct wstate *s, struct vsource *src,
 	}
 	if (src->all) {
 		/* verify_state_load: the blocks the writing run wrote */
-		while (src->next < s->vfy->nblocks &&
-		       !verify_state_has(s->vfy, src->next))
+		while (src->next < v->nblocks &&
+		       !verify_state_has(v, src->next))
 			src->next++;
 		b->vblock = src->next;
 		b->generation = 0;
 		b->n = 1;
-		if (src->next >= s->vfy->nblocks)
+		if (src->next >= v->nblocks)
 			return false;
 	} else {
 		do {
-			if (!verify_next_written(s->vfy, src->next, b))
+			if (!verify_next_written(v, src->next, b))
 				return false;
 			src->next = b->vblock + 1;
 		} while (b->generation < src->min_gen);
@@ -236,7 +251,7 @@ static bool vreads_stop(struct wstate *s)
 		s->st->interrupted = true;
 		return true;
 	}
-	return s->vfy->halt || s->st->err || s->engine_failed || s->abandoned;
+	return vctx(s)->halt || s->st->err || s->engine_failed || s->abandoned;
 }
 
 /*
@@ -283,7 +298,7 @@ static void vread_count(struct wstate *s, struct io_req *req)
 
 static void vread_done(struct wstate *s, struct io_req *req)
 {
-	struct verify_ctx *v = s->vfy;
+	struct verify_ctx *v = vctx(s);
 
 	vread_count(s, req);
 
@@ -303,6 +318,7 @@ static void vread_done(struct wstate *s, struct io_req *req)
 
 static void vreads_issue(struct wstate *s, struct vsource *src)
 {
+	struct verify_ctx *v = vctx(s);
 	const struct target *t = s->w->tgt;
 	struct verify_blk b;
 	struct io_req *req;
@@ -311,10 +327,10 @@ static void vreads_issue(struct wstate *s, struct vsource *src)
 
 	while (s->nfree && !vreads_stop(s) && vsource_peek(s, src, &b)) {
 		req = s->free_reqs[--s->nfree];
-		verify_where(s->vfy, b.vblock, &fi, &req->offset);
+		verify_where(v, b.vblock, &fi, &req->offset);
 		req->file = (uint16_t)fi;
 		req->fd = t->files[fi].fd;
-		req->len = b.n * s->vfy->bs;
+		req->len = b.n * v->bs;
 		req->ddir = DDIR_READ;
 		req->t_submit = 0;
 		req->t_done = 0;
@@ -376,7 +392,7 @@ static void verify_reads(struct wstate *s, struct vsource *src)
 			break;
 		vreads_collect(s);
 	}
-	s->vfy->stats.runtime_ns += clock_delta_ns(s->w->clk, t0,
+	vctx(s)->stats.runtime_ns += clock_delta_ns(s->w->clk, t0,
 						   clock_ticks(s->w->clk));
 }
 
@@ -387,7 +403,7 @@ static void verify_reads(struct wstate *s, struct vsource *src)
  */
 void verify_backlog_check(struct wstate *s)
 {
-	struct verify_ctx *v = s->vfy;
+	struct verify_ctx *v = vctx(s);
 	struct vsource src = { .list = v->ring, .n = v->ring_len };
 	uint64_t i;
 
@@ -398,7 +414,7 @@ void verify_backlog_check(struct wstate *s)
 	for (i = 0; i < src.next && !s->engine_failed; i++)
 		verify_backlog_checked(v, v->ring[i].vblock, v->ring[i].n);
 	v->ring_len = 0;
-	if (s->vfy->halt)
+	if (v->halt)
 		s->stopping = true;
 }
 
@@ -411,30 +427,31 @@ void verify_backlog_check(struct wstate *s)
  */
 static void verify_trims(struct wstate *s)
 {
+	struct verify_ctx *v = vctx(s);
 	const struct target *t = s->w->tgt;
 	struct dir_stats *d = &s->st->dir[DDIR_TRIM];
 	uint64_t vb, off, t0;
 	unsigned fi;
 	int r;
 
-	while (!vreads_stop(s) && verify_trim_next(s->vfy, &vb)) {
-		verify_where(s->vfy, vb, &fi, &off);
+	while (!vreads_stop(s) && verify_trim_next(v, &vb)) {
+		verify_where(v, vb, &fi, &off);
 		t0 = clock_ticks(s->w->clk);
 		r = s->eng->flags & ENGINE_NOIO ? 0 :
 		    trim_range(t->files[fi].fd, t->files[fi].is_bdev, off,
-			       s->vfy->bs);
+			       v->bs);
 		if (r) {
 			job_fail(s, r, "trim_backlog: trim of %" PRIu32
 				 " bytes at offset %" PRIu64 " of %s: %s",
-				 s->vfy->bs, off, t->files[fi].path,
+				 v->bs, off, t->files[fi].path,
 				 strerror(-r));
 			return;
 		}
 		hist_add(&d->clat, clock_delta_ns(s->w->clk, t0,
 						  clock_ticks(s->w->clk)));
 		d->ios++;
-		d->bytes += s->vfy->bs;
-		verify_trim_done(s->vfy, vb);
+		d->bytes += v->bs;
+		verify_trim_done(v, vb);
 	}
 }
 
@@ -446,7 +463,7 @@ static void verify_drop_cache(struct wstate *s);
  */
 static void verify_loop(struct wstate *s)
 {
-	struct verify_ctx *v = s->vfy;
+	struct verify_ctx *v = vctx(s);
 	struct vsource src = { .min_gen = v->gen0 + v->pass };
 
 	v->loop_due = false;
@@ -460,14 +477,16 @@ static void verify_loop(struct wstate *s)
 /* issue(): true while the held write must still wait. */
 bool verify_barrier(struct wstate *s)
 {
+	struct verify_ctx *v = vctx(s);
+
 	if (s->inflight || s->queued)
 		return true;
 	s->ft.holds &= ~WF_BIT(WF_VERIFY);
-	if (s->vfy->tdue)
+	if (v->tdue)
 		verify_trims(s);
-	if (s->vfy->ring_len)
+	if (v->ring_len)
 		verify_backlog_check(s);
-	if (s->vfy->loop_due && !s->stopping)
+	if (v->loop_due && !s->stopping)
 		verify_loop(s);
 	return s->stopping;
 }
@@ -509,6 +528,7 @@ static void verify_drop_cache(struct wstate *s)
  */
 void verify_phase(struct wstate *s)
 {
+	struct verify_ctx *v = vctx(s);
 	const struct job *j = s->j;
 	struct vsource src = { .all = j->verify_only };
 	char why[sizeof(s->st->err_msg)];
@@ -518,28 +538,28 @@ void verify_phase(struct wstate *s)
 	int r;
 
 	/* A reader checked its reads as they completed: no phase. */
-	if (s->vfy->reader) {
+	if (v->reader) {
 		if (!s->abandoned)
-			s->st->verify = s->vfy->stats;
+			s->st->verify = v->stats;
 		return;
 	}
 	/* loops=N: the earlier loops were checked as they ended */
-	if (s->vfy->loop_verify)
-		src.min_gen = s->vfy->gen0 + s->vfy->pass;
+	if (v->loop_verify)
+		src.min_gen = v->gen0 + v->pass;
 	/* What was written, before checking it (interrupted or not). */
-	r = verify_state_save(s->vfy, why, sizeof(why));
+	r = verify_state_save(v, why, sizeof(why));
 	if (r)
 		job_fail(s, r, "%s", why);
 	if (!s->st->err && !atomic_load(s->w->stop)) {
 		t0 = clock_ticks(clk);
-		if (s->vfy->ring_len)
+		if (v->ring_len)
 			verify_backlog_check(s);
 		if (!j->verify_only && j->do_verify)
 			verify_drop_cache(s);
 		if (j->verify_only || j->do_verify)
 			verify_reads(s, &src);
 		if (j->verify_only)
-			verify_end(s->vfy);
+			verify_end(v);
 		if (!s->abandoned)
 			s->st->vphase_ns = clock_delta_ns(clk, t0,
 							  clock_ticks(clk));
@@ -549,9 +569,9 @@ void verify_phase(struct wstate *s)
 		vd->lat = vd->clat;
 	/* Failed writes are counted even when nothing was checked. */
 	if (!j->verify_only)
-		verify_end(s->vfy);
+		verify_end(v);
 	if (!s->abandoned)
-		s->st->verify = s->vfy->stats;
+		s->st->verify = v->stats;
 }
 
 /*
@@ -564,32 +584,33 @@ int verify_setup(struct wstate *s)
 	struct wverify *vw = wf_state(s, WF_VERIFY);
 	const struct job *j = s->j;
 	char why[sizeof(s->st->err_msg)];
+	struct verify_ctx *v;
 	int r;
 
 	vw->blk = calloc(s->depth, sizeof(*vw->blk));
-	r = vw->blk ? verify_init(&s->vfy, j, s->w->tgt) : -ENOMEM;
+	r = vw->blk ? verify_init(&vw->vfy, j, s->w->tgt) : -ENOMEM;
 	if (r) {
 		job_fail(s, r, "setting up verification of a region of %"
 			 PRIu64 " bytes (its block map): %s",
 			 s->w->tgt->region, strerror(-r));
 		return r;
 	}
+	v = vw->vfy;
 	/* fio checks each loop's writes when the loop ends; here a loop
 	 * that is one pass over the region (no io_size, number_ios or
 	 * backlog to cut it) */
-	s->vfy->loop_verify = j->loops > 1 && !j->time_based &&
-			      j->do_verify && !j->verify_only &&
-			      !s->vfy->reader &&
-			      !j->verify_backlog && !j->number_ios &&
-			      job_per_loop(j, s->w->tgt->region) ==
-			      s->w->tgt->region;
-	vw->reads = s->vfy->reader ||
-		    (s->vfy->wpass && !j->verify_only &&
+	v->loop_verify = j->loops > 1 && !j->time_based &&
+			 j->do_verify && !j->verify_only && !v->reader &&
+			 !j->verify_backlog && !j->number_ios &&
+			 job_per_loop(j, s->w->tgt->region) ==
+			 s->w->tgt->region;
+	vw->reads = v->reader ||
+		    (v->wpass && !j->verify_only &&
 		     (j->rw == RW_RW || j->rw == RW_RANDRW));
-	r = verify_lock(s->w->tgt, !j->verify_only && !s->vfy->reader, why,
+	r = verify_lock(s->w->tgt, !j->verify_only && !v->reader, why,
 			sizeof(why));
-	if (!r && (j->verify_only || s->vfy->reader) && j->verify_state_load)
-		r = verify_state_load(s->vfy, why, sizeof(why));
+	if (!r && (j->verify_only || v->reader) && j->verify_state_load)
+		r = verify_state_load(v, why, sizeof(why));
 	if (r)
 		job_fail(s, r, "%s", why);
 	return r;
@@ -604,6 +625,7 @@ static void verify_teardown(struct wstate *s)
 {
 	struct wverify *vw = wf_state(s, WF_VERIFY);
 
+	verify_exit(vw->vfy);
 	free(vw->blk);
 }
 

@@ -74,7 +74,7 @@ static __attribute__((noinline)) bool prep_slow(struct wstate *s,
 {
 	if (serial_held(s, io)) {
 		/* the one serialize_overlap held back */
-	} else if (s->vfy) {
+	} else if (s->ft.loop & WF_BIT(WF_VERIFY)) {
 		if (verify_next_io(s, io))
 			return false;
 	} else if (!pace_gen_next(s, io)) {
@@ -85,7 +85,7 @@ static __attribute__((noinline)) bool prep_slow(struct wstate *s,
 		return false;
 	if (io->ddir == DDIR_READ && verify_checks_reads(s)) {
 		req->len = io->len;
-		verify_prep_read(s, req, io->offset / s->vfy->bs);
+		verify_prep_read(s, req, io->offset);
 	}
 	return true;
 }
@@ -165,8 +165,8 @@ prep_as(struct wstate *s, struct io_req *req, const bool plain)
 	req->t_submit = 0;
 	req->t_done = 0;
 	if (io.ddir == DDIR_WRITE) {
-		if (!plain && s->vfy)
-			verify_prep_write(s, req, io.offset / s->vfy->bs);
+		if (!plain && (s->ft.loop & WF_BIT(WF_VERIFY)))
+			verify_prep_write(s, req, io.offset);
 		else if (plain || !(s->ft.loop & WF_BIT(WF_FILL)))
 			gen_data_fill(&s->wdata, req->buf, io.len);
 		else
@@ -210,7 +210,7 @@ static __attribute__((noinline)) void complete_slow(struct wstate *s,
 	if (s->ft.loop & WF_BIT(WF_SERIAL))
 		serial_busy(s, req, false);
 	/* Whether each block's write landed, failed or not (verify.h). */
-	if (s->vfy && req->ddir == DDIR_WRITE)
+	if ((s->ft.loop & WF_BIT(WF_VERIFY)) && req->ddir == DDIR_WRITE)
 		verify_write_end(s, req);
 	else if (req->ddir == DDIR_READ && verify_checks_reads(s))
 		verify_read_end(s, req);
@@ -582,7 +582,6 @@ static void wstate_free(struct wstate *s)
 		s->eng->exit(&s->ctx);
 		call_leave(s);
 	}
-	verify_exit(s->vfy);
 	iolog_discard(s->iolog);
 	live_free(s);
 	procattr_mem_free(&s->th.mem);
@@ -637,7 +636,8 @@ static bool run(struct wstate *s)
 		s->st->dir[DDIR_READ].dropped_ios += s->ctx.dropped;
 		finish(s);
 	}
-	if (!s->abandoned && s->vfy && !j->create_only)
+	if (!s->abandoned && (s->ft.loop & WF_BIT(WF_VERIFY)) &&
+	    !j->create_only)
 		verify_phase(s);
 	if (!s->abandoned)
 		wf_after(s);

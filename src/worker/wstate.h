@@ -78,9 +78,6 @@ struct wstate {
 	bool finished;		/* finish() is done: stats final */
 	struct wdepth dp;	/* batches handed over and reaped (depth.h) */
 	bool stopping;
-	/* verify= (verify.h; its loop state is vphase.c's, the bit WF_VERIFY
-	 * in ft.loop once set up): NULL when off */
-	struct verify_ctx *vfy;
 	/*
 	 * tick_next is the earliest of the running interval's end and the
 	 * rate samples' next ticks: the one compare per completion
@@ -373,9 +370,10 @@ void serial_busy(struct wstate *s, const struct io_req *req, bool busy);
 
 /* The verification phase inside a worker (vphase.c). */
 bool verify_next_io(struct wstate *s, struct gen_io *io);
-void verify_prep_write(struct wstate *s, struct io_req *req,
-		       uint64_t vblock);
-void verify_prep_read(struct wstate *s, struct io_req *req, uint64_t vblock);
+/* verify_prep_write, _read: req holds the I/O at the generator's offset
+ * off (its block: off / verify's block size) */
+void verify_prep_write(struct wstate *s, struct io_req *req, uint64_t off);
+void verify_prep_read(struct wstate *s, struct io_req *req, uint64_t off);
 void verify_read_end(struct wstate *s, struct io_req *req);
 void verify_write_end(struct wstate *s, const struct io_req *req);
 bool verify_barrier(struct wstate *s);

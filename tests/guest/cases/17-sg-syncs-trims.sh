@@ -4,14 +4,16 @@
 # each command dispatched, by its opcode) and against fio 3.33 on the
 # same jobs:
 # - fsync=, fdatasync=, sync_file_range= send SYNCHRONIZE CACHE, as
-#   many as the job reports syncs (fio 3.33: as many as it reports);
+#   many as the job reports syncs; fio 3.33 as many, but for the one
+#   iorig makes after the last write (fsync=, fdatasync=);
 #   end_fsync= and fsync_on_close= one at the end; on /dev/sgN queued
 #   (iodepth=4) and on /dev/sdX by SG_IO alike;
 # - trim_percentage= with trim_backlog=: UNMAPs, as many as the job's
 #   trims, and the trimmed blocks read as zeros (trim_verify_zero); fio
 #   3.33 aborts on this job (an assertion), so it has no count here;
 # - hipri=1 without direct=1 runs (fio 3.33 takes it, the sg driver has
-#   no polled completions): one READ per I/O, as fio.
+#   no polled completions): one READ per I/O, as fio;
+# - rw=randtrimwrite: one UNMAP and one WRITE per block, as fio 3.33.
 # Writes blocks 0-64 KiB of the disk (case 13 overwrites them anyway).
 . "$(dirname "$0")/../lib.sh"
 [ -x /usr/bin/fio ] || skip "no /usr/bin/fio (Debian's fio)"
@@ -61,6 +63,13 @@ for dev in "$sg" "$sd"; do
 		[ "$a_write" = 16 ] || die "iorig $o: $a_write WRITEs, not 16"
 		traced f /usr/bin/fio --filename="$dev" --ioengine=sg $w $o
 		[ "$rc" = 0 ] || die "fio $o on $dev: $(cat "$T/err")"
+		# fsync=/fdatasync=: iorig syncs after every N-th completed
+		# write, the last too; fio 3.33 before the next write, so
+		# not after the last one (the same on a regular file)
+		case $o in --sync_file_range*) d=0 ;; *) d=1 ;; esac
+		[ "$f_sync" = $((a_sync - d)) ] ||
+			die "$o on $dev: fio 3.33 $f_sync SYNCHRONIZE CACHE," \
+			    "iorig $a_sync; expected $((a_sync - d)) from fio"
 		echo "ok: $dev $o: iorig $a_sync SYNCHRONIZE CACHE ($n" \
 		     "syncs reported), fio 3.33 $f_sync"
 	done
@@ -71,8 +80,10 @@ for dev in "$sg" "$sd"; do
 		[ "$a_sync" = 1 ] ||
 			die "iorig $o on $dev: $a_sync SYNCHRONIZE CACHE, not 1"
 		traced f /usr/bin/fio --filename="$dev" --ioengine=sg $w $o
+		[ "$rc $f_sync" = "0 1" ] || die "fio 3.33 $o on $dev: exit" \
+			"$rc, $f_sync SYNCHRONIZE CACHE; expected 0, 1"
 		echo "ok: $dev $o: iorig 1 SYNCHRONIZE CACHE, fio 3.33" \
-		     "$f_sync (exit $rc)"
+		     "$f_sync"
 	done
 done
 
@@ -99,3 +110,14 @@ traced f /usr/bin/fio --name=h --filename="$sg" --ioengine=sg --rw=read \
 [ "$a_read" = 16 ] && [ "$f_read" = 16 ] ||
 	die "hipri=1: iorig $a_read READs, fio 3.33 $f_read; expected 16"
 echo "ok: hipri=1 without direct=1: 16 READs, as fio 3.33"
+
+tw="--name=tw --filename=$sg --ioengine=sg --rw=randtrimwrite --bs=4k \
+--size=64k"
+traced a "$IORIG" $tw --allow_destructive=1
+[ "$rc" = 0 ] || die "iorig randtrimwrite: $(cat "$T/err")"
+traced f /usr/bin/fio $tw
+[ "$rc" = 0 ] || die "fio randtrimwrite: $(cat "$T/err")"
+[ "$a_unmap $a_write" = "16 16" ] && [ "$f_unmap $f_write" = "16 16" ] ||
+	die "randtrimwrite: iorig $a_unmap UNMAPs, $a_write WRITEs; fio" \
+	    "3.33 $f_unmap, $f_write; expected 16, 16"
+echo "ok: rw=randtrimwrite: 16 UNMAPs and 16 WRITEs, as fio 3.33"

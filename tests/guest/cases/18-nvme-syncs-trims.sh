@@ -11,7 +11,13 @@
 #   many as the job's trims, and the trimmed blocks read as zeros
 #   (trim_verify_zero; QEMU deallocates); fio 3.33 aborts on this job;
 # - hipri=1 without direct=1 runs (IOPOLL; fio 3.33 takes it): one Read
-#   per I/O, as fio.
+#   per I/O, as fio;
+# - rw=randtrimwrite: one Dataset Management and one Write per block
+#   (fio 3.33 trims with BLKDISCARD, which the char device refuses);
+# - the report's error_log (the controller's error log entries logged
+#   during the run) is empty, as nvme-cli's error-log has no entry above
+#   the health log's count (QEMU logs none: tests/unit/test_nvmedev.c
+#   checks the entries' reading).
 # Writes 128-129 MiB of namespace 1.
 . "$(dirname "$0")/../lib.sh"
 [ -x /usr/bin/fio ] || skip "no /usr/bin/fio (Debian's fio)"
@@ -88,3 +94,23 @@ traced f /usr/bin/fio $b --name=h --rw=read --bs=4k --size=64k --hipri=1
 [ "$a_read" = 16 ] && [ "$f_read" = 16 ] ||
 	die "hipri=1: iorig $a_read Reads, fio 3.33 $f_read; expected 16"
 echo "ok: hipri=1 without direct=1: 16 Reads, as fio 3.33"
+
+traced a "$IORIG" $b --name=tw --rw=randtrimwrite --bs=4k --size=64k \
+	--output-format=json
+[ "$rc" = 0 ] || die "iorig randtrimwrite: $(cat "$T/err")"
+[ "$a_dsm $a_write" = "16 16" ] ||
+	die "randtrimwrite: $a_dsm Dataset Management, $a_write Writes;" \
+	    "expected 16, 16"
+echo "ok: rw=randtrimwrite: 16 Dataset Management and 16 Writes"
+
+e=$(jsonv "len(d['nvme'][0]['error_log']), \
+d['nvme'][0]['health_after']['error_log_entries']")
+nvme error-log /dev/nvme0 -o json >"$T/elog" 2>&1 ||
+	die "nvme error-log: $(cat "$T/elog")"
+n=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); \
+c=int(sys.argv[2]); print(sum(1 for x in d['errors'] \
+if x['error_count'] > c))" "$T/elog" "${e#* }") ||
+	die "nvme error-log's JSON: $(head -c 300 "$T/elog")"
+[ "${e%% *}" = "$n" ] ||
+	die "error_log: $e (entries, count); nvme-cli: $n entries above it"
+echo "ok: error_log has ${e%% *} entries, as nvme-cli's error-log"

@@ -514,7 +514,8 @@ const struct engine_ops engine_sg = {
 		"(/dev/sdX)",
 	.about = "Reads are READ(10/16), writes WRITE(10/16) or the "
 		 "command sg_write_mode names, trims UNMAP (one per "
-		 "trim; fio 3.33 gathers queued trims into one). On "
+		 "trim; fio 3.33 gathers queued trims into one), syncs "
+		 "of every kind SYNCHRONIZE CACHE(10). On "
 		 "/dev/sgN without direct=1 or sync=, in a job that "
 		 "writes, commands are "
 		 "queued with write(2) and collected with read(2), up to "

@@ -850,7 +850,8 @@ const struct engine_ops engine_uring_cmd = {
 	.help = "NVMe passthrough with io_uring to char devices /dev/ngXnY",
 	.about = "Reads, writes and trims (Dataset Management, deallocate) "
 		 "go to the namespace as NVMe commands, past the block "
-		 "layer. The targets must be NVMe generic char devices; "
+		 "layer; syncs of every kind are NVMe Flush commands (fio "
+		 "3.33 sends none). The targets must be NVMe generic char devices; "
 		 "a job that writes is guarded through the namespace's "
 		 "block device (mounted, held or signed: refused). fio "
 		 "3.33 trims through this engine with BLKDISCARD, which a "

@@ -218,6 +218,15 @@ struct engine_ctx {
  *         device's own word for it ("NVMe status 0x282: end-to-end
  *         guard check error"), or NULL; the error report adds it.
  *
+ * sync:   optional: the engine's own sync of the open file fd (one of
+ *         ctx->tgt's), for a target the kernel cannot fsync (a char
+ *         device): a command that flushes the device's volatile cache
+ *         (sg: SYNCHRONIZE CACHE, io_uring_cmd: NVMe Flush), sent and
+ *         waited for before it returns. The worker's syncs (fsync=,
+ *         fdatasync=, sync_file_range=, end_fsync=, fsync_on_close=,
+ *         end_syncfs=, read_iolog='s) all call it instead of the kernel's
+ *         calls, timed as those. 0 or -errno.
+ *
  * start:  optional: once, after the start gate and startdelay, before
  *         the measured phase: what may wait for someone else (net:
  *         accept a connection, connect); 0 or -errno; -EINTR when
@@ -263,6 +272,7 @@ struct engine_ops {
 		    unsigned max);
 	void (*exit)(struct engine_ctx *ctx);
 	int (*start)(struct engine_ctx *ctx);
+	int (*sync)(struct engine_ctx *ctx, int fd);
 	void (*cpu)(struct engine_ctx *ctx, struct cpu_usage *c);
 	const char *(*hint)(int err);
 	void (*setup)(const struct engine_ctx *ctx, struct engine_setup *out);
@@ -289,10 +299,6 @@ engine_cmdprio(const struct engine_ops *e, const void *eo)
  * unknown. For engines' hints: a filter is a common reason a system call
  * is refused. */
 int engine_seccomp_mode(void);
-/* The first sync option job j sets (fsync=, fdatasync=, end_fsync=,
- * fsync_on_close=, end_syncfs=, sync_file_range=), or NULL: for the
- * engines that cannot sync their targets yet and refuse it by name. */
-const char *engine_sync_option(const struct job *j);
 
 /*
  * fio engines that need software iorig does not have (Ceph, SPDK, xNVMe,

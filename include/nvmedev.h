@@ -32,6 +32,8 @@ struct nvmedev_ident {
 	uint8_t pi_type;	/* 0: no protection information; 1-3 */
 	bool pi_first;		/* PI in the first bytes of the metadata */
 	bool zoned;		/* the kernel's queue/zoned is not "none" */
+	uint8_t elpe;		/* Identify Controller: error log entries
+				 * the controller keeps, less one */
 };
 
 /* The SMART / Health Information log (log page 02h), the controller's. */
@@ -68,6 +70,27 @@ int nvmedev_chr_block(dev_t rdev, char *path, size_t len, dev_t *bdev);
 /* Is the block device rdev an NVMe namespace (its kernel name nvme*)? */
 bool nvmedev_is_ns(dev_t rdev);
 
+/* An entry of the controller's Error Information log (log page 01h). */
+struct nvmedev_errent {
+	uint64_t count;		/* error_count: its number, from 1 */
+	uint64_t lba;		/* the first LBA in error, where it applies */
+	uint32_t nsid;		/* the namespace, where it applies */
+	uint16_t sqid, cmdid;	/* the command's; 0xffff: no command */
+	uint16_t status;	/* the command's status, SCT << 8 | SC */
+	uint16_t pel;		/* parameter error location: bit << 8 | byte */
+};
+
+#define NVMEDEV_ERRS_MAX 16
+
+/*
+ * Of the n entries of an error log page (log, in the controller's layout),
+ * those numbered above since (the SMART log's error_log_entries before the
+ * run): the errors logged during it, newest first, at most max, into out.
+ * Their count.
+ */
+unsigned nvmedev_errors_since(const void *log, unsigned n, uint64_t since,
+			      struct nvmedev_errent *out, unsigned max);
+
 /*
  * The NVMe namespaces under a run's targets (device identity and health,
  * beyond fio): each one's identify data and its controller's health log
@@ -79,6 +102,11 @@ struct nvmedev_dev {
 	struct nvmedev_ident id;
 	bool have_before, have_after;
 	struct nvmedev_health before, after;
+	/* the error log's entries logged during the run (the health log's
+	 * error_log_entries grew), newest first; at most NVMEDEV_ERRS_MAX
+	 * and the entries the controller keeps */
+	struct nvmedev_errent errs[NVMEDEV_ERRS_MAX];
+	unsigned nerrs;
 	int err;			/* the admin command's -errno; 0 */
 };
 
@@ -96,7 +124,8 @@ struct nvmedev_set {
  */
 int nvmedev_watch(struct nvmedev_set *s, int fd, const char *path);
 /* The health log of every namespace of s again (opened read-only by its
- * block device's name): the "after" figures. */
+ * block device's name): the "after" figures; when its error_log_entries
+ * grew, the error log's new entries (errs). */
 void nvmedev_stop(struct nvmedev_set *s);
 void nvmedev_set_free(struct nvmedev_set *s);
 

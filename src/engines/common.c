@@ -36,11 +36,3 @@ int engine_seccomp_mode(void)
 	fclose(f);
 	return mode;
 }
-
-const char *engine_sync_option(const struct job *j)
-{
-	return j->fsync ? "fsync" : j->fdatasync ? "fdatasync" :
-	       j->end_fsync ? "end_fsync" : j->fsync_on_close ?
-	       "fsync_on_close" : j->end_syncfs ? "end_syncfs" :
-	       j->sync_file_range ? "sync_file_range" : NULL;
-}

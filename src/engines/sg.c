@@ -8,7 +8,8 @@
  * reap, up to iodepth in flight. Reads are READ(10) or
  * READ(16), writes
  * WRITE(10/16) or, by sg_write_mode, WRITE AND VERIFY, WRITE SAME or
- * VERIFY; trims are UNMAP with one block descriptor (ENGINE_TRIMS). The
+ * VERIFY; trims are UNMAP with one block descriptor (ENGINE_TRIMS); syncs
+ * SYNCHRONIZE CACHE(10), waited for (the sync hook). The
  * 16-byte form is used when the LBA or the block count does not fit the
  * 10-byte one. The block size of each file is READ CAPACITY's, read at
  * init. A command that ends in a check condition fails the request with
@@ -102,28 +103,14 @@ static const struct opt_def sg_options[] = {
 static int sg_check(const struct job *j, const void *eo, struct err_rec *e)
 {
 	const struct sg_opts *o = eo;
-	const char *opt = NULL, *why = NULL;
 
-	if (o->write_mode == SG_W_STREAM) {
-		opt = "sg_write_mode";
-		why = "WRITE STREAM needs a stream opened on the device "
-		      "first, which iorig does not do yet; expected another "
-		      "sg_write_mode";
-	} else if ((opt = engine_sync_option(j))) {
-		why = "a sync through sg is SYNCHRONIZE CACHE, which iorig "
-		      "does not send yet (the kernel refuses fsync on "
-		      "/dev/sgN); expected no sync with ioengine=sg";
-	} else if (j->trim_percentage) {
-		opt = "trim_percentage";
-		why = "verify's trims of written blocks are not sent as "
-		      "UNMAP yet; expected trim_percentage=0 with "
-		      "ioengine=sg";
-	}
-	if (opt) {
-		err_set(e, j->section_file, j->section_line, opt, "%s", why);
-		return -EINVAL;
-	}
-	return 0;
+	if (o->write_mode != SG_W_STREAM)
+		return 0;
+	err_set(e, j->section_file, j->section_line, "sg_write_mode",
+		"WRITE STREAM needs a stream opened on the device first, "
+		"which iorig does not do yet; expected another "
+		"sg_write_mode");
+	return -EINVAL;
 }
 
 /* Whole blocks: every block size and the region's start are multiples of
@@ -463,6 +450,32 @@ static void sg_exit(struct engine_ctx *ctx)
 	ctx->priv = NULL;
 }
 
+/*
+ * A sync of any kind (fsync=, fdatasync=, sync_file_range=, end_fsync=...)
+ * is SYNCHRONIZE CACHE(10) over the whole medium (LBA 0, 0 blocks: all),
+ * as fio sends it, one SG_IO waited for: the kernel has no fsync for
+ * /dev/sgN, and on /dev/sdX fio sends the command too. A check condition
+ * is -EIO (a device without a volatile cache may answer ILLEGAL REQUEST).
+ */
+static int sg_sync(struct engine_ctx *ctx, int fd)
+{
+	struct sg_io_hdr h;
+	uint8_t cdb[10] = { 0x35 }, sb[SG_SENSE_LEN];
+
+	(void)ctx;
+	memset(&h, 0, sizeof(h));
+	h.interface_id = 'S';
+	h.cmdp = cdb;
+	h.cmd_len = sizeof(cdb);
+	h.sbp = sb;
+	h.mx_sb_len = sizeof(sb);
+	h.dxfer_direction = SG_DXFER_NONE;
+	h.timeout = SG_TIMEOUT_MS;
+	if (ioctl(fd, SG_IO, &h) < 0)
+		return -errno;
+	return h.status || h.host_status || h.driver_status ? -EIO : 0;
+}
+
 static const char *sg_status(const struct engine_ctx *ctx,
 			     const struct io_req *req)
 {
@@ -501,7 +514,8 @@ const struct engine_ops engine_sg = {
 		"(/dev/sdX)",
 	.about = "Reads are READ(10/16), writes WRITE(10/16) or the "
 		 "command sg_write_mode names, trims UNMAP (one per "
-		 "trim; fio 3.33 gathers queued trims into one). On "
+		 "trim; fio 3.33 gathers queued trims into one), syncs "
+		 "of every kind SYNCHRONIZE CACHE(10). On "
 		 "/dev/sgN without direct=1 or sync=, in a job that "
 		 "writes, commands are "
 		 "queued with write(2) and collected with read(2), up to "
@@ -523,6 +537,7 @@ const struct engine_ops engine_sg = {
 	.commit = sg_commit,
 	.reap = sg_reap,
 	.exit = sg_exit,
+	.sync = sg_sync,
 	.hint = sg_hint,
 	.status = sg_status,
 };

@@ -455,8 +455,11 @@ static int check_gtod_cpu(const struct job *j, struct err_rec *e)
 /*
  * The engine's check of its options against the job's, then that of each
  * other engine whose options j gives: they are read as that engine reads
- * them, and what it refuses is refused here too (hipri=1 without direct=1,
- * whatever the engine).
+ * them, and what it refuses is refused here too (hipri=1 without direct=1
+ * on io_uring or pvsync2). An option that the job's own engine also
+ * declares is that engine's alone: sg's hipri, io_uring_cmd's, are not
+ * judged by io_uring's rule (their targets are char devices with no page
+ * cache; fio 3.33 asks direct=1 of none of them).
  */
 static int check_engines(const struct job *j, struct err_rec *e)
 {
@@ -473,7 +476,8 @@ static int check_engines(const struct job *j, struct err_rec *e)
 		    !(eo = options_engine_given(j, *l)))
 			continue;
 		for (set = false, o = (*l)->options; !set && o->name; o++)
-			set = options_engine_is_set(j, *l, eo, o);
+			set = options_engine_is_set(j, *l, eo, o) &&
+			      !options_find_in(j->engine->options, o->name);
 		if (set)
 			ret = (*l)->check(j, eo, e);
 		options_engine_free(*l, eo);

@@ -565,6 +565,30 @@ static json_t *j_health(struct jw *c, const struct nvmedev_health *h,
 	return o;
 }
 
+/* An NVMe device's error log entries logged during the run. */
+static json_t *j_nvme_errors(struct jw *c, const struct nvmedev_dev *d)
+{
+	json_t *a = json_array(), *o;
+	unsigned i;
+
+	for (i = 0; a && i < d->nerrs; i++) {
+		const struct nvmedev_errent *e = &d->errs[i];
+
+		o = json_object();
+		if (!o)
+			continue;
+		jw_put(c, o, "error_count", jw_u64(e->count));
+		jw_put(c, o, "sqid", jw_u64(e->sqid));
+		jw_put(c, o, "cmdid", jw_u64(e->cmdid));
+		jw_put(c, o, "status", jw_u64(e->status));
+		jw_put(c, o, "lba", jw_u64(e->lba));
+		jw_put(c, o, "nsid", jw_u64(e->nsid));
+		jw_put(c, o, "parm_error_location", jw_u64(e->pel));
+		jw_push(c, a, o);
+	}
+	return a;
+}
+
 /* nvme: each NVMe namespace under the targets, its identity and its
  * controller's health before and after the run. */
 static json_t *j_nvme(struct jw *c, const struct nvmedev_set *s)
@@ -602,6 +626,7 @@ static json_t *j_nvme(struct jw *c, const struct nvmedev_set *s)
 			nvmedev_health_sub(&dh, &d->after, &d->before);
 		jw_put(c, o, "health_delta", d->have_before && d->have_after ?
 		       j_health(c, &dh, true) : json_null());
+		jw_put(c, o, "error_log", j_nvme_errors(c, d));
 		jw_push(c, a, o);
 	}
 	return a;

@@ -838,6 +838,27 @@ static void print_disks(FILE *f, const struct sysinfo_disks *s)
 }
 
 /* The NVMe namespaces under the targets: identity, health, its change. */
+/* The error log's entries logged during the run, newest first. */
+static void print_nvme_errors(FILE *f, const struct nvmedev_dev *d)
+{
+	const struct nvmedev_errent *e;
+	const char *why;
+	unsigned i;
+
+	for (i = 0; i < d->nerrs; i++) {
+		e = &d->errs[i];
+		why = nvmedev_status_text(e->status);
+		fprintf(f, "    error log entry %" PRIu64 ": ", e->count);
+		if (why)
+			fputs(why, f);
+		else
+			fprintf(f, "NVMe status 0x%03x", e->status);
+		fprintf(f, ", queue %u, command %u, nsid %u, LBA %" PRIu64
+			", parameter 0x%x\n", e->sqid, e->cmdid, e->nsid,
+			e->lba, e->pel);
+	}
+}
+
 static void print_nvme(FILE *f, const struct nvmedev_set *s)
 {
 	const struct nvmedev_health *a, *b;
@@ -883,6 +904,7 @@ static void print_nvme(FILE *f, const struct nvmedev_set *s)
 			dh.host_read_commands, dh.host_write_commands,
 			dh.data_units_read, dh.data_units_written,
 			dh.media_errors, dh.error_log_entries);
+		print_nvme_errors(f, d);
 	}
 	fputc('\n', f);
 }

@@ -1468,6 +1468,28 @@ static void nvme_health_read(const struct jd *o, struct nvmedev_health *h)
 	h->percentage_used = (uint8_t)u64(o, "percentage_used");
 }
 
+/* An NVMe device's error log entries (at most what d keeps). */
+static void nvme_errors_read(const struct jd *a, struct nvmedev_dev *d)
+{
+	const struct jd *o;
+	struct nvmedev_errent *e;
+	size_t i;
+
+	d->nerrs = 0;
+	jd_array_foreach(a, i, o) {
+		if (d->nerrs == NVMEDEV_ERRS_MAX)
+			break;
+		e = &d->errs[d->nerrs++];
+		e->count = u64(o, "error_count");
+		e->sqid = (uint16_t)u64(o, "sqid");
+		e->cmdid = (uint16_t)u64(o, "cmdid");
+		e->status = (uint16_t)u64(o, "status");
+		e->lba = u64(o, "lba");
+		e->nsid = (uint32_t)u64(o, "nsid");
+		e->pel = (uint16_t)u64(o, "parm_error_location");
+	}
+}
+
 /* nvme: health_delta is derived (after - before). */
 static int nvme_read(const struct jd *a, struct nvmedev_set *s)
 {
@@ -1503,6 +1525,8 @@ static int nvme_read(const struct jd *a, struct nvmedev_set *s)
 			nvme_health_read(get(o, "health_before"), &d->before);
 		if (d->have_after)
 			nvme_health_read(get(o, "health_after"), &d->after);
+		if (jd_is_array(get(o, "error_log")))
+			nvme_errors_read(get(o, "error_log"), d);
 	}
 	return 0;
 }

@@ -110,6 +110,7 @@ int nvmedev_ident(int fd, struct nvmedev_ident *id)
 	copy_field(id->serial, sizeof(id->serial), ctrl.sn, sizeof(ctrl.sn));
 	copy_field(id->firmware, sizeof(id->firmware), ctrl.fr,
 		   sizeof(ctrl.fr));
+	id->elpe = ctrl.elpe;
 	/* Zoned: the kernel's view of the block device (or of the char
 	 * device's namespace), which reads the command set for us. */
 	if (!fstat(fd, &st)) {
@@ -298,6 +299,54 @@ int nvmedev_watch(struct nvmedev_set *s, int fd, const char *path)
 	return (int)s->n++;
 }
 
+unsigned nvmedev_errors_since(const void *log, unsigned n, uint64_t since,
+			      struct nvmedev_errent *out, unsigned max)
+{
+	const struct nvme_error_log_page *p = log;
+	struct nvmedev_errent *e;
+	unsigned i, k = 0;
+	uint64_t c;
+
+	for (i = 0; i < n && k < max; i++) {
+		c = le64toh(p[i].error_count);
+		if (!c || c <= since)	/* 0: an empty entry */
+			continue;
+		e = &out[k++];
+		e->count = c;
+		e->lba = le64toh(p[i].lba);
+		e->nsid = le32toh(p[i].nsid);
+		e->sqid = le16toh(p[i].sqid);
+		e->cmdid = le16toh(p[i].cmdid);
+		/* bit 0 is the phase tag; then SC (8 bits), SCT (3) */
+		e->status = (le16toh(p[i].status_field) >> 1) & 0x7ff;
+		e->pel = le16toh(p[i].parm_error_location);
+	}
+	return k;
+}
+
+/* The error log's entries logged since d's health log before the run:
+ * as many as grew, up to what the controller keeps and errs holds. */
+static void errors_read(int fd, struct nvmedev_dev *d)
+{
+	struct nvme_error_log_page log[NVMEDEV_ERRS_MAX];
+	uint64_t grew = d->after.error_log_entries -
+			d->before.error_log_entries;
+	unsigned n = NVMEDEV_ERRS_MAX;
+
+	d->nerrs = 0;
+	if (d->after.error_log_entries <= d->before.error_log_entries)
+		return;
+	if (n > (unsigned)d->id.elpe + 1)
+		n = (unsigned)d->id.elpe + 1;
+	if (grew < n)
+		n = (unsigned)grew;
+	memset(log, 0, sizeof(log));
+	if (nvme_get_log_error(fd, n, false, log))
+		return;
+	d->nerrs = nvmedev_errors_since(log, n, d->before.error_log_entries,
+					d->errs, NVMEDEV_ERRS_MAX);
+}
+
 void nvmedev_stop(struct nvmedev_set *s)
 {
 	char path[64];
@@ -317,6 +366,8 @@ void nvmedev_stop(struct nvmedev_set *s)
 		}
 		d->err = nvmedev_health(fd, &d->after);
 		d->have_after = !d->err;
+		if (d->have_after)
+			errors_read(fd, d);
 		close(fd);
 	}
 }

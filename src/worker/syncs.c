@@ -20,7 +20,11 @@
  * not NULL, sync_file_range of [range[0], range[1]) with flags how, of fd,
  * timed: its latency goes into *h (NULL: nowhere), its time is returned
  * (0 when abandoned), and s->now moves past it, so that the runtime
- * counts it. 0 or -errno in *err. An engine with no file behind it
+ * counts it. 0 or -errno in *err. An engine with a sync of its own
+ * (engine_ops.sync: a command to the device behind a char device, which
+ * the kernel cannot fsync) does every kind of sync with it, a range's
+ * too (fio's sg sends the same SYNCHRONIZE CACHE for each kind). An
+ * engine with no file behind it
  * (ENGINE_NOIO: null) has nothing to sync: the sync completes at once and
  * is counted, as fio's null engine completes it.
  */
@@ -34,6 +38,8 @@ uint64_t timed_sync(struct wstate *s, int fd, unsigned how,
 	call_enter(s);
 	if (s->eng->flags & ENGINE_NOIO)
 		r = 0;
+	else if (s->eng->sync)
+		r = s->eng->sync(&s->ctx, fd);
 	else if (range)
 		r = sync_file_range(fd, (off_t)range[0],
 				    (off_t)(range[1] - range[0]), how);

@@ -419,11 +419,56 @@ void verify_backlog_check(struct wstate *s)
 }
 
 /*
+ * One trim of len bytes at off in file fi through an engine that takes
+ * trims itself (ENGINE_TRIMS: UNMAP, Dataset Management), with nothing
+ * else in flight: a free request queued, submitted and waited for, so
+ * the one completion reaped is its own. 0 or -errno; -EINTR when the
+ * worker was given up on meanwhile.
+ */
+static int verify_trim_engine(struct wstate *s, unsigned fi, uint64_t off,
+			      uint32_t len)
+{
+	struct io_req *req, *out = NULL;
+	int r;
+
+	if (!s->nfree)
+		return -EBUSY;
+	req = s->free_reqs[s->nfree - 1];
+	req->file = (uint16_t)fi;
+	req->fd = s->w->tgt->files[fi].fd;
+	req->offset = off;
+	req->len = len;
+	req->ddir = DDIR_TRIM;
+	req->res = 0;
+	req->t_submit = 0;
+	req->t_done = 0;
+	call_enter(s);
+	r = s->eng->queue(&s->ctx, req);
+	if (r == ENGINE_QUEUED) {
+		r = s->eng->commit ? s->eng->commit(&s->ctx) : 0;
+		while (r >= 0 && !(r = s->eng->reap(&s->ctx, 1, &out, 1)))
+			;
+		r = r < 0 ? r : ENGINE_DONE;
+	}
+	if (!call_leave(s))
+		return -EINTR;
+	if (r == ENGINE_BUSY)
+		return -EBUSY;
+	if (r < 0) {
+		s->engine_failed = true;
+		return r;
+	}
+	return req->res < 0 ? (int)req->res : 0;
+}
+
+/*
  * trim_backlog's trims, with nothing in flight: each block trim_percentage
- * chose, oldest first, trimmed (a hole in a file, BLKDISCARD on a device)
- * and timed like any trim of the job, in its trim figures; it then reads
- * as zeros until written again (verify_trim_done). A trim that fails is
- * an error of the job, as any trim's.
+ * chose, oldest first, trimmed (a hole in a file, BLKDISCARD on a device,
+ * the engine's own trim command for one that takes trims: sg's UNMAP,
+ * io_uring_cmd's Dataset Management) and timed like any trim of the job,
+ * in its trim figures; it then reads as zeros until written again
+ * (verify_trim_done). A trim that fails is an error of the job, as any
+ * trim's.
  */
 static void verify_trims(struct wstate *s)
 {
@@ -438,8 +483,12 @@ static void verify_trims(struct wstate *s)
 		verify_where(v, vb, &fi, &off);
 		t0 = clock_ticks(s->w->clk);
 		r = s->eng->flags & ENGINE_NOIO ? 0 :
+		    s->eng->flags & ENGINE_TRIMS ?
+		    verify_trim_engine(s, fi, off, v->bs) :
 		    trim_range(t->files[fi].fd, t->files[fi].is_bdev, off,
 			       v->bs);
+		if (s->abandoned)
+			return;
 		if (r) {
 			job_fail(s, r, "trim_backlog: trim of %" PRIu32
 				 " bytes at offset %" PRIu64 " of %s: %s",

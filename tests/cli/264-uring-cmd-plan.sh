@@ -5,8 +5,10 @@
 # char device (a regular file, a new file, /dev/null) is refused, exit 2,
 # nothing created; fio 3.33 accepts the engine and cmd_type (--parse-only)
 # as iorig does; the options iorig cannot honour yet (md_per_io_size,
-# syncs, trim_percentage, fixedbufs with vectored commands, pi_chk words)
-# are refused naming the option; the health.* metrics of --check are n/a
+# fixedbufs with vectored commands, pi_chk words) are refused naming the
+# option; the syncs (NVMe Flush), trim_percentage (Dataset Management)
+# and hipri without direct=1 parse, as fio 3.33 parses them; the
+# health.* metrics of --check are n/a
 # on a unit with no NVMe target, and say why.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
@@ -22,13 +24,27 @@ expect_refused "a character device that is not an NVMe generic char device" \
 	$e --filename=/dev/null --rw=read
 echo "ok: files and other char devices are refused, nothing created"
 
-for o in "--md_per_io_size=8:md_per_io_size" "--fsync=4:fsync" \
-    "--end_fsync=1:end_fsync" "--trim_percentage=10 --verify=crc32c:trim_percentage" \
+for o in "--md_per_io_size=8:md_per_io_size" \
     "--fixedbufs=1 --nonvectored=0:fixedbufs" "--pi_chk=GUARD,CRC:pi_chk"; do
 	expect_refused "option '${o##*:}'" $e --filename=/dev/null \
 		--rw=randwrite ${o%:*} --parse-only
 done
 echo "ok: what is not done yet is refused, naming the option"
+
+for o in --fsync=4 --fdatasync=4 --end_fsync=1 --fsync_on_close=1 \
+    --end_syncfs=1 --sync_file_range=write:4 --hipri=1 \
+    "--trim_percentage=10 --verify=crc32c --trim_backlog=4"; do
+	run $e --filename=/dev/null --rw=randwrite $o --parse-only
+	expect_rc 0
+	# end_syncfs is a later fio's option
+	if [ -x /usr/bin/fio ] && [ "$o" != --end_syncfs=1 ]; then
+		/usr/bin/fio $e --filename=/dev/null --rw=randwrite $o \
+			--parse-only >"$T/fio" 2>&1 ||
+			die "fio 3.33 refuses $o: $(cat "$T/fio")"
+	fi
+done
+echo "ok: syncs, trim_percentage and hipri without direct=1 parse (fio" \
+	"3.33 too)"
 
 run $e --filename=/dev/null --cmd_type=nvme --fixedbufs=1 \
 	--registerfiles=1 --sqthread_poll=1 --readfua=1 --writefua=1 \

@@ -3,8 +3,9 @@
 # scsi_debug): what it takes and refuses when planning. A regular file, a
 # new file and a char device that is not SCSI generic (/dev/null) are
 # refused, exit 2, nothing created or written; what is not done yet
-# (sg_write_mode=write_stream, syncs, trim_percentage) is refused naming
-# the option; every sg_write_mode of fio 3.33 parses, as fio 3.33 parses
+# (sg_write_mode=write_stream) is refused naming the option; the syncs
+# (SYNCHRONIZE CACHE), trim_percentage (UNMAP) and hipri without direct=1
+# parse, as fio 3.33 parses them; every sg_write_mode of fio 3.33 parses, as fio 3.33 parses
 # it (--parse-only); FDP and atomic writes are refused saying why.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
@@ -23,15 +24,27 @@ expect_refused "a character device that is not a SCSI generic device" \
 	$e --filename=/dev/null --rw=read
 echo "ok: files and other char devices are refused, nothing created"
 
-for o in "--sg_write_mode=write_stream:sg_write_mode" "--fsync=4:fsync" \
-    "--end_fsync=1:end_fsync" \
-    "--trim_percentage=10 --verify=crc32c:trim_percentage"; do
-	expect_refused "option '${o##*:}'" $e --filename=/dev/null \
-		--rw=randwrite ${o%:*} --parse-only
-done
+expect_refused "option 'sg_write_mode'.*WRITE STREAM" $e \
+	--filename=/dev/null --rw=randwrite --sg_write_mode=write_stream \
+	--parse-only
 expect_refused "option 'sg_write_mode'.*expected one of" $e \
 	--filename=/dev/null --sg_write_mode=bogus --parse-only
 echo "ok: what is not done yet is refused, naming the option"
+
+for o in --fsync=4 --fdatasync=4 --end_fsync=1 --fsync_on_close=1 \
+    --end_syncfs=1 --sync_file_range=write:4 --hipri=1 \
+    "--trim_percentage=10 --verify=crc32c --trim_backlog=4"; do
+	run $e --filename=/dev/null --rw=randwrite $o --parse-only
+	expect_rc 0
+	# end_syncfs is a later fio's option
+	if [ -x /usr/bin/fio ] && [ "$o" != --end_syncfs=1 ]; then
+		/usr/bin/fio $e --filename=/dev/null --rw=randwrite $o \
+			--parse-only >"$T/fio" 2>&1 ||
+			die "fio 3.33 refuses $o: $(cat "$T/fio")"
+	fi
+done
+echo "ok: syncs, trim_percentage and hipri without direct=1 parse (fio" \
+	"3.33 too)"
 
 for m in write write_and_verify verify write_same same write_same_ndob \
     verify_bytchk_00 verify_bytchk_01 verify_bytchk_11; do

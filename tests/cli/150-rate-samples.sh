@@ -13,27 +13,8 @@ set -- --name=paced --ioengine=null --size=1g --rw=randread --bs=4k \
 	--rate_iops=2000 --time_based --runtime=1500ms --iops_avg_time=250
 run --output-format=fio-json,json,text "$@"
 expect_rc 0
-"$PY" - "$T/out" "$T" <<'PYEOF' || die "not two JSON documents and a text"
-import json, sys
-t = open(sys.argv[1]).read()
-docs, text, i = [], "", 0
-while i < len(t):
-    if t.startswith("{", i) and (i == 0 or t[i - 1] == "\n"):
-        d, i = json.JSONDecoder().raw_decode(t, i)
-        docs.append(d)
-    else:
-        j = t.find("\n{", i)
-        j = len(t) if j < 0 else j + 1
-        text += t[i:j]
-        i = j
-fj = [d for d in docs if "fio version" in d]
-oj = [d for d in docs if "iorig_version" in d]
-assert len(docs) == 2 and len(fj) == 1 and len(oj) == 1, len(docs)
-assert text.strip(), "no text"
-json.dump(fj[0], open(sys.argv[2] + "/fio.json", "w"))
-json.dump(oj[0], open(sys.argv[2] + "/own.json", "w"))
-open(sys.argv[2] + "/text", "w").write(text)
-PYEOF
+split_out
+cp "$T/out.fio.json" "$T/fio.json" || die "no fio-json in the output"
 "$PY" - "$T/fio.json" <<'PYEOF' || die "samples of the paced job"
 import json, sys
 j = json.load(open(sys.argv[1]))["jobs"][0]
@@ -60,7 +41,7 @@ assert j["write"]["bw_mean"] == 0.0 and j["write"]["iops_min"] == 0
 PYEOF
 
 # iorig's own JSON has the same samples, in B/s; the text shows them.
-"$PY" - "$T/own.json" <<'PYEOF' || die "iorig JSON samples"
+"$PY" - "$T/out.json" <<'PYEOF' || die "iorig JSON samples"
 import json, sys
 u = json.load(open(sys.argv[1]))["jobs"][0]["read"]
 b, i = u["bw_samples"], u["iops_samples"]
@@ -69,7 +50,7 @@ assert b["min"] <= b["mean"] <= b["max"] and b["stddev"] >= 0, b
 assert abs(b["mean"] - 2000 * 4096) < 0.1 * 2000 * 4096, b
 assert abs(i["mean"] - 2000) < 200, i
 PYEOF
-cp "$T/text" "$T/out"
+cp "$T/out.text" "$T/out" || die "no text in the output"
 expect_in out '^    bw     min .*, 3 samples$'
 expect_in out '^    iops   min .*, 6 samples$'
 

@@ -188,8 +188,8 @@ if [ -f "$top/tests/guest/run.sh" ]; then
 	else
 		guests=$(cd "$top/tests/guest/cases" 2>/dev/null &&
 			ls [0-9]*.sh 2>/dev/null | sort -n |
-			awk -v n="$boots" '{ sub(/\.sh$/, "")
-				r[NR % n] = r[NR % n] (r[NR % n] ? "|" : "") $0 }
+			awk -v n="$boots" '{ sub(/\.sh$/, ""); k = NR % n
+				r[k] = r[k] (r[k] ? "|" : "") $0 }
 				END { for (k = 0; k < n; k++) if (r[k] != "")
 					print k, "/(" r[k] ")\\.sh$" }')
 		[ -n "$guests" ] || guests="0 "

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs every unit test program given as arguments, every CLI test script
-# in tests/cli/ and, in one boot of the test guest (tests/guest/run.sh),
-# every device case in tests/guest/cases/. Exit 0 passes, 77 skips (the
+# in tests/cli/ and, in boots of the test guest (tests/guest/run.sh), every
+# device case in tests/guest/cases/. Exit 0 passes, 77 skips (the
 # test says why), anything else fails. Prints one line per test and a
 # closing "N passed, N failed, N skipped" line; exits 1 when anything
 # failed.
@@ -11,9 +11,18 @@
 # load: counts, bytes, strace, fio's meaning, never how long something
 # took or how fast it went, and it uses no shared device (zram, cgroups,
 # MPI). Those run first, IORIG_TEST_JOBS at a time (default: the number of
-# CPUs, at most 2). Every other test then runs alone, one after another,
-# on an otherwise idle machine: timing, rates, signals sent after a sleep.
-# Lines come out as tests end (parallel ones in the order they end).
+# CPUs, at most 2), beside the test guest's boots. Every other test then
+# runs alone, one after another, on an otherwise idle machine: timing,
+# rates, signals sent after a sleep. Lines come out as tests end (parallel
+# ones in the order they end).
+#
+# The guest's cases are split between IORIG_GUEST_BOOTS boots (default:
+# the number of CPUs, at most 2; 1 when IORIG_GUEST_CASES picks cases),
+# each a QEMU that keeps one CPU busy, all started first and outside the
+# IORIG_TEST_JOBS count: a parallel test mostly waits (for its runs' clock,
+# for I/O), so the emulator and the tests share the CPUs, and the guest,
+# the longest part (about 4 minutes in one boot), is no longer the
+# lane's length.
 #
 # Each test runs under timeout(1) in a process group of its own: one that
 # is still running after IORIG_TEST_TIMEOUT seconds (default 300; 0: no
@@ -106,18 +115,25 @@ run_one() {
 	echo "$verdict" >>"$log/results"
 }
 
-# run_guest: boots the test guest once for all its cases. Each case is a
-# test here, with its own line and verdict as run.sh prints them; a guest
-# that cannot be made here is one skip, one that fails as a whole (no
-# boot, a hang) one failure besides its cases.
+# run_guest K CASES: boots the test guest once for CASES (an extended
+# regular expression for IORIG_GUEST_CASES; empty: every case), its
+# files named after K. Each case is a test here, with its own line and
+# verdict as run.sh prints them; a guest that cannot be made here is one
+# skip, one that fails as a whole (no boot, a hang) one failure besides
+# its cases.
 run_guest() {
 	name=tests/guest/run.sh
-	base="$log/guest"
+	base="$log/guest$1"
 	all_limit=$limit
 	[ "$limit" -gt 0 ] &&
 		limit=$(( ${IORIG_GUEST_TIMEOUT:-1200} + limit ))
 	start=$(date +%s)
-	timed "$base.pgid" sh "$top/$name" >"$base.log" 2>&1
+	if [ -n "$2" ]; then
+		IORIG_GUEST_CASES=$2 timed "$base.pgid" sh "$top/$name" \
+			>"$base.log" 2>&1
+	else
+		timed "$base.pgid" sh "$top/$name" >"$base.log" 2>&1
+	fi
 	rc=$?
 	secs=$(( $(date +%s) - start ))
 	: >"$base.verdicts"
@@ -147,20 +163,51 @@ run_guest() {
 	cat "$base.verdicts" >>"$log/results"
 }
 
-# run_name NAME: a unit test program is run as it is, a CLI script by sh,
-# the test guest by run_guest.
+# run_name NAME: a unit test program is run as it is, a CLI script by sh.
 run_name() {
 	case $1 in
-	tests/guest/run.sh) run_guest ;;
 	tests/cli/*) run_one "$1" sh "$top/$1" ;;
 	*) run_one "$1" "$top/$1" ;;
 	esac
 }
 
-# The test guest first: its one boot runs longest, and what it checks
-# (counts, bytes, states inside an emulator) no load can change.
+# The guest's boots: "K REGEX" lines, case I (in the order of their
+# numbers) to boot I mod N, so that long and short cases mix. What the
+# guest checks (counts, bytes, states inside an emulator) no load changes.
+boots=${IORIG_GUEST_BOOTS:-$cpus}
+case $boots in
+''|*[!0-9]*|0) echo "IORIG_GUEST_BOOTS='$boots': expected a whole number" \
+	"of boots (1 or more)" >&2
+	exit 2 ;;
+esac
+[ -n "${IORIG_GUEST_CASES:-}" ] && boots=1
+guests=
+if [ -f "$top/tests/guest/run.sh" ]; then
+	if [ "$boots" -le 1 ]; then
+		guests="0 "
+	else
+		guests=$(cd "$top/tests/guest/cases" 2>/dev/null &&
+			ls [0-9]*.sh 2>/dev/null | sort -n |
+			awk -v n="$boots" '{ sub(/\.sh$/, ""); k = NR % n
+				r[k] = r[k] (r[k] ? "|" : "") $0 }
+				END { for (k = 0; k < n; k++) if (r[k] != "")
+					print k, "/(" r[k] ")\\.sh$" }')
+		[ -n "$guests" ] || guests="0 "
+	fi
+fi
+
+# run_guests: every boot of the guest, side by side.
+run_guests() {
+	echo "$guests" | {
+		while read -r k re; do
+			[ -n "$k" ] || continue
+			run_guest "$k" "$re" &
+		done
+		wait
+	}
+}
+
 parallel="$*" serial=
-[ -f "$top/tests/guest/run.sh" ] && parallel="tests/guest/run.sh $*"
 # In the order of their numbers (100 after 99, not after 10).
 for t in $(cd "$top/tests/cli" && ls [0-9]*.sh 2>/dev/null | sort -n); do
 	if grep -q '^# lane: parallel$' "$top/tests/cli/$t"; then
@@ -171,8 +218,10 @@ for t in $(cd "$top/tests/cli" && ls [0-9]*.sh 2>/dev/null | sort -n); do
 done
 
 # The parallel lane: a FIFO holds one token per test that may run; each
-# test takes one before it starts and gives it back when it ends.
+# test takes one before it starts and gives it back when it ends. The
+# guest's boots start first, outside the tokens.
 if [ "$jobs" -gt 1 ] && mkfifo "$log/tokens" 2>/dev/null; then
+	run_guests &
 	exec 3<>"$log/tokens"
 	i=0
 	while [ "$i" -lt "$jobs" ]; do echo >&3; i=$((i + 1)); done
@@ -183,6 +232,7 @@ if [ "$jobs" -gt 1 ] && mkfifo "$log/tokens" 2>/dev/null; then
 	wait
 	exec 3>&-
 else
+	run_guests
 	for t in $parallel; do run_name "$t"; done
 fi
 for t in $serial; do run_name "$t"; done

@@ -46,9 +46,13 @@ fi
 
 # iorig's JSON: when, the samples, the value against the limit; quicker
 # with four samples of 250 ms (ss_interval, newer fio's option).
+# (One run, the JSON and the text report one after the other.)
 sed 's/^ss_dur=2$/ss_dur=1\nss_interval=250ms/' ss.fio >ss2.fio
-run --output-format=json ss2.fio
+run --output-format=json,text ss2.fio
 expect_rc 0
+split_out
+cp "$T/out.text" "$T/text" || die "no text report"
+cp "$T/out.json" "$T/out" || die "no JSON report"
 s="d['jobs'][0]['steadystate']"
 json_is "($s['criterion'], $s['limit'], $s['limit_pct'], $s['attained'])" \
 	"('iops', 5.0, True, True)"
@@ -57,8 +61,7 @@ expect_json "$s['attained_ns'] <= d['jobs'][0]['runtime_ns']"
 expect_json "0 <= $s['value'] < 5"
 expect_json "len($s['iops']) == len($s['bw_bytes']) == 4"
 # The text report.
-run ss2.fio
-expect_rc 0
+cp "$T/text" "$T/out"
 expect_in out '^  steadystate iops:5%: attained=yes at [0-9.]+s, bw=.*, mean dev=[0-9.]+%$'
 
 # Never steady (limit 0): the full runtime, not attained; ss_ramp holds
@@ -115,7 +118,7 @@ expect_rc 0
 # fio's layout never steady within the run (ss_ramp longer than it): the
 # window's samples as fio gives them, zeros for the whole window (fio's
 # t/steadystate_tests.py averages them), the criterion 0.
-set -- --name=r --ioengine=null --size=1g --time_based --runtime=1 \
+set -- --name=r --ioengine=null --size=1g --time_based --runtime=500ms \
 	--ss=bw_slope:0.1% --ss_dur=3 --ss_ramp=10
 run --output-format=fio-json "$@"
 expect_rc 0

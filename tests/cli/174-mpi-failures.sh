@@ -93,14 +93,33 @@ time_based
 runtime=30s
 JOB
 (mpi_run 3 job3; echo $rc >rc3) &
-sleep 1.5
-# The rank-1 process: its environment (NUL-separated) says so.
+# The rank-1 process: its environment (NUL-separated) says so. Killed
+# once it runs its job: iorig catches SIGTERM then (bit 15 of SigCgt),
+# and a moment after (rather than a fixed 1.5 s from the start, which a
+# loaded machine's MPI start-up can outlast).
 victim=""
-for p in $(pgrep -f "^$IORIG_MPI job3"); do
-	tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null |
-		grep -qx 'OMPI_COMM_WORLD_RANK=1' && victim=$p
+n=0
+while [ -z "$victim" ] && [ $n -lt 200 ]; do
+	sleep 0.05
+	n=$((n + 1))
+	for p in $(pgrep -f "^$IORIG_MPI job3"); do
+		tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null |
+			grep -qx 'OMPI_COMM_WORLD_RANK=1' && victim=$p
+	done
 done
 [ -n "$victim" ] || die "no rank 1 process found"
+n=0
+until [ $n -ge 200 ] || "$PY" -c '
+import sys
+for l in open("/proc/%s/status" % sys.argv[1]):
+    if l.startswith("SigCgt:"):
+        sys.exit(0 if int(l.split()[1], 16) >> 14 & 1 else 1)
+sys.exit(1)' "$victim" 2>/dev/null; do
+	sleep 0.05
+	n=$((n + 1))
+done
+[ $n -lt 200 ] || die "rank 1 never caught SIGTERM"
+sleep 0.3
 t0=$(now_ms)
 kill -9 "$victim"
 wait

@@ -64,8 +64,9 @@ assert sys.argv[3] == "qsort" or \
 	fi
 done
 
-# exit_on_io_done: the cpuio job ends with the I/O job (1 s), not at its
-# runtime (20 s); without it, it runs its runtime.
+# exit_on_io_done: the cpuio job ends with the I/O job (0.5 s), not at
+# its runtime (20 s); without it, it runs its runtime (made 1 s). The
+# lengths only need to tell 0.5 s from 1 s and from 20 s.
 cat >ex.fio <<'EOF2'
 [cpu]
 ioengine=cpuio
@@ -76,32 +77,32 @@ exit_on_io_done=1
 ioengine=null
 size=1g
 rate=1m
-runtime=1
+runtime=500ms
 time_based
 EOF2
 cp ex.fio ex0.fio
 share "$IORIG" ex.fio --output-format=json
-within "$wall" 1 1.5 || die "exit_on_io_done=1: ran ${wall}s"
-sed -i 's/^exit_on_io_done=1/exit_on_io_done=0/; s/^runtime=20/runtime=2/' \
+within "$wall" 0.5 1.5 || die "exit_on_io_done=1: ran ${wall}s"
+sed -i 's/^exit_on_io_done=1/exit_on_io_done=0/; s/^runtime=20/runtime=1/' \
 	ex.fio
 share "$IORIG" ex.fio --output-format=json
-within "$wall" 2 0.5 || die "exit_on_io_done=0: ran ${wall}s, runtime=2"
+within "$wall" 1 0.3 || die "exit_on_io_done=0: ran ${wall}s, runtime=1"
 # An exec job is not an I/O job (fio's FIO_NOIO, as cpuio): the cpuio job
-# ends with the null job (1 s), not with the exec job (3 s); fio's does.
+# ends with the null job (0.5 s), not with the exec job (2 s); fio's does.
 cp ex0.fio ex2.fio
 cat >>ex2.fio <<'EOF2'
 [x]
 ioengine=exec
 program=/bin/sleep
 arguments=30
-runtime=3
+runtime=2
 time_based
 EOF2
 run ex2.fio --output-format=json
 expect_rc 0
-expect_json '0.8e9 < d["jobs"][0]["runtime_ns"] < 2e9' \
+expect_json '0.4e9 < d["jobs"][0]["runtime_ns"] < 1.5e9' \
 	"cpuio ended with the null job, not the exec job"
-expect_json 'd["jobs"][2]["runtime_ns"] >= 2.9e9' "the exec job ran 3 s"
+expect_json 'd["jobs"][2]["runtime_ns"] >= 1.9e9' "the exec job ran 2 s"
 if command -v fio >/dev/null 2>&1 && [ -z "${IORIG_SAN:-}" ]; then
 	fio ex2.fio --output-format=json >"$T/f2.json" 2>/dev/null ||
 		die "fio failed on ex2.fio"
@@ -109,14 +110,14 @@ if command -v fio >/dev/null 2>&1 && [ -z "${IORIG_SAN:-}" ]; then
 import json, sys
 s = open(sys.argv[1]).read()
 j = json.loads(s[s.index("{"):])["jobs"]
-assert j[0]["job_runtime"] < 2000 and j[2]["job_runtime"] >= 2900, \
+assert j[0]["job_runtime"] < 1500 and j[2]["job_runtime"] >= 1900, \
     [(x["jobname"], x["job_runtime"]) for x in j]
 ' "$T/f2.json" || die "fio's cpuio job did not end with the null job"
 fi
 # Another engine's exit_on_io_done is a warning only: it does not stop.
 sed -i 's/^ioengine=cpuio/ioengine=null\nrate=1m\nsize=1g/; s/^exit_on_io_done=0/exit_on_io_done=1/' ex.fio
 share "$IORIG" ex.fio --output-format=json
-within "$wall" 2 0.5 || die "null engine, exit_on_io_done=1: ran ${wall}s"
+within "$wall" 1 0.3 || die "null engine, exit_on_io_done=1: ran ${wall}s"
 
 # cpuio needs cpuload, as in fio.
 run --parse-only --name=c --ioengine=cpuio

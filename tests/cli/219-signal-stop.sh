@@ -43,7 +43,13 @@ cases = {
 }
 failed = False
 
-def ready(name):
+def ready(name, pid):
+    # the job's thread has started (the main thread and one more)
+    try:
+        if len(os.listdir("/proc/%d/task" % pid)) < 2:
+            return False
+    except FileNotFoundError:
+        return True     # ended: the signal's wait says how
     if name == "exec":
         return os.path.exists(T + "/prog.pid")
     if name == "rate":
@@ -59,9 +65,11 @@ def once(name, sig):
     p = subprocess.Popen([iorig] + cases[name] + ["--output-format=json"],
                          stdout=out, stderr=subprocess.DEVNULL)
     t0 = time.monotonic()
-    while not ready(name) and time.monotonic() - t0 < 10:
+    while not ready(name, p.pid) and time.monotonic() - t0 < 10:
         time.sleep(0.02)
-    time.sleep(0.7)      # running, in the middle of its chunk or wait
+    # its thread started (a chunk, a think or a rate wait begins within
+    # a few ms of that): in the middle of its chunk or wait
+    time.sleep(0.2)
     t = time.monotonic()
     p.send_signal(sig)
     try:

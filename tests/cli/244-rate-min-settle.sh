@@ -14,48 +14,64 @@ command -v fio >/dev/null 2>&1 || skip "needs fio (Debian's fio 3.33)"
 BLKIO=/sys/fs/cgroup/blkio
 [ -e "$BLKIO/blkio.throttle.read_iops_device" ] ||
 	skip "needs the cgroup v1 blkio throttle ($BLKIO)"
+# fio and iorig run each case side by side, each on a loop device of its
+# own in a cgroup of its own (the throttle is per group and device): two
+# jobs of 500 IOPS take a few percent of a CPU, and the judged windows
+# are 0.1-0.7 s wide (the test took 27 s one job at a time).
 loop_disk d.img 16
-mm=$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ')
-[ -n "$mm" ] || skip "cannot read the major:minor of $dev"
-cg=$BLKIO/iorig-t244.$$
-mkdir "$cg" 2>/dev/null || skip "cannot make a blkio cgroup"
-trap 'losetup -d "$dev" 2>/dev/null; rmdir "$cg" 2>/dev/null
-	cd /; rm -rf "$T"' EXIT
-echo "$mm 500" >"$cg/blkio.throttle.read_iops_device" 2>/dev/null ||
-	skip "blkio throttling refused $mm"
-name=${dev#/dev/}
+fdev=$dev
+cp d.img e.img || die "cannot copy d.img"
+idev=$(losetup -f --show e.img 2>"$T/err") ||
+	skip "losetup cannot attach a second loop device: $(cat "$T/err")"
+cgf=$BLKIO/iorig-t244f.$$ cgi=$BLKIO/iorig-t244i.$$
+trap 'losetup -d "$fdev" 2>/dev/null; losetup -d "$idev" 2>/dev/null
+	rmdir "$cgf" "$cgi" 2>/dev/null; cd /; rm -rf "$T"' EXIT
+mkdir "$cgf" "$cgi" 2>/dev/null || skip "cannot make a blkio cgroup"
+for d in "$fdev:$cgf" "$idev:$cgi"; do
+	mm=$(lsblk -dno MAJ:MIN "${d%%:*}" | tr -d ' ')
+	[ -n "$mm" ] || skip "cannot read the major:minor of ${d%%:*}"
+	echo "$mm 500" >"${d#*:}/blkio.throttle.read_iops_device" \
+		2>/dev/null || skip "blkio throttling refused $mm"
+done
 
-# job TOOL ARGS: TOOL's 4 KiB random reads of the device in the
-# throttled cgroup; sets rc, secs (the read runtime the JSON reports) and
-# ios (its reads); the device's reads meanwhile in dev_ios.
+# job TAG DEV CGROUP TOOL ARGS: TOOL's 4 KiB random reads of DEV in the
+# throttled CGROUP; TAG.out and TAG.err its output, TAG.res "rc secs ios
+# dev_ios": its exit, the read runtime and reads its JSON reports, and the
+# device's reads meanwhile (/sys/block/*/stat).
 job() {
-	_t=$1
-	shift
-	_b=$(awk '{ print $1 }' "/sys/block/$name/stat")
-	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$cg" \
-		"$_t" --name=m --filename="$dev" --direct=1 --rw=randread \
-		--bs=4k --time_based --output-format=json "$@" >out 2>err
-	rc=$?
-	dev_ios=$(($(awk '{ print $1 }' "/sys/block/$name/stat") - _b))
-	set -- $("$PY" -c '
-import json
-t = open("out").read()
+	_tag=$1 _dev=$2 _cg=$3 _t=$4
+	shift 4
+	_name=${_dev#/dev/}
+	_b=$(awk '{ print $1 }' "/sys/block/$_name/stat")
+	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$_cg" \
+		"$_t" --name=m --filename="$_dev" --direct=1 --rw=randread \
+		--bs=4k --time_based --output-format=json "$@" >$_tag.out \
+		2>$_tag.err
+	_rc=$?
+	_d=$(($(awk '{ print $1 }' "/sys/block/$_name/stat") - _b))
+	echo "$_rc $("$PY" -c '
+import json, sys
+t = open(sys.argv[1]).read()
 j = json.loads(t[t.index("{"):])["jobs"][0]["read"]
 print("%.3f %d" % (j["runtime"] / 1e3 if "runtime" in j else
                    j["runtime_ns"] / 1e9, j.get("total_ios", j.get("ios"))))
-')
-	secs=$1 ios=$2
+' $_tag.out) $_d" >$_tag.res
 }
 
 while read -r want lo hi opts; do
 	# shellcheck disable=SC2086
-	job fio $opts
+	job f "$fdev" "$cgf" fio $opts &
+	# shellcheck disable=SC2086
+	job i "$idev" "$cgi" "$IORIG" $opts
+	wait
+	read -r rc secs ios dev_ios <f.res
 	[ "$rc" = "$want" ] || die "fio $opts: exit $rc, expected $want"
 	"$PY" -c "import sys; sys.exit(not $lo <= $secs <= $hi)" ||
 		die "fio $opts: ran ${secs}s, expected $lo-$hi"
 	fsecs=$secs
-	# shellcheck disable=SC2086
-	job "$IORIG" $opts
+	read -r rc secs ios dev_ios <i.res
+	cp i.out out
+	cp i.err err
 	[ "$rc" = "$want" ] || die "iorig $opts: exit $rc, expected $want"
 	"$PY" -c "import sys; sys.exit(not $lo <= $secs <= $hi)" ||
 		die "iorig $opts: ran ${secs}s, expected $lo-$hi (fio ${fsecs}s)"

@@ -14,9 +14,9 @@
 
 MiB=1048576
 
-# Group 0 writes first.dat for 3 s (time_based); group 1 writes target.
-# The test changes target once first.dat exists: the checks are done then,
-# and group 1 starts 1.5 s later.
+# Group 0 writes first.dat for 1 s (time_based); group 1 writes target.
+# The test changes target once first.dat exists (within 20 ms of it): the
+# checks are done then, and group 1 starts about 1 s later.
 twogroups() {
 	cat >two.job <<JOB
 [global]
@@ -27,7 +27,7 @@ rw=write
 [first]
 filename=first.dat
 time_based=1
-runtime=1500ms
+runtime=1s
 ${2:-}
 
 [second]

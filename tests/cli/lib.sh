@@ -87,6 +87,37 @@ jsonf() {
 	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
+# split_out: $T/out of one run with several formats (--output-format=
+# fio-json,json,text writes them one after the other) split into
+# $T/out.fio.json (fio's layout), $T/out.json (iorig's) and $T/out.text
+# (the text: what is not a JSON document starting a line), each only when
+# there; two documents of one layout fail the test. Removes the three
+# first, so that none is left from an earlier run.
+split_out() {
+	rm -f "$T/out.fio.json" "$T/out.json" "$T/out.text"
+	"$PY" - "$T/out" <<'PYEOF' || die "stdout is not the formats asked"
+import json, sys
+p = sys.argv[1]
+t = open(p).read()
+docs, text, i = {}, "", 0
+while i < len(t):
+    if t.startswith("{", i) and (i == 0 or t[i - 1] == "\n"):
+        d, i = json.JSONDecoder().raw_decode(t, i)
+        k = ".fio.json" if "fio version" in d else ".json"
+        assert k not in docs, "two documents of one layout"
+        docs[k] = d
+    else:
+        j = t.find("\n{", i)
+        j = len(t) if j < 0 else j + 1
+        text += t[i:j]
+        i = j
+for k, d in docs.items():
+    json.dump(d, open(p + k, "w"))
+if text.strip():
+    open(p + ".text", "w").write(text)
+PYEOF
+}
+
 # json_is EXPR VALUE: the Python expression EXPR on the JSON document in
 # $T/out (bound to d) prints VALUE; stdout must be one JSON document.
 json_is() {

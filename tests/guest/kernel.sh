@@ -17,6 +17,12 @@ set -u
 cache=${1:?usage: kernel.sh CACHE-DIR}
 mkdir -p "$cache" || exit 1
 cache=$(cd "$cache" && pwd)
+# The boots of one suite (tests/run-all.sh starts them side by side) ask
+# at once: one at a time, so that one runs apt-get update and fetches
+# while the others wait and then find the kernel whole.
+if command -v flock >/dev/null 2>&1; then
+	exec 9>"$cache/.lock" && flock 9
+fi
 
 skip() {
 	echo "SKIP: $*"

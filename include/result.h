@@ -275,6 +275,11 @@ struct cluster_packed {
 
 /* p (its old bytes freed) = cu; 0 or -ENOMEM. */
 int cluster_unit_pack(struct cluster_packed *p, const struct cluster_unit *cu);
+/* The same with cu's unit taken from u (no copy of its megabyte into
+ * cu): p = { *u, cu's row, has_row }. */
+int cluster_unit_pack_from(struct cluster_packed *p,
+			   const struct result_unit *u,
+			   const struct cluster_unit *cu);
 /* Member i's own figures of job k, whole, into *out. */
 void cluster_member_unit(const struct cluster_info *ci, unsigned i,
 			 unsigned k, struct cluster_unit *out);

@@ -56,7 +56,7 @@ struct cluster {
 	struct result_doc doc;		/* the merged result: member 0's */
 	struct cluster_info *info;
 	struct rates *urates, *grates;	/* per unit, per group */
-	struct cluster_unit *scratch;	/* a member's unit, to pack */
+	struct cluster_unit *scratch;	/* a member's row, to pack */
 	struct optref *ref;		/* per unit: ref_values */
 	int nref;
 	bool any;			/* a member was added */
@@ -488,29 +488,73 @@ static void header_fold(struct run_result *d, const struct run_result *s)
 
 /* ---- the cluster part ---- */
 
+/*
+ * Unit u as a member's unit keeps it: the merged result's job, no
+ * intervals, steady state, priorities or zones, the engine's static name
+ * of its first errors. Set in place (no copy of its megabyte) and put
+ * back by unit_unkeep: u may be the merged result's own.
+ */
+struct kept {
+	const struct job *job;
+	struct ival_series *intervals;
+	struct steady_rec *steady;
+	struct prio_stats *prio;
+	struct zbd_stats *zbd;
+	const char *engine[DDIR_NR];
+};
+
+static void unit_keep(struct result_unit *u, const struct job *job,
+		      struct kept *k)
+{
+	int d;
+
+	k->job = u->job;
+	k->intervals = u->stats.intervals;
+	k->steady = u->stats.steady;
+	k->prio = u->stats.prio;
+	k->zbd = u->stats.zbd;
+	u->job = job;
+	u->stats.intervals = NULL;
+	u->stats.steady = NULL;
+	u->stats.prio = NULL;
+	u->stats.zbd = NULL;
+	for (d = 0; d < DDIR_NR; d++) {
+		struct dir_stats *x = &u->stats.dir[d];
+
+		k->engine[d] = x->first_err_engine;
+		x->first_err_engine = engine_name_kept(x->first_err_engine);
+	}
+}
+
+static void unit_unkeep(struct result_unit *u, const struct kept *k)
+{
+	int d;
+
+	u->job = k->job;
+	u->stats.intervals = k->intervals;
+	u->stats.steady = k->steady;
+	u->stats.prio = k->prio;
+	u->stats.zbd = k->zbd;
+	for (d = 0; d < DDIR_NR; d++)
+		u->stats.dir[d].first_err_engine = k->engine[d];
+}
+
 /* Member m's own figures of each job, and its rows. */
-static int member_keep(struct cluster *c, const struct result_doc *m,
-		       unsigned i)
+static int member_keep(struct cluster *c, struct result_doc *m, unsigned i)
 {
 	struct cluster_info *ci = c->info;
 	struct cluster_member_info *mi = &ci->members[i];
-	int k, d;
-
 	struct cluster_unit *cu = c->scratch;
+	struct kept kept;
+	int k, d, ret;
 
 	mi->jobs = calloc(ci->njobs + 1, sizeof(*mi->jobs));
 	if (!mi->jobs)
 		return -ENOMEM;
 	for (k = 0; k < (int)ci->njobs; k++) {
-		const struct result_unit *u = &m->set.units[k];
+		struct result_unit *u = &m->set.units[k];
 
 		memset(&cu->row, 0, sizeof(cu->row));
-		cu->u = *u;
-		cu->u.job = c->doc.set.units[k].job;
-		cu->u.stats.intervals = NULL;
-		cu->u.stats.steady = NULL;
-		cu->u.stats.prio = NULL;
-		cu->u.stats.zbd = NULL;
 		cu->has_row = !u->stats.nclones || u->stats.nmeasured;
 		if (cu->has_row)
 			result_row(&m->r, u, &cu->row);
@@ -527,10 +571,11 @@ static int member_keep(struct cluster *c, const struct result_doc *m,
 			r->runtime_ns = u->stats.runtime_ns;
 			r->clat_p99_ns = x->clat.count ?
 					 hist_percentile(&x->clat, 99) : 0;
-			cu->u.stats.dir[d].first_err_engine =
-				engine_name_kept(x->first_err_engine);
 		}
-		if (cluster_unit_pack(&mi->jobs[k], cu))
+		unit_keep(u, c->doc.set.units[k].job, &kept);
+		ret = cluster_unit_pack_from(&mi->jobs[k], u, cu);
+		unit_unkeep(u, &kept);
+		if (ret)
 			return -ENOMEM;
 	}
 	return 0;

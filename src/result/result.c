@@ -734,6 +734,40 @@ static size_t pack_words(unsigned char *b, const unsigned char *w, size_t n)
 	return len;
 }
 
+size_t result_words_pack(unsigned char *b, const void *p, size_t nwords)
+{
+	return pack_words(b, p, nwords);
+}
+
+int result_words_unpack(void *p, size_t nwords, const unsigned char *b,
+			size_t len, size_t *pos)
+{
+	unsigned char *w = p;
+	size_t at = 0, z, l;
+	uint64_t v;
+
+	/* a varint never runs past the end: its last byte has no 0x80 */
+	while (at < nwords) {
+		if (*pos >= len || (b[len - 1] & 0x80))
+			return -EINVAL;
+		z = (size_t)leb_get(b, pos);
+		if (z > nwords - at || *pos >= len)
+			return -EINVAL;
+		memset(w + at * sizeof(v), 0, z * sizeof(v));
+		at += z;
+		l = (size_t)leb_get(b, pos);
+		if (l > nwords - at)
+			return -EINVAL;
+		for (; l; l--, at++) {
+			if (*pos >= len)
+				return -EINVAL;
+			v = leb_get(b, pos);
+			memcpy(w + at * sizeof(v), &v, sizeof(v));
+		}
+	}
+	return 0;
+}
+
 int cluster_unit_pack_from(struct cluster_packed *p,
 			   const struct result_unit *u,
 			   const struct cluster_unit *cu)

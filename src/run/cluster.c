@@ -1318,28 +1318,79 @@ static int merge_fail(const struct err_rec *e)
 	return 2;
 }
 
+/*
+ * IORIG_MERGE_WIRE=1 (a check of the MPI ranks' wire form, as
+ * IORIG_IO_TRACE is of the I/O log): each member after the first folded
+ * from its wire form (result_wire_make, then result_wire_read) instead
+ * of the model read from its file, so that its report must be the same
+ * byte for byte. Its jobs are taken as member 0's, as rank 0 takes
+ * them after the ranks checked theirs: the jobs are not compared.
+ */
+static int wire_trip(struct result_doc *d, const struct job **jobs,
+		     size_t nj, struct result_wire *mem,
+		     struct result_wire *keep, const char *name,
+		     struct err_rec *e)
+{
+	unsigned char *b = NULL;
+	size_t len = 0;
+	int r = result_wire_make(d, &b, &len);
+
+	result_doc_free(d);
+	if (!r)
+		r = result_wire_read(d, b, len, jobs, nj, mem, keep);
+	free(b);
+	if (r)
+		err_set(e, name, 0, "", r == -ENOMEM ? "out of memory" :
+			"its wire form does not read back");
+	return r;
+}
+
 /* Each file read back (strict: what a merge needs), folded and freed in
  * turn: 0, or the exit code with the message said. */
 static int merge_files(struct cluster *cl, char *const *files, size_t n,
-		       struct err_rec *e)
+		       struct result_wire *keep, struct err_rec *e)
 {
+	const char *env = getenv("IORIG_MERGE_WIRE");
+	bool wire = env && !strcmp(env, "1");
+	struct result_wire mem = { 0 };
+	const struct job **jobs = NULL;
 	struct result_doc d;
-	size_t i;
-	int r;
+	size_t i, nj = 0;
+	int r, k;
 
 	for (i = 0; i < n; i++) {
 		r = result_read_file(&d, files[i], RESULT_READ_STRICT, e);
+		if (!r && wire && !i) {
+			nj = (size_t)d.set.nunits;
+			jobs = calloc(nj + 1, sizeof(*jobs));
+			for (k = 0; jobs && k < d.set.nunits; k++)
+				jobs[k] = d.set.units[k].job;
+			if (!jobs) {
+				result_doc_free(&d);
+				err_set(e, files[i], 0, "", "out of memory");
+				r = -ENOMEM;
+			}
+		} else if (!r && wire) {
+			r = wire_trip(&d, jobs, nj, &mem, keep, files[i], e);
+		}
 		if (!r)
 			r = cluster_add(cl, &d, files[i], NULL, -1, 0, e);
+		result_wire_free(&mem);
 		if (r == -ENOMEM) {
 			merge_fail(e);
-			return 1;
+			r = 1;
+			goto out;
 		}
-		if (r)
-			return merge_fail(e);
+		if (r) {
+			r = merge_fail(e);
+			goto out;
+		}
 	}
 	r = cluster_finish(cl, e);
-	return r ? (merge_fail(e), r == -ENOMEM ? 1 : 2) : 0;
+	r = r ? (merge_fail(e), r == -ENOMEM ? 1 : 2) : 0;
+out:
+	free(jobs);
+	return r;
 }
 
 int merge_main(int argc, char **argv)
@@ -1351,6 +1402,9 @@ int merge_main(int argc, char **argv)
 	const char *formats = "text", *output = NULL;
 	struct door_out o = { .fd = -1 };
 	struct cluster *cl = cluster_new();
+	/* the engines' setup texts of members read from their wire form:
+	 * the report may point at them */
+	struct result_wire keep = { 0 };
 	bool opened = false;
 	size_t n = 0, nc = 0, nf;
 	int a, rc = 2, r;
@@ -1401,7 +1455,7 @@ int merge_main(int argc, char **argv)
 	 */
 	mallopt(M_MMAP_THRESHOLD, 64 << 20);
 	mallopt(M_TRIM_THRESHOLD, 128 << 20);
-	rc = merge_files(cl, files, n, e);
+	rc = merge_files(cl, files, n, &keep, e);
 	if (rc)
 		goto done;
 	/* Through the door (door.h): never a device or a new name in /dev,
@@ -1434,6 +1488,7 @@ done:
 		rc = 1;
 	}
 	cluster_free(cl);
+	result_wire_free(&keep);
 	free(files);
 	free(checks);
 	free(e);

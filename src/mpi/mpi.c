@@ -9,9 +9,10 @@
  * wait group (agree: every rank's targets open, else the first failure,
  * naming its rank and host, stops all), at each group's gate (a barrier,
  * then each rank's CLOCK_REALTIME start: the start skew), and at the end
- * (finish: each rank's JSON report sent to rank 0, which reads and merges
- * them one at a time with the cluster module and writes the cluster
- * report). A rank that
+ * (finish: each rank reads its JSON report back and checks it against
+ * rank 0's, broadcast; then sends rank 0 its wire form, result.h, which
+ * rank 0 folds in one at a time with the cluster module, parsing no JSON
+ * but its own, and writes the cluster report). A rank that
  * dies mid-run is mpirun's to handle: it aborts the job, so no rank waits.
  */
 #include <errno.h>
@@ -419,24 +420,31 @@ static int wire_finish(struct peers *pe, const char *json, size_t len,
 {
 	struct mine *m = calloc(1, sizeof(*m));
 	struct err_rec *e = calloc(1, sizeof(*e));
-	char host0[HOST_MAX], *text0 = NULL;
-	unsigned long long len0 = len;
+	/* rank 0's host and the length of its document: one broadcast
+	 * (each collective costs a round of every rank being scheduled,
+	 * dear when they are oversubscribed) */
+	struct {
+		char host[HOST_MAX];
+		unsigned long long len;
+	} h0;
+	char *text0 = NULL;
 	int in[2], res[2], code = 1;
 
 	if (!m || !e) {
 		fprintf(stderr, "iorig: out of memory\n");
 		MPI_Abort(MPI_COMM_WORLD, 1);
 	}
-	memcpy(host0, mp.host, HOST_MAX);
-	MPI_Bcast(host0, HOST_MAX, MPI_CHAR, 0, MPI_COMM_WORLD);
-	MPI_Bcast(&len0, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
-	text0 = pe->rank ? malloc(len0 ? len0 : 1) : (char *)json;
-	if (!text0 || len0 > INT_MAX) {
+	memcpy(h0.host, mp.host, HOST_MAX);
+	h0.len = len;
+	MPI_Bcast(&h0, sizeof(h0), MPI_BYTE, 0, MPI_COMM_WORLD);
+	h0.host[HOST_MAX - 1] = '\0';
+	text0 = pe->rank ? malloc(h0.len ? h0.len : 1) : (char *)json;
+	if (!text0 || h0.len > INT_MAX) {
 		fprintf(stderr, "iorig: out of memory\n");
 		MPI_Abort(MPI_COMM_WORLD, 1);
 	}
-	MPI_Bcast(text0, (int)len0, MPI_CHAR, 0, MPI_COMM_WORLD);
-	wire_prepare(pe, json, len, text0, len0, host0, m, e);
+	MPI_Bcast(text0, (int)h0.len, MPI_CHAR, 0, MPI_COMM_WORLD);
+	wire_prepare(pe, json, len, text0, h0.len, h0.host, m, e);
 	if (pe->rank)
 		free(text0);
 	in[0] = m->why[0] ? pe->rank : INT_MAX;
@@ -478,16 +486,26 @@ static int mpi_finish(struct peers *pe, const char *json, size_t len,
 {
 	char *hosts = NULL;
 	int n = pe->nranks, worst = code_rank(code), ccode = 1, all;
-	int gather = 0;
+	int gather = 0, v[3] = { 0, 0, 0 };
 	unsigned ng = mp.nstart;
 	double *t = NULL, *skew = NULL, *mystart = NULL;
 
 	pe->finished = 1;
 	if (pe->failed)
 		goto out;
-	MPI_Allreduce(&worst, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-	MPI_Allreduce(MPI_IN_PLACE, &ng, 1, MPI_UNSIGNED, MPI_MAX,
-		      MPI_COMM_WORLD);
+	/* the ranks' worst code, the most wait groups, and rank 0's
+	 * IORIG_MPI_GATHER: one collective */
+	v[0] = worst;
+	v[1] = ng < INT_MAX ? (int)ng : INT_MAX;
+	if (pe->rank == 0) {
+		const char *g = getenv("IORIG_MPI_GATHER");
+
+		v[2] = g && !strcmp(g, "1");
+	}
+	MPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	all = v[0];
+	ng = (unsigned)v[1];
+	gather = v[2];
 	if (pe->rank == 0) {
 		hosts = calloc(n, HOST_MAX);
 		t = calloc((size_t)n * (ng ? ng : 1), sizeof(*t));
@@ -508,13 +526,8 @@ static int mpi_finish(struct peers *pe, const char *json, size_t len,
 		   MPI_COMM_WORLD);
 	MPI_Gather(mp.host, HOST_MAX, MPI_CHAR, hosts, HOST_MAX, MPI_CHAR, 0,
 		   MPI_COMM_WORLD);
-	if (pe->rank == 0) {
-		const char *g = getenv("IORIG_MPI_GATHER");
-
-		gather = g && !strcmp(g, "1");
+	if (pe->rank == 0)
 		skews(t, ng, n, skew);
-	}
-	MPI_Bcast(&gather, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	/*
 	 * Each rank's result to rank 0, which takes them one at a time as
 	 * it folds them: its memory is one rank's and what the merge keeps

@@ -7,9 +7,12 @@
 # rusage through /usr/bin/time: elapsed, user + system CPU, max RSS), for
 # this tree's iorig and, side by side, an older one (MERGEB_OLD); then,
 # with iorig-mpi and mpirun here, MERGEB_RANKS ranks oversubscribed on
-# this machine: the run, each rank's JSON result (what rank 0 gathers),
-# and rank 0's part of it measured as the merge of those results (the
-# same reader and fold), with the model for 10,000 ranks.
+# this machine, each format run twice, the ranks' JSON documents sent to
+# rank 0 (IORIG_MPI_GATHER=1) and their wire forms (the default): the
+# run's time and rank 0's peak memory; then rank 0's own work per rank
+# on each path, counted by callgrind in the merge of the ranks' results
+# (the same reader and fold; IORIG_MERGE_WIRE=1 folds them through their
+# wire forms), with the model for 10,000 ranks.
 #
 # Environment: MERGEB_NS="10 100 1000", MERGEB_FORMATS="text json",
 # MERGEB_OLD=PATH (an older iorig to compare), MERGEB_OLD_MPI=PATH (an
@@ -97,71 +100,99 @@ shift
 	exec /usr/bin/time -o "$t" -f '%e %M' "$@"
 exec "$@"
 SH
-# mpirun_ranks BINARY NAME [ARGS...]: one run of the job on every rank
+# mpirun_ranks BINARY NAME FORMAT [ENV=VALUE...]: one run of the job on
+# every rank (the ranks' results in $out/ranks.NAME)
 mpirun_ranks() {
-	b=$1 w=$2
-	shift 2
-	/usr/bin/time -o "$out/time.mpi.$w" -f '%e' timeout 600 \
+	b=$1 w=$2 f=$3
+	shift 3
+	rm -rf "$out/ranks.$w"
+	mkdir -p "$out/ranks.$w"
+	env "$@" /usr/bin/time -o "$out/time.mpi.$w" -f '%e' timeout 900 \
 		mpirun -np "$ranks" sh "$out/rank0.sh" "$out/time.rank0.$w" \
-		"$b" --output-format=text "$@" "$out/mpi.job" \
-		>"$out/mpi.$w.txt" 2>"$out/mpi.$w.err" ||
+		"$b" --output-format="$f" --rank-output="$out/ranks.$w/r" \
+		"$out/mpi.job" >"$out/mpi.$w.out" 2>"$out/mpi.$w.err" ||
 		{ echo "mpirun -np $ranks failed: see $out/mpi.$w.err"
 		  return 1; }
 	read -r el <"$out/time.mpi.$w"
 	read -r el0 rss0 <"$out/time.rank0.$w"
-	echo "MPI $w: $ranks ranks (1 s runs): $el s from mpirun to exit," \
-	     "rank 0 $el0 s and $((rss0 / 1024)) MB peak RSS"
+	printf '%-22s %d ranks (1 s runs), %-4s: %6.1f s from mpirun to exit, rank 0 %5.1f MB peak RSS\n' \
+		"MPI $w:" "$ranks" "$f" "$el" "$(echo "$rss0 / 1024" | bc -l)"
 }
-[ -n "${MERGEB_OLD_MPI:-}" ] && mpirun_ranks "$MERGEB_OLD_MPI" old
-rm -rf "$out/ranks"
-mkdir -p "$out/ranks"
-mpirun_ranks "$IORIG_MPI" new --rank-output="$out/ranks/r" || exit 1
-bytes=$(cat "$out/ranks"/r.*.json | wc -c)
-echo "MPI: what the ranks send rank 0: $bytes bytes of JSON ($((bytes / ranks)) a rank)"
-mkdir -p "$out/m-ranks"
-for f in "$out/ranks"/r.*.json; do ln -sf "$f" "$out/m-ranks/"; done
-half=$(ls "$out/m-ranks"/*.json | head -$((ranks / 2)))
-# rank0 BINARY NAME WHOLE FORMAT: rank 0's read and fold of every rank's
-# result and its report (the merge of their files: the same code), and
-# its model for 10,000 ranks (WHOLE: every rank's document held at once)
-rank0() {
-	# shellcheck disable=SC2086
-	/usr/bin/time -o "$out/time.half.$2" -f '%M' "$1" merge \
-		--output-format="$4" $half >/dev/null
-	/usr/bin/time -o "$out/time.ranks.$2" -f '%e %U %S %M' "$1" merge \
-		--output-format="$4" "$out/m-ranks"/*.json >/dev/null
-	read -r rss1 <"$out/time.half.$2"
-	read -r el us sy rss <"$out/time.ranks.$2"
-	# what a member adds: from the merges of many links above when
-	# they ran (1000 against 10: clearer than 64 against 32)
-	n1=0 r1=0 n2=0 r2=0
-	[ -e "$out/rss.last.$2.$4" ] && read -r n1 r1 <"$out/rss.first.$2.$4" &&
-		read -r n2 r2 <"$out/rss.last.$2.$4"
-	awk -v w="$2" -v n="$ranks" -v us="$us" -v sy="$sy" -v rss="$rss" \
-	    -v rss1="$rss1" -v b="$bytes" -v whole="$3" -v f="$4" \
-	    -v n1="$n1" -v r1="$r1" -v n2="$n2" -v r2="$r2" 'BEGIN {
-		cpu = us + sy
-		if (n2 > n1)
-			per = (r2 - r1) / (n2 - n1)	# KB a member adds
-		else
-			per = (rss - rss1) / (n - n / 2)
-		if (per < 0)	# within the noise of RSS
-			per = 0
-		printf "%-5s %-4s rank 0 reads and folds %d ranks: %.2f s " \
-		       "CPU (%.2f ms a rank), %.1f MB peak RSS (%.1f KB " \
-		       "more a rank)\n", w, f, n, cpu, 1000 * cpu / n,
-		       rss / 1024, per
-		m = rss / 1024 + (10000 - n) * per / 1024
-		if (whole)	# every rank s document in memory at once
-			m += 10000 * b / n / 1048576
-		printf "%-5s %-4s model, 10000 ranks: %.1f s on rank 0 (read " \
-		       "and fold, one core), about %.0f MB on rank 0\n", w, f,
-		       10000 * cpu / n, m }'
+# ir FILE FUNCTION: the instructions FUNCTION ran, its callees' included
+ir() {
+	callgrind_annotate --inclusive=yes "$1" 2>/dev/null |
+		awk -v f="$2" '$0 ~ ":" f " " { gsub(",", "", $1); print $1; exit }'
 }
 for f in $formats; do
-	[ -n "$old" ] && rank0 "$old" old 1 "$f"
-	rank0 "$IORIG" new 0 "$f"
+	[ -n "${MERGEB_OLD_MPI:-}" ] &&
+		mpirun_ranks "$MERGEB_OLD_MPI" "old-$f" "$f"
+	mpirun_ranks "$IORIG_MPI" "gather-$f" "$f" IORIG_MPI_GATHER=1 ||
+		exit 1
+	mpirun_ranks "$IORIG_MPI" "wire-$f" "$f" || exit 1
 done
-echo "(old: MPI_Gatherv of every rank's document to rank 0 before the"
-echo " first is read; new: received one at a time as rank 0 reads them)"
+bytes=$(cat "$out/ranks.wire-$f"/r.*.json | wc -c)
+echo "MPI: each rank's JSON result: $((bytes / ranks)) bytes (what IORIG_MPI_GATHER=1 sends rank 0; the wire form is its figures packed: test 175 counts 8.4 KB against 52-61 KB on a veth)"
+mkdir -p "$out/m-ranks"
+for r in "$out/ranks.wire-$f"/r.*.json; do ln -sf "$r" "$out/m-ranks/"; done
+# Rank 0's own work for each rank, apart from MPI's waiting (the ranks
+# end at different times on 2 CPUs; Open MPI polls meanwhile): the
+# gather path reads each rank's document and folds it (result_read_file,
+# cluster_add: `iorig merge` of the ranks' files, the same code), the
+# wire path reads each rank's wire form and folds it (result_wire_read,
+# cluster_add: IORIG_MERGE_WIRE=1 makes the merge fold its members
+# through their wire forms). Counted by callgrind (instructions: no
+# load in them), made seconds by the plain merge's CPU time per
+# instruction, measured beside.
+if ! command -v valgrind >/dev/null || ! command -v callgrind_annotate >/dev/null; then
+	echo "rank 0's part: no valgrind here (callgrind); left out"
+	echo "logs in $out"
+	exit 0
+fi
+for f in $formats; do
+	valgrind --tool=callgrind --callgrind-out-file="$out/cg.gather.$f" \
+		"$IORIG" merge --output-format="$f" "$out/m-ranks"/*.json \
+		>/dev/null 2>"$out/cg.gather.$f.err"
+	IORIG_MERGE_WIRE=1 valgrind --tool=callgrind \
+		--callgrind-out-file="$out/cg.wire.$f" "$IORIG" merge \
+		--output-format="$f" "$out/m-ranks"/*.json >/dev/null \
+		2>"$out/cg.wire.$f.err"
+	# the CPU time of 16 times as many members (rusage counts 10 ms
+	# ticks: 64 members are a few), per instruction of the 64
+	set --
+	for k in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do
+		set -- "$@" "$out/m-ranks"/*.json
+	done
+	/usr/bin/time -o "$out/time.ranks.$f" -f '%U %S %M' "$IORIG" merge \
+		--output-format="$f" "$@" >/dev/null
+	read -r us sy rss <"$out/time.ranks.$f"
+	us=$(echo "$us / 16" | bc -l)
+	sy=$(echo "$sy / 16" | bc -l)
+	tot=$(ir "$out/cg.gather.$f" merge_main)
+	g_read=$(ir "$out/cg.gather.$f" result_read_file)
+	g_add=$(ir "$out/cg.gather.$f" cluster_add)
+	w_read=$(ir "$out/cg.wire.$f" result_wire_read)
+	w_add=$(ir "$out/cg.wire.$f" cluster_add)
+	w_make=$(ir "$out/cg.wire.$f" result_wire_make)
+	# per rank, on every rank: its own document read back and made
+	# its wire form, rank 0's read and the fold of the two (its check)
+	awk -v n="$ranks" -v f="$f" -v us="$us" -v sy="$sy" -v tot="$tot" \
+	    -v gr="$g_read" -v ga="$g_add" -v wr="$w_read" -v wa="$w_add" \
+	    -v wm="$w_make" -v rss="$rss" -v b="$bytes" 'BEGIN {
+		s = (us + sy) / tot		# seconds an instruction
+		g = (gr + ga) / n * s * 1000	# ms a rank on rank 0
+		w = (wr + wa) / n * s * 1000
+		each = (2 * gr + 2 * ga + wm) / n * s * 1000
+		printf "rank 0, %-4s: %.3f ms a rank (gather: read and fold " \
+		       "its document), %.3f ms (wire: read its wire form and " \
+		       "fold), %.1fx; each rank once, in parallel: %.1f ms " \
+		       "(its result and rank 0'"'"'s read back, its wire form " \
+		       "made, the check)\n", f, g, w, g / w, each
+		d = 14				# ceil(log2(10000))
+		printf "model, 10000 ranks, %-4s: rank 0 folds for %.1f s " \
+		       "(gather: %.1f s); before it, the broadcast of rank " \
+		       "0'"'"'s document (%d KB) down a tree %d deep and each " \
+		       "rank'"'"'s %.0f ms, then a MINLOC (%d deep)\n", f,
+		       10000 * w / 1000, 10000 * g / 1000, b / n / 1024, d,
+		       each, d }'
+done
 echo "logs in $out"

@@ -275,6 +275,20 @@ struct cluster_packed {
 
 /* p (its old bytes freed) = cu; 0 or -ENOMEM. */
 int cluster_unit_pack(struct cluster_packed *p, const struct cluster_unit *cu);
+/* The same with cu's unit taken from u (no copy of its megabyte into
+ * cu): p = { *u, cu's row, has_row }. */
+int cluster_unit_pack_from(struct cluster_packed *p,
+			   const struct result_unit *u,
+			   const struct cluster_unit *cu);
+/*
+ * nwords 64-bit words at p as runs (zero words left out, the others as
+ * varints), into b (NULL: only counted); the length. Unpacked: exactly
+ * nwords words from b at *pos on (moved past them); 0, or -EINVAL when
+ * b[0..len) does not hold them (len's last byte must end a varint).
+ */
+size_t result_words_pack(unsigned char *b, const void *p, size_t nwords);
+int result_words_unpack(void *p, size_t nwords, const unsigned char *b,
+			size_t len, size_t *pos);
 /* Member i's own figures of job k, whole, into *out. */
 void cluster_member_unit(const struct cluster_info *ci, unsigned i,
 			 unsigned k, struct cluster_unit *out);
@@ -357,6 +371,35 @@ struct result_doc {
 };
 
 #define RESULT_READ_STRICT	1u
+
+/*
+ * The wire form of a member (src/result/wire.c): what a merge reads of
+ * a result read back (RESULT_READ_STRICT), in bytes an MPI rank sends
+ * rank 0 instead of its JSON document: its units and groups (their
+ * histograms packed, result_words_pack), the first errors' engines,
+ * targets and warnings, wall time, signal and CPU. Made by the rank that
+ * ran it, for ranks of the same build on the same architecture.
+ */
+struct result_wire {
+	void **p;		/* what a read allocated, freed together */
+	size_t n, cap;
+};
+
+/* d's wire form into *buf (malloc'ed), *len bytes; 0 or -ENOMEM. */
+int result_wire_make(const struct result_doc *d, unsigned char **buf,
+		     size_t *len);
+/*
+ * buf back into *d for cluster_add (d->store NULL: nothing for
+ * result_doc_free to free), its units' jobs the njobs of jobs (member
+ * 0's: the ranks checked theirs against it). What it allocates is kept
+ * in mem (freed by result_wire_free after cluster_add), the engines'
+ * setup texts in keep (the merged result may point at them: freed after
+ * the report). 0, -EINVAL (not a wire form of njobs jobs) or -ENOMEM.
+ */
+int result_wire_read(struct result_doc *d, const unsigned char *buf,
+		     size_t len, const struct job *const *jobs, size_t njobs,
+		     struct result_wire *mem, struct result_wire *keep);
+void result_wire_free(struct result_wire *w);
 
 struct err_rec;
 /*

@@ -9,9 +9,10 @@
  * wait group (agree: every rank's targets open, else the first failure,
  * naming its rank and host, stops all), at each group's gate (a barrier,
  * then each rank's CLOCK_REALTIME start: the start skew), and at the end
- * (finish: each rank's JSON report sent to rank 0, which reads and merges
- * them one at a time with the cluster module and writes the cluster
- * report). A rank that
+ * (finish: each rank reads its JSON report back and checks it against
+ * rank 0's, broadcast; then sends rank 0 its wire form, result.h, which
+ * rank 0 folds in one at a time with the cluster module, parsing no JSON
+ * but its own, and writes the cluster report). A rank that
  * dies mid-run is mpirun's to handle: it aborts the job, so no rank waits.
  */
 #include <errno.h>
@@ -160,6 +161,30 @@ static int rank_text(int r, const char *mine, size_t mylen, char **buf,
 	return 0;
 }
 
+/* Rank 0: every member folded into cl, the report written; the exit
+ * code of the cluster's figures (buf: room for a message). */
+static int cluster_out(struct cluster *cl, const char *formats, FILE *out,
+		       char *const *checks, size_t nchecks,
+		       struct err_rec *e, char *buf)
+{
+	int code = 1;
+
+	if (cluster_finish(cl, e))
+		goto fail;
+	code = cluster_write(cluster_result(cl), formats, checks, nchecks,
+			     out, e);
+	if (code == -EINVAL)
+		code = 2;
+	else if (code < 0 || fflush(out) || ferror(out))
+		code = 1;
+	if (code != 2 && code != 1)
+		return code;
+fail:
+	err_format(e, buf, ERR_TEXT_MAX + 512);
+	fprintf(stderr, "iorig: the cluster report: %s\n", buf);
+	return code;
+}
+
 /*
  * Rank 0: each rank's result received, read back and folded in turn (in
  * rank order: the fold of `iorig merge` of the same results), then the
@@ -207,25 +232,250 @@ static int cluster_report(const char *mine, size_t mylen, const char *hosts,
 		}
 	}
 	free(text_buf);
-	if (failed)
-		goto out;
-	if (!cluster_finish(cl, e)) {
-		code = cluster_write(cluster_result(cl), formats, checks,
-				     nchecks, out, e);
-		if (code == -EINVAL)
-			code = 2;
-		else if (code < 0 || fflush(out) || ferror(out))
-			code = 1;
-		if (code == 2 || code == 1)
-			goto fail;
-		goto out;
-	}
-fail:
-	err_format(e, buf, ERR_TEXT_MAX + 512);
-	fprintf(stderr, "iorig: the cluster report: %s\n", buf);
-out:
+	if (!failed)
+		code = cluster_out(cl, formats, out, checks, nchecks, e, buf);
 	cluster_free(cl);
 	free(buf);
+	free(e);
+	return code;
+}
+
+#define TAG_WIRE	27
+#define TAG_WHY		28
+#define WHY_MAX		(ERR_TEXT_MAX + 512)
+
+/* A rank's result as rank 0 takes it (wire_prepare). */
+struct mine {
+	struct result_doc d;	/* its own, read back (rank 0 keeps it) */
+	unsigned char *wire;	/* the others: its wire form */
+	size_t wlen;
+	char why[WHY_MAX + 64];	/* "": none; else what rank 0 says */
+};
+
+/*
+ * Every rank: its own result read back as rank 0 reads a member
+ * (strict), then, on a rank but 0, checked against rank 0's document
+ * (text0) by the fold itself (the same jobs: cluster_add's message, as
+ * rank 0 would give it) and made into its wire form. A failure is put in
+ * m->why as rank 0 would print it; one of rank 0's own document is rank
+ * 0's to say.
+ */
+static void wire_prepare(struct peers *pe, const char *json, size_t len,
+			 const char *text0, size_t len0, const char *host0,
+			 struct mine *m, struct err_rec *e)
+{
+	char label[HOST_MAX + 32], label0[HOST_MAX + 32], buf[WHY_MAX];
+	struct result_doc d0;
+	struct cluster *cl;
+	int ret;
+
+	snprintf(label, sizeof(label), "rank %d (%s)", pe->rank, mp.host);
+	snprintf(label0, sizeof(label0), "rank 0 (%s)", host0);
+	if (result_read(&m->d, json, len, label, RESULT_READ_STRICT, e)) {
+		err_format(e, buf, sizeof(buf));
+		snprintf(m->why, sizeof(m->why), "iorig: %s", buf);
+		return;
+	}
+	if (!pe->rank)
+		return;
+	if (result_wire_make(&m->d, &m->wire, &m->wlen))
+		goto nomem;
+	/* rank 0's own failure is rank 0's to report */
+	if (result_read(&d0, text0, len0, label0, RESULT_READ_STRICT, e))
+		return;
+	cl = cluster_new();
+	if (!cl) {
+		result_doc_free(&d0);
+		goto nomem;
+	}
+	ret = cluster_add(cl, &d0, label0, host0, 0, 0, e);
+	if (!ret)
+		ret = cluster_add(cl, &m->d, label, mp.host, pe->rank, 0, e);
+	cluster_free(cl);
+	if (ret) {
+		err_format(e, buf, sizeof(buf));
+		snprintf(m->why, sizeof(m->why), "iorig: the cluster report: "
+			 "%s", buf);
+	}
+	return;
+nomem:
+	snprintf(m->why, sizeof(m->why), "iorig: the cluster report: out of "
+		 "memory");
+}
+
+/* Rank 0: rank r's wire form received (MPI_Probe for its size, into one
+ * buffer that grows to the largest); its length. */
+static int wire_recv(int r, unsigned char **buf, size_t *cap)
+{
+	unsigned char *nb;
+	MPI_Status st;
+	int n;
+
+	MPI_Probe(r, TAG_WIRE, MPI_COMM_WORLD, &st);
+	MPI_Get_count(&st, MPI_BYTE, &n);
+	if ((size_t)n > *cap) {
+		nb = realloc(*buf, (size_t)n);
+		if (!nb) {
+			/* a rank's figures are a few KB: nothing left */
+			fprintf(stderr, "iorig: out of memory\n");
+			MPI_Abort(MPI_COMM_WORLD, 1);
+		}
+		*buf = nb;
+		*cap = (size_t)n;
+	}
+	MPI_Recv(*buf, n, MPI_BYTE, r, TAG_WIRE, MPI_COMM_WORLD,
+		 MPI_STATUS_IGNORE);
+	return n;
+}
+
+/* Rank 0: rank r's wire form received and folded in; 0, or -EINVAL /
+ * -ENOMEM with e. */
+static int wire_add(struct cluster *cl, int r, const char *host,
+		    double skew, const struct job *const *jobs, size_t nj,
+		    unsigned char **buf, size_t *cap,
+		    struct result_wire *keep, struct err_rec *e)
+{
+	struct result_wire mem = { 0 };
+	char label[HOST_MAX + 32];
+	struct result_doc m;
+	int n = wire_recv(r, buf, cap), ret;
+
+	snprintf(label, sizeof(label), "rank %d (%s)", r, host);
+	ret = result_wire_read(&m, *buf, (size_t)n, jobs, nj, &mem, keep);
+	if (ret) {
+		err_set(e, label, 0, "", ret == -ENOMEM ? "out of memory" :
+			"its result did not arrive whole");
+		result_wire_free(&mem);
+		return ret;
+	}
+	ret = cluster_add(cl, &m, label, host, r, skew, e);
+	result_wire_free(&mem);
+	return ret;
+}
+
+/*
+ * Rank 0, every rank's check passed: its own result folded first, then
+ * each other rank's wire form as it is received, in rank order (the fold
+ * of `iorig merge`), then the report; the exit code of the cluster's
+ * figures.
+ */
+static int wire_report(struct mine *m0, const char *hosts,
+		       const double *skew, int n, const char *formats,
+		       FILE *out, char *const *checks, size_t nchecks)
+{
+	struct cluster *cl = cluster_new();
+	struct err_rec *e = calloc(1, sizeof(*e));
+	char *buf = malloc(WHY_MAX), label[HOST_MAX + 32];
+	struct result_wire keep = { 0 };
+	const struct job **jobs;
+	unsigned char *wbuf = NULL;
+	size_t cap = 0, nj = (size_t)m0->d.set.nunits, k;
+	int r, code = 1, failed = 0;
+
+	jobs = calloc(nj + 1, sizeof(*jobs));
+	for (k = 0; jobs && k < nj; k++)
+		jobs[k] = m0->d.set.units[k].job;
+	snprintf(label, sizeof(label), "rank 0 (%s)", hosts);
+	if (!cl || !e || !buf || !jobs ||
+	    cluster_add(cl, &m0->d, label, hosts, 0, skew[0], e) == -ENOMEM)
+		failed = 1;
+	if (failed) {
+		fprintf(stderr, "iorig: the cluster report: out of memory\n");
+		result_doc_free(&m0->d);
+	}
+	for (r = 1; r < n; r++) {
+		if (failed) {	/* taken and dropped: rank r goes on */
+			wire_recv(r, &wbuf, &cap);
+			continue;
+		}
+		if (wire_add(cl, r, hosts + (size_t)r * HOST_MAX, skew[r],
+			     jobs, nj, &wbuf, &cap, &keep, e)) {
+			err_format(e, buf, WHY_MAX);
+			fprintf(stderr, "iorig: the cluster report: %s\n", buf);
+			failed = 1;
+		}
+	}
+	free(wbuf);
+	free(jobs);
+	if (!failed)
+		code = cluster_out(cl, formats, out, checks, nchecks, e, buf);
+	cluster_free(cl);
+	result_wire_free(&keep);
+	free(buf);
+	free(e);
+	return code;
+}
+
+/*
+ * The cluster report of the wire path: rank 0's document to every rank
+ * (a broadcast: a tree), each rank's check (wire_prepare), the first
+ * failing rank's message (MINLOC: rank 0 prints it) or every rank's wire
+ * form to rank 0 (wire_report). Rank 0's exit code of the cluster's
+ * figures; the others' 0.
+ */
+static int wire_finish(struct peers *pe, const char *json, size_t len,
+		       const char *hosts, const double *skew,
+		       const char *formats, FILE *out, char *const *checks,
+		       size_t nchecks)
+{
+	struct mine *m = calloc(1, sizeof(*m));
+	struct err_rec *e = calloc(1, sizeof(*e));
+	/* rank 0's host and the length of its document: one broadcast
+	 * (each collective costs a round of every rank being scheduled,
+	 * dear when they are oversubscribed) */
+	struct {
+		char host[HOST_MAX];
+		unsigned long long len;
+	} h0;
+	char *text0 = NULL;
+	int in[2], res[2], code = 1;
+
+	if (!m || !e) {
+		fprintf(stderr, "iorig: out of memory\n");
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	}
+	memcpy(h0.host, mp.host, HOST_MAX);
+	h0.len = len;
+	MPI_Bcast(&h0, sizeof(h0), MPI_BYTE, 0, MPI_COMM_WORLD);
+	h0.host[HOST_MAX - 1] = '\0';
+	text0 = pe->rank ? malloc(h0.len ? h0.len : 1) : (char *)json;
+	if (!text0 || h0.len > INT_MAX) {
+		fprintf(stderr, "iorig: out of memory\n");
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	}
+	MPI_Bcast(text0, (int)h0.len, MPI_CHAR, 0, MPI_COMM_WORLD);
+	wire_prepare(pe, json, len, text0, h0.len, h0.host, m, e);
+	if (pe->rank)
+		free(text0);
+	in[0] = m->why[0] ? pe->rank : INT_MAX;
+	in[1] = pe->rank;
+	MPI_Allreduce(in, res, 1, MPI_2INT, MPI_MINLOC, MPI_COMM_WORLD);
+	if (res[0] != INT_MAX) {
+		/* the first rank (in rank order) whose result would not
+		 * fold: rank 0 says why, as its fold in turn would */
+		if (pe->rank && pe->rank == res[0])
+			MPI_Send(m->why, sizeof(m->why), MPI_CHAR, 0,
+				 TAG_WHY, MPI_COMM_WORLD);
+		if (!pe->rank && res[0])
+			MPI_Recv(m->why, sizeof(m->why), MPI_CHAR, res[0],
+				 TAG_WHY, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		if (!pe->rank) {
+			m->why[sizeof(m->why) - 1] = '\0';
+			fprintf(stderr, "%s\n", m->why);
+		}
+		result_doc_free(&m->d);
+	} else if (pe->rank) {
+		MPI_Send(m->wire, (int)m->wlen, MPI_BYTE, 0, TAG_WIRE,
+			 MPI_COMM_WORLD);
+		result_doc_free(&m->d);
+		code = 0;
+	} else {
+		/* m->d is taken by the fold */
+		code = wire_report(m, hosts, skew, pe->nranks, formats, out,
+				   checks, nchecks);
+	}
+	free(m->wire);
+	free(m);
 	free(e);
 	return code;
 }
@@ -235,16 +485,27 @@ static int mpi_finish(struct peers *pe, const char *json, size_t len,
 		      char *const *checks, size_t nchecks)
 {
 	char *hosts = NULL;
-	int n = pe->nranks, worst = code_rank(code), ccode, all;
+	int n = pe->nranks, worst = code_rank(code), ccode = 1, all;
+	int gather = 0, v[3] = { 0, 0, 0 };
 	unsigned ng = mp.nstart;
 	double *t = NULL, *skew = NULL, *mystart = NULL;
 
 	pe->finished = 1;
 	if (pe->failed)
 		goto out;
-	MPI_Allreduce(&worst, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-	MPI_Allreduce(MPI_IN_PLACE, &ng, 1, MPI_UNSIGNED, MPI_MAX,
-		      MPI_COMM_WORLD);
+	/* the ranks' worst code, the most wait groups, and rank 0's
+	 * IORIG_MPI_GATHER: one collective */
+	v[0] = worst;
+	v[1] = ng < INT_MAX ? (int)ng : INT_MAX;
+	if (pe->rank == 0) {
+		const char *g = getenv("IORIG_MPI_GATHER");
+
+		v[2] = g && !strcmp(g, "1");
+	}
+	MPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	all = v[0];
+	ng = (unsigned)v[1];
+	gather = v[2];
 	if (pe->rank == 0) {
 		hosts = calloc(n, HOST_MAX);
 		t = calloc((size_t)n * (ng ? ng : 1), sizeof(*t));
@@ -265,20 +526,29 @@ static int mpi_finish(struct peers *pe, const char *json, size_t len,
 		   MPI_COMM_WORLD);
 	MPI_Gather(mp.host, HOST_MAX, MPI_CHAR, hosts, HOST_MAX, MPI_CHAR, 0,
 		   MPI_COMM_WORLD);
+	if (pe->rank == 0)
+		skews(t, ng, n, skew);
 	/*
 	 * Each rank's result to rank 0, which takes them one at a time as
-	 * it reads them (cluster_report): its memory is one document and
-	 * what the merge keeps of each member (a few KB), not every
-	 * rank's document at once (a gather of 10,000 ranks' would be
-	 * gigabytes).
+	 * it folds them: its memory is one rank's and what the merge keeps
+	 * of each member (a few KB), not every rank's at once (a gather of
+	 * 10,000 ranks' would be gigabytes). Each rank reads its own
+	 * document back and sends its wire form (wire_finish): rank 0
+	 * parses no JSON but its own. IORIG_MPI_GATHER=1: each rank's JSON
+	 * document, read back on rank 0 (cluster_report), as before; the
+	 * same report.
 	 */
-	if (pe->rank != 0)
+	if (!gather) {
+		ccode = wire_finish(pe, json, len, hosts, skew, formats, out,
+				    checks, nchecks);
+	} else if (pe->rank != 0) {
 		MPI_Send(json, (int)len, MPI_CHAR, 0, TAG_RESULT,
 			 MPI_COMM_WORLD);
-	if (pe->rank == 0) {
-		skews(t, ng, n, skew);
+	} else {
 		ccode = cluster_report(json, len, hosts, skew, n, formats, out,
 				       checks, nchecks);
+	}
+	if (pe->rank == 0) {
 		/* 0 or 3 (a check failed): the report is whole */
 		pe->reported = ccode == 0 || ccode == 3;
 		/* The ranks' worst, then the cluster's checks. */

@@ -35,9 +35,12 @@
 const struct opt_def *options_find_in(const struct opt_def *t,
 				      const char *name)
 {
+	/* the first byte compared first: a merge looks up every option
+	 * of every member's jobs, and few rows share it */
 	for (; t && t->name; t++)
-		if (!strcmp(t->name, name) ||
-		    (t->alias && !strcmp(t->alias, name)))
+		if ((t->name[0] == name[0] && !strcmp(t->name, name)) ||
+		    (t->alias && t->alias[0] == name[0] &&
+		     !strcmp(t->alias, name)))
 			return t;
 	return NULL;
 }

@@ -385,10 +385,15 @@ static int fast(struct jd_doc *d, const char *text, size_t len)
 	d->text[len] = '\0';
 	j.p = d->text;
 	j.end = d->text + len;
+	/* about a node a dozen bytes in iorig's indented documents: room
+	 * for most at once, not a dozen copies as the lists double */
+	if (grow((void **)&j.nodes, &j.cn, len / 12 + 1, sizeof(*j.nodes)) ||
+	    grow((void **)&j.kids, &j.ck, len / 12 + 1, sizeof(*j.kids)))
+		j.err = -ENOMEM;
 	ws(&j);
-	if (j.p == j.end || *j.p != '{')
+	if (!j.err && (j.p == j.end || *j.p != '{'))
 		j.err = -EINVAL;
-	else
+	else if (!j.err)
 		container(&j, true);
 	ws(&j);
 	if (!j.err && j.p != j.end)

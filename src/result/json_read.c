@@ -173,13 +173,16 @@ static bool hist_ok(struct rd *c, const struct jd *h)
 		int64_t hi = jd_integer_value(jd_array_get(x, 1));
 		int64_t n = jd_integer_value(jd_array_get(x, 2));
 
-		snprintf(at, sizeof(at), "%zu", i);
 		if (jd_array_size(x) != 3 || lo < 0 || n < 0 ||
 		    (uint64_t)lo >> HIST_MAX_BITS ||
 		    hist_bucket_low(hist_index((uint64_t)lo)) != (uint64_t)lo ||
-		    hist_bucket_high(hist_index((uint64_t)lo)) != (uint64_t)hi)
+		    hist_bucket_high(hist_index((uint64_t)lo)) !=
+		    (uint64_t)hi) {
+			/* formatted only here: a merge reads millions */
+			snprintf(at, sizeof(at), "%zu", i);
 			return bad(c, "bucket %s is not [low, high, count] of "
 				   "an iorig histogram", at, NULL);
+		}
 		sum += (uint64_t)n;
 	}
 	if (sum + u64(h, "overflow") != u64(h, "count"))
@@ -1571,8 +1574,10 @@ static int model_alloc(struct rd *c, size_t nu, size_t ng, size_t nc)
 	/* the units' jobs, then one per curve (its probe's name) */
 	p->jobs = calloc(nu + nc + 1, sizeof(*p->jobs));
 	c->st->targets = calloc(nu + 1, sizeof(*c->st->targets));
-	s->units = calloc(nu + 1, sizeof(*s->units));
-	s->groups = calloc(ng + 1, sizeof(*s->groups));
+	/* no spare element: a unit is most of a megabyte to zero (its
+	 * histograms), and a merge reads one document after another */
+	s->units = calloc(nu ? nu : 1, sizeof(*s->units));
+	s->groups = calloc(ng ? ng : 1, sizeof(*s->groups));
 	s->group_njobs = calloc(ng + 1, sizeof(*s->group_njobs));
 	s->group_first = calloc(ng + 1, sizeof(*s->group_first));
 	if (!p->jobs || !c->st->targets || !s->units || !s->groups ||

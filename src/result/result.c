@@ -702,13 +702,26 @@ static uint64_t word_at(const unsigned char *p, size_t i)
  * others that follow, those words; again to the end. Into b (NULL: only
  * counted); the length.
  */
+/* The zero words from word i on: four at a time first (a unit is most
+ * of a megabyte of empty buckets, scanned twice per member). */
+static size_t zero_run(const unsigned char *w, size_t i, size_t n)
+{
+	size_t z = i;
+
+	while (z + 4 <= n && !(word_at(w, z) | word_at(w, z + 1) |
+			       word_at(w, z + 2) | word_at(w, z + 3)))
+		z += 4;
+	while (z < n && !word_at(w, z))
+		z++;
+	return z - i;
+}
+
 static size_t pack_words(unsigned char *b, const unsigned char *w, size_t n)
 {
 	size_t i = 0, len = 0, z, l, k;
 
 	while (i < n) {
-		for (z = 0; i + z < n && !word_at(w, i + z); z++)
-			;
+		z = zero_run(w, i, n);
 		i += z;
 		for (l = 0; i + l < n && word_at(w, i + l); l++)
 			;
@@ -721,22 +734,72 @@ static size_t pack_words(unsigned char *b, const unsigned char *w, size_t n)
 	return len;
 }
 
-int cluster_unit_pack(struct cluster_packed *p, const struct cluster_unit *cu)
+size_t result_words_pack(unsigned char *b, const void *p, size_t nwords)
 {
-	const unsigned char *w = (const unsigned char *)cu;
-	size_t n = sizeof(*cu) / sizeof(uint64_t), len;
+	return pack_words(b, p, nwords);
+}
+
+int result_words_unpack(void *p, size_t nwords, const unsigned char *b,
+			size_t len, size_t *pos)
+{
+	unsigned char *w = p;
+	size_t at = 0, z, l;
+	uint64_t v;
+
+	/* a varint never runs past the end: its last byte has no 0x80 */
+	while (at < nwords) {
+		if (*pos >= len || (b[len - 1] & 0x80))
+			return -EINVAL;
+		z = (size_t)leb_get(b, pos);
+		if (z > nwords - at || *pos >= len)
+			return -EINVAL;
+		memset(w + at * sizeof(v), 0, z * sizeof(v));
+		at += z;
+		l = (size_t)leb_get(b, pos);
+		if (l > nwords - at)
+			return -EINVAL;
+		for (; l; l--, at++) {
+			if (*pos >= len)
+				return -EINVAL;
+			v = leb_get(b, pos);
+			memcpy(w + at * sizeof(v), &v, sizeof(v));
+		}
+	}
+	return 0;
+}
+
+int cluster_unit_pack_from(struct cluster_packed *p,
+			   const struct result_unit *u,
+			   const struct cluster_unit *cu)
+{
+	/* two runs of words, one after the other: unpacking reads the
+	 * pairs of runs on, so the split is invisible */
+	const unsigned char *a = (const unsigned char *)u;
+	const unsigned char *t = (const unsigned char *)cu + sizeof(*u);
+	size_t na = sizeof(*u) / sizeof(uint64_t);
+	size_t nt = (sizeof(*cu) - sizeof(*u)) / sizeof(uint64_t), len;
 
 	_Static_assert(sizeof(struct cluster_unit) % sizeof(uint64_t) == 0,
 		       "a cluster_unit is whole words");
+	_Static_assert(sizeof(struct result_unit) % sizeof(uint64_t) == 0 &&
+		       offsetof(struct cluster_unit, row) ==
+		       sizeof(struct result_unit),
+		       "a result_unit is whole words, the row right after");
 	free(p->b);
 	p->b = NULL;
 	p->len = 0;
-	len = pack_words(NULL, w, n);
+	len = pack_words(NULL, a, na) + pack_words(NULL, t, nt);
 	p->b = malloc(len ? len : 1);
 	if (!p->b)
 		return -ENOMEM;
-	p->len = pack_words(p->b, w, n);
+	p->len = pack_words(p->b, a, na);
+	p->len += pack_words(p->b + p->len, t, nt);
 	return 0;
+}
+
+int cluster_unit_pack(struct cluster_packed *p, const struct cluster_unit *cu)
+{
+	return cluster_unit_pack_from(p, &cu->u, cu);
 }
 
 void cluster_member_unit(const struct cluster_info *ci, unsigned i,

@@ -56,7 +56,7 @@ struct cluster {
 	struct result_doc doc;		/* the merged result: member 0's */
 	struct cluster_info *info;
 	struct rates *urates, *grates;	/* per unit, per group */
-	struct cluster_unit *scratch;	/* a member's unit, to pack */
+	struct cluster_unit *scratch;	/* a member's row, to pack */
 	struct optref *ref;		/* per unit: ref_values */
 	int nref;
 	bool any;			/* a member was added */
@@ -488,29 +488,73 @@ static void header_fold(struct run_result *d, const struct run_result *s)
 
 /* ---- the cluster part ---- */
 
+/*
+ * Unit u as a member's unit keeps it: the merged result's job, no
+ * intervals, steady state, priorities or zones, the engine's static name
+ * of its first errors. Set in place (no copy of its megabyte) and put
+ * back by unit_unkeep: u may be the merged result's own.
+ */
+struct kept {
+	const struct job *job;
+	struct ival_series *intervals;
+	struct steady_rec *steady;
+	struct prio_stats *prio;
+	struct zbd_stats *zbd;
+	const char *engine[DDIR_NR];
+};
+
+static void unit_keep(struct result_unit *u, const struct job *job,
+		      struct kept *k)
+{
+	int d;
+
+	k->job = u->job;
+	k->intervals = u->stats.intervals;
+	k->steady = u->stats.steady;
+	k->prio = u->stats.prio;
+	k->zbd = u->stats.zbd;
+	u->job = job;
+	u->stats.intervals = NULL;
+	u->stats.steady = NULL;
+	u->stats.prio = NULL;
+	u->stats.zbd = NULL;
+	for (d = 0; d < DDIR_NR; d++) {
+		struct dir_stats *x = &u->stats.dir[d];
+
+		k->engine[d] = x->first_err_engine;
+		x->first_err_engine = engine_name_kept(x->first_err_engine);
+	}
+}
+
+static void unit_unkeep(struct result_unit *u, const struct kept *k)
+{
+	int d;
+
+	u->job = k->job;
+	u->stats.intervals = k->intervals;
+	u->stats.steady = k->steady;
+	u->stats.prio = k->prio;
+	u->stats.zbd = k->zbd;
+	for (d = 0; d < DDIR_NR; d++)
+		u->stats.dir[d].first_err_engine = k->engine[d];
+}
+
 /* Member m's own figures of each job, and its rows. */
-static int member_keep(struct cluster *c, const struct result_doc *m,
-		       unsigned i)
+static int member_keep(struct cluster *c, struct result_doc *m, unsigned i)
 {
 	struct cluster_info *ci = c->info;
 	struct cluster_member_info *mi = &ci->members[i];
-	int k, d;
-
 	struct cluster_unit *cu = c->scratch;
+	struct kept kept;
+	int k, d, ret;
 
 	mi->jobs = calloc(ci->njobs + 1, sizeof(*mi->jobs));
 	if (!mi->jobs)
 		return -ENOMEM;
 	for (k = 0; k < (int)ci->njobs; k++) {
-		const struct result_unit *u = &m->set.units[k];
+		struct result_unit *u = &m->set.units[k];
 
 		memset(&cu->row, 0, sizeof(cu->row));
-		cu->u = *u;
-		cu->u.job = c->doc.set.units[k].job;
-		cu->u.stats.intervals = NULL;
-		cu->u.stats.steady = NULL;
-		cu->u.stats.prio = NULL;
-		cu->u.stats.zbd = NULL;
 		cu->has_row = !u->stats.nclones || u->stats.nmeasured;
 		if (cu->has_row)
 			result_row(&m->r, u, &cu->row);
@@ -527,10 +571,11 @@ static int member_keep(struct cluster *c, const struct result_doc *m,
 			r->runtime_ns = u->stats.runtime_ns;
 			r->clat_p99_ns = x->clat.count ?
 					 hist_percentile(&x->clat, 99) : 0;
-			cu->u.stats.dir[d].first_err_engine =
-				engine_name_kept(x->first_err_engine);
 		}
-		if (cluster_unit_pack(&mi->jobs[k], cu))
+		unit_keep(u, c->doc.set.units[k].job, &kept);
+		ret = cluster_unit_pack_from(&mi->jobs[k], u, cu);
+		unit_unkeep(u, &kept);
+		if (ret)
 			return -ENOMEM;
 	}
 	return 0;
@@ -1260,28 +1305,79 @@ static int merge_fail(const struct err_rec *e)
 	return 2;
 }
 
+/*
+ * IORIG_MERGE_WIRE=1 (a check of the MPI ranks' wire form, as
+ * IORIG_IO_TRACE is of the I/O log): each member after the first folded
+ * from its wire form (result_wire_make, then result_wire_read) instead
+ * of the model read from its file, so that its report must be the same
+ * byte for byte. Its jobs are taken as member 0's, as rank 0 takes
+ * them after the ranks checked theirs: the jobs are not compared.
+ */
+static int wire_trip(struct result_doc *d, const struct job **jobs,
+		     size_t nj, struct result_wire *mem,
+		     struct result_wire *keep, const char *name,
+		     struct err_rec *e)
+{
+	unsigned char *b = NULL;
+	size_t len = 0;
+	int r = result_wire_make(d, &b, &len);
+
+	result_doc_free(d);
+	if (!r)
+		r = result_wire_read(d, b, len, jobs, nj, mem, keep);
+	free(b);
+	if (r)
+		err_set(e, name, 0, "", r == -ENOMEM ? "out of memory" :
+			"its wire form does not read back");
+	return r;
+}
+
 /* Each file read back (strict: what a merge needs), folded and freed in
  * turn: 0, or the exit code with the message said. */
 static int merge_files(struct cluster *cl, char *const *files, size_t n,
-		       struct err_rec *e)
+		       struct result_wire *keep, struct err_rec *e)
 {
+	const char *env = getenv("IORIG_MERGE_WIRE");
+	bool wire = env && !strcmp(env, "1");
+	struct result_wire mem = { 0 };
+	const struct job **jobs = NULL;
 	struct result_doc d;
-	size_t i;
-	int r;
+	size_t i, nj = 0;
+	int r, k;
 
 	for (i = 0; i < n; i++) {
 		r = result_read_file(&d, files[i], RESULT_READ_STRICT, e);
+		if (!r && wire && !i) {
+			nj = (size_t)d.set.nunits;
+			jobs = calloc(nj + 1, sizeof(*jobs));
+			for (k = 0; jobs && k < d.set.nunits; k++)
+				jobs[k] = d.set.units[k].job;
+			if (!jobs) {
+				result_doc_free(&d);
+				err_set(e, files[i], 0, "", "out of memory");
+				r = -ENOMEM;
+			}
+		} else if (!r && wire) {
+			r = wire_trip(&d, jobs, nj, &mem, keep, files[i], e);
+		}
 		if (!r)
 			r = cluster_add(cl, &d, files[i], NULL, -1, 0, e);
+		result_wire_free(&mem);
 		if (r == -ENOMEM) {
 			merge_fail(e);
-			return 1;
+			r = 1;
+			goto out;
 		}
-		if (r)
-			return merge_fail(e);
+		if (r) {
+			r = merge_fail(e);
+			goto out;
+		}
 	}
 	r = cluster_finish(cl, e);
-	return r ? (merge_fail(e), r == -ENOMEM ? 1 : 2) : 0;
+	r = r ? (merge_fail(e), r == -ENOMEM ? 1 : 2) : 0;
+out:
+	free(jobs);
+	return r;
 }
 
 int merge_run(const struct merge_req *q)
@@ -1292,6 +1388,9 @@ int merge_run(const struct merge_req *q)
 	const char *formats = q->formats, *output = q->output;
 	struct door_out o = { .fd = -1 };
 	struct cluster *cl = cluster_new();
+	/* the engines' setup texts of members read from their wire form:
+	 * the report may point at them */
+	struct result_wire keep = { 0 };
 	bool opened = false;
 	size_t n = q->nfiles, nc = q->nchecks, nf;
 	int rc = 2, r;
@@ -1316,7 +1415,7 @@ int merge_run(const struct merge_req *q)
 	 */
 	mallopt(M_MMAP_THRESHOLD, 64 << 20);
 	mallopt(M_TRIM_THRESHOLD, 128 << 20);
-	rc = merge_files(cl, files, n, e);
+	rc = merge_files(cl, files, n, &keep, e);
 	if (rc)
 		goto done;
 	/* Through the door (door.h): never a device or a new name in /dev,
@@ -1349,6 +1448,7 @@ done:
 		rc = 1;
 	}
 	cluster_free(cl);
+	result_wire_free(&keep);
 	free(e);
 	return rc;
 }

@@ -5,9 +5,11 @@
 # a wrapper that runs the remote daemon with `ip netns exec` on hostB;
 # the byte transfer layer is TCP only (btl tcp,self), so the ranks'
 # results reach rank 0 over the veth pair, not through shared memory.
-# Outside truth: the veth's received bytes on hostA's side at least
-# rank 1's JSON result (its --rank-output file), each host's rank wrote
-# its own file (${HOSTNAME}), and the report has one row per host.
+# Outside truth: each host's rank wrote its own file (${HOSTNAME}), the
+# report has one row per host and rank 1's own figures (its
+# --rank-output file); the veth's received bytes on hostA's side: at
+# least rank 1's JSON result with IORIG_MPI_GATHER=1 (the documents sent),
+# less than it by default (rank 1's wire form: its figures packed).
 . "$(dirname "$0")/lib.sh"
 . "$top/tests/cli/mpi.sh"
 command -v ip >/dev/null 2>&1 || skip "needs ip (iproute2)"
@@ -53,30 +55,46 @@ bs=4k
 size=1m
 filename=$T/f.\${HOSTNAME}.\${RANK}
 JOB
-rx0=$(ip netns exec "$na" cat "/sys/class/net/$va/statistics/rx_bytes")
-ip netns exec "$na" unshare --uts sh -c "hostname hostA
+# mpi2 [ENV=VALUE]: the job on hostA (rank 0) and hostB (rank 1); rx: the
+# bytes hostA received on the veth meanwhile
+mpi2() {
+	rm -f f.host* rank.*
+	rx0=$(ip netns exec "$na" cat "/sys/class/net/$va/statistics/rx_bytes")
+	ip netns exec "$na" unshare --uts env "$@" sh -c "hostname hostA
 	exec timeout -k 5 60 mpirun --host 10.217.0.1:1,10.217.0.2:1 -np 2 \
 	--mca plm_rsh_agent $T/agent --mca btl tcp,self \
 	--mca btl_tcp_if_include 10.217.0.0/24 \
 	--mca oob_tcp_if_include 10.217.0.0/24 \
 	$IORIG_MPI --output-format=json --rank-output=$T/rank job" \
-	>"$T/out" 2>"$T/err"
-rc=$?
-expect_rc 0
-rx1=$(ip netns exec "$na" cat "/sys/class/net/$va/statistics/rx_bytes")
-[ "$(fsize f.hostA.0)" = 1048576 ] || die "rank 0 did not write f.hostA.0"
-[ "$(fsize f.hostB.1)" = 1048576 ] || die "rank 1 did not write f.hostB.1"
-r1=$(fsize rank.1.json)
-[ "$((rx1 - rx0))" -ge "$r1" ] ||
-	die "hostA received $((rx1 - rx0)) bytes on the veth, less than rank 1's result ($r1)"
-"$PY" - "$T/out" <<'PYEOF' || die "the cluster report across the two hosts"
+		>"$T/out" 2>"$T/err"
+	rc=$?
+	expect_rc 0
+	rx=$(($(ip netns exec "$na" cat "/sys/class/net/$va/statistics/rx_bytes") - rx0))
+	[ "$(fsize f.hostA.0)" = 1048576 ] || die "rank 0 did not write f.hostA.0"
+	[ "$(fsize f.hostB.1)" = 1048576 ] || die "rank 1 did not write f.hostB.1"
+	r1=$(fsize rank.1.json)
+	"$PY" - "$T/out" "$T/rank.1.json" <<'PYEOF' || die "the cluster report across the two hosts"
 import json, sys
 c = json.load(open(sys.argv[1]))
+r1 = json.load(open(sys.argv[2]))
 cl = c["cluster"]
 assert cl["hosts"] == ["hostA", "hostB"], cl["hosts"]
 assert [m["label"] for m in cl["members"]] == ["rank 0 (hostA)", "rank 1 (hostB)"], cl["members"]
 w = cl["jobs"][0]["write"]
 assert [(h["host"], h["ios"]) for h in w["hosts"]] == [("hostA", 256), ("hostB", 256)], w["hosts"]
 assert c["jobs"][0]["write"]["clat_ns"]["count"] == 512
+# rank 1's own figures, which only hostB had, are in rank 0's report
+assert cl["members"][1]["jobs"][0]["write"] == r1["jobs"][0]["write"], "rank 1's figures"
 PYEOF
-echo "veth bytes to hostA: $((rx1 - rx0)), rank 1's result $r1 bytes; start skew up to $(json 'd["cluster"]["start_skew_max_ns"]') ns"
+}
+
+# IORIG_MPI_GATHER=1: rank 1's JSON document crosses the veth.
+mpi2 IORIG_MPI_GATHER=1
+[ "$rx" -ge "$r1" ] ||
+	die "gather: hostA received $rx bytes on the veth, less than rank 1's result ($r1)"
+rxg=$rx
+# The default: rank 1's wire form (its figures packed), not its document.
+mpi2
+[ "$rx" -lt "$r1" ] ||
+	die "hostA received $rx bytes on the veth, no less than rank 1's JSON result ($r1): the document was sent"
+echo "veth bytes to hostA: $rx (wire), $rxg (JSON documents), rank 1's result $r1 bytes; start skew up to $(json 'd["cluster"]["start_skew_max_ns"]') ns"

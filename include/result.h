@@ -372,6 +372,11 @@ struct result_doc {
 
 #define RESULT_READ_STRICT	1u
 
+/* A copy of s that d keeps until result_doc_free (a string a member
+ * freed before d lends d); NULL when s is NULL, d has no store (it is
+ * not a document read back) or memory ran out. */
+const char *result_doc_keep(struct result_doc *d, const char *s);
+
 /*
  * The wire form of a member (src/result/wire.c): what a merge reads of
  * a result read back (RESULT_READ_STRICT), in bytes an MPI rank sends

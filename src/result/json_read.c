@@ -130,6 +130,18 @@ static char *keep(struct rd *c, const char *s)
 	return st->strs[st->nstrs++];
 }
 
+const char *result_doc_keep(struct result_doc *d, const char *s)
+{
+	struct rd c = { .d = d, .st = d->store };
+
+	if (!s)
+		return NULL;
+	if (!d->store)
+		return NULL;
+	s = keep(&c, s);
+	return c.err ? NULL : s;
+}
+
 static void text_into(char *dst, size_t len, const char *s)
 {
 	snprintf(dst, len, "%s", s ? s : "");

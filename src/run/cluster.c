@@ -448,8 +448,10 @@ static void rates_set(struct job_stats *s, const struct rates *r)
 	s->agg_bw = r->row_bw;
 }
 
-/* The targets of b added to a's. */
-static int targets_fold(struct run_targets *a, const struct run_targets *b)
+/* b's targets after a's; a's engine setup, when a has none, b's texts
+ * kept by d (b's member is freed after the fold). */
+static int targets_fold(struct result_doc *d, struct run_targets *a,
+			const struct run_targets *b)
 {
 	struct run_target *t;
 	unsigned i;
@@ -466,8 +468,16 @@ static int targets_fold(struct run_targets *a, const struct run_targets *b)
 			return -ENOMEM;
 		a->n++;
 	}
-	if (!a->engine.known)
-		a->engine = b->engine;
+	if (!a->engine.known && b->engine.known) {
+		a->engine.n = 0;
+		for (i = 0; i < b->engine.n; i++) {
+			a->engine.what[i] = result_doc_keep(d, b->engine.what[i]);
+			if (!a->engine.what[i])
+				return -ENOMEM;
+		}
+		a->engine.n = b->engine.n;
+		a->engine.known = true;
+	}
 	return 0;
 }
 
@@ -818,7 +828,8 @@ static int fold(struct cluster *c, const struct result_doc *m)
 		stats_fold(&s->units[i].stats, &m->set.units[i].stats, true);
 		phase_fold(&s->units[i], &m->set.units[i]);
 		s->units[i].njobs += m->set.units[i].njobs;
-		ret = targets_fold(&c->doc.r.targets[i], &m->r.targets[i]);
+		ret = targets_fold(&c->doc, &c->doc.r.targets[i],
+				   &m->r.targets[i]);
 	}
 	for (i = 0; i < s->ngroups; i++) {
 		stats_fold(&s->groups[i], &m->set.groups[i], false);

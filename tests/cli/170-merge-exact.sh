@@ -243,6 +243,29 @@ for b in bad:
 sys.exit(1 if bad else 0)
 PYEOF
 
+# A first member whose document lacks engine_setup (an older or edited
+# result): the merged report takes the next member's, which is freed
+# after its fold (the merge kept pointers into it; ASan, valgrind).
+run --name=es --ioengine=io_uring --filename=es.dat --size=256k \
+	--output-format=json
+expect_rc 0
+cp out es1.json
+"$PY" - <<'PYEOF' || die "cannot make a member without engine_setup"
+import json
+d = json.load(open("es1.json"))
+for j in d["jobs"]:
+    j.pop("engine_setup", None)
+json.dump(d, open("es0.json", "w"))
+PYEOF
+run merge --output-format=json es0.json es1.json
+expect_rc 0
+"$PY" - es1.json out <<'PYEOF' || die "the merged engine_setup is not the second member's"
+import json, sys
+want = json.load(open(sys.argv[1]))["jobs"][0]["engine_setup"]
+got = json.load(open(sys.argv[2]))["jobs"][0].get("engine_setup")
+assert want and got == want, (want, got)
+PYEOF
+
 # The cluster document is an iorig report: it validates against the schema.
 if "$PY" -c 'from jsonschema import Draft202012Validator' 2>/dev/null; then
 	"$PY" - "$top/doc/iorig-json.schema.json" merged.json <<'PYEOF' || die "the merged document does not validate"

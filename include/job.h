@@ -118,6 +118,7 @@ enum coe_mask {
 enum exit_what { EXIT_WHAT_GROUP, EXIT_WHAT_STONEWALL, EXIT_WHAT_ALL };
 
 struct act_tally;
+struct bssplit_spec;
 
 /* An engine option as given: its row's name and the value read. */
 struct engine_arg {
@@ -243,7 +244,10 @@ struct job {
 	uint64_t rate_curve_probe_ns;
 	/* Random patterns (dist.h, gen.c; issue 12). */
 	char *random_distribution;	/* as given; dist_parse() reads it */
-	char *bssplit;			/* as given; bssplit_parse() */
+	char *bssplit;			/* as given (--parse-only prints it) */
+	/* bssplit parsed once by its setter (optvalue.c); NULL: not set.
+	 * Owned by the job: job_copy copies it, job_free frees it. */
+	struct bssplit_spec *bss;
 	int random_generator;		/* enum rand_gen */
 	uint64_t percentage_random[DDIR_NR];	/* percent random I/Os */
 	uint64_t blockalign[DDIR_NR];	/* random offsets' unit; 0: bs */

@@ -50,6 +50,15 @@ static inline int set_str(char **dst, const char *val)
 int set_choice(int *dst, const struct opt_def *o, const char *val,
 	       char *why, size_t whylen);
 
+/*
+ * The values the setters parse once and the job owns beside their text
+ * (job.h: bss...): optvalue_copy makes dst's own copies of src's (dst a
+ * bitwise copy of src; 0 or -ENOMEM, after which job_free is safe),
+ * optvalue_free frees them. job_copy and job_free call them.
+ */
+int optvalue_copy(struct job *dst, const struct job *src);
+void optvalue_free(struct job *j);
+
 /* The setters (optvalue.c), each an opt_def's .set. */
 int set_ignore_error(struct job *j, const struct opt_def *o,
 		     const char *val, char *why, size_t whylen);

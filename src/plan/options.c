@@ -971,6 +971,7 @@ const struct opt_def *options_next(const struct job *j,
 int job_copy(struct job *dst, const struct job *src)
 {
 	const struct opt_def *o;
+	int copied;
 	char **s;
 
 	*dst = *src;
@@ -981,8 +982,11 @@ int job_copy(struct job *dst, const struct job *src)
 	for (o = options_table; o->name; o++)
 		if (o->type == OPT_STR || o->type == OPT_SPECIAL)
 			*(char **)field(dst, o->off) = NULL;
-	/* Every string of dst is now NULL or its own: job_free is safe. */
-	if (engopts_copy(dst, src))
+	/* Every string of dst is now NULL or its own. Both copies below
+	 * run, as each first takes its pointers from src: then job_free
+	 * is safe whichever fails. */
+	copied = engopts_copy(dst, src);
+	if (optvalue_copy(dst, src) || copied)
 		goto err;
 	for (o = options_table; o->name; o++) {
 		if (o->type != OPT_STR && o->type != OPT_SPECIAL)
@@ -1032,6 +1036,7 @@ void job_free(struct job *j)
 	j->sweep_point = NULL;
 	free(j->check_src);
 	j->check_src = NULL;
+	optvalue_free(j);
 	engopts_release(j);
 }
 

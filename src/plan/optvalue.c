@@ -31,6 +31,31 @@
 #define NS_S	1000000000ull
 #define F(field) offsetof(struct job, field)
 
+static void *memdup(const void *p, size_t len)
+{
+	void *copy = malloc(len);
+
+	if (copy)
+		memcpy(copy, p, len);
+	return copy;
+}
+
+/* Each parsed value dst owns: NULL first, so that job_free is safe at
+ * any failure; then a copy of src's. */
+int optvalue_copy(struct job *dst, const struct job *src)
+{
+	dst->bss = NULL;
+	if (src->bss && !(dst->bss = memdup(src->bss, sizeof(*src->bss))))
+		return -ENOMEM;
+	return 0;
+}
+
+void optvalue_free(struct job *j)
+{
+	free(j->bss);
+	j->bss = NULL;
+}
+
 int set_nice(struct job *j, const struct opt_def *o, const char *val,
 	     char *why, size_t whylen)
 {
@@ -456,17 +481,28 @@ int set_random_distribution(struct job *j, const struct opt_def *o,
 	return ret ? ret : set_spec_str(&j->random_distribution, val);
 }
 
+/* Parsed once here, with the job's kb_base (read before every other
+ * option): the plan and the worker read j->bss; the text stays for
+ * --parse-only. */
 int set_bssplit(struct job *j, const struct opt_def *o,
 		const char *val, char *why, size_t whylen)
 {
 	struct bssplit_spec *b = malloc(sizeof(*b));
 	int ret;
 
+	(void)o;
 	if (!b)
 		return -ENOMEM;
 	ret = bssplit_parse(val, (unsigned)j->kb_base, b, why, whylen);
-	free(b);
-	return ret ? ret : set_spec_str(&j->bssplit, val);
+	if (!ret)
+		ret = set_spec_str(&j->bssplit, val);
+	if (ret) {
+		free(b);
+		return ret;
+	}
+	free(j->bss);
+	j->bss = b;
+	return 0;
 }
 
 /* Check one expression (check.c) and append it to the job's checks. */

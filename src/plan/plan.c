@@ -1198,24 +1198,12 @@ static int note_checks(struct job *j, const struct raw_opt *const *opts,
  * bssplit= overrides bs= whichever comes first (fio's meaning): the job's
  * bs_min and bs_max become the smallest and largest sizes of the split.
  */
-static int apply_bssplit(struct job *j, struct err_rec *e)
+static void apply_bssplit(struct job *j)
 {
-	struct bssplit_spec *b;
-	char why[512];
+	const struct bssplit_spec *b = j->bss;
 	unsigned d, i;
-	int ret;
 
-	if (!j->bssplit)
-		return 0;
-	b = malloc(sizeof(*b));
-	if (!b)
-		return -ENOMEM;
-	ret = bssplit_parse(j->bssplit, (unsigned)j->kb_base, b, why,
-			    sizeof(why));
-	if (ret)
-		err_set(e, j->section_file, j->section_line, "bssplit", "%s",
-			why);
-	for (d = 0; !ret && d < DDIR_NR; d++) {
+	for (d = 0; b && d < DDIR_NR; d++) {
 		if (!b->n[d])
 			continue;
 		j->bs_min[d] = UINT64_MAX;
@@ -1227,8 +1215,6 @@ static int apply_bssplit(struct job *j, struct err_rec *e)
 				j->bs_max[d] = b->e[d][i].bs;
 		}
 	}
-	free(b);
-	return ret;
 }
 
 /*
@@ -1300,7 +1286,7 @@ static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 	if (!ret && opts_only)
 		goto out;
 	if (!ret)
-		ret = apply_bssplit(&j, e);
+		apply_bssplit(&j);
 	if (!ret)
 		ret = apply_bs_is_seq_rand(&j, e);
 	if (!ret)

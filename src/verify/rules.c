@@ -68,8 +68,6 @@ uint64_t verify_unit(const struct job *j)
 {
 	/* a reader's interval is bounded by its reads (fio's rule) */
 	unsigned d, i, dmin = verify_reader(j) ? DDIR_READ : DDIR_WRITE;
-	struct bssplit_spec bss;
-	char why[128];
 	uint64_t u = 0, iv;
 
 	for (d = DDIR_READ; d <= DDIR_WRITE; d++) {
@@ -80,12 +78,10 @@ uint64_t verify_unit(const struct job *j)
 		if (j->blockalign[d])
 			u = gen_gcd(u, j->blockalign[d]);
 	}
-	if (j->bssplit && !bssplit_parse(j->bssplit, (unsigned)j->kb_base,
-					 &bss, why, sizeof(why)))
-		for (d = DDIR_READ; d <= DDIR_WRITE; d++)
-			for (i = 0; i < bss.n[d]; i++)
-				if (unit_dir(j, d))
-					u = gen_gcd(u, bss.e[d][i].bs);
+	for (d = DDIR_READ; j->bss && d <= DDIR_WRITE; d++)
+		for (i = 0; i < j->bss->n[d]; i++)
+			if (unit_dir(j, d))
+				u = gen_gcd(u, j->bss->e[d][i].bs);
 	iv = j->verify_interval;
 	if (iv > j->bs_min[dmin])
 		iv = j->bs_min[dmin];

@@ -181,7 +181,6 @@ int gen_setup(struct wstate *s)
 	const struct job *j = s->j;
 	struct gen_params gp;
 	struct dist_spec *dist = NULL;
-	struct bssplit_spec *bss = NULL;
 	const struct target *t = s->w->tgt;
 	uint64_t *flen = NULL;
 	char why[512];
@@ -209,16 +208,10 @@ int gen_setup(struct wstate *s)
 			ret = -EINVAL;
 		gp.dist = dist;
 	}
-	if (!ret && j->bssplit) {
-		bss = malloc(sizeof(*bss));
-		if (!bss || bssplit_parse(j->bssplit, (unsigned)j->kb_base,
-					  bss, why, sizeof(why)))
-			ret = -EINVAL;
-		gp.bssplit = bss;
-	}
+	gp.bssplit = j->bss;
 	if (ret)
 		job_fail(s, ret, "cannot set up the random patterns: %s",
-			 dist || bss ? why : strerror(ENOMEM));
+			 dist ? why : strerror(ENOMEM));
 	if (!ret) {
 		ret = gen_init(&s->gen, &gp);
 		if (ret == -ERANGE)
@@ -245,7 +238,6 @@ int gen_setup(struct wstate *s)
 	s->gen.p.dist = NULL;
 	s->gen.p.bssplit = NULL;
 	free(dist);
-	free(bss);
 	free(flen);
 	return ret;
 }

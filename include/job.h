@@ -119,6 +119,7 @@ enum exit_what { EXIT_WHAT_GROUP, EXIT_WHAT_STONEWALL, EXIT_WHAT_ALL };
 
 struct act_tally;
 struct bssplit_spec;
+struct dist_spec;
 
 /* An engine option as given: its row's name and the value read. */
 struct engine_arg {
@@ -243,7 +244,10 @@ struct job {
 	char *rate_curve;
 	uint64_t rate_curve_probe_ns;
 	/* Random patterns (dist.h, gen.c; issue 12). */
-	char *random_distribution;	/* as given; dist_parse() reads it */
+	char *random_distribution;	/* as given (--parse-only) */
+	/* random_distribution parsed once (optvalue.c); NULL: not set or
+	 * random (uniform). Owned by the job, as bss below. */
+	struct dist_spec *dist;
 	char *bssplit;			/* as given (--parse-only prints it) */
 	/* bssplit parsed once by its setter (optvalue.c); NULL: not set.
 	 * Owned by the job: job_copy copies it, job_free frees it. */

@@ -45,7 +45,10 @@ static void *memdup(const void *p, size_t len)
 int optvalue_copy(struct job *dst, const struct job *src)
 {
 	dst->bss = NULL;
+	dst->dist = NULL;
 	if (src->bss && !(dst->bss = memdup(src->bss, sizeof(*src->bss))))
+		return -ENOMEM;
+	if (src->dist && !(dst->dist = memdup(src->dist, sizeof(*src->dist))))
 		return -ENOMEM;
 	return 0;
 }
@@ -54,6 +57,8 @@ void optvalue_free(struct job *j)
 {
 	free(j->bss);
 	j->bss = NULL;
+	free(j->dist);
+	j->dist = NULL;
 }
 
 int set_nice(struct job *j, const struct opt_def *o, const char *val,
@@ -467,18 +472,29 @@ int set_lockfile(struct job *j, const struct opt_def *o,
 	return set_spec_str(&j->lockfile, "none");
 }
 
-/* Checked here, kept as given: the worker parses it again for gen. */
+/* Parsed once here: the worker's generator reads j->dist (NULL for
+ * random, the uniform law), --parse-only the text. */
 int set_random_distribution(struct job *j, const struct opt_def *o,
 			    const char *val, char *why, size_t whylen)
 {
 	struct dist_spec *d = malloc(sizeof(*d));
 	int ret;
 
+	(void)o;
 	if (!d)
 		return -ENOMEM;
 	ret = dist_parse(val, (unsigned)j->kb_base, d, why, whylen);
-	free(d);
-	return ret ? ret : set_spec_str(&j->random_distribution, val);
+	if (!ret)
+		ret = set_spec_str(&j->random_distribution, val);
+	if (ret || d->kind == DIST_RANDOM) {
+		free(d);
+		d = NULL;
+	}
+	if (ret)
+		return ret;
+	free(j->dist);
+	j->dist = d;
+	return 0;
 }
 
 /* Parsed once here, with the job's kb_base (read before every other

@@ -40,9 +40,7 @@ static bool walk_patterns(const struct job *j)
 	const int w = DDIR_WRITE;
 	bool rnd = rw_random(j->rw);
 
-	return (j->random_distribution &&
-		strcmp(j->random_distribution, "random")) ||
-	       j->rw_seq_add || j->zonesize ||
+	return j->dist || j->rw_seq_add || j->zonesize ||
 	       (rnd && (j->rw_seq_nr > 1 || j->percentage_random[w] < 100 ||
 			(j->blockalign[w] &&
 			 j->blockalign[w] != j->bs_min[w])));

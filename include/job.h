@@ -2,6 +2,7 @@
 #ifndef IORIG_JOB_H
 #define IORIG_JOB_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -264,6 +265,7 @@ struct job {
 	char *cpus_allowed;		/* CPU list as cpuset_parse reads it;
 					 * cpumask= is stored as one; NULL:
 					 * not set */
+	cpu_set_t cpus;			/* its CPUs, parsed by the setter */
 	int cpus_allowed_policy;	/* enum cpus_policy */
 	bool exitall;			/* its end stops its wait group */
 	bool exitall_on_error;		/* its failure stops the run */

@@ -1133,7 +1133,7 @@ const struct opt_def options_table[] = {
 	  .help = "Accepted: fio's in-memory log chunk; iorig streams its "
 		  "logs to their files, same lines" },
 	{ .name = "log_compression_cpus", .type = OPT_SPECIAL,
-	  .off = F(log_compression_cpus), .set = set_cpus_allowed,
+	  .off = F(log_compression_cpus), .set = set_cpu_list,
 	  .category = "logs",
 	  .help = "Accepted (warned): iorig has no log compression thread "
 		  "to place" },
@@ -1259,7 +1259,7 @@ const struct opt_def options_table[] = {
 	  .help = "fio's N verification threads: accepted, iorig checks "
 		  "inline in the job's thread (a warning says so)" },
 	{ .name = "verify_async_cpus", .type = OPT_SPECIAL,
-	  .off = F(verify_async_cpus), .set = set_cpus_allowed,
+	  .off = F(verify_async_cpus), .set = set_cpu_list,
 	  .category = "verify",
 	  .help = "CPUs of fio's verification threads (a list such as "
 		  "0-3,6): checked, and without effect (verify_async)" },

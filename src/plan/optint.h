@@ -68,6 +68,8 @@ int set_replay_skip(struct job *j, const struct opt_def *o,
 		    const char *val, char *why, size_t whylen);
 int set_cpus_allowed(struct job *j, const struct opt_def *o,
 		     const char *val, char *why, size_t whylen);
+int set_cpu_list(struct job *j, const struct opt_def *o,
+		 const char *val, char *why, size_t whylen);
 int set_cpumask(struct job *j, const struct opt_def *o,
 		const char *val, char *why, size_t whylen);
 int set_steadystate(struct job *j, const struct opt_def *o,

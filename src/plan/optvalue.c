@@ -545,8 +545,25 @@ int set_check(struct job *j, const struct opt_def *o,
 	return 0;
 }
 
+/* cpus_allowed=: the CPUs parsed once into j->cpus, which the plan and
+ * the worker's pinning read; the text for --parse-only. */
 int set_cpus_allowed(struct job *j, const struct opt_def *o,
 		     const char *val, char *why, size_t whylen)
+{
+	cpu_set_t set;
+	int ret = cpuset_parse(val, &set, why, whylen);
+
+	if (!ret)
+		ret = set_str(field(j, o->off), val);
+	if (!ret)
+		j->cpus = set;
+	return ret;
+}
+
+/* verify_async_cpus=, log_compression_cpus=: CPU lists checked and
+ * reported, placing no thread here (plan.c warns). */
+int set_cpu_list(struct job *j, const struct opt_def *o,
+		 const char *val, char *why, size_t whylen)
 {
 	cpu_set_t set;
 	int ret = cpuset_parse(val, &set, why, whylen);
@@ -554,14 +571,14 @@ int set_cpus_allowed(struct job *j, const struct opt_def *o,
 	return ret ? ret : set_str(field(j, o->off), val);
 }
 
-/* Stored as the CPU list it means: cpus_allowed's field. */
+/* Stored as the CPU list it means: cpus_allowed's field and set. */
 int set_cpumask(struct job *j, const struct opt_def *o,
 		const char *val, char *why, size_t whylen)
 {
 	char list[256];
 	int ret = cpuset_mask_to_list(val, list, sizeof(list), why, whylen);
 
-	return ret ? ret : set_str(field(j, o->off), list);
+	return ret ? ret : set_cpus_allowed(j, o, list, why, whylen);
 }
 
 int set_steadystate(struct job *j, const struct opt_def *o,

@@ -441,8 +441,7 @@ static int check_gtod_cpu(const struct job *j, struct err_rec *e)
 		return -EINVAL;
 	}
 	if (j->cpus_allowed &&
-	    cpuset_for_clone(j->cpus_allowed, false, 0, (int)j->gtod_cpu,
-			     &set)) {
+	    cpuset_for_clone(&j->cpus, false, 0, (int)j->gtod_cpu, &set)) {
 		err_set(e, j->section_file, j->section_line, "gtod_cpu",
 			"CPU %" PRIu64 " is kept for fio's time thread, which "
 			"leaves cpus_allowed=%s no CPU to run on", j->gtod_cpu,

@@ -38,13 +38,13 @@ static int pin(struct wstate *s)
 	int ret;
 
 	if (j->cpus_allowed) {
-		if (cpuset_for_clone(j->cpus_allowed,
+		if (cpuset_for_clone(&j->cpus,
 				     j->cpus_allowed_policy == CPUS_SPLIT,
 				     s->w->thread_idx,
 				     j->gtod_cpu == UINT64_MAX ? -1 :
 				     (int)j->gtod_cpu, &set)) {
-			job_fail(s, -EINVAL, "cpus_allowed=%s: not a CPU list",
-				 j->cpus_allowed);
+			job_fail(s, -EINVAL, "cpus_allowed=%s leaves no CPU "
+				 "to run on", j->cpus_allowed);
 			return -EINVAL;
 		}
 		ret = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);

@@ -119,6 +119,17 @@ enum coe_mask {
 enum exit_what { EXIT_WHAT_GROUP, EXIT_WHAT_STONEWALL, EXIT_WHAT_ALL };
 
 struct act_tally;
+
+/*
+ * Bytes an option's setter made of its text (buffer_pattern=,
+ * verify_pattern=: a 'FILE' in them is read then), shared read-only by a
+ * job and its copies: job_copy takes a reference, job_free drops one.
+ */
+struct job_bytes {
+	_Atomic unsigned refs;
+	size_t len;			/* > 0 */
+	uint8_t data[];
+};
 struct bssplit_spec;
 struct dist_spec;
 
@@ -301,7 +312,9 @@ struct job {
 
 	/* Verification (verify.h). */
 	int verify;			/* enum verify_kind */
-	char *verify_pattern;		/* as given; verify parses it */
+	char *verify_pattern;		/* as given (--parse-only) */
+	struct job_bytes *verify_pat;	/* its bytes (at most
+					 * VERIFY_PATTERN_MAX); NULL: none */
 	bool verify_set;		/* verify= given (fio: verify_pattern
 					 * alone sets verify=pattern) */
 	bool do_verify;			/* check the region after writing */
@@ -364,7 +377,8 @@ struct job {
 	bool refill_buffers;		/* accepted: writes are always fresh */
 	signed char scramble_buffers;	/* -1 auto, 0, 1: stamp constant
 					 * contents per 512-byte sector */
-	char *buffer_pattern;		/* as given; fill.c parses it */
+	char *buffer_pattern;		/* as given (--parse-only) */
+	struct job_bytes *buffer_pat;	/* its bytes; NULL: not set */
 	uint64_t buffer_compress_percentage;	/* 0: not set */
 	uint64_t buffer_compress_chunk;		/* bytes; 0: the block */
 	uint64_t dedupe_percentage;	/* writes that repeat an earlier one */

@@ -52,7 +52,8 @@ int set_choice(int *dst, const struct opt_def *o, const char *val,
 
 /*
  * The values the setters parse once and the job owns beside their text
- * (job.h: bss, dist...): optvalue_copy makes dst's own copies of src's (dst a
+ * (job.h: bss, dist, cpus, buffer_pat...): optvalue_copy makes dst's own copies of src's (or
+ * shares their bytes) (dst a
  * bitwise copy of src; 0 or -ENOMEM, after which job_free is safe),
  * optvalue_free frees them. job_copy and job_free call them.
  */

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -40,6 +41,33 @@ static void *memdup(const void *p, size_t len)
 	return copy;
 }
 
+/* n bytes of p as a job_bytes of one reference; NULL: no memory. */
+static struct job_bytes *bytes_new(const uint8_t *p, size_t n)
+{
+	struct job_bytes *b = malloc(sizeof(*b) + n);
+
+	if (!b)
+		return NULL;
+	atomic_init(&b->refs, 1);
+	b->len = n;
+	memcpy(b->data, p, n);
+	return b;
+}
+
+static struct job_bytes *bytes_ref(struct job_bytes *b)
+{
+	if (b)
+		atomic_fetch_add(&b->refs, 1);
+	return b;
+}
+
+static void bytes_put(struct job_bytes **b)
+{
+	if (*b && atomic_fetch_sub(&(*b)->refs, 1) == 1)
+		free(*b);
+	*b = NULL;
+}
+
 /* Each parsed value dst owns: NULL first, so that job_free is safe at
  * any failure; then a copy of src's. */
 int optvalue_copy(struct job *dst, const struct job *src)
@@ -48,6 +76,8 @@ int optvalue_copy(struct job *dst, const struct job *src)
 	dst->dist = NULL;
 	if (src->bss && !(dst->bss = memdup(src->bss, sizeof(*src->bss))))
 		return -ENOMEM;
+	dst->buffer_pat = bytes_ref(src->buffer_pat);
+	dst->verify_pat = bytes_ref(src->verify_pat);
 	if (src->dist && !(dst->dist = memdup(src->dist, sizeof(*src->dist))))
 		return -ENOMEM;
 	return 0;
@@ -59,6 +89,8 @@ void optvalue_free(struct job *j)
 	j->bss = NULL;
 	free(j->dist);
 	j->dist = NULL;
+	bytes_put(&j->buffer_pat);
+	bytes_put(&j->verify_pat);
 }
 
 int set_nice(struct job *j, const struct opt_def *o, const char *val,
@@ -170,25 +202,28 @@ int set_ioengine(struct job *j, const struct opt_def *o,
 }
 
 /*
- * Checked here, kept as given: verify/block.c makes the bytes of it. As in
- * fio, it makes verify=pattern of a job whose verify= was not given (so
- * far: a verify= after it still wins).
+ * Parsed once here into j->verify_pat, the data verify/block.c writes
+ * and checks. As in fio, it makes verify=pattern of a job whose verify=
+ * was not given (so far: a verify= after it still wins).
  */
 int set_verify_pattern(struct job *j, const struct opt_def *o,
 		       const char *val, char *why, size_t whylen)
 {
 	uint8_t bytes[VERIFY_PATTERN_MAX];
-	char *copy;
+	struct job_bytes *b;
 	int n;
 
+	(void)o;
 	n = verify_pattern_parse(val, bytes, why, whylen);
 	if (n < 0)
 		return n;
-	copy = strdup(val);
-	if (!copy)
+	b = bytes_new(bytes, (size_t)n);
+	if (!b || set_str(&j->verify_pattern, val)) {
+		bytes_put(&b);
 		return -ENOMEM;
-	free(j->verify_pattern);
-	j->verify_pattern = copy;
+	}
+	bytes_put(&j->verify_pat);
+	j->verify_pat = b;
 	if (!j->verify_set)
 		j->verify = VERIFY_PATTERN;
 	return 0;
@@ -387,24 +422,27 @@ int set_filename_format(struct job *j, const struct opt_def *o,
 	return set_str(field(j, o->off), val);
 }
 
-/* Checked here (a file named in it is read), kept as given: fill.c makes
- * the bytes of it at run time. */
+/* Parsed once here (a file named in it is read now): fill.c repeats
+ * j->buffer_pat's bytes over each write. */
 int set_buffer_pattern(struct job *j, const struct opt_def *o,
 		       const char *val, char *why, size_t whylen)
 {
+	struct job_bytes *b;
 	uint8_t *bytes;
-	char *copy;
 	int n;
 
+	(void)o;
 	n = fill_pattern_parse(val, &bytes, why, whylen);
 	if (n < 0)
 		return n;
+	b = bytes_new(bytes, (size_t)n);
 	free(bytes);
-	copy = strdup(val);
-	if (!copy)
+	if (!b || set_str(&j->buffer_pattern, val)) {
+		bytes_put(&b);
 		return -ENOMEM;
-	free(j->buffer_pattern);
-	j->buffer_pattern = copy;
+	}
+	bytes_put(&j->buffer_pat);
+	j->buffer_pat = b;
 	return 0;
 }
 

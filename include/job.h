@@ -8,6 +8,7 @@
 
 #include "ddir.h"
 #include "errlist.h"
+#include "steady.h"
 
 enum rw_mode {
 	RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_RANDRW,
@@ -288,6 +289,7 @@ struct job {
 	int unified_rw_reporting;	/* enum unified_rw */
 	bool disk_util;			/* report the devices' counters */
 	char *steadystate;		/* "iops:2%" (steady.h); NULL: none */
+	struct steady_crit ss_crit;	/* steadystate parsed by its setter */
 	uint64_t ss_dur_ns;		/* window; 0: off */
 	uint64_t ss_ramp_ns;		/* before collecting */
 	uint64_t ss_interval_ns;	/* one sample each */

@@ -619,13 +619,19 @@ int set_cpumask(struct job *j, const struct opt_def *o,
 	return ret ? ret : set_cpus_allowed(j, o, list, why, whylen);
 }
 
+/* Parsed once into j->ss_crit, which the run's group records and the
+ * worker's read; the text for --parse-only and the reports. */
 int set_steadystate(struct job *j, const struct opt_def *o,
 		    const char *val, char *why, size_t whylen)
 {
 	struct steady_crit c;
 	int ret = steady_parse(val, &c, why, whylen);
 
-	return ret ? ret : set_str(field(j, o->off), val);
+	if (!ret)
+		ret = set_str(field(j, o->off), val);
+	if (!ret)
+		j->ss_crit = c;
+	return ret;
 }
 
 /* Check "OPT:v1,v2[;OPT2:...]" and append it to the job's sweeps. */

@@ -1325,16 +1325,15 @@ out:
  * same criterion, window, ramp and interval). */
 static bool same_steady(const struct job *a, const struct job *b)
 {
-	struct steady_crit ca, cb;
 	bool on_a = a->ss_dur_ns && a->steadystate,
 	     on_b = b->ss_dur_ns && b->steadystate;
 
 	if (!on_a || !on_b)
 		return on_a == on_b;
-	return !steady_parse(a->steadystate, &ca, NULL, 0) &&
-	       !steady_parse(b->steadystate, &cb, NULL, 0) &&
-	       ca.kind == cb.kind && ca.limit == cb.limit &&
-	       ca.pct == cb.pct && a->ss_dur_ns == b->ss_dur_ns &&
+	return a->ss_crit.kind == b->ss_crit.kind &&
+	       a->ss_crit.limit == b->ss_crit.limit &&
+	       a->ss_crit.pct == b->ss_crit.pct &&
+	       a->ss_dur_ns == b->ss_dur_ns &&
 	       a->ss_ramp_ns == b->ss_ramp_ns &&
 	       a->ss_interval_ns == b->ss_interval_ns;
 }

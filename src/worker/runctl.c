@@ -64,7 +64,6 @@ static int pin(struct wstate *s)
 int ctl_setup(struct wstate *s)
 {
 	const struct job *j = s->j;
-	struct steady_crit c;
 	int ret;
 
 	s->ctl = calloc(1, sizeof(*s->ctl));
@@ -78,9 +77,9 @@ int ctl_setup(struct wstate *s)
 	s->ctl->ss_next = UINT64_MAX;
 	if (s->w->ssg) {
 		s->ctl->ss = steady_ref(s->w->ssg->rec);
-	} else if (j->ss_dur_ns && j->steadystate &&
-		   !steady_parse(j->steadystate, &c, NULL, 0)) {
-		s->ctl->ss = steady_new(&c, j->ss_dur_ns, j->ss_interval_ns);
+	} else if (j->ss_dur_ns && j->steadystate) {
+		s->ctl->ss = steady_new(&j->ss_crit, j->ss_dur_ns,
+					j->ss_interval_ns);
 		if (!s->ctl->ss) {
 			job_fail(s, -ENOMEM, "steadystate: out of memory");
 			return -ENOMEM;

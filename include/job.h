@@ -427,6 +427,8 @@ struct job {
 	bool cgroup_nodelete;
 	char *write_hint;		/* none..extreme; NULL: not set */
 	char *sync_file_range;		/* FLAGS[:N]; NULL: never */
+	unsigned sfr_flags;		/* its SYNC_FILE_RANGE_* flags and */
+	uint64_t sfr_nr;		/* N (procattr_sfr_parse, once) */
 	int exit_what;			/* enum exit_what: exitall's reach */
 	uint64_t write_barrier;		/* accepted: no engine here has one */
 

@@ -118,6 +118,8 @@ int set_cgroup(struct job *j, const struct opt_def *o,
 	return ret ? ret : set_str(field(j, o->off), val);
 }
 
+/* Parsed once into j->sfr_flags and j->sfr_nr, which the worker's
+ * syncs read; the text for --parse-only. */
 int set_sfr(struct job *j, const struct opt_def *o, const char *val,
 	    char *why, size_t whylen)
 {
@@ -125,7 +127,13 @@ int set_sfr(struct job *j, const struct opt_def *o, const char *val,
 	uint64_t nr;
 	int ret = procattr_sfr_parse(val, &flags, &nr, why, whylen);
 
-	return ret ? ret : set_str(field(j, o->off), val);
+	if (!ret)
+		ret = set_str(field(j, o->off), val);
+	if (!ret) {
+		j->sfr_flags = flags;
+		j->sfr_nr = nr;
+	}
+	return ret;
 }
 
 int set_write_hint(struct job *j, const struct opt_def *o,

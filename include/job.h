@@ -426,6 +426,8 @@ struct job {
 	uint64_t cgroup_weight;		/* 0: unchanged */
 	bool cgroup_nodelete;
 	char *write_hint;		/* none..extreme; NULL: not set */
+	uint64_t write_hint_rwh;	/* its RWH_WRITE_LIFE_* (1..5), set
+					 * once by the setter; 0: not set */
 	char *sync_file_range;		/* FLAGS[:N]; NULL: never */
 	unsigned sfr_flags;		/* its SYNC_FILE_RANGE_* flags and */
 	uint64_t sfr_nr;		/* N (procattr_sfr_parse, once) */

@@ -136,15 +136,23 @@ int set_sfr(struct job *j, const struct opt_def *o, const char *val,
 	return ret;
 }
 
+/* The kernel's value into j->write_hint_rwh, which the worker's hints
+ * set on each file; the word for --parse-only. */
 int set_write_hint(struct job *j, const struct opt_def *o,
 		   const char *val, char *why, size_t whylen)
 {
-	if (procattr_write_hint(val) < 0) {
+	int rwh = procattr_write_hint(val);
+	int ret;
+
+	if (rwh < 0) {
 		snprintf(why, whylen, "expected none, short, medium, long or "
 			 "extreme");
 		return -EINVAL;
 	}
-	return set_str(field(j, o->off), val);
+	ret = set_str(field(j, o->off), val);
+	if (!ret)
+		j->write_hint_rwh = (uint64_t)rwh;
+	return ret;
 }
 
 int set_numa_nodes(struct job *j, const struct opt_def *o,

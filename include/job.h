@@ -421,6 +421,11 @@ struct job {
 	uint64_t lockmem;		/* bytes mlock()ed per clone; 0 */
 	char *numa_cpu_nodes;		/* node list; NULL: unchanged */
 	char *numa_mem_policy;		/* MODE[:NODES]; NULL: unchanged */
+	/* Both parsed once by their setters (procattr.h): the nodes' mask,
+	 * the policy's MPOL_* mode and its nodes' mask. */
+	uint64_t numa_cpu_mask;
+	int numa_mpol_mode;
+	uint64_t numa_mpol_mask;
 	char *ioscheduler;		/* NULL: the disks' own (iosched.h) */
 	char *cgroup;			/* blkio group (cgroup.h); NULL: none */
 	uint64_t cgroup_weight;		/* 0: unchanged */

@@ -155,13 +155,19 @@ int set_write_hint(struct job *j, const struct opt_def *o,
 	return ret;
 }
 
+/* numa_cpu_nodes=, numa_mem_policy=: parsed once into the job's masks
+ * and mode, which the worker's thread applies (procattr_apply). */
 int set_numa_nodes(struct job *j, const struct opt_def *o,
 		   const char *val, char *why, size_t whylen)
 {
 	uint64_t mask;
 	int ret = procattr_nodes_parse(val, &mask, why, whylen);
 
-	return ret ? ret : set_str(field(j, o->off), val);
+	if (!ret)
+		ret = set_str(field(j, o->off), val);
+	if (!ret)
+		j->numa_cpu_mask = mask;
+	return ret;
 }
 
 int set_mempolicy_opt(struct job *j, const struct opt_def *o,
@@ -171,7 +177,13 @@ int set_mempolicy_opt(struct job *j, const struct opt_def *o,
 	int mode;
 	int ret = procattr_mempolicy_parse(val, &mode, &mask, why, whylen);
 
-	return ret ? ret : set_str(field(j, o->off), val);
+	if (!ret)
+		ret = set_str(field(j, o->off), val);
+	if (!ret) {
+		j->numa_mpol_mode = mode;
+		j->numa_mpol_mask = mask;
+	}
+	return ret;
 }
 
 int set_mem(struct job *j, const struct opt_def *o, const char *val,

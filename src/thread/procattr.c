@@ -763,14 +763,12 @@ static int node_cpus(uint64_t mask, cpu_set_t *set, char *why,
 
 static int numa_apply(const struct job *j, char *why, size_t whylen)
 {
+	uint64_t mask = j->numa_mpol_mask;
 	unsigned long nodes[1];
-	uint64_t mask;
 	cpu_set_t set;
-	int mode;
 
 	if (j->numa_cpu_nodes) {
-		if (procattr_nodes_parse(j->numa_cpu_nodes, &mask, why, whylen)
-		    || node_cpus(mask, &set, why, whylen))
+		if (node_cpus(j->numa_cpu_mask, &set, why, whylen))
 			return -EINVAL;
 		if (sched_setaffinity(0, sizeof(set), &set)) {
 			snprintf(why, whylen, "numa_cpu_nodes=%s: %s",
@@ -780,11 +778,8 @@ static int numa_apply(const struct job *j, char *why, size_t whylen)
 	}
 	if (!j->numa_mem_policy)
 		return 0;
-	if (procattr_mempolicy_parse(j->numa_mem_policy, &mode, &mask, why,
-				     whylen))
-		return -EINVAL;
 	nodes[0] = (unsigned long)mask;
-	if (syscall(SYS_set_mempolicy, mode, mask ? nodes : NULL,
+	if (syscall(SYS_set_mempolicy, j->numa_mpol_mode, mask ? nodes : NULL,
 		    mask ? 8 * sizeof(nodes) + 1 : 0)) {
 		snprintf(why, whylen, "numa_mem_policy=%s: set_mempolicy: %s",
 			 j->numa_mem_policy, strerror(errno));

@@ -412,6 +412,7 @@ struct job {
 
 	/* Process attributes and I/O buffer memory (procattr.h) */
 	char *nice;			/* -20..19 as text; NULL: unchanged */
+	int nice_inc;			/* its value, set by the setter */
 	uint64_t prio, prioclass, priohint;	/* UINT64_MAX: not set */
 	uint64_t uid, gid;		/* the job's thread's ids; UINT64_MAX:
 					 * unchanged (procattr_cred_*) */

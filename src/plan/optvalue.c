@@ -99,7 +99,11 @@ int set_nice(struct job *j, const struct opt_def *o, const char *val,
 	int n;
 	int ret = procattr_nice_parse(val, &n, why, whylen);
 
-	return ret ? ret : set_str(field(j, o->off), val);
+	if (!ret)
+		ret = set_str(field(j, o->off), val);
+	if (!ret)
+		j->nice_inc = n;
+	return ret;
 }
 
 int set_ioscheduler(struct job *j, const struct opt_def *o,

@@ -115,7 +115,7 @@ static int numa_apply(const struct job *j, char *why, size_t whylen);
 int procattr_apply(const struct job *j, char *why, size_t whylen)
 {
 	unsigned v;
-	int nice, r;
+	int r;
 
 	if ((j->numa_cpu_nodes || j->numa_mem_policy) &&
 	    (r = numa_apply(j, why, whylen)))
@@ -130,9 +130,8 @@ int procattr_apply(const struct job *j, char *why, size_t whylen)
 	/* fio's nice(N): an increment to the thread's nice value, clamped
 	 * to -20..19 as nice(2) does (under `nice -n 5 iorig`, nice=3 runs
 	 * the job at 8); nice=0, the default, leaves it as it is. */
-	if (j->nice && !procattr_nice_parse(j->nice, &nice, why, whylen) &&
-	    nice) {
-		int cur;
+	if (j->nice && j->nice_inc) {
+		int cur, nice = j->nice_inc;
 
 		errno = 0;
 		cur = getpriority(PRIO_PROCESS, 0);

@@ -417,6 +417,9 @@ struct job {
 	uint64_t uid, gid;		/* the job's thread's ids; UINT64_MAX:
 					 * unchanged (procattr_cred_*) */
 	char *mem;			/* TYPE[:FILE]; NULL: malloc */
+	int mem_kind;			/* its enum mem_type and FILE (NULL:
+					 * none), set by the setter; the */
+	char *mem_file;			/* job owns mem_file (job_copy) */
 	uint64_t mem_align;		/* 0: the target's alignment only */
 	uint64_t hugepage_size;		/* shmhuge, mmaphuge: rounding */
 	uint64_t lockmem;		/* bytes mlock()ed per clone; 0 */

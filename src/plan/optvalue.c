@@ -76,9 +76,12 @@ int optvalue_copy(struct job *dst, const struct job *src)
 	dst->dist = NULL;
 	if (src->bss && !(dst->bss = memdup(src->bss, sizeof(*src->bss))))
 		return -ENOMEM;
+	dst->mem_file = NULL;
 	dst->buffer_pat = bytes_ref(src->buffer_pat);
 	dst->verify_pat = bytes_ref(src->verify_pat);
 	if (src->dist && !(dst->dist = memdup(src->dist, sizeof(*src->dist))))
+		return -ENOMEM;
+	if (src->mem_file && !(dst->mem_file = strdup(src->mem_file)))
 		return -ENOMEM;
 	return 0;
 }
@@ -91,6 +94,8 @@ void optvalue_free(struct job *j)
 	j->dist = NULL;
 	bytes_put(&j->buffer_pat);
 	bytes_put(&j->verify_pat);
+	free(j->mem_file);
+	j->mem_file = NULL;
 }
 
 int set_nice(struct job *j, const struct opt_def *o, const char *val,
@@ -195,9 +200,20 @@ int set_mem(struct job *j, const struct opt_def *o, const char *val,
 {
 	enum mem_type t;
 	const char *file;
+	char *copy = NULL;
 	int ret = procattr_mem_parse(val, &t, &file, why, whylen);
 
-	return ret ? ret : set_str(field(j, o->off), val);
+	if (ret)
+		return ret;
+	if ((file && !(copy = strdup(file))) ||
+	    set_str(field(j, o->off), val)) {
+		free(copy);
+		return -ENOMEM;
+	}
+	free(j->mem_file);
+	j->mem_file = copy;
+	j->mem_kind = (int)t;
+	return 0;
 }
 
 int set_ioengine(struct job *j, const struct opt_def *o,

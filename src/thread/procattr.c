@@ -297,8 +297,10 @@ int procattr_mem_alloc(struct procmem *m, const struct job *j, size_t align,
 	void *p;
 
 	memset(m, 0, sizeof(*m));
-	if (j->mem && procattr_mem_parse(j->mem, &m->type, &file, why, whylen))
-		return -EINVAL;
+	if (j->mem) {
+		m->type = (enum mem_type)j->mem_kind;
+		file = j->mem_file;
+	}
 	if (j->mem_align > align)
 		align = (size_t)j->mem_align;
 	r = lock_mem(m, j->lockmem, why, whylen);
@@ -379,14 +381,9 @@ int procattr_mem_alloc(struct procmem *m, const struct job *j, size_t align,
 
 int procattr_mem_names(const struct job *j, struct door_names *l)
 {
-	enum mem_type type;
-	const char *file = NULL;
-	char why[128];
-
-	if (!j->mem || procattr_mem_parse(j->mem, &type, &file, why,
-					  sizeof(why)) || !file)
+	if (!j->mem || !j->mem_file)
 		return 0;
-	return door_names_add(l, "mem", "%s", file);
+	return door_names_add(l, "mem", "%s", j->mem_file);
 }
 
 void procattr_mem_free(struct procmem *m)

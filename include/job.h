@@ -371,7 +371,7 @@ struct job {
 	bool bs_is_seq_rand;		/* bs=A,B: sequential, random */
 	bool bs_unaligned;		/* accepted: sizes need no 512 unit */
 	char *opendir;			/* files below it join filename */
-	char *lockfile;			/* "none" only (set_lockfile) */
+	char *lockfile;			/* "none" only (optvalue_lockfile) */
 
 	/* Buffer contents (fill.h): the bytes of writes other than the
 	 * default (each write distinct and incompressible). */

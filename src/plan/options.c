@@ -225,7 +225,7 @@ static int set_rw(struct job *j, const struct opt_def *o, const char *val,
 	if (!colon) {
 		j->rw_seq_nr = 0;
 		j->rw_seq_add = 0;
-		return set_choice(field(j, o->off), o, val, why, whylen);
+		return options_choice(field(j, o->off), o, val, why, whylen);
 	}
 	if ((size_t)(colon - val) >= sizeof(mode)) {
 		snprintf(why, whylen, "'%s' is not valid", val);
@@ -233,7 +233,7 @@ static int set_rw(struct job *j, const struct opt_def *o, const char *val,
 	}
 	memcpy(mode, val, (size_t)(colon - val));
 	mode[colon - val] = '\0';
-	ret = set_choice(field(j, o->off), o, mode, why, whylen);
+	ret = options_choice(field(j, o->off), o, mode, why, whylen);
 	if (ret)
 		return ret;
 	j->rw_seq_nr = 0;
@@ -261,8 +261,8 @@ static int set_rw(struct job *j, const struct opt_def *o, const char *val,
 	return 0;
 }
 
-int set_choice(int *dst, const struct opt_def *o, const char *val,
-	       char *why, size_t whylen)
+int options_choice(int *dst, const struct opt_def *o, const char *val,
+		   char *why, size_t whylen)
 {
 	const struct opt_choice *c;
 	size_t n;
@@ -679,7 +679,7 @@ static int opt_parse(struct job *j, void *base, const struct opt_def *o,
 			return set_rw(j, o, val, why, whylen);
 		if (own && o->off == F(verify))
 			j->verify_set = true;
-		return set_choice(dst, o, val, why, whylen);
+		return options_choice(dst, o, val, why, whylen);
 	case OPT_BS:
 		return set_bs(j, o, val, why, whylen);
 	case OPT_PLIST:
@@ -1118,7 +1118,7 @@ void options_print_row(FILE *f, const struct opt_def *o)
 		for (c = o->choices; c->name; c++)
 			fprintf(f, "    %-12s %s\n", c->name, c->help);
 	}
-	if (o->set == set_ioengine)
+	if (o->set == optvalue_ioengine)
 		engine_print_help(f);
 }
 

@@ -98,8 +98,8 @@ void optvalue_free(struct job *j)
 	j->mem_file = NULL;
 }
 
-int set_nice(struct job *j, const struct opt_def *o, const char *val,
-	     char *why, size_t whylen)
+int optvalue_nice(struct job *j, const struct opt_def *o, const char *val,
+		  char *why, size_t whylen)
 {
 	int n;
 	int ret = procattr_nice_parse(val, &n, why, whylen);
@@ -111,16 +111,16 @@ int set_nice(struct job *j, const struct opt_def *o, const char *val,
 	return ret;
 }
 
-int set_ioscheduler(struct job *j, const struct opt_def *o,
-		    const char *val, char *why, size_t whylen)
+int optvalue_ioscheduler(struct job *j, const struct opt_def *o,
+			 const char *val, char *why, size_t whylen)
 {
 	int ret = iosched_name_ok(val, why, whylen);
 
 	return ret ? ret : set_str(field(j, o->off), val);
 }
 
-int set_cgroup(struct job *j, const struct opt_def *o,
-	       const char *val, char *why, size_t whylen)
+int optvalue_cgroup(struct job *j, const struct opt_def *o, const char *val,
+		    char *why, size_t whylen)
 {
 	int ret = cgroup_name_ok(val, why, whylen);
 
@@ -129,8 +129,8 @@ int set_cgroup(struct job *j, const struct opt_def *o,
 
 /* Parsed once into j->sfr_flags and j->sfr_nr, which the worker's
  * syncs read; the text for --parse-only. */
-int set_sfr(struct job *j, const struct opt_def *o, const char *val,
-	    char *why, size_t whylen)
+int optvalue_sync_file_range(struct job *j, const struct opt_def *o,
+			     const char *val, char *why, size_t whylen)
 {
 	unsigned flags;
 	uint64_t nr;
@@ -147,8 +147,8 @@ int set_sfr(struct job *j, const struct opt_def *o, const char *val,
 
 /* The kernel's value into j->write_hint_rwh, which the worker's hints
  * set on each file; the word for --parse-only. */
-int set_write_hint(struct job *j, const struct opt_def *o,
-		   const char *val, char *why, size_t whylen)
+int optvalue_write_hint(struct job *j, const struct opt_def *o, const char *val,
+			char *why, size_t whylen)
 {
 	int rwh = procattr_write_hint(val);
 	int ret;
@@ -166,8 +166,8 @@ int set_write_hint(struct job *j, const struct opt_def *o,
 
 /* numa_cpu_nodes=, numa_mem_policy=: parsed once into the job's masks
  * and mode, which the worker's thread applies (procattr_apply). */
-int set_numa_nodes(struct job *j, const struct opt_def *o,
-		   const char *val, char *why, size_t whylen)
+int optvalue_numa_cpu_nodes(struct job *j, const struct opt_def *o,
+			    const char *val, char *why, size_t whylen)
 {
 	uint64_t mask;
 	int ret = procattr_nodes_parse(val, &mask, why, whylen);
@@ -179,8 +179,8 @@ int set_numa_nodes(struct job *j, const struct opt_def *o,
 	return ret;
 }
 
-int set_mempolicy_opt(struct job *j, const struct opt_def *o,
-		      const char *val, char *why, size_t whylen)
+int optvalue_numa_mem_policy(struct job *j, const struct opt_def *o,
+			     const char *val, char *why, size_t whylen)
 {
 	uint64_t mask;
 	int mode;
@@ -195,8 +195,8 @@ int set_mempolicy_opt(struct job *j, const struct opt_def *o,
 	return ret;
 }
 
-int set_mem(struct job *j, const struct opt_def *o, const char *val,
-	    char *why, size_t whylen)
+int optvalue_mem(struct job *j, const struct opt_def *o, const char *val,
+		 char *why, size_t whylen)
 {
 	enum mem_type t;
 	const char *file;
@@ -216,8 +216,8 @@ int set_mem(struct job *j, const struct opt_def *o, const char *val,
 	return 0;
 }
 
-int set_ioengine(struct job *j, const struct opt_def *o,
-		 const char *val, char *why, size_t whylen)
+int optvalue_ioengine(struct job *j, const struct opt_def *o, const char *val,
+		      char *why, size_t whylen)
 {
 	const struct engine_ops *const *e;
 	const struct engine_ops *eng = engine_find(val);
@@ -254,8 +254,8 @@ int set_ioengine(struct job *j, const struct opt_def *o,
  * and checks. As in fio, it makes verify=pattern of a job whose verify=
  * was not given (so far: a verify= after it still wins).
  */
-int set_verify_pattern(struct job *j, const struct opt_def *o,
-		       const char *val, char *why, size_t whylen)
+int optvalue_verify_pattern(struct job *j, const struct opt_def *o,
+			    const char *val, char *why, size_t whylen)
 {
 	uint8_t bytes[VERIFY_PATTERN_MAX];
 	struct job_bytes *b;
@@ -278,8 +278,8 @@ int set_verify_pattern(struct job *j, const struct opt_def *o,
 }
 
 /* replay_skip=read,write,trim,sync */
-int set_replay_skip(struct job *j, const struct opt_def *o,
-		    const char *val, char *why, size_t whylen)
+int optvalue_replay_skip(struct job *j, const struct opt_def *o,
+			 const char *val, char *why, size_t whylen)
 {
 	static const char *const names[] = { "read", "write", "trim", "sync" };
 	const char *p = val;
@@ -310,8 +310,8 @@ int set_replay_skip(struct job *j, const struct opt_def *o,
 
 /* ignore_error=READ,WRITE,VERIFY: a list given turns its direction of
  * continue_on_error on, as in fio (errlist.h). */
-int set_ignore_error(struct job *j, const struct opt_def *o,
-		     const char *val, char *why, size_t whylen)
+int optvalue_ignore_error(struct job *j, const struct opt_def *o,
+			  const char *val, char *why, size_t whylen)
 {
 	static const int bit[ERRLIST_TYPES] = { COE_READ, COE_WRITE,
 						COE_VERIFY };
@@ -332,8 +332,8 @@ int set_ignore_error(struct job *j, const struct opt_def *o,
 }
 
 /* max_latency=TIME[,TIME[,TIME]]: read,write,trim; bare numbers are us */
-int set_max_latency(struct job *j, const struct opt_def *o,
-		    const char *val, char *why, size_t whylen)
+int optvalue_max_latency(struct job *j, const struct opt_def *o,
+			 const char *val, char *why, size_t whylen)
 {
 	char parts[3][128];
 	uint64_t ns[DDIR_NR];
@@ -355,8 +355,8 @@ int set_max_latency(struct job *j, const struct opt_def *o,
  * filesize=SIZE: every file of the job is this big; a range LO-HI: each
  * file a size drawn in it (target.c, filesize_draw).
  */
-int set_filesize(struct job *j, const struct opt_def *o,
-		 const char *val, char *why, size_t whylen)
+int optvalue_filesize(struct job *j, const struct opt_def *o, const char *val,
+		      char *why, size_t whylen)
 {
 	uint64_t lo, hi;
 	char *copy;
@@ -378,8 +378,8 @@ int set_filesize(struct job *j, const struct opt_def *o,
 }
 
 /* fio's file_service_type; gen.h says what each kind does. */
-int set_file_service_type(struct job *j, const struct opt_def *o,
-			  const char *val, char *why, size_t whylen)
+int optvalue_file_service_type(struct job *j, const struct opt_def *o,
+			       const char *val, char *why, size_t whylen)
 {
 	static const struct { const char *name; int kind; } k[] = {
 		{ "roundrobin", GEN_FST_RR }, { "sequential", GEN_FST_SEQ },
@@ -450,8 +450,8 @@ int set_file_service_type(struct job *j, const struct opt_def *o,
 	return 0;
 }
 
-int set_filename_format(struct job *j, const struct opt_def *o,
-			const char *val, char *why, size_t whylen)
+int optvalue_filename_format(struct job *j, const struct opt_def *o,
+			     const char *val, char *why, size_t whylen)
 {
 	const char *p;
 
@@ -472,8 +472,8 @@ int set_filename_format(struct job *j, const struct opt_def *o,
 
 /* Parsed once here (a file named in it is read now): fill.c repeats
  * j->buffer_pat's bytes over each write. */
-int set_buffer_pattern(struct job *j, const struct opt_def *o,
-		       const char *val, char *why, size_t whylen)
+int optvalue_buffer_pattern(struct job *j, const struct opt_def *o,
+			    const char *val, char *why, size_t whylen)
 {
 	struct job_bytes *b;
 	uint8_t *bytes;
@@ -506,11 +506,11 @@ static int set_spec_str(char **dst, const char *val)
 }
 
 /* Kept as given (NULL: not set, which zonesize's older form needs). */
-int set_zonemode(struct job *j, const struct opt_def *o,
-		 const char *val, char *why, size_t whylen)
+int optvalue_zonemode(struct job *j, const struct opt_def *o, const char *val,
+		      char *why, size_t whylen)
 {
 	const struct opt_choice *c = o->choices;
-	int v, ret = set_choice(&v, o, val, why, whylen);
+	int v, ret = options_choice(&v, o, val, why, whylen);
 
 	if (ret)
 		return ret;
@@ -522,8 +522,8 @@ int set_zonemode(struct job *j, const struct opt_def *o,
 
 /* zone_reset_threshold=, zone_reset_frequency=: a fraction 0..1 (fio's
  * float), kept as given with its value in zrt / zrf. */
-int set_zone_fraction(struct job *j, const struct opt_def *o,
-		      const char *val, char *why, size_t whylen)
+int optvalue_zone_fraction(struct job *j, const struct opt_def *o,
+			   const char *val, char *why, size_t whylen)
 {
 	bool thr = !strcmp(o->name, "zone_reset_threshold");
 	char *end;
@@ -542,10 +542,10 @@ int set_zone_fraction(struct job *j, const struct opt_def *o,
 }
 
 /* lockfile=: fio's locks between jobs sharing a file; only none here. */
-int set_lockfile(struct job *j, const struct opt_def *o,
-		 const char *val, char *why, size_t whylen)
+int optvalue_lockfile(struct job *j, const struct opt_def *o, const char *val,
+		      char *why, size_t whylen)
 {
-	int v, ret = set_choice(&v, o, val, why, whylen);
+	int v, ret = options_choice(&v, o, val, why, whylen);
 
 	if (ret)
 		return ret;
@@ -560,8 +560,8 @@ int set_lockfile(struct job *j, const struct opt_def *o,
 
 /* Parsed once here: the worker's generator reads j->dist (NULL for
  * random, the uniform law), --parse-only the text. */
-int set_random_distribution(struct job *j, const struct opt_def *o,
-			    const char *val, char *why, size_t whylen)
+int optvalue_random_distribution(struct job *j, const struct opt_def *o,
+				 const char *val, char *why, size_t whylen)
 {
 	struct dist_spec *d = malloc(sizeof(*d));
 	int ret;
@@ -586,8 +586,8 @@ int set_random_distribution(struct job *j, const struct opt_def *o,
 /* Parsed once here, with the job's kb_base (read before every other
  * option): the plan and the worker read j->bss; the text stays for
  * --parse-only. */
-int set_bssplit(struct job *j, const struct opt_def *o,
-		const char *val, char *why, size_t whylen)
+int optvalue_bssplit(struct job *j, const struct opt_def *o, const char *val,
+		     char *why, size_t whylen)
 {
 	struct bssplit_spec *b = malloc(sizeof(*b));
 	int ret;
@@ -608,8 +608,8 @@ int set_bssplit(struct job *j, const struct opt_def *o,
 }
 
 /* Check one expression (check.c) and append it to the job's checks. */
-int set_check(struct job *j, const struct opt_def *o,
-	      const char *val, char *why, size_t whylen)
+int optvalue_check(struct job *j, const struct opt_def *o, const char *val,
+		   char *why, size_t whylen)
 {
 	struct check_expr x;
 	char *joined;
@@ -633,8 +633,8 @@ int set_check(struct job *j, const struct opt_def *o,
 
 /* cpus_allowed=: the CPUs parsed once into j->cpus, which the plan and
  * the worker's pinning read; the text for --parse-only. */
-int set_cpus_allowed(struct job *j, const struct opt_def *o,
-		     const char *val, char *why, size_t whylen)
+int optvalue_cpus_allowed(struct job *j, const struct opt_def *o,
+			  const char *val, char *why, size_t whylen)
 {
 	cpu_set_t set;
 	int ret = cpuset_parse(val, &set, why, whylen);
@@ -648,8 +648,8 @@ int set_cpus_allowed(struct job *j, const struct opt_def *o,
 
 /* verify_async_cpus=, log_compression_cpus=: CPU lists checked and
  * reported, placing no thread here (plan.c warns). */
-int set_cpu_list(struct job *j, const struct opt_def *o,
-		 const char *val, char *why, size_t whylen)
+int optvalue_cpu_list(struct job *j, const struct opt_def *o, const char *val,
+		      char *why, size_t whylen)
 {
 	cpu_set_t set;
 	int ret = cpuset_parse(val, &set, why, whylen);
@@ -658,19 +658,19 @@ int set_cpu_list(struct job *j, const struct opt_def *o,
 }
 
 /* Stored as the CPU list it means: cpus_allowed's field and set. */
-int set_cpumask(struct job *j, const struct opt_def *o,
-		const char *val, char *why, size_t whylen)
+int optvalue_cpumask(struct job *j, const struct opt_def *o, const char *val,
+		     char *why, size_t whylen)
 {
 	char list[256];
 	int ret = cpuset_mask_to_list(val, list, sizeof(list), why, whylen);
 
-	return ret ? ret : set_cpus_allowed(j, o, list, why, whylen);
+	return ret ? ret : optvalue_cpus_allowed(j, o, list, why, whylen);
 }
 
 /* Parsed once into j->ss_crit, which the run's group records and the
  * worker's read; the text for --parse-only and the reports. */
-int set_steadystate(struct job *j, const struct opt_def *o,
-		    const char *val, char *why, size_t whylen)
+int optvalue_steadystate(struct job *j, const struct opt_def *o,
+			 const char *val, char *why, size_t whylen)
 {
 	struct steady_crit c;
 	int ret = steady_parse(val, &c, why, whylen);
@@ -683,8 +683,8 @@ int set_steadystate(struct job *j, const struct opt_def *o,
 }
 
 /* Check "OPT:v1,v2[;OPT2:...]" and append it to the job's sweeps. */
-int set_sweep(struct job *j, const struct opt_def *o,
-	      const char *val, char *why, size_t whylen)
+int optvalue_sweep(struct job *j, const struct opt_def *o, const char *val,
+		   char *why, size_t whylen)
 {
 	const char *p = val, *colon, *end;
 	char name[64], *joined;
@@ -726,8 +726,8 @@ int set_sweep(struct job *j, const struct opt_def *o,
  * rate_curve=: "default" or percents of the probe's IOPS, each in
  * (0, 1000]; stored as the list ("10,50,70,80,90,100" for default).
  */
-int set_rate_curve(struct job *j, const struct opt_def *o,
-		   const char *val, char *why, size_t whylen)
+int optvalue_rate_curve(struct job *j, const struct opt_def *o, const char *val,
+			char *why, size_t whylen)
 {
 	const char *p = val;
 	char *end, *copy;

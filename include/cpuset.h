@@ -26,14 +26,14 @@ int cpuset_mask_to_list(const char *val, char *out, size_t outlen,
 			char *why, size_t whylen);
 
 /*
- * The CPUs of `list` that clone number idx (the job's place among all
- * the run's job clones, from 0) may use: all of them (split false), or
- * the (idx mod count)-th of them (split); CPU `without` (gtod_cpu=; -1:
- * none) taken out first, as fio clears it before splitting. 0 or -EINVAL
- * (also when nothing is left).
+ * The CPUs of `allowed` (cpus_allowed=, as cpuset_parse made it) that
+ * clone number idx (the job's place among all the run's job clones, from
+ * 0) may use: all of them (split false), or the (idx mod count)-th of
+ * them (split); CPU `without` (gtod_cpu=; -1: none) taken out first, as
+ * fio clears it before splitting. 0, or -EINVAL when nothing is left.
  */
-int cpuset_for_clone(const char *list, bool split, unsigned idx, int without,
-		     cpu_set_t *out);
+int cpuset_for_clone(const cpu_set_t *allowed, bool split, unsigned idx,
+		     int without, cpu_set_t *out);
 
 /* set as a CPU list ("0-1,3") into out. */
 void cpuset_format(const cpu_set_t *set, char *out, size_t outlen);

@@ -78,12 +78,12 @@ bool fill_wanted(const struct job *j);
 /*
  * Sets f up for job j: writes up to max_len bytes in a region of `region`
  * bytes (dedupe_working_set_percentage is of it), nreq request buffers,
- * data the worker's gen_data (pool at least max_len). Returns 0, -ENOMEM,
- * or -EINVAL with why (buffer_pattern's file gone since the plan).
+ * data the worker's gen_data (pool at least max_len). buffer_pattern='s
+ * bytes are the job's (its setter read them, a file's too, at plan time).
+ * Returns 0 or -ENOMEM.
  */
 int fill_init(struct fill *f, const struct job *j, struct gen_data *data,
-	      size_t max_len, uint64_t region, unsigned nreq, char *why,
-	      size_t whylen);
+	      size_t max_len, uint64_t region, unsigned nreq);
 void fill_free(struct fill *f);
 
 /* The bytes of one write of len bytes at byte `off` of its file, into

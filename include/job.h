@@ -2,11 +2,13 @@
 #ifndef IORIG_JOB_H
 #define IORIG_JOB_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "ddir.h"
 #include "errlist.h"
+#include "steady.h"
 
 enum rw_mode {
 	RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_RANDRW,
@@ -118,6 +120,19 @@ enum coe_mask {
 enum exit_what { EXIT_WHAT_GROUP, EXIT_WHAT_STONEWALL, EXIT_WHAT_ALL };
 
 struct act_tally;
+
+/*
+ * Bytes an option's setter made of its text (buffer_pattern=,
+ * verify_pattern=: a 'FILE' in them is read then), shared read-only by a
+ * job and its copies: job_copy takes a reference, job_free drops one.
+ */
+struct job_bytes {
+	_Atomic unsigned refs;
+	size_t len;			/* > 0 */
+	uint8_t data[];
+};
+struct bssplit_spec;
+struct dist_spec;
 
 /* An engine option as given: its row's name and the value read. */
 struct engine_arg {
@@ -242,8 +257,14 @@ struct job {
 	char *rate_curve;
 	uint64_t rate_curve_probe_ns;
 	/* Random patterns (dist.h, gen.c; issue 12). */
-	char *random_distribution;	/* as given; dist_parse() reads it */
-	char *bssplit;			/* as given; bssplit_parse() */
+	char *random_distribution;	/* as given (--parse-only) */
+	/* random_distribution parsed once (optvalue.c); NULL: not set or
+	 * random (uniform). Owned by the job, as bss below. */
+	struct dist_spec *dist;
+	char *bssplit;			/* as given (--parse-only prints it) */
+	/* bssplit parsed once by its setter (optvalue.c); NULL: not set.
+	 * Owned by the job: job_copy copies it, job_free frees it. */
+	struct bssplit_spec *bss;
 	int random_generator;		/* enum rand_gen */
 	uint64_t percentage_random[DDIR_NR];	/* percent random I/Os */
 	uint64_t blockalign[DDIR_NR];	/* random offsets' unit; 0: bs */
@@ -256,6 +277,7 @@ struct job {
 	char *cpus_allowed;		/* CPU list as cpuset_parse reads it;
 					 * cpumask= is stored as one; NULL:
 					 * not set */
+	cpu_set_t cpus;			/* its CPUs, parsed by the setter */
 	int cpus_allowed_policy;	/* enum cpus_policy */
 	bool exitall;			/* its end stops its wait group */
 	bool exitall_on_error;		/* its failure stops the run */
@@ -267,6 +289,7 @@ struct job {
 	int unified_rw_reporting;	/* enum unified_rw */
 	bool disk_util;			/* report the devices' counters */
 	char *steadystate;		/* "iops:2%" (steady.h); NULL: none */
+	struct steady_crit ss_crit;	/* steadystate parsed by its setter */
 	uint64_t ss_dur_ns;		/* window; 0: off */
 	uint64_t ss_ramp_ns;		/* before collecting */
 	uint64_t ss_interval_ns;	/* one sample each */
@@ -291,7 +314,9 @@ struct job {
 
 	/* Verification (verify.h). */
 	int verify;			/* enum verify_kind */
-	char *verify_pattern;		/* as given; verify parses it */
+	char *verify_pattern;		/* as given (--parse-only) */
+	struct job_bytes *verify_pat;	/* its bytes (at most
+					 * VERIFY_PATTERN_MAX); NULL: none */
 	bool verify_set;		/* verify= given (fio: verify_pattern
 					 * alone sets verify=pattern) */
 	bool do_verify;			/* check the region after writing */
@@ -346,7 +371,7 @@ struct job {
 	bool bs_is_seq_rand;		/* bs=A,B: sequential, random */
 	bool bs_unaligned;		/* accepted: sizes need no 512 unit */
 	char *opendir;			/* files below it join filename */
-	char *lockfile;			/* "none" only (set_lockfile) */
+	char *lockfile;			/* "none" only (optvalue_lockfile) */
 
 	/* Buffer contents (fill.h): the bytes of writes other than the
 	 * default (each write distinct and incompressible). */
@@ -354,7 +379,8 @@ struct job {
 	bool refill_buffers;		/* accepted: writes are always fresh */
 	signed char scramble_buffers;	/* -1 auto, 0, 1: stamp constant
 					 * contents per 512-byte sector */
-	char *buffer_pattern;		/* as given; fill.c parses it */
+	char *buffer_pattern;		/* as given (--parse-only) */
+	struct job_bytes *buffer_pat;	/* its bytes; NULL: not set */
 	uint64_t buffer_compress_percentage;	/* 0: not set */
 	uint64_t buffer_compress_chunk;		/* bytes; 0: the block */
 	uint64_t dedupe_percentage;	/* writes that repeat an earlier one */
@@ -386,21 +412,34 @@ struct job {
 
 	/* Process attributes and I/O buffer memory (procattr.h) */
 	char *nice;			/* -20..19 as text; NULL: unchanged */
+	int nice_inc;			/* its value, set by the setter */
 	uint64_t prio, prioclass, priohint;	/* UINT64_MAX: not set */
 	uint64_t uid, gid;		/* the job's thread's ids; UINT64_MAX:
 					 * unchanged (procattr_cred_*) */
 	char *mem;			/* TYPE[:FILE]; NULL: malloc */
+	int mem_kind;			/* its enum mem_type and FILE (NULL:
+					 * none), set by the setter; the */
+	char *mem_file;			/* job owns mem_file (job_copy) */
 	uint64_t mem_align;		/* 0: the target's alignment only */
 	uint64_t hugepage_size;		/* shmhuge, mmaphuge: rounding */
 	uint64_t lockmem;		/* bytes mlock()ed per clone; 0 */
 	char *numa_cpu_nodes;		/* node list; NULL: unchanged */
 	char *numa_mem_policy;		/* MODE[:NODES]; NULL: unchanged */
+	/* Both parsed once by their setters (procattr.h): the nodes' mask,
+	 * the policy's MPOL_* mode and its nodes' mask. */
+	uint64_t numa_cpu_mask;
+	int numa_mpol_mode;
+	uint64_t numa_mpol_mask;
 	char *ioscheduler;		/* NULL: the disks' own (iosched.h) */
 	char *cgroup;			/* blkio group (cgroup.h); NULL: none */
 	uint64_t cgroup_weight;		/* 0: unchanged */
 	bool cgroup_nodelete;
 	char *write_hint;		/* none..extreme; NULL: not set */
+	uint64_t write_hint_rwh;	/* its RWH_WRITE_LIFE_* (1..5), set
+					 * once by the setter; 0: not set */
 	char *sync_file_range;		/* FLAGS[:N]; NULL: never */
+	unsigned sfr_flags;		/* its SYNC_FILE_RANGE_* flags and */
+	uint64_t sfr_nr;		/* N (procattr_sfr_parse, once) */
 	int exit_what;			/* enum exit_what: exitall's reach */
 	uint64_t write_barrier;		/* accepted: no engine here has one */
 

@@ -260,9 +260,6 @@ static int engine_help(const char *arg)
 static const char *readonly_why(const struct job *j, char *buf, size_t len)
 {
 	unsigned fl = j->engine ? j->engine->flags : 0;
-	const char *file = NULL;
-	enum mem_type mt;
-	char why[256];
 
 	if (rw_changes_data(j->rw))
 		return "writes or trims (its rw=)";
@@ -275,8 +272,7 @@ static const char *readonly_why(const struct job *j, char *buf, size_t len)
 	if (j->fill_device)
 		return "lays out files until the file system is full "
 		       "(fill_device=1)";
-	if (j->mem && !procattr_mem_parse(j->mem, &mt, &file, why,
-					  sizeof(why)) && file) {
+	if (j->mem && j->mem_file) {
 		snprintf(buf, len, "makes a file for its I/O buffers "
 			 "(mem=%.200s: a new file in that file's directory)",
 			 j->mem);

@@ -39,34 +39,23 @@ bool fill_wanted(const struct job *j)
 }
 
 int fill_init(struct fill *f, const struct job *j, struct gen_data *data,
-	      size_t max_len, uint64_t region, unsigned nreq, char *why,
-	      size_t whylen)
+	      size_t max_len, uint64_t region, unsigned nreq)
 {
-	uint8_t *pat = NULL;
-	size_t plen = 0, i;
+	const uint8_t *pat = j->buffer_pat ? j->buffer_pat->data : NULL;
+	size_t plen = j->buffer_pat ? j->buffer_pat->len : 0, i;
 	uint64_t p = j->buffer_compress_percentage;
-	int n;
 
 	memset(f, 0, sizeof(*f));
 	f->data = data;
 	f->max_len = max_len;
 	f->nreq = nreq;
-	if (j->buffer_pattern) {
-		n = fill_pattern_parse(j->buffer_pattern, &pat, why, whylen);
-		if (n < 0)
-			return n;
-		plen = (size_t)n;
-	}
 	f->fixed = calloc(max_len ? max_len : 1, 1);
-	if (!f->fixed) {
-		free(pat);
+	if (!f->fixed)
 		return -ENOMEM;
-	}
 	/* The pattern from each write's (or segment's) first byte. */
 	for (i = 0; plen && i < max_len; i += plen)
 		memcpy(f->fixed + i, pat, max_len - i < plen ? max_len - i :
 		       plen);
-	free(pat);
 	if ((p && p < 100) || (j->dedupe_percentage && p < 100)) {
 		uint64_t wmin = j->bs_min[DDIR_WRITE];
 

@@ -311,7 +311,7 @@ const struct opt_def options_table[] = {
 	  .help = "Block size range LO-HI (or READ,WRITE[,TRIM] ranges), "
 		  "sizes drawn as fio does; same setting as bs" },
 	{ .name = "ioengine", .type = OPT_SPECIAL, .off = F(ioengine),
-	  .def = "sync", .set = set_ioengine, .category = "engine",
+	  .def = "sync", .set = optvalue_ioengine, .category = "engine",
 	  .help = "How I/O is issued; see ENGINES" },
 	{ .name = "iodepth", .type = OPT_UINT, .off = F(iodepth), .def = "1",
 	  .min = 1, .max = 65536, .category = "engine",
@@ -421,7 +421,7 @@ const struct opt_def options_table[] = {
 	  .help = "After thinking, go on at the rate instead of catching up "
 		  "with the I/Os that fell due meanwhile" },
 	{ .name = "rate_curve", .type = OPT_SPECIAL, .off = F(rate_curve),
-	  .set = set_rate_curve, .category = "rate",
+	  .set = optvalue_rate_curve, .category = "rate",
 	  .help = "PCT,PCT,... or default (10,50,70,80,90,100): a probe "
 		  "run without a rate, then one stonewalled point per PCT "
 		  "paced at that percent of the probe's IOPS" },
@@ -455,12 +455,13 @@ const struct opt_def options_table[] = {
 		  "barrier for engines that have one (libpmem, sg); none "
 		  "here has (a warning says so)" },
 	{ .name = "sync_file_range", .type = OPT_SPECIAL,
-	  .off = F(sync_file_range), .set = set_sfr, .category = "cache",
+	  .off = F(sync_file_range), .set = optvalue_sync_file_range,
+	  .category = "cache",
 	  .help = "FLAGS[:N]: sync_file_range(2) over the range written "
 		  "since the last one, every N writes (default 1); FLAGS: "
 		  "wait_before, write, wait_after joined by ','" },
 	{ .name = "write_hint", .type = OPT_SPECIAL, .off = F(write_hint),
-	  .set = set_write_hint, .category = "cache",
+	  .set = optvalue_write_hint, .category = "cache",
 	  .help = "Lifetime hint of the data written, set on each file "
 		  "(fcntl F_SET_RW_HINT): none, short, medium, long, "
 		  "extreme" },
@@ -484,12 +485,12 @@ const struct opt_def options_table[] = {
 	  .help = "Failed I/Os to count and go on after instead of stopping "
 		  "the job; errors still give exit status 1" },
 	{ .name = "ignore_error", .type = OPT_SPECIAL, .off = F(ignore_error),
-	  .set = set_ignore_error, .category = "errors",
+	  .set = optvalue_ignore_error, .category = "errors",
 	  .help = "READ,WRITE,VERIFY lists of errors (EIO:ENOSPC or numbers) "
 		  "to go on after; a list given limits continue_on_error for "
 		  "its direction to it and turns it on" },
 	{ .name = "max_latency", .type = OPT_SPECIAL, .off = F(max_latency),
-	  .set = set_max_latency, .category = "errors",
+	  .set = optvalue_max_latency, .category = "errors",
 	  .help = "Fail the job (ETIMEDOUT) when a read or write takes longer "
 		  "(queue to completion; us when bare; read,write,trim)" },
 	/* Flow control between jobs (flow.h) */
@@ -553,7 +554,7 @@ const struct opt_def options_table[] = {
 		  "else each block once per pass" },
 	/* Random patterns (dist.h, gen.c) */
 	{ .name = "random_distribution", .type = OPT_SPECIAL,
-	  .off = F(random_distribution), .set = set_random_distribution,
+	  .off = F(random_distribution), .set = optvalue_random_distribution,
 	  .def = "random", .category = "random",
 	  .help = "Law of random offsets: random, zipf:THETA, pareto:H, "
 		  "normal:SIGMA (each [:CENTER]), zoned:A/R:..., "
@@ -591,12 +592,12 @@ const struct opt_def options_table[] = {
 	  .help = "bs=A,B means sequential I/Os A, random ones B, in every "
 		  "direction (instead of read A, write B)" },
 	{ .name = "bssplit", .type = OPT_SPECIAL, .off = F(bssplit),
-	  .set = set_bssplit, .category = "workload",
+	  .set = optvalue_bssplit, .category = "workload",
 	  .help = "Weighted block sizes SIZE/PCT:SIZE/PCT..., per direction "
 		  "read,write,trim; overrides bs" },
 	/* Zones (zonemode=strided; gen.c) */
 	{ .name = "zonemode", .type = OPT_SPECIAL, .off = F(zonemode),
-	  .set = set_zonemode, .choices = zonemode_choices,
+	  .set = optvalue_zonemode, .choices = zonemode_choices,
 	  .category = "workload",
 	  .help = "none, strided or zbd; unset: strided when "
 		  "zonesize is given (fio's older form)" },
@@ -631,13 +632,13 @@ const struct opt_def options_table[] = {
 	  .help = "zonemode=zbd: reads anywhere in a sequential zone, not "
 		  "only below its write pointer" },
 	{ .name = "zone_reset_threshold", .type = OPT_SPECIAL,
-	  .off = F(zone_reset_threshold), .set = set_zone_fraction,
+	  .off = F(zone_reset_threshold), .set = optvalue_zone_fraction,
 	  .category = "workload",
 	  .help = "zonemode=zbd: the fraction (0..1) of the region's "
 		  "sequential zones' bytes written from which writes reset "
 		  "zones (at zone_reset_frequency)" },
 	{ .name = "zone_reset_frequency", .type = OPT_SPECIAL,
-	  .off = F(zone_reset_frequency), .set = set_zone_fraction,
+	  .off = F(zone_reset_frequency), .set = optvalue_zone_fraction,
 	  .category = "workload",
 	  .help = "zonemode=zbd: past zone_reset_threshold, one write in "
 		  "1/VALUE (0..1) resets its zone first; 0: never" },
@@ -662,12 +663,12 @@ const struct opt_def options_table[] = {
 		  "a warning" },
 	/* File layout (issue 12, layout family; src/target/target.c) */
 	{ .name = "filesize", .type = OPT_SPECIAL, .off = F(filesize),
-	  .set = set_filesize, .category = "target",
+	  .set = optvalue_filesize, .category = "target",
 	  .help = "Size of each file, or LO-HI: each file a size drawn in "
 		  "the range; size= then only sets how much I/O (the "
 		  "default of io_size)" },
 	{ .name = "filename_format", .type = OPT_SPECIAL,
-	  .off = F(filename_format), .set = set_filename_format,
+	  .off = F(filename_format), .set = optvalue_filename_format,
 	  .category = "target",
 	  .help = "Generated file names (default $jobname.$jobnum.$filenum): "
 		  "$jobname, $jobnum (the clone), $filenum, $clientuid "
@@ -687,7 +688,7 @@ const struct opt_def options_table[] = {
 	  .def = "0", .category = "target",
 	  .help = "Create and lay out the files, then do no I/O" },
 	{ .name = "file_service_type", .type = OPT_SPECIAL,
-	  .off = F(file_service_type), .set = set_file_service_type,
+	  .off = F(file_service_type), .set = optvalue_file_service_type,
 	  .def = "roundrobin", .category = "target",
 	  .help = "Which file of a job the next I/O goes to: roundrobin[:N] "
 		  "(N I/Os a file in turn), sequential (each file to its "
@@ -758,17 +759,17 @@ const struct opt_def options_table[] = {
 	  .help = "Every regular file below this directory (recursively, "
 		  "in name order; links not followed) joins filename=" },
 	{ .name = "lockfile", .type = OPT_SPECIAL, .off = F(lockfile),
-	  .set = set_lockfile, .choices = lockfile_choices, .def = "none",
+	  .set = optvalue_lockfile, .choices = lockfile_choices, .def = "none",
 	  .category = "target",
 	  .help = "fio's locking of a file between the jobs sharing it: "
 		  "none (exclusive and readwrite: refused, not supported "
 		  "yet)" },
 	/* CPU placement and run control (cpuset.h, steady.h) */
 	{ .name = "cpus_allowed", .type = OPT_SPECIAL, .off = F(cpus_allowed),
-	  .set = set_cpus_allowed, .category = "cpu",
+	  .set = optvalue_cpus_allowed, .category = "cpu",
 	  .help = "CPUs the job's clones may run on: a list such as 0-3,6" },
 	{ .name = "cpumask", .type = OPT_SPECIAL, .off = F(cpus_allowed),
-	  .set = set_cpumask, .category = "cpu",
+	  .set = optvalue_cpumask, .category = "cpu",
 	  .help = "CPUs as a mask, bit N for CPU N (0x3: CPUs 0 and 1); "
 		  "same setting as cpus_allowed" },
 	{ .name = "cpus_allowed_policy", .type = OPT_ENUM,
@@ -778,7 +779,7 @@ const struct opt_def options_table[] = {
 		  "CPU each, in turn" },
 	/* Process attributes and I/O buffer memory (procattr.h) */
 	{ .name = "nice", .type = OPT_SPECIAL, .off = F(nice),
-	  .set = set_nice, .def = "0", .category = "cpu",
+	  .set = optvalue_nice, .def = "0", .category = "cpu",
 	  .help = "Nice value of each clone's thread, -20 to 19 "
 		  "(setpriority)" },
 	{ .name = "prio", .type = OPT_UINT, .off = F(prio), .def = "none",
@@ -806,16 +807,17 @@ const struct opt_def options_table[] = {
 	  .category = "cpu",
 	  .help = "Group id the job runs as (see uid); none: unchanged" },
 	{ .name = "numa_cpu_nodes", .type = OPT_SPECIAL,
-	  .off = F(numa_cpu_nodes), .set = set_numa_nodes, .category = "cpu",
+	  .off = F(numa_cpu_nodes), .set = optvalue_numa_cpu_nodes,
+	  .category = "cpu",
 	  .help = "Each clone runs on the CPUs of these NUMA nodes (all, "
 		  "or a list such as 0,2-3)" },
 	{ .name = "numa_mem_policy", .type = OPT_SPECIAL,
-	  .off = F(numa_mem_policy), .set = set_mempolicy_opt,
+	  .off = F(numa_mem_policy), .set = optvalue_numa_mem_policy,
 	  .category = "cpu",
 	  .help = "Each clone's memory policy (set_mempolicy): default, "
 		  "local, prefer:NODE, bind:NODES, interleave:NODES" },
 	{ .name = "mem", .alias = "iomem", .type = OPT_SPECIAL, .off = F(mem),
-	  .set = set_mem, .def = "malloc", .category = "engine",
+	  .set = optvalue_mem, .def = "malloc", .category = "engine",
 	  .help = "Memory of the I/O buffers: malloc, shm, shmhuge, "
 		  "mmap[:FILE], mmaphuge[:FILE], mmapshared[:FILE]" },
 	{ .name = "mem_align", .alias = "iomem_align", .type = OPT_SIZE,
@@ -831,12 +833,12 @@ const struct opt_def options_table[] = {
 	  .help = "Lock this many bytes of memory per clone (mlock) for its "
 		  "run, leaving less for the page cache; 0: none" },
 	{ .name = "ioscheduler", .type = OPT_SPECIAL, .off = F(ioscheduler),
-	  .set = set_ioscheduler, .category = "engine",
+	  .set = optvalue_ioscheduler, .category = "engine",
 	  .help = "Switch the disks under the job's targets to this I/O "
 		  "scheduler (none, mq-deadline, kyber, bfq) once its files "
 		  "are open; put back at the end of the run" },
 	{ .name = "cgroup", .type = OPT_SPECIAL, .off = F(cgroup),
-	  .set = set_cgroup, .category = "cpu",
+	  .set = optvalue_cgroup, .category = "cpu",
 	  .help = "Each clone's thread joins this blkio control group "
 		  "(cgroup v1), made when missing" },
 	{ .name = "cgroup_weight", .type = OPT_UINT, .off = F(cgroup_weight),
@@ -929,7 +931,7 @@ const struct opt_def options_table[] = {
 		  "(/proc/diskstats): I/Os, merges, ticks, utilization" },
 	{ .name = "steadystate", .alias = "ss", .type = OPT_SPECIAL,
 	  .off = F(steadystate), .def = "iops_slope:0.01%",
-	  .set = set_steadystate, .category = "steadystate",
+	  .set = optvalue_steadystate, .category = "steadystate",
 	  .help = "KIND:LIMIT[%]: stop the job once steady (iops, bw, lat: "
 		  "every sample within LIMIT of the mean; *_slope: the "
 		  "slope below LIMIT) over ss_dur" },
@@ -1004,12 +1006,12 @@ const struct opt_def options_table[] = {
 	  .help = "Significant figures of the text report's IOPS and "
 		  "bandwidth (fio: of its normal output, default 4)" },
 	{ .name = "sweep", .type = OPT_SPECIAL, .off = F(sweep),
-	  .set = set_sweep, .category = "sweep",
+	  .set = optvalue_sweep, .category = "sweep",
 	  .help = "OPTION:v1,v2,...: run the job once per value, each point "
 		  "stonewalled; repeat for a cartesian product" },
 	/* Checks and repeats (check.h) */
 	{ .name = "check", .type = OPT_SPECIAL, .off = F(check),
-	  .set = set_check, .category = "checks",
+	  .set = optvalue_check, .category = "checks",
 	  .help = "EXPR such as read.iops>=50k or read.clat.p99<=2ms: checked "
 		  "after the run, a failure gives exit status 3; repeatable" },
 	{ .name = "repeat", .type = OPT_UINT, .off = F(repeat), .def = "1",
@@ -1032,7 +1034,7 @@ const struct opt_def options_table[] = {
 		  "512-byte sector with its offset and the write's key (no "
 		  "two sectors alike); auto: as fio, not then" },
 	{ .name = "buffer_pattern", .type = OPT_SPECIAL,
-	  .off = F(buffer_pattern), .set = set_buffer_pattern,
+	  .off = F(buffer_pattern), .set = optvalue_buffer_pattern,
 	  .category = "buffers",
 	  .help = "Write this pattern, repeated from each write's start: "
 		  "0xHEX, an int, \"text\", 'FILE', or several together" },
@@ -1133,7 +1135,7 @@ const struct opt_def options_table[] = {
 	  .help = "Accepted: fio's in-memory log chunk; iorig streams its "
 		  "logs to their files, same lines" },
 	{ .name = "log_compression_cpus", .type = OPT_SPECIAL,
-	  .off = F(log_compression_cpus), .set = set_cpus_allowed,
+	  .off = F(log_compression_cpus), .set = optvalue_cpu_list,
 	  .category = "logs",
 	  .help = "Accepted (warned): iorig has no log compression thread "
 		  "to place" },
@@ -1200,7 +1202,7 @@ const struct opt_def options_table[] = {
 	  .max = 1000000, .category = "logs",
 	  .help = "The log's delays are 100/this as long (percent)" },
 	{ .name = "replay_skip", .type = OPT_SPECIAL,
-	  .off = F(replay_skip_str), .set = set_replay_skip,
+	  .off = F(replay_skip_str), .set = optvalue_replay_skip,
 	  .category = "logs",
 	  .help = "Directions of the log not to replay: read,write,trim,sync" },
 	/* Verification */
@@ -1209,7 +1211,7 @@ const struct opt_def options_table[] = {
 	  .help = "Stamp every written block with a header and a checksum, "
 		  "and check blocks read back" },
 	{ .name = "verify_pattern", .type = OPT_SPECIAL,
-	  .off = F(verify_pattern), .set = set_verify_pattern,
+	  .off = F(verify_pattern), .set = optvalue_verify_pattern,
 	  .category = "verify",
 	  .help = "verify=pattern: the data after each header, 0xHEX or a "
 		  "quoted string, repeated" },
@@ -1259,7 +1261,7 @@ const struct opt_def options_table[] = {
 	  .help = "fio's N verification threads: accepted, iorig checks "
 		  "inline in the job's thread (a warning says so)" },
 	{ .name = "verify_async_cpus", .type = OPT_SPECIAL,
-	  .off = F(verify_async_cpus), .set = set_cpus_allowed,
+	  .off = F(verify_async_cpus), .set = optvalue_cpu_list,
 	  .category = "verify",
 	  .help = "CPUs of fio's verification threads (a list such as "
 		  "0-3,6): checked, and without effect (verify_async)" },

@@ -47,65 +47,78 @@ static inline int set_str(char **dst, const char *val)
 }
 
 /* o's choice named val (case-insensitive) into *dst. */
-int set_choice(int *dst, const struct opt_def *o, const char *val,
-	       char *why, size_t whylen);
+int options_choice(int *dst, const struct opt_def *o, const char *val,
+		   char *why, size_t whylen);
+
+/*
+ * The values the setters parse once into the job, beside the text kept
+ * for --parse-only (job.h: bss, dist, cpus, ss_crit, buffer_pat...); the
+ * run reads those, never the text. Of them, the job owns bss, dist,
+ * mem_file and (counted) the patterns' bytes: optvalue_copy makes dst's
+ * own (dst a bitwise copy of src; 0 or -ENOMEM, after which job_free is
+ * safe), optvalue_free frees them. job_copy and job_free call them.
+ */
+int optvalue_copy(struct job *dst, const struct job *src);
+void optvalue_free(struct job *j);
 
 /* The setters (optvalue.c), each an opt_def's .set. */
-int set_ignore_error(struct job *j, const struct opt_def *o,
-		     const char *val, char *why, size_t whylen);
-int set_max_latency(struct job *j, const struct opt_def *o,
-		    const char *val, char *why, size_t whylen);
-int set_replay_skip(struct job *j, const struct opt_def *o,
-		    const char *val, char *why, size_t whylen);
-int set_cpus_allowed(struct job *j, const struct opt_def *o,
-		     const char *val, char *why, size_t whylen);
-int set_cpumask(struct job *j, const struct opt_def *o,
-		const char *val, char *why, size_t whylen);
-int set_steadystate(struct job *j, const struct opt_def *o,
-		    const char *val, char *why, size_t whylen);
-int set_ioengine(struct job *j, const struct opt_def *o,
-		 const char *val, char *why, size_t whylen);
-int set_zonemode(struct job *j, const struct opt_def *o,
-		 const char *val, char *why, size_t whylen);
-int set_zone_fraction(struct job *j, const struct opt_def *o,
-		      const char *val, char *why, size_t whylen);
-int set_random_distribution(struct job *j, const struct opt_def *o,
-			    const char *val, char *why, size_t whylen);
-int set_bssplit(struct job *j, const struct opt_def *o,
-		const char *val, char *why, size_t whylen);
-int set_sweep(struct job *j, const struct opt_def *o,
-	      const char *val, char *why, size_t whylen);
-int set_rate_curve(struct job *j, const struct opt_def *o,
-		   const char *val, char *why, size_t whylen);
-int set_verify_pattern(struct job *j, const struct opt_def *o,
-		       const char *val, char *why, size_t whylen);
-int set_check(struct job *j, const struct opt_def *o,
-	      const char *val, char *why, size_t whylen);
-int set_buffer_pattern(struct job *j, const struct opt_def *o,
-		       const char *val, char *why, size_t whylen);
-int set_filesize(struct job *j, const struct opt_def *o,
-		 const char *val, char *why, size_t whylen);
-int set_filename_format(struct job *j, const struct opt_def *o,
-			const char *val, char *why, size_t whylen);
-int set_file_service_type(struct job *j, const struct opt_def *o,
+int optvalue_ignore_error(struct job *j, const struct opt_def *o,
 			  const char *val, char *why, size_t whylen);
-int set_lockfile(struct job *j, const struct opt_def *o,
-		 const char *val, char *why, size_t whylen);
-int set_nice(struct job *j, const struct opt_def *o,
-	     const char *val, char *why, size_t whylen);
-int set_ioscheduler(struct job *j, const struct opt_def *o,
-		    const char *val, char *why, size_t whylen);
-int set_cgroup(struct job *j, const struct opt_def *o,
-	       const char *val, char *why, size_t whylen);
-int set_sfr(struct job *j, const struct opt_def *o,
-	    const char *val, char *why, size_t whylen);
-int set_write_hint(struct job *j, const struct opt_def *o,
-		   const char *val, char *why, size_t whylen);
-int set_numa_nodes(struct job *j, const struct opt_def *o,
-		   const char *val, char *why, size_t whylen);
-int set_mempolicy_opt(struct job *j, const struct opt_def *o,
-		      const char *val, char *why, size_t whylen);
-int set_mem(struct job *j, const struct opt_def *o,
-	    const char *val, char *why, size_t whylen);
+int optvalue_max_latency(struct job *j, const struct opt_def *o,
+			 const char *val, char *why, size_t whylen);
+int optvalue_replay_skip(struct job *j, const struct opt_def *o,
+			 const char *val, char *why, size_t whylen);
+int optvalue_cpus_allowed(struct job *j, const struct opt_def *o,
+			  const char *val, char *why, size_t whylen);
+int optvalue_cpu_list(struct job *j, const struct opt_def *o, const char *val,
+		      char *why, size_t whylen);
+int optvalue_cpumask(struct job *j, const struct opt_def *o, const char *val,
+		     char *why, size_t whylen);
+int optvalue_steadystate(struct job *j, const struct opt_def *o,
+			 const char *val, char *why, size_t whylen);
+int optvalue_ioengine(struct job *j, const struct opt_def *o, const char *val,
+		      char *why, size_t whylen);
+int optvalue_zonemode(struct job *j, const struct opt_def *o, const char *val,
+		      char *why, size_t whylen);
+int optvalue_zone_fraction(struct job *j, const struct opt_def *o,
+			   const char *val, char *why, size_t whylen);
+int optvalue_random_distribution(struct job *j, const struct opt_def *o,
+				 const char *val, char *why, size_t whylen);
+int optvalue_bssplit(struct job *j, const struct opt_def *o, const char *val,
+		     char *why, size_t whylen);
+int optvalue_sweep(struct job *j, const struct opt_def *o, const char *val,
+		   char *why, size_t whylen);
+int optvalue_rate_curve(struct job *j, const struct opt_def *o, const char *val,
+			char *why, size_t whylen);
+int optvalue_verify_pattern(struct job *j, const struct opt_def *o,
+			    const char *val, char *why, size_t whylen);
+int optvalue_check(struct job *j, const struct opt_def *o, const char *val,
+		   char *why, size_t whylen);
+int optvalue_buffer_pattern(struct job *j, const struct opt_def *o,
+			    const char *val, char *why, size_t whylen);
+int optvalue_filesize(struct job *j, const struct opt_def *o, const char *val,
+		      char *why, size_t whylen);
+int optvalue_filename_format(struct job *j, const struct opt_def *o,
+			     const char *val, char *why, size_t whylen);
+int optvalue_file_service_type(struct job *j, const struct opt_def *o,
+			       const char *val, char *why, size_t whylen);
+int optvalue_lockfile(struct job *j, const struct opt_def *o, const char *val,
+		      char *why, size_t whylen);
+int optvalue_nice(struct job *j, const struct opt_def *o, const char *val,
+		  char *why, size_t whylen);
+int optvalue_ioscheduler(struct job *j, const struct opt_def *o,
+			 const char *val, char *why, size_t whylen);
+int optvalue_cgroup(struct job *j, const struct opt_def *o, const char *val,
+		    char *why, size_t whylen);
+int optvalue_sync_file_range(struct job *j, const struct opt_def *o,
+			     const char *val, char *why, size_t whylen);
+int optvalue_write_hint(struct job *j, const struct opt_def *o, const char *val,
+			char *why, size_t whylen);
+int optvalue_numa_cpu_nodes(struct job *j, const struct opt_def *o,
+			    const char *val, char *why, size_t whylen);
+int optvalue_numa_mem_policy(struct job *j, const struct opt_def *o,
+			     const char *val, char *why, size_t whylen);
+int optvalue_mem(struct job *j, const struct opt_def *o, const char *val,
+		 char *why, size_t whylen);
 
 #endif

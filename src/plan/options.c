@@ -228,7 +228,7 @@ static int set_rw(struct job *j, const struct opt_def *o, const char *val,
 	if (!colon) {
 		j->rw_seq_nr = 0;
 		j->rw_seq_add = 0;
-		return set_choice(field(j, o->off), o, val, why, whylen);
+		return options_choice(field(j, o->off), o, val, why, whylen);
 	}
 	if ((size_t)(colon - val) >= sizeof(mode)) {
 		snprintf(why, whylen, "'%s' is not valid", val);
@@ -236,7 +236,7 @@ static int set_rw(struct job *j, const struct opt_def *o, const char *val,
 	}
 	memcpy(mode, val, (size_t)(colon - val));
 	mode[colon - val] = '\0';
-	ret = set_choice(field(j, o->off), o, mode, why, whylen);
+	ret = options_choice(field(j, o->off), o, mode, why, whylen);
 	if (ret)
 		return ret;
 	j->rw_seq_nr = 0;
@@ -264,8 +264,8 @@ static int set_rw(struct job *j, const struct opt_def *o, const char *val,
 	return 0;
 }
 
-int set_choice(int *dst, const struct opt_def *o, const char *val,
-	       char *why, size_t whylen)
+int options_choice(int *dst, const struct opt_def *o, const char *val,
+		   char *why, size_t whylen)
 {
 	const struct opt_choice *c;
 	size_t n;
@@ -682,7 +682,7 @@ static int opt_parse(struct job *j, void *base, const struct opt_def *o,
 			return set_rw(j, o, val, why, whylen);
 		if (own && o->off == F(verify))
 			j->verify_set = true;
-		return set_choice(dst, o, val, why, whylen);
+		return options_choice(dst, o, val, why, whylen);
 	case OPT_BS:
 		return set_bs(j, o, val, why, whylen);
 	case OPT_PLIST:
@@ -974,6 +974,7 @@ const struct opt_def *options_next(const struct job *j,
 int job_copy(struct job *dst, const struct job *src)
 {
 	const struct opt_def *o;
+	int copied;
 	char **s;
 
 	*dst = *src;
@@ -984,8 +985,11 @@ int job_copy(struct job *dst, const struct job *src)
 	for (o = options_table; o->name; o++)
 		if (o->type == OPT_STR || o->type == OPT_SPECIAL)
 			*(char **)field(dst, o->off) = NULL;
-	/* Every string of dst is now NULL or its own: job_free is safe. */
-	if (engopts_copy(dst, src))
+	/* Every string of dst is now NULL or its own. Both copies below
+	 * run, as each first takes its pointers from src: then job_free
+	 * is safe whichever fails. */
+	copied = engopts_copy(dst, src);
+	if (optvalue_copy(dst, src) || copied)
 		goto err;
 	for (o = options_table; o->name; o++) {
 		if (o->type != OPT_STR && o->type != OPT_SPECIAL)
@@ -1035,6 +1039,7 @@ void job_free(struct job *j)
 	j->sweep_point = NULL;
 	free(j->check_src);
 	j->check_src = NULL;
+	optvalue_free(j);
 	engopts_release(j);
 }
 
@@ -1116,7 +1121,7 @@ void options_print_row(FILE *f, const struct opt_def *o)
 		for (c = o->choices; c->name; c++)
 			fprintf(f, "    %-12s %s\n", c->name, c->help);
 	}
-	if (o->set == set_ioengine)
+	if (o->set == optvalue_ioengine)
 		engine_print_help(f);
 }
 

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -31,83 +32,192 @@
 #define NS_S	1000000000ull
 #define F(field) offsetof(struct job, field)
 
-int set_nice(struct job *j, const struct opt_def *o, const char *val,
-	     char *why, size_t whylen)
+static void *memdup(const void *p, size_t len)
+{
+	void *copy = malloc(len);
+
+	if (copy)
+		memcpy(copy, p, len);
+	return copy;
+}
+
+/* n bytes of p as a job_bytes of one reference; NULL: no memory. */
+static struct job_bytes *bytes_new(const uint8_t *p, size_t n)
+{
+	struct job_bytes *b = malloc(sizeof(*b) + n);
+
+	if (!b)
+		return NULL;
+	atomic_init(&b->refs, 1);
+	b->len = n;
+	memcpy(b->data, p, n);
+	return b;
+}
+
+static struct job_bytes *bytes_ref(struct job_bytes *b)
+{
+	if (b)
+		atomic_fetch_add(&b->refs, 1);
+	return b;
+}
+
+static void bytes_put(struct job_bytes **b)
+{
+	if (*b && atomic_fetch_sub(&(*b)->refs, 1) == 1)
+		free(*b);
+	*b = NULL;
+}
+
+/* Each parsed value dst owns: NULL first, so that job_free is safe at
+ * any failure; then a copy of src's. */
+int optvalue_copy(struct job *dst, const struct job *src)
+{
+	dst->bss = NULL;
+	dst->dist = NULL;
+	if (src->bss && !(dst->bss = memdup(src->bss, sizeof(*src->bss))))
+		return -ENOMEM;
+	dst->mem_file = NULL;
+	dst->buffer_pat = bytes_ref(src->buffer_pat);
+	dst->verify_pat = bytes_ref(src->verify_pat);
+	if (src->dist && !(dst->dist = memdup(src->dist, sizeof(*src->dist))))
+		return -ENOMEM;
+	if (src->mem_file && !(dst->mem_file = strdup(src->mem_file)))
+		return -ENOMEM;
+	return 0;
+}
+
+void optvalue_free(struct job *j)
+{
+	free(j->bss);
+	j->bss = NULL;
+	free(j->dist);
+	j->dist = NULL;
+	bytes_put(&j->buffer_pat);
+	bytes_put(&j->verify_pat);
+	free(j->mem_file);
+	j->mem_file = NULL;
+}
+
+int optvalue_nice(struct job *j, const struct opt_def *o, const char *val,
+		  char *why, size_t whylen)
 {
 	int n;
 	int ret = procattr_nice_parse(val, &n, why, whylen);
 
-	return ret ? ret : set_str(field(j, o->off), val);
+	if (!ret)
+		ret = set_str(field(j, o->off), val);
+	if (!ret)
+		j->nice_inc = n;
+	return ret;
 }
 
-int set_ioscheduler(struct job *j, const struct opt_def *o,
-		    const char *val, char *why, size_t whylen)
+int optvalue_ioscheduler(struct job *j, const struct opt_def *o,
+			 const char *val, char *why, size_t whylen)
 {
 	int ret = iosched_name_ok(val, why, whylen);
 
 	return ret ? ret : set_str(field(j, o->off), val);
 }
 
-int set_cgroup(struct job *j, const struct opt_def *o,
-	       const char *val, char *why, size_t whylen)
+int optvalue_cgroup(struct job *j, const struct opt_def *o, const char *val,
+		    char *why, size_t whylen)
 {
 	int ret = cgroup_name_ok(val, why, whylen);
 
 	return ret ? ret : set_str(field(j, o->off), val);
 }
 
-int set_sfr(struct job *j, const struct opt_def *o, const char *val,
-	    char *why, size_t whylen)
+/* Parsed once into j->sfr_flags and j->sfr_nr, which the worker's
+ * syncs read; the text for --parse-only. */
+int optvalue_sync_file_range(struct job *j, const struct opt_def *o,
+			     const char *val, char *why, size_t whylen)
 {
 	unsigned flags;
 	uint64_t nr;
 	int ret = procattr_sfr_parse(val, &flags, &nr, why, whylen);
 
-	return ret ? ret : set_str(field(j, o->off), val);
+	if (!ret)
+		ret = set_str(field(j, o->off), val);
+	if (!ret) {
+		j->sfr_flags = flags;
+		j->sfr_nr = nr;
+	}
+	return ret;
 }
 
-int set_write_hint(struct job *j, const struct opt_def *o,
-		   const char *val, char *why, size_t whylen)
+/* The kernel's value into j->write_hint_rwh, which the worker's hints
+ * set on each file; the word for --parse-only. */
+int optvalue_write_hint(struct job *j, const struct opt_def *o, const char *val,
+			char *why, size_t whylen)
 {
-	if (procattr_write_hint(val) < 0) {
+	int rwh = procattr_write_hint(val);
+	int ret;
+
+	if (rwh < 0) {
 		snprintf(why, whylen, "expected none, short, medium, long or "
 			 "extreme");
 		return -EINVAL;
 	}
-	return set_str(field(j, o->off), val);
+	ret = set_str(field(j, o->off), val);
+	if (!ret)
+		j->write_hint_rwh = (uint64_t)rwh;
+	return ret;
 }
 
-int set_numa_nodes(struct job *j, const struct opt_def *o,
-		   const char *val, char *why, size_t whylen)
+/* numa_cpu_nodes=, numa_mem_policy=: parsed once into the job's masks
+ * and mode, which the worker's thread applies (procattr_apply). */
+int optvalue_numa_cpu_nodes(struct job *j, const struct opt_def *o,
+			    const char *val, char *why, size_t whylen)
 {
 	uint64_t mask;
 	int ret = procattr_nodes_parse(val, &mask, why, whylen);
 
-	return ret ? ret : set_str(field(j, o->off), val);
+	if (!ret)
+		ret = set_str(field(j, o->off), val);
+	if (!ret)
+		j->numa_cpu_mask = mask;
+	return ret;
 }
 
-int set_mempolicy_opt(struct job *j, const struct opt_def *o,
-		      const char *val, char *why, size_t whylen)
+int optvalue_numa_mem_policy(struct job *j, const struct opt_def *o,
+			     const char *val, char *why, size_t whylen)
 {
 	uint64_t mask;
 	int mode;
 	int ret = procattr_mempolicy_parse(val, &mode, &mask, why, whylen);
 
-	return ret ? ret : set_str(field(j, o->off), val);
+	if (!ret)
+		ret = set_str(field(j, o->off), val);
+	if (!ret) {
+		j->numa_mpol_mode = mode;
+		j->numa_mpol_mask = mask;
+	}
+	return ret;
 }
 
-int set_mem(struct job *j, const struct opt_def *o, const char *val,
-	    char *why, size_t whylen)
+int optvalue_mem(struct job *j, const struct opt_def *o, const char *val,
+		 char *why, size_t whylen)
 {
 	enum mem_type t;
 	const char *file;
+	char *copy = NULL;
 	int ret = procattr_mem_parse(val, &t, &file, why, whylen);
 
-	return ret ? ret : set_str(field(j, o->off), val);
+	if (ret)
+		return ret;
+	if ((file && !(copy = strdup(file))) ||
+	    set_str(field(j, o->off), val)) {
+		free(copy);
+		return -ENOMEM;
+	}
+	free(j->mem_file);
+	j->mem_file = copy;
+	j->mem_kind = (int)t;
+	return 0;
 }
 
-int set_ioengine(struct job *j, const struct opt_def *o,
-		 const char *val, char *why, size_t whylen)
+int optvalue_ioengine(struct job *j, const struct opt_def *o, const char *val,
+		      char *why, size_t whylen)
 {
 	const struct engine_ops *const *e;
 	const struct engine_ops *eng = engine_find(val);
@@ -140,33 +250,36 @@ int set_ioengine(struct job *j, const struct opt_def *o,
 }
 
 /*
- * Checked here, kept as given: verify/block.c makes the bytes of it. As in
- * fio, it makes verify=pattern of a job whose verify= was not given (so
- * far: a verify= after it still wins).
+ * Parsed once here into j->verify_pat, the data verify/block.c writes
+ * and checks. As in fio, it makes verify=pattern of a job whose verify=
+ * was not given (so far: a verify= after it still wins).
  */
-int set_verify_pattern(struct job *j, const struct opt_def *o,
-		       const char *val, char *why, size_t whylen)
+int optvalue_verify_pattern(struct job *j, const struct opt_def *o,
+			    const char *val, char *why, size_t whylen)
 {
 	uint8_t bytes[VERIFY_PATTERN_MAX];
-	char *copy;
+	struct job_bytes *b;
 	int n;
 
+	(void)o;
 	n = verify_pattern_parse(val, bytes, why, whylen);
 	if (n < 0)
 		return n;
-	copy = strdup(val);
-	if (!copy)
+	b = bytes_new(bytes, (size_t)n);
+	if (!b || set_str(&j->verify_pattern, val)) {
+		bytes_put(&b);
 		return -ENOMEM;
-	free(j->verify_pattern);
-	j->verify_pattern = copy;
+	}
+	bytes_put(&j->verify_pat);
+	j->verify_pat = b;
 	if (!j->verify_set)
 		j->verify = VERIFY_PATTERN;
 	return 0;
 }
 
 /* replay_skip=read,write,trim,sync */
-int set_replay_skip(struct job *j, const struct opt_def *o,
-		    const char *val, char *why, size_t whylen)
+int optvalue_replay_skip(struct job *j, const struct opt_def *o,
+			 const char *val, char *why, size_t whylen)
 {
 	static const char *const names[] = { "read", "write", "trim", "sync" };
 	const char *p = val;
@@ -197,8 +310,8 @@ int set_replay_skip(struct job *j, const struct opt_def *o,
 
 /* ignore_error=READ,WRITE,VERIFY: a list given turns its direction of
  * continue_on_error on, as in fio (errlist.h). */
-int set_ignore_error(struct job *j, const struct opt_def *o,
-		     const char *val, char *why, size_t whylen)
+int optvalue_ignore_error(struct job *j, const struct opt_def *o,
+			  const char *val, char *why, size_t whylen)
 {
 	static const int bit[ERRLIST_TYPES] = { COE_READ, COE_WRITE,
 						COE_VERIFY };
@@ -219,8 +332,8 @@ int set_ignore_error(struct job *j, const struct opt_def *o,
 }
 
 /* max_latency=TIME[,TIME[,TIME]]: read,write,trim; bare numbers are us */
-int set_max_latency(struct job *j, const struct opt_def *o,
-		    const char *val, char *why, size_t whylen)
+int optvalue_max_latency(struct job *j, const struct opt_def *o,
+			 const char *val, char *why, size_t whylen)
 {
 	char parts[3][128];
 	uint64_t ns[DDIR_NR];
@@ -242,8 +355,8 @@ int set_max_latency(struct job *j, const struct opt_def *o,
  * filesize=SIZE: every file of the job is this big; a range LO-HI: each
  * file a size drawn in it (target.c, filesize_draw).
  */
-int set_filesize(struct job *j, const struct opt_def *o,
-		 const char *val, char *why, size_t whylen)
+int optvalue_filesize(struct job *j, const struct opt_def *o, const char *val,
+		      char *why, size_t whylen)
 {
 	uint64_t lo, hi;
 	char *copy;
@@ -265,8 +378,8 @@ int set_filesize(struct job *j, const struct opt_def *o,
 }
 
 /* fio's file_service_type; gen.h says what each kind does. */
-int set_file_service_type(struct job *j, const struct opt_def *o,
-			  const char *val, char *why, size_t whylen)
+int optvalue_file_service_type(struct job *j, const struct opt_def *o,
+			       const char *val, char *why, size_t whylen)
 {
 	static const struct { const char *name; int kind; } k[] = {
 		{ "roundrobin", GEN_FST_RR }, { "sequential", GEN_FST_SEQ },
@@ -337,8 +450,8 @@ int set_file_service_type(struct job *j, const struct opt_def *o,
 	return 0;
 }
 
-int set_filename_format(struct job *j, const struct opt_def *o,
-			const char *val, char *why, size_t whylen)
+int optvalue_filename_format(struct job *j, const struct opt_def *o,
+			     const char *val, char *why, size_t whylen)
 {
 	const char *p;
 
@@ -357,24 +470,27 @@ int set_filename_format(struct job *j, const struct opt_def *o,
 	return set_str(field(j, o->off), val);
 }
 
-/* Checked here (a file named in it is read), kept as given: fill.c makes
- * the bytes of it at run time. */
-int set_buffer_pattern(struct job *j, const struct opt_def *o,
-		       const char *val, char *why, size_t whylen)
+/* Parsed once here (a file named in it is read now): fill.c repeats
+ * j->buffer_pat's bytes over each write. */
+int optvalue_buffer_pattern(struct job *j, const struct opt_def *o,
+			    const char *val, char *why, size_t whylen)
 {
+	struct job_bytes *b;
 	uint8_t *bytes;
-	char *copy;
 	int n;
 
+	(void)o;
 	n = fill_pattern_parse(val, &bytes, why, whylen);
 	if (n < 0)
 		return n;
+	b = bytes_new(bytes, (size_t)n);
 	free(bytes);
-	copy = strdup(val);
-	if (!copy)
+	if (!b || set_str(&j->buffer_pattern, val)) {
+		bytes_put(&b);
 		return -ENOMEM;
-	free(j->buffer_pattern);
-	j->buffer_pattern = copy;
+	}
+	bytes_put(&j->buffer_pat);
+	j->buffer_pat = b;
 	return 0;
 }
 
@@ -390,11 +506,11 @@ static int set_spec_str(char **dst, const char *val)
 }
 
 /* Kept as given (NULL: not set, which zonesize's older form needs). */
-int set_zonemode(struct job *j, const struct opt_def *o,
-		 const char *val, char *why, size_t whylen)
+int optvalue_zonemode(struct job *j, const struct opt_def *o, const char *val,
+		      char *why, size_t whylen)
 {
 	const struct opt_choice *c = o->choices;
-	int v, ret = set_choice(&v, o, val, why, whylen);
+	int v, ret = options_choice(&v, o, val, why, whylen);
 
 	if (ret)
 		return ret;
@@ -406,8 +522,8 @@ int set_zonemode(struct job *j, const struct opt_def *o,
 
 /* zone_reset_threshold=, zone_reset_frequency=: a fraction 0..1 (fio's
  * float), kept as given with its value in zrt / zrf. */
-int set_zone_fraction(struct job *j, const struct opt_def *o,
-		      const char *val, char *why, size_t whylen)
+int optvalue_zone_fraction(struct job *j, const struct opt_def *o,
+			   const char *val, char *why, size_t whylen)
 {
 	bool thr = !strcmp(o->name, "zone_reset_threshold");
 	char *end;
@@ -426,10 +542,10 @@ int set_zone_fraction(struct job *j, const struct opt_def *o,
 }
 
 /* lockfile=: fio's locks between jobs sharing a file; only none here. */
-int set_lockfile(struct job *j, const struct opt_def *o,
-		 const char *val, char *why, size_t whylen)
+int optvalue_lockfile(struct job *j, const struct opt_def *o, const char *val,
+		      char *why, size_t whylen)
 {
-	int v, ret = set_choice(&v, o, val, why, whylen);
+	int v, ret = options_choice(&v, o, val, why, whylen);
 
 	if (ret)
 		return ret;
@@ -442,36 +558,58 @@ int set_lockfile(struct job *j, const struct opt_def *o,
 	return set_spec_str(&j->lockfile, "none");
 }
 
-/* Checked here, kept as given: the worker parses it again for gen. */
-int set_random_distribution(struct job *j, const struct opt_def *o,
-			    const char *val, char *why, size_t whylen)
+/* Parsed once here: the worker's generator reads j->dist (NULL for
+ * random, the uniform law), --parse-only the text. */
+int optvalue_random_distribution(struct job *j, const struct opt_def *o,
+				 const char *val, char *why, size_t whylen)
 {
 	struct dist_spec *d = malloc(sizeof(*d));
 	int ret;
 
+	(void)o;
 	if (!d)
 		return -ENOMEM;
 	ret = dist_parse(val, (unsigned)j->kb_base, d, why, whylen);
-	free(d);
-	return ret ? ret : set_spec_str(&j->random_distribution, val);
+	if (!ret)
+		ret = set_spec_str(&j->random_distribution, val);
+	if (ret || d->kind == DIST_RANDOM) {
+		free(d);
+		d = NULL;
+	}
+	if (ret)
+		return ret;
+	free(j->dist);
+	j->dist = d;
+	return 0;
 }
 
-int set_bssplit(struct job *j, const struct opt_def *o,
-		const char *val, char *why, size_t whylen)
+/* Parsed once here, with the job's kb_base (read before every other
+ * option): the plan and the worker read j->bss; the text stays for
+ * --parse-only. */
+int optvalue_bssplit(struct job *j, const struct opt_def *o, const char *val,
+		     char *why, size_t whylen)
 {
 	struct bssplit_spec *b = malloc(sizeof(*b));
 	int ret;
 
+	(void)o;
 	if (!b)
 		return -ENOMEM;
 	ret = bssplit_parse(val, (unsigned)j->kb_base, b, why, whylen);
-	free(b);
-	return ret ? ret : set_spec_str(&j->bssplit, val);
+	if (!ret)
+		ret = set_spec_str(&j->bssplit, val);
+	if (ret) {
+		free(b);
+		return ret;
+	}
+	free(j->bss);
+	j->bss = b;
+	return 0;
 }
 
 /* Check one expression (check.c) and append it to the job's checks. */
-int set_check(struct job *j, const struct opt_def *o,
-	      const char *val, char *why, size_t whylen)
+int optvalue_check(struct job *j, const struct opt_def *o, const char *val,
+		   char *why, size_t whylen)
 {
 	struct check_expr x;
 	char *joined;
@@ -493,8 +631,25 @@ int set_check(struct job *j, const struct opt_def *o,
 	return 0;
 }
 
-int set_cpus_allowed(struct job *j, const struct opt_def *o,
-		     const char *val, char *why, size_t whylen)
+/* cpus_allowed=: the CPUs parsed once into j->cpus, which the plan and
+ * the worker's pinning read; the text for --parse-only. */
+int optvalue_cpus_allowed(struct job *j, const struct opt_def *o,
+			  const char *val, char *why, size_t whylen)
+{
+	cpu_set_t set;
+	int ret = cpuset_parse(val, &set, why, whylen);
+
+	if (!ret)
+		ret = set_str(field(j, o->off), val);
+	if (!ret)
+		j->cpus = set;
+	return ret;
+}
+
+/* verify_async_cpus=, log_compression_cpus=: CPU lists checked and
+ * reported, placing no thread here (plan.c warns). */
+int optvalue_cpu_list(struct job *j, const struct opt_def *o, const char *val,
+		      char *why, size_t whylen)
 {
 	cpu_set_t set;
 	int ret = cpuset_parse(val, &set, why, whylen);
@@ -502,28 +657,34 @@ int set_cpus_allowed(struct job *j, const struct opt_def *o,
 	return ret ? ret : set_str(field(j, o->off), val);
 }
 
-/* Stored as the CPU list it means: cpus_allowed's field. */
-int set_cpumask(struct job *j, const struct opt_def *o,
-		const char *val, char *why, size_t whylen)
+/* Stored as the CPU list it means: cpus_allowed's field and set. */
+int optvalue_cpumask(struct job *j, const struct opt_def *o, const char *val,
+		     char *why, size_t whylen)
 {
 	char list[256];
 	int ret = cpuset_mask_to_list(val, list, sizeof(list), why, whylen);
 
-	return ret ? ret : set_str(field(j, o->off), list);
+	return ret ? ret : optvalue_cpus_allowed(j, o, list, why, whylen);
 }
 
-int set_steadystate(struct job *j, const struct opt_def *o,
-		    const char *val, char *why, size_t whylen)
+/* Parsed once into j->ss_crit, which the run's group records and the
+ * worker's read; the text for --parse-only and the reports. */
+int optvalue_steadystate(struct job *j, const struct opt_def *o,
+			 const char *val, char *why, size_t whylen)
 {
 	struct steady_crit c;
 	int ret = steady_parse(val, &c, why, whylen);
 
-	return ret ? ret : set_str(field(j, o->off), val);
+	if (!ret)
+		ret = set_str(field(j, o->off), val);
+	if (!ret)
+		j->ss_crit = c;
+	return ret;
 }
 
 /* Check "OPT:v1,v2[;OPT2:...]" and append it to the job's sweeps. */
-int set_sweep(struct job *j, const struct opt_def *o,
-	      const char *val, char *why, size_t whylen)
+int optvalue_sweep(struct job *j, const struct opt_def *o, const char *val,
+		   char *why, size_t whylen)
 {
 	const char *p = val, *colon, *end;
 	char name[64], *joined;
@@ -565,8 +726,8 @@ int set_sweep(struct job *j, const struct opt_def *o,
  * rate_curve=: "default" or percents of the probe's IOPS, each in
  * (0, 1000]; stored as the list ("10,50,70,80,90,100" for default).
  */
-int set_rate_curve(struct job *j, const struct opt_def *o,
-		   const char *val, char *why, size_t whylen)
+int optvalue_rate_curve(struct job *j, const struct opt_def *o, const char *val,
+			char *why, size_t whylen)
 {
 	const char *p = val;
 	char *end, *copy;

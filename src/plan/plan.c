@@ -441,8 +441,7 @@ static int check_gtod_cpu(const struct job *j, struct err_rec *e)
 		return -EINVAL;
 	}
 	if (j->cpus_allowed &&
-	    cpuset_for_clone(j->cpus_allowed, false, 0, (int)j->gtod_cpu,
-			     &set)) {
+	    cpuset_for_clone(&j->cpus, false, 0, (int)j->gtod_cpu, &set)) {
 		err_set(e, j->section_file, j->section_line, "gtod_cpu",
 			"CPU %" PRIu64 " is kept for fio's time thread, which "
 			"leaves cpus_allowed=%s no CPU to run on", j->gtod_cpu,
@@ -1202,24 +1201,12 @@ static int note_checks(struct job *j, const struct raw_opt *const *opts,
  * bssplit= overrides bs= whichever comes first (fio's meaning): the job's
  * bs_min and bs_max become the smallest and largest sizes of the split.
  */
-static int apply_bssplit(struct job *j, struct err_rec *e)
+static void apply_bssplit(struct job *j)
 {
-	struct bssplit_spec *b;
-	char why[512];
+	const struct bssplit_spec *b = j->bss;
 	unsigned d, i;
-	int ret;
 
-	if (!j->bssplit)
-		return 0;
-	b = malloc(sizeof(*b));
-	if (!b)
-		return -ENOMEM;
-	ret = bssplit_parse(j->bssplit, (unsigned)j->kb_base, b, why,
-			    sizeof(why));
-	if (ret)
-		err_set(e, j->section_file, j->section_line, "bssplit", "%s",
-			why);
-	for (d = 0; !ret && d < DDIR_NR; d++) {
+	for (d = 0; b && d < DDIR_NR; d++) {
 		if (!b->n[d])
 			continue;
 		j->bs_min[d] = UINT64_MAX;
@@ -1231,8 +1218,6 @@ static int apply_bssplit(struct job *j, struct err_rec *e)
 				j->bs_max[d] = b->e[d][i].bs;
 		}
 	}
-	free(b);
-	return ret;
 }
 
 /*
@@ -1304,7 +1289,7 @@ static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 	if (!ret && opts_only)
 		goto out;
 	if (!ret)
-		ret = apply_bssplit(&j, e);
+		apply_bssplit(&j);
 	if (!ret)
 		ret = apply_bs_is_seq_rand(&j, e);
 	if (!ret)
@@ -1344,16 +1329,15 @@ out:
  * same criterion, window, ramp and interval). */
 static bool same_steady(const struct job *a, const struct job *b)
 {
-	struct steady_crit ca, cb;
 	bool on_a = a->ss_dur_ns && a->steadystate,
 	     on_b = b->ss_dur_ns && b->steadystate;
 
 	if (!on_a || !on_b)
 		return on_a == on_b;
-	return !steady_parse(a->steadystate, &ca, NULL, 0) &&
-	       !steady_parse(b->steadystate, &cb, NULL, 0) &&
-	       ca.kind == cb.kind && ca.limit == cb.limit &&
-	       ca.pct == cb.pct && a->ss_dur_ns == b->ss_dur_ns &&
+	return a->ss_crit.kind == b->ss_crit.kind &&
+	       a->ss_crit.limit == b->ss_crit.limit &&
+	       a->ss_crit.pct == b->ss_crit.pct &&
+	       a->ss_dur_ns == b->ss_dur_ns &&
 	       a->ss_ramp_ns == b->ss_ramp_ns &&
 	       a->ss_interval_ns == b->ss_interval_ns;
 }

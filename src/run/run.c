@@ -777,7 +777,6 @@ static bool steady_groups(const struct plan *p, unsigned wg,
 			  struct steady_group **g, unsigned *idx)
 {
 	const struct job *j;
-	struct steady_crit c;
 	size_t i, k;
 	unsigned n;
 
@@ -800,9 +799,9 @@ static bool steady_groups(const struct plan *p, unsigned wg,
 			n += p->jobs[k].wait_group == wg &&
 			     steady_grouped(&p->jobs[k]) &&
 			     p->jobs[k].group == j->group;
-		if (steady_parse(j->steadystate, &c, NULL, 0) ||
-		    !(g[i] = steady_group_new(&c, j->ss_dur_ns,
-					      j->ss_interval_ns, n))) {
+		g[i] = steady_group_new(&j->ss_crit, j->ss_dur_ns,
+					j->ss_interval_ns, n);
+		if (!g[i]) {
 			steady_groups_free(g, i);
 			return false;
 		}

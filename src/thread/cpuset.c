@@ -144,20 +144,19 @@ int cpuset_mask_to_list(const char *val, char *out, size_t outlen,
 	return 0;
 }
 
-int cpuset_for_clone(const char *list, bool split, unsigned idx, int without,
-		     cpu_set_t *out)
+int cpuset_for_clone(const cpu_set_t *allowed, bool split, unsigned idx,
+		     int without, cpu_set_t *out)
 {
-	char why[128];
 	unsigned k = 0, pick;
-	int c, ret;
+	int c;
 
-	ret = cpuset_parse(list, out, why, sizeof(why));
-	if (!ret && without >= 0 && without < CPU_SETSIZE)
+	*out = *allowed;
+	if (without >= 0 && without < CPU_SETSIZE)
 		CPU_CLR((size_t)without, out);
-	if (!ret && !CPU_COUNT(out))
-		ret = -EINVAL;
-	if (ret || !split)
-		return ret;
+	if (!CPU_COUNT(out))
+		return -EINVAL;
+	if (!split)
+		return 0;
 	pick = idx % (unsigned)CPU_COUNT(out);
 	for (c = 0; c < CPU_SETSIZE; c++) {
 		if (!CPU_ISSET((size_t)c, out))

@@ -115,7 +115,7 @@ static int numa_apply(const struct job *j, char *why, size_t whylen);
 int procattr_apply(const struct job *j, char *why, size_t whylen)
 {
 	unsigned v;
-	int nice, r;
+	int r;
 
 	if ((j->numa_cpu_nodes || j->numa_mem_policy) &&
 	    (r = numa_apply(j, why, whylen)))
@@ -130,9 +130,8 @@ int procattr_apply(const struct job *j, char *why, size_t whylen)
 	/* fio's nice(N): an increment to the thread's nice value, clamped
 	 * to -20..19 as nice(2) does (under `nice -n 5 iorig`, nice=3 runs
 	 * the job at 8); nice=0, the default, leaves it as it is. */
-	if (j->nice && !procattr_nice_parse(j->nice, &nice, why, whylen) &&
-	    nice) {
-		int cur;
+	if (j->nice && j->nice_inc) {
+		int cur, nice = j->nice_inc;
 
 		errno = 0;
 		cur = getpriority(PRIO_PROCESS, 0);
@@ -298,8 +297,10 @@ int procattr_mem_alloc(struct procmem *m, const struct job *j, size_t align,
 	void *p;
 
 	memset(m, 0, sizeof(*m));
-	if (j->mem && procattr_mem_parse(j->mem, &m->type, &file, why, whylen))
-		return -EINVAL;
+	if (j->mem) {
+		m->type = (enum mem_type)j->mem_kind;
+		file = j->mem_file;
+	}
 	if (j->mem_align > align)
 		align = (size_t)j->mem_align;
 	r = lock_mem(m, j->lockmem, why, whylen);
@@ -380,14 +381,9 @@ int procattr_mem_alloc(struct procmem *m, const struct job *j, size_t align,
 
 int procattr_mem_names(const struct job *j, struct door_names *l)
 {
-	enum mem_type type;
-	const char *file = NULL;
-	char why[128];
-
-	if (!j->mem || procattr_mem_parse(j->mem, &type, &file, why,
-					  sizeof(why)) || !file)
+	if (!j->mem || !j->mem_file)
 		return 0;
-	return door_names_add(l, "mem", "%s", file);
+	return door_names_add(l, "mem", "%s", j->mem_file);
 }
 
 void procattr_mem_free(struct procmem *m)
@@ -763,14 +759,12 @@ static int node_cpus(uint64_t mask, cpu_set_t *set, char *why,
 
 static int numa_apply(const struct job *j, char *why, size_t whylen)
 {
+	uint64_t mask = j->numa_mpol_mask;
 	unsigned long nodes[1];
-	uint64_t mask;
 	cpu_set_t set;
-	int mode;
 
 	if (j->numa_cpu_nodes) {
-		if (procattr_nodes_parse(j->numa_cpu_nodes, &mask, why, whylen)
-		    || node_cpus(mask, &set, why, whylen))
+		if (node_cpus(j->numa_cpu_mask, &set, why, whylen))
 			return -EINVAL;
 		if (sched_setaffinity(0, sizeof(set), &set)) {
 			snprintf(why, whylen, "numa_cpu_nodes=%s: %s",
@@ -780,11 +774,8 @@ static int numa_apply(const struct job *j, char *why, size_t whylen)
 	}
 	if (!j->numa_mem_policy)
 		return 0;
-	if (procattr_mempolicy_parse(j->numa_mem_policy, &mode, &mask, why,
-				     whylen))
-		return -EINVAL;
 	nodes[0] = (unsigned long)mask;
-	if (syscall(SYS_set_mempolicy, mode, mask ? nodes : NULL,
+	if (syscall(SYS_set_mempolicy, j->numa_mpol_mode, mask ? nodes : NULL,
 		    mask ? 8 * sizeof(nodes) + 1 : 0)) {
 		snprintf(why, whylen, "numa_mem_policy=%s: set_mempolicy: %s",
 			 j->numa_mem_policy, strerror(errno));

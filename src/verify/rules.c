@@ -40,9 +40,7 @@ static bool walk_patterns(const struct job *j)
 	const int w = DDIR_WRITE;
 	bool rnd = rw_random(j->rw);
 
-	return (j->random_distribution &&
-		strcmp(j->random_distribution, "random")) ||
-	       j->rw_seq_add || j->zonesize ||
+	return j->dist || j->rw_seq_add || j->zonesize ||
 	       (rnd && (j->rw_seq_nr > 1 || j->percentage_random[w] < 100 ||
 			(j->blockalign[w] &&
 			 j->blockalign[w] != j->bs_min[w])));
@@ -68,8 +66,6 @@ uint64_t verify_unit(const struct job *j)
 {
 	/* a reader's interval is bounded by its reads (fio's rule) */
 	unsigned d, i, dmin = verify_reader(j) ? DDIR_READ : DDIR_WRITE;
-	struct bssplit_spec bss;
-	char why[128];
 	uint64_t u = 0, iv;
 
 	for (d = DDIR_READ; d <= DDIR_WRITE; d++) {
@@ -80,12 +76,10 @@ uint64_t verify_unit(const struct job *j)
 		if (j->blockalign[d])
 			u = gen_gcd(u, j->blockalign[d]);
 	}
-	if (j->bssplit && !bssplit_parse(j->bssplit, (unsigned)j->kb_base,
-					 &bss, why, sizeof(why)))
-		for (d = DDIR_READ; d <= DDIR_WRITE; d++)
-			for (i = 0; i < bss.n[d]; i++)
-				if (unit_dir(j, d))
-					u = gen_gcd(u, bss.e[d][i].bs);
+	for (d = DDIR_READ; j->bss && d <= DDIR_WRITE; d++)
+		for (i = 0; i < j->bss->n[d]; i++)
+			if (unit_dir(j, d))
+				u = gen_gcd(u, j->bss->e[d][i].bs);
 	iv = j->verify_interval;
 	if (iv > j->bs_min[dmin])
 		iv = j->bs_min[dmin];

@@ -117,7 +117,6 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 		const struct target *t)
 {
 	struct verify_ctx *v = calloc(1, sizeof(*v));
-	char why[256];
 	bool w;
 	int n;
 
@@ -129,14 +128,11 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 		free(v);
 		return n;
 	}
-	if (j->verify_pattern) {	/* the data of every kind */
-		n = verify_pattern_parse(j->verify_pattern ? j->verify_pattern :
-					 "", v->fmt.pattern, why, sizeof(why));
-		if (n <= 0) {
-			verify_exit(v);
-			return -EINVAL;
-		}
-		v->fmt.plen = (size_t)n;
+	/* the data of every kind; parsed by the option's setter */
+	if (j->verify_pat && j->verify_pat->len <= VERIFY_PATTERN_MAX) {
+		memcpy(v->fmt.pattern, j->verify_pat->data,
+		       j->verify_pat->len);
+		v->fmt.plen = j->verify_pat->len;
 	}
 	verify_geometry(v, j, t);
 	/* a reader writes nothing: no block map, backlog, trims or state */

@@ -27,18 +27,15 @@ static int content_setup(struct wstate *s)
 	const struct job *j = s->j;
 	uint64_t bs = j->bs_max[0] > j->bs_max[1] ? j->bs_max[0] :
 		      j->bs_max[1];
-	char why[256];
 	int r;
 
 	/* trimwrite writes each trim's blocks: as long as the trims. */
 	if (rw_dirs(j->rw) == ((1u << DDIR_WRITE) | (1u << DDIR_TRIM)) &&
 	    j->bs_max[DDIR_TRIM] > bs)
 		bs = j->bs_max[DDIR_TRIM];
-	r = fill_init(f, j, &s->wdata, bs, s->w->tgt->region, s->depth, why,
-		      sizeof(why));
+	r = fill_init(f, j, &s->wdata, bs, s->w->tgt->region, s->depth);
 	if (r) {
-		job_fail(s, r, "buffer contents: %s", r == -ENOMEM ?
-			 strerror(ENOMEM) : why);
+		job_fail(s, r, "buffer contents: %s", strerror(-r));
 		return r;
 	}
 	s->ft.loop |= WF_BIT(WF_FILL);

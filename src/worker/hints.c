@@ -11,15 +11,14 @@
 
 static bool hints_wanted(const struct wstate *s)
 {
-	return procattr_write_hint(s->j->write_hint) != 0 &&
-	       s->w->tgt->files;
+	return s->j->write_hint_rwh && s->w->tgt->files;
 }
 
 static int hints_setup(struct wstate *s)
 {
 	const struct job *j = s->j;
 	const struct target *t = s->w->tgt;
-	uint64_t hint = (uint64_t)procattr_write_hint(j->write_hint);
+	uint64_t hint = j->write_hint_rwh;
 	unsigned i;
 
 	for (i = 0; i < t->nfiles; i++) {

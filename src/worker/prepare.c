@@ -180,13 +180,10 @@ int gen_setup(struct wstate *s)
 {
 	const struct job *j = s->j;
 	struct gen_params gp;
-	struct dist_spec *dist = NULL;
-	struct bssplit_spec *bss = NULL;
 	const struct target *t = s->w->tgt;
 	uint64_t *flen = NULL;
-	char why[512];
 	unsigned d;
-	int ret = 0;
+	int ret;
 
 	gen_params_fill(s, &gp);
 	/* filesize=LO-HI: each file its own region (gen.h, uneven). */
@@ -200,52 +197,32 @@ int gen_setup(struct wstate *s)
 			flen[d] = t->files[d].len;
 		gp.flen = flen;
 	}
-	if (j->random_distribution && strcmp(j->random_distribution,
-					     "random")) {
-		dist = malloc(sizeof(*dist));
-		if (!dist || dist_parse(j->random_distribution,
-					(unsigned)j->kb_base, dist, why,
-					sizeof(why)))
-			ret = -EINVAL;
-		gp.dist = dist;
-	}
-	if (!ret && j->bssplit) {
-		bss = malloc(sizeof(*bss));
-		if (!bss || bssplit_parse(j->bssplit, (unsigned)j->kb_base,
-					  bss, why, sizeof(why)))
-			ret = -EINVAL;
-		gp.bssplit = bss;
-	}
-	if (ret)
-		job_fail(s, ret, "cannot set up the random patterns: %s",
-			 dist || bss ? why : strerror(ENOMEM));
-	if (!ret) {
-		ret = gen_init(&s->gen, &gp);
-		if (ret == -ERANGE)
-			job_fail(s, ret, "random_distribution=%s: the zones "
-				 "end beyond the file region (%" PRIu64
-				 " bytes, the smallest file's); expected sizes "
-				 "that fit in it", j->random_distribution,
-				 s->gen.fmin);
-		else if (ret == -ENOMEM)
-			map_nomem(s, ret);
-		else if (ret)
-			job_fail(s, ret, "cannot lay out I/Os of %" PRIu64
-				 " bytes or more, at multiples of %" PRIu64
-				 " (blockalign; 0: none), in file regions of %"
-				 PRIu64 " bytes",
-				 j->bs_min[0] > j->bs_min[1] ? j->bs_min[0] :
-				 j->bs_min[1], j->blockalign[0] >
-				 j->blockalign[1] ? j->blockalign[0] :
-				 j->blockalign[1], s->w->tgt->file_region);
-	}
+	/* Parsed by the options' setters (optvalue.c): the job owns
+	 * them, gen_init keeps what it needs. */
+	gp.dist = j->dist;
+	gp.bssplit = j->bss;
+	ret = gen_init(&s->gen, &gp);
+	if (ret == -ERANGE)
+		job_fail(s, ret, "random_distribution=%s: the zones end "
+			 "beyond the file region (%" PRIu64 " bytes, the "
+			 "smallest file's); expected sizes that fit in it",
+			 j->random_distribution, s->gen.fmin);
+	else if (ret == -ENOMEM)
+		map_nomem(s, ret);
+	else if (ret)
+		job_fail(s, ret, "cannot lay out I/Os of %" PRIu64
+			 " bytes or more, at multiples of %" PRIu64
+			 " (blockalign; 0: none), in file regions of %"
+			 PRIu64 " bytes",
+			 j->bs_min[0] > j->bs_min[1] ? j->bs_min[0] :
+			 j->bs_min[1], j->blockalign[0] >
+			 j->blockalign[1] ? j->blockalign[0] :
+			 j->blockalign[1], s->w->tgt->file_region);
 	if (!ret && s->gen.map_dropped)
 		map_dropped(s);
-	/* gen_init keeps what it needs: the specs go. */
+	/* gen_init keeps what it needs: nothing points at the job's. */
 	s->gen.p.dist = NULL;
 	s->gen.p.bssplit = NULL;
-	free(dist);
-	free(bss);
 	free(flen);
 	return ret;
 }

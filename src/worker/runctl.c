@@ -39,13 +39,13 @@ static int pin(struct wstate *s)
 	int ret;
 
 	if (j->cpus_allowed) {
-		if (cpuset_for_clone(j->cpus_allowed,
+		if (cpuset_for_clone(&j->cpus,
 				     j->cpus_allowed_policy == CPUS_SPLIT,
 				     s->w->thread_idx,
 				     j->gtod_cpu == UINT64_MAX ? -1 :
 				     (int)j->gtod_cpu, &set)) {
-			job_fail(s, -EINVAL, "cpus_allowed=%s: not a CPU list",
-				 j->cpus_allowed);
+			job_fail(s, -EINVAL, "cpus_allowed=%s leaves no CPU "
+				 "to run on", j->cpus_allowed);
 			return -EINVAL;
 		}
 		ret = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
@@ -65,7 +65,6 @@ static int pin(struct wstate *s)
 int ctl_setup(struct wstate *s)
 {
 	const struct job *j = s->j;
-	struct steady_crit c;
 	int ret;
 
 	s->ctl = calloc(1, sizeof(*s->ctl));
@@ -79,9 +78,9 @@ int ctl_setup(struct wstate *s)
 	s->ctl->ss_next = UINT64_MAX;
 	if (s->w->ssg) {
 		s->ctl->ss = steady_ref(s->w->ssg->rec);
-	} else if (j->ss_dur_ns && j->steadystate &&
-		   !steady_parse(j->steadystate, &c, NULL, 0)) {
-		s->ctl->ss = steady_new(&c, j->ss_dur_ns, j->ss_interval_ns);
+	} else if (j->ss_dur_ns && j->steadystate) {
+		s->ctl->ss = steady_new(&j->ss_crit, j->ss_dur_ns,
+					j->ss_interval_ns);
 		if (!s->ctl->ss) {
 			job_fail(s, -ENOMEM, "steadystate: out of memory");
 			return -ENOMEM;

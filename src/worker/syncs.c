@@ -87,15 +87,11 @@ static int syncs_setup(struct wstate *s)
 {
 	struct syncs *y = syncs_of(s);
 	unsigned i, n = s->w->tgt->nfiles;
-	char why[256];
 
 	if (!sfr_on(s))
 		return 0;
-	if (procattr_sfr_parse(s->j->sync_file_range, &y->sfr_flags,
-			       &y->sfr_nr, why, sizeof(why))) {
-		job_fail(s, -EINVAL, "%s", why);
-		return -EINVAL;
-	}
+	y->sfr_flags = s->j->sfr_flags;
+	y->sfr_nr = s->j->sfr_nr;
 	y->rng = malloc(2 * sizeof(uint64_t) * n);
 	if (!y->rng) {
 		job_fail(s, -ENOMEM, "sync_file_range: %s", strerror(ENOMEM));

@@ -9,7 +9,11 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
+
+#include "dist.h"
 #include "options.h"
+#include "procattr.h"
 
 static void test_table_consistent(void **state)
 {
@@ -248,6 +252,88 @@ static void test_copy_is_deep(void **state)
 	job_free(&b);
 }
 
+/*
+ * The values that need more than their type's parser are parsed once, by
+ * their setters, into the job's typed fields (the run reads those); the
+ * text stays for --parse-only. A refused value leaves the earlier one; a
+ * copy owns its values (patterns' bytes shared, counted).
+ */
+static void test_parsed_once(void **state)
+{
+	static const struct { const char *name, *value; } set[] = {
+		{ "kb_base", "1000" },
+		{ "bssplit", "4k/50:8k/50" },
+		{ "random_distribution", "zipf:1.2" },
+		{ "cpumask", "0x1" },
+		{ "steadystate", "iops_slope:0.1%" },
+		{ "sync_file_range", "wait_before,write:8" },
+		{ "write_hint", "extreme" },
+		{ "numa_cpu_nodes", "0,2" },
+		{ "numa_mem_policy", "interleave:0-1" },
+		{ "nice", "-3" },
+		{ "mem", "mmap:/tmp/x" },
+		{ "buffer_pattern", "0xdeadbeef" },
+		{ "verify_pattern", "\"ab\"" },
+	};
+	struct err_rec e;
+	struct job a, b;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(options_defaults(&a), 0);
+	assert_null(a.bss);
+	assert_int_equal(a.write_hint_rwh, 0);
+	for (i = 0; i < sizeof(set) / sizeof(set[0]); i++)
+		assert_int_equal(options_set(&a, set[i].name, set[i].value,
+					     "t", 1, &e), 0);
+	/* refused: the value before stays, text and typed */
+	assert_int_equal(options_set(&a, "bssplit", "4k/200", "t", 2, &e),
+			 -EINVAL);
+	assert_string_equal(a.bssplit, "4k/50:8k/50");
+	assert_int_equal(a.bss->n[DDIR_READ], 2);
+	assert_int_equal(a.bss->e[DDIR_READ][0].bs, 4000);
+	assert_int_equal(a.bss->e[DDIR_WRITE][1].bs, 8000);
+	assert_int_equal(a.dist->kind, DIST_ZIPF);
+	assert_true(a.dist->param == 1.2);
+	assert_string_equal(a.cpus_allowed, "0");
+	assert_int_equal(CPU_COUNT(&a.cpus), 1);
+	assert_true(CPU_ISSET(0, &a.cpus));
+	assert_int_equal(a.ss_crit.kind, SS_IOPS_SLOPE);
+	assert_true(a.ss_crit.limit == 0.1 && a.ss_crit.pct);
+	assert_int_equal(a.sfr_flags, SYNC_FILE_RANGE_WAIT_BEFORE |
+			 SYNC_FILE_RANGE_WRITE);
+	assert_int_equal(a.sfr_nr, 8);
+	assert_int_equal(a.write_hint_rwh, 5);	/* RWH_WRITE_LIFE_EXTREME */
+	assert_int_equal(a.numa_cpu_mask, 5);
+	assert_int_equal(a.numa_mpol_mode, 3);	/* MPOL_INTERLEAVE */
+	assert_int_equal(a.numa_mpol_mask, 3);
+	assert_int_equal(a.nice_inc, -3);
+	assert_int_equal(a.mem_kind, MEM_MMAP);
+	assert_string_equal(a.mem_file, "/tmp/x");
+	assert_int_equal(a.buffer_pat->len, 4);
+	assert_memory_equal(a.buffer_pat->data, "\xde\xad\xbe\xef", 4);
+	assert_int_equal(a.verify_pat->len, 2);
+	assert_memory_equal(a.verify_pat->data, "ab", 2);
+
+	assert_int_equal(job_copy(&b, &a), 0);
+	assert_ptr_not_equal(a.bss, b.bss);
+	assert_ptr_not_equal(a.dist, b.dist);
+	assert_ptr_not_equal(a.mem_file, b.mem_file);
+	assert_ptr_equal(a.buffer_pat, b.buffer_pat);
+	assert_int_equal(b.buffer_pat->refs, 2);
+	job_free(&a);
+	assert_int_equal(b.buffer_pat->refs, 1);
+	assert_int_equal(b.bss->e[DDIR_READ][0].bs, 4000);
+	assert_true(b.dist->param == 1.2);
+	assert_string_equal(b.mem_file, "/tmp/x");
+	assert_memory_equal(b.verify_pat->data, "ab", 2);
+	/* random is the uniform law: no spec */
+	assert_int_equal(options_set(&b, "random_distribution", "random",
+				     "t", 3, &e), 0);
+	assert_null(b.dist);
+	job_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -257,6 +343,7 @@ int main(void)
 		cmocka_unit_test(test_kb_base_applies),
 		cmocka_unit_test(test_unknown_and_fio_only),
 		cmocka_unit_test(test_copy_is_deep),
+		cmocka_unit_test(test_parsed_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -201,7 +201,7 @@ static void test_cpuset(void **state)
 {
 	long n = sysconf(_SC_NPROCESSORS_CONF);
 	char buf[64], why[256], big[32];
-	cpu_set_t s;
+	cpu_set_t s, two, one;
 
 	(void)state;
 	assert_int_equal(cpuset_parse("0", &s, why, sizeof(why)), 0);
@@ -230,18 +230,20 @@ static void test_cpuset(void **state)
 	assert_int_equal(cpuset_mask_to_list("0x3", buf, sizeof(buf), why,
 					     sizeof(why)), 0);
 	assert_string_equal(buf, "0-1");
+	assert_int_equal(cpuset_parse("0-1", &two, why, sizeof(why)), 0);
+	assert_int_equal(cpuset_parse("1", &one, why, sizeof(why)), 0);
 	/* split: clone i gets the (i mod 2)-th of {0, 1} */
-	assert_int_equal(cpuset_for_clone("0-1", true, 3, -1, &s), 0);
+	assert_int_equal(cpuset_for_clone(&two, true, 3, -1, &s), 0);
 	cpuset_format(&s, buf, sizeof(buf));
 	assert_string_equal(buf, "1");
-	assert_int_equal(cpuset_for_clone("0-1", false, 3, -1, &s), 0);
+	assert_int_equal(cpuset_for_clone(&two, false, 3, -1, &s), 0);
 	cpuset_format(&s, buf, sizeof(buf));
 	assert_string_equal(buf, "0-1");
 	/* gtod_cpu: out before the split, as fio clears it; none left */
-	assert_int_equal(cpuset_for_clone("0-1", true, 1, 0, &s), 0);
+	assert_int_equal(cpuset_for_clone(&two, true, 1, 0, &s), 0);
 	cpuset_format(&s, buf, sizeof(buf));
 	assert_string_equal(buf, "1");
-	assert_int_equal(cpuset_for_clone("1", false, 0, 1, &s), -EINVAL);
+	assert_int_equal(cpuset_for_clone(&one, false, 0, 1, &s), -EINVAL);
 }
 
 int main(void)

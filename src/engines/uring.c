@@ -159,6 +159,7 @@ struct uring {
 	struct io_uring ring;
 	const struct clock *clk;
 	struct io_req **pend;		/* in the SQ ring, not yet consumed */
+	struct io_uring_cqe **cqes;	/* peek buffer */
 	struct io_req **done;		/* taken from the CQ ring, not reaped */
 	unsigned depth;
 	unsigned npend;
@@ -352,6 +353,7 @@ static int uring_check_poll(const struct target *t)
 static void uring_free(struct uring *u)
 {
 	free(u->iov);
+	free(u->cqes);
 	free(u->done);
 	free(u->pend);
 	free(u);
@@ -384,10 +386,11 @@ static int uring_init(struct engine_ctx *ctx)
 	u->depth = ctx->iodepth;
 	u->clk = ctx->clk;
 	u->pend = calloc(u->depth, sizeof(*u->pend));
+	u->cqes = calloc(u->depth, sizeof(*u->cqes));
 	u->done = calloc(u->depth, sizeof(*u->done));
 	if (vectored)
 		u->iov = calloc(u->depth, sizeof(*u->iov));
-	if (!u->pend || !u->done || (vectored && !u->iov)) {
+	if (!u->pend || !u->cqes || !u->done || (vectored && !u->iov)) {
 		r = -ENOMEM;
 		goto err_free;
 	}
@@ -437,17 +440,18 @@ err_free:
  */
 static void uring_take(struct uring *u, uint64_t t)
 {
-	struct io_uring_cqe *cqe;
+	struct io_req **done = u->done + u->ndone;
 	struct io_req *req;
-	unsigned head, n = 0;
+	unsigned n, i;
 
-	io_uring_for_each_cqe(&u->ring, head, cqe) {
-		if (u->ndone + n >= u->depth)
-			break;
-		req = io_uring_cqe_get_data(cqe);
-		req->res = cqe->res;
+	/* one read of the ring's tail for them all (io_uring_for_each_cqe
+	 * reads it, and the ring's layout, again for each) */
+	n = io_uring_peek_batch_cqe(&u->ring, u->cqes, u->depth - u->ndone);
+	for (i = 0; i < n; i++) {
+		req = io_uring_cqe_get_data(u->cqes[i]);
+		req->res = u->cqes[i]->res;
 		req->t_done = t;
-		u->done[u->ndone + n++] = req;
+		done[i] = req;
 	}
 	io_uring_cq_advance(&u->ring, n);
 	u->ndone += n;
@@ -637,7 +641,7 @@ static void uring_drain(struct uring *u)
 			continue;
 		if (r < 0)
 			break;
-		n = io_uring_cq_ready(&u->ring);
+		n = io_uring_peek_batch_cqe(&u->ring, u->cqes, u->depth);
 		io_uring_cq_advance(&u->ring, n);
 		held -= n < held ? n : held;
 	}

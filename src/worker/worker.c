@@ -238,7 +238,7 @@ static __attribute__((noinline)) void complete_slow(struct wstate *s,
 static inline __attribute__((always_inline)) void
 complete_as(struct wstate *s, struct io_req *req, const bool plain)
 {
-	const struct clock *clk = s->w->clk;
+	const struct clock *clk = s->ctx.clk;	/* s->w->clk, a load nearer */
 	struct dir_stats *d = &s->st->dir[req->ddir];
 	uint64_t slat, clat, lat;
 
@@ -424,6 +424,7 @@ static inline __attribute__((always_inline)) void
 issue_as(struct wstate *s, const bool plain)
 {
 	struct io_req *req;
+	bool guard;
 	int r, ddir;
 
 	if (!plain)
@@ -464,7 +465,7 @@ issue_as(struct wstate *s, const bool plain)
 			s->free_reqs[s->nfree++] = req;
 			return;
 		}
-		req->t_queue = clock_ticks(s->w->clk);
+		req->t_queue = clock_ticks(s->ctx.clk);
 		if (!plain && !wf_due(s, req)) {
 			s->free_reqs[s->nfree++] = req;
 			s->stopping = true;
@@ -473,15 +474,18 @@ issue_as(struct wstate *s, const bool plain)
 		if (!plain && __builtin_expect(s->iolog != NULL, 0))
 			iolog_issue(s->iolog, req->file, req->ddir,
 				    req->offset, req->len, req->t_queue);
-		/* Only a queue() that may block needs the stop hand-off */
-		if (s->guard.next)
+		/* Only a queue() that may block needs the stop hand-off
+		 * (guard.next does not change in queue(): a local spares
+		 * its reload after the call) */
+		guard = s->guard.next;
+		if (guard)
 			call_enter(s);
 		ddir = req->ddir;	/* req may be done and reused below */
 		/* Trims: one branch, never taken by reads and writes. */
 		r = __builtin_expect(ddir == DDIR_TRIM, 0) &&
 		    !(s->eng->flags & ENGINE_TRIMS) ?
 			trim_req(s, req) : s->eng->queue(&s->ctx, req);
-		if (s->guard.next && !call_leave(s))
+		if (guard && !call_leave(s))
 			return;
 		if (r == ENGINE_BUSY) {
 			s->free_reqs[s->nfree++] = req;

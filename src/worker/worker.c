@@ -424,7 +424,6 @@ static inline __attribute__((always_inline)) void
 issue_as(struct wstate *s, const bool plain)
 {
 	struct io_req *req;
-	bool guard;
 	int r, ddir;
 
 	if (!plain)
@@ -474,18 +473,15 @@ issue_as(struct wstate *s, const bool plain)
 		if (!plain && __builtin_expect(s->iolog != NULL, 0))
 			iolog_issue(s->iolog, req->file, req->ddir,
 				    req->offset, req->len, req->t_queue);
-		/* Only a queue() that may block needs the stop hand-off
-		 * (guard.next does not change in queue(): a local spares
-		 * its reload after the call) */
-		guard = s->guard.next;
-		if (guard)
+		/* Only a queue() that may block needs the stop hand-off */
+		if (s->guard.next)
 			call_enter(s);
 		ddir = req->ddir;	/* req may be done and reused below */
 		/* Trims: one branch, never taken by reads and writes. */
 		r = __builtin_expect(ddir == DDIR_TRIM, 0) &&
 		    !(s->eng->flags & ENGINE_TRIMS) ?
 			trim_req(s, req) : s->eng->queue(&s->ctx, req);
-		if (guard && !call_leave(s))
+		if (s->guard.next && !call_leave(s))
 			return;
 		if (r == ENGINE_BUSY) {
 			s->free_reqs[s->nfree++] = req;

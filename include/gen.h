@@ -366,27 +366,40 @@ static inline uint64_t gen_perm_index(const struct gen_perm *pm, uint64_t i)
 }
 
 /*
+ * The usual random case alone: false outside it (gen_next gives the next
+ * I/O then). Inside it, the next I/O is of file 0, direction
+ * p.only_dir, align bytes long at *foff, a multiple of align below
+ * nblocks * align: the block the map gives, each once a pass.
+ */
+static inline bool gen_map_fast(struct gen *g, uint64_t *foff)
+{
+	if (__builtin_expect(g->perm_ctr >= g->fast_end, 0))
+		return false;
+	*foff = gen_perm_index(&g->perm, g->perm_ctr++) * g->align;
+	g->done += g->align;
+	return true;
+}
+
+/*
  * gen_next, with the usual random case (the random map of one file, one
  * direction, a block size that does not vary, inside a pass) inline for
  * the worker's loop: the same I/O gen_next gives, without the call.
  */
 static inline void gen_next_inline(struct gen *g, struct gen_io *io)
 {
-	uint64_t b;
+	uint64_t foff;
 
-	if (__builtin_expect(g->perm_ctr >= g->fast_end, 0)) {
+	if (__builtin_expect(!gen_map_fast(g, &foff), 0)) {
 		gen_next(g, io);
 		return;
 	}
-	b = gen_perm_index(&g->perm, g->perm_ctr++);
 	io->ddir = (uint8_t)g->p.only_dir;
 	io->new_pass = false;
 	io->pass_end = false;
 	io->file = 0;
-	io->foff = b * g->align;
-	io->offset = io->foff;
+	io->foff = foff;
+	io->offset = foff;
 	io->len = (uint32_t)g->align;
-	g->done += g->align;
 }
 /*
  * gen_next in two steps, for a caller that may choose the direction

@@ -33,13 +33,17 @@
  * be the time until it looks at the ring. Others get one clock read per
  * batch, right after they are read from the ring; they were all observed
  * at that instant, and a clock read per completion would only add the
- * time spent in this loop.
+ * time spent in this loop. Either way a completion is read from the
+ * ring once (uring_take): its slot is freed and its request waits in
+ * done[] until reap() hands it out.
  *
  * Invariants: outstanding = requests queued and not yet reaped;
  * pend[0..npend) = those still in the submission ring, not yet consumed by
- * the kernel, in ring order (the kernel consumes from the head). reap()
- * never waits for more than outstanding - npend completions, so it never
- * waits on a request the kernel has not seen.
+ * the kernel, in ring order (the kernel consumes from the head);
+ * done[0..ndone) = those completed and taken from the completion ring,
+ * in ring order, not yet reaped. reap() never waits for more than
+ * outstanding - npend - ndone completions in the ring, so it never waits
+ * on a request the kernel has not seen.
  *
  * -EAGAIN/-EBUSY (kernel short of memory) and -EINTR (a signal) from the
  * submitting call are not errors: the requests stay pending and are
@@ -156,10 +160,11 @@ struct uring {
 	const struct clock *clk;
 	struct io_req **pend;		/* in the SQ ring, not yet consumed */
 	struct io_uring_cqe **cqes;	/* peek buffer */
+	struct io_req **done;		/* taken from the CQ ring, not reaped */
 	unsigned depth;
 	unsigned npend;
 	unsigned outstanding;		/* queued, not yet reaped */
-	unsigned seen;			/* CQEs at the head stamped done */
+	unsigned ndone;
 	unsigned reqs_per_buf;		/* fixedbufs: requests per buffer */
 	bool committed;			/* pend was committed, not submitted */
 	bool sqpoll;
@@ -349,6 +354,7 @@ static void uring_free(struct uring *u)
 {
 	free(u->iov);
 	free(u->cqes);
+	free(u->done);
 	free(u->pend);
 	free(u);
 }
@@ -381,9 +387,10 @@ static int uring_init(struct engine_ctx *ctx)
 	u->clk = ctx->clk;
 	u->pend = calloc(u->depth, sizeof(*u->pend));
 	u->cqes = calloc(u->depth, sizeof(*u->cqes));
+	u->done = calloc(u->depth, sizeof(*u->done));
 	if (vectored)
 		u->iov = calloc(u->depth, sizeof(*u->iov));
-	if (!u->pend || !u->cqes || (vectored && !u->iov)) {
+	if (!u->pend || !u->cqes || !u->done || (vectored && !u->iov)) {
 		r = -ENOMEM;
 		goto err_free;
 	}
@@ -425,24 +432,29 @@ err_free:
 }
 
 /*
- * Stamp t_done = t on the completions that reached the ring since the
- * last look: t is the first moment we see them. They stay in the ring;
- * harvest() takes them from the head, in this order.
+ * Take the completions in the ring into done[], in ring order, with
+ * their result and t_done = t (t is the first moment we see them), and
+ * free their slots: each completion is read from the ring once. Every
+ * CQE is one of outstanding's, so done[] (depth long) has room; should
+ * the ring ever hold more, the rest wait there for the next look.
  */
-static void uring_peek(struct uring *u, uint64_t t)
+static void uring_take(struct uring *u, uint64_t t)
 {
-	struct io_uring_cqe *cqe;
-	unsigned head, i = 0;
+	struct io_req **done = u->done + u->ndone;
+	struct io_req *req;
+	unsigned n, i;
 
-	io_uring_for_each_cqe(&u->ring, head, cqe) {
-		if (i++ >= u->seen) {
-			struct io_req *req = io_uring_cqe_get_data(cqe);
-
-			if (!req->t_done)
-				req->t_done = t;
-		}
+	/* one read of the ring's tail for them all (io_uring_for_each_cqe
+	 * reads it, and the ring's layout, again for each) */
+	n = io_uring_peek_batch_cqe(&u->ring, u->cqes, u->depth - u->ndone);
+	for (i = 0; i < n; i++) {
+		req = io_uring_cqe_get_data(u->cqes[i]);
+		req->res = u->cqes[i]->res;
+		req->t_done = t;
+		done[i] = req;
 	}
-	u->seen = i;
+	io_uring_cq_advance(&u->ring, n);
+	u->ndone += n;
 }
 
 /*
@@ -466,7 +478,7 @@ static int uring_submit(struct uring *u)
 	n = u->sqpoll || (unsigned)r >= u->npend ? u->npend : (unsigned)r;
 	for (i = 0; i < n; i++)
 		u->pend[i]->t_submit = t;
-	uring_peek(u, t);
+	uring_take(u, t);
 	u->npend -= n;
 	if (u->npend)
 		memmove(u->pend, u->pend + n, u->npend * sizeof(*u->pend));
@@ -558,14 +570,14 @@ static int uring_commit(struct engine_ctx *ctx)
 static int uring_wait(struct uring *u, unsigned min)
 {
 	struct io_uring_cqe *cqe;
-	unsigned held, ready = io_uring_cq_ready(&u->ring);
+	unsigned held, ready = u->ndone + io_uring_cq_ready(&u->ring);
 	int r;
 
 	if (u->npend) {
 		r = uring_submit(u);
 		if (r < 0)
 			return r;
-		ready = io_uring_cq_ready(&u->ring);
+		ready = u->ndone + io_uring_cq_ready(&u->ring);
 	} else if (!min && !ready && u->defer && u->outstanding) {
 		r = io_uring_get_events(&u->ring);
 		return r < 0 && r != -EINTR && r != -EAGAIN ? r : 0;
@@ -575,33 +587,27 @@ static int uring_wait(struct uring *u, unsigned min)
 		min = held;
 	if (ready >= min)
 		return 0;
-	r = io_uring_wait_cqe_nr(&u->ring, &cqe, min);
+	/* the ring holds ready - ndone of them: wait for the rest there */
+	r = io_uring_wait_cqe_nr(&u->ring, &cqe, min - u->ndone);
 	return r < 0 && r != -EINTR && r != -EAGAIN ? r : 0;
 }
 
-/* Move up to max ready completions to out[]. */
+/* Move up to max ready completions to out[], oldest first. */
 static unsigned uring_harvest(struct uring *u, struct io_req **out,
 			      unsigned max)
 {
-	struct io_req *req;
-	unsigned n, i;
-	uint64_t t;
+	unsigned n;
 
-	n = io_uring_peek_batch_cqe(&u->ring, u->cqes,
-				    max < u->depth ? max : u->depth);
+	/* new ones in the ring: one clock read for them all */
+	if (u->ndone < max && io_uring_cq_ready(&u->ring))
+		uring_take(u, clock_ticks(u->clk));
+	n = u->ndone < max ? u->ndone : max;
 	if (!n)
 		return 0;
-	/* the first seen of them were stamped by uring_peek() */
-	t = n > u->seen ? clock_ticks(u->clk) : 0;
-	for (i = 0; i < n; i++) {
-		req = io_uring_cqe_get_data(u->cqes[i]);
-		req->res = u->cqes[i]->res;
-		if (!req->t_done)
-			req->t_done = t;
-		out[i] = req;
-	}
-	u->seen -= n < u->seen ? n : u->seen;
-	io_uring_cq_advance(&u->ring, n);
+	memcpy(out, u->done, n * sizeof(*out));
+	u->ndone -= n;
+	if (u->ndone)
+		memmove(u->done, u->done + n, u->ndone * sizeof(*u->done));
 	u->outstanding -= n;
 	return n;
 }
@@ -626,7 +632,7 @@ static int uring_reap(struct engine_ctx *ctx, unsigned min,
 static void uring_drain(struct uring *u)
 {
 	struct io_uring_cqe *cqe;
-	unsigned held = u->outstanding - u->npend, n;
+	unsigned held = u->outstanding - u->npend - u->ndone, n;
 	int r;
 
 	while (held) {

@@ -228,6 +228,21 @@ int gen_setup(struct wstate *s)
 }
 
 /*
+ * Whether prep_as may take gen_map_fast's I/Os without the per-I/O check
+ * of the generator's contract: every block it can give (below nblocks)
+ * lies inside file 0's region. Checked at setup and again when the files
+ * are laid out again (new_pass); false leaves every I/O checked.
+ */
+void map_fast_check(struct wstate *s)
+{
+	const struct target *t = s->w->tgt;
+	const struct gen *g = &s->gen;
+
+	s->pass.map_fast = g->fast_end && t->nfiles >= 1 &&
+		      g->nblocks <= t->files[0].len / g->align;
+}
+
+/*
  * What the job is to do: per_loop (bytes of a loop), limit_bytes and
  * limit_ios (the whole run), from its options and its generator's walk.
  * A feature may set other limits in its setup (read_iolog=).
@@ -354,6 +369,7 @@ int worker_setup(struct wstate *s)
 		ret = gen_setup(s);
 	if (!ret) {
 		limits_set(s);
+		map_fast_check(s);
 		ret = wf_setup(s);
 	}
 	if (!ret && s->eng->init)

@@ -51,11 +51,13 @@ struct wstate {
 	 * map passes not moved (map_pass_end), counted in issued_bytes;
 	 * drop: buffered, the generator's new pass drops the cache
 	 * (pass_drop); wait: unlink_each_loop empties the queue before the
-	 * next loop.
+	 * next loop; map_fast: the generator's usual random case
+	 * (gen_map_fast) lies in file 0's region, checked once a loop
+	 * (map_fast_check), not per I/O.
 	 */
 	struct {
 		uint64_t per_loop, next, short_bytes;
-		bool drop, wait;
+		bool drop, wait, map_fast;
 	} pass;
 	uint64_t now;		/* ticks at the last completion */
 	uint64_t t0;		/* ticks at the start of the measured phase */
@@ -280,6 +282,7 @@ void io_error(struct wstate *s, struct dir_stats *d, const struct io_req *req,
 int slots_setup(struct wstate *s);
 int gen_setup(struct wstate *s);
 void limits_set(struct wstate *s);
+void map_fast_check(struct wstate *s);
 /* Everything before the start gate, those above among it. */
 int worker_setup(struct wstate *s);
 

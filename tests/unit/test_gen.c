@@ -250,9 +250,10 @@ static bool bit_test_set(uint64_t *map, uint64_t i)
 /*
  * Three passes over nblocks blocks (plus a tail smaller than a block): each
  * pass hits every block exactly once, new_pass marks exactly the pass starts,
- * and for larger sizes the passes come in different orders.
+ * and for larger sizes the passes come in different orders. inl: through
+ * gen_next_inline, as the worker's loop asks (gen_map_fast in a pass).
  */
-static void check_map_coverage(uint64_t nblocks, bool mixed)
+static void check_map_coverage(uint64_t nblocks, bool mixed, bool inl)
 {
 	const uint64_t bs = 512;
 	struct gen_params p = params_fixed(nblocks * bs + bs / 2, bs, true,
@@ -275,7 +276,10 @@ static void check_map_coverage(uint64_t nblocks, bool mixed)
 	for (pass = 0; pass < 3; pass++) {
 		memset(map, 0, words * sizeof(*map));
 		for (i = 0; i < nblocks; i++) {
-			gen_next(&g, &io);
+			if (inl)
+				gen_next_inline(&g, &io);
+			else
+				gen_next(&g, &io);
 			check_io(&g, &io);
 			assert_int_equal(io.len, bs);
 			assert_int_equal(io.new_pass, pass > 0 && i == 0);
@@ -304,8 +308,10 @@ static void test_map_coverage(void **state)
 	size_t i;
 
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-		check_map_coverage(sizes[i], false);
-		check_map_coverage(sizes[i], true);
+		check_map_coverage(sizes[i], false, false);
+		check_map_coverage(sizes[i], true, false);
+		/* the worker's way: gen_map_fast inside a pass */
+		check_map_coverage(sizes[i], false, true);
 	}
 }
 

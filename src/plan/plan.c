@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,6 +29,7 @@
 #include "steady.h"
 #include "sysinfo.h"
 #include "verify.h"
+#include "zbd.h"
 
 #define PLAN_MAX_JOBS	4096
 
@@ -295,6 +297,86 @@ static unsigned filename_count(const char *f)
 			n++;
 	}
 	return n;
+}
+
+/*
+ * The zone size a count of zones ("4z") is of, as fio 3.33 takes it: a
+ * zoned block device's own under zonemode=zbd (the job's last file, as
+ * fio's loop over the files leaves it), else zonesize= (emulated zones,
+ * zonemode=strided); 0 when the job has no zones.
+ */
+static uint64_t zone_unit(const struct job *j)
+{
+	const char *f = j->filename, *last = f, *p;
+	struct zbd_info zi;
+	struct stat st;
+	char path[4096];
+	size_t n = 0;
+
+	if (j->zone_mode == ZONE_NONE)
+		return 0;
+	if (j->zone_mode != ZONE_ZBD || !f)
+		return j->zonesize;
+	for (p = f; *p; p++) {
+		if (*p == '\\' && p[1])
+			p++;
+		else if (*p == ':')
+			last = p + 1;
+	}
+	for (p = last; *p && n + 1 < sizeof(path); p++) {
+		if (*p == '\\' && p[1] == ':')
+			p++;
+		path[n++] = *p;
+	}
+	path[n] = '\0';
+	if (stat(path, &st) || !S_ISBLK(st.st_mode))
+		return j->zonesize;
+	zbd_probe(st.st_rdev, &zi);
+	return zi.model != ZBD_NONE && zi.zone_size ? zi.zone_size :
+	       j->zonesize;
+}
+
+/*
+ * Sizes given in zones (options.c's zone_count) into bytes, as fio 3.33
+ * turns them once it knows the zone size. A job without zones has no
+ * size to count them in: fio then drops the count without a word (the
+ * whole file for size=4z), refused.
+ */
+static int resolve_zone_counts(struct job *j, struct err_rec *e)
+{
+	static const char *const names[ZN_COUNTS] = {
+		[ZN_SIZE] = "size", [ZN_OFFSET] = "offset",
+		[ZN_IO_SIZE] = "io_size", [ZN_ZONESKIP] = "zoneskip",
+		[ZN_OFFINC] = "offset_increment",
+	};
+	uint64_t *dst[ZN_COUNTS] = {
+		[ZN_SIZE] = &j->size, [ZN_OFFSET] = &j->offset,
+		[ZN_IO_SIZE] = &j->io_size, [ZN_ZONESKIP] = &j->zoneskip,
+		[ZN_OFFINC] = &j->offset_increment,
+	};
+	uint64_t zs = 0;
+	unsigned i;
+	bool any = false;
+
+	for (i = 0; i < ZN_COUNTS; i++)
+		any |= j->zones_nz[i] > 0;
+	if (!any)
+		return 0;
+	zs = zone_unit(j);
+	for (i = 0; i < ZN_COUNTS; i++) {
+		if (!j->zones_nz[i])
+			continue;
+		if (!zs) {
+			err_set(e, j->section_file, j->section_line, names[i],
+				"%" PRIu32 "z counts zones, and the job has "
+				"none (fio drops the count without a word); "
+				"expected zonemode=zbd on a zoned device, or "
+				"zonesize=", j->zones_nz[i]);
+			return -EINVAL;
+		}
+		*dst[i] = (uint64_t)j->zones_nz[i] * zs;
+	}
+	return 0;
 }
 
 /*
@@ -1299,6 +1381,11 @@ static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 	ret = apply_opts(&j, opts, n, e);
 	if (!ret && opts_only)
 		goto out;
+	if (!ret) {
+		ret = resolve_zone_counts(&j, e);
+		if (ret)
+			blame_option(opts, n, e);
+	}
 	if (!ret)
 		ret = apply_bssplit(&j, e);
 	if (!ret)

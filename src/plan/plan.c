@@ -381,8 +381,8 @@ static int resolve_zone_counts(struct job *j, struct err_rec *e)
 
 /*
  * zonemode=zbd: what the target stage cannot see (target.c's plan_zbd
- * checks the device). Refused with the reason: what iorig's zone state,
- * one job's own, does not do yet.
+ * checks the device). Refused with the reason: what iorig's zones do not
+ * do yet (the jobs of a wait group share them: zoned.c).
  */
 static int check_zbd(const struct job *j, struct err_rec *e)
 {
@@ -393,11 +393,6 @@ static int check_zbd(const struct job *j, struct err_rec *e)
 		opt = "filename";
 		why = "one file or device per job; expected nrfiles=1 and "
 		      "one name in filename=";
-	} else if (j->numjobs > 1) {
-		opt = "numjobs";
-		why = "each job's clones would keep their own write pointers "
-		      "of the same zones; expected numjobs=1 (or jobs on "
-		      "zones of their own, by offset= and size=)";
 	} else if (j->verify != VERIFY_NONE) {
 		opt = "verify";
 		why = "no verify= with zonemode=zbd yet (fio replays the "

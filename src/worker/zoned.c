@@ -20,9 +20,12 @@
  * open zones against the open zone limit, the bytes with data; a share
  * (struct zshare) found by the first job's setup and dropped by the last
  * one's teardown, under its mutex (the feature's whole point: the jobs'
- * threads write the same zones). A zone being reset is the resetting
- * job's alone: the others' writes to it wait (polling) until it is done,
- * and the reset waits until their writes to it in flight have completed.
+ * threads write the same zones). A zone with writes in flight is the
+ * job's whose writes they are, as fio's zone lock is held from a write's
+ * placing to its completion (writes to a zone reach the device in the
+ * order of their offsets: a zoned device refuses any other): another
+ * job's write to it waits, its own I/O drained first, then polling, until
+ * they have completed; so does a write to a zone another job resets.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -41,7 +44,9 @@ struct zzone {
 	uint64_t wp;
 	uint8_t type, cond;
 	bool has_wp, open;
-	unsigned inflight;		/* queued writes, all jobs' */
+	unsigned inflight;		/* writes placed and not completed */
+	const struct zoned *owner;	/* the job they are of (fio's zone
+					 * lock, held until they complete) */
 	const struct zoned *resetting;	/* the job resetting it, or NULL */
 	struct zoned *opener;		/* the job that opened it, or NULL */
 };
@@ -503,10 +508,12 @@ static unsigned pick_open(const struct zoned *zn, uint64_t off)
 			  (zn->rhi - zn->rlo));
 }
 
-/* Whether the job may write z now (no other job is resetting it). */
+/* Whether the job may write z now: no other job resets it or has
+ * writes in flight there. */
 static inline bool zn_free(const struct zoned *zn, const struct zzone *z)
 {
-	return !z->resetting || z->resetting == zn;
+	return (!z->resetting || z->resetting == zn) &&
+	       (!z->inflight || z->owner == zn);
 }
 
 /*
@@ -721,6 +728,9 @@ static int zn_write_at(struct wstate *s, uint64_t *off, uint64_t *len)
 	zn->moved = zb;
 	zn->moved_off = *off;
 	zn->moved_len = n;
+	zb->inflight++;
+	zb->owner = zn;
+	zn->sh->inflight++;
 	return ZN_OK;
 }
 
@@ -891,7 +901,11 @@ static void zn_unmove(struct zoned *zn)
 	struct zzone *z = zn->moved;
 
 	zn->moved = NULL;
-	if (!z || z->wp != zn->moved_off + zn->moved_len)
+	if (!z)
+		return;
+	z->inflight--;
+	zn->sh->inflight--;
+	if (z->wp != zn->moved_off + zn->moved_len)
 		return;
 	z->wp = zn->moved_off;
 	zn->sh->swd -= zn->moved_len;
@@ -916,14 +930,15 @@ static void zn_issued(struct wstate *s, struct io_req *req, int ddir, int r)
 		pthread_mutex_unlock(&zn->sh->mu);
 		return;
 	}
-	zn->moved = NULL;
-	if (r != ENGINE_QUEUED || req->idx >= zn->nslot)
-		return;
 	k = zn->zf + zidx(zn, req->offset);
 	pthread_mutex_lock(&zn->sh->mu);
-	zn->slot[req->idx] = k + 1;
-	zn->sh->z[k].inflight++;
-	zn->sh->inflight++;
+	if (zn->moved && r == ENGINE_QUEUED && req->idx < zn->nslot) {
+		zn->slot[req->idx] = k + 1;	/* until done() */
+	} else if (zn->moved) {
+		zn->moved->inflight--;		/* done() came first */
+		zn->sh->inflight--;
+	}
+	zn->moved = NULL;
 	pthread_mutex_unlock(&zn->sh->mu);
 }
 

@@ -393,10 +393,11 @@ static int check_zbd(const struct job *j, struct err_rec *e)
 		opt = "filename";
 		why = "one file or device per job; expected nrfiles=1 and "
 		      "one name in filename=";
-	} else if (j->verify != VERIFY_NONE) {
-		opt = "verify";
-		why = "no verify= with zonemode=zbd yet (fio replays the "
-		      "zones' write order); expected verify=0";
+	} else if (j->verify != VERIFY_NONE && j->zrf > 0) {
+		opt = "zone_reset_frequency";
+		why = "with verify= no zone is reset while the job writes "
+		      "(a reset loses what verify reads back; fio aborts on "
+		      "it); expected zone_reset_frequency=0";
 	} else if (rw_dirs(j->rw) & (1u << DDIR_TRIM)) {
 		opt = "rw";
 		why = "no trims with zonemode=zbd yet (fio resets a zone in "

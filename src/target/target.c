@@ -37,6 +37,7 @@
 #include "sgdev.h"
 #include "target.h"
 #include "value.h"
+#include "verify.h"
 #include "zbd.h"
 
 #define LAYOUT_CHUNK	(1u << 20)
@@ -1316,6 +1317,7 @@ static int plan_zbd(struct target *t, const struct job *j,
 	int line = j->section_line, ret;
 	struct zbd_info zi = { 0 };
 	uint64_t zs, dev_end;
+	int d;
 
 	if (j->zone_mode != ZONE_ZBD)
 		return 0;
@@ -1334,6 +1336,18 @@ static int plan_zbd(struct target *t, const struct job *j,
 		err_set(e, f, line, "job_max_open_zones", "needs a limit on "
 			"the device's open zones (fio's rule); expected "
 			"max_open_zones= too");
+		return -EINVAL;
+	}
+	for (d = 0; j->verify != VERIFY_NONE && d < DDIR_NR; d++) {
+		if (!(rw_dirs(j->rw) & (1u << d)) || !j->bs_min[d] ||
+		    !j->bs_max[d] || (!(zs % j->bs_min[d]) &&
+				      !(zs % j->bs_max[d])))
+			continue;
+		err_set(e, f, line, "bs", "%" PRIu64 " does not divide the "
+			"zone size %" PRIu64 ": with verify= fio refuses it "
+			"(a zone's blocks are read back in whole blocks); "
+			"expected a divisor of the zone size",
+			zs % j->bs_min[d] ? j->bs_min[d] : j->bs_max[d], zs);
 		return -EINVAL;
 	}
 	if (j->zoneskip % zs) {

@@ -85,6 +85,8 @@ struct zoned {
 	uint64_t first;			/* absolute index of z[0] */
 	unsigned nopen_job, job_max;	/* zones this job opened */
 	uint64_t rlo, rhi;		/* the region, bytes of the file */
+	bool verify;			/* verify=: no zone written twice */
+	uint64_t verify_bs;		/* then the smallest write */
 	uint64_t write_cnt;		/* writes to the next reset */
 	uint64_t pos[DDIR_NR];		/* sequential jobs' positions */
 	bool random;
@@ -353,6 +355,8 @@ static int zn_setup(struct wstate *s)
 	last = (zn->rhi - 1) / zn->zs;
 	zn->n = (unsigned)(last - zn->first + 1);
 	zn->random = rw_random(s->j->rw);
+	zn->verify = s->j->verify != VERIFY_NONE;
+	zn->verify_bs = s->j->bs_min[DDIR_WRITE];
 	zn->job_max = (unsigned)s->j->job_max_open_zones;
 	zn->nslot = s->depth;
 	zn->slot = calloc(zn->nslot ? zn->nslot : 1, sizeof(*zn->slot));
@@ -386,6 +390,21 @@ static int zn_setup(struct wstate *s)
 		ret = zn_reset(s, z);
 		if (ret)
 			break;
+	}
+	/* verify=: the region's zones are reset before the job writes
+	 * (fio's rule), so that no reset comes while it writes (a reset
+	 * loses what verify is to read back); but not a zone another job
+	 * is writing already */
+	for (i = 0; !ret && zn->verify && rw_changes_data(s->j->rw) &&
+	     i < zn->n; i++) {
+		struct zzone *z = &zn->z[i];
+
+		if (z->has_wp && !z->inflight && !z->resetting &&
+		    z->wp > z->start) {
+			ret = zn_reset(s, z);
+			if (ret > 0)
+				ret = 0;
+		}
 	}
 	pthread_mutex_unlock(&zn->sh->mu);
 	if (ret)
@@ -465,6 +484,10 @@ static bool zn_open_zone(struct zoned *zn, struct zzone *z)
 
 	if (z->cond == ZBD_COND_OFFLINE)
 		return false;
+	/* verify=: a full zone is never written again (fio's rule: its
+	 * reset would lose what verify reads back) */
+	if (zn->verify && z->wp + zn->verify_bs > cap_end(z))
+		return false;
 	if (!sh->max_open)
 		return true;
 	if (z->open)
@@ -517,6 +540,31 @@ static inline bool zn_free(const struct zoned *zn, const struct zzone *z)
 }
 
 /*
+ * No zone to write now: ZN_QUIESCE when the job's own I/Os in flight may
+ * close one, ZN_BUSY when other jobs' may, or another job still running
+ * holds open zones it may yet fill and close (the open zone limit is the
+ * device's, theirs too), else ZN_EOF.
+ */
+static int zn_wait_or_eof(const struct wstate *s)
+{
+	const struct zoned *zn = zn_of(s);
+	const struct zshare *sh = zn->sh;
+	unsigned i;
+
+	if (s->inflight || s->queued)
+		return ZN_QUIESCE;
+	if (sh->inflight)
+		return ZN_BUSY;
+	for (i = 0; i < sh->nopen; i++) {
+		const struct zzone *z = &sh->z[sh->open[i]];
+
+		if (z->opener && z->opener != zn)
+			return ZN_BUSY;
+	}
+	return ZN_EOF;
+}
+
+/*
  * A write whose zone cannot be opened goes to an open zone of the job's
  * with room, or opens another (fio's search, from the zone after,
  * wrapping); ZN_QUIESCE when what the job has in flight may yet close
@@ -554,7 +602,7 @@ static int zn_to_open(struct wstate *s, uint64_t off, uint64_t min_bs,
 				break;
 		}
 		if (l < 0)
-			return ZN_EOF;
+			return zn_wait_or_eof(s);
 		if ((unsigned)l == zi)
 			break;
 		zi = (unsigned)l;
@@ -590,9 +638,7 @@ other:
 			return ZN_OK;
 		}
 	}
-	if (s->inflight || s->queued)
-		return ZN_QUIESCE;
-	return sh->inflight ? ZN_BUSY : ZN_EOF;
+	return zn_wait_or_eof(s);
 }
 
 /* The next zone holding min bytes of data: forward, and for random
@@ -818,8 +864,9 @@ static uint64_t zn_seq_at(const struct zoned *zn, int ddir)
 	return off;
 }
 
-/* The generator's I/O, moved where the zones take it (sh->mu held). */
-static int zn_next_locked(struct wstate *s, struct gen_io *io)
+/* The generator's I/O (given: the one in io), moved where the zones
+ * take it (sh->mu held). */
+static int zn_next_locked(struct wstate *s, struct gen_io *io, bool given)
 {
 	struct zoned *zn = zn_of(s);
 	const struct target_file *tf = &s->w->tgt->files[0];
@@ -830,7 +877,7 @@ static int zn_next_locked(struct wstate *s, struct gen_io *io)
 	if (zn->pend_ok) {
 		*io = zn->pend;
 		zn->pend_ok = false;
-	} else {
+	} else if (!given) {
 		gen_next(&s->gen, io);
 	}
 	ddir = io->ddir;
@@ -889,7 +936,27 @@ static int zn_next(struct wstate *s, struct gen_io *io)
 	int r;
 
 	pthread_mutex_lock(&zn->sh->mu);
-	r = zn_next_locked(s, io);
+	r = zn_next_locked(s, io, false);
+	pthread_mutex_unlock(&zn->sh->mu);
+	return r;
+}
+
+bool zbd_held(const struct wstate *s)
+{
+	const struct zoned *zn = zn_of(s);
+
+	return zn && zn->pend_ok;
+}
+
+int zbd_place(struct wstate *s, struct gen_io *io)
+{
+	struct zoned *zn = zn_of(s);
+	int r;
+
+	if (!zn)
+		return 1;
+	pthread_mutex_lock(&zn->sh->mu);
+	r = zn_next_locked(s, io, true);
 	pthread_mutex_unlock(&zn->sh->mu);
 	return r;
 }

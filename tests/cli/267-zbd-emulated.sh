@@ -169,8 +169,9 @@ for o in "--zonesize=0" "--zonecapacity=2m" "--job_max_open_zones=1"; do
 		$z $o >fx.out 2>&1
 	grep -q 'err= 0' fx.out && die "fio 3.33 took $o"
 done
-expect_refused "verify" --name=x --filename=z.dat --size=8m \
-	--rw=write --zonemode=zbd --zonesize=1m --verify=crc32c
+expect_refused "zone_reset_frequency" --name=x --filename=z.dat \
+	--size=8m --rw=write --zonemode=zbd --zonesize=1m --verify=crc32c \
+	--zone_reset_frequency=1
 expect_refused "serialize_overlap" --name=x --filename=z.dat --size=8m \
 	--rw=randwrite --zonemode=zbd --zonesize=1m --serialize_overlap=1
 expect_refused "trims" --name=x --filename=z.dat --size=8m \

@@ -8,7 +8,13 @@
 # reports are where the writes end; numjobs=2 of random writers with
 # libaio at iodepth 4, and two jobs of their own on overlapping regions;
 # Debian's fio 3.33 runs the same jobs (as many writes). Jobs that would
-# see the same zones otherwise (zone size) are refused.
+# see the same zones otherwise (zone size) are refused. verify= on zones
+# (fio's meaning): the region's zones reset first, a full zone never
+# written again, so a job asked for more than the zones hold writes what
+# they hold and reads it all back (fio the same bytes), every write at a
+# write pointer, numjobs=2 (offset_increment=4z) too; a block size that does not divide the
+# zone size and zone_reset_frequency are refused with verify=, as fio
+# refuses (or aborts on) them.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
 
@@ -115,3 +121,47 @@ expect_refused "which they see otherwise" --name=x --filename=z.dat \
 	--filename=z.dat --size=4m --rw=write --zonemode=zbd --zonesize=512k
 [ "$(md5sum <z.dat)" = "$sum" ] || die "a refused job wrote the file"
 echo "ok: refused: two zone sizes for the same file at once"
+
+# 5. verify=: random writes asked for twice the zones' 4 MiB.
+job="--filename=z.dat --size=4m --io_size=8m --bs=64k --rw=randwrite
+	--zonemode=zbd --zonesize=1m --verify=crc32c"
+run --name=v $job --write_iolog=v.log --output-format=json
+expect_rc 0
+expect_json "d['jobs'][0]['write']['io_bytes'] == 4 << 20"
+expect_json "d['jobs'][0]['verify']['io_bytes'] == 4 << 20"
+expect_json "d['jobs'][0]['verify']['mismatches'] == 0"
+expect_json "d['jobs'][0]['zbd']['zone_resets'] == 0"
+t=$(tile v.log)
+set -- $t
+[ "$1 $2" = "64 0" ] || die "verify: (writes bad) $t"
+$FIO --name=v $job --output-format=json >vf.json 2>&1 ||
+	die "fio: $(cat vf.json)"
+"$PY" -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; assert (j["write"]["io_bytes"], j["read"]["io_bytes"], j["error"]) == (4 << 20, 4 << 20, 0), j["write"]["io_bytes"]' vf.json ||
+	die "fio did not write and read back 4 MiB"
+echo "ok: verify=: 4 MiB written at write pointers and read back, no" \
+	"reset (fio: 4 MiB written, 4 MiB read)"
+
+# 6. verify= with numjobs=2, each clone on zones of its own
+# (offset_increment=4z: clones that verify the same bytes are refused, as
+# fio's replay of a zone's writes would read the other's), libaio at
+# iodepth 4, asked for more than their zones hold.
+run --name=v2 --filename=z.dat --size=4z --offset_increment=4z \
+	--io_size=6m --bs=64k --rw=randwrite --zonemode=zbd --zonesize=1m \
+	--verify=crc32c --numjobs=2 --ioengine=libaio --iodepth=4 \
+	--direct=1 --output-format=json
+expect_rc 0
+expect_json "[j['write']['io_bytes'] for j in d['jobs']] == [4 << 20] * 2"
+expect_json "[j['verify']['io_bytes'] for j in d['jobs']] == [4 << 20] * 2"
+expect_json "[j['verify']['mismatches'] for j in d['jobs']] == [0, 0]"
+echo "ok: verify= numjobs=2 on zones 0-3 and 4-7: each writes its 4 MiB" \
+	"and reads it back, no mismatch"
+
+# 7. Refused with verify=, as fio.
+expect_refused "option 'bs'.*49152 does not divide the zone size" \
+	--name=x --filename=z.dat --size=4m --bs=48k --rw=randwrite \
+	--zonemode=zbd --zonesize=1m --verify=crc32c
+expect_refused "option 'zone_reset_frequency'" --name=x \
+	--filename=z.dat --size=4m --rw=write --zonemode=zbd \
+	--zonesize=1m --verify=crc32c --zone_reset_frequency=0.5
+echo "ok: refused with verify=: bs=48k of 1 MiB zones," \
+	"zone_reset_frequency"

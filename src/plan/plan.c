@@ -391,8 +391,9 @@ static int check_zbd(const struct job *j, struct err_rec *e)
 
 	if (j->nrfiles > 1 || filename_count(j->filename) > 1) {
 		opt = "filename";
-		why = "one file or device per job; expected nrfiles=1 and "
-		      "one name in filename=";
+		why = "one file or device per job in iorig yet (its zones "
+		      "are one target's per job; fio keeps them per file); "
+		      "expected nrfiles=1 and one name in filename=";
 	} else if (j->verify != VERIFY_NONE && j->zrf > 0) {
 		opt = "zone_reset_frequency";
 		why = "with verify= no zone is reset while the job writes "
@@ -402,10 +403,6 @@ static int check_zbd(const struct job *j, struct err_rec *e)
 		opt = "rw";
 		why = "no trims with zonemode=zbd yet (fio resets a zone in "
 		      "their place); expected reads and writes";
-	} else if (j->zoneskip) {
-		opt = "zoneskip";
-		why = "no zoneskip with zonemode=zbd yet; expected offset= "
-		      "and size= for the zones to use";
 	} else if (j->serialize_overlap) {
 		opt = "serialize_overlap";
 		why = "not with zonemode=zbd yet (its held I/Os bypass the "

@@ -89,6 +89,8 @@ struct zoned {
 	uint64_t verify_bs;		/* then the smallest write */
 	uint64_t write_cnt;		/* writes to the next reset */
 	uint64_t pos[DDIR_NR];		/* sequential jobs' positions */
+	uint64_t zskip;			/* zoneskip= (sequential jobs) */
+	uint64_t win, zone_bytes;	/* the zone in use, its bytes */
 	bool random;
 	uint64_t loops_left;		/* sequential passes still to start */
 	struct gen_io pend;		/* waits for the queue to drain */
@@ -411,6 +413,8 @@ static int zn_setup(struct wstate *s)
 		return ret < 0 ? ret : -EBUSY;
 	for (i = 0; i < DDIR_NR; i++)
 		zn->pos[i] = zn->rlo;
+	zn->zskip = zn->random ? 0 : s->j->zoneskip;
+	zn->win = zn->rlo;
 	zn->loops_left = s->j->loops > 1 ? s->j->loops - 1 : 0;
 	zn->write_cnt = s->j->zrf > 0 ? (uint64_t)(1.0 / s->j->zrf) :
 			UINT64_MAX;
@@ -847,6 +851,38 @@ static void zn_restart(struct zoned *zn)
 
 	for (d = 0; d < DDIR_NR; d++)
 		zn->pos[d] = zn->rlo;
+	zn->win = zn->rlo;
+	zn->zone_bytes = 0;
+}
+
+/*
+ * zoneskip= (fio's rule, sequential jobs): once a zone's size of I/O was
+ * done in the zone in use, or the position reached its end (a write: past
+ * its capacity; a read: its write pointer), the next zone in use is a
+ * zone and zoneskip bytes after its start, the region's start again
+ * once that is past the region's end (fio's: the file's end; iorig stays
+ * in the region). The job's bytes end it, as any job's: the skipped
+ * bytes do not count (fio's).
+ */
+static uint64_t zn_skip(struct zoned *zn, int ddir, bool beyond,
+			uint64_t off)
+{
+	const struct zzone *z;
+
+	if (!zn->zskip)
+		return off;
+	/* the zone of the position before a capacity jump (fio's); at
+	 * the region's end, its last zone */
+	z = &zn->z[zidx(zn, zn->pos[ddir] < zn->rhi ? zn->pos[ddir] :
+			    zn->rhi - 1)];
+	if (zn->zone_bytes < zn->zs && off < z->end &&
+	    (ddir != DDIR_READ || beyond || !z->has_wp || off < z->wp))
+		return off;
+	zn->zone_bytes = 0;
+	zn->win += zn->zs + zn->zskip;
+	if (zn->win >= zn->rhi)
+		zn->win = zn->rlo;
+	return zn->win;
 }
 
 /* A sequential direction's next offset: its position, or the next
@@ -886,7 +922,8 @@ static int zn_next_locked(struct wstate *s, struct gen_io *io, bool given)
 		ddir = DDIR_WRITE;	/* nothing to read yet (fio) */
 again:
 	len = io->len;
-	off = zn->random ? tf->offset + io->foff : zn_seq_at(zn, ddir);
+	off = zn->random ? tf->offset + io->foff :
+	      zn_skip(zn, ddir, s->j->read_beyond_wp, zn_seq_at(zn, ddir));
 	if (off >= zn->rhi) {
 		if (wrapped || !zn_wrap(s))
 			goto end;
@@ -920,6 +957,7 @@ again:
 	if (r == ZN_EOF || !len || off < tf->offset || off + len > zn->rhi)
 		goto end;
 	zn->pos[ddir] = off + len;
+	zn->zone_bytes += len;
 	io->ddir = ddir;
 	io->foff = off - tf->offset;
 	io->offset = io->foff;

@@ -1,8 +1,9 @@
 #!/bin/sh
-# fio 3.33's zone unit: size=, offset=, io_size= and offset_increment=
+# fio 3.33's zone unit: size=, offset=, io_size=, zoneskip= and
+# offset_increment=
 # given as counts of zones ("4z") on emulated zones (zonemode=zbd on a
 # regular file) write what Debian's fio 3.33 writes, offset for offset
-# (each tool's own write_iolog); zonemode=strided counts zonesize's zones;
+# (each tool's own write_iolog), zoneskip= with zonemode=zbd too; zonemode=strided counts zonesize's zones;
 # --parse-only shows the bytes; what fio misreads without a word (a count
 # with no zones to count, a later value in bytes under a count) and what
 # is no count (1.5z, -1z) is refused with exit 2, nothing written.
@@ -64,6 +65,29 @@ si=$(span b.i.log) sf=$(span b.f.log)
 	die "random: iorig (writes low high bad) $si, fio $sf"
 echo "ok: random writes in size=2z offset=5z, io_size=3z: 24 in" \
 	"[5m, 6.5m) at write pointers (fio the same)"
+
+# 2b. zoneskip= under zonemode=zbd (fio's rule, sequential jobs): a zone
+# written, the next one zoneskip after, wrapping until size= bytes are
+# done; with zone capacities below the zone size and a region a zone
+# short of the file's end, fio's offsets still. (On a file much larger
+# than the region, fio 3.33 does no I/O at all, without a word: an
+# 8 MiB file here.)
+truncate -s 8m z8.dat
+n=$(same_writes k1 --filename=z8.dat --zonemode=zbd --zonesize=1m \
+	--size=8z --zoneskip=1z --rw=write --bs=64k) || exit 1
+[ "$n" = 128 ] || die "zoneskip=1z: $n writes, not 128"
+n=$(same_writes k2 --filename=z8.dat --zonemode=zbd --zonesize=1m \
+	--zonecapacity=768k --size=8z --zoneskip=1z --rw=write \
+	--bs=64k) || exit 1
+[ "$n" = 128 ] || die "zoneskip=1z zonecapacity=768k: $n writes"
+n=$(same_writes k3 --filename=z8.dat --zonemode=zbd --zonesize=1m \
+	--size=7z --zoneskip=2z --rw=write --bs=128k --loops=2) || exit 1
+[ "$n" = 112 ] || die "zoneskip=2z size=7z loops=2: $n writes"
+awk '$3 == "write" {print $4 / 1048576}' k1.i.log | sort -un |
+	awk '{ z = int($1); if (z % 2) exit 1 }' ||
+	die "zoneskip=1z wrote an odd zone"
+echo "ok: zoneskip=1z and 2z: fio's writes, offset for offset (even" \
+	"zones only for 1z)"
 
 # 3. zonemode=strided counts zonesize's zones (fio's granularity there;
 # its strided walk itself is not compared here).

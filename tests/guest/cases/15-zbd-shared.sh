@@ -8,8 +8,8 @@
 # most 3 zones open at once; the zones blkzone reports after are those
 # the job that ended last reports. Two jobs of their own on overlapping
 # zones: no error. Zone counts take the device's zone size: size=2z
-# offset=10z writes zones 10-11 full, as fio. The devices are removed at
-# the end.
+# offset=10z writes zones 10-11 full, as fio. zoneskip=1z writes the even
+# zones, as fio. The devices are removed at the end.
 . "$(dirname "$0")/../lib.sh"
 need blkzone util-linux
 FIO=/usr/bin/fio
@@ -101,3 +101,21 @@ zb=$(zones_of $b $((9 * 16384)) 4)
 [ "$za" = "$zb" ] && [ "$za" = "0:em 16384:fu 16384:fu 0:em" ] ||
 	die "offset=10z size=2z: zones 9-12 iorig '$za', fio '$zb'"
 echo "ok: offset=10z size=2z: zones 9-12 '$za', as fio's"
+
+# 4. zoneskip=1z over the whole device: the even zones written, twice
+# (a full zone reset before it is written again), the odd ones skipped,
+# as fio.
+blkzone reset $a && blkzone reset $b || die "blkzone reset"
+both k --size=16z --zoneskip=1z --bs=1m --rw=write --ioengine=psync
+za=$(zones_of $a 0 16)
+zb=$(zones_of $b 0 16)
+si=$(sums "$T/k.i") sf=$(sums "$T/k.f")
+[ "$za" = "$zb" ] && [ "$si" = "128 0" ] && [ "$si" = "$sf" ] ||
+	die "zoneskip=1z: zones iorig '$za', fio '$zb'; (writes errors)" \
+	    "iorig $si, fio $sf"
+case "$za" in
+"16384:fu 0:em 16384:fu 0:em 16384:fu 0:em 16384:fu 0:em "*) ;;
+*) die "zoneskip=1z: zones '$za'" ;;
+esac
+echo "ok: zoneskip=1z: writes, errors $si (fio $sf); the zones as fio's" \
+	"(even ones full, odd ones empty)"

@@ -1098,14 +1098,20 @@ static void zn_last(struct wstate *s)
 	}
 	pthread_mutex_lock(&zn->sh->mu);
 	zn_unmove(zn);
+	/* the device's word; the shared zones take it only when no other
+	 * job holds them (theirs may have moved since the report) */
 	for (i = 0; now && i < zn->n; i++) {
-		/* the device's word, but for zones other jobs write */
-		if (zn->z[i].inflight || zn->z[i].resetting)
+		if (zn->sh->refs > 1) {
+			zn->rec->z[i].wp[1] = now[i].has_wp ?
+				now[i].wp - now[i].start : 0;
+			zn->rec->z[i].cond[1] = now[i].cond;
 			continue;
+		}
 		zn->z[i].wp = now[i].wp;
 		zn->z[i].cond = now[i].cond;
 	}
-	zn_snap(zn, 1);
+	if (!now || zn->sh->refs == 1)
+		zn_snap(zn, 1);
 	pthread_mutex_unlock(&zn->sh->mu);
 	free(now);
 }

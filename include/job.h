@@ -87,6 +87,9 @@ enum clock_source { CLKSRC_GETTIMEOFDAY, CLKSRC_CLOCK_GETTIME, CLKSRC_CPU };
 enum unified_rw { UNIFIED_NONE, UNIFIED_MIXED, UNIFIED_BOTH };
 /* zonemode=: ZONE_UNSET when not given. */
 enum zone_mode { ZONE_UNSET, ZONE_NONE, ZONE_STRIDED, ZONE_ZBD };
+/* The options that take a count of zones (job.zones_nz's index). */
+enum zone_count { ZN_SIZE, ZN_OFFSET, ZN_IO_SIZE, ZN_ZONESKIP, ZN_OFFINC,
+		  ZN_COUNTS };
 
 /*
  * continue_on_error: the failures a job counts and goes on after, as bits.
@@ -299,6 +302,10 @@ struct job {
 	uint64_t zonesize;		/* bytes per zone; 0: no zones */
 	uint64_t zonerange;		/* a zone's extent; 0: zonesize */
 	uint64_t zoneskip;		/* gap after a zone */
+	/* Sizes given in zones ("4z", fio's unit): counts, by enum
+	 * zone_count; 0: not so given. plan.c turns them into bytes once
+	 * it knows the zone size (zonesize=, or the zoned device's). */
+	uint32_t zones_nz[ZN_COUNTS];
 	/* zonemode=zbd (zbd.h; src/worker/zoned.c) */
 	uint64_t zonecapacity;		/* emulated zones' capacity; 0: size */
 	uint64_t max_open_zones;	/* 0: the device's limit, or none */

@@ -92,6 +92,10 @@ enum opt_flags {
 	/* The job table's row after which the job's engine's own options
 	 * come, in --parse-only and the JSON options. */
 	OPT_F_ENGINE_NEXT = 1u << 8,
+	/* OPT_SIZE(_PCT) of the job table: also a count of zones, "4z"
+	 * (fio 3.33's zone unit), kept in job.zones_nz until plan.c knows
+	 * the zone size */
+	OPT_F_ZONES = 1u << 9,
 };
 
 /*

@@ -111,16 +111,23 @@ struct target {
 	/* the region asked, when rounded: said at open (zbd_rounded) */
 	bool zbd_rounded;
 	uint64_t zbd_asked_off, zbd_asked_len;
+	/* the zones shared with the wait group's other jobs on the same
+	 * target, bytes [lo, hi), and how many jobs share them (1: none) */
+	uint64_t zbd_span_lo, zbd_span_hi;
+	unsigned zbd_sharers;
 };
 
 int target_plan(struct target *t, const struct job *j, struct err_rec *e);
 /*
- * zonemode=zbd, after every job's target_plan: two jobs of one wait group
- * on the same zones are refused (each would keep its own write
- * pointers). 0, or -EINVAL with e.
+ * zonemode=zbd, after every job's target_plan: the jobs of one wait group
+ * on the same file or device share its zones (fio's meaning: one write
+ * pointer per zone, whichever job writes; src/worker/zoned.c): each one's
+ * zbd_span is the zones of all their regions, zbd_sharers how many they
+ * are. Jobs that would see those zones otherwise (zone size, capacity,
+ * open zone limit) are refused. 0, or -EINVAL with e.
  */
-int target_zbd_overlaps(const struct job *jobs, const struct target *tg,
-			size_t njobs, struct err_rec *e);
+int target_zbd_share(const struct job *jobs, struct target *tg,
+		     size_t njobs, struct err_rec *e);
 /*
  * After target_plan, with the credentials of the calling thread (uid=,
  * gid=: a thread of the job's user, procattr_as_job): every file can be

@@ -278,15 +278,18 @@ const struct opt_def options_table[] = {
 	  .category = "target",
 	  .help = "Directory for generated file names" },
 	{ .name = "size", .type = OPT_SIZE_PCT, .off = F(size),
-	  .aux = F(size_pct), .category = "target",
-	  .help = "Region of the job in bytes, or a percentage of the "
-		  "target's size; default: the target's size" },
+	  .aux = F(size_pct), .category = "target", .flags = OPT_F_ZONES,
+	  .help = "Region of the job in bytes, a percentage of the "
+		  "target's size, or zones (4z); default: the target's size" },
 	{ .name = "offset", .alias = "fileoffset", .type = OPT_SIZE_PCT,
 	  .off = F(offset),
 	  .aux = F(offset_pct), .def = "0", .category = "target",
-	  .help = "Start of the region in each file, bytes or percentage" },
+	  .flags = OPT_F_ZONES,
+	  .help = "Start of the region in each file: bytes, percentage "
+		  "or zones (2z)" },
 	{ .name = "io_size", .alias = "io_limit", .type = OPT_SIZE,
 	  .off = F(io_size), .def = "0", .category = "target",
+	  .flags = OPT_F_ZONES,
 	  .help = "Bytes to transfer per loop; 0: the region's size" },
 	{ .name = "nrfiles", .alias = "nr_files", .type = OPT_UINT,
 	  .off = F(nrfiles), .def = "1", .min = 1, .max = 4096,
@@ -608,8 +611,9 @@ const struct opt_def options_table[] = {
 	  .def = "0", .category = "workload",
 	  .help = "Extent of a zone, where its I/Os go; 0: zonesize" },
 	{ .name = "zoneskip", .type = OPT_SIZE, .off = F(zoneskip),
-	  .def = "0", .category = "workload",
-	  .help = "Bytes between the end of a zone and the next one" },
+	  .def = "0", .category = "workload", .flags = OPT_F_ZONES,
+	  .help = "Bytes (or zones, 1z) between the end of a zone and the "
+		  "next one" },
 	{ .name = "zonecapacity", .type = OPT_SIZE, .off = F(zonecapacity),
 	  .def = "0", .category = "workload",
 	  .help = "zonemode=zbd on a target that is not zoned: the bytes "
@@ -713,7 +717,7 @@ const struct opt_def options_table[] = {
 	/* Placement (issue 12, opt-a family; src/target/target.c) */
 	{ .name = "offset_increment", .type = OPT_SIZE_PCT,
 	  .off = F(offset_increment), .aux = F(offset_increment_pct),
-	  .def = "0", .category = "target",
+	  .def = "0", .category = "target", .flags = OPT_F_ZONES,
 	  .help = "Clone N of numjobs starts its region N times this further "
 		  "than offset (bytes, or a percentage of the target)" },
 	{ .name = "offset_align", .type = OPT_SIZE, .off = F(offset_align),

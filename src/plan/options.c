@@ -463,6 +463,70 @@ static int fio_fraction(const struct opt_def *o, const char *val, char *why,
 static int opt_parse(struct job *j, void *base, const struct opt_def *o,
 		     const char *val, char *why, size_t whylen);
 
+/* The count of zones row o (OPT_F_ZONES) keeps in j. */
+static uint32_t *zone_count_of(struct job *j, const struct opt_def *o)
+{
+	if (o->off == F(size))
+		return &j->zones_nz[ZN_SIZE];
+	if (o->off == F(offset))
+		return &j->zones_nz[ZN_OFFSET];
+	if (o->off == F(io_size))
+		return &j->zones_nz[ZN_IO_SIZE];
+	if (o->off == F(zoneskip))
+		return &j->zones_nz[ZN_ZONESKIP];
+	return &j->zones_nz[ZN_OFFINC];
+}
+
+/*
+ * fio 3.33's zone unit: size, offset, io_size, zoneskip and
+ * offset_increment take a count of zones, digits and 'z' ("4z"), which
+ * becomes bytes once the zone size is known (plan.c). fio keeps such a
+ * count when a later value of the option gives bytes (a job's own size=1m
+ * under a [global] size=4z: fio still reads 4 zones, and a percentage of
+ * size= or io_size= as well) and drops the later value without a word:
+ * refused. A later percentage of offset= or offset_increment= replaces
+ * the count there, as in fio. 1 when val is not a count of zones and
+ * nothing stands against it, else 0 or -errno.
+ */
+static int zone_count(struct job *j, void *base, const struct opt_def *o,
+		      const char *val, char *why, size_t whylen)
+{
+	size_t n = strlen(val), d = strspn(val, "0123456789");
+	uint32_t *nz;
+	unsigned long long v;
+
+	if (!(o->flags & OPT_F_ZONES) || base != j)
+		return 1;
+	nz = zone_count_of(j, o);
+	if (!n || val[n - 1] != 'z') {
+		if (!*nz)
+			return 1;
+		if (strchr(val, '%') && (o->off == F(offset) ||
+					 o->off == F(offset_increment))) {
+			*nz = 0;
+			return 1;
+		}
+		snprintf(why, whylen, "'%s': fio keeps the count of zones "
+			 "given before (%" PRIu32 "z, perhaps in [global]) "
+			 "and drops this value without a word; expected one "
+			 "of the two, given once", val, *nz);
+		return -EINVAL;
+	}
+	errno = 0;
+	v = strtoull(val, NULL, 10);
+	if (!d || d != n - 1 || errno || v > UINT32_MAX) {
+		snprintf(why, whylen, "'%s': expected a count of zones, "
+			 "digits and 'z' (such as 4z), up to %" PRIu32 "z",
+			 val, UINT32_MAX);
+		return -EINVAL;
+	}
+	*nz = (uint32_t)v;
+	*(uint64_t *)field(base, o->off) = 0;
+	if (o->aux)
+		*(double *)field(base, o->aux) = 0;
+	return 0;
+}
+
 /*
  * fio reads a number option as the number (and unit) it begins with and
  * drops what follows without a word, unless the value begins with '('
@@ -635,8 +699,11 @@ static int opt_parse(struct job *j, void *base, const struct opt_def *o,
 	unsigned kb = (unsigned)j->kb_base;
 	uint64_t u;
 	double d;
-	int ret = fio_parts(j, base, o, val, why, whylen);
+	int ret = zone_count(j, base, o, val, why, whylen);
 
+	if (ret <= 0)
+		return ret;
+	ret = fio_parts(j, base, o, val, why, whylen);
 	if (ret <= 0)
 		return ret;
 	ret = fio_arith(o, val, why, whylen);

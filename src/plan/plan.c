@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,6 +29,7 @@
 #include "steady.h"
 #include "sysinfo.h"
 #include "verify.h"
+#include "zbd.h"
 
 #define PLAN_MAX_JOBS	4096
 
@@ -298,9 +300,89 @@ static unsigned filename_count(const char *f)
 }
 
 /*
+ * The zone size a count of zones ("4z") is of, as fio 3.33 takes it: a
+ * zoned block device's own under zonemode=zbd (the job's last file, as
+ * fio's loop over the files leaves it), else zonesize= (emulated zones,
+ * zonemode=strided); 0 when the job has no zones.
+ */
+static uint64_t zone_unit(const struct job *j)
+{
+	const char *f = j->filename, *last = f, *p;
+	struct zbd_info zi;
+	struct stat st;
+	char path[4096];
+	size_t n = 0;
+
+	if (j->zone_mode == ZONE_NONE)
+		return 0;
+	if (j->zone_mode != ZONE_ZBD || !f)
+		return j->zonesize;
+	for (p = f; *p; p++) {
+		if (*p == '\\' && p[1])
+			p++;
+		else if (*p == ':')
+			last = p + 1;
+	}
+	for (p = last; *p && n + 1 < sizeof(path); p++) {
+		if (*p == '\\' && p[1] == ':')
+			p++;
+		path[n++] = *p;
+	}
+	path[n] = '\0';
+	if (stat(path, &st) || !S_ISBLK(st.st_mode))
+		return j->zonesize;
+	zbd_probe(st.st_rdev, &zi);
+	return zi.model != ZBD_NONE && zi.zone_size ? zi.zone_size :
+	       j->zonesize;
+}
+
+/*
+ * Sizes given in zones (options.c's zone_count) into bytes, as fio 3.33
+ * turns them once it knows the zone size. A job without zones has no
+ * size to count them in: fio then drops the count without a word (the
+ * whole file for size=4z), refused.
+ */
+static int resolve_zone_counts(struct job *j, struct err_rec *e)
+{
+	static const char *const names[ZN_COUNTS] = {
+		[ZN_SIZE] = "size", [ZN_OFFSET] = "offset",
+		[ZN_IO_SIZE] = "io_size", [ZN_ZONESKIP] = "zoneskip",
+		[ZN_OFFINC] = "offset_increment",
+	};
+	uint64_t *dst[ZN_COUNTS] = {
+		[ZN_SIZE] = &j->size, [ZN_OFFSET] = &j->offset,
+		[ZN_IO_SIZE] = &j->io_size, [ZN_ZONESKIP] = &j->zoneskip,
+		[ZN_OFFINC] = &j->offset_increment,
+	};
+	uint64_t zs = 0;
+	unsigned i;
+	bool any = false;
+
+	for (i = 0; i < ZN_COUNTS; i++)
+		any |= j->zones_nz[i] > 0;
+	if (!any)
+		return 0;
+	zs = zone_unit(j);
+	for (i = 0; i < ZN_COUNTS; i++) {
+		if (!j->zones_nz[i])
+			continue;
+		if (!zs) {
+			err_set(e, j->section_file, j->section_line, names[i],
+				"%" PRIu32 "z counts zones, and the job has "
+				"none (fio drops the count without a word); "
+				"expected zonemode=zbd on a zoned device, or "
+				"zonesize=", j->zones_nz[i]);
+			return -EINVAL;
+		}
+		*dst[i] = (uint64_t)j->zones_nz[i] * zs;
+	}
+	return 0;
+}
+
+/*
  * zonemode=zbd: what the target stage cannot see (target.c's plan_zbd
- * checks the device). Refused with the reason: what iorig's zone state,
- * one job's own, does not do yet.
+ * checks the device). Refused with the reason: what iorig's zones do not
+ * do yet (the jobs of a wait group share them: zoned.c).
  */
 static int check_zbd(const struct job *j, struct err_rec *e)
 {
@@ -309,25 +391,18 @@ static int check_zbd(const struct job *j, struct err_rec *e)
 
 	if (j->nrfiles > 1 || filename_count(j->filename) > 1) {
 		opt = "filename";
-		why = "one file or device per job; expected nrfiles=1 and "
-		      "one name in filename=";
-	} else if (j->numjobs > 1) {
-		opt = "numjobs";
-		why = "each job's clones would keep their own write pointers "
-		      "of the same zones; expected numjobs=1 (or jobs on "
-		      "zones of their own, by offset= and size=)";
-	} else if (j->verify != VERIFY_NONE) {
-		opt = "verify";
-		why = "no verify= with zonemode=zbd yet (fio replays the "
-		      "zones' write order); expected verify=0";
+		why = "one file or device per job in iorig yet (its zones "
+		      "are one target's per job; fio keeps them per file); "
+		      "expected nrfiles=1 and one name in filename=";
+	} else if (j->verify != VERIFY_NONE && j->zrf > 0) {
+		opt = "zone_reset_frequency";
+		why = "with verify= no zone is reset while the job writes "
+		      "(a reset loses what verify reads back; fio aborts on "
+		      "it); expected zone_reset_frequency=0";
 	} else if (rw_dirs(j->rw) & (1u << DDIR_TRIM)) {
 		opt = "rw";
 		why = "no trims with zonemode=zbd yet (fio resets a zone in "
 		      "their place); expected reads and writes";
-	} else if (j->zoneskip) {
-		opt = "zoneskip";
-		why = "no zoneskip with zonemode=zbd yet; expected offset= "
-		      "and size= for the zones to use";
 	} else if (j->serialize_overlap) {
 		opt = "serialize_overlap";
 		why = "not with zonemode=zbd yet (its held I/Os bypass the "
@@ -1288,6 +1363,11 @@ static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 	ret = apply_opts(&j, opts, n, e);
 	if (!ret && opts_only)
 		goto out;
+	if (!ret) {
+		ret = resolve_zone_counts(&j, e);
+		if (ret)
+			blame_option(opts, n, e);
+	}
 	if (!ret)
 		apply_bssplit(&j);
 	if (!ret)

@@ -146,7 +146,7 @@ static int plan_targets(const struct plan *p, struct target *tg,
 	if (!ret)
 		ret = verify_plan_overlaps(p->jobs, tg, p->njobs, e);
 	if (!ret)
-		ret = target_zbd_overlaps(p->jobs, tg, p->njobs, e);
+		ret = target_zbd_share(p->jobs, tg, p->njobs, e);
 	return ret;
 }
 

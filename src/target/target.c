@@ -37,6 +37,7 @@
 #include "sgdev.h"
 #include "target.h"
 #include "value.h"
+#include "verify.h"
 #include "zbd.h"
 
 #define LAYOUT_CHUNK	(1u << 20)
@@ -1316,6 +1317,7 @@ static int plan_zbd(struct target *t, const struct job *j,
 	int line = j->section_line, ret;
 	struct zbd_info zi = { 0 };
 	uint64_t zs, dev_end;
+	int d;
 
 	if (j->zone_mode != ZONE_ZBD)
 		return 0;
@@ -1334,6 +1336,18 @@ static int plan_zbd(struct target *t, const struct job *j,
 		err_set(e, f, line, "job_max_open_zones", "needs a limit on "
 			"the device's open zones (fio's rule); expected "
 			"max_open_zones= too");
+		return -EINVAL;
+	}
+	for (d = 0; j->verify != VERIFY_NONE && d < DDIR_NR; d++) {
+		if (!(rw_dirs(j->rw) & (1u << d)) || !j->bs_min[d] ||
+		    !j->bs_max[d] || (!(zs % j->bs_min[d]) &&
+				      !(zs % j->bs_max[d])))
+			continue;
+		err_set(e, f, line, "bs", "%" PRIu64 " does not divide the "
+			"zone size %" PRIu64 ": with verify= fio refuses it "
+			"(a zone's blocks are read back in whole blocks); "
+			"expected a divisor of the zone size",
+			zs % j->bs_min[d] ? j->bs_min[d] : j->bs_max[d], zs);
 		return -EINVAL;
 	}
 	if (j->zoneskip % zs) {
@@ -1406,35 +1420,60 @@ static bool same_target(const struct target_file *a,
 	return !a->have_id && !b->have_id && !strcmp(a->path, b->path);
 }
 
-int target_zbd_overlaps(const struct job *jobs, const struct target *tg,
-			size_t njobs, struct err_rec *e)
+/* The zones [lo, hi) of t's region (its zone size's). */
+static void zbd_zones_of(const struct target *t, uint64_t *lo, uint64_t *hi)
+{
+	const struct target_file *f = &t->files[0];
+	uint64_t zs = t->zbd_size;
+
+	*lo = f->offset / zs * zs;
+	*hi = (f->offset + f->len + zs - 1) / zs * zs;
+}
+
+int target_zbd_share(const struct job *jobs, struct target *tg,
+		     size_t njobs, struct err_rec *e)
 {
 	size_t i, k;
 
 	for (i = 0; i < njobs; i++) {
 		const struct target_file *a = &tg[i].files[0];
-		uint64_t zs = tg[i].zbd_size;
+		uint64_t lo, hi, klo, khi;
 
 		if (!tg[i].zbd)
 			continue;
-		for (k = i + 1; k < njobs; k++) {
+		zbd_zones_of(&tg[i], &lo, &hi);
+		tg[i].zbd_sharers = 1;
+		for (k = 0; k < njobs; k++) {
 			const struct target_file *b = &tg[k].files[0];
 
-			if (!tg[k].zbd || jobs[k].wait_group !=
-			    jobs[i].wait_group || !same_target(a, b) ||
-			    a->offset / zs > (b->offset + b->len - 1) / zs ||
-			    b->offset / zs > (a->offset + a->len - 1) / zs)
+			if (k == i || !tg[k].zbd || jobs[k].wait_group !=
+			    jobs[i].wait_group || !same_target(a, b))
 				continue;
-			err_set(e, jobs[k].section_file,
-				jobs[k].section_line, "zonemode", "jobs '%s' "
-				"and '%s' would run at once on zones of %s "
-				"that both use, each keeping its own write "
-				"pointers (iorig's zone state is one job's); "
-				"expected zones of their own (offset=, size=) "
-				"or stonewall between them", jobs[i].name,
-				jobs[k].name, a->path);
-			return -EINVAL;
+			if (tg[k].zbd_size != tg[i].zbd_size ||
+			    tg[k].zbd_cap != tg[i].zbd_cap ||
+			    tg[k].zbd_max_open != tg[i].zbd_max_open) {
+				err_set(e, jobs[k].section_file,
+					jobs[k].section_line, "zonemode",
+					"jobs '%s' and '%s' run at once on "
+					"the zones of %s, which they see "
+					"otherwise (zone size, capacity or "
+					"max_open_zones); fio takes the first "
+					"job's and drops the other's without a "
+					"word; expected the same zonesize=, "
+					"zonecapacity= and max_open_zones= (or "
+					"stonewall between them)", jobs[i].name,
+					jobs[k].name, a->path);
+				return -EINVAL;
+			}
+			zbd_zones_of(&tg[k], &klo, &khi);
+			if (klo < lo)
+				lo = klo;
+			if (khi > hi)
+				hi = khi;
+			tg[i].zbd_sharers++;
 		}
+		tg[i].zbd_span_lo = lo;
+		tg[i].zbd_span_hi = hi;
 	}
 	return 0;
 }

@@ -75,7 +75,9 @@ static __attribute__((noinline)) bool prep_slow(struct wstate *s,
 	if (serial_held(s, io)) {
 		/* the one serialize_overlap held back */
 	} else if (s->ft.loop & WF_BIT(WF_VERIFY)) {
-		if (verify_next_io(s, io))
+		if (!zbd_held(s) && verify_next_io(s, io))
+			return false;
+		if (zbd_place(s, io) < 0)
 			return false;
 	} else if (!pace_gen_next(s, io)) {
 		gen_next(&s->gen, io);

@@ -373,6 +373,13 @@ void serial_busy(struct wstate *s, const struct io_req *req, bool busy);
 
 /* The verification phase inside a worker (vphase.c). */
 bool verify_next_io(struct wstate *s, struct gen_io *io);
+/* zonemode=zbd (zoned.c) for the I/Os verify= gives (prep_slow, which
+ * the features' next() does not see): zbd_held, an I/O of the zones'
+ * waits to be given again (zbd_place gives it, not the one in io);
+ * zbd_place moves io where the zones take it: 1, or -1 none now (held,
+ * or the job ends). 1 at once without the feature. */
+bool zbd_held(const struct wstate *s);
+int zbd_place(struct wstate *s, struct gen_io *io);
 /* verify_prep_write, _read: req holds the I/O at the generator's offset
  * off (its block: off / verify's block size) */
 void verify_prep_write(struct wstate *s, struct io_req *req, uint64_t off);

@@ -14,46 +14,98 @@
  * whole zones) and the resets only theirs.
  *
  * The zones before the job and after it go to the report (stats.h,
- * struct zbd_stats). One job per device's zones: plan.c refuses clones,
- * which would keep write pointers of their own.
+ * struct zbd_stats). The jobs of one wait group on the same file or
+ * device share its zones (fio's meaning: target_zbd_share gives them the
+ * span of all their regions): one write pointer per zone, one list of
+ * open zones against the open zone limit, the bytes with data; a share
+ * (struct zshare) found by the first job's setup and dropped by the last
+ * one's teardown, under its mutex (the feature's whole point: the jobs'
+ * threads write the same zones). A zone with writes in flight is the
+ * job's whose writes they are, as fio's zone lock is held from a write's
+ * placing to its completion (writes to a zone reach the device in the
+ * order of their offsets: a zoned device refuses any other): another
+ * job's write to it waits, its own I/O drained first, then polling, until
+ * they have completed; so does a write to a zone another job resets.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "wstate.h"
 #include "zbd.h"
+
+struct zoned;
 
 struct zzone {
 	uint64_t start, end, cap;	/* absolute bytes; end: next start */
 	uint64_t wp;
 	uint8_t type, cond;
 	bool has_wp, open;
+	unsigned inflight;		/* writes placed and not completed */
+	const struct zoned *owner;	/* the job they are of (fio's zone
+					 * lock, held until they complete) */
+	const struct zoned *resetting;	/* the job resetting it, or NULL */
+	struct zoned *opener;		/* the job that opened it, or NULL */
 };
+
+/* The zones of one file or device as the jobs of a wait group share
+ * them: everything below is under mu. */
+struct zshare {
+	struct zshare *next;		/* the registry's list */
+	pthread_mutex_t mu;
+	unsigned refs;
+	/* the key: the target (target.c's same_target), its wait group */
+	bool is_bdev, have_id;
+	dev_t rdev, dev;
+	ino_t ino;
+	char *path;
+	unsigned wait_group;
+	uint64_t first;			/* absolute index of z[0] */
+	unsigned n;
+	struct zzone *z;
+	unsigned *open;			/* open zones, in order */
+	unsigned nopen, max_open;
+	uint64_t swd, wp_swd;		/* bytes below the write pointers */
+	unsigned inflight;		/* queued writes, all zones' */
+};
+
+static pthread_mutex_t registry_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct zshare *registry;
 
 struct zoned {
 	int fd;
 	int model;
 	uint64_t zs;			/* zone size */
+	struct zshare *sh;
+	struct zzone *z;		/* the job's zones: sh->z + zf */
+	unsigned zf, n;
 	uint64_t first;			/* absolute index of z[0] */
-	unsigned n;
-	struct zzone *z;
-	unsigned *open;			/* open zones, in order (fio keeps
-					 * stale entries past nopen) */
-	unsigned nopen, max_open, job_max;
+	unsigned nopen_job, job_max;	/* zones this job opened */
 	uint64_t rlo, rhi;		/* the region, bytes of the file */
-	uint64_t swd, wp_swd;		/* bytes below the write pointers */
+	bool verify;			/* verify=: no zone written twice */
+	uint64_t verify_bs;		/* then the smallest write */
 	uint64_t write_cnt;		/* writes to the next reset */
 	uint64_t pos[DDIR_NR];		/* sequential jobs' positions */
+	uint64_t zskip;			/* zoneskip= (sequential jobs) */
+	uint64_t win, zone_bytes;	/* the zone in use, its bytes */
 	bool random;
 	uint64_t loops_left;		/* sequential passes still to start */
 	struct gen_io pend;		/* waits for the queue to drain */
-	bool pend_ok, quiesce;
+	bool pend_ok, quiesce, backoff;
+	unsigned *slot;			/* per request slot: zone + 1 of a
+					 * queued write, 0 none */
+	unsigned nslot;
+	/* the write whose bytes the write pointer took at next(), until
+	 * issued() says it went out (else it is taken back) */
+	struct zzone *moved;
+	uint64_t moved_off, moved_len;
 	struct zbd_stats *rec;
 };
 
-enum { ZN_OK, ZN_EOF, ZN_QUIESCE };
+enum { ZN_OK, ZN_EOF, ZN_QUIESCE, ZN_BUSY };
 
 static inline struct zoned *zn_of(const struct wstate *s)
 {
@@ -70,7 +122,7 @@ static inline uint64_t cap_end(const struct zzone *z)
 	return z->start + z->cap;
 }
 
-/* The zone holding byte off of the file (off inside the region). */
+/* The job's zone holding byte off of the file (off inside the region). */
 static inline unsigned zidx(const struct zoned *zn, uint64_t off)
 {
 	uint64_t i = off / zn->zs - zn->first;
@@ -78,32 +130,36 @@ static inline unsigned zidx(const struct zoned *zn, uint64_t off)
 	return i < zn->n ? (unsigned)i : zn->n - 1;
 }
 
-/* Zones [at, at + n) of the device into zn->z + i, or emulated. */
-static int zn_read(struct zoned *zn, unsigned i, unsigned n)
+/* Shared zone k, when it is one of the job's: its local index, else -1. */
+static inline int zlocal(const struct zoned *zn, unsigned k)
+{
+	return k >= zn->zf && k < zn->zf + zn->n ? (int)(k - zn->zf) : -1;
+}
+
+/* n zones of fd from the absolute zone index first into z. */
+static int zn_read(int fd, uint64_t zs, uint64_t first, struct zzone *z,
+		   unsigned n)
 {
 	struct zbd_zone rep[128];
-	unsigned k;
+	unsigned k, i = 0;
 	int got;
 
 	while (n) {
-		got = zbd_report(zn->fd, (zn->first + i) * zn->zs, rep,
-				 n < 128 ? n : 128);
+		got = zbd_report(fd, (first + i) * zs, rep, n < 128 ? n : 128);
 		if (got <= 0)
 			return got < 0 ? got : -EIO;
 		for (k = 0; k < (unsigned)got; k++, i++, n--) {
-			struct zzone *z = &zn->z[i];
-
-			z->start = rep[k].start;
-			z->end = rep[k].start + rep[k].len;
-			z->cap = rep[k].cap;
-			z->type = rep[k].type;
-			z->cond = rep[k].cond;
-			z->has_wp = rep[k].type != ZBD_TYPE_CONV;
+			z[i].start = rep[k].start;
+			z[i].end = rep[k].start + rep[k].len;
+			z[i].cap = rep[k].cap;
+			z[i].type = rep[k].type;
+			z[i].cond = rep[k].cond;
+			z[i].has_wp = rep[k].type != ZBD_TYPE_CONV;
 			/* fio's reading: a conventional or full zone
 			 * holds data up to its capacity */
-			z->wp = rep[k].cond == ZBD_COND_NOT_WP ||
-				rep[k].cond == ZBD_COND_FULL ?
-				z->start + z->cap : rep[k].wp;
+			z[i].wp = rep[k].cond == ZBD_COND_NOT_WP ||
+				  rep[k].cond == ZBD_COND_FULL ?
+				  z[i].start + z[i].cap : rep[k].wp;
 		}
 	}
 	return 0;
@@ -137,13 +193,160 @@ static void zn_emul_cond(struct zzone *z)
 static int zn_reset(struct wstate *s, struct zzone *z);
 static bool zn_open_zone(struct zoned *zn, struct zzone *z);
 
+static bool share_is(const struct zshare *sh, const struct target_file *tf,
+		     unsigned wg)
+{
+	if (sh->wait_group != wg || sh->have_id != tf->have_id)
+		return false;
+	if (!tf->have_id)
+		return !strcmp(sh->path, tf->path);
+	return sh->is_bdev == tf->is_bdev && (tf->is_bdev ?
+		sh->rdev == tf->rdev : sh->dev == tf->dev &&
+		sh->ino == tf->ino);
+}
+
+/* A new share of the zones [lo, hi) of the job's target, as the device
+ * reports them or emulated (all empty). NULL with the job failed. */
+static struct zshare *share_new(struct wstate *s, struct zoned *zn,
+				uint64_t lo, uint64_t hi)
+{
+	const struct target *t = s->w->tgt;
+	const struct target_file *tf = &t->files[0];
+	struct zshare *sh = calloc(1, sizeof(*sh));
+	unsigned i;
+	int ret = -ENOMEM;
+
+	if (!sh)
+		goto fail;
+	sh->first = lo / zn->zs;
+	sh->n = (unsigned)((hi - 1) / zn->zs - sh->first + 1);
+	sh->z = calloc(sh->n, sizeof(*sh->z));
+	sh->open = calloc(sh->n, sizeof(*sh->open));
+	sh->path = strdup(tf->path);
+	if (!sh->z || !sh->open || !sh->path)
+		goto fail;
+	pthread_mutex_init(&sh->mu, NULL);
+	sh->is_bdev = tf->is_bdev;
+	sh->have_id = tf->have_id;
+	sh->rdev = tf->rdev;
+	sh->dev = tf->dev;
+	sh->ino = tf->ino;
+	sh->wait_group = s->j->wait_group;
+	sh->max_open = t->zbd_max_open;
+	if (zn->model != ZBD_NONE) {
+		ret = zn_read(zn->fd, zn->zs, sh->first, sh->z, sh->n);
+		if (ret)
+			goto fail;
+	}
+	for (i = 0; i < sh->n; i++) {
+		struct zzone *z = &sh->z[i];
+
+		if (zn->model == ZBD_NONE) {
+			z->start = (sh->first + i) * zn->zs;
+			z->end = z->start + zn->zs;
+			z->cap = t->zbd_cap;
+			z->wp = z->start;
+			z->type = ZBD_TYPE_SWR;
+			z->cond = ZBD_COND_EMPTY;
+			z->has_wp = true;
+		}
+		sh->swd += z->wp - z->start;
+		if (z->has_wp)
+			sh->wp_swd += z->wp - z->start;
+	}
+	return sh;
+fail:
+	if (sh) {
+		free(sh->z);
+		free(sh->open);
+		free(sh->path);
+		free(sh);
+	}
+	job_fail(s, ret, "zonemode=zbd: %s: %s%s", tf->path,
+		 ret == -ENOMEM ? "" : "zone report: ", strerror(-ret));
+	return NULL;
+}
+
+/* The share of the job's zones: found, or made (*made). */
+static struct zshare *share_get(struct wstate *s, struct zoned *zn,
+				bool *made)
+{
+	const struct target *t = s->w->tgt;
+	const struct target_file *tf = &t->files[0];
+	uint64_t lo = t->zbd_span_lo, hi = t->zbd_span_hi;
+	struct zshare *sh;
+
+	if (hi <= lo || lo > zn->rlo || hi < zn->rhi) {
+		lo = zn->rlo / zn->zs * zn->zs;
+		hi = zn->rhi;
+	}
+	*made = false;
+	pthread_mutex_lock(&registry_mu);
+	for (sh = registry; sh; sh = sh->next)
+		if (share_is(sh, tf, s->j->wait_group))
+			break;
+	if (sh && (sh->first * zn->zs > zn->rlo ||
+		   (sh->first + sh->n) * zn->zs < zn->rhi))
+		sh = NULL;	/* not planned together: its own */
+	if (!sh) {
+		sh = share_new(s, zn, lo, hi);
+		if (sh) {
+			sh->next = registry;
+			registry = sh;
+			*made = true;
+		}
+	}
+	if (sh)
+		sh->refs++;
+	pthread_mutex_unlock(&registry_mu);
+	return sh;
+}
+
+static void share_put(struct zoned *zn)
+{
+	struct zshare *sh = zn->sh, **pp;
+	unsigned i;
+
+	if (!sh)
+		return;
+	pthread_mutex_lock(&sh->mu);
+	for (i = 0; i < sh->n; i++) {
+		if (sh->z[i].opener == zn)
+			sh->z[i].opener = NULL;
+		if (sh->z[i].resetting == zn)
+			sh->z[i].resetting = NULL;
+	}
+	for (i = 0; i < zn->nslot; i++)
+		if (zn->slot[i]) {
+			sh->z[zn->slot[i] - 1].inflight--;
+			sh->inflight--;
+		}
+	pthread_mutex_unlock(&sh->mu);
+	pthread_mutex_lock(&registry_mu);
+	if (--sh->refs) {
+		pthread_mutex_unlock(&registry_mu);
+		return;
+	}
+	for (pp = &registry; *pp && *pp != sh; pp = &(*pp)->next)
+		;
+	if (*pp)
+		*pp = sh->next;
+	pthread_mutex_unlock(&registry_mu);
+	pthread_mutex_destroy(&sh->mu);
+	free(sh->z);
+	free(sh->open);
+	free(sh->path);
+	free(sh);
+}
+
 static int zn_setup(struct wstate *s)
 {
 	struct zoned *zn = zn_of(s);
 	const struct target *t = s->w->tgt;
 	const struct target_file *tf = &t->files[0];
 	uint64_t last, i;
-	int ret;
+	bool made;
+	int ret = 0;
 
 	zn->fd = tf->fd;
 	zn->model = t->zbd_model;
@@ -154,50 +357,31 @@ static int zn_setup(struct wstate *s)
 	last = (zn->rhi - 1) / zn->zs;
 	zn->n = (unsigned)(last - zn->first + 1);
 	zn->random = rw_random(s->j->rw);
-	zn->max_open = t->zbd_max_open;
+	zn->verify = s->j->verify != VERIFY_NONE;
+	zn->verify_bs = s->j->bs_min[DDIR_WRITE];
 	zn->job_max = (unsigned)s->j->job_max_open_zones;
-	zn->z = calloc(zn->n, sizeof(*zn->z));
-	zn->open = calloc(zn->n, sizeof(*zn->open));
+	zn->nslot = s->depth;
+	zn->slot = calloc(zn->nslot ? zn->nslot : 1, sizeof(*zn->slot));
 	zn->rec = calloc(1, sizeof(*zn->rec) + zn->n * sizeof(zn->rec->z[0]));
-	if (!zn->z || !zn->open || !zn->rec) {
+	if (!zn->slot || !zn->rec) {
 		job_fail(s, -ENOMEM, "zonemode=zbd: %s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
-	if (zn->model != ZBD_NONE) {
-		ret = zn_read(zn, 0, zn->n);
-		if (ret) {
-			job_fail(s, ret, "zonemode=zbd: %s: zone report: %s",
-				 tf->path, strerror(-ret));
-			return ret;
-		}
-	} else {
-		for (i = 0; i < zn->n; i++) {
-			struct zzone *z = &zn->z[i];
-
-			z->start = (zn->first + i) * zn->zs;
-			z->end = z->start + zn->zs;
-			z->cap = t->zbd_cap;
-			z->wp = z->start;
-			z->type = ZBD_TYPE_SWR;
-			z->cond = ZBD_COND_EMPTY;
-			z->has_wp = true;
-		}
-	}
+	zn->sh = share_get(s, zn, &made);
+	if (!zn->sh)
+		return -EIO;
+	zn->zf = (unsigned)(zn->first - zn->sh->first);
+	zn->z = zn->sh->z + zn->zf;
+	pthread_mutex_lock(&zn->sh->mu);
 	zn->rec->model = zn->model;
 	zn->rec->zone_size = zn->zs;
-	zn->rec->max_open = zn->max_open;
+	zn->rec->max_open = zn->sh->max_open;
 	zn->rec->n = zn->n;
 	zn_snap(zn, 0);
-	for (i = 0; i < zn->n; i++) {
-		struct zzone *z = &zn->z[i];
-
-		zn->swd += z->wp - z->start;
-		if (z->has_wp)
-			zn->wp_swd += z->wp - z->start;
-	}
-	/* Zones open already count against the limit; past it, a writer
-	 * resets them (fio's rule), inside its region only. */
-	for (i = 0; i < zn->n; i++) {
+	/* Zones open already count against the limit; past it, the job
+	 * that finds them resets them (fio's rule), inside its region
+	 * only. */
+	for (i = 0; made && i < zn->n; i++) {
 		struct zzone *z = &zn->z[i];
 
 		if (!z->has_wp || (z->cond != ZBD_COND_IMP_OPEN &&
@@ -207,10 +391,30 @@ static int zn_setup(struct wstate *s)
 			continue;
 		ret = zn_reset(s, z);
 		if (ret)
-			return ret;
+			break;
 	}
+	/* verify=: the region's zones are reset before the job writes
+	 * (fio's rule), so that no reset comes while it writes (a reset
+	 * loses what verify is to read back); but not a zone another job
+	 * is writing already */
+	for (i = 0; !ret && zn->verify && rw_changes_data(s->j->rw) &&
+	     i < zn->n; i++) {
+		struct zzone *z = &zn->z[i];
+
+		if (z->has_wp && !z->inflight && !z->resetting &&
+		    z->wp > z->start) {
+			ret = zn_reset(s, z);
+			if (ret > 0)
+				ret = 0;
+		}
+	}
+	pthread_mutex_unlock(&zn->sh->mu);
+	if (ret)
+		return ret < 0 ? ret : -EBUSY;
 	for (i = 0; i < DDIR_NR; i++)
 		zn->pos[i] = zn->rlo;
+	zn->zskip = zn->random ? 0 : s->j->zoneskip;
+	zn->win = zn->rlo;
 	zn->loops_left = s->j->loops > 1 ? s->j->loops - 1 : 0;
 	zn->write_cnt = s->j->zrf > 0 ? (uint64_t)(1.0 / s->j->zrf) :
 			UINT64_MAX;
@@ -221,37 +425,56 @@ static void zn_teardown(struct wstate *s)
 {
 	struct zoned *zn = zn_of(s);
 
+	share_put(zn);
 	if (zn->rec && s->st->zbd != zn->rec)
 		free(zn->rec);
-	free(zn->z);
-	free(zn->open);
+	free(zn->slot);
 }
 
-/* A zone reset: the device's (a write: only zones of the region come
- * here), or an emulated zone's write pointer. */
+/*
+ * A zone reset (sh->mu held): the device's (a write: only zones of the
+ * region come here), or an emulated zone's write pointer. 1 when other
+ * jobs' writes to it are in flight (the caller waits and comes again),
+ * 0 done, or -errno with the job failed. The device's reset runs with
+ * the lock let go, the zone marked as this job's meanwhile.
+ */
 static int zn_reset(struct wstate *s, struct zzone *z)
 {
 	struct zoned *zn = zn_of(s);
+	struct zshare *sh = zn->sh;
 	uint64_t data = z->wp - z->start;
 	int ret = 0;
+	bool left;
 
 	if (!data)
 		return 0;
 	if (z->start < zn->rlo || z->end > zn->rhi)
 		abort();	/* the region's contract (see above) */
+	if (z->inflight || (z->resetting && z->resetting != zn)) {
+		if (!z->resetting)
+			z->resetting = zn;
+		return 1;
+	}
 	if (zn->model != ZBD_NONE) {
+		z->resetting = zn;
+		pthread_mutex_unlock(&sh->mu);
 		call_enter(s);
 		ret = zbd_reset(zn->fd, z->start, z->end - z->start);
-		if (!call_leave(s))
+		left = call_leave(s);
+		pthread_mutex_lock(&sh->mu);
+		z->resetting = NULL;
+		if (!left)
 			return -EINTR;
 		if (ret) {
 			job_fail(s, ret, "zonemode=zbd: zone reset at %"
 				 PRIu64 ": %s", z->start, strerror(-ret));
 			return ret;
 		}
+		data = z->wp - z->start;
 	}
-	zn->swd -= data;
-	zn->wp_swd -= data;
+	z->resetting = NULL;
+	sh->swd -= data;
+	sh->wp_swd -= data;
 	z->wp = z->start;
 	z->cond = ZBD_COND_EMPTY;
 	zn->rec->resets++;
@@ -261,86 +484,142 @@ static int zn_reset(struct wstate *s, struct zzone *z)
 /* fio's open zone bookkeeping: true when z is open, or now is. */
 static bool zn_open_zone(struct zoned *zn, struct zzone *z)
 {
+	struct zshare *sh = zn->sh;
+
 	if (z->cond == ZBD_COND_OFFLINE)
 		return false;
-	if (!zn->max_open)
+	/* verify=: a full zone is never written again (fio's rule: its
+	 * reset would lose what verify reads back) */
+	if (zn->verify && z->wp + zn->verify_bs > cap_end(z))
+		return false;
+	if (!sh->max_open)
 		return true;
 	if (z->open)
 		return z->wp < cap_end(z);
-	if (zn->job_max && zn->nopen >= zn->job_max)
+	if (zn->job_max && zn->nopen_job >= zn->job_max)
 		return false;
-	if (zn->nopen >= zn->max_open)
+	if (sh->nopen >= sh->max_open)
 		return false;
-	zn->open[zn->nopen++] = (unsigned)(z - zn->z);
+	sh->open[sh->nopen++] = (unsigned)(z - sh->z);
 	z->open = true;
-	if (zn->nopen > zn->rec->max_open_seen)
-		zn->rec->max_open_seen = zn->nopen;
+	z->opener = zn;
+	zn->nopen_job++;
+	if (sh->nopen > zn->rec->max_open_seen)
+		zn->rec->max_open_seen = sh->nopen;
 	return true;
 }
 
-static void zn_close_zone(struct zoned *zn, struct zzone *z)
+static void zn_close_zone(struct zshare *sh, struct zzone *z)
 {
-	unsigned i, k = (unsigned)(z - zn->z);
+	unsigned i, k = (unsigned)(z - sh->z);
 
 	if (!z->open)
 		return;
-	for (i = 0; i < zn->nopen && zn->open[i] != k; i++)
+	for (i = 0; i < sh->nopen && sh->open[i] != k; i++)
 		;
-	if (i == zn->nopen)
+	if (i == sh->nopen)
 		return;
-	memmove(zn->open + i, zn->open + i + 1,
-		(zn->n - i - 1) * sizeof(zn->open[0]));
-	zn->nopen--;
+	memmove(sh->open + i, sh->open + i + 1,
+		(sh->nopen - i - 1) * sizeof(sh->open[0]));
+	sh->nopen--;
 	z->open = false;
+	if (z->opener && z->opener->nopen_job)
+		z->opener->nopen_job--;
+	z->opener = NULL;
 }
 
 /* One of the open zones, spread by the I/O's place in the region. */
 static unsigned pick_open(const struct zoned *zn, uint64_t off)
 {
-	return (unsigned)((off - zn->rlo) * zn->nopen / (zn->rhi - zn->rlo));
+	return (unsigned)((off - zn->rlo) * zn->sh->nopen /
+			  (zn->rhi - zn->rlo));
+}
+
+/* Whether the job may write z now: no other job resets it or has
+ * writes in flight there. */
+static inline bool zn_free(const struct zoned *zn, const struct zzone *z)
+{
+	return (!z->resetting || z->resetting == zn) &&
+	       (!z->inflight || z->owner == zn);
 }
 
 /*
- * A write whose zone cannot be opened goes to an open zone with room, or
- * opens another (fio's search, from the zone after, wrapping); ZN_QUIESCE
- * when what is in flight may yet close one.
+ * No zone to write now: ZN_QUIESCE when the job's own I/Os in flight may
+ * close one, ZN_BUSY when other jobs' may, or another job still running
+ * holds open zones it may yet fill and close (the open zone limit is the
+ * device's, theirs too), else ZN_EOF.
+ */
+static int zn_wait_or_eof(const struct wstate *s)
+{
+	const struct zoned *zn = zn_of(s);
+	const struct zshare *sh = zn->sh;
+	unsigned i;
+
+	if (s->inflight || s->queued)
+		return ZN_QUIESCE;
+	if (sh->inflight)
+		return ZN_BUSY;
+	for (i = 0; i < sh->nopen; i++) {
+		const struct zzone *z = &sh->z[sh->open[i]];
+
+		if (z->opener && z->opener != zn)
+			return ZN_BUSY;
+	}
+	return ZN_EOF;
+}
+
+/*
+ * A write whose zone cannot be opened goes to an open zone of the job's
+ * with room, or opens another (fio's search, from the zone after,
+ * wrapping); ZN_QUIESCE when what the job has in flight may yet close
+ * one, ZN_BUSY when other jobs' writes may.
  */
 static int zn_to_open(struct wstate *s, uint64_t off, uint64_t min_bs,
 		      struct zzone **out)
 {
 	struct zoned *zn = zn_of(s);
+	struct zshare *sh = zn->sh;
 	struct zzone *z;
-	unsigned zi, i, k;
-	bool limited = zn->max_open || zn->job_max;
+	unsigned zi, i, k, t;
+	int l;
+	bool limited = sh->max_open || zn->job_max;
 
-	zi = limited ? zn->open[zn->nopen ? pick_open(zn, off) : 0] :
-	     zidx(zn, off);
-	if (zi >= zn->n)
-		zi = zn->n - 1;
+	if (limited) {
+		k = sh->nopen ? pick_open(zn, off) : 0;
+		l = zlocal(zn, sh->open[k < sh->n ? k : 0]);
+		zi = l < 0 ? 0 : (unsigned)l;
+	} else {
+		zi = zidx(zn, off);
+	}
 	for (;;) {
 		z = &zn->z[zi];
 		if (z->has_wp && !limited && z->cond != ZBD_COND_OFFLINE)
 			goto examine;
-		if (z->has_wp && !zn->nopen)
+		if (z->has_wp && !sh->nopen)
 			goto other;
 		k = pick_open(zn, off);
-		if (k >= zn->nopen)
-			k = 0;
-		if (!zn->nopen)
-			return ZN_EOF;
-		if (zn->open[k] == zi)
+		for (t = 0, l = -1; t < sh->nopen; t++, k++) {
+			if (k >= sh->nopen)
+				k = 0;
+			l = zlocal(zn, sh->open[k]);
+			if (l >= 0)
+				break;
+		}
+		if (l < 0)
+			return zn_wait_or_eof(s);
+		if ((unsigned)l == zi)
 			break;
-		zi = zn->open[k];
+		zi = (unsigned)l;
 	}
 examine:
-	if (z->wp + min_bs <= cap_end(z)) {
+	if (z->wp + min_bs <= cap_end(z) && zn_free(zn, z)) {
 		*out = z;
 		return ZN_OK;
 	}
 other:
-	if ((zn->nopen == zn->n || (zn->max_open &&
-				    zn->nopen == zn->max_open) ||
-	     (zn->job_max && zn->nopen == zn->job_max)) &&
+	if ((sh->nopen == zn->n || (sh->max_open &&
+				    sh->nopen == sh->max_open) ||
+	     (zn->job_max && zn->nopen_job == zn->job_max)) &&
 	    (s->inflight || s->queued))
 		return ZN_QUIESCE;
 	for (i = (unsigned)((zn->rhi - zn->rlo) / zn->zs); i; i--) {
@@ -353,14 +632,17 @@ other:
 			return ZN_OK;
 		}
 	}
-	for (i = 0; i < zn->nopen; i++) {
-		z = &zn->z[zn->open[i]];
-		if (z->wp + min_bs <= cap_end(z)) {
+	for (i = 0; i < sh->nopen; i++) {
+		l = zlocal(zn, sh->open[i]);
+		if (l < 0)
+			continue;
+		z = &zn->z[l];
+		if (z->wp + min_bs <= cap_end(z) && zn_free(zn, z)) {
 			*out = z;
 			return ZN_OK;
 		}
 	}
-	return s->inflight || s->queued ? ZN_QUIESCE : ZN_EOF;
+	return zn_wait_or_eof(s);
 }
 
 /* The next zone holding min bytes of data: forward, and for random
@@ -441,12 +723,15 @@ static int zn_write_at(struct wstate *s, uint64_t *off, uint64_t *len)
 			 zn->zs);
 		return ZN_EOF;
 	}
+	if (!zn_free(zn, zb))
+		return ZN_BUSY;
 	if (!zn_open_zone(zn, zb)) {
 		r = zn_to_open(s, *off, min_bs, &zb);
 		if (r != ZN_OK)
 			return r;
 	}
-	if (j->zrf > 0 && zn->wp_swd >= (zn->rhi - zn->rlo) * j->zrt &&
+	if (j->zrf > 0 &&
+	    zn->sh->wp_swd >= (zn->rhi - zn->rlo) * j->zrt &&
 	    !--zn->write_cnt) {
 		zn->write_cnt = (uint64_t)(1.0 / j->zrf);
 		reset = true;
@@ -458,7 +743,13 @@ static int zn_write_at(struct wstate *s, uint64_t *off, uint64_t *len)
 				zn->write_cnt = 1;
 			return ZN_QUIESCE;
 		}
-		if (zn_reset(s, zb))
+		r = zn_reset(s, zb);
+		if (r > 0) {
+			if (reset)
+				zn->write_cnt = 1;
+			return ZN_BUSY;
+		}
+		if (r)
 			return ZN_EOF;
 		if (zb->cap < min_bs) {
 			job_fail(s, -EINVAL, "zonemode=zbd: a zone's "
@@ -477,6 +768,19 @@ static int zn_write_at(struct wstate *s, uint64_t *off, uint64_t *len)
 		return ZN_EOF;
 	}
 	*len = n;
+	/* the write pointer moves now, under the lock (fio moves it at
+	 * queue time): another job's next write goes after this one */
+	zb->wp += n;
+	zn->sh->swd += n;
+	zn->sh->wp_swd += n;
+	if (zn->model == ZBD_NONE)
+		zn_emul_cond(zb);
+	zn->moved = zb;
+	zn->moved_off = *off;
+	zn->moved_len = n;
+	zb->inflight++;
+	zb->owner = zn;
+	zn->sh->inflight++;
 	return ZN_OK;
 }
 
@@ -502,15 +806,21 @@ static void zn_read_clip(const struct zoned *zn, uint64_t min_bs,
 		*len = top > *off ? (top - *off) / min_bs * min_bs : 0;
 }
 
-/* Issue waits until the queue is empty (a reset, a zone to close). */
+/* Issue waits until the queue is empty (a reset, a zone to close), or,
+ * nothing of the job's in flight, a moment for other jobs' writes. */
 static bool zn_hold(struct wstate *s)
 {
 	struct zoned *zn = zn_of(s);
+	struct timespec ts = { 0, 20000 };
 
 	if (!zn->quiesce)
 		return false;
 	if (s->inflight || s->queued)
 		return true;
+	if (zn->backoff) {
+		nanosleep(&ts, NULL);
+		zn->backoff = false;
+	}
 	zn->quiesce = false;
 	s->ft.holds &= ~WF_BIT(WF_ZBD);
 	return false;
@@ -541,6 +851,38 @@ static void zn_restart(struct zoned *zn)
 
 	for (d = 0; d < DDIR_NR; d++)
 		zn->pos[d] = zn->rlo;
+	zn->win = zn->rlo;
+	zn->zone_bytes = 0;
+}
+
+/*
+ * zoneskip= (fio's rule, sequential jobs): once a zone's size of I/O was
+ * done in the zone in use, or the position reached its end (a write: past
+ * its capacity; a read: its write pointer), the next zone in use is a
+ * zone and zoneskip bytes after its start, the region's start again
+ * once that is past the region's end (fio's: the file's end; iorig stays
+ * in the region). The job's bytes end it, as any job's: the skipped
+ * bytes do not count (fio's).
+ */
+static uint64_t zn_skip(struct zoned *zn, int ddir, bool beyond,
+			uint64_t off)
+{
+	const struct zzone *z;
+
+	if (!zn->zskip)
+		return off;
+	/* the zone of the position before a capacity jump (fio's); at
+	 * the region's end, its last zone */
+	z = &zn->z[zidx(zn, zn->pos[ddir] < zn->rhi ? zn->pos[ddir] :
+			    zn->rhi - 1)];
+	if (zn->zone_bytes < zn->zs && off < z->end &&
+	    (ddir != DDIR_READ || beyond || !z->has_wp || off < z->wp))
+		return off;
+	zn->zone_bytes = 0;
+	zn->win += zn->zs + zn->zskip;
+	if (zn->win >= zn->rhi)
+		zn->win = zn->rlo;
+	return zn->win;
 }
 
 /* A sequential direction's next offset: its position, or the next
@@ -558,8 +900,9 @@ static uint64_t zn_seq_at(const struct zoned *zn, int ddir)
 	return off;
 }
 
-/* The generator's I/O, moved where the zones take it. */
-static int zn_next(struct wstate *s, struct gen_io *io)
+/* The generator's I/O (given: the one in io), moved where the zones
+ * take it (sh->mu held). */
+static int zn_next_locked(struct wstate *s, struct gen_io *io, bool given)
 {
 	struct zoned *zn = zn_of(s);
 	const struct target_file *tf = &s->w->tgt->files[0];
@@ -570,16 +913,17 @@ static int zn_next(struct wstate *s, struct gen_io *io)
 	if (zn->pend_ok) {
 		*io = zn->pend;
 		zn->pend_ok = false;
-	} else {
+	} else if (!given) {
 		gen_next(&s->gen, io);
 	}
 	ddir = io->ddir;
-	if (ddir == DDIR_READ && rw_mixed(s->j->rw) && !zn->swd &&
+	if (ddir == DDIR_READ && rw_mixed(s->j->rw) && !zn->sh->swd &&
 	    !s->j->read_beyond_wp)
 		ddir = DDIR_WRITE;	/* nothing to read yet (fio) */
 again:
 	len = io->len;
-	off = zn->random ? tf->offset + io->foff : zn_seq_at(zn, ddir);
+	off = zn->random ? tf->offset + io->foff :
+	      zn_skip(zn, ddir, s->j->read_beyond_wp, zn_seq_at(zn, ddir));
 	if (off >= zn->rhi) {
 		if (wrapped || !zn_wrap(s))
 			goto end;
@@ -594,10 +938,11 @@ again:
 	if (r == ZN_OK && ddir == DDIR_READ)
 		zn_read_clip(zn, s->j->bs_min[DDIR_READ],
 			     s->j->read_beyond_wp, &off, &len);
-	if (r == ZN_QUIESCE) {
+	if (r == ZN_QUIESCE || r == ZN_BUSY) {
 		zn->pend = *io;
 		zn->pend_ok = true;
 		zn->quiesce = true;
+		zn->backoff = r == ZN_BUSY;
 		s->ft.holds |= WF_BIT(WF_ZBD);
 		return -1;
 	}
@@ -612,6 +957,7 @@ again:
 	if (r == ZN_EOF || !len || off < tf->offset || off + len > zn->rhi)
 		goto end;
 	zn->pos[ddir] = off + len;
+	zn->zone_bytes += len;
 	io->ddir = ddir;
 	io->foff = off - tf->offset;
 	io->offset = io->foff;
@@ -622,27 +968,83 @@ end:
 	return -1;
 }
 
-/* A write handed over moves its zone's write pointer (fio: at queue). */
+static int zn_next(struct wstate *s, struct gen_io *io)
+{
+	struct zoned *zn = zn_of(s);
+	int r;
+
+	pthread_mutex_lock(&zn->sh->mu);
+	r = zn_next_locked(s, io, false);
+	pthread_mutex_unlock(&zn->sh->mu);
+	return r;
+}
+
+bool zbd_held(const struct wstate *s)
+{
+	const struct zoned *zn = zn_of(s);
+
+	return zn && zn->pend_ok;
+}
+
+int zbd_place(struct wstate *s, struct gen_io *io)
+{
+	struct zoned *zn = zn_of(s);
+	int r;
+
+	if (!zn)
+		return 1;
+	pthread_mutex_lock(&zn->sh->mu);
+	r = zn_next_locked(s, io, true);
+	pthread_mutex_unlock(&zn->sh->mu);
+	return r;
+}
+
+/* A write next() moved the write pointer for that did not go out: its
+ * bytes back, when nothing went after it (sh->mu held). */
+static void zn_unmove(struct zoned *zn)
+{
+	struct zzone *z = zn->moved;
+
+	zn->moved = NULL;
+	if (!z)
+		return;
+	z->inflight--;
+	zn->sh->inflight--;
+	if (z->wp != zn->moved_off + zn->moved_len)
+		return;
+	z->wp = zn->moved_off;
+	zn->sh->swd -= zn->moved_len;
+	zn->sh->wp_swd -= zn->moved_len;
+	if (zn->model == ZBD_NONE)
+		zn_emul_cond(z);
+}
+
+/* A queued write counts in flight on its zone until it completes (a
+ * reset of the zone waits for it); one that did not go out gives its
+ * bytes back. */
 static void zn_issued(struct wstate *s, struct io_req *req, int ddir, int r)
 {
 	struct zoned *zn = zn_of(s);
-	struct zzone *z;
-	uint64_t end;
+	unsigned k;
 
-	if (ddir != DDIR_WRITE || (r != ENGINE_DONE && r != ENGINE_QUEUED))
+	if (ddir != DDIR_WRITE)
 		return;
-	z = &zn->z[zidx(zn, req->offset)];
-	if (!z->has_wp)
+	if (r != ENGINE_QUEUED && r != ENGINE_DONE) {
+		pthread_mutex_lock(&zn->sh->mu);
+		zn_unmove(zn);
+		pthread_mutex_unlock(&zn->sh->mu);
 		return;
-	end = req->offset + req->len < cap_end(z) ? req->offset + req->len :
-	      cap_end(z);
-	if (z->wp <= end) {
-		zn->swd += end - z->wp;
-		zn->wp_swd += end - z->wp;
 	}
-	z->wp = end;
-	if (zn->model == ZBD_NONE)
-		zn_emul_cond(z);
+	k = zn->zf + zidx(zn, req->offset);
+	pthread_mutex_lock(&zn->sh->mu);
+	if (zn->moved && r == ENGINE_QUEUED && req->idx < zn->nslot) {
+		zn->slot[req->idx] = k + 1;	/* until done() */
+	} else if (zn->moved) {
+		zn->moved->inflight--;		/* done() came first */
+		zn->sh->inflight--;
+	}
+	zn->moved = NULL;
+	pthread_mutex_unlock(&zn->sh->mu);
 }
 
 /* A write that fills its zone closes it (it no longer counts open). */
@@ -650,32 +1052,68 @@ static void zn_done(struct wstate *s, struct io_req *req,
 		    const struct wlat *l)
 {
 	struct zoned *zn = zn_of(s);
+	struct zshare *sh = zn->sh;
 	struct zzone *z;
 
-	if (req->ddir != DDIR_WRITE || !l)
+	if (req->ddir != DDIR_WRITE)
 		return;
 	z = &zn->z[zidx(zn, req->offset)];
-	if (z->has_wp && req->offset + req->len >= cap_end(z))
-		zn_close_zone(zn, z);
+	pthread_mutex_lock(&sh->mu);
+	if (req->idx < zn->nslot && zn->slot[req->idx]) {
+		sh->z[zn->slot[req->idx] - 1].inflight--;
+		sh->inflight--;
+		zn->slot[req->idx] = 0;
+	}
+	if (l && z->has_wp && req->offset + req->len >= cap_end(z))
+		zn_close_zone(sh, z);
+	pthread_mutex_unlock(&sh->mu);
 }
 
-/* Nothing in flight: the zones as the job leaves them. */
+/* Nothing in flight: the zones as the job leaves them (the device's
+ * report read without the lock, then taken in under it). */
 static void zn_last(struct wstate *s)
 {
 	struct zoned *zn = zn_of(s);
+	struct zzone *now = NULL;
+	unsigned i;
 	int ret = 0;
 
 	if (zn->model != ZBD_NONE) {
+		now = calloc(zn->n, sizeof(*now));
+		if (!now) {
+			job_fail(s, -ENOMEM, "zonemode=zbd: %s",
+				 strerror(ENOMEM));
+			return;
+		}
 		call_enter(s);
-		ret = zn_read(zn, 0, zn->n);
+		ret = zn_read(zn->fd, zn->zs, zn->first, now, zn->n);
 		if (!call_leave(s))
 			return;
 	}
-	if (ret)
+	if (ret) {
 		job_fail(s, ret, "zonemode=zbd: zone report after the job: "
 			 "%s", strerror(-ret));
-	else
+		free(now);
+		return;
+	}
+	pthread_mutex_lock(&zn->sh->mu);
+	zn_unmove(zn);
+	/* the device's word; the shared zones take it only when no other
+	 * job holds them (theirs may have moved since the report) */
+	for (i = 0; now && i < zn->n; i++) {
+		if (zn->sh->refs > 1) {
+			zn->rec->z[i].wp[1] = now[i].has_wp ?
+				now[i].wp - now[i].start : 0;
+			zn->rec->z[i].cond[1] = now[i].cond;
+			continue;
+		}
+		zn->z[i].wp = now[i].wp;
+		zn->z[i].cond = now[i].cond;
+	}
+	if (!now || zn->sh->refs == 1)
 		zn_snap(zn, 1);
+	pthread_mutex_unlock(&zn->sh->mu);
+	free(now);
 }
 
 static void zn_end(struct wstate *s, uint64_t end, bool own)

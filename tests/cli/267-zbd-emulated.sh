@@ -169,10 +169,9 @@ for o in "--zonesize=0" "--zonecapacity=2m" "--job_max_open_zones=1"; do
 		$z $o >fx.out 2>&1
 	grep -q 'err= 0' fx.out && die "fio 3.33 took $o"
 done
-expect_refused "numjobs" --name=x --filename=z.dat --size=8m \
-	--rw=write --zonemode=zbd --zonesize=1m --numjobs=2
-expect_refused "verify" --name=x --filename=z.dat --size=8m \
-	--rw=write --zonemode=zbd --zonesize=1m --verify=crc32c
+expect_refused "zone_reset_frequency" --name=x --filename=z.dat \
+	--size=8m --rw=write --zonemode=zbd --zonesize=1m --verify=crc32c \
+	--zone_reset_frequency=1
 expect_refused "serialize_overlap" --name=x --filename=z.dat --size=8m \
 	--rw=randwrite --zonemode=zbd --zonesize=1m --serialize_overlap=1
 expect_refused "trims" --name=x --filename=z.dat --size=8m \
@@ -181,9 +180,10 @@ expect_refused "size" --name=x --filename=z.dat --size=512k \
 	--rw=write --zonemode=zbd --zonesize=1m
 expect_refused "fraction" --name=x --filename=z.dat --size=8m \
 	--rw=write --zonemode=zbd --zonesize=1m --zone_reset_threshold=2
-expect_refused "would run at once" --name=x --filename=z.dat --size=4m \
-	--rw=write --zonemode=zbd --zonesize=1m --name=y --filename=z.dat \
-	--offset=3m --size=4m --rw=randwrite --zonemode=zbd --zonesize=1m
+expect_refused "which they see otherwise" --name=x --filename=z.dat \
+	--size=4m --rw=write --zonemode=zbd --zonesize=1m --name=y \
+	--filename=z.dat --offset=3m --size=4m --rw=randwrite \
+	--zonemode=zbd --zonesize=512k
 [ "$(md5sum <z.dat)" = "$sum" ] || die "a refused job wrote the file"
 run --name=x --filename=z.dat --size=4m --rw=write --zonemode=zbd \
 	--zonesize=1m --name=y --filename=z.dat --offset=4m --size=4m \

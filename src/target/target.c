@@ -37,7 +37,6 @@
 #include "sgdev.h"
 #include "target.h"
 #include "value.h"
-#include "verify.h"
 #include "zbd.h"
 
 #define LAYOUT_CHUNK	(1u << 20)
@@ -1338,7 +1337,7 @@ static int plan_zbd(struct target *t, const struct job *j,
 			"max_open_zones= too");
 		return -EINVAL;
 	}
-	for (d = 0; j->verify != VERIFY_NONE && d < DDIR_NR; d++) {
+	for (d = 0; j->verify && d < DDIR_NR; d++) {	/* not VERIFY_NONE */
 		if (!(rw_dirs(j->rw) & (1u << d)) || !j->bs_min[d] ||
 		    !j->bs_max[d] || (!(zs % j->bs_min[d]) &&
 				      !(zs % j->bs_max[d])))

@@ -174,11 +174,13 @@ struct engine_ctx {
  *         the engine's own options struct of options_size bytes. The
  *         parser fills that struct for a job that uses the engine
  *         (job.eopts, from the defaults and the values given, wherever
- *         ioengine= stands); --parse-only, the JSON options, --enghelp
- *         and --cmdhelp=ioengine list them. An option shared by engines
- *         (hipri) is a row in each one's table. A value given for an
- *         engine the job does not use is read as that engine reads it,
- *         checked by its check(), and left out with a warning.
+ *         ioengine= stands; a row's `store` parses its value there once
+ *         into typed fields, which the run reads); --parse-only, the
+ *         JSON options, --enghelp and --cmdhelp=ioengine list them.
+ *         An option shared by engines (hipri) is a row in each one's
+ *         table. A value given for an engine the job does not use is
+ *         read as that engine reads it, checked by its check(), and
+ *         left out with a warning.
  * check:  the engine's options eo against the job's other options
  *         (hipri needs direct=1): 0, or -EINVAL with e set at the job's
  *         section. Also run on the values a job gives for this engine

@@ -45,6 +45,12 @@ typedef int (*opt_set_fn)(struct job *j, const struct opt_def *o,
 /* An OPT_STR value's own check: 0, or -EINVAL with why filled. */
 typedef int (*opt_valid_fn)(const struct opt_def *o, const char *val,
 			    char *why, size_t whylen);
+/* An engine's OPT_STR row's setter: parses val once (sizes with kb_base)
+ * into typed fields of the engine's options struct base, which the run
+ * reads; 0, or -EINVAL with why filled and base as it was. */
+typedef int (*opt_store_fn)(void *base, const struct opt_def *o,
+			    const char *val, unsigned kb_base, char *why,
+			    size_t whylen);
 
 struct opt_def {
 	const char *name;
@@ -61,6 +67,10 @@ struct opt_def {
 	opt_set_fn set;		/* OPT_SPECIAL, or NULL */
 	opt_valid_fn valid;	/* OPT_STR: refused unless it returns 0
 				 * (an empty value too); NULL: any text */
+	opt_store_fn store;	/* an engine's OPT_STR: parses the value
+				 * into its typed fields (then the text is
+				 * kept, for --parse-only); refused unless
+				 * it returns 0 (an empty value too) */
 	unsigned flags;		/* OPT_F_* */
 	const char *help;	/* one line */
 	const char *category;
@@ -101,7 +111,10 @@ enum opt_flags {
 /*
  * An engine's rows are of any type but OPT_SPECIAL, OPT_BS and OPT_PLIST
  * (their setters and fields are the job's); a value that needs more than
- * its type checks is an OPT_STR with `valid`.
+ * its type checks is an OPT_STR with `valid`, or with `store` when the run
+ * reads more than the text: parsed once, there, into typed fields of the
+ * engine's options struct (plain values: the struct's copy is a memcpy
+ * and its strings'), never parsed again.
  */
 
 #endif

@@ -142,27 +142,39 @@ struct cmdprio_tab {
 
 /* cmdprio_bssplit=: READ[,WRITE[,TRIM]] lists (one list: reads and
  * writes; trims are ignored, as in fio), each BS/PCT[/CLASS/LEVEL[/HINT]]
- * entries joined by ':'. tab may be NULL (only checked). Returns 0 or
- * -EINVAL with why filled. */
+ * entries joined by ':', into tab[2] (sizes read with kb_base), the
+ * entries without CLASS/LEVEL marked in dflt[2] (bit i: tab[d].e[i]; its
+ * val 0). tab and dflt may be NULL (only checked). Returns 0 or -EINVAL
+ * with why filled. */
 int procattr_cmdprio_bssplit_parse(const char *val, unsigned kb_base,
-				   const unsigned def_val[2],
-				   struct cmdprio_tab *tab, char *why,
-				   size_t whylen);
+				   struct cmdprio_tab *tab, uint64_t *dflt,
+				   char *why, size_t whylen);
 
 /*
- * The cmdprio_* options as given (NULL: not given): "A[,B]" pairs and a
- * bssplit list. An engine that carries a priority per I/O
- * (ENGINE_CMDPRIO) declares them (src/engines/cmdprio.h) in one of these
- * at the start of its options struct.
+ * The cmdprio_* options of a job. The text as given (NULL: not given) is
+ * kept for --parse-only and the messages; each row's setter (cmdprio.h)
+ * parses its value once into the typed fields below, which the worker
+ * reads. An engine that carries a priority per I/O (ENGINE_CMDPRIO)
+ * declares them (src/engines/cmdprio.h) in one of these at the start of
+ * its options struct. Plain values: a copy is a memcpy and the strings'.
  */
 struct cmdprio_opts {
 	char *percentage, *bssplit, *prio_class, *level, *hint;
+	/* reads, writes: cmdprio_percentage=, cmdprio_class=, cmdprio=,
+	 * cmdprio_hint= */
+	unsigned pct[2], cls[2], lvl[2], hnt[2];
+	/* cmdprio_bssplit= given: its entries per direction, an entry i
+	 * without CLASS/LEVEL marked in dflt (bit i), whose priority is
+	 * the pairs' (its val is 0 here) */
+	bool split;
+	uint64_t dflt[2];
+	struct cmdprio_tab split_tab[2];
 };
 
-/* The tables of c for reads and writes (sizes read with kb_base); false
- * when c sets neither cmdprio_percentage nor cmdprio_bssplit (or only
- * zeros). */
-bool procattr_cmdprio(const struct cmdprio_opts *c, unsigned kb_base,
+/* The tables of c for reads and writes, from its parsed values (no text
+ * read); false when c sets neither cmdprio_percentage nor cmdprio_bssplit
+ * (or only zeros). */
+bool procattr_cmdprio(const struct cmdprio_opts *c,
 		      struct cmdprio_tab tab[2]);
 
 /* The ioprio of an I/O of len bytes drawn r (0..99); 0: none. */

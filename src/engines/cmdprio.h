@@ -7,8 +7,9 @@
  * request (ENGINE_CMDPRIO: libaio, io_uring), as fio declares them for
  * each of its engines: CMDPRIO_OPTIONS(TYPE) is their rows, for the
  * engine's table, where TYPE is its options struct and that struct's
- * first member is `struct cmdprio_opts cp` (procattr.h), which the worker
- * reads (engine_cmdprio) to draw each I/O's priority.
+ * first member is `struct cmdprio_opts cp` (procattr.h): the rows' setters
+ * parse each value once into its typed fields, which the worker reads
+ * (engine_cmdprio) to draw each I/O's priority.
  */
 #include <stddef.h>
 
@@ -18,13 +19,27 @@
 struct err_rec;
 struct job;
 
-/* cmdprio_*=A[,B], each from 0 to the row's max. */
-int cmdprio_valid_pair(const struct opt_def *o, const char *val, char *why,
-		       size_t whylen);
-/* cmdprio_bssplit=: checked with kb_base 1024 (the worker reads it again
- * with the job's). */
-int cmdprio_valid_bssplit(const struct opt_def *o, const char *val,
-			  char *why, size_t whylen);
+/*
+ * The rows' setters (optdef.h: opt_store_fn): each parses its value once
+ * into the typed fields of the struct cmdprio_opts its row's text field is
+ * in, which the worker reads (procattr_cmdprio). cmdprio_percentage=,
+ * cmdprio_class=, cmdprio=, cmdprio_hint=: A[,B], each from 0 to the row's
+ * max; cmdprio_bssplit=: its lists, sizes read with the job's kb_base.
+ */
+int cmdprio_store_percentage(void *base, const struct opt_def *o,
+			     const char *val, unsigned kb_base, char *why,
+			     size_t whylen);
+int cmdprio_store_class(void *base, const struct opt_def *o,
+			const char *val, unsigned kb_base, char *why,
+			size_t whylen);
+int cmdprio_store_level(void *base, const struct opt_def *o,
+			const char *val, unsigned kb_base, char *why,
+			size_t whylen);
+int cmdprio_store_hint(void *base, const struct opt_def *o, const char *val,
+		       unsigned kb_base, char *why, size_t whylen);
+int cmdprio_store_bssplit(void *base, const struct opt_def *o,
+			  const char *val, unsigned kb_base, char *why,
+			  size_t whylen);
 /* The options together (fio refuses both ways of choosing the I/Os): 0,
  * or -EINVAL with e at j's section. */
 int cmdprio_check(const struct job *j, const struct cmdprio_opts *c,
@@ -33,33 +48,33 @@ int cmdprio_check(const struct job *j, const struct cmdprio_opts *c,
 #define CMDPRIO_OPTIONS(TYPE)						\
 	{ .name = "cmdprio_percentage", .type = OPT_STR,		\
 	  .off = offsetof(TYPE, cp.percentage),				\
-	  .valid = cmdprio_valid_pair, .max = 100, .def = "0",		\
+	  .store = cmdprio_store_percentage, .max = 100, .def = "0",	\
 	  .category = "engine",						\
 	  .help = "libaio, io_uring: percent of I/Os (READ[,WRITE]) "	\
 		  "issued with their own priority (cmdprio_class, "	\
 		  "cmdprio)" },						\
 	{ .name = "cmdprio_bssplit", .type = OPT_STR,			\
 	  .off = offsetof(TYPE, cp.bssplit),				\
-	  .valid = cmdprio_valid_bssplit, .category = "engine",	\
+	  .store = cmdprio_store_bssplit, .category = "engine",	\
 	  .help = "libaio, io_uring: per block size, percent of I/Os "	\
 		  "issued with their own priority, "			\
 		  "BS/PCT[/CLASS/LEVEL[/HINT]] joined by ':' "		\
 		  "(READ[,WRITE])" },					\
 	{ .name = "cmdprio_class", .type = OPT_STR,			\
 	  .off = offsetof(TYPE, cp.prio_class),				\
-	  .valid = cmdprio_valid_pair, .max = 3, .def = "1",		\
+	  .store = cmdprio_store_class, .max = 3, .def = "1",		\
 	  .flags = OPT_F_PARAM, .category = "engine",			\
 	  .help = "libaio, io_uring: that priority's class, 0 to 3 "	\
 		  "(READ[,WRITE]); default 1, realtime" },		\
 	{ .name = "cmdprio", .type = OPT_STR,				\
 	  .off = offsetof(TYPE, cp.level),				\
-	  .valid = cmdprio_valid_pair, .max = 7, .def = "0",		\
+	  .store = cmdprio_store_level, .max = 7, .def = "0",		\
 	  .flags = OPT_F_PARAM, .category = "engine",			\
 	  .help = "libaio, io_uring: that priority's level, 0 to 7 "	\
 		  "(READ[,WRITE])" },					\
 	{ .name = "cmdprio_hint", .type = OPT_STR,			\
 	  .off = offsetof(TYPE, cp.hint),				\
-	  .valid = cmdprio_valid_pair, .max = 1023, .def = "0",	\
+	  .store = cmdprio_store_hint, .max = 1023, .def = "0",	\
 	  .flags = OPT_F_PARAM, .category = "engine",			\
 	  .help = "libaio, io_uring: that priority's hint, 0 to 1023 "	\
 		  "(READ[,WRITE])" }

@@ -619,19 +619,22 @@ static int fio_parts(struct job *j, void *base, const struct opt_def *o,
 	return 0;
 }
 
-/* OPT_STR: the row's own check, then a copy. */
-static int parse_str(void *dst, const struct opt_def *o, const char *val,
-		     char *why, size_t whylen)
+/* OPT_STR: the row's own check, its setter (an engine's row: the value
+ * parsed into the typed fields at base), then a copy of the text. */
+static int parse_str(void *base, const struct opt_def *o, unsigned kb,
+		     const char *val, char *why, size_t whylen)
 {
 	int ret;
 
 	if (o->valid && (ret = o->valid(o, val, why, whylen)))
 		return ret;
-	if (!*val && !(o->flags & OPT_F_BARE) && !o->valid) {
+	if (o->store && (ret = o->store(base, o, val, kb, why, whylen)))
+		return ret;
+	if (!*val && !(o->flags & OPT_F_BARE) && !o->valid && !o->store) {
 		snprintf(why, whylen, "expected a non-empty value");
 		return -EINVAL;
 	}
-	return set_str(dst, val);
+	return set_str(field(base, o->off), val);
 }
 
 /* OPT_BOOL: a bool, inverted for an OPT_F_INVERT row; OPT_F_AUTO: a
@@ -713,7 +716,7 @@ static int opt_parse(struct job *j, void *base, const struct opt_def *o,
 		return ret;
 	switch (o->type) {
 	case OPT_STR:
-		return parse_str(dst, o, val, why, whylen);
+		return parse_str(base, o, kb, val, why, whylen);
 	case OPT_BOOL:
 		return parse_bool(dst, o, val, why, whylen);
 	case OPT_UINT:

@@ -523,9 +523,10 @@ static int tab_add(struct cmdprio_tab *t, uint64_t bs, unsigned pct,
 	return 0;
 }
 
-/* One direction's list: BS/PCT[/CLASS/LEVEL[/HINT]] joined by ':'. */
+/* One direction's list: BS/PCT[/CLASS/LEVEL[/HINT]] joined by ':'; an
+ * entry without CLASS/LEVEL is marked in *dflt. */
 static int split_list(const char *s, size_t len, unsigned kb_base,
-		      unsigned def_val, struct cmdprio_tab *t, char *why,
+		      struct cmdprio_tab *t, uint64_t *dflt, char *why,
 		      size_t whylen)
 {
 	static const unsigned max[] = { 100, 3, 7, 1023 };
@@ -578,8 +579,10 @@ static int split_list(const char *s, size_t len, unsigned kb_base,
 		if ((r = tab_add(t, bs, (unsigned)v[0], k >= 3 ?
 				 ioprio_val((unsigned)v[1], (unsigned)v[2],
 					    k == 4 ? (unsigned)v[3] : 0) :
-				 def_val, why, whylen)))
+				 0, why, whylen)))
 			return r;
+		if (k < 3)
+			*dflt |= 1ull << (t->n - 1);
 	}
 	return 0;
 bad:
@@ -589,64 +592,56 @@ bad:
 }
 
 int procattr_cmdprio_bssplit_parse(const char *val, unsigned kb_base,
-				   const unsigned def_val[2],
-				   struct cmdprio_tab *tab, char *why,
-				   size_t whylen)
+				   struct cmdprio_tab *tab, uint64_t *dflt,
+				   char *why, size_t whylen)
 {
 	struct cmdprio_tab tmp[2];
+	uint64_t tmp_dflt[2];
 	const char *c1 = strchr(val, ','), *c2 = c1 ? strchr(c1 + 1, ',') :
 					   NULL;
 	int r;
 
 	if (!tab)
 		tab = tmp;
+	if (!dflt)
+		dflt = tmp_dflt;
 	memset(tab, 0, 2 * sizeof(*tab));
+	dflt[0] = dflt[1] = 0;
 	if (!c1)
-		return split_list(val, strlen(val), kb_base, def_val[0],
-				  &tab[0], why, whylen) ? -EINVAL :
-		       split_list(val, strlen(val), kb_base, def_val[1],
-				  &tab[1], why, whylen);
-	if ((r = split_list(val, (size_t)(c1 - val), kb_base, def_val[0],
-			    &tab[0], why, whylen)))
+		return split_list(val, strlen(val), kb_base, &tab[0], &dflt[0],
+				  why, whylen) ? -EINVAL :
+		       split_list(val, strlen(val), kb_base, &tab[1], &dflt[1],
+				  why, whylen);
+	if ((r = split_list(val, (size_t)(c1 - val), kb_base, &tab[0],
+			    &dflt[0], why, whylen)))
 		return r;
 	/* the trim list (after a second comma) is ignored, as in fio */
 	return split_list(c1 + 1, (size_t)((c2 ? c2 : val + strlen(val)) -
-					   c1 - 1), kb_base, def_val[1],
-			  &tab[1], why, whylen);
+					   c1 - 1), kb_base, &tab[1], &dflt[1],
+			  why, whylen);
 }
 
-bool procattr_cmdprio(const struct cmdprio_opts *c, unsigned kb_base,
+bool procattr_cmdprio(const struct cmdprio_opts *c,
 		      struct cmdprio_tab tab[2])
 {
-	unsigned pct[2], cls[2] = { 1, 1 }, lvl[2] = { 0, 0 },
-		 hint[2] = { 0, 0 }, def[2];
-	char why[256];
+	char why[64];
+	unsigned def, i;
 	int k;
 
-	/* Checked when set: these parse. */
-	if (c->prio_class)
-		procattr_pair_parse(c->prio_class, 3, cls, why, sizeof(why));
-	if (c->level)
-		procattr_pair_parse(c->level, 7, lvl, why, sizeof(why));
-	if (c->hint)
-		procattr_pair_parse(c->hint, 1023, hint, why, sizeof(why));
-	for (k = 0; k < 2; k++)
-		def[k] = ioprio_val(cls[k], lvl[k], hint[k]);
 	memset(tab, 0, 2 * sizeof(*tab));
-	if (c->bssplit) {
-		if (procattr_cmdprio_bssplit_parse(c->bssplit, kb_base, def,
-						   tab, why, sizeof(why)))
-			return false;
-		return tab[0].n || tab[1].n;
+	for (k = 0; k < 2; k++) {
+		def = ioprio_val(c->cls[k], c->lvl[k], c->hnt[k]);
+		if (c->split) {
+			tab[k] = c->split_tab[k];
+			for (i = 0; i < tab[k].n; i++)
+				if (c->dflt[k] >> i & 1)
+					tab[k].e[i].val = (uint16_t)def;
+		} else if (c->pct[k]) {
+			/* one entry of at most 100: cannot fail */
+			tab_add(&tab[k], 0, c->pct[k], def, why, sizeof(why));
+		}
 	}
-	if (!c->percentage ||
-	    procattr_pair_parse(c->percentage, 100, pct, why, sizeof(why)) ||
-	    (!pct[0] && !pct[1]))
-		return false;
-	for (k = 0; k < 2; k++)
-		if (pct[k])
-			tab_add(&tab[k], 0, pct[k], def[k], why, sizeof(why));
-	return true;
+	return tab[0].n || tab[1].n;
 }
 
 int procattr_nodes_parse(const char *val, uint64_t *mask, char *why,

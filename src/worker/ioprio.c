@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * cmdprio_percentage=, cmdprio_bssplit= (procattr.h): per direction,
- * which I/Os carry which I/O priority, drawn per I/O; and the latencies
- * per priority (stats.h), handed to the stats with the figures. A
- * worker feature (feature.h) for the engines that carry a priority per
- * I/O: prep draws the I/O's priority, done counts its latency.
+ * which I/Os carry which I/O priority, drawn per I/O from tables made at
+ * setup of the values the options' setters parsed (no text is read at
+ * run time); and the latencies per priority (stats.h), handed to the
+ * stats with the figures. A worker feature (feature.h) for the engines
+ * that carry a priority per I/O: prep draws the I/O's priority, done
+ * counts its latency.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -29,7 +31,7 @@ static bool cp_wanted(const struct wstate *s)
 	const struct cmdprio_opts *o = engine_cmdprio(s->eng, s->j->eopts);
 	struct cmdprio_tab cp[2];
 
-	return o && procattr_cmdprio(o, (unsigned)s->j->kb_base, cp);
+	return o && procattr_cmdprio(o, cp);
 }
 
 /*
@@ -43,8 +45,7 @@ static int cp_setup(struct wstate *s)
 	struct cmdprio *c = cp_of(s);
 	unsigned d, i;
 
-	procattr_cmdprio(engine_cmdprio(s->eng, j->eopts),
-			 (unsigned)j->kb_base, c->cp);
+	procattr_cmdprio(engine_cmdprio(s->eng, j->eopts), c->cp);
 	gen_rng_seed(&c->rng, j->randseed ^ 0x636d6470ull ^
 		     ((uint64_t)j->clone << 40));
 	c->prio = prio_stats_new(j->lat_percentiles);

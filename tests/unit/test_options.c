@@ -255,8 +255,9 @@ static void test_copy_is_deep(void **state)
 /*
  * The values that need more than their type's parser are parsed once, by
  * their setters, into the job's typed fields (the run reads those); the
- * text stays for --parse-only. A refused value leaves the earlier one; a
- * copy owns its values (patterns' bytes shared, counted).
+ * text stays for --parse-only; an engine's (cmdprio_*) into the engine's
+ * options struct. A refused value leaves the earlier one; a copy owns its
+ * values (patterns' bytes shared, counted).
  */
 static void test_parsed_once(void **state)
 {
@@ -274,7 +275,16 @@ static void test_parsed_once(void **state)
 		{ "mem", "mmap:/tmp/x" },
 		{ "buffer_pattern", "0xdeadbeef" },
 		{ "verify_pattern", "\"ab\"" },
+		/* an engine's rows: into the engine's struct (job.eopts) */
+		{ "ioengine", "libaio" },
+		{ "cmdprio_percentage", "30,60" },
+		{ "cmdprio_bssplit", "4k/20/3/1:8k/40,4k/10" },
+		{ "cmdprio_class", "2,3" },
+		{ "cmdprio", "5" },
+		{ "cmdprio_hint", "7" },
 	};
+	const struct cmdprio_opts *cp;
+	struct cmdprio_tab tab[2];
 	struct err_rec e;
 	struct job a, b;
 	size_t i;
@@ -314,6 +324,25 @@ static void test_parsed_once(void **state)
 	assert_memory_equal(a.buffer_pat->data, "\xde\xad\xbe\xef", 4);
 	assert_int_equal(a.verify_pat->len, 2);
 	assert_memory_equal(a.verify_pat->data, "ab", 2);
+	/* cmdprio_*: refused, the value before stays, text and typed */
+	assert_int_equal(options_set(&a, "cmdprio_bssplit", "4k/60:4k/50",
+				     "t", 2, &e), -EINVAL);
+	assert_int_equal(options_set(&a, "cmdprio_class", "4", "t", 2, &e),
+			 -EINVAL);
+	cp = a.eopts;		/* libaio's struct begins with them */
+	assert_string_equal(cp->bssplit, "4k/20/3/1:8k/40,4k/10");
+	assert_string_equal(cp->prio_class, "2,3");
+	assert_true(cp->pct[0] == 30 && cp->pct[1] == 60);
+	assert_true(cp->cls[0] == 2 && cp->cls[1] == 3);
+	assert_true(cp->lvl[0] == 5 && cp->lvl[1] == 5);
+	assert_true(cp->hnt[0] == 7 && cp->hnt[1] == 7);
+	assert_true(cp->split);
+	assert_int_equal(cp->split_tab[0].n, 2);
+	assert_int_equal(cp->split_tab[0].e[0].bs, 4000);	/* kb_base */
+	assert_int_equal(cp->split_tab[0].e[1].cum, 40);
+	assert_int_equal(cp->dflt[0], 2);	/* 8k/40: the pairs' */
+	assert_int_equal(cp->split_tab[1].n, 1);
+	assert_int_equal(cp->dflt[1], 1);
 
 	assert_int_equal(job_copy(&b, &a), 0);
 	assert_ptr_not_equal(a.bss, b.bss);
@@ -327,11 +356,45 @@ static void test_parsed_once(void **state)
 	assert_true(b.dist->param == 1.2);
 	assert_string_equal(b.mem_file, "/tmp/x");
 	assert_memory_equal(b.verify_pat->data, "ab", 2);
+	/* the copy's cmdprio values, and the tables the worker draws from
+	 * (class << 13 | hint << 3 | level) */
+	cp = b.eopts;
+	assert_string_equal(cp->bssplit, "4k/20/3/1:8k/40,4k/10");
+	assert_true(procattr_cmdprio(cp, tab));
+	assert_int_equal(tab[0].n, 2);
+	assert_int_equal(tab[0].e[0].bs, 4000);
+	assert_int_equal(tab[0].e[0].cum, 20);
+	assert_int_equal(tab[0].e[0].val, 3 << 13 | 1);
+	assert_int_equal(tab[0].e[1].bs, 8000);
+	assert_int_equal(tab[0].e[1].cum, 40);
+	assert_int_equal(tab[0].e[1].val, 2 << 13 | 7 << 3 | 5);
+	assert_int_equal(tab[1].n, 1);
+	assert_int_equal(tab[1].e[0].cum, 10);
+	assert_int_equal(tab[1].e[0].val, 3 << 13 | 7 << 3 | 5);
 	/* random is the uniform law: no spec */
 	assert_int_equal(options_set(&b, "random_distribution", "random",
 				     "t", 3, &e), 0);
 	assert_null(b.dist);
 	job_free(&b);
+
+	/* cmdprio_percentage= alone: one entry of any size per direction */
+	assert_int_equal(options_defaults(&a), 0);
+	assert_int_equal(options_set(&a, "ioengine", "io_uring", "t", 1, &e),
+			 0);
+	cp = a.eopts;
+	assert_false(procattr_cmdprio(cp, tab));	/* defaults: none */
+	assert_false(cp->split);
+	assert_true(cp->cls[0] == 1 && cp->cls[1] == 1);
+	assert_int_equal(options_set(&a, "cmdprio_percentage", "0,25", "t",
+				     1, &e), 0);
+	assert_int_equal(options_set(&a, "cmdprio", "4,6", "t", 1, &e), 0);
+	assert_true(procattr_cmdprio(cp, tab));
+	assert_int_equal(tab[0].n, 0);
+	assert_int_equal(tab[1].n, 1);
+	assert_int_equal(tab[1].e[0].bs, 0);
+	assert_int_equal(tab[1].e[0].cum, 25);
+	assert_int_equal(tab[1].e[0].val, 1 << 13 | 6);
+	job_free(&a);
 }
 
 int main(void)

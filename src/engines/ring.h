@@ -23,7 +23,7 @@ struct target;
 
 /* What the ring is made with. */
 struct ring_params {
-	unsigned base;		/* IORING_SETUP_* always set (CLAMP, ...) */
+	unsigned base;		/* IORING_SETUP_* always set: CLAMP... */
 	const unsigned *ladder;	/* task-running flags, best first */
 	size_t nladder;
 	bool hipri;		/* IOPOLL */

@@ -66,6 +66,7 @@
 #include "engine.h"
 #include "err.h"
 #include "job.h"
+#include "ring.h"
 #include "target.h"
 
 struct uring_opts {
@@ -152,8 +153,6 @@ static int uring_check(const struct job *j, const void *eo,
 }
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-/* Largest registered buffer the kernel takes. */
-#define URING_MAX_REG_BUF	(1ul << 30)
 
 struct uring {
 	struct io_uring ring;
@@ -175,18 +174,6 @@ struct uring {
 	bool fixed_files;
 	bool reg_fd;			/* the ring fd is registered */
 	unsigned flags;			/* IORING_SETUP_* in effect */
-};
-
-static const struct {
-	unsigned flag;
-	const char *name;
-} uring_flag_names[] = {
-	{ IORING_SETUP_IOPOLL, "IOPOLL" },
-	{ IORING_SETUP_SQPOLL, "SQPOLL" },
-	{ IORING_SETUP_SQ_AFF, "SQ_AFF" },
-	{ IORING_SETUP_SINGLE_ISSUER, "SINGLE_ISSUER" },
-	{ IORING_SETUP_DEFER_TASKRUN, "DEFER_TASKRUN" },
-	{ IORING_SETUP_COOP_TASKRUN, "COOP_TASKRUN" },
 };
 
 /*
@@ -214,99 +201,16 @@ static const unsigned uring_ladder[] = {
 static int uring_setup(struct uring *u, const struct uring_opts *o,
 		       unsigned *flags)
 {
-	struct io_uring_params p;
-	unsigned base = IORING_SETUP_CLAMP, allowed = ~0u, try = 0, prev = ~0u;
-	size_t i;
-	int r = -EINVAL;
+	const struct ring_params rp = {
+		.base = IORING_SETUP_CLAMP,
+		.ladder = uring_ladder,
+		.nladder = ARRAY_SIZE(uring_ladder),
+		.hipri = o->hipri,
+		.sqthread_poll = o->sqthread_poll,
+		.sqthread_poll_cpu = o->sqthread_poll_cpu,
+	};
 
-	if (o->hipri)
-		base |= IORING_SETUP_IOPOLL;
-	if (o->sqthread_poll) {
-		/* The task-running flags are about IPIs: not with SQPOLL. */
-		base |= IORING_SETUP_SQPOLL;
-		allowed = IORING_SETUP_SINGLE_ISSUER;
-		if (o->sqthread_poll_cpu != UINT64_MAX) {
-			if (o->sqthread_poll_cpu >= UINT32_MAX)
-				return -EINVAL;
-			base |= IORING_SETUP_SQ_AFF;
-		}
-	}
-	for (i = 0; i < ARRAY_SIZE(uring_ladder); i++) {
-		try = uring_ladder[i] & allowed;
-		if (try == prev)
-			continue;
-		prev = try;
-		memset(&p, 0, sizeof(p));
-		p.flags = base | try;
-		if (base & IORING_SETUP_SQ_AFF)
-			p.sq_thread_cpu = (uint32_t)o->sqthread_poll_cpu;
-		/*
-		 * The kernel rounds entries up to a power of two (CLAMP: at
-		 * most its maximum, for iodepth > 32768); the CQ ring is
-		 * twice that, so it holds every request in flight.
-		 */
-		r = io_uring_queue_init_params(u->depth, &u->ring, &p);
-		if (r != -EINVAL)
-			break;
-	}
-	*flags = base | try;
-	return r;
-}
-
-/*
- * fixedbufs: the request buffers are one block; register it as few
- * buffers of at most 1 GiB, each covering reqs_per_buf whole requests.
- */
-static int uring_register_bufs(struct uring *u, const struct engine_ctx *ctx)
-{
-	size_t stride = ctx->buf_stride, per, nbufs, i, first;
-	struct iovec *iov;
-	int r;
-
-	if (!stride || stride > URING_MAX_REG_BUF)
-		return -EINVAL;
-	per = URING_MAX_REG_BUF / stride;
-	if (per > u->depth)
-		per = u->depth;
-	nbufs = (u->depth + per - 1) / per;
-	iov = calloc(nbufs, sizeof(*iov));
-	if (!iov)
-		return -ENOMEM;
-	for (i = 0; i < nbufs; i++) {
-		first = i * per;
-		iov[i].iov_base = (char *)ctx->bufs + first * stride;
-		iov[i].iov_len = (first + per > u->depth ? u->depth - first :
-				  per) * stride;
-	}
-	r = io_uring_register_buffers(&u->ring, iov, (unsigned)nbufs);
-	free(iov);
-	if (r)
-		return r;
-	u->reqs_per_buf = (unsigned)per;
-	u->fixed_bufs = true;
-	return 0;
-}
-
-/* registerfiles: request file i is registered file i. */
-static int uring_register_files(struct uring *u, const struct target *t)
-{
-	unsigned i;
-	int *fds, r;
-
-	/* io_req.file is 16 bits wide. */
-	if (!t || !t->nfiles || t->nfiles > UINT16_MAX + 1u)
-		return -EINVAL;
-	fds = calloc(t->nfiles, sizeof(*fds));
-	if (!fds)
-		return -ENOMEM;
-	for (i = 0; i < t->nfiles; i++)
-		fds[i] = t->files[i].fd;
-	r = io_uring_register_files(&u->ring, fds, t->nfiles);
-	free(fds);
-	if (r)
-		return r;
-	u->fixed_files = true;
-	return 0;
+	return ring_setup(&u->ring, u->depth, &rp, flags);
 }
 
 /* First integer in the file, or -1. */
@@ -408,14 +312,17 @@ static int uring_init(struct engine_ctx *ctx)
 	 * for (1), a refusal fails the job.
 	 */
 	if (o->fixedbufs) {
-		r = uring_register_bufs(u, ctx);
+		r = ring_register_bufs(&u->ring, ctx, u->depth,
+				       &u->reqs_per_buf);
 		if (r && o->fixedbufs > 0)
 			goto err_exit;
+		u->fixed_bufs = !r;
 	}
 	if (registerfiles) {
-		r = uring_register_files(u, ctx->tgt);
+		r = ring_register_files(&u->ring, ctx->tgt);
 		if (r && registerfiles > 0)
 			goto err_exit;
+		u->fixed_files = !r;
 	}
 	/* Optional (5.18+): spares the kernel an fd lookup per call. */
 	u->reg_fd = io_uring_register_ring_fd(&u->ring) == 1;
@@ -624,61 +531,32 @@ static int uring_reap(struct engine_ctx *ctx, unsigned min,
 	return (int)uring_harvest(u, out, max);
 }
 
-/*
- * The worker frees the buffers after exit(): wait for every request the
- * kernel holds so that none lands in freed memory. Pending ones were never
- * seen by the kernel and are dropped with the ring.
- */
-static void uring_drain(struct uring *u)
-{
-	struct io_uring_cqe *cqe;
-	unsigned held = u->outstanding - u->npend - u->ndone, n;
-	int r;
-
-	while (held) {
-		r = io_uring_wait_cqe(&u->ring, &cqe);
-		if (r == -EINTR || r == -EAGAIN)
-			continue;
-		if (r < 0)
-			break;
-		n = io_uring_peek_batch_cqe(&u->ring, u->cqes, u->depth);
-		io_uring_cq_advance(&u->ring, n);
-		held -= n < held ? n : held;
-	}
-}
-
 static void uring_exit(struct engine_ctx *ctx)
 {
 	struct uring *u = ctx->priv;
 
 	if (!u)
 		return;
-	uring_drain(u);
-	if (u->fixed_files)
-		io_uring_unregister_files(&u->ring);
-	if (u->fixed_bufs)
-		io_uring_unregister_buffers(&u->ring);
-	io_uring_queue_exit(&u->ring);
+	/* The worker frees the buffers after exit(): wait for every
+	 * request the kernel holds. Pending ones were never seen by the
+	 * kernel and are dropped with the ring. */
+	ring_close(&u->ring, u->cqes, u->depth,
+		   u->outstanding - u->npend - u->ndone, u->fixed_files,
+		   u->fixed_bufs);
 	uring_free(u);
 	ctx->priv = NULL;
 }
 
-_Static_assert(ARRAY_SIZE(uring_flag_names) + 3 <= ENGINE_SETUP_MAX,
-	       "engine_setup holds every flag and registration");
-
-/* The ring flags in effect (CLAMP is not one: it only bounds entries),
- * then what was registered. */
+/* The ring flags in effect, then what was registered. */
 static void uring_report_setup(const struct engine_ctx *ctx,
 			       struct engine_setup *out)
 {
 	const struct uring *u = ctx->priv;
-	size_t i;
 
 	out->n = 0;
 	out->known = u != NULL;
-	for (i = 0; u && i < ARRAY_SIZE(uring_flag_names); i++)
-		if (u->flags & uring_flag_names[i].flag)
-			out->what[out->n++] = uring_flag_names[i].name;
+	if (u)
+		ring_report_flags(u->flags, out);
 	if (u && u->fixed_bufs)
 		out->what[out->n++] = "fixedbufs";
 	if (u && u->fixed_files)

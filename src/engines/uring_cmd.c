@@ -52,6 +52,7 @@
 #include "job.h"
 #include "nvmedev.h"
 #include "optdef.h"
+#include "ring.h"
 #include "target.h"
 
 enum { UCMD_NVME = 0 };
@@ -297,7 +298,6 @@ static int ucmd_plan_target(const struct target *t, const struct job *j,
 }
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-#define URING_MAX_REG_BUF	(1ul << 30)
 
 /* A Dataset Management range (the specification's layout). */
 struct ucmd_dsm {
@@ -338,79 +338,17 @@ static const unsigned ucmd_ladder[] = {
 
 static int ucmd_setup(struct ucmd *u, const struct ucmd_opts *o)
 {
-	struct io_uring_params p;
-	unsigned base = IORING_SETUP_CLAMP | IORING_SETUP_SQE128 |
-			IORING_SETUP_CQE32, allowed = ~0u;
-	size_t i;
-	int r = -EINVAL;
+	const struct ring_params rp = {
+		.base = IORING_SETUP_CLAMP | IORING_SETUP_SQE128 |
+			IORING_SETUP_CQE32,
+		.ladder = ucmd_ladder,
+		.nladder = ARRAY_SIZE(ucmd_ladder),
+		.hipri = o->hipri,
+		.sqthread_poll = o->sqthread_poll,
+		.sqthread_poll_cpu = o->sqthread_poll_cpu,
+	};
 
-	if (o->hipri)
-		base |= IORING_SETUP_IOPOLL;
-	if (o->sqthread_poll) {
-		base |= IORING_SETUP_SQPOLL;
-		allowed = IORING_SETUP_SINGLE_ISSUER;
-		if (o->sqthread_poll_cpu != UINT64_MAX)
-			base |= IORING_SETUP_SQ_AFF;
-	}
-	for (i = 0; i < ARRAY_SIZE(ucmd_ladder); i++) {
-		memset(&p, 0, sizeof(p));
-		p.flags = base | (ucmd_ladder[i] & allowed);
-		if (base & IORING_SETUP_SQ_AFF)
-			p.sq_thread_cpu = (uint32_t)o->sqthread_poll_cpu;
-		r = io_uring_queue_init_params(u->depth, &u->ring, &p);
-		if (r != -EINVAL)
-			break;
-	}
-	u->flags = p.flags;
-	return r;
-}
-
-static int ucmd_register_bufs(struct ucmd *u, const struct engine_ctx *ctx)
-{
-	size_t stride = ctx->buf_stride, per, nbufs, i, first;
-	struct iovec *iov;
-	int r;
-
-	if (!stride || stride > URING_MAX_REG_BUF)
-		return -EINVAL;
-	per = URING_MAX_REG_BUF / stride;
-	if (per > u->depth)
-		per = u->depth;
-	nbufs = (u->depth + per - 1) / per;
-	iov = calloc(nbufs, sizeof(*iov));
-	if (!iov)
-		return -ENOMEM;
-	for (i = 0; i < nbufs; i++) {
-		first = i * per;
-		iov[i].iov_base = (char *)ctx->bufs + first * stride;
-		iov[i].iov_len = (first + per > u->depth ? u->depth - first :
-				  per) * stride;
-	}
-	r = io_uring_register_buffers(&u->ring, iov, (unsigned)nbufs);
-	free(iov);
-	if (r)
-		return r;
-	u->reqs_per_buf = (unsigned)per;
-	u->fixed_bufs = true;
-	return 0;
-}
-
-static int ucmd_register_files(struct ucmd *u, const struct target *t)
-{
-	unsigned i;
-	int *fds, r;
-
-	fds = calloc(t->nfiles, sizeof(*fds));
-	if (!fds)
-		return -ENOMEM;
-	for (i = 0; i < t->nfiles; i++)
-		fds[i] = t->files[i].fd;
-	r = io_uring_register_files(&u->ring, fds, t->nfiles);
-	free(fds);
-	if (r)
-		return r;
-	u->fixed_files = true;
-	return 0;
+	return ring_setup(&u->ring, u->depth, &rp, &u->flags);
 }
 
 /* Each file's namespace: its nsid and block size, for the commands. */
@@ -500,10 +438,19 @@ static int ucmd_init(struct engine_ctx *ctx)
 		goto err_free;
 	u->sqpoll = u->flags & IORING_SETUP_SQPOLL;
 	u->force_async = o->force_async;
-	if (o->fixedbufs && (r = ucmd_register_bufs(u, ctx)))
-		goto err_exit;
-	if (o->registerfiles && (r = ucmd_register_files(u, ctx->tgt)))
-		goto err_exit;
+	if (o->fixedbufs) {
+		r = ring_register_bufs(&u->ring, ctx, u->depth,
+				       &u->reqs_per_buf);
+		if (r)
+			goto err_exit;
+		u->fixed_bufs = true;
+	}
+	if (o->registerfiles) {
+		r = ring_register_files(&u->ring, ctx->tgt);
+		if (r)
+			goto err_exit;
+		u->fixed_files = true;
+	}
 	ctx->priv = u;
 	ctx->queue_nocall = !u->sqpoll;
 	return 0;
@@ -728,28 +675,11 @@ static int ucmd_reap(struct engine_ctx *ctx, unsigned min,
 static void ucmd_exit(struct engine_ctx *ctx)
 {
 	struct ucmd *u = ctx->priv;
-	struct io_uring_cqe *cqe;
-	unsigned held, n;
-	int r;
 
 	if (!u)
 		return;
-	held = u->outstanding - u->npend;
-	while (held) {
-		r = io_uring_wait_cqe(&u->ring, &cqe);
-		if (r == -EINTR || r == -EAGAIN)
-			continue;
-		if (r < 0)
-			break;
-		n = io_uring_peek_batch_cqe(&u->ring, u->cqes, u->depth);
-		io_uring_cq_advance(&u->ring, n);
-		held -= n < held ? n : held;
-	}
-	if (u->fixed_files)
-		io_uring_unregister_files(&u->ring);
-	if (u->fixed_bufs)
-		io_uring_unregister_buffers(&u->ring);
-	io_uring_queue_exit(&u->ring);
+	ring_close(&u->ring, u->cqes, u->depth, u->outstanding - u->npend,
+		   u->fixed_files, u->fixed_bufs);
 	ucmd_free(u);
 	ctx->priv = NULL;
 }
@@ -790,33 +720,15 @@ static const char *ucmd_status(const struct engine_ctx *ctx,
 	return nvmedev_status_text(u->status[req->idx]);
 }
 
-static const struct {
-	unsigned flag;
-	const char *name;
-} ucmd_flag_names[] = {
-	{ IORING_SETUP_IOPOLL, "IOPOLL" },
-	{ IORING_SETUP_SQPOLL, "SQPOLL" },
-	{ IORING_SETUP_SQ_AFF, "SQ_AFF" },
-	{ IORING_SETUP_SQE128, "SQE128" },
-	{ IORING_SETUP_CQE32, "CQE32" },
-	{ IORING_SETUP_SINGLE_ISSUER, "SINGLE_ISSUER" },
-	{ IORING_SETUP_COOP_TASKRUN, "COOP_TASKRUN" },
-};
-
-_Static_assert(ARRAY_SIZE(ucmd_flag_names) + 3 <= ENGINE_SETUP_MAX,
-	       "engine_setup holds every flag and registration");
-
 static void ucmd_report_setup(const struct engine_ctx *ctx,
 			      struct engine_setup *out)
 {
 	const struct ucmd *u = ctx->priv;
-	size_t i;
 
 	out->n = 0;
 	out->known = u != NULL;
-	for (i = 0; u && i < ARRAY_SIZE(ucmd_flag_names); i++)
-		if (u->flags & ucmd_flag_names[i].flag)
-			out->what[out->n++] = ucmd_flag_names[i].name;
+	if (u)
+		ring_report_flags(u->flags, out);
 	if (u && u->fixed_bufs)
 		out->what[out->n++] = "fixedbufs";
 	if (u && u->fixed_files)

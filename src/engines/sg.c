@@ -114,7 +114,7 @@ static int sg_check(const struct job *j, const void *eo, struct err_rec *e)
 }
 
 /* Whole blocks: every block size and the region's start are multiples of
- * each file's block size (READ CAPACITY's; target.c read it for
+ * each file's block size (READ CAPACITY's; chrdev.c read it for
  * /dev/sgN, the block device's logical block size for /dev/sdX). */
 static int sg_plan_target(const struct target *t, const struct job *j,
 			  struct err_rec *e)

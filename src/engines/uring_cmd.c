@@ -10,7 +10,7 @@
  * completions (CQE32); a completion's res is 0, an NVMe status (> 0), or
  * -errno.
  *
- * The targets are planned by target.c as NVMe generic char devices
+ * The targets are planned by chrdev.c as NVMe generic char devices
  * (ENGINE_NVME_CHAR): sized by Identify Namespace, guarded through their
  * namespace's block device. init() reads each file's namespace again
  * (its nsid and block size) for the commands.
@@ -219,7 +219,7 @@ static int ucmd_check(const struct job *j, const void *eo,
 }
 
 /*
- * The files are NVMe generic char devices (target.c made sure); their
+ * The files are NVMe generic char devices (chrdev.c made sure); their
  * blocks: every block size and the region's start whole blocks, and a
  * namespace with metadata only with pi_act=1 and metadata that is just
  * the 8 bytes of protection information (then no metadata moves).

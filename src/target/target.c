@@ -28,13 +28,12 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "chrdev.h"
 #include "door.h"
 #include "gen.h"
 #include "guard.h"
 #include "defines.h"
-#include "nvmedev.h"
 #include "path.h"
-#include "sgdev.h"
 #include "target.h"
 #include "value.h"
 #include "zbd.h"
@@ -204,123 +203,6 @@ static int check_filetype(const struct target_file *tf, const struct job *j,
 	return -EINVAL;
 }
 
-/*
- * An NVMe generic char device (ENGINE_NVME_CHAR): sized by Identify
- * Namespace (the block device's ioctls do not work on it), its blocks the
- * alignment, and its namespace's block device found for the guards.
- */
-static int nvme_chr_probe(struct target_file *tf, const struct job *j,
-			  const struct stat *st, struct err_rec *e)
-{
-	struct nvmedev_ident id;
-	char bdev[64];
-	int fd, r;
-
-	r = nvmedev_chr_block(st->st_rdev, bdev, sizeof(bdev),
-			      &tf->nvme_bdev_rdev);
-	if (r == -ENODEV) {
-		err_set(e, tf->path, 0, "filename", "a character device that "
-			"is not an NVMe generic char device; ioengine=%s "
-			"expected one (/dev/ngXnY)", j->ioengine);
-		return -EINVAL;
-	}
-	if (!r && !(tf->nvme_bdev = strdup(bdev))) {
-		err_set(e, tf->path, 0, "filename", "out of memory");
-		return -ENOMEM;
-	}
-	fd = open(tf->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		err_set(e, tf->path, 0, "filename", "cannot open: %s",
-			strerror(errno));
-		return -errno;
-	}
-	r = nvmedev_ident(fd, &id);
-	close(fd);
-	if (r) {
-		err_set(e, tf->path, 0, "filename", "NVMe Identify Namespace "
-			"failed: %s (admin commands need CAP_SYS_ADMIN)",
-			strerror(-r));
-		return r;
-	}
-	tf->is_bdev = true;
-	tf->is_nvme_chr = true;
-	tf->cur_size = id.nsze * id.lba_size;
-	tf->dio_align = id.lba_size ? id.lba_size : 512;
-	tf->dio_mem_align = tf->dio_align;
-	return 0;
-}
-
-/* ENGINE_NVME_CHAR takes NVMe generic char devices only. */
-static int nvme_chr_only(const struct target_file *tf, const struct job *j,
-			 const struct stat *st, struct err_rec *e)
-{
-	err_set(e, tf->path, 0, "filename", "ioengine=%s sends NVMe commands "
-		"to an NVMe generic char device (/dev/ngXnY); this is %s",
-		j->ioengine, !st ? "a file that does not exist" :
-		S_ISBLK(st->st_mode) ? "a block device (its char device is "
-		"/dev/ngXnY for /dev/nvmeXnY)" : "not a character device");
-	return -EINVAL;
-}
-
-/*
- * A SCSI generic char device (ENGINE_SCSI): sized by READ CAPACITY, its
- * blocks the alignment, and its disk's block device found for the
- * guards (SG_IO bypasses the block layer's claims as NVMe passthrough
- * does).
- */
-static int sg_chr_probe(struct target_file *tf, const struct job *j,
-			const struct stat *st, struct err_rec *e)
-{
-	uint64_t blocks;
-	uint32_t lbs;
-	char bdev[64];
-	int fd, r;
-
-	r = sgdev_chr_block(st->st_rdev, bdev, sizeof(bdev),
-			    &tf->nvme_bdev_rdev);
-	if (r == -ENODEV) {
-		err_set(e, tf->path, 0, "filename", "a character device that "
-			"is not a SCSI generic device; ioengine=%s expected "
-			"/dev/sgN or a SCSI disk's block device", j->ioengine);
-		return -EINVAL;
-	}
-	if (!r && !(tf->nvme_bdev = strdup(bdev))) {
-		err_set(e, tf->path, 0, "filename", "out of memory");
-		return -ENOMEM;
-	}
-	fd = open(tf->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		err_set(e, tf->path, 0, "filename", "cannot open: %s",
-			strerror(errno));
-		return -errno;
-	}
-	r = sgdev_capacity(fd, &blocks, &lbs);
-	close(fd);
-	if (r) {
-		err_set(e, tf->path, 0, "filename", "SCSI READ CAPACITY "
-			"failed: %s", strerror(-r));
-		return r;
-	}
-	tf->is_bdev = true;
-	tf->is_nvme_chr = true;
-	tf->is_sg_chr = true;
-	tf->cur_size = blocks * lbs;
-	tf->dio_align = lbs;
-	tf->dio_mem_align = lbs;
-	return 0;
-}
-
-/* ENGINE_SCSI takes SCSI generic char devices and block devices. */
-static int scsi_only(const struct target_file *tf, const struct job *j,
-		     const struct stat *st, struct err_rec *e)
-{
-	err_set(e, tf->path, 0, "filename", "ioengine=%s sends SCSI commands "
-		"to a SCSI generic char device (/dev/sgN) or a SCSI disk's "
-		"block device (/dev/sdX); this is %s", j->ioengine,
-		!st ? "a file that does not exist" : "not a device");
-	return -EINVAL;
-}
-
 static int probe_file(struct target_file *tf, const struct job *j,
 		      struct err_rec *e)
 {
@@ -334,14 +216,8 @@ static int probe_file(struct target_file *tf, const struct job *j,
 		id_set(tf, &st);
 		if ((ret = check_filetype(tf, j, st.st_mode, e)))
 			return ret;
-		if (j->engine_nvme_chr)
-			return S_ISCHR(st.st_mode) ?
-			       nvme_chr_probe(tf, j, &st, e) :
-			       nvme_chr_only(tf, j, &st, e);
-		if (j->engine_scsi && S_ISCHR(st.st_mode))
-			return sg_chr_probe(tf, j, &st, e);
-		if (j->engine_scsi && !S_ISBLK(st.st_mode))
-			return scsi_only(tf, j, &st, e);
+		if ((ret = chrdev_plan(tf, j, &st, e)) <= 0)
+			return ret;
 		if (S_ISBLK(st.st_mode)) {
 			tf->is_bdev = true;
 			return bdev_probe(tf, e);
@@ -370,10 +246,8 @@ static int probe_file(struct target_file *tf, const struct job *j,
 	}
 	if ((ret = check_filetype(tf, j, S_IFREG, e)))
 		return ret;
-	if (j->engine_nvme_chr)
-		return nvme_chr_only(tf, j, NULL, e);
-	if (j->engine_scsi)
-		return scsi_only(tf, j, NULL, e);
+	if ((ret = chrdev_plan(tf, j, NULL, e)) <= 0)
+		return ret;
 	if (!j->allow_file_create) {
 		err_set(e, tf->path, 0, "allow_file_create", "the file does "
 			"not exist, and allow_file_create=0 says not to create "

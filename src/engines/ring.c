@@ -4,6 +4,7 @@
  * io_uring_cmd engines (ring.h). Nothing here runs per I/O.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -11,6 +12,7 @@
 #include "engine.h"
 #include "ring.h"
 #include "target.h"
+#include "value.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 /* Largest registered buffer the kernel takes. */
@@ -159,4 +161,66 @@ void ring_report_flags(unsigned flags, struct engine_setup *out)
 	for (i = 0; i < ARRAY_SIZE(ring_flag_names); i++)
 		if (flags & ring_flag_names[i].flag)
 			out->what[out->n++] = ring_flag_names[i].name;
+}
+
+/* One integer of nonvectored=, [-]N with N a size (suffixes, 0x, iorig's
+ * arithmetic in parentheses), into *v: 0 or -EINVAL. */
+static int nv_one(const char *s, unsigned kb_base, int64_t *v)
+{
+	char why[128];
+	uint64_t u;
+	bool neg;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	neg = *s == '-';
+	s += neg;
+	/* fio reads "2*4k" as 2: no arithmetic outside parentheses */
+	if (*s != '(' && strpbrk(s, "+-*/"))
+		return -EINVAL;
+	if (value_size(s, kb_base, &u, why, sizeof(why)) ||
+	    u > (neg ? (uint64_t)INT32_MAX + 1 : UINT32_MAX))
+		return -EINVAL;
+	*v = neg ? -(int64_t)u : (int64_t)u;
+	return 0;
+}
+
+int ring_nonvectored(const char *val, unsigned kb_base, bool *vectored,
+		     char *why, size_t whylen)
+{
+	char part[64];
+	const char *p = val;
+	int64_t v, first = 0;
+	size_t n;
+	int k;
+
+	/* fio's parts: "A,B" is A (one trailing ',' dropped) */
+	for (k = 0; ; k++) {
+		n = strcspn(p, ",");
+		if (n >= sizeof(part))
+			goto bad;
+		memcpy(part, p, n);
+		part[n] = '\0';
+		if (nv_one(part, kb_base, &v))
+			goto bad;
+		if (!k)
+			first = v;
+		else if ((v == 0) != (first == 0))
+			goto parts;
+		p += n;
+		if (!*p || !p[1])
+			break;
+		p++;
+	}
+	*vectored = first == 0;
+	return 0;
+bad:
+	snprintf(why, whylen, "expected an integer from -2147483648 to "
+		 "4294967295 (fio keeps 32 bits): 0 for vectored I/O, any "
+		 "other (-1, the default, or 1) for the plain opcodes");
+	return -EINVAL;
+parts:
+	snprintf(why, whylen, "'%s': fio reads the first of these values and "
+		 "drops the others without a word; expected one value", val);
+	return -EINVAL;
 }

@@ -8,7 +8,8 @@
  * the ring with the best task-running flags the kernel takes,
  * registering the request buffers and the files, waiting out the
  * requests the kernel holds before the ring goes, and naming the ring
- * flags in engine_setup. Only init/exit/report paths: each engine keeps
+ * flags in engine_setup, and the value of the option both take,
+ * nonvectored=. Only plan, init/exit and report paths: each engine keeps
  * its own queue, submit and reap (the hot path) to itself.
  */
 #include <stdbool.h>
@@ -62,6 +63,19 @@ int ring_register_files(struct io_uring *ring, const struct target *t);
 void ring_close(struct io_uring *ring, struct io_uring_cqe **cqes,
 		unsigned depth, unsigned held, bool fixed_files,
 		bool fixed_bufs);
+
+/*
+ * nonvectored= (both engines' rows' store): fio 3.33 reads an integer,
+ * a size's suffixes allowed, into 32 bits; 0 is vectored (one iovec per
+ * I/O), any other value not (-1, the default, when the kernel has the
+ * plain opcodes, as every kernel iorig runs on has). *vectored as
+ * parsed; -EINVAL with why filled for anything else, for a value that
+ * does not fit 32 bits (fio would keep its low bits) and for parts
+ * "A,B" of different meanings (fio would keep A alone); *vectored left
+ * as it was.
+ */
+int ring_nonvectored(const char *val, unsigned kb_base, bool *vectored,
+		     char *why, size_t whylen);
 
 /* engine_setup: the ring flags in flags (CLAMP is not one: it only
  * bounds entries), from out->n on. */

@@ -72,7 +72,8 @@
 struct uring_opts {
 	struct cmdprio_opts cp;	/* first: ENGINE_CMDPRIO */
 	uint64_t force_async;	/* IOSQE_ASYNC every N; 0: none */
-	char *nonvectored;	/* "0": READV/WRITEV; "-1", "1": READ/WRITE */
+	char *nonvectored;	/* the text, for --parse-only */
+	bool vectored;		/* nonvectored=0: READV/WRITEV */
 	/* registered buffers and files: 0, 1, -1 when possible */
 	signed char fixedbufs;
 	signed char registerfiles;
@@ -85,14 +86,13 @@ _Static_assert(offsetof(struct uring_opts, cp) == 0, "ENGINE_CMDPRIO");
 
 #define O(field) offsetof(struct uring_opts, field)
 
-static int nonvectored_valid(const struct opt_def *o, const char *val,
-			     char *why, size_t whylen)
+static int store_nonvectored(void *base, const struct opt_def *o,
+			     const char *val, unsigned kb_base, char *why,
+			     size_t whylen)
 {
-	if (strcmp(val, "-1") && strcmp(val, "0") && strcmp(val, "1")) {
-		snprintf(why, whylen, "expected -1, 0 or 1");
-		return -EINVAL;
-	}
-	return 0;
+	struct uring_opts *uo = base;
+
+	return ring_nonvectored(val, kb_base, &uo->vectored, why, whylen);
 }
 
 static const struct opt_def uring_options[] = {
@@ -102,10 +102,10 @@ static const struct opt_def uring_options[] = {
 	  .help = "io_uring: every Nth I/O goes to the kernel's worker "
 		  "threads (IOSQE_ASYNC); 0: none" },
 	{ .name = "nonvectored", .type = OPT_STR, .off = O(nonvectored),
-	  .valid = nonvectored_valid, .def = "-1", .category = "engine",
+	  .store = store_nonvectored, .def = "-1", .category = "engine",
 	  .help = "io_uring: 0: vectored reads and writes (READV, WRITEV); "
-		  "1 or -1 (the default): READ, WRITE (fixedbufs: READ_FIXED "
-		  "either way)" },
+		  "any other integer (-1, the default): READ, WRITE "
+		  "(fixedbufs: READ_FIXED either way)" },
 	{ .name = "fixedbufs", .type = OPT_BOOL, .off = O(fixedbufs),
 	  .def = "auto", .flags = OPT_F_AUTO, .category = "engine",
 	  .help = "io_uring: register the I/O buffers with the kernel; "
@@ -266,7 +266,7 @@ static void uring_free(struct uring *u)
 static int uring_init(struct engine_ctx *ctx)
 {
 	const struct uring_opts *o = ctx->eo;
-	bool vectored = o->nonvectored && !strcmp(o->nonvectored, "0");
+	bool vectored = o->vectored;
 	/* the files unlink_each_loop makes again are not the registered
 	 * ones */
 	int registerfiles = recreates(ctx->job) ? 0 : o->registerfiles;

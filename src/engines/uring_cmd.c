@@ -60,7 +60,8 @@ enum { UCMD_NVME = 0 };
 struct ucmd_opts {
 	int cmd_type;		/* only nvme */
 	uint64_t force_async;	/* IOSQE_ASYNC every N; 0: none */
-	char *nonvectored;	/* "0": NVME_URING_CMD_IO_VEC; else IO */
+	char *nonvectored;	/* the text, for --parse-only */
+	bool vectored;		/* nonvectored=0: NVME_URING_CMD_IO_VEC */
 	bool fixedbufs;
 	bool registerfiles;
 	bool sqthread_poll;
@@ -70,7 +71,8 @@ struct ucmd_opts {
 	bool writefua;
 	uint64_t md_per_io_size;
 	bool pi_act;
-	char *pi_chk;		/* GUARD,REFTAG,APPTAG */
+	char *pi_chk;		/* GUARD,REFTAG,APPTAG: the text */
+	uint32_t prchk;		/* pi_chk=: NVMEDEV_PRCHK_* bits */
 	uint64_t apptag;
 	uint64_t apptag_mask;
 };
@@ -82,14 +84,13 @@ static const struct opt_choice cmd_types[] = {
 	{ NULL, 0, NULL },
 };
 
-static int nonvectored_ok(const struct opt_def *o, const char *val,
-			  char *why, size_t whylen)
+static int store_nonvectored(void *base, const struct opt_def *o,
+			     const char *val, unsigned kb_base, char *why,
+			     size_t whylen)
 {
-	if (strcmp(val, "-1") && strcmp(val, "0") && strcmp(val, "1")) {
-		snprintf(why, whylen, "expected -1, 0 or 1");
-		return -EINVAL;
-	}
-	return 0;
+	struct ucmd_opts *uo = base;
+
+	return ring_nonvectored(val, kb_base, &uo->vectored, why, whylen);
 }
 
 /* pi_chk=: GUARD, REFTAG, APPTAG joined by ','; the PRCHK bits or -1. */
@@ -122,14 +123,19 @@ static int pi_chk_bits(const char *val)
 	return bits;
 }
 
-static int pi_chk_ok(const struct opt_def *o, const char *val, char *why,
-		     size_t whylen)
+static int store_pi_chk(void *base, const struct opt_def *o,
+			const char *val, unsigned kb_base, char *why,
+			size_t whylen)
 {
-	if (pi_chk_bits(val) < 0) {
+	struct ucmd_opts *uo = base;
+	int bits = pi_chk_bits(val);
+
+	if (bits < 0) {
 		snprintf(why, whylen, "expected GUARD, REFTAG and APPTAG, any "
 			 "of them, joined by ','");
 		return -EINVAL;
 	}
+	uo->prchk = (uint32_t)bits;
 	return 0;
 }
 
@@ -143,9 +149,9 @@ static const struct opt_def ucmd_options[] = {
 	  .help = "io_uring: every Nth I/O goes to the kernel's worker "
 		  "threads (IOSQE_ASYNC); 0: none" },
 	{ .name = "nonvectored", .type = OPT_STR, .off = O(nonvectored),
-	  .valid = nonvectored_ok, .def = "-1", .category = "engine",
-	  .help = "io_uring_cmd: 0: NVME_URING_CMD_IO_VEC (an iovec); 1 "
-		  "or -1 (the default): NVME_URING_CMD_IO" },
+	  .store = store_nonvectored, .def = "-1", .category = "engine",
+	  .help = "io_uring_cmd: 0: NVME_URING_CMD_IO_VEC (an iovec); any "
+		  "other integer (-1, the default): NVME_URING_CMD_IO" },
 	{ .name = "fixedbufs", .type = OPT_BOOL, .off = O(fixedbufs),
 	  .def = "0", .category = "engine",
 	  .help = "io_uring_cmd: registered buffers (IORING_URING_CMD_FIXED, "
@@ -181,7 +187,7 @@ static const struct opt_def ucmd_options[] = {
 	  .help = "io_uring_cmd: the controller inserts and strips the "
 		  "protection information (PRACT)" },
 	{ .name = "pi_chk", .type = OPT_STR, .off = O(pi_chk),
-	  .valid = pi_chk_ok, .category = "engine",
+	  .store = store_pi_chk, .category = "engine",
 	  .help = "io_uring_cmd: the controller checks these fields of the "
 		  "protection information: GUARD,REFTAG,APPTAG" },
 	{ .name = "apptag", .type = OPT_UINT, .off = O(apptag),
@@ -205,8 +211,7 @@ static int ucmd_check(const struct job *j, const void *eo,
 		why = "separate metadata buffers are not supported yet; "
 		      "expected md_per_io_size=0 (a namespace with 8 bytes "
 		      "of protection information runs with pi_act=1)";
-	} else if (o->fixedbufs && o->nonvectored &&
-		   !strcmp(o->nonvectored, "0")) {
+	} else if (o->fixedbufs && o->vectored) {
 		opt = "fixedbufs";
 		why = "registered buffers go with NVME_URING_CMD_IO only; "
 		      "expected nonvectored=1 or fixedbufs=0";
@@ -268,7 +273,7 @@ static int ucmd_plan_target(const struct target *t, const struct job *j,
 				"extended LBA" : "separate buffer", id.pi_type);
 			return -EINVAL;
 		}
-		if ((o->pi_act || (o->pi_chk && *o->pi_chk)) && !id.pi_type) {
+		if ((o->pi_act || o->prchk) && !id.pi_type) {
 			err_set(e, tf->path, 0, o->pi_act ? "pi_act" : "pi_chk",
 				"namespace %u has no protection information; "
 				"expected a namespace formatted with it",
@@ -390,13 +395,10 @@ static void ucmd_free(struct ucmd *u)
 /* cdw12's upper half: FUA (bit 30), PRINFO (PRACT bit 29, PRCHK 28:26). */
 static void ucmd_flags(struct ucmd *u, const struct ucmd_opts *o)
 {
-	uint32_t pi = 0;
-	int chk = o->pi_chk ? pi_chk_bits(o->pi_chk) : 0;
+	uint32_t pi = o->prchk << 26;
 
 	if (o->pi_act)
 		pi |= 1u << 29;
-	if (chk > 0)
-		pi |= (uint32_t)chk << 26;
 	u->rw_flags[DDIR_READ] = pi | (o->readfua ? 1u << 30 : 0);
 	u->rw_flags[DDIR_WRITE] = pi | (o->writefua ? 1u << 30 : 0);
 	u->cdw15 = (uint32_t)o->apptag | (uint32_t)o->apptag_mask << 16;
@@ -415,7 +417,7 @@ static int ucmd_init(struct engine_ctx *ctx)
 		return -ENOMEM;
 	u->depth = ctx->iodepth;
 	u->clk = ctx->clk;
-	u->vectored = o->nonvectored && !strcmp(o->nonvectored, "0");
+	u->vectored = o->vectored;
 	u->pend = calloc(u->depth, sizeof(*u->pend));
 	u->cqes = calloc(u->depth, sizeof(*u->cqes));
 	/* aligned_alloc: the size a multiple of the alignment (C11) */

@@ -11,6 +11,7 @@
 # (any spelling of it), READ for any other value, as fio's.
 # pi_chk= (a later fio's option, which fio 3.33 lacks): GUARD, REFTAG,
 # APPTAG joined by ',', any case; anything else refused at parse time.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 # job ENGINE FILE OPTION VALUE: a job file with OPTION=VALUE on line 6.

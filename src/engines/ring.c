@@ -133,6 +133,31 @@ void ring_close(struct io_uring *ring, struct io_uring_cqe **cqes,
 	io_uring_queue_exit(ring);
 }
 
+int ring_io_alloc(struct ring_io *io, unsigned depth,
+		  const struct clock *clk)
+{
+	io->depth = depth;
+	io->clk = clk;
+	io->pend = calloc(depth, sizeof(*io->pend));
+	io->cqes = calloc(depth, sizeof(*io->cqes));
+	io->done = calloc(depth, sizeof(*io->done));
+	return io->pend && io->cqes && io->done ? 0 : -ENOMEM;
+}
+
+void ring_io_free(struct ring_io *io)
+{
+	free(io->done);
+	free(io->cqes);
+	free(io->pend);
+}
+
+void ring_io_close(struct ring_io *io, bool fixed_files, bool fixed_bufs)
+{
+	ring_close(&io->ring, io->cqes, io->depth,
+		   io->outstanding - io->npend - io->ndone, fixed_files,
+		   fixed_bufs);
+}
+
 /* In engine_setup's order. io_uring never sets SQE128 or CQE32, and
  * io_uring_cmd never DEFER_TASKRUN (not on its ladder), so one table
  * names both engines' rings. */

@@ -9,16 +9,22 @@
  * registering the request buffers and the files, waiting out the
  * requests the kernel holds before the ring goes, and naming the ring
  * flags in engine_setup, and the value of the option both take,
- * nonvectored=. Only plan, init/exit and report paths: each engine keeps
- * its own queue, submit and reap (the hot path) to itself.
+ * nonvectored=. Their submit and reap loop (struct ring_io, below) is
+ * shared too, as inline functions: each engine compiles its own copy
+ * into its hooks, as when each had its own loop, so sharing costs the
+ * hot path no call.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <liburing.h>
 
-struct engine_ctx;
+#include "clock.h"
+#include "engine.h"
+
 struct engine_setup;
 struct target;
 
@@ -80,5 +86,246 @@ int ring_nonvectored(const char *val, unsigned kb_base, bool *vectored,
 /* engine_setup: the ring flags in flags (CLAMP is not one: it only
  * bounds entries), from out->n on. */
 void ring_report_flags(unsigned flags, struct engine_setup *out);
+
+/*
+ * The submit and reap loop of a ring whose requests are io_reqs, each
+ * SQE's user data its request.
+ *
+ * System calls. The worker always follows commit() with reap() (it only
+ * skips reap when nothing is in flight, and queued requests are in
+ * flight), so without SQPOLL commit() hands nothing over by itself: it
+ * marks the batch and reap() submits it. The submitting io_uring_enter
+ * never waits (it only collects what is done: IORING_ENTER_GETEVENTS
+ * with min 0), so that its return is the end of the submission, which
+ * slat must cover; when fewer than min completions are then ready, a
+ * second io_uring_enter waits for them. A call that submitted and waited
+ * at once could not tell the two apart. QD1 thus costs one system call
+ * per I/O that completes inside the submitting call and two otherwise,
+ * as in fio; a deep queue one or two per commit+reap round. Should
+ * queue() be called again after commit() without a reap in between, the
+ * marked batch is submitted first, so commit()'s promise holds for any
+ * caller. reap() enters the kernel to wait only when fewer than min
+ * completions are ready, and with DEFER_TASKRUN also to collect when
+ * none are (completions reach the ring only when this thread enters).
+ * With SQPOLL, commit() publishes the batch to the kernel's polling
+ * thread at once (a system call only when that thread sleeps) and
+ * reap() waits.
+ *
+ * Timestamps. t_submit: one clock read as soon as the io_uring_enter
+ * that submits the request returns (SQPOLL: after the ring tail is
+ * published and the polling thread woken if it slept), for every
+ * request it took. A request the kernel did not take (short submit) is
+ * stamped when the call that takes it returns. t_done: the first moment
+ * iorig sees the completion. Completions already in the completion ring
+ * when the submitting call returns (the ones of this batch done inside
+ * the call among them) get that same clock read: clat 0, where fio's
+ * clat would be the time until it looks at the ring. Others get one
+ * clock read per batch, right after they are read from the ring; they
+ * were all observed at that instant, and a clock read per completion
+ * would only add the time spent in this loop. Either way a completion is
+ * read from the ring once (ring_io_take): its slot is freed and its
+ * request, res the CQE's, waits in done[] until reap() hands it out.
+ *
+ * Invariants: outstanding = requests queued and not yet reaped;
+ * pend[0..npend) = those still in the submission ring, not yet consumed
+ * by the kernel, in ring order (the kernel consumes from the head);
+ * done[0..ndone) = those completed and taken from the completion ring,
+ * in ring order, not yet reaped. reap() never waits for more than
+ * outstanding - npend - ndone completions in the ring, so it never
+ * waits on a request the kernel has not seen.
+ *
+ * -EAGAIN/-EBUSY (kernel short of memory) and -EINTR (a signal) from the
+ * submitting call are not errors: the requests stay pending and are
+ * submitted again by the next reap(); commit() and reap() return 0 for
+ * them.
+ */
+struct ring_io {
+	struct io_uring ring;
+	const struct clock *clk;
+	struct io_req **pend;		/* in the SQ ring, not consumed */
+	struct io_uring_cqe **cqes;	/* peek buffer */
+	struct io_req **done;		/* taken from the CQ ring */
+	unsigned depth;
+	unsigned npend;
+	unsigned outstanding;		/* queued, not yet reaped */
+	unsigned ndone;
+	bool committed;			/* pend committed, unsubmitted */
+	bool sqpoll;			/* SQPOLL in effect */
+	bool defer;			/* DEFER_TASKRUN in effect */
+};
+
+/* io's arrays for depth requests (the ring is made apart, ring_setup):
+ * 0 or -ENOMEM; ring_io_free frees them either way. */
+int ring_io_alloc(struct ring_io *io, unsigned depth,
+		  const struct clock *clk);
+void ring_io_free(struct ring_io *io);
+
+/* Close io's ring (ring_close) once the requests the kernel holds are
+ * done; pending ones were never seen by the kernel and go with it. */
+void ring_io_close(struct ring_io *io, bool fixed_files, bool fixed_bufs);
+
+/*
+ * Take the completions in the ring into done[], in ring order, with
+ * their result and t_done = t (t is the first moment we see them), and
+ * free their slots: each completion is read from the ring once. Every
+ * CQE is one of outstanding's, so done[] (depth long) has room; should
+ * the ring ever hold more, the rest wait there for the next look.
+ */
+static inline void ring_io_take(struct ring_io *io, uint64_t t)
+{
+	struct io_req **done = io->done + io->ndone;
+	struct io_req *req;
+	unsigned n, i;
+
+	/* one read of the ring's tail for them all (io_uring_for_each_cqe
+	 * reads it, and the ring's layout, again for each) */
+	n = io_uring_peek_batch_cqe(&io->ring, io->cqes,
+				    io->depth - io->ndone);
+	for (i = 0; i < n; i++) {
+		req = io_uring_cqe_get_data(io->cqes[i]);
+		req->res = io->cqes[i]->res;
+		req->t_done = t;
+		done[i] = req;
+	}
+	io_uring_cq_advance(&io->ring, n);
+	io->ndone += n;
+}
+
+/*
+ * Submit everything pending without waiting, collecting what is done.
+ * Returns how many requests the kernel took, 0 when it took none for a
+ * transient reason, or -errno.
+ */
+static inline int ring_io_submit(struct ring_io *io)
+{
+	unsigned i, n;
+	uint64_t t;
+	int r;
+
+	io->committed = false;
+	r = io->sqpoll ? io_uring_submit(&io->ring) :
+	    io_uring_submit_and_get_events(&io->ring);
+	if (r < 0)
+		return r == -EAGAIN || r == -EBUSY || r == -EINTR ? 0 : r;
+	t = clock_ticks(io->clk);
+	/* SQPOLL: published is handed over, the kernel thread takes it. */
+	n = io->sqpoll || (unsigned)r >= io->npend ? io->npend : (unsigned)r;
+	for (i = 0; i < n; i++)
+		io->pend[i]->t_submit = t;
+	ring_io_take(io, t);
+	io->npend -= n;
+	if (io->npend)
+		memmove(io->pend, io->pend + n, io->npend * sizeof(*io->pend));
+	return (int)n;
+}
+
+/*
+ * A submission slot for one more request into *sqe: 0, ENGINE_BUSY (no
+ * room: the queue is full) or -errno (submitting the committed batch
+ * first failed). SQPOLL: the kernel thread may post completions before
+ * it frees their submission slots; it waits for a slot rather than
+ * report BUSY with nothing in flight.
+ */
+static inline int ring_io_sqe(struct ring_io *io, struct io_uring_sqe **sqe)
+{
+	int r;
+
+	if (io->committed) {
+		r = ring_io_submit(io);
+		if (r < 0)
+			return r;
+	}
+	if (io->outstanding >= io->depth)
+		return ENGINE_BUSY;
+	*sqe = io_uring_get_sqe(&io->ring);
+	if (!*sqe && io->sqpoll && io_uring_sqring_wait(&io->ring) >= 0)
+		*sqe = io_uring_get_sqe(&io->ring);
+	return *sqe ? 0 : ENGINE_BUSY;
+}
+
+/* req's SQE is ready: it is pending. */
+static inline void ring_io_queued(struct ring_io *io,
+				  struct io_uring_sqe *sqe,
+				  struct io_req *req)
+{
+	io_uring_sqe_set_data(sqe, req);
+	io->pend[io->npend++] = req;
+	io->outstanding++;
+}
+
+/* commit(): without SQPOLL, reap() does the submitting. */
+static inline int ring_io_commit(struct ring_io *io)
+{
+	if (!io->npend)
+		return 0;
+	if (io->sqpoll)
+		return ring_io_submit(io);
+	io->committed = true;
+	return (int)io->npend;
+}
+
+/*
+ * Submit what is pending (a call that does not wait), then make min
+ * completions ready (a second call, only when fewer are). Fewer may be
+ * ready on return after a signal or a short submit; never waits beyond
+ * what the kernel holds. min = 0 waits for nothing but still collects
+ * what has completed: with DEFER_TASKRUN completions reach the ring only
+ * when we enter the kernel.
+ */
+static inline int ring_io_wait(struct ring_io *io, unsigned min)
+{
+	struct io_uring_cqe *cqe;
+	unsigned held, ready = io->ndone + io_uring_cq_ready(&io->ring);
+	int r;
+
+	if (io->npend) {
+		r = ring_io_submit(io);
+		if (r < 0)
+			return r;
+		ready = io->ndone + io_uring_cq_ready(&io->ring);
+	} else if (!min && !ready && io->defer && io->outstanding) {
+		r = io_uring_get_events(&io->ring);
+		return r < 0 && r != -EINTR && r != -EAGAIN ? r : 0;
+	}
+	held = io->outstanding - io->npend;
+	if (min > held)
+		min = held;
+	if (ready >= min)
+		return 0;
+	/* the ring holds ready - ndone of them: wait for the rest there */
+	r = io_uring_wait_cqe_nr(&io->ring, &cqe, min - io->ndone);
+	return r < 0 && r != -EINTR && r != -EAGAIN ? r : 0;
+}
+
+/* Move up to max ready completions to out[], oldest first. */
+static inline unsigned ring_io_harvest(struct ring_io *io,
+				       struct io_req **out, unsigned max)
+{
+	unsigned n;
+
+	/* new ones in the ring: one clock read for them all */
+	if (io->ndone < max && io_uring_cq_ready(&io->ring))
+		ring_io_take(io, clock_ticks(io->clk));
+	n = io->ndone < max ? io->ndone : max;
+	if (!n)
+		return 0;
+	memcpy(out, io->done, n * sizeof(*out));
+	io->ndone -= n;
+	if (io->ndone)
+		memmove(io->done, io->done + n, io->ndone * sizeof(*io->done));
+	io->outstanding -= n;
+	return n;
+}
+
+/* reap(): wait for min, then hand out up to max; a count or -errno. */
+static inline int ring_io_reap(struct ring_io *io, unsigned min,
+			       struct io_req **out, unsigned max)
+{
+	int r = ring_io_wait(io, min);
+
+	if (r < 0)
+		return r;
+	return (int)ring_io_harvest(io, out, max);
+}
 
 #endif

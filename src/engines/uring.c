@@ -3,51 +3,8 @@
  * io_uring: requests go into the submission ring, completions come back
  * through the completion ring, through liburing's public API.
  *
- * System calls. The worker always follows commit() with reap() (it only
- * skips reap when nothing is in flight, and queued requests are in flight),
- * so without SQPOLL commit() hands nothing over by itself: it marks the
- * batch and reap() submits it. The submitting io_uring_enter never waits
- * (it only collects what is done: IORING_ENTER_GETEVENTS with min 0), so
- * that its return is the end of the submission, which slat must cover;
- * when fewer than min completions are then ready, a second io_uring_enter
- * waits for them. A call that submitted and waited at once could not tell
- * the two apart. QD1 thus costs one system call per I/O that completes
- * inside the submitting call (zram) and two otherwise, as in fio; a deep
- * queue one or two per commit+reap round. Should queue() be called again
- * after commit() without a reap in between, the marked batch is submitted
- * first, so commit()'s promise holds for any caller. reap() enters the
- * kernel to wait only when fewer than min completions are ready, and
- * with DEFER_TASKRUN also to collect when none are (completions reach
- * the ring only when this thread enters). With SQPOLL, commit()
- * publishes the batch to the kernel's polling thread at once (a system
- * call only when that thread sleeps) and reap() waits.
- *
- * Timestamps. t_submit: one clock read as soon as the io_uring_enter that
- * submits the request returns (SQPOLL: after the ring tail is published
- * and the polling thread woken if it slept), for every request it took.
- * A request the kernel did not take (short submit) is stamped when the
- * call that takes it returns. t_done: the first moment iorig sees the
- * completion. Completions already in the completion ring when the
- * submitting call returns (the ones of this batch done inside the call
- * among them) get that same clock read: clat 0, where fio's clat would
- * be the time until it looks at the ring. Others get one clock read per
- * batch, right after they are read from the ring; they were all observed
- * at that instant, and a clock read per completion would only add the
- * time spent in this loop. Either way a completion is read from the
- * ring once (uring_take): its slot is freed and its request waits in
- * done[] until reap() hands it out.
- *
- * Invariants: outstanding = requests queued and not yet reaped;
- * pend[0..npend) = those still in the submission ring, not yet consumed by
- * the kernel, in ring order (the kernel consumes from the head);
- * done[0..ndone) = those completed and taken from the completion ring,
- * in ring order, not yet reaped. reap() never waits for more than
- * outstanding - npend - ndone completions in the ring, so it never waits
- * on a request the kernel has not seen.
- *
- * -EAGAIN/-EBUSY (kernel short of memory) and -EINTR (a signal) from the
- * submitting call are not errors: the requests stay pending and are
- * submitted again by the next reap(); commit() and reap() return 0 for them.
+ * System calls, timestamps and the invariants of the loop: ring.h
+ * (struct ring_io), which io_uring_cmd shares.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -155,21 +112,10 @@ static int uring_check(const struct job *j, const void *eo,
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 struct uring {
-	struct io_uring ring;
-	const struct clock *clk;
-	struct io_req **pend;		/* in the SQ ring, not yet consumed */
-	struct io_uring_cqe **cqes;	/* peek buffer */
-	struct io_req **done;		/* taken from the CQ ring, not reaped */
-	unsigned depth;
-	unsigned npend;
-	unsigned outstanding;		/* queued, not yet reaped */
-	unsigned ndone;
-	unsigned reqs_per_buf;		/* fixedbufs: requests per buffer */
-	bool committed;			/* pend was committed, not submitted */
-	bool sqpoll;
-	bool defer;			/* DEFER_TASKRUN in effect */
+	struct ring_io io;		/* first: the loop's, hot */
 	uint64_t force_async, fa_count;	/* force_async=: every Nth I/O */
 	struct iovec *iov;		/* nonvectored=0: one per slot */
+	unsigned reqs_per_buf;		/* fixedbufs: per buffer */
 	bool fixed_bufs;
 	bool fixed_files;
 	bool reg_fd;			/* the ring fd is registered */
@@ -210,7 +156,7 @@ static int uring_setup(struct uring *u, const struct uring_opts *o,
 		.sqthread_poll_cpu = o->sqthread_poll_cpu,
 	};
 
-	return ring_setup(&u->ring, u->depth, &rp, flags);
+	return ring_setup(&u->io.ring, u->io.depth, &rp, flags);
 }
 
 /* First integer in the file, or -1. */
@@ -257,9 +203,7 @@ static int uring_check_poll(const struct target *t)
 static void uring_free(struct uring *u)
 {
 	free(u->iov);
-	free(u->cqes);
-	free(u->done);
-	free(u->pend);
+	ring_io_free(&u->io);
 	free(u);
 }
 
@@ -287,23 +231,19 @@ static int uring_init(struct engine_ctx *ctx)
 	u = calloc(1, sizeof(*u));
 	if (!u)
 		return -ENOMEM;
-	u->depth = ctx->iodepth;
-	u->clk = ctx->clk;
-	u->pend = calloc(u->depth, sizeof(*u->pend));
-	u->cqes = calloc(u->depth, sizeof(*u->cqes));
-	u->done = calloc(u->depth, sizeof(*u->done));
-	if (vectored)
-		u->iov = calloc(u->depth, sizeof(*u->iov));
-	if (!u->pend || !u->cqes || !u->done || (vectored && !u->iov)) {
-		r = -ENOMEM;
-		goto err_free;
+	r = ring_io_alloc(&u->io, ctx->iodepth, ctx->clk);
+	if (!r && vectored) {
+		u->iov = calloc(u->io.depth, sizeof(*u->iov));
+		r = u->iov ? 0 : -ENOMEM;
 	}
+	if (r)
+		goto err_free;
 	r = uring_setup(u, o, &flags);
 	if (r)
 		goto err_free;
-	u->sqpoll = flags & IORING_SETUP_SQPOLL;
+	u->io.sqpoll = flags & IORING_SETUP_SQPOLL;
 	u->force_async = o->force_async;
-	u->defer = flags & IORING_SETUP_DEFER_TASKRUN;
+	u->io.defer = flags & IORING_SETUP_DEFER_TASKRUN;
 	/*
 	 * Registered buffers and files spare the kernel a page pinning and
 	 * an fd lookup per I/O (about 15% of the IOPS of 4 KiB reads from
@@ -312,84 +252,30 @@ static int uring_init(struct engine_ctx *ctx)
 	 * for (1), a refusal fails the job.
 	 */
 	if (o->fixedbufs) {
-		r = ring_register_bufs(&u->ring, ctx, u->depth,
+		r = ring_register_bufs(&u->io.ring, ctx, u->io.depth,
 				       &u->reqs_per_buf);
 		if (r && o->fixedbufs > 0)
 			goto err_exit;
 		u->fixed_bufs = !r;
 	}
 	if (registerfiles) {
-		r = ring_register_files(&u->ring, ctx->tgt);
+		r = ring_register_files(&u->io.ring, ctx->tgt);
 		if (r && registerfiles > 0)
 			goto err_exit;
 		u->fixed_files = !r;
 	}
 	/* Optional (5.18+): spares the kernel an fd lookup per call. */
-	u->reg_fd = io_uring_register_ring_fd(&u->ring) == 1;
+	u->reg_fd = io_uring_register_ring_fd(&u->io.ring) == 1;
 	u->flags = flags;
 	ctx->priv = u;
-	ctx->queue_nocall = !u->sqpoll;
+	ctx->queue_nocall = !u->io.sqpoll;
 	return 0;
 
 err_exit:
-	io_uring_queue_exit(&u->ring);
+	io_uring_queue_exit(&u->io.ring);
 err_free:
 	uring_free(u);
 	return r;
-}
-
-/*
- * Take the completions in the ring into done[], in ring order, with
- * their result and t_done = t (t is the first moment we see them), and
- * free their slots: each completion is read from the ring once. Every
- * CQE is one of outstanding's, so done[] (depth long) has room; should
- * the ring ever hold more, the rest wait there for the next look.
- */
-static void uring_take(struct uring *u, uint64_t t)
-{
-	struct io_req **done = u->done + u->ndone;
-	struct io_req *req;
-	unsigned n, i;
-
-	/* one read of the ring's tail for them all (io_uring_for_each_cqe
-	 * reads it, and the ring's layout, again for each) */
-	n = io_uring_peek_batch_cqe(&u->ring, u->cqes, u->depth - u->ndone);
-	for (i = 0; i < n; i++) {
-		req = io_uring_cqe_get_data(u->cqes[i]);
-		req->res = u->cqes[i]->res;
-		req->t_done = t;
-		done[i] = req;
-	}
-	io_uring_cq_advance(&u->ring, n);
-	u->ndone += n;
-}
-
-/*
- * Submit everything pending without waiting, collecting what is done
- * (see the top of the file). Returns how many requests the kernel took,
- * 0 when it took none for a transient reason, or -errno.
- */
-static int uring_submit(struct uring *u)
-{
-	unsigned i, n;
-	uint64_t t;
-	int r;
-
-	u->committed = false;
-	r = u->sqpoll ? io_uring_submit(&u->ring) :
-	    io_uring_submit_and_get_events(&u->ring);
-	if (r < 0)
-		return r == -EAGAIN || r == -EBUSY || r == -EINTR ? 0 : r;
-	t = clock_ticks(u->clk);
-	/* SQPOLL: published is handed over, the kernel thread takes it. */
-	n = u->sqpoll || (unsigned)r >= u->npend ? u->npend : (unsigned)r;
-	for (i = 0; i < n; i++)
-		u->pend[i]->t_submit = t;
-	uring_take(u, t);
-	u->npend -= n;
-	if (u->npend)
-		memmove(u->pend, u->pend + n, u->npend * sizeof(*u->pend));
-	return (int)n;
 }
 
 static int uring_queue(struct engine_ctx *ctx, struct io_req *req)
@@ -397,23 +283,10 @@ static int uring_queue(struct engine_ctx *ctx, struct io_req *req)
 	struct uring *u = ctx->priv;
 	struct io_uring_sqe *sqe;
 	int fd = u->fixed_files ? req->file : req->fd;
-	int r;
+	int r = ring_io_sqe(&u->io, &sqe);
 
-	if (u->committed) {
-		r = uring_submit(u);
-		if (r < 0)
-			return r;
-	}
-	if (u->outstanding >= u->depth)
-		return ENGINE_BUSY;
-	sqe = io_uring_get_sqe(&u->ring);
-	/* SQPOLL: the kernel thread may post completions before it frees
-	 * their submission slots; wait for a slot rather than report BUSY
-	 * with nothing in flight. */
-	if (!sqe && u->sqpoll && io_uring_sqring_wait(&u->ring) >= 0)
-		sqe = io_uring_get_sqe(&u->ring);
-	if (!sqe)
-		return ENGINE_BUSY;
+	if (r)
+		return r;
 	if (u->fixed_bufs) {
 		/* One buffer, the usual case: no division per I/O */
 		int bi = req->idx < u->reqs_per_buf ? 0 :
@@ -448,87 +321,23 @@ static int uring_queue(struct engine_ctx *ctx, struct io_req *req)
 		u->fa_count = 0;
 		sqe->flags |= IOSQE_ASYNC;
 	}
-	io_uring_sqe_set_data(sqe, req);
-	u->pend[u->npend++] = req;
-	u->outstanding++;
+	ring_io_queued(&u->io, sqe, req);
 	return ENGINE_QUEUED;
 }
 
-/* See the top of the file: without SQPOLL, reap() does the submitting. */
 static int uring_commit(struct engine_ctx *ctx)
 {
 	struct uring *u = ctx->priv;
 
-	if (!u->npend)
-		return 0;
-	if (u->sqpoll)
-		return uring_submit(u);
-	u->committed = true;
-	return (int)u->npend;
-}
-
-/*
- * Submit what is pending (a call that does not wait), then make min
- * completions ready (a second call, only when fewer are). Fewer may be ready on return after a signal
- * or a short submit; never waits beyond what the kernel holds. min = 0
- * waits for nothing but still collects what has completed: with
- * DEFER_TASKRUN completions reach the ring only when we enter the kernel.
- */
-static int uring_wait(struct uring *u, unsigned min)
-{
-	struct io_uring_cqe *cqe;
-	unsigned held, ready = u->ndone + io_uring_cq_ready(&u->ring);
-	int r;
-
-	if (u->npend) {
-		r = uring_submit(u);
-		if (r < 0)
-			return r;
-		ready = u->ndone + io_uring_cq_ready(&u->ring);
-	} else if (!min && !ready && u->defer && u->outstanding) {
-		r = io_uring_get_events(&u->ring);
-		return r < 0 && r != -EINTR && r != -EAGAIN ? r : 0;
-	}
-	held = u->outstanding - u->npend;
-	if (min > held)
-		min = held;
-	if (ready >= min)
-		return 0;
-	/* the ring holds ready - ndone of them: wait for the rest there */
-	r = io_uring_wait_cqe_nr(&u->ring, &cqe, min - u->ndone);
-	return r < 0 && r != -EINTR && r != -EAGAIN ? r : 0;
-}
-
-/* Move up to max ready completions to out[], oldest first. */
-static unsigned uring_harvest(struct uring *u, struct io_req **out,
-			      unsigned max)
-{
-	unsigned n;
-
-	/* new ones in the ring: one clock read for them all */
-	if (u->ndone < max && io_uring_cq_ready(&u->ring))
-		uring_take(u, clock_ticks(u->clk));
-	n = u->ndone < max ? u->ndone : max;
-	if (!n)
-		return 0;
-	memcpy(out, u->done, n * sizeof(*out));
-	u->ndone -= n;
-	if (u->ndone)
-		memmove(u->done, u->done + n, u->ndone * sizeof(*u->done));
-	u->outstanding -= n;
-	return n;
+	return ring_io_commit(&u->io);
 }
 
 static int uring_reap(struct engine_ctx *ctx, unsigned min,
 		      struct io_req **out, unsigned max)
 {
 	struct uring *u = ctx->priv;
-	int r;
 
-	r = uring_wait(u, min);
-	if (r < 0)
-		return r;
-	return (int)uring_harvest(u, out, max);
+	return ring_io_reap(&u->io, min, out, max);
 }
 
 static void uring_exit(struct engine_ctx *ctx)
@@ -538,11 +347,8 @@ static void uring_exit(struct engine_ctx *ctx)
 	if (!u)
 		return;
 	/* The worker frees the buffers after exit(): wait for every
-	 * request the kernel holds. Pending ones were never seen by the
-	 * kernel and are dropped with the ring. */
-	ring_close(&u->ring, u->cqes, u->depth,
-		   u->outstanding - u->npend - u->ndone, u->fixed_files,
-		   u->fixed_bufs);
+	 * request the kernel holds. */
+	ring_io_close(&u->io, u->fixed_files, u->fixed_bufs);
 	uring_free(u);
 	ctx->priv = NULL;
 }

@@ -26,11 +26,9 @@
  * which has neither option, sends such a namespace buffers of the data
  * bytes only and reports success: a misreading refused here).
  *
- * System calls and timestamps as the io_uring engine's (uring.c), in its
- * simpler form: commit() submits the batch without waiting (t_submit is
- * that call's return, and completions already in the ring then get the
- * same reading as t_done); reap() waits for the rest only when fewer
- * than min are ready, and stamps what it collects with one clock read.
+ * System calls and timestamps are the io_uring engine's: the loop is
+ * theirs (struct ring_io, ring.h), with a completion's res read as an
+ * NVMe command's (ucmd_res) as reap() hands it out.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -318,17 +316,14 @@ struct ucmd_file {
 };
 
 struct ucmd {
-	struct io_uring ring;
-	const struct clock *clk;
-	struct io_req **pend;		/* in the SQ ring, not yet consumed */
-	struct io_uring_cqe **cqes;
+	struct ring_io io;		/* first: the loop's, hot */
 	struct ucmd_file *files;
 	struct iovec *iov;		/* vectored: one per slot */
 	struct ucmd_dsm *dsm;		/* a trim's range, one per slot */
 	uint16_t *status;		/* the NVMe status of a slot's I/O */
-	unsigned depth, npend, outstanding, seen;
+	bool *refused;			/* a slot's I/O went as a no-op */
 	unsigned reqs_per_buf;
-	bool sqpoll, vectored, fixed_bufs, fixed_files;
+	bool vectored, fixed_bufs, fixed_files;
 	uint64_t force_async, fa_count;
 	uint32_t rw_flags[DDIR_NR];	/* cdw12 bits 31:16 per direction */
 	uint32_t cdw15;			/* apptag and its mask */
@@ -353,7 +348,7 @@ static int ucmd_setup(struct ucmd *u, const struct ucmd_opts *o)
 		.sqthread_poll_cpu = o->sqthread_poll_cpu,
 	};
 
-	return ring_setup(&u->ring, u->depth, &rp, &u->flags);
+	return ring_setup(&u->io.ring, u->io.depth, &rp, &u->flags);
 }
 
 /* Each file's namespace: its nsid and block size, for the commands. */
@@ -383,12 +378,12 @@ static int ucmd_files(struct ucmd *u, const struct target *t)
 
 static void ucmd_free(struct ucmd *u)
 {
+	free(u->refused);
 	free(u->status);
 	free(u->dsm);
 	free(u->iov);
 	free(u->files);
-	free(u->cqes);
-	free(u->pend);
+	ring_io_free(&u->io);
 	free(u);
 }
 
@@ -415,18 +410,16 @@ static int ucmd_init(struct engine_ctx *ctx)
 	u = calloc(1, sizeof(*u));
 	if (!u)
 		return -ENOMEM;
-	u->depth = ctx->iodepth;
-	u->clk = ctx->clk;
 	u->vectored = o->vectored;
-	u->pend = calloc(u->depth, sizeof(*u->pend));
-	u->cqes = calloc(u->depth, sizeof(*u->cqes));
+	r = ring_io_alloc(&u->io, ctx->iodepth, ctx->clk);
 	/* aligned_alloc: the size a multiple of the alignment (C11) */
-	u->dsm = aligned_alloc(64, (u->depth * sizeof(*u->dsm) + 127) &
+	u->dsm = aligned_alloc(64, (u->io.depth * sizeof(*u->dsm) + 127) &
 				   ~(size_t)63);
-	u->status = calloc(u->depth, sizeof(*u->status));
+	u->status = calloc(u->io.depth, sizeof(*u->status));
+	u->refused = calloc(u->io.depth, sizeof(*u->refused));
 	if (u->vectored)
-		u->iov = calloc(u->depth, sizeof(*u->iov));
-	if (!u->pend || !u->cqes || !u->dsm || !u->status ||
+		u->iov = calloc(u->io.depth, sizeof(*u->iov));
+	if (r || !u->dsm || !u->status || !u->refused ||
 	    (u->vectored && !u->iov)) {
 		r = -ENOMEM;
 		goto err_free;
@@ -438,69 +431,30 @@ static int ucmd_init(struct engine_ctx *ctx)
 	r = ucmd_setup(u, o);
 	if (r)
 		goto err_free;
-	u->sqpoll = u->flags & IORING_SETUP_SQPOLL;
+	u->io.sqpoll = u->flags & IORING_SETUP_SQPOLL;
 	u->force_async = o->force_async;
 	if (o->fixedbufs) {
-		r = ring_register_bufs(&u->ring, ctx, u->depth,
+		r = ring_register_bufs(&u->io.ring, ctx, u->io.depth,
 				       &u->reqs_per_buf);
 		if (r)
 			goto err_exit;
 		u->fixed_bufs = true;
 	}
 	if (o->registerfiles) {
-		r = ring_register_files(&u->ring, ctx->tgt);
+		r = ring_register_files(&u->io.ring, ctx->tgt);
 		if (r)
 			goto err_exit;
 		u->fixed_files = true;
 	}
 	ctx->priv = u;
-	ctx->queue_nocall = !u->sqpoll;
+	ctx->queue_nocall = !u->io.sqpoll;
 	return 0;
 
 err_exit:
-	io_uring_queue_exit(&u->ring);
+	io_uring_queue_exit(&u->io.ring);
 err_free:
 	ucmd_free(u);
 	return r;
-}
-
-/* Stamp t_done = t on completions that reached the ring since last look. */
-static void ucmd_peek(struct ucmd *u, uint64_t t)
-{
-	struct io_uring_cqe *cqe;
-	unsigned head, i = 0;
-
-	io_uring_for_each_cqe(&u->ring, head, cqe) {
-		if (i++ >= u->seen) {
-			struct io_req *req = io_uring_cqe_get_data(cqe);
-
-			if (!req->t_done)
-				req->t_done = t;
-		}
-	}
-	u->seen = i;
-}
-
-/* Submit what is pending without waiting: how many the kernel took, 0
- * for a transient refusal, or -errno. */
-static int ucmd_submit(struct ucmd *u)
-{
-	unsigned i, n;
-	uint64_t t;
-	int r;
-
-	r = io_uring_submit(&u->ring);
-	if (r < 0)
-		return r == -EAGAIN || r == -EBUSY || r == -EINTR ? 0 : r;
-	t = clock_ticks(u->clk);
-	n = u->sqpoll || (unsigned)r >= u->npend ? u->npend : (unsigned)r;
-	for (i = 0; i < n; i++)
-		u->pend[i]->t_submit = t;
-	ucmd_peek(u, t);
-	u->npend -= n;
-	if (u->npend)
-		memmove(u->pend, u->pend + n, u->npend * sizeof(*u->pend));
-	return (int)n;
 }
 
 /* The NVMe command of req in sqe's command area; -EINVAL when req is
@@ -555,23 +509,17 @@ static int ucmd_queue(struct engine_ctx *ctx, struct io_req *req)
 {
 	struct ucmd *u = ctx->priv;
 	struct io_uring_sqe *sqe;
+	int r = ring_io_sqe(&u->io, &sqe);
 
-	if (u->outstanding >= u->depth)
-		return ENGINE_BUSY;
-	sqe = io_uring_get_sqe(&u->ring);
-	if (!sqe && u->sqpoll && io_uring_sqring_wait(&u->ring) >= 0)
-		sqe = io_uring_get_sqe(&u->ring);
-	if (!sqe)
-		return ENGINE_BUSY;
+	if (r)
+		return r;
 	memset(sqe, 0, 2 * sizeof(*sqe));	/* SQE128 */
-	if (ucmd_prep(u, sqe, req)) {
+	u->refused[req->idx] = ucmd_prep(u, sqe, req) != 0;
+	if (u->refused[req->idx]) {
 		/* never sent: give the slot back as a no-op */
 		io_uring_prep_nop(sqe);
-		io_uring_sqe_set_data(sqe, req);
-		req->res = -EINVAL;
 		u->status[req->idx] = 0;
-		u->pend[u->npend++] = req;
-		u->outstanding++;
+		ring_io_queued(&u->io, sqe, req);
 		return ENGINE_QUEUED;
 	}
 	sqe->opcode = IORING_OP_URING_CMD;
@@ -588,10 +536,7 @@ static int ucmd_queue(struct engine_ctx *ctx, struct io_req *req)
 		u->fa_count = 0;
 		sqe->flags |= IOSQE_ASYNC;
 	}
-	io_uring_sqe_set_data(sqe, req);
-	req->res = 0;
-	u->pend[u->npend++] = req;
-	u->outstanding++;
+	ring_io_queued(&u->io, sqe, req);
 	return ENGINE_QUEUED;
 }
 
@@ -599,27 +544,7 @@ static int ucmd_commit(struct engine_ctx *ctx)
 {
 	struct ucmd *u = ctx->priv;
 
-	return u->npend ? ucmd_submit(u) : 0;
-}
-
-static int ucmd_wait(struct ucmd *u, unsigned min)
-{
-	struct io_uring_cqe *cqe;
-	unsigned held;
-	int r;
-
-	if (u->npend) {
-		r = ucmd_submit(u);
-		if (r < 0)
-			return r;
-	}
-	held = u->outstanding - u->npend;
-	if (min > held)
-		min = held;
-	if (io_uring_cq_ready(&u->ring) >= min)
-		return 0;
-	r = io_uring_wait_cqe_nr(&u->ring, &cqe, min);
-	return r < 0 && r != -EINTR && r != -EAGAIN ? r : 0;
+	return ring_io_commit(&u->io);
 }
 
 /*
@@ -632,8 +557,8 @@ static int64_t ucmd_res(struct ucmd *u, struct io_req *req, int res)
 {
 	unsigned sc;
 
-	if (req->res < 0)	/* refused by ucmd_prep: a no-op went */
-		return req->res;
+	if (u->refused[req->idx])	/* by ucmd_prep: a no-op went */
+		return -EINVAL;
 	u->status[req->idx] = 0;
 	if (res < 0)
 		return res;
@@ -648,30 +573,11 @@ static int ucmd_reap(struct engine_ctx *ctx, unsigned min,
 		     struct io_req **out, unsigned max)
 {
 	struct ucmd *u = ctx->priv;
-	struct io_req *req;
-	unsigned n, i;
-	uint64_t t;
-	int r;
+	int i, n = ring_io_reap(&u->io, min, out, max);
 
-	r = ucmd_wait(u, min);
-	if (r < 0)
-		return r;
-	n = io_uring_peek_batch_cqe(&u->ring, u->cqes,
-				    max < u->depth ? max : u->depth);
-	if (!n)
-		return 0;
-	t = n > u->seen ? clock_ticks(u->clk) : 0;
-	for (i = 0; i < n; i++) {
-		req = io_uring_cqe_get_data(u->cqes[i]);
-		req->res = ucmd_res(u, req, u->cqes[i]->res);
-		if (!req->t_done)
-			req->t_done = t;
-		out[i] = req;
-	}
-	u->seen -= n < u->seen ? n : u->seen;
-	io_uring_cq_advance(&u->ring, n);
-	u->outstanding -= n;
-	return (int)n;
+	for (i = 0; i < n; i++)
+		out[i]->res = ucmd_res(u, out[i], (int)out[i]->res);
+	return n;
 }
 
 static void ucmd_exit(struct engine_ctx *ctx)
@@ -680,8 +586,7 @@ static void ucmd_exit(struct engine_ctx *ctx)
 
 	if (!u)
 		return;
-	ring_close(&u->ring, u->cqes, u->depth, u->outstanding - u->npend,
-		   u->fixed_files, u->fixed_bufs);
+	ring_io_close(&u->io, u->fixed_files, u->fixed_bufs);
 	ucmd_free(u);
 	ctx->priv = NULL;
 }

@@ -19,7 +19,7 @@
 struct chr_kind {
 	const char *proto;	/* the commands sent: "NVMe" */
 	const char *takes;	/* the devices the engine takes */
-	const char *not_one;	/* a char device of another kind is not... */
+	const char *not_one;	/* a char device of another kind is not */
 	const char *expected;	/* ...and the engine expected this */
 	const char *blk_is;	/* what a block device is; NULL: taken */
 	const char *other_is;	/* what any other file is */

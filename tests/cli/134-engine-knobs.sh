@@ -3,7 +3,8 @@
 # calls it), hipri_percentage= (pvsync2: the share of preadv2 calls with
 # RWF_HIPRI, counted by strace), force_async= (io_uring: the kernel's
 # worker threads, iou-wrk-*, appear in the process only with it),
-# libaio_vectored= and nonvectored= (the opcodes the kernel is given).
+# libaio_vectored= (the opcodes the kernel is given; nonvectored=: test
+# 285).
 . "$(dirname "$0")/lib.sh"
 
 command -v strace >/dev/null || skip "no strace"
@@ -63,38 +64,6 @@ strace -f -qq -e trace=io_submit -o "$T/s" "$IORIG" --name=v --ioengine=libaio \
 [ "$(grep -o 'aio_lio_opcode=IOCB_CMD_PREAD,' "$T/s" | wc -l)" -eq 5 ] ||
 	die "not 5 PREAD iocbs by default: $(head -3 "$T/s")"
 
-# nonvectored=0: io_uring READV, as the kernel's io_uring_submit_req
-# tracepoint names it (a trace instance of this test's own; the lines of
-# this process picked by their thread group id), and as fio's.
-tracing
-if [ -w "$TR/instances" ] && [ -d "$TR/events/io_uring/io_uring_submit_req" ]; then
-	I=$TR/instances/iorig-t134-$$
-	mkdir "$I" || die "cannot make $I"
-	trap 'echo 0 >"$I/events/io_uring/io_uring_submit_req/enable" 2>/dev/null; rmdir "$I" 2>/dev/null; cd /; rm -rf "$T"' EXIT
-	echo 1 >"$I/options/record-tgid"
-	echo 1 >"$I/events/io_uring/io_uring_submit_req/enable"
-	ops() {
-		: >"$I/trace"
-		_t=$1
-		shift
-		# engine options after ioengine, as fio's command line needs;
-		# --thread: fio's job is a thread of $_p, whose tgid we pick
-		"$_t" --name=v --ioengine=io_uring --direct=1 --filename=t.dat \
-			--size=1m --fixedbufs=0 --number_ios=5 --thread "$@" \
-			>/dev/null 2>&1 &
-		_p=$!
-		wait $_p || die "$_t $* failed"
-		grep -E "\( *$_p\)" "$I/trace" | grep -o 'opcode [A-Z_]*' |
-			sort | uniq -c | awk '{ print $1, $3 }'
-	}
-	[ "$(ops "$IORIG" --nonvectored=0)" = "5 READV" ] ||
-		die "nonvectored=0: $(ops "$IORIG" --nonvectored=0)"
-	[ "$(ops "$IORIG")" = "5 READ" ] || die "default: $(ops "$IORIG")"
-	if command -v fio >/dev/null; then
-		[ "$(ops fio --nonvectored=0)" = "5 READV" ] ||
-			die "fio nonvectored=0: $(ops fio --nonvectored=0)"
-	fi
-fi
 # fio 3.33 takes any integer there (2 is READ: test 285); not a word.
 run --name=x --ioengine=io_uring --size=1m --nonvectored=abc
 expect_rc 2

@@ -7,8 +7,10 @@
 # first of two parts, the number before '*', a fraction's whole part,
 # trailing letters): exit 2, the file, line and option named, nothing
 # created. What a value means is what the kernel is given: the opcodes of
-# io_uring's submissions (the io_uring_submit_req tracepoint), READV for 0
-# (any spelling of it), READ for any other value, as fio's.
+# io_uring's submissions (the io_uring_submit_req tracepoint, in a trace
+# instance of this test's own, the lines of this process picked by their
+# thread group id), READV for 0 (any spelling of it), READ for any other
+# value and by default, as fio's.
 # pi_chk= (a later fio's option, which fio 3.33 lacks): GUARD, REFTAG,
 # APPTAG joined by ',', any case; anything else refused at parse time.
 # lane: parallel
@@ -88,18 +90,21 @@ mkdir "$I" || die "cannot make $I"
 trap 'echo 0 >"$I/events/io_uring/io_uring_submit_req/enable" 2>/dev/null; rmdir "$I" 2>/dev/null; cd /; rm -rf "$T"' EXIT
 echo 1 >"$I/options/record-tgid"
 echo 1 >"$I/events/io_uring/io_uring_submit_req/enable"
-# ops PROGRAM VALUE: the opcodes of 5 reads with nonvectored=VALUE
+# ops PROGRAM VALUE: the opcodes of 5 reads with nonvectored=VALUE (an
+# empty VALUE: not given). Engine options after ioengine, as fio's command
+# line needs; --thread: fio's job is a thread of $_p, whose tgid we pick.
 ops() {
 	: >"$I/trace"
 	"$1" --name=v --ioengine=io_uring --direct=1 --filename=t.dat \
 		--size=1m --fixedbufs=0 --number_ios=5 --thread \
-		--nonvectored="$2" >/dev/null 2>&1 &
+		${2:+"--nonvectored=$2"} >/dev/null 2>&1 &
 	_p=$!
 	wait $_p || die "$1 nonvectored=$2 failed"
 	grep -E "\( *$_p\)" "$I/trace" | grep -o 'opcode [A-Z_]*' |
 		sort | uniq -c | awk '{ print $1, $3 }'
 }
-for row in "0x0:READV" "2:READ" "-5:READ" "1k:READ" "4294967295:READ"; do
+for row in ":READ" "0:READV" "0x0:READV" "1:READ" "2:READ" "-5:READ" \
+    "1k:READ" "4294967295:READ"; do
 	v=${row%:*}
 	[ "$(ops "$IORIG" "$v")" = "5 ${row##*:}" ] ||
 		die "nonvectored=$v: $(ops "$IORIG" "$v"), expected ${row##*:}"

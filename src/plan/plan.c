@@ -380,7 +380,7 @@ static int resolve_zone_counts(struct job *j, struct err_rec *e)
 }
 
 /*
- * zonemode=zbd: what the target stage cannot see (target.c's plan_zbd
+ * zonemode=zbd: what the target stage cannot see (zbdplan.c's target_plan_zbd
  * checks the device). Refused with the reason: what iorig's zones do not
  * do yet (the jobs of a wait group share them: zoned.c).
  */

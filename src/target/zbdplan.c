@@ -156,8 +156,10 @@ static int plan_zbd_round(struct target *t, const struct job *j,
 	uint64_t off, end, nend;
 	int seq = 1;
 
-	/* fio's test: any job that is not a pure reader is rounded. */
-	if (!writes && !(rw_dirs(j->rw) & (1u << DDIR_TRIM)))
+	/* fio's test: any job that is not a pure reader is rounded; a
+	 * replay (read_iolog) is not: its log says where it writes */
+	if ((!writes && !(rw_dirs(j->rw) & (1u << DDIR_TRIM))) ||
+	    j->read_iolog)
 		return 0;
 	off = tf->offset;
 	end = off + tf->len;
@@ -232,6 +234,14 @@ int target_plan_zbd(struct target *t, const struct job *j, bool writes,
 			"(a zone's blocks are read back in whole blocks); "
 			"expected a divisor of the zone size",
 			zs % j->bs_min[d] ? j->bs_min[d] : j->bs_max[d], zs);
+		return -EINVAL;
+	}
+	if ((rw_dirs(j->rw) & (1u << DDIR_TRIM)) && !j->read_iolog &&
+	    j->bs_min[DDIR_TRIM] != zs) {
+		err_set(e, f, line, "bs", "the trim block size %" PRIu64
+			" is not the zone size %" PRIu64 ": a trim resets "
+			"one whole zone (fio refuses it too); expected "
+			"bs=,,%" PRIu64, j->bs_min[DDIR_TRIM], zs, zs);
 		return -EINVAL;
 	}
 	if (j->zoneskip % zs) {

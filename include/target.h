@@ -119,6 +119,14 @@ struct target {
 
 int target_plan(struct target *t, const struct job *j, struct err_rec *e);
 /*
+ * zonemode=zbd's part of target_plan (src/target/zbdplan.c), after the
+ * region (writes: whether the job changes data): the zone geometry from
+ * the device, or emulated zones; the job's options checked against it; a
+ * writer's region rounded to whole zones. 0, or -errno with e.
+ */
+int target_plan_zbd(struct target *t, const struct job *j, bool writes,
+		    struct err_rec *e);
+/*
  * zonemode=zbd, after every job's target_plan: the jobs of one wait group
  * on the same file or device share its zones (fio's meaning: one write
  * pointer per zone, whichever job writes; src/worker/zoned.c): each one's

@@ -380,7 +380,7 @@ static int resolve_zone_counts(struct job *j, struct err_rec *e)
 }
 
 /*
- * zonemode=zbd: what the target stage cannot see (target.c's plan_zbd
+ * zonemode=zbd: what the target stage cannot see (zbdplan.c's target_plan_zbd
  * checks the device). Refused with the reason: what iorig's zones do not
  * do yet (the jobs of a wait group share them: zoned.c).
  */
@@ -399,18 +399,20 @@ static int check_zbd(const struct job *j, struct err_rec *e)
 		why = "with verify= no zone is reset while the job writes "
 		      "(a reset loses what verify reads back; fio aborts on "
 		      "it); expected zone_reset_frequency=0";
-	} else if (rw_dirs(j->rw) & (1u << DDIR_TRIM)) {
-		opt = "rw";
-		why = "no trims with zonemode=zbd yet (fio resets a zone in "
-		      "their place); expected reads and writes";
-	} else if (j->serialize_overlap) {
-		opt = "serialize_overlap";
-		why = "not with zonemode=zbd yet (its held I/Os bypass the "
-		      "zones' write pointers); expected serialize_overlap=0";
-	} else if (j->read_iolog) {
-		opt = "read_iolog";
-		why = "a replayed log's offsets are not moved to write "
-		      "pointers; expected no zonemode=zbd";
+	} else if ((rw_dirs(j->rw) & (1u << DDIR_TRIM)) && !j->read_iolog &&
+		   (j->bs_min[DDIR_TRIM] != j->bs_max[DDIR_TRIM] ||
+		    (j->bss && j->bss->n[DDIR_TRIM]))) {
+		opt = j->bss && j->bss->n[DDIR_TRIM] ? "bssplit" : "bsrange";
+		why = "a trim resets one whole zone, so its size is one "
+		      "(fio refuses a range or split of trim sizes too); "
+		      "expected one trim block size, the zone size";
+	} else if (j->verify != VERIFY_NONE &&
+		   (j->trim_percentage || j->trim_backlog)) {
+		opt = j->trim_percentage ? "trim_percentage" : "trim_backlog";
+		why = "verify's trims are of single blocks, and a trim on a "
+		      "zone resets the whole zone (in fio 3.33 a trim not at "
+		      "a zone's start fails, \"Trim offset not at zone "
+		      "start\"); expected no trim_percentage or trim_backlog";
 	}
 	if (!opt)
 		return 0;

@@ -79,8 +79,13 @@ static __attribute__((noinline)) bool prep_slow(struct wstate *s,
 			return false;
 		if (zbd_place(s, io) < 0)
 			return false;
-	} else if (!pace_gen_next(s, io)) {
-		gen_next(&s->gen, io);
+	} else {
+		/* serialize_overlap: zonemode=zbd places the I/O first (it
+		 * holds one back itself: zbd_held) */
+		if (!zbd_held(s) && !pace_gen_next(s, io))
+			gen_next(&s->gen, io);
+		if (zbd_place(s, io) < 0)
+			return false;
 	}
 	/* Before the buffer is filled: verify= stamps it as issued. */
 	if ((s->ft.loop & WF_BIT(WF_SERIAL)) && serial_hold(s, io))
@@ -405,15 +410,17 @@ static void new_pass(struct wstate *s)
  * and io_uring trim synchronously too): engines see reads and writes
  * only, but for one that takes trims itself (ENGINE_TRIMS: NVMe Dataset
  * Management through io_uring_cmd). An engine that moves no data (null)
- * trims nothing.
+ * trims nothing. Under zonemode=zbd a trim of a zone with a write
+ * pointer is its reset instead, whatever the engine (fio's).
  */
 static __attribute__((noinline)) int trim_req(struct wstate *s,
 					      struct io_req *req)
 {
-	int r = 0;
+	int r = zbd_trim(s, req);
 
-	if (!(s->eng->flags & ENGINE_NOIO))
-		r = trim_range(req->fd, s->w->tgt->files[req->file].is_bdev,
+	if (r == 1)
+		r = s->eng->flags & ENGINE_NOIO ? 0 :
+		    trim_range(req->fd, s->w->tgt->files[req->file].is_bdev,
 			       req->offset, req->len);
 	req->t_done = clock_ticks(s->w->clk);
 	req->res = r ? r : (int64_t)req->len;
@@ -481,7 +488,7 @@ issue_as(struct wstate *s, const bool plain)
 		ddir = req->ddir;	/* req may be done and reused below */
 		/* Trims: one branch, never taken by reads and writes. */
 		r = __builtin_expect(ddir == DDIR_TRIM, 0) &&
-		    !(s->eng->flags & ENGINE_TRIMS) ?
+		    (!(s->eng->flags & ENGINE_TRIMS) || zbd_trims(s, req)) ?
 			trim_req(s, req) : s->eng->queue(&s->ctx, req);
 		if (s->guard.next && !call_leave(s))
 			return;

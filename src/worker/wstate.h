@@ -380,6 +380,13 @@ bool verify_next_io(struct wstate *s, struct gen_io *io);
  * or the job ends). 1 at once without the feature. */
 bool zbd_held(const struct wstate *s);
 int zbd_place(struct wstate *s, struct gen_io *io);
+/* zonemode=zbd's trims (zoned.c), at the issue of trim req: zbd_trims,
+ * whether it is a zone reset (its zone has a write pointer); zbd_trim
+ * does it: 0, or -errno (the trim's error; the job failed too when the
+ * device's reset failed); 1 when the trim is not the zones' (a discard,
+ * as any trim). */
+bool zbd_trims(const struct wstate *s, const struct io_req *req);
+int zbd_trim(struct wstate *s, const struct io_req *req);
 /* verify_prep_write, _read: req holds the I/O at the generator's offset
  * off (its block: off / verify's block size) */
 void verify_prep_write(struct wstate *s, struct io_req *req, uint64_t off);

@@ -92,6 +92,7 @@ struct zoned {
 	uint64_t zskip;			/* zoneskip= (sequential jobs) */
 	uint64_t win, zone_bytes;	/* the zone in use, its bytes */
 	bool random;
+	bool replay;			/* read_iolog=: the log's I/Os */
 	uint64_t loops_left;		/* sequential passes still to start */
 	struct gen_io pend;		/* waits for the queue to drain */
 	bool pend_ok, quiesce, backoff;
@@ -102,6 +103,10 @@ struct zoned {
 	 * issued() says it went out (else it is taken back) */
 	struct zzone *moved;
 	uint64_t moved_off, moved_len;
+	/* the zone a trim placed at next() resets, the job's (resetting)
+	 * until trim_req does it (zbd_trim) */
+	struct zzone *trim_z;
+	bool in_call;			/* inside the loop's call_enter */
 	struct zbd_stats *rec;
 };
 
@@ -357,6 +362,7 @@ static int zn_setup(struct wstate *s)
 	last = (zn->rhi - 1) / zn->zs;
 	zn->n = (unsigned)(last - zn->first + 1);
 	zn->random = rw_random(s->j->rw);
+	zn->replay = s->j->read_iolog != NULL;
 	zn->verify = s->j->verify != VERIFY_NONE;
 	zn->verify_bs = s->j->bs_min[DDIR_WRITE];
 	zn->job_max = (unsigned)s->j->job_max_open_zones;
@@ -458,9 +464,12 @@ static int zn_reset(struct wstate *s, struct zzone *z)
 	if (zn->model != ZBD_NONE) {
 		z->resetting = zn;
 		pthread_mutex_unlock(&sh->mu);
-		call_enter(s);
+		/* a trim's reset runs inside the loop's own hand-off (a
+		 * second would end it: call_leave finds it left) */
+		if (!zn->in_call)
+			call_enter(s);
 		ret = zbd_reset(zn->fd, z->start, z->end - z->start);
-		left = call_leave(s);
+		left = zn->in_call || call_leave(s);
 		pthread_mutex_lock(&sh->mu);
 		z->resetting = NULL;
 		if (!left)
@@ -784,6 +793,43 @@ static int zn_write_at(struct wstate *s, uint64_t *off, uint64_t *len)
 	return ZN_OK;
 }
 
+/*
+ * A trim (fio's meaning under zonemode=zbd): a zone with a write pointer
+ * is reset in its place, whole (the trim block size is the zone size:
+ * zbdplan.c), at the trim's issue (zbd_trim); a random trim of an empty
+ * zone goes to the nearest zone holding data, the job's end when there
+ * is none. A conventional zone's trim is a discard, as any trim. The
+ * zone is marked the job's reset from here: another job's write waits,
+ * and the job's own writes to it complete first (fio's zone lock).
+ */
+static int zn_trim_at(struct wstate *s, uint64_t *off)
+{
+	struct zoned *zn = zn_of(s);
+	struct zzone *zb = &zn->z[zidx(zn, *off)];
+
+	if (zb->has_wp && zn->random && zb->wp == zb->start) {
+		zb = zn_find_data(zn, zb, 1);
+		if (!zb)
+			return ZN_EOF;
+		*off = zb->start;
+	}
+	if (!zb->has_wp)
+		return ZN_OK;
+	if (*off != zb->start) {
+		job_fail(s, -EINVAL, "zonemode=zbd: a trim at %" PRIu64
+			 " is not at its zone's start (%" PRIu64 ")", *off,
+			 zb->start);
+		return ZN_EOF;
+	}
+	if (zb->inflight && zb->owner == zn)
+		return ZN_QUIESCE;
+	if (!zn_free(zn, zb))
+		return ZN_BUSY;
+	zb->resetting = zn;
+	zn->trim_z = zb;
+	return ZN_OK;
+}
+
 /* A read inside the region and below its zone's write pointer (but
  * with read_beyond_wp), or none: len 0. */
 static void zn_read_clip(const struct zoned *zn, uint64_t min_bs,
@@ -932,6 +978,7 @@ again:
 		off = zn->rlo;
 	}
 	r = ddir == DDIR_WRITE ? zn_write_at(s, &off, &len) :
+	    ddir == DDIR_TRIM ? zn_trim_at(s, &off) :
 	    zn_read_at(s, &off, &len);
 	/* a reader's first and last zones may pass the region's ends (it
 	 * is not rounded): cut there */
@@ -968,11 +1015,15 @@ end:
 	return -1;
 }
 
+/* read_iolog=: the replayer's next gives the log's I/O where the log
+ * has it (fio replays them so, unmoved). */
 static int zn_next(struct wstate *s, struct gen_io *io)
 {
 	struct zoned *zn = zn_of(s);
 	int r;
 
+	if (zn->replay)
+		return 0;
 	pthread_mutex_lock(&zn->sh->mu);
 	r = zn_next_locked(s, io, false);
 	pthread_mutex_unlock(&zn->sh->mu);
@@ -997,6 +1048,59 @@ int zbd_place(struct wstate *s, struct gen_io *io)
 	r = zn_next_locked(s, io, true);
 	pthread_mutex_unlock(&zn->sh->mu);
 	return r;
+}
+
+/* A replayed trim's zone, when it has a write pointer (fio resets it
+ * in the trim's place, as the generator's); else NULL. */
+static struct zzone *zn_replayed(const struct zoned *zn,
+				 const struct io_req *req)
+{
+	struct zzone *z;
+
+	if (!zn->replay || req->file)
+		return NULL;
+	z = &zn->z[zidx(zn, req->offset)];
+	return z->has_wp ? z : NULL;
+}
+
+int zbd_trim(struct wstate *s, const struct io_req *req)
+{
+	struct zoned *zn = zn_of(s);
+	struct zzone *z;
+	int r;
+
+	if (!zn)
+		return 1;
+	z = zn->trim_z;
+	zn->trim_z = NULL;
+	if (!z) {
+		z = zn_replayed(zn, req);
+		if (!z)
+			return 1;
+		/* fio's: an error of the trim, not of the job */
+		if (req->offset != z->start || z->start < zn->rlo ||
+		    z->end > zn->rhi)
+			return -EINVAL;
+	}
+	pthread_mutex_lock(&zn->sh->mu);
+	zn->in_call = s->guard.next;	/* worker.c's issue entered it */
+	r = zn_reset(s, z);
+	zn->in_call = false;
+	z->resetting = NULL;
+	pthread_mutex_unlock(&zn->sh->mu);
+	if (r > 0) {	/* next() kept other jobs' writes out: a bug */
+		job_fail(s, -EBUSY, "zonemode=zbd: the zone at %" PRIu64
+			 " has writes in flight at its trim", z->start);
+		return -EBUSY;
+	}
+	return r;
+}
+
+bool zbd_trims(const struct wstate *s, const struct io_req *req)
+{
+	const struct zoned *zn = zn_of(s);
+
+	return zn && (zn->trim_z || zn_replayed(zn, req));
 }
 
 /* A write next() moved the write pointer for that did not go out: its
@@ -1064,6 +1168,19 @@ static void zn_done(struct wstate *s, struct io_req *req,
 		sh->inflight--;
 		zn->slot[req->idx] = 0;
 	}
+	if (l && zn->replay && z->has_wp && req->offset + req->len > z->wp &&
+	    req->offset <= z->wp) {
+		/* a replayed write (not placed by next()): the write
+		 * pointer is where the device moved it */
+		uint64_t top = req->offset + req->len < cap_end(z) ?
+			       req->offset + req->len : cap_end(z);
+
+		sh->swd += top - z->wp;
+		sh->wp_swd += top - z->wp;
+		z->wp = top;
+		if (zn->model == ZBD_NONE)
+			zn_emul_cond(z);
+	}
 	if (l && z->has_wp && req->offset + req->len >= cap_end(z))
 		zn_close_zone(sh, z);
 	pthread_mutex_unlock(&sh->mu);
@@ -1098,6 +1215,10 @@ static void zn_last(struct wstate *s)
 	}
 	pthread_mutex_lock(&zn->sh->mu);
 	zn_unmove(zn);
+	if (zn->trim_z) {	/* a trim placed and never issued */
+		zn->trim_z->resetting = NULL;
+		zn->trim_z = NULL;
+	}
 	/* the device's word; the shared zones take it only when no other
 	 * job holds them (theirs may have moved since the report) */
 	for (i = 0; now && i < zn->n; i++) {

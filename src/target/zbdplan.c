@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: MIT
+/*
+ * zonemode=zbd's plan (target.h: target_plan_zbd, target_zbd_share): the
+ * target stage's checks of a job against the zones of its file or
+ * device (zbd.h says what the kernel reports of them), a writer's region
+ * rounded to whole zones, and the span of zones the jobs of a wait group
+ * share on one target. The worker's side is src/worker/zoned.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "target.h"
+#include "zbd.h"
+
+/*
+ * Whether [off, off + len) of a zoned device holds a sequential zone, by
+ * its zone report (a region of conventional zones alone is not rounded,
+ * fio's rule). -errno when the report fails.
+ */
+static int zbd_has_seq(const struct target_file *tf, uint64_t zs,
+		       uint64_t off, uint64_t len)
+{
+	struct zbd_zone z[64];
+	uint64_t at = off / zs * zs;
+	int fd, n = 0, i;
+
+	fd = open(tf->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (at < off + len) {
+		n = zbd_report(fd, at, z, 64);
+		if (n <= 0)
+			break;
+		for (i = 0; i < n && z[i].start < off + len; i++)
+			if (z[i].type != ZBD_TYPE_CONV) {
+				close(fd);
+				return 1;
+			}
+		at = z[n - 1].start + z[n - 1].len;
+	}
+	close(fd);
+	return n < 0 ? n : 0;
+}
+
+/*
+ * zonemode=zbd (fio's meaning): the zone geometry from the device, or
+ * emulated zones of zonesize bytes on a file or a device that is not
+ * zoned; the device's open zone limit against max_open_zones; direct I/O
+ * for writes to a host-managed device; and a writing job's region
+ * rounded to whole zones (its start up, its end down) when it holds
+ * sequential zones, as fio rounds it, said in a warning.
+ */
+/* zonemode=zbd on a zoned device: its zone size (*zs), its end, the
+ * job's limits checked against the device's. */
+static int plan_zbd_device(struct target *t, const struct job *j,
+			   bool writes, const struct zbd_info *zi,
+			   uint64_t *zs, uint64_t *dev_end, struct err_rec *e)
+{
+	struct target_file *tf = &t->files[0];
+	const char *f = j->section_file;
+	int line = j->section_line;
+
+	*zs = zi->zone_size;
+	if (!*zs) {
+		err_set(e, tf->path, 0, "zonemode", "a zoned device "
+			"whose zone size sysfs does not give");
+		return -EINVAL;
+	}
+	if (j->zonesize && j->zonesize != *zs) {
+		err_set(e, f, line, "zonesize", "%" PRIu64 " is not "
+			"the zone size of %s (%" PRIu64 " bytes); "
+			"expected zonesize=%" PRIu64 " or none",
+			j->zonesize, tf->path, *zs, *zs);
+		return -EINVAL;
+	}
+	t->zbd_cap = *zs;
+	if (zi->model == ZBD_HOST_MANAGED && writes &&
+	    !j->direct) {
+		err_set(e, f, line, "direct", "writes to the "
+			"host-managed zoned device %s need direct "
+			"I/O (fio refuses them too: buffered writes "
+			"reach the device out of order); expected "
+			"direct=1", tf->path);
+		return -EINVAL;
+	}
+	t->zbd_max_open = (unsigned)j->max_open_zones;
+	if (zi->model == ZBD_HOST_MANAGED && !j->ignore_zone_limits &&
+	    zi->max_open) {
+		if (j->max_open_zones > zi->max_open) {
+			err_set(e, f, line, "max_open_zones", "%"
+				PRIu64 " is more than %s can hold "
+				"open (%u); expected at most %u, or "
+				"ignore_zone_limits=1",
+				j->max_open_zones, tf->path,
+				zi->max_open, zi->max_open);
+			return -EINVAL;
+		}
+		if (!j->max_open_zones)
+			t->zbd_max_open = zi->max_open;
+	}
+	*dev_end = tf->cur_size;
+	return 0;
+}
+
+/* zonemode=zbd emulated on a target that is not zoned: zonesize= and
+ * zonecapacity= checked, the end of the target. */
+static int plan_zbd_emulated(struct target *t, const struct job *j,
+			     uint64_t *zs, uint64_t *dev_end,
+			     struct err_rec *e)
+{
+	struct target_file *tf = &t->files[0];
+	const char *f = j->section_file;
+	int line = j->section_line;
+
+	*zs = j->zonesize;
+	if (!*zs) {
+		err_set(e, f, line, "zonesize", "%s is not a zoned "
+			"block device: zonemode=zbd emulates zones "
+			"on it, and needs their size (fio refuses it "
+			"too); expected zonesize=, or a zoned device",
+			tf->path);
+		return -EINVAL;
+	}
+	if (*zs < 512 || (j->zonecapacity && j->zonecapacity > *zs)) {
+		err_set(e, f, line, *zs < 512 ? "zonesize" :
+			"zonecapacity", "%" PRIu64 " bytes; expected "
+			"%s", *zs < 512 ? *zs : j->zonecapacity,
+			*zs < 512 ? "at least 512" :
+			"at most zonesize");
+		return -EINVAL;
+	}
+	t->zbd_cap = j->zonecapacity ? j->zonecapacity : *zs;
+	t->zbd_max_open = (unsigned)j->max_open_zones;
+	*dev_end = tf->cur_size > tf->offset + tf->len ? tf->cur_size :
+		   tf->offset + tf->len;
+	if (*dev_end < *zs) {
+		err_set(e, tf->path, 0, "zonesize", "%" PRIu64 " bytes "
+			"is larger than the file or device (%" PRIu64
+			"); expected at most its size", *zs, *dev_end);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A writer's region rounded to whole zones of size zs (on a zoned
+ * device only when its zones there are sequential). */
+static int plan_zbd_round(struct target *t, const struct job *j,
+			  bool writes, const struct zbd_info *zi,
+			  uint64_t zs, uint64_t dev_end, struct err_rec *e)
+{
+	struct target_file *tf = &t->files[0];
+	uint64_t off, end, nend;
+	int seq = 1;
+
+	/* fio's test: any job that is not a pure reader is rounded; a
+	 * replay (read_iolog) is not: its log says where it writes */
+	if ((!writes && !(rw_dirs(j->rw) & (1u << DDIR_TRIM))) ||
+	    j->read_iolog)
+		return 0;
+	off = tf->offset;
+	end = off + tf->len;
+	if (off >= dev_end)
+		return 0;
+	if (zi->model != ZBD_NONE)
+		seq = zbd_has_seq(tf, zs, off, tf->len);
+	if (seq < 0) {
+		err_set(e, tf->path, 0, "zonemode", "cannot report the "
+			"zones: %s", strerror(-seq));
+		return seq;
+	}
+	if (!seq)
+		return 0;
+	if (off % zs)
+		off += zs - off % zs;
+	nend = end / zs * zs;
+	if (nend <= off) {
+		err_set(e, j->section_file, j->section_line, "size",
+			"the region of %s (%" PRIu64
+			" bytes from %" PRIu64 ") holds no whole zone of %"
+			PRIu64 " bytes; expected at least one zone",
+			tf->path, tf->len, tf->offset, zs);
+		return -EINVAL;
+	}
+	t->zbd_rounded = off != tf->offset || nend != end;
+	t->zbd_asked_off = tf->offset;
+	t->zbd_asked_len = tf->len;
+	tf->offset = off;
+	tf->len = nend - off;
+	t->file_region = tf->len;
+	t->region = tf->len;
+	return 0;
+}
+
+int target_plan_zbd(struct target *t, const struct job *j, bool writes,
+		    struct err_rec *e)
+{
+	struct target_file *tf = &t->files[0];
+	const char *f = j->section_file;
+	int line = j->section_line, ret;
+	struct zbd_info zi = { 0 };
+	uint64_t zs, dev_end;
+	int d;
+
+	if (j->zone_mode != ZONE_ZBD)
+		return 0;
+	if (tf->is_bdev)
+		zbd_probe(tf->rdev, &zi);
+	t->zbd = true;
+	t->zbd_model = zi.model;
+	if (zi.model != ZBD_NONE)
+		ret = plan_zbd_device(t, j, writes, &zi, &zs, &dev_end, e);
+	else
+		ret = plan_zbd_emulated(t, j, &zs, &dev_end, e);
+	if (ret)
+		return ret;
+	t->zbd_size = zs;
+	if (j->job_max_open_zones && !t->zbd_max_open) {
+		err_set(e, f, line, "job_max_open_zones", "needs a limit on "
+			"the device's open zones (fio's rule); expected "
+			"max_open_zones= too");
+		return -EINVAL;
+	}
+	for (d = 0; j->verify && d < DDIR_NR; d++) {	/* not VERIFY_NONE */
+		if (!(rw_dirs(j->rw) & (1u << d)) || !j->bs_min[d] ||
+		    !j->bs_max[d] || (!(zs % j->bs_min[d]) &&
+				      !(zs % j->bs_max[d])))
+			continue;
+		err_set(e, f, line, "bs", "%" PRIu64 " does not divide the "
+			"zone size %" PRIu64 ": with verify= fio refuses it "
+			"(a zone's blocks are read back in whole blocks); "
+			"expected a divisor of the zone size",
+			zs % j->bs_min[d] ? j->bs_min[d] : j->bs_max[d], zs);
+		return -EINVAL;
+	}
+	if ((rw_dirs(j->rw) & (1u << DDIR_TRIM)) && !j->read_iolog &&
+	    j->bs_min[DDIR_TRIM] != zs) {
+		err_set(e, f, line, "bs", "the trim block size %" PRIu64
+			" is not the zone size %" PRIu64 ": a trim resets "
+			"one whole zone (fio refuses it too); expected "
+			"bs=,,%" PRIu64, j->bs_min[DDIR_TRIM], zs, zs);
+		return -EINVAL;
+	}
+	if (j->zoneskip % zs) {
+		err_set(e, f, line, "zoneskip", "%" PRIu64 " is not a "
+			"multiple of the zone size %" PRIu64, j->zoneskip, zs);
+		return -EINVAL;
+	}
+	return plan_zbd_round(t, j, writes, &zi, zs, dev_end, e);
+}
+
+/* Whether a and b name the same file or device, as planned. */
+static bool zbd_same_target(const struct target_file *a,
+			const struct target_file *b)
+{
+	if (a->have_id && b->have_id)
+		return a->is_bdev == b->is_bdev && (a->is_bdev ?
+			a->rdev == b->rdev : a->dev == b->dev &&
+			a->ino == b->ino);
+	return !a->have_id && !b->have_id && !strcmp(a->path, b->path);
+}
+
+/* The zones [lo, hi) of t's region (its zone size's). */
+static void zbd_zones_of(const struct target *t, uint64_t *lo, uint64_t *hi)
+{
+	const struct target_file *f = &t->files[0];
+	uint64_t zs = t->zbd_size;
+
+	*lo = f->offset / zs * zs;
+	*hi = (f->offset + f->len + zs - 1) / zs * zs;
+}
+
+int target_zbd_share(const struct job *jobs, struct target *tg,
+		     size_t njobs, struct err_rec *e)
+{
+	size_t i, k;
+
+	for (i = 0; i < njobs; i++) {
+		const struct target_file *a = &tg[i].files[0];
+		uint64_t lo, hi, klo, khi;
+
+		if (!tg[i].zbd)
+			continue;
+		zbd_zones_of(&tg[i], &lo, &hi);
+		tg[i].zbd_sharers = 1;
+		for (k = 0; k < njobs; k++) {
+			const struct target_file *b = &tg[k].files[0];
+
+			if (k == i || !tg[k].zbd || jobs[k].wait_group !=
+			    jobs[i].wait_group || !zbd_same_target(a, b))
+				continue;
+			if (tg[k].zbd_size != tg[i].zbd_size ||
+			    tg[k].zbd_cap != tg[i].zbd_cap ||
+			    tg[k].zbd_max_open != tg[i].zbd_max_open) {
+				err_set(e, jobs[k].section_file,
+					jobs[k].section_line, "zonemode",
+					"jobs '%s' and '%s' run at once on "
+					"the zones of %s, which they see "
+					"otherwise (zone size, capacity or "
+					"max_open_zones); fio takes the first "
+					"job's and drops the other's without a "
+					"word; expected the same zonesize=, "
+					"zonecapacity= and max_open_zones= (or "
+					"stonewall between them)", jobs[i].name,
+					jobs[k].name, a->path);
+				return -EINVAL;
+			}
+			zbd_zones_of(&tg[k], &klo, &khi);
+			if (klo < lo)
+				lo = klo;
+			if (khi > hi)
+				hi = khi;
+			tg[i].zbd_sharers++;
+		}
+		tg[i].zbd_span_lo = lo;
+		tg[i].zbd_span_hi = hi;
+	}
+	return 0;
+}

@@ -32,10 +32,15 @@
  * and 2) and checks the same fields after a read, as later fios do; a
  * mismatch is the read's error (EILSEQ), named with the field and LBA.
  * With pi_act=1 and metadata that is just the 8 bytes of PI, no metadata
- * moves. An extended LBA moves data and metadata interleaved: without
- * pi_act=1 it is not done yet and refused at plan time (fio 3.33, which
- * has neither option, sends such a namespace buffers of the data bytes
- * only and reports success: a misreading refused here).
+ * moves.
+ *
+ * An extended LBA (metadata inside each block, such as QEMU's nsid 3)
+ * moves data and metadata interleaved when its metadata moves: its
+ * blocks are lba_size + ms bytes (4104) in the buffers, and the job's
+ * offsets and block sizes count in those (as later fios count them); the
+ * PI is written and checked in place, as above. fio 3.33, which knows
+ * no metadata, sends such a namespace buffers of the data bytes only and
+ * reports success: a misreading later fios refuse, as iorig does.
  *
  * System calls and timestamps as the io_uring engine's (uring.c), in its
  * simpler form: commit() submits the batch without waiting (t_submit is
@@ -235,9 +240,19 @@ static bool ucmd_md_moves(const struct nvmedev_ident *id, bool pi_act)
 	return id->ms && !(pi_act && id->pi_type && id->ms == 8);
 }
 
-/* A namespace's metadata as the plan checks it: an extended LBA's only
- * with pi_act=1 and 8 bytes of PI (no metadata moves); separate metadata
- * needs md_per_io_size bytes for the largest block of each direction. */
+/* The bytes of a block in the buffers: an extended LBA's data and
+ * metadata when its metadata moves, else the data's. */
+static uint32_t ucmd_block(const struct nvmedev_ident *id, bool pi_act)
+{
+	return id->extended && ucmd_md_moves(id, pi_act) ?
+	       id->lba_size + id->ms : id->lba_size;
+}
+
+/* A namespace's metadata as the plan checks it: an extended LBA's moves
+ * in the blocks (no trims: their ranges count data blocks; no verify=
+ * with PI, whose bytes would overwrite the pattern's, as later fios
+ * refuse); separate metadata needs md_per_io_size bytes for the largest
+ * block of each direction. */
 static int ucmd_plan_md(const struct target_file *tf, const struct job *j,
 			const struct nvmedev_ident *id, struct err_rec *e)
 {
@@ -247,16 +262,24 @@ static int ucmd_plan_md(const struct target_file *tf, const struct job *j,
 
 	if (!ucmd_md_moves(id, o->pi_act))
 		return 0;
-	if (id->extended) {
-		err_set(e, tf->path, 0, o->pi_act ? "pi_act" : "filename",
-			"namespace %u has %u bytes of metadata per block "
-			"inside it (extended LBA, protection information "
-			"type %u); moving an extended LBA's interleaved bytes is "
-			"not supported yet: expected pi_act=1 on a namespace "
-			"whose metadata is the 8 bytes of protection "
-			"information", id->nsid, id->ms, id->pi_type);
+	if (id->extended && (rw_dirs(j->rw) & (1u << DDIR_TRIM) ||
+			     j->trim_percentage)) {
+		err_set(e, tf->path, 0, "rw", "namespace %u is an extended "
+			"LBA whose metadata moves (%u bytes a block): trims "
+			"are not supported there; expected no trims, or "
+			"pi_act=1", id->nsid, id->lba_size + id->ms);
 		return -EINVAL;
 	}
+	/* j->verify: 0 is verify=none */
+	if (id->extended && id->pi_type && j->verify) {
+		err_set(e, tf->path, 0, "verify", "namespace %u is an "
+			"extended LBA with protection information: its PI "
+			"bytes are inside the blocks verify= checks; expected "
+			"verify=0, or pi_act=1", id->nsid);
+		return -EINVAL;
+	}
+	if (id->extended)
+		return 0;
 	for (d = 0; d < DDIR_NR; d++) {
 		if (d == DDIR_TRIM)
 			continue;
@@ -288,6 +311,7 @@ static int ucmd_plan_target(const struct target *t, const struct job *j,
 	const struct ucmd_opts *o = j->eopts;
 	struct nvmedev_ident id;
 	unsigned i, d;
+	uint32_t blk;
 	int fd, r;
 
 	for (i = 0; i < t->nfiles; i++) {
@@ -323,21 +347,26 @@ static int ucmd_plan_target(const struct target *t, const struct job *j,
 				id.nsid);
 			return -EINVAL;
 		}
-		if (tf->offset % id.lba_size) {
+		blk = ucmd_block(&id, o->pi_act);
+		if (tf->offset % blk) {
 			err_set(e, tf->path, 0, "offset", "%llu is not a "
-				"multiple of %u, the namespace's block size",
-				(unsigned long long)tf->offset, id.lba_size);
+				"multiple of %u, the namespace's block size%s",
+				(unsigned long long)tf->offset, blk,
+				blk != id.lba_size ? " (data and metadata, an "
+				"extended LBA)" : "");
 			return -EINVAL;
 		}
 		for (d = 0; d < DDIR_NR; d++) {
-			if (j->bs_min[d] % id.lba_size ||
-			    j->bs_max[d] % id.lba_size) {
+			if (j->bs_min[d] % blk || j->bs_max[d] % blk) {
 				err_set(e, tf->path, 0, "bs", "%llu is not a "
 					"multiple of %u, the namespace's block "
-					"size: NVMe commands move whole blocks",
+					"size%s: NVMe commands move whole "
+					"blocks",
 					(unsigned long long)(j->bs_min[d] %
-					id.lba_size ? j->bs_min[d] :
-					j->bs_max[d]), id.lba_size);
+					blk ? j->bs_min[d] : j->bs_max[d]),
+					blk, blk != id.lba_size ? " (data and "
+					"metadata, an extended LBA; or "
+					"pi_act=1)" : "");
 				return -EINVAL;
 			}
 		}
@@ -361,6 +390,9 @@ struct ucmd_file {
 	uint16_t ms;		/* metadata bytes per block that move (a
 				 * separate buffer); 0: none moves */
 	uint16_t pi_at;		/* the PI's offset in a block's metadata */
+	uint32_t lba_size;	/* data bytes of a block */
+	uint32_t ext;		/* an extended LBA whose metadata moves: its
+				 * block's bytes in the buffer; else 0 */
 	bool pi_host;		/* the engine writes and checks the PI */
 };
 
@@ -439,9 +471,13 @@ static int ucmd_files(struct ucmd *u, const struct target *t,
 		u->files[i].nsid = id.nsid;
 		u->files[i].shift = (unsigned)__builtin_ctz(id.lba_size);
 		u->files[i].pi_type = id.pi_type;
-		if (ucmd_md_moves(&id, o->pi_act) && !id.extended) {
+		u->files[i].lba_size = id.lba_size;
+		if (ucmd_md_moves(&id, o->pi_act)) {
 			/* the plan made sure md_per_io_size holds it */
-			u->files[i].ms = id.ms;
+			if (id.extended)
+				u->files[i].ext = id.lba_size + id.ms;
+			else
+				u->files[i].ms = id.ms;
 			u->files[i].pi_at = id.pi_first ? 0 :
 					    (uint16_t)(id.ms - 8);
 			u->files[i].pi_host = id.pi_type && !o->pi_act &&
@@ -481,13 +517,19 @@ static struct ucmd_pi *ucmd_pi_of(const struct ucmd *u,
 				  const struct io_req *req, uint64_t b,
 				  uint16_t *guard)
 {
-	uint8_t *md = u->md + req->idx * u->md_per_io + b * f->ms;
-	const uint8_t *data = (const uint8_t *)req->buf + (b << f->shift);
+	uint8_t *data, *md;
 
+	if (f->ext) {	/* the metadata follows the block's data */
+		data = (uint8_t *)req->buf + b * f->ext;
+		md = data + f->lba_size;
+	} else {
+		data = (uint8_t *)req->buf + (b << f->shift);
+		md = u->md + req->idx * u->md_per_io + b * f->ms;
+	}
 	*guard = 0;
 	if (u->prchk & NVMEDEV_PRCHK_GUARD)
 		*guard = ucmd_crc(u->crc, ucmd_crc(u->crc, 0, data,
-				  (size_t)1 << f->shift), md, f->pi_at);
+				  f->lba_size), md, f->pi_at);
 	return (struct ucmd_pi *)(md + f->pi_at);
 }
 
@@ -539,9 +581,10 @@ static void ucmd_pi_write(const struct ucmd *u, const struct ucmd_file *f,
 static int ucmd_pi_read(struct ucmd *u, const struct ucmd_file *f,
 			const struct io_req *req)
 {
-	uint64_t slba = req->offset >> f->shift, b;
-	uint64_t nlb = (uint64_t)req->len >> f->shift;
+	uint64_t slba = f->ext ? req->offset / f->ext : req->offset >> f->shift;
+	uint64_t nlb = f->ext ? req->len / f->ext : req->len >> f->shift;
 	const struct ucmd_pi *pi;
+	uint64_t b;
 	const char *what = NULL;
 	uint32_t want = 0, got = 0;
 	uint16_t guard;
@@ -623,6 +666,12 @@ static int ucmd_md_alloc(struct ucmd *u, const struct target *t,
 		md |= u->files[i].ms != 0;
 		host |= u->files[i].pi_host;
 	}
+	if (host) {
+		u->pi_why = calloc(u->depth, sizeof(*u->pi_why));
+		if (!u->pi_why)
+			return -ENOMEM;
+		ucmd_crc_init(u->crc);
+	}
 	if (!md)
 		return 0;
 	u->md_per_io = (size_t)o->md_per_io_size;
@@ -631,9 +680,6 @@ static int ucmd_md_alloc(struct ucmd *u, const struct target *t,
 	if (!u->md)
 		return -ENOMEM;
 	memset(u->md, 0, n);
-	if (host && !(u->pi_why = calloc(u->depth, sizeof(*u->pi_why))))
-		return -ENOMEM;
-	ucmd_crc_init(u->crc);
 	return 0;
 }
 
@@ -746,11 +792,21 @@ static int ucmd_prep(struct ucmd *u, struct io_uring_sqe *sqe,
 {
 	struct nvme_uring_cmd *c = (struct nvme_uring_cmd *)sqe->cmd;
 	const struct ucmd_file *f = &u->files[req->file];
-	uint64_t slba = req->offset >> f->shift;
-	uint64_t nlb = (uint64_t)req->len >> f->shift;
+	uint64_t slba, nlb;
 
-	if ((slba << f->shift) != req->offset ||
-	    (nlb << f->shift) != req->len || !nlb || nlb > 65536)
+	if (f->ext) {	/* blocks of data and metadata */
+		slba = req->offset / f->ext;
+		nlb = req->len / f->ext;
+		if (slba * f->ext != req->offset || nlb * f->ext != req->len)
+			return -EINVAL;
+	} else {
+		slba = req->offset >> f->shift;
+		nlb = (uint64_t)req->len >> f->shift;
+		if ((slba << f->shift) != req->offset ||
+		    (nlb << f->shift) != req->len)
+			return -EINVAL;
+	}
+	if (!nlb || nlb > 65536)
 		return -EINVAL;
 	memset(c, 0, sizeof(*c));
 	c->nsid = f->nsid;
@@ -775,9 +831,9 @@ static int ucmd_prep(struct ucmd *u, struct io_uring_sqe *sqe,
 	if (f->pi_type == 1 || f->pi_type == 2)
 		c->cdw14 = (uint32_t)slba;
 	c->cdw15 = u->cdw15;
+	if (f->pi_host && req->ddir == DDIR_WRITE)
+		ucmd_pi_write(u, f, req, slba, nlb);
 	if (f->ms) {
-		if (f->pi_host && req->ddir == DDIR_WRITE)
-			ucmd_pi_write(u, f, req, slba, nlb);
 		c->metadata = (uint64_t)(uintptr_t)(u->md +
 						    req->idx * u->md_per_io);
 		c->metadata_len = (uint32_t)(nlb * f->ms);

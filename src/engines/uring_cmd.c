@@ -20,11 +20,27 @@
  * it on reads (PRACT) when the metadata is the 8 bytes of PI, so only
  * data moves; pi_chk= asks it to check the guard, the reference tag
  * (the block's LBA, types 1 and 2) and the application tag (apptag under
- * apptag_mask). Without pi_act=1 such a namespace moves data and
- * metadata interleaved (extended LBA) or a metadata buffer per I/O
- * (md_per_io_size): not done yet, and refused at plan time (fio 3.33,
- * which has neither option, sends such a namespace buffers of the data
- * bytes only and reports success: a misreading refused here).
+ * apptag_mask).
+ *
+ * Separate metadata (a namespace whose metadata is not in the block, such
+ * as QEMU's nsid 4): each I/O has a metadata buffer of md_per_io_size
+ * bytes (later fios' option), whose first nlb * ms bytes go in the
+ * command's metadata pointer. With protection information and pi_act=0
+ * the engine writes the PI itself before a write (the fields pi_chk names:
+ * the guard, a CRC-16 T10-DIF of the block's data and the metadata bytes
+ * before the PI; the application tag; the reference tag, the LBA, types 1
+ * and 2) and checks the same fields after a read, as later fios do; a
+ * mismatch is the read's error (EILSEQ), named with the field and LBA.
+ * With pi_act=1 and metadata that is just the 8 bytes of PI, no metadata
+ * moves.
+ *
+ * An extended LBA (metadata inside each block, such as QEMU's nsid 3)
+ * moves data and metadata interleaved when its metadata moves: its
+ * blocks are lba_size + ms bytes (4104) in the buffers, and the job's
+ * offsets and block sizes count in those (as later fios count them); the
+ * PI is written and checked in place, as above. fio 3.33, which knows
+ * no metadata, sends such a namespace buffers of the data bytes only and
+ * reports success: a misreading later fios refuse, as iorig does.
  *
  * System calls and timestamps are the io_uring engine's: the loop is
  * theirs (struct ring_io, ring.h), with a completion's res read as an
@@ -179,7 +195,8 @@ static const struct opt_def ucmd_options[] = {
 	{ .name = "md_per_io_size", .type = OPT_SIZE, .off = O(md_per_io_size),
 	  .def = "0", .category = "engine",
 	  .help = "io_uring_cmd: bytes of a separate metadata buffer per "
-		  "I/O; only 0 (none) yet" },
+		  "I/O (at least the largest block's blocks times the "
+		  "namespace's metadata bytes); 0: none" },
 	{ .name = "pi_act", .type = OPT_BOOL, .off = O(pi_act), .def = "0",
 	  .category = "engine",
 	  .help = "io_uring_cmd: the controller inserts and strips the "
@@ -204,11 +221,9 @@ static int ucmd_check(const struct job *j, const void *eo,
 	const struct ucmd_opts *o = eo;
 	const char *opt = NULL, *why = NULL;
 
-	if (o->md_per_io_size) {
+	if (o->md_per_io_size > (1u << 24)) {
 		opt = "md_per_io_size";
-		why = "separate metadata buffers are not supported yet; "
-		      "expected md_per_io_size=0 (a namespace with 8 bytes "
-		      "of protection information runs with pi_act=1)";
+		why = "expected at most 16 MiB of metadata per I/O";
 	} else if (o->fixedbufs && o->vectored) {
 		opt = "fixedbufs";
 		why = "registered buffers go with NVME_URING_CMD_IO only; "
@@ -221,11 +236,77 @@ static int ucmd_check(const struct job *j, const void *eo,
 	return 0;
 }
 
+/* Does a namespace's metadata move with its data? Not when the
+ * controller inserts and strips it all (pi_act=1 and 8 bytes of PI). */
+static bool ucmd_md_moves(const struct nvmedev_ident *id, bool pi_act)
+{
+	return id->ms && !(pi_act && id->pi_type && id->ms == 8);
+}
+
+/* The bytes of a block in the buffers: an extended LBA's data and
+ * metadata when its metadata moves, else the data's. */
+static uint32_t ucmd_block(const struct nvmedev_ident *id, bool pi_act)
+{
+	return id->extended && ucmd_md_moves(id, pi_act) ?
+	       id->lba_size + id->ms : id->lba_size;
+}
+
+/* A namespace's metadata as the plan checks it: an extended LBA's moves
+ * in the blocks (no trims: their ranges count data blocks; no verify=
+ * with PI, whose bytes would overwrite the pattern's, as later fios
+ * refuse); separate metadata needs md_per_io_size bytes for the largest
+ * block of each direction. */
+static int ucmd_plan_md(const struct target_file *tf, const struct job *j,
+			const struct nvmedev_ident *id, struct err_rec *e)
+{
+	const struct ucmd_opts *o = j->eopts;
+	uint64_t need;
+	unsigned d;
+
+	if (!ucmd_md_moves(id, o->pi_act))
+		return 0;
+	if (id->extended && (rw_dirs(j->rw) & (1u << DDIR_TRIM) ||
+			     j->trim_percentage)) {
+		err_set(e, tf->path, 0, "rw", "namespace %u is an extended "
+			"LBA whose metadata moves (%u bytes a block): trims "
+			"are not supported there; expected no trims, or "
+			"pi_act=1", id->nsid, id->lba_size + id->ms);
+		return -EINVAL;
+	}
+	/* j->verify: 0 is verify=none */
+	if (id->extended && id->pi_type && j->verify) {
+		err_set(e, tf->path, 0, "verify", "namespace %u is an "
+			"extended LBA with protection information: its PI "
+			"bytes are inside the blocks verify= checks; expected "
+			"verify=0, or pi_act=1", id->nsid);
+		return -EINVAL;
+	}
+	if (id->extended)
+		return 0;
+	for (d = 0; d < DDIR_NR; d++) {
+		if (d == DDIR_TRIM)
+			continue;
+		need = j->bs_max[d] / id->lba_size * id->ms;
+		if (o->md_per_io_size >= need)
+			continue;
+		err_set(e, tf->path, 0, "md_per_io_size", "%llu is too "
+			"small: namespace %u has %u bytes of separate "
+			"metadata per block, so a block of %llu bytes needs "
+			"md_per_io_size=%llu or more%s", (unsigned long long)
+			o->md_per_io_size, id->nsid, id->ms,
+			(unsigned long long)j->bs_max[d],
+			(unsigned long long)need, id->pi_type && id->ms == 8 ?
+			" (or pi_act=1: the controller inserts and strips "
+			"the protection information)" : "");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /*
  * The files are NVMe generic char devices (chrdev.c made sure); their
  * blocks: every block size and the region's start whole blocks, and a
- * namespace with metadata only with pi_act=1 and metadata that is just
- * the 8 bytes of protection information (then no metadata moves).
+ * namespace's metadata as ucmd_plan_md says.
  */
 static int ucmd_plan_target(const struct target *t, const struct job *j,
 			    struct err_rec *e)
@@ -233,6 +314,7 @@ static int ucmd_plan_target(const struct target *t, const struct job *j,
 	const struct ucmd_opts *o = j->eopts;
 	struct nvmedev_ident id;
 	unsigned i, d;
+	uint32_t blk;
 	int fd, r;
 
 	for (i = 0; i < t->nfiles; i++) {
@@ -258,19 +340,9 @@ static int ucmd_plan_target(const struct target *t, const struct job *j,
 				"has no usable LBA format");
 			return -EINVAL;
 		}
-		if (id.ms && !(o->pi_act && id.pi_type && id.ms == 8)) {
-			err_set(e, tf->path, 0, o->pi_act ? "pi_act" :
-				"filename", "namespace %u has %u bytes of "
-				"metadata per block (%s, protection "
-				"information type %u); moving metadata (an "
-				"extended LBA's interleaved bytes or "
-				"md_per_io_size buffers) is not supported yet: "
-				"expected pi_act=1 on a namespace whose "
-				"metadata is the 8 bytes of protection "
-				"information", id.nsid, id.ms, id.extended ?
-				"extended LBA" : "separate buffer", id.pi_type);
-			return -EINVAL;
-		}
+		r = ucmd_plan_md(tf, j, &id, e);
+		if (r)
+			return r;
 		if ((o->pi_act || o->prchk) && !id.pi_type) {
 			err_set(e, tf->path, 0, o->pi_act ? "pi_act" : "pi_chk",
 				"namespace %u has no protection information; "
@@ -278,21 +350,26 @@ static int ucmd_plan_target(const struct target *t, const struct job *j,
 				id.nsid);
 			return -EINVAL;
 		}
-		if (tf->offset % id.lba_size) {
+		blk = ucmd_block(&id, o->pi_act);
+		if (tf->offset % blk) {
 			err_set(e, tf->path, 0, "offset", "%llu is not a "
-				"multiple of %u, the namespace's block size",
-				(unsigned long long)tf->offset, id.lba_size);
+				"multiple of %u, the namespace's block size%s",
+				(unsigned long long)tf->offset, blk,
+				blk != id.lba_size ? " (data and metadata, an "
+				"extended LBA)" : "");
 			return -EINVAL;
 		}
 		for (d = 0; d < DDIR_NR; d++) {
-			if (j->bs_min[d] % id.lba_size ||
-			    j->bs_max[d] % id.lba_size) {
+			if (j->bs_min[d] % blk || j->bs_max[d] % blk) {
 				err_set(e, tf->path, 0, "bs", "%llu is not a "
 					"multiple of %u, the namespace's block "
-					"size: NVMe commands move whole blocks",
+					"size%s: NVMe commands move whole "
+					"blocks",
 					(unsigned long long)(j->bs_min[d] %
-					id.lba_size ? j->bs_min[d] :
-					j->bs_max[d]), id.lba_size);
+					blk ? j->bs_min[d] : j->bs_max[d]),
+					blk, blk != id.lba_size ? " (data and "
+					"metadata, an extended LBA; or "
+					"pi_act=1)" : "");
 				return -EINVAL;
 			}
 		}
@@ -313,6 +390,21 @@ struct ucmd_file {
 	uint32_t nsid;
 	unsigned shift;		/* log2 of the block's data bytes */
 	uint8_t pi_type;
+	uint16_t ms;		/* metadata bytes per block that move (a
+				 * separate buffer); 0: none moves */
+	uint16_t pi_at;		/* the PI's offset in a block's metadata */
+	uint32_t lba_size;	/* data bytes of a block */
+	uint32_t ext;		/* an extended LBA whose metadata moves: its
+				 * block's bytes in the buffer; else 0 */
+	bool pi_host;		/* the engine writes and checks the PI */
+};
+
+/* Protection information with a 16-bit guard, as the specification lays
+ * it out (big-endian fields). */
+struct ucmd_pi {
+	uint8_t guard[2];
+	uint8_t apptag[2];
+	uint8_t reftag[4];
 };
 
 struct ucmd {
@@ -322,6 +414,12 @@ struct ucmd {
 	struct ucmd_dsm *dsm;		/* a trim's range, one per slot */
 	uint16_t *status;		/* the NVMe status of a slot's I/O */
 	bool *refused;			/* a slot's I/O went as a no-op */
+	uint8_t *md;			/* separate metadata: a buffer a slot */
+	size_t md_per_io;
+	char (*pi_why)[96];		/* the engine's PI check that failed */
+	int prchk;			/* pi_chk's PRCHK bits */
+	uint16_t apptag, apptag_mask;
+	uint16_t crc[256];		/* CRC-16 T10-DIF, a byte at a time */
 	unsigned reqs_per_buf;
 	bool vectored, fixed_bufs, fixed_files;
 	uint64_t force_async, fa_count;
@@ -352,7 +450,8 @@ static int ucmd_setup(struct ucmd *u, const struct ucmd_opts *o)
 }
 
 /* Each file's namespace: its nsid and block size, for the commands. */
-static int ucmd_files(struct ucmd *u, const struct target *t)
+static int ucmd_files(struct ucmd *u, const struct target *t,
+		      const struct ucmd_opts *o)
 {
 	struct nvmedev_ident id;
 	unsigned i;
@@ -372,13 +471,161 @@ static int ucmd_files(struct ucmd *u, const struct target *t)
 		u->files[i].nsid = id.nsid;
 		u->files[i].shift = (unsigned)__builtin_ctz(id.lba_size);
 		u->files[i].pi_type = id.pi_type;
+		u->files[i].lba_size = id.lba_size;
+		if (ucmd_md_moves(&id, o->pi_act)) {
+			/* the plan made sure md_per_io_size holds it */
+			if (id.extended)
+				u->files[i].ext = id.lba_size + id.ms;
+			else
+				u->files[i].ms = id.ms;
+			u->files[i].pi_at = id.pi_first ? 0 :
+					    (uint16_t)(id.ms - 8);
+			u->files[i].pi_host = id.pi_type && !o->pi_act &&
+					      id.ms >= 8;
+		}
 	}
 	return 0;
+}
+
+/* The table of CRC-16 T10-DIF (polynomial 0x8bb7, not reflected, from
+ * 0): the guard of protection information. */
+static void ucmd_crc_init(uint16_t *t)
+{
+	unsigned i, b;
+	uint16_t c;
+
+	for (i = 0; i < 256; i++) {
+		c = (uint16_t)(i << 8);
+		for (b = 0; b < 8; b++)
+			c = (uint16_t)(c & 0x8000 ? c << 1 ^ 0x8bb7 : c << 1);
+		t[i] = c;
+	}
+}
+
+static uint16_t ucmd_crc(const uint16_t *t, uint16_t c, const uint8_t *p,
+			 size_t n)
+{
+	while (n--)
+		c = (uint16_t)(c << 8 ^ t[(c >> 8 ^ *p++) & 0xff]);
+	return c;
+}
+
+/* Block b's protection information in req's metadata, and (when
+ * pi_chk has GUARD) the guard its data and the metadata before it make. */
+static struct ucmd_pi *ucmd_pi_of(const struct ucmd *u,
+				  const struct ucmd_file *f,
+				  const struct io_req *req, uint64_t b,
+				  uint16_t *guard)
+{
+	uint8_t *data, *md;
+
+	if (f->ext) {	/* the metadata follows the block's data */
+		data = (uint8_t *)req->buf + b * f->ext;
+		md = data + f->lba_size;
+	} else {
+		data = (uint8_t *)req->buf + (b << f->shift);
+		md = u->md + req->idx * u->md_per_io + b * f->ms;
+	}
+	*guard = 0;
+	if (u->prchk & NVMEDEV_PRCHK_GUARD)
+		*guard = ucmd_crc(u->crc, ucmd_crc(u->crc, 0, data,
+				  f->lba_size), md, f->pi_at);
+	return (struct ucmd_pi *)(md + f->pi_at);
+}
+
+static void be16_put(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static uint16_t be16_get(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static uint32_t be32_get(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Before a write with pi_act=0: the PI fields pi_chk names, per block
+ * (the others keep what the buffer holds, as later fios leave them). */
+static void ucmd_pi_write(const struct ucmd *u, const struct ucmd_file *f,
+			  const struct io_req *req, uint64_t slba,
+			  uint64_t nlb)
+{
+	struct ucmd_pi *pi;
+	uint16_t guard;
+	uint32_t ref;
+	uint64_t b;
+
+	for (b = 0; b < nlb; b++) {
+		pi = ucmd_pi_of(u, f, req, b, &guard);
+		if (u->prchk & NVMEDEV_PRCHK_GUARD)
+			be16_put(pi->guard, guard);
+		if (u->prchk & NVMEDEV_PRCHK_APP)
+			be16_put(pi->apptag, u->apptag);
+		if ((u->prchk & NVMEDEV_PRCHK_REF) && f->pi_type != 3) {
+			ref = (uint32_t)(slba + b);	/* its low 32 bits */
+			be16_put(pi->reftag, (uint16_t)(ref >> 16));
+			be16_put(pi->reftag + 2, (uint16_t)ref);
+		}
+	}
+}
+
+/* After a read with pi_act=0: the fields pi_chk names, per block; a
+ * block whose application tag is 0xffff is not checked (the
+ * specification's escape). 0, or -EILSEQ with the reason in pi_why. */
+static int ucmd_pi_read(struct ucmd *u, const struct ucmd_file *f,
+			const struct io_req *req)
+{
+	uint64_t slba = f->ext ? req->offset / f->ext : req->offset >> f->shift;
+	uint64_t nlb = f->ext ? req->len / f->ext : req->len >> f->shift;
+	const struct ucmd_pi *pi;
+	uint64_t b;
+	const char *what = NULL;
+	uint32_t want = 0, got = 0;
+	uint16_t guard;
+
+	for (b = 0; b < nlb && !what; b++) {
+		pi = ucmd_pi_of(u, f, req, b, &guard);
+		if (be16_get(pi->apptag) == 0xffff)
+			continue;
+		if ((u->prchk & NVMEDEV_PRCHK_GUARD) &&
+		    be16_get(pi->guard) != guard) {
+			what = "guard";
+			want = guard;
+			got = be16_get(pi->guard);
+		} else if ((u->prchk & NVMEDEV_PRCHK_APP) &&
+			   ((be16_get(pi->apptag) ^ u->apptag) &
+			    u->apptag_mask)) {
+			what = "application tag";
+			want = u->apptag & u->apptag_mask;
+			got = be16_get(pi->apptag) & u->apptag_mask;
+		} else if ((u->prchk & NVMEDEV_PRCHK_REF) &&
+			   f->pi_type != 3 &&
+			   be32_get(pi->reftag) != (uint32_t)(slba + b)) {
+			what = "reference tag";
+			want = (uint32_t)(slba + b);
+			got = be32_get(pi->reftag);
+		}
+	}
+	if (!what)
+		return 0;
+	snprintf(u->pi_why[req->idx], sizeof(u->pi_why[0]), "protection "
+		 "information check (pi_act=0): %s 0x%x, expected 0x%x, at "
+		 "LBA %llu", what, got, want, (unsigned long long)(slba + b -
+		 1));
+	return -EILSEQ;
 }
 
 static void ucmd_free(struct ucmd *u)
 {
 	free(u->refused);
+	free(u->pi_why);
+	free(u->md);
 	free(u->status);
 	free(u->dsm);
 	free(u->iov);
@@ -397,6 +644,40 @@ static void ucmd_flags(struct ucmd *u, const struct ucmd_opts *o)
 	u->rw_flags[DDIR_READ] = pi | (o->readfua ? 1u << 30 : 0);
 	u->rw_flags[DDIR_WRITE] = pi | (o->writefua ? 1u << 30 : 0);
 	u->cdw15 = (uint32_t)o->apptag | (uint32_t)o->apptag_mask << 16;
+	u->prchk = (int)o->prchk;
+	u->apptag = (uint16_t)o->apptag;
+	u->apptag_mask = (uint16_t)o->apptag_mask;
+}
+
+/* The metadata buffers, when a file moves separate metadata: a slot's
+ * md_per_io_size bytes, zeroed (what a write sends of the metadata the
+ * engine does not fill); and the PI checks' reasons. */
+static int ucmd_md_alloc(struct ucmd *u, const struct target *t,
+			 const struct ucmd_opts *o)
+{
+	bool md = false, host = false;
+	size_t n;
+	unsigned i;
+
+	for (i = 0; i < t->nfiles; i++) {
+		md |= u->files[i].ms != 0;
+		host |= u->files[i].pi_host;
+	}
+	if (host) {
+		u->pi_why = calloc(u->io.depth, sizeof(*u->pi_why));
+		if (!u->pi_why)
+			return -ENOMEM;
+		ucmd_crc_init(u->crc);
+	}
+	if (!md)
+		return 0;
+	u->md_per_io = (size_t)o->md_per_io_size;
+	n = (u->io.depth * u->md_per_io + 4095) & ~(size_t)4095;
+	u->md = aligned_alloc(4096, n);
+	if (!u->md)
+		return -ENOMEM;
+	memset(u->md, 0, n);
+	return 0;
 }
 
 static int ucmd_init(struct engine_ctx *ctx)
@@ -424,10 +705,13 @@ static int ucmd_init(struct engine_ctx *ctx)
 		r = -ENOMEM;
 		goto err_free;
 	}
-	r = ucmd_files(u, ctx->tgt);
+	r = ucmd_files(u, ctx->tgt, o);
 	if (r)
 		goto err_free;
 	ucmd_flags(u, o);
+	r = ucmd_md_alloc(u, ctx->tgt, o);
+	if (r)
+		goto err_free;
 	r = ucmd_setup(u, o);
 	if (r)
 		goto err_free;
@@ -464,11 +748,21 @@ static int ucmd_prep(struct ucmd *u, struct io_uring_sqe *sqe,
 {
 	struct nvme_uring_cmd *c = (struct nvme_uring_cmd *)sqe->cmd;
 	const struct ucmd_file *f = &u->files[req->file];
-	uint64_t slba = req->offset >> f->shift;
-	uint64_t nlb = (uint64_t)req->len >> f->shift;
+	uint64_t slba, nlb;
 
-	if ((slba << f->shift) != req->offset ||
-	    (nlb << f->shift) != req->len || !nlb || nlb > 65536)
+	if (f->ext) {	/* blocks of data and metadata */
+		slba = req->offset / f->ext;
+		nlb = req->len / f->ext;
+		if (slba * f->ext != req->offset || nlb * f->ext != req->len)
+			return -EINVAL;
+	} else {
+		slba = req->offset >> f->shift;
+		nlb = (uint64_t)req->len >> f->shift;
+		if ((slba << f->shift) != req->offset ||
+		    (nlb << f->shift) != req->len)
+			return -EINVAL;
+	}
+	if (!nlb || nlb > 65536)
 		return -EINVAL;
 	memset(c, 0, sizeof(*c));
 	c->nsid = f->nsid;
@@ -493,6 +787,13 @@ static int ucmd_prep(struct ucmd *u, struct io_uring_sqe *sqe,
 	if (f->pi_type == 1 || f->pi_type == 2)
 		c->cdw14 = (uint32_t)slba;
 	c->cdw15 = u->cdw15;
+	if (f->pi_host && req->ddir == DDIR_WRITE)
+		ucmd_pi_write(u, f, req, slba, nlb);
+	if (f->ms) {
+		c->metadata = (uint64_t)(uintptr_t)(u->md +
+						    req->idx * u->md_per_io);
+		c->metadata_len = (uint32_t)(nlb * f->ms);
+	}
 	if (u->vectored) {
 		u->iov[req->idx].iov_base = req->buf;
 		u->iov[req->idx].iov_len = req->len;
@@ -560,10 +861,17 @@ static int64_t ucmd_res(struct ucmd *u, struct io_req *req, int res)
 	if (u->refused[req->idx])	/* by ucmd_prep: a no-op went */
 		return -EINVAL;
 	u->status[req->idx] = 0;
+	if (u->pi_why)
+		u->pi_why[req->idx][0] = 0;
 	if (res < 0)
 		return res;
-	if (!res)
+	if (!res) {
+		const struct ucmd_file *f = &u->files[req->file];
+
+		if (f->pi_host && req->ddir == DDIR_READ && u->prchk)
+			return ucmd_pi_read(u, f, req);
 		return req->len;
+	}
 	u->status[req->idx] = (uint16_t)res;
 	sc = (unsigned)res & 0x7ff;
 	return sc >= 0x282 && sc <= 0x284 ? -EILSEQ : -EIO;
@@ -622,6 +930,8 @@ static const char *ucmd_status(const struct engine_ctx *ctx,
 {
 	const struct ucmd *u = ctx->priv;
 
+	if (u && u->pi_why && u->pi_why[req->idx][0])
+		return u->pi_why[req->idx];
 	if (!u || !u->status[req->idx])
 		return NULL;
 	return nvmedev_status_text(u->status[req->idx]);

@@ -549,8 +549,42 @@ static void tdn(FILE *f, uint64_t v)
 	fprintf(f, "<td class=\"n\">%" PRIu64 "</td>", v);
 }
 
+/* The error log's entries logged during the run, newest first: each one's
+ * number, status in words, queue, command, namespace, LBA and parameter
+ * error location, as the text report prints them. */
+static void nvme_errors(FILE *f, const struct nvmedev_dev *d)
+{
+	const struct nvmedev_errent *e;
+	const char *why;
+	char st[32], pel[16];
+	unsigned i;
+
+	if (!d->nerrs)
+		return;
+	fputs("<table>\n<tr><th>error log entry</th><th>status</th>"
+	      "<th>queue</th><th>command</th><th>nsid</th><th>LBA</th>"
+	      "<th>parameter</th></tr>\n", f);
+	for (i = 0; i < d->nerrs; i++) {
+		e = &d->errs[i];
+		why = nvmedev_status_text(e->status);
+		snprintf(st, sizeof(st), "NVMe status 0x%03x", e->status);
+		snprintf(pel, sizeof(pel), "0x%x", e->pel);
+		fputs("<tr>", f);
+		tdn(f, e->count);
+		td(f, why ? why : st);
+		tdn(f, e->sqid);
+		tdn(f, e->cmdid);
+		tdn(f, e->nsid);
+		tdn(f, e->lba);
+		td(f, pel);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
 /* The NVMe namespaces under the targets: identity, then the health log
- * before, after and its change during the run. */
+ * before, after and its change during the run, and the error log's
+ * entries logged during it. */
 static void nvme(FILE *f, const struct nvmedev_set *s)
 {
 	static const char *const rows[] = {
@@ -613,6 +647,7 @@ static void nvme(FILE *f, const struct nvmedev_set *s)
 			fputs("</tr>\n", f);
 		}
 		fputs("</table>\n", f);
+		nvme_errors(f, d);
 	}
 }
 

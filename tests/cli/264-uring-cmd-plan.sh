@@ -4,9 +4,9 @@
 # fio 3.33's word where it has one. A target that is not an NVMe generic
 # char device (a regular file, a new file, /dev/null) is refused, exit 2,
 # nothing created; fio 3.33 accepts the engine and cmd_type (--parse-only)
-# as iorig does; the options iorig cannot honour yet (md_per_io_size,
-# fixedbufs with vectored commands, pi_chk words) are refused naming the
-# option; the syncs (NVMe Flush), trim_percentage (Dataset Management)
+# as iorig does; what iorig cannot honour (md_per_io_size above 16 MiB,
+# fixedbufs with vectored commands, pi_chk words) is refused naming the
+# option, md_per_io_size=8 parses (guest case 21 runs it); the syncs (NVMe Flush), trim_percentage (Dataset Management)
 # and hipri without direct=1 parse, as fio 3.33 parses them; the
 # health.* metrics of --check are n/a
 # on a unit with no NVMe target, and say why.
@@ -24,12 +24,14 @@ expect_refused "a character device that is not an NVMe generic char device" \
 	$e --filename=/dev/null --rw=read
 echo "ok: files and other char devices are refused, nothing created"
 
-for o in "--md_per_io_size=8:md_per_io_size" \
+for o in "--md_per_io_size=32m:md_per_io_size" \
     "--fixedbufs=1 --nonvectored=0:fixedbufs" "--pi_chk=GUARD,CRC:pi_chk"; do
 	expect_refused "option '${o##*:}'" $e --filename=/dev/null \
 		--rw=randwrite ${o%:*} --parse-only
 done
 echo "ok: what is not done yet is refused, naming the option"
+run $e --filename=/dev/null --rw=randwrite --md_per_io_size=8 --parse-only
+expect_rc 0
 
 for o in --fsync=4 --fdatasync=4 --end_fsync=1 --fsync_on_close=1 \
     --end_syncfs=1 --sync_file_range=write:4 --hipri=1 \

@@ -5,8 +5,9 @@
 # controller in the test guest logs none, so they are written here, as a
 # controller would report an unrecovered read error and a guard check
 # error) keeps them through `iorig report` to JSON, validates against
-# doc/iorig-json.schema.json, and the text report prints each entry a
-# line with its status in words. Without entries the list is empty.
+# doc/iorig-json.schema.json, the text report prints each entry a line
+# with its status in words and the HTML report a table row (`iorig
+# report --output-format=html`). Without entries the list is empty.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
 
@@ -60,6 +61,42 @@ echo "ok: error_log's two entries kept through iorig report"
 expect_in text "error log entry 12: NVMe status 0x281: unrecovered read error, queue 1, command 66, nsid 3, LBA 4660, parameter 0x204"
 expect_in text "error log entry 11: NVMe status 0x282: end-to-end guard check error"
 echo "ok: the text report names each entry and its status"
+
+# The HTML report: the same entries, a table row each (the cells as
+# a browser reads them), in the order of the saved result.
+"$IORIG" report --output-format=html -o "$T/r.html" "$T/r.json" \
+	2>"$T/err" || die "iorig report (html): $(cat "$T/err")"
+python3 - "$T/r.html" <<'PY' || die "the HTML report lacks the error log"
+import sys
+from html.parser import HTMLParser
+class Rows(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.rows, self.cell = [], None
+    def handle_starttag(self, tag, attrs):
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("td", "th"):
+            self.cell = ""
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self.cell is not None:
+            self.rows[-1].append(self.cell)
+            self.cell = None
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell += data
+p = Rows()
+p.feed(open(sys.argv[1]).read())
+got = [r for r in p.rows if r and r[0] in ("12", "11") and len(r) == 7]
+want = [["12", "NVMe status 0x281: unrecovered read error", "1", "66", "3",
+         "4660", "0x204"],
+        ["11", "NVMe status 0x282: end-to-end guard check error "
+         "(protection information)", "1", "66", "3", "7", "0x204"]]
+assert got == want, got
+assert ["error log entry", "status", "queue", "command", "nsid", "LBA",
+        "parameter"] in p.rows
+PY
+echo "ok: the HTML report has a row per entry, its status in words"
 
 python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['nvme'] \
 == []" "$T/r0.json" || die "a run without NVMe targets has nvme entries"

@@ -5,7 +5,8 @@
 # expect_rc, expect_in, json, expect_json, skip...), $top (this tree), and
 # the guest's devices:
 #   nvme_ns NSID      the block device of namespace NSID of /dev/nvme0
-#                     (1 conventional, 2 zoned, 3 protection information)
+#                     (1 conventional, 2 zoned, 3 protection information
+#                     in an extended LBA, 4 in separate metadata)
 #   smart_log VAR     /dev/nvme0's SMART / health log: field F in ${VAR}_F
 #   nullb_make NAME ATTR=VALUE...   a null_blk device made through configfs
 #                     ($nullb is its /dev path), removed at exit

@@ -15,10 +15,12 @@
 #     in .ci/run) over virtio-9p, read-only under a tmpfs overlay, and a
 #     read-write 9p share for the results; the cases run chrooted there,
 #     with this tree's own iorig and Debian's fio;
-#   - QEMU's NVMe controller with three namespaces on sparse files in a
+#   - QEMU's NVMe controller with four namespaces on sparse files in a
 #     scratch directory: nsid 1 conventional, nsid 2 zoned (16 MiB zones),
 #     nsid 3 with 8 bytes of metadata carrying protection information
-#     type 1 (extended LBA), all with 4 KiB blocks;
+#     type 1 (extended LBA), nsid 4 the same in a separate metadata
+#     buffer (mset=0), all with 4 KiB blocks (a new namespace goes at the
+#     end: the earlier ones keep their device names);
 #   - null_blk (devices made per case through configfs), scsi_debug (one
 #     64 MiB disk and its /dev/sgN; lbpu=1 lbprz=1: it takes UNMAP, and
 #     unmapped blocks read as zeros), sg, dm-mod (dm-error) and dm-flakey.
@@ -178,8 +180,8 @@ mkdir -p "$res"
 # The namespaces' backing files, sparse. discard=unmap: a deallocate
 # (NVMe Dataset Management) punches a hole, so the blocks then read as
 # zeros, as the namespaces' DLFEAT says (QEMU ignores discards by default).
-truncate -s 256M "$S/conv.img" "$S/zoned.img" && truncate -s 64M "$S/pi.img" ||
-	exit 1
+truncate -s 256M "$S/conv.img" "$S/zoned.img" &&
+	truncate -s 64M "$S/pi.img" "$S/pisep.img" || exit 1
 ns() {
 	echo "-drive file=$S/$1.img,if=none,id=$1,format=raw,cache=unsafe,discard=unmap"
 	echo "-device nvme-ns,drive=$1,bus=nvme0,nsid=$2,$k4$3"
@@ -201,7 +203,8 @@ set -- -accel "${IORIG_GUEST_ACCEL:-tcg}" -machine q35 -cpu max \
 	-device nvme,id=nvme0,serial=IORIG0001 \
 	$(ns conv 1 '') \
 	$(ns zoned 2 ',zoned=on,zoned.zone_size=16M') \
-	$(ns pi 3 ',ms=8,mset=1,pi=1')
+	$(ns pi 3 ',ms=8,mset=1,pi=1') \
+	$(ns pisep 4 ',ms=8,mset=0,pi=1')
 [ -n "$sanlog" ] && set -- "$@" -fsdev "local,id=san,path=$sanlog,$p9" \
 	-device virtio-9p-pci,fsdev=san,mount_tag=sanlog
 

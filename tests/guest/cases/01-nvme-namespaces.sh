@@ -1,18 +1,19 @@
 #!/bin/sh
-# The emulated NVMe controller shows its three namespaces with the formats
+# The emulated NVMe controller shows its four namespaces with the formats
 # run.sh gave them, by the controller's own Identify data (nvme-cli) and
 # the kernel's view of each: nsid 1 conventional with 4 KiB blocks; nsid 2
 # zoned (host-managed, 16 MiB zones); nsid 3 with 8 bytes of metadata in
 # an extended LBA carrying protection information type 1, which the
 # kernel exposes as plain 4 KiB blocks (the controller inserts and strips
-# the protection information: PRACT). Each namespace also has its generic
+# the protection information: PRACT); nsid 4 the same in a separate
+# metadata buffer (mset=0). Each namespace also has its generic
 # char device /dev/ngXnY, and the kernel's size is the namespace's.
 . "$(dirname "$0")/../lib.sh"
 need nvme nvme-cli
 
 nvme list -o json >"$T/list.json" 2>"$T/err" || die "nvme list: $(cat "$T/err")"
 # The kernel's view, read by the shell (each program costs in the guest).
-for i in 1 2 3; do
+for i in 1 2 3 4; do
 	d=$(nvme_ns $i)
 	nvme id-ns "$d" -o json >"$T/ns$i.json" 2>"$T/err" ||
 		die "nvme id-ns $d: $(cat "$T/err")"
@@ -41,10 +42,11 @@ def want(cond, what):
         bad.append(what)
 
 ids = sorted(x["NameSpace"] for x in load("list")["Devices"])
-want(ids == [1, 2, 3], f"nvme list shows namespaces {ids}, expected [1, 2, 3]")
+want(ids == [1, 2, 3, 4],
+     f"nvme list shows namespaces {ids}, expected [1, 2, 3, 4]")
 want(all(x["ModelNumber"].strip() == "QEMU NVMe Ctrl"
          for x in load("list")["Devices"]), "nvme list: not QEMU's controller")
-ns = {i: load(f"ns{i}") for i in (1, 2, 3)}
+ns = {i: load(f"ns{i}") for i in (1, 2, 3, 4)}
 for i, d in ns.items():
     f = d["lbafs"][d["flbas"] & 0xF]
     want(f["ds"] == 12,
@@ -73,9 +75,9 @@ for i, d in ns.items():
              f"namespace 2: {sysfs[i, 'queue/nr_zones']} zones, "
              f"expected {d['nsze'] // zsze}")
     else:
-        want((ms, ext, pi, zoned) == (8, 1, 1, "none"),
-             f"namespace 3: ms {ms} extended {ext} pi type {pi} zoned {zoned}, "
-             "expected 8 1 1 none")
+        want((ms, ext, pi, zoned) == (8, i == 3, 1, "none"),
+             f"namespace {i}: ms {ms} extended {ext} pi type {pi} zoned "
+             f"{zoned}, expected 8 {int(i == 3)} 1 none")
 for b in bad:
     print("FAILED:", b)
 if not bad:
@@ -83,5 +85,7 @@ if not bad:
     print(f"ok: nsid 2 zoned, {sysfs[2, 'queue/nr_zones']} zones of 16 MiB")
     print(f"ok: nsid 3 8-byte metadata in an extended LBA, PI type 1, "
           f"{ns[3]['nsze']} blocks")
+    print(f"ok: nsid 4 8-byte metadata in a separate buffer, PI type 1, "
+          f"{ns[4]['nsze']} blocks")
 sys.exit(1 if bad else 0)
 PYEOF

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Protection information through passthrough, on namespace 3 (8 bytes of
-# metadata carrying PI type 1 in an extended LBA): without pi_act=1 the
-# job is refused (moving the metadata is not done yet); with it the
+# metadata carrying PI type 1 in an extended LBA): without pi_act=1 a
+# job of 4 KiB blocks is refused (its blocks are 4104 bytes with their
+# metadata: case 22 runs those); with it the
 # controller generates the PI of each write (guard, reference tag = LBA,
 # apptag) and the bytes read back through the block device /dev/nvme0n3
 # (the kernel checks the PI there too); reads that check GUARD, REFTAG and
@@ -17,9 +18,9 @@ blk=$(nvme_ns 3)
 j="--filename=$ng --ioengine=io_uring_cmd --bs=4k --size=1m \
 --output-format=json"
 
-expect_refused "8 bytes of metadata per block.*pi_act=1" --name=w $j \
+expect_refused "4096 is not a multiple of 4104.*pi_act=1" --name=w $j \
 	--rw=write
-echo "ok: without pi_act=1: refused ($(head -c 160 "$T/err"))"
+echo "ok: without pi_act=1, 4k blocks: refused ($(head -c 160 "$T/err"))"
 
 smart_log a
 run --name=w $j --rw=write --pi_act=1 --apptag=0x1111 \

@@ -48,6 +48,13 @@ void jw_out_raw(struct jw_out *o, const char *s, size_t n);
 void jw_out_indent(struct jw_out *o, unsigned depth);
 /* An unsigned count as jw_u64 prints it (clamped to INT64_MAX). */
 void jw_out_u64(struct jw_out *o, uint64_t v);
+/*
+ * One element of an array of arrays of counts whose array is at depth:
+ * "[" when first, else ",", then the array of v[0..n) on its own lines,
+ * as jw_out_value prints it; the caller closes the outer array.
+ */
+void jw_out_counts(struct jw_out *o, unsigned depth, bool first,
+		   const uint64_t *v, unsigned n);
 /* v printed at depth, its deferred values written by their writers. */
 int jw_out_value(struct jw_out *o, const json_t *v, unsigned depth);
 

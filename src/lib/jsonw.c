@@ -183,6 +183,65 @@ void jw_out_u64(struct jw_out *o, uint64_t v)
 	out_dec(o, v > INT64_MAX ? INT64_MAX : v, false);
 }
 
+/* A newline and depth steps at p, which has room; past them. */
+static char *put_indent(char *p, unsigned depth)
+{
+	*p++ = '\n';
+	memset(p, ' ', 2 * (size_t)depth);
+	return p + 2 * (size_t)depth;
+}
+
+/* v in decimal at p, which has room for 20 digits; past them. */
+static char *put_dec(char *p, uint64_t v)
+{
+	char t[20];
+	size_t k = sizeof(t);
+
+	do {
+		t[--k] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	memcpy(p, t + k, sizeof(t) - k);
+	return p + sizeof(t) - k;
+}
+
+void jw_out_counts(struct jw_out *o, unsigned depth, bool first,
+		   const uint64_t *v, unsigned n)
+{
+	size_t in = 1 + 2 * ((size_t)depth + 2);
+	size_t need = 2 + 2 * in + (size_t)n * (in + 21) + 1;
+	unsigned i;
+	char *p;
+
+	if (need > sizeof(o->buf) / 2) {	/* deep: piece by piece */
+		jw_out_raw(o, first ? "[" : ",", 1);
+		jw_out_indent(o, depth + 1);
+		jw_out_raw(o, "[", 1);
+		for (i = 0; i < n; i++) {
+			jw_out_indent(o, depth + 2);
+			jw_out_u64(o, v[i]);
+			if (i + 1 < n)
+				jw_out_raw(o, ",", 1);
+		}
+		jw_out_indent(o, depth + 1);
+		jw_out_raw(o, "]", 1);
+		return;
+	}
+	p = out_room(o, need);
+	*p++ = first ? '[' : ',';
+	p = put_indent(p, depth + 1);
+	*p++ = '[';
+	for (i = 0; i < n; i++) {
+		p = put_indent(p, depth + 2);
+		p = put_dec(p, v[i] > INT64_MAX ? INT64_MAX : v[i]);
+		if (i + 1 < n)
+			*p++ = ',';
+	}
+	p = put_indent(p, depth + 1);
+	*p++ = ']';
+	o->len = (size_t)(p - o->buf);
+}
+
 static void out_real(struct jw_out *o, double v)
 {
 	char t[64], *e, *end;

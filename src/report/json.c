@@ -86,22 +86,15 @@ static int buckets_write(struct jw_out *o, unsigned depth, void *arg)
 	unsigned i;
 
 	for (i = 0; i < HIST_NBUCKETS; i++) {
+		uint64_t t[3];
+
 		if (!h->b[i])
 			continue;
-		jw_out_raw(o, first ? "[" : ",", 1);
+		t[0] = hist_bucket_low(i);
+		t[1] = hist_bucket_high(i);
+		t[2] = h->b[i];
+		jw_out_counts(o, depth, first, t, 3);
 		first = false;
-		jw_out_indent(o, depth + 1);
-		jw_out_raw(o, "[", 1);
-		jw_out_indent(o, depth + 2);
-		jw_out_u64(o, hist_bucket_low(i));
-		jw_out_raw(o, ",", 1);
-		jw_out_indent(o, depth + 2);
-		jw_out_u64(o, hist_bucket_high(i));
-		jw_out_raw(o, ",", 1);
-		jw_out_indent(o, depth + 2);
-		jw_out_u64(o, h->b[i]);
-		jw_out_indent(o, depth + 1);
-		jw_out_raw(o, "]", 1);
 	}
 	if (first) {
 		jw_out_raw(o, "[]", 2);

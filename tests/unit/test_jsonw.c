@@ -239,6 +239,43 @@ static int counts_write(struct jw_out *o, unsigned depth, void *arg)
 	return 0;
 }
 
+/* jw_out_counts: rows of three counts, and one row too long for the
+ * printer's buffer in one piece (printed piece by piece) */
+#define BIG	3000
+
+static uint64_t rows[2][3] = {
+	{ 1000, 1023, 5 }, { 0, INT64_MAX, UINT64_MAX },
+};
+static uint64_t big[BIG];
+
+static int rows_write(struct jw_out *o, unsigned depth, void *arg)
+{
+	(void)arg;
+	jw_out_counts(o, depth, true, rows[0], 3);
+	jw_out_counts(o, depth, false, rows[1], 3);
+	jw_out_counts(o, depth, false, big, BIG);
+	jw_out_indent(o, depth);
+	jw_out_raw(o, "]", 1);
+	return 0;
+}
+
+static json_t *rows_tree(void)
+{
+	json_t *a = json_array(), *r;
+	unsigned i, k;
+
+	for (i = 0; i < BIG; i++)
+		big[i] = (uint64_t)i * 7919 * (i % 3 ? 1 : 1000003);
+	for (i = 0; i < 3; i++) {
+		r = json_array();
+		for (k = 0; k < (i < 2 ? 3 : BIG); k++)
+			json_array_append_new(r, jw_u64(i < 2 ? rows[i][k] :
+							big[k]));
+		json_array_append_new(a, r);
+	}
+	return a;
+}
+
 static void test_deferred(void **state)
 {
 	static const uint64_t counts[] = { 0, 12345678901ULL, UINT64_MAX };
@@ -261,16 +298,18 @@ static void test_deferred(void **state)
 	json_object_set(d, "t", tree);
 	json_object_set_new(d, "c", cs);
 	json_object_set_new(d, "e", json_array());
+	json_object_set_new(d, "r", rows_tree());
 	json_object_set_new(whole, "x", d);
 	json_object_set_new(whole, "m", json_array());
 	json_object_set_new(inner, "t", jw_defer(&c, tree_write, tree));
 	json_object_set_new(inner, "c", jw_defer(&c, counts_write,
 						 (void *)counts));
 	json_object_set_new(inner, "e", json_array());	/* not deferred */
+	json_object_set_new(inner, "r", jw_defer(&c, rows_write, NULL));
 	json_object_set_new(marked, "x", inner);
 	json_object_set_new(marked, "m", jw_mark());
 	assert_false(c.failed);
-	assert_int_equal(c.nlater, 2);
+	assert_int_equal(c.nlater, 3);
 	a = jansson_text(whole);
 	e = json_array();
 	b = printer_text(&c, marked, "m", e);

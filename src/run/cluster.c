@@ -903,6 +903,92 @@ oom:
 	return -ENOMEM;
 }
 
+/* The histograms of one job_stats that the fold adds, in their order. */
+static size_t stats_hists(struct job_stats *s, struct hist **v)
+{
+	size_t n = 0;
+	int d;
+
+	for (d = 0; d < DDIR_NR; d++) {
+		if (v) {
+			v[n] = &s->dir[d].slat;
+			v[n + 1] = &s->dir[d].clat;
+			v[n + 2] = &s->dir[d].lat;
+			v[n + 3] = &s->dir[d].sched_lat;
+		}
+		n += 4;
+	}
+	if (v) {
+		v[n] = &s->sync;
+		v[n + 1] = &s->vread.lat;
+	}
+	return n + 2;
+}
+
+size_t cluster_hists(struct result_doc *d, struct hist **v)
+{
+	size_t n = 0;
+	int k;
+
+	for (k = 0; k < d->set.nunits; k++)
+		n += stats_hists(&d->set.units[k].stats, v ? v + n : NULL);
+	for (k = 0; k < d->set.ngroups; k++)
+		n += stats_hists(&d->set.groups[k], v ? v + n : NULL);
+	return n;
+}
+
+bool cluster_hist_empty(const struct hist *h)
+{
+	return !h->count && !h->sum && !h->sumsq;
+}
+
+int cluster_add_hists(struct cluster *c, const struct hist *h, size_t n)
+{
+	size_t i, m = cluster_hists(&c->doc, NULL);
+	struct hist **v;
+
+	if (c->finished || !c->any || n != m)
+		return -EINVAL;
+	v = calloc(m + 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	cluster_hists(&c->doc, v);
+	for (i = 0; i < m; i++)
+		hist_fold(v[i], &h[i]);
+	free(v);
+	return 0;
+}
+
+int cluster_set_p99(struct cluster *c, unsigned member, const uint64_t *p99,
+		    size_t n)
+{
+	struct cluster_info *ci = c->info;
+	unsigned k;
+	int d;
+
+	if (c->finished || member >= ci->nmembers ||
+	    n != (size_t)ci->njobs * DDIR_NR)
+		return -EINVAL;
+	for (k = 0; k < ci->njobs; k++)
+		for (d = 0; d < DDIR_NR; d++)
+			ci->jobs[k].dir[d].rows[member].clat_p99_ns =
+				p99[k * DDIR_NR + d];
+	return 0;
+}
+
+void cluster_p99_of(const struct result_doc *d, uint64_t *p99)
+{
+	int k, x;
+
+	for (k = 0; k < d->set.nunits; k++)
+		for (x = 0; x < DDIR_NR; x++) {
+			const struct hist *h = &d->set.units[k].stats.dir[x].clat;
+
+			p99[k * DDIR_NR + x] = h->count ?
+					       hist_percentile(h, 99) : 0;
+		}
+}
+
 int cluster_finish(struct cluster *c, struct err_rec *e)
 {
 	struct cluster_info *ci = c->info;

@@ -245,7 +245,8 @@ for p in wire reduce; do
 		       "rank (wire form read %.2fM, fold %.2fM); MPI_Reduce " \
 		       "and the sums folded %.2fM in all, MPI_Gathers %.2fM; " \
 		       "model, 10000 ranks: %.2fM a rank x 10000 = %.1fG, " \
-		       "the reduce %.1fM (%d levels, not %d)\n", n, p, per / 1e6,
+		       "the reduce %.1fM (%d levels, not %d)\n", n, p,
+		       per / 1e6,
 		       rd / (n - 1) / 1e6, ad / (n - 1) / 1e6, tree / 1e6,
 		       gat / 1e6, per / 1e6, per * 10000 / 1e9,
 		       tree * 14 / log(n) * log(2) / 1e6, 14, log(n) / log(2) }'

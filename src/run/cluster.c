@@ -982,10 +982,10 @@ void cluster_p99_of(const struct result_doc *d, uint64_t *p99)
 
 	for (k = 0; k < d->set.nunits; k++)
 		for (x = 0; x < DDIR_NR; x++) {
-			const struct hist *h = &d->set.units[k].stats.dir[x].clat;
+			const struct dir_stats *s = &d->set.units[k].stats.dir[x];
 
-			p99[k * DDIR_NR + x] = h->count ?
-					       hist_percentile(h, 99) : 0;
+			p99[k * DDIR_NR + x] = s->clat.count ?
+					       hist_percentile(&s->clat, 99) : 0;
 		}
 }
 

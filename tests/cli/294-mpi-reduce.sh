@@ -2,8 +2,9 @@
 # iorig-mpi sums the ranks' histograms down MPI's tree (MPI_Reduce) when
 # the report needs no rank's own (text, table, html, junit, openmetrics,
 # prometheus; no rank: check), each rank then sending rank 0 its wire
-# form without them and its rows' clat p99 (MPI_Gather); else (json, fio-json, json+,
-# terse, a rank: check, IORIG_MPI_WIRE=1) each rank's whole wire form.
+# form without them and its rows' clat p99 (MPI_Gather); else (json,
+# fio-json, json+, terse, a rank: check, IORIG_MPI_WIRE=1) each rank's
+# whole wire form.
 # Outside truths: MPI's profiling interface (a PMPI wrapper built here
 # with mpicc counts each rank's MPI_Reduce calls and the bytes it sends
 # rank 0), and the ranks' own results (--rank-output) merged by `iorig

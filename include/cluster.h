@@ -45,6 +45,20 @@ int cluster_add(struct cluster *c, struct result_doc *m, const char *label,
 		const char *host, int rank, double start_skew_ns,
 		struct err_rec *e);
 /*
+ * Whether a report in formats (cluster_formats_parse's; NULL or "":
+ * text) with checks reads each member's own figures: json lists them,
+ * fio-json, json+ and terse have an entry per member, a rank: check
+ * judges each; text, table, html, junit, openmetrics and prometheus show
+ * the cluster's figures and each member's row only. When none does,
+ * cluster_keep_members(c, false) before the first cluster_add: the fold
+ * keeps each member's row but not its figures (packing them is a pass
+ * over each of its units), and cluster_member_unit gives zeros.
+ */
+bool cluster_reads_members(const char *formats, char *const *checks,
+			   size_t nchecks);
+void cluster_keep_members(struct cluster *c, bool keep);
+
+/*
  * The MPI reduction (src/mpi/mpi.c): members whose histograms were
  * summed down MPI's tree rather than sent whole. cluster_hists lists
  * the histograms of d the fold adds (each unit's then each group's: per

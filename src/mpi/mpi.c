@@ -208,6 +208,9 @@ static int cluster_report(const char *mine, size_t mylen, const char *hosts,
 	struct result_doc d;
 	int r, code = 1, ret, failed = 0;
 
+	if (cl)
+		cluster_keep_members(cl, cluster_reads_members(formats, checks,
+							       nchecks));
 	for (r = 0; r < n; r++) {
 		ret = rank_text(r, mine, mylen, &text_buf, &cap, &text, &len);
 		if (failed)
@@ -394,6 +397,7 @@ static void wire_prepare(struct peers *pe, const char *json, size_t len,
 		result_doc_free(&d0);
 		goto nomem;
 	}
+	cluster_keep_members(cl, false);	/* a check: nothing written */
 	ret = cluster_add(cl, &d0, label0, host0, 0, 0, e);
 	if (!ret)
 		ret = cluster_add(cl, &m->d, label, mp.host, pe->rank, 0, e);
@@ -479,6 +483,9 @@ static int wire_report(struct mine *m0, const uint64_t *p99,
 	size_t cap = 0, nj = (size_t)m0->d.set.nunits, k;
 	int r, code = 1, failed = 0;
 
+	if (cl)
+		cluster_keep_members(cl, cluster_reads_members(formats, checks,
+							       nchecks));
 	jobs = calloc(nj + 1, sizeof(*jobs));
 	for (k = 0; jobs && k < nj; k++)
 		jobs[k] = m0->d.set.units[k].job;
@@ -609,40 +616,19 @@ static int wire_finish(struct peers *pe, const char *json, size_t len,
 
 /*
  * Whether the report can take the ranks' histograms summed (the
- * reduction) rather than each rank's own: its formats read no member's
- * own figures (json lists each member's histograms; fio-json, json+ and
- * terse have an entry per member; text, table, html, junit, openmetrics
- * and prometheus show the cluster's figures and each member's row) and
- * no check is a rank: one (it reads each member's). IORIG_MPI_WIRE=1:
- * never (each rank's whole wire form, to compare). Rank 0's decision.
+ * reduction) rather than each rank's own: it reads no member's own
+ * figures (cluster_reads_members: its formats and checks).
+ * IORIG_MPI_WIRE=1: never (each rank's whole wire form, to compare).
+ * Rank 0's decision.
  */
 static int reduce_wanted(const char *formats, char *const *checks,
 			 size_t nchecks)
 {
-	static const char *const ok[] = {
-		"text", "table", "html", "junit", "openmetrics", "prometheus",
-	};
-	const char *w = getenv("IORIG_MPI_WIRE"), *p, *q;
-	size_t i, k, len;
+	const char *w = getenv("IORIG_MPI_WIRE");
 
 	if (w && !strcmp(w, "1"))
 		return 0;
-	for (i = 0; i < nchecks; i++)
-		if (!strncmp(checks[i], "rank:", 5))
-			return 0;
-	for (p = formats && *formats ? formats : "text"; *p; p = *q ? q + 1 :
-	     q) {
-		q = strchr(p, ',');
-		if (!q)
-			q = p + strlen(p);
-		len = (size_t)(q - p);
-		for (k = 0; k < sizeof(ok) / sizeof(ok[0]); k++)
-			if (strlen(ok[k]) == len && !strncmp(ok[k], p, len))
-				break;
-		if (k == sizeof(ok) / sizeof(ok[0]))
-			return 0;
-	}
-	return 1;
+	return !cluster_reads_members(formats, checks, nchecks);
 }
 
 static int mpi_finish(struct peers *pe, const char *json, size_t len,

@@ -61,6 +61,7 @@ struct cluster {
 	int nref;
 	bool any;			/* a member was added */
 	bool finished;
+	bool lean;			/* members' own figures not kept */
 };
 
 /* ---- the members ---- */
@@ -582,6 +583,8 @@ static int member_keep(struct cluster *c, struct result_doc *m, unsigned i)
 			r->clat_p99_ns = x->clat.count ?
 					 hist_percentile(&x->clat, 99) : 0;
 		}
+		if (c->lean)	/* its packed figures left empty: zeros */
+			continue;
 		unit_keep(u, c->doc.set.units[k].job, &kept);
 		ret = cluster_unit_pack_from(&mi->jobs[k], u, cu);
 		unit_unkeep(u, &kept);
@@ -901,6 +904,38 @@ oom:
 		result_doc_free(m);
 	err_set(e, label ? label : "", 0, "", "out of memory");
 	return -ENOMEM;
+}
+
+bool cluster_reads_members(const char *formats, char *const *checks,
+			   size_t nchecks)
+{
+	static const char *const lean[] = {
+		"text", "table", "html", "junit", "openmetrics", "prometheus",
+	};
+	const char *p, *q;
+	size_t i, k, len;
+
+	for (i = 0; i < nchecks; i++)
+		if (!strncmp(checks[i], "rank:", 5))
+			return true;
+	for (p = formats && *formats ? formats : "text"; *p;
+	     p = *q ? q + 1 : q) {
+		q = strchr(p, ',');
+		if (!q)
+			q = p + strlen(p);
+		len = (size_t)(q - p);
+		for (k = 0; k < sizeof(lean) / sizeof(lean[0]); k++)
+			if (strlen(lean[k]) == len && !strncmp(lean[k], p, len))
+				break;
+		if (k == sizeof(lean) / sizeof(lean[0]))
+			return true;
+	}
+	return false;
+}
+
+void cluster_keep_members(struct cluster *c, bool keep)
+{
+	c->lean = !keep;
 }
 
 /* The histograms of one job_stats that the fold adds, in their order. */
@@ -1512,6 +1547,7 @@ int merge_run(const struct merge_req *q)
 	 */
 	mallopt(M_MMAP_THRESHOLD, 64 << 20);
 	mallopt(M_TRIM_THRESHOLD, 128 << 20);
+	cluster_keep_members(cl, cluster_reads_members(formats, checks, nc));
 	rc = merge_files(cl, files, n, &keep, e);
 	if (rc)
 		goto done;

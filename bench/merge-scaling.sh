@@ -7,17 +7,24 @@
 # rusage through /usr/bin/time: elapsed, user + system CPU, max RSS), for
 # this tree's iorig and, side by side, an older one (MERGEB_OLD); then,
 # with iorig-mpi and mpirun here, MERGEB_RANKS ranks oversubscribed on
-# this machine, each format run twice, the ranks' JSON documents sent to
-# rank 0 (IORIG_MPI_GATHER=1) and their wire forms (the default): the
+# this machine, each format run on each path: the ranks' JSON documents
+# sent to rank 0 (IORIG_MPI_GATHER=1), their whole wire forms
+# (IORIG_MPI_WIRE=1; json's default) and, where the format needs no
+# rank's own histograms (text), the reduction (text's default: the
+# histograms summed by MPI_Reduce, the wire forms without them): the
 # run's time and rank 0's peak memory; then rank 0's own work per rank
-# on each path, counted by callgrind in the merge of the ranks' results
-# (the same reader and fold; IORIG_MERGE_WIRE=1 folds them through their
-# wire forms), with the model for 10,000 ranks.
+# on the document and wire paths, counted by callgrind in the merge of
+# the ranks' results (the same reader and fold; IORIG_MERGE_WIRE=1 folds
+# them through their wire forms), with the model for 10,000 ranks; then
+# rank 0 under callgrind in a run of MERGEB_CG_RANKS ranks (16) on the
+# wire and the reduction paths: its instructions in the fold and in
+# MPI's reduce, per rank, and the model for 10,000.
 #
 # Environment: MERGEB_NS="10 100 1000", MERGEB_FORMATS="text json",
 # MERGEB_OLD=PATH (an older iorig to compare), MERGEB_OLD_MPI=PATH (an
 # older iorig-mpi), MERGEB_MEMBER=FILE (a result to merge; default: a new
-# 1 s null run), MERGEB_RANKS=64 (0: no MPI part), MERGEB_OUT=DIR
+# 1 s null run), MERGEB_RANKS=64 (0: no MPI part), MERGEB_CG_RANKS=16
+# (0: rank 0 not under callgrind), MERGEB_OUT=DIR
 # (default: a new /tmp dir, kept).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -128,7 +135,11 @@ for f in $formats; do
 		mpirun_ranks "$MERGEB_OLD_MPI" "old-$f" "$f"
 	mpirun_ranks "$IORIG_MPI" "gather-$f" "$f" IORIG_MPI_GATHER=1 ||
 		exit 1
-	mpirun_ranks "$IORIG_MPI" "wire-$f" "$f" || exit 1
+	mpirun_ranks "$IORIG_MPI" "wire-$f" "$f" IORIG_MPI_WIRE=1 || exit 1
+	# the reduction where the format takes it (src/mpi/mpi.c:
+	# reduce_wanted)
+	[ "$f" = text ] &&
+		{ mpirun_ranks "$IORIG_MPI" "reduce-$f" "$f" || exit 1; }
 done
 bytes=$(cat "$out/ranks.wire-$f"/r.*.json | wc -c)
 echo "MPI: each rank's JSON result: $((bytes / ranks)) bytes (what IORIG_MPI_GATHER=1 sends rank 0; the wire form is its figures packed: test 175 counts 8.4 KB against 52-61 KB on a veth)"
@@ -194,5 +205,50 @@ for f in $formats; do
 		       "rank'"'"'s %.0f ms, then a MINLOC (%d deep)\n", f,
 		       10000 * w / 1000, 10000 * g / 1000, b / n / 1024, d,
 		       each, d }'
+done
+
+# Rank 0 under callgrind in a run of MERGEB_CG_RANKS ranks, text, on
+# the whole wire forms and on the reduction: its instructions in the
+# fold of each rank (result_wire_read, cluster_add), in MPI_Reduce and
+# MPI_Gather (the reduction: rank 0 is the slowest rank under valgrind,
+# so the others' partial sums are there when it asks: little polling),
+# and cluster_add_hists.
+cgr=${MERGEB_CG_RANKS:-16}
+[ "$cgr" -gt 1 ] 2>/dev/null || { echo "logs in $out"; exit 0; }
+cat >"$out/rank0cg.sh" <<'SH'
+#!/bin/sh
+o=$1
+shift
+[ "${OMPI_COMM_WORLD_RANK:-0}" = 0 ] &&
+	exec valgrind --tool=callgrind --callgrind-out-file="$o" "$@" \
+		2>"$o.err"
+exec "$@"
+SH
+for p in wire reduce; do
+	w=0
+	[ $p = wire ] && w=1
+	env IORIG_MPI_WIRE=$w timeout 900 mpirun -np "$cgr" sh \
+		"$out/rank0cg.sh" "$out/cg.rank0.$p" "$IORIG_MPI" \
+		--output-format=text "$out/mpi.job" >"$out/cg.rank0.$p.out" \
+		2>"$out/cg.rank0.$p.mpierr" ||
+		{ echo "rank 0 under callgrind, $p: failed"; continue; }
+	rd=$(ir "$out/cg.rank0.$p" result_wire_read)
+	ad=$(ir "$out/cg.rank0.$p" cluster_add)
+	red=$(ir "$out/cg.rank0.$p" PMPI_Reduce)
+	gat=$(ir "$out/cg.rank0.$p" PMPI_Gather)
+	hs=$(ir "$out/cg.rank0.$p" cluster_add_hists)
+	awk -v p="$p" -v n="$cgr" -v rd="${rd:-0}" -v ad="${ad:-0}" \
+	    -v red="${red:-0}" -v gat="${gat:-0}" -v hs="${hs:-0}" 'BEGIN {
+		per = (rd + ad) / (n - 1)
+		tree = red + hs
+		printf "rank 0, %d ranks, text, %-6s: %.2fM instructions a " \
+		       "rank (wire form read %.2fM, fold %.2fM); MPI_Reduce " \
+		       "and the sums folded %.2fM in all, MPI_Gathers %.2fM; " \
+		       "model, 10000 ranks: %.2fM a rank x 10000 = %.1fG, " \
+		       "the reduce %.1fM (%d levels, not %d)\n", n, p,
+		       per / 1e6,
+		       rd / (n - 1) / 1e6, ad / (n - 1) / 1e6, tree / 1e6,
+		       gat / 1e6, per / 1e6, per * 10000 / 1e9,
+		       tree * 14 / log(n) * log(2) / 1e6, 14, log(n) / log(2) }'
 done
 echo "logs in $out"

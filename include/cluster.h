@@ -21,6 +21,7 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct err_rec;
@@ -43,6 +44,43 @@ void cluster_free(struct cluster *c);
 int cluster_add(struct cluster *c, struct result_doc *m, const char *label,
 		const char *host, int rank, double start_skew_ns,
 		struct err_rec *e);
+/*
+ * Whether a report in formats (cluster_formats_parse's; NULL or "":
+ * text) with checks reads each member's own figures: json lists them,
+ * fio-json, json+ and terse have an entry per member, a rank: check
+ * judges each; text, table, html, junit, openmetrics and prometheus show
+ * the cluster's figures and each member's row only. When none does,
+ * cluster_keep_members(c, false) before the first cluster_add: the fold
+ * keeps each member's row but not its figures (packing them is a pass
+ * over each of its units), and cluster_member_unit gives zeros.
+ */
+bool cluster_reads_members(const char *formats, char *const *checks,
+			   size_t nchecks);
+void cluster_keep_members(struct cluster *c, bool keep);
+
+/*
+ * The MPI reduction (src/mpi/mpi.c): members whose histograms were
+ * summed down MPI's tree rather than sent whole. cluster_hists lists
+ * the histograms of d the fold adds (each unit's then each group's: per
+ * direction slat, clat, lat, sched_lat, then sync, the verify reads'
+ * lat) into v (NULL: only counted); how many. A member folded with them
+ * empty (cluster_hist_empty: the fold skips it) adds only its other
+ * figures; cluster_add_hists then folds h[n], the sums of those members'
+ * histograms in cluster_hists' order (the empty ones left out), into the
+ * merged result, which is what folding each member's own would have made
+ * (the sums, minima and maxima of integers do not depend on the order).
+ * A member's row keeps the clat p99 of its own histogram:
+ * cluster_p99_of gives d's (njobs * DDIR_NR: job-major), cluster_set_p99
+ * sets member's. Before cluster_finish; 0, -EINVAL or -ENOMEM.
+ */
+struct hist;
+size_t cluster_hists(struct result_doc *d, struct hist **v);
+bool cluster_hist_empty(const struct hist *h);
+int cluster_add_hists(struct cluster *c, const struct hist *h, size_t n);
+void cluster_p99_of(const struct result_doc *d, uint64_t *p99);
+int cluster_set_p99(struct cluster *c, unsigned member, const uint64_t *p99,
+		    size_t n);
+
 /* Every member added: the cluster part computed. 0, or -EINVAL (no
  * member) / -ENOMEM with e. */
 int cluster_finish(struct cluster *c, struct err_rec *e);

@@ -60,76 +60,413 @@ int jw_dump(FILE *f, const json_t *root)
 }
 
 #define JW_MARK		"\001iorig-array\001"
-#define JW_MARK_TEXT	"\"\\u0001iorig-array\\u0001\""
-#define JW_FLAGS	(JSON_INDENT(2) | JSON_REAL_PRECISION(12))
 
 json_t *jw_mark(void)
 {
 	return json_string(JW_MARK);
 }
 
-/* The n elements of the array, each made, printed at its depth and
- * freed: "[", then each on lines indented by depth + 1 steps, then "]"
- * indented by depth steps (jansson's layout with JSON_INDENT(2)). */
-static int array_write(FILE *f, unsigned depth,
-		       json_t *(*make)(void *arg, size_t i), void *arg,
-		       size_t n)
-{
-	char in[64];
-	size_t i, w = 2 * (depth + 1) < sizeof(in) ? 2 * (depth + 1) :
-		      sizeof(in) - 1;
-	json_t *o;
-	char *s, *p, *nl;
+struct jw_later {
+	const json_t *v;	/* the empty array standing for it */
+	jw_later_fn *fn;
+	void *arg;
+};
 
-	memset(in, ' ', w);
-	in[w] = '\0';
-	fputs(n ? "[\n" : "[]", f);
-	for (i = 0; i < n; i++) {
-		o = make(arg, i);
-		s = o ? json_dumps(o, JW_FLAGS) : NULL;
-		json_decref(o);
-		if (!s)
-			return -ENOMEM;
-		for (p = s; p; p = nl ? nl + 1 : NULL) {
-			nl = strchr(p, '\n');
-			fputs(in, f);
-			fwrite(p, 1, nl ? (size_t)(nl + 1 - p) : strlen(p), f);
-		}
-		free(s);
-		if (i + 1 < n)
-			fputs(",\n", f);
-		else
-			fprintf(f, "\n%.*s]", (int)(w - 2), in);
+json_t *jw_defer(struct jw *c, jw_later_fn *fn, void *arg)
+{
+	struct jw_later *l;
+	json_t *v;
+
+	if (c->nlater == c->later_cap) {
+		size_t cap = c->later_cap ? 2 * c->later_cap : 16;
+
+		l = realloc(c->later, cap * sizeof(*l));
+		if (!l)
+			return NULL;
+		c->later = l;
+		c->later_cap = cap;
 	}
+	v = json_array();
+	if (v)
+		c->later[c->nlater++] = (struct jw_later){ v, fn, arg };
+	return v;
+}
+
+void jw_release(struct jw *c)
+{
+	free(c->later);
+	c->later = NULL;
+	c->nlater = c->later_cap = 0;
+}
+
+/*
+ * The printer: jansson's layout with JSON_INDENT(2) and
+ * JSON_REAL_PRECISION(12) (test_jsonw compares the two on documents):
+ * "{" or "[", each member on its own line one step deeper, ", " between
+ * them as ",\n", the closing bracket on its own line at the container's
+ * depth; empty containers "{}" and "[]"; ": " after a key; strings with
+ * '"', '\\' and control characters escaped (\b \f \n \r \t, else \u00XX
+ * in capitals), other bytes as they are; integers in decimal; reals as
+ * "%.12g" with ".0" added when neither a point nor an exponent shows,
+ * the exponent without '+' or leading zeros.
+ */
+struct jw_out {
+	FILE *f;
+	int err;
+	struct jw *c;			/* deferred values; may be NULL */
+	const char *key;		/* whose mark is the array */
+	json_t *(*make)(void *arg, size_t i);
+	void *arg;
+	size_t n;			/* the array's elements */
+	bool marked;			/* the array was printed */
+	size_t len;			/* bytes in buf */
+	char buf[1 << 16];
+};
+
+static void out_flush(struct jw_out *o)
+{
+	if (o->len && fwrite(o->buf, 1, o->len, o->f) != o->len)
+		o->err = -EIO;
+	o->len = 0;
+}
+
+/* Room for n bytes at the cursor, n <= sizeof(o->buf). */
+static char *out_room(struct jw_out *o, size_t n)
+{
+	if (n > sizeof(o->buf) - o->len)
+		out_flush(o);
+	return o->buf + o->len;
+}
+
+void jw_out_raw(struct jw_out *o, const char *s, size_t n)
+{
+	if (n > sizeof(o->buf) / 2) {
+		out_flush(o);
+		if (fwrite(s, 1, n, o->f) != n)
+			o->err = -EIO;
+		return;
+	}
+	memcpy(out_room(o, n), s, n);
+	o->len += n;
+}
+
+void jw_out_indent(struct jw_out *o, unsigned depth)
+{
+	static const char sp[] = "\n                                "
+				 "                                ";
+	const size_t most = sizeof(sp) - 2;	/* the spaces in sp */
+	size_t w = 2 * (size_t)depth, k = w < most ? w : most;
+
+	jw_out_raw(o, sp, k + 1);
+	for (w -= k; w; w -= k) {
+		k = w < most ? w : most;
+		jw_out_raw(o, sp + 1, k);
+	}
+}
+
+/* v in decimal, neg: with a minus sign. */
+static void out_dec(struct jw_out *o, uint64_t v, bool neg)
+{
+	char t[24], *p = t + sizeof(t);
+
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (neg)
+		*--p = '-';
+	jw_out_raw(o, p, (size_t)(t + sizeof(t) - p));
+}
+
+void jw_out_u64(struct jw_out *o, uint64_t v)
+{
+	out_dec(o, v > INT64_MAX ? INT64_MAX : v, false);
+}
+
+/* A newline and depth steps at p, which has room; past them. */
+static char *put_indent(char *p, unsigned depth)
+{
+	*p++ = '\n';
+	memset(p, ' ', 2 * (size_t)depth);
+	return p + 2 * (size_t)depth;
+}
+
+/* v in decimal at p, which has room for 20 digits; past them. */
+static char *put_dec(char *p, uint64_t v)
+{
+	char t[20];
+	size_t k = sizeof(t);
+
+	do {
+		t[--k] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	memcpy(p, t + k, sizeof(t) - k);
+	return p + sizeof(t) - k;
+}
+
+void jw_out_counts(struct jw_out *o, unsigned depth, bool first,
+		   const uint64_t *v, unsigned n)
+{
+	size_t in = 1 + 2 * ((size_t)depth + 2);
+	size_t need = 2 + 2 * in + (size_t)n * (in + 21) + 1;
+	unsigned i;
+	char *p;
+
+	if (need > sizeof(o->buf) / 2) {	/* deep: piece by piece */
+		jw_out_raw(o, first ? "[" : ",", 1);
+		jw_out_indent(o, depth + 1);
+		jw_out_raw(o, "[", 1);
+		for (i = 0; i < n; i++) {
+			jw_out_indent(o, depth + 2);
+			jw_out_u64(o, v[i]);
+			if (i + 1 < n)
+				jw_out_raw(o, ",", 1);
+		}
+		jw_out_indent(o, depth + 1);
+		jw_out_raw(o, "]", 1);
+		return;
+	}
+	p = out_room(o, need);
+	*p++ = first ? '[' : ',';
+	p = put_indent(p, depth + 1);
+	*p++ = '[';
+	for (i = 0; i < n; i++) {
+		p = put_indent(p, depth + 2);
+		p = put_dec(p, v[i] > INT64_MAX ? INT64_MAX : v[i]);
+		if (i + 1 < n)
+			*p++ = ',';
+	}
+	p = put_indent(p, depth + 1);
+	*p++ = ']';
+	o->len = (size_t)(p - o->buf);
+}
+
+static void out_real(struct jw_out *o, double v)
+{
+	char t[64], *e, *end;
+	int n = snprintf(t, sizeof(t) - 3, "%.12g", v);
+
+	if (n < 0 || (size_t)n >= sizeof(t) - 3) {
+		o->err = -EINVAL;
+		return;
+	}
+	if (!strchr(t, '.') && !strchr(t, 'e')) {
+		memcpy(t + n, ".0", 3);
+		n += 2;
+	}
+	e = strchr(t, 'e');
+	if (e) {
+		e++;
+		end = e + 1;
+		if (*e == '-')
+			e++;
+		while (*end == '0')
+			end++;
+		if (end != e) {
+			memmove(e, end, (size_t)(t + n + 1 - end));
+			n -= (int)(end - e);
+		}
+	}
+	jw_out_raw(o, t, (size_t)n);
+}
+
+static void out_str(struct jw_out *o, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	const char *run = s, *end = s + n;
+	char esc[8];
+
+	jw_out_raw(o, "\"", 1);
+	for (; s < end; s++) {
+		unsigned char ch = (unsigned char)*s;
+		size_t k = 2;
+
+		if (ch >= 0x20 && ch != '"' && ch != '\\')
+			continue;
+		jw_out_raw(o, run, (size_t)(s - run));
+		run = s + 1;
+		esc[0] = '\\';
+		switch (ch) {
+		case '"': esc[1] = '"'; break;
+		case '\\': esc[1] = '\\'; break;
+		case '\b': esc[1] = 'b'; break;
+		case '\f': esc[1] = 'f'; break;
+		case '\n': esc[1] = 'n'; break;
+		case '\r': esc[1] = 'r'; break;
+		case '\t': esc[1] = 't'; break;
+		default:
+			memcpy(esc + 1, "u00", 3);
+			esc[4] = hex[ch >> 4];
+			esc[5] = hex[ch & 15];
+			k = 6;
+		}
+		jw_out_raw(o, esc, k);
+	}
+	jw_out_raw(o, run, (size_t)(end - run));
+	jw_out_raw(o, "\"", 1);
+}
+
+/* The deferred value v stands for, if it is one. */
+static const struct jw_later *out_later(const struct jw_out *o,
+					const json_t *v)
+{
+	size_t i;
+
+	for (i = o->c ? o->c->nlater : 0; i--;)
+		if (o->c->later[i].v == v)
+			return &o->c->later[i];
+	return NULL;
+}
+
+/* The n elements of the array, each made, printed at its depth and
+ * freed (with the values it deferred). */
+static int array_write(struct jw_out *o, unsigned depth)
+{
+	size_t i, mark = o->c ? o->c->nlater : 0;
+	json_t *e;
+	int ret;
+
+	if (!o->n) {
+		jw_out_raw(o, "[]", 2);
+		return 0;
+	}
+	jw_out_raw(o, "[", 1);
+	for (i = 0; i < o->n; i++) {
+		e = o->make(o->arg, i);
+		if (!e)
+			return -ENOMEM;
+		jw_out_indent(o, depth + 1);
+		ret = jw_out_value(o, e, depth + 1);
+		json_decref(e);
+		if (o->c)
+			o->c->nlater = mark;
+		if (ret)
+			return ret;
+		if (i + 1 < o->n)
+			jw_out_raw(o, ",", 1);
+	}
+	jw_out_indent(o, depth);
+	jw_out_raw(o, "]", 1);
 	return 0;
 }
 
-int jw_dump_array_at(FILE *f, const json_t *root, const char *key,
-		     unsigned depth, json_t *(*make)(void *arg, size_t i),
+static int object_write(struct jw_out *o, const json_t *v, unsigned depth)
+{
+	void *it = json_object_iter((json_t *)v);
+	const char *k;
+	const json_t *m;
+	int ret;
+
+	if (!it) {
+		jw_out_raw(o, "{}", 2);
+		return 0;
+	}
+	jw_out_raw(o, "{", 1);
+	while (it) {
+		k = json_object_iter_key(it);
+		m = json_object_iter_value(it);
+		jw_out_indent(o, depth + 1);
+		out_str(o, k, strlen(k));
+		jw_out_raw(o, ": ", 2);
+		if (o->key && json_is_string(m) && !o->marked &&
+		    !strcmp(json_string_value(m), JW_MARK) &&
+		    !strcmp(k, o->key)) {
+			o->marked = true;
+			ret = array_write(o, depth + 1);
+		} else {
+			ret = jw_out_value(o, m, depth + 1);
+		}
+		if (ret)
+			return ret;
+		it = json_object_iter_next((json_t *)v, it);
+		if (it)
+			jw_out_raw(o, ",", 1);
+	}
+	jw_out_indent(o, depth);
+	jw_out_raw(o, "}", 1);
+	return 0;
+}
+
+static int list_write(struct jw_out *o, const json_t *v, unsigned depth)
+{
+	size_t i, n = json_array_size(v);
+	const struct jw_later *l;
+	int ret;
+
+	if (!n) {
+		l = out_later(o, v);
+		if (l)
+			return l->fn(o, depth, l->arg);
+		jw_out_raw(o, "[]", 2);
+		return 0;
+	}
+	jw_out_raw(o, "[", 1);
+	for (i = 0; i < n; i++) {
+		jw_out_indent(o, depth + 1);
+		ret = jw_out_value(o, json_array_get(v, i), depth + 1);
+		if (ret)
+			return ret;
+		if (i + 1 < n)
+			jw_out_raw(o, ",", 1);
+	}
+	jw_out_indent(o, depth);
+	jw_out_raw(o, "]", 1);
+	return 0;
+}
+
+int jw_out_value(struct jw_out *o, const json_t *v, unsigned depth)
+{
+	json_int_t i;
+
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		return object_write(o, v, depth);
+	case JSON_ARRAY:
+		return list_write(o, v, depth);
+	case JSON_STRING:
+		out_str(o, json_string_value(v), json_string_length(v));
+		break;
+	case JSON_INTEGER:
+		i = json_integer_value(v);
+		out_dec(o, i < 0 ? -(uint64_t)i : (uint64_t)i, i < 0);
+		break;
+	case JSON_REAL:
+		out_real(o, json_real_value(v));
+		break;
+	case JSON_TRUE:
+		jw_out_raw(o, "true", 4);
+		break;
+	case JSON_FALSE:
+		jw_out_raw(o, "false", 5);
+		break;
+	case JSON_NULL:
+		jw_out_raw(o, "null", 4);
+		break;
+	}
+	return o->err;
+}
+
+int jw_dump_array_at(FILE *f, struct jw *c, const json_t *root,
+		     const char *key, json_t *(*make)(void *arg, size_t i),
 		     void *arg, size_t n)
 {
-	char *text = json_dumps(root, JW_FLAGS), *tok, *at;
-	size_t klen = strlen(key), head;
-	int ret = -ENOMEM;
+	struct jw_out *o = malloc(sizeof(*o));
+	int ret;
 
-	tok = malloc(klen + sizeof(JW_MARK_TEXT) + 8);
-	if (!text || !tok)
-		goto out;
-	/* "key": "mark": quotes are escaped inside strings, so only the
-	 * member itself reads so */
-	sprintf(tok, "\"%s\": %s", key, JW_MARK_TEXT);
-	at = strstr(text, tok);
-	if (!at)
-		goto out;
-	head = (size_t)(at - text) + klen + 4;
-	fwrite(text, 1, head, f);
-	ret = array_write(f, depth, make, arg, n);
-	if (ret)
-		goto out;
-	fputs(at + strlen(tok), f);
-	ret = fputc('\n', f) == EOF || fflush(f) || ferror(f) ? -EIO : 0;
-out:
-	free(tok);
-	free(text);
+	if (!o)
+		return -ENOMEM;
+	*o = (struct jw_out){ .f = f, .c = c, .key = key, .make = make,
+			      .arg = arg, .n = n };
+	ret = jw_out_value(o, root, 0);
+	if (!ret && !o->marked)
+		ret = -EINVAL;
+	jw_out_raw(o, "\n", 1);
+	out_flush(o);
+	if (!ret)
+		ret = o->err;
+	if (!ret && (fflush(f) || ferror(f)))
+		ret = -EIO;
+	free(o);
 	return ret;
 }

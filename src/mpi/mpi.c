@@ -12,7 +12,9 @@
  * (finish: each rank reads its JSON report back and checks it against
  * rank 0's, broadcast; then sends rank 0 its wire form, result.h, which
  * rank 0 folds in one at a time with the cluster module, parsing no JSON
- * but its own, and writes the cluster report). A rank that
+ * but its own, and writes the cluster report; when the report needs no
+ * rank's own histograms, they are summed down MPI's tree instead: a
+ * reduction, see reduce_wanted). A rank that
  * dies mid-run is mpirun's to handle: it aborts the job, so no rank waits.
  */
 #include <errno.h>
@@ -27,6 +29,7 @@
 #include "cluster.h"
 #include "err.h"
 #include "defines.h"
+#include "hist.h"
 #include "peers.h"
 #include "result.h"
 
@@ -205,6 +208,9 @@ static int cluster_report(const char *mine, size_t mylen, const char *hosts,
 	struct result_doc d;
 	int r, code = 1, ret, failed = 0;
 
+	if (cl)
+		cluster_keep_members(cl, cluster_reads_members(formats, checks,
+							       nchecks));
 	for (r = 0; r < n; r++) {
 		ret = rank_text(r, mine, mylen, &text_buf, &cap, &text, &len);
 		if (failed)
@@ -250,7 +256,108 @@ struct mine {
 	unsigned char *wire;	/* the others: its wire form */
 	size_t wlen;
 	char why[WHY_MAX + 64];	/* "": none; else what rank 0 says */
+	/* the reduction (reduce_wanted): the histograms the fold adds,
+	 * taken out of the wire form (rank 0's: empty), and the clat p99
+	 * of each job and direction, from the rank's own */
+	struct hist *h;
+	size_t nh;
+	uint64_t *p99;
+	size_t np;
 };
+
+/* At most this much of histograms a rank for the reduction: the sums
+ * travel whole (4,736 buckets each, most empty) where the wire form
+ * leaves the empty buckets out, and many ranks share a node's memory,
+ * so a job of many units keeps the wire (one job: 28 histograms, 1 MB;
+ * numjobs=4 without group_reporting: 70, 2.6 MB). */
+#define REDUCE_MAX	(4u << 20)
+
+/*
+ * A rank's histograms taken out for the reduction: copied to m->h (rank
+ * 0's left in its result, which rank 0 folds whole, and m->h empty),
+ * its p99s noted, then emptied in m->d, so that its wire form carries
+ * the rest. The same decision on every rank whose jobs are rank 0's
+ * (the count follows the units and groups). 0, or -ENOMEM.
+ */
+static int reduce_take(struct peers *pe, struct mine *m)
+{
+	size_t n = cluster_hists(&m->d, NULL), i;
+	struct hist **v;
+
+	if (n * sizeof(struct hist) > REDUCE_MAX)
+		return 0;
+	v = calloc(n + 1, sizeof(*v));
+	m->h = malloc((n ? n : 1) * sizeof(*m->h));
+	m->np = (size_t)m->d.set.nunits * DDIR_NR;
+	m->p99 = calloc(m->np + 1, sizeof(*m->p99));
+	if (!v || !m->h || !m->p99) {
+		free(v);
+		return -ENOMEM;
+	}
+	cluster_hists(&m->d, v);
+	cluster_p99_of(&m->d, m->p99);
+	for (i = 0; i < n; i++) {
+		if (pe->rank) {
+			memcpy(&m->h[i], v[i], sizeof(*v[i]));
+			hist_init(v[i]);
+		} else {
+			hist_init(&m->h[i]);
+		}
+	}
+	free(v);
+	m->nh = n;
+	return 0;
+}
+
+/* MPI's op of the reduction: hist_fold's, in * into inout *, one
+ * histogram an element: empty ones (the fold skips them) add nothing and
+ * an empty sum takes the first that is not. Commutative and associative:
+ * sums, minima and maxima of integers. */
+static void hist_sum(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+	const struct hist *a = in;
+	struct hist *b = inout;
+	int i;
+
+	(void)type;
+	for (i = 0; i < *len; i++) {
+		if (cluster_hist_empty(&a[i]))
+			continue;
+		if (cluster_hist_empty(&b[i]))
+			memcpy(&b[i], &a[i], sizeof(b[i]));
+		else
+			hist_merge(&b[i], &a[i]);
+	}
+}
+
+/*
+ * The reduction: every rank's histograms summed into rank 0's m->h down
+ * MPI's tree (MPI_Reduce, a user op on whole histograms), each rank's
+ * p99s gathered into *p99 (rank 0: n * m->np, rank order).
+ */
+static void reduce_run(struct peers *pe, struct mine *m, uint64_t **p99)
+{
+	MPI_Datatype t;
+	MPI_Op op;
+
+	*p99 = NULL;
+	if (!pe->rank) {
+		*p99 = malloc((size_t)pe->nranks * m->np * sizeof(**p99) + 1);
+		if (!*p99) {
+			fprintf(stderr, "iorig: out of memory\n");
+			MPI_Abort(MPI_COMM_WORLD, 1);
+		}
+	}
+	MPI_Type_contiguous((int)sizeof(struct hist), MPI_BYTE, &t);
+	MPI_Type_commit(&t);
+	MPI_Op_create(hist_sum, 1, &op);
+	MPI_Reduce(pe->rank ? m->h : MPI_IN_PLACE, m->h, (int)m->nh, t, op, 0,
+		   MPI_COMM_WORLD);
+	MPI_Op_free(&op);
+	MPI_Type_free(&t);
+	MPI_Gather(m->p99, (int)m->np, MPI_UINT64_T, *p99, (int)m->np,
+		   MPI_UINT64_T, 0, MPI_COMM_WORLD);
+}
 
 /*
  * Every rank: its own result read back as rank 0 reads a member
@@ -262,7 +369,7 @@ struct mine {
  */
 static void wire_prepare(struct peers *pe, const char *json, size_t len,
 			 const char *text0, size_t len0, const char *host0,
-			 struct mine *m, struct err_rec *e)
+			 bool reduce, struct mine *m, struct err_rec *e)
 {
 	char label[HOST_MAX + 32], label0[HOST_MAX + 32], buf[WHY_MAX];
 	struct result_doc d0;
@@ -276,6 +383,8 @@ static void wire_prepare(struct peers *pe, const char *json, size_t len,
 		snprintf(m->why, sizeof(m->why), "iorig: %s", buf);
 		return;
 	}
+	if (reduce && reduce_take(pe, m))
+		goto nomem;
 	if (!pe->rank)
 		return;
 	if (result_wire_make(&m->d, &m->wire, &m->wlen))
@@ -288,6 +397,7 @@ static void wire_prepare(struct peers *pe, const char *json, size_t len,
 		result_doc_free(&d0);
 		goto nomem;
 	}
+	cluster_keep_members(cl, false);	/* a check: nothing written */
 	ret = cluster_add(cl, &d0, label0, host0, 0, 0, e);
 	if (!ret)
 		ret = cluster_add(cl, &m->d, label, mp.host, pe->rank, 0, e);
@@ -359,9 +469,10 @@ static int wire_add(struct cluster *cl, int r, const char *host,
  * of `iorig merge`), then the report; the exit code of the cluster's
  * figures.
  */
-static int wire_report(struct mine *m0, const char *hosts,
-		       const double *skew, int n, const char *formats,
-		       FILE *out, char *const *checks, size_t nchecks)
+static int wire_report(struct mine *m0, const uint64_t *p99,
+		       const char *hosts, const double *skew, int n,
+		       const char *formats, FILE *out, char *const *checks,
+		       size_t nchecks)
 {
 	struct cluster *cl = cluster_new();
 	struct err_rec *e = calloc(1, sizeof(*e));
@@ -372,6 +483,9 @@ static int wire_report(struct mine *m0, const char *hosts,
 	size_t cap = 0, nj = (size_t)m0->d.set.nunits, k;
 	int r, code = 1, failed = 0;
 
+	if (cl)
+		cluster_keep_members(cl, cluster_reads_members(formats, checks,
+							       nchecks));
 	jobs = calloc(nj + 1, sizeof(*jobs));
 	for (k = 0; jobs && k < nj; k++)
 		jobs[k] = m0->d.set.units[k].job;
@@ -397,6 +511,16 @@ static int wire_report(struct mine *m0, const char *hosts,
 	}
 	free(wbuf);
 	free(jobs);
+	/* the reduction: the other ranks' histograms, summed, and each
+	 * one's p99s (its row), where its fold had them empty */
+	for (r = 1; !failed && m0->nh && r < n; r++)
+		failed = cluster_set_p99(cl, (unsigned)r,
+					 p99 + (size_t)r * m0->np, m0->np);
+	if (!failed && m0->nh && cluster_add_hists(cl, m0->h, m0->nh))
+		failed = 1;
+	if (failed && m0->nh)
+		fprintf(stderr, "iorig: the cluster report: the ranks' "
+			"histograms did not fold\n");
 	if (!failed)
 		code = cluster_out(cl, formats, out, checks, nchecks, e, buf);
 	cluster_free(cl);
@@ -414,7 +538,7 @@ static int wire_report(struct mine *m0, const char *hosts,
  * figures; the others' 0.
  */
 static int wire_finish(struct peers *pe, const char *json, size_t len,
-		       const char *hosts, const double *skew,
+		       const char *hosts, const double *skew, bool reduce,
 		       const char *formats, FILE *out, char *const *checks,
 		       size_t nchecks)
 {
@@ -428,6 +552,7 @@ static int wire_finish(struct peers *pe, const char *json, size_t len,
 		unsigned long long len;
 	} h0;
 	char *text0 = NULL;
+	uint64_t *p99 = NULL;
 	int in[2], res[2], code = 1;
 
 	if (!m || !e) {
@@ -444,7 +569,7 @@ static int wire_finish(struct peers *pe, const char *json, size_t len,
 		MPI_Abort(MPI_COMM_WORLD, 1);
 	}
 	MPI_Bcast(text0, (int)h0.len, MPI_CHAR, 0, MPI_COMM_WORLD);
-	wire_prepare(pe, json, len, text0, h0.len, h0.host, m, e);
+	wire_prepare(pe, json, len, text0, h0.len, h0.host, reduce, m, e);
 	if (pe->rank)
 		free(text0);
 	in[0] = m->why[0] ? pe->rank : INT_MAX;
@@ -464,20 +589,46 @@ static int wire_finish(struct peers *pe, const char *json, size_t len,
 			fprintf(stderr, "%s\n", m->why);
 		}
 		result_doc_free(&m->d);
-	} else if (pe->rank) {
-		MPI_Send(m->wire, (int)m->wlen, MPI_BYTE, 0, TAG_WIRE,
-			 MPI_COMM_WORLD);
-		result_doc_free(&m->d);
-		code = 0;
 	} else {
-		/* m->d is taken by the fold */
-		code = wire_report(m, hosts, skew, pe->nranks, formats, out,
-				   checks, nchecks);
+		/* every rank's check passed, so every rank made the same
+		 * decision (m->nh: reduce_take) */
+		if (m->nh)
+			reduce_run(pe, m, &p99);
+		if (pe->rank) {
+			MPI_Send(m->wire, (int)m->wlen, MPI_BYTE, 0, TAG_WIRE,
+				 MPI_COMM_WORLD);
+			result_doc_free(&m->d);
+			code = 0;
+		} else {
+			/* m->d is taken by the fold */
+			code = wire_report(m, p99, hosts, skew, pe->nranks,
+					   formats, out, checks, nchecks);
+		}
 	}
+	free(p99);
+	free(m->h);
+	free(m->p99);
 	free(m->wire);
 	free(m);
 	free(e);
 	return code;
+}
+
+/*
+ * Whether the report can take the ranks' histograms summed (the
+ * reduction) rather than each rank's own: it reads no member's own
+ * figures (cluster_reads_members: its formats and checks).
+ * IORIG_MPI_WIRE=1: never (each rank's whole wire form, to compare).
+ * Rank 0's decision.
+ */
+static int reduce_wanted(const char *formats, char *const *checks,
+			 size_t nchecks)
+{
+	const char *w = getenv("IORIG_MPI_WIRE");
+
+	if (w && !strcmp(w, "1"))
+		return 0;
+	return !cluster_reads_members(formats, checks, nchecks);
 }
 
 static int mpi_finish(struct peers *pe, const char *json, size_t len,
@@ -486,23 +637,25 @@ static int mpi_finish(struct peers *pe, const char *json, size_t len,
 {
 	char *hosts = NULL;
 	int n = pe->nranks, worst = code_rank(code), ccode = 1, all;
-	int gather = 0, v[3] = { 0, 0, 0 };
+	int gather = 0, v[4] = { 0, 0, 0, 0 };
 	unsigned ng = mp.nstart;
 	double *t = NULL, *skew = NULL, *mystart = NULL;
 
 	pe->finished = 1;
 	if (pe->failed)
 		goto out;
-	/* the ranks' worst code, the most wait groups, and rank 0's
-	 * IORIG_MPI_GATHER: one collective */
+	/* the ranks' worst code, the most wait groups, rank 0's
+	 * IORIG_MPI_GATHER and its choice of the reduction: one
+	 * collective */
 	v[0] = worst;
 	v[1] = ng < INT_MAX ? (int)ng : INT_MAX;
 	if (pe->rank == 0) {
 		const char *g = getenv("IORIG_MPI_GATHER");
 
 		v[2] = g && !strcmp(g, "1");
+		v[3] = reduce_wanted(formats, checks, nchecks);
 	}
-	MPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	MPI_Allreduce(MPI_IN_PLACE, v, 4, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 	all = v[0];
 	ng = (unsigned)v[1];
 	gather = v[2];
@@ -539,8 +692,8 @@ static int mpi_finish(struct peers *pe, const char *json, size_t len,
 	 * same report.
 	 */
 	if (!gather) {
-		ccode = wire_finish(pe, json, len, hosts, skew, formats, out,
-				    checks, nchecks);
+		ccode = wire_finish(pe, json, len, hosts, skew, v[3] != 0,
+				    formats, out, checks, nchecks);
 	} else if (pe->rank != 0) {
 		MPI_Send(json, (int)len, MPI_CHAR, 0, TAG_RESULT,
 			 MPI_COMM_WORLD);

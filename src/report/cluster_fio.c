@@ -247,7 +247,7 @@ static int write_fio(FILE *f, const struct run_result *r, bool plus)
 	jw_put(&c, root, "client_stats", jw_mark());
 	/* fio's client layout has the key even empty (its servers' disks) */
 	jw_put(&c, root, "disk_util", json_array());
-	rc = c.failed ? -ENOMEM : jw_dump_array_at(f, root, "client_stats", 1,
+	rc = c.failed ? -ENOMEM : jw_dump_array_at(f, &c, root, "client_stats",
 			entry_make, &a, (size_t)ci->nmembers * a.njobs +
 			(size_t)rs->nunits);
 	if (!rc && c.failed)

@@ -77,11 +77,43 @@ static json_t *j_bucket(struct jw *c, const struct hist *h, unsigned i)
 	return t;
 }
 
-static json_t *j_buckets(struct jw *c, const struct hist *h)
+/* The buckets of h printed as j_buckets makes them, without a tree of a
+ * node per number (a merge's members: most of its document). */
+static int buckets_write(struct jw_out *o, unsigned depth, void *arg)
 {
-	json_t *a = json_array();
+	const struct hist *h = arg;
+	bool first = true;
 	unsigned i;
 
+	for (i = 0; i < HIST_NBUCKETS; i++) {
+		uint64_t t[3];
+
+		if (!h->b[i])
+			continue;
+		t[0] = hist_bucket_low(i);
+		t[1] = hist_bucket_high(i);
+		t[2] = h->b[i];
+		jw_out_counts(o, depth, first, t, 3);
+		first = false;
+	}
+	if (first) {
+		jw_out_raw(o, "[]", 2);
+	} else {
+		jw_out_indent(o, depth);
+		jw_out_raw(o, "]", 1);
+	}
+	return 0;
+}
+
+/* c->defer: h must stay as it is until the document is printed. */
+static json_t *j_buckets(struct jw *c, const struct hist *h)
+{
+	json_t *a;
+	unsigned i;
+
+	if (c->defer && h->count)
+		return jw_defer(c, buckets_write, (void *)h);
+	a = json_array();
 	if (!a || !h->count)
 		return a;
 	for (i = 0; i < HIST_NBUCKETS; i++)
@@ -1373,12 +1405,29 @@ static json_t *j_member_job(struct jw *c, const struct cluster_unit *cu)
 	return o;
 }
 
+/* Member i of ci without its jobs. */
+static json_t *j_cmember_head(struct jw *c, const struct cluster_info *ci,
+			      unsigned i)
+{
+	const struct cluster_member_info *m = &ci->members[i];
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	jw_put(c, o, "label", jw_str(m->label));
+	jw_put(c, o, "rank", json_integer(m->rank));
+	jw_put(c, o, "host", jw_str(m->host));
+	jw_put(c, o, "start_skew_ns", jw_real(m->start_skew_ns));
+	jw_put(c, o, "wall_ns", jw_u64(m->wall_ns));
+	jw_put(c, o, "interrupted", json_boolean(m->interrupted));
+	return o;
+}
+
 /* Member i of ci, its units made whole in buf one at a time. */
 static json_t *j_cmember(struct jw *c, const struct cluster_info *ci,
 			 unsigned i, struct cluster_unit *buf)
 {
-	const struct cluster_member_info *m = &ci->members[i];
-	json_t *o = json_object(), *jobs = json_array();
+	json_t *o = j_cmember_head(c, ci, i), *jobs = json_array();
 	unsigned k;
 
 	if (!o || !jobs) {
@@ -1386,12 +1435,6 @@ static json_t *j_cmember(struct jw *c, const struct cluster_info *ci,
 		json_decref(jobs);
 		return NULL;
 	}
-	jw_put(c, o, "label", jw_str(m->label));
-	jw_put(c, o, "rank", json_integer(m->rank));
-	jw_put(c, o, "host", jw_str(m->host));
-	jw_put(c, o, "start_skew_ns", jw_real(m->start_skew_ns));
-	jw_put(c, o, "wall_ns", jw_u64(m->wall_ns));
-	jw_put(c, o, "interrupted", json_boolean(m->interrupted));
 	for (k = 0; k < ci->njobs; k++) {
 		cluster_member_unit(ci, i, k, buf);
 		jw_push(c, jobs, j_member_job(c, buf));
@@ -1515,20 +1558,69 @@ struct members_arg {
 	struct jw *c;
 	const struct cluster_info *ci;
 	struct cluster_unit *buf;
+	unsigned member;		/* the one being printed */
 };
+
+/*
+ * The jobs of the member being printed, each made whole in buf, made a
+ * tree with its histograms' buckets deferred, printed and freed before
+ * the next (buf holds one job: the buckets are printed from it).
+ */
+static int member_jobs_write(struct jw_out *o, unsigned depth, void *arg)
+{
+	struct members_arg *a = arg;
+	struct jw *c = a->c;
+	size_t mark = c->nlater;
+	unsigned k, n = a->ci->njobs;
+	json_t *t;
+	int ret;
+
+	if (!n) {
+		jw_out_raw(o, "[]", 2);
+		return 0;
+	}
+	jw_out_raw(o, "[", 1);
+	for (k = 0; k < n; k++) {
+		cluster_member_unit(a->ci, a->member, k, a->buf);
+		c->defer = true;
+		t = j_member_job(c, a->buf);
+		c->defer = false;
+		if (!t || c->failed) {
+			json_decref(t);
+			return -ENOMEM;
+		}
+		jw_out_indent(o, depth + 1);
+		ret = jw_out_value(o, t, depth + 1);
+		json_decref(t);
+		c->nlater = mark;
+		if (ret)
+			return ret;
+		if (k + 1 < n)
+			jw_out_raw(o, ",", 1);
+	}
+	jw_out_indent(o, depth);
+	jw_out_raw(o, "]", 1);
+	return 0;
+}
 
 static json_t *member_make(void *arg, size_t i)
 {
 	struct members_arg *a = arg;
+	json_t *o = j_cmember_head(a->c, a->ci, (unsigned)i);
 
-	return j_cmember(a->c, a->ci, (unsigned)i, a->buf);
+	a->member = (unsigned)i;
+	if (o)
+		jw_put(a->c, o, "jobs", jw_defer(a->c, member_jobs_write, a));
+	return o;
 }
 
 /*
  * A cluster document: all but its members made, then printed with each
  * member made, printed and freed in turn in their place
- * (cluster.members): their own figures are most of a large cluster's
- * document, which is never whole in memory.
+ * (cluster.members), each of its jobs made and printed in turn, and
+ * their histograms' buckets printed from the member's figures: their
+ * own figures are most of a large cluster's document, which is never
+ * whole in memory, nor a member's as a tree.
  */
 static int cluster_json(FILE *f, const struct run_result *r)
 {
@@ -1545,11 +1637,12 @@ static int cluster_json(FILE *f, const struct run_result *r)
 	result_set_free(&rs);
 	a.buf = malloc(sizeof(*a.buf));
 	ret = !root || c.failed || !a.buf ? -ENOMEM :
-	      jw_dump_array_at(f, root, "members", 2, member_make, &a,
+	      jw_dump_array_at(f, &c, root, "members", member_make, &a,
 			       r->cluster->nmembers);
 	if (!ret && c.failed)
 		ret = -ENOMEM;
 	json_decref(root);
+	jw_release(&c);
 	free(a.buf);
 	return ret;
 }

@@ -61,6 +61,7 @@ struct cluster {
 	int nref;
 	bool any;			/* a member was added */
 	bool finished;
+	bool lean;			/* members' own figures not kept */
 };
 
 /* ---- the members ---- */
@@ -582,6 +583,8 @@ static int member_keep(struct cluster *c, struct result_doc *m, unsigned i)
 			r->clat_p99_ns = x->clat.count ?
 					 hist_percentile(&x->clat, 99) : 0;
 		}
+		if (c->lean)	/* its packed figures left empty: zeros */
+			continue;
 		unit_keep(u, c->doc.set.units[k].job, &kept);
 		ret = cluster_unit_pack_from(&mi->jobs[k], u, cu);
 		unit_unkeep(u, &kept);
@@ -901,6 +904,124 @@ oom:
 		result_doc_free(m);
 	err_set(e, label ? label : "", 0, "", "out of memory");
 	return -ENOMEM;
+}
+
+bool cluster_reads_members(const char *formats, char *const *checks,
+			   size_t nchecks)
+{
+	static const char *const lean[] = {
+		"text", "table", "html", "junit", "openmetrics", "prometheus",
+	};
+	const char *p, *q;
+	size_t i, k, len;
+
+	for (i = 0; i < nchecks; i++)
+		if (!strncmp(checks[i], "rank:", 5))
+			return true;
+	for (p = formats && *formats ? formats : "text"; *p;
+	     p = *q ? q + 1 : q) {
+		q = strchr(p, ',');
+		if (!q)
+			q = p + strlen(p);
+		len = (size_t)(q - p);
+		for (k = 0; k < sizeof(lean) / sizeof(lean[0]); k++)
+			if (strlen(lean[k]) == len && !strncmp(lean[k], p, len))
+				break;
+		if (k == sizeof(lean) / sizeof(lean[0]))
+			return true;
+	}
+	return false;
+}
+
+void cluster_keep_members(struct cluster *c, bool keep)
+{
+	c->lean = !keep;
+}
+
+/* The histograms of one job_stats that the fold adds, in their order. */
+static size_t stats_hists(struct job_stats *s, struct hist **v)
+{
+	size_t n = 0;
+	int d;
+
+	for (d = 0; d < DDIR_NR; d++) {
+		if (v) {
+			v[n] = &s->dir[d].slat;
+			v[n + 1] = &s->dir[d].clat;
+			v[n + 2] = &s->dir[d].lat;
+			v[n + 3] = &s->dir[d].sched_lat;
+		}
+		n += 4;
+	}
+	if (v) {
+		v[n] = &s->sync;
+		v[n + 1] = &s->vread.lat;
+	}
+	return n + 2;
+}
+
+size_t cluster_hists(struct result_doc *d, struct hist **v)
+{
+	size_t n = 0;
+	int k;
+
+	for (k = 0; k < d->set.nunits; k++)
+		n += stats_hists(&d->set.units[k].stats, v ? v + n : NULL);
+	for (k = 0; k < d->set.ngroups; k++)
+		n += stats_hists(&d->set.groups[k], v ? v + n : NULL);
+	return n;
+}
+
+bool cluster_hist_empty(const struct hist *h)
+{
+	return !h->count && !h->sum && !h->sumsq;
+}
+
+int cluster_add_hists(struct cluster *c, const struct hist *h, size_t n)
+{
+	size_t i, m = cluster_hists(&c->doc, NULL);
+	struct hist **v;
+
+	if (c->finished || !c->any || n != m)
+		return -EINVAL;
+	v = calloc(m + 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	cluster_hists(&c->doc, v);
+	for (i = 0; i < m; i++)
+		hist_fold(v[i], &h[i]);
+	free(v);
+	return 0;
+}
+
+int cluster_set_p99(struct cluster *c, unsigned member, const uint64_t *p99,
+		    size_t n)
+{
+	struct cluster_info *ci = c->info;
+	unsigned k;
+	int d;
+
+	if (c->finished || member >= ci->nmembers ||
+	    n != (size_t)ci->njobs * DDIR_NR)
+		return -EINVAL;
+	for (k = 0; k < ci->njobs; k++)
+		for (d = 0; d < DDIR_NR; d++)
+			ci->jobs[k].dir[d].rows[member].clat_p99_ns =
+				p99[k * DDIR_NR + d];
+	return 0;
+}
+
+void cluster_p99_of(const struct result_doc *d, uint64_t *p99)
+{
+	int k, x;
+
+	for (k = 0; k < d->set.nunits; k++)
+		for (x = 0; x < DDIR_NR; x++) {
+			const struct dir_stats *s = &d->set.units[k].stats.dir[x];
+
+			p99[k * DDIR_NR + x] = s->clat.count ?
+					       hist_percentile(&s->clat, 99) : 0;
+		}
 }
 
 int cluster_finish(struct cluster *c, struct err_rec *e)
@@ -1426,6 +1547,7 @@ int merge_run(const struct merge_req *q)
 	 */
 	mallopt(M_MMAP_THRESHOLD, 64 << 20);
 	mallopt(M_TRIM_THRESHOLD, 128 << 20);
+	cluster_keep_members(cl, cluster_reads_members(formats, checks, nc));
 	rc = merge_files(cl, files, n, &keep, e);
 	if (rc)
 		goto done;

@@ -181,3 +181,99 @@ zones_of() {
 	done <"$T/bz"
 	echo "$_out"
 }
+
+# ---- shared by the cases that compare iorig with fio 3.33 ----
+
+# nullb_pair PREFIX ATTR=VALUE...: two null_blk devices made alike (see
+# nullb_make), PREFIXi for iorig ($a) and PREFIXf for fio 3.33 ($b).
+nullb_pair() {
+	_p=$1
+	shift
+	nullb_make "${_p}i" "$@"
+	a=$nullb
+	nullb_make "${_p}f" "$@"
+	b=$nullb
+}
+
+# both NAME ARGS...: the same job on two devices made alike, iorig on $a
+# and fio 3.33 on $b, each with $common; iorig's JSON in $T/NAME.i, fio's
+# in $T/NAME.f (stderr in .ie, .fe). Either failing fails the case.
+both() {
+	_n=$1
+	shift
+	"$IORIG" --filename=$a $common --name=$_n "$@" --output-format=json \
+		>"$T/$_n.i" 2>"$T/$_n.ie" || die "iorig $*: $(cat "$T/$_n.ie")"
+	/usr/bin/fio --filename=$b $common --name=$_n "$@" \
+		--output-format=json >"$T/$_n.f" 2>"$T/$_n.fe" ||
+		die "fio $*: $(cat "$T/$_n.fe")"
+}
+
+# jvals FILE EXPR...: each Python expression EXPR on the JSON document in
+# FILE (d; j is its first job; text before the document, which fio may
+# print, is skipped), printed on one line, separated by spaces (a tuple
+# or list by commas, without spaces). One python for them all: a program
+# started costs a good part of a second in the emulator.
+jvals() {
+	"$PY" - "$@" <<'PYEOF' || die "jvals $*"
+import json, sys
+t = open(sys.argv[1]).read()
+d = json.loads(t[t.find('{'):])
+j = d['jobs'][0]
+print(' '.join(str(eval(e)).replace(' ', '') for e in sys.argv[2:]))
+PYEOF
+}
+
+# trace_event EVENT: the tracepoint EVENT (SYSTEM/NAME) enabled until the
+# case ends; $tr is tracefs (mounted here when it is not). Skips without
+# tracefs or EVENT.
+trace_event() {
+	tr=/sys/kernel/tracing
+	[ -d $tr/events ] || mount -t tracefs nodev $tr 2>/dev/null ||
+		skip "no tracefs"
+	[ -d "$tr/events/$1" ] || skip "no ${1#*/} tracepoint"
+	echo 1 >"$tr/events/$1/enable" || die "cannot enable $1"
+	on_exit "echo 0 >$tr/events/$1/enable"
+}
+
+# trace_count VAR OPS PROG ARGS...: runs PROG ARGS (stdout in $T/out,
+# stderr in $T/err, exit code in $rc) on an emptied trace (trace_event);
+# then, for each REGEX:NAME of OPS (words; REGEX a basic one without
+# spaces), ${VAR}_NAME is how many of the trace's events match REGEX.
+trace_count() {
+	_v=$1 _ops=$2
+	shift 2
+	echo >$tr/trace
+	"$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	grep -v '^#' $tr/trace >"$T/trace"
+	for _o in $_ops; do
+		eval "${_v}_${_o##*:}=$(grep -c -- "${_o%:*}" "$T/trace")"
+	done
+}
+
+# trace_jobs OPS PROG ARGS...: trace_count for a run of several
+# stonewalled jobs, each with --exec_prerun="$trace_mark" (before the
+# first job's name: every job's): the marker it writes just before the
+# job's I/O starts the job's window. For the K-th job (from 1) and each
+# REGEX:NAME of OPS, ${NAME}_K is how many events of its window match.
+# (The marker is written by a shell of its own: fio sends the command's
+# own output to a file.)
+trace_mark="sh -c 'echo iorig-job >/sys/kernel/tracing/trace_marker'"
+trace_jobs() {
+	_ops=$1
+	shift
+	echo >$tr/trace
+	"$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	grep -v '^#' $tr/trace >"$T/trace"
+	trace_jobs=$(grep -c 'tracing_mark_write: iorig-job' "$T/trace")
+	_k=1
+	while [ "$_k" -le "$trace_jobs" ]; do
+		awk -v k="$_k" '/tracing_mark_write: iorig-job/ { n++; next }
+			n == k' "$T/trace" >"$T/win"
+		for _o in $_ops; do
+			eval "${_o##*:}_$_k=$(grep -c -- "${_o%:*}" "$T/win")"
+		done
+		_k=$((_k + 1))
+	done
+}

@@ -23,31 +23,14 @@
 [ -x /usr/bin/fio ] || skip "no /usr/bin/fio (Debian's fio)"
 ng=/dev/ng0n1
 [ -c "$ng" ] || die "no $ng"
-tr=/sys/kernel/tracing
-[ -d $tr/events ] || mount -t tracefs nodev $tr 2>/dev/null ||
-	skip "no tracefs"
-ev=$tr/events/nvme/nvme_setup_cmd
-[ -d $ev ] || skip "no nvme_setup_cmd tracepoint"
-echo 1 >$ev/enable
-on_exit "echo 0 >$ev/enable"
-
+trace_event nvme/nvme_setup_cmd
 # traced VAR PROG ARGS...: PROG's NVMe commands by opcode: ${VAR}_flush,
 # ${VAR}_dsm, ${VAR}_read, ${VAR}_write.
 traced() {
-	_v=$1
+	_tv=$1
 	shift
-	echo >$tr/trace
-	"$@" >"$T/out" 2>"$T/err"
-	rc=$?
-	grep -v '^#' $tr/trace >"$T/trace"
-	for _o in flush dsm read write; do
-		eval "${_v}_$_o=$(grep -c "cmd=(nvme_cmd_$_o" "$T/trace")"
-	done
-}
-
-jsonv() {
-	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); \
-print($1)" "$T/out"
+	trace_count "$_tv" "cmd=(nvme_cmd_flush:flush cmd=(nvme_cmd_dsm:dsm
+		cmd=(nvme_cmd_read:read cmd=(nvme_cmd_write:write" "$@"
 }
 
 b="--filename=$ng --ioengine=io_uring_cmd --offset=128m"
@@ -56,7 +39,7 @@ for o in "--fsync=4" "--fdatasync=4 --iodepth=4" \
     "--sync_file_range=write:4"; do
 	traced a "$IORIG" $w $o
 	[ "$rc" = 0 ] || die "iorig $o: $(cat "$T/err")"
-	n=$(jsonv "d['jobs'][0]['sync']['ios']")
+	n=$(json "d['jobs'][0]['sync']['ios']")
 	[ "$a_flush" = "$n" ] && [ "$n" -ge 3 ] ||
 		die "iorig $o: $a_flush Flush, $n syncs reported" \
 		    "(expected the same, 3 or more)"
@@ -78,11 +61,11 @@ traced a "$IORIG" $b --name=t --rw=randwrite --bs=4k --size=256k \
 	--verify=crc32c --trim_percentage=50 --trim_backlog=8 \
 	--trim_verify_zero=1 --output-format=json
 [ "$rc" = 0 ] || die "iorig trim_percentage: $(cat "$T/err")"
-n=$(jsonv "d['jobs'][0]['trim']['ios']")
+set -- $(jvals "$T/out" "j['trim']['ios']" "j['verify']['mismatches']" \
+	"j['verify']['blocks_checked'] > 0")
+n=$1 e="$2 $3"
 [ "$a_dsm" = "$n" ] && [ "$n" -gt 0 ] ||
 	die "trim_percentage: $a_dsm Dataset Management, $n trims reported"
-e=$(jsonv "d['jobs'][0]['verify']['mismatches'], \
-d['jobs'][0]['verify']['blocks_checked'] > 0")
 [ "$e" = "0 True" ] || die "trim_percentage: mismatches, checked: $e"
 echo "ok: trim_percentage=50: $a_dsm Dataset Management = the $n trims" \
      "reported, verified (trimmed blocks zeros)"
@@ -103,8 +86,8 @@ traced a "$IORIG" $b --name=tw --rw=randtrimwrite --bs=4k --size=64k \
 	    "expected 16, 16"
 echo "ok: rw=randtrimwrite: 16 Dataset Management and 16 Writes"
 
-e=$(jsonv "len(d['nvme'][0]['error_log']), \
-d['nvme'][0]['health_after']['error_log_entries']")
+e=$(jvals "$T/out" "len(d['nvme'][0]['error_log'])" \
+	"d['nvme'][0]['health_after']['error_log_entries']")
 nvme error-log /dev/nvme0 -o json >"$T/elog" 2>&1 ||
 	die "nvme error-log: $(cat "$T/elog")"
 n=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); \

@@ -315,6 +315,26 @@ faultfs_mount() {
 	done
 }
 
+# faultfs_delays: how many reads the faultfs mounts of this test have
+# begun to delay (--delay) so far.
+faultfs_delays() {
+	cat "$T/faultfs.err" 2>/dev/null | grep -c '^faultfs: delaying'
+}
+
+# wait_delayed COUNT PID MS: waits until the faultfs mounts have begun to
+# delay more than COUNT reads (faultfs_delays before the run): a read of
+# the run is stuck now. Fails if PID ends first or after MS ms.
+wait_delayed() {
+	_n=$(($3 / 10))
+	while [ "$(faultfs_delays)" -le "$1" ]; do
+		kill -0 "$2" 2>/dev/null || { wait "$2"; rc=$?
+			die "pid $2 ended (exit $rc) before its read was stuck"; }
+		_n=$((_n - 1))
+		[ "$_n" -gt 0 ] || die "no read stuck after $3 ms"
+		sleep 0.01
+	done
+}
+
 # wait_json FILE MS: FILE holds one whole JSON document within MS ms.
 wait_json() {
 	"$PY" - "$1" "$2" <<'PYEOF' || die "no whole JSON document in $1 within $2 ms"

@@ -235,29 +235,63 @@ trace_event() {
 	on_exit "echo 0 >$tr/events/$1/enable"
 }
 
+# trace_tally OPS [PREFIX]: reads the trace ($tr/trace); for each
+# REGEX:NAME of OPS (words; REGEX a basic one without spaces, as grep
+# takes it), prints PREFIXNAME=N, N how many events match REGEX; without
+# PREFIX, events are counted per window instead: those after the K-th
+# trace_mark marker (trace_jobs) print NAME_K=N, and trace_jobs=K the
+# number of windows. One awk for it all: a program started costs a good
+# part of a second in the emulator.
+trace_tally() {
+	awk -v ops="$1" -v pre="${2-}" -v win="${2+0}" '
+	BEGIN {
+		n = split(ops, o, /[ \t\n]+/)
+		for (i = 1; i <= n; i++) {
+			if (o[i] == "")
+				continue
+			nm = o[i]; sub(/.*:/, "", nm)
+			re = o[i]; sub(/:[^:]*$/, "", re)
+			gsub(/\(/, "\\(", re)
+			m++; R[m] = re; N[m] = nm
+		}
+		k = win == "" ? 0 : 1
+	}
+	/^#/ { next }
+	win == "" && /tracing_mark_write: iorig-job/ { k++; next }
+	k { for (i = 1; i <= m; i++) if ($0 ~ R[i]) C[i, k]++ }
+	END {
+		if (win != "") {
+			for (i = 1; i <= m; i++)
+				print pre N[i] "=" C[i, 1] + 0
+			exit
+		}
+		for (j = 1; j <= k; j++)
+			for (i = 1; i <= m; i++)
+				print N[i] "_" j "=" C[i, j] + 0
+		print "trace_jobs=" k
+	}' $tr/trace
+}
+
 # trace_count VAR OPS PROG ARGS...: runs PROG ARGS (stdout in $T/out,
 # stderr in $T/err, exit code in $rc) on an emptied trace (trace_event);
-# then, for each REGEX:NAME of OPS (words; REGEX a basic one without
-# spaces), ${VAR}_NAME is how many of the trace's events match REGEX.
+# then, for each REGEX:NAME of OPS (trace_tally), ${VAR}_NAME is how many
+# of the trace's events match REGEX.
 trace_count() {
 	_v=$1 _ops=$2
 	shift 2
 	echo >$tr/trace
 	"$@" >"$T/out" 2>"$T/err"
 	rc=$?
-	grep -v '^#' $tr/trace >"$T/trace"
-	for _o in $_ops; do
-		eval "${_v}_${_o##*:}=$(grep -c -- "${_o%:*}" "$T/trace")"
-	done
+	eval "$(trace_tally "$_ops" "${_v}_")"
 }
 
 # trace_jobs OPS PROG ARGS...: trace_count for a run of several
 # stonewalled jobs, each with --exec_prerun="$trace_mark" (before the
 # first job's name: every job's): the marker it writes just before the
 # job's I/O starts the job's window. For the K-th job (from 1) and each
-# REGEX:NAME of OPS, ${NAME}_K is how many events of its window match.
-# (The marker is written by a shell of its own: fio sends the command's
-# own output to a file.)
+# REGEX:NAME of OPS, ${NAME}_K is how many events of its window match;
+# $trace_jobs is the number of windows. (The marker is written by a
+# shell of its own: fio sends the command's own output to a file.)
 trace_mark="sh -c 'echo iorig-job >/sys/kernel/tracing/trace_marker'"
 trace_jobs() {
 	_ops=$1
@@ -265,15 +299,5 @@ trace_jobs() {
 	echo >$tr/trace
 	"$@" >"$T/out" 2>"$T/err"
 	rc=$?
-	grep -v '^#' $tr/trace >"$T/trace"
-	trace_jobs=$(grep -c 'tracing_mark_write: iorig-job' "$T/trace")
-	_k=1
-	while [ "$_k" -le "$trace_jobs" ]; do
-		awk -v k="$_k" '/tracing_mark_write: iorig-job/ { n++; next }
-			n == k' "$T/trace" >"$T/win"
-		for _o in $_ops; do
-			eval "${_o##*:}_$_k=$(grep -c -- "${_o%:*}" "$T/win")"
-		done
-		_k=$((_k + 1))
-	done
+	eval "$(trace_tally "$_ops")"
 }

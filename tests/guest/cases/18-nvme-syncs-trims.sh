@@ -34,28 +34,58 @@ traced() {
 }
 
 b="--filename=$ng --ioengine=io_uring_cmd --offset=128m"
-w="$b --name=s --rw=write --bs=4k --size=64k --output-format=json"
-for o in "--fsync=4" "--fdatasync=4 --iodepth=4" \
-    "--sync_file_range=write:4"; do
-	traced a "$IORIG" $w $o
-	[ "$rc" = 0 ] || die "iorig $o: $(cat "$T/err")"
-	n=$(json "d['jobs'][0]['sync']['ios']")
-	[ "$a_flush" = "$n" ] && [ "$n" -ge 3 ] ||
-		die "iorig $o: $a_flush Flush, $n syncs reported" \
-		    "(expected the same, 3 or more)"
-	[ "$a_write" = 16 ] || die "iorig $o: $a_write Writes, not 16"
-	traced f /usr/bin/fio $w $o
-	echo "ok: $o: iorig $a_flush Flush ($n syncs reported), 16 Writes;" \
-	     "fio 3.33 $f_flush Flush, $f_write Writes (exit $rc)"
+# One run of each tool: a stonewalled job per sync option, each job's
+# commands those after its marker (trace_jobs).
+ops="cmd=(nvme_cmd_flush:flush cmd=(nvme_cmd_dsm:dsm
+	cmd=(nvme_cmd_read:read cmd=(nvme_cmd_write:write"
+ifs=$IFS
+syncs="--fsync=4 --fdatasync=4,--iodepth=4 --sync_file_range=write:4
+	--end_fsync=1 --fsync_on_close=1"
+set -- --exec_prerun="$trace_mark" $b --rw=write --bs=4k --size=64k \
+	--output-format=json
+k=1
+for o in $syncs; do
+	IFS=,	# "A,B": two options of one job
+	set -- "$@" --name=s$k --stonewall $o
+	IFS=$ifs
+	k=$((k + 1))
 done
-for o in --end_fsync=1 --fsync_on_close=1; do
-	traced a "$IORIG" $w $o
-	[ "$rc" = 0 ] || die "iorig $o: $(cat "$T/err")"
-	[ "$a_flush" = 1 ] || die "iorig $o: $a_flush Flush, not 1"
-	traced f /usr/bin/fio $w $o
-	echo "ok: $o: iorig 1 Flush; fio 3.33 $f_flush (exit $rc:" \
-	     "$(grep -ho 'end_fsync failed' "$T/err" "$T/out" | head -n 1))"
+trace_jobs "$ops" "$IORIG" "$@"
+[ "$rc" = 0 ] || die "iorig: $(cat "$T/err")"
+[ "$trace_jobs" = 5 ] || die "iorig: $trace_jobs jobs traced, not 5"
+set -- $(jvals "$T/out" \
+	"[(x.get('sync') or {}).get('ios') for x in d['jobs']]" |
+	tr -d '[]' | tr , ' ') "$@"
+k=1
+for o in $syncs; do
+	eval "a$k=\$flush_$k aw$k=\$write_$k n$k=\$$k"
+	k=$((k + 1))
 done
+shift 5
+trace_jobs "$ops" /usr/bin/fio "$@"
+frc=$rc
+[ "$trace_jobs" = 5 ] || die "fio: $trace_jobs jobs traced, not 5"
+k=1
+for o in $syncs; do
+	case $o in *,*) o="${o%%,*} ${o#*,}" ;; esac
+	eval "a=\$a$k aw=\$aw$k n=\$n$k f=\$flush_$k fw=\$write_$k"
+	k=$((k + 1))
+	case $o in
+	--end_fsync*|--fsync_on_close*)
+		[ "$a" = 1 ] || die "iorig $o: $a Flush, not 1"
+		echo "ok: $o: iorig 1 Flush; fio 3.33 $f" ;;
+	*)
+		[ "$a" = "$n" ] && [ "$n" -ge 3 ] ||
+			die "iorig $o: $a Flush, $n syncs reported" \
+			    "(expected the same, 3 or more)"
+		[ "$aw" = 16 ] || die "iorig $o: $aw Writes, not 16"
+		echo "ok: $o: iorig $a Flush ($n syncs reported), 16" \
+		     "Writes; fio 3.33 $f Flush, $fw Writes" ;;
+	esac
+done
+echo "   fio 3.33's run of those jobs: exit $frc;" \
+     "$(grep -hc 'end_fsync failed' "$T/err" "$T/out" | tr '\n' ' ')" \
+     "'end_fsync failed' (stderr, stdout)"
 
 traced a "$IORIG" $b --name=t --rw=randwrite --bs=4k --size=256k \
 	--verify=crc32c --trim_percentage=50 --trim_backlog=8 \

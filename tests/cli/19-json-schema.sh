@@ -62,13 +62,21 @@ keep() {
 }
 
 # stop SIG ARGS...: runs iorig with ARGS in the background, sends SIG
-# after half a second, waits for it (at most 10 s).
+# after half a second (with stuck=1, once faultfs has begun to delay its
+# read: half a second was too short at a load of 37), waits for it (at
+# most 10 s).
+stuck=
 stop() {
 	_sig=$1
 	shift
+	_d=$(faultfs_delays)
 	"$IORIG" "$@" >"$T/out" 2>"$T/err" &
 	_pid=$!
-	sleep 0.5
+	if [ -n "$stuck" ]; then
+		wait_delayed "$_d" $_pid 10000
+	else
+		sleep 0.5
+	fi
 	kill -0 $_pid 2>/dev/null ||
 		{ wait $_pid; rc=$?; die "iorig ended (exit $rc) before SIG$_sig"; }
 	kill -"$_sig" $_pid
@@ -295,7 +303,9 @@ json_is "d['jobs'][0]['summary']" None
 	json_is "d['jobs'][0]['read']['errors']" 1
 
 	# Stuck in a read when the signal comes: abandoned.
+	stuck=1
 	stop INT $J --name=stuck --filename=i/data --bs=4k
+	stuck=
 	keep abandoned 130
 	json_is "d['jobs'][0]['abandoned']" True
 	exit 0

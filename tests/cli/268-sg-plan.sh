@@ -31,18 +31,7 @@ expect_refused "option 'sg_write_mode'.*expected one of" $e \
 	--filename=/dev/null --sg_write_mode=bogus --parse-only
 echo "ok: what is not done yet is refused, naming the option"
 
-for o in --fsync=4 --fdatasync=4 --end_fsync=1 --fsync_on_close=1 \
-    --end_syncfs=1 --sync_file_range=write:4 --hipri=1 \
-    "--trim_percentage=10 --verify=crc32c --trim_backlog=4"; do
-	run $e --filename=/dev/null --rw=randwrite $o --parse-only
-	expect_rc 0
-	# end_syncfs is a later fio's option
-	if [ -x /usr/bin/fio ] && [ "$o" != --end_syncfs=1 ]; then
-		/usr/bin/fio $e --filename=/dev/null --rw=randwrite $o \
-			--parse-only >"$T/fio" 2>&1 ||
-			die "fio 3.33 refuses $o: $(cat "$T/fio")"
-	fi
-done
+syncs_parse_as_fio $e
 echo "ok: syncs, trim_percentage and hipri without direct=1 parse (fio" \
 	"3.33 too)"
 

@@ -4,6 +4,8 @@
 # or refused with "fio has this option", never "unknown option"; a name of
 # fio's never gets a "did you mean" for another option (ba is fio's
 # blockalign, not a typo of bs). A name neither tool knows still does.
+# (Names and exit codes only: no timing, no device.)
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 FIO=${FIO:-fio}

@@ -5,6 +5,9 @@
 # (which then warns); always refused when the device or a partition of it is
 # mounted, an active swap area, held by device-mapper or claimed with
 # O_EXCL. Reads are always allowed; a zeroed device is written silently.
+# (Refusals and bytes only, on loop devices, mounts and a device-mapper
+# name of its own: no timing.)
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" -eq 0 ] || skip "needs root for losetup"

@@ -11,6 +11,9 @@
 # And a disk whose first sectors cannot be read (a loop device over
 # tests/faultfs, whose reads at offset 0 fail): refused without
 # allow_destructive, written with it, saying so on stderr.
+# (Refusals and bytes only, on loop devices and mounts of its own: no
+# timing.)
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" -eq 0 ] || skip "needs root for losetup and mount"

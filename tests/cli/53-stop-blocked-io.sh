@@ -15,16 +15,17 @@ report_ms=1200 exit_ms=1500
 [ -z "${IORIG_SAN:-}" ] || { report_ms=3000; exit_ms=3500; }
 
 # stop_stuck SIG CODE FILE ARGS...: starts a read job of FILE, sends SIG
-# once it is stuck; the report must be whole within $report_ms. Sets
-# $_pid and $_t0 (the exit is the caller's to wait for).
+# once it is stuck (faultfs says it has begun to delay the read: no
+# guessed sleep); the report must be whole within $report_ms. Sets $_pid
+# and $_t0 (the exit is the caller's to wait for).
 stop_stuck() {
 	_sig=$1 _code=$2 _file=$3
 	shift 3
+	_d=$(faultfs_delays)
 	"$IORIG" --name=stuck --filename="$_file" --bs=4k "$@" >"$T/out" \
 		2>"$T/err" &
 	_pid=$!
-	sleep 0.5
-	kill -0 $_pid 2>/dev/null || { wait $_pid; rc=$?; die "iorig ended (exit $rc) before SIG$_sig"; }
+	wait_delayed "$_d" $_pid 5000
 	_t0=$(now_ms)
 	kill -$_sig $_pid
 }

@@ -315,6 +315,26 @@ faultfs_mount() {
 	done
 }
 
+# faultfs_delays: how many reads the faultfs mounts of this test have
+# begun to delay (--delay) so far.
+faultfs_delays() {
+	cat "$T/faultfs.err" 2>/dev/null | grep -c '^faultfs: delaying'
+}
+
+# wait_delayed COUNT PID MS: waits until the faultfs mounts have begun to
+# delay more than COUNT reads (faultfs_delays before the run): a read of
+# the run is stuck now. Fails if PID ends first or after MS ms.
+wait_delayed() {
+	_n=$(($3 / 10))
+	while [ "$(faultfs_delays)" -le "$1" ]; do
+		kill -0 "$2" 2>/dev/null || { wait "$2"; rc=$?
+			die "pid $2 ended (exit $rc) before its read was stuck"; }
+		_n=$((_n - 1))
+		[ "$_n" -gt 0 ] || die "no read stuck after $3 ms"
+		sleep 0.01
+	done
+}
+
 # wait_json FILE MS: FILE holds one whole JSON document within MS ms.
 wait_json() {
 	"$PY" - "$1" "$2" <<'PYEOF' || die "no whole JSON document in $1 within $2 ms"
@@ -350,4 +370,24 @@ for blk in blocks:
     bad += x != x[:8] * 512
 print(bad + len(blocks) - len(set(blocks)))
 ' "$1"
+}
+
+# syncs_parse_as_fio ARGS...: a job of ARGS (an engine with no file of its
+# kind here: its target /dev/null) with each of the syncs (fsync=,
+# fdatasync=, end_fsync=, fsync_on_close=, end_syncfs=, sync_file_range=),
+# hipri=1 without direct=1 and trim_percentage= with verify=: each parses
+# (--parse-only, exit 0), and fio 3.33 (/usr/bin/fio, when there) parses
+# it too. end_syncfs is a later fio's option: only iorig is asked.
+syncs_parse_as_fio() {
+	for _o in --fsync=4 --fdatasync=4 --end_fsync=1 --fsync_on_close=1 \
+	    --end_syncfs=1 --sync_file_range=write:4 --hipri=1 \
+	    "--trim_percentage=10 --verify=crc32c --trim_backlog=4"; do
+		run "$@" --filename=/dev/null --rw=randwrite $_o --parse-only
+		[ "$rc" -eq 0 ] || die "$* $_o: exit $rc, expected 0"
+		if [ -x /usr/bin/fio ] && [ "$_o" != --end_syncfs=1 ]; then
+			/usr/bin/fio "$@" --filename=/dev/null --rw=randwrite \
+				$_o --parse-only >"$T/fio" 2>&1 ||
+				die "fio 3.33 refuses $_o: $(cat "$T/fio")"
+		fi
+	done
 }

@@ -12,7 +12,10 @@
  *   --weio=OFF,...       a write whose range holds OFF fails with EIO
  *   --eagain=OFF,...     a read whose range holds OFF fails with EAGAIN
  *   --short=OFF,...      a read whose range holds OFF returns half of it
- *   --delay=OFF:MS,...   a read whose range holds OFF first sleeps MS ms
+ *   --delay=OFF:MS,...   a read whose range holds OFF first sleeps MS ms,
+ *                        saying so on stderr as it starts ("faultfs:
+ *                        delaying the read at OFF", OFF the read's), so
+ *                        that a test can await the stuck read
  *   --intr               a delay ends early when the kernel interrupts the
  *                        request (the caller is killed); without it the
  *                        caller waits the delay out, uninterruptibly, like
@@ -141,8 +144,12 @@ static int fs_read(const char *path, char *buf, size_t len, off_t off,
 	if (len > fs->size - o)
 		len = (size_t)(fs->size - o);
 	d = fault_find(&fs->delay, o, len);
-	if (d && sleep_ms(d->ms))
-		return -EINTR;
+	if (d) {
+		fprintf(stderr, "faultfs: delaying the read at %llu\n",
+			(unsigned long long)o);
+		if (sleep_ms(d->ms))
+			return -EINTR;
+	}
 	if (fault_find(&fs->eio, o, len))
 		return -EIO;
 	if (fault_find(&fs->eagain, o, len))

@@ -182,3 +182,123 @@ zones_of() {
 	done <"$T/bz"
 	echo "$_out"
 }
+
+# ---- shared by the cases that compare iorig with fio 3.33 ----
+
+# nullb_pair PREFIX ATTR=VALUE...: two null_blk devices made alike (see
+# nullb_make), PREFIXi for iorig ($a) and PREFIXf for fio 3.33 ($b).
+nullb_pair() {
+	_p=$1
+	shift
+	nullb_make "${_p}i" "$@"
+	a=$nullb
+	nullb_make "${_p}f" "$@"
+	b=$nullb
+}
+
+# both NAME ARGS...: the same job on two devices made alike, iorig on $a
+# and fio 3.33 on $b, each with $common; iorig's JSON in $T/NAME.i, fio's
+# in $T/NAME.f (stderr in .ie, .fe). Either failing fails the case.
+both() {
+	_n=$1
+	shift
+	"$IORIG" --filename=$a $common --name=$_n "$@" --output-format=json \
+		>"$T/$_n.i" 2>"$T/$_n.ie" || die "iorig $*: $(cat "$T/$_n.ie")"
+	/usr/bin/fio --filename=$b $common --name=$_n "$@" \
+		--output-format=json >"$T/$_n.f" 2>"$T/$_n.fe" ||
+		die "fio $*: $(cat "$T/$_n.fe")"
+}
+
+# jvals FILE EXPR...: each Python expression EXPR on the JSON document in
+# FILE (d; j is its first job; text before the document, which fio may
+# print, is skipped), printed on one line, separated by spaces (a tuple
+# or list by commas, without spaces). One python for them all: a program
+# started costs a good part of a second in the emulator.
+jvals() {
+	"$PY" - "$@" <<'PYEOF' || die "jvals $*"
+import json, sys
+t = open(sys.argv[1]).read()
+d = json.loads(t[t.find('{'):])
+j = d['jobs'][0]
+print(' '.join(str(eval(e)).replace(' ', '') for e in sys.argv[2:]))
+PYEOF
+}
+
+# trace_event EVENT: the tracepoint EVENT (SYSTEM/NAME) enabled until the
+# case ends; $tr is tracefs (mounted here when it is not). Skips without
+# tracefs or EVENT.
+trace_event() {
+	tr=/sys/kernel/tracing
+	[ -d $tr/events ] || mount -t tracefs nodev $tr 2>/dev/null ||
+		skip "no tracefs"
+	[ -d "$tr/events/$1" ] || skip "no ${1#*/} tracepoint"
+	echo 1 >"$tr/events/$1/enable" || die "cannot enable $1"
+	on_exit "echo 0 >$tr/events/$1/enable"
+}
+
+# trace_tally OPS [PREFIX]: reads the trace ($tr/trace); for each
+# REGEX:NAME of OPS (words; REGEX a basic one without spaces, as grep
+# takes it), prints PREFIXNAME=N, N how many events match REGEX; without
+# PREFIX, events are counted per window instead: those after the K-th
+# trace_mark marker (trace_jobs) print NAME_K=N, and trace_jobs=K the
+# number of windows. One awk for it all: a program started costs a good
+# part of a second in the emulator.
+trace_tally() {
+	awk -v ops="$1" -v pre="${2-}" -v win="${2+0}" '
+	BEGIN {
+		n = split(ops, o, /[ \t\n]+/)
+		for (i = 1; i <= n; i++) {
+			if (o[i] == "")
+				continue
+			nm = o[i]; sub(/.*:/, "", nm)
+			re = o[i]; sub(/:[^:]*$/, "", re)
+			gsub(/\(/, "\\(", re)
+			m++; R[m] = re; N[m] = nm
+		}
+		k = win == "" ? 0 : 1
+	}
+	/^#/ { next }
+	win == "" && /tracing_mark_write: iorig-job/ { k++; next }
+	k { for (i = 1; i <= m; i++) if ($0 ~ R[i]) C[i, k]++ }
+	END {
+		if (win != "") {
+			for (i = 1; i <= m; i++)
+				print pre N[i] "=" C[i, 1] + 0
+			exit
+		}
+		for (j = 1; j <= k; j++)
+			for (i = 1; i <= m; i++)
+				print N[i] "_" j "=" C[i, j] + 0
+		print "trace_jobs=" k
+	}' $tr/trace
+}
+
+# trace_count VAR OPS PROG ARGS...: runs PROG ARGS (stdout in $T/out,
+# stderr in $T/err, exit code in $rc) on an emptied trace (trace_event);
+# then, for each REGEX:NAME of OPS (trace_tally), ${VAR}_NAME is how many
+# of the trace's events match REGEX.
+trace_count() {
+	_v=$1 _ops=$2
+	shift 2
+	echo >$tr/trace
+	"$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	eval "$(trace_tally "$_ops" "${_v}_")"
+}
+
+# trace_jobs OPS PROG ARGS...: trace_count for a run of several
+# stonewalled jobs, each with --exec_prerun="$trace_mark" (before the
+# first job's name: every job's): the marker it writes just before the
+# job's I/O starts the job's window. For the K-th job (from 1) and each
+# REGEX:NAME of OPS, ${NAME}_K is how many events of its window match;
+# $trace_jobs is the number of windows. (The marker is written by a
+# shell of its own: fio sends the command's own output to a file.)
+trace_mark="sh -c 'echo iorig-job >/sys/kernel/tracing/trace_marker'"
+trace_jobs() {
+	_ops=$1
+	shift
+	echo >$tr/trace
+	"$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	eval "$(trace_tally "$_ops")"
+}

@@ -19,29 +19,55 @@ blk=$(nvme_ns 1)
 base="--filename=$ng --ioengine=io_uring_cmd --cmd_type=nvme --offset=64m"
 
 # counts TOOL READS WRITES ARGS...: TOOL's job moves the controller's
-# counters by READS and WRITES commands, and reports as many I/Os.
+# counters by READS and WRITES commands; the I/Os it reports are checked
+# with the other jobs' at the end (reports_checked: one python for all).
+# The counters after a job are the next job's before, unless something
+# else moved them in between (fresh= says so).
+fresh=
+nc=0
 counts() {
 	_tool=$1 _r=$2 _w=$3
 	shift 3
-	smart_log a
+	[ -n "$fresh" ] || smart_log a
 	"$_tool" $base "$@" --output-format=json >"$T/out" 2>"$T/err" ||
 		die "${_tool##*/} $*: failed"
 	smart_log b
 	_dr=$((b_host_read_commands - a_host_read_commands))
 	_dw=$((b_host_write_commands - a_host_write_commands))
+	a_host_read_commands=$b_host_read_commands
+	a_host_write_commands=$b_host_write_commands
+	fresh=1
 	[ "$_dr $_dw" = "$_r $_w" ] ||
 		die "${_tool##*/} $*: host_read_commands +$_dr," \
 		    "host_write_commands +$_dw; expected +$_r, +$_w"
-	# iorig's verification reads are reported apart from the job's
-	if [ "$_tool" = "$IORIG" ]; then
-		json_is "(lambda j: (j['read']['ios'] + ((j.get('verify') or \
-{}).get('reads') or {}).get('ios', 0), j['write']['ios']))(d['jobs'][0])" \
-			"($_r, $_w)"
-	else
-		json_is "d['jobs'][0]['read']['total_ios'], \
-d['jobs'][0]['write']['total_ios']" "($_r, $_w)"
-	fi
-	echo "ok: ${_tool##*/} $*: +$_dr reads, +$_dw writes, as reported"
+	nc=$((nc + 1))
+	cp "$T/out" "$T/c$nc.json"
+	echo "$T/c$nc.json ${_tool##*/} $_r $_w $*" >>"$T/reports"
+	echo "ok: ${_tool##*/} $*: +$_dr reads, +$_dw writes"
+}
+
+# reports_checked: each counted job reported the I/Os the controller
+# counted: iorig's verification reads are reported apart from the job's.
+reports_checked() {
+	"$PY" - "$T/reports" <<'PYEOF' || die "reported I/Os unlike counted"
+import json, sys
+bad = 0
+for l in open(sys.argv[1]):
+    p, tool, r, w, args = l.split(' ', 4)
+    t = open(p).read()
+    j = json.loads(t[t.find('{'):])['jobs'][0]
+    if tool == 'fio':
+        got = (j['read']['total_ios'], j['write']['total_ios'])
+    else:
+        got = (j['read']['ios'] + ((j.get('verify') or {}).get('reads')
+                                   or {}).get('ios', 0), j['write']['ios'])
+    if got != (int(r), int(w)):
+        print('%s %s: reported (reads, writes) %s, counted %s, %s' %
+              (tool, args.strip(), got, r, w))
+        bad += 1
+sys.exit(bad)
+PYEOF
+	echo "ok: every counted job reported the reads and writes counted"
 }
 
 # A job that writes is guarded first: libblkid reads the namespace's
@@ -57,6 +83,9 @@ expect_rc 0
 smart_log b
 echo "note: the write guard's probe of $blk read" \
 	"$((b_host_read_commands - a_host_read_commands)) times (cold cache)"
+a_host_read_commands=$b_host_read_commands
+a_host_write_commands=$b_host_write_commands
+fresh=1
 
 for tool in "$IORIG" /usr/bin/fio; do
 	counts "$tool" 1024 0 --name=r --rw=randread --bs=4k --size=4m \
@@ -86,7 +115,8 @@ counts "$IORIG" 0 1024 --name=fua --rw=write --bs=4k --size=4m --writefua=1 \
 	--buffer_pattern=0x1234abcd
 
 # What was written last (iorig's writefua job, a pattern of its own),
-# read through the block device.
+# read through the block device (which moves the counters).
+fresh=
 "$PY" - "$blk" <<'PYEOF' || die "the bytes written through $ng are not on $blk"
 import hashlib, mmap, os, sys
 fd = os.open(sys.argv[1], os.O_RDONLY | os.O_DIRECT)
@@ -130,3 +160,4 @@ counts "$IORIG" 256 256 --name=v --rw=randwrite --bs=4k --size=1m \
 	--offset=68m --verify=crc32c --iodepth=4
 json_is "d['jobs'][0]['verify']['mismatches']" 0
 echo "ok: verify=crc32c: 256 writes and 256 checked reads through $ng"
+reports_checked

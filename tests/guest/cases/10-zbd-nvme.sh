@@ -57,11 +57,11 @@ echo "ok: sequential writes: zones 0-3 '$1 $2 $3 $4' as fio leaves 4-7;" \
 run $common --name=r --offset=32M --size=32M --bs=128k --rw=read \
 	--output-format=json
 expect_rc 0
-ior=$(json "d['jobs'][0]['read']['ios']")
+ior=$(jvals "$T/out" "j['read']['ios']")
 $FIO $common --name=r --offset=96M --size=32M --bs=128k --rw=read \
 	--output-format=json >"$T/fr.json" 2>"$T/fr.err" ||
 	die "fio read: $(cat "$T/fr.err")"
-fr=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["jobs"][0]["read"]["total_ios"])' "$T/fr.json")
+fr=$(jvals "$T/fr.json" "j['read']['total_ios']")
 [ "$ior" = 192 ] && [ "$fr" = 192 ] ||
 	die "read of 24 MiB written: iorig $ior reads, fio $fr, expected 192"
 # With io_size past what is written, the pass ends at the last data and
@@ -69,19 +69,18 @@ fr=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["jobs"][0]["r
 run $common --name=r --offset=32M --size=32M --io_size=32M --bs=128k \
 	--rw=read --output-format=json
 expect_rc 0
-ior2=$(json "d['jobs'][0]['read']['ios']")
+ior2=$(jvals "$T/out" "j['read']['ios']")
 $FIO $common --name=r --offset=96M --size=32M --io_size=32M --bs=128k \
 	--rw=read --output-format=json >"$T/fr2.json" 2>"$T/fr.err" ||
 	die "fio read: $(cat "$T/fr.err")"
-fr2=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["jobs"][0]["read"]["total_ios"])' "$T/fr2.json")
+fr2=$(jvals "$T/fr2.json" "j['read']['total_ios']")
 [ "$ior2" = 256 ] && [ "$fr2" = 256 ] ||
 	die "read of io_size=32M over 24 MiB written: iorig $ior2, fio $fr2," \
 	    "expected 256"
 run $common --name=rr --offset=32M --size=32M --bs=128k --rw=randread \
 	--io_size=8M --output-format=json
 expect_rc 0
-[ "$(json "d['jobs'][0]['read']['errors']")" = 0 ] &&
-	[ "$(json "d['jobs'][0]['read']['ios']")" = 64 ] ||
+[ "$(jvals "$T/out" "j['read']['errors']" "j['read']['ios']")" = "0 64" ] ||
 	die "random reads of written data: errors or a short count"
 echo "ok: reads stop at the write pointers: $ior reads (fio $fr), with" \
 	"io_size=32M $ior2 (fio $fr2);" \
@@ -93,16 +92,15 @@ run $common --name=rw --offset=128M --size=64M --io_size=96M --bs=64k \
 	--rw=randwrite --max_open_zones=2 --output-format=json
 expect_rc 0
 cp "$T/out" "$T/rw.json"
-iow=$(json "d['jobs'][0]['write']['ios']")
-ioe=$(json "d['jobs'][0]['write']['errors']")
-res=$(json "d['jobs'][0]['zbd']['zone_resets']")
-seen=$(json "d['jobs'][0]['zbd']['max_open_seen']")
+set -- $(jvals "$T/rw.json" "j['write']['ios']" "j['write']['errors']" \
+	"j['zbd']['zone_resets']" "j['zbd']['max_open_seen']")
+iow=$1 ioe=$2 res=$3 seen=$4
 zbd_check "$dev" "$T/rw.json" >"$T/c3"
 open=$(sed -n 's/.*open=\([0-9]*\).*/\1/p' "$T/c3")
 $FIO $common --name=rw --offset=192M --size=64M --io_size=96M --bs=64k \
 	--rw=randwrite --max_open_zones=2 --output-format=json \
 	>"$T/fw.json" 2>"$T/fw.err" || die "fio randwrite: $(cat "$T/fw.err")"
-fw=$("$PY" -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; print(j["write"]["total_ios"], j["error"])' "$T/fw.json")
+fw=$(jvals "$T/fw.json" "j['write']['total_ios']" "j['error']")
 fopen=$(zones_of "$dev" $((12 * zsec)) 4 | tr ' ' '\n' | grep -c ':o[ie]')
 [ "$iow $ioe" = "1536 0" ] && [ "$fw" = "1536 0" ] ||
 	die "random writes: iorig $iow ($ioe errors), fio '$fw', expected 1536"

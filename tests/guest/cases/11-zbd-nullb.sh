@@ -16,27 +16,10 @@ FIO=/usr/bin/fio
 [ -x $FIO ] || skip "no $FIO (Debian's fio)"
 attrs="size=128 blocksize=4096 memory_backed=1 zoned=1 zone_size=8
 	zone_capacity=6 zone_nr_conv=1 zone_max_open=3"
-nullb_make zi $attrs
-a=$nullb
-nullb_make zf $attrs
-b=$nullb
+nullb_pair z $attrs
 [ "$(cat /sys/block/zi/queue/max_open_zones)" = 3 ] ||
 	skip "null_blk without zone_max_open"
 common="--direct=1 --ioengine=psync --zonemode=zbd --bs=256k"
-
-# both NAME ARGS...: iorig on $a, fio on $b (JSON in $T/NAME.i, .f)
-both() {
-	_n=$1
-	shift
-	"$IORIG" --filename=$a $common --name=$_n "$@" --output-format=json \
-		>"$T/$_n.i" 2>"$T/$_n.ie" || die "iorig $*: $(cat "$T/$_n.ie")"
-	$FIO --filename=$b $common --name=$_n "$@" --output-format=json \
-		>"$T/$_n.f" 2>"$T/$_n.fe" || die "fio $*: $(cat "$T/$_n.fe")"
-}
-# n FILE EXPR: EXPR on the JSON's first job (j)
-n() {
-	"$PY" -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; print(eval(sys.argv[2]))' "$1" "$2"
-}
 
 # 1. Sequential writes over 40 MiB from 0: 8 MiB in the conventional
 # zone, 6 MiB in each of zones 1-4; the pass ends at the region's end,
@@ -47,8 +30,8 @@ zb=$(zones_of $b 16384 5)
 [ "$za" = "$zb" ] || die "zones 1-5: iorig's '$za', fio's '$zb'"
 [ "$za" = "12288:fu 12288:fu 12288:fu 12288:fu 0:em" ] ||
 	die "zones 1-5 after the write: '$za'"
-iw=$(n "$T/w.i" "j['write']['ios']")
-fw=$(n "$T/w.f" "j['write']['total_ios']")
+iw=$(jvals "$T/w.i" "j['write']['ios']")
+fw=$(jvals "$T/w.f" "j['write']['total_ios']")
 [ "$iw" = "$fw" ] && [ "$iw" = 128 ] ||
 	die "writes: iorig $iw, fio $fw, expected 128"
 zbd_check $a "$T/w.i" >"$T/c1"
@@ -57,18 +40,18 @@ echo "ok: sequential write: zones 1-5 '$za' as fio's; $iw writes;" \
 
 # 2. A read of zones 1-5: what lies below the write pointers, 24 MiB.
 both r --offset=8M --size=40M --rw=read
-ir=$(n "$T/r.i" "j['read']['ios']")
-fr=$(n "$T/r.f" "j['read']['total_ios']")
+ir=$(jvals "$T/r.i" "j['read']['ios']")
+fr=$(jvals "$T/r.f" "j['read']['total_ios']")
 [ "$ir" = "$fr" ] && [ "$ir" = 96 ] ||
 	die "reads: iorig $ir, fio $fr, expected 96"
 echo "ok: read: $ir reads of the data below the write pointers (fio $fr)"
 
 # 3. The device's open zone limit: random writes over zones 6-13.
 both rw --offset=48M --size=64M --io_size=32M --rw=randwrite
-lim=$(n "$T/rw.i" "j['zbd']['max_open_zones']")
-seen=$(n "$T/rw.i" "j['zbd']['max_open_seen']")
-e=$(n "$T/rw.i" "j['write']['errors']"),$(n "$T/rw.f" "j['error']")
-c=$(n "$T/rw.i" "j['write']['ios']"),$(n "$T/rw.f" "j['write']['total_ios']")
+set -- $(jvals "$T/rw.i" "j['zbd']['max_open_zones']" \
+	"j['zbd']['max_open_seen']" "j['write']['errors']" "j['write']['ios']") \
+	$(jvals "$T/rw.f" "j['error']" "j['write']['total_ios']")
+lim=$1 seen=$2 e=$3,$5 c=$4,$6
 [ "$lim" = 3 ] && [ "$seen" -le 3 ] && [ "$e" = "0,0" ] &&
 	[ "$c" = "128,128" ] ||
 	die "random writes: limit $lim, $seen open, errors $e, writes $c"
@@ -87,9 +70,10 @@ blkzone reset -o $((6 * 16384)) -c 8 $a && blkzone reset -o $((6 * 16384)) \
 	-c 8 $b || die "blkzone reset"
 both ig --offset=48M --size=64M --io_size=16M --rw=randwrite \
 	--max_open_zones=5 --ignore_zone_limits=1
-lim=$(n "$T/ig.i" "j['zbd']['max_open_zones']")
-seen=$(n "$T/ig.i" "j['zbd']['max_open_seen']")
-e=$(n "$T/ig.i" "j['write']['errors']"),$(n "$T/ig.f" "j['error']")
+set -- $(jvals "$T/ig.i" "j['zbd']['max_open_zones']" \
+	"j['zbd']['max_open_seen']" "j['write']['errors']") \
+	$(jvals "$T/ig.f" "j['error']")
+lim=$1 seen=$2 e=$3,$4
 [ "$lim" = 5 ] && [ "$seen" -gt 3 ] && [ "$seen" -le 5 ] && [ "$e" = "0,0" ] ||
 	die "ignore_zone_limits: limit $lim, $seen open, errors $e"
 echo "ok: ignore_zone_limits=1: max_open_zones=5 kept ($seen open at" \
@@ -103,7 +87,7 @@ echo "ok: ignore_zone_limits=1: max_open_zones=5 kept ($seen open at" \
 	--zone_reset_frequency=1 --output-format=json >"$T/z.i" 2>"$T/z.ie" ||
 	die "iorig: $(cat "$T/z.ie")"
 za=$(zones_of $a $((14 * 16384)) 2)
-ri=$(n "$T/z.i" "j['zbd']['zone_resets']")
+ri=$(jvals "$T/z.i" "j['zbd']['zone_resets']")
 $FIO --filename=$b $common --name=z --offset=112M --size=8M --io_size=4M \
 	--rw=write --zone_reset_threshold=0 --zone_reset_frequency=1 \
 	>"$T/z.txt" 2>&1 || die "fio: $(cat "$T/z.txt")"

@@ -17,10 +17,6 @@ blkzone reset "$dev" || die "blkzone reset $dev"
 on_exit "blkzone reset $dev"
 q="--filename=$dev --direct=1 --ioengine=io_uring --iodepth=8
 	--zonemode=zbd --output-format=json"
-# n FILE EXPR: EXPR on the report's first job (j)
-n() {
-	"$PY" -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; print(eval(sys.argv[2]))' "$1" "$2"
-}
 
 # 1. Sequential, zones 0-1 (iorig) and 2-3 (fio).
 run $q --name=s --offset=0 --size=32M --bs=64k --rw=write
@@ -29,13 +25,14 @@ cp "$T/out" s.json
 $FIO $q --name=s --offset=32M --size=32M --bs=64k --rw=write >sf.json \
 	2>sf.err || die "fio: $(cat sf.err)"
 z=$(zones_of "$dev" 0 4)
+w=$(jvals s.json "j['write']['ios']" \
+	"j['iodepth']['level'][3] + j['iodepth']['level'][4] > 0")
+wf=$(jvals sf.json "j['write']['total_ios']")
 set -- $z
-[ "$1 $2" = "$3 $4" ] && [ "$(n s.json "j['write']['ios']")" = 512 ] &&
-	[ "$(n sf.json "j['write']['total_ios']")" = 512 ] ||
-	die "sequential at iodepth 8: zones '$z', iorig" \
-	    "$(n s.json "j['write']['ios']") writes"
-[ "$(n s.json "j['iodepth']['level'][3] + j['iodepth']['level'][4]")" -gt 0 ] ||
-	die "sequential at iodepth 8: never 8 in flight"
+[ "$1 $2" = "$3 $4" ] && [ "${w% *}" = 512 ] && [ "$wf" = 512 ] ||
+	die "sequential at iodepth 8: zones '$z', iorig ${w% *} writes," \
+	    "fio $wf"
+[ "${w#* }" = True ] || die "sequential at iodepth 8: never 8 in flight"
 zbd_check "$dev" s.json >c1
 echo "ok: sequential at iodepth 8: zones '$z' (iorig 0-1, fio 2-3)," \
 	"512 writes each; $(cat c1)"
@@ -48,13 +45,13 @@ cp "$T/out" r.json
 $FIO $q --name=r --offset=128M --size=64M --io_size=96M --bs=64k \
 	--rw=randwrite --max_open_zones=3 >rf.json 2>rf.err ||
 	die "fio: $(cat rf.err)"
-c="$(n r.json "j['write']['ios'], j['write']['errors']")"
-cf="$(n rf.json "j['write']['total_ios'], j['error']")"
-res=$(n r.json "j['zbd']['zone_resets']")
-seen=$(n r.json "j['zbd']['max_open_seen']")
+set -- $(jvals r.json "j['write']['ios'], j['write']['errors']" \
+	"j['zbd']['zone_resets']" "j['zbd']['max_open_seen']")
+c=$1 res=$2 seen=$3
+cf=$(jvals rf.json "j['write']['total_ios'], j['error']")
 zbd_check "$dev" r.json >c2
 bytes=$(sed -n 's/.*bytes=\([0-9]*\).*/\1/p' c2)
-[ "$c" = "(1536, 0)" ] && [ "$cf" = "(1536, 0)" ] && [ "$seen" -le 3 ] &&
+[ "$c" = "(1536,0)" ] && [ "$cf" = "(1536,0)" ] && [ "$seen" -le 3 ] &&
 	[ "$res" -gt 0 ] && [ "$bytes" = $((100663296 - res * 16777216)) ] ||
 	die "random at iodepth 8: iorig $c fio $cf, $res resets, $seen" \
 	    "open, $bytes bytes in the zones"
@@ -66,9 +63,9 @@ run $q --name=m --offset=192M --size=32M --io_size=16M --bs=64k \
 	--rw=randrw --max_open_zones=4 --job_max_open_zones=1
 expect_rc 0
 cp "$T/out" m.json
-e=$(n m.json "j['read']['errors'] + j['write']['errors']")
-r=$(n m.json "j['read']['ios']")
-seen=$(n m.json "j['zbd']['max_open_seen']")
+set -- $(jvals m.json "j['read']['errors'] + j['write']['errors']" \
+	"j['read']['ios']" "j['zbd']['max_open_seen']")
+e=$1 r=$2 seen=$3
 zbd_check "$dev" m.json >c3
 [ "$e" = 0 ] && [ "$r" -gt 0 ] && [ "$seen" -le 1 ] ||
 	die "randrw: $e errors, $r reads, $seen zones open (limit 1)"

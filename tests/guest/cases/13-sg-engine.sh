@@ -35,29 +35,53 @@ cmds() {
 	eval "$_v=$((_c1 - _c0))"
 }
 
-# per2m WHO DEV RW [ARGS]: the commands 2 MiB more of RW take (4 MiB
-# against 2 MiB, 64 KiB each: 32), by iorig or fio.
+# per2m WHO "DEV:RW..." [ARGS]: one run of WHO (iorig or fio) with, for
+# each DEV:RW, a job of 2 MiB and one of 4 MiB of 64 KiB I/Os (ARGS added
+# to each), stonewalled; writes "DEV:RW N" for each to $T/per2m, N the
+# commands the 2 MiB more took (32 expected). Each job's commands are
+# counted by iorequest_cnt around its I/O: exec_prerun and exec_postrun,
+# which both tools run with the job's files open, just before and after
+# its I/O, print the count to JOBNAME.prerun.txt and .postrun.txt. So
+# the write guard's reads, READ CAPACITY and fio's own commands fall
+# outside; one run instead of a run per job, each of which costs seconds
+# in the emulator.
 per2m() {
-	_who=$1 _dev=$2 _rw=$3
-	shift 3
-	for _s in 2m 4m; do
-		if [ "$_who" = fio ]; then
-			cmds _n /usr/bin/fio --name=j --filename="$_dev" \
-				--ioengine=sg --rw="$_rw" --bs=64k --size=$_s \
-				--sync=1 "$@"
-		else
-			cmds _n "$IORIG" --name=j --filename="$_dev" \
-				--ioengine=sg --rw="$_rw" --bs=64k --size=$_s \
-				--allow_destructive=1 "$@"
-		fi
-		[ "$rc" = 0 ] || die "$_who $_rw $_s on $_dev: $(tail -n 5 \
-			"$T/err" "$T/out")"
-		eval "_n$_s=\$_n"
+	_who=$1 _pairs=$2
+	shift 2
+	_cnt="cat $sys/iorequest_cnt"
+	if [ "$_who" = fio ]; then
+		set -- /usr/bin/fio --sync=1 "$@"
+	else
+		set -- "$IORIG" --allow_destructive=1 "$@"
+	fi
+	set -- "$@" --ioengine=sg --bs=64k --exec_prerun="$_cnt" \
+		--exec_postrun="$_cnt"
+	_i=0
+	for _p in $_pairs; do
+		for _s in 2m 4m; do
+			_i=$((_i + 1))
+			set -- "$@" --name="$_who$_i" --filename="${_p%:*}" \
+				--rw="${_p#*:}" --size=$_s --stonewall
+		done
 	done
-	# the whole counts, for the record (READ CAPACITY, the guard's
-	# reads of the disk and fio's own commands come on top)
-	echo "$_who $_rw ${_dev#/dev/}: $_n2m, $_n4m" >>"$T/abs"
-	echo $((_n4m - _n2m))
+	"$@" >"$T/out" 2>"$T/err" ||
+		die "$_who $_pairs: $(tail -n 5 "$T/err" "$T/out")"
+	_i=0
+	: >"$T/per2m"
+	for _p in $_pairs; do
+		_n=
+		for _s in 2m 4m; do
+			_i=$((_i + 1))
+			read -r _c0 <"$_who$_i.prerun.txt" &&
+				read -r _c1 <"$_who$_i.postrun.txt" ||
+				die "$_who $_p $_s: no count around its I/O"
+			_n="$_n $((_c1 - _c0))"
+		done
+		set -- $_n
+		# the whole counts, for the record
+		echo "$_who $_p: $1, $2" >>"$T/abs"
+		echo "$_p $(($2 - $1))" >>"$T/per2m"
+	done
 }
 
 run --name=c --filename="$sg" --ioengine=sg --rw=read --bs=64k \
@@ -67,13 +91,12 @@ json_is "d['jobs'][0]['read']['ios']" 1
 echo "ok: $sg ($sd) sized by READ CAPACITY, read"
 
 for who in iorig fio; do
-	for rw in write read trim; do
-		for dev in "$sg" "$sd"; do
-			n=$(per2m $who "$dev" $rw)
-			[ "$n" = 32 ] || die "$who rw=$rw on $dev: $n more" \
-				"commands for 2 MiB more, expected 32"
-		done
-	done
+	per2m $who "$sg:write $sd:write $sg:read $sd:read $sg:trim $sd:trim"
+	[ "$(wc -l <"$T/per2m")" = 6 ] || die "$who: not every job counted"
+	while read -r p n; do
+		[ "$n" = 32 ] || die "$who rw=${p#*:} on ${p%:*}: $n more" \
+			"commands for 2 MiB more, expected 32"
+	done <"$T/per2m"
 done
 echo "ok: 32 more commands for 2 MiB more of writes, reads and UNMAPs," \
 	"iorig and fio 3.33, on $sg and $sd"
@@ -84,19 +107,21 @@ echo "   commands for 2 MiB, 4 MiB: $(tr '\n' ';' <"$T/abs")"
 # writes (iorig's reading job: one SG_IO at a time), and verify clean at
 # that depth.
 for who in iorig fio; do
-	for rw in randwrite randread; do
-		n=$(per2m $who "$sg" $rw --sync=0 --iodepth=8)
-		[ "$n" = 32 ] || die "$who rw=$rw queued on $sg: $n more" \
+	per2m $who "$sg:randwrite $sg:randread" --sync=0 --iodepth=8
+	[ "$(wc -l <"$T/per2m")" = 2 ] || die "$who: not every job counted"
+	while read -r p n; do
+		[ "$n" = 32 ] || die "$who rw=${p#*:} queued on $sg: $n more" \
 			"commands for 2 MiB more, expected 32"
-	done
+	done <"$T/per2m"
 done
 run --name=q --filename="$sg" --ioengine=sg --rw=randwrite --bs=4k \
 	--size=2m --iodepth=8 --verify=crc32c --allow_destructive=1 \
 	--output-format=json
 expect_rc 0
-json_is "[d['jobs'][0]['verify'][k] for k in ('blocks_checked',
-	'mismatches')]" "[512, 0]"
-expect_json "d['jobs'][0]['iodepth']['level'][3] > 0" "8 in flight"
+got=$(jvals "$T/out" "j['verify']['blocks_checked']" \
+	"j['verify']['mismatches']" "j['iodepth']['level'][3] > 0")
+[ "$got" = "512 0 True" ] ||
+	die "queued verify: blocks checked, mismatches, 8 in flight: $got"
 echo "ok: queued on $sg at iodepth=8: 32 more commands for 2 MiB more" \
 	"(iorig and fio), 8 in flight, verify clean"
 
@@ -188,10 +213,11 @@ echo 2 >/sys/bus/pseudo/drivers/scsi_debug/opts || die "scsi_debug opts"
 run --name=m --filename="$sg" --ioengine=sg --rw=read --bs=4k --size=4m \
 	--output-format=json
 expect_rc 1
-json_is "d['jobs'][0]['error']['errno']" 5
+set -- $(jvals "$T/out" "j['error']['errno']" "j['read']['ios']")
+[ "$1 $2" = "5 582" ] ||
+	die "medium error: errno $1 after $2 reads, expected 5 after 582"
 msg=$(json "d['jobs'][0]['error']['message']")
 case $msg in *"MEDIUM ERROR"*"0x11/0x00"*) ;;
 *) die "medium error: the report says '$msg'" ;; esac
-json_is "d['jobs'][0]['read']['ios']" 582
 echo "ok: medium error at LBA 0x1234: EIO after 582 reads: $msg"
 echo 0 >/sys/bus/pseudo/drivers/scsi_debug/opts

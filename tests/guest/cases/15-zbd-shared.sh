@@ -16,23 +16,11 @@ FIO=/usr/bin/fio
 [ -x $FIO ] || skip "no $FIO (Debian's fio)"
 attrs="size=128 blocksize=4096 memory_backed=1 zoned=1 zone_size=8
 	zone_nr_conv=0 zone_max_open=3"
-nullb_make zsi $attrs
-a=$nullb
-nullb_make zsf $attrs
-b=$nullb
+nullb_pair zs $attrs
 [ "$(cat /sys/block/zsi/queue/max_open_zones)" = 3 ] ||
 	skip "null_blk without zone_max_open"
-common="--direct=1 --zonemode=zbd --output-format=json"
+common="--direct=1 --zonemode=zbd"
 
-# both NAME ARGS...: iorig on $a, fio on $b (JSON in $T/NAME.i, .f)
-both() {
-	_n=$1
-	shift
-	"$IORIG" --filename=$a $common --name=$_n "$@" \
-		>"$T/$_n.i" 2>"$T/$_n.ie" || die "iorig $*: $(cat "$T/$_n.ie")"
-	$FIO --filename=$b $common --name=$_n "$@" \
-		>"$T/$_n.f" 2>"$T/$_n.fe" || die "fio $*: $(cat "$T/$_n.fe")"
-}
 # sums FILE: "writes errors" over the jobs (iorig's JSON or fio's)
 sums() {
 	"$PY" - "$1" <<'PYEOF'
@@ -80,11 +68,12 @@ echo "ok: numjobs=4 random writers: writes, errors $si (fio $sf); at most" \
 	"$2 zones open, $3 resets; the last job's zones are blkzone's"
 
 # 2. Two jobs of their own on zones 2-5 and 4-7 (sequential, random).
-"$IORIG" --filename=$a $common --ioengine=libaio --iodepth=4 --bs=64k \
+xy="--output-format=json --ioengine=libaio --iodepth=4 --bs=64k"
+"$IORIG" --filename=$a $common $xy \
 	--name=x --offset=16M --size=32M --io_size=16M --rw=write \
 	--name=y --offset=32M --size=32M --io_size=16M --rw=randwrite \
 	>"$T/xy.i" 2>"$T/xy.ie" || die "iorig: $(cat "$T/xy.ie")"
-$FIO --filename=$b $common --ioengine=libaio --iodepth=4 --bs=64k \
+$FIO --filename=$b $common $xy \
 	--name=x --offset=16M --size=32M --io_size=16M --rw=write \
 	--name=y --offset=32M --size=32M --io_size=16M --rw=randwrite \
 	>"$T/xy.f" 2>"$T/xy.fe" || die "fio: $(cat "$T/xy.fe")"

@@ -16,21 +16,9 @@ FIO=/usr/bin/fio
 [ -x $FIO ] || skip "no $FIO (Debian's fio)"
 attrs="size=128 blocksize=4096 memory_backed=1 zoned=1 zone_size=8
 	zone_nr_conv=0 zone_max_open=3"
-nullb_make zvi $attrs
-a=$nullb
-nullb_make zvf $attrs
-b=$nullb
-common="--direct=1 --zonemode=zbd --verify=crc32c --output-format=json"
+nullb_pair zv $attrs
+common="--direct=1 --zonemode=zbd --verify=crc32c"
 
-# both NAME ARGS...: iorig on $a, fio on $b (JSON in $T/NAME.i, .f)
-both() {
-	_n=$1
-	shift
-	"$IORIG" --filename=$a $common --name=$_n "$@" \
-		>"$T/$_n.i" 2>"$T/$_n.ie" || die "iorig $*: $(cat "$T/$_n.ie")"
-	$FIO --filename=$b $common --name=$_n "$@" \
-		>"$T/$_n.f" 2>"$T/$_n.fe" || die "fio $*: $(cat "$T/$_n.fe")"
-}
 # figs NAME: "written read-back errors/mismatches" of iorig's and fio's
 figs() {
 	"$PY" - "$T/$1.i" "$T/$1.f" <<'PYEOF'

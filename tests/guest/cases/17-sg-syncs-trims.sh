@@ -21,69 +21,75 @@ sg=$(scsi_debug_sg)
 disk=$(ls "/sys/class/scsi_generic/${sg#/dev/}/device/block" 2>/dev/null)
 [ -n "$disk" ] || die "$sg: no sd disk beside it"
 sd=/dev/$disk
-tr=/sys/kernel/tracing
-[ -d $tr/events ] || mount -t tracefs nodev $tr 2>/dev/null ||
-	skip "no tracefs"
-ev=$tr/events/scsi/scsi_dispatch_cmd_start
-[ -d $ev ] || skip "no scsi_dispatch_cmd_start tracepoint"
-echo 1 >$ev/enable
-on_exit "echo 0 >$ev/enable"
-
+trace_event scsi/scsi_dispatch_cmd_start
 # traced VAR PROG ARGS...: PROG's SCSI commands to the disk by opcode:
 # ${VAR}_sync (SYNCHRONIZE CACHE), ${VAR}_unmap, ${VAR}_read, ${VAR}_write.
+ops='cmnd=(SYNCHRONIZE_CACHE:sync cmnd=(UNMAP:unmap cmnd=(READ_1[06]:read
+	cmnd=(WRITE_1[06]:write'
 traced() {
-	_v=$1
+	_tv=$1
 	shift
-	echo >$tr/trace
-	"$@" >"$T/out" 2>"$T/err"
-	rc=$?
-	grep -v '^#' $tr/trace >"$T/trace"
-	for _o in SYNCHRONIZE_CACHE:sync UNMAP:unmap 'READ_1[06]:read' \
-	    'WRITE_1[06]:write'; do
-		eval "${_v}_${_o#*:}=$(grep -c "cmnd=(${_o%:*}" "$T/trace")"
-	done
+	trace_count "$_tv" "$ops" "$@"
 }
 
-jsonv() {
-	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); \
-print($1)" "$T/out"
-}
-
-w="--name=s --rw=write --bs=4k --size=64k --output-format=json"
+# One run of each tool per device: a stonewalled job per sync option,
+# each job's commands those after its marker (trace_jobs).
+ifs=$IFS
+syncs="--fsync=4 --fdatasync=4,--iodepth=4 --sync_file_range=write:4
+	--end_fsync=1 --fsync_on_close=1"
 for dev in "$sg" "$sd"; do
-	for o in "--fsync=4" "--fdatasync=4 --iodepth=4" \
-	    "--sync_file_range=write:4"; do
-		traced a "$IORIG" --filename="$dev" --ioengine=sg $w $o \
-			--allow_destructive=1
-		[ "$rc" = 0 ] || die "iorig $o on $dev: $(cat "$T/err")"
-		n=$(jsonv "d['jobs'][0]['sync']['ios']")
-		[ "$a_sync" = "$n" ] && [ "$n" -ge 3 ] ||
-			die "iorig $o on $dev: $a_sync SYNCHRONIZE CACHE," \
+	set -- --exec_prerun="$trace_mark" --filename="$dev" --ioengine=sg \
+		--rw=write --bs=4k --size=64k --output-format=json
+	k=1
+	for o in $syncs; do
+		IFS=,	# "A,B": two options of one job
+		set -- "$@" --name=s$k --stonewall $o
+		IFS=$ifs
+		k=$((k + 1))
+	done
+	trace_jobs "$ops" "$IORIG" --allow_destructive=1 "$@"
+	[ "$rc" = 0 ] || die "iorig on $dev: $(cat "$T/err")"
+	[ "$trace_jobs" = 5 ] || die "iorig on $dev: $trace_jobs jobs traced"
+	set -- $(jvals "$T/out" \
+		"[(x.get('sync') or {}).get('ios') for x in d['jobs']]" |
+		tr -d '[]' | tr , ' ') "$@"
+	k=1
+	for o in $syncs; do
+		eval "a$k=\$sync_$k aw$k=\$write_$k n$k=\$$k"
+		k=$((k + 1))
+	done
+	shift 5
+	trace_jobs "$ops" /usr/bin/fio "$@"
+	[ "$rc" = 0 ] || die "fio on $dev: $(cat "$T/err")"
+	[ "$trace_jobs" = 5 ] || die "fio on $dev: $trace_jobs jobs traced"
+	k=1
+	for o in $syncs; do
+		case $o in *,*) o="${o%%,*} ${o#*,}" ;; esac
+		eval "a=\$a$k aw=\$aw$k n=\$n$k f=\$sync_$k"
+		k=$((k + 1))
+		case $o in
+		--end_fsync*|--fsync_on_close*)
+			[ "$a" = 1 ] || die "iorig $o on $dev: $a" \
+				"SYNCHRONIZE CACHE, not 1"
+			[ "$f" = 1 ] || die "fio 3.33 $o on $dev: $f" \
+				"SYNCHRONIZE CACHE; expected 1"
+			echo "ok: $dev $o: iorig 1 SYNCHRONIZE CACHE, fio" \
+			     "3.33 $f"
+			continue ;;
+		esac
+		[ "$a" = "$n" ] && [ "$n" -ge 3 ] ||
+			die "iorig $o on $dev: $a SYNCHRONIZE CACHE," \
 			    "$n syncs reported (expected the same, 3 or more)"
-		[ "$a_write" = 16 ] || die "iorig $o: $a_write WRITEs, not 16"
-		traced f /usr/bin/fio --filename="$dev" --ioengine=sg $w $o
-		[ "$rc" = 0 ] || die "fio $o on $dev: $(cat "$T/err")"
+		[ "$aw" = 16 ] || die "iorig $o: $aw WRITEs, not 16"
 		# fsync=/fdatasync=: iorig syncs after every N-th completed
 		# write, the last too; fio 3.33 before the next write, so
 		# not after the last one (the same on a regular file)
 		case $o in --sync_file_range*) d=0 ;; *) d=1 ;; esac
-		[ "$f_sync" = $((a_sync - d)) ] ||
-			die "$o on $dev: fio 3.33 $f_sync SYNCHRONIZE CACHE," \
-			    "iorig $a_sync; expected $((a_sync - d)) from fio"
-		echo "ok: $dev $o: iorig $a_sync SYNCHRONIZE CACHE ($n" \
-		     "syncs reported), fio 3.33 $f_sync"
-	done
-	for o in --end_fsync=1 --fsync_on_close=1; do
-		traced a "$IORIG" --filename="$dev" --ioengine=sg $w $o \
-			--allow_destructive=1
-		[ "$rc" = 0 ] || die "iorig $o on $dev: $(cat "$T/err")"
-		[ "$a_sync" = 1 ] ||
-			die "iorig $o on $dev: $a_sync SYNCHRONIZE CACHE, not 1"
-		traced f /usr/bin/fio --filename="$dev" --ioengine=sg $w $o
-		[ "$rc $f_sync" = "0 1" ] || die "fio 3.33 $o on $dev: exit" \
-			"$rc, $f_sync SYNCHRONIZE CACHE; expected 0, 1"
-		echo "ok: $dev $o: iorig 1 SYNCHRONIZE CACHE, fio 3.33" \
-		     "$f_sync"
+		[ "$f" = $((a - d)) ] ||
+			die "$o on $dev: fio 3.33 $f SYNCHRONIZE CACHE," \
+			    "iorig $a; expected $((a - d)) from fio"
+		echo "ok: $dev $o: iorig $a SYNCHRONIZE CACHE ($n syncs" \
+		     "reported), fio 3.33 $f"
 	done
 done
 
@@ -92,11 +98,11 @@ traced a "$IORIG" --name=t --filename="$sg" --ioengine=sg --rw=randwrite \
 	--trim_backlog=8 --trim_verify_zero=1 --output-format=json \
 	--allow_destructive=1
 [ "$rc" = 0 ] || die "iorig trim_percentage: $(cat "$T/err")"
-n=$(jsonv "d['jobs'][0]['trim']['ios']")
+set -- $(jvals "$T/out" "j['trim']['ios']" "j['verify']['mismatches']" \
+	"j['verify']['blocks_checked'] > 0")
+n=$1 e="$2 $3"
 [ "$a_unmap" = "$n" ] && [ "$n" -gt 0 ] ||
 	die "trim_percentage: $a_unmap UNMAPs, $n trims reported"
-e=$(jsonv "d['jobs'][0]['verify']['mismatches'], \
-d['jobs'][0]['verify']['blocks_checked'] > 0")
 [ "$e" = "0 True" ] || die "trim_percentage: mismatches, checked: $e"
 echo "ok: trim_percentage=50: $a_unmap UNMAPs = the $n trims reported," \
      "verified (trimmed blocks zeros)"

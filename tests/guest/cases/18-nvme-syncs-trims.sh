@@ -23,66 +23,79 @@
 [ -x /usr/bin/fio ] || skip "no /usr/bin/fio (Debian's fio)"
 ng=/dev/ng0n1
 [ -c "$ng" ] || die "no $ng"
-tr=/sys/kernel/tracing
-[ -d $tr/events ] || mount -t tracefs nodev $tr 2>/dev/null ||
-	skip "no tracefs"
-ev=$tr/events/nvme/nvme_setup_cmd
-[ -d $ev ] || skip "no nvme_setup_cmd tracepoint"
-echo 1 >$ev/enable
-on_exit "echo 0 >$ev/enable"
-
+trace_event nvme/nvme_setup_cmd
 # traced VAR PROG ARGS...: PROG's NVMe commands by opcode: ${VAR}_flush,
 # ${VAR}_dsm, ${VAR}_read, ${VAR}_write.
 traced() {
-	_v=$1
+	_tv=$1
 	shift
-	echo >$tr/trace
-	"$@" >"$T/out" 2>"$T/err"
-	rc=$?
-	grep -v '^#' $tr/trace >"$T/trace"
-	for _o in flush dsm read write; do
-		eval "${_v}_$_o=$(grep -c "cmd=(nvme_cmd_$_o" "$T/trace")"
-	done
-}
-
-jsonv() {
-	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); \
-print($1)" "$T/out"
+	trace_count "$_tv" "cmd=(nvme_cmd_flush:flush cmd=(nvme_cmd_dsm:dsm
+		cmd=(nvme_cmd_read:read cmd=(nvme_cmd_write:write" "$@"
 }
 
 b="--filename=$ng --ioengine=io_uring_cmd --offset=128m"
-w="$b --name=s --rw=write --bs=4k --size=64k --output-format=json"
-for o in "--fsync=4" "--fdatasync=4 --iodepth=4" \
-    "--sync_file_range=write:4"; do
-	traced a "$IORIG" $w $o
-	[ "$rc" = 0 ] || die "iorig $o: $(cat "$T/err")"
-	n=$(jsonv "d['jobs'][0]['sync']['ios']")
-	[ "$a_flush" = "$n" ] && [ "$n" -ge 3 ] ||
-		die "iorig $o: $a_flush Flush, $n syncs reported" \
-		    "(expected the same, 3 or more)"
-	[ "$a_write" = 16 ] || die "iorig $o: $a_write Writes, not 16"
-	traced f /usr/bin/fio $w $o
-	echo "ok: $o: iorig $a_flush Flush ($n syncs reported), 16 Writes;" \
-	     "fio 3.33 $f_flush Flush, $f_write Writes (exit $rc)"
+# One run of each tool: a stonewalled job per sync option, each job's
+# commands those after its marker (trace_jobs).
+ops="cmd=(nvme_cmd_flush:flush cmd=(nvme_cmd_dsm:dsm
+	cmd=(nvme_cmd_read:read cmd=(nvme_cmd_write:write"
+ifs=$IFS
+syncs="--fsync=4 --fdatasync=4,--iodepth=4 --sync_file_range=write:4
+	--end_fsync=1 --fsync_on_close=1"
+set -- --exec_prerun="$trace_mark" $b --rw=write --bs=4k --size=64k \
+	--output-format=json
+k=1
+for o in $syncs; do
+	IFS=,	# "A,B": two options of one job
+	set -- "$@" --name=s$k --stonewall $o
+	IFS=$ifs
+	k=$((k + 1))
 done
-for o in --end_fsync=1 --fsync_on_close=1; do
-	traced a "$IORIG" $w $o
-	[ "$rc" = 0 ] || die "iorig $o: $(cat "$T/err")"
-	[ "$a_flush" = 1 ] || die "iorig $o: $a_flush Flush, not 1"
-	traced f /usr/bin/fio $w $o
-	echo "ok: $o: iorig 1 Flush; fio 3.33 $f_flush (exit $rc:" \
-	     "$(grep -ho 'end_fsync failed' "$T/err" "$T/out" | head -n 1))"
+trace_jobs "$ops" "$IORIG" "$@"
+[ "$rc" = 0 ] || die "iorig: $(cat "$T/err")"
+[ "$trace_jobs" = 5 ] || die "iorig: $trace_jobs jobs traced, not 5"
+set -- $(jvals "$T/out" \
+	"[(x.get('sync') or {}).get('ios') for x in d['jobs']]" |
+	tr -d '[]' | tr , ' ') "$@"
+k=1
+for o in $syncs; do
+	eval "a$k=\$flush_$k aw$k=\$write_$k n$k=\$$k"
+	k=$((k + 1))
 done
+shift 5
+trace_jobs "$ops" /usr/bin/fio "$@"
+frc=$rc
+[ "$trace_jobs" = 5 ] || die "fio: $trace_jobs jobs traced, not 5"
+k=1
+for o in $syncs; do
+	case $o in *,*) o="${o%%,*} ${o#*,}" ;; esac
+	eval "a=\$a$k aw=\$aw$k n=\$n$k f=\$flush_$k fw=\$write_$k"
+	k=$((k + 1))
+	case $o in
+	--end_fsync*|--fsync_on_close*)
+		[ "$a" = 1 ] || die "iorig $o: $a Flush, not 1"
+		echo "ok: $o: iorig 1 Flush; fio 3.33 $f" ;;
+	*)
+		[ "$a" = "$n" ] && [ "$n" -ge 3 ] ||
+			die "iorig $o: $a Flush, $n syncs reported" \
+			    "(expected the same, 3 or more)"
+		[ "$aw" = 16 ] || die "iorig $o: $aw Writes, not 16"
+		echo "ok: $o: iorig $a Flush ($n syncs reported), 16" \
+		     "Writes; fio 3.33 $f Flush, $fw Writes" ;;
+	esac
+done
+echo "   fio 3.33's run of those jobs: exit $frc;" \
+     "$(grep -hc 'end_fsync failed' "$T/err" "$T/out" | tr '\n' ' ')" \
+     "'end_fsync failed' (stderr, stdout)"
 
 traced a "$IORIG" $b --name=t --rw=randwrite --bs=4k --size=256k \
 	--verify=crc32c --trim_percentage=50 --trim_backlog=8 \
 	--trim_verify_zero=1 --output-format=json
 [ "$rc" = 0 ] || die "iorig trim_percentage: $(cat "$T/err")"
-n=$(jsonv "d['jobs'][0]['trim']['ios']")
+set -- $(jvals "$T/out" "j['trim']['ios']" "j['verify']['mismatches']" \
+	"j['verify']['blocks_checked'] > 0")
+n=$1 e="$2 $3"
 [ "$a_dsm" = "$n" ] && [ "$n" -gt 0 ] ||
 	die "trim_percentage: $a_dsm Dataset Management, $n trims reported"
-e=$(jsonv "d['jobs'][0]['verify']['mismatches'], \
-d['jobs'][0]['verify']['blocks_checked'] > 0")
 [ "$e" = "0 True" ] || die "trim_percentage: mismatches, checked: $e"
 echo "ok: trim_percentage=50: $a_dsm Dataset Management = the $n trims" \
      "reported, verified (trimmed blocks zeros)"
@@ -103,8 +116,8 @@ traced a "$IORIG" $b --name=tw --rw=randtrimwrite --bs=4k --size=64k \
 	    "expected 16, 16"
 echo "ok: rw=randtrimwrite: 16 Dataset Management and 16 Writes"
 
-e=$(jsonv "len(d['nvme'][0]['error_log']), \
-d['nvme'][0]['health_after']['error_log_entries']")
+e=$(jvals "$T/out" "len(d['nvme'][0]['error_log'])" \
+	"d['nvme'][0]['health_after']['error_log_entries']")
 nvme error-log /dev/nvme0 -o json >"$T/elog" 2>&1 ||
 	die "nvme error-log: $(cat "$T/elog")"
 n=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); \

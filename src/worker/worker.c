@@ -206,7 +206,7 @@ prep_as(struct wstate *s, struct io_req *req, const bool plain)
 static inline __attribute__((always_inline)) bool
 should_stop_as(struct wstate *s, const bool plain)
 {
-	if (atomic_load_explicit(s->w->stop, memory_order_relaxed)) {
+	if (atomic_load_explicit(s->stop, memory_order_relaxed)) {
 		s->st->interrupted = true;
 		return true;
 	}
@@ -427,12 +427,37 @@ static __attribute__((noinline)) int trim_req(struct wstate *s,
 	return ENGINE_DONE;
 }
 
-/* issue(): plain as for complete_as (the holds and the slow path's are
- * only ever set with a feature on). */
+/*
+ * I/Os completed inside queue() at the present depth, counted in the
+ * depth's figures (stats.h: level, inline_ios) at once rather than one
+ * by one: before inflight changes, before new_pass and eng_commit, at
+ * the round's end. Only while no call of the round can be given up on
+ * (guard.next unset: worker_abandon's thread reads the figures then);
+ * otherwise each is counted as it completes.
+ */
 static inline __attribute__((always_inline)) void
-issue_as(struct wstate *s, const bool plain)
+inline_flush(struct wstate *s, unsigned *n)
+{
+	if (!*n)
+		return;
+	s->st->depth.level[depth_level_idx(s->inflight + 1)] += *n;
+	s->st->depth.inline_ios += *n;
+	*n = 0;
+}
+
+/*
+ * issue(): plain as for complete_as (the holds and the slow path's are
+ * only ever set with a feature on); sync: an ENGINE_SYNC engine's plain
+ * round, where queue() completes each I/O (engine.h) so that nothing is
+ * queued and the depth stays: its inline completions are counted
+ * together (inline_flush), the batch limit looked at only after a
+ * queued one.
+ */
+static inline __attribute__((always_inline)) void
+issue_as(struct wstate *s, const bool plain, const bool sync)
 {
 	struct io_req *req;
+	unsigned ninl = 0;
 	int r, ddir;
 
 	if (!plain)
@@ -456,6 +481,7 @@ issue_as(struct wstate *s, const bool plain)
 			s->pass.wait = recreates(s->j) && s->inflight;
 			if (s->pass.wait)
 				break;
+			inline_flush(s, &ninl);
 			new_pass(s);
 			if (s->abandoned)
 				return;
@@ -469,7 +495,8 @@ issue_as(struct wstate *s, const bool plain)
 		}
 		/* Default batching keeps contiguous I/Os apart (depth.c) */
 		if (s->dp.adaptive && s->queued && req->file == s->dp.file &&
-		    req->offset == s->dp.end && !eng_commit(s)) {
+		    req->offset == s->dp.end &&
+		    (inline_flush(s, &ninl), !eng_commit(s))) {
 			s->free_reqs[s->nfree++] = req;
 			return;
 		}
@@ -502,17 +529,25 @@ issue_as(struct wstate *s, const bool plain)
 		s->issued_bytes += req->len;
 		s->issued_ios++;
 		if (r == ENGINE_DONE) {
-			s->st->depth.level[depth_level_idx(s->inflight + 1)]++;
-			s->st->depth.inline_ios++;
+			if (sync && !s->guard.next) {
+				ninl++;
+			} else {
+				s->st->depth.level[depth_level_idx(s->inflight +
+								   1)]++;
+				s->st->depth.inline_ios++;
+			}
 			complete_as(s, req, plain);
 			live_publish(s);
 		} else if (r == ENGINE_QUEUED) {
 			if (!plain && (s->ft.loop & WF_BIT(WF_SERIAL)))
 				serial_busy(s, req, true);
+			inline_flush(s, &ninl);
 			s->dp.end = req->offset + req->len;
 			s->dp.file = req->file;
 			s->inflight++;
 			s->queued++;
+			if (sync && s->queued >= s->dp.submit)
+				break;
 		} else if (r == ENGINE_END) {
 			/* the stream ended: this one moved nothing */
 			s->free_reqs[s->nfree++] = req;
@@ -527,27 +562,35 @@ issue_as(struct wstate *s, const bool plain)
 		}
 		if (!plain)
 			wf_issued(s, req, ddir, r);
-		if (s->queued >= s->dp.submit)
+		if (!sync && s->queued >= s->dp.submit)
 			break;
 	}
+	inline_flush(s, &ninl);
 }
 
 static __attribute__((noinline)) void issue_plain(struct wstate *s)
 {
-	issue_as(s, true);
+	issue_as(s, true, false);
+}
+
+static __attribute__((noinline)) void issue_plain_sync(struct wstate *s)
+{
+	issue_as(s, true, true);
 }
 
 static __attribute__((noinline)) void issue_any(struct wstate *s)
 {
-	issue_as(s, false);
+	issue_as(s, false, false);
 }
 
 static void issue(struct wstate *s)
 {
-	if (plain_now(s))
-		issue_plain(s);
-	else
+	if (!plain_now(s))
 		issue_any(s);
+	else if (s->eng->flags & ENGINE_SYNC)
+		issue_plain_sync(s);
+	else
+		issue_plain(s);
 }
 
 /*
@@ -683,7 +726,8 @@ void *worker_main(void *arg)
 	struct worker *w = arg;
 	const struct job *j = w->job;
 	struct wstate s = {
-		.w = w, .j = j, .eng = j->engine, .st = w->stats,
+		.w = w, .stop = w->stop, .live_on = w->live_on,
+		.j = j, .eng = j->engine, .st = w->stats,
 		.depth = (j->engine->flags & ENGINE_SYNC) ? 1 :
 			 (unsigned)j->iodepth,
 		.tick_next = UINT64_MAX,

@@ -25,6 +25,9 @@
 
 struct wstate {
 	struct worker *w;
+	/* w->stop and w->live_on, a load nearer for the I/O loop */
+	const atomic_int *stop;
+	bool live_on;
 	const struct job *j;
 	const struct engine_ops *eng;
 	struct engine_ctx ctx;
@@ -321,7 +324,7 @@ void commit_reap(struct wstate *s);
 void live_push(struct wstate *s);
 static inline void live_publish(struct wstate *s)
 {
-	if (s->w->live_on)
+	if (s->live_on)
 		live_push(s);
 }
 

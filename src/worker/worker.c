@@ -241,9 +241,14 @@ static __attribute__((noinline)) void complete_slow(struct wstate *s,
 		verify_read_end(s, req);
 }
 
-/* A completion; plain: plain_now() held at the start of the round. */
+/*
+ * A completion; plain: plain_now() held at the start of the round; back:
+ * its request goes back to the free list (issue_as's sync round leaves
+ * it there while it is issued and completed inline).
+ */
 static inline __attribute__((always_inline)) void
-complete_as(struct wstate *s, struct io_req *req, const bool plain)
+complete_as(struct wstate *s, struct io_req *req, const bool plain,
+	    const bool back)
 {
 	const struct clock *clk = s->ctx.clk;	/* s->w->clk, a load nearer */
 	struct dir_stats *d = &s->st->dir[req->ddir];
@@ -267,7 +272,8 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 		if (!plain && s->ramp_end && s->now >= s->ramp_end) {
 			ramp_over(s);
 			if (s->abandoned) {
-				s->free_reqs[s->nfree++] = req;
+				if (back)
+					s->free_reqs[s->nfree++] = req;
 				return;
 			}
 		}
@@ -284,7 +290,8 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 		io_error(s, d, req, (int)-req->res, 0, NULL, 0);
 		if (!plain)
 			wf_done(s, req, NULL);
-		s->free_reqs[s->nfree++] = req;
+		if (back)
+			s->free_reqs[s->nfree++] = req;
 		return;
 	}
 	d->ios++;
@@ -337,7 +344,8 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 			.ramp = s->ramp_end != 0 });
 	wf_done(s, req, &(struct wlat){ slat, clat, lat });
 done:
-	s->free_reqs[s->nfree++] = req;
+	if (back)
+		s->free_reqs[s->nfree++] = req;
 }
 
 /* Hand the queued requests over; false when the engine failed (the job
@@ -488,16 +496,22 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 		}
 		if (!plain && !wf_wait(s))
 			break;
-		req = s->free_reqs[--s->nfree];
+		/* sync: the request stays on the free list unless queued */
+		if (sync)
+			req = s->free_reqs[s->nfree - 1];
+		else
+			req = s->free_reqs[--s->nfree];
 		if (!prep_as(s, req, plain)) {
-			s->free_reqs[s->nfree++] = req;
+			if (!sync)
+				s->free_reqs[s->nfree++] = req;
 			continue;
 		}
 		/* Default batching keeps contiguous I/Os apart (depth.c) */
 		if (s->dp.adaptive && s->queued && req->file == s->dp.file &&
 		    req->offset == s->dp.end &&
 		    (inline_flush(s, &ninl), !eng_commit(s))) {
-			s->free_reqs[s->nfree++] = req;
+			if (!sync)
+				s->free_reqs[s->nfree++] = req;
 			return;
 		}
 		req->t_queue = clock_ticks(s->ctx.clk);
@@ -520,7 +534,8 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 		if (s->guard.next && !call_leave(s))
 			return;
 		if (r == ENGINE_BUSY) {
-			s->free_reqs[s->nfree++] = req;
+			if (!sync)
+				s->free_reqs[s->nfree++] = req;
 			if (!s->inflight && !s->queued)
 				job_fail(s, -EIO, "engine %s is busy with no "
 					 "I/O in flight", s->eng->name);
@@ -536,12 +551,14 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 								   1)]++;
 				s->st->depth.inline_ios++;
 			}
-			complete_as(s, req, plain);
+			complete_as(s, req, plain, !sync);
 			live_publish(s);
 		} else if (r == ENGINE_QUEUED) {
 			if (!plain && (s->ft.loop & WF_BIT(WF_SERIAL)))
 				serial_busy(s, req, true);
 			inline_flush(s, &ninl);
+			if (sync)
+				s->nfree--;	/* it leaves the free list */
 			s->dp.end = req->offset + req->len;
 			s->dp.file = req->file;
 			s->inflight++;
@@ -550,12 +567,14 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 				break;
 		} else if (r == ENGINE_END) {
 			/* the stream ended: this one moved nothing */
-			s->free_reqs[s->nfree++] = req;
+			if (!sync)
+				s->free_reqs[s->nfree++] = req;
 			s->issued_bytes -= req->len;
 			s->issued_ios--;
 			s->stopping = true;
 		} else {
-			s->free_reqs[s->nfree++] = req;
+			if (!sync)
+				s->free_reqs[s->nfree++] = req;
 			s->engine_failed = true;
 			job_fail(s, r, "engine %s: %s", s->eng->name,
 				 strerror(-r));
@@ -613,10 +632,10 @@ void commit_reap(struct wstate *s)
 	/* complete_as() may fsync, and be abandoned there */
 	if (plain_now(s))
 		for (i = 0; i < r; i++)
-			complete_as(s, s->reaped[i], true);
+			complete_as(s, s->reaped[i], true, true);
 	else
 		for (i = 0; i < r && !s->abandoned; i++)
-			complete_as(s, s->reaped[i], false);
+			complete_as(s, s->reaped[i], false, true);
 	s->inflight -= (unsigned)r;
 	if (!s->abandoned)
 		live_publish(s);

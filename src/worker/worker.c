@@ -146,10 +146,9 @@ prep_as(struct wstate *s, struct io_req *req, const bool plain)
 	 * 0's region by map_fast_check, so the checks below are not needed.
 	 */
 	if (plain && s->pass.map_fast && gen_map_fast(&s->gen, &foff)) {
-		tf = &t->files[0];
 		req->file = 0;
-		req->offset = tf->offset + foff;
-		req->fd = tf->fd;
+		req->offset = s->pass.f0_off + foff;
+		req->fd = s->pass.f0_fd;
 		req->len = (uint32_t)s->gen.align;
 		req->ddir = (uint8_t)s->gen.p.only_dir;
 		req->t_submit = 0;

@@ -56,10 +56,15 @@ struct wstate {
 	 * (pass_drop); wait: unlink_each_loop empties the queue before the
 	 * next loop; map_fast: the generator's usual random case
 	 * (gen_map_fast) lies in file 0's region, checked once a loop
-	 * (map_fast_check), not per I/O.
+	 * (map_fast_check), not per I/O; f0_off, f0_fd: file 0's offset
+	 * and descriptor, which map_fast_check takes with it (the files
+	 * are opened before the worker starts and again only by new_pass,
+	 * which calls it), a load nearer than s->w->tgt->files.
 	 */
 	struct {
 		uint64_t per_loop, next, short_bytes;
+		uint64_t f0_off;
+		int f0_fd;
 		bool drop, wait, map_fast;
 	} pass;
 	uint64_t now;		/* ticks at the last completion */

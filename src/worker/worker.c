@@ -205,7 +205,7 @@ prep_as(struct wstate *s, struct io_req *req, const bool plain)
 static inline __attribute__((always_inline)) bool
 should_stop_as(struct wstate *s, const bool plain)
 {
-	if (atomic_load_explicit(s->stop, memory_order_relaxed)) {
+	if (atomic_load_explicit(s->guard.stop, memory_order_relaxed)) {
 		s->st->interrupted = true;
 		return true;
 	}
@@ -453,6 +453,54 @@ inline_flush(struct wstate *s, unsigned *n)
 }
 
 /*
+ * Default batching keeps contiguous I/Os apart (depth.c): true when req
+ * continues the batch queued so far, which then goes to the kernel
+ * first. The offset first: a random I/O differs there (one compare where
+ * the queue and the file took two more).
+ */
+static inline bool batch_apart(const struct wstate *s,
+			       const struct io_req *req)
+{
+	return s->dp.adaptive && req->offset == s->dp.end && s->queued &&
+	       req->file == s->dp.file;
+}
+
+/* A completion inside queue(), in the depth's figures (inline_flush) */
+static inline __attribute__((always_inline)) void
+inline_count(struct wstate *s, unsigned *n, const bool sync)
+{
+	if (sync && !s->guard.next) {
+		(*n)++;
+		return;
+	}
+	s->st->depth.level[depth_level_idx(s->inflight + 1)]++;
+	s->st->depth.inline_ios++;
+}
+
+/*
+ * queue()'s answer when it neither completed nor queued the request (put
+ * back on the free list): true when the round ends at once (BUSY: room
+ * first); the stream's end or the engine's failure ends the job.
+ */
+static __attribute__((noinline)) bool issue_refused(struct wstate *s, int r)
+{
+	if (r == ENGINE_BUSY) {
+		if (!s->inflight && !s->queued)
+			job_fail(s, -EIO, "engine %s is busy with no I/O in "
+				 "flight", s->eng->name);
+		return true;
+	}
+	if (r == ENGINE_END) {
+		/* the stream ended: this one moved nothing */
+		s->stopping = true;
+	} else {
+		s->engine_failed = true;
+		job_fail(s, r, "engine %s: %s", s->eng->name, strerror(-r));
+	}
+	return false;
+}
+
+/*
  * issue(): plain as for complete_as (the holds and the slow path's are
  * only ever set with a feature on); sync: an ENGINE_SYNC engine's plain
  * round, where queue() completes each I/O (engine.h) so that nothing is
@@ -496,22 +544,13 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 		if (!plain && !wf_wait(s))
 			break;
 		/* sync: the request stays on the free list unless queued */
-		if (sync)
-			req = s->free_reqs[s->nfree - 1];
-		else
-			req = s->free_reqs[--s->nfree];
+		req = s->free_reqs[sync ? s->nfree - 1 : --s->nfree];
 		if (!prep_as(s, req, plain)) {
 			if (!sync)
 				s->free_reqs[s->nfree++] = req;
 			continue;
 		}
-		/*
-		 * Default batching keeps contiguous I/Os apart (depth.c).
-		 * The offset first: a random I/O differs there (one compare
-		 * where the queue and the file took two more).
-		 */
-		if (s->dp.adaptive && req->offset == s->dp.end &&
-		    s->queued && req->file == s->dp.file &&
+		if (batch_apart(s, req) &&
 		    (inline_flush(s, &ninl), !eng_commit(s))) {
 			if (!sync)
 				s->free_reqs[s->nfree++] = req;
@@ -536,27 +575,15 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 			trim_req(s, req) : s->eng->queue(&s->ctx, req);
 		if (s->guard.next && !call_leave(s))
 			return;
-		if (r == ENGINE_BUSY) {
-			if (!sync)
-				s->free_reqs[s->nfree++] = req;
-			if (!s->inflight && !s->queued)
-				job_fail(s, -EIO, "engine %s is busy with no "
-					 "I/O in flight", s->eng->name);
-			break;
-		}
-		s->issued_bytes += req->len;
-		s->issued_ios++;
 		if (r == ENGINE_DONE) {
-			if (sync && !s->guard.next) {
-				ninl++;
-			} else {
-				s->st->depth.level[depth_level_idx(s->inflight +
-								   1)]++;
-				s->st->depth.inline_ios++;
-			}
+			s->issued_bytes += req->len;
+			s->issued_ios++;
+			inline_count(s, &ninl, sync);
 			complete_as(s, req, plain, !sync);
 			live_publish(s);
 		} else if (r == ENGINE_QUEUED) {
+			s->issued_bytes += req->len;
+			s->issued_ios++;
 			if (!plain && (s->ft.loop & WF_BIT(WF_SERIAL)))
 				serial_busy(s, req, true);
 			inline_flush(s, &ninl);
@@ -568,19 +595,11 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 			s->queued++;
 			if (sync && s->queued >= s->dp.submit)
 				break;
-		} else if (r == ENGINE_END) {
-			/* the stream ended: this one moved nothing */
-			if (!sync)
-				s->free_reqs[s->nfree++] = req;
-			s->issued_bytes -= req->len;
-			s->issued_ios--;
-			s->stopping = true;
 		} else {
 			if (!sync)
 				s->free_reqs[s->nfree++] = req;
-			s->engine_failed = true;
-			job_fail(s, r, "engine %s: %s", s->eng->name,
-				 strerror(-r));
+			if (issue_refused(s, r))
+				break;
 		}
 		if (!plain)
 			wf_issued(s, req, ddir, r);
@@ -748,8 +767,8 @@ void *worker_main(void *arg)
 	struct worker *w = arg;
 	const struct job *j = w->job;
 	struct wstate s = {
-		.w = w, .stop = w->stop, .live_on = w->live_on,
-		.j = j, .eng = j->engine, .st = w->stats,
+		.w = w, .j = j, .eng = j->engine, .st = w->stats,
+		.guard.stop = w->stop,
 		.depth = (j->engine->flags & ENGINE_SYNC) ? 1 :
 			 (unsigned)j->iodepth,
 		.tick_next = UINT64_MAX,

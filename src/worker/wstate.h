@@ -25,9 +25,6 @@
 
 struct wstate {
 	struct worker *w;
-	/* w->stop and w->live_on, a load nearer for the I/O loop */
-	const atomic_int *stop;
-	bool live_on;
 	const struct job *j;
 	const struct engine_ops *eng;
 	struct engine_ctx ctx;
@@ -79,10 +76,12 @@ struct wstate {
 	/*
 	 * The stop hand-off (call_enter): on, calls may block; next, the
 	 * next queue() may block, guard it; base, what next is after a
-	 * reap (ctx.queue_nocall: false unless the job trims).
+	 * reap (ctx.queue_nocall: false unless the job trims); stop,
+	 * w->stop, a load nearer for the I/O loop.
 	 */
 	struct {
 		bool on, next, base;
+		const atomic_int *stop;
 	} guard;
 	bool abandoned;		/* worker_abandon() gave up on us */
 	bool finished;		/* finish() is done: stats final */
@@ -329,7 +328,7 @@ void commit_reap(struct wstate *s);
 void live_push(struct wstate *s);
 static inline void live_publish(struct wstate *s)
 {
-	if (s->live_on)
+	if (s->w->live_on)
 		live_push(s);
 }
 

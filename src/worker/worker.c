@@ -135,7 +135,7 @@ static __attribute__((noinline)) void map_pass_end(struct wstate *s)
 static inline __attribute__((always_inline)) bool
 prep_as(struct wstate *s, struct io_req *req, const bool plain)
 {
-	const struct target *t = s->w->tgt;
+	const struct target *t;
 	const struct target_file *tf;
 	struct gen_io io;
 	uint64_t foff;
@@ -176,6 +176,7 @@ prep_as(struct wstate *s, struct io_req *req, const bool plain)
 	 * of its file. Broken, it would write over data outside the region:
 	 * stop before the I/O is issued. Three compares, never taken.
 	 */
+	t = s->w->tgt;
 	if (io.file >= t->nfiles)
 		abort();
 	tf = &t->files[io.file];

@@ -42,13 +42,16 @@ static inline uint64_t clock_ticks(const struct clock *c)
 	return clock_mono_ns();
 }
 
+/*
+ * No test of c->tsc: without the TSC, mult is 1 << 32 (clock_init) and
+ * the product shifted back is d itself, so one path serves both clocks
+ * (two instructions fewer per conversion in the I/O loop).
+ */
 static inline uint64_t clock_delta_ns(const struct clock *c, uint64_t from,
 				      uint64_t to)
 {
 	uint64_t d = to > from ? to - from : 0;
 
-	if (!c->tsc)
-		return d;
 	return (uint64_t)(((unsigned __int128)d * c->mult) >> 32);
 }
 
@@ -56,8 +59,6 @@ static inline uint64_t clock_delta_ns(const struct clock *c, uint64_t from,
 static inline uint64_t clock_span_ns(const struct clock *c, uint64_t from,
 				     uint64_t to)
 {
-	if (!c->tsc)
-		return to - from;
 	return (uint64_t)(((unsigned __int128)(to - from) * c->mult) >> 32);
 }
 

@@ -44,6 +44,21 @@ static inline unsigned hist_index(uint64_t v)
 	return shift * HIST_SUB + (unsigned)(v >> shift);
 }
 
+/*
+ * hist_index for the hot path: the same index as (msb << HIST_SUB_BITS)
+ * + (v >> shift) - (HIST_SUB_BITS << HIST_SUB_BITS), msb the top bit of
+ * v | HIST_SUB (one bsr: 63 ^ clz, which gcc takes as bsr where 63 -
+ * clz made it xor and subtract), in 64 bits so that the constant folds
+ * into the bucket's address: one instruction fewer per sample.
+ */
+static inline uint64_t hist_index_hot(uint64_t v)
+{
+	uint64_t msb = 63 ^ __builtin_clzll(v | HIST_SUB);
+
+	return (msb << HIST_SUB_BITS) + (v >> (msb - HIST_SUB_BITS)) -
+	       ((uint64_t)HIST_SUB_BITS << HIST_SUB_BITS);
+}
+
 /* hist_add for v < 2^HIST_MAX_BITS, which the caller checked. */
 static inline void hist_add_fit(struct hist *h, uint64_t v)
 {
@@ -54,7 +69,7 @@ static inline void hist_add_fit(struct hist *h, uint64_t v)
 		h->min = v;
 	if (v > h->max)
 		h->max = v;
-	h->b[hist_index(v)]++;
+	h->b[hist_index_hot(v)]++;
 }
 
 /* Hot path: no branches beyond the range checks. */
@@ -70,7 +85,7 @@ static inline void hist_add(struct hist *h, uint64_t v)
 	if (__builtin_expect(v >> HIST_MAX_BITS, 0))
 		h->overflow++;
 	else
-		h->b[hist_index(v)]++;
+		h->b[hist_index_hot(v)]++;
 }
 
 void hist_init(struct hist *h);

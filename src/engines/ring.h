@@ -170,22 +170,43 @@ void ring_io_close(struct ring_io *io, bool fixed_files, bool fixed_bufs);
  * free their slots: each completion is read from the ring once. Every
  * CQE is one of outstanding's, so done[] (depth long) has room; should
  * the ring ever hold more, the rest wait there for the next look.
+ *
+ * The ring is read in place: one read of its tail, one loop that takes
+ * each CQE (16 or 32 bytes: CQE32) into its request, one store of its
+ * head, where liburing's io_uring_peek_batch_cqe copied the CQE
+ * pointers for a second loop (about 13 instructions per I/O more). An
+ * empty ring is looked at through io_uring_peek_batch_cqe, which also
+ * asks the kernel to flush the completions it held back (CQ overflow).
  */
 static inline void ring_io_take(struct ring_io *io, uint64_t t)
 {
+	struct io_uring_cq *cq = &io->ring.cq;
 	struct io_req **done = io->done + io->ndone;
+	unsigned shift = io_uring_cqe_shift(&io->ring);
+	unsigned head = *cq->khead, mask = cq->ring_mask;
+	unsigned n = io_uring_cq_ready(&io->ring), room = io->depth - io->ndone;
+	const struct io_uring_cqe *cqe;
 	struct io_req *req;
-	unsigned n, i;
+	unsigned i;
 
-	/* one read of the ring's tail for them all (io_uring_for_each_cqe
-	 * reads it, and the ring's layout, again for each) */
-	n = io_uring_peek_batch_cqe(&io->ring, io->cqes,
-				    io->depth - io->ndone);
-	for (i = 0; i < n; i++) {
-		req = io_uring_cqe_get_data(io->cqes[i]);
-		req->res = io->cqes[i]->res;
-		req->t_done = t;
-		done[i] = req;
+	if (!n) {
+		n = io_uring_peek_batch_cqe(&io->ring, io->cqes, room);
+		for (i = 0; i < n; i++) {
+			req = io_uring_cqe_get_data(io->cqes[i]);
+			req->res = io->cqes[i]->res;
+			req->t_done = t;
+			done[i] = req;
+		}
+	} else {
+		if (n > room)
+			n = room;
+		for (i = 0; i < n; i++) {
+			cqe = &cq->cqes[((head + i) & mask) << shift];
+			req = io_uring_cqe_get_data(cqe);
+			req->res = cqe->res;
+			req->t_done = t;
+			done[i] = req;
+		}
 	}
 	io_uring_cq_advance(&io->ring, n);
 	io->ndone += n;

@@ -120,6 +120,10 @@ struct uring {
 	bool fixed_files;
 	bool reg_fd;			/* the ring fd is registered */
 	unsigned flags;			/* IORING_SETUP_* in effect */
+	/* plain: no SQPOLL, no iovec, no force_async (uring_queue_plain);
+	 * op_rd, op_wr: its opcodes; sqe_flags: IOSQE_FIXED_FILE or 0 */
+	bool plain;
+	__u8 op_rd, op_wr, sqe_flags;
 };
 
 /*
@@ -267,6 +271,11 @@ static int uring_init(struct engine_ctx *ctx)
 	/* Optional (5.18+): spares the kernel an fd lookup per call. */
 	u->reg_fd = io_uring_register_ring_fd(&u->io.ring) == 1;
 	u->flags = flags;
+	u->plain = !u->io.sqpoll && !u->iov && !u->force_async &&
+		   !(u->io.ring.flags & IORING_SETUP_SQE128);
+	u->op_rd = u->fixed_bufs ? IORING_OP_READ_FIXED : IORING_OP_READ;
+	u->op_wr = u->fixed_bufs ? IORING_OP_WRITE_FIXED : IORING_OP_WRITE;
+	u->sqe_flags = u->fixed_files ? IOSQE_FIXED_FILE : 0;
 	ctx->priv = u;
 	ctx->queue_nocall = !u->io.sqpoll;
 	return 0;
@@ -278,15 +287,60 @@ err_free:
 	return r;
 }
 
+/*
+ * queue() of the usual ring (u->plain: no SQPOLL, 64-byte SQEs, no
+ * iovec, no force_async): the SQE taken as liburing's io_uring_get_sqe
+ * takes it (ring_io_sqe) without its SQPOLL and SQE128 tests, and
+ * written field by field as liburing's prep helpers write it (every
+ * field, the same values), the flags, the priority and the user data
+ * stored once rather than tested and patched.
+ */
+static int uring_queue_plain(struct uring *u, struct io_req *req)
+{
+	struct io_uring_sq *sq = &u->io.ring.sq;
+	struct io_uring_sqe *sqe;
+	unsigned tail;
+	int r;
+
+	if (u->io.committed && (r = ring_io_submit(&u->io)) < 0)
+		return r;
+	tail = sq->sqe_tail;
+	if (u->io.outstanding >= u->io.depth ||
+	    tail + 1 - IO_URING_READ_ONCE(*sq->khead) > sq->ring_entries)
+		return ENGINE_BUSY;
+	sqe = &sq->sqes[tail & sq->ring_mask];
+	sq->sqe_tail = tail + 1;
+	sqe->opcode = req->ddir == DDIR_READ ? u->op_rd : u->op_wr;
+	sqe->flags = u->sqe_flags;
+	sqe->ioprio = req->ioprio;
+	sqe->fd = u->fixed_files ? req->file : req->fd;
+	sqe->off = req->offset;
+	sqe->addr = (unsigned long)req->buf;
+	sqe->len = req->len;
+	sqe->rw_flags = 0;
+	sqe->buf_index = u->fixed_bufs ?
+			 (__u16)(req->idx < u->reqs_per_buf ? 0 :
+				 req->idx / u->reqs_per_buf) : 0;
+	sqe->personality = 0;
+	sqe->file_index = 0;
+	sqe->addr3 = 0;
+	sqe->__pad2[0] = 0;
+	ring_io_queued(&u->io, sqe, req);
+	return ENGINE_QUEUED;
+}
+
 static int uring_queue(struct engine_ctx *ctx, struct io_req *req)
 {
 	struct uring *u = ctx->priv;
 	struct io_uring_sqe *sqe;
-	int fd = u->fixed_files ? req->file : req->fd;
-	int r = ring_io_sqe(&u->io, &sqe);
+	int fd, r;
 
+	if (u->plain)
+		return uring_queue_plain(u, req);
+	r = ring_io_sqe(&u->io, &sqe);
 	if (r)
 		return r;
+	fd = u->fixed_files ? req->file : req->fd;
 	if (u->fixed_bufs) {
 		/* One buffer, the usual case: no division per I/O */
 		int bi = req->idx < u->reqs_per_buf ? 0 :

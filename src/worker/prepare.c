@@ -239,7 +239,10 @@ void map_fast_check(struct wstate *s)
 	const struct gen *g = &s->gen;
 
 	s->pass.map_fast = g->fast_end && t->nfiles >= 1 &&
-		      g->nblocks <= t->files[0].len / g->align;
+		      g->nblocks <= t->files[0].len / g->align;	if (s->pass.map_fast) {
+		s->pass.f0_off = t->files[0].offset;
+		s->pass.f0_fd = t->files[0].fd;
+	}
 }
 
 /*

@@ -135,7 +135,7 @@ static __attribute__((noinline)) void map_pass_end(struct wstate *s)
 static inline __attribute__((always_inline)) bool
 prep_as(struct wstate *s, struct io_req *req, const bool plain)
 {
-	const struct target *t = s->w->tgt;
+	const struct target *t;
 	const struct target_file *tf;
 	struct gen_io io;
 	uint64_t foff;
@@ -146,10 +146,9 @@ prep_as(struct wstate *s, struct io_req *req, const bool plain)
 	 * 0's region by map_fast_check, so the checks below are not needed.
 	 */
 	if (plain && s->pass.map_fast && gen_map_fast(&s->gen, &foff)) {
-		tf = &t->files[0];
 		req->file = 0;
-		req->offset = tf->offset + foff;
-		req->fd = tf->fd;
+		req->offset = s->pass.f0_off + foff;
+		req->fd = s->pass.f0_fd;
 		req->len = (uint32_t)s->gen.align;
 		req->ddir = (uint8_t)s->gen.p.only_dir;
 		req->t_submit = 0;
@@ -177,6 +176,7 @@ prep_as(struct wstate *s, struct io_req *req, const bool plain)
 	 * of its file. Broken, it would write over data outside the region:
 	 * stop before the I/O is issued. Three compares, never taken.
 	 */
+	t = s->w->tgt;
 	if (io.file >= t->nfiles)
 		abort();
 	tf = &t->files[io.file];
@@ -206,7 +206,7 @@ prep_as(struct wstate *s, struct io_req *req, const bool plain)
 static inline __attribute__((always_inline)) bool
 should_stop_as(struct wstate *s, const bool plain)
 {
-	if (atomic_load_explicit(s->w->stop, memory_order_relaxed)) {
+	if (atomic_load_explicit(s->guard.stop, memory_order_relaxed)) {
 		s->st->interrupted = true;
 		return true;
 	}
@@ -241,9 +241,14 @@ static __attribute__((noinline)) void complete_slow(struct wstate *s,
 		verify_read_end(s, req);
 }
 
-/* A completion; plain: plain_now() held at the start of the round. */
+/*
+ * A completion; plain: plain_now() held at the start of the round; back:
+ * its request goes back to the free list (issue_as's sync round leaves
+ * it there while it is issued and completed inline).
+ */
 static inline __attribute__((always_inline)) void
-complete_as(struct wstate *s, struct io_req *req, const bool plain)
+complete_as(struct wstate *s, struct io_req *req, const bool plain,
+	    const bool back)
 {
 	const struct clock *clk = s->ctx.clk;	/* s->w->clk, a load nearer */
 	struct dir_stats *d = &s->st->dir[req->ddir];
@@ -267,7 +272,8 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 		if (!plain && s->ramp_end && s->now >= s->ramp_end) {
 			ramp_over(s);
 			if (s->abandoned) {
-				s->free_reqs[s->nfree++] = req;
+				if (back)
+					s->free_reqs[s->nfree++] = req;
 				return;
 			}
 		}
@@ -284,7 +290,8 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 		io_error(s, d, req, (int)-req->res, 0, NULL, 0);
 		if (!plain)
 			wf_done(s, req, NULL);
-		s->free_reqs[s->nfree++] = req;
+		if (back)
+			s->free_reqs[s->nfree++] = req;
 		return;
 	}
 	d->ios++;
@@ -337,7 +344,8 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain)
 			.ramp = s->ramp_end != 0 });
 	wf_done(s, req, &(struct wlat){ slat, clat, lat });
 done:
-	s->free_reqs[s->nfree++] = req;
+	if (back)
+		s->free_reqs[s->nfree++] = req;
 }
 
 /* Hand the queued requests over; false when the engine failed (the job
@@ -427,12 +435,85 @@ static __attribute__((noinline)) int trim_req(struct wstate *s,
 	return ENGINE_DONE;
 }
 
-/* issue(): plain as for complete_as (the holds and the slow path's are
- * only ever set with a feature on). */
+/*
+ * I/Os completed inside queue() at the present depth, counted in the
+ * depth's figures (stats.h: level, inline_ios) at once rather than one
+ * by one: before inflight changes, before new_pass and eng_commit, at
+ * the round's end. Only while no call of the round can be given up on
+ * (guard.next unset: worker_abandon's thread reads the figures then);
+ * otherwise each is counted as it completes.
+ */
 static inline __attribute__((always_inline)) void
-issue_as(struct wstate *s, const bool plain)
+inline_flush(struct wstate *s, unsigned *n)
+{
+	if (!*n)
+		return;
+	s->st->depth.level[depth_level_idx(s->inflight + 1)] += *n;
+	s->st->depth.inline_ios += *n;
+	*n = 0;
+}
+
+/*
+ * Default batching keeps contiguous I/Os apart (depth.c): true when req
+ * continues the batch queued so far, which then goes to the kernel
+ * first. The offset first: a random I/O differs there (one compare where
+ * the queue and the file took two more).
+ */
+static inline bool batch_apart(const struct wstate *s,
+			       const struct io_req *req)
+{
+	return s->dp.adaptive && req->offset == s->dp.end && s->queued &&
+	       req->file == s->dp.file;
+}
+
+/* A completion inside queue(), in the depth's figures (inline_flush) */
+static inline __attribute__((always_inline)) void
+inline_count(struct wstate *s, unsigned *n, const bool sync)
+{
+	if (sync && !s->guard.next) {
+		(*n)++;
+		return;
+	}
+	s->st->depth.level[depth_level_idx(s->inflight + 1)]++;
+	s->st->depth.inline_ios++;
+}
+
+/*
+ * queue()'s answer when it neither completed nor queued the request (put
+ * back on the free list): true when the round ends at once (BUSY: room
+ * first); the stream's end or the engine's failure ends the job.
+ */
+static __attribute__((noinline)) bool issue_refused(struct wstate *s, int r)
+{
+	if (r == ENGINE_BUSY) {
+		if (!s->inflight && !s->queued)
+			job_fail(s, -EIO, "engine %s is busy with no I/O in "
+				 "flight", s->eng->name);
+		return true;
+	}
+	if (r == ENGINE_END) {
+		/* the stream ended: this one moved nothing */
+		s->stopping = true;
+	} else {
+		s->engine_failed = true;
+		job_fail(s, r, "engine %s: %s", s->eng->name, strerror(-r));
+	}
+	return false;
+}
+
+/*
+ * issue(): plain as for complete_as (the holds and the slow path's are
+ * only ever set with a feature on); sync: an ENGINE_SYNC engine's plain
+ * round, where queue() completes each I/O (engine.h) so that nothing is
+ * queued and the depth stays: its inline completions are counted
+ * together (inline_flush), the batch limit looked at only after a
+ * queued one.
+ */
+static inline __attribute__((always_inline)) void
+issue_as(struct wstate *s, const bool plain, const bool sync)
 {
 	struct io_req *req;
+	unsigned ninl = 0;
 	int r, ddir;
 
 	if (!plain)
@@ -456,21 +537,24 @@ issue_as(struct wstate *s, const bool plain)
 			s->pass.wait = recreates(s->j) && s->inflight;
 			if (s->pass.wait)
 				break;
+			inline_flush(s, &ninl);
 			new_pass(s);
 			if (s->abandoned)
 				return;
 		}
 		if (!plain && !wf_wait(s))
 			break;
-		req = s->free_reqs[--s->nfree];
+		/* sync: the request stays on the free list unless queued */
+		req = s->free_reqs[sync ? s->nfree - 1 : --s->nfree];
 		if (!prep_as(s, req, plain)) {
-			s->free_reqs[s->nfree++] = req;
+			if (!sync)
+				s->free_reqs[s->nfree++] = req;
 			continue;
 		}
-		/* Default batching keeps contiguous I/Os apart (depth.c) */
-		if (s->dp.adaptive && s->queued && req->file == s->dp.file &&
-		    req->offset == s->dp.end && !eng_commit(s)) {
-			s->free_reqs[s->nfree++] = req;
+		if (batch_apart(s, req) &&
+		    (inline_flush(s, &ninl), !eng_commit(s))) {
+			if (!sync)
+				s->free_reqs[s->nfree++] = req;
 			return;
 		}
 		req->t_queue = clock_ticks(s->ctx.clk);
@@ -492,62 +576,63 @@ issue_as(struct wstate *s, const bool plain)
 			trim_req(s, req) : s->eng->queue(&s->ctx, req);
 		if (s->guard.next && !call_leave(s))
 			return;
-		if (r == ENGINE_BUSY) {
-			s->free_reqs[s->nfree++] = req;
-			if (!s->inflight && !s->queued)
-				job_fail(s, -EIO, "engine %s is busy with no "
-					 "I/O in flight", s->eng->name);
-			break;
-		}
-		s->issued_bytes += req->len;
-		s->issued_ios++;
 		if (r == ENGINE_DONE) {
-			s->st->depth.level[depth_level_idx(s->inflight + 1)]++;
-			s->st->depth.inline_ios++;
-			complete_as(s, req, plain);
+			s->issued_bytes += req->len;
+			s->issued_ios++;
+			inline_count(s, &ninl, sync);
+			complete_as(s, req, plain, !sync);
 			live_publish(s);
 		} else if (r == ENGINE_QUEUED) {
+			s->issued_bytes += req->len;
+			s->issued_ios++;
 			if (!plain && (s->ft.loop & WF_BIT(WF_SERIAL)))
 				serial_busy(s, req, true);
+			inline_flush(s, &ninl);
+			if (sync)
+				s->nfree--;	/* it leaves the free list */
 			s->dp.end = req->offset + req->len;
 			s->dp.file = req->file;
 			s->inflight++;
 			s->queued++;
-		} else if (r == ENGINE_END) {
-			/* the stream ended: this one moved nothing */
-			s->free_reqs[s->nfree++] = req;
-			s->issued_bytes -= req->len;
-			s->issued_ios--;
-			s->stopping = true;
+			if (sync && s->queued >= s->dp.submit)
+				break;
 		} else {
-			s->free_reqs[s->nfree++] = req;
-			s->engine_failed = true;
-			job_fail(s, r, "engine %s: %s", s->eng->name,
-				 strerror(-r));
+			if (!sync)
+				s->free_reqs[s->nfree++] = req;
+			if (issue_refused(s, r))
+				break;
 		}
 		if (!plain)
 			wf_issued(s, req, ddir, r);
-		if (s->queued >= s->dp.submit)
+		if (!sync && s->queued >= s->dp.submit)
 			break;
 	}
+	inline_flush(s, &ninl);
 }
 
 static __attribute__((noinline)) void issue_plain(struct wstate *s)
 {
-	issue_as(s, true);
+	issue_as(s, true, false);
+}
+
+static __attribute__((noinline)) void issue_plain_sync(struct wstate *s)
+{
+	issue_as(s, true, true);
 }
 
 static __attribute__((noinline)) void issue_any(struct wstate *s)
 {
-	issue_as(s, false);
+	issue_as(s, false, false);
 }
 
 static void issue(struct wstate *s)
 {
-	if (plain_now(s))
-		issue_plain(s);
-	else
+	if (!plain_now(s))
 		issue_any(s);
+	else if (s->eng->flags & ENGINE_SYNC)
+		issue_plain_sync(s);
+	else
+		issue_plain(s);
 }
 
 /*
@@ -570,10 +655,10 @@ void commit_reap(struct wstate *s)
 	/* complete_as() may fsync, and be abandoned there */
 	if (plain_now(s))
 		for (i = 0; i < r; i++)
-			complete_as(s, s->reaped[i], true);
+			complete_as(s, s->reaped[i], true, true);
 	else
 		for (i = 0; i < r && !s->abandoned; i++)
-			complete_as(s, s->reaped[i], false);
+			complete_as(s, s->reaped[i], false, true);
 	s->inflight -= (unsigned)r;
 	if (!s->abandoned)
 		live_publish(s);
@@ -684,6 +769,7 @@ void *worker_main(void *arg)
 	const struct job *j = w->job;
 	struct wstate s = {
 		.w = w, .j = j, .eng = j->engine, .st = w->stats,
+		.guard.stop = w->stop,
 		.depth = (j->engine->flags & ENGINE_SYNC) ? 1 :
 			 (unsigned)j->iodepth,
 		.tick_next = UINT64_MAX,

@@ -53,10 +53,15 @@ struct wstate {
 	 * (pass_drop); wait: unlink_each_loop empties the queue before the
 	 * next loop; map_fast: the generator's usual random case
 	 * (gen_map_fast) lies in file 0's region, checked once a loop
-	 * (map_fast_check), not per I/O.
+	 * (map_fast_check), not per I/O; f0_off, f0_fd: file 0's offset
+	 * and descriptor, which map_fast_check takes with it (the files
+	 * are opened before the worker starts and again only by new_pass,
+	 * which calls it), a load nearer than s->w->tgt->files.
 	 */
 	struct {
 		uint64_t per_loop, next, short_bytes;
+		uint64_t f0_off;
+		int f0_fd;
 		bool drop, wait, map_fast;
 	} pass;
 	uint64_t now;		/* ticks at the last completion */
@@ -71,10 +76,12 @@ struct wstate {
 	/*
 	 * The stop hand-off (call_enter): on, calls may block; next, the
 	 * next queue() may block, guard it; base, what next is after a
-	 * reap (ctx.queue_nocall: false unless the job trims).
+	 * reap (ctx.queue_nocall: false unless the job trims); stop,
+	 * w->stop, a load nearer for the I/O loop.
 	 */
 	struct {
 		bool on, next, base;
+		const atomic_int *stop;
 	} guard;
 	bool abandoned;		/* worker_abandon() gave up on us */
 	bool finished;		/* finish() is done: stats final */

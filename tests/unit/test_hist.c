@@ -214,8 +214,12 @@ static void test_bounds(void **state)
 		assert_true(lo <= hi);
 		assert_int_equal(hist_index(lo), i);
 		assert_int_equal(hist_index(hi), i);
+		/* the hot path's form gives the same bucket */
+		assert_int_equal(hist_index_hot(lo), i);
+		assert_int_equal(hist_index_hot(hi), i);
 		if (i + 1 < HIST_NBUCKETS) {
 			assert_int_equal(hist_index(hi + 1), i + 1);
+			assert_int_equal(hist_index_hot(hi + 1), i + 1);
 			assert_int_equal(hist_bucket_low(i + 1), hi + 1);
 		}
 		/* width <= low / HIST_SUB keeps the midpoint within 0.39% */
@@ -232,6 +236,7 @@ static void test_exact_small(void **state)
 
 	for (v = 0; v < 2 * HIST_SUB; v++) {
 		assert_int_equal(hist_index(v), v);
+		assert_int_equal(hist_index_hot(v), v);
 		assert_int_equal(hist_bucket_low(v), v);
 		assert_int_equal(hist_bucket_high(v), v);
 		hist_init(h);

@@ -65,8 +65,8 @@ struct check_arg {
 
 /*
  * The checks of the plan: args (--check, in order), then every job's
- * check= (job.check, located by job.check_src). A check in a job's own
- * section, or one naming a job, is scoped: a direction the job does not
+ * check= (job.runs.check, located by job.runs.check_src). A check in a job's
+ * own section, or one naming a job, is scoped: a direction the job does not
  * do is an error; otherwise such a unit gets "n/a". A scope naming no job,
  * "baseline" without bl or for a unit bl lacks, and a bad expression are
  * errors. Returns 0 or -EINVAL/-ENOMEM with e (the check's file and line

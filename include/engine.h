@@ -173,7 +173,7 @@ struct engine_ctx {
  *         table's type (options.h), NULL-name ended, with offsets into
  *         the engine's own options struct of options_size bytes. The
  *         parser fills that struct for a job that uses the engine
- *         (job.eopts, from the defaults and the values given, wherever
+ *         (job.eng.eopts, from the defaults and the values given, wherever
  *         ioengine= stands; a row's `store` parses its value there once
  *         into typed fields, which the run reads); --parse-only, the
  *         JSON options, --enghelp and --cmdhelp=ioengine list them.

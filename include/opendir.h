@@ -8,7 +8,7 @@
 /*
  * opendir=DIR (fio's meaning): every regular file below DIR, recursively
  * (lstat: symbolic links are not followed), joins the job's files after
- * those of filename=, in name order. Rewrites j->filename as the
+ * those of filename=, in name order. Rewrites j->target.filename as the
  * ':'-separated list (a ':' in a name as \:). 0, or -errno with e filled
  * (a directory that cannot be read, no file in it, more than 4096).
  */

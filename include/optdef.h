@@ -103,7 +103,7 @@ enum opt_flags {
 	 * come, in --parse-only and the JSON options. */
 	OPT_F_ENGINE_NEXT = 1u << 8,
 	/* OPT_SIZE(_PCT) of the job table: also a count of zones, "4z"
-	 * (fio 3.33's zone unit), kept in job.zones_nz until plan.c knows
+	 * (fio 3.33's zone unit), kept in job.io.zones_nz until plan.c knows
 	 * the zone size */
 	OPT_F_ZONES = 1u << 9,
 };

@@ -78,7 +78,7 @@ void options_format_row(const struct job *j, const void *base,
  * Engine option o (a row of an engine's table) given as val: into j's
  * engine's struct when that engine has it; otherwise read as the first
  * engine with it reads it (its errors), and only kept. Either way
- * recorded in j->eng_args. 0, -ENOMEM, or -EINVAL with why filled.
+ * recorded in j->eng.eng_args. 0, -ENOMEM, or -EINVAL with why filled.
  */
 int engopts_set(struct job *j, const struct opt_def *o, const char *val,
 		char *why, size_t whylen);

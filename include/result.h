@@ -48,7 +48,8 @@ struct run_result {
 	struct job_stats *stats;	/* one per plan->jobs[i] */
 	bool *ran;			/* job i started (false: never ran) */
 	struct cpu_usage proc_cpu;	/* RUSAGE_SELF over the run */
-	struct phase_cpu *phases;	/* one per wait group (job->wait_group) */
+	/* one per wait group (job->plan.wait_group) */
+	struct phase_cpu *phases;
 	unsigned nphases;
 	uint64_t wall_ns;		/* whole run */
 	time_t start_time;		/* wall clock at start */

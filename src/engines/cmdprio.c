@@ -92,7 +92,8 @@ int cmdprio_check(const struct job *j, const struct cmdprio_opts *c,
 	/* an empty cmdprio_bssplit= is not refused: it sets no entry */
 	if (!c->split || !*c->bssplit || (!c->pct[0] && !c->pct[1]))
 		return 0;
-	err_set(e, j->section_file, j->section_line, "cmdprio_bssplit",
+	err_set(e, j->plan.section_file, j->plan.section_line,
+		"cmdprio_bssplit",
 		"cmdprio_percentage=%s is set too: the two choose which I/Os "
 		"carry a priority in two ways, one of them only (fio refuses "
 		"both)", c->percentage);

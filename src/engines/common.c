@@ -15,9 +15,9 @@
 
 int engine_check_hipri(const struct job *j, bool hipri, struct err_rec *e)
 {
-	if (!hipri || j->direct)
+	if (!hipri || j->cache.direct)
 		return 0;
-	err_set(e, j->section_file, j->section_line, "hipri",
+	err_set(e, j->plan.section_file, j->plan.section_line, "hipri",
 		"polled I/O needs direct=1");
 	return -EINVAL;
 }

@@ -7,7 +7,7 @@
  * the time is cpuload percent. cpumode=noop spins reading the clock;
  * cpumode=qsort sorts arrays of random numbers with qsort(3) until the
  * chunk is over. exit_on_io_done is run control (src/worker/runctl.c,
- * job.exit_on_io_done).
+ * job.eng.exit_on_io_done).
  */
 #include <errno.h>
 #include <stdatomic.h>
@@ -159,23 +159,24 @@ static void cpuio_exit(struct engine_ctx *ctx)
  */
 static int cpuio_plan(struct job *j, struct warn_list *w, struct err_rec *e)
 {
-	const struct cpuio_opts *o = j->eopts;
+	const struct cpuio_opts *o = j->eng.eopts;
 	uint64_t load;
 
 	if (!o->cpuload) {
-		err_set(e, j->section_file, j->section_line, "cpuload",
+		err_set(e, j->plan.section_file, j->plan.section_line,
+			"cpuload",
 			"ioengine=cpuio needs cpuload=, the percent of the "
 			"time to keep the CPU busy (1 to 100)");
 		return -EINVAL;
 	}
 	load = o->cpuload > 100 ? 100 : o->cpuload;	/* fio's cap */
-	j->thinktime_ns = o->cpuchunks * 1000 * (100 - load) / load;
-	j->thinktime_spin_ns = 0;
-	j->thinktime_blocks = 1;
-	j->thinktime_blocks_type = THINK_COMPLETE;
-	if (j->runtime_ns)
-		j->time_based = true;
-	j->exit_on_io_done = o->exit_on_io_done;
+	j->time.thinktime_ns = o->cpuchunks * 1000 * (100 - load) / load;
+	j->time.thinktime_spin_ns = 0;
+	j->time.thinktime_blocks = 1;
+	j->time.thinktime_blocks_type = THINK_COMPLETE;
+	if (j->time.runtime_ns)
+		j->time.time_based = true;
+	j->eng.exit_on_io_done = o->exit_on_io_done;
 	return 0;
 }
 

@@ -187,7 +187,7 @@ static int e4d_init(struct engine_ctx *ctx)
 
 	if (!e)
 		return -ENOMEM;
-	path = donor_path(ctx->job->directory, o->donorname);
+	path = donor_path(ctx->job->target.directory, o->donorname);
 	ret = path ? donor_get(path, t->fence, &e->d) : -ENOMEM;
 	free(path);
 	if (ret) {
@@ -274,13 +274,13 @@ static const char *e4d_hint(int err)
 /* The donor file, for the door's plan-time check (door.h). */
 static int e4d_names(const struct job *j, struct door_names *l)
 {
-	const struct e4d_opts *o = j->eopts;
+	const struct e4d_opts *o = j->eng.eopts;
 	char *donor;
 	int r;
 
 	if (!o->donorname)
 		return 0;
-	donor = donor_path(j->directory, o->donorname);
+	donor = donor_path(j->target.directory, o->donorname);
 	if (!donor)
 		return -ENOMEM;
 	r = door_names_add(l, "donorname", "%s", donor);
@@ -295,17 +295,18 @@ static int e4d_names(const struct job *j, struct door_names *l)
  */
 static int e4d_plan(struct job *j, struct warn_list *w, struct err_rec *e)
 {
-	const struct e4d_opts *o = j->eopts;
+	const struct e4d_opts *o = j->eng.eopts;
 
 	if (!o->donorname || !*o->donorname) {
-		err_set(e, j->section_file, j->section_line, "donorname",
+		err_set(e, j->plan.section_file, j->plan.section_line,
+			"donorname",
 			"ioengine=e4defrag needs donorname=, the file the "
 			"job's blocks are moved to (made by the run, removed "
 			"at its end)");
 		return -EINVAL;
 	}
-	if (rw_dirs(j->rw) != 1u << DDIR_WRITE) {
-		err_set(e, j->section_file, j->section_line, "rw",
+	if (rw_dirs(j->io.rw) != 1u << DDIR_WRITE) {
+		err_set(e, j->plan.section_file, j->plan.section_line, "rw",
 			"ioengine=e4defrag moves extents on writes only (fio "
 			"fails every read and trim with EINVAL): expected "
 			"rw=write or rw=randwrite");
@@ -343,9 +344,9 @@ static int stat_or_dir(const char *path, struct stat *st, struct statfs *sf)
 static int e4d_plan_target(const struct target *t, const struct job *j,
 			   struct err_rec *e)
 {
-	const struct e4d_opts *o = j->eopts;
-	const char *file = j->section_file;
-	int line = j->section_line, r;
+	const struct e4d_opts *o = j->eng.eopts;
+	const char *file = j->plan.section_file;
+	int line = j->plan.section_line, r;
 	struct stat st, dst;
 	struct statfs sf;
 	char fs[64], *donor;
@@ -387,7 +388,7 @@ static int e4d_plan_target(const struct target *t, const struct job *j,
 		}
 		dev = st.st_dev;
 	}
-	donor = donor_path(j->directory, o->donorname);
+	donor = donor_path(j->target.directory, o->donorname);
 	if (!donor)
 		return -ENOMEM;
 	r = 0;
@@ -428,24 +429,24 @@ static int e4d_plan_run(const struct job *jobs, const struct target *tg,
 	char *donor;
 
 	for (i = 0; i < n; i++) {
-		if (jobs[i].engine != &engine_e4defrag)
+		if (jobs[i].eng.engine != &engine_e4defrag)
 			continue;
-		o = jobs[i].eopts;
-		donor = donor_path(jobs[i].directory, o->donorname);
+		o = jobs[i].eng.eopts;
+		donor = donor_path(jobs[i].target.directory, o->donorname);
 		if (!donor)
 			return -ENOMEM;
 		for (k = 0; k < n; k++)
 			for (f = 0; f < tg[k].nfiles; f++) {
 				if (!path_same(donor, tg[k].files[f].path))
 					continue;
-				err_set(e, jobs[i].section_file,
-					jobs[i].section_line, "donorname",
+				err_set(e, jobs[i].plan.section_file,
+					jobs[i].plan.section_line, "donorname",
 					"job '%s': the donor file '%s' is a "
 					"file of job '%s': the e4defrag "
 					"engine would give it this job's old "
 					"blocks, overwriting it; name a file "
-					"no job uses", jobs[i].name, donor,
-					jobs[k].name);
+					"no job uses", jobs[i].desc.name, donor,
+					jobs[k].desc.name);
 				free(donor);
 				return -EINVAL;
 			}

@@ -94,7 +94,7 @@ static char *subst(const char *s, const char *pat, const char *with)
 /* NAME.stdout and NAME.stderr, opened through the door: 0 or -errno. */
 static int open_redirects(struct execeng *x, const struct engine_ctx *ctx)
 {
-	const char *name = ctx->job->name;
+	const char *name = ctx->job->desc.name;
 	char *o = NULL, *e = NULL;
 	struct err_rec er;
 	int r = -ENOMEM;
@@ -124,13 +124,14 @@ out:
 
 static int exec_names(const struct job *j, struct door_names *l)
 {
-	const struct exec_opts *o = j->eopts;
+	const struct exec_opts *o = j->eng.eopts;
 	int r;
 
 	if (!o->std_redirect)
 		return 0;
-	r = door_names_add(l, "std_redirect", "%s.stdout", j->name);
-	return r ? r : door_names_add(l, "std_redirect", "%s.stderr", j->name);
+	r = door_names_add(l, "std_redirect", "%s.stdout", j->desc.name);
+	return r ? r :
+		door_names_add(l, "std_redirect", "%s.stderr", j->desc.name);
 }
 
 static int exec_init(struct engine_ctx *ctx)
@@ -143,9 +144,9 @@ static int exec_init(struct engine_ctx *ctx)
 	if (!x)
 		return -ENOMEM;
 	snprintf(rt, sizeof(rt), "%llu",
-		 (unsigned long long)(ctx->job->runtime_ns / 1000000000));
+		 (unsigned long long)(ctx->job->time.runtime_ns / 1000000000));
 	ok = (a = subst(op->arguments ? op->arguments : "", "%r", rt)) &&
-	     (b = subst(a, "%n", ctx->job->name)) &&
+	     (b = subst(a, "%n", ctx->job->desc.name)) &&
 	     asprintf(&x->cmd, "%s %s", op->program, b) >= 0;
 	if (!ok)
 		x->cmd = NULL;
@@ -276,19 +277,20 @@ static void exec_exit(struct engine_ctx *ctx)
  */
 static int exec_plan(struct job *j, struct warn_list *w, struct err_rec *e)
 {
-	const struct exec_opts *o = j->eopts;
+	const struct exec_opts *o = j->eng.eopts;
 
 	if (!o->program || !*o->program) {
-		err_set(e, j->section_file, j->section_line, "program",
+		err_set(e, j->plan.section_file, j->plan.section_line,
+			"program",
 			"ioengine=exec needs program=, the program to run");
 		return -EINVAL;
 	}
-	j->thinktime_ns = 50000000;	/* fio's check every 50 ms */
-	j->thinktime_spin_ns = 0;
-	j->thinktime_blocks = 1;
-	j->thinktime_blocks_type = THINK_COMPLETE;
-	if (j->runtime_ns)
-		j->time_based = true;
+	j->time.thinktime_ns = 50000000;	/* fio's check every 50 ms */
+	j->time.thinktime_spin_ns = 0;
+	j->time.thinktime_blocks = 1;
+	j->time.thinktime_blocks_type = THINK_COMPLETE;
+	if (j->time.runtime_ns)
+		j->time.time_based = true;
 	return 0;
 }
 

@@ -205,42 +205,43 @@ static void fileop_exit(struct engine_ctx *ctx)
  */
 static int fileop_plan(struct job *j, struct warn_list *w, struct err_rec *e)
 {
-	const char *file = j->section_file;
-	int line = j->section_line, d;
+	const char *file = j->plan.section_file;
+	int line = j->plan.section_line, d;
 	uint64_t fs;
 
-	if (j->filesize_min != j->filesize_max) {
+	if (j->target.filesize_min != j->target.filesize_max) {
 		err_set(e, file, line, "filesize", "ioengine=%s does one "
 			"operation a file; expected one filesize, not a range",
-			j->ioengine);
+			j->eng.ioengine);
 		return -EINVAL;
 	}
-	fs = j->filesize_min ? j->filesize_min :
-	     j->size / (j->nrfiles ? j->nrfiles : 1);
+	fs = j->target.filesize_min ? j->target.filesize_min :
+	     j->target.size / (j->target.nrfiles ? j->target.nrfiles : 1);
 	if (!fs || fs > (1u << 30)) {
 		err_set(e, file, line, "filesize", "ioengine=%s needs each "
 			"file's size, from 1 byte to 1GiB (fio counts it as "
 			"the bytes of an operation): expected filesize= or "
-			"size=", j->ioengine);
+			"size=", j->eng.ioengine);
 		return -EINVAL;
 	}
-	if (j->bssplit || (rw_dirs(j->rw) & (1u << DDIR_TRIM))) {
-		err_set(e, file, line, j->bssplit ? "bssplit" : "rw",
+	if (j->io.bssplit || (rw_dirs(j->io.rw) & (1u << DDIR_TRIM))) {
+		err_set(e, file, line, j->io.bssplit ? "bssplit" : "rw",
 			"ioengine=%s does one operation a file: %s has no "
-			"meaning there", j->ioengine, j->bssplit ?
+			"meaning there", j->eng.ioengine, j->io.bssplit ?
 			"a split of block sizes" : "a trim");
 		return -EINVAL;
 	}
-	if ((j->engine->flags & ENGINE_DELETES) &&
-	    (j->loops > 1 || j->time_based)) {
-		err_set(e, file, line, j->time_based ? "time_based" : "loops",
+	if ((j->eng.engine->flags & ENGINE_DELETES) &&
+	    (j->time.loops > 1 || j->time.time_based)) {
+		err_set(e, file, line, j->time.time_based ? "time_based" :
+			"loops",
 			"ioengine=%s deletes the files in the first pass; "
 			"expected one pass (loops=1, no time_based)",
-			j->ioengine);
+			j->eng.ioengine);
 		return -EINVAL;
 	}
 	for (d = 0; d < DDIR_NR; d++)
-		j->bs_min[d] = j->bs_max[d] = fs;
+		j->io.bs_min[d] = j->io.bs_max[d] = fs;
 	return 0;
 }
 

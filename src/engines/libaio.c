@@ -127,16 +127,17 @@ static int aio_check(const struct job *j, const void *eo, struct err_rec *e)
 
 static int aio_plan(struct job *j, struct warn_list *w, struct err_rec *e)
 {
-	const struct aio_opts *o = j->eopts;
+	const struct aio_opts *o = j->eng.eopts;
 
-	if (o->userspace_reap && j->iodepth_batch_complete_min)
-		warn_add_job(w, "userspace_reap_ignored", j->section_file,
-			     j->section_line, j->name, "userspace_reap has no "
+	if (o->userspace_reap && j->eng.iodepth_batch_complete_min)
+		warn_add_job(w, "userspace_reap_ignored", j->plan.section_file,
+			     j->plan.section_line, j->desc.name,
+			     "userspace_reap has no "
 			     "effect with iodepth_batch_complete_min=%"
 			     PRIu64 ": as in fio, completions are read from "
 			     "the ring in user space only with 0 (never "
 			     "wait); with more they are waited for with "
-			     "io_getevents", j->iodepth_batch_complete_min);
+			     "io_getevents", j->eng.iodepth_batch_complete_min);
 	return 0;
 }
 
@@ -145,7 +146,7 @@ static int aio_init(struct engine_ctx *ctx)
 	const struct aio_opts *o = ctx->eo;
 	/* fio's rule: only when reaping never waits in the kernel */
 	bool user_reap = o->userspace_reap &&
-			 !ctx->job->iodepth_batch_complete_min;
+			 !ctx->job->eng.iodepth_batch_complete_min;
 	struct aio_state *st;
 	unsigned depth = ctx->iodepth ? ctx->iodepth : 1;
 	int r = -ENOMEM;

@@ -79,7 +79,7 @@ static int mm_init(struct engine_ctx *ctx)
 		return -ENOMEM;
 	ctx->priv = st;
 	st->page_mask = (uintptr_t)page - 1;
-	st->direct = ctx->job->direct;
+	st->direct = ctx->job->cache.direct;
 	st->f = calloc(t->nfiles, sizeof(*st->f));
 	if (!st->f) {
 		mm_exit(ctx);

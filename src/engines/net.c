@@ -352,10 +352,10 @@ static int net_setup(struct engine_ctx *ctx, bool splice)
 	if (!n)
 		return -ENOMEM;
 	n->o = (struct net_conf){
-		.host = eo->hostname ? eo->hostname : j->filename,
-		.port = (unsigned)(eo->port ? eo->port + j->clone : 0),
+		.host = eo->hostname ? eo->hostname : j->target.filename,
+		.port = (unsigned)(eo->port ? eo->port + j->plan.clone : 0),
 		.listen = eo->listen, .pingpong = eo->pingpong,
-		.nodelay = eo->nodelay, .receiver = j->rw == RW_READ,
+		.nodelay = eo->nodelay, .receiver = j->io.rw == RW_READ,
 		.ttl = (unsigned)eo->ttl,
 		.window_size = (unsigned)eo->window_size,
 		.mss = (unsigned)eo->mss, .intf = eo->interface,
@@ -785,11 +785,11 @@ static const char *net_hint(int err)
 /* A unix receiver's socket file, for the door's plan-time check. */
 static int net_names(const struct job *j, struct door_names *l)
 {
-	const struct net_opts *o = j->eopts;
-	const char *host = o->hostname ? o->hostname : j->filename;
+	const struct net_opts *o = j->eng.eopts;
+	const char *host = o->hostname ? o->hostname : j->target.filename;
 
 	/* the unix receiver makes the socket file; the sender connects */
-	if (o->protocol != NET_UNIX || j->rw != RW_READ || !host)
+	if (o->protocol != NET_UNIX || j->io.rw != RW_READ || !host)
 		return 0;
 	if (door_names_add(l, "hostname", "%s", host))
 		return -ENOMEM;
@@ -807,28 +807,28 @@ static int net_names(const struct job *j, struct door_names *l)
  */
 static int net_plan(struct job *j, struct warn_list *w, struct err_rec *e)
 {
-	const struct net_opts *o = j->eopts;
-	const char *file = j->section_file, *host;
-	int line = j->section_line, p = o->protocol;
+	const struct net_opts *o = j->eng.eopts;
+	const char *file = j->plan.section_file, *host;
+	int line = j->plan.section_line, p = o->protocol;
 	bool udp = p == NET_UDP || p == NET_UDPV6;
 	bool unixs = p == NET_UNIX, waits;
 	struct in_addr a;
 
-	host = o->hostname ? o->hostname : j->filename;
+	host = o->hostname ? o->hostname : j->target.filename;
 	/* fio's unit_base=0 (auto) is bits for net (not netsplice) */
-	if (!j->unit_base && j->engine == &engine_net)
-		j->unit_base = 1;
+	if (!j->report.unit_base && j->eng.engine == &engine_net)
+		j->report.unit_base = 1;
 	if (o->window_size > INT32_MAX || o->mss > INT32_MAX) {
 		err_set(e, file, line, o->mss > INT32_MAX ? "mss" :
 			"window_size", "expected at most 2GiB-1 (a socket "
 			"option is an int)");
 		return -EINVAL;
 	}
-	if (j->rw != RW_READ && j->rw != RW_WRITE) {
+	if (j->io.rw != RW_READ && j->io.rw != RW_WRITE) {
 		err_set(e, file, line, "rw", "ioengine=%s moves a stream in "
 			"order, one way: expected rw=read (receive) or "
-			"rw=write (send)%s", j->ioengine,
-			j->rw == RW_RW ? "; the peer's job is the other "
+			"rw=write (send)%s", j->eng.ioengine,
+			j->io.rw == RW_RW ? "; the peer's job is the other "
 			"direction" : "");
 		return -EINVAL;
 	}
@@ -839,18 +839,18 @@ static int net_plan(struct job *j, struct warn_list *w, struct err_rec *e)
 	}
 	if (!unixs && !o->port) {
 		err_set(e, file, line, "port", "ioengine=%s over %s needs "
-			"port= (1 to 65535)", j->ioengine, udp ? "UDP" : "TCP");
+			"port= (1 to 65535)", j->eng.ioengine, udp ? "UDP" : "TCP");
 		return -EINVAL;
 	}
-	if (o->port && o->port + j->numjobs - 1 > 65535) {
+	if (o->port && o->port + j->eng.numjobs - 1 > 65535) {
 		err_set(e, file, line, "port", "clone %" PRIu64 " would use "
 			"port %" PRIu64 " (port + its number): expected at "
-			"most 65535", j->numjobs - 1,
-			o->port + j->numjobs - 1);
+			"most 65535", j->eng.numjobs - 1,
+			o->port + j->eng.numjobs - 1);
 		return -EINVAL;
 	}
-	if (udp && (j->bs_max[DDIR_READ] > 65507 ||
-		    j->bs_max[DDIR_WRITE] > 65507)) {
+	if (udp && (j->io.bs_max[DDIR_READ] > 65507 ||
+		    j->io.bs_max[DDIR_WRITE] > 65507)) {
 		err_set(e, file, line, "bs", "a UDP block is one datagram: "
 			"expected at most 65507 bytes (fio retries a larger "
 			"one for ever)");
@@ -869,12 +869,12 @@ static int net_plan(struct job *j, struct warn_list *w, struct err_rec *e)
 			"port= and protocol= apart", host);
 		return -EINVAL;
 	}
-	waits = (udp || unixs) ? j->rw == RW_READ : o->listen;
+	waits = (udp || unixs) ? j->io.rw == RW_READ : o->listen;
 	if (!host && (!waits || unixs)) {
 		err_set(e, file, line, "hostname", "the %s end needs "
 			"hostname= (%s)%s", waits ? "receiving" : "sending",
 			unixs ? "the socket's path" : "the peer to send to",
-			!udp && !unixs && j->rw == RW_READ ?
+			!udp && !unixs && j->io.rw == RW_READ ?
 			"; or listen, to wait for the sender" : "");
 		return -EINVAL;
 	}

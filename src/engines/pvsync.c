@@ -98,7 +98,7 @@ static int pv2_init(struct engine_ctx *ctx)
 		st->flags |= RWF_HIPRI;
 	if (o->nowait)
 		st->flags |= RWF_NOWAIT;
-	if (o->uncached && !ctx->job->direct)
+	if (o->uncached && !ctx->job->cache.direct)
 		st->flags |= RWF_DONTCACHE;
 	if (!o->hipri && pct)
 		st->hipri_share = ((uint64_t)pct << 32) / 100;

@@ -106,7 +106,7 @@ static int sg_check(const struct job *j, const void *eo, struct err_rec *e)
 
 	if (o->write_mode != SG_W_STREAM)
 		return 0;
-	err_set(e, j->section_file, j->section_line, "sg_write_mode",
+	err_set(e, j->plan.section_file, j->plan.section_line, "sg_write_mode",
 		"WRITE STREAM needs a stream opened on the device first, "
 		"which iorig does not do yet; expected another "
 		"sg_write_mode");
@@ -132,13 +132,14 @@ static int sg_plan_target(const struct target *t, const struct job *j,
 			return -EINVAL;
 		}
 		for (d = 0; d < DDIR_NR; d++)
-			if (j->bs_min[d] % lbs || j->bs_max[d] % lbs) {
+			if (j->io.bs_min[d] % lbs || j->io.bs_max[d] % lbs) {
 				err_set(e, tf->path, 0, "bs", "%llu is not a "
 					"multiple of %u, the device's block "
 					"size: SCSI commands move whole "
 					"blocks", (unsigned long long)
-					(j->bs_min[d] % lbs ? j->bs_min[d] :
-					 j->bs_max[d]), lbs);
+					(j->io.bs_min[d] % lbs ?
+					 j->io.bs_min[d] :
+					 j->io.bs_max[d]), lbs);
 				return -EINVAL;
 			}
 	}
@@ -212,8 +213,8 @@ static int sg_init(struct engine_ctx *ctx)
 		 * (fio opens char devices read-write for reads too) */
 		fl = fcntl(ctx->tgt->files[i].fd, F_GETFL);
 		g->queues[i] = ctx->tgt->files[i].is_sg_chr &&
-			       !ctx->job->direct &&
-			       ctx->job->sync == SYNC_NONE && fl >= 0 &&
+			       !ctx->job->cache.direct &&
+			       ctx->job->cache.sync == SYNC_NONE && fl >= 0 &&
 			       (fl & O_ACCMODE) == O_RDWR;
 	}
 	return 0;

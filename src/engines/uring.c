@@ -91,7 +91,7 @@ static const struct opt_def uring_options[] = {
  * time_based run, one loop): registered ones would be the old files. */
 static bool recreates(const struct job *j)
 {
-	return j->unlink_each_loop && !j->time_based;
+	return j->target.unlink_each_loop && !j->time.time_based;
 }
 
 static int uring_check(const struct job *j, const void *eo,
@@ -100,7 +100,7 @@ static int uring_check(const struct job *j, const void *eo,
 	const struct uring_opts *o = eo;
 
 	if (o->registerfiles > 0 && recreates(j)) {
-		err_set(e, j->section_file, j->section_line,
+		err_set(e, j->plan.section_file, j->plan.section_line,
 			"unlink_each_loop", "registerfiles=1 registers the "
 			"files once; expected registerfiles=0");
 		return -EINVAL;
@@ -223,7 +223,7 @@ static int uring_init(struct engine_ctx *ctx)
 	int r;
 
 	/* IOPOLL completes only O_DIRECT I/O: every request would fail. */
-	if (o->hipri && !ctx->job->direct)
+	if (o->hipri && !ctx->job->cache.direct)
 		return -EINVAL;
 	if (!ctx->iodepth)
 		return -EINVAL;

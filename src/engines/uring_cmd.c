@@ -230,7 +230,8 @@ static int ucmd_check(const struct job *j, const void *eo,
 		      "expected nonvectored=1 or fixedbufs=0";
 	}
 	if (opt) {
-		err_set(e, j->section_file, j->section_line, opt, "%s", why);
+		err_set(e, j->plan.section_file, j->plan.section_line, opt,
+			"%s", why);
 		return -EINVAL;
 	}
 	return 0;
@@ -259,22 +260,22 @@ static uint32_t ucmd_block(const struct nvmedev_ident *id, bool pi_act)
 static int ucmd_plan_md(const struct target_file *tf, const struct job *j,
 			const struct nvmedev_ident *id, struct err_rec *e)
 {
-	const struct ucmd_opts *o = j->eopts;
+	const struct ucmd_opts *o = j->eng.eopts;
 	uint64_t need;
 	unsigned d;
 
 	if (!ucmd_md_moves(id, o->pi_act))
 		return 0;
-	if (id->extended && (rw_dirs(j->rw) & (1u << DDIR_TRIM) ||
-			     j->trim_percentage)) {
+	if (id->extended && (rw_dirs(j->io.rw) & (1u << DDIR_TRIM) ||
+			     j->vfy.trim_percentage)) {
 		err_set(e, tf->path, 0, "rw", "namespace %u is an extended "
 			"LBA whose metadata moves (%u bytes a block): trims "
 			"are not supported there; expected no trims, or "
 			"pi_act=1", id->nsid, id->lba_size + id->ms);
 		return -EINVAL;
 	}
-	/* j->verify: 0 is verify=none */
-	if (id->extended && id->pi_type && j->verify) {
+	/* j->vfy.verify: 0 is verify=none */
+	if (id->extended && id->pi_type && j->vfy.verify) {
 		err_set(e, tf->path, 0, "verify", "namespace %u is an "
 			"extended LBA with protection information: its PI "
 			"bytes are inside the blocks verify= checks; expected "
@@ -286,7 +287,7 @@ static int ucmd_plan_md(const struct target_file *tf, const struct job *j,
 	for (d = 0; d < DDIR_NR; d++) {
 		if (d == DDIR_TRIM)
 			continue;
-		need = j->bs_max[d] / id->lba_size * id->ms;
+		need = j->io.bs_max[d] / id->lba_size * id->ms;
 		if (o->md_per_io_size >= need)
 			continue;
 		err_set(e, tf->path, 0, "md_per_io_size", "%llu is too "
@@ -294,7 +295,7 @@ static int ucmd_plan_md(const struct target_file *tf, const struct job *j,
 			"metadata per block, so a block of %llu bytes needs "
 			"md_per_io_size=%llu or more%s", (unsigned long long)
 			o->md_per_io_size, id->nsid, id->ms,
-			(unsigned long long)j->bs_max[d],
+			(unsigned long long)j->io.bs_max[d],
 			(unsigned long long)need, id->pi_type && id->ms == 8 ?
 			" (or pi_act=1: the controller inserts and strips "
 			"the protection information)" : "");
@@ -311,7 +312,7 @@ static int ucmd_plan_md(const struct target_file *tf, const struct job *j,
 static int ucmd_plan_target(const struct target *t, const struct job *j,
 			    struct err_rec *e)
 {
-	const struct ucmd_opts *o = j->eopts;
+	const struct ucmd_opts *o = j->eng.eopts;
 	struct nvmedev_ident id;
 	unsigned i, d;
 	uint32_t blk;
@@ -360,13 +361,14 @@ static int ucmd_plan_target(const struct target *t, const struct job *j,
 			return -EINVAL;
 		}
 		for (d = 0; d < DDIR_NR; d++) {
-			if (j->bs_min[d] % blk || j->bs_max[d] % blk) {
+			if (j->io.bs_min[d] % blk || j->io.bs_max[d] % blk) {
 				err_set(e, tf->path, 0, "bs", "%llu is not a "
 					"multiple of %u, the namespace's block "
 					"size%s: NVMe commands move whole "
 					"blocks",
-					(unsigned long long)(j->bs_min[d] %
-					blk ? j->bs_min[d] : j->bs_max[d]),
+					(unsigned long long)(j->io.bs_min[d] %
+					blk ? j->io.bs_min[d] :
+					j->io.bs_max[d]),
 					blk, blk != id.lba_size ? " (data and "
 					"metadata, an extended LBA; or "
 					"pi_act=1)" : "");

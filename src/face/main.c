@@ -200,11 +200,12 @@ static void print_plan(const struct plan *p)
 	size_t i;
 
 	for (i = 0; i < p->njobs; i++) {
-		if (p->jobs[i].clone || p->jobs[i].repeat_idx)
+		if (p->jobs[i].plan.clone || p->jobs[i].plan.repeat_idx)
 			continue;
-		printf("[%s]%s%s\n", p->jobs[i].name,
-		       p->jobs[i].sweep_point ? "  ; sweep point: " : "",
-		       p->jobs[i].sweep_point ? p->jobs[i].sweep_point : "");
+		printf("[%s]%s%s\n", p->jobs[i].desc.name,
+		       p->jobs[i].plan.sweep_point ? "  ; sweep point: " : "",
+		       p->jobs[i].plan.sweep_point ?
+		       p->jobs[i].plan.sweep_point : "");
 		options_print_job(stdout, &p->jobs[i]);
 	}
 }
@@ -259,23 +260,23 @@ static int engine_help(const char *arg)
  */
 static const char *readonly_why(const struct job *j, char *buf, size_t len)
 {
-	unsigned fl = j->engine ? j->engine->flags : 0;
+	unsigned fl = j->eng.engine ? j->eng.engine->flags : 0;
 
-	if (rw_changes_data(j->rw))
+	if (rw_changes_data(j->io.rw))
 		return "writes or trims (its rw=)";
 	if (fl & (ENGINE_CHANGES_FILES | ENGINE_CREATES)) {
 		snprintf(buf, len, "uses ioengine=%s, which %s its files",
-			 j->ioengine, fl & ENGINE_CREATES ? "creates" :
+			 j->eng.ioengine, fl & ENGINE_CREATES ? "creates" :
 			 fl & ENGINE_DELETES ? "deletes" : "changes");
 		return buf;
 	}
-	if (j->fill_device)
+	if (j->target.fill_device)
 		return "lays out files until the file system is full "
 		       "(fill_device=1)";
-	if (j->mem && j->mem_file) {
+	if (j->eng.mem && j->eng.mem_file) {
 		snprintf(buf, len, "makes a file for its I/O buffers "
 			 "(mem=%.200s: a new file in that file's directory)",
-			 j->mem);
+			 j->eng.mem);
 		return buf;
 	}
 	return NULL;
@@ -298,7 +299,7 @@ static int fio_guards(const struct cli *c, const struct plan *p,
 		if (!why)
 			continue;
 		err_set(e, ERR_CMDLINE, 0, "readonly", "job '%s' %s, which "
-			"--readonly forbids", p->jobs[i].name, why);
+			"--readonly forbids", p->jobs[i].desc.name, why);
 		return -EINVAL;
 	}
 	n = warn_loud(&p->warnings);
@@ -402,9 +403,9 @@ static int act_table(const struct cli *c, struct plan *p,
 		return -ENOMEM;
 	}
 	for (i = 0; i < p->njobs; i++)
-		if (p->jobs[i].section_file &&
-		    !strcmp(p->jobs[i].section_file, ERR_PROFILE))
-			p->jobs[i].act_tally = *t;
+		if (p->jobs[i].plan.section_file &&
+		    !strcmp(p->jobs[i].plan.section_file, ERR_PROFILE))
+			p->jobs[i].plan.act_tally = *t;
 	return 0;
 }
 
@@ -655,20 +656,21 @@ static int report(const struct cli *c, struct run_result *r,
 			continue;
 		if (r->stats[i].err)
 			fprintf(stderr, "iorig: job '%s': %s\n",
-				r->plan->jobs[i].name, r->stats[i].err_msg);
+				r->plan->jobs[i].desc.name,
+				r->stats[i].err_msg);
 		else if (stats_errors(&r->stats[i]))
 			/* Went on after them (continue_on_error): exit 1. */
 			fprintf(stderr, "iorig: job '%s': continued after %"
 				PRIu64 " read and %" PRIu64 " write errors%s "
 				"(continue_on_error)\n",
-				r->plan->jobs[i].name, d[DDIR_READ].errors,
+				r->plan->jobs[i].desc.name, d[DDIR_READ].errors,
 				d[DDIR_WRITE].errors + d[DDIR_TRIM].errors,
 				d[DDIR_TRIM].errors ?
 				", trims counted as writes" : "");
 		if (r->stats[i].verify.mismatches)
 			fprintf(stderr, "iorig: job '%s': %" PRIu64 " of %"
 				PRIu64 " blocks did not verify\n",
-				r->plan->jobs[i].name,
+				r->plan->jobs[i].desc.name,
 				r->stats[i].verify.mismatches,
 				r->stats[i].verify.blocks_checked);
 	}
@@ -773,7 +775,8 @@ static int check_outputs(const struct cli *c, const struct plan *p,
 			"--stream goes; give another file");
 		goto out;
 	}
-	for (i = 0; c->chart && i < p->njobs && !p->jobs[i].curve_point; i++)
+	for (i = 0; c->chart && i < p->njobs &&
+	     !p->jobs[i].plan.curve_point; i++)
 		;
 	if (c->chart && i == p->njobs) {
 		err_set(e, c->chart, 0, "chart", "no job sets rate_curve=, so "
@@ -781,7 +784,7 @@ static int check_outputs(const struct cli *c, const struct plan *p,
 		goto out;
 	}
 	for (i = 0; c->stream && i < p->njobs; i++)
-		if (p->jobs[i].interval_ns)
+		if (p->jobs[i].report.interval_ns)
 			break;
 	if (c->stream && i == p->njobs) {
 		err_set(e, c->stream, 0, "stream", "no job sets interval=, "
@@ -1008,7 +1011,7 @@ static int session_plan(struct session *s)
 	warn_print(&p->warnings, stderr);
 	/* --readonly: target_plan refuses any layout that would write */
 	for (i = 0; i < p->njobs; i++)
-		p->jobs[i].readonly = c->readonly;
+		p->jobs[i].plan.readonly = c->readonly;
 	if (act_table(c, p, &s->act, &s->e) || fio_guards(c, p, &s->e))
 		return fail(&s->e);
 	/* the merges of merge_blktrace_file were written by plan_build */

@@ -29,21 +29,22 @@ static uint64_t write_key(uint64_t u)
 
 uint64_t fill_pool_seed(const struct job *j)
 {
-	return j->dedupe_gn ? GLOBAL_SEED : j->randseed ^ 0x706f6f6cull;
+	return j->plan.dedupe_gn ? GLOBAL_SEED :
+		j->rnd.randseed ^ 0x706f6f6cull;
 }
 
 bool fill_wanted(const struct job *j)
 {
-	return j->buffer_compress_percentage || j->dedupe_percentage ||
-	       j->zero_buffers || j->buffer_pattern;
+	return j->buf.buffer_compress_percentage || j->buf.dedupe_percentage ||
+	       j->buf.zero_buffers || j->buf.buffer_pattern;
 }
 
 int fill_init(struct fill *f, const struct job *j, struct gen_data *data,
 	      size_t max_len, uint64_t region, unsigned nreq)
 {
-	const uint8_t *pat = j->buffer_pat ? j->buffer_pat->data : NULL;
-	size_t plen = j->buffer_pat ? j->buffer_pat->len : 0, i;
-	uint64_t p = j->buffer_compress_percentage;
+	const uint8_t *pat = j->buf.buffer_pat ? j->buf.buffer_pat->data : NULL;
+	size_t plen = j->buf.buffer_pat ? j->buf.buffer_pat->len : 0, i;
+	uint64_t p = j->buf.buffer_compress_percentage;
 
 	memset(f, 0, sizeof(*f));
 	f->data = data;
@@ -56,37 +57,37 @@ int fill_init(struct fill *f, const struct job *j, struct gen_data *data,
 	for (i = 0; plen && i < max_len; i += plen)
 		memcpy(f->fixed + i, pat, max_len - i < plen ? max_len - i :
 		       plen);
-	if ((p && p < 100) || (j->dedupe_percentage && p < 100)) {
-		uint64_t wmin = j->bs_min[DDIR_WRITE];
+	if ((p && p < 100) || (j->buf.dedupe_percentage && p < 100)) {
+		uint64_t wmin = j->io.bs_min[DDIR_WRITE];
 
 		f->mode = FILL_MIX;
-		f->seg = j->buffer_compress_chunk &&
-			 j->buffer_compress_chunk < wmin ?
-			 j->buffer_compress_chunk : wmin;
+		f->seg = j->buf.buffer_compress_chunk &&
+			 j->buf.buffer_compress_chunk < wmin ?
+			 j->buf.buffer_compress_chunk : wmin;
 		f->pct = (unsigned)p;
 		f->rnd = f->seg * (100 - p) / 100;
-		f->dedupe = (unsigned)j->dedupe_percentage;
+		f->dedupe = (unsigned)j->buf.dedupe_percentage;
 		f->key_base = gen_rng_next(&data->keys);
-		if (j->dedupe_mode == DEDUPE_WORKING_SET) {
-			f->ws = region / 100 * j->dedupe_working_set_percentage /
+		if (j->buf.dedupe_mode == DEDUPE_WORKING_SET) {
+			f->ws = region / 100 * j->buf.dedupe_working_set_percentage /
 				wmin;
 			f->ws = f->ws ? f->ws : 1;
 		}
-		if (f->ws && j->dedupe_gn > 1) {
-			f->gn = j->dedupe_gn;
-			f->gidx = j->dedupe_gidx;
+		if (f->ws && j->plan.dedupe_gn > 1) {
+			f->gn = j->plan.dedupe_gn;
+			f->gidx = j->plan.dedupe_gidx;
 			f->gpps = f->ws / f->gn ? f->ws / f->gn : 1;
 			/* one per run (the process), as other jobs' keys */
-			f->gbase = j->allrandrepeat ? GLOBAL_SEED :
+			f->gbase = j->rnd.allrandrepeat ? GLOBAL_SEED :
 				   write_key(GLOBAL_SEED ^ (uint64_t)getpid());
 			f->key_base = f->gbase + ((uint64_t)f->gidx << 40);
 		}
-		gen_rng_seed(&f->rng, j->randseed ^ 0x64656475ull ^
-			     ((uint64_t)j->clone << 32));
+		gen_rng_seed(&f->rng, j->rnd.randseed ^ 0x64656475ull ^
+			     ((uint64_t)j->plan.clone << 32));
 		return 0;
 	}
 	f->mode = FILL_CONST;
-	f->scramble = j->scramble_buffers == 1;
+	f->scramble = j->buf.scramble_buffers == 1;
 	f->filled = calloc(nreq ? nreq : 1, sizeof(*f->filled));
 	if (!f->filled) {
 		fill_free(f);

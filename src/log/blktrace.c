@@ -248,8 +248,8 @@ static int dev_file(struct replay *r, const struct job *j,
 	unsigned i;
 	int fi;
 
-	if (j->replay_redirect)
-		return replay_name(r, j->replay_redirect);
+	if (j->logs.replay_redirect)
+		return replay_name(r, j->logs.replay_redirect);
 	for (i = 0; i < m->n; i++)
 		if (m->dev[i] == device)
 			return m->idx[i];
@@ -275,7 +275,8 @@ int blktrace_load(struct replay *r, const struct job *j, const char *path,
 	struct bt_rec t;
 	struct dev_map map = { .n = 0 };
 	uint64_t last_t = 0, delay, due = 0, off, len;
-	uint64_t scale = j->replay_time_scale ? j->replay_time_scale : 100;
+	uint64_t scale = j->logs.replay_time_scale ? j->logs.replay_time_scale :
+		100;
 	size_t cap = 0;
 	int ret, fi, act;
 
@@ -290,7 +291,7 @@ int blktrace_load(struct replay *r, const struct job *j, const char *path,
 		/* fio's delay: the time since the previous queue event (none
 		 * after a time of 0, or going back), scaled */
 		delay = 0;
-		if (last_t && !j->replay_no_stall && t.time >= last_t) {
+		if (last_t && !j->logs.replay_no_stall && t.time >= last_t) {
 			unsigned __int128 d = (unsigned __int128)
 				(t.time - last_t) * 100 / scale;
 
@@ -298,9 +299,9 @@ int blktrace_load(struct replay *r, const struct job *j, const char *path,
 		}
 		last_t = t.time;
 		len = t.bytes;
-		if (j->replay_align)
-			len = (len + j->replay_align - 1) &
-			      ~(j->replay_align - 1);
+		if (j->logs.replay_align)
+			len = (len + j->logs.replay_align - 1) &
+			      ~(j->logs.replay_align - 1);
 		if (t.action & BT_DISCARD)
 			act = RP_TRIM;
 		else if (t.action & BT_FLUSH)
@@ -314,8 +315,9 @@ int blktrace_load(struct replay *r, const struct job *j, const char *path,
 				break;
 			}
 		}
-		if ((act == RP_SYNC && (j->replay_skip & (1u << DDIR_NR))) ||
-		    (act != RP_SYNC && (j->replay_skip & (1u << act))))
+		if ((act == RP_SYNC &&
+		     (j->logs.replay_skip & (1u << DDIR_NR))) ||
+		    (act != RP_SYNC && (j->logs.replay_skip & (1u << act))))
 			continue;
 		if (act != RP_SYNC && !len)
 			continue;	/* fio ignores zero-byte I/Os */
@@ -337,10 +339,10 @@ int blktrace_load(struct replay *r, const struct job *j, const char *path,
 				break;
 			}
 			off = t.sector * 512;
-			if (j->replay_scale)
-				off /= j->replay_scale;
-			if (j->replay_align)
-				off &= ~(j->replay_align - 1);
+			if (j->logs.replay_scale)
+				off /= j->logs.replay_scale;
+			if (j->logs.replay_align)
+				off &= ~(j->logs.replay_align - 1);
 			if (off + len > r->max_end)
 				r->max_end = off + len;
 			if (len > r->max_len)
@@ -386,7 +388,8 @@ static int num_list(const char *s, long *v, unsigned *n, const char *opt,
 		d = strtod(s, &end);
 		if (end == s || errno || (*end && *end != ':') || d < 0 ||
 		    d > 1e9 || *n >= 64) {
-			err_set(e, j->section_file, j->section_line, opt,
+			err_set(e, j->plan.section_file, j->plan.section_line,
+				opt,
 				"'%s': expected up to 64 numbers (0 or more) "
 				"separated by ':', one per file of read_iolog",
 				s);
@@ -467,12 +470,12 @@ static int merge_traces(struct job *j, char *list, struct cursor *cs,
 
 	for (p = strtok_r(list, ":", &save); p; p = strtok_r(NULL, ":", &save)) {
 		if (*nr == 64) {
-			err_set(e, j->section_file, j->section_line,
+			err_set(e, j->plan.section_file, j->plan.section_line,
 				"read_iolog", "more than 64 traces to merge");
 			return -EINVAL;
 		}
 		if (blktrace_probe(p, &swap) != 1) {
-			err_set(e, j->section_file, j->section_line,
+			err_set(e, j->plan.section_file, j->plan.section_line,
 				"merge_blktrace_file", "read_iolog %s: not a "
 				"blktrace trace (merge_blktrace_file merges "
 				"blktrace traces only)", p);
@@ -480,14 +483,14 @@ static int merge_traces(struct job *j, char *list, struct cursor *cs,
 		}
 		ret = bt_open(&cs[*nr].bf, p, swap, msg, sizeof(msg));
 		if (ret) {
-			err_set(e, j->section_file, j->section_line,
+			err_set(e, j->plan.section_file, j->plan.section_line,
 				"merge_blktrace_file", "%s", msg);
 			return ret;
 		}
 		snprintf(msg, sizeof(msg), "one of the traces it merges "
 			 "('%s', read_iolog)", p);
 		if (door_fence_add(in, p, msg)) {
-			err_set(e, j->section_file, j->section_line,
+			err_set(e, j->plan.section_file, j->plan.section_line,
 				"merge_blktrace_file", "out of memory");
 			return -ENOMEM;
 		}
@@ -544,18 +547,18 @@ int blktrace_merge(struct job *j, struct err_rec *e)
 	bool opened = false;
 	int ret;
 
-	ret = num_list(j->merge_blktrace_scalars, scal, &nscal,
+	ret = num_list(j->logs.merge_blktrace_scalars, scal, &nscal,
 		       "merge_blktrace_scalars", j, e);
 	if (!ret)
-		ret = num_list(j->merge_blktrace_iters, iters, &niter,
+		ret = num_list(j->logs.merge_blktrace_iters, iters, &niter,
 			       "merge_blktrace_iters", j, e);
 	if (ret)
 		return ret;
-	list = strdup(j->read_iolog);
+	list = strdup(j->logs.read_iolog);
 	cs = calloc(64, sizeof(*cs));
 	if (!list || !cs || !in) {
 		ret = -ENOMEM;
-		err_set(e, j->section_file, j->section_line,
+		err_set(e, j->plan.section_file, j->plan.section_line,
 			"merge_blktrace_file", "out of memory");
 		goto out;
 	}
@@ -564,7 +567,8 @@ int blktrace_merge(struct job *j, struct err_rec *e)
 		goto out;
 	if ((nscal && nscal != nr) || (niter && niter != nr)) {
 		ret = -EINVAL;
-		err_set(e, j->section_file, j->section_line, nscal && nscal !=
+		err_set(e, j->plan.section_file, j->plan.section_line, nscal &&
+			nscal !=
 			nr ? "merge_blktrace_scalars" : "merge_blktrace_iters",
 			"%u values for the %u traces read_iolog names",
 			nscal && nscal != nr ? nscal : niter, nr);
@@ -578,8 +582,8 @@ int blktrace_merge(struct job *j, struct err_rec *e)
 			goto bad;
 	}
 	/* the merge replaces none of the traces it reads */
-	ret = door_open(&out, j->merge_blktrace_file, "merge_blktrace_file",
-			DOOR_WHOLE, in, e);
+	ret = door_open(&out, j->logs.merge_blktrace_file,
+			"merge_blktrace_file", DOOR_WHOLE, in, e);
 	if (ret)
 		goto out;
 	opened = true;
@@ -589,22 +593,22 @@ int blktrace_merge(struct job *j, struct err_rec *e)
 	opened = false;
 	ret = door_close(&out);
 	if (ret) {
-		err_set(e, j->section_file, j->section_line,
-			"merge_blktrace_file", "%s: %s", j->merge_blktrace_file,
+		err_set(e, j->plan.section_file, j->plan.section_line,
+			"merge_blktrace_file", "%s: %s", j->logs.merge_blktrace_file,
 			strerror(-ret));
 		goto out;
 	}
 	/* The merged trace is what the job replays (once: a copy of the
 	 * job planned again reads it, not the traces) */
-	p = j->merge_blktrace_file;
-	j->merge_blktrace_file = NULL;
-	free(j->read_iolog);
-	j->read_iolog = p;
+	p = j->logs.merge_blktrace_file;
+	j->logs.merge_blktrace_file = NULL;
+	free(j->logs.read_iolog);
+	j->logs.read_iolog = p;
 	ret = 0;
 	goto out;
 bad:
-	err_set(e, j->section_file, j->section_line, "merge_blktrace_file",
-		"%s", msg);
+	err_set(e, j->plan.section_file, j->plan.section_line,
+		"merge_blktrace_file", "%s", msg);
 out:
 	if (opened)
 		door_discard(&out);

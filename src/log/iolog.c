@@ -276,8 +276,8 @@ static char *fio_name(const struct job *j, const char *prefix,
 	int r;
 
 	if (!*prefix)
-		prefix = j->name;
-	if (j->per_job_logs)
+		prefix = j->desc.name;
+	if (j->logs.per_job_logs)
 		r = asprintf(&s, "%s_%s.%u.%s", prefix, kind, jobnum, sfx);
 	else
 		r = asprintf(&s, "%s_%s.%s", prefix, kind, sfx);
@@ -288,8 +288,10 @@ static char *fio_name(const struct job *j, const char *prefix,
 static const char *log_prefix(const struct job *j, unsigned k)
 {
 	const char *pfx[L_TRACE] = {
-		j->write_bw_log, j->write_iops_log, j->write_lat_log,
-		j->write_lat_log, j->write_lat_log, j->write_hist_log };
+		j->logs.write_bw_log, j->logs.write_iops_log,
+			j->logs.write_lat_log,
+		j->logs.write_lat_log, j->logs.write_lat_log,
+		j->logs.write_hist_log };
 
 	return pfx[k];
 }
@@ -298,7 +300,7 @@ static const char *log_prefix(const struct job *j, unsigned k)
  * iorig writes that one as text (plan.c warns) */
 static bool log_gz(const struct job *j, unsigned k)
 {
-	return j->log_store_compressed && k < L_HIST;
+	return j->logs.log_store_compressed && k < L_HIST;
 }
 
 /*
@@ -316,18 +318,19 @@ static char *log_path(const struct job *j, unsigned k, unsigned jobnum,
 			return NULL;
 		path = fio_name(j, log_prefix(j, k), log_kind[k], jobnum,
 				log_gz(j, k));
-	} else if (k == L_TRACE && j->write_io_trace) {
-		path = strdup(j->write_io_trace);
-	} else if (k == L_IOLOG && j->write_iolog) {
+	} else if (k == L_TRACE && j->logs.write_io_trace) {
+		path = strdup(j->logs.write_io_trace);
+	} else if (k == L_IOLOG && j->logs.write_iolog) {
 		/* fio's clones share one file, lines interleaved, which its
 		 * read_iolog cannot replay: clone N>0 writes its own FILE.N */
-		if (!j->clone)
-			path = strdup(j->write_iolog);
-		else if (asprintf(&path, "%s.%u", j->write_iolog,
-				  j->clone) < 0)
+		if (!j->plan.clone)
+			path = strdup(j->logs.write_iolog);
+		else if (asprintf(&path, "%s.%u", j->logs.write_iolog,
+				  j->plan.clone) < 0)
 			path = NULL;
 	} else if (k == L_DEBUG && dbg) {
-		if (asprintf(&path, "%s.%s.%u", dbg, j->name, j->clone) < 0)
+		if (asprintf(&path, "%s.%s.%u", dbg, j->desc.name,
+			     j->plan.clone) < 0)
 			path = NULL;
 	} else {
 		return NULL;
@@ -379,22 +382,23 @@ int iolog_open(struct iolog **out, const struct job *j, unsigned jobnum,
 	*out = NULL;
 	for (k = 0; k < L_TRACE && !log_prefix(j, k); k++)
 		;
-	if (k == L_TRACE && !j->write_io_trace && !j->write_iolog && !dbg)
+	if (k == L_TRACE && !j->logs.write_io_trace && !j->logs.write_iolog &&
+	    !dbg)
 		return 0;
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		goto nomem;
 	l->clk = clk;
-	l->avg_ms = j->log_avg_msec;
-	l->hist_ms = j->log_hist_msec;
-	l->window = j->log_window_value;
-	l->offset = j->log_offset;
-	l->log_prio = j->log_prio;
+	l->avg_ms = j->logs.log_avg_msec;
+	l->hist_ms = j->logs.log_hist_msec;
+	l->window = j->logs.log_window_value;
+	l->offset = j->logs.log_offset;
+	l->log_prio = j->logs.log_prio;
 	l->prio = (uint16_t)procattr_ioprio(j);
-	l->epoch = j->log_unix_epoch || j->log_alternate_epoch;
-	l->epoch_clock = (clockid_t)j->log_alternate_epoch_clock_id;
-	l->coarse = (unsigned)j->log_hist_coarseness;
-	if (j->log_prio)
+	l->epoch = j->logs.log_unix_epoch || j->logs.log_alternate_epoch;
+	l->epoch_clock = (clockid_t)j->logs.log_alternate_epoch_clock_id;
+	l->coarse = (unsigned)j->logs.log_hist_coarseness;
+	if (j->logs.log_prio)
 		snprintf(l->prio_txt, sizeof(l->prio_txt), "0x%04x\n",
 			 procattr_ioprio(j));
 	else
@@ -406,7 +410,8 @@ int iolog_open(struct iolog **out, const struct job *j, unsigned jobnum,
 			goto nomem;
 		if (!path)
 			continue;
-		ret = open_one(l, k, path, (k < L_TRACE && !j->per_job_logs) ||
+		ret = open_one(l, k, path,
+			       (k < L_TRACE && !j->logs.per_job_logs) ||
 			       k == L_IOLOG, log_gz(j, k), fence, msg, msglen);
 		if (!ret && k < L_TRACE)
 			l->fio = true;

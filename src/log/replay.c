@@ -144,7 +144,7 @@ static int iolog_add(struct iolog_reader *rd, const struct iolog_line *l)
 		rd->due += off * 100 / rd->scale;
 		return 0;
 	}
-	fi = replay_name(r, j->replay_redirect ? j->replay_redirect :
+	fi = replay_name(r, j->logs.replay_redirect ? j->logs.replay_redirect :
 			 l->file);
 	if (fi < 0) {
 		snprintf(rd->msg, rd->msglen, "read_iolog %s:%u: %s",
@@ -153,14 +153,14 @@ static int iolog_add(struct iolog_reader *rd, const struct iolog_line *l)
 		return fi;
 	}
 	if (act == 100 || (act <= RP_TRIM &&
-			   (j->replay_skip & (1u << act))) ||
-	    (act > RP_TRIM && (j->replay_skip & (1u << DDIR_NR))))
+			   (j->logs.replay_skip & (1u << act))) ||
+	    (act > RP_TRIM && (j->logs.replay_skip & (1u << DDIR_NR))))
 		return 0;
 	if (act <= RP_TRIM) {
-		if (j->replay_scale)
-			off /= j->replay_scale;
-		if (j->replay_align)
-			off &= ~(j->replay_align - 1);
+		if (j->logs.replay_scale)
+			off /= j->logs.replay_scale;
+		if (j->logs.replay_align)
+			off &= ~(j->logs.replay_align - 1);
 		if (!l->len)
 			return 1;
 		if (off + l->len > r->max_end)
@@ -170,7 +170,7 @@ static int iolog_add(struct iolog_reader *rd, const struct iolog_line *l)
 		r->dirs |= 1u << act;
 	}
 	ret = replay_push(r, &(struct replay_io){
-			.due_us = j->replay_no_stall ? 0 : rd->due,
+			.due_us = j->logs.replay_no_stall ? 0 : rd->due,
 			.off = off, .len = (uint32_t)l->len,
 			.file = (uint16_t)fi, .act = (uint8_t)act }, &rd->cap);
 	if (ret)
@@ -234,10 +234,10 @@ static int iolog_lines(struct iolog_reader *rd, FILE *f)
 int replay_load(struct replay *r, const struct job *j, char *msg,
 		size_t msglen)
 {
-	struct iolog_reader rd = { .j = j, .r = r, .path = j->read_iolog,
+	struct iolog_reader rd = { .j = j, .r = r, .path = j->logs.read_iolog,
 				   .lineno = 1, .first_t = true,
 				   .msg = msg, .msglen = msglen };
-	const char *path = j->read_iolog;
+	const char *path = j->logs.read_iolog;
 	FILE *f = fopen(path, "r");
 	int ret = 0;
 	bool swap;
@@ -260,8 +260,9 @@ int replay_load(struct replay *r, const struct job *j, char *msg,
 		fclose(f);
 		return -EINVAL;
 	}
-	rd.scale = j->replay_time_scale ? j->replay_time_scale : 100;
-	if (j->replay_redirect && replay_name(r, j->replay_redirect) < 0)
+	rd.scale = j->logs.replay_time_scale ? j->logs.replay_time_scale : 100;
+	if (j->logs.replay_redirect &&
+	    replay_name(r, j->logs.replay_redirect) < 0)
 		ret = -ENOMEM;
 	if (!ret)
 		ret = iolog_lines(&rd, f);
@@ -289,25 +290,29 @@ void replay_free(struct replay *r)
 /* The options of a replaying job together; a merge's traces merged. */
 static int replay_options(struct job *j, struct err_rec *e)
 {
-	if (j->replay_align & (j->replay_align - 1)) {
-		err_set(e, j->section_file, j->section_line, "replay_align",
-			"%" PRIu64 " is not a power of 2", j->replay_align);
+	if (j->logs.replay_align & (j->logs.replay_align - 1)) {
+		err_set(e, j->plan.section_file, j->plan.section_line,
+			"replay_align",
+			"%" PRIu64 " is not a power of 2", j->logs.replay_align);
 		return -EINVAL;
 	}
-	if (j->verify || j->serialize_overlap) {
-		err_set(e, j->section_file, j->section_line, "read_iolog",
+	if (j->vfy.verify || j->vfy.serialize_overlap) {
+		err_set(e, j->plan.section_file, j->plan.section_line,
+			"read_iolog",
 			"a replay cannot verify or serialize_overlap: the "
 			"log says what is written where");
 		return -EINVAL;
 	}
-	if (j->merge_blktrace_file)
+	if (j->logs.merge_blktrace_file)
 		return blktrace_merge(j, e);
-	if (strchr(j->read_iolog, ':') && access(j->read_iolog, F_OK)) {
-		err_set(e, j->section_file, j->section_line, "read_iolog",
+	if (strchr(j->logs.read_iolog, ':') &&
+	    access(j->logs.read_iolog, F_OK)) {
+		err_set(e, j->plan.section_file, j->plan.section_line,
+			"read_iolog",
 			"'%s' names several logs: fio gives them to the job's "
 			"clones in turn (numjobs), which iorig does not do; "
 			"give each job its log, or merge blktrace traces with "
-			"merge_blktrace_file", j->read_iolog);
+			"merge_blktrace_file", j->logs.read_iolog);
 		return -EINVAL;
 	}
 	return 0;
@@ -329,7 +334,7 @@ static int replay_files(struct job *j, const struct replay *r,
 	list[0] = '\0';
 	for (i = 0; i < r->nnames; i++) {
 		if (strchr(r->names[i], ':')) {
-			err_set(e, j->section_file, j->section_line,
+			err_set(e, j->plan.section_file, j->plan.section_line,
 				"read_iolog", "file name '%s' has a ':' "
 				"(the separator of filename lists)",
 				r->names[i]);
@@ -340,9 +345,9 @@ static int replay_files(struct job *j, const struct replay *r,
 			strcat(list, ":");
 		strcat(list, r->names[i]);
 	}
-	free(j->filename);
-	j->filename = list;
-	j->nrfiles = r->nnames;
+	free(j->target.filename);
+	j->target.filename = list;
+	j->target.nrfiles = r->nnames;
 	return 0;
 }
 
@@ -353,36 +358,37 @@ static int replay_shape(struct job *j, const struct replay *r,
 	unsigned i;
 
 	if ((r->dirs & (1u << DDIR_READ)) && (r->dirs & (1u << DDIR_TRIM))) {
-		err_set(e, j->section_file, j->section_line, "read_iolog",
+		err_set(e, j->plan.section_file, j->plan.section_line,
+			"read_iolog",
 			"%s has reads and trims: iorig replays reads and "
-			"writes, or writes and trims", j->read_iolog);
+			"writes, or writes and trims", j->logs.read_iolog);
 		return -EINVAL;
 	}
 	if (r->dirs & (1u << DDIR_TRIM))
-		j->rw = RW_TRIMWRITE;
+		j->io.rw = RW_TRIMWRITE;
 	else if (r->dirs == (1u << DDIR_WRITE))
-		j->rw = RW_WRITE;
+		j->io.rw = RW_WRITE;
 	else if (r->dirs & (1u << DDIR_WRITE))
-		j->rw = RW_RW;
+		j->io.rw = RW_RW;
 	else
-		j->rw = RW_READ;
+		j->io.rw = RW_READ;
 	/* rounded up to the smallest block size: a region is a whole
 	 * number of those (target.c), and a log's furthest I/O (a trace's:
 	 * any multiple of 512) need not end on one */
-	if (!j->size && !j->filesize_min) {
-		uint64_t u = j->bs_min[0], end = r->max_end;
+	if (!j->target.size && !j->target.filesize_min) {
+		uint64_t u = j->io.bs_min[0], end = r->max_end;
 
 		for (i = 1; i < DDIR_NR; i++)
-			if (j->bs_min[i] < u)
-				u = j->bs_min[i];
+			if (j->io.bs_min[i] < u)
+				u = j->io.bs_min[i];
 		if (u && end % u)
 			end += u - end % u;
-		j->size = end * r->nnames;
+		j->target.size = end * r->nnames;
 	}
 	/* the buffers hold the longest I/O of the log */
 	for (i = 0; i < DDIR_NR; i++)
-		if (j->bs_max[i] < r->max_len)
-			j->bs_max[i] = r->max_len;
+		if (j->io.bs_max[i] < r->max_len)
+			j->io.bs_max[i] = r->max_len;
 	return 0;
 }
 
@@ -392,21 +398,21 @@ int replay_plan(struct job *j, struct err_rec *e)
 	char msg[512];
 	int ret;
 
-	if (!j->read_iolog && j->merge_blktrace_file) {
-		err_set(e, j->section_file, j->section_line,
+	if (!j->logs.read_iolog && j->logs.merge_blktrace_file) {
+		err_set(e, j->plan.section_file, j->plan.section_line,
 			"merge_blktrace_file", "needs read_iolog=A:B:... (the "
 			"blktrace traces to merge)");
 		return -EINVAL;
 	}
-	if (!j->read_iolog)
+	if (!j->logs.read_iolog)
 		return 0;
 	ret = replay_options(j, e);
 	if (ret)
 		return ret;
 	ret = replay_load(&r, j, msg, sizeof(msg));
 	if (ret) {
-		err_set(e, j->section_file, j->section_line, "read_iolog",
-			"%s", msg);
+		err_set(e, j->plan.section_file, j->plan.section_line,
+			"read_iolog", "%s", msg);
 		return ret;
 	}
 	ret = replay_files(j, &r, e);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * An engine's own options for a job (engine.h: engine_ops.options): the
- * engine's options struct (job.eopts), made from its table's defaults and
- * the values the job gave, and the list of those values (job.eng_args),
+ * engine's options struct (job.eng.eopts), made from its table's defaults and
+ * the values the job gave, and the list of those values (job.eng.eng_args),
  * which is read again when ioengine= changes and for the engines a job
  * does not use. Rows are parsed and printed by options.c's machinery
  * (options_parse_row, options_format_row), into the struct's base.
@@ -70,10 +70,10 @@ static int eopts_new(struct job *j, const struct engine_ops *eng,
 	for (o = eng->options; !ret && o->name; o++)
 		if (o->def)
 			ret = options_parse_row(j, eo, o, o->def, why, whylen);
-	for (i = 0; given && !ret && i < j->neng_args; i++) {
-		o = options_find_in(eng->options, j->eng_args[i].name);
+	for (i = 0; given && !ret && i < j->eng.neng_args; i++) {
+		o = options_find_in(eng->options, j->eng.eng_args[i].name);
 		if (o)
-			ret = options_parse_row(j, eo, o, j->eng_args[i].value, why,
+			ret = options_parse_row(j, eo, o, j->eng.eng_args[i].value, why,
 					whylen);
 	}
 	if (ret) {
@@ -115,13 +115,13 @@ static int eopts_copy(const struct engine_ops *eng, void **dst,
 /* Record an engine option as given (its row's name): 0 or -ENOMEM. */
 static int eng_arg_add(struct job *j, const char *name, const char *value)
 {
-	struct engine_arg *a = realloc(j->eng_args,
-				       (j->neng_args + 1) * sizeof(*a));
+	struct engine_arg *a = realloc(j->eng.eng_args,
+				       (j->eng.neng_args + 1) * sizeof(*a));
 
 	if (!a)
 		return -ENOMEM;
-	j->eng_args = a;
-	a += j->neng_args;
+	j->eng.eng_args = a;
+	a += j->eng.neng_args;
 	a->name = strdup(name);
 	a->value = strdup(value);
 	if (!a->name || !a->value) {
@@ -129,7 +129,7 @@ static int eng_arg_add(struct job *j, const char *name, const char *value)
 		free(a->value);
 		return -ENOMEM;
 	}
-	j->neng_args++;
+	j->eng.neng_args++;
 	return 0;
 }
 
@@ -137,13 +137,13 @@ static void eng_args_free(struct job *j)
 {
 	unsigned i;
 
-	for (i = 0; i < j->neng_args; i++) {
-		free(j->eng_args[i].name);
-		free(j->eng_args[i].value);
+	for (i = 0; i < j->eng.neng_args; i++) {
+		free(j->eng.eng_args[i].name);
+		free(j->eng.eng_args[i].value);
 	}
-	free(j->eng_args);
-	j->eng_args = NULL;
-	j->neng_args = 0;
+	free(j->eng.eng_args);
+	j->eng.eng_args = NULL;
+	j->eng.neng_args = 0;
 }
 
 /*
@@ -155,14 +155,15 @@ static void eng_args_free(struct job *j)
 int engopts_set(struct job *j, const struct opt_def *o, const char *val,
 		char *why, size_t whylen)
 {
-	const struct opt_def *mine = j->engine ?
-		options_find_in(j->engine->options, o->name) : NULL;
+	const struct opt_def *mine = j->eng.engine ?
+		options_find_in(j->eng.engine->options, o->name) : NULL;
 	const struct engine_ops *owner;
 	void *eo;
 	int ret;
 
 	if (mine) {
-		ret = options_parse_row(j, j->eopts, mine, val, why, whylen);
+		ret = options_parse_row(j, j->eng.eopts, mine, val, why,
+					whylen);
 	} else {
 		owner = row_engine(o);
 		ret = owner ? eopts_new(j, owner, false, &eo, why, whylen) :
@@ -185,10 +186,10 @@ int engopts_switch(struct job *j, const struct engine_ops *eng, char *why,
 
 	if (ret)
 		return ret;
-	if (j->engine)
-		eopts_free(j->engine, j->eopts);
-	j->eopts = eo;
-	j->engine = eng;
+	if (j->eng.engine)
+		eopts_free(j->eng.engine, j->eng.eopts);
+	j->eng.eopts = eo;
+	j->eng.engine = eng;
 	return 0;
 }
 
@@ -226,22 +227,23 @@ int engopts_copy(struct job *dst, const struct job *src)
 {
 	unsigned k;
 
-	dst->eopts = NULL;
-	dst->eng_args = NULL;
-	dst->neng_args = 0;
-	if (src->engine && eopts_copy(src->engine, &dst->eopts, src->eopts))
+	dst->eng.eopts = NULL;
+	dst->eng.eng_args = NULL;
+	dst->eng.neng_args = 0;
+	if (src->eng.engine &&
+	    eopts_copy(src->eng.engine, &dst->eng.eopts, src->eng.eopts))
 		return -ENOMEM;
-	for (k = 0; k < src->neng_args; k++)
-		if (eng_arg_add(dst, src->eng_args[k].name,
-				src->eng_args[k].value))
+	for (k = 0; k < src->eng.neng_args; k++)
+		if (eng_arg_add(dst, src->eng.eng_args[k].name,
+				src->eng.eng_args[k].value))
 			return -ENOMEM;
 	return 0;
 }
 
 void engopts_release(struct job *j)
 {
-	if (j->engine)
-		eopts_free(j->engine, j->eopts);
-	j->eopts = NULL;
+	if (j->eng.engine)
+		eopts_free(j->eng.engine, j->eng.eopts);
+	j->eng.eopts = NULL;
 	eng_args_free(j);
 }

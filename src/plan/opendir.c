@@ -94,41 +94,42 @@ static size_t esc_len(const char *s)
 int opendir_expand(struct job *j, struct err_rec *e)
 {
 	struct names ns = { 0 };
-	const char *bad = j->opendir;
+	const char *bad = j->target.opendir;
 	size_t i, len;
 	char *out, *o;
 	const char *c;
 	int ret;
 
-	if (!j->opendir || !*j->opendir)
+	if (!j->target.opendir || !*j->target.opendir)
 		return 0;
-	ret = walk(j->opendir, &ns, 0, &bad);
+	ret = walk(j->target.opendir, &ns, 0, &bad);
 	if (!ret && !ns.n)
 		ret = -ENOENT;
 	if (ret) {
-		err_set(e, j->section_file, j->section_line, "opendir",
+		err_set(e, j->plan.section_file, j->plan.section_line,
+			"opendir",
 			"%s: %s; expected a directory with regular files "
 			"below it (at most %d)", ret == -ENOENT && !ns.n ?
-			j->opendir : bad, ret == -ENOENT && !ns.n ?
+			j->target.opendir : bad, ret == -ENOENT && !ns.n ?
 			"no regular file below it" : ret == -E2BIG ?
 			"more files than the limit" : strerror(-ret),
 			OPENDIR_MAX);
 		goto out;
 	}
 	qsort(ns.v, ns.n, sizeof(*ns.v), cmp_name);
-	len = j->filename ? strlen(j->filename) + 1 : 0;
+	len = j->target.filename ? strlen(j->target.filename) + 1 : 0;
 	for (i = 0; i < ns.n; i++)
 		len += esc_len(ns.v[i]) + 1;
 	out = malloc(len + 1);
 	if (!out) {
 		ret = -ENOMEM;
-		err_set(e, j->section_file, j->section_line, "opendir",
-			"out of memory");
+		err_set(e, j->plan.section_file, j->plan.section_line,
+			"opendir", "out of memory");
 		goto out;
 	}
 	o = out;
-	if (j->filename && *j->filename)
-		o += sprintf(o, "%s:", j->filename);
+	if (j->target.filename && *j->target.filename)
+		o += sprintf(o, "%s:", j->target.filename);
 	for (i = 0; i < ns.n; i++) {
 		for (c = ns.v[i]; *c; c++) {
 			if (*c == ':')
@@ -138,8 +139,8 @@ int opendir_expand(struct job *j, struct err_rec *e)
 		*o++ = ':';
 	}
 	o[-1] = '\0';
-	free(j->filename);
-	j->filename = out;
+	free(j->target.filename);
+	j->target.filename = out;
 out:
 	for (i = 0; i < ns.n; i++)
 		free(ns.v[i]);

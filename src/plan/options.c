@@ -226,8 +226,8 @@ static int set_rw(struct job *j, const struct opt_def *o, const char *val,
 	int ret;
 
 	if (!colon) {
-		j->rw_seq_nr = 0;
-		j->rw_seq_add = 0;
+		j->io.rw_seq_nr = 0;
+		j->io.rw_seq_add = 0;
 		return options_choice(field(j, o->off), o, val, why, whylen);
 	}
 	if ((size_t)(colon - val) >= sizeof(mode)) {
@@ -239,9 +239,9 @@ static int set_rw(struct job *j, const struct opt_def *o, const char *val,
 	ret = options_choice(field(j, o->off), o, mode, why, whylen);
 	if (ret)
 		return ret;
-	j->rw_seq_nr = 0;
-	j->rw_seq_add = 0;
-	if (rw_random(j->rw)) {
+	j->io.rw_seq_nr = 0;
+	j->io.rw_seq_add = 0;
+	if (rw_random(j->io.rw)) {
 		ret = value_uint(colon + 1, 1, UINT32_MAX, &v, why, whylen);
 		if (ret) {
 			snprintf(why, whylen, "'%s': after a random mode, "
@@ -249,18 +249,18 @@ static int set_rw(struct job *j, const struct opt_def *o, const char *val,
 				 "random offset every N I/Os)", val);
 			return ret;
 		}
-		j->rw_seq_nr = v;
+		j->io.rw_seq_nr = v;
 		return 0;
 	}
 	ret = value_size(colon[1] == '-' ? colon + 2 : colon + 1,
-			 (unsigned)j->kb_base, &v, why, whylen);
+			 (unsigned)j->report.kb_base, &v, why, whylen);
 	if (ret || v > (1ull << 40)) {
 		snprintf(why, whylen, "'%s': after a sequential mode, "
 			 "expected a size, the gap after each I/O (negative: "
 			 "backwards), at most 1TiB", val);
 		return -EINVAL;
 	}
-	j->rw_seq_add = colon[1] == '-' ? -(int64_t)v : (int64_t)v;
+	j->io.rw_seq_add = colon[1] == '-' ? -(int64_t)v : (int64_t)v;
 	return 0;
 }
 
@@ -309,16 +309,16 @@ static int set_bs(struct job *j, const struct opt_def *o, const char *val,
 				 "a range of sizes", parts[i], val);
 			return -EINVAL;
 		}
-		ret = value_size_range(parts[i], (unsigned)j->kb_base, &lo[i],
-				       &hi[i], why, whylen);
+		ret = value_size_range(parts[i], (unsigned)j->report.kb_base,
+				       &lo[i], &hi[i], why, whylen);
 		if (ret)
 			return ret;
 	}
 	/* A direction not given takes the last one given, as in fio
 	 * (bs=8k,32k: 32k trims). */
 	for (i = 0; i < DDIR_NR; i++) {
-		j->bs_min[i] = lo[i < n ? i : n - 1];
-		j->bs_max[i] = hi[i < n ? i : n - 1];
+		j->io.bs_min[i] = lo[i < n ? i : n - 1];
+		j->io.bs_max[i] = hi[i < n ? i : n - 1];
 	}
 	return 0;
 }
@@ -415,8 +415,8 @@ static int set_plist(struct job *j, const char *val, char *why,
 			break;
 		p = end + 1;
 	}
-	memcpy(j->percentile_list, v, n * sizeof(v[0]));
-	j->npercentiles = n;
+	memcpy(j->report.percentile_list, v, n * sizeof(v[0]));
+	j->report.npercentiles = n;
 	return 0;
 }
 
@@ -466,15 +466,15 @@ static int opt_parse(struct job *j, void *base, const struct opt_def *o,
 /* The count of zones row o (OPT_F_ZONES) keeps in j. */
 static uint32_t *zone_count_of(struct job *j, const struct opt_def *o)
 {
-	if (o->off == F(size))
-		return &j->zones_nz[ZN_SIZE];
-	if (o->off == F(offset))
-		return &j->zones_nz[ZN_OFFSET];
-	if (o->off == F(io_size))
-		return &j->zones_nz[ZN_IO_SIZE];
-	if (o->off == F(zoneskip))
-		return &j->zones_nz[ZN_ZONESKIP];
-	return &j->zones_nz[ZN_OFFINC];
+	if (o->off == F(target.size))
+		return &j->io.zones_nz[ZN_SIZE];
+	if (o->off == F(target.offset))
+		return &j->io.zones_nz[ZN_OFFSET];
+	if (o->off == F(target.io_size))
+		return &j->io.zones_nz[ZN_IO_SIZE];
+	if (o->off == F(io.zoneskip))
+		return &j->io.zones_nz[ZN_ZONESKIP];
+	return &j->io.zones_nz[ZN_OFFINC];
 }
 
 /*
@@ -501,8 +501,9 @@ static int zone_count(struct job *j, void *base, const struct opt_def *o,
 	if (!n || val[n - 1] != 'z') {
 		if (!*nz)
 			return 1;
-		if (strchr(val, '%') && (o->off == F(offset) ||
-					 o->off == F(offset_increment))) {
+		if (strchr(val, '%') && (o->off == F(target.offset) ||
+					 o->off ==
+					 F(target.offset_increment))) {
 			*nz = 0;
 			return 1;
 		}
@@ -671,7 +672,7 @@ static int parse_size_pct(void *base, const struct opt_def *o, bool own,
 
 	if (strchr(val, '%')) {
 		ret = value_pct(val, &d, why, whylen);
-		if (!ret && d <= 0 && own && o->off == F(size)) {
+		if (!ret && d <= 0 && own && o->off == F(target.size)) {
 			snprintf(why, whylen, "size must be above 0%%");
 			ret = -EINVAL;
 		}
@@ -699,7 +700,7 @@ static int opt_parse(struct job *j, void *base, const struct opt_def *o,
 {
 	void *dst = field(base, o->off);
 	bool own = base == j;	/* the job table's: its fields by offset */
-	unsigned kb = (unsigned)j->kb_base;
+	unsigned kb = (unsigned)j->report.kb_base;
 	uint64_t u;
 	double d;
 	int ret = zone_count(j, base, o, val, why, whylen);
@@ -748,10 +749,10 @@ static int opt_parse(struct job *j, void *base, const struct opt_def *o,
 			*(double *)dst = (o->flags & OPT_F_INVERT) ? 100 - d : d;
 		return ret;
 	case OPT_ENUM:
-		if (own && o->off == F(rw))
+		if (own && o->off == F(io.rw))
 			return set_rw(j, o, val, why, whylen);
-		if (own && o->off == F(verify))
-			j->verify_set = true;
+		if (own && o->off == F(vfy.verify))
+			j->vfy.verify_set = true;
 		return options_choice(dst, o, val, why, whylen);
 	case OPT_BS:
 		return set_bs(j, o, val, why, whylen);
@@ -842,7 +843,7 @@ int options_defaults(struct job *j)
 	int ret;
 
 	memset(j, 0, sizeof(*j));
-	j->kb_base = 1024;
+	j->report.kb_base = 1024;
 	for (o = options_table; o->name; o++) {
 		if (!o->def || (o->flags & OPT_F_INVERT))
 			continue;
@@ -853,7 +854,7 @@ int options_defaults(struct job *j)
 		if (ret)
 			return ret;
 	}
-	j->verify_set = false;	/* a default is not given */
+	j->vfy.verify_set = false;	/* a default is not given */
 	return 0;
 }
 
@@ -951,31 +952,33 @@ static void opt_format(const struct job *j, const void *base,
 	case OPT_ENUM:
 		fmt_choice(o, *(const int *)src, buf, len);
 		n = strlen(buf);
-		if (own && o->off == F(rw) && j->rw_seq_nr)
-			snprintf(buf + n, len - n, ":%" PRIu64, j->rw_seq_nr);
-		else if (own && o->off == F(rw) && j->rw_seq_add)
-			snprintf(buf + n, len - n, ":%" PRId64, j->rw_seq_add);
+		if (own && o->off == F(io.rw) && j->io.rw_seq_nr)
+			snprintf(buf + n, len - n, ":%" PRIu64,
+				 j->io.rw_seq_nr);
+		else if (own && o->off == F(io.rw) && j->io.rw_seq_add)
+			snprintf(buf + n, len - n, ":%" PRId64,
+				 j->io.rw_seq_add);
 		break;
 	case OPT_BS:
 		/* bs has no range form (fio's meaning): bsrange shows it. */
 		if (strcmp(o->name, "bsrange") &&
-		    (j->bs_min[0] != j->bs_max[0] ||
-		     j->bs_min[1] != j->bs_max[1] ||
-		     j->bs_min[2] != j->bs_max[2])) {
+		    (j->io.bs_min[0] != j->io.bs_max[0] ||
+		     j->io.bs_min[1] != j->io.bs_max[1] ||
+		     j->io.bs_min[2] != j->io.bs_max[2])) {
 			buf[0] = '\0';
 			break;
 		}
-		n = fmt_range(j->bs_min[0], j->bs_max[0], buf, len);
+		n = fmt_range(j->io.bs_min[0], j->io.bs_max[0], buf, len);
 		/* As many items as differ from the last: "4k", "4k,64k",
 		 * "4k,64k,8k". */
 		for (last = DDIR_NR - 1; last > 0; last--)
-			if (j->bs_min[last] != j->bs_min[last - 1] ||
-			    j->bs_max[last] != j->bs_max[last - 1])
+			if (j->io.bs_min[last] != j->io.bs_min[last - 1] ||
+			    j->io.bs_max[last] != j->io.bs_max[last - 1])
 				break;
 		for (i = 1; i <= last && n + 1 < len; i++) {
 			buf[n++] = ',';
-			n += fmt_range(j->bs_min[i], j->bs_max[i], buf + n,
-				       len - n);
+			n += fmt_range(j->io.bs_min[i], j->io.bs_max[i],
+				       buf + n, len - n);
 		}
 		break;
 	case OPT_RATE: {
@@ -991,9 +994,9 @@ static void opt_format(const struct job *j, const void *base,
 		break;
 	}
 	case OPT_PLIST:
-		for (i = 0, n = 0; i < j->npercentiles && n < len; i++)
+		for (i = 0, n = 0; i < j->report.npercentiles && n < len; i++)
 			n += snprintf(buf + n, len - n, "%s%g", i ? ":" : "",
-				      j->percentile_list[i]);
+				      j->report.percentile_list[i]);
 		break;
 	}
 }
@@ -1015,9 +1018,9 @@ void options_format(const struct job *j, const struct opt_def *o,
 {
 	if (job_row(o))
 		opt_format(j, j, o, buf, len);
-	else if (j->engine && j->eopts &&
-		 options_find_in(j->engine->options, o->name) == o)
-		opt_format(j, j->eopts, o, buf, len);
+	else if (j->eng.engine && j->eng.eopts &&
+		 options_find_in(j->eng.engine->options, o->name) == o)
+		opt_format(j, j->eng.eopts, o, buf, len);
 	else
 		buf[0] = '\0';
 }
@@ -1025,7 +1028,8 @@ void options_format(const struct job *j, const struct opt_def *o,
 const struct opt_def *options_next(const struct job *j,
 				   const struct opt_def *o)
 {
-	const struct opt_def *eng = j->engine ? j->engine->options : NULL;
+	const struct opt_def *eng = j->eng.engine ? j->eng.engine->options :
+		NULL;
 
 	if (!o)
 		return options_table;
@@ -1048,10 +1052,10 @@ int job_copy(struct job *dst, const struct job *src)
 	char **s;
 
 	*dst = *src;
-	dst->section_file = NULL;
-	dst->section_name = NULL;
-	dst->sweep_point = NULL;
-	dst->check_src = NULL;
+	dst->plan.section_file = NULL;
+	dst->plan.section_name = NULL;
+	dst->plan.sweep_point = NULL;
+	dst->runs.check_src = NULL;
 	for (o = options_table; o->name; o++)
 		if (o->type == OPT_STR || o->type == OPT_SPECIAL)
 			*(char **)field(dst, o->off) = NULL;
@@ -1072,16 +1076,17 @@ int job_copy(struct job *dst, const struct job *src)
 		    !(*s = strdup(*(char *const *)cfield(src, o->off))))
 			goto err;
 	}
-	if (src->section_file &&
-	    !(dst->section_file = strdup(src->section_file)))
+	if (src->plan.section_file &&
+	    !(dst->plan.section_file = strdup(src->plan.section_file)))
 		goto err;
-	if (src->section_name &&
-	    !(dst->section_name = strdup(src->section_name)))
+	if (src->plan.section_name &&
+	    !(dst->plan.section_name = strdup(src->plan.section_name)))
 		goto err;
-	if (src->sweep_point &&
-	    !(dst->sweep_point = strdup(src->sweep_point)))
+	if (src->plan.sweep_point &&
+	    !(dst->plan.sweep_point = strdup(src->plan.sweep_point)))
 		goto err;
-	if (src->check_src && !(dst->check_src = strdup(src->check_src)))
+	if (src->runs.check_src &&
+	    !(dst->runs.check_src = strdup(src->runs.check_src)))
 		goto err;
 	return 0;
 err:
@@ -1101,14 +1106,14 @@ void job_free(struct job *j)
 		free(*s);
 		*s = NULL;
 	}
-	free(j->section_file);
-	j->section_file = NULL;
-	free(j->section_name);
-	j->section_name = NULL;
-	free(j->sweep_point);
-	j->sweep_point = NULL;
-	free(j->check_src);
-	j->check_src = NULL;
+	free(j->plan.section_file);
+	j->plan.section_file = NULL;
+	free(j->plan.section_name);
+	j->plan.section_name = NULL;
+	free(j->plan.sweep_point);
+	j->plan.sweep_point = NULL;
+	free(j->runs.check_src);
+	j->runs.check_src = NULL;
 	optvalue_free(j);
 	engopts_release(j);
 }

@@ -72,30 +72,33 @@ static void bytes_put(struct job_bytes **b)
  * any failure; then a copy of src's. */
 int optvalue_copy(struct job *dst, const struct job *src)
 {
-	dst->bss = NULL;
-	dst->dist = NULL;
-	if (src->bss && !(dst->bss = memdup(src->bss, sizeof(*src->bss))))
+	dst->io.bss = NULL;
+	dst->rnd.dist = NULL;
+	if (src->io.bss &&
+	    !(dst->io.bss = memdup(src->io.bss, sizeof(*src->io.bss))))
 		return -ENOMEM;
-	dst->mem_file = NULL;
-	dst->buffer_pat = bytes_ref(src->buffer_pat);
-	dst->verify_pat = bytes_ref(src->verify_pat);
-	if (src->dist && !(dst->dist = memdup(src->dist, sizeof(*src->dist))))
+	dst->eng.mem_file = NULL;
+	dst->buf.buffer_pat = bytes_ref(src->buf.buffer_pat);
+	dst->vfy.verify_pat = bytes_ref(src->vfy.verify_pat);
+	if (src->rnd.dist &&
+	    !(dst->rnd.dist = memdup(src->rnd.dist, sizeof(*src->rnd.dist))))
 		return -ENOMEM;
-	if (src->mem_file && !(dst->mem_file = strdup(src->mem_file)))
+	if (src->eng.mem_file &&
+	    !(dst->eng.mem_file = strdup(src->eng.mem_file)))
 		return -ENOMEM;
 	return 0;
 }
 
 void optvalue_free(struct job *j)
 {
-	free(j->bss);
-	j->bss = NULL;
-	free(j->dist);
-	j->dist = NULL;
-	bytes_put(&j->buffer_pat);
-	bytes_put(&j->verify_pat);
-	free(j->mem_file);
-	j->mem_file = NULL;
+	free(j->io.bss);
+	j->io.bss = NULL;
+	free(j->rnd.dist);
+	j->rnd.dist = NULL;
+	bytes_put(&j->buf.buffer_pat);
+	bytes_put(&j->vfy.verify_pat);
+	free(j->eng.mem_file);
+	j->eng.mem_file = NULL;
 }
 
 int optvalue_nice(struct job *j, const struct opt_def *o, const char *val,
@@ -107,7 +110,7 @@ int optvalue_nice(struct job *j, const struct opt_def *o, const char *val,
 	if (!ret)
 		ret = set_str(field(j, o->off), val);
 	if (!ret)
-		j->nice_inc = n;
+		j->cpu.nice_inc = n;
 	return ret;
 }
 
@@ -127,7 +130,7 @@ int optvalue_cgroup(struct job *j, const struct opt_def *o, const char *val,
 	return ret ? ret : set_str(field(j, o->off), val);
 }
 
-/* Parsed once into j->sfr_flags and j->sfr_nr, which the worker's
+/* Parsed once into j->cache.sfr_flags and j->cache.sfr_nr, which the worker's
  * syncs read; the text for --parse-only. */
 int optvalue_sync_file_range(struct job *j, const struct opt_def *o,
 			     const char *val, char *why, size_t whylen)
@@ -139,13 +142,13 @@ int optvalue_sync_file_range(struct job *j, const struct opt_def *o,
 	if (!ret)
 		ret = set_str(field(j, o->off), val);
 	if (!ret) {
-		j->sfr_flags = flags;
-		j->sfr_nr = nr;
+		j->cache.sfr_flags = flags;
+		j->cache.sfr_nr = nr;
 	}
 	return ret;
 }
 
-/* The kernel's value into j->write_hint_rwh, which the worker's hints
+/* The kernel's value into j->cache.write_hint_rwh, which the worker's hints
  * set on each file; the word for --parse-only. */
 int optvalue_write_hint(struct job *j, const struct opt_def *o, const char *val,
 			char *why, size_t whylen)
@@ -160,7 +163,7 @@ int optvalue_write_hint(struct job *j, const struct opt_def *o, const char *val,
 	}
 	ret = set_str(field(j, o->off), val);
 	if (!ret)
-		j->write_hint_rwh = (uint64_t)rwh;
+		j->cache.write_hint_rwh = (uint64_t)rwh;
 	return ret;
 }
 
@@ -175,7 +178,7 @@ int optvalue_numa_cpu_nodes(struct job *j, const struct opt_def *o,
 	if (!ret)
 		ret = set_str(field(j, o->off), val);
 	if (!ret)
-		j->numa_cpu_mask = mask;
+		j->cpu.numa_cpu_mask = mask;
 	return ret;
 }
 
@@ -189,8 +192,8 @@ int optvalue_numa_mem_policy(struct job *j, const struct opt_def *o,
 	if (!ret)
 		ret = set_str(field(j, o->off), val);
 	if (!ret) {
-		j->numa_mpol_mode = mode;
-		j->numa_mpol_mask = mask;
+		j->cpu.numa_mpol_mode = mode;
+		j->cpu.numa_mpol_mask = mask;
 	}
 	return ret;
 }
@@ -210,9 +213,9 @@ int optvalue_mem(struct job *j, const struct opt_def *o, const char *val,
 		free(copy);
 		return -ENOMEM;
 	}
-	free(j->mem_file);
-	j->mem_file = copy;
-	j->mem_kind = (int)t;
+	free(j->eng.mem_file);
+	j->eng.mem_file = copy;
+	j->eng.mem_kind = (int)t;
 	return 0;
 }
 
@@ -226,14 +229,14 @@ int optvalue_ioengine(struct job *j, const struct opt_def *o, const char *val,
 	int ret;
 
 	if (eng) {
-		if (eng != j->engine &&
+		if (eng != j->eng.engine &&
 		    (ret = engopts_switch(j, eng, why, whylen)))
 			return ret;
 		copy = strdup(eng->name);
 		if (!copy)
 			return -ENOMEM;
-		free(j->ioengine);
-		j->ioengine = copy;
+		free(j->eng.ioengine);
+		j->eng.ioengine = copy;
 		return 0;
 	}
 	if (engine_needs(val)) {
@@ -250,7 +253,7 @@ int optvalue_ioengine(struct job *j, const struct opt_def *o, const char *val,
 }
 
 /*
- * Parsed once here into j->verify_pat, the data verify/block.c writes
+ * Parsed once here into j->vfy.verify_pat, the data verify/block.c writes
  * and checks. As in fio, it makes verify=pattern of a job whose verify=
  * was not given (so far: a verify= after it still wins).
  */
@@ -266,14 +269,14 @@ int optvalue_verify_pattern(struct job *j, const struct opt_def *o,
 	if (n < 0)
 		return n;
 	b = bytes_new(bytes, (size_t)n);
-	if (!b || set_str(&j->verify_pattern, val)) {
+	if (!b || set_str(&j->vfy.verify_pattern, val)) {
 		bytes_put(&b);
 		return -ENOMEM;
 	}
-	bytes_put(&j->verify_pat);
-	j->verify_pat = b;
-	if (!j->verify_set)
-		j->verify = VERIFY_PATTERN;
+	bytes_put(&j->vfy.verify_pat);
+	j->vfy.verify_pat = b;
+	if (!j->vfy.verify_set)
+		j->vfy.verify = VERIFY_PATTERN;
 	return 0;
 }
 
@@ -304,7 +307,7 @@ int optvalue_replay_skip(struct job *j, const struct opt_def *o,
 	}
 	if (set_str(field(j, o->off), val))
 		return -ENOMEM;
-	j->replay_skip = bits;
+	j->logs.replay_skip = bits;
 	return 0;
 }
 
@@ -324,10 +327,10 @@ int optvalue_ignore_error(struct job *j, const struct opt_def *o,
 		ret = set_str(field(j, o->off), val);
 	if (ret)
 		return ret;
-	j->ignore_errors = l;
+	j->err.ignore_errors = l;
 	for (t = 0; t < ERRLIST_TYPES; t++)
 		if (l.n[t])
-			j->continue_on_error |= bit[t];
+			j->err.continue_on_error |= bit[t];
 	return 0;
 }
 
@@ -347,7 +350,7 @@ int optvalue_max_latency(struct job *j, const struct opt_def *o,
 			return ret;
 	ret = set_str(field(j, o->off), val);
 	if (!ret)
-		memcpy(j->max_latency_ns, ns, sizeof(ns));
+		memcpy(j->err.max_latency_ns, ns, sizeof(ns));
 	return ret;
 }
 
@@ -363,17 +366,17 @@ int optvalue_filesize(struct job *j, const struct opt_def *o, const char *val,
 	int ret;
 
 	(void)o;
-	ret = value_size_range(val, (unsigned)j->kb_base, &lo, &hi, why,
+	ret = value_size_range(val, (unsigned)j->report.kb_base, &lo, &hi, why,
 			       whylen);
 	if (ret)
 		return ret;
 	copy = strdup(val);
 	if (!copy)
 		return -ENOMEM;
-	free(j->filesize);
-	j->filesize = copy;
-	j->filesize_min = lo;
-	j->filesize_max = hi;
+	free(j->target.filesize);
+	j->target.filesize = copy;
+	j->target.filesize_min = lo;
+	j->target.filesize_max = hi;
 	return 0;
 }
 
@@ -426,7 +429,8 @@ int optvalue_file_service_type(struct job *j, const struct opt_def *o,
 		d = malloc(sizeof(*d));
 		if (!d)
 			return -ENOMEM;
-		ret = dist_parse(spec, (unsigned)j->kb_base, d, why, whylen);
+		ret = dist_parse(spec, (unsigned)j->report.kb_base, d, why,
+				 whylen);
 		param = d->param;
 		center = d->center;
 		free(d);
@@ -441,12 +445,12 @@ int optvalue_file_service_type(struct job *j, const struct opt_def *o,
 	copy = strdup(val);
 	if (!copy)
 		return -ENOMEM;
-	free(j->file_service_type);
-	j->file_service_type = copy;
-	j->file_service = k[i].kind;
-	j->file_service_nr = nr;
-	j->file_service_param = param;
-	j->file_service_center = center;
+	free(j->target.file_service_type);
+	j->target.file_service_type = copy;
+	j->target.file_service = k[i].kind;
+	j->target.file_service_nr = nr;
+	j->target.file_service_param = param;
+	j->target.file_service_center = center;
 	return 0;
 }
 
@@ -471,7 +475,7 @@ int optvalue_filename_format(struct job *j, const struct opt_def *o,
 }
 
 /* Parsed once here (a file named in it is read now): fill.c repeats
- * j->buffer_pat's bytes over each write. */
+ * j->buf.buffer_pat's bytes over each write. */
 int optvalue_buffer_pattern(struct job *j, const struct opt_def *o,
 			    const char *val, char *why, size_t whylen)
 {
@@ -485,12 +489,12 @@ int optvalue_buffer_pattern(struct job *j, const struct opt_def *o,
 		return n;
 	b = bytes_new(bytes, (size_t)n);
 	free(bytes);
-	if (!b || set_str(&j->buffer_pattern, val)) {
+	if (!b || set_str(&j->buf.buffer_pattern, val)) {
 		bytes_put(&b);
 		return -ENOMEM;
 	}
-	bytes_put(&j->buffer_pat);
-	j->buffer_pat = b;
+	bytes_put(&j->buf.buffer_pat);
+	j->buf.buffer_pat = b;
 	return 0;
 }
 
@@ -516,8 +520,8 @@ int optvalue_zonemode(struct job *j, const struct opt_def *o, const char *val,
 		return ret;
 	while (c->value != v)
 		c++;
-	j->zone_mode = v;
-	return set_spec_str(&j->zonemode, c->name);
+	j->io.zone_mode = v;
+	return set_spec_str(&j->io.zonemode, c->name);
 }
 
 /* zone_reset_threshold=, zone_reset_frequency=: a fraction 0..1 (fio's
@@ -536,9 +540,9 @@ int optvalue_zone_fraction(struct job *j, const struct opt_def *o,
 			 "such as 0.5");
 		return -EINVAL;
 	}
-	*(thr ? &j->zrt : &j->zrf) = v;
-	return set_spec_str(thr ? &j->zone_reset_threshold :
-			    &j->zone_reset_frequency, val);
+	*(thr ? &j->io.zrt : &j->io.zrf) = v;
+	return set_spec_str(thr ? &j->io.zone_reset_threshold :
+			    &j->io.zone_reset_frequency, val);
 }
 
 /* lockfile=: fio's locks between jobs sharing a file; only none here. */
@@ -555,7 +559,7 @@ int optvalue_lockfile(struct job *j, const struct opt_def *o, const char *val,
 			"expected none", val);
 		return -EINVAL;
 	}
-	return set_spec_str(&j->lockfile, "none");
+	return set_spec_str(&j->target.lockfile, "none");
 }
 
 /* Parsed once here: the worker's generator reads j->dist (NULL for
@@ -569,22 +573,22 @@ int optvalue_random_distribution(struct job *j, const struct opt_def *o,
 	(void)o;
 	if (!d)
 		return -ENOMEM;
-	ret = dist_parse(val, (unsigned)j->kb_base, d, why, whylen);
+	ret = dist_parse(val, (unsigned)j->report.kb_base, d, why, whylen);
 	if (!ret)
-		ret = set_spec_str(&j->random_distribution, val);
+		ret = set_spec_str(&j->rnd.random_distribution, val);
 	if (ret || d->kind == DIST_RANDOM) {
 		free(d);
 		d = NULL;
 	}
 	if (ret)
 		return ret;
-	free(j->dist);
-	j->dist = d;
+	free(j->rnd.dist);
+	j->rnd.dist = d;
 	return 0;
 }
 
 /* Parsed once here, with the job's kb_base (read before every other
- * option): the plan and the worker read j->bss; the text stays for
+ * option): the plan and the worker read j->io.bss; the text stays for
  * --parse-only. */
 int optvalue_bssplit(struct job *j, const struct opt_def *o, const char *val,
 		     char *why, size_t whylen)
@@ -595,15 +599,15 @@ int optvalue_bssplit(struct job *j, const struct opt_def *o, const char *val,
 	(void)o;
 	if (!b)
 		return -ENOMEM;
-	ret = bssplit_parse(val, (unsigned)j->kb_base, b, why, whylen);
+	ret = bssplit_parse(val, (unsigned)j->report.kb_base, b, why, whylen);
 	if (!ret)
-		ret = set_spec_str(&j->bssplit, val);
+		ret = set_spec_str(&j->io.bssplit, val);
 	if (ret) {
 		free(b);
 		return ret;
 	}
-	free(j->bss);
-	j->bss = b;
+	free(j->io.bss);
+	j->io.bss = b;
 	return 0;
 }
 
@@ -620,18 +624,18 @@ int optvalue_check(struct job *j, const struct opt_def *o, const char *val,
 			 "is not part of a check", val);
 		return -EINVAL;
 	}
-	ret = check_parse(val, (unsigned)j->kb_base, &x, why, whylen);
+	ret = check_parse(val, (unsigned)j->report.kb_base, &x, why, whylen);
 	if (ret)
 		return ret;
-	if (asprintf(&joined, "%s%s%s", j->check ? j->check : "",
-		     j->check ? ";" : "", val) < 0)
+	if (asprintf(&joined, "%s%s%s", j->runs.check ? j->runs.check : "",
+		     j->runs.check ? ";" : "", val) < 0)
 		return -ENOMEM;
-	free(j->check);
-	j->check = joined;
+	free(j->runs.check);
+	j->runs.check = joined;
 	return 0;
 }
 
-/* cpus_allowed=: the CPUs parsed once into j->cpus, which the plan and
+/* cpus_allowed=: the CPUs parsed once into j->cpu.cpus, which the plan and
  * the worker's pinning read; the text for --parse-only. */
 int optvalue_cpus_allowed(struct job *j, const struct opt_def *o,
 			  const char *val, char *why, size_t whylen)
@@ -642,7 +646,7 @@ int optvalue_cpus_allowed(struct job *j, const struct opt_def *o,
 	if (!ret)
 		ret = set_str(field(j, o->off), val);
 	if (!ret)
-		j->cpus = set;
+		j->cpu.cpus = set;
 	return ret;
 }
 
@@ -667,7 +671,7 @@ int optvalue_cpumask(struct job *j, const struct opt_def *o, const char *val,
 	return ret ? ret : optvalue_cpus_allowed(j, o, list, why, whylen);
 }
 
-/* Parsed once into j->ss_crit, which the run's group records and the
+/* Parsed once into j->ss.ss_crit, which the run's group records and the
  * worker's read; the text for --parse-only and the reports. */
 int optvalue_steadystate(struct job *j, const struct opt_def *o,
 			 const char *val, char *why, size_t whylen)
@@ -678,7 +682,7 @@ int optvalue_steadystate(struct job *j, const struct opt_def *o,
 	if (!ret)
 		ret = set_str(field(j, o->off), val);
 	if (!ret)
-		j->ss_crit = c;
+		j->ss.ss_crit = c;
 	return ret;
 }
 
@@ -714,11 +718,11 @@ int optvalue_sweep(struct job *j, const struct opt_def *o, const char *val,
 			break;
 		p = end + 1;
 	}
-	if (asprintf(&joined, "%s%s%s", j->sweep ? j->sweep : "",
-		     j->sweep ? ";" : "", val) < 0)
+	if (asprintf(&joined, "%s%s%s", j->runs.sweep ? j->runs.sweep : "",
+		     j->runs.sweep ? ";" : "", val) < 0)
 		return -ENOMEM;
-	free(j->sweep);
-	j->sweep = joined;
+	free(j->runs.sweep);
+	j->runs.sweep = joined;
 	return 0;
 }
 
@@ -756,7 +760,7 @@ int optvalue_rate_curve(struct job *j, const struct opt_def *o, const char *val,
 	copy = strdup(val);
 	if (!copy)
 		return -ENOMEM;
-	free(j->rate_curve);
-	j->rate_curve = copy;
+	free(j->pace.rate_curve);
+	j->pace.rate_curve = copy;
 	return 0;
 }

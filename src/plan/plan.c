@@ -113,7 +113,7 @@ static int check_verify(const struct job *j, struct err_rec *e)
 
 	if (!verify_job_check(j, &opt, why, sizeof(why)))
 		return 0;
-	err_set(e, j->section_file, j->section_line, opt, "%s", why);
+	err_set(e, j->plan.section_file, j->plan.section_line, opt, "%s", why);
 	return -EINVAL;
 }
 
@@ -134,17 +134,17 @@ static uint64_t page_size(void)
 /* The largest block size, rounded up to a page: one request's buffer. */
 static uint64_t buf_bs(const struct job *j)
 {
-	uint64_t bs = j->bs_max[0] > j->bs_max[1] ? j->bs_max[0] :
-		      j->bs_max[1], page = page_size();
+	uint64_t bs = j->io.bs_max[0] > j->io.bs_max[1] ? j->io.bs_max[0] :
+		      j->io.bs_max[1], page = page_size();
 
 	return (bs + page - 1) / page * page;
 }
 
 static uint64_t buf_depth(const struct job *j)
 {
-	const struct engine_ops *eng = engine_find(j->ioengine);
+	const struct engine_ops *eng = engine_find(j->eng.ioengine);
 
-	return eng && (eng->flags & ENGINE_SYNC) ? 1 : j->iodepth;
+	return eng && (eng->flags & ENGINE_SYNC) ? 1 : j->eng.iodepth;
 }
 
 static int check_buffers(const struct job *j, struct err_rec *e)
@@ -157,7 +157,7 @@ static int check_buffers(const struct job *j, struct err_rec *e)
 
 	half = pages > 0 ? (uint64_t)pages * page / 2 : UINT64_MAX;
 	over = __builtin_mul_overflow(depth, bs, &per) ||
-	       __builtin_mul_overflow(per, j->numjobs, &total) ||
+	       __builtin_mul_overflow(per, j->eng.numjobs, &total) ||
 	       per > SIZE_MAX / 2;
 	if (!over && total <= half)
 		return 0;
@@ -168,11 +168,11 @@ static int check_buffers(const struct job *j, struct err_rec *e)
 			 "addressed");
 	else
 		value_fmt_bytes(total, h_total, sizeof(h_total));
-	err_set(e, j->section_file, j->section_line, "iodepth", "I/O "
+	err_set(e, j->plan.section_file, j->plan.section_line, "iodepth", "I/O "
 		"buffers of iodepth=%" PRIu64 " x bs=%s x numjobs=%" PRIu64
 		" = %s are more than half of this machine's memory (%s); "
 		"expected a smaller iodepth, bs or numjobs", depth, h_bs,
-		j->numjobs, h_total, h_half);
+		j->eng.numjobs, h_total, h_half);
 	return -EINVAL;
 }
 
@@ -205,31 +205,33 @@ static int check_locked(const struct plan *p, struct err_rec *e)
 			const struct job *j = &p->jobs[i];
 			uint64_t b;
 
-			if (j->wait_group != wg)
+			if (j->plan.wait_group != wg)
 				continue;
 			if (__builtin_mul_overflow(buf_bs(j), buf_depth(j),
 						   &b))
 				b = UINT64_MAX;
-			lock = add_sat(lock, j->lockmem);
+			lock = add_sat(lock, j->eng.lockmem);
 			bufs = add_sat(bufs, b);
-			if (j->lockmem && (!big || j->lockmem > big->lockmem))
+			if (j->eng.lockmem &&
+			    (!big || j->eng.lockmem > big->eng.lockmem))
 				big = j;
 			njobs++;
 		}
 		if (!big || add_sat(lock, bufs) <= avail)
 			continue;
-		value_fmt_bytes(big->lockmem, h_job, sizeof(h_job));
+		value_fmt_bytes(big->eng.lockmem, h_job, sizeof(h_job));
 		value_fmt_bytes(lock, h_lock, sizeof(h_lock));
 		value_fmt_bytes(bufs, h_bufs, sizeof(h_bufs));
 		value_fmt_bytes(add_sat(lock, bufs), h_all, sizeof(h_all));
 		value_fmt_bytes(avail, h_avail, sizeof(h_avail));
-		err_set(e, big->section_file, big->section_line, "lockmem",
+		err_set(e, big->plan.section_file, big->plan.section_line,
+			"lockmem",
 			"%s x numjobs=%" PRIu64 "%s = %s locked at once "
 			"(plus %s of I/O buffers: %s in all) is more than "
 			"the memory available (%s, MemAvailable): the kernel "
 			"would kill the run; expected a smaller lockmem or "
 			"numjobs",
-			h_job, big->numjobs, njobs > big->numjobs ?
+			h_job, big->eng.numjobs, njobs > big->eng.numjobs ?
 			" (with the other jobs of its wait group)" : "",
 			h_lock, h_bufs, h_all, h_avail);
 		return -EINVAL;
@@ -244,15 +246,15 @@ static int check_locked(const struct plan *p, struct err_rec *e)
  */
 static int check_unlink_loop(const struct job *j, struct err_rec *e)
 {
-	const struct engine_ops *eng = engine_find(j->ioengine);
+	const struct engine_ops *eng = engine_find(j->eng.ioengine);
 
-	if (!j->unlink_each_loop || j->time_based)
+	if (!j->target.unlink_each_loop || j->time.time_based)
 		return 0;
 	if (eng && (eng->flags & ENGINE_MAPPED)) {
-		err_set(e, j->section_file, j->section_line,
+		err_set(e, j->plan.section_file, j->plan.section_line,
 			"unlink_each_loop", "ioengine=%s maps the files once; "
 			"expected an engine that reads and writes the fd",
-			j->ioengine);
+			j->eng.ioengine);
 		return -EINVAL;
 	}
 	return 0;
@@ -265,20 +267,21 @@ static int check_rate(const struct job *j, struct err_rec *e)
 	int d;
 
 	for (d = 0; d < DDIR_NR; d++) {
-		if (j->rate[d] && j->rate_min[d] > j->rate[d]) {
-			err_set(e, j->section_file, j->section_line,
+		if (j->pace.rate[d] && j->pace.rate_min[d] > j->pace.rate[d]) {
+			err_set(e, j->plan.section_file, j->plan.section_line,
 				"rate_min", "%s minimum %" PRIu64 " bytes/s "
 				"is above rate=%" PRIu64 "; expected at most "
-				"the rate", dir[d], j->rate_min[d],
-				j->rate[d]);
+				"the rate", dir[d], j->pace.rate_min[d],
+				j->pace.rate[d]);
 			return -EINVAL;
 		}
-		if (j->rate_iops[d] && j->rate_iops_min[d] > j->rate_iops[d]) {
-			err_set(e, j->section_file, j->section_line,
+		if (j->pace.rate_iops[d] &&
+		    j->pace.rate_iops_min[d] > j->pace.rate_iops[d]) {
+			err_set(e, j->plan.section_file, j->plan.section_line,
 				"rate_iops_min", "%s minimum %" PRIu64
 				" IOPS is above rate_iops=%" PRIu64 "; "
 				"expected at most the rate", dir[d],
-				j->rate_iops_min[d], j->rate_iops[d]);
+				j->pace.rate_iops_min[d], j->pace.rate_iops[d]);
 			return -EINVAL;
 		}
 	}
@@ -307,16 +310,16 @@ static unsigned filename_count(const char *f)
  */
 static uint64_t zone_unit(const struct job *j)
 {
-	const char *f = j->filename, *last = f, *p;
+	const char *f = j->target.filename, *last = f, *p;
 	struct zbd_info zi;
 	struct stat st;
 	char path[4096];
 	size_t n = 0;
 
-	if (j->zone_mode == ZONE_NONE)
+	if (j->io.zone_mode == ZONE_NONE)
 		return 0;
-	if (j->zone_mode != ZONE_ZBD || !f)
-		return j->zonesize;
+	if (j->io.zone_mode != ZONE_ZBD || !f)
+		return j->io.zonesize;
 	for (p = f; *p; p++) {
 		if (*p == '\\' && p[1])
 			p++;
@@ -330,10 +333,10 @@ static uint64_t zone_unit(const struct job *j)
 	}
 	path[n] = '\0';
 	if (stat(path, &st) || !S_ISBLK(st.st_mode))
-		return j->zonesize;
+		return j->io.zonesize;
 	zbd_probe(st.st_rdev, &zi);
 	return zi.model != ZBD_NONE && zi.zone_size ? zi.zone_size :
-	       j->zonesize;
+	       j->io.zonesize;
 }
 
 /*
@@ -350,31 +353,33 @@ static int resolve_zone_counts(struct job *j, struct err_rec *e)
 		[ZN_OFFINC] = "offset_increment",
 	};
 	uint64_t *dst[ZN_COUNTS] = {
-		[ZN_SIZE] = &j->size, [ZN_OFFSET] = &j->offset,
-		[ZN_IO_SIZE] = &j->io_size, [ZN_ZONESKIP] = &j->zoneskip,
-		[ZN_OFFINC] = &j->offset_increment,
+		[ZN_SIZE] = &j->target.size, [ZN_OFFSET] = &j->target.offset,
+		[ZN_IO_SIZE] = &j->target.io_size,
+		[ZN_ZONESKIP] = &j->io.zoneskip,
+		[ZN_OFFINC] = &j->target.offset_increment,
 	};
 	uint64_t zs = 0;
 	unsigned i;
 	bool any = false;
 
 	for (i = 0; i < ZN_COUNTS; i++)
-		any |= j->zones_nz[i] > 0;
+		any |= j->io.zones_nz[i] > 0;
 	if (!any)
 		return 0;
 	zs = zone_unit(j);
 	for (i = 0; i < ZN_COUNTS; i++) {
-		if (!j->zones_nz[i])
+		if (!j->io.zones_nz[i])
 			continue;
 		if (!zs) {
-			err_set(e, j->section_file, j->section_line, names[i],
+			err_set(e, j->plan.section_file, j->plan.section_line,
+				names[i],
 				"%" PRIu32 "z counts zones, and the job has "
 				"none (fio drops the count without a word); "
 				"expected zonemode=zbd on a zoned device, or "
-				"zonesize=", j->zones_nz[i]);
+				"zonesize=", j->io.zones_nz[i]);
 			return -EINVAL;
 		}
-		*dst[i] = (uint64_t)j->zones_nz[i] * zs;
+		*dst[i] = (uint64_t)j->io.zones_nz[i] * zs;
 	}
 	return 0;
 }
@@ -386,29 +391,32 @@ static int resolve_zone_counts(struct job *j, struct err_rec *e)
  */
 static int check_zbd(const struct job *j, struct err_rec *e)
 {
-	const char *file = j->section_file, *opt = NULL, *why = NULL;
-	int line = j->section_line;
+	const char *file = j->plan.section_file, *opt = NULL, *why = NULL;
+	int line = j->plan.section_line;
 
-	if (j->nrfiles > 1 || filename_count(j->filename) > 1) {
+	if (j->target.nrfiles > 1 || filename_count(j->target.filename) > 1) {
 		opt = "filename";
 		why = "one file or device per job in iorig yet (its zones "
 		      "are one target's per job; fio keeps them per file); "
 		      "expected nrfiles=1 and one name in filename=";
-	} else if (j->verify != VERIFY_NONE && j->zrf > 0) {
+	} else if (j->vfy.verify != VERIFY_NONE && j->io.zrf > 0) {
 		opt = "zone_reset_frequency";
 		why = "with verify= no zone is reset while the job writes "
 		      "(a reset loses what verify reads back; fio aborts on "
 		      "it); expected zone_reset_frequency=0";
-	} else if ((rw_dirs(j->rw) & (1u << DDIR_TRIM)) && !j->read_iolog &&
-		   (j->bs_min[DDIR_TRIM] != j->bs_max[DDIR_TRIM] ||
-		    (j->bss && j->bss->n[DDIR_TRIM]))) {
-		opt = j->bss && j->bss->n[DDIR_TRIM] ? "bssplit" : "bsrange";
+	} else if ((rw_dirs(j->io.rw) & (1u << DDIR_TRIM)) &&
+		   !j->logs.read_iolog &&
+		   (j->io.bs_min[DDIR_TRIM] != j->io.bs_max[DDIR_TRIM] ||
+		    (j->io.bss && j->io.bss->n[DDIR_TRIM]))) {
+		opt = j->io.bss && j->io.bss->n[DDIR_TRIM] ? "bssplit" :
+			"bsrange";
 		why = "a trim resets one whole zone, so its size is one "
 		      "(fio refuses a range or split of trim sizes too); "
 		      "expected one trim block size, the zone size";
-	} else if (j->verify != VERIFY_NONE &&
-		   (j->trim_percentage || j->trim_backlog)) {
-		opt = j->trim_percentage ? "trim_percentage" : "trim_backlog";
+	} else if (j->vfy.verify != VERIFY_NONE &&
+		   (j->vfy.trim_percentage || j->vfy.trim_backlog)) {
+		opt = j->vfy.trim_percentage ? "trim_percentage" :
+			"trim_backlog";
 		why = "verify's trims are of single blocks, and a trim on a "
 		      "zone resets the whole zone (in fio 3.33 a trim not at "
 		      "a zone's start fails, \"Trim offset not at zone "
@@ -427,27 +435,27 @@ static int check_zbd(const struct job *j, struct err_rec *e)
  */
 static int check_zones(const struct job *j, struct err_rec *e)
 {
-	const char *file = j->section_file;
-	int line = j->section_line;
-	uint64_t bs = j->bs_max[0] > j->bs_max[1] ? j->bs_max[0] :
-		      j->bs_max[1];
-	uint64_t range = j->zonerange ? j->zonerange : j->zonesize;
+	const char *file = j->plan.section_file;
+	int line = j->plan.section_line;
+	uint64_t bs = j->io.bs_max[0] > j->io.bs_max[1] ? j->io.bs_max[0] :
+		      j->io.bs_max[1];
+	uint64_t range = j->io.zonerange ? j->io.zonerange : j->io.zonesize;
 
-	if (j->zone_mode == ZONE_ZBD)
+	if (j->io.zone_mode == ZONE_ZBD)
 		return check_zbd(j, e);
-	if (j->zone_mode == ZONE_NONE && j->zonesize) {
+	if (j->io.zone_mode == ZONE_NONE && j->io.zonesize) {
 		err_set(e, file, line, "zonesize", "zonemode=none has no "
 			"zones; expected zonemode=strided, or no zonesize");
 		return -EINVAL;
 	}
-	if (j->zone_mode == ZONE_STRIDED && !j->zonesize) {
+	if (j->io.zone_mode == ZONE_STRIDED && !j->io.zonesize) {
 		err_set(e, file, line, "zonemode", "strided needs zonesize= "
 			"(the bytes of I/O in each zone)");
 		return -EINVAL;
 	}
-	if (!j->zonesize)
+	if (!j->io.zonesize)
 		return 0;
-	if (j->nrfiles > 1 || filename_count(j->filename) > 1) {
+	if (j->target.nrfiles > 1 || filename_count(j->target.filename) > 1) {
 		err_set(e, file, line, "zonesize", "zones need one file per "
 			"job (fio drops them without a word when a job has "
 			"several); expected nrfiles=1 and one name in "
@@ -455,7 +463,7 @@ static int check_zones(const struct job *j, struct err_rec *e)
 		return -EINVAL;
 	}
 	if (range < bs) {
-		err_set(e, file, line, j->zonerange ? "zonerange" :
+		err_set(e, file, line, j->io.zonerange ? "zonerange" :
 			"zonesize", "a zone of %" PRIu64 " bytes cannot hold "
 			"an I/O of %" PRIu64 "; expected at least the "
 			"largest block size", range, bs);
@@ -467,7 +475,8 @@ static int check_zones(const struct job *j, struct err_rec *e)
 /* What the job's engine makes of the job (engine.h: plan). */
 static int plan_engine(struct plan *p, struct job *j, struct err_rec *e)
 {
-	return j->engine->plan ? j->engine->plan(j, &p->warnings, e) : 0;
+	return j->eng.engine->plan ? j->eng.engine->plan(j, &p->warnings, e) :
+		0;
 }
 
 /* log_unix_epoch's clock: one clock_gettime knows (fio would log
@@ -476,28 +485,30 @@ static int check_logs(const struct job *j, struct err_rec *e)
 {
 	struct timespec ts;
 
-	if ((j->log_unix_epoch || j->log_alternate_epoch) &&
-	    clock_gettime((clockid_t)j->log_alternate_epoch_clock_id, &ts)) {
-		err_set(e, j->section_file, j->section_line,
+	if ((j->logs.log_unix_epoch || j->logs.log_alternate_epoch) &&
+	    clock_gettime((clockid_t)j->logs.log_alternate_epoch_clock_id,
+			  &ts)) {
+		err_set(e, j->plan.section_file, j->plan.section_line,
 			"log_alternate_epoch_clock_id", "%" PRIu64 ": %s: "
 			"expected a clock of clock_gettime (0 CLOCK_REALTIME, "
 			"1 CLOCK_MONOTONIC, 7 CLOCK_BOOTTIME, 11 CLOCK_TAI...)",
-			j->log_alternate_epoch_clock_id, strerror(errno));
+			j->logs.log_alternate_epoch_clock_id, strerror(errno));
 		return -EINVAL;
 	}
 	/* fio's ranges of its in-memory log sizes (no effect here) */
-	if (j->log_entries < 1024 || j->log_entries > 1048576) {
-		err_set(e, j->section_file, j->section_line, "log_entries",
+	if (j->logs.log_entries < 1024 || j->logs.log_entries > 1048576) {
+		err_set(e, j->plan.section_file, j->plan.section_line,
+			"log_entries",
 			"%" PRIu64 " is out of fio's range: expected 1024 to "
-			"1048576 (1Mi)", j->log_entries);
+			"1048576 (1Mi)", j->logs.log_entries);
 		return -EINVAL;
 	}
-	if (j->log_compression && (j->log_compression < 1024 ||
-				   j->log_compression > 512u << 20)) {
-		err_set(e, j->section_file, j->section_line,
+	if (j->logs.log_compression && (j->logs.log_compression < 1024 ||
+					j->logs.log_compression > 512u << 20)) {
+		err_set(e, j->plan.section_file, j->plan.section_line,
 			"log_compression", "%" PRIu64 " is out of fio's "
 			"range: expected 1024 to 536870912 (512Mi)",
-			j->log_compression);
+			j->logs.log_compression);
 		return -EINVAL;
 	}
 	return 0;
@@ -509,20 +520,23 @@ static int check_gtod_cpu(const struct job *j, struct err_rec *e)
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	cpu_set_t set;
 
-	if (j->gtod_cpu == UINT64_MAX)
+	if (j->cpu.gtod_cpu == UINT64_MAX)
 		return 0;
-	if (ncpu > 0 && j->gtod_cpu >= (uint64_t)ncpu) {
-		err_set(e, j->section_file, j->section_line, "gtod_cpu",
+	if (ncpu > 0 && j->cpu.gtod_cpu >= (uint64_t)ncpu) {
+		err_set(e, j->plan.section_file, j->plan.section_line,
+			"gtod_cpu",
 			"CPU %" PRIu64 " does not exist (this machine has %ld)",
-			j->gtod_cpu, ncpu);
+			j->cpu.gtod_cpu, ncpu);
 		return -EINVAL;
 	}
-	if (j->cpus_allowed &&
-	    cpuset_for_clone(&j->cpus, false, 0, (int)j->gtod_cpu, &set)) {
-		err_set(e, j->section_file, j->section_line, "gtod_cpu",
+	if (j->cpu.cpus_allowed &&
+	    cpuset_for_clone(&j->cpu.cpus, false, 0, (int)j->cpu.gtod_cpu,
+			     &set)) {
+		err_set(e, j->plan.section_file, j->plan.section_line,
+			"gtod_cpu",
 			"CPU %" PRIu64 " is kept for fio's time thread, which "
-			"leaves cpus_allowed=%s no CPU to run on", j->gtod_cpu,
-			j->cpus_allowed);
+			"leaves cpus_allowed=%s no CPU to run on", j->cpu.gtod_cpu,
+			j->cpu.cpus_allowed);
 		return -EINVAL;
 	}
 	return 0;
@@ -545,15 +559,16 @@ static int check_engines(const struct job *j, struct err_rec *e)
 	void *eo;
 	int ret = 0;
 
-	if (j->engine->check && (ret = j->engine->check(j, j->eopts, e)))
+	if (j->eng.engine->check &&
+	    (ret = j->eng.engine->check(j, j->eng.eopts, e)))
 		return ret;
-	for (l = engine_list(); !ret && j->neng_args && *l; l++) {
-		if (*l == j->engine || !(*l)->check ||
+	for (l = engine_list(); !ret && j->eng.neng_args && *l; l++) {
+		if (*l == j->eng.engine || !(*l)->check ||
 		    !(eo = options_engine_given(j, *l)))
 			continue;
 		for (set = false, o = (*l)->options; !set && o->name; o++)
 			set = options_engine_is_set(j, *l, eo, o) &&
-			      !options_find_in(j->engine->options, o->name);
+			      !options_find_in(j->eng.engine->options, o->name);
 		if (set)
 			ret = (*l)->check(j, eo, e);
 		options_engine_free(*l, eo);
@@ -563,16 +578,16 @@ static int check_engines(const struct job *j, struct err_rec *e)
 
 static int check_job(const struct job *j, struct err_rec *e)
 {
-	const char *file = j->section_file;
+	const char *file = j->plan.section_file;
 	char why[512];
-	int line = j->section_line;
+	int line = j->plan.section_line;
 	int d;
 
 	for (d = 0; d < DDIR_NR; d++) {
-		if (j->bs_max[d] > (1u << 30)) {
+		if (j->io.bs_max[d] > (1u << 30)) {
 			err_set(e, file, line, "bs", "%" PRIu64 " is larger "
 				"than the largest block size, 1GiB",
-				j->bs_max[d]);
+				j->io.bs_max[d]);
 			return -EINVAL;
 		}
 	}
@@ -583,9 +598,9 @@ static int check_job(const struct job *j, struct err_rec *e)
 		return -EINVAL;
 	}
 	for (d = 0; d < DDIR_NR; d++) {
-		if (j->percentage_random[d] > 100) {
+		if (j->rnd.percentage_random[d] > 100) {
 			err_set(e, file, line, "percentage_random", "%" PRIu64
-				" is above 100", j->percentage_random[d]);
+				" is above 100", j->rnd.percentage_random[d]);
 			return -EINVAL;
 		}
 	}
@@ -595,10 +610,11 @@ static int check_job(const struct job *j, struct err_rec *e)
 		return -EINVAL;
 	if (check_engines(j, e))
 		return -EINVAL;
-	if (j->io_size && j->io_size < (j->bs_min[0] < j->bs_min[1] ?
-					j->bs_min[0] : j->bs_min[1])) {
+	if (j->target.io_size &&
+	    j->target.io_size < (j->io.bs_min[0] < j->io.bs_min[1] ?
+				 j->io.bs_min[0] : j->io.bs_min[1])) {
 		err_set(e, file, line, "io_size", "%" PRIu64 " is smaller "
-			"than the block size", j->io_size);
+			"than the block size", j->target.io_size);
 		return -EINVAL;
 	}
 	return check_verify(j, e);
@@ -618,8 +634,8 @@ static void plan_warn(struct plan *p, const struct job *j, const char *code,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	warn_add_job(&p->warnings, code, j->section_file, j->section_line,
-		     j->name, "%s", msg);
+	warn_add_job(&p->warnings, code, j->plan.section_file,
+		     j->plan.section_line, j->desc.name, "%s", msg);
 }
 
 /* Kernel version as major * 1000 + minor; 0 when unknown. */
@@ -687,7 +703,7 @@ static void warn_engine_options(struct plan *p, const struct job *j)
 
 	for (e = engine_list(); *e; e++) {
 		t = (*e)->options;
-		if (*e == j->engine || !t || table_seen(e) ||
+		if (*e == j->eng.engine || !t || table_seen(e) ||
 		    !(eo = options_engine_given(j, *e)))
 			continue;
 		set = false;
@@ -698,7 +714,7 @@ static void warn_engine_options(struct plan *p, const struct job *j)
 				/* hipri: io_uring's and pvsync2's */
 				set = set || (options_engine_is_set(j, *e, eo,
 								    o) &&
-					      !options_find_in(j->engine->options,
+					      !options_find_in(j->eng.engine->options,
 							       o->name));
 			}
 		options_engine_free(*e, eo);
@@ -735,14 +751,17 @@ static void warn_think(struct plan *p, const struct job *j)
 	const char *const *o;
 	char spin[32], think[32];
 
-	if (j->thinktime_ns && j->thinktime_spin_ns > j->thinktime_ns) {
-		value_fmt_ns((double)j->thinktime_spin_ns, spin, sizeof(spin));
-		value_fmt_ns((double)j->thinktime_ns, think, sizeof(think));
+	if (j->time.thinktime_ns &&
+	    j->time.thinktime_spin_ns > j->time.thinktime_ns) {
+		value_fmt_ns((double)j->time.thinktime_spin_ns, spin,
+			     sizeof(spin));
+		value_fmt_ns((double)j->time.thinktime_ns, think,
+			     sizeof(think));
 		plan_warn(p, j, "thinktime_spin_clamped", "thinktime_spin=%s "
 			  "is more than thinktime=%s: each stall spins for "
 			  "%s and does not sleep", spin, think, think);
 	}
-	for (o = opts; !j->thinktime_ns && *o; o++)
+	for (o = opts; !j->time.thinktime_ns && *o; o++)
 		if (opt_is_set(j, *o)) {
 			plan_warn(p, j, "thinktime_unset", "%s has no effect "
 				  "without thinktime", *o);
@@ -759,22 +778,22 @@ static void warn_fill(struct plan *p, const struct job *j)
 	};
 	const char *const *o;
 
-	for (o = opts; j->verify != VERIFY_NONE && *o; o++)
+	for (o = opts; j->vfy.verify != VERIFY_NONE && *o; o++)
 		if (opt_is_set(j, *o)) {
 			plan_warn(p, j, "buffers_verify", "%s has no effect "
 				  "with verify=%s: each verified block is "
 				  "written in iorig's own format (header, "
 				  "generated data, checksum)", *o,
-				  verify_kind_name(j->verify));
+				  verify_kind_name(j->vfy.verify));
 			break;
 		}
-	if (!j->buffer_compress_percentage &&
+	if (!j->buf.buffer_compress_percentage &&
 	    opt_is_set(j, "buffer_compress_chunk"))
 		plan_warn(p, j, "buffer_compress_chunk_unset",
 			  "buffer_compress_chunk has no effect without "
 			  "buffer_compress_percentage");
-	if (j->dedupe_global && (!j->dedupe_percentage ||
-				 j->dedupe_mode != DEDUPE_WORKING_SET))
+	if (j->buf.dedupe_global && (!j->buf.dedupe_percentage ||
+				     j->buf.dedupe_mode != DEDUPE_WORKING_SET))
 		plan_warn(p, j, "dedupe_global_unset", "dedupe_global has no "
 			  "effect without dedupe_percentage and "
 			  "dedupe_mode=working_set: as in fio, only a working "
@@ -785,23 +804,23 @@ static void warn_fill(struct plan *p, const struct job *j)
  * expect (iolog.h). */
 static void warn_logs(struct plan *p, const struct job *j)
 {
-	if (j->log_store_compressed && j->write_hist_log)
+	if (j->logs.log_store_compressed && j->logs.write_hist_log)
 		plan_warn(p, j, "hist_log_not_compressed", "log_store_"
 			  "compressed: the histogram log is written as text "
 			  "(.log): fio's compressed one holds pointers of its "
 			  "memory, not the counts");
-	if (j->log_store_compressed && j->log_window_value == 2)
+	if (j->logs.log_store_compressed && j->logs.log_window_value == 2)
 		plan_warn(p, j, "fz_one_value", "log_store_compressed: a "
 			  ".fz record has one value (fio's sample), the "
 			  "window's mean: log_window_value=both writes its "
 			  "maximum in text logs only");
-	if (j->log_compression_cpus)
+	if (j->logs.log_compression_cpus)
 		plan_warn(p, j, "log_compression_cpus_ignored",
 			  "log_compression_cpus has no effect: iorig has no "
 			  "log compression thread to place (its logs are "
 			  "streamed to their files; log_store_compressed "
 			  "deflates them in the job's own thread)");
-	if (j->block_error_percentiles)
+	if (j->err.block_error_percentiles)
 		plan_warn(p, j, "block_error_percentiles_ignored",
 			  "block_error_percentiles has no effect: iorig keeps "
 			  "no per-block trim state, and reports no histogram "
@@ -818,8 +837,8 @@ static void fio_meaning(struct plan *p, struct job *j)
 {
 	unsigned n;
 
-	if (j->time_based && !j->runtime_ns) {
-		j->time_based = false;
+	if (j->time.time_based && !j->time.runtime_ns) {
+		j->time.time_based = false;
 		plan_warn(p, j, "time_based_no_runtime", "time_based without "
 			  "runtime= is ignored, as fio ignores it: the job "
 			  "stops when its size is done");
@@ -830,106 +849,110 @@ static void fio_meaning(struct plan *p, struct job *j)
 	 * log_avg_msec when bwavgtime (iopsavgtime) is left at its default,
 	 * as fio does: fio-plot's and kubestr's figures are those samples.
 	 */
-	if (j->log_avg_msec && j->write_bw_log && !opt_is_set(j, "bwavgtime"))
-		j->bw_avg_ns = j->log_avg_msec * 1000000;
-	if (j->log_avg_msec && j->write_iops_log &&
+	if (j->logs.log_avg_msec && j->logs.write_bw_log &&
+	    !opt_is_set(j, "bwavgtime"))
+		j->report.bw_avg_ns = j->logs.log_avg_msec * 1000000;
+	if (j->logs.log_avg_msec && j->logs.write_iops_log &&
 	    !opt_is_set(j, "iopsavgtime"))
-		j->iops_avg_ns = j->log_avg_msec * 1000000;
-	n = j->filename ? filename_count(j->filename) : 0;
-	if (n && j->nrfiles != 1 && j->nrfiles != n)
+		j->report.iops_avg_ns = j->logs.log_avg_msec * 1000000;
+	n = j->target.filename ? filename_count(j->target.filename) : 0;
+	if (n && j->target.nrfiles != 1 && j->target.nrfiles != n)
 		plan_warn(p, j, "nrfiles_ignored", "nrfiles=%" PRIu64 " is "
 			  "ignored, as fio ignores it: filename= names the "
-			  "files (%u)", j->nrfiles, n);
+			  "files (%u)", j->target.nrfiles, n);
 }
 
 /* fio's options accepted here without their effect on fio's own
  * machinery (a time thread, a later fio's report field, a profile). */
 static void warn_fio_machinery(struct plan *p, const struct job *j)
 {
-	if (j->gtod_cpu != UINT64_MAX)
+	if (j->cpu.gtod_cpu != UINT64_MAX)
 		plan_warn(p, j, "gtod_cpu_no_thread", "gtod_cpu=%" PRIu64
 			  ": iorig starts no time-keeping thread (each thread "
 			  "reads the clock itself, without a system call); the "
 			  "CPU is only taken out of cpus_allowed, as fio does",
-			  j->gtod_cpu);
+			  j->cpu.gtod_cpu);
 	if (opt_is_set(j, "job_start_clock_id"))
 		plan_warn(p, j, "job_start_clock_id_ignored",
 			  "job_start_clock_id has no effect: it picks the "
 			  "clock of a later fio's JSON job_start, which no "
 			  "report of iorig (nor fio 3.33's) has");
-	if (j->profile)
+	if (j->desc.profile)
 		plan_warn(p, j, "profile_ignored", "profile=%s has no effect, "
 			  "as in fio 3.33: fio runs its built-in profiles only "
 			  "from its --profile= command option (so does "
-			  "iorig)", j->profile);
+			  "iorig)", j->desc.profile);
 }
 
 /* Settings that run, but not the way a user may think. */
 static void warn_job(struct plan *p, const struct job *j)
 {
-	const struct engine_ops *eng = j->engine;
+	const struct engine_ops *eng = j->eng.engine;
 	/* Engine options set for the other points of an engine sweep. */
-	bool swept = j->sweep_point && strstr(j->sweep_point, "ioengine=");
+	bool swept = j->plan.sweep_point &&
+		strstr(j->plan.sweep_point, "ioengine=");
 	char code[48];
 	unsigned kv;
 
 	/* Codes name the engine: libaio_buffered, io_uring_only, ... */
-	if (eng && (eng->flags & ENGINE_ASYNC_NEEDS_DIRECT) && !j->direct) {
+	if (eng && (eng->flags & ENGINE_ASYNC_NEEDS_DIRECT) &&
+	    !j->cache.direct) {
 		snprintf(code, sizeof(code), "%s_buffered", eng->name);
 		plan_warn(p, j, code, "%s without direct=1 blocks in %s: the "
 			  "I/O is synchronous and iodepth has no effect",
 			  eng->name, eng->submit_call);
 	}
-	if (eng && (eng->flags & ENGINE_SYNC) && j->iodepth > 1)
+	if (eng && (eng->flags & ENGINE_SYNC) && j->eng.iodepth > 1)
 		plan_warn(p, j, "iodepth_ignored", "iodepth=%" PRIu64 " has "
 			  "no effect with the %s engine: it does one I/O at a "
-			  "time", j->iodepth, eng->name);
+			  "time", j->eng.iodepth, eng->name);
 	if (!swept)
 		warn_engine_options(p, j);
 	warn_think(p, j);
 	warn_fill(p, j);
 	warn_logs(p, j);
 	warn_fio_machinery(p, j);
-	if (j->write_barrier)
+	if (j->cache.write_barrier)
 		plan_warn(p, j, "write_barrier_ignored", "write_barrier has "
 			  "no effect: fio marks barrier writes only for its "
 			  "libpmem and sg engines, which iorig has not");
-	if (j->trim_percentage && (j->verify == VERIFY_NONE ||
-				   !j->trim_backlog || !j->do_verify ||
-				   j->verify_only || verify_reader(j)))
+	if (j->vfy.trim_percentage && (j->vfy.verify == VERIFY_NONE ||
+				       !j->vfy.trim_backlog ||
+				       !j->vfy.do_verify ||
+				       j->vfy.verify_only || verify_reader(j)))
 		plan_warn(p, j, "trim_unset", "trim_percentage trims only "
 			  "blocks a verifying job writes, every trim_backlog "
 			  "of them (fio's meaning): with %s, nothing is "
-			  "trimmed", j->verify == VERIFY_NONE ? "no verify" :
-			  !j->trim_backlog ? "no trim_backlog" :
-			  j->verify_only ? "verify_only" :
+			  "trimmed", j->vfy.verify == VERIFY_NONE ? "no verify" :
+			  !j->vfy.trim_backlog ? "no trim_backlog" :
+			  j->vfy.verify_only ? "verify_only" :
 			  verify_reader(j) ? "a job that only reads" :
 			  "do_verify=0");
-	if (j->verify != VERIFY_NONE &&
-	    (j->verify_async || opt_is_set(j, "verify_async_cpus")))
+	if (j->vfy.verify != VERIFY_NONE &&
+	    (j->vfy.verify_async || opt_is_set(j, "verify_async_cpus")))
 		plan_warn(p, j, "verify_async_inline", "verify_async: iorig "
 			  "checks blocks in the job's own thread, not in %"
 			  PRIu64 " more (the same checks; their time is in "
 			  "the job's verify runtime, not beside it)",
-			  j->verify_async ? j->verify_async : 1);
-	if (!j->zonesize && j->zone_mode != ZONE_ZBD &&
-	    (j->zonerange || j->zoneskip))
+			  j->vfy.verify_async ? j->vfy.verify_async : 1);
+	if (!j->io.zonesize && j->io.zone_mode != ZONE_ZBD &&
+	    (j->io.zonerange || j->io.zoneskip))
 		plan_warn(p, j, "zones_unset", "%s has no effect without "
-			  "zonesize", j->zonerange ? "zonerange" : "zoneskip");
-	if (j->verifysort || j->verifysort_nr || j->flow_watermark)
+			  "zonesize", j->io.zonerange ? "zonerange" : "zoneskip");
+	if (j->vfy.verifysort || j->vfy.verifysort_nr || j->pace.flow_watermark)
 		plan_warn(p, j, "fio_deprecated", "%s is deprecated in fio, "
 			  "which accepts it and does nothing with it: no "
-			  "effect here either", j->verifysort ? "verifysort" :
-			  j->verifysort_nr ? "verifysort_nr" :
+			  "effect here either", j->vfy.verifysort ? "verifysort" :
+			  j->vfy.verifysort_nr ? "verifysort_nr" :
 			  "flow_watermark");
-	if (j->experimental_verify && j->verify != VERIFY_NONE)
+	if (j->vfy.experimental_verify && j->vfy.verify != VERIFY_NONE)
 		plan_warn(p, j, "experimental_verify", "experimental_verify: "
 			  "fio finds the blocks to check by replaying its "
 			  "writes instead of recording them; iorig records "
 			  "them (verify_state) and checks the same blocks: no "
 			  "effect");
 	kv = kernel_version();
-	if (j->fadvise_hint == FADV_NOREUSE && kv && kv < 6003)
+	if (j->cache.fadvise_hint == FADV_NOREUSE && kv && kv < 6003)
 		plan_warn(p, j, "fadvise_noreuse", "POSIX_FADV_NOREUSE does "
 			  "nothing before Linux 6.3; this kernel is %u.%u",
 			  kv / 1000, kv % 1000);
@@ -951,10 +974,10 @@ static int add_clones(struct plan *p, const struct job *proto,
 		      struct err_rec *e)
 {
 	struct job *jobs;
-	size_t need = p->njobs + proto->numjobs, i;
+	size_t need = p->njobs + proto->eng.numjobs, i;
 
 	if (need > PLAN_MAX_JOBS) {
-		err_set(e, proto->section_file, proto->section_line,
+		err_set(e, proto->plan.section_file, proto->plan.section_line,
 			"numjobs", "the run would have %zu jobs; at most %d "
 			"are allowed", need, PLAN_MAX_JOBS);
 		return -EINVAL;
@@ -967,10 +990,10 @@ static int add_clones(struct plan *p, const struct job *proto,
 			return -ENOMEM;
 		p->jobs = jobs;
 	}
-	for (i = 0; i < proto->numjobs; i++) {
+	for (i = 0; i < proto->eng.numjobs; i++) {
 		if (job_copy(&p->jobs[p->njobs], proto))
 			return -ENOMEM;
-		p->jobs[p->njobs].clone = (unsigned)i;
+		p->jobs[p->njobs].plan.clone = (unsigned)i;
 		p->njobs++;
 	}
 	return 0;
@@ -980,16 +1003,16 @@ static int add_clones(struct plan *p, const struct job *proto,
  * group; new_group only starts a new reporting group. */
 static void assign_group(struct plan *p, struct job *j, size_t before)
 {
-	if (before && (j->stonewall || j->new_group))
+	if (before && (j->order.stonewall || j->order.new_group))
 		p->ngroups++;
-	if (before && j->stonewall)
+	if (before && j->order.stonewall)
 		p->nwait_groups++;
 	if (!before) {
 		p->ngroups = 1;
 		p->nwait_groups = 1;
 	}
-	j->group = p->ngroups - 1;
-	j->wait_group = p->nwait_groups - 1;
+	j->plan.group = p->ngroups - 1;
+	j->plan.wait_group = p->nwait_groups - 1;
 }
 
 /* One dimension of a sweep: "OPT:v1,v2,..." split in place. */
@@ -1011,8 +1034,8 @@ static int sweep_split(char *spec, struct sweep_dim *dims, size_t *ndims,
 	for (dim = strtok_r(spec, ";", &save1); dim;
 	     dim = strtok_r(NULL, ";", &save1)) {
 		if (*ndims == PLAN_MAX_SWEEP_DIMS) {
-			err_set(e, j->section_file, j->section_line, "sweep",
-				"at most %d sweeps in a job",
+			err_set(e, j->plan.section_file, j->plan.section_line,
+				"sweep", "at most %d sweeps in a job",
 				PLAN_MAX_SWEEP_DIMS);
 			return -EINVAL;
 		}
@@ -1024,7 +1047,8 @@ static int sweep_split(char *spec, struct sweep_dim *dims, size_t *ndims,
 		for (val = strtok_r(val, ",", &save2); val;
 		     val = strtok_r(NULL, ",", &save2)) {
 			if (d->nvals == PLAN_MAX_JOBS) {
-				err_set(e, j->section_file, j->section_line,
+				err_set(e, j->plan.section_file,
+					j->plan.section_line,
 					"sweep", "too many values for %s",
 					d->name);
 				return -EINVAL;
@@ -1043,30 +1067,32 @@ static int sweep_split(char *spec, struct sweep_dim *dims, size_t *ndims,
  */
 static int add_runs(struct plan *p, struct job *j, struct err_rec *e)
 {
-	uint64_t r, need = p->njobs + j->repeat * j->numjobs;
+	uint64_t r, need = p->njobs + j->runs.repeat * j->eng.numjobs;
 	int ret = 0;
 
-	if (j->repeat > 1 && need > PLAN_MAX_JOBS) {
-		err_set(e, j->section_file, j->section_line, "repeat", "the "
+	if (j->runs.repeat > 1 && need > PLAN_MAX_JOBS) {
+		err_set(e, j->plan.section_file, j->plan.section_line, "repeat",
+			"the "
 			"run would have %" PRIu64 " jobs (runs times numjobs); "
 			"at most %d are allowed", need, PLAN_MAX_JOBS);
 		return -EINVAL;
 	}
-	if (j->repeat > 1 || (p->njobs && p->jobs[p->njobs - 1].repeat > 1))
-		j->stonewall = true;
+	if (j->runs.repeat > 1 ||
+	    (p->njobs && p->jobs[p->njobs - 1].runs.repeat > 1))
+		j->order.stonewall = true;
 	fio_meaning(p, j);
-	for (r = 0; r < j->repeat && !ret; r++) {
-		j->repeat_idx = (unsigned)r;
+	for (r = 0; r < j->runs.repeat && !ret; r++) {
+		j->plan.repeat_idx = (unsigned)r;
 		if (!r) {
 			assign_group(p, j, p->njobs);
 		} else {
 			/* A later run waits for the one before; it is
 			 * reported with it, as one unit of one group. */
-			j->wait_group = p->nwait_groups++;
+			j->plan.wait_group = p->nwait_groups++;
 		}
 		ret = add_clones(p, j, e);
 	}
-	j->repeat_idx = 0;
+	j->plan.repeat_idx = 0;
 	return ret;
 }
 
@@ -1078,18 +1104,19 @@ static int curve_copy(struct job *pt, const struct job *j, unsigned k,
 
 	if (ret)
 		return ret;
-	free(pt->sweep_point);
-	pt->sweep_point = NULL;
-	if (asprintf(&pt->sweep_point, "%s%scurve=%s", j->sweep_point ?
-		     j->sweep_point : "", j->sweep_point ? " " : "",
+	free(pt->plan.sweep_point);
+	pt->plan.sweep_point = NULL;
+	if (asprintf(&pt->plan.sweep_point, "%s%scurve=%s",
+		     j->plan.sweep_point ?
+		     j->plan.sweep_point : "", j->plan.sweep_point ? " " : "",
 		     what) < 0) {
-		pt->sweep_point = NULL;
+		pt->plan.sweep_point = NULL;
 		job_free(pt);
 		return -ENOMEM;
 	}
-	pt->stonewall = true;
-	pt->curve_point = k;
-	pt->curve_probe = probe;
+	pt->order.stonewall = true;
+	pt->plan.curve_point = k;
+	pt->plan.curve_probe = probe;
 	return 0;
 }
 
@@ -1101,33 +1128,34 @@ static int curve_copy(struct job *pt, const struct job *j, unsigned k,
  */
 static int add_curve(struct plan *p, struct job *j, struct err_rec *e)
 {
-	const char *bad = j->repeat > 1 ? "repeat" :
-			  j->rate[0] || j->rate[1] ? "rate" :
-			  j->rate_iops[0] || j->rate_iops[1] ? "rate_iops" :
-			  NULL;
+	const char *bad = j->runs.repeat > 1 ? "repeat" :
+			  j->pace.rate[0] || j->pace.rate[1] ? "rate" :
+			  j->pace.rate_iops[0] || j->pace.rate_iops[1] ?
+			  "rate_iops" : NULL;
 	size_t probe = p->njobs;
 	char *list, *pct, *save = NULL, what[64];
 	unsigned k = 1;
 	struct job pt;
 	int ret;
 
-	if (!j->rate_curve)
+	if (!j->pace.rate_curve)
 		return add_runs(p, j, e);
 	if (bad) {
-		err_set(e, j->section_file, j->section_line, "rate_curve",
+		err_set(e, j->plan.section_file, j->plan.section_line,
+			"rate_curve",
 			"cannot be combined with %s=: the curve sets the rate "
-			"of each point itself%s", bad, j->repeat > 1 ? ", and "
+			"of each point itself%s", bad, j->runs.repeat > 1 ? ", and "
 			"its points are its runs" : "");
 		return -EINVAL;
 	}
 	ret = curve_copy(&pt, j, k, probe, "probe");
 	if (ret)
 		return ret;
-	if (j->rate_curve_probe_ns)
-		pt.runtime_ns = j->rate_curve_probe_ns;
+	if (j->pace.rate_curve_probe_ns)
+		pt.time.runtime_ns = j->pace.rate_curve_probe_ns;
 	ret = add_runs(p, &pt, e);
 	job_free(&pt);
-	list = strdup(j->rate_curve);
+	list = strdup(j->pace.rate_curve);
 	if (!list)
 		return -ENOMEM;
 	for (pct = strtok_r(list, ",", &save); pct && !ret;
@@ -1136,7 +1164,7 @@ static int add_curve(struct plan *p, struct job *j, struct err_rec *e)
 		ret = curve_copy(&pt, j, ++k, probe, what);
 		if (ret)
 			break;
-		pt.curve_pct = strtod(pct, NULL);
+		pt.plan.curve_pct = strtod(pct, NULL);
 		ret = add_runs(p, &pt, e);
 		job_free(&pt);
 	}
@@ -1157,18 +1185,19 @@ static int sweep_point(struct plan *p, const struct job *proto,
 	ret = job_copy(&pt, proto);
 	if (ret)
 		return ret;
-	free(pt.sweep);
-	pt.sweep = NULL;
+	free(pt.runs.sweep);
+	pt.runs.sweep = NULL;
 	label[0] = '\0';
 	for (k = 0; k < ndims && !ret; k++) {
 		ret = options_set(&pt, dims[k].name, dims[k].vals[idx[k]],
-				  proto->section_file, proto->section_line, e);
+				  proto->plan.section_file,
+				  proto->plan.section_line, e);
 		if (n < sizeof(label))
 			n += snprintf(label + n, sizeof(label) - n, "%s%s=%s",
 				      k ? " " : "", dims[k].name,
 				      dims[k].vals[idx[k]]);
 	}
-	if (!ret && !(pt.sweep_point = strdup(label)))
+	if (!ret && !(pt.plan.sweep_point = strdup(label)))
 		ret = -ENOMEM;
 	if (!ret)
 		ret = plan_engine(p, &pt, e);
@@ -1177,15 +1206,16 @@ static int sweep_point(struct plan *p, const struct job *proto,
 	if (!ret)
 		ret = check_job(&pt, e);
 	if (!ret) {
-		pt.stonewall = true;
-		pt.engine = engine_find(pt.ioengine);
-		pt.engine_deletes = pt.engine &&
-			(pt.engine->flags & ENGINE_DELETES);
-		pt.engine_nvme_chr = pt.engine &&
-			(pt.engine->flags & ENGINE_NVME_CHAR);
-		pt.engine_scsi = pt.engine && (pt.engine->flags & ENGINE_SCSI);
-		pt.engine_changes_files = pt.engine &&
-			(pt.engine->flags & ENGINE_CHANGES_FILES);
+		pt.order.stonewall = true;
+		pt.eng.engine = engine_find(pt.eng.ioengine);
+		pt.eng.engine_deletes = pt.eng.engine &&
+			(pt.eng.engine->flags & ENGINE_DELETES);
+		pt.eng.engine_nvme_chr = pt.eng.engine &&
+			(pt.eng.engine->flags & ENGINE_NVME_CHAR);
+		pt.eng.engine_scsi = pt.eng.engine &&
+			(pt.eng.engine->flags & ENGINE_SCSI);
+		pt.eng.engine_changes_files = pt.eng.engine &&
+			(pt.eng.engine->flags & ENGINE_CHANGES_FILES);
 		ret = add_curve(p, &pt, e);
 	}
 	job_free(&pt);
@@ -1197,7 +1227,7 @@ static int add_sweep(struct plan *p, const struct job *j, struct err_rec *e)
 {
 	struct sweep_dim *dims;
 	size_t ndims, idx[PLAN_MAX_SWEEP_DIMS] = { 0 }, k, points = 1;
-	char *spec = strdup(j->sweep);
+	char *spec = strdup(j->runs.sweep);
 	int ret = -ENOMEM;
 
 	dims = calloc(PLAN_MAX_SWEEP_DIMS, sizeof(*dims));
@@ -1207,8 +1237,8 @@ static int add_sweep(struct plan *p, const struct job *j, struct err_rec *e)
 	for (k = 0; !ret && k < ndims; k++) {
 		points *= dims[k].nvals;
 		if (points > PLAN_MAX_JOBS) {
-			err_set(e, j->section_file, j->section_line, "sweep",
-				"more than %d points", PLAN_MAX_JOBS);
+			err_set(e, j->plan.section_file, j->plan.section_line,
+				"sweep", "more than %d points", PLAN_MAX_JOBS);
 			ret = -EINVAL;
 		}
 	}
@@ -1245,7 +1275,7 @@ static void blame_option(const struct raw_opt *const *opts, size_t n,
 }
 
 /*
- * Where each check= of j came from (job.check_src), for the reports and
+ * Where each check= of j came from (job.runs.check_src), for the reports and
  * for check.c, which treats a job's own checks and inherited ones apart.
  */
 static int note_checks(struct job *j, const struct raw_opt *const *opts,
@@ -1269,8 +1299,8 @@ static int note_checks(struct job *j, const struct raw_opt *const *opts,
 		free(src);
 		src = more;
 	}
-	free(j->check_src);
-	j->check_src = src;
+	free(j->runs.check_src);
+	j->runs.check_src = src;
 	return 0;
 }
 
@@ -1280,19 +1310,19 @@ static int note_checks(struct job *j, const struct raw_opt *const *opts,
  */
 static void apply_bssplit(struct job *j)
 {
-	const struct bssplit_spec *b = j->bss;
+	const struct bssplit_spec *b = j->io.bss;
 	unsigned d, i;
 
 	for (d = 0; b && d < DDIR_NR; d++) {
 		if (!b->n[d])
 			continue;
-		j->bs_min[d] = UINT64_MAX;
-		j->bs_max[d] = 0;
+		j->io.bs_min[d] = UINT64_MAX;
+		j->io.bs_max[d] = 0;
 		for (i = 0; i < b->n[d]; i++) {
-			if (b->e[d][i].bs < j->bs_min[d])
-				j->bs_min[d] = b->e[d][i].bs;
-			if (b->e[d][i].bs > j->bs_max[d])
-				j->bs_max[d] = b->e[d][i].bs;
+			if (b->e[d][i].bs < j->io.bs_min[d])
+				j->io.bs_min[d] = b->e[d][i].bs;
+			if (b->e[d][i].bs > j->io.bs_max[d])
+				j->io.bs_max[d] = b->e[d][i].bs;
 		}
 	}
 }
@@ -1306,30 +1336,31 @@ static void apply_bssplit(struct job *j)
  */
 static int apply_bs_is_seq_rand(struct job *j, struct err_rec *e)
 {
-	bool rnd = rw_random(j->rw), some = false, all = true;
+	bool rnd = rw_random(j->io.rw), some = false, all = true;
 	unsigned d, src;
 
-	if (!j->bs_is_seq_rand)
+	if (!j->io.bs_is_seq_rand)
 		return 0;
 	for (d = 0; rnd && d < DDIR_NR; d++) {
-		if (!(rw_dirs(j->rw) >> d & 1))
+		if (!(rw_dirs(j->io.rw) >> d & 1))
 			continue;
-		some |= j->percentage_random[d] > 0;
-		all &= j->percentage_random[d] >= 100;
+		some |= j->rnd.percentage_random[d] > 0;
+		all &= j->rnd.percentage_random[d] >= 100;
 	}
-	if (rnd && (some != all || j->rw_seq_nr > 1 || j->bssplit)) {
-		err_set(e, j->section_file, j->section_line, "bs_is_seq_rand",
+	if (rnd && (some != all || j->io.rw_seq_nr > 1 || j->io.bssplit)) {
+		err_set(e, j->plan.section_file, j->plan.section_line,
+			"bs_is_seq_rand",
 			"a job that mixes sequential and random I/Os (%s) or "
 			"uses bssplit: not supported yet; expected "
 			"percentage_random 0 or 100 and no rw=...:N",
-			j->bssplit ? "bssplit" : j->rw_seq_nr > 1 ?
+			j->io.bssplit ? "bssplit" : j->io.rw_seq_nr > 1 ?
 			"rw=...:N" : "percentage_random");
 		return -EINVAL;
 	}
 	src = rnd && all ? DDIR_WRITE : DDIR_READ;
 	for (d = 0; d < DDIR_NR; d++) {
-		j->bs_min[d] = j->bs_min[src];
-		j->bs_max[d] = j->bs_max[src];
+		j->io.bs_min[d] = j->io.bs_min[src];
+		j->io.bs_max[d] = j->io.bs_max[src];
 	}
 	return 0;
 }
@@ -1354,11 +1385,11 @@ static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 	ret = options_defaults(&j);
 	if (ret)
 		goto out;
-	j.section_file = strdup(sec->file);
-	j.section_line = sec->line;
-	j.name = strdup(sec->name);
-	j.section_name = strdup(sec->name);
-	if (!j.section_file || !j.name || !j.section_name) {
+	j.plan.section_file = strdup(sec->file);
+	j.plan.section_line = sec->line;
+	j.desc.name = strdup(sec->name);
+	j.plan.section_name = strdup(sec->name);
+	if (!j.plan.section_file || !j.desc.name || !j.plan.section_name) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -1389,13 +1420,15 @@ static int build_job(struct plan *p, const struct raw_doc *doc, size_t si,
 	}
 	if (ret)
 		goto out;
-	j.engine = engine_find(j.ioengine);
-	j.engine_deletes = j.engine && (j.engine->flags & ENGINE_DELETES);
-	j.engine_nvme_chr = j.engine && (j.engine->flags & ENGINE_NVME_CHAR);
-	j.engine_scsi = j.engine && (j.engine->flags & ENGINE_SCSI);
-	j.engine_changes_files = j.engine &&
-		(j.engine->flags & ENGINE_CHANGES_FILES);
-	if (j.sweep) {
+	j.eng.engine = engine_find(j.eng.ioengine);
+	j.eng.engine_deletes = j.eng.engine &&
+		(j.eng.engine->flags & ENGINE_DELETES);
+	j.eng.engine_nvme_chr = j.eng.engine &&
+		(j.eng.engine->flags & ENGINE_NVME_CHAR);
+	j.eng.engine_scsi = j.eng.engine && (j.eng.engine->flags & ENGINE_SCSI);
+	j.eng.engine_changes_files = j.eng.engine &&
+		(j.eng.engine->flags & ENGINE_CHANGES_FILES);
+	if (j.runs.sweep) {
 		ret = add_sweep(p, &j, e);
 		goto out;
 	}
@@ -1411,17 +1444,17 @@ out:
  * same criterion, window, ramp and interval). */
 static bool same_steady(const struct job *a, const struct job *b)
 {
-	bool on_a = a->ss_dur_ns && a->steadystate,
-	     on_b = b->ss_dur_ns && b->steadystate;
+	bool on_a = a->ss.ss_dur_ns && a->ss.steadystate,
+	     on_b = b->ss.ss_dur_ns && b->ss.steadystate;
 
 	if (!on_a || !on_b)
 		return on_a == on_b;
-	return a->ss_crit.kind == b->ss_crit.kind &&
-	       a->ss_crit.limit == b->ss_crit.limit &&
-	       a->ss_crit.pct == b->ss_crit.pct &&
-	       a->ss_dur_ns == b->ss_dur_ns &&
-	       a->ss_ramp_ns == b->ss_ramp_ns &&
-	       a->ss_interval_ns == b->ss_interval_ns;
+	return a->ss.ss_crit.kind == b->ss.ss_crit.kind &&
+	       a->ss.ss_crit.limit == b->ss.ss_crit.limit &&
+	       a->ss.ss_crit.pct == b->ss.ss_crit.pct &&
+	       a->ss.ss_dur_ns == b->ss.ss_dur_ns &&
+	       a->ss.ss_ramp_ns == b->ss.ss_ramp_ns &&
+	       a->ss.ss_interval_ns == b->ss.ss_interval_ns;
 }
 
 /*
@@ -1434,17 +1467,19 @@ static int check_steady_group(const struct plan *p, size_t i,
 	const struct job *j = &p->jobs[i], *o;
 	size_t k;
 
-	for (k = 0; k < i && j->group_reporting; k++) {
+	for (k = 0; k < i && j->report.group_reporting; k++) {
 		o = &p->jobs[k];
-		if (!o->group_reporting || o->group != j->group ||
-		    o->wait_group != j->wait_group || same_steady(j, o))
+		if (!o->report.group_reporting ||
+		    o->plan.group != j->plan.group ||
+		    o->plan.wait_group != j->plan.wait_group ||
+		    same_steady(j, o))
 			continue;
-		err_set(e, j->section_file, j->section_line, "steadystate",
-			"job '%s' and job '%s' report together "
+		err_set(e, j->plan.section_file, j->plan.section_line,
+			"steadystate", "job '%s' and job '%s' report together "
 			"(group_reporting) but differ in steadystate, ss_dur, "
 			"ss_ramp or ss_interval: the group is judged as one, "
-			"so they must agree (fio refuses it too)", o->name,
-			j->name);
+			"so they must agree (fio refuses it too)", o->desc.name,
+			j->desc.name);
 		return -EINVAL;
 	}
 	return 0;
@@ -1467,8 +1502,8 @@ static long wait_cycle(const struct plan *p, size_t i, unsigned char *st,
 
 	st[i] = 1;
 	path[depth] = i;
-	for (k = 0; j->wait_for && k < p->njobs; k++) {
-		if (k == i || strcmp(p->jobs[k].name, j->wait_for))
+	for (k = 0; j->order.wait_for && k < p->njobs; k++) {
+		if (k == i || strcmp(p->jobs[k].desc.name, j->order.wait_for))
 			continue;
 		if (st[k] == 1) {
 			for (d = 0; path[d] != k; d++)
@@ -1500,12 +1535,14 @@ static int check_wait_cycles(const struct plan *p, struct err_rec *e)
 	}
 	for (i = 0; c < 0 && i < p->njobs; i++) {
 		/* clones share their name and wait_for: one walk does */
-		if (!st[i] && i && st[i - 1] == 2 && p->jobs[i].wait_for &&
-		    p->jobs[i - 1].wait_for &&
-		    !strcmp(p->jobs[i].name, p->jobs[i - 1].name) &&
-		    !strcmp(p->jobs[i].wait_for, p->jobs[i - 1].wait_for))
+		if (!st[i] && i && st[i - 1] == 2 &&
+		    p->jobs[i].order.wait_for &&
+		    p->jobs[i - 1].order.wait_for &&
+		    !strcmp(p->jobs[i].desc.name, p->jobs[i - 1].desc.name) &&
+		    !strcmp(p->jobs[i].order.wait_for,
+			    p->jobs[i - 1].order.wait_for))
 			st[i] = 2;
-		if (!st[i] && p->jobs[i].wait_for)
+		if (!st[i] && p->jobs[i].order.wait_for)
 			c = wait_cycle(p, i, st, path, 0);
 	}
 	if (c >= 0) {
@@ -1516,10 +1553,11 @@ static int check_wait_cycles(const struct plan *p, struct err_rec *e)
 			n = strlen(names);
 			snprintf(names + n, sizeof(names) - n, "%s%s",
 				 d > (size_t)c ? " -> " : "",
-				 p->jobs[path[d]].name);
+				 p->jobs[path[d]].desc.name);
 		}
 		i = path[c];
-		err_set(e, p->jobs[i].section_file, p->jobs[i].section_line,
+		err_set(e, p->jobs[i].plan.section_file,
+			p->jobs[i].plan.section_line,
 			"wait_for", "the jobs wait for each other in a cycle "
 			"(%s): none of them would ever start; expected a job "
 			"that waits for no job of its own chain", names);
@@ -1544,30 +1582,32 @@ static int check_runctl(const struct plan *p, bool filtered,
 
 	for (i = 0; i < p->njobs; i++) {
 		j = &p->jobs[i];
-		if (j->ss_dur_ns && j->ss_dur_ns < j->ss_interval_ns) {
-			err_set(e, j->section_file, j->section_line, "ss_dur",
+		if (j->ss.ss_dur_ns && j->ss.ss_dur_ns < j->ss.ss_interval_ns) {
+			err_set(e, j->plan.section_file, j->plan.section_line,
+				"ss_dur",
 				"the steady-state window must hold at least "
 				"one ss_interval");
 			return -EINVAL;
 		}
 		if (check_steady_group(p, i, e))
 			return -EINVAL;
-		if (!j->wait_for)
+		if (!j->order.wait_for)
 			continue;
 		found = later = false;
 		for (k = 0; k < p->njobs; k++) {
 			o = &p->jobs[k];
-			if (k == i || strcmp(o->name, j->wait_for))
+			if (k == i || strcmp(o->desc.name, j->order.wait_for))
 				continue;
 			found = true;
-			later = later || o->wait_group > j->wait_group;
+			later = later ||
+				o->plan.wait_group > j->plan.wait_group;
 		}
-		if (!strcmp(j->wait_for, j->name) || (!found && !filtered) ||
-		    later) {
-			err_set(e, j->section_file, j->section_line,
+		if (!strcmp(j->order.wait_for, j->desc.name) ||
+		    (!found && !filtered) || later) {
+			err_set(e, j->plan.section_file, j->plan.section_line,
 				"wait_for", "'%s': expected the name of "
 				"another job that starts before this one or "
-				"with it", j->wait_for);
+				"with it", j->order.wait_for);
 			return -EINVAL;
 		}
 	}
@@ -1588,14 +1628,14 @@ static void number_dedupe_global(struct plan *p)
 	for (i = 0; i < p->njobs; i++) {
 		struct job *j = &p->jobs[i];
 
-		if (j->dedupe_global && j->dedupe_percentage &&
-		    j->dedupe_mode == DEDUPE_WORKING_SET &&
-		    (rw_dirs(j->rw) & (1u << DDIR_WRITE)) && !j->verify)
-			j->dedupe_gidx = n++;
+		if (j->buf.dedupe_global && j->buf.dedupe_percentage &&
+		    j->buf.dedupe_mode == DEDUPE_WORKING_SET &&
+		    (rw_dirs(j->io.rw) & (1u << DDIR_WRITE)) && !j->vfy.verify)
+			j->plan.dedupe_gidx = n++;
 	}
 	for (i = 0; i < p->njobs; i++)
-		if (p->jobs[i].dedupe_global)
-			p->jobs[i].dedupe_gn = n;
+		if (p->jobs[i].buf.dedupe_global)
+			p->jobs[i].plan.dedupe_gn = n;
 }
 
 int plan_build(struct plan *p, const struct raw_doc *doc,

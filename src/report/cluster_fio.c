@@ -43,13 +43,15 @@ static json_t *fio_hist(struct jw *c, const struct hist *h,
 	jw_put(c, o, "mean", jw_real(empty ? 0.0 : hist_mean(h)));
 	jw_put(c, o, "stddev", jw_real(empty ? 0.0 : hist_stddev(h)));
 	jw_put(c, o, "N", jw_u64(h->count));
-	if (!pct || empty || !j || !j->npercentiles)
+	if (!pct || empty || !j || !j->report.npercentiles)
 		return o;
 	p = json_object();
-	for (i = 0; p && i < j->npercentiles && i < JOB_MAX_PERCENTILES; i++) {
-		snprintf(key, sizeof(key), "%f", j->percentile_list[i]);
+	for (i = 0; p && i < j->report.npercentiles &&
+	     i < JOB_MAX_PERCENTILES; i++) {
+		snprintf(key, sizeof(key), "%f", j->report.percentile_list[i]);
 		jw_put(c, p, key,
-		       jw_u64(hist_percentile(h, j->percentile_list[i])));
+		       jw_u64(hist_percentile(h,
+					      j->report.percentile_list[i])));
 	}
 	jw_put(c, o, "percentile", p);
 	if (plus)
@@ -101,11 +103,13 @@ static json_t *fio_dir(struct jw *c, const struct job_stats *s, int d,
 	jw_put(c, y, "short_ios", jw_u64(x->short_ios));
 	jw_put(c, y, "drop_ios", jw_u64(0));
 	jw_put(c, y, "slat_ns", fio_hist(c, &x->slat, j,
-					 j && j->slat_percentiles, plus));
+					 j && j->report.slat_percentiles,
+					 plus));
 	jw_put(c, y, "clat_ns", fio_hist(c, &x->clat, j,
-					 j && j->clat_percentiles, plus));
+					 j && j->report.clat_percentiles,
+					 plus));
 	jw_put(c, y, "lat_ns", fio_hist(c, &x->lat, j,
-					j && j->lat_percentiles, plus));
+					j && j->report.lat_percentiles, plus));
 	put_samples(c, y, x, bw);
 	return y;
 }
@@ -141,7 +145,7 @@ static json_t *fio_entry(struct jw *c, const struct job_stats *s,
 	int d, e = s->err < 0 ? -s->err : s->err;
 
 	jw_put(c, o, "jobname", jw_str(name));
-	jw_put(c, o, "groupid", json_integer(j->group));
+	jw_put(c, o, "groupid", json_integer(j->plan.group));
 	jw_put(c, o, "error", json_integer(e));
 	if (member)
 		jw_put(c, o, "job options", shared_opts(c, j));
@@ -151,8 +155,8 @@ static json_t *fio_entry(struct jw *c, const struct job_stats *s,
 	y = json_object();
 	jw_put(c, y, "total_ios", jw_u64(s->sync.count));
 	jw_put(c, y, "lat_ns", fio_hist(c, &s->sync, j, member &&
-					(j->clat_percentiles ||
-					 j->lat_percentiles), plus));
+					(j->report.clat_percentiles ||
+					 j->report.lat_percentiles), plus));
 	jw_put(c, o, "sync", y);
 	jw_put(c, o, "job_runtime", jw_u64(whole(rt) / 1000000));
 	jw_put(c, o, "usr_cpu", jw_real(rt > 0 ? 100 * (double)s->cpu.utime_ns /
@@ -211,7 +215,7 @@ static json_t *entry_make(void *arg, size_t n)
 	k = (unsigned)(n % a->njobs);
 	cluster_member_unit(ci, i, k, a->buf);
 	return fio_entry(a->c, &a->buf->u.stats, rs->units[k].job,
-			 rs->units[k].job->name, ci->members[i].host, true,
+			 rs->units[k].job->desc.name, ci->members[i].host, true,
 			 a->plus);
 }
 

@@ -34,16 +34,18 @@ static void text_hist(FILE *f, const char *name, const struct hist *h,
 		fmt(MU_NS, hist_mean(h), b, sizeof(b)),
 		fmt(MU_NS, (double)h->max, c, sizeof(c)),
 		fmt(MU_NS, hist_stddev(h), d, sizeof(d)), h->count);
-	if (!result_shows_pct(j, kind, j->npercentiles ?
-			      j->percentile_list[0] : -1))
+	if (!result_shows_pct(j, kind, j->report.npercentiles ?
+			      j->report.percentile_list[0] : -1))
 		return;
 	fprintf(f, "       ");
-	for (i = 0; i < j->npercentiles && i < JOB_MAX_PERCENTILES; i++) {
+	for (i = 0; i < j->report.npercentiles &&
+	     i < JOB_MAX_PERCENTILES; i++) {
 		char key[40];
 
-		value_fmt_shortest(j->percentile_list[i], key, sizeof(key));
+		value_fmt_shortest(j->report.percentile_list[i], key,
+				   sizeof(key));
 		fprintf(f, " p%s=%s", key, fmt(MU_NS, (double)hist_percentile(h,
-			j->percentile_list[i]), a, sizeof(a)));
+			j->report.percentile_list[i]), a, sizeof(a)));
 	}
 	fprintf(f, "\n");
 }
@@ -133,9 +135,9 @@ int report_cluster_text(FILE *f, const struct run_result *r)
 	for (k = 0; k < ci->njobs && k < (unsigned)rs->nunits; k++) {
 		const struct result_unit *u = &rs->units[k];
 
-		fprintf(f, "\n%s (group %u, clone %u)\n", u->job->name,
-			u->job->group, u->job->group_reporting ? 0 :
-			u->job->clone);
+		fprintf(f, "\n%s (group %u, clone %u)\n", u->job->desc.name,
+			u->job->plan.group, u->job->report.group_reporting ? 0 :
+			u->job->plan.clone);
 		for (d = 0; d < DDIR_NR; d++)
 			if (u->stats.dir[d].ios)
 				text_dir(f, ci, u, &ci->jobs[k].dir[d], d);

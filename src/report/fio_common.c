@@ -170,9 +170,9 @@ double fio_group_bw(const struct result_set *rs, const struct job *j,
 	struct dir_stats mixed;
 	uint64_t rt;
 
-	if (!j || !rs->groups || j->group >= (unsigned)rs->ngroups)
+	if (!j || !rs->groups || j->plan.group >= (unsigned)rs->ngroups)
 		return 0.0;
-	g = &rs->groups[j->group];
+	g = &rs->groups[j->plan.group];
 	d = fio_dir_view(g, ddir, &mixed, &rt);
 	return stats_bw(d, rt);
 }

@@ -65,13 +65,14 @@ static json_t *f_lat(struct jw *c, const struct hist *h,
 	jw_put(c, o, "mean", jw_real(empty ? 0.0 : hist_mean(h)));
 	jw_put(c, o, "stddev", jw_real(empty ? 0.0 : hist_stddev(h)));
 	jw_put(c, o, "N", jw_u64(empty ? 0 : h->count));
-	if (empty || !pct || !j || !j->npercentiles)
+	if (empty || !pct || !j || !j->report.npercentiles)
 		return o;
 	p = json_object();
-	for (i = 0; p && i < j->npercentiles && i < JOB_MAX_PERCENTILES; i++) {
-		snprintf(key, sizeof(key), "%f", j->percentile_list[i]);
+	for (i = 0; p && i < j->report.npercentiles &&
+	     i < JOB_MAX_PERCENTILES; i++) {
+		snprintf(key, sizeof(key), "%f", j->report.percentile_list[i]);
 		jw_put(c, p, key,
-		    jw_u64(hist_percentile(h, j->percentile_list[i])));
+		    jw_u64(hist_percentile(h, j->report.percentile_list[i])));
 	}
 	jw_put(c, o, "percentile", p);
 	if (bins)
@@ -130,8 +131,8 @@ static void put_prios(struct jw *c, json_t *o, const struct prio_stats *ps,
 		jw_put(c, e, "prioclass", json_integer(p->ioprio >> 13));
 		jw_put(c, e, "prio", json_integer(p->ioprio & 7));
 		jw_put(c, e, ps->lat ? "lat_ns" : "clat_ns",
-		       f_lat(c, &p->h, j, j->clat_percentiles ||
-			     j->lat_percentiles, plus));
+		       f_lat(c, &p->h, j, j->report.clat_percentiles ||
+			     j->report.lat_percentiles, plus));
 		jw_push(c, a, e);
 	}
 	jw_put(c, o, "prios", a);
@@ -165,11 +166,12 @@ static json_t *f_dir(struct jw *c, const struct dir_stats *d, uint64_t rt,
 	jw_put(c, o, "short_ios", jw_u64(d->short_ios));
 	jw_put(c, o, "drop_ios", jw_u64(d->dropped_ios));
 	jw_put(c, o, "slat_ns", f_lat(c, &d->slat, j,
-	       j && j->slat_percentiles, plus));
+	       j && j->report.slat_percentiles, plus));
 	jw_put(c, o, "clat_ns", f_lat(c, &d->clat, j,
-	       j && j->clat_percentiles, plus));
-	jw_put(c, o, "lat_ns", f_lat(c, &d->lat, j, j && j->lat_percentiles,
-				     plus));
+	       j && j->report.clat_percentiles, plus));
+	jw_put(c, o, "lat_ns",
+	       f_lat(c, &d->lat, j, j && j->report.lat_percentiles,
+		     plus));
 	if (j)
 		put_prios(c, o, ps, pd, j, plus);
 	put_samples(c, o, d, group_bps);
@@ -188,8 +190,9 @@ static json_t *f_sync(struct jw *c, const struct hist *h, const struct job *j,
 	if (!o)
 		return NULL;
 	jw_put(c, o, "total_ios", jw_u64(h->count));
-	jw_put(c, o, "lat_ns", f_lat(c, h, j, j && (j->clat_percentiles ||
-						   j->lat_percentiles), plus));
+	jw_put(c, o, "lat_ns",
+	       f_lat(c, h, j, j && (j->report.clat_percentiles ||
+				   j->report.lat_percentiles), plus));
 	return o;
 }
 
@@ -340,8 +343,9 @@ static json_t *f_job_opts(struct jw *c, const struct run_result *r,
 	for (i = 0; o && r->doc && i < r->doc->nsecs; i++) {
 		const struct raw_section *s = &r->doc->secs[i];
 
-		if (!s->is_global && s->line == j->section_line &&
-		    j->section_file && !strcmp(s->file, j->section_file)) {
+		if (!s->is_global && s->line == j->plan.section_line &&
+		    j->plan.section_file &&
+		    !strcmp(s->file, j->plan.section_file)) {
 			sec = s;
 			break;
 		}
@@ -352,8 +356,8 @@ static json_t *f_job_opts(struct jw *c, const struct run_result *r,
 	    !strcmp(sec->file, ERR_PROFILE))
 		jw_put(c, o, "name", jw_str(sec->name));
 	f_section_opts(c, o, sec);
-	if (j->sweep_point)
-		put_sweep_point(c, o, j->sweep_point);
+	if (j->plan.sweep_point)
+		put_sweep_point(c, o, j->plan.sweep_point);
 	return o;
 }
 
@@ -408,18 +412,18 @@ static void put_dirs(struct jw *c, json_t *o, const struct run_result *r,
 	uint64_t rt;
 	int d;
 
-	if (j->unified_rw_reporting != UNIFIED_MIXED &&
+	if (j->report.unified_rw_reporting != UNIFIED_MIXED &&
 	    result_unit_prios(r, rs, unit, false, &ps))
 		c->failed = true;
 	for (d = 0; d < DDIR_NR &&
-	     j->unified_rw_reporting != UNIFIED_MIXED; d++) {
+	     j->report.unified_rw_reporting != UNIFIED_MIXED; d++) {
 		v = fio_dir_view(s, d, &buf, &rt);
 		jw_put(c, o, names[d], f_dir(c, v, rt, j, plus,
 					     fio_group_bw(rs, j, d), ps,
 					     (unsigned)d));
 	}
 	prio_stats_free(ps);
-	if (j->unified_rw_reporting == UNIFIED_NONE)
+	if (j->report.unified_rw_reporting == UNIFIED_NONE)
 		return;
 	if (result_unit_prios(r, rs, unit, true, &ps))
 		c->failed = true;
@@ -493,8 +497,8 @@ static json_t *f_job(struct jw *c, const struct run_result *r,
 
 	if (!o)
 		return NULL;
-	jw_put(c, o, "jobname", jw_str(j->name));
-	jw_put(c, o, "groupid", json_integer(j->group));
+	jw_put(c, o, "jobname", jw_str(j->desc.name));
+	jw_put(c, o, "groupid", json_integer(j->plan.group));
 	jw_put(c, o, "error", json_integer(fio_unit_errno(s)));
 	jw_put(c, o, "eta", json_integer(0));
 	jw_put(c, o, "elapsed", jw_u64(unit_elapsed_s(r, u)));
@@ -511,15 +515,16 @@ static json_t *f_job(struct jw *c, const struct run_result *r,
 	fio_put_lat_maps(c, o, s);
 	/* fio sets the depth when the I/O starts: a create_only job, which
 	 * does none, has no latency_* keys. */
-	if (!j->create_only) {
-		jw_put(c, o, "latency_depth", jw_u64(j->latency_target_ns ?
+	if (!j->target.create_only) {
+		jw_put(c, o, "latency_depth", jw_u64(j->err.latency_target_ns ?
 						       s->latency_depth :
-						       j->iodepth));
-		jw_put(c, o, "latency_target", jw_u64(j->latency_target_ns));
+						       j->eng.iodepth));
+		jw_put(c, o, "latency_target",
+		       jw_u64(j->err.latency_target_ns));
 		jw_put(c, o, "latency_percentile",
-		       json_real(j->latency_percentile));
+		       json_real(j->err.latency_percentile));
 		jw_put(c, o, "latency_window",
-		       jw_u64(j->latency_window_ns / 1000));
+		       jw_u64(j->err.latency_window_ns / 1000));
 	}
 	if (s->steady)
 		jw_put(c, o, "steadystate", f_steady(c, s->steady));

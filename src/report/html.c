@@ -76,11 +76,12 @@ static void lat_figures(const struct dir_stats *d, const struct job *j,
 
 	out[0] = hist_mean(&d->lat);
 	*clat = false;
-	if (!j || !j->lat_percentiles || !h->count || !j->npercentiles) {
+	if (!j || !j->report.lat_percentiles || !h->count ||
+	    !j->report.npercentiles) {
 		h = &d->clat;
 		k = MH_CLAT;
-		*clat = j && j->clat_percentiles && h->count &&
-			j->npercentiles;
+		*clat = j && j->report.clat_percentiles && h->count &&
+			j->report.npercentiles;
 	}
 	for (i = 0; i < sizeof(pk) / sizeof(pk[0]); i++)
 		out[i + 1] = j && h->count && result_shows_pct(j, k, pk[i]) ?
@@ -209,13 +210,14 @@ static void summary_head(FILE *f, const char *first,
 /* A unit's label: name, clone (of a job with several), sweep point. */
 static void unit_label(const struct job *j, char *buf, size_t len)
 {
-	int n = snprintf(buf, len, "%s", j->name ? j->name : "?");
+	int n = snprintf(buf, len, "%s", j->desc.name ? j->desc.name : "?");
 
-	if (n >= 0 && (size_t)n < len && !j->group_reporting &&
-	    (j->numjobs != 1 || j->clone))
-		n += snprintf(buf + n, len - (size_t)n, " #%u", j->clone);
-	if (n >= 0 && (size_t)n < len && j->sweep_point)
-		snprintf(buf + n, len - (size_t)n, " [%s]", j->sweep_point);
+	if (n >= 0 && (size_t)n < len && !j->report.group_reporting &&
+	    (j->eng.numjobs != 1 || j->plan.clone))
+		n += snprintf(buf + n, len - (size_t)n, " #%u", j->plan.clone);
+	if (n >= 0 && (size_t)n < len && j->plan.sweep_point)
+		snprintf(buf + n, len - (size_t)n, " [%s]",
+			 j->plan.sweep_point);
 }
 
 /* The units of the columns of the units' table (groups: of theirs). */
@@ -299,7 +301,7 @@ static void checks(FILE *f, const struct check_report *cr, int *npass,
 		*nfail += st == CHECK_FAIL;
 		fprintf(f, "<tr><td class=\"%s\">%s</td>", cls[st], word[st]);
 		td(f, x->def->text);
-		td(f, x->job->name);
+		td(f, x->job->desc.name);
 		/* both in the check's unit: "158 µs" against "50.0 µs" */
 		check_fmt_figures(x, v, t, sizeof(v));
 		if (st != CHECK_NA)
@@ -516,7 +518,7 @@ static void targets(FILE *f, const struct run_result *r,
 		rt = result_targets(r, &rs->units[i]);
 		for (k = 0; rt && k < rt->n; k++)
 			if (!target_seen(r, rs, i, rt->t[k].path))
-				target_row(f, rs->units[i].job->name,
+				target_row(f, rs->units[i].job->desc.name,
 					   &rt->t[k]);
 	}
 	fputs("</table>\n", f);
@@ -707,7 +709,7 @@ static void job_names(FILE *f, const struct result_set *rs)
 	for (i = 0; i < rs->nunits && shown < 3; i++) {
 		if (rs->units[i].hidden)
 			continue;
-		name = rs->units[i].job->name;
+		name = rs->units[i].job->desc.name;
 		if (!name || (prev && !strcmp(name, prev))) {
 			prev = name;
 			continue;	/* the clones of one job: once */

@@ -56,8 +56,9 @@ static json_t *j_percentiles(struct jw *c, const struct hist *h,
 
 	if (!o || !on || !h->count)
 		return o;
-	for (i = 0; i < j->npercentiles && i < JOB_MAX_PERCENTILES; i++) {
-		double p = j->percentile_list[i];
+	for (i = 0; i < j->report.npercentiles &&
+	     i < JOB_MAX_PERCENTILES; i++) {
+		double p = j->report.percentile_list[i];
 
 		value_fmt_shortest(p, key, sizeof(key));
 		jw_put(c, o, key, jw_u64(hist_percentile(h, p)));
@@ -182,8 +183,9 @@ static json_t *j_rate(struct jw *c, const struct dir_stats *d,
 	jw_put(c, o, "met", json_boolean(stats_rate_met(d, runtime_ns)));
 	jw_put(c, o, "backlog_ios", jw_u64(d->backlog_ios));
 	jw_put(c, o, "lag_ns", jw_u64(d->lag_ns));
-	jw_put(c, o, "process", jw_str(j && j->rate_process == RATE_POISSON ?
-				      "poisson" : "linear"));
+	jw_put(c, o, "process",
+	       jw_str(j && j->pace.rate_process == RATE_POISSON ?
+		     "poisson" : "linear"));
 	return o;
 }
 
@@ -256,10 +258,11 @@ static json_t *j_dir(struct jw *c, const struct dir_stats *d,
 	jw_put(c, o, "submit_done_ios", jw_u64(d->submit_done));
 	jw_put(c, o, "first_error", j_first_error(c, d));
 	jw_put(c, o, "slat_ns", j_hist(c, &d->slat, j,
-	       j && j->slat_percentiles));
+	       j && j->report.slat_percentiles));
 	jw_put(c, o, "clat_ns", j_hist(c, &d->clat, j,
-	       j && j->clat_percentiles));
-	jw_put(c, o, "lat_ns", j_hist(c, &d->lat, j, j && j->lat_percentiles));
+	       j && j->report.clat_percentiles));
+	jw_put(c, o, "lat_ns",
+	       j_hist(c, &d->lat, j, j && j->report.lat_percentiles));
 	jw_put(c, o, "sched_lat_ns", j_hist(c, &d->sched_lat, j, j != NULL));
 	jw_put(c, o, "rate", j_rate(c, d, runtime_ns, j));
 	jw_put(c, o, "bw_samples", j_samples(c, &d->bw_smp));
@@ -276,8 +279,9 @@ static json_t *j_sync(struct jw *c, const struct hist *h,
 	if (!o)
 		return NULL;
 	jw_put(c, o, "ios", jw_u64(h->count));
-	jw_put(c, o, "lat_ns", j_hist(c, h, j, j && (j->clat_percentiles ||
-						    j->lat_percentiles)));
+	jw_put(c, o, "lat_ns",
+	       j_hist(c, h, j, j && (j->report.clat_percentiles ||
+				    j->report.lat_percentiles)));
 	return o;
 }
 
@@ -397,7 +401,7 @@ static json_t *j_vreads(struct jw *c, const struct job_stats *s,
 	jw_put(c, o, "errors", jw_u64(s->vread.errors));
 	jw_put(c, o, "phase_ns", jw_u64(s->vphase_ns));
 	jw_put(c, o, "lat_ns", j_hist(c, &s->vread.lat, j,
-				      j && j->lat_percentiles));
+				      j && j->report.lat_percentiles));
 	return o;
 }
 
@@ -445,7 +449,7 @@ static json_t *j_mixed(struct jw *c, const struct job_stats *s,
 {
 	struct dir_stats m;
 
-	if (!j || j->unified_rw_reporting == UNIFIED_NONE)
+	if (!j || j->report.unified_rw_reporting == UNIFIED_NONE)
 		return json_null();
 	stats_mixed(&m, s);
 	return j_dir(c, &m, s->runtime_ns, j, s->nmeasured || !s->nclones);
@@ -695,7 +699,7 @@ static void put_result(struct jw *c, json_t *o, const struct job_stats *s,
 	jw_put(c, o, "runtime_ns", jw_u64(s->runtime_ns));
 	jw_put(c, o, "think_ns", jw_u64(s->think_ns));
 	jw_put(c, o, "end_sync_ns", jw_u64(s->end_sync_ns));
-	if (j && j->latency_target_ns)
+	if (j && j->err.latency_target_ns)
 		jw_put(c, o, "latency_depth", jw_u64(s->latency_depth));
 	jw_put(c, o, "loops", jw_u64(s->loops_done));
 	jw_put(c, o, "sync", j_sync(c, &s->sync, j));
@@ -740,7 +744,7 @@ static json_t *j_phase(struct jw *c, const struct run_result *r,
 	o = json_object();
 	if (!o)
 		return NULL;
-	jw_put(c, o, "phase", json_integer(u->job->wait_group));
+	jw_put(c, o, "phase", json_integer(u->job->plan.wait_group));
 	jw_put(c, o, "wall_ns", jw_u64(ph.wall_ns));
 	jw_put(c, o, "ios", jw_u64(ph.ios));
 	jw_put(c, o, "process", j_cpu(c, &ph.proc));
@@ -787,10 +791,10 @@ json_t *report_json_stream_line(const struct job *j, size_t index,
 
 	if (!o)
 		return NULL;
-	jw_put(&c, o, "job", jw_str(j->name));
-	jw_put(&c, o, "clone", json_integer(j->clone));
-	jw_put(&c, o, "sweep_point", j->sweep_point ? jw_str(j->sweep_point) :
-	       json_null());
+	jw_put(&c, o, "job", jw_str(j->desc.name));
+	jw_put(&c, o, "clone", json_integer(j->plan.clone));
+	jw_put(&c, o, "sweep_point", j->plan.sweep_point ?
+	       jw_str(j->plan.sweep_point) : json_null());
 	jw_put(&c, o, "index", jw_u64(index));
 	put_sample(&c, o, smp);
 	if (c.failed) {
@@ -1027,11 +1031,11 @@ static json_t *j_check(struct jw *c, const struct check_result *x)
 		return NULL;
 	check_source(d, src, sizeof(src));
 	jw_put(c, o, "expr", jw_str(d->text));
-	jw_put(c, o, "job", jw_str(x->job->name));
-	jw_put(c, o, "sweep_point", x->job->sweep_point ?
-	    jw_str(x->job->sweep_point) : json_null());
-	jw_put(c, o, "clone", x->job->group_reporting ? json_null() :
-	    json_integer(x->job->clone));
+	jw_put(c, o, "job", jw_str(x->job->desc.name));
+	jw_put(c, o, "sweep_point", x->job->plan.sweep_point ?
+	    jw_str(x->job->plan.sweep_point) : json_null());
+	jw_put(c, o, "clone", x->job->report.group_reporting ? json_null() :
+	    json_integer(x->job->plan.clone));
 	jw_put(c, o, "metric", jw_str(d->x.m.name));
 	jw_put(c, o, "function", fn ? jw_str(fn) : json_null());
 	jw_put(c, o, "op", jw_str(check_op_text(d->x.op)));
@@ -1085,12 +1089,13 @@ static json_t *j_unit(struct jw *c, const struct run_result *r,
 
 	if (!o)
 		return NULL;
-	jw_put(c, o, "name", jw_str(j->name));
-	jw_put(c, o, "sweep_point", j->sweep_point ? jw_str(j->sweep_point) :
+	jw_put(c, o, "name", jw_str(j->desc.name));
+	jw_put(c, o, "sweep_point", j->plan.sweep_point ?
+	       jw_str(j->plan.sweep_point) :
 	    json_null());
-	jw_put(c, o, "clone", j->group_reporting ? json_null() :
-	    json_integer(j->clone));
-	jw_put(c, o, "group", json_integer(j->group));
+	jw_put(c, o, "clone", j->report.group_reporting ? json_null() :
+	    json_integer(j->plan.clone));
+	jw_put(c, o, "group", json_integer(j->plan.group));
 	jw_put(c, o, "njobs", json_integer(u->njobs));
 	jw_put(c, o, "ran", json_boolean(u->stats.nclones > 0));
 	jw_put(c, o, "options", j_options(c, j));
@@ -1103,9 +1108,9 @@ static json_t *j_unit(struct jw *c, const struct run_result *r,
 	jw_put(c, o, "zbd", j_zbd(c, u->stats.zbd));
 	jw_put(c, o, "phase_cpu", j_phase(c, r, u));
 	jw_put(c, o, "summary", j_summary(c, r, u));
-	jw_put(c, o, "interval_ns", jw_u64(j->interval_ns));
+	jw_put(c, o, "interval_ns", jw_u64(j->report.interval_ns));
 	jw_put(c, o, "intervals", j_intervals(c, u->stats.intervals,
-		j->interval_ns && !u->stats.nclones));
+		j->report.interval_ns && !u->stats.nclones));
 	jw_put(c, o, "repeats", j_repeats(c, cu));
 	jw_put(c, o, "baseline", j_unit_baseline(c, cu));
 	return o;
@@ -1256,7 +1261,7 @@ static json_t *j_curves(struct jw *c, const struct run_result *r)
 		o = json_object();
 		pts = json_array();
 		curve_label(cv, label, sizeof(label));
-		jw_put(c, o, "name", jw_str(cv->job->name));
+		jw_put(c, o, "name", jw_str(cv->job->desc.name));
 		jw_put(c, o, "label", jw_str(label));
 		jw_put(c, o, "probe", j_curve_point(c, &cv->pt[0], true));
 		for (i = 1; pts && i < cv->npoints; i++)
@@ -1383,10 +1388,10 @@ static json_t *j_member_job(struct jw *c, const struct cluster_unit *cu)
 
 	if (!o)
 		return NULL;
-	jw_put(c, o, "name", jw_str(j->name));
-	jw_put(c, o, "clone", j->group_reporting ? json_null() :
-	       json_integer(j->clone));
-	jw_put(c, o, "group", json_integer(j->group));
+	jw_put(c, o, "name", jw_str(j->desc.name));
+	jw_put(c, o, "clone", j->report.group_reporting ? json_null() :
+	       json_integer(j->plan.clone));
+	jw_put(c, o, "group", json_integer(j->plan.group));
 	jw_put(c, o, "error", j_error(c, s));
 	jw_put(c, o, "runtime_ns", jw_u64(s->runtime_ns));
 	jw_put(c, o, "sync", j_sync(c, &s->sync, j));
@@ -1475,10 +1480,10 @@ static json_t *j_cluster(struct jw *c, const struct cluster_info *ci,
 			c->failed = 1;
 			break;
 		}
-		jw_put(c, x, "name", jw_str(j->name));
-		jw_put(c, x, "clone", j->group_reporting ? json_null() :
-		       json_integer(j->clone));
-		jw_put(c, x, "group", json_integer(j->group));
+		jw_put(c, x, "name", jw_str(j->desc.name));
+		jw_put(c, x, "clone", j->report.group_reporting ? json_null() :
+		       json_integer(j->plan.clone));
+		jw_put(c, x, "group", json_integer(j->plan.group));
 		for (d = 0; d < DDIR_NR; d++)
 			jw_put(c, x, dir_key[d],
 			       j_cdir(c, ci, &ci->jobs[i].dir[d]));

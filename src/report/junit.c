@@ -180,9 +180,9 @@ static void properties(FILE *f, const struct run_result *r,
 	unsigned i, n;
 
 	fputs("    <properties>\n", f);
-	prop(f, "job", j->name);
-	prop(f, "engine", j->ioengine && j->ioengine[0] ? j->ioengine :
-	     j->engine ? j->engine->name : "");
+	prop(f, "job", j->desc.name);
+	prop(f, "engine", j->eng.ioengine && j->eng.ioengine[0] ?
+	     j->eng.ioengine : j->eng.engine ? j->eng.engine->name : "");
 	if (r->hostname[0])
 		prop(f, "host", r->hostname);
 	for (i = 0; rt && i < rt->n; i++) {

@@ -345,15 +345,15 @@ static int job_view(const struct run_result *r, const struct result_unit *u,
 	char bs[64];
 	int n, q;
 
-	pj->name = j->name ? j->name : "";
-	pj->sweep_point = j->sweep_point ? j->sweep_point : "";
+	pj->name = j->desc.name ? j->desc.name : "";
+	pj->sweep_point = j->plan.sweep_point ? j->plan.sweep_point : "";
 	n = snprintf(pj->label, sizeof(pj->label), "%s%s%s", pj->name,
 		     *pj->sweep_point ? " " : "", pj->sweep_point);
 	/* a reporting group is named as fio names it: by its first job */
-	if (u->njobs > 1 && !j->group_reporting && n >= 0 &&
+	if (u->njobs > 1 && !j->report.group_reporting && n >= 0 &&
 	    (size_t)n < sizeof(pj->label))
 		snprintf(pj->label + n, sizeof(pj->label) - n, " clone %d",
-			 (int)j->clone);
+			 (int)j->plan.clone);
 	pj->ran = u->stats.nclones > 0;
 	opt_text(j, "ioengine", pj->engine, sizeof(pj->engine));
 	point_engine(pj->sweep_point, pj->engine, sizeof(pj->engine));

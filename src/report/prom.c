@@ -141,13 +141,13 @@ static void sample(const struct pm *pm, const char *name, const char *sfx,
 
 	unit_target(pm->r, u, &path, &model);
 	fprintf(pm->f, "%s%s", name, sfx);
-	label(pm->f, &first, "job_name", j->name);
+	label(pm->f, &first, "job_name", j->desc.name);
 	if (pm->sweep)
-		label(pm->f, &first, "sweep_point", j->sweep_point ?
-		      j->sweep_point : "");
+		label(pm->f, &first, "sweep_point", j->plan.sweep_point ?
+		      j->plan.sweep_point : "");
 	buf[0] = '\0';
-	if (!j->group_reporting && j->numjobs > 1)
-		snprintf(buf, sizeof(buf), "%u", j->clone);
+	if (!j->report.group_reporting && j->eng.numjobs > 1)
+		snprintf(buf, sizeof(buf), "%u", j->plan.clone);
 	if (pm->clone)
 		label(pm->f, &first, "clone", buf);
 	if (d >= 0)
@@ -177,7 +177,7 @@ static bool unit_dir(const struct result_unit *u, int d)
 	const struct job *j = u->job;
 
 	return u->stats.dir[d].ios ||
-	       (!j->verify_only && (rw_dirs(j->rw) & (1u << d)));
+	       (!j->vfy.verify_only && (rw_dirs(j->io.rw) & (1u << d)));
 }
 
 /* One value per measured unit and direction. */
@@ -234,13 +234,15 @@ static void summary(const struct pm *pm, const char *name,
 	char q[40];
 	unsigned i;
 
-	for (i = 0; i < j->npercentiles && i < JOB_MAX_PERCENTILES; i++) {
+	for (i = 0; i < j->report.npercentiles &&
+	     i < JOB_MAX_PERCENTILES; i++) {
 		/* 12 digits: 99.9 / 100 is 0.999, not 0.99900000000000011 */
-		snprintf(q, sizeof(q), "%.12g", j->percentile_list[i] / 100);
+		snprintf(q, sizeof(q), "%.12g",
+			 j->report.percentile_list[i] / 100);
 		x[1].v = q;
 		sample(pm, name, "", u, d, x);
 		put_value(pm->f, (double)hist_percentile(h,
-				j->percentile_list[i]) / 1e9);
+				j->report.percentile_list[i]) / 1e9);
 	}
 	x[1].k = NULL;
 	sample(pm, name, "_sum", u, d, x);
@@ -406,8 +408,9 @@ static void optional_labels(struct pm *pm)
 		if (u->hidden)
 			continue;
 		unit_target(pm->r, u, &path, &model);
-		pm->sweep |= u->job->sweep_point != NULL;
-		pm->clone |= !u->job->group_reporting && u->job->numjobs > 1;
+		pm->sweep |= u->job->plan.sweep_point != NULL;
+		pm->clone |= !u->job->report.group_reporting &&
+			u->job->eng.numjobs > 1;
 		pm->target |= path[0] != '\0';
 		pm->model |= model[0] != '\0';
 	}

@@ -15,24 +15,25 @@
 static void fmt_bs(const struct job *j, char *buf, size_t len)
 {
 	/* The first direction the job does. */
-	int d = __builtin_ctz(rw_dirs(j->rw));
+	int d = __builtin_ctz(rw_dirs(j->io.rw));
 	char lo[32], hi[32];
 
-	value_fmt_bytes(j->bs_min[d], lo, sizeof(lo));
-	if (j->bs_min[d] == j->bs_max[d]) {
+	value_fmt_bytes(j->io.bs_min[d], lo, sizeof(lo));
+	if (j->io.bs_min[d] == j->io.bs_max[d]) {
 		snprintf(buf, len, "%s", lo);
 		return;
 	}
-	value_fmt_bytes(j->bs_max[d], hi, sizeof(hi));
+	value_fmt_bytes(j->io.bs_max[d], hi, sizeof(hi));
 	snprintf(buf, len, "%s-%s", lo, hi);
 }
 
 /* "name" or "name[sweep point]" */
 static int row_name(const struct job *j, char *buf, size_t len)
 {
-	if (j->sweep_point)
-		return snprintf(buf, len, "%s[%s]", j->name, j->sweep_point);
-	return snprintf(buf, len, "%s", j->name);
+	if (j->plan.sweep_point)
+		return snprintf(buf, len, "%s[%s]", j->desc.name,
+				j->plan.sweep_point);
+	return snprintf(buf, len, "%s", j->desc.name);
 }
 
 static void print_row(FILE *f, const struct run_result *r,
@@ -47,9 +48,9 @@ static void print_row(FILE *f, const struct run_result *r,
 	row_name(j, name, sizeof(name));
 	fprintf(f, "%-*s %-8s %10llu %8s %5llu %7.2f %7.2f %7.2f %6.1f "
 		"%7.2f %9.1f %9.1f %10.0f %9.2f\n",
-		width, name, j->engine ? j->engine->name : j->ioengine,
-		(unsigned long long)row.ios, bs,
-		(unsigned long long)j->iodepth,
+		width, name, j->eng.engine ? j->eng.engine->name :
+		j->eng.ioengine, (unsigned long long)row.ios, bs,
+		(unsigned long long)j->eng.iodepth,
 		(double)row.runtime_ns / 1e9, (double)row.utime_ns / 1e9,
 		(double)row.stime_ns / 1e9, row.cpu_pct, row.us_per_io,
 		row.lat_mean_ns / 1e3, (double)row.lat_p99_ns / 1e3, row.iops,

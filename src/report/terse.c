@@ -39,14 +39,16 @@ static void t_lat(FILE *f, const struct hist *h)
 /* 20 fields "P%=us", the job's percentiles, "0%=0" for the rest. */
 static void t_pcts(FILE *f, const struct hist *h, const struct job *j)
 {
-	unsigned i, n = h && h->count && j ? j->npercentiles : 0;
+	unsigned i, n = h && h->count && j ? j->report.npercentiles : 0;
 
 	if (n > JOB_MAX_PERCENTILES)
 		n = JOB_MAX_PERCENTILES;
 	for (i = 0; i < TERSE_PCTS; i++) {
 		if (i < n)
-			fprintf(f, ";%f%%=%" PRIu64, j->percentile_list[i],
-				hist_percentile(h, j->percentile_list[i]) /
+			fprintf(f, ";%f%%=%" PRIu64,
+				j->report.percentile_list[i],
+				hist_percentile(h,
+						j->report.percentile_list[i]) /
 				1000);
 		else
 			fputs(";0%=0", f);
@@ -77,9 +79,9 @@ static void t_dir(FILE *f, const struct dir_stats *d, uint64_t rt,
 		d->bytes >> 10, bw, iops, rt_ms);
 	t_lat(f, d == &none ? NULL : &d->slat);
 	t_lat(f, d == &none ? NULL : &d->clat);
-	if (j && j->lat_percentiles)
+	if (j && j->report.lat_percentiles)
 		p = &d->lat;
-	else if (j && j->clat_percentiles)
+	else if (j && j->report.clat_percentiles)
 		p = &d->clat;
 	t_pcts(f, d == &none ? NULL : p, j);
 	t_lat(f, d == &none ? NULL : &d->lat);
@@ -142,11 +144,12 @@ static void t_unit(FILE *f, const struct run_result *r,
 	if (!u->stats.nclones)
 		rt = 0;
 	if (ver == 2)
-		fprintf(f, "2;%s;%u;%d", name, j->group, fio_unit_errno(s));
+		fprintf(f, "2;%s;%u;%d", name, j->plan.group,
+			fio_unit_errno(s));
 	else
 		fprintf(f, "%u;%s;%s;%u;%d", ver,
-			fio_version_tag(r, tag, sizeof(tag)), name, j->group,
-			fio_unit_errno(s));
+			fio_version_tag(r, tag, sizeof(tag)), name,
+			j->plan.group, fio_unit_errno(s));
 	for (d = DDIR_READ; d <= DDIR_WRITE; d++) {
 		v = fio_dir_view(s, d, &buf, &rt_ns);
 		t_dir(f, v, rt_ns, pct ? j : NULL, ver, gbw ? gbw[d] :
@@ -166,11 +169,11 @@ static void t_unit(FILE *f, const struct run_result *r,
 		fprintf(f, ";%3.2f%%", lat[i]);
 	for (i = 0; ver >= 3 && i < r->disks.n; i++)
 		t_disk(f, &r->disks.d[i]);
-	if (j->continue_on_error)
+	if (j->err.continue_on_error)
 		fprintf(f, ";%" PRIu64 ";%d", s->dir[DDIR_READ].errors +
 			s->dir[DDIR_WRITE].errors, fio_unit_errno(s));
-	if (j->description && *j->description)
-		fprintf(f, "%s%s", ver == 2 ? "\n;" : ";", j->description);
+	if (j->desc.description && *j->desc.description)
+		fprintf(f, "%s%s", ver == 2 ? "\n;" : ";", j->desc.description);
 	fputc('\n', f);
 }
 
@@ -191,7 +194,8 @@ int report_terse(FILE *f, const struct run_result *r)
 	}
 	for (i = 0; i < rs.nunits; i++)
 		if (!rs.units[i].hidden)
-			t_unit(f, r, &rs, &rs.units[i], rs.units[i].job->name,
+			t_unit(f, r, &rs, &rs.units[i],
+			       rs.units[i].job->desc.name,
 			       rt[i], NULL, true, ver);
 	free(rt);
 	result_set_free(&rs);
@@ -226,7 +230,7 @@ int report_cluster_terse(FILE *f, const struct run_result *r)
 			for (d = 0; d < DDIR_NR; d++)
 				gbw[d] = stats_bw(&u->stats.dir[d],
 						  u->stats.runtime_ns);
-			t_unit(f, r, rs, u, u->job->name,
+			t_unit(f, r, rs, u, u->job->desc.name,
 			       u->stats.runtime_ns, gbw, true, ver);
 		}
 	free(buf);

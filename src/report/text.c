@@ -80,8 +80,8 @@ static struct numfmt numfmt_of(const struct job *j)
 	struct numfmt n = { 3, false };
 
 	if (j) {
-		n.sig = (unsigned)j->sig_figs;
-		n.bits = j->unit_base == 1;
+		n.sig = (unsigned)j->report.sig_figs;
+		n.bits = j->report.unit_base == 1;
 	}
 	return n;
 }
@@ -225,7 +225,7 @@ static void print_depth_mean(FILE *f, const struct job_stats *s,
 		any = true;
 	}
 	if (any && j)
-		fprintf(f, " (iodepth=%" PRIu64 "%s)", (uint64_t)j->iodepth,
+		fprintf(f, " (iodepth=%" PRIu64 "%s)", (uint64_t)j->eng.iodepth,
 			s->nclones > 1 ? " per clone" : "");
 	if (any)
 		fputc('\n', f);
@@ -256,8 +256,9 @@ static void print_pct_table(FILE *f, const char *name, const struct hist *h,
 	unsigned i;
 
 	fprintf(f, "    %s percentiles\n", name);
-	for (i = 0; i < j->npercentiles && i < JOB_MAX_PERCENTILES; i++) {
-		double p = j->percentile_list[i];
+	for (i = 0; i < j->report.npercentiles &&
+	     i < JOB_MAX_PERCENTILES; i++) {
+		double p = j->report.percentile_list[i];
 
 		snprintf(label, sizeof(label), "p%g", p);
 		value_fmt_ns((double)hist_percentile(h, p), val, sizeof(val));
@@ -278,9 +279,9 @@ static void print_latencies(FILE *f, const struct dir_stats *d,
 		const struct hist *h;
 		bool pct;
 	} lat[] = {
-		{ "slat", &d->slat, j->slat_percentiles },
-		{ "clat", &d->clat, j->clat_percentiles },
-		{ "lat", &d->lat, j->lat_percentiles },
+		{ "slat", &d->slat, j->report.slat_percentiles },
+		{ "clat", &d->clat, j->report.clat_percentiles },
+		{ "lat", &d->lat, j->report.lat_percentiles },
 		{ "sched", &d->sched_lat, true },
 	};
 	bool any = false;
@@ -295,7 +296,7 @@ static void print_latencies(FILE *f, const struct dir_stats *d,
 		if (lat[i].h->count)
 			print_lat_row(f, lat[i].name, lat[i].h);
 	for (i = 0; i < sizeof(lat) / sizeof(lat[0]); i++)
-		if (lat[i].h->count && lat[i].pct && j->npercentiles)
+		if (lat[i].h->count && lat[i].pct && j->report.npercentiles)
 			print_pct_table(f, lat[i].name, lat[i].h, j);
 }
 
@@ -314,8 +315,8 @@ static void print_sync_think(FILE *f, const struct job_stats *s,
 			s->sync.count);
 		print_lat_head(f);
 		print_lat_row(f, "lat", &s->sync);
-		if ((j->clat_percentiles || j->lat_percentiles) &&
-		    j->npercentiles)
+		if ((j->report.clat_percentiles || j->report.lat_percentiles) &&
+		    j->report.npercentiles)
 			print_pct_table(f, "lat", &s->sync, j);
 	}
 	if (!s->think_ns && !s->end_sync_ns)
@@ -399,13 +400,13 @@ static void print_header(FILE *f, const struct result_unit *u)
 	const struct job_stats *s = &u->stats;
 	char rt[32];
 
-	fprintf(f, "%s: ", j->name ? j->name : "(unnamed)");
-	if (j->group_reporting)
+	fprintf(f, "%s: ", j->desc.name ? j->desc.name : "(unnamed)");
+	if (j->report.group_reporting)
 		fprintf(f, "%u job%s merged, ", u->njobs,
 			u->njobs == 1 ? "" : "s");
 	else
-		fprintf(f, "clone %u, ", j->clone);
-	fprintf(f, "group %u", j->group);
+		fprintf(f, "clone %u, ", j->plan.clone);
+	fprintf(f, "group %u", j->plan.group);
 	if (!s->nclones) {
 		fputs(": not run\n", f);
 		return;
@@ -562,7 +563,7 @@ static void print_target(FILE *f, const struct run_targets *rt,
 	t = &rt->t[0];
 	if (t->info.kind == SYSINFO_NONE) {
 		/* An engine that moves no data (null, cpuio, exec) */
-		fprintf(f, "  target: none (%s engine)\n", j->engine->name);
+		fprintf(f, "  target: none (%s engine)\n", j->eng.engine->name);
 		return;
 	}
 	fprintf(f, "  target %s", t->path ? t->path : "?");
@@ -583,7 +584,7 @@ static void print_target(FILE *f, const struct run_targets *rt,
 /* Whether the unit's table shows direction d: the job does it. */
 static bool interval_dir(const struct result_unit *u, int d)
 {
-	return dir_active(&u->stats.dir[d]) || rw_dirs(u->job->rw) >> d & 1;
+	return dir_active(&u->stats.dir[d]) || rw_dirs(u->job->io.rw) >> d & 1;
 }
 
 /*
@@ -641,7 +642,7 @@ static void print_mixed(FILE *f, const struct job_stats *s,
 {
 	struct dir_stats m;
 
-	if (!j || j->unified_rw_reporting == UNIFIED_NONE)
+	if (!j || j->report.unified_rw_reporting == UNIFIED_NONE)
 		return;
 	stats_mixed(&m, s);
 	fputs("  ", f);
@@ -754,7 +755,7 @@ static void print_unit(FILE *f, const struct run_result *r,
 			continue;
 		any = true;
 		/* mixed: only the one direction, printed below */
-		if (u->job->unified_rw_reporting == UNIFIED_MIXED)
+		if (u->job->report.unified_rw_reporting == UNIFIED_MIXED)
 			continue;
 		fputs("  ", f);
 		print_rate_line(f, dir_name[d], ds, s->runtime_ns, u->job);
@@ -806,7 +807,7 @@ static void print_group(FILE *f, const struct result_set *rs, unsigned id)
 	fprintf(f, ", %u ran, runtime %s\n", g->nclones, rt);
 	for (d = 0; d < DDIR_NR; d++) {
 		if (!dir_active(&g->dir[d]) || (first &&
-		    first->unified_rw_reporting == UNIFIED_MIXED))
+		    first->report.unified_rw_reporting == UNIFIED_MIXED))
 			continue;
 		fputs("  ", f);
 		print_rate_line(f, dir_name[d], &g->dir[d], g->runtime_ns,
@@ -926,16 +927,18 @@ static void print_footer(FILE *f, const struct run_result *r,
 		if (!u[i].stats.err)
 			continue;
 		fprintf(f, "failed: %s (group %u): ",
-			u[i].job->name ? u[i].job->name : "(unnamed)",
-			u[i].job->group);
+			u[i].job->desc.name ? u[i].job->desc.name : "(unnamed)",
+			u[i].job->plan.group);
 		print_failure(f, "", &u[i].stats);
 	}
 	for (i = 0; i < nunits; i++)
 		if (u[i].stats.verify.mismatches)
 			fprintf(f, "verification: %s (group %u): %" PRIu64
 				" of %" PRIu64 " blocks did not verify\n",
-				u[i].job->name ? u[i].job->name : "(unnamed)",
-				u[i].job->group, u[i].stats.verify.mismatches,
+				u[i].job->desc.name ? u[i].job->desc.name :
+				"(unnamed)",
+				u[i].job->plan.group,
+				u[i].stats.verify.mismatches,
 				u[i].stats.verify.blocks_checked);
 }
 

@@ -146,7 +146,7 @@ void report_html_trend(FILE *f, const struct run_result *r,
 
 		if (u->hidden || !u->stats.nmeasured)
 			continue;
-		nm = metric_headlines(rw_dirs(u->job->rw) & 3u, ms);
+		nm = metric_headlines(rw_dirs(u->job->io.rw) & 3u, ms);
 		if (!nm)
 			continue;
 		if (!head)
@@ -156,7 +156,7 @@ void report_html_trend(FILE *f, const struct run_result *r,
 			      "run last (red).</p>\n", f);
 		head = true;
 		fputs("<figure class=\"trend\"><figcaption>", f);
-		trend_esc(f, u->job->name);
+		trend_esc(f, u->job->desc.name);
 		fputs("</figcaption>\n", f);
 		for (k = 0, any = false; k < nm; k++)
 			any |= trend_unit(f, r, u, &ms[k]);

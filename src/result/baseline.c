@@ -136,12 +136,13 @@ const struct baseline_job *baseline_find(const struct baseline *b,
 		const struct result_unit *u = b->jobs[i].u;
 		const struct job *x = u->job;
 
-		if (!same_text(x->name, j->name) ||
-		    !same_text(x->sweep_point, j->sweep_point) ||
+		if (!same_text(x->desc.name, j->desc.name) ||
+		    !same_text(x->plan.sweep_point, j->plan.sweep_point) ||
 		    !u->stats.nclones)
 			continue;
-		if (j->group_reporting ? x->group_reporting :
-		    !x->group_reporting && x->clone == j->clone)
+		if (j->report.group_reporting ? x->report.group_reporting :
+		    !x->report.group_reporting &&
+		    x->plan.clone == j->plan.clone)
 			return &b->jobs[i];
 	}
 	return NULL;

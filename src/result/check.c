@@ -34,23 +34,23 @@ void check_unit_label(const struct job *j, char *buf, size_t len)
 {
 	size_t n;
 
-	n = (size_t)snprintf(buf, len, "%s%s%s%s", j->name,
-			     j->sweep_point ? "[" : "",
-			     j->sweep_point ? j->sweep_point : "",
-			     j->sweep_point ? "]" : "");
-	if (n < len && !j->group_reporting && j->numjobs > 1)
-		snprintf(buf + n, len - n, " clone %u", j->clone);
+	n = (size_t)snprintf(buf, len, "%s%s%s%s", j->desc.name,
+			     j->plan.sweep_point ? "[" : "",
+			     j->plan.sweep_point ? j->plan.sweep_point : "",
+			     j->plan.sweep_point ? "]" : "");
+	if (n < len && !j->report.group_reporting && j->eng.numjobs > 1)
+		snprintf(buf + n, len - n, " clone %u", j->plan.clone);
 }
 
 /* The directions a job does I/O in, as bits 1 << DDIR_*. */
 static unsigned job_dirs(const struct job *j)
 {
-	if (j->verify_only)
+	if (j->vfy.verify_only)
 		return 0;	/* it only reads to verify */
-	if (!rw_mixed(j->rw))
-		return rw_dirs(j->rw);
-	return (j->rwmixread > 0 ? 1u << DDIR_READ : 0) |
-	       (j->rwmixread < 100 ? 1u << DDIR_WRITE : 0);
+	if (!rw_mixed(j->io.rw))
+		return rw_dirs(j->io.rw);
+	return (j->io.rwmixread > 0 ? 1u << DDIR_READ : 0) |
+	       (j->io.rwmixread < 100 ? 1u << DDIR_WRITE : 0);
 }
 
 /* ---- check_build ---- */
@@ -210,7 +210,7 @@ static int plan_item(struct builder *b, size_t def, int unit, bool scoped)
 		if (scoped)
 			return def_error(b, d, "job '%s' does no %s%s", label,
 					 dir_nouns[d->x.m.dir],
-					 j->verify_only ? " (verify_only)" :
+					 j->vfy.verify_only ? " (verify_only)" :
 					 "; see its rw=");
 		na = true;
 	}
@@ -246,7 +246,7 @@ static int plan_cmdline(struct builder *b, size_t def, int unit)
 	const struct check_def *d = &b->cs->defs[def];
 	const struct job *j = &b->p->jobs[b->u.first[unit]];
 
-	if (d->x.scope[0] && strcmp(d->x.scope, j->name))
+	if (d->x.scope[0] && strcmp(d->x.scope, j->desc.name))
 		return 0;
 	return plan_item(b, def, unit, d->x.scope[0] != 0);
 }
@@ -255,7 +255,7 @@ static int plan_cmdline(struct builder *b, size_t def, int unit)
 static void job_check_src(const struct job *j, size_t k, int *origin,
 			  char *file, size_t len, int *line)
 {
-	const char *s = j->check_src, *end, *colon;
+	const char *s = j->runs.check_src, *end, *colon;
 
 	for (; s && k; k--) {
 		s = strchr(s, '\n');
@@ -270,9 +270,9 @@ static void job_check_src(const struct job *j, size_t k, int *origin,
 	if (!s || !colon || colon - s < 1) {
 		/* Set by a sweep point: the job's own. */
 		*origin = CHECK_SECTION;
-		snprintf(file, len, "%s", j->section_file ? j->section_file :
-			 "");
-		*line = j->section_line;
+		snprintf(file, len, "%s", j->plan.section_file ?
+			 j->plan.section_file : "");
+		*line = j->plan.section_line;
 		return;
 	}
 	*origin = s[0] == 'g' ? CHECK_GLOBAL : CHECK_SECTION;
@@ -287,10 +287,10 @@ static int plan_file_check(struct builder *b, size_t def, int unit,
 {
 	const struct check_def *d = &b->cs->defs[def];
 
-	if (d->x.scope[0] && strcmp(d->x.scope, j->name)) {
+	if (d->x.scope[0] && strcmp(d->x.scope, j->desc.name)) {
 		if (d->origin == CHECK_SECTION)
 			return def_error(b, d, "a check in the section of job "
-					 "'%s' cannot name job '%s'", j->name,
+					 "'%s' cannot name job '%s'", j->desc.name,
 					 d->x.scope);
 		return 0;
 	}
@@ -310,16 +310,16 @@ static int plan_job_checks(struct builder *b, int unit)
 	for (i = b->u.first[unit]; i < p->njobs; i++) {
 		const struct job *j = &p->jobs[i];
 
-		if (b->u.unit_of[i] != (size_t)unit || !j->check)
+		if (b->u.unit_of[i] != (size_t)unit || !j->runs.check)
 			continue;
-		for (s = j->check, k = 0; *s; k++) {
+		for (s = j->runs.check, k = 0; *s; k++) {
 			end = strchr(s, ';');
 			end = end ? end : s + strlen(s);
 			snprintf(text, sizeof(text), "%.*s", (int)(end - s), s);
 			s = *end ? end + 1 : end;
 			job_check_src(j, k, &origin, file, sizeof(file), &line);
 			ret = add_def(b, text, origin, file, line,
-				      (unsigned)j->kb_base, &def);
+				      (unsigned)j->report.kb_base, &def);
 			if (ret)
 				return ret;
 			ret = plan_file_check(b, def, unit, j);

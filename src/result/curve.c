@@ -37,9 +37,9 @@ static struct job_stats *point_stats(const struct run_result *r,
 	for (i = probe; i < p->njobs; i++) {
 		const struct job *j = &p->jobs[i];
 
-		if (j->curve_probe != probe || !j->curve_point)
+		if (j->plan.curve_probe != probe || !j->plan.curve_point)
 			break;
-		if (j->curve_point == k && r->ran[i])
+		if (j->plan.curve_point == k && r->ran[i])
 			stats_merge(s, &r->stats[i]);
 	}
 	return s;
@@ -49,8 +49,8 @@ int curve_set_rate(const struct plan *p, size_t i, const struct run_result *r,
 		   char *why, size_t len)
 {
 	struct job *j = &p->jobs[i];	/* the plan's: see curve.h */
-	struct job_stats *s = point_stats(r, j->curve_probe, 1);
-	double part = j->curve_pct / 100.0 / (double)j->numjobs, v;
+	struct job_stats *s = point_stats(r, j->plan.curve_probe, 1);
+	double part = j->plan.curve_pct / 100.0 / (double)j->eng.numjobs, v;
 	bool any = false;
 	int d;
 
@@ -62,17 +62,17 @@ int curve_set_rate(const struct plan *p, size_t i, const struct run_result *r,
 		if (!s->dir[d].ios)
 			continue;
 		any = true;
-		if (j->bs_min[d] == j->bs_max[d]) {
+		if (j->io.bs_min[d] == j->io.bs_max[d]) {
 			v = round(stats_iops(&s->dir[d], s->runtime_ns) * part);
-			j->rate_iops[d] = v < 1 ? 1 : (uint64_t)v;
+			j->pace.rate_iops[d] = v < 1 ? 1 : (uint64_t)v;
 		} else {
 			v = round(stats_bw(&s->dir[d], s->runtime_ns) * part);
-			j->rate[d] = v < 1 ? 1 : (uint64_t)v;
+			j->pace.rate[d] = v < 1 ? 1 : (uint64_t)v;
 		}
 	}
 	if (!any || !s->nmeasured || !s->runtime_ns) {
 		snprintf(why, len, "the curve's probe measured no I/O, so "
-			 "there is no rate to take %g%% of", j->curve_pct);
+			 "there is no rate to take %g%% of", j->plan.curve_pct);
 		free(s);
 		return -ECANCELED;
 	}
@@ -148,7 +148,8 @@ int curve_collect(const struct run_result *r, struct curve_set *s)
 	for (i = 0; p && r->stats && r->ran && i < p->njobs && !ret; i++) {
 		const struct job *j = &p->jobs[i];
 
-		if (j->curve_point != 1 || j->clone || j->curve_probe != i)
+		if (j->plan.curve_point != 1 || j->plan.clone ||
+		    j->plan.curve_probe != i)
 			continue;
 		c = realloc(s->c, (s->n + 1) * sizeof(*c));
 		if (!c) {
@@ -167,15 +168,16 @@ int curve_collect(const struct run_result *r, struct curve_set *s)
 		const struct job *j = &p->jobs[i];
 		size_t k;
 
-		if (j->curve_point < 2 || j->clone)
+		if (j->plan.curve_point < 2 || j->plan.clone)
 			continue;
 		for (k = 0; k < s->n; k++) {
 			c = &s->c[k];
-			if (c->job != &p->jobs[j->curve_probe] ||
+			if (c->job != &p->jobs[j->plan.curve_probe] ||
 			    c->npoints > RATE_CURVE_MAX)
 				continue;
-			ret = fill_point(r, j->curve_probe, j->curve_point,
-					 j->curve_pct, c->pt[0].iops,
+			ret = fill_point(r, j->plan.curve_probe,
+					 j->plan.curve_point,
+					 j->plan.curve_pct, c->pt[0].iops,
 					 &c->pt[c->npoints]);
 			c->npoints++;
 			break;
@@ -195,13 +197,14 @@ void curve_set_free(struct curve_set *s)
 
 void curve_label(const struct curve *c, char *buf, size_t len)
 {
-	const char *sp = c->job->sweep_point ? c->job->sweep_point : "";
+	const char *sp = c->job->plan.sweep_point ? c->job->plan.sweep_point :
+		"";
 	size_t n = strlen(sp), tail = strlen("curve=probe");
 
 	n = n >= tail ? n - tail : 0;
 	while (n && sp[n - 1] == ' ')
 		n--;
-	snprintf(buf, len, "%s%s%.*s", c->job->name, n ? " " : "", (int)n,
+	snprintf(buf, len, "%s%s%.*s", c->job->desc.name, n ? " " : "", (int)n,
 		 sp);
 }
 

@@ -331,7 +331,8 @@ int histdb_options(const struct job *j, char **text, char hash[65])
 			options_format(dj, o, b, sizeof(b));
 			if (!strcmp(a, b))
 				continue;
-		} else if (!options_engine_is_set(j, j->engine, j->eopts, o)) {
+		} else if (!options_engine_is_set(j, j->eng.engine,
+						  j->eng.eopts, o)) {
 			continue;
 		}
 		fprintf(m, "%s=%s\n", o->name, a);
@@ -442,7 +443,7 @@ static int put_figs(struct rec *c, long long uid, const struct result_unit *u)
 	struct result_row row;
 	struct metric m;
 	char why[256];
-	unsigned dirs = rw_dirs(u->job->rw) & 3u, n, i;
+	unsigned dirs = rw_dirs(u->job->io.rw) & 3u, n, i;
 	size_t k;
 	int r = 0;
 
@@ -498,7 +499,7 @@ static char *buckets_json(const struct hist *h)
 
 static int put_hists(struct rec *c, long long uid, const struct result_unit *u)
 {
-	unsigned dirs = rw_dirs(u->job->rw), d, k;
+	unsigned dirs = rw_dirs(u->job->io.rw), d, k;
 	const struct hist *h;
 	char *b;
 	int r = 0;
@@ -561,10 +562,10 @@ static int put_unit(struct rec *c, long long run, int idx,
 	sqlite3_clear_bindings(c->unit);
 	sqlite3_bind_int64(c->unit, 1, run);
 	sqlite3_bind_int(c->unit, 2, idx);
-	sqlite3_bind_text(c->unit, 3, j->name, -1, SQLITE_TRANSIENT);
-	bind_text_or_null(c->unit, 4, j->sweep_point);
-	if (!j->group_reporting)
-		sqlite3_bind_int(c->unit, 5, (int)j->clone);
+	sqlite3_bind_text(c->unit, 3, j->desc.name, -1, SQLITE_TRANSIENT);
+	bind_text_or_null(c->unit, 4, j->plan.sweep_point);
+	if (!j->report.group_reporting)
+		sqlite3_bind_int(c->unit, 5, (int)j->plan.clone);
 	sqlite3_bind_text(c->unit, 6, opts, -1, free);
 	sqlite3_bind_text(c->unit, 7, hash, -1, SQLITE_TRANSIENT);
 	bind_text_or_null(c->unit, 8, tpath);

@@ -652,20 +652,20 @@ static int job_read(struct rd *c, const struct jd *o, struct job *j,
 	free(e);
 	/* the unit's name: its identity (the option says the same) */
 	if (str(o, "name")) {
-		free(j->name);
-		if (!(j->name = strdup(str(o, "name"))))
+		free(j->desc.name);
+		if (!(j->desc.name = strdup(str(o, "name"))))
 			return -ENOMEM;
 	}
-	j->clone = (unsigned)u64(o, "clone");
+	j->plan.clone = (unsigned)u64(o, "clone");
 	/* a merged unit has no clone (the writer's null) */
 	if (get(o, "clone"))
-		j->group_reporting = jd_is_null(get(o, "clone"));
-	j->group = (unsigned)u64(o, "group");
-	j->wait_group = (unsigned)u64(get(o, "phase_cpu"), "phase");
-	j->stats = true;
-	if (sp && !(j->sweep_point = strdup(sp)))
+		j->report.group_reporting = jd_is_null(get(o, "clone"));
+	j->plan.group = (unsigned)u64(o, "group");
+	j->plan.wait_group = (unsigned)u64(get(o, "phase_cpu"), "phase");
+	j->report.stats = true;
+	if (sp && !(j->plan.sweep_point = strdup(sp)))
 		return -ENOMEM;
-	if (!j->name && !(j->name = strdup("")))
+	if (!j->desc.name && !(j->desc.name = strdup("")))
 		return -ENOMEM;
 	return 0;
 }
@@ -923,7 +923,7 @@ static int unit_read(struct rd *c, const struct jd *o, size_t i)
 	/* u is model_alloc's (calloc), read once */
 	u->job = j;
 	u->njobs = (unsigned)u64(o, "njobs");
-	u->nruns = j->repeat > 1 ? (unsigned)j->repeat : 1;
+	u->nruns = j->runs.repeat > 1 ? (unsigned)j->runs.repeat : 1;
 	result_read_stats(c, o, &u->stats);
 	ran_read(&u->stats, is_true(o, "ran"), unless_false(o, "measured"),
 		 u->njobs);
@@ -931,7 +931,7 @@ static int unit_read(struct rd *c, const struct jd *o, size_t i)
 	u->stats.steady = steady_read(get(o, "steadystate"));
 	u->stats.zbd = zbd_read(get(o, "zbd"));
 	u->stats.intervals = intervals_read(get(o, "intervals"),
-					    j->interval_ns, c);
+					    j->report.interval_ns, c);
 	phase_read(get(o, "phase_cpu"), u);
 	ret = targets_read(c, o, &c->st->targets[i]);
 	return ret ? ret : c->err;
@@ -951,7 +951,7 @@ static int group_read(struct rd *c, const struct jd *o, size_t i)
 				      u64(o, "interval_ns"), c);
 	s->group_njobs[i] = (unsigned)u64(o, "njobs");
 	for (k = 0; k < (size_t)s->nunits; k++)
-		if (s->units[k].job->group == i) {
+		if (s->units[k].job->plan.group == i) {
 			s->group_first[i] = s->units[k].job;
 			break;
 		}
@@ -970,12 +970,13 @@ static int unit_named(const struct result_set *s, const struct jd *o)
 	for (i = 0; name && i < s->nunits; i++) {
 		const struct job *j = s->units[i].job;
 
-		if (strcmp(j->name, name) || (!sp) != (!j->sweep_point) ||
-		    (sp && strcmp(sp, j->sweep_point)))
+		if (strcmp(j->desc.name, name) ||
+		    (!sp) != (!j->plan.sweep_point) ||
+		    (sp && strcmp(sp, j->plan.sweep_point)))
 			continue;
-		if (jd_is_null(clone) ? j->group_reporting :
-		    !j->group_reporting &&
-		    (int64_t)j->clone == jd_integer_value(clone))
+		if (jd_is_null(clone) ? j->report.group_reporting :
+		    !j->report.group_reporting &&
+		    (int64_t)j->plan.clone == jd_integer_value(clone))
 			return i;
 	}
 	return -1;
@@ -989,7 +990,7 @@ static int check_def_read(struct rd *c, const struct jd *o, const struct job *j,
 	char why[256];
 
 	d->text = keep(c, expr ? expr : "");
-	d->kb_base = j ? (unsigned)j->kb_base : 1024;
+	d->kb_base = j ? (unsigned)j->report.kb_base : 1024;
 	if (!d->text || check_parse(d->text, d->kb_base ? d->kb_base : 1024,
 				    &d->x, why, sizeof(why)))
 		return c->err ? c->err : -EINVAL;
@@ -1205,11 +1206,11 @@ static int curves_read(struct rd *c, const struct jd *a)
 
 		if (options_defaults(j))
 			return -ENOMEM;
-		j->name = strdup(name);
-		if (!j->name || asprintf(&sp, "%s%scurve=probe", rest,
-					 *rest ? " " : "") < 0)
+		j->desc.name = strdup(name);
+		if (!j->desc.name || asprintf(&sp, "%s%scurve=probe", rest,
+					      *rest ? " " : "") < 0)
 			return -ENOMEM;
-		j->sweep_point = sp;
+		j->plan.sweep_point = sp;
 		cv->job = j;
 		point_read(get(o, "probe"), &cv->pt[0]);
 		cv->npoints = 1;

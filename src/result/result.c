@@ -87,20 +87,20 @@ static int assign_units(const struct plan *p, size_t *unit_of)
 	}
 	for (i = 0; i < p->njobs; i++) {
 		const struct job *j = &p->jobs[i];
-		size_t back = (size_t)j->repeat_idx * j->numjobs;
+		size_t back = (size_t)j->plan.repeat_idx * j->eng.numjobs;
 
 		/* A repetition joins the unit of the run it repeats. */
 		if (back && back <= i) {
 			unit_of[i] = unit_of[i - back];
 			continue;
 		}
-		if (!j->group_reporting || j->group >= p->ngroups) {
+		if (!j->report.group_reporting || j->plan.group >= p->ngroups) {
 			unit_of[i] = n++;
 			continue;
 		}
-		if (head[j->group] == SIZE_MAX)
-			head[j->group] = n++;
-		unit_of[i] = head[j->group];
+		if (head[j->plan.group] == SIZE_MAX)
+			head[j->plan.group] = n++;
+		unit_of[i] = head[j->plan.group];
 	}
 	free(head);
 	return (int)n;
@@ -188,12 +188,12 @@ static int runs_fold(const struct run_result *r, const size_t *map,
 	for (i = 0; i < plan_njobs(r); i++) {
 		const struct job *j = &r->plan->jobs[i];
 
-		x = map ? map[i] : j->group;
-		if (x >= n || !job_ran(r, i) || !j->stats)
+		x = map ? map[i] : j->plan.group;
+		if (x >= n || !job_ran(r, i) || !j->report.stats)
 			continue;
-		if (j->repeat_idx != acc[x].run) {
+		if (j->plan.repeat_idx != acc[x].run) {
 			run_acc_flush(&acc[x]);
-			acc[x].run = j->repeat_idx;
+			acc[x].run = j->plan.repeat_idx;
 		}
 		run_acc_add(&acc[x], &r->stats[i]);
 	}
@@ -225,8 +225,8 @@ static int runs_fold_all(const struct run_result *r, const size_t *map,
 		for (x = 0; x < n; x++)
 			st[x] = (struct job_stats *)((char *)st0 + x * stride);
 		for (i = 0; i < plan_njobs(r); i++) {
-			x = map ? map[i] : r->plan->jobs[i].group;
-			if (x < n && r->plan->jobs[i].repeat > 1)
+			x = map ? map[i] : r->plan->jobs[i].plan.group;
+			if (x < n && r->plan->jobs[i].runs.repeat > 1)
 				rep[x] = true;
 		}
 		ret = runs_fold(r, map, st, rep, n);
@@ -248,7 +248,7 @@ static void unit_phase(const struct run_result *r, struct result_unit *u)
 
 	memset(ph, 0, sizeof(*ph));
 	for (k = 0; r->phases && u->job && k < nruns; k++) {
-		wg = u->job->wait_group + k;
+		wg = u->job->plan.wait_group + k;
 		if (wg >= r->nphases)
 			break;
 		cpu_add(&ph->proc, &r->phases[wg].proc);
@@ -306,12 +306,12 @@ static int units_build(const struct run_result *r, struct result_unit **units,
 
 		if (!x->job) {
 			x->job = &r->plan->jobs[i];
-			if (x->job->repeat > 1)
-				x->nruns = (unsigned)x->job->repeat;
+			if (x->job->runs.repeat > 1)
+				x->nruns = (unsigned)x->job->runs.repeat;
 		}
 		x->njobs++;
 		/* stats=0: run, but reported nowhere */
-		if (!r->plan->jobs[i].stats)
+		if (!r->plan->jobs[i].report.stats)
 			continue;
 		x->hidden = false;
 		acc_add(&x->stats, r, i);
@@ -357,9 +357,9 @@ int result_groups(const struct run_result *r, struct job_stats **groups)
 	for (i = 0; i < ng; i++)
 		acc_init(&g[i]);
 	for (i = 0; i < njobs; i++) {
-		unsigned id = r->plan->jobs[i].group;
+		unsigned id = r->plan->jobs[i].plan.group;
 
-		if (id < ng && r->plan->jobs[i].stats)
+		if (id < ng && r->plan->jobs[i].report.stats)
 			acc_add(&g[id], r, i);
 	}
 	ret = runs_fold_all(r, NULL, g, sizeof(*g), ng);
@@ -386,8 +386,9 @@ static int groups_jobs(const struct run_result *r, struct result_set *s)
 	if (!s->group_njobs || !s->group_first)
 		return -ENOMEM;
 	for (i = 0; i < plan_njobs(r); i++) {
-		id = r->plan->jobs[i].group;
-		if (id >= (unsigned)s->ngroups || !r->plan->jobs[i].stats)
+		id = r->plan->jobs[i].plan.group;
+		if (id >= (unsigned)s->ngroups ||
+		    !r->plan->jobs[i].report.stats)
 			continue;
 		if (!s->group_first[id])
 			s->group_first[id] = &r->plan->jobs[i];
@@ -450,7 +451,7 @@ int result_unit_prios(const struct run_result *r, const struct result_set *s,
 	*out = NULL;
 	for (i = 0; s->unit_of && i < plan_njobs(r) && !ret; i++) {
 		if (s->unit_of[i] != (size_t)unit || !job_ran(r, i) ||
-		    !r->plan->jobs[i].stats || !(src = r->stats[i].prio))
+		    !r->plan->jobs[i].report.stats || !(src = r->stats[i].prio))
 			continue;
 		for (d = 0; d < DDIR_NR && !ret; d++)
 			ret = prio_stats_merge(out, mixed ? 0 : d, src, d);
@@ -474,12 +475,12 @@ void result_unit_run(const struct run_result *r, const struct result_set *s,
 	acc_init(&out->stats);
 	for (i = 0; s->unit_of && i < plan_njobs(r); i++) {
 		if (s->unit_of[i] != (size_t)unit ||
-		    r->plan->jobs[i].repeat_idx != run)
+		    r->plan->jobs[i].plan.repeat_idx != run)
 			continue;
 		if (!out->job)
 			out->job = &r->plan->jobs[i];
 		out->njobs++;
-		if (r->plan->jobs[i].stats)
+		if (r->plan->jobs[i].report.stats)
 			acc_add(&out->stats, r, i);
 	}
 	if (!out->job)
@@ -649,14 +650,15 @@ void result_time_iso(time_t t, char *buf, size_t len)
 
 bool result_shows_pct(const struct job *j, int h, double p)
 {
-	const bool on[] = { j->slat_percentiles, j->clat_percentiles,
-			    j->lat_percentiles };
+	const bool on[] = { j->report.slat_percentiles,
+		j->report.clat_percentiles,
+			    j->report.lat_percentiles };
 	unsigned i;
 
 	if (h < MH_SLAT || h > MH_LAT || !on[h])
 		return false;
-	for (i = 0; i < j->npercentiles && i < JOB_MAX_PERCENTILES; i++)
-		if (j->percentile_list[i] == p)
+	for (i = 0; i < j->report.npercentiles && i < JOB_MAX_PERCENTILES; i++)
+		if (j->report.percentile_list[i] == p)
 			return true;
 	return false;
 }

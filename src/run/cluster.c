@@ -106,18 +106,20 @@ static int same_unit(const struct result_unit *x, const struct result_unit *y,
 	char va[4096], vb[4096], ca[16], cb[16];
 	size_t n = 0;
 	const char *ids[4][3] = {
-		{ "name", a->name, b->name },
+		{ "name", a->desc.name, b->desc.name },
 		{ "clone", ca, cb },
 		{ "group", NULL, NULL },
-		{ "sweep_point", a->sweep_point, b->sweep_point },
+		{ "sweep_point", a->plan.sweep_point, b->plan.sweep_point },
 	};
 	char ga[16], gb[16];
 	unsigned k;
 
-	snprintf(ca, sizeof(ca), a->group_reporting ? "null" : "%u", a->clone);
-	snprintf(cb, sizeof(cb), b->group_reporting ? "null" : "%u", b->clone);
-	snprintf(ga, sizeof(ga), "%u", a->group);
-	snprintf(gb, sizeof(gb), "%u", b->group);
+	snprintf(ca, sizeof(ca), a->report.group_reporting ? "null" : "%u",
+		 a->plan.clone);
+	snprintf(cb, sizeof(cb), b->report.group_reporting ? "null" : "%u",
+		 b->plan.clone);
+	snprintf(ga, sizeof(ga), "%u", a->plan.group);
+	snprintf(gb, sizeof(gb), "%u", b->plan.group);
 	ids[2][1] = ga;
 	ids[2][2] = gb;
 	for (k = 0; k < 4; k++) {
@@ -144,7 +146,7 @@ static int same_unit(const struct result_unit *x, const struct result_unit *y,
 		snprintf(va, sizeof(va), "%s", ref[n]);
 		err_set(e, nb, 0, o->name, "job '%s' differs: %s=%s in %s, "
 			"%s=%s in %s (only targets, sizes, offsets, seeds and "
-			"CPUs may differ between members)", a->name, o->name,
+			"CPUs may differ between members)", a->desc.name, o->name,
 			va, na, o->name, vb, nb);
 		return -EINVAL;
 	}
@@ -1186,7 +1188,7 @@ static void check_units(const struct check_expr *x, const char *text,
 		const struct cluster_unit *cu = mine ? mine_unit(mine, k) :
 						NULL;
 		const struct result_unit *u = cu ? &cu->u : &rs->units[k];
-		const char *name = rs->units[k].job->name;
+		const char *name = rs->units[k].job->desc.name;
 		struct result_row row = { 0 };
 		double val;
 		bool ok;
@@ -1288,7 +1290,8 @@ static int check_model(const struct run_result *r, char *const *checks,
 	};
 	const struct cluster_info *ci = r->cluster;
 	const struct result_set *rs = r->set;
-	unsigned kb = rs && rs->nunits ? (unsigned)rs->units[0].job->kb_base :
+	unsigned kb = rs && rs->nunits ?
+		(unsigned)rs->units[0].job->report.kb_base :
 		      1024;
 	size_t per = ci ? ci->nmembers + 1 : 1, i, m, nd;
 	struct check_expr x;
@@ -1326,7 +1329,7 @@ static int check_model(const struct run_result *r, char *const *checks,
 					&cr->results[cr->nresults];
 
 				if (x.scope[0] && strcmp(x.scope,
-						rs->units[k].job->name))
+						rs->units[k].job->desc.name))
 					continue;
 				c->def = d;
 				c->unit = k;
@@ -1381,7 +1384,8 @@ int cluster_checks(const struct run_result *r, char *const *checks,
 {
 	const struct cluster_info *ci = r->cluster;
 	const struct result_set *rs = r->set;
-	unsigned kb = rs && rs->nunits ? (unsigned)rs->units[0].job->kb_base :
+	unsigned kb = rs && rs->nunits ?
+		(unsigned)rs->units[0].job->report.kb_base :
 		      1024;
 	struct mine mine = { .ci = ci };
 	struct check_expr *x;

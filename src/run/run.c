@@ -42,14 +42,15 @@
 
 static bool needs_files(const struct job *j)
 {
-	return !(j->engine->flags & ENGINE_NOIO);
+	return !(j->eng.engine->flags & ENGINE_NOIO);
 }
 
 /* "job 'NAME': " before e's message. */
 static void err_job(struct err_rec *e, const struct job *j)
 {
 	char pre[160];
-	size_t n = (size_t)snprintf(pre, sizeof(pre), "job '%s': ", j->name);
+	size_t n = (size_t)snprintf(pre, sizeof(pre), "job '%s': ",
+				    j->desc.name);
 
 	n = n < sizeof(pre) ? n : sizeof(pre) - 1;
 	memmove(e->msg + n, e->msg, sizeof(e->msg) - n - 1);
@@ -72,7 +73,7 @@ static int access_as_job(void *arg)
 {
 	struct access_arg *a = arg;
 
-	return target_check_access(a->t, a->j, a->j->uid != UINT64_MAX ?
+	return target_check_access(a->t, a->j, a->j->cpu.uid != UINT64_MAX ?
 				   "uid" : "gid", a->who, a->e);
 }
 
@@ -88,23 +89,23 @@ static int check_job_access(const struct target *t, const struct job *j,
 	char who[96], why[256];
 	int ret;
 
-	if (j->uid == UINT64_MAX && j->gid == UINT64_MAX)
+	if (j->cpu.uid == UINT64_MAX && j->cpu.gid == UINT64_MAX)
 		return 0;
-	if (j->uid != UINT64_MAX && j->gid != UINT64_MAX)
+	if (j->cpu.uid != UINT64_MAX && j->cpu.gid != UINT64_MAX)
 		snprintf(who, sizeof(who), "as uid=%" PRIu64 " gid=%" PRIu64
-			 " (the job's user)", j->uid, j->gid);
-	else if (j->uid != UINT64_MAX)
+			 " (the job's user)", j->cpu.uid, j->cpu.gid);
+	else if (j->cpu.uid != UINT64_MAX)
 		snprintf(who, sizeof(who), "as uid=%" PRIu64 " (the job's "
-			 "user)", j->uid);
+			 "user)", j->cpu.uid);
 	else
 		snprintf(who, sizeof(who), "as gid=%" PRIu64 " (the job's "
-			 "group)", j->gid);
+			 "group)", j->cpu.gid);
 	a.who = who;
 	e->msg[0] = '\0';
 	ret = procattr_as_job(j, access_as_job, &a, why, sizeof(why));
 	if (ret && !e->msg[0])
-		err_set(e, "", 0, j->uid != UINT64_MAX ? "uid" : "gid", "%s",
-			why);
+		err_set(e, "", 0, j->cpu.uid != UINT64_MAX ? "uid" : "gid",
+			"%s", why);
 	return ret;
 }
 
@@ -120,7 +121,7 @@ static int plan_targets(const struct plan *p, struct target *tg,
 		if (!needs_files(&p->jobs[i])) {
 			/* the null engine stands in for files */
 			ret = target_plan_noio(&tg[i], &p->jobs[i],
-					       !(p->jobs[i].engine->flags &
+					       !(p->jobs[i].eng.engine->flags &
 						 ENGINE_NODATA), e);
 			if (ret)
 				err_job(e, &p->jobs[i]);
@@ -129,9 +130,10 @@ static int plan_targets(const struct plan *p, struct target *tg,
 		ret = target_plan(&tg[i], &p->jobs[i], e);
 		if (!ret)
 			ret = check_job_access(&tg[i], &p->jobs[i], e);
-		if (!ret && p->jobs[i].engine->plan_target)
-			ret = p->jobs[i].engine->plan_target(&tg[i],
-							     &p->jobs[i], e);
+		if (!ret && p->jobs[i].eng.engine->plan_target)
+			ret = p->jobs[i].eng.engine->plan_target(&tg[i],
+								 &p->jobs[i],
+								 e);
 		if (!ret)
 			ret = target_space_add(&space, &tg[i], &p->jobs[i], e);
 		if (ret)
@@ -249,19 +251,19 @@ static int switch_scheds(struct run_result *r, size_t i, const struct job *j,
 		if (!rt->t[f].info.has_device || !*rt->t[f].info.dev.name)
 			continue;
 		ret = iosched_switch("", rt->t[f].info.dev.name,
-				     j->ioscheduler, why, whylen);
+				     j->eng.ioscheduler, why, whylen);
 		if (ret)
 			return ret;
 		/* The report says what the job ran with. */
 		snprintf(rt->t[f].info.dev.scheduler,
 			 sizeof(rt->t[f].info.dev.scheduler), "%s",
-			 j->ioscheduler);
+			 j->eng.ioscheduler);
 		done++;
 	}
-	if (!done && j->clone == 0)
-		warn_add(&r->warnings, "ioscheduler_no_disk", j->name,
+	if (!done && j->plan.clone == 0)
+		warn_add(&r->warnings, "ioscheduler_no_disk", j->desc.name,
 			 "job '%s': ioscheduler=%s: no block device under its "
-			 "targets, nothing switched", j->name, j->ioscheduler);
+			 "targets, nothing switched", j->desc.name, j->eng.ioscheduler);
 	return 0;
 }
 
@@ -310,8 +312,9 @@ struct run_live {
  * time_based. */
 static uint64_t job_span(const struct job *j)
 {
-	return j->time_based ? j->startdelay_ns + j->ramp_time_ns +
-			       j->runtime_ns : PROGRESS_UNKNOWN;
+	return j->time.time_based ?
+		j->time.startdelay_ns + j->time.ramp_time_ns +
+			       j->time.runtime_ns : PROGRESS_UNKNOWN;
 }
 
 /* The part of a limit done, 0 without a limit. */
@@ -341,11 +344,12 @@ static uint64_t job_left(const struct job *j, const struct worker_live *l,
 	if (!t0)
 		return job_span(j);
 	if (atomic_load_explicit(&l->ramping, memory_order_relaxed))
-		return j->time_based ? counter_sub0(j->ramp_time_ns, since) +
-				       j->runtime_ns : PROGRESS_UNKNOWN;
-	if (j->runtime_ns)
-		rt = counter_sub0(j->runtime_ns, since);
-	if (j->time_based)
+		return j->time.time_based ?
+			counter_sub0(j->time.ramp_time_ns, since) +
+				       j->time.runtime_ns : PROGRESS_UNKNOWN;
+	if (j->time.runtime_ns)
+		rt = counter_sub0(j->time.runtime_ns, since);
+	if (j->time.time_based)
 		return rt;
 	frac = part_done(&l->issued_bytes, &l->limit_bytes);
 	f = part_done(&l->issued_ios, &l->limit_ios);
@@ -367,7 +371,7 @@ static uint64_t run_left(const struct run_live *lv, uint64_t now)
 	for (wg = lv->wg; wg < p->nwait_groups; wg++) {
 		g = 0;
 		for (i = 0; i < p->njobs; i++) {
-			if (p->jobs[i].wait_group != wg)
+			if (p->jobs[i].plan.wait_group != wg)
 				continue;
 			if (wg == lv->wg && !lv->w[i].started)
 				continue;
@@ -476,14 +480,14 @@ static void peers_opened(const struct plan *p, unsigned wg,
 
 	mine[0] = '\0';
 	for (i = 0; i < p->njobs && !mine[0]; i++)
-		if (p->jobs[i].wait_group == wg && r->stats[i].err)
+		if (p->jobs[i].plan.wait_group == wg && r->stats[i].err)
 			snprintf(mine, sizeof(mine), "job '%.200s': %.800s",
-				 p->jobs[i].name, r->stats[i].err_msg);
+				 p->jobs[i].desc.name, r->stats[i].err_msg);
 	if (pe->failed || !pe->agree(pe, mine[0] ? mine : NULL, why,
 				     sizeof(why)))
 		return;
 	for (i = 0; i < p->njobs; i++) {
-		if (p->jobs[i].wait_group != wg || !w[i].started)
+		if (p->jobs[i].plan.wait_group != wg || !w[i].started)
 			continue;
 		w[i].started = false;
 		if (needs_files(&p->jobs[i]))
@@ -504,7 +508,7 @@ static int open_as_job(struct target *t, struct target *all, size_t n,
 	char why[256];
 	int ret;
 
-	if (j->uid == UINT64_MAX && j->gid == UINT64_MAX)
+	if (j->cpu.uid == UINT64_MAX && j->cpu.gid == UINT64_MAX)
 		return target_open(t, all, n, j, stop, e);
 	ret = procattr_cred_enter(j, &sv, why, sizeof(why));
 	if (ret) {
@@ -538,17 +542,18 @@ static unsigned start_group(const struct plan *p, unsigned wg,
 	for (i = 0; i < p->njobs; i++) {
 		const struct job *j = &p->jobs[i];
 
-		if (j->wait_group != wg || atomic_load(stop))
+		if (j->plan.wait_group != wg || atomic_load(stop))
 			continue;
 		tg[i].warn = &r->warnings;
 		/* A curve's point: its rate from the probe, run before. */
-		if (j->curve_point > 1 &&
+		if (j->plan.curve_point > 1 &&
 		    (ret = curve_set_rate(p, i, r, r->stats[i].err_msg,
 					  sizeof(r->stats[i].err_msg)))) {
 			r->stats[i].err = ret;
 			continue;
 		}
-		ret = needs_files(j) && !(j->engine->flags & ENGINE_NOLAYOUT) ?
+		ret = needs_files(j) &&
+			!(j->eng.engine->flags & ENGINE_NOLAYOUT) ?
 		      open_as_job(&tg[i], tg, p->njobs, j, stop, &e) : 0;
 		if (ret) {
 			r->stats[i].interrupted = atomic_load(stop) != 0;
@@ -560,8 +565,9 @@ static unsigned start_group(const struct plan *p, unsigned wg,
 				   sizeof(r->stats[i].err_msg));
 			continue;
 		}
-		describe_targets(r, i, &tg[i], needs_files(j), j->disk_util);
-		if (j->ioscheduler &&
+		describe_targets(r, i, &tg[i], needs_files(j),
+				 j->report.disk_util);
+		if (j->eng.ioscheduler &&
 		    (ret = switch_scheds(r, i, j, r->stats[i].err_msg,
 					 sizeof(r->stats[i].err_msg)))) {
 			r->stats[i].err = ret;
@@ -569,8 +575,8 @@ static unsigned start_group(const struct plan *p, unsigned wg,
 		}
 		/* exec_prerun= (jobexec.h): laid out, not started; failing,
 		 * the clone does no I/O and its exec_postrun is not run */
-		if (j->exec_prerun &&
-		    (ret = jobexec_run(j, j->exec_prerun, "prerun",
+		if (j->order.exec_prerun &&
+		    (ret = jobexec_run(j, j->order.exec_prerun, "prerun",
 				       tg[i].fence, r->stats[i].err_msg,
 				       sizeof(r->stats[i].err_msg)))) {
 			r->stats[i].err = ret;
@@ -587,8 +593,8 @@ static unsigned start_group(const struct plan *p, unsigned wg,
 			.ssg_idx = ssg_idx ? ssg_idx[i] : 0,
 		};
 		/* The worker's until it ends (it resets r->stats[i]) */
-		if (j->interval_ns &&
-		    !(w[i].series = ival_series_new(j->interval_ns,
+		if (j->report.interval_ns &&
+		    !(w[i].series = ival_series_new(j->report.interval_ns,
 						    lv->watch &&
 						    lv->watch->stream))) {
 			r->stats[i].err = -ENOMEM;
@@ -604,7 +610,7 @@ static unsigned start_group(const struct plan *p, unsigned wg,
 	if (lv->watch && lv->watch->peers)
 		peers_opened(p, wg, tg, w, r, lv->watch->peers);
 	for (i = 0; i < p->njobs; i++) {
-		if (p->jobs[i].wait_group != wg || !w[i].started)
+		if (p->jobs[i].plan.wait_group != wg || !w[i].started)
 			continue;
 		w[i].started = false;
 		ret = start_worker(&w[i]);
@@ -640,7 +646,7 @@ static void group_window(const struct plan *p, unsigned wg,
 	for (i = 0; i < p->njobs; i++) {
 		const struct worker_window *y = &w[i].win;
 
-		if (p->jobs[i].wait_group != wg || !w[i].started ||
+		if (p->jobs[i].plan.wait_group != wg || !w[i].started ||
 		    !y->start_ns)
 			continue;
 		if (!x.start_ns || y->start_ns < x.start_ns) {
@@ -669,10 +675,11 @@ static void group_window(const struct plan *p, unsigned wg,
  */
 static bool writes_unsynced(const struct job *j)
 {
-	return !j->direct && needs_files(j) &&
-	       rw_dirs(j->rw) & (1u << DDIR_WRITE) && !j->fsync &&
-	       !j->fdatasync &&
-	       !j->end_fsync && j->sync == SYNC_NONE && !j->verify;
+	return !j->cache.direct && needs_files(j) &&
+	       rw_dirs(j->io.rw) & (1u << DDIR_WRITE) && !j->cache.fsync &&
+	       !j->cache.fdatasync &&
+	       !j->cache.end_fsync && j->cache.sync == SYNC_NONE &&
+	       !j->vfy.verify;
 }
 
 /* The sectors job i's device (its first target's) has written; false when
@@ -710,19 +717,20 @@ static void warn_unwritten(const struct plan *p, unsigned wg,
 		const struct job *j = &p->jobs[i];
 
 		bytes = r->stats[i].dir[DDIR_WRITE].bytes;
-		if (j->wait_group != wg || !r->ran[i] || w0[i] == UINT64_MAX ||
+		if (j->plan.wait_group != wg || !r->ran[i] ||
+		    w0[i] == UINT64_MAX ||
 		    bytes < UNWRITTEN_MIN || !dev_written(r, i, &sec) ||
 		    counter_sub0(sec, w0[i]) * 512 >= bytes / 2)
 			continue;
 		value_fmt_bytes(bytes, wrote, sizeof(wrote));
 		value_fmt_bytes(counter_sub0(sec, w0[i]) * 512, dev,
 				sizeof(dev));
-		warn_add(&r->warnings, "buffered_writes_cached", j->name,
+		warn_add(&r->warnings, "buffered_writes_cached", j->desc.name,
 			 "job '%s': %s of buffered writes (direct=0), but its "
 			 "device %s wrote %s while the job ran: the rest is "
 			 "still in the page cache, so the figures measure "
 			 "memory, not the device; use direct=1, end_fsync=1 "
-			 "or fsync", j->name, wrote,
+			 "or fsync", j->desc.name, wrote,
 			 r->targets[i].t[0].info.dev.name, dev);
 	}
 }
@@ -733,16 +741,17 @@ static void postrun(const struct job *j, const struct target *t,
 {
 	char why[1024];
 
-	if (jobexec_run(j, j->exec_postrun, "postrun", t->fence, why,
+	if (jobexec_run(j, j->order.exec_postrun, "postrun", t->fence, why,
 			sizeof(why)))
-		warn_add(&r->warnings, "exec_postrun_failed", j->name,
-			 "job '%s': %s", j->name, why);
+		warn_add(&r->warnings, "exec_postrun_failed", j->desc.name,
+			 "job '%s': %s", j->desc.name, why);
 }
 
 /* Jobs judged with their reporting group (steady.h). */
 static bool steady_grouped(const struct job *j)
 {
-	return j->group_reporting && j->ss_dur_ns && j->steadystate;
+	return j->report.group_reporting && j->ss.ss_dur_ns &&
+		j->ss.steadystate;
 }
 
 /* The first job of 0..i-1 that shares job i's group record, or i. */
@@ -784,10 +793,10 @@ static bool steady_groups(const struct plan *p, unsigned wg,
 		j = &p->jobs[i];
 		g[i] = NULL;
 		idx[i] = 0;
-		if (j->wait_group != wg || !steady_grouped(j))
+		if (j->plan.wait_group != wg || !steady_grouped(j))
 			continue;
 		for (k = 0; k < i; k++)
-			if (g[k] && p->jobs[k].group == j->group)
+			if (g[k] && p->jobs[k].plan.group == j->plan.group)
 				break;
 		if (k < i) {
 			g[i] = g[k];
@@ -796,11 +805,11 @@ static bool steady_groups(const struct plan *p, unsigned wg,
 			continue;
 		}
 		for (n = 0, k = i; k < p->njobs; k++)
-			n += p->jobs[k].wait_group == wg &&
+			n += p->jobs[k].plan.wait_group == wg &&
 			     steady_grouped(&p->jobs[k]) &&
-			     p->jobs[k].group == j->group;
-		g[i] = steady_group_new(&j->ss_crit, j->ss_dur_ns,
-					j->ss_interval_ns, n);
+			     p->jobs[k].plan.group == j->plan.group;
+		g[i] = steady_group_new(&j->ss.ss_crit, j->ss.ss_dur_ns,
+					j->ss.ss_interval_ns, n);
 		if (!g[i]) {
 			steady_groups_free(g, i);
 			return false;
@@ -827,21 +836,22 @@ static void run_phase(const struct plan *p, unsigned wg, struct target *tg,
 	worker_gate_init(&gate);
 	/* exitall, exitall_on_error: the group's workers watch one flag */
 	for (i = 0; i < p->njobs; i++)
-		exitall = exitall || (p->jobs[i].wait_group == wg &&
-				      (p->jobs[i].exitall ||
-				       p->jobs[i].exitall_on_error));
+		exitall = exitall || (p->jobs[i].plan.wait_group == wg &&
+				      (p->jobs[i].order.exitall ||
+				       p->jobs[i].order.exitall_on_error));
 	if (!ssg || !ssg_idx || !steady_groups(p, wg, ssg, ssg_idx)) {
 		free(ssg);
 		free(ssg_idx);
 		ssg = NULL;
 		ssg_idx = NULL;
 		for (i = 0; i < p->njobs; i++)
-			if (p->jobs[i].wait_group == wg &&
+			if (p->jobs[i].plan.wait_group == wg &&
 			    steady_grouped(&p->jobs[i]))
 				warn_add(&r->warnings, "steady_alone",
-					 p->jobs[i].name, "job '%s': out of "
+					 p->jobs[i].desc.name,
+					 "job '%s': out of "
 					 "memory: steady state judged per "
-					 "clone", p->jobs[i].name);
+					 "clone", p->jobs[i].desc.name);
 	}
 	n = start_group(p, wg, tg, w, clk, stop, r, lv, &gate,
 			exitall ? &halt : NULL, ssg, ssg_idx);
@@ -851,7 +861,7 @@ static void run_phase(const struct plan *p, unsigned wg, struct target *tg,
 			steady_group_leave(ssg[i], ssg_idx[i], 0);
 	w0 = malloc(p->njobs * sizeof(*w0));	/* none: no warning */
 	for (i = 0; w0 && i < p->njobs; i++)
-		if (p->jobs[i].wait_group != wg || !w[i].started ||
+		if (p->jobs[i].plan.wait_group != wg || !w[i].started ||
 		    !writes_unsynced(&p->jobs[i]) ||
 		    !dev_written(r, i, &w0[i]))
 			w0[i] = UINT64_MAX;
@@ -864,7 +874,7 @@ static void run_phase(const struct plan *p, unsigned wg, struct target *tg,
 	cpu_process(&gw.proc0);
 	cpu_sys(&gw.sys0);
 	for (i = 0; i < p->njobs; i++) {
-		if (p->jobs[i].wait_group != wg)
+		if (p->jobs[i].plan.wait_group != wg)
 			continue;
 		ended = !w[i].started || join_worker(&w[i], stop, &stop_ns,
 						     lv);
@@ -875,7 +885,7 @@ static void run_phase(const struct plan *p, unsigned wg, struct target *tg,
 		if (!ended)
 			continue;	/* abandoned: it may use the fds */
 		/* exec_postrun=: after the I/O, before the files close */
-		if (p->jobs[i].exec_postrun && r->ran[i])
+		if (p->jobs[i].order.exec_postrun && r->ran[i])
 			postrun(&p->jobs[i], &tg[i], r);
 		if (needs_files(&p->jobs[i]))
 			target_close(&tg[i], false);
@@ -900,7 +910,7 @@ static void run_phase(const struct plan *p, unsigned wg, struct target *tg,
 	free(ssg);
 	free(ssg_idx);
 	for (i = 0; i < p->njobs; i++)
-		if (p->jobs[i].wait_group == wg)
+		if (p->jobs[i].plan.wait_group == wg)
 			ph->ios += stats_ios(&r->stats[i]);
 }
 
@@ -911,11 +921,11 @@ static bool exit_on_error(const struct plan *p, unsigned wg,
 	size_t i;
 
 	for (i = 0; i < p->njobs; i++)
-		if (p->jobs[i].wait_group == wg &&
-		    ((p->jobs[i].exitall_on_error && r->stats[i].err) ||
+		if (p->jobs[i].plan.wait_group == wg &&
+		    ((p->jobs[i].order.exitall_on_error && r->stats[i].err) ||
 		     /* exitall with exit_what=all: no later group either */
-		     (p->jobs[i].exitall && r->ran[i] &&
-		      p->jobs[i].exit_what == EXIT_WHAT_ALL)))
+		     (p->jobs[i].order.exitall && r->ran[i] &&
+		      p->jobs[i].order.exit_what == EXIT_WHAT_ALL)))
 			return true;
 	return false;
 }
@@ -930,25 +940,26 @@ static bool exit_on_error(const struct plan *p, unsigned wg,
 static const char *cache_reason(const struct job *j, const struct target *t,
 				char *buf, size_t len)
 {
-	bool random = rw_random(j->rw);
-	bool keep = !j->invalidate && j->fadvise_hint != FADV_DONTNEED;
+	bool random = rw_random(j->io.rw);
+	bool keep = !j->cache.invalidate &&
+		j->cache.fadvise_hint != FADV_DONTNEED;
 
-	if (j->fadvise_hint == FADV_WILLNEED)
+	if (j->cache.fadvise_hint == FADV_WILLNEED)
 		return "fadvise_hint=willneed reads it into the cache before "
 		       "each pass";
-	if (keep && j->time_based)
+	if (keep && j->time.time_based)
 		return "time_based=1 reads it again until runtime is over "
 		       "and invalidate=0 keeps it cached";
-	if (keep && j->loops > 1) {
+	if (keep && j->time.loops > 1) {
 		snprintf(buf, len, "loops=%" PRIu64 " reads it again after the "
 			 "first pass and invalidate=0 keeps it cached",
-			 j->loops);
+			 j->time.loops);
 		return buf;
 	}
-	if (j->io_size > t->region)
+	if (j->target.io_size > t->region)
 		return "io_size is larger than the region (blocks are read "
 		       "again)";
-	if (random && j->norandommap)
+	if (random && j->rnd.norandommap)
 		return "norandommap=1 reads some blocks more than once";
 	if (keep)
 		return "invalidate=0 keeps what the cache already holds";
@@ -967,8 +978,8 @@ static void warn_page_cache(const struct plan *p, const struct target *tg,
 	for (i = 0; i < p->njobs; i++) {
 		const struct job *j = &p->jobs[i];
 
-		if (j->clone || j->direct || !needs_files(j) ||
-		    !(rw_dirs(j->rw) & (1u << DDIR_READ)) ||
+		if (j->plan.clone || j->cache.direct || !needs_files(j) ||
+		    !(rw_dirs(j->io.rw) & (1u << DDIR_READ)) ||
 		    tg[i].region >= avail)
 			continue;
 		why = cache_reason(j, &tg[i], buf, sizeof(buf));
@@ -976,11 +987,11 @@ static void warn_page_cache(const struct plan *p, const struct target *tg,
 			continue;
 		value_fmt_bytes(tg[i].region, region, sizeof(region));
 		value_fmt_bytes(avail, mem, sizeof(mem));
-		warn_add(wl, "page_cache", j->name, "job '%s': buffered "
+		warn_add(wl, "page_cache", j->desc.name, "job '%s': buffered "
 			 "reads (direct=0) of a %s region, less than the %s "
 			 "of available memory: %s, so the figures measure the "
 			 "page cache, not the device; use direct=1 or a "
-			 "region larger than memory", j->name, region, mem,
+			 "region larger than memory", j->desc.name, region, mem,
 			 why);
 	}
 }
@@ -1014,19 +1025,20 @@ static int fence_iologs(struct door_fence *f, const struct job *j)
 	char what[PATH_MAX + 256], *list, *part, *save = NULL;
 	int r = 0;
 
-	if (!access(j->read_iolog, F_OK) || !strchr(j->read_iolog, ':')) {
+	if (!access(j->logs.read_iolog, F_OK) ||
+	    !strchr(j->logs.read_iolog, ':')) {
 		snprintf(what, sizeof(what), "a file one of the jobs reads "
-			 "('%s', the iolog job '%s' replays)", j->read_iolog,
-			 j->name);
-		return door_fence_add(f, j->read_iolog, what);
+			 "('%s', the iolog job '%s' replays)", j->logs.read_iolog,
+			 j->desc.name);
+		return door_fence_add(f, j->logs.read_iolog, what);
 	}
-	list = strdup(j->read_iolog);
+	list = strdup(j->logs.read_iolog);
 	if (!list)
 		return -ENOMEM;
 	for (part = strtok_r(list, ":", &save); !r && part;
 	     part = strtok_r(NULL, ":", &save)) {
 		snprintf(what, sizeof(what), "a file one of the jobs reads "
-			 "('%s', an iolog job '%s' replays)", part, j->name);
+			 "('%s', an iolog job '%s' replays)", part, j->desc.name);
 		r = door_fence_add(f, part, what);
 	}
 	free(list);
@@ -1060,10 +1072,10 @@ static struct door_fence *plan_fence(const struct plan *p,
 		for (k = 0; !r && needs_files(j) && k < tg[i].nfiles; k++) {
 			snprintf(what, sizeof(what), "a file one of the jobs "
 				 "reads or writes ('%s', of job '%s')",
-				 tg[i].files[k].path, j->name);
+				 tg[i].files[k].path, j->desc.name);
 			r = door_fence_add(f, tg[i].files[k].path, what);
 		}
-		if (!r && j->read_iolog)
+		if (!r && j->logs.read_iolog)
 			r = fence_iologs(f, j);
 	}
 	if (r) {
@@ -1086,8 +1098,8 @@ static int job_names(const struct job *j, unsigned jobnum,
 		r = jobexec_names(j, l);
 	if (!r)
 		r = procattr_mem_names(j, l);
-	if (!r && j->engine->names)
-		r = j->engine->names(j, l);
+	if (!r && j->eng.engine->names)
+		r = j->eng.engine->names(j, l);
 	return r;
 }
 
@@ -1102,7 +1114,7 @@ static int job_check(const struct job *j, unsigned jobnum,
 	int r = job_names(j, jobnum, &l);
 
 	if (r)
-		err_set(e, j->section_file, j->section_line, "",
+		err_set(e, j->plan.section_file, j->plan.section_line, "",
 			"out of memory");
 	for (k = 0; !r && k < l.n; k++) {
 		r = l.v[k].socket ?
@@ -1111,8 +1123,9 @@ static int job_check(const struct job *j, unsigned jobnum,
 		if (!r)
 			continue;
 		msg = strdup(e->msg);
-		err_set(e, j->section_file, j->section_line, l.v[k].option,
-			"job '%s': its file '%s' %s", j->name, l.v[k].path,
+		err_set(e, j->plan.section_file, j->plan.section_line,
+			l.v[k].option,
+			"job '%s': its file '%s' %s", j->desc.name, l.v[k].path,
 			msg ? msg : "is refused");
 		free(msg);
 	}
@@ -1236,7 +1249,7 @@ static bool run_files_end(const struct plan *p, struct target *tg,
 			target_undo(&tg[i], &p->jobs[i], tg, p->njobs);
 	for (i = 0; i < p->njobs; i++) {
 		abandoned = abandoned || w[i].abandoned;
-		if (p->jobs[i].unlink && needs_files(&p->jobs[i]) &&
+		if (p->jobs[i].target.unlink && needs_files(&p->jobs[i]) &&
 		    !w[i].abandoned)
 			target_close(&tg[i], true);
 	}

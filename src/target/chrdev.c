@@ -102,7 +102,7 @@ static int chr_probe(struct target_file *tf, const struct job *j,
 	if (r == -ENODEV) {
 		err_set(e, tf->path, 0, "filename", "a character device that "
 			"is not %s; ioengine=%s expected %s", k->not_one,
-			j->ioengine, k->expected);
+			j->eng.ioengine, k->expected);
 		return -EINVAL;
 	}
 	if (!r && !(tf->nvme_bdev = strdup(bdev))) {
@@ -134,8 +134,8 @@ static int chr_probe(struct target_file *tf, const struct job *j,
 int chrdev_plan(struct target_file *tf, const struct job *j,
 		const struct stat *st, struct err_rec *e)
 {
-	const struct chr_kind *k = j->engine_nvme_chr ? &nvme_kind :
-				   j->engine_scsi ? &sg_kind : NULL;
+	const struct chr_kind *k = j->eng.engine_nvme_chr ? &nvme_kind :
+				   j->eng.engine_scsi ? &sg_kind : NULL;
 	const char *is;
 
 	if (!k)
@@ -147,6 +147,6 @@ int chrdev_plan(struct target_file *tf, const struct job *j,
 	is = !st ? "a file that does not exist" :
 	     S_ISBLK(st->st_mode) ? k->blk_is : k->other_is;
 	err_set(e, tf->path, 0, "filename", "ioengine=%s sends %s commands "
-		"to %s; this is %s", j->ioengine, k->proto, k->takes, is);
+		"to %s; this is %s", j->eng.ioengine, k->proto, k->takes, is);
 	return -EINVAL;
 }

@@ -51,22 +51,22 @@ unsigned target_buf_align(void)
 /* verify_only=1 writes nothing, whatever rw says. */
 static bool job_writes(const struct job *j)
 {
-	if (j->engine_changes_files)
+	if (j->eng.engine_changes_files)
 		return true;
-	return !j->verify_only && rw_changes_data(j->rw);
+	return !j->vfy.verify_only && rw_changes_data(j->io.rw);
 }
 
 /* Reads or trims: wants data in its region, as a trim of a hole discards
  * nothing (its files are laid out as a reader's). */
 static bool job_reads(const struct job *j)
 {
-	return rw_dirs(j->rw) & ((1u << DDIR_READ) | (1u << DDIR_TRIM));
+	return rw_dirs(j->io.rw) & ((1u << DDIR_READ) | (1u << DDIR_TRIM));
 }
 
 /* Clones of a job with a filename= list share its files: one warning. */
 static bool warns_for_files(const struct job *j)
 {
-	return !j->filename || j->clone == 0;
+	return !j->target.filename || j->plan.clone == 0;
 }
 
 /* A warning of target_open: on t->warn, else straight to stderr. */
@@ -81,7 +81,7 @@ static void twarn(const struct target *t, const char *code,
 
 	va_start(ap, fmt);
 	if (t->warn) {
-		warn_vadd(t->warn, code, j->name, fmt, ap);
+		warn_vadd(t->warn, code, j->desc.name, fmt, ap);
 	} else {
 		fputs("iorig: warning: ", stderr);
 		vfprintf(stderr, fmt, ap);
@@ -189,16 +189,16 @@ static int check_filetype(const struct target_file *tf, const struct job *j,
 	int is = S_ISREG(mode) ? FILETYPE_FILE : S_ISBLK(mode) ?
 		 FILETYPE_BLOCK : S_ISCHR(mode) ? FILETYPE_CHAR : -1;
 
-	if (j->filetype == FILETYPE_NONE || j->filetype == is)
+	if (j->target.filetype == FILETYPE_NONE || j->target.filetype == is)
 		return 0;
 	err_set(e, tf->path, 0, "filetype", "filetype=%s, but this is %s; "
 		"fio would take it as %s without looking (expected: "
-		"filetype=%s)", word[j->filetype],
+		"filetype=%s)", word[j->target.filetype],
 		is == FILETYPE_FILE ? (tf->exists ? "a regular file" :
 				       "a new regular file") :
 		is == FILETYPE_BLOCK ? "a block device" :
 		is == FILETYPE_CHAR ? "a character device" : "another type",
-		word[j->filetype], is < 0 ? "none" : word[is]);
+		word[j->target.filetype], is < 0 ? "none" : word[is]);
 	return -EINVAL;
 }
 
@@ -247,7 +247,7 @@ static int probe_file(struct target_file *tf, const struct job *j,
 		return ret;
 	if ((ret = chrdev_plan(tf, j, NULL, e)) <= 0)
 		return ret;
-	if (!j->allow_file_create) {
+	if (!j->target.allow_file_create) {
 		err_set(e, tf->path, 0, "allow_file_create", "the file does "
 			"not exist, and allow_file_create=0 says not to create "
 			"it; expected an existing file or device");
@@ -306,7 +306,7 @@ static char *name_next(char **cur)
 static int format_name(char **out, const char *dir, const struct job *j,
 		       unsigned filenum)
 {
-	const char *f = j->filename_format ? j->filename_format :
+	const char *f = j->target.filename_format ? j->target.filename_format :
 			"$jobname.$jobnum.$filenum";
 	char *buf = NULL;
 	size_t len = 0, n;
@@ -324,9 +324,10 @@ static int format_name(char **out, const char *dir, const struct job *j,
 			continue;
 		}
 		if (!strncasecmp(f, "$jobname", n))	/* as fio: the section's */
-			fputs(j->section_name ? j->section_name : j->name, m);
+			fputs(j->plan.section_name ? j->plan.section_name :
+			      j->desc.name, m);
 		else if (!strncasecmp(f, "$jobnum", n))
-			fprintf(m, "%u", j->clone);
+			fprintf(m, "%u", j->plan.clone);
 		else if (!strncasecmp(f, "$filenum", n))
 			fprintf(m, "%u", filenum);
 		else if (defines_get("RANK"))	/* $clientuid */
@@ -344,13 +345,13 @@ static int format_name(char **out, const char *dir, const struct job *j,
 /* Fill names: the filename list, else filename_format in directory. */
 static int plan_names(struct target *t, const struct job *j)
 {
-	const char *dir = j->directory;
+	const char *dir = j->target.directory;
 	char *list = NULL, *tok = NULL, *cur = NULL;
 	unsigned n, i = 0;
 	int ret = -ENOMEM;
 
-	if (j->filename) {
-		list = strdup(j->filename);
+	if (j->target.filename) {
+		list = strdup(j->target.filename);
 		if (!list)
 			return -ENOMEM;
 		for (n = 1, cur = list; *cur; cur++)
@@ -358,7 +359,7 @@ static int plan_names(struct target *t, const struct job *j)
 		cur = list;
 		tok = name_next(&cur);
 	} else {
-		n = (unsigned)j->nrfiles;
+		n = (unsigned)j->target.nrfiles;
 	}
 	t->files = calloc(n, sizeof(*t->files));
 	if (!t->files)
@@ -394,12 +395,12 @@ out:
 
 static uint64_t bs_smallest(const struct job *j)
 {
-	uint64_t m = j->bs_min[0];
+	uint64_t m = j->io.bs_min[0];
 	unsigned d;
 
 	for (d = 1; d < DDIR_NR; d++)
-		if (j->bs_min[d] < m)
-			m = j->bs_min[d];
+		if (j->io.bs_min[d] < m)
+			m = j->io.bs_min[d];
 	return m;
 }
 
@@ -413,8 +414,8 @@ static uint64_t bs_smallest(const struct job *j)
  */
 static uint64_t region_unit(const struct job *j)
 {
-	if (j->verify)		/* not VERIFY_NONE */
-		return j->bs_min[DDIR_WRITE];
+	if (j->vfy.verify)		/* not VERIFY_NONE */
+		return j->io.bs_min[DDIR_WRITE];
 	return bs_smallest(j);
 }
 
@@ -439,31 +440,34 @@ static uint64_t lcm64(uint64_t a, uint64_t b)
 static int plan_offset(struct target_file *tf, const struct job *j,
 		       struct err_rec *e)
 {
-	uint64_t align = j->offset_align ? j->offset_align : bs_smallest(j);
-	long double off = j->offset, inc = j->offset_increment;
-	bool pct = j->offset_pct > 0 || j->offset_increment_pct > 0;
+	uint64_t align = j->target.offset_align ? j->target.offset_align :
+		bs_smallest(j);
+	long double off = j->target.offset, inc = j->target.offset_increment;
+	bool pct = j->target.offset_pct > 0 ||
+		j->target.offset_increment_pct > 0;
 
-	if (j->file_append && !tf->is_bdev) {	/* fio: the file's end */
+	if (j->target.file_append && !tf->is_bdev) { /* fio: the file's end */
 		tf->offset = tf->cur_size;
 		return 0;
 	}
-	if (j->offset_pct > 0)
-		off = (long double)tf->cur_size * j->offset_pct / 100;
-	if (j->offset_increment_pct > 0)
-		inc = (long double)tf->cur_size * j->offset_increment_pct /
+	if (j->target.offset_pct > 0)
+		off = (long double)tf->cur_size * j->target.offset_pct / 100;
+	if (j->target.offset_increment_pct > 0)
+		inc = (long double)tf->cur_size *
+			j->target.offset_increment_pct /
 		      100;
-	off = (long double)(uint64_t)off + (long double)j->clone *
+	off = (long double)(uint64_t)off + (long double)j->plan.clone *
 	      (long double)(uint64_t)inc;
-	if (off > (long double)TARGET_OFF_MAX && j->clone) {
+	if (off > (long double)TARGET_OFF_MAX && j->plan.clone) {
 		err_set(e, tf->path, 0, "offset_increment", "clone %u would "
 			"start beyond the largest file offset, 2^63 - 1; "
 			"expected offset + clone * offset_increment inside the "
-			"target", j->clone);
+			"target", j->plan.clone);
 		return -EINVAL;
 	} else if (off > (long double)TARGET_OFF_MAX) {
 		/* clone 0: offset as given (a percentage cannot pass) */
-		tf->offset = j->offset_pct > 0 ? TARGET_OFF_MAX + 1 :
-			     j->offset;		/* refused below */
+		tf->offset = j->target.offset_pct > 0 ? TARGET_OFF_MAX + 1 :
+			     j->target.offset;		/* refused below */
 	} else {
 		tf->offset = (uint64_t)off;
 		if (pct && tf->offset % align)
@@ -490,14 +494,15 @@ static int plan_offset(struct target_file *tf, const struct job *j,
 static uint64_t filesize_draw(const struct target_file *tf,
 			      const struct job *j)
 {
-	uint64_t lo = j->filesize_min, hi = j->filesize_max, x, unit;
+	uint64_t lo = j->target.filesize_min, hi = j->target.filesize_max, x,
+		unit;
 	struct gen_rng r;
 	const char *c;
 
 	if (tf->exists && !tf->is_bdev && tf->cur_size >= lo &&
 	    tf->cur_size <= hi)
 		return tf->cur_size;
-	x = j->randseed ^ 0x6a09e667f3bcc908ull;
+	x = j->rnd.randseed ^ 0x6a09e667f3bcc908ull;
 	for (c = tf->path; *c; c++)	/* FNV-1a */
 		x = (x ^ (unsigned char)*c) * 0x100000001b3ull;
 	gen_rng_seed(&r, x);
@@ -541,27 +546,28 @@ static int plan_avail(const struct target *t, const struct target_file *tf,
 	uint64_t avail = tf->cur_size > tf->offset ?
 			 tf->cur_size - tf->offset : 0, part;
 
-	if (j->fill_device && job_reads(j) && !tf->is_bdev &&
+	if (j->target.fill_device && job_reads(j) && !tf->is_bdev &&
 	    t->nfiles > 1) {
 		err_set(e, tf->path, 0, "fill_device", "a job that reads or "
 			"trims over several files: not supported yet (the "
 			"first would take all the space); expected one file");
 		return -EINVAL;
 	}
-	if (j->fill_device && !tf->is_bdev && !j->size && !j->size_pct &&
-	    !j->filesize_min)
+	if (j->target.fill_device && !tf->is_bdev && !j->target.size &&
+	    !j->target.size_pct && !j->target.filesize_min)
 		avail = fill_room(tf, avail);
-	else if (j->filesize_min && tf->offset > j->filesize_min) {
+	else if (j->target.filesize_min &&
+		 tf->offset > j->target.filesize_min) {
 		/* fio checks offset against LO, whatever the draw */
 		err_set(e, tf->path, 0, "offset", "%" PRIu64 " is past the "
 			"end of the file, whose size filesize= sets to %"
 			PRIu64 "; expected an offset inside the file",
-			tf->offset, j->filesize_min);
+			tf->offset, j->target.filesize_min);
 		return -EINVAL;
-	} else if (j->filesize_min) {
+	} else if (j->target.filesize_min) {
 		/* the file's size: the region is what lies past offset */
-		uint64_t fs = j->filesize_min != j->filesize_max ?
-			      filesize_draw(tf, j) : j->filesize_min;
+		uint64_t fs = j->target.filesize_min != j->target.filesize_max ?
+			      filesize_draw(tf, j) : j->target.filesize_min;
 
 		if (fs <= tf->offset) {
 			err_set(e, tf->path, 0, "offset", "%" PRIu64 " is the "
@@ -571,15 +577,15 @@ static int plan_avail(const struct target *t, const struct target_file *tf,
 			return -EINVAL;
 		}
 		avail = fs - tf->offset;
-	} else if (j->size_pct > 0) {
+	} else if (j->target.size_pct > 0) {
 		/* fio: P% of the file's end, cut at that end (offset=80%
 		 * rounded up with size=20% ends at the device's end) */
-		part = (uint64_t)((long double)tf->cur_size * j->size_pct /
-				  100);
+		part = (uint64_t)((long double)tf->cur_size *
+				  j->target.size_pct / 100);
 		if (part < avail)
 			avail = part;
-	} else if (j->size)
-		avail = j->size / t->nfiles;
+	} else if (j->target.size)
+		avail = j->target.size / t->nfiles;
 	if (!avail) {
 		err_set(e, tf->path, 0, "size", "%s; give size= to say how "
 			"much of it the job uses", tf->exists ? "the file is "
@@ -599,7 +605,8 @@ static int plan_avail(const struct target *t, const struct target_file *tf,
 	 * doing less than asked: refused, naming the job's line. */
 	if (tf->is_bdev && (tf->offset > tf->cur_size ||
 			    avail > tf->cur_size - tf->offset)) {
-		err_set(e, j->section_file, j->section_line, j->filesize_min ?
+		err_set(e, j->plan.section_file, j->plan.section_line,
+			j->target.filesize_min ?
 			"filesize" : "size", "region [%" PRIu64 ", %" PRIu64
 			") extends past the end of %s (%" PRIu64 " bytes); "
 			"expected offset + size within the device",
@@ -628,10 +635,10 @@ static int plan_region(struct target *t, const struct job *j,
 
 	/* Files of their own sizes: each a multiple of every block size in
 	 * use (the generator's unit divides them all). */
-	if (j->filesize_min != j->filesize_max)
+	if (j->target.filesize_min != j->target.filesize_max)
 		for (d = 0; d < DDIR_NR; d++)
-			if (rw_dirs(j->rw) >> d & 1)
-				unit = lcm64(unit, j->bs_min[d]);
+			if (rw_dirs(j->io.rw) >> d & 1)
+				unit = lcm64(unit, j->io.bs_min[d]);
 	for (i = 0; i < t->nfiles; i++) {
 		ret = plan_offset(&t->files[i], j, e);
 		if (!ret)
@@ -646,39 +653,42 @@ static int plan_region(struct target *t, const struct job *j,
 	}
 	for (d = 0; d < DDIR_NR; d++) {
 		/* The directions the generator draws (init_gen). */
-		bool used = rw_dirs(j->rw) >> d & 1;
+		bool used = rw_dirs(j->io.rw) >> d & 1;
 
-		if (!used || len >= j->bs_min[d])
+		if (!used || len >= j->io.bs_min[d])
 			continue;
 		err_set(e, t->files[0].path, 0, "size", "the region of each "
 			"file (%" PRIu64 " bytes) is smaller than the %s block "
 			"size (%" PRIu64 "); expected a region of at least one "
 			"block in each of the %u file%s", len, dname[d],
-			j->bs_min[d], t->nfiles, t->nfiles == 1 ? "" : "s");
+			j->io.bs_min[d], t->nfiles, t->nfiles == 1 ? "" : "s");
 		return -EINVAL;
 	}
 	/* blockalign: random offsets are multiples of it within the
 	 * region (a zone's with zonesize); fio does no I/O when none fits,
 	 * iorig says so before anything is laid out. */
-	for (d = 0; d < DDIR_NR && rw_random(j->rw); d++) {
-		uint64_t fr = len, z = j->zone_mode == ZONE_ZBD ? 0 :
-			      j->zonerange ? j->zonerange : j->zonesize;
+	for (d = 0; d < DDIR_NR && rw_random(j->io.rw); d++) {
+		uint64_t fr = len, z = j->io.zone_mode == ZONE_ZBD ? 0 :
+			      j->io.zonerange ? j->io.zonerange :
+			      j->io.zonesize;
 
 		if (z && z < fr)
 			fr = z;
-		if (!(rw_dirs(j->rw) >> d & 1) || j->blockalign[d] <= fr)
+		if (!(rw_dirs(j->io.rw) >> d & 1) || j->rnd.blockalign[d] <= fr)
 			continue;
-		err_set(e, j->section_file, j->section_line, "blockalign",
+		err_set(e, j->plan.section_file, j->plan.section_line,
+			"blockalign",
 			"%" PRIu64 " (%s) is larger than the %s of each file "
 			"(%" PRIu64 " bytes): no offset to do I/O at (fio "
 			"runs such a job without I/O); expected a blockalign "
-			"of at most %" PRIu64, j->blockalign[d], dname[d],
+			"of at most %" PRIu64, j->rnd.blockalign[d], dname[d],
 			fr < len ? "zone" : "region", fr, fr);
 		return -EINVAL;
 	}
 	/* Files of their own sizes (filesize=LO-HI): each its own region,
 	 * laid out in slots of the largest (gen.h). */
-	t->uneven = j->filesize_min != j->filesize_max && big > len;
+	t->uneven = j->target.filesize_min != j->target.filesize_max &&
+		big > len;
 	if (!t->uneven)
 		big = len;
 	t->region = 0;
@@ -716,14 +726,16 @@ static int check_dio(const struct target *t, const struct job *j,
 			return -EINVAL;
 		}
 		for (d = 0; d < DDIR_NR; d++) {
-			if (j->bs_min[d] % a == 0 && j->bs_max[d] % a == 0)
+			if (j->io.bs_min[d] % a == 0 &&
+			    j->io.bs_max[d] % a == 0)
 				continue;
 			err_set(e, tf->path, 0, "bs", "%s block size %" PRIu64
 				"%s%.0" PRIu64 " is not a multiple of %u, the "
 				"O_DIRECT alignment of this target", dname[d],
-				j->bs_min[d], j->bs_min[d] != j->bs_max[d] ?
-				"-" : "", j->bs_min[d] != j->bs_max[d] ?
-				j->bs_max[d] : 0, a);
+				j->io.bs_min[d],
+				j->io.bs_min[d] != j->io.bs_max[d] ?
+				"-" : "", j->io.bs_min[d] != j->io.bs_max[d] ?
+				j->io.bs_max[d] : 0, a);
 			return -EINVAL;
 		}
 		if (tf->dio_mem_align > target_buf_align()) {
@@ -745,9 +757,10 @@ static int check_trim_align(const struct target_file *tf,
 			    const struct job *j, struct err_rec *e)
 {
 	uint64_t a = tf->dio_align;
-	int64_t gap = j->rw_seq_add < 0 ? -j->rw_seq_add : j->rw_seq_add;
+	int64_t gap = j->io.rw_seq_add < 0 ? -j->io.rw_seq_add :
+		j->io.rw_seq_add;
 
-	if (!(rw_dirs(j->rw) & (1u << DDIR_TRIM)) || !a)
+	if (!(rw_dirs(j->io.rw) & (1u << DDIR_TRIM)) || !a)
 		return 0;
 	if (tf->offset % a) {
 		err_set(e, tf->path, 0, "offset", "%" PRIu64 " is not a "
@@ -756,18 +769,19 @@ static int check_trim_align(const struct target_file *tf,
 			a);
 		return -EINVAL;
 	}
-	if (j->bs_min[DDIR_TRIM] % a || j->bs_max[DDIR_TRIM] % a) {
+	if (j->io.bs_min[DDIR_TRIM] % a || j->io.bs_max[DDIR_TRIM] % a) {
 		err_set(e, tf->path, 0, "bs", "trim block size %" PRIu64 "%s "
 			"is not a multiple of %" PRIu64 ", the logical block "
 			"size of this device, which trims discard whole",
-			j->bs_min[DDIR_TRIM], j->bs_min[DDIR_TRIM] !=
-			j->bs_max[DDIR_TRIM] ? " (or its range's end)" : "", a);
+			j->io.bs_min[DDIR_TRIM], j->io.bs_min[DDIR_TRIM] !=
+			j->io.bs_max[DDIR_TRIM] ? " (or its range's end)" : "",
+			a);
 		return -EINVAL;
 	}
 	if ((uint64_t)gap % a) {
 		err_set(e, tf->path, 0, "rw", "the gap of %" PRId64 " bytes "
 			"between trims is not a multiple of %" PRIu64 ", the "
-			"logical block size of this device", j->rw_seq_add, a);
+			"logical block size of this device", j->io.rw_seq_add, a);
 		return -EINVAL;
 	}
 	return 0;
@@ -804,7 +818,8 @@ static int guard_bdev(struct target_file *tf, const struct job *j,
 	}
 	if (r == GUARD_CLEAR)
 		return 0;
-	if ((r == GUARD_DATA || r == GUARD_UNREAD) && j->allow_destructive) {
+	if ((r == GUARD_DATA || r == GUARD_UNREAD) &&
+	    j->target.allow_destructive) {
 		tf->guard_note = strdup(what);
 		if (tf->guard_note)
 			return 0;
@@ -837,7 +852,7 @@ static int guard_bdev(struct target_file *tf, const struct job *j,
 static bool writes_file(const struct target *t, const struct target_file *tf,
 			const struct job *j)
 {
-	if (j->verify_only)
+	if (j->vfy.verify_only)
 		return false;
 	return job_writes(j) || !tf->exists ||
 	       tf->cur_size < tf->offset + tf->len || tf->holes_planned;
@@ -857,8 +872,9 @@ static void plan_holes(struct target_file *tf, const struct job *j)
 	uint64_t end = tf->offset + tf->len;
 
 	tf->holes_planned = 0;
-	if (tf->is_bdev || !tf->exists || !job_reads(j) || !j->layout ||
-	    j->verify_only || j->readonly || tf->cur_size <= tf->offset)
+	if (tf->is_bdev || !tf->exists || !job_reads(j) || !j->target.layout ||
+	    j->vfy.verify_only || j->plan.readonly ||
+	    tf->cur_size <= tf->offset)
 		return;
 	if (count_unwritten(tf->path, tf->offset,
 			    tf->cur_size < end ? tf->cur_size : end,
@@ -985,7 +1001,7 @@ static int check_readonly(const struct target_file *tf, const struct job *j,
 {
 	uint64_t end = tf->offset + tf->len;
 
-	if (!j->readonly || tf->is_bdev || j->verify_only)
+	if (!j->plan.readonly || tf->is_bdev || j->vfy.verify_only)
 		return 0;
 	if (!tf->exists) {
 		err_set(e, tf->path, 0, "readonly", "does not exist, and the "
@@ -1012,19 +1028,20 @@ int target_plan(struct target *t, const struct job *j, struct err_rec *e)
 	memset(t, 0, sizeof(*t));
 	ret = plan_names(t, j);
 	if (ret == -EINVAL)
-		err_set(e, j->section_file, j->section_line, "filename",
+		err_set(e, j->plan.section_file, j->plan.section_line,
+			"filename",
 			"expected one to %u names separated by ':' (write "
 			"\\: for a ':' inside a name)", TARGET_FILES_MAX);
 	if (ret)
 		goto err;
 	for (i = 0; i < t->nfiles; i++) {
 		ret = probe_file(&t->files[i], j, e);
-		if (!ret && t->files[i].exists && j->engine_deletes) {
+		if (!ret && t->files[i].exists && j->eng.engine_deletes) {
 			err_set(e, t->files[i].path, 0, "ioengine", "%s "
 				"deletes the job's files, and iorig deletes only "
 				"files this run creates: this one exists; "
 				"expected the name of a file that does not "
-				"exist yet", j->ioengine);
+				"exist yet", j->eng.ioengine);
 			ret = -EEXIST;
 		}
 		if (ret)
@@ -1037,7 +1054,7 @@ int target_plan(struct target *t, const struct job *j, struct err_rec *e)
 		plan_holes(&t->files[i], j);
 		ret = check_readonly(&t->files[i], j, e);
 	}
-	if (!ret && j->direct)
+	if (!ret && j->cache.direct)
 		ret = check_dio(t, j, e);
 	for (i = 0; !ret && i < t->nfiles; i++)
 		ret = check_writable(t, &t->files[i], j, e);
@@ -1082,7 +1099,8 @@ static int plan_none(struct target *t, const struct job *j)
 	}
 	t->nfiles = 1;
 	t->files->fd = -1;
-	t->region = (j->size ? j->size : TARGET_NOIO_REGION) / bs * bs;
+	t->region = (j->target.size ? j->target.size :
+		     TARGET_NOIO_REGION) / bs * bs;
 	t->file_region = t->region;
 	t->files->len = t->region;
 	return 0;
@@ -1094,38 +1112,40 @@ int target_plan_noio(struct target *t, const struct job *j, bool files,
 	struct job sized;
 	int ret;
 
-	if (!files && j->zone_mode == ZONE_ZBD) {
-		err_set(e, j->section_file, j->section_line, "zonemode",
+	if (!files && j->io.zone_mode == ZONE_ZBD) {
+		err_set(e, j->plan.section_file, j->plan.section_line,
+			"zonemode",
 			"ioengine=%s moves no blocks of a file or device: "
 			"zbd has no zones to keep there; expected no "
-			"zonemode=zbd", j->ioengine);
+			"zonemode=zbd", j->eng.ioengine);
 		return -EINVAL;
 	}
 	if (!files)
 		return plan_none(t, j);
-	if (!j->filesize_min && !j->size && !j->size_pct &&
-	    !j->runtime_ns && !j->io_size && !j->number_ios) {
-		err_set(e, j->section_file, j->section_line, "size",
+	if (!j->target.filesize_min && !j->target.size && !j->target.size_pct &&
+	    !j->time.runtime_ns && !j->target.io_size && !j->time.number_ios) {
+		err_set(e, j->plan.section_file, j->plan.section_line, "size",
 			"ioengine=%s moves no data and the job gives nothing "
 			"that ends it (fio refuses it: \"you need to specify "
 			"size=\"); expected size=, filesize=, io_size=, "
-			"number_ios= or runtime=", j->ioengine);
+			"number_ios= or runtime=", j->eng.ioengine);
 		return -EINVAL;
 	}
-	if (j->size_pct) {
-		err_set(e, j->section_file, j->section_line, "size",
+	if (j->target.size_pct) {
+		err_set(e, j->plan.section_file, j->plan.section_line, "size",
 			"ioengine=%s has no file whose size a percentage "
-			"could be of; expected a size in bytes", j->ioengine);
+			"could be of; expected a size in bytes", j->eng.ioengine);
 		return -EINVAL;
 	}
 	/* plan_avail reads the size from the job */
 	sized = *j;
-	if (!j->filesize_min && !j->size)
-		sized.size = TARGET_NOIO_REGION;
+	if (!j->target.filesize_min && !j->target.size)
+		sized.target.size = TARGET_NOIO_REGION;
 	memset(t, 0, sizeof(*t));
 	ret = plan_names(t, j);
 	if (ret == -EINVAL)
-		err_set(e, j->section_file, j->section_line, "filename",
+		err_set(e, j->plan.section_file, j->plan.section_line,
+			"filename",
 			"expected one to %u names separated by ':' (write "
 			"\\: for a ':' inside a name)", TARGET_FILES_MAX);
 	if (!ret)
@@ -1368,11 +1388,11 @@ static int open_flags(const struct job *j, const struct target_file *tf,
 
 	if (tf->is_nvme_chr)
 		return fl;
-	if (j->direct)
+	if (j->cache.direct)
 		fl |= O_DIRECT;
-	if (j->sync == SYNC_SYNC)
+	if (j->cache.sync == SYNC_SYNC)
 		fl |= O_SYNC;
-	else if (j->sync == SYNC_DSYNC)
+	else if (j->cache.sync == SYNC_DSYNC)
 		fl |= O_DSYNC;
 	return fl;
 }
@@ -1391,7 +1411,7 @@ static void warn_tmpfs_direct(const struct target *t,
 {
 	struct statfs sf;
 
-	if (!j->direct || j->clone || tf->is_bdev ||
+	if (!j->cache.direct || j->plan.clone || tf->is_bdev ||
 	    fstatfs(tf->fd, &sf) || sf.f_type != TMPFS_MAGIC)
 		return;
 	twarn(t, "direct_tmpfs", j, "%s is on tmpfs: direct=1 I/O there is "
@@ -1411,9 +1431,10 @@ static void apply_fadvise(const struct target *t, const struct target_file *tf,
 		[FADV_DONTNEED] = POSIX_FADV_DONTNEED,
 		[FADV_WILLNEED] = POSIX_FADV_WILLNEED,
 	};
-	int h = j->fadvise_hint;
+	int h = j->cache.fadvise_hint;
 
-	bool inval = j->invalidate && !j->pre_read;	/* fio: pointless */
+	/* fio: pointless */
+	bool inval = j->cache.invalidate && !j->cache.pre_read;
 
 	if (tf->is_nvme_chr)	/* no page cache, no read-ahead */
 		return;
@@ -1429,7 +1450,7 @@ static void apply_fadvise(const struct target *t, const struct target_file *tf,
 	if (h == FADV_NONE)
 		return;
 	if (h == FADV_AUTO)
-		h = rw_random(j->rw) ? FADV_RANDOM : FADV_SEQUENTIAL;
+		h = rw_random(j->io.rw) ? FADV_RANDOM : FADV_SEQUENTIAL;
 	posix_fadvise(tf->fd, (off_t)tf->offset, (off_t)tf->len, advice[h]);
 }
 
@@ -1445,11 +1466,11 @@ static void pre_read(const struct target *t, const struct target_file *tf,
 	ssize_t r = 0;
 	char *buf;
 
-	if (j->direct) {
+	if (j->cache.direct) {
 		if (warns_for_files(j))
 			twarn(t, "pre_read_direct", j, "job '%s': pre_read=1 "
 			      "does nothing with direct=1 (its I/O bypasses "
-			      "the page cache)", j->name);
+			      "the page cache)", j->desc.name);
 		return;
 	}
 	buf = malloc(LAYOUT_CHUNK);
@@ -1463,7 +1484,7 @@ static void pre_read(const struct target *t, const struct target_file *tf,
 	}
 	if (r < 0)
 		twarn(t, "pre_read_failed", j, "job '%s': %s: pre_read stopped "
-		      "at %" PRIu64 ": %s", j->name, tf->path, pos,
+		      "at %" PRIu64 ": %s", j->desc.name, tf->path, pos,
 		      strerror(errno));
 	free(buf);
 }
@@ -1497,13 +1518,13 @@ static int region_holes(const struct target *t, const struct target_file *tf,
 			"extents (FIEMAP, SEEK_HOLE): %s", strerror(-ret));
 		return ret;
 	}
-	if (*holes && (!j->layout || j->readonly)) {
+	if (*holes && (!j->target.layout || j->plan.readonly)) {
 		value_fmt_bytes(*holes, amount, sizeof(amount));
 		if (warns_for_files(j))
 			twarn(t, "holes_not_filled", j, "job '%s': %s: reads "
 			      "of %s of holes/unwritten extents never reach "
-			      "the device (%s)", j->name, tf->path, amount,
-			      j->readonly ? "--readonly" : "layout=0");
+			      "the device (%s)", j->desc.name, tf->path, amount,
+			      j->plan.readonly ? "--readonly" : "layout=0");
 		*holes = 0;
 	}
 	return 0;
@@ -1870,19 +1891,19 @@ void target_undo(struct target *t, const struct job *j,
 		case UNDO_REMOVED:
 			twarn(t, "layout_undone", j, "job '%s': %s: removed "
 			      "(this run created it and did not complete)",
-			      j->name, tf->path);
+			      j->desc.name, tf->path);
 			break;
 		case UNDO_CUT:
 			twarn(t, "layout_undone", j, "job '%s': %s: put back "
 			      "to its length of %" PRIu64 " bytes (this run "
-			      "extended it and did not complete)", j->name,
+			      "extended it and did not complete)", j->desc.name,
 			      tf->path, tf->orig_size);
 			break;
 		case UNDO_CHANGED:
 			twarn(t, "layout_kept", j, "job '%s': %s: left as it "
 			      "is, %" PRIu64 " bytes: it changed after this "
 			      "run last wrote it (another process wrote it), "
-			      "so it is not %s", j->name, tf->path,
+			      "so it is not %s", j->desc.name, tf->path,
 			      (uint64_t)st.st_size, made ? "removed (this run "
 			      "created it)" : "put back to its length before "
 			      "the run");
@@ -1906,23 +1927,23 @@ static void say_layout(const struct target *t, const struct target_file *tf,
 		return;
 	if (!tf->exists || size >= end) {
 		/* nothing was extended that was there before */
-	} else if (!job_reads(j) && !j->overwrite) {
+	} else if (!job_reads(j) && !j->target.overwrite) {
 		static const char *const how[] = {
 			[FALLOC_NATIVE] = "native", [FALLOC_POSIX] = "posix",
 			[FALLOC_KEEP] = "keep", [FALLOC_TRUNCATE] = "truncate",
 		};
 
-		if (j->fallocate != FALLOC_NONE)
+		if (j->target.fallocate != FALLOC_NONE)
 			twarn(t, "layout_extended", j, "job '%s': %s: room "
 			      "made past its end, from %" PRIu64 " to %"
 			      PRIu64 " bytes, with fallocate=%s (no data "
-			      "written)", j->name, tf->path, size, end,
-			      how[j->fallocate]);
+			      "written)", j->desc.name, tf->path, size, end,
+			      how[j->target.fallocate]);
 	} else {
 		value_fmt_bytes(end - size, a, sizeof(a));
 		twarn(t, "layout_extended", j, "job '%s': %s: extended from "
 		      "%" PRIu64 " to %" PRIu64 " bytes (%s of random data "
-		      "written past its end)", j->name, tf->path, size, end,
+		      "written past its end)", j->desc.name, tf->path, size, end,
 		      a);
 	}
 	if (holes) {
@@ -1930,9 +1951,9 @@ static void say_layout(const struct target *t, const struct target_file *tf,
 		twarn(t, "holes_filled", j, "job '%s': %s: %" PRIu64 " bytes "
 		      "(%s) of holes/unwritten extents in [%" PRIu64 ", %"
 		      PRIu64 ") filled with random data so that %s "
-		      "(layout=0 leaves them)", j->name, tf->path,
+		      "(layout=0 leaves them)", j->desc.name, tf->path,
 		      holes, b, tf->offset, end < size ? end : size,
-		      rw_dirs(j->rw) & (1u << DDIR_READ) ?
+		      rw_dirs(j->io.rw) & (1u << DDIR_READ) ?
 		      "reads reach the device" : "trims have data to discard");
 	}
 }
@@ -1955,15 +1976,15 @@ static int fill_full(int fd, struct target_file *tf, const struct job *j)
 	unsigned d;
 
 	for (d = 0; d < DDIR_NR; d++)
-		if (rw_dirs(j->rw) >> d & 1)
-			unit = lcm64(unit, j->bs_min[d]);
+		if (rw_dirs(j->io.rw) >> d & 1)
+			unit = lcm64(unit, j->io.bs_min[d]);
 	if (fstat(fd, &st))
 		return -errno;
 	size = (uint64_t)st.st_size;
 	len = size > tf->offset ? (size - tf->offset) / unit * unit : 0;
 	if (!len)
 		return -ENOSPC;
-	if (j->create_fsync && fsync(fd))
+	if (j->target.create_fsync && fsync(fd))
 		return -errno;
 	tf->len = len;		/* target_open sets the region */
 	return 0;
@@ -1978,7 +1999,7 @@ static int open_regular(struct target_file *tf, const struct target *t,
 	int fd, ret;
 
 	/* Checking what is there: nothing is created, extended or filled. */
-	if (j->verify_only)
+	if (j->vfy.verify_only)
 		return 0;
 	if (stat(tf->path, &st) == 0)
 		size = (uint64_t)st.st_size;
@@ -1990,7 +2011,7 @@ static int open_regular(struct target_file *tf, const struct target *t,
 		return 0;
 	/* --readonly: planned within the file; shortened since, it is
 	 * read as it is, never extended */
-	if (j->readonly)
+	if (j->plan.readonly)
 		return 0;
 	/* O_EXCL follows no symlink; what exists must be what was checked. */
 	fd = open(tf->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -2020,14 +2041,14 @@ static int open_regular(struct target_file *tf, const struct target *t,
 			tf->orig_size = size;
 		}
 	}
-	if (job_reads(j) || j->overwrite) {
-		ret = layout(fd, tf->offset, end, holes != 0, j->create_fsync,
-			     stop);
-		if (ret == -ENOSPC && j->fill_device)
+	if (job_reads(j) || j->target.overwrite) {
+		ret = layout(fd, tf->offset, end, holes != 0,
+			     j->target.create_fsync, stop);
+		if (ret == -ENOSPC && j->target.fill_device)
 			ret = fill_full(fd, tf, j);
-	} else if (!j->fill_device)	/* as fio: it would fill the disk */
+	} else if (!j->target.fill_device) /* as fio: it would fill the disk */
 		ret = prealloc(fd, size > tf->offset ? size : tf->offset, end,
-			       j->fallocate, j->create_fsync);
+			       j->target.fallocate, j->target.create_fsync);
 	note_left(tf, fd, true);
 	close(fd);
 	if (!ret) {
@@ -2036,7 +2057,7 @@ static int open_regular(struct target_file *tf, const struct target *t,
 	}
 	/* target_open's caller undoes it: a half-made file would only
 	 * hold the space. */
-	if (job_reads(j) || j->overwrite)
+	if (job_reads(j) || j->target.overwrite)
 		err_set(e, tf->path, 0, "size", "laying out [%" PRIu64 ", %"
 			PRIu64 ") with real data failed: %s", tf->offset, end,
 			strerror(-ret));
@@ -2063,7 +2084,7 @@ int target_open(struct target *t, struct target *run, size_t nrun,
 			ret = open_regular(tf, t, j, stop, e);
 			if (ret)
 				goto err;
-			if (j->fill_device && job_reads(j))
+			if (j->target.fill_device && job_reads(j))
 				t->region = tf->len;	/* one file */
 		}
 		if (tf->guard_note && warns_for_files(j))
@@ -2079,14 +2100,14 @@ int target_open(struct target *t, struct target *run, size_t nrun,
 			goto err;
 		}
 		apply_fadvise(t, tf, j, true);
-		if (j->pre_read)
+		if (j->cache.pre_read)
 			pre_read(t, tf, j, stop);
 		warn_tmpfs_direct(t, tf, j);
-		if (j->unlink_each_loop && !tf->created && !tf->is_bdev &&
-		    j->loops > 1 && !j->time_based)
+		if (j->target.unlink_each_loop && !tf->created &&
+		    !tf->is_bdev && j->time.loops > 1 && !j->time.time_based)
 			twarn(t, "unlink_each_loop_kept", j, "job '%s': %s: "
 			      "not deleted between loops (unlink_each_loop=1 "
-			      "deletes only files this run created)", j->name,
+			      "deletes only files this run created)", j->desc.name,
 			      tf->path);
 	}
 	if (t->zbd_rounded)
@@ -2219,7 +2240,7 @@ static int space_of(const struct target *t, const struct target_file *tf,
 
 	memset(sf, 0, sizeof(*sf));
 	sf->path = tf->path;
-	sf->job = j->name;
+	sf->job = j->desc.name;
 	if (!stat(tf->path, &st)) {
 		size = (uint64_t)st.st_size;
 		sf->fs = st.st_dev;
@@ -2247,7 +2268,7 @@ static int space_of(const struct target *t, const struct target_file *tf,
 		sf->need = end;
 	}
 	/* fill_device: the job writes until the file system is full */
-	if (!sf->need || j->verify_only || j->fill_device)
+	if (!sf->need || j->vfy.verify_only || j->target.fill_device)
 		sf->need = 0;
 	else if (!statvfs(at, &vfs) && vfs.f_blocks)
 		sf->avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;

@@ -61,8 +61,8 @@ static int plan_zbd_device(struct target *t, const struct job *j,
 			   uint64_t *zs, uint64_t *dev_end, struct err_rec *e)
 {
 	struct target_file *tf = &t->files[0];
-	const char *f = j->section_file;
-	int line = j->section_line;
+	const char *f = j->plan.section_file;
+	int line = j->plan.section_line;
 
 	*zs = zi->zone_size;
 	if (!*zs) {
@@ -70,16 +70,16 @@ static int plan_zbd_device(struct target *t, const struct job *j,
 			"whose zone size sysfs does not give");
 		return -EINVAL;
 	}
-	if (j->zonesize && j->zonesize != *zs) {
+	if (j->io.zonesize && j->io.zonesize != *zs) {
 		err_set(e, f, line, "zonesize", "%" PRIu64 " is not "
 			"the zone size of %s (%" PRIu64 " bytes); "
 			"expected zonesize=%" PRIu64 " or none",
-			j->zonesize, tf->path, *zs, *zs);
+			j->io.zonesize, tf->path, *zs, *zs);
 		return -EINVAL;
 	}
 	t->zbd_cap = *zs;
 	if (zi->model == ZBD_HOST_MANAGED && writes &&
-	    !j->direct) {
+	    !j->cache.direct) {
 		err_set(e, f, line, "direct", "writes to the "
 			"host-managed zoned device %s need direct "
 			"I/O (fio refuses them too: buffered writes "
@@ -87,19 +87,19 @@ static int plan_zbd_device(struct target *t, const struct job *j,
 			"direct=1", tf->path);
 		return -EINVAL;
 	}
-	t->zbd_max_open = (unsigned)j->max_open_zones;
-	if (zi->model == ZBD_HOST_MANAGED && !j->ignore_zone_limits &&
+	t->zbd_max_open = (unsigned)j->io.max_open_zones;
+	if (zi->model == ZBD_HOST_MANAGED && !j->io.ignore_zone_limits &&
 	    zi->max_open) {
-		if (j->max_open_zones > zi->max_open) {
+		if (j->io.max_open_zones > zi->max_open) {
 			err_set(e, f, line, "max_open_zones", "%"
 				PRIu64 " is more than %s can hold "
 				"open (%u); expected at most %u, or "
 				"ignore_zone_limits=1",
-				j->max_open_zones, tf->path,
+				j->io.max_open_zones, tf->path,
 				zi->max_open, zi->max_open);
 			return -EINVAL;
 		}
-		if (!j->max_open_zones)
+		if (!j->io.max_open_zones)
 			t->zbd_max_open = zi->max_open;
 	}
 	*dev_end = tf->cur_size;
@@ -113,10 +113,10 @@ static int plan_zbd_emulated(struct target *t, const struct job *j,
 			     struct err_rec *e)
 {
 	struct target_file *tf = &t->files[0];
-	const char *f = j->section_file;
-	int line = j->section_line;
+	const char *f = j->plan.section_file;
+	int line = j->plan.section_line;
 
-	*zs = j->zonesize;
+	*zs = j->io.zonesize;
 	if (!*zs) {
 		err_set(e, f, line, "zonesize", "%s is not a zoned "
 			"block device: zonemode=zbd emulates zones "
@@ -125,16 +125,16 @@ static int plan_zbd_emulated(struct target *t, const struct job *j,
 			tf->path);
 		return -EINVAL;
 	}
-	if (*zs < 512 || (j->zonecapacity && j->zonecapacity > *zs)) {
+	if (*zs < 512 || (j->io.zonecapacity && j->io.zonecapacity > *zs)) {
 		err_set(e, f, line, *zs < 512 ? "zonesize" :
 			"zonecapacity", "%" PRIu64 " bytes; expected "
-			"%s", *zs < 512 ? *zs : j->zonecapacity,
+			"%s", *zs < 512 ? *zs : j->io.zonecapacity,
 			*zs < 512 ? "at least 512" :
 			"at most zonesize");
 		return -EINVAL;
 	}
-	t->zbd_cap = j->zonecapacity ? j->zonecapacity : *zs;
-	t->zbd_max_open = (unsigned)j->max_open_zones;
+	t->zbd_cap = j->io.zonecapacity ? j->io.zonecapacity : *zs;
+	t->zbd_max_open = (unsigned)j->io.max_open_zones;
 	*dev_end = tf->cur_size > tf->offset + tf->len ? tf->cur_size :
 		   tf->offset + tf->len;
 	if (*dev_end < *zs) {
@@ -158,8 +158,8 @@ static int plan_zbd_round(struct target *t, const struct job *j,
 
 	/* fio's test: any job that is not a pure reader is rounded; a
 	 * replay (read_iolog) is not: its log says where it writes */
-	if ((!writes && !(rw_dirs(j->rw) & (1u << DDIR_TRIM))) ||
-	    j->read_iolog)
+	if ((!writes && !(rw_dirs(j->io.rw) & (1u << DDIR_TRIM))) ||
+	    j->logs.read_iolog)
 		return 0;
 	off = tf->offset;
 	end = off + tf->len;
@@ -178,7 +178,7 @@ static int plan_zbd_round(struct target *t, const struct job *j,
 		off += zs - off % zs;
 	nend = end / zs * zs;
 	if (nend <= off) {
-		err_set(e, j->section_file, j->section_line, "size",
+		err_set(e, j->plan.section_file, j->plan.section_line, "size",
 			"the region of %s (%" PRIu64
 			" bytes from %" PRIu64 ") holds no whole zone of %"
 			PRIu64 " bytes; expected at least one zone",
@@ -199,13 +199,13 @@ int target_plan_zbd(struct target *t, const struct job *j, bool writes,
 		    struct err_rec *e)
 {
 	struct target_file *tf = &t->files[0];
-	const char *f = j->section_file;
-	int line = j->section_line, ret;
+	const char *f = j->plan.section_file;
+	int line = j->plan.section_line, ret;
 	struct zbd_info zi = { 0 };
 	uint64_t zs, dev_end;
 	int d;
 
-	if (j->zone_mode != ZONE_ZBD)
+	if (j->io.zone_mode != ZONE_ZBD)
 		return 0;
 	if (tf->is_bdev)
 		zbd_probe(tf->rdev, &zi);
@@ -218,35 +218,36 @@ int target_plan_zbd(struct target *t, const struct job *j, bool writes,
 	if (ret)
 		return ret;
 	t->zbd_size = zs;
-	if (j->job_max_open_zones && !t->zbd_max_open) {
+	if (j->io.job_max_open_zones && !t->zbd_max_open) {
 		err_set(e, f, line, "job_max_open_zones", "needs a limit on "
 			"the device's open zones (fio's rule); expected "
 			"max_open_zones= too");
 		return -EINVAL;
 	}
-	for (d = 0; j->verify && d < DDIR_NR; d++) {	/* not VERIFY_NONE */
-		if (!(rw_dirs(j->rw) & (1u << d)) || !j->bs_min[d] ||
-		    !j->bs_max[d] || (!(zs % j->bs_min[d]) &&
-				      !(zs % j->bs_max[d])))
+	for (d = 0; j->vfy.verify && d < DDIR_NR; d++) { /* not VERIFY_NONE */
+		if (!(rw_dirs(j->io.rw) & (1u << d)) || !j->io.bs_min[d] ||
+		    !j->io.bs_max[d] || (!(zs % j->io.bs_min[d]) &&
+					 !(zs % j->io.bs_max[d])))
 			continue;
 		err_set(e, f, line, "bs", "%" PRIu64 " does not divide the "
 			"zone size %" PRIu64 ": with verify= fio refuses it "
 			"(a zone's blocks are read back in whole blocks); "
 			"expected a divisor of the zone size",
-			zs % j->bs_min[d] ? j->bs_min[d] : j->bs_max[d], zs);
+			zs % j->io.bs_min[d] ? j->io.bs_min[d] :
+			j->io.bs_max[d], zs);
 		return -EINVAL;
 	}
-	if ((rw_dirs(j->rw) & (1u << DDIR_TRIM)) && !j->read_iolog &&
-	    j->bs_min[DDIR_TRIM] != zs) {
+	if ((rw_dirs(j->io.rw) & (1u << DDIR_TRIM)) && !j->logs.read_iolog &&
+	    j->io.bs_min[DDIR_TRIM] != zs) {
 		err_set(e, f, line, "bs", "the trim block size %" PRIu64
 			" is not the zone size %" PRIu64 ": a trim resets "
 			"one whole zone (fio refuses it too); expected "
-			"bs=,,%" PRIu64, j->bs_min[DDIR_TRIM], zs, zs);
+			"bs=,,%" PRIu64, j->io.bs_min[DDIR_TRIM], zs, zs);
 		return -EINVAL;
 	}
-	if (j->zoneskip % zs) {
+	if (j->io.zoneskip % zs) {
 		err_set(e, f, line, "zoneskip", "%" PRIu64 " is not a "
-			"multiple of the zone size %" PRIu64, j->zoneskip, zs);
+			"multiple of the zone size %" PRIu64, j->io.zoneskip, zs);
 		return -EINVAL;
 	}
 	return plan_zbd_round(t, j, writes, &zi, zs, dev_end, e);
@@ -289,14 +290,14 @@ int target_zbd_share(const struct job *jobs, struct target *tg,
 		for (k = 0; k < njobs; k++) {
 			const struct target_file *b = &tg[k].files[0];
 
-			if (k == i || !tg[k].zbd || jobs[k].wait_group !=
-			    jobs[i].wait_group || !zbd_same_target(a, b))
+			if (k == i || !tg[k].zbd || jobs[k].plan.wait_group !=
+			    jobs[i].plan.wait_group || !zbd_same_target(a, b))
 				continue;
 			if (tg[k].zbd_size != tg[i].zbd_size ||
 			    tg[k].zbd_cap != tg[i].zbd_cap ||
 			    tg[k].zbd_max_open != tg[i].zbd_max_open) {
-				err_set(e, jobs[k].section_file,
-					jobs[k].section_line, "zonemode",
+				err_set(e, jobs[k].plan.section_file,
+					jobs[k].plan.section_line, "zonemode",
 					"jobs '%s' and '%s' run at once on "
 					"the zones of %s, which they see "
 					"otherwise (zone size, capacity or "
@@ -304,8 +305,8 @@ int target_zbd_share(const struct job *jobs, struct target *tg,
 					"job's and drops the other's without a "
 					"word; expected the same zonesize=, "
 					"zonecapacity= and max_open_zones= (or "
-					"stonewall between them)", jobs[i].name,
-					jobs[k].name, a->path);
+					"stonewall between them)", jobs[i].desc.name,
+					jobs[k].desc.name, a->path);
 				return -EINVAL;
 			}
 			zbd_zones_of(&tg[k], &klo, &khi);

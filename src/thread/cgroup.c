@@ -23,7 +23,7 @@ static char *made[64];
 
 int cgroup_wanted(const struct job *j)
 {
-	return j->cgroup || j->cgroup_weight;
+	return j->cpu.cgroup || j->cpu.cgroup_weight;
 }
 
 int cgroup_name_ok(const char *name, char *why, size_t whylen)
@@ -113,7 +113,7 @@ static int weight(const char *dir, unsigned long w)
 
 static const char *group_name(const struct job *j)
 {
-	return j->cgroup ? j->cgroup : j->name;
+	return j->cpu.cgroup ? j->cpu.cgroup : j->desc.name;
 }
 
 /* A job's name as one directory: no '/', not "." or "..", not empty,
@@ -126,13 +126,13 @@ static bool one_component(const char *n)
 
 int cgroup_check(const struct job *j, char *why, size_t whylen)
 {
-	if (!cgroup_wanted(j) || j->cgroup || one_component(j->name))
+	if (!cgroup_wanted(j) || j->cpu.cgroup || one_component(j->desc.name))
 		return 0;
 	snprintf(why, whylen, "the job's name '%.200s' names its control "
 		 "group (no cgroup= given), and that name must be one "
 		 "directory of the blkio hierarchy; expected a job name "
 		 "without '/' (not '.' or '..', at most 255 bytes), or "
-		 "cgroup=NAME", j->name);
+		 "cgroup=NAME", j->desc.name);
 	return -EINVAL;
 }
 
@@ -142,7 +142,7 @@ static void drop_made(const struct job *j, const char *dir)
 {
 	size_t i;
 
-	if (j->cgroup_nodelete)
+	if (j->cpu.cgroup_nodelete)
 		return;
 	pthread_mutex_lock(&made_lock);
 	for (i = 0; i < sizeof(made) / sizeof(made[0]); i++) {
@@ -190,9 +190,10 @@ int cgroup_join(const struct job *j, char *why, size_t whylen)
 		return r;
 	}
 	pthread_mutex_unlock(&made_lock);
-	if (j->cgroup_weight && (r = weight(dir, j->cgroup_weight)))
+	if (j->cpu.cgroup_weight && (r = weight(dir, j->cpu.cgroup_weight)))
 		snprintf(why, whylen, "cgroup_weight=%lu: %s: %s",
-			 (unsigned long)j->cgroup_weight, dir, r == -ENOENT ?
+			 (unsigned long)j->cpu.cgroup_weight, dir,
+			 r == -ENOENT ?
 			 "no blkio.weight nor blkio.bfq.weight (the bfq "
 			 "scheduler gives weights)" : strerror(-r));
 	else if ((r = write_num(dir, "tasks",
@@ -201,7 +202,7 @@ int cgroup_join(const struct job *j, char *why, size_t whylen)
 			 strerror(-r));
 	/* Not joined: a group made for it goes (unless another clone is in
 	 * it, or cgroup_nodelete), as cgroup_leave would remove it. */
-	if (r && mine && !j->cgroup_nodelete)
+	if (r && mine && !j->cpu.cgroup_nodelete)
 		rmdir(dir);
 	else if (r)
 		drop_made(j, dir);
@@ -216,7 +217,7 @@ void cgroup_leave(const struct job *j)
 	if (blkio_root(root, sizeof(root), &v2) || v2)
 		return;
 	write_num(root, "tasks", (unsigned long)syscall(SYS_gettid));
-	if (j->cgroup_nodelete)
+	if (j->cpu.cgroup_nodelete)
 		return;
 	snprintf(dir, sizeof(dir), "%s/%s", root, group_name(j));
 	drop_made(j, dir);

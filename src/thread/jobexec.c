@@ -19,7 +19,7 @@
 void jobexec_path(const struct job *j, const char *mode, char *buf,
 		  size_t len)
 {
-	snprintf(buf, len, "%s.%s.txt", j->name, mode);
+	snprintf(buf, len, "%s.%s.txt", j->desc.name, mode);
 }
 
 static int check_one(const struct job *j, const char *cmd, const char *mode,
@@ -34,14 +34,14 @@ static int check_one(const struct job *j, const char *cmd, const char *mode,
 		return 0;
 	snprintf(opt, sizeof(opt), "exec_%s", mode);
 	if (!*cmd) {
-		err_set(e, j->section_file, j->section_line, opt,
+		err_set(e, j->plan.section_file, j->plan.section_line, opt,
 			"an empty command");
 		return -EINVAL;
 	}
 	jobexec_path(j, mode, path, sizeof(path));
 	if (door_check(path, opt, NULL, &oe)) {
-		err_set(e, j->section_file, j->section_line, opt, "its output "
-			"file %s: %s", path, oe.msg);
+		err_set(e, j->plan.section_file, j->plan.section_line, opt,
+			"its output " "file %s: %s", path, oe.msg);
 		return -EINVAL;
 	}
 	/* the job's name may hold a '/': a directory that must exist */
@@ -50,7 +50,8 @@ static int check_one(const struct job *j, const char *cmd, const char *mode,
 		return -ENOMEM;
 	ok = !stat(dir, &st) && S_ISDIR(st.st_mode);
 	if (!ok)
-		err_set(e, j->section_file, j->section_line, opt, "its output "
+		err_set(e, j->plan.section_file, j->plan.section_line, opt,
+			"its output "
 			"file %s (named after the job) cannot be made: "
 			"directory '%s' does not exist", path, dir);
 	free(dir);
@@ -59,9 +60,9 @@ static int check_one(const struct job *j, const char *cmd, const char *mode,
 
 int jobexec_check(const struct job *j, struct err_rec *e)
 {
-	int ret = check_one(j, j->exec_prerun, "prerun", e);
+	int ret = check_one(j, j->order.exec_prerun, "prerun", e);
 
-	return ret ? ret : check_one(j, j->exec_postrun, "postrun", e);
+	return ret ? ret : check_one(j, j->order.exec_postrun, "postrun", e);
 }
 
 struct spawn {
@@ -105,11 +106,11 @@ int jobexec_names(const struct job *j, struct door_names *l)
 	char path[4096];
 	int r = 0;
 
-	if (j->exec_prerun) {
+	if (j->order.exec_prerun) {
 		jobexec_path(j, "prerun", path, sizeof(path));
 		r = door_names_add(l, "exec_prerun", "%s", path);
 	}
-	if (!r && j->exec_postrun) {
+	if (!r && j->order.exec_postrun) {
 		jobexec_path(j, "postrun", path, sizeof(path));
 		r = door_names_add(l, "exec_postrun", "%s", path);
 	}

@@ -93,8 +93,8 @@ int procattr_nice_parse(const char *val, int *nice, char *why,
 
 static int prio_set(const struct job *j)
 {
-	return j->prio != UINT64_MAX || j->prioclass != UINT64_MAX ||
-	       j->priohint != UINT64_MAX;
+	return j->cpu.prio != UINT64_MAX || j->cpu.prioclass != UINT64_MAX ||
+	       j->cpu.priohint != UINT64_MAX;
 }
 
 unsigned procattr_ioprio(const struct job *j)
@@ -103,9 +103,9 @@ unsigned procattr_ioprio(const struct job *j)
 
 	if (!prio_set(j))
 		return 0;
-	lvl = j->prio != UINT64_MAX ? (unsigned)j->prio : 0;
-	hint = j->priohint != UINT64_MAX ? (unsigned)j->priohint : 0;
-	cls = j->prioclass != UINT64_MAX ? (unsigned)j->prioclass :
+	lvl = j->cpu.prio != UINT64_MAX ? (unsigned)j->cpu.prio : 0;
+	hint = j->cpu.priohint != UINT64_MAX ? (unsigned)j->cpu.priohint : 0;
+	cls = j->cpu.prioclass != UINT64_MAX ? (unsigned)j->cpu.prioclass :
 	      IOPRIO_CLASS_BE;
 	return cls << IOPRIO_CLASS_SHIFT | hint << IOPRIO_HINT_SHIFT | lvl;
 }
@@ -117,21 +117,21 @@ int procattr_apply(const struct job *j, char *why, size_t whylen)
 	unsigned v;
 	int r;
 
-	if ((j->numa_cpu_nodes || j->numa_mem_policy) &&
+	if ((j->cpu.numa_cpu_nodes || j->cpu.numa_mem_policy) &&
 	    (r = numa_apply(j, why, whylen)))
 		return r;
 	/* comm=: fio's prctl on its job's process, here the clone's thread
 	 * (PR_SET_NAME names the calling thread; the kernel keeps 15 bytes) */
-	if (j->comm && prctl(PR_SET_NAME, j->comm, 0, 0, 0)) {
+	if (j->cpu.comm && prctl(PR_SET_NAME, j->cpu.comm, 0, 0, 0)) {
 		snprintf(why, whylen, "comm=%s: prctl(PR_SET_NAME): %s",
-			 j->comm, strerror(errno));
+			 j->cpu.comm, strerror(errno));
 		return -errno;
 	}
 	/* fio's nice(N): an increment to the thread's nice value, clamped
 	 * to -20..19 as nice(2) does (under `nice -n 5 iorig`, nice=3 runs
 	 * the job at 8); nice=0, the default, leaves it as it is. */
-	if (j->nice && j->nice_inc) {
-		int cur, nice = j->nice_inc;
+	if (j->cpu.nice && j->cpu.nice_inc) {
+		int cur, nice = j->cpu.nice_inc;
 
 		errno = 0;
 		cur = getpriority(PRIO_PROCESS, 0);
@@ -179,15 +179,15 @@ int procattr_cred_enter(const struct job *j, struct procattr_cred *sv,
 	*sv = (struct procattr_cred){ .euid = (unsigned)geteuid(),
 				      .egid = (unsigned)getegid() };
 	/* the group first: a new gid needs the privilege the uid drops */
-	if (j->gid != UINT64_MAX) {
-		if ((r = set_ids(true, -1, (long)j->gid, -1, why, whylen,
-				 (unsigned)j->gid)))
+	if (j->cpu.gid != UINT64_MAX) {
+		if ((r = set_ids(true, -1, (long)j->cpu.gid, -1, why, whylen,
+				 (unsigned)j->cpu.gid)))
 			return r;
 		sv->gid_on = true;
 	}
-	if (j->uid != UINT64_MAX) {
-		if ((r = set_ids(false, -1, (long)j->uid, -1, why, whylen,
-				 (unsigned)j->uid))) {
+	if (j->cpu.uid != UINT64_MAX) {
+		if ((r = set_ids(false, -1, (long)j->cpu.uid, -1, why, whylen,
+				 (unsigned)j->cpu.uid))) {
 			procattr_cred_leave(sv);
 			return r;
 		}
@@ -207,13 +207,13 @@ void procattr_cred_leave(const struct procattr_cred *sv)
 
 int procattr_cred_drop(const struct job *j, char *why, size_t whylen)
 {
-	long g = (long)j->gid, u = (long)j->uid;
+	long g = (long)j->cpu.gid, u = (long)j->cpu.uid;
 	int r;
 
-	if (j->gid != UINT64_MAX &&
+	if (j->cpu.gid != UINT64_MAX &&
 	    (r = set_ids(true, g, g, g, why, whylen, (unsigned)g)))
 		return r;
-	if (j->uid != UINT64_MAX &&
+	if (j->cpu.uid != UINT64_MAX &&
 	    (r = set_ids(false, u, u, u, why, whylen, (unsigned)u)))
 		return r;
 	return 0;
@@ -246,7 +246,7 @@ int procattr_as_job(const struct job *j, int (*fn)(void *), void *arg,
 	pthread_t t;
 	int r;
 
-	if (j->uid == UINT64_MAX && j->gid == UINT64_MAX)
+	if (j->cpu.uid == UINT64_MAX && j->cpu.gid == UINT64_MAX)
 		return fn(arg);
 	r = pthread_create(&t, NULL, as_job_main, &a);
 	if (r) {
@@ -292,18 +292,18 @@ int procattr_mem_alloc(struct procmem *m, const struct job *j, size_t align,
 {
 	size_t len = (size_t)depth * stride;
 	const char *file = NULL;
-	size_t huge = j->hugepage_size ? (size_t)j->hugepage_size : 1;
+	size_t huge = j->eng.hugepage_size ? (size_t)j->eng.hugepage_size : 1;
 	int flags, r;
 	void *p;
 
 	memset(m, 0, sizeof(*m));
-	if (j->mem) {
-		m->type = (enum mem_type)j->mem_kind;
-		file = j->mem_file;
+	if (j->eng.mem) {
+		m->type = (enum mem_type)j->eng.mem_kind;
+		file = j->eng.mem_file;
 	}
-	if (j->mem_align > align)
-		align = (size_t)j->mem_align;
-	r = lock_mem(m, j->lockmem, why, whylen);
+	if (j->eng.mem_align > align)
+		align = (size_t)j->eng.mem_align;
+	r = lock_mem(m, j->eng.lockmem, why, whylen);
 	if (r)
 		return r;
 	if (m->type == MEM_MALLOC) {
@@ -333,7 +333,7 @@ int procattr_mem_alloc(struct procmem *m, const struct job *j, size_t align,
 			snprintf(why, whylen, "cannot allocate %zu bytes of "
 				 "I/O buffers (iodepth %u x bs %zu): mem=%s: "
 				 "shmget: %s%s", m->map_len, depth, stride,
-				 j->mem, strerror(errno),
+				 j->eng.mem, strerror(errno),
 				 m->type == MEM_SHMHUGE ? " (free huge pages: "
 				 "/proc/sys/vm/nr_hugepages)" : "");
 			return -errno;
@@ -342,7 +342,7 @@ int procattr_mem_alloc(struct procmem *m, const struct job *j, size_t align,
 		/* Removed now: it goes when detached, even on a crash. */
 		shmctl(id, IPC_RMID, NULL);
 		if (p == (void *)-1) {
-			snprintf(why, whylen, "I/O buffers: mem=%s: shmat: %s", j->mem,
+			snprintf(why, whylen, "I/O buffers: mem=%s: shmat: %s", j->eng.mem,
 				 strerror(errno));
 			return -errno;
 		}
@@ -365,7 +365,7 @@ int procattr_mem_alloc(struct procmem *m, const struct job *j, size_t align,
 				snprintf(why, whylen, "cannot allocate %zu "
 					 "bytes of I/O buffers (iodepth %u x bs "
 					 "%zu): mem=%s: mmap: %s%s", m->map_len,
-					 depth, stride, j->mem,
+					 depth, stride, j->eng.mem,
 					 strerror(errno),
 					 m->type == MEM_MMAPHUGE ? " (free "
 					 "huge pages: /proc/sys/vm/"
@@ -381,9 +381,9 @@ int procattr_mem_alloc(struct procmem *m, const struct job *j, size_t align,
 
 int procattr_mem_names(const struct job *j, struct door_names *l)
 {
-	if (!j->mem || !j->mem_file)
+	if (!j->eng.mem || !j->eng.mem_file)
 		return 0;
-	return door_names_add(l, "mem", "%s", j->mem_file);
+	return door_names_add(l, "mem", "%s", j->eng.mem_file);
 }
 
 void procattr_mem_free(struct procmem *m)
@@ -754,26 +754,26 @@ static int node_cpus(uint64_t mask, cpu_set_t *set, char *why,
 
 static int numa_apply(const struct job *j, char *why, size_t whylen)
 {
-	uint64_t mask = j->numa_mpol_mask;
+	uint64_t mask = j->cpu.numa_mpol_mask;
 	unsigned long nodes[1];
 	cpu_set_t set;
 
-	if (j->numa_cpu_nodes) {
-		if (node_cpus(j->numa_cpu_mask, &set, why, whylen))
+	if (j->cpu.numa_cpu_nodes) {
+		if (node_cpus(j->cpu.numa_cpu_mask, &set, why, whylen))
 			return -EINVAL;
 		if (sched_setaffinity(0, sizeof(set), &set)) {
 			snprintf(why, whylen, "numa_cpu_nodes=%s: %s",
-				 j->numa_cpu_nodes, strerror(errno));
+				 j->cpu.numa_cpu_nodes, strerror(errno));
 			return -errno;
 		}
 	}
-	if (!j->numa_mem_policy)
+	if (!j->cpu.numa_mem_policy)
 		return 0;
 	nodes[0] = (unsigned long)mask;
-	if (syscall(SYS_set_mempolicy, j->numa_mpol_mode, mask ? nodes : NULL,
-		    mask ? 8 * sizeof(nodes) + 1 : 0)) {
+	if (syscall(SYS_set_mempolicy, j->cpu.numa_mpol_mode, mask ? nodes :
+		    NULL, mask ? 8 * sizeof(nodes) + 1 : 0)) {
 		snprintf(why, whylen, "numa_mem_policy=%s: set_mempolicy: %s",
-			 j->numa_mem_policy, strerror(errno));
+			 j->cpu.numa_mem_policy, strerror(errno));
 		return -errno;
 	}
 	return 0;

@@ -22,12 +22,14 @@
 
 static bool mixed_rw(const struct job *j)
 {
-	return !j->verify_only && (j->rw == RW_RW || j->rw == RW_RANDRW);
+	return !j->vfy.verify_only &&
+		(j->io.rw == RW_RW || j->io.rw == RW_RANDRW);
 }
 
 bool verify_reader(const struct job *j)
 {
-	return !j->verify_only && (j->rw == RW_READ || j->rw == RW_RANDREAD);
+	return !j->vfy.verify_only &&
+		(j->io.rw == RW_READ || j->io.rw == RW_RANDREAD);
 }
 
 /*
@@ -38,20 +40,21 @@ bool verify_reader(const struct job *j)
 static bool walk_patterns(const struct job *j)
 {
 	const int w = DDIR_WRITE;
-	bool rnd = rw_random(j->rw);
+	bool rnd = rw_random(j->io.rw);
 
-	return j->dist || j->rw_seq_add || j->zonesize ||
-	       (rnd && (j->rw_seq_nr > 1 || j->percentage_random[w] < 100 ||
-			(j->blockalign[w] &&
-			 j->blockalign[w] != j->bs_min[w])));
+	return j->rnd.dist || j->io.rw_seq_add || j->io.zonesize ||
+	       (rnd &&
+		(j->io.rw_seq_nr > 1 || j->rnd.percentage_random[w] < 100 ||
+		 (j->rnd.blockalign[w] &&
+		  j->rnd.blockalign[w] != j->io.bs_min[w])));
 }
 
 bool verify_needs_passmap(const struct job *j)
 {
-	return !j->verify_only && !verify_reader(j) &&
-	       (mixed_rw(j) || j->bssplit ||
-		j->norandommap || walk_patterns(j) ||
-		j->bs_min[DDIR_WRITE] != j->bs_max[DDIR_WRITE]);
+	return !j->vfy.verify_only && !verify_reader(j) &&
+	       (mixed_rw(j) || j->io.bssplit ||
+		j->rnd.norandommap || walk_patterns(j) ||
+		j->io.bs_min[DDIR_WRITE] != j->io.bs_max[DDIR_WRITE]);
 }
 
 /* The directions whose sizes the unit checked must divide. */
@@ -71,18 +74,18 @@ uint64_t verify_unit(const struct job *j)
 	for (d = DDIR_READ; d <= DDIR_WRITE; d++) {
 		if (!unit_dir(j, d))
 			continue;
-		u = gen_gcd(u, j->bs_min[d]);
-		u = gen_gcd(u, j->bs_max[d]);
-		if (j->blockalign[d])
-			u = gen_gcd(u, j->blockalign[d]);
+		u = gen_gcd(u, j->io.bs_min[d]);
+		u = gen_gcd(u, j->io.bs_max[d]);
+		if (j->rnd.blockalign[d])
+			u = gen_gcd(u, j->rnd.blockalign[d]);
 	}
-	for (d = DDIR_READ; j->bss && d <= DDIR_WRITE; d++)
-		for (i = 0; i < j->bss->n[d]; i++)
+	for (d = DDIR_READ; j->io.bss && d <= DDIR_WRITE; d++)
+		for (i = 0; i < j->io.bss->n[d]; i++)
 			if (unit_dir(j, d))
-				u = gen_gcd(u, j->bss->e[d][i].bs);
-	iv = j->verify_interval;
-	if (iv > j->bs_min[dmin])
-		iv = j->bs_min[dmin];
+				u = gen_gcd(u, j->io.bss->e[d][i].bs);
+	iv = j->vfy.verify_interval;
+	if (iv > j->io.bs_min[dmin])
+		iv = j->io.bs_min[dmin];
 	if (iv && u % iv == 0)
 		u = iv;
 	return u;
@@ -91,15 +94,15 @@ uint64_t verify_unit(const struct job *j)
 int verify_job_check(const struct job *j, const char **option, char *why,
 		     size_t whylen)
 {
-	const struct engine_ops *eng = j->ioengine ?
-				       engine_find(j->ioengine) : NULL;
+	const struct engine_ops *eng = j->eng.ioengine ?
+				       engine_find(j->eng.ioengine) : NULL;
 	uint64_t unit;
 
 	*option = "verify";
-	if (j->verify == VERIFY_NONE) {
-		if (j->verify_only)
+	if (j->vfy.verify == VERIFY_NONE) {
+		if (j->vfy.verify_only)
 			*option = "verify_only";
-		else if (j->verify_backlog)
+		else if (j->vfy.verify_backlog)
 			*option = "verify_backlog";
 		else	/* verify_pattern after verify=0: nothing, as fio */
 			return 0;
@@ -114,12 +117,12 @@ int verify_job_check(const struct job *j, const char **option, char *why,
 	}
 	/* With another kind, verify_pattern is its blocks' data (fio's
 	 * meaning; verify=meta then checks the pattern too). */
-	if (j->verify == VERIFY_PATTERN && !j->verify_pattern) {
+	if (j->vfy.verify == VERIFY_PATTERN && !j->vfy.verify_pattern) {
 		snprintf(why, whylen, "verify=pattern needs verify_pattern=");
 		return -EINVAL;
 	}
 	unit = verify_unit(j);
-	*option = j->verify_interval ? "verify_interval" : "bs";
+	*option = j->vfy.verify_interval ? "verify_interval" : "bs";
 	if (!unit || unit % VERIFY_SECTOR || unit > UINT32_MAX) {
 		snprintf(why, whylen, "the unit checked (the interval, or the "
 			 "greatest common divisor of the block sizes%s, here "
@@ -130,24 +133,25 @@ int verify_job_check(const struct job *j, const char **option, char *why,
 		return -EINVAL;
 	}
 	*option = "verify_offset";
-	if (j->verify_offset + verify_hdr_size(j->verify) > unit) {
+	if (j->vfy.verify_offset + verify_hdr_size(j->vfy.verify) > unit) {
 		snprintf(why, whylen, "%" PRIu64 ": the %u-byte header must "
 			 "fit in the unit checked (%" PRIu64 " bytes) after "
-			 "this offset", j->verify_offset,
-			 verify_hdr_size(j->verify), unit);
+			 "this offset", j->vfy.verify_offset,
+			 verify_hdr_size(j->vfy.verify), unit);
 		return -EINVAL;
 	}
 	*option = "verify_state_load";
-	if (j->verify_state_load && !j->verify_only && !verify_reader(j)) {
+	if (j->vfy.verify_state_load && !j->vfy.verify_only &&
+	    !verify_reader(j)) {
 		snprintf(why, whylen, "applies to jobs that check what an "
 			 "earlier run wrote (verify_only=1, or rw=read or "
 			 "randread): they check the blocks the writing run's "
 			 "state file names");
 		return -EINVAL;
 	}
-	if (j->verify_only) {
+	if (j->vfy.verify_only) {
 		*option = "verify_backlog";
-		if (!j->verify_backlog)
+		if (!j->vfy.verify_backlog)
 			return 0;
 		snprintf(why, whylen, "applies to jobs that write; "
 			 "verify_only=1 writes nothing");
@@ -158,13 +162,14 @@ int verify_job_check(const struct job *j, const char **option, char *why,
 	if (verify_reader(j))
 		return 0;
 	*option = "file_service_type";
-	if (j->file_service >= GEN_FST_ZIPF &&
-	    (j->nrfiles > 1 || (j->filename && strchr(j->filename, ':')))) {
+	if (j->target.file_service >= GEN_FST_ZIPF &&
+	    (j->target.nrfiles > 1 ||
+	     (j->target.filename && strchr(j->target.filename, ':')))) {
 		snprintf(why, whylen, "verification needs every block "
 			 "written once per pass; '%s' draws a file for every "
 			 "I/O and starts a file over when it is finished, so "
 			 "blocks are written again (expected roundrobin, "
-			 "sequential or random)", j->file_service_type);
+			 "sequential or random)", j->target.file_service_type);
 		return -EINVAL;
 	}
 	return 0;
@@ -234,8 +239,8 @@ static int vspan_cmp(const void *pa, const void *pb)
 static bool plan_writes(const struct job *j)
 {
 	/* Trims change the data too; e4defrag's moves do not. */
-	return !j->verify_only && rw_changes_data(j->rw) &&
-	       !(j->engine && (j->engine->flags & ENGINE_KEEPS_DATA));
+	return !j->vfy.verify_only && rw_changes_data(j->io.rw) &&
+	       !(j->eng.engine && (j->eng.engine->flags & ENGINE_KEEPS_DATA));
 }
 
 /* "job 'x'", "job 'x' clone 2", "job 'x' file 1". */
@@ -243,10 +248,11 @@ static void span_who(const struct job *jobs, const struct target *tg,
 		     const struct vspan *v, char *buf, size_t len)
 {
 	const struct job *j = &jobs[v->job];
-	int n = snprintf(buf, len, "job '%s'", j->name);
+	int n = snprintf(buf, len, "job '%s'", j->desc.name);
 
-	if (n > 0 && (size_t)n < len && j->numjobs > 1)
-		n += snprintf(buf + n, len - (size_t)n, " clone %u", j->clone);
+	if (n > 0 && (size_t)n < len && j->eng.numjobs > 1)
+		n += snprintf(buf + n, len - (size_t)n, " clone %u",
+			      j->plan.clone);
 	if (n > 0 && (size_t)n < len && tg[v->job].nfiles > 1)
 		snprintf(buf + n, len - (size_t)n, " (its file %u)", v->file);
 }
@@ -263,13 +269,14 @@ static int span_clash(const struct job *jobs, const struct target *tg,
 
 	span_who(jobs, tg, w, who_w, sizeof(who_w));
 	span_who(jobs, tg, v, who_v, sizeof(who_v));
-	err_set(e, vj->section_file, vj->section_line, "verify", "%s writes "
+	err_set(e, vj->plan.section_file, vj->plan.section_line, "verify",
+		"%s writes "
 		"bytes %" PRIu64 "-%" PRIu64 " of %s while %s %s them (the "
 		"same stonewall group): the checks would fail on the other "
 		"job's data. Give each job its own file or byte range "
 		"(filename=, offset=, size=), or put stonewall=1 between them",
 		who_w, from, to - 1, tf->path, who_v,
-		vj->verify_only || verify_reader(vj) ? "checks" :
+		vj->vfy.verify_only || verify_reader(vj) ? "checks" :
 		"writes and verifies");
 	return -EINVAL;
 }
@@ -311,8 +318,8 @@ int verify_plan_overlaps(const struct job *jobs, const struct target *tg,
 	int ret = 0;
 
 	for (i = 0; i < njobs; i++) {
-		any = any || jobs[i].verify;
-		if (!(jobs[i].engine->flags & ENGINE_NOIO))
+		any = any || jobs[i].vfy.verify;
+		if (!(jobs[i].eng.engine->flags & ENGINE_NOIO))
 			cap += tg[i].nfiles;
 	}
 	if (!any || !cap)
@@ -325,11 +332,11 @@ int verify_plan_overlaps(const struct job *jobs, const struct target *tg,
 	for (i = 0; i < njobs && !ret; i++) {
 		const struct job *j = &jobs[i];
 
-		if ((j->engine->flags & ENGINE_NOIO) ||
-		    (!j->verify && !plan_writes(j)))
+		if ((j->eng.engine->flags & ENGINE_NOIO) ||
+		    (!j->vfy.verify && !plan_writes(j)))
 			continue;
 		for (f = 0; f < tg[i].nfiles && !ret; f++, n++) {
-			s[n].wg = j->wait_group;
+			s[n].wg = j->plan.wait_group;
 			s[n].start = tg[i].files[f].offset;
 			s[n].end = s[n].start + tg[i].files[f].len;
 			if (s[n].end < s[n].start)
@@ -337,7 +344,7 @@ int verify_plan_overlaps(const struct job *jobs, const struct target *tg,
 			s[n].job = i;
 			s[n].file = f;
 			s[n].writes = plan_writes(j);
-			s[n].verifies = j->verify != VERIFY_NONE;
+			s[n].verifies = j->vfy.verify != VERIFY_NONE;
 			ret = vspan_key(&s[n], tg[i].files[f].path);
 		}
 	}

@@ -46,35 +46,37 @@ static void verify_geometry(struct verify_ctx *v, const struct job *j,
 {
 	v->tgt = t;
 	v->bs = (uint32_t)verify_unit(j);
-	v->maxio = (uint32_t)(j->bs_max[DDIR_WRITE] > j->bs_max[DDIR_READ] ?
-			      j->bs_max[DDIR_WRITE] : j->bs_max[DDIR_READ]);
+	v->maxio = (uint32_t)(j->io.bs_max[DDIR_WRITE] >
+			      j->io.bs_max[DDIR_READ] ?
+			      j->io.bs_max[DDIR_WRITE] :
+			      j->io.bs_max[DDIR_READ]);
 	v->maxio -= v->maxio % v->bs;
 	if (v->maxio < v->bs)
 		v->maxio = v->bs;
-	v->fmt.voff = (uint32_t)j->verify_offset;
+	v->fmt.voff = (uint32_t)j->vfy.verify_offset;
 	/* Blocks of the generator's space: a slot of file_region bytes a
 	 * file, whatever the file's own length (gen.h). */
 	v->nblocks = t->file_region * t->nfiles / v->bs;
-	v->randseed = j->randseed;
-	v->clone = j->clone;
-	v->fatal = j->verify_fatal;
+	v->randseed = j->rnd.randseed;
+	v->clone = j->plan.clone;
+	v->fatal = j->vfy.verify_fatal;
 	v->reader = verify_reader(j);
 	if (getrandom(&v->run_id, sizeof(v->run_id), GRND_NONBLOCK) !=
 	    sizeof(v->run_id))
 		v->run_id = verify_mix64(realtime_ns() ^ ((uint64_t)getpid() << 32));
 	v->gen0 = realtime_ns();
-	v->stats.kind = j->verify;
+	v->stats.kind = j->vfy.verify;
 }
 
 /* verify_backlog=: the ring of writes to check (allocation checked by
  * the caller). */
 static void verify_backlog_init(struct verify_ctx *v, const struct job *j)
 {
-	v->backlog = (uint32_t)j->verify_backlog;
-	v->backlog_batch = j->verify_backlog_batch ?
-			   (uint32_t)j->verify_backlog_batch : v->backlog;
+	v->backlog = (uint32_t)j->vfy.verify_backlog;
+	v->backlog_batch = j->vfy.verify_backlog_batch ?
+			   (uint32_t)j->vfy.verify_backlog_batch : v->backlog;
 	v->ring = calloc(v->backlog, sizeof(*v->ring));
-	if (j->do_verify)
+	if (j->vfy.do_verify)
 		v->checked = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
 }
 
@@ -82,11 +84,11 @@ static void verify_backlog_init(struct verify_ctx *v, const struct job *j)
  * writes it checks. */
 static int verify_trim_init(struct verify_ctx *v, const struct job *j)
 {
-	v->tpct = (uint32_t)j->trim_percentage;
-	v->tbacklog = (uint32_t)j->trim_backlog;
-	v->tbatch = j->trim_backlog_batch ?
-		    (uint32_t)j->trim_backlog_batch : v->tbacklog;
-	v->tzero = j->trim_verify_zero;
+	v->tpct = (uint32_t)j->vfy.trim_percentage;
+	v->tbacklog = (uint32_t)j->vfy.trim_backlog;
+	v->tbatch = j->vfy.trim_backlog_batch ?
+		    (uint32_t)j->vfy.trim_backlog_batch : v->tbacklog;
+	v->tzero = j->vfy.trim_verify_zero;
 	v->tcap = v->nblocks < (1u << 20) ? (uint32_t)v->nblocks : 1u << 20;
 	v->trimmed = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
 	v->tring = calloc(v->tcap ? v->tcap : 1, sizeof(*v->tring));
@@ -106,10 +108,11 @@ static int verify_ever_init(struct verify_ctx *v)
 static bool verify_maps_made(const struct verify_ctx *v, const struct job *j,
 			     bool w)
 {
-	return !((w && j->do_verify && !v->written && !v->wpass) ||
+	return !((w && j->vfy.do_verify && !v->written && !v->wpass) ||
 		 (verify_needs_passmap(j) && !v->wpass) ||
-		 (v->backlog && (!v->ring || (j->do_verify && !v->checked))) ||
-		 (j->verify_only && !v->runs) ||
+		 (v->backlog &&
+		  (!v->ring || (j->vfy.do_verify && !v->checked))) ||
+		 (j->vfy.verify_only && !v->runs) ||
 		 ((v->written || v->ring || v->wpass) && !v->failed));
 }
 
@@ -123,40 +126,40 @@ int verify_init(struct verify_ctx **out, const struct job *j,
 	*out = NULL;
 	if (!v)
 		return -ENOMEM;
-	n = verify_fmt_init(&v->fmt, j->verify, true);
+	n = verify_fmt_init(&v->fmt, j->vfy.verify, true);
 	if (n) {
 		free(v);
 		return n;
 	}
 	/* the data of every kind; parsed by the option's setter */
-	if (j->verify_pat && j->verify_pat->len <= VERIFY_PATTERN_MAX) {
-		memcpy(v->fmt.pattern, j->verify_pat->data,
-		       j->verify_pat->len);
-		v->fmt.plen = j->verify_pat->len;
+	if (j->vfy.verify_pat && j->vfy.verify_pat->len <= VERIFY_PATTERN_MAX) {
+		memcpy(v->fmt.pattern, j->vfy.verify_pat->data,
+		       j->vfy.verify_pat->len);
+		v->fmt.plen = j->vfy.verify_pat->len;
 	}
 	verify_geometry(v, j, t);
 	/* a reader writes nothing: no block map, backlog, trims or state */
-	w = !j->verify_only && !v->reader;
+	w = !j->vfy.verify_only && !v->reader;
 	if (verify_needs_passmap(j))
 		v->wpass = calloc(v->nblocks ? v->nblocks : 1,
 				  sizeof(*v->wpass));
-	else if (w && j->do_verify)
+	else if (w && j->vfy.do_verify)
 		v->written = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
-	if (w && j->verify_backlog)
+	if (w && j->vfy.verify_backlog)
 		verify_backlog_init(v, j);
-	if (w && j->do_verify && j->trim_percentage && j->trim_backlog &&
-	    verify_trim_init(v, j)) {
+	if (w && j->vfy.do_verify && j->vfy.trim_percentage &&
+	    j->vfy.trim_backlog && verify_trim_init(v, j)) {
 		verify_exit(v);
 		return -ENOMEM;
 	}
 	if (v->written || v->ring || v->wpass)
 		v->failed = calloc((v->nblocks + 63) / 64, sizeof(uint64_t));
-	if (j->verify_only)
+	if (j->vfy.verify_only)
 		v->runs = calloc(VERIFY_RUNS_MAX, sizeof(*v->runs));
-	v->dump = j->verify_dump;
+	v->dump = j->vfy.verify_dump;
 	verify_state_name(v, j);
 	/* unlink=1 removes the data: there is nothing to check later. */
-	if ((w && j->verify_state_save && !j->unlink &&
+	if ((w && j->vfy.verify_state_save && !j->target.unlink &&
 	     verify_ever_init(v)) || !verify_maps_made(v, j, w)) {
 		verify_exit(v);
 		return -ENOMEM;

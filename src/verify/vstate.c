@@ -27,8 +27,8 @@ void verify_state_path(const struct job *j, char *buf, size_t len)
 {
 	char *p;
 
-	snprintf(buf, len, "%s.%u.verify-state", j->name ? j->name : "job",
-		 j->clone);
+	snprintf(buf, len, "%s.%u.verify-state", j->desc.name ? j->desc.name :
+		 "job", j->plan.clone);
 	/* A job name is not a path: its '/' would name a directory. */
 	for (p = buf; *p; p++)
 		if (*p == '/')
@@ -45,8 +45,8 @@ int verify_state_names(const struct job *j, struct door_names *l)
 	char path[288];
 
 	/* verify_init keeps the map only for these (state.c) */
-	if (!j->verify || j->verify_only || !j->verify_state_save ||
-	    j->unlink)
+	if (!j->vfy.verify || j->vfy.verify_only || !j->vfy.verify_state_save ||
+	    j->target.unlink)
 		return 0;
 	verify_state_path(j, path, sizeof(path));
 	return door_names_add(l, "verify_state_save", "%s", path);

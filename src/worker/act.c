@@ -142,7 +142,7 @@ bool act_tally_print(FILE *f, const struct act_tally *t)
 
 static bool act_wanted(const struct wstate *s)
 {
-	return s->j->act_tally != NULL;
+	return s->j->plan.act_tally != NULL;
 }
 
 static void act_done(struct wstate *s, struct io_req *req,
@@ -155,7 +155,7 @@ static void act_done(struct wstate *s, struct io_req *req,
 	(void)req;
 	if (!l || s->ramp_end)
 		return;
-	r = act_tally_add(s->j->act_tally, h,
+	r = act_tally_add(s->j->plan.act_tally, h,
 			  clock_span_ns(s->w->clk, s->t0, s->now), l->lat,
 			  why, sizeof(why));
 	if (r)

@@ -17,7 +17,7 @@ static bool content_wanted(const struct wstate *s)
 	const struct job *j = s->j;
 
 	/* verify= writes its own bytes; a job that writes none has none */
-	return (rw_dirs(j->rw) & (1u << DDIR_WRITE)) && !j->verify &&
+	return (rw_dirs(j->io.rw) & (1u << DDIR_WRITE)) && !j->vfy.verify &&
 	       fill_wanted(j);
 }
 
@@ -25,14 +25,14 @@ static int content_setup(struct wstate *s)
 {
 	struct fill *f = wf_state(s, WF_FILL);
 	const struct job *j = s->j;
-	uint64_t bs = j->bs_max[0] > j->bs_max[1] ? j->bs_max[0] :
-		      j->bs_max[1];
+	uint64_t bs = j->io.bs_max[0] > j->io.bs_max[1] ? j->io.bs_max[0] :
+		      j->io.bs_max[1];
 	int r;
 
 	/* trimwrite writes each trim's blocks: as long as the trims. */
-	if (rw_dirs(j->rw) == ((1u << DDIR_WRITE) | (1u << DDIR_TRIM)) &&
-	    j->bs_max[DDIR_TRIM] > bs)
-		bs = j->bs_max[DDIR_TRIM];
+	if (rw_dirs(j->io.rw) == ((1u << DDIR_WRITE) | (1u << DDIR_TRIM)) &&
+	    j->io.bs_max[DDIR_TRIM] > bs)
+		bs = j->io.bs_max[DDIR_TRIM];
 	r = fill_init(f, j, &s->wdata, bs, s->w->tgt->region, s->depth);
 	if (r) {
 		job_fail(s, r, "buffer contents: %s", strerror(-r));

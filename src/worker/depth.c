@@ -52,16 +52,17 @@ void depth_setup(struct wstate *s)
 {
 	const struct job *j = s->j;
 
-	s->dp.submit = j->iodepth_batch_submit ?
-			  (unsigned)j->iodepth_batch_submit : s->depth;
+	s->dp.submit = j->eng.iodepth_batch_submit ?
+			  (unsigned)j->eng.iodepth_batch_submit : s->depth;
 	/* 0: never wait for a completion, poll (fio's meaning) */
-	s->dp.reap_min = (unsigned)j->iodepth_batch_complete_min;
+	s->dp.reap_min = (unsigned)j->eng.iodepth_batch_complete_min;
 	/* A thinking job reaps what is done, as fio does (think.c). */
-	s->dp.adaptive = !j->iodepth_batch_submit &&
-		      !j->iodepth_batch_complete_max && s->depth > 1 &&
-		      j->iodepth_batch_complete_min && !j->thinktime_ns;
-	if (j->iodepth_batch_complete_max)
-		s->dp.reap_max = (unsigned)j->iodepth_batch_complete_max;
+	s->dp.adaptive = !j->eng.iodepth_batch_submit &&
+		      !j->eng.iodepth_batch_complete_max && s->depth > 1 &&
+		      j->eng.iodepth_batch_complete_min &&
+		      !j->time.thinktime_ns;
+	if (j->eng.iodepth_batch_complete_max)
+		s->dp.reap_max = (unsigned)j->eng.iodepth_batch_complete_max;
 	else if (s->dp.adaptive || !s->dp.reap_min)
 		s->dp.reap_max = s->depth;
 	else
@@ -129,9 +130,9 @@ void depth_check(struct wstate *s)
 	if (ios < (uint64_t)s->depth * DEPTH_MIN_IOS_PER_SLOT ||
 	    sum * 100 >= (double)s->depth * DEPTH_WARN_PCT)
 		return;
-	warn_add(s->w->tgt->warn, "depth_not_held", s->j->name,
+	warn_add(s->w->tgt->warn, "depth_not_held", s->j->desc.name,
 		 "job '%s': %.1f I/Os in flight on average of iodepth=%u "
-		 "(depth_mean)%s", s->j->name, sum, s->depth,
+		 "(depth_mean)%s", s->j->desc.name, sum, s->depth,
 		 inline_ios * 2 > ios ? ": most completed inside the "
 		 "submitting call (the device keeps up with the CPU, no queue "
 		 "builds)" : "");

@@ -26,7 +26,7 @@ void io_error(struct wstate *s, struct dir_stats *d, const struct io_req *req,
 	      int err, uint64_t lat, const char *limit_name, uint64_t limit)
 {
 	const char *path = s->w->tgt->files[req->file].path;
-	const struct errlist *ie = &s->j->ignore_errors;
+	const struct errlist *ie = &s->j->err.ignore_errors;
 	/* A trim's error is a write error (fio's continue_on_error). */
 	unsigned type = req->ddir == DDIR_READ ? 0 : 1;
 	/* the device's own word for it (an NVMe status), if it has one */
@@ -34,7 +34,7 @@ void io_error(struct wstate *s, struct dir_stats *d, const struct io_req *req,
 			     s->eng->status(&s->ctx, req) : NULL;
 
 	/* fill_device: a full file system is the job's end, not an error */
-	if (s->j->fill_device && req->ddir == DDIR_WRITE &&
+	if (s->j->target.fill_device && req->ddir == DDIR_WRITE &&
 	    (err == ENOSPC || err == EDQUOT)) {
 		s->stopping = true;
 		return;
@@ -46,14 +46,15 @@ void io_error(struct wstate *s, struct dir_stats *d, const struct io_req *req,
 		snprintf(d->first_err_file, sizeof(d->first_err_file), "%s",
 			 path);
 	}
-	if ((s->j->continue_on_error & (type ? COE_WRITE : COE_READ)) &&
+	if ((s->j->err.continue_on_error & (type ? COE_WRITE : COE_READ)) &&
 	    (ie->n[type] ? errlist_has(ie, type, err) : !lat)) {
 		/* error_dump: each error gone on after is printed, as fio
 		 * prints it; the one that stops the job is job_fail's */
-		if (s->j->error_dump)
+		if (s->j->err.error_dump)
 			fprintf(stderr, "iorig: job '%s': I/O error on file "
 				"%s: %s%s%s: %s offset=%" PRIu64 ", buflen=%"
-				PRIu32 "\n", s->j->name, path, strerror(err),
+				PRIu32 "\n", s->j->desc.name, path,
+				strerror(err),
 				status ? ", " : "", status ? status : "",
 				ddir_str(req->ddir), req->offset, req->len);
 		return;
@@ -75,14 +76,14 @@ void io_error(struct wstate *s, struct dir_stats *d, const struct io_req *req,
 static bool maxlat_wanted(const struct wstate *s)
 {
 	/* trims are not checked, as in fio */
-	return s->j->max_latency_ns[DDIR_READ] ||
-	       s->j->max_latency_ns[DDIR_WRITE];
+	return s->j->err.max_latency_ns[DDIR_READ] ||
+	       s->j->err.max_latency_ns[DDIR_WRITE];
 }
 
 static void maxlat_done(struct wstate *s, struct io_req *req,
 			const struct wlat *l)
 {
-	uint64_t max = s->j->max_latency_ns[req->ddir];
+	uint64_t max = s->j->err.max_latency_ns[req->ddir];
 
 	if (l && req->ddir != DDIR_TRIM && max && l->lat > max)
 		io_error(s, &s->st->dir[req->ddir], req, ETIMEDOUT, l->lat,

@@ -22,14 +22,14 @@ static inline struct flowctl *flow_of(const struct wstate *s)
 
 static bool flow_wanted(const struct wstate *s)
 {
-	return s->j->flow != 0;
+	return s->j->pace.flow != 0;
 }
 
 static int flow_setup(struct wstate *s)
 {
 	struct flowctl *f = flow_of(s);
 
-	f->flow = flow_join(s->j->flow_id, (unsigned)s->j->flow);
+	f->flow = flow_join(s->j->pace.flow_id, (unsigned)s->j->pace.flow);
 	if (!f->flow) {
 		job_fail(s, -ENOMEM, "flow: out of memory");
 		return -ENOMEM;
@@ -42,7 +42,7 @@ static void flow_teardown(struct wstate *s)
 	struct flowctl *f = flow_of(s);
 
 	if (f)
-		flow_leave(f->flow, f->mine, (unsigned)s->j->flow);
+		flow_leave(f->flow, f->mine, (unsigned)s->j->pace.flow);
 }
 
 /*
@@ -55,12 +55,12 @@ static bool flow_wait(struct wstate *s)
 	const struct job *j = s->j;
 	struct flowctl *f = flow_of(s);
 
-	while (!flow_may_issue(f->flow, &f->mine, (unsigned)j->flow)) {
+	while (!flow_may_issue(f->flow, &f->mine, (unsigned)j->pace.flow)) {
 		if (s->inflight || s->queued ||
 		    atomic_load_explicit(s->w->stop, memory_order_relaxed))
 			return false;
-		if (j->flow_sleep_ns)
-			sleep_ns(j->flow_sleep_ns, s->w->stop);
+		if (j->pace.flow_sleep_ns)
+			sleep_ns(j->pace.flow_sleep_ns, s->w->stop);
 		else
 			sched_yield();
 		s->now = clock_ticks(s->w->clk);

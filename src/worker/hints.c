@@ -11,21 +11,22 @@
 
 static bool hints_wanted(const struct wstate *s)
 {
-	return s->j->write_hint_rwh && s->w->tgt->files;
+	return s->j->cache.write_hint_rwh && s->w->tgt->files;
 }
 
 static int hints_setup(struct wstate *s)
 {
 	const struct job *j = s->j;
 	const struct target *t = s->w->tgt;
-	uint64_t hint = j->write_hint_rwh;
+	uint64_t hint = j->cache.write_hint_rwh;
 	unsigned i;
 
 	for (i = 0; i < t->nfiles; i++) {
 		if (t->files[i].fd < 0 ||
 		    !fcntl(t->files[i].fd, F_SET_RW_HINT, &hint))
 			continue;
-		job_fail(s, -errno, "write_hint=%s on %s: %s", j->write_hint,
+		job_fail(s, -errno, "write_hint=%s on %s: %s",
+			 j->cache.write_hint,
 			 t->files[i].path, strerror(errno));
 		return -errno;
 	}

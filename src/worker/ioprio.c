@@ -28,7 +28,7 @@ static inline struct cmdprio *cp_of(const struct wstate *s)
 /* The engine carries a priority per I/O, and the job gives some. */
 static bool cp_wanted(const struct wstate *s)
 {
-	const struct cmdprio_opts *o = engine_cmdprio(s->eng, s->j->eopts);
+	const struct cmdprio_opts *o = engine_cmdprio(s->eng, s->j->eng.eopts);
 	struct cmdprio_tab cp[2];
 
 	return o && procattr_cmdprio(o, cp);
@@ -45,10 +45,10 @@ static int cp_setup(struct wstate *s)
 	struct cmdprio *c = cp_of(s);
 	unsigned d, i;
 
-	procattr_cmdprio(engine_cmdprio(s->eng, j->eopts), c->cp);
-	gen_rng_seed(&c->rng, j->randseed ^ 0x636d6470ull ^
-		     ((uint64_t)j->clone << 40));
-	c->prio = prio_stats_new(j->lat_percentiles);
+	procattr_cmdprio(engine_cmdprio(s->eng, j->eng.eopts), c->cp);
+	gen_rng_seed(&c->rng, j->rnd.randseed ^ 0x636d6470ull ^
+		     ((uint64_t)j->plan.clone << 40));
+	c->prio = prio_stats_new(j->report.lat_percentiles);
 	for (d = 0; c->prio && d < 2; d++) {
 		if (!c->cp[d].n)
 			continue;
@@ -113,8 +113,8 @@ static void cp_end(struct wstate *s, uint64_t end, bool own)
 	if (!p)
 		return;
 	s->st->prio = p;
-	if (s->ramp_end || j->gtod_reduce ||
-	    (p->lat ? j->disable_lat : j->disable_clat))
+	if (s->ramp_end || j->report.gtod_reduce ||
+	    (p->lat ? j->report.disable_lat : j->report.disable_clat))
 		prio_stats_reset(p);
 }
 

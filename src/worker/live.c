@@ -214,8 +214,9 @@ void samples_start(struct wstate *s)
 	for (d = 0; d < DDIR_NR; d++)
 		s->lv->bw_base[d] = s->lv->iops_base[d] = 0;	/* stats were reset */
 	s->lv->bw_last = s->lv->iops_last = s->t0;
-	s->lv->bw_period = clock_ns_to_ticks(s->w->clk, s->j->bw_avg_ns);
-	s->lv->iops_period = clock_ns_to_ticks(s->w->clk, s->j->iops_avg_ns);
+	s->lv->bw_period = clock_ns_to_ticks(s->w->clk, s->j->report.bw_avg_ns);
+	s->lv->iops_period = clock_ns_to_ticks(s->w->clk,
+					       s->j->report.iops_avg_ns);
 	if (!s->lv->bw_period)
 		s->lv->bw_period = 1;
 	if (!s->lv->iops_period)

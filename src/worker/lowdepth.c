@@ -20,7 +20,7 @@ static inline struct lowdepth *low_of(const struct wstate *s)
 /* Below the queue's depth: at or above it, it changes nothing. */
 static bool low_wanted(const struct wstate *s)
 {
-	return s->j->iodepth_low && s->j->iodepth_low < s->depth;
+	return s->j->eng.iodepth_low && s->j->eng.iodepth_low < s->depth;
 }
 
 static bool low_hold(struct wstate *s)
@@ -29,7 +29,7 @@ static bool low_hold(struct wstate *s)
 
 	if (!l->drain)
 		return false;
-	if (s->inflight > s->j->iodepth_low)
+	if (s->inflight > s->j->eng.iodepth_low)
 		return true;
 	l->drain = false;
 	s->ft.holds &= ~WF_BIT(WF_LOWDEPTH);

@@ -74,7 +74,7 @@ static void lt_up(struct wstate *s)
 	l->qd = l->high != s->depth ? (qd + l->high) / 2 : qd * 2;
 	if (l->qd > s->depth)
 		l->qd = s->depth;
-	if (!s->j->latency_run && l->qd == qd) {
+	if (!s->j->err.latency_run && l->qd == qd) {
 		if (l->end_run) {
 			s->stopping = true;
 		} else {
@@ -95,13 +95,13 @@ static void lt_done(struct wstate *s, struct io_req *req,
 		return;
 	l->ios++;
 	/* issued at the depth just left: they do not judge the new one */
-	if (lat->lat <= s->j->latency_target_ns || l->quiesce)
+	if (lat->lat <= s->j->err.latency_target_ns || l->quiesce)
 		return;
-	if (s->j->latency_percentile < 100.0)
+	if (s->j->err.latency_percentile < 100.0)
 		l->failed++;
 	else if (lt_down(s))
 		io_error(s, &s->st->dir[req->ddir], req, ETIMEDOUT, lat->lat,
-			 "latency_target at depth 1", s->j->latency_target_ns);
+			 "latency_target at depth 1", s->j->err.latency_target_ns);
 }
 
 /* Each round of the measured phase: a quiesce done, or a window over */
@@ -121,19 +121,19 @@ static void lt_check(struct wstate *s)
 			return;
 		l->quiesce = false;
 		/* the last window at the settled depth: stats from here */
-		if (l->end_run && !s->j->latency_run)
+		if (l->end_run && !s->j->err.latency_run)
 			measure_start(s, false);
 		lt_new_window(s);
 		return;
 	}
 	if (clock_delta_ns(s->w->clk, l->win_start, clock_ticks(s->w->clk))
-	    < s->j->latency_window_ns)
+	    < s->j->err.latency_window_ns)
 		return;
 	ios = l->ios - l->win_ios;
 	if (!ios)
 		return;
 	if ((double)(ios - l->failed) * 100.0 / (double)ios >=
-	    s->j->latency_percentile)
+	    s->j->err.latency_percentile)
 		lt_up(s);
 	else if (!lt_down(s))
 		return;
@@ -151,7 +151,7 @@ static bool lt_hold(struct wstate *s)
 
 static bool lt_wanted(const struct wstate *s)
 {
-	return s->j->latency_target_ns != 0;
+	return s->j->err.latency_target_ns != 0;
 }
 
 static int lt_setup(struct wstate *s)

@@ -55,13 +55,13 @@ void measure_start(struct wstate *s, bool carry_on)
 		/* unlink_each_loop makes the files again between loops */
 		s->pass.next = recreates(j) && s->pass.per_loop ? s->pass.per_loop :
 			       UINT64_MAX;
-		s->pass.drop = !j->direct && s->guard.on && !recreates(j);
+		s->pass.drop = !j->cache.direct && s->guard.on && !recreates(j);
 	}
 	if (s->ft.loop & WF_BIT(WF_HALT))
 		ctl_arm(s);
 	/* runtime= counts from the end of ramp_time, as fio's */
-	s->deadline = j->runtime_ns && !s->ramp_end ?
-		s->t0 + clock_ns_to_ticks(s->w->clk, j->runtime_ns) :
+	s->deadline = j->time.runtime_ns && !s->ramp_end ?
+		s->t0 + clock_ns_to_ticks(s->w->clk, j->time.runtime_ns) :
 		UINT64_MAX;
 	wf_start(s);
 	interval_start(s);

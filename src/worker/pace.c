@@ -126,9 +126,10 @@ static bool pace_wanted(const struct wstate *s)
 	unsigned d;
 
 	for (d = 0; d < DDIR_NR; d++)
-		if (dir_used(j->rw, (int)d) &&
-		    (j->rate[d] || (j->rate_iops[d] * j->bs_min[d]) != 0 ||
-		     j->rate_min[d] || j->rate_iops_min[d]))
+		if (dir_used(j->io.rw, (int)d) &&
+		    (j->pace.rate[d] ||
+		     (j->pace.rate_iops[d] * j->io.bs_min[d]) != 0 ||
+		     j->pace.rate_min[d] || j->pace.rate_iops_min[d]))
 			return true;
 	return false;
 }
@@ -143,20 +144,20 @@ static void pace_start(struct wstate *s)
 	unsigned d;
 
 	memset(p, 0, sizeof(*p));
-	p->poisson = j->rate_process == RATE_POISSON;
+	p->poisson = j->pace.rate_process == RATE_POISSON;
 	gen_rng_seed(&p->rng, s->gen.p.seed ^ 0x70616365ull);
 	for (d = 0; d < DDIR_NR; d++) {
 		struct pace_dir *pd = &p->dir[d];
 
-		pd->used = dir_used(j->rw, (int)d);
+		pd->used = dir_used(j->io.rw, (int)d);
 		if (!pd->used)
 			continue;
-		pd->bps = j->rate[d] ? j->rate[d] :
-			  j->rate_iops[d] * j->bs_min[d];
+		pd->bps = j->pace.rate[d] ? j->pace.rate[d] :
+			  j->pace.rate_iops[d] * j->io.bs_min[d];
 		pd->base = now;
 		pd->next = now;
-		pd->min_bps = j->rate_min[d];
-		pd->min_iops = j->rate_iops_min[d];
+		pd->min_bps = j->pace.rate_min[d];
+		pd->min_iops = j->pace.rate_iops_min[d];
 	}
 	/* A mixed job whose I/Os come from the generator (not a replayed
 	 * log) and that paces a direction: pace_next picks directions. */
@@ -315,7 +316,7 @@ next:
 	}
 	p->settling = false;
 	p->cyc_start = s->now;
-	p->cyc_end = s->now + clock_ns_to_ticks(clk, s->j->rate_cycle_ns);
+	p->cyc_end = s->now + clock_ns_to_ticks(clk, s->j->pace.rate_cycle_ns);
 }
 
 /* Each successful completion: its sched_lat; a rate_min cycle's end. */
@@ -343,7 +344,7 @@ void pace_thought(struct wstate *s)
 	uint64_t now;
 	unsigned d;
 
-	if (!p || !s->j->rate_ignore_thinktime)
+	if (!p || !s->j->pace.rate_ignore_thinktime)
 		return;
 	now = clock_ticks(s->w->clk);
 	for (d = 0; d < DDIR_NR; d++) {
@@ -379,7 +380,8 @@ static void pace_end(struct wstate *s, uint64_t end, bool own)
 		if (!pd->bps)
 			continue;
 		ds->rate_bps = (double)pd->bps;
-		ds->rate_iops = s->j->rate[d] ? 0 : (double)s->j->rate_iops[d];
+		ds->rate_iops = s->j->pace.rate[d] ? 0 :
+			(double)s->j->pace.rate_iops[d];
 		ds->lag_ns = clock_delta_ns(clk, 0, pd->lag);
 		/*
 		 * Due and not issued when issuing stopped: none when the job
@@ -389,7 +391,7 @@ static void pace_end(struct wstate *s, uint64_t end, bool own)
 		if (all_issued || !p->last_issue || due > p->last_issue)
 			continue;
 		behind = clock_delta_ns(clk, due, p->last_issue);
-		len = (s->j->bs_min[d] + s->j->bs_max[d]) / 2;
+		len = (s->j->io.bs_min[d] + s->j->io.bs_max[d]) / 2;
 		ds->backlog_ios = 1 + (uint64_t)((double)behind *
 				  (double)pd->bps / 1e9 / (double)len);
 	}

@@ -28,16 +28,16 @@
 int slots_setup(struct wstate *s)
 {
 	const struct job *j = s->j;
-	uint64_t bs = j->bs_max[0] > j->bs_max[1] ? j->bs_max[0] :
-		      j->bs_max[1];
+	uint64_t bs = j->io.bs_max[0] > j->io.bs_max[1] ? j->io.bs_max[0] :
+		      j->io.bs_max[1];
 	size_t align = target_buf_align(), stride, i;
 	int r;
 	void *bufs = NULL;
 
 	/* trimwrite writes each trim's blocks: as long as the trims. */
-	if (rw_dirs(j->rw) == ((1u << DDIR_WRITE) | (1u << DDIR_TRIM)) &&
-	    j->bs_max[DDIR_TRIM] > bs)
-		bs = j->bs_max[DDIR_TRIM];
+	if (rw_dirs(j->io.rw) == ((1u << DDIR_WRITE) | (1u << DDIR_TRIM)) &&
+	    j->io.bs_max[DDIR_TRIM] > bs)
+		bs = j->io.bs_max[DDIR_TRIM];
 
 	stride = (bs + align - 1) / align * align;
 	s->reqs = calloc(s->depth, sizeof(*s->reqs));
@@ -74,11 +74,11 @@ int slots_setup(struct wstate *s)
 	s->ctx.bufs = bufs;
 	s->ctx.buf_stride = stride;
 	/* Each write's bytes (gen.h); verify= writes its own. */
-	if (rw_dirs(j->rw) & (1u << DDIR_WRITE) && !j->verify &&
+	if (rw_dirs(j->io.rw) & (1u << DDIR_WRITE) && !j->vfy.verify &&
 	    gen_data_init(&s->wdata, bs, fill_pool_seed(j),
-			  (j->allrandrepeat ? 0x616c6c72ull :
+			  (j->rnd.allrandrepeat ? 0x616c6c72ull :
 			   clock_mono_ns() ^ ((uint64_t)getpid() << 20)) ^
-			  j->randseed ^ ((uint64_t)j->clone << 40))) {
+			  j->rnd.randseed ^ ((uint64_t)j->plan.clone << 40))) {
 		job_fail(s, -ENOMEM, "cannot allocate %" PRIu64 " bytes for "
 			 "the data of writes: %s", bs, strerror(ENOMEM));
 		return -ENOMEM;
@@ -119,11 +119,11 @@ static void map_dropped(struct wstate *s)
 
 	value_fmt_bytes(gen_bmap_bytes(&s->gen), sz, sizeof(sz));
 	if (s->w->tgt->warn)
-		warn_add(s->w->tgt->warn, "random_map_dropped", s->j->name,
+		warn_add(s->w->tgt->warn, "random_map_dropped", s->j->desc.name,
 			 "job '%s': its random map (%s) could not be "
 			 "allocated; softrandommap=1: it runs without, so "
 			 "blocks repeat and others are missed in a pass",
-			 s->j->name, sz);
+			 s->j->desc.name, sz);
 }
 
 /* The generator (gen.h) from the job's options: the random patterns are
@@ -138,42 +138,43 @@ static void gen_params_fill(const struct wstate *s, struct gen_params *gp)
 	*gp = (struct gen_params){
 		.region = s->w->tgt->region,
 		.nfiles = s->w->tgt->nfiles,
-		.random = rw_random(j->rw),
-		.mixed = rw_mixed(j->rw),
-		.wrap_each = j->time_based,
-		.only_dir = rw_dirs(j->rw) & (1u << DDIR_TRIM) ? DDIR_TRIM :
-			    rw_dirs(j->rw) & (1u << DDIR_WRITE) ? DDIR_WRITE :
-			    DDIR_READ,
-		.trimwrite = j->rw == RW_TRIMWRITE ||
-			     j->rw == RW_RANDTRIMWRITE,
-		.rwmixread = j->rwmixread,
-		.norandommap = j->norandommap,
-		.softrandommap = j->softrandommap,
+		.random = rw_random(j->io.rw),
+		.mixed = rw_mixed(j->io.rw),
+		.wrap_each = j->time.time_based,
+		.only_dir = rw_dirs(j->io.rw) & (1u << DDIR_TRIM) ? DDIR_TRIM :
+			    rw_dirs(j->io.rw) & (1u << DDIR_WRITE) ?
+			    DDIR_WRITE : DDIR_READ,
+		.trimwrite = j->io.rw == RW_TRIMWRITE ||
+			     j->io.rw == RW_RANDTRIMWRITE,
+		.rwmixread = j->io.rwmixread,
+		.norandommap = j->rnd.norandommap,
+		.softrandommap = j->rnd.softrandommap,
 		.map_max = map_max(),
-		.seed = j->randrepeat ? j->randseed + j->clone :
-			clock_mono_ns() ^ ((uint64_t)getpid() << 20) ^ j->clone,
+		.seed = j->rnd.randrepeat ? j->rnd.randseed + j->plan.clone :
+			clock_mono_ns() ^ ((uint64_t)getpid() << 20) ^
+			j->plan.clone,
 	};
-	memcpy(gp->bs_min, j->bs_min, sizeof(gp->bs_min));
-	memcpy(gp->bs_max, j->bs_max, sizeof(gp->bs_max));
+	memcpy(gp->bs_min, j->io.bs_min, sizeof(gp->bs_min));
+	memcpy(gp->bs_max, j->io.bs_max, sizeof(gp->bs_max));
 	/* Random patterns: parsed again (checked when the job was built). */
 	for (d = 0; d < DDIR_NR; d++) {
-		gp->ba[d] = j->blockalign[d];
-		gp->perc_seq[d] = 100.0 - (double)j->percentage_random[d];
+		gp->ba[d] = j->rnd.blockalign[d];
+		gp->perc_seq[d] = 100.0 - (double)j->rnd.percentage_random[d];
 	}
-	gp->lfsr = j->random_generator == RANDGEN_LFSR;
-	gp->bs_unaligned = j->bs_unaligned;
-	gp->seq_add = j->rw_seq_add;
-	gp->seq_nr = j->rw_seq_nr;
-	gp->seq_identical = j->rw_sequencer == RWSEQ_IDENTICAL;
-	gp->fst = j->file_service;
-	gp->fst_nr = j->file_service_nr;
-	gp->fst_param = j->file_service_param;
-	gp->fst_center = j->file_service_center;
-	gp->openfiles = (uint32_t)j->openfiles;
+	gp->lfsr = j->rnd.random_generator == RANDGEN_LFSR;
+	gp->bs_unaligned = j->io.bs_unaligned;
+	gp->seq_add = j->io.rw_seq_add;
+	gp->seq_nr = j->io.rw_seq_nr;
+	gp->seq_identical = j->rnd.rw_sequencer == RWSEQ_IDENTICAL;
+	gp->fst = j->target.file_service;
+	gp->fst_nr = j->target.file_service_nr;
+	gp->fst_param = j->target.file_service_param;
+	gp->fst_center = j->target.file_service_center;
+	gp->openfiles = (uint32_t)j->target.openfiles;
 	/* zonemode=zbd's zones are the feature's (zoned.c), not these */
-	gp->zone_size = j->zone_mode == ZONE_ZBD ? 0 : j->zonesize;
-	gp->zone_range = j->zonerange;
-	gp->zone_skip = j->zoneskip;
+	gp->zone_size = j->io.zone_mode == ZONE_ZBD ? 0 : j->io.zonesize;
+	gp->zone_range = j->io.zonerange;
+	gp->zone_skip = j->io.zoneskip;
 }
 
 int gen_setup(struct wstate *s)
@@ -199,14 +200,14 @@ int gen_setup(struct wstate *s)
 	}
 	/* Parsed by the options' setters (optvalue.c): the job owns
 	 * them, gen_init keeps what it needs. */
-	gp.dist = j->dist;
-	gp.bssplit = j->bss;
+	gp.dist = j->rnd.dist;
+	gp.bssplit = j->io.bss;
 	ret = gen_init(&s->gen, &gp);
 	if (ret == -ERANGE)
 		job_fail(s, ret, "random_distribution=%s: the zones end "
 			 "beyond the file region (%" PRIu64 " bytes, the "
 			 "smallest file's); expected sizes that fit in it",
-			 j->random_distribution, s->gen.fmin);
+			 j->rnd.random_distribution, s->gen.fmin);
 	else if (ret == -ENOMEM)
 		map_nomem(s, ret);
 	else if (ret)
@@ -214,10 +215,10 @@ int gen_setup(struct wstate *s)
 			 " bytes or more, at multiples of %" PRIu64
 			 " (blockalign; 0: none), in file regions of %"
 			 PRIu64 " bytes",
-			 j->bs_min[0] > j->bs_min[1] ? j->bs_min[0] :
-			 j->bs_min[1], j->blockalign[0] >
-			 j->blockalign[1] ? j->blockalign[0] :
-			 j->blockalign[1], s->w->tgt->file_region);
+			 j->io.bs_min[0] > j->io.bs_min[1] ? j->io.bs_min[0] :
+			 j->io.bs_min[1], j->rnd.blockalign[0] >
+			 j->rnd.blockalign[1] ? j->rnd.blockalign[0] :
+			 j->rnd.blockalign[1], s->w->tgt->file_region);
 	if (!ret && s->gen.map_dropped)
 		map_dropped(s);
 	/* gen_init keeps what it needs: nothing points at the job's. */
@@ -256,26 +257,27 @@ void limits_set(struct wstate *s)
 	const struct target *t = s->w->tgt;
 	/* trimwrite: io_size (number_ios) bytes (I/Os) of trims, and as
 	 * many of writes on the same blocks (fio's meaning). */
-	uint64_t tw = rw_dirs(j->rw) == ((1u << DDIR_TRIM) |
-					 (1u << DDIR_WRITE)) ? 2 : 1;
+	uint64_t tw = rw_dirs(j->io.rw) == ((1u << DDIR_TRIM) |
+					    (1u << DDIR_WRITE)) ? 2 : 1;
 
 	/* A walk with gaps may end before the region's bytes (gen.h), and
 	 * fio's loop with it, unless io_size asks for more (then passes
 	 * follow each other, as fio's loops do). */
 	s->pass.per_loop = job_per_loop(j, t->region);
-	if (!j->io_size && gen_pass_len(&s->gen) < t->region &&
+	if (!j->target.io_size && gen_pass_len(&s->gen) < t->region &&
 	    gen_pass_len(&s->gen) < s->pass.per_loop)
 		s->pass.per_loop = gen_pass_len(&s->gen);
 	s->pass.per_loop *= tw;
-	s->limit_bytes = j->time_based ? UINT64_MAX : s->pass.per_loop * j->loops;
-	if (!j->time_based && s->pass.per_loop &&
-	    s->limit_bytes / s->pass.per_loop != j->loops)
+	s->limit_bytes = j->time.time_based ? UINT64_MAX : s->pass.per_loop * j->time.loops;
+	if (!j->time.time_based && s->pass.per_loop &&
+	    s->limit_bytes / s->pass.per_loop != j->time.loops)
 		s->limit_bytes = UINT64_MAX;
 	/* number_ios counts over every loop, as fio's (number_ios x loops) */
 	s->limit_ios = UINT64_MAX;
-	if (j->number_ios && j->number_ios <= UINT64_MAX / tw /
-				 (j->loops ? j->loops : 1))
-		s->limit_ios = j->number_ios * tw * (j->loops ? j->loops : 1);
+	if (j->time.number_ios && j->time.number_ios <= UINT64_MAX / tw /
+				 (j->time.loops ? j->time.loops : 1))
+		s->limit_ios = j->time.number_ios * tw * (j->time.loops ?
+							  j->time.loops : 1);
 }
 
 /* The engine's context and the batching asked for. */
@@ -285,7 +287,7 @@ static void ctx_init(struct wstate *s)
 	struct worker *w = s->w;
 
 	s->ctx.job = j;
-	s->ctx.eo = j->eopts;
+	s->ctx.eo = j->eng.eopts;
 	s->ctx.stop = w->stop;
 	s->ctx.deadline = &s->deadline;
 	s->ctx.halt = w->halt;
@@ -385,11 +387,12 @@ int worker_setup(struct wstate *s)
 	 * (engine.h); a trim is a system call (trim_req), whatever the
 	 * engine. */
 	s->guard.base = s->guard.on && (!s->ctx.queue_nocall ||
-					(rw_dirs(j->rw) & (1u << DDIR_TRIM)));
+					(rw_dirs(j->io.rw) &
+					 (1u << DDIR_TRIM)));
 	s->guard.next = s->guard.base;
 	if (s->w->setup && s->eng->setup)
 		s->eng->setup(&s->ctx, s->w->setup);
-	if (j->verify) {
+	if (j->vfy.verify) {
 		ret = verify_setup(s);
 		if (ret)
 			return ret;

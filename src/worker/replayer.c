@@ -26,7 +26,7 @@ static inline struct replayer *rp_of(const struct wstate *s)
 
 static bool rp_wanted(const struct wstate *s)
 {
-	return s->j->read_iolog != NULL;
+	return s->j->logs.read_iolog != NULL;
 }
 
 /* e lies inside its file's region, or msg says why not. */
@@ -40,7 +40,7 @@ static int rp_check(const struct wstate *s, const struct replay_io *e,
 		return 0;
 	snprintf(msg, len, "read_iolog %s: %s of %" PRIu32 " bytes at offset %"
 		 PRIu64 " of %s is outside the job's region (%" PRIu64
-		 " bytes from %" PRIu64 "; see size=)", s->j->read_iolog,
+		 " bytes from %" PRIu64 "; see size=)", s->j->logs.read_iolog,
 		 ddir_str(e->act), e->len, e->off, tf->path, tf->len,
 		 tf->offset);
 	return -ERANGE;
@@ -62,7 +62,7 @@ static int rp_setup(struct wstate *s)
 	if (!ret && r->nnames != s->w->tgt->nfiles) {
 		ret = -EINVAL;
 		snprintf(msg, sizeof(msg), "read_iolog %s: %u files, the job "
-			 "has %u", s->j->read_iolog, r->nnames,
+			 "has %u", s->j->logs.read_iolog, r->nnames,
 			 s->w->tgt->nfiles);
 	}
 	for (i = 0; !ret && i < r->n; i++)

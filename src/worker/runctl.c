@@ -38,14 +38,14 @@ static int pin(struct wstate *s)
 	cpu_set_t set;
 	int ret;
 
-	if (j->cpus_allowed) {
-		if (cpuset_for_clone(&j->cpus,
-				     j->cpus_allowed_policy == CPUS_SPLIT,
+	if (j->cpu.cpus_allowed) {
+		if (cpuset_for_clone(&j->cpu.cpus,
+				     j->cpu.cpus_allowed_policy == CPUS_SPLIT,
 				     s->w->thread_idx,
-				     j->gtod_cpu == UINT64_MAX ? -1 :
-				     (int)j->gtod_cpu, &set)) {
+				     j->cpu.gtod_cpu == UINT64_MAX ? -1 :
+				     (int)j->cpu.gtod_cpu, &set)) {
 			job_fail(s, -EINVAL, "cpus_allowed=%s leaves no CPU "
-				 "to run on", j->cpus_allowed);
+				 "to run on", j->cpu.cpus_allowed);
 			return -EINVAL;
 		}
 		ret = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
@@ -78,16 +78,16 @@ int ctl_setup(struct wstate *s)
 	s->ctl->ss_next = UINT64_MAX;
 	if (s->w->ssg) {
 		s->ctl->ss = steady_ref(s->w->ssg->rec);
-	} else if (j->ss_dur_ns && j->steadystate) {
-		s->ctl->ss = steady_new(&j->ss_crit, j->ss_dur_ns,
-					j->ss_interval_ns);
+	} else if (j->ss.ss_dur_ns && j->ss.steadystate) {
+		s->ctl->ss = steady_new(&j->ss.ss_crit, j->ss.ss_dur_ns,
+					j->ss.ss_interval_ns);
 		if (!s->ctl->ss) {
 			job_fail(s, -ENOMEM, "steadystate: out of memory");
 			return -ENOMEM;
 		}
 	}
 	/* exit_on_io_done: cpuio's plan sets it (engine.h) */
-	s->ctl->io_done_on = j->exit_on_io_done;
+	s->ctl->io_done_on = j->eng.exit_on_io_done;
 	if (s->ctl->ss || s->w->halt || s->ctl->io_done_on)
 		s->ft.loop |= WF_BIT(WF_HALT);
 	return 0;
@@ -109,8 +109,8 @@ static bool others_done(const struct wstate *s)
 		const struct worker *o = &s->w->peers[k];
 
 		if (o == s->w || !o->started || !o->job ||
-		    o->job->wait_group != me->wait_group ||
-		    strcmp(o->job->name, me->wait_for))
+		    o->job->plan.wait_group != me->plan.wait_group ||
+		    strcmp(o->job->desc.name, me->order.wait_for))
 			continue;
 		if (!atomic_load_explicit(&o->live.done, memory_order_acquire))
 			return false;
@@ -131,8 +131,8 @@ static bool io_done(const struct wstate *s)
 		const struct worker *o = &s->w->peers[k];
 
 		if (o == s->w || !o->job ||
-		    o->job->wait_group != s->j->wait_group ||
-		    (o->job->engine->flags & ENGINE_NOT_IO))
+		    o->job->plan.wait_group != s->j->plan.wait_group ||
+		    (o->job->eng.engine->flags & ENGINE_NOT_IO))
 			continue;
 		n++;
 		if (!atomic_load_explicit(&o->live.done, memory_order_acquire))
@@ -145,7 +145,7 @@ bool ctl_wait(struct wstate *s)
 {
 	struct timespec ts = { 0, WAIT_POLL_NS };
 
-	if (!s->j->wait_for || !s->w->peers)
+	if (!s->j->order.wait_for || !s->w->peers)
 		return true;
 	while (!others_done(s)) {
 		if (atomic_load(s->w->stop) || halted(s))
@@ -165,7 +165,7 @@ void ctl_arm(struct wstate *s)
 	s->ctl->ss_based = false;
 	s->ctl->ss_k = 0;
 	s->ctl->ss_next = s->ramp_end ? UINT64_MAX :
-		     s->t0 + clock_ns_to_ticks(s->w->clk, j->ss_ramp_ns);
+		     s->t0 + clock_ns_to_ticks(s->w->clk, j->ss.ss_ramp_ns);
 }
 
 /* One steady-state sample at s->now; true when steady. */
@@ -209,7 +209,7 @@ static bool ss_sample(struct wstate *s)
 	s->ctl->ss_prev_bytes = bytes;
 	s->ctl->ss_prev_lat_n = n;
 	s->ctl->ss_prev_lat_sum = sum;
-	iv = clock_ns_to_ticks(s->w->clk, s->j->ss_interval_ns);
+	iv = clock_ns_to_ticks(s->w->clk, s->j->ss.ss_interval_ns);
 	s->ctl->ss_next += iv;
 	if (s->ctl->ss_next <= s->now) {
 		/* a long stall: start from now, the samples missed skipped */
@@ -255,11 +255,11 @@ void ctl_figures(const struct wstate *s)
 		st->steady = s->ctl->ss;	/* the stats own it now */
 	}
 	for (d = 0; d < DDIR_NR; d++) {
-		if (j->gtod_reduce || j->disable_lat)
+		if (j->report.gtod_reduce || j->report.disable_lat)
 			hist_init(&st->dir[d].lat);
-		if (j->gtod_reduce || j->disable_clat)
+		if (j->report.gtod_reduce || j->report.disable_clat)
 			hist_init(&st->dir[d].clat);
-		if (j->gtod_reduce || j->disable_slat)
+		if (j->report.gtod_reduce || j->report.disable_slat)
 			hist_init(&st->dir[d].slat);
 	}
 }
@@ -268,8 +268,8 @@ void ctl_end(struct wstate *s)
 {
 	const struct job *j = s->j;
 
-	if (s->w->halt && (j->exitall || (j->exitall_on_error &&
-					  s->st->err)))
+	if (s->w->halt && (j->order.exitall || (j->order.exitall_on_error &&
+						s->st->err)))
 		atomic_store(s->w->halt, 1);
 	ss_leave(s);
 	if (!s->ctl)

@@ -24,7 +24,8 @@ static bool serial_wanted(const struct wstate *s)
 {
 	const struct job *j = s->j;
 
-	return j->serialize_overlap || (j->verify && verify_needs_passmap(j));
+	return j->vfy.serialize_overlap ||
+		(j->vfy.verify && verify_needs_passmap(j));
 }
 
 static int serial_setup(struct wstate *s)

@@ -74,13 +74,13 @@ static inline struct syncs *syncs_of(const struct wstate *s)
 /* sync_file_range= needs files (an engine without any has none). */
 static bool sfr_on(const struct wstate *s)
 {
-	return s->j->sync_file_range && s->w->tgt->files &&
+	return s->j->cache.sync_file_range && s->w->tgt->files &&
 	       s->w->tgt->nfiles;
 }
 
 static bool syncs_wanted(const struct wstate *s)
 {
-	return s->j->fsync || s->j->fdatasync || sfr_on(s);
+	return s->j->cache.fsync || s->j->cache.fdatasync || sfr_on(s);
 }
 
 static int syncs_setup(struct wstate *s)
@@ -90,8 +90,8 @@ static int syncs_setup(struct wstate *s)
 
 	if (!sfr_on(s))
 		return 0;
-	y->sfr_flags = s->j->sfr_flags;
-	y->sfr_nr = s->j->sfr_nr;
+	y->sfr_flags = s->j->cache.sfr_flags;
+	y->sfr_nr = s->j->cache.sfr_nr;
 	y->rng = malloc(2 * sizeof(uint64_t) * n);
 	if (!y->rng) {
 		job_fail(s, -ENOMEM, "sync_file_range: %s", strerror(ENOMEM));
@@ -114,7 +114,7 @@ static void sync_file(struct wstate *s, struct syncs *y, int fd)
 	const struct job *j = s->j;
 	int r;
 
-	timed_sync(s, fd, j->fsync && y->writes >= j->fsync, NULL,
+	timed_sync(s, fd, j->cache.fsync && y->writes >= j->cache.fsync, NULL,
 		   &s->st->sync, &r);
 	if (s->abandoned)
 		return;
@@ -163,11 +163,13 @@ static void syncs_done(struct wstate *s, struct io_req *req,
 		return;
 	if (y->rng && req->res > 0)
 		sfr_write(s, y, req);
-	if ((j->fsync || j->fdatasync) &&
-	    ++y->writes >= (j->fsync ? j->fsync : j->fdatasync)) {
+	if ((j->cache.fsync || j->cache.fdatasync) &&
+	    ++y->writes >= (j->cache.fsync ? j->cache.fsync :
+			    j->cache.fdatasync)) {
 		if (s->iolog)	/* write_iolog: sync or datasync */
 			iolog_issue(s->iolog, req->file, DDIR_NR +
-				    !(j->fsync && y->writes >= j->fsync),
+				    !(j->cache.fsync &&
+				      y->writes >= j->cache.fsync),
 				    req->offset, 0, clock_ticks(s->w->clk));
 		sync_file(s, y, req->fd);
 	}
@@ -186,8 +188,9 @@ static bool end_sync_wanted(const struct wstate *s)
 {
 	const struct job *j = s->j;
 
-	return (j->end_fsync || j->fsync_on_close || j->end_syncfs) &&
-	       rw_changes_data(j->rw) && !j->verify_only;
+	return (j->cache.end_fsync || j->cache.fsync_on_close ||
+		j->cache.end_syncfs) &&
+	       rw_changes_data(j->io.rw) && !j->vfy.verify_only;
 }
 
 /*
@@ -204,14 +207,14 @@ static void end_sync(struct wstate *s)
 	for (i = 0; i < t->nfiles && !s->st->err && !s->abandoned; i++) {
 		/* end_syncfs: the file's whole file system (a device's own
 		 * cache: fsync) */
-		how = j->end_syncfs && !t->files[i].is_bdev ? 2 : 1;
+		how = j->cache.end_syncfs && !t->files[i].is_bdev ? 2 : 1;
 		s->st->end_sync_ns += timed_sync(s, t->files[i].fd, how, NULL,
 						 NULL, &r);
 		if (s->abandoned)
 			return;
 		if (r)
 			job_fail(s, r, "%s of %s: %s", how == 2 ?
-				 "end_syncfs" : j->end_fsync ? "end_fsync" :
+				 "end_syncfs" : j->cache.end_fsync ? "end_fsync" :
 				 "fsync_on_close", t->files[i].path,
 				 strerror(-r));
 	}

@@ -61,7 +61,7 @@ static void think_cycles(uint64_t n)
 
 static bool think_wanted(const struct wstate *s)
 {
-	return s->j->thinktime_ns || s->j->thinkcycles;
+	return s->j->time.thinktime_ns || s->j->time.thinkcycles;
 }
 
 static int think_setup(struct wstate *s)
@@ -69,19 +69,19 @@ static int think_setup(struct wstate *s)
 	const struct job *j = s->j;
 	struct think *t = think_of(s);
 
-	t->cycles = j->thinkcycles;
-	t->on = j->thinktime_ns != 0;
+	t->cycles = j->time.thinkcycles;
+	t->on = j->time.thinktime_ns != 0;
 	if (!t->on)
 		return 0;
-	t->by_issue = j->thinktime_blocks_type == THINK_ISSUE;
-	t->iotime = clock_ns_to_ticks(s->w->clk, j->thinktime_iotime_ns);
+	t->by_issue = j->time.thinktime_blocks_type == THINK_ISSUE;
+	t->iotime = clock_ns_to_ticks(s->w->clk, j->time.thinktime_iotime_ns);
 	/*
 	 * With thinktime_iotime, thinktime_blocks left at its default does
 	 * not count (fio: when not given at all); 0 acts as 1 (fio would
 	 * stall at every look, which is after every I/O).
 	 */
-	t->blocks = j->thinktime_blocks ? j->thinktime_blocks : 1;
-	if (t->iotime && j->thinktime_blocks == 1)
+	t->blocks = j->time.thinktime_blocks ? j->time.thinktime_blocks : 1;
+	if (t->iotime && j->time.thinktime_blocks == 1)
 		t->blocks = 0;
 	return 0;
 }
@@ -125,8 +125,8 @@ static void think_run(struct wstate *s)
 {
 	const struct clock *clk = s->w->clk;
 	struct think *t = think_of(s);
-	uint64_t t0 = clock_ticks(clk), now = t0, ns = s->j->thinktime_ns;
-	uint64_t spin = s->j->thinktime_spin_ns, end, left, step;
+	uint64_t t0 = clock_ticks(clk), now = t0, ns = s->j->time.thinktime_ns;
+	uint64_t spin = s->j->time.thinktime_spin_ns, end, left, step;
 	struct timespec ts;
 
 	t->due = false;

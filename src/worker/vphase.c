@@ -552,7 +552,7 @@ static void verify_drop_cache(struct wstate *s)
 	unsigned i;
 	int r;
 
-	if (s->j->direct || !s->j->invalidate)
+	if (s->j->cache.direct || !s->j->cache.invalidate)
 		return;
 	for (i = 0; i < t->nfiles; i++) {
 		if (t->files[i].is_nvme_chr)
@@ -579,7 +579,7 @@ void verify_phase(struct wstate *s)
 {
 	struct verify_ctx *v = vctx(s);
 	const struct job *j = s->j;
-	struct vsource src = { .all = j->verify_only };
+	struct vsource src = { .all = j->vfy.verify_only };
 	char why[sizeof(s->st->err_msg)];
 	struct dir_stats *vd = &s->st->vread;
 	const struct clock *clk = s->w->clk;
@@ -603,11 +603,11 @@ void verify_phase(struct wstate *s)
 		t0 = clock_ticks(clk);
 		if (v->ring_len)
 			verify_backlog_check(s);
-		if (!j->verify_only && j->do_verify)
+		if (!j->vfy.verify_only && j->vfy.do_verify)
 			verify_drop_cache(s);
-		if (j->verify_only || j->do_verify)
+		if (j->vfy.verify_only || j->vfy.do_verify)
 			verify_reads(s, &src);
-		if (j->verify_only)
+		if (j->vfy.verify_only)
 			verify_end(v);
 		if (!s->abandoned)
 			s->st->vphase_ns = clock_delta_ns(clk, t0,
@@ -617,7 +617,7 @@ void verify_phase(struct wstate *s)
 	if (!s->abandoned && !vd->lat.count && vd->clat.count)
 		vd->lat = vd->clat;
 	/* Failed writes are counted even when nothing was checked. */
-	if (!j->verify_only)
+	if (!j->vfy.verify_only)
 		verify_end(v);
 	if (!s->abandoned)
 		s->st->verify = v->stats;
@@ -648,17 +648,18 @@ int verify_setup(struct wstate *s)
 	/* fio checks each loop's writes when the loop ends; here a loop
 	 * that is one pass over the region (no io_size, number_ios or
 	 * backlog to cut it) */
-	v->loop_verify = j->loops > 1 && !j->time_based &&
-			 j->do_verify && !j->verify_only && !v->reader &&
-			 !j->verify_backlog && !j->number_ios &&
+	v->loop_verify = j->time.loops > 1 && !j->time.time_based &&
+			 j->vfy.do_verify && !j->vfy.verify_only &&
+			 !v->reader &&
+			 !j->vfy.verify_backlog && !j->time.number_ios &&
 			 job_per_loop(j, s->w->tgt->region) ==
 			 s->w->tgt->region;
 	vw->reads = v->reader ||
-		    (v->wpass && !j->verify_only &&
-		     (j->rw == RW_RW || j->rw == RW_RANDRW));
-	r = verify_lock(s->w->tgt, !j->verify_only && !v->reader, why,
+		    (v->wpass && !j->vfy.verify_only &&
+		     (j->io.rw == RW_RW || j->io.rw == RW_RANDRW));
+	r = verify_lock(s->w->tgt, !j->vfy.verify_only && !v->reader, why,
 			sizeof(why));
-	if (!r && (j->verify_only || v->reader) && j->verify_state_load)
+	if (!r && (j->vfy.verify_only || v->reader) && j->vfy.verify_state_load)
 		r = verify_state_load(v, why, sizeof(why));
 	if (r)
 		job_fail(s, r, "%s", why);
@@ -667,7 +668,7 @@ int verify_setup(struct wstate *s)
 
 static bool verify_wanted(const struct wstate *s)
 {
-	return s->j->verify != 0;
+	return s->j->vfy.verify != 0;
 }
 
 static void verify_teardown(struct wstate *s)

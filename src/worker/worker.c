@@ -121,7 +121,7 @@ static __attribute__((noinline)) void map_pass_end(struct wstate *s)
 {
 	uint64_t sh = s->gen.pass_short;
 
-	if (s->j->io_size || s->j->time_based || !sh)
+	if (s->j->target.io_size || s->j->time.time_based || !sh)
 		return;
 	/* trimwrite: the pass's writes come short as much as its trims */
 	if (s->gen.p.trimwrite)
@@ -725,7 +725,7 @@ static bool run(struct wstate *s)
 
 	/* Set up like the others of the group: start with them. */
 	worker_gate_pass(w);
-	sleep_ns(j->startdelay_ns, w->stop);
+	sleep_ns(j->time.startdelay_ns, w->stop);
 	if (!ctl_wait(s)) {
 		/* Stopped before its turn: ran nothing */
 		s->st->interrupted = atomic_load(w->stop) != 0;
@@ -743,12 +743,12 @@ static bool run(struct wstate *s)
 	}
 	s->now = clock_ticks(w->clk);
 	/* Before measure_start: it tells ramping from measuring by it. */
-	if (j->ramp_time_ns)
+	if (j->time.ramp_time_ns)
 		s->ramp_end = s->now + clock_ns_to_ticks(w->clk,
-							 j->ramp_time_ns);
+							 j->time.ramp_time_ns);
 	measure_start(s, false);
 	/* create_only: the files are laid out (target_open), no I/O. */
-	if (!j->verify_only && !j->create_only)
+	if (!j->vfy.verify_only && !j->target.create_only)
 		run_loop(s);
 	if (!s->abandoned) {
 		/* net over UDP: the blocks the sender numbered and lost */
@@ -756,7 +756,7 @@ static bool run(struct wstate *s)
 		finish(s);
 	}
 	if (!s->abandoned && (s->ft.loop & WF_BIT(WF_VERIFY)) &&
-	    !j->create_only)
+	    !j->target.create_only)
 		verify_phase(s);
 	if (!s->abandoned)
 		wf_after(s);
@@ -768,15 +768,15 @@ void *worker_main(void *arg)
 	struct worker *w = arg;
 	const struct job *j = w->job;
 	struct wstate s = {
-		.w = w, .j = j, .eng = j->engine, .st = w->stats,
+		.w = w, .j = j, .eng = j->eng.engine, .st = w->stats,
 		.guard.stop = w->stop,
-		.depth = (j->engine->flags & ENGINE_SYNC) ? 1 :
-			 (unsigned)j->iodepth,
+		.depth = (j->eng.engine->flags & ENGINE_SYNC) ? 1 :
+			 (unsigned)j->eng.iodepth,
 		.tick_next = UINT64_MAX,
 	};
 
 	w->priv = &s;
-	s.guard.on = !(j->engine->flags & ENGINE_NOIO);
+	s.guard.on = !(j->eng.engine->flags & ENGINE_NOIO);
 	s.guard.next = s.guard.on;
 	if (worker_setup(&s))
 		s.finished = true;	/* failed: nothing ran */

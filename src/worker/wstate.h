@@ -307,7 +307,7 @@ void finish(struct wstate *s);
  * run, which is one loop). */
 static inline bool recreates(const struct job *j)
 {
-	return j->unlink_each_loop && !j->time_based;
+	return j->target.unlink_each_loop && !j->time.time_based;
 }
 
 /* Hand the queued requests over; false when the engine failed (the job

@@ -119,7 +119,7 @@ static inline struct zoned *zn_of(const struct wstate *s)
 
 static bool zn_wanted(const struct wstate *s)
 {
-	return s->j->zone_mode == ZONE_ZBD && s->w->tgt->zbd;
+	return s->j->io.zone_mode == ZONE_ZBD && s->w->tgt->zbd;
 }
 
 static inline uint64_t cap_end(const struct zzone *z)
@@ -236,7 +236,7 @@ static struct zshare *share_new(struct wstate *s, struct zoned *zn,
 	sh->rdev = tf->rdev;
 	sh->dev = tf->dev;
 	sh->ino = tf->ino;
-	sh->wait_group = s->j->wait_group;
+	sh->wait_group = s->j->plan.wait_group;
 	sh->max_open = t->zbd_max_open;
 	if (zn->model != ZBD_NONE) {
 		ret = zn_read(zn->fd, zn->zs, sh->first, sh->z, sh->n);
@@ -288,7 +288,7 @@ static struct zshare *share_get(struct wstate *s, struct zoned *zn,
 	*made = false;
 	pthread_mutex_lock(&registry_mu);
 	for (sh = registry; sh; sh = sh->next)
-		if (share_is(sh, tf, s->j->wait_group))
+		if (share_is(sh, tf, s->j->plan.wait_group))
 			break;
 	if (sh && (sh->first * zn->zs > zn->rlo ||
 		   (sh->first + sh->n) * zn->zs < zn->rhi))
@@ -361,11 +361,11 @@ static int zn_setup(struct wstate *s)
 	zn->first = zn->rlo / zn->zs;
 	last = (zn->rhi - 1) / zn->zs;
 	zn->n = (unsigned)(last - zn->first + 1);
-	zn->random = rw_random(s->j->rw);
-	zn->replay = s->j->read_iolog != NULL;
-	zn->verify = s->j->verify != VERIFY_NONE;
-	zn->verify_bs = s->j->bs_min[DDIR_WRITE];
-	zn->job_max = (unsigned)s->j->job_max_open_zones;
+	zn->random = rw_random(s->j->io.rw);
+	zn->replay = s->j->logs.read_iolog != NULL;
+	zn->verify = s->j->vfy.verify != VERIFY_NONE;
+	zn->verify_bs = s->j->io.bs_min[DDIR_WRITE];
+	zn->job_max = (unsigned)s->j->io.job_max_open_zones;
 	zn->nslot = s->depth;
 	zn->slot = calloc(zn->nslot ? zn->nslot : 1, sizeof(*zn->slot));
 	zn->rec = calloc(1, sizeof(*zn->rec) + zn->n * sizeof(zn->rec->z[0]));
@@ -393,7 +393,7 @@ static int zn_setup(struct wstate *s)
 		if (!z->has_wp || (z->cond != ZBD_COND_IMP_OPEN &&
 				   z->cond != ZBD_COND_EXP_OPEN))
 			continue;
-		if (zn_open_zone(zn, z) || !rw_changes_data(s->j->rw))
+		if (zn_open_zone(zn, z) || !rw_changes_data(s->j->io.rw))
 			continue;
 		ret = zn_reset(s, z);
 		if (ret)
@@ -403,7 +403,7 @@ static int zn_setup(struct wstate *s)
 	 * (fio's rule), so that no reset comes while it writes (a reset
 	 * loses what verify is to read back); but not a zone another job
 	 * is writing already */
-	for (i = 0; !ret && zn->verify && rw_changes_data(s->j->rw) &&
+	for (i = 0; !ret && zn->verify && rw_changes_data(s->j->io.rw) &&
 	     i < zn->n; i++) {
 		struct zzone *z = &zn->z[i];
 
@@ -419,10 +419,10 @@ static int zn_setup(struct wstate *s)
 		return ret < 0 ? ret : -EBUSY;
 	for (i = 0; i < DDIR_NR; i++)
 		zn->pos[i] = zn->rlo;
-	zn->zskip = zn->random ? 0 : s->j->zoneskip;
+	zn->zskip = zn->random ? 0 : s->j->io.zoneskip;
 	zn->win = zn->rlo;
-	zn->loops_left = s->j->loops > 1 ? s->j->loops - 1 : 0;
-	zn->write_cnt = s->j->zrf > 0 ? (uint64_t)(1.0 / s->j->zrf) :
+	zn->loops_left = s->j->time.loops > 1 ? s->j->time.loops - 1 : 0;
+	zn->write_cnt = s->j->io.zrf > 0 ? (uint64_t)(1.0 / s->j->io.zrf) :
 			UINT64_MAX;
 	return 0;
 }
@@ -679,11 +679,11 @@ static struct zzone *zn_find_data(struct zoned *zn, struct zzone *zb,
 static int zn_read_at(struct wstate *s, uint64_t *off, uint64_t *len)
 {
 	struct zoned *zn = zn_of(s);
-	uint64_t min_bs = s->j->bs_min[DDIR_READ], range, n;
+	uint64_t min_bs = s->j->io.bs_min[DDIR_READ], range, n;
 	struct zzone *zb = &zn->z[zidx(zn, *off)], *orig = zb;
 
 	if (!zb->has_wp || (zb->cond != ZBD_COND_OFFLINE &&
-			    s->j->read_beyond_wp))
+			    s->j->io.read_beyond_wp))
 		return ZN_OK;
 	range = zb->cond != ZBD_COND_OFFLINE ? zb->wp - zb->start : 0;
 	if (range < min_bs || (!zn->random && *off + min_bs > zb->wp)) {
@@ -710,7 +710,7 @@ static int zn_write_at(struct wstate *s, uint64_t *off, uint64_t *len)
 {
 	struct zoned *zn = zn_of(s);
 	const struct job *j = s->j;
-	uint64_t min_bs = j->bs_min[DDIR_WRITE], n;
+	uint64_t min_bs = j->io.bs_min[DDIR_WRITE], n;
 	struct zzone *zb = &zn->z[zidx(zn, *off)], *next;
 	bool reset = false;
 	int r;
@@ -739,10 +739,10 @@ static int zn_write_at(struct wstate *s, uint64_t *off, uint64_t *len)
 		if (r != ZN_OK)
 			return r;
 	}
-	if (j->zrf > 0 &&
-	    zn->sh->wp_swd >= (zn->rhi - zn->rlo) * j->zrt &&
+	if (j->io.zrf > 0 &&
+	    zn->sh->wp_swd >= (zn->rhi - zn->rlo) * j->io.zrt &&
 	    !--zn->write_cnt) {
-		zn->write_cnt = (uint64_t)(1.0 / j->zrf);
+		zn->write_cnt = (uint64_t)(1.0 / j->io.zrf);
 		reset = true;
 	}
 	if (reset || zb->wp + min_bs > cap_end(zb)) {
@@ -882,7 +882,7 @@ static bool zn_wrap(struct wstate *s)
 {
 	struct zoned *zn = zn_of(s);
 
-	if (s->j->io_size || s->j->time_based)
+	if (s->j->target.io_size || s->j->time.time_based)
 		return true;
 	if (!zn->loops_left)
 		return false;
@@ -963,13 +963,13 @@ static int zn_next_locked(struct wstate *s, struct gen_io *io, bool given)
 		gen_next(&s->gen, io);
 	}
 	ddir = io->ddir;
-	if (ddir == DDIR_READ && rw_mixed(s->j->rw) && !zn->sh->swd &&
-	    !s->j->read_beyond_wp)
+	if (ddir == DDIR_READ && rw_mixed(s->j->io.rw) && !zn->sh->swd &&
+	    !s->j->io.read_beyond_wp)
 		ddir = DDIR_WRITE;	/* nothing to read yet (fio) */
 again:
 	len = io->len;
 	off = zn->random ? tf->offset + io->foff :
-	      zn_skip(zn, ddir, s->j->read_beyond_wp, zn_seq_at(zn, ddir));
+	      zn_skip(zn, ddir, s->j->io.read_beyond_wp, zn_seq_at(zn, ddir));
 	if (off >= zn->rhi) {
 		if (wrapped || !zn_wrap(s))
 			goto end;
@@ -983,8 +983,8 @@ again:
 	/* a reader's first and last zones may pass the region's ends (it
 	 * is not rounded): cut there */
 	if (r == ZN_OK && ddir == DDIR_READ)
-		zn_read_clip(zn, s->j->bs_min[DDIR_READ],
-			     s->j->read_beyond_wp, &off, &len);
+		zn_read_clip(zn, s->j->io.bs_min[DDIR_READ],
+			     s->j->io.read_beyond_wp, &off, &len);
 	if (r == ZN_QUIESCE || r == ZN_BUSY) {
 		zn->pend = *io;
 		zn->pend_ok = true;

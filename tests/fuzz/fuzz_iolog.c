@@ -32,12 +32,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	memset(&j, 0, sizeof(j));
-	j.read_iolog = path;
-	j.replay_redirect = (char *)"/dev/null";
+	j.logs.read_iolog = path;
+	j.logs.replay_redirect = (char *)"/dev/null";
 	/* the last byte picks the time scale and the offset knobs */
-	j.replay_time_scale = size ? 1 + data[size - 1] % 300 : 100;
-	j.replay_scale = size && (data[size - 1] & 1) ? 3 : 0;
-	j.replay_align = size && (data[size - 1] & 2) ? 4096 : 0;
+	j.logs.replay_time_scale = size ? 1 + data[size - 1] % 300 : 100;
+	j.logs.replay_scale = size && (data[size - 1] & 1) ? 3 : 0;
+	j.logs.replay_align = size && (data[size - 1] & 2) ? 4096 : 0;
 	ret = replay_load(&r, &j, msg, sizeof(msg));
 	if (!ret) {
 		FUZZ_CHECK(r.n > 0 && r.nnames == 1);

@@ -29,15 +29,17 @@ static inline void fuzz_plan_check(const struct plan *p)
 	for (i = 0; i < p->njobs; i++) {
 		const struct job *j = &p->jobs[i];
 
-		FUZZ_CHECK(j->name && j->engine && j->section_file);
-		FUZZ_CHECK(j->numjobs >= 1 && j->numjobs <= FUZZ_MAX_JOBS);
-		FUZZ_CHECK(j->clone < j->numjobs);
-		FUZZ_CHECK(j->group < p->ngroups);
-		FUZZ_CHECK(j->wait_group < p->nwait_groups);
+		FUZZ_CHECK(j->desc.name && j->eng.engine &&
+			   j->plan.section_file);
+		FUZZ_CHECK(j->eng.numjobs >= 1 &&
+			   j->eng.numjobs <= FUZZ_MAX_JOBS);
+		FUZZ_CHECK(j->plan.clone < j->eng.numjobs);
+		FUZZ_CHECK(j->plan.group < p->ngroups);
+		FUZZ_CHECK(j->plan.wait_group < p->nwait_groups);
 		for (d = 0; d < DDIR_NR; d++)
-			FUZZ_CHECK(j->bs_min[d] > 0 &&
-				   j->bs_min[d] <= j->bs_max[d]);
-		if (!j->clone)
+			FUZZ_CHECK(j->io.bs_min[d] > 0 &&
+				   j->io.bs_min[d] <= j->io.bs_max[d]);
+		if (!j->plan.clone)
 			options_print_job(sink.f, j);
 	}
 	for (i = 0; i < p->warnings.n; i++)

@@ -175,11 +175,11 @@ static void setup_report(struct fixture *fx, const char *text)
 	for (i = 0; i < fx->p.njobs; i++) {
 		fill(&fx->r.stats[i], i);
 		fx->r.ran[i] = true;
-		fx->r.phases[fx->p.jobs[i].wait_group].ios +=
+		fx->r.phases[fx->p.jobs[i].plan.wait_group].ios +=
 			fx->r.stats[i].dir[0].ios + fx->r.stats[i].dir[1].ios;
-		fx->r.phases[fx->p.jobs[i].wait_group].proc.utime_ns +=
+		fx->r.phases[fx->p.jobs[i].plan.wait_group].proc.utime_ns +=
 			7000000 + i;
-		fx->r.phases[fx->p.jobs[i].wait_group].wall_ns += 33000000;
+		fx->r.phases[fx->p.jobs[i].plan.wait_group].wall_ns += 33000000;
 	}
 	fx->r.version = "0.1.0";
 	assert_int_equal(check_build(&fx->cs, &fx->p, NULL, 0, NULL, &e), 0);
@@ -267,26 +267,26 @@ static void test_find(void **state)
 		     "[g]\nioengine=null\nsize=1m\nnumjobs=2\n"
 		     "group_reporting\n");
 	assert_int_equal(options_defaults(&j), 0);
-	j.name = strdup("a");
-	j.clone = 1;
+	j.desc.name = strdup("a");
+	j.plan.clone = 1;
 	assert_non_null(baseline_find(&fx.b, &j));
-	j.clone = 2;
+	j.plan.clone = 2;
 	assert_null(baseline_find(&fx.b, &j));
-	j.group_reporting = true;
+	j.report.group_reporting = true;
 	assert_null(baseline_find(&fx.b, &j));
-	free(j.name);
-	j.name = strdup("g");
+	free(j.desc.name);
+	j.desc.name = strdup("g");
 	assert_non_null(baseline_find(&fx.b, &j));
-	j.group_reporting = false;
-	j.clone = 0;
+	j.report.group_reporting = false;
+	j.plan.clone = 0;
 	assert_null(baseline_find(&fx.b, &j));
-	free(j.name);
-	j.name = strdup("s");
+	free(j.desc.name);
+	j.desc.name = strdup("s");
 	assert_null(baseline_find(&fx.b, &j));	/* has sweep points */
-	j.sweep_point = strdup("bs=8k");
+	j.plan.sweep_point = strdup("bs=8k");
 	assert_non_null(baseline_find(&fx.b, &j));
-	free(j.sweep_point);
-	j.sweep_point = strdup("bs=16k");
+	free(j.plan.sweep_point);
+	j.plan.sweep_point = strdup("bs=16k");
 	assert_null(baseline_find(&fx.b, &j));
 	job_free(&j);
 	teardown_report(&fx);

@@ -603,7 +603,7 @@ static void fixture(struct fixture *fx, const char *text,
 		d->ios = ios[i];
 		d->bytes = ios[i] * 4096ull;
 		fx->r.stats[i].runtime_ns = 1000000000ull;
-		fx->r.phases[fx->p.jobs[i].wait_group].ios += ios[i];
+		fx->r.phases[fx->p.jobs[i].plan.wait_group].ios += ios[i];
 	}
 }
 

@@ -292,8 +292,8 @@ static int h_setup(void **state)
 	assert_int_equal(clock_init(&h->clk, true), 0);
 	assert_int_equal(options_defaults(&h->job), 0);
 	h->job_set = true;
-	h->job.iodepth = h->depth;
-	h->job.direct = c->direct;
+	h->job.eng.iodepth = h->depth;
+	h->job.cache.direct = c->direct;
 	/* the engine and its options, as a job file gives them */
 	snprintf(num, sizeof(num), "%u", c->v->pool_threads);
 	assert_int_equal(options_set(&h->job, "ioengine", c->ops->name, "t",
@@ -308,8 +308,8 @@ static int h_setup(void **state)
 				     c->v->sqpoll ? "1" : "0", "t", 4, &e), 0);
 	assert_int_equal(options_set(&h->job, "pool_threads", num, "t", 5,
 				     &e), 0);
-	h->job.bs_min[0] = h->job.bs_max[0] = BLK;
-	h->job.bs_min[1] = h->job.bs_max[1] = BLK;
+	h->job.io.bs_min[0] = h->job.io.bs_max[0] = BLK;
+	h->job.io.bs_min[1] = h->job.io.bs_max[1] = BLK;
 	return 0;
 }
 
@@ -357,7 +357,7 @@ static void h_start(struct harness *h)
 	h->tgt.file_region = REGION;
 	h->tgt.region = REGION;
 	h->ctx.job = &h->job;
-	h->ctx.eo = h->job.eopts;
+	h->ctx.eo = h->job.eng.eopts;
 	h->ctx.iodepth = h->depth;
 	h->ctx.clk = &h->clk;
 	h->ctx.tgt = &h->tgt;

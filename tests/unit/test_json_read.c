@@ -57,13 +57,13 @@ static void job(struct job *j, const char *name, unsigned clone,
 		unsigned group, bool grouped)
 {
 	assert_int_equal(options_defaults(j), 0);
-	free(j->name);
-	j->name = strdup(name);
-	j->clone = clone;
-	j->group = group;
-	j->group_reporting = grouped;
-	j->numjobs = grouped ? 2 : 1;
-	j->wait_group = group;
+	free(j->desc.name);
+	j->desc.name = strdup(name);
+	j->plan.clone = clone;
+	j->plan.group = group;
+	j->report.group_reporting = grouped;
+	j->eng.numjobs = grouped ? 2 : 1;
+	j->plan.wait_group = group;
 }
 
 /* n samples of lat = k * step (+ slat 100, clat the rest). */
@@ -256,12 +256,12 @@ static int setup(void **state)
 	job(&j[1], "g", 1, 0, true);
 	job(&j[2], "w", 0, 1, false);
 	job(&j[3], "never", 0, 1, false);
-	j[0].interval_ns = j[1].interval_ns = 100000000;
-	j[2].lat_percentiles = true;
-	j[2].latency_target_ns = 1000000;
-	j[2].unified_rw_reporting = UNIFIED_BOTH;
-	free(j[2].sweep_point);
-	j[2].sweep_point = strdup("bs=4k iodepth=8");
+	j[0].report.interval_ns = j[1].report.interval_ns = 100000000;
+	j[2].report.lat_percentiles = true;
+	j[2].err.latency_target_ns = 1000000;
+	j[2].report.unified_rw_reporting = UNIFIED_BOTH;
+	free(j[2].plan.sweep_point);
+	j[2].plan.sweep_point = strdup("bs=4k iodepth=8");
 	for (i = 0; i < NJOBS; i++)
 		stats_init(&fx->stats[i]);
 	ios(&fx->stats[0].dir[DDIR_READ], 1000, 997, false);

@@ -200,9 +200,9 @@ static void test_kb_base_applies(void **state)
 	assert_int_equal(options_defaults(&j), 0);
 	assert_int_equal(options_set(&j, "kb_base", "1000", "t", 1, &e), 0);
 	assert_int_equal(options_set(&j, "size", "1k", "t", 1, &e), 0);
-	assert_int_equal(j.size, 1000);
+	assert_int_equal(j.target.size, 1000);
 	assert_int_equal(options_set(&j, "size", "1KiB", "t", 1, &e), 0);
-	assert_int_equal(j.size, 1024);
+	assert_int_equal(j.target.size, 1024);
 	job_free(&j);
 }
 
@@ -229,7 +229,7 @@ static void test_unknown_and_fio_only(void **state)
 	assert_non_null(strstr(e.msg, "unknown option"));
 	/* Bare names are booleans only. */
 	assert_int_equal(options_set(&j, "time_based", NULL, "f", 6, &e), 0);
-	assert_true(j.time_based);
+	assert_true(j.time.time_based);
 	assert_int_equal(options_set(&j, "size", NULL, "f", 6, &e), -EINVAL);
 	assert_string_equal(options_suggest("runtim"), "runtime");
 	assert_null(options_suggest("qqqqqqqqqqqq"));
@@ -245,10 +245,10 @@ static void test_copy_is_deep(void **state)
 	assert_int_equal(options_defaults(&a), 0);
 	assert_int_equal(options_set(&a, "filename", "f1", "t", 1, &e), 0);
 	assert_int_equal(job_copy(&b, &a), 0);
-	assert_ptr_not_equal(a.filename, b.filename);
-	assert_string_equal(a.filename, b.filename);
+	assert_ptr_not_equal(a.target.filename, b.target.filename);
+	assert_string_equal(a.target.filename, b.target.filename);
 	job_free(&a);
-	assert_string_equal(b.filename, "f1");
+	assert_string_equal(b.target.filename, "f1");
 	job_free(&b);
 }
 
@@ -275,7 +275,7 @@ static void test_parsed_once(void **state)
 		{ "mem", "mmap:/tmp/x" },
 		{ "buffer_pattern", "0xdeadbeef" },
 		{ "verify_pattern", "\"ab\"" },
-		/* an engine's rows: into the engine's struct (job.eopts) */
+		/* an engine's rows: into the engine's struct (job.eng.eopts) */
 		{ "ioengine", "libaio" },
 		{ "cmdprio_percentage", "30,60" },
 		{ "cmdprio_bssplit", "4k/20/3/1:8k/40,4k/10" },
@@ -291,45 +291,46 @@ static void test_parsed_once(void **state)
 
 	(void)state;
 	assert_int_equal(options_defaults(&a), 0);
-	assert_null(a.bss);
-	assert_int_equal(a.write_hint_rwh, 0);
+	assert_null(a.io.bss);
+	assert_int_equal(a.cache.write_hint_rwh, 0);
 	for (i = 0; i < sizeof(set) / sizeof(set[0]); i++)
 		assert_int_equal(options_set(&a, set[i].name, set[i].value,
 					     "t", 1, &e), 0);
 	/* refused: the value before stays, text and typed */
 	assert_int_equal(options_set(&a, "bssplit", "4k/200", "t", 2, &e),
 			 -EINVAL);
-	assert_string_equal(a.bssplit, "4k/50:8k/50");
-	assert_int_equal(a.bss->n[DDIR_READ], 2);
-	assert_int_equal(a.bss->e[DDIR_READ][0].bs, 4000);
-	assert_int_equal(a.bss->e[DDIR_WRITE][1].bs, 8000);
-	assert_int_equal(a.dist->kind, DIST_ZIPF);
-	assert_true(a.dist->param == 1.2);
-	assert_string_equal(a.cpus_allowed, "0");
-	assert_int_equal(CPU_COUNT(&a.cpus), 1);
-	assert_true(CPU_ISSET(0, &a.cpus));
-	assert_int_equal(a.ss_crit.kind, SS_IOPS_SLOPE);
-	assert_true(a.ss_crit.limit == 0.1 && a.ss_crit.pct);
-	assert_int_equal(a.sfr_flags, SYNC_FILE_RANGE_WAIT_BEFORE |
+	assert_string_equal(a.io.bssplit, "4k/50:8k/50");
+	assert_int_equal(a.io.bss->n[DDIR_READ], 2);
+	assert_int_equal(a.io.bss->e[DDIR_READ][0].bs, 4000);
+	assert_int_equal(a.io.bss->e[DDIR_WRITE][1].bs, 8000);
+	assert_int_equal(a.rnd.dist->kind, DIST_ZIPF);
+	assert_true(a.rnd.dist->param == 1.2);
+	assert_string_equal(a.cpu.cpus_allowed, "0");
+	assert_int_equal(CPU_COUNT(&a.cpu.cpus), 1);
+	assert_true(CPU_ISSET(0, &a.cpu.cpus));
+	assert_int_equal(a.ss.ss_crit.kind, SS_IOPS_SLOPE);
+	assert_true(a.ss.ss_crit.limit == 0.1 && a.ss.ss_crit.pct);
+	assert_int_equal(a.cache.sfr_flags, SYNC_FILE_RANGE_WAIT_BEFORE |
 			 SYNC_FILE_RANGE_WRITE);
-	assert_int_equal(a.sfr_nr, 8);
-	assert_int_equal(a.write_hint_rwh, 5);	/* RWH_WRITE_LIFE_EXTREME */
-	assert_int_equal(a.numa_cpu_mask, 5);
-	assert_int_equal(a.numa_mpol_mode, 3);	/* MPOL_INTERLEAVE */
-	assert_int_equal(a.numa_mpol_mask, 3);
-	assert_int_equal(a.nice_inc, -3);
-	assert_int_equal(a.mem_kind, MEM_MMAP);
-	assert_string_equal(a.mem_file, "/tmp/x");
-	assert_int_equal(a.buffer_pat->len, 4);
-	assert_memory_equal(a.buffer_pat->data, "\xde\xad\xbe\xef", 4);
-	assert_int_equal(a.verify_pat->len, 2);
-	assert_memory_equal(a.verify_pat->data, "ab", 2);
+	assert_int_equal(a.cache.sfr_nr, 8);
+	/* RWH_WRITE_LIFE_EXTREME */
+	assert_int_equal(a.cache.write_hint_rwh, 5);
+	assert_int_equal(a.cpu.numa_cpu_mask, 5);
+	assert_int_equal(a.cpu.numa_mpol_mode, 3);	/* MPOL_INTERLEAVE */
+	assert_int_equal(a.cpu.numa_mpol_mask, 3);
+	assert_int_equal(a.cpu.nice_inc, -3);
+	assert_int_equal(a.eng.mem_kind, MEM_MMAP);
+	assert_string_equal(a.eng.mem_file, "/tmp/x");
+	assert_int_equal(a.buf.buffer_pat->len, 4);
+	assert_memory_equal(a.buf.buffer_pat->data, "\xde\xad\xbe\xef", 4);
+	assert_int_equal(a.vfy.verify_pat->len, 2);
+	assert_memory_equal(a.vfy.verify_pat->data, "ab", 2);
 	/* cmdprio_*: refused, the value before stays, text and typed */
 	assert_int_equal(options_set(&a, "cmdprio_bssplit", "4k/60:4k/50",
 				     "t", 2, &e), -EINVAL);
 	assert_int_equal(options_set(&a, "cmdprio_class", "4", "t", 2, &e),
 			 -EINVAL);
-	cp = a.eopts;		/* libaio's struct begins with them */
+	cp = a.eng.eopts;		/* libaio's struct begins with them */
 	assert_string_equal(cp->bssplit, "4k/20/3/1:8k/40,4k/10");
 	assert_string_equal(cp->prio_class, "2,3");
 	assert_true(cp->pct[0] == 30 && cp->pct[1] == 60);
@@ -345,20 +346,20 @@ static void test_parsed_once(void **state)
 	assert_int_equal(cp->dflt[1], 1);
 
 	assert_int_equal(job_copy(&b, &a), 0);
-	assert_ptr_not_equal(a.bss, b.bss);
-	assert_ptr_not_equal(a.dist, b.dist);
-	assert_ptr_not_equal(a.mem_file, b.mem_file);
-	assert_ptr_equal(a.buffer_pat, b.buffer_pat);
-	assert_int_equal(b.buffer_pat->refs, 2);
+	assert_ptr_not_equal(a.io.bss, b.io.bss);
+	assert_ptr_not_equal(a.rnd.dist, b.rnd.dist);
+	assert_ptr_not_equal(a.eng.mem_file, b.eng.mem_file);
+	assert_ptr_equal(a.buf.buffer_pat, b.buf.buffer_pat);
+	assert_int_equal(b.buf.buffer_pat->refs, 2);
 	job_free(&a);
-	assert_int_equal(b.buffer_pat->refs, 1);
-	assert_int_equal(b.bss->e[DDIR_READ][0].bs, 4000);
-	assert_true(b.dist->param == 1.2);
-	assert_string_equal(b.mem_file, "/tmp/x");
-	assert_memory_equal(b.verify_pat->data, "ab", 2);
+	assert_int_equal(b.buf.buffer_pat->refs, 1);
+	assert_int_equal(b.io.bss->e[DDIR_READ][0].bs, 4000);
+	assert_true(b.rnd.dist->param == 1.2);
+	assert_string_equal(b.eng.mem_file, "/tmp/x");
+	assert_memory_equal(b.vfy.verify_pat->data, "ab", 2);
 	/* the copy's cmdprio values, and the tables the worker draws from
 	 * (class << 13 | hint << 3 | level) */
-	cp = b.eopts;
+	cp = b.eng.eopts;
 	assert_string_equal(cp->bssplit, "4k/20/3/1:8k/40,4k/10");
 	assert_true(procattr_cmdprio(cp, tab));
 	assert_int_equal(tab[0].n, 2);
@@ -374,14 +375,14 @@ static void test_parsed_once(void **state)
 	/* random is the uniform law: no spec */
 	assert_int_equal(options_set(&b, "random_distribution", "random",
 				     "t", 3, &e), 0);
-	assert_null(b.dist);
+	assert_null(b.rnd.dist);
 	job_free(&b);
 
 	/* cmdprio_percentage= alone: one entry of any size per direction */
 	assert_int_equal(options_defaults(&a), 0);
 	assert_int_equal(options_set(&a, "ioengine", "io_uring", "t", 1, &e),
 			 0);
-	cp = a.eopts;
+	cp = a.eng.eopts;
 	assert_false(procattr_cmdprio(cp, tab));	/* defaults: none */
 	assert_false(cp->split);
 	assert_true(cp->cls[0] == 1 && cp->cls[1] == 1);

@@ -38,13 +38,13 @@ static void test_globals_apply_below(void **state)
 		"[b]\n"
 		"[c]\nsize=3m\n", NULL, &e), 0);
 	assert_int_equal(p.njobs, 3);
-	assert_string_equal(p.jobs[0].name, "a");
-	assert_int_equal(p.jobs[0].bs_min[0], 4096);
-	assert_int_equal(p.jobs[1].bs_min[0], 8192);
-	assert_int_equal(p.jobs[1].size, 2 << 20);
-	assert_int_equal(p.jobs[2].size, 3 << 20);
-	assert_string_equal(p.jobs[2].section_file, "t.job");
-	assert_int_equal(p.jobs[2].section_line, 7);
+	assert_string_equal(p.jobs[0].desc.name, "a");
+	assert_int_equal(p.jobs[0].io.bs_min[0], 4096);
+	assert_int_equal(p.jobs[1].io.bs_min[0], 8192);
+	assert_int_equal(p.jobs[1].target.size, 2 << 20);
+	assert_int_equal(p.jobs[2].target.size, 3 << 20);
+	assert_string_equal(p.jobs[2].plan.section_file, "t.job");
+	assert_int_equal(p.jobs[2].plan.section_line, 7);
 	plan_free(&p);
 }
 
@@ -57,8 +57,8 @@ static void test_kb_base_first(void **state)
 	(void)state;
 	assert_int_equal(build(&p, "[global]\nsize=1k\n[a]\nkb_base=1000\n"
 			       "bs=2k\n", NULL, &e), 0);
-	assert_int_equal(p.jobs[0].size, 1000);
-	assert_int_equal(p.jobs[0].bs_min[0], 2000);
+	assert_int_equal(p.jobs[0].target.size, 1000);
+	assert_int_equal(p.jobs[0].io.bs_min[0], 2000);
 	plan_free(&p);
 }
 
@@ -74,15 +74,15 @@ static void test_clones_and_groups(void **state)
 		"[c]\nnew_group\n"
 		"[d]\nstonewall\nnumjobs=3\n", NULL, &e), 0);
 	assert_int_equal(p.njobs, 7);
-	assert_int_equal(p.jobs[0].clone, 0);
-	assert_int_equal(p.jobs[1].clone, 1);
+	assert_int_equal(p.jobs[0].plan.clone, 0);
+	assert_int_equal(p.jobs[1].plan.clone, 1);
 	/* a, a, b: group 0; c: group 1 (same start); d x3: group 2, waits */
-	assert_int_equal(p.jobs[2].group, 0);
-	assert_int_equal(p.jobs[3].group, 1);
-	assert_int_equal(p.jobs[3].wait_group, 0);
-	assert_int_equal(p.jobs[4].group, 2);
-	assert_int_equal(p.jobs[6].group, 2);
-	assert_int_equal(p.jobs[4].wait_group, 1);
+	assert_int_equal(p.jobs[2].plan.group, 0);
+	assert_int_equal(p.jobs[3].plan.group, 1);
+	assert_int_equal(p.jobs[3].plan.wait_group, 0);
+	assert_int_equal(p.jobs[4].plan.group, 2);
+	assert_int_equal(p.jobs[6].plan.group, 2);
+	assert_int_equal(p.jobs[4].plan.wait_group, 1);
 	assert_int_equal(p.ngroups, 3);
 	assert_int_equal(p.nwait_groups, 2);
 	plan_free(&p);
@@ -98,7 +98,7 @@ static void test_section_filter(void **state)
 	(void)state;
 	assert_int_equal(build(&p, "[a]\n[b]\n[c]\n", only, &e), 0);
 	assert_int_equal(p.njobs, 1);
-	assert_string_equal(p.jobs[0].name, "b");
+	assert_string_equal(p.jobs[0].desc.name, "b");
 	plan_free(&p);
 	assert_int_equal(build(&p, "[a]\n", none, &e), -EINVAL);
 	assert_non_null(strstr(e.msg, "--section"));

@@ -48,18 +48,18 @@ static void job_setup(struct job *j, const char *name, unsigned clone,
 	size_t i;
 
 	assert_int_equal(options_defaults(j), 0);
-	free(j->name);
-	j->name = strdup(name);
-	assert_non_null(j->name);
-	j->clone = clone;
-	j->group = group;
-	j->group_reporting = group_reporting;
+	free(j->desc.name);
+	j->desc.name = strdup(name);
+	assert_non_null(j->desc.name);
+	j->plan.clone = clone;
+	j->plan.group = group;
+	j->report.group_reporting = group_reporting;
 	for (i = 0; i < sizeof(pct_list) / sizeof(pct_list[0]); i++)
-		j->percentile_list[i] = pct_list[i];
-	j->npercentiles = (unsigned)i;
-	j->clat_percentiles = true;
-	j->lat_percentiles = false;
-	j->slat_percentiles = false;
+		j->report.percentile_list[i] = pct_list[i];
+	j->report.npercentiles = (unsigned)i;
+	j->report.clat_percentiles = true;
+	j->report.lat_percentiles = false;
+	j->report.slat_percentiles = false;
 }
 
 /* n reads of BS bytes with clat = k * step and lat = clat + 200. */
@@ -415,8 +415,8 @@ static void test_units(void **state)
 	free(u);
 
 	/* Without group_reporting every clone is its own unit. */
-	fx->jobs[0].group_reporting = false;
-	fx->jobs[1].group_reporting = false;
+	fx->jobs[0].report.group_reporting = false;
+	fx->jobs[1].report.group_reporting = false;
 	n = result_units(&fx->r, &u);
 	assert_int_equal(n, 4);
 	assert_int_equal(u[1].stats.dir[DDIR_READ].ios, 50);
@@ -605,8 +605,8 @@ static void test_json_overflow_and_flags(void **state)
 	json_t *root, *c;
 
 	hist_add(h, 1ull << 50);	/* beyond the last bucket */
-	fx->jobs[2].clat_percentiles = false;
-	fx->jobs[2].lat_percentiles = true;
+	fx->jobs[2].report.clat_percentiles = false;
+	fx->jobs[2].report.lat_percentiles = true;
 	root = render_json_with(report_json, &fx->r);
 	c = get(get(find_job(root, "single", 0), "read"), "clat_ns");
 	assert_int_equal(get_int(c, "overflow"), 1);

@@ -59,14 +59,14 @@ static void job_setup(struct job *j, const char *name, unsigned group,
 		      unsigned wait_group, int line)
 {
 	assert_int_equal(options_defaults(j), 0);
-	free(j->name);
-	j->name = strdup(name);
-	j->section_file = strdup("t.job");
-	assert_non_null(j->name);
-	assert_non_null(j->section_file);
-	j->section_line = line;
-	j->group = group;
-	j->wait_group = wait_group;
+	free(j->desc.name);
+	j->desc.name = strdup(name);
+	j->plan.section_file = strdup("t.job");
+	assert_non_null(j->desc.name);
+	assert_non_null(j->plan.section_file);
+	j->plan.section_line = line;
+	j->plan.group = group;
+	j->plan.wait_group = wait_group;
 }
 
 static int setup(void **state)
@@ -88,15 +88,16 @@ static int setup(void **state)
 	job_setup(&fx->jobs[0], "grp", 0, 0, 4);
 	job_setup(&fx->jobs[1], "grp", 0, 0, 4);
 	job_setup(&fx->jobs[2], "solo", 1, 1, 8);
-	fx->jobs[1].clone = 1;
-	fx->jobs[0].group_reporting = fx->jobs[1].group_reporting = true;
-	fx->jobs[0].percentile_list[0] = 50;
-	fx->jobs[0].percentile_list[1] = 99.9;
-	fx->jobs[0].npercentiles = 2;
-	fx->jobs[0].iodepth = 16;
-	fx->jobs[2].lat_percentiles = true;
-	fx->jobs[2].sweep_point = strdup("bs=64k");
-	assert_non_null(fx->jobs[2].sweep_point);
+	fx->jobs[1].plan.clone = 1;
+	fx->jobs[0].report.group_reporting =
+		fx->jobs[1].report.group_reporting = true;
+	fx->jobs[0].report.percentile_list[0] = 50;
+	fx->jobs[0].report.percentile_list[1] = 99.9;
+	fx->jobs[0].report.npercentiles = 2;
+	fx->jobs[0].eng.iodepth = 16;
+	fx->jobs[2].report.lat_percentiles = true;
+	fx->jobs[2].plan.sweep_point = strdup("bs=64k");
+	assert_non_null(fx->jobs[2].plan.sweep_point);
 	fx->plan.jobs = fx->jobs;
 	fx->plan.njobs = NJOBS;
 	fx->plan.ngroups = 2;
@@ -393,9 +394,9 @@ static void test_cmdline_and_no_doc(void **state)
 	assert_non_null(sec);
 	assert_int_equal(raw_section_add(&fx->doc, sec, "rw", "read",
 					 ERR_CMDLINE, 4), 0);
-	free(fx->jobs[2].section_file);
-	fx->jobs[2].section_file = strdup(ERR_CMDLINE);
-	fx->jobs[2].section_line = 3;
+	free(fx->jobs[2].plan.section_file);
+	fx->jobs[2].plan.section_file = strdup(ERR_CMDLINE);
+	fx->jobs[2].plan.section_line = 3;
 	root = render_json_with(report_fio, &fx->r);
 	o = get(json_array_get(get(root, "jobs"), 1), "job options");
 	assert_strings(o, opts);

@@ -408,12 +408,12 @@ static void fixture_init_rw(struct fixture *x, uint64_t nblocks, bool only,
 {
 	memset(x, 0, sizeof(*x));
 	assert_int_equal(options_defaults(&x->j), 0);
-	x->j.verify = VERIFY_XXH3;
-	x->j.rw = rw;
-	x->j.verify_only = only;
-	x->j.verify_backlog = backlog;
-	x->j.bs_min[DDIR_WRITE] = x->j.bs_max[DDIR_WRITE] = BS;
-	x->j.bs_min[DDIR_READ] = x->j.bs_max[DDIR_READ] = BS;
+	x->j.vfy.verify = VERIFY_XXH3;
+	x->j.io.rw = rw;
+	x->j.vfy.verify_only = only;
+	x->j.vfy.verify_backlog = backlog;
+	x->j.io.bs_min[DDIR_WRITE] = x->j.io.bs_max[DDIR_WRITE] = BS;
+	x->j.io.bs_min[DDIR_READ] = x->j.io.bs_max[DDIR_READ] = BS;
 	x->tf.path = "v.dat";
 	x->tf.fd = -1;
 	x->tf.offset = 0;
@@ -578,7 +578,7 @@ static void test_verify_only_stale(void **state)
 	(void)state;
 	fixture_init(&x, 8, true, 0);
 	fmt_init(&f, VERIFY_XXH3);
-	seed = verify_file_seed(x.j.randseed, 0, 0);
+	seed = verify_file_seed(x.j.rnd.randseed, 0, 0);
 	for (b.vblock = 0; b.vblock < 8; b.vblock++) {
 		h.offset = b.vblock * BS;
 		h.seed = seed;
@@ -633,7 +633,7 @@ static void test_reader(void **state)
 	assert_null(x.v->runs);
 	assert_int_equal(x.v->bs, BS);
 	fmt_init(&f, VERIFY_XXH3);
-	own = verify_file_seed(x.j.randseed, 0, 0);
+	own = verify_file_seed(x.j.rnd.randseed, 0, 0);
 	for (b.vblock = 0; b.vblock < 6; b.vblock++) {
 		h.offset = b.vblock * BS;
 		h.seed = b.vblock < 3 ? own : own ^ 0x5555;
@@ -675,25 +675,25 @@ static void test_reader_unit(void **state)
 
 	(void)state;
 	assert_int_equal(options_defaults(&j), 0);
-	j.verify = VERIFY_MD5;
-	j.rw = RW_READ;
-	j.bs_min[DDIR_READ] = 8192;
-	j.bs_max[DDIR_READ] = 8192;
-	j.bs_min[DDIR_WRITE] = j.bs_max[DDIR_WRITE] = 4096;
+	j.vfy.verify = VERIFY_MD5;
+	j.io.rw = RW_READ;
+	j.io.bs_min[DDIR_READ] = 8192;
+	j.io.bs_max[DDIR_READ] = 8192;
+	j.io.bs_min[DDIR_WRITE] = j.io.bs_max[DDIR_WRITE] = 4096;
 	assert_int_equal(verify_unit(&j), 8192);
 	assert_true(verify_reader(&j));
 	assert_false(verify_needs_passmap(&j));
-	j.bs_min[DDIR_READ] = 512;
-	j.bs_max[DDIR_READ] = 1048576;
+	j.io.bs_min[DDIR_READ] = 512;
+	j.io.bs_max[DDIR_READ] = 1048576;
 	assert_int_equal(verify_unit(&j), 512);
-	j.bs_min[DDIR_READ] = 4096;
-	j.bs_max[DDIR_READ] = 16384;
-	j.verify_interval = 1024;
+	j.io.bs_min[DDIR_READ] = 4096;
+	j.io.bs_max[DDIR_READ] = 16384;
+	j.vfy.verify_interval = 1024;
 	assert_int_equal(verify_unit(&j), 1024);
-	j.verify_only = true;	/* the writing job's options: its writes */
+	j.vfy.verify_only = true; /* the writing job's options: its writes */
 	assert_false(verify_reader(&j));
 	assert_int_equal(verify_unit(&j), 1024);
-	j.verify_interval = 0;
+	j.vfy.verify_interval = 0;
 	assert_int_equal(verify_unit(&j), 4096);
 	job_free(&j);
 }
@@ -710,7 +710,7 @@ static void run_many(bool rising)
 
 	fixture_init(&x, n, true, 0);
 	fmt_init(&f, VERIFY_XXH3);
-	seed = verify_file_seed(x.j.randseed, 0, 0);
+	seed = verify_file_seed(x.j.rnd.randseed, 0, 0);
 	for (b.vblock = 0; b.vblock < n; b.vblock++) {
 		h.offset = b.vblock * BS;
 		h.seed = seed;
@@ -838,16 +838,17 @@ static void test_job_check(void **state)
 	(void)state;
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		assert_int_equal(options_defaults(&j), 0);
-		j.verify = c[i].verify;
-		j.rw = c[i].rw;
-		j.bs_min[DDIR_WRITE] = c[i].bs;
-		j.bs_max[DDIR_WRITE] = c[i].bs_max;
-		j.verify_only = c[i].only;
-		j.norandommap = c[i].norandommap;
-		j.verify_backlog = c[i].backlog;
-		j.verify_pattern = c[i].pattern ? strdup(c[i].pattern) : NULL;
-		free(j.ioengine);
-		j.ioengine = strdup(c[i].engine);
+		j.vfy.verify = c[i].verify;
+		j.io.rw = c[i].rw;
+		j.io.bs_min[DDIR_WRITE] = c[i].bs;
+		j.io.bs_max[DDIR_WRITE] = c[i].bs_max;
+		j.vfy.verify_only = c[i].only;
+		j.rnd.norandommap = c[i].norandommap;
+		j.vfy.verify_backlog = c[i].backlog;
+		j.vfy.verify_pattern = c[i].pattern ? strdup(c[i].pattern) :
+			NULL;
+		free(j.eng.ioengine);
+		j.eng.ioengine = strdup(c[i].engine);
 		why[0] = '\0';
 		ret = verify_job_check(&j, &opt, why, sizeof(why));
 		if (!c[i].option) {

@@ -275,8 +275,7 @@ int blktrace_load(struct replay *r, const struct job *j, const char *path,
 	struct bt_rec t;
 	struct dev_map map = { .n = 0 };
 	uint64_t last_t = 0, delay, due = 0, off, len;
-	uint64_t scale = j->logs.replay_time_scale ? j->logs.replay_time_scale :
-		100;
+	uint64_t scale = j->logs.replay_time_scale ?: 100;
 	size_t cap = 0;
 	int ret, fi, act;
 
@@ -315,9 +314,8 @@ int blktrace_load(struct replay *r, const struct job *j, const char *path,
 				break;
 			}
 		}
-		if ((act == RP_SYNC &&
-		     (j->logs.replay_skip & (1u << DDIR_NR))) ||
-		    (act != RP_SYNC && (j->logs.replay_skip & (1u << act))))
+		if (j->logs.replay_skip &
+		    (1u << (act == RP_SYNC ? DDIR_NR : act)))
 			continue;
 		if (act != RP_SYNC && !len)
 			continue;	/* fio ignores zero-byte I/Os */

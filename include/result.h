@@ -191,6 +191,9 @@ struct result_row {
 
 void result_row(const struct run_result *r, const struct result_unit *u,
 		struct result_row *row);
+/* The row's iops and bw_bytes alone (result_row's, without the copy and
+ * merge of the directions' latency histograms it makes for the rest). */
+void result_row_rates(const struct result_unit *u, double *iops, double *bw);
 
 /*
  * The phase (wait group) u ran in, into ph (u->phase); for a repeated
@@ -290,6 +293,28 @@ int cluster_unit_pack_from(struct cluster_packed *p,
 size_t result_words_pack(unsigned char *b, const void *p, size_t nwords);
 int result_words_unpack(void *p, size_t nwords, const unsigned char *b,
 			size_t len, size_t *pos);
+/*
+ * The runs of words an unpack onto zeros wrote: result_words_clear makes
+ * them zero again (and forgets them), so that a buffer of a unit's
+ * 650 KB is cleared once, not for every member read into it.
+ */
+struct word_runs {
+	struct word_run {
+		unsigned char *at;
+		size_t n;		/* words */
+	} *v;
+	size_t n, cap;
+};
+/*
+ * As result_words_unpack, onto nwords words that are all zero (runs:
+ * NULL, the zero words written too: result_words_unpack): only the others
+ * written, each run noted in runs first. 0, -EINVAL, or -ENOMEM (no room
+ * for a note: that run not written). Whatever it returns, clearing runs
+ * leaves p all zero.
+ */
+int result_words_unpack_onto(void *p, size_t nwords, const unsigned char *b,
+			     size_t len, size_t *pos, struct word_runs *runs);
+void result_words_clear(struct word_runs *r);
 /* Member i's own figures of job k, whole, into *out. */
 void cluster_member_unit(const struct cluster_info *ci, unsigned i,
 			 unsigned k, struct cluster_unit *out);
@@ -389,6 +414,15 @@ const char *result_doc_keep(struct result_doc *d, const char *s);
 struct result_wire {
 	void **p;		/* what a read allocated, freed together */
 	size_t n, cap;
+	/* The units' and groups' words, kept from read to read (a unit is
+	 * 650 KB, nearly all empty buckets): all zero but what the last
+	 * read wrote, its runs of words and the pointers it set, which
+	 * result_wire_done clears again. */
+	struct result_unit *units;
+	struct job_stats *groups;
+	size_t nunits, ngroups;	/* room for */
+	struct word_runs runs;
+	bool dirty;
 };
 
 /* d's wire form into *buf (malloc'ed), *len bytes; 0 or -ENOMEM. */
@@ -398,13 +432,20 @@ int result_wire_make(const struct result_doc *d, unsigned char **buf,
  * buf back into *d for cluster_add (d->store NULL: nothing for
  * result_doc_free to free), its units' jobs the njobs of jobs (member
  * 0's: the ranks checked theirs against it). What it allocates is kept
- * in mem (freed by result_wire_free after cluster_add), the engines'
- * setup texts in keep (the merged result may point at them: freed after
- * the report). 0, -EINVAL (not a wire form of njobs jobs) or -ENOMEM.
+ * in mem (result_wire_done after cluster_add: mem's units and groups are
+ * read into again by the next read; result_wire_free at the end), the
+ * engines' setup texts in keep (the merged result may point at them:
+ * freed after the report). d must not be the first member of a cluster
+ * (which keeps its units). 0, -EINVAL (not a wire form of njobs jobs) or
+ * -ENOMEM.
  */
 int result_wire_read(struct result_doc *d, const unsigned char *buf,
 		     size_t len, const struct job *const *jobs, size_t njobs,
 		     struct result_wire *mem, struct result_wire *keep);
+/* What the last read allocated freed and what it wrote in mem's units
+ * and groups cleared: mem is ready for the next read. */
+void result_wire_done(struct result_wire *w);
+/* All of w freed. */
 void result_wire_free(struct result_wire *w);
 
 struct err_rec;

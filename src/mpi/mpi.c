@@ -438,28 +438,28 @@ static int wire_recv(int r, unsigned char **buf, size_t *cap)
 	return n;
 }
 
-/* Rank 0: rank r's wire form received and folded in; 0, or -EINVAL /
- * -ENOMEM with e. */
+/* Rank 0: rank r's wire form received and folded in (read into mem's
+ * units and groups, the same for every rank); 0, or -EINVAL / -ENOMEM
+ * with e. */
 static int wire_add(struct cluster *cl, int r, const char *host,
 		    double skew, const struct job *const *jobs, size_t nj,
-		    unsigned char **buf, size_t *cap,
+		    unsigned char **buf, size_t *cap, struct result_wire *mem,
 		    struct result_wire *keep, struct err_rec *e)
 {
-	struct result_wire mem = { 0 };
 	char label[HOST_MAX + 32];
 	struct result_doc m;
 	int n = wire_recv(r, buf, cap), ret;
 
 	snprintf(label, sizeof(label), "rank %d (%s)", r, host);
-	ret = result_wire_read(&m, *buf, (size_t)n, jobs, nj, &mem, keep);
+	ret = result_wire_read(&m, *buf, (size_t)n, jobs, nj, mem, keep);
 	if (ret) {
 		err_set(e, label, 0, "", ret == -ENOMEM ? "out of memory" :
 			"its result did not arrive whole");
-		result_wire_free(&mem);
+		result_wire_done(mem);
 		return ret;
 	}
 	ret = cluster_add(cl, &m, label, host, r, skew, e);
-	result_wire_free(&mem);
+	result_wire_done(mem);
 	return ret;
 }
 
@@ -477,7 +477,7 @@ static int wire_report(struct mine *m0, const uint64_t *p99,
 	struct cluster *cl = cluster_new();
 	struct err_rec *e = calloc(1, sizeof(*e));
 	char *buf = malloc(WHY_MAX), label[HOST_MAX + 32];
-	struct result_wire keep = { 0 };
+	struct result_wire keep = { 0 }, mem = { 0 };
 	const struct job **jobs;
 	unsigned char *wbuf = NULL;
 	size_t cap = 0, nj = (size_t)m0->d.set.nunits, k;
@@ -503,7 +503,7 @@ static int wire_report(struct mine *m0, const uint64_t *p99,
 			continue;
 		}
 		if (wire_add(cl, r, hosts + (size_t)r * HOST_MAX, skew[r],
-			     jobs, nj, &wbuf, &cap, &keep, e)) {
+			     jobs, nj, &wbuf, &cap, &mem, &keep, e)) {
 			err_format(e, buf, WHY_MAX);
 			fprintf(stderr, "iorig: the cluster report: %s\n", buf);
 			failed = 1;
@@ -511,6 +511,7 @@ static int wire_report(struct mine *m0, const uint64_t *p99,
 	}
 	free(wbuf);
 	free(jobs);
+	result_wire_free(&mem);
 	/* the reduction: the other ranks' histograms, summed, and each
 	 * one's p99s (its row), where its fold had them empty */
 	for (r = 1; !failed && m0->nh && r < n; r++)

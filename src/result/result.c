@@ -496,6 +496,20 @@ unsigned result_unit_phase(const struct run_result *r,
 	return u->nphases;
 }
 
+void result_row_rates(const struct result_unit *u, double *iops, double *bw)
+{
+	const struct job_stats *st = &u->stats;
+
+	*iops = *bw = 0;
+	if (st->agg) {
+		*iops = st->agg_iops;
+		*bw = st->agg_bw;
+	} else if (st->runtime_ns) {
+		*iops = (double)stats_ios(st) * 1e9 / (double)st->runtime_ns;
+		*bw = (double)stats_bytes(st) * 1e9 / (double)st->runtime_ns;
+	}
+}
+
 void result_row(const struct run_result *r, const struct result_unit *u,
 		struct result_row *row)
 {
@@ -520,14 +534,7 @@ void result_row(const struct run_result *r, const struct result_unit *u,
 						  row->stime_ns) / 1000 /
 					 (double)ph.ios;
 	}
-	if (st->agg) {
-		row->iops = st->agg_iops;
-		row->bw_bytes = st->agg_bw;
-	} else if (st->runtime_ns) {
-		row->iops = (double)row->ios * 1e9 / (double)st->runtime_ns;
-		row->bw_bytes = (double)row->bytes * 1e9 /
-				(double)st->runtime_ns;
-	}
+	result_row_rates(u, &row->iops, &row->bw_bytes);
 	lat = malloc(sizeof(*lat));
 	if (!lat)
 		return;
@@ -744,6 +751,41 @@ size_t result_words_pack(unsigned char *b, const void *p, size_t nwords)
 int result_words_unpack(void *p, size_t nwords, const unsigned char *b,
 			size_t len, size_t *pos)
 {
+	return result_words_unpack_onto(p, nwords, b, len, pos, NULL);
+}
+
+/* A run of words written: noted before it is (so that a failed unpack's
+ * words are cleared too); -ENOMEM when no room. */
+static int note_run(struct word_runs *r, unsigned char *at, size_t n)
+{
+	struct word_run *v;
+	size_t c;
+
+	if (r->n == r->cap) {
+		c = r->cap ? 2 * r->cap : 256;
+		v = realloc(r->v, c * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		r->v = v;
+		r->cap = c;
+	}
+	r->v[r->n].at = at;
+	r->v[r->n++].n = n;
+	return 0;
+}
+
+void result_words_clear(struct word_runs *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		memset(r->v[i].at, 0, r->v[i].n * sizeof(uint64_t));
+	r->n = 0;
+}
+
+int result_words_unpack_onto(void *p, size_t nwords, const unsigned char *b,
+			     size_t len, size_t *pos, struct word_runs *runs)
+{
 	unsigned char *w = p;
 	size_t at = 0, z, l;
 	uint64_t v;
@@ -755,11 +797,14 @@ int result_words_unpack(void *p, size_t nwords, const unsigned char *b,
 		z = (size_t)leb_get(b, pos);
 		if (z > nwords - at || *pos >= len)
 			return -EINVAL;
-		memset(w + at * sizeof(v), 0, z * sizeof(v));
+		if (!runs)
+			memset(w + at * sizeof(v), 0, z * sizeof(v));
 		at += z;
 		l = (size_t)leb_get(b, pos);
 		if (l > nwords - at)
 			return -EINVAL;
+		if (runs && l && note_run(runs, w + at * sizeof(v), l))
+			return -ENOMEM;
 		for (; l; l--, at++) {
 			if (*pos >= len)
 				return -EINVAL;

@@ -255,15 +255,31 @@ static void *alloc(struct win *r, struct result_wire *w, size_t n)
 	return p;
 }
 
-/* Not cleared: for units and groups, whose every word get_words writes
- * (clearing their megabyte first was half of rank 0's time a rank). */
-static void *alloc_words(struct win *r, struct result_wire *w, size_t n)
+/*
+ * The units' and groups' words: mem's, kept zero between reads (clearing
+ * a unit's 650 KB for every rank was three quarters of rank 0's work a
+ * rank: get_words writes only the words that are not zero, and
+ * result_wire_done clears those). -ENOMEM in r->err when no room.
+ */
+static void words_room(struct win *r, struct result_wire *w, size_t nu,
+		       size_t ng)
 {
-	void *p = keep_ptr(w, malloc(n ? n : 1));
-
-	if (!p && !r->err)
-		r->err = -ENOMEM;
-	return p;
+	if (nu > w->nunits) {
+		free(w->units);
+		w->nunits = 0;
+		w->units = calloc(nu, sizeof(*w->units));
+		if (w->units)
+			w->nunits = nu;
+	}
+	if (ng > w->ngroups) {
+		free(w->groups);
+		w->ngroups = 0;
+		w->groups = calloc(ng, sizeof(*w->groups));
+		if (w->groups)
+			w->ngroups = ng;
+	}
+	if ((nu && !w->units) || (ng && !w->groups))
+		r->err = r->err ? r->err : -ENOMEM;
 }
 
 static void get(struct win *r, void *p, size_t n)
@@ -307,13 +323,19 @@ static void get_words(struct win *r, void *p, size_t bytes)
 	uint64_t n = get_u64(r);
 	size_t pos = r->pos;
 
+	int ret;
+
 	if (r->err)
 		return;
-	if (n > r->len - r->pos ||
-	    result_words_unpack(p, bytes / sizeof(uint64_t), r->b,
-				r->pos + (size_t)n, &pos) ||
-	    pos != r->pos + n) {
+	if (n > r->len - r->pos) {
 		r->err = -EINVAL;
+		return;
+	}
+	ret = result_words_unpack_onto(p, bytes / sizeof(uint64_t), r->b,
+				       r->pos + (size_t)n, &pos,
+				       &r->mem->runs);
+	if (ret || pos != r->pos + n) {
+		r->err = ret == -ENOMEM ? -ENOMEM : -EINVAL;
 		return;
 	}
 	r->pos = pos;
@@ -374,6 +396,7 @@ int result_wire_read(struct result_doc *d, const unsigned char *buf,
 	uint64_t nu, ng, nw, i;
 
 	memset(d, 0, sizeof(*d));
+	result_wire_done(mem);	/* its units and groups all zero */
 	get(&r, m, sizeof(m));
 	nu = get_u64(&r);
 	ng = get_u64(&r);
@@ -399,8 +422,12 @@ int result_wire_read(struct result_doc *d, const unsigned char *buf,
 	d->r.warnings.n = (size_t)nw;
 	s->nunits = (int)nu;
 	s->ngroups = (int)ng;
-	s->units = alloc_words(&r, mem, (size_t)nu * sizeof(*s->units));
-	s->groups = alloc_words(&r, mem, (size_t)ng * sizeof(*s->groups));
+	words_room(&r, mem, (size_t)nu, (size_t)ng);
+	if (r.err)
+		return r.err;
+	mem->dirty = true;
+	s->units = mem->units;
+	s->groups = mem->groups;
 	s->group_njobs = alloc(&r, mem, (size_t)ng *
 			       sizeof(*s->group_njobs));
 	d->r.targets = alloc(&r, mem, (size_t)nu * sizeof(*d->r.targets));
@@ -424,12 +451,36 @@ int result_wire_read(struct result_doc *d, const unsigned char *buf,
 	return r.err;
 }
 
-void result_wire_free(struct result_wire *w)
+void result_wire_done(struct result_wire *w)
 {
 	size_t i;
+	int d;
 
 	for (i = 0; i < w->n; i++)
 		free(w->p[i]);
+	w->n = 0;
+	if (!w->dirty)
+		return;
+	/* the words read, then the pointers get_stats and the read set
+	 * (the packed words have none) */
+	result_words_clear(&w->runs);
+	for (i = 0; i < w->nunits; i++) {
+		w->units[i].job = NULL;
+		for (d = 0; d <= DDIR_NR; d++)
+			*engine_at(&w->units[i].stats, d) = NULL;
+	}
+	for (i = 0; i < w->ngroups; i++)
+		for (d = 0; d <= DDIR_NR; d++)
+			*engine_at(&w->groups[i], d) = NULL;
+	w->dirty = false;
+}
+
+void result_wire_free(struct result_wire *w)
+{
+	result_wire_done(w);
 	free(w->p);
+	free(w->units);
+	free(w->groups);
+	free(w->runs.v);
 	memset(w, 0, sizeof(*w));
 }

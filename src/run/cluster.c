@@ -219,8 +219,12 @@ static int same_jobs(struct cluster *c, const struct result_doc *m,
 			if (ref_values(&c->ref[i], a->units[i].job))
 				return -ENOMEM;
 	}
+	/* a job is its own: a wire form's (result_wire_read takes member
+	 * 0's jobs, which each rank checked its own against) passes
+	 * without formatting its 230 options again for every rank */
 	for (i = 0; i < a->nunits; i++)
-		if (same_unit(&a->units[i], &b->units[i], c->ref[i].v,
+		if (a->units[i].job != b->units[i].job &&
+		    same_unit(&a->units[i], &b->units[i], c->ref[i].v,
 			      (size_t)i, na, nb, e))
 			return -EINVAL;
 	if (a->ngroups != b->ngroups) {
@@ -410,10 +414,10 @@ static void phase_fold(struct result_unit *d, const struct result_unit *s)
 }
 
 /* The member's rates of stats s with its summary row into r. */
-static void rates_add(struct rates *r, const struct run_result *m,
-		      const struct result_unit *u, const struct job_stats *s)
+static void rates_add(struct rates *r, const struct result_unit *u,
+		      const struct job_stats *s)
 {
-	struct result_row row;
+	double iops, bw;
 	int d;
 
 	for (d = 0; d < DDIR_NR; d++) {
@@ -430,9 +434,9 @@ static void rates_add(struct rates *r, const struct run_result *m,
 				    stats_rate_met(x, s->runtime_ns);
 	}
 	if (u && (!s->nclones || s->nmeasured)) {
-		result_row(m, u, &row);
-		r->row_iops += result_as_printed(row.iops);
-		r->row_bw += result_as_printed(row.bw_bytes);
+		result_row_rates(u, &iops, &bw);
+		r->row_iops += result_as_printed(iops);
+		r->row_bw += result_as_printed(bw);
 	}
 }
 
@@ -567,10 +571,6 @@ static int member_keep(struct cluster *c, struct result_doc *m, unsigned i)
 	for (k = 0; k < (int)ci->njobs; k++) {
 		struct result_unit *u = &m->set.units[k];
 
-		memset(&cu->row, 0, sizeof(cu->row));
-		cu->has_row = !u->stats.nclones || u->stats.nmeasured;
-		if (cu->has_row)
-			result_row(&m->r, u, &cu->row);
 		for (d = 0; d < DDIR_NR; d++) {
 			struct cluster_row *r = &ci->jobs[k].dir[d].rows[i];
 			const struct dir_stats *x = &u->stats.dir[d];
@@ -587,6 +587,12 @@ static int member_keep(struct cluster *c, struct result_doc *m, unsigned i)
 		}
 		if (c->lean)	/* its packed figures left empty: zeros */
 			continue;
+		/* its row, for the packed figures only (a lean cluster's
+		 * are never read: no row made) */
+		memset(&cu->row, 0, sizeof(cu->row));
+		cu->has_row = !u->stats.nclones || u->stats.nmeasured;
+		if (cu->has_row)
+			result_row(&m->r, u, &cu->row);
 		unit_keep(u, c->doc.set.units[k].job, &kept);
 		ret = cluster_unit_pack_from(&mi->jobs[k], u, cu);
 		unit_unkeep(u, &kept);
@@ -886,12 +892,12 @@ int cluster_add(struct cluster *c, struct result_doc *m, const char *label,
 	/* m is member 0's doc (now the merged one) or another member's */
 	ret = member_keep(c, i ? m : &c->doc, i);
 	for (k = 0; !ret && k < c->doc.set.nunits; k++)
-		rates_add(&c->urates[k], i ? &m->r : &c->doc.r,
+		rates_add(&c->urates[k],
 			  i ? &m->set.units[k] : &c->doc.set.units[k],
 			  i ? &m->set.units[k].stats :
 			  &c->doc.set.units[k].stats);
 	for (k = 0; !ret && k < c->doc.set.ngroups; k++)
-		rates_add(&c->grates[k], NULL, NULL, i ?
+		rates_add(&c->grates[k], NULL, i ?
 			  &m->set.groups[k] : &c->doc.set.groups[k]);
 	if (!ret && i)
 		ret = fold(c, m);
@@ -1498,7 +1504,7 @@ static int merge_files(struct cluster *cl, char *const *files, size_t n,
 		}
 		if (!r)
 			r = cluster_add(cl, &d, files[i], NULL, -1, 0, e);
-		result_wire_free(&mem);
+		result_wire_done(&mem);
 		if (r == -ENOMEM) {
 			merge_fail(e);
 			r = 1;
@@ -1512,6 +1518,7 @@ static int merge_files(struct cluster *cl, char *const *files, size_t n,
 	r = cluster_finish(cl, e);
 	r = r ? (merge_fail(e), r == -ENOMEM ? 1 : 2) : 0;
 out:
+	result_wire_free(&mem);
 	free(jobs);
 	return r;
 }

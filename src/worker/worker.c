@@ -131,9 +131,11 @@ static __attribute__((noinline)) void map_pass_end(struct wstate *s)
 }
 
 /* Returns false when prep_slow holds the I/O back, or the worker was
- * given up on. */
+ * given up on. left: issue_as's count of unchecked I/Os (pass.left),
+ * which an I/O off the map's usual case zeroes. */
 static inline __attribute__((always_inline)) bool
-prep_as(struct wstate *s, struct io_req *req, const bool plain)
+prep_as(struct wstate *s, struct io_req *req, const bool plain,
+	uint64_t *left)
 {
 	const struct target *t;
 	const struct target_file *tf;
@@ -157,6 +159,8 @@ prep_as(struct wstate *s, struct io_req *req, const bool plain)
 			gen_data_fill(&s->wdata, req->buf, req->len);
 		return true;
 	}
+	/* its length, or map_pass_end's bytes, may be more than gen.align */
+	*left = 0;
 	/* verify= and serialize_overlap first, then the features */
 	if (!plain && (s->ft.loop & WF_SLOW)) {
 		if (!prep_slow(s, req, &io))
@@ -479,6 +483,34 @@ inline_count(struct wstate *s, unsigned *n, const bool sync)
 }
 
 /*
+ * How many I/Os after the one just checked (should_stop_as, the next
+ * pass) pass those checks of limit_bytes, limit_ios and pass.next
+ * whatever they find, as long as each one issued is of the map's usual
+ * case (gen_map_fast: gen.align bytes, one I/O, nothing else counted in
+ * issued_bytes): the I/O at distance m from the checked one finds at
+ * most m * gen.align bytes and m I/Os more. 0 when the job has no such
+ * case (map_fast). One division or two, once per count, not per I/O.
+ */
+static __attribute__((noinline)) uint64_t limits_left(const struct wstate *s)
+{
+	uint64_t a = s->gen.align, b = s->issued_bytes, n, m;
+
+	if (!s->pass.map_fast || b >= s->limit_bytes || b >= s->pass.next ||
+	    s->issued_ios >= s->limit_ios)
+		return 0;
+	n = s->limit_ios - s->issued_ios - 1;
+	m = (s->limit_bytes - b - 1) / a;
+	if (m < n)
+		n = m;
+	if (s->pass.next != UINT64_MAX) {
+		m = (s->pass.next - b - 1) / a;
+		if (m < n)
+			n = m;
+	}
+	return n;
+}
+
+/*
  * queue()'s answer when it neither completed nor queued the request (put
  * back on the free list): true when the round ends at once (BUSY: room
  * first); the stream's end or the engine's failure ends the job.
@@ -515,9 +547,14 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 	struct io_req *req;
 	unsigned ninl = 0;
 	int r, ddir;
+	/* plain: the limits' checks it may skip (limits_left), kept in a
+	 * register and handed back at the end of the round */
+	uint64_t left = plain ? s->pass.left : 0;
 
-	if (!plain)
+	if (!plain) {
+		s->pass.left = 0;
 		wf_round(s);
+	}
 	while (s->inflight < s->depth && !s->stopping) {
 		/* the features' holds come before verify='s barrier */
 		if (!plain && wf_hold(s))
@@ -528,25 +565,39 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 		     ((s->ft.loop & WF_BIT(WF_SERIAL)) &&
 		      serial_blocked(s))))
 			break;
-		if (should_stop_as(s, plain)) {
-			s->stopping = true;
-			break;
-		}
-		if (s->issued_bytes >= s->pass.next) {
-			/* the old files' I/Os complete before they go */
-			s->pass.wait = recreates(s->j) && s->inflight;
-			if (s->pass.wait)
+		/*
+		 * The limits counted down (limits_left): the stop flag and the
+		 * deadline are still read for each I/O; the exact checks run
+		 * once the count is out.
+		 */
+		if (plain && left && s->now < s->deadline &&
+		    !atomic_load_explicit(s->guard.stop,
+					  memory_order_relaxed)) {
+			left--;
+		} else {
+			if (should_stop_as(s, plain)) {
+				s->stopping = true;
 				break;
-			inline_flush(s, &ninl);
-			new_pass(s);
-			if (s->abandoned)
-				return;
+			}
+			if (s->issued_bytes >= s->pass.next) {
+				/* the old files' I/Os complete before they
+				 * go */
+				s->pass.wait = recreates(s->j) && s->inflight;
+				if (s->pass.wait)
+					break;
+				inline_flush(s, &ninl);
+				new_pass(s);
+				if (s->abandoned)
+					goto gone;
+			}
+			if (plain)
+				left = limits_left(s);
 		}
 		if (!plain && !wf_wait(s))
 			break;
 		/* sync: the request stays on the free list unless queued */
 		req = s->free_reqs[sync ? s->nfree - 1 : --s->nfree];
-		if (!prep_as(s, req, plain)) {
+		if (!prep_as(s, req, plain, &left)) {
 			if (!sync)
 				s->free_reqs[s->nfree++] = req;
 			continue;
@@ -555,7 +606,7 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 		    (inline_flush(s, &ninl), !eng_commit(s))) {
 			if (!sync)
 				s->free_reqs[s->nfree++] = req;
-			return;
+			goto gone;
 		}
 		req->t_queue = clock_ticks(s->ctx.clk);
 		if (!plain && !wf_due(s, req)) {
@@ -575,7 +626,7 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 		    (!(s->eng->flags & ENGINE_TRIMS) || zbd_trims(s, req)) ?
 			trim_req(s, req) : s->eng->queue(&s->ctx, req);
 		if (s->guard.next && !call_leave(s))
-			return;
+			goto gone;
 		if (r == ENGINE_DONE) {
 			s->issued_bytes += req->len;
 			s->issued_ios++;
@@ -608,6 +659,10 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 			break;
 	}
 	inline_flush(s, &ninl);
+gone:
+	/* given up on or failed (the job stops): no flush, as before */
+	if (plain)
+		s->pass.left = left;
 }
 
 static __attribute__((noinline)) void issue_plain(struct wstate *s)

@@ -470,11 +470,12 @@ static inline bool batch_apart(const struct wstate *s,
 	       req->file == s->dp.file;
 }
 
-/* A completion inside queue(), in the depth's figures (inline_flush) */
+/* A completion inside queue(), in the depth's figures (inline_flush);
+ * together: a sync round's, outside the stop hand-off (guard.next). */
 static inline __attribute__((always_inline)) void
-inline_count(struct wstate *s, unsigned *n, const bool sync)
+inline_count(struct wstate *s, unsigned *n, const bool together)
 {
-	if (sync && !s->guard.next) {
+	if (together) {
 		(*n)++;
 		return;
 	}
@@ -544,9 +545,10 @@ static __attribute__((noinline)) bool issue_refused(struct wstate *s, int r)
 static inline __attribute__((always_inline)) void
 issue_as(struct wstate *s, const bool plain, const bool sync)
 {
-	struct io_req *req;
+	struct io_req *req = NULL;
 	unsigned ninl = 0;
 	int r, ddir;
+	bool gn;
 	/* plain: the limits' checks it may skip (limits_left), kept in a
 	 * register and handed back at the end of the round */
 	uint64_t left = plain ? s->pass.left : 0;
@@ -555,7 +557,18 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 		s->pass.left = 0;
 		wf_round(s);
 	}
-	while (s->inflight < s->depth && !s->stopping) {
+	/*
+	 * sync: only a queued I/O changes the depth and the free list (a
+	 * sync round is plain: nothing else puts a request back), so the
+	 * depth is looked at and the request taken here and after each
+	 * queued one, not for each I/O.
+	 */
+	if (sync) {
+		if (s->inflight >= s->depth)
+			goto done;
+		req = s->free_reqs[s->nfree - 1];
+	}
+	while ((sync || s->inflight < s->depth) && !s->stopping) {
 		/* the features' holds come before verify='s barrier */
 		if (!plain && wf_hold(s))
 			break;
@@ -596,7 +609,8 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 		if (!plain && !wf_wait(s))
 			break;
 		/* sync: the request stays on the free list unless queued */
-		req = s->free_reqs[sync ? s->nfree - 1 : --s->nfree];
+		if (!sync)
+			req = s->free_reqs[--s->nfree];
 		if (!prep_as(s, req, plain, &left)) {
 			if (!sync)
 				s->free_reqs[s->nfree++] = req;
@@ -617,20 +631,25 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 		if (!plain && __builtin_expect(s->iolog != NULL, 0))
 			iolog_issue(s->iolog, req->file, req->ddir,
 				    req->offset, req->len, req->t_queue);
-		/* Only a queue() that may block needs the stop hand-off */
-		if (s->guard.next)
+		/*
+		 * Only a queue() that may block needs the stop hand-off. Read
+		 * once: only eng_commit and eng_reap change guard.next, and
+		 * neither runs from here to the completion below.
+		 */
+		gn = s->guard.next;
+		if (gn)
 			call_enter(s);
 		ddir = req->ddir;	/* req may be done and reused below */
 		/* Trims: one branch, never taken by reads and writes. */
 		r = __builtin_expect(ddir == DDIR_TRIM, 0) &&
 		    (!(s->eng->flags & ENGINE_TRIMS) || zbd_trims(s, req)) ?
 			trim_req(s, req) : s->eng->queue(&s->ctx, req);
-		if (s->guard.next && !call_leave(s))
+		if (gn && !call_leave(s))
 			goto gone;
 		if (r == ENGINE_DONE) {
 			s->issued_bytes += req->len;
 			s->issued_ios++;
-			inline_count(s, &ninl, sync);
+			inline_count(s, &ninl, sync && !gn);
 			complete_as(s, req, plain, !sync);
 			live_publish(s);
 		} else if (r == ENGINE_QUEUED) {
@@ -645,8 +664,11 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 			s->dp.file = req->file;
 			s->inflight++;
 			s->queued++;
-			if (sync && s->queued >= s->dp.submit)
+			if (sync && (s->queued >= s->dp.submit ||
+				     s->inflight >= s->depth))
 				break;
+			if (sync)
+				req = s->free_reqs[s->nfree - 1];
 		} else {
 			if (!sync)
 				s->free_reqs[s->nfree++] = req;
@@ -658,6 +680,7 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 		if (!sync && s->queued >= s->dp.submit)
 			break;
 	}
+done:
 	inline_flush(s, &ninl);
 gone:
 	/* given up on or failed (the job stops): no flush, as before */

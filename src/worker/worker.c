@@ -489,14 +489,14 @@ inline_count(struct wstate *s, unsigned *n, const bool together)
  * whatever they find, as long as each one issued is of the map's usual
  * case (gen_map_fast: gen.align bytes, one I/O, nothing else counted in
  * issued_bytes): the I/O at distance m from the checked one finds at
- * most m * gen.align bytes and m I/Os more. 0 when the job has no such
+ * most m * gen.align bytes and m I/Os more. Only for a job with such a
  * case (map_fast). One division or two, once per count, not per I/O.
  */
 static __attribute__((noinline)) uint64_t limits_left(const struct wstate *s)
 {
 	uint64_t a = s->gen.align, b = s->issued_bytes, n, m;
 
-	if (!s->pass.map_fast || b >= s->limit_bytes || b >= s->pass.next ||
+	if (b >= s->limit_bytes || b >= s->pass.next ||
 	    s->issued_ios >= s->limit_ios)
 		return 0;
 	n = s->limit_ios - s->issued_ios - 1;
@@ -603,7 +603,8 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 				if (s->abandoned)
 					goto gone;
 			}
-			if (plain)
+			/* without the map's usual case, no call per I/O */
+			if (plain && s->pass.map_fast)
 				left = limits_left(s);
 		}
 		if (!plain && !wf_wait(s))

@@ -3,7 +3,7 @@
 # counted by callgrind (instructions, repeatable where time is not): the
 # null engine, 4 KiB random reads, every statistic still collected per
 # I/O. The marginal cost between two runs of different lengths cancels
-# setup and teardown. Measured 199 instructions per I/O (gcc 12, -O2);
+# setup and teardown. Measured 198 instructions per I/O (gcc 12, -O2);
 # 207 before a sync round looked at the depth and took its request only
 # after a queued I/O and read guard.next once per I/O, 210 before the
 # limits (bytes, I/Os, the next pass) were counted down for the random

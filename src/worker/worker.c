@@ -732,10 +732,18 @@ void commit_reap(struct wstate *s)
 	if (r < 0)
 		return;
 	/* complete_as() may fsync, and be abandoned there */
-	if (plain_now(s))
+	if (plain_now(s)) {
+		/*
+		 * A plain completion always gives its request back, and
+		 * nothing it does reads the free list: all go back at once,
+		 * in the order they would one by one.
+		 */
 		for (i = 0; i < r; i++)
-			complete_as(s, s->reaped[i], true, true);
-	else
+			complete_as(s, s->reaped[i], true, false);
+		memcpy(&s->free_reqs[s->nfree], s->reaped,
+		       (size_t)r * sizeof(*s->reaped));
+		s->nfree += (unsigned)r;
+	} else
 		for (i = 0; i < r && !s->abandoned; i++)
 			complete_as(s, s->reaped[i], false, true);
 	s->inflight -= (unsigned)r;

@@ -43,6 +43,7 @@ void measure_start(struct wstate *s, bool carry_on)
 	stats_init(s->st);
 	s->st->nmeasured = !s->ramp_end;
 	s->t0 = s->now;
+	s->pass.left = 0;	/* the limits and the counts change here */
 	if (s->iolog)
 		iolog_start(s->iolog, s->t0);
 	if (carry_on) {

@@ -131,9 +131,11 @@ static __attribute__((noinline)) void map_pass_end(struct wstate *s)
 }
 
 /* Returns false when prep_slow holds the I/O back, or the worker was
- * given up on. */
+ * given up on. left: issue_as's count of unchecked I/Os (pass.left),
+ * which an I/O off the map's usual case zeroes. */
 static inline __attribute__((always_inline)) bool
-prep_as(struct wstate *s, struct io_req *req, const bool plain)
+prep_as(struct wstate *s, struct io_req *req, const bool plain,
+	uint64_t *left)
 {
 	const struct target *t;
 	const struct target_file *tf;
@@ -157,6 +159,8 @@ prep_as(struct wstate *s, struct io_req *req, const bool plain)
 			gen_data_fill(&s->wdata, req->buf, req->len);
 		return true;
 	}
+	/* its length, or map_pass_end's bytes, may be more than gen.align */
+	*left = 0;
 	/* verify= and serialize_overlap first, then the features */
 	if (!plain && (s->ft.loop & WF_SLOW)) {
 		if (!prep_slow(s, req, &io))
@@ -466,16 +470,45 @@ static inline bool batch_apart(const struct wstate *s,
 	       req->file == s->dp.file;
 }
 
-/* A completion inside queue(), in the depth's figures (inline_flush) */
+/* A completion inside queue(), in the depth's figures (inline_flush);
+ * together: a sync round's, outside the stop hand-off (guard.next). */
 static inline __attribute__((always_inline)) void
-inline_count(struct wstate *s, unsigned *n, const bool sync)
+inline_count(struct wstate *s, unsigned *n, const bool together)
 {
-	if (sync && !s->guard.next) {
+	if (together) {
 		(*n)++;
 		return;
 	}
 	s->st->depth.level[depth_level_idx(s->inflight + 1)]++;
 	s->st->depth.inline_ios++;
+}
+
+/*
+ * How many I/Os after the one just checked (should_stop_as, the next
+ * pass) pass those checks of limit_bytes, limit_ios and pass.next
+ * whatever they find, as long as each one issued is of the map's usual
+ * case (gen_map_fast: gen.align bytes, one I/O, nothing else counted in
+ * issued_bytes): the I/O at distance m from the checked one finds at
+ * most m * gen.align bytes and m I/Os more. Only for a job with such a
+ * case (map_fast). One division or two, once per count, not per I/O.
+ */
+static __attribute__((noinline)) uint64_t limits_left(const struct wstate *s)
+{
+	uint64_t a = s->gen.align, b = s->issued_bytes, n, m;
+
+	if (b >= s->limit_bytes || b >= s->pass.next ||
+	    s->issued_ios >= s->limit_ios)
+		return 0;
+	n = s->limit_ios - s->issued_ios - 1;
+	m = (s->limit_bytes - b - 1) / a;
+	if (m < n)
+		n = m;
+	if (s->pass.next != UINT64_MAX) {
+		m = (s->pass.next - b - 1) / a;
+		if (m < n)
+			n = m;
+	}
+	return n;
 }
 
 /*
@@ -512,13 +545,30 @@ static __attribute__((noinline)) bool issue_refused(struct wstate *s, int r)
 static inline __attribute__((always_inline)) void
 issue_as(struct wstate *s, const bool plain, const bool sync)
 {
-	struct io_req *req;
+	struct io_req *req = NULL;
 	unsigned ninl = 0;
 	int r, ddir;
+	bool gn;
+	/* plain: the limits' checks it may skip (limits_left), kept in a
+	 * register and handed back at the end of the round */
+	uint64_t left = plain ? s->pass.left : 0;
 
-	if (!plain)
+	if (!plain) {
+		s->pass.left = 0;
 		wf_round(s);
-	while (s->inflight < s->depth && !s->stopping) {
+	}
+	/*
+	 * sync: only a queued I/O changes the depth and the free list (a
+	 * sync round is plain: nothing else puts a request back), so the
+	 * depth is looked at and the request taken here and after each
+	 * queued one, not for each I/O.
+	 */
+	if (sync) {
+		if (s->inflight >= s->depth)
+			goto done;
+		req = s->free_reqs[s->nfree - 1];
+	}
+	while ((sync || s->inflight < s->depth) && !s->stopping) {
 		/* the features' holds come before verify='s barrier */
 		if (!plain && wf_hold(s))
 			break;
@@ -528,25 +578,41 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 		     ((s->ft.loop & WF_BIT(WF_SERIAL)) &&
 		      serial_blocked(s))))
 			break;
-		if (should_stop_as(s, plain)) {
-			s->stopping = true;
-			break;
-		}
-		if (s->issued_bytes >= s->pass.next) {
-			/* the old files' I/Os complete before they go */
-			s->pass.wait = recreates(s->j) && s->inflight;
-			if (s->pass.wait)
+		/*
+		 * The limits counted down (limits_left): the stop flag and the
+		 * deadline are still read for each I/O; the exact checks run
+		 * once the count is out.
+		 */
+		if (plain && left && s->now < s->deadline &&
+		    !atomic_load_explicit(s->guard.stop,
+					  memory_order_relaxed)) {
+			left--;
+		} else {
+			if (should_stop_as(s, plain)) {
+				s->stopping = true;
 				break;
-			inline_flush(s, &ninl);
-			new_pass(s);
-			if (s->abandoned)
-				return;
+			}
+			if (s->issued_bytes >= s->pass.next) {
+				/* the old files' I/Os complete before they
+				 * go */
+				s->pass.wait = recreates(s->j) && s->inflight;
+				if (s->pass.wait)
+					break;
+				inline_flush(s, &ninl);
+				new_pass(s);
+				if (s->abandoned)
+					goto gone;
+			}
+			/* without the map's usual case, no call per I/O */
+			if (plain && s->pass.map_fast)
+				left = limits_left(s);
 		}
 		if (!plain && !wf_wait(s))
 			break;
 		/* sync: the request stays on the free list unless queued */
-		req = s->free_reqs[sync ? s->nfree - 1 : --s->nfree];
-		if (!prep_as(s, req, plain)) {
+		if (!sync)
+			req = s->free_reqs[--s->nfree];
+		if (!prep_as(s, req, plain, &left)) {
 			if (!sync)
 				s->free_reqs[s->nfree++] = req;
 			continue;
@@ -555,7 +621,7 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 		    (inline_flush(s, &ninl), !eng_commit(s))) {
 			if (!sync)
 				s->free_reqs[s->nfree++] = req;
-			return;
+			goto gone;
 		}
 		req->t_queue = clock_ticks(s->ctx.clk);
 		if (!plain && !wf_due(s, req)) {
@@ -566,20 +632,25 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 		if (!plain && __builtin_expect(s->iolog != NULL, 0))
 			iolog_issue(s->iolog, req->file, req->ddir,
 				    req->offset, req->len, req->t_queue);
-		/* Only a queue() that may block needs the stop hand-off */
-		if (s->guard.next)
+		/*
+		 * Only a queue() that may block needs the stop hand-off. Read
+		 * once: only eng_commit and eng_reap change guard.next, and
+		 * neither runs from here to the completion below.
+		 */
+		gn = s->guard.next;
+		if (gn)
 			call_enter(s);
 		ddir = req->ddir;	/* req may be done and reused below */
 		/* Trims: one branch, never taken by reads and writes. */
 		r = __builtin_expect(ddir == DDIR_TRIM, 0) &&
 		    (!(s->eng->flags & ENGINE_TRIMS) || zbd_trims(s, req)) ?
 			trim_req(s, req) : s->eng->queue(&s->ctx, req);
-		if (s->guard.next && !call_leave(s))
-			return;
+		if (gn && !call_leave(s))
+			goto gone;
 		if (r == ENGINE_DONE) {
 			s->issued_bytes += req->len;
 			s->issued_ios++;
-			inline_count(s, &ninl, sync);
+			inline_count(s, &ninl, sync && !gn);
 			complete_as(s, req, plain, !sync);
 			live_publish(s);
 		} else if (r == ENGINE_QUEUED) {
@@ -594,8 +665,11 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 			s->dp.file = req->file;
 			s->inflight++;
 			s->queued++;
-			if (sync && s->queued >= s->dp.submit)
+			if (sync && (s->queued >= s->dp.submit ||
+				     s->inflight >= s->depth))
 				break;
+			if (sync)
+				req = s->free_reqs[s->nfree - 1];
 		} else {
 			if (!sync)
 				s->free_reqs[s->nfree++] = req;
@@ -607,7 +681,12 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 		if (!sync && s->queued >= s->dp.submit)
 			break;
 	}
+done:
 	inline_flush(s, &ninl);
+gone:
+	/* given up on or failed (the job stops): no flush, as before */
+	if (plain)
+		s->pass.left = left;
 }
 
 static __attribute__((noinline)) void issue_plain(struct wstate *s)
@@ -653,10 +732,18 @@ void commit_reap(struct wstate *s)
 	if (r < 0)
 		return;
 	/* complete_as() may fsync, and be abandoned there */
-	if (plain_now(s))
+	if (plain_now(s)) {
+		/*
+		 * A plain completion always gives its request back, and
+		 * nothing it does reads the free list: all go back at once,
+		 * in the order they would one by one.
+		 */
 		for (i = 0; i < r; i++)
-			complete_as(s, s->reaped[i], true, true);
-	else
+			complete_as(s, s->reaped[i], true, false);
+		memcpy(&s->free_reqs[s->nfree], s->reaped,
+		       (size_t)r * sizeof(*s->reaped));
+		s->nfree += (unsigned)r;
+	} else
 		for (i = 0; i < r && !s->abandoned; i++)
 			complete_as(s, s->reaped[i], false, true);
 	s->inflight -= (unsigned)r;

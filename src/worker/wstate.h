@@ -56,10 +56,16 @@ struct wstate {
 	 * (map_fast_check), not per I/O; f0_off, f0_fd: file 0's offset
 	 * and descriptor, which map_fast_check takes with it (the files
 	 * are opened before the worker starts and again only by new_pass,
-	 * which calls it), a load nearer than s->w->tgt->files.
+	 * which calls it), a load nearer than s->w->tgt->files. left: the
+	 * I/Os the limits (limit_bytes, limit_ios, next) let a plain round
+	 * issue unchecked, each of the map's usual case (gen.align bytes,
+	 * one I/O): limits_left (worker.c) counts them; zeroed by what
+	 * changes a limit or issues otherwise (measure_start, new_pass,
+	 * map_pass_end, a round that is not plain, an I/O off the usual
+	 * case).
 	 */
 	struct {
-		uint64_t per_loop, next, short_bytes;
+		uint64_t per_loop, next, short_bytes, left;
 		uint64_t f0_off;
 		int f0_fd;
 		bool drop, wait, map_fast;

@@ -118,15 +118,16 @@ struct target {
 };
 
 /*
- * A file's size in the units its engine moves, when they are not the
- * device's data bytes (engine.h: the file_size hook): called by
+ * A file's size and block in the units its engine moves, when they are
+ * not the device's data bytes (engine.h: the file_size hook): called by
  * target_plan once the file is probed, before its region is planned, so
- * that the region, its percentages and its end check count in them. Sets
- * *bytes or leaves it (the size probed); 0 or -errno with e.
+ * that the region, its percentages, its end check and the alignment
+ * direct= asks (tf->dio_align) count in them. Sets *bytes and *block or
+ * leaves them (as probed); 0 or -errno with e.
  */
 typedef int target_size_fn(const struct target_file *tf,
 			   const struct job *j, uint64_t *bytes,
-			   struct err_rec *e);
+			   uint32_t *block, struct err_rec *e);
 
 /* size: the job's engine's file_size hook, or NULL */
 int target_plan(struct target *t, const struct job *j, target_size_fn *size,

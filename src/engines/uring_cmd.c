@@ -339,9 +339,10 @@ static int ucmd_ident(const struct target_file *tf, struct nvmedev_ident *id,
  * metadata moves is nsze blocks of data and metadata (4104 bytes each on
  * QEMU's namespace 3, as later fios size it), so that a job without
  * size= covers every block and offset=, size= and their percentages
- * count in those bytes. */
+ * count in those bytes; direct= (which passthrough does not need) asks
+ * whole blocks of those, not of the data's 4096. */
 static int ucmd_file_size(const struct target_file *tf, const struct job *j,
-			  uint64_t *bytes, struct err_rec *e)
+			  uint64_t *bytes, uint32_t *block, struct err_rec *e)
 {
 	const struct ucmd_opts *o = j->eng.eopts;
 	struct nvmedev_ident id;
@@ -349,8 +350,8 @@ static int ucmd_file_size(const struct target_file *tf, const struct job *j,
 
 	if (r)
 		return r;
-	if (__builtin_mul_overflow(id.nsze, ucmd_block(&id, o->pi_act),
-				   bytes)) {
+	*block = ucmd_block(&id, o->pi_act);
+	if (__builtin_mul_overflow(id.nsze, *block, bytes)) {
 		err_set(e, tf->path, 0, "filename", "the namespace's %llu "
 			"blocks do not fit in 64 bits of bytes",
 			(unsigned long long)id.nsze);

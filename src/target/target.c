@@ -1046,7 +1046,8 @@ int target_plan(struct target *t, const struct job *j, target_size_fn *size,
 			ret = -EEXIST;
 		}
 		if (!ret && size)
-			ret = size(&t->files[i], j, &t->files[i].cur_size, e);
+			ret = size(&t->files[i], j, &t->files[i].cur_size,
+				   &t->files[i].dio_align, e);
 		if (ret)
 			goto err;
 	}

@@ -9,8 +9,10 @@
 # block reads back through /dev/nvme0n3 (the kernel checks its guard and
 # reference tag) and nvme-cli reads that block's data and PI as the
 # controller stored them (application tag, reference tag = its LBA). A
-# region one block past the end is refused. Leaves namespace 3 written
-# with 0x5eedf00d, PI apptag 0x2424.
+# region one block past the end is refused. direct= (which passthrough
+# does not need; fio takes it) asks whole 4104-byte blocks, not 4096:
+# a read of the last block with direct=1 runs, its PI checked. Leaves
+# namespace 3 written with 0x5eedf00d, PI apptag 0x2424.
 . "$(dirname "$0")/../lib.sh"
 need nvme nvme-cli
 ng=/dev/ng0n3
@@ -65,3 +67,14 @@ sys.exit(not ok or app != 0x2424 or ref != lba & 0xffffffff)
 PYEOF
 echo "ok: the last block ($last) holds the data and its PI, by the kernel" \
 	"and by nvme read"
+
+smart_log a
+run --name=r $j --rw=read --direct=1 --offset=$((last * 4104)) --size=4104
+expect_rc 0
+smart_log b
+json_is "(d['jobs'][0]['read']['ios'], d['jobs'][0]['read']['errors'])" \
+	"(1, 0)"
+d=$((b_host_read_commands - a_host_read_commands))
+[ "$d" = 1 ] || die "host_read_commands +$d; expected +1"
+echo "ok: direct=1: the last block read in one command, its PI checked by" \
+	"the controller and by iorig"

@@ -17,6 +17,7 @@ struct err_rec;
 struct job;
 struct opt_def;
 struct target;
+struct target_file;
 struct warn_list;
 
 /*
@@ -189,6 +190,14 @@ struct engine_ctx {
  *         (cpuio's thinktime, fileop's block size), and its checks that
  *         need more than check() has; its warnings to w (warn_add_job).
  *         0, or -EINVAL with e set.
+ * file_size: optional: a file's size and block in the bytes the engine
+ *         moves, when they are not the device's data bytes (io_uring_cmd
+ *         on an extended LBA whose metadata moves: blocks of data and
+ *         metadata), into *bytes and *block (left alone: as probed);
+ *         target_plan calls it once a file is probed, before its region
+ *         is planned, so the region's size, percentages and end, and the
+ *         alignment direct= asks, count in those bytes (target.h:
+ *         target_size_fn). 0, or -errno with e.
  * plan_target: after target_plan named the job's files, before anything
  *         is created: the engine's checks of them. 0 or -EINVAL with e.
  * plan_run: once a run, over every planned job and target (those of
@@ -262,6 +271,8 @@ struct engine_ops {
 	size_t options_size;
 	int (*check)(const struct job *j, const void *eo, struct err_rec *e);
 	int (*plan)(struct job *j, struct warn_list *w, struct err_rec *e);
+	int (*file_size)(const struct target_file *tf, const struct job *j,
+			 uint64_t *bytes, uint32_t *block, struct err_rec *e);
 	int (*plan_target)(const struct target *t, const struct job *j,
 			   struct err_rec *e);
 	int (*plan_run)(const struct job *jobs, const struct target *tg,

@@ -117,7 +117,21 @@ struct target {
 	unsigned zbd_sharers;
 };
 
-int target_plan(struct target *t, const struct job *j, struct err_rec *e);
+/*
+ * A file's size and block in the units its engine moves, when they are
+ * not the device's data bytes (engine.h: the file_size hook): called by
+ * target_plan once the file is probed, before its region is planned, so
+ * that the region, its percentages, its end check and the alignment
+ * direct= asks (tf->dio_align) count in them. Sets *bytes and *block or
+ * leaves them (as probed); 0 or -errno with e.
+ */
+typedef int target_size_fn(const struct target_file *tf,
+			   const struct job *j, uint64_t *bytes,
+			   uint32_t *block, struct err_rec *e);
+
+/* size: the job's engine's file_size hook, or NULL */
+int target_plan(struct target *t, const struct job *j, target_size_fn *size,
+		struct err_rec *e);
 /*
  * zonemode=zbd's part of target_plan (src/target/zbdplan.c), after the
  * region (writes: whether the job changes data): the zone geometry from

@@ -37,7 +37,8 @@
  * An extended LBA (metadata inside each block, such as QEMU's nsid 3)
  * moves data and metadata interleaved when its metadata moves: its
  * blocks are lba_size + ms bytes (4104) in the buffers, and the job's
- * offsets and block sizes count in those (as later fios count them); the
+ * offsets and block sizes count in those, as does the namespace's size
+ * (file_size: nsze blocks of 4104 bytes), as later fios count them; the
  * PI is written and checked in place, as above. fio 3.33, which knows
  * no metadata, sends such a namespace buffers of the data bytes only and
  * reports success: a misreading later fios refuse, as iorig does.
@@ -304,6 +305,61 @@ static int ucmd_plan_md(const struct target_file *tf, const struct job *j,
 	return 0;
 }
 
+/* The namespace of an NVMe generic char device (chrdev.c made sure it is
+ * one), with a usable LBA format. 0, or -errno with e. */
+static int ucmd_ident(const struct target_file *tf, struct nvmedev_ident *id,
+		      struct err_rec *e)
+{
+	int fd, r;
+
+	fd = open(tf->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		r = -errno;
+		err_set(e, tf->path, 0, "filename", "cannot open: %s",
+			strerror(-r));
+		return r;
+	}
+	r = nvmedev_ident(fd, id);
+	close(fd);
+	if (r) {
+		err_set(e, tf->path, 0, "filename", "NVMe Identify Namespace "
+			"failed: %s (admin commands need CAP_SYS_ADMIN)",
+			strerror(-r));
+		return r;
+	}
+	if (!id->lba_size) {
+		err_set(e, tf->path, 0, "filename", "the namespace has no "
+			"usable LBA format");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The namespace's size in the buffers' blocks: an extended LBA whose
+ * metadata moves is nsze blocks of data and metadata (4104 bytes each on
+ * QEMU's namespace 3, as later fios size it), so that a job without
+ * size= covers every block and offset=, size= and their percentages
+ * count in those bytes; direct= (which passthrough does not need) asks
+ * whole blocks of those, not of the data's 4096. */
+static int ucmd_file_size(const struct target_file *tf, const struct job *j,
+			  uint64_t *bytes, uint32_t *block, struct err_rec *e)
+{
+	const struct ucmd_opts *o = j->eng.eopts;
+	struct nvmedev_ident id;
+	int r = ucmd_ident(tf, &id, e);
+
+	if (r)
+		return r;
+	*block = ucmd_block(&id, o->pi_act);
+	if (__builtin_mul_overflow(id.nsze, *block, bytes)) {
+		err_set(e, tf->path, 0, "filename", "the namespace's %llu "
+			"blocks do not fit in 64 bits of bytes",
+			(unsigned long long)id.nsze);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /*
  * The files are NVMe generic char devices (chrdev.c made sure); their
  * blocks: every block size and the region's start whole blocks, and a
@@ -316,31 +372,14 @@ static int ucmd_plan_target(const struct target *t, const struct job *j,
 	struct nvmedev_ident id;
 	unsigned i, d;
 	uint32_t blk;
-	int fd, r;
+	int r;
 
 	for (i = 0; i < t->nfiles; i++) {
 		const struct target_file *tf = &t->files[i];
 
-		fd = open(tf->path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			r = -errno;
-			err_set(e, tf->path, 0, "filename", "cannot open: %s",
-				strerror(-r));
+		r = ucmd_ident(tf, &id, e);
+		if (r)
 			return r;
-		}
-		r = nvmedev_ident(fd, &id);
-		close(fd);
-		if (r) {
-			err_set(e, tf->path, 0, "filename", "NVMe Identify "
-				"Namespace failed: %s (admin commands need "
-				"CAP_SYS_ADMIN)", strerror(-r));
-			return r;
-		}
-		if (!id.lba_size) {
-			err_set(e, tf->path, 0, "filename", "the namespace "
-				"has no usable LBA format");
-			return -EINVAL;
-		}
 		r = ucmd_plan_md(tf, j, &id, e);
 		if (r)
 			return r;
@@ -992,6 +1031,7 @@ const struct engine_ops engine_uring_cmd = {
 	.options = ucmd_options,
 	.options_size = sizeof(struct ucmd_opts),
 	.check = ucmd_check,
+	.file_size = ucmd_file_size,
 	.plan_target = ucmd_plan_target,
 	.init = ucmd_init,
 	.queue = ucmd_queue,

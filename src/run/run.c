@@ -127,7 +127,8 @@ static int plan_targets(const struct plan *p, struct target *tg,
 				err_job(e, &p->jobs[i]);
 			continue;
 		}
-		ret = target_plan(&tg[i], &p->jobs[i], e);
+		ret = target_plan(&tg[i], &p->jobs[i],
+				  p->jobs[i].eng.engine->file_size, e);
 		if (!ret)
 			ret = check_job_access(&tg[i], &p->jobs[i], e);
 		if (!ret && p->jobs[i].eng.engine->plan_target)

@@ -1020,7 +1020,8 @@ static int check_readonly(const struct target_file *tf, const struct job *j,
 	return 0;
 }
 
-int target_plan(struct target *t, const struct job *j, struct err_rec *e)
+int target_plan(struct target *t, const struct job *j, target_size_fn *size,
+		struct err_rec *e)
 {
 	unsigned i;
 	int ret;
@@ -1044,6 +1045,9 @@ int target_plan(struct target *t, const struct job *j, struct err_rec *e)
 				"exist yet", j->eng.ioengine);
 			ret = -EEXIST;
 		}
+		if (!ret && size)
+			ret = size(&t->files[i], j, &t->files[i].cur_size,
+				   &t->files[i].dio_align, e);
 		if (ret)
 			goto err;
 	}

@@ -1353,8 +1353,8 @@ static void zn_end(struct wstate *s, uint64_t end, bool own)
 	char *p;
 
 	(void)end;
-	if (!own || !zj->f || !zj->f[0].rec)
-		return;
+	if (!own || !zj->f || !zj->f[0].rec || s->st->zbd)
+		return;	/* not the job's, or given already */
 	for (i = 0; i < zj->nf; i++) {
 		if (!zj->f[i].rec)
 			return;

@@ -117,7 +117,7 @@ f2n=$(per_file f2.log)
 [ "$i2n" = "$f2n" ] || die "random: writes per file $i2n, fio's $f2n"
 set -- $(replay i2.log 1048576 1048576)
 [ "$1 $2 $4" = "768 0 2" ] || die "random replay: $*"
-fr=$(replay f2.log 1048576 1048576 | head -n 1 | cut -d' ' -f3)
+fr=$(replay f2.log 1048576 1048576 | sed -n 1p | cut -d' ' -f3)
 want=$(replay i2.log 1048576 1048576 | tail -n 1)
 got=$(zones_after r.json 1048576)
 [ "$got" = "$want" ] || die "random: the JSON's zones '$got', the log's" \

@@ -277,7 +277,8 @@ struct job_stats {
 
 /*
  * zonemode=zbd's record (src/worker/zoned.c): per zone of the job's region
- * its start, capacity and type, and at [0] the start of the job, at [1]
+ * (its files' zones one file after the other) its file, its start,
+ * capacity and type, and at [0] the start of the job, at [1]
  * its end, the condition (linux/blkzoned.h's codes; zbd.h names them)
  * and the bytes written from its start (wp). model: 0 zones emulated, 1
  * host-aware, 2 host-managed (zbd.h).
@@ -286,6 +287,7 @@ struct zbd_zone_rec {
 	uint64_t start, cap;
 	uint64_t wp[2];
 	uint8_t type, cond[2];
+	uint32_t name;			/* its file's: names + name */
 };
 
 struct zbd_stats {
@@ -295,6 +297,9 @@ struct zbd_stats {
 	unsigned max_open_seen;		/* most zones open at once */
 	uint64_t resets;		/* zone resets the job issued */
 	unsigned n;
+	/* the job's files' paths, each ending in a NUL, in the record's
+	 * own allocation (after z[]; NULL: none known) */
+	const char *names;
 	struct zbd_zone_rec z[];
 };
 

@@ -83,6 +83,12 @@ struct target_file {
 	uint64_t diskseq;	/* a device's media sequence number; 0: none */
 	dev_t dir_dev;		/* the directory of a file to be created */
 	ino_t dir_ino;
+	/* zonemode=zbd: the end of the file's zones (its size, or its
+	 * region's end when that is past it) */
+	uint64_t zbd_end;
+	/* zonemode=zbd: the zones this file's region shares with the wait
+	 * group's other jobs on it, bytes [lo, hi) (target_zbd_share) */
+	uint64_t zbd_span_lo, zbd_span_hi;
 };
 
 struct target {
@@ -98,7 +104,8 @@ struct target {
 	 * no log, state or output file of the job may be; NULL: none. */
 	const struct door_fence *fence;
 	/*
-	 * zonemode=zbd (zbd.h), one file: its zoned model (ZBD_NONE: zones
+	 * zonemode=zbd (zbd.h), each file's (they are alike: zbdplan.c):
+	 * its zoned model (ZBD_NONE: zones
 	 * emulated, fio's meaning on a file or a device that is not
 	 * zoned), the zone size and (emulated) capacity in bytes, the open
 	 * zone limit in force (0: none). target_plan has rounded a writing
@@ -108,12 +115,13 @@ struct target {
 	int zbd_model;
 	uint64_t zbd_size, zbd_cap;
 	unsigned zbd_max_open;
-	/* the region asked, when rounded: said at open (zbd_rounded) */
+	/* the region asked of the first file rounded, when one was: said
+	 * at open (zbd_rounded) */
 	bool zbd_rounded;
+	unsigned zbd_rounded_file;
 	uint64_t zbd_asked_off, zbd_asked_len;
-	/* the zones shared with the wait group's other jobs on the same
-	 * target, bytes [lo, hi), and how many jobs share them (1: none) */
-	uint64_t zbd_span_lo, zbd_span_hi;
+	/* how many jobs share the zones of the first file (1: none; the
+	 * spans are each file's own) */
 	unsigned zbd_sharers;
 };
 

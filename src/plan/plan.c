@@ -386,20 +386,15 @@ static int resolve_zone_counts(struct job *j, struct err_rec *e)
 
 /*
  * zonemode=zbd: what the target stage cannot see (zbdplan.c's target_plan_zbd
- * checks the device). Refused with the reason: what iorig's zones do not
- * do yet (the jobs of a wait group share them: zoned.c).
+ * checks the device and each file's zones). Refused with the reason: what
+ * fio refuses or aborts on.
  */
 static int check_zbd(const struct job *j, struct err_rec *e)
 {
 	const char *file = j->plan.section_file, *opt = NULL, *why = NULL;
 	int line = j->plan.section_line;
 
-	if (j->target.nrfiles > 1 || filename_count(j->target.filename) > 1) {
-		opt = "filename";
-		why = "one file or device per job in iorig yet (its zones "
-		      "are one target's per job; fio keeps them per file); "
-		      "expected nrfiles=1 and one name in filename=";
-	} else if (j->vfy.verify != VERIFY_NONE && j->io.zrf > 0) {
+	if (j->vfy.verify != VERIFY_NONE && j->io.zrf > 0) {
 		opt = "zone_reset_frequency";
 		why = "with verify= no zone is reset while the job writes "
 		      "(a reset loses what verify reads back; fio aborts on "

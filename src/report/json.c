@@ -533,6 +533,8 @@ static json_t *j_zbd(struct jw *c, const struct zbd_stats *r)
 			json_decref(a);
 			return NULL;
 		}
+		if (r->names)
+			jw_put(c, z, "file", jw_str(r->names + q->name));
 		jw_put(c, z, "start", jw_u64(q->start));
 		jw_put(c, z, "capacity", jw_u64(q->cap));
 		jw_put(c, z, "type", jw_str(zbd_type_name(q->type)));

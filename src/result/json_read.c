@@ -764,11 +764,20 @@ static struct zbd_stats *zbd_read(const struct jd *o)
 	size_t i, n = jd_array_size(a);
 	const char *m = str(o, "model");
 
+	size_t names = 0, at = 0;
+	char *p;
+
 	if (!jd_is_object(o) || n > (1u << 24))
 		return NULL;
-	r = calloc(1, sizeof(*r) + n * sizeof(r->z[0]));
+	jd_array_foreach(a, i, z)
+		if (str(z, "file"))
+			names += strlen(str(z, "file")) + 1;
+	r = calloc(1, sizeof(*r) + n * sizeof(r->z[0]) + names);
 	if (!r)
 		return NULL;
+	p = (char *)&r->z[n];
+	if (names)
+		r->names = p;
 	for (i = 0; m && i < 3; i++)
 		if (!strcmp(m, model[i]))
 			r->model = (int)i;
@@ -789,6 +798,14 @@ static struct zbd_stats *zbd_read(const struct jd *o)
 		q->cond[1] = (uint8_t)zbd_code(str(z, "cond_after"),
 					       zbd_cond_name);
 		q->wp[1] = u64(z, "wp_after");
+		/* each zone its own copy of the name: the record's
+		 * names are read back, not shared */
+		if (str(z, "file") && names) {
+			q->name = (uint32_t)at;
+			memcpy(p + at, str(z, "file"),
+			       strlen(str(z, "file")) + 1);
+			at += strlen(str(z, "file")) + 1;
+		}
 	}
 	return r;
 }

@@ -2118,8 +2118,10 @@ int target_open(struct target *t, struct target *run, size_t nrun,
 		twarn(t, "zbd_rounded", j, "%s: zonemode=zbd writes whole "
 		      "zones: the region is %" PRIu64 " bytes from %" PRIu64
 		      " (fio rounds it the same way), not %" PRIu64 " from %"
-		      PRIu64, t->files[0].path, t->files[0].len,
-		      t->files[0].offset, t->zbd_asked_len, t->zbd_asked_off);
+		      PRIu64, t->files[t->zbd_rounded_file].path,
+		      t->files[t->zbd_rounded_file].len,
+		      t->files[t->zbd_rounded_file].offset, t->zbd_asked_len,
+		      t->zbd_asked_off);
 	return 0;
 err:
 	target_close(t, false);

@@ -56,11 +56,11 @@ static int zbd_has_seq(const struct target_file *tf, uint64_t zs,
  */
 /* zonemode=zbd on a zoned device: its zone size (*zs), its end, the
  * job's limits checked against the device's. */
-static int plan_zbd_device(struct target *t, const struct job *j,
-			   bool writes, const struct zbd_info *zi,
-			   uint64_t *zs, uint64_t *dev_end, struct err_rec *e)
+static int plan_zbd_device(struct target *t, struct target_file *tf,
+			   const struct job *j, bool writes,
+			   const struct zbd_info *zi, uint64_t *zs,
+			   uint64_t *dev_end, struct err_rec *e)
 {
-	struct target_file *tf = &t->files[0];
 	const char *f = j->plan.section_file;
 	int line = j->plan.section_line;
 
@@ -108,11 +108,10 @@ static int plan_zbd_device(struct target *t, const struct job *j,
 
 /* zonemode=zbd emulated on a target that is not zoned: zonesize= and
  * zonecapacity= checked, the end of the target. */
-static int plan_zbd_emulated(struct target *t, const struct job *j,
-			     uint64_t *zs, uint64_t *dev_end,
-			     struct err_rec *e)
+static int plan_zbd_emulated(struct target *t, struct target_file *tf,
+			     const struct job *j, uint64_t *zs,
+			     uint64_t *dev_end, struct err_rec *e)
 {
-	struct target_file *tf = &t->files[0];
 	const char *f = j->plan.section_file;
 	int line = j->plan.section_line;
 
@@ -148,11 +147,11 @@ static int plan_zbd_emulated(struct target *t, const struct job *j,
 
 /* A writer's region rounded to whole zones of size zs (on a zoned
  * device only when its zones there are sequential). */
-static int plan_zbd_round(struct target *t, const struct job *j,
-			  bool writes, const struct zbd_info *zi,
-			  uint64_t zs, uint64_t dev_end, struct err_rec *e)
+static int plan_zbd_round(struct target *t, struct target_file *tf,
+			  const struct job *j, bool writes,
+			  const struct zbd_info *zi, uint64_t zs,
+			  uint64_t dev_end, struct err_rec *e)
 {
-	struct target_file *tf = &t->files[0];
 	uint64_t off, end, nend;
 	int seq = 1;
 
@@ -185,39 +184,77 @@ static int plan_zbd_round(struct target *t, const struct job *j,
 			tf->path, tf->len, tf->offset, zs);
 		return -EINVAL;
 	}
-	t->zbd_rounded = off != tf->offset || nend != end;
-	t->zbd_asked_off = tf->offset;
-	t->zbd_asked_len = tf->len;
+	if (!t->zbd_rounded && (off != tf->offset || nend != end)) {
+		t->zbd_rounded = true;
+		t->zbd_rounded_file = (unsigned)(tf - t->files);
+		t->zbd_asked_off = tf->offset;
+		t->zbd_asked_len = tf->len;
+	}
 	tf->offset = off;
 	tf->len = nend - off;
-	t->file_region = tf->len;
-	t->region = tf->len;
 	return 0;
+}
+
+/*
+ * The files of a job with several (filename=a:b, nrfiles=): each one's
+ * zones its own, as fio keeps them (src/worker/zoned.c: one zoned state
+ * per file); iorig asks them to be alike (the same model, zone size,
+ * capacity and open zone limit: its report has one geometry per job) and
+ * their regions, once rounded, of one length (the generator's file
+ * regions are equal). -EINVAL with e when they are not.
+ */
+static int plan_zbd_alike(const struct target *t, const struct job *j,
+			  unsigned i, int model, uint64_t zs, uint64_t cap,
+			  unsigned max_open, struct err_rec *e)
+{
+	if (model == t->zbd_model && zs == t->zbd_size &&
+	    cap == t->zbd_cap && max_open == t->zbd_max_open)
+		return 0;
+	err_set(e, j->plan.section_file, j->plan.section_line, "filename",
+		"zonemode=zbd: %s and %s have other zones (model, zone size, "
+		"capacity or open zone limit), and iorig runs the files of a "
+		"job only on zones alike yet (fio keeps each file's own); "
+		"expected files with the same zones, or one job per file",
+		t->files[0].path, t->files[i].path);
+	return -EINVAL;
 }
 
 int target_plan_zbd(struct target *t, const struct job *j, bool writes,
 		    struct err_rec *e)
 {
-	struct target_file *tf = &t->files[0];
 	const char *f = j->plan.section_file;
 	int line = j->plan.section_line, ret;
 	struct zbd_info zi = { 0 };
-	uint64_t zs, dev_end;
+	uint64_t zs = 0, dev_end, len;
+	unsigned i;
 	int d;
 
 	if (j->io.zone_mode != ZONE_ZBD)
 		return 0;
-	if (tf->is_bdev)
-		zbd_probe(tf->rdev, &zi);
 	t->zbd = true;
-	t->zbd_model = zi.model;
-	if (zi.model != ZBD_NONE)
-		ret = plan_zbd_device(t, j, writes, &zi, &zs, &dev_end, e);
-	else
-		ret = plan_zbd_emulated(t, j, &zs, &dev_end, e);
-	if (ret)
-		return ret;
-	t->zbd_size = zs;
+	for (i = 0; i < t->nfiles; i++) {
+		struct target_file *tf = &t->files[i];
+		int model = t->zbd_model;
+		uint64_t size = t->zbd_size, cap = t->zbd_cap;
+		unsigned max_open = t->zbd_max_open;
+
+		memset(&zi, 0, sizeof(zi));
+		if (tf->is_bdev)
+			zbd_probe(tf->rdev, &zi);
+		if (zi.model != ZBD_NONE)
+			ret = plan_zbd_device(t, tf, j, writes, &zi, &zs,
+					      &dev_end, e);
+		else
+			ret = plan_zbd_emulated(t, tf, j, &zs, &dev_end, e);
+		if (ret)
+			return ret;
+		t->zbd_size = zs;
+		t->zbd_model = zi.model;
+		if (i && plan_zbd_alike(t, j, i, model, size, cap, max_open,
+					e))
+			return -EINVAL;
+		tf->zbd_end = dev_end;
+	}
 	if (j->io.job_max_open_zones && !t->zbd_max_open) {
 		err_set(e, f, line, "job_max_open_zones", "needs a limit on "
 			"the device's open zones (fio's rule); expected "
@@ -250,7 +287,36 @@ int target_plan_zbd(struct target *t, const struct job *j, bool writes,
 			"multiple of the zone size %" PRIu64, j->io.zoneskip, zs);
 		return -EINVAL;
 	}
-	return plan_zbd_round(t, j, writes, &zi, zs, dev_end, e);
+	for (i = 0; i < t->nfiles; i++) {
+		struct target_file *tf = &t->files[i];
+
+		memset(&zi, 0, sizeof(zi));
+		if (tf->is_bdev)
+			zbd_probe(tf->rdev, &zi);
+		ret = plan_zbd_round(t, tf, j, writes, &zi, zs, tf->zbd_end,
+				     e);
+		if (ret)
+			return ret;
+	}
+	len = t->files[0].len;
+	for (i = 1; i < t->nfiles; i++)
+		if (t->files[i].len != len && t->zbd_rounded) {
+			err_set(e, f, line, "filename", "zonemode=zbd: the "
+				"regions of %s and %s hold other numbers of "
+				"whole zones (%" PRIu64 " and %" PRIu64
+				" bytes), and iorig's files of a job have "
+				"regions of one length; expected files "
+				"whose regions hold the same zones",
+				t->files[0].path, t->files[i].path, len,
+				t->files[i].len);
+			return -EINVAL;
+		}
+	if (t->zbd_rounded) {
+		t->uneven = false;
+		t->file_region = len;
+		t->region = len * t->nfiles;
+	}
+	return 0;
 }
 
 /* Whether a and b name the same file or device, as planned. */
@@ -264,60 +330,78 @@ static bool zbd_same_target(const struct target_file *a,
 	return !a->have_id && !b->have_id && !strcmp(a->path, b->path);
 }
 
-/* The zones [lo, hi) of t's region (its zone size's). */
-static void zbd_zones_of(const struct target *t, uint64_t *lo, uint64_t *hi)
+/* The zones [lo, hi) of f's region (zone size zs). */
+static void zbd_zones_of(const struct target_file *f, uint64_t zs,
+			 uint64_t *lo, uint64_t *hi)
 {
-	const struct target_file *f = &t->files[0];
-	uint64_t zs = t->zbd_size;
-
 	*lo = f->offset / zs * zs;
 	*hi = (f->offset + f->len + zs - 1) / zs * zs;
 }
 
+/* Jobs i and k on the same file at once see its zones alike; else
+ * true with e. */
+static bool zbd_share_differs(const struct job *jobs,
+			      const struct target *tg, size_t i, size_t k,
+			      const char *path, struct err_rec *e)
+{
+	if (tg[k].zbd_size == tg[i].zbd_size &&
+	    tg[k].zbd_cap == tg[i].zbd_cap &&
+	    tg[k].zbd_max_open == tg[i].zbd_max_open)
+		return false;
+	err_set(e, jobs[k].plan.section_file, jobs[k].plan.section_line,
+		"zonemode", "jobs '%s' and '%s' run at once on the zones of "
+		"%s, which they see otherwise (zone size, capacity or "
+		"max_open_zones); fio takes the first job's and drops the "
+		"other's without a word; expected the same zonesize=, "
+		"zonecapacity= and max_open_zones= (or stonewall between "
+		"them)", jobs[i].desc.name, jobs[k].desc.name, path);
+	return true;
+}
+
+/* Each file of job i: the span of the zones it shares with the jobs of
+ * its wait group on the same file (the first job sharing one is
+ * counted once in zbd_sharers). */
 int target_zbd_share(const struct job *jobs, struct target *tg,
 		     size_t njobs, struct err_rec *e)
 {
 	size_t i, k;
+	unsigned fi, fk;
 
 	for (i = 0; i < njobs; i++) {
-		const struct target_file *a = &tg[i].files[0];
-		uint64_t lo, hi, klo, khi;
-
 		if (!tg[i].zbd)
 			continue;
-		zbd_zones_of(&tg[i], &lo, &hi);
 		tg[i].zbd_sharers = 1;
-		for (k = 0; k < njobs; k++) {
-			const struct target_file *b = &tg[k].files[0];
+		for (fi = 0; fi < tg[i].nfiles; fi++) {
+			struct target_file *a = &tg[i].files[fi];
+			uint64_t lo, hi, klo, khi;
 
-			if (k == i || !tg[k].zbd || jobs[k].plan.wait_group !=
-			    jobs[i].plan.wait_group || !zbd_same_target(a, b))
-				continue;
-			if (tg[k].zbd_size != tg[i].zbd_size ||
-			    tg[k].zbd_cap != tg[i].zbd_cap ||
-			    tg[k].zbd_max_open != tg[i].zbd_max_open) {
-				err_set(e, jobs[k].plan.section_file,
-					jobs[k].plan.section_line, "zonemode",
-					"jobs '%s' and '%s' run at once on "
-					"the zones of %s, which they see "
-					"otherwise (zone size, capacity or "
-					"max_open_zones); fio takes the first "
-					"job's and drops the other's without a "
-					"word; expected the same zonesize=, "
-					"zonecapacity= and max_open_zones= (or "
-					"stonewall between them)", jobs[i].desc.name,
-					jobs[k].desc.name, a->path);
-				return -EINVAL;
+			zbd_zones_of(a, tg[i].zbd_size, &lo, &hi);
+			for (k = 0; k < njobs; k++) {
+				if (k == i || !tg[k].zbd ||
+				    jobs[k].plan.wait_group !=
+				    jobs[i].plan.wait_group)
+					continue;
+				for (fk = 0; fk < tg[k].nfiles; fk++)
+					if (zbd_same_target(a,
+							&tg[k].files[fk]))
+						break;
+				if (fk == tg[k].nfiles)
+					continue;
+				if (zbd_share_differs(jobs, tg, i, k, a->path,
+						      e))
+					return -EINVAL;
+				zbd_zones_of(&tg[k].files[fk],
+					     tg[k].zbd_size, &klo, &khi);
+				if (klo < lo)
+					lo = klo;
+				if (khi > hi)
+					hi = khi;
+				if (!fi)
+					tg[i].zbd_sharers++;
 			}
-			zbd_zones_of(&tg[k], &klo, &khi);
-			if (klo < lo)
-				lo = klo;
-			if (khi > hi)
-				hi = khi;
-			tg[i].zbd_sharers++;
+			a->zbd_span_lo = lo;
+			a->zbd_span_hi = hi;
 		}
-		tg[i].zbd_span_lo = lo;
-		tg[i].zbd_span_hi = hi;
 	}
 	return 0;
 }

@@ -83,7 +83,8 @@ struct zoned {
 	struct zzone *z;		/* the job's zones: sh->z + zf */
 	unsigned zf, n;
 	uint64_t first;			/* absolute index of z[0] */
-	unsigned nopen_job, job_max;	/* zones this job opened */
+	unsigned *nopen_job, job_max;	/* zones this job opened (the
+					 * job's count, all its files') */
 	uint64_t rlo, rhi;		/* the region, bytes of the file */
 	bool verify;			/* verify=: no zone written twice */
 	uint64_t verify_bs;		/* then the smallest write */
@@ -94,8 +95,7 @@ struct zoned {
 	bool random;
 	bool replay;			/* read_iolog=: the log's I/Os */
 	uint64_t loops_left;		/* sequential passes still to start */
-	struct gen_io pend;		/* waits for the queue to drain */
-	bool pend_ok, quiesce, backoff;
+	bool done;			/* no more I/O in this file */
 	unsigned *slot;			/* per request slot: zone + 1 of a
 					 * queued write, 0 none */
 	unsigned nslot;
@@ -110,11 +110,45 @@ struct zoned {
 	struct zbd_stats *rec;
 };
 
-enum { ZN_OK, ZN_EOF, ZN_QUIESCE, ZN_BUSY };
+/*
+ * The feature's state: one zoned state per file of the job (fio keeps
+ * each file's zones: zbdplan.c made them alike), cur the file of the
+ * I/O at hand (each entry point sets it from its I/O's file); what holds
+ * the job's I/O back is the job's.
+ */
+struct zjob {
+	struct zoned *f;
+	unsigned nf, cur;
+	unsigned nopen_job;		/* zones the job opened */
+	struct gen_io pend;		/* waits for the queue to drain */
+	bool pend_ok, quiesce, backoff;
+};
 
-static inline struct zoned *zn_of(const struct wstate *s)
+enum { ZN_OK, ZN_EOF, ZN_QUIESCE, ZN_BUSY };
+#define ZN_FILE_DONE (-2)	/* zn_next_locked: the file has no more */
+
+static inline struct zjob *zj_of(const struct wstate *s)
 {
 	return wf_state(s, WF_ZBD);
+}
+
+/* The zoned state of the file at hand (zjob.cur). */
+static inline struct zoned *zn_of(const struct wstate *s)
+{
+	struct zjob *zj = zj_of(s);
+
+	return zj && zj->f ? &zj->f[zj->cur] : NULL;
+}
+
+/* The file at hand: f (an I/O's), when it is one of the job's. */
+static inline bool zn_cur(const struct wstate *s, unsigned f)
+{
+	struct zjob *zj = zj_of(s);
+
+	if (!zj || !zj->f || f >= zj->nf)
+		return false;
+	zj->cur = f;
+	return true;
 }
 
 static bool zn_wanted(const struct wstate *s)
@@ -216,7 +250,7 @@ static struct zshare *share_new(struct wstate *s, struct zoned *zn,
 				uint64_t lo, uint64_t hi)
 {
 	const struct target *t = s->w->tgt;
-	const struct target_file *tf = &t->files[0];
+	const struct target_file *tf = &t->files[zj_of(s)->cur];
 	struct zshare *sh = calloc(1, sizeof(*sh));
 	unsigned i;
 	int ret = -ENOMEM;
@@ -277,8 +311,8 @@ static struct zshare *share_get(struct wstate *s, struct zoned *zn,
 				bool *made)
 {
 	const struct target *t = s->w->tgt;
-	const struct target_file *tf = &t->files[0];
-	uint64_t lo = t->zbd_span_lo, hi = t->zbd_span_hi;
+	const struct target_file *tf = &t->files[zj_of(s)->cur];
+	uint64_t lo = tf->zbd_span_lo, hi = tf->zbd_span_hi;
 	struct zshare *sh;
 
 	if (hi <= lo || lo > zn->rlo || hi < zn->rhi) {
@@ -344,11 +378,11 @@ static void share_put(struct zoned *zn)
 	free(sh);
 }
 
-static int zn_setup(struct wstate *s)
+static int zn_setup_file(struct wstate *s)
 {
 	struct zoned *zn = zn_of(s);
 	const struct target *t = s->w->tgt;
-	const struct target_file *tf = &t->files[0];
+	const struct target_file *tf = &t->files[zj_of(s)->cur];
 	uint64_t last, i;
 	bool made;
 	int ret = 0;
@@ -366,6 +400,7 @@ static int zn_setup(struct wstate *s)
 	zn->verify = s->j->vfy.verify != VERIFY_NONE;
 	zn->verify_bs = s->j->io.bs_min[DDIR_WRITE];
 	zn->job_max = (unsigned)s->j->io.job_max_open_zones;
+	zn->nopen_job = &zj_of(s)->nopen_job;
 	zn->nslot = s->depth;
 	zn->slot = calloc(zn->nslot ? zn->nslot : 1, sizeof(*zn->slot));
 	zn->rec = calloc(1, sizeof(*zn->rec) + zn->n * sizeof(zn->rec->z[0]));
@@ -427,14 +462,41 @@ static int zn_setup(struct wstate *s)
 	return 0;
 }
 
+static int zn_setup(struct wstate *s)
+{
+	struct zjob *zj = zj_of(s);
+	unsigned i;
+	int ret = 0;
+
+	zj->nf = s->w->tgt->nfiles;
+	zj->f = calloc(zj->nf, sizeof(*zj->f));
+	if (!zj->f) {
+		job_fail(s, -ENOMEM, "zonemode=zbd: %s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	for (i = 0; !ret && i < zj->nf; i++) {
+		zj->cur = i;
+		ret = zn_setup_file(s);
+	}
+	zj->cur = 0;
+	return ret;
+}
+
 static void zn_teardown(struct wstate *s)
 {
-	struct zoned *zn = zn_of(s);
+	struct zjob *zj = zj_of(s);
+	unsigned i;
 
-	share_put(zn);
-	if (zn->rec && s->st->zbd != zn->rec)
-		free(zn->rec);
-	free(zn->slot);
+	for (i = 0; zj->f && i < zj->nf; i++) {
+		struct zoned *zn = &zj->f[i];
+
+		share_put(zn);
+		if (zn->rec && s->st->zbd != zn->rec)
+			free(zn->rec);
+		free(zn->slot);
+	}
+	free(zj->f);
+	zj->f = NULL;
 }
 
 /*
@@ -505,14 +567,14 @@ static bool zn_open_zone(struct zoned *zn, struct zzone *z)
 		return true;
 	if (z->open)
 		return z->wp < cap_end(z);
-	if (zn->job_max && zn->nopen_job >= zn->job_max)
+	if (zn->job_max && *zn->nopen_job >= zn->job_max)
 		return false;
 	if (sh->nopen >= sh->max_open)
 		return false;
 	sh->open[sh->nopen++] = (unsigned)(z - sh->z);
 	z->open = true;
 	z->opener = zn;
-	zn->nopen_job++;
+	(*zn->nopen_job)++;
 	if (sh->nopen > zn->rec->max_open_seen)
 		zn->rec->max_open_seen = sh->nopen;
 	return true;
@@ -532,8 +594,8 @@ static void zn_close_zone(struct zshare *sh, struct zzone *z)
 		(sh->nopen - i - 1) * sizeof(sh->open[0]));
 	sh->nopen--;
 	z->open = false;
-	if (z->opener && z->opener->nopen_job)
-		z->opener->nopen_job--;
+	if (z->opener && *z->opener->nopen_job)
+		(*z->opener->nopen_job)--;
 	z->opener = NULL;
 }
 
@@ -628,7 +690,7 @@ examine:
 other:
 	if ((sh->nopen == zn->n || (sh->max_open &&
 				    sh->nopen == sh->max_open) ||
-	     (zn->job_max && zn->nopen_job == zn->job_max)) &&
+	     (zn->job_max && *zn->nopen_job == zn->job_max)) &&
 	    (s->inflight || s->queued))
 		return ZN_QUIESCE;
 	for (i = (unsigned)((zn->rhi - zn->rlo) / zn->zs); i; i--) {
@@ -856,7 +918,7 @@ static void zn_read_clip(const struct zoned *zn, uint64_t min_bs,
  * nothing of the job's in flight, a moment for other jobs' writes. */
 static bool zn_hold(struct wstate *s)
 {
-	struct zoned *zn = zn_of(s);
+	struct zjob *zn = zj_of(s);
 	struct timespec ts = { 0, 20000 };
 
 	if (!zn->quiesce)
@@ -946,22 +1008,19 @@ static uint64_t zn_seq_at(const struct zoned *zn, int ddir)
 	return off;
 }
 
-/* The generator's I/O (given: the one in io), moved where the zones
- * take it (sh->mu held). */
-static int zn_next_locked(struct wstate *s, struct gen_io *io, bool given)
+/* The I/O in io, of the file at hand, moved where the zones take it
+ * (sh->mu held): 1, or -1 held back, or ZN_EOF when the file has no
+ * more I/O (the caller tries the job's other files). */
+static int zn_next_locked(struct wstate *s, struct gen_io *io)
 {
+	struct zjob *zj = zj_of(s);
 	struct zoned *zn = zn_of(s);
-	const struct target_file *tf = &s->w->tgt->files[0];
+	const struct target *t = s->w->tgt;
+	const struct target_file *tf = &t->files[zj->cur];
 	uint64_t off, len;
 	bool wrapped = false;
 	int ddir, r;
 
-	if (zn->pend_ok) {
-		*io = zn->pend;
-		zn->pend_ok = false;
-	} else if (!given) {
-		gen_next(&s->gen, io);
-	}
 	ddir = io->ddir;
 	if (ddir == DDIR_READ && rw_mixed(s->j->io.rw) && !zn->sh->swd &&
 	    !s->j->io.read_beyond_wp)
@@ -986,10 +1045,10 @@ again:
 		zn_read_clip(zn, s->j->io.bs_min[DDIR_READ],
 			     s->j->io.read_beyond_wp, &off, &len);
 	if (r == ZN_QUIESCE || r == ZN_BUSY) {
-		zn->pend = *io;
-		zn->pend_ok = true;
-		zn->quiesce = true;
-		zn->backoff = r == ZN_BUSY;
+		zj->pend = *io;
+		zj->pend_ok = true;
+		zj->quiesce = true;
+		zj->backoff = r == ZN_BUSY;
 		s->ft.holds |= WF_BIT(WF_ZBD);
 		return -1;
 	}
@@ -1007,10 +1066,46 @@ again:
 	zn->zone_bytes += len;
 	io->ddir = ddir;
 	io->foff = off - tf->offset;
-	io->offset = io->foff;
+	io->offset = (uint64_t)io->file * t->file_region + io->foff;
 	io->len = len;
 	return 1;
 end:
+	zn->done = true;
+	return ZN_FILE_DONE;
+}
+
+/*
+ * The I/O in io (given), or the one held back, or the generator's,
+ * placed in the zones of its file; a file with no more I/O hands it to
+ * the job's next file that has some (fio goes on with the files left),
+ * and the job ends when none has.
+ */
+static int zn_place(struct wstate *s, struct gen_io *io, bool given)
+{
+	struct zjob *zj = zj_of(s);
+	struct zoned *zn;
+	unsigned tried;
+	int r;
+
+	if (zj->pend_ok) {
+		*io = zj->pend;
+		zj->pend_ok = false;
+	} else if (!given) {
+		gen_next(&s->gen, io);
+	}
+	for (tried = 0; tried < zj->nf; tried++) {
+		if (!zn_cur(s, io->file))
+			break;
+		zn = zn_of(s);
+		if (!zn->done) {
+			pthread_mutex_lock(&zn->sh->mu);
+			r = zn_next_locked(s, io);
+			pthread_mutex_unlock(&zn->sh->mu);
+			if (r != ZN_FILE_DONE)
+				return r;
+		}
+		io->file = io->file + 1 < zj->nf ? io->file + 1 : 0;
+	}
 	s->stopping = true;
 	return -1;
 }
@@ -1020,34 +1115,24 @@ end:
 static int zn_next(struct wstate *s, struct gen_io *io)
 {
 	struct zoned *zn = zn_of(s);
-	int r;
 
 	if (zn->replay)
 		return 0;
-	pthread_mutex_lock(&zn->sh->mu);
-	r = zn_next_locked(s, io, false);
-	pthread_mutex_unlock(&zn->sh->mu);
-	return r;
+	return zn_place(s, io, false);
 }
 
 bool zbd_held(const struct wstate *s)
 {
-	const struct zoned *zn = zn_of(s);
+	const struct zjob *zj = zj_of(s);
 
-	return zn && zn->pend_ok;
+	return zj && zj->f && zj->pend_ok;
 }
 
 int zbd_place(struct wstate *s, struct gen_io *io)
 {
-	struct zoned *zn = zn_of(s);
-	int r;
-
-	if (!zn)
+	if (!zn_of(s))
 		return 1;
-	pthread_mutex_lock(&zn->sh->mu);
-	r = zn_next_locked(s, io, true);
-	pthread_mutex_unlock(&zn->sh->mu);
-	return r;
+	return zn_place(s, io, true);
 }
 
 /* A replayed trim's zone, when it has a write pointer (fio resets it
@@ -1057,7 +1142,7 @@ static struct zzone *zn_replayed(const struct zoned *zn,
 {
 	struct zzone *z;
 
-	if (!zn->replay || req->file)
+	if (!zn->replay)
 		return NULL;
 	z = &zn->z[zidx(zn, req->offset)];
 	return z->has_wp ? z : NULL;
@@ -1065,12 +1150,13 @@ static struct zzone *zn_replayed(const struct zoned *zn,
 
 int zbd_trim(struct wstate *s, const struct io_req *req)
 {
-	struct zoned *zn = zn_of(s);
+	struct zoned *zn;
 	struct zzone *z;
 	int r;
 
-	if (!zn)
+	if (!zn_cur(s, req->file))
 		return 1;
+	zn = zn_of(s);
 	z = zn->trim_z;
 	zn->trim_z = NULL;
 	if (!z) {
@@ -1098,9 +1184,12 @@ int zbd_trim(struct wstate *s, const struct io_req *req)
 
 bool zbd_trims(const struct wstate *s, const struct io_req *req)
 {
-	const struct zoned *zn = zn_of(s);
+	const struct zoned *zn;
 
-	return zn && (zn->trim_z || zn_replayed(zn, req));
+	if (!zn_cur(s, req->file))
+		return false;
+	zn = zn_of(s);
+	return zn->trim_z || zn_replayed(zn, req);
 }
 
 /* A write next() moved the write pointer for that did not go out: its
@@ -1128,11 +1217,12 @@ static void zn_unmove(struct zoned *zn)
  * bytes back. */
 static void zn_issued(struct wstate *s, struct io_req *req, int ddir, int r)
 {
-	struct zoned *zn = zn_of(s);
+	struct zoned *zn;
 	unsigned k;
 
-	if (ddir != DDIR_WRITE)
+	if (ddir != DDIR_WRITE || !zn_cur(s, req->file))
 		return;
+	zn = zn_of(s);
 	if (r != ENGINE_QUEUED && r != ENGINE_DONE) {
 		pthread_mutex_lock(&zn->sh->mu);
 		zn_unmove(zn);
@@ -1155,12 +1245,14 @@ static void zn_issued(struct wstate *s, struct io_req *req, int ddir, int r)
 static void zn_done(struct wstate *s, struct io_req *req,
 		    const struct wlat *l)
 {
-	struct zoned *zn = zn_of(s);
-	struct zshare *sh = zn->sh;
+	struct zoned *zn;
+	struct zshare *sh;
 	struct zzone *z;
 
-	if (req->ddir != DDIR_WRITE)
+	if (req->ddir != DDIR_WRITE || !zn_cur(s, req->file))
 		return;
+	zn = zn_of(s);
+	sh = zn->sh;
 	z = &zn->z[zidx(zn, req->offset)];
 	pthread_mutex_lock(&sh->mu);
 	if (req->idx < zn->nslot && zn->slot[req->idx]) {
@@ -1188,7 +1280,7 @@ static void zn_done(struct wstate *s, struct io_req *req,
 
 /* Nothing in flight: the zones as the job leaves them (the device's
  * report read without the lock, then taken in under it). */
-static void zn_last(struct wstate *s)
+static void zn_last_file(struct wstate *s)
 {
 	struct zoned *zn = zn_of(s);
 	struct zzone *now = NULL;
@@ -1237,13 +1329,61 @@ static void zn_last(struct wstate *s)
 	free(now);
 }
 
+static void zn_last(struct wstate *s)
+{
+	struct zjob *zj = zj_of(s);
+	unsigned i;
+
+	for (i = 0; zj->f && i < zj->nf; i++) {
+		zj->cur = i;
+		zn_last_file(s);
+	}
+}
+
+/* The job's record: its files' zones one after the other, each naming
+ * its file (the first file's record, grown; the others' freed at
+ * teardown). */
 static void zn_end(struct wstate *s, uint64_t end, bool own)
 {
-	struct zoned *zn = zn_of(s);
+	struct zjob *zj = zj_of(s);
+	const struct target *t = s->w->tgt;
+	struct zbd_stats *r;
+	size_t n = 0, names = 0, at;
+	unsigned i, k;
+	char *p;
 
 	(void)end;
-	if (own && zn->rec)
-		s->st->zbd = zn->rec;
+	if (!own || !zj->f || !zj->f[0].rec || s->st->zbd)
+		return;	/* not the job's, or given already */
+	for (i = 0; i < zj->nf; i++) {
+		if (!zj->f[i].rec)
+			return;
+		n += zj->f[i].rec->n;
+		names += strlen(t->files[i].path) + 1;
+	}
+	r = calloc(1, sizeof(*r) + n * sizeof(r->z[0]) + names);
+	if (!r)
+		return;
+	*r = *zj->f[0].rec;
+	r->n = 0;
+	r->resets = 0;
+	r->max_open_seen = 0;
+	p = (char *)&r->z[n];
+	r->names = p;
+	for (i = 0, at = 0; i < zj->nf; i++) {
+		const struct zbd_stats *q = zj->f[i].rec;
+
+		for (k = 0; k < q->n; k++) {
+			r->z[r->n] = q->z[k];
+			r->z[r->n++].name = (uint32_t)at;
+		}
+		r->resets += q->resets;
+		if (q->max_open_seen > r->max_open_seen)
+			r->max_open_seen = q->max_open_seen;
+		memcpy(p + at, t->files[i].path, strlen(t->files[i].path) + 1);
+		at += strlen(t->files[i].path) + 1;
+	}
+	s->st->zbd = r;
 }
 
 const struct wfeature wf_zbd = {

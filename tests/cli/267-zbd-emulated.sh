@@ -172,8 +172,6 @@ done
 expect_refused "zone_reset_frequency" --name=x --filename=z.dat \
 	--size=8m --rw=write --zonemode=zbd --zonesize=1m --verify=crc32c \
 	--zone_reset_frequency=1
-expect_refused "filename" --name=x --filename=z.dat:z2.dat --size=8m \
-	--rw=randwrite --zonemode=zbd --zonesize=1m
 expect_refused "size" --name=x --filename=z.dat --size=512k \
 	--rw=write --zonemode=zbd --zonesize=1m
 expect_refused "fraction" --name=x --filename=z.dat --size=8m \

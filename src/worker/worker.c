@@ -534,6 +534,88 @@ static __attribute__((noinline)) bool issue_refused(struct wstate *s, int r)
 	return false;
 }
 
+/* Whether a feature holds the next I/O back; the features' holds come
+ * before verify='s barrier. */
+static bool issue_held(struct wstate *s)
+{
+	if (wf_hold(s))
+		return true;
+	return (s->ft.loop & WF_SLOW) &&
+	       (((s->ft.holds & WF_BIT(WF_VERIFY)) && verify_barrier(s)) ||
+		((s->ft.loop & WF_BIT(WF_SERIAL)) && serial_blocked(s)));
+}
+
+/* An I/O the engine completed inside queue(): counted issued, its
+ * inline completion counted (inline_count), then completed. */
+static inline __attribute__((always_inline)) void
+done_as(struct wstate *s, struct io_req *req, const bool plain,
+	const bool sync, const bool together, unsigned *ninl)
+{
+	s->issued_bytes += req->len;
+	s->issued_ios++;
+	inline_count(s, ninl, together);
+	complete_as(s, req, plain, !sync);
+	live_publish(s);
+}
+
+/*
+ * The limits before an I/O, counted down (limits_left): the stop flag and
+ * the deadline are still read for each I/O; the exact checks run once the
+ * count is out. 1: go on; 0: the round ends (the job stops, or a new
+ * pass waits for the old files' I/Os to complete before they go); -1:
+ * given up on.
+ */
+static inline __attribute__((always_inline)) int
+issue_limits(struct wstate *s, const bool plain, uint64_t *left,
+	     unsigned *ninl)
+{
+	if (plain && *left && s->now < s->deadline &&
+	    !atomic_load_explicit(s->guard.stop, memory_order_relaxed)) {
+		(*left)--;
+		return 1;
+	}
+	if (should_stop_as(s, plain)) {
+		s->stopping = true;
+		return 0;
+	}
+	if (s->issued_bytes >= s->pass.next) {
+		s->pass.wait = recreates(s->j) && s->inflight;
+		if (s->pass.wait)
+			return 0;
+		inline_flush(s, ninl);
+		new_pass(s);
+		if (s->abandoned)
+			return -1;
+	}
+	/* without the map's usual case, no call per I/O */
+	if (plain && s->pass.map_fast)
+		*left = limits_left(s);
+	return 1;
+}
+
+/*
+ * An I/O the engine queued: counted issued and in flight (a sync round's
+ * request leaves the free list only now). True when a sync round is to
+ * end: its batch or the depth is full.
+ */
+static inline __attribute__((always_inline)) bool
+queued_as(struct wstate *s, struct io_req *req, const bool plain,
+	  const bool sync, unsigned *ninl)
+{
+	s->issued_bytes += req->len;
+	s->issued_ios++;
+	if (!plain && (s->ft.loop & WF_BIT(WF_SERIAL)))
+		serial_busy(s, req, true);
+	inline_flush(s, ninl);
+	if (sync)
+		s->nfree--;
+	s->dp.end = req->offset + req->len;
+	s->dp.file = req->file;
+	s->inflight++;
+	s->queued++;
+	return sync && (s->queued >= s->dp.submit || s->inflight >= s->depth);
+}
+
 /*
  * issue(): plain as for complete_as (the holds and the slow path's are
  * only ever set with a feature on); sync: an ENGINE_SYNC engine's plain
@@ -569,43 +651,13 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 		req = s->free_reqs[s->nfree - 1];
 	}
 	while ((sync || s->inflight < s->depth) && !s->stopping) {
-		/* the features' holds come before verify='s barrier */
-		if (!plain && wf_hold(s))
+		if (!plain && issue_held(s))
 			break;
-		if (!plain && (s->ft.loop & WF_SLOW) &&
-		    (((s->ft.holds & WF_BIT(WF_VERIFY)) &&
-		      verify_barrier(s)) ||
-		     ((s->ft.loop & WF_BIT(WF_SERIAL)) &&
-		      serial_blocked(s))))
+		r = issue_limits(s, plain, &left, &ninl);
+		if (r <= 0) {
+			if (r < 0)
+				goto gone;
 			break;
-		/*
-		 * The limits counted down (limits_left): the stop flag and the
-		 * deadline are still read for each I/O; the exact checks run
-		 * once the count is out.
-		 */
-		if (plain && left && s->now < s->deadline &&
-		    !atomic_load_explicit(s->guard.stop,
-					  memory_order_relaxed)) {
-			left--;
-		} else {
-			if (should_stop_as(s, plain)) {
-				s->stopping = true;
-				break;
-			}
-			if (s->issued_bytes >= s->pass.next) {
-				/* the old files' I/Os complete before they
-				 * go */
-				s->pass.wait = recreates(s->j) && s->inflight;
-				if (s->pass.wait)
-					break;
-				inline_flush(s, &ninl);
-				new_pass(s);
-				if (s->abandoned)
-					goto gone;
-			}
-			/* without the map's usual case, no call per I/O */
-			if (plain && s->pass.map_fast)
-				left = limits_left(s);
 		}
 		if (!plain && !wf_wait(s))
 			break;
@@ -648,25 +700,9 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 		if (gn && !call_leave(s))
 			goto gone;
 		if (r == ENGINE_DONE) {
-			s->issued_bytes += req->len;
-			s->issued_ios++;
-			inline_count(s, &ninl, sync && !gn);
-			complete_as(s, req, plain, !sync);
-			live_publish(s);
+			done_as(s, req, plain, sync, sync && !gn, &ninl);
 		} else if (r == ENGINE_QUEUED) {
-			s->issued_bytes += req->len;
-			s->issued_ios++;
-			if (!plain && (s->ft.loop & WF_BIT(WF_SERIAL)))
-				serial_busy(s, req, true);
-			inline_flush(s, &ninl);
-			if (sync)
-				s->nfree--;	/* it leaves the free list */
-			s->dp.end = req->offset + req->len;
-			s->dp.file = req->file;
-			s->inflight++;
-			s->queued++;
-			if (sync && (s->queued >= s->dp.submit ||
-				     s->inflight >= s->depth))
+			if (queued_as(s, req, plain, sync, &ninl))
 				break;
 			if (sync)
 				req = s->free_reqs[s->nfree - 1];

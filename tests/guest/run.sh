@@ -45,6 +45,10 @@
 # stay even as cases come and go; each reports only the cases it claimed,
 # and the caller reports a case nobody claimed (tests/run-all.sh). Without
 # it, the boot claims every case itself and reports any it never reached.
+# The claims go longest first, by each case's last time in
+# IORIG_GUEST_TIMES (a directory, default build/guest-times/: NAME holds
+# its seconds, written after each run; a case without one goes first), so
+# that the boots' last cases are short ones and the boots end together.
 # IORIG_GUEST_KEEP=DIR keeps each case's whole output (NAME.log), the
 # guest's console (console.log) and QEMU's messages (qemu.log) in DIR.
 set -u
@@ -106,6 +110,15 @@ cases=$(cd "$top" && ls tests/guest/cases/[0-9]*.sh 2>/dev/null |
 [ -n "${IORIG_GUEST_CASES:-}" ] &&
 	cases=$(echo "$cases" | grep -E -- "$IORIG_GUEST_CASES")
 [ -n "$cases" ] || skip "no case in tests/guest/cases/ to run"
+# The order of the claims: the cases by their last time, longest first
+# (none known: first); a tie in the order of their numbers.
+times=${IORIG_GUEST_TIMES:-$top/build/guest-times}
+order=$(i=0; for c in $cases; do
+	t=$(cat "$times/$(basename "$c" .sh)" 2>/dev/null)
+	case $t in ''|*[!0-9]*) t=999999 ;; esac
+	i=$((i + 1))
+	echo "$t $i $c"
+done | sort -k 1,1nr -k 2,2n | cut -d ' ' -f 3)
 
 cache=${IORIG_GUEST_CACHE:-$top/build/guest}
 kout=$(sh "$here/kernel.sh" "$cache")
@@ -183,7 +196,7 @@ mkdir -p "$res"
 } >"$res/boot.conf"
 {
 	echo "REPO=$(q "$top")"
-	echo "CASES=$(q "$(echo $cases)")"
+	echo "CASES=$(q "$(echo $order)")"
 	echo "CASE_LIMIT=$case_limit"
 	echo "BOOT_ID=$me"
 	echo "export IORIG_GUEST=1 DM_DISABLE_UDEV=1 TMPDIR=/tmp"
@@ -310,7 +323,9 @@ for c in $cases; do
 	elif [ -e "$res/$n.rc" ]; then
 		read -r rc s <"$res/$n.rc"
 		case $rc in
-		0) echo "PASS $c (${s}s)"; pass=$((pass + 1)) ;;
+		0) echo "PASS $c (${s}s)"; pass=$((pass + 1))
+		   mkdir -p "$times" 2>/dev/null &&
+			echo "$s" >"$times/$n" 2>/dev/null ;;
 		77) echo "SKIP $c: $(grep -i 'skip' "$log" | tail -n 1)"
 		    skipped=$((skipped + 1)) ;;
 		124|137)

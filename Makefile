@@ -236,8 +236,9 @@ tests/faultfs/faultfs: tests/faultfs/faultfs.c
 		$(shell $(PKG_CONFIG) --libs fuse3)
 
 # `make test`: the unit tests, the CLI tests and, in boots of the test
-# guest (tests/guest/run.sh; tests/run-all.sh splits the cases between
-# IORIG_GUEST_BOOTS of them), its device cases.
+# guest (tests/guest/run.sh; tests/run-all.sh shares the cases between
+# IORIG_GUEST_BOOTS of them, each claiming the next as it ends one), its
+# device cases.
 test: deps
 	@$(MAKE) --no-print-directory $(PAR) $(B)iorig $(B)iorig-mpi $(UNIT_BINS) $(REPLAY_BINS) \
 		$(FAULTFS) $(HELPERS)

@@ -16,9 +16,14 @@
 # rates, signals sent after a sleep. Lines come out as tests end (parallel
 # ones in the order they end).
 #
-# The guest's cases are split between IORIG_GUEST_BOOTS boots (default:
-# the number of CPUs, at most 2; 1 when IORIG_GUEST_CASES picks cases),
-# each a QEMU that keeps one CPU busy, all started first and outside the
+# The guest's cases are shared between IORIG_GUEST_BOOTS boots (default:
+# the number of CPUs, at most 2, at most one per case; 1 when
+# IORIG_GUEST_CASES picks cases): each boot claims the next case no boot
+# has claimed yet as it finishes one (IORIG_GUEST_CLAIMS, a directory of
+# claims, tests/guest/run.sh), so the boots stay even however long each
+# case is, and a case no boot reached (every boot failed first) fails
+# here as "not run". Each boot is a QEMU that keeps one CPU busy, all
+# started first and outside the
 # IORIG_TEST_JOBS count: a parallel test mostly waits (for its runs' clock,
 # for I/O), so the emulator and the tests share the CPUs, and the guest,
 # the longest part (about 4 minutes in one boot), is no longer the
@@ -115,12 +120,11 @@ run_one() {
 	echo "$verdict" >>"$log/results"
 }
 
-# run_guest K CASES: boots the test guest once for CASES (an extended
-# regular expression for IORIG_GUEST_CASES; empty: every case), its
-# files named after K. Each case is a test here, with its own line and
-# verdict as run.sh prints them; a guest that cannot be made here is one
-# skip, one that fails as a whole (no boot, a hang) one failure besides
-# its cases.
+# run_guest K: boots the test guest once, its files named after K; the
+# boots claim their cases from $log/claims. Each case is a test here,
+# with its own line and verdict as run.sh prints them; a guest that
+# cannot be made here is one skip, one that fails as a whole (no boot, a
+# hang) one failure besides its cases.
 run_guest() {
 	name=tests/guest/run.sh
 	base="$log/guest$1"
@@ -128,12 +132,8 @@ run_guest() {
 	[ "$limit" -gt 0 ] &&
 		limit=$(( ${IORIG_GUEST_TIMEOUT:-1200} + limit ))
 	start=$(date +%s)
-	if [ -n "$2" ]; then
-		IORIG_GUEST_CASES=$2 timed "$base.pgid" sh "$top/$name" \
-			>"$base.log" 2>&1
-	else
-		timed "$base.pgid" sh "$top/$name" >"$base.log" 2>&1
-	fi
+	IORIG_GUEST_CLAIMS=$log/claims timed "$base.pgid" sh "$top/$name" \
+		>"$base.log" 2>&1
 	rc=$?
 	secs=$(( $(date +%s) - start ))
 	: >"$base.verdicts"
@@ -148,6 +148,7 @@ run_guest() {
 		echo "SKIP $name: $(grep -i 'skip' "$base.log" | tail -n 1)" \
 			>"$base.say"
 		echo skip >"$base.verdicts"
+		: >"$log/guest-skipped"
 	else
 		cp "$base.log" "$base.say"
 		sed -n 's/^\(PASS\|FAIL\|SKIP\) tests\/guest\/.*/\1/p' \
@@ -171,9 +172,9 @@ run_name() {
 	esac
 }
 
-# The guest's boots: "K REGEX" lines, case I (in the order of their
-# numbers) to boot I mod N, so that long and short cases mix. What the
-# guest checks (counts, bytes, states inside an emulator) no load changes.
+# The guest's boots: IORIG_GUEST_BOOTS of them, at most one per case.
+# What the guest checks (counts, bytes, states inside an emulator) no
+# load changes.
 boots=${IORIG_GUEST_BOOTS:-$cpus}
 case $boots in
 ''|*[!0-9]*|0) echo "IORIG_GUEST_BOOTS='$boots': expected a whole number" \
@@ -181,30 +182,34 @@ case $boots in
 	exit 2 ;;
 esac
 [ -n "${IORIG_GUEST_CASES:-}" ] && boots=1
-guests=
-if [ -f "$top/tests/guest/run.sh" ]; then
-	if [ "$boots" -le 1 ]; then
-		guests="0 "
-	else
-		guests=$(cd "$top/tests/guest/cases" 2>/dev/null &&
-			ls [0-9]*.sh 2>/dev/null | sort -n |
-			awk -v n="$boots" '{ sub(/\.sh$/, ""); k = NR % n
-				r[k] = r[k] (r[k] ? "|" : "") $0 }
-				END { for (k = 0; k < n; k++) if (r[k] != "")
-					print k, "/(" r[k] ")\\.sh$" }')
-		[ -n "$guests" ] || guests="0 "
-	fi
-fi
+# The cases, as run.sh lists them.
+gcases=$(cd "$top" && ls tests/guest/cases/[0-9]*.sh 2>/dev/null)
+[ -n "${IORIG_GUEST_CASES:-}" ] &&
+	gcases=$(echo "$gcases" | grep -E -- "$IORIG_GUEST_CASES")
+ncases=$(echo "$gcases" | grep -c .)
+[ "$boots" -gt "$ncases" ] && boots=$ncases
+[ "$boots" -ge 1 ] || boots=1
+[ -f "$top/tests/guest/run.sh" ] || boots=0
+mkdir "$log/claims" || exit 1
 
-# run_guests: every boot of the guest, side by side.
+# run_guests: every boot of the guest, side by side; then a case that no
+# boot claimed (each failed before it) fails, unless the guest was
+# skipped (it cannot be made here).
 run_guests() {
-	echo "$guests" | {
-		while read -r k re; do
-			[ -n "$k" ] || continue
-			run_guest "$k" "$re" &
-		done
-		wait
-	}
+	k=0
+	while [ "$k" -lt "$boots" ]; do
+		run_guest "$k" &
+		k=$((k + 1))
+	done
+	wait
+	[ "$boots" -gt 0 ] && [ ! -e "$log/guest-skipped" ] || return 0
+	for c in $gcases; do
+		[ -L "$log/claims/$(basename "$c" .sh)" ] && continue
+		echo "FAIL $c: not run: no boot of the guest reached it" \
+			>"$log/unclaimed.say"
+		say "$log/unclaimed.say"
+		echo fail >>"$log/results"
+	done
 }
 
 parallel="$*" serial=

@@ -65,5 +65,26 @@ expect_in out '^FAIL tests/guest/run\.sh: timed out after 4 s$'
 expect_in out '^    \| booting$'
 expect_in out '^1 passed, 1 failed, 0 skipped$'
 [ "$secs" -lt 30 ] || die "the hanging guest took ${secs}s to stop"
+
+# Two boots share the cases through IORIG_GUEST_CLAIMS: each fake boot
+# claims 01-a if no boot has (as inside.sh does), so it passes once; 02-b,
+# which no boot claims, fails as not run.
+mkdir -p tree/tests/guest/cases || die "mkdir"
+: >tree/tests/guest/cases/01-a.sh
+: >tree/tests/guest/cases/02-b.sh
+printf '#!/bin/sh\n%s\n' '[ -d "$IORIG_GUEST_CLAIMS" ] || exit 3
+echo "a boot ran"
+ln -s -T "boot$$" "$IORIG_GUEST_CLAIMS/01-a" 2>/dev/null &&
+	echo "PASS tests/guest/cases/01-a.sh (1s)"
+exit 0' >tree/tests/guest/run.sh
+IORIG_TEST_TIMEOUT=20 IORIG_GUEST_BOOTS=2 IORIG_TEST_JOBS=2 \
+	timeout -k 5 60 sh tree/tests/run-all.sh >"$T/out" 2>"$T/err"
+rc=$?
+expect_rc 1
+[ "$(grep -c '^PASS tests/guest/cases/01-a\.sh' "$T/out")" = 1 ] ||
+	die "01-a not claimed by exactly one boot: $(cat "$T/out")"
+expect_in out '^FAIL tests/guest/cases/02-b\.sh: not run: no boot of the guest reached it$'
+expect_in out '^2 passed, 1 failed, 0 skipped$'
+[ "$(grep -c '^a boot ran$' "$T/out")" = 2 ] || die "not two boots"
 echo "ok: the guest's cases are counted as tests; a skip, a failure and" \
-	"a hang of the guest are one verdict each"
+	"a hang of the guest are one verdict each; boots share the cases"

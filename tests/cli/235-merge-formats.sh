@@ -10,6 +10,7 @@
 # clat count; the page shows the summed IOPS) and Debian's fio 3.33 as a
 # client of two fio servers on this host: the terse lines' field count
 # and the json+ entries' keys are fio's own.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 for s in 4 2 1; do
@@ -79,7 +80,9 @@ PYEOF
 
 # fio's client layouts: two fio servers on this host, a client of both.
 command -v fio >/dev/null 2>&1 || die "no fio: the Makefile's deps install it"
-port=$((21000 + $$ % 20000))
+# Ports of its own: 170's servers take 20000-40000, this test's
+# 41000-51000, so the two, side by side in the parallel lane, never meet.
+port=$((41000 + $$ % 10000))
 fio --server=127.0.0.1,$port >/dev/null 2>&1 &
 s1=$!
 fio --server=127.0.0.1,$((port + 1)) >/dev/null 2>&1 &

@@ -2,6 +2,7 @@
 # A sweep is one row per point: --sweep=bs:4k,8k,16k --sweep=iodepth:1,4
 # is six stonewalled jobs, last dimension fastest, each with its values,
 # in the table and in the JSON.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 MiB=1048576

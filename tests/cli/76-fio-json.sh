@@ -5,6 +5,7 @@
 # against bw_bytes, iops against runtime, percentiles against min/max and
 # N), and against iorig's own JSON where a run is deterministic: the null
 # engine's I/O counts are the same on every run with the same seed.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 # fio_check FILE PYTHON [ARG]: runs PYTHON with d = the document in FILE,

@@ -38,6 +38,17 @@
 # of one test in the parallel lane of tests/run-all.sh. IORIG_GUEST_ACCEL
 # (default tcg) is QEMU's accelerator: kvm where KVM works (on the machine
 # this was made on, guests hang under it; TCG emulation boots in 10-20 s).
+# IORIG_GUEST_CLAIMS=DIR shares the cases between boots: each boot, as it
+# finishes a case, claims the next case in DIR that no boot has claimed
+# yet (an atomic symlink NAME -> its boot's id, made in the guest over a
+# 9p share of DIR) and runs it, so boots started side by side on one DIR
+# stay even as cases come and go; each reports only the cases it claimed,
+# and the caller reports a case nobody claimed (tests/run-all.sh). Without
+# it, the boot claims every case itself and reports any it never reached.
+# The claims go longest first, by each case's last time in
+# IORIG_GUEST_TIMES (a directory, default build/guest-times/: NAME holds
+# its seconds, written after each run; a case without one goes first), so
+# that the boots' last cases are short ones and the boots end together.
 # IORIG_GUEST_KEEP=DIR keeps each case's whole output (NAME.log), the
 # guest's console (console.log) and QEMU's messages (qemu.log) in DIR.
 set -u
@@ -99,6 +110,15 @@ cases=$(cd "$top" && ls tests/guest/cases/[0-9]*.sh 2>/dev/null |
 [ -n "${IORIG_GUEST_CASES:-}" ] &&
 	cases=$(echo "$cases" | grep -E -- "$IORIG_GUEST_CASES")
 [ -n "$cases" ] || skip "no case in tests/guest/cases/ to run"
+# The order of the claims: the cases by their last time, longest first
+# (none known: first); a tie in the order of their numbers.
+times=${IORIG_GUEST_TIMES:-$top/build/guest-times}
+order=$(i=0; for c in $cases; do
+	t=$(cat "$times/$(basename "$c" .sh)" 2>/dev/null)
+	case $t in ''|*[!0-9]*) t=999999 ;; esac
+	i=$((i + 1))
+	echo "$t $i $c"
+done | sort -k 1,1nr -k 2,2n | cut -d ' ' -f 3)
 
 cache=${IORIG_GUEST_CACHE:-$top/build/guest}
 kout=$(sh "$here/kernel.sh" "$cache")
@@ -111,6 +131,17 @@ rel=$(ls "$kdir/lib/modules" | head -n 1)
 vmlinuz=$kdir/boot/vmlinuz-$rel
 
 S=$(mktemp -d "${TMPDIR:-/tmp}/iorig-guest.XXXXXX") || exit 1
+# This boot's id in the claims: its scratch directory's unique name.
+me=${S##*/}
+claims=${IORIG_GUEST_CLAIMS:-}
+if [ -n "$claims" ]; then
+	[ -d "$claims" ] && claims=$(cd "$claims" && pwd) || {
+		echo "FAIL tests/guest/run.sh: IORIG_GUEST_CLAIMS='$claims'" \
+			"is not a directory"; exit 1; }
+else
+	claims=$S/claims
+	mkdir "$claims" || exit 1
+fi
 qpid=
 cleanup() {
 	[ -n "$qpid" ] && kill -KILL "$qpid" 2>/dev/null
@@ -165,8 +196,9 @@ mkdir -p "$res"
 } >"$res/boot.conf"
 {
 	echo "REPO=$(q "$top")"
-	echo "CASES=$(q "$(echo $cases)")"
+	echo "CASES=$(q "$(echo $order)")"
 	echo "CASE_LIMIT=$case_limit"
+	echo "BOOT_ID=$me"
 	echo "export IORIG_GUEST=1 DM_DISABLE_UDEV=1 TMPDIR=/tmp"
 	iorig=${IORIG:-$top/iorig}
 	case $iorig in /*) ;; *) iorig=$(pwd)/$iorig ;; esac
@@ -203,6 +235,8 @@ set -- -accel "${IORIG_GUEST_ACCEL:-tcg}" -machine q35 -cpu max \
 	-device virtio-9p-pci,fsdev=root,mount_tag=hostroot \
 	-fsdev "local,id=res,path=$res,$p9" \
 	-device virtio-9p-pci,fsdev=res,mount_tag=results \
+	-fsdev "local,id=claims,path=$claims,$p9" \
+	-device virtio-9p-pci,fsdev=claims,mount_tag=claims \
 	-device nvme,id=nvme0,serial=IORIG0001 \
 	$(ns conv 1 '') \
 	$(ns zoned 2 ',zoned=on,zoned.zone_size=16M') \
@@ -273,15 +307,25 @@ console() {
 	fi
 }
 
-# One line per case, as tests/run-all.sh prints a test.
+# One line per case this boot claimed, as tests/run-all.sh prints a test;
+# one claimed by another boot is that boot's to report, one nobody
+# claimed the caller's when the claims are shared (another boot may
+# still claim it), else this boot's.
 pass=0 fail=0 skipped=0
 for c in $cases; do
 	n=$(basename "$c" .sh)
 	log=$res/$n.log
-	if [ -e "$res/$n.rc" ]; then
+	by=$(readlink "$claims/$n" 2>/dev/null)
+	if [ -n "$by" ] && [ "$by" != "$me" ]; then
+		continue
+	elif [ -z "$by" ] && [ -n "${IORIG_GUEST_CLAIMS:-}" ]; then
+		continue
+	elif [ -e "$res/$n.rc" ]; then
 		read -r rc s <"$res/$n.rc"
 		case $rc in
-		0) echo "PASS $c (${s}s)"; pass=$((pass + 1)) ;;
+		0) echo "PASS $c (${s}s)"; pass=$((pass + 1))
+		   mkdir -p "$times" 2>/dev/null &&
+			echo "$s" >"$times/$n" 2>/dev/null ;;
 		77) echo "SKIP $c: $(grep -i 'skip' "$log" | tail -n 1)"
 		    skipped=$((skipped + 1)) ;;
 		124|137)
@@ -292,7 +336,7 @@ for c in $cases; do
 			"$log" | sed 's/^/    ! /'
 		    tail_of "$log" 40 '|'; fail=$((fail + 1)) ;;
 		esac
-	elif [ -e "$res/$n.start" ]; then
+	elif [ -n "$by" ]; then
 		echo "FAIL $c: $why, during this case"
 		tail_of "$log" 20 '|'
 		console
@@ -306,6 +350,12 @@ if [ -n "$why" ] && [ -z "$booted" ]; then
 	tail_of "$res/init.err" 5 'init:'
 	tail_of "$S/qemu.log" 10 'qemu:'
 	console
+fi
+# A boot that failed outside its cases (another boot ran them all) is
+# one failure still.
+if [ -n "$why" ] && [ "$fail" -eq 0 ]; then
+	echo "FAIL tests/guest/run.sh: $why"
+	fail=1
 fi
 echo "guest: $(cat "$res/kernel" 2>/dev/null || echo "$rel"), booted in" \
 	"${booted:-(never)} s, ${secs} s in all: $pass passed, $fail failed," \

@@ -40,6 +40,9 @@ ALLOW = {
     ("src/target/target.c", "open"):
         "the targets themselves: made (O_EXCL), laid out and opened as "
         "target_plan checked them (guards, identity at open)",
+    ("src/target/chrdev.c", "open"):
+        "the targets themselves: an NVMe or SCSI generic char device "
+        "opened to ask its size (split out of target.c's planning)",
     ("src/engines/fileop.c", "open"):
         "filecreate's I/O is the create of the job's own files (targets)",
     ("src/engines/mmap.c", "mmap"):

@@ -17,21 +17,9 @@ FIO=/usr/bin/fio
 [ -x $FIO ] || skip "no $FIO (Debian's fio)"
 attrs="size=128 blocksize=4096 memory_backed=1 zoned=1 zone_size=8
 	zone_capacity=6 zone_nr_conv=1 zone_max_open=3"
-nullb_make zti $attrs
-a=$nullb
-nullb_make ztf $attrs
-b=$nullb
+nullb_pair zt $attrs
 common="--direct=1 --ioengine=psync --zonemode=zbd"
 
-# both NAME ARGS...: iorig on $a, fio on $b (JSON in $T/NAME.i, .f)
-both() {
-	_n=$1
-	shift
-	"$IORIG" --filename=$a $common --name=$_n "$@" --output-format=json \
-		>"$T/$_n.i" 2>"$T/$_n.ie" || die "iorig $*: $(cat "$T/$_n.ie")"
-	$FIO --filename=$b $common --name=$_n "$@" --output-format=json \
-		>"$T/$_n.f" 2>"$T/$_n.fe" || die "fio $*: $(cat "$T/$_n.fe")"
-}
 # n FILE EXPR: EXPR on the JSON's first job (j)
 n() {
 	"$PY" -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; print(eval(sys.argv[2]))' "$1" "$2"

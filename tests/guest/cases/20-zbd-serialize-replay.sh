@@ -19,23 +19,11 @@ FIO=/usr/bin/fio
 [ -x $FIO ] || skip "no $FIO (Debian's fio)"
 attrs="size=64 blocksize=4096 memory_backed=1 zoned=1 zone_size=8
 	zone_capacity=6 zone_max_open=3"
-nullb_make zsi $attrs
-a=$nullb
-nullb_make zsf $attrs
-b=$nullb
+nullb_pair zs $attrs
 # zeros: random data may carry a signature (blkid found jbd in one
 # run), and iorig's write guard then refuses the next job
 common="--direct=1 --zonemode=zbd --zero_buffers=1"
 
-# both NAME ARGS...: iorig on $a, fio on $b (JSON in $T/NAME.i, .f)
-both() {
-	_n=$1
-	shift
-	"$IORIG" --filename=$a $common --name=$_n "$@" --output-format=json \
-		>"$T/$_n.i" 2>"$T/$_n.ie" || die "iorig $*: $(cat "$T/$_n.ie")"
-	$FIO --filename=$b $common --name=$_n "$@" --output-format=json \
-		>"$T/$_n.f" 2>"$T/$_n.fe" || die "fio $*: $(cat "$T/$_n.fe")"
-}
 # n FILE EXPR: EXPR on the JSON's first job (j)
 n() {
 	"$PY" -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; print(eval(sys.argv[2]))' "$1" "$2"

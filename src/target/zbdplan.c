@@ -174,8 +174,7 @@ static int zbd_probe_file(const struct target_file *tf, struct zbd_info *zi,
 			"block device, through which iorig reads and resets "
 			"the zones of an NVMe generic char device (fio 3.33 "
 			"sends Report Zones itself); expected a namespace "
-			"with a block device (/dev/nvmeXnY), or ioengine= "
-			"on that block device");
+			"the kernel gives a block device (/dev/nvmeXnY)");
 		return -EINVAL;
 	}
 	zbd_probe(tf->nvme_bdev_rdev, zi);

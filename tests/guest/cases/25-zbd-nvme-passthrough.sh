@@ -10,7 +10,8 @@
 # fio on 4-7 and 12-15, the same jobs:
 # - sequential writes of two whole zones, and of 24 MiB in two zones:
 #   the zones left alike, the writes counted alike;
-# - a read of the written data: 192 reads, no more (the write pointer);
+# - a read of the written data (size=2z, the namespace's zones): 192
+#   reads, no more (the write pointer);
 # - a sequential write of 8 MiB into a full zone: one reset (one Zone
 #   Management Send, in the job's region), the zone then half written;
 # - random writes over four zones, 1.5 times their size, with
@@ -88,8 +89,9 @@ case "$3 $4" in *:fu\ 16384:oi) ;; *)
 echo "ok: sequential writes through $ng: zones 0-3 '$1 $2 $3 $4' as fio" \
 	"leaves 4-7; 256 and 192 Write commands each; $(cat "$T/c2")"
 
-# 2. A read of zones 2-3 (fio 6-7): 24 MiB written of 32, 192 reads.
-pair r 32M 96M --size=32M --bs=128k --rw=read
+# 2. A read of zones 2-3 (fio 6-7): 24 MiB written of 32, 192 reads;
+# its size in zones (2z: the namespace's zone size, as fio counts it).
+pair r 32M 96M --size=2z --bs=128k --rw=read
 set -- $(ios r read)
 [ "$1 $2 $4 $5" = "192 0 192 0" ] && [ "$i_read $f_read" = "192 192" ] ||
 	die "read of 24 MiB written: iorig $1 ($2 errors), fio $4 ($5);" \

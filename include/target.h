@@ -47,6 +47,11 @@ struct target_file {
 	bool is_sg_chr;
 	char *nvme_bdev;
 	dev_t nvme_bdev_rdev;
+	/* zonemode=zbd on an NVMe generic char device of a zoned
+	 * namespace: its block device (nvme_bdev), open from target_open
+	 * to target_close for the zone report and resets (read-write when
+	 * the job writes: BLKRESETZONE asks it); -1 otherwise */
+	int zbd_fd;
 	/* target_plan: bytes of holes and unwritten extents in the region
 	 * of an existing file that the layout of a job that reads fills */
 	uint64_t holes_planned;

@@ -30,6 +30,7 @@
 #include "sysinfo.h"
 #include "verify.h"
 #include "zbd.h"
+#include "nvmedev.h"
 
 #define PLAN_MAX_JOBS	4096
 
@@ -332,7 +333,14 @@ static uint64_t zone_unit(const struct job *j)
 		path[n++] = *p;
 	}
 	path[n] = '\0';
-	if (stat(path, &st) || !S_ISBLK(st.st_mode))
+	if (stat(path, &st))
+		return j->io.zonesize;
+	/* an NVMe generic char device: its namespace's zones, as its
+	 * block device says them (zbdplan.c reads them there too) */
+	if (S_ISCHR(st.st_mode) &&
+	    nvmedev_chr_block(st.st_rdev, path, sizeof(path), &st.st_rdev))
+		return j->io.zonesize;
+	if (!S_ISBLK(st.st_mode) && !S_ISCHR(st.st_mode))
 		return j->io.zonesize;
 	zbd_probe(st.st_rdev, &zi);
 	return zi.model != ZBD_NONE && zi.zone_size ? zi.zone_size :

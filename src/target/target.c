@@ -36,6 +36,7 @@
 #include "path.h"
 #include "target.h"
 #include "value.h"
+#include "zbd.h"
 
 #define LAYOUT_CHUNK	(1u << 20)
 /* Layout write-behind: bytes written but not yet waited for, at most. */
@@ -369,6 +370,7 @@ static int plan_names(struct target *t, const struct job *j)
 		int r;
 
 		tf->fd = -1;
+		tf->zbd_fd = -1;
 		if (list && !tok)
 			break;
 		if (list && (tok[0] == '/' || !dir))
@@ -1103,6 +1105,7 @@ static int plan_none(struct target *t, const struct job *j)
 	}
 	t->nfiles = 1;
 	t->files->fd = -1;
+	t->files->zbd_fd = -1;
 	t->region = (j->target.size ? j->target.size :
 		     TARGET_NOIO_REGION) / bs * bs;
 	t->file_region = t->region;
@@ -2072,6 +2075,47 @@ static int open_regular(struct target_file *tf, const struct target *t,
 	return ret;
 }
 
+/*
+ * zonemode=zbd on an NVMe generic char device of a zoned namespace
+ * (zbdplan.c read its zones so): the namespace's block device, which
+ * reports and resets them, opened as the one planned and guarded
+ * (guard_bdev and still_unused check that device for a passthrough
+ * target); read-write for a job that writes or trims (a zone reset is a
+ * write: BLKRESETZONE refuses a read-only descriptor). 0, or -errno with
+ * e filled.
+ */
+static int open_zone_dev(struct target *t, struct target_file *tf,
+			 const struct job *j, struct err_rec *e)
+{
+	bool rw = rw_changes_data(j->io.rw);
+	struct stat st;
+	int fd, r;
+
+	if (!t->zbd || t->zbd_model == ZBD_NONE || !tf->is_nvme_chr ||
+	    tf->is_sg_chr || !tf->nvme_bdev)
+		return 0;
+	fd = open(tf->nvme_bdev, (rw ? O_RDWR : O_RDONLY) | O_CLOEXEC |
+		  O_NOFOLLOW);
+	if (fd < 0) {
+		r = -errno;
+		err_set(e, tf->path, 0, "zonemode", "cannot open its "
+			"namespace's block device %s, which reports and "
+			"resets its zones: %s", tf->nvme_bdev, strerror(-r));
+		return r;
+	}
+	if (fstat(fd, &st) || !S_ISBLK(st.st_mode) ||
+	    st.st_rdev != tf->nvme_bdev_rdev) {
+		close(fd);
+		err_set(e, tf->path, 0, "zonemode", "%s is no longer its "
+			"namespace's block device (device %u:%u when the job "
+			"was checked); not opened", tf->nvme_bdev,
+			major(tf->nvme_bdev_rdev), minor(tf->nvme_bdev_rdev));
+		return -ESTALE;
+	}
+	tf->zbd_fd = fd;
+	return 0;
+}
+
 int target_open(struct target *t, struct target *run, size_t nrun,
 		const struct job *j, const atomic_int *stop,
 		struct err_rec *e)
@@ -2103,6 +2147,9 @@ int target_open(struct target *t, struct target *run, size_t nrun,
 			tf->fd = -1;
 			goto err;
 		}
+		ret = open_zone_dev(t, tf, j, e);
+		if (ret)
+			goto err;
 		apply_fadvise(t, tf, j, true);
 		if (j->cache.pre_read)
 			pre_read(t, tf, j, stop);
@@ -2196,6 +2243,9 @@ void target_close(struct target *t, bool unlink_created)
 		if (tf->fd >= 0)
 			close(tf->fd);
 		tf->fd = -1;
+		if (tf->zbd_fd >= 0)
+			close(tf->zbd_fd);
+		tf->zbd_fd = -1;
 		if (unlink_created && tf->created && !tf->is_bdev)
 			unlink_own(tf, "unlink");
 	}

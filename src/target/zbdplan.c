@@ -28,7 +28,10 @@ static int zbd_has_seq(const struct target_file *tf, uint64_t zs,
 	uint64_t at = off / zs * zs;
 	int fd, n = 0, i;
 
-	fd = open(tf->path, O_RDONLY | O_CLOEXEC);
+	/* an NVMe generic char device's zones are its namespace's, which
+	 * its block device reports (BLKREPORTZONE is a block ioctl) */
+	fd = open(tf->is_nvme_chr ? tf->nvme_bdev : tf->path,
+		  O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	while (at < off + len) {
@@ -78,8 +81,10 @@ static int plan_zbd_device(struct target *t, struct target_file *tf,
 		return -EINVAL;
 	}
 	t->zbd_cap = *zs;
+	/* passthrough has no page cache to reorder writes (fio asks
+	 * direct=1 of block devices only) */
 	if (zi->model == ZBD_HOST_MANAGED && writes &&
-	    !j->cache.direct) {
+	    !j->cache.direct && !tf->is_nvme_chr) {
 		err_set(e, f, line, "direct", "writes to the "
 			"host-managed zoned device %s need direct "
 			"I/O (fio refuses them too: buffered writes "
@@ -142,6 +147,37 @@ static int plan_zbd_emulated(struct target *t, struct target_file *tf,
 			"); expected at most its size", *zs, *dev_end);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/*
+ * What the kernel says of the zones of tf (zbd_probe): a block device's
+ * own; an NVMe generic char device's are its namespace's, read from the
+ * namespace's block device (fio 3.33 asks the namespace itself, Report
+ * Zones; the zones are the same). A namespace without a block device
+ * cannot be asked, and a zoned one would take emulated zones' writes
+ * wrongly: -EINVAL with e. A SCSI generic device's zones are not read
+ * (fio 3.33's sg engine does not read them either): emulated.
+ */
+static int zbd_probe_file(const struct target_file *tf, struct zbd_info *zi,
+			  struct err_rec *e)
+{
+	memset(zi, 0, sizeof(*zi));
+	if (tf->is_sg_chr || !tf->is_bdev)
+		return 0;
+	if (!tf->is_nvme_chr) {
+		zbd_probe(tf->rdev, zi);
+		return 0;
+	}
+	if (!tf->nvme_bdev) {
+		err_set(e, tf->path, 0, "zonemode", "its namespace has no "
+			"block device, through which iorig reads and resets "
+			"the zones of an NVMe generic char device (fio 3.33 "
+			"sends Report Zones itself); expected a namespace "
+			"the kernel gives a block device (/dev/nvmeXnY)");
+		return -EINVAL;
+	}
+	zbd_probe(tf->nvme_bdev_rdev, zi);
 	return 0;
 }
 
@@ -238,9 +274,9 @@ int target_plan_zbd(struct target *t, const struct job *j, bool writes,
 		uint64_t size = t->zbd_size, cap = t->zbd_cap;
 		unsigned max_open = t->zbd_max_open;
 
-		memset(&zi, 0, sizeof(zi));
-		if (tf->is_bdev)
-			zbd_probe(tf->rdev, &zi);
+		ret = zbd_probe_file(tf, &zi, e);
+		if (ret)
+			return ret;
 		if (zi.model != ZBD_NONE)
 			ret = plan_zbd_device(t, tf, j, writes, &zi, &zs,
 					      &dev_end, e);
@@ -290,9 +326,9 @@ int target_plan_zbd(struct target *t, const struct job *j, bool writes,
 	for (i = 0; i < t->nfiles; i++) {
 		struct target_file *tf = &t->files[i];
 
-		memset(&zi, 0, sizeof(zi));
-		if (tf->is_bdev)
-			zbd_probe(tf->rdev, &zi);
+		ret = zbd_probe_file(tf, &zi, e);
+		if (ret)
+			return ret;
 		ret = plan_zbd_round(t, tf, j, writes, &zi, zs, tf->zbd_end,
 				     e);
 		if (ret)

@@ -387,7 +387,9 @@ static int zn_setup_file(struct wstate *s)
 	bool made;
 	int ret = 0;
 
-	zn->fd = tf->fd;
+	/* an NVMe generic char device's zones: its namespace's block
+	 * device's (target.c opened it) */
+	zn->fd = tf->zbd_fd >= 0 ? tf->zbd_fd : tf->fd;
 	zn->model = t->zbd_model;
 	zn->zs = t->zbd_size;
 	zn->rlo = tf->offset;

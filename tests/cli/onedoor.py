@@ -39,7 +39,9 @@ WRITE_FLAGS = ("O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND",
 ALLOW = {
     ("src/target/target.c", "open"):
         "the targets themselves: made (O_EXCL), laid out and opened as "
-        "target_plan checked them (guards, identity at open)",
+        "target_plan checked them (guards, identity at open); an NVMe "
+        "generic char device's namespace block device, which resets its "
+        "zones under zonemode=zbd (the device guarded, checked at open)",
     ("src/target/chrdev.c", "open"):
         "the targets themselves: an NVMe or SCSI generic char device "
         "opened to ask its size (split out of target.c's planning)",

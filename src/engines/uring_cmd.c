@@ -11,9 +11,10 @@
  * -errno.
  *
  * The targets are planned by chrdev.c as NVMe generic char devices
- * (ENGINE_NVME_CHAR): sized by Identify Namespace, guarded through their
- * namespace's block device. init() reads each file's namespace again
- * (its nsid and block size) for the commands.
+ * (ENGINE_NVME_CHAR): sized by Identify Namespace, whose answer each file
+ * keeps (tf->nvme_id: asked once a file), guarded through their
+ * namespace's block device. The plan's checks and init() (each file's
+ * nsid and blocks, for the commands) read that answer.
  *
  * Protection information (a namespace formatted with PI, such as QEMU's
  * nsid 3): with pi_act=1 the controller inserts it on writes and strips
@@ -305,34 +306,20 @@ static int ucmd_plan_md(const struct target_file *tf, const struct job *j,
 	return 0;
 }
 
-/* The namespace of an NVMe generic char device (chrdev.c made sure it is
- * one), with a usable LBA format. 0, or -errno with e. */
-static int ucmd_ident(const struct target_file *tf, struct nvmedev_ident *id,
-		      struct err_rec *e)
+/* The namespace of an NVMe generic char device, as chrdev.c's probe
+ * identified it, with a usable LBA format; NULL with e. */
+static const struct nvmedev_ident *ucmd_ident(const struct target_file *tf,
+					      struct err_rec *e)
 {
-	int fd, r;
+	const struct nvmedev_ident *id = tf->nvme_id;
 
-	fd = open(tf->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		r = -errno;
-		err_set(e, tf->path, 0, "filename", "cannot open: %s",
-			strerror(-r));
-		return r;
-	}
-	r = nvmedev_ident(fd, id);
-	close(fd);
-	if (r) {
-		err_set(e, tf->path, 0, "filename", "NVMe Identify Namespace "
-			"failed: %s (admin commands need CAP_SYS_ADMIN)",
-			strerror(-r));
-		return r;
-	}
-	if (!id->lba_size) {
+	if (!id)
+		err_set(e, tf->path, 0, "filename", "not identified as an "
+			"NVMe namespace");
+	else if (!id->lba_size)
 		err_set(e, tf->path, 0, "filename", "the namespace has no "
 			"usable LBA format");
-		return -EINVAL;
-	}
-	return 0;
+	return id && id->lba_size ? id : NULL;
 }
 
 /* The namespace's size in the buffers' blocks: an extended LBA whose
@@ -345,16 +332,15 @@ static int ucmd_file_size(const struct target_file *tf, const struct job *j,
 			  uint64_t *bytes, uint32_t *block, struct err_rec *e)
 {
 	const struct ucmd_opts *o = j->eng.eopts;
-	struct nvmedev_ident id;
-	int r = ucmd_ident(tf, &id, e);
+	const struct nvmedev_ident *id = ucmd_ident(tf, e);
 
-	if (r)
-		return r;
-	*block = ucmd_block(&id, o->pi_act);
-	if (__builtin_mul_overflow(id.nsze, *block, bytes)) {
+	if (!id)
+		return -EINVAL;
+	*block = ucmd_block(id, o->pi_act);
+	if (__builtin_mul_overflow(id->nsze, *block, bytes)) {
 		err_set(e, tf->path, 0, "filename", "the namespace's %llu "
 			"blocks do not fit in 64 bits of bytes",
-			(unsigned long long)id.nsze);
+			(unsigned long long)id->nsze);
 		return -EINVAL;
 	}
 	return 0;
@@ -369,7 +355,7 @@ static int ucmd_plan_target(const struct target *t, const struct job *j,
 			    struct err_rec *e)
 {
 	const struct ucmd_opts *o = j->eng.eopts;
-	struct nvmedev_ident id;
+	const struct nvmedev_ident *id;
 	unsigned i, d;
 	uint32_t blk;
 	int r;
@@ -377,25 +363,25 @@ static int ucmd_plan_target(const struct target *t, const struct job *j,
 	for (i = 0; i < t->nfiles; i++) {
 		const struct target_file *tf = &t->files[i];
 
-		r = ucmd_ident(tf, &id, e);
+		id = ucmd_ident(tf, e);
+		if (!id)
+			return -EINVAL;
+		r = ucmd_plan_md(tf, j, id, e);
 		if (r)
 			return r;
-		r = ucmd_plan_md(tf, j, &id, e);
-		if (r)
-			return r;
-		if ((o->pi_act || o->prchk) && !id.pi_type) {
+		if ((o->pi_act || o->prchk) && !id->pi_type) {
 			err_set(e, tf->path, 0, o->pi_act ? "pi_act" : "pi_chk",
 				"namespace %u has no protection information; "
 				"expected a namespace formatted with it",
-				id.nsid);
+				id->nsid);
 			return -EINVAL;
 		}
-		blk = ucmd_block(&id, o->pi_act);
+		blk = ucmd_block(id, o->pi_act);
 		if (tf->offset % blk) {
 			err_set(e, tf->path, 0, "offset", "%llu is not a "
 				"multiple of %u, the namespace's block size%s",
 				(unsigned long long)tf->offset, blk,
-				blk != id.lba_size ? " (data and metadata, an "
+				blk != id->lba_size ? " (data and metadata, an "
 				"extended LBA)" : "");
 			return -EINVAL;
 		}
@@ -408,7 +394,7 @@ static int ucmd_plan_target(const struct target *t, const struct job *j,
 					(unsigned long long)(j->io.bs_min[d] %
 					blk ? j->io.bs_min[d] :
 					j->io.bs_max[d]),
-					blk, blk != id.lba_size ? " (data and "
+					blk, blk != id->lba_size ? " (data and "
 					"metadata, an extended LBA; or "
 					"pi_act=1)" : "");
 				return -EINVAL;
@@ -490,13 +476,13 @@ static int ucmd_setup(struct ucmd *u, const struct ucmd_opts *o)
 	return ring_setup(&u->io.ring, u->io.depth, &rp, &u->flags);
 }
 
-/* Each file's namespace: its nsid and block size, for the commands. */
+/* Each file's namespace (as the plan identified it): its nsid and block
+ * size, for the commands. */
 static int ucmd_files(struct ucmd *u, const struct target *t,
 		      const struct ucmd_opts *o)
 {
-	struct nvmedev_ident id;
+	const struct nvmedev_ident *id;
 	unsigned i;
-	int r;
 
 	if (!t || !t->nfiles)
 		return -EINVAL;
@@ -504,25 +490,23 @@ static int ucmd_files(struct ucmd *u, const struct target *t,
 	if (!u->files)
 		return -ENOMEM;
 	for (i = 0; i < t->nfiles; i++) {
-		r = nvmedev_ident(t->files[i].fd, &id);
-		if (r)
-			return r;
-		if (!id.lba_size)
+		id = t->files[i].nvme_id;
+		if (!id || !id->lba_size)
 			return -EINVAL;
-		u->files[i].nsid = id.nsid;
-		u->files[i].shift = (unsigned)__builtin_ctz(id.lba_size);
-		u->files[i].pi_type = id.pi_type;
-		u->files[i].lba_size = id.lba_size;
-		if (ucmd_md_moves(&id, o->pi_act)) {
+		u->files[i].nsid = id->nsid;
+		u->files[i].shift = (unsigned)__builtin_ctz(id->lba_size);
+		u->files[i].pi_type = id->pi_type;
+		u->files[i].lba_size = id->lba_size;
+		if (ucmd_md_moves(id, o->pi_act)) {
 			/* the plan made sure md_per_io_size holds it */
-			if (id.extended)
-				u->files[i].ext = id.lba_size + id.ms;
+			if (id->extended)
+				u->files[i].ext = id->lba_size + id->ms;
 			else
-				u->files[i].ms = id.ms;
-			u->files[i].pi_at = id.pi_first ? 0 :
-					    (uint16_t)(id.ms - 8);
-			u->files[i].pi_host = id.pi_type && !o->pi_act &&
-					      id.ms >= 8;
+				u->files[i].ms = id->ms;
+			u->files[i].pi_at = id->pi_first ? 0 :
+					    (uint16_t)(id->ms - 8);
+			u->files[i].pi_host = id->pi_type && !o->pi_act &&
+					      id->ms >= 8;
 		}
 	}
 	return 0;

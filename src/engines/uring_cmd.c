@@ -414,7 +414,7 @@ struct ucmd {
 	bool *refused;			/* a slot's I/O went as a no-op */
 	uint8_t *md;			/* separate metadata: a buffer a slot */
 	size_t md_per_io;
-	char (*pi_why)[96];		/* the engine's PI check that failed */
+	char (*pi_why)[128];		/* the engine's PI check that failed */
 	struct nvmepi pi;		/* pi_chk's checks, apptag, the CRC */
 	unsigned reqs_per_buf;
 	bool vectored, fixed_bufs, fixed_files;
@@ -711,13 +711,16 @@ static int64_t ucmd_res(struct ucmd *u, struct io_req *req, int res)
 	if (!res) {
 		const struct nvmepi_fmt *f = &u->files[req->file].f;
 		uint64_t slba, nlb;
+		int r;
 
 		if (!f->pi_host || req->ddir != DDIR_READ || !u->pi.prchk ||
 		    nvmepi_lbas(f, req->offset, req->len, &slba, &nlb))
 			return req->len;
-		return nvmepi_check(&u->pi, f, req->buf, ucmd_md(u, f, req),
-				    slba, nlb, u->pi_why[req->idx],
-				    sizeof(u->pi_why[0]));
+		r = nvmepi_check(&u->pi, f, req->buf, ucmd_md(u, f, req), slba,
+				 nlb, u->pi_why[req->idx], sizeof(u->pi_why[0]));
+		if (r)
+			return r;
+		return req->len;	/* a read that passes moved all */
 	}
 	u->status[req->idx] = (uint16_t)res;
 	sc = (unsigned)res & 0x7ff;

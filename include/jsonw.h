@@ -57,6 +57,15 @@ void jw_out_counts(struct jw_out *o, unsigned depth, bool first,
 		   const uint64_t *v, unsigned n);
 /* v printed at depth, its deferred values written by their writers. */
 int jw_out_value(struct jw_out *o, const json_t *v, unsigned depth);
+/*
+ * An array of n elements at depth, each made by make(arg, i) (a new
+ * reference; NULL: out of memory), printed as jw_out_value prints it and
+ * freed, with the values it deferred, before the next is made: the one
+ * loop of jw_dump_array_at's array and of a deferred writer's. 0 or
+ * -errno.
+ */
+int jw_out_array(struct jw_out *o, unsigned depth, size_t n,
+		 json_t *(*make)(void *arg, size_t i), void *arg);
 
 /* obj[key] = v (v is taken); a NULL v or a failure sets c->failed. */
 void jw_put(struct jw *c, json_t *obj, const char *key, json_t *v);

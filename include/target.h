@@ -13,6 +13,7 @@
 #include "warn.h"
 
 struct door_fence;
+struct nvmedev_ident;
 
 /*
  * The files or block devices of one job clone. target_plan() only looks
@@ -52,6 +53,10 @@ struct target_file {
 	 * to target_close for the zone report and resets (read-write when
 	 * the job writes: BLKRESETZONE asks it); -1 otherwise */
 	int zbd_fd;
+	/* An NVMe generic char device's namespace as Identify Namespace
+	 * answered when it was probed (chrdev.c), asked once a file: its
+	 * engine's plan and init read it. NULL for any other file. */
+	struct nvmedev_ident *nvme_id;
 	/* target_plan: bytes of holes and unwritten extents in the region
 	 * of an existing file that the layout of a job that reads fills */
 	uint64_t holes_planned;

@@ -11,9 +11,10 @@
  * -errno.
  *
  * The targets are planned by chrdev.c as NVMe generic char devices
- * (ENGINE_NVME_CHAR): sized by Identify Namespace, guarded through their
- * namespace's block device. init() reads each file's namespace again
- * (its nsid and block size) for the commands.
+ * (ENGINE_NVME_CHAR): sized by Identify Namespace, whose answer each file
+ * keeps (tf->nvme_id: asked once a file), guarded through their
+ * namespace's block device. The plan's checks and init() (each file's
+ * nsid and blocks, for the commands) read that answer.
  *
  * Protection information (a namespace formatted with PI, such as QEMU's
  * nsid 3): with pi_act=1 the controller inserts it on writes and strips
@@ -30,7 +31,8 @@
  * the guard, a CRC-16 T10-DIF of the block's data and the metadata bytes
  * before the PI; the application tag; the reference tag, the LBA, types 1
  * and 2) and checks the same fields after a read, as later fios do; a
- * mismatch is the read's error (EILSEQ), named with the field and LBA.
+ * mismatch is the read's error (EILSEQ), named with the field and LBA
+ * (nvmepi.c: the blocks' layout in the buffers, the CRC, the fields).
  * With pi_act=1 and metadata that is just the 8 bytes of PI, no metadata
  * moves.
  *
@@ -66,6 +68,7 @@
 #include "err.h"
 #include "job.h"
 #include "nvmedev.h"
+#include "nvmepi.h"
 #include "optdef.h"
 #include "ring.h"
 #include "target.h"
@@ -238,21 +241,6 @@ static int ucmd_check(const struct job *j, const void *eo,
 	return 0;
 }
 
-/* Does a namespace's metadata move with its data? Not when the
- * controller inserts and strips it all (pi_act=1 and 8 bytes of PI). */
-static bool ucmd_md_moves(const struct nvmedev_ident *id, bool pi_act)
-{
-	return id->ms && !(pi_act && id->pi_type && id->ms == 8);
-}
-
-/* The bytes of a block in the buffers: an extended LBA's data and
- * metadata when its metadata moves, else the data's. */
-static uint32_t ucmd_block(const struct nvmedev_ident *id, bool pi_act)
-{
-	return id->extended && ucmd_md_moves(id, pi_act) ?
-	       id->lba_size + id->ms : id->lba_size;
-}
-
 /* A namespace's metadata as the plan checks it: an extended LBA's moves
  * in the blocks (no trims: their ranges count data blocks; no verify=
  * with PI, whose bytes would overwrite the pattern's, as later fios
@@ -265,7 +253,7 @@ static int ucmd_plan_md(const struct target_file *tf, const struct job *j,
 	uint64_t need;
 	unsigned d;
 
-	if (!ucmd_md_moves(id, o->pi_act))
+	if (!nvmepi_md_moves(id, o->pi_act))
 		return 0;
 	if (id->extended && (rw_dirs(j->io.rw) & (1u << DDIR_TRIM) ||
 			     j->vfy.trim_percentage)) {
@@ -305,34 +293,20 @@ static int ucmd_plan_md(const struct target_file *tf, const struct job *j,
 	return 0;
 }
 
-/* The namespace of an NVMe generic char device (chrdev.c made sure it is
- * one), with a usable LBA format. 0, or -errno with e. */
-static int ucmd_ident(const struct target_file *tf, struct nvmedev_ident *id,
-		      struct err_rec *e)
+/* The namespace of an NVMe generic char device, as chrdev.c's probe
+ * identified it, with a usable LBA format; NULL with e. */
+static const struct nvmedev_ident *ucmd_ident(const struct target_file *tf,
+					      struct err_rec *e)
 {
-	int fd, r;
+	const struct nvmedev_ident *id = tf->nvme_id;
 
-	fd = open(tf->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		r = -errno;
-		err_set(e, tf->path, 0, "filename", "cannot open: %s",
-			strerror(-r));
-		return r;
-	}
-	r = nvmedev_ident(fd, id);
-	close(fd);
-	if (r) {
-		err_set(e, tf->path, 0, "filename", "NVMe Identify Namespace "
-			"failed: %s (admin commands need CAP_SYS_ADMIN)",
-			strerror(-r));
-		return r;
-	}
-	if (!id->lba_size) {
+	if (!id)
+		err_set(e, tf->path, 0, "filename", "not identified as an "
+			"NVMe namespace");
+	else if (!id->lba_size)
 		err_set(e, tf->path, 0, "filename", "the namespace has no "
 			"usable LBA format");
-		return -EINVAL;
-	}
-	return 0;
+	return id && id->lba_size ? id : NULL;
 }
 
 /* The namespace's size in the buffers' blocks: an extended LBA whose
@@ -345,16 +319,15 @@ static int ucmd_file_size(const struct target_file *tf, const struct job *j,
 			  uint64_t *bytes, uint32_t *block, struct err_rec *e)
 {
 	const struct ucmd_opts *o = j->eng.eopts;
-	struct nvmedev_ident id;
-	int r = ucmd_ident(tf, &id, e);
+	const struct nvmedev_ident *id = ucmd_ident(tf, e);
 
-	if (r)
-		return r;
-	*block = ucmd_block(&id, o->pi_act);
-	if (__builtin_mul_overflow(id.nsze, *block, bytes)) {
+	if (!id)
+		return -EINVAL;
+	*block = nvmepi_block(id, o->pi_act);
+	if (__builtin_mul_overflow(id->nsze, *block, bytes)) {
 		err_set(e, tf->path, 0, "filename", "the namespace's %llu "
 			"blocks do not fit in 64 bits of bytes",
-			(unsigned long long)id.nsze);
+			(unsigned long long)id->nsze);
 		return -EINVAL;
 	}
 	return 0;
@@ -369,7 +342,7 @@ static int ucmd_plan_target(const struct target *t, const struct job *j,
 			    struct err_rec *e)
 {
 	const struct ucmd_opts *o = j->eng.eopts;
-	struct nvmedev_ident id;
+	const struct nvmedev_ident *id;
 	unsigned i, d;
 	uint32_t blk;
 	int r;
@@ -377,25 +350,25 @@ static int ucmd_plan_target(const struct target *t, const struct job *j,
 	for (i = 0; i < t->nfiles; i++) {
 		const struct target_file *tf = &t->files[i];
 
-		r = ucmd_ident(tf, &id, e);
+		id = ucmd_ident(tf, e);
+		if (!id)
+			return -EINVAL;
+		r = ucmd_plan_md(tf, j, id, e);
 		if (r)
 			return r;
-		r = ucmd_plan_md(tf, j, &id, e);
-		if (r)
-			return r;
-		if ((o->pi_act || o->prchk) && !id.pi_type) {
+		if ((o->pi_act || o->prchk) && !id->pi_type) {
 			err_set(e, tf->path, 0, o->pi_act ? "pi_act" : "pi_chk",
 				"namespace %u has no protection information; "
 				"expected a namespace formatted with it",
-				id.nsid);
+				id->nsid);
 			return -EINVAL;
 		}
-		blk = ucmd_block(&id, o->pi_act);
+		blk = nvmepi_block(id, o->pi_act);
 		if (tf->offset % blk) {
 			err_set(e, tf->path, 0, "offset", "%llu is not a "
 				"multiple of %u, the namespace's block size%s",
 				(unsigned long long)tf->offset, blk,
-				blk != id.lba_size ? " (data and metadata, an "
+				blk != id->lba_size ? " (data and metadata, an "
 				"extended LBA)" : "");
 			return -EINVAL;
 		}
@@ -408,7 +381,7 @@ static int ucmd_plan_target(const struct target *t, const struct job *j,
 					(unsigned long long)(j->io.bs_min[d] %
 					blk ? j->io.bs_min[d] :
 					j->io.bs_max[d]),
-					blk, blk != id.lba_size ? " (data and "
+					blk, blk != id->lba_size ? " (data and "
 					"metadata, an extended LBA; or "
 					"pi_act=1)" : "");
 				return -EINVAL;
@@ -428,24 +401,8 @@ struct ucmd_dsm {
 };
 
 struct ucmd_file {
+	struct nvmepi_fmt f;	/* its blocks in the buffers */
 	uint32_t nsid;
-	unsigned shift;		/* log2 of the block's data bytes */
-	uint8_t pi_type;
-	uint16_t ms;		/* metadata bytes per block that move (a
-				 * separate buffer); 0: none moves */
-	uint16_t pi_at;		/* the PI's offset in a block's metadata */
-	uint32_t lba_size;	/* data bytes of a block */
-	uint32_t ext;		/* an extended LBA whose metadata moves: its
-				 * block's bytes in the buffer; else 0 */
-	bool pi_host;		/* the engine writes and checks the PI */
-};
-
-/* Protection information with a 16-bit guard, as the specification lays
- * it out (big-endian fields). */
-struct ucmd_pi {
-	uint8_t guard[2];
-	uint8_t apptag[2];
-	uint8_t reftag[4];
 };
 
 struct ucmd {
@@ -457,10 +414,8 @@ struct ucmd {
 	bool *refused;			/* a slot's I/O went as a no-op */
 	uint8_t *md;			/* separate metadata: a buffer a slot */
 	size_t md_per_io;
-	char (*pi_why)[96];		/* the engine's PI check that failed */
-	int prchk;			/* pi_chk's PRCHK bits */
-	uint16_t apptag, apptag_mask;
-	uint16_t crc[256];		/* CRC-16 T10-DIF, a byte at a time */
+	char (*pi_why)[128];		/* the engine's PI check that failed */
+	struct nvmepi pi;		/* pi_chk's checks, apptag, the CRC */
 	unsigned reqs_per_buf;
 	bool vectored, fixed_bufs, fixed_files;
 	uint64_t force_async, fa_count;
@@ -490,13 +445,13 @@ static int ucmd_setup(struct ucmd *u, const struct ucmd_opts *o)
 	return ring_setup(&u->io.ring, u->io.depth, &rp, &u->flags);
 }
 
-/* Each file's namespace: its nsid and block size, for the commands. */
+/* Each file's namespace (as the plan identified it): its nsid and its
+ * blocks, for the commands. */
 static int ucmd_files(struct ucmd *u, const struct target *t,
 		      const struct ucmd_opts *o)
 {
-	struct nvmedev_ident id;
+	const struct nvmedev_ident *id;
 	unsigned i;
-	int r;
 
 	if (!t || !t->nfiles)
 		return -EINVAL;
@@ -504,162 +459,20 @@ static int ucmd_files(struct ucmd *u, const struct target *t,
 	if (!u->files)
 		return -ENOMEM;
 	for (i = 0; i < t->nfiles; i++) {
-		r = nvmedev_ident(t->files[i].fd, &id);
-		if (r)
-			return r;
-		if (!id.lba_size)
+		id = t->files[i].nvme_id;
+		if (!id || !id->lba_size)
 			return -EINVAL;
-		u->files[i].nsid = id.nsid;
-		u->files[i].shift = (unsigned)__builtin_ctz(id.lba_size);
-		u->files[i].pi_type = id.pi_type;
-		u->files[i].lba_size = id.lba_size;
-		if (ucmd_md_moves(&id, o->pi_act)) {
-			/* the plan made sure md_per_io_size holds it */
-			if (id.extended)
-				u->files[i].ext = id.lba_size + id.ms;
-			else
-				u->files[i].ms = id.ms;
-			u->files[i].pi_at = id.pi_first ? 0 :
-					    (uint16_t)(id.ms - 8);
-			u->files[i].pi_host = id.pi_type && !o->pi_act &&
-					      id.ms >= 8;
-		}
+		u->files[i].nsid = id->nsid;
+		nvmepi_fmt_set(&u->files[i].f, id, o->pi_act);
 	}
 	return 0;
 }
 
-/* The table of CRC-16 T10-DIF (polynomial 0x8bb7, not reflected, from
- * 0): the guard of protection information. */
-static void ucmd_crc_init(uint16_t *t)
-{
-	unsigned i, b;
-	uint16_t c;
-
-	for (i = 0; i < 256; i++) {
-		c = (uint16_t)(i << 8);
-		for (b = 0; b < 8; b++)
-			c = (uint16_t)(c & 0x8000 ? c << 1 ^ 0x8bb7 : c << 1);
-		t[i] = c;
-	}
-}
-
-static uint16_t ucmd_crc(const uint16_t *t, uint16_t c, const uint8_t *p,
-			 size_t n)
-{
-	while (n--)
-		c = (uint16_t)(c << 8 ^ t[(c >> 8 ^ *p++) & 0xff]);
-	return c;
-}
-
-/* Block b's protection information in req's metadata, and (when
- * pi_chk has GUARD) the guard its data and the metadata before it make. */
-static struct ucmd_pi *ucmd_pi_of(const struct ucmd *u,
-				  const struct ucmd_file *f,
-				  const struct io_req *req, uint64_t b,
-				  uint16_t *guard)
-{
-	uint8_t *data, *md;
-
-	if (f->ext) {	/* the metadata follows the block's data */
-		data = (uint8_t *)req->buf + b * f->ext;
-		md = data + f->lba_size;
-	} else {
-		data = (uint8_t *)req->buf + (b << f->shift);
-		md = u->md + req->idx * u->md_per_io + b * f->ms;
-	}
-	*guard = 0;
-	if (u->prchk & NVMEDEV_PRCHK_GUARD)
-		*guard = ucmd_crc(u->crc, ucmd_crc(u->crc, 0, data,
-				  f->lba_size), md, f->pi_at);
-	return (struct ucmd_pi *)(md + f->pi_at);
-}
-
-static void be16_put(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static uint16_t be16_get(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t be32_get(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-/* Before a write with pi_act=0: the PI fields pi_chk names, per block
- * (the others keep what the buffer holds, as later fios leave them). */
-static void ucmd_pi_write(const struct ucmd *u, const struct ucmd_file *f,
-			  const struct io_req *req, uint64_t slba,
-			  uint64_t nlb)
-{
-	struct ucmd_pi *pi;
-	uint16_t guard;
-	uint32_t ref;
-	uint64_t b;
-
-	for (b = 0; b < nlb; b++) {
-		pi = ucmd_pi_of(u, f, req, b, &guard);
-		if (u->prchk & NVMEDEV_PRCHK_GUARD)
-			be16_put(pi->guard, guard);
-		if (u->prchk & NVMEDEV_PRCHK_APP)
-			be16_put(pi->apptag, u->apptag);
-		if ((u->prchk & NVMEDEV_PRCHK_REF) && f->pi_type != 3) {
-			ref = (uint32_t)(slba + b);	/* its low 32 bits */
-			be16_put(pi->reftag, (uint16_t)(ref >> 16));
-			be16_put(pi->reftag + 2, (uint16_t)ref);
-		}
-	}
-}
-
-/* After a read with pi_act=0: the fields pi_chk names, per block; a
- * block whose application tag is 0xffff is not checked (the
- * specification's escape). 0, or -EILSEQ with the reason in pi_why. */
-static int ucmd_pi_read(struct ucmd *u, const struct ucmd_file *f,
+/* Slot req's separate metadata; NULL when f moves none. */
+static uint8_t *ucmd_md(const struct ucmd *u, const struct nvmepi_fmt *f,
 			const struct io_req *req)
 {
-	uint64_t slba = f->ext ? req->offset / f->ext : req->offset >> f->shift;
-	uint64_t nlb = f->ext ? req->len / f->ext : req->len >> f->shift;
-	const struct ucmd_pi *pi;
-	uint64_t b;
-	const char *what = NULL;
-	uint32_t want = 0, got = 0;
-	uint16_t guard;
-
-	for (b = 0; b < nlb && !what; b++) {
-		pi = ucmd_pi_of(u, f, req, b, &guard);
-		if (be16_get(pi->apptag) == 0xffff)
-			continue;
-		if ((u->prchk & NVMEDEV_PRCHK_GUARD) &&
-		    be16_get(pi->guard) != guard) {
-			what = "guard";
-			want = guard;
-			got = be16_get(pi->guard);
-		} else if ((u->prchk & NVMEDEV_PRCHK_APP) &&
-			   ((be16_get(pi->apptag) ^ u->apptag) &
-			    u->apptag_mask)) {
-			what = "application tag";
-			want = u->apptag & u->apptag_mask;
-			got = be16_get(pi->apptag) & u->apptag_mask;
-		} else if ((u->prchk & NVMEDEV_PRCHK_REF) &&
-			   f->pi_type != 3 &&
-			   be32_get(pi->reftag) != (uint32_t)(slba + b)) {
-			what = "reference tag";
-			want = (uint32_t)(slba + b);
-			got = be32_get(pi->reftag);
-		}
-	}
-	if (!what)
-		return 0;
-	snprintf(u->pi_why[req->idx], sizeof(u->pi_why[0]), "protection "
-		 "information check (pi_act=0): %s 0x%x, expected 0x%x, at "
-		 "LBA %llu", what, got, want, (unsigned long long)(slba + b -
-		 1));
-	return -EILSEQ;
+	return f->ms ? u->md + req->idx * u->md_per_io : NULL;
 }
 
 static void ucmd_free(struct ucmd *u)
@@ -685,9 +498,6 @@ static void ucmd_flags(struct ucmd *u, const struct ucmd_opts *o)
 	u->rw_flags[DDIR_READ] = pi | (o->readfua ? 1u << 30 : 0);
 	u->rw_flags[DDIR_WRITE] = pi | (o->writefua ? 1u << 30 : 0);
 	u->cdw15 = (uint32_t)o->apptag | (uint32_t)o->apptag_mask << 16;
-	u->prchk = (int)o->prchk;
-	u->apptag = (uint16_t)o->apptag;
-	u->apptag_mask = (uint16_t)o->apptag_mask;
 }
 
 /* The metadata buffers, when a file moves separate metadata: a slot's
@@ -701,14 +511,15 @@ static int ucmd_md_alloc(struct ucmd *u, const struct target *t,
 	unsigned i;
 
 	for (i = 0; i < t->nfiles; i++) {
-		md |= u->files[i].ms != 0;
-		host |= u->files[i].pi_host;
+		md |= u->files[i].f.ms != 0;
+		host |= u->files[i].f.pi_host;
 	}
 	if (host) {
 		u->pi_why = calloc(u->io.depth, sizeof(*u->pi_why));
 		if (!u->pi_why)
 			return -ENOMEM;
-		ucmd_crc_init(u->crc);
+		nvmepi_init(&u->pi, (unsigned)o->prchk, (uint16_t)o->apptag,
+			    (uint16_t)o->apptag_mask);
 	}
 	if (!md)
 		return 0;
@@ -788,25 +599,16 @@ static int ucmd_prep(struct ucmd *u, struct io_uring_sqe *sqe,
 		     struct io_req *req)
 {
 	struct nvme_uring_cmd *c = (struct nvme_uring_cmd *)sqe->cmd;
-	const struct ucmd_file *f = &u->files[req->file];
+	const struct ucmd_file *uf = &u->files[req->file];
+	const struct nvmepi_fmt *f = &uf->f;
 	uint64_t slba, nlb;
 
-	if (f->ext) {	/* blocks of data and metadata */
-		slba = req->offset / f->ext;
-		nlb = req->len / f->ext;
-		if (slba * f->ext != req->offset || nlb * f->ext != req->len)
-			return -EINVAL;
-	} else {
-		slba = req->offset >> f->shift;
-		nlb = (uint64_t)req->len >> f->shift;
-		if ((slba << f->shift) != req->offset ||
-		    (nlb << f->shift) != req->len)
-			return -EINVAL;
-	}
+	if (nvmepi_lbas(f, req->offset, req->len, &slba, &nlb))
+		return -EINVAL;
 	if (!nlb || nlb > 65536)
 		return -EINVAL;
 	memset(c, 0, sizeof(*c));
-	c->nsid = f->nsid;
+	c->nsid = uf->nsid;
 	c->cdw10 = (uint32_t)slba;
 	c->cdw11 = (uint32_t)(slba >> 32);
 	if (req->ddir == DDIR_TRIM) {
@@ -829,10 +631,10 @@ static int ucmd_prep(struct ucmd *u, struct io_uring_sqe *sqe,
 		c->cdw14 = (uint32_t)slba;
 	c->cdw15 = u->cdw15;
 	if (f->pi_host && req->ddir == DDIR_WRITE)
-		ucmd_pi_write(u, f, req, slba, nlb);
+		nvmepi_write(&u->pi, f, req->buf, ucmd_md(u, f, req), slba,
+			     nlb);
 	if (f->ms) {
-		c->metadata = (uint64_t)(uintptr_t)(u->md +
-						    req->idx * u->md_per_io);
+		c->metadata = (uint64_t)(uintptr_t)ucmd_md(u, f, req);
 		c->metadata_len = (uint32_t)(nlb * f->ms);
 	}
 	if (u->vectored) {
@@ -907,11 +709,18 @@ static int64_t ucmd_res(struct ucmd *u, struct io_req *req, int res)
 	if (res < 0)
 		return res;
 	if (!res) {
-		const struct ucmd_file *f = &u->files[req->file];
+		const struct nvmepi_fmt *f = &u->files[req->file].f;
+		uint64_t slba, nlb;
+		int r;
 
-		if (f->pi_host && req->ddir == DDIR_READ && u->prchk)
-			return ucmd_pi_read(u, f, req);
-		return req->len;
+		if (!f->pi_host || req->ddir != DDIR_READ || !u->pi.prchk ||
+		    nvmepi_lbas(f, req->offset, req->len, &slba, &nlb))
+			return req->len;
+		r = nvmepi_check(&u->pi, f, req->buf, ucmd_md(u, f, req), slba,
+				 nlb, u->pi_why[req->idx], sizeof(u->pi_why[0]));
+		if (r)
+			return r;
+		return req->len;	/* a read that passes moved all */
 	}
 	u->status[req->idx] = (uint16_t)res;
 	sc = (unsigned)res & 0x7ff;

@@ -319,21 +319,20 @@ static const struct jw_later *out_later(const struct jw_out *o,
 	return NULL;
 }
 
-/* The n elements of the array, each made, printed at its depth and
- * freed (with the values it deferred). */
-static int array_write(struct jw_out *o, unsigned depth)
+int jw_out_array(struct jw_out *o, unsigned depth, size_t n,
+		 json_t *(*make)(void *arg, size_t i), void *arg)
 {
 	size_t i, mark = o->c ? o->c->nlater : 0;
 	json_t *e;
 	int ret;
 
-	if (!o->n) {
+	if (!n) {
 		jw_out_raw(o, "[]", 2);
 		return 0;
 	}
 	jw_out_raw(o, "[", 1);
-	for (i = 0; i < o->n; i++) {
-		e = o->make(o->arg, i);
+	for (i = 0; i < n; i++) {
+		e = make(arg, i);
 		if (!e)
 			return -ENOMEM;
 		jw_out_indent(o, depth + 1);
@@ -343,7 +342,7 @@ static int array_write(struct jw_out *o, unsigned depth)
 			o->c->nlater = mark;
 		if (ret)
 			return ret;
-		if (i + 1 < o->n)
+		if (i + 1 < n)
 			jw_out_raw(o, ",", 1);
 	}
 	jw_out_indent(o, depth);
@@ -373,7 +372,8 @@ static int object_write(struct jw_out *o, const json_t *v, unsigned depth)
 		    !strcmp(json_string_value(m), JW_MARK) &&
 		    !strcmp(k, o->key)) {
 			o->marked = true;
-			ret = array_write(o, depth + 1);
+			ret = jw_out_array(o, depth + 1, o->n, o->make,
+					   o->arg);
 		} else {
 			ret = jw_out_value(o, m, depth + 1);
 		}
@@ -388,31 +388,24 @@ static int object_write(struct jw_out *o, const json_t *v, unsigned depth)
 	return 0;
 }
 
+/* Element i of the array arg, a new reference (jw_out_array frees it). */
+static json_t *list_elem(void *arg, size_t i)
+{
+	return json_incref(json_array_get(arg, i));
+}
+
+/* An array of the tree, or, empty, the deferred value it stands for. */
 static int list_write(struct jw_out *o, const json_t *v, unsigned depth)
 {
-	size_t i, n = json_array_size(v);
 	const struct jw_later *l;
-	int ret;
 
-	if (!n) {
+	if (!json_array_size(v)) {
 		l = out_later(o, v);
 		if (l)
 			return l->fn(o, depth, l->arg);
-		jw_out_raw(o, "[]", 2);
-		return 0;
 	}
-	jw_out_raw(o, "[", 1);
-	for (i = 0; i < n; i++) {
-		jw_out_indent(o, depth + 1);
-		ret = jw_out_value(o, json_array_get(v, i), depth + 1);
-		if (ret)
-			return ret;
-		if (i + 1 < n)
-			jw_out_raw(o, ",", 1);
-	}
-	jw_out_indent(o, depth);
-	jw_out_raw(o, "]", 1);
-	return 0;
+	return jw_out_array(o, depth, json_array_size(v), list_elem,
+			    (void *)(uintptr_t)v);
 }
 
 int jw_out_value(struct jw_out *o, const json_t *v, unsigned depth)

@@ -1568,46 +1568,31 @@ struct members_arg {
 	unsigned member;		/* the one being printed */
 };
 
-/*
- * The jobs of the member being printed, each made whole in buf, made a
- * tree with its histograms' buckets deferred, printed and freed before
- * the next (buf holds one job: the buckets are printed from it).
- */
+/* Job k of the member being printed, made whole in buf, as a tree with
+ * its histograms' buckets deferred (printed from buf, which holds one
+ * job: jw_out_array prints and frees each before the next). */
+static json_t *member_job_make(void *arg, size_t k)
+{
+	struct members_arg *a = arg;
+	json_t *t;
+
+	cluster_member_unit(a->ci, a->member, (unsigned)k, a->buf);
+	a->c->defer = true;
+	t = j_member_job(a->c, a->buf);
+	a->c->defer = false;
+	if (t && a->c->failed) {
+		json_decref(t);
+		t = NULL;
+	}
+	return t;
+}
+
+/* The jobs of the member being printed, one at a time. */
 static int member_jobs_write(struct jw_out *o, unsigned depth, void *arg)
 {
 	struct members_arg *a = arg;
-	struct jw *c = a->c;
-	size_t mark = c->nlater;
-	unsigned k, n = a->ci->njobs;
-	json_t *t;
-	int ret;
 
-	if (!n) {
-		jw_out_raw(o, "[]", 2);
-		return 0;
-	}
-	jw_out_raw(o, "[", 1);
-	for (k = 0; k < n; k++) {
-		cluster_member_unit(a->ci, a->member, k, a->buf);
-		c->defer = true;
-		t = j_member_job(c, a->buf);
-		c->defer = false;
-		if (!t || c->failed) {
-			json_decref(t);
-			return -ENOMEM;
-		}
-		jw_out_indent(o, depth + 1);
-		ret = jw_out_value(o, t, depth + 1);
-		json_decref(t);
-		c->nlater = mark;
-		if (ret)
-			return ret;
-		if (k + 1 < n)
-			jw_out_raw(o, ",", 1);
-	}
-	jw_out_indent(o, depth);
-	jw_out_raw(o, "]", 1);
-	return 0;
+	return jw_out_array(o, depth, a->ci->njobs, member_job_make, a);
 }
 
 static json_t *member_make(void *arg, size_t i)

@@ -29,29 +29,42 @@ struct chr_kind {
 	/* the block device behind char device rdev: 0, -ENODEV when rdev
 	 * is not of this kind, -ENOENT when there is none */
 	int (*map)(dev_t rdev, char *path, size_t len, dev_t *bdev);
-	/* the device's bytes and block size: 0 or -errno */
-	int (*size)(int fd, uint64_t *bytes, uint32_t *lbs);
+	/* the device's bytes and block size, and what else tf keeps of
+	 * the answer: 0 or -errno */
+	int (*size)(int fd, struct target_file *tf, uint64_t *bytes,
+		    uint32_t *lbs);
 	bool sg;		/* a SCSI generic device (tf->is_sg_chr) */
 };
 
-/* Identify Namespace: the block device's ioctls do not work on /dev/ng. */
-static int nvme_size(int fd, uint64_t *bytes, uint32_t *lbs)
+/* Identify Namespace: the block device's ioctls do not work on /dev/ng.
+ * The answer is kept (tf->nvme_id) for the engine's plan and init. */
+static int nvme_size(int fd, struct target_file *tf, uint64_t *bytes,
+		     uint32_t *lbs)
 {
-	struct nvmedev_ident id;
-	int r = nvmedev_ident(fd, &id);
+	struct nvmedev_ident *id = calloc(1, sizeof(*id));
+	int r;
 
-	if (r)
+	if (!id)
+		return -ENOMEM;
+	r = nvmedev_ident(fd, id);
+	if (r) {
+		free(id);
 		return r;
-	*bytes = id.nsze * id.lba_size;
-	*lbs = id.lba_size ? id.lba_size : 512;
+	}
+	free(tf->nvme_id);
+	tf->nvme_id = id;
+	*bytes = id->nsze * id->lba_size;
+	*lbs = id->lba_size ? id->lba_size : 512;
 	return 0;
 }
 
-static int sg_size(int fd, uint64_t *bytes, uint32_t *lbs)
+static int sg_size(int fd, struct target_file *tf, uint64_t *bytes,
+		   uint32_t *lbs)
 {
 	uint64_t blocks;
 	int r = sgdev_capacity(fd, &blocks, lbs);
 
+	(void)tf;
 	if (!r)
 		*bytes = blocks * *lbs;
 	return r;
@@ -115,7 +128,7 @@ static int chr_probe(struct target_file *tf, const struct job *j,
 			strerror(errno));
 		return -errno;
 	}
-	r = k->size(fd, &bytes, &lbs);
+	r = k->size(fd, tf, &bytes, &lbs);
 	close(fd);
 	if (r) {
 		err_set(e, tf->path, 0, "filename", "%s failed: %s%s",

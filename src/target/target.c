@@ -2259,6 +2259,7 @@ void target_free(struct target *t)
 		free(t->files[i].path);
 		free(t->files[i].guard_note);
 		free(t->files[i].nvme_bdev);
+		free(t->files[i].nvme_id);
 	}
 	free(t->files);
 	t->files = NULL;

@@ -81,6 +81,9 @@ run --name=r $j --rw=read --md_per_io_size=8 $pi --apptag=0x1111
 expect_rc 0
 smart_log b
 counted r read 256
+# each read, its PI checked by iorig too, moved its 4096 bytes
+json_is "d['jobs'][0]['read']['io_bytes'], \
+d['jobs'][0]['read']['short_ios']" "(1048576, 0)"
 echo "ok: 256 reads, the PI checked by the controller and by iorig"
 
 # The ring's variants carry the metadata pointer too: vectored commands,

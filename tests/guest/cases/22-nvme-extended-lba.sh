@@ -59,8 +59,8 @@ smart_log a
 run --name=r $j --rw=read $pi --apptag=0x1111
 expect_rc 0
 smart_log b
-json_is "d['jobs'][0]['read']['ios'], d['jobs'][0]['read']['errors']" \
-	"(256, 0)"
+json_is "d['jobs'][0]['read']['ios'], d['jobs'][0]['read']['errors'], \
+d['jobs'][0]['read']['io_bytes']" "(256, 0, 1050624)"
 d=$((b_host_read_commands - a_host_read_commands))
 [ "$d" = 256 ] || die "host_read_commands +$d; expected +256"
 echo "ok: 256 reads, the PI checked by the controller and by iorig"

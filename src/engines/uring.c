@@ -136,8 +136,8 @@ struct uring {
  * With it the thread is woken once min_complete completions are there.
  * Measured on zram, 4k random reads, QD32, one CPU, kernel 6.18: waiting
  * for 8 at a time made 215k IOPS without it, 288k with it; waiting for 1
- * at a time, it cost 20% (the worker now waits for half the queue when
- * the CPU is the limit, see worker/worker.c).
+ * at a time, it cost 20% (a job pinned to one CPU lingers in its waits
+ * for more, src/worker/depth.c).
  */
 static const unsigned uring_ladder[] = {
 	IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
@@ -270,6 +270,10 @@ static int uring_init(struct engine_ctx *ctx)
 	}
 	/* Optional (5.18+): spares the kernel an fd lookup per call. */
 	u->reg_fd = io_uring_register_ring_fd(&u->io.ring) == 1;
+	u->io.reg_ring = u->reg_fd;
+	/* IOPOLL rings wait by polling, for every completion asked */
+	if (!o->hipri)
+		ring_io_linger_set(&u->io, ctx->reap_linger_us);
 	u->flags = flags;
 	u->plain = !u->io.sqpoll && !u->iov && !u->force_async &&
 		   !(u->io.ring.flags & IORING_SETUP_SQE128);
@@ -423,6 +427,8 @@ static void uring_report_setup(const struct engine_ctx *ctx,
 		out->what[out->n++] = "registerfiles";
 	if (u && u->reg_fd)
 		out->what[out->n++] = "registered_ring_fd";
+	if (u && u->io.linger_us)
+		out->what[out->n++] = "min_wait";
 }
 
 #define SECCOMP_HINT \

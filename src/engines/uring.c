@@ -276,7 +276,9 @@ static int uring_init(struct engine_ctx *ctx)
 		ring_io_linger_set(&u->io, ctx->reap_linger_us);
 	u->flags = flags;
 	u->plain = !u->io.sqpoll && !u->iov && !u->force_async &&
-		   !(u->io.ring.flags & IORING_SETUP_SQE128);
+		   !(u->io.ring.flags & IORING_SETUP_SQE128) &&
+		   u->io.ring.sq.array &&
+		   u->io.depth <= u->io.ring.sq.ring_entries;
 	u->op_rd = u->fixed_bufs ? IORING_OP_READ_FIXED : IORING_OP_READ;
 	u->op_wr = u->fixed_bufs ? IORING_OP_WRITE_FIXED : IORING_OP_WRITE;
 	u->sqe_flags = u->fixed_files ? IOSQE_FIXED_FILE : 0;
@@ -292,12 +294,37 @@ err_free:
 }
 
 /*
+ * The fields of request req's own SQE (uring_queue_plain) that stay from
+ * one of its I/Os to the next, written at its first: every field but the
+ * opcode, priority, file, offset, buffer and length, which each I/O
+ * writes.
+ */
+static __attribute__((noinline)) void uring_sqe_init(const struct uring *u,
+						     struct io_uring_sqe *sqe,
+						     struct io_req *req)
+{
+	memset(sqe, 0, sizeof(*sqe));
+	sqe->flags = u->sqe_flags;
+	sqe->buf_index = u->fixed_bufs ?
+			 (__u16)(req->idx / u->reqs_per_buf) : 0;
+	io_uring_sqe_set_data(sqe, req);
+}
+
+/*
  * queue() of the usual ring (u->plain: no SQPOLL, 64-byte SQEs, no
- * iovec, no force_async): the SQE taken as liburing's io_uring_get_sqe
- * takes it (ring_io_sqe) without its SQPOLL and SQE128 tests, and
- * written field by field as liburing's prep helpers write it (every
- * field, the same values), the flags, the priority and the user data
- * stored once rather than tested and patched.
+ * iovec, no force_async). Each request has an SQE of its own, the one
+ * of its index (req->idx < depth <= the ring's entries), where liburing
+ * takes the next SQE in ring order: the submission ring's index array,
+ * which tells the kernel which SQE each entry is, gets req->idx in the
+ * entry's place. The kernel has read an SQE by the time the call that
+ * submits it returns (IORING_FEAT_SUBMIT_STABLE, 5.5), and a request is
+ * queued again only once reaped, so its SQE is free then; what does not
+ * change between its I/Os (the flags, the registered buffer's index, the
+ * user data, the zeroes) is written once (uring_sqe_init), and each I/O
+ * writes the opcode, priority, file, offset, buffer and length, the
+ * values liburing's prep helpers would write. Every SQ entry not yet
+ * consumed is a request in flight, so outstanding < depth leaves one
+ * free: the ring's head need not be read.
  */
 static int uring_queue_plain(struct uring *u, struct io_req *req)
 {
@@ -308,28 +335,22 @@ static int uring_queue_plain(struct uring *u, struct io_req *req)
 
 	if (u->io.committed && (r = ring_io_submit(&u->io)) < 0)
 		return r;
-	tail = sq->sqe_tail;
-	if (u->io.outstanding >= u->io.depth ||
-	    tail + 1 - IO_URING_READ_ONCE(*sq->khead) > sq->ring_entries)
+	if (u->io.outstanding >= u->io.depth)
 		return ENGINE_BUSY;
-	sqe = &sq->sqes[tail & sq->ring_mask];
+	tail = sq->sqe_tail;
+	sq->array[tail & sq->ring_mask] = req->idx;
 	sq->sqe_tail = tail + 1;
+	sqe = &sq->sqes[req->idx];
+	if (sqe->user_data != (uintptr_t)req)
+		uring_sqe_init(u, sqe, req);
 	sqe->opcode = req->ddir == DDIR_READ ? u->op_rd : u->op_wr;
-	sqe->flags = u->sqe_flags;
 	sqe->ioprio = req->ioprio;
 	sqe->fd = u->fixed_files ? req->file : req->fd;
 	sqe->off = req->offset;
 	sqe->addr = (unsigned long)req->buf;
 	sqe->len = req->len;
-	sqe->rw_flags = 0;
-	sqe->buf_index = u->fixed_bufs ?
-			 (__u16)(req->idx < u->reqs_per_buf ? 0 :
-				 req->idx / u->reqs_per_buf) : 0;
-	sqe->personality = 0;
-	sqe->file_index = 0;
-	sqe->addr3 = 0;
-	sqe->__pad2[0] = 0;
-	ring_io_queued(&u->io, sqe, req);
+	u->io.pend[u->io.npend++] = req;
+	u->io.outstanding++;
 	return ENGINE_QUEUED;
 }
 

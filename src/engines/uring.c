@@ -293,13 +293,35 @@ err_free:
 	return r;
 }
 
+/* The fields of req's own SQE that each of its I/Os writes, the values
+ * liburing's prep helpers would write. */
+static inline __attribute__((always_inline)) void
+uring_sqe_io(const struct uring *u, struct io_uring_sqe *sqe,
+	     const struct io_req *req)
+{
+	sqe->opcode = req->ddir == DDIR_READ ? u->op_rd : u->op_wr;
+	sqe->ioprio = req->ioprio;
+	sqe->fd = u->fixed_files ? req->file : req->fd;
+	sqe->off = req->offset;
+	sqe->addr = (unsigned long)req->buf;
+	sqe->len = req->len;
+}
+
+/* req's SQE is ready in the ring: it is pending (ring_io_queued). */
+static inline __attribute__((always_inline)) int
+uring_sqe_queued(struct uring *u, struct io_req *req)
+{
+	u->io.pend[u->io.npend++] = req;
+	u->io.outstanding++;
+	return ENGINE_QUEUED;
+}
+
 /*
- * The fields of request req's own SQE (uring_queue_plain) that stay from
- * one of its I/Os to the next, written at its first: every field but the
- * opcode, priority, file, offset, buffer and length, which each I/O
- * writes.
+ * req's first I/O in its own SQE (uring_queue_plain): the fields that
+ * stay from one of its I/Os to the next written too (the flags, the
+ * registered buffer's index, the user data, the zeroes).
  */
-static __attribute__((noinline)) void uring_sqe_init(const struct uring *u,
+static __attribute__((noinline)) int uring_sqe_first(struct uring *u,
 						     struct io_uring_sqe *sqe,
 						     struct io_req *req)
 {
@@ -308,6 +330,19 @@ static __attribute__((noinline)) void uring_sqe_init(const struct uring *u,
 	sqe->buf_index = u->fixed_bufs ?
 			 (__u16)(req->idx / u->reqs_per_buf) : 0;
 	io_uring_sqe_set_data(sqe, req);
+	uring_sqe_io(u, sqe, req);
+	return uring_sqe_queued(u, req);
+}
+
+static int uring_queue_plain(struct uring *u, struct io_req *req);
+
+/* The committed batch submitted first (ring.h: commit()'s promise). */
+static __attribute__((noinline)) int uring_queue_committed(struct uring *u,
+							   struct io_req *req)
+{
+	int r = ring_io_submit(&u->io);
+
+	return r < 0 ? r : uring_queue_plain(u, req);
 }
 
 /*
@@ -318,23 +353,21 @@ static __attribute__((noinline)) void uring_sqe_init(const struct uring *u,
  * which tells the kernel which SQE each entry is, gets req->idx in the
  * entry's place. The kernel has read an SQE by the time the call that
  * submits it returns (IORING_FEAT_SUBMIT_STABLE, 5.5), and a request is
- * queued again only once reaped, so its SQE is free then; what does not
- * change between its I/Os (the flags, the registered buffer's index, the
- * user data, the zeroes) is written once (uring_sqe_init), and each I/O
- * writes the opcode, priority, file, offset, buffer and length, the
- * values liburing's prep helpers would write. Every SQ entry not yet
+ * queued again only once reaped, so its SQE is free then: what does not
+ * change between its I/Os is written at its first (uring_sqe_first),
+ * and each I/O writes six fields (uring_sqe_io). Every SQ entry not yet
  * consumed is a request in flight, so outstanding < depth leaves one
- * free: the ring's head need not be read.
+ * free: the ring's head need not be read. The rare cases are calls
+ * apart, so that this one saves no registers.
  */
 static int uring_queue_plain(struct uring *u, struct io_req *req)
 {
 	struct io_uring_sq *sq = &u->io.ring.sq;
 	struct io_uring_sqe *sqe;
 	unsigned tail;
-	int r;
 
-	if (u->io.committed && (r = ring_io_submit(&u->io)) < 0)
-		return r;
+	if (u->io.committed)
+		return uring_queue_committed(u, req);
 	if (u->io.outstanding >= u->io.depth)
 		return ENGINE_BUSY;
 	tail = sq->sqe_tail;
@@ -342,26 +375,19 @@ static int uring_queue_plain(struct uring *u, struct io_req *req)
 	sq->sqe_tail = tail + 1;
 	sqe = &sq->sqes[req->idx];
 	if (sqe->user_data != (uintptr_t)req)
-		uring_sqe_init(u, sqe, req);
-	sqe->opcode = req->ddir == DDIR_READ ? u->op_rd : u->op_wr;
-	sqe->ioprio = req->ioprio;
-	sqe->fd = u->fixed_files ? req->file : req->fd;
-	sqe->off = req->offset;
-	sqe->addr = (unsigned long)req->buf;
-	sqe->len = req->len;
-	u->io.pend[u->io.npend++] = req;
-	u->io.outstanding++;
-	return ENGINE_QUEUED;
+		return uring_sqe_first(u, sqe, req);
+	uring_sqe_io(u, sqe, req);
+	return uring_sqe_queued(u, req);
 }
 
-static int uring_queue(struct engine_ctx *ctx, struct io_req *req)
+/* queue() of any other ring; apart, so that the usual one saves no
+ * registers. */
+static __attribute__((noinline)) int uring_queue_any(struct uring *u,
+						     struct io_req *req)
 {
-	struct uring *u = ctx->priv;
 	struct io_uring_sqe *sqe;
 	int fd, r;
 
-	if (u->plain)
-		return uring_queue_plain(u, req);
 	r = ring_io_sqe(&u->io, &sqe);
 	if (r)
 		return r;
@@ -402,6 +428,15 @@ static int uring_queue(struct engine_ctx *ctx, struct io_req *req)
 	}
 	ring_io_queued(&u->io, sqe, req);
 	return ENGINE_QUEUED;
+}
+
+static int uring_queue(struct engine_ctx *ctx, struct io_req *req)
+{
+	struct uring *u = ctx->priv;
+
+	if (u->plain)
+		return uring_queue_plain(u, req);
+	return uring_queue_any(u, req);
 }
 
 static int uring_commit(struct engine_ctx *ctx)

@@ -209,7 +209,8 @@ void ring_io_close(struct ring_io *io, bool fixed_files, bool fixed_bufs);
  * head, where liburing's io_uring_peek_batch_cqe copied the CQE
  * pointers for a second loop (about 13 instructions per I/O more). An
  * empty ring is looked at through io_uring_peek_batch_cqe, which also
- * asks the kernel to flush the completions it held back (CQ overflow).
+ * asks the kernel to flush the completions it held back (CQ overflow),
+ * only when the ring's flags say it holds some back, as liburing's test.
  */
 static inline void ring_io_take(struct ring_io *io, uint64_t t)
 {
@@ -223,6 +224,10 @@ static inline void ring_io_take(struct ring_io *io, uint64_t t)
 	unsigned i;
 
 	if (!n) {
+		/* only completions the kernel holds back need the call */
+		if (!(IO_URING_READ_ONCE(*io->ring.sq.kflags) &
+		      (IORING_SQ_CQ_OVERFLOW | IORING_SQ_TASKRUN)))
+			return;
 		n = io_uring_peek_batch_cqe(&io->ring, io->cqes, room);
 		for (i = 0; i < n; i++) {
 			req = io_uring_cqe_get_data(io->cqes[i]);

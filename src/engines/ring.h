@@ -327,7 +327,9 @@ static inline int ring_io_commit(struct ring_io *io)
  * A wait for nr completions in the ring that returns early, once one is
  * there, when io->linger_us have passed (above). The general timeout
  * (linger_ts) only bounds the call: -ETIME with none there, as a signal,
- * returns 0 and the worker waits again.
+ * returns 0 and the worker waits again. A kernel that refuses the
+ * argument (-EINVAL, whatever its feature bits said) is not asked again:
+ * its waits are for one, and this one returns 0 to be waited again.
  */
 static inline int ring_io_linger(struct ring_io *io, unsigned nr)
 {
@@ -343,6 +345,10 @@ static inline int ring_io_linger(struct ring_io *io, unsigned nr)
 		    sizeof(io->linger_arg));
 	if (r >= 0 || errno == EINTR || errno == EAGAIN || errno == ETIME)
 		return 0;
+	if (errno == EINVAL) {
+		io->linger_us = 0;
+		return 0;
+	}
 	return -errno;
 }
 

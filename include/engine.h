@@ -152,6 +152,15 @@ struct engine_ctx {
 	 * queue() may wait for a submission slot).
 	 */
 	bool queue_nocall;
+	/*
+	 * Set by the worker before init(): a reap(min = 1, max > 1) with
+	 * nothing ready may wait on for up to max completions, for at most
+	 * this many microseconds from its start once one is there (0: it
+	 * returns at the first). The worker sets it only where its CPU is
+	 * the completions' too (depth.c); an engine that cannot linger
+	 * ignores it.
+	 */
+	unsigned reap_linger_us;
 	/* Set by SIGINT/SIGTERM: an engine that waits for a peer (net)
 	 * watches it and gives up (start: -EINTR; queue: ENGINE_END). */
 	const atomic_int *stop;

@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <liburing.h>
 
@@ -27,6 +29,19 @@
 
 struct engine_setup;
 struct target;
+
+/* The kernel's min_wait (6.12), named here for older headers. */
+#ifndef IORING_FEAT_MIN_TIMEOUT
+#define IORING_FEAT_MIN_TIMEOUT	(1U << 15)
+#endif
+
+/* io_uring_getevents_arg as 6.12 has it: its pad became min_wait_usec. */
+struct ring_wait_arg {
+	__u64 sigmask;
+	__u32 sigmask_sz;
+	__u32 min_wait_usec;
+	__u64 ts;
+};
 
 /* What the ring is made with. */
 struct ring_params {
@@ -134,6 +149,13 @@ void ring_report_flags(unsigned flags, struct engine_setup *out);
  * outstanding - npend - ndone completions in the ring, so it never
  * waits on a request the kernel has not seen.
  *
+ * Lingering (ring_io_linger_set, the worker's reap_linger_us): a wait
+ * for one completion when more are in flight asks the kernel for up to
+ * max of them and for min_wait (IORING_ENTER_EXT_ARG's min_wait_usec,
+ * 6.12+): the call returns once max are there, or once linger_us have
+ * passed since it began with at least one there, or at the first one
+ * after that. Without min_wait in the kernel, no lingering.
+ *
  * -EAGAIN/-EBUSY (kernel short of memory) and -EINTR (a signal) from the
  * submitting call are not errors: the requests stay pending and are
  * submitted again by the next reap(); commit() and reap() return 0 for
@@ -152,6 +174,10 @@ struct ring_io {
 	bool committed;			/* pend committed, unsubmitted */
 	bool sqpoll;			/* SQPOLL in effect */
 	bool defer;			/* DEFER_TASKRUN in effect */
+	bool reg_ring;			/* the ring fd is registered */
+	unsigned linger_us;		/* 0: a wait for one returns at one */
+	struct __kernel_timespec linger_ts;	/* lingering's bound */
+	struct ring_wait_arg linger_arg;
 };
 
 /* io's arrays for depth requests (the ring is made apart, ring_setup):
@@ -159,6 +185,13 @@ struct ring_io {
 int ring_io_alloc(struct ring_io *io, unsigned depth,
 		  const struct clock *clk);
 void ring_io_free(struct ring_io *io);
+
+/*
+ * Linger up to us microseconds in a wait for one completion (above), when
+ * the kernel has min_wait; 0 never. After the ring is made (and its fd
+ * registered: reg_ring set first).
+ */
+void ring_io_linger_set(struct ring_io *io, unsigned us);
 
 /* Close io's ring (ring_close) once the requests the kernel holds are
  * done; pending ones were never seen by the kernel and go with it. */
@@ -176,7 +209,8 @@ void ring_io_close(struct ring_io *io, bool fixed_files, bool fixed_bufs);
  * head, where liburing's io_uring_peek_batch_cqe copied the CQE
  * pointers for a second loop (about 13 instructions per I/O more). An
  * empty ring is looked at through io_uring_peek_batch_cqe, which also
- * asks the kernel to flush the completions it held back (CQ overflow).
+ * asks the kernel to flush the completions it held back (CQ overflow),
+ * only when the ring's flags say it holds some back, as liburing's test.
  */
 static inline void ring_io_take(struct ring_io *io, uint64_t t)
 {
@@ -190,6 +224,10 @@ static inline void ring_io_take(struct ring_io *io, uint64_t t)
 	unsigned i;
 
 	if (!n) {
+		/* only completions the kernel holds back need the call */
+		if (!(IO_URING_READ_ONCE(*io->ring.sq.kflags) &
+		      (IORING_SQ_CQ_OVERFLOW | IORING_SQ_TASKRUN)))
+			return;
 		n = io_uring_peek_batch_cqe(&io->ring, io->cqes, room);
 		for (i = 0; i < n; i++) {
 			req = io_uring_cqe_get_data(io->cqes[i]);
@@ -286,14 +324,44 @@ static inline int ring_io_commit(struct ring_io *io)
 }
 
 /*
- * Submit what is pending (a call that does not wait), then make min
- * completions ready (a second call, only when fewer are). Fewer may be
- * ready on return after a signal or a short submit; never waits beyond
- * what the kernel holds. min = 0 waits for nothing but still collects
- * what has completed: with DEFER_TASKRUN completions reach the ring only
- * when we enter the kernel.
+ * A wait for nr completions in the ring that returns early, once one is
+ * there, when io->linger_us have passed (above). The general timeout
+ * (linger_ts) only bounds the call: -ETIME with none there, as a signal,
+ * returns 0 and the worker waits again. A kernel that refuses the
+ * argument (-EINVAL, whatever its feature bits said) is not asked again:
+ * its waits are for one, and this one returns 0 to be waited again.
  */
-static inline int ring_io_wait(struct ring_io *io, unsigned min)
+static inline int ring_io_linger(struct ring_io *io, unsigned nr)
+{
+	unsigned flags = IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG;
+	int fd = io->ring.ring_fd;
+	long r;
+
+	if (io->reg_ring) {
+		fd = io->ring.enter_ring_fd;
+		flags |= IORING_ENTER_REGISTERED_RING;
+	}
+	r = syscall(__NR_io_uring_enter, fd, 0, nr, flags, &io->linger_arg,
+		    sizeof(io->linger_arg));
+	if (r >= 0 || errno == EINTR || errno == EAGAIN || errno == ETIME)
+		return 0;
+	if (errno == EINVAL) {
+		io->linger_us = 0;
+		return 0;
+	}
+	return -errno;
+}
+
+/*
+ * Submit what is pending (a call that does not wait), then make min
+ * completions ready (a second call, only when fewer are; lingering for up
+ * to max, above). Fewer may be ready on return after a signal or a short
+ * submit; never waits beyond what the kernel holds. min = 0 waits for
+ * nothing but still collects what has completed: with DEFER_TASKRUN
+ * completions reach the ring only when we enter the kernel.
+ */
+static inline int ring_io_wait(struct ring_io *io, unsigned min,
+			       unsigned max)
 {
 	struct io_uring_cqe *cqe;
 	unsigned held, ready = io->ndone + io_uring_cq_ready(&io->ring);
@@ -313,6 +381,9 @@ static inline int ring_io_wait(struct ring_io *io, unsigned min)
 		min = held;
 	if (ready >= min)
 		return 0;
+	/* none ready (min is 1): linger for up to max of those held */
+	if (min == 1 && io->linger_us && held > 1 && max > 1)
+		return ring_io_linger(io, max < held ? max : held);
 	/* the ring holds ready - ndone of them: wait for the rest there */
 	r = io_uring_wait_cqe_nr(&io->ring, &cqe, min - io->ndone);
 	return r < 0 && r != -EINTR && r != -EAGAIN ? r : 0;
@@ -342,7 +413,7 @@ static inline unsigned ring_io_harvest(struct ring_io *io,
 static inline int ring_io_reap(struct ring_io *io, unsigned min,
 			       struct io_req **out, unsigned max)
 {
-	int r = ring_io_wait(io, min);
+	int r = ring_io_wait(io, min, max);
 
 	if (r < 0)
 		return r;

@@ -136,8 +136,8 @@ struct uring {
  * With it the thread is woken once min_complete completions are there.
  * Measured on zram, 4k random reads, QD32, one CPU, kernel 6.18: waiting
  * for 8 at a time made 215k IOPS without it, 288k with it; waiting for 1
- * at a time, it cost 20% (the worker now waits for half the queue when
- * the CPU is the limit, see worker/worker.c).
+ * at a time, it cost 20% (a job pinned to one CPU lingers in its waits
+ * for more, src/worker/depth.c).
  */
 static const unsigned uring_ladder[] = {
 	IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
@@ -270,9 +270,15 @@ static int uring_init(struct engine_ctx *ctx)
 	}
 	/* Optional (5.18+): spares the kernel an fd lookup per call. */
 	u->reg_fd = io_uring_register_ring_fd(&u->io.ring) == 1;
+	u->io.reg_ring = u->reg_fd;
+	/* IOPOLL rings wait by polling, for every completion asked */
+	if (!o->hipri)
+		ring_io_linger_set(&u->io, ctx->reap_linger_us);
 	u->flags = flags;
 	u->plain = !u->io.sqpoll && !u->iov && !u->force_async &&
-		   !(u->io.ring.flags & IORING_SETUP_SQE128);
+		   !(u->io.ring.flags & IORING_SETUP_SQE128) &&
+		   u->io.ring.sq.array &&
+		   u->io.depth <= u->io.ring.sq.ring_entries;
 	u->op_rd = u->fixed_bufs ? IORING_OP_READ_FIXED : IORING_OP_READ;
 	u->op_wr = u->fixed_bufs ? IORING_OP_WRITE_FIXED : IORING_OP_WRITE;
 	u->sqe_flags = u->fixed_files ? IOSQE_FIXED_FILE : 0;
@@ -287,56 +293,101 @@ err_free:
 	return r;
 }
 
+/* The fields of req's own SQE that each of its I/Os writes, the values
+ * liburing's prep helpers would write. */
+static inline __attribute__((always_inline)) void
+uring_sqe_io(const struct uring *u, struct io_uring_sqe *sqe,
+	     const struct io_req *req)
+{
+	sqe->opcode = req->ddir == DDIR_READ ? u->op_rd : u->op_wr;
+	sqe->ioprio = req->ioprio;
+	sqe->fd = u->fixed_files ? req->file : req->fd;
+	sqe->off = req->offset;
+	sqe->addr = (unsigned long)req->buf;
+	sqe->len = req->len;
+}
+
+/* req's SQE is ready in the ring: it is pending (ring_io_queued). */
+static inline __attribute__((always_inline)) int
+uring_sqe_queued(struct uring *u, struct io_req *req)
+{
+	u->io.pend[u->io.npend++] = req;
+	u->io.outstanding++;
+	return ENGINE_QUEUED;
+}
+
+/*
+ * req's first I/O in its own SQE (uring_queue_plain): the fields that
+ * stay from one of its I/Os to the next written too (the flags, the
+ * registered buffer's index, the user data, the zeroes).
+ */
+static __attribute__((noinline)) int uring_sqe_first(struct uring *u,
+						     struct io_uring_sqe *sqe,
+						     struct io_req *req)
+{
+	memset(sqe, 0, sizeof(*sqe));
+	sqe->flags = u->sqe_flags;
+	sqe->buf_index = u->fixed_bufs ?
+			 (__u16)(req->idx / u->reqs_per_buf) : 0;
+	io_uring_sqe_set_data(sqe, req);
+	uring_sqe_io(u, sqe, req);
+	return uring_sqe_queued(u, req);
+}
+
+static int uring_queue_plain(struct uring *u, struct io_req *req);
+
+/* The committed batch submitted first (ring.h: commit()'s promise). */
+static __attribute__((noinline)) int uring_queue_committed(struct uring *u,
+							   struct io_req *req)
+{
+	int r = ring_io_submit(&u->io);
+
+	return r < 0 ? r : uring_queue_plain(u, req);
+}
+
 /*
  * queue() of the usual ring (u->plain: no SQPOLL, 64-byte SQEs, no
- * iovec, no force_async): the SQE taken as liburing's io_uring_get_sqe
- * takes it (ring_io_sqe) without its SQPOLL and SQE128 tests, and
- * written field by field as liburing's prep helpers write it (every
- * field, the same values), the flags, the priority and the user data
- * stored once rather than tested and patched.
+ * iovec, no force_async). Each request has an SQE of its own, the one
+ * of its index (req->idx < depth <= the ring's entries), where liburing
+ * takes the next SQE in ring order: the submission ring's index array,
+ * which tells the kernel which SQE each entry is, gets req->idx in the
+ * entry's place. The kernel has read an SQE by the time the call that
+ * submits it returns (IORING_FEAT_SUBMIT_STABLE, 5.5), and a request is
+ * queued again only once reaped, so its SQE is free then: what does not
+ * change between its I/Os is written at its first (uring_sqe_first),
+ * and each I/O writes six fields (uring_sqe_io). Every SQ entry not yet
+ * consumed is a request in flight, so outstanding < depth leaves one
+ * free: the ring's head need not be read. The rare cases are calls
+ * apart, so that this one saves no registers.
  */
 static int uring_queue_plain(struct uring *u, struct io_req *req)
 {
 	struct io_uring_sq *sq = &u->io.ring.sq;
 	struct io_uring_sqe *sqe;
 	unsigned tail;
-	int r;
 
-	if (u->io.committed && (r = ring_io_submit(&u->io)) < 0)
-		return r;
-	tail = sq->sqe_tail;
-	if (u->io.outstanding >= u->io.depth ||
-	    tail + 1 - IO_URING_READ_ONCE(*sq->khead) > sq->ring_entries)
+	if (u->io.committed)
+		return uring_queue_committed(u, req);
+	if (u->io.outstanding >= u->io.depth)
 		return ENGINE_BUSY;
-	sqe = &sq->sqes[tail & sq->ring_mask];
+	tail = sq->sqe_tail;
+	sq->array[tail & sq->ring_mask] = req->idx;
 	sq->sqe_tail = tail + 1;
-	sqe->opcode = req->ddir == DDIR_READ ? u->op_rd : u->op_wr;
-	sqe->flags = u->sqe_flags;
-	sqe->ioprio = req->ioprio;
-	sqe->fd = u->fixed_files ? req->file : req->fd;
-	sqe->off = req->offset;
-	sqe->addr = (unsigned long)req->buf;
-	sqe->len = req->len;
-	sqe->rw_flags = 0;
-	sqe->buf_index = u->fixed_bufs ?
-			 (__u16)(req->idx < u->reqs_per_buf ? 0 :
-				 req->idx / u->reqs_per_buf) : 0;
-	sqe->personality = 0;
-	sqe->file_index = 0;
-	sqe->addr3 = 0;
-	sqe->__pad2[0] = 0;
-	ring_io_queued(&u->io, sqe, req);
-	return ENGINE_QUEUED;
+	sqe = &sq->sqes[req->idx];
+	if (sqe->user_data != (uintptr_t)req)
+		return uring_sqe_first(u, sqe, req);
+	uring_sqe_io(u, sqe, req);
+	return uring_sqe_queued(u, req);
 }
 
-static int uring_queue(struct engine_ctx *ctx, struct io_req *req)
+/* queue() of any other ring; apart, so that the usual one saves no
+ * registers. */
+static __attribute__((noinline)) int uring_queue_any(struct uring *u,
+						     struct io_req *req)
 {
-	struct uring *u = ctx->priv;
 	struct io_uring_sqe *sqe;
 	int fd, r;
 
-	if (u->plain)
-		return uring_queue_plain(u, req);
 	r = ring_io_sqe(&u->io, &sqe);
 	if (r)
 		return r;
@@ -377,6 +428,15 @@ static int uring_queue(struct engine_ctx *ctx, struct io_req *req)
 	}
 	ring_io_queued(&u->io, sqe, req);
 	return ENGINE_QUEUED;
+}
+
+static int uring_queue(struct engine_ctx *ctx, struct io_req *req)
+{
+	struct uring *u = ctx->priv;
+
+	if (u->plain)
+		return uring_queue_plain(u, req);
+	return uring_queue_any(u, req);
 }
 
 static int uring_commit(struct engine_ctx *ctx)
@@ -423,6 +483,8 @@ static void uring_report_setup(const struct engine_ctx *ctx,
 		out->what[out->n++] = "registerfiles";
 	if (u && u->reg_fd)
 		out->what[out->n++] = "registered_ring_fd";
+	if (u && u->io.linger_us)
+		out->what[out->n++] = "min_wait";
 }
 
 #define SECCOMP_HINT \

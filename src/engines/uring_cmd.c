@@ -582,6 +582,9 @@ static int ucmd_init(struct engine_ctx *ctx)
 			goto err_exit;
 		u->fixed_files = true;
 	}
+	/* IOPOLL rings wait by polling, for every completion asked */
+	if (!o->hipri)
+		ring_io_linger_set(&u->io, ctx->reap_linger_us);
 	ctx->priv = u;
 	ctx->queue_nocall = !u->io.sqpoll;
 	return 0;
@@ -802,6 +805,8 @@ static void ucmd_report_setup(const struct engine_ctx *ctx,
 		out->what[out->n++] = "registerfiles";
 	if (u && u->vectored)
 		out->what[out->n++] = "vectored";
+	if (u && u->io.linger_us)
+		out->what[out->n++] = "min_wait";
 }
 
 static const char *ucmd_hint(int err)

@@ -34,6 +34,8 @@
  * collected as they come (no refill) until L or fewer are in flight; then
  * the queue is filled again.
  */
+#include <sched.h>
+
 #include "depth.h"
 #include "job.h"
 #include "stats.h"
@@ -77,6 +79,41 @@ void depth_setup(struct wstate *s)
  * and then for iodepth_batch_complete_min; the end of a pass waits for
  * every I/O of the old files.
  */
+/* The CPUs this thread may run on now (taskset, cpus_allowed=, cpusets);
+ * 0: unknown. */
+static unsigned cpus_allowed(void)
+{
+	cpu_set_t set;
+
+	return sched_getaffinity(0, sizeof(set), &set) ? 0 :
+	       (unsigned)CPU_COUNT(&set);
+}
+
+/*
+ * A thread that may run on one CPU only shares it with the kernel's
+ * threads that do its I/O (io_uring's io-wq workers inherit its CPUs;
+ * zram, which never takes a request without blocking, has every read
+ * done by them): a wait for one completion then costs a context switch
+ * per I/O, the worker's CPU time given to this thread and back (zram,
+ * QD32, taskset: 1.0-1.4 switches per I/O, 130-170k IOPS, where
+ * t/io_uring -c32 makes 0.06 and 210-290k). There a full queue's wait
+ * lingers (engine.h): the kernel is asked for every I/O in flight, and
+ * the wait ends at the first completion after DEPTH_LINGER_US (0.065
+ * switches per I/O, 185-205k in the same minutes). A device that is the
+ * limit completes a few I/Os in that time at most, so the depth it is
+ * given barely moves: the I/Os it completes while the wait lingers are
+ * refilled that much later, IOPS x DEPTH_LINGER_US / 2 of them on
+ * average (0.13 at 4000 IOPS: held 3.99 of 4 and 31.9 of 32, test 271).
+ * Only with the batching left to iorig and a wait for one.
+ */
+#define DEPTH_LINGER_US	64
+
+void depth_linger(struct wstate *s)
+{
+	s->ctx.reap_linger_us = s->dp.adaptive && s->dp.reap_min == 1 &&
+				cpus_allowed() == 1 ? DEPTH_LINGER_US : 0;
+}
+
 unsigned depth_wait(const struct wstate *s)
 {
 	if (s->pass.wait)
@@ -135,5 +172,7 @@ void depth_check(struct wstate *s)
 		 "(depth_mean)%s", s->j->desc.name, sum, s->depth,
 		 inline_ios * 2 > ios ? ": most completed inside the "
 		 "submitting call (the device keeps up with the CPU, no queue "
-		 "builds)" : "");
+		 "builds)" : s->ctx.reap_linger_us ? ": the job's one CPU "
+		 "also does its I/O, and a full queue there lingers for more "
+		 "than one completion (min_wait)" : "");
 }

@@ -30,6 +30,10 @@ struct wdepth {
 /* Once per worker, before its loop: wstate.dp from the job's options. */
 void depth_setup(struct wstate *s);
 
+/* After the thread's CPUs are set, before the engine's init(): how long
+ * a wait for one completion may linger for more (ctx.reap_linger_us). */
+void depth_linger(struct wstate *s);
+
 /* commit_reap(): how many completions to wait for now (0: collect only
  * what is done), and at most how many to collect. */
 unsigned depth_wait(const struct wstate *s);

@@ -377,6 +377,8 @@ int worker_setup(struct wstate *s)
 		map_fast_check(s);
 		ret = wf_setup(s);
 	}
+	if (!ret)
+		depth_linger(s);
 	if (!ret && s->eng->init)
 		ret = s->eng->init(&s->ctx);
 	if (ret) {

@@ -1,0 +1,172 @@
+#!/bin/sh
+# io_uring's lingering wait (issue 26 §1; src/worker/depth.c,
+# src/engines/ring.h): a job whose thread may run on one CPU only shares
+# it with the kernel threads that do its I/O (io_uring's io-wq workers
+# inherit the thread's CPUs), so a wait for one completion per I/O costs a
+# context switch per I/O there. Such a job's full queue asks the kernel
+# for every I/O in flight with min_wait (IORING_ENTER_EXT_ARG, 6.12+):
+# the wait returns once 64 us have passed with a completion there.
+# Checked against the kernel's own tracepoints (a trace instance of this
+# test's own, the lines of its iorig picked by thread group id):
+#  - CPU-bound (4 KiB reads of a cached file, each punted to io-wq with
+#    force_async=1, pinned with taskset -c 0): the waiting io_uring_enter
+#    calls carry EXT_ARG, ask for more than one completion, and number at
+#    most one per four I/Os (waiting for one, about one per I/O);
+#  - device-bound (a loop device throttled to 4000 reads a second by the
+#    cgroup v1 blkio throttle, pinned the same way): the lingering waits
+#    happen and the depth held, from io_uring_submit_req and
+#    io_uring_complete, is still at least 95% of iodepth at QD 4 and 32;
+#  - unpinned, no wait carries EXT_ARG (test 201: it waits for one).
+# On a kernel without min_wait (before 6.12) the engine_setup list must
+# lack "min_wait" and no wait carry EXT_ARG: that fallback is what is
+# checked then; from 6.12 on, the list must have it.
+# lane: serial (a trace instance of the machine's syscalls; timing)
+. "$(dirname "$0")/lib.sh"
+
+[ "$(id -u)" -eq 0 ] || skip "needs root for tracefs and the blkio throttle"
+command -v taskset >/dev/null 2>&1 || skip "needs taskset (util-linux)"
+tracing
+[ -w "$TR/instances" ] || skip "no writable tracefs instances at $TR"
+for e in syscalls/sys_enter_io_uring_enter io_uring/io_uring_submit_req \
+	io_uring/io_uring_complete; do
+	[ -d "$TR/events/$e" ] || skip "no $e tracepoint"
+done
+BLKIO=/sys/fs/cgroup/blkio
+[ -w "$BLKIO/blkio.throttle.read_iops_device" ] ||
+	skip "needs the cgroup v1 blkio throttle ($BLKIO)"
+loop_disk d.img 32
+mm=$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ')
+I=$TR/instances/iorig-t271-$$
+mkdir "$I" || skip "cannot make a trace instance"
+trap 'echo "$mm 0" >"$BLKIO/blkio.throttle.read_iops_device"
+	echo 0 >"$I/tracing_on" 2>/dev/null; rmdir "$I" 2>/dev/null
+	losetup -d "$dev" 2>/dev/null; cd /; rm -rf "$T"' EXIT
+echo "$mm 4000" >"$BLKIO/blkio.throttle.read_iops_device" ||
+	skip "cannot throttle $dev"
+echo 1 >"$I/options/record-tgid"
+echo 8192 >"$I/buffer_size_kb"
+E=syscalls/sys_enter_io_uring_enter
+echo "min_complete > 0" >"$I/events/$E/filter"
+
+# an.py TRACE TGID: the waiting io_uring_enter calls of TGID (all; with
+# EXT_ARG; with EXT_ARG asking for more than one), the I/Os it submitted,
+# and the time-averaged I/Os in flight of its rings over the middle 80%
+# of the trace (the queue full, not filling or draining)
+cat >an.py <<'EOF'
+import re, sys
+path, tgid = sys.argv[1], sys.argv[2]
+hdr = re.compile(r'^\s*.+?-(\d+)\s+\(\s*(\S+)\)\s+\[\d+\]\s+\S+\s+'
+                 r'([\d.]+): (\w+)(.*)$')
+ev, rings = [], set()
+waits = ext = ext_many = subs = 0
+for line in open(path):
+    m = hdr.match(line)
+    if not m:
+        continue
+    tg, t, name, rest = m.group(2), float(m.group(3)), m.group(4), m.group(5)
+    if name == 'sys_io_uring_enter':
+        if tg != tgid:
+            continue
+        mc = int(re.search(r'min_complete: (\w+)', rest).group(1), 0)
+        fl = int(re.search(r'flags: (\w+)', rest).group(1), 0)
+        waits += 1
+        if fl & 8:
+            ext += 1
+            ext_many += mc > 1
+        continue
+    r = re.search(r'ring (\S+),', rest)
+    if not r:
+        continue
+    if name == 'io_uring_submit_req' and tg == tgid:
+        rings.add(r.group(1))
+        subs += 1
+        ev.append((t, 1))
+    elif name == 'io_uring_complete' and r.group(1) in rings:
+        ev.append((t, -1))
+ev.sort(key=lambda e: e[0])
+mid = 0.0
+if len(ev) >= 20:
+    t0, t1 = ev[0][0], ev[-1][0]
+    a, b = t0 + (t1 - t0) / 10, t1 - (t1 - t0) / 10
+    cur, area, last = 0, 0.0, t0
+    for t, d in ev:
+        lo, hi = max(last, a), min(t, b)
+        if hi > lo:
+            area += cur * (hi - lo)
+        cur += d
+        last = t
+    mid = area / (b - a)
+print(waits, ext, ext_many, subs, "%.3f" % mid)
+EOF
+
+# traced PREFIX... -- ARGS: iorig ARGS under PREFIX, traced (the events
+# in $EVS); the analysis of an.py, then whether engine_setup says
+# min_wait (1 or 0), then the reads the report counts
+traced() {
+	_pre=
+	while [ "$1" != -- ]; do
+		_pre="$_pre $1"
+		shift
+	done
+	shift
+	for _e in $EVS; do echo 1 >"$I/events/$_e/enable"; done
+	: >"$I/trace"
+	echo 1 >"$I/tracing_on"
+	$_pre "$IORIG" --ioengine=io_uring --rw=randread --bs=4k \
+		--output-format=json "$@" >"$T/out" 2>"$T/err" &
+	_p=$!
+	wait $_p || die "iorig $*: failed"
+	echo 0 >"$I/tracing_on"
+	for _e in $EVS; do echo 0 >"$I/events/$_e/enable"; done
+	cat "$I/trace" >tr.txt
+	[ -z "${KEEP:-}" ] || cp tr.txt "$KEEP.$_p"
+	echo "$("$PY" an.py tr.txt $_p)" \
+		"$(json '1 if "min_wait" in d["jobs"][0]["engine_setup"] else 0')" \
+		"$(json 'd["jobs"][0]["read"]["ios"]')"
+}
+
+"$IORIG" --name=lay --filename=f.dat --size=16m --rw=write --bs=1m \
+	--end_fsync=1 >/dev/null || die "layout failed"
+CACHED="--name=c --filename=f.dat --size=16m --iodepth=32 --force_async=1
+	--invalidate=0 --loops=5 --number_ios=20000"
+
+# CPU-bound, pinned: lingering waits, few of them
+EVS=$E
+set -- $(traced taskset -c 0 -- $CACHED)
+echo "cached, taskset -c 0: $1 waits ($2 with EXT_ARG, $3 of them for more than 1) for $7 I/Os; min_wait $6"
+[ "$7" -ge 20000 ] || die "cached, pinned: $7 reads"
+# min_wait came with 6.12 (IORING_FEAT_MIN_TIMEOUT)
+kv=$(uname -r | awk -F. '{ print $1 * 1000 + $2 }')
+mw=0
+[ "$kv" -lt 6012 ] || mw=1
+[ "$6" = "$mw" ] || die "kernel $(uname -r): engine_setup's min_wait is $6, expected $mw"
+if [ "$mw" = 1 ]; then
+	[ "$3" -ge 1 ] && [ $(($3 * 10)) -ge $(($1 * 9)) ] ||
+		die "cached, pinned: of $1 waits $3 lingered for more than 1"
+	[ $(($1 * 4)) -le "$7" ] ||
+		die "cached, pinned: $1 waits for $7 I/Os, expected at most one per 4"
+else
+	[ "$2" -eq 0 ] || die "no min_wait, yet $2 waits with EXT_ARG"
+	echo "this kernel has no min_wait (6.12+): the fallback waits for 1"
+fi
+
+# unpinned: no lingering
+set -- $(traced -- $CACHED)
+echo "cached, unpinned: $1 waits, $2 with EXT_ARG; min_wait $6"
+[ "$2" -eq 0 ] && [ "$6" = 0 ] || die "unpinned: $2 waits lingered"
+
+# device-bound, pinned: the depth held
+EVS="$E io_uring/io_uring_submit_req io_uring/io_uring_complete"
+for qd in 4 32; do
+	set -- $(traced taskset -c 0 -- --name=h --filename="$dev" \
+		--direct=1 --iodepth=$qd --runtime=500ms --time_based)
+	jd=$(json 'd["jobs"][0]["read"]["depth_mean"]')
+	echo "throttled, taskset -c 0, QD$qd: $1 waits ($3 lingering), $4 I/Os, in flight $5 (depth_mean $jd)"
+	"$PY" -c 'import sys; qd, m = float(sys.argv[1]), float(sys.argv[2]); sys.exit(m < 0.95 * qd)' \
+		$qd "$5" || die "throttled QD$qd: $5 in flight, below 95% of $qd"
+	[ "$mw" = 0 ] || [ "$3" -ge 1 ] ||
+		die "throttled QD$qd: no lingering wait"
+	w=$(json 'len([w for w in d["warnings"] if w["code"] == "depth_not_held"])')
+	[ "$w" = 0 ] || die "throttled QD$qd: warned depth_not_held"
+done
+echo "ok: pinned, a full queue lingers (min_wait) and waits once per several I/Os when the CPU is the limit, holds 95% of the depth when the device is"

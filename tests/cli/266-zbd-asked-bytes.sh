@@ -9,7 +9,8 @@
 # job: the count of writes as fio's, every write inside the rounded
 # region as fio's, at its zone's write pointer or at the start of a zone
 # it resets (a replay of the write_iolog), and, where the walk is the
-# same (sequential, the random map), the same blocks as fio's.
+# same (sequential, the random map), the same blocks as fio's. size=P%
+# with filesize= is P% of the file's size, as fio's.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
 
@@ -124,3 +125,14 @@ echo "ok: two files: 192 writes (fio 192), each in its zone at 4 MiB"
 both ios 80 4 8 $f1 --rw=randwrite --norandommap=1 --io_size=5m
 both nios 70 4 8 $f1 --rw=randwrite --norandommap=1 --number_ios=70
 echo "ok: io_size=5m and number_ios=70: 80 and 70 writes (fio's)"
+
+# 6. size=P% with filesize= is P% of the file's size (fio's): 8 MiB from
+# 2 MiB of filesize=16m, rounded to [4m, 8m): one pass of the zone, or
+# 8 MiB of random writes there.
+both pct 64 4 8 --filename=a.dat --filesize=16m --offset=2m --size=50% \
+	--rw=write
+[ "$(blocks pct.i)" = "$(blocks pct.f)" ] || die "size=50%: other blocks"
+both pctr 128 4 8 --filename=a.dat --filesize=16m --offset=2m --size=50% \
+	--rw=randwrite --norandommap=1
+echo "ok: filesize=16m offset=2m size=50%: the zone at 4 MiB, 64 writes" \
+	"in a pass, 128 random ones (fio's)"

@@ -10,7 +10,9 @@
 # region as fio's, at its zone's write pointer or at the start of a zone
 # it resets (a replay of the write_iolog), and, where the walk is the
 # same (sequential, the random map), the same blocks as fio's. size=P%
-# with filesize= is P% of the file's size, as fio's.
+# with filesize= is P% of the file's size, as fio's. Where fio 3.33 aborts
+# (a second pass over a region rounded up) or counts otherwise (zones
+# of a file it extends), iorig's own behaviour (DIFFERENCES FROM FIO).
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
 
@@ -153,3 +155,26 @@ for p in "--rw=write --io_size=6m:96" "--rw=randwrite --loops=2:128"; do
 done
 echo "ok: a second pass over the rounded region: 96 and 128 writes in" \
 	"[4m, 8m) at write pointers, the zone reset"
+
+# 8. A file the job extends (4 MiB, filesize=12m): iorig's zones cover
+# the region as laid out, 192 writes in three zones; fio 3.33's only the
+# 4 MiB the file held before (64 writes; see DIFFERENCES FROM FIO).
+for t in i f; do
+	rm -f s.dat
+	truncate -s 4m s.dat
+	if [ $t = i ]; then
+		run --name=s --bs=64k --zonemode=zbd --zonesize=4m \
+			--filename=s.dat --filesize=12m --rw=write \
+			--write_iolog=s.i
+		expect_rc 0
+	else
+		$FIO --name=s --bs=64k --zonemode=zbd --zonesize=4m \
+			--filename=s.dat --filesize=12m --rw=write \
+			--write_iolog=s.f >s.fo 2>&1 || die "fio: $(cat s.fo)"
+	fi
+done
+si=$(replay s.i) sf=$(replay s.f)
+[ "$si" = "192 0 0 0 12582912" ] && [ "$sf" = "64 0 0 0 4194304" ] ||
+	die "a file extended: iorig $si, fio $sf"
+echo "ok: a 4 MiB file with filesize=12m: 192 writes in 3 zones (fio" \
+	"3.33: 64, its zones those of the file before the run)"

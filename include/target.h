@@ -130,6 +130,9 @@ struct target {
 	bool zbd_rounded;
 	unsigned zbd_rounded_file;
 	uint64_t zbd_asked_off, zbd_asked_len;
+	/* the region (bytes of a pass) before the rounding, when there
+	 * was one: fio counts a job's bytes from it (target_job_region) */
+	uint64_t zbd_asked_region;
 	/* how many jobs share the zones of the first file (1: none; the
 	 * spans are each file's own) */
 	unsigned zbd_sharers;

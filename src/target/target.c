@@ -579,6 +579,10 @@ static int plan_avail(const struct target *t, const struct target_file *tf,
 			return -EINVAL;
 		}
 		avail = fs - tf->offset;
+		/* size=P% is P% of that size, cut at its end (fio) */
+		part = (uint64_t)((long double)fs * j->target.size_pct / 100);
+		if (j->target.size_pct > 0 && part < avail)
+			avail = part;
 	} else if (j->target.size_pct > 0) {
 		/* fio: P% of the file's end, cut at that end (offset=80%
 		 * rounded up with size=20% ends at the device's end) */

@@ -348,6 +348,7 @@ int target_plan_zbd(struct target *t, const struct job *j, bool writes,
 			return -EINVAL;
 		}
 	if (t->zbd_rounded) {
+		t->zbd_asked_region = t->region;
 		t->uneven = false;
 		t->file_region = len;
 		t->region = len * t->nfiles;

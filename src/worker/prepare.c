@@ -247,6 +247,26 @@ void map_fast_check(struct wstate *s)
 }
 
 /*
+ * The region a job's bytes are counted from. zonemode=zbd rounds a
+ * writer's region to whole zones (zbdplan.c), yet fio sets the job's
+ * bytes from the region asked, before its rounding: a walk that draws
+ * offsets without a random map goes on past the rounded region's bytes
+ * (fio's norandommap=1 writes of filesize=8m offset=2m in 4 MiB zones are
+ * 6 MiB, in the one zone from 4 MiB, reset as it fills), while a
+ * sequential walk or a random map still ends the pass at the rounded
+ * region's end, as fio's pass ends there.
+ */
+static uint64_t zbd_bytes_region(const struct wstate *s)
+{
+	const struct target *t = s->w->tgt;
+
+	if (!t->zbd_rounded || !rw_random(s->j->io.rw) ||
+	    s->gen.use_map || s->gen.use_bmap)
+		return t->region;
+	return t->zbd_asked_region;
+}
+
+/*
  * What the job is to do: per_loop (bytes of a loop), limit_bytes and
  * limit_ios (the whole run), from its options and its generator's walk.
  * A feature may set other limits in its setup (read_iolog=).
@@ -263,7 +283,7 @@ void limits_set(struct wstate *s)
 	/* A walk with gaps may end before the region's bytes (gen.h), and
 	 * fio's loop with it, unless io_size asks for more (then passes
 	 * follow each other, as fio's loops do). */
-	s->pass.per_loop = job_per_loop(j, t->region);
+	s->pass.per_loop = job_per_loop(j, zbd_bytes_region(s));
 	if (!j->target.io_size && gen_pass_len(&s->gen) < t->region &&
 	    gen_pass_len(&s->gen) < s->pass.per_loop)
 		s->pass.per_loop = gen_pass_len(&s->gen);

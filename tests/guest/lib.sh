@@ -302,3 +302,104 @@ trace_jobs() {
 	rc=$?
 	eval "$(trace_tally "$_ops")"
 }
+
+# The options syncs_both gives a job each ("A,B": two options of one job).
+sync_jobs="--fsync=4 --fdatasync=4,--iodepth=4 --sync_file_range=write:4
+	--end_fsync=1 --fsync_on_close=1"
+
+# syncs_both OPS SYNC WHERE IORIG_ONLY ARGS...: a stonewalled job per
+# entry of $sync_jobs, each writing 64 KiB in 4 KiB blocks on ARGS (file,
+# engine, offset), each job's commands counted in a window of its own
+# (trace_jobs; OPS names the device's sync command SYNC and its write
+# "write"): one run of iorig (given the words of IORIG_ONLY too), then one
+# of fio 3.33 on the same jobs. For the K-th job (1-5): oK its options,
+# aK iorig's SYNC commands, awK its writes, nK the syncs its JSON reports,
+# fK and fwK fio's SYNC commands and writes; frc is fio's exit code.
+# Dies unless iorig ran, both runs show 5 windows, and iorig sent one SYNC
+# for end_fsync= and fsync_on_close=, else as many as the syncs it reports
+# (3 or more) with its 16 writes. WHERE (" on DEV" or empty) ends the
+# names in messages.
+syncs_both() {
+	_ops=$1 _sn=$2 _wh=$3 _io=$4
+	shift 4
+	set -- --exec_prerun="$trace_mark" "$@" --rw=write --bs=4k \
+		--size=64k --output-format=json
+	_k=1 _ifs=$IFS
+	for _o in $sync_jobs; do
+		IFS=,
+		set -- "$@" --name=s$_k --stonewall $_o
+		IFS=$_ifs
+		case $_o in *,*) _o="${_o%%,*} ${_o#*,}" ;; esac
+		eval "o$_k=\$_o"
+		_k=$((_k + 1))
+	done
+	trace_jobs "$_ops" "$IORIG" $_io "$@"
+	[ "$rc" = 0 ] || die "iorig$_wh: $(cat "$T/err")"
+	[ "$trace_jobs" = 5 ] || die "iorig$_wh: $trace_jobs jobs traced, not 5"
+	set -- $(jvals "$T/out" \
+		"[(x.get('sync') or {}).get('ios') for x in d['jobs']]" |
+		tr -d '[]' | tr , ' ') "$@"
+	for _k in 1 2 3 4 5; do
+		eval "a$_k=\$${_sn}_$_k aw$_k=\$write_$_k n$_k=\$$_k"
+	done
+	shift 5
+	trace_jobs "$_ops" /usr/bin/fio "$@"
+	frc=$rc
+	[ "$trace_jobs" = 5 ] || die "fio$_wh: $trace_jobs jobs traced, not 5"
+	for _k in 1 2 3 4 5; do
+		eval "f$_k=\$${_sn}_$_k fw$_k=\$write_$_k _o=\$o$_k _a=\$a$_k" \
+			"_aw=\$aw$_k _n=\$n$_k"
+		case $_o in
+		--end_fsync*|--fsync_on_close*)
+			[ "$_a" = 1 ] ||
+				die "iorig $_o$_wh: $_a $_sn commands, not 1"
+			continue ;;
+		esac
+		[ "$_a" = "$_n" ] && [ "$_n" -ge 3 ] ||
+			die "iorig $_o$_wh: $_a $_sn commands, $_n syncs" \
+			    "reported (expected the same, 3 or more)"
+		[ "$_aw" = 16 ] || die "iorig $_o$_wh: $_aw writes, not 16"
+	done
+}
+
+# trim_pct OPS TRIM WHAT ARGS...: iorig's random writes of 256 KiB in
+# 4 KiB blocks on ARGS with verify=crc32c, trim_percentage=50,
+# trim_backlog=8 and trim_verify_zero=1, traced (trace_count; OPS names
+# the device's trim command TRIM, WHAT in the messages): as many TRIM
+# commands as the trims its JSON reports, more than none, and its blocks
+# verified with no mismatch (the trimmed ones read as zeros).
+trim_pct() {
+	_ops=$1 _tn=$2 _what=$3
+	shift 3
+	trace_count a "$_ops" "$IORIG" "$@" --name=t --rw=randwrite --bs=4k \
+		--size=256k --verify=crc32c --trim_percentage=50 \
+		--trim_backlog=8 --trim_verify_zero=1 --output-format=json
+	[ "$rc" = 0 ] || die "iorig trim_percentage: $(cat "$T/err")"
+	set -- $(jvals "$T/out" "j['trim']['ios']" \
+		"j['verify']['mismatches']" "j['verify']['blocks_checked'] > 0")
+	eval "_c=\$a_$_tn"
+	[ "$_c" = "$1" ] && [ "$1" -gt 0 ] ||
+		die "trim_percentage: $_c $_what, $1 trims reported"
+	[ "$2 $3" = "0 True" ] ||
+		die "trim_percentage: mismatches, checked: $2 $3"
+	echo "ok: trim_percentage=50: $_c $_what = the $1 trims reported," \
+	     "verified (trimmed blocks zeros)"
+}
+
+# hipri_both OPS READ WHAT ARGS...: hipri=1 without direct=1, a read of
+# 64 KiB in 4 KiB blocks on ARGS, by iorig and by fio 3.33 (fio takes
+# it), traced (trace_count; OPS names the device's read command READ,
+# WHAT in the messages): one READ per block, 16, for each.
+hipri_both() {
+	_ops=$1 _rn=$2 _what=$3
+	shift 3
+	set -- "$@" --name=h --rw=read --bs=4k --size=64k --hipri=1
+	trace_count a "$_ops" "$IORIG" "$@"
+	[ "$rc" = 0 ] || die "iorig hipri=1: $(cat "$T/err")"
+	trace_count f "$_ops" /usr/bin/fio "$@"
+	[ "$rc" = 0 ] || die "fio hipri=1: $(cat "$T/err")"
+	eval "_a=\$a_$_rn _f=\$f_$_rn"
+	[ "$_a" = 16 ] && [ "$_f" = 16 ] ||
+		die "hipri=1: iorig $_a $_what, fio 3.33 $_f; expected 16"
+	echo "ok: hipri=1 without direct=1: 16 $_what, as fio 3.33"
+}

@@ -24,61 +24,18 @@
 ng=/dev/ng0n1
 [ -c "$ng" ] || die "no $ng"
 trace_event nvme/nvme_setup_cmd
-# traced VAR PROG ARGS...: PROG's NVMe commands by opcode: ${VAR}_flush,
-# ${VAR}_dsm, ${VAR}_read, ${VAR}_write.
-traced() {
-	_tv=$1
-	shift
-	trace_count "$_tv" "cmd=(nvme_cmd_flush:flush cmd=(nvme_cmd_dsm:dsm
-		cmd=(nvme_cmd_read:read cmd=(nvme_cmd_write:write" "$@"
-}
-
-b="--filename=$ng --ioengine=io_uring_cmd --offset=128m"
-# One run of each tool: a stonewalled job per sync option, each job's
-# commands those after its marker (trace_jobs).
+# NVMe commands by opcode (trace_tally): flush, dsm, read, write.
 ops="cmd=(nvme_cmd_flush:flush cmd=(nvme_cmd_dsm:dsm
 	cmd=(nvme_cmd_read:read cmd=(nvme_cmd_write:write"
-ifs=$IFS
-syncs="--fsync=4 --fdatasync=4,--iodepth=4 --sync_file_range=write:4
-	--end_fsync=1 --fsync_on_close=1"
-set -- --exec_prerun="$trace_mark" $b --rw=write --bs=4k --size=64k \
-	--output-format=json
-k=1
-for o in $syncs; do
-	IFS=,	# "A,B": two options of one job
-	set -- "$@" --name=s$k --stonewall $o
-	IFS=$ifs
-	k=$((k + 1))
-done
-trace_jobs "$ops" "$IORIG" "$@"
-[ "$rc" = 0 ] || die "iorig: $(cat "$T/err")"
-[ "$trace_jobs" = 5 ] || die "iorig: $trace_jobs jobs traced, not 5"
-set -- $(jvals "$T/out" \
-	"[(x.get('sync') or {}).get('ios') for x in d['jobs']]" |
-	tr -d '[]' | tr , ' ') "$@"
-k=1
-for o in $syncs; do
-	eval "a$k=\$flush_$k aw$k=\$write_$k n$k=\$$k"
-	k=$((k + 1))
-done
-shift 5
-trace_jobs "$ops" /usr/bin/fio "$@"
-frc=$rc
-[ "$trace_jobs" = 5 ] || die "fio: $trace_jobs jobs traced, not 5"
-k=1
-for o in $syncs; do
-	case $o in *,*) o="${o%%,*} ${o#*,}" ;; esac
-	eval "a=\$a$k aw=\$aw$k n=\$n$k f=\$flush_$k fw=\$write_$k"
-	k=$((k + 1))
+b="--filename=$ng --ioengine=io_uring_cmd --offset=128m"
+# One run of each tool, a stonewalled job per sync option (syncs_both).
+syncs_both "$ops" flush "" "" $b
+for k in 1 2 3 4 5; do
+	eval "o=\$o$k a=\$a$k n=\$n$k f=\$f$k fw=\$fw$k"
 	case $o in
 	--end_fsync*|--fsync_on_close*)
-		[ "$a" = 1 ] || die "iorig $o: $a Flush, not 1"
 		echo "ok: $o: iorig 1 Flush; fio 3.33 $f" ;;
 	*)
-		[ "$a" = "$n" ] && [ "$n" -ge 3 ] ||
-			die "iorig $o: $a Flush, $n syncs reported" \
-			    "(expected the same, 3 or more)"
-		[ "$aw" = 16 ] || die "iorig $o: $aw Writes, not 16"
 		echo "ok: $o: iorig $a Flush ($n syncs reported), 16" \
 		     "Writes; fio 3.33 $f Flush, $fw Writes" ;;
 	esac
@@ -87,29 +44,11 @@ echo "   fio 3.33's run of those jobs: exit $frc;" \
      "$(grep -hc 'end_fsync failed' "$T/err" "$T/out" | tr '\n' ' ')" \
      "'end_fsync failed' (stderr, stdout)"
 
-traced a "$IORIG" $b --name=t --rw=randwrite --bs=4k --size=256k \
-	--verify=crc32c --trim_percentage=50 --trim_backlog=8 \
-	--trim_verify_zero=1 --output-format=json
-[ "$rc" = 0 ] || die "iorig trim_percentage: $(cat "$T/err")"
-set -- $(jvals "$T/out" "j['trim']['ios']" "j['verify']['mismatches']" \
-	"j['verify']['blocks_checked'] > 0")
-n=$1 e="$2 $3"
-[ "$a_dsm" = "$n" ] && [ "$n" -gt 0 ] ||
-	die "trim_percentage: $a_dsm Dataset Management, $n trims reported"
-[ "$e" = "0 True" ] || die "trim_percentage: mismatches, checked: $e"
-echo "ok: trim_percentage=50: $a_dsm Dataset Management = the $n trims" \
-     "reported, verified (trimmed blocks zeros)"
+trim_pct "$ops" dsm "Dataset Management" $b
+hipri_both "$ops" read Reads $b
 
-traced a "$IORIG" $b --name=h --rw=read --bs=4k --size=64k --hipri=1
-[ "$rc" = 0 ] || die "iorig hipri=1: $(cat "$T/err")"
-traced f /usr/bin/fio $b --name=h --rw=read --bs=4k --size=64k --hipri=1
-[ "$rc" = 0 ] || die "fio hipri=1: $(cat "$T/err")"
-[ "$a_read" = 16 ] && [ "$f_read" = 16 ] ||
-	die "hipri=1: iorig $a_read Reads, fio 3.33 $f_read; expected 16"
-echo "ok: hipri=1 without direct=1: 16 Reads, as fio 3.33"
-
-traced a "$IORIG" $b --name=tw --rw=randtrimwrite --bs=4k --size=64k \
-	--output-format=json
+trace_count a "$ops" "$IORIG" $b --name=tw --rw=randtrimwrite --bs=4k \
+	--size=64k --output-format=json
 [ "$rc" = 0 ] || die "iorig randtrimwrite: $(cat "$T/err")"
 [ "$a_dsm $a_write" = "16 16" ] ||
 	die "randtrimwrite: $a_dsm Dataset Management, $a_write Writes;" \

@@ -161,6 +161,16 @@ struct engine_ctx {
 	 * ignores it.
 	 */
 	unsigned reap_linger_us;
+	/*
+	 * Set by init() when every request queue() queues gets t_submit and
+	 * t_done, both nonzero, on the worker's own thread, in that order
+	 * after t_queue (io_uring, libaio: its submitting call and its look
+	 * at the completions). The worker then counts their latencies
+	 * without the checks that a pool thread's stamps need (loop.h),
+	 * where its clock reads are in step (the thread on one CPU, or
+	 * CLOCK_MONOTONIC); elsewhere it clears it.
+	 */
+	bool stamps_own;
 	/* Set by SIGINT/SIGTERM: an engine that waits for a peer (net)
 	 * watches it and gives up (start: -EINTR; queue: ENGINE_END). */
 	const atomic_int *stop;

@@ -284,6 +284,7 @@ static int uring_init(struct engine_ctx *ctx)
 	u->sqe_flags = u->fixed_files ? IOSQE_FIXED_FILE : 0;
 	ctx->priv = u;
 	ctx->queue_nocall = !u->io.sqpoll;
+	ctx->stamps_own = true;
 	return 0;
 
 err_exit:

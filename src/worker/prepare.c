@@ -385,6 +385,7 @@ int worker_setup(struct wstate *s)
 		engine_failed(s, ret, "setting up");
 		return ret;
 	}
+	depth_stamps(s);
 	/* queue() outside the stop hand-off when it only fills memory
 	 * (engine.h); a trim is a system call (trim_req), whatever the
 	 * engine. */

@@ -253,14 +253,20 @@ void commit_reap(struct wstate *s)
 		 * nothing it does reads the free list: all go back at once,
 		 * in the order they would one by one.
 		 */
-		for (i = 0; i < r; i++)
-			complete_as(s, s->reaped[i], true, false);
+		if (s->ctx.stamps_own)
+			for (i = 0; i < r; i++)
+				complete_as(s, s->reaped[i], true, false,
+					    true);
+		else
+			for (i = 0; i < r; i++)
+				complete_as(s, s->reaped[i], true, false,
+					    false);
 		memcpy(&s->free_reqs[s->nfree], s->reaped,
 		       (size_t)r * sizeof(*s->reaped));
 		s->nfree += (unsigned)r;
 	} else
 		for (i = 0; i < r && !s->abandoned; i++)
-			complete_as(s, s->reaped[i], false, true);
+			complete_as(s, s->reaped[i], false, true, false);
 	s->inflight -= (unsigned)r;
 	if (!s->abandoned)
 		live_publish(s);

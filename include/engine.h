@@ -153,6 +153,13 @@ struct engine_ctx {
 	 */
 	bool queue_nocall;
 	/*
+	 * The queue() the worker's I/O loop calls: the engine's own, set
+	 * before init(), which may put in its place one made for what it
+	 * found (io_uring's usual ring), the same contract, so that the
+	 * choice is not made per I/O.
+	 */
+	int (*queue)(struct engine_ctx *ctx, struct io_req *req);
+	/*
 	 * Set by the worker before init(): a reap(min = 1, max > 1) with
 	 * nothing ready may wait on for up to max completions, for at most
 	 * this many microseconds from its start once one is there (0: it

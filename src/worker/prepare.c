@@ -293,6 +293,7 @@ static void ctx_init(struct wstate *s)
 	s->ctx.halt = w->halt;
 	s->ctx.iodepth = s->depth;
 	s->ctx.clk = w->clk;
+	s->ctx.queue = s->eng->queue;
 	s->ctx.tgt = w->tgt;
 	depth_setup(s);
 }

@@ -175,7 +175,7 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 		/* Trims: one branch, never taken by reads and writes. */
 		r = __builtin_expect(ddir == DDIR_TRIM, 0) &&
 		    (!(s->eng->flags & ENGINE_TRIMS) || zbd_trims(s, req)) ?
-			trim_req(s, req) : s->eng->queue(&s->ctx, req);
+			trim_req(s, req) : s->ctx.queue(&s->ctx, req);
 		if (gn && !call_leave(s))
 			goto gone;
 		if (r == ENGINE_DONE) {

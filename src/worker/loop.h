@@ -277,7 +277,6 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain,
 			s->free_reqs[s->nfree++] = req;
 		return;
 	}
-	d->ios++;
 	d->bytes += (uint64_t)req->res;
 	d->short_ios += (uint64_t)req->res < req->len;
 	if (own || req->t_submit) {
@@ -313,6 +312,9 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain,
 		lat = clat = clock_delta_ns(clk, req->t_queue, req->t_done);
 		hist_add(&d->clat, lat);
 	}
+	/* apart from bytes: next to it, gcc paired the two adds in a
+	 * vector register, 3 instructions more per I/O */
+	d->ios++;
 	if (plain)
 		goto done;
 	if (s->ft.loop & WF_BIT(WF_INTERVAL))

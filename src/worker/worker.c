@@ -178,7 +178,10 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 			trim_req(s, req) : s->ctx.queue(&s->ctx, req);
 		if (gn && !call_leave(s))
 			goto gone;
-		if (r == ENGINE_DONE) {
+		/* a queued engine's usual answer first: one compare */
+		if (!sync && r == ENGINE_QUEUED) {
+			queued_as(s, req, plain, false, &ninl);
+		} else if (r == ENGINE_DONE) {
 			done_as(s, req, plain, sync, sync && !gn, &ninl);
 		} else if (r == ENGINE_QUEUED) {
 			if (queued_as(s, req, plain, sync, &ninl))

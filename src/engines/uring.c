@@ -370,9 +370,11 @@ uring_queue_committed(struct engine_ctx *ctx, struct io_req *req)
  * queued again only once reaped, so its SQE is free then: what does not
  * change between its I/Os is written at its first (uring_sqe_first),
  * and each I/O writes six fields (uring_sqe_io). Every SQ entry not yet
- * consumed is a request in flight, so outstanding < depth leaves one
- * free: the ring's head need not be read. The rare cases are calls
- * apart, so that this one saves no registers.
+ * consumed is a request in flight, and req is not (the worker queues
+ * only requests it holds: new or reaped), so fewer than depth are: the
+ * ring has room for req whatever its head, which need not be read, and
+ * the queue is never full here (no ENGINE_BUSY). The rare cases are
+ * calls apart, so that this one saves no registers.
  */
 static inline __attribute__((always_inline)) int
 uring_queue_plain(struct engine_ctx *ctx, struct io_req *req, const bool ff)
@@ -384,8 +386,6 @@ uring_queue_plain(struct engine_ctx *ctx, struct io_req *req, const bool ff)
 
 	if (u->io.committed)
 		return uring_queue_committed(ctx, req);
-	if (u->io.outstanding >= u->io.depth)
-		return ENGINE_BUSY;
 	tail = sq->sqe_tail;
 	sq->array[tail & sq->ring_mask] = req->idx;
 	sq->sqe_tail = tail + 1;

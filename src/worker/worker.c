@@ -256,14 +256,15 @@ void commit_reap(struct wstate *s)
 		 * nothing it does reads the free list: all go back at once,
 		 * in the order they would one by one.
 		 */
+		struct io_req **rp = s->reaped, **end = rp + r;
+
+		/* rp, end: locals, where s->reaped was loaded per I/O */
 		if (s->ctx.stamps_own)
-			for (i = 0; i < r; i++)
-				complete_as(s, s->reaped[i], true, false,
-					    true);
+			for (; rp < end; rp++)
+				complete_as(s, *rp, true, false, true);
 		else
-			for (i = 0; i < r; i++)
-				complete_as(s, s->reaped[i], true, false,
-					    false);
+			for (; rp < end; rp++)
+				complete_as(s, *rp, true, false, false);
 		memcpy(&s->free_reqs[s->nfree], s->reaped,
 		       (size_t)r * sizeof(*s->reaped));
 		s->nfree += (unsigned)r;

@@ -153,6 +153,13 @@ struct engine_ctx {
 	 */
 	bool queue_nocall;
 	/*
+	 * The queue() the worker's I/O loop calls: the engine's own, set
+	 * before init(), which may put in its place one made for what it
+	 * found (io_uring's usual ring), the same contract, so that the
+	 * choice is not made per I/O.
+	 */
+	int (*queue)(struct engine_ctx *ctx, struct io_req *req);
+	/*
 	 * Set by the worker before init(): a reap(min = 1, max > 1) with
 	 * nothing ready may wait on for up to max completions, for at most
 	 * this many microseconds from its start once one is there (0: it
@@ -161,6 +168,16 @@ struct engine_ctx {
 	 * ignores it.
 	 */
 	unsigned reap_linger_us;
+	/*
+	 * Set by init() when every request queue() queues gets t_submit and
+	 * t_done, both nonzero, on the worker's own thread, in that order
+	 * after t_queue (io_uring, libaio: its submitting call and its look
+	 * at the completions). The worker then counts their latencies
+	 * without the checks that a pool thread's stamps need (loop.h),
+	 * where its clock reads are in step (the thread on one CPU, or
+	 * CLOCK_MONOTONIC); elsewhere it clears it.
+	 */
+	bool stamps_own;
 	/* Set by SIGINT/SIGTERM: an engine that waits for a peer (net)
 	 * watches it and gives up (start: -EINTR; queue: ENGINE_END). */
 	const atomic_int *stop;

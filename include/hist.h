@@ -53,7 +53,15 @@ static inline unsigned hist_index(uint64_t v)
  */
 static inline uint64_t hist_index_hot(uint64_t v)
 {
-	uint64_t msb = 63 ^ __builtin_clzll(v | HIST_SUB);
+	uint64_t msb;
+
+#if defined(__x86_64__)
+	/* bsr itself: gcc's took the bit's number as an int, widened by a
+	 * cltq per sample */
+	__asm__("bsr %1, %0" : "=r"(msb) : "rm"(v | HIST_SUB) : "cc");
+#else
+	msb = 63 ^ __builtin_clzll(v | HIST_SUB);
+#endif
 
 	return (msb << HIST_SUB_BITS) + (v >> (msb - HIST_SUB_BITS)) -
 	       ((uint64_t)HIST_SUB_BITS << HIST_SUB_BITS);

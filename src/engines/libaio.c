@@ -181,6 +181,7 @@ static int aio_init(struct engine_ctx *ctx)
 	st->user_reap = st->ring_ok && user_reap;
 	ctx->priv = st;
 	ctx->queue_nocall = true;
+	ctx->stamps_own = true;
 	return 0;
 
 err_free:

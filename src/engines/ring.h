@@ -238,12 +238,21 @@ static inline void ring_io_take(struct ring_io *io, uint64_t t)
 	} else {
 		if (n > room)
 			n = room;
-		for (i = 0; i < n; i++) {
-			cqe = &cq->cqes[((head + i) & mask) << shift];
-			req = io_uring_cqe_get_data(cqe);
-			req->res = cqe->res;
-			req->t_done = t;
-			done[i] = req;
+		/* the ring's entries from head to its end, then from its
+		 * start: a pointer stepped per CQE, not an index masked */
+		for (i = 0; i < n; ) {
+			unsigned at = (head + i) & mask;
+			unsigned end = i + (mask + 1 - at < n - i ?
+					    mask + 1 - at : n - i);
+
+			cqe = &cq->cqes[at << shift];
+			for (; i < end; i++) {
+				req = io_uring_cqe_get_data(cqe);
+				req->res = cqe->res;
+				req->t_done = t;
+				done[i] = req;
+				cqe += 1u << shift;
+			}
 		}
 	}
 	io_uring_cq_advance(&io->ring, n);

@@ -121,9 +121,10 @@ struct uring {
 	bool reg_fd;			/* the ring fd is registered */
 	unsigned flags;			/* IORING_SETUP_* in effect */
 	/* plain: no SQPOLL, no iovec, no force_async (uring_queue_plain);
-	 * op_rd, op_wr: its opcodes; sqe_flags: IOSQE_FIXED_FILE or 0 */
+	 * op: its opcodes by direction (read, write; a trim never comes);
+	 * sqe_flags: IOSQE_FIXED_FILE or 0 */
 	bool plain;
-	__u8 op_rd, op_wr, sqe_flags;
+	__u8 op[DDIR_NR], sqe_flags;
 };
 
 /*
@@ -211,6 +212,10 @@ static void uring_free(struct uring *u)
 	free(u);
 }
 
+/* The usual ring's queue() (below). */
+static int uring_queue_ff(struct engine_ctx *ctx, struct io_req *req);
+static int uring_queue_fd(struct engine_ctx *ctx, struct io_req *req);
+
 static int uring_init(struct engine_ctx *ctx)
 {
 	const struct uring_opts *o = ctx->eo;
@@ -279,11 +284,18 @@ static int uring_init(struct engine_ctx *ctx)
 		   !(u->io.ring.flags & IORING_SETUP_SQE128) &&
 		   u->io.ring.sq.array &&
 		   u->io.depth <= u->io.ring.sq.ring_entries;
-	u->op_rd = u->fixed_bufs ? IORING_OP_READ_FIXED : IORING_OP_READ;
-	u->op_wr = u->fixed_bufs ? IORING_OP_WRITE_FIXED : IORING_OP_WRITE;
+	u->op[DDIR_READ] = u->fixed_bufs ? IORING_OP_READ_FIXED :
+			   IORING_OP_READ;
+	u->op[DDIR_WRITE] = u->fixed_bufs ? IORING_OP_WRITE_FIXED :
+			    IORING_OP_WRITE;
+	u->op[DDIR_TRIM] = IORING_OP_NOP;
 	u->sqe_flags = u->fixed_files ? IOSQE_FIXED_FILE : 0;
 	ctx->priv = u;
+	/* the usual ring's queue() without a choice per I/O (engine.h) */
+	if (u->plain)
+		ctx->queue = u->fixed_files ? uring_queue_ff : uring_queue_fd;
 	ctx->queue_nocall = !u->io.sqpoll;
+	ctx->stamps_own = true;
 	return 0;
 
 err_exit:
@@ -294,14 +306,14 @@ err_free:
 }
 
 /* The fields of req's own SQE that each of its I/Os writes, the values
- * liburing's prep helpers would write. */
+ * liburing's prep helpers would write; ff: u->fixed_files. */
 static inline __attribute__((always_inline)) void
 uring_sqe_io(const struct uring *u, struct io_uring_sqe *sqe,
-	     const struct io_req *req)
+	     const struct io_req *req, const bool ff)
 {
-	sqe->opcode = req->ddir == DDIR_READ ? u->op_rd : u->op_wr;
+	sqe->opcode = u->op[req->ddir];
 	sqe->ioprio = req->ioprio;
-	sqe->fd = u->fixed_files ? req->file : req->fd;
+	sqe->fd = ff ? req->file : req->fd;
 	sqe->off = req->offset;
 	sqe->addr = (unsigned long)req->buf;
 	sqe->len = req->len;
@@ -330,19 +342,21 @@ static __attribute__((noinline)) int uring_sqe_first(struct uring *u,
 	sqe->buf_index = u->fixed_bufs ?
 			 (__u16)(req->idx / u->reqs_per_buf) : 0;
 	io_uring_sqe_set_data(sqe, req);
-	uring_sqe_io(u, sqe, req);
+	uring_sqe_io(u, sqe, req, u->fixed_files);
 	return uring_sqe_queued(u, req);
 }
 
-static int uring_queue_plain(struct uring *u, struct io_req *req);
-
 /* The committed batch submitted first (ring.h: commit()'s promise). */
-static __attribute__((noinline)) int uring_queue_committed(struct uring *u,
-							   struct io_req *req)
+static __attribute__((noinline)) int
+uring_queue_committed(struct engine_ctx *ctx, struct io_req *req)
 {
+	struct uring *u = ctx->priv;
 	int r = ring_io_submit(&u->io);
 
-	return r < 0 ? r : uring_queue_plain(u, req);
+	if (r < 0)
+		return r;
+	return u->fixed_files ? uring_queue_ff(ctx, req) :
+	       uring_queue_fd(ctx, req);
 }
 
 /*
@@ -356,28 +370,45 @@ static __attribute__((noinline)) int uring_queue_committed(struct uring *u,
  * queued again only once reaped, so its SQE is free then: what does not
  * change between its I/Os is written at its first (uring_sqe_first),
  * and each I/O writes six fields (uring_sqe_io). Every SQ entry not yet
- * consumed is a request in flight, so outstanding < depth leaves one
- * free: the ring's head need not be read. The rare cases are calls
- * apart, so that this one saves no registers.
+ * consumed is a request in flight, and req is not (the worker queues
+ * only requests it holds: new or reaped), so fewer than depth are: the
+ * ring has room for req whatever its head, which need not be read, and
+ * the queue is never full here (no ENGINE_BUSY). The rare cases are
+ * calls apart, so that this one saves no registers.
  */
-static int uring_queue_plain(struct uring *u, struct io_req *req)
+static inline __attribute__((always_inline)) int
+uring_queue_plain(struct engine_ctx *ctx, struct io_req *req, const bool ff)
 {
+	struct uring *u = ctx->priv;
 	struct io_uring_sq *sq = &u->io.ring.sq;
 	struct io_uring_sqe *sqe;
 	unsigned tail;
 
 	if (u->io.committed)
-		return uring_queue_committed(u, req);
-	if (u->io.outstanding >= u->io.depth)
-		return ENGINE_BUSY;
+		return uring_queue_committed(ctx, req);
 	tail = sq->sqe_tail;
 	sq->array[tail & sq->ring_mask] = req->idx;
 	sq->sqe_tail = tail + 1;
 	sqe = &sq->sqes[req->idx];
 	if (sqe->user_data != (uintptr_t)req)
 		return uring_sqe_first(u, sqe, req);
-	uring_sqe_io(u, sqe, req);
+	uring_sqe_io(u, sqe, req, ff);
 	return uring_sqe_queued(u, req);
+}
+
+/*
+ * The usual ring's queue(), the worker's to call (ctx->queue, set by
+ * init): with registered files (ff) and without, so that neither looks
+ * at u->plain or u->fixed_files per I/O.
+ */
+static int uring_queue_ff(struct engine_ctx *ctx, struct io_req *req)
+{
+	return uring_queue_plain(ctx, req, true);
+}
+
+static int uring_queue_fd(struct engine_ctx *ctx, struct io_req *req)
+{
+	return uring_queue_plain(ctx, req, false);
 }
 
 /* queue() of any other ring; apart, so that the usual one saves no
@@ -435,7 +466,8 @@ static int uring_queue(struct engine_ctx *ctx, struct io_req *req)
 	struct uring *u = ctx->priv;
 
 	if (u->plain)
-		return uring_queue_plain(u, req);
+		return u->fixed_files ? uring_queue_ff(ctx, req) :
+		       uring_queue_fd(ctx, req);
 	return uring_queue_any(u, req);
 }
 

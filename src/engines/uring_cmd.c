@@ -587,6 +587,7 @@ static int ucmd_init(struct engine_ctx *ctx)
 		ring_io_linger_set(&u->io, ctx->reap_linger_us);
 	ctx->priv = u;
 	ctx->queue_nocall = !u->io.sqpoll;
+	ctx->stamps_own = true;
 	return 0;
 
 err_exit:

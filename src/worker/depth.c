@@ -114,6 +114,17 @@ void depth_linger(struct wstate *s)
 				cpus_allowed() == 1 ? DEPTH_LINGER_US : 0;
 }
 
+/*
+ * The TSC of one CPU only moves on; CLOCK_MONOTONIC does across CPUs.
+ * The TSCs of two CPUs may be out of step, so a thread that moved between
+ * its stamps could see them go back (loop.h keeps the checks for it).
+ */
+void depth_stamps(struct wstate *s)
+{
+	if (s->ctx.stamps_own && s->ctx.clk->tsc && cpus_allowed() != 1)
+		s->ctx.stamps_own = false;
+}
+
 unsigned depth_wait(const struct wstate *s)
 {
 	if (s->pass.wait)

@@ -34,6 +34,10 @@ void depth_setup(struct wstate *s);
  * a wait for one completion may linger for more (ctx.reap_linger_us). */
 void depth_linger(struct wstate *s);
 
+/* After the engine's init(): ctx.stamps_own kept only where the thread's
+ * clock reads are in step: on one CPU, or without the TSC (engine.h). */
+void depth_stamps(struct wstate *s);
+
 /* commit_reap(): how many completions to wait for now (0: collect only
  * what is done), and at most how many to collect. */
 unsigned depth_wait(const struct wstate *s);

@@ -225,11 +225,13 @@ static __attribute__((noinline)) void complete_slow(struct wstate *s,
 /*
  * A completion; plain: plain_now() held at the start of the round; back:
  * its request goes back to the free list (issue_as's sync round leaves
- * it there while it is issued and completed inline).
+ * it there while it is issued and completed inline); own: the engine's
+ * own stamps, in step (ctx.stamps_own: t_queue <= t_submit <= t_done,
+ * none 0), need no checks.
  */
 static inline __attribute__((always_inline)) void
 complete_as(struct wstate *s, struct io_req *req, const bool plain,
-	    const bool back)
+	    const bool back, const bool own)
 {
 	const struct clock *clk = s->ctx.clk;	/* s->w->clk, a load nearer */
 	struct dir_stats *d = &s->st->dir[req->ddir];
@@ -241,7 +243,7 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain,
 	 * an add, before each of their fields (12 instructions per I/O).
 	 */
 	__asm__("" : "+r"(d));
-	if (!req->t_done)
+	if (!own && !req->t_done)
 		req->t_done = clock_ticks(clk);
 	/* Pool threads may complete out of order: time only moves on. */
 	if (req->t_done > s->now)
@@ -275,15 +277,14 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain,
 			s->free_reqs[s->nfree++] = req;
 		return;
 	}
-	d->ios++;
 	d->bytes += (uint64_t)req->res;
 	d->short_ios += (uint64_t)req->res < req->len;
-	if (req->t_submit) {
+	if (own || req->t_submit) {
 		/* A pool thread's stamps come from another CPU: out of step,
 		 * they count as 0 (clock.h), here as the same moment. */
-		if (req->t_submit < req->t_queue)
+		if (!own && req->t_submit < req->t_queue)
 			req->t_submit = req->t_queue;
-		if (req->t_done < req->t_submit)
+		if (!own && req->t_done < req->t_submit)
 			req->t_done = req->t_submit;
 		/*
 		 * lat is the sum of the two parts, so that slat + clat = lat
@@ -311,6 +312,9 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain,
 		lat = clat = clock_delta_ns(clk, req->t_queue, req->t_done);
 		hist_add(&d->clat, lat);
 	}
+	/* apart from bytes: next to it, gcc paired the two adds in a
+	 * vector register, 3 instructions more per I/O */
+	d->ios++;
 	if (plain)
 		goto done;
 	if (s->ft.loop & WF_BIT(WF_INTERVAL))
@@ -482,7 +486,7 @@ done_as(struct wstate *s, struct io_req *req, const bool plain,
 	s->issued_bytes += req->len;
 	s->issued_ios++;
 	inline_count(s, ninl, together);
-	complete_as(s, req, plain, !sync);
+	complete_as(s, req, plain, !sync, false);
 	live_publish(s);
 }
 

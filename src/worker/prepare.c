@@ -313,6 +313,7 @@ static void ctx_init(struct wstate *s)
 	s->ctx.halt = w->halt;
 	s->ctx.iodepth = s->depth;
 	s->ctx.clk = w->clk;
+	s->ctx.queue = s->eng->queue;
 	s->ctx.tgt = w->tgt;
 	depth_setup(s);
 }
@@ -405,6 +406,7 @@ int worker_setup(struct wstate *s)
 		engine_failed(s, ret, "setting up");
 		return ret;
 	}
+	depth_stamps(s);
 	/* queue() outside the stop hand-off when it only fills memory
 	 * (engine.h); a trim is a system call (trim_req), whatever the
 	 * engine. */

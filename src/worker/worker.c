@@ -175,10 +175,13 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 		/* Trims: one branch, never taken by reads and writes. */
 		r = __builtin_expect(ddir == DDIR_TRIM, 0) &&
 		    (!(s->eng->flags & ENGINE_TRIMS) || zbd_trims(s, req)) ?
-			trim_req(s, req) : s->eng->queue(&s->ctx, req);
+			trim_req(s, req) : s->ctx.queue(&s->ctx, req);
 		if (gn && !call_leave(s))
 			goto gone;
-		if (r == ENGINE_DONE) {
+		/* a queued engine's usual answer first: one compare */
+		if (!sync && r == ENGINE_QUEUED) {
+			queued_as(s, req, plain, false, &ninl);
+		} else if (r == ENGINE_DONE) {
 			done_as(s, req, plain, sync, sync && !gn, &ninl);
 		} else if (r == ENGINE_QUEUED) {
 			if (queued_as(s, req, plain, sync, &ninl))
@@ -253,14 +256,21 @@ void commit_reap(struct wstate *s)
 		 * nothing it does reads the free list: all go back at once,
 		 * in the order they would one by one.
 		 */
-		for (i = 0; i < r; i++)
-			complete_as(s, s->reaped[i], true, false);
+		struct io_req **rp = s->reaped, **end = rp + r;
+
+		/* rp, end: locals, where s->reaped was loaded per I/O */
+		if (s->ctx.stamps_own)
+			for (; rp < end; rp++)
+				complete_as(s, *rp, true, false, true);
+		else
+			for (; rp < end; rp++)
+				complete_as(s, *rp, true, false, false);
 		memcpy(&s->free_reqs[s->nfree], s->reaped,
 		       (size_t)r * sizeof(*s->reaped));
 		s->nfree += (unsigned)r;
 	} else
 		for (i = 0; i < r && !s->abandoned; i++)
-			complete_as(s, s->reaped[i], false, true);
+			complete_as(s, s->reaped[i], false, true, false);
 	s->inflight -= (unsigned)r;
 	if (!s->abandoned)
 		live_publish(s);

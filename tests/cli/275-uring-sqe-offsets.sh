@@ -9,7 +9,12 @@
 # in whole 4 KiB blocks of the job's direction, nothing else; with
 # registered buffers and files (the default) and without, unpinned and
 # pinned to one CPU (the lingering wait, test 271), and with the files
-# opened by several requests in turn (nrfiles=1 is the device).
+# opened by several requests in turn (nrfiles=1 is the device). Each
+# run's latencies: slat, clat and lat counted for each of its I/Os, lat
+# the sum of the two (their means), none above the run's wall-clock
+# time: pinned, they are counted from io_uring's own stamps unchecked
+# (ctx.stamps_own, loop.h), where a stamp out of order would make one
+# wrap to a huge value.
 # lane: serial (a trace instance of the machine's block layer)
 . "$(dirname "$0")/lib.sh"
 
@@ -62,30 +67,58 @@ if bad or wrong or extra:
     sys.exit(1)
 EOF
 
+# lats.py JSON DIR WALL_NS: each of the 2048 I/Os in the three latency
+# figures, lat's sum the sum of slat's and clat's, none above WALL_NS
+cat >lats.py <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))["jobs"][0][sys.argv[2]]
+wall = int(sys.argv[3])
+f = {k: d[k + "_ns"] for k in ("slat", "clat", "lat")}
+n = d["ios"]
+print("%d I/Os, lat %d..%d ns (slat %d..%d), run %d ns" % (
+    n, f["lat"]["min"], f["lat"]["max"], f["slat"]["min"],
+    f["slat"]["max"], wall))
+assert n == 2048, "ios %d, not 2048" % n
+for k, v in f.items():
+    assert v["count"] == n, "%s counted %d of %d" % (k, v["count"], n)
+    assert v["overflow"] == 0, "%s overflowed" % k
+    assert 0 <= v["min"] <= v["max"] <= wall, "%s out of the run" % k
+s = f["slat"]["mean"] + f["clat"]["mean"]
+assert abs(f["lat"]["mean"] - s) <= 1e-6 * s, "lat's mean not their sum"
+assert f["lat"]["min"] >= f["slat"]["min"] + f["clat"]["min"]
+assert f["lat"]["max"] <= f["slat"]["max"] + f["clat"]["max"]
+EOF
+
 # blocks DIR ARGS...: iorig's two passes traced, then seen.py's check
-# (its figures in $T/py)
+# (its figures in $T/py) and lats.py's (in $T/lat)
 blocks() {
 	_d=$1
 	shift
 	: >"$I/trace"
 	echo 1 >"$E/enable"
 	echo 1 >"$I/tracing_on"
+	_t0=$(date +%s%N)
 	"$@" >"$T/out" 2>"$T/err" || die "iorig $*: failed"
+	_t1=$(date +%s%N)
 	echo 0 >"$I/tracing_on"
 	echo 0 >"$E/enable"
 	"$PY" seen.py "$I/trace" "$_d" >"$T/py" ||
 		die "$*: the device saw another workload: $(cat "$T/py")"
+	_dir=read
+	[ "$_d" = R ] || _dir=write
+	"$PY" lats.py "$T/out" $_dir $((_t1 - _t0)) >"$T/lat" 2>&1 ||
+		die "$*: latencies: $(cat "$T/lat")"
 }
 
 JOB="--name=s --filename=$dev --ioengine=io_uring --direct=1 --bs=4k
-	--iodepth=32 --size=4m --loops=2"
+	--iodepth=32 --size=4m --loops=2 --output-format=json"
 for pre in "" "taskset -c 0"; do
 	for o in "" "--fixedbufs=0 --registerfiles=0"; do
 		for rw in randread:R randwrite:W; do
 			blocks ${rw#*:} $pre "$IORIG" $JOB --rw=${rw%:*} $o
 			echo "${pre:-unpinned} ${rw%:*} ${o:-(defaults)}:" \
-				"$(cat "$T/py")"
+				"$(cat "$T/py"); $(cat "$T/lat")"
 		done
 	done
 done
-echo "ok: io_uring's own SQE per request: every block twice in two passes, in whole 4 KiB blocks, pinned or not, registered or not"
+echo "ok: io_uring's own SQE per request: every block twice in two passes, in whole 4 KiB blocks, pinned or not, registered or not; every I/O's latencies counted, lat their sum, within the run"

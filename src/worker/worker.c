@@ -118,12 +118,9 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 		s->pass.left = 0;
 		wf_round(s);
 	}
-	/*
-	 * sync: only a queued I/O changes the depth and the free list (a
-	 * sync round is plain: nothing else puts a request back), so the
-	 * depth is looked at and the request taken here and after each
-	 * queued one, not for each I/O.
-	 */
+	/* sync: only a queued I/O changes the depth and the free list (a
+	 * sync round is plain: nothing else puts a request back), so both
+	 * are looked at here and after each queued one, not for each I/O */
 	if (sync) {
 		if (s->inflight >= s->depth)
 			goto done;
@@ -163,11 +160,9 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 		if (!plain && __builtin_expect(s->iolog != NULL, 0))
 			iolog_issue(s->iolog, req->file, req->ddir,
 				    req->offset, req->len, req->t_queue);
-		/*
-		 * Only a queue() that may block needs the stop hand-off. Read
-		 * once: only eng_commit and eng_reap change guard.next, and
-		 * neither runs from here to the completion below.
-		 */
+		/* only a queue() that may block needs the stop hand-off; read
+		 * once: only commit and reap, not run before the completion
+		 * below, change guard.next */
 		gn = s->guard.next;
 		if (gn)
 			call_enter(s);

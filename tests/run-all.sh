@@ -9,12 +9,18 @@
 # Two lanes. A CLI test whose script has the line "# lane: parallel" (and
 # every unit test program) checks nothing that depends on the machine's
 # load: counts, bytes, strace, fio's meaning, never how long something
-# took or how fast it went, and it uses no shared device (zram, cgroups,
-# MPI). Those run first, IORIG_TEST_JOBS at a time (default: the number of
-# CPUs, at most 2), beside the test guest's boots. Every other test then
-# runs alone, one after another, on an otherwise idle machine: timing,
-# rates, signals sent after a sleep. Lines come out as tests end (parallel
-# ones in the order they end).
+# took or how fast it went. Those run first, IORIG_TEST_JOBS at a time
+# (default: the number of CPUs, at most 2), beside the test guest's boots.
+# One that uses a shared resource (zram, the cgroup hierarchy, MPI's
+# daemons) names it on a line "# lock: NAME": the parallel tests of one
+# NAME run one after another, in the order of their numbers, as one
+# chain that takes one place in the lane and starts before the lone
+# tests (a chain is long; started last it would be the lane's tail).
+# Every other test then runs alone, one after another, on an otherwise
+# idle machine: timing, rates, signals sent after a sleep. Lines come out
+# as tests end (parallel ones in the order they end). Before the closing
+# count, a "lanes:" line gives each lane's length and the sum of its
+# tests' times (what a test moved between lanes saves or costs).
 #
 # The guest's cases are shared between IORIG_GUEST_BOOTS boots (default:
 # the number of CPUs, at most 2, at most one per case; 1 when
@@ -93,7 +99,9 @@ run_one() {
 	start=$(date +%s)
 	timed "$base.pgid" "$@" >"$out" 2>&1
 	rc=$?
-	secs=$(( $(date +%s) - start ))
+	end=$(date +%s)
+	secs=$((end - start))
+	echo "$secs $end" >>"$log/times.$lane"
 	if [ "$limit" -gt 0 ] && [ "$secs" -ge "$limit" ] &&
 	   { [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; }; then
 		pg=$(cat "$base.pgid" 2>/dev/null)
@@ -160,6 +168,7 @@ run_guest() {
 		fi
 	fi
 	limit=$all_limit
+	echo "$secs $(date +%s)" >>"$log/times.guest"
 	say "$base.say"
 	cat "$base.verdicts" >>"$log/results"
 }
@@ -212,19 +221,51 @@ run_guests() {
 	done
 }
 
-parallel="$*" serial=
+parallel="$*" serial= chains=
 # In the order of their numbers (100 after 99, not after 10).
 for t in $(cd "$top/tests/cli" && ls [0-9]*.sh 2>/dev/null | sort -n); do
-	if grep -q '^# lane: parallel$' "$top/tests/cli/$t"; then
-		parallel="$parallel tests/cli/$t"
-	else
+	if ! grep -q '^# lane: parallel$' "$top/tests/cli/$t"; then
 		serial="$serial tests/cli/$t"
+		continue
 	fi
+	lock=$(sed -n 's/^# lock: \([a-z0-9_-]*\)$/\1/p' "$top/tests/cli/$t" |
+		head -n 1)
+	if [ -z "$lock" ]; then
+		parallel="$parallel tests/cli/$t"
+		continue
+	fi
+	echo "tests/cli/$t" >>"$log/chain.$lock"
+	case " $chains " in
+	*" chain:$lock "*) ;;
+	*) chains="$chains chain:$lock" ;;
+	esac
 done
+parallel="$chains $parallel"
+
+# run_par NAME: a parallel test, or a chain's tests one after another.
+run_par() {
+	case $1 in
+	chain:*) for t in $(cat "$log/chain.${1#chain:}"); do
+			run_name "$t"
+		done ;;
+	*) run_name "$1" ;;
+	esac
+}
+
+# lane_says NAME START: "N in W s (sum S s)" for the N tests of lane NAME:
+# W from START to the last one's end, S the sum of their times.
+lane_says() {
+	f=$log/times.$1
+	[ -s "$f" ] || { echo "none"; return; }
+	awk -v t0="$2" '{ s += $1; if ($2 > e) e = $2 }
+		END { printf "%d in %d s (sum %d s)", NR, e - t0, s }' "$f"
+}
 
 # The parallel lane: a FIFO holds one token per test that may run; each
 # test takes one before it starts and gives it back when it ends. The
 # guest's boots start first, outside the tokens.
+t0=$(date +%s)
+lane=parallel
 if [ "$jobs" -gt 1 ] && mkfifo "$log/tokens" 2>/dev/null; then
 	run_guests &
 	exec 3<>"$log/tokens"
@@ -232,15 +273,23 @@ if [ "$jobs" -gt 1 ] && mkfifo "$log/tokens" 2>/dev/null; then
 	while [ "$i" -lt "$jobs" ]; do echo >&3; i=$((i + 1)); done
 	for t in $parallel; do
 		read -r _ <&3
-		( run_name "$t" 3>&-; echo >&3 ) &
+		( run_par "$t" 3>&-; echo >&3 ) &
 	done
 	wait
 	exec 3>&-
 else
 	run_guests
-	for t in $parallel; do run_name "$t"; done
+	for t in $parallel; do run_par "$t"; done
 fi
+t1=$(date +%s)
+lane=serial
 for t in $serial; do run_name "$t"; done
+t2=$(date +%s)
+# The guest's boots: "N in W s" is the last boot's end.
+guest=$(lane_says guest "$t0" | sed 's/ (sum.*//')
+echo "lanes: parallel $(lane_says parallel "$t0") beside guest boots" \
+	"$guest; serial from $((t1 - t0)) s: $(lane_says serial "$t1");" \
+	"$((t2 - t0)) s in all"
 
 pass=$(grep -c '^pass$' "$log/results")
 fail=$(grep -c '^fail$' "$log/results")

@@ -16,11 +16,23 @@
 # NAME run one after another, in the order of their numbers, as one
 # chain that takes one place in the lane and starts before the lone
 # tests (a chain is long; started last it would be the lane's tail).
-# Every other test then runs alone, one after another, on an otherwise
-# idle machine: timing, rates, signals sent after a sleep. Lines come out
+# Every other test then runs alone, one after another, on a machine
+# otherwise idle but for the guest's boots at the lowest priority (below):
+# timing, rates, signals sent after a sleep. Lines come out
 # as tests end (parallel ones in the order they end). Before the closing
 # count, a "lanes:" line gives each lane's length and the sum of its
 # tests' times (what a test moved between lanes saves or costs).
+#
+# When the serial lane starts, the guest's boots still running go to the
+# lowest priority (SCHED_IDLE by chrt(1), else nice 19 by renice(1)):
+# they get the CPU time the serial tests leave, and only that. A test
+# that wants a CPU has it at once (the kernel preempts an idle-policy
+# task when another wakes), so the serial lane runs beside the boots
+# and the suite waits for them after it, not before (the boots were the
+# longest part, about 400 s, and the serial lane's 300 s came after
+# them). IORIG_GUEST_BESIDE=0, or neither tool, keeps the old order:
+# the serial lane after the boots (on a machine loaded by other work,
+# boots at the lowest priority could be starved past their limits).
 #
 # The guest's cases are shared between IORIG_GUEST_BOOTS boots (default:
 # the number of CPUs, at most 2, at most one per case; 1 when
@@ -28,12 +40,8 @@
 # has claimed yet as it finishes one (IORIG_GUEST_CLAIMS, a directory of
 # claims, tests/guest/run.sh), so the boots stay even however long each
 # case is, and a case no boot reached (every boot failed first) fails
-# here as "not run". Each boot is a QEMU that keeps one CPU busy, all
-# started first and outside the
-# IORIG_TEST_JOBS count: a parallel test mostly waits (for its runs' clock,
-# for I/O), so the emulator and the tests share the CPUs, and the guest,
-# the longest part (about 4 minutes in one boot), is no longer the
-# lane's length.
+# here as "not run". Each boot is a QEMU that keeps one CPU busy when
+# it may, all started first and outside the IORIG_TEST_JOBS count.
 #
 # Each test runs under timeout(1) in a process group of its own: one that
 # is still running after IORIG_TEST_TIMEOUT seconds (default 300; 0: no
@@ -181,6 +189,52 @@ run_name() {
 	esac
 }
 
+# idle: how the boots go to the lowest priority (chrt or renice), if
+# they may run beside the serial lane.
+idle=
+case ${IORIG_GUEST_BESIDE:-1} in
+0) ;;
+1) if command -v chrt >/dev/null 2>&1 && chrt -i 0 true 2>/dev/null &&
+	command -v pgrep >/dev/null 2>&1; then
+	idle=chrt
+   elif command -v renice >/dev/null 2>&1; then
+	idle=renice
+   fi ;;
+*) echo "IORIG_GUEST_BESIDE='$IORIG_GUEST_BESIDE': expected 0 or 1" >&2
+   exit 2 ;;
+esac
+
+# idle_guests: every process (each thread) of the boots' process groups
+# at the lowest priority; what they start later inherits it. Fails when
+# a boot's group is not known (no time limit: the boots then run in the
+# suite's own group; or the boot did not record it in 10 s).
+idle_guests() {
+	[ "$limit" -gt 0 ] || return 1
+	_k=0
+	while [ "$_k" -lt "$boots" ]; do
+		_b=$log/guest$_k
+		_k=$((_k + 1))
+		# A boot records its group first; one that has ended has none
+		# left to lower.
+		_n=0
+		while [ ! -s "$_b.pgid" ] && [ ! -e "$_b.verdicts" ] &&
+		      [ "$_n" -lt 100 ]; do
+			sleep 0.1
+			_n=$((_n + 1))
+		done
+		[ -e "$_b.verdicts" ] && continue
+		pg=$(cat "$_b.pgid" 2>/dev/null)
+		[ -n "$pg" ] || return 1
+		if [ "$idle" = renice ]; then
+			renice -n 19 -g "$pg" >/dev/null 2>&1
+			continue
+		fi
+		for p in $(pgrep -g "$pg"); do
+			chrt -a -i -p 0 "$p" >/dev/null 2>&1
+		done
+	done
+}
+
 # The guest's boots: IORIG_GUEST_BOOTS of them, at most one per case.
 # What the guest checks (counts, bytes, states inside an emulator) no
 # load changes.
@@ -266,24 +320,33 @@ lane_says() {
 # guest's boots start first, outside the tokens.
 t0=$(date +%s)
 lane=parallel
+guests=
 if [ "$jobs" -gt 1 ] && mkfifo "$log/tokens" 2>/dev/null; then
 	run_guests &
+	guests=$!
 	exec 3<>"$log/tokens"
 	i=0
 	while [ "$i" -lt "$jobs" ]; do echo >&3; i=$((i + 1)); done
+	pids=
 	for t in $parallel; do
 		read -r _ <&3
 		( run_par "$t" 3>&-; echo >&3 ) &
+		pids="$pids $!"
 	done
-	wait
+	# shellcheck disable=SC2086
+	[ -z "$pids" ] || wait $pids
 	exec 3>&-
 else
 	run_guests
 	for t in $parallel; do run_par "$t"; done
 fi
+if [ -n "$guests" ]; then
+	[ -n "$idle" ] && idle_guests || wait "$guests"
+fi
 t1=$(date +%s)
 lane=serial
 for t in $serial; do run_name "$t"; done
+[ -z "$guests" ] || wait "$guests"
 t2=$(date +%s)
 # The guest's boots: "N in W s" is the last boot's end.
 guest=$(lane_says guest "$t0" | sed 's/ (sum.*//')

@@ -1,7 +1,9 @@
 #!/bin/sh
 # tests/run-all.sh runs the test guest (tests/guest/run.sh) once, first,
 # and counts each of its cases as a test: their PASS/FAIL/SKIP lines as
-# run.sh prints them, in the closing count. A guest that cannot be made
+# run.sh prints them, in the closing count. The guest runs at the lowest
+# priority (SCHED_IDLE, as the kernel reports its policy), the tests of
+# the serial lane beside it (the fake guest waits for one to start). A guest that cannot be made
 # is one skip; one that fails without a case's verdict (no boot) is one
 # failure; one that hangs past IORIG_GUEST_TIMEOUT plus the test limit
 # fails and is killed. A fake run.sh in a scratch tree stands for the
@@ -11,23 +13,37 @@
 command -v timeout >/dev/null 2>&1 || skip "needs timeout(1) (coreutils)"
 mkdir -p tree/tests/cli tree/tests/guest || die "cannot make the scratch tree"
 cp "$top/tests/run-all.sh" tree/tests/ || die "cannot copy run-all.sh"
-printf '#!/bin/sh\nexit 0\n' >tree/tests/cli/10-pass.sh
+# A serial test: it says it started.
+cat >tree/tests/cli/10-pass.sh <<EOF
+#!/bin/sh
+touch "$T/serial.started"
+EOF
 
-# guest BODY: the fake run.sh, then the runner on the tree.
+# guest BODY [LIMIT]: the fake run.sh, then the runner on the tree, the
+# guest's limit LIMIT s (default 2) beyond the tests' 2 s.
 guest() {
 	printf '#!/bin/sh\n%s\n' "$1" >tree/tests/guest/run.sh
-	IORIG_TEST_TIMEOUT=2 IORIG_GUEST_TIMEOUT=2 IORIG_TEST_JOBS=2 \
+	rm -f "$T/guest.started" "$T/serial.started"
+	T=$T IORIG_TEST_TIMEOUT=2 IORIG_GUEST_TIMEOUT=${2:-2} IORIG_TEST_JOBS=2 \
 		timeout -k 5 60 sh tree/tests/run-all.sh >"$T/out" 2>"$T/err"
 	rc=$?
 }
 
-guest 'echo "PASS tests/guest/cases/01-a.sh (3s)"
+# The guest waits (20 s at most: an idle-policy task gets little of a
+# loaded machine) for the serial test to start beside it.
+guest 'i=0
+while [ ! -e "$T/serial.started" ]; do
+	[ $i -lt 200 ] || { echo "FAILED: no serial test ran beside me"; exit 1; }
+	sleep 0.1; i=$((i + 1))
+done
+echo "policy: $(chrt -p $$ | sed -n "s/.*scheduling policy: //p")"
+echo "PASS tests/guest/cases/01-a.sh (3s)"
 echo "FAIL tests/guest/cases/02-b.sh (exit 1)"
 echo "    | FAILED: on purpose"
 echo "SKIP tests/guest/cases/03-c.sh: SKIP: not here"
 echo "guest: 6.1.0-56-amd64, booted in 14 s, 30 s in all: 1 passed, 1 failed," \
 	"1 skipped"
-exit 1'
+exit 1' 25
 expect_rc 1
 expect_in out '^PASS tests/guest/cases/01-a\.sh \(3s\)$'
 expect_in out '^FAIL tests/guest/cases/02-b\.sh \(exit 1\)$'
@@ -37,12 +53,14 @@ expect_in out '^guest: 6\.1\.0-56-amd64, booted in 14 s'
 expect_in out '^PASS tests/cli/10-pass\.sh'
 expect_not_in out 'tests/guest/run\.sh'
 expect_in out '^2 passed, 1 failed, 1 skipped$'
-# The guest first: its lines before the CLI test's.
+# The serial test ran beside the guest (whose lines come when it ends:
+# after the test's), which ran at the idle policy.
 first=$(grep -m 1 -E '^(PASS|FAIL|SKIP) ' "$T/out")
 case $first in
-*tests/guest/*) ;;
-*) die "the guest did not run first: '$first'" ;;
+*tests/cli/10-pass*) ;;
+*) die "the serial test did not run beside the guest: '$first'" ;;
 esac
+! command -v chrt >/dev/null 2>&1 || expect_in out '^policy: SCHED_IDLE$'
 
 guest 'echo "SKIP: no qemu-system-x86_64 here"; exit 77'
 expect_rc 0

@@ -207,7 +207,8 @@ esac
 # idle_guests: every process (each thread) of the boots' process groups
 # at the lowest priority; what they start later inherits it. Fails when
 # a boot's group is not known (no time limit: the boots then run in the
-# suite's own group; or the boot did not record it in 10 s).
+# suite's own group; or the boot did not record it in 10 s) or none of
+# its processes could be lowered.
 idle_guests() {
 	[ "$limit" -gt 0 ] || return 1
 	_k=0
@@ -226,12 +227,14 @@ idle_guests() {
 		pg=$(cat "$_b.pgid" 2>/dev/null)
 		[ -n "$pg" ] || return 1
 		if [ "$idle" = renice ]; then
-			renice -n 19 -g "$pg" >/dev/null 2>&1
+			renice -n 19 -g "$pg" >/dev/null 2>&1 || return 1
 			continue
 		fi
+		_low=
 		for p in $(pgrep -g "$pg"); do
-			chrt -a -i -p 0 "$p" >/dev/null 2>&1
+			chrt -a -i -p 0 "$p" >/dev/null 2>&1 && _low=y
 		done
+		[ -n "$_low" ] || return 1
 	done
 }
 

@@ -3,7 +3,8 @@
 # and counts each of its cases as a test: their PASS/FAIL/SKIP lines as
 # run.sh prints them, in the closing count. The guest runs at the lowest
 # priority (SCHED_IDLE, as the kernel reports its policy), the tests of
-# the serial lane beside it (the fake guest waits for one to start). A guest that cannot be made
+# the serial lane beside it (the fake guest waits for one to start); a
+# boot that ends gives the parallel lane one more place. A guest that cannot be made
 # is one skip; one that fails without a case's verdict (no boot) is one
 # failure; one that hangs past IORIG_GUEST_TIMEOUT plus the test limit
 # fails and is killed. A fake run.sh in a scratch tree stands for the
@@ -104,5 +105,31 @@ expect_rc 1
 expect_in out '^FAIL tests/guest/cases/02-b\.sh: not run: no boot of the guest reached it$'
 expect_in out '^2 passed, 1 failed, 0 skipped$'
 [ "$(grep -c '^a boot ran$' "$T/out")" = 2 ] || die "not two boots"
+# A boot that ends gives the parallel lane one more place: with
+# IORIG_TEST_JOBS=2 and one boot, which ends at once, three parallel
+# tests run at once (each waits, 20 s at most, until all three run;
+# with two places the third would wait for one of them to end).
+mkdir -p tree3/tests/cli tree3/tests/guest || die "cannot make the third tree"
+cp "$top/tests/run-all.sh" tree3/tests/ || die "cannot copy run-all.sh"
+printf '#!/bin/sh\necho "guest: none, booted in 0 s"\n' >tree3/tests/guest/run.sh
+for n in 51 52 53; do
+	cat >"tree3/tests/cli/$n-three.sh" <<EOF
+#!/bin/sh
+# lane: parallel
+touch "$T/three.$n"
+i=0
+while [ ! -e "$T/three.51" ] || [ ! -e "$T/three.52" ] ||
+      [ ! -e "$T/three.53" ]; do
+	[ \$i -lt 200 ] || { echo "FAILED: never three at once"; exit 1; }
+	sleep 0.1; i=\$((i + 1))
+done
+EOF
+done
+IORIG_TEST_TIMEOUT=30 IORIG_GUEST_BOOTS=1 IORIG_TEST_JOBS=2 \
+	timeout -k 5 60 sh tree3/tests/run-all.sh >"$T/out" 2>"$T/err"
+rc=$?
+expect_rc 0
+expect_in out '^3 passed, 0 failed, 0 skipped$'
+
 echo "ok: the guest's cases are counted as tests; a skip, a failure and" \
 	"a hang of the guest are one verdict each; boots share the cases"

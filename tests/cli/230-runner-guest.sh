@@ -1,10 +1,11 @@
 #!/bin/sh
 # tests/run-all.sh runs the test guest (tests/guest/run.sh) once, first,
 # and counts each of its cases as a test: their PASS/FAIL/SKIP lines as
-# run.sh prints them, in the closing count. The guest runs at the lowest
-# priority (SCHED_IDLE, as the kernel reports its policy), the tests of
-# the serial lane beside it (the fake guest waits for one to start); a
-# boot that ends gives the parallel lane one more place. A guest that cannot be made
+# run.sh prints them, in the closing count. The serial lane runs after
+# the guest; with IORIG_GUEST_BESIDE=1, beside it, the guest lowered to
+# the idle policy (SCHED_IDLE, as the kernel reports it; the fake guest
+# waits for the serial test to start). A boot that ends gives the
+# parallel lane one more place. A guest that cannot be made
 # is one skip; one that fails without a case's verdict (no boot) is one
 # failure; one that hangs past IORIG_GUEST_TIMEOUT plus the test limit
 # fails and is killed. A fake run.sh in a scratch tree stands for the
@@ -20,12 +21,14 @@ cat >tree/tests/cli/10-pass.sh <<EOF
 touch "$T/serial.started"
 EOF
 
-# guest BODY [LIMIT]: the fake run.sh, then the runner on the tree, the
-# guest's limit LIMIT s (default 2) beyond the tests' 2 s.
+# guest BODY [LIMIT [BESIDE]]: the fake run.sh, then the runner on the
+# tree, the guest's limit LIMIT s (default 2) beyond the tests' 2 s,
+# IORIG_GUEST_BESIDE=BESIDE (default: unset).
 guest() {
 	printf '#!/bin/sh\n%s\n' "$1" >tree/tests/guest/run.sh
 	rm -f "$T/guest.started" "$T/serial.started"
 	T=$T IORIG_TEST_TIMEOUT=2 IORIG_GUEST_TIMEOUT=${2:-2} IORIG_TEST_JOBS=2 \
+		IORIG_GUEST_BESIDE=${3:-} \
 		timeout -k 5 60 sh tree/tests/run-all.sh >"$T/out" 2>"$T/err"
 	rc=$?
 }
@@ -44,7 +47,7 @@ echo "    | FAILED: on purpose"
 echo "SKIP tests/guest/cases/03-c.sh: SKIP: not here"
 echo "guest: 6.1.0-56-amd64, booted in 14 s, 30 s in all: 1 passed, 1 failed," \
 	"1 skipped"
-exit 1' 25
+exit 1' 25 1
 expect_rc 1
 expect_in out '^PASS tests/guest/cases/01-a\.sh \(3s\)$'
 expect_in out '^FAIL tests/guest/cases/02-b\.sh \(exit 1\)$'
@@ -68,9 +71,15 @@ expect_rc 0
 expect_in out '^SKIP tests/guest/run\.sh: SKIP: no qemu-system-x86_64 here$'
 expect_in out '^1 passed, 0 failed, 1 skipped$'
 
-guest 'echo "qemu: could not start"; exit 1'
+guest 'sleep 1; echo "qemu: could not start"; exit 1'
 expect_rc 1
 expect_in out '^FAIL tests/guest/run\.sh \(exit 1\)$'
+# By default the serial test runs after the guest: its line comes after.
+first=$(grep -m 1 -E '^(PASS|FAIL|SKIP) ' "$T/out")
+case $first in
+*tests/guest/*) ;;
+*) die "the serial test did not wait for the guest: '$first'" ;;
+esac
 expect_in out '^    \| qemu: could not start$'
 expect_in out '^1 passed, 1 failed, 0 skipped$'
 

@@ -9,6 +9,10 @@
 # the figures equal `iorig merge` of the ranks' files (the gather is the
 # same path); the per-rank rows are the ranks' own and add up to the
 # aggregate; each rank's target is its own (the substitutions).
+# Counts, bytes and documents, no time: the parallel lane, one mpirun
+# at a time (4 ranks oversubscribe 2 CPUs).
+# lane: parallel
+# lock: mpi
 . "$(dirname "$0")/lib.sh"
 . "$top/tests/cli/mpi.sh"
 

@@ -10,6 +10,11 @@
 #   seconds, non-zero, naming the rank;
 # - SIGINT at mpirun: the ranks stop as on one machine (SIGTERM from
 #   mpirun) and rank 0 still writes the partial cluster report.
+# Its times are bounds far from what it takes (15 s, 30 s) and it waits
+# for events (a rank's handler, its file), not for a time: the parallel
+# lane, one mpirun at a time (passed twice at a load of 15 on 2 CPUs).
+# lane: parallel
+# lock: mpi
 . "$(dirname "$0")/lib.sh"
 . "$top/tests/cli/mpi.sh"
 host=$(hostname)

@@ -10,6 +10,10 @@
 # --rank-output file); the veth's received bytes on hostA's side: at
 # least rank 1's JSON result with IORIG_MPI_GATHER=1 (the documents sent),
 # less than it by default (rank 1's wire form: its figures packed).
+# Counts, bytes and documents, no time: the parallel lane, one mpirun
+# at a time (4 ranks oversubscribe 2 CPUs).
+# lane: parallel
+# lock: mpi
 . "$(dirname "$0")/lib.sh"
 . "$top/tests/cli/mpi.sh"
 command -v ip >/dev/null 2>&1 || skip "needs ip (iproute2)"

@@ -5,6 +5,10 @@
 # rank 0 keeps the previous --output as it was (sha256 of its bytes),
 # where it put an empty file in its place, and says so. A run that
 # completes replaces it with the cluster report.
+# Counts, bytes and documents, no time: the parallel lane, one mpirun
+# at a time (4 ranks oversubscribe 2 CPUs).
+# lane: parallel
+# lock: mpi
 . "$(dirname "$0")/lib.sh"
 . "$top/tests/cli/mpi.sh"
 [ -r /proc/version ] || skip "no /proc/version"

@@ -10,6 +10,7 @@
 # JOB.stdout, --chart's .dat and .gp, --rank-output's PREFIX.RANK.json.
 # (Before the door each was written over or appended to the target.)
 # lane: parallel
+# lock: mpi
 . "$(dirname "$0")/lib.sh"
 
 mkdir w

@@ -82,6 +82,9 @@ expect_in out '^PASS tests/cli/50-par-a\.sh'
 expect_in out '^PASS tests/cli/50-par-b\.sh'
 expect_in out '^PASS tests/cli/05-after-par\.sh'
 expect_in out '^4 passed, 2 failed, 1 skipped$'
+# Each lane's length and its tests' sum: 2 parallel tests, 5 serial ones
+# (the hanging one's 2 s limit at least).
+expect_in out '^lanes: parallel 2 in [0-9]+ s \(sum [0-9]+ s\) beside guest boots none; serial from [0-9]+ s: 5 in [0-9]+ s \(sum [2-9] s\); [0-9]+ s in all$'
 # The parallel lane first, then the others in the order of their numbers.
 grep -E '^(PASS|FAIL|SKIP) ' "$T/out" | sed 's/^[A-Z]* tests.cli.\([0-9]*\)-.*/\1/' |
 	tr '\n' ' ' >"$T/order"
@@ -103,6 +106,46 @@ if kill -0 "$pid" 2>/dev/null; then
 	kill -KILL "$pid"
 	die "the hanging test's child $pid outlived it"
 fi
+
+# Three parallel tests holding one lock ("# lock: res") run never two at
+# once, in the order of their numbers, in one place of the lane: a
+# parallel test without the lock runs beside them (it waits, 20 s at
+# most, for one of them to hold the lock). Each, while it runs, holds a
+# mark no other may see, and appends its number to a list.
+mkdir -p tree2/tests/cli || die "cannot make the second tree"
+cp "$top/tests/run-all.sh" tree2/tests/ || die "cannot copy run-all.sh"
+for n in 60 61 62; do
+	cat >"tree2/tests/cli/$n-lock.sh" <<EOF
+#!/bin/sh
+# lane: parallel
+# lock: res
+for o in 60 61 62; do
+	[ ! -e "$T/in.\$o" ] ||
+		{ echo "FAILED: $n ran beside \$o, which holds res too"; exit 1; }
+done
+touch "$T/in.$n"
+echo $n >>"$T/chain"
+sleep 0.5
+echo $n >"$T/held"
+rm -f "$T/in.$n"
+EOF
+done
+cat >tree2/tests/cli/70-free.sh <<EOF
+#!/bin/sh
+# lane: parallel
+i=0
+while [ ! -e "$T/held" ]; do
+	[ \$i -lt 200 ] || { echo "FAILED: nothing held res beside me"; exit 1; }
+	sleep 0.1; i=\$((i + 1))
+done
+EOF
+IORIG_TEST_TIMEOUT=30 IORIG_TEST_JOBS=2 timeout -k 5 120 \
+	sh tree2/tests/run-all.sh >"$T/out" 2>"$T/err"
+rc=$?
+expect_rc 0
+expect_in out '^4 passed, 0 failed, 0 skipped$'
+[ "$(tr '\n' ' ' <"$T/chain")" = "60 61 62 " ] ||
+	die "the tests of lock res ran in the order $(tr '\n' ' ' <"$T/chain")"
 
 # A bad limit is refused before any test runs.
 IORIG_TEST_TIMEOUT=5m sh tree/tests/run-all.sh >"$T/out" 2>"$T/err"

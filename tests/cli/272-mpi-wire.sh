@@ -11,6 +11,10 @@
 # per rank; buffered writes' warning depended on the disk's writeback
 # and on other tests writing beside this one). Then a rank whose job differs (iodepth): both paths refuse with
 # the same message naming the first such rank, exit 1, no report.
+# Counts, bytes and documents, no time: the parallel lane, one mpirun
+# at a time (4 ranks oversubscribe 2 CPUs).
+# lane: parallel
+# lock: mpi
 . "$(dirname "$0")/lib.sh"
 . "$top/tests/cli/mpi.sh"
 

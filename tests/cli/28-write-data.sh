@@ -8,6 +8,8 @@
 # saves under 1%. Then zram, which compresses each 4 KiB page on its own:
 # after writing 32 MiB twice over, its own counters (mm_stat) show the
 # stored pages as large as the data and none deduplicated as "same".
+# Counts and bytes, no time; its zram device is its own.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 MiB=1048576

@@ -13,6 +13,10 @@
 # skew, first/last done, the common window. Four ranks, two jobs in two
 # groups (clones, reads and writes), sizes that differ by rank; then 40
 # clones, whose histograms are too many to send whole (the wire forms).
+# Counts, bytes and documents, no time: the parallel lane, one mpirun
+# at a time (4 ranks oversubscribe 2 CPUs).
+# lane: parallel
+# lock: mpi
 . "$(dirname "$0")/lib.sh"
 . "$top/tests/cli/mpi.sh"
 command -v mpicc >/dev/null 2>&1 || skip "needs mpicc (libopenmpi-dev)"

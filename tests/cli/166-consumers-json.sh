@@ -77,9 +77,11 @@ for j in jobs:
     # (min and max are whole, as fio's: the mean may pass max by < 1)
     assert 0 < r["iops_min"] <= r["iops_mean"] < r["iops_max"] + 1, r
     assert 0 < r["bw_min"] <= r["bw_mean"] < r["bw_max"] + 1, r
-    # The rate each job is held to: 1000 IOPS, 4000 KiB/s.
-    assert 800 <= r["iops_mean"] <= 1100, r["iops_mean"]
-    assert 3200 <= r["bw_mean"] <= 4400, r["bw_mean"]
+    # The rate each job is held to: at most 1000 IOPS, 4000 KiB/s (a
+    # cap: how near the job comes to it is the machine's load, and this
+    # test runs in the parallel lane)
+    assert 0 < r["iops_mean"] <= 1100, r["iops_mean"]
+    assert 0 < r["bw_mean"] <= 4400, r["bw_mean"]
 
 # PerfKitBenchmarker: for each direction with io_bytes, the bandwidth
 # sample (bw, KB/s) with bw_min/max/dev/agg/mean, clat_ns (ns, shown in

@@ -22,6 +22,8 @@
 #   the report counts those the driver set up, what the zones hold what
 #   they held and what was written less the zones reset (fio's zones
 #   the same);
+# - rw=trim of two zones, bs the zone size: each trim the zone's reset
+#   (fio 3.33 does no trim on this job);
 # - iorig's report of the zones after each job is what nvme-cli says;
 #   a zonesize that is not the namespace's is refused, and so is a write
 #   without allow_destructive=1 (whether the namespace holds data cannot
@@ -225,3 +227,20 @@ done
 echo "ok: random writes: $iow writes each (fio $fw), $res resets" \
 	"($i_reset Zone Management Send; fio $f_reset), at most $seen" \
 	"zones open (fio's end: $fopen; zones '$fz'); $(cat "$T/c4")"
+
+# 5. A trim of zones 0-1 (fio 4-5), bs the zone size: each trim resets
+# its zone (one Zone Management Send each zone that holds data). fio
+# 3.33 does no trim on this job through the char device (case 26): its
+# figures are printed, iorig's held to the driver's count and nvme-cli.
+pair t 0 48M --size=24M --bs=12M --rw=trim
+set -- $(jvals "$T/t.i" "j['trim']['ios']" "j['trim']['errors']" \
+	"j['zbd']['zone_resets']") \
+	$(jvals "$T/t.f" "j['trim']['total_ios']" "j['error']")
+[ "$1 $2 $3 $i_reset $i_write" = "2 0 $3 $3 0" ] && [ "$3" -ge 1 ] ||
+	die "trim of 2 zones: iorig $1 trims ($2 errors, $3 resets);" \
+	    "Zone Management Send $i_reset, Writes $i_write"
+za=$(ng_zones 0 2)
+[ "$za" = "0:em 0:em" ] || die "after the trims: zones 0-1 '$za'"
+echo "ok: rw=trim: 2 trims, $3 resets ($i_reset Zone Management Send);" \
+	"zones '$za' (fio 3.33: $4 trims, error $5, $f_reset Zone" \
+	"Management Send, its zones '$(ng_zones 4 2)')"

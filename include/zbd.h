@@ -42,11 +42,34 @@ struct zbd_info {
 };
 void zbd_probe(dev_t rdev, struct zbd_info *out);
 
-/* Up to n zones of fd from byte offset from: the number reported (0
+/*
+ * What the zones are asked through: a zoned block device's descriptor
+ * (nsid 0: BLKREPORTZONE, BLKRESETZONE), or an NVMe generic char
+ * device's whose zoned namespace has no block device (nsid its
+ * namespace: Zone Management Receive and Send passthrough on fd, blocks
+ * of lba_size bytes, zones of zone_size bytes; the kernel gives no
+ * block device to a namespace whose zone size is not a power of two).
+ */
+struct zbd_dev {
+	int fd;
+	uint32_t nsid;
+	uint32_t lba_size;
+	uint64_t zone_size;
+};
+
+/* What Identify Namespace for the Zoned Namespace command set says of
+ * namespace nsid (fd its generic char device, lba_size its block):
+ * host-managed, its zone size and open zone limit (Max Open Resources);
+ * a namespace of another command set: ZBD_NONE. 0 or -errno. */
+int zbd_probe_nvme(int fd, uint32_t nsid, uint32_t lba_size,
+		   struct zbd_info *out);
+
+/* Up to n zones of d from byte offset from: the number reported (0
  * past the end), or -errno. */
-int zbd_report(int fd, uint64_t from, struct zbd_zone *z, unsigned n);
+int zbd_report(const struct zbd_dev *d, uint64_t from, struct zbd_zone *z,
+	       unsigned n);
 /* Resets the write pointers of the zones in [start, start + len). */
-int zbd_reset(int fd, uint64_t start, uint64_t len);
+int zbd_reset(const struct zbd_dev *d, uint64_t start, uint64_t len);
 
 /* A condition as blkzone abbreviates it: em, oi, oe, cl, fu, ro, ol, nw. */
 const char *zbd_cond_name(unsigned cond);

@@ -6,6 +6,7 @@
  * read with the same base.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -303,6 +304,23 @@ static unsigned filename_count(const char *f)
 	return n;
 }
 
+/* The zone size of the zoned namespace whose generic char device path
+ * names, which has no block device (zbd.h: zbd_probe_nvme), else dflt. */
+static uint64_t ns_zone_unit(const char *path, uint64_t dflt)
+{
+	struct nvmedev_ident id;
+	struct zbd_info zi;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return dflt;
+	if (nvmedev_ident(fd, &id) ||
+	    zbd_probe_nvme(fd, id.nsid, id.lba_size, &zi))
+		zi.model = ZBD_NONE;
+	close(fd);
+	return zi.model != ZBD_NONE && zi.zone_size ? zi.zone_size : dflt;
+}
+
 /*
  * The zone size a count of zones ("4z") is of, as fio 3.33 takes it: a
  * zoned block device's own under zonemode=zbd (the job's last file, as
@@ -314,8 +332,9 @@ static uint64_t zone_unit(const struct job *j)
 	const char *f = j->target.filename, *last = f, *p;
 	struct zbd_info zi;
 	struct stat st;
-	char path[4096];
+	char path[4096], bdev[64];
 	size_t n = 0;
+	int r;
 
 	if (j->io.zone_mode == ZONE_NONE)
 		return 0;
@@ -336,10 +355,16 @@ static uint64_t zone_unit(const struct job *j)
 	if (stat(path, &st))
 		return j->io.zonesize;
 	/* an NVMe generic char device: its namespace's zones, as its
-	 * block device says them (zbdplan.c reads them there too) */
-	if (S_ISCHR(st.st_mode) &&
-	    nvmedev_chr_block(st.st_rdev, path, sizeof(path), &st.st_rdev))
-		return j->io.zonesize;
+	 * block device says them (zbdplan.c reads them there too), or as
+	 * the namespace does when it has no block device */
+	if (S_ISCHR(st.st_mode)) {
+		r = nvmedev_chr_block(st.st_rdev, bdev, sizeof(bdev),
+				      &st.st_rdev);
+		if (r == -ENOENT)
+			return ns_zone_unit(path, j->io.zonesize);
+		if (r)
+			return j->io.zonesize;
+	}
 	if (!S_ISBLK(st.st_mode) && !S_ISCHR(st.st_mode))
 		return j->io.zonesize;
 	zbd_probe(st.st_rdev, &zi);

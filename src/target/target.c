@@ -806,12 +806,25 @@ static int guard_bdev(struct target_file *tf, const struct job *j,
 
 	/* Passthrough bypasses the block layer's claims: the namespace's
 	 * block device says whether it is mounted, held or signed. */
-	if (tf->is_nvme_chr && !tf->nvme_bdev) {
-		err_set(e, tf->path, 0, "filename", "its %s has no block "
-			"device, so whether it is in use or holds data cannot "
-			"be checked; a job that writes to it is refused",
-			tf->is_sg_chr ? "SCSI device" : "namespace");
+	if (tf->is_nvme_chr && !tf->nvme_bdev && tf->is_sg_chr) {
+		err_set(e, tf->path, 0, "filename", "its SCSI device has no "
+			"block device, so whether it is in use or holds data "
+			"cannot be checked; a job that writes to it is "
+			"refused");
 		return -EINVAL;
+	}
+	/* A namespace the kernel gives no block device (a zoned one whose
+	 * zone size is not a power of two): nothing can mount, hold or
+	 * claim it, but whether it holds data cannot be read (libblkid
+	 * reads a block device): writing needs allow_destructive=1. */
+	if (tf->is_nvme_chr && !tf->nvme_bdev) {
+		if (j->target.allow_destructive)
+			return 0;
+		err_set(e, tf->path, 0, "filename", "its namespace has no "
+			"block device, so whether it holds data cannot be "
+			"checked; a job that writes to it is refused unless "
+			"allow_destructive=1 (or --allow-destructive) is set");
+		return -EBUSY;
 	}
 	r = guard_check_bdev(tf->is_nvme_chr ? tf->nvme_bdev : tf->path, what,
 			     sizeof(what));
@@ -1656,9 +1669,11 @@ static int still_unused(struct target_file *tf, int fd,
 	int r;
 
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	/* a namespace without a block device: nothing can claim it */
 	r = tf->is_nvme_chr ? (tf->nvme_bdev ?
 	    guard_check_busy(tf->nvme_bdev, tf->nvme_bdev_rdev, what,
-			     sizeof(what)) : -ENODEV) :
+			     sizeof(what)) : tf->is_sg_chr ? -ENODEV :
+	    GUARD_CLEAR) :
 	    S_ISBLK(st->st_mode) ?
 	    guard_check_busy(self, st->st_rdev, what, sizeof(what)) :
 	    guard_check_file(st, what, sizeof(what));

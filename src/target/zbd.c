@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * Zoned block devices (zbd.h): sysfs for the model and the limits, the
- * zone report and reset ioctls for the zones themselves.
+ * zone report and reset ioctls for the zones themselves; or, for an NVMe
+ * zoned namespace that has no block device, the Zoned Namespace command
+ * set's own commands through its generic char device (libnvme builds
+ * them: Identify, Zone Management Receive and Send).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,7 +12,10 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/sysmacros.h>
+#include <endian.h>
 #include <linux/blkzoned.h>
+#include <nvme/ioctl.h>
+#include <nvme/types.h>
 
 #include "zbd.h"
 
@@ -52,7 +58,7 @@ void zbd_probe(dev_t rdev, struct zbd_info *out)
 		out->max_open = (unsigned)strtoul(buf, NULL, 10);
 }
 
-int zbd_report(int fd, uint64_t from, struct zbd_zone *z, unsigned n)
+static int blk_report(int fd, uint64_t from, struct zbd_zone *z, unsigned n)
 {
 	struct blk_zone_report *r;
 	unsigned i, got;
@@ -86,12 +92,124 @@ int zbd_report(int fd, uint64_t from, struct zbd_zone *z, unsigned n)
 	return (int)got;
 }
 
-int zbd_reset(int fd, uint64_t start, uint64_t len)
+static int blk_reset(int fd, uint64_t start, uint64_t len)
 {
 	struct blk_zone_range r = { .sector = start >> 9,
 				    .nr_sectors = len >> 9 };
 
 	return ioctl(fd, BLKRESETZONE, &r) < 0 ? -errno : 0;
+}
+
+int zbd_probe_nvme(int fd, uint32_t nsid, uint32_t lba_size,
+		   struct zbd_info *out)
+{
+	struct nvme_zns_id_ns *zns;
+	struct nvme_id_ns ns;
+	uint32_t mor;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	r = nvme_identify_ns(fd, nsid, &ns);
+	if (r)
+		return r < 0 ? -errno : -EIO;
+	zns = calloc(1, sizeof(*zns));
+	if (!zns)
+		return -ENOMEM;
+	/* a namespace of another command set fails this with an NVMe
+	 * status (> 0): not zoned */
+	r = nvme_zns_identify_ns(fd, nsid, zns);
+	if (r) {
+		free(zns);
+		return r < 0 ? -errno : 0;
+	}
+	out->model = ZBD_HOST_MANAGED;
+	out->zone_size = le64toh(zns->lbafe[ns.flbas & 0xf].zsze) * lba_size;
+	/* Max Open Resources counts from 0; all ones: no limit */
+	mor = le32toh(zns->mor);
+	out->max_open = mor == UINT32_MAX ? 0 : mor + 1;
+	free(zns);
+	return 0;
+}
+
+/* Report Zones (Zone Management Receive, all zones, a partial report:
+ * its count is of the zones it holds) from byte from. */
+static int nvme_report(const struct zbd_dev *d, uint64_t from,
+		       struct zbd_zone *z, unsigned n)
+{
+	size_t len = sizeof(struct nvme_zone_report) +
+		     n * sizeof(struct nvme_zns_desc);
+	struct nvme_zone_report *r;
+	unsigned i, got;
+	int ret;
+
+	if (!d->lba_size || !d->zone_size)
+		return -EINVAL;
+	r = calloc(1, len);
+	if (!r)
+		return -ENOMEM;
+	ret = nvme_zns_report_zones(d->fd, d->nsid, from / d->lba_size,
+				    NVME_ZNS_ZRAS_REPORT_ALL, false, true,
+				    (uint32_t)len, r,
+				    NVME_DEFAULT_IOCTL_TIMEOUT, NULL);
+	if (ret) {
+		ret = ret < 0 ? -errno : -EIO;
+		free(r);
+		return ret;
+	}
+	got = le64toh(r->nr_zones) < n ? (unsigned)le64toh(r->nr_zones) : n;
+	for (i = 0; i < got; i++) {
+		const struct nvme_zns_desc *b = &r->entries[i];
+
+		z[i].start = le64toh(b->zslba) * d->lba_size;
+		z[i].len = d->zone_size;
+		z[i].cap = le64toh(b->zcap) * d->lba_size;
+		z[i].wp = le64toh(b->wp) * d->lba_size;
+		/* the types and states are blkzoned.h's numbers; the state
+		 * is the byte's high half */
+		z[i].type = b->zt & 0xf;
+		z[i].cond = b->zs >> 4;
+	}
+	free(r);
+	return (int)got;
+}
+
+/* Reset Zone (Zone Management Send), one command a zone. */
+static int nvme_reset(const struct zbd_dev *d, uint64_t start, uint64_t len)
+{
+	struct nvme_zns_mgmt_send_args a = {
+		.args_size = sizeof(a),
+		.fd = d->fd,
+		.timeout = NVME_DEFAULT_IOCTL_TIMEOUT,
+		.nsid = d->nsid,
+		.zsa = NVME_ZNS_ZSA_RESET,
+	};
+	uint64_t at;
+	int r;
+
+	if (!d->lba_size || !d->zone_size)
+		return -EINVAL;
+	for (at = start; at < start + len; at += d->zone_size) {
+		a.slba = at / d->lba_size;
+		r = nvme_zns_mgmt_send(&a);
+		if (r)
+			return r < 0 ? -errno : -EIO;
+	}
+	return 0;
+}
+
+int zbd_report(const struct zbd_dev *d, uint64_t from, struct zbd_zone *z,
+	       unsigned n)
+{
+	if (!n)
+		return 0;
+	return d->nsid ? nvme_report(d, from, z, n) :
+	       blk_report(d->fd, from, z, n);
+}
+
+int zbd_reset(const struct zbd_dev *d, uint64_t start, uint64_t len)
+{
+	return d->nsid ? nvme_reset(d, start, len) :
+	       blk_reset(d->fd, start, len);
 }
 
 const char *zbd_cond_name(unsigned cond)

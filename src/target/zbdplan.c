@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "nvmedev.h"
 #include "target.h"
 #include "zbd.h"
 
@@ -26,26 +27,32 @@ static int zbd_has_seq(const struct target_file *tf, uint64_t zs,
 {
 	struct zbd_zone z[64];
 	uint64_t at = off / zs * zs;
-	int fd, n = 0, i;
+	struct zbd_dev d = { .zone_size = zs };
+	int n = 0, i;
 
 	/* an NVMe generic char device's zones are its namespace's, which
-	 * its block device reports (BLKREPORTZONE is a block ioctl) */
-	fd = open(tf->is_nvme_chr ? tf->nvme_bdev : tf->path,
-		  O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	 * its block device reports (BLKREPORTZONE is a block ioctl), or
+	 * the namespace itself when it has none */
+	d.fd = open(tf->is_nvme_chr && tf->nvme_bdev ? tf->nvme_bdev :
+		    tf->path, O_RDONLY | O_CLOEXEC);
+	if (d.fd < 0)
 		return -errno;
+	if (tf->is_nvme_chr && !tf->nvme_bdev && tf->nvme_id) {
+		d.nsid = tf->nvme_id->nsid;
+		d.lba_size = tf->nvme_id->lba_size;
+	}
 	while (at < off + len) {
-		n = zbd_report(fd, at, z, 64);
+		n = zbd_report(&d, at, z, 64);
 		if (n <= 0)
 			break;
 		for (i = 0; i < n && z[i].start < off + len; i++)
 			if (z[i].type != ZBD_TYPE_CONV) {
-				close(fd);
+				close(d.fd);
 				return 1;
 			}
 		at = z[n - 1].start + z[n - 1].len;
 	}
-	close(fd);
+	close(d.fd);
 	return n < 0 ? n : 0;
 }
 
@@ -154,14 +161,18 @@ static int plan_zbd_emulated(struct target *t, struct target_file *tf,
  * What the kernel says of the zones of tf (zbd_probe): a block device's
  * own; an NVMe generic char device's are its namespace's, read from the
  * namespace's block device (fio 3.33 asks the namespace itself, Report
- * Zones; the zones are the same). A namespace without a block device
- * cannot be asked, and a zoned one would take emulated zones' writes
- * wrongly: -EINVAL with e. A SCSI generic device's zones are not read
- * (fio 3.33's sg engine does not read them either): emulated.
+ * Zones; the zones are the same), or, for a namespace the kernel gives
+ * no block device (a zone size that is not a power of two), from the
+ * namespace itself through the char device (Identify for the Zoned
+ * Namespace command set), as fio does. A SCSI generic device's zones
+ * are not read (fio 3.33's sg engine does not read them either):
+ * emulated. -errno with e when the namespace cannot be asked.
  */
 static int zbd_probe_file(const struct target_file *tf, struct zbd_info *zi,
 			  struct err_rec *e)
 {
+	int fd, r;
+
 	memset(zi, 0, sizeof(*zi));
 	if (tf->is_sg_chr || !tf->is_bdev)
 		return 0;
@@ -169,16 +180,23 @@ static int zbd_probe_file(const struct target_file *tf, struct zbd_info *zi,
 		zbd_probe(tf->rdev, zi);
 		return 0;
 	}
-	if (!tf->nvme_bdev) {
-		err_set(e, tf->path, 0, "zonemode", "its namespace has no "
-			"block device, through which iorig reads and resets "
-			"the zones of an NVMe generic char device (fio 3.33 "
-			"sends Report Zones itself); expected a namespace "
-			"the kernel gives a block device (/dev/nvmeXnY)");
-		return -EINVAL;
+	if (tf->nvme_bdev) {
+		zbd_probe(tf->nvme_bdev_rdev, zi);
+		return 0;
 	}
-	zbd_probe(tf->nvme_bdev_rdev, zi);
-	return 0;
+	fd = tf->nvme_id ? open(tf->path, O_RDONLY | O_CLOEXEC) : -1;
+	r = fd < 0 ? (tf->nvme_id ? -errno : -ENODEV) :
+	    zbd_probe_nvme(fd, tf->nvme_id->nsid, tf->nvme_id->lba_size, zi);
+	if (fd >= 0)
+		close(fd);
+	if (!r && zi->model != ZBD_NONE && !zi->zone_size)
+		r = -EIO;
+	if (r)
+		err_set(e, tf->path, 0, "zonemode", "its namespace has no "
+			"block device, and asking the namespace for its zones "
+			"(Identify, Zoned Namespace command set) failed: %s",
+			strerror(-r));
+	return r;
 }
 
 /* A writer's region rounded to whole zones of size zs (on a zoned

@@ -34,6 +34,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "nvmedev.h"
 #include "wstate.h"
 #include "zbd.h"
 
@@ -76,7 +77,7 @@ static pthread_mutex_t registry_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct zshare *registry;
 
 struct zoned {
-	int fd;
+	struct zbd_dev dev;		/* where the zones are asked */
 	int model;
 	uint64_t zs;			/* zone size */
 	struct zshare *sh;
@@ -176,15 +177,15 @@ static inline int zlocal(const struct zoned *zn, unsigned k)
 }
 
 /* n zones of fd from the absolute zone index first into z. */
-static int zn_read(int fd, uint64_t zs, uint64_t first, struct zzone *z,
-		   unsigned n)
+static int zn_read(const struct zbd_dev *d, uint64_t zs, uint64_t first,
+		   struct zzone *z, unsigned n)
 {
 	struct zbd_zone rep[128];
 	unsigned k, i = 0;
 	int got;
 
 	while (n) {
-		got = zbd_report(fd, (first + i) * zs, rep, n < 128 ? n : 128);
+		got = zbd_report(d, (first + i) * zs, rep, n < 128 ? n : 128);
 		if (got <= 0)
 			return got < 0 ? got : -EIO;
 		for (k = 0; k < (unsigned)got; k++, i++, n--) {
@@ -273,7 +274,7 @@ static struct zshare *share_new(struct wstate *s, struct zoned *zn,
 	sh->wait_group = s->j->plan.wait_group;
 	sh->max_open = t->zbd_max_open;
 	if (zn->model != ZBD_NONE) {
-		ret = zn_read(zn->fd, zn->zs, sh->first, sh->z, sh->n);
+		ret = zn_read(&zn->dev, zn->zs, sh->first, sh->z, sh->n);
 		if (ret)
 			goto fail;
 	}
@@ -388,8 +389,16 @@ static int zn_setup_file(struct wstate *s)
 	int ret = 0;
 
 	/* an NVMe generic char device's zones: its namespace's block
-	 * device's (target.c opened it) */
-	zn->fd = tf->zbd_fd >= 0 ? tf->zbd_fd : tf->fd;
+	 * device's (target.c opened it), or the namespace's own through
+	 * the char device when it has none (Zone Management commands) */
+	memset(&zn->dev, 0, sizeof(zn->dev));
+	zn->dev.fd = tf->zbd_fd >= 0 ? tf->zbd_fd : tf->fd;
+	zn->dev.zone_size = t->zbd_size;
+	if (tf->is_nvme_chr && !tf->is_sg_chr && !tf->nvme_bdev &&
+	    tf->nvme_id && t->zbd_model != ZBD_NONE) {
+		zn->dev.nsid = tf->nvme_id->nsid;
+		zn->dev.lba_size = tf->nvme_id->lba_size;
+	}
 	zn->model = t->zbd_model;
 	zn->zs = t->zbd_size;
 	zn->rlo = tf->offset;
@@ -532,7 +541,7 @@ static int zn_reset(struct wstate *s, struct zzone *z)
 		 * second would end it: call_leave finds it left) */
 		if (!zn->in_call)
 			call_enter(s);
-		ret = zbd_reset(zn->fd, z->start, z->end - z->start);
+		ret = zbd_reset(&zn->dev, z->start, z->end - z->start);
 		left = zn->in_call || call_leave(s);
 		pthread_mutex_lock(&sh->mu);
 		z->resetting = NULL;
@@ -1297,7 +1306,7 @@ static void zn_last_file(struct wstate *s)
 			return;
 		}
 		call_enter(s);
-		ret = zn_read(zn->fd, zn->zs, zn->first, now, zn->n);
+		ret = zn_read(&zn->dev, zn->zs, zn->first, now, zn->n);
 		if (!call_leave(s))
 			return;
 	}

@@ -6,7 +6,8 @@
 # the guest's devices:
 #   nvme_ns NSID      the block device of namespace NSID of /dev/nvme0
 #                     (1 conventional, 2 zoned, 3 protection information
-#                     in an extended LBA, 4 in separate metadata)
+#                     in an extended LBA, 4 in separate metadata; 5,
+#                     zoned with 12 MiB zones, has none: /dev/ng0n5 only)
 #   smart_log VAR     /dev/nvme0's SMART / health log: field F in ${VAR}_F
 #   nullb_make NAME ATTR=VALUE...   a null_blk device made through configfs
 #                     ($nullb is its /dev path), removed at exit

@@ -15,12 +15,14 @@
 #     in .ci/run) over virtio-9p, read-only under a tmpfs overlay, and a
 #     read-write 9p share for the results; the cases run chrooted there,
 #     with this tree's own iorig and Debian's fio;
-#   - QEMU's NVMe controller with four namespaces on sparse files in a
+#   - QEMU's NVMe controller with five namespaces on sparse files in a
 #     scratch directory: nsid 1 conventional, nsid 2 zoned (16 MiB zones),
 #     nsid 3 with 8 bytes of metadata carrying protection information
 #     type 1 (extended LBA), nsid 4 the same in a separate metadata
-#     buffer (mset=0), all with 4 KiB blocks (a new namespace goes at the
-#     end: the earlier ones keep their device names);
+#     buffer (mset=0), nsid 5 zoned with 12 MiB zones (96 MiB; a zone
+#     size that is not a power of two, so the kernel gives it no block
+#     device, only /dev/ng0n5), all with 4 KiB blocks (a new namespace
+#     goes at the end: the earlier ones keep their device names);
 #   - null_blk (devices made per case through configfs), scsi_debug (one
 #     64 MiB disk and its /dev/sgN; lbpu=1 lbprz=1: it takes UNMAP, and
 #     unmapped blocks read as zeros), sg, dm-mod (dm-error) and dm-flakey.
@@ -213,7 +215,8 @@ mkdir -p "$res"
 # (NVMe Dataset Management) punches a hole, so the blocks then read as
 # zeros, as the namespaces' DLFEAT says (QEMU ignores discards by default).
 truncate -s 256M "$S/conv.img" "$S/zoned.img" &&
-	truncate -s 64M "$S/pi.img" "$S/pisep.img" || exit 1
+	truncate -s 64M "$S/pi.img" "$S/pisep.img" &&
+	truncate -s 96M "$S/zoned12.img" || exit 1
 ns() {
 	echo "-drive file=$S/$1.img,if=none,id=$1,format=raw,cache=unsafe,discard=unmap"
 	echo "-device nvme-ns,drive=$1,bus=nvme0,nsid=$2,$k4$3"
@@ -241,7 +244,8 @@ set -- -accel "${IORIG_GUEST_ACCEL:-tcg}" -machine q35 -cpu max \
 	$(ns conv 1 '') \
 	$(ns zoned 2 ',zoned=on,zoned.zone_size=16M') \
 	$(ns pi 3 ',ms=8,mset=1,pi=1') \
-	$(ns pisep 4 ',ms=8,mset=0,pi=1')
+	$(ns pisep 4 ',ms=8,mset=0,pi=1') \
+	$(ns zoned12 5 ',zoned=on,zoned.zone_size=12M')
 [ -n "$sanlog" ] && set -- "$@" -fsdev "local,id=san,path=$sanlog,$p9" \
 	-device virtio-9p-pci,fsdev=san,mount_tag=sanlog
 

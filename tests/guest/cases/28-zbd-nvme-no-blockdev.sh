@@ -1,0 +1,246 @@
+#!/bin/sh
+# zonemode=zbd on a zoned namespace the kernel gives no block device
+# (nsid 5: 8 zones of 12 MiB, a zone size that is not a power of two, so
+# the nvme driver logs "invalid zone size" and hides its disk): only its
+# generic char device /dev/ng0n5 reaches it (ioengine=io_uring_cmd), and
+# iorig asks the namespace itself for its zones (Identify for the Zoned
+# Namespace command set, Zone Management Receive: Report Zones) and
+# resets them (Zone Management Send) through that char device, as fio
+# 3.33 does. Against fio 3.33 on the same jobs, nvme-cli's report of the
+# zones (nvme zns report-zones on /dev/ng0n5: write pointers, states) and
+# the NVMe driver's tracepoint (nvme_setup_cmd on nsid 5: the Write, Read
+# and Zone Management Send commands each run set up). iorig on zones 0-3,
+# fio on 4-7, the same jobs:
+# - sequential writes of two whole zones, and of 18 MiB in two zones:
+#   the zones left alike, the writes counted alike;
+# - a read of the written data (size=2z): 144 reads, no more (the write
+#   pointer);
+# - a sequential write of 6 MiB into a full zone: one reset (one Zone
+#   Management Send), the zone then half written;
+# - random writes over four zones, 1.5 times their size, with
+#   max_open_zones=2: no write error, at most two zones open, the resets
+#   the report counts those the driver set up, what the zones hold what
+#   they held and what was written less the zones reset (fio's zones
+#   the same);
+# - rw=trim of two zones, bs the zone size: each trim the zone's reset
+#   (fio 3.33 does no trim on this job);
+# - iorig's report of the zones after each job is what nvme-cli says;
+#   a zonesize that is not the namespace's is refused, and so is a write
+#   without allow_destructive=1 (whether the namespace holds data cannot
+#   be read without a block device).
+# Leaves every zone of nsid 5 reset (empty).
+. "$(dirname "$0")/../lib.sh"
+need nvme nvme-cli
+FIO=/usr/bin/fio
+[ -x $FIO ] || skip "no $FIO (Debian's fio)"
+ng=/dev/ng0n5
+[ -c $ng ] || die "no $ng"
+[ -b /dev/nvme0n5 ] && die "/dev/nvme0n5 exists: nsid 5 should have no" \
+	"block device (a zone size that is not a power of two)"
+nvme zns reset-zone $ng -a >"$T/rz" 2>&1 || die "nvme zns reset-zone:" \
+	"$(cat "$T/rz")"
+on_exit "nvme zns reset-zone $ng -a"
+trace_event nvme/nvme_setup_cmd
+M=1048576
+Z=$((12 * M))
+common="--filename=$ng --ioengine=io_uring_cmd --cmd_type=nvme \
+--zonemode=zbd --iodepth=1"
+ops="nsid=5,.*cmd=(nvme_cmd_write:write nsid=5,.*cmd=(nvme_cmd_read:read
+	nsid=5,.*cmd=(nvme_cmd_zone_mgmt_send:reset"
+
+# ng_zones FIRST COUNT: "WPTR:STATE ..." of COUNT zones from zone FIRST
+# by nvme-cli's report (write pointers in 4 KiB blocks from each zone's
+# start, a full zone's as its capacity; states as blkzone names them).
+# ng_check JSON: iorig's zones in its report JSON (jobs[0].zbd.zones)
+# are nvme-cli's now, condition and write pointer; prints "zones=N
+# open=O full=F bytes=B" of nvme-cli's view of them.
+ng_report() {
+	nvme zns report-zones $ng -o json >"$T/nz" 2>"$T/nz.err" ||
+		die "nvme zns report-zones $ng: $(cat "$T/nz.err")"
+}
+ng_py='
+import json, sys
+st = {"EMPTY": "em", "IMP_OPENED": "oi", "EXP_OPENED": "oe",
+      "CLOSED": "cl", "READONLY": "ro", "FULL": "fu", "OFFLINE": "ol"}
+def zones(path):
+    d = json.load(open(path))
+    out = []
+    for q in d["zone_list"]:
+        s = st.get(q["state"], q["state"])
+        w = q["cap"] if s == "fu" else q["wp"] - q["slba"]
+        out.append((q["slba"] * 4096, w * 4096, s))
+    return out
+'
+ng_zones() {
+	ng_report
+	"$PY" - "$T/nz" "$1" "$2" <<PYEOF || die "ng_zones $*"
+$ng_py
+z = zones(sys.argv[1])[int(sys.argv[2]):int(sys.argv[2]) + int(sys.argv[3])]
+print(" ".join("%d:%s" % (w // 4096, s) for _, w, s in z))
+PYEOF
+}
+ng_check() {
+	ng_report
+	"$PY" - "$T/nz" "$1" <<PYEOF || die "ng_check $1"
+$ng_py
+nz = {a: (w, s) for a, w, s in zones(sys.argv[1])}
+t = open(sys.argv[2]).read()
+z = json.loads(t[t.find("{"):])["jobs"][0]["zbd"]["zones"]
+bad = [(q["start"], q["cond_after"], q["wp_after"], nz.get(q["start"]))
+       for q in z if nz.get(q["start"]) != (q["wp_after"], q["cond_after"])]
+if bad:
+    print("iorig says (start, cond, wp) / nvme-cli (wp, state):", bad[:4])
+    sys.exit(1)
+seq = [nz[q["start"]] for q in z]
+print("zones=%d open=%d full=%d bytes=%d" % (len(seq),
+      sum(s in ("oi", "oe") for w, s in seq),
+      sum(s == "fu" for w, s in seq), sum(w for w, s in seq)))
+PYEOF
+}
+
+# pair NAME IOFF FOFF ARGS...: the job ARGS, iorig's at offset IOFF (its
+# JSON in $T/NAME.i, its commands in $i_write, $i_read, $i_reset) and
+# fio's at FOFF ($T/NAME.f; $f_write...). Either failing fails the case.
+pair() {
+	_n=$1 _io=$2 _fo=$3
+	shift 3
+	trace_count i "$ops" "$IORIG" $common --name=$_n --offset=$_io "$@" \
+		--allow_destructive=1 --output-format=json
+	[ "$rc" = 0 ] || die "iorig $*: $(cat "$T/err")"
+	cp "$T/out" "$T/$_n.i"
+	trace_count f "$ops" $FIO $common --name=$_n --offset=$_fo "$@" \
+		--output-format=json
+	[ "$rc" = 0 ] || die "fio $*: $(cat "$T/err")"
+	cp "$T/out" "$T/$_n.f"
+}
+
+# ios NAME DIR: iorig's and fio's I/Os of direction DIR and their errors
+# ("IORIG IERR FILE FIO FERR").
+ios() {
+	echo "$(jvals "$T/$1.i" "j['$2']['ios']" "j['$2']['errors']" \
+		"j['zbd']['zones'][0]['file']")" \
+	     "$(jvals "$T/$1.f" "j['$2']['total_ios']" "j['error']")"
+}
+
+# 0. Refused (exit 2, nothing changed): a write without
+# allow_destructive=1, a zonesize that is not the namespace's.
+before=$(ng_zones 0 8)
+expect_refused 'allow_destructive' $common --name=z --rw=write --size=12M
+expect_refused 'zonesize' $common --name=z --rw=write --size=12M \
+	--zonesize=8M --allow_destructive=1
+[ "$(ng_zones 0 8)" = "$before" ] || die "a refused job changed the zones"
+echo "ok: refused on $ng: a write without allow_destructive=1," \
+	"zonesize=8M (12 MiB zones); zones unchanged '$before'"
+
+# 1. Sequential writes: zones 0-1 whole (fio 4-5); zones 2-3 with
+# io_size one and a half zones (fio 6-7).
+pair w1 0 48M --size=24M --bs=128k --rw=write
+set -- $(ios w1 write)
+[ "$1 $2 $3 $4 $5" = "192 0 $ng 192 0" ] ||
+	die "2 zones of 128 KiB writes: iorig '$1 $2 $3', fio '$4 $5'," \
+	    "expected 192 each"
+[ "$i_write $f_write" = "192 192" ] ||
+	die "Write commands: iorig $i_write, fio $f_write; expected 192"
+ng_check "$T/w1.i" >"$T/c1"
+grep -q "full=2 bytes=$((2 * Z))" "$T/c1" ||
+	die "2 zones written: nvme-cli says $(cat "$T/c1")"
+pair w2 24M 72M --size=24M --io_size=18M --bs=128k --rw=write
+set -- $(ios w2 write)
+[ "$1 $2 $4 $5" = "144 0 144 0" ] && [ "$i_write $f_write" = "144 144" ] ||
+	die "18 MiB of writes: iorig $1 ($2 errors), fio $4 ($5);" \
+	    "Write commands iorig $i_write, fio $f_write; expected 144"
+ng_check "$T/w2.i" >"$T/c2"
+grep -q "open=1 full=1 bytes=$((18 * M))" "$T/c2" ||
+	die "18 MiB in 2 zones: nvme-cli says $(cat "$T/c2")"
+set -- $(ng_zones 0 8)
+[ "$1 $2 $3 $4" = "$5 $6 $7 $8" ] ||
+	die "iorig's zones 0-3 '$1 $2 $3 $4', fio's 4-7 '$5 $6 $7 $8'"
+[ "$3 $4" = "3072:fu 1536:oi" ] ||
+	die "zones 2-3 after 18 MiB of writes: '$3 $4'"
+echo "ok: sequential writes through $ng: zones 0-3 '$1 $2 $3 $4' as fio" \
+	"leaves 4-7; 192 and 144 Write commands each; $(cat "$T/c2")"
+
+# 2. A read of zones 2-3 (fio 6-7): 18 MiB written of 24, 144 reads;
+# its size in zones (2z: the namespace's zone size).
+pair r 24M 72M --size=2z --bs=128k --rw=read
+set -- $(ios r read)
+[ "$1 $2 $4 $5" = "144 0 144 0" ] && [ "$i_read $f_read" = "144 144" ] ||
+	die "read of 18 MiB written: iorig $1 ($2 errors), fio $4 ($5);" \
+	    "Read commands iorig $i_read, fio $f_read; expected 144"
+echo "ok: the read stops at the write pointer: 144 reads each, 144 Read" \
+	"commands each"
+
+# 3. A job that needs a reset: 6 MiB written sequentially from zone 2
+# (fio 6), which is full: reset, then written to half its size.
+pair z 24M 72M --size=24M --io_size=6M --bs=128k --rw=write
+set -- $(ios z write)
+res=$(jvals "$T/z.i" "j['zbd']['zone_resets']")
+[ "$1 $2 $4 $5" = "48 0 48 0" ] && [ "$i_write $f_write" = "48 48" ] ||
+	die "6 MiB of writes: iorig $1 ($2 errors), fio $4 ($5);" \
+	    "Write commands iorig $i_write, fio $f_write; expected 48"
+[ "$res $i_reset $f_reset" = "1 1 1" ] ||
+	die "a full zone written: iorig reports $res resets and set up" \
+	    "$i_reset Zone Management Send, fio $f_reset; expected 1"
+ng_check "$T/z.i" >"$T/c3" || die "$(cat "$T/c3")"
+set -- $(ng_zones 0 8)
+[ "$1 $2 $3 $4" = "$5 $6 $7 $8" ] ||
+	die "after the reset: iorig's zones 0-3 '$1 $2 $3 $4', fio's 4-7" \
+	    "'$5 $6 $7 $8'"
+[ "$1 $2 $3 $4" = "3072:fu 3072:fu 1536:oi 1536:oi" ] ||
+	die "zones 0-3 after zone 2's reset and 6 MiB: '$1 $2 $3 $4'"
+echo "ok: a write to a full zone resets it first: 1 reset each (1 Zone" \
+	"Management Send each), zones 0-3 '$1 $2 $3 $4' as fio's 4-7"
+
+# 4. Random writes over zones 0-3 (fio 4-7), 72 MiB, at most two zones
+# open; the zones held 36 MiB before (two full, two half written).
+pair rw 0 48M --size=48M --io_size=72M --bs=128k --rw=randwrite \
+	--max_open_zones=2
+set -- $(ios rw write)
+iow=$1 fw=$4
+[ "$1 $2 $4 $5" = "576 0 576 0" ] && [ "$i_write $f_write" = "576 576" ] ||
+	die "random writes: iorig $1 ($2 errors), fio $4 ($5); Write" \
+	    "commands iorig $i_write, fio $f_write; expected 576"
+set -- $(jvals "$T/rw.i" "j['zbd']['zone_resets']" \
+	"j['zbd']['max_open_seen']" "j['zbd']['model']")
+res=$1 seen=$2
+[ "$3" = host-managed ] || die "iorig's zones of $ng: model $3"
+[ "$res" = "$i_reset" ] || die "iorig reports $res zone resets, the" \
+	"driver set up $i_reset Zone Management Send"
+[ "$res" -gt 0 ] && [ "$f_reset" -gt 0 ] ||
+	die "1.5 times 4 zones of writes: $res resets (fio $f_reset)"
+ng_check "$T/rw.i" >"$T/c4"
+ib=$(sed -n 's/.*bytes=\([0-9]*\).*/\1/p' "$T/c4")
+iopen=$(sed -n 's/.*open=\([0-9]*\).*/\1/p' "$T/c4")
+fz=$(ng_zones 4 4)
+fopen=$(echo "$fz" | tr ' ' '\n' | grep -c ':o[ie]')
+fb=0
+for z in $fz; do
+	fb=$((fb + ${z%%:*} * 4096))
+done
+[ "$ib" = $((108 * M - res * Z)) ] &&
+	[ "$fb" = $((108 * M - f_reset * Z)) ] ||
+	die "36 MiB, then 72 MiB of writes: iorig's zones hold $ib bytes" \
+	    "($res resets), fio's $fb ($f_reset resets)"
+[ "$seen" -le 2 ] && [ "$iopen" -le 2 ] && [ "$fopen" -le 2 ] ||
+	die "max_open_zones=2: iorig had $seen open ($iopen at the end)," \
+	    "fio $fopen at the end"
+echo "ok: random writes: $iow writes each (fio $fw), $res resets" \
+	"($i_reset Zone Management Send; fio $f_reset), at most $seen" \
+	"zones open (fio's end: $fopen; zones '$fz'); $(cat "$T/c4")"
+
+# 5. A trim of zones 0-1 (fio 4-5), bs the zone size: each trim resets
+# its zone (one Zone Management Send each zone that holds data). fio
+# 3.33 does no trim on this job through the char device (case 26): its
+# figures are printed, iorig's held to the driver's count and nvme-cli.
+pair t 0 48M --size=24M --bs=12M --rw=trim
+set -- $(jvals "$T/t.i" "j['trim']['ios']" "j['trim']['errors']" \
+	"j['zbd']['zone_resets']") \
+	$(jvals "$T/t.f" "j['trim']['total_ios']" "j['error']")
+[ "$1 $2 $3 $i_reset $i_write" = "2 0 $3 $3 0" ] && [ "$3" -ge 1 ] ||
+	die "trim of 2 zones: iorig $1 trims ($2 errors, $3 resets);" \
+	    "Zone Management Send $i_reset, Writes $i_write"
+za=$(ng_zones 0 2)
+[ "$za" = "0:em 0:em" ] || die "after the trims: zones 0-1 '$za'"
+echo "ok: rw=trim: 2 trims, $3 resets ($i_reset Zone Management Send);" \
+	"zones '$za' (fio 3.33: $4 trims, error $5, $f_reset Zone" \
+	"Management Send, its zones '$(ng_zones 4 2)')"

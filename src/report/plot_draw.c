@@ -16,8 +16,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <jansson.h>
-
 #include "door.h"
 #include "err.h"
 #include "gnuplot.h"

@@ -12,8 +12,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include <jansson.h>
-
 #include "err.h"
 #include "plot.h"
 #include "result.h"
@@ -111,7 +109,8 @@ struct pres {
 	bool have_rs;
 	bool only_clat;			/* draw clat, even where lat was
 					 * measured (pres_model) */
-	json_t *fio;			/* fio's document */
+	struct json_t *fio;		/* fio's document (jansson's json_t:
+					 * only plot.c reads it) */
 };
 
 /* One result for the comparison. */

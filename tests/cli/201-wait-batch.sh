@@ -42,20 +42,13 @@ echo 1 >"$I/$E/enable"
 # waits [PREFIX...] -- ARGS: the most frequent min_complete of the run's
 # waiting io_uring_enter calls, then how many calls had it out of all
 waits() {
-	_pre=
-	while [ "$1" != -- ]; do
-		_pre="$_pre $1"
-		shift
-	done
-	shift
+	prefix_of "$@"
+	shift $npre
 	: >"$I/trace"
-	$_pre "$IORIG" --name=w --filename=f.dat --size=16m --ioengine=io_uring \
-		--rw=randread --bs=4k --iodepth=32 --force_async=1 \
-		--invalidate=0 --loops=5 --number_ios=20000 "$@" >"$T/out" \
-		2>"$T/err" &
-	_p=$!
-	wait $_p || die "iorig $*: failed: $(cat "$T/err")"
-	grep -E "\( *$_p\)" "$I/trace" |
+	bg_pid $pre "$IORIG" --name=w --filename=f.dat --size=16m \
+		--ioengine=io_uring --rw=randread --bs=4k --iodepth=32 \
+		--force_async=1 --invalidate=0 --loops=5 --number_ios=20000 "$@"
+	grep -E "\( *$pid\)" "$I/trace" |
 		grep -o 'min_complete: [0-9a-fx]*' | awk '{ print $2 }' |
 		sort | uniq -c | sort -rn >"$T/mc"
 	awk 'NR == 1 { v = $2; n = $1 } { all += $1 }

@@ -18,57 +18,29 @@
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" -eq 0 ] || skip "needs root for tracefs and the blkio throttle"
-tracing
-[ -w "$TR/instances" ] || skip "no writable tracefs instances at $TR"
-for e in syscalls/sys_enter_io_submit syscalls/sys_exit_io_submit \
-	syscalls/sys_exit_io_getevents \
+throttle_trace t241 syscalls/sys_enter_io_submit \
+	syscalls/sys_exit_io_submit syscalls/sys_exit_io_getevents \
 	syscalls/sys_enter_pread64 syscalls/sys_exit_pread64 \
-	io_uring/io_uring_submit_req io_uring/io_uring_complete; do
-	[ -d "$TR/events/$e" ] || skip "no $e tracepoint"
-done
-BLKIO=/sys/fs/cgroup/blkio
-[ -w "$BLKIO/blkio.throttle.read_iops_device" ] ||
-	skip "needs the cgroup v1 blkio throttle ($BLKIO)"
-loop_disk d.img 32
-mm=$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ')
-I=$TR/instances/iorig-t241-$$
-mkdir "$I" || skip "cannot make a trace instance"
-trap 'echo "$mm 0" >"$BLKIO/blkio.throttle.read_iops_device"
-	echo "$mm 0" >"$BLKIO/blkio.throttle.write_iops_device"
-	echo 0 >"$I/tracing_on" 2>/dev/null; rmdir "$I" 2>/dev/null
-	losetup -d "$dev" 2>/dev/null; cd /; rm -rf "$T"' EXIT
+	io_uring/io_uring_submit_req io_uring/io_uring_complete
 echo "$mm 4000" >"$BLKIO/blkio.throttle.read_iops_device" ||
 	skip "cannot throttle $dev"
 echo "$mm 4000" >"$BLKIO/blkio.throttle.write_iops_device" ||
 	skip "cannot throttle $dev"
-echo 1 >"$I/options/record-tgid"
-echo 8192 >"$I/buffer_size_kb"
 
 # depth.py TRACE TGID KIND: the time-averaged I/Os in flight of process
 # TGID over the whole trace (first submission to last completion) and
 # over its middle 80% (the queue full, not filling or draining).
+export CLI_DIR="$top/tests/cli"
 cat >depth.py <<'EOF'
-import re, sys
+import os, re, sys
+sys.path.insert(0, os.environ["CLI_DIR"])
+from inflight import Rings, events, mean, middle  # noqa: E402
 path, tgid, kind = sys.argv[1], sys.argv[2], sys.argv[3]
-hdr = re.compile(r'^\s*.+?-(\d+)\s+\(\s*(\S+)\)\s+\[\d+\]\s+\S+\s+'
-                 r'([\d.]+): (\w+)(.*)$')
-ev, rings, asked = [], set(), {}
-for line in open(path):
-    m = hdr.match(line)
-    if not m:
-        continue
-    tid, tg, t = m.group(1), m.group(2), float(m.group(3))
-    name, rest = m.group(4), m.group(5)
+ev, rings, asked = [], Rings(tgid), {}
+for tid, tg, t, name, rest in events(path):
     d = 0
     if kind == 'uring':
-        r = re.search(r'ring (\S+),', rest)
-        if not r:
-            continue
-        if name == 'io_uring_submit_req' and tg == tgid:
-            rings.add(r.group(1))
-            d = 1
-        elif name == 'io_uring_complete' and r.group(1) in rings:
-            d = -1
+        d = rings.delta(tg, name, rest)
     elif tg != tgid:
         continue
     elif kind == 'aio':
@@ -90,18 +62,7 @@ ev.sort(key=lambda e: e[0])
 if len(ev) < 20:
     print("0 0")
     sys.exit()
-def mean(a, b):
-    cur, area, last = 0, 0.0, ev[0][0]
-    for t, d in ev:
-        lo, hi = max(last, a), min(t, b)
-        if hi > lo:
-            area += cur * (hi - lo)
-        cur += d
-        last = t
-    return area / (b - a)
-t0, t1 = ev[0][0], ev[-1][0]
-span = t1 - t0
-print("%.3f %.3f" % (mean(t0, t1), mean(t0 + span / 10, t1 - span / 10)))
+print("%.3f %.3f" % (mean(ev, ev[0][0], ev[-1][0]), middle(ev)))
 EOF
 
 # held ENGINE QD KIND EVENTS...: 4 KiB random reads traced, half a second

@@ -25,26 +25,10 @@
 
 [ "$(id -u)" -eq 0 ] || skip "needs root for tracefs and the blkio throttle"
 command -v taskset >/dev/null 2>&1 || skip "needs taskset (util-linux)"
-tracing
-[ -w "$TR/instances" ] || skip "no writable tracefs instances at $TR"
-for e in syscalls/sys_enter_io_uring_enter io_uring/io_uring_submit_req \
-	io_uring/io_uring_complete; do
-	[ -d "$TR/events/$e" ] || skip "no $e tracepoint"
-done
-BLKIO=/sys/fs/cgroup/blkio
-[ -w "$BLKIO/blkio.throttle.read_iops_device" ] ||
-	skip "needs the cgroup v1 blkio throttle ($BLKIO)"
-loop_disk d.img 32
-mm=$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ')
-I=$TR/instances/iorig-t271-$$
-mkdir "$I" || skip "cannot make a trace instance"
-trap 'echo "$mm 0" >"$BLKIO/blkio.throttle.read_iops_device"
-	echo 0 >"$I/tracing_on" 2>/dev/null; rmdir "$I" 2>/dev/null
-	losetup -d "$dev" 2>/dev/null; cd /; rm -rf "$T"' EXIT
+throttle_trace t271 syscalls/sys_enter_io_uring_enter \
+	io_uring/io_uring_submit_req io_uring/io_uring_complete
 echo "$mm 4000" >"$BLKIO/blkio.throttle.read_iops_device" ||
 	skip "cannot throttle $dev"
-echo 1 >"$I/options/record-tgid"
-echo 8192 >"$I/buffer_size_kb"
 E=syscalls/sys_enter_io_uring_enter
 echo "min_complete > 0" >"$I/events/$E/filter"
 
@@ -52,18 +36,15 @@ echo "min_complete > 0" >"$I/events/$E/filter"
 # EXT_ARG; with EXT_ARG asking for more than one), the I/Os it submitted,
 # and the time-averaged I/Os in flight of its rings over the middle 80%
 # of the trace (the queue full, not filling or draining)
+export CLI_DIR="$top/tests/cli"
 cat >an.py <<'EOF'
-import re, sys
+import os, re, sys
+sys.path.insert(0, os.environ["CLI_DIR"])
+from inflight import Rings, events, middle  # noqa: E402
 path, tgid = sys.argv[1], sys.argv[2]
-hdr = re.compile(r'^\s*.+?-(\d+)\s+\(\s*(\S+)\)\s+\[\d+\]\s+\S+\s+'
-                 r'([\d.]+): (\w+)(.*)$')
-ev, rings = [], set()
+ev, rings = [], Rings(tgid)
 waits = ext = ext_many = subs = 0
-for line in open(path):
-    m = hdr.match(line)
-    if not m:
-        continue
-    tg, t, name, rest = m.group(2), float(m.group(3)), m.group(4), m.group(5)
+for _, tg, t, name, rest in events(path):
     if name == 'sys_io_uring_enter':
         if tg != tgid:
             continue
@@ -74,28 +55,12 @@ for line in open(path):
             ext += 1
             ext_many += mc > 1
         continue
-    r = re.search(r'ring (\S+),', rest)
-    if not r:
-        continue
-    if name == 'io_uring_submit_req' and tg == tgid:
-        rings.add(r.group(1))
-        subs += 1
-        ev.append((t, 1))
-    elif name == 'io_uring_complete' and r.group(1) in rings:
-        ev.append((t, -1))
+    d = rings.delta(tg, name, rest)
+    subs += d > 0
+    if d:
+        ev.append((t, d))
 ev.sort(key=lambda e: e[0])
-mid = 0.0
-if len(ev) >= 20:
-    t0, t1 = ev[0][0], ev[-1][0]
-    a, b = t0 + (t1 - t0) / 10, t1 - (t1 - t0) / 10
-    cur, area, last = 0, 0.0, t0
-    for t, d in ev:
-        lo, hi = max(last, a), min(t, b)
-        if hi > lo:
-            area += cur * (hi - lo)
-        cur += d
-        last = t
-    mid = area / (b - a)
+mid = middle(ev) if len(ev) >= 20 else 0.0
 print(waits, ext, ext_many, subs, "%.3f" % mid)
 EOF
 
@@ -103,24 +68,18 @@ EOF
 # in $EVS); the analysis of an.py, then whether engine_setup says
 # min_wait (1 or 0), then the reads the report counts
 traced() {
-	_pre=
-	while [ "$1" != -- ]; do
-		_pre="$_pre $1"
-		shift
-	done
-	shift
+	prefix_of "$@"
+	shift $npre
 	for _e in $EVS; do echo 1 >"$I/events/$_e/enable"; done
 	: >"$I/trace"
 	echo 1 >"$I/tracing_on"
-	$_pre "$IORIG" --ioengine=io_uring --rw=randread --bs=4k \
-		--output-format=json "$@" >"$T/out" 2>"$T/err" &
-	_p=$!
-	wait $_p || die "iorig $*: failed"
+	bg_pid $pre "$IORIG" --ioengine=io_uring --rw=randread --bs=4k \
+		--output-format=json "$@"
 	echo 0 >"$I/tracing_on"
 	for _e in $EVS; do echo 0 >"$I/events/$_e/enable"; done
 	cat "$I/trace" >tr.txt
-	[ -z "${KEEP:-}" ] || cp tr.txt "$KEEP.$_p"
-	echo "$("$PY" an.py tr.txt $_p)" \
+	[ -z "${KEEP:-}" ] || cp tr.txt "$KEEP.$pid"
+	echo "$("$PY" an.py tr.txt $pid)" \
 		"$(json '1 if "min_wait" in d["jobs"][0]["engine_setup"] else 0')" \
 		"$(json 'd["jobs"][0]["read"]["ios"]')"
 }

@@ -391,3 +391,56 @@ syncs_parse_as_fio() {
 		fi
 	done
 }
+
+# throttle_trace TAG EVENT...: for a test of the depth held on a device
+# the blkio throttle holds back: skips unless tracefs has instances, each
+# tracepoint EVENT (SYSTEM/NAME) is there and the cgroup v1 blkio throttle
+# ($BLKIO) can be written; then a 32 MiB loop device ($dev, made from
+# d.img; its MAJ:MIN in $mm) and a trace instance of the test's own ($I,
+# iorig-TAG-PID) recording thread group ids, 8 MiB of buffer a CPU. At
+# exit the throttles of $dev are lifted, the instance removed, the loop
+# device detached and $T removed. The test sets the throttle itself.
+throttle_trace() {
+	_tag=$1
+	shift
+	tracing
+	[ -w "$TR/instances" ] || skip "no writable tracefs instances at $TR"
+	for _e; do
+		[ -d "$TR/events/$_e" ] || skip "no $_e tracepoint"
+	done
+	BLKIO=/sys/fs/cgroup/blkio
+	[ -w "$BLKIO/blkio.throttle.read_iops_device" ] ||
+		skip "needs the cgroup v1 blkio throttle ($BLKIO)"
+	loop_disk d.img 32
+	mm=$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ')
+	I=$TR/instances/iorig-$_tag-$$
+	mkdir "$I" || skip "cannot make a trace instance"
+	trap 'for _k in read write; do
+		echo "$mm 0" >"$BLKIO/blkio.throttle.${_k}_iops_device"
+	done 2>/dev/null
+	echo 0 >"$I/tracing_on" 2>/dev/null; rmdir "$I" 2>/dev/null
+	losetup -d "$dev" 2>/dev/null; cd /; rm -rf "$T"' EXIT
+	echo 1 >"$I/options/record-tgid"
+	echo 8192 >"$I/buffer_size_kb"
+}
+
+# prefix_of PREFIX... -- ARGS...: $pre, the words before "--" (a command
+# that runs the rest of its line, as taskset does; none: nothing), and
+# $npre, how many words a shift takes off to leave ARGS.
+prefix_of() {
+	pre= npre=1
+	while [ "$1" != -- ]; do
+		pre="$pre $1"
+		npre=$((npre + 1))
+		shift
+	done
+}
+
+# bg_pid CMD...: CMD run in the background (stdout in $T/out, stderr in
+# $T/err), $pid its process id (as a trace names it), waited for; the
+# test fails if CMD fails.
+bg_pid() {
+	"$@" >"$T/out" 2>"$T/err" &
+	pid=$!
+	wait $pid || die "$*: failed: $(cat "$T/err")"
+}

@@ -404,3 +404,204 @@ hipri_both() {
 		die "hipri=1: iorig $_a $_what, fio 3.33 $_f; expected 16"
 	echo "ok: hipri=1 without direct=1: 16 $_what, as fio 3.33"
 }
+
+# ---- zonemode=zbd through an NVMe generic char device (cases 25, 26, 28) ----
+
+# zns_ns NSID: the zoned namespace NSID through its char device: $ng
+# (/dev/ng0nNSID, the case fails without it), $FIO (Debian's fio 3.33, the
+# case skips without it), the NVMe driver's nvme_setup_cmd tracepoint on
+# and $ops, the Write, Read and Zone Management Send commands on NSID as
+# trace_count counts them (write, read, reset).
+zns_ns() {
+	FIO=/usr/bin/fio
+	[ -x $FIO ] || skip "no $FIO (Debian's fio)"
+	ng=/dev/ng0n$1
+	[ -c $ng ] || die "no $ng"
+	trace_event nvme/nvme_setup_cmd
+	ops="nsid=$1,.*cmd=(nvme_cmd_write:write
+	     nsid=$1,.*cmd=(nvme_cmd_read:read
+	     nsid=$1,.*cmd=(nvme_cmd_zone_mgmt_send:reset"
+}
+
+# zns_blk NSID: zns_ns NSID for a namespace with a block device ($dev),
+# its zones reset by blkzone now and at exit.
+zns_blk() {
+	need blkzone util-linux
+	zns_ns $1
+	dev=$(nvme_ns $1)
+	blkzone reset "$dev" || die "blkzone reset $dev"
+	on_exit "blkzone reset $dev"
+}
+
+# zns_pair NAME IOFF FOFF ARGS...: the job ARGS with $common, iorig's at
+# offset IOFF (with $zns_iargs too; its JSON in $T/NAME.i, its commands in
+# $i_write, $i_read, $i_reset) and fio's at FOFF ($T/NAME.f; $f_write...).
+# Either failing fails the case.
+zns_pair() {
+	_n=$1 _io=$2 _fo=$3
+	shift 3
+	trace_count i "$ops" "$IORIG" $common --name=$_n --offset=$_io "$@" \
+		${zns_iargs:-} --output-format=json
+	[ "$rc" = 0 ] || die "iorig $*: $(cat "$T/err")"
+	cp "$T/out" "$T/$_n.i"
+	trace_count f "$ops" $FIO $common --name=$_n --offset=$_fo "$@" \
+		--output-format=json
+	[ "$rc" = 0 ] || die "fio $*: $(cat "$T/err")"
+	cp "$T/out" "$T/$_n.f"
+}
+
+# zns_ios NAME DIR: iorig's and fio's I/Os of direction DIR and their
+# errors ("IORIG IERR FILE FIO FERR": FILE the file of iorig's first zone).
+zns_ios() {
+	echo "$(jvals "$T/$1.i" "j['$2']['ios']" "j['$2']['errors']" \
+		"j['zbd']['zones'][0]['file']")" \
+	     "$(jvals "$T/$1.f" "j['$2']['total_ios']" "j['error']")"
+}
+
+# The jobs cases 25 and 28 both run on a zoned namespace through $ng, in
+# 128 KiB blocks, iorig on zones 0-3 and fio on 4-7 (then zones R..R+3,
+# fio R+4..R+7), each checked against fio's counts, the driver's commands
+# and the zones as a tool outside iorig reads them. zns_zbd sets them up:
+# zns_zbd ZONE UNIT FULL ZONES CHECK TOOL
+#   ZONE   the namespace's zone size in bytes
+#   UNIT   the unit of ZONES' write pointers in bytes
+#   FULL   a case pattern that ZONES' word for a full zone matches
+#   ZONES FIRST COUNT   prints "WPTR:COND ..." of COUNT zones from FIRST
+#   CHECK JSON   holds iorig's zones in its report JSON to the tool's and
+#                prints "zones=N open=O full=F bytes=B" of the tool's view
+#   TOOL   the tool's name, for the messages
+zns_zbd() {
+	zZ=$1 zU=$2 zfull=$3 zzones=$4 zcheck=$5 ztool=$6
+	zM=1048576
+	zH=$((zZ / 2 / zU))
+}
+
+# zns_seq_writes: two whole zones (0-1, fio 4-5) written sequentially,
+# then one and a half zones' worth in 2-3 (fio 6-7): the writes counted
+# alike, the zones left alike.
+zns_seq_writes() {
+	_c=$((2 * zZ / 131072))
+	zns_pair w1 0 $((4 * zZ)) --size=$((2 * zZ)) --bs=128k --rw=write
+	set -- $(zns_ios w1 write)
+	[ "$1 $2 $3 $4 $5" = "$_c 0 $ng $_c 0" ] ||
+		die "2 zones of 128 KiB writes: iorig '$1 $2 $3', fio '$4 $5'," \
+		    "expected $_c each"
+	[ "$i_write $f_write" = "$_c $_c" ] ||
+		die "Write commands: iorig $i_write, fio $f_write; expected $_c"
+	($zcheck "$T/w1.i") >"$T/c1" || die "$(cat "$T/c1")"
+	grep -q "full=2 bytes=$((2 * zZ))" "$T/c1" ||
+		die "2 zones written: $ztool says $(cat "$T/c1")"
+	_b=$((3 * zZ / 2)) _c2=$((3 * zZ / 2 / 131072))
+	zns_pair w2 $((2 * zZ)) $((6 * zZ)) --size=$((2 * zZ)) --io_size=$_b \
+		--bs=128k --rw=write
+	set -- $(zns_ios w2 write)
+	[ "$1 $2 $4 $5" = "$_c2 0 $_c2 0" ] &&
+		[ "$i_write $f_write" = "$_c2 $_c2" ] ||
+		die "$((_b / zM)) MiB of writes: iorig $1 ($2 errors), fio $4" \
+		    "($5); Write commands iorig $i_write, fio $f_write;" \
+		    "expected $_c2"
+	($zcheck "$T/w2.i") >"$T/c2" || die "$(cat "$T/c2")"
+	grep -q "open=1 full=1 bytes=$_b" "$T/c2" ||
+		die "$((_b / zM)) MiB in 2 zones: $ztool says $(cat "$T/c2")"
+	set -- $($zzones 0 8)
+	[ "$1 $2 $3 $4" = "$5 $6 $7 $8" ] ||
+		die "iorig's zones 0-3 '$1 $2 $3 $4', fio's 4-7 '$5 $6 $7 $8'"
+	case "$3 $4" in $zfull\ $zH:oi) ;; *)
+		die "zones 2-3 after $((_b / zM)) MiB of writes: '$3 $4'" ;;
+	esac
+	echo "ok: sequential writes through $ng: zones 0-3 '$1 $2 $3 $4' as" \
+		"fio leaves 4-7; $_c and $_c2 Write commands each; $(cat "$T/c2")"
+}
+
+# zns_read: zones 2-3 (fio 6-7) read, its size in zones (2z: the
+# namespace's zone size, as fio counts it): the reads stop at the write
+# pointer (one and a half zones written by zns_seq_writes).
+zns_read() {
+	_b=$((3 * zZ / 2)) _c=$((3 * zZ / 2 / 131072))
+	zns_pair r $((2 * zZ)) $((6 * zZ)) --size=2z --bs=128k --rw=read
+	set -- $(zns_ios r read)
+	[ "$1 $2 $4 $5" = "$_c 0 $_c 0" ] && [ "$i_read $f_read" = "$_c $_c" ] ||
+		die "read of $((_b / zM)) MiB written: iorig $1 ($2 errors)," \
+		    "fio $4 ($5); Read commands iorig $i_read, fio $f_read;" \
+		    "expected $_c"
+	echo "ok: the read stops at the write pointer: $_c reads each, $_c" \
+		"Read commands each"
+}
+
+# zns_reset_write: half a zone written sequentially from zone 2 (fio 6),
+# which is full: one reset (one Zone Management Send), the zone then
+# half written.
+zns_reset_write() {
+	_b=$((zZ / 2)) _c=$((zZ / 2 / 131072))
+	zns_pair z $((2 * zZ)) $((6 * zZ)) --size=$((2 * zZ)) --io_size=$_b \
+		--bs=128k --rw=write
+	set -- $(zns_ios z write)
+	res=$(jvals "$T/z.i" "j['zbd']['zone_resets']")
+	[ "$1 $2 $4 $5" = "$_c 0 $_c 0" ] &&
+		[ "$i_write $f_write" = "$_c $_c" ] ||
+		die "$((_b / zM)) MiB of writes: iorig $1 ($2 errors), fio $4" \
+		    "($5); Write commands iorig $i_write, fio $f_write;" \
+		    "expected $_c"
+	[ "$res $i_reset $f_reset" = "1 1 1" ] ||
+		die "a full zone written: iorig reports $res resets and set up" \
+		    "$i_reset Zone Management Send, fio $f_reset; expected 1"
+	($zcheck "$T/z.i") >"$T/c3" || die "$(cat "$T/c3")"
+	set -- $($zzones 0 8)
+	[ "$1 $2 $3 $4" = "$5 $6 $7 $8" ] ||
+		die "after the reset: iorig's zones 0-3 '$1 $2 $3 $4', fio's" \
+		    "4-7 '$5 $6 $7 $8'"
+	case "$1 $2 $3 $4" in $zfull\ $zfull\ $zH:oi\ $zH:oi) ;; *)
+		die "zones 0-3 after zone 2's reset and $((_b / zM)) MiB:" \
+		    "'$1 $2 $3 $4'" ;;
+	esac
+	echo "ok: a write to a full zone resets it first: 1 reset each (1" \
+		"Zone Management Send each), zones 0-3 '$1 $2 $3 $4' as fio's" \
+		"4-7"
+}
+
+# zns_rand_writes R HELD: random writes over zones R..R+3 (fio R+4..R+7),
+# 1.5 times their size, at most two zones open (max_open_zones=2); the
+# zones held HELD bytes before (each side). No write error, the resets
+# iorig reports those the driver set up, and what the zones hold is what
+# they held and what was written less the zones reset (fio's the same).
+zns_rand_writes() {
+	_b=$((6 * zZ)) _c=$((6 * zZ / 131072)) _h=$2
+	zns_pair rw $(($1 * zZ)) $((($1 + 4) * zZ)) --size=$((4 * zZ)) \
+		--io_size=$_b --bs=128k --rw=randwrite --max_open_zones=2
+	set -- $(zns_ios rw write) $1
+	iow=$1 fw=$4 _r=$6
+	[ "$1 $2 $4 $5" = "$_c 0 $_c 0" ] &&
+		[ "$i_write $f_write" = "$_c $_c" ] ||
+		die "random writes: iorig $1 ($2 errors), fio $4 ($5); Write" \
+		    "commands iorig $i_write, fio $f_write; expected $_c"
+	set -- $(jvals "$T/rw.i" "j['zbd']['zone_resets']" \
+		"j['zbd']['max_open_seen']" "j['zbd']['model']")
+	res=$1 seen=$2
+	[ "$3" = host-managed ] || die "iorig's zones of $ng: model $3"
+	[ "$res" = "$i_reset" ] || die "iorig reports $res zone resets, the" \
+		"driver set up $i_reset Zone Management Send"
+	[ "$res" -gt 0 ] && [ "$f_reset" -gt 0 ] ||
+		die "1.5 times 4 zones of writes: $res resets (fio $f_reset)"
+	($zcheck "$T/rw.i") >"$T/c4" || die "$(cat "$T/c4")"
+	ib=$(sed -n 's/.*bytes=\([0-9]*\).*/\1/p' "$T/c4")
+	iopen=$(sed -n 's/.*open=\([0-9]*\).*/\1/p' "$T/c4")
+	fz=$($zzones $((_r + 4)) 4)
+	fopen=$(echo "$fz" | tr ' ' '\n' | grep -c ':o[ie]')
+	fb=0
+	for z in $fz; do
+		case $z in $zfull) fb=$((fb + zZ)) ;;
+		*) fb=$((fb + ${z%%:*} * zU)) ;; esac
+	done
+	_w="$((_b / zM)) MiB of writes"
+	[ "$_h" = 0 ] || _w="$((_h / zM)) MiB, then $_w"
+	[ "$ib" = $((_h + _b - res * zZ)) ] &&
+		[ "$fb" = $((_h + _b - f_reset * zZ)) ] ||
+		die "after $_w: iorig's zones hold $ib bytes ($res resets)," \
+		    "fio's $fb ($f_reset resets)"
+	[ "$seen" -le 2 ] && [ "$iopen" -le 2 ] && [ "$fopen" -le 2 ] ||
+		die "max_open_zones=2: iorig had $seen open ($iopen at the" \
+		    "end), fio $fopen at the end"
+	echo "ok: random writes: $iow writes each (fio $fw), $res resets" \
+		"($i_reset Zone Management Send; fio $f_reset), at most $seen" \
+		"zones open (fio's end: $fopen; zones '$fz'); $(cat "$T/c4")"
+}

@@ -23,40 +23,24 @@
 # before the reads are counted). Leaves every zone of namespace 2 reset
 # and 1 MiB of namespace 1 at 160 MiB written.
 . "$(dirname "$0")/../lib.sh"
-need blkzone util-linux
-FIO=/usr/bin/fio
-[ -x $FIO ] || skip "no $FIO (Debian's fio)"
-ng=/dev/ng0n2
-[ -c $ng ] || die "no $ng"
-dev=$(nvme_ns 2)
-blkzone reset "$dev" || die "blkzone reset $dev"
-on_exit "blkzone reset $dev"
+zns_blk 2
 exec 3<"$dev"
-trace_event nvme/nvme_setup_cmd
 common="--filename=$ng --ioengine=io_uring_cmd --cmd_type=nvme \
 --zonemode=zbd"
-ops="nsid=2,.*cmd=(nvme_cmd_write:write nsid=2,.*cmd=(nvme_cmd_read:read
-	nsid=2,.*cmd=(nvme_cmd_zone_mgmt_send:reset"
 
-# pair NAME IOFF FOFF ARGS...: the job ARGS, iorig's at offset IOFF (its
-# JSON in $T/NAME.i, its commands in $i_write, $i_read, $i_reset) and
-# fio's at FOFF ($T/NAME.f; $f_write...). Either failing fails the case.
-pair() {
-	_n=$1 _io=$2 _fo=$3
-	shift 3
-	trace_count i "$ops" "$IORIG" $common --name=$_n --offset=$_io "$@" \
-		--output-format=json
-	[ "$rc" = 0 ] || die "iorig $*: $(cat "$T/err")"
-	cp "$T/out" "$T/$_n.i"
-	trace_count f "$ops" $FIO $common --name=$_n --offset=$_fo "$@" \
-		--output-format=json
-	[ "$rc" = 0 ] || die "fio $*: $(cat "$T/err")"
-	cp "$T/out" "$T/$_n.f"
+# zab WHAT [WANT]: $za, $zb: "WPTR:COND ..." of zones 2-3 (iorig's) and
+# 10-11 (fio's); the case fails (WHAT in the message) unless $za is WANT,
+# without it $zb.
+zab() {
+	za=$(zones_of "$dev" $((2 * 32768)) 2)
+	zb=$(zones_of "$dev" $((10 * 32768)) 2)
+	[ "$za" = "${2-$zb}" ] ||
+		die "$1: zones 2-3 '$za', fio's 10-11 '$zb'${2+; expected '$2'}"
 }
 
 # 1. Some data in zones 2-3 (fio 10-11), then verify=: reset first.
-pair pre 32M 160M --size=32M --io_size=4M --bs=64k --rw=randwrite
-pair v 32M 160M --size=32M --io_size=64M --bs=64k --rw=randwrite \
+zns_pair pre 32M 160M --size=32M --io_size=4M --bs=64k --rw=randwrite
+zns_pair v 32M 160M --size=32M --io_size=64M --bs=64k --rw=randwrite \
 	--verify=crc32c
 set -- $(jvals "$T/v.i" "j['write']['io_bytes']" \
 	"j['verify']['io_bytes']" "j['write']['errors']" \
@@ -75,9 +59,7 @@ set -- $(jvals "$T/v.i" "j['write']['io_bytes']" \
 [ "$i_write $i_read" = "512 512" ] && [ "$f_write $f_read" = "512 512" ] ||
 	die "verify=: Write, Read commands iorig $i_write $i_read, fio" \
 	    "$f_write $f_read; expected 512 each"
-za=$(zones_of "$dev" $((2 * 32768)) 2)
-zb=$(zones_of "$dev" $((10 * 32768)) 2)
-[ "$za" = "$zb" ] || die "verify=: zones 2-3 '$za', fio's 10-11 '$zb'"
+zab verify=
 echo "ok: verify=: $i_reset zones with data reset first (fio $f_reset)," \
 	"32 MiB written and read back, 512 Writes and 512 Reads each, no" \
 	"error; zones '$za' as fio's"
@@ -86,23 +68,21 @@ echo "ok: verify=: $i_reset zones with data reset first (fio $f_reset)," \
 # no trim at all on this job through the char device (0 trims, exit 0,
 # its zones left full): its figures are printed, iorig's are held to
 # the driver's count and blkzone.
-pair t 32M 160M --size=32M --bs=16M --rw=trim
+zns_pair t 32M 160M --size=32M --bs=16M --rw=trim
 set -- $(jvals "$T/t.i" "j['trim']['ios']" "j['trim']['errors']" \
 	"j['zbd']['zone_resets']") \
 	$(jvals "$T/t.f" "j['trim']['total_ios']" "j['error']")
 [ "$1 $2 $3" = "2 0 2" ] && [ "$i_reset $i_write" = "2 0" ] ||
 	die "trim of 2 full zones: iorig $1 trims ($2 errors, $3 resets);" \
 	    "Zone Management Send $i_reset, Writes $i_write"
-za=$(zones_of "$dev" $((2 * 32768)) 2)
-zb=$(zones_of "$dev" $((10 * 32768)) 2)
-[ "$za" = "0:em 0:em" ] || die "after the trims: zones 2-3 '$za'"
+zab "after the trims" "0:em 0:em"
 echo "ok: rw=trim: 2 trims, 2 resets (2 Zone Management Send); zones" \
 	"'$za' (fio 3.33: $4 trims, error $5, $f_reset Zone Management" \
 	"Send, its zones '$zb')"
 
 # 3. Random writes at iodepth 4 over zones 4-7 (fio 12-15), 1.5 times
 # their size, at most two open.
-pair q 64M 192M --size=64M --io_size=96M --bs=64k --rw=randwrite \
+zns_pair q 64M 192M --size=64M --io_size=96M --bs=64k --rw=randwrite \
 	--max_open_zones=2 --iodepth=4
 set -- $(jvals "$T/q.i" "j['write']['ios']" "j['write']['errors']" \
 	"j['zbd']['zone_resets']" "j['zbd']['max_open_seen']") \

@@ -31,22 +31,17 @@
 # Leaves every zone of nsid 5 reset (empty).
 . "$(dirname "$0")/../lib.sh"
 need nvme nvme-cli
-FIO=/usr/bin/fio
-[ -x $FIO ] || skip "no $FIO (Debian's fio)"
-ng=/dev/ng0n5
-[ -c $ng ] || die "no $ng"
+zns_ns 5
 [ -b /dev/nvme0n5 ] && die "/dev/nvme0n5 exists: nsid 5 should have no" \
 	"block device (a zone size that is not a power of two)"
 nvme zns reset-zone $ng -a >"$T/rz" 2>&1 || die "nvme zns reset-zone:" \
 	"$(cat "$T/rz")"
 on_exit "nvme zns reset-zone $ng -a"
-trace_event nvme/nvme_setup_cmd
 M=1048576
 Z=$((12 * M))
 common="--filename=$ng --ioengine=io_uring_cmd --cmd_type=nvme \
 --zonemode=zbd --iodepth=1"
-ops="nsid=5,.*cmd=(nvme_cmd_write:write nsid=5,.*cmd=(nvme_cmd_read:read
-	nsid=5,.*cmd=(nvme_cmd_zone_mgmt_send:reset"
+zns_iargs=--allow_destructive=1
 
 # ng_zones FIRST COUNT: "WPTR:STATE ..." of COUNT zones from zone FIRST
 # by nvme-cli's report (write pointers in 4 KiB blocks from each zone's
@@ -98,30 +93,6 @@ print("zones=%d open=%d full=%d bytes=%d" % (len(seq),
 PYEOF
 }
 
-# pair NAME IOFF FOFF ARGS...: the job ARGS, iorig's at offset IOFF (its
-# JSON in $T/NAME.i, its commands in $i_write, $i_read, $i_reset) and
-# fio's at FOFF ($T/NAME.f; $f_write...). Either failing fails the case.
-pair() {
-	_n=$1 _io=$2 _fo=$3
-	shift 3
-	trace_count i "$ops" "$IORIG" $common --name=$_n --offset=$_io "$@" \
-		--allow_destructive=1 --output-format=json
-	[ "$rc" = 0 ] || die "iorig $*: $(cat "$T/err")"
-	cp "$T/out" "$T/$_n.i"
-	trace_count f "$ops" $FIO $common --name=$_n --offset=$_fo "$@" \
-		--output-format=json
-	[ "$rc" = 0 ] || die "fio $*: $(cat "$T/err")"
-	cp "$T/out" "$T/$_n.f"
-}
-
-# ios NAME DIR: iorig's and fio's I/Os of direction DIR and their errors
-# ("IORIG IERR FILE FIO FERR").
-ios() {
-	echo "$(jvals "$T/$1.i" "j['$2']['ios']" "j['$2']['errors']" \
-		"j['zbd']['zones'][0]['file']")" \
-	     "$(jvals "$T/$1.f" "j['$2']['total_ios']" "j['error']")"
-}
-
 # 0. Refused (exit 2, nothing changed): a write without
 # allow_destructive=1, a zonesize that is not the namespace's.
 before=$(ng_zones 0 8)
@@ -132,107 +103,25 @@ expect_refused 'zonesize' $common --name=z --rw=write --size=12M \
 echo "ok: refused on $ng: a write without allow_destructive=1," \
 	"zonesize=8M (12 MiB zones); zones unchanged '$before'"
 
+zns_zbd $Z 4096 3072:fu ng_zones ng_check nvme-cli
+
 # 1. Sequential writes: zones 0-1 whole (fio 4-5); zones 2-3 with
 # io_size one and a half zones (fio 6-7).
-pair w1 0 48M --size=24M --bs=128k --rw=write
-set -- $(ios w1 write)
-[ "$1 $2 $3 $4 $5" = "192 0 $ng 192 0" ] ||
-	die "2 zones of 128 KiB writes: iorig '$1 $2 $3', fio '$4 $5'," \
-	    "expected 192 each"
-[ "$i_write $f_write" = "192 192" ] ||
-	die "Write commands: iorig $i_write, fio $f_write; expected 192"
-ng_check "$T/w1.i" >"$T/c1"
-grep -q "full=2 bytes=$((2 * Z))" "$T/c1" ||
-	die "2 zones written: nvme-cli says $(cat "$T/c1")"
-pair w2 24M 72M --size=24M --io_size=18M --bs=128k --rw=write
-set -- $(ios w2 write)
-[ "$1 $2 $4 $5" = "144 0 144 0" ] && [ "$i_write $f_write" = "144 144" ] ||
-	die "18 MiB of writes: iorig $1 ($2 errors), fio $4 ($5);" \
-	    "Write commands iorig $i_write, fio $f_write; expected 144"
-ng_check "$T/w2.i" >"$T/c2"
-grep -q "open=1 full=1 bytes=$((18 * M))" "$T/c2" ||
-	die "18 MiB in 2 zones: nvme-cli says $(cat "$T/c2")"
-set -- $(ng_zones 0 8)
-[ "$1 $2 $3 $4" = "$5 $6 $7 $8" ] ||
-	die "iorig's zones 0-3 '$1 $2 $3 $4', fio's 4-7 '$5 $6 $7 $8'"
-[ "$3 $4" = "3072:fu 1536:oi" ] ||
-	die "zones 2-3 after 18 MiB of writes: '$3 $4'"
-echo "ok: sequential writes through $ng: zones 0-3 '$1 $2 $3 $4' as fio" \
-	"leaves 4-7; 192 and 144 Write commands each; $(cat "$T/c2")"
-
-# 2. A read of zones 2-3 (fio 6-7): 18 MiB written of 24, 144 reads;
-# its size in zones (2z: the namespace's zone size).
-pair r 24M 72M --size=2z --bs=128k --rw=read
-set -- $(ios r read)
-[ "$1 $2 $4 $5" = "144 0 144 0" ] && [ "$i_read $f_read" = "144 144" ] ||
-	die "read of 18 MiB written: iorig $1 ($2 errors), fio $4 ($5);" \
-	    "Read commands iorig $i_read, fio $f_read; expected 144"
-echo "ok: the read stops at the write pointer: 144 reads each, 144 Read" \
-	"commands each"
-
+zns_seq_writes
+# 2. A read of zones 2-3 (fio 6-7): 18 MiB written of 24, 144 reads.
+zns_read
 # 3. A job that needs a reset: 6 MiB written sequentially from zone 2
 # (fio 6), which is full: reset, then written to half its size.
-pair z 24M 72M --size=24M --io_size=6M --bs=128k --rw=write
-set -- $(ios z write)
-res=$(jvals "$T/z.i" "j['zbd']['zone_resets']")
-[ "$1 $2 $4 $5" = "48 0 48 0" ] && [ "$i_write $f_write" = "48 48" ] ||
-	die "6 MiB of writes: iorig $1 ($2 errors), fio $4 ($5);" \
-	    "Write commands iorig $i_write, fio $f_write; expected 48"
-[ "$res $i_reset $f_reset" = "1 1 1" ] ||
-	die "a full zone written: iorig reports $res resets and set up" \
-	    "$i_reset Zone Management Send, fio $f_reset; expected 1"
-ng_check "$T/z.i" >"$T/c3" || die "$(cat "$T/c3")"
-set -- $(ng_zones 0 8)
-[ "$1 $2 $3 $4" = "$5 $6 $7 $8" ] ||
-	die "after the reset: iorig's zones 0-3 '$1 $2 $3 $4', fio's 4-7" \
-	    "'$5 $6 $7 $8'"
-[ "$1 $2 $3 $4" = "3072:fu 3072:fu 1536:oi 1536:oi" ] ||
-	die "zones 0-3 after zone 2's reset and 6 MiB: '$1 $2 $3 $4'"
-echo "ok: a write to a full zone resets it first: 1 reset each (1 Zone" \
-	"Management Send each), zones 0-3 '$1 $2 $3 $4' as fio's 4-7"
-
+zns_reset_write
 # 4. Random writes over zones 0-3 (fio 4-7), 72 MiB, at most two zones
 # open; the zones held 36 MiB before (two full, two half written).
-pair rw 0 48M --size=48M --io_size=72M --bs=128k --rw=randwrite \
-	--max_open_zones=2
-set -- $(ios rw write)
-iow=$1 fw=$4
-[ "$1 $2 $4 $5" = "576 0 576 0" ] && [ "$i_write $f_write" = "576 576" ] ||
-	die "random writes: iorig $1 ($2 errors), fio $4 ($5); Write" \
-	    "commands iorig $i_write, fio $f_write; expected 576"
-set -- $(jvals "$T/rw.i" "j['zbd']['zone_resets']" \
-	"j['zbd']['max_open_seen']" "j['zbd']['model']")
-res=$1 seen=$2
-[ "$3" = host-managed ] || die "iorig's zones of $ng: model $3"
-[ "$res" = "$i_reset" ] || die "iorig reports $res zone resets, the" \
-	"driver set up $i_reset Zone Management Send"
-[ "$res" -gt 0 ] && [ "$f_reset" -gt 0 ] ||
-	die "1.5 times 4 zones of writes: $res resets (fio $f_reset)"
-ng_check "$T/rw.i" >"$T/c4"
-ib=$(sed -n 's/.*bytes=\([0-9]*\).*/\1/p' "$T/c4")
-iopen=$(sed -n 's/.*open=\([0-9]*\).*/\1/p' "$T/c4")
-fz=$(ng_zones 4 4)
-fopen=$(echo "$fz" | tr ' ' '\n' | grep -c ':o[ie]')
-fb=0
-for z in $fz; do
-	fb=$((fb + ${z%%:*} * 4096))
-done
-[ "$ib" = $((108 * M - res * Z)) ] &&
-	[ "$fb" = $((108 * M - f_reset * Z)) ] ||
-	die "36 MiB, then 72 MiB of writes: iorig's zones hold $ib bytes" \
-	    "($res resets), fio's $fb ($f_reset resets)"
-[ "$seen" -le 2 ] && [ "$iopen" -le 2 ] && [ "$fopen" -le 2 ] ||
-	die "max_open_zones=2: iorig had $seen open ($iopen at the end)," \
-	    "fio $fopen at the end"
-echo "ok: random writes: $iow writes each (fio $fw), $res resets" \
-	"($i_reset Zone Management Send; fio $f_reset), at most $seen" \
-	"zones open (fio's end: $fopen; zones '$fz'); $(cat "$T/c4")"
+zns_rand_writes 0 $((36 * M))
 
 # 5. A trim of zones 0-1 (fio 4-5), bs the zone size: each trim resets
 # its zone (one Zone Management Send each zone that holds data). fio
 # 3.33 does no trim on this job through the char device (case 26): its
 # figures are printed, iorig's held to the driver's count and nvme-cli.
-pair t 0 48M --size=24M --bs=12M --rw=trim
+zns_pair t 0 48M --size=24M --bs=12M --rw=trim
 set -- $(jvals "$T/t.i" "j['trim']['ios']" "j['trim']['errors']" \
 	"j['zbd']['zone_resets']") \
 	$(jvals "$T/t.f" "j['trim']['total_ios']" "j['error']")

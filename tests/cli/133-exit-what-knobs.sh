@@ -31,10 +31,11 @@ for w in all:0 group:500 stonewall:500; do
 		# fio may print "fio: terminating on signal 15" before its
 		# JSON when exitall stops the others: from the first '{' on.
 		# fio's own count for c varies under load (0 I/Os once in the
-		# parallel lane, where 12 of 12 quiet runs gave 500): fio's
-		# meaning is what one of three runs shows.
+		# parallel lane, where 12 of 12 quiet runs gave 500; 0 in 3
+		# of 3 beside CI's guest boots): fio's meaning is what one of
+		# eight runs shows (each well under a second).
 		got=
-		for try in 1 2 3; do
+		for try in 1 2 3 4 5 6 7 8; do
 			fio --output-format=json e.fio >"$T/fio.out" 2>/dev/null ||
 				die "fio failed on exit_what=${w%:*}"
 			sed -n '/^{/,$p' "$T/fio.out" >"$T/out"
@@ -42,7 +43,7 @@ for w in all:0 group:500 stonewall:500; do
 			[ "$got" = "${w#*:}" ] && break
 		done
 		[ "$got" = "${w#*:}" ] ||
-			die "fio's c did $got I/Os with exit_what=${w%:*} in 3 runs, expected ${w#*:}"
+			die "fio's c did $got I/Os with exit_what=${w%:*} in 8 runs, expected ${w#*:}"
 	fi
 done
 run --name=x --ioengine=null --size=1m --exit_what=some

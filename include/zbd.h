@@ -58,10 +58,12 @@ struct zbd_dev {
 };
 
 /* What Identify Namespace for the Zoned Namespace command set says of
- * namespace nsid (fd its generic char device, lba_size its block):
- * host-managed, its zone size and open zone limit (Max Open Resources);
- * a namespace of another command set: ZBD_NONE. 0 or -errno. */
-int zbd_probe_nvme(int fd, uint32_t nsid, uint32_t lba_size,
+ * namespace nsid (fd its generic char device; lbaf the LBA format in
+ * use and lba_size its block, as the namespace's own Identify answered,
+ * nvmedev_ident): host-managed, its zone size and open zone limit (Max
+ * Open Resources); a namespace of another command set: ZBD_NONE. 0 or
+ * -errno. */
+int zbd_probe_nvme(int fd, uint32_t nsid, uint8_t lbaf, uint32_t lba_size,
 		   struct zbd_info *out);
 
 /* Up to n zones of d from byte offset from: the number reported (0

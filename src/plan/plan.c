@@ -315,7 +315,7 @@ static uint64_t ns_zone_unit(const char *path, uint64_t dflt)
 	if (fd < 0)
 		return dflt;
 	if (nvmedev_ident(fd, &id) ||
-	    zbd_probe_nvme(fd, id.nsid, id.lba_size, &zi))
+	    zbd_probe_nvme(fd, id.nsid, id.lbaf, id.lba_size, &zi))
 		zi.model = ZBD_NONE;
 	close(fd);
 	return zi.model != ZBD_NONE && zi.zone_size ? zi.zone_size : dflt;

@@ -100,18 +100,16 @@ static int blk_reset(int fd, uint64_t start, uint64_t len)
 	return ioctl(fd, BLKRESETZONE, &r) < 0 ? -errno : 0;
 }
 
-int zbd_probe_nvme(int fd, uint32_t nsid, uint32_t lba_size,
+int zbd_probe_nvme(int fd, uint32_t nsid, uint8_t lbaf, uint32_t lba_size,
 		   struct zbd_info *out)
 {
 	struct nvme_zns_id_ns *zns;
-	struct nvme_id_ns ns;
 	uint32_t mor;
 	int r;
 
 	memset(out, 0, sizeof(*out));
-	r = nvme_identify_ns(fd, nsid, &ns);
-	if (r)
-		return r < 0 ? -errno : -EIO;
+	if (lbaf >= sizeof(zns->lbafe) / sizeof(zns->lbafe[0]))
+		return -EINVAL;
 	zns = calloc(1, sizeof(*zns));
 	if (!zns)
 		return -ENOMEM;
@@ -123,7 +121,7 @@ int zbd_probe_nvme(int fd, uint32_t nsid, uint32_t lba_size,
 		return r < 0 ? -errno : 0;
 	}
 	out->model = ZBD_HOST_MANAGED;
-	out->zone_size = le64toh(zns->lbafe[ns.flbas & 0xf].zsze) * lba_size;
+	out->zone_size = le64toh(zns->lbafe[lbaf].zsze) * lba_size;
 	/* Max Open Resources counts from 0; all ones: no limit */
 	mor = le32toh(zns->mor);
 	out->max_open = mor == UINT32_MAX ? 0 : mor + 1;

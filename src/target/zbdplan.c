@@ -186,7 +186,8 @@ static int zbd_probe_file(const struct target_file *tf, struct zbd_info *zi,
 	}
 	fd = tf->nvme_id ? open(tf->path, O_RDONLY | O_CLOEXEC) : -1;
 	r = fd < 0 ? (tf->nvme_id ? -errno : -ENODEV) :
-	    zbd_probe_nvme(fd, tf->nvme_id->nsid, tf->nvme_id->lba_size, zi);
+	    zbd_probe_nvme(fd, tf->nvme_id->nsid, tf->nvme_id->lbaf,
+			   tf->nvme_id->lba_size, zi);
 	if (fd >= 0)
 		close(fd);
 	if (!r && zi->model != ZBD_NONE && !zi->zone_size)

@@ -14,7 +14,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -32,15 +31,13 @@
 #include "door.h"
 #include "gen.h"
 #include "guard.h"
+#include "layout.h"
 #include "defines.h"
 #include "path.h"
 #include "target.h"
 #include "value.h"
 #include "zbd.h"
 
-#define LAYOUT_CHUNK	(1u << 20)
-/* Layout write-behind: bytes written but not yet waited for, at most. */
-#define LAYOUT_BEHIND	(8ull * LAYOUT_CHUNK)
 
 unsigned target_buf_align(void)
 {
@@ -877,9 +874,6 @@ static bool writes_file(const struct target *t, const struct target_file *tf,
 	       tf->cur_size < tf->offset + tf->len || tf->holes_planned;
 }
 
-static int count_unwritten(const char *path, uint64_t from, uint64_t to,
-			   uint64_t *bytes);
-
 /*
  * The holes a job that reads will have its layout fill (layout=1): a
  * write, which the write checks below guard as the job's own. Unknown
@@ -895,7 +889,7 @@ static void plan_holes(struct target_file *tf, const struct job *j)
 	    j->vfy.verify_only || j->plan.readonly ||
 	    tf->cur_size <= tf->offset)
 		return;
-	if (count_unwritten(tf->path, tf->offset,
+	if (layout_unwritten(tf->path, tf->offset,
 			    tf->cur_size < end ? tf->cur_size : end,
 			    &tf->holes_planned))
 		tf->holes_planned = 0;
@@ -1182,227 +1176,6 @@ int target_plan_noio(struct target *t, const struct job *j, bool files,
 	return ret;
 }
 
-/* Fills ranges of a file with real, pseudo-random data. */
-struct layout_ctx {
-	uint64_t *buf;			/* LAYOUT_CHUNK bytes */
-	struct gen_rng rng;
-	const atomic_int *stop;
-};
-
-/* Called for each range of a file, in order; non-zero stops the walk. */
-typedef int (*span_fn)(int fd, uint64_t from, uint64_t to, void *arg);
-
-/*
- * Write fresh data over [from, to): nothing for dedupe or compression.
- * A stop is seen per chunk, and each chunk's writeback starts once it is
- * written and is waited for LAYOUT_BEHIND later: dirty data cannot pile
- * up, so neither a chunk nor the closing fsync holds a signal back for
- * long (sync_file_range is advice here: the fsync reports errors).
- */
-static int layout_span(int fd, uint64_t from, uint64_t to, void *arg)
-{
-	struct layout_ctx *lc = arg;
-	uint64_t n, i, start = from;
-	ssize_t w;
-
-	while (from < to) {
-		if (lc->stop && atomic_load(lc->stop))
-			return -EINTR;
-		n = to - from < LAYOUT_CHUNK ? to - from : LAYOUT_CHUNK;
-		for (i = 0; i < (n + 7) / 8; i++)
-			lc->buf[i] = gen_rng_next(&lc->rng);
-		w = pwrite(fd, lc->buf, n, (off_t)from);
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		sync_file_range(fd, (off_t)from, w, SYNC_FILE_RANGE_WRITE);
-		if (from - start >= LAYOUT_BEHIND)
-			sync_file_range(fd, (off_t)(from - LAYOUT_BEHIND), w,
-					SYNC_FILE_RANGE_WAIT_BEFORE |
-					SYNC_FILE_RANGE_WRITE |
-					SYNC_FILE_RANGE_WAIT_AFTER);
-		from += (uint64_t)w;
-	}
-	return 0;
-}
-
-static int count_span(int fd, uint64_t from, uint64_t to, void *arg)
-{
-	*(uint64_t *)arg += to - from;
-	return 0;
-}
-
-static int span(span_fn fn, int fd, uint64_t from, uint64_t to, void *arg)
-{
-	return from < to ? fn(fd, from, to, arg) : 0;
-}
-
-#define FIEMAP_BATCH	128
-
-/*
- * fn over the holes (gaps between extents) and unwritten extents of
- * [from, to), from FIEMAP. Delayed-allocation and other extents hold data.
- * Returns 1 when the file system has no FIEMAP (nothing was called).
- */
-static int fiemap_spans(int fd, uint64_t from, uint64_t to, span_fn fn,
-			void *arg)
-{
-	struct fiemap *fm;
-	uint64_t pos = from, s, end;
-	bool first = true, last = false;
-	unsigned i;
-	int ret = 0;
-
-	fm = malloc(sizeof(*fm) + FIEMAP_BATCH * sizeof(fm->fm_extents[0]));
-	if (!fm)
-		return -ENOMEM;
-	while (!ret && !last && pos < to) {
-		memset(fm, 0, sizeof(*fm));
-		fm->fm_start = pos;
-		fm->fm_length = to - pos;
-		/* Sync first: dirty pages over a hole are data. */
-		fm->fm_flags = FIEMAP_FLAG_SYNC;
-		fm->fm_extent_count = FIEMAP_BATCH;
-		if (ioctl(fd, FS_IOC_FIEMAP, fm) < 0) {
-			ret = first ? 1 : -errno;
-			break;
-		}
-		first = false;
-		last = fm->fm_mapped_extents == 0;
-		for (i = 0; !ret && i < fm->fm_mapped_extents; i++) {
-			const struct fiemap_extent *x = &fm->fm_extents[i];
-
-			s = x->fe_logical;
-			end = s + x->fe_length;
-			ret = span(fn, fd, pos, s < to ? s : to, arg);
-			if (!ret && (x->fe_flags & FIEMAP_EXTENT_UNWRITTEN))
-				ret = span(fn, fd, s > pos ? s : pos,
-					   end < to ? end : to, arg);
-			pos = end > pos ? end : pos;
-			last = x->fe_flags & FIEMAP_EXTENT_LAST;
-		}
-	}
-	if (!ret)
-		ret = span(fn, fd, pos, to, arg);
-	free(fm);
-	return ret;
-}
-
-/* The same from SEEK_HOLE/SEEK_DATA (tmpfs): holes only. */
-static int seek_spans(int fd, uint64_t from, uint64_t to, span_fn fn,
-		      void *arg)
-{
-	uint64_t pos = from, end;
-	off_t h, d;
-	int ret = 0;
-
-	while (!ret && pos < to) {
-		h = lseek(fd, (off_t)pos, SEEK_HOLE);
-		if (h < 0)
-			return errno == ENXIO || errno == EINVAL ? 0 : -errno;
-		if ((uint64_t)h >= to)
-			break;
-		d = lseek(fd, h, SEEK_DATA);
-		if (d < 0 && errno != ENXIO)
-			return -errno;
-		end = d < 0 || (uint64_t)d > to ? to : (uint64_t)d;
-		ret = span(fn, fd, (uint64_t)h, end, arg);
-		pos = end;
-	}
-	return ret;
-}
-
-/* fn over every range of [from, to) of fd that holds no written data. */
-static int unwritten_spans(int fd, uint64_t from, uint64_t to, span_fn fn,
-			   void *arg)
-{
-	int ret = fiemap_spans(fd, from, to, fn, arg);
-
-	return ret == 1 ? seek_spans(fd, from, to, fn, arg) : ret;
-}
-
-/* Bytes of [from, to) of a file that hold no written data. */
-static int count_unwritten(const char *path, uint64_t from, uint64_t to,
-			   uint64_t *bytes)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
-
-	*bytes = 0;
-	if (fd < 0)
-		return -errno;
-	ret = unwritten_spans(fd, from, to, count_span, bytes);
-	close(fd);
-	return ret;
-}
-
-/*
- * Real data everywhere in [off, end) of fd that has none: past the end of
- * the file and, with fill, in the holes and unwritten extents before it.
- * Written data is never overwritten. Then fsync.
- */
-static int layout(int fd, uint64_t off, uint64_t end, bool fill,
-		  bool sync, const atomic_int *stop)
-{
-	struct layout_ctx lc = { .stop = stop };
-	struct stat st;
-	uint64_t size;
-	int ret = 0;
-
-	if (fstat(fd, &st))
-		return -errno;
-	size = (uint64_t)st.st_size;
-	lc.buf = malloc(LAYOUT_CHUNK);
-	if (!lc.buf)
-		return -ENOMEM;
-	gen_rng_seed(&lc.rng, off ^ 0x6c61796f7574ull);
-	if (fill && size > off)
-		ret = unwritten_spans(fd, off, size < end ? size : end,
-				      layout_span, &lc);
-	if (!ret && size < end)
-		ret = layout_span(fd, size > off ? size : off, end, &lc);
-	if (!ret && sync && fsync(fd))
-		ret = -errno;
-	free(lc.buf);
-	return ret;
-}
-
-/*
- * fallocate=, for a job that only writes (overwrite=0): room for
- * [from, end) past the end of the file, no data written (fio's layout of
- * a file a job writes). Unwritten extents read as zeros: a job that reads
- * the file later fills them first (layout=1) and says so. truncate only
- * ever extends; native does nothing where the file system cannot.
- */
-static int prealloc(int fd, uint64_t from, uint64_t end, int mode,
-		    bool sync)
-{
-	int r = 0;
-
-	if (from >= end)
-		return 0;
-	switch (mode) {
-	case FALLOC_NATIVE:
-		if (fallocate(fd, 0, (off_t)from, (off_t)(end - from)) &&
-		    errno != EOPNOTSUPP)
-			r = -errno;
-		break;
-	case FALLOC_POSIX:
-		r = -posix_fallocate(fd, (off_t)from, (off_t)(end - from));
-		break;
-	case FALLOC_KEEP:
-		if (fallocate(fd, FALLOC_FL_KEEP_SIZE, (off_t)from,
-			      (off_t)(end - from)))
-			r = -errno;
-		break;
-	case FALLOC_TRUNCATE:
-		if (ftruncate(fd, (off_t)end))
-			r = -errno;
-		break;
-	}
-	if (!r && mode != FALLOC_NONE && sync && fsync(fd))
-		r = -errno;
-	return r;
-}
-
 /* An NVMe generic char device takes no O_DIRECT (nor needs it: its
  * commands never go through a page cache) and no O_SYNC. */
 static int open_flags(const struct job *j, const struct target_file *tf,
@@ -1529,7 +1302,7 @@ static int region_holes(const struct target *t, const struct target_file *tf,
 	*holes = 0;
 	if (!job_reads(j) || size <= tf->offset)
 		return 0;
-	ret = count_unwritten(tf->path, tf->offset, size < end ? size : end,
+	ret = layout_unwritten(tf->path, tf->offset, size < end ? size : end,
 			      holes);
 	/* the open, not the mapping (uid=: the job's user may not read) */
 	if (ret == -EACCES || ret == -EPERM) {
@@ -2068,13 +1841,14 @@ static int open_regular(struct target_file *tf, const struct target *t,
 		}
 	}
 	if (job_reads(j) || j->target.overwrite) {
-		ret = layout(fd, tf->offset, end, holes != 0,
-			     j->target.create_fsync, stop);
+		ret = layout_write(fd, tf->offset, end, holes != 0,
+				   j->target.create_fsync, stop);
 		if (ret == -ENOSPC && j->target.fill_device)
 			ret = fill_full(fd, tf, j);
 	} else if (!j->target.fill_device) /* as fio: it would fill the disk */
-		ret = prealloc(fd, size > tf->offset ? size : tf->offset, end,
-			       j->target.fallocate, j->target.create_fsync);
+		ret = layout_prealloc(fd, size > tf->offset ? size :
+				      tf->offset, end, j->target.fallocate,
+				      j->target.create_fsync);
 	note_left(tf, fd, true);
 	close(fd);
 	if (!ret) {
@@ -2283,182 +2057,4 @@ void target_free(struct target *t)
 	free(t->files);
 	t->files = NULL;
 	t->nfiles = 0;
-}
-
-/* One file layout writes to, for target_space_check. */
-struct space_file {
-	dev_t fs;		/* the file system it is on */
-	dev_t dev;		/* an existing file's inode; 0, 0: a new one */
-	ino_t ino;
-	const char *path;	/* the job's (the target outlives the check) */
-	const char *job;
-	uint64_t need;		/* bytes layout writes there, most of any job */
-	uint64_t avail;		/* statvfs: f_bavail * f_frsize */
-	bool unknown;		/* statvfs cannot tell (proc, sysfs) */
-};
-
-static uint64_t add_sat(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
-/* What layout will write for one file of job j into *sf; -errno with e. */
-static int space_of(const struct target *t, const struct target_file *tf,
-		    const struct job *j, struct space_file *sf,
-		    struct err_rec *e)
-{
-	uint64_t end = add_sat(tf->offset, tf->len), size;
-	struct statvfs vfs;
-	struct stat st;
-	const char *at = tf->path;
-	char *dir = NULL;
-	int ret = 0;
-
-	memset(sf, 0, sizeof(*sf));
-	sf->path = tf->path;
-	sf->job = j->desc.name;
-	if (!stat(tf->path, &st)) {
-		size = (uint64_t)st.st_size;
-		sf->fs = st.st_dev;
-		sf->dev = st.st_dev;
-		sf->ino = st.st_ino;
-		sf->need = end > size ? end - size : 0;
-		sf->need = add_sat(sf->need, tf->holes_planned);
-	} else {
-		dir = path_dir(tf->path);
-		if (!dir)
-			return -ENOMEM;
-		if (path_in_dev(dir)) {
-			err_set(e, tf->path, 0, "filename", "does not exist, "
-				"and iorig makes no regular file in /dev: is "
-				"the device missing or its name mistyped? Give "
-				"an existing block device, or a file outside "
-				"/dev");
-			ret = -ENODEV;
-			goto out;
-		}
-		if (stat(dir, &st))
-			goto out;	/* target_plan said so already */
-		at = dir;
-		sf->fs = st.st_dev;
-		sf->need = end;
-	}
-	/* fill_device: the job writes until the file system is full */
-	if (!sf->need || j->vfy.verify_only || j->target.fill_device)
-		sf->need = 0;
-	else if (!statvfs(at, &vfs) && vfs.f_blocks)
-		sf->avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-	else
-		sf->unknown = true;	/* proc, sysfs: layout finds out */
-out:
-	free(dir);
-	return ret;
-}
-
-int target_space_add(struct target_space *s, const struct target *t,
-		     const struct job *j, struct err_rec *e)
-{
-	struct space_file sf, *v;
-	unsigned i;
-	size_t k;
-	int ret;
-
-	for (i = 0; i < t->nfiles; i++) {
-		if (t->files[i].is_bdev)
-			continue;
-		ret = space_of(t, &t->files[i], j, &sf, e);
-		if (ret)
-			return ret;
-		if (!sf.need)
-			continue;
-		/* The same file for several jobs: laid out once. */
-		for (k = 0; k < s->n; k++) {
-			v = &s->f[k];
-			if (v->fs == sf.fs && (sf.ino ?
-			    v->dev == sf.dev && v->ino == sf.ino :
-			    !v->ino && !strcmp(v->path, sf.path)))
-				break;
-		}
-		if (k < s->n) {
-			if (sf.need > s->f[k].need)
-				s->f[k] = sf;
-			continue;
-		}
-		v = realloc(s->f, (s->n + 1) * sizeof(*v));
-		if (!v) {
-			err_set(e, sf.path, 0, "size", "out of memory");
-			return -ENOMEM;
-		}
-		s->f = v;
-		s->f[s->n++] = sf;
-	}
-	return 0;
-}
-
-/* Where the file system fs is mounted, from /proc/self/mountinfo. */
-static void mount_of(dev_t fs, char *buf, size_t len)
-{
-	unsigned maj, mnr;
-	char line[4096], mnt[4096];
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-
-	snprintf(buf, len, "device %u:%u", major(fs), minor(fs));
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%*u %*u %u:%u %*s %4095s", &maj, &mnr,
-			   mnt) == 3 && maj == major(fs) && mnr == minor(fs))
-			snprintf(buf, len, "%s (device %u:%u)", mnt, maj,
-				 mnr);
-	fclose(f);
-}
-
-int target_space_check(const struct target_space *s, struct warn_list *w,
-		       struct err_rec *e)
-{
-	char where[4200], need[32], avail[32];
-	uint64_t sum;
-	size_t k, m;
-
-	for (k = 0; k < s->n; k++) {
-		for (m = 0; m < k && s->f[m].fs != s->f[k].fs; m++)
-			;
-		if (m < k)
-			continue;	/* this file system was summed */
-		if (s->f[k].unknown) {
-			mount_of(s->f[k].fs, where, sizeof(where));
-			if (w)
-				warn_add(w, "space_unknown", NULL, "the free "
-					 "space of the file system at %s is "
-					 "not known (statvfs gives no blocks), "
-					 "so the layout of %s and any other "
-					 "file there is not checked against it",
-					 where, s->f[k].path);
-			continue;
-		}
-		for (sum = 0, m = k; m < s->n; m++)
-			if (s->f[m].fs == s->f[k].fs)
-				sum = add_sat(sum, s->f[m].need);
-		if (sum <= s->f[k].avail)
-			continue;
-		mount_of(s->f[k].fs, where, sizeof(where));
-		value_fmt_bytes(sum, need, sizeof(need));
-		value_fmt_bytes(s->f[k].avail, avail, sizeof(avail));
-		err_set(e, s->f[k].path, 0, "size", "job '%s': not enough "
-			"free space on the file system at %s: laying out the "
-			"files of this run there (new files, extensions, "
-			"holes a read job fills) needs %" PRIu64 " bytes "
-			"(%s), and %" PRIu64 " bytes (%s) are available; "
-			"free some space or give a smaller size=",
-			s->f[k].job, where, sum, need, s->f[k].avail, avail);
-		return -ENOSPC;
-	}
-	return 0;
-}
-
-void target_space_free(struct target_space *s)
-{
-	free(s->f);
-	s->f = NULL;
-	s->n = 0;
 }

@@ -31,7 +31,8 @@ struct nvmedev_ident {
 	bool extended;		/* metadata inside the block (extended LBA) */
 	uint8_t pi_type;	/* 0: no protection information; 1-3 */
 	bool pi_first;		/* PI in the first bytes of the metadata */
-	bool zoned;		/* the kernel's queue/zoned is not "none" */
+	bool zoned;		/* the kernel's queue/zoned is not "none"; no
+				 * block device: Zoned Identify answers */
 	uint8_t elpe;		/* Identify Controller: error log entries
 				 * the controller keeps, less one */
 };
@@ -97,7 +98,7 @@ unsigned nvmedev_errors_since(const void *log, unsigned n, uint64_t since,
  * when a job first opened it, and again after the run's I/O.
  */
 struct nvmedev_dev {
-	char name[32];			/* the block device's: "nvme0n1" */
+	char name[32];			/* "nvme0n1"; no block device: "ng0n5" */
 	char target[128];		/* the first target on it, as named */
 	struct nvmedev_ident id;
 	bool have_before, have_after;

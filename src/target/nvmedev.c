@@ -48,14 +48,15 @@ static int read_line(const char *path, char *buf, size_t len)
 	return r;
 }
 
-/* The kernel's name of the block device rdev ("nvme0n1"), or -errno. */
-static int bdev_name(dev_t rdev, char *name, size_t len)
+/* The kernel's name of the device rdev of a kind ("block": "nvme0n1",
+ * "char": "ng0n1"), or -errno. */
+static int sys_name(const char *kind, dev_t rdev, char *name, size_t len)
 {
 	char link[256], target[256];
 	const char *b;
 	ssize_t n;
 
-	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(rdev),
+	snprintf(link, sizeof(link), "/sys/dev/%s/%u:%u", kind, major(rdev),
 		 minor(rdev));
 	n = readlink(link, target, sizeof(target) - 1);
 	if (n < 0)
@@ -69,12 +70,31 @@ static int bdev_name(dev_t rdev, char *name, size_t len)
 	return 0;
 }
 
+static int bdev_name(dev_t rdev, char *name, size_t len)
+{
+	return sys_name("block", rdev, name, len);
+}
+
 bool nvmedev_is_ns(dev_t rdev)
 {
 	char name[64];
 
 	return !bdev_name(rdev, name, sizeof(name)) &&
 	       !strncmp(name, "nvme", 4) && !strchr(name, 'p');
+}
+
+/* Whether the namespace answers Identify for the Zoned Namespace command
+ * set (another command set's fails it with an NVMe status). */
+static bool zns_answers(int fd, uint32_t nsid)
+{
+	struct nvme_zns_id_ns *zns = calloc(1, sizeof(*zns));
+	bool yes;
+
+	if (!zns)
+		return false;
+	yes = !nvme_zns_identify_ns(fd, nsid, zns);
+	free(zns);
+	return yes;
 }
 
 int nvmedev_ident(int fd, struct nvmedev_ident *id)
@@ -112,13 +132,16 @@ int nvmedev_ident(int fd, struct nvmedev_ident *id)
 		   sizeof(ctrl.fr));
 	id->elpe = ctrl.elpe;
 	/* Zoned: the kernel's view of the block device (or of the char
-	 * device's namespace), which reads the command set for us. */
+	 * device's namespace), which reads the command set for us; a
+	 * namespace the kernel gave no block device is asked itself. */
 	if (!fstat(fd, &st)) {
 		dev_t b = st.st_rdev;
 
 		if (S_ISCHR(st.st_mode) &&
-		    nvmedev_chr_block(st.st_rdev, path, sizeof(path), &b))
+		    nvmedev_chr_block(st.st_rdev, path, sizeof(path), &b)) {
+			id->zoned = zns_answers(fd, id->nsid);
 			return 0;
+		}
 		if (!bdev_name(b, name, sizeof(name))) {
 			snprintf(path, sizeof(path), "/sys/block/%s/queue/"
 				 "zoned", name);
@@ -257,14 +280,20 @@ static int ns_name(int fd, char *name, size_t len)
 	char path[64];
 	struct stat st;
 	dev_t b;
+	int r;
 
 	if (fstat(fd, &st))
 		return -errno;
 	b = st.st_rdev;
-	if (S_ISCHR(st.st_mode) &&
-	    nvmedev_chr_block(st.st_rdev, path, sizeof(path), &b))
-		return -ENODEV;
-	if (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode))
+	if (S_ISCHR(st.st_mode)) {
+		r = nvmedev_chr_block(st.st_rdev, path, sizeof(path), &b);
+		/* a namespace the kernel gave no block device: its char
+		 * device's name ("ng0n5"), /dev/ng0n5 opened again at the end */
+		if (r == -ENOENT)
+			return sys_name("char", st.st_rdev, name, len);
+		if (r)
+			return -ENODEV;
+	} else if (!S_ISBLK(st.st_mode))
 		return -ENODEV;
 	if (!nvmedev_is_ns(b))
 		return -ENODEV;

@@ -25,6 +25,8 @@
 # - rw=trim of two zones, bs the zone size: each trim the zone's reset
 #   (fio 3.33 does no trim on this job);
 # - iorig's report of the zones after each job is what nvme-cli says;
+#   its NVMe section names ng0n5, zoned (nvme zns id-ns answers), with
+#   the controller's health log read through it before and after;
 #   a zonesize that is not the namespace's is refused, and so is a write
 #   without allow_destructive=1 (whether the namespace holds data cannot
 #   be read without a block device).
@@ -133,3 +135,18 @@ za=$(ng_zones 0 2)
 echo "ok: rw=trim: 2 trims, $3 resets ($i_reset Zone Management Send);" \
 	"zones '$za' (fio 3.33: $4 trims, error $5, $f_reset Zone" \
 	"Management Send, its zones '$(ng_zones 4 2)')"
+
+# 6. The report's NVMe section says the namespace is zoned, as nvme-cli's
+# zoned Identify does (the kernel has no queue/zoned to read for it).
+nvme zns id-ns $ng >"$T/zid" 2>&1 || die "nvme zns id-ns $ng: $(cat "$T/zid")"
+"$PY" - "$T/t.i" <<'PYEOF' || die "iorig's NVMe section of $ng"
+import json, sys
+t = open(sys.argv[1]).read()
+n = [x for x in json.loads(t[t.find("{"):])["nvme"] if x["nsid"] == 5]
+if (len(n) != 1 or n[0]["zoned"] is not True or n[0]["name"] != "ng0n5"
+        or not n[0]["health_before"] or not n[0]["health_after"]):
+    print("nvme entries of nsid 5:", n)
+    sys.exit(1)
+print("ok: the report's NVMe section: ng0n5 (nsid 5) zoned, as nvme zns"
+      " id-ns answers; its controller's health log before and after")
+PYEOF

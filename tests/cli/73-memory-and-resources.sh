@@ -12,10 +12,6 @@
 #   peak RSS of the process (getrusage of the child): a run three times
 #   as long must not need more memory. The old code kept ~3 KB per
 #   interval per clone: 600 more intervals of 4 clones, ~7 MB more.
-# lane: parallel
-# (Nothing here is timed: a peak RSS, counts of intervals and I/Os. It
-# passed 3 of 3 beside the guest's boots and two busy loops on 2 CPUs;
-# alone it held the serial lane 13 s.)
 . "$(dirname "$0")/lib.sh"
 
 # ---- absurd buffer totals: refused before anything runs ----

@@ -321,7 +321,7 @@ parallel=$(i=0; for t in $parallel; do
 	i=$((i + 1))
 	echo "$s $i $t"
 done | sort -k 1,1nr -k 2,2n | cut -d ' ' -f 3)
-parallel="$chains $(echo $parallel)"
+parallel="$chains $parallel"
 
 # run_par NAME: a parallel test, or a chain's tests one after another.
 run_par() {

@@ -16,6 +16,11 @@
 # NAME run one after another, in the order of their numbers, as one
 # chain that takes one place in the lane and starts before the lone
 # tests (a chain is long; started last it would be the lane's tail).
+# The lone tests start longest first, by each one's last time in
+# IORIG_TEST_TIMES (a directory, default build/test-times/: a file per
+# test, named after its path with '/' as '_', holds its seconds, written
+# when it passes in this lane; a test without one goes first; a tie in
+# the order of their numbers), so that the lane ends on short ones.
 # Every other test then runs alone, one after another, on an otherwise
 # idle machine: timing, rates, signals sent after a sleep. Lines come out
 # as tests end (parallel ones in the order they end). Before the closing
@@ -75,6 +80,7 @@ command -v timeout >/dev/null 2>&1 || {
 		echo "note: no timeout(1) (coreutils): tests run without limit"
 	limit=0
 }
+times=${IORIG_TEST_TIMES:-$top/build/test-times}
 log=$(mktemp -d "${TMPDIR:-/tmp}/iorig-tests.XXXXXX")
 trap 'rm -rf "$log"' EXIT
 : >"$log/results"
@@ -124,7 +130,10 @@ run_one() {
 		  sed 's/^/    | /' "$out" | tail -n 20; } >"$base.say"
 	else
 		case $rc in
-		0) verdict=pass; echo "PASS $name (${secs}s)" >"$base.say" ;;
+		0) verdict=pass; echo "PASS $name (${secs}s)" >"$base.say"
+		   [ "$lane" != parallel ] || { mkdir -p "$times" &&
+			echo "$secs" >"$times/$(echo "$name" | tr / _)"; } \
+			2>/dev/null ;;
 		77) verdict=skip
 		    echo "SKIP $name: $(grep -i 'skip' "$out" | tail -n 1)" \
 			>"$base.say" ;;
@@ -305,6 +314,13 @@ for t in $(cd "$top/tests/cli" && ls [0-9]*.sh 2>/dev/null | sort -n); do
 	*) chains="$chains chain:$lock" ;;
 	esac
 done
+# The lone ones by their last time, longest first (none known: first).
+parallel=$(i=0; for t in $parallel; do
+	s=$(cat "$times/$(echo "$t" | tr / _)" 2>/dev/null)
+	case $s in ''|*[!0-9]*) s=999999 ;; esac
+	i=$((i + 1))
+	echo "$s $i $t"
+done | sort -k 1,1nr -k 2,2n | cut -d ' ' -f 3)
 parallel="$chains $parallel"
 
 # run_par NAME: a parallel test, or a chain's tests one after another.

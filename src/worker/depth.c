@@ -73,6 +73,8 @@ void depth_setup(struct wstate *s)
 		s->dp.reap_max = s->dp.reap_min;
 	if (s->dp.reap_max < s->dp.reap_min)
 		s->dp.reap_max = s->dp.reap_min;
+	/* no trial until depth_linger_start finds the engine can linger */
+	s->dp.left = INT64_MAX;
 }
 
 /*
@@ -144,7 +146,6 @@ void depth_linger(struct wstate *s)
 	s->ctx.reap_linger_us = s->dp.adaptive && s->dp.reap_min == 1 ?
 				DEPTH_LINGER_US : 0;
 	s->ctx.reap_linger = false;
-	s->dp.left = INT64_MAX;
 }
 
 void depth_linger_start(struct wstate *s)

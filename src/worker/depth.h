@@ -58,7 +58,8 @@ void depth_linger_start(struct wstate *s);
  * ctx.reap_linger set for the next. */
 void depth_epoch(struct wstate *s);
 
-/* commit_reap(), after each reap: n completions more. */
+/* commit_reap(), after each reap: n completions more. dp is s's own
+ * (this header sees no further into struct wstate). */
 static inline void depth_count(struct wdepth *dp, struct wstate *s,
 			       unsigned n)
 {

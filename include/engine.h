@@ -160,14 +160,20 @@ struct engine_ctx {
 	 */
 	int (*queue)(struct engine_ctx *ctx, struct io_req *req);
 	/*
-	 * Set by the worker before init(): a reap(min = 1, max > 1) with
-	 * nothing ready may wait on for up to max completions, for at most
-	 * this many microseconds from its start once one is there (0: it
-	 * returns at the first). The worker sets it only where its CPU is
-	 * the completions' too (depth.c); an engine that cannot linger
-	 * ignores it.
+	 * Lingering. reap_linger_us, set by the worker before init(): how
+	 * long a lingering reap waits on (0: none ever lingers). A reap(min
+	 * = 1, max > 1) with nothing ready, while reap_linger is set, may
+	 * wait on for up to max completions, for at most reap_linger_us
+	 * from its start once one is there; without it, it returns at the
+	 * first. init() sets reap_lingers when its reap() can do so (the
+	 * io_uring rings, with the kernel's min_wait); the worker then sets
+	 * and clears reap_linger between reaps, by what lingering is found
+	 * to be worth as the job runs (depth.c). An engine that cannot
+	 * linger ignores all three.
 	 */
 	unsigned reap_linger_us;
+	bool reap_lingers;
+	bool reap_linger;
 	/*
 	 * Set by init() when every request queue() queues gets t_submit and
 	 * t_done, both nonzero, on the worker's own thread, in that order

@@ -149,12 +149,13 @@ void ring_report_flags(unsigned flags, struct engine_setup *out);
  * outstanding - npend - ndone completions in the ring, so it never
  * waits on a request the kernel has not seen.
  *
- * Lingering (ring_io_linger_set, the worker's reap_linger_us): a wait
- * for one completion when more are in flight asks the kernel for up to
- * max of them and for min_wait (IORING_ENTER_EXT_ARG's min_wait_usec,
- * 6.12+): the call returns once max are there, or once linger_us have
- * passed since it began with at least one there, or at the first one
- * after that. Without min_wait in the kernel, no lingering.
+ * Lingering (ring_io_linger_set, the worker's reap_linger_us; each
+ * wait's linger, the worker's reap_linger): a wait for one completion
+ * when more are in flight asks the kernel for up to max of them and
+ * for min_wait (IORING_ENTER_EXT_ARG's min_wait_usec, 6.12+): the call
+ * returns once max are there, or once linger_us have passed since it
+ * began with at least one there, or at the first one after that.
+ * Without min_wait in the kernel, no lingering.
  *
  * -EAGAIN/-EBUSY (kernel short of memory) and -EINTR (a signal) from the
  * submitting call are not errors: the requests stay pending and are
@@ -363,14 +364,15 @@ static inline int ring_io_linger(struct ring_io *io, unsigned nr)
 
 /*
  * Submit what is pending (a call that does not wait), then make min
- * completions ready (a second call, only when fewer are; lingering for up
- * to max, above). Fewer may be ready on return after a signal or a short
- * submit; never waits beyond what the kernel holds. min = 0 waits for
- * nothing but still collects what has completed: with DEFER_TASKRUN
- * completions reach the ring only when we enter the kernel.
+ * completions ready (a second call, only when fewer are; lingering for
+ * up to max when linger, above). Fewer may be ready on return after a
+ * signal or a short submit; never waits beyond what the kernel holds.
+ * min = 0 waits for nothing but still collects what has completed:
+ * with DEFER_TASKRUN completions reach the ring only when we enter the
+ * kernel.
  */
 static inline int ring_io_wait(struct ring_io *io, unsigned min,
-			       unsigned max)
+			       unsigned max, bool linger)
 {
 	struct io_uring_cqe *cqe;
 	unsigned held, ready = io->ndone + io_uring_cq_ready(&io->ring);
@@ -391,7 +393,7 @@ static inline int ring_io_wait(struct ring_io *io, unsigned min,
 	if (ready >= min)
 		return 0;
 	/* none ready (min is 1): linger for up to max of those held */
-	if (min == 1 && io->linger_us && held > 1 && max > 1)
+	if (min == 1 && linger && io->linger_us && held > 1 && max > 1)
 		return ring_io_linger(io, max < held ? max : held);
 	/* the ring holds ready - ndone of them: wait for the rest there */
 	r = io_uring_wait_cqe_nr(&io->ring, &cqe, min - io->ndone);
@@ -418,11 +420,12 @@ static inline unsigned ring_io_harvest(struct ring_io *io,
 	return n;
 }
 
-/* reap(): wait for min, then hand out up to max; a count or -errno. */
+/* reap(): wait for min (lingering if linger, above), then hand out up
+ * to max; a count or -errno. */
 static inline int ring_io_reap(struct ring_io *io, unsigned min,
-			       struct io_req **out, unsigned max)
+			       struct io_req **out, unsigned max, bool linger)
 {
-	int r = ring_io_wait(io, min, max);
+	int r = ring_io_wait(io, min, max, linger);
 
 	if (r < 0)
 		return r;

@@ -137,8 +137,8 @@ struct uring {
  * With it the thread is woken once min_complete completions are there.
  * Measured on zram, 4k random reads, QD32, one CPU, kernel 6.18: waiting
  * for 8 at a time made 215k IOPS without it, 288k with it; waiting for 1
- * at a time, it cost 20% (a job pinned to one CPU lingers in its waits
- * for more, src/worker/depth.c).
+ * at a time, it cost 20% (a job whose trial finds it to pay lingers in
+ * its waits for more, src/worker/depth.c).
  */
 static const unsigned uring_ladder[] = {
 	IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
@@ -279,6 +279,7 @@ static int uring_init(struct engine_ctx *ctx)
 	/* IOPOLL rings wait by polling, for every completion asked */
 	if (!o->hipri)
 		ring_io_linger_set(&u->io, ctx->reap_linger_us);
+	ctx->reap_lingers = u->io.linger_us != 0;
 	u->flags = flags;
 	u->plain = !u->io.sqpoll && !u->iov && !u->force_async &&
 		   !(u->io.ring.flags & IORING_SETUP_SQE128) &&
@@ -483,7 +484,7 @@ static int uring_reap(struct engine_ctx *ctx, unsigned min,
 {
 	struct uring *u = ctx->priv;
 
-	return ring_io_reap(&u->io, min, out, max);
+	return ring_io_reap(&u->io, min, out, max, ctx->reap_linger);
 }
 
 static void uring_exit(struct engine_ctx *ctx)

@@ -585,6 +585,7 @@ static int ucmd_init(struct engine_ctx *ctx)
 	/* IOPOLL rings wait by polling, for every completion asked */
 	if (!o->hipri)
 		ring_io_linger_set(&u->io, ctx->reap_linger_us);
+	ctx->reap_lingers = u->io.linger_us != 0;
 	ctx->priv = u;
 	ctx->queue_nocall = !u->io.sqpoll;
 	ctx->stamps_own = true;
@@ -735,7 +736,7 @@ static int ucmd_reap(struct engine_ctx *ctx, unsigned min,
 		     struct io_req **out, unsigned max)
 {
 	struct ucmd *u = ctx->priv;
-	int i, n = ring_io_reap(&u->io, min, out, max);
+	int i, n = ring_io_reap(&u->io, min, out, max, ctx->reap_linger);
 
 	for (i = 0; i < n; i++)
 		out[i]->res = ucmd_res(u, out[i], (int)out[i]->res);

@@ -35,7 +35,9 @@
  * the queue is filled again.
  */
 #include <sched.h>
+#include <stdio.h>
 
+#include "clock.h"
 #include "depth.h"
 #include "job.h"
 #include "stats.h"
@@ -71,6 +73,8 @@ void depth_setup(struct wstate *s)
 		s->dp.reap_max = s->dp.reap_min;
 	if (s->dp.reap_max < s->dp.reap_min)
 		s->dp.reap_max = s->dp.reap_min;
+	/* no trial until depth_linger_start finds the engine can linger */
+	s->dp.left = INT64_MAX;
 }
 
 /*
@@ -90,28 +94,116 @@ static unsigned cpus_allowed(void)
 }
 
 /*
- * A thread that may run on one CPU only shares it with the kernel's
- * threads that do its I/O (io_uring's io-wq workers inherit its CPUs;
- * zram, which never takes a request without blocking, has every read
- * done by them): a wait for one completion then costs a context switch
- * per I/O, the worker's CPU time given to this thread and back (zram,
- * QD32, taskset: 1.0-1.4 switches per I/O, 130-170k IOPS, where
- * t/io_uring -c32 makes 0.06 and 210-290k). There a full queue's wait
- * lingers (engine.h): the kernel is asked for every I/O in flight, and
- * the wait ends at the first completion after DEPTH_LINGER_US (0.065
- * switches per I/O, 185-205k in the same minutes). A device that is the
- * limit completes a few I/Os in that time at most, so the depth it is
- * given barely moves: the I/Os it completes while the wait lingers are
- * refilled that much later, IOPS x DEPTH_LINGER_US / 2 of them on
- * average (0.13 at 4000 IOPS: held 3.99 of 4 and 31.9 of 32, test 271).
- * Only with the batching left to iorig and a wait for one.
+ * Lingering. A job's thread shares a CPU with the kernel's threads that
+ * do its I/O whenever the scheduler puts them together: pinned to one
+ * CPU (io_uring's io-wq workers inherit its CPUs), or unpinned beside
+ * another process that keeps the other CPUs busy. zram, which never
+ * takes a request without blocking, has every read done by io-wq. There
+ * a wait for one completion costs a context switch per I/O, the
+ * worker's CPU time given to this thread and back (zram, QD32, taskset:
+ * 1.0-1.4 switches per I/O, 130-170k IOPS, where t/io_uring -c32 makes
+ * 0.06 and 210-290k; unpinned with one CPU busy, 0.51 of t/io_uring's
+ * IOPS). A full queue's wait that lingers (engine.h) asks the kernel
+ * for every I/O in flight, and ends at the first completion after
+ * DEPTH_LINGER_US (0.065 switches per I/O, 185-205k in the same
+ * minutes, pinned). On a device that is the limit lingering gains
+ * nothing and costs depth: the I/Os it completes while the wait
+ * lingers are refilled that much later, IOPS x DEPTH_LINGER_US / 2 of
+ * them on average (0.13 at 4000 IOPS, but half of QD32 at 500k).
+ *
+ * So whether to linger is not guessed from the job's CPUs: it is tried
+ * as the job runs. After a first epoch (the start's transients), a
+ * trial counts the completions of four epochs of DEPTH_EPOCH_NS each:
+ * without lingering, with, with, without (the order cancels a steady
+ * drift). The job then lingers when the epochs with made over
+ * DEN / NUM (10%) more I/Os per second than those without, else not,
+ * for DEPTH_HOLD_NS, and tries again. A device that is the limit
+ * completes as many I/Os either way, so it is lingered on in the
+ * trial's two epochs only (32 ms a second, the depth then lowered by
+ * the little above); zram with its io-wq thread on the job's CPU, 40-100%
+ * more with (measured pinned, and unpinned beside a busy CPU: tests 296
+ * and 295 check both sides). The I/O loop only counts completions down
+ * (depth_count, a subtraction per reap); the clock is read once every
+ * iodepth completions (DEPTH_CHECK_MIN at least). Only with the
+ * batching left to iorig and a wait for one, where the engine can
+ * linger (io_uring's rings with the kernel's min_wait, 6.12+).
  */
-#define DEPTH_LINGER_US	64
+#define DEPTH_LINGER_US		64
+#define DEPTH_EPOCH_NS		16000000ull
+#define DEPTH_HOLD_NS		1000000000ull
+/* lingering is kept when it makes over DEN / NUM the I/Os a second */
+#define DEPTH_LINGER_GAIN_NUM	10
+#define DEPTH_LINGER_GAIN_DEN	11
+/* completions between two looks at the clock: iodepth, at least this */
+#define DEPTH_CHECK_MIN		32
+
+/* The trial's steps: CAL, the first epoch; OFF1, ON1, ON2, OFF2, timed
+ * and counted; HOLD, the choice kept. */
+enum { LG_CAL, LG_OFF1, LG_ON1, LG_ON2, LG_OFF2, LG_HOLD };
 
 void depth_linger(struct wstate *s)
 {
-	s->ctx.reap_linger_us = s->dp.adaptive && s->dp.reap_min == 1 &&
-				cpus_allowed() == 1 ? DEPTH_LINGER_US : 0;
+	s->ctx.reap_linger_us = s->dp.adaptive && s->dp.reap_min == 1 ?
+				DEPTH_LINGER_US : 0;
+	s->ctx.reap_linger = false;
+}
+
+void depth_linger_start(struct wstate *s)
+{
+	struct wdepth *dp = &s->dp;
+
+	if (!s->ctx.reap_linger_us || !s->ctx.reap_lingers)
+		return;
+	dp->step = LG_CAL;
+	dp->check = s->depth < DEPTH_CHECK_MIN ? DEPTH_CHECK_MIN : s->depth;
+	dp->left = (int64_t)dp->check;
+	dp->n = 0;
+	dp->since = clock_ticks(s->ctx.clk);
+}
+
+void depth_epoch(struct wstate *s)
+{
+	struct wdepth *dp = &s->dp;
+	uint64_t now = clock_ticks(s->ctx.clk);
+	uint64_t ns = clock_delta_ns(s->ctx.clk, dp->since, now);
+	bool on = s->ctx.reap_linger;
+	uint64_t n;
+
+	/* the last reap may have gone past the count */
+	dp->n += dp->check + (uint64_t)-dp->left;
+	dp->left = (int64_t)dp->check;
+	if (ns < (dp->step == LG_HOLD ? DEPTH_HOLD_NS : DEPTH_EPOCH_NS))
+		return;
+	n = dp->n;
+	dp->n = 0;
+	dp->since = now;
+	dp->all_ns += ns;
+	if (on)
+		dp->on_ns += ns;
+	switch (dp->step) {
+	case LG_OFF1:
+	case LG_OFF2:
+		dp->t_off += ns;
+		dp->n_off += n;
+		break;
+	case LG_ON1:
+	case LG_ON2:
+		dp->t_on += ns;
+		dp->n_on += n;
+		break;
+	default:
+		dp->t_on = dp->t_off = dp->n_on = dp->n_off = 0;
+	}
+	dp->step = dp->step == LG_HOLD ? LG_OFF1 : dp->step + 1;
+	if (dp->step == LG_HOLD)
+		/* the rates compared: n_on / t_on against n_off / t_off */
+		on = (double)dp->n_on * (double)dp->t_off *
+		     DEPTH_LINGER_GAIN_NUM >
+		     (double)dp->n_off * (double)dp->t_on *
+		     DEPTH_LINGER_GAIN_DEN;
+	else
+		on = dp->step == LG_ON1 || dp->step == LG_ON2;
+	s->ctx.reap_linger = on;
 }
 
 /*
@@ -164,6 +256,7 @@ void depth_check(struct wstate *s)
 	const struct job_stats *st = s->st;
 	uint64_t ios = 0, inline_ios = 0;
 	double m, sum = 0.0;
+	char why[256] = "";
 	int d;
 
 	if (depth_on_purpose(s) || !s->w->tgt->warn || !st->runtime_ns)
@@ -178,12 +271,18 @@ void depth_check(struct wstate *s)
 	if (ios < (uint64_t)s->depth * DEPTH_MIN_IOS_PER_SLOT ||
 	    sum * 100 >= (double)s->depth * DEPTH_WARN_PCT)
 		return;
+	if (inline_ios * 2 > ios)
+		snprintf(why, sizeof(why), ": most completed inside the "
+			 "submitting call (the device keeps up with the CPU, "
+			 "no queue builds)");
+	else if (s->dp.on_ns && s->dp.all_ns)
+		snprintf(why, sizeof(why), ": a full queue lingered for more "
+			 "than one completion (min_wait) %.0f%% of the time, "
+			 "in its trials and where they found that to complete "
+			 "more I/Os per second (the job's CPU also does its "
+			 "I/O)",
+			 100.0 * (double)s->dp.on_ns / (double)s->dp.all_ns);
 	warn_add(s->w->tgt->warn, "depth_not_held", s->j->desc.name,
 		 "job '%s': %.1f I/Os in flight on average of iodepth=%u "
-		 "(depth_mean)%s", s->j->desc.name, sum, s->depth,
-		 inline_ios * 2 > ios ? ": most completed inside the "
-		 "submitting call (the device keeps up with the CPU, no queue "
-		 "builds)" : s->ctx.reap_linger_us ? ": the job's one CPU "
-		 "also does its I/O, and a full queue there lingers for more "
-		 "than one completion (min_wait)" : "");
+		 "(depth_mean)%s", s->j->desc.name, sum, s->depth, why);
 }

@@ -25,14 +25,48 @@ struct wdepth {
 	bool adaptive;
 	uint16_t file;
 	uint64_t end;
+	/*
+	 * The linger's trial (depth.c): left, the completions still to
+	 * come before the next look at the clock (INT64_MAX: no trial, the
+	 * engine cannot linger), one every check; n, the epoch's so far;
+	 * step, the epoch's place in the trial; since, when it began
+	 * (clock ticks); t_on, n_on, t_off, n_off: the time (ns) and
+	 * completions of the trial's epochs with and without lingering;
+	 * on_ns of all_ns: the time it lingered.
+	 */
+	int64_t left;
+	unsigned check;
+	uint64_t n;
+	unsigned step;
+	uint64_t since;
+	uint64_t t_on, n_on, t_off, n_off;
+	uint64_t on_ns, all_ns;
 };
 
 /* Once per worker, before its loop: wstate.dp from the job's options. */
 void depth_setup(struct wstate *s);
 
-/* After the thread's CPUs are set, before the engine's init(): how long
- * a wait for one completion may linger for more (ctx.reap_linger_us). */
+/* Before the engine's init(): how long a wait for one completion may
+ * linger for more (ctx.reap_linger_us), when the job may linger. */
 void depth_linger(struct wstate *s);
+
+/* After the engine's init(): the trial starts when the engine can
+ * linger (ctx.reap_lingers), lingering off. */
+void depth_linger_start(struct wstate *s);
+
+/* The end of a trial's epoch (dp.left reached 0): the clock is read,
+ * ctx.reap_linger set for the next. */
+void depth_epoch(struct wstate *s);
+
+/* commit_reap(), after each reap: n completions more. dp is s's own
+ * (this header sees no further into struct wstate). */
+static inline void depth_count(struct wdepth *dp, struct wstate *s,
+			       unsigned n)
+{
+	dp->left -= n;
+	if (dp->left <= 0)
+		depth_epoch(s);
+}
 
 /* After the engine's init(): ctx.stamps_own kept only where the thread's
  * clock reads are in step: on one CPU, or without the TSC (engine.h). */

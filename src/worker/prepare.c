@@ -407,6 +407,7 @@ int worker_setup(struct wstate *s)
 		return ret;
 	}
 	depth_stamps(s);
+	depth_linger_start(s);
 	/* queue() outside the stop hand-off when it only fills memory
 	 * (engine.h); a trim is a system call (trim_req), whatever the
 	 * engine. */

@@ -244,6 +244,7 @@ void commit_reap(struct wstate *s)
 	r = eng_reap(s, min, depth_reap_max(s, min));
 	if (r < 0)
 		return;
+	depth_count(&s->dp, s, (unsigned)r);
 	/* complete_as() may fsync, and be abandoned there */
 	if (plain_now(s)) {
 		/*

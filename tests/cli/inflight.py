@@ -61,3 +61,16 @@ def middle(ev):
     t0, t1 = ev[0][0], ev[-1][0]
     span = t1 - t0
     return mean(ev, t0 + span / 10, t1 - span / 10)
+
+
+def linger_share(waits):
+    """The share of the time from the first to the last of waits [(time,
+    lingering)], the waiting io_uring_enter calls of one process in time
+    order, that went to lingering waits: each wait's kind holds until
+    the next (a job waits the same way until its linger's trial, depth.c,
+    changes it), so a lingering wait's gap to the next counts."""
+    if len(waits) < 2:
+        return 0.0
+    on = sum(b[0] - a[0] for a, b in zip(waits, waits[1:]) if a[1])
+    span = waits[-1][0] - waits[0][0]
+    return on / span if span > 0 else 0.0

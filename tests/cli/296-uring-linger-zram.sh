@@ -23,7 +23,7 @@ command -v taskset >/dev/null 2>&1 || skip "needs taskset (util-linux)"
 ncpu=$(getconf _NPROCESSORS_ONLN)
 [ "$ncpu" -ge 2 ] || skip "needs 2 CPUs, this machine has $ncpu"
 kv=$(uname -r | awk -F. '{ print $1 * 1000 + $2 }')
-[ "$kv" -ge 6012 ] || skip "kernel $(uname -r) has no min_wait (6.12+): nothing lingers (test 295 checks that)"
+[ "$kv" -ge 6012 ] || skip "kernel $(uname -r) has no min_wait (6.12+): nothing lingers (test 271 checks that)"
 tracing
 E=events/syscalls/sys_enter_io_uring_enter
 [ -w "$TR/instances" ] || skip "no writable tracefs instances at $TR"

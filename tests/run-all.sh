@@ -315,12 +315,9 @@ for t in $(cd "$top/tests/cli" && ls [0-9]*.sh 2>/dev/null | sort -n); do
 	esac
 done
 # The lone ones by their last time, longest first (none known: first).
-parallel=$(i=0; for t in $parallel; do
-	s=$(cat "$times/$(echo "$t" | tr / _)" 2>/dev/null)
-	case $s in ''|*[!0-9]*) s=999999 ;; esac
-	i=$((i + 1))
-	echo "$s $i $t"
-done | sort -k 1,1nr -k 2,2n | cut -d ' ' -f 3)
+. "$top/tests/order.sh"
+parallel=$(for t in $parallel; do echo "$(echo "$t" | tr / _) $t"; done |
+	longest_first "$times")
 parallel="$chains $parallel"
 
 # run_par NAME: a parallel test, or a chain's tests one after another.

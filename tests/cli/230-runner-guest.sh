@@ -14,7 +14,8 @@
 . "$(dirname "$0")/lib.sh"
 command -v timeout >/dev/null 2>&1 || skip "needs timeout(1) (coreutils)"
 mkdir -p tree/tests/cli tree/tests/guest || die "cannot make the scratch tree"
-cp "$top/tests/run-all.sh" tree/tests/ || die "cannot copy run-all.sh"
+cp "$top/tests/run-all.sh" "$top/tests/order.sh" tree/tests/ ||
+	die "cannot copy run-all.sh and order.sh"
 # A serial test: it says it started.
 cat >tree/tests/cli/10-pass.sh <<EOF
 #!/bin/sh
@@ -119,7 +120,8 @@ expect_in out '^2 passed, 1 failed, 0 skipped$'
 # tests run at once (each waits, 20 s at most, until all three run;
 # with two places the third would wait for one of them to end).
 mkdir -p tree3/tests/cli tree3/tests/guest || die "cannot make the third tree"
-cp "$top/tests/run-all.sh" tree3/tests/ || die "cannot copy run-all.sh"
+cp "$top/tests/run-all.sh" "$top/tests/order.sh" tree3/tests/ ||
+	die "cannot copy run-all.sh and order.sh"
 printf '#!/bin/sh\necho "guest: none, booted in 0 s"\n' >tree3/tests/guest/run.sh
 for n in 51 52 53; do
 	cat >"tree3/tests/cli/$n-three.sh" <<EOF

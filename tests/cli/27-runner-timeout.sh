@@ -25,7 +25,8 @@ cleanup() {
 trap 'cleanup; cd /; rm -rf "$T"' EXIT
 trap 'exit 1' INT TERM HUP PIPE
 mkdir -p tree/tests/cli || die "cannot make the scratch tree"
-cp "$top/tests/run-all.sh" tree/tests/ || die "cannot copy run-all.sh"
+cp "$top/tests/run-all.sh" "$top/tests/order.sh" tree/tests/ ||
+	die "cannot copy run-all.sh and order.sh"
 cd tree/tests/cli || die "no tree"
 printf '#!/bin/sh\nexit 0\n' >10-pass.sh
 # Leaves a child that ignores SIGTERM: timeout(1) ends the test itself
@@ -113,7 +114,8 @@ fi
 # most, for one of them to hold the lock). Each, while it runs, holds a
 # mark no other may see, and appends its number to a list.
 mkdir -p tree2/tests/cli || die "cannot make the second tree"
-cp "$top/tests/run-all.sh" tree2/tests/ || die "cannot copy run-all.sh"
+cp "$top/tests/run-all.sh" "$top/tests/order.sh" tree2/tests/ ||
+	die "cannot copy run-all.sh and order.sh"
 for n in 60 61 62; do
 	cat >"tree2/tests/cli/$n-lock.sh" <<EOF
 #!/bin/sh

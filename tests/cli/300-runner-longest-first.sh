@@ -15,7 +15,8 @@
 . "$(dirname "$0")/lib.sh"
 
 mkdir -p tree/tests/cli || die "cannot make the scratch tree"
-cp "$top/tests/run-all.sh" tree/tests/ || die "cannot copy run-all.sh"
+cp "$top/tests/run-all.sh" "$top/tests/order.sh" tree/tests/ ||
+	die "cannot copy run-all.sh and order.sh"
 # par NAME [LINES]: a parallel test that appends its number to $T/order,
 # then runs LINES.
 par() {

@@ -115,12 +115,9 @@ cases=$(cd "$top" && ls tests/guest/cases/[0-9]*.sh 2>/dev/null |
 # The order of the claims: the cases by their last time, longest first
 # (none known: first); a tie in the order of their numbers.
 times=${IORIG_GUEST_TIMES:-$top/build/guest-times}
-order=$(i=0; for c in $cases; do
-	t=$(cat "$times/$(basename "$c" .sh)" 2>/dev/null)
-	case $t in ''|*[!0-9]*) t=999999 ;; esac
-	i=$((i + 1))
-	echo "$t $i $c"
-done | sort -k 1,1nr -k 2,2n | cut -d ' ' -f 3)
+. "$top/tests/order.sh"
+order=$(for c in $cases; do echo "$(basename "$c" .sh) $c"; done |
+	longest_first "$times")
 
 cache=${IORIG_GUEST_CACHE:-$top/build/guest}
 kout=$(sh "$here/kernel.sh" "$cache")

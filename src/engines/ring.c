@@ -159,9 +159,12 @@ void ring_io_free(struct ring_io *io)
  */
 #define RING_LINGER_BOUND_S	1
 
-void ring_io_linger_set(struct ring_io *io, unsigned us)
+void ring_io_linger_set(struct ring_io *io, struct engine_ctx *ctx,
+			bool polled)
 {
-	io->linger_us = io->ring.features & IORING_FEAT_MIN_TIMEOUT ? us : 0;
+	io->linger_us = !polled && io->ring.features &
+			IORING_FEAT_MIN_TIMEOUT ? ctx->reap_linger_us : 0;
+	ctx->reap_lingers = io->linger_us != 0;
 	io->linger_ts.tv_sec = RING_LINGER_BOUND_S;
 	io->linger_ts.tv_nsec = 0;
 	memset(&io->linger_arg, 0, sizeof(io->linger_arg));

@@ -188,11 +188,14 @@ int ring_io_alloc(struct ring_io *io, unsigned depth,
 void ring_io_free(struct ring_io *io);
 
 /*
- * Linger up to us microseconds in a wait for one completion (above), when
- * the kernel has min_wait; 0 never. After the ring is made (and its fd
- * registered: reg_ring set first).
+ * Linger up to ctx->reap_linger_us in a wait for one completion (above),
+ * when the kernel has min_wait and the ring is not polled (an IOPOLL
+ * ring waits by polling, for every completion asked); 0 never. Tells the
+ * worker whether it can (ctx->reap_lingers). After the ring is made (and
+ * its fd registered: reg_ring set first).
  */
-void ring_io_linger_set(struct ring_io *io, unsigned us);
+void ring_io_linger_set(struct ring_io *io, struct engine_ctx *ctx,
+			bool polled);
 
 /* Close io's ring (ring_close) once the requests the kernel holds are
  * done; pending ones were never seen by the kernel and go with it. */

@@ -276,10 +276,7 @@ static int uring_init(struct engine_ctx *ctx)
 	/* Optional (5.18+): spares the kernel an fd lookup per call. */
 	u->reg_fd = io_uring_register_ring_fd(&u->io.ring) == 1;
 	u->io.reg_ring = u->reg_fd;
-	/* IOPOLL rings wait by polling, for every completion asked */
-	if (!o->hipri)
-		ring_io_linger_set(&u->io, ctx->reap_linger_us);
-	ctx->reap_lingers = u->io.linger_us != 0;
+	ring_io_linger_set(&u->io, ctx, o->hipri);
 	u->flags = flags;
 	u->plain = !u->io.sqpoll && !u->iov && !u->force_async &&
 		   !(u->io.ring.flags & IORING_SETUP_SQE128) &&

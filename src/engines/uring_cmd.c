@@ -582,10 +582,7 @@ static int ucmd_init(struct engine_ctx *ctx)
 			goto err_exit;
 		u->fixed_files = true;
 	}
-	/* IOPOLL rings wait by polling, for every completion asked */
-	if (!o->hipri)
-		ring_io_linger_set(&u->io, ctx->reap_linger_us);
-	ctx->reap_lingers = u->io.linger_us != 0;
+	ring_io_linger_set(&u->io, ctx, o->hipri);
 	ctx->priv = u;
 	ctx->queue_nocall = !u->io.sqpoll;
 	ctx->stamps_own = true;

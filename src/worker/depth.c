@@ -216,6 +216,7 @@ void depth_epoch(struct wstate *s)
  */
 void depth_stamps(struct wstate *s)
 {
+	s->stamps_set = s->ctx.stamps_own;
 	if (s->ctx.stamps_own && s->ctx.clk->tsc && cpus_allowed() != 1)
 		s->ctx.stamps_own = false;
 }

@@ -69,7 +69,8 @@ static inline void depth_count(struct wdepth *dp, struct wstate *s,
 }
 
 /* After the engine's init(): ctx.stamps_own kept only where the thread's
- * clock reads are in step: on one CPU, or without the TSC (engine.h). */
+ * clock reads are in step: on one CPU, or without the TSC (engine.h);
+ * stamps_set keeps what init() said (wstate.h). */
 void depth_stamps(struct wstate *s);
 
 /* commit_reap(): how many completions to wait for now (0: collect only

@@ -223,18 +223,36 @@ static __attribute__((noinline)) void complete_slow(struct wstate *s,
 }
 
 /*
+ * *ctr += (v == 0), as a compare and an add with carry: gcc made it a
+ * compare, a set, a widening and an add (two instructions more per I/O),
+ * whichever way the test was written.
+ */
+static inline void count_zero(uint64_t *ctr, uint64_t v)
+{
+#if defined(__x86_64__)
+	__asm__("cmpq $1, %1\n\tadcq $0, %0" : "+m"(*ctr) : "r"(v) : "cc");
+#else
+	*ctr += v == 0;
+#endif
+}
+
+/*
  * A completion; plain: plain_now() held at the start of the round; back:
  * its request goes back to the free list (issue_as's sync round leaves
- * it there while it is issued and completed inline); own: the engine's
- * own stamps, in step (ctx.stamps_own: t_queue <= t_submit <= t_done,
- * none 0), need no checks.
+ * it there while it is issued and completed inline); set: the engine
+ * stamped t_submit and t_done, none 0 (stamps_set), so that no check
+ * looks for a missing one; own: those stamps are in step too
+ * (ctx.stamps_own: t_queue <= t_submit <= t_done), no check at all;
+ * clk: s->ctx.clk, dirs: s->st->dir (commit_reap's plain loop passes
+ * copies it holds in registers: read through s, gcc loaded them again
+ * for each I/O, as any store may change them).
  */
 static inline __attribute__((always_inline)) void
 complete_as(struct wstate *s, struct io_req *req, const bool plain,
-	    const bool back, const bool own)
+	    const bool back, const bool set, const bool own,
+	    const struct clock *clk, struct dir_stats *dirs)
 {
-	const struct clock *clk = s->ctx.clk;	/* s->w->clk, a load nearer */
-	struct dir_stats *d = &s->st->dir[req->ddir];
+	struct dir_stats *d = &dirs[req->ddir];
 	uint64_t slat, clat, lat;
 
 	/*
@@ -243,7 +261,7 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain,
 	 * an add, before each of their fields (12 instructions per I/O).
 	 */
 	__asm__("" : "+r"(d));
-	if (!own && !req->t_done)
+	if (!set && !own && !req->t_done)
 		req->t_done = clock_ticks(clk);
 	/* Pool threads may complete out of order: time only moves on. */
 	if (req->t_done > s->now)
@@ -279,7 +297,7 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain,
 	}
 	d->bytes += (uint64_t)req->res;
 	d->short_ios += (uint64_t)req->res < req->len;
-	if (own || req->t_submit) {
+	if (set || own || req->t_submit) {
 		/* A pool thread's stamps come from another CPU: out of step,
 		 * they count as 0 (clock.h), here as the same moment. */
 		if (!own && req->t_submit < req->t_queue)
@@ -294,8 +312,9 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain,
 		slat = clock_span_ns(clk, req->t_queue, req->t_submit);
 		clat = clock_span_ns(clk, req->t_submit, req->t_done);
 		lat = slat + clat;
-		/* the engine saw it done as the submitting call returned */
-		d->submit_done += req->t_done == req->t_submit;
+		/* the engine saw it done as the submitting call returned:
+		 * the same tick */
+		count_zero(&d->submit_done, req->t_done - req->t_submit);
 		/* slat, clat <= lat: one range check for the three */
 		if (__builtin_expect(lat >> HIST_MAX_BITS, 0)) {
 			hist_add(&d->slat, slat);
@@ -486,7 +505,8 @@ done_as(struct wstate *s, struct io_req *req, const bool plain,
 	s->issued_bytes += req->len;
 	s->issued_ios++;
 	inline_count(s, ninl, together);
-	complete_as(s, req, plain, !sync, false);
+	complete_as(s, req, plain, !sync, false, false, s->ctx.clk,
+		    s->st->dir);
 	live_publish(s);
 }
 

@@ -253,20 +253,30 @@ void commit_reap(struct wstate *s)
 		 * in the order they would one by one.
 		 */
 		struct io_req **rp = s->reaped, **end = rp + r;
+		const struct clock clk = *s->ctx.clk;
+		struct dir_stats *dirs = s->st->dir;
 
-		/* rp, end: locals, where s->reaped was loaded per I/O */
+		/* rp, end, clk, dirs: locals, where s->reaped, the clock
+		 * and the stats were loaded per I/O */
 		if (s->ctx.stamps_own)
 			for (; rp < end; rp++)
-				complete_as(s, *rp, true, false, true);
+				complete_as(s, *rp, true, false, true, true,
+					    &clk, dirs);
+		else if (s->stamps_set)
+			for (; rp < end; rp++)
+				complete_as(s, *rp, true, false, true, false,
+					    &clk, dirs);
 		else
 			for (; rp < end; rp++)
-				complete_as(s, *rp, true, false, false);
+				complete_as(s, *rp, true, false, false, false,
+					    &clk, dirs);
 		memcpy(&s->free_reqs[s->nfree], s->reaped,
 		       (size_t)r * sizeof(*s->reaped));
 		s->nfree += (unsigned)r;
 	} else
 		for (i = 0; i < r && !s->abandoned; i++)
-			complete_as(s, s->reaped[i], false, true, false);
+			complete_as(s, s->reaped[i], false, true, false, false,
+				    s->ctx.clk, s->st->dir);
 	s->inflight -= (unsigned)r;
 	if (!s->abandoned)
 		live_publish(s);

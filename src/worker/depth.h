@@ -17,7 +17,7 @@ struct wstate;
  * I/Os are queued; reap at least reap_min (when the loop must wait), at
  * most reap_max; adaptive, the default batching left to the worker, which
  * keeps contiguous I/Os apart: end and file, where the last I/O queued in
- * this batch ends.
+ * this batch ends (end UINT64_MAX while none is queued: eng_commit).
  */
 struct wdepth {
 	unsigned submit;

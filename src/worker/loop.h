@@ -411,13 +411,14 @@ inline_flush(struct wstate *s, unsigned *n)
 /*
  * Default batching keeps contiguous I/Os apart (depth.c): true when req
  * continues the batch queued so far, which then goes to the kernel
- * first. The offset first: a random I/O differs there (one compare where
- * the queue and the file took two more).
+ * first. The offset first: a random I/O differs there, one compare per
+ * I/O (dp.end is UINT64_MAX, which no offset is, while nothing is
+ * queued: no test of queued).
  */
 static inline bool batch_apart(const struct wstate *s,
 			       const struct io_req *req)
 {
-	return s->dp.adaptive && req->offset == s->dp.end && s->queued &&
+	return req->offset == s->dp.end && s->dp.adaptive &&
 	       req->file == s->dp.file;
 }
 
@@ -511,9 +512,10 @@ done_as(struct wstate *s, struct io_req *req, const bool plain,
 }
 
 /*
- * The limits before an I/O, counted down (limits_left): the stop flag and
- * the deadline are still read for each I/O; the exact checks run once the
- * count is out. 1: go on; 0: the round ends (the job stops, or a new
+ * The limits before an I/O, counted down (limits_left): the stop flag is
+ * still read for each I/O, the deadline where now moves (issue_as zeroes
+ * the count once now has passed it: at the round's start, after an
+ * inline completion); the exact checks run once the count is out. 1: go on; 0: the round ends (the job stops, or a new
  * pass waits for the old files' I/Os to complete before they go); -1:
  * given up on.
  */
@@ -521,7 +523,7 @@ static inline __attribute__((always_inline)) int
 issue_limits(struct wstate *s, const bool plain, uint64_t *left,
 	     unsigned *ninl)
 {
-	if (plain && *left && s->now < s->deadline &&
+	if (plain && *left &&
 	    !atomic_load_explicit(s->guard.stop, memory_order_relaxed)) {
 		(*left)--;
 		return 1;

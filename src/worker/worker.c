@@ -70,17 +70,19 @@ bool eng_commit(struct wstate *s)
 	s->st->depth.level[depth_level_idx(s->inflight)] += s->queued;
 	s->st->depth.submit[depth_batch_idx(s->queued)]++;
 	s->queued = 0;
+	s->dp.end = UINT64_MAX;		/* batch_apart: none queued */
 	return true;
 }
 
-/* Collect min..max completions into s->reaped: their count, or -1 when
- * the engine failed or the worker was given up on. */
-int eng_reap(struct wstate *s, unsigned min, unsigned max)
+/* eng_reap into out (room for max). */
+static inline __attribute__((always_inline)) int
+eng_reap_to(struct wstate *s, unsigned min, struct io_req **out,
+	    unsigned max)
 {
 	int r;
 
 	call_enter(s);
-	r = s->eng->reap(&s->ctx, min, s->reaped, max);
+	r = s->eng->reap(&s->ctx, min, out, max);
 	s->guard.next = s->guard.base;
 	if (!call_leave(s))
 		return -1;
@@ -93,6 +95,13 @@ int eng_reap(struct wstate *s, unsigned min, unsigned max)
 	if (r)
 		s->st->depth.complete[depth_batch_idx((unsigned)r)]++;
 	return r;
+}
+
+/* Collect min..max completions into s->reaped: their count, or -1 when
+ * the engine failed or the worker was given up on. */
+int eng_reap(struct wstate *s, unsigned min, unsigned max)
+{
+	return eng_reap_to(s, min, s->reaped, max);
 }
 
 /*
@@ -117,6 +126,10 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 	if (!plain) {
 		s->pass.left = 0;
 		wf_round(s);
+	} else if (s->now >= s->deadline) {
+		/* only a completion moves now: the deadline is looked at
+		 * here and after each inline one, not per I/O */
+		left = 0;
 	}
 	/* sync: only a queued I/O changes the depth and the free list (a
 	 * sync round is plain: nothing else puts a request back), so both
@@ -178,6 +191,8 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 			queued_as(s, req, plain, false, &ninl);
 		} else if (r == ENGINE_DONE) {
 			done_as(s, req, plain, sync, sync && !gn, &ninl);
+			if (plain && s->now >= s->deadline)
+				left = 0;
 		} else if (r == ENGINE_QUEUED) {
 			if (queued_as(s, req, plain, sync, &ninl))
 				break;
@@ -236,23 +251,29 @@ static void issue(struct wstate *s)
 void commit_reap(struct wstate *s)
 {
 	unsigned min;
+	bool plain;
 	int r, i;
 
 	if (s->abandoned || !eng_commit(s) || !s->inflight)
 		return;
 	min = depth_wait(s);
-	r = eng_reap(s, min, depth_reap_max(s, min));
+	/* nothing the engine does changes it */
+	plain = plain_now(s);
+	/*
+	 * A plain completion always gives its request back, and nothing it
+	 * does reads the free list: the engine hands them out straight
+	 * onto the free list's end (room for inflight: every request is
+	 * free or in flight), where they stay, in the order they would go
+	 * back one by one; no copy from s->reaped.
+	 */
+	r = eng_reap_to(s, min, plain ? s->free_reqs + s->nfree : s->reaped,
+			depth_reap_max(s, min));
 	if (r < 0)
 		return;
 	depth_count(&s->dp, s, (unsigned)r);
 	/* complete_as() may fsync, and be abandoned there */
-	if (plain_now(s)) {
-		/*
-		 * A plain completion always gives its request back, and
-		 * nothing it does reads the free list: all go back at once,
-		 * in the order they would one by one.
-		 */
-		struct io_req **rp = s->reaped, **end = rp + r;
+	if (plain) {
+		struct io_req **rp = s->free_reqs + s->nfree, **end = rp + r;
 		const struct clock clk = *s->ctx.clk;
 		struct dir_stats *dirs = s->st->dir;
 
@@ -270,8 +291,6 @@ void commit_reap(struct wstate *s)
 			for (; rp < end; rp++)
 				complete_as(s, *rp, true, false, false, false,
 					    &clk, dirs);
-		memcpy(&s->free_reqs[s->nfree], s->reaped,
-		       (size_t)r * sizeof(*s->reaped));
 		s->nfree += (unsigned)r;
 	} else
 		for (i = 0; i < r && !s->abandoned; i++)

@@ -156,7 +156,9 @@ struct engine_ctx {
 	 * The queue() the worker's I/O loop calls: the engine's own, set
 	 * before init(), which may put in its place one made for what it
 	 * found (io_uring's usual ring), the same contract, so that the
-	 * choice is not made per I/O.
+	 * choice is not made per I/O; commit() and reap() may change it
+	 * too (io_uring's usual ring: between them, one that submits the
+	 * committed batch first). The worker reads it for each call.
 	 */
 	int (*queue)(struct engine_ctx *ctx, struct io_req *req);
 	/*

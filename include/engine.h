@@ -248,6 +248,9 @@ struct engine_ctx {
  *         ENGINE_SYNC engines.
  * reap:   wait for at least min completions, store up to max in out[];
  *         returns the count or -errno. May be NULL for ENGINE_SYNC.
+ *         out[] has room for every request in flight (the worker's
+ *         arrays do), which an engine may use as scratch beyond max
+ *         (io_uring takes completions from its ring straight there).
  * exit:   free what init made.
  * cpu:    optional: add the CPU time used since init by threads the engine
  *         owns (a thread pool) to *c. The worker calls it at the start and

@@ -423,16 +423,38 @@ static inline unsigned ring_io_harvest(struct ring_io *io,
 	return n;
 }
 
-/* reap(): wait for min (lingering if linger, above), then hand out up
- * to max; a count or -errno. */
+/*
+ * reap(): wait for min (lingering if linger, above), then hand out up
+ * to max; a count or -errno. out has room for every request in flight
+ * (engine.h). With none taken before (ndone 0, the usual case), done[]
+ * is out itself for the call: the completions land where they are
+ * handed out, no copy; those beyond max, and all of them should the
+ * wait fail, go back to io's own done[] for the next reap.
+ */
 static inline int ring_io_reap(struct ring_io *io, unsigned min,
 			       struct io_req **out, unsigned max, bool linger)
 {
-	int r = ring_io_wait(io, min, max, linger);
+	struct io_req **own = io->done;
+	unsigned n;
+	int r;
 
-	if (r < 0)
-		return r;
-	return (int)ring_io_harvest(io, out, max);
+	if (io->ndone) {
+		r = ring_io_wait(io, min, max, linger);
+		if (r < 0)
+			return r;
+		return (int)ring_io_harvest(io, out, max);
+	}
+	io->done = out;
+	r = ring_io_wait(io, min, max, linger);
+	if (r >= 0 && io->ndone < max && io_uring_cq_ready(&io->ring))
+		ring_io_take(io, clock_ticks(io->clk));
+	io->done = own;
+	n = r < 0 ? 0 : io->ndone < max ? io->ndone : max;
+	io->ndone -= n;
+	if (io->ndone)
+		memcpy(own, out + n, io->ndone * sizeof(*own));
+	io->outstanding -= n;
+	return r < 0 ? r : (int)n;
 }
 
 #endif

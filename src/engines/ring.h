@@ -435,17 +435,16 @@ static inline int ring_io_reap(struct ring_io *io, unsigned min,
 			       struct io_req **out, unsigned max, bool linger)
 {
 	struct io_req **own = io->done;
+	bool direct = !io->ndone;
 	unsigned n;
 	int r;
 
-	if (io->ndone) {
-		r = ring_io_wait(io, min, max, linger);
-		if (r < 0)
-			return r;
-		return (int)ring_io_harvest(io, out, max);
-	}
-	io->done = out;
+	/* one call of ring_io_wait, which gcc then keeps inline */
+	if (direct)
+		io->done = out;
 	r = ring_io_wait(io, min, max, linger);
+	if (!direct)
+		return r < 0 ? r : (int)ring_io_harvest(io, out, max);
 	if (r >= 0 && io->ndone < max && io_uring_cq_ready(&io->ring))
 		ring_io_take(io, clock_ticks(io->clk));
 	io->done = own;

@@ -366,6 +366,30 @@ static inline int ring_io_linger(struct ring_io *io, unsigned nr)
 }
 
 /*
+ * Wait until the ring holds nr completions: one io_uring_enter, as
+ * liburing's io_uring_wait_cqe_nr makes, without its general loop
+ * (about 100 instructions a wait). Fewer may be there on return after a
+ * signal (-EINTR), or -EAGAIN, which are not errors: 0, or -errno.
+ */
+static inline int ring_io_wait_nr(struct ring_io *io, unsigned nr)
+{
+	unsigned flags = IORING_ENTER_GETEVENTS;
+	int fd = io->ring.ring_fd;
+
+	/* arrived since the caller looked: no call (as liburing's) */
+	if (io_uring_cq_ready(&io->ring) >= nr)
+		return 0;
+	if (io->reg_ring) {
+		fd = io->ring.enter_ring_fd;
+		flags |= IORING_ENTER_REGISTERED_RING;
+	}
+	if (syscall(__NR_io_uring_enter, fd, 0, nr, flags, NULL, 0) >= 0 ||
+	    errno == EINTR || errno == EAGAIN)
+		return 0;
+	return -errno;
+}
+
+/*
  * Submit what is pending (a call that does not wait), then make min
  * completions ready (a second call, only when fewer are; lingering for
  * up to max when linger, above). Fewer may be ready on return after a
@@ -377,7 +401,6 @@ static inline int ring_io_linger(struct ring_io *io, unsigned nr)
 static inline int ring_io_wait(struct ring_io *io, unsigned min,
 			       unsigned max, bool linger)
 {
-	struct io_uring_cqe *cqe;
 	unsigned held, ready = io->ndone + io_uring_cq_ready(&io->ring);
 	int r;
 
@@ -399,8 +422,7 @@ static inline int ring_io_wait(struct ring_io *io, unsigned min,
 	if (min == 1 && linger && io->linger_us && held > 1 && max > 1)
 		return ring_io_linger(io, max < held ? max : held);
 	/* the ring holds ready - ndone of them: wait for the rest there */
-	r = io_uring_wait_cqe_nr(&io->ring, &cqe, min - io->ndone);
-	return r < 0 && r != -EINTR && r != -EAGAIN ? r : 0;
+	return ring_io_wait_nr(io, min - io->ndone);
 }
 
 /* Move up to max ready completions to out[], oldest first. */

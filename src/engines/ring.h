@@ -264,6 +264,35 @@ static inline void ring_io_take(struct ring_io *io, uint64_t t)
 }
 
 /*
+ * liburing's io_uring_submit_and_get_events, for a ring without SQPOLL:
+ * publish the SQ ring's new tail, then one io_uring_enter that submits
+ * every entry not yet consumed and collects what is done (GETEVENTS,
+ * min_complete 0), through the registered ring fd when there is one.
+ * The same call, without the library's general checks (about 60
+ * instructions a submit). The count the kernel took, or -errno.
+ */
+static inline int ring_io_enter_submit(struct ring_io *io)
+{
+	struct io_uring_sq *sq = &io->ring.sq;
+	unsigned tail = sq->sqe_tail, flags = IORING_ENTER_GETEVENTS;
+	int fd = io->ring.ring_fd;
+	long r;
+
+	if (sq->sqe_head != tail) {
+		sq->sqe_head = tail;
+		/* after the SQEs and the array entries */
+		io_uring_smp_store_release(sq->ktail, tail);
+	}
+	if (io->reg_ring) {
+		fd = io->ring.enter_ring_fd;
+		flags |= IORING_ENTER_REGISTERED_RING;
+	}
+	r = syscall(__NR_io_uring_enter, fd, tail - *sq->khead, 0, flags,
+		    NULL, 0);
+	return r < 0 ? -errno : (int)r;
+}
+
+/*
  * Submit everything pending without waiting, collecting what is done.
  * Returns how many requests the kernel took, 0 when it took none for a
  * transient reason, or -errno.
@@ -276,7 +305,7 @@ static inline int ring_io_submit(struct ring_io *io)
 
 	io->committed = false;
 	r = io->sqpoll ? io_uring_submit(&io->ring) :
-	    io_uring_submit_and_get_events(&io->ring);
+	    ring_io_enter_submit(io);
 	if (r < 0)
 		return r == -EAGAIN || r == -EBUSY || r == -EINTR ? 0 : r;
 	t = clock_ticks(io->clk);

@@ -515,9 +515,9 @@ done_as(struct wstate *s, struct io_req *req, const bool plain,
  * The limits before an I/O, counted down (limits_left): the stop flag is
  * still read for each I/O, the deadline where now moves (issue_as zeroes
  * the count once now has passed it: at the round's start, after an
- * inline completion); the exact checks run once the count is out. 1: go on; 0: the round ends (the job stops, or a new
- * pass waits for the old files' I/Os to complete before they go); -1:
- * given up on.
+ * inline completion); the exact checks run once the count is out.
+ * 1: go on; 0: the round ends (the job stops, or a new pass waits for
+ * the old files' I/Os to complete before they go); -1: given up on.
  */
 static inline __attribute__((always_inline)) int
 issue_limits(struct wstate *s, const bool plain, uint64_t *left,

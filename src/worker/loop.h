@@ -422,6 +422,27 @@ static inline bool batch_apart(const struct wstate *s,
 	       req->file == s->dp.file;
 }
 
+/*
+ * How many I/Os a plain round that queues (not sync) may still queue
+ * before the depth is full or the batch (dp.submit) is, where the loop
+ * compared inflight with depth and queued with submit for each I/O: only
+ * a queued I/O (one more of each) and a commit (none queued) change
+ * them in such a round, and it counts down from this, taken again after
+ * a commit. A round starts with fewer than submit queued (run_loop
+ * commits between rounds); at least one, as the loop that checked the
+ * batch after an I/O would have issued one.
+ */
+static inline unsigned issue_room(const struct wstate *s)
+{
+	unsigned d, b;
+
+	if (s->inflight >= s->depth)
+		return 0;
+	d = s->depth - s->inflight;
+	b = s->queued < s->dp.submit ? s->dp.submit - s->queued : 1;
+	return d < b ? d : b;
+}
+
 /* A completion inside queue(), in the depth's figures (inline_flush);
  * together: a sync round's, outside the stop hand-off (guard.next). */
 static inline __attribute__((always_inline)) void

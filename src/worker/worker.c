@@ -122,6 +122,8 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 	/* plain: the limits' checks it may skip (limits_left), kept in a
 	 * register and handed back at the end of the round */
 	uint64_t left = plain ? s->pass.left : 0;
+	/* plain, not sync: issue_room, counted down per queued I/O */
+	unsigned room = plain && !sync ? issue_room(s) : 0;
 
 	if (!plain) {
 		s->pass.left = 0;
@@ -139,7 +141,8 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 			goto done;
 		req = s->free_reqs[s->nfree - 1];
 	}
-	while ((sync || s->inflight < s->depth) && !s->stopping) {
+	while ((sync || (plain ? room != 0 : s->inflight < s->depth)) &&
+	       !s->stopping) {
 		if (!plain && issue_held(s))
 			break;
 		r = issue_limits(s, plain, &left, &ninl);
@@ -158,11 +161,16 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 				s->free_reqs[s->nfree++] = req;
 			continue;
 		}
-		if (batch_apart(s, req) &&
-		    (inline_flush(s, &ninl), !eng_commit(s))) {
-			if (!sync)
-				s->free_reqs[s->nfree++] = req;
-			goto gone;
+		if (batch_apart(s, req)) {
+			inline_flush(s, &ninl);
+			if (!eng_commit(s)) {
+				if (!sync)
+					s->free_reqs[s->nfree++] = req;
+				goto gone;
+			}
+			/* none queued now: the batch's room again */
+			if (plain && !sync)
+				room = issue_room(s);
 		}
 		req->t_queue = clock_ticks(s->ctx.clk);
 		if (!plain && !wf_due(s, req)) {
@@ -189,6 +197,8 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 		/* a queued engine's usual answer first: one compare */
 		if (!sync && r == ENGINE_QUEUED) {
 			queued_as(s, req, plain, false, &ninl);
+			if (plain)
+				room--;
 		} else if (r == ENGINE_DONE) {
 			done_as(s, req, plain, sync, sync && !gn, &ninl);
 			if (plain && s->now >= s->deadline)
@@ -206,7 +216,7 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 		}
 		if (!plain)
 			wf_issued(s, req, ddir, r);
-		if (!sync && s->queued >= s->dp.submit)
+		if (!sync && !plain && s->queued >= s->dp.submit)
 			break;
 	}
 done:

@@ -110,10 +110,10 @@ int eng_reap(struct wstate *s, unsigned min, unsigned max)
  * round, where queue() completes each I/O (engine.h) so that nothing is
  * queued and the depth stays: its inline completions are counted
  * together (inline_flush), the batch limit looked at only after a
- * queued one.
+ * queued one; tsc: the clock is the TSC (clock_tsc_ticks, no test).
  */
 static inline __attribute__((always_inline)) void
-issue_as(struct wstate *s, const bool plain, const bool sync)
+issue_as(struct wstate *s, const bool plain, const bool sync, const bool tsc)
 {
 	struct io_req *req = NULL;
 	unsigned ninl = 0;
@@ -172,7 +172,8 @@ issue_as(struct wstate *s, const bool plain, const bool sync)
 			if (plain && !sync)
 				room = issue_room(s);
 		}
-		req->t_queue = clock_ticks(s->ctx.clk);
+		req->t_queue = tsc ? clock_tsc_ticks() :
+			       clock_ticks(s->ctx.clk);
 		if (!plain && !wf_due(s, req)) {
 			s->free_reqs[s->nfree++] = req;
 			s->stopping = true;
@@ -228,13 +229,15 @@ gone:
 }
 
 /*
- * The plain issue rounds are compiled twice: the second copy with BMI2,
- * taken where the CPU has it (wstate.bmi2, worker_setup). Its shifts by
- * a count held in a register (shrx) need not move the count into %cl and
- * the value into a register of its own first: the random map's
- * permutation shifts five times per I/O by its job's widths (ten
- * instructions fewer per I/O, callgrind). Both copies run the same C:
- * the same I/Os. Not commit_reap: there gcc's BMI2 multiplies (mulx,
+ * The plain issue rounds are compiled twice: the second copy with BMI2
+ * and the TSC clock, taken where the CPU has BMI2 and the clock is the
+ * TSC (wstate.bmi2, worker_setup). Its shifts by a count held in a
+ * register (shrx) need not move the count into %cl and the value into a
+ * register of its own first: the random map's permutation shifts five
+ * times per I/O by its job's widths (ten instructions fewer per I/O,
+ * callgrind); its t_queue is the TSC read without the clock's test
+ * (three more). Both copies run the same C: the same I/Os. Not
+ * commit_reap: there gcc's BMI2 multiplies (mulx,
  * its operand in %rdx) cost the histograms more moves than the shifts
  * saved.
  */
@@ -248,27 +251,27 @@ gone:
 
 static __attribute__((noinline)) void issue_plain(struct wstate *s)
 {
-	issue_as(s, true, false);
+	issue_as(s, true, false, false);
 }
 
 static __attribute__((noinline)) void issue_plain_sync(struct wstate *s)
 {
-	issue_as(s, true, true);
+	issue_as(s, true, true, false);
 }
 
 static BMI2_FN void issue_plain_bmi2(struct wstate *s)
 {
-	issue_as(s, true, false);
+	issue_as(s, true, false, LOOP_BMI2);
 }
 
 static BMI2_FN void issue_plain_sync_bmi2(struct wstate *s)
 {
-	issue_as(s, true, true);
+	issue_as(s, true, true, LOOP_BMI2);
 }
 
 static __attribute__((noinline)) void issue_any(struct wstate *s)
 {
-	issue_as(s, false, false);
+	issue_as(s, false, false, false);
 }
 
 static void issue(struct wstate *s)

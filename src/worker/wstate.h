@@ -98,8 +98,8 @@ struct wstate {
 	 * comes back with t_submit and t_done set (nonzero), only their
 	 * order is not known (loop.h, complete_as) */
 	bool stamps_set;
-	bool bmi2;		/* the CPU has BMI2: the loop's copies with it
-				 * (worker.c, LOOP_BMI2) */
+	bool bmi2;		/* the CPU has BMI2 and the clock is the TSC:
+				 * the loop's copies with both (worker.c) */
 	/*
 	 * tick_next is the earliest of the running interval's end and the
 	 * rate samples' next ticks: the one compare per completion

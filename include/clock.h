@@ -42,6 +42,20 @@ static inline uint64_t clock_ticks(const struct clock *c)
 	return clock_mono_ns();
 }
 
+/* clock_ticks of a clock known to be the TSC (c->tsc, x86-64): no test;
+ * elsewhere CLOCK_MONOTONIC's, which such a caller never reads. */
+static inline uint64_t clock_tsc_ticks(void)
+{
+#if defined(__x86_64__)
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((uint64_t)hi << 32) | lo;
+#else
+	return clock_mono_ns();
+#endif
+}
+
 /*
  * No test of c->tsc: without the TSC, mult is 1 << 32 (clock_init) and
  * the product shifted back is d itself, so one path serves both clocks

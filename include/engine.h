@@ -156,7 +156,9 @@ struct engine_ctx {
 	 * The queue() the worker's I/O loop calls: the engine's own, set
 	 * before init(), which may put in its place one made for what it
 	 * found (io_uring's usual ring), the same contract, so that the
-	 * choice is not made per I/O.
+	 * choice is not made per I/O; commit() and reap() may change it
+	 * too (io_uring's usual ring: between them, one that submits the
+	 * committed batch first). The worker reads it for each call.
 	 */
 	int (*queue)(struct engine_ctx *ctx, struct io_req *req);
 	/*
@@ -246,6 +248,9 @@ struct engine_ctx {
  *         ENGINE_SYNC engines.
  * reap:   wait for at least min completions, store up to max in out[];
  *         returns the count or -errno. May be NULL for ENGINE_SYNC.
+ *         out[] has room for every request in flight (the worker's
+ *         arrays do), which an engine may use as scratch beyond max
+ *         (io_uring takes completions from its ring straight there).
  * exit:   free what init made.
  * cpu:    optional: add the CPU time used since init by threads the engine
  *         owns (a thread pool) to *c. The worker calls it at the start and

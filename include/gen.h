@@ -179,7 +179,7 @@ struct gen_bmap {
 
 /* A keyed bijection on [0, n) (gen.c). */
 struct gen_perm {
-	uint64_t keys[4];
+	uint64_t keys[4];	/* keys[0] & mask == keys[0] */
 	uint64_t mask;		/* next power of two - 1 >= n - 1 */
 	uint64_t n;
 	unsigned bits;
@@ -339,7 +339,7 @@ static inline uint64_t gen_perm_once(const struct gen_perm *pm, uint64_t x)
 	uint64_t m = pm->mask;
 	unsigned h = pm->h, h2 = pm->h2;
 
-	x ^= k[0] & m;
+	x ^= k[0];		/* masked already (perm_key) */
 	x ^= x >> h;
 	x = (x * k[1]) & m;
 	x ^= x >> h2;

@@ -264,6 +264,35 @@ static inline void ring_io_take(struct ring_io *io, uint64_t t)
 }
 
 /*
+ * liburing's io_uring_submit_and_get_events, for a ring without SQPOLL:
+ * publish the SQ ring's new tail, then one io_uring_enter that submits
+ * every entry not yet consumed and collects what is done (GETEVENTS,
+ * min_complete 0), through the registered ring fd when there is one.
+ * The same call, without the library's general checks (about 60
+ * instructions a submit). The count the kernel took, or -errno.
+ */
+static inline int ring_io_enter_submit(struct ring_io *io)
+{
+	struct io_uring_sq *sq = &io->ring.sq;
+	unsigned tail = sq->sqe_tail, flags = IORING_ENTER_GETEVENTS;
+	int fd = io->ring.ring_fd;
+	long r;
+
+	if (sq->sqe_head != tail) {
+		sq->sqe_head = tail;
+		/* after the SQEs and the array entries */
+		io_uring_smp_store_release(sq->ktail, tail);
+	}
+	if (io->reg_ring) {
+		fd = io->ring.enter_ring_fd;
+		flags |= IORING_ENTER_REGISTERED_RING;
+	}
+	r = syscall(__NR_io_uring_enter, fd, tail - *sq->khead, 0, flags,
+		    NULL, 0);
+	return r < 0 ? -errno : (int)r;
+}
+
+/*
  * Submit everything pending without waiting, collecting what is done.
  * Returns how many requests the kernel took, 0 when it took none for a
  * transient reason, or -errno.
@@ -276,7 +305,7 @@ static inline int ring_io_submit(struct ring_io *io)
 
 	io->committed = false;
 	r = io->sqpoll ? io_uring_submit(&io->ring) :
-	    io_uring_submit_and_get_events(&io->ring);
+	    ring_io_enter_submit(io);
 	if (r < 0)
 		return r == -EAGAIN || r == -EBUSY || r == -EINTR ? 0 : r;
 	t = clock_ticks(io->clk);
@@ -366,6 +395,30 @@ static inline int ring_io_linger(struct ring_io *io, unsigned nr)
 }
 
 /*
+ * Wait until the ring holds nr completions: one io_uring_enter, as
+ * liburing's io_uring_wait_cqe_nr makes, without its general loop
+ * (about 100 instructions a wait). Fewer may be there on return after a
+ * signal (-EINTR), or -EAGAIN, which are not errors: 0, or -errno.
+ */
+static inline int ring_io_wait_nr(struct ring_io *io, unsigned nr)
+{
+	unsigned flags = IORING_ENTER_GETEVENTS;
+	int fd = io->ring.ring_fd;
+
+	/* arrived since the caller looked: no call (as liburing's) */
+	if (io_uring_cq_ready(&io->ring) >= nr)
+		return 0;
+	if (io->reg_ring) {
+		fd = io->ring.enter_ring_fd;
+		flags |= IORING_ENTER_REGISTERED_RING;
+	}
+	if (syscall(__NR_io_uring_enter, fd, 0, nr, flags, NULL, 0) >= 0 ||
+	    errno == EINTR || errno == EAGAIN)
+		return 0;
+	return -errno;
+}
+
+/*
  * Submit what is pending (a call that does not wait), then make min
  * completions ready (a second call, only when fewer are; lingering for
  * up to max when linger, above). Fewer may be ready on return after a
@@ -377,7 +430,6 @@ static inline int ring_io_linger(struct ring_io *io, unsigned nr)
 static inline int ring_io_wait(struct ring_io *io, unsigned min,
 			       unsigned max, bool linger)
 {
-	struct io_uring_cqe *cqe;
 	unsigned held, ready = io->ndone + io_uring_cq_ready(&io->ring);
 	int r;
 
@@ -399,8 +451,7 @@ static inline int ring_io_wait(struct ring_io *io, unsigned min,
 	if (min == 1 && linger && io->linger_us && held > 1 && max > 1)
 		return ring_io_linger(io, max < held ? max : held);
 	/* the ring holds ready - ndone of them: wait for the rest there */
-	r = io_uring_wait_cqe_nr(&io->ring, &cqe, min - io->ndone);
-	return r < 0 && r != -EINTR && r != -EAGAIN ? r : 0;
+	return ring_io_wait_nr(io, min - io->ndone);
 }
 
 /* Move up to max ready completions to out[], oldest first. */
@@ -423,16 +474,37 @@ static inline unsigned ring_io_harvest(struct ring_io *io,
 	return n;
 }
 
-/* reap(): wait for min (lingering if linger, above), then hand out up
- * to max; a count or -errno. */
+/*
+ * reap(): wait for min (lingering if linger, above), then hand out up
+ * to max; a count or -errno. out has room for every request in flight
+ * (engine.h). With none taken before (ndone 0, the usual case), done[]
+ * is out itself for the call: the completions land where they are
+ * handed out, no copy; those beyond max, and all of them should the
+ * wait fail, go back to io's own done[] for the next reap.
+ */
 static inline int ring_io_reap(struct ring_io *io, unsigned min,
 			       struct io_req **out, unsigned max, bool linger)
 {
-	int r = ring_io_wait(io, min, max, linger);
+	struct io_req **own = io->done;
+	bool direct = !io->ndone;
+	unsigned n;
+	int r;
 
-	if (r < 0)
-		return r;
-	return (int)ring_io_harvest(io, out, max);
+	/* one call of ring_io_wait, which gcc then keeps inline */
+	if (direct)
+		io->done = out;
+	r = ring_io_wait(io, min, max, linger);
+	if (!direct)
+		return r < 0 ? r : (int)ring_io_harvest(io, out, max);
+	if (r >= 0 && io->ndone < max && io_uring_cq_ready(&io->ring))
+		ring_io_take(io, clock_ticks(io->clk));
+	io->done = own;
+	n = r < 0 ? 0 : io->ndone < max ? io->ndone : max;
+	io->ndone -= n;
+	if (io->ndone)
+		memcpy(own, out + n, io->ndone * sizeof(*own));
+	io->outstanding -= n;
+	return r < 0 ? r : (int)n;
 }
 
 #endif

@@ -125,6 +125,8 @@ struct uring {
 	 * sqe_flags: IOSQE_FIXED_FILE or 0 */
 	bool plain;
 	__u8 op[DDIR_NR], sqe_flags;
+	/* the usual ring's queue(): uring_queue_ff or uring_queue_fd */
+	int (*queue_plain)(struct engine_ctx *ctx, struct io_req *req);
 };
 
 /*
@@ -290,8 +292,11 @@ static int uring_init(struct engine_ctx *ctx)
 	u->sqe_flags = u->fixed_files ? IOSQE_FIXED_FILE : 0;
 	ctx->priv = u;
 	/* the usual ring's queue() without a choice per I/O (engine.h) */
-	if (u->plain)
-		ctx->queue = u->fixed_files ? uring_queue_ff : uring_queue_fd;
+	if (u->plain) {
+		u->queue_plain = u->fixed_files ? uring_queue_ff :
+				 uring_queue_fd;
+		ctx->queue = u->queue_plain;
+	}
 	ctx->queue_nocall = !u->io.sqpoll;
 	ctx->stamps_own = true;
 	return 0;
@@ -344,17 +349,25 @@ static __attribute__((noinline)) int uring_sqe_first(struct uring *u,
 	return uring_sqe_queued(u, req);
 }
 
-/* The committed batch submitted first (ring.h: commit()'s promise). */
+/*
+ * The usual ring's queue() between commit() and reap() (uring_commit puts
+ * it in ctx->queue, uring_reap puts the usual one back): the committed
+ * batch submitted first (ring.h: commit()'s promise), so that the usual
+ * queue() never looks at committed. It puts the usual one back itself.
+ */
 static __attribute__((noinline)) int
 uring_queue_committed(struct engine_ctx *ctx, struct io_req *req)
 {
 	struct uring *u = ctx->priv;
-	int r = ring_io_submit(&u->io);
+	int r;
 
-	if (r < 0)
-		return r;
-	return u->fixed_files ? uring_queue_ff(ctx, req) :
-	       uring_queue_fd(ctx, req);
+	ctx->queue = u->queue_plain;
+	if (u->io.committed) {
+		r = ring_io_submit(&u->io);
+		if (r < 0)
+			return r;
+	}
+	return u->queue_plain(ctx, req);
 }
 
 /*
@@ -382,8 +395,6 @@ uring_queue_plain(struct engine_ctx *ctx, struct io_req *req, const bool ff)
 	struct io_uring_sqe *sqe;
 	unsigned tail;
 
-	if (u->io.committed)
-		return uring_queue_committed(ctx, req);
 	tail = sq->sqe_tail;
 	sq->array[tail & sq->ring_mask] = req->idx;
 	sq->sqe_tail = tail + 1;
@@ -464,24 +475,33 @@ static int uring_queue(struct engine_ctx *ctx, struct io_req *req)
 	struct uring *u = ctx->priv;
 
 	if (u->plain)
-		return u->fixed_files ? uring_queue_ff(ctx, req) :
-		       uring_queue_fd(ctx, req);
+		return u->io.committed ? uring_queue_committed(ctx, req) :
+		       u->queue_plain(ctx, req);
 	return uring_queue_any(u, req);
 }
 
 static int uring_commit(struct engine_ctx *ctx)
 {
 	struct uring *u = ctx->priv;
+	int r = ring_io_commit(&u->io);
 
-	return ring_io_commit(&u->io);
+	/* the usual ring marks the batch (ring.h): until reap() submits
+	 * it, queue() submits it first (uring_queue_committed) */
+	if (u->plain && u->io.committed)
+		ctx->queue = uring_queue_committed;
+	return r;
 }
 
 static int uring_reap(struct engine_ctx *ctx, unsigned min,
 		      struct io_req **out, unsigned max)
 {
 	struct uring *u = ctx->priv;
+	int r = ring_io_reap(&u->io, min, out, max, ctx->reap_linger);
 
-	return ring_io_reap(&u->io, min, out, max, ctx->reap_linger);
+	/* reap() submitted the batch, or a queue() before it did */
+	if (u->plain)
+		ctx->queue = u->queue_plain;
+	return r;
 }
 
 static void uring_exit(struct engine_ctx *ctx)

@@ -56,6 +56,7 @@ void depth_setup(struct wstate *s)
 {
 	const struct job *j = s->j;
 
+	s->dp.end = UINT64_MAX;		/* nothing queued (depth.h) */
 	s->dp.submit = j->eng.iodepth_batch_submit ?
 			  (unsigned)j->eng.iodepth_batch_submit : s->depth;
 	/* 0: never wait for a completion, poll (fio's meaning) */
@@ -234,6 +235,7 @@ void depth_epoch(struct wstate *s)
  */
 void depth_stamps(struct wstate *s)
 {
+	s->stamps_set = s->ctx.stamps_own;
 	if (s->ctx.stamps_own && s->ctx.clk->tsc && cpus_allowed() != 1)
 		s->ctx.stamps_own = false;
 }

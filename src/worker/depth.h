@@ -17,7 +17,7 @@ struct wstate;
  * I/Os are queued; reap at least reap_min (when the loop must wait), at
  * most reap_max; adaptive, the default batching left to the worker, which
  * keeps contiguous I/Os apart: end and file, where the last I/O queued in
- * this batch ends.
+ * this batch ends (end UINT64_MAX while none is queued: eng_commit).
  */
 struct wdepth {
 	unsigned submit;
@@ -73,7 +73,8 @@ static inline void depth_count(struct wdepth *dp, struct wstate *s,
 }
 
 /* After the engine's init(): ctx.stamps_own kept only where the thread's
- * clock reads are in step: on one CPU, or without the TSC (engine.h). */
+ * clock reads are in step: on one CPU, or without the TSC (engine.h);
+ * stamps_set keeps what init() said (wstate.h). */
 void depth_stamps(struct wstate *s);
 
 /* commit_reap(): how many completions to wait for now (0: collect only

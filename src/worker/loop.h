@@ -223,18 +223,36 @@ static __attribute__((noinline)) void complete_slow(struct wstate *s,
 }
 
 /*
+ * *ctr += (v == 0), as a compare and an add with carry: gcc made it a
+ * compare, a set, a widening and an add (two instructions more per I/O),
+ * whichever way the test was written.
+ */
+static inline void count_zero(uint64_t *ctr, uint64_t v)
+{
+#if defined(__x86_64__)
+	__asm__("cmpq $1, %1\n\tadcq $0, %0" : "+m"(*ctr) : "r"(v) : "cc");
+#else
+	*ctr += v == 0;
+#endif
+}
+
+/*
  * A completion; plain: plain_now() held at the start of the round; back:
  * its request goes back to the free list (issue_as's sync round leaves
- * it there while it is issued and completed inline); own: the engine's
- * own stamps, in step (ctx.stamps_own: t_queue <= t_submit <= t_done,
- * none 0), need no checks.
+ * it there while it is issued and completed inline); set: the engine
+ * stamped t_submit and t_done, none 0 (stamps_set), so that no check
+ * looks for a missing one; own: those stamps are in step too
+ * (ctx.stamps_own: t_queue <= t_submit <= t_done), no check at all;
+ * clk: s->ctx.clk, dirs: s->st->dir (commit_reap's plain loop passes
+ * copies it holds in registers: read through s, gcc loaded them again
+ * for each I/O, as any store may change them).
  */
 static inline __attribute__((always_inline)) void
 complete_as(struct wstate *s, struct io_req *req, const bool plain,
-	    const bool back, const bool own)
+	    const bool back, const bool set, const bool own,
+	    const struct clock *clk, struct dir_stats *dirs)
 {
-	const struct clock *clk = s->ctx.clk;	/* s->w->clk, a load nearer */
-	struct dir_stats *d = &s->st->dir[req->ddir];
+	struct dir_stats *d = &dirs[req->ddir];
 	uint64_t slat, clat, lat;
 
 	/*
@@ -243,7 +261,7 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain,
 	 * an add, before each of their fields (12 instructions per I/O).
 	 */
 	__asm__("" : "+r"(d));
-	if (!own && !req->t_done)
+	if (!set && !own && !req->t_done)
 		req->t_done = clock_ticks(clk);
 	/* Pool threads may complete out of order: time only moves on. */
 	if (req->t_done > s->now)
@@ -279,7 +297,7 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain,
 	}
 	d->bytes += (uint64_t)req->res;
 	d->short_ios += (uint64_t)req->res < req->len;
-	if (own || req->t_submit) {
+	if (set || own || req->t_submit) {
 		/* A pool thread's stamps come from another CPU: out of step,
 		 * they count as 0 (clock.h), here as the same moment. */
 		if (!own && req->t_submit < req->t_queue)
@@ -294,8 +312,9 @@ complete_as(struct wstate *s, struct io_req *req, const bool plain,
 		slat = clock_span_ns(clk, req->t_queue, req->t_submit);
 		clat = clock_span_ns(clk, req->t_submit, req->t_done);
 		lat = slat + clat;
-		/* the engine saw it done as the submitting call returned */
-		d->submit_done += req->t_done == req->t_submit;
+		/* the engine saw it done as the submitting call returned:
+		 * the same tick */
+		count_zero(&d->submit_done, req->t_done - req->t_submit);
 		/* slat, clat <= lat: one range check for the three */
 		if (__builtin_expect(lat >> HIST_MAX_BITS, 0)) {
 			hist_add(&d->slat, slat);
@@ -392,14 +411,36 @@ inline_flush(struct wstate *s, unsigned *n)
 /*
  * Default batching keeps contiguous I/Os apart (depth.c): true when req
  * continues the batch queued so far, which then goes to the kernel
- * first. The offset first: a random I/O differs there (one compare where
- * the queue and the file took two more).
+ * first. The offset first: a random I/O differs there, one compare per
+ * I/O (dp.end is UINT64_MAX, which no offset is, while nothing is
+ * queued: no test of queued).
  */
 static inline bool batch_apart(const struct wstate *s,
 			       const struct io_req *req)
 {
-	return s->dp.adaptive && req->offset == s->dp.end && s->queued &&
+	return req->offset == s->dp.end && s->dp.adaptive &&
 	       req->file == s->dp.file;
+}
+
+/*
+ * How many I/Os a plain round that queues (not sync) may still queue
+ * before the depth is full or the batch (dp.submit) is, where the loop
+ * compared inflight with depth and queued with submit for each I/O: only
+ * a queued I/O (one more of each) and a commit (none queued) change
+ * them in such a round, and it counts down from this, taken again after
+ * a commit. A round starts with fewer than submit queued (run_loop
+ * commits between rounds); at least one, as the loop that checked the
+ * batch after an I/O would have issued one.
+ */
+static inline unsigned issue_room(const struct wstate *s)
+{
+	unsigned d, b;
+
+	if (s->inflight >= s->depth)
+		return 0;
+	d = s->depth - s->inflight;
+	b = s->queued < s->dp.submit ? s->dp.submit - s->queued : 1;
+	return d < b ? d : b;
 }
 
 /* A completion inside queue(), in the depth's figures (inline_flush);
@@ -486,22 +527,24 @@ done_as(struct wstate *s, struct io_req *req, const bool plain,
 	s->issued_bytes += req->len;
 	s->issued_ios++;
 	inline_count(s, ninl, together);
-	complete_as(s, req, plain, !sync, false);
+	complete_as(s, req, plain, !sync, false, false, s->ctx.clk,
+		    s->st->dir);
 	live_publish(s);
 }
 
 /*
- * The limits before an I/O, counted down (limits_left): the stop flag and
- * the deadline are still read for each I/O; the exact checks run once the
- * count is out. 1: go on; 0: the round ends (the job stops, or a new
- * pass waits for the old files' I/Os to complete before they go); -1:
- * given up on.
+ * The limits before an I/O, counted down (limits_left): the stop flag is
+ * still read for each I/O, the deadline where now moves (issue_as zeroes
+ * the count once now has passed it: at the round's start, after an
+ * inline completion); the exact checks run once the count is out.
+ * 1: go on; 0: the round ends (the job stops, or a new pass waits for
+ * the old files' I/Os to complete before they go); -1: given up on.
  */
 static inline __attribute__((always_inline)) int
 issue_limits(struct wstate *s, const bool plain, uint64_t *left,
 	     unsigned *ninl)
 {
-	if (plain && *left && s->now < s->deadline &&
+	if (plain && *left &&
 	    !atomic_load_explicit(s->guard.stop, memory_order_relaxed)) {
 		(*left)--;
 		return 1;

@@ -383,6 +383,11 @@ int worker_setup(struct wstate *s)
 	int ret;
 
 	ctx_init(s);
+#if defined(__x86_64__) && defined(__GNUC__)
+	/* the loop's BMI2 and TSC copies (worker.c) */
+	__builtin_cpu_init();
+	s->bmi2 = __builtin_cpu_supports("bmi2") && s->ctx.clk->tsc;
+#endif
 	/* Which features the job wants, before anything can fail. */
 	ret = wf_select(s);
 	if (!ret)

@@ -93,6 +93,13 @@ struct wstate {
 	bool finished;		/* finish() is done: stats final */
 	struct wdepth dp;	/* batches handed over and reaped (depth.h) */
 	bool stopping;
+	/* ctx.stamps_own as the engine's init() set it, before depth_stamps
+	 * cleared it for clock reads that may be out of step: every request
+	 * comes back with t_submit and t_done set (nonzero), only their
+	 * order is not known (loop.h, complete_as) */
+	bool stamps_set;
+	bool bmi2;		/* the CPU has BMI2 and the clock is the TSC:
+				 * the loop's copies with both (worker.c) */
 	/*
 	 * tick_next is the earliest of the running interval's end and the
 	 * rate samples' next ticks: the one compare per completion

@@ -3,8 +3,11 @@
 # counted by callgrind (instructions, repeatable where time is not): the
 # null engine, 4 KiB random reads, every statistic still collected per
 # I/O. The marginal cost between two runs of different lengths cancels
-# setup and teardown. Measured 198 instructions per I/O (gcc 12, -O2);
-# 207 before a sync round looked at the depth and took its request only
+# setup and teardown. Measured 178 instructions per I/O (gcc 12, -O2, a
+# CPU with BMI2 and the TSC: the issue round's copy for them); 195
+# before that copy and the deadline's look once a round, 198 before the
+# earlier cuts; 207
+# before a sync round looked at the depth and took its request only
 # after a queued I/O and read guard.next once per I/O, 210 before the
 # limits (bytes, I/Os, the next pass) were counted down for the random
 # map's usual case (limits_left); 239 before the tick conversions lost
@@ -22,8 +25,14 @@
 # io_uring (4k randread QD32 O_DIRECT, pinned): 487 on zram before issue
 # 26 section 2; on a file, 498 before it, 440 after its first cuts and
 # 393 after the second (libaio 410, 368, 342), 386 after the third
-# (libaio 334). The bound leaves room for compilers, not for another
-# per-I/O branch per feature.
+# (libaio 334); after the fourth (the BMI2 and TSC issue copy, the
+# ring's own io_uring_enter calls, completions reaped into the free
+# list) 296-299 pinned and 302-308 unpinned at 11.3-11.4 I/Os per reap,
+# where it had measured 329-330 and 342-343 (libaio 285, was 312); the
+# figure falls as more I/Os complete per reap (about 520 instructions a
+# reap: 272 pinned at 25). The bound leaves room for
+# compilers and CPUs without BMI2, not for another per-I/O branch per
+# feature.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
 

@@ -137,7 +137,7 @@ zone_at() {
 zbd_check() {
 	blkzone report "$1" >"$T/bz" 2>"$T/bz.err" ||
 		die "blkzone report $1: $(cat "$T/bz.err")"
-	"$PY" - "$T/bz" "$2" <<'PYEOF' || die "zbd_check $1 $2"
+	"$PY" -S - "$T/bz" "$2" <<'PYEOF' || die "zbd_check $1 $2"
 import json, re, sys
 bz = {}
 for l in open(sys.argv[1]):
@@ -216,7 +216,7 @@ both() {
 # or list by commas, without spaces). One python for them all: a program
 # started costs a good part of a second in the emulator.
 jvals() {
-	"$PY" - "$@" <<'PYEOF' || die "jvals $*"
+	"$PY" -S - "$@" <<'PYEOF' || die "jvals $*"
 import json, sys
 t = open(sys.argv[1]).read()
 d = json.loads(t[t.find('{'):])

@@ -22,7 +22,7 @@ common="--direct=1 --ioengine=psync --zonemode=zbd"
 
 # n FILE EXPR: EXPR on the JSON's first job (j)
 n() {
-	"$PY" -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; print(eval(sys.argv[2]))' "$1" "$2"
+	"$PY" -S -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; print(eval(sys.argv[2]))' "$1" "$2"
 }
 
 # 1. Zones 1-5 written full (6 MiB each), then a sequential trim of

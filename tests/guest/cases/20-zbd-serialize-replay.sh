@@ -26,7 +26,7 @@ common="--direct=1 --zonemode=zbd --zero_buffers=1"
 
 # n FILE EXPR: EXPR on the JSON's first job (j)
 n() {
-	"$PY" -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; print(eval(sys.argv[2]))' "$1" "$2"
+	"$PY" -S -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; print(eval(sys.argv[2]))' "$1" "$2"
 }
 
 # 1. serialize_overlap, sequential writes: 4 zones of 6 MiB, 96 writes.

@@ -41,7 +41,7 @@ two() {
 check() {
 	blkzone report "$1" >"$T/bz" 2>"$T/bz.err" ||
 		die "blkzone report $1: $(cat "$T/bz.err")"
-	"$PY" - "$T/bz" "$2" "$1" <<'PYEOF' || die "check $1 $2"
+	"$PY" -S - "$T/bz" "$2" "$1" <<'PYEOF' || die "check $1 $2"
 import json, re, sys
 bz = {}
 for l in open(sys.argv[1]):

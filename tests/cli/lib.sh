@@ -338,6 +338,23 @@ wait_delayed() {
 	done
 }
 
+# wait_threads PID N MS: waits until process PID has N threads or more
+# (a run's jobs have started: their workers are threads; its signal
+# handlers and report are set up before). Fails if PID ends first or
+# after MS ms.
+wait_threads() {
+	_n=$(($3 / 10))
+	while :; do
+		set -- "$1" "$2" "$3" /proc/"$1"/task/*
+		[ -d "$4" ] || { wait "$1"; rc=$?
+			die "pid $1 ended (exit $rc) before its jobs started"; }
+		[ $(($# - 3)) -ge "$2" ] && return 0
+		_n=$((_n - 1))
+		[ "$_n" -gt 0 ] || die "pid $1: fewer than $2 threads after $3 ms"
+		sleep 0.01
+	done
+}
+
 # wait_json FILE MS: FILE holds one whole JSON document within MS ms.
 wait_json() {
 	"$PY" - "$1" "$2" <<'PYEOF' || die "no whole JSON document in $1 within $2 ms"

@@ -125,8 +125,8 @@ zns_rand_writes 0 $((36 * M))
 # figures are printed, iorig's held to the driver's count and nvme-cli.
 zns_pair t 0 48M --size=24M --bs=12M --rw=trim
 set -- $(jvals "$T/t.i" "j['trim']['ios']" "j['trim']['errors']" \
-	"j['zbd']['zone_resets']") \
-	$(jvals "$T/t.f" "j['trim']['total_ios']" "j['error']")
+	"j['zbd']['zone_resets']" \
+	"@$T/t.f" "j['trim']['total_ios']" "j['error']")
 [ "$1 $2 $3 $i_reset $i_write" = "2 0 $3 $3 0" ] && [ "$3" -ge 1 ] ||
 	die "trim of 2 zones: iorig $1 trims ($2 errors, $3 resets);" \
 	    "Zone Management Send $i_reset, Writes $i_write"

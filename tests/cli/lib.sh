@@ -346,7 +346,10 @@ wait_threads() {
 	_n=$(($3 / 10))
 	while :; do
 		set -- "$1" "$2" "$3" /proc/"$1"/task/*
-		[ -d "$4" ] || { wait "$1"; rc=$?
+		_st=
+		read -r _st 2>/dev/null </proc/"$1"/stat
+		case $_st in *") Z "*|*") X "*|'') set -- "$1" "$2" "$3" ;; esac
+		[ -d "${4:-}" ] || { wait "$1"; rc=$?
 			die "pid $1 ended (exit $rc) before its jobs started"; }
 		[ $(($# - 3)) -ge "$2" ] && return 0
 		_n=$((_n - 1))

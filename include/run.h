@@ -28,10 +28,18 @@
  * traces, verify state, prerun/postrun and exec output, buffer file,
  * socket, donor: the names the modules give, iolog_names...) may be in
  * it or be one of outs. Returns 0 or -errno with e naming both files.
+ *
+ * checked: NULL, or where the targets planned and checked here (one per
+ * job) are handed over on success, for run_watch.checked: the run then
+ * uses them instead of planning (probing, guarding, asking NVMe Identify
+ * and the zone report) a second time. Free unused ones with
+ * run_checked_free.
  */
 struct door_name;
+struct target;
 int run_check(const struct plan *p, const struct door_name *outs,
-	      size_t nouts, struct err_rec *e);
+	      size_t nouts, struct target **checked, struct err_rec *e);
+void run_checked_free(const struct plan *p, struct target *checked);
 int run_plan(const struct plan *p, const atomic_int *stop,
 	     struct run_result *r, struct err_rec *e);
 
@@ -53,6 +61,15 @@ struct run_watch {
 	 * once every rank's targets are open (agree) and its workers set up
 	 * (go). NULL: alone. */
 	struct peers *peers;
+	/*
+	 * The targets run_check planned for this plan just before (NULL:
+	 * the run plans them): run_plan_watched takes them over and frees
+	 * them. Their guards' verdicts (no block device that a job writes
+	 * is in use or holds data) were taken then, before anything was
+	 * written; target_open checks each written device for use again
+	 * as it opens it.
+	 */
+	struct target *checked;
 };
 
 /* run_plan with live views; watch may be NULL. */

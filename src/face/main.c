@@ -708,10 +708,12 @@ static int report(const struct cli *c, struct run_result *r,
  * before any is created or truncated: what the door allows (door.h),
  * never a file a job uses, never the same file; then every job's own
  * files against all of them (run_check). --stream needs a job with
- * interval=. The targets are validated on the way. 0, or -errno with e.
+ * interval=. The targets are validated on the way, and kept in *checked
+ * for the run (NULL: not kept). 0, or -errno with e.
  */
 static int check_outputs(const struct cli *c, const struct plan *p,
-			 const struct peers *pe, struct err_rec *e)
+			 const struct peers *pe, struct target **checked,
+			 struct err_rec *e)
 {
 	struct door_name outs[10] = {
 		{ .path = (char *)c->output, .option = "output" },
@@ -752,7 +754,7 @@ static int check_outputs(const struct cli *c, const struct plan *p,
 			   asprintf(&outs[9].path, "%s-journal",
 				    c->history) < 0))
 		goto out;
-	r = run_check(p, outs, sizeof(outs) / sizeof(outs[0]), e);
+	r = run_check(p, outs, sizeof(outs) / sizeof(outs[0]), checked, e);
 	if (r)
 		goto out;
 	r = -EINVAL;
@@ -1035,11 +1037,14 @@ static int session_run(struct session *s)
 	struct cli *c = &s->c;
 	struct peers *pe = s->pe;
 	char why[1400];
+	int ret;
 
 	install_signals();
-	/* Targets are checked before --output or --stream is created;
+	/* Targets are checked before --output or --stream is created, and
+	 * planned once for the check and the run, which follows at once
+	 * (MPI ranks plan again: they wait for each other in between);
 	 * MPI ranks: the cluster report is rank 0's. */
-	if (check_outputs(c, &s->p, pe, &s->e) ||
+	if (check_outputs(c, &s->p, pe, pe ? NULL : &w->checked, &s->e) ||
 	    open_history(c, pe, &s->hist, &s->e) ||
 	    open_stream(c, &s->p, &s->sout, &w->stream, &s->e) ||
 	    door_open(&s->out, pe && pe->rank ? NULL : c->output, "output",
@@ -1055,7 +1060,9 @@ static int session_run(struct session *s)
 			fprintf(stderr, "iorig: nothing was run: %s\n", why);
 		return EXIT_RUNTIME;
 	}
-	if (run_plan_watched(&s->p, &stop_signal, w, &s->r, &s->e))
+	ret = run_plan_watched(&s->p, &stop_signal, w, &s->r, &s->e);
+	w->checked = NULL;	/* the run took them over */
+	if (ret)
 		return fail(&s->e);
 	return -1;
 }
@@ -1119,6 +1126,7 @@ static int session_end(struct session *s, int code)
 	check_set_free(&s->cs);
 	baseline_free(&s->bl);
 	history_close(s->hist);
+	run_checked_free(&s->p, s->watch.checked);
 	plan_free(&s->p);
 	act_tally_free(s->act);
 	raw_doc_free(&s->doc);

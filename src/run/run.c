@@ -109,10 +109,33 @@ static int check_job_access(const struct target *t, const struct job *j,
 	return ret;
 }
 
+/*
+ * The free space the layout of the run's files needs, per file system
+ * (w: where a file system whose free space is unknown is said, or NULL).
+ */
+static int plan_space(const struct plan *p, const struct target *tg,
+		      struct warn_list *w, struct err_rec *e)
+{
+	struct target_space space = { 0 };
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < p->njobs; i++) {
+		if (!needs_files(&p->jobs[i]))
+			continue;
+		ret = target_space_add(&space, &tg[i], &p->jobs[i], e);
+		if (ret)
+			err_job(e, &p->jobs[i]);
+	}
+	if (!ret)
+		ret = target_space_check(&space, w, e);
+	target_space_free(&space);
+	return ret;
+}
+
 static int plan_targets(const struct plan *p, struct target *tg,
 			struct warn_list *w, struct err_rec *e)
 {
-	struct target_space space = { 0 };
 	const struct engine_ops *const *l;
 	size_t i;
 	int ret = 0;
@@ -135,8 +158,6 @@ static int plan_targets(const struct plan *p, struct target *tg,
 			ret = p->jobs[i].eng.engine->plan_target(&tg[i],
 								 &p->jobs[i],
 								 e);
-		if (!ret)
-			ret = target_space_add(&space, &tg[i], &p->jobs[i], e);
 		if (ret)
 			err_job(e, &p->jobs[i]);
 	}
@@ -144,8 +165,7 @@ static int plan_targets(const struct plan *p, struct target *tg,
 		if ((*l)->plan_run)
 			ret = (*l)->plan_run(p->jobs, tg, p->njobs, e);
 	if (!ret)
-		ret = target_space_check(&space, w, e);
-	target_space_free(&space);
+		ret = plan_space(p, tg, w, e);
 	if (!ret)
 		ret = verify_plan_overlaps(p->jobs, tg, p->njobs, e);
 	if (!ret)
@@ -1134,8 +1154,17 @@ static int job_check(const struct job *j, unsigned jobnum,
 	return r;
 }
 
+void run_checked_free(const struct plan *p, struct target *checked)
+{
+	size_t i;
+
+	for (i = 0; checked && i < p->njobs; i++)
+		target_free(&checked[i]);
+	free(checked);
+}
+
 int run_check(const struct plan *p, const struct door_name *outs,
-	      size_t nouts, struct err_rec *e)
+	      size_t nouts, struct target **checked, struct err_rec *e)
 {
 	struct target *tg = calloc(p->njobs, sizeof(*tg));
 	struct door_fence *f = NULL;
@@ -1169,9 +1198,11 @@ int run_check(const struct plan *p, const struct door_name *outs,
 	for (i = 0; !ret && i < p->njobs; i++)
 		ret = job_check(&p->jobs[i], (unsigned)i + 1, f, e);
 	door_fence_free(f);
-	for (i = 0; i < p->njobs; i++)
-		target_free(&tg[i]);
-	free(tg);
+	if (!ret && checked) {
+		*checked = tg;
+		return 0;
+	}
+	run_checked_free(p, tg);
 	return ret;
 }
 
@@ -1274,7 +1305,10 @@ int run_plan_watched(const struct plan *p, const atomic_int *stop,
 	int ret;
 
 	ret = result_start(r, p);
-	tg = calloc(p->njobs, sizeof(*tg));
+	/* Checked just before (run_check): planned once, the warnings of
+	 * the free space's check (which run_check does not keep) again. */
+	tg = watch && watch->checked ? watch->checked :
+	     calloc(p->njobs, sizeof(*tg));
 	w = calloc(p->njobs, sizeof(*w));
 	clk = malloc(sizeof(*clk));
 	if (ret || !tg || !w || !clk) {
@@ -1282,7 +1316,10 @@ int run_plan_watched(const struct plan *p, const atomic_int *stop,
 		ret = -ENOMEM;
 		goto out;
 	}
-	ret = plan_targets(p, tg, &r->warnings, e);
+	if (watch && watch->checked)
+		ret = plan_space(p, tg, &r->warnings, e);
+	else
+		ret = plan_targets(p, tg, &r->warnings, e);
 	if (ret)
 		goto out;
 	/* The door checks every log, state or output file a job opens

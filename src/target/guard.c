@@ -145,7 +145,10 @@ static int set_build(struct guard_set *s, dev_t dev, char *what, size_t len)
 	ret = set_add(s, dev, false, base ? base + 1 : real);
 	free(real);
 	while (!ret && (de = readdir(d))) {
-		if (de->d_name[0] == '.')
+		/* a partition is a directory: the device's attribute files
+		 * and links need no look (no access() each) */
+		if (de->d_name[0] == '.' ||
+		    (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/partition", dir,
 			 de->d_name);
@@ -312,10 +315,12 @@ static int check_excl(const char *path, const struct guard_set *s,
 	return GUARD_BUSY;
 }
 
-/* What an attached loop device reads and writes. */
+/* What an attached loop device reads and writes; what a match needs of
+ * it is asked when it first needs it (loop_stat, loop_status). */
 struct guard_loop {
 	const char *name;	/* loop3 */
 	const char *file;	/* its backing_file in sysfs */
+	bool asked_st, asked_id;
 	struct stat st;		/* of that path, when it still names one */
 	bool have_st;
 	bool have_id;		/* ino, dev from LOOP_GET_STATUS64 */
@@ -323,7 +328,7 @@ struct guard_loop {
 	ino_t ino;
 };
 
-typedef bool (*loop_match_fn)(const struct guard_loop *l, const void *arg);
+typedef bool (*loop_match_fn)(struct guard_loop *l, const void *arg);
 
 /* The kernel's encoding of a dev_t in loop_info64 (huge_encode_dev). */
 static dev_t loop_decode_dev(uint64_t v)
@@ -341,6 +346,9 @@ static void loop_status(struct guard_loop *l)
 	struct stat st;
 	int fd;
 
+	if (l->asked_id)
+		return;
+	l->asked_id = true;
 	snprintf(path, sizeof(path), "/dev/%s", l->name);
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
@@ -352,6 +360,15 @@ static void loop_status(struct guard_loop *l)
 		l->ino = (ino_t)li.lo_inode;
 	}
 	close(fd);
+}
+
+/* What the backing file's path names now (stat), asked once. */
+static void loop_stat(struct guard_loop *l)
+{
+	if (l->asked_st)
+		return;
+	l->asked_st = true;
+	l->have_st = l->file[0] == '/' && !stat(l->file, &l->st);
 }
 
 /*
@@ -381,8 +398,6 @@ static int loop_find(loop_match_fn match, const void *arg, char *found,
 		memset(&l, 0, sizeof(l));
 		l.name = de->d_name;
 		l.file = file;
-		l.have_st = file[0] == '/' && !stat(file, &l.st);
-		loop_status(&l);
 		if (match(&l, arg)) {
 			snprintf(found, len, "%s (over %s)", l.name, l.file);
 			ret = 1;
@@ -392,18 +407,21 @@ static int loop_find(loop_match_fn match, const void *arg, char *found,
 	return ret;
 }
 
-static bool loop_over_file(const struct guard_loop *l, const void *arg)
+static bool loop_over_file(struct guard_loop *l, const void *arg)
 {
 	const struct stat *st = arg;
 
+	loop_status(l);
 	if (l->have_id)
 		return l->dev == st->st_dev && l->ino == st->st_ino;
+	loop_stat(l);
 	return l->have_st && l->st.st_dev == st->st_dev &&
 	       l->st.st_ino == st->st_ino;
 }
 
-static bool loop_over_set(const struct guard_loop *l, const void *arg)
+static bool loop_over_set(struct guard_loop *l, const void *arg)
 {
+	loop_stat(l);
 	return l->have_st && S_ISBLK(l->st.st_mode) &&
 	       set_find(arg, l->st.st_rdev);
 }
@@ -439,7 +457,7 @@ struct loop_other {
 	const char *self;	/* the loop device's own name, not a match */
 };
 
-static bool loop_over_file_other(const struct guard_loop *l, const void *arg)
+static bool loop_over_file_other(struct guard_loop *l, const void *arg)
 {
 	const struct loop_other *o = arg;
 

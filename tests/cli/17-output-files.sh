@@ -105,7 +105,7 @@ expect_rc 0
 echo "previous report" >old.txt
 "$IORIG" $JOB --runtime=20 --time_based -o old.txt >/dev/null 2>&1 &
 pid=$!
-sleep 0.5
+wait_threads "$pid" 2 10000	# its job runs: the report is open
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
 [ "$(cat old.txt)" = "previous report" ] ||

@@ -156,7 +156,7 @@ fi
 "$IORIG" --name=t --ioengine=null --size=1m --time_based --runtime=30s \
 	--check='read.iops>=1t' --output-format=json >"$T/out" 2>"$T/err" &
 pid=$!
-sleep 0.5
+wait_threads "$pid" 2 10000	# its job runs
 kill -INT "$pid"
 wait_gone "$pid" 10
 expect_rc 130

@@ -64,7 +64,14 @@ json_is "len(d['jobs'][0]['intervals']) == len(open('live.jsonl').readlines())" 
 	--interval=100ms --stream=int.jsonl --output-format=json \
 	>"$T/out" 2>"$T/err" &
 pid=$!
-sleep 0.5
+# two intervals streamed (read by the shell: no program per look)
+_l=0
+while kill -0 $pid 2>/dev/null && [ "$_l" -lt 2 ]; do
+	sleep 0.02
+	_l=0
+	while read -r _x; do _l=$((_l + 1)); done 2>/dev/null <int.jsonl
+done
+kill -0 $pid 2>/dev/null || die "the run ended before 2 stream lines"
 kill -INT $pid
 wait_gone $pid 5
 expect_rc 130

@@ -62,9 +62,12 @@ fi
 command -v "$PY" >/dev/null || { echo "python3 is needed by the CLI tests"; exit 1; }
 
 # json EXPR: evaluates a Python expression on the JSON document in $T/out
-# (bound to d) and prints the result.
+# (bound to d) and prints the result. The standard library only (-S: no
+# site module, no site-packages to look through): a start a third
+# shorter, which counts in the test guest, where each costs most of a
+# second.
 json() {
-	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$T/out" "$1"
+	"$PY" -S -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$T/out" "$1"
 }
 
 skip() {
@@ -331,6 +334,26 @@ wait_delayed() {
 			die "pid $2 ended (exit $rc) before its read was stuck"; }
 		_n=$((_n - 1))
 		[ "$_n" -gt 0 ] || die "no read stuck after $3 ms"
+		sleep 0.01
+	done
+}
+
+# wait_threads PID N MS: waits until process PID has N threads or more
+# (a run's jobs have started: their workers are threads; its signal
+# handlers and report are set up before). Fails if PID ends first or
+# after MS ms.
+wait_threads() {
+	_n=$(($3 / 10))
+	while :; do
+		set -- "$1" "$2" "$3" /proc/"$1"/task/*
+		_st=
+		read -r _st 2>/dev/null </proc/"$1"/stat
+		case $_st in *") Z "*|*") X "*|'') set -- "$1" "$2" "$3" ;; esac
+		[ -d "${4:-}" ] || { wait "$1"; rc=$?
+			die "pid $1 ended (exit $rc) before its jobs started"; }
+		[ $(($# - 3)) -ge "$2" ] && return 0
+		_n=$((_n - 1))
+		[ "$_n" -gt 0 ] || die "pid $1: fewer than $2 threads after $3 ms"
 		sleep 0.01
 	done
 }

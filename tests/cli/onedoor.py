@@ -77,32 +77,26 @@ SYM_CALL = {"__open_2": "open", "__open64_2": "open", "open64": "open",
             "tmpfile64": "tmpfile"}
 
 
+# A comment (to its end, or the text's) or a string or character literal
+# (to its closing quote past escapes, or the text's end), whichever comes
+# first: one regular expression instead of a loop per character.
+_LEXEME = re.compile(r'/\*.*?(?:\*/|\Z)|//[^\n]*|'
+                     r'"(?:\\.|[^"\\])*(?:"|\\?\Z)|'
+                     r"'(?:\\.|[^'\\])*(?:'|\\?\Z)", re.S)
+
+
+def _blank(m):
+    t = m.group(0)
+    if t.startswith("/*"):
+        return re.sub(r"[^\n]", " ", t)
+    if t.startswith("//"):
+        return " " * len(t)
+    return t
+
+
 def strip_comments(text):
     """Comments blanked (newlines kept), strings and characters kept."""
-    out, i, n = [], 0, len(text)
-    while i < n:
-        c = text[i]
-        if text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            out.append("".join(ch if ch == "\n" else " "
-                               for ch in text[i:j]))
-            i = j
-        elif text.startswith("//", i):
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            out.append(" " * (j - i))
-            i = j
-        elif c in "\"'":
-            j = i + 1
-            while j < n and text[j] != c:
-                j += 2 if text[j] == "\\" else 1
-            out.append(text[i:j + 1])
-            i = j + 1
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out)
+    return _LEXEME.sub(_blank, text)
 
 
 def args_of(text, i):
@@ -192,8 +186,9 @@ def scan(src):
 
 
 def objects(obj_top, src):
-    """{source file: set of calls its object references} from nm -u."""
-    refs = {}
+    """{source file: set of calls its object references} from nm -u (one
+    nm for them all: -A names each line's object)."""
+    refs, objs = {}, {}
     for root, _, files in os.walk(os.path.join(obj_top, "src")):
         for f in files:
             if not f.endswith(".o"):
@@ -202,17 +197,24 @@ def objects(obj_top, src):
             rel = os.path.relpath(o, obj_top)[:-2] + ".c"
             if not os.path.exists(os.path.join(src, rel)):
                 continue
-            r = subprocess.run(["nm", "-u", o], capture_output=True,
-                               text=True)
-            if r.returncode:
-                sys.exit("nm failed on %s: %s" % (o, r.stderr))
-            syms = set()
-            for ln in r.stdout.split():
-                name = ln.split("@")[0]
-                name = SYM_CALL.get(name, name)
-                if name in CALLS:
-                    syms.add(name)
-            refs[rel] = syms
+            objs[o] = rel
+            refs[rel] = set()
+    if not objs:
+        return refs
+    r = subprocess.run(["nm", "-A", "-u"] + sorted(objs),
+                       capture_output=True, text=True)
+    if r.returncode:
+        sys.exit("nm failed: %s" % r.stderr)
+    for ln in r.stdout.splitlines():
+        # "OBJECT:                 U name@VERSION"
+        o, _, rest = ln.rpartition(":")
+        words = rest.split()
+        if o not in objs or not words:
+            sys.exit("nm -A: cannot read the line '%s'" % ln)
+        name = words[-1].split("@")[0]
+        name = SYM_CALL.get(name, name)
+        if name in CALLS:
+            refs[objs[o]].add(name)
     return refs
 
 

@@ -99,8 +99,9 @@ def stage_of_files(src, stages):
 
 
 def symbols(obj_top, src):
-    """{source file: (defined, undefined)} of the objects that exist."""
-    out = {}
+    """{source file: (defined, undefined)} of the objects that exist (one
+    nm for them all: -A names each line's object)."""
+    out, objs = {}, {}
     for root, _, names in os.walk(os.path.join(obj_top, "src")):
         for n in sorted(names):
             if not n.endswith(".o"):
@@ -109,17 +110,24 @@ def symbols(obj_top, src):
             rel = os.path.relpath(o, obj_top)[:-2] + ".c"
             if not os.path.exists(os.path.join(src, rel)):
                 continue
-            r = subprocess.run(["nm", o], capture_output=True, text=True)
-            if r.returncode:
-                sys.exit("nm failed on %s: %s" % (o, r.stderr))
-            d, u = set(), set()
-            for ln in r.stdout.splitlines():
-                p = ln.split()
-                if len(p) == 2 and p[0] == "U":
-                    u.add(p[1])
-                elif len(p) == 3 and p[1] in "BCDGRSTVW":
-                    d.add(p[2])     # upper case: global definitions
-            out[rel] = (d, u)
+            objs[o] = rel
+            out[rel] = (set(), set())
+    if not objs:
+        return out
+    r = subprocess.run(["nm", "-A"] + sorted(objs), capture_output=True,
+                       text=True)
+    if r.returncode:
+        sys.exit("nm failed: %s" % r.stderr)
+    for ln in r.stdout.splitlines():
+        o, _, rest = ln.partition(":")
+        if o not in objs:
+            sys.exit("nm -A: cannot read the line '%s'" % ln)
+        d, u = out[objs[o]]
+        p = rest.split()
+        if len(p) == 2 and p[0] == "U":
+            u.add(p[1])
+        elif len(p) == 3 and p[1] in "BCDGRSTVW":
+            d.add(p[2])     # upper case: global definitions
     return out
 
 

@@ -137,7 +137,7 @@ zone_at() {
 zbd_check() {
 	blkzone report "$1" >"$T/bz" 2>"$T/bz.err" ||
 		die "blkzone report $1: $(cat "$T/bz.err")"
-	"$PY" - "$T/bz" "$2" <<'PYEOF' || die "zbd_check $1 $2"
+	"$PY" -S - "$T/bz" "$2" <<'PYEOF' || die "zbd_check $1 $2"
 import json, re, sys
 bz = {}
 for l in open(sys.argv[1]):
@@ -210,18 +210,28 @@ both() {
 		die "fio $*: $(cat "$T/$_n.fe")"
 }
 
-# jvals FILE EXPR...: each Python expression EXPR on the JSON document in
-# FILE (d; j is its first job; text before the document, which fio may
-# print, is skipped), printed on one line, separated by spaces (a tuple
-# or list by commas, without spaces). One python for them all: a program
+# jvals FILE EXPR... [@FILE2 EXPR...]...: each Python expression EXPR on
+# the JSON document in FILE (d; j is its first job; text before the
+# document, which fio may print, is skipped), printed on one line,
+# separated by spaces (a tuple or list by commas, without spaces); an
+# argument @FILE2 makes the expressions after it look at FILE2 (iorig's
+# report and fio's in one call). One python for them all: a program
 # started costs a good part of a second in the emulator.
 jvals() {
-	"$PY" - "$@" <<'PYEOF' || die "jvals $*"
+	"$PY" -S - "$@" <<'PYEOF' || die "jvals $*"
 import json, sys
-t = open(sys.argv[1]).read()
-d = json.loads(t[t.find('{'):])
-j = d['jobs'][0]
-print(' '.join(str(eval(e)).replace(' ', '') for e in sys.argv[2:]))
+def load(f):
+    t = open(f).read()
+    d = json.loads(t[t.find('{'):])
+    return d, d['jobs'][0]
+d, j = load(sys.argv[1])
+out = []
+for e in sys.argv[2:]:
+    if e.startswith('@'):
+        d, j = load(e[1:])
+    else:
+        out.append(str(eval(e)).replace(' ', ''))
+print(' '.join(out))
 PYEOF
 }
 
@@ -455,9 +465,9 @@ zns_pair() {
 # zns_ios NAME DIR: iorig's and fio's I/Os of direction DIR and their
 # errors ("IORIG IERR FILE FIO FERR": FILE the file of iorig's first zone).
 zns_ios() {
-	echo "$(jvals "$T/$1.i" "j['$2']['ios']" "j['$2']['errors']" \
-		"j['zbd']['zones'][0]['file']")" \
-	     "$(jvals "$T/$1.f" "j['$2']['total_ios']" "j['error']")"
+	jvals "$T/$1.i" "j['$2']['ios']" "j['$2']['errors']" \
+		"j['zbd']['zones'][0]['file']" \
+		"@$T/$1.f" "j['$2']['total_ios']" "j['error']"
 }
 
 # The jobs cases 25 and 28 both run on a zoned namespace through $ng, in

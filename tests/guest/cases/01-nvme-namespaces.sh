@@ -27,7 +27,7 @@ done >"$T/sys"
 nvme zns id-ns "$(nvme_ns 2)" -o json >"$T/zns.json" 2>"$T/err" ||
 	die "nvme zns id-ns: $(cat "$T/err")"
 
-"$PY" - "$T" <<'PYEOF' || die "the namespaces are not what run.sh made"
+"$PY" -S - "$T" <<'PYEOF' || die "the namespaces are not what run.sh made"
 import json, sys
 t = sys.argv[1]
 def load(n):

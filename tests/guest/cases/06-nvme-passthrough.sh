@@ -49,7 +49,7 @@ counts() {
 # reports_checked: each counted job reported the I/Os the controller
 # counted: iorig's verification reads are reported apart from the job's.
 reports_checked() {
-	"$PY" - "$T/reports" <<'PYEOF' || die "reported I/Os unlike counted"
+	"$PY" -S - "$T/reports" <<'PYEOF' || die "reported I/Os unlike counted"
 import json, sys
 bad = 0
 for l in open(sys.argv[1]):
@@ -117,7 +117,7 @@ counts "$IORIG" 0 1024 --name=fua --rw=write --bs=4k --size=4m --writefua=1 \
 # What was written last (iorig's writefua job, a pattern of its own),
 # read through the block device (which moves the counters).
 fresh=
-"$PY" - "$blk" <<'PYEOF' || die "the bytes written through $ng are not on $blk"
+"$PY" -S - "$blk" <<'PYEOF' || die "the bytes written through $ng are not on $blk"
 import hashlib, mmap, os, sys
 fd = os.open(sys.argv[1], os.O_RDONLY | os.O_DIRECT)
 buf = mmap.mmap(-1, 4 << 20)
@@ -135,7 +135,7 @@ echo "ok: 4 MiB written through $ng read back through $blk"
 run $base --name=t --rw=trim --bs=64k --size=512k --output-format=json
 expect_rc 0
 json_is "d['jobs'][0]['trim']['ios'], d['jobs'][0]['trim']['errors']" "(8, 0)"
-"$PY" - "$blk" <<'PYEOF' || die "the trimmed blocks do not read as zeros"
+"$PY" -S - "$blk" <<'PYEOF' || die "the trimmed blocks do not read as zeros"
 import mmap, os, sys
 fd = os.open(sys.argv[1], os.O_RDONLY | os.O_DIRECT)
 buf = mmap.mmap(-1, 1 << 20)

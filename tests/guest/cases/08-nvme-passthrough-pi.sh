@@ -30,7 +30,7 @@ smart_log b
 json_is "d['jobs'][0]['write']['ios']" 256
 [ $((b_host_write_commands - a_host_write_commands)) = 256 ] ||
 	die "host_write_commands +$((b_host_write_commands - a_host_write_commands))"
-"$PY" - "$blk" <<'PYEOF' || die "the bytes written through $ng are not on $blk"
+"$PY" -S - "$blk" <<'PYEOF' || die "the bytes written through $ng are not on $blk"
 import mmap, os, sys
 fd = os.open(sys.argv[1], os.O_RDONLY | os.O_DIRECT)
 buf = mmap.mmap(-1, 1 << 20)

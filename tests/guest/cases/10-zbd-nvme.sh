@@ -54,26 +54,30 @@ echo "ok: sequential writes: zones 0-3 '$1 $2 $3 $4' as fio leaves 4-7;" \
 
 # 2. Read of the written data: zones 2-3 hold 24 MiB, the read stops
 # there (fio's count), though its region is 32 MiB.
-run $common --name=r --offset=32M --size=32M --bs=128k --rw=read \
-	--output-format=json
-expect_rc 0
-ior=$(jvals "$T/out" "j['read']['ios']")
+# (fio first: the reads of each tool's zones are independent, and then
+# one python reads both reports)
 $FIO $common --name=r --offset=96M --size=32M --bs=128k --rw=read \
 	--output-format=json >"$T/fr.json" 2>"$T/fr.err" ||
 	die "fio read: $(cat "$T/fr.err")"
-fr=$(jvals "$T/fr.json" "j['read']['total_ios']")
+run $common --name=r --offset=32M --size=32M --bs=128k --rw=read \
+	--output-format=json
+expect_rc 0
+set -- $(jvals "$T/out" "j['read']['ios']" \
+	"@$T/fr.json" "j['read']['total_ios']")
+ior=$1 fr=$2
 [ "$ior" = 192 ] && [ "$fr" = 192 ] ||
 	die "read of 24 MiB written: iorig $ior reads, fio $fr, expected 192"
 # With io_size past what is written, the pass ends at the last data and
 # the next starts over (fio's): 32 MiB read from the 24 MiB.
-run $common --name=r --offset=32M --size=32M --io_size=32M --bs=128k \
-	--rw=read --output-format=json
-expect_rc 0
-ior2=$(jvals "$T/out" "j['read']['ios']")
 $FIO $common --name=r --offset=96M --size=32M --io_size=32M --bs=128k \
 	--rw=read --output-format=json >"$T/fr2.json" 2>"$T/fr.err" ||
 	die "fio read: $(cat "$T/fr.err")"
-fr2=$(jvals "$T/fr2.json" "j['read']['total_ios']")
+run $common --name=r --offset=32M --size=32M --io_size=32M --bs=128k \
+	--rw=read --output-format=json
+expect_rc 0
+set -- $(jvals "$T/out" "j['read']['ios']" \
+	"@$T/fr2.json" "j['read']['total_ios']")
+ior2=$1 fr2=$2
 [ "$ior2" = 256 ] && [ "$fr2" = 256 ] ||
 	die "read of io_size=32M over 24 MiB written: iorig $ior2, fio $fr2," \
 	    "expected 256"
@@ -92,15 +96,15 @@ run $common --name=rw --offset=128M --size=64M --io_size=96M --bs=64k \
 	--rw=randwrite --max_open_zones=2 --output-format=json
 expect_rc 0
 cp "$T/out" "$T/rw.json"
-set -- $(jvals "$T/rw.json" "j['write']['ios']" "j['write']['errors']" \
-	"j['zbd']['zone_resets']" "j['zbd']['max_open_seen']")
-iow=$1 ioe=$2 res=$3 seen=$4
 zbd_check "$dev" "$T/rw.json" >"$T/c3"
 open=$(sed -n 's/.*open=\([0-9]*\).*/\1/p' "$T/c3")
 $FIO $common --name=rw --offset=192M --size=64M --io_size=96M --bs=64k \
 	--rw=randwrite --max_open_zones=2 --output-format=json \
 	>"$T/fw.json" 2>"$T/fw.err" || die "fio randwrite: $(cat "$T/fw.err")"
-fw=$(jvals "$T/fw.json" "j['write']['total_ios']" "j['error']")
+set -- $(jvals "$T/rw.json" "j['write']['ios']" "j['write']['errors']" \
+	"j['zbd']['zone_resets']" "j['zbd']['max_open_seen']" \
+	"@$T/fw.json" "j['write']['total_ios']" "j['error']")
+iow=$1 ioe=$2 res=$3 seen=$4 fw="$5 $6"
 fopen=$(zones_of "$dev" $((12 * zsec)) 4 | tr ' ' '\n' | grep -c ':o[ie]')
 [ "$iow $ioe" = "1536 0" ] && [ "$fw" = "1536 0" ] ||
 	die "random writes: iorig $iow ($ioe errors), fio '$fw', expected 1536"

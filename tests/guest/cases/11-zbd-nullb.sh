@@ -30,8 +30,9 @@ zb=$(zones_of $b 16384 5)
 [ "$za" = "$zb" ] || die "zones 1-5: iorig's '$za', fio's '$zb'"
 [ "$za" = "12288:fu 12288:fu 12288:fu 12288:fu 0:em" ] ||
 	die "zones 1-5 after the write: '$za'"
-iw=$(jvals "$T/w.i" "j['write']['ios']")
-fw=$(jvals "$T/w.f" "j['write']['total_ios']")
+set -- $(jvals "$T/w.i" "j['write']['ios']" \
+	"@$T/w.f" "j['write']['total_ios']")
+iw=$1 fw=$2
 [ "$iw" = "$fw" ] && [ "$iw" = 128 ] ||
 	die "writes: iorig $iw, fio $fw, expected 128"
 zbd_check $a "$T/w.i" >"$T/c1"
@@ -40,8 +41,9 @@ echo "ok: sequential write: zones 1-5 '$za' as fio's; $iw writes;" \
 
 # 2. A read of zones 1-5: what lies below the write pointers, 24 MiB.
 both r --offset=8M --size=40M --rw=read
-ir=$(jvals "$T/r.i" "j['read']['ios']")
-fr=$(jvals "$T/r.f" "j['read']['total_ios']")
+set -- $(jvals "$T/r.i" "j['read']['ios']" \
+	"@$T/r.f" "j['read']['total_ios']")
+ir=$1 fr=$2
 [ "$ir" = "$fr" ] && [ "$ir" = 96 ] ||
 	die "reads: iorig $ir, fio $fr, expected 96"
 echo "ok: read: $ir reads of the data below the write pointers (fio $fr)"
@@ -49,8 +51,8 @@ echo "ok: read: $ir reads of the data below the write pointers (fio $fr)"
 # 3. The device's open zone limit: random writes over zones 6-13.
 both rw --offset=48M --size=64M --io_size=32M --rw=randwrite
 set -- $(jvals "$T/rw.i" "j['zbd']['max_open_zones']" \
-	"j['zbd']['max_open_seen']" "j['write']['errors']" "j['write']['ios']") \
-	$(jvals "$T/rw.f" "j['error']" "j['write']['total_ios']")
+	"j['zbd']['max_open_seen']" "j['write']['errors']" "j['write']['ios']" \
+	"@$T/rw.f" "j['error']" "j['write']['total_ios']")
 lim=$1 seen=$2 e=$3,$5 c=$4,$6
 [ "$lim" = 3 ] && [ "$seen" -le 3 ] && [ "$e" = "0,0" ] &&
 	[ "$c" = "128,128" ] ||
@@ -71,8 +73,8 @@ blkzone reset -o $((6 * 16384)) -c 8 $a && blkzone reset -o $((6 * 16384)) \
 both ig --offset=48M --size=64M --io_size=16M --rw=randwrite \
 	--max_open_zones=5 --ignore_zone_limits=1
 set -- $(jvals "$T/ig.i" "j['zbd']['max_open_zones']" \
-	"j['zbd']['max_open_seen']" "j['write']['errors']") \
-	$(jvals "$T/ig.f" "j['error']")
+	"j['zbd']['max_open_seen']" "j['write']['errors']" \
+	"@$T/ig.f" "j['error']")
 lim=$1 seen=$2 e=$3,$4
 [ "$lim" = 5 ] && [ "$seen" -gt 3 ] && [ "$seen" -le 5 ] && [ "$e" = "0,0" ] ||
 	die "ignore_zone_limits: limit $lim, $seen open, errors $e"

@@ -25,9 +25,10 @@ cp "$T/out" s.json
 $FIO $q --name=s --offset=32M --size=32M --bs=64k --rw=write >sf.json \
 	2>sf.err || die "fio: $(cat sf.err)"
 z=$(zones_of "$dev" 0 4)
-w=$(jvals s.json "j['write']['ios']" \
-	"j['iodepth']['level'][3] + j['iodepth']['level'][4] > 0")
-wf=$(jvals sf.json "j['write']['total_ios']")
+set -- $(jvals s.json "j['write']['ios']" \
+	"j['iodepth']['level'][3] + j['iodepth']['level'][4] > 0" \
+	@sf.json "j['write']['total_ios']")
+w="$1 $2" wf=$3
 set -- $z
 [ "$1 $2" = "$3 $4" ] && [ "${w% *}" = 512 ] && [ "$wf" = 512 ] ||
 	die "sequential at iodepth 8: zones '$z', iorig ${w% *} writes," \
@@ -46,9 +47,9 @@ $FIO $q --name=r --offset=128M --size=64M --io_size=96M --bs=64k \
 	--rw=randwrite --max_open_zones=3 >rf.json 2>rf.err ||
 	die "fio: $(cat rf.err)"
 set -- $(jvals r.json "j['write']['ios'], j['write']['errors']" \
-	"j['zbd']['zone_resets']" "j['zbd']['max_open_seen']")
-c=$1 res=$2 seen=$3
-cf=$(jvals rf.json "j['write']['total_ios'], j['error']")
+	"j['zbd']['zone_resets']" "j['zbd']['max_open_seen']" \
+	@rf.json "j['write']['total_ios'], j['error']")
+c=$1 res=$2 seen=$3 cf=$4
 zbd_check "$dev" r.json >c2
 bytes=$(sed -n 's/.*bytes=\([0-9]*\).*/\1/p' c2)
 [ "$c" = "(1536,0)" ] && [ "$cf" = "(1536,0)" ] && [ "$seen" -le 3 ] &&

@@ -137,7 +137,7 @@ run --name=w --filename="$sg" --ioengine=sg --rw=write --bs=64k --size=4m \
 expect_rc 0
 dd if="$sd" of="$T/back" bs=64k count=64 iflag=direct 2>/dev/null ||
 	die "dd from $sd"
-"$PY" - "$T/back" <<'PYEOF' || die "the bytes written through $sg"
+"$PY" -S - "$T/back" <<'PYEOF' || die "the bytes written through $sg"
 import hashlib, sys
 got = hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest()
 want = hashlib.sha256(bytes.fromhex('5a17c3e1') * (1 << 20)).hexdigest()
@@ -167,7 +167,7 @@ run --name=s --filename="$sg" --ioengine=sg --rw=write --bs=64k --size=1m \
 expect_rc 0
 dd if="$sd" of="$T/back" bs=64k count=16 iflag=direct 2>/dev/null ||
 	die "dd from $sd"
-"$PY" - "$T/back" <<'PYEOF' || die "write_same through $sg"
+"$PY" -S - "$T/back" <<'PYEOF' || die "write_same through $sg"
 import sys
 b = open(sys.argv[1], 'rb').read()
 ok = len(b) == 1 << 20 and all(

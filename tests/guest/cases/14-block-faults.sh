@@ -40,7 +40,7 @@ fiojson() {
 	shift
 	/usr/bin/fio --output-format=json "$@" >"$T/fio.json" \
 		2>"$T/fio.err"
-	_r=$("$PY" -c 'import json, sys
+	_r=$("$PY" -S -c 'import json, sys
 t = open(sys.argv[1]).read()
 j = json.loads(t[t.index("{"):])["jobs"][0]
 print(j.get("total_err", "-"), j["error"])' "$T/fio.json" 2>&1) ||

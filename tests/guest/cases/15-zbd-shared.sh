@@ -23,7 +23,7 @@ common="--direct=1 --zonemode=zbd"
 
 # sums FILE: "writes errors" over the jobs (iorig's JSON or fio's)
 sums() {
-	"$PY" - "$1" <<'PYEOF'
+	"$PY" -S - "$1" <<'PYEOF'
 import json, sys
 J = json.load(open(sys.argv[1]))['jobs']
 w = sum(j['write'].get('total_ios', j['write'].get('ios', 0)) for j in J)
@@ -36,7 +36,7 @@ PYEOF
 after() {
 	blkzone report "$1" >"$T/bz" 2>"$T/bz.err" ||
 		die "blkzone report $1: $(cat "$T/bz.err")"
-	"$PY" - "$T/bz" "$2" <<'PYEOF'
+	"$PY" -S - "$T/bz" "$2" <<'PYEOF'
 import json, re, sys
 bz = {}
 for l in open(sys.argv[1]):

@@ -21,7 +21,7 @@ common="--direct=1 --zonemode=zbd --verify=crc32c"
 
 # figs NAME: "written read-back errors/mismatches" of iorig's and fio's
 figs() {
-	"$PY" - "$T/$1.i" "$T/$1.f" <<'PYEOF'
+	"$PY" -S - "$T/$1.i" "$T/$1.f" <<'PYEOF'
 import json, sys
 def load(p):
     t = open(p).read()

@@ -22,7 +22,7 @@ common="--direct=1 --ioengine=psync --zonemode=zbd"
 
 # n FILE EXPR: EXPR on the JSON's first job (j)
 n() {
-	"$PY" -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; print(eval(sys.argv[2]))' "$1" "$2"
+	"$PY" -S -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; print(eval(sys.argv[2]))' "$1" "$2"
 }
 
 # 1. Zones 1-5 written full (6 MiB each), then a sequential trim of
@@ -34,9 +34,9 @@ zb=$(zones_of $b 16384 5)
 [ "$za" = "$zb" ] || die "zones 1-5: iorig's '$za', fio's '$zb'"
 [ "$za" = "0:em 0:em 0:em 12288:fu 12288:fu" ] ||
 	die "zones 1-5 after the trim of 1-3: '$za'"
-c=$(n "$T/t.i" "j['trim']['ios']"),$(n "$T/t.f" "j['trim']['total_ios']")
-r=$(n "$T/t.i" "j['zbd']['zone_resets']")
-e=$(n "$T/t.i" "j['trim']['errors']"),$(n "$T/t.f" "j['error']")
+set -- $(jvals "$T/t.i" "j['trim']['ios']" "j['zbd']['zone_resets']" \
+	"j['trim']['errors']" "@$T/t.f" "j['trim']['total_ios']" "j['error']")
+c=$1,$4 r=$2 e=$3,$5
 [ "$c" = "3,3" ] && [ "$r" = 3 ] && [ "$e" = "0,0" ] ||
 	die "sequential trim: trims (iorig,fio) $c, resets $r, errors $e"
 zbd_check $a "$T/t.i" >"$T/c1"
@@ -53,8 +53,9 @@ za=$(zones_of $a 16384 5)
 zb=$(zones_of $b 16384 5)
 [ "$za" = "$zb" ] && [ "$za" = "0:em 0:em 0:em 0:em 0:em" ] ||
 	die "zones 1-5 after random trims: iorig's '$za', fio's '$zb'"
-c=$(n "$T/rt.i" "j['trim']['ios']"),$(n "$T/rt.f" "j['trim']['total_ios']")
-r=$(n "$T/rt.i" "j['zbd']['zone_resets']")
+set -- $(jvals "$T/rt.i" "j['trim']['ios']" "j['zbd']['zone_resets']" \
+	"@$T/rt.f" "j['trim']['total_ios']")
+c=$1,$3 r=$2
 [ "$c" = "2,2" ] && [ "$r" = 2 ] ||
 	die "random trims: trims (iorig,fio) $c, iorig's resets $r"
 echo "ok: random trims: zones 1-5 '$za' as fio's; trims $c, $r resets"

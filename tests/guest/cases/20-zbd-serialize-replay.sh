@@ -26,7 +26,7 @@ common="--direct=1 --zonemode=zbd --zero_buffers=1"
 
 # n FILE EXPR: EXPR on the JSON's first job (j)
 n() {
-	"$PY" -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; print(eval(sys.argv[2]))' "$1" "$2"
+	"$PY" -S -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; print(eval(sys.argv[2]))' "$1" "$2"
 }
 
 # 1. serialize_overlap, sequential writes: 4 zones of 6 MiB, 96 writes.
@@ -36,8 +36,9 @@ za=$(zones_of $a 0 5)
 zb=$(zones_of $b 0 5)
 [ "$za" = "$zb" ] && [ "$za" = "12288:fu 12288:fu 12288:fu 12288:fu 0:em" ] ||
 	die "zones 0-4: iorig's '$za', fio's '$zb'"
-c=$(n "$T/s.i" "j['write']['ios']"),$(n "$T/s.f" "j['write']['total_ios']")
-e=$(n "$T/s.i" "j['write']['errors']"),$(n "$T/s.f" "j['error']")
+set -- $(jvals "$T/s.i" "j['write']['ios']" "j['write']['errors']" \
+	"@$T/s.f" "j['write']['total_ios']" "j['error']")
+c=$1,$3 e=$2,$4
 [ "$c" = "96,96" ] && [ "$e" = "0,0" ] ||
 	die "serialize_overlap writes: (iorig,fio) $c, errors $e"
 zbd_check $a "$T/s.i" >"$T/c1"
@@ -48,9 +49,10 @@ echo "ok: serialize_overlap=1, iodepth=8: zones 0-4 '$za' as fio's;" \
 # the write pointers, writes at them (full zones reset), no error.
 both m --offset=0 --size=32M --bs=64k --rw=randrw --io_size=8M \
 	--ioengine=libaio --iodepth=8 --serialize_overlap=1
-e=$(n "$T/m.i" "j['read']['errors'] + j['write']['errors']"),$(n "$T/m.f" "j['error']")
-ci=$(n "$T/m.i" "j['read']['ios'] + j['write']['ios']")
-cf=$(n "$T/m.f" "j['read']['total_ios'] + j['write']['total_ios']")
+set -- $(jvals "$T/m.i" "j['read']['errors'] + j['write']['errors']" \
+	"j['read']['ios'] + j['write']['ios']" "@$T/m.f" "j['error']" \
+	"j['read']['total_ios'] + j['write']['total_ios']")
+e=$1,$3 ci=$2 cf=$4
 [ "$e" = "0,0" ] && [ "$ci" = 128 ] && [ "$cf" = 128 ] ||
 	die "serialize_overlap randrw: errors $e, I/Os iorig $ci fio $cf"
 zbd_check $a "$T/m.i" >"$T/c2"
@@ -81,9 +83,10 @@ za=$(zones_of $a $((4 * 16384)) 1)
 zb=$(zones_of $b $((4 * 16384)) 1)
 [ "$za" = "$zb" ] && [ "$za" = "4096:oi" ] ||
 	die "zone 4 after the replay: iorig's '$za', fio's '$zb'"
-c=$(n "$T/r.i" "(j['write']['ios'], j['read']['ios'])")
-cf=$(n "$T/r.f" "(j['write']['total_ios'], j['read']['total_ios'])")
-[ "$c" = "(8, 4)" ] && [ "$cf" = "$c" ] ||
+set -- $(jvals "$T/r.i" "(j['write']['ios'], j['read']['ios'])" \
+	"@$T/r.f" "(j['write']['total_ios'], j['read']['total_ios'])")
+c=$1 cf=$2
+[ "$c" = "(8,4)" ] && [ "$cf" = "$c" ] ||
 	die "replay: iorig (writes, reads) $c, fio $cf"
 zbd_check $a "$T/r.i" >"$T/c3"
 echo "ok: read_iolog: zone 4 '$za' as fio's; (writes, reads) $c," \

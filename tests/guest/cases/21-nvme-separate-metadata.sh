@@ -57,7 +57,7 @@ echo "ok: pi_act=0: 256 writes, PI written by iorig, checked by the" \
 
 # The kernel's own check: reads through the block device verify the
 # guard and reference tag of each block (its CRC, not iorig's).
-"$PY" - "$blk" <<'PYEOF' ||
+"$PY" -S - "$blk" <<'PYEOF' ||
 import mmap, os, sys
 fd = os.open(sys.argv[1], os.O_RDONLY | os.O_DIRECT)
 buf = mmap.mmap(-1, 1 << 20)

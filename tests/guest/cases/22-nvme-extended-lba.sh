@@ -44,7 +44,7 @@ d=$((b_host_write_commands - a_host_write_commands))
 echo "ok: 256 writes of 4104 bytes, the PI written by iorig and checked" \
 	"by the controller on each"
 
-"$PY" - "$blk" <<'PYEOF' ||
+"$PY" -S - "$blk" <<'PYEOF' ||
 import mmap, os, sys
 fd = os.open(sys.argv[1], os.O_RDONLY | os.O_DIRECT)
 buf = mmap.mmap(-1, 1 << 20)

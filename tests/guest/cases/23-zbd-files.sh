@@ -41,7 +41,7 @@ two() {
 check() {
 	blkzone report "$1" >"$T/bz" 2>"$T/bz.err" ||
 		die "blkzone report $1: $(cat "$T/bz.err")"
-	"$PY" - "$T/bz" "$2" "$1" <<'PYEOF' || die "check $1 $2"
+	"$PY" -S - "$T/bz" "$2" "$1" <<'PYEOF' || die "check $1 $2"
 import json, re, sys
 bz = {}
 for l in open(sys.argv[1]):
@@ -75,8 +75,9 @@ for d in 1 2; do
 	[ "$za" = "6144:fu 6144:fu 6144:fu 6144:fu 0:em" ] ||
 		die "device $d after the write: '$za'"
 done
-iw=$(jvals "$T/w.i" "j['write']['ios']")
-fw=$(jvals "$T/w.f" "j['write']['total_ios']")
+set -- $(jvals "$T/w.i" "j['write']['ios']" \
+	"@$T/w.f" "j['write']['total_ios']")
+iw=$1 fw=$2
 [ "$iw" = "$fw" ] && [ "$iw" = 96 ] ||
 	die "writes: iorig $iw, fio $fw, expected 96"
 n1=$(check $a1 "$T/w.i")
@@ -89,7 +90,7 @@ echo "ok: sequential over two devices: each one's zones 0-4 '$za' as" \
 two rw --offset=16M --size=64M --io_size=24M --rw=randwrite
 set -- $(jvals "$T/rw.i" "j['zbd']['max_open_zones']" \
 	"j['zbd']['max_open_seen']" "j['write']['errors']" \
-	"j['write']['ios']") $(jvals "$T/rw.f" "j['error']" \
+	"j['write']['ios']" "@$T/rw.f" "j['error']" \
 	"j['write']['total_ios']")
 lim=$1 seen=$2 e=$3,$5 c=$4,$6
 [ "$lim" = 2 ] && [ "$seen" -le 2 ] && [ "$e" = "0,0" ] &&

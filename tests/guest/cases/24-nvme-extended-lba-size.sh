@@ -43,7 +43,7 @@ echo "ok: without size=, $n writes of 4104 bytes: every block, by the" \
 	"controller's host_write_commands (+$d)"
 
 # The kernel's read of the last block checks its guard and reference tag.
-"$PY" - "$blk" "$last" <<'PYEOF' ||
+"$PY" -S - "$blk" "$last" <<'PYEOF' ||
 import mmap, os, sys
 fd = os.open(sys.argv[1], os.O_RDONLY | os.O_DIRECT)
 buf = mmap.mmap(-1, 4096)
@@ -55,7 +55,7 @@ PYEOF
 # (guard, apptag 2424, reftag the LBA's low 32 bits).
 nvme read "$blk" -s "$last" -c 0 -z 4104 -d "$T/data" >"$T/nvme.out" 2>&1 ||
 	die "nvme read: $(cat "$T/nvme.out")"
-"$PY" - "$T/data" "$last" <<'PYEOF' || die "block $last's bytes are wrong"
+"$PY" -S - "$T/data" "$last" <<'PYEOF' || die "block $last's bytes are wrong"
 import struct, sys
 b = open(sys.argv[1], 'rb').read()
 lba = int(sys.argv[2])

@@ -45,8 +45,8 @@ zns_pair v 32M 160M --size=32M --io_size=64M --bs=64k --rw=randwrite \
 set -- $(jvals "$T/v.i" "j['write']['io_bytes']" \
 	"j['verify']['io_bytes']" "j['write']['errors']" \
 	"j['verify']['mismatches']" "j['verify']['read_errors']" \
-	"j['zbd']['zone_resets']") \
-	$(jvals "$T/v.f" "j['write']['io_bytes']" "j['read']['io_bytes']" \
+	"j['zbd']['zone_resets']" \
+	"@$T/v.f" "j['write']['io_bytes']" "j['read']['io_bytes']" \
 	"j['error']")
 [ "$1 $2 $3 $4 $5" = "33554432 33554432 0 0 0" ] &&
 	[ "$7 $8 $9" = "33554432 33554432 0" ] ||
@@ -70,8 +70,8 @@ echo "ok: verify=: $i_reset zones with data reset first (fio $f_reset)," \
 # the driver's count and blkzone.
 zns_pair t 32M 160M --size=32M --bs=16M --rw=trim
 set -- $(jvals "$T/t.i" "j['trim']['ios']" "j['trim']['errors']" \
-	"j['zbd']['zone_resets']") \
-	$(jvals "$T/t.f" "j['trim']['total_ios']" "j['error']")
+	"j['zbd']['zone_resets']" \
+	"@$T/t.f" "j['trim']['total_ios']" "j['error']")
 [ "$1 $2 $3" = "2 0 2" ] && [ "$i_reset $i_write" = "2 0" ] ||
 	die "trim of 2 full zones: iorig $1 trims ($2 errors, $3 resets);" \
 	    "Zone Management Send $i_reset, Writes $i_write"
@@ -85,8 +85,8 @@ echo "ok: rw=trim: 2 trims, 2 resets (2 Zone Management Send); zones" \
 zns_pair q 64M 192M --size=64M --io_size=96M --bs=64k --rw=randwrite \
 	--max_open_zones=2 --iodepth=4
 set -- $(jvals "$T/q.i" "j['write']['ios']" "j['write']['errors']" \
-	"j['zbd']['zone_resets']" "j['zbd']['max_open_seen']") \
-	$(jvals "$T/q.f" "j['write']['total_ios']" "j['error']")
+	"j['zbd']['zone_resets']" "j['zbd']['max_open_seen']" \
+	"@$T/q.f" "j['write']['total_ios']" "j['error']")
 [ "$1 $2 $5 $6" = "1536 0 1536 0" ] &&
 	[ "$i_write $f_write" = "1536 1536" ] ||
 	die "iodepth=4: iorig $1 writes ($2 errors), fio $5 ($6); Write" \
@@ -113,8 +113,8 @@ run $e --zonesize=256k --output-format=json
 expect_rc 0
 $FIO $e --zonesize=256k --output-format=json >"$T/fe.json" 2>"$T/fe" ||
 	die "fio, emulated zones on $ng1: $(cat "$T/fe")"
-set -- $(jvals "$T/out" "j['write']['ios']" "j['zbd']['model']") \
-	$(jvals "$T/fe.json" "j['write']['total_ios']")
+set -- $(jvals "$T/out" "j['write']['ios']" "j['zbd']['model']" \
+	"@$T/fe.json" "j['write']['total_ios']")
 [ "$1 $2 $3" = "16 emulated 16" ] ||
 	die "emulated zones on $ng1: iorig $1 writes ($2 zones), fio $3"
 echo "ok: $ng1 (not zoned): zonesize= asked as fio asks it; with it 16" \

@@ -28,8 +28,8 @@ written() {
 
 # counted NAME N: iorig's and fio's writes of job NAME are N each.
 counted() {
-	set -- $1 $2 $(jvals "$T/$1.i" "j['write']['ios']") \
-		$(jvals "$T/$1.f" "j['write']['total_ios']")
+	set -- $1 $2 $(jvals "$T/$1.i" "j['write']['ios']" \
+		"@$T/$1.f" "j['write']['total_ios']")
 	[ "$3 $4" = "$2 $2" ] ||
 		die "$1: iorig $3 writes, fio 3.33 $4; expected $2 each"
 }

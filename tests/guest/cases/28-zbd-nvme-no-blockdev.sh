@@ -70,7 +70,7 @@ def zones(path):
 '
 ng_zones() {
 	ng_report
-	"$PY" - "$T/nz" "$1" "$2" <<PYEOF || die "ng_zones $*"
+	"$PY" -S - "$T/nz" "$1" "$2" <<PYEOF || die "ng_zones $*"
 $ng_py
 z = zones(sys.argv[1])[int(sys.argv[2]):int(sys.argv[2]) + int(sys.argv[3])]
 print(" ".join("%d:%s" % (w // 4096, s) for _, w, s in z))
@@ -78,7 +78,7 @@ PYEOF
 }
 ng_check() {
 	ng_report
-	"$PY" - "$T/nz" "$1" <<PYEOF || die "ng_check $1"
+	"$PY" -S - "$T/nz" "$1" <<PYEOF || die "ng_check $1"
 $ng_py
 nz = {a: (w, s) for a, w, s in zones(sys.argv[1])}
 t = open(sys.argv[2]).read()
@@ -125,8 +125,8 @@ zns_rand_writes 0 $((36 * M))
 # figures are printed, iorig's held to the driver's count and nvme-cli.
 zns_pair t 0 48M --size=24M --bs=12M --rw=trim
 set -- $(jvals "$T/t.i" "j['trim']['ios']" "j['trim']['errors']" \
-	"j['zbd']['zone_resets']") \
-	$(jvals "$T/t.f" "j['trim']['total_ios']" "j['error']")
+	"j['zbd']['zone_resets']" \
+	"@$T/t.f" "j['trim']['total_ios']" "j['error']")
 [ "$1 $2 $3 $i_reset $i_write" = "2 0 $3 $3 0" ] && [ "$3" -ge 1 ] ||
 	die "trim of 2 zones: iorig $1 trims ($2 errors, $3 resets);" \
 	    "Zone Management Send $i_reset, Writes $i_write"
@@ -139,7 +139,7 @@ echo "ok: rw=trim: 2 trims, $3 resets ($i_reset Zone Management Send);" \
 # 6. The report's NVMe section says the namespace is zoned, as nvme-cli's
 # zoned Identify does (the kernel has no queue/zoned to read for it).
 nvme zns id-ns $ng >"$T/zid" 2>&1 || die "nvme zns id-ns $ng: $(cat "$T/zid")"
-"$PY" - "$T/t.i" <<'PYEOF' || die "iorig's NVMe section of $ng"
+"$PY" -S - "$T/t.i" <<'PYEOF' || die "iorig's NVMe section of $ng"
 import json, sys
 t = open(sys.argv[1]).read()
 n = [x for x in json.loads(t[t.find("{"):])["nvme"] if x["nsid"] == 5]

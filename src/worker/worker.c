@@ -105,12 +105,40 @@ int eng_reap(struct wstate *s, unsigned min, unsigned max)
 }
 
 /*
+ * req to the engine, or trimmed here (an engine without trims, or as
+ * zbd asks; one branch, never taken by reads and writes): its answer in
+ * *r, whether the stop hand-off was taken in *gn; false when the worker
+ * was given up on meanwhile. Only a queue() that may block needs the
+ * hand-off; guard.next is read once: only commit and reap, not run
+ * before the completion, change it.
+ */
+static inline __attribute__((always_inline)) bool
+issue_call(struct wstate *s, struct io_req *req, bool *gn, int *r)
+{
+	*gn = s->guard.next;
+	if (*gn)
+		call_enter(s);
+	*r = __builtin_expect(req->ddir == DDIR_TRIM, 0) &&
+	     (!(s->eng->flags & ENGINE_TRIMS) || zbd_trims(s, req)) ?
+		trim_req(s, req) : s->ctx.queue(&s->ctx, req);
+	return !*gn || call_leave(s);
+}
+
+/*
  * issue(): plain as for complete_as (the holds and the slow path's are
  * only ever set with a feature on); sync: an ENGINE_SYNC engine's plain
  * round, where queue() completes each I/O (engine.h) so that nothing is
  * queued and the depth stays: its inline completions are counted
  * together (inline_flush), the batch limit looked at only after a
  * queued one; tsc: the clock is the TSC (clock_tsc_ticks, no test).
+ * left (plain): the limits' checks it may skip (limits_left), kept in a
+ * register and handed back at the end of the round; room (plain, not
+ * sync): issue_room, counted down per queued I/O. Only a completion
+ * moves now, so a plain round looks at the deadline at its start and
+ * after each inline completion, not per I/O. sync: only a queued I/O
+ * changes the depth and the free list (a sync round is plain: nothing
+ * else puts a request back), so both are looked at at the start and
+ * after each queued one, not for each I/O.
  */
 static inline __attribute__((always_inline)) void
 issue_as(struct wstate *s, const bool plain, const bool sync, const bool tsc)
@@ -119,23 +147,15 @@ issue_as(struct wstate *s, const bool plain, const bool sync, const bool tsc)
 	unsigned ninl = 0;
 	int r, ddir;
 	bool gn;
-	/* plain: the limits' checks it may skip (limits_left), kept in a
-	 * register and handed back at the end of the round */
 	uint64_t left = plain ? s->pass.left : 0;
-	/* plain, not sync: issue_room, counted down per queued I/O */
 	unsigned room = plain && !sync ? issue_room(s) : 0;
 
 	if (!plain) {
 		s->pass.left = 0;
 		wf_round(s);
 	} else if (s->now >= s->deadline) {
-		/* only a completion moves now: the deadline is looked at
-		 * here and after each inline one, not per I/O */
 		left = 0;
 	}
-	/* sync: only a queued I/O changes the depth and the free list (a
-	 * sync round is plain: nothing else puts a request back), so both
-	 * are looked at here and after each queued one, not for each I/O */
 	if (sync) {
 		if (s->inflight >= s->depth)
 			goto done;
@@ -182,18 +202,8 @@ issue_as(struct wstate *s, const bool plain, const bool sync, const bool tsc)
 		if (!plain && __builtin_expect(s->iolog != NULL, 0))
 			iolog_issue(s->iolog, req->file, req->ddir,
 				    req->offset, req->len, req->t_queue);
-		/* only a queue() that may block needs the stop hand-off; read
-		 * once: only commit and reap, not run before the completion
-		 * below, change guard.next */
-		gn = s->guard.next;
-		if (gn)
-			call_enter(s);
 		ddir = req->ddir;	/* req may be done and reused below */
-		/* Trims: one branch, never taken by reads and writes. */
-		r = __builtin_expect(ddir == DDIR_TRIM, 0) &&
-		    (!(s->eng->flags & ENGINE_TRIMS) || zbd_trims(s, req)) ?
-			trim_req(s, req) : s->ctx.queue(&s->ctx, req);
-		if (gn && !call_leave(s))
+		if (!issue_call(s, req, &gn, &r))
 			goto gone;
 		/* a queued engine's usual answer first: one compare */
 		if (!sync && r == ENGINE_QUEUED) {

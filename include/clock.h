@@ -28,20 +28,6 @@ static inline uint64_t clock_mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static inline uint64_t clock_ticks(const struct clock *c)
-{
-#if defined(__x86_64__)
-	if (c->tsc) {
-		uint32_t lo, hi;
-
-		__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-		return ((uint64_t)hi << 32) | lo;
-	}
-#endif
-	(void)c;
-	return clock_mono_ns();
-}
-
 /* clock_ticks of a clock known to be the TSC (c->tsc, x86-64): no test;
  * elsewhere CLOCK_MONOTONIC's, which such a caller never reads. */
 static inline uint64_t clock_tsc_ticks(void)
@@ -54,6 +40,16 @@ static inline uint64_t clock_tsc_ticks(void)
 #else
 	return clock_mono_ns();
 #endif
+}
+
+static inline uint64_t clock_ticks(const struct clock *c)
+{
+#if defined(__x86_64__)
+	if (c->tsc)
+		return clock_tsc_ticks();
+#endif
+	(void)c;
+	return clock_mono_ns();
 }
 
 /*

@@ -240,22 +240,6 @@ void depth_stamps(struct wstate *s)
 		s->ctx.stamps_own = false;
 }
 
-unsigned depth_wait(const struct wstate *s)
-{
-	if (s->pass.wait)
-		return s->inflight;
-	if (s->inflight >= s->depth || s->stopping || s->ft.holds)
-		return min_u(s->dp.reap_min, s->inflight);
-	return 0;
-}
-
-unsigned depth_reap_max(const struct wstate *s, unsigned min)
-{
-	unsigned max = s->dp.reap_max < min ? min : s->dp.reap_max;
-
-	return min_u(max, s->inflight);
-}
-
 /* What lowers the depth on purpose, or holds it apart from this loop. */
 static bool depth_on_purpose(const struct wstate *s)
 {

@@ -77,11 +77,6 @@ static inline void depth_count(struct wdepth *dp, struct wstate *s,
  * stamps_set keeps what init() said (wstate.h). */
 void depth_stamps(struct wstate *s);
 
-/* commit_reap(): how many completions to wait for now (0: collect only
- * what is done), and at most how many to collect. */
-unsigned depth_wait(const struct wstate *s);
-unsigned depth_reap_max(const struct wstate *s, unsigned min);
-
 /* After the measured phase: the warning depth_not_held when a direction
  * held less than 90% of iodepth in flight on average. */
 void depth_check(struct wstate *s);

@@ -46,14 +46,13 @@ void engine_failed(struct wstate *s, int err, const char *doing)
 		 strerror(-err), hint ? "; " : "", hint ? hint : "");
 }
 
-/* Hand the queued requests over; false when the engine failed (the job
- * fails with it) or the worker was given up on. */
-bool eng_commit(struct wstate *s)
+/* eng_commit's work, once some are queued: inline in commit_reap, the
+ * I/O loop's one call per reap. */
+static inline __attribute__((always_inline)) bool
+eng_commit_queued(struct wstate *s)
 {
 	int r;
 
-	if (!s->queued)
-		return true;
 	call_enter(s);
 	r = s->eng->commit(&s->ctx);
 	/* queue() may now submit the committed batch (engine.h) */
@@ -72,6 +71,13 @@ bool eng_commit(struct wstate *s)
 	s->queued = 0;
 	s->dp.end = UINT64_MAX;		/* batch_apart: none queued */
 	return true;
+}
+
+/* Hand the queued requests over; false when the engine failed (the job
+ * fails with it) or the worker was given up on. */
+bool eng_commit(struct wstate *s)
+{
+	return !s->queued || eng_commit_queued(s);
 }
 
 /* eng_reap into out (room for max). */
@@ -296,6 +302,27 @@ static void issue(struct wstate *s)
 }
 
 /*
+ * How many completions to wait for now (0: collect only what is done),
+ * the return, and at most how many to collect, *max: while an I/O pass
+ * waits, all in flight; with the queue full (or the job ending, or a
+ * feature holding it), dp.reap_min of them; else none. Inline in
+ * commit_reap, once per reap (the policy is depth.c's: dp.reap_min and
+ * dp.reap_max).
+ */
+static inline __attribute__((always_inline)) unsigned
+reap_bounds(const struct wstate *s, unsigned *max)
+{
+	unsigned in = s->inflight, min = 0;
+
+	if (s->pass.wait)
+		min = in;
+	else if (in >= s->depth || s->stopping || s->ft.holds)
+		min = min_u(s->dp.reap_min, in);
+	*max = min_u(s->dp.reap_max < min ? min : s->dp.reap_max, in);
+	return min;
+}
+
+/*
  * Hand queued requests over and collect completions. Wait for completions
  * only when the queue is full (or the job is ending); while there is room
  * for more, only collect what is already done, so that small submit
@@ -303,13 +330,14 @@ static void issue(struct wstate *s)
  */
 void commit_reap(struct wstate *s)
 {
-	unsigned min;
+	unsigned min, max;
 	bool plain;
 	int r, i;
 
-	if (s->abandoned || !eng_commit(s) || !s->inflight)
+	if (s->abandoned || (s->queued && !eng_commit_queued(s)) ||
+	    !s->inflight)
 		return;
-	min = depth_wait(s);
+	min = reap_bounds(s, &max);
 	/* nothing the engine does changes it */
 	plain = plain_now(s);
 	/*
@@ -320,7 +348,7 @@ void commit_reap(struct wstate *s)
 	 * back one by one; no copy from s->reaped.
 	 */
 	r = eng_reap_to(s, min, plain ? s->free_reqs + s->nfree : s->reaped,
-			depth_reap_max(s, min));
+			max);
 	if (r < 0)
 		return;
 	depth_count(&s->dp, s, (unsigned)r);

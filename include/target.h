@@ -211,6 +211,12 @@ int target_open(struct target *t, struct target *run, size_t nrun,
  */
 void target_undo(struct target *t, const struct job *j,
 		 struct target *run, size_t nrun);
+/*
+ * The same run, t's job given up on (its worker may still write its
+ * files): what target_undo would put back or remove is left as it is,
+ * and said on t->warn.
+ */
+void target_undo_abandoned(struct target *t, const struct job *j);
 
 /*
  * Free space, before anything is created: target_space_add every job's

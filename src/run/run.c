@@ -1265,7 +1265,8 @@ static void run_groups(const struct plan *p, struct target *tg,
  * A run that failed or was stopped puts back the lengths of the files
  * it extended and removes those it created; the last job first, so that
  * a file two jobs extended ends at the length the first one found. An
- * abandoned worker may still use its files. Then (only now: a later
+ * abandoned worker may still use its files: they are kept, and said.
+ * Then (only now: a later
  * phase may read what an earlier one wrote) unlink= files are removed.
  * Returns whether a worker was abandoned.
  */
@@ -1276,9 +1277,14 @@ static bool run_files_end(const struct plan *p, struct target *tg,
 	bool abandoned = false, failed = run_failed(p, r, stop);
 	size_t i;
 
-	for (i = p->njobs; failed && i-- > 0;)
-		if (needs_files(&p->jobs[i]) && !w[i].abandoned)
+	for (i = p->njobs; failed && i-- > 0;) {
+		if (!needs_files(&p->jobs[i]))
+			continue;
+		if (w[i].abandoned)
+			target_undo_abandoned(&tg[i], &p->jobs[i]);
+		else
 			target_undo(&tg[i], &p->jobs[i], tg, p->njobs);
+	}
 	for (i = 0; i < p->njobs; i++) {
 		abandoned = abandoned || w[i].abandoned;
 		if (p->jobs[i].target.unlink && needs_files(&p->jobs[i]) &&

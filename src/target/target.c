@@ -1713,6 +1713,24 @@ void target_undo(struct target *t, const struct job *j,
 	}
 }
 
+void target_undo_abandoned(struct target *t, const struct job *j)
+{
+	unsigned i;
+
+	for (i = 0; i < t->nfiles; i++) {
+		const struct target_file *tf = &t->files[i];
+
+		if (tf->is_bdev || !(tf->created || tf->extended))
+			continue;
+		twarn(t, "layout_kept", j, "job '%s': %s: left as it is: the "
+		      "job was given up on while still in an I/O (abandoned: "
+		      "it may yet write the file), so it is not %s",
+		      j->desc.name, tf->path, tf->created ? "removed (this "
+		      "run created it)" : "put back to its length before "
+		      "the run");
+	}
+}
+
 /* What layout did to an existing file, on stderr and in the report. */
 static void say_layout(const struct target *t, const struct target_file *tf,
 		       const struct job *j, uint64_t size, uint64_t end,

@@ -76,7 +76,15 @@ cat extra.dat >>f3
 stop
 [ -f f3 ] || die "f3, appended to by another process, was removed"
 [ "$(tail -c 4096 f3 | sha256sum)" = "$xsum" ] || die "f3's appended bytes changed"
-expect_in err "warning: job 'w': f3: left as it is, .* not removed"
+# (A buffered write held past the stop's half-second grace, as a loaded
+# CI machine's writeback can: the job is given up on and keeps its
+# files, which the warning then says instead; test 53 checks that case.)
+if [ "$(json "d['jobs'][0]['abandoned']")" = True ]; then
+	echo "note: case 3's job was given up on (a write held past the grace)"
+	expect_in err "warning: job 'w': f3: left as it is: the job was given up on"
+else
+	expect_in err "warning: job 'w': f3: left as it is, .* not removed"
+fi
 
 # 4. Nobody else wrote: put back, every byte as before; created: removed.
 cp orig.dat f4

@@ -7,6 +7,7 @@
 # the interrupt (faultfs --intr) and the engine's I/O can be interrupted
 # (sync, io_uring, pthread); kernel AIO (libaio) and a request the file
 # system holds uninterruptibly keep the process until the I/O ends.
+# A file the run extended is then left as it is, and said.
 . "$(dirname "$0")/lib.sh"
 
 faultfs_mount "$T/i" --intr --size=1m --delay=65536:2500
@@ -59,6 +60,16 @@ expect_rc 143
 json_is "d['jobs'][0]['abandoned']" True
 json_is "d['jobs'][0]['read']['ios']" 16
 
+# A file the run extended (1 MiB of faultfs's /data laid out to 2),
+# its job given up on: its worker may yet write it, so it is left as it
+# is, not put back to its length, and a layout_kept warning says so.
+stop_stuck INT 130 i/data --size=2m --output-format=json
+wait_json "$T/out" $report_ms
+wait_gone $_pid 5
+expect_rc 130
+json_is "d['jobs'][0]['abandoned']" True
+expect_in err "warning: job 'stuck': i/data: left as it is: the job was given up on while still in an I/O .*not put back to its length"
+json_is "[w['code'] for w in d['warnings'] if 'given up on' in w['message']]" "['layout_kept']"
 # The text report says the job was given up on.
 stop_stuck INT 130 i/data
 wait_gone $_pid 5

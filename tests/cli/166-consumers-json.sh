@@ -77,11 +77,14 @@ for j in jobs:
     # (min and max are whole, as fio's: the mean may pass max by < 1)
     assert 0 < r["iops_min"] <= r["iops_mean"] < r["iops_max"] + 1, r
     assert 0 < r["bw_min"] <= r["bw_mean"] < r["bw_max"] + 1, r
-    # The rate each job is held to: at most 1000 IOPS, 4000 KiB/s (a
-    # cap: how near the job comes to it is the machine's load, and this
-    # test runs in the parallel lane)
-    assert 0 < r["iops_mean"] <= 1100, r["iops_mean"]
-    assert 0 < r["bw_mean"] <= 4400, r["bw_mean"]
+    # The rate each job is held to: at most 1000 IOPS, 4000 KiB/s over
+    # its run (a cap: how near the job comes to it is the machine's
+    # load, and this test runs in the parallel lane). Not the mean of its
+    # per-second samples: a job held up on a loaded machine catches up,
+    # as fio's does, so one sample may pass the rate (the sanitizer pass
+    # of a .ci/run: samples up to 1803 IOPS, their mean 1155)
+    assert 0 < r["iops"] <= 1100, r["iops"]
+    assert 0 < r["bw"] <= 4400, r["bw"]
 
 # PerfKitBenchmarker: for each direction with io_bytes, the bandwidth
 # sample (bw, KB/s) with bw_min/max/dev/agg/mean, clat_ns (ns, shown in

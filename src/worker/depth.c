@@ -129,11 +129,12 @@ static unsigned cpus_allowed(void)
  * start on one CPU gained 0.3% of a 2 s zram run, and on a throttled
  * device it moved the first trial's epochs against the throttle's
  * slices (test 271: lingering over 0.8 of a 1 s run once in a
- * sanitizer pass). A device that is the limit completes as many I/Os either way, so it is lingered on in the
+ * sanitizer pass). A device that is the limit completes as many I/Os
+ * either way, so it is lingered on in the
  * trial's two epochs (32 ms a second, the depth then lowered by the
  * little above), and in a second held when a bursty device's epochs
  * drew more by chance (a loop device throttled to 4000 IOPS: lingering
- * waits over 0.19-0.30 of a 1 s run, 31.9 of QD32 held, test 271);
+ * waits over 0.19-0.20 of a 1 s run, 31.9 of QD32 held, test 271);
  * zram with its io-wq thread on the job's CPU, 40-100%
  * more with (measured pinned, and unpinned beside a busy CPU: tests 296
  * and 271 check both sides). The I/O loop only counts completions down

@@ -122,6 +122,15 @@ static unsigned cpus_allowed(void)
  * again is kept twice as long as the last time, up to DEPTH_HOLD_MAX_NS:
  * the epochs without it cost where it pays (on zram pinned, 4% of a 2 s
  * run at about 60% of the rate: 1.6% of its I/Os with holds of 1 s).
+ * A trial's epoch that was mostly one gap between two looks at the
+ * clock (over half of it) was shorter than the device's rhythm: a loop
+ * device throttled to 4000 IOPS completes bursts of ~400 reads each
+ * 100 ms slice, and under ASan, beside a busy CPU, a burst outlasts the
+ * epochs, so epochs in a burst and epochs across a silence drew rates
+ * 2x apart by their phase alone (lingering chosen in 2 of 6 trials,
+ * test 271 failed a sanitizer pass at 0.77 of its run). Such a trial
+ * does not linger, and the next one's epochs are twice as long, up to
+ * DEPTH_EPOCH_MAX_NS (test_depth drives the trial on made-up bursts).
  * Not lingering is tried again every DEPTH_HOLD_NS: wrongly kept, it
  * costs the most (40-100% of the I/Os, where lingering on a device that
  * is the limit costs a little depth).
@@ -130,12 +139,11 @@ static unsigned cpus_allowed(void)
  * device it moved the first trial's epochs against the throttle's
  * slices (test 271: lingering over 0.8 of a 1 s run once in a
  * sanitizer pass). A device that is the limit completes as many I/Os
- * either way, so it is lingered on in the
- * trial's two epochs (32 ms a second, the depth then lowered by the
- * little above), and in a second held when a bursty device's epochs
- * drew more by chance (a loop device throttled to 4000 IOPS: lingering
- * waits over 0.19-0.20 of a 1 s run, 31.9 of QD32 held, test 271);
- * zram with its io-wq thread on the job's CPU, 40-100%
+ * either way, so it is lingered on in the trial's two epochs only (32
+ * ms a second, or longer ones where the epochs grew, the depth then
+ * lowered by the little above: a loop device throttled to 4000 IOPS,
+ * lingering waits over 0.19-0.20 of a 1 s run, 31.9 of QD32 held, test
+ * 271); zram with its io-wq thread on the job's CPU, 40-100%
  * more with (measured pinned, and unpinned beside a busy CPU: tests 296
  * and 271 check both sides). The I/O loop only counts completions down
  * (depth_count, a subtraction per reap); the clock is read once every
@@ -145,6 +153,7 @@ static unsigned cpus_allowed(void)
  */
 #define DEPTH_LINGER_US		64
 #define DEPTH_EPOCH_NS		16000000ull
+#define DEPTH_EPOCH_MAX_NS	256000000ull
 #define DEPTH_HOLD_NS		1000000000ull
 #define DEPTH_HOLD_MAX_NS	8000000000ull
 /* lingering is kept when it makes over DEN / NUM the I/Os a second */
@@ -164,34 +173,44 @@ void depth_linger(struct wstate *s)
 	s->ctx.reap_linger = false;
 }
 
-void depth_linger_start(struct wstate *s)
+void depth_trial_start(struct wdepth *dp, unsigned depth, uint64_t now)
 {
-	struct wdepth *dp = &s->dp;
-
-	if (!s->ctx.reap_linger_us || !s->ctx.reap_lingers)
-		return;
 	dp->step = LG_CAL;
 	dp->hold = DEPTH_HOLD_NS;
 	dp->held = false;
-	dp->check = s->depth < DEPTH_CHECK_MIN ? DEPTH_CHECK_MIN : s->depth;
+	dp->check = depth < DEPTH_CHECK_MIN ? DEPTH_CHECK_MIN : depth;
 	dp->left = (int64_t)dp->check;
 	dp->n = 0;
-	dp->since = clock_ticks(s->ctx.clk);
+	dp->epoch = DEPTH_EPOCH_NS;
+	dp->gapped = false;
+	dp->gap = 0;
+	dp->since = dp->last = now;
 }
 
-void depth_epoch(struct wstate *s)
+void depth_linger_start(struct wstate *s)
 {
-	struct wdepth *dp = &s->dp;
-	uint64_t now = clock_ticks(s->ctx.clk);
-	uint64_t ns = clock_delta_ns(s->ctx.clk, dp->since, now);
-	bool on = s->ctx.reap_linger;
+	if (s->ctx.reap_linger_us && s->ctx.reap_lingers)
+		depth_trial_start(&s->dp, s->depth, clock_ticks(s->ctx.clk));
+}
+
+bool depth_trial(struct wdepth *dp, bool on, uint64_t now, uint64_t ns,
+		 uint64_t gap)
+{
 	uint64_t n;
 
 	/* the last reap may have gone past the count */
 	dp->n += dp->check + (uint64_t)-dp->left;
 	dp->left = (int64_t)dp->check;
-	if (ns < (dp->step == LG_HOLD ? dp->hold : DEPTH_EPOCH_NS))
-		return;
+	dp->last = now;
+	if (gap > dp->gap)
+		dp->gap = gap;
+	if (ns < (dp->step == LG_HOLD ? dp->hold : dp->epoch))
+		return on;
+	/* a trial's epoch that was mostly one gap between looks: a device
+	 * that completes in bursts further apart than the epochs */
+	if (dp->gap * 2 > ns && dp->step != LG_CAL && dp->step != LG_HOLD)
+		dp->gapped = true;
+	dp->gap = 0;
 	n = dp->n;
 	dp->n = 0;
 	dp->since = now;
@@ -214,11 +233,16 @@ void depth_epoch(struct wstate *s)
 	}
 	dp->step = dp->step == LG_HOLD ? LG_OFF1 : dp->step + 1;
 	if (dp->step == LG_HOLD) {
-		/* the rates compared: n_on / t_on against n_off / t_off */
-		on = (double)dp->n_on * (double)dp->t_off *
+		/* the rates compared: n_on / t_on against n_off / t_off;
+		 * epochs shorter than the device's rhythm tell nothing */
+		on = !dp->gapped &&
+		     (double)dp->n_on * (double)dp->t_off *
 		     DEPTH_LINGER_GAIN_NUM >
 		     (double)dp->n_off * (double)dp->t_on *
 		     DEPTH_LINGER_GAIN_DEN;
+		if (dp->gapped && dp->epoch < DEPTH_EPOCH_MAX_NS)
+			dp->epoch *= 2;
+		dp->gapped = false;
 		/* lingering found again is kept twice as long */
 		if (!on || !dp->held)
 			dp->hold = DEPTH_HOLD_NS;
@@ -227,7 +251,17 @@ void depth_epoch(struct wstate *s)
 		dp->held = on;
 	} else
 		on = dp->step == LG_ON1 || dp->step == LG_ON2;
-	s->ctx.reap_linger = on;
+	return on;
+}
+
+void depth_epoch(struct wstate *s)
+{
+	struct wdepth *dp = &s->dp;
+	uint64_t now = clock_ticks(s->ctx.clk);
+
+	s->ctx.reap_linger = depth_trial(dp, s->ctx.reap_linger, now,
+		clock_delta_ns(s->ctx.clk, dp->since, now),
+		clock_delta_ns(s->ctx.clk, dp->last, now));
 }
 
 /*

@@ -29,9 +29,10 @@ struct wdepth {
 	 * The linger's trial (depth.c): left, the completions still to
 	 * come before the next look at the clock (INT64_MAX: no trial, the
 	 * engine cannot linger), one every check; n, the epoch's so far;
-	 * step, the epoch's place in the trial; since, when it began
-	 * (clock ticks); hold, how long the last choice (held) is kept
-	 * (ns);
+	 * step, the epoch's place in the trial; since, when it began, and
+	 * last, the last look (clock ticks); epoch, an epoch's length (ns);
+	 * gap, the epoch's longest time between two looks (ns); gapped,
+	 * whether a trial's epoch so far was mostly one gap; hold, how long the last choice (held) is kept (ns);
 	 * t_on, n_on, t_off, n_off: the time (ns) and completions of the
 	 * trial's epochs with and without lingering; on_ns of all_ns: the
 	 * time it lingered.
@@ -40,7 +41,9 @@ struct wdepth {
 	unsigned check;
 	uint64_t n;
 	unsigned step;
-	uint64_t since;
+	uint64_t since, last;
+	uint64_t epoch, gap;
+	bool gapped;
 	uint64_t hold;
 	bool held;
 	uint64_t t_on, n_on, t_off, n_off;
@@ -61,6 +64,15 @@ void depth_linger_start(struct wstate *s);
 /* The end of a trial's epoch (dp.left reached 0): the clock is read,
  * ctx.reap_linger set for the next. */
 void depth_epoch(struct wstate *s);
+
+/* The trial itself, apart from the clock and the worker (the unit test
+ * drives it with its own times): started at now (clock ticks) for a
+ * queue of depth; one look at now, ns since the epoch began (dp->since)
+ * and gap since the last look (dp->last), the waits lingering (on) or
+ * not: whether they linger from here. */
+void depth_trial_start(struct wdepth *dp, unsigned depth, uint64_t now);
+bool depth_trial(struct wdepth *dp, bool on, uint64_t now, uint64_t ns,
+		 uint64_t gap);
 
 /* commit_reap(), after each reap: n completions more. dp is s's own
  * (this header sees no further into struct wstate). */

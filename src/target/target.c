@@ -1674,6 +1674,13 @@ static enum undo_did undo_file(struct target_file *tf, struct stat *st,
 	return did;
 }
 
+/* What a kept file was not: the end of each layout_kept warning. */
+static const char *undo_kept(bool made)
+{
+	return made ? "removed (this run created it)" :
+		      "put back to its length before the run";
+}
+
 void target_undo(struct target *t, const struct job *j,
 		 struct target *run, size_t nrun)
 {
@@ -1703,9 +1710,7 @@ void target_undo(struct target *t, const struct job *j,
 			      "is, %" PRIu64 " bytes: it changed after this "
 			      "run last wrote it (another process wrote it), "
 			      "so it is not %s", j->desc.name, tf->path,
-			      (uint64_t)st.st_size, made ? "removed (this run "
-			      "created it)" : "put back to its length before "
-			      "the run");
+			      (uint64_t)st.st_size, undo_kept(made));
 			break;
 		case UNDO_NONE:
 			break;
@@ -1725,9 +1730,7 @@ void target_undo_abandoned(struct target *t, const struct job *j)
 		twarn(t, "layout_kept", j, "job '%s': %s: left as it is: the "
 		      "job was given up on while still in an I/O (abandoned: "
 		      "it may yet write the file), so it is not %s",
-		      j->desc.name, tf->path, tf->created ? "removed (this "
-		      "run created it)" : "put back to its length before "
-		      "the run");
+		      j->desc.name, tf->path, undo_kept(tf->created));
 	}
 }
 

@@ -132,6 +132,10 @@ struct engine_setup {
 	const char *what[ENGINE_SETUP_MAX];
 };
 
+/* engine_ctx.reap_linger: how long a wait for one lingers */
+enum { REAP_LINGER_SHORT = 1, REAP_LINGER_LONG = 2 };
+#define REAP_LINGER_LONG_X	4
+
 struct engine_ctx {
 	/* The job (read only) and its engine's own options struct
 	 * (engine_ops.options; NULL: none), as the plan left them. */
@@ -166,16 +170,17 @@ struct engine_ctx {
 	 * long a lingering reap waits on (0: none ever lingers). A reap(min
 	 * = 1, max > 1) with nothing ready, while reap_linger is set, may
 	 * wait on for up to max completions, for at most reap_linger_us
-	 * from its start once one is there; without it, it returns at the
-	 * first. init() sets reap_lingers when its reap() can do so (the
-	 * io_uring rings, with the kernel's min_wait); the worker then sets
-	 * and clears reap_linger between reaps, by what lingering is found
-	 * to be worth as the job runs (depth.c). An engine that cannot
-	 * linger ignores all three.
+	 * (REAP_LINGER_SHORT), or REAP_LINGER_LONG_X times that
+	 * (REAP_LINGER_LONG), from its start once one is there; without
+	 * it (0), it returns at the first. init() sets reap_lingers when
+	 * its reap() can do so (the io_uring rings, with the kernel's
+	 * min_wait); the worker then sets reap_linger between reaps, by
+	 * what lingering and for how long is found to be worth as the job
+	 * runs (depth.c). An engine that cannot linger ignores all three.
 	 */
 	unsigned reap_linger_us;
 	bool reap_lingers;
-	bool reap_linger;
+	unsigned char reap_linger;
 	/*
 	 * Set by init() when every request queue() queues gets t_submit and
 	 * t_done, both nonzero, on the worker's own thread, in that order

@@ -153,8 +153,9 @@ void ring_report_flags(unsigned flags, struct engine_setup *out);
  * wait's linger, the worker's reap_linger): a wait for one completion
  * when more are in flight asks the kernel for up to max of them and
  * for min_wait (IORING_ENTER_EXT_ARG's min_wait_usec, 6.12+): the call
- * returns once max are there, or once linger_us have passed since it
- * began with at least one there, or at the first one after that.
+ * returns once max are there, or once linger_us (or REAP_LINGER_LONG_X
+ * times that: a long linger) have passed since it began with at least
+ * one there, or at the first one after that.
  * Without min_wait in the kernel, no lingering.
  *
  * -EAGAIN/-EBUSY (kernel short of memory) and -EINTR (a signal) from the
@@ -178,7 +179,7 @@ struct ring_io {
 	bool reg_ring;			/* the ring fd is registered */
 	unsigned linger_us;		/* 0: a wait for one returns at one */
 	struct __kernel_timespec linger_ts;	/* lingering's bound */
-	struct ring_wait_arg linger_arg;
+	struct ring_wait_arg linger_arg[2];	/* short, long (engine.h) */
 };
 
 /* io's arrays for depth requests (the ring is made apart, ring_setup):
@@ -373,8 +374,10 @@ static inline int ring_io_commit(struct ring_io *io)
  * argument (-EINVAL, whatever its feature bits said) is not asked again:
  * its waits are for one, and this one returns 0 to be waited again.
  */
-static inline int ring_io_linger(struct ring_io *io, unsigned nr)
+static inline int ring_io_linger(struct ring_io *io, unsigned nr,
+				 unsigned linger)
 {
+	const struct ring_wait_arg *arg = &io->linger_arg[linger != 1];
 	unsigned flags = IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG;
 	int fd = io->ring.ring_fd;
 	long r;
@@ -383,8 +386,8 @@ static inline int ring_io_linger(struct ring_io *io, unsigned nr)
 		fd = io->ring.enter_ring_fd;
 		flags |= IORING_ENTER_REGISTERED_RING;
 	}
-	r = syscall(__NR_io_uring_enter, fd, 0, nr, flags, &io->linger_arg,
-		    sizeof(io->linger_arg));
+	r = syscall(__NR_io_uring_enter, fd, 0, nr, flags, arg,
+		    sizeof(*arg));
 	if (r >= 0 || errno == EINTR || errno == EAGAIN || errno == ETIME)
 		return 0;
 	if (errno == EINVAL) {
@@ -428,7 +431,7 @@ static inline int ring_io_wait_nr(struct ring_io *io, unsigned nr)
  * kernel.
  */
 static inline int ring_io_wait(struct ring_io *io, unsigned min,
-			       unsigned max, bool linger)
+			       unsigned max, unsigned linger)
 {
 	unsigned held, ready = io->ndone + io_uring_cq_ready(&io->ring);
 	int r;
@@ -449,7 +452,7 @@ static inline int ring_io_wait(struct ring_io *io, unsigned min,
 		return 0;
 	/* none ready (min is 1): linger for up to max of those held */
 	if (min == 1 && linger && io->linger_us && held > 1 && max > 1)
-		return ring_io_linger(io, max < held ? max : held);
+		return ring_io_linger(io, max < held ? max : held, linger);
 	/* the ring holds ready - ndone of them: wait for the rest there */
 	return ring_io_wait_nr(io, min - io->ndone);
 }
@@ -483,7 +486,8 @@ static inline unsigned ring_io_harvest(struct ring_io *io,
  * wait fail, go back to io's own done[] for the next reap.
  */
 static inline int ring_io_reap(struct ring_io *io, unsigned min,
-			       struct io_req **out, unsigned max, bool linger)
+			       struct io_req **out, unsigned max,
+			       unsigned linger)
 {
 	struct io_req **own = io->done;
 	bool direct = !io->ndone;

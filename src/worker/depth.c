@@ -112,13 +112,24 @@ static unsigned cpus_allowed(void)
  * lingers are refilled that much later, IOPS x DEPTH_LINGER_US / 2 of
  * them on average (0.13 at 4000 IOPS, but half of QD32 at 500k).
  *
- * So whether to linger is not guessed from the job's CPUs: it is tried
- * as the job runs. After a first epoch (the start's transients), a
- * trial counts the completions of four epochs of DEPTH_EPOCH_NS each:
- * without lingering, with, with, without (the order cancels a steady
- * drift). The job then lingers when the epochs with made over
- * DEN / NUM (10%) more I/Os per second than those without, else not,
- * for DEPTH_HOLD_NS, and tries again. Lingering that a trial finds
+ * How long to linger depends on where the completer runs. With it on
+ * the waiter's CPU, a wait that gathers the whole queue gives up the CPU
+ * least: REAP_LINGER_LONG_X times DEPTH_LINGER_US (256 us) made 0.91 of
+ * t/io_uring's IOPS pinned against 0.77 (9 rounds, zram QD32), and 0.93
+ * against 0.80 unpinned beside a busy CPU. With it on a CPU of its own,
+ * the long wait drains the queue and the completer idles while the
+ * waiter refills it: unpinned on the idle machine 1.00 long, 1.21-1.35
+ * short.
+ *
+ * So whether and how long to linger is not guessed from the job's CPUs:
+ * it is tried as the job runs. After a first epoch (the start's
+ * transients), a trial counts the completions of six epochs of
+ * DEPTH_EPOCH_NS each: without lingering, short, long, long, short,
+ * without (the order cancels a steady drift). The job then lingers, the
+ * faster of the two ways, when its epochs made over DEN / NUM (10%)
+ * more I/Os per second than those without (short where they tie), else
+ * not, for DEPTH_HOLD_NS (DEPTH_HOLD_EPOCHS epochs at least), and tries
+ * again. Lingering that a trial finds
  * again is kept twice as long as the last time, up to DEPTH_HOLD_MAX_NS:
  * the epochs without it cost where it pays (on zram pinned, 4% of a 2 s
  * run at about 60% of the rate: 1.6% of its I/Os with holds of 1 s).
@@ -139,11 +150,11 @@ static unsigned cpus_allowed(void)
  * device it moved the first trial's epochs against the throttle's
  * slices (test 271: lingering over 0.8 of a 1 s run once in a
  * sanitizer pass). A device that is the limit completes as many I/Os
- * either way, so it is lingered on in the trial's two epochs only (32
+ * either way, so it is lingered on in the trial's four epochs only (64
  * ms a second, or longer ones where the epochs grew, the depth then
  * lowered by the little above: a loop device throttled to 4000 IOPS,
- * lingering waits over 0.19-0.20 of a 1 s run, 31.9 of QD32 held, test
- * 271); zram with its io-wq thread on the job's CPU, 40-100%
+ * whose slices stretch each epoch to ~100 ms, lingering waits over
+ * 0.27-0.34 of a 2 s run, 31.7-31.8 of QD32 held, test 271); zram with its io-wq thread on the job's CPU, 40-100%
  * more with (measured pinned, and unpinned beside a busy CPU: tests 296
  * and 271 check both sides). The I/O loop only counts completions down
  * (depth_count, a subtraction per reap); the clock is read once every
@@ -156,21 +167,30 @@ static unsigned cpus_allowed(void)
 #define DEPTH_EPOCH_MAX_NS	256000000ull
 #define DEPTH_HOLD_NS		1000000000ull
 #define DEPTH_HOLD_MAX_NS	8000000000ull
+#define DEPTH_HOLD_EPOCHS	16
 /* lingering is kept when it makes over DEN / NUM the I/Os a second */
 #define DEPTH_LINGER_GAIN_NUM	10
 #define DEPTH_LINGER_GAIN_DEN	11
 /* completions between two looks at the clock: iodepth, at least this */
 #define DEPTH_CHECK_MIN		32
 
-/* The trial's steps: CAL, the first epoch; OFF1, ON1, ON2, OFF2, timed
- * and counted; HOLD, the choice kept. */
-enum { LG_CAL, LG_OFF1, LG_ON1, LG_ON2, LG_OFF2, LG_HOLD };
+/* The trial's steps: CAL, the first epoch; OFF1, SHORT1, LONG1, LONG2,
+ * SHORT2, OFF2, timed and counted (lingering not, short, long); HOLD,
+ * the choice kept. */
+enum { LG_CAL, LG_OFF1, LG_SHORT1, LG_LONG1, LG_LONG2, LG_SHORT2, LG_OFF2,
+       LG_HOLD };
+
+/* How each step's waits linger. */
+static const unsigned char lg_linger[LG_HOLD + 1] = {
+	[LG_SHORT1] = REAP_LINGER_SHORT, [LG_SHORT2] = REAP_LINGER_SHORT,
+	[LG_LONG1] = REAP_LINGER_LONG, [LG_LONG2] = REAP_LINGER_LONG,
+};
 
 void depth_linger(struct wstate *s)
 {
 	s->ctx.reap_linger_us = s->dp.adaptive && s->dp.reap_min == 1 ?
 				DEPTH_LINGER_US : 0;
-	s->ctx.reap_linger = false;
+	s->ctx.reap_linger = 0;
 }
 
 void depth_trial_start(struct wdepth *dp, unsigned depth, uint64_t now)
@@ -193,10 +213,11 @@ void depth_linger_start(struct wstate *s)
 		depth_trial_start(&s->dp, s->depth, clock_ticks(s->ctx.clk));
 }
 
-bool depth_trial(struct wdepth *dp, bool on, uint64_t now, uint64_t ns,
-		 uint64_t gap)
+unsigned depth_trial(struct wdepth *dp, unsigned on, uint64_t now,
+		     uint64_t ns, uint64_t gap)
 {
 	uint64_t n;
+	double off, rs, rl;
 
 	/* the last reap may have gone past the count */
 	dp->n += dp->check + (uint64_t)-dp->left;
@@ -223,34 +244,45 @@ bool depth_trial(struct wdepth *dp, bool on, uint64_t now, uint64_t ns,
 		dp->t_off += ns;
 		dp->n_off += n;
 		break;
-	case LG_ON1:
-	case LG_ON2:
+	case LG_SHORT1:
+	case LG_SHORT2:
 		dp->t_on += ns;
 		dp->n_on += n;
 		break;
+	case LG_LONG1:
+	case LG_LONG2:
+		dp->t_long += ns;
+		dp->n_long += n;
+		break;
 	default:
-		dp->t_on = dp->t_off = dp->n_on = dp->n_off = 0;
+		dp->t_on = dp->t_off = dp->t_long = 0;
+		dp->n_on = dp->n_off = dp->n_long = 0;
 	}
 	dp->step = dp->step == LG_HOLD ? LG_OFF1 : dp->step + 1;
-	if (dp->step == LG_HOLD) {
-		/* the rates compared: n_on / t_on against n_off / t_off;
-		 * epochs shorter than the device's rhythm tell nothing */
-		on = !dp->gapped &&
-		     (double)dp->n_on * (double)dp->t_off *
-		     DEPTH_LINGER_GAIN_NUM >
-		     (double)dp->n_off * (double)dp->t_on *
-		     DEPTH_LINGER_GAIN_DEN;
-		if (dp->gapped && dp->epoch < DEPTH_EPOCH_MAX_NS)
-			dp->epoch *= 2;
-		dp->gapped = false;
-		/* lingering found again is kept twice as long */
-		if (!on || !dp->held)
-			dp->hold = DEPTH_HOLD_NS;
-		else if (dp->hold < DEPTH_HOLD_MAX_NS)
-			dp->hold *= 2;
-		dp->held = on;
-	} else
-		on = dp->step == LG_ON1 || dp->step == LG_ON2;
+	if (dp->step != LG_HOLD)
+		return lg_linger[dp->step];
+	/* the rates compared, each against the best of the others; epochs
+	 * shorter than the device's rhythm tell nothing */
+	off = (double)dp->n_off / (double)(dp->t_off ? dp->t_off : 1);
+	rs = (double)dp->n_on / (double)(dp->t_on ? dp->t_on : 1);
+	rl = (double)dp->n_long / (double)(dp->t_long ? dp->t_long : 1);
+	on = 0;
+	if (!dp->gapped && (rs > rl ? rs : rl) * DEPTH_LINGER_GAIN_NUM >
+			   off * DEPTH_LINGER_GAIN_DEN)
+		on = rl > rs ? REAP_LINGER_LONG : REAP_LINGER_SHORT;
+	if (dp->gapped && dp->epoch < DEPTH_EPOCH_MAX_NS)
+		dp->epoch *= 2;
+	dp->gapped = false;
+	/* lingering found again (either way) is kept twice as long; a
+	 * hold is DEPTH_HOLD_EPOCHS epochs at least, so that the trial's
+	 * four epochs of lingering stay a small share where it pays not */
+	if (!on || !dp->held)
+		dp->hold = DEPTH_HOLD_NS;
+	else if (dp->hold < DEPTH_HOLD_MAX_NS)
+		dp->hold *= 2;
+	if (dp->hold < dp->epoch * DEPTH_HOLD_EPOCHS)
+		dp->hold = dp->epoch * DEPTH_HOLD_EPOCHS;
+	dp->held = on != 0;
 	return on;
 }
 

@@ -32,10 +32,11 @@ struct wdepth {
 	 * step, the epoch's place in the trial; since, when it began, and
 	 * last, the last look (clock ticks); epoch, an epoch's length (ns);
 	 * gap, the epoch's longest time between two looks (ns); gapped,
-	 * whether a trial's epoch so far was mostly one gap; hold, how long the last choice (held) is kept (ns);
-	 * t_on, n_on, t_off, n_off: the time (ns) and completions of the
-	 * trial's epochs with and without lingering; on_ns of all_ns: the
-	 * time it lingered.
+	 * whether a trial's epoch so far was mostly one gap; hold, how
+	 * long the last choice is kept (ns), held, whether it lingers;
+	 * t_on, n_on, t_long, n_long, t_off, n_off: the time (ns) and
+	 * completions of the trial's epochs with short lingering, long,
+	 * and without; on_ns of all_ns: the time it lingered.
 	 */
 	int64_t left;
 	unsigned check;
@@ -46,7 +47,7 @@ struct wdepth {
 	bool gapped;
 	uint64_t hold;
 	bool held;
-	uint64_t t_on, n_on, t_off, n_off;
+	uint64_t t_on, n_on, t_off, n_off, t_long, n_long;
 	uint64_t on_ns, all_ns;
 };
 
@@ -71,8 +72,8 @@ void depth_epoch(struct wstate *s);
  * and gap since the last look (dp->last), the waits lingering (on) or
  * not: whether they linger from here. */
 void depth_trial_start(struct wdepth *dp, unsigned depth, uint64_t now);
-bool depth_trial(struct wdepth *dp, bool on, uint64_t now, uint64_t ns,
-		 uint64_t gap);
+unsigned depth_trial(struct wdepth *dp, unsigned on, uint64_t now,
+		     uint64_t ns, uint64_t gap);
 
 /* commit_reap(), after each reap: n completions more. dp is s's own
  * (this header sees no further into struct wstate). */

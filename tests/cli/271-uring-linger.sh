@@ -12,9 +12,11 @@
 # QD 4 and 32 and unpinned at QD 32: the trial happens (some waits
 # linger), yet the depth held, from io_uring_submit_req and
 # io_uring_complete, is at least 95% of iodepth pinned and 99% unpinned,
-# and lingering waits cover at most half of the run (the time from each
-# waiting io_uring_enter to the next counted as its kind): lingering
-# gains nothing there, so it is kept to the trial's epochs.
+# and lingering waits cover at most half of a 2 s run (the time from
+# each waiting io_uring_enter to the next counted as its kind):
+# lingering gains nothing there, so it is kept to the trial's epochs
+# (four of six lingering, short and long; the throttle's 100 ms slices
+# stretch each to ~100 ms: 0.38-0.40 of a 1 s run, ~0.3 of 2 s).
 # On a kernel without min_wait (before 6.12) the engine_setup list must
 # lack "min_wait" and no wait carry EXT_ARG: that fallback is what is
 # checked then; from 6.12 on, the list must have it.
@@ -96,7 +98,7 @@ for c in "taskset -c 0:4:95" "taskset -c 0:32:95" ":32:99"; do
 	how=${pre:-unpinned}
 	# shellcheck disable=SC2086 # the prefix's words
 	set -- $(traced $pre -- --name=h --filename="$dev" --direct=1 \
-		--iodepth=$qd --runtime=1000ms --time_based)
+		--iodepth=$qd --runtime=2000ms --time_based)
 	jd=$(json 'd["jobs"][0]["read"]["depth_mean"]')
 	echo "throttled, $how, QD$qd: $1 waits ($3 lingering, covering $4" \
 		"of the run), $5 I/Os, in flight $6 (depth_mean $jd)"

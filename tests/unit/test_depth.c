@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* depth.c's linger trial, driven with made-up times: a device that
- * completes in bursts further apart than the trial's epochs, one that
- * completes faster while the waits linger, one that does not. */
+ * completes in bursts further apart than the trial's epochs, ones that
+ * complete faster while the waits linger (short or long best), one
+ * that does not. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,17 +12,19 @@
 
 #include "unit.h"
 
+#include "engine.h"
 #include "../../src/worker/depth.h"
 
 #define MS 1000000ull
 
 /* The next look at the clock after one at t (ns), the waits lingering
- * (on) or not: 32 completions later on the device modelled. */
-typedef uint64_t (*next_fn)(uint64_t t, bool on);
+ * as on says (engine.h: 0, REAP_LINGER_SHORT, REAP_LINGER_LONG): 32
+ * completions later on the device modelled. */
+typedef uint64_t (*next_fn)(uint64_t t, unsigned on);
 
 /* Every 100 ms, 50 ms without a completion, then 50 ms of them (a look
  * each millisecond): as a blk-throttled device gives out its slices. */
-static uint64_t bursty(uint64_t t, bool on)
+static uint64_t bursty(uint64_t t, unsigned on)
 {
 	uint64_t in = t % (100 * MS);
 
@@ -32,12 +35,25 @@ static uint64_t bursty(uint64_t t, bool on)
 }
 
 /* A look each millisecond, twice as often while the waits linger. */
-static uint64_t gains(uint64_t t, bool on)
+static uint64_t gains(uint64_t t, unsigned on)
 {
 	return t + (on ? MS / 2 : MS);
 }
 
-static uint64_t flat(uint64_t t, bool on)
+/* Lingering long pays most (one CPU: the completer waits for the CPU
+ * the waiter gives up), or short does (the completer on a CPU of its
+ * own, kept fed). */
+static uint64_t long_pays(uint64_t t, unsigned on)
+{
+	return t + (on == REAP_LINGER_LONG ? MS / 2 : on ? MS * 4 / 5 : MS);
+}
+
+static uint64_t short_pays(uint64_t t, unsigned on)
+{
+	return t + (on == REAP_LINGER_SHORT ? MS / 2 : on ? MS * 4 / 5 : MS);
+}
+
+static uint64_t flat(uint64_t t, unsigned on)
 {
 	(void)on;
 	return t + MS;
@@ -47,13 +63,14 @@ struct sim {
 	struct wdepth dp;
 	uint64_t on_ns, all_ns;
 	unsigned held;	/* looks where the choice kept was to linger */
+	unsigned on;	/* how the waits linger at the end */
 };
 
 /* The trial at QD4 (a look every 32 completions) for secs seconds. */
 static void run(struct sim *m, next_fn next, unsigned secs)
 {
 	uint64_t t = 0;
-	bool on = false;
+	unsigned on = 0;
 
 	memset(m, 0, sizeof(*m));
 	depth_trial_start(&m->dp, 4, t);
@@ -71,6 +88,7 @@ static void run(struct sim *m, next_fn next, unsigned secs)
 				 t - m->dp.last);
 		m->held += m->dp.held;
 	}
+	m->on = on;
 }
 
 static void test_bursty(void **state)
@@ -94,12 +112,27 @@ static void test_gains(void **state)
 	(void)state;
 	run(&m, gains, 10);
 	assert_true(m.dp.held);
+	/* short and long alike: short, the depth less lowered */
+	assert_int_equal(m.on, REAP_LINGER_SHORT);
 	/* found again and again: its holds doubled (1, 2, 4 s...) */
 	CHECK(m.dp.hold >= 4000 * MS, "gains: hold %llu ns",
 	      (unsigned long long)m.dp.hold);
 	CHECK(m.on_ns * 100 > m.all_ns * 95, "gains: lingered %.3f of the run",
 	      (double)m.on_ns / (double)m.all_ns);
 	assert_int_equal(m.dp.epoch, 16 * MS);
+}
+
+static void test_which(void **state)
+{
+	struct sim m;
+
+	(void)state;
+	run(&m, long_pays, 5);
+	assert_int_equal(m.on, REAP_LINGER_LONG);
+	CHECK(m.on_ns * 100 > m.all_ns * 95, "long: lingered %.3f of the run",
+	      (double)m.on_ns / (double)m.all_ns);
+	run(&m, short_pays, 5);
+	assert_int_equal(m.on, REAP_LINGER_SHORT);
 }
 
 static void test_flat(void **state)
@@ -110,8 +143,8 @@ static void test_flat(void **state)
 	run(&m, flat, 10);
 	CHECK(m.held == 0, "flat: lingering kept for %u looks", m.held);
 	assert_int_equal(m.dp.epoch, 16 * MS);
-	/* the trials' two epochs with lingering, 32 ms of each 1.064 s */
-	CHECK(m.on_ns * 20 < m.all_ns, "flat: lingered %.3f of the run",
+	/* the trials' four epochs with lingering, 64 ms of each 1.096 s */
+	CHECK(m.on_ns * 10 < m.all_ns, "flat: lingered %.3f of the run",
 	      (double)m.on_ns / (double)m.all_ns);
 }
 
@@ -120,6 +153,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bursty),
 		cmocka_unit_test(test_gains),
+		cmocka_unit_test(test_which),
 		cmocka_unit_test(test_flat),
 	};
 

@@ -62,7 +62,7 @@ expect_in err "bwavgtime"
 # fio on the same job (a file read at its own pace): the same keys, and
 # as many samples or a little fewer: fio 3.33 takes none for the period
 # that ends with the job, and its samples drift late (1 s at 200 ms: 3).
-command -v fio >/dev/null 2>&1 || { echo "note: no fio, fio comparison skipped"; exit 0; }
+command -v fio >/dev/null 2>&1 || skip "the comparison with fio unchecked: no fio"
 dd if=/dev/zero of="$T/f" bs=1M count=16 2>/dev/null
 set -- --name=cmp --filename="$T/f" --size=16m --rw=randread --bs=4k \
 	--ioengine=psync --time_based --runtime=1 --bwavgtime=200 \

@@ -169,7 +169,7 @@ PYEOF
 
 # The block layer's view: a loop device read with direct=1, each request
 # as block_rq_issue sees it, by iorig and by fio.
-[ "$(id -u)" -eq 0 ] || { echo "block trace part skipped: not root"; exit 0; }
+[ "$(id -u)" -eq 0 ] || skip "the block trace part unchecked: not root"
 tracing
 if [ ! -w "$TR/instances" ] ||
 	[ ! -f "$TR/events/block/block_rq_issue/format" ]; then
@@ -178,7 +178,7 @@ if [ ! -w "$TR/instances" ] ||
 fi
 loop_disk d.img 16
 I=$TR/instances/iorig-t240-$$
-mkdir "$I" || { echo "block trace part skipped: no trace instance"; exit 0; }
+mkdir "$I" || skip "the block trace part unchecked: no trace instance"
 trap 'echo 0 >"$I/events/block/block_rq_issue/enable" 2>/dev/null; rmdir "$I" 2>/dev/null; losetup -d "$dev" 2>/dev/null; cd /; rm -rf "$T"' EXIT
 mm=$(lsblk -ndo MAJ:MIN "$dev" | tr -d ' ')
 echo "dev == $(( (${mm%:*} << 20) | ${mm#*:} ))" \

@@ -377,7 +377,7 @@ static inline int ring_io_commit(struct ring_io *io)
 static inline int ring_io_linger(struct ring_io *io, unsigned nr,
 				 unsigned linger)
 {
-	const struct ring_wait_arg *arg = &io->linger_arg[linger != 1];
+	const struct ring_wait_arg *arg = &io->linger_arg[linger == REAP_LINGER_LONG];
 	unsigned flags = IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG;
 	int fd = io->ring.ring_fd;
 	long r;

@@ -154,8 +154,8 @@ static unsigned cpus_allowed(void)
  * ms a second, or longer ones where the epochs grew, the depth then
  * lowered by the little above: a loop device throttled to 4000 IOPS,
  * whose slices stretch each epoch to ~100 ms, lingering waits over
- * 0.27-0.34 of a 2 s run, 31.7-31.8 of QD32 held, test 271); zram with its io-wq thread on the job's CPU, 40-100%
- * more with (measured pinned, and unpinned beside a busy CPU: tests 296
+ * 0.27-0.34 of a 2 s run, 31.7-31.8 of QD32 held, test 271); zram
+ * with its io-wq thread on the job's CPU, 40-100% more with (measured pinned, and unpinned beside a busy CPU: tests 296
  * and 271 check both sides). The I/O loop only counts completions down
  * (depth_count, a subtraction per reap); the clock is read once every
  * iodepth completions (DEPTH_CHECK_MIN at least). Only with the
@@ -246,8 +246,8 @@ unsigned depth_trial(struct wdepth *dp, unsigned on, uint64_t now,
 		break;
 	case LG_SHORT1:
 	case LG_SHORT2:
-		dp->t_on += ns;
-		dp->n_on += n;
+		dp->t_short += ns;
+		dp->n_short += n;
 		break;
 	case LG_LONG1:
 	case LG_LONG2:
@@ -255,16 +255,16 @@ unsigned depth_trial(struct wdepth *dp, unsigned on, uint64_t now,
 		dp->n_long += n;
 		break;
 	default:
-		dp->t_on = dp->t_off = dp->t_long = 0;
-		dp->n_on = dp->n_off = dp->n_long = 0;
+		dp->t_short = dp->t_off = dp->t_long = 0;
+		dp->n_short = dp->n_off = dp->n_long = 0;
 	}
 	dp->step = dp->step == LG_HOLD ? LG_OFF1 : dp->step + 1;
 	if (dp->step != LG_HOLD)
 		return lg_linger[dp->step];
-	/* the rates compared, each against the best of the others; epochs
+	/* the faster way of lingering against not lingering; epochs
 	 * shorter than the device's rhythm tell nothing */
 	off = (double)dp->n_off / (double)(dp->t_off ? dp->t_off : 1);
-	rs = (double)dp->n_on / (double)(dp->t_on ? dp->t_on : 1);
+	rs = (double)dp->n_short / (double)(dp->t_short ? dp->t_short : 1);
 	rl = (double)dp->n_long / (double)(dp->t_long ? dp->t_long : 1);
 	on = 0;
 	if (!dp->gapped && (rs > rl ? rs : rl) * DEPTH_LINGER_GAIN_NUM >

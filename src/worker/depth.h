@@ -34,7 +34,7 @@ struct wdepth {
 	 * gap, the epoch's longest time between two looks (ns); gapped,
 	 * whether a trial's epoch so far was mostly one gap; hold, how
 	 * long the last choice is kept (ns), held, whether it lingers;
-	 * t_on, n_on, t_long, n_long, t_off, n_off: the time (ns) and
+	 * t_short, n_short, t_long, n_long, t_off, n_off: the time (ns) and
 	 * completions of the trial's epochs with short lingering, long,
 	 * and without; on_ns of all_ns: the time it lingered.
 	 */
@@ -47,7 +47,7 @@ struct wdepth {
 	bool gapped;
 	uint64_t hold;
 	bool held;
-	uint64_t t_on, n_on, t_off, n_off, t_long, n_long;
+	uint64_t t_short, n_short, t_long, n_long, t_off, n_off;
 	uint64_t on_ns, all_ns;
 };
 

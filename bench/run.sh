@@ -127,7 +127,7 @@ peak() {
 	[ "$e" = io_uring ] &&
 		extra=("iowq_workers:io-wq worker threads seen:info:0:iorig/tio")
 	run_rounds "$scn" \
-		"read_iops:read IOPS:ge:0.95:iorig/tio" \
+		"read_iops:read IOPS:ge:0.97:iorig/tio" \
 		"ext_cpu_ns_per_io:CPU/IO usr+sys (external):info:0:iorig/tio" \
 		"cpu_busy_pct:CPU busy (usr+sys)/wall:info:0:iorig/tio" \
 		"${extra[@]}"

@@ -46,8 +46,9 @@ trap 'exit 1' INT TERM HUP
 # $PY is py_served: each call runs in one Python started for the case
 # (tests/guest/pyserve.py, as the case starts), not in a python3 of its
 # own: a start costs most of a second in the emulator, and the cases make
-# about 150 calls (served, the cases of two boots took 544 s here, 608 s
-# each call its own python3). The call's arguments, its
+# about 150 calls (served, two boots side by side took 283 and 261 s
+# here, their cases 510 s; 305 and 303 s, cases 567 s, with each call a
+# python3 of its own). The call's arguments, its
 # standard streams (what it wrote is copied to this shell's stdout and
 # stderr when it ends, stderr first), its working directory and its exit
 # status are python3's; what the server does not take (pyserve.py) runs

@@ -46,9 +46,10 @@
 #include "wstate.h"
 
 /* A job whose depth_mean (its directions added) stays below this share
- * of iodepth gets the warning depth_not_held; only with enough I/Os that filling and
- * draining the queue cannot explain it (their cost is about iodepth / 2
- * I/O times of the runtime, under 3% at DEPTH_MIN_IOS_PER_SLOT). */
+ * of iodepth gets the warning depth_not_held; only with enough I/Os that
+ * filling and draining the queue cannot explain it (their cost is about
+ * iodepth / 2 I/O times of the runtime, under 3% at
+ * DEPTH_MIN_IOS_PER_SLOT). */
 #define DEPTH_WARN_PCT		90
 #define DEPTH_MIN_IOS_PER_SLOT	16
 
@@ -155,8 +156,9 @@ static unsigned cpus_allowed(void)
  * lowered by the little above: a loop device throttled to 4000 IOPS,
  * whose slices stretch each epoch to ~100 ms, lingering waits over
  * 0.27-0.34 of a 2 s run, 31.7-31.8 of QD32 held, test 271); zram
- * with its io-wq thread on the job's CPU, 40-100% more with (measured pinned, and unpinned beside a busy CPU: tests 296
- * and 271 check both sides). The I/O loop only counts completions down
+ * with its io-wq thread on the job's CPU, 40-100% more with (measured
+ * pinned, and unpinned beside a busy CPU: tests 296 and 271 check both
+ * sides). The I/O loop only counts completions down
  * (depth_count, a subtraction per reap); the clock is read once every
  * iodepth completions (DEPTH_CHECK_MIN at least). Only with the
  * batching left to iorig and a wait for one, where the engine can

@@ -450,7 +450,23 @@ Strict = jsonschema.validators.extend(
     Draft202012Validator,
     type_checker=Draft202012Validator.TYPE_CHECKER.redefine(
         "integer", is_int))
-validator = Strict(schema)
+
+# The validator's schema has each "$ref" replaced by the definition it
+# names: the same validation (every reference is local, to #/$defs/, and
+# none is recursive), without jsonschema's reference lookup at each of
+# the reports' 300,000 references: 16.5 CPU-s before, 9 after with
+# jsonschema 4.26 (python3 here); 6.7 and 5.5 with Debian's 4.10.
+def inline(node):
+    if isinstance(node, list):
+        return [inline(n) for n in node]
+    if not isinstance(node, dict):
+        return node
+    if "$ref" in node:
+        if set(node) - {"$ref", "description"}:
+            fail("schema: a $ref beside keywords that validate: %s" % node)
+        return inline(resolve(node))
+    return {k: (v if k == "$defs" else inline(v)) for k, v in node.items()}
+validator = Strict(inline(schema))
 
 def close(a, b):
     return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-6)

@@ -21,9 +21,16 @@
 # test, named after its path with '/' as '_', holds its seconds, written
 # when it passes in this lane; a test without one goes first; a tie in
 # the order of their numbers), so that the lane ends on short ones.
-# Every other test then runs alone, one after another, on an otherwise
-# idle machine: timing, rates, signals sent after a sleep. Lines come out
-# as tests end (parallel ones in the order they end). Before the closing
+# Every other test checks what a clock shows (timing, rates, signals
+# sent after a sleep) and runs when the parallel lane has ended. One
+# marked "# lane: paced" uses little of the CPUs (its CPU time under half
+# its wall time, run alone: it mostly waits for a rate's timetable, a
+# throttled device, a sleep) and was seen to hold beside another such
+# test, plain and under the sanitizers: those run first,
+# IORIG_PACED_JOBS at a time (default as IORIG_TEST_JOBS), longest first
+# by their last times, locks as above. The rest then run alone, one after
+# another, on an otherwise idle machine. Lines come out as tests end
+# (parallel and paced ones in the order they end). Before the closing
 # count, a "lanes:" line gives each lane's length and the sum of its
 # tests' times (what a test moved between lanes saves or costs).
 #
@@ -70,11 +77,14 @@ esac
 cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 [ "$cpus" -gt 2 ] 2>/dev/null && cpus=2
 jobs=${IORIG_TEST_JOBS:-$cpus}
-case $jobs in
-''|*[!0-9]*|0) echo "IORIG_TEST_JOBS='$jobs': expected a whole number of" \
-	"tests at a time (1 or more)" >&2
-	exit 2 ;;
-esac
+pjobs=${IORIG_PACED_JOBS:-$cpus}
+for v in "IORIG_TEST_JOBS=$jobs" "IORIG_PACED_JOBS=$pjobs"; do
+	case ${v#*=} in
+	''|*[!0-9]*|0) echo "${v%%=*}='${v#*=}': expected a whole number" \
+		"of tests at a time (1 or more)" >&2
+		exit 2 ;;
+	esac
+done
 command -v timeout >/dev/null 2>&1 || {
 	[ "$limit" -eq 0 ] ||
 		echo "note: no timeout(1) (coreutils): tests run without limit"
@@ -131,7 +141,7 @@ run_one() {
 	else
 		case $rc in
 		0) verdict=pass; echo "PASS $name (${secs}s)" >"$base.say"
-		   [ "$lane" != parallel ] || { mkdir -p "$times" &&
+		   [ "$lane" = serial ] || { mkdir -p "$times" &&
 			echo "$secs" >"$times/$(echo "$name" | tr / _)"; } \
 			2>/dev/null ;;
 		77) verdict=skip
@@ -295,23 +305,32 @@ run_guests() {
 	done
 }
 
-parallel="$*" serial= chains=
+parallel="$*" paced= serial= chains= pchains=
 # In the order of their numbers (100 after 99, not after 10).
 for t in $(cd "$top/tests/cli" && ls [0-9]*.sh 2>/dev/null | sort -n); do
-	if ! grep -q '^# lane: parallel$' "$top/tests/cli/$t"; then
-		serial="$serial tests/cli/$t"
-		continue
-	fi
+	mark=$(sed -n 's/^# lane: \([a-z]*\).*/\1/p' "$top/tests/cli/$t" |
+		head -n 1)
+	case $mark in
+	parallel|paced) ;;
+	*) serial="$serial tests/cli/$t"
+	   continue ;;
+	esac
 	lock=$(sed -n 's/^# lock: \([a-z0-9_-]*\)$/\1/p' "$top/tests/cli/$t" |
 		head -n 1)
 	if [ -z "$lock" ]; then
-		parallel="$parallel tests/cli/$t"
+		eval "$mark=\"\$$mark tests/cli/$t\""
 		continue
 	fi
+	# A paced test's chain is its own lane's: chain:paced.NAME.
+	[ "$mark" = paced ] && lock=paced.$lock
 	echo "tests/cli/$t" >>"$log/chain.$lock"
-	case " $chains " in
+	case " $chains $pchains " in
 	*" chain:$lock "*) ;;
-	*) chains="$chains chain:$lock" ;;
+	*) if [ "$mark" = paced ]; then
+		pchains="$pchains chain:$lock"
+	   else
+		chains="$chains chain:$lock"
+	   fi ;;
 	esac
 done
 # The lone ones by their last time, longest first (none known: first).
@@ -319,6 +338,9 @@ done
 parallel=$(for t in $parallel; do echo "$(echo "$t" | tr / _) $t"; done |
 	longest_first "$times")
 parallel="$chains $parallel"
+paced=$(for t in $paced; do echo "$(echo "$t" | tr / _) $t"; done |
+	longest_first "$times")
+paced="$pchains $paced"
 
 # run_par NAME: a parallel test, or a chain's tests one after another.
 run_par() {
@@ -339,6 +361,26 @@ lane_says() {
 		END { printf "%d in %d s (sum %d s)", NR, e - t0, s }' "$f"
 }
 
+# by_tokens ITEM...: each item (run_par) once it has taken a token from
+# the FIFO on fd 3, which it gives back when it ends; then waits for all.
+by_tokens() {
+	pids=
+	for t; do
+		read -r _ <&3
+		( run_par "$t" 3>&-; echo >&3 ) &
+		pids="$pids $!"
+	done
+	# shellcheck disable=SC2086
+	[ -z "$pids" ] || wait $pids
+}
+
+# tokens FIFO N: fd 3 opened on FIFO, N tokens put in it.
+tokens() {
+	exec 3<>"$1"
+	_i=0
+	while [ "$_i" -lt "$2" ]; do echo >&3; _i=$((_i + 1)); done
+}
+
 # The parallel lane: a FIFO holds one token per test that may run; each
 # test takes one before it starts and gives it back when it ends. The
 # guest's boots start first, outside the tokens.
@@ -348,17 +390,9 @@ guests=
 if [ "$jobs" -gt 1 ] && mkfifo "$log/tokens" 2>/dev/null; then
 	run_guests &
 	guests=$!
-	exec 3<>"$log/tokens"
-	i=0
-	while [ "$i" -lt "$jobs" ]; do echo >&3; i=$((i + 1)); done
-	pids=
-	for t in $parallel; do
-		read -r _ <&3
-		( run_par "$t" 3>&-; echo >&3 ) &
-		pids="$pids $!"
-	done
+	tokens "$log/tokens" "$jobs"
 	# shellcheck disable=SC2086
-	[ -z "$pids" ] || wait $pids
+	by_tokens $parallel
 	exec 3>&-
 else
 	run_guests
@@ -368,15 +402,27 @@ if [ -n "$guests" ]; then
 	[ -n "$idle" ] && idle_guests || wait "$guests"
 fi
 t1=$(date +%s)
+# The paced lane, IORIG_PACED_JOBS at a time, then the rest alone.
+lane=paced
+if [ "$pjobs" -gt 1 ] && mkfifo "$log/ptokens" 2>/dev/null; then
+	tokens "$log/ptokens" "$pjobs"
+	# shellcheck disable=SC2086
+	by_tokens $paced
+	exec 3>&-
+else
+	for t in $paced; do run_par "$t"; done
+fi
+t2=$(date +%s)
 lane=serial
 for t in $serial; do run_name "$t"; done
 [ -z "$guests" ] || wait "$guests"
-t2=$(date +%s)
+t3=$(date +%s)
 # The guest's boots: "N in W s" is the last boot's end.
 guest=$(lane_says guest "$t0" | sed 's/ (sum.*//')
 echo "lanes: parallel $(lane_says parallel "$t0") beside guest boots" \
-	"$guest; serial from $((t1 - t0)) s: $(lane_says serial "$t1");" \
-	"$((t2 - t0)) s in all"
+	"$guest; paced from $((t1 - t0)) s: $(lane_says paced "$t1");" \
+	"alone from $((t2 - t0)) s: $(lane_says serial "$t2");" \
+	"$((t3 - t0)) s in all"
 
 pass=$(grep -c '^pass$' "$log/results")
 fail=$(grep -c '^fail$' "$log/results")

@@ -6,6 +6,7 @@
 # io_submit comes at 2 or fewer. fio on the same job, traced the same
 # way, must pass the same check (when fio is there); and without
 # iodepth_low iorig refills before it drains that far.
+# lane: paced
 . "$(dirname "$0")/lib.sh"
 
 strace_works || skip "needs a working strace"

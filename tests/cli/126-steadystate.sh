@@ -11,6 +11,7 @@
 # criteria are refused. fio runs each compared job side by side with
 # iorig's (rate-held null I/O keeps neither busy: a few per cent of a
 # CPU), so the test takes its windows' length once, not twice.
+# lane: paced
 . "$(dirname "$0")/lib.sh"
 have_fio=
 command -v fio >/dev/null 2>&1 && have_fio=1

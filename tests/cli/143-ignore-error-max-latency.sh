@@ -16,6 +16,7 @@
 #   continue_on_error=read alone does not (ETIMEDOUT is not an I/O
 #   error, as in fio).
 # - a name that is not an errno, or a fourth list: exit 2.
+# lane: paced
 . "$(dirname "$0")/lib.sh"
 
 command -v strace >/dev/null 2>&1 || skip "needs strace"

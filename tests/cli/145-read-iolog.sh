@@ -13,6 +13,7 @@
 # - iorig's own write_iolog replayed by iorig: the same calls again;
 # - an I/O outside the file's region (size=): the job fails before any
 #   I/O, saying so; a file that is no iolog: exit 2.
+# lane: paced
 . "$(dirname "$0")/lib.sh"
 
 command -v strace >/dev/null 2>&1 || skip "needs strace"

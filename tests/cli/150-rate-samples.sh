@@ -4,6 +4,7 @@
 # (jobs[0].read.iops_mean, bw_mean, bw_dev...). The outside truths: a job
 # paced by rate_iops= has every sample at that rate, a run of T seconds
 # has T / period samples, and fio 3.x on the same job gives as many.
+# lane: paced
 . "$(dirname "$0")/lib.sh"
 
 # A paced job: 2000 IOPS of 4 KiB for 1.5 s, IOPS sampled every 250 ms

@@ -7,6 +7,7 @@
 # The reading below follows that table (written here, not copied).
 # Outside truth: the reads of a loop device in /proc/diskstats around the
 # run, and the rate the two jobs of the group are held to.
+# lane: paced
 . "$(dirname "$0")/lib.sh"
 
 loop_disk d.img 16

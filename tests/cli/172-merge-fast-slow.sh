@@ -10,6 +10,7 @@
 # slow member's p99 is one of those, the cluster's is not). Cluster checks read the cluster figures, rank: checks
 # each member's; a failed one gives exit 3 and names the member; the
 # slowest member is named.
+# lane: paced
 . "$(dirname "$0")/lib.sh"
 
 BLKIO=/sys/fs/cgroup/blkio/blkio.throttle.read_iops_device

@@ -9,6 +9,7 @@
 # - a clock clock_gettime does not know is refused (exit 2, nothing run);
 # - log_hist_coarseness=N: each histogram line has 3 + 1856/2^N fields,
 #   as fio's on the same job, and the counts still add up to every I/O.
+# lane: paced
 . "$(dirname "$0")/lib.sh"
 
 # LOG LO HI: every line's time (first field) is within [LO, HI].

@@ -11,7 +11,7 @@
 # the report says interrupted, and its socket is gone (ss: nothing bound;
 # unix: no socket file). A receiver whose sender goes quiet mid-stream
 # ends on SIGINT too.
-# lane: serial
+# lane: paced
 . "$(dirname "$0")/net.sh"
 . "$(dirname "$0")/lib.sh"
 command -v strace >/dev/null 2>&1 || skip "needs strace"

@@ -9,6 +9,7 @@
 # unknown format was refused), a symlink at the name replaced, not
 # followed. Outside truths: sha256 of the device and e2fsck -n on it,
 # the listing of /dev before and after, sha256 of the files.
+# lane: paced
 . "$(dirname "$0")/lib.sh"
 
 run --name=n --ioengine=null --size=1m --output-format=json -o r.json

@@ -8,6 +8,7 @@
 # I/Os issued after the ramp and io_bytes also those then in flight, as
 # fio counts them. Serial lane: a 300 ms ramp at 1000 I/Os a second is a
 # timing (CI, beside the parallel lane: fio reported 918 blocks after it).
+# lane: paced
 . "$(dirname "$0")/lib.sh"
 
 have_fio=0

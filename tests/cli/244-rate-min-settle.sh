@@ -9,6 +9,7 @@
 # - rate_iops_min=600 for 2.5 s: both run the whole runtime, exit 0;
 # - rate_min=3m (above the 2 MB/s the device moves): both fail likewise;
 # - rate_iops_min=400: both run the whole 4 s and exit 0.
+# lane: paced
 . "$(dirname "$0")/lib.sh"
 command -v fio >/dev/null 2>&1 || skip "needs fio (Debian's fio 3.33)"
 BLKIO=/sys/fs/cgroup/blkio

@@ -22,6 +22,7 @@
 # so fio's runs there, which the test only noted, are left out); one of
 # the complete-mode means is 1 s (about 30 bursts): they came within 3%
 # of fio's (bound 20%; the build before the fix was 26% and 47% off).
+# lane: paced
 . "$(dirname "$0")/lib.sh"
 command -v fio >/dev/null 2>&1 || skip "needs fio (Debian's fio 3.33)"
 strace_works || skip "strace cannot trace here"

@@ -83,9 +83,9 @@ expect_in out '^PASS tests/cli/50-par-a\.sh'
 expect_in out '^PASS tests/cli/50-par-b\.sh'
 expect_in out '^PASS tests/cli/05-after-par\.sh'
 expect_in out '^4 passed, 2 failed, 1 skipped$'
-# Each lane's length and its tests' sum: 2 parallel tests, 5 serial ones
-# (the hanging one's 2 s limit at least).
-expect_in out '^lanes: parallel 2 in [0-9]+ s \(sum [0-9]+ s\) beside guest boots none; serial from [0-9]+ s: 5 in [0-9]+ s \(sum [2-9] s\); [0-9]+ s in all$'
+# Each lane's length and its tests' sum: 2 parallel tests, no paced one,
+# 5 alone (the hanging one's 2 s limit at least).
+expect_in out '^lanes: parallel 2 in [0-9]+ s \(sum [0-9]+ s\) beside guest boots none; paced from [0-9]+ s: none; alone from [0-9]+ s: 5 in [0-9]+ s \(sum [2-9] s\); [0-9]+ s in all$'
 # The parallel lane first, then the others in the order of their numbers.
 grep -E '^(PASS|FAIL|SKIP) ' "$T/out" | sed 's/^[A-Z]* tests.cli.\([0-9]*\)-.*/\1/' |
 	tr '\n' ' ' >"$T/order"

@@ -20,7 +20,7 @@
 # On a kernel without min_wait (before 6.12) the engine_setup list must
 # lack "min_wait" and no wait carry EXT_ARG: that fallback is what is
 # checked then; from 6.12 on, the list must have it.
-# lane: serial (a trace instance of the machine's syscalls; timing)
+# lane: paced (a trace instance of its own, read by tgid; timing)
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" -eq 0 ] || skip "needs root for tracefs and the blkio throttle"

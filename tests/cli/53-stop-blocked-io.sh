@@ -8,6 +8,7 @@
 # (sync, io_uring, pthread); kernel AIO (libaio) and a request the file
 # system holds uninterruptibly keep the process until the I/O ends.
 # A file the run extended is then left as it is, and said.
+# lane: paced
 . "$(dirname "$0")/lib.sh"
 
 faultfs_mount "$T/i" --intr --size=1m --delay=65536:2500

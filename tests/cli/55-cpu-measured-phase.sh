@@ -5,6 +5,7 @@
 # laid out. Outside truth: the CPU the iorig process used, from
 # getrusage(RUSAGE_CHILDREN) around it, shows the layout's cost is real
 # (the fresh run costs far more CPU in all), and bounds the phase's.
+# lane: paced
 . "$(dirname "$0")/lib.sh"
 
 "$PY" - "$IORIG" >res <<'PYEOF' || die "runner failed"

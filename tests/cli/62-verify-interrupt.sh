@@ -2,6 +2,7 @@
 # SIGINT during verification: a verify_only run over a region read with
 # O_DIRECT one block at a time is stopped within a second, exits 130 and
 # still prints a valid JSON report that says it was interrupted.
+# lane: paced
 . "$(dirname "$0")/lib.sh"
 
 have_odirect || skip "the scratch file system has no O_DIRECT"

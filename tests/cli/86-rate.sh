@@ -13,6 +13,7 @@
 #   far above lat (from its issue) and grows with the runtime.
 # - rate_iops_min above the device's 500 IOPS fails the job (after fio's
 #   2 s settle period); below, not.
+# lane: paced
 . "$(dirname "$0")/lib.sh"
 
 command -v strace >/dev/null 2>&1 || skip "needs strace"

@@ -12,6 +12,7 @@
 # - thinktime_iotime stalls by time; runtime= cuts a stall short, and a
 #   signal ends one at once;
 # - thinktime_* without thinktime, and more spin than think, warn.
+# lane: paced
 . "$(dirname "$0")/lib.sh"
 
 mkrand f.dat 1048576

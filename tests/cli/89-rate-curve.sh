@@ -21,6 +21,7 @@
 #   exactly 100% the wait does not build here.
 # - --chart: gnuplot drew an SVG that has the four series of the curve,
 #   from the data file beside it.
+# lane: paced
 . "$(dirname "$0")/lib.sh"
 
 [ -e /sys/fs/cgroup/blkio/blkio.throttle.read_iops_device ] ||

@@ -18,20 +18,6 @@
 . "$(dirname "$0")/lib.sh"
 
 command -v gnuplot >/dev/null 2>&1 || skip "needs gnuplot (gnuplot-nox)"
-browser=
-for b in chromium chromium-browser google-chrome; do
-	command -v "$b" >/dev/null 2>&1 && { browser=$b; break; }
-done
-[ -n "$browser" ] || skip "no chromium to render the charts (apt-get install chromium)"
-
-# shoot SVG PNG: the chart as Chromium draws it, at its own size.
-shoot() {
-	timeout 60 "$browser" --headless --no-sandbox --disable-gpu \
-		--user-data-dir="$T/profile" --no-first-run \
-		--disable-extensions --hide-scrollbars --window-size=1000,620 \
-		--screenshot="$T/$2" "file://$T/$1" >/dev/null 2>>"$T/chrome.err" ||
-		die "chromium failed on $1: $(tail -3 "$T/chrome.err")"
-}
 
 dd if=/dev/zero of=g bs=1M count=16 2>/dev/null
 cat >z.job <<'EOF'
@@ -61,10 +47,12 @@ run plot --outdir=p z.json
 expect_rc 0
 run plot --outdir=m mix.json
 expect_rc 0
+set --
 for c in p/z-read-lat m/mix-read-lat m/mix-write-lat; do
 	[ -s "$c.svg" ] || die "no $c.svg"
-	shoot "$c.svg" "$(echo "$c" | tr / -).png"
+	set -- "$@" "$c.svg" "$(echo "$c" | tr / -).png"
 done
+shots "$@"
 
 CLI_DIR="$top/tests/cli" "$PY" - z.json <<'PYEOF' || die "the histograms are not drawn as a person can trust"
 import json, math, os, re, sys

@@ -13,19 +13,6 @@
 . "$(dirname "$0")/lib.sh"
 
 command -v gnuplot >/dev/null 2>&1 || skip "needs gnuplot (gnuplot-nox)"
-browser=
-for b in chromium chromium-browser google-chrome; do
-	command -v "$b" >/dev/null 2>&1 && { browser=$b; break; }
-done
-[ -n "$browser" ] || skip "no chromium to render the charts (apt-get install chromium)"
-
-shoot() {	# shoot SVG: SVG.png, as Chromium draws it at its own size
-	timeout 60 "$browser" --headless --no-sandbox --disable-gpu \
-		--user-data-dir="$T/profile" --no-first-run \
-		--disable-extensions --hide-scrollbars --window-size=1000,620 \
-		--screenshot="$T/$1.png" "file://$T/$1" >/dev/null 2>>"$T/chrome.err" ||
-		die "chromium failed on $1: $(tail -3 "$T/chrome.err")"
-}
 
 dd if=/dev/zero of=f bs=1M count=8 2>/dev/null
 run --name=mix --rw=randrw --bs=4k --size=8m --filename=f \
@@ -43,11 +30,13 @@ run plot --outdir=l mix_bw.1.log
 expect_rc 0
 run plot --outdir=c a.json b.json
 expect_rc 0
+set --
 for c in t/mix-iops.svg t/mix-bw.svg t/mix-p99.svg l/mix_bw.1.svg \
 	c/compare-read-iops.svg c/compare-write-p99.svg; do
 	[ -s "$c" ] || die "no $c"
-	shoot "$c"
+	set -- "$@" "$c" "$c.png"
 done
+shots "$@"
 fiocmp=
 if command -v fio >/dev/null 2>&1; then
 	for n in 1 2; do

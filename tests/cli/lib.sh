@@ -470,3 +470,38 @@ bg_pid() {
 	pid=$!
 	wait $pid || die "$*: failed: $(cat "$T/err")"
 }
+
+# shots SVG PNG [SVG PNG]...: each PNG (paths under $T) as headless
+# Chromium draws its SVG, a chart of iorig plot (1000 x 620, a viewBox
+# only), alone in a window of that size. The SVGs are stacked in one
+# page, each an image of that size in a box of its own, and the page's
+# one screenshot is cut into the boxes (shot.py split): one start of
+# Chromium (about 1.5 CPU-s) for them all. Skips without Chromium.
+shots() {
+	_br=
+	for _b in chromium chromium-browser google-chrome; do
+		command -v "$_b" >/dev/null 2>&1 && { _br=$_b; break; }
+	done
+	[ -n "$_br" ] ||
+		skip "no chromium to render the charts (apt-get install chromium)"
+	_page=$T/shots.html _outs= _n=0
+	{ echo '<!DOCTYPE html><html><body style="margin:0">'
+	  while [ $# -ge 2 ]; do
+		echo "<div style=\"height:620px;overflow:hidden\"><img" \
+			"style=\"display:block\" width=\"1000\" height=\"620\"" \
+			"src=\"file://$T/$1\"></div>"
+		_outs="$_outs $T/$2"
+		_n=$((_n + 1))
+		shift 2
+	  done
+	  echo '</body></html>'; } >"$_page"
+	timeout 60 "$_br" --headless --no-sandbox --disable-gpu \
+		--user-data-dir="$T/profile" --no-first-run \
+		--disable-extensions --hide-scrollbars \
+		--window-size=1000,$((620 * _n)) --screenshot="$_page.png" \
+		"file://$_page" >/dev/null 2>>"$T/chrome.err" ||
+		die "chromium failed on $_page: $(tail -3 "$T/chrome.err")"
+	# shellcheck disable=SC2086
+	"$PY" "$top/tests/cli/shot.py" split "$_page.png" 620 $_outs ||
+		die "cannot cut $_page.png into $_n charts"
+}

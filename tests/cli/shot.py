@@ -7,6 +7,9 @@ draws told apart from the white page, and the frame gnuplot draws
 around the plot found as the long dark lines of the picture.
 
     python3 shot.py PAGE.png      prints the size and the frame found
+    python3 shot.py split PAGE.png H OUT.png...
+                                  cuts PAGE.png into boxes H pixels high,
+                                  top to bottom, one OUT.png each
 """
 import struct
 import sys
@@ -95,6 +98,30 @@ class Shot:
                 p = (r[i], r[i + 1], r[i + 2])
                 if p != (255, 255, 255):
                     yield x, y, p
+
+
+def split(path, h, outs):
+    """Writes the boxes of path, h rows each from the top, to outs: the
+    charts of one screenshot of a page that stacks them (tests/cli/lib.sh
+    shots), each as if Chromium had drawn it alone."""
+    s = Shot(path)
+    if s.h < h * len(outs):
+        raise ValueError("%s: %d rows, not %d boxes of %d" %
+                         (path, s.h, len(outs), h))
+    ctype = 2 if s.bpp == 3 else 6
+    for k, out in enumerate(outs):
+        rows = s.rows[k * h:(k + 1) * h]
+        raw = b"".join(b"\0" + r for r in rows)
+
+        def chunk(kind, data):
+            return (struct.pack(">I", len(data)) + kind + data +
+                    struct.pack(">I", zlib.crc32(kind + data)))
+        with open(out, "wb") as f:
+            f.write(b"\x89PNG\r\n\x1a\n" +
+                    chunk(b"IHDR", struct.pack(">IIBBBBB", s.w, h, 8, ctype,
+                                               0, 0, 0)) +
+                    chunk(b"IDAT", zlib.compress(raw, 1)) +
+                    chunk(b"IEND", b""))
 
 
 def rgb(hexcolour):
@@ -226,5 +253,8 @@ def overlap(a, b):
 
 
 if __name__ == "__main__":
+    if sys.argv[1] == "split":
+        split(sys.argv[2], int(sys.argv[3]), sys.argv[4:])
+        sys.exit(0)
     s = Shot(sys.argv[1])
     print("%dx%d frame %s" % (s.w, s.h, frame(s)))

@@ -6,7 +6,9 @@
 # no bytes, as fio's JSON does; exit_on_io_done ends the job when the
 # other job's I/O ends (wall clock far below its runtime), whatever an
 # exec job beside it does; no cpuload= is an error, as in fio.
-# lane: paced
+# Alone, not paced: it measures the CPU time cpuload= burns (with
+# another test beside it in a loaded .ci/run it got 23.7% for 30%).
+# lane: serial
 . "$(dirname "$0")/lib.sh"
 
 # share CMD...: "CPU% WALL": user+system time of CMD (and its children)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The guest cases' $PY (py_served, tests/cli/lib.sh), outside the guest:
+# The guest cases' $PY (py_served, tests/guest/lib.sh), outside the guest:
 # tests/cli/307-guest-py-served.sh runs this with IORIG_GUEST=1. Each
 # check compares what a call gives with what python3 itself gives.
 # PY_SERVED_KILL=1: the server is killed, and the next call must fail
@@ -60,7 +60,7 @@ wait
 [ "$(cat "$T/a")$(cat "$T/b")" = AB ] || die "two calls at once"
 echo "ok: stdin, the shell's offset, cwd, a program file, -m, NUL, two at once"
 if [ "${PY_SERVED_KILL:-0}" = 1 ]; then
-	read -r p <"$T.py/pid" || die "no server"
+	read -r p <"$T/.py/pid" || die "no server"
 	kill -9 "$p"
 	"$PY" -S -c 'print(1)'
 	echo "a call after the server was killed came back"

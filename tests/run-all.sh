@@ -333,14 +333,16 @@ for t in $(cd "$top/tests/cli" && ls [0-9]*.sh 2>/dev/null | sort -n); do
 	   fi ;;
 	esac
 done
-# The lone ones by their last time, longest first (none known: first).
+# The lone ones by their last time, longest first (none known: first),
+# after the lane's chains.
 . "$top/tests/order.sh"
-parallel=$(for t in $parallel; do echo "$(echo "$t" | tr / _) $t"; done |
-	longest_first "$times")
-parallel="$chains $parallel"
-paced=$(for t in $paced; do echo "$(echo "$t" | tr / _) $t"; done |
-	longest_first "$times")
-paced="$pchains $paced"
+by_last_times() {
+	for t; do echo "$(echo "$t" | tr / _) $t"; done | longest_first "$times"
+}
+# shellcheck disable=SC2086
+parallel="$chains $(by_last_times $parallel)"
+# shellcheck disable=SC2086
+paced="$pchains $(by_last_times $paced)"
 
 # run_par NAME: a parallel test, or a chain's tests one after another.
 run_par() {

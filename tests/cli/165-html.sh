@@ -10,11 +10,7 @@
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
 
-browser=
-for b in chromium chromium-browser google-chrome; do
-	command -v "$b" >/dev/null 2>&1 && { browser=$b; break; }
-done
-[ -n "$browser" ] || skip "no chromium to render the page (apt-get install chromium)"
+chromium_or_skip page
 
 name='h<script>x&"q'
 dd if=/dev/zero of=f bs=1M count=4 2>/dev/null

@@ -17,11 +17,7 @@
 . "$(dirname "$0")/lib.sh"
 
 command -v gnuplot >/dev/null 2>&1 || skip "needs gnuplot (gnuplot-nox)"
-browser=
-for b in chromium chromium-browser google-chrome; do
-	command -v "$b" >/dev/null 2>&1 && { browser=$b; break; }
-done
-[ -n "$browser" ] || skip "no chromium to render the page (apt-get install chromium)"
+chromium_or_skip page
 
 sed -E -e 's/^[[:space:]]*runtime[[:space:]]*=.*/runtime=100ms/' \
 	-e 's/^[[:space:]]*size[[:space:]]*=.*/size=4m/' \

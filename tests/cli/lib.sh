@@ -471,6 +471,16 @@ bg_pid() {
 	wait $pid || die "$*: failed: $(cat "$T/err")"
 }
 
+# chromium_or_skip WHAT: $browser, a headless Chromium to render WHAT (the
+# charts, the page) with; skips without one.
+chromium_or_skip() {
+	browser=
+	for _b in chromium chromium-browser google-chrome; do
+		command -v "$_b" >/dev/null 2>&1 && { browser=$_b; return 0; }
+	done
+	skip "no chromium to render the $1 (apt-get install chromium)"
+}
+
 # shots SVG PNG [SVG PNG]...: each PNG (paths under $T) as headless
 # Chromium draws its SVG, a chart of iorig plot (1000 x 620, a viewBox
 # only), alone in a window of that size. The SVGs are stacked in one
@@ -478,12 +488,7 @@ bg_pid() {
 # one screenshot is cut into the boxes (shot.py split): one start of
 # Chromium (about 1.5 CPU-s) for them all. Skips without Chromium.
 shots() {
-	_br=
-	for _b in chromium chromium-browser google-chrome; do
-		command -v "$_b" >/dev/null 2>&1 && { _br=$_b; break; }
-	done
-	[ -n "$_br" ] ||
-		skip "no chromium to render the charts (apt-get install chromium)"
+	chromium_or_skip charts
 	_page=$T/shots.html _outs= _n=0
 	{ echo '<!DOCTYPE html><html><body style="margin:0">'
 	  while [ $# -ge 2 ]; do
@@ -495,7 +500,7 @@ shots() {
 		shift 2
 	  done
 	  echo '</body></html>'; } >"$_page"
-	timeout 60 "$_br" --headless --no-sandbox --disable-gpu \
+	timeout 60 "$browser" --headless --no-sandbox --disable-gpu \
 		--user-data-dir="$T/profile" --no-first-run \
 		--disable-extensions --hide-scrollbars \
 		--window-size=1000,$((620 * _n)) --screenshot="$_page.png" \

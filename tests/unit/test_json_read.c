@@ -455,6 +455,52 @@ static void test_hist_exact(void **state)
 	free(doc);
 }
 
+/*
+ * Terse prints a histogram's stddev in us with 6 decimals, 10 digits of a
+ * stddev near 2 ms, from a figure the document keeps to 12: it must
+ * print the figure as the document gives it, or a stddev whose 11th and
+ * 12th digits are "50" rounds one way in the run and may round the other
+ * from its saved document (seen: 1796.509497 against 1796.509496). The
+ * search finds three write latencies whose stddev is such a tie.
+ */
+static void test_terse_as_saved(void **state)
+{
+	struct fixture *fx = *state;
+	struct hist *h = &fx->stats[2].dir[DDIR_WRITE].clat;
+	char want[40], naive[40], *doc, *run, *back;
+	struct result_doc *d;
+	uint64_t b;
+
+	for (b = 1796000; b < 1806000; b++) {
+		hist_init(h);
+		hist_add(h, 1000);
+		hist_add(h, 1000 + b);
+		hist_add(h, 1000 + 3 * b + 7);
+		snprintf(want, sizeof(want), ";%f;",
+			 result_as_printed(hist_stddev(h)) / 1000.0);
+		snprintf(naive, sizeof(naive), ";%f;",
+			 hist_stddev(h) / 1000.0);
+		if (strcmp(want, naive))
+			break;
+	}
+	assert_true(b < 1806000);
+	doc = render(report_json, &fx->r);
+	run = render(report_terse, &fx->r);
+	d = read_back(doc);
+	back = render(report_terse, &d->r);
+	if (!strstr(run, want) || strstr(run, naive))
+		fail_msg("the run's terse has not the stddev %s as saved "
+			 "(%s from the full double):\n%s", want, naive, run);
+	if (!strstr(back, want))
+		fail_msg("the saved document's terse has not the stddev "
+			 "%s:\n%s", want, back);
+	result_doc_free(d);
+	free(d);
+	free(doc);
+	free(run);
+	free(back);
+}
+
 /* A copy of doc whose first bucket's low bound has another first digit:
  * not the bucket of its high bound. */
 static char *off_bounds(char *doc)
@@ -523,6 +569,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_writers_same, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_hist_exact, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_terse_as_saved, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_refused, setup,
 						teardown),

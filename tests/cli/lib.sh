@@ -64,13 +64,131 @@ if [ -z "${PY:-}" ]; then
 fi
 command -v "$PY" >/dev/null || { echo "python3 is needed by the CLI tests"; exit 1; }
 
+# py_served ARGS...: python3 ARGS, run in one Python started for the
+# test (tests/cli/pyserve.py, by _py_start), not in a python3 of its own:
+# a start costs about 40 ms of CPU here and most of a second in the test
+# guest, whose cases make every python call through it ($PY there). The
+# call's arguments, its standard streams (what it wrote is copied to
+# this shell's stdout and stderr when it ends, stderr first), its working
+# directory and its exit status are python3's; what the server does not
+# take (pyserve.py) runs in python3 as before. Not passed: the
+# environment.
+_py_bin=$PY
+py_served() {
+	# one call at a time: the lock is a file made only when absent, and
+	# the caller removes it once it has read its answer
+	while ! (set -C; : >"$_py_dir/lock") 2>/dev/null; do
+		# the test removed its scratch directory: python3 itself
+		[ -p "$_py_dir/req" ] || { "$_py_bin" "$@"; return; }
+		sleep 0.1
+	done
+	_py_n=0
+	for _py_a in "$@"; do
+		printf '%s' "$_py_a" >"$_py_dir/a.$_py_n"
+		_py_n=$((_py_n + 1))
+	done
+	# this shell's own process (a subshell's, in $(...)), not $$
+	read -r _py_pid _py_a </proc/self/stat
+	echo "$_py_pid $_py_n" >"$_py_dir/req"
+	# The answer, on one descriptor held open for reading and writing
+	# across reads: the open never waits, a read never sees the end of
+	# the FIFO, and a read that a signal ends with nothing read is read
+	# again (what the server wrote stays in the FIFO, which the server
+	# holds open). Opened for reading alone, a second reader took the
+	# answer and left the caller the FIFO's end, an empty answer (3
+	# tests in one suite under the sanitizers). Read in a subshell: read
+	# takes its input on descriptor 0, and the server takes the call's
+	# stdin from this shell's descriptor 0.
+	_py_a=$({
+		_py_k=0 _py_l=
+		while [ -z "$_py_l" ] && [ "$_py_k" -lt 100 ]; do
+			read -r _py_l <&9
+			_py_k=$((_py_k + 1))
+		done
+		echo "$_py_l"
+	} 9<>"$_py_dir/resp")
+	read -r _py_rc _py_e _py_o <<EOF
+$_py_a
+EOF
+	rm -f "$_py_dir/lock"
+	case $_py_rc in
+	python3) "$_py_bin" "$@" ;;
+	[0-9]*)
+		_py_put "$_py_e" "$_py_dir/err.$_py_pid" >&2
+		_py_put "$_py_o" "$_py_dir/out.$_py_pid"
+		return "$_py_rc" ;;
+	*) die "py_served: $top/tests/cli/pyserve.py ended ($_py_rc):" \
+		"$(tail -n 5 "$_py_dir/log")" ;;
+	esac
+}
+# _py_put HOW FILE: FILE to stdout, as pyserve.py's how() says.
+_py_put() {
+	case $1 in
+	t)
+		while IFS= read -r _py_l; do
+			printf '%s\n' "$_py_l"
+		done <"$2"
+		[ -z "$_py_l" ] || printf '%s' "$_py_l" ;;
+	c) cat "$2" ;;
+	esac
+}
+# _py_start: the server ($_py_dir), in a shell that holds req open (so
+# that a call's write to it never waits, the server alive or not) and
+# answers "ended STATUS" in its place once it has ended (so that a call
+# never waits for an answer that cannot come). Started from a subshell
+# that ends at once: not a job of the test's shell, whose wait(1) would
+# wait for it; no descriptor of the caller's but req (a pipe it held
+# would not end). It ends when the test's shell ($$) does, with status
+# 0, and then nobody is left to answer (an answer would wait for a
+# reader for ever). Its directory is $T.py, beside $T and not in it (a
+# test may look at everything in $T); the server removes it as it ends,
+# _py_end when it ends the server.
+_py_start() {
+	_py_dir=$T.py
+	{ [ -d "$_py_dir" ] || mkdir "$_py_dir"; } &&
+		mkfifo "$_py_dir/req" "$_py_dir/resp" ||
+		die "py_served: cannot make $_py_dir"
+	(
+		{
+			"$_py_bin" "$top/tests/cli/pyserve.py" "$_py_dir" $$ ||
+				echo "ended $?" >"$_py_dir/resp"
+		} 3<>"$_py_dir/req" </dev/null >"$_py_dir/log" 2>&1 \
+			4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
+		echo "$!" >"$_py_dir/wpid"
+	)
+}
+# The shell that waits for the server, then the server (which wrote its
+# own process id when it started).
+_py_end() {
+	read -r _py_a <"$_py_dir/wpid" && kill "$_py_a"
+	read -r _py_a <"$_py_dir/pid" && kill "$_py_a"
+	rm -rf "$_py_dir"
+}
+# _py_up: $_py_json is py_served, the server started first if the test
+# has none (the directory made is the claim); $PY while another shell
+# of the test is starting it. Called in the test's own shell where it
+# can (expect_json, json_is), so that its $(...) calls find it set.
+_py_json=$PY
+_py_up() {
+	[ "$_py_json" = py_served ] && return 0
+	if [ -p "$T.py/resp" ]; then
+		_py_dir=$T.py
+	elif mkdir "$T.py" 2>/dev/null; then
+		_py_start
+	else
+		return 0
+	fi
+	_py_json=py_served
+}
+
 # json EXPR: evaluates a Python expression on the JSON document in $T/out
 # (bound to d) and prints the result. The standard library only (-S: no
 # site module, no site-packages to look through): a start a third
-# shorter, which counts in the test guest, where each costs most of a
-# second.
+# shorter. Served (py_served): the suite's parallel lane made about eight
+# python starts a second, half of them these.
 json() {
-	"$PY" -S -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$T/out" "$1"
+	_py_up
+	"$_py_json" -S -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$T/out" "$1"
 }
 
 skip() {
@@ -90,7 +208,8 @@ tracing() {
 
 # jsonf FILE EXPR: like json, on FILE.
 jsonf() {
-	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+	_py_up
+	"$_py_json" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
 # split_out: $T/out of one run with several formats (--output-format=
@@ -127,12 +246,14 @@ PYEOF
 # json_is EXPR VALUE: the Python expression EXPR on the JSON document in
 # $T/out (bound to d) prints VALUE; stdout must be one JSON document.
 json_is() {
+	_py_up
 	_got=$(json "$1" 2>&1) || die "stdout is not one JSON document: $_got"
 	[ "$_got" = "$2" ] || die "expected $1 == $2, got $_got"
 }
 
 # expect_json EXPR [WHY]: the Python expression EXPR (d = stdout's JSON) holds.
 expect_json() {
+	_py_up
 	_got=$(json "bool($1)" 2>&1) || die "stdout is not one JSON document: $_got"
 	[ "$_got" = True ] || die "expected $1${2:+ ($2)}"
 }

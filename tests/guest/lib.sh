@@ -43,81 +43,14 @@ _guest_exit() {
 trap _guest_exit EXIT
 trap 'exit 1' INT TERM HUP
 
-# $PY is py_served: each call runs in one Python started for the case
-# (tests/guest/pyserve.py, as the case starts), not in a python3 of its
-# own: a start costs most of a second in the emulator, and the cases make
-# about 150 calls (served, two boots side by side took 283 and 261 s
-# here, their cases 510 s; 305 and 303 s, cases 567 s, with each call a
-# python3 of its own). The call's arguments, its
-# standard streams (what it wrote is copied to this shell's stdout and
-# stderr when it ends, stderr first), its working directory and its exit
-# status are python3's; what the server does not take (pyserve.py) runs
-# in python3 as before.
-_py_bin=$PY
-py_served() {
-	# one call at a time: the lock is a file made only when absent, and
-	# the server removes it as it answers
-	while ! (set -C; : >"$_py_dir/lock") 2>/dev/null; do
-		sleep 0.1
-	done
-	_py_n=0
-	for _py_a in "$@"; do
-		printf '%s' "$_py_a" >"$_py_dir/a.$_py_n"
-		_py_n=$((_py_n + 1))
-	done
-	# this shell's own process (a subshell's, in $(...)), not $$
-	read -r _py_pid _py_a </proc/self/stat
-	echo "$_py_pid $_py_n" >"$_py_dir/req"
-	_py_rc=
-	read -r _py_rc _py_e _py_o <"$_py_dir/resp"
-	case $_py_rc in
-	python3) "$_py_bin" "$@" ;;
-	[0-9]*)
-		_py_put "$_py_e" "$_py_dir/err.$_py_pid" >&2
-		_py_put "$_py_o" "$_py_dir/out.$_py_pid"
-		return "$_py_rc" ;;
-	*) die "py_served: $top/tests/guest/pyserve.py ended ($_py_rc):" \
-		"$(tail -n 5 "$_py_dir/log")" ;;
-	esac
-}
-# _py_put HOW FILE: FILE to stdout, as pyserve.py's how() says.
-_py_put() {
-	case $1 in
-	t)
-		while IFS= read -r _py_l; do
-			printf '%s\n' "$_py_l"
-		done <"$2"
-		[ -z "$_py_l" ] || printf '%s' "$_py_l" ;;
-	c) cat "$2" ;;
-	esac
-}
-# The server, in a shell that holds req open (so that a call's write to
-# it never waits, the server alive or not) and answers "ended STATUS" in
-# its place once it has ended (so that a call never waits for an answer
-# that cannot come). Started from a subshell that ends at once: not a
-# job of the case's shell, whose wait(1) would wait for it.
-_py_start() {
-	_py_dir=$T/.py
-	mkdir "$_py_dir" && mkfifo "$_py_dir/req" "$_py_dir/resp" ||
-		die "py_served: cannot make $_py_dir"
-	(
-		{
-			"$_py_bin" "$top/tests/guest/pyserve.py" "$_py_dir"
-			echo "ended $?" >"$_py_dir/resp"
-		} 3<>"$_py_dir/req" </dev/null >"$_py_dir/log" 2>&1 &
-		echo "$!" >"$_py_dir/wpid"
-	)
-	on_exit _py_end
-}
-# The shell that waits for the server, then the server (which wrote its
-# own process id when it started).
-_py_end() {
-	read -r _py_a <"$_py_dir/wpid" && kill "$_py_a"
-	read -r _py_a <"$_py_dir/pid" && kill "$_py_a"
-}
-# Started here, in the case's own shell: a call in a subshell ($(...))
-# could not keep what it started.
+# $PY is py_served (tests/cli/lib.sh): each call runs in one Python
+# started for the case, not in a python3 of its own: a start costs most
+# of a second in the emulator, and the cases make about 150 calls
+# (served, two boots side by side took 283 and 261 s here, their cases
+# 510 s; 305 and 303 s, cases 567 s, with each call a python3 of its
+# own). Started here, in the case's own shell, and ended at its exit.
 _py_start
+on_exit _py_end
 PY=py_served
 
 # need CMD PACKAGE: skips without CMD.

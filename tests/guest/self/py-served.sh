@@ -1,5 +1,5 @@
 #!/bin/sh
-# The guest cases' $PY (py_served, tests/guest/lib.sh), outside the guest:
+# The guest cases' $PY (py_served, tests/cli/lib.sh), outside the guest:
 # tests/cli/307-guest-py-served.sh runs this with IORIG_GUEST=1. Each
 # check compares what a call gives with what python3 itself gives.
 # PY_SERVED_KILL=1: the server is killed, and the next call must fail
@@ -58,9 +58,26 @@ v=$("$PY" -m json.tool "$T/out" | tr -d ' \n')
 ("$PY" -S -c 'print("B")' >"$T/b") &
 wait
 [ "$(cat "$T/a")$(cat "$T/b")" = AB ] || die "two calls at once"
-echo "ok: stdin, the shell's offset, cwd, a program file, -m, NUL, two at once"
+# Three at once, ten times: each its own answer (a caller that read
+# another's answer, or the end of the FIFO, had one call in eight runs of
+# fifteen rounds fail "ended ()" when the server gave the lock back
+# before the caller had read).
+i=0
+while [ "$i" -lt 10 ]; do
+	for k in 1 2 3; do
+		("$PY" -S -c 'import sys; print(int(sys.argv[1]) * 3)' "$i$k" \
+			>"$T/c$k" 2>&1) &
+	done
+	wait
+	for k in 1 2 3; do
+		[ "$(cat "$T/c$k")" = "$(($i$k * 3))" ] ||
+			die "round $i, call $k of three at once: $(cat "$T/c$k")"
+	done
+	i=$((i + 1))
+done
+echo "ok: stdin, the shell's offset, cwd, a program file, -m, NUL, two and three at once"
 if [ "${PY_SERVED_KILL:-0}" = 1 ]; then
-	read -r p <"$T/.py/pid" || die "no server"
+	read -r p <"$T.py/pid" || die "no server"
 	kill -9 "$p"
 	"$PY" -S -c 'print(1)'
 	echo "a call after the server was killed came back"

@@ -1,17 +1,23 @@
-# One Python for all of a guest case's Python calls (tests/guest/lib.sh,
-# py_served). In the emulator each start of python3 costs most of a
-# second; a case makes up to twenty. This process starts once per case
+# One Python for all of a test's Python calls that go through py_served
+# (tests/cli/lib.sh: json and the others, and every call of a guest
+# case). A start of python3 costs about 40 ms of CPU here and most of a
+# second in the test guest's emulator. This process starts once per test
 # and runs each call's program in a namespace of its own, as python3
 # would have run it, with the caller's standard streams, arguments,
-# working directory and exit status.
+# working directory and exit status. It ends when the process PID
+# (argv[2], the test's shell) has ended, with status 0 (its only way to
+# end so), having removed DIR.
 #
 # DIR (argv[1]) holds two FIFOs, req and resp, and the arguments of a
 # call, one file each (a.0, a.1, ...); this writes its process id into
 # DIR/pid. A call: the caller writes its arguments, then a line
 # "PID ARGC" into req; this runs them and writes into resp the exit
 # status and how the caller is to copy DIR/err.PID and DIR/out.PID, what the
-# program wrote, to its own descriptors 2 and 1 (how()), having removed
-# DIR/lock (the caller's, which keeps a second caller out until then).
+# program wrote, to its own descriptors 2 and 1 (how()). It holds resp
+# open for reading and writing from its start: an answer never waits for
+# its reader, and stays in the FIFO until the caller reads it. DIR/lock
+# is the caller's: it keeps a second caller out until the first has
+# read its answer.
 # The caller writes them itself: a file this opened anew would not move
 # the shell's own offset, and the shell's next write would land on them.
 # PID is the calling shell's process: its descriptor 0 (/proc/PID/fd/0)
@@ -23,6 +29,8 @@
 # site module, so that a call without -S finds what it would.
 import ctypes
 import os
+import select
+import shutil
 import signal
 import sys
 import traceback
@@ -30,6 +38,12 @@ import traceback
 import json  # noqa: F401
 
 d = sys.argv[1]
+# The test's shell: a pidfd that reads as ready once it has ended (none
+# before Linux 5.3: then the test's end or its time limit kills this).
+try:
+    watch = os.pidfd_open(int(sys.argv[2])) if len(sys.argv) > 2 else None
+except (AttributeError, OSError):
+    watch = None
 # Ends with the shell that started it (a case that ended before this
 # wrote its process id could not kill it).
 parent = os.getppid()
@@ -64,7 +78,10 @@ def run(pid, argv):
     else:
         return None
     if stdin is None:
-        stdin = open(fd + "0", encoding="utf-8")
+        try:
+            stdin = open(fd + "0", encoding="utf-8")
+        except OSError:    # a socket, or gone: as if nothing to read
+            stdin = open(os.devnull, encoding="utf-8")
     out = open(os.path.join(d, "out.%d" % pid), "w", encoding="utf-8")
     err = open(os.path.join(d, "err.%d" % pid), "w", encoding="utf-8")
     saved = sys.stdin, sys.stdout, sys.stderr, sys.argv
@@ -107,13 +124,31 @@ def how(f):
     return "t" if len(b) <= 4096 and b"\0" not in b else "c"
 
 
+resp = os.open(os.path.join(d, "resp"), os.O_RDWR)
 with open(os.path.join(d, "pid"), "w", encoding="utf-8") as f:
     f.write("%d\n" % os.getpid())
-# Descriptor 3: req, which the shell that started this holds open for
-# reading and writing, so that it never reads as ended.
-requests = os.fdopen(3, encoding="utf-8")
+
+
+def request():
+    """The next line of req (descriptor 3, which the shell that started
+    this holds open for reading and writing, so that it never reads as
+    ended), read a byte at a time: a request is answered before the next
+    is written; None once the watched process has ended."""
+    line = b""
+    while not line.endswith(b"\n"):
+        if watch is not None:
+            ready = select.select([3, watch], [], [])[0]
+            if watch in ready and 3 not in ready:
+                return None
+        line += os.read(3, 1)
+    return line.decode("utf-8")
+
+
 while True:
-    line = requests.readline()
+    line = request()
+    if line is None:
+        shutil.rmtree(d, ignore_errors=True)
+        break
     try:
         pid, argc = (int(x) for x in line.split())
         argv = []
@@ -124,9 +159,6 @@ while True:
     except BaseException:
         traceback.print_exc()
         status = "1 - -"
-    try:
-        os.unlink(os.path.join(d, "lock"))
-    except FileNotFoundError:
-        pass
-    with open(os.path.join(d, "resp"), "w", encoding="utf-8") as f:
-        f.write("python3\n" if status is None else status + "\n")
+    # one write of a short line: whole in the FIFO, or not at all
+    os.write(resp, ("python3\n" if status is None else status +
+                    "\n").encode("utf-8"))

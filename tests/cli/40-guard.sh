@@ -23,6 +23,7 @@ mkdir mnt
 dm=iorig-guard-$$
 # Undo on any exit whatever was set up, then let lib.sh remove $T.
 cleanup() {
+	fsfreeze -u "$T/mnt" 2>/dev/null
 	umount "$T/mnt" 2>/dev/null
 	swapoff "$dev" 2>/dev/null
 	swapoff "${dev}p2" 2>/dev/null
@@ -41,6 +42,21 @@ R="--name=r --filename=$dev --size=1m --bs=64k --rw=read --direct=1"
 wipe() {
 	dd if=/dev/zero of="$dev" bs=1M count=32 conv=fsync 2>/dev/null ||
 		die "cannot zero $dev"
+}
+
+# mounted DEV: DEV mounted on $T/mnt and frozen (fsfreeze: its journal
+# and superblock written out, and nothing written until it is thawed), so
+# that refused() sees no write but a job's: a mounted ext4 made without
+# lazy initialisation still changed the device's checksum once around a
+# refused job in a sanitizer pass (its journal's commit after the mount).
+# unmounted: thawed and unmounted.
+mounted() {
+	mount -o noatime "$1" "$T/mnt" 2>"$T/mnt.err" || return 1
+	fsfreeze -f "$T/mnt" || die "fsfreeze -f $T/mnt failed"
+}
+unmounted() {
+	fsfreeze -u "$T/mnt" || die "fsfreeze -u $T/mnt failed"
+	umount "$T/mnt" || die "cannot unmount $T/mnt"
 }
 
 # refused WHY ARGS...: a write job exits 2 naming the device and WHY, and
@@ -99,12 +115,12 @@ if command -v mkfs.ext4 >/dev/null 2>&1; then
 	# refused() checksums the device: a sanitizer pass once saw it change
 	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$dev" ||
 		die "mkfs.ext4 $dev failed"
-	if mount -o noatime "$dev" "$T/mnt" 2>"$T/mnt.err"; then
+	if mounted "$dev"; then
 		refused 'mounted on' $W --allow-destructive
 		expect_in err 'even with allow_destructive'
 		run $R
 		expect_rc 0
-		umount "$T/mnt" || die "cannot unmount $T/mnt"
+		unmounted
 	else
 		echo "note: cannot mount here ($(cat "$T/mnt.err")); mounted" \
 			"devices not tested"
@@ -122,11 +138,12 @@ if command -v sfdisk >/dev/null 2>&1; then
 	[ -b "${dev}p1" ] || partx -a "$dev" 2>/dev/null
 	if [ -b "${dev}p1" ] && [ -b "${dev}p2" ] &&
 	   command -v mkfs.ext4 >/dev/null 2>&1 &&
-	   mkfs.ext4 -q -F "${dev}p1" && mount "${dev}p1" "$T/mnt" 2>/dev/null
+	   mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 \
+		"${dev}p1" && mounted "${dev}p1"
 	then
 		refused "partition $(basename "$dev")p1 is mounted" $W \
 			--allow-destructive
-		umount "$T/mnt" || die "cannot unmount $T/mnt"
+		unmounted
 		if mkswap "${dev}p2" >/dev/null 2>&1 &&
 		   swapon "${dev}p2" 2>/dev/null; then
 			refused "partition $(basename "$dev")p2 is an active swap" \

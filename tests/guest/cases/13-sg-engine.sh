@@ -121,12 +121,12 @@ for who in iorig fio; do
 	done <"$T/per2m"
 done
 run --name=q --filename="$sg" --ioengine=sg --rw=randwrite --bs=4k \
-	--size=2m --iodepth=8 --verify=crc32c --allow_destructive=1 \
+	--size=1m --iodepth=8 --verify=crc32c --allow_destructive=1 \
 	--output-format=json
 expect_rc 0
 got=$(jvals "$T/out" "j['verify']['blocks_checked']" \
 	"j['verify']['mismatches']" "j['iodepth']['level'][3] > 0")
-[ "$got" = "512 0 True" ] ||
+[ "$got" = "256 0 True" ] ||
 	die "queued verify: blocks checked, mismatches, 8 in flight: $got"
 echo "ok: queued on $sg at iodepth=8: 32 more commands for 2 MiB more" \
 	"(iorig and fio), 8 in flight, verify clean"
@@ -146,11 +146,11 @@ PYEOF
 echo "ok: 4 MiB of the pattern through $sg read back through $sd (sha256)"
 
 run --name=v --filename="$sg" --ioengine=sg --rw=randwrite --bs=4k \
-	--size=2m --verify=crc32c --allow_destructive=1 --output-format=json
+	--size=512k --verify=crc32c --allow_destructive=1 --output-format=json
 expect_rc 0
 json_is "[d['jobs'][0]['verify'][k] for k in ('blocks_checked',
-	'mismatches')]" "[512, 0]"
-echo "ok: verify=crc32c through $sg: 512 blocks, no mismatch"
+	'mismatches')]" "[128, 0]"
+echo "ok: verify=crc32c through $sg: 128 blocks, no mismatch"
 
 run --name=t --filename="$sg" --ioengine=sg --rw=trim --bs=64k --size=1m \
 	--allow_destructive=1
@@ -214,16 +214,17 @@ grep -q "holds data" "$T/err" && grep -q "block device $sd" "$T/err" ||
 echo "ok: refused through $sg: $(head -c 160 "$T/err")"
 wipefs -a -q "$sd" || die "wipefs $sd"
 
-# A medium error: scsi_debug fails reads of LBA 0x1234 (4660) and on.
+# A medium error: scsi_debug fails reads of LBA 0x1234 (4660) and on;
+# from 2 MiB (LBA 4096) on, the 71st 4 KiB read (LBAs 4656-4663) fails.
 echo 2 >/sys/bus/pseudo/drivers/scsi_debug/opts || die "scsi_debug opts"
-run --name=m --filename="$sg" --ioengine=sg --rw=read --bs=4k --size=4m \
-	--output-format=json
+run --name=m --filename="$sg" --ioengine=sg --rw=read --bs=4k \
+	--offset=2m --size=2m --output-format=json
 expect_rc 1
 set -- $(jvals "$T/out" "j['error']['errno']" "j['read']['ios']")
-[ "$1 $2" = "5 582" ] ||
-	die "medium error: errno $1 after $2 reads, expected 5 after 582"
+[ "$1 $2" = "5 70" ] ||
+	die "medium error: errno $1 after $2 reads, expected 5 after 70"
 msg=$(json "d['jobs'][0]['error']['message']")
 case $msg in *"MEDIUM ERROR"*"0x11/0x00"*) ;;
 *) die "medium error: the report says '$msg'" ;; esac
-echo "ok: medium error at LBA 0x1234: EIO after 582 reads: $msg"
+echo "ok: medium error at LBA 0x1234: EIO after 70 reads: $msg"
 echo 0 >/sys/bus/pseudo/drivers/scsi_debug/opts

@@ -19,8 +19,11 @@
 # The lone tests start longest first, by each one's last time in
 # IORIG_TEST_TIMES (a directory, default build/test-times/: a file per
 # test, named after its path with '/' as '_', holds its seconds, written
-# when it passes in this lane; a test without one goes first; a tie in
-# the order of their numbers), so that the lane ends on short ones.
+# when it passes in this lane; a test without one there takes its line
+# in tests/times.txt, the times of one whole run kept in the tree, so
+# that a fresh clone's first run is ordered too; one in neither goes
+# first; a tie in the order of their numbers), so that the lane ends on
+# short ones.
 # Every other test checks what a clock shows (timing, rates, signals
 # sent after a sleep) and runs when the parallel lane has ended. One
 # marked "# lane: paced" uses little of the CPUs (its CPU time under half
@@ -333,11 +336,12 @@ for t in $(cd "$top/tests/cli" && ls [0-9]*.sh 2>/dev/null | sort -n); do
 	   fi ;;
 	esac
 done
-# The lone ones by their last time, longest first (none known: first),
-# after the lane's chains.
+# The lone ones by their last time, longest first (none known here: by
+# tests/times.txt; none there either: first), after the lane's chains.
 . "$top/tests/order.sh"
 by_last_times() {
-	for t; do echo "$(echo "$t" | tr / _) $t"; done | longest_first "$times"
+	for t; do echo "$(echo "$t" | tr / _) $t"; done |
+		longest_first "$times" "$top/tests/times.txt"
 }
 # shellcheck disable=SC2086
 parallel="$chains $(by_last_times $parallel)"

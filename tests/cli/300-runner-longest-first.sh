@@ -7,7 +7,10 @@
 #   number), one that fails or skips and a serial one none;
 # - with times known, longest first; a test with none (a new one) before
 #   them all; a tie in the order of their numbers; a chain ("# lock:")
-#   still before the lone tests.
+#   still before the lone tests;
+# - a test with no time in IORIG_TEST_TIMES takes its line in
+#   tests/times.txt (a fresh clone's order), the directory's time winning
+#   where both have one.
 # The runner is copied into a scratch tree with fake tests (one place in
 # the lane, IORIG_TEST_JOBS=1, so that the order they start in is the
 # order they run in), so the real suite does not run again.
@@ -66,4 +69,19 @@ runs
 expect_rc 1
 [ "$order" = "45 35 40 50 30 10 20 " ] ||
 	die "times known: ran in the order $order, expected 45 35 40 50 30 10 20"
-echo "ok: longest first by the last times; unknown first; ties by number"
+
+# A fresh clone: only 10-a's time in the directory (9 s, over the file's
+# 1), 20-b's (7 s) in tests/times.txt; the others in neither: first.
+rm -rf "$T/times" && mkdir "$T/times" || die "cannot reset $T/times"
+echo 9 >"$T/times/tests_cli_10-a.sh"
+printf '# a comment
+tests_cli_20-b.sh 7
+tests_cli_10-a.sh 1
+' \
+	>tree/tests/times.txt
+runs
+expect_rc 1
+[ "$order" = "45 30 35 40 50 10 20 " ] ||
+	die "times from tests/times.txt: ran in the order $order, expected" \
+		"45 30 35 40 50 10 20"
+echo "ok: longest first by the last times, else tests/times.txt; unknown first; ties by number"

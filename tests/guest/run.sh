@@ -49,8 +49,9 @@
 # it, the boot claims every case itself and reports any it never reached.
 # The claims go longest first, by each case's last time in
 # IORIG_GUEST_TIMES (a directory, default build/guest-times/: NAME holds
-# its seconds, written after each run; a case without one goes first), so
-# that the boots' last cases are short ones and the boots end together.
+# its seconds, written after each run; a case without one there takes its
+# line in tests/times.txt, and one in neither goes first), so that the
+# boots' last cases are short ones and the boots end together.
 # IORIG_GUEST_KEEP=DIR keeps each case's whole output (NAME.log), the
 # guest's console (console.log) and QEMU's messages (qemu.log) in DIR.
 set -u
@@ -113,11 +114,12 @@ cases=$(cd "$top" && ls tests/guest/cases/[0-9]*.sh 2>/dev/null |
 	cases=$(echo "$cases" | grep -E -- "$IORIG_GUEST_CASES")
 [ -n "$cases" ] || skip "no case in tests/guest/cases/ to run"
 # The order of the claims: the cases by their last time, longest first
-# (none known: first); a tie in the order of their numbers.
+# (none known here: by tests/times.txt; none there either: first); a tie
+# in the order of their numbers.
 times=${IORIG_GUEST_TIMES:-$top/build/guest-times}
 . "$top/tests/order.sh"
 order=$(for c in $cases; do echo "$(basename "$c" .sh) $c"; done |
-	longest_first "$times")
+	longest_first "$times" "$top/tests/times.txt")
 
 cache=${IORIG_GUEST_CACHE:-$top/build/guest}
 kout=$(sh "$here/kernel.sh" "$cache")

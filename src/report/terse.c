@@ -33,13 +33,9 @@
  * run's own line. From the run's full doubles, a stddev whose 11th and
  * 12th digits were "50" rounded one way in the run and the other from
  * its saved JSON (1796.509497 against .509496).
+ *
+ * t_lat: min;max;mean;stddev in us (min, max whole), or zeros.
  */
-static double kept(double v)
-{
-	return result_as_printed(v);
-}
-
-/* min;max;mean;stddev in us (min, max whole), or zeros. */
 static void t_lat(FILE *f, const struct hist *h)
 {
 	if (!h || !h->count) {
@@ -47,8 +43,8 @@ static void t_lat(FILE *f, const struct hist *h)
 		return;
 	}
 	fprintf(f, ";%" PRIu64 ";%" PRIu64 ";%f;%f", h->min / 1000,
-		h->max / 1000, kept(hist_mean(h)) / 1000.0,
-		kept(hist_stddev(h)) / 1000.0);
+		h->max / 1000, result_as_printed(hist_mean(h)) / 1000.0,
+		result_as_printed(hist_stddev(h)) / 1000.0);
 }
 
 /* 20 fields "P%=us", the job's percentiles, "0%=0" for the rest. */
@@ -107,7 +103,8 @@ static void t_dir(FILE *f, const struct dir_stats *d, uint64_t rt,
 		fprintf(f, ";%" PRIu64 ";%" PRIu64 ";%f%%;%f;%f",
 			(uint64_t)(b->min / 1024.0),
 			(uint64_t)(b->max / 1024.0), agg,
-			kept(b->mean) / 1024.0, kept(smp_stddev(b)) / 1024.0);
+			result_as_printed(b->mean) / 1024.0,
+			result_as_printed(smp_stddev(b)) / 1024.0);
 	} else {
 		fputs(";0;0;0.000000%;0.000000;0.000000", f);
 	}
@@ -115,8 +112,9 @@ static void t_dir(FILE *f, const struct dir_stats *d, uint64_t rt,
 		return;
 	io = &d->iops_smp;
 	fprintf(f, ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%f;%f;%" PRIu64,
-		b->n, (uint64_t)io->min, (uint64_t)io->max, kept(io->mean),
-		kept(smp_stddev(io)), io->n);
+		b->n, (uint64_t)io->min, (uint64_t)io->max,
+		result_as_printed(io->mean), result_as_printed(smp_stddev(io)),
+		io->n);
 }
 
 static void t_disk(FILE *f, const struct sysinfo_disk_use *u)

@@ -8,14 +8,21 @@
 # clone, which has no DIR yet, starts long ones first too); none known:
 # first; a tie in the order they came.
 longest_first() {
-	_lf_i=0
-	while read -r _lf_k _lf_item; do
-		_lf_s=$(cat "$1/$_lf_k" 2>/dev/null)
-		[ -n "$_lf_s" ] || [ -z "${2:-}" ] ||
-			_lf_s=$(awk -v k="$_lf_k" '$1 == k { print $2 }' \
-				"$2" 2>/dev/null)
-		case $_lf_s in ''|*[!0-9]*) _lf_s=999999 ;; esac
-		_lf_i=$((_lf_i + 1))
-		echo "$_lf_s $_lf_i $_lf_item"
-	done | sort -k 1,1nr -k 2,2n | cut -d ' ' -f 3
+	awk -v dir="$1" -v file="${2:-}" '
+	BEGIN {
+		# FILE read once: its "KEY SECONDS" lines
+		while (file != "" && (getline l < file) > 0)
+			if (split(l, f, " ") == 2 && f[1] !~ /^#/)
+				known[f[1]] = f[2]
+	}
+	{
+		p = dir "/" $1
+		if ((getline s < p) > 0)
+			close(p)
+		else
+			s = ($1 in known) ? known[$1] : ""
+		if (s !~ /^[0-9]+$/)
+			s = 999999
+		print s, NR, (NF > 1 ? substr($0, index($0, " ") + 1) : "")
+	}' | sort -k 1,1nr -k 2,2n | cut -d ' ' -f 3
 }

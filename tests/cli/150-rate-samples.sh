@@ -70,12 +70,22 @@ set -- --name=cmp --filename="$T/f" --size=16m --rw=randread --bs=4k \
 	--iopsavgtime=250
 fio "$@" --output-format=json >"$T/real.json" 2>/dev/null ||
 	die "fio failed"
-run --output-format=fio-json "$@"
-expect_rc 0
-"$PY" - "$T/real.json" "$T/out" <<'PYEOF' || die "sample counts against fio"
+# A run that stalled for a bw period or more (its own lat max shows it:
+# 368 ms seen under the sanitizers on a loaded CI machine) moves its
+# sample grid and loses a sample or two: that run proves nothing about
+# the count, so it is run again, at most twice more; any other failure
+# fails at once.
+for try in 1 2 3; do
+	run --output-format=fio-json "$@"
+	expect_rc 0
+	"$PY" - "$T/real.json" "$T/out" <<'PYEOF'
 import json, sys
 f = json.load(open(sys.argv[1]))["jobs"][0]["read"]
 i = json.load(open(sys.argv[2]))["jobs"][0]["read"]
+if i["bw_samples"] != 5 and i["lat_ns"]["max"] >= 200e6:
+    print("stalled %.0f ms: %d bw samples" % (i["lat_ns"]["max"] / 1e6,
+                                              i["bw_samples"]))
+    sys.exit(3)
 for k in ("bw_samples", "iops_samples"):
     assert f[k] <= i[k] <= f[k] + 2, (k, f[k], i[k])
 assert i["bw_samples"] == 5 and i["iops_samples"] == 4, i
@@ -83,4 +93,9 @@ assert i["iops_min"] <= i["iops_mean"] < i["iops_max"] + 1, i
 assert set(k for k in f if k.startswith(("bw", "iops"))) == \
        set(k for k in i if k.startswith(("bw", "iops")))
 PYEOF
+	r=$?
+	[ "$r" -eq 0 ] && break
+	[ "$r" -eq 3 ] && [ "$try" -lt 3 ] && continue
+	die "sample counts against fio"
+done
 echo ok

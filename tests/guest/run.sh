@@ -38,8 +38,13 @@
 # second CPU made the cases slower (44-64 s against 99-104 s for the
 # first five) and keeps a second host CPU busy, where one keeps the load
 # of one test in the parallel lane of tests/run-all.sh. IORIG_GUEST_ACCEL
-# (default tcg) is QEMU's accelerator: kvm where KVM works (on the machine
-# this was made on, guests hang under it; TCG emulation boots in 10-20 s).
+# (default tcg) is QEMU's accelerator: kvm where KVM works. On the machine
+# this was made on, guests hang under it, and cannot do otherwise: its
+# CPUs show no svm or vmx, and its /dev/kvm is the kvm_pvm module's
+# (/sys/module/kvm_pvm: pagetable-based virtualisation, made for nested
+# clouds), which runs only guest kernels built for PVM, not Debian's
+# (QEMU aborts under -cpu max; other models stop after "Probing EDD").
+# TCG emulation boots in 10-20 s.
 # IORIG_GUEST_CLAIMS=DIR shares the cases between boots: each boot, as it
 # finishes a case, claims the next case in DIR that no boot has claimed
 # yet (an atomic symlink NAME -> its boot's id, made in the guest over a

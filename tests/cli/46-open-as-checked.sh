@@ -14,9 +14,12 @@
 
 MiB=1048576
 
-# Group 0 writes first.dat for 1 s (time_based); group 1 writes target.
-# The test changes target once first.dat exists (within 20 ms of it): the
-# checks are done then, and group 1 starts about 1 s later.
+# twogroups TARGET [OPTION]: group 0 writes first.dat (with OPTION),
+# group 1 writes TARGET. prerun.sh, when there is one, is group 0's
+# exec_prerun=: it runs when every job of the run has been checked and
+# first.dat is open, before group 0 starts and so before group 1 opens
+# TARGET. The change a test makes there lands in that window every time,
+# whatever the machine's load (no race against a clock).
 twogroups() {
 	cat >two.job <<JOB
 [global]
@@ -26,9 +29,8 @@ rw=write
 
 [first]
 filename=first.dat
-time_based=1
-runtime=1s
 ${2:-}
+$([ -e prerun.sh ] && echo "exec_prerun=sh prerun.sh")
 
 [second]
 stonewall
@@ -36,20 +38,14 @@ filename=$1
 JOB
 }
 
-wait_file() {
-	_n=200
-	while [ ! -e "$1" ] && [ "$_n" -gt 0 ]; do
-		sleep 0.02
-		_n=$((_n - 1))
-	done
-	[ -e "$1" ] || die "$1 not created within 4 s"
-}
-
-# start_run: iorig on two.job in the background, JSON on stdout.
-start_run() {
-	"$IORIG" --output-format=json two.job >"$T/out" 2>"$T/err" &
-	pid=$!
-	wait_file first.dat
+# changed TARGET [OPTION] < SCRIPT: two groups on TARGET, SCRIPT as the
+# prerun (see twogroups), iorig run on them, JSON on stdout.
+changed() {
+	cat >prerun.sh
+	twogroups "$@"
+	"$IORIG" --output-format=json two.job >"$T/out" 2>"$T/err"
+	rc=$?
+	rm -f prerun.sh
 }
 
 # victim: a file with known data that no job names.
@@ -58,10 +54,9 @@ vsum=$(cksum <victim.dat)
 
 # (1) An existing file replaced by a symlink to another file.
 mkrand target.dat $MiB
-twogroups target.dat
-start_run
+changed target.dat <<SH
 ln -sf victim.dat target.dat
-wait_gone $pid 20
+SH
 expect_rc 1
 expect_in err "target.dat"
 expect_in err "replaced by a symbolic link"
@@ -72,34 +67,30 @@ rm -f first.dat target.dat
 # (2) An existing file replaced by another (mv): another inode.
 mkrand target.dat $MiB
 cp victim.dat other.dat
-twogroups target.dat
-start_run
+changed target.dat <<SH
 mv other.dat target.dat
-wait_gone $pid 20
+SH
 expect_rc 1
 expect_in err "target.dat.*changed since the job was checked"
 [ "$(cksum <target.dat)" = "$vsum" ] || die "the new target.dat was written"
 rm -f first.dat target.dat
 
 # (3) A new file to be created; a symlink appears there meanwhile.
-twogroups new.dat
-start_run
+changed new.dat <<SH
 ln -s victim.dat new.dat
-wait_gone $pid 20
+SH
 expect_rc 1
 expect_in err "new.dat.*did not exist when the job was checked"
 [ "$(cksum <victim.dat)" = "$vsum" ] || die "victim.dat was written"
 [ -L new.dat ] || die "new.dat is no longer the symlink"
 rm -f first.dat new.dat
 
-# (4) unlink=1 on a file that was replaced while the job ran.
-twogroups other.dat unlink=1
+# (4) unlink=1 on a file replaced after the job opened it.
 cp victim.dat keep.dat
 mkrand other.dat $MiB
-start_run
-sleep 0.5	# first.dat is opened for the job just after it is made
+changed other.dat unlink=1 <<SH
 mv keep.dat first.dat
-wait_gone $pid 20
+SH
 expect_rc 0
 expect_in err "first.dat: not deleted \(unlink=1\)"
 [ -f first.dat ] || die "unlink=1 deleted a file it did not create"
@@ -153,10 +144,9 @@ if command -v losetup >/dev/null 2>&1 &&
    lb=$(losetup -f --show b.img 2>/dev/null); then
 	# (5) A symlink to a device, pointed at another device meanwhile.
 	ln -s "$la" dev.lnk
-	twogroups dev.lnk
-	start_run
-	ln -sfn "$lb" dev.lnk
-	wait_gone $pid 20
+	changed dev.lnk <<-SH
+	ln -sfn '$lb' dev.lnk
+	SH
 	expect_rc 1
 	expect_in err "dev.lnk.*changed since the job was checked: it was a block device"
 	[ "$(cksum <b.img)" = "$(cksum <a.img)" ] || die "b.img was written"
@@ -164,16 +154,17 @@ if command -v losetup >/dev/null 2>&1 &&
 
 	# (6) The same device number, another disk: the loop device is
 	# re-attached to b.img (a hot-plugged disk taking a freed name).
-	twogroups "$la"
-	start_run
-	losetup -d "$la" || die "cannot detach $la"
-	_n=50
-	until losetup "$la" b.img 2>/dev/null || [ "$_n" -eq 0 ]; do
-		sleep 0.1
-		_n=$((_n - 1))
-	done
-	[ "$_n" -gt 0 ] || die "cannot re-attach $la"
-	wait_gone $pid 20
+	changed "$la" <<SH
+losetup -d '$la' || exit 1
+n=50
+until losetup '$la' b.img 2>/dev/null || [ \$n -eq 0 ]; do
+	sleep 0.1
+	n=\$((n - 1))
+done
+[ \$n -gt 0 ]
+SH
+	[ "$rc" -ne 1 ] || ! grep -q "exec_prerun" "$T/err" ||
+		die "cannot re-attach $la: $(cat first.prerun.txt)"
 	if [ -e /sys/block/"${la#/dev/}"/diskseq ]; then
 		expect_rc 1
 		expect_in err "$la.*is another disk than when the job was checked"

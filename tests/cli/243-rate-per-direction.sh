@@ -20,16 +20,37 @@
 command -v fio >/dev/null 2>&1 || skip "needs fio (Debian's fio 3.33)"
 strace_works || skip "strace cannot trace here"
 
-# iops TOOL ARGS: "reads/s writes/s" of a 1 s randrw job, null engine.
-iops() {
+# rates TOOL: "reads/s writes/s" of each job of TOOL's two 1 s randrw
+# runs, a line each, in the order of the cases below. The paced cases run
+# side by side as the jobs of one run (each on its own timetable; a few
+# hundred I/Os a second each is little CPU), and verify= with them: it
+# takes its I/Os from the generator on a path of its own, where the same
+# rule holds (fio 3.33 does 500 and 200 with verify=crc32c too). The
+# unpaced case, as fast as the null engine goes, keeps a CPU busy: it
+# runs alone, after them.
+rates() {
 	tool=$1
-	shift
-	"$tool" --name=n --ioengine=null --size=1g --bs=4k --rw=randrw \
-		--runtime=1 --time_based "$@" --output-format=json \
-		2>/dev/null | "$PY" -c '
+	rm -f v
+	set --
+	while read -r r w opts; do
+		# shellcheck disable=SC2086
+		set -- "$@" --name="c$#" $opts
+	done <"$T/cases"
+	for run in paced unpaced; do
+		if [ $run = unpaced ]; then
+			# shellcheck disable=SC2086
+			set -- --name=u $null --rate_iops=,200
+		fi
+		"$tool" --bs=4k --rw=randrw --runtime=1 --time_based \
+			--output-format=json "$@" >"$T/r.$run" 2>"$T/r.err" ||
+			die "$tool $run run failed: $(cat "$T/r.err")"
+		"$PY" - "$T/r.$run" <<'PYEOF'
 import json, sys
-j = json.load(sys.stdin)["jobs"][0]
-print("%.1f %.1f" % (j["read"]["iops"], j["write"]["iops"]))'
+t = open(sys.argv[1]).read()
+for j in json.loads(t[t.index("{"):])["jobs"]:
+    print("%.1f %.1f" % (j["read"]["iops"], j["write"]["iops"]))
+PYEOF
+	done
 }
 
 # near A B: A within 2% of B (and 1 I/O a second).
@@ -37,29 +58,33 @@ near() {
 	"$PY" -c "import sys; a, b = $1, $2; sys.exit(abs(a - b) > b / 50 + 1)"
 }
 
-# Each case: the options, the reads/s and writes/s asked (-1: unpaced,
-# as fast as the null engine goes: more than 10 times the other).
-while read -r r w opts; do
-	for tool in "$IORIG" fio; do
-		# shellcheck disable=SC2086
-		set -- $(iops "$tool" $opts)
-		[ $# = 2 ] || die "$tool $opts: no figures"
-		if [ "$r" = -1 ]; then
-			"$PY" -c "import sys; sys.exit(not $1 > 10 * $2)" ||
-				die "$tool $opts: unpaced reads $1/s"
-		else
-			near "$1" "$r" || die "$tool $opts: $1 reads/s, not $r"
-		fi
-		near "$2" "$w" || die "$tool $opts: $2 writes/s, not $w"
-		echo "ok: ${tool##*/} $opts: $1 reads/s, $2 writes/s"
-	done
-done <<'EOF'
-500 200 --rate_iops=500,200
-500 200 --rate_iops=500,200 --rwmixread=90
-500 200 --rate_iops=500,200 --rwmixread=10
-512 200 --rate=2m,800k
--1 200 --rate_iops=,200
+# Each case: the reads/s and writes/s asked (-1: unpaced, as fast as the
+# null engine goes: more than 10 times the other), the options. The
+# unpaced one is last, as rates() runs it.
+null="--ioengine=null --size=1g"
+cat >"$T/cases" <<EOF
+500 200 $null --rate_iops=500,200
+500 200 $null --rate_iops=500,200 --rwmixread=90
+500 200 $null --rate_iops=500,200 --rwmixread=10
+512 200 $null --rate=2m,800k
+500 200 --filename=v --size=8m --verify=crc32c --rate_iops=500,200
 EOF
+for tool in "$IORIG" fio; do
+	rates "$tool" >"$T/rates" || exit 1
+	{ cat "$T/cases"; echo "-1 200 $null --rate_iops=,200"; } |
+		paste -d ' ' "$T/rates" - >"$T/both"
+	[ "$(wc -l <"$T/both")" = 6 ] || die "$tool: $(cat "$T/rates")"
+	while read -r ri wi r w opts; do
+		if [ "$r" = -1 ]; then
+			"$PY" -c "import sys; sys.exit(not $ri > 10 * $wi)" ||
+				die "$tool $opts: unpaced reads $ri/s"
+		else
+			near "$ri" "$r" || die "$tool $opts: $ri reads/s, not $r"
+		fi
+		near "$wi" "$w" || die "$tool $opts: $wi writes/s, not $w"
+		echo "ok: ${tool##*/} $opts: $ri reads/s, $wi writes/s"
+	done <"$T/both"
+done
 
 # The kernel's count: 2 s of rate_iops=500,200 on a file, psync.
 mkrand f 16777216
@@ -75,20 +100,3 @@ expect_json "d['jobs'][0]['read']['ios'] == $nr" "reads as strace saw"
 expect_json "d['jobs'][0]['read']['rate']['met']" "read rate met"
 expect_json "d['jobs'][0]['write']['rate']['met']" "write rate met"
 echo "ok: strace saw $nr reads and $nw writes in 2 s"
-
-# verify= takes its I/Os from the generator on a path of its own: the same
-# rule there (fio 3.33 does 500 and 200 with verify=crc32c too).
-for tool in "$IORIG" fio; do
-	rm -f v
-	"$tool" --name=v --filename=v --size=8m --bs=4k --rw=randrw \
-		--verify=crc32c --rate_iops=500,200 --runtime=1 --time_based \
-		--output-format=json >out 2>err || die "$tool verify run failed"
-	set -- $("$PY" -c '
-import json
-t = open("out").read()
-j = json.loads(t[t.index("{"):])["jobs"][0]
-print("%.1f %.1f" % (j["read"]["iops"], j["write"]["iops"]))')
-	near "$1" 500 && near "$2" 200 ||
-		die "${tool##*/} verify=crc32c: $1 reads/s, $2 writes/s"
-	echo "ok: ${tool##*/} verify=crc32c: $1 reads/s, $2 writes/s"
-done

@@ -89,6 +89,12 @@ smart_log() {
 # nullb_make NAME ATTR=VALUE...: a null_blk device through configfs, with
 # the attributes given (size in MiB, zoned, zone_size in MiB,
 # memory_backed...), powered on; $nullb is /dev/NAME.
+# memory_backed=1 only where a case reads back what was written (verify=,
+# a checksum): keeping the data costs about 30 ms a MiB under TCG (64 MiB
+# of 64 KiB writes to a zoned device: iorig 2.7 s kept, 0.6 s not; fio 3.2
+# s and 1.2 s). Zones, write pointers, open-zone limits and errors are the
+# same without it; a read then returns the kernel's zeroed pages (Debian's
+# kernel zeroes pages on allocation), so no stale bytes reach blkid.
 nullb_make() {
 	_n=/sys/kernel/config/nullb/$1
 	[ -d /sys/kernel/config/nullb ] || die "no null_blk in configfs"

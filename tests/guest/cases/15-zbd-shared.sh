@@ -14,7 +14,7 @@
 need blkzone util-linux
 FIO=/usr/bin/fio
 [ -x $FIO ] || skip "no $FIO (Debian's fio)"
-attrs="size=128 blocksize=4096 memory_backed=1 zoned=1 zone_size=8
+attrs="size=128 blocksize=4096 memory_backed=0 zoned=1 zone_size=8
 	zone_nr_conv=0 zone_max_open=3"
 nullb_pair zs $attrs
 [ "$(cat /sys/block/zsi/queue/max_open_zones)" = 3 ] ||

@@ -15,7 +15,7 @@
 need blkzone util-linux
 FIO=/usr/bin/fio
 [ -x $FIO ] || skip "no $FIO (Debian's fio)"
-attrs="size=128 blocksize=4096 memory_backed=1 zoned=1 zone_size=8
+attrs="size=128 blocksize=4096 memory_backed=0 zoned=1 zone_size=8
 	zone_capacity=6 zone_nr_conv=1 zone_max_open=3"
 nullb_pair zt $attrs
 common="--direct=1 --ioengine=psync --zonemode=zbd"

@@ -17,7 +17,7 @@
 need blkzone util-linux
 FIO=/usr/bin/fio
 [ -x $FIO ] || skip "no $FIO (Debian's fio)"
-attrs="size=64 blocksize=4096 memory_backed=1 zoned=1 zone_size=8
+attrs="size=64 blocksize=4096 memory_backed=0 zoned=1 zone_size=8
 	zone_capacity=6 zone_max_open=3"
 nullb_pair zs $attrs
 # zeros: random data may carry a signature (blkid found jbd in one

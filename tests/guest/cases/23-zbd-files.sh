@@ -13,7 +13,7 @@
 need blkzone util-linux
 FIO=/usr/bin/fio
 [ -x $FIO ] || skip "no $FIO (Debian's fio)"
-attrs="size=64 blocksize=4096 memory_backed=1 zoned=1 zone_size=4
+attrs="size=64 blocksize=4096 memory_backed=0 zoned=1 zone_size=4
 	zone_capacity=3 zone_nr_conv=0 zone_max_open=2"
 nullb_pair zm1 $attrs
 a1=$a b1=$b

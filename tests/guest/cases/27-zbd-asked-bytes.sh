@@ -12,7 +12,7 @@
 need blkzone util-linux
 FIO=/usr/bin/fio
 [ -x $FIO ] || skip "no $FIO (Debian's fio)"
-nullb_pair za size=64 blocksize=4096 memory_backed=1 zoned=1 zone_size=4 \
+nullb_pair za size=64 blocksize=4096 memory_backed=0 zoned=1 zone_size=4 \
 	zone_nr_conv=0
 common="--direct=1 --ioengine=psync --zonemode=zbd --bs=64k"
 

@@ -93,11 +93,11 @@ watch() {
 	echo "$_n $_max"
 }
 set -- $(watch "$IORIG --filename=$dev --direct=1 --ioengine=psync
-	--zonemode=zbd --name=d --offset=128M --size=64M --io_size=16M
+	--zonemode=zbd --name=d --offset=128M --size=64M --io_size=8M
 	--bs=64k --rw=randwrite --max_open_zones=2 --rate_iops=40" 8)
 ip=$1 io=$2
 set -- $(watch "$FIO --filename=$dev --direct=1 --ioengine=psync
-	--zonemode=zbd --name=d --offset=192M --size=64M --io_size=16M
+	--zonemode=zbd --name=d --offset=192M --size=64M --io_size=8M
 	--bs=64k --rw=randwrite --max_open_zones=2 --rate_iops=40" 12)
 fp=$1 fo=$2
 [ "$ip" -ge 3 ] && [ "$fp" -ge 3 ] ||

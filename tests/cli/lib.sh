@@ -75,8 +75,10 @@ command -v "$PY" >/dev/null || { echo "python3 is needed by the CLI tests"; exit
 # environment.
 _py_bin=$PY
 py_served() {
-	# one call at a time: the lock is a file made only when absent, and
-	# the caller removes it once it has read its answer
+	# one call at a time: the lock is a file made only when absent; the
+	# caller, once it has read its answer, says so on req ("ack"), and
+	# the server removes it (a builtin echo, where rm(1) was a program
+	# to start: most of a tenth of a second in the test guest)
 	while ! (set -C; : >"$_py_dir/lock") 2>/dev/null; do
 		# the test removed its scratch directory: python3 itself
 		[ -p "$_py_dir/req" ] || { "$_py_bin" "$@"; return; }
@@ -110,7 +112,9 @@ py_served() {
 	read -r _py_rc _py_e _py_o <<EOF
 $_py_a
 EOF
-	rm -f "$_py_dir/lock"
+	# (opened for reading and writing: a server that has ended holds req
+	# no longer, and a write-only open would wait for a reader forever)
+	echo ack 1<>"$_py_dir/req"
 	case $_py_rc in
 	python3) "$_py_bin" "$@" ;;
 	[0-9]*)

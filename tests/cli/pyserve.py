@@ -15,9 +15,11 @@
 # status and how the caller is to copy DIR/err.PID and DIR/out.PID, what the
 # program wrote, to its own descriptors 2 and 1 (how()). It holds resp
 # open for reading and writing from its start: an answer never waits for
-# its reader, and stays in the FIFO until the caller reads it. DIR/lock
-# is the caller's: it keeps a second caller out until the first has
-# read its answer.
+# its reader, and stays in the FIFO until the caller reads it. DIR/lock,
+# made by the caller, keeps a second caller out until the first has read
+# its answer: the caller then writes "ack" into req, and this removes the
+# lock (the next line of req is always that ack: no other caller can
+# write a request while the lock is there).
 # The caller writes them itself: a file this opened anew would not move
 # the shell's own offset, and the shell's next write would land on them.
 # PID is the calling shell's process: its descriptor 0 (/proc/PID/fd/0)
@@ -149,6 +151,12 @@ while True:
     if line is None:
         shutil.rmtree(d, ignore_errors=True)
         break
+    if line == "ack\n":
+        try:
+            os.unlink(os.path.join(d, "lock"))
+        except FileNotFoundError:
+            pass
+        continue
     try:
         pid, argc = (int(x) for x in line.split())
         argv = []

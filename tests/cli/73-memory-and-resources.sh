@@ -16,9 +16,9 @@
 # long run than in the short one, so a leak of 32 bytes an I/O, malloc's
 # smallest block, adds 3.7 MiB to the growth, which the bound of 4 MiB
 # then fails), so that the test takes about 2.6 CPU-s, not 24 (four
-# clones of the null engine flat out for 12 s); its intervals are counted in full on a loaded
-# machine (900 of 900 a clone for 9 s beside three busy loops): the
-# parallel lane.
+# clones of the null engine flat out for 12 s); its intervals are
+# counted in full on a loaded machine (900 of 900 a clone for 9 s beside
+# three busy loops): the parallel lane.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
 

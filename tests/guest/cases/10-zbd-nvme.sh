@@ -105,7 +105,8 @@ set -- $(jvals "$T/rw.json" "j['write']['ios']" "j['write']['errors']" \
 	"j['zbd']['zone_resets']" "j['zbd']['max_open_seen']" \
 	"@$T/fw.json" "j['write']['total_ios']" "j['error']")
 iow=$1 ioe=$2 res=$3 seen=$4 fw="$5 $6"
-fopen=$(zones_of "$dev" $((12 * zsec)) 4 | tr ' ' '\n' | grep -c ':o[ie]')
+open_in "$(zones_of "$dev" $((12 * zsec)) 4)"
+fopen=$open_n
 [ "$iow $ioe" = "1536 0" ] && [ "$fw" = "1536 0" ] ||
 	die "random writes: iorig $iow ($ioe errors), fio '$fw', expected 1536"
 [ "$res" -gt 0 ] || die "1.5 times 4 zones of writes and no zone reset"

@@ -95,7 +95,8 @@ set -- $(jvals "$T/q.i" "j['write']['ios']" "j['write']['errors']" \
 	die "iodepth=4: iorig reports $3 resets ($i_reset set up), $4 open"
 zbd_check "$dev" "$T/q.i" >"$T/cq"
 open=$(sed -n 's/.*open=\([0-9]*\).*/\1/p' "$T/cq")
-fopen=$(zones_of "$dev" $((12 * 32768)) 4 | tr ' ' '\n' | grep -c ':o[ie]')
+open_in "$(zones_of "$dev" $((12 * 32768)) 4)"
+fopen=$open_n
 [ "$open" -le 2 ] && [ "$fopen" -le 2 ] ||
 	die "max_open_zones=2: $open open at the end (fio $fopen)"
 echo "ok: iodepth=4: 1536 writes each, no error, $3 resets ($i_reset" \

@@ -14,19 +14,25 @@ exit_what=WHAT
 number_ios=1000
 [b]
 time_based
-runtime=20
+runtime=5
 [c]
 stonewall
 number_ios=500
 JOB
 # c's I/Os: none once exit_what=all stopped everything; its own with
-# group or stonewall (its wait group starts after the stop).
+# group or stonewall (its wait group starts after the stop). b, a null
+# job that runs its runtime unless stopped, is stopped by a's exit long
+# before it (iorig's b is held to that). Its runtime is short because a
+# fio run that misses the stop spins a CPU for all of it: in one loaded
+# make test, with 20 s, this test took 14.8 CPU-s where it takes 0.7.
 for w in all:0 group:500 stonewall:500; do
 	sed "s/WHAT/${w%:*}/" ew.fio >e.fio
 	run --output-format=json e.fio
 	expect_rc 0
 	json_is "[j['read']['ios'] for j in d['jobs'] if j['name'] == 'c'][0]" "${w#*:}"
 	json_is "[j['read']['ios'] for j in d['jobs'] if j['name'] == 'a'][0]" 1000
+	expect_json "[j['runtime_ns'] for j in d['jobs']
+		if j['name'] == 'b'][0] < 4e9" "b stopped before its 5 s"
 	if command -v fio >/dev/null; then
 		# fio may print "fio: terminating on signal 15" before its
 		# JSON when exitall stops the others: from the first '{' on.

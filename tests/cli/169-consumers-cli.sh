@@ -81,12 +81,19 @@ c=$(samples --write_iops_log=s --log_avg_msec=250 --iopsavgtime=100)
 [ "$b" -ge 3 ] && [ "$b" -le 4 ] || die "log_avg_msec=250: $b samples, not 3-4"
 [ "$c" -ge 9 ] && [ "$c" -le 10 ] || die "iopsavgtime=100: $c samples, not 9-10"
 [ "$(wc -l <s_iops.1.log)" -ge 3 ] || die "the iops log has $(wc -l <s_iops.1.log) lines"
+# fio's count is its meaning as one of three runs shows it: in the
+# parallel lane beside the test guest, fio's 1 s run once took 2 samples
+# where iorig took 4 (a stall of its own; quiet, it takes 3 or 4).
 if command -v fio >/dev/null 2>&1 && fio --version 2>/dev/null | grep -q '^fio-3'; then
-	f=$(fio --output-format=json --name=s --ioengine=null --size=1g \
-		--rw=read --time_based --runtime=1s --rate_iops=2000 \
-		--write_iops_log=f --write_bw_log=f --log_avg_msec=250 2>/dev/null |
-		"$PY" -c 'import json,sys; print(json.load(sys.stdin)["jobs"][0]["read"]["iops_samples"])')
+	for try in 1 2 3; do
+		f=$(fio --output-format=json --name=s --ioengine=null --size=1g \
+			--rw=read --time_based --runtime=1s --rate_iops=2000 \
+			--write_iops_log=f --write_bw_log=f --log_avg_msec=250 \
+			2>/dev/null | "$PY" -c 'import json,sys
+print(json.load(sys.stdin)["jobs"][0]["read"]["iops_samples"])')
+		[ $((f - b)) -le 1 ] && [ $((b - f)) -le 1 ] && break
+	done
 	[ $((f - b)) -le 1 ] && [ $((b - f)) -le 1 ] ||
-		die "fio took $f samples of the same job, iorig $b"
+		die "fio took $f samples of the same job in 3 runs, iorig $b"
 fi
 exit 0

@@ -651,6 +651,38 @@ static int zn_wait_or_eof(const struct wstate *s)
 }
 
 /*
+ * The shared open zone limit reached, and none of the open zones the
+ * job may write: one whose job has ended (no I/O in flight, no reset)
+ * leaves the count, and true. fio 3.33 keeps such a zone counted until
+ * it is full or reset, so that another job whose region holds none of
+ * them ends there, short of its bytes and with no error (a sequential
+ * writer over zones 2-5 beside a random one over 4-7 that ended with 6
+ * and 7 open, say). On the device the zone stays implicitly open, and
+ * the device closes it itself when the job's next write opens another
+ * (ZBC, ZNS and null_blk do); an explicitly opened one it would not, so
+ * that one stays counted.
+ */
+static bool zn_reclaim(struct zoned *zn)
+{
+	struct zshare *sh = zn->sh;
+	struct zzone *z;
+	unsigned i;
+
+	if (!sh->max_open || sh->nopen < sh->max_open ||
+	    (zn->job_max && *zn->nopen_job >= zn->job_max))
+		return false;
+	for (i = 0; i < sh->nopen; i++) {
+		z = &sh->z[sh->open[i]];
+		if (!z->opener && !z->inflight && !z->resetting &&
+		    z->cond != ZBD_COND_EXP_OPEN) {
+			zn_close_zone(sh, z);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
  * A write whose zone cannot be opened goes to an open zone of the job's
  * with room, or opens another (fio's search, from the zone after,
  * wrapping); ZN_QUIESCE when what the job has in flight may yet close
@@ -663,7 +695,7 @@ static int zn_to_open(struct wstate *s, uint64_t off, uint64_t min_bs,
 	struct zshare *sh = zn->sh;
 	struct zzone *z;
 	unsigned zi, i, k, t;
-	int l;
+	int l, r;
 	bool limited = sh->max_open || zn->job_max;
 
 	if (limited) {
@@ -688,7 +720,7 @@ static int zn_to_open(struct wstate *s, uint64_t off, uint64_t min_bs,
 				break;
 		}
 		if (l < 0)
-			return zn_wait_or_eof(s);
+			goto none;
 		if ((unsigned)l == zi)
 			break;
 		zi = (unsigned)l;
@@ -724,7 +756,14 @@ other:
 			return ZN_OK;
 		}
 	}
-	return zn_wait_or_eof(s);
+none:
+	r = zn_wait_or_eof(s);
+	if (r != ZN_EOF || !zn_reclaim(zn))
+		return r;
+	/* a zone left the count: the I/O's own zone first */
+	zi = zidx(zn, off);
+	zi = zi ? zi - 1 : zn->n - 1;
+	goto other;
 }
 
 /* The next zone holding min bytes of data: forward, and for random

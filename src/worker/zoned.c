@@ -576,8 +576,12 @@ static bool zn_open_zone(struct zoned *zn, struct zzone *z)
 		return false;
 	if (!sh->max_open)
 		return true;
+	/* open and full: its last writes are in flight (fio's: a full
+	 * zone then, not an open one), or none are and it waits for its
+	 * reset (a write that found it full opened it, then let its
+	 * queue drain first): the reset may go on */
 	if (z->open)
-		return z->wp < cap_end(z);
+		return z->wp < cap_end(z) || !z->inflight;
 	if (zn->job_max && *zn->nopen_job >= zn->job_max)
 		return false;
 	if (sh->nopen >= sh->max_open)

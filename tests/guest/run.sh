@@ -354,11 +354,13 @@ for c in $cases; do
 		    skipped=$((skipped + 1)) ;;
 		124|137)
 		    echo "FAIL $c: timed out after $case_limit s in the guest"
-		    tail_of "$log" 20 '|'; fail=$((fail + 1)) ;;
+		    tail_of "$log" 20 '|'
+		    tail_of "$res/$n.kmsg" 20 'kernel:'; fail=$((fail + 1)) ;;
 		*)  echo "FAIL $c (exit $rc)"
 		    grep -m 8 -E '^FAILED|^AssertionError|^[A-Za-z]+Error: ' \
 			"$log" | sed 's/^/    ! /'
-		    tail_of "$log" 40 '|'; fail=$((fail + 1)) ;;
+		    tail_of "$log" 40 '|'
+		    tail_of "$res/$n.kmsg" 20 'kernel:'; fail=$((fail + 1)) ;;
 		esac
 	elif [ -n "$by" ]; then
 		echo "FAIL $c: $why, during this case"

@@ -32,6 +32,16 @@ e = sum(j['write'].get('errors', 0) if 'errors' in j['write'] else
 print(w, e)
 PYEOF
 }
+# each FILE: "job:writes" for each job (iorig's JSON or fio's), to say
+# which one fell short
+each() {
+	"$PY" -S - "$1" <<'PYEOF'
+import json, sys
+J = json.load(open(sys.argv[1]))['jobs']
+print(' '.join('%s:%d' % (j.get('name', j.get('jobname')), j['write'].get(
+    'total_ios', j['write'].get('ios', 0))) for j in J))
+PYEOF
+}
 # after DEV FILE: whether one job's zones after are what blkzone says
 after() {
 	blkzone report "$1" >"$T/bz" 2>"$T/bz.err" ||
@@ -79,7 +89,8 @@ $FIO --filename=$b $common $xy \
 	>"$T/xy.f" 2>"$T/xy.fe" || die "fio: $(cat "$T/xy.fe")"
 si=$(sums "$T/xy.i") sf=$(sums "$T/xy.f")
 [ "$si" = "512 0" ] && [ "$sf" = "512 0" ] ||
-	die "two jobs: (writes errors) iorig $si, fio $sf"
+	die "two jobs: (writes errors) iorig $si ($(each "$T/xy.i")), fio" \
+	    "$sf ($(each "$T/xy.f"))"
 echo "ok: two jobs on overlapping zones: writes, errors $si (fio $sf)"
 
 # 3. Zone counts in the device's zones.

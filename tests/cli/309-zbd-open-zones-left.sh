@@ -21,15 +21,15 @@
 . "$(dirname "$0")/lib.sh"
 
 have_odirect . || skip "no O_DIRECT on $T's file system"
-truncate -s 64m z.dat
-cat >z.fio <<EOF
-[global]
-filename=$T/z.dat
-direct=1
-zonemode=zbd
-zonesize=8m
-max_open_zones=3
-bs=64k
+# global FILE ZONESIZE MAX_OPEN: a job file's [global] section, 64 KiB
+# O_DIRECT writes on emulated zones of FILE (made here, 64 MiB).
+global() {
+	truncate -s 64m "$1"
+	printf '[global]\nfilename=%s\ndirect=1\nzonemode=zbd\n' "$T/$1"
+	printf 'zonesize=%s\nmax_open_zones=%s\nbs=64k\n' "$2" "$3"
+}
+global z.dat 8m 3 >z.fio
+cat >>z.fio <<EOF
 [o]
 ioengine=psync
 offset=40m
@@ -99,14 +99,8 @@ print(' '.join('%s %d' % (j['jobname'], j['write']['total_ios']) for j in J))
 fi
 
 # 2. Five jobs, zone resets, two open zones at most: every job's bytes.
-cat >m.fio <<EOF
-[global]
-filename=$T/m.dat
-direct=1
-zonemode=zbd
-zonesize=4m
-max_open_zones=2
-bs=64k
+global m.dat 4m 2 >m.fio
+cat >>m.fio <<EOF
 [a]
 ioengine=libaio
 iodepth=8
@@ -129,7 +123,6 @@ size=24m
 io_size=2m
 rw=randwrite
 EOF
-truncate -s 64m m.dat
 want="[('a', 384, None), ('a', 384, None), ('a', 384, None), \
 ('b', 640, None), ('c', 32, None)]"
 for i in 1 2 3 4 5 6 7 8 9 10; do

@@ -132,9 +132,8 @@ struct engine_setup {
 	const char *what[ENGINE_SETUP_MAX];
 };
 
-/* engine_ctx.reap_linger: how long a wait for one lingers */
-enum { REAP_LINGER_SHORT = 1, REAP_LINGER_LONG = 2 };
-#define REAP_LINGER_LONG_X	4
+/* engine_ctx.reap_linger: how a wait for one lingers */
+enum { REAP_LINGER_SHORT = 1, REAP_LINGER_ALL = 2 };
 
 struct engine_ctx {
 	/* The job (read only) and its engine's own options struct
@@ -169,9 +168,9 @@ struct engine_ctx {
 	 * Lingering. reap_linger_us, set by the worker before init(): how
 	 * long a lingering reap waits on (0: none ever lingers). A reap(min
 	 * = 1, max > 1) with nothing ready, while reap_linger is set, may
-	 * wait on for up to max completions, for at most reap_linger_us
-	 * (REAP_LINGER_SHORT), or REAP_LINGER_LONG_X times that
-	 * (REAP_LINGER_LONG), from its start once one is there; without
+	 * wait on for up to max completions: for at most reap_linger_us
+	 * from its start once one is there (REAP_LINGER_SHORT), or until
+	 * all of them are there, with no timer (REAP_LINGER_ALL); without
 	 * it (0), it returns at the first. init() sets reap_lingers when
 	 * its reap() can do so (the io_uring rings, with the kernel's
 	 * min_wait); the worker then sets reap_linger between reaps, by

@@ -167,11 +167,9 @@ void ring_io_linger_set(struct ring_io *io, struct engine_ctx *ctx,
 	ctx->reap_lingers = io->linger_us != 0;
 	io->linger_ts.tv_sec = RING_LINGER_BOUND_S;
 	io->linger_ts.tv_nsec = 0;
-	memset(io->linger_arg, 0, sizeof(io->linger_arg));
-	io->linger_arg[0].min_wait_usec = io->linger_us;
-	io->linger_arg[1].min_wait_usec = io->linger_us * REAP_LINGER_LONG_X;
-	io->linger_arg[0].ts = io->linger_arg[1].ts =
-		(__u64)(uintptr_t)&io->linger_ts;
+	memset(&io->linger_arg, 0, sizeof(io->linger_arg));
+	io->linger_arg.min_wait_usec = io->linger_us;
+	io->linger_arg.ts = (__u64)(uintptr_t)&io->linger_ts;
 }
 
 void ring_io_close(struct ring_io *io, bool fixed_files, bool fixed_bufs)

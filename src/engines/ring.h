@@ -151,11 +151,14 @@ void ring_report_flags(unsigned flags, struct engine_setup *out);
  *
  * Lingering (ring_io_linger_set, the worker's reap_linger_us; each
  * wait's linger, the worker's reap_linger): a wait for one completion
- * when more are in flight asks the kernel for up to max of them and
- * for min_wait (IORING_ENTER_EXT_ARG's min_wait_usec, 6.12+): the call
- * returns once max are there, or once linger_us (or REAP_LINGER_LONG_X
- * times that: a long linger) have passed since it began with at least
- * one there, or at the first one after that.
+ * when more are in flight asks the kernel for up to max of them. A
+ * short linger adds min_wait (IORING_ENTER_EXT_ARG's min_wait_usec,
+ * 6.12+): the call returns once max are there, or once linger_us have
+ * passed since it began with at least one there, or at the first one
+ * after that. A linger for all is a plain wait for max, with no timer:
+ * arming and cancelling one in each wait cost a quarter of zram's
+ * reads on a VM where each programming of the timer device traps
+ * (depth.c).
  * Without min_wait in the kernel, no lingering.
  *
  * -EAGAIN/-EBUSY (kernel short of memory) and -EINTR (a signal) from the
@@ -179,7 +182,7 @@ struct ring_io {
 	bool reg_ring;			/* the ring fd is registered */
 	unsigned linger_us;		/* 0: a wait for one returns at one */
 	struct __kernel_timespec linger_ts;	/* lingering's bound */
-	struct ring_wait_arg linger_arg[2];	/* short, long (engine.h) */
+	struct ring_wait_arg linger_arg;	/* a short linger's */
 };
 
 /* io's arrays for depth requests (the ring is made apart, ring_setup):
@@ -374,10 +377,9 @@ static inline int ring_io_commit(struct ring_io *io)
  * argument (-EINVAL, whatever its feature bits said) is not asked again:
  * its waits are for one, and this one returns 0 to be waited again.
  */
-static inline int ring_io_linger(struct ring_io *io, unsigned nr,
-				 unsigned linger)
+static inline int ring_io_linger(struct ring_io *io, unsigned nr)
 {
-	const struct ring_wait_arg *arg = &io->linger_arg[linger == REAP_LINGER_LONG];
+	const struct ring_wait_arg *arg = &io->linger_arg;
 	unsigned flags = IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG;
 	int fd = io->ring.ring_fd;
 	long r;
@@ -450,9 +452,14 @@ static inline int ring_io_wait(struct ring_io *io, unsigned min,
 		min = held;
 	if (ready >= min)
 		return 0;
-	/* none ready (min is 1): linger for up to max of those held */
-	if (min == 1 && linger && io->linger_us && held > 1 && max > 1)
-		return ring_io_linger(io, max < held ? max : held, linger);
+	/* none ready (min is 1, ndone 0): linger for up to max of those
+	 * held, a short while or until all are there */
+	if (min == 1 && linger && io->linger_us && held > 1 && max > 1) {
+		if (max > held)
+			max = held;
+		return linger == REAP_LINGER_ALL ? ring_io_wait_nr(io, max) :
+		       ring_io_linger(io, max);
+	}
 	/* the ring holds ready - ndone of them: wait for the rest there */
 	return ring_io_wait_nr(io, min - io->ndone);
 }

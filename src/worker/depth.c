@@ -107,26 +107,49 @@ static unsigned cpus_allowed(void)
  * 0.06 and 210-290k; unpinned with one CPU busy, 0.51 of t/io_uring's
  * IOPS). A full queue's wait that lingers (engine.h) asks the kernel
  * for every I/O in flight, and ends at the first completion after
- * DEPTH_LINGER_US (0.065 switches per I/O, 185-205k in the same
- * minutes, pinned). On a device that is the limit lingering gains
- * nothing and costs depth: the I/Os it completes while the wait
- * lingers are refilled that much later, IOPS x DEPTH_LINGER_US / 2 of
- * them on average (0.13 at 4000 IOPS, but half of QD32 at 500k).
+ * DEPTH_LINGER_US (short: 0.065 switches per I/O, 185-205k in the same
+ * minutes, pinned), or when all of them are there (for all). On a
+ * device that is the limit lingering gains nothing and costs depth: the
+ * I/Os it completes while the wait lingers are refilled that much
+ * later, IOPS x DEPTH_LINGER_US / 2 of them on average for a short
+ * linger (0.13 at 4000 IOPS, but half of QD32 at 500k); for all, the
+ * whole queue drains before it is refilled.
  *
- * How long to linger depends on where the completer runs. With it on
- * the waiter's CPU, a wait that gathers the whole queue gives up the CPU
- * least: REAP_LINGER_LONG_X times DEPTH_LINGER_US (256 us) made 0.91 of
- * t/io_uring's IOPS pinned against 0.77 (9 rounds, zram QD32), and 0.93
- * against 0.80 unpinned beside a busy CPU. With it on a CPU of its own,
- * the long wait drains the queue and the completer idles while the
- * waiter refills it: unpinned on the idle machine 1.00 long, 1.21-1.35
- * short.
+ * How to linger depends on where the completer runs. With it on the
+ * waiter's CPU, a wait that gathers the whole queue gives up the CPU
+ * least. With it on a CPU of its own, that wait drains the queue and
+ * the completer idles while the waiter refills it: unpinned on the idle
+ * machine a 256 us linger made 1.00 of t/io_uring's IOPS, a short one
+ * 1.21-1.35. A wait for the whole queue has no timer: a short linger
+ * arms one (min_wait) in each wait, and on a VM that traps each
+ * programming of the timer device that costs more than it saves. On
+ * such a VM (2026-11-30, zram QD32), with the whole queue asked for, a
+ * wait with a 256 us min_wait made 0.73 of t/io_uring's IOPS pinned and
+ * 0.74 beside a busy CPU, a plain one 0.95-0.98 and 0.96-0.98 (15
+ * rounds a series; a test program of 32 reads a batch: 312-392k with a
+ * 256 us min_wait, 325-410k with a 256 us timeout and no min_wait,
+ * 419-487k plain);
+ * where the timer was cheap (2026-11-26), a 256 us min_wait made 0.91
+ * pinned against 0.77 for no linger, 0.93 against 0.80 beside a busy
+ * CPU.
  *
- * So whether and how long to linger is not guessed from the job's CPUs:
+ * So whether and how to linger is not guessed from the job's CPUs:
  * it is tried as the job runs. After a first epoch (the start's
- * transients), a trial counts the completions of six epochs of
- * DEPTH_EPOCH_NS each: without lingering, short, long, long, short,
- * without (the order cancels a steady drift). The job then lingers, the
+ * transients), a trial counts the completions of epochs of
+ * DEPTH_EPOCH_NS each: without lingering, short, short, without (the
+ * order cancels a steady drift), then two for all, but not where the
+ * epochs were mostly gaps (below: a slow or throttled device, where
+ * they drained the queue, 30.95 of QD32 held on a loop device throttled
+ * to 4000 IOPS, unpinned, test 271, against 31.93 without), nor where
+ * the epochs without lingering made over 10% more I/Os a second than
+ * the short ones (the completer on a CPU of its own: unpinned on an
+ * idle machine, 380-470k without, 190-250k short, on the VM above).
+ * Where the completer shares the waiter's CPU a short linger gains, if
+ * less than one for all (zram pinned on that VM: 280k without, 330k
+ * short, 510k for all), but not always in a trial: in one of ten the
+ * short epochs made no more than those without, and a trial that then
+ * skipped its epochs for all cost that run a second at half speed.
+ * The job then lingers, the
  * faster of the two ways, when its epochs made over DEN / NUM (10%)
  * more I/Os per second than those without (short where they tie), else
  * not, for DEPTH_HOLD_NS (DEPTH_HOLD_EPOCHS epochs at least), and tries
@@ -151,11 +174,13 @@ static unsigned cpus_allowed(void)
  * device it moved the first trial's epochs against the throttle's
  * slices (test 271: lingering over 0.8 of a 1 s run once in a
  * sanitizer pass). A device that is the limit completes as many I/Os
- * either way, so it is lingered on in the trial's four epochs only (64
- * ms a second, or longer ones where the epochs grew, the depth then
- * lowered by the little above: a loop device throttled to 4000 IOPS,
- * whose slices stretch each epoch to ~100 ms, lingering waits over
- * 0.27-0.34 of a 2 s run, 31.7-31.8 of QD32 held, test 271); zram
+ * either way, so it is lingered on in the trial's two short epochs
+ * only (32 ms a second, or longer ones where the epochs grew, the
+ * depth then lowered by the little above: a loop device throttled to
+ * 4000 IOPS, whose slices stretch each epoch to ~100 ms, lingering
+ * waits over 0.20 of a 2 s run, 31.92-31.96 of QD32 held, test 271;
+ * on a fast device, whose epochs are no gaps, in two for all too, which
+ * drain its queue as a 256 us min_wait did); zram
  * with its io-wq thread on the job's CPU, 40-100% more with (measured
  * pinned, and unpinned beside a busy CPU: tests 296 and 271 check both
  * sides). The I/O loop only counts completions down
@@ -176,16 +201,16 @@ static unsigned cpus_allowed(void)
 /* completions between two looks at the clock: iodepth, at least this */
 #define DEPTH_CHECK_MIN		32
 
-/* The trial's steps: CAL, the first epoch; OFF1, SHORT1, LONG1, LONG2,
- * SHORT2, OFF2, timed and counted (lingering not, short, long); HOLD,
+/* The trial's steps: CAL, the first epoch; OFF1, SHORT1, SHORT2, OFF2,
+ * ALL1, ALL2, timed and counted (lingering not, short, for all); HOLD,
  * the choice kept. */
-enum { LG_CAL, LG_OFF1, LG_SHORT1, LG_LONG1, LG_LONG2, LG_SHORT2, LG_OFF2,
+enum { LG_CAL, LG_OFF1, LG_SHORT1, LG_SHORT2, LG_OFF2, LG_ALL1, LG_ALL2,
        LG_HOLD };
 
 /* How each step's waits linger. */
 static const unsigned char lg_linger[LG_HOLD + 1] = {
 	[LG_SHORT1] = REAP_LINGER_SHORT, [LG_SHORT2] = REAP_LINGER_SHORT,
-	[LG_LONG1] = REAP_LINGER_LONG, [LG_LONG2] = REAP_LINGER_LONG,
+	[LG_ALL1] = REAP_LINGER_ALL, [LG_ALL2] = REAP_LINGER_ALL,
 };
 
 void depth_linger(struct wstate *s)
@@ -215,11 +240,23 @@ void depth_linger_start(struct wstate *s)
 		depth_trial_start(&s->dp, s->depth, clock_ticks(s->ctx.clk));
 }
 
+/* Completions a nanosecond of n in t ns. */
+static double depth_rate(uint64_t n, uint64_t t)
+{
+	return (double)n / (double)(t ? t : 1);
+}
+
+/* Whether lingering's rate r beats off, not lingering's, by the gain. */
+static bool depth_gains(double r, double off)
+{
+	return r * DEPTH_LINGER_GAIN_NUM > off * DEPTH_LINGER_GAIN_DEN;
+}
+
 unsigned depth_trial(struct wdepth *dp, unsigned on, uint64_t now,
 		     uint64_t ns, uint64_t gap)
 {
 	uint64_t n;
-	double off, rs, rl;
+	double off, rs, ra;
 
 	/* the last reap may have gone past the count */
 	dp->n += dp->check + (uint64_t)-dp->left;
@@ -251,27 +288,35 @@ unsigned depth_trial(struct wdepth *dp, unsigned on, uint64_t now,
 		dp->t_short += ns;
 		dp->n_short += n;
 		break;
-	case LG_LONG1:
-	case LG_LONG2:
-		dp->t_long += ns;
-		dp->n_long += n;
+	case LG_ALL1:
+	case LG_ALL2:
+		dp->t_all += ns;
+		dp->n_all += n;
 		break;
 	default:
-		dp->t_short = dp->t_off = dp->t_long = 0;
-		dp->n_short = dp->n_off = dp->n_long = 0;
+		dp->t_short = dp->t_off = dp->t_all = 0;
+		dp->n_short = dp->n_off = dp->n_all = 0;
 	}
+	/* no waits for all where the epochs were mostly gaps (a slow or
+	 * throttled device: they would drain its queue, and the trial
+	 * tells nothing), nor where not lingering beat a short linger by
+	 * the gain (the completer on a CPU of its own, kept fed): the
+	 * trial's epochs for all skipped, their n_all 0 */
+	if (dp->step == LG_OFF2 && (dp->gapped ||
+	    depth_gains(depth_rate(dp->n_off, dp->t_off),
+			depth_rate(dp->n_short, dp->t_short))))
+		dp->step = LG_ALL2;
 	dp->step = dp->step == LG_HOLD ? LG_OFF1 : dp->step + 1;
 	if (dp->step != LG_HOLD)
 		return lg_linger[dp->step];
 	/* the faster way of lingering against not lingering; epochs
 	 * shorter than the device's rhythm tell nothing */
-	off = (double)dp->n_off / (double)(dp->t_off ? dp->t_off : 1);
-	rs = (double)dp->n_short / (double)(dp->t_short ? dp->t_short : 1);
-	rl = (double)dp->n_long / (double)(dp->t_long ? dp->t_long : 1);
+	off = depth_rate(dp->n_off, dp->t_off);
+	rs = depth_rate(dp->n_short, dp->t_short);
+	ra = depth_rate(dp->n_all, dp->t_all);
 	on = 0;
-	if (!dp->gapped && (rs > rl ? rs : rl) * DEPTH_LINGER_GAIN_NUM >
-			   off * DEPTH_LINGER_GAIN_DEN)
-		on = rl > rs ? REAP_LINGER_LONG : REAP_LINGER_SHORT;
+	if (!dp->gapped && depth_gains(rs > ra ? rs : ra, off))
+		on = ra > rs ? REAP_LINGER_ALL : REAP_LINGER_SHORT;
 	if (dp->gapped && dp->epoch < DEPTH_EPOCH_MAX_NS)
 		dp->epoch *= 2;
 	dp->gapped = false;
@@ -376,7 +421,8 @@ void depth_check(struct wstate *s)
 			 "no queue builds)");
 	else if (depth_lingered(s, &m))
 		snprintf(why, sizeof(why), ": a full queue lingered for more "
-			 "than one completion (min_wait) %.0f%% of the time, "
+			 "than one completion (a min_wait, or the whole "
+			 "queue) %.0f%% of the time, "
 			 "in its trials and where they found that to complete "
 			 "more I/Os per second (the job's CPU also does its "
 			 "I/O)", 100.0 * m);

@@ -34,9 +34,9 @@ struct wdepth {
 	 * gap, the epoch's longest time between two looks (ns); gapped,
 	 * whether a trial's epoch so far was mostly one gap; hold, how
 	 * long the last choice is kept (ns), held, whether it lingers;
-	 * t_short, n_short, t_long, n_long, t_off, n_off: the time (ns) and
-	 * completions of the trial's epochs with short lingering, long,
-	 * and without; on_ns of all_ns: the time it lingered.
+	 * t_short, n_short, t_all, n_all, t_off, n_off: the time (ns) and
+	 * completions of the trial's epochs with short lingering, for
+	 * all, and without; on_ns of all_ns: the time it lingered.
 	 */
 	int64_t left;
 	unsigned check;
@@ -47,7 +47,7 @@ struct wdepth {
 	bool gapped;
 	uint64_t hold;
 	bool held;
-	uint64_t t_short, n_short, t_long, n_long, t_off, n_off;
+	uint64_t t_short, n_short, t_all, n_all, t_off, n_off;
 	uint64_t on_ns, all_ns;
 };
 

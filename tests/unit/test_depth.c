@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* depth.c's linger trial, driven with made-up times: a device that
  * completes in bursts further apart than the trial's epochs, ones that
- * complete faster while the waits linger (short or long best), one
+ * complete faster while the waits linger (short or for all best), one
  * that does not. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,7 +18,7 @@
 #define MS 1000000ull
 
 /* The next look at the clock after one at t (ns), the waits lingering
- * as on says (engine.h: 0, REAP_LINGER_SHORT, REAP_LINGER_LONG): 32
+ * as on says (engine.h: 0, REAP_LINGER_SHORT, REAP_LINGER_ALL): 32
  * completions later on the device modelled. */
 typedef uint64_t (*next_fn)(uint64_t t, unsigned on);
 
@@ -40,12 +40,12 @@ static uint64_t gains(uint64_t t, unsigned on)
 	return t + (on ? MS / 2 : MS);
 }
 
-/* Lingering long pays most (one CPU: the completer waits for the CPU
- * the waiter gives up), or short does (the completer on a CPU of its
- * own, kept fed). */
-static uint64_t long_pays(uint64_t t, unsigned on)
+/* Lingering for all pays most (one CPU: the completer waits for the
+ * CPU the waiter gives up), or short does (the completer on a CPU of
+ * its own, kept fed). */
+static uint64_t all_pays(uint64_t t, unsigned on)
 {
-	return t + (on == REAP_LINGER_LONG ? MS / 2 : on ? MS * 4 / 5 : MS);
+	return t + (on == REAP_LINGER_ALL ? MS / 2 : on ? MS * 4 / 5 : MS);
 }
 
 static uint64_t short_pays(uint64_t t, unsigned on)
@@ -59,10 +59,18 @@ static uint64_t flat(uint64_t t, unsigned on)
 	return t + MS;
 }
 
+/* A completer on a CPU of its own, kept fed only by a waiter that
+ * returns at once: any lingering is slower, a short one the most. */
+static uint64_t fed(uint64_t t, unsigned on)
+{
+	return t + (on == REAP_LINGER_SHORT ? 2 * MS : on ? MS * 3 / 2 : MS);
+}
+
 struct sim {
 	struct wdepth dp;
 	uint64_t on_ns, all_ns;
 	unsigned held;	/* looks where the choice kept was to linger */
+	unsigned all;	/* looks where the waits lingered for all */
 	unsigned on;	/* how the waits linger at the end */
 };
 
@@ -87,6 +95,7 @@ static void run(struct sim *m, next_fn next, unsigned secs)
 		on = depth_trial(&m->dp, on, t, t - m->dp.since,
 				 t - m->dp.last);
 		m->held += m->dp.held;
+		m->all += on == REAP_LINGER_ALL;
 	}
 	m->on = on;
 }
@@ -112,7 +121,7 @@ static void test_gains(void **state)
 	(void)state;
 	run(&m, gains, 10);
 	assert_true(m.dp.held);
-	/* short and long alike: short, the depth less lowered */
+	/* short and for all alike: short, the depth less lowered */
 	assert_int_equal(m.on, REAP_LINGER_SHORT);
 	/* found again and again: its holds doubled (1, 2, 4 s...) */
 	CHECK(m.dp.hold >= 4000 * MS, "gains: hold %llu ns",
@@ -127,12 +136,24 @@ static void test_which(void **state)
 	struct sim m;
 
 	(void)state;
-	run(&m, long_pays, 5);
-	assert_int_equal(m.on, REAP_LINGER_LONG);
-	CHECK(m.on_ns * 100 > m.all_ns * 95, "long: lingered %.3f of the run",
+	run(&m, all_pays, 5);
+	assert_int_equal(m.on, REAP_LINGER_ALL);
+	CHECK(m.on_ns * 100 > m.all_ns * 95, "all: lingered %.3f of the run",
 	      (double)m.on_ns / (double)m.all_ns);
 	run(&m, short_pays, 5);
 	assert_int_equal(m.on, REAP_LINGER_SHORT);
+}
+
+/* Where not lingering beats a short linger by the gain, the trial never
+ * waits for all, which drains the queue. */
+static void test_fed(void **state)
+{
+	struct sim m;
+
+	(void)state;
+	run(&m, fed, 10);
+	CHECK(m.held == 0, "fed: lingering kept for %u looks", m.held);
+	CHECK(m.all == 0, "fed: lingered for all in %u looks", m.all);
 }
 
 static void test_flat(void **state)
@@ -154,6 +175,7 @@ int main(void)
 		cmocka_unit_test(test_bursty),
 		cmocka_unit_test(test_gains),
 		cmocka_unit_test(test_which),
+		cmocka_unit_test(test_fed),
 		cmocka_unit_test(test_flat),
 	};
 

@@ -138,18 +138,15 @@ static unsigned cpus_allowed(void)
  * transients), a trial counts the completions of epochs of
  * DEPTH_EPOCH_NS each: without lingering, short, short, without (the
  * order cancels a steady drift), then two for all, but not where the
- * epochs were mostly gaps (below: a slow or throttled device, where
- * they drained the queue, 30.95 of QD32 held on a loop device throttled
- * to 4000 IOPS, unpinned, test 271, against 31.93 without), nor where
- * the epochs without lingering made over 10% more I/Os a second than
- * the short ones (the completer on a CPU of its own: unpinned on an
- * idle machine, 380-470k without, 190-250k short, on the VM above).
- * Where the completer shares the waiter's CPU a short linger gains, if
- * less than one for all (zram pinned on that VM: 280k without, 330k
- * short, 510k for all), but not always in a trial: in one of ten the
- * short epochs made no more than those without, and a trial that then
- * skipped its epochs for all cost that run a second at half speed.
- * The job then lingers, the
+ * epochs were mostly gaps, in this trial or an earlier one (below: a
+ * slow or throttled device, where they drained the queue, 30.95 of
+ * QD32 held on a loop device throttled to 4000 IOPS, unpinned, test
+ * 271, against 31.93 without). What the short epochs make says nothing
+ * of those for all: on zram pinned on that VM, 280k without, 330k
+ * short, 510k for all; under ASan, 240-270k without, 205-235k short,
+ * 490k for all (a trial that skipped all where short was slower did not
+ * linger there); unpinned on the idle machine 380-470k without,
+ * 190-250k short. The job then lingers, the
  * faster of the two ways, when its epochs made over DEN / NUM (10%)
  * more I/Os per second than those without (short where they tie), else
  * not, for DEPTH_HOLD_NS (DEPTH_HOLD_EPOCHS epochs at least), and tries
@@ -297,14 +294,12 @@ unsigned depth_trial(struct wdepth *dp, unsigned on, uint64_t now,
 		dp->t_short = dp->t_off = dp->t_all = 0;
 		dp->n_short = dp->n_off = dp->n_all = 0;
 	}
-	/* no waits for all where the epochs were mostly gaps (a slow or
-	 * throttled device: they would drain its queue, and the trial
-	 * tells nothing), nor where not lingering beat a short linger by
-	 * the gain (the completer on a CPU of its own, kept fed): the
-	 * trial's epochs for all skipped, their n_all 0 */
-	if (dp->step == LG_OFF2 && (dp->gapped ||
-	    depth_gains(depth_rate(dp->n_off, dp->t_off),
-			depth_rate(dp->n_short, dp->t_short))))
+	/* no waits for all where the epochs were mostly gaps, now or in
+	 * an earlier trial (they grew): a slow or throttled device, whose
+	 * queue they would drain, where a completer on the job's CPU
+	 * completes at every turn (the trial's epochs for all skipped,
+	 * their n_all 0) */
+	if (dp->step == LG_OFF2 && (dp->gapped || dp->epoch > DEPTH_EPOCH_NS))
 		dp->step = LG_ALL2;
 	dp->step = dp->step == LG_HOLD ? LG_OFF1 : dp->step + 1;
 	if (dp->step != LG_HOLD)

@@ -128,10 +128,9 @@ static unsigned cpus_allowed(void)
  * 0.74 beside a busy CPU, a plain one 0.95-0.98 and 0.96-0.98 (15
  * rounds a series; a test program of 32 reads a batch: 312-392k with a
  * 256 us min_wait, 325-410k with a 256 us timeout and no min_wait,
- * 419-487k plain);
- * where the timer was cheap (2026-11-26), a 256 us min_wait made 0.91
- * pinned against 0.77 for no linger, 0.93 against 0.80 beside a busy
- * CPU.
+ * 419-487k plain); where the timer was cheap (2026-11-26), a 256 us
+ * min_wait made 0.91 pinned against 0.77 for no linger, 0.93 against
+ * 0.80 beside a busy CPU.
  *
  * So whether and how to linger is not guessed from the job's CPUs:
  * it is tried as the job runs. After a first epoch (the start's
@@ -243,12 +242,6 @@ static double depth_rate(uint64_t n, uint64_t t)
 	return (double)n / (double)(t ? t : 1);
 }
 
-/* Whether lingering's rate r beats off, not lingering's, by the gain. */
-static bool depth_gains(double r, double off)
-{
-	return r * DEPTH_LINGER_GAIN_NUM > off * DEPTH_LINGER_GAIN_DEN;
-}
-
 unsigned depth_trial(struct wdepth *dp, unsigned on, uint64_t now,
 		     uint64_t ns, uint64_t gap)
 {
@@ -310,7 +303,8 @@ unsigned depth_trial(struct wdepth *dp, unsigned on, uint64_t now,
 	rs = depth_rate(dp->n_short, dp->t_short);
 	ra = depth_rate(dp->n_all, dp->t_all);
 	on = 0;
-	if (!dp->gapped && depth_gains(rs > ra ? rs : ra, off))
+	if (!dp->gapped && (rs > ra ? rs : ra) * DEPTH_LINGER_GAIN_NUM >
+			   off * DEPTH_LINGER_GAIN_DEN)
 		on = ra > rs ? REAP_LINGER_ALL : REAP_LINGER_SHORT;
 	if (dp->gapped && dp->epoch < DEPTH_EPOCH_MAX_NS)
 		dp->epoch *= 2;

@@ -24,7 +24,7 @@ trap 'echo "$mm 0" >"$BLKIO"; losetup -d "$fast" "$slow" 2>/dev/null; cd /; rm -
 echo "$mm 100" >"$BLKIO" || skip "cannot throttle $slow"
 
 reads() {	# reads DEV: reads completed
-	awk '{ print $1 }' "/sys/block/$(basename "$1")/stat"
+	dev_stat "$1" 1
 }
 # Direct 4k reads past the zeroed first MiB: 2048 fast ones, 64 slow.
 for m in fast:8m:2048 slow:256k:64; do

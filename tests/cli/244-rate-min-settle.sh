@@ -49,7 +49,7 @@ job() {
 		--bs=4k --time_based --output-format=json "$@" >$_tag.out \
 		2>$_tag.err
 	_rc=$?
-	_d=$(($(awk '{ print $1 }' "/sys/block/$_name/stat") - _b))
+	_d=$(($(dev_stat "$_dev" 1) - _b))
 	echo "$_rc $("$PY" -c '
 import json, sys
 t = open(sys.argv[1]).read()

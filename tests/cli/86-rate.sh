@@ -20,7 +20,6 @@ command -v strace >/dev/null 2>&1 || skip "needs strace"
 loop_disk disk.img 16
 mm=$(lsblk -dno MAJ:MIN "$dev" 2>/dev/null | tr -d ' ')
 [ -n "$mm" ] || skip "cannot read the major:minor of $dev"
-name=${dev#/dev/}
 
 # A cgroup that holds the device to 500 read IOPS, removed at exit.
 cg=
@@ -55,7 +54,7 @@ throttled() {
 }
 
 reads() {
-	awk '{ print $1 }' "/sys/block/$name/stat"
+	dev_stat "$dev" 1
 }
 
 # gaps.py TRACE MEAN: the traced calls that issued one read (pread64 of

@@ -30,22 +30,25 @@ command -v gnuplot >/dev/null 2>&1 || skip "needs gnuplot (gnuplot-nox)"
 loop_disk disk.img 16
 mm=$(lsblk -dno MAJ:MIN "$dev" 2>/dev/null | tr -d ' ')
 [ -n "$mm" ] || skip "cannot read the major:minor of $dev"
-name=${dev#/dev/}
 cg=/sys/fs/cgroup/blkio/iorig-curve.$$
 mkdir "$cg" 2>/dev/null || skip "cannot make a blkio cgroup"
 echo "$mm 2000" >"$cg/blkio.throttle.read_iops_device" 2>/dev/null ||
 	{ rmdir "$cg"; skip "blkio throttling refused $mm"; }
 trap 'losetup -d "$dev" 2>/dev/null; rmdir "$cg" 2>/dev/null; cd /; rm -rf "$T"' EXIT
 
+# The reads that reached the device, merged or not: the probe keeps 4
+# queued, blk-throttle holds them and lets them go together, and two
+# that happen to be adjacent merge (1-2 of 7200 were, under load).
 reads() {
-	awk '{ print $1 }' "/sys/block/$name/stat"
+	dev_stat "$dev" 1 2
 }
 
 # curve ARGS...: iorig in the throttled cgroup, reading the device.
 curve() {
 	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$cg" \
 		"$IORIG" --name=c --filename="$dev" --direct=1 --rw=randread \
-		--bs=4k --rate_curve_probe=1s --runtime=500ms --time_based \
+		--bs=4k --ioengine=libaio --iodepth=4 --rate_curve_probe=2s \
+		--runtime=500ms --time_based \
 		--output-format=json "$@" >"$T/out" 2>"$T/err"
 	rc=$?
 }
@@ -59,10 +62,17 @@ json_is "[p['target_pct'] for p in $C['points']]" "[10.0, 50.0, 100.0, 200.0]"
 json_is "sum(j['read']['ios'] for j in d['jobs'])" $(($(reads) - before))
 json_is "[j['sweep_point'] for j in d['jobs']]" \
 	"['curve=probe', 'curve=10%', 'curve=50%', 'curve=100%', 'curve=200%']"
-# The probe: the throttle's 2000 a second, and up to a slice more
-# (2199 seen).
-expect_json "1900 <= $C['probe']['achieved_iops'] <= 2300" \
-	"the device's 2000 IOPS"
+# The probe: the throttle's 2000 a second, and what blk-throttle lets
+# through at once when it starts a slice (100 ms of the limit: 200
+# reads). A slice starts afresh after a stall, and a starved submitter
+# stalls: under the sanitizers beside four busy loops a 1 s probe at
+# QD1 made 1993-2192, and one in CI made more than 2300. So the probe
+# keeps 4 reads queued (a stall does not empty the throttle's queue)
+# and runs 2 s (a burst is a tenth of the window, not a fifth):
+# 2144-2195 at 1 s under that load.
+probe=$(json "$C['probe']['achieved_iops']")
+expect_json "1900 <= $probe <= 2300" \
+	"the device's 2000 IOPS, and the probe made $probe"
 # The points' targets are their percent of the probe, and the runner set
 # each point's rate_iops from it (the job's own rate figure agrees).
 expect_json "all(abs(p['target_iops'] - p['target_pct'] / 100 * $C['probe']['achieved_iops']) < 1e-6 * p['target_iops'] for p in $C['points'])"

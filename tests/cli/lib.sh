@@ -321,6 +321,26 @@ loop_disk() {
 	trap 'exit 1' INT TERM HUP
 }
 
+# dev_stat DEV FIELD...: the sum of those fields (1 = reads completed,
+# 2 = reads merged, as iostat numbers them) of DEV's /sys/block/*/stat,
+# once DEV has no request in flight (up to 2 s). The block layer ends a
+# request's bios, which wakes the process that waits for them, before it
+# counts the request in stat: a count read just after iorig exits can be
+# one short.
+dev_stat() {
+	_ds=/sys/block/$(basename "$1")
+	shift
+	_dn=0
+	until awk '{ exit !($1 == 0 && $2 == 0) }' "$_ds/inflight" ||
+		[ $_dn -ge 200 ]; do
+		sleep 0.01
+		_dn=$((_dn + 1))
+	done
+	awk -v f="$*" '{ n = split(f, a, " "); s = 0
+		for (i = 1; i <= n; i++) s += $a[i]
+		printf "%.0f\n", s }' "$_ds/stat"
+}
+
 # sum_range FILE OFFSET LENGTH: checksum of those bytes of FILE.
 sum_range() {
 	dd if="$1" bs=65536 iflag=skip_bytes,count_bytes skip="$2" \

@@ -19,6 +19,8 @@ struct clock {
 };
 
 int clock_init(struct clock *c, bool allow_tsc);
+/* The calibration's first end, as the process starts (main). */
+void clock_mark(void);
 
 static inline uint64_t clock_mono_ns(void)
 {

@@ -1143,6 +1143,7 @@ int main(int argc, char **argv)
 	int code;
 
 	std_fds_open();
+	clock_mark();
 	for (i = 0; argc > 1 && i < sizeof(commands) / sizeof(*commands); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].main(argc - 1, argv + 1);

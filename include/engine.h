@@ -133,7 +133,7 @@ struct engine_setup {
 };
 
 /* engine_ctx.reap_linger: how a wait for one lingers */
-enum { REAP_LINGER_SHORT = 1, REAP_LINGER_ALL = 2 };
+enum { REAP_LINGER_PART = 1, REAP_LINGER_ALL = 2 };
 
 struct engine_ctx {
 	/* The job (read only) and its engine's own options struct
@@ -165,19 +165,18 @@ struct engine_ctx {
 	 */
 	int (*queue)(struct engine_ctx *ctx, struct io_req *req);
 	/*
-	 * Lingering. reap_linger_us, set by the worker before init(): how
-	 * long a lingering reap waits on (0: none ever lingers). A reap(min
-	 * = 1, max > 1) with nothing ready, while reap_linger is set, may
-	 * wait on for up to max completions: for at most reap_linger_us
-	 * from its start once one is there (REAP_LINGER_SHORT), or until
-	 * all of them are there, with no timer (REAP_LINGER_ALL); without
-	 * it (0), it returns at the first. init() sets reap_lingers when
-	 * its reap() can do so (the io_uring rings, with the kernel's
-	 * min_wait); the worker then sets reap_linger between reaps, by
-	 * what lingering and for how long is found to be worth as the job
+	 * Lingering. reap_linger_may, set by the worker before init():
+	 * whether a reap may linger (false: none ever does). A reap(min =
+	 * 1, max > 1) with nothing ready, while reap_linger is set, waits
+	 * on for more of the max completions, with no timer: until an
+	 * eighth of them are there (2 at least: REAP_LINGER_PART), or all
+	 * of them (REAP_LINGER_ALL); without it (0), it returns at the
+	 * first. init() sets reap_lingers when its reap() can do so (the
+	 * io_uring rings, not polled); the worker then sets reap_linger
+	 * between reaps, by what lingering is found to be worth as the job
 	 * runs (depth.c). An engine that cannot linger ignores all three.
 	 */
-	unsigned reap_linger_us;
+	bool reap_linger_may;
 	bool reap_lingers;
 	unsigned char reap_linger;
 	/*

@@ -151,25 +151,11 @@ void ring_io_free(struct ring_io *io)
 	free(io->pend);
 }
 
-/*
- * The general timeout of a lingering wait: without one the kernel would
- * end the wait at min_wait whatever it found; with one it goes on waiting
- * for the first completion. A second: long enough that a slow device
- * costs one more call a second at most.
- */
-#define RING_LINGER_BOUND_S	1
-
 void ring_io_linger_set(struct ring_io *io, struct engine_ctx *ctx,
 			bool polled)
 {
-	io->linger_us = !polled && io->ring.features &
-			IORING_FEAT_MIN_TIMEOUT ? ctx->reap_linger_us : 0;
-	ctx->reap_lingers = io->linger_us != 0;
-	io->linger_ts.tv_sec = RING_LINGER_BOUND_S;
-	io->linger_ts.tv_nsec = 0;
-	memset(&io->linger_arg, 0, sizeof(io->linger_arg));
-	io->linger_arg.min_wait_usec = io->linger_us;
-	io->linger_arg.ts = (__u64)(uintptr_t)&io->linger_ts;
+	io->linger = !polled && ctx->reap_linger_may;
+	ctx->reap_lingers = io->linger;
 }
 
 void ring_io_close(struct ring_io *io, bool fixed_files, bool fixed_bufs)

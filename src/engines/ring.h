@@ -30,19 +30,6 @@
 struct engine_setup;
 struct target;
 
-/* The kernel's min_wait (6.12), named here for older headers. */
-#ifndef IORING_FEAT_MIN_TIMEOUT
-#define IORING_FEAT_MIN_TIMEOUT	(1U << 15)
-#endif
-
-/* io_uring_getevents_arg as 6.12 has it: its pad became min_wait_usec. */
-struct ring_wait_arg {
-	__u64 sigmask;
-	__u32 sigmask_sz;
-	__u32 min_wait_usec;
-	__u64 ts;
-};
-
 /* What the ring is made with. */
 struct ring_params {
 	unsigned base;		/* IORING_SETUP_* always set: CLAMP... */
@@ -149,17 +136,14 @@ void ring_report_flags(unsigned flags, struct engine_setup *out);
  * outstanding - npend - ndone completions in the ring, so it never
  * waits on a request the kernel has not seen.
  *
- * Lingering (ring_io_linger_set, the worker's reap_linger_us; each
+ * Lingering (ring_io_linger_set, the worker's reap_linger_may; each
  * wait's linger, the worker's reap_linger): a wait for one completion
- * when more are in flight asks the kernel for up to max of them. A
- * short linger adds min_wait (IORING_ENTER_EXT_ARG's min_wait_usec,
- * 6.12+): the call returns once max are there, or once linger_us have
- * passed since it began with at least one there, or at the first one
- * after that. A linger for all is a plain wait for max, with no timer:
- * arming and cancelling one in each wait cost a quarter of zram's
- * reads on a VM where each programming of the timer device traps
- * (depth.c).
- * Without min_wait in the kernel, no lingering.
+ * when more are in flight is a plain wait for more of them, with no
+ * timer: for an eighth of up to max (2 at least) for a linger for part,
+ * for max for a linger for all. A timer (the kernel's min_wait, 6.12+,
+ * which iorig's short linger used) is armed and cancelled in each wait,
+ * and on a VM where each programming of the timer device traps that
+ * cost a quarter of zram's reads (depth.c).
  *
  * -EAGAIN/-EBUSY (kernel short of memory) and -EINTR (a signal) from the
  * submitting call are not errors: the requests stay pending and are
@@ -180,9 +164,7 @@ struct ring_io {
 	bool sqpoll;			/* SQPOLL in effect */
 	bool defer;			/* DEFER_TASKRUN in effect */
 	bool reg_ring;			/* the ring fd is registered */
-	unsigned linger_us;		/* 0: a wait for one returns at one */
-	struct __kernel_timespec linger_ts;	/* lingering's bound */
-	struct ring_wait_arg linger_arg;	/* a short linger's */
+	bool linger;			/* false: a wait for one returns at one */
 };
 
 /* io's arrays for depth requests (the ring is made apart, ring_setup):
@@ -192,9 +174,9 @@ int ring_io_alloc(struct ring_io *io, unsigned depth,
 void ring_io_free(struct ring_io *io);
 
 /*
- * Linger up to ctx->reap_linger_us in a wait for one completion (above),
- * when the kernel has min_wait and the ring is not polled (an IOPOLL
- * ring waits by polling, for every completion asked); 0 never. Tells the
+ * Linger in a wait for one completion (above) where ctx->reap_linger_may
+ * says the worker may, when the ring is not polled (an IOPOLL
+ * ring waits by polling, for every completion asked). Tells the
  * worker whether it can (ctx->reap_lingers). After the ring is made (and
  * its fd registered: reg_ring set first).
  */
@@ -370,36 +352,6 @@ static inline int ring_io_commit(struct ring_io *io)
 }
 
 /*
- * A wait for nr completions in the ring that returns early, once one is
- * there, when io->linger_us have passed (above). The general timeout
- * (linger_ts) only bounds the call: -ETIME with none there, as a signal,
- * returns 0 and the worker waits again. A kernel that refuses the
- * argument (-EINVAL, whatever its feature bits said) is not asked again:
- * its waits are for one, and this one returns 0 to be waited again.
- */
-static inline int ring_io_linger(struct ring_io *io, unsigned nr)
-{
-	const struct ring_wait_arg *arg = &io->linger_arg;
-	unsigned flags = IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG;
-	int fd = io->ring.ring_fd;
-	long r;
-
-	if (io->reg_ring) {
-		fd = io->ring.enter_ring_fd;
-		flags |= IORING_ENTER_REGISTERED_RING;
-	}
-	r = syscall(__NR_io_uring_enter, fd, 0, nr, flags, arg,
-		    sizeof(*arg));
-	if (r >= 0 || errno == EINTR || errno == EAGAIN || errno == ETIME)
-		return 0;
-	if (errno == EINVAL) {
-		io->linger_us = 0;
-		return 0;
-	}
-	return -errno;
-}
-
-/*
  * Wait until the ring holds nr completions: one io_uring_enter, as
  * liburing's io_uring_wait_cqe_nr makes, without its general loop
  * (about 100 instructions a wait). Fewer may be there on return after a
@@ -452,13 +404,14 @@ static inline int ring_io_wait(struct ring_io *io, unsigned min,
 		min = held;
 	if (ready >= min)
 		return 0;
-	/* none ready (min is 1, ndone 0): linger for up to max of those
-	 * held, a short while or until all are there */
-	if (min == 1 && linger && io->linger_us && held > 1 && max > 1) {
+	/* none ready (min is 1, ndone 0): linger until part of up to max
+	 * of those held are there (an eighth, 2 at least), or all of them */
+	if (min == 1 && linger && io->linger && held > 1 && max > 1) {
 		if (max > held)
 			max = held;
-		return linger == REAP_LINGER_ALL ? ring_io_wait_nr(io, max) :
-		       ring_io_linger(io, max);
+		if (linger != REAP_LINGER_ALL)
+			max = max / 8 > 2 ? max / 8 : 2;
+		return ring_io_wait_nr(io, max);
 	}
 	/* the ring holds ready - ndone of them: wait for the rest there */
 	return ring_io_wait_nr(io, min - io->ndone);

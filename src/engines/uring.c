@@ -533,8 +533,6 @@ static void uring_report_setup(const struct engine_ctx *ctx,
 		out->what[out->n++] = "registerfiles";
 	if (u && u->reg_fd)
 		out->what[out->n++] = "registered_ring_fd";
-	if (u && u->io.linger_us)
-		out->what[out->n++] = "min_wait";
 }
 
 #define SECCOMP_HINT \

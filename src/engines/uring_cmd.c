@@ -804,8 +804,6 @@ static void ucmd_report_setup(const struct engine_ctx *ctx,
 		out->what[out->n++] = "registerfiles";
 	if (u && u->vectored)
 		out->what[out->n++] = "vectored";
-	if (u && u->io.linger_us)
-		out->what[out->n++] = "min_wait";
 }
 
 static const char *ucmd_hint(int err)

@@ -106,50 +106,49 @@ static unsigned cpus_allowed(void)
  * 1.0-1.4 switches per I/O, 130-170k IOPS, where t/io_uring -c32 makes
  * 0.06 and 210-290k; unpinned with one CPU busy, 0.51 of t/io_uring's
  * IOPS). A full queue's wait that lingers (engine.h) asks the kernel
- * for every I/O in flight, and ends at the first completion after
- * DEPTH_LINGER_US (short: 0.065 switches per I/O, 185-205k in the same
- * minutes, pinned), or when all of them are there (for all). On a
- * device that is the limit lingering gains nothing and costs depth: the
- * I/Os it completes while the wait lingers are refilled that much
- * later, IOPS x DEPTH_LINGER_US / 2 of them on average for a short
- * linger (0.13 at 4000 IOPS, but half of QD32 at 500k); for all, the
- * whole queue drains before it is refilled.
+ * for an eighth of the I/Os in flight (for part: 4 of 32) or for all of
+ * them, with no timer. On a device that is the limit lingering gains
+ * nothing and costs depth: the I/Os it completes while the wait lingers
+ * are refilled that much later, up to an eighth of the queue for part;
+ * for all, the whole queue drains before it is refilled.
  *
  * How to linger depends on where the completer runs. With it on the
  * waiter's CPU, a wait that gathers the whole queue gives up the CPU
  * least. With it on a CPU of its own, that wait drains the queue and
- * the completer idles while the waiter refills it: unpinned on the idle
- * machine a 256 us linger made 1.00 of t/io_uring's IOPS, a short one
- * 1.21-1.35. A wait for the whole queue has no timer: a short linger
- * arms one (min_wait) in each wait, and on a VM that traps each
- * programming of the timer device that costs more than it saves. On
- * such a VM (2026-11-30, zram QD32), with the whole queue asked for, a
- * wait with a 256 us min_wait made 0.73 of t/io_uring's IOPS pinned and
- * 0.74 beside a busy CPU, a plain one 0.95-0.98 and 0.96-0.98 (15
- * rounds a series; a test program of 32 reads a batch: 312-392k with a
- * 256 us min_wait, 325-410k with a 256 us timeout and no min_wait,
- * 419-487k plain); where the timer was cheap (2026-11-26), a 256 us
- * min_wait made 0.91 pinned against 0.77 for no linger, 0.93 against
- * 0.80 beside a busy CPU.
+ * the completer idles while the waiter refills it; a wait for part
+ * keeps it fed, as fio's t/io_uring -c4 does: unpinned on an idle VM
+ * (2026-12-01, zram QD32), 0.88 of t/io_uring -s4 -c4 not lingering,
+ * 1.00 with iodepth_batch_complete_min=4 (5 rounds each). Neither arms
+ * a timer: the short linger that this wait for part replaced (a 64 us
+ * min_wait, 6.12+) armed and cancelled one in each wait, and on a VM
+ * that traps each programming of the timer device that cost more than
+ * it saved: with the whole queue asked for, a 256 us min_wait made 0.73
+ * of t/io_uring's IOPS pinned and 0.74 beside a busy CPU, a plain wait
+ * 0.95-0.98 and 0.96-0.98 (15 rounds a series; a test program of 32
+ * reads a batch: 312-392k with a 256 us min_wait, 325-410k with a
+ * 256 us timeout and no min_wait, 419-487k plain), and unpinned the
+ * short linger made 190-250k where not lingering made 380-470k. Where
+ * the timer was cheap (2026-11-26), a 256 us min_wait made 0.91 pinned
+ * against 0.77 for no linger.
  *
  * So whether and how to linger is not guessed from the job's CPUs:
  * it is tried as the job runs. After a first epoch (the start's
  * transients), a trial counts the completions of epochs of
- * DEPTH_EPOCH_NS each: without lingering, short, short, without (the
- * order cancels a steady drift), then two for all, but not where the
- * epochs were mostly gaps, in this trial or an earlier one (below: a
- * slow or throttled device, where they drained the queue, 30.95 of
- * QD32 held on a loop device throttled to 4000 IOPS, unpinned, test
- * 271, against 31.93 without). What the short epochs make says nothing
- * of those for all: on zram pinned on that VM, 280k without, 330k
- * short, 510k for all; under ASan, 240-270k without, 205-235k short,
- * 490k for all (a trial that skipped all where short was slower did not
- * linger there); unpinned on the idle machine 380-470k without,
- * 190-250k short. The job then lingers, the
- * faster of the two ways, when its epochs made over DEN / NUM (10%)
- * more I/Os per second than those without (short where they tie), else
- * not, for DEPTH_HOLD_NS (DEPTH_HOLD_EPOCHS epochs at least), and tries
- * again. Lingering that a trial finds
+ * DEPTH_EPOCH_NS each: without lingering, for part, for part, without
+ * (the order cancels a steady drift), then two for all; but once an
+ * epoch was mostly a gap, in this trial or an earlier one (below: a slow
+ * or throttled device), the rest of the trial's epochs are skipped and
+ * it does not linger: waits for all drained such a queue (30.95 of QD32
+ * held on a loop device throttled to 4000 IOPS, unpinned, test 271,
+ * against 31.93 without), and the trial would not linger there anyway.
+ * What the epochs for part make says nothing of those for all: on zram
+ * pinned, 280k without, 510k for all, and a short linger 330k; under
+ * ASan, 240-270k without, 490k for all (a trial that skipped all where
+ * the short linger was slower did not linger there). The job then
+ * lingers, the faster of the two ways, when its epochs made over DEN /
+ * NUM (10%) more I/Os per second than those without (part where they
+ * tie), else not, for DEPTH_HOLD_NS (DEPTH_HOLD_EPOCHS epochs at
+ * least), and tries again. Lingering that a trial finds
  * again is kept twice as long as the last time, up to DEPTH_HOLD_MAX_NS:
  * the epochs without it cost where it pays (on zram pinned, 4% of a 2 s
  * run at about 60% of the rate: 1.6% of its I/Os with holds of 1 s).
@@ -169,23 +168,17 @@ static unsigned cpus_allowed(void)
  * start on one CPU gained 0.3% of a 2 s zram run, and on a throttled
  * device it moved the first trial's epochs against the throttle's
  * slices (test 271: lingering over 0.8 of a 1 s run once in a
- * sanitizer pass). A device that is the limit completes as many I/Os
- * either way, so it is lingered on in the trial's two short epochs
- * only (32 ms a second, or longer ones where the epochs grew, the
- * depth then lowered by the little above: a loop device throttled to
- * 4000 IOPS, whose slices stretch each epoch to ~100 ms, lingering
- * waits over 0.20 of a 2 s run, 31.92-31.96 of QD32 held, test 271;
- * on a fast device, whose epochs are no gaps, in two for all too, which
- * drain its queue as a 256 us min_wait did); zram
- * with its io-wq thread on the job's CPU, 40-100% more with (measured
- * pinned, and unpinned beside a busy CPU: tests 296 and 271 check both
- * sides). The I/O loop only counts completions down
- * (depth_count, a subtraction per reap); the clock is read once every
- * iodepth completions (DEPTH_CHECK_MIN at least). Only with the
- * batching left to iorig and a wait for one, where the engine can
- * linger (io_uring's rings with the kernel's min_wait, 6.12+).
+ * sanitizer pass). On the loop device throttled to 4000 IOPS no wait
+ * lingers (its first epoch is a gap), 31.93-31.96 of QD32 held (test
+ * 271); a fast device that is the limit is lingered on in the trials'
+ * four epochs only; zram with its io-wq thread on the job's CPU
+ * completes 40-100% more with (measured pinned, and unpinned beside a
+ * busy CPU: tests 296 and 271 check both sides). The I/O loop only
+ * counts completions down (depth_count, a subtraction per reap); the
+ * clock is read once every iodepth completions (DEPTH_CHECK_MIN at
+ * least). Only with the batching left to iorig and a wait for one,
+ * where the engine can linger (io_uring's rings, not polled).
  */
-#define DEPTH_LINGER_US		64
 #define DEPTH_EPOCH_NS		16000000ull
 #define DEPTH_EPOCH_MAX_NS	256000000ull
 #define DEPTH_HOLD_NS		1000000000ull
@@ -197,22 +190,21 @@ static unsigned cpus_allowed(void)
 /* completions between two looks at the clock: iodepth, at least this */
 #define DEPTH_CHECK_MIN		32
 
-/* The trial's steps: CAL, the first epoch; OFF1, SHORT1, SHORT2, OFF2,
- * ALL1, ALL2, timed and counted (lingering not, short, for all); HOLD,
- * the choice kept. */
-enum { LG_CAL, LG_OFF1, LG_SHORT1, LG_SHORT2, LG_OFF2, LG_ALL1, LG_ALL2,
+/* The trial's steps: CAL, the first epoch; OFF1, PART1, PART2, OFF2,
+ * ALL1, ALL2, timed and counted (lingering not, for part, for all);
+ * HOLD, the choice kept. */
+enum { LG_CAL, LG_OFF1, LG_PART1, LG_PART2, LG_OFF2, LG_ALL1, LG_ALL2,
        LG_HOLD };
 
 /* How each step's waits linger. */
 static const unsigned char lg_linger[LG_HOLD + 1] = {
-	[LG_SHORT1] = REAP_LINGER_SHORT, [LG_SHORT2] = REAP_LINGER_SHORT,
+	[LG_PART1] = REAP_LINGER_PART, [LG_PART2] = REAP_LINGER_PART,
 	[LG_ALL1] = REAP_LINGER_ALL, [LG_ALL2] = REAP_LINGER_ALL,
 };
 
 void depth_linger(struct wstate *s)
 {
-	s->ctx.reap_linger_us = s->dp.adaptive && s->dp.reap_min == 1 ?
-				DEPTH_LINGER_US : 0;
+	s->ctx.reap_linger_may = s->dp.adaptive && s->dp.reap_min == 1;
 	s->ctx.reap_linger = 0;
 }
 
@@ -232,7 +224,7 @@ void depth_trial_start(struct wdepth *dp, unsigned depth, uint64_t now)
 
 void depth_linger_start(struct wstate *s)
 {
-	if (s->ctx.reap_linger_us && s->ctx.reap_lingers)
+	if (s->ctx.reap_linger_may && s->ctx.reap_lingers)
 		depth_trial_start(&s->dp, s->depth, clock_ticks(s->ctx.clk));
 }
 
@@ -246,7 +238,7 @@ unsigned depth_trial(struct wdepth *dp, unsigned on, uint64_t now,
 		     uint64_t ns, uint64_t gap)
 {
 	uint64_t n;
-	double off, rs, ra;
+	double off, rp, ra;
 
 	/* the last reap may have gone past the count */
 	dp->n += dp->check + (uint64_t)-dp->left;
@@ -273,10 +265,10 @@ unsigned depth_trial(struct wdepth *dp, unsigned on, uint64_t now,
 		dp->t_off += ns;
 		dp->n_off += n;
 		break;
-	case LG_SHORT1:
-	case LG_SHORT2:
-		dp->t_short += ns;
-		dp->n_short += n;
+	case LG_PART1:
+	case LG_PART2:
+		dp->t_part += ns;
+		dp->n_part += n;
 		break;
 	case LG_ALL1:
 	case LG_ALL2:
@@ -284,15 +276,15 @@ unsigned depth_trial(struct wdepth *dp, unsigned on, uint64_t now,
 		dp->n_all += n;
 		break;
 	default:
-		dp->t_short = dp->t_off = dp->t_all = 0;
-		dp->n_short = dp->n_off = dp->n_all = 0;
+		dp->t_part = dp->t_off = dp->t_all = 0;
+		dp->n_part = dp->n_off = dp->n_all = 0;
 	}
-	/* no waits for all where the epochs were mostly gaps, now or in
+	/* no lingering epochs once the epochs were mostly gaps, now or in
 	 * an earlier trial (they grew): a slow or throttled device, whose
-	 * queue they would drain, where a completer on the job's CPU
-	 * completes at every turn (the trial's epochs for all skipped,
-	 * their n_all 0) */
-	if (dp->step == LG_OFF2 && (dp->gapped || dp->epoch > DEPTH_EPOCH_NS))
+	 * queue they would lower or drain, and where the trial would not
+	 * linger anyway (the rest of its epochs skipped, their n 0) */
+	if ((dp->step == LG_OFF1 || dp->step == LG_OFF2) &&
+	    (dp->gapped || dp->epoch > DEPTH_EPOCH_NS))
 		dp->step = LG_ALL2;
 	dp->step = dp->step == LG_HOLD ? LG_OFF1 : dp->step + 1;
 	if (dp->step != LG_HOLD)
@@ -300,12 +292,12 @@ unsigned depth_trial(struct wdepth *dp, unsigned on, uint64_t now,
 	/* the faster way of lingering against not lingering; epochs
 	 * shorter than the device's rhythm tell nothing */
 	off = depth_rate(dp->n_off, dp->t_off);
-	rs = depth_rate(dp->n_short, dp->t_short);
+	rp = depth_rate(dp->n_part, dp->t_part);
 	ra = depth_rate(dp->n_all, dp->t_all);
 	on = 0;
-	if (!dp->gapped && (rs > ra ? rs : ra) * DEPTH_LINGER_GAIN_NUM >
+	if (!dp->gapped && (rp > ra ? rp : ra) * DEPTH_LINGER_GAIN_NUM >
 			   off * DEPTH_LINGER_GAIN_DEN)
-		on = ra > rs ? REAP_LINGER_ALL : REAP_LINGER_SHORT;
+		on = ra > rp ? REAP_LINGER_ALL : REAP_LINGER_PART;
 	if (dp->gapped && dp->epoch < DEPTH_EPOCH_MAX_NS)
 		dp->epoch *= 2;
 	dp->gapped = false;
@@ -410,8 +402,8 @@ void depth_check(struct wstate *s)
 			 "no queue builds)");
 	else if (depth_lingered(s, &m))
 		snprintf(why, sizeof(why), ": a full queue lingered for more "
-			 "than one completion (a min_wait, or the whole "
-			 "queue) %.0f%% of the time, "
+			 "than one completion (an eighth of the queue, or the "
+			 "whole queue) %.0f%% of the time, "
 			 "in its trials and where they found that to complete "
 			 "more I/Os per second (the job's CPU also does its "
 			 "I/O)", 100.0 * m);

@@ -34,8 +34,8 @@ struct wdepth {
 	 * gap, the epoch's longest time between two looks (ns); gapped,
 	 * whether a trial's epoch so far was mostly one gap; hold, how
 	 * long the last choice is kept (ns), held, whether it lingers;
-	 * t_short, n_short, t_all, n_all, t_off, n_off: the time (ns) and
-	 * completions of the trial's epochs with short lingering, for
+	 * t_part, n_part, t_all, n_all, t_off, n_off: the time (ns) and
+	 * completions of the trial's epochs lingering for part, for
 	 * all, and without; on_ns of all_ns: the time it lingered.
 	 */
 	int64_t left;
@@ -47,15 +47,15 @@ struct wdepth {
 	bool gapped;
 	uint64_t hold;
 	bool held;
-	uint64_t t_short, n_short, t_all, n_all, t_off, n_off;
+	uint64_t t_part, n_part, t_all, n_all, t_off, n_off;
 	uint64_t on_ns, all_ns;
 };
 
 /* Once per worker, before its loop: wstate.dp from the job's options. */
 void depth_setup(struct wstate *s);
 
-/* Before the engine's init(): how long a wait for one completion may
- * linger for more (ctx.reap_linger_us), when the job may linger. */
+/* Before the engine's init(): whether a wait for one completion may
+ * linger for more (ctx.reap_linger_may): when the job may linger. */
 void depth_linger(struct wstate *s);
 
 /* After the engine's init(): the trial starts when the engine can

@@ -113,9 +113,8 @@ ustrace() {
 
 # What the kernel granted: the flags of the io_uring_setup(2) that
 # succeeded (decoded with the kernel's values), then the registrations
-# that succeeded: buffers (0), files (2), ring fds (20), then min_wait
-# when the ring's features have IORING_FEAT_MIN_TIMEOUT (1 << 15; these
-# jobs leave the batching to iorig, so their waits may linger).
+# that succeeded: buffers (0), files (2), ring fds (20). (No min_wait,
+# whatever the ring's features: a lingering wait has no timer.)
 granted() {
 	"$PY" - "$T/st" <<'EOF'
 import re, sys
@@ -123,19 +122,18 @@ names = [(0x1, "IOPOLL"), (0x2, "SQPOLL"), (0x4, "SQ_AFF"),
          (0x1000, "SINGLE_ISSUER"), (0x2000, "DEFER_TASKRUN"),
          (0x100, "COOP_TASKRUN")]
 regs = {0: "fixedbufs", 2: "registerfiles", 20: "registered_ring_fd"}
-out, min_wait = [], False
+out = []
 for line in open(sys.argv[1]):
     m = re.search(r"io_uring_setup\(\d+, \{flags=(0x[0-9a-f]+|\d+),.*"
                   r"features=(0x[0-9a-f]+|\d+),.*\) = (\d+)$", line)
     if m:
         f = int(m.group(1), 0)
         out += [n for bit, n in names if f & bit]
-        min_wait = bool(int(m.group(2), 0) & (1 << 15))
     m = re.search(r"io_uring_register\(\d+, (0x[0-9a-f]+|\d+),.*\) = "
                   r"(\d+)$", line)
     if m and int(m.group(1), 0) in regs:
         out.append(regs[int(m.group(1), 0)])
-print(" ".join(out + ["min_wait"] * min_wait))
+print(" ".join(out))
 EOF
 }
 

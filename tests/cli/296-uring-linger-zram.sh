@@ -4,15 +4,14 @@
 # read is done by io_uring's io-wq worker thread, and where that thread
 # shares a CPU with the job's, a wait for one completion costs a context
 # switch per I/O. There lingering (a full queue's wait asks the kernel
-# for the whole queue, with a 64 us min_wait, IORING_ENTER_EXT_ARG,
-# 6.12+, or until all of it is there) completes 40-100% more I/Os per
-# second, and the job's trial must find
+# for an eighth of the queue, or all of it, with no timer) completes
+# 40-100% more I/Os per second, and the job's trial must find
 # it: pinned to one CPU (taskset -c 1), and unpinned while another
 # process keeps CPU 0 busy (the case that fell to 0.51 of fio's
 # t/io_uring when lingering went by the job's CPUs). Checked from the
 # kernel's syscalls tracepoint (a trace instance of this test's own, the
 # lines of its iorig picked by thread group id): lingering waits (more
-# than one asked, with EXT_ARG or not) cover most of the run, the time
+# than one asked) cover most of the run, the time
 # from each waiting
 # io_uring_enter to the next counted as its kind, and the job waits at
 # most once per four I/Os. 4 KiB random O_DIRECT reads, QD32, of a zram
@@ -24,8 +23,6 @@
 command -v taskset >/dev/null 2>&1 || skip "needs taskset (util-linux)"
 ncpu=$(getconf _NPROCESSORS_ONLN)
 [ "$ncpu" -ge 2 ] || skip "needs 2 CPUs, this machine has $ncpu"
-kv=$(uname -r | awk -F. '{ print $1 * 1000 + $2 }')
-[ "$kv" -ge 6012 ] || skip "kernel $(uname -r) has no min_wait (6.12+): nothing lingers (test 271 checks that)"
 tracing
 E=events/syscalls/sys_enter_io_uring_enter
 [ -w "$TR/instances" ] || skip "no writable tracefs instances at $TR"

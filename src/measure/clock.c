@@ -73,15 +73,16 @@ void clock_mark(void)
 
 /*
  * Calibrate ticks against CLOCK_MONOTONIC over at least 20 ms, from
- * clock_mark()'s pair when there is one (sleeping only for what is left
- * of the 20 ms). With both ends good to a microsecond, the ratio is good
- * to 100 ppm even on a busy machine.
+ * clock_mark()'s pair when there is one (sleeping until 20 ms after
+ * it, an absolute deadline, when they have not passed). With both ends
+ * good to a microsecond, the ratio is good to 100 ppm even on a busy
+ * machine.
  */
 int clock_init(struct clock *c, bool allow_tsc)
 {
 	const uint64_t span = 20 * 1000 * 1000;
-	uint64_t t0, t1, n0, n1, left;
-	struct timespec req = { 0, 0 };
+	uint64_t t0, t1, n0, n1;
+	struct timespec until;
 
 	c->tsc = false;
 	c->mult = 1ull << 32;
@@ -95,11 +96,12 @@ int clock_init(struct clock *c, bool allow_tsc)
 	} else {
 		clock_pair(c, &n0, &t0);
 	}
-	left = n0 + span - clock_mono_ns();
-	if (left <= span) {
-		req.tv_nsec = (long)left;
-		nanosleep(&req, NULL);
-	}
+	until.tv_sec = (time_t)((n0 + span) / 1000000000u);
+	until.tv_nsec = (long)((n0 + span) % 1000000000u);
+	while (clock_mono_ns() < n0 + span &&
+	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) ==
+	       EINTR)
+		;
 	clock_pair(c, &n1, &t1);
 	if (t1 <= t0 || n1 <= n0 + span / 2) {
 		c->tsc = false;
@@ -108,9 +110,9 @@ int clock_init(struct clock *c, bool allow_tsc)
 	c->mult = (uint64_t)(((unsigned __int128)(n1 - n0) << 32) / (t1 - t0));
 #else
 	(void)allow_tsc;
-	(void)req;
+	(void)until;
 	(void)span;
-	(void)t0; (void)t1; (void)n0; (void)n1; (void)left;
+	(void)t0; (void)t1; (void)n0; (void)n1;
 #endif
 	return 0;
 }

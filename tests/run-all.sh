@@ -35,7 +35,11 @@
 # another, on an otherwise idle machine. Lines come out as tests end
 # (parallel and paced ones in the order they end). Before the closing
 # count, a "lanes:" line gives each lane's length and the sum of its
-# tests' times (what a test moved between lanes saves or costs).
+# tests' times (what a test moved between lanes saves or costs) and of
+# their CPU times (each test's process tree, its waited processes), and
+# a "most CPU" line the parallel lane's 10 tests that took the most CPU
+# time (where the lane, beside the guest's boots, is CPU-bound, what to
+# make lighter).
 #
 # The serial lane starts when the parallel lane and the guest's boots
 # have ended. IORIG_GUEST_BESIDE=1 starts it when the parallel lane
@@ -113,6 +117,21 @@ timed() {
 		"$pgfile" "$@"
 }
 
+# cpu_mark FILE: the CPU times of this shell's waited children so far,
+# the shell's own times, into FILE (called in the shell itself: in a
+# pipe or $(...), a subshell's count starts at nothing). cpu_between A
+# B: the CPU time (user + system, s) of those waited between two marks,
+# the whole of a test's process tree (what its processes waited for:
+# timeout(1) waits for the test, the test for its programs).
+cpu_mark() {
+	times >"$1"
+}
+cpu_between() {
+	awk 'function s(f, a) { split(f, a, "m"); return a[1] * 60 + a[2] }
+	     FNR == 2 { c[++n] = s($1) + s($2) }
+	     END { printf "%.1f\n", n == 2 ? c[2] - c[1] : 0 }' "$1" "$2"
+}
+
 # say FILE: prints FILE whole, not interleaved with another test's lines.
 say() {
 	if command -v flock >/dev/null 2>&1; then
@@ -129,11 +148,14 @@ run_one() {
 	base="$log/$(echo "$name" | tr '/' '_')"
 	out="$base.log"
 	start=$(date +%s)
+	cpu_mark "$base.cpu"
 	timed "$base.pgid" "$@" >"$out" 2>&1
 	rc=$?
 	end=$(date +%s)
 	secs=$((end - start))
-	echo "$secs $end" >>"$log/times.$lane"
+	cpu_mark "$base.cpu1"
+	cpu=$(cpu_between "$base.cpu" "$base.cpu1")
+	echo "$secs $end $cpu $name" >>"$log/times.$lane"
 	if [ "$limit" -gt 0 ] && [ "$secs" -ge "$limit" ] &&
 	   { [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; }; then
 		pg=$(cat "$base.pgid" 2>/dev/null)
@@ -358,13 +380,24 @@ run_par() {
 	esac
 }
 
-# lane_says NAME START: "N in W s (sum S s)" for the N tests of lane NAME:
-# W from START to the last one's end, S the sum of their times.
+# lane_says NAME START: "N in W s (sum S s, CPU C s)" for the N tests of
+# lane NAME: W from START to the last one's end, S the sum of their
+# times, C of their CPU times (the guest's boots: none counted).
 lane_says() {
 	f=$log/times.$1
 	[ -s "$f" ] || { echo "none"; return; }
-	awk -v t0="$2" '{ s += $1; if ($2 > e) e = $2 }
-		END { printf "%d in %d s (sum %d s)", NR, e - t0, s }' "$f"
+	awk -v t0="$2" '{ s += $1; c += $3; if ($2 > e) e = $2 }
+		END { printf "%d in %d s (sum %d s, CPU %d s)", NR, e - t0, s, c }' "$f"
+}
+
+# cpu_most LANE: the lane's 10 tests that took the most CPU time, "NAME
+# C s" each, for what to make lighter where the lane is CPU-bound.
+cpu_most() {
+	f=$log/times.$1
+	[ -s "$f" ] || { echo "none"; return; }
+	sort -k3,3nr "$f" | head -n 10 |
+		awk '{ n = $4; sub(".*/", "", n); sub("\\.sh$", "", n)
+		       printf "%s%s %s s", (NR > 1 ? ", " : ""), n, $3 }'
 }
 
 # by_tokens ITEM...: each item (run_par) once it has taken a token from
@@ -429,6 +462,7 @@ echo "lanes: parallel $(lane_says parallel "$t0") beside guest boots" \
 	"$guest; paced from $((t1 - t0)) s: $(lane_says paced "$t1");" \
 	"alone from $((t2 - t0)) s: $(lane_says serial "$t2");" \
 	"$((t3 - t0)) s in all"
+echo "most CPU, parallel lane: $(cpu_most parallel)"
 
 pass=$(grep -c '^pass$' "$log/results")
 fail=$(grep -c '^fail$' "$log/results")

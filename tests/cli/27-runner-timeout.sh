@@ -42,11 +42,16 @@ printf '#!/bin/sh\necho "SKIP: not here"\nexit 77\n' >30-skip.sh
 printf '#!/bin/sh\necho "FAILED: on purpose"\nexit 3\n' >40-fail.sh
 # Two parallel tests: each says it runs, waits (10 s at most) for the
 # other to say so too, then says it is done. Run one after the other,
-# the first would give up waiting and fail.
+# the first would give up waiting and fail. a first spends CPU time in a
+# program of its own (the runner counts it: about 0.3 s here).
 for p in a:b b:a; do
+	burn=
+	[ "${p%:*}" = a ] &&
+		burn="awk 'BEGIN { for (i = 0; i < 10000000; i++) x += i }'"
 	cat >"50-par-${p%:*}.sh" <<EOF
 #!/bin/sh
 # lane: parallel
+$burn
 touch "$T/run.${p%:*}"
 i=0
 while [ ! -e "$T/run.${p#*:}" ]; do
@@ -83,9 +88,13 @@ expect_in out '^PASS tests/cli/50-par-a\.sh'
 expect_in out '^PASS tests/cli/50-par-b\.sh'
 expect_in out '^PASS tests/cli/05-after-par\.sh'
 expect_in out '^4 passed, 2 failed, 1 skipped$'
-# Each lane's length and its tests' sum: 2 parallel tests, no paced one,
-# 5 alone (the hanging one's 2 s limit at least).
-expect_in out '^lanes: parallel 2 in [0-9]+ s \(sum [0-9]+ s\) beside guest boots none; paced from [0-9]+ s: none; alone from [0-9]+ s: 5 in [0-9]+ s \(sum [2-9] s\); [0-9]+ s in all$'
+# Each lane's length and its tests' sum of times and CPU times: 2
+# parallel tests, no paced one, 5 alone (the hanging one's 2 s limit at
+# least, and almost no CPU time).
+expect_in out '^lanes: parallel 2 in [0-9]+ s \(sum [0-9]+ s, CPU [0-9]+ s\) beside guest boots none; paced from [0-9]+ s: none; alone from [0-9]+ s: 5 in [0-9]+ s \(sum [2-9] s, CPU 0 s\); [0-9]+ s in all$'
+# The parallel test that spent CPU time comes first in the list of the
+# most, with what its awk took (0.1 s at least), the other after it.
+expect_in out '^most CPU, parallel lane: 50-par-a (0\.[1-9]|[1-9][0-9]*\.[0-9]) s, 50-par-b 0\.[0-9] s$'
 # The parallel lane first, then the others in the order of their numbers.
 grep -E '^(PASS|FAIL|SKIP) ' "$T/out" | sed 's/^[A-Z]* tests.cli.\([0-9]*\)-.*/\1/' |
 	tr '\n' ' ' >"$T/order"

@@ -86,7 +86,7 @@ PYEOF
 
 runs WAIT=30
 check 2
-expect_in out '^lanes: parallel 2 in [0-9]+ s \(sum [0-9]+ s\) beside guest boots none; paced from [0-9]+ s: 5 in [0-9]+ s \(sum [0-9]+ s\); alone from [0-9]+ s: 2 in [0-9]+ s \(sum [0-9]+ s\); [0-9]+ s in all$'
+expect_in out '^lanes: parallel 2 in [0-9]+ s \(sum [0-9]+ s, CPU [0-9]+ s\) beside guest boots none; paced from [0-9]+ s: 5 in [0-9]+ s \(sum [0-9]+ s, CPU [0-9]+ s\); alone from [0-9]+ s: 2 in [0-9]+ s \(sum [0-9]+ s, CPU [0-9]+ s\); [0-9]+ s in all$'
 for n in 20-p 21-p 22-p 23-pl 24-pl; do
 	[ -s "$T/times/tests_cli_$n.sh" ] || die "paced $n left no time"
 done

@@ -366,10 +366,12 @@ static void pace_end(struct wstate *s, uint64_t end, bool own)
 	const struct pace *p = pace_of(s);
 	bool all_issued = s->issued_bytes >= s->limit_bytes ||
 			  s->issued_ios >= s->limit_ios;
+	/* issuing stopped at the deadline, or at the end of a job stopped
+	 * before it (by a signal, an error) */
+	uint64_t stop = end < s->deadline ? end : s->deadline;
 	uint64_t due, behind, len;
 	unsigned d;
 
-	(void)end;
 	(void)own;
 	if (s->ramp_end)
 		return;
@@ -385,12 +387,18 @@ static void pace_end(struct wstate *s, uint64_t end, bool own)
 		ds->lag_ns = clock_delta_ns(clk, 0, pd->lag);
 		/*
 		 * Due and not issued when issuing stopped: none when the job
-		 * issued all its work; else those due up to the last issue.
+		 * issued all its work; else those due before it stopped (a
+		 * queue kept full by a device that completed nothing holds
+		 * them: the first of them is then the latest I/O, its lag
+		 * the direction's, and the rate not met however punctual
+		 * the issues before it were).
 		 */
 		due = next_due(s, pd);
-		if (all_issued || !p->last_issue || due > p->last_issue)
+		if (all_issued || due >= stop)
 			continue;
-		behind = clock_delta_ns(clk, due, p->last_issue);
+		behind = clock_delta_ns(clk, due, stop);
+		if (behind > ds->lag_ns)
+			ds->lag_ns = behind;
 		len = (s->j->io.bs_min[d] + s->j->io.bs_max[d]) / 2;
 		ds->backlog_ios = 1 + (uint64_t)((double)behind *
 				  (double)pd->bps / 1e9 / (double)len);

@@ -11,6 +11,10 @@
 # - Above capacity (1000 IOPS): the report says the rate was missed, the
 #   device did 500 IOPS, and sched_lat (from when each read was due) is
 #   far above lat (from its issue) and grows with the runtime.
+# - A device that completes nothing while the job runs (throttled to 1
+#   read a second): the rate is missed, the reads due and never issued
+#   are the backlog and the first of them sets the lag (the one read
+#   issued, on time, once made the report say the rate was met).
 # - rate_iops_min above the device's 500 IOPS fails the job (after fio's
 #   2 s settle period); below, not.
 # lane: paced
@@ -21,8 +25,16 @@ loop_disk disk.img 16
 mm=$(lsblk -dno MAJ:MIN "$dev" 2>/dev/null | tr -d ' ')
 [ -n "$mm" ] || skip "cannot read the major:minor of $dev"
 
-# A cgroup that holds the device to 500 read IOPS, removed at exit.
+# A cgroup that holds the device to 500 read IOPS, removed at exit;
+# limit N holds it to N.
 cg=
+limit() {
+	if [ -e "$cg/blkio.throttle.read_iops_device" ]; then
+		echo "$mm $1" >"$cg/blkio.throttle.read_iops_device"
+	else
+		echo "$mm riops=$1" >"$cg/io.max"
+	fi || die "cannot throttle $dev to $1 IOPS"
+}
 if [ -e /sys/fs/cgroup/blkio/blkio.throttle.read_iops_device ]; then
 	cg=/sys/fs/cgroup/blkio/iorig-rate.$$
 	mkdir "$cg" 2>/dev/null || skip "cannot make a blkio cgroup"
@@ -148,6 +160,20 @@ done
 	die "sched_lat p99 did not grow with time: $sched_500 then $sched_1000"
 "$PY" -c "import sys; sys.exit(not $lat_1000 < 2 * $lat_500 + 1e6)" ||
 	die "lat p99 grew with time: $lat_500 then $lat_1000"
+
+# A device that completes nothing in the job's 500 ms: its one read in
+# flight holds the only slot, so of the 50 reads due only the first is
+# issued, on time.
+limit 1
+throttled pread64 --rate_iops=100 --runtime=500ms --time_based
+limit 500
+expect_rc 0
+json_is "$R['ios']" 1
+json_is "$R['rate']['met']" False
+expect_json "45 <= $R['rate']['backlog_ios'] <= 50" \
+	"the 49 reads due after the first, never issued"
+expect_json "0.45e9 <= $R['rate']['lag_ns'] <= 0.5e9" \
+	"the first of them late by the run, less its 10 ms"
 
 # rate_iops_min above what the device can do fails the job after fio's 2 s
 # settle period and the first rate_cycle; below it, the job goes on (test

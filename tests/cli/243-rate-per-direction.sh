@@ -69,22 +69,37 @@ cat >"$T/cases" <<EOF
 512 200 $null --rate=2m,800k
 500 200 --filename=v --size=8m --verify=crc32c --rate_iops=500,200
 EOF
-for tool in "$IORIG" fio; do
-	rates "$tool" >"$T/rates" || exit 1
+# check TOOL: each case's figures of one rates run as asked, else false
+# with why in $T/why.
+check() {
+	rates "$1" >"$T/rates" || exit 1
 	{ cat "$T/cases"; echo "-1 200 $null --rate_iops=,200"; } |
 		paste -d ' ' "$T/rates" - >"$T/both"
-	[ "$(wc -l <"$T/both")" = 6 ] || die "$tool: $(cat "$T/rates")"
+	[ "$(wc -l <"$T/both")" = 6 ] || die "$1: $(cat "$T/rates")"
 	while read -r ri wi r w opts; do
 		if [ "$r" = -1 ]; then
-			"$PY" -c "import sys; sys.exit(not $ri > 10 * $wi)" ||
-				die "$tool $opts: unpaced reads $ri/s"
+			"$PY" -c "import sys; sys.exit(not $ri > 10 * $wi)" || {
+				echo "$1 $opts: unpaced reads $ri/s" >"$T/why"
+				return 1; }
 		else
-			near "$ri" "$r" || die "$tool $opts: $ri reads/s, not $r"
+			near "$ri" "$r" || {
+				echo "$1 $opts: $ri reads/s, not $r" >"$T/why"
+				return 1; }
 		fi
-		near "$wi" "$w" || die "$tool $opts: $wi writes/s, not $w"
-		echo "ok: ${tool##*/} $opts: $ri reads/s, $wi writes/s"
+		near "$wi" "$w" || {
+			echo "$1 $opts: $wi writes/s, not $w" >"$T/why"
+			return 1; }
+		echo "ok: ${1##*/} $opts: $ri reads/s, $wi writes/s"
 	done <"$T/both"
-done
+}
+# iorig once; fio, the reference, twice if it misses the first time: in
+# a sanitizer pass of CI, alone, it once made 452.8 reads/s of 500 with
+# verify=crc32c, iorig 500.5 in the same minute.
+check "$IORIG" || die "$(cat "$T/why")"
+if ! check fio; then
+	echo "note: fio missed its own rate ($(cat "$T/why")): once more"
+	check fio || die "$(cat "$T/why")"
+fi
 
 # The kernel's count: 2 s of rate_iops=500,200 on a file, psync.
 mkrand f 16777216

@@ -36,10 +36,10 @@
 # (parallel and paced ones in the order they end). Before the closing
 # count, a "lanes:" line gives each lane's length and the sum of its
 # tests' times (what a test moved between lanes saves or costs) and of
-# their CPU times (each test's process tree, its waited processes), and
-# a "most CPU" line the parallel lane's 10 tests that took the most CPU
-# time (where the lane, beside the guest's boots, is CPU-bound, what to
-# make lighter).
+# their CPU times (each test's process tree, its waited processes; for
+# the guest's boots, their QEMUs'), and a "most CPU" line the parallel
+# lane's 10 tests that took the most CPU time (where the lane, beside
+# the guest's boots, is CPU-bound, what to make lighter).
 #
 # The serial lane starts when the parallel lane and the guest's boots
 # have ended. IORIG_GUEST_BESIDE=1 starts it when the parallel lane
@@ -197,10 +197,12 @@ run_guest() {
 	[ "$limit" -gt 0 ] &&
 		limit=$(( ${IORIG_GUEST_TIMEOUT:-1200} + limit ))
 	start=$(date +%s)
+	cpu_mark "$base.cpu"
 	IORIG_GUEST_CLAIMS=$log/claims timed "$base.pgid" sh "$top/$name" \
 		>"$base.log" 2>&1
 	rc=$?
 	secs=$(( $(date +%s) - start ))
+	cpu_mark "$base.cpu1"
 	: >"$base.verdicts"
 	if [ "$limit" -gt 0 ] && [ "$secs" -ge "$limit" ] &&
 	   { [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; }; then
@@ -225,7 +227,8 @@ run_guest() {
 		fi
 	fi
 	limit=$all_limit
-	echo "$secs $(date +%s)" >>"$log/times.guest"
+	echo "$secs $(date +%s) $(cpu_between "$base.cpu" "$base.cpu1")" \
+		"guest$1" >>"$log/times.guest"
 	# Its CPU to the parallel lane: one more token (opened read-write,
 	# which never blocks, should the lane have ended).
 	[ -p "$log/tokens" ] && echo 1<>"$log/tokens"
@@ -382,7 +385,7 @@ run_par() {
 
 # lane_says NAME START: "N in W s (sum S s, CPU C s)" for the N tests of
 # lane NAME: W from START to the last one's end, S the sum of their
-# times, C of their CPU times (the guest's boots: none counted).
+# times, C of their CPU times.
 lane_says() {
 	f=$log/times.$1
 	[ -s "$f" ] || { echo "none"; return; }
@@ -456,8 +459,9 @@ lane=serial
 for t in $serial; do run_name "$t"; done
 [ -z "$guests" ] || wait "$guests"
 t3=$(date +%s)
-# The guest's boots: "N in W s" is the last boot's end.
-guest=$(lane_says guest "$t0" | sed 's/ (sum.*//')
+# The guest's boots: "N in W s (CPU C s)", W the last boot's end, C
+# their QEMUs' CPU time and the rest of run.sh's.
+guest=$(lane_says guest "$t0" | sed 's/(sum [0-9]* s, /(/')
 echo "lanes: parallel $(lane_says parallel "$t0") beside guest boots" \
 	"$guest; paced from $((t1 - t0)) s: $(lane_says paced "$t1");" \
 	"alone from $((t2 - t0)) s: $(lane_says serial "$t2");" \

@@ -21,7 +21,12 @@
 #   exactly 100% the wait does not build here.
 # - --chart: gnuplot drew an SVG that has the four series of the curve,
 #   from the data file beside it.
-# lane: paced
+# Alone, not paced: beside another paced test, CI's sanitizer pass
+# failed it three times in four runs, the throttle delivering other than
+# its limit (a QD1 probe out of 1900-2300; a QD4 one at 1731; a 200%
+# point at QD4 whose reads did not complete in its 500 ms, then
+# reported met: fixed, a rate with I/Os due and never issued is missed).
+# lane: serial
 . "$(dirname "$0")/lib.sh"
 
 [ -e /sys/fs/cgroup/blkio/blkio.throttle.read_iops_device ] ||
@@ -36,9 +41,8 @@ echo "$mm 2000" >"$cg/blkio.throttle.read_iops_device" 2>/dev/null ||
 	{ rmdir "$cg"; skip "blkio throttling refused $mm"; }
 trap 'losetup -d "$dev" 2>/dev/null; rmdir "$cg" 2>/dev/null; cd /; rm -rf "$T"' EXIT
 
-# The reads that reached the device, merged or not: the probe keeps 4
-# queued, blk-throttle holds them and lets them go together, and two
-# that happen to be adjacent merge (1-2 of 7200 were, under load).
+# The reads that reached the device (merged or not: none are, one at a
+# time).
 reads() {
 	dev_stat "$dev" 1 2
 }
@@ -47,8 +51,7 @@ reads() {
 curve() {
 	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$cg" \
 		"$IORIG" --name=c --filename="$dev" --direct=1 --rw=randread \
-		--bs=4k --ioengine=libaio --iodepth=4 --rate_curve_probe=2s \
-		--runtime=500ms --time_based \
+		--bs=4k --rate_curve_probe=2s --runtime=500ms --time_based \
 		--output-format=json "$@" >"$T/out" 2>"$T/err"
 	rc=$?
 }
@@ -64,12 +67,9 @@ json_is "[j['sweep_point'] for j in d['jobs']]" \
 	"['curve=probe', 'curve=10%', 'curve=50%', 'curve=100%', 'curve=200%']"
 # The probe: the throttle's 2000 a second, and what blk-throttle lets
 # through at once when it starts a slice (100 ms of the limit: 200
-# reads). A slice starts afresh after a stall, and a starved submitter
-# stalls: under the sanitizers beside four busy loops a 1 s probe at
-# QD1 made 1993-2192, and one in CI made more than 2300. So the probe
-# keeps 4 reads queued (a stall does not empty the throttle's queue)
-# and runs 2 s (a burst is a tenth of the window, not a fifth):
-# 2144-2195 at 1 s under that load.
+# reads; 2199 seen in a 1 s probe). It runs 2 s, so that a slice's
+# burst is a tenth of its reads, not a fifth (a 1 s probe made
+# 1993-2192 under the sanitizers beside four busy loops).
 probe=$(json "$C['probe']['achieved_iops']")
 expect_json "1900 <= $probe <= 2300" \
 	"the device's 2000 IOPS, and the probe made $probe"

@@ -10,11 +10,7 @@
 # every unit test program) checks nothing that depends on the machine's
 # load: counts, bytes, strace, fio's meaning, never how long something
 # took or how fast it went. Those run first, IORIG_TEST_JOBS at a time
-# (default: one more than the number of CPUs, at most 2: in CI run 39,
-# two at a time beside the boots, the lane's tests took 244 s of CPU
-# time in 259 s and the boots 195 s: 85% of the 2 CPUs, the tests
-# waiting for their runs' clock, I/O or a child two thirds of the
-# time), beside the test guest's boots.
+# (default: the number of CPUs, at most 2), beside the test guest's boots.
 # One that uses a shared resource (zram, the cgroup hierarchy, MPI's
 # daemons) names it on a line "# lock: NAME": the parallel tests of one
 # NAME run one after another, in the order of their numbers, as one
@@ -87,7 +83,7 @@ case $limit in
 esac
 cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 [ "$cpus" -gt 2 ] 2>/dev/null && cpus=2
-jobs=${IORIG_TEST_JOBS:-$((cpus + 1))}
+jobs=${IORIG_TEST_JOBS:-$cpus}
 pjobs=${IORIG_PACED_JOBS:-$cpus}
 for v in "IORIG_TEST_JOBS=$jobs" "IORIG_PACED_JOBS=$pjobs"; do
 	case ${v#*=} in

@@ -90,7 +90,14 @@ num IORIG_GUEST_CPUS "$cpus"
 # The modules the guest loads after mounting its root, in this order, with
 # their parameters (the initramfs holds them and what they depend on).
 # null_blk makes no device: a case makes its own through configfs.
-MODULES='nvme
+# nvme_core first, with its timeouts at the case limit's length: the
+# emulated controller's commands are the host's file I/O, which the
+# host's dirty-page throttling can hold past the kernel's 30 s while
+# tests beside the boot write through throttled loop devices (make test
+# once: "I/O 885 QID 1 timeout, aborting", and the aborted passthrough
+# write failed case 24 with EINTR; alone it passes).
+MODULES='nvme_core io_timeout=300 admin_timeout=300
+nvme
 configfs
 null_blk nr_devices=0
 sd_mod

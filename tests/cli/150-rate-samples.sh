@@ -68,8 +68,17 @@ dd if=/dev/zero of="$T/f" bs=1M count=16 2>/dev/null
 set -- --name=cmp --filename="$T/f" --size=16m --rw=randread --bs=4k \
 	--ioengine=psync --time_based --runtime=1 --bwavgtime=200 \
 	--iopsavgtime=250
-fio "$@" --output-format=json >"$T/real.json" 2>/dev/null ||
-	die "fio failed"
+# fio, the reference, gets up to two more tries when it took fewer than
+# its usual 3 bw samples (2 once, beside other tests in make test).
+for try in 1 2 3; do
+	fio "$@" --output-format=json >"$T/real.json" 2>/dev/null ||
+		die "fio failed"
+	"$PY" -c 'import json, sys
+s = open(sys.argv[1]).read()
+sys.exit(json.loads(s[s.index("{"):])["jobs"][0]["read"]["bw_samples"] < 3)' \
+		"$T/real.json" && break
+	echo "fio took fewer than 3 bw samples (try $try)"
+done
 # A run that stalled for a bw period or more (its own lat max shows it:
 # 368 ms seen under the sanitizers on a loaded CI machine) moves its
 # sample grid and loses a sample or two: that run proves nothing about

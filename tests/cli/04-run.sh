@@ -4,6 +4,7 @@
 # map, writes, --output and the text report.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
+py_serve
 
 MiB=1048576
 

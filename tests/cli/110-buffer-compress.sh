@@ -5,6 +5,7 @@
 # fio's data for the same job does (within 1 point).
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
+py_serve
 
 . "$top/tests/cli/buffers.sh"
 

@@ -4,6 +4,7 @@
 # and with buffer_compress_percentage (which still holds), as fio's.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
+py_serve
 . "$top/tests/cli/buffers.sh"
 
 # check D P: 8 MiB written with dedupe_percentage=D and

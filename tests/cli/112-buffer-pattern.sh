@@ -4,6 +4,7 @@
 # also in a job that reads into the same buffers between writes.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
+py_serve
 . "$top/tests/cli/buffers.sh"
 
 # zero_buffers: the file is zeros.

@@ -6,6 +6,7 @@
 # ask) puts the pattern in the fixed part of each chunk.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
+py_serve
 . "$top/tests/cli/buffers.sh"
 
 # verify=crc32c with buffer_compress_percentage: warned, the blocks are

@@ -7,6 +7,7 @@
 # table otherwise. The I/O counts do not change.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
+py_serve
 
 mkrand f.dat 4194304
 # shape ARGS...: "slat clat lat" sample counts > 0 as 0/1, of fio-json

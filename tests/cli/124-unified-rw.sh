@@ -6,6 +6,7 @@
 # the reads' and writes' together; its min/max the smaller/larger).
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
+py_serve
 
 mkrand f.dat 4194304
 keys='import json,sys

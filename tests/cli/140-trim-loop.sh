@@ -12,6 +12,7 @@
 # to a trim job without allow_destructive, as to a writer.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
+py_serve
 
 loop_disk back.img 24
 n=${dev#/dev/}

@@ -7,6 +7,7 @@
 # left); bs=R,W,T gives trims the third size; rate_iops=,,N paces trims.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
+py_serve
 
 K=1024
 M=1048576

@@ -8,6 +8,7 @@
 #   own pace, about 1:1);
 # - flow_sleep=2ms: still 3:1.
 . "$(dirname "$0")/lib.sh"
+py_serve
 
 command -v strace >/dev/null 2>&1 || skip "needs strace"
 head -c 4194304 /dev/urandom >a.dat

@@ -7,6 +7,7 @@
 # list is refused before anything runs.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
+py_serve
 
 set -- --name=m --ioengine=null --size=4m --rw=randread --bs=4k
 

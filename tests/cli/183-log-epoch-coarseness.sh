@@ -11,6 +11,7 @@
 #   as fio's on the same job, and the counts still add up to every I/O.
 # lane: paced
 . "$(dirname "$0")/lib.sh"
+py_serve
 
 # LOG LO HI: every line's time (first field) is within [LO, HI].
 times_within() {

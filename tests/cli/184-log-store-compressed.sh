@@ -15,6 +15,7 @@
 #   pointers), log_compression changes nothing in what is written.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
+py_serve
 command -v fio >/dev/null 2>&1 || skip "needs fio (fio --inflate-log)"
 
 truncate -s 1m f

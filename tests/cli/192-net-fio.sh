@@ -15,6 +15,7 @@
 # lane: serial
 . "$(dirname "$0")/net.sh"
 . "$(dirname "$0")/lib.sh"
+py_serve
 command -v fio >/dev/null 2>&1 || skip "needs fio (Debian's fio 3.33)"
 
 # --enghelp=net and netsplice list the options fio 3.33 lists for them

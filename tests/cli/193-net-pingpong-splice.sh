@@ -11,6 +11,7 @@
 # lane: parallel
 . "$(dirname "$0")/net.sh"
 . "$(dirname "$0")/lib.sh"
+py_serve
 command -v strace >/dev/null 2>&1 || skip "needs strace"
 
 J="--bs=4k --size=1m --output-format=json"

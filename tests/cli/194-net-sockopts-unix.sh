@@ -14,6 +14,7 @@
 # lane: serial
 . "$(dirname "$0")/net.sh"
 . "$(dirname "$0")/lib.sh"
+py_serve
 command -v strace >/dev/null 2>&1 || skip "needs strace"
 command -v ss >/dev/null 2>&1 || skip "needs ss (iproute2)"
 

@@ -8,6 +8,7 @@
 # another written block is one word repeated), and no two are alike.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
+py_serve
 
 MiB=1048576
 KiB=1024

@@ -7,6 +7,7 @@
 # bytes laid down before left over.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
+py_serve
 
 MiB=1048576
 loop_disk disk.img 8

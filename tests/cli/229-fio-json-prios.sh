@@ -11,6 +11,7 @@
 # in the same order and the same keys, as Debian's fio 3.33 on the job.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
+py_serve
 
 [ "$(id -u)" -eq 0 ] || skip "cmdprio's realtime class needs root"
 have_odirect "$T" || skip "no O_DIRECT in $T"

@@ -12,6 +12,7 @@
 # are not: they carry the job file's own text.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
+py_serve
 
 # split BOTH JSON REST: the iorig JSON document out of a run's output.
 split() {

@@ -4,6 +4,7 @@
 # and the read calls the kernel saw (strace) for a file-backed one.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
+py_serve
 command -v fio >/dev/null 2>&1 || skip "needs fio (Debian's fio 3.33)"
 
 # ios TOOL ARGS: the I/Os of all directions of the job's JSON.

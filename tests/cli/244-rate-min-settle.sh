@@ -11,6 +11,7 @@
 # - rate_iops_min=400: both run the whole 4 s and exit 0.
 # lane: paced
 . "$(dirname "$0")/lib.sh"
+py_serve
 command -v fio >/dev/null 2>&1 || skip "needs fio (Debian's fio 3.33)"
 BLKIO=/sys/fs/cgroup/blkio
 [ -e "$BLKIO/blkio.throttle.read_iops_device" ] ||

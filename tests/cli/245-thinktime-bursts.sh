@@ -24,6 +24,7 @@
 # of fio's (bound 20%; the build before the fix was 26% and 47% off).
 # lane: paced
 . "$(dirname "$0")/lib.sh"
+py_serve
 command -v fio >/dev/null 2>&1 || skip "needs fio (Debian's fio 3.33)"
 strace_works || skip "strace cannot trace here"
 loop_disk d.img 16

@@ -11,6 +11,7 @@
 # file's region as fio does; verify= reads back both files' blocks.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
+py_serve
 
 FIO=/usr/bin/fio
 [ -x $FIO ] || skip "needs Debian's fio 3.33 at $FIO"

@@ -15,6 +15,7 @@
 # of a file it extends), iorig's own behaviour (DIFFERENCES FROM FIO).
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
+py_serve
 
 FIO=/usr/bin/fio
 [ -x $FIO ] || skip "needs Debian's fio 3.33 at $FIO"

@@ -12,6 +12,7 @@
 # exit 2 and nothing written.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
+py_serve
 
 FIO=/usr/bin/fio
 [ -x $FIO ] || skip "needs Debian's fio 3.33 at $FIO"

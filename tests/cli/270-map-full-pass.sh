@@ -8,6 +8,7 @@
 # randseed gives the same offsets again, another randseed others.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
+py_serve
 
 strace_works || skip "no strace, or it may not trace here"
 

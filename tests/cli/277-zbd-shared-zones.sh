@@ -17,6 +17,7 @@
 # refuses (or aborts on) them.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
+py_serve
 
 FIO=/usr/bin/fio
 [ -x $FIO ] || skip "needs Debian's fio 3.33 at $FIO"

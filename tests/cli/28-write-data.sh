@@ -11,6 +11,7 @@
 # Counts and bytes, no time; its zram device is its own.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
+py_serve
 
 MiB=1048576
 

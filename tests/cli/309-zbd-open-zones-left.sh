@@ -19,6 +19,7 @@
 # not judged).
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
+py_serve
 
 have_odirect . || skip "no O_DIRECT on $T's file system"
 # global FILE ZONESIZE MAX_OPEN: a job file's [global] section, 64 KiB

@@ -6,6 +6,7 @@
 # same inputs through the parsers; this checks what the user sees.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
+py_serve
 
 mkdir j w
 cd w || exit 1

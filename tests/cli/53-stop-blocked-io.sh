@@ -10,6 +10,7 @@
 # A file the run extended is then left as it is, and said.
 # lane: paced
 . "$(dirname "$0")/lib.sh"
+py_serve
 
 faultfs_mount "$T/i" --intr --size=1m --delay=65536:2500
 faultfs_mount "$T/u" --size=1m --delay=65536:2000

@@ -14,6 +14,7 @@
 # completion is in the ring when io_submit returns, so every clat is 0 and
 # slat = lat (fio's clat there is the time until it looks: ~100 ns).
 . "$(dirname "$0")/lib.sh"
+py_serve
 
 loop_disk disk.img 8
 N=150

@@ -8,6 +8,7 @@
 # first; a failed job's status 1 wins over 4.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
+py_serve
 
 BS=4096
 JOB="--name=c --filename=c.dat --size=2m --bs=4k --rw=randwrite --verify=xxh3"

@@ -6,6 +6,7 @@
 # a job file's verify=crc32c-intel and verify=0 are fio's.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
+py_serve
 
 for k in md5 crc64 crc32 sha1 sha256 sha512 sha3-224 sha3-256 sha3-384 \
 		sha3-512 xxhash meta crc32c xxh3; do

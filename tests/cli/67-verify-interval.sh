@@ -6,6 +6,7 @@
 # (strace) and each unit they wrote holds its own header.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
+py_serve
 
 # md5 headers are 72 bytes: the 56 before csum, then the 16-byte digest.
 check_units() { # FILE UNIT VOFF: every unit written has its header and MD5

@@ -6,6 +6,7 @@
 # usage errors.
 # lane: parallel
 . "$(dirname "$0")/lib.sh"
+py_serve
 
 # check_sums: on $T/out, every unit and group with intervals: sums equal
 # totals, latency counts are consistent, the series is contiguous.

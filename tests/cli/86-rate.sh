@@ -19,6 +19,7 @@
 #   2 s settle period); below, not.
 # lane: paced
 . "$(dirname "$0")/lib.sh"
+py_serve
 
 command -v strace >/dev/null 2>&1 || skip "needs strace"
 loop_disk disk.img 16

@@ -8,6 +8,10 @@
 # has one slice an hour of test-duration. --prep (which aborts fio 3.33)
 # zeroes the file and then writes every 4 KiB block of it once. Bad input
 # exits 2 naming the option.
+# Paced: it mostly waits for a throttled device (CPU 1 s of 3-7 s
+# alone), and held beside 86, 244 and each other, plain and under the
+# sanitizers.
+# lane: paced
 . "$(dirname "$0")/lib.sh"
 
 # ---- refusals ----

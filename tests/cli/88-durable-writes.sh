@@ -12,6 +12,10 @@
 #   was outside the runtime and the page cache made it look six times
 #   faster), and a direct one shows about the same;
 # - a job that only reads makes no final fsync.
+# Paced: it mostly waits for a throttled device (CPU 1 s of 3-7 s
+# alone), and held beside 86, 244 and each other, plain and under the
+# sanitizers.
+# lane: paced
 . "$(dirname "$0")/lib.sh"
 
 strace_works || skip "needs a working strace"

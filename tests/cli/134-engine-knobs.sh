@@ -5,6 +5,10 @@
 # worker threads, iou-wrk-*, appear in the process only with it),
 # libaio_vectored= (the opcodes the kernel is given; nonvectored=: test
 # 285).
+# Paced: a signal or a check after a sleep, CPU under half its time
+# alone (plain and under the sanitizers); held beside 86, 244 and the
+# others moved with it, three times plain and twice sanitized.
+# lane: paced
 . "$(dirname "$0")/lib.sh"
 
 command -v strace >/dev/null || skip "no strace"

@@ -14,6 +14,10 @@
 # - a report that cannot be written names the real cause (ENOSPC);
 # - started with standard output or error closed, nothing the tool
 #   prints lands in a target.
+# Paced: a signal or a check after a sleep, CPU under half its time
+# alone (plain and under the sanitizers); held beside 86, 244 and the
+# others moved with it, three times plain and twice sanitized.
+# lane: paced
 . "$(dirname "$0")/lib.sh"
 
 mkrand data 1048576

@@ -10,6 +10,10 @@
 #   SIGXFSZ: a report, exit 1;
 # - a signal that arrives while the report is being written changes
 #   neither the report nor the exit code: both say "not interrupted".
+# Paced: a signal or a check after a sleep, CPU under half its time
+# alone (plain and under the sanitizers); held beside 86, 244 and the
+# others moved with it, three times plain and twice sanitized.
+# lane: paced
 . "$(dirname "$0")/lib.sh"
 
 mkrand data 1048576

@@ -4,6 +4,10 @@
 # (after every block was written) are found by those reads, at the blocks
 # damaged and nowhere else; the same job left alone finds nothing, and
 # its reads alone (do_verify=0) checked blocks.
+# Paced: a signal or a check after a sleep, CPU under half its time
+# alone (plain and under the sanitizers); held beside 86, 244 and the
+# others moved with it, three times plain and twice sanitized.
+# lane: paced
 . "$(dirname "$0")/lib.sh"
 
 have_odirect "$T" || skip "no O_DIRECT on $T"

@@ -52,7 +52,13 @@
 # them; a machine whose timing tests hold beside idle-policy work saves
 # what is left of the boots when the parallel lane ends. Boots at the
 # lowest priority on a machine busy with other work could also be
-# starved past their limits.
+# starved past their limits: with IORIG_GUEST_BOOTS=1 the one boot's
+# QEMU, at SCHED_IDLE from the parallel lane's end, got 15% of a CPU
+# and less, even once the suite had ended; two of its cases ran out of
+# their 300 s and 14 were never reached (make test took 857 s).
+# IORIG_TEST_JOBS=3 beside the two boots: parallel lane 264 s, the
+# boots 248 s (with 2: 241-289 s and 155-207 s from run to run), 456 s
+# in all: no gain this machine's spread shows, so 2 stays.
 #
 # The guest's cases are shared between IORIG_GUEST_BOOTS boots (default:
 # the number of CPUs, at most 2, at most one per case; 1 when

@@ -74,8 +74,7 @@ for try in 1 2 3; do
 	fio "$@" --output-format=json >"$T/real.json" 2>/dev/null ||
 		die "fio failed"
 	"$PY" -c 'import json, sys
-s = open(sys.argv[1]).read()
-sys.exit(json.loads(s[s.index("{"):])["jobs"][0]["read"]["bw_samples"] < 3)' \
+sys.exit(json.load(open(sys.argv[1]))["jobs"][0]["read"]["bw_samples"] < 3)' \
 		"$T/real.json" && break
 	echo "fio took fewer than 3 bw samples (try $try)"
 done

@@ -48,10 +48,10 @@ trap 'exit 1' INT TERM HUP
 # of a second in the emulator, and the cases make about 150 calls
 # (served, two boots side by side took 283 and 261 s here, their cases
 # 510 s; 305 and 303 s, cases 567 s, with each call a python3 of its
-# own). Started here, in the case's own shell, and ended at its exit.
-_py_start
+# own). Started here (py_serve), in the case's own shell, and ended at
+# its exit.
+py_serve
 on_exit _py_end
-PY=py_served
 
 # need CMD PACKAGE: skips without CMD.
 need() {

@@ -82,20 +82,28 @@ def writable(sec):
     return sec in (".data", ".data.rel", ".data.rel.local") or \
         (sec.startswith(".data.") and not sec.startswith(".data.rel"))
 statics, files = 0, set()
+objs = {}
 for o in glob.glob(os.path.join(obj, "src/**/*.o"), recursive=True):
     rel = os.path.relpath(o, obj)[:-2] + ".c"
-    if not os.path.exists(os.path.join(src, rel)):
+    if os.path.exists(os.path.join(src, rel)):
+        objs[o] = rel
+# one objdump for every object: each one's table follows a line
+# "PATH:     file format ..."
+out = subprocess.run(["objdump", "-t"] + sorted(objs), capture_output=True,
+                     text=True, check=True).stdout if objs else ""
+rel = None
+for line in out.splitlines():
+    head = line.rsplit(":", 1)[0] if "file format " in line else None
+    if head in objs:
+        rel = objs[head]
         continue
-    out = subprocess.run(["objdump", "-t", o], capture_output=True,
-                         text=True, check=True).stdout
-    for line in out.splitlines():
-        f = line.split()
-        if len(f) < 5 or " O " not in line:
-            continue
-        sec = [x for x in f if x.startswith(".")]
-        if sec and writable(sec[0]):
-            statics += 1
-            files.add(rel)
+    f = line.split()
+    if rel is None or len(f) < 5 or " O " not in line:
+        continue
+    sec = [x for x in f if x.startswith(".")]
+    if sec and writable(sec[0]):
+        statics += 1
+        files.add(rel)
 
 names = set()
 for path in glob.glob(os.path.join(src, "src/**/*.c"), recursive=True):

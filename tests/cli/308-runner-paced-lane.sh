@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/run-all.sh's paced lane: the tests marked "# lane: paced" run
 # after the parallel lane has ended and before the tests that run alone,
-# IORIG_PACED_JOBS at a time (never more); a paced chain ("# lock: NAME")
+# IORIG_PACED_JOBS at a time (never more; by default 3 on 2 CPUs); a paced chain ("# lock: NAME")
 # runs one after another; a paced test that passes leaves its time for
 # the longest-first order, one that runs alone none; the "lanes:" line
 # gives the paced lane's count. With IORIG_PACED_JOBS=1 they run one at a
@@ -84,8 +84,11 @@ print("ok: lanes in order, at most %d paced at once" % most)
 PYEOF
 }
 
+# the default: half as many again as the CPUs (at most 2 counted)
+c=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+[ "$c" -gt 2 ] && c=2
 runs WAIT=30
-check 2
+check $((c * 3 / 2))
 expect_in out '^lanes: parallel 2 in [0-9]+ s \(sum [0-9]+ s, CPU [0-9]+ s\) beside guest boots none; paced from [0-9]+ s: 5 in [0-9]+ s \(sum [0-9]+ s, CPU [0-9]+ s\); alone from [0-9]+ s: 2 in [0-9]+ s \(sum [0-9]+ s, CPU [0-9]+ s\); [0-9]+ s in all$'
 for n in 20-p 21-p 22-p 23-pl 24-pl; do
 	[ -s "$T/times/tests_cli_$n.sh" ] || die "paced $n left no time"

@@ -209,8 +209,8 @@ run_guest() {
 		limit=$(( ${IORIG_GUEST_TIMEOUT:-1200} + limit ))
 	start=$(date +%s)
 	cpu_mark "$base.cpu"
-	IORIG_GUEST_CLAIMS=$log/claims timed "$base.pgid" sh "$top/$name" \
-		>"$base.log" 2>&1
+	IORIG_GUEST_CLAIMS=$log/claims IORIG_GUEST_PIN=$1 \
+		timed "$base.pgid" sh "$top/$name" >"$base.log" 2>&1
 	rc=$?
 	secs=$(( $(date +%s) - start ))
 	cpu_mark "$base.cpu1"

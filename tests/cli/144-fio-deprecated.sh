@@ -42,10 +42,13 @@ for o in verify_mode=x verify_policy=x verify_header_seed=1 \
 	expect_in err "option '${o%%=*}': not an option of fio 3.33"
 done
 if command -v fio >/dev/null 2>&1; then
+	# one run of fio, a job each
+	fj=
 	for o in verifysort=1 verifysort_nr=1 flow_watermark=1; do
-		fio --name=x --filename=f.dat --size=64k --$o --parse-only \
-			>/dev/null 2>&1 || die "fio 3.33 refuses $o"
+		fj="$fj --name=x --filename=f.dat --size=64k --$o"
 	done
+	fio --parse-only $fj >/dev/null 2>&1 ||
+		die "fio 3.33 refuses one of $fj"
 	for o in verify_mode=x verify_write_sequence=1; do
 		! fio --name=x --filename=f.dat --size=64k --$o --parse-only \
 			>/dev/null 2>&1 || die "fio accepts $o"

@@ -562,19 +562,24 @@ print(bad + len(blocks) - len(set(blocks)))
 # fdatasync=, end_fsync=, fsync_on_close=, end_syncfs=, sync_file_range=),
 # hipri=1 without direct=1 and trim_percentage= with verify=: each parses
 # (--parse-only, exit 0), and fio 3.33 (/usr/bin/fio, when there) parses
-# it too. end_syncfs is a later fio's option: only iorig is asked.
+# it too, all in one run of fio (a job each: ARGS must start with
+# --name=; a fio start costs 0.16 CPU-s, mostly its clock calibration).
+# end_syncfs is a later fio's option: only iorig is asked.
 syncs_parse_as_fio() {
+	_f=
 	for _o in --fsync=4 --fdatasync=4 --end_fsync=1 --fsync_on_close=1 \
 	    --end_syncfs=1 --sync_file_range=write:4 --hipri=1 \
 	    "--trim_percentage=10 --verify=crc32c --trim_backlog=4"; do
 		run "$@" --filename=/dev/null --rw=randwrite $_o --parse-only
 		[ "$rc" -eq 0 ] || die "$* $_o: exit $rc, expected 0"
-		if [ -x /usr/bin/fio ] && [ "$_o" != --end_syncfs=1 ]; then
-			/usr/bin/fio "$@" --filename=/dev/null --rw=randwrite \
-				$_o --parse-only >"$T/fio" 2>&1 ||
-				die "fio 3.33 refuses $_o: $(cat "$T/fio")"
-		fi
+		[ "$_o" = --end_syncfs=1 ] || _f="$_f $* --filename=/dev/null
+			--rw=randwrite $_o"
 	done
+	case $1 in --name=*) ;; *) die "syncs_parse_as_fio: $1: expected" \
+		"--name= first" ;; esac
+	[ -x /usr/bin/fio ] || return 0
+	/usr/bin/fio --parse-only $_f >"$T/fio" 2>&1 ||
+		die "fio 3.33 refuses one of these jobs: $_f: $(cat "$T/fio")"
 }
 
 # throttle_trace TAG EVENT...: for a test of the depth held on a device

@@ -58,6 +58,8 @@
 # its seconds, written after each run; a case without one there takes its
 # line in tests/times.txt, and one in neither goes first), so that the
 # boots' last cases are short ones and the boots end together.
+# IORIG_GUEST_PIN=K (default 0) pins QEMU to the K-th CPU this script
+# may use (below: why).
 # IORIG_GUEST_KEEP=DIR keeps each case's whole output (NAME.log), the
 # guest's console (console.log) and QEMU's messages (qemu.log) in DIR.
 set -u
@@ -81,11 +83,13 @@ case_limit=${IORIG_GUEST_CASE_TIMEOUT:-300}
 total_limit=${IORIG_GUEST_TIMEOUT:-1200}
 mem=${IORIG_GUEST_MEM:-2048}
 cpus=${IORIG_GUEST_CPUS:-1}
+pin_k=${IORIG_GUEST_PIN:-0}
 num IORIG_GUEST_BOOT_TIMEOUT "$boot_limit"
 num IORIG_GUEST_CASE_TIMEOUT "$case_limit"
 num IORIG_GUEST_TIMEOUT "$total_limit"
 num IORIG_GUEST_MEM "$mem"
 num IORIG_GUEST_CPUS "$cpus"
+num IORIG_GUEST_PIN "$pin_k"
 
 # The modules the guest loads after mounting its root, in this order, with
 # their parameters (the initramfs holds them and what they depend on).
@@ -287,7 +291,7 @@ set -- -accel "${IORIG_GUEST_ACCEL:-tcg}" -machine q35 \
 # no need to ring, and the queue stalls for good. Here 25 s of fio
 # randrw 4k at iodepth=4 on nsid 1 stalled in each of 4 boots unpinned
 # (the kernel's "I/O 848 QID 1 timeout, aborting" 300 s later), and in
-# none of 3 pinned, where each thread sees the other's writes in order.
+# none of 5 pinned, where each thread sees the other's writes in order.
 # Without taskset(1) QEMU runs unpinned.
 pin=
 if command -v taskset >/dev/null 2>&1; then
@@ -295,11 +299,8 @@ if command -v taskset >/dev/null 2>&1; then
 		awk -F- '/^[0-9]/ { e = $2 == "" ? $1 : $2
 			for (c = $1; c <= e; c++) print c }')
 	n=$(echo "$cpus_here" | grep -c .)
-	k=${IORIG_GUEST_PIN:-0}
-	case $k in ''|*[!0-9]*) echo "IORIG_GUEST_PIN='$k': expected a" \
-		"whole number" >&2; exit 2 ;; esac
-	[ "$n" -gt 0 ] &&
-		pin="taskset -c $(echo "$cpus_here" | sed -n "$((k % n + 1))p")"
+	[ "$n" -gt 0 ] && pin="taskset -c $(echo "$cpus_here" |
+		sed -n "$((pin_k % n + 1))p")"
 fi
 
 # Boot, then watch: the cases must start within the boot limit, the

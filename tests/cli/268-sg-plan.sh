@@ -35,6 +35,7 @@ syncs_parse_as_fio $e
 echo "ok: syncs, trim_percentage and hipri without direct=1 parse (fio" \
 	"3.33 too)"
 
+fj=
 for m in write write_and_verify verify write_same same write_same_ndob \
     verify_bytchk_00 verify_bytchk_01 verify_bytchk_11; do
 	run $e --filename=/dev/null --rw=write --sg_write_mode=$m \
@@ -45,7 +46,7 @@ for m in write write_and_verify verify write_same same write_same_ndob \
 	*) c=$m ;; esac
 	grep -qx "  sg_write_mode=$c" "$T/out" ||
 		die "--parse-only does not show sg_write_mode=$c for $m"
-	fj="${fj:-} $e --filename=/dev/null --rw=write --sg_write_mode=$m
+	fj="$fj $e --filename=/dev/null --rw=write --sg_write_mode=$m
 		--readfua=1 --writefua=1 --hipri --direct=1"
 done
 # fio 3.33 takes each: one run of fio, a job each

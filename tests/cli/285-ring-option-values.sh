@@ -30,11 +30,11 @@ rows='"-1:ok" "0:ok" "1:ok" "2:ok" "-5:ok" "0x0:ok" "0x1:ok"
     "1k:ok" "4294967295:ok" "-2147483648:ok" "1,1:ok" "1,:ok" " 1:ok"
     "4294967296:no" "-2147483649:no" "1,0:no" "2*4k:no" "0.5:no"
     "1abc:no" "0abc:no" "abc:bad" ":bad"'
+eval "set -- $rows"
 # fio takes every value but the bad ones: one job file, a job each (one
 # fio start, not one a value: 0.16 CPU-s each); each bad one alone.
 if [ -n "$fio" ]; then
 	job io_uring "$T/new" nonvectored 0
-	eval "set -- $rows"
 	i=0
 	for row; do
 		i=$((i + 1))
@@ -45,7 +45,6 @@ if [ -n "$fio" ]; then
 		die "fio 3.33 refuses a nonvectored= of $T/v.fio:" \
 		    "$(cat "$T/v.fio" "$T/fio")"
 fi
-eval "set -- $rows"
 for row; do
 	v=${row%:*}
 	want=${row##*:}

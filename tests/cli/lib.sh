@@ -566,6 +566,8 @@ print(bad + len(blocks) - len(set(blocks)))
 # --name=; a fio start costs 0.16 CPU-s, mostly its clock calibration).
 # end_syncfs is a later fio's option: only iorig is asked.
 syncs_parse_as_fio() {
+	case $1 in --name=*) ;; *) die "syncs_parse_as_fio: $1: expected" \
+		"--name= first" ;; esac
 	_f=
 	for _o in --fsync=4 --fdatasync=4 --end_fsync=1 --fsync_on_close=1 \
 	    --end_syncfs=1 --sync_file_range=write:4 --hipri=1 \
@@ -575,8 +577,6 @@ syncs_parse_as_fio() {
 		[ "$_o" = --end_syncfs=1 ] || _f="$_f $* --filename=/dev/null
 			--rw=randwrite $_o"
 	done
-	case $1 in --name=*) ;; *) die "syncs_parse_as_fio: $1: expected" \
-		"--name= first" ;; esac
 	[ -x /usr/bin/fio ] || return 0
 	/usr/bin/fio --parse-only $_f >"$T/fio" 2>&1 ||
 		die "fio 3.33 refuses one of these jobs: $_f: $(cat "$T/fio")"

@@ -36,7 +36,9 @@
 # took 38-39 s in 8 rounds of the 26 paced tests here, none failing,
 # against 57-60 s two at a time; four took 28-31 s, but in 21 rounds
 # 86-rate failed once and 87-thinktime's 100 ms of stalls came out as
-# 114 ms once, a CPU-bound sleep's overshoot. The rest then run alone, one after
+# 114 ms once, a CPU-bound sleep's overshoot.
+# 86-rate then failed once three at a time in CI (run 48): it runs
+# alone now. The rest then run alone, one after
 # another, on an otherwise idle machine. Lines come out as tests end
 # (parallel and paced ones in the order they end). Before the closing
 # count, a "lanes:" line gives each lane's length and the sum of its

@@ -17,7 +17,10 @@
 #   issued, on time, once made the report say the rate was met).
 # - rate_iops_min above the device's 500 IOPS fails the job (after fio's
 #   2 s settle period); below, not.
-# lane: paced
+# lane: serial (its 1000 IOPS asked of the throttled 500 came out
+# outside 400-650 once in CI run 48's paced lane, three tests at a time,
+# and it failed once in 21 rounds four at a time: its device throttle's
+# slices are not to be shared)
 . "$(dirname "$0")/lib.sh"
 py_serve
 

@@ -26,7 +26,7 @@ start() {
 wait_size() {
 	_n=0
 	while [ "$(fsize "$1" 2>/dev/null || echo 0)" -lt "$2" ]; do
-		kill -0 $pid 2>/dev/null || die "iorig ended early"
+		running $pid || die "iorig ended early"
 		_n=$((_n + 1))
 		[ $_n -lt 400 ] || { kill $pid; die "$1 never reached $2 bytes"; }
 		sleep 0.05

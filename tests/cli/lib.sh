@@ -371,6 +371,14 @@ now_ms() {
 	date +%s%3N
 }
 
+# running PID: PID is there and has not ended (a child that ended is a
+# zombie until waited for, which kill -0 still finds).
+running() {
+	_st=
+	read -r _st 2>/dev/null </proc/"$1"/stat
+	case $_st in ''|*") Z "*|*") X "*) return 1 ;; esac
+}
+
 # wait_gone PID SECONDS: waits for PID (a child) to exit; kills it and
 # fails the test if it is still there after SECONDS. Sets $rc.
 wait_gone() {
@@ -508,9 +516,7 @@ wait_threads() {
 	_n=$(($3 / 10))
 	while :; do
 		set -- "$1" "$2" "$3" /proc/"$1"/task/*
-		_st=
-		read -r _st 2>/dev/null </proc/"$1"/stat
-		case $_st in *") Z "*|*") X "*|'') set -- "$1" "$2" "$3" ;; esac
+		running "$1" || set -- "$1" "$2" "$3"
 		[ -d "${4:-}" ] || { wait "$1"; rc=$?
 			die "pid $1 ended (exit $rc) before its jobs started"; }
 		[ $(($# - 3)) -ge "$2" ] && return 0

@@ -6,6 +6,7 @@
 # fio. A node that is another user's (O_NOATIME: EPERM) is opened without.
 # Outside truth: the access times stat reports, with dd as the control that
 # the same reads do update them here.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 loop_disk disk.img 8

@@ -11,6 +11,7 @@
 #   when planning (exit 2), the other process' socket file the same
 #   inode and still answering.
 # Before the door each was removed by path.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 # ---- filedelete

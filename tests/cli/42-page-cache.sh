@@ -8,6 +8,7 @@
 # which the cache is dropped again (invalidate=1, as fio does per loop).
 # Outside truth for that: a loop device's read sectors grow by the region
 # at every pass of loops=3, as with fio.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 avail=$(sed -n 's/^MemAvailable: *\([0-9]*\) kB$/\1/p' /proc/meminfo)

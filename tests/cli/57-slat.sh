@@ -13,6 +13,7 @@
 # Then libaio buffered reads, which the kernel does inside io_submit: every
 # completion is in the ring when io_submit returns, so every clat is 0 and
 # slat = lat (fio's clat there is the time until it looks: ~100 ns).
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 py_serve
 

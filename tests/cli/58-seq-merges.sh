@@ -7,6 +7,7 @@
 # contiguous requests handed over in one call (else the test says so and
 # skips). Random reads keep batching (iodepth_batch_submit=0): fewer
 # submitting calls than I/Os, counted by strace -c.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 loop_disk disk.img 16

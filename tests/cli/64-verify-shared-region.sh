@@ -14,6 +14,7 @@
 #   the holder, exit 1, and not a byte of the file changes; a lock on other
 #   bytes, or a read lock against verify_only, does not stop it;
 # - two iorig processes at once: the second fails.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 V="--bs=4k --verify=xxh3"

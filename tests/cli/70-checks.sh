@@ -3,6 +3,7 @@
 # reports with the value the report itself shows; one result per unit;
 # exit status 3 when one fails, below 1, 4 and signals in precedence; and
 # every bad check is a usage error (2) before anything is created or run.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 NULLJOB="--ioengine=null --size=1m"

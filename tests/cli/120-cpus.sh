@@ -6,6 +6,7 @@
 # (over the run's clones in order, as fio's thread numbers), and the JSON
 # report says per clone what the kernel allowed. Bad lists are refused at
 # parse time, naming the option.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 ncpu=$(getconf _NPROCESSORS_CONF)
@@ -15,7 +16,8 @@ cat >cpu.fio <<'EOF2'
 [global]
 ioengine=null
 time_based
-runtime=1200ms
+runtime=3s
+thinktime=1ms
 cpus_allowed=0-1
 cpus_allowed_policy=split
 [a]
@@ -28,17 +30,23 @@ cpus_allowed_policy=shared
 EOF2
 "$IORIG" --output-format=json cpu.fio >out 2>err &
 pid=$!
-sleep 0.6
-lists=$(for t in /proc/$pid/task/*; do
-	sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "$t/status"
-done | sort | tr '\n' ' ')
+# a.0 -> 0, a.1 -> 1, a.2 -> 0; m (mask 0x2) -> 1; s and the main thread
+# (and the engine's none) -> 0-1. Read every 50 ms until the placement
+# shows or the run (3 s, each I/O followed by 1 ms of think time: a wait,
+# not five busy threads) ends.
+n0=0 n1=0
+while [ "$n0" != 2 ] || [ "$n1" != 2 ]; do
+	running $pid || break
+	sleep 0.05
+	lists=$(for t in /proc/$pid/task/*; do
+		sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "$t/status"
+	done 2>/dev/null | sort | tr '\n' ' ')
+	n0=$(echo "$lists" | tr ' ' '\n' | grep -cx 0)
+	n1=$(echo "$lists" | tr ' ' '\n' | grep -cx 1)
+done
 wait $pid
 rc=$?
 expect_rc 0
-# a.0 -> 0, a.1 -> 1, a.2 -> 0; m (mask 0x2) -> 1; s and the main thread
-# (and the engine's none) -> 0-1.
-n0=$(echo "$lists" | tr ' ' '\n' | grep -cx 0)
-n1=$(echo "$lists" | tr ' ' '\n' | grep -cx 1)
 [ "$n0" = 2 ] && [ "$n1" = 2 ] ||
 	die "threads' Cpus_allowed_list: '$lists'; expected two on 0, two on 1"
 json_is "[j['cpus'] for j in d['jobs']]" "['0', '1', '0', '1', '0-1']"

@@ -5,7 +5,11 @@
 # job's own I/Os are a lower bound (direct random reads of a loop device:
 # every one reaches it, or is merged into a neighbour), the counters read around the run an
 # upper bound (iorig's probes of the device come before the watch).
-# disk_util=0 reports none.
+# disk_util=0 reports none. The kernel counts a request done after it
+# wakes the request's waiter: read as the last completions are reaped,
+# the counters may lack up to iodepth (4) of them (a wider window on a
+# busy machine), hence 2044.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 loop_disk d.img 16
@@ -22,8 +26,8 @@ expect_rc 0
 rios=$(($5 - $1)); rsec=$(($6 - $2)); wios=$(($7 - $3))
 json_is "[x['name'] for x in d['disk_util']]" "['$name']"
 u="d['disk_util'][0]"
-expect_json "2048 <= $u['read_ios'] + $u['read_merges'] and $u['read_ios'] <= $rios" \
-	"read_ios (+ merges: two random blocks may be neighbours) between the job's 2048 and the $rios counted around the run"
+expect_json "2044 <= $u['read_ios'] + $u['read_merges'] and $u['read_ios'] <= $rios" \
+	"read_ios (+ merges: two random blocks may be neighbours) between the job's 2048 (less 4 in flight) and the $rios counted around the run"
 expect_json "16384 <= $u['read_sectors'] <= $rsec" \
 	"read_sectors between 8 MiB and the $rsec counted around the run"
 expect_json "$u['write_ios'] <= $wios"
@@ -35,7 +39,7 @@ expect_json "$u['read_ticks_ms'] > 0 and $u['io_ticks_ms'] > 0"
 # shellcheck disable=SC2086
 run $job --output-format=fio-json
 expect_rc 0
-expect_json "d['disk_util'][0]['name'] == '$name' and d['disk_util'][0]['read_ios'] + d['disk_util'][0]['read_merges'] >= 2048"
+expect_json "d['disk_util'][0]['name'] == '$name' and d['disk_util'][0]['read_ios'] + d['disk_util'][0]['read_merges'] >= 2044"
 # shellcheck disable=SC2086
 run $job
 expect_rc 0

@@ -3,30 +3,53 @@
 # mem_align=, lockmem=), checked from outside: the kernel's view of the
 # running worker thread (/proc/PID/task/TID/stat, ioprio_get), the system
 # calls (strace), fio's own calls and log field on the same job.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 command -v strace >/dev/null || skip "no strace"
 
-# The worker thread's nice and ioprio while it runs, as the kernel says.
-"$IORIG" --name=p --ioengine=null --size=1m --time_based --runtime=1500ms \
-	--nice=7 --prio=5 --prioclass=2 >/dev/null 2>"$T/err" &
+# The worker thread's nice and ioprio while it runs, as the kernel says:
+# read every 50 ms until a thread shows them or the run (3 s at 1000 I/Os
+# a second, a wait, not a busy loop) ends; the main thread's line first.
+"$IORIG" --name=p --ioengine=null --size=1m --time_based --runtime=3s \
+	--rate_iops=1k --nice=7 --prio=5 --prioclass=2 >/dev/null 2>"$T/err" &
 pid=$!
-sleep 0.6
 "$PY" - "$pid" >"$T/out" <<'PYEOF' || die "reading the threads of $pid"
-import ctypes, os, sys
+import ctypes, os, sys, time
 pid = sys.argv[1]
 libc = ctypes.CDLL(None, use_errno=True)
 SYS_ioprio_get = 252  # x86_64
-for tid in sorted(os.listdir('/proc/%s/task' % pid)):
-    stat = open('/proc/%s/task/%s/stat' % (pid, tid)).read()
-    nice = int(stat[stat.rindex(')') + 2:].split()[16])
-    prio = libc.syscall(SYS_ioprio_get, 1, int(tid))
-    print(tid, nice, '%d/%d' % (prio >> 13, prio & 7))
+def running():
+    stat = open('/proc/%s/stat' % pid).read()
+    return stat[stat.rindex(')') + 2] not in 'ZX'
+def threads():
+    rows = []
+    for tid in os.listdir('/proc/%s/task' % pid):
+        try:
+            stat = open('/proc/%s/task/%s/stat' % (pid, tid)).read()
+        except OSError:
+            continue
+        nice = int(stat[stat.rindex(')') + 2:].split()[16])
+        prio = libc.syscall(SYS_ioprio_get, 1, int(tid))
+        rows.append((tid != pid, tid, nice, '%d/%d' % (prio >> 13, prio & 7)))
+    return sorted(rows)
+rows = []
+try:
+    while True:
+        rows = threads()
+        if any(r[2:] == (7, '2/5') for r in rows) or not running():
+            break
+        time.sleep(0.05)
+except OSError:
+    pass  # the run ended first: the last rows read are the answer
+for r in rows:
+    print(*r[1:])
 PYEOF
 wait $pid || die "the job failed: $(cat "$T/err")"
 [ "$(uname -m)" = x86_64 ] || skip "ioprio_get number is x86_64's"
 grep -q ' 7 2/5$' "$T/out" || die "no thread with nice 7 and best-effort level 5"
 # The main thread is left as it was.
+head -1 "$T/out" | grep -q "^$pid " || die "no main thread ($pid) read"
 head -1 "$T/out" | grep -q ' 7 ' && die "the main thread was reniced"
 
 # The same calls as fio 3.33 on the same job (class best-effort when only
@@ -132,17 +155,21 @@ expect_rc 0
 # policy) and its CPUs (Cpus_allowed_list); the main thread's unchanged.
 if [ -r /sys/devices/system/node/node0/cpulist ]; then
 	cpus=$(cat /sys/devices/system/node/node0/cpulist)
-	"$IORIG" --name=n --ioengine=null --size=1g --time_based --runtime=1s \
-		--numa_mem_policy=interleave:0 --numa_cpu_nodes=0 \
-		>/dev/null 2>"$T/err" &
+	"$IORIG" --name=n --ioengine=null --size=1g --time_based --runtime=3s \
+		--rate_iops=1k --numa_mem_policy=interleave:0 \
+		--numa_cpu_nodes=0 >/dev/null 2>"$T/err" &
 	pid=$!
-	sleep 0.5
+	# every 50 ms until the worker shows it or the run ends
 	pol= main=
-	for t in /proc/$pid/task/*; do
-		p=$(head -1 "$t/numa_maps" | awk '{ print $2 }')
-		c=$(awk '/^Cpus_allowed_list/ { print $2 }' "$t/status")
-		[ "${t##*/}" = "$pid" ] && main=$p
-		[ "$p" = interleave:0 ] && [ "$c" = "$cpus" ] && pol=yes
+	while [ -z "$pol" ] && running $pid; do
+		sleep 0.05
+		for t in /proc/$pid/task/*; do
+			p=$(head -1 "$t/numa_maps" 2>/dev/null | awk '{ print $2 }')
+			c=$(awk '/^Cpus_allowed_list/ { print $2 }' \
+				"$t/status" 2>/dev/null)
+			[ "${t##*/}" = "$pid" ] && [ -n "$p" ] && main=$p
+			[ "$p" = interleave:0 ] && [ "$c" = "$cpus" ] && pol=yes
+		done
 	done
 	wait $pid || die "numa job failed: $(cat "$T/err")"
 	[ "$pol" = yes ] || die "no thread with interleave:0 on CPUs $cpus"

@@ -3,6 +3,7 @@
 # while the job does I/O (the kernel's /sys/block/DISK/queue/scheduler,
 # read while it runs), and is put back as it was found afterwards; a
 # scheduler the disk does not offer fails the job and changes nothing.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 loop_disk d.img 16
@@ -16,12 +17,17 @@ for s in bfq mq-deadline kyber none; do
 done
 [ -n "$want" ] || skip "$disk offers no other scheduler than $before"
 
+# read every 20 ms until it shows the one asked or the run ends (3 s of
+# direct reads at 200 a second: a wait, not a busy loop)
 "$IORIG" --name=s --filename="$dev" --rw=randread --bs=4k --size=8m \
-	--time_based --runtime=1200ms --ioscheduler="$want" \
-	--output-format=json >"$T/out" 2>"$T/err" &
+	--direct=1 --rate_iops=200 --time_based --runtime=3s \
+	--ioscheduler="$want" --output-format=json >"$T/out" 2>"$T/err" &
 pid=$!
-sleep 0.6
 during=$(cat "$sf")
+while ! echo "$during" | grep -qF "[$want]" && running $pid; do
+	sleep 0.02
+	during=$(cat "$sf")
+done
 wait $pid || die "the job failed"
 after=$(sed 's/.*\[\(.*\)\].*/\1/' "$sf")
 echo "$during" | grep -qF "[$want]" ||

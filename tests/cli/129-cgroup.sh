@@ -5,6 +5,10 @@
 # runs and out of it after; a group the run made is removed unless
 # cgroup_nodelete=1, one that was there is kept; the weight lands in bfq's
 # blkio.bfq.weight.
+# Parallel, one after another with 214, which lists every group before
+# and after its runs.
+# lane: parallel
+# lock: cgroup
 . "$(dirname "$0")/lib.sh"
 
 B=/sys/fs/cgroup/blkio
@@ -35,15 +39,20 @@ expect_rc 0
 rmdir "$B/$G"
 
 # While it runs, a thread of iorig is in the group; made by the run, the
-# group is gone after (two clones: the last one out removes it).
+# group is gone after (two clones: the last one out removes it). The
+# group's tasks are read every 50 ms until both clones are in it or the
+# run ends (3 s, at 200 reads a second each: a wait, not a busy loop).
 "$IORIG" --name=c --filename="$dev" --rw=randread --bs=4k --size=8m \
-	--numjobs=2 --time_based --runtime=1s --cgroup=$G-2 \
+	--numjobs=2 --time_based --runtime=3s --rate_iops=200 --cgroup=$G-2 \
 	>/dev/null 2>"$T/err" &
 pid=$!
-sleep 0.5
 in=0
-for t in $(cat "$B/$G-2/tasks" 2>/dev/null); do
-	[ -d "/proc/$pid/task/$t" ] && in=$((in + 1))
+while [ "$in" -lt 2 ] && running $pid; do
+	sleep 0.05
+	in=0
+	for t in $(cat "$B/$G-2/tasks" 2>/dev/null); do
+		[ -d "/proc/$pid/task/$t" ] && in=$((in + 1))
+	done
 done
 wait $pid || die "the job failed: $(cat "$T/err")"
 [ "$in" -eq 2 ] || die "$in threads of iorig in the group, expected 2"

@@ -11,15 +11,16 @@
 #   each with a warning; fio 3.33 runs a job with profile= as without.
 # single_instance, single-instance: engine options of engines iorig has
 #   not: refused naming what they need.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 ncpu=$(getconf _NPROCESSORS_CONF)
 
-# watch PID NAME N: waits (up to 3 s) until N threads of PID are named
+# watch PID NAME N: waits (up to 20 s) until N threads of PID are named
 # NAME, then prints the Cpus_allowed_list of each, sorted, one a line.
 watch() {
 	_i=0
-	while [ $_i -lt 60 ]; do
+	while [ $_i -lt 400 ]; do
 		_t=$(grep -lx "$2" /proc/$1/task/*/comm 2>/dev/null)
 		if [ "$(echo "$_t" | grep -c comm)" -ge "$3" ]; then
 			for _f in $_t; do
@@ -37,8 +38,9 @@ watch() {
 # comm (and gtod_cpu with cpus_allowed when there are 2 CPUs)
 extra=
 [ "$ncpu" -ge 2 ] && extra="--cpus_allowed=0-1 --gtod_cpu=1"
-"$IORIG" --name=c --ioengine=null --size=1m --time_based --runtime=2s \
-	--numjobs=2 --comm=iorig-comm-test-long $extra \
+# (30 s at 1000 I/Os a second: stopped once seen, a wait, not a busy loop)
+"$IORIG" --name=c --ioengine=null --size=1m --time_based --runtime=30s \
+	--rate_iops=1k --numjobs=2 --comm=iorig-comm-test-long $extra \
 	--output-format=json >out 2>err &
 pid=$!
 cpus=$(watch $pid iorig-comm-test 2)
@@ -54,19 +56,21 @@ if [ -n "$extra" ]; then
 	# fio: the job's process is kept off CPU 1 (its time thread's)
 	if command -v fio >/dev/null; then
 		fio --name=c --ioengine=null --size=1m --time_based \
-			--runtime=1500ms --cpus_allowed=0-1 --gtod_cpu=1 \
+			--runtime=30s --rate_iops=1k --cpus_allowed=0-1 \
+			--gtod_cpu=1 \
 			--output=/dev/null >/dev/null 2>&1 &
 		fpid=$!
 		fcpus=
 		i=0
 		# (polled: the job process sets its CPUs after it starts)
-		while [ "$fcpus" != 0 ] && [ $i -lt 40 ]; do
+		while [ "$fcpus" != 0 ] && [ $i -lt 400 ]; do
 			sleep 0.05
 			for c in $(pgrep -P $fpid); do
 				fcpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$c/status)
 			done
 			i=$((i + 1))
 		done
+		kill $fpid 2>/dev/null
 		wait $fpid
 		[ "$fcpus" = 0 ] || die "fio's job process with gtod_cpu=1: CPUs '$fcpus'"
 	fi

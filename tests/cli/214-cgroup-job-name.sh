@@ -8,6 +8,9 @@
 # listing of every directory under /sys/fs/cgroup and of the scratch
 # directory, before and after. A plain name (spaces included) still
 # names its group, with the weight in blkio.bfq.weight.
+# Parallel, one after another with 129, which makes groups of its own.
+# lane: parallel
+# lock: cgroup
 . "$(dirname "$0")/lib.sh"
 
 B=/sys/fs/cgroup/blkio

@@ -4,6 +4,7 @@
 # outside truth: the loop device's written sectors in /sys/block/*/stat
 # did not grow by what the job wrote), none once end_fsync=1 puts them on
 # the device (they grow by it), and direct=1 on tmpfs (direct_tmpfs).
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 ext4_loop disk.img 96
@@ -28,7 +29,8 @@ fi
 expect_in err "^iorig: warning: $W"
 expect_json "[w['code'] for w in d['warnings']] == ['buffered_writes_cached']"
 
-sync
+# this file system's own dirty pages, not the machine's (a test beside it)
+sync -f mnt
 s0=$(wsec)
 run --name=w --filename=mnt/w.dat --size=32m --rw=write --bs=64k \
 	--end_fsync=1

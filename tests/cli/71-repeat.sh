@@ -4,6 +4,7 @@
 # sample stddev, cv, min and max (recomputed here from the values and the
 # unit's merged figures); checks use them through functions; sweeps, clones
 # and the job after a repeated one; bad values are usage errors.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 NULLJOB="--ioengine=null --size=1m"
@@ -153,7 +154,10 @@ assert sum(i['read']['bytes'] for i in iv) == u['read']['io_bytes']
 for a, b in zip(iv, iv[1:]):
     assert a['end_ns'] <= b['start_ns'], (a, b)
 assert iv[-1]['end_ns'] <= u['runtime_ns'], (iv[-1], u['runtime_ns'])
-assert iv[-1]['end_ns'] >= 0.9 * u['runtime_ns'], (iv[-1], u['runtime_ns'])
+# (the unit's runtime spans both clones, the intervals one clone's: a
+# late start of one clone on a busy machine leaves the last interval
+# short of the runtime; run 2 not shifted by run 1 would end near half)
+assert iv[-1]['end_ns'] >= 0.75 * u['runtime_ns'], (iv[-1], u['runtime_ns'])
 # The group (the runs of the job alone) says the same.
 g = d['groups'][0]
 assert (g['runtime_ns'], g['read']['iops']) == (u['runtime_ns'], u['read']['iops'])

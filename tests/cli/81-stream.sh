@@ -1,6 +1,7 @@
 #!/bin/sh
 # --stream=FILE: the interval samples as JSON lines while the run goes on,
 # the same as the report's intervals; usage errors before anything runs.
+# lane: parallel
 . "$(dirname "$0")/lib.sh"
 
 # Two jobs side by side and one after them, two with interval=.
@@ -44,15 +45,16 @@ if errs:
 EOF
 
 # The lines come while the run goes on (tail -f): the first one well
-# before the end of a 3 s job.
+# before the end of a 3 s job (at 1000 I/Os a second: a wait, not a busy
+# loop). An ended run is a zombie until waited for: running, not kill -0.
 "$IORIG" --name=soak --ioengine=null --size=64m --time_based --runtime=3s \
-	--interval=100ms --stream=live.jsonl --output-format=json \
+	--rate_iops=1k --interval=100ms --stream=live.jsonl --output-format=json \
 	>"$T/out" 2>"$T/err" &
 pid=$!
-while kill -0 $pid 2>/dev/null && [ ! -s live.jsonl ]; do
+while running $pid && [ ! -s live.jsonl ]; do
 	sleep 0.05
 done
-kill -0 $pid 2>/dev/null || die "no stream line before the run ended"
+running $pid || die "no stream line before the run ended"
 "$PY" -c 'import json,sys; json.loads(open(sys.argv[1]).readline())' \
 	live.jsonl || die "the first line is not JSON"
 wait_gone $pid 20
@@ -66,12 +68,12 @@ json_is "len(d['jobs'][0]['intervals']) == len(open('live.jsonl').readlines())" 
 pid=$!
 # two intervals streamed (read by the shell: no program per look)
 _l=0
-while kill -0 $pid 2>/dev/null && [ "$_l" -lt 2 ]; do
+while running $pid && [ "$_l" -lt 2 ]; do
 	sleep 0.02
 	_l=0
 	while read -r _x; do _l=$((_l + 1)); done 2>/dev/null <int.jsonl
 done
-kill -0 $pid 2>/dev/null || die "the run ended before 2 stream lines"
+running $pid || die "the run ended before 2 stream lines"
 kill -INT $pid
 wait_gone $pid 5
 expect_rc 130

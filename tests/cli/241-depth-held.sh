@@ -1,9 +1,10 @@
 #!/bin/sh
 # The depth asked is the depth held (issue 23): on a device that is the
-# bottleneck (a loop device throttled to 4000 I/Os a second by the cgroup
-# v1 blkio throttle), the time-averaged number of I/Os in flight is at
-# least 95% of iodepth for libaio, io_uring and the pthread pool at QD 4,
-# 32 and 128 (the pool 92% under the sanitizer), as the kernel sees it: from the syscall tracepoints
+# bottleneck (a loop device throttled to 4000 reads a second by the
+# cgroup v1 blkio throttle, 1000 for the pthread pool), the time-averaged
+# number of I/Os in flight is at least 95% of iodepth for libaio,
+# io_uring and the pthread pool at QD 4, 32 and 128, as the kernel sees
+# it: from the syscall tracepoints
 # (io_submit's entries add what they hand over, io_getevents' returns
 # take away), io_uring's own
 # (io_uring_submit_req, io_uring_complete of the job's rings), and the
@@ -68,12 +69,24 @@ EOF
 # held ENGINE QD KIND EVENTS...: 4 KiB random reads traced, half a second
 # of them (a second for the pthread pool, whose start of up to 128
 # threads the trace's whole-run figure counts: half a second put it 9
-# below depth_mean at QD128 on a loaded machine); checks the depth held
-# and that depth_mean agrees with the trace.
+# below depth_mean at QD128 on a loaded machine, and two at QD128, whose
+# drain at 1000 a second is an eighth of a second); checks the depth
+# held and that depth_mean agrees with the trace. The pool's device
+# takes 1000 reads a second, not 4000: each of its I/Os is handed from
+# the pool thread that ends it to the job thread and back to a pool
+# thread, two wake-ups of a sleeping thread, which took 53 us (median;
+# 66 mean, from pread64's exit to the next entry) on a host whose
+# wake-ups were slow, so that the pool held 3.76 of QD4 at 4000 a second
+# (1 ms in flight per I/O) and 3.94-3.95 at 1000; it once held 3.88-3.90
+# at 4000 on a faster one. What the test is for, an engine that keeps
+# fewer I/Os queued than asked (issue 23: QD24 held for QD32), fails at
+# either rate; the wake-up's cost is the machine's.
 held() {
 	_eng=$1 _qd=$2 _kind=$3
-	_rt=500ms
-	[ "$_eng" != pthread ] || _rt=1s
+	_rt=500ms _iops=4000
+	[ "$_eng" != pthread ] || _rt=1s _iops=1000
+	[ "$_eng" != pthread ] || [ "$_qd" -lt 128 ] || _rt=2s
+	echo "$mm $_iops" >"$BLKIO/blkio.throttle.read_iops_device"
 	shift 3
 	for _e in "$@"; do echo 1 >"$I/events/$_e/enable"; done
 	: >"$I/trace"
@@ -94,12 +107,7 @@ held() {
 	"$PY" - "$_qd" "$1" "$2" "$_jd" "$_eng" <<'EOF' || die "$_eng QD$_qd: trace $1 (middle $2), depth_mean $_jd"
 import os, sys
 qd, whole, mid, rep = (float(x) for x in sys.argv[1:5])
-# the pool's hand-off is two wake-ups per I/O, each slower under the
-# sanitizer: its QD4 held 3.72-3.80 over the whole run (3.88-3.90 in
-# the middle) here, plain or not, and 3.79 in the middle once in a
-# sanitizer pass in a slow hour; there it must hold 92%
-pct = 0.92 if sys.argv[5] == "pthread" and os.environ.get("IORIG_SAN") \
-    else 0.95
+pct = 0.95
 assert mid >= pct * qd, "held less than %d%% of %d" % (pct * 100, qd)
 tol = 0.05 * qd + 0.2
 if os.environ.get("IORIG_SAN"):

@@ -19,8 +19,8 @@
 # iodepth_batch_complete_min=4 it waits until 4 are there: the
 # completions it has already taken from the ring count, and the kernel
 # is asked for the rest (as fio's io_uring engine does): each wait asks
-# for 1 to 4, never more, and at most 40% for only 1 (all for 1: the
-# option ignored).
+# for 1 to 4, never more, and ten or more for more than 1 (all for 1:
+# the option ignored).
 # lane: serial (a trace instance of the machine's syscalls)
 . "$(dirname "$0")/lib.sh"
 
@@ -83,10 +83,14 @@ set -- $(waits -- --iodepth_batch_complete_min=4)
 	die "iodepth_batch_complete_min=4: no waiting io_uring_enter in the trace"
 set -- $(awk '$2 + 0 < 1 || $2 + 0 > 4 { bad += $1 } $2 + 0 == 1 { one += $1 }
 	{ all += $1 } END { print bad + 0, one + 0, all + 0 }' "$T/mc")
-# (the sanitizer build is slow enough that most completions are taken
-# before it waits: there, some waits for more than 1 must be seen)
-most1=$(($3 * 4 / 10))
-[ -z "${IORIG_SAN:-}" ] || most1=$(($3 - 1))
+# How many waits find 3 of the 4 already taken (and ask for 1) is the
+# machine's timing: the more slowly a sleeping thread wakes, the more
+# completions are there when it looks: on one host, in seven plain
+# runs alone, 1%, 16%, 24%, 65%, 76%, 78% and 93% (1399 of 1500) of the
+# waits asked for 1, and 7% under the sanitizer. Ignored, the option
+# would make every wait ask for 1: ten or more waits asking for 2 to 4
+# tell the two apart (the fewest seen was 101).
+most1=$(($3 - 10))
 [ "$1" -eq 0 ] && [ "$2" -le "$most1" ] ||
 	die "iodepth_batch_complete_min=4: of $3 waits $1 asked for more than 4 (or 0) and $2 for 1: $(cat "$T/mc")"
 echo "ok: a full queue of 32 waits for 1 or (lingering) for 4 or 32 unpinned, pinned and with a clone per CPU; until 4 are there with iodepth_batch_complete_min=4 ($2 of $3 waits asked the kernel for 1)"

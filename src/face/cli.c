@@ -64,7 +64,7 @@ const struct cli_opt cli_options[] = {
 	  "checks may compare with its earlier runs of the same job, e.g. "
 	  "read.iops>=history.p10 (iorig history --help reads it)", NULL },
 	{ "cmdhelp", 0, CLI_ARG_OPTIONAL, "OPTION",
-	  "List the job options, or describe one", NULL },
+	  "List the job options (also =all, as fio), or describe one", NULL },
 	{ "help", 'h', CLI_ARG_NONE, NULL, "Show this help", NULL },
 	{ "version", 'V', CLI_ARG_NONE, NULL, "Show the version (invoked as "
 	  "fio: fio-3.33 (iorig VERSION))", NULL },
@@ -487,8 +487,9 @@ static int act(struct cli *c, const struct cli_opt *o, const char *val,
 	} else if (!strcmp(n, "history")) {
 		c->history = val;
 	} else if (!strcmp(n, "cmdhelp")) {
+		/* fio's --cmdhelp=all is its list, as without a value */
 		c->cmdhelp = true;
-		c->cmdhelp_opt = val;
+		c->cmdhelp_opt = val && strcmp(val, "all") ? val : NULL;
 	} else if (!strcmp(n, "help")) {
 		c->help = true;
 	} else if (!strcmp(n, "version")) {

@@ -51,6 +51,16 @@ n=$(echo "$jobopts" | wc -l)
 	die "--cmdhelp does not list each engine option once after them"
 expect_in out '^bs +Block size'
 expect_in out '^runtime +Stop after'
+# --cmdhelp=all: the same list, as fio's --cmdhelp=all is its list
+# (fio 3.33 prints the same with or without it, for a profile too).
+cp "$T/out" "$T/list"
+run --cmdhelp=all
+expect_rc 0
+expect_empty err
+cmp -s "$T/out" "$T/list" || die "--cmdhelp=all differs from --cmdhelp"
+run --profile=tiobench --cmdhelp=all
+expect_rc 0
+expect_in out '^size +: '
 
 # --cmdhelp=bs describes bs: alias, type, default, help.
 run --cmdhelp=bs

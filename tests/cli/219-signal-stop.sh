@@ -1,5 +1,6 @@
 #!/bin/sh
-# Every engine ends within 100 ms of SIGINT or SIGTERM (the time from the
+# Every engine ends within 100 ms (200 under the sanitizer) of SIGINT or
+# SIGTERM (the time from the
 # signal to the exit, measured by the parent's waitpid; exit 128+signal,
 # a report written): cpuio in the middle of a 10-minute chunk (it ran to
 # the chunk's end), the exec engine whose program ignores SIGTERM with
@@ -24,7 +25,11 @@ port=$((20000 + $$ % 20000))
 import json, os, signal, subprocess, sys, time
 
 iorig, T, port = sys.argv[1], sys.argv[2], sys.argv[3]
-LIMIT_MS = 100
+# The sanitizer build's exit adds its own work (LeakSanitizer's scan of
+# the heap, the instrumented report): its cases took 114-117 ms in CI 50,
+# on a slow host, where cpuio's took 65. A wait for the chunk, the grace
+# or the think time would take seconds: 200 ms there still tells.
+LIMIT_MS = 200 if os.environ.get("IORIG_SAN") else 100
 CHUNK = "--cpuchunks=600000000"        # 10 minutes, in microseconds
 cases = {
     "cpuio": ["--name=c", "--ioengine=cpuio", "--cpuload=50", CHUNK,

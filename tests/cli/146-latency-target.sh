@@ -13,7 +13,6 @@
 # - latency_target=1ms (below any read's 2 ms) with the default
 #   latency_percentile=100: the job fails with ETIMEDOUT after one read,
 #   as fio's does.
-# lane: paced
 . "$(dirname "$0")/lib.sh"
 
 d=$("$PY" -c "print(','.join('%d:2' % (i * 4096) for i in range(16)))")

@@ -15,7 +15,7 @@ interrupt() {
 	_pid=$!
 	wait_threads $_pid 2 10000
 	sleep 0.5
-	running $_pid || { wait $_pid; rc=$?; die "iorig ended (exit $rc) before SIG$_sig"; }
+	expect_running $_pid "SIG$_sig"
 	_t0=$(now_ms)
 	kill -$_sig $_pid
 	wait_gone $_pid 5

@@ -77,8 +77,7 @@ stop() {
 	else
 		sleep 0.5
 	fi
-	kill -0 $_pid 2>/dev/null ||
-		{ wait $_pid; rc=$?; die "iorig ended (exit $rc) before SIG$_sig"; }
+	expect_running $_pid "SIG$_sig"
 	kill -"$_sig" $_pid
 	wait_gone $_pid 10
 }

@@ -27,7 +27,7 @@ stop_layout() {
 	_pid=$!
 	_n=100
 	until [ -s big ]; do
-		kill -0 $_pid 2>/dev/null || { wait $_pid; rc=$?; die "iorig ended (exit $rc) before laying out"; }
+		expect_running $_pid "laying out"
 		_n=$((_n - 1))
 		[ $_n -gt 0 ] || die "no layout after 5 s"
 		sleep 0.05

@@ -17,7 +17,7 @@ report_ms=1200
 	--stream=s.jsonl --output-format=json >"$T/out" 2>"$T/err" &
 pid=$!
 sleep 0.5
-running $pid || { wait $pid; rc=$?; die "iorig ended (exit $rc) before SIGINT"; }
+expect_running $pid SIGINT
 kill -INT $pid
 wait_json "$T/out" $report_ms
 wait_gone $pid 5

@@ -20,8 +20,7 @@ sigint_after() {
 	_pid=$!
 	wait_threads $_pid 2 10000
 	sleep "$(awk "BEGIN { print $_ms / 1000 }")"
-	running $_pid ||
-		{ wait $_pid; rc=$?; die "iorig ended (exit $rc) before SIGINT"; }
+	expect_running $_pid SIGINT
 	kill -INT $_pid
 	wait_gone $_pid 10
 }
@@ -79,7 +78,7 @@ while running $pid && [ ! -s s.jsonl ] && [ $i -lt 400 ]; do
 	sleep 0.05
 	i=$((i + 1))
 done
-running $pid || { wait $pid; rc=$?; die "iorig ended (exit $rc) before SIGINT"; }
+expect_running $pid SIGINT
 [ -s s.jsonl ] || die "no interval streamed in 20 s"
 kill -INT $pid
 wait_gone $pid 10

@@ -379,6 +379,15 @@ running() {
 	case $_st in ''|*") Z "*|*") X "*) return 1 ;; esac
 }
 
+# expect_running PID WHAT: fails the test, naming PID's exit status, if
+# PID (a child, iorig) has ended before WHAT.
+expect_running() {
+	running "$1" && return 0
+	wait "$1"
+	rc=$?
+	die "iorig ended (exit $rc) before $2"
+}
+
 # wait_gone PID SECONDS: waits for PID (a child) to exit; kills it and
 # fails the test if it is still there after SECONDS. Sets $rc.
 wait_gone() {

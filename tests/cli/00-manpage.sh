@@ -25,10 +25,10 @@ esac
 MAN=${IORIG_MANPAGE:-$top/man/iorig.1}
 [ -r "$MAN" ] || { echo "FAILED: no man page at $MAN"; exit 1; }
 
-missing=0
+# Each problem is a "MISSING: ..." line, shown and kept in $T/missing.
+: >"$T/missing"
 miss() {
-	echo "MISSING: $*"
-	missing=$((missing + 1))
+	echo "MISSING: $*" | tee -a "$T/missing"
 }
 
 # Read the page into three lists of "SECTION|word" lines:
@@ -83,8 +83,15 @@ want_tag && /^\.(PD|br|sp)/ { next }
 ' "$MAN" || { echo "FAILED: awk could not read $MAN"; exit 1; }
 touch "$T/words" "$T/tagwords" "$T/tagfirst" "$T/sections"
 
-has() {	# has LIST SECTION WORD
-	grep -qxF -- "$2|$3" "$T/$1"
+# lacking LIST SECTION FORMAT: of the words on standard input (the first
+# of each line), each that LIST lacks under SECTION is a problem, told by
+# FORMAT (printf's: the line's first word, then its second). One awk
+# for the lot, not a grep per word: the page has some 400 entries.
+lacking() {
+	awk -v list="$T/$1" -v sect="$2" -v fmt="$3" '
+	BEGIN { while ((getline l < list) > 0) have[l] = 1 }
+	NF && !((sect "|" $1) in have) { printf "MISSING: " fmt "\n", $1, $2 }' |
+		tee -a "$T/missing"
 }
 
 # Sections the page must have.
@@ -119,17 +126,18 @@ awk '/^  values:/ { f = 1; next } f && /^    [^ ]/ { print $1 }' \
 } | awk 'NF && !seen[$0]++' >"$T/jobopts"
 n=$(wc -l <"$T/jobopts")
 [ "$n" -ge 10 ] || die "iorig --cmdhelp listed only $n options"
+lacking tagfirst "JOB OPTIONS" \
+	"job option '%s': no .TP entry under JOB OPTIONS" <"$T/jobopts"
+# Each option's own help must answer; its aliases must be mentioned.
 while read -r o; do
-	has tagfirst "JOB OPTIONS" "$o" ||
-		miss "job option '$o': no .TP entry under JOB OPTIONS"
-	if ! "$IORIG" --cmdhelp="$o" >"$T/one" 2>&1; then
-		miss "job option '$o': iorig --cmdhelp=$o fails"
-		continue
-	fi
-	a=$(awk '$1 == "alias:" { print $2 }' "$T/one")
-	[ -z "$a" ] || has words "JOB OPTIONS" "$a" ||
-		miss "alias '$a' of '$o': not mentioned under JOB OPTIONS"
-done <"$T/jobopts"
+	echo "== $o"
+	"$IORIG" --cmdhelp="$o" 2>&1 || echo "== fails"
+done <"$T/jobopts" >"$T/onehelp"
+awk '/^== fails$/ { print "job option \047" o "\047: iorig --cmdhelp=" o " fails"; next }
+/^== / { o = substr($0, 4) }' "$T/onehelp" | while read -r l; do miss "$l"; done
+awk '/^== / { o = substr($0, 4) } $1 == "alias:" { print $2, o }' "$T/onehelp" |
+	lacking words "JOB OPTIONS" \
+		"alias '%s' of '%s': not mentioned under JOB OPTIONS"
 
 # Command options, long and short, from --help.
 run --help
@@ -144,19 +152,15 @@ awk '/^Options:/ { f = 1; next } f && /^$/ { exit } f' "$T/out" >"$T/cli"
 } | awk '!seen[$0]++' >"$T/cliopts"
 n=$(grep -c -- '^--' "$T/cliopts")
 [ "$n" -ge 5 ] || die "iorig --help listed only $n command options"
-while read -r o; do
-	has tagwords "COMMAND OPTIONS" "$o" ||
-		miss "command option '$o': no .TP entry under COMMAND OPTIONS"
-done <"$T/cliopts"
+lacking tagwords "COMMAND OPTIONS" \
+	"command option '%s': no .TP entry under COMMAND OPTIONS" <"$T/cliopts"
 
 # Exit statuses, from the closing lines of --help.
 sed -n '/^Exit codes:/,$p' "$T/out" | sed 's/^Exit codes://' |
 	grep -oE '[0-9]+' >"$T/codes"
 [ -s "$T/codes" ] || die "iorig --help lists no exit codes"
-while read -r c; do
-	has tagwords "EXIT STATUS" "$c" ||
-		miss "exit status $c: no .TP entry under EXIT STATUS"
-done <"$T/codes"
+lacking tagwords "EXIT STATUS" \
+	"exit status %s: no .TP entry under EXIT STATUS" <"$T/codes"
 
 # Engines: --cmdhelp=ioengine lists them when it has a "values:" block;
 # the error for an unknown engine always does.
@@ -169,10 +173,8 @@ sed -n 's/.*expected one of: *//p' "$T/err" | tr ' ' '\n' |
 	grep -v '^$' >>"$T/engines"
 sort -u "$T/engines" -o "$T/engines"
 [ -s "$T/engines" ] || die "could not learn the engine names from iorig"
-while read -r e; do
-	has tagfirst ENGINES "$e" ||
-		miss "engine '$e': no .TP entry under ENGINES"
-done <"$T/engines"
+lacking tagfirst ENGINES "engine '%s': no .TP entry under ENGINES" \
+	<"$T/engines"
 
 # Every field of a JSON report (the options object holds the job options,
 # checked above; percentile keys are numbers), the metric names that key
@@ -209,10 +211,8 @@ print("\n".join(sorted(keys)))
 EOF
 	n=$(wc -l <"$T/jsonkeys")
 	[ "$n" -ge 50 ] || die "only $n JSON fields read from the reports"
-	while read -r k; do
-		has words OUTPUT "$k" ||
-			miss "JSON field '$k': not described under OUTPUT"
-	done <"$T/jsonkeys"
+	lacking words OUTPUT "JSON field '%s': not described under OUTPUT" \
+		<"$T/jsonkeys"
 else
 	echo "note: no python3; JSON fields not checked"
 fi
@@ -223,12 +223,13 @@ if command -v groff >/dev/null 2>&1; then
 	   [ -s "$T/groff.out" ]; then
 		echo "FAILED: groff -man -Tutf8 -ww warns about $MAN:"
 		head -n 20 "$T/groff.out"
-		missing=$((missing + 1))
+		echo groff >>"$T/missing"
 	fi
 else
 	echo "note: no groff; the page was not test-rendered"
 fi
 
+missing=$(wc -l <"$T/missing")
 if [ "$missing" -gt 0 ]; then
 	echo "FAILED: $missing problem(s) with $MAN"
 	exit 1

@@ -173,11 +173,14 @@ slow() {	# slow TOOL: the act table of TOOL on the throttled device
 	grep -q '^act: test complete, device(s): FAILED$' slow.out ||
 		die "$1: not FAILED: $(cat slow.out | head -n 8)"
 	# the 64 ms column: the reads (8 of them at a time through 100/s
-	# wait about 80 ms), most of the I/Os
+	# wait about 80 ms, some less: the throttle dispatches in slices)
 	awk -F'\t' '/^    1\t/ { print int($4) }' slow.out
 }
+# Both tools measured 62-68% over 64 ms here, and iorig 49% once under a
+# loaded CI (fio's figure of that run unknown): the bound is a quarter,
+# far from the 0% of the same loop device unthrottled (reads of < 1 ms).
 fp=$(slow fio)
 ip=$(slow "$IORIG")
-[ "$ip" -ge 50 ] || die "iorig: $ip% over 64 ms on the throttled device"
-[ "$fp" -ge 50 ] || die "fio: $fp% over 64 ms (the throttle did not hold)"
+[ "$ip" -ge 25 ] || die "iorig: $ip% over 64 ms on the throttled device (fio $fp%)"
+[ "$fp" -ge 25 ] || die "fio: $fp% over 64 ms (the throttle did not hold)"
 echo "OK (over 64 ms: fio $fp%, iorig $ip%)"

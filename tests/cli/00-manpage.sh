@@ -133,8 +133,8 @@ while read -r o; do
 	echo "== $o"
 	"$IORIG" --cmdhelp="$o" 2>&1 || echo "== fails"
 done <"$T/jobopts" >"$T/onehelp"
-awk '/^== fails$/ { print "job option \047" o "\047: iorig --cmdhelp=" o " fails"; next }
-/^== / { o = substr($0, 4) }' "$T/onehelp" | while read -r l; do miss "$l"; done
+awk '/^== fails$/ { print "MISSING: job option \047" o "\047: iorig --cmdhelp=" o " fails"; next }
+/^== / { o = substr($0, 4) }' "$T/onehelp" | tee -a "$T/missing"
 awk '/^== / { o = substr($0, 4) } $1 == "alias:" { print $2, o }' "$T/onehelp" |
 	lacking words "JOB OPTIONS" \
 		"alias '%s' of '%s': not mentioned under JOB OPTIONS"
